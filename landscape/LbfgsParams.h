@@ -1,0 +1,21 @@
+#pragma once
+// Settings of GMIN's L-BFGS (seed 001, Algorithms 1-3). Lengths and energies are in the
+// potential's units (reduced units for Lennard-Jones; Angstrom and kcal/mol for AMBER/SOP).
+#include <string>
+
+namespace landscape {
+
+struct LbfgsParams {
+  int historySize = 4;         ///< m, number of stored {s, y} pairs (>= 1)
+  double initialGuess = 0.1;   ///< H0 of the very first step (GMIN's DGUESS), length^2/energy
+  double maxStep = 0.4;        ///< cap on the step length |c p| (length)
+  double maxRise = 1e-4;       ///< largest energy rise accepted on a step (energy)
+  int maxBacktracks = 10;      ///< divisions of c by 10 before the history is cleared
+  int maxIterations = 1000;    ///< iteration cap
+  double rmsTolerance = 1e-5;  ///< converged when sqrt(|g|^2 / n) < rmsTolerance (energy/length)
+
+  /// Throws std::invalid_argument with a sentence naming the first bad field.
+  void check() const;
+};
+
+}  // namespace landscape

@@ -1,0 +1,8 @@
+#pragma once
+// Marks physics functions that both the CPU reference loops and the CUDA kernels call
+// (DESIGN.md: "physics written once, loops written twice").
+#if defined(__CUDACC__)
+#define LANDSCAPE_HD __host__ __device__ __forceinline__
+#else
+#define LANDSCAPE_HD inline
+#endif

@@ -1,0 +1,22 @@
+#pragma once
+// Lennard-Jones cluster, CPU reference: all pairs, no cutoff, reduced units
+// (energy in epsilon, length in sigma).
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+class LennardJones : public Potential {
+ public:
+  explicit LennardJones(std::size_t atoms);
+
+  std::size_t dimension() const override { return 3 * m_atoms; }
+  std::string name() const override;
+  double energy(const double* x) override;
+  double energyGradient(const double* x, double* g) override;
+  bool perAtomEnergies(const double* x, double* atomEnergies) override;
+
+ private:
+  std::size_t m_atoms;
+};
+
+}  // namespace landscape

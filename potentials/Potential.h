@@ -1,0 +1,62 @@
+#pragma once
+// The one interface every potential implements, on every backend (DESIGN.md).
+//
+// Coordinates are flat arrays of dimension() doubles (x1 y1 z1 x2 ...). Energies are in the
+// potential's unit (reduced units for Lennard-Jones; kcal/mol for AMBER/GB and SOP) and gradients
+// in that unit per length unit. Potentials return gradients, never forces.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace landscape {
+
+enum class Backend { Cpu, Cuda };
+
+/// "cpu" or "cuda"; throws std::invalid_argument naming the bad value otherwise.
+Backend parseBackend(const std::string& name);
+std::string backendName(Backend backend);
+
+/// One named term of the energy (sander's names for AMBER: BOND, ANGLE, ..., EGB).
+struct EnergyComponent {
+  std::string name;
+  double value;
+};
+
+class Potential {
+ public:
+  virtual ~Potential() = default;
+  Potential() = default;
+  Potential(const Potential&) = delete;
+  Potential& operator=(const Potential&) = delete;
+
+  /// Number of Cartesian degrees of freedom (3 x atoms).
+  virtual std::size_t dimension() const = 0;
+  std::size_t atomCount() const { return dimension() / 3; }
+
+  /// Short description for logs, e.g. "Lennard-Jones 38 atoms (cuda)".
+  virtual std::string name() const = 0;
+  virtual Backend backend() const { return Backend::Cpu; }
+
+  /// Energy at x (x has dimension() entries, host memory).
+  virtual double energy(const double* x) = 0;
+
+  /// Energy at x; the gradient is written to g (dimension() entries), overwriting it.
+  virtual double energyGradient(const double* x, double* g) = 0;
+
+  /// Per-term breakdown; the values sum to energy(x). The default is one "TOTAL" entry.
+  virtual std::vector<EnergyComponent> energyComponents(const double* x);
+
+  /// Energy of each atom's interactions summed over all its partners (GMIN's VAT, used by the
+  /// angular move for weakly bound atoms). Returns false when the potential cannot provide it.
+  virtual bool perAtomEnergies(const double* x, double* atomEnergies);
+
+  /// True when energyGradientDevice() may be called (CUDA backends).
+  virtual bool isDeviceResident() const { return false; }
+
+  /// Device-resident entry point: d_x and d_g are device pointers of dimension() doubles, the
+  /// gradient is overwritten, nothing passes through host memory except the returned energy.
+  /// Throws std::logic_error on host-only potentials.
+  virtual double energyGradientDevice(const double* d_x, double* d_g);
+};
+
+}  // namespace landscape

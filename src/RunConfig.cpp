@@ -1,0 +1,1 @@
+// Implemented by the RunConfig work in progress.
