@@ -1,0 +1,82 @@
+#pragma once
+// GMIN-style basin-hopping for atomic clusters (seed 001 section 2.1, eq 1): perturb, quench with
+// L-BFGS, Metropolis accept/reject at kT, adapt the step size toward the target acceptance,
+// keep the lowest distinct minima, reseed after NEWRESTART quenches without improvement, and
+// avoid the taboo list of structures that triggered earlier reseeds (AVOID). The library never
+// prints: progress goes to an observer.
+#include <cstdint>
+#include <vector>
+
+#include "landscape/BasinHoppingParams.h"
+#include "landscape/Lbfgs.h"
+#include "landscape/StoredMinimum.h"
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+struct QuenchReport {
+  long quench;              ///< 0 = the starting structure, then 1..steps
+  double energy;            ///< quenched energy
+  int lbfgsIterations;
+  double rmsGradient;
+  LbfgsStatus status;
+  double markovEnergy;      ///< energy of the current Markov state after the accept/reject
+  bool accepted;
+  bool evaporated;          ///< an atom ended outside the container (step rejected)
+  long functionCalls;       ///< cumulative energy + gradient evaluations
+};
+
+struct StepAdjustReport {
+  long quench;
+  double acceptanceRatio;   ///< over the last stepAdjustInterval quenches
+  double stepSize;          ///< new step size
+};
+
+struct RestartReport {
+  enum class Reason { NoImprovement, Taboo };
+  long quench;
+  Reason reason;
+  double chainBestEnergy;   ///< best energy of the chain being abandoned
+  double newEnergy;         ///< quenched energy of the new random structure
+  std::size_t tabooSize;
+};
+
+class BasinHoppingObserver {
+ public:
+  virtual ~BasinHoppingObserver() = default;
+  virtual void onQuench(const QuenchReport&) {}
+  virtual void onStepAdjust(const StepAdjustReport&) {}
+  virtual void onRestart(const RestartReport&) {}
+  /// Every params.dumpInterval quenches (if > 0): the current lowest minima, to be saved.
+  virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
+};
+
+struct BasinHoppingResult {
+  std::vector<StoredMinimum> lowest;  ///< re-quenched tightly, lowest first
+  long quenches = 0;                  ///< basin-hopping steps done (not counting quench 0)
+  long functionCalls = 0;             ///< all energy + gradient evaluations, tight re-quench included
+  long restarts = 0;
+  bool targetReached = false;
+  long targetQuench = -1;             ///< quench at which the target was first reached
+  long targetFunctionCalls = -1;      ///< function calls up to that quench
+  double finalStepSize = 0.0;
+};
+
+class BasinHopping {
+ public:
+  /// Throws std::invalid_argument if params.check() fails.
+  BasinHopping(Potential& potential, const BasinHoppingParams& params);
+
+  /// Runs from `start` (3N coordinates), or from a random cluster inside the container drawn
+  /// from the seed when `start` is empty.
+  BasinHoppingResult run(std::vector<double> start, BasinHoppingObserver* observer = nullptr);
+
+  double containerRadius() const { return m_radius; }
+
+ private:
+  Potential& m_potential;
+  BasinHoppingParams m_params;
+  double m_radius;
+};
+
+}  // namespace landscape

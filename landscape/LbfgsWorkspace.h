@@ -1,0 +1,46 @@
+#pragma once
+// The vector side of L-BFGS as a backend operation (DESIGN.md): the workspace owns x, g, the
+// search direction p and the history {s, y}; the outer loop (Lbfgs) only ever sees scalars.
+// The CPU workspace uses Eigen; a GPU workspace keeps everything in device memory and returns the
+// same scalars, so the loop of seed 001's Algorithms 1-3 is written once.
+#include <cstddef>
+
+namespace landscape {
+
+/// Scalars of a freshly computed search direction p.
+struct DirectionSummary {
+  double directionDotGradient;  ///< p . g (> 0 means uphill)
+  double directionNorm;         ///< |p|
+};
+
+class LbfgsWorkspace {
+ public:
+  virtual ~LbfgsWorkspace() = default;
+
+  virtual std::size_t dimension() const = 0;
+  virtual void setCoordinates(const double* x) = 0;  ///< host array of dimension() doubles
+  virtual void getCoordinates(double* x) const = 0;
+  virtual void getGradient(double* g) const = 0;
+
+  /// Energy and gradient at the current x (stored); returns the energy.
+  virtual double evaluateCurrent() = 0;
+  /// |g|^2 at the current x.
+  virtual double gradientNormSquared() const = 0;
+
+  /// p = -H g by the two-loop recursion (seed 001, Algorithm 2) with H0 = gamma I (eq 2), or
+  /// H0 = initialGuess I while the history is empty.
+  virtual DirectionSummary computeDirection(double initialGuess) = 0;
+  /// p = -p (uphill reversal of Algorithm 3).
+  virtual void reverseDirection() = 0;
+
+  /// Trial point x + c p: evaluates energy and gradient there and returns the energy; the
+  /// current point is untouched until acceptTrial().
+  virtual double evaluateTrial(double c) = 0;
+  /// Moves to the trial point and stores s = x_new - x, y = g_new - g (dropping the oldest pair
+  /// beyond m); returns |g_new|^2.
+  virtual double acceptTrial() = 0;
+  virtual void clearHistory() = 0;
+  virtual int historyLength() const = 0;
+};
+
+}  // namespace landscape

@@ -1,0 +1,259 @@
+// GMIN's L-BFGS (seed 001, Algorithms 1-3): physics checks on Lennard-Jones and one test per
+// step-control rule on small analytic functions whose behaviour can be worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "landscape/ClusterGeometry.h"
+#include "landscape/Lbfgs.h"
+#include "landscape/LbfgsCpuWorkspace.h"
+#include "landscape/Random.h"
+#include "potentials/LennardJones.h"
+
+namespace landscape {
+namespace {
+
+// f(x) = sum_i k_i x_i^2 / 2 + quartic_i x_i^4 (separable test function, 3-vector per "atom").
+class SeparablePolynomial : public Potential {
+ public:
+  SeparablePolynomial(std::vector<double> k, std::vector<double> quartic)
+      : m_k(std::move(k)), m_quartic(std::move(quartic)) {}
+  std::size_t dimension() const override { return m_k.size(); }
+  std::string name() const override { return "separable polynomial"; }
+  double energy(const double* x) override {
+    double e = 0.0;
+    for (std::size_t i = 0; i < m_k.size(); ++i)
+      e += 0.5 * m_k[i] * x[i] * x[i] + m_quartic[i] * std::pow(x[i], 4);
+    return e;
+  }
+  double energyGradient(const double* x, double* g) override {
+    ++calls;
+    for (std::size_t i = 0; i < m_k.size(); ++i)
+      g[i] = m_k[i] * x[i] + 4.0 * m_quartic[i] * std::pow(x[i], 3);
+    return energy(x);
+  }
+  long calls = 0;
+
+ private:
+  std::vector<double> m_k, m_quartic;
+};
+
+LbfgsParams defaults() { return LbfgsParams{}; }
+
+TEST(Lbfgs, LennardJonesDimerMinimumAtTwoToTheSixth) {
+  LennardJones lj(2);
+  std::vector<double> x = {0.0, 0.0, 0.0, 1.5, 0.3, -0.2};
+  LbfgsParams p = defaults();
+  p.rmsTolerance = 1e-10;
+  const LbfgsResult r = Lbfgs(p).minimize(lj, x);
+  ASSERT_TRUE(r.converged()) << lbfgsStatusName(r.status);
+  const double d = std::sqrt(std::pow(x[3] - x[0], 2) + std::pow(x[4] - x[1], 2) +
+                             std::pow(x[5] - x[2], 2));
+  EXPECT_NEAR(d, std::pow(2.0, 1.0 / 6.0), 1e-9);
+  EXPECT_NEAR(r.energy, -1.0, 1e-14);
+}
+
+TEST(Lbfgs, LennardJones38ReachesRms1e6FromRandomStarts) {
+  LennardJones lj(38);
+  LbfgsParams p = defaults();
+  p.rmsTolerance = 1e-6;
+  p.maxIterations = 20000;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    Random random(seed);
+    std::vector<double> x = randomCluster(38, defaultContainerRadius(38), 0.7, random);
+    const LbfgsResult r = Lbfgs(p).minimize(lj, x);
+    EXPECT_TRUE(r.converged()) << "seed " << seed << ": " << lbfgsStatusName(r.status);
+    std::vector<double> g(x.size());
+    const double e = lj.energyGradient(x.data(), g.data());
+    double g2 = 0.0;
+    for (double v : g) g2 += v * v;
+    EXPECT_LT(std::sqrt(g2 / g.size()), 1e-6) << "seed " << seed;  // independent recomputation
+    EXPECT_DOUBLE_EQ(e, r.energy);
+    EXPECT_LT(e, -150.0) << "LJ38 minima lie below -150 (global minimum -173.928427)";
+  }
+}
+
+// On a quadratic, the first step is -initialGuess * g (H0 = DGUESS) and is capped at maxStep.
+TEST(Lbfgs, FirstStepUsesInitialGuessAndIsCappedAtMaxStep) {
+  SeparablePolynomial f({1.0, 1.0, 1.0}, {0.0, 0.0, 0.0});
+  LbfgsParams p = defaults();
+  p.maxIterations = 1;
+  // |g| = |x| = 1 -> |0.1 g| = 0.1 < 0.4: uncapped, step length 0.1.
+  std::vector<double> x = {1.0, 0.0, 0.0};
+  std::vector<LbfgsIteration> its;
+  Lbfgs(p).minimize(f, x, [&](const LbfgsIteration& it) { its.push_back(it); });
+  ASSERT_EQ(its.size(), 1u);
+  EXPECT_FALSE(its[0].cappedAtMaxStep);
+  EXPECT_NEAR(its[0].stepLength, 0.1, 1e-15);
+  EXPECT_NEAR(x[0], 0.9, 1e-15);
+  // |g| = 10 -> |0.1 g| = 1 > 0.4: capped to exactly 0.4 along -g.
+  its.clear();
+  x = {0.0, 10.0, 0.0};
+  Lbfgs(p).minimize(f, x, [&](const LbfgsIteration& it) { its.push_back(it); });
+  ASSERT_EQ(its.size(), 1u);
+  EXPECT_TRUE(its[0].cappedAtMaxStep);
+  EXPECT_NEAR(its[0].stepLength, 0.4, 1e-15);
+  EXPECT_NEAR(x[1], 9.6, 1e-14);
+}
+
+// k = 1000, x0 = 0.01: g = 10, step -0.1 g = -1 capped to -0.4 -> E = 76 (rise); /10 -> step
+// -0.04 -> x = -0.03, E = 0.45 (rise > 1e-4 over E0 = 0.05); /10 -> x = 0.006, E = 0.018 (drop).
+TEST(Lbfgs, EnergyRiseDividesTheStepByTen) {
+  SeparablePolynomial f({1000.0}, {0.0});
+  LbfgsParams p = defaults();
+  p.maxIterations = 1;
+  std::vector<double> x = {0.01};
+  std::vector<LbfgsIteration> its;
+  const LbfgsResult r = Lbfgs(p).minimize(f, x, [&](const LbfgsIteration& it) { its.push_back(it); });
+  ASSERT_EQ(its.size(), 1u);
+  EXPECT_EQ(its[0].backtracks, 2);
+  EXPECT_NEAR(its[0].stepLength, 0.004, 1e-15);
+  EXPECT_NEAR(x[0], 0.006, 1e-15);
+  EXPECT_EQ(r.functionCalls, 4);  // start + three trial points
+  EXPECT_FALSE(its[0].historyCleared);
+}
+
+// A rise smaller than maxRise is accepted: GMIN's step control is not a descent condition.
+TEST(Lbfgs, RiseBelowMaxRiseIsAccepted) {
+  SeparablePolynomial f({1000.0}, {0.0});
+  LbfgsParams p = defaults();
+  p.maxIterations = 1;
+  p.maxRise = 100.0;  // the capped first step raises E from 0.05 to 76.05: accepted
+  std::vector<double> x = {0.01};
+  std::vector<LbfgsIteration> its;
+  Lbfgs(p).minimize(f, x, [&](const LbfgsIteration& it) { its.push_back(it); });
+  ASSERT_EQ(its.size(), 1u);
+  EXPECT_EQ(its[0].backtracks, 0);
+  EXPECT_NEAR(x[0], -0.39, 1e-15);
+}
+
+// In the concave region of f = -x^2/2 + x^4 (x < 1/sqrt(12)), s.y < 0 makes gamma negative, so
+// the two-loop direction -gamma g points uphill and must be reversed (Algorithm 3, line 1).
+TEST(Lbfgs, UphillDirectionIsReversed) {
+  SeparablePolynomial f({-1.0}, {1.0});
+  LbfgsParams p = defaults();
+  p.maxIterations = 2;
+  std::vector<double> x = {0.05};
+  std::vector<LbfgsIteration> its;
+  Lbfgs(p).minimize(f, x, [&](const LbfgsIteration& it) { its.push_back(it); });
+  ASSERT_EQ(its.size(), 2u);
+  EXPECT_FALSE(its[0].reversed);  // the first step is -0.1 g, always downhill
+  EXPECT_TRUE(its[1].reversed);
+  EXPECT_GT(x[0], 0.05);          // still going downhill, away from the maximum at 0
+}
+
+// A potential whose energy jumps by +100 on a scripted range of calls: every backtrack of the
+// L-BFGS direction then fails, which is the only way (for smooth functions the rise vanishes as
+// c -> 0) to reach the last rule: clear the history and retry along -g.
+class ScriptedRise : public SeparablePolynomial {
+ public:
+  ScriptedRise(long from, long to) : SeparablePolynomial({1.0, 4.0}, {0.0, 0.0}), m_from(from), m_to(to) {}
+  double energyGradient(const double* x, double* g) override {
+    const double e = SeparablePolynomial::energyGradient(x, g);
+    return (calls >= m_from && calls <= m_to) ? e + 100.0 : e;
+  }
+ private:
+  long m_from, m_to;
+};
+
+TEST(Lbfgs, PersistentRiseClearsHistoryAndRetriesAlongMinusGradient) {
+  // Calls: 1 start, 2 first step, 3 second step, then 4..14 = 11 trials of iteration 3 all rise.
+  ScriptedRise f(4, 14);
+  LbfgsParams p = defaults();
+  p.maxIterations = 3;
+  std::vector<double> x = {1.0, 1.0};
+  LbfgsCpuWorkspace ws(f, p.historySize);
+  ws.setCoordinates(x.data());
+  std::vector<LbfgsIteration> its;
+  std::vector<int> historyBefore;
+  const LbfgsResult r = Lbfgs(p).minimize(ws, [&](const LbfgsIteration& it) {
+    its.push_back(it);
+    historyBefore.push_back(ws.historyLength());
+  });
+  ASSERT_EQ(its.size(), 3u);
+  EXPECT_FALSE(its[1].historyCleared);
+  EXPECT_EQ(historyBefore[1], 2);
+  EXPECT_TRUE(its[2].historyCleared);
+  EXPECT_EQ(its[2].backtracks, 0);     // -g step succeeded at once
+  EXPECT_EQ(historyBefore[2], 1);      // history restarted with just the new pair
+  EXPECT_EQ(r.functionCalls, 15);
+  EXPECT_LT(r.energy, 0.5 * 1.0 + 0.5 * 4.0);  // below the starting energy 2.5
+}
+
+TEST(Lbfgs, EnergyRiseOnSteepestDescentTooIsReportedNotHidden) {
+  ScriptedRise f(2, 1000);  // every trial point rises
+  LbfgsParams p = defaults();
+  std::vector<double> x = {1.0, 1.0};
+  const LbfgsResult r = Lbfgs(p).minimize(f, x);
+  EXPECT_EQ(r.status, LbfgsStatus::LineSearchFailed);
+  EXPECT_EQ(r.iterations, 0);
+  EXPECT_EQ(r.functionCalls, 1 + 2 * (p.maxBacktracks + 1));
+  EXPECT_DOUBLE_EQ(x[0], 1.0);  // never moved to a rejected point
+}
+
+TEST(Lbfgs, HistorySizesFromOneToTwoThousandConverge) {
+  LennardJones lj(13);
+  for (int m : {1, 2, 4, 10, 100, 2000}) {
+    Random random(7);
+    std::vector<double> x = randomCluster(13, defaultContainerRadius(13), 0.7, random);
+    LbfgsParams p = defaults();
+    p.historySize = m;
+    p.rmsTolerance = 1e-8;
+    p.maxIterations = 5000;
+    const LbfgsResult r = Lbfgs(p).minimize(lj, x);
+    EXPECT_TRUE(r.converged()) << "m = " << m << ": " << lbfgsStatusName(r.status);
+  }
+}
+
+TEST(Lbfgs, TwoLoopRecursionMatchesDenseBfgsInverseOnQuadratic) {
+  // With m >= iterations, L-BFGS's H applied to g equals the BFGS inverse-Hessian update built
+  // from the same pairs, starting from H0 = gamma I: check one direction against a dense build.
+  SeparablePolynomial f({1.0, 3.0, 7.0}, {0.1, 0.0, 0.2});
+  LbfgsParams p = defaults();
+  p.historySize = 10;
+  std::vector<double> x = {0.7, -0.4, 0.3};
+  LbfgsCpuWorkspace ws(f, p.historySize);
+  ws.setCoordinates(x.data());
+  ws.evaluateCurrent();
+  std::vector<Eigen::VectorXd> S, Y;
+  Eigen::VectorXd xPrev(3), gPrev(3), xNow(3), gNow(3);
+  ws.getCoordinates(xPrev.data());
+  ws.getGradient(gPrev.data());
+  for (int k = 0; k < 3; ++k) {
+    ws.computeDirection(0.1);
+    ws.evaluateTrial(0.5);
+    ws.acceptTrial();
+    ws.getCoordinates(xNow.data());
+    ws.getGradient(gNow.data());
+    S.push_back(xNow - xPrev);
+    Y.push_back(gNow - gPrev);
+    xPrev = xNow;
+    gPrev = gNow;
+  }
+  const double gamma = S.back().dot(Y.back()) / Y.back().squaredNorm();
+  Eigen::MatrixXd H = gamma * Eigen::MatrixXd::Identity(3, 3);
+  for (std::size_t k = 0; k < S.size(); ++k) {
+    const double rho = 1.0 / Y[k].dot(S[k]);
+    const Eigen::MatrixXd V = Eigen::MatrixXd::Identity(3, 3) - rho * Y[k] * S[k].transpose();
+    H = V.transpose() * H * V + rho * S[k] * S[k].transpose();
+  }
+  const Eigen::VectorXd expected = -H * gNow;
+  const DirectionSummary d = ws.computeDirection(0.1);
+  EXPECT_NEAR(d.directionDotGradient, expected.dot(gNow), 1e-12 * std::abs(expected.dot(gNow)));
+  EXPECT_NEAR(d.directionNorm, expected.norm(), 1e-12 * expected.norm());
+}
+
+TEST(Lbfgs, BadParametersAreRejectedWithTheFieldName) {
+  LbfgsParams p = defaults();
+  p.historySize = 0;
+  try {
+    Lbfgs lbfgs(p);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("history size"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace landscape
