@@ -4,6 +4,7 @@
 // keep the lowest distinct minima, reseed after NEWRESTART quenches without improvement, and
 // avoid the taboo list of structures that triggered earlier reseeds (AVOID). The library never
 // prints: progress goes to an observer.
+// Reseeding and taboo rules follow GMIN's NEWRESTART/AVOID exactly (landscape/NewRestart.h).
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct QuenchReport {
   double markovEnergy;      ///< energy of the current Markov state after the accept/reject
   bool accepted;
   bool evaporated;          ///< an atom ended outside the container (step rejected)
+  bool taboo;               ///< near a taboo structure (AVOID): step rejected or chain reseeded
   long functionCalls;       ///< cumulative energy + gradient evaluations
 };
 
@@ -32,13 +34,15 @@ struct StepAdjustReport {
   double stepSize;          ///< new step size
 };
 
+/// A NEWRESTART event (see NewRestart.h): a reseed, or a step rejected by the taboo rules.
 struct RestartReport {
   enum class Reason { NoImprovement, Taboo };
   long quench;
   Reason reason;
-  double chainBestEnergy;   ///< best energy of the chain being abandoned
-  double newEnergy;         ///< quenched energy of the new random structure
-  std::size_t tabooSize;
+  bool reseeded;            ///< a new random chain was started (else the step was rejected)
+  double chainBestEnergy;   ///< best energy of the chain at the decision
+  double markovEnergy;      ///< Markov energy afterwards (the new chain's start when reseeded)
+  std::size_t tabooSize;    ///< taboo structures saved (AVOID)
 };
 
 class BasinHoppingObserver {
@@ -55,7 +59,7 @@ struct BasinHoppingResult {
   std::vector<StoredMinimum> lowest;  ///< re-quenched tightly, lowest first
   long quenches = 0;                  ///< basin-hopping steps done (not counting quench 0)
   long functionCalls = 0;             ///< all energy + gradient evaluations, tight re-quench included
-  long restarts = 0;
+  long restarts = 0;                  ///< reseeds from random structures
   bool targetReached = false;
   long targetQuench = -1;             ///< quench at which the target was first reached
   long targetFunctionCalls = -1;      ///< function calls up to that quench

@@ -27,11 +27,13 @@ struct BasinHoppingParams {
   bool centre = true;               ///< [CENTRE] remove the centre of mass after every step
   double containerRadius = 0.0;     ///< [RADIUS] spherical container radius; 0 = GMIN's default
                                     ///< 2 + (3 N / 17.77153175)^(1/3) for clusters
-  int newRestartSteps = 0;          ///< [NEWRESTART] reseed after this many quenches without
-                                    ///< lowering the chain's best energy by EDIFF; 0 = off
-  double avoidDistance = 0.0;       ///< [AVOID 1st] reseed when a minimum is within this distance
-                                    ///< of a taboo structure; 0 = off
+  int newRestartSteps = 0;          ///< [NEWRESTART] restart after more than this many quenches
+                                    ///< without lowering the chain's best energy by EDIFF; 0 = off
+  double avoidDistance = 0.0;       ///< [AVOID 1st] taboo when a new chain best is within this
+                                    ///< permutational distance of a saved structure; 0 = off
   int avoidMaxSaved = 0;            ///< [AVOID 2nd] taboo list length (most recent kept)
+  bool avoidReseeds = true;         ///< [AVOID 3rd] T (GMIN's default): restarts reseed from a
+                                    ///< random structure; F: the step is rejected instead
   std::optional<double> targetEnergy;  ///< [TARGET] stop once a minimum at or below this is found
   std::uint64_t seed = 1;           ///< [SEED] random seed; the same seed gives the same run
   int dumpInterval = 0;             ///< [DUMPINT] quenches between checkpoints of the results; 0 = end only

@@ -1,1 +1,152 @@
-int main() { return 0; }
+// gmin: GMIN-style basin-hopping global optimisation (seed 001 section 2.1).
+// With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
+// ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu/PotentialFactory.h"
+#include "landscape/BasinHopping.h"
+#include "landscape/CoordinatesFile.h"
+#include "landscape/Database.h"
+#include "landscape/LowestFile.h"
+#include "src/RunConfig.h"
+
+namespace {
+
+using namespace landscape;
+
+// Writes `lowest` (GMIN's format) and `minima.h5` into the output folder; both are replaced
+// atomically, so an interrupted run keeps its last checkpoint.
+class ResultWriter {
+ public:
+  ResultWriter(const std::string& dir, const Potential& potential) : m_dir(dir) {
+    m_metadata.potential = potential.name();
+    m_metadata.energyUnit = "reduced (epsilon)";
+    m_metadata.lengthUnit = "reduced (sigma)";
+    m_metadata.atoms = potential.atomCount();
+    m_metadata.program = "gmin";
+  }
+  void write(const std::vector<StoredMinimum>& minima) const {
+    writeLowestFile(m_dir + "/lowest", minima);
+    MinimaDatabase::write(m_dir + "/minima.h5", m_metadata, minima);
+  }
+
+ private:
+  std::string m_dir;
+  DatabaseMetadata m_metadata;
+};
+
+// Progress in GMIN's layout: one line per quench, one per step-size adjustment.
+class ProgressPrinter : public BasinHoppingObserver {
+ public:
+  ProgressPrinter(bool quiet, const ResultWriter& writer) : m_quiet(quiet), m_writer(writer) {}
+
+  void onQuench(const QuenchReport& q) override {
+    if (m_quiet) return;
+    std::printf("Qu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n",
+                q.quench, q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsed(),
+                q.status == LbfgsStatus::Converged
+                    ? ""
+                    : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
+    if (q.evaporated) std::printf("   atom outside the container: step rejected\n");
+  }
+  void onStepAdjust(const StepAdjustReport& s) override {
+    if (m_quiet) return;
+    std::printf("Acceptance ratio for previous quenches= %6.4f  step size now %8.4f\n",
+                s.acceptanceRatio, s.stepSize);
+  }
+  void onRestart(const RestartReport& r) override {
+    if (m_quiet) return;
+    const char* why = r.reason == RestartReport::Reason::Taboo
+                          ? "new best within the AVOID distance of a taboo structure"
+                          : "no improvement for NEWRESTART quenches";
+    if (r.reseeded)
+      std::printf("newres> %s: reseeded at quench %ld, chain best %.10f, new Markov E %.10f, "
+                  "taboo list %zu\n", why, r.quench, r.chainBestEnergy, r.markovEnergy, r.tabooSize);
+    else
+      std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
+  }
+  void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
+
+ private:
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+  }
+  bool m_quiet;
+  const ResultWriter& m_writer;
+  std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+};
+
+int run(int argc, char** argv) {
+  const GminRunConfig config = parseGminCommandLine(argc, argv);
+  if (config.action == GminRunConfig::Action::Help) {
+    std::cout << config.helpText;
+    return 0;
+  }
+  if (config.action == GminRunConfig::Action::Version) {
+    std::cout << "gmin (landscape) " << LANDSCAPE_VERSION << "\n";
+    return 0;
+  }
+  for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
+
+  std::vector<double> start;
+  std::size_t atoms = config.ljAtoms;
+  if (!config.coordsFile.empty()) {
+    start = readCoordinates(config.coordsFile);
+    atoms = start.size() / 3;
+  }
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::LennardJones;
+  spec.atoms = atoms;
+  const std::unique_ptr<Potential> potential = makePotential(spec, config.backend);
+
+  std::filesystem::create_directories(config.outputDir);
+  const ResultWriter writer(config.outputDir, *potential);
+  BasinHopping search(*potential, config.basinHopping);
+  const BasinHoppingParams& p = config.basinHopping;
+  if (!config.quiet) {
+    std::printf("gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container radius "
+                "%.4f, seed %llu (reduced LJ units)\n",
+                potential->name().c_str(), start.empty() ? "random" : config.coordsFile.c_str(),
+                p.steps, p.temperature, p.stepSize, p.angularThreshold, search.containerRadius(),
+                static_cast<unsigned long long>(p.seed));
+  }
+  ProgressPrinter printer(config.quiet, writer);
+  const BasinHoppingResult result = search.run(start, &printer);
+  writer.write(result.lowest);
+
+  if (!config.quiet) {
+    std::printf("gmin: %ld quenches, %ld energy+gradient calls, %ld reseeds; results in %s/\n",
+                result.quenches, result.functionCalls, result.restarts, config.outputDir.c_str());
+    if (p.targetEnergy) {
+      if (result.targetReached)
+        std::printf("target %.6f reached at quench %ld after %ld function calls\n",
+                    *p.targetEnergy, result.targetQuench, result.targetFunctionCalls);
+      else
+        std::printf("target %.6f not reached\n", *p.targetEnergy);
+    }
+    for (std::size_t i = 0; i < result.lowest.size(); ++i)
+      std::printf("minimum %zu: %.10f first found at quench %ld\n", i + 1,
+                  result.lowest[i].energy, result.lowest[i].firstFoundStep);
+  }
+  std::printf("lowest energy: %.10f\n", result.lowest.front().energy);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << "gmin: error: " << e.what() << "\n";
+    return 1;
+  }
+}

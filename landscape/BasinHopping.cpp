@@ -1,0 +1,167 @@
+#include "landscape/BasinHopping.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "landscape/ClusterGeometry.h"
+#include "landscape/ClusterStepTaker.h"
+#include "landscape/LbfgsCpuWorkspace.h"
+#include "landscape/LowestMinima.h"
+#include "landscape/NewRestart.h"
+#include "landscape/Random.h"
+
+namespace landscape {
+
+namespace {
+
+// Random starts keep atoms this far apart (length units) so the first quench does not start
+// from the enormous energies of overlapping atoms.
+constexpr double kRandomStartSeparation = 0.7;
+
+LbfgsParams quenchParams(const BasinHoppingParams& p, double rms, int maxIterations) {
+  LbfgsParams q = p.lbfgs;
+  q.rmsTolerance = rms;
+  q.maxIterations = maxIterations;
+  return q;
+}
+
+}  // namespace
+
+BasinHopping::BasinHopping(Potential& potential, const BasinHoppingParams& params)
+    : m_potential(potential), m_params(params) {
+  m_params.check();
+  m_radius = params.containerRadius > 0.0 ? params.containerRadius
+                                          : defaultContainerRadius(potential.atomCount());
+}
+
+BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObserver* observer) {
+  const std::size_t n = m_potential.dimension();
+  Random random(m_params.seed);
+  BasinHoppingObserver silent;
+  BasinHoppingObserver& report = observer ? *observer : silent;
+
+  const Lbfgs sloppy(quenchParams(m_params, m_params.sloppyRms, m_params.sloppyMaxIterations));
+  const Lbfgs tight(quenchParams(m_params, m_params.tightRms, m_params.tightMaxIterations));
+  LbfgsCpuWorkspace workspace(m_potential, m_params.lbfgs.historySize);
+  BasinHoppingResult result;
+
+  auto quench = [&](std::vector<double>& x, const Lbfgs& minimizer) {
+    workspace.setCoordinates(x.data());
+    const LbfgsResult r = minimizer.minimize(workspace);
+    workspace.getCoordinates(x.data());
+    result.functionCalls += r.functionCalls;
+    if (m_params.centre) removeCentreOfMass(x);
+    return r;
+  };
+  auto randomStart = [&] {
+    return randomCluster(m_potential.atomCount(), m_radius, kRandomStartSeparation, random);
+  };
+  auto isTargetHit = [&](double e) {
+    return m_params.targetEnergy && e <= *m_params.targetEnergy + m_params.energyDifference;
+  };
+
+  if (start.empty()) start = randomStart();
+  if (start.size() != n) {
+    throw std::invalid_argument("basin-hopping start has " + std::to_string(start.size() / 3) +
+                                " atoms, the potential has " +
+                                std::to_string(m_potential.atomCount()));
+  }
+
+  LowestMinima lowest(static_cast<std::size_t>(m_params.saveCount), m_params.energyDifference);
+  const ClusterStepTaker stepTaker(m_radius, m_params.angularThreshold);
+  std::vector<double> atomEnergies;
+  auto refreshAtomEnergies = [&](const std::vector<double>& x) {
+    atomEnergies.assign(m_potential.atomCount(), 0.0);
+    if (m_params.angularThreshold <= 0.0 || !m_potential.perAtomEnergies(x.data(), atomEnergies.data()))
+      atomEnergies.clear();
+  };
+
+  // Quench 0: the starting structure.
+  std::vector<double> markov = std::move(start);
+  LbfgsResult q = quench(markov, sloppy);
+  double markovEnergy = q.energy;
+  lowest.offer({q.energy, markov, 0, result.functionCalls});
+  report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, markovEnergy, true, false, false,
+                   result.functionCalls});
+  refreshAtomEnergies(markov);
+  if (isTargetHit(q.energy)) {
+    result.targetReached = true;
+    result.targetQuench = 0;
+    result.targetFunctionCalls = result.functionCalls;
+  }
+
+  double stepSize = m_params.stepSize;
+  long acceptedInWindow = 0;
+  NewRestart newRestart(m_params);
+  newRestart.startChain(0, markovEnergy, markov);
+
+  for (long step = 1; step <= m_params.steps && !result.targetReached; ++step) {
+    std::vector<double> trial = markov;
+    stepTaker.takeStep(trial, stepSize, atomEnergies, random);
+    q = quench(trial, sloppy);
+    const bool valid = std::isfinite(q.energy) && maxRadius(trial) <= m_radius;
+    if (valid) lowest.offer({q.energy, trial, step, result.functionCalls});
+
+    NewRestart::Decision restart;
+    if (valid) restart = newRestart.afterQuench(step, q.energy, trial);
+    bool accepted = false;
+    if (valid && restart.action == NewRestart::Action::None) {
+      accepted = q.energy < markovEnergy ||
+                 random.uniform() < std::exp(-(q.energy - markovEnergy) / m_params.temperature);
+    }
+    if (accepted) {
+      markov = trial;
+      markovEnergy = q.energy;
+      refreshAtomEnergies(markov);
+      ++acceptedInWindow;
+    }
+    result.quenches = step;
+    const bool taboo = restart.action != NewRestart::Action::None &&
+                       restart.reason == NewRestart::Reason::Taboo;
+    report.onQuench({step, q.energy, q.iterations, q.rmsGradient, q.status, markovEnergy, accepted,
+                     !valid, taboo, result.functionCalls});
+
+    if (valid && isTargetHit(q.energy)) {
+      result.targetReached = true;
+      result.targetQuench = step;
+      result.targetFunctionCalls = result.functionCalls;
+    }
+
+    if (step % m_params.stepAdjustInterval == 0) {
+      const double ratio = static_cast<double>(acceptedInWindow) / m_params.stepAdjustInterval;
+      stepSize = ratio > m_params.targetAcceptance ? stepSize * m_params.stepAdjustFactor
+                                                   : stepSize / m_params.stepAdjustFactor;
+      acceptedInWindow = 0;
+      report.onStepAdjust({step, ratio, stepSize});
+    }
+
+    if (restart.action != NewRestart::Action::None && !result.targetReached) {
+      const bool reseed = restart.action == NewRestart::Action::Reseed;
+      if (reseed) {
+        markov = randomStart();
+        const LbfgsResult r = quench(markov, sloppy);
+        markovEnergy = r.energy;
+        refreshAtomEnergies(markov);
+        newRestart.startChain(step, markovEnergy, markov);
+        ++result.restarts;
+      }
+      report.onRestart({step,
+                        restart.reason == NewRestart::Reason::Taboo ? RestartReport::Reason::Taboo
+                                                                    : RestartReport::Reason::NoImprovement,
+                        reseed, restart.chainBestEnergy, markovEnergy, newRestart.tabooSize()});
+    }
+
+    if (m_params.dumpInterval > 0 && step % m_params.dumpInterval == 0)
+      report.onCheckpoint(lowest.minima());
+  }
+
+  // Re-quench the saved minima tightly (GMIN's TIGHTCONV) before reporting them.
+  std::vector<StoredMinimum> refined = lowest.minima();
+  for (StoredMinimum& m : refined) m.energy = quench(m.coordinates, tight).energy;
+  lowest.replace(std::move(refined));
+  result.lowest = lowest.minima();
+  result.finalStepSize = stepSize;
+  return result;
+}
+
+}  // namespace landscape

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs landscape's Debian packages, then configures and builds it in ./build.
+# Usage: tools/setup.sh [--no-install]   (CUDA is built when nvcc is found; see README.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake libeigen3-dev libboost-program-options-dev libhdf5-dev
+          hdf5-tools libgtest-dev libgmock-dev)
+if [[ "${1:-}" != "--no-install" ]]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  fi
+fi
+
+# nvcc from the CUDA toolkit is used when present (LANDSCAPE_CUDA=AUTO); it is not on PATH by
+# default on Debian installs of the toolkit.
+[[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLANDSCAPE_CUDA="${LANDSCAPE_CUDA:-AUTO}"
+cmake --build build -j"$(nproc)"
+echo "setup: built build/gmin and build/landscape_tests"
