@@ -10,26 +10,48 @@
 
 namespace landscape {
 
+/// The basin-hopping settings of GMIN's LJ38 example (wales-group/examples, LJ38 `data`):
+/// SLOPPYCONV 5.0D-3, TIGHTCONV 1.0D-3, EDIFF 0.003, MAXIT 600 500, SAVE 2, CENTRE, DUMPINT 6000,
+/// TEMPERATURE 1.0, STEPS 5000 1.0, STEP 0.40 0.51, NEWRESTART 40, AVOID 4.0 20 F; everything
+/// else at the BasinHoppingParams defaults. Built in code: the `gmin` command never reads the
+/// example file. These are the `gmin` command's defaults; library users of BasinHoppingParams
+/// get the generic defaults.
+BasinHoppingParams gminLj38ExampleParams();
+
 /// What `gmin` was asked to do, fully resolved (defaults applied, files read, params checked).
 struct GminRunConfig {
   enum class Action { Run, Help, Version };
   Action action = Action::Run;
-  std::string helpText;             ///< filled for Action::Help
+  std::string helpText;  ///< the text to print for Action::Help and Action::Version
 
   // System: a Lennard-Jones cluster (reduced units).
-  std::size_t ljAtoms = 38;         ///< --lj N (default LJ38 when nothing else is given)
-  std::string coordsFile;           ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
-                                    ///< random start inside the container, drawn from the seed
-  Backend backend = Backend::Cpu;   ///< --backend cpu|cuda
+  std::size_t ljAtoms = 38;        ///< --lj N (default LJ38 when nothing else is given)
+  bool ljAtomsGiven = false;       ///< --lj was given explicitly: with --coords, the file's atom
+                                   ///< count must then equal ljAtoms (checked by gmin_main)
+  std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
+                                   ///< random start inside the container, drawn from the seed
+  Backend backend = Backend::Cpu;  ///< --backend cpu|cuda
 
-  BasinHoppingParams basinHopping;  ///< defaults = GMIN's LJ38 example (shared/data/lj38/gmin/data)
-  std::string outputDir = "gmin-out";  ///< --output DIR
-  bool quiet = false;               ///< --quiet: only the final "lowest energy:" line
-  std::vector<std::string> warnings;   ///< e.g. GMIN keywords accepted but ignored
+  BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
+  std::string outputDir = "gmin-out";                         ///< --output DIR
+  bool quiet = false;                 ///< --quiet: only the final "lowest energy:" line
+  std::vector<std::string> warnings;  ///< e.g. GMIN keywords accepted but ignored
 };
 
-/// Parses argv. Throws std::runtime_error with a one-line message (file, line, option) on bad
-/// input; never exits.
+/// Parses argv (argv[0] is the program name). Sources, highest precedence first: the command
+/// line, the `--config FILE` INI file (`key = value` with the long option names, `#` comments),
+/// the `--gmin-data FILE` GMIN keyword file (which replaces the built-in defaults by GMIN's
+/// keyword defaults, see gminKeywordDefaults() in GminDataFile.h), the built-in defaults
+/// (GminRunConfig{}: LJ38, GMIN's LJ38 example settings). The resulting parameters are checked.
+/// `--help` and `--version` return at once with helpText filled. Throws std::runtime_error with
+/// a one-line message naming the option, or the file and line, on bad input; never exits, never
+/// prints.
 GminRunConfig parseGminCommandLine(int argc, const char* const argv[]);
+
+/// Convenience for tests and tools: the same with the arguments after the program name.
+GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments);
+
+/// The long names of every option `gmin` accepts (without "--"), in the order of --help.
+std::vector<std::string> gminOptionNames();
 
 }  // namespace landscape

@@ -1,0 +1,54 @@
+#include "gpu/PotentialFactory.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "gpu/GpuDevice.h"
+#include "potentials/LennardJones.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/LennardJonesCuda.h"
+#endif
+
+namespace landscape {
+
+namespace {
+
+void requireCuda() {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (!gpuAvailable())
+    throw std::runtime_error(
+        "makePotential: backend 'cuda' was requested but no CUDA device found (" +
+        gpuDescription() + ")");
+#else
+  throw std::runtime_error(
+      "makePotential: backend 'cuda' was requested but this build has no CUDA support "
+      "(reconfigure with -DLANDSCAPE_CUDA=ON on a machine with nvcc, or use backend 'cpu')");
+#endif
+}
+
+std::unique_ptr<Potential> makeLennardJones(const PotentialSpec& spec, Backend backend) {
+  if (spec.atoms < 2)
+    throw std::invalid_argument(
+        "makePotential: PotentialSpec.atoms must be >= 2 for Lennard-Jones, got " +
+        std::to_string(spec.atoms));
+  if (backend == Backend::Cpu) return std::make_unique<LennardJones>(spec.atoms);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<LennardJonesCuda>(spec.atoms);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
+}  // namespace
+
+std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
+  switch (spec.kind) {
+    case PotentialSpec::Kind::LennardJones:
+      return makeLennardJones(spec, backend);
+  }
+  throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
+}
+
+}  // namespace landscape

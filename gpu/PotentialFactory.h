@@ -1,0 +1,23 @@
+#pragma once
+// The one place where the CUDA build switch meets the run-time backend choice (DESIGN.md).
+// Compiles in every build; callers never write #ifdef LANDSCAPE_HAVE_CUDA themselves.
+#include <cstddef>
+#include <memory>
+
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+/// What to build. Later potentials add their fields here (e.g. AMBER prmtop paths).
+struct PotentialSpec {
+  enum class Kind { LennardJones };
+  Kind kind = Kind::LennardJones;
+  std::size_t atoms = 0;  ///< number of atoms (Lennard-Jones: >= 2)
+};
+
+/// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked
+/// for and this build has no CUDA support or no CUDA device is found, and std::invalid_argument
+/// for a bad spec.
+std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend);
+
+}  // namespace landscape

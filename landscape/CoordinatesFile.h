@@ -1,0 +1,40 @@
+#pragma once
+// Cartesian coordinates on disk: XYZ and GMIN's bare `coords` file. Lengths are in the potential's
+// length unit (reduced units sigma for Lennard-Jones; Angstrom for AMBER/SOP); the files carry
+// no unit of their own.
+//
+// Also the number syntax shared by GMIN's text files (coords, data, odata): Fortran list-directed
+// reals, where the exponent letter may be D as well as E (5.0D-3).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace landscape {
+
+/// Reads the coordinates of one structure, as a flat x1 y1 z1 x2 ... array. Two formats are
+/// accepted and told apart by the first line:
+///   XYZ:   line 1 the atom count, line 2 a comment, then one `label x y z` line per atom;
+///   GMIN:  `coords`, three numbers per line, one atom per line (no header).
+/// Blank lines may follow the last atom. Fortran D exponents are accepted (1.5D-2).
+/// Throws std::runtime_error "FILE:LINE: expected ..., found ..." on an unreadable or empty file,
+/// a line with the wrong number of fields, a token that is not a number, a non-finite number, or
+/// an XYZ atom count that disagrees with the atom lines.
+std::vector<double> readCoordinates(const std::string& path);
+
+/// Writes an XYZ file: the atom count, the comment (newlines replaced by spaces), then one
+/// `label x y z` line per atom with 15 decimals. Throws std::invalid_argument when x.size() is
+/// not a multiple of 3 or a coordinate is not finite, std::runtime_error when the file cannot be
+/// written.
+void writeXyz(const std::string& path, const std::vector<double>& x, const std::string& comment,
+              const std::string& label = "LA");
+
+/// A Fortran real: [sign] digits [. digits] [E|D [sign] digits] (at least one digit in the
+/// mantissa; the exponent letter in either case). Returns nullopt for anything else, including
+/// "nan", "inf" and hexadecimal floats; also nullopt when the value overflows to infinity.
+std::optional<double> parseFortranReal(std::string_view token);
+
+/// A Fortran integer: [sign] digits, within the range of long long. nullopt otherwise.
+std::optional<long long> parseFortranInteger(std::string_view token);
+
+}  // namespace landscape

@@ -1,0 +1,470 @@
+// Tests of the Hungarian assignment solver and of MINPERMDIST-style structure
+// alignment.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "landscape/Alignment.h"
+#include "landscape/Hungarian.h"
+
+namespace {
+
+using landscape::AlignmentParams;
+using landscape::AlignmentResult;
+using landscape::alignStructures;
+using landscape::minimumDistance;
+using landscape::solveAssignment;
+
+// ---------------------------------------------------------------- helpers
+
+// A local lookup on purpose (independent of any shared test helper): env
+// LANDSCAPE_TEST_DATA, else <source>/../shared/data.
+std::string testDataDir() {
+  if (const char *env = std::getenv("LANDSCAPE_TEST_DATA"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  return std::string(LANDSCAPE_SOURCE_DIR) + "/../shared/data";
+}
+
+// All structures of a GMIN `lowest` file: per block a line with the atom count,
+// a line "Energy of minimum ...", then N lines "SYMBOL x y z". Empty when the
+// file does not exist.
+std::vector<std::vector<double>> readGminLowest(const std::string &path) {
+  std::vector<std::vector<double>> structures;
+  std::ifstream in(path);
+  if (!in) return structures;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream countLine(line);
+    int atoms = 0;
+    if (!(countLine >> atoms)) continue;
+    if (!std::getline(in, line)) throw std::runtime_error(path + ": missing energy line");
+    std::vector<double> x;
+    for (int i = 0; i < atoms; ++i) {
+      if (!std::getline(in, line)) throw std::runtime_error(path + ": truncated structure");
+      std::istringstream atom(line);
+      std::string symbol;
+      double c[3];
+      if (!(atom >> symbol >> c[0] >> c[1] >> c[2])) {
+        throw std::runtime_error(path + ": bad atom line '" + line + "'");
+      }
+      x.insert(x.end(), c, c + 3);
+    }
+    structures.push_back(std::move(x));
+  }
+  return structures;
+}
+
+std::string lj38LowestPath() { return testDataDir() + "/lj38/gmin/lowest"; }
+
+// Random cluster in a sphere of roughly liquid density with no two atoms closer
+// than 0.8.
+std::vector<double> randomCluster(int atoms, unsigned seed) {
+  std::mt19937 rng(seed);
+  const double radius = std::cbrt(static_cast<double>(atoms)) * 0.75;
+  std::uniform_real_distribution<double> u(-radius, radius);
+  std::vector<Eigen::Vector3d> placed;
+  while (static_cast<int>(placed.size()) < atoms) {
+    const Eigen::Vector3d p(u(rng), u(rng), u(rng));
+    if (p.norm() > radius) continue;
+    const bool clash = std::any_of(placed.begin(), placed.end(),
+                                   [&](const Eigen::Vector3d &q) { return (p - q).norm() < 0.8; });
+    if (!clash) placed.push_back(p);
+  }
+  std::vector<double> x;
+  for (const Eigen::Vector3d &p : placed) x.insert(x.end(), p.data(), p.data() + 3);
+  return x;
+}
+
+Eigen::Matrix3d randomRotation(std::mt19937 &rng) {
+  std::normal_distribution<double> g;
+  Eigen::Quaterniond q(g(rng), g(rng), g(rng), g(rng));
+  q.normalize();
+  return q.toRotationMatrix();
+}
+
+// A rigidly moved, relabelled (and optionally inverted) copy: copy atom k = s R
+// x_{order[k]} + t.
+std::vector<double> movedCopy(const std::vector<double> &x, unsigned seed, bool invert) {
+  std::mt19937 rng(seed);
+  const Eigen::Matrix3d r = randomRotation(rng);
+  std::uniform_real_distribution<double> u(-5.0, 5.0);
+  const Eigen::Vector3d t(u(rng), u(rng), u(rng));
+  const std::size_t n = x.size() / 3;
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<double> y(x.size());
+  for (std::size_t k = 0; k < n; ++k) {
+    const Eigen::Vector3d p(x[3 * order[k]], x[3 * order[k] + 1], x[3 * order[k] + 2]);
+    const Eigen::Vector3d q = (invert ? -1.0 : 1.0) * (r * p) + t;
+    for (int c = 0; c < 3; ++c) y[3 * k + c] = q[c];
+  }
+  return y;
+}
+
+double maxAbsDifference(const std::vector<double> &x, const std::vector<double> &y) {
+  double m = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
+  return m;
+}
+
+// Independent reference for the fixed-order distance: Horn's quaternion method
+// (1987), the largest eigenvalue of the 4x4 key matrix, rather than the
+// library's SVD.
+double hornDistance(const std::vector<double> &a, const std::vector<double> &b) {
+  const std::size_t n = a.size() / 3;
+  Eigen::Vector3d ca = Eigen::Vector3d::Zero(), cb = Eigen::Vector3d::Zero();
+  for (std::size_t i = 0; i < n; ++i) {
+    ca += Eigen::Vector3d(a[3 * i], a[3 * i + 1], a[3 * i + 2]);
+    cb += Eigen::Vector3d(b[3 * i], b[3 * i + 1], b[3 * i + 2]);
+  }
+  ca /= static_cast<double>(n);
+  cb /= static_cast<double>(n);
+  Eigen::Matrix3d s = Eigen::Matrix3d::Zero();
+  double norms = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Vector3d p = Eigen::Vector3d(b[3 * i], b[3 * i + 1], b[3 * i + 2]) - cb;
+    const Eigen::Vector3d q = Eigen::Vector3d(a[3 * i], a[3 * i + 1], a[3 * i + 2]) - ca;
+    s += p * q.transpose();
+    norms += p.squaredNorm() + q.squaredNorm();
+  }
+  Eigen::Matrix4d k;
+  k << s(0, 0) + s(1, 1) + s(2, 2), s(1, 2) - s(2, 1), s(2, 0) - s(0, 2), s(0, 1) - s(1, 0),
+      s(1, 2) - s(2, 1), s(0, 0) - s(1, 1) - s(2, 2), s(0, 1) + s(1, 0), s(2, 0) + s(0, 2),
+      s(2, 0) - s(0, 2), s(0, 1) + s(1, 0), -s(0, 0) + s(1, 1) - s(2, 2), s(1, 2) + s(2, 1),
+      s(0, 1) - s(1, 0), s(2, 0) + s(0, 2), s(1, 2) + s(2, 1), -s(0, 0) - s(1, 1) + s(2, 2);
+  const double largest = Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d>(k).eigenvalues()(3);
+  return std::sqrt(std::max(0.0, norms - 2.0 * largest));
+}
+
+// The result must describe itself: alignedB from b by the reported
+// transformation, a proper rotation, a permutation, and distance == |a -
+// alignedB|.
+void expectConsistent(const std::vector<double> &a, const std::vector<double> &b,
+                      const AlignmentResult &r) {
+  const std::size_t n = a.size() / 3;
+  ASSERT_EQ(r.alignedB.size(), a.size());
+  ASSERT_EQ(r.permutation.size(), n);
+  std::vector<int> sorted = r.permutation;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(sorted[i], static_cast<int>(i));
+  EXPECT_NEAR(r.rotation.determinant(), 1.0, 1e-12);
+  EXPECT_LT((r.rotation * r.rotation.transpose() - Eigen::Matrix3d::Identity()).norm(), 1e-12);
+  Eigen::Vector3d ca = Eigen::Vector3d::Zero(), cb = Eigen::Vector3d::Zero();
+  for (std::size_t i = 0; i < n; ++i) {
+    ca += Eigen::Vector3d(a[3 * i], a[3 * i + 1], a[3 * i + 2]);
+    cb += Eigen::Vector3d(b[3 * i], b[3 * i + 1], b[3 * i + 2]);
+  }
+  ca /= static_cast<double>(n);
+  cb /= static_cast<double>(n);
+  double squared = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = static_cast<std::size_t>(r.permutation[i]);
+    const Eigen::Vector3d p = Eigen::Vector3d(b[3 * j], b[3 * j + 1], b[3 * j + 2]) - cb;
+    const Eigen::Vector3d expected = (r.inverted ? -1.0 : 1.0) * (r.rotation * p) + ca;
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(r.alignedB[3 * i + c], expected[c], 1e-10);
+      const double d = a[3 * i + c] - r.alignedB[3 * i + c];
+      squared += d * d;
+    }
+  }
+  EXPECT_NEAR(r.distance, std::sqrt(squared), 1e-12);
+}
+
+// Cost of giving row i column assignment[i] for every row of c.
+double assignmentCost(const Eigen::MatrixXd &c, const std::vector<int> &assignment) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(c.rows()); ++i) {
+    sum += c(static_cast<Eigen::Index>(i), assignment[i]);
+  }
+  return sum;
+}
+
+// Minimum over all injective row -> column maps, by enumerating column
+// permutations.
+double bruteForceAssignment(const Eigen::MatrixXd &c) {
+  std::vector<int> columns(static_cast<std::size_t>(c.cols()));
+  std::iota(columns.begin(), columns.end(), 0);
+  double best = std::numeric_limits<double>::infinity();
+  do {
+    best = std::min(best, assignmentCost(c, columns));  // the first rows() entries
+  } while (std::next_permutation(columns.begin(), columns.end()));
+  return best;
+}
+
+bool isInjective(const std::vector<int> &assignment, Eigen::Index cols) {
+  std::vector<char> seen(static_cast<std::size_t>(cols), 0);
+  for (int j : assignment) {
+    if (j < 0 || j >= cols || seen[static_cast<std::size_t>(j)]) return false;
+    seen[static_cast<std::size_t>(j)] = 1;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- Hungarian
+
+TEST(HungarianTest, MatchesBruteForceOnSmallSquareMatrices) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> real(0.0, 10.0);
+  std::uniform_int_distribution<int> small(0, 3);  // many ties
+  for (int n = 1; n <= 7; ++n) {
+    for (int trial = 0; trial < 30; ++trial) {
+      Eigen::MatrixXd c(n, n);
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) c(i, j) = trial % 3 == 0 ? small(rng) : real(rng) - 3.0;
+      }
+      const std::vector<int> assignment = solveAssignment(c);
+      ASSERT_EQ(assignment.size(), static_cast<std::size_t>(n));
+      ASSERT_TRUE(isInjective(assignment, n));
+      EXPECT_NEAR(assignmentCost(c, assignment), bruteForceAssignment(c), 1e-12)
+          << "n=" << n << " trial=" << trial;
+    }
+  }
+}
+
+TEST(HungarianTest, MatchesBruteForceOnRectangularMatrices) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> real(0.0, 1.0);
+  for (int rows = 1; rows <= 5; ++rows) {
+    for (int cols = rows; cols <= 7; ++cols) {
+      Eigen::MatrixXd c(rows, cols);
+      for (int i = 0; i < rows; ++i) {
+        for (int j = 0; j < cols; ++j) c(i, j) = real(rng);
+      }
+      const std::vector<int> assignment = solveAssignment(c);
+      ASSERT_EQ(assignment.size(), static_cast<std::size_t>(rows));
+      ASSERT_TRUE(isInjective(assignment, cols));
+      EXPECT_NEAR(assignmentCost(c, assignment), bruteForceAssignment(c), 1e-12);
+    }
+  }
+}
+
+TEST(HungarianTest, FindsHiddenPermutationInLargeMatrix) {
+  // Zero cost on a shuffled diagonal, at least 0.5 elsewhere; rows 0 and 1 both
+  // have their minimum in the same column, so the augmenting-path code (not the
+  // row-minimum shortcut) runs.
+  const int n = 120;
+  std::mt19937 rng(3);
+  std::vector<int> hidden(n);
+  std::iota(hidden.begin(), hidden.end(), 0);
+  std::shuffle(hidden.begin(), hidden.end(), rng);
+  std::uniform_real_distribution<double> real(0.5, 2.0);
+  Eigen::MatrixXd c(n, n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) c(i, j) = real(rng);
+    c(i, hidden[i]) = 0.0;
+  }
+  c(1, hidden[0]) = 0.1;
+  c(1, hidden[1]) = 0.2;
+  EXPECT_EQ(solveAssignment(c), hidden);
+}
+
+TEST(HungarianTest, RejectsBadMatrices) {
+  EXPECT_TRUE(solveAssignment(Eigen::MatrixXd(0, 0)).empty());
+  EXPECT_THROW(solveAssignment(Eigen::MatrixXd::Zero(3, 2)), std::invalid_argument);
+  Eigen::MatrixXd c = Eigen::MatrixXd::Ones(3, 3);
+  c(1, 2) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(solveAssignment(c), std::invalid_argument);
+  c(1, 2) = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(solveAssignment(c), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------- alignment
+
+class AlignmentCopyTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(AlignmentCopyTest, RecognisesMovedPermutedCopyOfRandomCluster) {
+  const int atoms = GetParam();
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const std::vector<double> a = randomCluster(atoms, 100 * atoms + seed);
+    const std::vector<double> b = movedCopy(a, seed, false);
+    const AlignmentResult r = alignStructures(a, b);
+    EXPECT_LT(r.distance, 1e-8) << "seed " << seed;
+    EXPECT_LT(maxAbsDifference(r.alignedB, a), 1e-8) << "seed " << seed;
+    expectConsistent(a, b, r);
+  }
+}
+
+TEST_P(AlignmentCopyTest, RecognisesInvertedCopyOnlyWithInversion) {
+  const int atoms = GetParam();
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const std::vector<double> a = randomCluster(atoms, 200 * atoms + seed);
+    const std::vector<double> b = movedCopy(a, seed + 50, true);
+    const AlignmentResult r = alignStructures(a, b);
+    EXPECT_LT(r.distance, 1e-8) << "seed " << seed;
+    EXPECT_TRUE(r.inverted);
+    EXPECT_LT(maxAbsDifference(r.alignedB, a), 1e-8);
+    expectConsistent(a, b, r);
+    // A random cluster is chiral: without inversion its mirror image is a
+    // different structure.
+    AlignmentParams proper;
+    proper.inversion = false;
+    const AlignmentResult p = alignStructures(a, b, proper);
+    EXPECT_GT(p.distance, 0.1) << "seed " << seed;
+    EXPECT_FALSE(p.inverted);
+    expectConsistent(a, b, p);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Clusters, AlignmentCopyTest, ::testing::Values(13, 38));
+
+TEST(AlignmentTest, DistanceIsSymmetric) {
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    for (int atoms : {13, 38}) {
+      const std::vector<double> a = randomCluster(atoms, seed);
+      const std::vector<double> b = randomCluster(atoms, seed + 1000);
+      const AlignmentResult ab = alignStructures(a, b);
+      const AlignmentResult ba = alignStructures(b, a);
+      EXPECT_NEAR(ab.distance, ba.distance, 1e-8) << atoms << " atoms, seed " << seed;
+      expectConsistent(a, b, ab);
+      expectConsistent(b, a, ba);
+    }
+  }
+}
+
+TEST(AlignmentTest, NeverExceedsFixedOrderKabschDistance) {
+  AlignmentParams fixedOrder;
+  fixedOrder.permutations = false;
+  fixedOrder.inversion = false;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    for (int atoms : {13, 38}) {
+      const std::vector<double> a = randomCluster(atoms, 3 * seed);
+      // A related structure (a noisy copy in the original order) and an
+      // unrelated one.
+      std::vector<double> noisy = movedCopy(a, seed, false);
+      std::mt19937 rng(seed);
+      std::normal_distribution<double> g(0.0, 0.3);
+      for (double &v : noisy) v += g(rng);
+      for (const std::vector<double> &b : {noisy, randomCluster(atoms, 3 * seed + 1)}) {
+        const double kabsch = hornDistance(a, b);
+        const AlignmentResult plain = alignStructures(a, b, fixedOrder);
+        EXPECT_NEAR(plain.distance, kabsch, 1e-9);
+        expectConsistent(a, b, plain);
+        for (std::size_t i = 0; i < plain.permutation.size(); ++i) {
+          EXPECT_EQ(plain.permutation[i], static_cast<int>(i));
+        }
+        const double full = minimumDistance(a, b);
+        EXPECT_LE(full, kabsch + 1e-12);
+      }
+    }
+  }
+}
+
+TEST(AlignmentTest, OneAndTwoAtoms) {
+  EXPECT_NEAR(minimumDistance({1.0, 2.0, 3.0}, {-4.0, 5.0, 0.5}), 0.0, 1e-14);
+  // Two atoms: only the bond lengths matter, each atom ends |la - lb| / 2 from
+  // its partner.
+  const std::vector<double> a = {0.0, 0.0, 0.0, 1.0, 0.0, 0.0};
+  const std::vector<double> b = {3.0, 3.0, 3.0, 3.0, 4.5, 3.0};
+  const AlignmentResult r = alignStructures(a, b);
+  EXPECT_NEAR(r.distance, 0.5 / std::sqrt(2.0), 1e-12);
+  expectConsistent(a, b, r);
+  AlignmentParams fixedOrder;
+  fixedOrder.permutations = false;
+  fixedOrder.inversion = false;
+  EXPECT_NEAR(minimumDistance(a, b, fixedOrder), 0.5 / std::sqrt(2.0), 1e-12);
+  const std::vector<double> swapped = {3.0, 4.5, 3.0, 3.0, 3.0, 3.0};
+  EXPECT_NEAR(minimumDistance(a, swapped), 0.5 / std::sqrt(2.0), 1e-12);
+}
+
+TEST(AlignmentTest, RejectsBadSizesAndParameters) {
+  const std::vector<double> six(6, 0.5);
+  EXPECT_THROW(alignStructures(six, std::vector<double>(9, 0.0)), std::invalid_argument);
+  EXPECT_THROW(alignStructures(std::vector<double>(5, 0.0), std::vector<double>(5, 0.0)),
+               std::invalid_argument);
+  EXPECT_THROW(alignStructures({}, {}), std::invalid_argument);
+  std::vector<double> bad = six;
+  bad[4] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(alignStructures(six, bad), std::invalid_argument);
+  AlignmentParams params;
+  params.orientationTrials = 0;
+  EXPECT_THROW(alignStructures(six, six, params), std::invalid_argument);
+  params = AlignmentParams{};
+  params.maxIterations = 0;
+  EXPECT_THROW(params.check(), std::invalid_argument);
+  params = AlignmentParams{};
+  params.convergence = -1.0;
+  EXPECT_THROW(params.check(), std::invalid_argument);
+  params = AlignmentParams{};
+  params.randomOrientations = -1;
+  EXPECT_THROW(params.check(), std::invalid_argument);
+  EXPECT_NO_THROW(AlignmentParams{}.check());
+}
+
+TEST(AlignmentTest, Lj38GlobalMinimumCopies) {
+  const std::vector<std::vector<double>> minima = readGminLowest(lj38LowestPath());
+  if (minima.empty()) GTEST_SKIP() << "LJ38 data not found at " << lj38LowestPath();
+  const std::vector<double> &a = minima[0];
+  ASSERT_EQ(a.size(), 38u * 3u);
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    for (bool invert : {false, true}) {
+      const std::vector<double> b = movedCopy(a, seed, invert);
+      const AlignmentResult r = alignStructures(a, b);
+      EXPECT_LT(r.distance, 1e-8) << "seed " << seed << (invert ? " inverted" : "");
+      EXPECT_LT(maxAbsDifference(r.alignedB, a), 1e-8);
+      expectConsistent(a, b, r);
+      EXPECT_NEAR(minimumDistance(b, a), r.distance, 1e-8);
+    }
+  }
+}
+
+TEST(AlignmentTest, Lj38LowestMinimaAreDistinct) {
+  const std::vector<std::vector<double>> minima = readGminLowest(lj38LowestPath());
+  if (minima.size() < 2) GTEST_SKIP() << "two LJ38 minima not found at " << lj38LowestPath();
+  const std::vector<double> &a = minima[0];
+  const std::vector<double> &b = minima[1];
+  const AlignmentResult ab = alignStructures(a, b);
+  const double ba = minimumDistance(b, a);
+  AlignmentParams fixedOrder;
+  fixedOrder.permutations = false;
+  const double kabsch = minimumDistance(a, b, fixedOrder);
+  std::cout << "[ info     ] LJ38 minimum 1 vs 2: MINPERMDIST distance " << ab.distance
+            << " (reduced units; fixed-order Kabsch " << kabsch << ")\n";
+  EXPECT_GT(ab.distance, 0.5);
+  EXPECT_NEAR(ab.distance, ba, 1e-8);
+  EXPECT_LE(ab.distance, kabsch + 1e-12);
+  expectConsistent(a, b, ab);
+  // A moved copy of the second minimum is as far from the first as the second
+  // itself.
+  EXPECT_NEAR(minimumDistance(a, movedCopy(b, 5, true)), ab.distance, 1e-6);
+}
+
+// Not a pass/fail benchmark: prints the cost per call so regressions are
+// visible in the log.
+TEST(AlignmentTest, TimingPerCallLj38) {
+  std::vector<std::vector<double>> minima = readGminLowest(lj38LowestPath());
+  const bool haveData = minima.size() >= 2;
+  if (!haveData) minima = {randomCluster(38, 1), randomCluster(38, 2)};
+  const std::vector<double> &a = minima[0];
+  const std::vector<std::pair<std::string, std::vector<double>>> cases = {
+      {"moved permuted copy", movedCopy(a, 9, false)},
+      {"moved inverted copy", movedCopy(a, 10, true)},
+      {"different minimum", movedCopy(minima[1], 11, false)}};
+  for (const auto &[label, b] : cases) {
+    const int calls = 200;
+    double sink = 0.0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < calls; ++k) sink += minimumDistance(a, b);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "[ info     ] " << (haveData ? "LJ38" : "random 38-atom") << " " << label << ": "
+              << 1e6 * seconds / calls << " us per call (distance " << sink / calls << ")\n";
+  }
+}
+
+}  // namespace
