@@ -96,6 +96,10 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
   newRestart.startChain(0, markovEnergy, markov);
 
   for (long step = 1; step <= m_params.steps && !result.targetReached; ++step) {
+    if (report.stopRequested()) {
+      result.stoppedEarly = true;
+      break;
+    }
     std::vector<double> trial = markov;
     stepTaker.takeStep(trial, stepSize, atomEnergies, random);
     q = quench(trial, sloppy);

@@ -53,11 +53,15 @@ class BasinHoppingObserver {
   virtual void onRestart(const RestartReport&) {}
   /// Every params.dumpInterval quenches (if > 0): the current lowest minima, to be saved.
   virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
+  /// Polled once per quench; true ends the run early (the saved minima are still re-quenched and
+  /// returned), e.g. after SIGINT so that no result is lost.
+  virtual bool stopRequested() { return false; }
 };
 
 struct BasinHoppingResult {
   std::vector<StoredMinimum> lowest;  ///< re-quenched tightly, lowest first
   long quenches = 0;                  ///< basin-hopping steps done (not counting quench 0)
+  bool stoppedEarly = false;          ///< the observer asked the run to stop
   long functionCalls = 0;             ///< all energy + gradient evaluations, tight re-quench included
   long restarts = 0;                  ///< reseeds from random structures
   bool targetReached = false;

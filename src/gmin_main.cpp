@@ -2,6 +2,7 @@
 // With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
 // ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -20,6 +21,10 @@
 namespace {
 
 using namespace landscape;
+
+// Set by SIGINT/SIGTERM: the run stops after the current quench and still writes its results.
+volatile std::sig_atomic_t g_stopRequested = 0;
+extern "C" void requestStop(int) { g_stopRequested = 1; }
 
 // Writes `lowest` (GMIN's format) and `minima.h5` into the output folder; both are replaced
 // atomically, so an interrupted run keeps its last checkpoint.
@@ -73,6 +78,7 @@ class ProgressPrinter : public BasinHoppingObserver {
       std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
   }
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
+  bool stopRequested() override { return g_stopRequested != 0; }
 
  private:
   double elapsed() const {
@@ -118,9 +124,14 @@ int run(int argc, char** argv) {
                 static_cast<unsigned long long>(p.seed));
   }
   ProgressPrinter printer(config.quiet, writer);
+  std::signal(SIGINT, requestStop);
+  std::signal(SIGTERM, requestStop);
   const BasinHoppingResult result = search.run(start, &printer);
   writer.write(result.lowest);
 
+  if (result.stoppedEarly)
+    std::fprintf(stderr, "gmin: stopped by a signal after quench %ld; results written\n",
+                 result.quenches);
   if (!config.quiet) {
     std::printf("gmin: %ld quenches, %ld energy+gradient calls, %ld reseeds; results in %s/\n",
                 result.quenches, result.functionCalls, result.restarts, config.outputDir.c_str());
@@ -136,7 +147,7 @@ int run(int argc, char** argv) {
                   result.lowest[i].energy, result.lowest[i].firstFoundStep);
   }
   std::printf("lowest energy: %.10f\n", result.lowest.front().energy);
-  return 0;
+  return result.stoppedEarly ? 130 : 0;  // 128 + SIGINT, as shells report an interrupted command
 }
 
 }  // namespace

@@ -436,3 +436,31 @@ TEST(RunConfig, ParameterCheckFailuresAreOneLine) {
   // Each value passes on its own; together they fail BasinHoppingParams::check().
   expectError({"--avoid-distance", "1.0", "--avoid-max", "0"}, {"invalid parameters", "AVOID"});
 }
+
+// The ready-to-run examples in inputs/ describe the same run as `gmin` with no arguments.
+TEST(RunConfig, InputsExamplesMatchTheDefaults) {
+  const std::string inputs = std::string(LANDSCAPE_SOURCE_DIR) + "/inputs/";
+  const BasinHoppingParams d = parseGminCommandLine(Args{}).basinHopping;
+  for (const Args& args : {Args{"--config", inputs + "lj38.cfg"}, Args{"--gmin-data", inputs + "lj38.data"}}) {
+    const GminRunConfig c = parseGminCommandLine(args);
+    const BasinHoppingParams& p = c.basinHopping;
+    EXPECT_EQ(c.ljAtoms, 38u);
+    EXPECT_TRUE(c.warnings.empty()) << ::testing::PrintToString(c.warnings);
+    EXPECT_EQ(p.steps, d.steps);
+    EXPECT_EQ(p.temperature, d.temperature);
+    EXPECT_EQ(p.stepSize, d.stepSize);
+    EXPECT_EQ(p.angularThreshold, d.angularThreshold);
+    EXPECT_EQ(p.saveCount, d.saveCount);
+    EXPECT_EQ(p.energyDifference, d.energyDifference);
+    EXPECT_EQ(p.sloppyRms, d.sloppyRms);
+    EXPECT_EQ(p.tightRms, d.tightRms);
+    EXPECT_EQ(p.sloppyMaxIterations, d.sloppyMaxIterations);
+    EXPECT_EQ(p.tightMaxIterations, d.tightMaxIterations);
+    EXPECT_EQ(p.centre, d.centre);
+    EXPECT_EQ(p.newRestartSteps, d.newRestartSteps);
+    EXPECT_EQ(p.avoidDistance, d.avoidDistance);
+    EXPECT_EQ(p.avoidMaxSaved, d.avoidMaxSaved);
+    EXPECT_EQ(p.avoidReseeds, d.avoidReseeds);
+    EXPECT_EQ(p.seed, d.seed);
+  }
+}

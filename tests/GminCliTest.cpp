@@ -1,0 +1,164 @@
+// The gmin executable end to end: output files, reproducibility, and clear one-line errors with a
+// non-zero exit on bad input.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "landscape/Database.h"
+#include "landscape/LowestFile.h"
+#include "tests/TestData.h"
+
+namespace landscape {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GminRun {
+  int exitCode;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class GminCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<int> counter{0};
+    m_dir = fs::temp_directory_path() /
+            ("landscape-gmin-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  GminRun gmin(const std::string& args, const std::string& launcher = "") {
+    const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
+    const std::string command = "cd '" + m_dir.string() + "' && " + launcher + "'" LANDSCAPE_GMIN_EXECUTABLE "' " +
+                                args + " > '" + out.string() + "' 2> '" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+  }
+  fs::path file(const std::string& name, const std::string& content) {
+    const fs::path p = m_dir / name;
+    std::ofstream(p) << content;
+    return p;
+  }
+  fs::path m_dir;
+};
+
+std::string lastLine(const std::string& text) {
+  std::string s = text;
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s.substr(s.rfind('\n') + 1);
+}
+
+TEST_F(GminCli, WritesLowestAndMinimaDatabaseAndEndsWithTheLowestEnergy) {
+  const GminRun r = gmin("--lj 13 --steps 200 --seed 3 --output res");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -44.32", 0), 0u) << lastLine(r.out);
+  const std::vector<StoredMinimum> lowest = readLowestFile((m_dir / "res/lowest").string());
+  DatabaseMetadata meta;
+  const std::vector<StoredMinimum> db = MinimaDatabase::read((m_dir / "res/minima.h5").string(), &meta);
+  ASSERT_EQ(lowest.size(), 2u);  // SAVE 2 of the LJ38 example defaults
+  ASSERT_EQ(db.size(), lowest.size());
+  EXPECT_EQ(meta.atoms, 13u);
+  EXPECT_EQ(meta.program, "gmin");
+  EXPECT_NEAR(db[0].energy, -44.326801, 1e-5);
+  EXPECT_NEAR(lowest[0].energy, db[0].energy, 1e-7);  // `lowest` prints 10 significant digits
+  EXPECT_LT(db[0].energy, db[1].energy);
+  EXPECT_GT(db[0].functionCalls, 0);
+  // One progress line per quench: quenches 0..200.
+  EXPECT_NE(r.out.find("Qu      200 E="), std::string::npos);
+}
+
+TEST_F(GminCli, SameSeedTwiceGivesIdenticalLowestFiles) {
+  ASSERT_EQ(gmin("--lj 19 --steps 150 --seed 11 --quiet --output a").exitCode, 0);
+  ASSERT_EQ(gmin("--lj 19 --steps 150 --seed 11 --quiet --output b").exitCode, 0);
+  ASSERT_EQ(gmin("--lj 19 --steps 150 --seed 12 --quiet --output c").exitCode, 0);
+  const std::string a = slurp(m_dir / "a/lowest"), b = slurp(m_dir / "b/lowest");
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, slurp(m_dir / "c/lowest")) << "a different seed should give a different run";
+}
+
+TEST_F(GminCli, StartsFromACoordinatesFile) {
+  // Four atoms on a square with side 1.2 quench to the regular tetrahedron, E = -6.
+  file("square.xyz", "4\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\n");
+  const GminRun r = gmin("--coords square.xyz --steps 5 --tight-rms 1e-7 --quiet");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "lowest energy: -6.0000000000");
+}
+
+TEST_F(GminCli, InterruptedRunStillWritesItsResults) {
+  const GminRun r = gmin("--steps 100000000 --quiet --output res", "timeout --preserve-status -s INT 1 ");
+  EXPECT_EQ(r.exitCode, 130) << r.err;  // interrupted, but with its results on disk
+  EXPECT_NE(r.err.find("stopped by a signal"), std::string::npos) << r.err;
+  EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u) << r.out;
+  EXPECT_EQ(readLowestFile((m_dir / "res/lowest").string()).size(), 2u);
+  EXPECT_EQ(MinimaDatabase::count((m_dir / "res/minima.h5").string()), 2u);
+}
+
+TEST_F(GminCli, HelpListsOptionsWithUnitsAndVersionPrints) {
+  const GminRun help = gmin("--help");
+  EXPECT_EQ(help.exitCode, 0);
+  for (const char* option : {"--lj", "--coords", "--steps", "--temperature", "--step-size", "--save",
+                             "--target", "--seed", "--output", "--backend", "--lbfgs-m",
+                             "--max-step", "--max-rise", "--quiet", "--config", "--gmin-data"})
+    EXPECT_NE(help.out.find(option), std::string::npos) << option;
+  EXPECT_NE(help.out.find("epsilon"), std::string::npos);
+  const GminRun version = gmin("--version");
+  EXPECT_EQ(version.exitCode, 0);
+  EXPECT_NE(version.out.find("gmin"), std::string::npos);
+}
+
+// Every bad input: non-zero exit, nothing on stdout, exactly one line on stderr naming the culprit.
+void expectOneLineError(const GminRun& r, const std::string& mustContain) {
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
+  EXPECT_NE(r.err.find(mustContain), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("gmin: error: ", 0), 0u) << r.err;
+}
+
+TEST_F(GminCli, BadInputGivesOneLineErrorAndNonZeroExit) {
+  expectOneLineError(gmin("--steps abc"), "--steps");
+  expectOneLineError(gmin("--temperature -1"), "temperature");
+  expectOneLineError(gmin("--backend gpu"), "backend");
+  expectOneLineError(gmin("--no-such-option"), "no-such-option");
+  expectOneLineError(gmin("--coords missing.xyz"), "missing.xyz");
+
+  file("bad.xyz", "3\ncomment\nLA 0 0 0\nLA 1 0\nLA 0 1 0\n");
+  expectOneLineError(gmin("--coords bad.xyz"), "bad.xyz:4");
+
+  file("bad.cfg", "steps = 10\ntemperature = hot\n");
+  expectOneLineError(gmin("--config bad.cfg"), "bad.cfg:2");
+
+  file("data", "TEMPERATURE 1.0\nSTEPS 10 1.0\nFROBNICATE 3\n");
+  expectOneLineError(gmin("--gmin-data data"), "data:3: unknown GMIN keyword 'FROBNICATE'");
+}
+
+TEST_F(GminCli, ReadsGminsLj38ExampleDataFile) {
+  const auto data = testDataPath("lj38/gmin/data");
+  if (!data) GTEST_SKIP() << "shared data not found (set LANDSCAPE_TEST_DATA): lj38/gmin/data";
+  const GminRun r = gmin("--gmin-data '" + *data + "' --steps 20 --quiet");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("SORT"), std::string::npos) << "ignored keywords are reported";
+  EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u);
+}
+
+}  // namespace
+}  // namespace landscape
