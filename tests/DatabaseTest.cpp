@@ -1,5 +1,9 @@
 // minima.h5 (landscape/Database.h) and GMIN's `lowest` file (landscape/LowestFile.h).
 #include <gtest/gtest.h>
+
+#include <optional>
+
+#include "tests/TestData.h"
 #include <unistd.h>
 
 #include <atomic>
@@ -48,12 +52,6 @@ class TemporaryDirectory {
  private:
   fs::path m_path;
 };
-
-std::string testDataDirectory() {
-  const char* configured = std::getenv("LANDSCAPE_TEST_DATA");
-  if (configured != nullptr && configured[0] != '\0') return configured;
-  return std::string(LANDSCAPE_SOURCE_DIR) + "/../shared/data";
-}
 
 std::string readText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -343,11 +341,12 @@ std::vector<StoredMinimum> parseExampleIndependently(const std::vector<std::stri
 }
 
 TEST(LowestFileTest, FormatsGminsExampleCharacterForCharacter) {
-  const std::string path = testDataDirectory() + "/lj38/gmin/lowest";
-  if (!fs::exists(path)) {
-    GTEST_SKIP() << "GMIN's LJ38 example output " << path
-                 << " is absent; set LANDSCAPE_TEST_DATA to the shared data folder";
+  const std::optional<std::string> found = testDataPath("lj38/gmin/lowest");
+  if (!found) {
+    GTEST_SKIP() << "GMIN's LJ38 example output lj38/gmin/lowest is absent under "
+                 << testDataRoot() << "; set LANDSCAPE_TEST_DATA to the shared data folder";
   }
+  const std::string path = *found;
   const std::string original = readText(path);
   const std::vector<std::string> originalLines = splitLines(original);
   const std::vector<StoredMinimum> minima = parseExampleIndependently(originalLines);
@@ -365,11 +364,12 @@ TEST(LowestFileTest, FormatsGminsExampleCharacterForCharacter) {
 }
 
 TEST(LowestFileTest, ReadsGminsExample) {
-  const std::string path = testDataDirectory() + "/lj38/gmin/lowest";
-  if (!fs::exists(path)) {
-    GTEST_SKIP() << "GMIN's LJ38 example output " << path
-                 << " is absent; set LANDSCAPE_TEST_DATA to the shared data folder";
+  const std::optional<std::string> found = testDataPath("lj38/gmin/lowest");
+  if (!found) {
+    GTEST_SKIP() << "GMIN's LJ38 example output lj38/gmin/lowest is absent under "
+                 << testDataRoot() << "; set LANDSCAPE_TEST_DATA to the shared data folder";
   }
+  const std::string path = *found;
   std::vector<std::string> labels;
   const std::vector<StoredMinimum> minima = readLowestFile(path, &labels);
   ASSERT_EQ(minima.size(), 2u);

@@ -44,9 +44,15 @@ class GminCli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(m_dir); }
 
+  // The executable built beside the tests; $LANDSCAPE_GMIN_EXECUTABLE overrides it when the build
+  // tree has moved (e.g. a copy run on the GPU machine).
+  static std::string executable() {
+    const char* env = std::getenv("LANDSCAPE_GMIN_EXECUTABLE");
+    return env && *env ? env : LANDSCAPE_GMIN_EXECUTABLE;
+  }
   GminRun gmin(const std::string& args, const std::string& launcher = "") {
     const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
-    const std::string command = "cd '" + m_dir.string() + "' && " + launcher + "'" LANDSCAPE_GMIN_EXECUTABLE "' " +
+    const std::string command = "cd '" + m_dir.string() + "' && " + launcher + "'" + executable() + "' " +
                                 args + " > '" + out.string() + "' 2> '" + err.string() + "'";
     const int status = std::system(command.c_str());
     return {WEXITSTATUS(status), slurp(out), slurp(err)};

@@ -3,6 +3,8 @@
 // one-line std::runtime_error naming the option, or the file and line.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -439,7 +441,8 @@ TEST(RunConfig, ParameterCheckFailuresAreOneLine) {
 
 // The ready-to-run examples in inputs/ describe the same run as `gmin` with no arguments.
 TEST(RunConfig, InputsExamplesMatchTheDefaults) {
-  const std::string inputs = std::string(LANDSCAPE_SOURCE_DIR) + "/inputs/";
+  const char* env = std::getenv("LANDSCAPE_SOURCE_DIR");
+  const std::string inputs = std::string(env && *env ? env : LANDSCAPE_SOURCE_DIR) + "/inputs/";
   const BasinHoppingParams d = parseGminCommandLine(Args{}).basinHopping;
   for (const Args& args : {Args{"--config", inputs + "lj38.cfg"}, Args{"--gmin-data", inputs + "lj38.data"}}) {
     const GminRunConfig c = parseGminCommandLine(args);
