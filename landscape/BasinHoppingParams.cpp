@@ -4,13 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-namespace landscape {
+#include "landscape/Require.h"
 
-namespace {
-void require(bool ok, const std::string& sentence) {
-  if (!ok) throw std::invalid_argument(sentence);
-}
-}  // namespace
+namespace landscape {
 
 void BasinHoppingParams::check() const {
   require(steps >= 0, "basin-hopping steps must be >= 0");

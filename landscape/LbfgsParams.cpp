@@ -3,13 +3,9 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace landscape {
+#include "landscape/Require.h"
 
-namespace {
-void require(bool ok, const std::string& sentence) {
-  if (!ok) throw std::invalid_argument(sentence);
-}
-}  // namespace
+namespace landscape {
 
 void LbfgsParams::check() const {
   require(historySize >= 1, "L-BFGS history size m must be >= 1, got " + std::to_string(historySize));

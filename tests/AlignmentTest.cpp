@@ -1,9 +1,12 @@
-// Tests of the Hungarian assignment solver and of MINPERMDIST-style structure
-// alignment.
+// Tests of the Hungarian assignment solver and of MINPERMDIST-style structure alignment.
+#include "landscape/Alignment.h"
+#include "landscape/Hungarian.h"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,10 +19,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
-
-#include "landscape/Alignment.h"
-#include "landscape/Hungarian.h"
 
 namespace {
 
@@ -31,19 +32,20 @@ using landscape::solveAssignment;
 
 // ---------------------------------------------------------------- helpers
 
-// A local lookup on purpose (independent of any shared test helper): env
-// LANDSCAPE_TEST_DATA, else <source>/../shared/data.
+// A local lookup on purpose, independent of any shared test helper: env LANDSCAPE_TEST_DATA,
+// else <source>/../shared/data.
 std::string testDataDir() {
-  if (const char *env = std::getenv("LANDSCAPE_TEST_DATA"); env != nullptr && *env != '\0') {
+  if (const char* env = std::getenv("LANDSCAPE_TEST_DATA"); env != nullptr && *env != '\0') {
     return env;
   }
   return std::string(LANDSCAPE_SOURCE_DIR) + "/../shared/data";
 }
 
-// All structures of a GMIN `lowest` file: per block a line with the atom count,
-// a line "Energy of minimum ...", then N lines "SYMBOL x y z". Empty when the
-// file does not exist.
-std::vector<std::vector<double>> readGminLowest(const std::string &path) {
+std::string lj38LowestPath() { return testDataDir() + "/lj38/gmin/lowest"; }
+
+// All structures of a GMIN `lowest` file: per structure a line with the atom count, a line
+// "Energy of minimum ...", then one line "SYMBOL x y z" per atom. Empty if the file is absent.
+std::vector<std::vector<double>> readGminLowest(const std::string& path) {
   std::vector<std::vector<double>> structures;
   std::ifstream in(path);
   if (!in) return structures;
@@ -69,10 +71,7 @@ std::vector<std::vector<double>> readGminLowest(const std::string &path) {
   return structures;
 }
 
-std::string lj38LowestPath() { return testDataDir() + "/lj38/gmin/lowest"; }
-
-// Random cluster in a sphere of roughly liquid density with no two atoms closer
-// than 0.8.
+// Random cluster in a sphere, at roughly liquid density, with no two atoms closer than 0.8.
 std::vector<double> randomCluster(int atoms, unsigned seed) {
   std::mt19937 rng(seed);
   const double radius = std::cbrt(static_cast<double>(atoms)) * 0.75;
@@ -82,24 +81,23 @@ std::vector<double> randomCluster(int atoms, unsigned seed) {
     const Eigen::Vector3d p(u(rng), u(rng), u(rng));
     if (p.norm() > radius) continue;
     const bool clash = std::any_of(placed.begin(), placed.end(),
-                                   [&](const Eigen::Vector3d &q) { return (p - q).norm() < 0.8; });
+                                   [&](const Eigen::Vector3d& q) { return (p - q).norm() < 0.8; });
     if (!clash) placed.push_back(p);
   }
   std::vector<double> x;
-  for (const Eigen::Vector3d &p : placed) x.insert(x.end(), p.data(), p.data() + 3);
+  for (const Eigen::Vector3d& p : placed) x.insert(x.end(), p.data(), p.data() + 3);
   return x;
 }
 
-Eigen::Matrix3d randomRotation(std::mt19937 &rng) {
+Eigen::Matrix3d randomRotation(std::mt19937& rng) {
   std::normal_distribution<double> g;
   Eigen::Quaterniond q(g(rng), g(rng), g(rng), g(rng));
   q.normalize();
   return q.toRotationMatrix();
 }
 
-// A rigidly moved, relabelled (and optionally inverted) copy: copy atom k = s R
-// x_{order[k]} + t.
-std::vector<double> movedCopy(const std::vector<double> &x, unsigned seed, bool invert) {
+// A rigidly moved, relabelled (and optionally inverted) copy: copy atom k = s R x_order[k] + t.
+std::vector<double> movedCopy(const std::vector<double>& x, unsigned seed, bool invert) {
   std::mt19937 rng(seed);
   const Eigen::Matrix3d r = randomRotation(rng);
   std::uniform_real_distribution<double> u(-5.0, 5.0);
@@ -117,24 +115,24 @@ std::vector<double> movedCopy(const std::vector<double> &x, unsigned seed, bool 
   return y;
 }
 
-double maxAbsDifference(const std::vector<double> &x, const std::vector<double> &y) {
+double maxAbsDifference(const std::vector<double>& x, const std::vector<double>& y) {
   double m = 0.0;
   for (std::size_t i = 0; i < x.size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
   return m;
 }
 
-// Independent reference for the fixed-order distance: Horn's quaternion method
-// (1987), the largest eigenvalue of the 4x4 key matrix, rather than the
-// library's SVD.
-double hornDistance(const std::vector<double> &a, const std::vector<double> &b) {
+Eigen::Vector3d centroid(const std::vector<double>& x) {
+  const std::size_t n = x.size() / 3;
+  Eigen::Vector3d c = Eigen::Vector3d::Zero();
+  for (std::size_t i = 0; i < n; ++i) c += Eigen::Vector3d(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+  return c / static_cast<double>(n);
+}
+
+// Independent reference for the fixed-order distance: Horn's quaternion method (1987), from the
+// largest eigenvalue of the 4x4 key matrix, where the library uses an SVD.
+double hornDistance(const std::vector<double>& a, const std::vector<double>& b) {
   const std::size_t n = a.size() / 3;
-  Eigen::Vector3d ca = Eigen::Vector3d::Zero(), cb = Eigen::Vector3d::Zero();
-  for (std::size_t i = 0; i < n; ++i) {
-    ca += Eigen::Vector3d(a[3 * i], a[3 * i + 1], a[3 * i + 2]);
-    cb += Eigen::Vector3d(b[3 * i], b[3 * i + 1], b[3 * i + 2]);
-  }
-  ca /= static_cast<double>(n);
-  cb /= static_cast<double>(n);
+  const Eigen::Vector3d ca = centroid(a), cb = centroid(b);
   Eigen::Matrix3d s = Eigen::Matrix3d::Zero();
   double norms = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -152,11 +150,10 @@ double hornDistance(const std::vector<double> &a, const std::vector<double> &b) 
   return std::sqrt(std::max(0.0, norms - 2.0 * largest));
 }
 
-// The result must describe itself: alignedB from b by the reported
-// transformation, a proper rotation, a permutation, and distance == |a -
-// alignedB|.
-void expectConsistent(const std::vector<double> &a, const std::vector<double> &b,
-                      const AlignmentResult &r) {
+// The result must describe itself: alignedB is b under the reported transformation, the
+// rotation is proper, the permutation is one, and distance == |a - alignedB|.
+void expectConsistent(const std::vector<double>& a, const std::vector<double>& b,
+                      const AlignmentResult& r) {
   const std::size_t n = a.size() / 3;
   ASSERT_EQ(r.alignedB.size(), a.size());
   ASSERT_EQ(r.permutation.size(), n);
@@ -165,13 +162,7 @@ void expectConsistent(const std::vector<double> &a, const std::vector<double> &b
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(sorted[i], static_cast<int>(i));
   EXPECT_NEAR(r.rotation.determinant(), 1.0, 1e-12);
   EXPECT_LT((r.rotation * r.rotation.transpose() - Eigen::Matrix3d::Identity()).norm(), 1e-12);
-  Eigen::Vector3d ca = Eigen::Vector3d::Zero(), cb = Eigen::Vector3d::Zero();
-  for (std::size_t i = 0; i < n; ++i) {
-    ca += Eigen::Vector3d(a[3 * i], a[3 * i + 1], a[3 * i + 2]);
-    cb += Eigen::Vector3d(b[3 * i], b[3 * i + 1], b[3 * i + 2]);
-  }
-  ca /= static_cast<double>(n);
-  cb /= static_cast<double>(n);
+  const Eigen::Vector3d ca = centroid(a), cb = centroid(b);
   double squared = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = static_cast<std::size_t>(r.permutation[i]);
@@ -186,28 +177,26 @@ void expectConsistent(const std::vector<double> &a, const std::vector<double> &b
   EXPECT_NEAR(r.distance, std::sqrt(squared), 1e-12);
 }
 
-// Cost of giving row i column assignment[i] for every row of c.
-double assignmentCost(const Eigen::MatrixXd &c, const std::vector<int> &assignment) {
+// Cost of giving each row i of c the column assignment[i].
+double assignmentCost(const Eigen::MatrixXd& c, const std::vector<int>& assignment) {
   double sum = 0.0;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(c.rows()); ++i) {
-    sum += c(static_cast<Eigen::Index>(i), assignment[i]);
-  }
+  for (Eigen::Index i = 0; i < c.rows(); ++i) sum += c(i, assignment[static_cast<std::size_t>(i)]);
   return sum;
 }
 
-// Minimum over all injective row -> column maps, by enumerating column
-// permutations.
-double bruteForceAssignment(const Eigen::MatrixXd &c) {
+// Minimum over all injective row -> column maps: every permutation of the columns, of which the
+// first rows() entries are used.
+double bruteForceAssignment(const Eigen::MatrixXd& c) {
   std::vector<int> columns(static_cast<std::size_t>(c.cols()));
   std::iota(columns.begin(), columns.end(), 0);
   double best = std::numeric_limits<double>::infinity();
   do {
-    best = std::min(best, assignmentCost(c, columns));  // the first rows() entries
+    best = std::min(best, assignmentCost(c, columns));
   } while (std::next_permutation(columns.begin(), columns.end()));
   return best;
 }
 
-bool isInjective(const std::vector<int> &assignment, Eigen::Index cols) {
+bool isInjective(const std::vector<int>& assignment, Eigen::Index cols) {
   std::vector<char> seen(static_cast<std::size_t>(cols), 0);
   for (int j : assignment) {
     if (j < 0 || j >= cols || seen[static_cast<std::size_t>(j)]) return false;
@@ -254,10 +243,34 @@ TEST(HungarianTest, MatchesBruteForceOnRectangularMatrices) {
   }
 }
 
+TEST(HungarianTest, WarmStartGivesOptimalAssignments) {
+  // Slowly changing matrices, each solved with the previous solve's potentials, as the
+  // alignment's alternation does.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> real(0.0, 1.0);
+  std::normal_distribution<double> drift(0.0, 0.1);
+  for (int n = 2; n <= 7; ++n) {
+    Eigen::MatrixXd c(n, n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) c(i, j) = real(rng);
+    }
+    Eigen::VectorXd potentials;
+    for (int step = 0; step < 20; ++step) {
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) c(i, j) += drift(rng);
+      }
+      const std::vector<int> assignment = solveAssignment(c, potentials);
+      ASSERT_TRUE(isInjective(assignment, n));
+      ASSERT_EQ(potentials.size(), n);
+      EXPECT_NEAR(assignmentCost(c, assignment), bruteForceAssignment(c), 1e-12)
+          << "n=" << n << " step=" << step;
+    }
+  }
+}
+
 TEST(HungarianTest, FindsHiddenPermutationInLargeMatrix) {
-  // Zero cost on a shuffled diagonal, at least 0.5 elsewhere; rows 0 and 1 both
-  // have their minimum in the same column, so the augmenting-path code (not the
-  // row-minimum shortcut) runs.
+  // Zero cost on a shuffled diagonal, at least 0.1 elsewhere; rows 0 and 1 both have their
+  // cheapest entry in the same column, so the augmenting-path phase has to run.
   const int n = 120;
   std::mt19937 rng(3);
   std::vector<int> hidden(n);
@@ -310,8 +323,7 @@ TEST_P(AlignmentCopyTest, RecognisesInvertedCopyOnlyWithInversion) {
     EXPECT_TRUE(r.inverted);
     EXPECT_LT(maxAbsDifference(r.alignedB, a), 1e-8);
     expectConsistent(a, b, r);
-    // A random cluster is chiral: without inversion its mirror image is a
-    // different structure.
+    // A random cluster is chiral: without inversion its mirror image is a different structure.
     AlignmentParams proper;
     proper.inversion = false;
     const AlignmentResult p = alignStructures(a, b, proper);
@@ -322,6 +334,29 @@ TEST_P(AlignmentCopyTest, RecognisesInvertedCopyOnlyWithInversion) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Clusters, AlignmentCopyTest, ::testing::Values(13, 38));
+
+TEST(AlignmentTest, RecognisesCopiesOfDegenerateShapes) {
+  // Shapes where atom-pair frames or principal axes are undefined: a line, a plane, and
+  // symmetric polyhedra (hexagon, cube, octahedron) with degenerate or isotropic axes.
+  const double h = std::sqrt(3.0) / 2.0;
+  const std::vector<std::vector<double>> shapes = {
+      {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.5, 0.0, 0.0, 3.1, 0.0, 0.0, 5.0, 0.0, 0.0},
+      {0.0, 0.0, 0.0, 1.2, 0.3, 0.0, -0.4, 1.1, 0.0, 2.0, 1.7, 0.0, 0.5, -1.3, 0.0},
+      {1.0, 0.0, 0.0, 0.5, h, 0.0, -0.5, h, 0.0, -1.0, 0.0, 0.0, -0.5, -h, 0.0, 0.5, -h, 0.0},
+      {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1},
+      {1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1}};
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    for (unsigned seed = 1; seed <= 5; ++seed) {
+      for (bool invert : {false, true}) {
+        const std::vector<double>& a = shapes[k];
+        const std::vector<double> b = movedCopy(a, seed, invert);
+        const AlignmentResult r = alignStructures(a, b);
+        EXPECT_LT(r.distance, 1e-8) << "shape " << k << " seed " << seed;
+        expectConsistent(a, b, r);
+      }
+    }
+  }
+}
 
 TEST(AlignmentTest, DistanceIsSymmetric) {
   for (unsigned seed = 1; seed <= 10; ++seed) {
@@ -344,13 +379,12 @@ TEST(AlignmentTest, NeverExceedsFixedOrderKabschDistance) {
   for (unsigned seed = 1; seed <= 10; ++seed) {
     for (int atoms : {13, 38}) {
       const std::vector<double> a = randomCluster(atoms, 3 * seed);
-      // A related structure (a noisy copy in the original order) and an
-      // unrelated one.
+      // A related structure (a noisy copy in the original order) and an unrelated one.
       std::vector<double> noisy = movedCopy(a, seed, false);
       std::mt19937 rng(seed);
       std::normal_distribution<double> g(0.0, 0.3);
-      for (double &v : noisy) v += g(rng);
-      for (const std::vector<double> &b : {noisy, randomCluster(atoms, 3 * seed + 1)}) {
+      for (double& v : noisy) v += g(rng);
+      for (const std::vector<double>& b : {noisy, randomCluster(atoms, 3 * seed + 1)}) {
         const double kabsch = hornDistance(a, b);
         const AlignmentResult plain = alignStructures(a, b, fixedOrder);
         EXPECT_NEAR(plain.distance, kabsch, 1e-9);
@@ -358,28 +392,55 @@ TEST(AlignmentTest, NeverExceedsFixedOrderKabschDistance) {
         for (std::size_t i = 0; i < plain.permutation.size(); ++i) {
           EXPECT_EQ(plain.permutation[i], static_cast<int>(i));
         }
-        const double full = minimumDistance(a, b);
-        EXPECT_LE(full, kabsch + 1e-12);
+        const AlignmentResult full = alignStructures(a, b);
+        EXPECT_LE(full.distance, kabsch + 1e-12);
+        expectConsistent(a, b, full);
       }
+    }
+  }
+}
+
+TEST(AlignmentTest, AlignsStructuresDifferingByAFewDisplacedAtoms) {
+  // Neighbouring minima differ by a local rearrangement: most atoms stay, a few move by about a
+  // bond length. Whatever the orientation and labelling of b, the alignment must do at least as
+  // well as the correspondence known here (the original order).
+  AlignmentParams fixedOrder;
+  fixedOrder.permutations = false;
+  fixedOrder.inversion = false;
+  for (int displaced : {1, 2, 3}) {
+    for (unsigned seed = 1; seed <= 10; ++seed) {
+      const std::vector<double> a = randomCluster(38, 500 + seed);
+      std::vector<double> b = a;
+      std::mt19937 rng(seed);
+      std::uniform_int_distribution<std::size_t> atom(0, 37);
+      std::normal_distribution<double> g;
+      for (int k = 0; k < displaced; ++k) {
+        Eigen::Vector3d step(g(rng), g(rng), g(rng));
+        step.normalize();
+        const std::size_t i = atom(rng);
+        for (int c = 0; c < 3; ++c) b[3 * i + c] += step[c];
+      }
+      const double known = minimumDistance(a, b, fixedOrder);
+      EXPECT_LE(minimumDistance(a, movedCopy(b, seed + 20, false)), known + 1e-9)
+          << displaced << " displaced atoms, seed " << seed;
     }
   }
 }
 
 TEST(AlignmentTest, OneAndTwoAtoms) {
   EXPECT_NEAR(minimumDistance({1.0, 2.0, 3.0}, {-4.0, 5.0, 0.5}), 0.0, 1e-14);
-  // Two atoms: only the bond lengths matter, each atom ends |la - lb| / 2 from
-  // its partner.
+  // Two atoms: only the bond lengths matter; each atom ends |la - lb| / 2 from its partner.
   const std::vector<double> a = {0.0, 0.0, 0.0, 1.0, 0.0, 0.0};
   const std::vector<double> b = {3.0, 3.0, 3.0, 3.0, 4.5, 3.0};
+  const double expected = 0.5 / std::sqrt(2.0);
   const AlignmentResult r = alignStructures(a, b);
-  EXPECT_NEAR(r.distance, 0.5 / std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(r.distance, expected, 1e-12);
   expectConsistent(a, b, r);
   AlignmentParams fixedOrder;
   fixedOrder.permutations = false;
   fixedOrder.inversion = false;
-  EXPECT_NEAR(minimumDistance(a, b, fixedOrder), 0.5 / std::sqrt(2.0), 1e-12);
-  const std::vector<double> swapped = {3.0, 4.5, 3.0, 3.0, 3.0, 3.0};
-  EXPECT_NEAR(minimumDistance(a, swapped), 0.5 / std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(minimumDistance(a, b, fixedOrder), expected, 1e-12);
+  EXPECT_NEAR(minimumDistance(a, {3.0, 4.5, 3.0, 3.0, 3.0, 3.0}), expected, 1e-12);
 }
 
 TEST(AlignmentTest, RejectsBadSizesAndParameters) {
@@ -409,7 +470,7 @@ TEST(AlignmentTest, RejectsBadSizesAndParameters) {
 TEST(AlignmentTest, Lj38GlobalMinimumCopies) {
   const std::vector<std::vector<double>> minima = readGminLowest(lj38LowestPath());
   if (minima.empty()) GTEST_SKIP() << "LJ38 data not found at " << lj38LowestPath();
-  const std::vector<double> &a = minima[0];
+  const std::vector<double>& a = minima[0];
   ASSERT_EQ(a.size(), 38u * 3u);
   for (unsigned seed = 1; seed <= 10; ++seed) {
     for (bool invert : {false, true}) {
@@ -426,44 +487,45 @@ TEST(AlignmentTest, Lj38GlobalMinimumCopies) {
 TEST(AlignmentTest, Lj38LowestMinimaAreDistinct) {
   const std::vector<std::vector<double>> minima = readGminLowest(lj38LowestPath());
   if (minima.size() < 2) GTEST_SKIP() << "two LJ38 minima not found at " << lj38LowestPath();
-  const std::vector<double> &a = minima[0];
-  const std::vector<double> &b = minima[1];
+  const std::vector<double>& a = minima[0];
+  const std::vector<double>& b = minima[1];
   const AlignmentResult ab = alignStructures(a, b);
   const double ba = minimumDistance(b, a);
   AlignmentParams fixedOrder;
   fixedOrder.permutations = false;
   const double kabsch = minimumDistance(a, b, fixedOrder);
+  // The search is heuristic: a moved copy of minimum 2 need not land in exactly the same local
+  // optimum of the alignment, but it must come close.
+  const double moved = minimumDistance(a, movedCopy(b, 5, true));
   std::cout << "[ info     ] LJ38 minimum 1 vs 2: MINPERMDIST distance " << ab.distance
-            << " (reduced units; fixed-order Kabsch " << kabsch << ")\n";
+            << " (reduced units; fixed atom order " << kabsch << "; vs a moved, inverted copy of "
+            << "minimum 2: " << moved << ")\n";
   EXPECT_GT(ab.distance, 0.5);
   EXPECT_NEAR(ab.distance, ba, 1e-8);
   EXPECT_LE(ab.distance, kabsch + 1e-12);
   expectConsistent(a, b, ab);
-  // A moved copy of the second minimum is as far from the first as the second
-  // itself.
-  EXPECT_NEAR(minimumDistance(a, movedCopy(b, 5, true)), ab.distance, 1e-6);
+  EXPECT_NEAR(moved, ab.distance, 0.05 * ab.distance);
 }
 
-// Not a pass/fail benchmark: prints the cost per call so regressions are
-// visible in the log.
+// Not a pass/fail benchmark: prints the cost per call so that regressions show in the log.
 TEST(AlignmentTest, TimingPerCallLj38) {
   std::vector<std::vector<double>> minima = readGminLowest(lj38LowestPath());
   const bool haveData = minima.size() >= 2;
   if (!haveData) minima = {randomCluster(38, 1), randomCluster(38, 2)};
-  const std::vector<double> &a = minima[0];
+  const std::vector<double>& a = minima[0];
   const std::vector<std::pair<std::string, std::vector<double>>> cases = {
       {"moved permuted copy", movedCopy(a, 9, false)},
       {"moved inverted copy", movedCopy(a, 10, true)},
       {"different minimum", movedCopy(minima[1], 11, false)}};
-  for (const auto &[label, b] : cases) {
+  for (const auto& [label, b] : cases) {
     const int calls = 200;
-    double sink = 0.0;
+    double sum = 0.0;
     const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < calls; ++k) sink += minimumDistance(a, b);
+    for (int k = 0; k < calls; ++k) sum += minimumDistance(a, b);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "[ info     ] " << (haveData ? "LJ38" : "random 38-atom") << " " << label << ": "
-              << 1e6 * seconds / calls << " us per call (distance " << sink / calls << ")\n";
+    std::cout << "[ info     ] " << (haveData ? "LJ38 " : "random 38-atom ") << label << ": "
+              << 1e6 * seconds / calls << " us per call (distance " << sum / calls << ")\n";
   }
 }
 

@@ -2,6 +2,10 @@
 // the one-line "FILE:LINE: expected ..., found ..." errors.
 #include <gtest/gtest.h>
 
+#include "tests/TempFile.h"
+
+using landscape::TempFile;
+
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -22,29 +26,6 @@ using landscape::writeXyz;
 
 // A file under the temporary directory with a name no other test (or process) uses; removed at
 // the end of the scope.
-class TempFile {
- public:
-  explicit TempFile(const std::string& contents, const std::string& suffix = ".txt") {
-    static std::atomic<unsigned> counter{0};
-    std::random_device device;
-    m_path =
-        (std::filesystem::temp_directory_path() / ("landscape-coords-" + std::to_string(device()) +
-                                                   "-" + std::to_string(counter++) + suffix))
-            .string();
-    std::ofstream(m_path, std::ios::binary) << contents;
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove(m_path, ignored);
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return m_path; }
-
- private:
-  std::string m_path;
-};
-
 // Expects readCoordinates(file) to throw a one-line message containing `path:line: ` and `what`.
 void expectReadError(const std::string& contents, const std::string& lineTag,
                      const std::string& what) {

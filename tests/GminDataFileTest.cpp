@@ -3,6 +3,8 @@
 // docs/gmin-keywords.md is the rendering of the keyword table.
 #include <gtest/gtest.h>
 
+#include "tests/TempFile.h"
+
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
@@ -21,28 +23,6 @@
 namespace {
 
 using namespace landscape;
-
-class TempFile {
- public:
-  explicit TempFile(const std::string& contents) {
-    static std::atomic<unsigned> counter{0};
-    std::random_device device;
-    m_path = (std::filesystem::temp_directory_path() /
-              ("landscape-gmindata-" + std::to_string(device()) + "-" + std::to_string(counter++)))
-                 .string();
-    std::ofstream(m_path, std::ios::binary) << contents;
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove(m_path, ignored);
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return m_path; }
-
- private:
-  std::string m_path;
-};
 
 // Every field of BasinHoppingParams and its LbfgsParams.
 void expectSameParams(const BasinHoppingParams& a, const BasinHoppingParams& b) {

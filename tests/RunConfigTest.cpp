@@ -3,6 +3,8 @@
 // one-line std::runtime_error naming the option, or the file and line.
 #include <gtest/gtest.h>
 
+#include "tests/TempFile.h"
+
 #include <cstdlib>
 
 #include <atomic>
@@ -19,29 +21,6 @@ namespace {
 
 using namespace landscape;
 using Args = std::vector<std::string>;
-
-class TempFile {
- public:
-  explicit TempFile(const std::string& contents, const std::string& suffix = ".ini") {
-    static std::atomic<unsigned> counter{0};
-    std::random_device device;
-    m_path = (std::filesystem::temp_directory_path() /
-              ("landscape-runconfig-" + std::to_string(device()) + "-" + std::to_string(counter++) +
-               suffix))
-                 .string();
-    std::ofstream(m_path, std::ios::binary) << contents;
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove(m_path, ignored);
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return m_path; }
-
- private:
-  std::string m_path;
-};
 
 // Expects parseGminCommandLine(args) to throw std::runtime_error with a one-line message that
 // contains every one of `pieces`.
