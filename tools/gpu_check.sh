@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The GPU session's one batch: the whole test suite on a real device, compute-sanitizer on the
+# CUDA tests, and the benchmarks. Logs go to $OUT (default ./gpu-check-out).
+# Usage (from the repository root, with a build in ./build): tools/gpu_check.sh
+# Shared test data: set LANDSCAPE_TEST_DATA (e.g. a copy of ../shared/data carried along).
+set -uo pipefail
+out="${OUT:-gpu-check-out}"
+mkdir -p "$out"
+export LANDSCAPE_SOURCE_DIR="$PWD" LANDSCAPE_GMIN_EXECUTABLE="$PWD/build/gmin"
+run() { echo "== $*" | tee -a "$out/summary.txt"; }
+
+run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
+run "all tests (slow suite included)"
+./build/landscape_tests > "$out/tests.log" 2>&1; echo "exit $?" | tee -a "$out/summary.txt"
+grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests.log" | tee -a "$out/summary.txt"
+for tool in memcheck racecheck synccheck initcheck; do
+  run "compute-sanitizer $tool on the CUDA tests"
+  compute-sanitizer --tool "$tool" --error-exitcode 99 ./build/landscape_tests \
+    --gtest_filter='*cuda*:*Cuda*' > "$out/sanitizer-$tool.log" 2>&1
+  echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')" \
+    | tee -a "$out/summary.txt"
+done
+run "LJ potential benchmark"
+./build/bench_lj_potential --sizes 38,147,1000,10000,30000 2>&1 | tee "$out/bench_lj_potential.txt"
+run "gmin on the CUDA backend"
+(cd "$out" && "$LANDSCAPE_GMIN_EXECUTABLE" --backend cuda --lj 38 --steps 300 --seed 5 --quiet \
+  --output gmin-cuda && "$LANDSCAPE_GMIN_EXECUTABLE" --lj 38 --steps 300 --seed 5 --quiet \
+  --output gmin-cpu) 2>&1 | tee -a "$out/summary.txt"
+cmp "$out/gmin-cuda/lowest" "$out/gmin-cpu/lowest" >/dev/null && echo "CUDA and CPU lowest files identical" \
+  | tee -a "$out/summary.txt" || diff "$out/gmin-cuda/lowest" "$out/gmin-cpu/lowest" | head -5 | tee -a "$out/summary.txt"
+run "LJ38 first encounter, CUDA backend"
+./build/bench_lj38_first_encounter --runs 16 --threads 16 --backend cuda 2>&1 | tail -12 \
+  | tee "$out/bench_lj38_cuda.txt"
