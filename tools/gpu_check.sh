@@ -23,11 +23,15 @@ done
 run "LJ potential benchmark"
 ./build/bench_lj_potential --sizes 38,147,1000,10000,30000 2>&1 | tee "$out/bench_lj_potential.txt"
 run "gmin on the CUDA backend"
-(cd "$out" && "$LANDSCAPE_GMIN_EXECUTABLE" --backend cuda --lj 38 --steps 300 --seed 5 --quiet \
+work=$(mktemp -d)
+(cd "$work" && "$LANDSCAPE_GMIN_EXECUTABLE" --backend cuda --lj 38 --steps 300 --seed 5 --quiet \
   --output gmin-cuda && "$LANDSCAPE_GMIN_EXECUTABLE" --lj 38 --steps 300 --seed 5 --quiet \
   --output gmin-cpu) 2>&1 | tee -a "$out/summary.txt"
-cmp "$out/gmin-cuda/lowest" "$out/gmin-cpu/lowest" >/dev/null && echo "CUDA and CPU lowest files identical" \
-  | tee -a "$out/summary.txt" || diff "$out/gmin-cuda/lowest" "$out/gmin-cpu/lowest" | head -5 | tee -a "$out/summary.txt"
+if cmp -s "$work/gmin-cuda/lowest" "$work/gmin-cpu/lowest"; then
+  echo "CUDA and CPU lowest files identical" | tee -a "$out/summary.txt"
+else
+  diff "$work/gmin-cuda/lowest" "$work/gmin-cpu/lowest" | head -5 | tee -a "$out/summary.txt"
+fi
 run "LJ38 first encounter, CUDA backend"
 ./build/bench_lj38_first_encounter --runs 16 --threads 16 --backend cuda 2>&1 | tail -12 \
   | tee "$out/bench_lj38_cuda.txt"
