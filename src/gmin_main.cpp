@@ -106,6 +106,11 @@ int run(int argc, char** argv) {
   if (!config.coordsFile.empty()) {
     start = readCoordinates(config.coordsFile);
     atoms = start.size() / 3;
+    if (config.ljAtomsGiven && config.ljAtoms != atoms) {
+      throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
+                               config.coordsFile + ", which has " + std::to_string(atoms) +
+                               " atoms");
+    }
   }
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::LennardJones;

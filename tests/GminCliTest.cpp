@@ -90,6 +90,16 @@ TEST_F(GminCli, WritesLowestAndMinimaDatabaseAndEndsWithTheLowestEnergy) {
   EXPECT_NE(r.out.find("Qu      200 E="), std::string::npos);
 }
 
+TEST_F(GminCli, Lj13GlobalMinimumWithin300StepsForTenSeeds) {
+  for (int seed = 1; seed <= 10; ++seed) {
+    const GminRun r = gmin("--lj 13 --steps 300 --tight-rms 1e-6 --quiet --seed " + std::to_string(seed));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string line = lastLine(r.out);
+    ASSERT_EQ(line.rfind("lowest energy: ", 0), 0u) << line;
+    EXPECT_NEAR(std::stod(line.substr(15)), -44.326801, 1e-5) << "seed " << seed;
+  }
+}
+
 TEST_F(GminCli, SameSeedTwiceGivesIdenticalLowestFiles) {
   ASSERT_EQ(gmin("--lj 19 --steps 150 --seed 11 --quiet --output a").exitCode, 0);
   ASSERT_EQ(gmin("--lj 19 --steps 150 --seed 11 --quiet --output b").exitCode, 0);
@@ -149,6 +159,8 @@ TEST_F(GminCli, BadInputGivesOneLineErrorAndNonZeroExit) {
 
   file("bad.xyz", "3\ncomment\nLA 0 0 0\nLA 1 0\nLA 0 1 0\n");
   expectOneLineError(gmin("--coords bad.xyz"), "bad.xyz:4");
+  file("square.xyz", "4\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\n");
+  expectOneLineError(gmin("--coords square.xyz --lj 5"), "4 atoms");
 
   file("bad.cfg", "steps = 10\ntemperature = hot\n");
   expectOneLineError(gmin("--config bad.cfg"), "bad.cfg:2");
