@@ -27,8 +27,14 @@ LbfgsParams quenchParams(const BasinHoppingParams& p, double rms, int maxIterati
 
 }  // namespace
 
-BasinHopping::BasinHopping(Potential& potential, const BasinHoppingParams& params)
-    : m_potential(potential), m_params(params) {
+BasinHopping::BasinHopping(Potential& potential, const BasinHoppingParams& params,
+                           LbfgsWorkspaceFactory workspaceFactory)
+    : m_potential(potential), m_params(params), m_workspaceFactory(std::move(workspaceFactory)) {
+  if (!m_workspaceFactory) {
+    m_workspaceFactory = [](Potential& p, int m) -> std::unique_ptr<LbfgsWorkspace> {
+      return std::make_unique<LbfgsCpuWorkspace>(p, m);
+    };
+  }
   m_params.check();
   m_radius = params.containerRadius > 0.0 ? params.containerRadius
                                           : defaultContainerRadius(potential.atomCount());
@@ -42,7 +48,9 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
 
   const Lbfgs sloppy(quenchParams(m_params, m_params.sloppyRms, m_params.sloppyMaxIterations));
   const Lbfgs tight(quenchParams(m_params, m_params.tightRms, m_params.tightMaxIterations));
-  LbfgsCpuWorkspace workspace(m_potential, m_params.lbfgs.historySize);
+  const std::unique_ptr<LbfgsWorkspace> workspacePtr =
+      m_workspaceFactory(m_potential, m_params.lbfgs.historySize);
+  LbfgsWorkspace& workspace = *workspacePtr;
   BasinHoppingResult result;
 
   auto quench = [&](std::vector<double>& x, const Lbfgs& minimizer) {

@@ -10,6 +10,7 @@
 
 #include "landscape/BasinHoppingParams.h"
 #include "landscape/Lbfgs.h"
+#include "landscape/LbfgsWorkspace.h"
 #include "landscape/StoredMinimum.h"
 #include "potentials/Potential.h"
 
@@ -72,8 +73,10 @@ struct BasinHoppingResult {
 
 class BasinHopping {
  public:
-  /// Throws std::invalid_argument if params.check() fails.
-  BasinHopping(Potential& potential, const BasinHoppingParams& params);
+  /// Throws std::invalid_argument if params.check() fails. Quenches run on the workspaces the
+  /// factory builds (default: the CPU L-BFGS).
+  BasinHopping(Potential& potential, const BasinHoppingParams& params,
+               LbfgsWorkspaceFactory workspaceFactory = {});
 
   /// Runs from `start` (3N coordinates), or from a random cluster inside the container drawn
   /// from the seed when `start` is empty.
@@ -84,6 +87,7 @@ class BasinHopping {
  private:
   Potential& m_potential;
   BasinHoppingParams m_params;
+  LbfgsWorkspaceFactory m_workspaceFactory;
   double m_radius;
 };
 

@@ -4,6 +4,8 @@
 // The CPU workspace uses Eigen; a GPU workspace keeps everything in device memory and returns the
 // same scalars, so the loop of seed 001's Algorithms 1-3 is written once.
 #include <cstddef>
+#include <functional>
+#include <memory>
 
 namespace landscape {
 
@@ -12,6 +14,8 @@ struct DirectionSummary {
   double directionDotGradient;  ///< p . g (> 0 means uphill)
   double directionNorm;         ///< |p|
 };
+
+class Potential;
 
 class LbfgsWorkspace {
  public:
@@ -42,5 +46,10 @@ class LbfgsWorkspace {
   virtual void clearHistory() = 0;
   virtual int historyLength() const = 0;
 };
+
+/// Builds the workspace a minimiser runs on: the CPU one (LbfgsCpuWorkspace) or the device one
+/// (gpu/LbfgsCudaWorkspace). Algorithms take one of these so that they never name a backend.
+using LbfgsWorkspaceFactory =
+    std::function<std::unique_ptr<LbfgsWorkspace>(Potential& potential, int historySize)>;
 
 }  // namespace landscape

@@ -137,9 +137,14 @@ const std::vector<OptionSpec>& optionTable() {
        "starting coordinates (sigma): XYZ, or GMIN's `coords` with 3 numbers per line",
        [](const GminRunConfig&) { return std::string("none, a random start in the container"); },
        [](const std::string& v, GminRunConfig& c) { c.coordsFile = existingFile(v); }},
-      {"System", "backend", "cpu|cuda", "where energies, gradients and quenches run",
+      {"System", "backend", "cpu|cuda", "where energies and gradients are computed",
        [](const GminRunConfig& c) { return backendName(c.backend); },
        [](const std::string& v, GminRunConfig& c) { c.backend = parseBackend(v); }},
+      {"System", "lbfgs-backend", "cpu|gpu",
+       "where the L-BFGS vectors live: cpu (host, with the potential on --backend) or gpu (the "
+       "whole minimiser on the device; needs --backend cuda for speed)",
+       [](const GminRunConfig& c) { return lbfgsBackendName(c.lbfgsBackend); },
+       [](const std::string& v, GminRunConfig& c) { c.lbfgsBackend = parseLbfgsBackend(v); }},
 
       {"Basin-hopping", "steps", "N", "basin-hopping steps, quenches after the first [STEPS]",
        [](const GminRunConfig& c) { return std::to_string(c.basinHopping.steps); },

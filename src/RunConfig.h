@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/LbfgsWorkspaceFactory.h"
 #include "landscape/BasinHoppingParams.h"
 #include "potentials/Potential.h"
 
@@ -30,7 +31,8 @@ struct GminRunConfig {
                                    ///< count must then equal ljAtoms (checked by gmin_main)
   std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
                                    ///< random start inside the container, drawn from the seed
-  Backend backend = Backend::Cpu;  ///< --backend cpu|cuda
+  Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
+  LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu: where L-BFGS runs
 
   BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
   std::string outputDir = "gmin-out";                         ///< --output DIR

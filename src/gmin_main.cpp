@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/LbfgsWorkspaceFactory.h"
 #include "gpu/PotentialFactory.h"
 #include "landscape/BasinHopping.h"
 #include "landscape/CoordinatesFile.h"
@@ -119,7 +120,7 @@ int run(int argc, char** argv) {
 
   std::filesystem::create_directories(config.outputDir);
   const ResultWriter writer(config.outputDir, *potential);
-  BasinHopping search(*potential, config.basinHopping);
+  BasinHopping search(*potential, config.basinHopping, lbfgsWorkspaceFactory(config.lbfgsBackend));
   const BasinHoppingParams& p = config.basinHopping;
   if (!config.quiet) {
     std::printf("gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container radius "

@@ -7,37 +7,14 @@
 
 #include "landscape/ClusterGeometry.h"
 #include "landscape/Lbfgs.h"
+#include "landscape/LbfgsCompact.h"
 #include "landscape/LbfgsCpuWorkspace.h"
 #include "landscape/Random.h"
 #include "potentials/LennardJones.h"
+#include "tests/TestPotentials.h"
 
 namespace landscape {
 namespace {
-
-// f(x) = sum_i k_i x_i^2 / 2 + quartic_i x_i^4 (separable test function, 3-vector per "atom").
-class SeparablePolynomial : public Potential {
- public:
-  SeparablePolynomial(std::vector<double> k, std::vector<double> quartic)
-      : m_k(std::move(k)), m_quartic(std::move(quartic)) {}
-  std::size_t dimension() const override { return m_k.size(); }
-  std::string name() const override { return "separable polynomial"; }
-  double energy(const double* x) override {
-    double e = 0.0;
-    for (std::size_t i = 0; i < m_k.size(); ++i)
-      e += 0.5 * m_k[i] * x[i] * x[i] + m_quartic[i] * std::pow(x[i], 4);
-    return e;
-  }
-  double energyGradient(const double* x, double* g) override {
-    ++calls;
-    for (std::size_t i = 0; i < m_k.size(); ++i)
-      g[i] = m_k[i] * x[i] + 4.0 * m_quartic[i] * std::pow(x[i], 3);
-    return energy(x);
-  }
-  long calls = 0;
-
- private:
-  std::vector<double> m_k, m_quartic;
-};
 
 LbfgsParams defaults() { return LbfgsParams{}; }
 
@@ -143,20 +120,6 @@ TEST(Lbfgs, UphillDirectionIsReversed) {
   EXPECT_GT(x[0], 0.05);          // still going downhill, away from the maximum at 0
 }
 
-// A potential whose energy jumps by +100 on a scripted range of calls: every backtrack of the
-// L-BFGS direction then fails, which is the only way (for smooth functions the rise vanishes as
-// c -> 0) to reach the last rule: clear the history and retry along -g.
-class ScriptedRise : public SeparablePolynomial {
- public:
-  ScriptedRise(long from, long to) : SeparablePolynomial({1.0, 4.0}, {0.0, 0.0}), m_from(from), m_to(to) {}
-  double energyGradient(const double* x, double* g) override {
-    const double e = SeparablePolynomial::energyGradient(x, g);
-    return (calls >= m_from && calls <= m_to) ? e + 100.0 : e;
-  }
- private:
-  long m_from, m_to;
-};
-
 TEST(Lbfgs, PersistentRiseClearsHistoryAndRetriesAlongMinusGradient) {
   // Calls: 1 start, 2 first step, 3 second step, then 4..14 = 11 trials of iteration 3 all rise.
   ScriptedRise f(4, 14);
@@ -252,6 +215,56 @@ TEST(Lbfgs, BadParametersAreRejectedWithTheFieldName) {
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("history size"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace landscape
+
+namespace landscape {
+namespace {
+
+// The compact representation (CPU twin of the GPU direction) equals the two-loop recursion.
+TEST(LbfgsCompact, EqualsTwoLoopRecursionOnLennardJones) {
+  LennardJones lj(38);
+  Random random(3);
+  std::vector<double> x = randomCluster(38, defaultContainerRadius(38), 0.7, random);
+  for (int m : {1, 4, 10}) {
+    LbfgsCpuWorkspace ws(lj, m);
+    ws.setCoordinates(x.data());
+    ws.evaluateCurrent();
+    const Eigen::Index n = static_cast<Eigen::Index>(lj.dimension());
+    std::vector<Eigen::VectorXd> s, y;
+    Eigen::VectorXd xPrev(n), gPrev(n), xNow(n), gNow(n);
+    ws.getCoordinates(xPrev.data());
+    ws.getGradient(gPrev.data());
+    for (int it = 0; it < 15; ++it) {
+      const DirectionSummary d = ws.computeDirection(0.1);
+      if (d.directionDotGradient > 0) ws.reverseDirection();
+      ws.evaluateTrial(std::min(1.0, 0.1 / d.directionNorm));
+      ws.acceptTrial();
+      ws.getCoordinates(xNow.data());
+      ws.getGradient(gNow.data());
+      s.push_back(xNow - xPrev);
+      y.push_back(gNow - gPrev);
+      if (static_cast<int>(s.size()) > m) {
+        s.erase(s.begin());
+        y.erase(y.begin());
+      }
+      xPrev = xNow;
+      gPrev = gNow;
+      Eigen::MatrixXd S(n, s.size()), Y(n, y.size());
+      for (std::size_t k = 0; k < s.size(); ++k) {
+        S.col(k) = s[k];
+        Y.col(k) = y[k];
+      }
+      const Eigen::VectorXd compact = compactLbfgsDirection(S, Y, gNow);
+      const DirectionSummary twoLoop = ws.computeDirection(0.1);
+      EXPECT_NEAR(compact.dot(gNow), twoLoop.directionDotGradient,
+                  1e-9 * std::abs(twoLoop.directionDotGradient))
+          << "m " << m << " iteration " << it;
+      EXPECT_NEAR(compact.norm(), twoLoop.directionNorm, 1e-9 * twoLoop.directionNorm);
+    }
   }
 }
 

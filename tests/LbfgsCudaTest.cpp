@@ -1,0 +1,182 @@
+// GPU L-BFGS (seed 001's implementation 1, gpu/LbfgsCudaWorkspace) against the CPU L-BFGS: the
+// same iterates to round-off, the same GMIN step control, any history size. All cases skip
+// without a CUDA device; the CPU twin of the compact direction is tested in LbfgsTest.cpp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "gpu/LbfgsWorkspaceFactory.h"
+#include "gpu/PotentialFactory.h"
+#include "landscape/ClusterGeometry.h"
+#include "landscape/Lbfgs.h"
+#include "landscape/Random.h"
+#include "tests/TestPotentials.h"
+
+namespace landscape {
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription()
+
+struct Trace {
+  std::vector<LbfgsIteration> iterations;
+  LbfgsResult result;
+  std::vector<double> x;
+};
+
+Trace minimizeOn(LbfgsBackend backend, Potential& potential, std::vector<double> x,
+                 const LbfgsParams& params) {
+  Trace t;
+  auto workspace = lbfgsWorkspaceFactory(backend)(potential, params.historySize);
+  workspace->setCoordinates(x.data());
+  t.result = Lbfgs(params).minimize(
+      *workspace, [&](const LbfgsIteration& it) { t.iterations.push_back(it); });
+  t.x.resize(x.size());
+  workspace->getCoordinates(t.x.data());
+  return t;
+}
+
+std::vector<double> lj38Start(std::uint64_t seed) {
+  Random random(seed);
+  return randomCluster(38, defaultContainerRadius(38), 0.7, random);
+}
+
+// Implementation 1 (all on the GPU), implementation 2 (CPU L-BFGS, CUDA potential) and the all-CPU
+// path follow the same iterates: energies agree to round-off over the first 50 iterations.
+TEST(LbfgsCuda, ThreeImplementationsFollowTheSameIteratesOnLj38) {
+  SKIP_WITHOUT_GPU();
+  PotentialSpec spec;
+  spec.atoms = 38;
+  auto cpuPotential = makePotential(spec, Backend::Cpu);
+  auto cudaPotential = makePotential(spec, Backend::Cuda);
+  for (int m : {4, 50}) {
+    LbfgsParams p;
+    p.historySize = m;
+    p.rmsTolerance = 1e-6;
+    p.maxIterations = 5000;
+    const std::vector<double> x0 = lj38Start(21);
+    const Trace cpu = minimizeOn(LbfgsBackend::Cpu, *cpuPotential, x0, p);
+    const Trace gpu2 = minimizeOn(LbfgsBackend::Cpu, *cudaPotential, x0, p);
+    const Trace gpu1 = minimizeOn(LbfgsBackend::Gpu, *cudaPotential, x0, p);
+    ASSERT_GE(cpu.iterations.size(), 50u);
+    ASSERT_GE(gpu1.iterations.size(), 50u);
+    ASSERT_GE(gpu2.iterations.size(), 50u);
+    for (std::size_t i = 0; i < 50; ++i) {
+      const double e = cpu.iterations[i].energy;
+      EXPECT_NEAR(gpu2.iterations[i].energy, e, 1e-9 * std::abs(e)) << "m " << m << " it " << i;
+      EXPECT_NEAR(gpu1.iterations[i].energy, e, 1e-9 * std::abs(e)) << "m " << m << " it " << i;
+      EXPECT_EQ(gpu1.iterations[i].backtracks, cpu.iterations[i].backtracks);
+    }
+    EXPECT_TRUE(cpu.result.converged());
+    EXPECT_TRUE(gpu1.result.converged());
+    EXPECT_TRUE(gpu2.result.converged());
+    // All three end in the same minimum (the trajectories may part after many iterations).
+    EXPECT_NEAR(gpu1.result.energy, cpu.result.energy, 1e-6) << "m " << m;
+    EXPECT_NEAR(gpu2.result.energy, cpu.result.energy, 1e-6) << "m " << m;
+  }
+}
+
+TEST(LbfgsCuda, RunsAreBitIdentical) {
+  SKIP_WITHOUT_GPU();
+  PotentialSpec spec;
+  spec.atoms = 38;
+  auto cudaPotential = makePotential(spec, Backend::Cuda);
+  LbfgsParams p;
+  p.historySize = 10;
+  p.rmsTolerance = 1e-6;
+  p.maxIterations = 5000;
+  const Trace a = minimizeOn(LbfgsBackend::Gpu, *cudaPotential, lj38Start(5), p);
+  const Trace b = minimizeOn(LbfgsBackend::Gpu, *cudaPotential, lj38Start(5), p);
+  ASSERT_EQ(a.iterations.size(), b.iterations.size());
+  for (std::size_t i = 0; i < a.iterations.size(); ++i)
+    EXPECT_EQ(a.iterations[i].energy, b.iterations[i].energy) << i;
+  EXPECT_EQ(a.x, b.x);
+}
+
+// The GMIN step-control rules of LbfgsTest.cpp, on the GPU backend (the analytic test functions
+// run through the host entry point; the L-BFGS state stays on the device).
+TEST(LbfgsCuda, FirstStepIsCappedAtMaxStep) {
+  SKIP_WITHOUT_GPU();
+  SeparablePolynomial f({1.0, 1.0, 1.0}, {0.0, 0.0, 0.0});
+  LbfgsParams p;
+  p.maxIterations = 1;
+  const Trace t = minimizeOn(LbfgsBackend::Gpu, f, {0.0, 10.0, 0.0}, p);
+  ASSERT_EQ(t.iterations.size(), 1u);
+  EXPECT_TRUE(t.iterations[0].cappedAtMaxStep);
+  EXPECT_NEAR(t.iterations[0].stepLength, 0.4, 1e-15);
+  EXPECT_NEAR(t.x[1], 9.6, 1e-14);
+}
+
+TEST(LbfgsCuda, EnergyRiseDividesTheStepByTen) {
+  SKIP_WITHOUT_GPU();
+  SeparablePolynomial f({1000.0}, {0.0});
+  LbfgsParams p;
+  p.maxIterations = 1;
+  const Trace t = minimizeOn(LbfgsBackend::Gpu, f, {0.01}, p);
+  ASSERT_EQ(t.iterations.size(), 1u);
+  EXPECT_EQ(t.iterations[0].backtracks, 2);
+  EXPECT_NEAR(t.x[0], 0.006, 1e-15);
+  EXPECT_EQ(t.result.functionCalls, 4);
+}
+
+TEST(LbfgsCuda, UphillDirectionIsReversed) {
+  SKIP_WITHOUT_GPU();
+  SeparablePolynomial f({-1.0}, {1.0});
+  LbfgsParams p;
+  p.maxIterations = 2;
+  const Trace t = minimizeOn(LbfgsBackend::Gpu, f, {0.05}, p);
+  ASSERT_EQ(t.iterations.size(), 2u);
+  EXPECT_FALSE(t.iterations[0].reversed);
+  EXPECT_TRUE(t.iterations[1].reversed);
+  EXPECT_GT(t.x[0], 0.05);
+}
+
+TEST(LbfgsCuda, PersistentRiseClearsHistoryAndRetriesAlongMinusGradient) {
+  SKIP_WITHOUT_GPU();
+  ScriptedRise f(4, 14);
+  LbfgsParams p;
+  p.maxIterations = 3;
+  const Trace t = minimizeOn(LbfgsBackend::Gpu, f, {1.0, 1.0}, p);
+  ASSERT_EQ(t.iterations.size(), 3u);
+  EXPECT_FALSE(t.iterations[1].historyCleared);
+  EXPECT_TRUE(t.iterations[2].historyCleared);
+  EXPECT_EQ(t.result.functionCalls, 15);
+}
+
+TEST(LbfgsCuda, HistorySizesFromOneToTwoThousandMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  PotentialSpec spec;
+  spec.atoms = 38;
+  auto cudaPotential = makePotential(spec, Backend::Cuda);
+  auto cpuPotential = makePotential(spec, Backend::Cpu);
+  for (int m : {1, 2, 7, 100, 2000}) {
+    LbfgsParams p;
+    p.historySize = m;
+    p.rmsTolerance = 1e-7;
+    p.maxIterations = 20000;
+    const Trace gpu = minimizeOn(LbfgsBackend::Gpu, *cudaPotential, lj38Start(9), p);
+    const Trace cpu = minimizeOn(LbfgsBackend::Cpu, *cpuPotential, lj38Start(9), p);
+    EXPECT_TRUE(gpu.result.converged()) << "m " << m << ": " << lbfgsStatusName(gpu.result.status);
+    const std::size_t k = std::min<std::size_t>(30, std::min(gpu.iterations.size(), cpu.iterations.size()));
+    for (std::size_t i = 0; i < k; ++i)
+      EXPECT_NEAR(gpu.iterations[i].energy, cpu.iterations[i].energy,
+                  1e-9 * std::abs(cpu.iterations[i].energy))
+          << "m " << m << " it " << i;
+  }
+}
+
+TEST(LbfgsCuda, FactoryWithoutDeviceThrowsASentence) {
+  if (gpuAvailable()) GTEST_SKIP() << "a device is present";
+  SeparablePolynomial f({1.0}, {0.0});
+  try {
+    lbfgsWorkspaceFactory(LbfgsBackend::Gpu)(f, 4);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--lbfgs-backend gpu"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace landscape
