@@ -1,0 +1,189 @@
+// bench_history: seed 001's history-size benchmark (Tables 1-4) for your own system.
+// K starting structures (seeded high-temperature perturbations of the input structure) are each
+// minimised for every history size m and every implementation:
+//   gpu1 = the whole L-BFGS on the GPU (--lbfgs-backend gpu, CUDA potential),
+//   gpu2 = L-BFGS on the CPU with the CUDA potential,
+//   cpu  = everything on the CPU.
+// Paper settings by default: max step 0.4, max rise 1e-4, RMS gradient 1e-5 (kcal/mol and Angstrom
+// for molecules; reduced units for Lennard-Jones). Writes PREFIX.md, PREFIX.csv and, when Python's
+// matplotlib is available, PREFIX.png (tools/plot_history.py). Progress goes to stderr.
+//
+// Usage: bench_history --lj N [--starts K] [--m 4,10,...] [--impl gpu1,gpu2,cpu] [--seed S]
+//                      [--perturb DX] [--max-iterations N] [--out PREFIX]
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "gpu/LbfgsWorkspaceFactory.h"
+#include "gpu/PotentialFactory.h"
+#include "landscape/ClusterGeometry.h"
+#include "landscape/Lbfgs.h"
+#include "landscape/Random.h"
+
+namespace {
+
+using namespace landscape;
+
+struct Options {
+  std::size_t ljAtoms = 0;
+  int starts = 10;
+  std::vector<int> historySizes = {4, 10, 50, 75, 100, 250, 500, 750, 1000};
+  std::vector<std::string> implementations = {"gpu1", "gpu2", "cpu"};
+  std::uint64_t seed = 1;
+  double perturb = 0.3;
+  int maxIterations = 100000;
+  std::string out = "bench_history";
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::printf("usage: bench_history --lj N [--starts K] [--m 4,10,...] "
+                  "[--impl gpu1,gpu2,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
+                  "[--out PREFIX]\n");
+      std::exit(0);
+    }
+    if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+    const std::string v = argv[++i];
+    if (a == "--lj") o.ljAtoms = std::stoul(v);
+    else if (a == "--starts") o.starts = std::stoi(v);
+    else if (a == "--m") {
+      o.historySizes.clear();
+      for (const std::string& m : split(v)) o.historySizes.push_back(std::stoi(m));
+    } else if (a == "--impl") o.implementations = split(v);
+    else if (a == "--seed") o.seed = std::stoull(v);
+    else if (a == "--perturb") o.perturb = std::stod(v);
+    else if (a == "--max-iterations") o.maxIterations = std::stoi(v);
+    else if (a == "--out") o.out = v;
+    else throw std::runtime_error("unknown option " + a);
+  }
+  if (o.ljAtoms < 2) throw std::runtime_error("give the system: --lj N (N >= 2)");
+  for (const std::string& impl : o.implementations)
+    if (impl != "gpu1" && impl != "gpu2" && impl != "cpu")
+      throw std::runtime_error("--impl takes gpu1, gpu2 and cpu, not '" + impl + "'");
+  return o;
+}
+
+struct Cell {
+  double seconds = 0.0;
+  double steps = 0.0;
+  int runs = 0;
+  int unconverged = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    PotentialSpec spec;
+    spec.atoms = o.ljAtoms;
+    auto cpuPotential = makePotential(spec, Backend::Cpu);
+    std::unique_ptr<Potential> cudaPotential;
+    bool needCuda = false;
+    for (const std::string& impl : o.implementations) needCuda |= impl != "cpu";
+    if (needCuda) cudaPotential = makePotential(spec, Backend::Cuda);
+
+    // Starting structures: a quenched random cluster, perturbed by uniform displacements of up to
+    // --perturb per coordinate (a stand-in for high-temperature MD snapshots).
+    Random random(o.seed);
+    std::vector<double> base =
+        randomCluster(o.ljAtoms, defaultContainerRadius(o.ljAtoms), 0.7, random);
+    LbfgsParams quench;
+    quench.rmsTolerance = 1e-3;
+    quench.maxIterations = o.maxIterations;
+    Lbfgs(quench).minimize(*cpuPotential, base);
+    std::vector<std::vector<double>> starts(o.starts, base);
+    for (auto& s : starts)
+      for (double& v : s) v += o.perturb * random.symmetric();
+
+    std::map<std::pair<int, std::string>, Cell> cells;
+    for (int m : o.historySizes) {
+      for (const std::string& impl : o.implementations) {
+        Potential& potential = impl == "cpu" ? *cpuPotential : *cudaPotential;
+        auto ws = lbfgsWorkspaceFactory(impl == "gpu1" ? LbfgsBackend::Gpu : LbfgsBackend::Cpu)(
+            potential, m);
+        LbfgsParams p;
+        p.historySize = m;
+        p.maxStep = 0.4;
+        p.maxRise = 1e-4;
+        p.rmsTolerance = 1e-5;
+        p.maxIterations = o.maxIterations;
+        const Lbfgs lbfgs(p);
+        Cell& cell = cells[{m, impl}];
+        for (int k = 0; k < o.starts; ++k) {
+          ws->setCoordinates(starts[k].data());
+          const auto t0 = std::chrono::steady_clock::now();
+          const LbfgsResult r = lbfgs.minimize(*ws);
+          const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          cell.seconds += s;
+          cell.steps += r.iterations;
+          ++cell.runs;
+          if (!r.converged()) ++cell.unconverged;
+          std::fprintf(stderr, "m %5d %-4s start %3d: %6d steps, E %.8f, %s, %.3f s\n", m,
+                       impl.c_str(), k, r.iterations, r.energy, lbfgsStatusName(r.status).c_str(), s);
+        }
+      }
+    }
+
+    std::ofstream md(o.out + ".md"), csv(o.out + ".csv");
+    if (!md || !csv) throw std::runtime_error("cannot write " + o.out + ".md/.csv");
+    std::ostringstream head;
+    head << "# L-BFGS history-size benchmark: Lennard-Jones " << o.ljAtoms << " atoms, " << o.starts
+         << " starts (seed " << o.seed << ", perturbation " << o.perturb
+         << "), max step 0.4, max rise 1e-4, RMS 1e-5\n\nGPU: " << gpuDescription() << "\n\n";
+    md << head.str();
+    md << "| m | impl | avg minimization time (s) | avg L-BFGS steps | time per step (ms) | "
+          "CPU / impl | unconverged |\n|---|---|---|---|---|---|---|\n";
+    csv << "m,impl,avg_seconds,avg_steps,ms_per_step,cpu_over_impl,unconverged\n";
+    for (int m : o.historySizes) {
+      const auto cpuIt = cells.find({m, "cpu"});
+      for (const std::string& impl : o.implementations) {
+        const Cell& c = cells[{m, impl}];
+        const double avg = c.seconds / c.runs, steps = c.steps / c.runs;
+        const double ratio = cpuIt != cells.end() ? (cpuIt->second.seconds / cpuIt->second.runs) / avg : NAN;
+        char line[256];
+        std::snprintf(line, sizeof line, "| %d | %s | %.4g | %.1f | %.4g | %.3g | %d |\n", m,
+                      impl.c_str(), avg, steps, 1e3 * c.seconds / std::max(c.steps, 1.0), ratio,
+                      c.unconverged);
+        md << line;
+        std::snprintf(line, sizeof line, "%d,%s,%.6g,%.2f,%.6g,%.4g,%d\n", m, impl.c_str(), avg,
+                      steps, 1e3 * c.seconds / std::max(c.steps, 1.0), ratio, c.unconverged);
+        csv << line;
+      }
+    }
+    md.close();
+    csv.close();
+    std::printf("%s", head.str().c_str());
+    std::ifstream back(o.out + ".md");
+    std::string text((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>());
+    std::printf("%s", text.substr(head.str().size()).c_str());
+    // The plot is optional: it needs python3 with matplotlib (Debian: python3-matplotlib).
+    const std::string plot = "python3 \"" LANDSCAPE_SOURCE_DIR "/tools/plot_history.py\" \"" +
+                             o.out + ".csv\" \"" + o.out + ".png\"";
+    if (std::system(plot.c_str()) != 0)
+      std::fprintf(stderr, "bench_history: no plot (needs python3-matplotlib); tables written\n");
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_history: error: %s\n", e.what());
+    return 1;
+  }
+}

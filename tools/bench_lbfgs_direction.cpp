@@ -1,0 +1,118 @@
+// Benchmark (not a test): time of one L-BFGS direction p = -H g with a full history of m pairs in
+// n = 3N dimensions, on the GPU workspace (compact representation: two GEMMs over S and Y, O(m^2)
+// small-matrix work, two GEMVs) and on the CPU workspace (two-loop recursion), against the byte
+// floor: every step must read S and Y at least once (2 m n doubles); the compact form reads them
+// twice (dot products, then the combination), so its own floor is twice that.
+//
+// Usage: bench_lbfgs_direction [--atoms 2492,24920] [--m 4,10,100,1000] [--bandwidth B/s]
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "gpu/LbfgsWorkspaceFactory.h"
+#include "landscape/Random.h"
+#include "potentials/Potential.h"
+
+namespace {
+
+using namespace landscape;
+
+// A cheap well-conditioned quadratic, f = sum k_i x_i^2 / 2 with k_i in [1, 10]: filling the
+// history costs almost nothing, and the direction's cost does not depend on the function.
+class Quadratic : public Potential {
+ public:
+  explicit Quadratic(std::size_t n) : m_k(n) {
+    Random r(17);
+    for (double& k : m_k) k = 1.0 + 9.0 * r.uniform();
+  }
+  std::size_t dimension() const override { return m_k.size(); }
+  std::string name() const override { return "quadratic"; }
+  double energy(const double* x) override {
+    double e = 0;
+    for (std::size_t i = 0; i < m_k.size(); ++i) e += 0.5 * m_k[i] * x[i] * x[i];
+    return e;
+  }
+  double energyGradient(const double* x, double* g) override {
+    for (std::size_t i = 0; i < m_k.size(); ++i) g[i] = m_k[i] * x[i];
+    return energy(x);
+  }
+
+ private:
+  std::vector<double> m_k;
+};
+
+std::vector<long> listOption(int argc, char** argv, const char* name, std::vector<long> fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], name) != 0) continue;
+    std::vector<long> out;
+    std::stringstream list(argv[i + 1]);
+    for (std::string item; std::getline(list, item, ',');) out.push_back(std::stol(item));
+    return out;
+  }
+  return fallback;
+}
+
+// Seconds per computeDirection() on a workspace whose history holds m pairs.
+double directionSeconds(LbfgsBackend backend, std::size_t n, int m) {
+  Quadratic f(n);
+  auto ws = lbfgsWorkspaceFactory(backend)(f, m);
+  std::vector<double> x(n);
+  Random r(3);
+  for (double& v : x) v = r.symmetric();
+  ws->setCoordinates(x.data());
+  ws->evaluateCurrent();
+  for (int k = 0; k < m; ++k) {  // fill the history with genuine pairs
+    ws->computeDirection(0.1);
+    ws->evaluateTrial(1e-3);
+    ws->acceptTrial();
+  }
+  ws->computeDirection(0.1);  // warm-up
+  long reps = 1;
+  for (;;) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long i = 0; i < reps; ++i) ws->computeDirection(0.1);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s > 0.25 || reps >= 4096) return s / static_cast<double>(reps);
+    reps *= 2;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::vector<long> atoms = listOption(argc, argv, "--atoms", {2492, 24920});
+    const std::vector<long> ms = listOption(argc, argv, "--m", {4, 10, 100, 1000});
+    double bandwidth = 3.2e12;  // H200 copy bandwidth (DESIGN.md)
+    for (int i = 1; i + 1 < argc; ++i)
+      if (std::strcmp(argv[i], "--bandwidth") == 0) bandwidth = std::atof(argv[i + 1]);
+    const bool gpu = gpuAvailable();
+    std::printf("L-BFGS direction with a full history; GPU: %s; bandwidth %.3g B/s\n",
+                gpuDescription().c_str(), bandwidth);
+    std::printf("floor = one read of S and Y (2 m n doubles) / bandwidth\n\n");
+    std::printf("| atoms | m | GPU compact (us) | floor (us) | GPU / floor | GPU / 2 x floor | CPU "
+                "two-loop (us) | CPU / GPU |\n|---|---|---|---|---|---|---|---|\n");
+    for (long a : atoms) {
+      const std::size_t n = 3 * static_cast<std::size_t>(a);
+      for (long m : ms) {
+        const double floor = 2.0 * m * n * 8.0 / bandwidth;
+        const double tGpu = gpu ? directionSeconds(LbfgsBackend::Gpu, n, static_cast<int>(m)) : NAN;
+        const double tCpu = directionSeconds(LbfgsBackend::Cpu, n, static_cast<int>(m));
+        std::printf("| %ld | %ld | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f |\n", a, m, tGpu * 1e6,
+                    floor * 1e6, tGpu / floor, tGpu / (2 * floor), tCpu * 1e6, tCpu / tGpu);
+        std::fflush(stdout);
+      }
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_lbfgs_direction: error: %s\n", e.what());
+    return 1;
+  }
+}
