@@ -43,6 +43,21 @@ std::vector<double> lj38Start(std::uint64_t seed) {
   return randomCluster(38, defaultContainerRadius(38), 0.7, random);
 }
 
+// A start inside one basin: a quenched random LJ38 cluster, every coordinate displaced by up to
+// 0.1 sigma. (From a raw random start the descent is chaotic: round-off differences of 1e-14 grow
+// to 1e-7 within 50 iterations even between two CPU runs that only sum the energy in another order,
+// and the runs then end in different minima, so that is no test of the implementations.)
+std::vector<double> lj38PerturbedMinimum(Potential& cpuPotential, std::uint64_t seed) {
+  std::vector<double> x = lj38Start(seed);
+  LbfgsParams quench;
+  quench.rmsTolerance = 1e-4;
+  quench.maxIterations = 10000;
+  Lbfgs(quench).minimize(cpuPotential, x);
+  Random random(seed + 1000);
+  for (double& v : x) v += 0.1 * random.symmetric();
+  return x;
+}
+
 // Implementation 1 (all on the GPU), implementation 2 (CPU L-BFGS, CUDA potential) and the all-CPU
 // path follow the same iterates: energies agree to round-off over the first 50 iterations.
 TEST(LbfgsCuda, ThreeImplementationsFollowTheSameIteratesOnLj38) {
@@ -54,27 +69,26 @@ TEST(LbfgsCuda, ThreeImplementationsFollowTheSameIteratesOnLj38) {
   for (int m : {4, 50}) {
     LbfgsParams p;
     p.historySize = m;
-    p.rmsTolerance = 1e-6;
+    p.rmsTolerance = 1e-7;
     p.maxIterations = 5000;
-    const std::vector<double> x0 = lj38Start(21);
+    const std::vector<double> x0 = lj38PerturbedMinimum(*cpuPotential, 21);
     const Trace cpu = minimizeOn(LbfgsBackend::Cpu, *cpuPotential, x0, p);
     const Trace gpu2 = minimizeOn(LbfgsBackend::Cpu, *cudaPotential, x0, p);
     const Trace gpu1 = minimizeOn(LbfgsBackend::Gpu, *cudaPotential, x0, p);
-    ASSERT_GE(cpu.iterations.size(), 50u);
-    ASSERT_GE(gpu1.iterations.size(), 50u);
-    ASSERT_GE(gpu2.iterations.size(), 50u);
-    for (std::size_t i = 0; i < 50; ++i) {
+    const std::size_t k = std::min<std::size_t>(
+        50, std::min({cpu.iterations.size(), gpu1.iterations.size(), gpu2.iterations.size()}));
+    ASSERT_GE(k, 30u) << "too few iterations to compare";
+    for (std::size_t i = 0; i < k; ++i) {
       const double e = cpu.iterations[i].energy;
-      EXPECT_NEAR(gpu2.iterations[i].energy, e, 1e-9 * std::abs(e)) << "m " << m << " it " << i;
-      EXPECT_NEAR(gpu1.iterations[i].energy, e, 1e-9 * std::abs(e)) << "m " << m << " it " << i;
+      EXPECT_NEAR(gpu2.iterations[i].energy, e, 1e-10 * std::abs(e)) << "m " << m << " it " << i;
+      EXPECT_NEAR(gpu1.iterations[i].energy, e, 1e-10 * std::abs(e)) << "m " << m << " it " << i;
       EXPECT_EQ(gpu1.iterations[i].backtracks, cpu.iterations[i].backtracks);
     }
     EXPECT_TRUE(cpu.result.converged());
     EXPECT_TRUE(gpu1.result.converged());
     EXPECT_TRUE(gpu2.result.converged());
-    // All three end in the same minimum (the trajectories may part after many iterations).
-    EXPECT_NEAR(gpu1.result.energy, cpu.result.energy, 1e-6) << "m " << m;
-    EXPECT_NEAR(gpu2.result.energy, cpu.result.energy, 1e-6) << "m " << m;
+    EXPECT_NEAR(gpu1.result.energy, cpu.result.energy, 1e-9 * std::abs(cpu.result.energy)) << "m " << m;
+    EXPECT_NEAR(gpu2.result.energy, cpu.result.energy, 1e-9 * std::abs(cpu.result.energy)) << "m " << m;
   }
 }
 
