@@ -136,7 +136,68 @@ __global__ void scatterKernel(double* p1s, double* us, const double* p1, const d
   }
 }
 
+__global__ void smallSolveKernel(double* p1s, double* us, const double* R, const double* YY,
+                                 const double* D, const double* a, const double* b,
+                                 const double* gamma, int m, int L, int oldest) {
+  __shared__ double w[kSmallSolveMaxLength], u[kSmallSolveMaxLength], p1[kSmallSolveMaxLength];
+  const int i = threadIdx.x;
+  const double gm = *gamma;
+  if (i < L) w[i] = a[i];
+  __syncthreads();
+  for (int j = L - 1; j >= 0; --j) {  // back substitution: R u = a
+    if (i == j) u[j] = w[j] / R[j + j * m];
+    __syncthreads();
+    if (i < j) w[i] -= R[i + j * m] * u[j];
+    __syncthreads();
+  }
+  if (i < L) {
+    double t = 0.0;
+    for (int k = 0; k < L; ++k) t += YY[i + k * m] * u[k];
+    w[i] = D[i] * u[i] + gm * t - gm * b[i];
+  }
+  __syncthreads();
+  for (int j = 0; j < L; ++j) {  // forward substitution: R^T p1 = v
+    if (i == j) p1[j] = w[j] / R[j + j * m];
+    __syncthreads();
+    if (i > j && i < L) w[i] -= R[j + i * m] * p1[j];
+    __syncthreads();
+  }
+  if (i < L) {
+    const int s = slotOf(i, oldest, m);
+    p1s[s] = -p1[i];
+    us[s] = gm * u[i];
+  }
+}
+
+__global__ void combineKernel(double* p, const double* g, const double* S, const double* Y,
+                              const double* p1s, const double* us, const double* gamma,
+                              std::size_t n, int used) {
+  const double gm = *gamma;
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x) {
+    double acc = -gm * g[i];
+    for (int k = 0; k < used; ++k) acc += S[i + k * n] * p1s[k] + Y[i + k * n] * us[k];
+    p[i] = acc;
+  }
+}
+
 }  // namespace
+
+void launchCompactSmallSolve(double* p1s, double* us, const double* R, const double* YY,
+                             const double* D, const double* a, const double* b,
+                             const double* gamma, int m, int length, int oldest,
+                             cudaStream_t stream) {
+  smallSolveKernel<<<1, kSmallSolveMaxLength, 0, stream>>>(p1s, us, R, YY, D, a, b, gamma, m,
+                                                           length, oldest);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchCompactCombine(double* p, const double* g, const double* S, const double* Y,
+                          const double* p1s, const double* us, const double* gamma, std::size_t n,
+                          int used, cudaStream_t stream) {
+  combineKernel<<<blocksFor(n), kThreads, 0, stream>>>(p, g, S, Y, p1s, us, gamma, n, used);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
 
 void launchAxpy(double* out, const double* x, const double* p, double c, std::size_t n,
                 cudaStream_t stream) {

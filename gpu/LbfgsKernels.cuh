@@ -49,4 +49,21 @@ void launchCompactScatter(double* p1s, double* us, const double* p1, const doubl
                           const double* gamma, int m, int length, int oldest,
                           cudaStream_t stream);
 
+/// Largest history length the one-block small solve handles (launchCompactSmallSolve).
+constexpr int kSmallSolveMaxLength = 64;
+
+/// For length <= kSmallSolveMaxLength, in one block: u = R^-1 a, t = YY u,
+/// v = D u + gamma t - gamma b, p1 = R^-T v, then the scatter of launchCompactScatter. Replaces two
+/// TRSVs, a GEMV and two small kernels, whose launch latency dominates at small m.
+void launchCompactSmallSolve(double* p1s, double* us, const double* R, const double* YY,
+                             const double* D, const double* a, const double* b,
+                             const double* gamma, int m, int length, int oldest,
+                             cudaStream_t stream);
+
+/// p = -gamma g + sum_k S[:, k] p1s[k] + Y[:, k] us[k] over the first `used` slots: one pass over
+/// S and Y (a fused replacement of a scale and two GEMVs, used for short histories).
+void launchCompactCombine(double* p, const double* g, const double* S, const double* Y,
+                          const double* p1s, const double* us, const double* gamma, std::size_t n,
+                          int used, cudaStream_t stream);
+
 }  // namespace landscape
