@@ -1,0 +1,47 @@
+#pragma once
+// The overall translations and rotations of a cluster of atoms as an orthonormal set of vectors
+// in the 3N-dimensional coordinate space (seed 001 section 2.2: "unit vectors for infinitesimal
+// translational and rotational displacements ... used in a projection procedure"). At a stationary
+// point of an isolated cluster these span the six zero-eigenvalue modes of the Hessian (five for a
+// linear molecule, three for a single atom); the Rayleigh-Ritz eigenvector search and the
+// finite-difference Hessian project them out so that "smallest eigenvalue" means the smallest
+// non-zero one.
+//
+// Coordinates are flat x1 y1 z1 x2 ... in any length unit; the modes are dimensionless unit
+// vectors.
+#include <Eigen/Core>
+#include <cstddef>
+#include <vector>
+
+namespace landscape {
+
+class RigidBodyModes {
+ public:
+  /// Builds the modes at configuration x (3N entries, N >= 1); translations first, then the
+  /// rotations about the centroid's x, y and z axes, Gram-Schmidt orthonormalised. A rotation
+  /// that is (numerically) a combination of the others, as the one about a linear molecule's axis,
+  /// is dropped. Throws std::invalid_argument if the size is not a positive multiple of 3 or a
+  /// coordinate is not finite.
+  explicit RigidBodyModes(const std::vector<double>& x);
+  RigidBodyModes(const double* x, std::size_t dimension);
+
+  std::size_t dimension() const { return static_cast<std::size_t>(m_basis.rows()); }
+  /// Number of modes kept: 6 for a general cluster, 5 for a linear one, 3 for one atom.
+  int count() const { return static_cast<int>(m_basis.cols()); }
+  /// dimension() x count(), orthonormal columns.
+  const Eigen::MatrixXd& basis() const { return m_basis; }
+
+  /// v -= Q Q^T v: removes the components of v along the modes (v has dimension() entries).
+  void projectOut(double* v) const;
+  void projectOut(Eigen::Ref<Eigen::VectorXd> v) const;
+
+  /// An orthonormal basis (dimension() x (dimension() - count())) of the complement of the modes,
+  /// the internal-coordinate subspace in which a Hessian is diagonalised without its zero modes.
+  Eigen::MatrixXd complementBasis() const;
+
+ private:
+  void build(const double* x, std::size_t dimension);
+  Eigen::MatrixXd m_basis;
+};
+
+}  // namespace landscape

@@ -1,0 +1,333 @@
+#pragma once
+// AMBER force field + generalized Born physics, written once for the CPU reference loops
+// (potentials/AmberGb.cpp) and a CUDA kernel (DESIGN.md: physics written once, loops written
+// twice): plain doubles and fixed-size arrays only, no containers, no exceptions.
+//
+// Units: Angstrom, kcal/mol, radians; charges in AMBER's internal unit (e x 18.2223), so that
+// q_i q_j / r is in kcal/mol. Every function returns energies and gradients (dE/dx), never forces.
+// The formulas and their branch structure follow sander (egb.F90: egb_calc_radii, egb) and NAB
+// (eff.c: egb), the authorities for what "AMBER igb = 1, 2, 5" means; see docs/amber-gb.md.
+#include <math.h>
+
+#include "potentials/HostDevice.h"
+
+namespace landscape {
+
+// ---- flat term records (what the CPU loop and a CUDA kernel iterate over) ---------------------
+
+/// Bond i-j: E = k (r - r0)^2 (AMBER keeps no factor 1/2).
+struct AmberBondTerm {
+  int i, j;
+  double forceConstant;  ///< k, kcal/mol/A^2
+  double equilibrium;    ///< r0, Angstrom
+};
+
+/// Angle i-j-k with vertex j: E = k (theta - theta0)^2.
+struct AmberAngleTerm {
+  int i, j, k;
+  double forceConstant;  ///< k, kcal/mol/rad^2
+  double equilibrium;    ///< theta0, radians
+};
+
+/// One Fourier term of torsion i-j-k-l, in sander's form E = k + gamc cos(n phi) + gams sin(n phi)
+/// with gamc = k cos(phase), gams = k sin(phase), i.e. E = k (1 + cos(n phi - phase)).
+struct AmberDihedralTerm {
+  int i, j, k, l;
+  double forceConstant;  ///< k, kcal/mol
+  double periodicity;    ///< n
+  double gamc;           ///< k cos(phase), kcal/mol
+  double gams;           ///< k sin(phase), kcal/mol
+};
+
+/// 1-4 pair (end atoms of a proper torsion), with the scale factors already applied:
+/// E_eel = chargeProduct / r, E_vdw = a / r^12 - b / r^6.
+struct AmberPair14Term {
+  int i, j;
+  double chargeProduct;  ///< q_i q_j / (SCEE eps_in), kcal/mol A
+  double a;              ///< A_ij / SCNB, kcal/mol A^12
+  double b;              ///< B_ij / SCNB, kcal/mol A^6
+};
+
+/// The GB model in the numbers the pair functions need.
+struct AmberGbModel {
+  int igb;                    ///< 1 (HCT), 2 (OBC I), 5 (OBC II)
+  double alpha, beta, gamma;  ///< OBC rescaling (igb 2: 0.8, 0, 2.909125; igb 5: 1.0, 0.8, 4.85)
+  double offset;              ///< 0.09 A, subtracted from the intrinsic radii
+  double rgbmax;              ///< Born-radius integration cutoff, A
+  double kappa;               ///< Debye-Hueckel screening, 1/A (0.73 sqrt(0.10806 saltcon))
+  double interiorInverse;     ///< 1 / eps_in
+  double exteriorInverse;     ///< 1 / eps_out
+};
+
+// ---- small vector helpers ------------------------------------------------------------------
+
+LANDSCAPE_HD double amberDot(const double* a, const double* b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+LANDSCAPE_HD void amberCross(const double* a, const double* b, double* c) {
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+// ---- bonded terms --------------------------------------------------------------------------
+
+/// Bond energy; writes dE/dx_i to gi (dE/dx_j = -gi).
+LANDSCAPE_HD double amberBond(const double* xi, const double* xj, double k, double r0, double* gi) {
+  const double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
+  const double r = sqrt(amberDot(d, d));
+  const double dr = r - r0;
+  const double dEdrOverR = r > 0.0 ? 2.0 * k * dr / r : 0.0;
+  for (int c = 0; c < 3; ++c) gi[c] = dEdrOverR * d[c];
+  return k * dr * dr;
+}
+
+/// Angle energy, theta = atan2(|a x b|, a . b) with a = x_i - x_j, b = x_k - x_j (accurate at
+/// every angle). Writes dE/dx_i to gi and dE/dx_k to gk (dE/dx_j = -(gi + gk)). At exactly 0 or
+/// 180 degrees the direction of the gradient is undefined and gi = gk = 0.
+LANDSCAPE_HD double amberAngle(const double* xi, const double* xj, const double* xk, double k,
+                               double theta0, double* gi, double* gk) {
+  const double a[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
+  const double b[3] = {xk[0] - xj[0], xk[1] - xj[1], xk[2] - xj[2]};
+  double axb[3];
+  amberCross(a, b, axb);
+  const double cross = sqrt(amberDot(axb, axb));
+  const double ab = amberDot(a, b);
+  const double theta = atan2(cross, ab);
+  const double dtheta = theta - theta0;
+  const double dEdtheta = 2.0 * k * dtheta;
+  // d theta / d a = (a (a.b) / |a|^2 - b) / |a x b|, and symmetrically for b.
+  const double scale = cross > 0.0 ? dEdtheta / cross : 0.0;
+  const double aa = amberDot(a, a), bb = amberDot(b, b);
+  for (int c = 0; c < 3; ++c) {
+    gi[c] = scale * (a[c] * ab / aa - b[c]);
+    gk[c] = scale * (b[c] * ab / bb - a[c]);
+  }
+  return k * dtheta * dtheta;
+}
+
+/// sander's snapping of the torsion phase (setgms): a phase within 1e-3 of +-pi is pi exactly
+/// (prmtops store 180 degrees as 3.14159400), and cos/sin below 1e-10 are zero.
+LANDSCAPE_HD void amberDihedralPhase(double k, double phase, double* gamc, double* gams) {
+  const double pi = 3.14159265358979323846;
+  if (fabs(fabs(phase) - pi) <= 1e-3) phase = phase < 0.0 ? -pi : pi;
+  double c = cos(phase), s = sin(phase);
+  if (fabs(c) < 1e-10) c = 0.0;
+  if (fabs(s) < 1e-10) s = 0.0;
+  *gamc = k * c;
+  *gams = k * s;
+}
+
+/// One torsion Fourier term. phi is the IUPAC dihedral angle of i-j-k-l,
+/// phi = atan2(|b2| b1 . (b2 x b3), (b1 x b2) . (b2 x b3)) with b1 = x_j - x_i, b2 = x_k - x_j,
+/// b3 = x_l - x_k. Writes dE/dx of the four atoms to g[0..11] (i, j, k, l). The gradient of phi
+/// is that of Blondel & Karplus, J. Comput. Chem. 17, 1132 (1996), eq 27, which has no
+/// singularity at phi = 0 or 180 degrees; for collinear atoms it is set to zero.
+LANDSCAPE_HD double amberDihedral(const double* xi, const double* xj, const double* xk,
+                                  const double* xl, const AmberDihedralTerm& t, double* g) {
+  const double b1[3] = {xj[0] - xi[0], xj[1] - xi[1], xj[2] - xi[2]};
+  const double b2[3] = {xk[0] - xj[0], xk[1] - xj[1], xk[2] - xj[2]};
+  const double b3[3] = {xl[0] - xk[0], xl[1] - xk[1], xl[2] - xk[2]};
+  double m[3], n[3];
+  amberCross(b1, b2, m);
+  amberCross(b2, b3, n);
+  const double b2b2 = amberDot(b2, b2);
+  const double b2Length = sqrt(b2b2);
+  const double phi = atan2(b2Length * amberDot(b1, n), amberDot(m, n));
+  const double nphi = t.periodicity * phi;
+  const double cosine = cos(nphi), sine = sin(nphi);
+  const double energy = t.forceConstant + t.gamc * cosine + t.gams * sine;
+  const double dEdphi = t.periodicity * (t.gams * cosine - t.gamc * sine);
+  const double mm = amberDot(m, m), nn = amberDot(n, n);
+  if (mm <= 0.0 || nn <= 0.0 || b2b2 <= 0.0) {
+    for (int c = 0; c < 12; ++c) g[c] = 0.0;
+    return energy;
+  }
+  const double p = amberDot(b1, b2) / b2b2, q = amberDot(b3, b2) / b2b2;
+  for (int c = 0; c < 3; ++c) {
+    const double dphiI = -b2Length / mm * m[c];
+    const double dphiL = b2Length / nn * n[c];
+    g[c] = dEdphi * dphiI;
+    g[3 + c] = dEdphi * (-(1.0 + p) * dphiI + q * dphiL);
+    g[6 + c] = dEdphi * (p * dphiI - (1.0 + q) * dphiL);
+    g[9 + c] = dEdphi * dphiL;
+  }
+  return energy;
+}
+
+// ---- pair terms ----------------------------------------------------------------------------
+
+/// A radial pair term: the gradient on atom i is dEdrOverR * (x_i - x_j).
+struct AmberPairTerm {
+  double energy;
+  double dEdrOverR;
+};
+
+/// Lennard-Jones 12-6 with AMBER's coefficients: E = A / r^12 - B / r^6.
+LANDSCAPE_HD AmberPairTerm amberLennardJones(double r2, double a, double b) {
+  const double ir2 = 1.0 / r2;
+  const double ir6 = ir2 * ir2 * ir2;
+  const double f12 = a * ir6 * ir6, f6 = b * ir6;
+  return {f12 - f6, -(12.0 * f12 - 6.0 * f6) * ir2};
+}
+
+/// Coulomb E = qiqj / r (qiqj already holds 1 / eps_in and any 1-4 scaling).
+LANDSCAPE_HD AmberPairTerm amberCoulomb(double r2, double qiqj) {
+  const double ir = 1.0 / sqrt(r2);
+  const double e = qiqj * ir;
+  return {e, -e * ir * ir};
+}
+
+// ---- generalized Born ----------------------------------------------------------------------
+
+/// One atom's contribution to another's descreening integral, and its radial derivative.
+struct AmberDescreening {
+  double value;     ///< I_ij, 1/A
+  double dValueDr;  ///< dI_ij/dr, 1/A^2
+};
+
+/// The HCT pairwise descreening integral of atom i (radius rhoI = R_i - offset) by the sphere of
+/// atom j scaled to sj = S_j (R_j - offset), at distance r, with AMBER's branches in sander's
+/// order (egb_calc_radii; NAB egb):
+///   r > rgbmax + sj            0 (beyond the integration cutoff)
+///   r > rgbmax - sj            the part of the sphere inside rgbmax (smooth cutoff of
+///                              Svrcek-Seiler and Onufriev): (1/8r)[1 + 2r/(r - s) +
+///                              (r^2 - 4 rgbmax r - s^2)/rgbmax^2 + 2 ln((r - s)/rgbmax)]
+///   r > 4 sj                   5-term Taylor series in (s/r)^2 of the next branch:
+///                              s^3/r^4 [1/3 + t(2/5 + t(3/7 + t(4/9 + t 5/11)))], t = s^2/r^2
+///   r > rhoI + sj              HCT eq 11 (Hawkins, Cramer, Truhlar, J. Phys. Chem. 100, 19824
+///                              (1996); Schaefer & Froemmel, J. Mol. Biol. 216, 1045 (1990)):
+///                              (1/2)[s/(r^2 - s^2) + (1/2r) ln((r - s)/(r + s))]
+///   r > |rhoI - sj|            partial overlap: (1/4)[(2 - theta)/rho - 1/(r + s) +
+///                              ln(rho/(r + s))/r], theta = (r^2 + rho^2 - s^2)/(2 rho r)
+///   rhoI < sj                  i inside j's sphere: (1/2)[s/(r^2 - s^2) + 2/rho +
+///                              (1/2r) ln((s - r)/(s + r))] (NAB and pmemd; sander's
+///                              egb_calc_radii flips the sign of its last two terms)
+///   otherwise                  0 (j inside i)
+/// Each branch's derivative is the exact derivative of that branch's expression (sander's
+/// datmp), so the gradient is that of the energy actually computed.
+LANDSCAPE_HD AmberDescreening amberDescreening(double r, double rhoI, double sj, double rgbmax) {
+  const double s2 = sj * sj;
+  const double r2 = r * r;
+  if (r > rgbmax + sj) return {0.0, 0.0};
+  if (r > rgbmax - sj) {
+    const double rm = r - sj;
+    const double ir = 1.0 / r;
+    const double irgb2 = 1.0 / (rgbmax * rgbmax);
+    const double f =
+        1.0 + 2.0 * r / rm + (r2 - 4.0 * rgbmax * r - s2) * irgb2 + 2.0 * log(rm / rgbmax);
+    const double df = 4.0 / rm - 2.0 * r / (rm * rm) + (2.0 * r - 4.0 * rgbmax) * irgb2;
+    return {0.125 * f * ir, 0.125 * (df * ir - f * ir * ir)};
+  }
+  if (r > 4.0 * sj) {
+    const double ir = 1.0 / r;
+    const double ir2 = ir * ir;
+    const double t = s2 * ir2;
+    const double s3r4 = s2 * sj * ir2 * ir2;
+    // d/dr of s^(2k+3) r^-(2k+4) c_k, c_k = (k+1)/(2k+3), gives the coefficients
+    // (k+1)(2k+4)/(2k+3) = 4/3, 12/5, 24/7, 40/9, 60/11 (sander's te..thh).
+    const double series =
+        1.0 / 3.0 + t * (2.0 / 5.0 + t * (3.0 / 7.0 + t * (4.0 / 9.0 + t * (5.0 / 11.0))));
+    const double dseries =
+        4.0 / 3.0 + t * (12.0 / 5.0 + t * (24.0 / 7.0 + t * (40.0 / 9.0 + t * (60.0 / 11.0))));
+    return {s3r4 * series, -s3r4 * dseries * ir};
+  }
+  if (r > rhoI + sj) {
+    const double d = r2 - s2;
+    const double lg = log((r - sj) / (r + sj));
+    const double value = 0.5 * (sj / d + 0.5 * lg / r);
+    const double derivative = 0.5 * (-2.0 * r * sj / (d * d) - 0.5 * lg / r2 + sj / (r * d));
+    return {value, derivative};
+  }
+  if (r > fabs(rhoI - sj)) {
+    const double theta = (r2 + rhoI * rhoI - s2) / (2.0 * rhoI * r);
+    const double dtheta = 0.5 / rhoI - (rhoI * rhoI - s2) / (2.0 * rhoI * r2);
+    const double u = 1.0 / (r + sj);
+    const double lg = log(rhoI * u);
+    const double value = 0.25 * ((2.0 - theta) / rhoI - u + lg / r);
+    const double derivative = 0.25 * (-dtheta / rhoI + u * u - lg / r2 - u / r);
+    return {value, derivative};
+  }
+  if (rhoI < sj) {
+    const double d = r2 - s2;
+    const double lg = log((sj - r) / (sj + r));
+    const double value = 0.5 * (sj / d + 2.0 / rhoI + 0.5 * lg / r);
+    const double derivative = 0.5 * (-2.0 * r * sj / (d * d) - 0.5 * lg / r2 + sj / (r * d));
+    return {value, derivative};
+  }
+  return {0.0, 0.0};
+}
+
+/// An effective Born radius and its derivative with respect to the atom's descreening sum.
+struct AmberBornRadius {
+  double radius;       ///< B, Angstrom
+  double dRadiusDSum;  ///< dB/dI, A^2
+};
+
+/// The effective Born radius from the descreening sum I = sum_j I_ij of an atom of intrinsic radius
+/// R (rho = R - offset):
+///   igb 1 (HCT):      1/B = 1/rho - I
+///   igb 2, 5 (OBC):   1/B = 1/rho - tanh(alpha psi - beta psi^2 + gamma psi^3) / R, psi = I rho
+///                     (Onufriev, Bashford, Case, Proteins 55, 383 (2004), eq 6)
+/// A non-positive 1/B (possible only for HCT) gives B = 30 A with zero derivative, as NAB and
+/// pmemd do.
+LANDSCAPE_HD AmberBornRadius amberBornRadius(double sum, double radius, const AmberGbModel& m) {
+  const double rho = radius - m.offset;
+  double inverse, dInverseDSum;
+  if (m.igb == 1) {
+    inverse = 1.0 / rho - sum;
+    dInverseDSum = -1.0;
+  } else {
+    const double psi = sum * rho;
+    const double th = tanh((m.alpha - m.beta * psi + m.gamma * psi * psi) * psi);
+    inverse = 1.0 / rho - th / radius;
+    dInverseDSum = -(1.0 - th * th) * (m.alpha - 2.0 * m.beta * psi + 3.0 * m.gamma * psi * psi) *
+                   rho / radius;
+  }
+  if (!(inverse > 0.0)) return {30.0, 0.0};
+  const double b = 1.0 / inverse;
+  return {b, -b * b * dInverseDSum};
+}
+
+/// GB pair term for i != j (Still et al. 1990 with the salt factor of Srinivasan et al. 1999):
+/// E = -qiqj (1/eps_in - exp(-kappa f) / eps_out) / f, f = sqrt(r^2 + BiBj exp(-r^2 / (4 BiBj))).
+struct AmberGbPairTerm {
+  double energy;
+  double dEdrOverR;  ///< explicit distance dependence (Born radii fixed)
+  double dEdBi;
+  double dEdBj;
+};
+
+LANDSCAPE_HD AmberGbPairTerm amberGbPair(double r2, double qiqj, double bi, double bj,
+                                         const AmberGbModel& m) {
+  const double bb = bi * bj;
+  const double inverseBb = 1.0 / bb;
+  const double e4 = exp(-0.25 * r2 * inverseBb);
+  const double f2 = r2 + bb * e4;
+  const double inverseF = 1.0 / sqrt(f2);
+  const double f = f2 * inverseF;
+  const double screened = exp(-m.kappa * f) * m.exteriorInverse;
+  const double dielectric = m.interiorInverse - screened;
+  const double energy = -qiqj * dielectric * inverseF;
+  // dE/df = qiqj [(1/eps_in - e^{-kf}/eps_out) - kappa f e^{-kf}/eps_out] / f^2
+  const double dEdf = qiqj * (dielectric - m.kappa * f * screened) * inverseF * inverseF;
+  // df/dr = (r/f)(1 - e4/4);  df/dBi = Bj e4 (1 + r^2/(4 BiBj)) / (2f)
+  const double dfdBb = 0.5 * e4 * (1.0 + 0.25 * r2 * inverseBb) * inverseF;
+  return {energy, dEdf * (1.0 - 0.25 * e4) * inverseF, dEdf * dfdBb * bj, dEdf * dfdBb * bi};
+}
+
+/// GB self term: E = -(1/2) q^2 (1/eps_in - exp(-kappa B) / eps_out) / B.
+struct AmberGbSelfTerm {
+  double energy;
+  double dEdB;
+};
+
+LANDSCAPE_HD AmberGbSelfTerm amberGbSelf(double q, double b, const AmberGbModel& m) {
+  const double screened = exp(-m.kappa * b) * m.exteriorInverse;
+  const double dielectric = m.interiorInverse - screened;
+  const double q2h = 0.5 * q * q;
+  return {-q2h * dielectric / b, q2h * (dielectric - m.kappa * b * screened) / (b * b)};
+}
+
+}  // namespace landscape

@@ -1,0 +1,18 @@
+#pragma once
+// Isotropic harmonic well U = k |x|^2 / 2 per coordinate, shared by the CPU reference
+// (potentials/HarmonicWell) and the CUDA kernel (gpu/HarmonicWellCuda): the Brownian oscillators
+// of seed 000 section IV.A.
+#include "potentials/HostDevice.h"
+
+namespace landscape {
+
+struct HarmonicWellTerm {
+  double energy;    ///< k x^2 / 2
+  double gradient;  ///< dU/dx = k x
+};
+
+LANDSCAPE_HD HarmonicWellTerm harmonicWellTerm(double x, double springConstant) {
+  return {0.5 * springConstant * x * x, springConstant * x};
+}
+
+}  // namespace landscape

@@ -1,0 +1,294 @@
+// Connect runs (OPTIM's NEWCONNECT with Dijkstra) on an in-memory transition network: the network's
+// bookkeeping, the Dijkstra choice of pairs, Mueller-Brown's two-step path, LJ7, and (slow) the
+// LJ38 example of shared/data/lj38/optim.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "landscape/Connect.h"
+#include "landscape/CoordinatesFile.h"
+#include "landscape/Lbfgs.h"
+#include "landscape/NumericalHessian.h"
+#include "landscape/TransitionNetwork.h"
+#include "potentials/LennardJones.h"
+#include "tests/Lj7Structures.h"
+#include "tests/ModelSurfaces.h"
+#include "tests/TestData.h"
+
+namespace landscape {
+namespace {
+
+TransitionNetworkParams planeNetwork() {
+  TransitionNetworkParams p;
+  p.alignStructures = false;
+  p.geometryTolerance = 0.01;
+  return p;
+}
+
+TEST(TransitionNetwork, DuplicatesNeedEqualEnergyAndGeometry) {
+  TransitionNetwork net(planeNetwork());
+  EXPECT_TRUE(net.addMinimum({0.0, 0.0}, -1.0).isNew);
+  const TransitionNetwork::Added same = net.addMinimum({0.005, 0.0}, -1.0 + 1e-8);
+  EXPECT_FALSE(same.isNew);
+  EXPECT_EQ(same.index, 0);
+  EXPECT_TRUE(net.addMinimum({0.5, 0.0}, -1.0).isNew);  // same energy, elsewhere
+  EXPECT_TRUE(net.addMinimum({0.0, 0.0}, -2.0).isNew);  // same place, other energy
+  EXPECT_EQ(net.minima().size(), 3u);
+  EXPECT_NEAR(net.distance(0, 1), 0.5, 1e-15);
+  EXPECT_THROW(net.addMinimum({1.0, 2.0, 3.0}, 0.0), std::invalid_argument);
+  EXPECT_THROW(net.addTransitionState({0.2, 0.0}, 0.0, -1.0, 0, 7), std::invalid_argument);
+}
+
+TEST(TransitionNetwork, LennardJonesDuplicatesAreFoundAfterRotationAndPermutation) {
+  TransitionNetwork net;
+  const std::vector<double> pbp = lj7PentagonalBipyramid();
+  std::vector<double> moved = pbp;
+  std::swap(moved[0], moved[3]);
+  std::swap(moved[1], moved[4]);
+  std::swap(moved[2], moved[5]);
+  for (std::size_t i = 0; i < moved.size(); i += 3) {
+    const double y = moved[i + 1], z = moved[i + 2];
+    moved[i + 1] = -z + 1.0;
+    moved[i + 2] = y;
+  }
+  EXPECT_TRUE(net.addMinimum(pbp, -16.505384).isNew);
+  EXPECT_FALSE(net.addMinimum(moved, -16.505384).isNew);
+  EXPECT_TRUE(net.addMinimum(lj7CappedOctahedron(), -15.935043).isNew);
+}
+
+TEST(TransitionNetwork, PathsFollowTransitionStates) {
+  TransitionNetwork net(planeNetwork());
+  for (int i = 0; i < 5; ++i) net.addMinimum({static_cast<double>(i), 0.0}, -i * 1.0);
+  EXPECT_FALSE(net.connected(0, 3));
+  net.addTransitionState({0.5, 0.0}, 1.0, -1.0, 0, 1);
+  net.addTransitionState({1.5, 0.0}, 1.0, -1.0, 2, 1);
+  net.addTransitionState({2.5, 0.0}, 1.0, -1.0, 2, 3);
+  EXPECT_FALSE(net.addTransitionState({2.5, 0.0}, 1.0, -1.0, 2, 3).isNew);
+  EXPECT_TRUE(net.connected(0, 3));
+  EXPECT_FALSE(net.connected(0, 4));
+  EXPECT_TRUE(net.directlyConnected(1, 2));
+  EXPECT_FALSE(net.directlyConnected(0, 2));
+  const std::vector<PathStep> path = net.path(0, 3);
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_EQ(path[0].from, 0);
+  EXPECT_EQ(path[1].transitionState, 1);
+  EXPECT_EQ(path[2].to, 3);
+  EXPECT_TRUE(net.path(0, 4).empty());
+}
+
+// Known connections cost 0, missing ones distance^power, and tried-out pairs are excluded.
+TEST(Connect, DijkstraPrefersKnownConnectionsAndSkipsTriedPairs) {
+  TransitionNetwork net(planeNetwork());
+  net.addMinimum({0.0, 0.0}, 0.0);   // 0 start
+  net.addMinimum({10.0, 0.0}, 0.0);  // 1 finish
+  net.addMinimum({4.0, 3.0}, -1.0);  // 2
+  net.addMinimum({5.0, 0.0}, -2.0);  // 3, on the straight line
+  ConnectParams p;
+  const Connect connect(p);
+  std::vector<int> tries(16, 0);
+  // Straight line via 3 (5 + 5) beats via 2 (5 + sqrt(45)) and equals the direct link (10);
+  // with power 2 the two short links win clearly.
+  ConnectParams squared;
+  squared.distancePower = 2.0;
+  EXPECT_EQ(Connect(squared).shortestPath(net, 0, 1, tries), (std::vector<int>{0, 3, 1}));
+  // A known transition state 0-2 makes that link free: via 2 now costs sqrt(45) = 6.7 < 10.
+  net.addTransitionState({2.0, 1.5}, 1.0, -1.0, 0, 2);
+  EXPECT_EQ(connect.shortestPath(net, 0, 1, tries), (std::vector<int>{0, 2, 1}));
+  // Once 2-1 has been tried, the next best avoids it.
+  tries[2 * 4 + 1] = tries[1 * 4 + 2] = 1;
+  const std::vector<int> next = connect.shortestPath(net, 0, 1, tries);
+  ASSERT_FALSE(next.empty());
+  for (std::size_t k = 0; k + 1 < next.size(); ++k) {
+    EXPECT_FALSE((next[k] == 2 && next[k + 1] == 1)) << "excluded pair used";
+  }
+  // Everything into 1 tried: no path.
+  for (int m : {0, 2, 3}) tries[m * 4 + 1] = tries[1 * 4 + m] = 1;
+  EXPECT_TRUE(connect.shortestPath(net, 0, 1, tries).empty());
+}
+
+ConnectParams surfaceConnect() {
+  ConnectParams p;
+  p.firstImages = 0;
+  p.firstIterations = 0;
+  p.dneb.alignEndpoints = false;
+  p.dneb.springConstant = 100.0;  // Mueller-Brown's energies are ~100x Lennard-Jones'
+  p.dneb.rmsTolerance = 0.1;
+  p.dneb.maxStepPerImage = 0.05;
+  p.transitionStateSearch.rayleighRitz.removeRigidBodyModes = false;
+  p.transitionStateSearch.maxUphillStep = 0.1;
+  p.transitionStateSearch.initialUphillStep = 0.05;
+  p.descent.pushoff = 0.01;
+  p.descent.minimiser.maxStep = 0.05;
+  return p;
+}
+
+TEST(Connect, MullerBrownMinimaAAndBThroughTheIntermediateMinimum) {
+  MullerBrown f;
+  LbfgsParams lp;
+  lp.maxStep = 0.05;
+  lp.rmsTolerance = 1e-9;
+  std::vector<double> ma = {-0.55, 1.45}, mb = {0.62, 0.03};
+  const double ea = Lbfgs(lp).minimize(f, ma).energy;
+  const double eb = Lbfgs(lp).minimize(f, mb).energy;
+  TransitionNetwork net(planeNetwork());
+  net.addMinimum(ma, ea);
+  net.addMinimum(mb, eb);
+  std::vector<ConnectCycle> cycles;
+  ConnectObserver observer;
+  observer.onCycle = [&](const ConnectCycle& c) { cycles.push_back(c); };
+  const ConnectResult r = Connect(surfaceConnect()).connect(f, net, 0, 1, observer);
+  ASSERT_TRUE(r.connected()) << connectStatusName(r.status);
+  ASSERT_EQ(r.path.size(), 2u);
+  EXPECT_NEAR(net.transitionStates()[r.path[0].transitionState].energy, -40.665, 1e-3);
+  EXPECT_NEAR(net.transitionStates()[r.path[1].transitionState].energy, -72.249, 1e-3);
+  EXPECT_NEAR(net.minima()[r.path[0].to].energy, -80.767, 1e-3);
+  for (const NetworkTransitionState& ts : net.transitionStates()) {
+    EXPECT_EQ(hessianSpectrum(numericalHessian(f, ts.coordinates)).negativeCount(), 1);
+  }
+  EXPECT_EQ(r.cycles, 1);
+  ASSERT_EQ(cycles.size(), 1u);
+  EXPECT_EQ(cycles[0].missingLinks.size(), 1u);
+}
+
+TEST(Connect, Lj7PentagonalBipyramidToCappedOctahedron) {
+  LennardJones lj(7);
+  TransitionNetwork net;
+  net.addMinimum(lj7PentagonalBipyramid(), -16.505384);
+  net.addMinimum(lj7CappedOctahedron(), -15.935043);
+  ConnectParams p;
+  p.firstImages = 0;  // distance-scaled from the first run
+  p.firstIterations = 0;
+  const ConnectResult r = Connect(p).connect(lj, net, 0, 1);
+  ASSERT_TRUE(r.connected()) << connectStatusName(r.status);
+  ASSERT_FALSE(r.path.empty());
+  EXPECT_EQ(r.path.front().from, 0);
+  EXPECT_EQ(r.path.back().to, 1);
+  for (const PathStep& step : r.path) {
+    const NetworkTransitionState& ts = net.transitionStates()[step.transitionState];
+    EXPECT_LT(ts.eigenvalue, 0.0);
+    EXPECT_GT(ts.energy, net.minima()[step.from].energy);
+    EXPECT_GT(ts.energy, net.minima()[step.to].energy);
+  }
+  // Every stationary point found is what it claims to be (finite-difference Hessian without the
+  // six zero modes): one negative eigenvalue at each transition state, none at each minimum.
+  for (const NetworkTransitionState& ts : net.transitionStates()) {
+    EXPECT_EQ(
+        hessianSpectrumWithoutRigidBodyModes(numericalHessian(lj, ts.coordinates), ts.coordinates)
+            .negativeCount(),
+        1);
+  }
+  for (const NetworkMinimum& m : net.minima()) {
+    EXPECT_EQ(
+        hessianSpectrumWithoutRigidBodyModes(numericalHessian(lj, m.coordinates), m.coordinates)
+            .negativeCount(),
+        0);
+  }
+}
+
+// The odata POINTS block: "label x y z" lines after the POINTS keyword.
+std::vector<double> readOdataPoints(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  bool points = false;
+  std::vector<double> x;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string first;
+    if (!(fields >> first)) continue;
+    if (!points) {
+      points = first == "POINTS";
+      continue;
+    }
+    double v[3];
+    if (!(fields >> v[0] >> v[1] >> v[2])) break;
+    x.insert(x.end(), v, v + 3);
+  }
+  return x;
+}
+
+// The wales-group LJ38 example (shared/data/lj38/optim): global minimum (odata POINTS, Oh) to the
+// second-lowest minimum (finish, C5v), with the example's odata settings. OPTIM needed 5 cycles
+// and found 8 transition states on the path, the highest at -168.7591078.
+TEST(SlowConnect, Lj38ExampleGlobalMinimumToSecondLowest) {
+  const auto odata = testDataPath("lj38/optim/odata");
+  const auto finishFile = testDataPath("lj38/optim/finish");
+  if (!odata || !finishFile) GTEST_SKIP() << "shared/data/lj38/optim not found";
+  LennardJones lj(38);
+  std::vector<double> start = readOdataPoints(*odata);
+  std::vector<double> finish = readCoordinates(*finishFile);
+  ASSERT_EQ(start.size(), 114u);
+  ASSERT_EQ(finish.size(), 114u);
+  LbfgsParams tight;  // REOPTIMISEENDPOINTS, BFGSMIN 1e-6
+  tight.rmsTolerance = 1e-6;
+  tight.maxIterations = 5000;
+  tight.maxStep = 0.2;
+  tight.historySize = 10;
+  const double e0 = Lbfgs(tight).minimize(lj, start).energy;
+  const double e1 = Lbfgs(tight).minimize(lj, finish).energy;
+  EXPECT_NEAR(e0, -173.9284266, 1e-6);
+  EXPECT_NEAR(e1, -173.2523784, 1e-6);
+
+  TransitionNetworkParams np;  // EDIFFTOL 1e-6, GEOMDIFFTOL 0.2
+  TransitionNetwork net(np);
+  net.addMinimum(start, e0);
+  net.addMinimum(finish, e1);
+  ConnectParams p;  // NEWCONNECT 100 1 20.0 20.0 30, NEWNEB 50 500 0.025, NEBK 10, DIJKSTRA 1
+  p.transitionStateSearch.rayleighRitz.lbfgs.maxIterations = 50;  // BFGSTS 50 3 25 0.0001
+  p.transitionStateSearch.rayleighRitz.lbfgs.rmsTolerance = 1e-4;
+  p.transitionStateSearch.tangentIterationsBefore = 3;
+  p.transitionStateSearch.tangentIterationsAfter = 25;
+  p.transitionStateSearch.maxIterations = 200;      // STEPS 200
+  p.transitionStateSearch.initialUphillStep = 0.1;  // MAXSTEP 0.1, MAXMAX 0.2, TRAD 0.2
+  p.transitionStateSearch.maxUphillStep = 0.2;
+  p.transitionStateSearch.trustRatio = 0.2;
+  p.descent.pushoff = 0.02;  // PUSHOFF 0.02
+  ConnectObserver observer;
+  observer.onCycle = [](const ConnectCycle& c) {
+    std::cout << "cycle " << c.cycle << ": " << c.minima << " minima, " << c.transitionStates
+              << " ts; missing links";
+    for (std::size_t k = 0; k < c.missingLinks.size(); ++k) {
+      std::cout << " " << c.missingLinks[k].first + 1 << "-" << c.missingLinks[k].second + 1 << " ("
+                << c.distances[k] << ")";
+    }
+    std::cout << "\n";
+  };
+  observer.onAttempt = [](const ConnectAttempt& a) {
+    std::cout << "  DNEB " << a.from + 1 << "-" << a.to + 1 << ": " << a.images << " images, "
+              << a.iterations << "/" << a.iterationLimit << " iterations, RMS " << a.dnebRms << ", "
+              << a.candidates << " candidates, " << a.convergedSearches << " converged, "
+              << a.newTransitionStates << " new ts, " << a.newMinima << " new minima\n";
+  };
+  const ConnectResult r = Connect(p).connect(lj, net, 0, 1, observer);
+  ASSERT_TRUE(r.connected()) << connectStatusName(r.status) << " after " << r.cycles << " cycles";
+  double highest = -1e300;
+  std::cout << std::setprecision(10);
+  for (const PathStep& step : r.path) {
+    const NetworkTransitionState& ts = net.transitionStates()[step.transitionState];
+    highest = std::max(highest, ts.energy);
+    std::cout << "  " << net.minima()[step.from].energy << " -> ts " << ts.energy << " -> "
+              << net.minima()[step.to].energy << "\n";
+  }
+  std::cout << "LJ38 connect: " << r.cycles << " cycles, " << r.path.size()
+            << " transition states on the path, highest " << highest << " (OPTIM: 5 cycles, 8, "
+            << "-168.7591078); " << net.minima().size() << " minima and "
+            << net.transitionStates().size() << " transition states known, " << r.dnebRuns
+            << " DNEB runs, " << r.transitionStateSearches << " TS searches, " << r.gradientCalls
+            << " gradient calls\n";
+  EXPECT_LT(highest, -168.0);
+  for (const PathStep& step : r.path) {
+    const NetworkTransitionState& ts = net.transitionStates()[step.transitionState];
+    EXPECT_EQ(
+        hessianSpectrumWithoutRigidBodyModes(numericalHessian(lj, ts.coordinates), ts.coordinates)
+            .negativeCount(),
+        1)
+        << "transition state " << step.transitionState;
+  }
+}
+
+}  // namespace
+}  // namespace landscape

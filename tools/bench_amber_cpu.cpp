@@ -1,0 +1,145 @@
+// Benchmark (not a test): time per energy + gradient evaluation of the AMBER GB CPU reference
+// (potentials/AmberGb, one thread, double precision) on the GB test systems, printed as a Markdown
+// table for docs/benchmarks.md. Each system runs in the conditions of its REFERENCE.md row (igb 2,
+// 0.2 M, rgbmax 12 A; ash: salt 0, rgbmax 25 A), and the table also shows how far EGB and TOTAL are
+// from that row (uncorrected: see docs/amber-gb.md for the two known reference offsets), which for
+// myoglobin_x4 and myoglobin_x10 is their only check (they are too large for ctest).
+//
+// Work per evaluation: all N(N-1)/2 pairs for LJ, Coulomb and the GB pair term, plus the pairs
+// within rgbmax + max screened radius twice more (Born radii, then their chain rule).
+//
+// Usage: bench_amber_cpu [--data DIR] [--systems ash,trpcage,...] [--min-seconds S]
+//   DIR defaults to ../shared/data/gb (run from the repository root).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
+#include "potentials/AmberTopology.h"
+
+namespace {
+
+using namespace landscape;
+
+struct BenchSystem {
+  const char* name;
+  const char* prmtop;  ///< relative to --data
+  const char* inpcrd;
+  double saltcon, rgbmax;
+  double referenceEgb, referenceTotal;  ///< reference_json/<name>.json, amber_igb2_rgbmax<rgbmax>
+};
+
+const BenchSystem kSystems[] = {
+    {"ash", "ash/ash.parm7", "ash/ash.rst7", 0.0, 25.0, -28.168908603314772, -25.71454886505877},
+    {"trpcage", "trpcage/prmtop", "trpcage/inpcrd", 0.2, 12.0, -455.454876466049,
+     -504.2317823287122},
+    {"trx", "trx/prmtop.gb2", "trx/trxox.2.4ns.x", 0.2, 12.0, -2151.0720376773279,
+     -2367.9980976132206},
+    {"myoglobin", "myoglobin/prmtop", "myoglobin/inpcrd", 0.2, 12.0, -12866.722747315987,
+     -3301.0820803263387},
+    {"myoglobin_x4", "myoglobin_x4/prmtop", "myoglobin_x4/inpcrd", 0.2, 12.0, -94142.3097952072,
+     -12597.624360207486},
+    {"myoglobin_x10", "myoglobin_x10/prmtop", "myoglobin_x10/inpcrd", 0.2, 12.0, -394313.3253076776,
+     -31488.880295594478},
+};
+
+/// Seconds per call: one call first; if it took under 0.2 s, calls repeated until minSeconds.
+template <class F>
+double secondsPerCall(F&& call, double minSeconds) {
+  auto t0 = std::chrono::steady_clock::now();
+  call();
+  const double first = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (first > 0.2) return first;
+  long reps = std::max(1L, static_cast<long>(minSeconds / std::max(first, 1e-7)));
+  t0 = std::chrono::steady_clock::now();
+  for (long i = 0; i < reps; ++i) call();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+         static_cast<double>(reps);
+}
+
+std::size_t descreeningPairs(const AmberGb& gb, const std::vector<double>& x) {
+  const double cut = gb.tables().model.rgbmax + gb.tables().gbScreenedMax;
+  const std::size_t n = x.size() / 3;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double dx = x[3 * i] - x[3 * j], dy = x[3 * i + 1] - x[3 * j + 1],
+                   dz = x[3 * i + 2] - x[3 * j + 2];
+      if (dx * dx + dy * dy + dz * dz <= cut * cut) ++count;
+    }
+  return count;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string data = "../shared/data/gb";
+  std::vector<std::string> only;
+  double minSeconds = 1.0;
+  for (int i = 1; i < argc; ++i) {
+    const bool hasValue = i + 1 < argc;
+    if (std::strcmp(argv[i], "--data") == 0 && hasValue) {
+      data = argv[++i];
+    } else if (std::strcmp(argv[i], "--systems") == 0 && hasValue) {
+      std::stringstream list(argv[++i]);
+      for (std::string item; std::getline(list, item, ',');) only.push_back(item);
+    } else if (std::strcmp(argv[i], "--min-seconds") == 0 && hasValue) {
+      minSeconds = std::atof(argv[++i]);
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--data DIR] [--systems ash,trpcage,trx,myoglobin,myoglobin_x4,"
+                   "myoglobin_x10] [--min-seconds S]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  std::printf("AMBER GB (igb 2) CPU reference, one thread, double precision; data %s\n\n",
+              data.c_str());
+  std::printf(
+      "| system | atoms | pairs | pairs within rgbmax+s | E+G (ms) | E only (ms) | "
+      "E+G ns/pair | TOTAL (kcal/mol) | dEGB vs ref | dTOTAL vs ref |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
+  try {
+    for (const BenchSystem& s : kSystems) {
+      if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
+      const std::string prmtop = (std::filesystem::path(data) / s.prmtop).string();
+      const std::string inpcrd = (std::filesystem::path(data) / s.inpcrd).string();
+      if (!std::filesystem::exists(prmtop) || !std::filesystem::exists(inpcrd)) {
+        std::printf("| %s | (files not found under %s) |\n", s.name, data.c_str());
+        continue;
+      }
+      const AmberTopology topology = readAmberTopology(prmtop);
+      const std::vector<double> x = readAmberCoordinates(inpcrd, topology).positions;
+      AmberGbParams params;
+      params.saltcon = s.saltcon;
+      params.rgbmax = s.rgbmax;
+      AmberGb gb(topology, params);
+      std::vector<double> g(x.size());
+      double total = 0.0;
+      const double tGradient =
+          secondsPerCall([&] { total = gb.energyGradient(x.data(), g.data()); }, minSeconds);
+      const double tEnergy = secondsPerCall([&] { gb.energy(x.data()); }, minSeconds);
+      const double egb = gb.breakdown(x.data()).egb;
+      const double n = static_cast<double>(topology.atomCount);
+      const double pairs = n * (n - 1.0) / 2.0;
+      std::printf("| %s | %d | %.0f | %zu | %.4g | %.4g | %.1f | %.4f | %.1e | %.1e |\n", s.name,
+                  topology.atomCount, pairs, descreeningPairs(gb, x), 1e3 * tGradient,
+                  1e3 * tEnergy, 1e9 * tGradient / pairs, total, egb - s.referenceEgb,
+                  total - s.referenceTotal);
+      std::fflush(stdout);
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_amber_cpu: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
