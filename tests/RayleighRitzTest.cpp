@@ -147,6 +147,29 @@ TEST(RayleighRitz, DefaultSettingsConvergeWithSettledEigenvalue) {
   EXPECT_NEAR(warm.eigenvalue, cold.eigenvalue, 0.01 * std::abs(cold.eigenvalue));
 }
 
+// When the RMS criterion holds before lambda has settled, the search goes on with a tighter RMS
+// tolerance; without tightenings allowed it reports the eigenvalue as unsettled.
+TEST(RayleighRitz, LooseRmsToleranceIsTightenedUntilTheEigenvalueSettles) {
+  LennardJones lj(7);
+  const std::vector<double> x = lj7CappedOctahedron();
+  RayleighRitzParams p;
+  p.lbfgs.rmsTolerance = 3.0;
+  p.eigenvalueTolerance = 1e-9;
+  p.maxTightenings = 0;
+  const RayleighRitzResult once =
+      RayleighRitz(p).smallestEigenvector(lj, x, randomUnitVector(21, 2));
+  EXPECT_EQ(once.status, LbfgsStatus::Converged);
+  ASSERT_GE(once.iterations, 2);
+  EXPECT_FALSE(once.eigenvalueSettled);
+  EXPECT_FALSE(once.converged());
+  p.maxTightenings = 10;
+  const RayleighRitzResult tightened =
+      RayleighRitz(p).smallestEigenvector(lj, x, randomUnitVector(21, 2));
+  EXPECT_TRUE(tightened.converged());
+  EXPECT_GT(tightened.iterations, once.iterations);
+  EXPECT_NEAR(tightened.eigenvalue, 30.5644573, 1e-5);
+}
+
 TEST(RayleighRitz, BadParametersAndGuessesAreRejected) {
   RayleighRitzParams p;
   p.zeta = 0.0;
