@@ -16,12 +16,14 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests.log" | tee -a "$out/summary.
 for tool in memcheck racecheck synccheck initcheck; do
   run "compute-sanitizer $tool on the CUDA tests"
   compute-sanitizer --tool "$tool" --error-exitcode 99 ./build/landscape_tests \
-    --gtest_filter='*cuda*:*Cuda*' > "$out/sanitizer-$tool.log" 2>&1
-  echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')" \
+    --gtest_filter='*cuda*:*Cuda*' > "$out/sanitizer-last.log" 2>&1
+  echo "exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/sanitizer-last.log" | tr '\n' ' ')" \
     | tee -a "$out/summary.txt"
+  { echo "== $tool"; cat "$out/sanitizer-last.log"; } >> "$out/sanitizer.log"
+  rm -f "$out/sanitizer-last.log"
 done
 run "LJ potential benchmark"
-./build/bench_lj_potential --sizes 38,147,1000,10000,30000 2>&1 | tee "$out/bench_lj_potential.txt"
+./build/bench_lj_potential --sizes 38,147,1000,10000,30000 2>&1 | tee -a "$out/benchmarks.txt"
 run "gmin on the CUDA backend"
 work=$(mktemp -d)
 (cd "$work" && "$LANDSCAPE_GMIN_EXECUTABLE" --backend cuda --lj 38 --steps 300 --seed 5 --quiet \
@@ -32,6 +34,12 @@ if cmp -s "$work/gmin-cuda/lowest" "$work/gmin-cpu/lowest"; then
 else
   diff "$work/gmin-cuda/lowest" "$work/gmin-cpu/lowest" | head -5 | tee -a "$out/summary.txt"
 fi
-run "LJ38 first encounter, CUDA backend"
-./build/bench_lj38_first_encounter --runs 16 --threads 16 --backend cuda 2>&1 | tail -12 \
-  | tee "$out/bench_lj38_cuda.txt"
+run "L-BFGS direction vs byte floor"
+./build/bench_lbfgs_direction --atoms 38,2492,24920 --m 4,10,100,1000 2>&1 | tee -a "$out/benchmarks.txt"
+run "history-size tables, LJ2500"
+(cd "$work" && "$OLDPWD/build/bench_history" --lj 2500 --starts 2 --m 4,10,100,1000 \
+  --max-iterations 20000 --out history_lj2500 2>/dev/null) | tee -a "$out/benchmarks.txt"
+if [[ -x ./build/bench_langevin ]]; then
+  run "Langevin / RNG benchmark"
+  ./build/bench_langevin 2>&1 | tee -a "$out/benchmarks.txt"
+fi
