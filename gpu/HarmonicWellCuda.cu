@@ -1,9 +1,8 @@
-#include "gpu/HarmonicWellCuda.h"
-
 #include <stdexcept>
 
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/HarmonicWellCuda.h"
 #include "gpu/HarmonicWellKernels.cuh"
 #include "potentials/HarmonicWell.h"
 
@@ -63,7 +62,8 @@ double HarmonicWellCuda::energyGradient(const double* x, double* g) {
 
 double HarmonicWellCuda::energyGradientDevice(const double* d_x, double* d_g) {
   if (d_x == nullptr || d_g == nullptr)
-    throw std::invalid_argument(name() + ": energyGradientDevice needs device pointers d_x and d_g");
+    throw std::invalid_argument(name() +
+                                ": energyGradientDevice needs device pointers d_x and d_g");
   return m_device->evaluate(d_x, d_g, m_springConstant);
 }
 

@@ -1,11 +1,10 @@
-#include "gpu/LangevinCuda.h"
-
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/LangevinCuda.h"
 #include "gpu/LangevinKernels.cuh"
 #include "gpu/RandomStreamsCuda.h"
 
@@ -36,8 +35,8 @@ struct LangevinCuda::DeviceState {
       potential.energyGradientDevice(d_x, g.data());
       return;
     }
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(hostX.data(), d_x, hostX.size() * sizeof(double),
-                                    cudaMemcpyDeviceToHost));
+    LANDSCAPE_CUDA_CHECK(
+        cudaMemcpy(hostX.data(), d_x, hostX.size() * sizeof(double), cudaMemcpyDeviceToHost));
     potential.energyGradient(hostX.data(), hostG.data());
     g.copyFromHost(hostG);
   }

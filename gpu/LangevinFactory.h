@@ -17,8 +17,8 @@ std::unique_ptr<LangevinIntegrator> makeLangevinIntegrator(Potential& potential,
 
 /// The integrator on an explicit backend. Mixed cases work through the potential's host entry
 /// point: Backend::Cpu with a device-resident potential copies x and g every step, Backend::Cuda
-/// with a host-only potential evaluates the force on the host and integrates on the device. Throws std::runtime_error for Backend::Cuda
-/// without CUDA support or device.
+/// with a host-only potential evaluates the force on the host and integrates on the device. Throws
+/// std::runtime_error for Backend::Cuda without CUDA support or device.
 std::unique_ptr<LangevinIntegrator> makeLangevinIntegrator(Potential& potential,
                                                            const LangevinParams& params,
                                                            Backend backend);

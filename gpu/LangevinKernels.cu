@@ -18,8 +18,8 @@ __global__ void __launch_bounds__(kRandomBlockSize) langevinStepKernel(LangevinS
   rng::particleGaussians(w, gauss);
   for (int c = 0; c < 3; ++c) {
     const std::size_t k = 3 * i + c;
-    args.d_x[k] = langevinUpdate(args.d_x[k], args.d_g[k], args.mobilityStep, args.noiseAmplitude,
-                                 gauss[c]);
+    args.d_x[k] =
+        langevinUpdate(args.d_x[k], args.d_g[k], args.mobilityStep, args.noiseAmplitude, gauss[c]);
   }
 }
 

@@ -11,7 +11,8 @@
 //                then table entry j at (3 + j) streams + i): the scalars are coalesced, the table
 //                entry a step touches depends on the stream's last output (a gather);
 //   Lagged Fib.  the ring of l uint32 shared by all streams; thread i reads x_{n-l}, x_{n-s} and
-//                writes x_n for its n = kM + j streams + i (consecutive threads, consecutive slots);
+//                writes x_n for its n = kM + j streams + i (consecutive threads, consecutive
+//                slots);
 //   Philox       nothing: the words are Philox4x32-10(counter = (step, stream), key = seed).
 // Determinism: integer arithmetic only, each state word written by one thread per step; the words
 // equal the CPU twin's bit for bit.
@@ -30,15 +31,15 @@ namespace landscape {
 struct RandomStreamsView {
   RngKind kind = RngKind::Philox;
   std::uint64_t seed = 0;
-  std::uint64_t step = 0;             ///< steps drawn before this one (Philox counter)
+  std::uint64_t step = 0;  ///< steps drawn before this one (Philox counter)
   std::size_t streams = 0;
-  std::uint32_t* d_lcg = nullptr;     ///< Lcg: streams words
+  std::uint32_t* d_lcg = nullptr;          ///< Lcg: streams words
   rng::HybridTausState* d_taus = nullptr;  ///< HybridTaus: streams states
-  std::int32_t* d_ran2 = nullptr;     ///< Ran2: rng::kRan2StateWords x streams words
-  std::uint32_t* d_ring = nullptr;    ///< LaggedFibonacci: longLag words
-  std::uint32_t longLag = 0;          ///< LaggedFibonacci l
-  std::uint32_t shortLag = 0;         ///< LaggedFibonacci s
-  std::uint32_t ringBase = 0;         ///< LaggedFibonacci: slot of the step's first draw
+  std::int32_t* d_ran2 = nullptr;          ///< Ran2: rng::kRan2StateWords x streams words
+  std::uint32_t* d_ring = nullptr;         ///< LaggedFibonacci: longLag words
+  std::uint32_t longLag = 0;               ///< LaggedFibonacci l
+  std::uint32_t shortLag = 0;              ///< LaggedFibonacci s
+  std::uint32_t ringBase = 0;              ///< LaggedFibonacci: slot of the step's first draw
 };
 
 /// The four words of stream i for the view's step; updates that stream's state (its slice of the

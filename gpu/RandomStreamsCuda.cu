@@ -1,11 +1,10 @@
-#include "gpu/RandomStreamsCuda.h"
-
 #include <stdexcept>
 #include <string>
 
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/RandomKernels.cuh"
+#include "gpu/RandomStreamsCuda.h"
 
 namespace landscape {
 

@@ -165,7 +165,9 @@ LANDSCAPE_HD std::int32_t ran2Step(std::int32_t& idum, std::int32_t& idum2, std:
 }
 
 /// The native output, in [1, kRan2M1 - 1] (NR returns it times 1/kRan2M1).
-LANDSCAPE_HD std::int32_t ran2Next(Ran2State& s) { return ran2Step(s.idum, s.idum2, s.iy, s.iv, 1); }
+LANDSCAPE_HD std::int32_t ran2Next(Ran2State& s) {
+  return ran2Step(s.idum, s.idum2, s.iy, s.iv, 1);
+}
 
 /// ran2's 31-bit output as a 32-bit word: floor(iy 2^32 / kRan2M1), i.e. floor(u 2^32) of its
 /// uniform u = iy / kRan2M1. Exact integer arithmetic.
@@ -224,10 +226,9 @@ LANDSCAPE_HD void philox4x32_10(const std::uint32_t ctr[4], const std::uint32_t 
 /// any step of any stream is computed directly.
 LANDSCAPE_HD void philoxBlock(std::uint64_t seed, std::uint64_t stream, std::uint64_t block,
                               std::uint32_t out[4]) {
-  const std::uint32_t ctr[4] = {static_cast<std::uint32_t>(block),
-                                static_cast<std::uint32_t>(block >> 32),
-                                static_cast<std::uint32_t>(stream),
-                                static_cast<std::uint32_t>(stream >> 32)};
+  const std::uint32_t ctr[4] = {
+      static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
+      static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32)};
   const std::uint32_t key[2] = {static_cast<std::uint32_t>(seed),
                                 static_cast<std::uint32_t>(seed >> 32)};
   philox4x32_10(ctr, key, out);

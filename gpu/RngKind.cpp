@@ -69,9 +69,9 @@ const std::vector<LaggedFibonacciLags>& laggedFibonacciLagTable() {
   // tools/check_trinomials re-derives primitivity (x^(2^l) = x mod the trinomial, which for prime
   // l and prime 2^l - 1 means primitive); docs/rng.md records which degrees were re-checked here.
   static const std::vector<LaggedFibonacciLags> table = {
-      {2281, 1252},          {4423, 2098},          {9689, 4187},          {19937, 9842},
-      {44497, 21034},        {110503, 53719},       {756839, 279695},      {3021377, 1010202},
-      {6972593, 3037958},    {24036583, 8785528},   {43112609, 21078848},  {74207281, 30684570}};
+      {2281, 1252},       {4423, 2098},        {9689, 4187},         {19937, 9842},
+      {44497, 21034},     {110503, 53719},     {756839, 279695},     {3021377, 1010202},
+      {6972593, 3037958}, {24036583, 8785528}, {43112609, 21078848}, {74207281, 30684570}};
   return table;
 }
 
@@ -93,12 +93,12 @@ void requireLagsServe(const LaggedFibonacciLags& lags, std::size_t streams) {
                                 std::to_string(lags.longLag) +
                                 ", s = " + std::to_string(lags.shortLag));
   if (lags.maxDrawsPerStep() < kWordsPerStreamStep * streams)
-    throw std::invalid_argument(
-        "lagged-fibonacci: lags l = " + std::to_string(lags.longLag) +
-        ", s = " + std::to_string(lags.shortLag) + " allow " +
-        std::to_string(lags.maxDrawsPerStep()) + " draws per step, fewer than the " +
-        std::to_string(kWordsPerStreamStep * streams) + " of " + std::to_string(streams) +
-        " streams");
+    throw std::invalid_argument("lagged-fibonacci: lags l = " + std::to_string(lags.longLag) +
+                                ", s = " + std::to_string(lags.shortLag) + " allow " +
+                                std::to_string(lags.maxDrawsPerStep()) +
+                                " draws per step, fewer than the " +
+                                std::to_string(kWordsPerStreamStep * streams) + " of " +
+                                std::to_string(streams) + " streams");
 }
 
 std::size_t rngStateBytes(RngKind kind, std::size_t streams) {

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
@@ -28,13 +30,24 @@ constexpr const char* kFirstFoundStepDataset = "first_found_step";
 constexpr const char* kFunctionCallsDataset = "function_calls";
 constexpr const char* kUnitsAttribute = "units";
 constexpr const char* kCountUnit = "count";
+// Additions for transition networks (still schema_version 1: new, optional datasets and a group).
+constexpr const char* kTransitionStatesGroup = "transition_states";
+constexpr const char* kLogProductDataset = "log_product_frequencies";
+constexpr const char* kPointGroupOrderDataset = "point_group_order";
+constexpr const char* kPrincipalMomentsDataset = "principal_moments";
+constexpr const char* kHessianEigenvaluesDataset = "hessian_eigenvalues";
+constexpr const char* kConnectedMinimaDataset = "minima";
+constexpr const char* kEigenvalueDataset = "eigenvalue";
+constexpr const char* kIndexUnit = "index (0-based row of /minima)";
 
 // Chunk sizes: HDF5 reads and writes whole chunks, and its default chunk cache is 1 MiB, so chunks
 // of tens of KiB keep reading one minimum cheap while appending stays a few chunk writes.
 constexpr hsize_t kChunkEntries1D = 1024;         // 8 KiB of float64 or int64
 constexpr hsize_t kCoordinateChunkBytes = 65536;  // 64 KiB of coordinate rows (at least one row)
 
-std::string datasetPath(const char* name) { return std::string("/") + kMinimaGroup + "/" + name; }
+std::string datasetPath(const char* name, const char* group = kMinimaGroup) {
+  return std::string("/") + group + "/" + name;
+}
 
 // ---- errors ----------------------------------------------------------------------------------
 
@@ -308,8 +321,11 @@ struct Column {
   hid_t fileType;    // type on disk
   hid_t memoryType;  // type of the buffer in memory
   H5T_class_t typeClass;
-  const char* typeName;  // for messages
+  const char* typeName;              // for messages
+  const char* group = kMinimaGroup;  // the group holding it
 };
+
+std::string datasetPath(const Column& column) { return datasetPath(column.name, column.group); }
 
 Column energyColumn() {
   return {kEnergyDataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, H5T_FLOAT, "float64"};
@@ -327,7 +343,7 @@ Column functionCallsColumn() {
 /// Creates an empty dataset of shape (0) or (0, width), chunked and unlimited along the first axis.
 void createExtendibleDataset(hid_t group, const Column& column, hsize_t width,
                              const std::string& units, const std::string& path) {
-  const std::string what = "cannot create dataset " + datasetPath(column.name);
+  const std::string what = "cannot create dataset " + datasetPath(column);
   const int rank = width == 0 ? 1 : 2;
   const hsize_t dims[2] = {0, width};
   const hsize_t maxDims[2] = {H5S_UNLIMITED, width};
@@ -342,7 +358,7 @@ void createExtendibleDataset(hid_t group, const Column& column, hsize_t width,
                                       properties.get(), H5P_DEFAULT),
                            H5Dclose, path, what);
   writeStringAttribute(dataset.get(), kUnitsAttribute, units, path,
-                       "dataset " + datasetPath(column.name));
+                       "dataset " + datasetPath(column));
   check(dataset.close(), path, what);
 }
 
@@ -355,7 +371,7 @@ struct OpenDataset {
 
 OpenDataset openDataset(hid_t group, const Column& column, bool twoDimensional,
                         const std::string& path) {
-  const std::string name = datasetPath(column.name);
+  const std::string name = datasetPath(column);
   const std::string what = "cannot open dataset " + name;
   const htri_t exists = H5Lexists(group, column.name, H5P_DEFAULT);
   if (exists < 0) failHdf5(path, what);
@@ -433,7 +449,7 @@ Handle openMinimaGroup(hid_t file, const std::string& path) {
 void appendRows(OpenDataset& set, const Column& column, hsize_t rows, const void* data,
                 const std::string& path) {
   if (rows == 0) return;
-  const std::string what = "cannot extend dataset " + datasetPath(column.name);
+  const std::string what = "cannot extend dataset " + datasetPath(column);
   const int rank = set.width == 0 ? 1 : 2;
   const hsize_t newDims[2] = {set.rows + rows, set.width};
   check(H5Dset_extent(set.dataset.get(), newDims), path, what);
@@ -445,7 +461,7 @@ void appendRows(OpenDataset& set, const Column& column, hsize_t rows, const void
   Handle memorySpace = checked(H5Screate_simple(rank, count, nullptr), H5Sclose, path, what);
   check(H5Dwrite(set.dataset.get(), column.memoryType, memorySpace.get(), fileSpace.get(),
                  H5P_DEFAULT, data),
-        path, "cannot write dataset " + datasetPath(column.name));
+        path, "cannot write dataset " + datasetPath(column));
   set.rows += rows;
 }
 
@@ -549,6 +565,220 @@ void validateInput(const std::string& function, const std::string& path,
   }
 }
 
+// ---- transition networks ---------------------------------------------------------------------
+
+constexpr double kUnknownReal = std::numeric_limits<double>::quiet_NaN();
+
+Column floatColumn(const char* name, const char* group) {
+  return {name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, H5T_FLOAT, "float64", group};
+}
+Column integerColumn(const char* name, const char* group) {
+  return {name, H5T_STD_I64LE, H5T_NATIVE_LONG, H5T_INTEGER, "int64", group};
+}
+
+std::string logProductUnit(const DatabaseMetadata& m) {
+  return "ln(" + m.energyUnit + " / " + m.lengthUnit + "^2), unit masses";
+}
+std::string eigenvalueUnit(const DatabaseMetadata& m) {
+  return m.energyUnit + " / " + m.lengthUnit + "^2, unit masses";
+}
+std::string momentUnit(const DatabaseMetadata& m) { return m.lengthUnit + "^2, unit masses"; }
+
+bool hasDataset(hid_t group, const Column& column, const std::string& path) {
+  const htri_t exists = H5Lexists(group, column.name, H5P_DEFAULT);
+  if (exists < 0) failHdf5(path, "cannot look up dataset " + datasetPath(column));
+  return exists > 0;
+}
+
+/// Creates an extendible dataset and fills it with `rows` rows of `data` (rows x max(width, 1)).
+void createFilledDataset(hid_t group, const Column& column, hsize_t width, const std::string& units,
+                         hsize_t rows, const void* data, const std::string& path) {
+  createExtendibleDataset(group, column, width, units, path);
+  OpenDataset set = openDataset(group, column, width != 0, path);
+  appendRows(set, column, rows, data, path);
+  check(set.dataset.close(), path, "cannot close dataset " + datasetPath(column));
+}
+
+/// Opens a dataset and checks that it has `rows` rows and, for width != 0, `width` columns.
+OpenDataset openShapedDataset(hid_t group, const Column& column, hsize_t width, hsize_t rows,
+                              const std::string& path) {
+  OpenDataset set = openDataset(group, column, width != 0, path);
+  if (set.rows != rows || set.width != width) {
+    const std::string expected =
+        width == 0 ? std::to_string(rows) : std::to_string(rows) + " x " + std::to_string(width);
+    const std::string found = width == 0
+                                  ? std::to_string(set.rows)
+                                  : std::to_string(set.rows) + " x " + std::to_string(set.width);
+    invalid(path, "dataset " + datasetPath(column) + " has shape " + found + ", expected " +
+                      expected + " (one row per entry of its group)");
+  }
+  return set;
+}
+
+void readWhole(OpenDataset& set, const Column& column, void* buffer, const std::string& path) {
+  if (set.rows == 0) return;
+  check(H5Dread(set.dataset.get(), column.memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer), path,
+        "cannot read dataset " + datasetPath(column));
+}
+
+/// The optional /minima datasets of a network file, with the value a row gets when unknown.
+struct OptionalColumn {
+  Column column;
+  bool perCoordinate;  // width 3N (else `width`)
+  hsize_t width;
+};
+
+std::vector<OptionalColumn> optionalPropertyColumns(const char* group) {
+  return {{floatColumn(kLogProductDataset, group), false, 0},
+          {integerColumn(kPointGroupOrderDataset, group), false, 0},
+          {floatColumn(kPrincipalMomentsDataset, group), false, 3},
+          {floatColumn(kHessianEigenvaluesDataset, group), true, 0}};
+}
+
+/// After MinimaDatabase::append added `added` rows to the four base datasets, grows the optional
+/// datasets of a network file by as many unknown rows, so that every dataset keeps n rows.
+void extendOptionalMinimaColumns(hid_t group, std::size_t added, std::size_t atoms,
+                                 hsize_t oldCount, const std::string& path) {
+  for (const OptionalColumn& optional : optionalPropertyColumns(kMinimaGroup)) {
+    if (!hasDataset(group, optional.column, path)) continue;
+    const hsize_t width = optional.perCoordinate ? 3 * static_cast<hsize_t>(atoms) : optional.width;
+    OpenDataset set = openShapedDataset(group, optional.column, width, oldCount, path);
+    const std::size_t values = added * std::max<hsize_t>(width, 1);
+    if (optional.column.typeClass == H5T_INTEGER) {
+      const std::vector<long> unknown(values, 0);
+      appendRows(set, optional.column, added, unknown.data(), path);
+    } else {
+      const std::vector<double> unknown(values, kUnknownReal);
+      appendRows(set, optional.column, added, unknown.data(), path);
+    }
+    check(set.dataset.close(), path, "cannot close dataset " + datasetPath(optional.column));
+  }
+}
+
+/// Writes the Hessian-derived datasets of `points` (minima or transition states) into `group`.
+template <typename Point>
+void writeProperties(hid_t group, const char* groupName, const std::vector<Point>& points,
+                     const DatabaseMetadata& metadata, const std::string& path) {
+  const std::size_t n = points.size();
+  const std::size_t width = 3 * metadata.atoms;
+  std::vector<double> logProducts(n), moments(3 * n);
+  std::vector<long> orders(n);
+  bool anySpectrum = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const StationaryPointProperties& p = points[i].properties;
+    logProducts[i] = p.logProductOfPositiveEigenvalues;
+    orders[i] = p.pointGroupOrder;
+    std::copy(p.principalMoments.begin(), p.principalMoments.end(), moments.begin() + 3 * i);
+    anySpectrum = anySpectrum || !p.hessianEigenvalues.empty();
+  }
+  const std::vector<OptionalColumn> columns = optionalPropertyColumns(groupName);
+  createFilledDataset(group, columns[0].column, 0, logProductUnit(metadata), n, logProducts.data(),
+                      path);
+  createFilledDataset(group, columns[1].column, 0, kCountUnit, n, orders.data(), path);
+  createFilledDataset(group, columns[2].column, 3, momentUnit(metadata), n, moments.data(), path);
+  if (anySpectrum) {
+    // Rows of points whose Hessian was not computed are NaN.
+    std::vector<double> spectra(n * width, kUnknownReal);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::vector<double>& e = points[i].properties.hessianEigenvalues;
+      std::copy(e.begin(), e.end(), spectra.begin() + i * width);
+    }
+    createFilledDataset(group, columns[3].column, width, eigenvalueUnit(metadata), n,
+                        spectra.data(), path);
+  }
+}
+
+/// Reads the Hessian-derived datasets of `group` that exist into `points` (n rows each).
+template <typename Point>
+void readProperties(hid_t group, const char* groupName, std::vector<Point>& points,
+                    std::size_t atoms, const std::string& path) {
+  const std::size_t n = points.size();
+  const std::size_t width = 3 * atoms;
+  const std::vector<OptionalColumn> columns = optionalPropertyColumns(groupName);
+  if (hasDataset(group, columns[0].column, path)) {
+    std::vector<double> values(n);
+    OpenDataset set = openShapedDataset(group, columns[0].column, 0, n, path);
+    readWhole(set, columns[0].column, values.data(), path);
+    for (std::size_t i = 0; i < n; ++i) {
+      points[i].properties.logProductOfPositiveEigenvalues = values[i];
+    }
+  }
+  if (hasDataset(group, columns[1].column, path)) {
+    std::vector<long> values(n);
+    OpenDataset set = openShapedDataset(group, columns[1].column, 0, n, path);
+    readWhole(set, columns[1].column, values.data(), path);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (values[i] < 0 || values[i] > 1000000) {
+        invalid(path, "dataset " + datasetPath(columns[1].column) + " row " + std::to_string(i) +
+                          " holds " + std::to_string(values[i]) +
+                          ", not a point-group order (0 = unknown)");
+      }
+      points[i].properties.pointGroupOrder = static_cast<int>(values[i]);
+    }
+  }
+  if (hasDataset(group, columns[2].column, path)) {
+    std::vector<double> values(3 * n);
+    OpenDataset set = openShapedDataset(group, columns[2].column, 3, n, path);
+    readWhole(set, columns[2].column, values.data(), path);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::copy(values.begin() + 3 * i, values.begin() + 3 * i + 3,
+                points[i].properties.principalMoments.begin());
+    }
+  }
+  if (hasDataset(group, columns[3].column, path)) {
+    std::vector<double> values(n * width);
+    OpenDataset set = openShapedDataset(group, columns[3].column, width, n, path);
+    readWhole(set, columns[3].column, values.data(), path);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto row = values.begin() + i * width;
+      // A NaN row is a point whose Hessian was not computed.
+      if (std::isnan(row[0])) continue;
+      points[i].properties.hessianEigenvalues.assign(row, row + width);
+    }
+  }
+}
+
+void validateNetwork(const std::string& path, const DatabaseMetadata& metadata,
+                     const StoredTransitionNetwork& network) {
+  std::vector<StoredMinimum> plain;  // the checks of the minima database
+  validateInput("write", path, metadata, plain);
+  const std::string where = "TransitionNetworkDatabase::write('" + path + "'): ";
+  const std::size_t width = 3 * metadata.atoms;
+  auto checkPoint = [&](const std::string& what, const std::vector<double>& coordinates,
+                        const StationaryPointProperties& properties) {
+    if (coordinates.size() != width) {
+      throw std::invalid_argument(
+          where + what + " has " + std::to_string(coordinates.size()) +
+          " coordinates, but metadata.atoms = " + std::to_string(metadata.atoms) + " needs " +
+          std::to_string(width));
+    }
+    if (!properties.hessianEigenvalues.empty() && properties.hessianEigenvalues.size() != width) {
+      throw std::invalid_argument(where + what + " has " +
+                                  std::to_string(properties.hessianEigenvalues.size()) +
+                                  " Hessian eigenvalues, expected 0 or " + std::to_string(width));
+    }
+    if (properties.pointGroupOrder < 0) {
+      throw std::invalid_argument(where + what + " has a negative point-group order");
+    }
+  };
+  for (std::size_t i = 0; i < network.minima.size(); ++i) {
+    checkPoint("minimum " + std::to_string(i), network.minima[i].coordinates,
+               network.minima[i].properties);
+  }
+  const int n = static_cast<int>(network.minima.size());
+  for (std::size_t i = 0; i < network.transitionStates.size(); ++i) {
+    const StoredTransitionState& ts = network.transitionStates[i];
+    const std::string what = "transition state " + std::to_string(i);
+    checkPoint(what, ts.coordinates, ts.properties);
+    if (ts.plusMinimum < 0 || ts.plusMinimum >= n || ts.minusMinimum < 0 || ts.minusMinimum >= n) {
+      throw std::invalid_argument(where + what + " connects minima " +
+                                  std::to_string(ts.plusMinimum) + " and " +
+                                  std::to_string(ts.minusMinimum) + ", but the network has " +
+                                  std::to_string(n) + " minima (0-based)");
+    }
+  }
+}
+
 }  // namespace
 
 void MinimaDatabase::write(const std::string& path, const DatabaseMetadata& metadata,
@@ -620,7 +850,9 @@ void MinimaDatabase::append(const std::string& path, const DatabaseMetadata& met
                           "cannot open the temporary copy '" + temporary + "'");
     Handle group = openMinimaGroup(file.get(), path);
     MinimaDatasets sets = openMinimaDatasets(group.get(), metadata.atoms, path);
+    const hsize_t oldCount = sets.count;
     appendMinima(sets, minima, metadata.atoms, path);
+    extendOptionalMinimaColumns(group.get(), minima.size(), metadata.atoms, oldCount, path);
     check(group.close(), path, std::string("cannot close group /") + kMinimaGroup);
     check(file.close(), path, "cannot close the temporary copy '" + temporary + "'");
     commit(temporary, path);
@@ -647,7 +879,7 @@ std::vector<StoredMinimum> MinimaDatabase::read(const std::string& path,
   if (n > 0) {
     auto readAll = [&](OpenDataset& set, const Column& column, void* buffer) {
       check(H5Dread(set.dataset.get(), column.memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer),
-            path, "cannot read dataset " + datasetPath(column.name));
+            path, "cannot read dataset " + datasetPath(column));
     };
     readAll(sets.energy, energyColumn(), energies.data());
     readAll(sets.coordinates, coordinatesColumn(), coordinates.data());
@@ -682,6 +914,140 @@ std::size_t MinimaDatabase::count(const std::string& path) {
   const DatabaseMetadata header = readRootAttributes(file.get(), path);
   Handle group = openMinimaGroup(file.get(), path);
   return openMinimaDatasets(group.get(), header.atoms, path).count;
+}
+
+void TransitionNetworkDatabase::write(const std::string& path, const DatabaseMetadata& metadata,
+                                      const StoredTransitionNetwork& network) {
+  validateNetwork(path, metadata, network);
+  SilenceHdf5Errors silence;
+  const std::string temporary = path + ".tmp";
+  const hsize_t width = 3 * static_cast<hsize_t>(metadata.atoms);
+  try {
+    Handle file = checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                          H5Fclose, path, "cannot create the temporary file '" + temporary + "'");
+    writeRootAttributes(file.get(), metadata, path);
+
+    // /minima: the four datasets of a minima database, then the Hessian-derived ones.
+    Handle minimaGroup =
+        checked(H5Gcreate2(file.get(), kMinimaGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                H5Gclose, path, std::string("cannot create group /") + kMinimaGroup);
+    createExtendibleDataset(minimaGroup.get(), energyColumn(), 0, metadata.energyUnit, path);
+    createExtendibleDataset(minimaGroup.get(), coordinatesColumn(), width, metadata.lengthUnit,
+                            path);
+    createExtendibleDataset(minimaGroup.get(), firstFoundStepColumn(), 0, kCountUnit, path);
+    createExtendibleDataset(minimaGroup.get(), functionCallsColumn(), 0, kCountUnit, path);
+    std::vector<StoredMinimum> plain(network.minima.size());
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+      const StoredNetworkMinimum& m = network.minima[i];
+      plain[i] = {m.energy, m.coordinates, m.firstFoundStep, m.functionCalls};
+    }
+    MinimaDatasets sets = openMinimaDatasets(minimaGroup.get(), metadata.atoms, path);
+    appendMinima(sets, plain, metadata.atoms, path);
+    writeProperties(minimaGroup.get(), kMinimaGroup, network.minima, metadata, path);
+    check(minimaGroup.close(), path, std::string("cannot close group /") + kMinimaGroup);
+
+    // /transition_states
+    const std::size_t m = network.transitionStates.size();
+    Handle tsGroup = checked(
+        H5Gcreate2(file.get(), kTransitionStatesGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        H5Gclose, path, std::string("cannot create group /") + kTransitionStatesGroup);
+    std::vector<double> energies(m), coordinates(m * width), eigenvalues(m);
+    std::vector<long> connected(2 * m);
+    for (std::size_t i = 0; i < m; ++i) {
+      const StoredTransitionState& ts = network.transitionStates[i];
+      energies[i] = ts.energy;
+      std::copy(ts.coordinates.begin(), ts.coordinates.end(), coordinates.begin() + i * width);
+      connected[2 * i] = ts.plusMinimum;
+      connected[2 * i + 1] = ts.minusMinimum;
+      eigenvalues[i] = ts.eigenvalue;
+    }
+    createFilledDataset(tsGroup.get(), floatColumn(kEnergyDataset, kTransitionStatesGroup), 0,
+                        metadata.energyUnit, m, energies.data(), path);
+    createFilledDataset(tsGroup.get(), floatColumn(kCoordinatesDataset, kTransitionStatesGroup),
+                        width, metadata.lengthUnit, m, coordinates.data(), path);
+    createFilledDataset(tsGroup.get(),
+                        integerColumn(kConnectedMinimaDataset, kTransitionStatesGroup), 2,
+                        kIndexUnit, m, connected.data(), path);
+    createFilledDataset(tsGroup.get(), floatColumn(kEigenvalueDataset, kTransitionStatesGroup), 0,
+                        eigenvalueUnit(metadata), m, eigenvalues.data(), path);
+    writeProperties(tsGroup.get(), kTransitionStatesGroup, network.transitionStates, metadata,
+                    path);
+    check(tsGroup.close(), path, std::string("cannot close group /") + kTransitionStatesGroup);
+    check(file.close(), path, "cannot close the temporary file '" + temporary + "'");
+    commit(temporary, path);
+  } catch (...) {
+    removeQuietly(temporary);
+    throw;
+  }
+}
+
+StoredTransitionNetwork TransitionNetworkDatabase::read(const std::string& path,
+                                                        DatabaseMetadata* metadata) {
+  DatabaseMetadata header;
+  const std::vector<StoredMinimum> plain = MinimaDatabase::read(path, &header);
+  StoredTransitionNetwork network;
+  network.minima.resize(plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    StoredNetworkMinimum& m = network.minima[i];
+    m.energy = plain[i].energy;
+    m.coordinates = plain[i].coordinates;
+    m.firstFoundStep = plain[i].firstFoundStep;
+    m.functionCalls = plain[i].functionCalls;
+  }
+
+  SilenceHdf5Errors silence;
+  Handle file = openExisting(path, H5F_ACC_RDONLY);
+  {
+    Handle group = openMinimaGroup(file.get(), path);
+    readProperties(group.get(), kMinimaGroup, network.minima, header.atoms, path);
+  }
+  const htri_t exists = H5Lexists(file.get(), kTransitionStatesGroup, H5P_DEFAULT);
+  if (exists < 0) failHdf5(path, std::string("cannot look up group /") + kTransitionStatesGroup);
+  if (exists > 0) {
+    Handle group = checked(H5Gopen2(file.get(), kTransitionStatesGroup, H5P_DEFAULT), H5Gclose,
+                           path, std::string("cannot open group /") + kTransitionStatesGroup);
+    const hsize_t width = 3 * static_cast<hsize_t>(header.atoms);
+    const Column energyColumn = floatColumn(kEnergyDataset, kTransitionStatesGroup);
+    OpenDataset energySet = openDataset(group.get(), energyColumn, false, path);
+    const std::size_t m = energySet.rows;
+    std::vector<double> energies(m), coordinates(m * width);
+    std::vector<long> connected(2 * m);
+    readWhole(energySet, energyColumn, energies.data(), path);
+    const Column coordinatesColumn = floatColumn(kCoordinatesDataset, kTransitionStatesGroup);
+    OpenDataset coordinateSet = openShapedDataset(group.get(), coordinatesColumn, width, m, path);
+    readWhole(coordinateSet, coordinatesColumn, coordinates.data(), path);
+    const Column minimaColumn = integerColumn(kConnectedMinimaDataset, kTransitionStatesGroup);
+    OpenDataset minimaSet = openShapedDataset(group.get(), minimaColumn, 2, m, path);
+    readWhole(minimaSet, minimaColumn, connected.data(), path);
+    network.transitionStates.resize(m);
+    const long n = static_cast<long>(network.minima.size());
+    for (std::size_t i = 0; i < m; ++i) {
+      StoredTransitionState& ts = network.transitionStates[i];
+      ts.energy = energies[i];
+      ts.coordinates.assign(coordinates.begin() + i * width, coordinates.begin() + (i + 1) * width);
+      for (int side = 0; side < 2; ++side) {
+        const long index = connected[2 * i + side];
+        if (index < 0 || index >= n) {
+          invalid(path, "dataset " + datasetPath(minimaColumn) + " row " + std::to_string(i) +
+                            " names minimum " + std::to_string(index) + ", but /minima has " +
+                            std::to_string(n) + " rows (0-based)");
+        }
+      }
+      ts.plusMinimum = static_cast<int>(connected[2 * i]);
+      ts.minusMinimum = static_cast<int>(connected[2 * i + 1]);
+    }
+    const Column eigenvalueColumn = floatColumn(kEigenvalueDataset, kTransitionStatesGroup);
+    if (hasDataset(group.get(), eigenvalueColumn, path)) {
+      std::vector<double> values(m);
+      OpenDataset set = openShapedDataset(group.get(), eigenvalueColumn, 0, m, path);
+      readWhole(set, eigenvalueColumn, values.data(), path);
+      for (std::size_t i = 0; i < m; ++i) network.transitionStates[i].eigenvalue = values[i];
+    }
+    readProperties(group.get(), kTransitionStatesGroup, network.transitionStates, header.atoms,
+                   path);
+  }
+  if (metadata != nullptr) *metadata = header;
+  return network;
 }
 
 namespace detail {

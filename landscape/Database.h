@@ -3,14 +3,16 @@
 // with units and a schema_version stamped on it. docs/database.md is the schema's reference.
 //
 // This header does not include HDF5; Database.cpp is the only translation unit that does
-// (DESIGN.md, "HDF5 behind one file"). Transition states (PATHSAMPLE's ts.data fields) are added to
-// the same file by the optim work as a new /transition_states group, an additive change that schema
-// version 1 readers ignore.
+// (DESIGN.md, "HDF5 behind one file"). Transition networks (optim) live in the same kind of file:
+// /minima gains optional datasets with the Hessian-derived fields of PATHSAMPLE's min.data, and a
+// /transition_states group holds the ts.data fields, an additive change that schema version 1
+// readers of minima ignore (TransitionNetworkDatabase below).
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "landscape/StoredMinimum.h"
+#include "landscape/StoredNetwork.h"
 
 namespace landscape {
 
@@ -49,7 +51,8 @@ class MinimaDatabase {
   /// Adds `minima` after the ones already in `path` by extending the datasets; when `path` does not
   /// exist it is the same as write(). The existing file's atoms, potential and units must equal
   /// `metadata`'s (the program and createdBy attributes keep their first values). Atomic like
-  /// write(): the file is copied to path + ".tmp", extended there and renamed back.
+  /// write(): the file is copied to path + ".tmp", extended there and renamed back. In a transition
+  /// network file the optional /minima datasets grow too, with "unknown" values (NaN, order 0).
   static void append(const std::string& path, const DatabaseMetadata& metadata,
                      const std::vector<StoredMinimum>& minima);
 
@@ -65,6 +68,28 @@ class MinimaDatabase {
 
   /// Number of minima stored, without reading them (validated as in read()).
   static std::size_t count(const std::string& path);
+};
+
+/// Reads and writes a transition network (minima and transition states with their PATHSAMPLE
+/// fields) in the same HDF5 file layout, schema_version 1 (docs/database.md). The file stays a
+/// valid minima database: MinimaDatabase::read() returns its minima, and MinimaDatabase::append()
+/// may add more. Error handling as MinimaDatabase.
+class TransitionNetworkDatabase {
+ public:
+  /// Writes the whole network to `path`, replacing any file there, atomically as
+  /// MinimaDatabase::write(). Throws std::invalid_argument when the metadata is incomplete, a
+  /// coordinate or Hessian-eigenvalue vector does not have 3 * atoms entries (eigenvalues may be
+  /// empty), or a transition state names a minimum that is not in the network.
+  static void write(const std::string& path, const DatabaseMetadata& metadata,
+                    const StoredTransitionNetwork& network);
+
+  /// Reads a network written by write(), or any minima database (gmin's minima.h5): the datasets
+  /// of the Hessian-derived fields and the /transition_states group are optional and read as
+  /// unknown (StationaryPointProperties defaults) or empty when absent. Validation as
+  /// MinimaDatabase::read(), plus: optional datasets have the documented types and shapes, and
+  /// every transition state's minima are rows of /minima.
+  static StoredTransitionNetwork read(const std::string& path,
+                                      DatabaseMetadata* metadata = nullptr);
 };
 
 namespace detail {

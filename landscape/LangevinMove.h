@@ -38,7 +38,7 @@ class LangevinMove {
 
  private:
   LangevinParams m_params;
-  Potential* m_potential = nullptr;                 // the potential m_integrator was built for
+  Potential* m_potential = nullptr;                  // the potential m_integrator was built for
   std::unique_ptr<LangevinIntegrator> m_integrator;  // kept between moves (device buffers)
 };
 

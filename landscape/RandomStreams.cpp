@@ -74,7 +74,8 @@ void RandomStreams::nextStep(std::uint32_t* words) {
   switch (m_kind) {
     case RngKind::Lcg:
       for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < kWordsPerStreamStep; ++j) words[j * n + i] = rng::lcgNext(m_lcg[i]);
+        for (std::size_t j = 0; j < kWordsPerStreamStep; ++j)
+          words[j * n + i] = rng::lcgNext(m_lcg[i]);
       break;
     case RngKind::HybridTaus:
       for (std::size_t i = 0; i < n; ++i)

@@ -55,11 +55,11 @@ class RandomStreams {
   std::size_t m_streams;
   std::uint64_t m_step = 0;
   LaggedFibonacciLags m_lags;
-  std::vector<std::uint32_t> m_lcg;               // Lcg
-  std::vector<rng::HybridTausState> m_taus;       // HybridTaus
-  std::vector<rng::Ran2State> m_ran2;             // Ran2
-  std::vector<std::uint32_t> m_ring;              // LaggedFibonacci: x_{n - l} at n mod l
-  std::size_t m_ringBase = 0;                     // LaggedFibonacci: slot of x_{kM}
+  std::vector<std::uint32_t> m_lcg;          // Lcg
+  std::vector<rng::HybridTausState> m_taus;  // HybridTaus
+  std::vector<rng::Ran2State> m_ran2;        // Ran2
+  std::vector<std::uint32_t> m_ring;         // LaggedFibonacci: x_{n - l} at n mod l
+  std::size_t m_ringBase = 0;                // LaggedFibonacci: slot of x_{kM}
 };
 
 }  // namespace landscape

@@ -24,7 +24,8 @@ std::string HarmonicWell::name() const {
 
 double HarmonicWell::energy(const double* x) {
   double e = 0.0;
-  for (std::size_t k = 0; k < dimension(); ++k) e += harmonicWellTerm(x[k], m_springConstant).energy;
+  for (std::size_t k = 0; k < dimension(); ++k)
+    e += harmonicWellTerm(x[k], m_springConstant).energy;
   return e;
 }
 

@@ -28,6 +28,7 @@
 #include "potentials/LennardJones.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/BrownianOscillatorsCuda.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/HarmonicWellCuda.h"
 #include "gpu/LangevinCuda.h"
@@ -163,11 +164,11 @@ TEST(LangevinCpuTest, ConsecutiveRunsContinueOneTrajectoryAndReseedRestarts) {
 /// 0.25 nm^2/ns, dt = 1 ps, with the spring stiffened from 0.01 to 329.3 pN/nm so that the
 /// relaxation time xi / k is 50 steps instead of 1.6 x 10^6 (a test that runs in seconds).
 struct OrnsteinUhlenbeck {
-  double kT = 4.1164;                // pN nm
-  double friction = 4.1164 / 2.5e-4;  // xi = kT / D, pN ps / nm
-  double timeStep = 1.0;             // ps
+  double kT = 4.1164;                      // pN nm
+  double friction = 4.1164 / 2.5e-4;       // xi = kT / D, pN ps / nm
+  double timeStep = 1.0;                   // ps
   double spring = 4.1164 / 2.5e-4 / 50.0;  // k_sp, pN / nm: xi / k = 50 ps
-  double start = 1.0;                // R(0) in every coordinate, nm (about 9 sigma)
+  double start = 1.0;                      // R(0) in every coordinate, nm (about 9 sigma)
 
   /// The exact discretised process R_{n+1} = rho R_n + a g_n (an AR(1) recursion).
   double rho() const { return 1.0 - spring * timeStep / friction; }
@@ -349,6 +350,32 @@ TEST_P(LangevinCudaTest, HostOnlyPotentialOnTheCudaIntegrator) {
   for (std::size_t k = 0; k < a.size(); ++k) EXPECT_NEAR(b[k], a[k], 1e-12);
 }
 
+TEST_P(LangevinCudaTest, FusedFloatOscillatorsFollowTheDoubleIntegrator) {
+  SKIP_WITHOUT_GPU();
+  // The benchmark kernel (single precision, float4, uniforms from 24 bits) against LangevinCpu on
+  // the harmonic well with the same streams: x' = (1 - k dt / xi) x + sqrt(2 kT dt / xi) g.
+  const std::size_t n = 5000;
+  LangevinParams p;
+  p.generator = GetParam();
+  p.seed = 3;
+  p.timeStep = 0.01;
+  p.friction = 1.0;
+  p.kT = 0.5;
+  const double spring = 2.0, decay = 1.0 - spring * p.timeStep / p.friction;
+  HarmonicWell well(n, spring);
+  LangevinCpu cpu(well, p);
+  std::vector<double> x(3 * n, 0.5);
+  cpu.run(x, 20);
+#ifdef LANDSCAPE_HAVE_CUDA
+  BrownianOscillatorsCuda oscillators(n, GetParam(), 3, static_cast<float>(decay),
+                                      static_cast<float>(p.noiseAmplitude()));
+  oscillators.setPositions(std::vector<float>(3 * n, 0.5f));
+  oscillators.run(20);
+  const std::vector<float> y = oscillators.positions();
+  for (std::size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(y[k], x[k], 2e-5) << "coordinate " << k;
+#endif
+}
+
 INSTANTIATE_TEST_SUITE_P(AllGenerators, LangevinCudaTest, testing::ValuesIn(allRngKinds()),
                          [](const testing::TestParamInfo<RngKind>& info) {
                            return generatorTestName(info.param);
@@ -476,7 +503,8 @@ TEST(LangevinMoveTest, CudaBackendMatchesCpu) {
   }
 }
 
-// ---- long-run variance test (seed 000 Fig. 2) ------------------------------------------------------
+// ---- long-run variance test (seed 000 Fig. 2)
+// ------------------------------------------------------
 
 /// Variance of the mean of `block` consecutive particles (one coordinate direction at a time),
 /// times block, over the exact single-coordinate variance: 1 for independent oscillators; inflated
@@ -546,9 +574,8 @@ TEST(SlowLangevinVarianceTest, LcgFailsOnceTheEnsembleExhaustsItsPeriodAndPhilox
     integrator->run(x, steps);
     ratios[k] = blockVarianceRatio(x, block, variance);
     std::cout << "[ variance ] " << rngKindName(kinds[k]) << " on " << backendName(backend) << ", "
-              << particles << " particles, " << steps << " steps: N var<R> / (kT/k) = "
-              << ratios[k] << " (independent: 1 +- " << se << ", LCG predicted " << predicted
-              << ")\n";
+              << particles << " particles, " << steps << " steps: N var<R> / (kT/k) = " << ratios[k]
+              << " (independent: 1 +- " << se << ", LCG predicted " << predicted << ")\n";
   }
   EXPECT_GT(ratios[0], 1.0 + 10.0 * se) << "the LCG should fail: its streams overlap";
   EXPECT_NEAR(ratios[0], predicted, 0.15 * predicted) << "the LCG's failure is the predicted one";

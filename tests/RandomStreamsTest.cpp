@@ -38,7 +38,8 @@ using namespace rng;
 // ---- known answers --------------------------------------------------------------------------
 
 TEST(RandomKnownAnswers, Philox4x32_10MatchesRandom123Vectors) {
-  // Random123 v1.14 tests/kat_vectors, the three "philox4x32 10" lines: counter[4] key[2] result[4].
+  // Random123 v1.14 tests/kat_vectors, the three "philox4x32 10" lines: counter[4] key[2]
+  // result[4].
   struct Vector {
     std::uint32_t ctr[4], key[2], expected[4];
   };
@@ -115,8 +116,8 @@ TEST(RandomKnownAnswers, Ran2WordsAreFloorOfUniformTimesTwoToThe32) {
     streams.nextStep(w);
     for (std::uint32_t word : w) {
       const std::int32_t iy = ran2Next(s);
-      EXPECT_EQ(word, static_cast<std::uint32_t>(std::floor(std::ldexp(
-                          static_cast<long double>(iy) / kRan2M1, 32))));
+      EXPECT_EQ(word, static_cast<std::uint32_t>(
+                          std::floor(std::ldexp(static_cast<long double>(iy) / kRan2M1, 32))));
     }
   }
   EXPECT_EQ(ran2Word(kRan2M1 - 1), 0xfffffffdu);  // floor(2^32 - 2^32 / kRan2M1)
@@ -139,7 +140,8 @@ TEST(RandomComponents, LcgJumpEqualsRepeatedSteps) {
 TEST(RandomComponents, HybridTausIsTaus88XorLcg) {
   HybridTausState s = hybridTausStreamState(99, 3);
   std::uint32_t z1 = s.z1, z2 = s.z2, z3 = s.z3, z4 = s.z4;
-  for (int k = 0; k < 10000; ++k) ASSERT_EQ(hybridTausNext(s), taus88Next(z1, z2, z3) ^ lcgNext(z4));
+  for (int k = 0; k < 10000; ++k)
+    ASSERT_EQ(hybridTausNext(s), taus88Next(z1, z2, z3) ^ lcgNext(z4));
   // With GSL's taus seeding and the LCG from 0, output 10000 is the two known answers xor'ed.
   HybridTausState g{69069u, 69069u * 69069u, 69069u * 69069u * 69069u, 0u};
   for (int k = 0; k < 6; ++k) taus88Next(g.z1, g.z2, g.z3);
@@ -186,7 +188,8 @@ bool trinomialIsPrimitive(std::size_t l, std::size_t s) {
   for (std::size_t iteration = 0; iteration < l; ++iteration) {
     std::fill(square.begin(), square.end(), 0);
     for (std::size_t bit = 0; bit < l; ++bit)  // squaring over GF(2) spreads the bits
-      if ((p[bit / 64] >> (bit % 64)) & 1u) square[(2 * bit) / 64] |= std::uint64_t(1) << ((2 * bit) % 64);
+      if ((p[bit / 64] >> (bit % 64)) & 1u)
+        square[(2 * bit) / 64] |= std::uint64_t(1) << ((2 * bit) % 64);
     for (std::size_t bit = 2 * l - 2; bit >= l; --bit) {  // x^bit = x^(bit-l) (x^s + 1)
       if (!((square[bit / 64] >> (bit % 64)) & 1u)) continue;
       square[bit / 64] ^= std::uint64_t(1) << (bit % 64);
@@ -362,7 +365,8 @@ TEST(RandomGaussians, BoxMullerMomentsMatchTheStandardNormal) {
   EXPECT_NEAR(sum4 / count, 3.0, 5 * 6.9e-3);
 }
 
-// ---- CUDA twin -------------------------------------------------------------------------------------
+// ---- CUDA twin
+// -------------------------------------------------------------------------------------
 
 #define SKIP_WITHOUT_GPU() \
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription()

@@ -13,7 +13,7 @@ run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 run "all tests (slow suite included)"
 ./build/landscape_tests > "$out/tests.log" 2>&1; echo "exit $?" | tee -a "$out/summary.txt"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests.log" | tee -a "$out/summary.txt"
-for tool in memcheck racecheck synccheck initcheck; do
+for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
   run "compute-sanitizer $tool on the CUDA tests"
   compute-sanitizer --tool "$tool" --error-exitcode 99 ./build/landscape_tests \
     --gtest_filter='*cuda*:*Cuda*' > "$out/sanitizer-last.log" 2>&1

@@ -5,9 +5,9 @@
 // Endless unless --count is given. The words are stream 0 of RandomStreams (landscape/
 // RandomStreams.h) in order, i.e. exactly what the Langevin integrators draw:
 //   lcg               the LCG state x_n itself (native 32 bits; seed's low 32 bits is x_0);
-//   ran2              floor(u 2^32) of ran2's uniform u = iy / 2147483563 (native output is 31 bits)
-//   hybrid-taus       the native 32-bit output (taus88 xor LCG);
-//   lagged-fibonacci  x_n of the additive recurrence mod 2^32 (native), with the lags the
+//   ran2              floor(u 2^32) of ran2's uniform u = iy / 2147483563 (native output is 31
+//   bits) hybrid-taus       the native 32-bit output (taus88 xor LCG); lagged-fibonacci  x_n of the
+//   additive recurrence mod 2^32 (native), with the lags the
 //                     integrator uses for P particles (default 1: l = 2281, s = 1252);
 //   philox            Philox4x32-10 words, counter (block, stream 0), key = seed (native).
 // docs/rng.md lists the dieharder subset and verdicts.
@@ -95,7 +95,8 @@ int main(int argc, char** argv) {
         streams.nextStep(words.data() + kWordsPerStreamStep * s);
       const std::size_t n = count < words.size() ? static_cast<std::size_t>(count) : words.size();
       for (std::size_t k = 0; k < n; ++k)
-        for (int b = 0; b < 4; ++b) bytes[4 * k + b] = static_cast<unsigned char>(words[k] >> (8 * b));
+        for (int b = 0; b < 4; ++b)
+          bytes[4 * k + b] = static_cast<unsigned char>(words[k] >> (8 * b));
       if (std::fwrite(bytes.data(), 4, n, stdout) != n) {
         if (errno == EPIPE) return 0;
         throw std::runtime_error(std::string("writing to stdout failed: ") + std::strerror(errno));
