@@ -1,6 +1,7 @@
 #include "landscape/BasinHopping.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "landscape/ClusterGeometry.h"
@@ -28,16 +29,20 @@ LbfgsParams quenchParams(const BasinHoppingParams& p, double rms, int maxIterati
 }  // namespace
 
 BasinHopping::BasinHopping(Potential& potential, const BasinHoppingParams& params,
-                           LbfgsWorkspaceFactory workspaceFactory)
-    : m_potential(potential), m_params(params), m_workspaceFactory(std::move(workspaceFactory)) {
+                           LbfgsWorkspaceFactory workspaceFactory, BasinHoppingHooks hooks)
+    : m_potential(potential),
+      m_params(params),
+      m_workspaceFactory(std::move(workspaceFactory)),
+      m_hooks(std::move(hooks)) {
   if (!m_workspaceFactory) {
     m_workspaceFactory = [](Potential& p, int m) -> std::unique_ptr<LbfgsWorkspace> {
       return std::make_unique<LbfgsCpuWorkspace>(p, m);
     };
   }
   m_params.check();
-  m_radius = params.containerRadius > 0.0 ? params.containerRadius
-                                          : defaultContainerRadius(potential.atomCount());
+  m_radius = !params.container ? std::numeric_limits<double>::infinity()
+             : params.containerRadius > 0.0 ? params.containerRadius
+                                            : defaultContainerRadius(potential.atomCount());
 }
 
 BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObserver* observer) {
@@ -89,8 +94,8 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
   LbfgsResult q = quench(markov, sloppy);
   double markovEnergy = q.energy;
   lowest.offer({q.energy, markov, 0, result.functionCalls});
-  report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, markovEnergy, true, false, false,
-                   result.functionCalls});
+  report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, markovEnergy, true, false,
+                   "", false, result.functionCalls});
   refreshAtomEnergies(markov);
   if (isTargetHit(q.energy)) {
     result.targetReached = true;
@@ -110,8 +115,17 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
     }
     std::vector<double> trial = markov;
     stepTaker.takeStep(trial, stepSize, atomEnergies, random);
+    if (m_hooks.extraMove) m_hooks.extraMove(trial, random);
     q = quench(trial, sloppy);
-    const bool valid = std::isfinite(q.energy) && maxRadius(trial) <= m_radius;
+    std::string rejectReason;
+    if (!std::isfinite(q.energy)) {
+      rejectReason = "non-finite energy";
+    } else if (maxRadius(trial) > m_radius) {
+      rejectReason = "an atom left the container";
+    } else if (m_hooks.rejectReason) {
+      rejectReason = m_hooks.rejectReason(trial);
+    }
+    const bool valid = rejectReason.empty();
     if (valid) lowest.offer({q.energy, trial, step, result.functionCalls});
 
     NewRestart::Decision restart;
@@ -131,7 +145,7 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
     const bool taboo = restart.action != NewRestart::Action::None &&
                        restart.reason == NewRestart::Reason::Taboo;
     report.onQuench({step, q.energy, q.iterations, q.rmsGradient, q.status, markovEnergy, accepted,
-                     !valid, taboo, result.functionCalls});
+                     !valid, rejectReason, taboo, result.functionCalls});
 
     if (valid && isTargetHit(q.energy)) {
       result.targetReached = true;

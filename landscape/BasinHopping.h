@@ -6,11 +6,14 @@
 // prints: progress goes to an observer.
 // Reseeding and taboo rules follow GMIN's NEWRESTART/AVOID exactly (landscape/NewRestart.h).
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "landscape/BasinHoppingParams.h"
 #include "landscape/Lbfgs.h"
 #include "landscape/LbfgsWorkspace.h"
+#include "landscape/Random.h"
 #include "landscape/StoredMinimum.h"
 #include "potentials/Potential.h"
 
@@ -24,7 +27,9 @@ struct QuenchReport {
   LbfgsStatus status;
   double markovEnergy;      ///< energy of the current Markov state after the accept/reject
   bool accepted;
-  bool evaporated;          ///< an atom ended outside the container (step rejected)
+  bool evaporated;          ///< an atom ended outside the container, or a hook rejected the
+                            ///< structure (step rejected; see rejectReason)
+  std::string rejectReason; ///< why the structure was rejected, empty otherwise
   bool taboo;               ///< near a taboo structure (AVOID): step rejected or chain reseeded
   long functionCalls;       ///< cumulative energy + gradient evaluations
 };
@@ -71,12 +76,22 @@ struct BasinHoppingResult {
   double finalStepSize = 0.0;
 };
 
+/// System-specific additions to the cluster moves (e.g. AMBER side-chain rotations and
+/// stereochemistry checks, landscape/ProteinMoves.h). Both are optional.
+struct BasinHoppingHooks {
+  /// Applied to the perturbed structure after the Cartesian displacement, before the quench.
+  std::function<void(std::vector<double>& x, Random& random)> extraMove;
+  /// Empty when the quenched structure may be kept; otherwise why it is rejected (it is then
+  /// neither saved nor accepted, as GMIN does for changed chirality or cis/trans states).
+  std::function<std::string(const std::vector<double>& x)> rejectReason;
+};
+
 class BasinHopping {
  public:
   /// Throws std::invalid_argument if params.check() fails. Quenches run on the workspaces the
   /// factory builds (default: the CPU L-BFGS).
   BasinHopping(Potential& potential, const BasinHoppingParams& params,
-               LbfgsWorkspaceFactory workspaceFactory = {});
+               LbfgsWorkspaceFactory workspaceFactory = {}, BasinHoppingHooks hooks = {});
 
   /// Runs from `start` (3N coordinates), or from a random cluster inside the container drawn
   /// from the seed when `start` is empty.
@@ -88,6 +103,7 @@ class BasinHopping {
   Potential& m_potential;
   BasinHoppingParams m_params;
   LbfgsWorkspaceFactory m_workspaceFactory;
+  BasinHoppingHooks m_hooks;
   double m_radius;
 };
 

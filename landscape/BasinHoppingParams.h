@@ -27,6 +27,7 @@ struct BasinHoppingParams {
   bool centre = true;               ///< [CENTRE] remove the centre of mass after every step
   double containerRadius = 0.0;     ///< [RADIUS] spherical container radius; 0 = GMIN's default
                                     ///< 2 + (3 N / 17.77153175)^(1/3) for clusters
+  bool container = true;            ///< false for molecules: no container, no evaporation check
   int newRestartSteps = 0;          ///< [NEWRESTART] restart after more than this many quenches
                                     ///< without lowering the chain's best energy by EDIFF; 0 = off
   double avoidDistance = 0.0;       ///< [AVOID 1st] taboo when a new chain best is within this

@@ -41,6 +41,23 @@ BasinHoppingParams gminLj38ExampleParams() {
   return p;
 }
 
+BasinHoppingParams gminAmberDefaultParams() {
+  BasinHoppingParams p;
+  p.steps = 100;
+  p.temperature = 0.6;
+  p.stepSize = 0.3;
+  p.angularThreshold = 0.0;
+  p.saveCount = 10;
+  p.energyDifference = 0.01;
+  p.sloppyRms = 1e-2;
+  p.sloppyMaxIterations = 20000;
+  p.tightRms = 1e-4;
+  p.tightMaxIterations = 50000;
+  p.container = false;
+  p.centre = true;
+  return p;
+}
+
 namespace {
 
 // ---- values: every option is read as a string and converted here, so that the command line and
@@ -145,6 +162,52 @@ const std::vector<OptionSpec>& optionTable() {
        "whole minimiser on the device; needs --backend cuda for speed)",
        [](const GminRunConfig& c) { return lbfgsBackendName(c.lbfgsBackend); },
        [](const std::string& v, GminRunConfig& c) { c.lbfgsBackend = parseLbfgsBackend(v); }},
+
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "prmtop", "FILE",
+       "AMBER topology: basin-hopping on the AMBER force field with generalized Born solvent "
+       "(defaults then: kT 0.6 kcal/mol, step 0.3 A, no container, SAVE 10, EDIFF 0.01, 100 steps)",
+       [](const GminRunConfig&) { return std::string("none (Lennard-Jones)"); },
+       [](const std::string& v, GminRunConfig& c) { c.prmtopFile = existingFile(v); }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "inpcrd", "FILE",
+       "AMBER coordinates (inpcrd/rst7, Angstrom), required with --prmtop",
+       nullptr, [](const std::string& v, GminRunConfig& c) { c.inpcrdFile = existingFile(v); }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "igb", "1|2|5",
+       "generalized Born model: 1 HCT, 2 OBC-I, 5 OBC-II",
+       [](const GminRunConfig& c) { return std::to_string(c.amber.igb); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.amber.igb = static_cast<int>(integerValue(v, 1, 5));
+         if (c.amber.igb != 1 && c.amber.igb != 2 && c.amber.igb != 5)
+           throw std::invalid_argument("expected 1, 2 or 5, found " + quoted(v));
+       }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "saltcon", "M",
+       "salt concentration (mol/L), Debye-Hueckel screening of GB",
+       [](const GminRunConfig& c) { return number(c.amber.saltcon); },
+       [](const std::string& v, GminRunConfig& c) { c.amber.saltcon = realValue(v, Bound::NonNegative); }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "rgbmax", "A",
+       "cutoff of the Born-radius sums (Angstrom), AMBER's rgbmax",
+       [](const GminRunConfig& c) { return number(c.amber.rgbmax); },
+       [](const std::string& v, GminRunConfig& c) { c.amber.rgbmax = realValue(v, Bound::Positive); }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "energy-only", nullptr,
+       "print the energy components of --inpcrd as sander names them (kcal/mol) and the RMS "
+       "gradient (kcal/mol/A), then exit",
+       nullptr, [](const std::string& v, GminRunConfig& c) { c.energyOnly = boolValue(v); }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "group-rotation", "P",
+       "probability per step of rotating each side-chain group about its bond (0 = off)",
+       [](const GminRunConfig& c) { return number(c.groupRotationProbability); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.groupRotationProbability = realValue(v, Bound::NonNegative);
+         if (c.groupRotationProbability > 1.0)
+           throw std::invalid_argument("expected a probability <= 1, found " + quoted(v));
+       }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "group-rotation-angle", "DEG",
+       "largest side-chain rotation (degrees)",
+       [](const GminRunConfig& c) { return number(c.groupRotationMaxAngle * 180.0 / 3.14159265358979323846); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.groupRotationMaxAngle = realValue(v, Bound::Positive) * 3.14159265358979323846 / 180.0;
+       }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "no-stereo-checks", nullptr,
+       "keep minima whose chirality or peptide cis/trans state changed (rejected by default)",
+       nullptr, [](const std::string& v, GminRunConfig& c) { c.stereoChecks = !boolValue(v); }},
 
       {"Basin-hopping", "steps", "N", "basin-hopping steps, quenches after the first [STEPS]",
        [](const GminRunConfig& c) { return std::to_string(c.basinHopping.steps); },
@@ -563,6 +626,9 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
     applyGminKeywords(in, path, config);  // its messages name the file and line
   }
 
+  // An AMBER molecule without a data file starts from the molecular defaults, not LJ38's.
+  if (vm.count("prmtop") && !vm.count("gmin-data")) config.basinHopping = gminAmberDefaultParams();
+
   // --centre and --no-centre: the higher-precedence source wins; both in one source is an error.
   bool skipCentre = false, skipNoCentre = false;
   if (vm.count("centre") && vm.count("no-centre")) {
@@ -588,9 +654,16 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
 
   try {
     config.basinHopping.check();
+    if (!config.prmtopFile.empty()) config.amber.check();
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("invalid parameters: ") + e.what());
   }
+  if (config.prmtopFile.empty() != config.inpcrdFile.empty())
+    throw std::runtime_error("command line: --prmtop and --inpcrd go together");
+  if (config.energyOnly && config.prmtopFile.empty())
+    throw std::runtime_error("command line: --energy-only needs --prmtop and --inpcrd");
+  if (!config.prmtopFile.empty() && (!config.coordsFile.empty() || config.ljAtomsGiven))
+    throw std::runtime_error("command line: --prmtop cannot be combined with --lj or --coords");
   return config;
 }
 

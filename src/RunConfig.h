@@ -7,6 +7,7 @@
 
 #include "gpu/LbfgsWorkspaceFactory.h"
 #include "landscape/BasinHoppingParams.h"
+#include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
@@ -18,6 +19,11 @@ namespace landscape {
 /// example file. These are the `gmin` command's defaults; library users of BasinHoppingParams
 /// get the generic defaults.
 BasinHoppingParams gminLj38ExampleParams();
+
+/// Defaults for an AMBER molecule (--prmtop without --gmin-data), in kcal/mol and Angstrom: kT 0.6
+/// (about 300 K), Cartesian steps up to 0.3 A, no container, angular moves or NEWRESTART, SAVE 10,
+/// EDIFF 0.01, quenches to RMS 0.01 (tight re-quench 1e-4), 100 steps.
+BasinHoppingParams gminAmberDefaultParams();
 
 /// What `gmin` was asked to do, fully resolved (defaults applied, files read, params checked).
 struct GminRunConfig {
@@ -33,6 +39,15 @@ struct GminRunConfig {
                                    ///< random start inside the container, drawn from the seed
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu: where L-BFGS runs
+
+  // System: an AMBER molecule with generalized Born solvent (kcal/mol, Angstrom).
+  std::string prmtopFile;          ///< --prmtop FILE; non-empty selects the AMBER-GB potential
+  std::string inpcrdFile;          ///< --inpcrd FILE (inpcrd/rst7), required with --prmtop
+  AmberGbParams amber;             ///< --igb 1|2|5, --saltcon M, --rgbmax A
+  bool energyOnly = false;         ///< --energy-only: print the single-point components and exit
+  double groupRotationProbability = 0.1;  ///< --group-rotation P: per side-chain group per step
+  double groupRotationMaxAngle = 3.14159265358979323846;  ///< --group-rotation-angle (radians)
+  bool stereoChecks = true;        ///< reject minima with changed chirality or cis/trans peptides
 
   BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
   std::string outputDir = "gmin-out";                         ///< --output DIR

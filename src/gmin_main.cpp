@@ -17,6 +17,10 @@
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
 #include "landscape/LowestFile.h"
+#include "landscape/ProteinMoves.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
+#include "potentials/AmberTopology.h"
 #include "src/RunConfig.h"
 
 namespace {
@@ -31,20 +35,33 @@ extern "C" void requestStop(int) { g_stopRequested = 1; }
 // atomically, so an interrupted run keeps its last checkpoint.
 class ResultWriter {
  public:
-  ResultWriter(const std::string& dir, const Potential& potential) : m_dir(dir) {
+  /// topology: the AMBER molecule, whose minima are also written as PDB and rst7 files.
+  ResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* topology)
+      : m_dir(dir), m_topology(topology) {
     m_metadata.potential = potential.name();
-    m_metadata.energyUnit = "reduced (epsilon)";
-    m_metadata.lengthUnit = "reduced (sigma)";
+    m_metadata.energyUnit = topology ? "kcal/mol" : "reduced (epsilon)";
+    m_metadata.lengthUnit = topology ? "Angstrom" : "reduced (sigma)";
     m_metadata.atoms = potential.atomCount();
     m_metadata.program = "gmin";
   }
   void write(const std::vector<StoredMinimum>& minima) const {
     writeLowestFile(m_dir + "/lowest", minima);
     MinimaDatabase::write(m_dir + "/minima.h5", m_metadata, minima);
+    if (!m_topology) return;
+    for (std::size_t i = 0; i < minima.size(); ++i) {
+      char stem[32];
+      std::snprintf(stem, sizeof stem, "/minimum_%03zu", i + 1);
+      char title[128];
+      std::snprintf(title, sizeof title, "gmin minimum %zu E = %.6f kcal/mol, first found at quench %ld",
+                    i + 1, minima[i].energy, minima[i].firstFoundStep);
+      writePdb(m_dir + stem + ".pdb", *m_topology, minima[i].coordinates, title);
+      writeAmberRestart(m_dir + stem + ".rst7", minima[i].coordinates, title);
+    }
   }
 
  private:
   std::string m_dir;
+  const AmberTopology* m_topology;
   DatabaseMetadata m_metadata;
 };
 
@@ -60,7 +77,7 @@ class ProgressPrinter : public BasinHoppingObserver {
                 q.status == LbfgsStatus::Converged
                     ? ""
                     : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
-    if (q.evaporated) std::printf("   atom outside the container: step rejected\n");
+    if (q.evaporated) std::printf("   step rejected: %s\n", q.rejectReason.c_str());
   }
   void onStepAdjust(const StepAdjustReport& s) override {
     if (m_quiet) return;
@@ -103,31 +120,70 @@ int run(int argc, char** argv) {
   for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
 
   std::vector<double> start;
-  std::size_t atoms = config.ljAtoms;
-  if (!config.coordsFile.empty()) {
-    start = readCoordinates(config.coordsFile);
-    atoms = start.size() / 3;
-    if (config.ljAtomsGiven && config.ljAtoms != atoms) {
-      throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
-                               config.coordsFile + ", which has " + std::to_string(atoms) +
-                               " atoms");
+  std::unique_ptr<Potential> potential;
+  std::unique_ptr<AmberTopology> topology;
+  BasinHoppingHooks hooks;
+  std::unique_ptr<StereoChecks> stereo;
+  std::vector<RotatableGroup> groups;
+  if (!config.prmtopFile.empty()) {
+    topology = std::make_unique<AmberTopology>(readAmberTopology(config.prmtopFile));
+    start = readAmberCoordinates(config.inpcrdFile, *topology).positions;
+    if (config.backend == Backend::Cuda)
+      throw std::runtime_error("--backend cuda: the AMBER-GB potential runs on the CPU only so far");
+    auto amber = std::make_unique<AmberGb>(*topology, config.amber);
+    if (config.energyOnly) {
+      std::cout << amberSinglePointReport(*amber, start);
+      return 0;
     }
+    potential = std::move(amber);
+    groups = findSideChainGroups(*topology);
+    if (config.groupRotationProbability > 0.0 && !groups.empty()) {
+      hooks.extraMove = [&](std::vector<double>& x, Random& random) {
+        rotateGroups(groups, x, config.groupRotationProbability, config.groupRotationMaxAngle, random);
+      };
+    }
+    if (config.stereoChecks) {
+      stereo = std::make_unique<StereoChecks>(*topology, start);
+      hooks.rejectReason = [&](const std::vector<double>& x) { return stereo->violation(x); };
+    }
+  } else {
+    std::size_t atoms = config.ljAtoms;
+    if (!config.coordsFile.empty()) {
+      start = readCoordinates(config.coordsFile);
+      atoms = start.size() / 3;
+      if (config.ljAtomsGiven && config.ljAtoms != atoms) {
+        throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
+                                 config.coordsFile + ", which has " + std::to_string(atoms) +
+                                 " atoms");
+      }
+    }
+    PotentialSpec spec;
+    spec.kind = PotentialSpec::Kind::LennardJones;
+    spec.atoms = atoms;
+    potential = makePotential(spec, config.backend);
   }
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::LennardJones;
-  spec.atoms = atoms;
-  const std::unique_ptr<Potential> potential = makePotential(spec, config.backend);
 
   std::filesystem::create_directories(config.outputDir);
-  const ResultWriter writer(config.outputDir, *potential);
-  BasinHopping search(*potential, config.basinHopping, lbfgsWorkspaceFactory(config.lbfgsBackend));
+  const ResultWriter writer(config.outputDir, *potential, topology.get());
+  BasinHopping search(*potential, config.basinHopping, lbfgsWorkspaceFactory(config.lbfgsBackend),
+                      hooks);
   const BasinHoppingParams& p = config.basinHopping;
   if (!config.quiet) {
-    std::printf("gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container radius "
-                "%.4f, seed %llu (reduced LJ units)\n",
-                potential->name().c_str(), start.empty() ? "random" : config.coordsFile.c_str(),
-                p.steps, p.temperature, p.stepSize, p.angularThreshold, search.containerRadius(),
-                static_cast<unsigned long long>(p.seed));
+    if (topology) {
+      std::printf("gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, %zu side-chain "
+                  "groups rotated with probability %.3g, %zu stereocentres and %zu peptide bonds "
+                  "checked, seed %llu\n",
+                  potential->name().c_str(), config.inpcrdFile.c_str(), p.steps, p.temperature,
+                  p.stepSize, groups.size(), config.groupRotationProbability,
+                  stereo ? stereo->stereocentreCount() : 0, stereo ? stereo->peptideBondCount() : 0,
+                  static_cast<unsigned long long>(p.seed));
+    } else {
+      std::printf("gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container "
+                  "radius %.4f, seed %llu (reduced LJ units)\n",
+                  potential->name().c_str(), start.empty() ? "random" : config.coordsFile.c_str(),
+                  p.steps, p.temperature, p.stepSize, p.angularThreshold, search.containerRadius(),
+                  static_cast<unsigned long long>(p.seed));
+    }
   }
   ProgressPrinter printer(config.quiet, writer);
   std::signal(SIGINT, requestStop);

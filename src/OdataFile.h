@@ -1,0 +1,59 @@
+#pragma once
+// OPTIM's `odata` keyword file -> OptimRunConfig.
+//
+// Format (as OPTIM reads it): one keyword per line followed by free-format fields separated by
+// blanks or commas; keywords are case-insensitive; '!' or '#' starts a comment that runs to the end
+// of the line; NOTE and COMMENT lines are comments too; STOP ends the file. Reals may use Fortran
+// D exponents (1.0D-6). POINTS starts the coordinates of the first endpoint: every following
+// non-blank line is `LABEL x y z` (one atom each) to the end of the file. Energies and lengths are
+// in the potential's units (reduced Lennard-Jones units for LJ clusters).
+//
+// Every keyword this reader knows is in one table in OdataFile.cpp; odataKeywordsMarkdown()
+// renders it, and docs/optim-keywords.md is that rendering (a test keeps them equal).
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "src/OptimRunConfig.h"
+
+namespace landscape {
+
+/// What the reader does with a keyword.
+enum class OdataKeywordStatus {
+  Implemented,     ///< sets a field of OptimRunConfig
+  Ignored,         ///< accepted with a warning in OptimRunConfig::warnings (output only)
+  NotImplemented,  ///< an OPTIM keyword that would change the run; reading it is an error
+  Syntax           ///< NOTE, COMMENT, STOP, POINTS: structure of the file itself
+};
+
+/// One row of the keyword table (the table itself lives in OdataFile.cpp).
+struct OdataKeywordInfo {
+  std::string keyword;  ///< upper case, as OPTIM spells it
+  OdataKeywordStatus status;
+  std::string fields;       ///< field syntax, e.g. "nimage niter [rmstol]"; empty when none
+  std::string description;  ///< OPTIM's meaning and the landscape field it sets
+};
+
+/// The whole table, in the order of the documentation.
+std::vector<OdataKeywordInfo> odataKeywordTable();
+
+/// "implemented", "ignored (warning)", "error: not implemented" or "file syntax".
+std::string odataKeywordStatusName(OdataKeywordStatus status);
+
+/// The contents of docs/optim-keywords.md: a short preamble and the table in Markdown.
+std::string odataKeywordsMarkdown();
+
+/// Applies the keywords read from `in` to `config` (config.settings, config.odataPoints), in file
+/// order (a later line overrides an earlier one). `source` names the input in messages
+/// ("FILE:LINE: ..."). Warnings for ignored keywords are appended to config.warnings. Throws
+/// std::runtime_error with a one-line message naming source, line and keyword on an unknown
+/// keyword, a NotImplemented keyword, a wrong field count, a bad number or a bad POINTS line. Does
+/// not run OptimSettings::check().
+void applyOdataKeywords(std::istream& in, const std::string& source, OptimRunConfig& config);
+
+/// An OptimRunConfig whose settings are optimKeywordDefaults() with the keywords of the file at
+/// `path` applied, then checked. Throws std::runtime_error naming the file when it cannot be
+/// opened, on any error of applyOdataKeywords, or when the parameters fail their check.
+OptimRunConfig readOdataFile(const std::string& path);
+
+}  // namespace landscape

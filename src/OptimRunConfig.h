@@ -1,0 +1,91 @@
+#pragma once
+// Command line and config files of `optim` -> parameter structs (the Boost.Program_options side
+// of the optim executable; RunConfig does the same for gmin). Library code never parses options.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "landscape/Characterisation.h"
+#include "landscape/Connect.h"
+#include "landscape/LbfgsParams.h"
+#include "landscape/TransitionNetwork.h"
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+/// Every algorithm setting of a connect run, with the keyword defaults of OPTIM's LJ38 example
+/// or of the library, depending on who builds it (optimLj38ExampleSettings(),
+/// optimKeywordDefaults()).
+struct OptimSettings {
+  ConnectParams connect;            ///< NEWCONNECT, NEWNEB, NEBK, DIJKSTRA, BFGSTS, STEPS, ...
+  TransitionNetworkParams network;  ///< EDIFFTOL, GEOMDIFFTOL, PERMDIST, RANROT
+  /// Minimiser of the endpoints (REOPTIMISEENDPOINTS; BFGSMIN, BFGSSTEPS, MAXBFGS, UPDATES): the
+  /// same settings as the descent from transition states.
+  LbfgsParams endpointMinimiser;
+  /// Minimise the endpoints before connecting (REOPTIMISEENDPOINTS). Off: the endpoints must
+  /// already be minima (RMS gradient <= endpointMinimiser.rmsTolerance), as OPTIM demands.
+  bool reoptimiseEndpoints = false;
+  CharacterisationParams characterisation;  ///< Hessian size cap, symmetry tolerance
+  std::uint64_t seed = 1;  ///< alignment's random orientations and the first eigenvector guess
+
+  /// The seed copied into every parameter struct that draws random numbers.
+  void applySeed();
+  /// Runs every nested check(); throws std::invalid_argument naming the first bad field.
+  void check() const;
+};
+
+/// The settings of OPTIM's LJ38 example (wales-group/examples LJ38 `odata`):
+/// NEWCONNECT 100 1 20.0 20.0 30 0.0 0.025, NEWNEB 50 500 0.025, NEBK 10.0, DIJKSTRA 1,
+/// PERMDIST, RANROT 5, EDIFFTOL 1.0D-6, GEOMDIFFTOL 0.2, BFGSMIN 1.0D-6, UPDATES 10 10,
+/// PUSHOFF 0.02, REOPTIMISEENDPOINTS, BFGSSTEPS 5000, MAXBFGS 0.2 0.2, STEPS 200,
+/// BFGSTS 50 3 25 0.0001, MAXSTEP 0.1, MAXMAX 0.2, TRAD 0.2. The `optim` command's defaults;
+/// built in code, the command never reads the example file.
+OptimSettings optimLj38ExampleSettings();
+
+/// What an odata file starts from: the library defaults (ConnectParams{} and friends) with
+/// OPTIM's switches off unless their keyword is present (PERMDIST: no permutational alignment,
+/// REOPTIMISEENDPOINTS: endpoints used as given).
+OptimSettings optimKeywordDefaults();
+
+/// What `optim` was asked to do, fully resolved (defaults applied, files read, params checked).
+struct OptimRunConfig {
+  enum class Action { Run, Help, Version };
+  Action action = Action::Run;
+  std::string helpText;  ///< the text to print for Action::Help and Action::Version
+
+  // System. Only Lennard-Jones clusters (reduced units) so far; AMBER (--prmtop/--inpcrd) joins
+  // here as a second system kind once potentials/AmberGb is in the factory (PotentialSpec).
+  std::size_t ljAtoms = 0;  ///< --lj N; 0 = from the endpoint files
+  std::string startFile;    ///< --start FILE (xyz or GMIN's bare coords)
+  std::string finishFile;   ///< --finish FILE
+  /// Start coordinates from an odata POINTS block (used when no --start is given).
+  std::vector<double> odataPoints;
+  std::string odataFile;  ///< the --odata file, for messages
+  /// No --start/--finish and no POINTS: connect the two lowest LJ7 minima built in code.
+  bool builtInExample() const { return startFile.empty() && odataPoints.empty(); }
+  Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
+
+  OptimSettings settings = optimLj38ExampleSettings();
+  std::string outputDir = "optim-out";  ///< --output DIR
+  std::string databaseFile;             ///< --database FILE: read (if present), extended, rewritten
+  bool quiet = false;                   ///< --quiet: only the three result lines
+  std::vector<std::string> warnings;    ///< e.g. OPTIM keywords accepted but ignored
+};
+
+/// Parses argv (argv[0] is the program name). Sources, highest precedence first: the command
+/// line, the `--config FILE` INI file (`key = value` with the long option names, `#` comments),
+/// the `--odata FILE` OPTIM keyword file (which replaces the built-in defaults by
+/// optimKeywordDefaults()), the built-in defaults (OPTIM's LJ38 example settings). The resulting
+/// parameters are checked. `--help` and `--version` return at once with helpText filled. Throws
+/// std::runtime_error with a one-line message naming the option, or the file and line, on bad
+/// input; never exits, never prints.
+OptimRunConfig parseOptimCommandLine(int argc, const char* const argv[]);
+
+/// The same with the arguments after the program name.
+OptimRunConfig parseOptimCommandLine(const std::vector<std::string>& arguments);
+
+/// The long names of every option `optim` accepts (without "--"), in the order of --help.
+std::vector<std::string> optimOptionNames();
+
+}  // namespace landscape
