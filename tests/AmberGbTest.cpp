@@ -965,17 +965,27 @@ TEST(AmberGbTerms, DihedralFollowsIupacSignAndSanderPhases) {
 }
 
 TEST(AmberGbTerms, BondAndAngle) {
-  const double a[3] = {0.0, 0.0, 0.0}, b[3] = {1.2, 0.0, 0.0}, c[3] = {1.2, 1.1, 0.3};
+  // Bond: E = k (r - r0)^2 (AMBER keeps no 1/2); dE/dx_i = 2k (r - r0) (x_i - x_j) / r.
+  double a[3] = {0.0, 0.0, 0.0}, b[3] = {1.2, 0.0, 0.0}, c[3] = {1.2, 1.1, 0.3};
   double gi[3], gk[3];
   EXPECT_NEAR(amberBond(a, b, 300.0, 1.0, gi), 300.0 * 0.04, 1e-12);
   EXPECT_NEAR(gi[0], -2.0 * 300.0 * 0.2, 1e-12);
-  const double theta = std::acos(-(-1.2 * 0.0) / 1.0);  // angle a-b-c at b
-  (void)theta;
-  const double ba[3] = {-1.2, 0.0, 0.0}, bc[3] = {0.0, 1.1, 0.3};
-  const double cosine =
-      (ba[0] * bc[0] + ba[1] * bc[1] + ba[2] * bc[2]) / (1.2 * std::sqrt(1.1 * 1.1 + 0.3 * 0.3));
-  const double angle = std::acos(cosine);
-  EXPECT_NEAR(amberAngle(a, b, c, 50.0, 1.9, gi, gk), 50.0 * (angle - 1.9) * (angle - 1.9), 1e-12);
+  // Angle a-b-c at b: b->a is -x, b->c lies in the yz plane, so theta = 90 degrees.
+  EXPECT_NEAR(amberAngle(a, b, c, 50.0, 1.9, gi, gk), 50.0 * std::pow(kPi / 2.0 - 1.9, 2), 1e-12);
+  // Gradient on the end atoms vs central differences (the vertex gets minus their sum).
+  double* ends[2] = {a, c};
+  const double* analytic[2] = {gi, gk};
+  for (int e = 0; e < 2; ++e)
+    for (int axis = 0; axis < 3; ++axis) {
+      double scratchI[3], scratchK[3];
+      const double x0 = ends[e][axis], h = 1e-6;
+      ends[e][axis] = x0 + h;
+      const double plus = amberAngle(a, b, c, 50.0, 1.9, scratchI, scratchK);
+      ends[e][axis] = x0 - h;
+      const double minus = amberAngle(a, b, c, 50.0, 1.9, scratchI, scratchK);
+      ends[e][axis] = x0;
+      EXPECT_NEAR(analytic[e][axis], (plus - minus) / (2.0 * h), 1e-7) << e << " " << axis;
+    }
 }
 
 // ---- prmtop reader -----------------------------------------------------------------------
