@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpu/GpuDevice.h"
+#include "potentials/AmberTopology.h"
 #include "potentials/LennardJones.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -41,12 +42,21 @@ std::unique_ptr<Potential> makeLennardJones(const PotentialSpec& spec, Backend b
 #endif
 }
 
+std::unique_ptr<Potential> makeAmberGb(const PotentialSpec& spec, Backend backend) {
+  if (backend == Backend::Cuda)
+    throw std::runtime_error(
+        "makePotential: the AMBER-GB potential has no CUDA implementation yet; use backend 'cpu'");
+  return std::make_unique<AmberGb>(readAmberTopology(spec.prmtop), spec.amber);
+}
+
 }  // namespace
 
 std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
   switch (spec.kind) {
     case PotentialSpec::Kind::LennardJones:
       return makeLennardJones(spec, backend);
+    case PotentialSpec::Kind::AmberGb:
+      return makeAmberGb(spec, backend);
   }
   throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
 }

@@ -4,15 +4,20 @@
 #include <cstddef>
 #include <memory>
 
+#include <string>
+
+#include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
 
 /// What to build. Later potentials add their fields here (e.g. AMBER prmtop paths).
 struct PotentialSpec {
-  enum class Kind { LennardJones };
+  enum class Kind { LennardJones, AmberGb };
   Kind kind = Kind::LennardJones;
-  std::size_t atoms = 0;  ///< number of atoms (Lennard-Jones: >= 2)
+  std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
+  std::string prmtop;      ///< AmberGb: the AMBER topology file
+  AmberGbParams amber;     ///< AmberGb: igb, salt, rgbmax (kcal/mol, Angstrom)
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked

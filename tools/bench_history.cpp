@@ -28,6 +28,8 @@
 #include "landscape/ClusterGeometry.h"
 #include "landscape/Lbfgs.h"
 #include "landscape/Random.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberTopology.h"
 
 namespace {
 
@@ -35,11 +37,12 @@ using namespace landscape;
 
 struct Options {
   std::size_t ljAtoms = 0;
+  std::string prmtop, inpcrd;  // AMBER-GB system (igb 2, 0.2 M salt, rgbmax 12: the paper's)
   int starts = 10;
   std::vector<int> historySizes = {4, 10, 50, 75, 100, 250, 500, 750, 1000};
   std::vector<std::string> implementations = {"gpu1", "gpu2", "cpu"};
   std::uint64_t seed = 1;
-  double perturb = 0.3;
+  double perturb = -1.0;  // default: 0.3 sigma for LJ, 0.1 Angstrom for AMBER
   int maxIterations = 100000;
   std::string out = "bench_history";
 };
@@ -56,7 +59,7 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::printf("usage: bench_history --lj N [--starts K] [--m 4,10,...] "
+      std::printf("usage: bench_history --lj N | --prmtop F --inpcrd F [--starts K] [--m 4,10,...] "
                   "[--impl gpu1,gpu2,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
                   "[--out PREFIX]\n");
       std::exit(0);
@@ -64,6 +67,8 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
     const std::string v = argv[++i];
     if (a == "--lj") o.ljAtoms = std::stoul(v);
+    else if (a == "--prmtop") o.prmtop = v;
+    else if (a == "--inpcrd") o.inpcrd = v;
     else if (a == "--starts") o.starts = std::stoi(v);
     else if (a == "--m") {
       o.historySizes.clear();
@@ -75,7 +80,9 @@ Options parse(int argc, char** argv) {
     else if (a == "--out") o.out = v;
     else throw std::runtime_error("unknown option " + a);
   }
-  if (o.ljAtoms < 2) throw std::runtime_error("give the system: --lj N (N >= 2)");
+  if (o.ljAtoms < 2 && (o.prmtop.empty() || o.inpcrd.empty()))
+    throw std::runtime_error("give the system: --lj N (N >= 2) or --prmtop F --inpcrd F");
+  if (o.perturb < 0.0) o.perturb = o.prmtop.empty() ? 0.3 : 0.1;
   for (const std::string& impl : o.implementations)
     if (impl != "gpu1" && impl != "gpu2" && impl != "cpu")
       throw std::runtime_error("--impl takes gpu1, gpu2 and cpu, not '" + impl + "'");
@@ -95,22 +102,33 @@ int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
     PotentialSpec spec;
-    spec.atoms = o.ljAtoms;
+    std::vector<double> base;
+    Random random(o.seed);
+    std::string system;
+    if (!o.prmtop.empty()) {
+      spec.kind = PotentialSpec::Kind::AmberGb;
+      spec.prmtop = o.prmtop;
+      base = readAmberCoordinates(o.inpcrd, readAmberTopology(o.prmtop)).positions;
+      system = "AMBER-GB " + o.prmtop + " (" + std::to_string(base.size() / 3) + " atoms)";
+    } else {
+      spec.atoms = o.ljAtoms;
+      base = randomCluster(o.ljAtoms, defaultContainerRadius(o.ljAtoms), 0.7, random);
+      system = "Lennard-Jones " + std::to_string(o.ljAtoms) + " atoms";
+    }
     auto cpuPotential = makePotential(spec, Backend::Cpu);
     std::unique_ptr<Potential> cudaPotential;
     bool needCuda = false;
     for (const std::string& impl : o.implementations) needCuda |= impl != "cpu";
     if (needCuda) cudaPotential = makePotential(spec, Backend::Cuda);
 
-    // Starting structures: a quenched random cluster, perturbed by uniform displacements of up to
-    // --perturb per coordinate (a stand-in for high-temperature MD snapshots).
-    Random random(o.seed);
-    std::vector<double> base =
-        randomCluster(o.ljAtoms, defaultContainerRadius(o.ljAtoms), 0.7, random);
-    LbfgsParams quench;
-    quench.rmsTolerance = 1e-3;
-    quench.maxIterations = o.maxIterations;
-    Lbfgs(quench).minimize(*cpuPotential, base);
+    // Starting structures: the input structure (LJ: a quenched random cluster) with uniform
+    // displacements of up to --perturb per coordinate (a stand-in for high-temperature MD).
+    if (o.prmtop.empty()) {
+      LbfgsParams quench;
+      quench.rmsTolerance = 1e-3;
+      quench.maxIterations = o.maxIterations;
+      Lbfgs(quench).minimize(*cpuPotential, base);
+    }
     std::vector<std::vector<double>> starts(o.starts, base);
     for (auto& s : starts)
       for (double& v : s) v += o.perturb * random.symmetric();
@@ -147,7 +165,7 @@ int main(int argc, char** argv) {
     std::ofstream md(o.out + ".md"), csv(o.out + ".csv");
     if (!md || !csv) throw std::runtime_error("cannot write " + o.out + ".md/.csv");
     std::ostringstream head;
-    head << "# L-BFGS history-size benchmark: Lennard-Jones " << o.ljAtoms << " atoms, " << o.starts
+    head << "# L-BFGS history-size benchmark: " << system << ", " << o.starts
          << " starts (seed " << o.seed << ", perturbation " << o.perturb
          << "), max step 0.4, max rise 1e-4, RMS 1e-5\n\nGPU: " << gpuDescription() << "\n\n";
     md << head.str();
