@@ -27,7 +27,10 @@ struct LangevinCuda::DeviceState {
         streams(params.generator, params.seed, particles),
         x(3 * particles),
         g(3 * particles) {
-    if (!potential.isDeviceResident()) hostX.resize(3 * particles), hostG.resize(3 * particles);
+    if (!potential.isDeviceResident()) {
+      hostX.resize(3 * particles);
+      hostG.resize(3 * particles);
+    }
   }
 
   void evaluateGradient(const double* d_x) {

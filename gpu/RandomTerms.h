@@ -75,7 +75,7 @@ LANDSCAPE_HD std::uint32_t lcgStreamStart(std::uint64_t seed, std::uint64_t stre
 
 // ---- Tausworthe / Hybrid Taus -------------------------------------------------------------------
 
-/// One Tausworthe step of taus88 (GPU Gems 3 ch. 37 TausStep; L'Ecuyer 1996, eq 5 ff.).
+/// One Tausworthe step of taus88 (L'Ecuyer 1996; GPU Gems 3 ch. 37, TausStep).
 LANDSCAPE_HD std::uint32_t tausStep(std::uint32_t& z, int s1, int s2, int s3, std::uint32_t m) {
   const std::uint32_t b = ((z << s1) ^ z) >> s2;
   z = ((z & m) << s3) ^ b;
@@ -94,7 +94,8 @@ struct alignas(16) HybridTausState {
   std::uint32_t z1, z2, z3, z4;  ///< taus88 components and the LCG
 };
 
-/// Hybrid Taus (seed 000 Appendix A, GPU Gems 3 ch. 37): taus88 xor the LCG; period ~2^121.
+/// Hybrid Taus (seed 000 Appendix A, GPU Gems 3 ch. 37): taus88 xor the LCG; period ~2^120 (lcm of
+/// 2^88 and 2^32; seed 000 quotes 2^121).
 LANDSCAPE_HD std::uint32_t hybridTausNext(HybridTausState& s) {
   return taus88Next(s.z1, s.z2, s.z3) ^ lcgNext(s.z4);
 }

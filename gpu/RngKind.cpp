@@ -1,6 +1,7 @@
 #include "gpu/RngKind.h"
 
 #include <algorithm>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -40,6 +41,8 @@ std::string rngKindName(RngKind kind) {
   throw std::invalid_argument("rngKindName: RngKind holds an unknown value");
 }
 
+std::ostream& operator<<(std::ostream& os, RngKind kind) { return os << rngKindName(kind); }
+
 std::vector<RngKind> allRngKinds() {
   std::vector<RngKind> kinds;
   for (const NamedKind& n : kNames) kinds.push_back(n.kind);
@@ -62,7 +65,7 @@ const std::vector<LaggedFibonacciLags>& laggedFibonacciLagTable() {
   //                   "sl = 1252", section VI.A);
   //   110503:         Heringa, Bloete & Compagner, Int. J. Mod. Phys. C 3 (1992) 561;
   //   756839, 3021377: Brent, Larvala & Zimmermann, Math. Comp. 72 (2003) 1443;
-  //   6972593:        Brent & Zimmermann, Fields Inst. Commun. 41 (2004) 91;
+  //   6972593:        Brent, Larvala & Zimmermann, Math. Comp. 74 (2005) 1001;
   //   24036583:       P. Zimmermann, members.loria.fr/PZimmermann/irred (2007, checked by Magma);
   //   43112609, 74207281: Brent & Zimmermann, "Twelve new primitive binary trinomials",
   //                   arXiv:1605.09213 (2016), Table 1.

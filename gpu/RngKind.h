@@ -6,6 +6,7 @@
 // in gpu/RandomStreamsCuda.h. docs/rng.md describes every generator.
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ enum class RngKind {
 /// the bad value and the accepted names otherwise.
 RngKind parseRngKind(const std::string& name);
 std::string rngKindName(RngKind kind);
+/// Writes rngKindName(kind) (test names and logs).
+std::ostream& operator<<(std::ostream& os, RngKind kind);
 /// Every kind, in the order above.
 std::vector<RngKind> allRngKinds();
 

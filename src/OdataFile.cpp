@@ -105,7 +105,7 @@ const std::vector<KeywordEntry>& table() {
          c.settings.connect.descent.minimiser.maxIterations = n;
          c.settings.endpointMinimiser.maxIterations = n;
        }},
-      {"BFGSTS", S::Implemented, "nevs nbfgs1 nbfgs2 ceig", 1, 4,
+      {"BFGSTS", S::Implemented, "nevs [nbfgs1 [nbfgs2 [ceig]]]", 1, 4,
        "hybrid eigenvector-following: at most `nevs` Rayleigh-Ritz iterations per eigenvector "
        "search -> `connect.transitionStateSearch.rayleighRitz.lbfgs.maxIterations`; `nbfgs1` and "
        "`nbfgs2` tangent-space L-BFGS iterations before and after the eigenvector has converged "

@@ -54,8 +54,8 @@ struct OptimRunConfig {
   Action action = Action::Run;
   std::string helpText;  ///< the text to print for Action::Help and Action::Version
 
-  // System. Only Lennard-Jones clusters (reduced units) so far; AMBER (--prmtop/--inpcrd) joins
-  // here as a second system kind once potentials/AmberGb is in the factory (PotentialSpec).
+  // System. Only Lennard-Jones clusters (reduced units) so far; AMBER (--prmtop/--inpcrd, rst7
+  // endpoints) joins here as a second system kind (PotentialSpec::Kind::AmberGb, see optim_main).
   std::size_t ljAtoms = 0;  ///< --lj N; 0 = from the endpoint files
   std::string startFile;    ///< --start FILE (xyz or GMIN's bare coords)
   std::string finishFile;   ///< --finish FILE

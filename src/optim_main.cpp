@@ -180,9 +180,9 @@ class Progress {
 
 // ---- the database ----------------------------------------------------------------------------
 
-// Network entries with the properties loaded from or computed for them, by network index.
+// The database's entries as they entered the network: entry i is network index i (the network is
+// empty before loading), so these keep what the file said about the first minima and states.
 struct Known {
-  std::vector<bool> minimumKnown, stateKnown;
   std::vector<StoredNetworkMinimum> minima;
   std::vector<StoredTransitionState> states;
 };
@@ -208,7 +208,6 @@ Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork
     index[i] = added.index;
     if (added.isNew) {
       known.minima.push_back(stored.minima[i]);
-      known.minimumKnown.push_back(true);
     }
   }
   for (const StoredTransitionState& ts : stored.transitionStates) {
@@ -220,7 +219,6 @@ Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork
       known.states.push_back(ts);
       known.states.back().plusMinimum = plus;
       known.states.back().minusMinimum = minus;
-      known.stateKnown.push_back(true);
     }
   }
   if (!quiet) {
@@ -306,6 +304,9 @@ int run(int argc, char** argv) {
     throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
                              start.source + ", which has " + std::to_string(atoms) + " atoms");
   }
+  // The one place that picks the potential. AMBER systems join here with PotentialSpec::Kind::
+  // AmberGb (in the factory now) once optim has --prmtop/--inpcrd, rst7 endpoints, kcal/mol and
+  // Angstrom in the database, atom types for the point group and no inversion in the alignment.
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::LennardJones;
   spec.atoms = atoms;

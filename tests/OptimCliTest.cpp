@@ -1,0 +1,308 @@
+// The optim executable end to end: the built-in LJ7 example, OPTIM input files, extending a
+// database, and one-line errors with a non-zero exit on bad input. The LJ38 example of
+// shared/data/lj38/optim runs in the slow suite.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "landscape/CoordinatesFile.h"
+#include "landscape/Database.h"
+#include "landscape/PathsampleExport.h"
+#include "tests/Lj7Structures.h"
+#include "tests/TestData.h"
+
+namespace landscape {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct OptimRun {
+  int exitCode;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// The three result lines at the end of stdout.
+struct Summary {
+  std::string connected;
+  int transitionStates = -1;
+  double highest = NAN;
+};
+
+Summary summary(const std::string& out) {
+  const std::vector<std::string> l = lines(out);
+  Summary s;
+  if (l.size() < 3) return s;
+  const std::string& c = l[l.size() - 3];
+  const std::string& t = l[l.size() - 2];
+  const std::string& h = l[l.size() - 1];
+  if (c.rfind("connected: ", 0) == 0) s.connected = c.substr(11);
+  if (t.rfind("transition states on the path: ", 0) == 0)
+    s.transitionStates = std::stoi(t.substr(31));
+  if (h.rfind("highest barrier: ", 0) == 0 && h.substr(17, 4) != "none")
+    s.highest = std::stod(h.substr(17));
+  return s;
+}
+
+class OptimCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<int> counter{0};
+    m_dir = fs::temp_directory_path() /
+            ("landscape-optim-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  // The executable built beside the tests; $LANDSCAPE_OPTIM_EXECUTABLE overrides it when the
+  // build tree has moved.
+  static std::string executable() {
+    const char* env = std::getenv("LANDSCAPE_OPTIM_EXECUTABLE");
+    return env && *env ? env : LANDSCAPE_OPTIM_EXECUTABLE;
+  }
+  OptimRun optim(const std::string& args) {
+    const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
+    const std::string command = "cd '" + m_dir.string() + "' && '" + executable() + "' " + args +
+                                " > '" + out.string() + "' 2> '" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+  }
+  fs::path file(const std::string& name, const std::string& content) {
+    const fs::path p = m_dir / name;
+    std::ofstream(p) << content;
+    return p;
+  }
+  // An odata-style POINTS block of x (label LA).
+  static std::string points(const std::vector<double>& x) {
+    std::ostringstream out;
+    out.precision(12);
+    for (std::size_t i = 0; i < x.size(); i += 3) {
+      out << "LA " << x[i] << " " << x[i + 1] << " " << x[i + 2] << "\n";
+    }
+    return out.str();
+  }
+  // A failing run: exit 1 and one line on stderr, "optim: error: " and then `piece` somewhere.
+  void expectError(const std::string& args, const std::string& piece) {
+    const OptimRun r = optim(args);
+    EXPECT_EQ(r.exitCode, 1) << args << "\n" << r.out << r.err;
+    const std::vector<std::string> l = lines(r.err);
+    ASSERT_EQ(l.size(), 1u) << args << "\n" << r.err;
+    EXPECT_EQ(l[0].rfind("optim: error: ", 0), 0u) << l[0];
+    EXPECT_NE(l[0].find(piece), std::string::npos) << "'" << piece << "' not in: " << l[0];
+  }
+  fs::path m_dir;
+};
+
+TEST_F(OptimCli, DefaultRunConnectsTheBuiltInLj7Minima) {
+  const OptimRun r = optim("");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected, "yes");
+  EXPECT_GE(s.transitionStates, 1);
+  EXPECT_GT(s.highest, -16.0);  // above both minima (-16.505384, -15.935043)
+  EXPECT_LT(s.highest, -15.0);
+  EXPECT_NE(r.out.find("CONNECT CYCLE 1"), std::string::npos);
+  EXPECT_NE(r.out.find("point group D5h, order 20"), std::string::npos);
+
+  DatabaseMetadata meta;
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "optim-out/network.h5").string(), &meta);
+  EXPECT_EQ(meta.atoms, 7u);
+  EXPECT_EQ(meta.program, "optim");
+  ASSERT_GE(net.minima.size(), 2u);
+  ASSERT_GE(net.transitionStates.size(), 1u);
+  EXPECT_NEAR(net.minima[0].energy, -16.505384, 1e-6);
+  EXPECT_NEAR(net.minima[1].energy, -15.935043, 1e-6);
+  EXPECT_EQ(net.minima[0].properties.pointGroupOrder, 20);
+  EXPECT_EQ(net.minima[1].properties.pointGroupOrder, 6);
+  for (const StoredTransitionState& ts : net.transitionStates) {
+    EXPECT_LT(ts.eigenvalue, 0.0);
+    EXPECT_TRUE(std::isfinite(ts.properties.logProductOfPositiveEigenvalues));
+    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 21u);
+    EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-3);  // one negative eigenvalue
+    EXPECT_GT(ts.properties.hessianEigenvalues[1], -1e-3);
+  }
+  // path.info: every transition state found, as min-ts-min triples with Hessian eigenvalues.
+  const std::vector<PathInfoPoint> info = readPathInfo((m_dir / "optim-out/path.info").string(), 7);
+  EXPECT_EQ(info.size(), 3 * net.transitionStates.size());
+  EXPECT_EQ(info[0].hessianEigenvalues.size(), 21u);
+}
+
+TEST_F(OptimCli, OdataPointsAndFinishFileWithADatabaseThatLaterRunsExtend) {
+  // The LJ7 endpoints as OPTIM input: odata with POINTS (start) and a bare `finish` file.
+  file("odata",
+       "NEWCONNECT 20 1 20.0 20.0 30 0.0 0.025\nNEBK 10.0\nPERMDIST\nDIJKSTRA 1\n"
+       "EDIFFTOL 1.0D-6\nGEOMDIFFTOL 0.2\nBFGSMIN 1.0D-6\nREOPTIMISEENDPOINTS\n"
+       "BFGSTS 50 3 25 0.0001\nPOINTS\n" +
+           points(lj7PentagonalBipyramid()));
+  std::string finish;
+  const std::vector<double> co = lj7CappedOctahedron();
+  for (std::size_t i = 0; i < co.size(); i += 3) {
+    finish += std::to_string(co[i]) + " " + std::to_string(co[i + 1]) + " " +
+              std::to_string(co[i + 2]) + "\n";
+  }
+  file("finish", finish);
+  const OptimRun first = optim("--odata odata --finish finish --database net.h5 --output one");
+  ASSERT_EQ(first.exitCode, 0) << first.out << first.err;
+  EXPECT_EQ(summary(first.out).connected, "yes");
+  const StoredTransitionNetwork before =
+      TransitionNetworkDatabase::read((m_dir / "net.h5").string());
+  EXPECT_FALSE(fs::exists(m_dir / "one/network.h5"));  // --database replaces DIR/network.h5
+
+  // Second run: the database already joins the endpoints, so no cycle is needed.
+  const OptimRun second = optim("--odata odata --finish finish --database net.h5 --output two");
+  ASSERT_EQ(second.exitCode, 0) << second.out << second.err;
+  EXPECT_NE(second.out.find("Number of cycles               =      0"), std::string::npos)
+      << second.out;
+  EXPECT_EQ(summary(second.out).transitionStates, summary(first.out).transitionStates);
+  EXPECT_DOUBLE_EQ(summary(second.out).highest, summary(first.out).highest);
+  const StoredTransitionNetwork after =
+      TransitionNetworkDatabase::read((m_dir / "net.h5").string());
+  EXPECT_EQ(after.minima.size(), before.minima.size());
+  EXPECT_EQ(after.transitionStates.size(), before.transitionStates.size());
+  EXPECT_TRUE(readPathInfo((m_dir / "two/path.info").string(), 7).empty());  // nothing new
+}
+
+TEST_F(OptimCli, ExtendsAGminMinimaDatabase) {
+  // A minima.h5 as gmin writes it (no transition states, no Hessian fields).
+  DatabaseMetadata meta;
+  meta.potential = "Lennard-Jones 7 atoms (cpu)";
+  meta.energyUnit = "reduced (epsilon)";
+  meta.lengthUnit = "reduced (sigma)";
+  meta.atoms = 7;
+  meta.program = "gmin";
+  StoredMinimum a, b;
+  a.coordinates = lj7PentagonalBipyramid();
+  a.energy = -16.505384;
+  b.coordinates = lj7CappedOctahedron();
+  b.energy = -15.935043;
+  a.firstFoundStep = 3;
+  MinimaDatabase::write((m_dir / "minima.h5").string(), meta, {a, b});
+  writeXyz((m_dir / "a.xyz").string(), a.coordinates, "start");
+  writeXyz((m_dir / "b.xyz").string(), b.coordinates, "finish");
+  const OptimRun r = optim("--start a.xyz --finish b.xyz --database minima.h5 --quiet");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_EQ(lines(r.out).size(), 3u) << r.out;  // --quiet: the result lines only
+  EXPECT_EQ(summary(r.out).connected, "yes");
+  DatabaseMetadata after;
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "minima.h5").string(), &after);
+  EXPECT_EQ(after.program, "gmin");  // the file keeps its origin
+  EXPECT_GE(net.transitionStates.size(), 1u);
+  EXPECT_EQ(net.minima[0].firstFoundStep, 3);
+  EXPECT_EQ(MinimaDatabase::read((m_dir / "minima.h5").string()).size(), net.minima.size());
+}
+
+TEST_F(OptimCli, NotConnectedExitsWithStatus2) {
+  // One eigenvector-following step cannot converge a transition state.
+  const OptimRun r = optim("--ts-steps 1 --max-cycles 2 --quiet");
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected.rfind("no (", 0), 0u) << r.out;
+  EXPECT_EQ(s.transitionStates, 0);
+  EXPECT_TRUE(std::isnan(s.highest));
+}
+
+TEST_F(OptimCli, HelpAndVersion) {
+  const OptimRun help = optim("--help");
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_NE(help.out.find("reduced Lennard-Jones units"), std::string::npos);
+  EXPECT_NE(help.out.find("--odata FILE"), std::string::npos);
+  EXPECT_NE(help.out.find("(default: 0.025)"), std::string::npos);
+  const OptimRun version = optim("--version");
+  EXPECT_EQ(version.exitCode, 0);
+  EXPECT_EQ(version.out.rfind("optim (landscape) ", 0), 0u);
+}
+
+TEST_F(OptimCli, BadInputsGiveOneLineErrors) {
+  expectError("--frobnicate", "unknown option '--frobnicate'");
+  expectError("--start nofile.xyz --finish nofile.xyz", "no such file 'nofile.xyz'");
+  file("a.xyz", "7\nstart\n" + points(lj7PentagonalBipyramid()));
+  file("four.xyz", "4\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\n");
+  expectError("--start a.xyz", "--start needs --finish");
+  expectError("--start a.xyz --finish four.xyz", "four.xyz has 4 atoms");
+  expectError("--start a.xyz --finish a.xyz", "are the same minimum");
+  expectError("--lj 8 --start a.xyz --finish a.xyz", "--lj 8 disagrees");
+  expectError("--lj 13", "--lj 13 needs --start and --finish");
+  expectError("--max-cycles 0", "--max-cycles: expected an integer >= 1");
+  expectError("--backend gpu", "gpu");
+  file("bad.xyz", "7\nstart\n" + points(lj7PentagonalBipyramid()) + "LA 1 2\n");
+  expectError("--start bad.xyz --finish a.xyz", "bad.xyz");
+  // Not a minimum and no REOPTIMISEENDPOINTS.
+  file("square.xyz", "4\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\n");
+  expectError("--start square.xyz --finish four.xyz --reoptimise-endpoints no",
+              "not a minimum: RMS gradient");
+  file("notes.h5", "not HDF5");
+  expectError("--database notes.h5", "is not an HDF5 file");
+}
+
+TEST_F(OptimCli, OdataErrorsNameKeywordAndLine) {
+  file("odata", "! a comment\nNEBK 10.0\nFROBNICATE 3\n");
+  expectError("--odata odata --finish odata", "odata:3: unknown OPTIM keyword 'FROBNICATE'");
+  file("odata2", "NEBK 10.0\nNEWCONNECT 10 1\n");
+  expectError("--odata odata2", "odata2:2: NEWCONNECT expects");
+  // Warnings for ignored keywords go to stderr and the run goes on.
+  file("odata3",
+       "PAIRCOLOUR 100\nREOPTIMISEENDPOINTS\nPOINTS\n" + points(lj7PentagonalBipyramid()));
+  file("b.xyz", "7\nfinish\n" + points(lj7CappedOctahedron()));
+  const OptimRun r = optim("--odata odata3 --finish b.xyz --quiet");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("optim: warning: odata3:1: OPTIM keyword PAIRCOLOUR ignored"),
+            std::string::npos)
+      << r.err;
+}
+
+// OPTIM's LJ38 example (shared/data/lj38/optim) through the command line: OPTIM needed 5 connect
+// cycles and found 8 transition states on the path, the highest at -168.7591078.
+class SlowOptimCli : public OptimCli {};
+
+TEST_F(SlowOptimCli, Lj38ExampleFromOptimsInputFiles) {
+  const auto odata = testDataPath("lj38/optim/odata");
+  const auto finish = testDataPath("lj38/optim/finish");
+  if (!odata || !finish) GTEST_SKIP() << "shared/data/lj38/optim not found";
+  const OptimRun r = optim("--odata '" + *odata + "' --finish '" + *finish + "' --output lj38");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected, "yes");
+  EXPECT_GE(s.transitionStates, 1);
+  EXPECT_LT(s.highest, -168.0);
+  std::string cycles = "?";
+  for (const std::string& line : lines(r.out)) {
+    if (line.rfind(" Number of cycles", 0) == 0) cycles = line.substr(line.rfind(' ') + 1);
+  }
+  std::cout << "optim LJ38 example: " << cycles << " cycles, " << s.transitionStates
+            << " transition states on the path, highest " << std::fixed << std::setprecision(7)
+            << s.highest << " (OPTIM: 5 cycles, 8, -168.7591078)\n";
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "lj38/network.h5").string());
+  EXPECT_EQ(net.minima[0].properties.pointGroupOrder, 48);  // Oh global minimum
+  EXPECT_EQ(net.minima[1].properties.pointGroupOrder, 10);  // C5v second-lowest
+  EXPECT_NEAR(net.minima[0].properties.logProductOfPositiveEigenvalues, 538.668903, 1e-4);
+}
+
+}  // namespace
+}  // namespace landscape

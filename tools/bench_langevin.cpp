@@ -1,0 +1,274 @@
+// Benchmark (not a test): time per oscillator-step of overdamped Langevin dynamics for N Brownian
+// oscillators in 3D (seed 000 section IV.B, Figs. 3-4) with every generator, against each
+// generator's own memory floor (DESIGN.md "Performance method"; the floors are defined in
+// gpu/BrownianOscillatorsCuda.h), beside cuRAND's Philox writing the same Gaussians to memory.
+//
+// Usage: bench_langevin [--sizes 1000,10000,...] [--bandwidth BYTES_PER_S] [--seconds S]
+//                       [--cpu-max N] [--no-library]
+//   --bandwidth  the device's copy bandwidth (default 3.2e12, measured on an H200)
+//   --seconds    minimum timed wall time per cell (default 0.2)
+//   --cpu-max    largest N for the CPU reference column (default 100000)
+//
+// Columns: fused = one kernel per step (draw + Box-Muller + update, float4 positions);
+// floor = bytes / bandwidth; cuRAND gen = curandGenerateNormal of 3N floats (Philox4_32_10),
+// whose floor is writing them; cuRAND+update = that plus a kernel reading them (unfused);
+// library = LangevinCuda (double precision, HarmonicWellCuda through the Potential interface);
+// CPU = LangevinCpu with HarmonicWell (double). cuRAND is loaded at run time with dlopen
+// (libcurand.so), so that the build links nothing new; without it the column reads "n/a".
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "gpu/RngKind.h"
+#include "landscape/Langevin.h"
+#include "potentials/HarmonicWell.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include <curand.h>
+#include <dlfcn.h>
+
+#include "gpu/BrownianOscillatorsCuda.h"
+#include "gpu/DeviceBuffer.h"
+#include "gpu/HarmonicWellCuda.h"
+#include "gpu/LangevinCuda.h"
+#endif
+
+namespace {
+
+using namespace landscape;
+using Clock = std::chrono::steady_clock;
+
+// Seed 000 section IV.A in reduced form: decay 1 - k dt / xi, amplitude sqrt(2 kT dt / xi).
+constexpr double kDecay = 0.999;
+constexpr double kAmplitude = 0.0447;
+
+/// Seconds per call of `step` (which performs `stepsPerCall` steps and synchronises), repeated
+/// until at least minSeconds have passed.
+template <class F>
+double secondsPerStep(F&& step, long stepsPerCall, double minSeconds) {
+  step();  // warm-up
+  long calls = 1;
+  for (;;) {
+    const auto t0 = Clock::now();
+    for (long c = 0; c < calls; ++c) step();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (s >= minSeconds || calls >= (1L << 20))
+      return s / static_cast<double>(calls * stepsPerCall);
+    calls *= 4;
+  }
+}
+
+std::string cell(double value, const char* format) {
+  if (!std::isfinite(value)) return "n/a";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+#ifdef LANDSCAPE_HAVE_CUDA
+/// cuRAND through dlopen: the tool links only what the library links.
+class Curand {
+ public:
+  Curand() {
+    for (const char* name : {"libcurand.so", "libcurand.so.10", "libcurand.so.11"}) {
+      m_handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (m_handle) break;
+    }
+    if (!m_handle) {
+      m_why = "libcurand.so not found (" + std::string(dlerror()) + ")";
+      return;
+    }
+    m_create = reinterpret_cast<decltype(m_create)>(dlsym(m_handle, "curandCreateGenerator"));
+    m_seed =
+        reinterpret_cast<decltype(m_seed)>(dlsym(m_handle, "curandSetPseudoRandomGeneratorSeed"));
+    m_normal = reinterpret_cast<decltype(m_normal)>(dlsym(m_handle, "curandGenerateNormal"));
+    m_destroy = reinterpret_cast<decltype(m_destroy)>(dlsym(m_handle, "curandDestroyGenerator"));
+    if (!m_create || !m_seed || !m_normal || !m_destroy) {
+      m_why = "libcurand.so lacks the expected symbols";
+      return;
+    }
+    if (m_create(&m_generator, CURAND_RNG_PSEUDO_PHILOX4_32_10) != CURAND_STATUS_SUCCESS ||
+        m_seed(m_generator, 1234ULL) != CURAND_STATUS_SUCCESS) {
+      m_why = "curandCreateGenerator(PHILOX4_32_10) failed";
+      m_generator = nullptr;
+    }
+  }
+  ~Curand() {
+    if (m_generator) m_destroy(m_generator);
+    if (m_handle) dlclose(m_handle);
+  }
+  Curand(const Curand&) = delete;
+  Curand& operator=(const Curand&) = delete;
+
+  bool ok() const { return m_generator != nullptr; }
+  const std::string& why() const { return m_why; }
+  /// count must be even (cuRAND's normal generators make pairs).
+  void normal(float* d_out, std::size_t count) {
+    if (m_normal(m_generator, d_out, count, 0.0f, 1.0f) != CURAND_STATUS_SUCCESS)
+      throw std::runtime_error("curandGenerateNormal failed");
+  }
+
+ private:
+  void* m_handle = nullptr;
+  curandGenerator_t m_generator = nullptr;
+  std::string m_why;
+  curandStatus_t (*m_create)(curandGenerator_t*, curandRngType_t) = nullptr;
+  curandStatus_t (*m_seed)(curandGenerator_t, unsigned long long) = nullptr;
+  curandStatus_t (*m_normal)(curandGenerator_t, float*, size_t, float, float) = nullptr;
+  curandStatus_t (*m_destroy)(curandGenerator_t) = nullptr;
+};
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    double bandwidth = 3.2e12, minSeconds = 0.2;
+    std::size_t cpuMax = 100000;
+    bool library = true;
+    std::vector<std::size_t> sizes = {1000, 10000, 100000, 1000000, 10000000};
+    for (int i = 1; i < argc; ++i) {
+      const std::string flag = argv[i];
+      if (flag == "--no-library") {
+        library = false;
+        continue;
+      }
+      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
+      const std::string value = argv[++i];
+      if (flag == "--bandwidth") {
+        bandwidth = std::stod(value);
+      } else if (flag == "--seconds") {
+        minSeconds = std::stod(value);
+      } else if (flag == "--cpu-max") {
+        cpuMax = std::stoul(value);
+      } else if (flag == "--sizes") {
+        sizes.clear();
+        std::stringstream list(value);
+        for (std::string item; std::getline(list, item, ',');)
+          sizes.push_back(static_cast<std::size_t>(std::stod(item)));
+      } else {
+        throw std::invalid_argument("unknown option " + flag);
+      }
+    }
+    const bool gpu = gpuAvailable();
+    std::printf("Overdamped Langevin, N Brownian oscillators in 3D; GPU: %s\n",
+                gpuDescription().c_str());
+    std::printf(
+        "floor = bytes per step / %.3g B/s (fused: positions 2 x 16 B + generator state; "
+        "gpu/BrownianOscillatorsCuda.h)\n\n",
+        bandwidth);
+
+#ifdef LANDSCAPE_HAVE_CUDA
+    std::unique_ptr<Curand> curand;
+    if (gpu) {
+      curand = std::make_unique<Curand>();
+      if (!curand->ok()) std::printf("cuRAND column: %s\n\n", curand->why().c_str());
+    }
+#endif
+
+    std::printf(
+        "| N | generator | state (MB) | fused (us/step) | ns/oscillator-step | floor (us) "
+        "| fused / floor | library double (us/step) | CPU (ns/oscillator-step) |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    for (std::size_t n : sizes) {
+      for (RngKind kind : allRngKinds()) {
+        double fused = NAN, floorSeconds = NAN, stateMb = NAN, libraryStep = NAN, cpu = NAN;
+        std::string note;
+        if (kind == RngKind::LaggedFibonacci && n > laggedFibonacciLagTable().back().maxStreams()) {
+          note = " (beyond the lag table)";
+        } else {
+          stateMb = static_cast<double>(rngStateBytes(kind, n)) / 1e6;
+#ifdef LANDSCAPE_HAVE_CUDA
+          if (gpu) {
+            BrownianOscillatorsCuda oscillators(n, kind, 1, static_cast<float>(kDecay),
+                                                static_cast<float>(kAmplitude));
+            const long steps = n >= 1000000 ? 10 : 100;
+            fused = secondsPerStep(
+                [&] {
+                  oscillators.run(steps);
+                  oscillators.synchronize();
+                },
+                steps, minSeconds);
+            floorSeconds = oscillators.floorBytesPerStep() / bandwidth;
+            if (library) {
+              HarmonicWellCuda well(n, 1.0);
+              LangevinParams p;
+              p.generator = kind;
+              p.friction = 1.0;
+              p.timeStep = 1.0 - kDecay;
+              p.kT = kAmplitude * kAmplitude / (2.0 * p.timeStep);
+              LangevinCuda integrator(well, p);
+              DeviceBuffer<double> x(std::vector<double>(3 * n, 0.0));
+              libraryStep =
+                  secondsPerStep([&] { integrator.runDevice(x.data(), 10); }, 10, minSeconds);
+            }
+          }
+#endif
+          if (n <= cpuMax) {
+            HarmonicWell well(n, 1.0);
+            LangevinParams p;
+            p.generator = kind;
+            p.timeStep = 1.0 - kDecay;
+            LangevinCpu integrator(well, p);
+            std::vector<double> x(3 * n, 0.0);
+            cpu = secondsPerStep([&] { integrator.run(x, 1); }, 1, minSeconds) /
+                  static_cast<double>(n);
+          }
+        }
+        std::printf(
+            "| %zu | %s%s | %s | %s | %s | %s | %s | %s | %s |\n", n, rngKindName(kind).c_str(),
+            note.c_str(), cell(stateMb, "%.3g").c_str(), cell(fused * 1e6, "%.2f").c_str(),
+            cell(fused * 1e9 / static_cast<double>(n), "%.3f").c_str(),
+            cell(floorSeconds * 1e6, "%.2f").c_str(), cell(fused / floorSeconds, "%.2f").c_str(),
+            cell(libraryStep * 1e6, "%.2f").c_str(), cell(cpu * 1e9, "%.1f").c_str());
+      }
+#ifdef LANDSCAPE_HAVE_CUDA
+      if (gpu && curand && curand->ok()) {
+        // cuRAND writes 3N (rounded up to even) Gaussians; the update kernel then reads them.
+        const std::size_t count = 3 * n + (3 * n) % 2;
+        DeviceBuffer<float> gaussians(count);
+        const long steps = n >= 1000000 ? 10 : 100;
+        const double gen = secondsPerStep(
+            [&] {
+              for (long s = 0; s < steps; ++s) curand->normal(gaussians.data(), count);
+              LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+            },
+            steps, minSeconds);
+        BrownianOscillatorsCuda oscillators(n, RngKind::Philox, 1, static_cast<float>(kDecay),
+                                            static_cast<float>(kAmplitude));
+        const double both = secondsPerStep(
+            [&] {
+              for (long s = 0; s < steps; ++s) {
+                curand->normal(gaussians.data(), count);
+                oscillators.stepWithGaussians(gaussians.data());
+              }
+              oscillators.synchronize();
+            },
+            steps, minSeconds);
+        const double genFloor = 4.0 * static_cast<double>(count) / bandwidth;
+        const double bothFloor = genFloor + oscillators.floorBytesPerGaussianStep() / bandwidth;
+        std::printf(
+            "| %zu | cuRAND Philox gen only | 0 | %.2f | %.3f | %.2f | %.2f | n/a | n/a |\n", n,
+            gen * 1e6, gen * 1e9 / static_cast<double>(n), genFloor * 1e6, gen / genFloor);
+        std::printf(
+            "| %zu | cuRAND Philox + update | 0 | %.2f | %.3f | %.2f | %.2f | n/a | n/a |\n", n,
+            both * 1e6, both * 1e9 / static_cast<double>(n), bothFloor * 1e6, both / bothFloor);
+      }
+#endif
+    }
+    if (!gpu)
+      std::printf("\n(no CUDA device: %s; GPU columns are n/a)\n", gpuDescription().c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_langevin: %s\n", e.what());
+    return 1;
+  }
+}
