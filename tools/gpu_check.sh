@@ -11,7 +11,7 @@ run() { echo "== $*" | tee -a "$out/summary.txt"; }
 
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 run "all tests (slow suite included)"
-./build/landscape_tests > "$out/tests.log" 2>&1; echo "exit $?" | tee -a "$out/summary.txt"
+./build/landscape_tests --gtest_filter="${TEST_FILTER:-*}" > "$out/tests.log" 2>&1; echo "exit $?" | tee -a "$out/summary.txt"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests.log" | tee -a "$out/summary.txt"
 for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
   run "compute-sanitizer $tool on the CUDA tests"
@@ -41,5 +41,5 @@ run "history-size tables, LJ2500"
   --max-iterations 20000 --out history_lj2500 2>/dev/null) | tee -a "$out/benchmarks.txt"
 if [[ -x ./build/bench_langevin ]]; then
   run "Langevin / RNG benchmark"
-  ./build/bench_langevin 2>&1 | tee -a "$out/benchmarks.txt"
+  timeout 150 ./build/bench_langevin 2>&1 | tee -a "$out/benchmarks.txt"
 fi
