@@ -209,6 +209,29 @@ const std::vector<OptionSpec>& optionTable() {
        "keep minima whose chirality or peptide cis/trans state changed (rejected by default)",
        nullptr, [](const std::string& v, GminRunConfig& c) { c.stereoChecks = !boolValue(v); }},
 
+      {"Langevin move", "langevin-steps", "N",
+       "overdamped Langevin steps run before every quench (after the Cartesian step; use "
+       "--step-size 0 for Langevin-only moves); 0 = off",
+       [](const GminRunConfig& c) { return std::to_string(c.langevin.steps); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.langevin.steps = static_cast<long>(integerValue(v, 0, 100000000));
+       }},
+      {"Langevin move", "langevin-kt", "KT", "temperature of the Langevin move, kT (energy unit)",
+       [](const GminRunConfig& c) { return number(c.langevin.kT); },
+       [](const std::string& v, GminRunConfig& c) { c.langevin.kT = realValue(v, Bound::NonNegative); }},
+      {"Langevin move", "langevin-dt", "DT",
+       "Langevin time step (ps for AMBER, reduced time for LJ)",
+       [](const GminRunConfig& c) { return number(c.langevin.timeStep); },
+       [](const std::string& v, GminRunConfig& c) { c.langevin.timeStep = realValue(v, Bound::Positive); }},
+      {"Langevin move", "langevin-friction", "XI",
+       "friction xi (energy x time / length^2)",
+       [](const GminRunConfig& c) { return number(c.langevin.friction); },
+       [](const std::string& v, GminRunConfig& c) { c.langevin.friction = realValue(v, Bound::Positive); }},
+      {"Langevin move", "langevin-generator", "NAME",
+       "random-number generator: philox, hybrid-taus, lagged-fibonacci, ran2, lcg (docs/rng.md)",
+       [](const GminRunConfig& c) { return rngKindName(c.langevin.generator); },
+       [](const std::string& v, GminRunConfig& c) { c.langevin.generator = parseRngKind(v); }},
+
       {"Basin-hopping", "steps", "N", "basin-hopping steps, quenches after the first [STEPS]",
        [](const GminRunConfig& c) { return std::to_string(c.basinHopping.steps); },
        [](const std::string& v, GminRunConfig& c) {
@@ -655,6 +678,7 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   try {
     config.basinHopping.check();
     if (!config.prmtopFile.empty()) config.amber.check();
+    if (config.langevin.steps > 0) config.langevin.check();
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("invalid parameters: ") + e.what());
   }

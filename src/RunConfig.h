@@ -7,6 +7,7 @@
 
 #include "gpu/LbfgsWorkspaceFactory.h"
 #include "landscape/BasinHoppingParams.h"
+#include "landscape/Langevin.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 
@@ -48,6 +49,14 @@ struct GminRunConfig {
   double groupRotationProbability = 0.1;  ///< --group-rotation P: per side-chain group per step
   double groupRotationMaxAngle = 3.14159265358979323846;  ///< --group-rotation-angle (radians)
   bool stereoChecks = true;        ///< reject minima with changed chirality or cis/trans peptides
+
+  /// Langevin move (issue 6): before each quench, langevin.steps overdamped Langevin steps at kT
+  /// langevin.kT from the perturbed structure; langevin.steps = 0 (default) turns it off.
+  LangevinParams langevin = [] {
+    LangevinParams p;
+    p.steps = 0;
+    return p;
+  }();
 
   BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
   std::string outputDir = "gmin-out";                         ///< --output DIR

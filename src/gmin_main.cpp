@@ -16,6 +16,7 @@
 #include "landscape/BasinHopping.h"
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
+#include "landscape/LangevinMove.h"
 #include "landscape/LowestFile.h"
 #include "landscape/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
@@ -164,6 +165,20 @@ int run(int argc, char** argv) {
   }
 
   std::filesystem::create_directories(config.outputDir);
+  // The Langevin move (issue 6): a short run at kT_md after the Cartesian step, its noise seeded
+  // from the run's seed and the quench number, so reruns are identical.
+  std::unique_ptr<LangevinMove> langevin;
+  if (config.langevin.steps > 0) {
+    LangevinParams lp = config.langevin;
+    lp.seed = config.basinHopping.seed;
+    langevin = std::make_unique<LangevinMove>(lp);
+    auto earlier = hooks.extraMove;
+    hooks.extraMove = [&, earlier, stream = std::uint64_t{0}](std::vector<double>& x,
+                                                               Random& random) mutable {
+      if (earlier) earlier(x, random);
+      langevin->perturb(*potential, x, ++stream);
+    };
+  }
   const ResultWriter writer(config.outputDir, *potential, topology.get());
   BasinHopping search(*potential, config.basinHopping, lbfgsWorkspaceFactory(config.lbfgsBackend),
                       hooks);

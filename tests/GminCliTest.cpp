@@ -110,6 +110,20 @@ TEST_F(GminCli, SameSeedTwiceGivesIdenticalLowestFiles) {
   EXPECT_NE(a, slurp(m_dir / "c/lowest")) << "a different seed should give a different run";
 }
 
+// Issue 6: the Langevin move is selectable and reproducible (same seed, same lowest file).
+TEST_F(GminCli, LangevinMoveRunsAndIsReproducible) {
+  const std::string args = "--lj 13 --steps 30 --step-size 0 --angular-threshold 0 --langevin-steps 200 "
+                           "--langevin-kt 0.5 --langevin-dt 0.001 --quiet --seed 3 --output ";
+  const GminRun a = gmin(args + "la");
+  ASSERT_EQ(a.exitCode, 0) << a.err;
+  ASSERT_EQ(gmin(args + "lb").exitCode, 0);
+  EXPECT_EQ(slurp(m_dir / "la/lowest"), slurp(m_dir / "lb/lowest"));
+  EXPECT_EQ(lastLine(a.out).rfind("lowest energy: -4", 0), 0u) << a.out;
+  const GminRun bad = gmin("--langevin-steps 10 --langevin-generator mt");
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_NE(bad.err.find("langevin-generator"), std::string::npos) << bad.err;
+}
+
 TEST_F(GminCli, StartsFromACoordinatesFile) {
   // Four atoms on a square with side 1.2 quench to the regular tetrahedron, E = -6.
   file("square.xyz", "4\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\n");
