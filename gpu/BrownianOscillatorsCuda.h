@@ -11,8 +11,8 @@
 //
 // Memory floor of a step, per oscillator (bytes that must cross DRAM at least once): the position
 // read and written (2 x 16) plus the generator state read and written (LCG 2 x 4, Hybrid Taus
-// 2 x 16, Ran2 2 x 140 -- its four table gathers touch four 32-byte sectors each way, about the
-// same -- Philox 0) or, for Lagged Fibonacci, two words read and one written per draw (4 x 12).
+// 2 x 16, Ran2 2 x 140 -- loaded and stored whole, coalesced, see gpu/RandomKernels.cuh --
+// Philox 0) or, for Lagged Fibonacci, two words read and one written per draw (4 x 12).
 // Header free of CUDA types (pimpl); exists only in CUDA builds; legacy default stream.
 #include <cstddef>
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include "potentials/LennardJones.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/AmberGbCuda.h"
 #include "gpu/LennardJonesCuda.h"
 #endif
 
@@ -43,10 +44,14 @@ std::unique_ptr<Potential> makeLennardJones(const PotentialSpec& spec, Backend b
 }
 
 std::unique_ptr<Potential> makeAmberGb(const PotentialSpec& spec, Backend backend) {
-  if (backend == Backend::Cuda)
-    throw std::runtime_error(
-        "makePotential: the AMBER-GB potential has no CUDA implementation yet; use backend 'cpu'");
-  return std::make_unique<AmberGb>(readAmberTopology(spec.prmtop), spec.amber);
+  if (backend == Backend::Cpu)
+    return std::make_unique<AmberGb>(readAmberTopology(spec.prmtop), spec.amber);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<AmberGbCuda>(readAmberTopology(spec.prmtop), spec.amber, spec.precision);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
 }
 
 }  // namespace

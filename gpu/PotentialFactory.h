@@ -8,6 +8,7 @@
 
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
+#include "potentials/Precision.h"
 
 namespace landscape {
 
@@ -18,6 +19,8 @@ struct PotentialSpec {
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
   std::string prmtop;      ///< AmberGb: the AMBER topology file
   AmberGbParams amber;     ///< AmberGb: igb, salt, rgbmax (kcal/mol, Angstrom)
+  /// CUDA backends: arithmetic of the pair terms (AmberGb; Lennard-Jones is always double).
+  Precision precision = Precision::Double;
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked

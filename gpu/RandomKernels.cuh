@@ -8,8 +8,11 @@
 //   LCG          uint32 per stream (4 B), coalesced;
 //   Hybrid Taus  one 16-byte HybridTausState per stream, loaded and stored as a uint4;
 //   Ran2         35 int32 per stream (140 B) as 35 arrays of `streams` entries (idum, idum2, iy,
-//                then table entry j at (3 + j) streams + i): the scalars are coalesced, the table
-//                entry a step touches depends on the stream's last output (a gather);
+//                then table entry j at (3 + j) streams + i). A step loads and stores the whole
+//                state with coalesced accesses and works on the shuffle table in shared memory:
+//                the entries a step touches depend on the stream's outputs, and gathering them
+//                from global memory costs a DRAM burst each way per entry (1.5x the byte floor of
+//                the whole state on an H200);
 //   Lagged Fib.  the ring of l uint32 shared by all streams; thread i reads x_{n-l}, x_{n-s} and
 //                writes x_n for its n = kM + j streams + i (consecutive threads, consecutive
 //                slots);
@@ -42,8 +45,13 @@ struct RandomStreamsView {
   std::uint32_t ringBase = 0;              ///< LaggedFibonacci: slot of the step's first draw
 };
 
+/// Threads per block of every kernel that calls drawStreamStep (the Ran2 branch keeps one column of
+/// a shared [32][kRandomBlockSize] table per thread).
+constexpr int kRandomBlockSize = 256;
+
 /// The four words of stream i for the view's step; updates that stream's state (its slice of the
-/// ring for Lagged Fibonacci). Each stream must be drawn by exactly one thread per step.
+/// ring for Lagged Fibonacci). Each stream must be drawn by exactly one thread per step, in blocks
+/// of kRandomBlockSize threads.
 template <RngKind K>
 __device__ __forceinline__ void drawStreamStep(const RandomStreamsView& v, std::size_t i,
                                                std::uint32_t w[4]) {
@@ -57,13 +65,20 @@ __device__ __forceinline__ void drawStreamStep(const RandomStreamsView& v, std::
     for (int j = 0; j < 4; ++j) w[j] = rng::hybridTausNext(s);
     reinterpret_cast<uint4*>(v.d_taus)[i] = make_uint4(s.z1, s.z2, s.z3, s.z4);
   } else if constexpr (K == RngKind::Ran2) {
+    // Column threadIdx.x of [table entry][thread]: conflict-free whatever entry a thread picks.
+    __shared__ std::int32_t tables[rng::kRan2TableSize * kRandomBlockSize];
+    std::int32_t* table = tables + threadIdx.x;
     const std::size_t n = v.streams;
+    for (int j = 0; j < rng::kRan2TableSize; ++j)
+      table[j * kRandomBlockSize] = v.d_ran2[(3 + j) * n + i];
     std::int32_t idum = v.d_ran2[i], idum2 = v.d_ran2[n + i], iy = v.d_ran2[2 * n + i];
-    std::int32_t* table = v.d_ran2 + 3 * n + i;
-    for (int j = 0; j < 4; ++j) w[j] = rng::ran2Word(rng::ran2Step(idum, idum2, iy, table, n));
+    for (int j = 0; j < 4; ++j)
+      w[j] = rng::ran2Word(rng::ran2Step(idum, idum2, iy, table, kRandomBlockSize));
     v.d_ran2[i] = idum;
     v.d_ran2[n + i] = idum2;
     v.d_ran2[2 * n + i] = iy;
+    for (int j = 0; j < rng::kRan2TableSize; ++j)
+      v.d_ran2[(3 + j) * n + i] = table[j * kRandomBlockSize];
   } else if constexpr (K == RngKind::LaggedFibonacci) {
     const std::size_t l = v.longLag, gap = l - v.shortLag;
     for (int j = 0; j < 4; ++j) {
@@ -103,9 +118,6 @@ void dispatchRngKind(RngKind kind, F&& f) {
       return;
   }
 }
-
-/// Threads per block of the random-stream and Langevin kernels.
-constexpr int kRandomBlockSize = 256;
 
 /// Writes the initial state of every stream (the ring, for Lagged Fibonacci) for view.seed.
 void launchSeedRandomStreams(const RandomStreamsView& view, cudaStream_t stream);

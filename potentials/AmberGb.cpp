@@ -180,31 +180,38 @@ std::string AmberGb::name() const {
          " atoms (cpu)";
 }
 
-double AmberGb::energy(const double* x) { return evaluate(x, nullptr, nullptr).total(); }
+double AmberGb::energy(const double* x) { return evaluate(x, nullptr, nullptr, nullptr).total(); }
 
 double AmberGb::energyGradient(const double* x, double* g) {
-  return evaluate(x, g, nullptr).total();
+  return evaluate(x, g, nullptr, nullptr).total();
 }
 
-AmberEnergyBreakdown AmberGb::breakdown(const double* x) { return evaluate(x, nullptr, nullptr); }
+AmberEnergyBreakdown AmberGb::breakdown(const double* x) { return evaluate(x, nullptr, nullptr, nullptr); }
 
 std::vector<EnergyComponent> AmberGb::energyComponents(const double* x) {
-  const AmberEnergyBreakdown e = evaluate(x, nullptr, nullptr);
+  const AmberEnergyBreakdown e = evaluate(x, nullptr, nullptr, nullptr);
   return {{"BOND", e.bond}, {"ANGLE", e.angle},   {"DIHED", e.dihedral}, {"VDWAALS", e.vdw},
           {"EELEC", e.eel}, {"1-4_VDW", e.vdw14}, {"1-4_EEL", e.eel14},  {"EGB", e.egb}};
 }
 
 bool AmberGb::perAtomEnergies(const double* x, double* atomEnergies) {
-  evaluate(x, nullptr, atomEnergies);
+  evaluate(x, nullptr, atomEnergies, nullptr);
   return true;
 }
 
+AmberEnergyBreakdown AmberGb::absoluteSums(const double* x) {
+  AmberEnergyBreakdown magnitudes;
+  evaluate(x, nullptr, nullptr, &magnitudes);
+  return magnitudes;
+}
+
 std::vector<double> AmberGb::bornRadii(const double* x) {
-  evaluate(x, nullptr, nullptr);
+  evaluate(x, nullptr, nullptr, nullptr);
   return m_born;
 }
 
-AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomEnergies) {
+AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomEnergies,
+                                       AmberEnergyBreakdown* magnitudes) {
   const AmberGbTables& t = m_tables;
   const AmberGbModel& model = t.model;
   const std::size_t n = m_atoms;
@@ -216,12 +223,16 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
     for (int c = 0; c < 3; ++c) g[3 * atom + c] += scale * d[c];
   };
   AmberEnergyBreakdown e;
+  AmberEnergyBreakdown unused;
+  AmberEnergyBreakdown& m = magnitudes ? *magnitudes : unused;
+  m = AmberEnergyBreakdown{};
 
   // ---- bonded terms ----
   for (const AmberBondTerm& b : t.bonds) {
     double gi[3];
     const double v = amberBond(x + 3 * b.i, x + 3 * b.j, b.forceConstant, b.equilibrium, gi);
     e.bond += v;
+    m.bond += std::fabs(v);
     if (g) {
       addGradient(b.i, gi, 1.0);
       addGradient(b.j, gi, -1.0);
@@ -236,6 +247,7 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
     const double v =
         amberAngle(x + 3 * a.i, x + 3 * a.j, x + 3 * a.k, a.forceConstant, a.equilibrium, gi, gk);
     e.angle += v;
+    m.angle += std::fabs(v);
     if (g) {
       addGradient(a.i, gi, 1.0);
       addGradient(a.k, gk, 1.0);
@@ -249,6 +261,7 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
     double gd[12];
     const double v = amberDihedral(x + 3 * d.i, x + 3 * d.j, x + 3 * d.k, x + 3 * d.l, d, gd);
     e.dihedral += v;
+    m.dihedral += std::fabs(v);
     if (g) {
       addGradient(d.i, gd, 1.0);
       addGradient(d.j, gd + 3, 1.0);
@@ -267,6 +280,8 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
     const AmberPairTerm el = amberCoulomb(r2, p.chargeProduct);
     e.vdw14 += lj.energy;
     e.eel14 += el.energy;
+    m.vdw14 += std::fabs(lj.energy);
+    m.eel14 += std::fabs(el.energy);
     if (g) {
       addGradient(p.i, d, lj.dEdrOverR + el.dEdrOverR);
       addGradient(p.j, d, -(lj.dEdrOverR + el.dEdrOverR));
@@ -304,6 +319,7 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
   for (std::size_t i = 0; i < n; ++i) {
     const AmberGbSelfTerm self = amberGbSelf(t.charges[i], m_born[i], model);
     e.egb += self.energy;
+    m.egb += std::fabs(self.energy);
     m_dEdBorn[i] += self.dEdB;
     if (atomEnergies) atomEnergies[i] += 2.0 * self.energy;
   }
@@ -326,6 +342,7 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
       const double qiqj = qi * t.charges[j];
       const AmberGbPairTerm gb = amberGbPair(r2, qiqj, m_born[i], m_born[j], model);
       e.egb += gb.energy;
+      m.egb += std::fabs(gb.energy);
       m_dEdBorn[i] += gb.dEdBi;
       m_dEdBorn[j] += gb.dEdBj;
       double dEdrOverR = gb.dEdrOverR;
@@ -336,6 +353,8 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
         const AmberPairTerm el = amberCoulomb(r2, qiqj * model.interiorInverse);
         e.vdw += lj.energy;
         e.eel += el.energy;
+        m.vdw += std::fabs(lj.energy);
+        m.eel += std::fabs(el.energy);
         dEdrOverR += lj.dEdrOverR + el.dEdrOverR;
         pairEnergy += lj.energy + el.energy;
       }
@@ -380,28 +399,27 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
   return e;
 }
 
-std::string amberSinglePointReport(AmberGb& potential, const std::vector<double>& x) {
+std::string amberSinglePointReport(Potential& potential, const std::vector<double>& x) {
   if (x.size() != potential.dimension())
     throw std::invalid_argument("amberSinglePointReport: expected " +
                                 std::to_string(potential.dimension()) + " coordinates, got " +
                                 std::to_string(x.size()));
-  const AmberEnergyBreakdown e = potential.breakdown(x.data());
+  const std::vector<EnergyComponent> components = potential.energyComponents(x.data());
   std::vector<double> g(x.size());
   potential.energyGradient(x.data(), g.data());
   double g2 = 0.0;
   for (double v : g) g2 += v * v;
   const double rms = std::sqrt(g2 / static_cast<double>(g.size()));
-  const std::pair<const char*, double> lines[] = {
-      {"BOND", e.bond},     {"ANGLE", e.angle},   {"DIHED", e.dihedral}, {"VDWAALS", e.vdw},
-      {"EELEC", e.eel},     {"1-4_VDW", e.vdw14}, {"1-4_EEL", e.eel14},  {"EGB", e.egb},
-      {"TOTAL", e.total()}, {"RMS_GRADIENT", rms}};
   std::string report;
   char buffer[96];
-  for (const auto& [label, value] : lines) {
-    std::snprintf(buffer, sizeof buffer, "%s %.6f\n", label, value);
+  double total = 0.0;  // the components in order, as AmberEnergyBreakdown::total() adds them
+  for (const EnergyComponent& c : components) {
+    std::snprintf(buffer, sizeof buffer, "%s %.6f\n", c.name.c_str(), c.value);
     report += buffer;
+    total += c.value;
   }
-  return report;
+  std::snprintf(buffer, sizeof buffer, "TOTAL %.6f\nRMS_GRADIENT %.6f\n", total, rms);
+  return report + buffer;
 }
 
 }  // namespace landscape

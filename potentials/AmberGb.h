@@ -95,6 +95,9 @@ class AmberGb : public Potential {
 
   /// The components at x; total() equals energy(x).
   AmberEnergyBreakdown breakdown(const double* x);
+  /// Per component, the sum of the absolute values of its terms at x (kcal/mol): the scale that
+  /// tolerances on a component are relative to (EELEC and EGB cancel heavily).
+  AmberEnergyBreakdown absoluteSums(const double* x);
   /// Effective Born radii at x (Angstrom), as used by the GB terms.
   std::vector<double> bornRadii(const double* x);
 
@@ -104,8 +107,9 @@ class AmberGb : public Potential {
 
  private:
   /// The one evaluation routine: energies always; the gradient when g != nullptr; per-atom shares
-  /// when atomEnergies != nullptr.
-  AmberEnergyBreakdown evaluate(const double* x, double* g, double* atomEnergies);
+  /// when atomEnergies != nullptr; per-component sums of |term| when magnitudes != nullptr.
+  AmberEnergyBreakdown evaluate(const double* x, double* g, double* atomEnergies,
+                                AmberEnergyBreakdown* magnitudes);
 
   AmberTopology m_topology;
   AmberGbParams m_params;
@@ -119,7 +123,8 @@ class AmberGb : public Potential {
 /// The single-point report of `gmin --energy-only`: one "NAME value" line per sander component
 /// (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB), then TOTAL, all in kcal/mol, then
 /// RMS_GRADIENT = sqrt(|g|^2 / (3N)) in kcal/mol/A; values printed with 6 decimals ("%.6f").
-/// Each line ends in '\n'. x has potential.dimension() entries (Angstrom).
-std::string amberSinglePointReport(AmberGb& potential, const std::vector<double>& x);
+/// Each line ends in '\n'. x has potential.dimension() entries (Angstrom). potential is an AMBER-GB
+/// potential on any backend (its energyComponents() are the eight sander components).
+std::string amberSinglePointReport(Potential& potential, const std::vector<double>& x);
 
 }  // namespace landscape

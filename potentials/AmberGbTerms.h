@@ -157,35 +157,63 @@ LANDSCAPE_HD double amberDihedral(const double* xi, const double* xj, const doub
 }
 
 // ---- pair terms ----------------------------------------------------------------------------
+// Templated on the arithmetic type: double for the CPU reference and the CUDA double mode, float
+// for the pair arithmetic of the CUDA mixed mode (gpu/AmberGbCuda.h). Every literal is cast to
+// Real so that a float instantiation never promotes to double.
 
 /// A radial pair term: the gradient on atom i is dEdrOverR * (x_i - x_j).
-struct AmberPairTerm {
-  double energy;
-  double dEdrOverR;
+template <typename Real>
+struct AmberPairTermT {
+  Real energy;
+  Real dEdrOverR;
 };
+using AmberPairTerm = AmberPairTermT<double>;
 
-/// Lennard-Jones 12-6 with AMBER's coefficients: E = A / r^12 - B / r^6.
-LANDSCAPE_HD AmberPairTerm amberLennardJones(double r2, double a, double b) {
-  const double ir2 = 1.0 / r2;
-  const double ir6 = ir2 * ir2 * ir2;
-  const double f12 = a * ir6 * ir6, f6 = b * ir6;
-  return {f12 - f6, -(12.0 * f12 - 6.0 * f6) * ir2};
+/// 1/sqrt(x): the device's rsqrt (1 ulp in double, no division) in CUDA code, 1 / sqrt(x) on the
+/// host.
+template <typename Real>
+LANDSCAPE_HD Real amberInverseSqrt(Real x) {
+#ifdef __CUDA_ARCH__
+  return rsqrt(x);
+#else
+  return Real(1) / sqrt(x);
+#endif
 }
 
-/// Coulomb E = qiqj / r (qiqj already holds 1 / eps_in and any 1-4 scaling).
-LANDSCAPE_HD AmberPairTerm amberCoulomb(double r2, double qiqj) {
-  const double ir = 1.0 / sqrt(r2);
-  const double e = qiqj * ir;
+/// Lennard-Jones 12-6 with AMBER's coefficients from 1/r^2: E = A / r^12 - B / r^6.
+template <typename Real>
+LANDSCAPE_HD AmberPairTermT<Real> amberLennardJonesFromInverse(Real ir2, Real a, Real b) {
+  const Real ir6 = ir2 * ir2 * ir2;
+  const Real f12 = a * ir6 * ir6, f6 = b * ir6;
+  return {f12 - f6, -(Real(12) * f12 - Real(6) * f6) * ir2};
+}
+
+template <typename Real>
+LANDSCAPE_HD AmberPairTermT<Real> amberLennardJones(Real r2, Real a, Real b) {
+  return amberLennardJonesFromInverse<Real>(Real(1) / r2, a, b);
+}
+
+/// Coulomb E = qiqj / r from 1/r (qiqj already holds 1 / eps_in and any 1-4 scaling).
+template <typename Real>
+LANDSCAPE_HD AmberPairTermT<Real> amberCoulombFromInverse(Real ir, Real qiqj) {
+  const Real e = qiqj * ir;
   return {e, -e * ir * ir};
+}
+
+template <typename Real>
+LANDSCAPE_HD AmberPairTermT<Real> amberCoulomb(Real r2, Real qiqj) {
+  return amberCoulombFromInverse<Real>(Real(1) / sqrt(r2), qiqj);
 }
 
 // ---- generalized Born ----------------------------------------------------------------------
 
 /// One atom's contribution to another's descreening integral, and its radial derivative.
-struct AmberDescreening {
-  double value;     ///< I_ij, 1/A
-  double dValueDr;  ///< dI_ij/dr, 1/A^2
+template <typename Real>
+struct AmberDescreeningT {
+  Real value;     ///< I_ij, 1/A
+  Real dValueDr;  ///< dI_ij/dr, 1/A^2
 };
+using AmberDescreening = AmberDescreeningT<double>;
 
 /// The HCT pairwise descreening integral of atom i (radius rhoI = R_i - offset) by the sphere of
 /// atom j scaled to sj = S_j (R_j - offset), at distance r, with AMBER's branches in sander's
@@ -207,56 +235,63 @@ struct AmberDescreening {
 ///   otherwise                  0 (j inside i)
 /// Each branch's derivative is the exact derivative of that branch's expression (sander's
 /// datmp), so the gradient is that of the energy actually computed.
-LANDSCAPE_HD AmberDescreening amberDescreening(double r, double rhoI, double sj, double rgbmax) {
-  const double s2 = sj * sj;
-  const double r2 = r * r;
-  if (r > rgbmax + sj) return {0.0, 0.0};
+template <typename Real>
+LANDSCAPE_HD AmberDescreeningT<Real> amberDescreening(Real r, Real rhoI, Real sj, Real rgbmax) {
+  const Real s2 = sj * sj;
+  const Real r2 = r * r;
+  if (r > rgbmax + sj) return {Real(0), Real(0)};
   if (r > rgbmax - sj) {
-    const double rm = r - sj;
-    const double ir = 1.0 / r;
-    const double irgb2 = 1.0 / (rgbmax * rgbmax);
-    const double f =
-        1.0 + 2.0 * r / rm + (r2 - 4.0 * rgbmax * r - s2) * irgb2 + 2.0 * log(rm / rgbmax);
-    const double df = 4.0 / rm - 2.0 * r / (rm * rm) + (2.0 * r - 4.0 * rgbmax) * irgb2;
-    return {0.125 * f * ir, 0.125 * (df * ir - f * ir * ir)};
+    const Real rm = r - sj;
+    const Real ir = Real(1) / r;
+    const Real irgb2 = Real(1) / (rgbmax * rgbmax);
+    const Real f = Real(1) + Real(2) * r / rm + (r2 - Real(4) * rgbmax * r - s2) * irgb2 +
+                   Real(2) * log(rm / rgbmax);
+    const Real df =
+        Real(4) / rm - Real(2) * r / (rm * rm) + (Real(2) * r - Real(4) * rgbmax) * irgb2;
+    return {Real(0.125) * f * ir, Real(0.125) * (df * ir - f * ir * ir)};
   }
-  if (r > 4.0 * sj) {
-    const double ir = 1.0 / r;
-    const double ir2 = ir * ir;
-    const double t = s2 * ir2;
-    const double s3r4 = s2 * sj * ir2 * ir2;
+  if (r > Real(4) * sj) {
+    const Real ir = Real(1) / r;
+    const Real ir2 = ir * ir;
+    const Real t = s2 * ir2;
+    const Real s3r4 = s2 * sj * ir2 * ir2;
     // d/dr of s^(2k+3) r^-(2k+4) c_k, c_k = (k+1)/(2k+3), gives the coefficients
     // (k+1)(2k+4)/(2k+3) = 4/3, 12/5, 24/7, 40/9, 60/11 (sander's te..thh).
-    const double series =
-        1.0 / 3.0 + t * (2.0 / 5.0 + t * (3.0 / 7.0 + t * (4.0 / 9.0 + t * (5.0 / 11.0))));
-    const double dseries =
-        4.0 / 3.0 + t * (12.0 / 5.0 + t * (24.0 / 7.0 + t * (40.0 / 9.0 + t * (60.0 / 11.0))));
+    const Real series =
+        Real(1.0 / 3.0) +
+        t * (Real(2.0 / 5.0) + t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
+    const Real dseries =
+        Real(4.0 / 3.0) +
+        t * (Real(12.0 / 5.0) +
+             t * (Real(24.0 / 7.0) + t * (Real(40.0 / 9.0) + t * Real(60.0 / 11.0))));
     return {s3r4 * series, -s3r4 * dseries * ir};
   }
   if (r > rhoI + sj) {
-    const double d = r2 - s2;
-    const double lg = log((r - sj) / (r + sj));
-    const double value = 0.5 * (sj / d + 0.5 * lg / r);
-    const double derivative = 0.5 * (-2.0 * r * sj / (d * d) - 0.5 * lg / r2 + sj / (r * d));
+    const Real d = r2 - s2;
+    const Real lg = log((r - sj) / (r + sj));
+    const Real value = Real(0.5) * (sj / d + Real(0.5) * lg / r);
+    const Real derivative =
+        Real(0.5) * (Real(-2) * r * sj / (d * d) - Real(0.5) * lg / r2 + sj / (r * d));
     return {value, derivative};
   }
   if (r > fabs(rhoI - sj)) {
-    const double theta = (r2 + rhoI * rhoI - s2) / (2.0 * rhoI * r);
-    const double dtheta = 0.5 / rhoI - (rhoI * rhoI - s2) / (2.0 * rhoI * r2);
-    const double u = 1.0 / (r + sj);
-    const double lg = log(rhoI * u);
-    const double value = 0.25 * ((2.0 - theta) / rhoI - u + lg / r);
-    const double derivative = 0.25 * (-dtheta / rhoI + u * u - lg / r2 - u / r);
+    const Real theta = (r2 + rhoI * rhoI - s2) / (Real(2) * rhoI * r);
+    const Real dtheta = Real(0.5) / rhoI - (rhoI * rhoI - s2) / (Real(2) * rhoI * r2);
+    const Real u = Real(1) / (r + sj);
+    const Real lg = log(rhoI * u);
+    const Real value = Real(0.25) * ((Real(2) - theta) / rhoI - u + lg / r);
+    const Real derivative = Real(0.25) * (-dtheta / rhoI + u * u - lg / r2 - u / r);
     return {value, derivative};
   }
   if (rhoI < sj) {
-    const double d = r2 - s2;
-    const double lg = log((sj - r) / (sj + r));
-    const double value = 0.5 * (sj / d + 2.0 / rhoI + 0.5 * lg / r);
-    const double derivative = 0.5 * (-2.0 * r * sj / (d * d) - 0.5 * lg / r2 + sj / (r * d));
+    const Real d = r2 - s2;
+    const Real lg = log((sj - r) / (sj + r));
+    const Real value = Real(0.5) * (sj / d + Real(2) / rhoI + Real(0.5) * lg / r);
+    const Real derivative =
+        Real(0.5) * (Real(-2) * r * sj / (d * d) - Real(0.5) * lg / r2 + sj / (r * d));
     return {value, derivative};
   }
-  return {0.0, 0.0};
+  return {Real(0), Real(0)};
 }
 
 /// An effective Born radius and its derivative with respect to the atom's descreening sum.
@@ -292,29 +327,42 @@ LANDSCAPE_HD AmberBornRadius amberBornRadius(double sum, double radius, const Am
 
 /// GB pair term for i != j (Still et al. 1990 with the salt factor of Srinivasan et al. 1999):
 /// E = -qiqj (1/eps_in - exp(-kappa f) / eps_out) / f, f = sqrt(r^2 + BiBj exp(-r^2 / (4 BiBj))).
-struct AmberGbPairTerm {
-  double energy;
-  double dEdrOverR;  ///< explicit distance dependence (Born radii fixed)
-  double dEdBi;
-  double dEdBj;
+template <typename Real>
+struct AmberGbPairTermT {
+  Real energy;
+  Real dEdrOverR;  ///< explicit distance dependence (Born radii fixed)
+  Real dEdBi;
+  Real dEdBj;
 };
+using AmberGbPairTerm = AmberGbPairTermT<double>;
+
+/// The GB pair term with the model's constants passed in the arithmetic type: kappa (1/A),
+/// 1/eps_in and 1/eps_out; inverseBb = 1 / (Bi Bj) is passed in so that a caller holding 1/B per
+/// atom needs no division.
+template <typename Real>
+LANDSCAPE_HD AmberGbPairTermT<Real> amberGbPair(Real r2, Real qiqj, Real bi, Real bj,
+                                                Real inverseBb, Real kappa, Real interiorInverse,
+                                                Real exteriorInverse) {
+  const Real bb = bi * bj;
+  const Real e4 = exp(Real(-0.25) * r2 * inverseBb);
+  const Real f2 = r2 + bb * e4;
+  const Real inverseF = amberInverseSqrt<Real>(f2);
+  const Real f = f2 * inverseF;
+  const Real screened = exp(-kappa * f) * exteriorInverse;
+  const Real dielectric = interiorInverse - screened;
+  const Real energy = -qiqj * dielectric * inverseF;
+  // dE/df = qiqj [(1/eps_in - e^{-kf}/eps_out) - kappa f e^{-kf}/eps_out] / f^2
+  const Real dEdf = qiqj * (dielectric - kappa * f * screened) * inverseF * inverseF;
+  // df/dr = (r/f)(1 - e4/4);  df/dBi = Bj e4 (1 + r^2/(4 BiBj)) / (2f)
+  const Real dfdBb = Real(0.5) * e4 * (Real(1) + Real(0.25) * r2 * inverseBb) * inverseF;
+  return {energy, dEdf * (Real(1) - Real(0.25) * e4) * inverseF, dEdf * dfdBb * bj,
+          dEdf * dfdBb * bi};
+}
 
 LANDSCAPE_HD AmberGbPairTerm amberGbPair(double r2, double qiqj, double bi, double bj,
                                          const AmberGbModel& m) {
-  const double bb = bi * bj;
-  const double inverseBb = 1.0 / bb;
-  const double e4 = exp(-0.25 * r2 * inverseBb);
-  const double f2 = r2 + bb * e4;
-  const double inverseF = 1.0 / sqrt(f2);
-  const double f = f2 * inverseF;
-  const double screened = exp(-m.kappa * f) * m.exteriorInverse;
-  const double dielectric = m.interiorInverse - screened;
-  const double energy = -qiqj * dielectric * inverseF;
-  // dE/df = qiqj [(1/eps_in - e^{-kf}/eps_out) - kappa f e^{-kf}/eps_out] / f^2
-  const double dEdf = qiqj * (dielectric - m.kappa * f * screened) * inverseF * inverseF;
-  // df/dr = (r/f)(1 - e4/4);  df/dBi = Bj e4 (1 + r^2/(4 BiBj)) / (2f)
-  const double dfdBb = 0.5 * e4 * (1.0 + 0.25 * r2 * inverseBb) * inverseF;
-  return {energy, dEdf * (1.0 - 0.25 * e4) * inverseF, dEdf * dfdBb * bj, dEdf * dfdBb * bi};
+  return amberGbPair<double>(r2, qiqj, bi, bj, 1.0 / (bi * bj), m.kappa, m.interiorInverse,
+                             m.exteriorInverse);
 }
 
 /// GB self term: E = -(1/2) q^2 (1/eps_in - exp(-kappa B) / eps_out) / B.

@@ -157,6 +157,11 @@ const std::vector<OptionSpec>& optionTable() {
       {"System", "backend", "cpu|cuda", "where energies and gradients are computed",
        [](const GminRunConfig& c) { return backendName(c.backend); },
        [](const std::string& v, GminRunConfig& c) { c.backend = parseBackend(v); }},
+      {"System", "precision", "double|mixed",
+       "arithmetic of the CUDA AMBER-GB pair terms: double (all FP64; for quenches to RMS 1e-5) or "
+       "mixed (pair arithmetic in FP32, sums in FP64; for dynamics and loose quenches)",
+       [](const GminRunConfig& c) { return precisionName(c.precision); },
+       [](const std::string& v, GminRunConfig& c) { c.precision = parsePrecision(v); }},
       {"System", "lbfgs-backend", "cpu|gpu",
        "where the L-BFGS vectors live: cpu (host, with the potential on --backend) or gpu (the "
        "whole minimiser on the device; needs --backend cuda for speed)",

@@ -10,6 +10,7 @@
 #include "landscape/Langevin.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
+#include "potentials/Precision.h"
 
 namespace landscape {
 
@@ -39,6 +40,7 @@ struct GminRunConfig {
   std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
                                    ///< random start inside the container, drawn from the seed
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
+  Precision precision = Precision::Double;  ///< --precision double|mixed (CUDA AMBER-GB)
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu: where L-BFGS runs
 
   // System: an AMBER molecule with generalized Born solvent (kcal/mol, Angstrom).

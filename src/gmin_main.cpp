@@ -129,14 +129,16 @@ int run(int argc, char** argv) {
   if (!config.prmtopFile.empty()) {
     topology = std::make_unique<AmberTopology>(readAmberTopology(config.prmtopFile));
     start = readAmberCoordinates(config.inpcrdFile, *topology).positions;
-    if (config.backend == Backend::Cuda)
-      throw std::runtime_error("--backend cuda: the AMBER-GB potential runs on the CPU only so far");
-    auto amber = std::make_unique<AmberGb>(*topology, config.amber);
+    PotentialSpec spec;
+    spec.kind = PotentialSpec::Kind::AmberGb;
+    spec.prmtop = config.prmtopFile;
+    spec.amber = config.amber;
+    spec.precision = config.precision;
+    potential = makePotential(spec, config.backend);
     if (config.energyOnly) {
-      std::cout << amberSinglePointReport(*amber, start);
+      std::cout << amberSinglePointReport(*potential, start);
       return 0;
     }
-    potential = std::move(amber);
     groups = findSideChainGroups(*topology);
     if (config.groupRotationProbability > 0.0 && !groups.empty()) {
       hooks.extraMove = [&](std::vector<double>& x, Random& random) {

@@ -318,7 +318,8 @@ TEST_P(LangevinCudaTest, TrajectoriesAgreeWithTheCpu) {
   auto cpuLj = makePotential(spec, Backend::Cpu);
   auto gpuLj = makePotential(spec, Backend::Cuda);
   Random random(38);
-  const std::vector<double> start = randomCluster(38, 2.6, 0.95, random);  // 38 atoms 0.95 apart need room
+  const std::vector<double> start =
+      randomCluster(38, 2.6, 0.95, random);  // 38 atoms 0.95 apart need room
   LangevinParams p;
   p.kT = 0.4;
   p.timeStep = 1e-4;

@@ -27,6 +27,8 @@
 
 #include "gpu/GpuDevice.h"
 #include "gpu/PotentialFactory.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "tests/TestData.h"
 
@@ -229,6 +231,35 @@ PotentialSpec lennardJonesSpec(std::size_t atoms) {
   return spec;
 }
 
+/// AMBER-GB on ash (ParmEd's test molecule) at sander's conditions for it: igb 2, no salt, rgbmax
+/// 25 A. sander's TOTAL as REFERENCE.md quotes it (ParmEd test_openmm_amber.py): -25.7145
+/// kcal/mol to 4 decimals.
+PotentialSpec ashSpec(Precision precision) {
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::AmberGb;
+  spec.prmtop = testDataRoot() + "/gb/ash/ash.parm7";
+  spec.amber.igb = 2;
+  spec.amber.saltcon = 0.0;
+  spec.amber.rgbmax = 25.0;
+  spec.precision = precision;
+  return spec;
+}
+
+CaseData loadAsh() {
+  CaseData data;
+  const std::optional<std::string> prmtop = testDataPath("gb/ash/ash.parm7");
+  const std::optional<std::string> rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) {
+    data.skipReason = "GB system ash not found under " + testDataRoot() +
+                      "/gb/ash (set LANDSCAPE_TEST_DATA to the test-data directory)";
+    return data;
+  }
+  data.x = readAmberCoordinates(*rst7, readAmberTopology(*prmtop)).positions;
+  data.referenceEnergy = -25.7145;
+  data.referenceTolerance = 1e-4;
+  return data;
+}
+
 std::vector<PotentialCase> potentialCases() {
   std::vector<PotentialCase> cases;
   // Repulsive wall, the minimum 2^(1/6) (zero gradient), the attractive well and the tail.
@@ -266,6 +297,8 @@ std::vector<PotentialCase> potentialCases() {
          }});
   }
   cases.push_back({"Lj38GlobalMinimum", lennardJonesSpec(38), loadLj38GlobalMinimum});
+  // The CUDA mixed mode has its own tolerances (tests/AmberGbCudaTest.cpp); here the double mode.
+  cases.push_back({"AmberGbAsh", ashSpec(Precision::Double), loadAsh});
   return cases;
 }
 

@@ -1,0 +1,198 @@
+// Benchmark (not a test): milliseconds per AMBER-GB energy + gradient evaluation on the CUDA
+// backend in double and mixed precision, next to the CPU reference and to OpenMM's CUDA platform
+// on the same card (issue 4), printed as a Markdown table for docs/benchmarks.md.
+//
+// Each system runs in the conditions of its REFERENCE.md row (igb 2, 0.2 M, rgbmax 12 A). GPU
+// times are wall time per call of the device entry point (energyGradientDevice: coordinates and
+// gradient stay on the device; the eight energy components come back, so each call ends with a
+// synchronisation), median of --repeats calls after two warm-up calls; "host" adds the copies of a
+// host caller. The CPU column is one thread of this machine (processor time), measured for systems
+// up to --cpu-max-atoms atoms.
+//
+// OpenMM figures (issue 4, measured on an H200, deterministic forces): OBC with 0.2 M salt, no
+// Born-radius cutoff, i.e. our model minus rgbmax: myoglobin 0.62 ms double / 0.24 ms mixed,
+// myoglobin_x10 24.4 / 5.3 ms. Targets for myoglobin_x10: 5 ms double, 2.5 ms mixed.
+//
+// Usage: bench_potential [--data DIR] [--systems trpcage,trx,...] [--repeats K]
+//                        [--cpu-max-atoms N]
+//   DIR defaults to ../shared/data/gb (run from the repository root).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
+#include "potentials/AmberTopology.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/AmberGbCuda.h"
+#include "gpu/DeviceBuffer.h"
+#endif
+
+namespace {
+
+using namespace landscape;
+
+struct BenchSystem {
+  const char* name;
+  const char* prmtop;  ///< relative to --data
+  const char* inpcrd;
+  double referenceTotal;  ///< REFERENCE.md amber_igb2_rgbmax12 TOTAL, kcal/mol
+  double openmmDouble, openmmMixed;  ///< ms per evaluation (issue 4), 0 when not measured
+};
+
+const BenchSystem kSystems[] = {
+    {"trpcage", "trpcage/prmtop", "trpcage/inpcrd", -504.2317823287122, 0, 0},
+    {"trx", "trx/prmtop.gb2", "trx/trxox.2.4ns.x", -2367.9980976132206, 0, 0},
+    {"myoglobin", "myoglobin/prmtop", "myoglobin/inpcrd", -3301.0820803263387, 0.62, 0.24},
+    {"myoglobin_x4", "myoglobin_x4/prmtop", "myoglobin_x4/inpcrd", -12597.624360207486, 0, 0},
+    {"myoglobin_x10", "myoglobin_x10/prmtop", "myoglobin_x10/inpcrd", -31488.880295594478, 24.4,
+     5.3},
+};
+
+double threadSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::string cell(double ms) {
+  if (ms <= 0.0) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, ms < 1.0 ? "%.3f" : ms < 100.0 ? "%.2f" : "%.0f", ms);
+  return b;
+}
+
+int usage(const char* message) {
+  std::fprintf(stderr,
+               "bench_potential: %s\nusage: bench_potential [--data DIR] [--systems a,b,...] "
+               "[--repeats K] [--cpu-max-atoms N]\n",
+               message);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string data = "../shared/data/gb";
+  std::vector<std::string> wanted;
+  int repeats = 20;
+  long cpuMaxAtoms = 3000;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (a + 1 >= argc) return usage(("missing value after " + arg).c_str());
+    const std::string value = argv[++a];
+    if (arg == "--data") {
+      data = value;
+    } else if (arg == "--systems") {
+      std::stringstream list(value);
+      for (std::string name; std::getline(list, name, ',');) wanted.push_back(name);
+    } else if (arg == "--repeats") {
+      repeats = std::atoi(value.c_str());
+      if (repeats < 1) return usage("--repeats must be >= 1");
+    } else if (arg == "--cpu-max-atoms") {
+      cpuMaxAtoms = std::atol(value.c_str());
+    } else {
+      return usage(("unknown option " + arg).c_str());
+    }
+  }
+#ifndef LANDSCAPE_HAVE_CUDA
+  std::fprintf(stderr, "bench_potential: this build has no CUDA support\n");
+  return 1;
+#else
+  if (!gpuAvailable()) {
+    std::fprintf(stderr, "bench_potential: no CUDA device (%s)\n", gpuDescription().c_str());
+    return 1;
+  }
+  try {
+    std::printf("device: %s\n\n", gpuDescription().c_str());
+    std::printf(
+        "| system | atoms | CPU 1 thread (ms) | CUDA double (ms) | host call | CUDA mixed (ms) | "
+        "host call | OpenMM double | OpenMM mixed | double/OpenMM | mixed/OpenMM | dTOTAL double "
+        "| dTOTAL mixed |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const BenchSystem& s : kSystems) {
+      if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end())
+        continue;
+      const AmberTopology topology = readAmberTopology(data + "/" + s.prmtop);
+      const std::vector<double> x =
+          readAmberCoordinates(data + "/" + s.inpcrd, topology).positions;
+      AmberGbParams params;  // igb 2, 0.2 M, rgbmax 12
+      std::vector<double> g(x.size());
+
+      double cpuMs = 0.0;
+      if (topology.atomCount <= cpuMaxAtoms) {
+        AmberGb cpu(topology, params);
+        const double start = threadSeconds();
+        int calls = 0;
+        do {
+          cpu.energyGradient(x.data(), g.data());
+          ++calls;
+        } while (threadSeconds() - start < 1.0 && calls < repeats);
+        cpuMs = 1e3 * (threadSeconds() - start) / calls;
+      }
+
+      double deviceMs[2] = {0, 0}, hostMs[2] = {0, 0}, total[2] = {0, 0};
+      const Precision modes[2] = {Precision::Double, Precision::Mixed};
+      for (int m = 0; m < 2; ++m) {
+        AmberGbCuda gpu(topology, params, modes[m]);
+        DeviceBuffer<double> dX(x), dG(x.size());
+        for (int w = 0; w < 2; ++w) total[m] = gpu.energyGradientDevice(dX.data(), dG.data());
+        std::vector<double> times;
+        for (int r = 0; r < repeats; ++r) {
+          const auto t0 = std::chrono::steady_clock::now();
+          gpu.energyGradientDevice(dX.data(), dG.data());
+          times.push_back(
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count());
+        }
+        deviceMs[m] = median(times);
+        times.clear();
+        for (int r = 0; r < std::max(3, repeats / 4); ++r) {
+          const auto t0 = std::chrono::steady_clock::now();
+          gpu.energyGradient(x.data(), g.data());
+          times.push_back(
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count());
+        }
+        hostMs[m] = median(times);
+      }
+      const auto ratio = [](double ours, double theirs) -> std::string {
+        if (theirs <= 0.0) return "-";
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f", ours / theirs);
+        return b;
+      };
+      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2e | %.2e |\n",
+                  s.name, topology.atomCount, cell(cpuMs).c_str(), cell(deviceMs[0]).c_str(),
+                  cell(hostMs[0]).c_str(), cell(deviceMs[1]).c_str(), cell(hostMs[1]).c_str(),
+                  cell(s.openmmDouble).c_str(), cell(s.openmmMixed).c_str(),
+                  ratio(deviceMs[0], s.openmmDouble).c_str(),
+                  ratio(deviceMs[1], s.openmmMixed).c_str(), total[0] - s.referenceTotal,
+                  total[1] - s.referenceTotal);
+      std::fflush(stdout);
+      if (std::string(s.name) == "myoglobin_x10")
+        std::printf("\nmyoglobin_x10 targets: double %.2f ms / 5 ms = %.2fx target, mixed %.2f ms "
+                    "/ 2.5 ms = %.2fx target\n\n",
+                    deviceMs[0], deviceMs[0] / 5.0, deviceMs[1], deviceMs[1] / 2.5);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_potential: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+#endif
+}
