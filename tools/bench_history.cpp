@@ -1,6 +1,9 @@
 // bench_history: seed 001's history-size benchmark (Tables 1-4) for your own system.
-// K starting structures (seeded high-temperature perturbations of the input structure) are each
-// minimised for every history size m and every implementation:
+// K starting structures are each minimised for every history size m and every implementation. For
+// molecules the starts come from high-temperature overdamped Langevin runs from the input structure
+// (landscape/Langevin, seed S + k for start k, --langevin-steps steps of 1 fs at --langevin-kt, on
+// the GPU when one is used); for Lennard-Jones (or with --langevin-steps 0) from uniform random
+// displacements of up to --perturb per coordinate of a quenched random cluster. Implementations:
 //   gpu1 = the whole L-BFGS on the GPU (--lbfgs-backend gpu, CUDA potential),
 //   gpu2 = L-BFGS on the CPU with the CUDA potential,
 //   cpu  = everything on the CPU.
@@ -10,6 +13,7 @@
 //
 // Usage: bench_history --lj N [--starts K] [--m 4,10,...] [--impl gpu1,gpu2,cpu] [--seed S]
 //                      [--perturb DX] [--max-iterations N] [--out PREFIX]
+//        bench_history --prmtop F --inpcrd F [...] [--langevin-steps N] [--langevin-kt KT]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
+#include "gpu/LangevinFactory.h"
 #include "gpu/LbfgsWorkspaceFactory.h"
 #include "gpu/PotentialFactory.h"
 #include "landscape/ClusterGeometry.h"
@@ -43,6 +48,8 @@ struct Options {
   std::vector<std::string> implementations = {"gpu1", "gpu2", "cpu"};
   std::uint64_t seed = 1;
   double perturb = -1.0;  // default: 0.3 sigma for LJ, 0.1 Angstrom for AMBER
+  long langevinSteps = -1;    // default: 2000 for AMBER, 0 (perturbation) for LJ
+  double langevinKt = 1.2;    // kcal/mol (about 600 K)
   int maxIterations = 100000;
   std::string out = "bench_history";
 };
@@ -61,7 +68,7 @@ Options parse(int argc, char** argv) {
     if (a == "--help" || a == "-h") {
       std::printf("usage: bench_history --lj N | --prmtop F --inpcrd F [--starts K] [--m 4,10,...] "
                   "[--impl gpu1,gpu2,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
-                  "[--out PREFIX]\n");
+                  "[--out PREFIX] [--langevin-steps N] [--langevin-kt KT]\n");
       std::exit(0);
     }
     if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
@@ -76,6 +83,8 @@ Options parse(int argc, char** argv) {
     } else if (a == "--impl") o.implementations = split(v);
     else if (a == "--seed") o.seed = std::stoull(v);
     else if (a == "--perturb") o.perturb = std::stod(v);
+    else if (a == "--langevin-steps") o.langevinSteps = std::stol(v);
+    else if (a == "--langevin-kt") o.langevinKt = std::stod(v);
     else if (a == "--max-iterations") o.maxIterations = std::stoi(v);
     else if (a == "--out") o.out = v;
     else throw std::runtime_error("unknown option " + a);
@@ -130,8 +139,27 @@ int main(int argc, char** argv) {
       Lbfgs(quench).minimize(*cpuPotential, base);
     }
     std::vector<std::vector<double>> starts(o.starts, base);
-    for (auto& s : starts)
-      for (double& v : s) v += o.perturb * random.symmetric();
+    const long langevinSteps = o.langevinSteps >= 0 ? o.langevinSteps : o.prmtop.empty() ? 0 : 2000;
+    if (langevinSteps > 0) {
+      // Overdamped Langevin (seed 000 eq 1) at kT, dt 1 fs, friction 10 kcal ps/(mol A^2) (stable
+      // for AMBER bonds: dt/xi = 1e-4 A^2 mol/kcal, noise 0.016 A per step at 600 K): each
+      // start is an independent trajectory from the input structure.
+      Potential& dynamics = cudaPotential ? *cudaPotential : *cpuPotential;
+      for (int k = 0; k < o.starts; ++k) {
+        LangevinParams lp;
+        lp.timeStep = 1e-3;
+        lp.friction = 10.0;
+        lp.kT = o.langevinKt;
+        lp.steps = langevinSteps;
+        lp.seed = o.seed + static_cast<std::uint64_t>(k);
+        makeLangevinIntegrator(dynamics, lp)->run(starts[k].data(), langevinSteps);
+        std::fprintf(stderr, "start %d: %ld Langevin steps at kT %.3g, E %.4f\n", k, langevinSteps,
+                     o.langevinKt, dynamics.energy(starts[k].data()));
+      }
+    } else {
+      for (auto& s : starts)
+        for (double& v : s) v += o.perturb * random.symmetric();
+    }
 
     std::map<std::pair<int, std::string>, Cell> cells;
     for (int m : o.historySizes) {
@@ -165,9 +193,13 @@ int main(int argc, char** argv) {
     std::ofstream md(o.out + ".md"), csv(o.out + ".csv");
     if (!md || !csv) throw std::runtime_error("cannot write " + o.out + ".md/.csv");
     std::ostringstream head;
-    head << "# L-BFGS history-size benchmark: " << system << ", " << o.starts
-         << " starts (seed " << o.seed << ", perturbation " << o.perturb
-         << "), max step 0.4, max rise 1e-4, RMS 1e-5\n\nGPU: " << gpuDescription() << "\n\n";
+    head << "# L-BFGS history-size benchmark: " << system << ", " << o.starts << " starts (seed "
+         << o.seed << ", "
+         << (langevinSteps > 0 ? std::to_string(langevinSteps) + " Langevin steps at kT " +
+                                     std::to_string(o.langevinKt)
+                               : "perturbation " + std::to_string(o.perturb))
+         << "), max step 0.4, max rise 1e-4, RMS 1e-5, at most " << o.maxIterations
+         << " steps\n\nGPU: " << gpuDescription() << "\n\n";
     md << head.str();
     md << "| m | impl | avg minimization time (s) | avg L-BFGS steps | time per step (ms) | "
           "CPU / impl | unconverged |\n|---|---|---|---|---|---|---|\n";
