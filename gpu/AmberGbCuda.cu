@@ -98,6 +98,7 @@ struct AmberGbCuda::DeviceState {
   DeviceBuffer<int> neighbourCount, neighbours;
   DeviceBuffer<double> born, dBornDSum, selfEnergy, selfDEdB;
   DeviceBuffer<double> rowSlots, columnSlots, pairBlockEnergy, pairGradient, dEdSum;
+  DeviceBuffer<double> chainRowSlots, chainColumnSlots;
   DeviceBuffer<double> slotGradient, bondedBlockEnergy, energy;
 };
 
@@ -165,6 +166,8 @@ AmberGbCuda::AmberGbCuda(const AmberTopology& topology, const AmberGbParams& par
   d.rowSlots = DeviceBuffer<double>(tiles * static_cast<std::size_t>(d.layout.chunks) * slotBlock);
   d.columnSlots =
       DeviceBuffer<double>(tiles * static_cast<std::size_t>(d.layout.rowBlocks) * slotBlock);
+  d.chainRowSlots = DeviceBuffer<double>(d.rowSlots.size());
+  d.chainColumnSlots = DeviceBuffer<double>(d.columnSlots.size());
   d.pairBlockEnergy = DeviceBuffer<double>(3 * static_cast<std::size_t>(d.layout.taskCount));
   d.pairGradient = DeviceBuffer<double>(3 * m_atoms);
   d.dEdSum = DeviceBuffer<double>(m_atoms);
@@ -217,6 +220,8 @@ double AmberGbCuda::evaluate(const double* d_x, double* d_g) {
   a.d_pairBlockEnergy = d.pairBlockEnergy.data();
   a.d_pairGradient = d.pairGradient.data();
   a.d_dEdSum = d.dEdSum.data();
+  a.d_chainRowSlots = d.chainRowSlots.data();
+  a.d_chainColumnSlots = d.chainColumnSlots.data();
   a.d_atomSlotOffsets = d.atomSlotOffsets.data();
   a.d_atomSlots = d.atomSlots.data();
   a.d_slotGradient = d.slotGradient.data();

@@ -1,6 +1,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "gpu/AmberGbKernels.cuh"
 #include "gpu/CudaCheck.h"
@@ -115,6 +116,7 @@ __global__ void __launch_bounds__(kGbGatherWarps* kGbTile) gbBornRadiiKernel(GbE
       sj = a.params.d_screened[j];
     }
     const int width = minInt(kGbTile, n - other * kGbTile);
+    Real tileSum = Real(0);  // one tile in Real, then FP64 (as in gbPairsKernel)
     for (int m = 0; m < width; ++m) {
       const double xm = __shfl_sync(kFullMask, xj, m);
       const double ym = __shfl_sync(kFullMask, yj, m);
@@ -123,10 +125,10 @@ __global__ void __launch_bounds__(kGbGatherWarps* kGbTile) gbBornRadiiKernel(GbE
       if (active && other * kGbTile + m != i) {
         const Real dx = Real(xi - xm), dy = Real(yi - ym), dz = Real(zi - zm);
         const Real r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 <= cut2)
-          sum += double(amberDescreening<Real>(sqrt(r2), rhoI, Real(sm), rgbmax).value);
+        if (r2 <= cut2) tileSum += amberDescreening<Real>(sqrt(r2), rhoI, Real(sm), rgbmax).value;
       }
     }
+    sum += double(tileSum);
   }
   partial[warp][lane] = sum;
   __syncthreads();
@@ -232,11 +234,14 @@ __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int col
 }
 
 template <typename Real>
-__global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbPairsKernel(GbEvalArgs a) {
-  __shared__ double sx[kGbTile], sy[kGbTile], sz[kGbTile];
+__global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs a) {
+  // Column-tile positions relative to the tile's first atom, in Real: in mixed precision every
+  // pair operation is FP32 (no conversion per pair), and the offsets stay small where precision
+  // matters (close pairs).
+  __shared__ Real sx[kGbTile], sy[kGbTile], sz[kGbTile];
   __shared__ Real sCharge[kGbTile], sBorn[kGbTile], sInverseBorn[kGbTile];
   __shared__ int sType[kGbTile];
-  __shared__ double sAcc[kGbPairWarps][kGbSlotValues][kGbTile];
+  __shared__ Real sAcc[kGbPairWarps][kGbSlotValues][kGbTile];
 
   const GbPairLayout& layout = a.layout;
   const int2 task = a.d_tasks[blockIdx.x];
@@ -264,26 +269,38 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbPairsKernel(GbEvalArg
   const Real interiorInverse = Real(a.model.interiorInverse);
   const Real exteriorInverse = Real(a.model.exteriorInverse);
 
+  // FP64 sums. In mixed precision each column tile is summed in FP32 first (t* below) and added
+  // here, as in OpenMM's mixed mode; in double precision the t* sums are the FP64 sums themselves
+  // (no second set of registers).
+  constexpr bool kTileSums = std::is_same<Real, float>::value;
   double gx = 0.0, gy = 0.0, gz = 0.0, dEdB = 0.0;
   double eVdw = 0.0, eEel = 0.0, eGb = 0.0;
+  Real tgx = Real(0), tgy = Real(0), tgz = Real(0), tdEdB = Real(0);
+  Real tVdw = Real(0), tEel = Real(0), tGb = Real(0);
   const int firstColumn = chunk * layout.chunk;
   const int lastColumn = chunkLastTile(layout, chunk);
   for (int column = firstColumn; column <= lastColumn; ++column) {
+    const double* origin = a.d_x + 3 * column * kGbTile;
+    const double ox = origin[0], oy = origin[1], oz = origin[2];
     if (threadIdx.x < kGbTile) {
       const int j = column * kGbTile + threadIdx.x;
       if (j < n) {
-        sx[threadIdx.x] = a.d_x[3 * j];
-        sy[threadIdx.x] = a.d_x[3 * j + 1];
-        sz[threadIdx.x] = a.d_x[3 * j + 2];
+        sx[threadIdx.x] = Real(a.d_x[3 * j] - ox);
+        sy[threadIdx.x] = Real(a.d_x[3 * j + 1] - oy);
+        sz[threadIdx.x] = Real(a.d_x[3 * j + 2] - oz);
         sCharge[threadIdx.x] = Real(a.params.d_charge[j]);
         sBorn[threadIdx.x] = Real(a.d_born[j]);
         sInverseBorn[threadIdx.x] = Real(1.0 / a.d_born[j]);
         sType[threadIdx.x] = a.params.d_ljType[j];
       }
     }
-    for (int c = 0; c < kGbSlotValues; ++c) sAcc[warp][c][lane] = 0.0;
+    for (int c = 0; c < kGbSlotValues; ++c) sAcc[warp][c][lane] = Real(0);
     __syncthreads();
     if (rowTile && row <= column) {
+      const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
+      if constexpr (kTileSums) {
+        tgx = tgy = tgz = tdEdB = tVdw = tEel = tGb = Real(0);
+      }
       const unsigned mask = exclusionMask(a.exclusions, row, column, lane);
       const int width = minInt(kGbTile, n - column * kGbTile);
       // Lane l meets column atom (l + s) mod 32 at step s: in each step the lanes touch distinct
@@ -291,14 +308,14 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbPairsKernel(GbEvalArg
       for (int s = 0; s < kGbTile; ++s) {
         const int m = (lane + s) % kGbTile;
         if (active && m < width && (column != row || m > lane)) {
-          const Real dx = Real(xi - sx[m]), dy = Real(yi - sy[m]), dz = Real(zi - sz[m]);
+          const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
           const Real r2 = dx * dx + dy * dy + dz * dz;
           const Real qiqj = qi * sCharge[m];
           const AmberGbPairTermT<Real> gb =
               amberGbPair<Real>(r2, qiqj, bi, sBorn[m], inverseBi * sInverseBorn[m], kappa,
                                 interiorInverse, exteriorInverse);
-          eGb += double(gb.energy);
-          dEdB += double(gb.dEdBi);
+          tGb += gb.energy;
+          tdEdB += gb.dEdBi;
           Real dEdrOverR = gb.dEdrOverR;
           if (!((mask >> m) & 1u)) {
             // One inverse square root serves LJ and Coulomb: no division in the pair loop.
@@ -307,28 +324,36 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbPairsKernel(GbEvalArg
             const AmberPairTermT<Real> lj = amberLennardJonesFromInverse<Real>(
                 ir * ir, Real(__ldg(a.params.d_ljA + type)), Real(__ldg(a.params.d_ljB + type)));
             const AmberPairTermT<Real> el = amberCoulombFromInverse<Real>(ir, qiqj * interiorInverse);
-            eVdw += double(lj.energy);
-            eEel += double(el.energy);
+            tVdw += lj.energy;
+            tEel += el.energy;
             dEdrOverR += lj.dEdrOverR + el.dEdrOverR;
           }
-          const double fx = double(dEdrOverR * dx), fy = double(dEdrOverR * dy),
-                       fz = double(dEdrOverR * dz);
-          gx += fx;
-          gy += fy;
-          gz += fz;
+          const Real fx = dEdrOverR * dx, fy = dEdrOverR * dy, fz = dEdrOverR * dz;
+          tgx += fx;
+          tgy += fy;
+          tgz += fz;
           sAcc[warp][0][m] -= fx;
           sAcc[warp][1][m] -= fy;
           sAcc[warp][2][m] -= fz;
-          sAcc[warp][3][m] += double(gb.dEdBj);
+          sAcc[warp][3][m] += gb.dEdBj;
         }
         __syncwarp();
+      }
+      if constexpr (kTileSums) {
+        gx += double(tgx);
+        gy += double(tgy);
+        gz += double(tgz);
+        dEdB += double(tdEdB);
+        eVdw += double(tVdw);
+        eEel += double(tEel);
+        eGb += double(tGb);
       }
     }
     __syncthreads();
     if (threadIdx.x < kGbSlotValues * kGbTile) {
       const int c = threadIdx.x / kGbTile, l = threadIdx.x % kGbTile;
       double v = 0.0;
-      for (int w = 0; w < kGbPairWarps; ++w) v += sAcc[w][c][l];
+      for (int w = 0; w < kGbPairWarps; ++w) v += double(sAcc[w][c][l]);
       a.d_columnSlots[((static_cast<long long>(column) * layout.rowBlocks + rowBlock) *
                            kGbSlotValues +
                        c) *
@@ -336,6 +361,15 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbPairsKernel(GbEvalArg
                       l] = v;
     }
     __syncthreads();
+  }
+  if constexpr (!kTileSums) {
+    gx = tgx;
+    gy = tgy;
+    gz = tgz;
+    dEdB = tdEdB;
+    eVdw = tVdw;
+    eEel = tEel;
+    eGb = tGb;
   }
   if (rowTile) {
     const long long base =
@@ -361,27 +395,35 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbPairsKernel(GbEvalArg
 
 // ---- 6: per-atom sums of the pair slots ----------------------------------------------------
 
-__global__ void gbPairReduceKernel(GbEvalArgs a) {
-  const int atom = blockIdx.x * blockDim.x + threadIdx.x;
-  const int n = static_cast<int>(a.atoms);
-  if (atom >= n) return;
-  const GbPairLayout& layout = a.layout;
-  const int tile = atom / kGbTile, lane = atom % kGbTile;
-  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
+/// The sum, in a fixed order, of the slots of one atom (tile, lane) in a row-slot and a
+/// column-slot array of the pair-task layout: rows first (chunks ascending), then columns (row
+/// blocks ascending).
+__device__ void sumSlots(const GbPairLayout& layout, const double* rowSlots,
+                         const double* columnSlots, int tile, int lane,
+                         double v[kGbSlotValues]) {
+  for (int k = 0; k < kGbSlotValues; ++k) v[k] = 0.0;
   const int myBlock = tile / kGbPairWarps;
   for (int c = 0; c < layout.chunks; ++c) {
     if (!pairTaskExists(layout, myBlock, c)) continue;
     const long long base =
         (static_cast<long long>(tile) * layout.chunks + c) * kGbSlotValues * kGbTile + lane;
-    for (int k = 0; k < kGbSlotValues; ++k) v[k] += a.d_rowSlots[base + k * kGbTile];
+    for (int k = 0; k < kGbSlotValues; ++k) v[k] += rowSlots[base + k * kGbTile];
   }
   const int myChunk = tile / layout.chunk;
   for (int b = 0; b < layout.rowBlocks; ++b) {
-    if (!pairTaskExists(layout, b, myChunk)) break;  // rows blocks beyond the chunk's last tile
+    if (!pairTaskExists(layout, b, myChunk)) break;  // row blocks beyond the chunk's last tile
     const long long base =
         (static_cast<long long>(tile) * layout.rowBlocks + b) * kGbSlotValues * kGbTile + lane;
-    for (int k = 0; k < kGbSlotValues; ++k) v[k] += a.d_columnSlots[base + k * kGbTile];
+    for (int k = 0; k < kGbSlotValues; ++k) v[k] += columnSlots[base + k * kGbTile];
   }
+}
+
+__global__ void gbPairReduceKernel(GbEvalArgs a) {
+  const int atom = blockIdx.x * blockDim.x + threadIdx.x;
+  const int n = static_cast<int>(a.atoms);
+  if (atom >= n) return;
+  double v[kGbSlotValues];
+  sumSlots(a.layout, a.d_rowSlots, a.d_columnSlots, atom / kGbTile, atom % kGbTile, v);
   for (int c = 0; c < 3; ++c) a.d_pairGradient[3 * atom + c] = v[c];
   a.d_dEdSum[atom] = (v[3] + a.d_selfDEdB[atom]) * a.d_dBornDSum[atom];
 }
@@ -389,15 +431,24 @@ __global__ void gbPairReduceKernel(GbEvalArgs a) {
 // ---- 7: chain rule through the Born radii, and the final gradient --------------------------
 
 template <typename Real>
-__global__ void __launch_bounds__(kGbGatherWarps* kGbTile) gbChainRuleKernel(GbEvalArgs a) {
-  // Block per tile, warps over neighbour tiles, as gbBornRadiiKernel.
-  __shared__ double partial[kGbGatherWarps][3][kGbTile];
-  const int tile = blockIdx.x;
+__global__ void __launch_bounds__(kGbPairWarps* kGbTile)
+    gbChainPairsKernel(GbEvalArgs a) {
+  // The pair-task grid of gbPairsKernel, each pair i < j within rgbmax + max s once:
+  // dE/dr_ij = dE/dI_i dI_ij/dr + dE/dI_j dI_ji/dr (dE/dI = a.d_dEdSum), applied to both atoms.
+  // Tile pairs whose boxes lie beyond the cutoff are skipped; their slots are written as zeros.
+  __shared__ Real sx[kGbTile], sy[kGbTile], sz[kGbTile];
+  __shared__ Real sRho[kGbTile], sScreened[kGbTile], sdEdSum[kGbTile];
+  __shared__ Real sAcc[kGbPairWarps][3][kGbTile];
+
+  const GbPairLayout& layout = a.layout;
+  const int2 task = a.d_tasks[blockIdx.x];
+  const int rowBlock = task.x, chunk = task.y;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int n = static_cast<int>(a.atoms);
-  const int tiles = a.layout.tiles;
-  const int i = tile * kGbTile + lane;
-  const bool active = i < n;
+  const int row = rowBlock * kGbPairWarps + warp;
+  const bool rowTile = row < layout.tiles;
+  const int i = row * kGbTile + lane;
+  const bool active = rowTile && i < n;
   double xi = 0.0, yi = 0.0, zi = 0.0;
   Real rhoI = Real(1), sI = Real(0), dEdSumI = Real(0);
   if (active) {
@@ -408,59 +459,115 @@ __global__ void __launch_bounds__(kGbGatherWarps* kGbTile) gbChainRuleKernel(GbE
     sI = Real(a.params.d_screened[i]);
     dEdSumI = Real(a.d_dEdSum[i]);
   }
+  GbTileBox rowBox{};
+  if (rowTile) rowBox = a.d_tileBox[row];
   const Real rgbmax = Real(a.model.rgbmax);
-  const Real cut2 = Real(a.descreenCutoff * a.descreenCutoff);
+  const double cutoff2 = a.descreenCutoff * a.descreenCutoff;
+  const Real cut2 = Real(cutoff2);
+  constexpr bool kTileSums = std::is_same<Real, float>::value;
   double gx = 0.0, gy = 0.0, gz = 0.0;
-  const int count = a.d_neighbourCount[tile];
-  for (int k = warp; k < count; k += kGbGatherWarps) {
-    const int other = a.d_neighbours[static_cast<long long>(tile) * tiles + k];
-    const int j = other * kGbTile + lane;
-    double xj = 0.0, yj = 0.0, zj = 0.0, rhoJ = 1.0, sJ = 0.0, dEdSumJ = 0.0;
-    if (j < n) {
-      xj = a.d_x[3 * j];
-      yj = a.d_x[3 * j + 1];
-      zj = a.d_x[3 * j + 2];
-      rhoJ = a.params.d_rho[j];
-      sJ = a.params.d_screened[j];
-      dEdSumJ = a.d_dEdSum[j];
-    }
-    const int width = minInt(kGbTile, n - other * kGbTile);
-    for (int m = 0; m < width; ++m) {
-      const double xm = __shfl_sync(kFullMask, xj, m);
-      const double ym = __shfl_sync(kFullMask, yj, m);
-      const double zm = __shfl_sync(kFullMask, zj, m);
-      const double rhoM = __shfl_sync(kFullMask, rhoJ, m);
-      const double sM = __shfl_sync(kFullMask, sJ, m);
-      const double dEdSumM = __shfl_sync(kFullMask, dEdSumJ, m);
-      if (active && other * kGbTile + m != i) {
-        const Real dx = Real(xi - xm), dy = Real(yi - ym), dz = Real(zi - zm);
-        const Real r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 <= cut2) {
-          const Real r = sqrt(r2);
-          const Real dIij = amberDescreening<Real>(r, rhoI, Real(sM), rgbmax).dValueDr;
-          const Real dIji = amberDescreening<Real>(r, Real(rhoM), sI, rgbmax).dValueDr;
-          const Real dEdrOverR = (dEdSumI * dIij + Real(dEdSumM) * dIji) / r;
-          gx += double(dEdrOverR * dx);
-          gy += double(dEdrOverR * dy);
-          gz += double(dEdrOverR * dz);
-        }
+  Real tgx = Real(0), tgy = Real(0), tgz = Real(0);
+
+  for (int column = chunk * layout.chunk; column <= chunkLastTile(layout, chunk); ++column) {
+    const double* origin = a.d_x + 3 * column * kGbTile;
+    const double ox = origin[0], oy = origin[1], oz = origin[2];
+    if (threadIdx.x < kGbTile) {
+      const int j = column * kGbTile + threadIdx.x;
+      if (j < n) {
+        sx[threadIdx.x] = Real(a.d_x[3 * j] - ox);
+        sy[threadIdx.x] = Real(a.d_x[3 * j + 1] - oy);
+        sz[threadIdx.x] = Real(a.d_x[3 * j + 2] - oz);
+        sRho[threadIdx.x] = Real(a.params.d_rho[j]);
+        sScreened[threadIdx.x] = Real(a.params.d_screened[j]);
+        sdEdSum[threadIdx.x] = Real(a.d_dEdSum[j]);
       }
     }
+    for (int c = 0; c < 3; ++c) sAcc[warp][c][lane] = Real(0);
+    __syncthreads();
+    bool near = rowTile && row <= column;
+    if (near) {
+      const GbTileBox box = a.d_tileBox[column];
+      double d2 = 0.0;
+      for (int c = 0; c < 3; ++c) {
+        const double gap = boxGap(rowBox.lo[c], rowBox.hi[c], box.lo[c], box.hi[c]);
+        d2 += gap * gap;
+      }
+      near = d2 <= cutoff2;  // the same for the whole warp
+    }
+    if (near) {
+      const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
+      if constexpr (kTileSums) tgx = tgy = tgz = Real(0);
+      const int width = minInt(kGbTile, n - column * kGbTile);
+      for (int s = 0; s < kGbTile; ++s) {  // the rotation of gbPairsKernel
+        const int m = (lane + s) % kGbTile;
+        if (active && m < width && (column != row || m > lane)) {
+          const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
+          const Real r2 = dx * dx + dy * dy + dz * dz;
+          if (r2 <= cut2) {
+            const Real r = sqrt(r2);
+            const Real dIij = amberDescreening<Real>(r, rhoI, sScreened[m], rgbmax).dValueDr;
+            const Real dIji = amberDescreening<Real>(r, sRho[m], sI, rgbmax).dValueDr;
+            const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) / r;
+            const Real fx = dEdrOverR * dx, fy = dEdrOverR * dy, fz = dEdrOverR * dz;
+            tgx += fx;
+            tgy += fy;
+            tgz += fz;
+            sAcc[warp][0][m] -= fx;
+            sAcc[warp][1][m] -= fy;
+            sAcc[warp][2][m] -= fz;
+          }
+        }
+        __syncwarp();
+      }
+      if constexpr (kTileSums) {
+        gx += double(tgx);
+        gy += double(tgy);
+        gz += double(tgz);
+      }
+    }
+    __syncthreads();
+    if (threadIdx.x < kGbSlotValues * kGbTile) {
+      const int c = threadIdx.x / kGbTile, l = threadIdx.x % kGbTile;
+      double v = 0.0;
+      if (c < 3)
+        for (int w = 0; w < kGbPairWarps; ++w) v += double(sAcc[w][c][l]);
+      a.d_chainColumnSlots[((static_cast<long long>(column) * layout.rowBlocks + rowBlock) *
+                                kGbSlotValues +
+                            c) *
+                               kGbTile +
+                           l] = v;
+    }
+    __syncthreads();
   }
-  partial[warp][0][lane] = gx;
-  partial[warp][1][lane] = gy;
-  partial[warp][2][lane] = gz;
-  __syncthreads();
-  if (warp != 0 || !active) return;
-  double g[3] = {a.d_pairGradient[3 * i], a.d_pairGradient[3 * i + 1],
-                 a.d_pairGradient[3 * i + 2]};
-  for (int w = 0; w < kGbGatherWarps; ++w)
-    for (int c = 0; c < 3; ++c) g[c] += partial[w][c][lane];
-  for (int k = a.d_atomSlotOffsets[i]; k < a.d_atomSlotOffsets[i + 1]; ++k) {
+  if constexpr (!kTileSums) {
+    gx = tgx;
+    gy = tgy;
+    gz = tgz;
+  }
+  if (rowTile) {
+    const long long base =
+        (static_cast<long long>(row) * layout.chunks + chunk) * kGbSlotValues * kGbTile + lane;
+    a.d_chainRowSlots[base] = gx;
+    a.d_chainRowSlots[base + kGbTile] = gy;
+    a.d_chainRowSlots[base + 2 * kGbTile] = gz;
+    a.d_chainRowSlots[base + 3 * kGbTile] = 0.0;
+  }
+}
+
+/// The final gradient of each atom: pair terms + chain rule (slot sums) + bonded slots.
+__global__ void gbAssembleGradientKernel(GbEvalArgs a) {
+  const int atom = blockIdx.x * blockDim.x + threadIdx.x;
+  const int n = static_cast<int>(a.atoms);
+  if (atom >= n) return;
+  double v[kGbSlotValues];
+  sumSlots(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, atom / kGbTile, atom % kGbTile, v);
+  double g[3];
+  for (int c = 0; c < 3; ++c) g[c] = a.d_pairGradient[3 * atom + c] + v[c];
+  for (int k = a.d_atomSlotOffsets[atom]; k < a.d_atomSlotOffsets[atom + 1]; ++k) {
     const long long slot = a.d_atomSlots[k];
     for (int c = 0; c < 3; ++c) g[c] += a.d_slotGradient[3 * slot + c];
   }
-  for (int c = 0; c < 3; ++c) a.d_g[3 * i + c] = g[c];
+  for (int c = 0; c < 3; ++c) a.d_g[3 * atom + c] = g[c];
 }
 
 // ---- 8: energy components ------------------------------------------------------------------
@@ -572,7 +679,10 @@ void launchGbPairReduce(const GbEvalArgs& args, cudaStream_t stream) {
 
 template <typename Real>
 void launchGbChainRule(const GbEvalArgs& args, cudaStream_t stream) {
-  gbChainRuleKernel<Real><<<args.layout.tiles, kGbGatherWarps * kGbTile, 0, stream>>>(args);
+  gbChainPairsKernel<Real><<<args.layout.taskCount, kGbPairWarps * kGbTile, 0, stream>>>(args);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+  gbAssembleGradientKernel<<<blocksFor(static_cast<long long>(args.atoms), 128), 128, 0, stream>>>(
+      args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

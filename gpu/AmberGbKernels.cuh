@@ -16,8 +16,10 @@
 //                             (pairs not excluded, bitmask per tile pair); a block of kGbPairWarps
 //                             warps takes kGbPairWarps row tiles x a chunk of column tiles
 //   6 launchGbPairReduce      one thread per atom sums its pair slots in a fixed order
-//   7 launchGbChainRule       one block per tile: dE/dB through the Born radii over neighbour
-//                             tiles, plus the pair and bonded gradients: the final gradient
+//   7 launchGbChainRule       dE/dB through the Born radii: the pair grid of step 5 again, each
+//                             pair within the descreening cutoff once (far tile pairs skipped by
+//                             their boxes), then one thread per atom sums pair, chain-rule and
+//                             bonded slots in a fixed order: the final gradient
 //   8 launchGbEnergyReduce    one block sums every partial energy in a fixed order: 8 components
 // Determinism: no atomics anywhere; every sum has an order fixed by the tiling, so two runs give
 // identical bits (the order depends on the compile-time constants below and on the chunk length).
@@ -128,6 +130,8 @@ struct GbEvalArgs {
   double* d_pairBlockEnergy = nullptr;  ///< taskCount x 3 (VDWAALS, EELEC, EGB pairs)
   double* d_pairGradient = nullptr;   ///< 3N
   double* d_dEdSum = nullptr;         ///< N: dE/dB_i dB_i/dI_i, kcal/mol A
+  double* d_chainRowSlots = nullptr;     ///< as d_rowSlots, for the chain-rule pass
+  double* d_chainColumnSlots = nullptr;  ///< as d_columnSlots, for the chain-rule pass
 
   const int* d_atomSlotOffsets = nullptr;  ///< N + 1, into d_atomSlots
   const int* d_atomSlots = nullptr;        ///< bonded gradient slots of each atom, ascending
