@@ -66,6 +66,10 @@ std::vector<std::pair<int, int>> Sop::repulsivePairs(const double* x, double cut
       lo[c] = std::min(lo[c], x[3 * i + c]);
       hi[c] = std::max(hi[c], x[3 * i + c]);
     }
+  for (int c = 0; c < 3; ++c)
+    if (hi[c] - lo[c] > 1e7 * cutoff)
+      throw std::runtime_error("Sop: the structure spans " + std::to_string(hi[c] - lo[c]) +
+                               " A; the coordinates have blown up (time step too long?)");
   double cell = cutoff;
   std::array<long, 3> dims{};
   for (;;) {
