@@ -54,13 +54,13 @@ struct SopPullingParams {
 
 struct SopIndentationParams {
   bool enabled = false;
-  double tipRadius = 20.0;    ///< radius of the spherical tip R (A)
-  double tipEpsilon = 1.0;    ///< tip-bead repulsion eps (sigma/gap)^6 (kcal/mol)
-  double tipSigma = 3.8;      ///< its range (A)
-  double tipCutoff = 8.0;     ///< gap at which it is cut and shifted (A)
-  double springK = 0.1;       ///< cantilever spring holding the tip (kcal/mol/A^2)
-  double speed = 1e-3;        ///< cantilever base velocity along direction (A/ps)
-  double tipFriction = 1000;  ///< the tip's own friction (kcal ps/(mol A^2)); it moves on the axis
+  double tipRadius = 20.0;   ///< radius of the spherical tip R (A)
+  double tipEpsilon = 1.0;   ///< tip-bead repulsion eps (sigma/gap)^6 (kcal/mol)
+  double tipSigma = 3.8;     ///< its range (A)
+  double tipCutoff = 8.0;    ///< gap at which it is cut and shifted (A)
+  double springK = 0.1;      ///< cantilever spring holding the tip (kcal/mol/A^2)
+  double speed = 1e-3;       ///< cantilever base velocity along direction (A/ps)
+  double tipFriction = 100;  ///< the tip's own friction (kcal ps/(mol A^2)); it moves on the axis
   std::array<double, 3> direction{0.0, 0.0, -1.0};  ///< indentation direction n (normalised)
   double startGap = 5.0;    ///< gap between the tip and the structure's top at t = 0 (A)
   double fixedLayer = 5.0;  ///< beads within this of the structure's bottom (along n) are fixed:
