@@ -299,7 +299,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
                                    : neighbourCapacity(t, start, t.params.repulsiveCutoff + p.skin),
                prot.fixed),
         streams(p.langevin.generator, p.langevin.seed, system.total),
-        blocksPerReplica((system.n + kSopStepBlock - 1) / kSopStepBlock) {
+        blocksPerReplica(sopStepBlocksPerReplica(system.n)) {
     params = p;
     protocol = prot;
     beads = t.beadCount();

@@ -203,83 +203,107 @@ __device__ void sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g
   list.d_posAtBuild[g] = p;
 }
 
+template <class R>
+__device__ __forceinline__ R laneSum(R v) {
+  // Butterfly over the kSopLanes lanes of one bead: every lane ends with the same bits, since
+  // each level adds the same two partial sums (in swapped order, which is exact).
+  for (int offset = kSopLanes / 2; offset > 0; offset >>= 1)
+    v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+
 template <class R, RngKind K>
 __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
   const SopTopologyView<R>& top = a.topology;
   const int n = top.beads;
   const int r = blockIdx.y;
-  const int i = blockIdx.x * kSopStepBlock + threadIdx.x;
+  // kSopLanes threads per bead share its native list and Verlet row (enough threads to fill the
+  // device with one 7000-bead replica); lane 0 does the per-bead work.
+  const int lane = threadIdx.x % kSopLanes;
+  const int i = blockIdx.x * kSopBeadsPerBlock + threadIdx.x / kSopLanes;
   const bool active = i < n;
   const std::size_t total = static_cast<std::size_t>(n) * a.list.replicas;
   const std::size_t g = static_cast<std::size_t>(r) * n + i;
   const SopPos4<R>* posR = a.d_posIn + static_cast<std::size_t>(r) * n;
   const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
-  double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A)
+  double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A), lane 0
 
+  SopPos4<R> p{R(0), R(0), R(0), R(0)};
+  if (active) p = posR[i];
+  if (active && rebuild && lane == 0) sopBuildRow(a, r, i, g, total, p, posR);
+  __syncwarp();  // the row written by lane 0 is read by every lane of the bead
+
+  R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
   if (active) {
-    const SopPos4<R> p = posR[i];
-    if (rebuild) sopBuildRow(a, r, i, g, total, p, posR);
-    R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
-    auto add = [&](const SopPos4<R>& q, const SopTerm<R>& t, R dx, R dy, R dz) {
+    auto add = [&](const SopTerm<R>& t, R dx, R dy, R dz) {
       gx += t.dEdrOverR * dx;
       gy += t.dEdrOverR * dy;
       gz += t.dEdrOverR * dz;
-      (void)q;
     };
-    // FENE bonds to the previous and next bead of the chain (eq B1, first sum).
-    const int bonded[2] = {top.d_bondPrev[i], top.d_bondNext[i]};
-    const R bondR0[2] = {top.d_bondPrevR0[i], top.d_bondNextR0[i]};
-    for (int b = 0; b < 2; ++b) {
-      if (bonded[b] < 0) continue;
-      const SopPos4<R> q = posR[bonded[b]];
-      const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-      const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, bondR0[b], top.feneK, top.feneR0sq);
-      add(q, t, dx, dy, dz);
-      eFene += R(0.5) * t.energy;
+    // FENE bonds to the previous and next bead of the chain (eq B1, first sum): lanes 0 and 1.
+    if (lane < 2) {
+      const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
+      if (j >= 0) {
+        const R r0 = lane == 0 ? top.d_bondPrevR0[i] : top.d_bondNextR0[i];
+        const SopPos4<R> q = posR[j];
+        const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+        const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
+        add(t, dx, dy, dz);
+        eFene += R(0.5) * t.energy;
+      }
     }
     // Native contacts (second sum), from the column-major list stored once for all replicas.
     const int natives = top.d_nativeCount[i];
-    for (int k = 0; k < natives; ++k) {
+    for (int k = lane; k < natives; k += kSopLanes) {
       const int j = top.d_nativeIndex[k * n + i];
       const SopPos4<R> q = posR[j];
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const SopTerm<R> t =
           sopNative(dx * dx + dy * dy + dz * dz, top.d_nativeR0sq[k * n + i], top.nativeEpsilon);
-      add(q, t, dx, dy, dz);
+      add(t, dx, dy, dz);
       eNative += R(0.5) * t.energy;
     }
     // Repulsion (last two sums) over the Verlet row, cut and shifted.
     const int neighbours = a.list.d_neighbourCount[g];
-    for (int k = 0; k < neighbours; ++k) {
+    for (int k = lane; k < neighbours; k += kSopLanes) {
       const int j = a.list.d_neighbour[k * total + g];
       const SopPos4<R> q = posR[j];
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const SopTerm<R> t = sopRepulsive(dx * dx + dy * dy + dz * dz, top.repulsion);
-      add(q, t, dx, dy, dz);
+      add(t, dx, dy, dz);
       eRep += R(0.5) * t.energy;
     }
-    // Cantilever spring on the pulled bead, and the indentation tip.
+    // Cantilever spring on the pulled bead, and the indentation tip (lane 0).
     const SopExternalView<R>& ext = a.external;
-    if (i == ext.pulledBead) {
+    if (lane == 0 && i == ext.pulledBead) {
       gx += ext.pullSpringK * (p.x - ext.pullAnchor[0]);
       gy += ext.pullSpringK * (p.y - ext.pullAnchor[1]);
       gz += ext.pullSpringK * (p.z - ext.pullAnchor[2]);
     }
-    if (ext.indentation) {
+    if (lane == 0 && ext.indentation) {
       const R z = static_cast<R>(ext.d_tip[r]);
       const R dx = p.x - (ext.tipOrigin[0] + z * ext.tipDirection[0]);
       const R dy = p.y - (ext.tipOrigin[1] + z * ext.tipDirection[1]);
       const R dz = p.z - (ext.tipOrigin[2] + z * ext.tipDirection[2]);
       const SopTerm<R> t =
           sopTip(sqrt(dx * dx + dy * dy + dz * dz), ext.tipRadius, ext.tipRepulsion, ext.tipMinGap);
-      gx += t.dEdrOverR * dx;
-      gy += t.dEdrOverR * dy;
-      gz += t.dEdrOverR * dz;
+      add(t, dx, dy, dz);
       tipPartial =
           -static_cast<double>(t.dEdrOverR * (dx * ext.tipDirection[0] + dy * ext.tipDirection[1] +
                                               dz * ext.tipDirection[2]));
     }
+  }
+  // Every thread of the warp takes part in the shuffles (inactive beads add zeros).
+  gx = laneSum(gx);
+  gy = laneSum(gy);
+  gz = laneSum(gz);
+  if (a.d_beadEnergy != nullptr) {
+    eFene = laneSum(eFene);
+    eNative = laneSum(eNative);
+    eRep = laneSum(eRep);
+  }
 
+  if (active && lane == 0) {
     if (a.integrate) {
       std::uint32_t w[4];
       drawStreamStep<K>(a.streams, g, w);  // every stream is drawn once per step
@@ -391,6 +415,10 @@ void requireArg(bool ok, const char* what) {
 
 }  // namespace
 
+int sopStepBlocksPerReplica(int beads) {
+  return (beads + kSopBeadsPerBlock - 1) / kSopBeadsPerBlock;
+}
+
 template <class R>
 void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   const int n = a.topology.beads;
@@ -410,7 +438,7 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   requireArg(!a.external.indentation ||
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");
-  const dim3 grid((n + kSopStepBlock - 1) / kSopStepBlock, a.list.replicas);
+  const dim3 grid(static_cast<unsigned int>(sopStepBlocksPerReplica(n)), a.list.replicas);
   dispatchRngKind(a.streams.kind, [&](auto kind) {
     sopStepKernel<R, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
   });

@@ -15,14 +15,15 @@
 //   cell list  rebuilt from scratch into d_cell* by one block per replica.
 //
 // Kernels per step (seed 002's split, fused further):
-//   sopStep    one thread per bead: [when its replica's list is stale, rebuild the bead's own
-//              Verlet row from the cell list] + gather FENE, native and repulsive gradients +
+//   sopStep    kSopLanes threads per bead: [when its replica's list is stale, lane 0 rebuilds the
+//              bead's own Verlet row from the cell list] + gather FENE, native and repulsive
+//              gradients (lanes split the lists, warp shuffles combine them) +
 //              external terms + the Langevin update (seed 000 eq 1) + the displacement test that
 //              asks for the next rebuild. Random numbers are drawn inside (no pre-generation).
 //   sopCells   one block per replica, only when a rebuild is due: bounding box, cell counts,
 //              prefix sum, fill, each cell sorted by bead index (deterministic lists).
-// Determinism: no floating-point atomics. Each thread sums its own bead's terms in a fixed order
-// (its native list, then its Verlet row in cell order), so every rerun gives the same bits. The
+// Determinism: no floating-point atomics. The lanes of a bead sum fixed subsets of its terms in a
+// fixed order and combine them by a fixed shuffle tree, so every rerun gives the same bits. The
 // tip force of indentation is summed per block by cub::BlockReduce and the per-block sums by the
 // last block in block order.
 #include <cuda_runtime.h>
@@ -43,6 +44,16 @@ struct alignas(4 * sizeof(R)) SopPos4 {
 /// Threads per block of the step kernel and of the per-replica cell build.
 constexpr int kSopStepBlock = 128;
 constexpr int kSopCellBlock = 1024;
+/// Threads per bead in the step kernel (a power of two dividing 32): they split the native list
+/// and the Verlet row (entries lane, lane + kSopLanes, ...; for 8 consecutive beads a warp still
+/// reads whole 32-byte sectors of the column-major list) and combine by warp shuffles.
+constexpr int kSopLanes = 8;
+constexpr int kSopBeadsPerBlock = kSopStepBlock / kSopLanes;
+static_assert(32 % kSopLanes == 0 && kSopStepBlock % 32 == 0, "lanes of a bead share a warp");
+
+/// Blocks per replica of the step kernel (the x extent of its grid; d_tipPartial holds that many
+/// sums per replica).
+int sopStepBlocksPerReplica(int beads);
 
 /// The cell grid of one replica (written by sopCells, read by the list rebuild).
 template <class R>
