@@ -77,7 +77,10 @@ struct SopDeviceSystem {
     fixedHost.resize(n, 0);
     fixed = DeviceBuffer<unsigned char>(fixedHost);
 
-    neighbour = DeviceBuffer<int>(total * static_cast<std::size_t>(maxNeighbours));
+    shortIndices = n <= 65536;
+    const std::size_t indexBytes = shortIndices ? 2 : 4;
+    neighbour = DeviceBuffer<std::uint32_t>(
+        (total * static_cast<std::size_t>(maxNeighbours) * indexBytes + 3) / 4);
     neighbourCount = DeviceBuffer<int>(total);
     neighbourCount.zero();
     posAtBuild = DeviceBuffer<SopPos4<R>>(total);
@@ -122,6 +125,7 @@ struct SopDeviceSystem {
     v.listRadius2 = static_cast<R>(radius * radius);
     v.halfSkin2 = static_cast<R>(0.25 * skin * skin);
     v.d_neighbour = neighbour.data();
+    v.shortIndices = shortIndices;
     v.d_neighbourCount = neighbourCount.data();
     v.d_posAtBuild = posAtBuild.data();
     v.maxCells = maxCells;
@@ -160,7 +164,9 @@ struct SopDeviceSystem {
   DeviceBuffer<int> bondPrev, bondNext, nativeCount, nativeIndex;
   DeviceBuffer<R> bondPrevR0, bondNextR0, nativeR0sq;
   DeviceBuffer<unsigned char> fixed;
-  DeviceBuffer<int> neighbour, neighbourCount;
+  bool shortIndices = false;
+  DeviceBuffer<std::uint32_t> neighbour;  // the Verlet list as 16- or 32-bit indices
+  DeviceBuffer<int> neighbourCount;
   DeviceBuffer<SopPos4<R>> posAtBuild;
   DeviceBuffer<SopCellGrid<R>> grid;
   DeviceBuffer<int> cellStart, cellBeads, beadCell, cellFill, status;

@@ -168,7 +168,7 @@ __device__ __forceinline__ bool sopExcluded(const SopTopologyView<R>& top, int i
 }
 
 /// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list.
-template <class R>
+template <class R, class Index>
 __device__ void sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g, std::size_t total,
                             const SopPos4<R>& p, const SopPos4<R>* posR) {
   const SopListView<R>& list = a.list;
@@ -191,7 +191,8 @@ __device__ void sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g
           const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
           if (dx * dx + dy * dy + dz * dz >= list.listRadius2) continue;
           if (sopExcluded(a.topology, i, j)) continue;
-          if (count < list.maxNeighbours) list.d_neighbour[count * total + g] = j;
+          if (count < list.maxNeighbours)
+            static_cast<Index*>(list.d_neighbour)[count * total + g] = static_cast<Index>(j);
           ++count;
         }
       }
@@ -212,7 +213,7 @@ __device__ __forceinline__ R laneSum(R v) {
   return v;
 }
 
-template <class R, RngKind K>
+template <class R, class Index, RngKind K>
 __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
   const SopTopologyView<R>& top = a.topology;
   const int n = top.beads;
@@ -230,7 +231,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
 
   SopPos4<R> p{R(0), R(0), R(0), R(0)};
   if (active) p = posR[i];
-  if (active && rebuild && lane == 0) sopBuildRow(a, r, i, g, total, p, posR);
+  if (active && rebuild && lane == 0) sopBuildRow<R, Index>(a, r, i, g, total, p, posR);
   __syncwarp();  // the row written by lane 0 is read by every lane of the bead
 
   R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
@@ -266,7 +267,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     // Repulsion (last two sums) over the Verlet row, cut and shifted.
     const int neighbours = a.list.d_neighbourCount[g];
     for (int k = lane; k < neighbours; k += kSopLanes) {
-      const int j = a.list.d_neighbour[k * total + g];
+      const int j = static_cast<const Index*>(a.list.d_neighbour)[k * total + g];
       const SopPos4<R> q = posR[j];
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const SopTerm<R> t = sopRepulsive(dx * dx + dy * dy + dz * dz, top.repulsion);
@@ -426,6 +427,7 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   requireArg(a.list.replicas > 0 && a.list.replicas <= 65535, "replicas must be in 1..65535");
   requireArg(static_cast<double>(n) * a.list.replicas * (a.list.maxNeighbours + 1) < INT_MAX,
              "beads x replicas x maxNeighbours must stay below 2^31");
+  requireArg(!a.list.shortIndices || n <= 65536, "16-bit neighbour indices need <= 65536 beads");
   requireArg(a.d_posIn != nullptr && a.list.d_neighbour != nullptr &&
                  a.list.d_neighbourCount != nullptr && a.list.d_posAtBuild != nullptr,
              "positions and neighbour-list pointers must be set");
@@ -440,7 +442,10 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
              "indentation needs d_tip, d_tipPartial and d_tipDone");
   const dim3 grid(static_cast<unsigned int>(sopStepBlocksPerReplica(n)), a.list.replicas);
   dispatchRngKind(a.streams.kind, [&](auto kind) {
-    sopStepKernel<R, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
+    if (a.list.shortIndices)
+      sopStepKernel<R, std::uint16_t, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
+    else
+      sopStepKernel<R, int, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
   });
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }

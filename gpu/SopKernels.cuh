@@ -11,7 +11,8 @@
 // Per replica:
 //   positions  Pos4<R> (x, y, z, unused) ping-ponged between two buffers, one per step parity;
 //   Verlet list column-major over all T beads, entry k of bead g at k T + g, holding the local
-//              index of the partner (same replica); counts in d_neighbourCount;
+//              index of the partner (same replica; 16-bit while N <= 65536); counts in
+//              d_neighbourCount;
 //   cell list  rebuilt from scratch into d_cell* by one block per replica.
 //
 // Kernels per step (seed 002's split, fused further):
@@ -83,9 +84,12 @@ template <class R>
 struct SopListView {
   int replicas = 0;
   int maxNeighbours = 0;
-  R listRadius2 = 0;                   ///< (cutoff + skin)^2
-  R halfSkin2 = 0;                     ///< (skin / 2)^2: a larger displacement asks for a rebuild
-  int* d_neighbour = nullptr;          ///< maxNeighbours x T, column-major
+  R listRadius2 = 0;  ///< (cutoff + skin)^2
+  R halfSkin2 = 0;    ///< (skin / 2)^2: a larger displacement asks for a rebuild
+  /// maxNeighbours x T, column-major: uint16 local indices when shortIndices (N <= 65536, half
+  /// the bytes of the step's dominant read), int otherwise.
+  void* d_neighbour = nullptr;
+  bool shortIndices = false;
   int* d_neighbourCount = nullptr;     ///< T
   SopPos4<R>* d_posAtBuild = nullptr;  ///< T
   int maxCells = 0;                    ///< per replica
