@@ -143,6 +143,10 @@ struct SopDeviceSystem {
     int s[3];
     status.copyToHost(s, 3);
     rebuildCount = s[2];
+    if (s[0] != 0 || s[1] != 0) {  // report once; a later call starts clean
+      const int cleared[3] = {0, 0, s[2]};
+      status.copyFromHost(cleared, 3);
+    }
     if (s[1] != 0)
       throw std::runtime_error(who +
                                ": non-finite coordinates; the dynamics blew up (time step "
@@ -268,6 +272,16 @@ std::vector<EnergyComponent> SopCuda::energyComponents(const double* x) {
   energy(x);
   const double* c = m_state->components;
   return {{"FENE", c[0]}, {"NATIVE", c[1]}, {"REPULSIVE", c[2]}};
+}
+
+bool SopCuda::perAtomEnergies(const double* x, double* atomEnergies) {
+  energy(x);
+  // The kernel stores half of every pair term under each of its beads, per component.
+  const std::size_t n = m_state->topology.beadCount();
+  const std::vector<double> halves = m_state->beadEnergy.toHost();
+  for (std::size_t i = 0; i < n; ++i)
+    atomEnergies[i] = 2.0 * (halves[i] + halves[n + i] + halves[2 * n + i]);
+  return true;
 }
 
 double SopCuda::energyGradientDevice(const double* d_x, double* d_g) {

@@ -26,6 +26,8 @@ class SopCuda : public Potential {
   double energyGradient(const double* x, double* g) override;
   /// FENE, NATIVE, REPULSIVE (kcal/mol), as the CPU twin.
   std::vector<EnergyComponent> energyComponents(const double* x) override;
+  /// Each bead's terms summed over its partners (sums to 2E), as the CPU twin.
+  bool perAtomEnergies(const double* x, double* atomEnergies) override;
   bool isDeviceResident() const override { return true; }
   double energyGradientDevice(const double* d_x, double* d_g) override;
   /// Neighbour-list rebuilds so far.

@@ -111,10 +111,15 @@ std::vector<std::pair<int, int>> Sop::repulsivePairs(const double* x, double cut
   return pairs;
 }
 
-double Sop::evaluate(const double* x, double* g, double components[3]) {
+double Sop::evaluate(const double* x, double* g, double components[3], double* atomEnergies) {
   const SopParams& p = m_topology.params;
   if (g) std::fill(g, g + dimension(), 0.0);
+  if (atomEnergies) std::fill(atomEnergies, atomEnergies + m_topology.beadCount(), 0.0);
   auto apply = [&](int i, int j, const SopTerm<double>& t, const double d[3]) {
+    if (atomEnergies) {
+      atomEnergies[i] += t.energy;
+      atomEnergies[j] += t.energy;
+    }
     if (!g) return;
     for (int c = 0; c < 3; ++c) {
       g[3 * i + c] += t.dEdrOverR * d[c];
@@ -156,6 +161,12 @@ double Sop::energy(const double* x) {
 double Sop::energyGradient(const double* x, double* g) {
   double c[3];
   return evaluate(x, g, c);
+}
+
+bool Sop::perAtomEnergies(const double* x, double* atomEnergies) {
+  double c[3];
+  evaluate(x, nullptr, c, atomEnergies);
+  return true;
 }
 
 std::vector<EnergyComponent> Sop::energyComponents(const double* x) {

@@ -22,6 +22,8 @@ class Sop : public Potential {
   double energyGradient(const double* x, double* g) override;
   /// FENE, NATIVE, REPULSIVE (kcal/mol).
   std::vector<EnergyComponent> energyComponents(const double* x) override;
+  /// Each bead's FENE, native and repulsive terms summed over its partners (sums to 2E).
+  bool perAtomEnergies(const double* x, double* atomEnergies) override;
 
   const SopTopology& topology() const { return m_topology; }
   /// True for a bonded or native pair (no repulsion between them).
@@ -34,7 +36,7 @@ class Sop : public Potential {
   void setAllPairs(bool allPairs) { m_allPairs = allPairs; }
 
  private:
-  double evaluate(const double* x, double* g, double components[3]);
+  double evaluate(const double* x, double* g, double components[3], double* atomEnergies = nullptr);
 
   SopTopology m_topology;
   std::vector<std::vector<int>> m_excluded;  // per bead, sorted partners without repulsion
