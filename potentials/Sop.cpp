@@ -47,7 +47,7 @@ std::vector<std::pair<int, int>> Sop::repulsivePairs(const double* x, double cut
                  dz = x[3 * i + 2] - x[3 * j + 2];
     if (dx * dx + dy * dy + dz * dz < c2 && !excluded(i, j)) pairs.emplace_back(i, j);
   };
-  if (allPairs || n < 64) {
+  if (allPairs || n < 256) {  // below ~256 beads the double loop is cheaper than cells
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j) consider(i, j);
     return pairs;
