@@ -310,6 +310,28 @@ struct SopDynamicsCuda::Impl {
 
 namespace {
 
+/// A blocking stream (it orders itself with the legacy default stream the rest of the code uses);
+/// streams cannot be captured from the legacy default stream.
+struct OwnedStream {
+  OwnedStream() { LANDSCAPE_CUDA_CHECK(cudaStreamCreate(&stream)); }
+  ~OwnedStream() { (void)cudaStreamDestroy(stream); }
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t stream = nullptr;
+};
+
+struct CapturedGraph {
+  CapturedGraph() = default;
+  ~CapturedGraph() {
+    if (exec != nullptr) (void)cudaGraphExecDestroy(exec);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+  }
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+};
+
 template <class R>
 struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   SopDynamicsImpl(const SopTopology& t, const std::vector<double>& start,
@@ -335,18 +357,24 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
     tipPartial = DeviceBuffer<double>(static_cast<std::size_t>(p.replicas) * blocksPerReplica);
     tipDone = DeviceBuffer<unsigned int>(p.replicas);
     tipDone.zero();
+    gridDone = DeviceBuffer<unsigned int>(1);
+    gridDone.zero();
+    stepCounter = DeviceBuffer<unsigned long long>(1);
+    stepCounter.zero();
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
-  SopExternalView<R> external(double time) {
+  SopExternalView<R> external() {
     SopExternalView<R> e;
     const SopProtocol& p = protocol;
     if (p.pulling) {
       e.pulledBead = p.pulledBead;
       e.pullSpringK = static_cast<R>(p.pullSpringK);
-      for (int c = 0; c < 3; ++c)
-        e.pullAnchor[c] =
-            static_cast<R>(p.pullAnchor0[c] + p.pullSpeed * time * p.pullDirection[c]);
+      for (int c = 0; c < 3; ++c) {
+        e.pullAnchor0[c] = p.pullAnchor0[c];
+        e.pullDirection[c] = p.pullDirection[c];
+      }
+      e.pullSpeed = p.pullSpeed;
     }
     if (p.indentation) {
       e.indentation = true;
@@ -358,64 +386,110 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       e.tipMinGap = static_cast<R>(p.tipMinGap);
       e.tipRepulsion = makeSopRepulsion<R>(p.tipEpsilon, p.tipSigma, p.tipCutoff);
       e.tipSpringK = p.tipSpringK;
-      e.tipBase = p.tipSpeed * time;
+      e.tipSpeed = p.tipSpeed;
       e.tipMobility = p.tipMobility;
-      e.d_tip = tip.data();
-      e.d_tipPartial = tipPartial.data();
-      e.d_tipDone = tipDone.data();
     }
+    // Always set: the step kernel's last-block bookkeeping uses them.
+    e.d_tip = tip.data();
+    e.d_tipPartial = tipPartial.data();
+    e.d_tipDone = tipDone.data();
     return e;
   }
 
-  void run(long count) override {
-    if (count < 0) throw std::invalid_argument("SOP dynamics run: steps must be >= 0");
-    const double dt = params.langevin.timeStep;
+  /// Enqueues one step on `stream` and flips the buffer parities it uses; `forced` builds the cell
+  /// list first and every row in the step. Host state other than the parities is not touched,
+  /// so that graph capture can call it.
+  void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg) {
+    const bool byDisplacement = params.rebuildInterval == 0;
     SopCellArgs<R> cells;
     cells.list = system.listView();
     cells.beads = system.n;
     SopStepArgs<R> step;
     step.topology = system.topologyView();
     step.list = cells.list;
+    step.external = external();
     step.integrate = true;
     step.mobilityStep = static_cast<R>(params.langevin.mobilityStep());
     step.noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
-    const bool byDisplacement = params.rebuildInterval == 0;
-    for (long s = 0; s < count; ++s) {
-      step.d_posIn = pos[current].data();
-      step.d_posOut = pos[1 - current].data();
-      step.external = external(static_cast<double>(steps) * dt);
-      step.streams = streams.view();
-      step.d_rebuildNow = nullptr;
-      step.d_rebuildNext = nullptr;
-      const bool forced = !built || (!byDisplacement && steps % params.rebuildInterval == 0);
-      if (forced) {
-        cells.d_pos = pos[current].data();
-        cells.conditional = false;
-        cells.d_rebuildFlag = nullptr;
-        cells.d_clearFlag = nullptr;
-        launchSopCells(cells, nullptr);
-        step.rebuildMode = 1;
-        built = true;
-      } else {
-        step.rebuildMode = byDisplacement ? 2 : 0;
-        if (byDisplacement) step.d_rebuildNow = system.flags[flag].data();
-      }
-      if (byDisplacement) step.d_rebuildNext = system.flags[1 - flag].data();
-      launchSopStep(step, nullptr);
-      streams.advance();
-      if (byDisplacement) {
-        // Builds the cells for the new positions if any bead asked for it; clears the flag that
-        // this step read, which the next step writes.
-        cells.d_pos = pos[1 - current].data();
-        cells.conditional = true;
-        cells.d_rebuildFlag = system.flags[1 - flag].data();
-        cells.d_clearFlag = system.flags[flag].data();
-        launchSopCells(cells, nullptr);
-        flag = 1 - flag;
-      }
-      current = 1 - current;
-      ++steps;
+    step.streams = streams.view();
+    step.timeStep = params.langevin.timeStep;
+    step.d_step = stepCounter.data();
+    step.d_gridDone = gridDone.data();
+    step.d_posIn = pos[cur].data();
+    step.d_posOut = pos[1 - cur].data();
+    if (forced) {
+      cells.d_pos = pos[cur].data();
+      launchSopCells(cells, stream);
+      step.rebuildMode = 1;
+    } else {
+      step.rebuildMode = byDisplacement ? 2 : 0;
+      if (byDisplacement) step.d_rebuildNow = system.flags[flg].data();
     }
+    if (byDisplacement) step.d_rebuildNext = system.flags[1 - flg].data();
+    launchSopStep(step, stream);
+    if (byDisplacement) {
+      // Builds the cells for the new positions if any bead asked for it; clears the flag that
+      // this step read, which the next step writes.
+      cells.d_pos = pos[1 - cur].data();
+      cells.conditional = true;
+      cells.d_rebuildFlag = system.flags[1 - flg].data();
+      cells.d_clearFlag = system.flags[flg].data();
+      launchSopCells(cells, stream);
+      flg = 1 - flg;
+    }
+    cur = 1 - cur;
+  }
+
+  /// The graph of params.cudaGraphSteps plain steps starting from parities (cur, flg), captured
+  /// on first use. The step number and time come from the device counter, so one graph serves
+  /// every repetition; an even step count brings the parities back to where they started.
+  cudaGraphExec_t graphFor(int cur, int flg) {
+    CapturedGraph& slot = graphs[2 * cur + flg];
+    if (slot.exec != nullptr) return slot.exec;
+    if (!graphStream) graphStream = std::make_unique<OwnedStream>();
+    LANDSCAPE_CUDA_CHECK(
+        cudaStreamBeginCapture(graphStream->stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int k = 0; k < params.cudaGraphSteps; ++k)
+        enqueueStep(graphStream->stream, false, cur, flg);
+    } catch (...) {
+      cudaGraph_t broken = nullptr;
+      (void)cudaStreamEndCapture(graphStream->stream, &broken);
+      if (broken != nullptr) (void)cudaGraphDestroy(broken);
+      throw;
+    }
+    LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(graphStream->stream, &slot.graph));
+    LANDSCAPE_CUDA_CHECK(cudaGraphInstantiate(&slot.exec, slot.graph, 0));
+    return slot.exec;
+  }
+
+  void run(long count) override {
+    if (count < 0) throw std::invalid_argument("SOP dynamics run: steps must be >= 0");
+    const bool byDisplacement = params.rebuildInterval == 0;
+    // Graphs replay fixed launch arguments; Lagged Fibonacci moves its ring offset every step.
+    const long graphSteps = params.langevin.generator == RngKind::LaggedFibonacci
+                                ? 0
+                                : static_cast<long>(params.cudaGraphSteps);
+    long done = 0;
+    while (done < count) {
+      const bool forced = !built || (!byDisplacement && steps % params.rebuildInterval == 0);
+      // Steps until the next forced rebuild (fixed schedule) bound a graph launch.
+      const long untilRebuild =
+          byDisplacement ? count : params.rebuildInterval - steps % params.rebuildInterval;
+      if (!forced && graphSteps > 0 && count - done >= graphSteps && untilRebuild >= graphSteps) {
+        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(graphFor(current, flag), graphStream->stream));
+        for (long k = 0; k < graphSteps; ++k) streams.advance();
+        steps += graphSteps;
+        done += graphSteps;
+        continue;
+      }
+      enqueueStep(nullptr, forced, current, flag);
+      built = true;
+      streams.advance();
+      ++steps;
+      ++done;
+    }
+    if (graphStream) LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(graphStream->stream));
     system.checkStatus("SopDynamicsCuda");  // synchronises
   }
 
@@ -453,9 +527,12 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   int blocksPerReplica;
   DeviceBuffer<SopPos4<R>> pos[2];
   DeviceBuffer<double> tip, tipPartial;
-  DeviceBuffer<unsigned int> tipDone;
+  DeviceBuffer<unsigned int> tipDone, gridDone;
+  DeviceBuffer<unsigned long long> stepCounter;
   int current = 0, flag = 0;
   bool built = false;
+  std::unique_ptr<OwnedStream> graphStream;  // created when graphs are used
+  CapturedGraph graphs[4];                   // by parities (current, flag)
 };
 
 }  // namespace

@@ -228,6 +228,8 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   const SopPos4<R>* posR = a.d_posIn + static_cast<std::size_t>(r) * n;
   const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
   double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A), lane 0
+  const unsigned long long step = a.integrate ? *a.d_step : 0ull;
+  const double time = static_cast<double>(step) * a.timeStep;  // ps
 
   SopPos4<R> p{R(0), R(0), R(0), R(0)};
   if (active) p = posR[i];
@@ -277,9 +279,13 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     // Cantilever spring on the pulled bead, and the indentation tip (lane 0).
     const SopExternalView<R>& ext = a.external;
     if (lane == 0 && i == ext.pulledBead) {
-      gx += ext.pullSpringK * (p.x - ext.pullAnchor[0]);
-      gy += ext.pullSpringK * (p.y - ext.pullAnchor[1]);
-      gz += ext.pullSpringK * (p.z - ext.pullAnchor[2]);
+      R anchor[3];
+      for (int c = 0; c < 3; ++c)
+        anchor[c] =
+            static_cast<R>(ext.pullAnchor0[c] + ext.pullSpeed * time * ext.pullDirection[c]);
+      gx += ext.pullSpringK * (p.x - anchor[0]);
+      gy += ext.pullSpringK * (p.y - anchor[1]);
+      gz += ext.pullSpringK * (p.z - anchor[2]);
     }
     if (lane == 0 && ext.indentation) {
       const R z = static_cast<R>(ext.d_tip[r]);
@@ -307,7 +313,9 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   if (active && lane == 0) {
     if (a.integrate) {
       std::uint32_t w[4];
-      drawStreamStep<K>(a.streams, g, w);  // every stream is drawn once per step
+      RandomStreamsView streams = a.streams;
+      streams.step = step;               // the Philox counter; stateful generators ignore it
+      drawStreamStep<K>(streams, g, w);  // every stream is drawn once per step
       double gauss[3];
       rng::particleGaussians(w, gauss);
       SopPos4<R> o = p;
@@ -335,30 +343,40 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     }
   }
 
+  if (!a.integrate) return;
   // Indentation: the tip moves on its axis by its own overdamped step, driven by the cantilever
-  // spring and the summed bead reactions (deterministic: block sums, then the last block in order).
-  if (!(a.external.indentation && a.integrate)) return;
+  // spring and the summed bead reactions (deterministic: block sums, then the last block of the
+  // replica adds them in block order). The last block of the whole grid advances the step.
   const SopExternalView<R>& ext = a.external;
   using BlockReduce = cub::BlockReduce<double, kSopStepBlock>;
   __shared__ typename BlockReduce::TempStorage reduceStorage;
-  __shared__ bool isLast;
-  const double blockSum = BlockReduce(reduceStorage).Sum(tipPartial);
+  __shared__ bool isLastOfReplica, isLastOfGrid;
   double* partial = ext.d_tipPartial + static_cast<std::size_t>(r) * gridDim.x;
+  double blockSum = 0.0;
+  if (ext.indentation) blockSum = BlockReduce(reduceStorage).Sum(tipPartial);  // uniform branch
   if (threadIdx.x == 0) {
-    partial[blockIdx.x] = blockSum;
+    if (ext.indentation) partial[blockIdx.x] = blockSum;
     __threadfence();
-    isLast = atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
+    isLastOfReplica = ext.indentation && atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
+    isLastOfGrid = atomicAdd(a.d_gridDone, 1u) == gridDim.x * gridDim.y - 1;
   }
   __syncthreads();
-  if (!isLast) return;
-  double sum = 0.0;
-  for (unsigned int b = threadIdx.x; b < gridDim.x; b += kSopStepBlock) sum += __ldcg(&partial[b]);
-  __syncthreads();
-  const double dUdz = BlockReduce(reduceStorage).Sum(sum);
-  if (threadIdx.x == 0) {
-    const double z = __ldcg(&ext.d_tip[r]);
-    ext.d_tip[r] = z - ext.tipMobility * (ext.tipSpringK * (z - ext.tipBase) + dUdz);
-    ext.d_tipDone[r] = 0u;
+  if (isLastOfReplica) {
+    double sum = 0.0;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += kSopStepBlock)
+      sum += __ldcg(&partial[b]);
+    __syncthreads();  // reduceStorage is reused
+    const double dUdz = BlockReduce(reduceStorage).Sum(sum);
+    if (threadIdx.x == 0) {
+      const double z = __ldcg(&ext.d_tip[r]);
+      const double base = ext.tipSpeed * time;
+      ext.d_tip[r] = z - ext.tipMobility * (ext.tipSpringK * (z - base) + dUdz);
+      ext.d_tipDone[r] = 0u;
+    }
+  }
+  if (isLastOfGrid && threadIdx.x == 0) {
+    *a.d_step = step + 1;  // every block has read the step before it arrived here
+    *a.d_gridDone = 0u;
   }
 }
 
@@ -437,6 +455,8 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   requireArg(a.rebuildMode != 2 || a.d_rebuildNow != nullptr, "rebuildMode 2 needs d_rebuildNow");
   requireArg(!a.integrate || a.streams.streams == static_cast<std::size_t>(n) * a.list.replicas,
              "one random stream per bead of every replica");
+  requireArg(!a.integrate || (a.d_step != nullptr && a.d_gridDone != nullptr),
+             "integrate needs d_step and d_gridDone");
   requireArg(!a.external.indentation ||
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");

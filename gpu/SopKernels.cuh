@@ -107,13 +107,15 @@ template <class R>
 struct SopExternalView {
   int pulledBead = -1;  ///< local index, -1: no pulling
   R pullSpringK = 0;
-  R pullAnchor[3] = {0, 0, 0};  ///< anchor at this step's time (A)
+  double pullAnchor0[3] = {0, 0, 0};    ///< anchor at t = 0 (A); at step s it is
+  double pullDirection[3] = {0, 0, 0};  ///< anchor0 + pullSpeed s dt direction
+  double pullSpeed = 0;                 ///< A/ps
   bool indentation = false;
   R tipDirection[3] = {0, 0, 0};
   R tipOrigin[3] = {0, 0, 0};
   R tipRadius = 0, tipMinGap = 0;
   SopRepulsion<R> tipRepulsion;
-  double tipSpringK = 0, tipBase = 0, tipMobility = 0;  ///< base = speed x time (A)
+  double tipSpringK = 0, tipSpeed = 0, tipMobility = 0;  ///< base at step s: tipSpeed s dt (A)
   double* d_tip = nullptr;            ///< replicas: tip displacement z along n (A), updated
   double* d_tipPartial = nullptr;     ///< replicas x blocksPerReplica: dU/dz partial sums
   unsigned int* d_tipDone = nullptr;  ///< replicas: finished-block counters (0 between steps)
@@ -134,10 +136,15 @@ struct SopStepArgs {
   /// Langevin step: x' = x - mobility g + amplitude gauss (seed 000 eq 1); integrate = false
   /// writes the gradient and energies instead (the Potential entry point).
   bool integrate = true;
-  R mobilityStep = 0;              ///< dt / xi (A^2 mol/kcal)
-  R noiseAmplitude = 0;            ///< sqrt(2 kT dt / xi) (A)
-  RandomStreamsView streams;       ///< T streams, the step to draw
-  double* d_gradient = nullptr;    ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
+  R mobilityStep = 0;         ///< dt / xi (A^2 mol/kcal)
+  R noiseAmplitude = 0;       ///< sqrt(2 kT dt / xi) (A)
+  RandomStreamsView streams;  ///< T streams; for Philox the step drawn is *d_step
+  double timeStep = 0;        ///< dt (ps), for the protocol's time s dt
+  /// integrate: the step number s on the device, read by every block and advanced by the last
+  /// block to finish (so that a captured CUDA Graph replays with the right step and time).
+  unsigned long long* d_step = nullptr;
+  unsigned int* d_gridDone = nullptr;  ///< finished-block counter of the grid (0 between steps)
+  double* d_gradient = nullptr;        ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
   double* d_beadEnergy = nullptr;  ///< optional: 3 x T (FENE, native, repulsive; pair terms halved)
 };
 

@@ -37,6 +37,9 @@ void SopDynamicsParams::check() const {
   require(std::isfinite(skin) && skin > 0, "SOP neighbour-list skin (skin, A) must be > 0");
   require(rebuildInterval >= 0, "SOP rebuildInterval (steps) must be >= 0");
   require(maxNeighbours >= 0, "SOP maxNeighbours must be >= 0 (0 = automatic)");
+  require(cudaGraphSteps >= 0 && cudaGraphSteps % 2 == 0,
+          "SOP cudaGraphSteps must be 0 (off) or an even number of steps, got " +
+              std::to_string(cudaGraphSteps));
   if (pulling.enabled) {
     require(std::isfinite(pulling.springK) && pulling.springK > 0,
             "pulling springK (kcal/mol/A^2) must be > 0");

@@ -85,6 +85,9 @@ struct SopDynamicsParams {
   double skin = 3.0;         ///< Verlet list radius = repulsiveCutoff + skin (A)
   long rebuildInterval = 0;  ///< 0: rebuild when a bead moved > skin/2; n > 0: every n steps
   int maxNeighbours = 0;     ///< neighbour-list capacity per bead; 0: sized from the start
+  /// CUDA: replay runs of this many steps (even; 0 = off) as one captured CUDA Graph, which takes
+  /// the per-launch host cost out of small systems. Not for Lagged Fibonacci (plain launches).
+  int cudaGraphSteps = 0;
   SopPullingParams pulling;
   SopIndentationParams indentation;
 

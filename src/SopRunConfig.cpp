@@ -77,7 +77,9 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
       "rebuild-interval", po::value(&d.rebuildInterval)->default_value(0),
       "0: rebuild the list when a bead moved > skin/2; N: every N steps (SOP-GPU style)")(
       "max-neighbours", po::value(&d.maxNeighbours)->default_value(0),
-      "Verlet-list capacity per bead (0: 1.5 x the largest at the start + 16)");
+      "Verlet-list capacity per bead (0: 1.5 x the largest at the start + 16)")(
+      "cuda-graph-steps", po::value(&d.cudaGraphSteps)->default_value(0),
+      "CUDA: replay this many steps (even) as one captured CUDA Graph (0: plain launches)");
   po::options_description pull("Pulling (force-extension)");
   pull.add_options()("pull", po::bool_switch(&d.pulling.enabled),
                      "pull one end at constant velocity, the other end fixed")(

@@ -7,6 +7,9 @@
 //             force-shifted at 20 A here), list rebuilt every 1000 steps -- the comparison column;
 //   default   this library's defaults in FP32 and in double: repulsion cut at 8 A, skin 3 A, the
 //             list rebuilt when any bead has moved more than half the skin.
+// Settings ending in +G replay steps as CUDA Graphs (SopDynamicsParams::cudaGraphSteps) instead
+// of one host launch per kernel: 166 steps per graph for sop-gpu (6 graphs fill the 999 steps
+// between two forced rebuilds), 100 for default.
 // The floor is the memory traffic of one step (neighbour indices of every row read once, plus
 // positions, native list and the output) over the copy bandwidth (DESIGN.md "Performance method").
 // One CPU reference line (double, one replica, a few steps) shows the serial cost.
@@ -44,6 +47,7 @@ struct Setting {
   SopPrecision precision;
   double cutoff, skin;
   long rebuildInterval;
+  int graphSteps;  ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
 };
 
 /// SOP-GPU's published time per step on an H200 (issue 8), or 0 where none was given.
@@ -105,12 +109,14 @@ int run(int argc, char** argv) {
       throw std::invalid_argument("unknown option " + arg);
   }
   const std::vector<Setting> settings = {
-      {"sop-gpu", SopPrecision::Float, 20.0, 1e-3, 1000},
-      {"default", SopPrecision::Float, 8.0, 3.0, 0},
-      {"default", SopPrecision::Double, 8.0, 3.0, 0},
+      {"sop-gpu", SopPrecision::Float, 20.0, 1e-3, 1000, 0},
+      {"sop-gpu+G", SopPrecision::Float, 20.0, 1e-3, 1000, 166},
+      {"default", SopPrecision::Float, 8.0, 3.0, 0, 0},
+      {"default+G", SopPrecision::Float, 8.0, 3.0, 0, 100},
+      {"default", SopPrecision::Double, 8.0, 3.0, 0, 0},
   };
   std::printf("# bench_sop: %s\n# device: %s\n", pdb.c_str(), gpuDescription().c_str());
-  std::printf("# %-8s %-6s %8s %8s %10s %10s %10s %8s %10s %9s %8s\n", "setting", "prec",
+  std::printf("# %-10s %-6s %8s %8s %10s %10s %10s %8s %10s %9s %8s\n", "setting", "prec",
               "replicas", "beads", "us/step", "ns/bead", "floor_us", "x_floor", "rebuilds",
               "SOP-GPU", "speedup");
 
@@ -127,6 +133,7 @@ int run(int argc, char** argv) {
       dp.precision = s.precision;
       dp.skin = s.skin;
       dp.rebuildInterval = s.rebuildInterval;
+      dp.cudaGraphSteps = s.graphSteps;
       const double floorUs = 1e6 * floorBytes(topology, pairs, replicas, s.precision) / bandwidth;
       const double beads = static_cast<double>(topology.beadCount()) * replicas;
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -143,13 +150,13 @@ int run(int argc, char** argv) {
           std::snprintf(ref, sizeof ref, "%.0f", reference);
           std::snprintf(speed, sizeof speed, "%.2fx", reference / us);
         }
-        std::printf("  %-8s %-6s %8d %8.0f %10.2f %10.3f %10.2f %8.2f %10ld %9s %8s\n", s.name,
+        std::printf("  %-10s %-6s %8d %8.0f %10.2f %10.3f %10.2f %8.2f %10ld %9s %8s\n", s.name,
                     sopPrecisionName(s.precision).c_str(), replicas, beads, us, 1e3 * us / beads,
                     floorUs, us / floorUs, md.rebuilds() - before, ref, speed);
         continue;
       }
 #endif
-      std::printf("  %-8s %-6s %8d %8.0f %10s %10s %10.2f %8s %10s %9s %8s\n", s.name,
+      std::printf("  %-10s %-6s %8d %8.0f %10s %10s %10.2f %8s %10s %9s %8s\n", s.name,
                   sopPrecisionName(s.precision).c_str(), replicas, beads, "no GPU", "-", floorUs,
                   "-", "-", "-", "-");
     }
@@ -163,8 +170,8 @@ int run(int argc, char** argv) {
     const auto t0 = Clock::now();
     md.run(cpuSteps);
     const double us = 1e6 * std::chrono::duration<double>(Clock::now() - t0).count() / cpuSteps;
-    std::printf("  %-8s %-6s %8d %8zu %10.1f %10.3f   (CPU reference, one core)\n", "cpu", "double",
-                1, topology.beadCount(), us, 1e3 * us / topology.beadCount());
+    std::printf("  %-10s %-6s %8d %8zu %10.1f %10.3f   (CPU reference, one core)\n", "cpu",
+                "double", 1, topology.beadCount(), us, 1e3 * us / topology.beadCount());
   }
   return 0;
 }
