@@ -117,7 +117,9 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
                     po::value(&c.outputInterval)->default_value(c.outputInterval),
                     "steps between lines of force_curve_<r>.dat")(
       "frame-interval", po::value(&c.frameInterval)->default_value(0),
-      "steps between models of trajectory_<r>.pdb (0: none)")(
+      "steps between trajectory frames (0: none)")(
+      "trajectory-format", po::value(&c.trajectoryFormat)->default_value("pdb"),
+      "pdb: trajectory_<r>.pdb, multi-model; dcd: trajectory_<r>.dcd plus topology.pdb (VMD)")(
       "q-tolerance", po::value(&c.qTolerance)->default_value(c.qTolerance),
       "a native contact counts as formed while r < r0 + this (A)");
   po::options_description all("sop: SOP Langevin dynamics, pulling and indentation (issue 8)");
@@ -159,6 +161,9 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
     if (c.steps < 0) throw std::invalid_argument("--steps must be >= 0");
     if (c.outputInterval < 1) throw std::invalid_argument("--output-interval must be >= 1");
     if (c.frameInterval < 0) throw std::invalid_argument("--frame-interval must be >= 0");
+    if (c.trajectoryFormat != "pdb" && c.trajectoryFormat != "dcd")
+      throw std::invalid_argument("--trajectory-format must be pdb or dcd, got '" +
+                                  c.trajectoryFormat + "'");
     if (!(c.qTolerance >= 0)) throw std::invalid_argument("--q-tolerance must be >= 0");
     c.sop.check();
     d.check();

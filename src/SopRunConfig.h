@@ -15,14 +15,15 @@ struct SopRunConfig {
   Action action = Action::Run;
   std::string helpText;
 
-  std::string pdbFile;             ///< --pdb FILE (required)
-  SopParams sop;                   ///< eq B1 parameters (kcal/mol, A)
-  SopDynamicsParams dynamics;      ///< Langevin, replicas, lists, protocol
-  Backend backend = Backend::Cpu;  ///< --backend cpu|cuda
-  long steps = 100000;             ///< --steps N
-  long outputInterval = 1000;      ///< --output-interval N: a curve line every N steps
-  long frameInterval = 0;          ///< --frame-interval N: a PDB model every N steps (0 = none)
-  double qTolerance = 2.0;         ///< --q-tolerance A: a contact is formed at r < r0 + this
+  std::string pdbFile;                   ///< --pdb FILE (required)
+  SopParams sop;                         ///< eq B1 parameters (kcal/mol, A)
+  SopDynamicsParams dynamics;            ///< Langevin, replicas, lists, protocol
+  Backend backend = Backend::Cpu;        ///< --backend cpu|cuda
+  long steps = 100000;                   ///< --steps N
+  long outputInterval = 1000;            ///< --output-interval N: a curve line every N steps
+  long frameInterval = 0;                ///< --frame-interval N: a frame every N steps (0 = none)
+  std::string trajectoryFormat = "pdb";  ///< --trajectory-format pdb|dcd
+  double qTolerance = 2.0;               ///< --q-tolerance A: a contact is formed at r < r0 + this
   std::string outputDir = "sop-out";
   bool quiet = false;
 };

@@ -2,7 +2,8 @@
 // Appendix B) for one or many replicas, on the CPU or a CUDA device, with constant-velocity
 // pulling (force-extension) or indentation by a spherical tip (force-indentation, seed 000
 // section V). Writes per replica force_curve_<r>.dat (time, force, extension or Z, tip position,
-// Q) and, when asked, trajectory_<r>.pdb (multi-model, for VMD). `sop --help` lists the options.
+// Q) and, when asked, trajectory_<r>.pdb (multi-model) or trajectory_<r>.dcd with topology.pdb,
+// for VMD. `sop --help` lists the options.
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "gpu/SopDynamicsFactory.h"
+#include "landscape/DcdFile.h"
 #include "landscape/SopDynamics.h"
 #include "potentials/SopTopology.h"
 #include "src/SopRunConfig.h"
@@ -38,6 +40,13 @@ int run(int argc, char** argv) {
   std::filesystem::create_directories(config.outputDir);
 
   std::vector<std::ofstream> curves(replicas), frames(replicas);
+  std::vector<std::unique_ptr<DcdWriter>> dcd(replicas);
+  const bool useDcd = config.frameInterval > 0 && config.trajectoryFormat == "dcd";
+  if (useDcd) {
+    std::string text;
+    appendSopPdbModel(text, topology, start.data(), 1);
+    std::ofstream(config.outputDir + "/topology.pdb") << text << "END\n";
+  }
   const char* extensionName = md->protocol().indentation ? "Z_A" : "extension_A";
   for (int r = 0; r < replicas; ++r) {
     curves[r].open(config.outputDir + "/force_curve_" + std::to_string(r) + ".dat");
@@ -47,7 +56,11 @@ int run(int argc, char** argv) {
     curves[r] << "# sop " << topology.source << ": " << topology.beadCount() << " beads, "
               << topology.contacts.size() << " native contacts, replica " << r << "\n"
               << "# time_ps force_kcal_mol_A force_pN " << extensionName << " tip_A Q\n";
-    if (config.frameInterval > 0)
+    if (useDcd)
+      dcd[r] = std::make_unique<DcdWriter>(
+          config.outputDir + "/trajectory_" + std::to_string(r) + ".dcd", topology.beadCount(), 0,
+          config.frameInterval, p.langevin.timeStep, "sop " + topology.source);
+    else if (config.frameInterval > 0)
       frames[r].open(config.outputDir + "/trajectory_" + std::to_string(r) + ".pdb");
   }
   auto sample = [&](long step) {
@@ -61,7 +74,8 @@ int run(int argc, char** argv) {
                       s.force * kPicoNewtonPerKcalMolA, s.extension, s.tipPosition, s.q);
         curves[r] << line;
       }
-      if (config.frameInterval > 0 && step % config.frameInterval == 0) {
+      if (useDcd && step % config.frameInterval == 0) dcd[r]->write(x.data());
+      if (!useDcd && config.frameInterval > 0 && step % config.frameInterval == 0) {
         std::string text;
         appendSopPdbModel(text, topology, x.data(),
                           static_cast<int>(step / config.frameInterval) + 1);

@@ -7,7 +7,9 @@
 #include <sstream>
 #include <string>
 
+#include "landscape/DcdFile.h"
 #include "src/SopRunConfig.h"
+#include "tests/TempFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -63,9 +65,35 @@ TEST(SopCli, PullsTitinAndWritesCurveAndFrames) {
   EXPECT_EQ(lines, 2 + 5);  // header + steps 0, 100, ..., 400
   const std::string frames = readAll((dir / "trajectory_0.pdb").string());
   EXPECT_NE(frames.find("MODEL        3"), std::string::npos);
+  // The same as DCD frames for VMD, with the PDB of the beads beside them.
+  ASSERT_EQ(runCommand(command + " --trajectory-format dcd",
+                       (fs::temp_directory_path() / "sop-cli-dcd.log").string()),
+            0);
+  EXPECT_EQ(readDcd((dir / "trajectory_1.dcd").string()).size(), 3u);  // steps 0, 200, 400
+  EXPECT_TRUE(fs::exists(dir / "topology.pdb"));
   fs::remove_all(dir);
 }
 #endif
+
+TEST(SopCli, DcdFramesRoundTrip) {
+  TempFile file("", ".dcd");
+  const std::vector<double> a = {1.5, -2.25, 3.0, 400.125, 5.5, -6.0};
+  const std::vector<double> b = {0.0, 0.5, 1.0, -1.0, 2.0, 3.25};
+  {
+    DcdWriter w(file.path(), 2, 0, 10, 0.05, "test");
+    w.write(a.data());
+    w.write(b.data());
+    EXPECT_EQ(w.frames(), 2u);
+  }
+  const auto frames = readDcd(file.path());
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0], a);  // all values exact in float
+  EXPECT_EQ(frames[1], b);
+  std::ifstream in(file.path(), std::ios::binary);
+  char header[12];
+  in.read(header, 12);
+  EXPECT_EQ(std::string(header + 4, 4), "CORD");
+}
 
 TEST(SopCli, GminEnergyOnlyPrintsTheComponents) {
   const auto pdb = testDataPath("sop/1TIT.pdb");
