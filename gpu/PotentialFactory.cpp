@@ -6,10 +6,12 @@
 #include "gpu/GpuDevice.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/LennardJones.h"
+#include "potentials/Sop.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
 #include "gpu/LennardJonesCuda.h"
+#include "gpu/SopCuda.h"
 #endif
 
 namespace landscape {
@@ -54,6 +56,19 @@ std::unique_ptr<Potential> makeAmberGb(const PotentialSpec& spec, Backend backen
 #endif
 }
 
+std::unique_ptr<Potential> makeSop(const PotentialSpec& spec, Backend backend) {
+  if (spec.sopPdb.empty())
+    throw std::invalid_argument("makePotential: PotentialSpec.sopPdb must name a PDB file for SOP");
+  SopTopology topology = readSopTopology(spec.sopPdb, spec.sop);
+  if (backend == Backend::Cpu) return std::make_unique<Sop>(std::move(topology));
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<SopCuda>(topology, spec.sopSkin);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
 }  // namespace
 
 std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
@@ -62,6 +77,8 @@ std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend back
       return makeLennardJones(spec, backend);
     case PotentialSpec::Kind::AmberGb:
       return makeAmberGb(spec, backend);
+    case PotentialSpec::Kind::Sop:
+      return makeSop(spec, backend);
   }
   throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
 }

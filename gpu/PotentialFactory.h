@@ -3,24 +3,27 @@
 // Compiles in every build; callers never write #ifdef LANDSCAPE_HAVE_CUDA themselves.
 #include <cstddef>
 #include <memory>
-
 #include <string>
 
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "potentials/Precision.h"
+#include "potentials/SopTopology.h"
 
 namespace landscape {
 
 /// What to build. Later potentials add their fields here (e.g. AMBER prmtop paths).
 struct PotentialSpec {
-  enum class Kind { LennardJones, AmberGb };
+  enum class Kind { LennardJones, AmberGb, Sop };
   Kind kind = Kind::LennardJones;
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
   std::string prmtop;      ///< AmberGb: the AMBER topology file
   AmberGbParams amber;     ///< AmberGb: igb, salt, rgbmax (kcal/mol, Angstrom)
   /// CUDA backends: arithmetic of the pair terms (AmberGb; Lennard-Jones is always double).
   Precision precision = Precision::Double;
+  std::string sopPdb;      ///< Sop: the PDB file (C-alpha beads, see readSopTopology)
+  SopParams sop;           ///< Sop: eq B1 parameters (kcal/mol, Angstrom)
+  double sopSkin = 2.0;    ///< Sop on CUDA: Verlet-list skin (A)
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked

@@ -214,6 +214,52 @@ const std::vector<OptionSpec>& optionTable() {
        "keep minima whose chirality or peptide cis/trans state changed (rejected by default)",
        nullptr, [](const std::string& v, GminRunConfig& c) { c.stereoChecks = !boolValue(v); }},
 
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-pdb", "FILE",
+       "PDB file: basin-hopping on the SOP model of its C-alpha beads (seed 000 Appendix B), "
+       "starting from the native structure (AMBER-like defaults: kT 0.6 kcal/mol, step 0.3 A)",
+       [](const GminRunConfig&) { return std::string("none"); },
+       [](const std::string& v, GminRunConfig& c) { c.sopPdbFile = existingFile(v); }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-fene-k", "K",
+       "FENE spring constant k (kcal/mol/A^2; 20 = 14 N/m)",
+       [](const GminRunConfig& c) { return number(c.sop.feneK); },
+       [](const std::string& v, GminRunConfig& c) { c.sop.feneK = realValue(v, Bound::Positive); }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-fene-r0", "A",
+       "FENE tolerance R0 (A)", [](const GminRunConfig& c) { return number(c.sop.feneR0); },
+       [](const std::string& v, GminRunConfig& c) { c.sop.feneR0 = realValue(v, Bound::Positive); }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-eps-native", "E",
+       "native-contact depth eps_n (kcal/mol)",
+       [](const GminRunConfig& c) { return number(c.sop.nativeEpsilon); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.sop.nativeEpsilon = realValue(v, Bound::NonNegative);
+       }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-eps-repulsive", "E",
+       "repulsion strength eps_r (kcal/mol)",
+       [](const GminRunConfig& c) { return number(c.sop.repulsiveEpsilon); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.sop.repulsiveEpsilon = realValue(v, Bound::NonNegative);
+       }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-sigma", "A",
+       "repulsion range sigma (A)", [](const GminRunConfig& c) { return number(c.sop.sigma); },
+       [](const std::string& v, GminRunConfig& c) { c.sop.sigma = realValue(v, Bound::Positive); }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-native-cutoff", "A",
+       "pairs (|i-j| > 2) closer than this in the PDB are native contacts (A)",
+       [](const GminRunConfig& c) { return number(c.sop.nativeCutoff); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.sop.nativeCutoff = realValue(v, Bound::Positive);
+       }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-repulsive-cutoff", "A",
+       "the repulsion is cut and force-shifted here (A)",
+       [](const GminRunConfig& c) { return number(c.sop.repulsiveCutoff); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.sop.repulsiveCutoff = realValue(v, Bound::Positive);
+       }},
+      {"SOP coarse-grained protein (kcal/mol, Angstrom)", "sop-chain-break", "A",
+       "consecutive C-alpha atoms farther apart than this start a new chain (A)",
+       [](const GminRunConfig& c) { return number(c.sop.chainBreakDistance); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.sop.chainBreakDistance = realValue(v, Bound::Positive);
+       }},
+
       {"Langevin move", "langevin-steps", "N",
        "overdamped Langevin steps run before every quench (after the Cartesian step; use "
        "--step-size 0 for Langevin-only moves); 0 = off",
@@ -655,7 +701,8 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   }
 
   // An AMBER molecule without a data file starts from the molecular defaults, not LJ38's.
-  if (vm.count("prmtop") && !vm.count("gmin-data")) config.basinHopping = gminAmberDefaultParams();
+  if ((vm.count("prmtop") || vm.count("sop-pdb")) && !vm.count("gmin-data"))
+    config.basinHopping = gminAmberDefaultParams();
 
   // --centre and --no-centre: the higher-precedence source wins; both in one source is an error.
   bool skipCentre = false, skipNoCentre = false;
@@ -683,14 +730,18 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   try {
     config.basinHopping.check();
     if (!config.prmtopFile.empty()) config.amber.check();
+    if (!config.sopPdbFile.empty()) config.sop.check();
     if (config.langevin.steps > 0) config.langevin.check();
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("invalid parameters: ") + e.what());
   }
   if (config.prmtopFile.empty() != config.inpcrdFile.empty())
     throw std::runtime_error("command line: --prmtop and --inpcrd go together");
-  if (config.energyOnly && config.prmtopFile.empty())
-    throw std::runtime_error("command line: --energy-only needs --prmtop and --inpcrd");
+  if (config.energyOnly && config.prmtopFile.empty() && config.sopPdbFile.empty())
+    throw std::runtime_error("command line: --energy-only needs --prmtop and --inpcrd, or --sop-pdb");
+  if (!config.sopPdbFile.empty() &&
+      (!config.prmtopFile.empty() || !config.coordsFile.empty() || config.ljAtomsGiven))
+    throw std::runtime_error("command line: --sop-pdb cannot be combined with --prmtop, --lj or --coords");
   if (!config.prmtopFile.empty() && (!config.coordsFile.empty() || config.ljAtomsGiven))
     throw std::runtime_error("command line: --prmtop cannot be combined with --lj or --coords");
   return config;

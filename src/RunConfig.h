@@ -11,6 +11,7 @@
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "potentials/Precision.h"
+#include "potentials/SopTopology.h"
 
 namespace landscape {
 
@@ -51,6 +52,10 @@ struct GminRunConfig {
   double groupRotationProbability = 0.1;  ///< --group-rotation P: per side-chain group per step
   double groupRotationMaxAngle = 3.14159265358979323846;  ///< --group-rotation-angle (radians)
   bool stereoChecks = true;        ///< reject minima with changed chirality or cis/trans peptides
+
+  // System: an SOP coarse-grained protein (issue 8; kcal/mol, Angstrom).
+  std::string sopPdbFile;  ///< --sop-pdb FILE; non-empty selects the SOP potential
+  SopParams sop;           ///< --sop-fene-k, --sop-eps-native, ... (seed 000 Appendix B)
 
   /// Langevin move (issue 6): before each quench, langevin.steps overdamped Langevin steps at kT
   /// langevin.kT from the perturbed structure; langevin.steps = 0 (default) turns it off.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -22,6 +23,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/SopTopology.h"
 #include "src/RunConfig.h"
 
 namespace {
@@ -36,18 +38,34 @@ extern "C" void requestStop(int) { g_stopRequested = 1; }
 // atomically, so an interrupted run keeps its last checkpoint.
 class ResultWriter {
  public:
-  /// topology: the AMBER molecule, whose minima are also written as PDB and rst7 files.
-  ResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* topology)
-      : m_dir(dir), m_topology(topology) {
+  /// topology: the AMBER molecule, whose minima are also written as PDB and rst7 files; sop: the
+  /// SOP protein, whose minima are written as C-alpha PDB files.
+  ResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* topology,
+               const SopTopology* sop = nullptr)
+      : m_dir(dir), m_topology(topology), m_sop(sop) {
     m_metadata.potential = potential.name();
-    m_metadata.energyUnit = topology ? "kcal/mol" : "reduced (epsilon)";
-    m_metadata.lengthUnit = topology ? "Angstrom" : "reduced (sigma)";
+    const bool molecular = topology != nullptr || sop != nullptr;
+    m_metadata.energyUnit = molecular ? "kcal/mol" : "reduced (epsilon)";
+    m_metadata.lengthUnit = molecular ? "Angstrom" : "reduced (sigma)";
     m_metadata.atoms = potential.atomCount();
     m_metadata.program = "gmin";
   }
   void write(const std::vector<StoredMinimum>& minima) const {
     writeLowestFile(m_dir + "/lowest", minima);
     MinimaDatabase::write(m_dir + "/minima.h5", m_metadata, minima);
+    if (m_sop) {
+      for (std::size_t i = 0; i < minima.size(); ++i) {
+        char stem[32];
+        std::snprintf(stem, sizeof stem, "/minimum_%03zu.pdb", i + 1);
+        char remark[128];
+        std::snprintf(remark, sizeof remark, "REMARK gmin SOP minimum %zu E = %.6f kcal/mol\n", i + 1,
+                      minima[i].energy);
+        std::string text = remark;
+        appendSopPdbModel(text, *m_sop, minima[i].coordinates.data(), 1);
+        text += "END\n";
+        std::ofstream(m_dir + stem) << text;
+      }
+    }
     if (!m_topology) return;
     for (std::size_t i = 0; i < minima.size(); ++i) {
       char stem[32];
@@ -63,6 +81,7 @@ class ResultWriter {
  private:
   std::string m_dir;
   const AmberTopology* m_topology;
+  const SopTopology* m_sop;
   DatabaseMetadata m_metadata;
 };
 
@@ -126,7 +145,23 @@ int run(int argc, char** argv) {
   BasinHoppingHooks hooks;
   std::unique_ptr<StereoChecks> stereo;
   std::vector<RotatableGroup> groups;
-  if (!config.prmtopFile.empty()) {
+  std::unique_ptr<SopTopology> sopTopology;
+  if (!config.sopPdbFile.empty()) {
+    sopTopology = std::make_unique<SopTopology>(readSopTopology(config.sopPdbFile, config.sop));
+    start = sopTopology->nativeCoordinates();
+    PotentialSpec spec;
+    spec.kind = PotentialSpec::Kind::Sop;
+    spec.sopPdb = config.sopPdbFile;
+    spec.sop = config.sop;
+    potential = makePotential(spec, config.backend);
+    if (config.energyOnly) {
+      for (const EnergyComponent& c : potential->energyComponents(start.data()))
+        std::printf("%-10s %18.8f kcal/mol\n", c.name.c_str(), c.value);
+      std::printf("%-10s %18.8f kcal/mol (%zu native contacts)\n", "TOTAL",
+                  potential->energy(start.data()), sopTopology->contacts.size());
+      return 0;
+    }
+  } else if (!config.prmtopFile.empty()) {
     topology = std::make_unique<AmberTopology>(readAmberTopology(config.prmtopFile));
     start = readAmberCoordinates(config.inpcrdFile, *topology).positions;
     PotentialSpec spec;
@@ -181,12 +216,16 @@ int run(int argc, char** argv) {
       langevin->perturb(*potential, x, ++stream);
     };
   }
-  const ResultWriter writer(config.outputDir, *potential, topology.get());
+  const ResultWriter writer(config.outputDir, *potential, topology.get(), sopTopology.get());
   BasinHopping search(*potential, config.basinHopping, lbfgsWorkspaceFactory(config.lbfgsBackend),
                       hooks);
   const BasinHoppingParams& p = config.basinHopping;
   if (!config.quiet) {
-    if (topology) {
+    if (sopTopology) {
+      std::printf("gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, seed %llu\n",
+                  potential->name().c_str(), config.sopPdbFile.c_str(), p.steps, p.temperature,
+                  p.stepSize, static_cast<unsigned long long>(p.seed));
+    } else if (topology) {
       std::printf("gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, %zu side-chain "
                   "groups rotated with probability %.3g, %zu stereocentres and %zu peptide bonds "
                   "checked, seed %llu\n",

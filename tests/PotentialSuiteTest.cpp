@@ -6,7 +6,7 @@
 // overwrite-not-accumulate, CUDA vs CPU agreement, run-to-run bit identity, the device-resident
 // entry point and per-atom energies. CUDA cases skip, with the reason, when no device is usable.
 //
-// A new potential joins by adding a PotentialSpec kind and cases to potentialCases().
+// A new potential joins by adding a PotentialSpec kind and cases to potentialCases() (LJ, SOP).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,6 +30,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
+#include "potentials/SopTopology.h"
 #include "tests/TestData.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -260,6 +261,52 @@ CaseData loadAsh() {
   return data;
 }
 
+/// SOP (seed 000 eq B1) cases on titin I27: the native structure, whose energy is -eps_n x contacts
+/// plus the cut and force-shifted repulsion summed here over all non-bonded, non-native pairs with
+/// std::pow, and a structure with every coordinate moved by up to 0.4 A.
+PotentialSpec sopSpec() {
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Sop;
+  spec.sopPdb = testDataPath("sop/1TIT.pdb").value_or("");
+  return spec;
+}
+
+CaseData loadSopTitin(bool perturb) {
+  CaseData data;
+  const std::optional<std::string> path = testDataPath("sop/1TIT.pdb");
+  if (!path) {
+    data.skipReason = "SOP test structure " + testDataRoot() + "/sop/1TIT.pdb not found";
+    return data;
+  }
+  const SopTopology t = readSopTopology(*path);
+  data.x = t.nativeCoordinates();
+  if (perturb) {
+    std::mt19937_64 rng(20261122);
+    for (double& v : data.x) v += 0.8 * (static_cast<double>(rng() >> 11) * 0x1.0p-53 - 0.5);
+    return data;
+  }
+  const SopParams& p = t.params;
+  const int n = static_cast<int>(t.beadCount());
+  std::vector<std::vector<bool>> skip(n, std::vector<bool>(n, false));
+  for (const SopBond& b : t.bonds) skip[b.i][b.j] = true;
+  for (const SopContact& c : t.contacts) skip[c.i][c.j] = true;
+  double e = -p.nativeEpsilon * static_cast<double>(t.contacts.size());
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      const double r =
+          std::hypot(data.x[3 * i] - data.x[3 * j], data.x[3 * i + 1] - data.x[3 * j + 1],
+                     data.x[3 * i + 2] - data.x[3 * j + 2]);
+      if (skip[i][j] || r >= p.repulsiveCutoff) continue;
+      const double s6 = std::pow(p.sigma, 6.0);
+      e += p.repulsiveEpsilon * s6 * (std::pow(r, -6.0) - std::pow(p.repulsiveCutoff, -6.0)) +
+           6.0 * p.repulsiveEpsilon * s6 * std::pow(p.repulsiveCutoff, -7.0) *
+               (r - p.repulsiveCutoff);
+    }
+  data.referenceEnergy = e;
+  data.referenceTolerance = 1e-10 * std::abs(e);
+  return data;
+}
+
 std::vector<PotentialCase> potentialCases() {
   std::vector<PotentialCase> cases;
   // Repulsive wall, the minimum 2^(1/6) (zero gradient), the attractive well and the tail.
@@ -299,6 +346,8 @@ std::vector<PotentialCase> potentialCases() {
   cases.push_back({"Lj38GlobalMinimum", lennardJonesSpec(38), loadLj38GlobalMinimum});
   // The CUDA mixed mode has its own tolerances (tests/AmberGbCudaTest.cpp); here the double mode.
   cases.push_back({"AmberGbAsh", ashSpec(Precision::Double), loadAsh});
+  cases.push_back({"SopTitinNative", sopSpec(), [] { return loadSopTitin(false); }});
+  cases.push_back({"SopTitinPerturbed", sopSpec(), [] { return loadSopTitin(true); }});
   return cases;
 }
 

@@ -1,0 +1,563 @@
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/CudaCheck.h"
+#include "gpu/DeviceBuffer.h"
+#include "gpu/RandomStreamsCuda.h"
+#include "gpu/SopCuda.h"
+#include "gpu/SopDynamicsCuda.h"
+#include "gpu/SopKernels.cuh"
+#include "potentials/Sop.h"
+
+namespace landscape {
+
+namespace {
+
+/// Neighbour-list capacity: 1.5 x the largest row at the start structure plus 16, at most N - 1.
+int neighbourCapacity(const SopTopology& topology, const std::vector<double>& x, double radius) {
+  Sop sop(topology);
+  std::vector<int> count(topology.beadCount(), 0);
+  for (const auto& [i, j] : sop.repulsivePairs(x.data(), radius)) {
+    ++count[i];
+    ++count[j];
+  }
+  const int largest = count.empty() ? 0 : *std::max_element(count.begin(), count.end());
+  const int n = static_cast<int>(topology.beadCount());
+  return std::max(1, std::min(n - 1, largest + largest / 2 + 16));
+}
+
+/// Topology and neighbour-list storage of `replicas` copies of one SOP system (SopKernels.cuh).
+template <class R>
+struct SopDeviceSystem {
+  SopDeviceSystem(const SopTopology& t, int replicas, double skin, int capacity,
+                  const std::vector<unsigned char>& fixedBeads)
+      : n(static_cast<int>(t.beadCount())),
+        replicas(replicas),
+        total(static_cast<std::size_t>(t.beadCount()) * replicas),
+        params(t.params),
+        skin(skin),
+        maxNeighbours(capacity),
+        maxCells(4 * static_cast<int>(t.beadCount()) + 64) {
+    std::vector<int> prev(n, -1), next(n, -1);
+    std::vector<R> prevR0(n, R(0)), nextR0(n, R(0));
+    for (const SopBond& b : t.bonds) {
+      next[b.i] = b.j;
+      nextR0[b.i] = static_cast<R>(b.r0);
+      prev[b.j] = b.i;
+      prevR0[b.j] = static_cast<R>(b.r0);
+    }
+    std::vector<std::vector<std::pair<int, double>>> natives(n);
+    for (const SopContact& c : t.contacts) {
+      natives[c.i].push_back({c.j, c.r0});
+      natives[c.j].push_back({c.i, c.r0});
+    }
+    maxNatives = 1;
+    for (const auto& v : natives) maxNatives = std::max<int>(maxNatives, v.size());
+    std::vector<int> nativeCountHost(n),
+        nativeIndexHost(static_cast<std::size_t>(maxNatives) * n, 0);
+    std::vector<R> nativeR0sqHost(static_cast<std::size_t>(maxNatives) * n, R(1));
+    for (int i = 0; i < n; ++i) {
+      nativeCountHost[i] = static_cast<int>(natives[i].size());
+      for (std::size_t k = 0; k < natives[i].size(); ++k) {
+        nativeIndexHost[k * n + i] = natives[i][k].first;
+        nativeR0sqHost[k * n + i] = static_cast<R>(natives[i][k].second * natives[i][k].second);
+      }
+    }
+    bondPrev = DeviceBuffer<int>(prev);
+    bondNext = DeviceBuffer<int>(next);
+    bondPrevR0 = DeviceBuffer<R>(prevR0);
+    bondNextR0 = DeviceBuffer<R>(nextR0);
+    nativeCount = DeviceBuffer<int>(nativeCountHost);
+    nativeIndex = DeviceBuffer<int>(nativeIndexHost);
+    nativeR0sq = DeviceBuffer<R>(nativeR0sqHost);
+    std::vector<unsigned char> fixedHost = fixedBeads;
+    fixedHost.resize(n, 0);
+    fixed = DeviceBuffer<unsigned char>(fixedHost);
+
+    shortIndices = n <= 65536;
+    const std::size_t indexBytes = shortIndices ? 2 : 4;
+    neighbour = DeviceBuffer<std::uint32_t>(
+        (total * static_cast<std::size_t>(maxNeighbours) * indexBytes + 3) / 4);
+    neighbourCount = DeviceBuffer<int>(total);
+    neighbourCount.zero();
+    posAtBuild = DeviceBuffer<SopPos4<R>>(total);
+    grid = DeviceBuffer<SopCellGrid<R>>(replicas);
+    cellStart = DeviceBuffer<int>(static_cast<std::size_t>(replicas) * (maxCells + 1));
+    cellBeads = DeviceBuffer<int>(total);
+    beadCell = DeviceBuffer<int>(total);
+    cellFill = DeviceBuffer<int>(static_cast<std::size_t>(replicas) * maxCells);
+    status = DeviceBuffer<int>(3);
+    status.zero();
+    for (auto& f : flags) {
+      f = DeviceBuffer<int>(replicas);
+      f.zero();
+    }
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
+  SopTopologyView<R> topologyView() const {
+    SopTopologyView<R> v;
+    v.beads = n;
+    v.d_bondPrev = bondPrev.data();
+    v.d_bondNext = bondNext.data();
+    v.d_bondPrevR0 = bondPrevR0.data();
+    v.d_bondNextR0 = bondNextR0.data();
+    v.d_nativeCount = nativeCount.data();
+    v.d_nativeIndex = nativeIndex.data();
+    v.d_nativeR0sq = nativeR0sq.data();
+    v.d_fixed = fixed.data();
+    v.feneK = static_cast<R>(params.feneK);
+    v.feneR0sq = static_cast<R>(params.feneR0 * params.feneR0);
+    v.nativeEpsilon = static_cast<R>(params.nativeEpsilon);
+    v.repulsion =
+        makeSopRepulsion<R>(params.repulsiveEpsilon, params.sigma, params.repulsiveCutoff);
+    return v;
+  }
+
+  SopListView<R> listView() {
+    SopListView<R> v;
+    v.replicas = replicas;
+    v.maxNeighbours = maxNeighbours;
+    const double radius = params.repulsiveCutoff + skin;
+    v.listRadius2 = static_cast<R>(radius * radius);
+    v.halfSkin2 = static_cast<R>(0.25 * skin * skin);
+    v.d_neighbour = neighbour.data();
+    v.shortIndices = shortIndices;
+    v.d_neighbourCount = neighbourCount.data();
+    v.d_posAtBuild = posAtBuild.data();
+    v.maxCells = maxCells;
+    v.d_grid = grid.data();
+    v.d_cellStart = cellStart.data();
+    v.d_cellBeads = cellBeads.data();
+    v.d_beadCell = beadCell.data();
+    v.d_cellFill = cellFill.data();
+    v.d_status = status.data();
+    return v;
+  }
+
+  /// Waits for the device and throws on a neighbour-list overflow or blown-up coordinates.
+  void checkStatus(const std::string& who) {
+    int s[3];
+    status.copyToHost(s, 3);
+    rebuildCount = s[2];
+    if (s[0] != 0 || s[1] != 0) {  // report once; a later call starts clean
+      const int cleared[3] = {0, 0, s[2]};
+      status.copyFromHost(cleared, 3);
+    }
+    if (s[1] != 0)
+      throw std::runtime_error(who +
+                               ": non-finite coordinates; the dynamics blew up (time step "
+                               "too long for the forces?)");
+    if (s[0] > 0)
+      throw std::runtime_error(who + ": neighbour-list overflow: a bead has " +
+                               std::to_string(s[0]) + " partners within " +
+                               std::to_string(params.repulsiveCutoff + skin) +
+                               " A but the capacity is " + std::to_string(maxNeighbours) +
+                               "; raise maxNeighbours (--sop-max-neighbours)");
+  }
+
+  int n, replicas;
+  std::size_t total;
+  SopParams params;
+  double skin;
+  int maxNeighbours, maxCells, maxNatives = 1;
+  long rebuildCount = 0;
+  DeviceBuffer<int> bondPrev, bondNext, nativeCount, nativeIndex;
+  DeviceBuffer<R> bondPrevR0, bondNextR0, nativeR0sq;
+  DeviceBuffer<unsigned char> fixed;
+  bool shortIndices = false;
+  DeviceBuffer<std::uint32_t> neighbour;  // the Verlet list as 16- or 32-bit indices
+  DeviceBuffer<int> neighbourCount;
+  DeviceBuffer<SopPos4<R>> posAtBuild;
+  DeviceBuffer<SopCellGrid<R>> grid;
+  DeviceBuffer<int> cellStart, cellBeads, beadCell, cellFill, status;
+  DeviceBuffer<int> flags[2];
+};
+
+}  // namespace
+
+// ---- the potential -----------------------------------------------------------------------------
+
+struct SopCuda::DeviceState {
+  DeviceState(const SopTopology& t, double skin)
+      : topology(t),
+        system(t, 1, skin,
+               neighbourCapacity(t, t.nativeCoordinates(), t.params.repulsiveCutoff + skin), {}),
+        pos(t.beadCount()),
+        x(3 * t.beadCount()),
+        g(3 * t.beadCount()),
+        beadEnergy(3 * t.beadCount()),
+        energy(3) {}
+
+  /// Evaluates at device coordinates d_x; the gradient goes to d_g (may be null: into scratch).
+  double evaluate(const double* d_x, double* d_g) {
+    const int n = system.n;
+    SopCellArgs<double> cells;
+    cells.list = system.listView();
+    cells.beads = n;
+    cells.d_pos = pos.data();
+    SopStepArgs<double> step;
+    step.topology = system.topologyView();
+    step.list = cells.list;
+    step.d_posIn = pos.data();
+    step.integrate = false;
+    step.d_gradient = d_g != nullptr ? d_g : g.data();
+    step.d_beadEnergy = beadEnergy.data();
+    if (!built) {
+      launchSopPack<double>(d_x, n, pos.data(), nullptr, 0.0, nullptr, nullptr);
+      launchSopCells(cells, nullptr);
+      step.rebuildMode = 1;
+      built = true;
+    } else {
+      int* flag = system.flags[0].data();
+      launchSopPack<double>(d_x, n, pos.data(), system.posAtBuild.data(), step.list.halfSkin2, flag,
+                            nullptr);
+      cells.conditional = true;
+      cells.d_rebuildFlag = flag;
+      launchSopCells(cells, nullptr);
+      step.rebuildMode = 2;
+      step.d_rebuildNow = flag;
+    }
+    launchSopStep(step, nullptr);
+    system.flags[0].zero();
+    launchSopEnergySum(beadEnergy.data(), n, 1, energy.data(), nullptr);
+    energy.copyToHost(components, 3);
+    system.checkStatus("SopCuda");
+    return components[0] + components[1] + components[2];
+  }
+
+  SopTopology topology;
+  SopDeviceSystem<double> system;
+  DeviceBuffer<SopPos4<double>> pos;
+  DeviceBuffer<double> x, g, beadEnergy, energy;
+  double components[3] = {0, 0, 0};
+  bool built = false;
+};
+
+SopCuda::SopCuda(const SopTopology& topology, double skin) {
+  topology.params.check();
+  if (topology.beadCount() < 2)
+    throw std::invalid_argument("SopCuda: the topology needs at least 2 beads");
+  if (!(std::isfinite(skin) && skin > 0))
+    throw std::invalid_argument("SopCuda: the neighbour-list skin (A) must be > 0");
+  m_state = std::make_unique<DeviceState>(topology, skin);
+}
+
+SopCuda::~SopCuda() = default;
+
+std::size_t SopCuda::dimension() const { return 3 * m_state->topology.beadCount(); }
+
+std::string SopCuda::name() const {
+  const SopTopology& t = m_state->topology;
+  return "SOP " + std::to_string(t.beadCount()) + " beads, " + std::to_string(t.chainCount()) +
+         " chains, " + std::to_string(t.contacts.size()) + " native contacts (cuda)";
+}
+
+double SopCuda::energy(const double* x) {
+  m_state->x.copyFromHost(x, dimension());
+  return m_state->evaluate(m_state->x.data(), nullptr);
+}
+
+double SopCuda::energyGradient(const double* x, double* g) {
+  m_state->x.copyFromHost(x, dimension());
+  const double e = m_state->evaluate(m_state->x.data(), m_state->g.data());
+  m_state->g.copyToHost(g, dimension());
+  return e;
+}
+
+std::vector<EnergyComponent> SopCuda::energyComponents(const double* x) {
+  energy(x);
+  const double* c = m_state->components;
+  return {{"FENE", c[0]}, {"NATIVE", c[1]}, {"REPULSIVE", c[2]}};
+}
+
+bool SopCuda::perAtomEnergies(const double* x, double* atomEnergies) {
+  energy(x);
+  // The kernel stores half of every pair term under each of its beads, per component.
+  const std::size_t n = m_state->topology.beadCount();
+  const std::vector<double> halves = m_state->beadEnergy.toHost();
+  for (std::size_t i = 0; i < n; ++i)
+    atomEnergies[i] = 2.0 * (halves[i] + halves[n + i] + halves[2 * n + i]);
+  return true;
+}
+
+double SopCuda::energyGradientDevice(const double* d_x, double* d_g) {
+  if (d_x == nullptr || d_g == nullptr)
+    throw std::invalid_argument(name() +
+                                ": energyGradientDevice needs device pointers d_x and d_g");
+  return m_state->evaluate(d_x, d_g);
+}
+
+long SopCuda::rebuilds() const { return m_state->system.rebuildCount; }
+
+// ---- the dynamics ------------------------------------------------------------------------------
+
+struct SopDynamicsCuda::Impl {
+  virtual ~Impl() = default;
+  virtual void run(long steps) = 0;
+  virtual std::vector<double> positions(int replica) = 0;
+  virtual double tipPosition(int replica) = 0;
+  virtual long rebuilds() = 0;
+  virtual int maxNeighbours() const = 0;
+  SopDynamicsParams params;
+  SopProtocol protocol;
+  std::size_t beads = 0;
+  long steps = 0;
+};
+
+namespace {
+
+/// A blocking stream (it orders itself with the legacy default stream the rest of the code uses);
+/// streams cannot be captured from the legacy default stream.
+struct OwnedStream {
+  OwnedStream() { LANDSCAPE_CUDA_CHECK(cudaStreamCreate(&stream)); }
+  ~OwnedStream() { (void)cudaStreamDestroy(stream); }
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t stream = nullptr;
+};
+
+struct CapturedGraph {
+  CapturedGraph() = default;
+  ~CapturedGraph() {
+    if (exec != nullptr) (void)cudaGraphExecDestroy(exec);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+  }
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+};
+
+template <class R>
+struct SopDynamicsImpl : SopDynamicsCuda::Impl {
+  SopDynamicsImpl(const SopTopology& t, const std::vector<double>& start,
+                  const SopDynamicsParams& p, const SopProtocol& prot)
+      : system(t, p.replicas, p.skin,
+               p.maxNeighbours > 0 ? p.maxNeighbours
+                                   : neighbourCapacity(t, start, t.params.repulsiveCutoff + p.skin),
+               prot.fixed),
+        streams(p.langevin.generator, p.langevin.seed, system.total),
+        blocksPerReplica(sopStepBlocksPerReplica(system.n)) {
+    params = p;
+    protocol = prot;
+    beads = t.beadCount();
+    std::vector<SopPos4<R>> host(system.total);
+    for (int r = 0; r < p.replicas; ++r)
+      for (int i = 0; i < system.n; ++i)
+        host[static_cast<std::size_t>(r) * system.n + i] = {static_cast<R>(start[3 * i]),
+                                                            static_cast<R>(start[3 * i + 1]),
+                                                            static_cast<R>(start[3 * i + 2]), R(0)};
+    for (auto& b : pos) b = DeviceBuffer<SopPos4<R>>(host);
+    tip = DeviceBuffer<double>(p.replicas);
+    tip.zero();
+    tipPartial = DeviceBuffer<double>(static_cast<std::size_t>(p.replicas) * blocksPerReplica);
+    tipDone = DeviceBuffer<unsigned int>(p.replicas);
+    tipDone.zero();
+    gridDone = DeviceBuffer<unsigned int>(1);
+    gridDone.zero();
+    stepCounter = DeviceBuffer<unsigned long long>(1);
+    stepCounter.zero();
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
+  SopExternalView<R> external() {
+    SopExternalView<R> e;
+    const SopProtocol& p = protocol;
+    if (p.pulling) {
+      e.pulledBead = p.pulledBead;
+      e.pullSpringK = static_cast<R>(p.pullSpringK);
+      for (int c = 0; c < 3; ++c) {
+        e.pullAnchor0[c] = p.pullAnchor0[c];
+        e.pullDirection[c] = p.pullDirection[c];
+      }
+      e.pullSpeed = p.pullSpeed;
+    }
+    if (p.indentation) {
+      e.indentation = true;
+      for (int c = 0; c < 3; ++c) {
+        e.tipDirection[c] = static_cast<R>(p.tipDirection[c]);
+        e.tipOrigin[c] = static_cast<R>(p.tipOrigin[c]);
+      }
+      e.tipRadius = static_cast<R>(p.tipRadius);
+      e.tipMinGap = static_cast<R>(p.tipMinGap);
+      e.tipRepulsion = makeSopRepulsion<R>(p.tipEpsilon, p.tipSigma, p.tipCutoff);
+      e.tipSpringK = p.tipSpringK;
+      e.tipSpeed = p.tipSpeed;
+      e.tipMobility = p.tipMobility;
+    }
+    // Always set: the step kernel's last-block bookkeeping uses them.
+    e.d_tip = tip.data();
+    e.d_tipPartial = tipPartial.data();
+    e.d_tipDone = tipDone.data();
+    return e;
+  }
+
+  /// Enqueues one step on `stream` and flips the buffer parities it uses; `forced` builds the cell
+  /// list first and every row in the step. Host state other than the parities is not touched,
+  /// so that graph capture can call it.
+  void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg) {
+    const bool byDisplacement = params.rebuildInterval == 0;
+    SopCellArgs<R> cells;
+    cells.list = system.listView();
+    cells.beads = system.n;
+    SopStepArgs<R> step;
+    step.topology = system.topologyView();
+    step.list = cells.list;
+    step.external = external();
+    step.integrate = true;
+    step.mobilityStep = static_cast<R>(params.langevin.mobilityStep());
+    step.noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
+    step.streams = streams.view();
+    step.timeStep = params.langevin.timeStep;
+    step.d_step = stepCounter.data();
+    step.d_gridDone = gridDone.data();
+    step.d_posIn = pos[cur].data();
+    step.d_posOut = pos[1 - cur].data();
+    if (forced) {
+      cells.d_pos = pos[cur].data();
+      launchSopCells(cells, stream);
+      step.rebuildMode = 1;
+    } else {
+      step.rebuildMode = byDisplacement ? 2 : 0;
+      if (byDisplacement) step.d_rebuildNow = system.flags[flg].data();
+    }
+    if (byDisplacement) step.d_rebuildNext = system.flags[1 - flg].data();
+    launchSopStep(step, stream);
+    if (byDisplacement) {
+      // Builds the cells for the new positions if any bead asked for it; clears the flag that
+      // this step read, which the next step writes.
+      cells.d_pos = pos[1 - cur].data();
+      cells.conditional = true;
+      cells.d_rebuildFlag = system.flags[1 - flg].data();
+      cells.d_clearFlag = system.flags[flg].data();
+      launchSopCells(cells, stream);
+      flg = 1 - flg;
+    }
+    cur = 1 - cur;
+  }
+
+  /// The graph of params.cudaGraphSteps plain steps starting from parities (cur, flg), captured
+  /// on first use. The step number and time come from the device counter, so one graph serves
+  /// every repetition; an even step count brings the parities back to where they started.
+  cudaGraphExec_t graphFor(int cur, int flg) {
+    CapturedGraph& slot = graphs[2 * cur + flg];
+    if (slot.exec != nullptr) return slot.exec;
+    if (!graphStream) graphStream = std::make_unique<OwnedStream>();
+    LANDSCAPE_CUDA_CHECK(
+        cudaStreamBeginCapture(graphStream->stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int k = 0; k < params.cudaGraphSteps; ++k)
+        enqueueStep(graphStream->stream, false, cur, flg);
+    } catch (...) {
+      cudaGraph_t broken = nullptr;
+      (void)cudaStreamEndCapture(graphStream->stream, &broken);
+      if (broken != nullptr) (void)cudaGraphDestroy(broken);
+      throw;
+    }
+    LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(graphStream->stream, &slot.graph));
+    LANDSCAPE_CUDA_CHECK(cudaGraphInstantiate(&slot.exec, slot.graph, 0));
+    return slot.exec;
+  }
+
+  void run(long count) override {
+    if (count < 0) throw std::invalid_argument("SOP dynamics run: steps must be >= 0");
+    const bool byDisplacement = params.rebuildInterval == 0;
+    // Graphs replay fixed launch arguments; Lagged Fibonacci moves its ring offset every step.
+    const long graphSteps = params.langevin.generator == RngKind::LaggedFibonacci
+                                ? 0
+                                : static_cast<long>(params.cudaGraphSteps);
+    long done = 0;
+    while (done < count) {
+      const bool forced = !built || (!byDisplacement && steps % params.rebuildInterval == 0);
+      // Steps until the next forced rebuild (fixed schedule) bound a graph launch.
+      const long untilRebuild =
+          byDisplacement ? count : params.rebuildInterval - steps % params.rebuildInterval;
+      if (!forced && graphSteps > 0 && count - done >= graphSteps && untilRebuild >= graphSteps) {
+        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(graphFor(current, flag), graphStream->stream));
+        for (long k = 0; k < graphSteps; ++k) streams.advance();
+        steps += graphSteps;
+        done += graphSteps;
+        continue;
+      }
+      enqueueStep(nullptr, forced, current, flag);
+      built = true;
+      streams.advance();
+      ++steps;
+      ++done;
+    }
+    if (graphStream) LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(graphStream->stream));
+    system.checkStatus("SopDynamicsCuda");  // synchronises
+  }
+
+  std::vector<double> positions(int replica) override {
+    if (replica < 0 || replica >= system.replicas)
+      throw std::out_of_range("SOP dynamics: no replica " + std::to_string(replica));
+    std::vector<SopPos4<R>> host(system.n);
+    LANDSCAPE_CUDA_CHECK(
+        cudaMemcpy(host.data(), pos[current].data() + static_cast<std::size_t>(replica) * system.n,
+                   system.n * sizeof(SopPos4<R>), cudaMemcpyDeviceToHost));
+    std::vector<double> x(3 * system.n);
+    for (int i = 0; i < system.n; ++i) {
+      x[3 * i] = host[i].x;
+      x[3 * i + 1] = host[i].y;
+      x[3 * i + 2] = host[i].z;
+    }
+    return x;
+  }
+
+  double tipPosition(int replica) override {
+    if (replica < 0 || replica >= system.replicas)
+      throw std::out_of_range("SOP dynamics: no replica " + std::to_string(replica));
+    const std::vector<double> all = tip.toHost();
+    return all[replica];
+  }
+
+  long rebuilds() override {
+    system.checkStatus("SopDynamicsCuda");
+    return system.rebuildCount;
+  }
+  int maxNeighbours() const override { return system.maxNeighbours; }
+
+  SopDeviceSystem<R> system;
+  RandomStreamsCuda streams;
+  int blocksPerReplica;
+  DeviceBuffer<SopPos4<R>> pos[2];
+  DeviceBuffer<double> tip, tipPartial;
+  DeviceBuffer<unsigned int> tipDone, gridDone;
+  DeviceBuffer<unsigned long long> stepCounter;
+  int current = 0, flag = 0;
+  bool built = false;
+  std::unique_ptr<OwnedStream> graphStream;  // created when graphs are used
+  CapturedGraph graphs[4];                   // by parities (current, flag)
+};
+
+}  // namespace
+
+SopDynamicsCuda::SopDynamicsCuda(const SopTopology& topology, const std::vector<double>& start,
+                                 const SopDynamicsParams& params) {
+  const SopProtocol protocol = makeSopProtocol(topology, start, params);
+  if (topology.beadCount() < 2)
+    throw std::invalid_argument("SopDynamicsCuda: the topology needs at least 2 beads");
+  if (params.precision == SopPrecision::Float)
+    m_impl = std::make_unique<SopDynamicsImpl<float>>(topology, start, params, protocol);
+  else
+    m_impl = std::make_unique<SopDynamicsImpl<double>>(topology, start, params, protocol);
+}
+
+SopDynamicsCuda::~SopDynamicsCuda() = default;
+
+const SopDynamicsParams& SopDynamicsCuda::params() const { return m_impl->params; }
+const SopProtocol& SopDynamicsCuda::protocol() const { return m_impl->protocol; }
+std::size_t SopDynamicsCuda::beads() const { return m_impl->beads; }
+void SopDynamicsCuda::run(long steps) { m_impl->run(steps); }
+long SopDynamicsCuda::stepsDone() const { return m_impl->steps; }
+std::vector<double> SopDynamicsCuda::positions(int replica) { return m_impl->positions(replica); }
+double SopDynamicsCuda::tipPosition(int replica) { return m_impl->tipPosition(replica); }
+long SopDynamicsCuda::rebuilds() const { return m_impl->rebuilds(); }
+int SopDynamicsCuda::maxNeighbours() const { return m_impl->maxNeighbours(); }
+
+}  // namespace landscape

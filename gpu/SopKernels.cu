@@ -1,0 +1,519 @@
+#include <climits>
+#include <cmath>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/CudaCheck.h"
+#include "gpu/SopKernels.cuh"
+
+namespace landscape {
+namespace {
+
+template <class R>
+struct MinOp {
+  __device__ __forceinline__ R operator()(R a, R b) const { return b < a ? b : a; }
+};
+template <class R>
+struct MaxOp {
+  __device__ __forceinline__ R operator()(R a, R b) const { return b > a ? b : a; }
+};
+
+template <class R>
+__device__ __forceinline__ bool finite3(const SopPos4<R>& p) {
+  return isfinite(p.x) && isfinite(p.y) && isfinite(p.z);
+}
+
+/// Cell coordinate along one axis, clamped to the grid (non-finite values go to cell 0).
+template <class R>
+__device__ __forceinline__ int cellCoord(R x, R lo, R cellSize, int dim) {
+  const R f = (x - lo) / cellSize;
+  if (!(f >= R(0))) return 0;  // also catches NaN
+  if (f >= R(dim)) return dim - 1;
+  return min(static_cast<int>(f), dim - 1);
+}
+
+// ---- cell list: one block per replica ----------------------------------------------------------
+
+template <class R>
+__global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a) {
+  const int r = blockIdx.x;
+  if (threadIdx.x == 0 && a.d_clearFlag != nullptr) a.d_clearFlag[r] = 0;
+  if (a.conditional && a.d_rebuildFlag[r] == 0) return;  // uniform over the block
+  const SopListView<R>& list = a.list;
+  if (threadIdx.x == 0) atomicAdd(&list.d_status[2], 1);  // rebuild counter
+  const int n = a.beads;
+  const SopPos4<R>* pos = a.d_pos + static_cast<std::size_t>(r) * n;
+
+  using BlockReduce = cub::BlockReduce<R, kSopCellBlock>;
+  using BlockScan = cub::BlockScan<int, kSopCellBlock>;
+  __shared__ union {
+    typename BlockReduce::TempStorage reduce;
+    typename BlockScan::TempStorage scan;
+  } temp;
+  __shared__ SopCellGrid<R> grid;
+
+  // Bounding box (min and max are exact, so the order of the reduction does not matter).
+  R lo[3], hi[3];
+  for (int c = 0; c < 3; ++c) {
+    lo[c] = R(3e38);
+    hi[c] = R(-3e38);
+  }
+  bool bad = false;
+  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+    const SopPos4<R> p = pos[i];
+    if (!finite3(p)) {
+      bad = true;
+      continue;
+    }
+    lo[0] = min(lo[0], p.x), lo[1] = min(lo[1], p.y), lo[2] = min(lo[2], p.z);
+    hi[0] = max(hi[0], p.x), hi[1] = max(hi[1], p.y), hi[2] = max(hi[2], p.z);
+  }
+  if (bad) list.d_status[1] = 1;
+  R bLo[3], bHi[3];
+  for (int c = 0; c < 3; ++c) {
+    bLo[c] = BlockReduce(temp.reduce).Reduce(lo[c], MinOp<R>());
+    __syncthreads();
+    bHi[c] = BlockReduce(temp.reduce).Reduce(hi[c], MaxOp<R>());
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    // Cells at least as wide as the list radius, widened until the grid fits in maxCells.
+    double cell = sqrt(static_cast<double>(list.listRadius2));
+    double dims[3];
+    for (;;) {
+      double total = 1;
+      for (int c = 0; c < 3; ++c) {
+        const double extent = bHi[c] >= bLo[c] ? static_cast<double>(bHi[c]) - bLo[c] : 0.0;
+        dims[c] = floor(extent / cell) + 1;
+        total *= dims[c];
+      }
+      if (total <= list.maxCells) break;
+      cell *= 1.26;
+    }
+    for (int c = 0; c < 3; ++c) {
+      grid.lo[c] = bHi[c] >= bLo[c] ? bLo[c] : R(0);
+      grid.dims[c] = static_cast<int>(dims[c]);
+    }
+    grid.cellSize = static_cast<R>(cell);
+    grid.cells = grid.dims[0] * grid.dims[1] * grid.dims[2];
+    list.d_grid[r] = grid;
+  }
+  __syncthreads();
+  const int cells = grid.cells;
+  int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
+  int* fill = list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
+  int* beadCell = list.d_beadCell + static_cast<std::size_t>(r) * n;
+  int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
+
+  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) fill[c] = 0;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+    const SopPos4<R> p = pos[i];
+    const int cx = cellCoord(p.x, grid.lo[0], grid.cellSize, grid.dims[0]);
+    const int cy = cellCoord(p.y, grid.lo[1], grid.cellSize, grid.dims[1]);
+    const int cz = cellCoord(p.z, grid.lo[2], grid.cellSize, grid.dims[2]);
+    const int cell = (cz * grid.dims[1] + cy) * grid.dims[0] + cx;
+    beadCell[i] = cell;
+    atomicAdd(&fill[cell], 1);  // integer: the counts are exact
+  }
+  __syncthreads();
+  // Exclusive prefix sum of the counts: each thread a contiguous chunk, then a block scan.
+  const int chunk = (cells + kSopCellBlock - 1) / kSopCellBlock;
+  const int first = threadIdx.x * chunk, last = min(cells, first + chunk);
+  int chunkSum = 0;
+  for (int c = first; c < last; ++c) chunkSum += fill[c];
+  int offset = 0;
+  BlockScan(temp.scan).ExclusiveSum(chunkSum, offset);
+  for (int c = first; c < last; ++c) {
+    cellStart[c] = offset;
+    offset += fill[c];
+  }
+  if (threadIdx.x == 0) cellStart[cells] = n;
+  __syncthreads();
+  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) fill[c] = 0;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+    const int cell = beadCell[i];
+    const int slot = atomicAdd(&fill[cell], 1);
+    cellBeads[cellStart[cell] + slot] = i;
+  }
+  __syncthreads();
+  // The fill order depends on scheduling; sorting each cell by bead index makes the lists (and so
+  // the force summation order) deterministic.
+  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) {
+    const int b = cellStart[c], e = cellStart[c + 1];
+    for (int s = b + 1; s < e; ++s) {
+      const int v = cellBeads[s];
+      int t = s - 1;
+      while (t >= b && cellBeads[t] > v) {
+        cellBeads[t + 1] = cellBeads[t];
+        --t;
+      }
+      cellBeads[t + 1] = v;
+    }
+  }
+}
+
+// ---- the step -----------------------------------------------------------------------------------
+
+template <class R>
+__device__ __forceinline__ bool sopExcluded(const SopTopologyView<R>& top, int i, int j) {
+  if (j == top.d_bondPrev[i] || j == top.d_bondNext[i]) return true;
+  const int count = top.d_nativeCount[i];
+  for (int k = 0; k < count; ++k)
+    if (top.d_nativeIndex[k * top.beads + i] == j) return true;
+  return false;
+}
+
+/// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list.
+template <class R, class Index>
+__device__ void sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g, std::size_t total,
+                            const SopPos4<R>& p, const SopPos4<R>* posR) {
+  const SopListView<R>& list = a.list;
+  const int n = a.topology.beads;
+  const SopCellGrid<R> grid = list.d_grid[r];
+  const int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
+  const int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
+  const int cx = cellCoord(p.x, grid.lo[0], grid.cellSize, grid.dims[0]);
+  const int cy = cellCoord(p.y, grid.lo[1], grid.cellSize, grid.dims[1]);
+  const int cz = cellCoord(p.z, grid.lo[2], grid.cellSize, grid.dims[2]);
+  int count = 0;
+  for (int z = max(cz - 1, 0); z <= min(cz + 1, grid.dims[2] - 1); ++z)
+    for (int y = max(cy - 1, 0); y <= min(cy + 1, grid.dims[1] - 1); ++y)
+      for (int x = max(cx - 1, 0); x <= min(cx + 1, grid.dims[0] - 1); ++x) {
+        const int cell = (z * grid.dims[1] + y) * grid.dims[0] + x;
+        for (int s = cellStart[cell]; s < cellStart[cell + 1]; ++s) {
+          const int j = cellBeads[s];
+          if (j == i) continue;
+          const SopPos4<R> q = posR[j];
+          const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+          if (dx * dx + dy * dy + dz * dz >= list.listRadius2) continue;
+          if (sopExcluded(a.topology, i, j)) continue;
+          if (count < list.maxNeighbours)
+            static_cast<Index*>(list.d_neighbour)[count * total + g] = static_cast<Index>(j);
+          ++count;
+        }
+      }
+  if (count > list.maxNeighbours) {
+    atomicMax(&list.d_status[0], count);
+    count = list.maxNeighbours;
+  }
+  list.d_neighbourCount[g] = count;
+  list.d_posAtBuild[g] = p;
+}
+
+template <class R>
+__device__ __forceinline__ R laneSum(R v) {
+  // Butterfly over the kSopLanes lanes of one bead: every lane ends with the same bits, since
+  // each level adds the same two partial sums (in swapped order, which is exact).
+  for (int offset = kSopLanes / 2; offset > 0; offset >>= 1)
+    v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+template <class R, class Index, RngKind K>
+__global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
+  const SopTopologyView<R>& top = a.topology;
+  const int n = top.beads;
+  const int r = blockIdx.y;
+  // kSopLanes threads per bead share its native list and Verlet row (enough threads to fill the
+  // device with one 7000-bead replica); lane 0 does the per-bead work.
+  const int lane = threadIdx.x % kSopLanes;
+  const int i = blockIdx.x * kSopBeadsPerBlock + threadIdx.x / kSopLanes;
+  const bool active = i < n;
+  const std::size_t total = static_cast<std::size_t>(n) * a.list.replicas;
+  const std::size_t g = static_cast<std::size_t>(r) * n + i;
+  const SopPos4<R>* posR = a.d_posIn + static_cast<std::size_t>(r) * n;
+  const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
+  double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A), lane 0
+  const unsigned long long step = a.integrate ? *a.d_step : 0ull;
+  const double time = static_cast<double>(step) * a.timeStep;  // ps
+
+  SopPos4<R> p{R(0), R(0), R(0), R(0)};
+  if (active) p = posR[i];
+  if (active && rebuild && lane == 0) sopBuildRow<R, Index>(a, r, i, g, total, p, posR);
+  __syncwarp();  // the row written by lane 0 is read by every lane of the bead
+
+  R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
+  if (active) {
+    auto add = [&](const SopTerm<R>& t, R dx, R dy, R dz) {
+      gx += t.dEdrOverR * dx;
+      gy += t.dEdrOverR * dy;
+      gz += t.dEdrOverR * dz;
+    };
+    // FENE bonds to the previous and next bead of the chain (eq B1, first sum): lanes 0 and 1.
+    if (lane < 2) {
+      const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
+      if (j >= 0) {
+        const R r0 = lane == 0 ? top.d_bondPrevR0[i] : top.d_bondNextR0[i];
+        const SopPos4<R> q = posR[j];
+        const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+        const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
+        add(t, dx, dy, dz);
+        eFene += R(0.5) * t.energy;
+      }
+    }
+    // Native contacts (second sum), from the column-major list stored once for all replicas.
+    const int natives = top.d_nativeCount[i];
+    for (int k = lane; k < natives; k += kSopLanes) {
+      const int j = top.d_nativeIndex[k * n + i];
+      const SopPos4<R> q = posR[j];
+      const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+      const SopTerm<R> t =
+          sopNative(dx * dx + dy * dy + dz * dz, top.d_nativeR0sq[k * n + i], top.nativeEpsilon);
+      add(t, dx, dy, dz);
+      eNative += R(0.5) * t.energy;
+    }
+    // Repulsion (last two sums) over the Verlet row, cut and shifted.
+    const int neighbours = a.list.d_neighbourCount[g];
+    for (int k = lane; k < neighbours; k += kSopLanes) {
+      const int j = static_cast<const Index*>(a.list.d_neighbour)[k * total + g];
+      const SopPos4<R> q = posR[j];
+      const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+      const SopTerm<R> t = sopRepulsive(dx * dx + dy * dy + dz * dz, top.repulsion);
+      add(t, dx, dy, dz);
+      eRep += R(0.5) * t.energy;
+    }
+    // Cantilever spring on the pulled bead, and the indentation tip (lane 0).
+    const SopExternalView<R>& ext = a.external;
+    if (lane == 0 && i == ext.pulledBead) {
+      R anchor[3];
+      for (int c = 0; c < 3; ++c)
+        anchor[c] =
+            static_cast<R>(ext.pullAnchor0[c] + ext.pullSpeed * time * ext.pullDirection[c]);
+      gx += ext.pullSpringK * (p.x - anchor[0]);
+      gy += ext.pullSpringK * (p.y - anchor[1]);
+      gz += ext.pullSpringK * (p.z - anchor[2]);
+    }
+    if (lane == 0 && ext.indentation) {
+      const R z = static_cast<R>(ext.d_tip[r]);
+      const R dx = p.x - (ext.tipOrigin[0] + z * ext.tipDirection[0]);
+      const R dy = p.y - (ext.tipOrigin[1] + z * ext.tipDirection[1]);
+      const R dz = p.z - (ext.tipOrigin[2] + z * ext.tipDirection[2]);
+      const SopTerm<R> t =
+          sopTip(sqrt(dx * dx + dy * dy + dz * dz), ext.tipRadius, ext.tipRepulsion, ext.tipMinGap);
+      add(t, dx, dy, dz);
+      tipPartial =
+          -static_cast<double>(t.dEdrOverR * (dx * ext.tipDirection[0] + dy * ext.tipDirection[1] +
+                                              dz * ext.tipDirection[2]));
+    }
+  }
+  // Every thread of the warp takes part in the shuffles (inactive beads add zeros).
+  gx = laneSum(gx);
+  gy = laneSum(gy);
+  gz = laneSum(gz);
+  if (a.d_beadEnergy != nullptr) {
+    eFene = laneSum(eFene);
+    eNative = laneSum(eNative);
+    eRep = laneSum(eRep);
+  }
+
+  if (active && lane == 0) {
+    if (a.integrate) {
+      std::uint32_t w[4];
+      RandomStreamsView streams = a.streams;
+      streams.step = step;               // the Philox counter; stateful generators ignore it
+      drawStreamStep<K>(streams, g, w);  // every stream is drawn once per step
+      double gauss[3];
+      rng::particleGaussians(w, gauss);
+      SopPos4<R> o = p;
+      if (top.d_fixed == nullptr || top.d_fixed[i] == 0) {
+        o.x = p.x - a.mobilityStep * gx + a.noiseAmplitude * static_cast<R>(gauss[0]);
+        o.y = p.y - a.mobilityStep * gy + a.noiseAmplitude * static_cast<R>(gauss[1]);
+        o.z = p.z - a.mobilityStep * gz + a.noiseAmplitude * static_cast<R>(gauss[2]);
+      }
+      a.d_posOut[g] = o;
+      if (a.d_rebuildNext != nullptr) {
+        const SopPos4<R> b = rebuild ? p : a.list.d_posAtBuild[g];
+        const R dx = o.x - b.x, dy = o.y - b.y, dz = o.z - b.z;
+        const R d2 = dx * dx + dy * dy + dz * dz;
+        if (!(d2 <= a.list.halfSkin2)) a.d_rebuildNext[r] = 1;  // same value from every writer
+      }
+    } else {
+      a.d_gradient[3 * g] = gx;
+      a.d_gradient[3 * g + 1] = gy;
+      a.d_gradient[3 * g + 2] = gz;
+    }
+    if (a.d_beadEnergy != nullptr) {
+      a.d_beadEnergy[g] = eFene;
+      a.d_beadEnergy[total + g] = eNative;
+      a.d_beadEnergy[2 * total + g] = eRep;
+    }
+  }
+
+  if (!a.integrate) return;
+  // Indentation: the tip moves on its axis by its own overdamped step, driven by the cantilever
+  // spring and the summed bead reactions (deterministic: block sums, then the last block of the
+  // replica adds them in block order). The last block of the whole grid advances the step.
+  const SopExternalView<R>& ext = a.external;
+  using BlockReduce = cub::BlockReduce<double, kSopStepBlock>;
+  __shared__ typename BlockReduce::TempStorage reduceStorage;
+  __shared__ bool isLastOfReplica, isLastOfGrid;
+  double* partial = ext.d_tipPartial + static_cast<std::size_t>(r) * gridDim.x;
+  double blockSum = 0.0;
+  if (ext.indentation) blockSum = BlockReduce(reduceStorage).Sum(tipPartial);  // uniform branch
+  if (threadIdx.x == 0) {
+    if (ext.indentation) partial[blockIdx.x] = blockSum;
+    __threadfence();
+    isLastOfReplica = ext.indentation && atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
+    isLastOfGrid = atomicAdd(a.d_gridDone, 1u) == gridDim.x * gridDim.y - 1;
+  }
+  __syncthreads();
+  if (isLastOfReplica) {
+    double sum = 0.0;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += kSopStepBlock)
+      sum += __ldcg(&partial[b]);
+    __syncthreads();  // reduceStorage is reused
+    const double dUdz = BlockReduce(reduceStorage).Sum(sum);
+    if (threadIdx.x == 0) {
+      const double z = __ldcg(&ext.d_tip[r]);
+      const double base = ext.tipSpeed * time;
+      ext.d_tip[r] = z - ext.tipMobility * (ext.tipSpringK * (z - base) + dUdz);
+      ext.d_tipDone[r] = 0u;
+    }
+  }
+  if (isLastOfGrid && threadIdx.x == 0) {
+    *a.d_step = step + 1;  // every block has read the step before it arrived here
+    *a.d_gridDone = 0u;
+  }
+}
+
+// ---- energies, packing -------------------------------------------------------------------------
+
+constexpr int kSopSumBlock = 256;
+
+__global__ void __launch_bounds__(kSopSumBlock)
+    sopEnergySumKernel(const double* e, int n, int replicas, double* out) {
+  using BlockReduce = cub::BlockReduce<double, kSopSumBlock>;
+  __shared__ typename BlockReduce::TempStorage storage;
+  const int r = blockIdx.x;
+  const std::size_t total = static_cast<std::size_t>(n) * replicas;
+  for (int c = 0; c < 3; ++c) {
+    double s = 0.0;
+    for (int i = threadIdx.x; i < n; i += kSopSumBlock)
+      s += e[c * total + static_cast<std::size_t>(r) * n + i];
+    const double sum = BlockReduce(storage).Sum(s);
+    if (threadIdx.x == 0) out[c * replicas + r] = sum;
+    __syncthreads();
+  }
+}
+
+template <class R>
+__global__ void sopPackKernel(const double* x, int n, SopPos4<R>* pos, const SopPos4<R>* atBuild,
+                              R halfSkin2, int* flag) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  SopPos4<R> p;
+  p.x = static_cast<R>(x[3 * i]);
+  p.y = static_cast<R>(x[3 * i + 1]);
+  p.z = static_cast<R>(x[3 * i + 2]);
+  p.w = R(0);
+  pos[i] = p;
+  if (atBuild != nullptr && flag != nullptr) {
+    const SopPos4<R> b = atBuild[i];
+    const R dx = p.x - b.x, dy = p.y - b.y, dz = p.z - b.z;
+    if (!(dx * dx + dy * dy + dz * dz <= halfSkin2)) *flag = 1;
+  }
+}
+
+template <class R>
+__global__ void sopUnpackKernel(const SopPos4<R>* pos, int n, double* x) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const SopPos4<R> p = pos[i];
+  x[3 * i] = p.x;
+  x[3 * i + 1] = p.y;
+  x[3 * i + 2] = p.z;
+}
+
+void requireArg(bool ok, const char* what) {
+  if (!ok) throw std::invalid_argument(std::string("SOP kernels: ") + what);
+}
+
+}  // namespace
+
+int sopStepBlocksPerReplica(int beads) {
+  return (beads + kSopBeadsPerBlock - 1) / kSopBeadsPerBlock;
+}
+
+template <class R>
+void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
+  const int n = a.topology.beads;
+  requireArg(n > 0, "topology.beads must be > 0");
+  requireArg(a.list.replicas > 0 && a.list.replicas <= 65535, "replicas must be in 1..65535");
+  requireArg(static_cast<double>(n) * a.list.replicas * (a.list.maxNeighbours + 1) < INT_MAX,
+             "beads x replicas x maxNeighbours must stay below 2^31");
+  requireArg(!a.list.shortIndices || n <= 65536, "16-bit neighbour indices need <= 65536 beads");
+  requireArg(a.d_posIn != nullptr && a.list.d_neighbour != nullptr &&
+                 a.list.d_neighbourCount != nullptr && a.list.d_posAtBuild != nullptr,
+             "positions and neighbour-list pointers must be set");
+  requireArg(!a.integrate || (a.d_posOut != nullptr && a.d_posOut != a.d_posIn),
+             "integrate needs d_posOut distinct from d_posIn");
+  requireArg(a.integrate || a.d_gradient != nullptr, "a gradient evaluation needs d_gradient");
+  requireArg(a.rebuildMode != 2 || a.d_rebuildNow != nullptr, "rebuildMode 2 needs d_rebuildNow");
+  requireArg(!a.integrate || a.streams.streams == static_cast<std::size_t>(n) * a.list.replicas,
+             "one random stream per bead of every replica");
+  requireArg(!a.integrate || (a.d_step != nullptr && a.d_gridDone != nullptr),
+             "integrate needs d_step and d_gridDone");
+  requireArg(!a.external.indentation ||
+                 (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
+             "indentation needs d_tip, d_tipPartial and d_tipDone");
+  const dim3 grid(static_cast<unsigned int>(sopStepBlocksPerReplica(n)), a.list.replicas);
+  dispatchRngKind(a.streams.kind, [&](auto kind) {
+    if (a.list.shortIndices)
+      sopStepKernel<R, std::uint16_t, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
+    else
+      sopStepKernel<R, int, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
+  });
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+template <class R>
+void launchSopCells(const SopCellArgs<R>& a, cudaStream_t stream) {
+  requireArg(a.beads > 0 && a.list.replicas > 0, "beads and replicas must be > 0");
+  requireArg(a.d_pos != nullptr && a.list.d_grid && a.list.d_cellStart && a.list.d_cellBeads &&
+                 a.list.d_beadCell && a.list.d_cellFill && a.list.d_status,
+             "cell-list pointers must be set");
+  requireArg(!a.conditional || a.d_rebuildFlag != nullptr, "a conditional build needs the flags");
+  requireArg(a.list.maxCells >= 1, "maxCells must be >= 1");
+  sopCellsKernel<R><<<a.list.replicas, kSopCellBlock, 0, stream>>>(a);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchSopEnergySum(const double* d_beadEnergy, int beads, int replicas, double* d_energy,
+                        cudaStream_t stream) {
+  requireArg(d_beadEnergy && d_energy && beads > 0 && replicas > 0, "bad energy-sum arguments");
+  sopEnergySumKernel<<<replicas, kSopSumBlock, 0, stream>>>(d_beadEnergy, beads, replicas,
+                                                            d_energy);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+template <class R>
+void launchSopPack(const double* d_x, int beads, SopPos4<R>* d_pos, const SopPos4<R>* d_posAtBuild,
+                   R halfSkin2, int* d_flag, cudaStream_t stream) {
+  requireArg(d_x && d_pos && beads > 0, "bad pack arguments");
+  sopPackKernel<R>
+      <<<(beads + 255) / 256, 256, 0, stream>>>(d_x, beads, d_pos, d_posAtBuild, halfSkin2, d_flag);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+template <class R>
+void launchSopUnpack(const SopPos4<R>* d_pos, int beads, double* d_x, cudaStream_t stream) {
+  requireArg(d_x && d_pos && beads > 0, "bad unpack arguments");
+  sopUnpackKernel<R><<<(beads + 255) / 256, 256, 0, stream>>>(d_pos, beads, d_x);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+#define LANDSCAPE_SOP_INSTANTIATE(R)                                                          \
+  template void launchSopStep<R>(const SopStepArgs<R>&, cudaStream_t);                        \
+  template void launchSopCells<R>(const SopCellArgs<R>&, cudaStream_t);                       \
+  template void launchSopPack<R>(const double*, int, SopPos4<R>*, const SopPos4<R>*, R, int*, \
+                                 cudaStream_t);                                               \
+  template void launchSopUnpack<R>(const SopPos4<R>*, int, double*, cudaStream_t);
+LANDSCAPE_SOP_INSTANTIATE(float)
+LANDSCAPE_SOP_INSTANTIATE(double)
+#undef LANDSCAPE_SOP_INSTANTIATE
+
+}  // namespace landscape

@@ -1,0 +1,184 @@
+#pragma once
+// Drivers of the SOP kernels (seed 000 Appendix B; neighbour lists after seed 002). Included only
+// from .cu files. Templated on the arithmetic type R: double, or float as SOP-GPU uses.
+//
+// Layout. One system of N beads, `replicas` copies of it (T = replicas N beads in all); bead i of
+// replica r is global bead g = r N + i. The topology is stored once for all replicas:
+//   bonds      d_bondPrev[i], d_bondNext[i] (-1 for none) with native lengths d_bondPrevR0/NextR0;
+//   natives    column-major, entry k of bead i at k N + i (seed 002: consecutive threads read
+//              consecutive words), partner in d_nativeIndex, r0^2 in d_nativeR0sq, counts in
+//              d_nativeCount; each contact appears under both of its beads.
+// Per replica:
+//   positions  Pos4<R> (x, y, z, unused) ping-ponged between two buffers, one per step parity;
+//   Verlet list column-major over all T beads, entry k of bead g at k T + g, holding the local
+//              index of the partner (same replica; 16-bit while N <= 65536); counts in
+//              d_neighbourCount;
+//   cell list  rebuilt from scratch into d_cell* by one block per replica.
+//
+// Kernels per step (seed 002's split, fused further):
+//   sopStep    kSopLanes threads per bead: [when its replica's list is stale, lane 0 rebuilds the
+//              bead's own Verlet row from the cell list] + gather FENE, native and repulsive
+//              gradients (lanes split the lists, warp shuffles combine them) +
+//              external terms + the Langevin update (seed 000 eq 1) + the displacement test that
+//              asks for the next rebuild. Random numbers are drawn inside (no pre-generation).
+//   sopCells   one block per replica, only when a rebuild is due: bounding box, cell counts,
+//              prefix sum, fill, each cell sorted by bead index (deterministic lists).
+// Determinism: no floating-point atomics. The lanes of a bead sum fixed subsets of its terms in a
+// fixed order and combine them by a fixed shuffle tree, so every rerun gives the same bits. The
+// tip force of indentation is summed per block by cub::BlockReduce and the per-block sums by the
+// last block in block order.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gpu/RandomKernels.cuh"
+#include "potentials/SopTerms.h"
+
+namespace landscape {
+
+template <class R>
+struct alignas(4 * sizeof(R)) SopPos4 {
+  R x, y, z, w;
+};
+
+/// Threads per block of the step kernel and of the per-replica cell build.
+constexpr int kSopStepBlock = 128;
+constexpr int kSopCellBlock = 1024;
+/// Threads per bead in the step kernel (a power of two dividing 32): they split the native list
+/// and the Verlet row (entries lane, lane + kSopLanes, ...; for 8 consecutive beads a warp still
+/// reads whole 32-byte sectors of the column-major list) and combine by warp shuffles.
+constexpr int kSopLanes = 8;
+constexpr int kSopBeadsPerBlock = kSopStepBlock / kSopLanes;
+static_assert(32 % kSopLanes == 0 && kSopStepBlock % 32 == 0, "lanes of a bead share a warp");
+
+/// Blocks per replica of the step kernel (the x extent of its grid; d_tipPartial holds that many
+/// sums per replica).
+int sopStepBlocksPerReplica(int beads);
+
+/// The cell grid of one replica (written by sopCells, read by the list rebuild).
+template <class R>
+struct SopCellGrid {
+  R lo[3];
+  R cellSize;  ///< >= the list radius
+  int dims[3];
+  int cells;
+};
+
+template <class R>
+struct SopTopologyView {
+  int beads = 0;  ///< N, per replica
+  const int* d_bondPrev = nullptr;
+  const int* d_bondNext = nullptr;
+  const R* d_bondPrevR0 = nullptr;
+  const R* d_bondNextR0 = nullptr;
+  const int* d_nativeCount = nullptr;
+  const int* d_nativeIndex = nullptr;      ///< column-major, maxNatives x N
+  const R* d_nativeR0sq = nullptr;         ///< column-major, maxNatives x N
+  const unsigned char* d_fixed = nullptr;  ///< N: 1 = bead held in place (may be null)
+  R feneK = 0, feneR0sq = 0, nativeEpsilon = 0;
+  SopRepulsion<R> repulsion;
+};
+
+template <class R>
+struct SopListView {
+  int replicas = 0;
+  int maxNeighbours = 0;
+  R listRadius2 = 0;  ///< (cutoff + skin)^2
+  R halfSkin2 = 0;    ///< (skin / 2)^2: a larger displacement asks for a rebuild
+  /// maxNeighbours x T, column-major: uint16 local indices when shortIndices (N <= 65536, half
+  /// the bytes of the step's dominant read), int otherwise.
+  void* d_neighbour = nullptr;
+  bool shortIndices = false;
+  int* d_neighbourCount = nullptr;     ///< T
+  SopPos4<R>* d_posAtBuild = nullptr;  ///< T
+  int maxCells = 0;                    ///< per replica
+  SopCellGrid<R>* d_grid = nullptr;    ///< replicas
+  int* d_cellStart = nullptr;          ///< replicas x (maxCells + 1)
+  int* d_cellBeads = nullptr;          ///< T: local bead indices sorted by cell then index
+  int* d_beadCell = nullptr;           ///< T (scratch)
+  int* d_cellFill = nullptr;           ///< replicas x maxCells (scratch)
+  /// [0] largest neighbour count that overflowed, [1] non-finite coordinates seen, [2] rebuilds
+  int* d_status = nullptr;
+};
+
+/// External terms of the force-spectroscopy protocols (landscape/SopDynamics.h SopProtocol).
+template <class R>
+struct SopExternalView {
+  int pulledBead = -1;  ///< local index, -1: no pulling
+  R pullSpringK = 0;
+  double pullAnchor0[3] = {0, 0, 0};    ///< anchor at t = 0 (A); at step s it is
+  double pullDirection[3] = {0, 0, 0};  ///< anchor0 + pullSpeed s dt direction
+  double pullSpeed = 0;                 ///< A/ps
+  bool indentation = false;
+  R tipDirection[3] = {0, 0, 0};
+  R tipOrigin[3] = {0, 0, 0};
+  R tipRadius = 0, tipMinGap = 0;
+  SopRepulsion<R> tipRepulsion;
+  double tipSpringK = 0, tipSpeed = 0, tipMobility = 0;  ///< base at step s: tipSpeed s dt (A)
+  double* d_tip = nullptr;            ///< replicas: tip displacement z along n (A), updated
+  double* d_tipPartial = nullptr;     ///< replicas x blocksPerReplica: dU/dz partial sums
+  unsigned int* d_tipDone = nullptr;  ///< replicas: finished-block counters (0 between steps)
+};
+
+template <class R>
+struct SopStepArgs {
+  SopTopologyView<R> topology;
+  SopListView<R> list;
+  SopExternalView<R> external;
+  const SopPos4<R>* d_posIn = nullptr;  ///< T, positions at this step
+  SopPos4<R>* d_posOut = nullptr;       ///< T, positions after it (must not alias d_posIn)
+  /// 0: keep the lists; 1: every bead rebuilds its row (cells built for d_posIn); 2: rebuild the
+  /// replicas whose d_rebuildNow flag is set.
+  int rebuildMode = 0;
+  const int* d_rebuildNow = nullptr;  ///< replicas (mode 2)
+  int* d_rebuildNext = nullptr;       ///< replicas: set when a bead moved > skin/2 (may be null)
+  /// Langevin step: x' = x - mobility g + amplitude gauss (seed 000 eq 1); integrate = false
+  /// writes the gradient and energies instead (the Potential entry point).
+  bool integrate = true;
+  R mobilityStep = 0;         ///< dt / xi (A^2 mol/kcal)
+  R noiseAmplitude = 0;       ///< sqrt(2 kT dt / xi) (A)
+  RandomStreamsView streams;  ///< T streams; for Philox the step drawn is *d_step
+  double timeStep = 0;        ///< dt (ps), for the protocol's time s dt
+  /// integrate: the step number s on the device, read by every block and advanced by the last
+  /// block to finish (so that a captured CUDA Graph replays with the right step and time).
+  unsigned long long* d_step = nullptr;
+  unsigned int* d_gridDone = nullptr;  ///< finished-block counter of the grid (0 between steps)
+  double* d_gradient = nullptr;        ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
+  double* d_beadEnergy = nullptr;  ///< optional: 3 x T (FENE, native, repulsive; pair terms halved)
+};
+
+template <class R>
+struct SopCellArgs {
+  SopListView<R> list;
+  int beads = 0;
+  const SopPos4<R>* d_pos = nullptr;
+  bool conditional = false;  ///< build only the replicas whose d_rebuildFlag is set
+  const int* d_rebuildFlag = nullptr;
+  int* d_clearFlag = nullptr;  ///< replicas, zeroed by this kernel (may be null)
+};
+
+/// Enqueues one step (or one gradient evaluation). Throws std::invalid_argument for bad args.
+template <class R>
+void launchSopStep(const SopStepArgs<R>& args, cudaStream_t stream);
+
+/// Enqueues the cell-list build of every (or every flagged) replica.
+template <class R>
+void launchSopCells(const SopCellArgs<R>& args, cudaStream_t stream);
+
+/// Sums d_beadEnergy (3 x T) per replica and component in a fixed order into d_energy (3 x
+/// replicas, component-major).
+void launchSopEnergySum(const double* d_beadEnergy, int beads, int replicas, double* d_energy,
+                        cudaStream_t stream);
+
+/// Converts 3T doubles (x1 y1 z1 ...) to Pos4 and sets d_flag[0] when any bead moved more than
+/// sqrt(halfSkin2) from d_posAtBuild (the Potential entry point's rebuild test).
+template <class R>
+void launchSopPack(const double* d_x, int beads, SopPos4<R>* d_pos, const SopPos4<R>* d_posAtBuild,
+                   R halfSkin2, int* d_flag, cudaStream_t stream);
+
+/// Converts positions back to 3T doubles.
+template <class R>
+void launchSopUnpack(const SopPos4<R>* d_pos, int beads, double* d_x, cudaStream_t stream);
+
+}  // namespace landscape

@@ -1,0 +1,36 @@
+#pragma once
+// Command line and config file of the `sop` executable (SOP Langevin dynamics, pulling and
+// indentation; issue 8) -> parameter structs. Boost.Program_options stays inside src/.
+#include <string>
+#include <vector>
+
+#include "landscape/SopDynamics.h"
+#include "potentials/Potential.h"
+#include "potentials/SopTopology.h"
+
+namespace landscape {
+
+struct SopRunConfig {
+  enum class Action { Run, Help, Version };
+  Action action = Action::Run;
+  std::string helpText;
+
+  std::string pdbFile;                   ///< --pdb FILE (required)
+  SopParams sop;                         ///< eq B1 parameters (kcal/mol, A)
+  SopDynamicsParams dynamics;            ///< Langevin, replicas, lists, protocol
+  Backend backend = Backend::Cpu;        ///< --backend cpu|cuda
+  long steps = 100000;                   ///< --steps N
+  long outputInterval = 1000;            ///< --output-interval N: a curve line every N steps
+  long frameInterval = 0;                ///< --frame-interval N: a frame every N steps (0 = none)
+  std::string trajectoryFormat = "pdb";  ///< --trajectory-format pdb|dcd
+  double qTolerance = 2.0;               ///< --q-tolerance A: a contact is formed at r < r0 + this
+  std::string outputDir = "sop-out";
+  bool quiet = false;
+};
+
+/// Parses argv (argv[0] is the program name); sources, highest precedence first: the command line,
+/// `--config FILE` (INI, long option names). Throws std::runtime_error naming the option.
+SopRunConfig parseSopCommandLine(int argc, const char* const argv[]);
+SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments);
+
+}  // namespace landscape

@@ -1,0 +1,188 @@
+// Benchmark (not a test): microseconds per Langevin step of the SOP model (seed 000 eq 1 and
+// Appendix B) for the microtubule protofilament PF8 (6928 beads) with 1, 4 and 16 replicas, next
+// to SOP-GPU on an H200 (issue 8: 38 us/step for one protofilament, 82 us/step for 16 replicas).
+//
+// Settings measured:
+//   sop-gpu   SOP-GPU's arithmetic and pair list: FP32, repulsion over pairs within 20 A (cut and
+//             force-shifted at 20 A here), list rebuilt every 1000 steps -- the comparison column;
+//   default   this library's defaults in FP32 and in double: repulsion cut at 8 A, skin 3 A, the
+//             list rebuilt when any bead has moved more than half the skin.
+// Settings ending in +G replay steps as CUDA Graphs (SopDynamicsParams::cudaGraphSteps) instead
+// of one host launch per kernel: 166 steps per graph for sop-gpu (6 graphs fill the 999 steps
+// between two forced rebuilds), 100 for default.
+// The floor is the memory traffic of one step (neighbour indices of every row read once, plus
+// positions, native list and the output) over the copy bandwidth (DESIGN.md "Performance method").
+// One CPU reference line (double, one replica, a few steps) shows the serial cost.
+//
+// Usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]
+//                  [--bandwidth BYTES_PER_S]
+//   --pdb        default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb, else
+//                <source>/../shared/data/sop/PF8_protofilament_ca.pdb
+//   --steps      timed steps per cell (default 20000, after 2000 warm-up steps)
+//   --bandwidth  default 3.2e12 (H200 copy, measured)
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "landscape/SopDynamics.h"
+#include "potentials/Sop.h"
+#include "potentials/SopTopology.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/SopDynamicsCuda.h"
+#endif
+
+namespace {
+
+using namespace landscape;
+using Clock = std::chrono::steady_clock;
+
+struct Setting {
+  const char* name;
+  SopPrecision precision;
+  double cutoff, skin;
+  long rebuildInterval;
+  int graphSteps;  ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
+};
+
+/// SOP-GPU's published time per step on an H200 (issue 8), or 0 where none was given.
+double sopGpuMicroseconds(int replicas) {
+  if (replicas == 1) return 38.0;
+  if (replicas == 16) return 82.0;
+  return 0.0;
+}
+
+/// Bytes one step must move at least: each row's neighbour indices (2 or 4 B) and the partner
+/// positions they name are read through caches, so count the indices once plus the positions in
+/// and out (16 or 32 B per bead), the bond and native lists (shared by replicas, read once).
+double floorBytes(const SopTopology& t, long pairs, int replicas, SopPrecision precision) {
+  const double pos = precision == SopPrecision::Float ? 16.0 : 32.0;
+  const double n = static_cast<double>(t.beadCount());
+  const double index = t.beadCount() <= 65536 ? 2.0 : 4.0;  // 16-bit Verlet-list indices
+  const double rowIndices = 2.0 * pairs * index + n * 4.0;  // both directions, plus counts
+  const double natives =
+      2.0 * t.contacts.size() * (4.0 + (precision == SopPrecision::Float ? 4 : 8));
+  return replicas * (rowIndices + 2.0 * n * pos) + natives + n * 24.0;
+}
+
+std::vector<int> parseList(const std::string& s) {
+  std::vector<int> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) out.push_back(std::stoi(item));
+  return out;
+}
+
+std::string defaultPdb() {
+  if (const char* root = std::getenv("LANDSCAPE_TEST_DATA"); root && *root)
+    return std::string(root) + "/sop/PF8_protofilament_ca.pdb";
+  return std::string(LANDSCAPE_SOURCE_DIR) + "/../shared/data/sop/PF8_protofilament_ca.pdb";
+}
+
+int run(int argc, char** argv) {
+  std::string pdb = defaultPdb();
+  std::vector<int> replicaCounts{1, 4, 16};
+  long steps = 20000, cpuSteps = 20;
+  double bandwidth = 3.2e12;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--pdb")
+      pdb = next();
+    else if (arg == "--replicas")
+      replicaCounts = parseList(next());
+    else if (arg == "--steps")
+      steps = std::stol(next());
+    else if (arg == "--cpu-steps")
+      cpuSteps = std::stol(next());
+    else if (arg == "--bandwidth")
+      bandwidth = std::stod(next());
+    else
+      throw std::invalid_argument("unknown option " + arg);
+  }
+  const std::vector<Setting> settings = {
+      {"sop-gpu", SopPrecision::Float, 20.0, 1e-3, 1000, 0},
+      {"sop-gpu+G", SopPrecision::Float, 20.0, 1e-3, 1000, 166},
+      {"default", SopPrecision::Float, 8.0, 3.0, 0, 0},
+      {"default+G", SopPrecision::Float, 8.0, 3.0, 0, 100},
+      {"default", SopPrecision::Double, 8.0, 3.0, 0, 0},
+  };
+  std::printf("# bench_sop: %s\n# device: %s\n", pdb.c_str(), gpuDescription().c_str());
+  std::printf("# %-10s %-6s %8s %8s %10s %10s %10s %8s %10s %9s %8s\n", "setting", "prec",
+              "replicas", "beads", "us/step", "ns/bead", "floor_us", "x_floor", "rebuilds",
+              "SOP-GPU", "speedup");
+
+  for (const Setting& s : settings) {
+    SopParams params;
+    params.repulsiveCutoff = s.cutoff;
+    const SopTopology topology = readSopTopology(pdb, params);
+    const std::vector<double> start = topology.nativeCoordinates();
+    const long pairs =
+        static_cast<long>(Sop(topology).repulsivePairs(start.data(), s.cutoff + s.skin).size());
+    for (int replicas : replicaCounts) {
+      SopDynamicsParams dp;
+      dp.replicas = replicas;
+      dp.precision = s.precision;
+      dp.skin = s.skin;
+      dp.rebuildInterval = s.rebuildInterval;
+      dp.cudaGraphSteps = s.graphSteps;
+      const double floorUs = 1e6 * floorBytes(topology, pairs, replicas, s.precision) / bandwidth;
+      const double beads = static_cast<double>(topology.beadCount()) * replicas;
+#ifdef LANDSCAPE_HAVE_CUDA
+      if (gpuAvailable()) {
+        SopDynamicsCuda md(topology, start, dp);
+        md.run(2000);  // warm-up, includes the first list builds
+        const long before = md.rebuilds();
+        const auto t0 = Clock::now();
+        md.run(steps);
+        const double us = 1e6 * std::chrono::duration<double>(Clock::now() - t0).count() / steps;
+        const double reference = sopGpuMicroseconds(replicas);
+        char ref[32] = "-", speed[32] = "-";
+        if (reference > 0 && s.rebuildInterval > 0) {
+          std::snprintf(ref, sizeof ref, "%.0f", reference);
+          std::snprintf(speed, sizeof speed, "%.2fx", reference / us);
+        }
+        std::printf("  %-10s %-6s %8d %8.0f %10.2f %10.3f %10.2f %8.2f %10ld %9s %8s\n", s.name,
+                    sopPrecisionName(s.precision).c_str(), replicas, beads, us, 1e3 * us / beads,
+                    floorUs, us / floorUs, md.rebuilds() - before, ref, speed);
+        continue;
+      }
+#endif
+      std::printf("  %-10s %-6s %8d %8.0f %10s %10s %10.2f %8s %10s %9s %8s\n", s.name,
+                  sopPrecisionName(s.precision).c_str(), replicas, beads, "no GPU", "-", floorUs,
+                  "-", "-", "-", "-");
+    }
+  }
+
+  // CPU reference: double, one replica, default settings (cell list every step).
+  {
+    const SopTopology topology = readSopTopology(pdb);
+    SopDynamicsCpu md(topology, topology.nativeCoordinates(), SopDynamicsParams{});
+    md.run(2);
+    const auto t0 = Clock::now();
+    md.run(cpuSteps);
+    const double us = 1e6 * std::chrono::duration<double>(Clock::now() - t0).count() / cpuSteps;
+    std::printf("  %-10s %-6s %8d %8zu %10.1f %10.3f   (CPU reference, one core)\n", "cpu",
+                "double", 1, topology.beadCount(), us, 1e3 * us / topology.beadCount());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_sop: error: %s\n", e.what());
+    return 1;
+  }
+}
