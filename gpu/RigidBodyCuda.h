@@ -40,6 +40,10 @@ class RigidBodyCuda : public Potential {
   bool hasGradientMetric() const override { return true; }
   double rmsGradient(const double* q, const double* g) override;
   double rmsGradientDevice(const double* d_q, const double* d_g) override;
+  bool overallMotionModes(const double* q, std::vector<double>& modes) const override {
+    m_system.overallMotionModes(q, modes);
+    return true;
+  }
 
   /// Atoms (3N, device) from rigid coordinates (device); for callers that stay on the device.
   void toAtomsDevice(const double* d_q, double* d_x);

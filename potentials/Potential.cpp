@@ -29,6 +29,8 @@ double Potential::rmsGradient(const double*, const double* g) {
   return std::sqrt(sum / static_cast<double>(dimension()));
 }
 
+bool Potential::overallMotionModes(const double*, std::vector<double>&) const { return false; }
+
 double Potential::rmsGradientDevice(const double*, const double*) {
   throw std::logic_error(name() + " has no device-resident metric RMS gradient");
 }

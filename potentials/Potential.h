@@ -68,6 +68,11 @@ class Potential {
   /// As rmsGradient() on device arrays (device-resident potentials); only the scalar comes back.
   /// The default throws std::logic_error.
   virtual double rmsGradientDevice(const double* d_x, const double* d_g);
+
+  /// The overall translations and rotations at x as 6 vectors in this potential's coordinates
+  /// (modes[k * dimension() + i], not orthonormalised), for potentials whose coordinates are not
+  /// 3N Cartesians (rigid bodies). Returns false (the default) when the Cartesian modes of x apply.
+  virtual bool overallMotionModes(const double* x, std::vector<double>& modes) const;
 };
 
 }  // namespace landscape

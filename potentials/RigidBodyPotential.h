@@ -31,6 +31,10 @@ class RigidBodyPotential : public Potential {
   std::vector<EnergyComponent> energyComponents(const double* q) override;
   bool hasGradientMetric() const override { return true; }
   double rmsGradient(const double* q, const double* g) override;
+  bool overallMotionModes(const double* q, std::vector<double>& modes) const override {
+    m_system.overallMotionModes(q, modes);
+    return true;
+  }
 
  private:
   Potential& m_atomistic;

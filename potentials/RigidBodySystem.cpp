@@ -188,6 +188,44 @@ double RigidBodySystem::rmsGradient(const double* q, const double* gRigid) const
   return std::sqrt(sum / static_cast<double>(3 * m_atomCount));
 }
 
+void RigidBodySystem::overallMotionModes(const double* q, std::vector<double>& modes) const {
+  const std::size_t n = dimension(), B = bodyCount();
+  modes.assign(6 * n, 0.0);
+  std::vector<double> x(3 * m_atomCount);
+  toAtoms(q, x.data());
+  Eigen::Vector3d c = Eigen::Vector3d::Zero();
+  for (std::size_t a = 0; a < m_atomCount; ++a) c += Eigen::Vector3d(&x[3 * a]);
+  c /= static_cast<double>(std::max<std::size_t>(m_atomCount, 1));
+  // Points that move as positions: centres (slots 0..B-1) and free atoms.
+  auto positionSlot = [&](std::size_t s) { return s < B ? 3 * s : 6 * B + 3 * (s - B); };
+  for (std::size_t s = 0; s < B + m_freeAtoms.size(); ++s) {
+    const std::size_t o = positionSlot(s);
+    const Eigen::Vector3d r = Eigen::Vector3d(q + o) - c;
+    for (int k = 0; k < 3; ++k) {
+      modes[k * n + o + k] = 1.0;
+      const Eigen::Vector3d w = Eigen::Vector3d::Unit(k).cross(r);
+      for (int j = 0; j < 3; ++j) modes[(3 + k) * n + o + j] = w[j];
+    }
+  }
+  for (std::size_t b = 0; b < B; ++b) {
+    double R[9], D[3][9];
+    rotationMatrixAndDerivatives(q + 3 * B + 3 * b, R, D[0], D[1], D[2]);
+    const Eigen::Matrix3d Rt =
+        Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(R).transpose();
+    Eigen::Matrix3d T;
+    for (int l = 0; l < 3; ++l) {
+      const Eigen::Matrix3d A =
+          Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(D[l]) * Rt;
+      T.col(l) = 0.5 * Eigen::Vector3d(A(2, 1) - A(1, 2), A(0, 2) - A(2, 0), A(1, 0) - A(0, 1));
+    }
+    const Eigen::FullPivLU<Eigen::Matrix3d> lu(T);
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Vector3d dp = lu.solve(Eigen::Vector3d::Unit(k));
+      for (int j = 0; j < 3; ++j) modes[(3 + k) * n + 3 * B + 3 * b + j] = dp[j];
+    }
+  }
+}
+
 void RigidBodySystem::canonicalise(std::vector<double>& q) const {
   const std::size_t B = bodyCount();
   for (std::size_t b = 0; b < B; ++b) {

@@ -56,6 +56,11 @@ class RigidBodySystem {
   /// rotation (M_I from RigidBodyTerms.h angleAxisMetric).
   double rmsGradient(const double* q, const double* gRigid) const;
 
+  /// Overall translations (x, y, z) then rotations about the atoms' centroid (x, y, z) as 6
+  /// vectors of rigid coordinates at q: modes[k * dimension() + i]. A rotation w moves centres and
+  /// free atoms by w x (r - c) and p by dp with sum_l vee(R^l R^T) dp_l = w.
+  void overallMotionModes(const double* q, std::vector<double>& modes) const;
+
   /// Replaces every p_I with |p_I| > pi by the equivalent p_I (1 - 2 pi / |p_I|) (same rotation),
   /// keeping the angle-axis chart away from its singularity at |p| = 2 pi.
   void canonicalise(std::vector<double>& q) const;

@@ -347,3 +347,45 @@ TEST(RigidBodyPotential, LbfgsMinimisesInRigidCoordinates) {
 
 }  // namespace
 }  // namespace landscape
+
+namespace landscape {
+namespace {
+
+TEST(RigidBodyPotential, OverallMotionModesLeaveTheEnergyUnchanged) {
+  Lj30Rigid s;
+  s.q[6] = 0.9;
+  s.q[10] = -2.5;
+  std::vector<double> modes;
+  ASSERT_TRUE(s.potential->overallMotionModes(s.q.data(), modes));
+  const std::size_t n = s.q.size();
+  ASSERT_EQ(modes.size(), 6 * n);
+  std::vector<double> g(n);
+  s.potential->energyGradient(s.q.data(), g.data());
+  double gNorm = 0.0;
+  for (double v : g) gNorm += v * v;
+  gNorm = std::sqrt(gNorm);
+  for (int k = 0; k < 6; ++k) {
+    double dot = 0.0, norm = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      dot += g[i] * modes[k * n + i];
+      norm += modes[k * n + i] * modes[k * n + i];
+    }
+    EXPECT_NEAR(dot, 0.0, 1e-9 * gNorm * std::sqrt(norm)) << "mode " << k;
+  }
+  // A small step along a rotation mode moves the atoms rigidly: every distance is kept.
+  std::vector<double> q2 = s.q;
+  for (std::size_t i = 0; i < n; ++i) q2[i] += 1e-4 * modes[4 * n + i];
+  const std::vector<double> a = s.system->toAtoms(s.q), b = s.system->toAtoms(q2);
+  for (std::size_t i : {0, 5, 13, 29})
+    for (std::size_t j : {2, 7, 20}) {
+      double da = 0.0, db = 0.0;
+      for (int k = 0; k < 3; ++k) {
+        da += std::pow(a[3 * i + k] - a[3 * j + k], 2);
+        db += std::pow(b[3 * i + k] - b[3 * j + k], 2);
+      }
+      EXPECT_NEAR(std::sqrt(da), std::sqrt(db), 1e-7);
+    }
+}
+
+}  // namespace
+}  // namespace landscape
