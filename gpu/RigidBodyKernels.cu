@@ -186,7 +186,7 @@ unsigned int gridFor(std::size_t threads, int block) {
 }
 
 void requireArgs(const RigidBodyArgs& a, const char* what) {
-  if (a.d_bodyStart == nullptr || a.d_rotation == nullptr ||
+  if (a.d_bodyStart == nullptr || (a.bodies > 0 && a.d_rotation == nullptr) ||
       (a.entries > 0 &&
        (a.d_bodyOfEntry == nullptr || a.d_bodyAtoms == nullptr || a.d_reference == nullptr)) ||
       (a.freeAtoms > 0 && a.d_freeAtoms == nullptr))

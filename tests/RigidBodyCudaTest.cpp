@@ -97,7 +97,7 @@ void expectCpuEqualsGpu(const std::vector<std::size_t>& bodySizes, std::size_t f
   EXPECT_EQ(gg2, gg);
   // The angle-axis RMS on the device equals the host formula.
   const double rc = cpu->rmsGradient(q.data(), gc.data());
-  EXPECT_NEAR(gpu->rmsGradient(q.data(), gg.data()), rc, 1e-11 * rc);
+  EXPECT_NEAR(gpu->rmsGradient(q.data(), gg.data()), rc, 1e-9 * rc);
 }
 
 TEST(RigidBodyCuda, WarpPathBodiesOf3And11And32Atoms) {
@@ -155,19 +155,24 @@ TEST(RigidBodyCuda, GpuLbfgsRunsInRigidCoordinates) {
   params.maxIterations = 20000;
   params.rmsTolerance = 1e-6;
   const std::vector<double> start = system.fromAtoms(layout.atoms);
-  auto run = [&](LbfgsBackend backend, Potential& potential, std::vector<double>& q) {
+  auto run = [&](LbfgsBackend backend, Potential& potential, std::vector<double>& q,
+                 std::vector<double>& energies) {
     auto ws = lbfgsWorkspaceFactory(backend)(potential, params.historySize);
     ws->setCoordinates(q.data());
-    const LbfgsResult r = Lbfgs(params).minimize(*ws);
+    const LbfgsResult r =
+        Lbfgs(params).minimize(*ws, [&](const LbfgsIteration& it) { energies.push_back(it.energy); });
     ws->getCoordinates(q.data());
     return r;
   };
-  std::vector<double> qc = start, qg = start;
-  const LbfgsResult rc = run(LbfgsBackend::Cpu, *cpu, qc);
-  const LbfgsResult rg = run(LbfgsBackend::Gpu, *gpu, qg);
+  std::vector<double> qc = start, qg = start, ec, eg;
+  const LbfgsResult rc = run(LbfgsBackend::Cpu, *cpu, qc, ec);
+  const LbfgsResult rg = run(LbfgsBackend::Gpu, *gpu, qg, eg);
   EXPECT_TRUE(rc.converged());
   EXPECT_TRUE(rg.converged());
-  EXPECT_NEAR(rg.energy, rc.energy, 1e-6 * std::fabs(rc.energy));
+  // The same iterates to round-off at first (later the descent may amplify round-off and end in
+  // another minimum, see LbfgsCudaTest).
+  for (std::size_t i = 0; i < std::min<std::size_t>({ec.size(), eg.size(), 20}); ++i)
+    EXPECT_NEAR(eg[i], ec[i], 1e-9 * std::fabs(ec[i])) << "iteration " << i + 1;
   std::vector<double> g(qg.size());
   cpu->energyGradient(qg.data(), g.data());
   EXPECT_LT(cpu->rmsGradient(qg.data(), g.data()), 1.01e-6);
