@@ -20,45 +20,6 @@ std::vector<int> toInt(const std::vector<std::size_t>& v) {
   return out;
 }
 
-// The block tables of the multi-pass reduction (seed 001: "launch repeatedly until the number of
-// blocks became equal to the number of large rigid bodies"): pass 0 reduces chunks of atoms,
-// later passes chunks of the previous pass's partial sums; a body whose input fits one block
-// writes its gradient.
-std::vector<std::vector<RigidPassBlock>> passTables(const RigidBodySystem& s,
-                                                    std::size_t& maxPartials) {
-  struct Segment {
-    int body, begin, count;
-  };
-  std::vector<Segment> segments;
-  for (std::size_t b = 0; b < s.bodyCount(); ++b)
-    if (s.bodySize(b) > static_cast<std::size_t>(kRigidWarpBodyLimit))
-      segments.push_back({static_cast<int>(b), static_cast<int>(s.bodyStart()[b]),
-                          static_cast<int>(s.bodySize(b))});
-  std::vector<std::vector<RigidPassBlock>> passes;
-  maxPartials = 0;
-  while (!segments.empty()) {
-    std::vector<RigidPassBlock> blocks;
-    std::vector<Segment> next;
-    int outputs = 0;
-    for (const Segment& seg : segments) {
-      const int chunks = (seg.count + kRigidBlockSize - 1) / kRigidBlockSize;
-      if (chunks == 1) {
-        blocks.push_back({seg.body, seg.begin, seg.count, -1});
-        continue;
-      }
-      for (int c = 0; c < chunks; ++c)
-        blocks.push_back({seg.body, seg.begin + c * kRigidBlockSize,
-                          std::min(kRigidBlockSize, seg.count - c * kRigidBlockSize), outputs + c});
-      next.push_back({seg.body, outputs, chunks});
-      outputs += chunks;
-    }
-    maxPartials = std::max(maxPartials, static_cast<std::size_t>(outputs));
-    passes.push_back(std::move(blocks));
-    segments = std::move(next);
-  }
-  return passes;
-}
-
 }  // namespace
 
 struct RigidBodyCuda::DeviceState {
@@ -68,14 +29,11 @@ struct RigidBodyCuda::DeviceState {
     std::vector<int> bodyOfEntry;
     for (std::size_t b = 0; b < s.bodyCount(); ++b)
       bodyOfEntry.insert(bodyOfEntry.end(), s.bodySize(b), static_cast<int>(b));
-    std::vector<int> small;
-    for (std::size_t b = 0; b < s.bodyCount(); ++b)
-      if (s.bodySize(b) <= static_cast<std::size_t>(kRigidWarpBodyLimit))
-        small.push_back(static_cast<int>(b));
-    std::size_t maxPartials = 0;
-    const std::vector<std::vector<RigidPassBlock>> passes = passTables(s, maxPartials);
+    const RigidReductionPlan plan = makeRigidReductionPlan(s);
+    const std::vector<int>& small = plan.warpBodies;
+    const std::size_t maxPartials = plan.maxPartials;
     std::vector<RigidPassBlock> allBlocks;
-    for (const auto& p : passes) {
+    for (const auto& p : plan.passes) {
       passOffset.push_back(allBlocks.size());
       passSize.push_back(p.size());
       allBlocks.insert(allBlocks.end(), p.begin(), p.end());

@@ -22,23 +22,12 @@
 
 #include <cstddef>
 
+#include "gpu/RigidBodyReductionPlan.h"
+
 namespace landscape {
 
-/// Threads per block of the per-chunk block reductions (also the chunk length).
-constexpr int kRigidBlockSize = 256;
-/// Bodies of at most this many atoms are reduced by one warp.
-constexpr int kRigidWarpBodyLimit = 32;
 /// Doubles per body in the rotation array: R, dR/dp1, dR/dp2, dR/dp3 (row-major).
 constexpr int kRigidRotationStride = 36;
-
-/// One block of a reduction pass: sums `count` inputs starting at `begin` for body `body` and
-/// writes to partial `out`, or (out < 0) to the rigid gradient of the body.
-struct RigidPassBlock {
-  int body;
-  int begin;
-  int count;
-  int out;
-};
 
 struct RigidBodyArgs {
   std::size_t bodies = 0;               ///< B

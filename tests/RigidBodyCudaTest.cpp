@@ -11,11 +11,15 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/HarmonicWellCuda.h"
+#endif
 #include "gpu/LbfgsWorkspaceFactory.h"
 #include "gpu/PotentialFactory.h"
 #include "gpu/RigidBodyFactory.h"
 #include "landscape/Lbfgs.h"
 #include "landscape/Random.h"
+#include "potentials/HarmonicWell.h"
 #include "potentials/LennardJones.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
@@ -64,16 +68,27 @@ Layout makeLayout(const std::vector<std::size_t>& bodySizes, std::size_t freeAto
   return layout;
 }
 
-void expectCpuEqualsGpu(const std::vector<std::size_t>& bodySizes, std::size_t freeAtoms) {
+// Lennard-Jones by default; the harmonic well (O(N)) for very large bodies.
+void expectCpuEqualsGpu(const std::vector<std::size_t>& bodySizes, std::size_t freeAtoms,
+                        bool harmonic = false) {
   const Layout layout = makeLayout(bodySizes, freeAtoms, 11);
   const std::size_t n = layout.atoms.size() / 3;
   const RigidBodySystem system(layout.set, layout.atoms);
-  LennardJones ljCpu(n);
-  PotentialSpec spec;
-  spec.atoms = n;
-  auto ljGpu = makePotential(spec, Backend::Cuda);
-  auto cpu = makeRigidBodyPotential(ljCpu, system, Backend::Cpu);
-  auto gpu = makeRigidBodyPotential(*ljGpu, system, Backend::Cuda);
+  std::unique_ptr<Potential> atomCpu, atomGpu;
+  if (harmonic) {
+    atomCpu = std::make_unique<HarmonicWell>(n, 2.0);
+#ifdef LANDSCAPE_HAVE_CUDA
+    atomGpu = std::make_unique<HarmonicWellCuda>(n, 2.0);
+#endif
+  } else {
+    atomCpu = std::make_unique<LennardJones>(n);
+    PotentialSpec spec;
+    spec.atoms = n;
+    atomGpu = makePotential(spec, Backend::Cuda);
+  }
+  ASSERT_TRUE(atomGpu);
+  auto cpu = makeRigidBodyPotential(*atomCpu, system, Backend::Cpu);
+  auto gpu = makeRigidBodyPotential(*atomGpu, system, Backend::Cuda);
   ASSERT_TRUE(gpu->isDeviceResident());
 
   std::vector<double> q = system.fromAtoms(layout.atoms);
@@ -120,6 +135,11 @@ TEST(RigidBodyCuda, MultiBlockBodyOf5000Atoms) {
   expectCpuEqualsGpu({5000, 11, 40}, 30);
 }
 
+TEST(RigidBodyCuda, ThreePassBodyOf70000Atoms) {
+  SKIP_WITHOUT_GPU();
+  expectCpuEqualsGpu({70000, 33, 3}, 5, true);
+}
+
 TEST(RigidBodyCuda, AllBodiesNoFreeAtoms) {
   SKIP_WITHOUT_GPU();
   expectCpuEqualsGpu({3, 3, 3, 11}, 0);
@@ -159,8 +179,8 @@ TEST(RigidBodyCuda, GpuLbfgsRunsInRigidCoordinates) {
                  std::vector<double>& energies) {
     auto ws = lbfgsWorkspaceFactory(backend)(potential, params.historySize);
     ws->setCoordinates(q.data());
-    const LbfgsResult r =
-        Lbfgs(params).minimize(*ws, [&](const LbfgsIteration& it) { energies.push_back(it.energy); });
+    const LbfgsResult r = Lbfgs(params).minimize(
+        *ws, [&](const LbfgsIteration& it) { energies.push_back(it.energy); });
     ws->getCoordinates(q.data());
     return r;
   };
