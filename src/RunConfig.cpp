@@ -223,7 +223,9 @@ const std::vector<OptionSpec>& optionTable() {
        }},
       {"Rigid bodies (angle-axis, seed 001 section 2.1)", "rigid-rotation", "DEG",
        "largest random rotation of a rigid body about its centre per step (degrees, <= 180)",
-       [](const GminRunConfig& c) { return number(c.rigidMoves.rotation * 180.0 / 3.14159265358979323846); },
+       [](const GminRunConfig& c) {
+         return number(c.rigidMoves.rotation * 180.0 / 3.14159265358979323846);
+       },
        [](const std::string& v, GminRunConfig& c) {
          c.rigidMoves.rotation = realValue(v, Bound::NonNegative) * 3.14159265358979323846 / 180.0;
        }},

@@ -179,7 +179,7 @@ int run(int argc, char** argv) {
   std::unique_ptr<Potential> atomistic;
   const RigidBodySystem* rigid = nullptr;
   if (!config.rigidFile.empty()) {
-    const RigidBodySet set = readRigidBodies(config.rigidFile, start.empty() ? 0 : start.size() / 3);
+    const RigidBodySet set = readRigidBodies(config.rigidFile, start.size() / 3);
     const Backend rigidBackend =
         config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
     atomistic = std::move(potential);

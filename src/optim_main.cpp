@@ -108,7 +108,8 @@ void prepare(Potential& potential, const RigidBodySystem* rigid, Endpoint& e,
     throw std::runtime_error(e.source + text);
   }
   if (quiet) return;
-  const PointGroup group = findPointGroup(atomsOf(rigid, e.x), settings.characterisation.pointGroup);
+  const PointGroup group =
+      findPointGroup(atomsOf(rigid, e.x), settings.characterisation.pointGroup);
   if (minimise) {
     std::printf(" OPTIM> %-40s E= %16.7f RMS= %10.3E -> E= %16.7f RMS= %10.3E after %d steps\n",
                 e.source.c_str(), before, rmsBefore, e.energy, e.rmsGradient, steps);
@@ -216,7 +217,8 @@ Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork
   std::vector<int> index(stored.minima.size());
   for (std::size_t i = 0; i < stored.minima.size(); ++i) {
     const TransitionNetwork::Added added =
-        network.addMinimum(searchCoordinates(stored.minima[i].coordinates), stored.minima[i].energy);
+        network.addMinimum(searchCoordinates(stored.minima[i].coordinates),
+                           stored.minima[i].energy);
     index[i] = added.index;
     if (added.isNew) {
       known.minima.push_back(stored.minima[i]);
@@ -226,8 +228,8 @@ Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork
     const int plus = index[ts.plusMinimum], minus = index[ts.minusMinimum];
     if (plus == minus) continue;  // its two minima merged under this run's tolerances
     const TransitionNetwork::Added added =
-        network.addTransitionState(searchCoordinates(ts.coordinates), ts.energy, ts.eigenvalue, plus,
-                                   minus);
+        network.addTransitionState(searchCoordinates(ts.coordinates), ts.energy, ts.eigenvalue,
+                                   plus, minus);
     if (added.isNew) {
       known.states.push_back(ts);
       known.states.back().plusMinimum = plus;
