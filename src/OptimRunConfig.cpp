@@ -208,7 +208,8 @@ const std::vector<OptionSpec>& optionTable() {
        [](const std::string& v, OptimRunConfig& c) { c.backend = parseBackend(v); }},
       {"System", "rigid", "FILE",
        "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
-       "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with distances measured in them",
+       "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "
+       "distances measured in them",
        [](const OptimRunConfig&) { return std::string("none (all atoms atomistic)"); },
        [](const std::string& v, OptimRunConfig& c) { c.rigidFile = existingFile(v); }},
 
