@@ -173,15 +173,27 @@ RigidBodyFinderResult findRigidBodies(const AmberTopology& topology, const std::
                                   " is out of range 1.." + std::to_string(n));
     site.push_back(static_cast<std::size_t>(a - 1));
   }
+  const auto siteDistance = [&](const double* r) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t s : site) {
+      double d2 = 0.0;
+      for (int k = 0; k < 3; ++k) d2 += (r[k] - x[3 * s + k]) * (r[k] - x[3 * s + k]);
+      best = std::min(best, d2);
+    }
+    return std::sqrt(best);
+  };
   std::vector<double> distance(n, std::numeric_limits<double>::infinity());
   if (!site.empty())
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t s : site) {
-        double d2 = 0.0;
-        for (int k = 0; k < 3; ++k)
-          d2 += (x[3 * i + k] - x[3 * s + k]) * (x[3 * i + k] - x[3 * s + k]);
-        distance[i] = std::min(distance[i], std::sqrt(d2));
-      }
+    for (std::size_t i = 0; i < n; ++i) distance[i] = siteDistance(&x[3 * i]);
+  // A local group is placed by its centre of geometry, so a thin shell between the two radii
+  // still holds whole groups (seed 001 Table 5: a 1 A layer of local bodies).
+  const auto groupDistance = [&](const Candidate& c) {
+    if (site.empty()) return std::numeric_limits<double>::infinity();
+    double centre[3] = {0.0, 0.0, 0.0};
+    for (std::size_t a : c.atoms)
+      for (int k = 0; k < 3; ++k) centre[k] += x[3 * a + k] / static_cast<double>(c.atoms.size());
+    return siteDistance(centre);
+  };
 
   RigidBodyFinderResult result;
   result.set = RigidBodySet(n);
@@ -190,22 +202,16 @@ RigidBodyFinderResult findRigidBodies(const AmberTopology& topology, const std::
   if (large) {
     for (std::size_t i = 0; i < n; ++i) inLarge[i] = distance[i] > params.largeBodyRadius;
     for (const Candidate& c : candidates) {
-      bool reaches = false;
-      for (std::size_t a : c.atoms) reaches = reaches || inLarge[a];
-      if (reaches)
-        for (std::size_t a : c.atoms) inLarge[a] = true;
+      const bool beyond = groupDistance(c) > params.largeBodyRadius;
+      for (std::size_t a : c.atoms) inLarge[a] = beyond;
     }
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.atoms.front() < b.atoms.front();
   });
   for (const Candidate& c : candidates) {
-    bool keep = true;
-    for (std::size_t a : c.atoms) {
-      if (inLarge[a]) keep = false;
-      if (params.atomisticRadius > 0.0 && distance[a] < params.atomisticRadius) keep = false;
-    }
-    if (!keep) continue;
+    if (inLarge[c.atoms.front()]) continue;
+    if (params.atomisticRadius > 0.0 && groupDistance(c) < params.atomisticRadius) continue;
     result.set.addBody(c.atoms);
     result.descriptions.push_back(c.description);
     (c.kind == 0 ? result.peptideBonds : c.kind == 1 ? result.aromaticRings : result.sp2Centres)++;

@@ -9,7 +9,10 @@
 //   aromatic      PHE, TYR (ring + ring H + OH), TRP (benzene half, pyrrole half), HIS/HID/HIE/HIP;
 //   sp2           ARG guanidinium (NE HE CZ NH1 NH2 + H), ASP/GLU carboxylates (with CB/CG),
 //                 ASN/GLN amides, C-terminal carboxylate (C O OXT).
-// Distances (Angstrom) are minimum distances to the centre set (residues and/or atoms).
+// Distances (Angstrom) are minimum distances to the centre set (residues and/or atoms), of an atom
+// or, for a local group, of its centre of geometry: groups nearer than atomisticRadius stay
+// atomistic, groups beyond largeBodyRadius join the large body whole, the rest are local bodies;
+// atoms in no group join the large body when they are beyond largeBodyRadius.
 #include <string>
 #include <vector>
 
@@ -24,10 +27,10 @@ struct RigidBodyFinderParams {
   bool sp2Centres = true;
   std::vector<int> centreResidues;  ///< 1-based residues defining the site (Table 5 layout)
   std::vector<int> centreAtoms;     ///< 1-based atoms defining the site
-  /// Local groups with an atom closer than this to the site stay atomistic (Angstrom; 0: none).
+  /// Local groups whose centre is closer than this to the site stay atomistic (Angstrom; 0: none).
   double atomisticRadius = 0.0;
-  /// Atoms farther than this from the site form one large body, together with every local group
-  /// that reaches beyond it (Angstrom; 0: no large body).
+  /// Atoms farther than this from the site form one large body, with every local group whose
+  /// centre is beyond it (Angstrom; 0: no large body).
   double largeBodyRadius = 0.0;
 
   /// Throws std::invalid_argument naming the bad field (radii need a centre set, radii >= 0,
