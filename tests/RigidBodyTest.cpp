@@ -10,6 +10,7 @@
 #include "landscape/ClusterGeometry.h"
 #include "landscape/Lbfgs.h"
 #include "landscape/Random.h"
+#include "landscape/RigidBodyMoves.h"
 #include "potentials/LennardJones.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"
@@ -385,6 +386,47 @@ TEST(RigidBodyPotential, OverallMotionModesLeaveTheEnergyUnchanged) {
       }
       EXPECT_NEAR(std::sqrt(da), std::sqrt(db), 1e-7);
     }
+}
+
+}  // namespace
+}  // namespace landscape
+
+namespace landscape {
+namespace {
+
+TEST(RigidBodyMoves, RotationAboutTheCentreAndTranslationWithinBounds) {
+  Lj30Rigid s;
+  const std::vector<double> before = s.system->toAtoms(s.q);
+  RigidBodyMoveParams rotateOnly;
+  rotateOnly.rotation = 0.5;
+  std::vector<double> q = s.q;
+  Random random(4);
+  moveRigidBodies(*s.system, rotateOnly, q, random);
+  const std::vector<double> after = s.system->toAtoms(q);
+  for (std::size_t b = 0; b < 2; ++b) {
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(q[3 * b + k], s.q[3 * b + k]);  // centres kept
+    // Each atom turned about its body's centre by at most 0.5 rad.
+    const double* p = &q[6 + 3 * b];
+    EXPECT_LE(std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]), kPi + 1e-12);
+  }
+  for (std::size_t i = 14 * 3; i < before.size(); ++i) EXPECT_EQ(after[i], before[i]);  // free
+  double turned = 0.0;
+  for (std::size_t i = 0; i < 14 * 3; ++i) turned += std::fabs(after[i] - before[i]);
+  EXPECT_GT(turned, 1e-3);
+
+  RigidBodyMoveParams shiftOnly;
+  shiftOnly.translation = 0.3;
+  q = s.q;
+  moveRigidBodies(*s.system, shiftOnly, q, random);
+  for (std::size_t b = 0; b < 2; ++b) {
+    double d2 = 0.0;
+    for (int k = 0; k < 3; ++k) d2 += std::pow(q[3 * b + k] - s.q[3 * b + k], 2);
+    EXPECT_LE(std::sqrt(d2), 0.3);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(q[6 + 3 * b + k], s.q[6 + 3 * b + k]);
+  }
+  RigidBodyMoveParams bad;
+  bad.rotation = 4.0;
+  EXPECT_THROW(bad.check(), std::invalid_argument);
 }
 
 }  // namespace
