@@ -332,9 +332,9 @@ int run(int argc, char** argv) {
   const RigidBodySystem* rigid = nullptr;
   if (!config.rigidFile.empty()) {
     // Rigid coordinates (issue 9): the start endpoint fixes the body shapes; the finish endpoint
-    // is fitted body by body. Alignment assumes 3N atoms, so it is off: distances are Euclidean
-    // in rigid coordinates; the overall motions that the eigenvector search projects out are the
-    // rigid potential's own (Potential::overallMotionModes). The Hessian-derived fields
+    // is fitted body by body. DNEB works on rigid coordinates unaligned (its distances are
+    // Euclidean in rigid coordinates); the overall motions that the eigenvector search projects
+    // out are the rigid potential's own (Potential::overallMotionModes). The Hessian-derived fields
     // are left unknown (the atomistic Hessian does not describe a rigid stationary point).
     rigidPotential = makeRigidBodyPotential(
         *atomistic, RigidBodySystem(readRigidBodies(config.rigidFile, atoms), start.x),
@@ -342,7 +342,13 @@ int run(int argc, char** argv) {
     rigid = rigidBodySystemOf(*rigidPotential);
     start.x = rigid->fromAtoms(start.x);
     finish.x = rigid->fromAtoms(finish.x);
-    settings.network.alignStructures = false;
+    // Identity of stationary points and Dijkstra's distances: atoms aligned by rotation and
+    // translation only (a permutation would break the bodies' identity).
+    settings.network.toCartesian = [rigid](const std::vector<double>& q) {
+      return rigid->toAtoms(q);
+    };
+    settings.network.alignment.permutations = false;
+    settings.network.alignment.inversion = false;
     settings.connect.dneb.alignEndpoints = false;
     settings.characterisation.maxHessianAtoms = 0;
   }
