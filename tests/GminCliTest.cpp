@@ -156,6 +156,15 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
     EXPECT_NEAR(d(0, 2), 1.2, 1e-6);
     EXPECT_NEAR(d(1, 2), 1.2 * std::sqrt(2.0), 1e-6);
   }
+  // GMIN's keyword: RIGIDINIT reads rbodyconfig from the working directory.
+  file("rbodyconfig", "GROUP 3\n1\n2\n3\n");
+  file("data", "RIGIDINIT\nSTEPS 5\nSTEP 0.2 0.0\n");
+  const GminRun kw = gmin("--gmin-data data --coords square.xyz --quiet --output kw");
+  ASSERT_EQ(kw.exitCode, 0) << kw.err;
+  const std::vector<StoredMinimum> kwLowest = readLowestFile((m_dir / "kw/lowest").string());
+  ASSERT_FALSE(kwLowest.empty());
+  const std::vector<double>& y = kwLowest[0].coordinates;
+  EXPECT_NEAR(std::hypot(y[0] - y[3], y[1] - y[4], y[2] - y[5]), 1.2, 1e-6);
   file("bad.rigid", "GROUP 3\n1 2\n9\n");
   const GminRun bad = gmin("--coords square.xyz --rigid bad.rigid --steps 2");
   EXPECT_NE(bad.exitCode, 0);
