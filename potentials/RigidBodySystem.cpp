@@ -188,6 +188,15 @@ double RigidBodySystem::rmsGradient(const double* q, const double* gRigid) const
   return std::sqrt(sum / static_cast<double>(3 * m_atomCount));
 }
 
+void RigidBodySystem::translate(std::vector<double>& q, double dx, double dy, double dz) const {
+  const double d[3] = {dx, dy, dz};
+  const std::size_t B = bodyCount();
+  for (std::size_t b = 0; b < B; ++b)
+    for (int k = 0; k < 3; ++k) q[3 * b + k] += d[k];
+  for (std::size_t f = 0; f < m_freeAtoms.size(); ++f)
+    for (int k = 0; k < 3; ++k) q[6 * B + 3 * f + k] += d[k];
+}
+
 void RigidBodySystem::overallMotionModes(const double* q, std::vector<double>& modes) const {
   const std::size_t n = dimension(), B = bodyCount();
   modes.assign(6 * n, 0.0);

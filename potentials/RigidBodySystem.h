@@ -56,6 +56,9 @@ class RigidBodySystem {
   /// rotation (M_I from RigidBodyTerms.h angleAxisMetric).
   double rmsGradient(const double* q, const double* gRigid) const;
 
+  /// Translates every atom by (dx, dy, dz): the centres and the free atoms move, p does not.
+  void translate(std::vector<double>& q, double dx, double dy, double dz) const;
+
   /// Overall translations (x, y, z) then rotations about the atoms' centroid (x, y, z) as 6
   /// vectors of rigid coordinates at q: modes[k * dimension() + i]. A rotation w moves centres and
   /// free atoms by w x (r - c) and p by dp with sum_l vee(R^l R^T) dp_l = w.

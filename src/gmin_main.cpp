@@ -15,6 +15,7 @@
 #include "gpu/PotentialFactory.h"
 #include "gpu/RigidBodyFactory.h"
 #include "landscape/BasinHopping.h"
+#include "landscape/ClusterGeometry.h"
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
 #include "landscape/LangevinMove.h"
@@ -196,6 +197,15 @@ int run(int argc, char** argv) {
       }
       rigid->canonicalise(q);
     };
+    // CENTRE and the container act on the atoms: translate centres and free atoms together.
+    hooks.centre = [&](std::vector<double>& q) {
+      const std::vector<double> x = rigid->toAtoms(q);
+      const double atoms = static_cast<double>(x.size() / 3);
+      double c[3] = {0.0, 0.0, 0.0};
+      for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
+      rigid->translate(q, -c[0], -c[1], -c[2]);
+    };
+    hooks.maxRadius = [&](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
     if (hooks.rejectReason) {
       const auto atomisticCheck = hooks.rejectReason;
       hooks.rejectReason = [&, atomisticCheck](const std::vector<double>& q) {

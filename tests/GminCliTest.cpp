@@ -16,6 +16,7 @@
 
 #include "landscape/Database.h"
 #include "landscape/LowestFile.h"
+#include "potentials/LennardJones.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -155,6 +156,9 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
     EXPECT_NEAR(d(0, 1), 1.2, 1e-6);
     EXPECT_NEAR(d(0, 2), 1.2, 1e-6);
     EXPECT_NEAR(d(1, 2), 1.2 * std::sqrt(2.0), 1e-6);
+    // The saved energy is the energy of the saved atoms (CENTRE moved bodies and atoms together).
+    LennardJones lj(5);
+    EXPECT_NEAR(lj.energy(m.coordinates.data()), m.energy, 1e-7);
   }
   // GMIN's keyword: RIGIDINIT reads rbodyconfig from the working directory.
   file("rbodyconfig", "GROUP 3\n1\n2\n3\n");
