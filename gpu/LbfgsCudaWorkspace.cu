@@ -120,6 +120,15 @@ double LbfgsCudaWorkspace::evaluateCurrent() {
 
 double LbfgsCudaWorkspace::gradientNormSquared() const { return m_state->gradientNorm2; }
 
+double LbfgsCudaWorkspace::rmsGradient(double gradientNormSquared) {
+  DeviceState& s = *m_state;
+  if (!s.pot.hasGradientMetric()) return std::sqrt(gradientNormSquared / static_cast<double>(s.n));
+  if (s.pot.isDeviceResident()) return s.pot.rmsGradientDevice(s.x.data(), s.g.data());
+  s.x.copyToHost(s.hostX.data(), s.n);
+  s.g.copyToHost(s.hostG.data(), s.n);
+  return s.pot.rmsGradient(s.hostX.data(), s.hostG.data());
+}
+
 DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
   DeviceState& s = *m_state;
   const int L = s.length;

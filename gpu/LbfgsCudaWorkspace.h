@@ -30,6 +30,7 @@ class LbfgsCudaWorkspace : public LbfgsWorkspace {
   void getGradient(double* g) const override;
   double evaluateCurrent() override;
   double gradientNormSquared() const override;
+  double rmsGradient(double gradientNormSquared) override;
   DirectionSummary computeDirection(double initialGuess) override;
   void reverseDirection() override;
   double evaluateTrial(double c) override;

@@ -63,7 +63,12 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
     const LbfgsResult r = minimizer.minimize(workspace);
     workspace.getCoordinates(x.data());
     result.functionCalls += r.functionCalls;
-    if (m_params.centre) removeCentreOfMass(x);
+    if (m_params.centre) {
+      if (m_hooks.centre)
+        m_hooks.centre(x);
+      else
+        removeCentreOfMass(x);
+    }
     return r;
   };
   auto randomStart = [&] {
@@ -120,7 +125,7 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
     std::string rejectReason;
     if (!std::isfinite(q.energy)) {
       rejectReason = "non-finite energy";
-    } else if (maxRadius(trial) > m_radius) {
+    } else if ((m_hooks.maxRadius ? m_hooks.maxRadius(trial) : maxRadius(trial)) > m_radius) {
       rejectReason = "an atom left the container";
     } else if (m_hooks.rejectReason) {
       rejectReason = m_hooks.rejectReason(trial);

@@ -84,6 +84,11 @@ struct BasinHoppingHooks {
   /// Empty when the quenched structure may be kept; otherwise why it is rejected (it is then
   /// neither saved nor accepted, as GMIN does for changed chirality or cis/trans states).
   std::function<std::string(const std::vector<double>& x)> rejectReason;
+  /// For coordinates that are not 3N Cartesians (rigid bodies): CENTRE's translation to the
+  /// origin, and the largest distance of an atom from the origin for the container test. Empty:
+  /// removeCentreOfMass() and maxRadius() of x (ClusterGeometry.h).
+  std::function<void(std::vector<double>& x)> centre;
+  std::function<double(const std::vector<double>& x)> maxRadius;
 };
 
 class BasinHopping {

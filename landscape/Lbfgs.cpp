@@ -64,11 +64,10 @@ StepOutcome scaledStep(LbfgsWorkspace& ws, const DirectionSummary& direction, do
 }  // namespace
 
 LbfgsResult Lbfgs::minimize(LbfgsWorkspace& ws, const Observer& observer) const {
-  const double n = static_cast<double>(ws.dimension());
   LbfgsResult result;
   double energy = ws.evaluateCurrent();
   result.functionCalls = 1;
-  double rms = std::sqrt(ws.gradientNormSquared() / n);
+  double rms = ws.rmsGradient(ws.gradientNormSquared());
   ws.clearHistory();
   if (!std::isfinite(energy) || !std::isfinite(rms)) {
     result.energy = energy;
@@ -95,7 +94,7 @@ LbfgsResult Lbfgs::minimize(LbfgsWorkspace& ws, const Observer& observer) const 
       }
     }
     energy = step.energy;
-    rms = std::sqrt(ws.acceptTrial() / n);
+    rms = ws.rmsGradient(ws.acceptTrial());
     result.iterations = it;
     if (observer) {
       observer({it, energy, rms, step.stepLength, step.backtracks, step.reversed, step.capped,

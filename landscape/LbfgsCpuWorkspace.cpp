@@ -1,5 +1,6 @@
 #include "landscape/LbfgsCpuWorkspace.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace landscape {
@@ -50,6 +51,11 @@ DirectionSummary LbfgsCpuWorkspace::computeDirection(double initialGuess) {
   }
   m_p = -q;  // p = -H g
   return {m_p.dot(m_g), m_p.norm()};
+}
+
+double LbfgsCpuWorkspace::rmsGradient(double gradientNormSquared) {
+  if (m_potential.hasGradientMetric()) return m_potential.rmsGradient(m_x.data(), m_g.data());
+  return std::sqrt(gradientNormSquared / static_cast<double>(m_x.size()));
 }
 
 double LbfgsCpuWorkspace::evaluateTrial(double c) {

@@ -19,6 +19,7 @@ class LbfgsCpuWorkspace : public LbfgsWorkspace {
   void getGradient(double* g) const override;
   double evaluateCurrent() override;
   double gradientNormSquared() const override { return m_g.squaredNorm(); }
+  double rmsGradient(double gradientNormSquared) override;
   DirectionSummary computeDirection(double initialGuess) override;
   void reverseDirection() override { m_p = -m_p; }
   double evaluateTrial(double c) override;

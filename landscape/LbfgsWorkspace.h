@@ -3,6 +3,7 @@
 // search direction p and the history {s, y}; the outer loop (Lbfgs) only ever sees scalars.
 // The CPU workspace uses Eigen; a GPU workspace keeps everything in device memory and returns the
 // same scalars, so the loop of seed 001's Algorithms 1-3 is written once.
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -30,6 +31,12 @@ class LbfgsWorkspace {
   virtual double evaluateCurrent() = 0;
   /// |g|^2 at the current x.
   virtual double gradientNormSquared() const = 0;
+  /// RMS gradient at the current x for the convergence test: the potential's own metric when it
+  /// has one (Potential::hasGradientMetric, e.g. rigid bodies), else sqrt(|g|^2 / n) from the
+  /// |g|^2 passed in (what acceptTrial() returned).
+  virtual double rmsGradient(double gradientNormSquared) {
+    return std::sqrt(gradientNormSquared / static_cast<double>(dimension()));
+  }
 
   /// p = -H g by the two-loop recursion (seed 001, Algorithm 2) with H0 = gamma I (eq 2), or
   /// H0 = initialGuess I while the history is empty.

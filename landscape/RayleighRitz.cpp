@@ -91,7 +91,17 @@ RayleighRitzPotential::RayleighRitzPotential(Potential& potential,
     throw std::invalid_argument("Rayleigh-Ritz: zeta must be > 0 (length)");
   }
   // Built only when used: a model surface need not have 3N coordinates.
-  if (removeRigidBodyModes) m_modes.emplace(coordinates);
+  // Potentials in other coordinates (rigid bodies) supply their own overall motions.
+  if (removeRigidBodyModes) {
+    std::vector<double> own;
+    if (potential.overallMotionModes(coordinates.data(), own)) {
+      m_modes = RigidBodyModes::fromCandidates(Eigen::Map<const Eigen::MatrixXd>(
+          own.data(), static_cast<Eigen::Index>(coordinates.size()),
+          static_cast<Eigen::Index>(own.size() / coordinates.size())));
+    } else {
+      m_modes.emplace(coordinates);
+    }
+  }
   const std::size_t n = m_x.size();
   m_unit.resize(n);
   m_displaced.resize(n);

@@ -51,10 +51,21 @@ void RigidBodyModes::build(const double* x, std::size_t dimension) {
       candidates.block<3, 1>(3 * i, 3 + k) = rotation;
     }
   }
+  orthonormalise(candidates);
+}
+
+RigidBodyModes RigidBodyModes::fromCandidates(const Eigen::MatrixXd& candidates) {
+  RigidBodyModes modes;
+  modes.orthonormalise(candidates);
+  return modes;
+}
+
+void RigidBodyModes::orthonormalise(const Eigen::MatrixXd& candidates) {
   // Modified Gram-Schmidt, dropping dependent candidates.
-  m_basis.resize(n, 6);
+  const Eigen::Index n = candidates.rows();
+  m_basis.resize(n, candidates.cols());
   int kept = 0;
-  for (int c = 0; c < 6; ++c) {
+  for (int c = 0; c < static_cast<int>(candidates.cols()); ++c) {
     Eigen::VectorXd v = candidates.col(c);
     const double original = v.norm();
     if (original == 0.0) continue;

@@ -24,6 +24,9 @@ class RigidBodyModes {
   /// coordinate is not finite.
   explicit RigidBodyModes(const std::vector<double>& x);
   RigidBodyModes(const double* x, std::size_t dimension);
+  /// The modes spanned by the given candidate columns (e.g. Potential::overallMotionModes for
+  /// coordinates that are not 3N Cartesians), orthonormalised, dependent ones dropped.
+  static RigidBodyModes fromCandidates(const Eigen::MatrixXd& candidates);
 
   std::size_t dimension() const { return static_cast<std::size_t>(m_basis.rows()); }
   /// Number of modes kept: 6 for a general cluster, 5 for a linear one, 3 for one atom.
@@ -40,7 +43,9 @@ class RigidBodyModes {
   Eigen::MatrixXd complementBasis() const;
 
  private:
+  RigidBodyModes() = default;
   void build(const double* x, std::size_t dimension);
+  void orthonormalise(const Eigen::MatrixXd& candidates);
   Eigen::MatrixXd m_basis;
 };
 

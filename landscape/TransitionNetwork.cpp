@@ -30,6 +30,13 @@ TransitionNetwork::TransitionNetwork(const TransitionNetworkParams& params) : m_
 
 double TransitionNetwork::structureDistance(const std::vector<double>& a,
                                             const std::vector<double>& b) const {
+  if (m_params.toCartesian) {
+    const std::vector<double> ca = m_params.toCartesian(a), cb = m_params.toCartesian(b);
+    if (m_params.alignStructures) return minimumDistance(ca, cb, m_params.alignment);
+    double s = 0.0;
+    for (std::size_t i = 0; i < ca.size(); ++i) s += (ca[i] - cb[i]) * (ca[i] - cb[i]);
+    return std::sqrt(s);
+  }
   if (m_params.alignStructures) return minimumDistance(a, b, m_params.alignment);
   double s = 0.0;
   for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);

@@ -9,6 +9,7 @@
 //
 // This is the state the HDF5 database will persist (/minima plus /transition_states, see
 // docs/database.md); a later run loads it and extends it.
+#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -24,6 +25,9 @@ struct TransitionNetworkParams {
   /// Euclidean distance of the coordinates as given.
   bool alignStructures = true;
   AlignmentParams alignment;  ///< permutations and inversion allowed by default (LJ clusters)
+  /// When set, coordinates are mapped to 3N Cartesians before every distance (rigid bodies: the
+  /// atoms of rigid coordinates), so that alignment sees atoms; empty = coordinates as given.
+  std::function<std::vector<double>(const std::vector<double>&)> toCartesian;
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;

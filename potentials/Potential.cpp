@@ -1,5 +1,6 @@
 #include "potentials/Potential.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace landscape {
@@ -20,6 +21,18 @@ bool Potential::perAtomEnergies(const double*, double*) { return false; }
 
 double Potential::energyGradientDevice(const double*, double*) {
   throw std::logic_error(name() + " has no device-resident entry point (it runs on the host)");
+}
+
+double Potential::rmsGradient(const double*, const double* g) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < dimension(); ++i) sum += g[i] * g[i];
+  return std::sqrt(sum / static_cast<double>(dimension()));
+}
+
+bool Potential::overallMotionModes(const double*, std::vector<double>&) const { return false; }
+
+double Potential::rmsGradientDevice(const double*, const double*) {
+  throw std::logic_error(name() + " has no device-resident metric RMS gradient");
 }
 
 }  // namespace landscape

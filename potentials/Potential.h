@@ -57,6 +57,22 @@ class Potential {
   /// gradient is overwritten, nothing passes through host memory except the returned energy.
   /// Throws std::logic_error on host-only potentials.
   virtual double energyGradientDevice(const double* d_x, double* d_g);
+
+  /// True when the coordinates are not plain Cartesians and convergence tests must use
+  /// rmsGradient() instead of sqrt(|g|^2 / dimension()) (rigid bodies: the angle-axis metric of
+  /// seed 001 ref 31).
+  virtual bool hasGradientMetric() const { return false; }
+  /// RMS gradient (energy / length) of the gradient g at x in the potential's own metric; the
+  /// default is sqrt(|g|^2 / dimension()). Host arrays of dimension() doubles.
+  virtual double rmsGradient(const double* x, const double* g);
+  /// As rmsGradient() on device arrays (device-resident potentials); only the scalar comes back.
+  /// The default throws std::logic_error.
+  virtual double rmsGradientDevice(const double* d_x, const double* d_g);
+
+  /// The overall translations and rotations at x as 6 vectors in this potential's coordinates
+  /// (modes[k * dimension() + i], not orthonormalised), for potentials whose coordinates are not
+  /// 3N Cartesians (rigid bodies). Returns false (the default) when the Cartesian modes of x apply.
+  virtual bool overallMotionModes(const double* x, std::vector<double>& modes) const;
 };
 
 }  // namespace landscape

@@ -175,6 +175,11 @@ const std::vector<KeywordEntry>& table() {
          c.basinHopping.seed =
              static_cast<std::uint64_t>(integer(l, 0, "the seed", 0, 9223372036854775807LL));
        }},
+      {"RIGIDINIT", S::Implemented, "", 0, 0,
+       "local rigid bodies (seed 001 section 2.1) from GMIN's `rbodyconfig` file in the working "
+       "directory (GROUP blocks, docs/rigid-bodies.md) -> `rigidFile` = rbodyconfig; the bodies' "
+       "shapes come from the starting structure (GMIN's coordsinirigid is not read)",
+       [](const KeywordLine&, GminRunConfig& c) { c.rigidFile = "rbodyconfig"; }},
       {"SAVE", S::Implemented, "n", 1, 1,
        "number of lowest distinct minima kept and re-quenched tightly -> `saveCount`",
        [](const KeywordLine& l, GminRunConfig& c) {

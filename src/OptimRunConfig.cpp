@@ -206,6 +206,12 @@ const std::vector<OptionSpec>& optionTable() {
       {"System", "backend", "cpu|cuda", "where energies and gradients are computed",
        [](const OptimRunConfig& c) { return backendName(c.backend); },
        [](const std::string& v, OptimRunConfig& c) { c.backend = parseBackend(v); }},
+      {"System", "rigid", "FILE",
+       "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
+       "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "
+       "distances measured in them",
+       [](const OptimRunConfig&) { return std::string("none (all atoms atomistic)"); },
+       [](const std::string& v, OptimRunConfig& c) { c.rigidFile = existingFile(v); }},
 
       {"Connect", "max-cycles", "N", "connect cycles before giving up [NEWCONNECT 1st]",
        [](const OptimRunConfig& c) { return std::to_string(c.settings.connect.maxCycles); },

@@ -65,6 +65,11 @@ struct OptimRunConfig {
   /// No --start/--finish and no POINTS: connect the two lowest LJ7 minima built in code.
   bool builtInExample() const { return startFile.empty() && odataPoints.empty(); }
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
+  /// --rigid FILE: local rigid bodies (GMIN-style GROUP blocks, docs/rigid-bodies.md). DNEB and
+  /// hybrid EF then run in rigid coordinates (centres, angle-axis vectors, free atoms); distances
+  /// are Euclidean in those coordinates (no alignment); the start endpoint fixes the body shapes;
+  /// the database keeps Cartesian atoms.
+  std::string rigidFile;
 
   OptimSettings settings = optimLj38ExampleSettings();
   std::string outputDir = "optim-out";  ///< --output DIR

@@ -259,6 +259,32 @@ const std::vector<OptionSpec>& optionTable() {
        [](const std::string& v, GminRunConfig& c) {
          c.sop.chainBreakDistance = realValue(v, Bound::Positive);
        }},
+      {"Rigid bodies (angle-axis, seed 001 section 2.1)", "rigid", "FILE",
+       "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices (docs/rigid-bodies.md, "
+       "tools/make_rigid_bodies); needs --inpcrd or --coords, whose structure fixes the bodies' "
+       "shapes; with --lbfgs-backend gpu the rigid transform runs on the device",
+       [](const GminRunConfig&) { return std::string("none (all atoms atomistic)"); },
+       [](const std::string& v, GminRunConfig& c) { c.rigidFile = existingFile(v); }},
+      {"Rigid bodies (angle-axis, seed 001 section 2.1)", "rigid-translation", "A",
+       "largest random translation of a rigid body per step (length)",
+       [](const GminRunConfig& c) { return number(c.rigidMoves.translation); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.rigidMoves.translation = realValue(v, Bound::NonNegative);
+       }},
+      {"Rigid bodies (angle-axis, seed 001 section 2.1)", "rigid-rotation", "DEG",
+       "largest random rotation of a rigid body about its centre per step (degrees, <= 180)",
+       [](const GminRunConfig& c) {
+         return number(c.rigidMoves.rotation * 180.0 / 3.14159265358979323846);
+       },
+       [](const std::string& v, GminRunConfig& c) {
+         c.rigidMoves.rotation = realValue(v, Bound::NonNegative) * 3.14159265358979323846 / 180.0;
+       }},
+      {"Rigid bodies (angle-axis, seed 001 section 2.1)", "rigid-probability", "P",
+       "chance per body per step of a rigid-body move",
+       [](const GminRunConfig& c) { return number(c.rigidMoves.probability); },
+       [](const std::string& v, GminRunConfig& c) {
+         c.rigidMoves.probability = realValue(v, Bound::NonNegative);
+       }},
 
       {"Langevin move", "langevin-steps", "N",
        "overdamped Langevin steps run before every quench (after the Cartesian step; use "
@@ -732,6 +758,7 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
     if (!config.prmtopFile.empty()) config.amber.check();
     if (!config.sopPdbFile.empty()) config.sop.check();
     if (config.langevin.steps > 0) config.langevin.check();
+    config.rigidMoves.check();
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("invalid parameters: ") + e.what());
   }
@@ -744,6 +771,10 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
     throw std::runtime_error("command line: --sop-pdb cannot be combined with --prmtop, --lj or --coords");
   if (!config.prmtopFile.empty() && (!config.coordsFile.empty() || config.ljAtomsGiven))
     throw std::runtime_error("command line: --prmtop cannot be combined with --lj or --coords");
+  if (!config.rigidFile.empty() && config.prmtopFile.empty() && config.coordsFile.empty())
+    throw std::runtime_error(
+        "command line: --rigid needs a starting structure (--prmtop/--inpcrd or --coords) that "
+        "fixes the shapes of the bodies");
   return config;
 }
 

@@ -8,6 +8,7 @@
 #include "gpu/LbfgsWorkspaceFactory.h"
 #include "landscape/BasinHoppingParams.h"
 #include "landscape/Langevin.h"
+#include "landscape/RigidBodyMoves.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "potentials/Precision.h"
@@ -64,6 +65,13 @@ struct GminRunConfig {
     p.steps = 0;
     return p;
   }();
+
+  /// Local rigid bodies (issue 9, seed 001 section 2.1): --rigid FILE (GMIN's GROUP blocks,
+  /// docs/rigid-bodies.md); empty = all atoms atomistic. The bodies' shapes come from the
+  /// starting structure (--inpcrd or --coords); --step-size then acts on the rigid coordinates
+  /// (centres and free atoms in length units, angle-axis components in radians).
+  std::string rigidFile;
+  RigidBodyMoveParams rigidMoves;  ///< --rigid-translation, --rigid-rotation, --rigid-probability
 
   BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
   std::string outputDir = "gmin-out";                         ///< --output DIR

@@ -14,16 +14,20 @@
 
 #include "gpu/LbfgsWorkspaceFactory.h"
 #include "gpu/PotentialFactory.h"
+#include "gpu/RigidBodyFactory.h"
 #include "landscape/BasinHopping.h"
+#include "landscape/ClusterGeometry.h"
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
 #include "landscape/LangevinMove.h"
 #include "landscape/LowestFile.h"
 #include "landscape/ProteinMoves.h"
+#include "landscape/RigidBodyMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/SopTopology.h"
+#include "potentials/RigidBodySet.h"
 #include "src/RunConfig.h"
 
 namespace {
@@ -39,18 +43,22 @@ extern "C" void requestStop(int) { g_stopRequested = 1; }
 class ResultWriter {
  public:
   /// topology: the AMBER molecule, whose minima are also written as PDB and rst7 files; sop: the
-  /// SOP protein, whose minima are written as C-alpha PDB files.
+  /// SOP protein, whose minima are written as C-alpha PDB files; rigid: set when the search runs
+  /// in rigid coordinates (minima are written as atoms).
   ResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* topology,
-               const SopTopology* sop = nullptr)
-      : m_dir(dir), m_topology(topology), m_sop(sop) {
+               const SopTopology* sop = nullptr, const RigidBodySystem* rigid = nullptr)
+      : m_dir(dir), m_topology(topology), m_sop(sop), m_rigid(rigid) {
     m_metadata.potential = potential.name();
     const bool molecular = topology != nullptr || sop != nullptr;
     m_metadata.energyUnit = molecular ? "kcal/mol" : "reduced (epsilon)";
     m_metadata.lengthUnit = molecular ? "Angstrom" : "reduced (sigma)";
-    m_metadata.atoms = potential.atomCount();
+    m_metadata.atoms = rigid ? rigid->atomCount() : potential.atomCount();
     m_metadata.program = "gmin";
   }
-  void write(const std::vector<StoredMinimum>& minima) const {
+  void write(const std::vector<StoredMinimum>& searched) const {
+    std::vector<StoredMinimum> minima = searched;
+    if (m_rigid)
+      for (StoredMinimum& m : minima) m.coordinates = m_rigid->toAtoms(m.coordinates);
     writeLowestFile(m_dir + "/lowest", minima);
     MinimaDatabase::write(m_dir + "/minima.h5", m_metadata, minima);
     if (m_sop) {
@@ -82,6 +90,7 @@ class ResultWriter {
   std::string m_dir;
   const AmberTopology* m_topology;
   const SopTopology* m_sop;
+  const RigidBodySystem* m_rigid;
   DatabaseMetadata m_metadata;
 };
 
@@ -201,6 +210,46 @@ int run(int argc, char** argv) {
     potential = makePotential(spec, config.backend);
   }
 
+  // Local rigid bodies (issue 9): the search runs in rigid coordinates over the atomistic
+  // potential; atomistic moves and checks see the mapped atoms. With the GPU L-BFGS the rigid
+  // transform runs on the device (gpu/RigidBodyCuda), whatever backend the atomistic potential has.
+  std::unique_ptr<Potential> atomistic;
+  const RigidBodySystem* rigid = nullptr;
+  if (!config.rigidFile.empty()) {
+    const RigidBodySet set = readRigidBodies(config.rigidFile, start.size() / 3);
+    const Backend rigidBackend =
+        config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
+    atomistic = std::move(potential);
+    potential = makeRigidBodyPotential(*atomistic, RigidBodySystem(set, start), rigidBackend);
+    rigid = rigidBodySystemOf(*potential);
+    start = rigid->fromAtoms(start);
+    const auto atomisticMove = hooks.extraMove;
+    hooks.extraMove = [&, atomisticMove](std::vector<double>& q, Random& random) {
+      if (config.rigidMoves.active()) moveRigidBodies(*rigid, config.rigidMoves, q, random);
+      if (atomisticMove) {
+        std::vector<double> x = rigid->toAtoms(q);
+        atomisticMove(x, random);
+        q = rigid->fromAtoms(x);
+      }
+      rigid->canonicalise(q);
+    };
+    // CENTRE and the container act on the atoms: translate centres and free atoms together.
+    hooks.centre = [&](std::vector<double>& q) {
+      const std::vector<double> x = rigid->toAtoms(q);
+      const double atoms = static_cast<double>(x.size() / 3);
+      double c[3] = {0.0, 0.0, 0.0};
+      for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
+      rigid->translate(q, -c[0], -c[1], -c[2]);
+    };
+    hooks.maxRadius = [&](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
+    if (hooks.rejectReason) {
+      const auto atomisticCheck = hooks.rejectReason;
+      hooks.rejectReason = [&, atomisticCheck](const std::vector<double>& q) {
+        return atomisticCheck(rigid->toAtoms(q));
+      };
+    }
+  }
+
   std::filesystem::create_directories(config.outputDir);
   // The Langevin move (issue 6): a short run at kT_md after the Cartesian step, its noise seeded
   // from the run's seed and the quench number, so reruns are identical.
@@ -216,7 +265,8 @@ int run(int argc, char** argv) {
       langevin->perturb(*potential, x, ++stream);
     };
   }
-  const ResultWriter writer(config.outputDir, *potential, topology.get(), sopTopology.get());
+  const ResultWriter writer(config.outputDir, atomistic ? *atomistic : *potential, topology.get(),
+                            sopTopology.get(), rigid);
   BasinHopping search(*potential, config.basinHopping, lbfgsWorkspaceFactory(config.lbfgsBackend),
                       hooks);
   const BasinHoppingParams& p = config.basinHopping;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpu/PotentialFactory.h"
+#include "gpu/RigidBodyFactory.h"
 #include "landscape/AtomicFile.h"
 #include "landscape/Characterisation.h"
 #include "landscape/Connect.h"
@@ -25,6 +26,8 @@
 #include "landscape/PathsampleExport.h"
 #include "landscape/PointGroup.h"
 #include "landscape/TransitionNetwork.h"
+#include "potentials/RigidBodySet.h"
+#include "potentials/RigidBodySystem.h"
 #include "src/OptimRunConfig.h"
 
 namespace {
@@ -66,16 +69,21 @@ struct Endpoint {
   double rmsGradient = 0.0;
 };
 
+// The potential's own RMS gradient: sqrt(|g|^2 / n), or the angle-axis metric for rigid bodies.
 double rmsGradient(Potential& potential, const std::vector<double>& x, double* energy) {
   std::vector<double> g(x.size());
   *energy = potential.energyGradient(x.data(), g.data());
-  double s = 0.0;
-  for (double v : g) s += v * v;
-  return std::sqrt(s / static_cast<double>(g.size()));
+  return potential.rmsGradient(x.data(), g.data());
+}
+
+// Cartesian atoms of coordinates x of the search (rigid coordinates when rigid is set).
+std::vector<double> atomsOf(const RigidBodySystem* rigid, const std::vector<double>& x) {
+  return rigid ? rigid->toAtoms(x) : x;
 }
 
 // Minimises the endpoint (REOPTIMISEENDPOINTS) or checks that it is a minimum already.
-void prepare(Potential& potential, Endpoint& e, const OptimSettings& settings, bool minimise,
+void prepare(Potential& potential, const RigidBodySystem* rigid, Endpoint& e,
+             const OptimSettings& settings, bool minimise,
              bool quiet) {
   double before = 0.0;
   const double rmsBefore = rmsGradient(potential, e.x, &before);
@@ -100,7 +108,8 @@ void prepare(Potential& potential, Endpoint& e, const OptimSettings& settings, b
     throw std::runtime_error(e.source + text);
   }
   if (quiet) return;
-  const PointGroup group = findPointGroup(e.x, settings.characterisation.pointGroup);
+  const PointGroup group =
+      findPointGroup(atomsOf(rigid, e.x), settings.characterisation.pointGroup);
   if (minimise) {
     std::printf(" OPTIM> %-40s E= %16.7f RMS= %10.3E -> E= %16.7f RMS= %10.3E after %d steps\n",
                 e.source.c_str(), before, rmsBefore, e.energy, e.rmsGradient, steps);
@@ -188,7 +197,11 @@ struct Known {
 };
 
 Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork& network,
-                   DatabaseMetadata& metadata, bool quiet) {
+                   DatabaseMetadata& metadata, bool quiet, const RigidBodySystem* rigid) {
+  // The file holds atoms; a rigid search works on their best-fit rigid coordinates.
+  const auto searchCoordinates = [rigid](const std::vector<double>& x) {
+    return rigid ? rigid->fromAtoms(x) : x;
+  };
   Known known;
   const StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
   if (metadata.atoms != atoms) {
@@ -204,7 +217,8 @@ Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork
   std::vector<int> index(stored.minima.size());
   for (std::size_t i = 0; i < stored.minima.size(); ++i) {
     const TransitionNetwork::Added added =
-        network.addMinimum(stored.minima[i].coordinates, stored.minima[i].energy);
+        network.addMinimum(searchCoordinates(stored.minima[i].coordinates),
+                           stored.minima[i].energy);
     index[i] = added.index;
     if (added.isNew) {
       known.minima.push_back(stored.minima[i]);
@@ -214,7 +228,8 @@ Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork
     const int plus = index[ts.plusMinimum], minus = index[ts.minusMinimum];
     if (plus == minus) continue;  // its two minima merged under this run's tolerances
     const TransitionNetwork::Added added =
-        network.addTransitionState(ts.coordinates, ts.energy, ts.eigenvalue, plus, minus);
+        network.addTransitionState(searchCoordinates(ts.coordinates), ts.energy, ts.eigenvalue,
+                                   plus, minus);
     if (added.isNew) {
       known.states.push_back(ts);
       known.states.back().plusMinimum = plus;
@@ -233,8 +248,10 @@ Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork
 
 // Everything in the network as stored records: loaded entries keep what the file said, new ones
 // are characterised now (Hessian up to the size cap, point group, moments of inertia).
+// With rigid bodies the records hold atoms, characterised on the atomistic potential.
 StoredTransitionNetwork completeNetwork(Potential& potential, const TransitionNetwork& network,
-                                        Known& known, const CharacterisationParams& params) {
+                                        Known& known, const CharacterisationParams& params,
+                                        const RigidBodySystem* rigid) {
   StoredTransitionNetwork out;
   for (std::size_t i = 0; i < network.minima().size(); ++i) {
     if (i < known.minima.size()) {
@@ -243,7 +260,7 @@ StoredTransitionNetwork completeNetwork(Potential& potential, const TransitionNe
     }
     StoredNetworkMinimum m;
     m.energy = network.minima()[i].energy;
-    m.coordinates = network.minima()[i].coordinates;
+    m.coordinates = atomsOf(rigid, network.minima()[i].coordinates);
     m.properties = characterise(potential, m.coordinates, params);
     out.minima.push_back(std::move(m));
   }
@@ -255,7 +272,7 @@ StoredTransitionNetwork completeNetwork(Potential& potential, const TransitionNe
     const NetworkTransitionState& t = network.transitionStates()[i];
     StoredTransitionState ts;
     ts.energy = t.energy;
-    ts.coordinates = t.coordinates;
+    ts.coordinates = atomsOf(rigid, t.coordinates);
     ts.plusMinimum = t.plusMinimum;
     ts.minusMinimum = t.minusMinimum;
     ts.eigenvalue = t.eigenvalue;
@@ -278,7 +295,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   for (const std::string& w : config.warnings) std::cerr << "optim: warning: " << w << "\n";
-  const OptimSettings& settings = config.settings;
+  OptimSettings settings = config.settings;
 
   // Endpoints.
   Endpoint start, finish;
@@ -310,14 +327,39 @@ int run(int argc, char** argv) {
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::LennardJones;
   spec.atoms = atoms;
-  const std::unique_ptr<Potential> potential = makePotential(spec, config.backend);
+  std::unique_ptr<Potential> atomistic = makePotential(spec, config.backend);
+  std::unique_ptr<Potential> rigidPotential;
+  const RigidBodySystem* rigid = nullptr;
+  if (!config.rigidFile.empty()) {
+    // Rigid coordinates (issue 9): the start endpoint fixes the body shapes; the finish endpoint
+    // is fitted body by body. DNEB works on rigid coordinates unaligned (its distances are
+    // Euclidean in rigid coordinates); the overall motions that the eigenvector search projects
+    // out are the rigid potential's own (Potential::overallMotionModes). The Hessian-derived fields
+    // are left unknown (the atomistic Hessian does not describe a rigid stationary point).
+    rigidPotential = makeRigidBodyPotential(
+        *atomistic, RigidBodySystem(readRigidBodies(config.rigidFile, atoms), start.x),
+        config.backend);
+    rigid = rigidBodySystemOf(*rigidPotential);
+    start.x = rigid->fromAtoms(start.x);
+    finish.x = rigid->fromAtoms(finish.x);
+    // Identity of stationary points and Dijkstra's distances: atoms aligned by rotation and
+    // translation only (a permutation would break the bodies' identity).
+    settings.network.toCartesian = [rigid](const std::vector<double>& q) {
+      return rigid->toAtoms(q);
+    };
+    settings.network.alignment.permutations = false;
+    settings.network.alignment.inversion = false;
+    settings.connect.dneb.alignEndpoints = false;
+    settings.characterisation.maxHessianAtoms = 0;
+  }
+  Potential* const potential = rigidPotential ? rigidPotential.get() : atomistic.get();
 
   if (!config.quiet) {
     std::printf("optim: %s (reduced units: energy epsilon, length sigma), seed %llu\n",
                 potential->name().c_str(), static_cast<unsigned long long>(settings.seed));
   }
-  prepare(*potential, start, settings, minimise, config.quiet);
-  prepare(*potential, finish, settings, minimise, config.quiet);
+  prepare(*potential, rigid, start, settings, minimise, config.quiet);
+  prepare(*potential, rigid, finish, settings, minimise, config.quiet);
 
   // The network: what the database holds, then the endpoints.
   std::filesystem::create_directories(config.outputDir);
@@ -328,7 +370,7 @@ int run(int argc, char** argv) {
   Known known;
   std::error_code error;
   if (!config.databaseFile.empty() && std::filesystem::exists(config.databaseFile, error)) {
-    known = loadDatabase(config.databaseFile, atoms, network, metadata, config.quiet);
+    known = loadDatabase(config.databaseFile, atoms, network, metadata, config.quiet, rigid);
   } else {
     metadata.potential = potential->name();
     metadata.energyUnit = kEnergyUnit;
@@ -391,7 +433,8 @@ int run(int argc, char** argv) {
   }
 
   const StoredTransitionNetwork stored =
-      completeNetwork(*potential, network, known, settings.characterisation);
+      completeNetwork(rigid ? *atomistic : *potential, network, known, settings.characterisation,
+                      rigid);
   TransitionNetworkDatabase::write(databasePath, metadata, stored);
   std::vector<int> foundNow;  // DUMPALLPATHS: every transition state found in this run
   for (std::size_t t = loadedStates; t < stored.transitionStates.size(); ++t) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 
 #include "landscape/Database.h"
 #include "landscape/LowestFile.h"
+#include "potentials/LennardJones.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -130,6 +132,52 @@ TEST_F(GminCli, StartsFromACoordinatesFile) {
   const GminRun r = gmin("--coords square.xyz --steps 5 --tight-rms 1e-7 --quiet");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "lowest energy: -6.0000000000");
+}
+
+// Issue 9: basin-hopping in rigid coordinates. Atoms 1-3 form a rigid right triangle (legs 1.2
+// sigma) that keeps its shape in every saved minimum; a bad rigid-body file is a one-line error
+// naming the file and line.
+TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
+  file("square.xyz", "5\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\nLA 0.6 0.6 0.9\n");
+  file("triangle.rigid", "GROUP 3\n1 2 3\n");
+  const GminRun r = gmin("--coords square.xyz --rigid triangle.rigid --steps 20 --step-size 0.2 "
+                         "--rigid-rotation 30 --rigid-translation 0.2 --quiet --output rig");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::vector<StoredMinimum> lowest = readLowestFile((m_dir / "rig/lowest").string());
+  ASSERT_FALSE(lowest.empty());
+  for (const StoredMinimum& m : lowest) {
+    ASSERT_EQ(m.coordinates.size(), 15u);  // atoms, not rigid coordinates
+    auto d = [&](int i, int j) {
+      double s = 0.0;
+      for (int k = 0; k < 3; ++k)
+        s += std::pow(m.coordinates[3 * i + k] - m.coordinates[3 * j + k], 2);
+      return std::sqrt(s);
+    };
+    EXPECT_NEAR(d(0, 1), 1.2, 1e-6);
+    EXPECT_NEAR(d(0, 2), 1.2, 1e-6);
+    EXPECT_NEAR(d(1, 2), 1.2 * std::sqrt(2.0), 1e-6);
+    // The saved energy is the energy of the saved atoms (CENTRE moved bodies and atoms together).
+    LennardJones lj(5);
+    EXPECT_NEAR(lj.energy(m.coordinates.data()), m.energy, 1e-7);
+  }
+  // GMIN's keyword: RIGIDINIT reads rbodyconfig from the working directory.
+  file("rbodyconfig", "GROUP 3\n1\n2\n3\n");
+  file("data", "RIGIDINIT\nSTEPS 5\nSTEP 0.2 0.0\n");
+  const GminRun kw = gmin("--gmin-data data --coords square.xyz --quiet --output kw");
+  ASSERT_EQ(kw.exitCode, 0) << kw.err;
+  const std::vector<StoredMinimum> kwLowest = readLowestFile((m_dir / "kw/lowest").string());
+  ASSERT_FALSE(kwLowest.empty());
+  const std::vector<double>& y = kwLowest[0].coordinates;
+  EXPECT_NEAR(std::hypot(y[0] - y[3], y[1] - y[4], y[2] - y[5]), 1.2, 1e-6);
+  file("bad.rigid", "GROUP 3\n1 2\n9\n");
+  const GminRun bad = gmin("--coords square.xyz --rigid bad.rigid --steps 2");
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_NE(bad.err.find("bad.rigid:3: atom index 9 is out of range 1..5"), std::string::npos)
+      << bad.err;
+  const GminRun noShape = gmin("--lj 5 --rigid triangle.rigid --steps 2");
+  EXPECT_NE(noShape.exitCode, 0);
+  EXPECT_NE(noShape.err.find("--rigid needs a starting structure"), std::string::npos)
+      << noShape.err;
 }
 
 TEST_F(GminCli, InterruptedRunStillWritesItsResults) {

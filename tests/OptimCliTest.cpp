@@ -217,6 +217,27 @@ TEST_F(OptimCli, ExtendsAGminMinimaDatabase) {
   EXPECT_EQ(MinimaDatabase::read((m_dir / "minima.h5").string()).size(), net.minima.size());
 }
 
+// Issue 9: DNEB and hybrid EF in rigid coordinates (atoms 1-3 of LJ7 as one body); the database
+// holds atoms.
+TEST_F(OptimCli, RigidBodiesConnectTheBuiltInLj7Minima) {
+  file("body.rigid", "GROUP 3\n1\n2\n3\n");
+  const OptimRun r = optim("--rigid body.rigid");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected, "yes");
+  EXPECT_GE(s.transitionStates, 1);
+  DatabaseMetadata meta;
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "optim-out/network.h5").string(), &meta);
+  EXPECT_EQ(meta.atoms, 7u);
+  ASSERT_FALSE(net.transitionStates.empty());
+  EXPECT_EQ(net.transitionStates[0].coordinates.size(), 21u);
+  for (const StoredTransitionState& ts : net.transitionStates)
+    EXPECT_GT(
+        ts.energy,
+        std::min(net.minima[ts.plusMinimum].energy, net.minima[ts.minusMinimum].energy) + 1e-6);
+}
+
 TEST_F(OptimCli, NotConnectedExitsWithStatus2) {
   // One eigenvector-following step cannot converge a transition state.
   const OptimRun r = optim("--ts-steps 1 --max-cycles 2 --quiet");
