@@ -477,8 +477,19 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       const long untilRebuild =
           byDisplacement ? count : params.rebuildInterval - steps % params.rebuildInterval;
       if (!forced && graphSteps > 0 && count - done >= graphSteps && untilRebuild >= graphSteps) {
-        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(graphFor(current, flag), graphStream->stream));
+        // Capture (which creates graphStream on first use) strictly before graphStream is read:
+        // cudaGraphLaunch(graphFor(...), graphStream->stream) left the order of the two argument
+        // evaluations unspecified, and GCC evaluated graphStream->stream first, dereferencing a
+        // null unique_ptr on the first graph launch (the host segfault of the H100 run).
+        const cudaGraphExec_t exec = graphFor(current, flag);
+        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, graphStream->stream));
         for (long k = 0; k < graphSteps; ++k) streams.advance();
+        // The parities after graphSteps steps (check() keeps graphSteps even, so this is a no-op
+        // there; kept so that the host state can never disagree with the captured graph).
+        if (graphSteps % 2 != 0) {
+          current = 1 - current;
+          if (byDisplacement) flag = 1 - flag;
+        }
         steps += graphSteps;
         done += graphSteps;
         continue;
