@@ -204,6 +204,23 @@ __device__ void sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g
   list.d_posAtBuild[g] = p;
 }
 
+/// 1/sqrt(x) without a division: in float one MUFU op (rsqrt.approx, relative error below
+/// 2^-22.9 against FP32's own 2^-24 rounding; ftz only touches x < 1.2e-38 A^2); in double CUDA's
+/// rsqrt (1 ulp), so the double path stays at rounding distance from the CPU twin.
+__device__ __forceinline__ float sopRsqrt(float x) {
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ double sopRsqrt(double x) { return rsqrt(x); }
+/// 1/x: one MUFU op in float (rcp.approx, below 1 ulp), the IEEE division in double (the CPU's).
+__device__ __forceinline__ float sopRecip(float x) {
+  float y;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ double sopRecip(double x) { return 1.0 / x; }
+
 template <class R>
 __device__ __forceinline__ R laneSum(R v) {
   // Butterfly over the kSopLanes lanes of one bead: every lane ends with the same bits, since
@@ -213,7 +230,9 @@ __device__ __forceinline__ R laneSum(R v) {
   return v;
 }
 
-template <class R, class Index, RngKind K>
+/// kIntegrate: the Langevin step (no energies); otherwise the gradient and, when d_beadEnergy is
+/// set, the per-bead energies (K unused).
+template <class R, class Index, RngKind K, bool kIntegrate>
 __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
   const SopTopologyView<R>& top = a.topology;
   const int n = top.beads;
@@ -228,7 +247,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   const SopPos4<R>* posR = a.d_posIn + static_cast<std::size_t>(r) * n;
   const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
   double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A), lane 0
-  const unsigned long long step = a.integrate ? *a.d_step : 0ull;
+  const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
   const double time = static_cast<double>(step) * a.timeStep;  // ps
 
   SopPos4<R> p{R(0), R(0), R(0), R(0)};
@@ -252,7 +271,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
         const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
         const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
         add(t, dx, dy, dz);
-        eFene += R(0.5) * t.energy;
+        if constexpr (!kIntegrate) eFene += R(0.5) * t.energy;
       }
     }
     // Native contacts (second sum), from the column-major list stored once for all replicas.
@@ -261,20 +280,27 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       const int j = top.d_nativeIndex[k * n + i];
       const SopPos4<R> q = posR[j];
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-      const SopTerm<R> t =
-          sopNative(dx * dx + dy * dy + dz * dz, top.d_nativeR0sq[k * n + i], top.nativeEpsilon);
+      const SopTerm<R> t = sopNativeFromInverse(sopRecip(dx * dx + dy * dy + dz * dz),
+                                                top.d_nativeR0sq[k * n + i], top.nativeEpsilon);
       add(t, dx, dy, dz);
-      eNative += R(0.5) * t.energy;
+      if constexpr (!kIntegrate) eNative += R(0.5) * t.energy;
     }
-    // Repulsion (last two sums) over the Verlet row, cut and shifted.
+    // Repulsion (last two sums) over the Verlet row, cut and shifted: one reciprocal square root
+    // per pair, no division, and a select (not a branch) for the cutoff.
+    const SopRepulsion<R> rep = top.repulsion;
     const int neighbours = a.list.d_neighbourCount[g];
     for (int k = lane; k < neighbours; k += kSopLanes) {
       const int j = static_cast<const Index*>(a.list.d_neighbour)[k * total + g];
       const SopPos4<R> q = posR[j];
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-      const SopTerm<R> t = sopRepulsive(dx * dx + dy * dy + dz * dz, top.repulsion);
-      add(t, dx, dy, dz);
-      eRep += R(0.5) * t.energy;
+      const R r2 = dx * dx + dy * dy + dz * dz;
+      const R rinv = sopRsqrt(r2);
+      const bool inside = r2 < rep.cutoff2;
+      const R f = inside ? sopRepulsiveDEdrOverR(rinv, rep) : R(0);
+      gx += f * dx;
+      gy += f * dy;
+      gz += f * dz;
+      if constexpr (!kIntegrate) eRep += inside ? R(0.5) * sopRepulsiveEnergy(r2, rinv, rep) : R(0);
     }
     // Cantilever spring on the pulled bead, and the indentation tip (lane 0).
     const SopExternalView<R>& ext = a.external;
@@ -304,14 +330,14 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   gx = laneSum(gx);
   gy = laneSum(gy);
   gz = laneSum(gz);
-  if (a.d_beadEnergy != nullptr) {
+  if (!kIntegrate && a.d_beadEnergy != nullptr) {
     eFene = laneSum(eFene);
     eNative = laneSum(eNative);
     eRep = laneSum(eRep);
   }
 
   if (active && lane == 0) {
-    if (a.integrate) {
+    if constexpr (kIntegrate) {
       std::uint32_t w[4];
       RandomStreamsView streams = a.streams;
       streams.step = step;               // the Philox counter; stateful generators ignore it
@@ -336,14 +362,14 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       a.d_gradient[3 * g + 1] = gy;
       a.d_gradient[3 * g + 2] = gz;
     }
-    if (a.d_beadEnergy != nullptr) {
+    if (!kIntegrate && a.d_beadEnergy != nullptr) {
       a.d_beadEnergy[g] = eFene;
       a.d_beadEnergy[total + g] = eNative;
       a.d_beadEnergy[2 * total + g] = eRep;
     }
   }
 
-  if (!a.integrate) return;
+  if constexpr (!kIntegrate) return;
   // Indentation: the tip moves on its axis by its own overdamped step, driven by the cantilever
   // spring and the summed bead reactions (deterministic: block sums, then the last block of the
   // replica adds them in block order). The last block of the whole grid advances the step.
@@ -452,6 +478,8 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   requireArg(!a.integrate || (a.d_posOut != nullptr && a.d_posOut != a.d_posIn),
              "integrate needs d_posOut distinct from d_posIn");
   requireArg(a.integrate || a.d_gradient != nullptr, "a gradient evaluation needs d_gradient");
+  requireArg(!a.integrate || a.d_beadEnergy == nullptr,
+             "bead energies come from a gradient evaluation (integrate = false)");
   requireArg(a.rebuildMode != 2 || a.d_rebuildNow != nullptr, "rebuildMode 2 needs d_rebuildNow");
   requireArg(!a.integrate || a.streams.streams == static_cast<std::size_t>(n) * a.list.replicas,
              "one random stream per bead of every replica");
@@ -461,12 +489,21 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");
   const dim3 grid(static_cast<unsigned int>(sopStepBlocksPerReplica(n)), a.list.replicas);
-  dispatchRngKind(a.streams.kind, [&](auto kind) {
+  if (!a.integrate) {
     if (a.list.shortIndices)
-      sopStepKernel<R, std::uint16_t, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
+      sopStepKernel<R, std::uint16_t, RngKind::Philox, false>
+          <<<grid, kSopStepBlock, 0, stream>>>(a);
     else
-      sopStepKernel<R, int, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
-  });
+      sopStepKernel<R, int, RngKind::Philox, false><<<grid, kSopStepBlock, 0, stream>>>(a);
+  } else {
+    dispatchRngKind(a.streams.kind, [&](auto kind) {
+      constexpr RngKind K = decltype(kind)::value;
+      if (a.list.shortIndices)
+        sopStepKernel<R, std::uint16_t, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
+      else
+        sopStepKernel<R, int, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
+    });
+  }
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

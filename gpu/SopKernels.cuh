@@ -145,7 +145,8 @@ struct SopStepArgs {
   unsigned long long* d_step = nullptr;
   unsigned int* d_gridDone = nullptr;  ///< finished-block counter of the grid (0 between steps)
   double* d_gradient = nullptr;        ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
-  double* d_beadEnergy = nullptr;  ///< optional: 3 x T (FENE, native, repulsive; pair terms halved)
+  /// !integrate, optional: 3 x T (FENE, native, repulsive; pair terms halved)
+  double* d_beadEnergy = nullptr;
 };
 
 template <class R>

@@ -208,6 +208,28 @@ TEST(SopPotential, EnergyAndForceAreContinuousAtTheRepulsiveCutoff) {
   EXPECT_EQ(sopRepulsive(rc * rc, rep).energy, 0.0);
 }
 
+TEST(SopPotential, DivisionFreeFormsEqualTheReferenceTerms) {
+  // The GPU pair loop evaluates the repulsion from 1/r and the native term from 1/r^2.
+  for (double rc : {8.0, 20.0}) {
+    SopParams p;
+    const SopRepulsion<double> rep = makeSopRepulsion<double>(p.repulsiveEpsilon, p.sigma, rc);
+    for (double r = 2.0; r < rc; r *= 1.07) {
+      const SopTerm<double> t = sopRepulsive(r * r, rep);
+      const double rinv = 1.0 / std::sqrt(r * r);
+      EXPECT_NEAR(sopRepulsiveDEdrOverR(rinv, rep), t.dEdrOverR,
+                  1e-13 * std::abs(t.dEdrOverR) + 1e-300)
+          << "r " << r;
+      EXPECT_NEAR(sopRepulsiveEnergy(r * r, rinv, rep), t.energy,
+                  1e-12 * std::abs(rep.energyAtCutoff) + 1e-13 * std::abs(t.energy))
+          << "r " << r;
+      const SopTerm<double> n = sopNative(r * r, 36.0, 1.5);
+      const SopTerm<double> m = sopNativeFromInverse(1.0 / (r * r), 36.0, 1.5);
+      EXPECT_EQ(n.energy, m.energy);
+      EXPECT_EQ(n.dEdrOverR, m.dEdrOverR);
+    }
+  }
+}
+
 TEST(SopPotential, GradientOverwritesAndEnergyAgrees) {
   const SopTopology t = loadOrSkip("1TIT.pdb");
   SKIP_WITHOUT(t, "1TIT.pdb");
