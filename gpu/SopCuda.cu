@@ -56,14 +56,17 @@ struct SopDeviceSystem {
     }
     maxNatives = 1;
     for (const auto& v : natives) maxNatives = std::max<int>(maxNatives, v.size());
-    std::vector<int> nativeCountHost(n),
-        nativeIndexHost(static_cast<std::size_t>(maxNatives) * n, 0);
-    std::vector<R> nativeR0sqHost(static_cast<std::size_t>(maxNatives) * n, R(1));
+    // Chunks of kSopLanes entries per bead (sopNativeSlot), padded to whole chunks.
+    const std::size_t nativeSlots =
+        static_cast<std::size_t>((maxNatives + kSopLanes - 1) / kSopLanes * kSopLanes) * n;
+    std::vector<int> nativeCountHost(n), nativeIndexHost(nativeSlots, 0);
+    std::vector<R> nativeR0sqHost(nativeSlots, R(1));
     for (int i = 0; i < n; ++i) {
       nativeCountHost[i] = static_cast<int>(natives[i].size());
       for (std::size_t k = 0; k < natives[i].size(); ++k) {
-        nativeIndexHost[k * n + i] = natives[i][k].first;
-        nativeR0sqHost[k * n + i] = static_cast<R>(natives[i][k].second * natives[i][k].second);
+        const std::size_t slot = sopNativeSlot(static_cast<int>(k), i, n);
+        nativeIndexHost[slot] = natives[i][k].first;
+        nativeR0sqHost[slot] = static_cast<R>(natives[i][k].second * natives[i][k].second);
       }
     }
     bondPrev = DeviceBuffer<int>(prev);
@@ -79,8 +82,10 @@ struct SopDeviceSystem {
 
     shortIndices = n <= 65536;
     const std::size_t indexBytes = shortIndices ? 2 : 4;
+    // Whole chunks per bead (sopListSlot), so a lane's two-entry load never leaves the buffer.
     neighbour = DeviceBuffer<std::uint32_t>(
-        (total * static_cast<std::size_t>(maxNeighbours) * indexBytes + 3) / 4);
+        (total * static_cast<std::size_t>(sopListCapacity(maxNeighbours)) * indexBytes + 7) / 8 *
+        2);
     neighbourCount = DeviceBuffer<int>(total);
     neighbourCount.zero();
     posAtBuild = DeviceBuffer<SopPos4<R>>(total);

@@ -163,46 +163,100 @@ __device__ __forceinline__ bool sopExcluded(const SopTopologyView<R>& top, int i
   if (j == top.d_bondPrev[i] || j == top.d_bondNext[i]) return true;
   const int count = top.d_nativeCount[i];
   for (int k = 0; k < count; ++k)
-    if (top.d_nativeIndex[k * top.beads + i] == j) return true;
+    if (top.d_nativeIndex[sopNativeSlot(k, i, top.beads)] == j) return true;
   return false;
 }
 
-/// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list.
+/// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list. Called by all
+/// kSopLanes lanes of the bead together: they test kSopLanes consecutive candidates at a time and
+/// a ballot gives each kept candidate its slot, so the row holds the partners in the order of the
+/// serial scan (cells z, y, x, each cell by bead index): deterministic, and the same list as one
+/// lane would write. Slots past the count up to the end of the last chunk get the bead's own index
+/// (a valid address for the pair loop, which masks them by the count). Returns the count.
 template <class R, class Index>
-__device__ void sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g, std::size_t total,
-                            const SopPos4<R>& p, const SopPos4<R>* posR) {
+__device__ int sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g, std::size_t total,
+                           const SopPos4<R>& p, const SopPos4<R>* posR, int lane) {
   const SopListView<R>& list = a.list;
   const int n = a.topology.beads;
+  const int groupShift = (threadIdx.x % 32) / kSopLanes * kSopLanes;
+  const unsigned int groupMask = ((1u << kSopLanes) - 1u) << groupShift;
+  const unsigned int lowerLanes = (1u << lane) - 1u;
+  Index* rows = static_cast<Index*>(list.d_neighbour);
   const SopCellGrid<R> grid = list.d_grid[r];
   const int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
   const int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
   const int cx = cellCoord(p.x, grid.lo[0], grid.cellSize, grid.dims[0]);
   const int cy = cellCoord(p.y, grid.lo[1], grid.cellSize, grid.dims[1]);
   const int cz = cellCoord(p.z, grid.lo[2], grid.cellSize, grid.dims[2]);
-  int count = 0;
+  int count = 0;  // the same in every lane of the bead
   for (int z = max(cz - 1, 0); z <= min(cz + 1, grid.dims[2] - 1); ++z)
     for (int y = max(cy - 1, 0); y <= min(cy + 1, grid.dims[1] - 1); ++y)
       for (int x = max(cx - 1, 0); x <= min(cx + 1, grid.dims[0] - 1); ++x) {
         const int cell = (z * grid.dims[1] + y) * grid.dims[0] + x;
-        for (int s = cellStart[cell]; s < cellStart[cell + 1]; ++s) {
-          const int j = cellBeads[s];
-          if (j == i) continue;
-          const SopPos4<R> q = posR[j];
-          const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-          if (dx * dx + dy * dy + dz * dz >= list.listRadius2) continue;
-          if (sopExcluded(a.topology, i, j)) continue;
-          if (count < list.maxNeighbours)
-            static_cast<Index*>(list.d_neighbour)[count * total + g] = static_cast<Index>(j);
-          ++count;
+        const int begin = cellStart[cell], end = cellStart[cell + 1];
+        for (int base = begin; base < end; base += kSopLanes) {  // uniform over the lanes
+          const int s = base + lane;
+          bool take = false;
+          int j = 0;
+          if (s < end) {
+            j = cellBeads[s];
+            if (j != i) {
+              const SopPos4<R> q = posR[j];
+              const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+              take =
+                  dx * dx + dy * dy + dz * dz < list.listRadius2 && !sopExcluded(a.topology, i, j);
+            }
+          }
+          const unsigned int kept = __ballot_sync(groupMask, take) >> groupShift;
+          if (take) {
+            const int slot = count + __popc(kept & lowerLanes);
+            if (slot < list.maxNeighbours)
+              rows[sopListSlot(slot, g, total)] = static_cast<Index>(j);
+          }
+          count += __popc(kept);
         }
       }
   if (count > list.maxNeighbours) {
-    atomicMax(&list.d_status[0], count);
+    if (lane == 0) atomicMax(&list.d_status[0], count);
     count = list.maxNeighbours;
   }
-  list.d_neighbourCount[g] = count;
-  list.d_posAtBuild[g] = p;
+  const int padded = (count + kSopListChunk - 1) / kSopListChunk * kSopListChunk;
+  for (int k = count + lane; k < padded; k += kSopLanes)
+    rows[sopListSlot(k, g, total)] = static_cast<Index>(i);
+  if (lane == 0) {
+    list.d_neighbourCount[g] = count;
+    list.d_posAtBuild[g] = p;
+  }
+  return count;
 }
+
+/// Loads a bead's position through the read-only path (the step never writes d_posIn).
+__device__ __forceinline__ SopPos4<float> sopLoad(const SopPos4<float>* p) {
+  const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+  return {v.x, v.y, v.z, v.w};
+}
+__device__ __forceinline__ SopPos4<double> sopLoad(const SopPos4<double>* p) {
+  const double2 a = __ldg(reinterpret_cast<const double2*>(p));
+  const double2 b = __ldg(reinterpret_cast<const double2*>(p) + 1);
+  return {a.x, a.y, b.x, b.y};
+}
+
+/// The kSopPairsPerLoad (= 2) Verlet-list entries one lane reads with one load.
+template <class Index>
+struct SopIndexPair;
+template <>
+struct SopIndexPair<std::uint16_t> {
+  using Word = unsigned int;  // entry 2m in the low half (little-endian)
+  static __device__ __forceinline__ int first(Word w) { return static_cast<int>(w & 0xffffu); }
+  static __device__ __forceinline__ int second(Word w) { return static_cast<int>(w >> 16); }
+};
+template <>
+struct SopIndexPair<int> {
+  using Word = int2;
+  static __device__ __forceinline__ int first(Word w) { return w.x; }
+  static __device__ __forceinline__ int second(Word w) { return w.y; }
+};
+static_assert(kSopPairsPerLoad == 2, "SopIndexPair reads two entries per load");
 
 /// 1/sqrt(x) without a division: in float one MUFU op (rsqrt.approx, relative error below
 /// 2^-22.9 against FP32's own 2^-24 rounding; ftz only touches x < 1.2e-38 A^2); in double CUDA's
@@ -251,9 +305,11 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   const double time = static_cast<double>(step) * a.timeStep;  // ps
 
   SopPos4<R> p{R(0), R(0), R(0), R(0)};
-  if (active) p = posR[i];
-  if (active && rebuild && lane == 0) sopBuildRow<R, Index>(a, r, i, g, total, p, posR);
-  __syncwarp();  // the row written by lane 0 is read by every lane of the bead
+  if (active) p = sopLoad(posR + i);
+  int neighbours = 0;
+  if (active && rebuild) neighbours = sopBuildRow<R, Index>(a, r, i, g, total, p, posR, lane);
+  __syncwarp();  // the row written by the lanes of a bead is read by all of them
+  if (active && !rebuild) neighbours = a.list.d_neighbourCount[g];
 
   R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
   if (active) {
@@ -267,40 +323,68 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
       if (j >= 0) {
         const R r0 = lane == 0 ? top.d_bondPrevR0[i] : top.d_bondNextR0[i];
-        const SopPos4<R> q = posR[j];
+        const SopPos4<R> q = sopLoad(posR + j);
         const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
         const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
         add(t, dx, dy, dz);
         if constexpr (!kIntegrate) eFene += R(0.5) * t.energy;
       }
     }
-    // Native contacts (second sum), from the column-major list stored once for all replicas.
+    // Native contacts (second sum), stored once for all replicas in chunks of kSopLanes (entry
+    // k of bead i at sopNativeSlot: the lanes of a warp read consecutive words).
     const int natives = top.d_nativeCount[i];
-    for (int k = lane; k < natives; k += kSopLanes) {
-      const int j = top.d_nativeIndex[k * n + i];
-      const SopPos4<R> q = posR[j];
+    const std::size_t nativeStride = static_cast<std::size_t>(n) * kSopLanes;
+    const int* nativeIndex = top.d_nativeIndex + static_cast<std::size_t>(i) * kSopLanes + lane;
+    const R* nativeR0sq = top.d_nativeR0sq + static_cast<std::size_t>(i) * kSopLanes + lane;
+    for (int k = lane, m = 0; k < natives; k += kSopLanes, ++m) {
+      const int j = __ldg(nativeIndex + m * nativeStride);
+      const R r0sq = __ldg(nativeR0sq + m * nativeStride);
+      const SopPos4<R> q = sopLoad(posR + j);
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-      const SopTerm<R> t = sopNativeFromInverse(sopRecip(dx * dx + dy * dy + dz * dz),
-                                                top.d_nativeR0sq[k * n + i], top.nativeEpsilon);
+      const SopTerm<R> t =
+          sopNativeFromInverse(sopRecip(dx * dx + dy * dy + dz * dz), r0sq, top.nativeEpsilon);
       add(t, dx, dy, dz);
       if constexpr (!kIntegrate) eNative += R(0.5) * t.energy;
     }
     // Repulsion (last two sums) over the Verlet row, cut and shifted: one reciprocal square root
-    // per pair, no division, and a select (not a branch) for the cutoff.
+    // per pair, no division, a select (not a branch) for the cutoff and for the padding past the
+    // count. The row is read in chunks of kSopListChunk entries stored together (sopListSlot): lane
+    // L takes entries 2L and 2L + 1 of each chunk with one load, so a warp reads 4 beads x 32 B
+    // contiguous; two chunks per iteration and the next two prefetched keep 4 pairs and 2 index
+    // loads in flight per lane. Each lane sums its entries in row order (fixed), then laneSum.
+    // Plain loads for the row: this kernel may have written it (rebuild).
+    using Pair = SopIndexPair<Index>;
+    using Word = typename Pair::Word;
     const SopRepulsion<R> rep = top.repulsion;
-    const int neighbours = a.list.d_neighbourCount[g];
-    for (int k = lane; k < neighbours; k += kSopLanes) {
-      const int j = static_cast<const Index*>(a.list.d_neighbour)[k * total + g];
-      const SopPos4<R> q = posR[j];
+    auto repulse = [&](int j, bool valid) {
+      const SopPos4<R> q = sopLoad(posR + j);
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const R r2 = dx * dx + dy * dy + dz * dz;
       const R rinv = sopRsqrt(r2);
-      const bool inside = r2 < rep.cutoff2;
+      const bool inside = valid && r2 < rep.cutoff2;
       const R f = inside ? sopRepulsiveDEdrOverR(rinv, rep) : R(0);
       gx += f * dx;
       gy += f * dy;
       gz += f * dz;
       if constexpr (!kIntegrate) eRep += inside ? R(0.5) * sopRepulsiveEnergy(r2, rinv, rep) : R(0);
+    };
+    const int chunks = (neighbours + kSopListChunk - 1) / kSopListChunk;
+    const Word* row = static_cast<const Word*>(a.list.d_neighbour) + g * kSopLanes + lane;
+    const std::size_t chunkStride = total * kSopLanes;  // in Words
+    Word w0{}, w1{};
+    if (chunks > 0) w0 = row[0];
+    if (chunks > 1) w1 = row[chunkStride];
+    for (int m = 0; m < chunks; m += 2) {
+      const Word c0 = w0, c1 = w1;
+      if (m + 2 < chunks) w0 = row[(m + 2) * chunkStride];
+      if (m + 3 < chunks) w1 = row[(m + 3) * chunkStride];
+      const int k = m * kSopListChunk + kSopPairsPerLoad * lane;
+      repulse(Pair::first(c0), k < neighbours);
+      repulse(Pair::second(c0), k + 1 < neighbours);
+      if (m + 1 < chunks) {
+        repulse(Pair::first(c1), k + kSopListChunk < neighbours);
+        repulse(Pair::second(c1), k + kSopListChunk + 1 < neighbours);
+      }
     }
     // Cantilever spring on the pulled bead, and the indentation tip (lane 0).
     const SopExternalView<R>& ext = a.external;
@@ -469,8 +553,9 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   const int n = a.topology.beads;
   requireArg(n > 0, "topology.beads must be > 0");
   requireArg(a.list.replicas > 0 && a.list.replicas <= 65535, "replicas must be in 1..65535");
-  requireArg(static_cast<double>(n) * a.list.replicas * (a.list.maxNeighbours + 1) < INT_MAX,
-             "beads x replicas x maxNeighbours must stay below 2^31");
+  requireArg(
+      static_cast<double>(n) * a.list.replicas * sopListCapacity(a.list.maxNeighbours) < INT_MAX,
+      "beads x replicas x maxNeighbours must stay below 2^31");
   requireArg(!a.list.shortIndices || n <= 65536, "16-bit neighbour indices need <= 65536 beads");
   requireArg(a.d_posIn != nullptr && a.list.d_neighbour != nullptr &&
                  a.list.d_neighbourCount != nullptr && a.list.d_posAtBuild != nullptr,
