@@ -362,9 +362,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
     tipPartial = DeviceBuffer<double>(static_cast<std::size_t>(p.replicas) * blocksPerReplica);
     tipDone = DeviceBuffer<unsigned int>(p.replicas);
     tipDone.zero();
-    gridDone = DeviceBuffer<unsigned int>(1);
-    gridDone.zero();
-    stepCounter = DeviceBuffer<unsigned long long>(1);
+    stepCounter = DeviceBuffer<unsigned long long>(2);  // by the parity of `current`
     stepCounter.zero();
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
@@ -418,8 +416,8 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
     step.noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
     step.streams = streams.view();
     step.timeStep = params.langevin.timeStep;
-    step.d_step = stepCounter.data();
-    step.d_gridDone = gridDone.data();
+    step.d_step = stepCounter.data() + cur;  // s, written as s + 1 to the other counter
+    step.d_stepNext = stepCounter.data() + (1 - cur);
     step.d_posIn = pos[cur].data();
     step.d_posOut = pos[1 - cur].data();
     if (forced) {
@@ -543,7 +541,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   int blocksPerReplica;
   DeviceBuffer<SopPos4<R>> pos[2];
   DeviceBuffer<double> tip, tipPartial;
-  DeviceBuffer<unsigned int> tipDone, gridDone;
+  DeviceBuffer<unsigned int> tipDone;
   DeviceBuffer<unsigned long long> stepCounter;
   int current = 0, flag = 0;
   bool built = false;

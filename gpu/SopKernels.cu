@@ -292,7 +292,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   const int n = top.beads;
   const int r = blockIdx.y;
   // kSopLanes threads per bead share its native list and Verlet row (enough threads to fill the
-  // device with one 7000-bead replica); lane 0 does the per-bead work.
+  // device with one 7000-bead replica); the first warp then does the per-bead work.
   const int lane = threadIdx.x % kSopLanes;
   const int i = blockIdx.x * kSopBeadsPerBlock + threadIdx.x / kSopLanes;
   const bool active = i < n;
@@ -300,7 +300,6 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   const std::size_t g = static_cast<std::size_t>(r) * n + i;
   const SopPos4<R>* posR = a.d_posIn + static_cast<std::size_t>(r) * n;
   const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
-  double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A), lane 0
   const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
   const double time = static_cast<double>(step) * a.timeStep;  // ps
 
@@ -386,29 +385,6 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
         repulse(Pair::second(c1), k + kSopListChunk + 1 < neighbours);
       }
     }
-    // Cantilever spring on the pulled bead, and the indentation tip (lane 0).
-    const SopExternalView<R>& ext = a.external;
-    if (lane == 0 && i == ext.pulledBead) {
-      R anchor[3];
-      for (int c = 0; c < 3; ++c)
-        anchor[c] =
-            static_cast<R>(ext.pullAnchor0[c] + ext.pullSpeed * time * ext.pullDirection[c]);
-      gx += ext.pullSpringK * (p.x - anchor[0]);
-      gy += ext.pullSpringK * (p.y - anchor[1]);
-      gz += ext.pullSpringK * (p.z - anchor[2]);
-    }
-    if (lane == 0 && ext.indentation) {
-      const R z = static_cast<R>(ext.d_tip[r]);
-      const R dx = p.x - (ext.tipOrigin[0] + z * ext.tipDirection[0]);
-      const R dy = p.y - (ext.tipOrigin[1] + z * ext.tipDirection[1]);
-      const R dz = p.z - (ext.tipOrigin[2] + z * ext.tipDirection[2]);
-      const SopTerm<R> t =
-          sopTip(sqrt(dx * dx + dy * dy + dz * dz), ext.tipRadius, ext.tipRepulsion, ext.tipMinGap);
-      add(t, dx, dy, dz);
-      tipPartial =
-          -static_cast<double>(t.dEdrOverR * (dx * ext.tipDirection[0] + dy * ext.tipDirection[1] +
-                                              dz * ext.tipDirection[2]));
-    }
   }
   // Every thread of the warp takes part in the shuffles (inactive beads add zeros).
   gx = laneSum(gx);
@@ -420,55 +396,106 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     eRep = laneSum(eRep);
   }
 
-  if (active && lane == 0) {
-    if constexpr (kIntegrate) {
-      std::uint32_t w[4];
-      RandomStreamsView streams = a.streams;
-      streams.step = step;               // the Philox counter; stateful generators ignore it
-      drawStreamStep<K>(streams, g, w);  // every stream is drawn once per step
-      double gauss[3];
-      rng::particleGaussians(w, gauss);
-      SopPos4<R> o = p;
-      if (top.d_fixed == nullptr || top.d_fixed[i] == 0) {
-        o.x = p.x - a.mobilityStep * gx + a.noiseAmplitude * static_cast<R>(gauss[0]);
-        o.y = p.y - a.mobilityStep * gy + a.noiseAmplitude * static_cast<R>(gauss[1]);
-        o.z = p.z - a.mobilityStep * gz + a.noiseAmplitude * static_cast<R>(gauss[2]);
-      }
-      a.d_posOut[g] = o;
-      if (a.d_rebuildNext != nullptr) {
-        const SopPos4<R> b = rebuild ? p : a.list.d_posAtBuild[g];
-        const R dx = o.x - b.x, dy = o.y - b.y, dz = o.z - b.z;
-        const R d2 = dx * dx + dy * dy + dz * dz;
-        if (!(d2 <= a.list.halfSkin2)) a.d_rebuildNext[r] = 1;  // same value from every writer
-      }
-    } else {
-      a.d_gradient[3 * g] = gx;
-      a.d_gradient[3 * g + 1] = gy;
-      a.d_gradient[3 * g + 2] = gz;
+  // The per-bead work (protocol terms, random numbers, update, output) runs for all the block's
+  // beads in its first warp, one bead per lane, instead of on lane 0 of each bead (4 active lanes
+  // per warp): the lane sums go through shared memory.
+  static_assert(kSopBeadsPerBlock <= 32, "one warp does the per-bead work of a block");
+  __shared__ R beadSum[kIntegrate ? 3 : 6][kSopBeadsPerBlock];
+  if (lane == 0) {
+    const int slot = threadIdx.x / kSopLanes;
+    beadSum[0][slot] = gx;
+    beadSum[1][slot] = gy;
+    beadSum[2][slot] = gz;
+    if constexpr (!kIntegrate) {
+      beadSum[3][kIntegrate ? 0 : slot] = eFene;
+      beadSum[4][kIntegrate ? 0 : slot] = eNative;
+      beadSum[5][kIntegrate ? 0 : slot] = eRep;
     }
-    if (!kIntegrate && a.d_beadEnergy != nullptr) {
-      a.d_beadEnergy[g] = eFene;
-      a.d_beadEnergy[total + g] = eNative;
-      a.d_beadEnergy[2 * total + g] = eRep;
+  }
+  __syncthreads();
+  const SopExternalView<R>& ext = a.external;
+  double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A)
+  if (threadIdx.x < kSopBeadsPerBlock) {
+    const int b = threadIdx.x;
+    const int ib = blockIdx.x * kSopBeadsPerBlock + b;
+    if (ib < n) {
+      const std::size_t gb = static_cast<std::size_t>(r) * n + ib;
+      const SopPos4<R> pb = sopLoad(posR + ib);
+      R hx = beadSum[0][b], hy = beadSum[1][b], hz = beadSum[2][b];
+      // Cantilever spring on the pulled bead, and the indentation tip.
+      if (ib == ext.pulledBead) {
+        R anchor[3];
+        for (int c = 0; c < 3; ++c)
+          anchor[c] =
+              static_cast<R>(ext.pullAnchor0[c] + ext.pullSpeed * time * ext.pullDirection[c]);
+        hx += ext.pullSpringK * (pb.x - anchor[0]);
+        hy += ext.pullSpringK * (pb.y - anchor[1]);
+        hz += ext.pullSpringK * (pb.z - anchor[2]);
+      }
+      if (ext.indentation) {
+        const R z = static_cast<R>(ext.d_tip[r]);
+        const R dx = pb.x - (ext.tipOrigin[0] + z * ext.tipDirection[0]);
+        const R dy = pb.y - (ext.tipOrigin[1] + z * ext.tipDirection[1]);
+        const R dz = pb.z - (ext.tipOrigin[2] + z * ext.tipDirection[2]);
+        const SopTerm<R> t = sopTip(sqrt(dx * dx + dy * dy + dz * dz), ext.tipRadius,
+                                    ext.tipRepulsion, ext.tipMinGap);
+        hx += t.dEdrOverR * dx;
+        hy += t.dEdrOverR * dy;
+        hz += t.dEdrOverR * dz;
+        tipPartial = -static_cast<double>(
+            t.dEdrOverR *
+            (dx * ext.tipDirection[0] + dy * ext.tipDirection[1] + dz * ext.tipDirection[2]));
+      }
+      if constexpr (kIntegrate) {
+        std::uint32_t w[4];
+        RandomStreamsView streams = a.streams;
+        streams.step = step;                // the Philox counter; stateful generators ignore it
+        drawStreamStep<K>(streams, gb, w);  // every stream is drawn once per step
+        double gauss[3];
+        rng::particleGaussians(w, gauss);
+        SopPos4<R> o = pb;
+        if (top.d_fixed == nullptr || top.d_fixed[ib] == 0) {
+          o.x = pb.x - a.mobilityStep * hx + a.noiseAmplitude * static_cast<R>(gauss[0]);
+          o.y = pb.y - a.mobilityStep * hy + a.noiseAmplitude * static_cast<R>(gauss[1]);
+          o.z = pb.z - a.mobilityStep * hz + a.noiseAmplitude * static_cast<R>(gauss[2]);
+        }
+        a.d_posOut[gb] = o;
+        if (a.d_rebuildNext != nullptr) {
+          const SopPos4<R> at = rebuild ? pb : a.list.d_posAtBuild[gb];
+          const R dx = o.x - at.x, dy = o.y - at.y, dz = o.z - at.z;
+          const R d2 = dx * dx + dy * dy + dz * dz;
+          if (!(d2 <= a.list.halfSkin2)) a.d_rebuildNext[r] = 1;  // same value from every writer
+        }
+      } else {
+        a.d_gradient[3 * gb] = hx;
+        a.d_gradient[3 * gb + 1] = hy;
+        a.d_gradient[3 * gb + 2] = hz;
+        if (a.d_beadEnergy != nullptr) {
+          a.d_beadEnergy[gb] = beadSum[kIntegrate ? 0 : 3][b];
+          a.d_beadEnergy[total + gb] = beadSum[kIntegrate ? 0 : 4][b];
+          a.d_beadEnergy[2 * total + gb] = beadSum[kIntegrate ? 0 : 5][b];
+        }
+      }
     }
   }
 
   if constexpr (!kIntegrate) return;
+  // The step counter: read from d_step by every block, written (step + 1) to the other buffer
+  // d_stepNext, which the next step reads (no per-block atomics).
+  if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0) *a.d_stepNext = step + 1;
+  if (!ext.indentation) return;  // uniform over the grid
   // Indentation: the tip moves on its axis by its own overdamped step, driven by the cantilever
   // spring and the summed bead reactions (deterministic: block sums, then the last block of the
-  // replica adds them in block order). The last block of the whole grid advances the step.
-  const SopExternalView<R>& ext = a.external;
+  // replica adds them in block order).
   using BlockReduce = cub::BlockReduce<double, kSopStepBlock>;
   __shared__ typename BlockReduce::TempStorage reduceStorage;
-  __shared__ bool isLastOfReplica, isLastOfGrid;
+  __shared__ bool isLastOfReplica;
   double* partial = ext.d_tipPartial + static_cast<std::size_t>(r) * gridDim.x;
-  double blockSum = 0.0;
-  if (ext.indentation) blockSum = BlockReduce(reduceStorage).Sum(tipPartial);  // uniform branch
+  const double blockSum = BlockReduce(reduceStorage).Sum(tipPartial);
   if (threadIdx.x == 0) {
-    if (ext.indentation) partial[blockIdx.x] = blockSum;
+    partial[blockIdx.x] = blockSum;
     __threadfence();
-    isLastOfReplica = ext.indentation && atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
-    isLastOfGrid = atomicAdd(a.d_gridDone, 1u) == gridDim.x * gridDim.y - 1;
+    isLastOfReplica = atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
   }
   __syncthreads();
   if (isLastOfReplica) {
@@ -483,10 +510,6 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       ext.d_tip[r] = z - ext.tipMobility * (ext.tipSpringK * (z - base) + dUdz);
       ext.d_tipDone[r] = 0u;
     }
-  }
-  if (isLastOfGrid && threadIdx.x == 0) {
-    *a.d_step = step + 1;  // every block has read the step before it arrived here
-    *a.d_gridDone = 0u;
   }
 }
 
@@ -568,8 +591,9 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   requireArg(a.rebuildMode != 2 || a.d_rebuildNow != nullptr, "rebuildMode 2 needs d_rebuildNow");
   requireArg(!a.integrate || a.streams.streams == static_cast<std::size_t>(n) * a.list.replicas,
              "one random stream per bead of every replica");
-  requireArg(!a.integrate || (a.d_step != nullptr && a.d_gridDone != nullptr),
-             "integrate needs d_step and d_gridDone");
+  requireArg(
+      !a.integrate || (a.d_step != nullptr && a.d_stepNext != nullptr && a.d_stepNext != a.d_step),
+      "integrate needs distinct d_step and d_stepNext");
   requireArg(!a.external.indentation ||
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");

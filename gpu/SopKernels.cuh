@@ -49,7 +49,7 @@ struct alignas(4 * sizeof(R)) SopPos4 {
 };
 
 /// Threads per block of the step kernel and of the per-replica cell build.
-constexpr int kSopStepBlock = 128;
+constexpr int kSopStepBlock = 256;
 constexpr int kSopCellBlock = 1024;
 /// Threads per bead in the step kernel (a power of two dividing 32): they split the native list
 /// (entries lane, lane + kSopLanes, ...) and the Verlet row (entries 2 lane, 2 lane + 1 of each
@@ -166,11 +166,12 @@ struct SopStepArgs {
   R noiseAmplitude = 0;       ///< sqrt(2 kT dt / xi) (A)
   RandomStreamsView streams;  ///< T streams; for Philox the step drawn is *d_step
   double timeStep = 0;        ///< dt (ps), for the protocol's time s dt
-  /// integrate: the step number s on the device, read by every block and advanced by the last
-  /// block to finish (so that a captured CUDA Graph replays with the right step and time).
-  unsigned long long* d_step = nullptr;
-  unsigned int* d_gridDone = nullptr;  ///< finished-block counter of the grid (0 between steps)
-  double* d_gradient = nullptr;        ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
+  /// integrate: the step number s on the device, read by every block; block (0, 0) writes s + 1
+  /// to d_stepNext, which the next step reads as its d_step (two buffers swapped every step, so
+  /// that a captured CUDA Graph replays with the right step and time, with no atomics).
+  const unsigned long long* d_step = nullptr;
+  unsigned long long* d_stepNext = nullptr;
+  double* d_gradient = nullptr;  ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
   /// !integrate, optional: 3 x T (FENE, native, repulsive; pair terms halved)
   double* d_beadEnergy = nullptr;
 };
