@@ -291,17 +291,39 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   const SopTopologyView<R>& top = a.topology;
   const int n = top.beads;
   const int r = blockIdx.y;
-  // kSopLanes threads per bead share its native list and Verlet row (enough threads to fill the
-  // device with one 7000-bead replica); the first warp then does the per-bead work.
-  const int lane = threadIdx.x % kSopLanes;
-  const int i = blockIdx.x * kSopBeadsPerBlock + threadIdx.x / kSopLanes;
-  const bool active = i < n;
+  // Warp 0 is the bead warp: it draws the random numbers of the block's kSopBeadsPerBlock beads
+  // (one per lane) while warps 1.. sum their forces, kSopLanes threads per bead sharing its native
+  // list and Verlet row (enough threads to fill the device with one 7000-bead replica); then it
+  // does the per-bead work. So the random numbers are off the critical path of a small system.
+  const bool beadWarp = threadIdx.x < 32;
+  const int pairThread =
+      beadWarp ? 0 : static_cast<int>(threadIdx.x) - 32;  // thread among the pair warps
+  const int lane = pairThread % kSopLanes;
+  const int i = blockIdx.x * kSopBeadsPerBlock + pairThread / kSopLanes;
+  const bool active = !beadWarp && i < n;
   const std::size_t total = static_cast<std::size_t>(n) * a.list.replicas;
   const std::size_t g = static_cast<std::size_t>(r) * n + i;
   const SopPos4<R>* posR = a.d_posIn + static_cast<std::size_t>(r) * n;
   const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
   const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
   const double time = static_cast<double>(step) * a.timeStep;  // ps
+
+  static_assert(kSopBeadsPerBlock <= 32, "one warp does the per-bead work of a block");
+  const int beadSlot = threadIdx.x;  // the bead warp's bead (< kSopBeadsPerBlock)
+  const int ib = blockIdx.x * kSopBeadsPerBlock + beadSlot;
+  const bool beadLane = beadWarp && beadSlot < kSopBeadsPerBlock && ib < n;
+  __shared__ R noise[3][kSopBeadsPerBlock];
+  if constexpr (kIntegrate) {
+    if (beadLane) {
+      std::uint32_t w[4];
+      RandomStreamsView streams = a.streams;
+      streams.step = step;  // the Philox counter; stateful generators ignore it
+      drawStreamStep<K>(streams, static_cast<std::size_t>(r) * n + ib, w);  // once per step
+      double gauss[3];
+      rng::particleGaussians(w, gauss);
+      for (int c = 0; c < 3; ++c) noise[c][beadSlot] = static_cast<R>(gauss[c]);
+    }
+  }
 
   SopPos4<R> p{R(0), R(0), R(0), R(0)};
   if (active) p = sopLoad(posR + i);
@@ -396,13 +418,12 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     eRep = laneSum(eRep);
   }
 
-  // The per-bead work (protocol terms, random numbers, update, output) runs for all the block's
-  // beads in its first warp, one bead per lane, instead of on lane 0 of each bead (4 active lanes
-  // per warp): the lane sums go through shared memory.
-  static_assert(kSopBeadsPerBlock <= 32, "one warp does the per-bead work of a block");
+  // The per-bead work (protocol terms, update, output) runs in the bead warp, one bead per lane,
+  // instead of on lane 0 of each bead (4 active lanes per warp): the lane sums go through shared
+  // memory.
   __shared__ R beadSum[kIntegrate ? 3 : 6][kSopBeadsPerBlock];
-  if (lane == 0) {
-    const int slot = threadIdx.x / kSopLanes;
+  if (!beadWarp && lane == 0) {
+    const int slot = pairThread / kSopLanes;
     beadSum[0][slot] = gx;
     beadSum[1][slot] = gy;
     beadSum[2][slot] = gz;
@@ -415,10 +436,9 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   __syncthreads();
   const SopExternalView<R>& ext = a.external;
   double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A)
-  if (threadIdx.x < kSopBeadsPerBlock) {
-    const int b = threadIdx.x;
-    const int ib = blockIdx.x * kSopBeadsPerBlock + b;
-    if (ib < n) {
+  {
+    const int b = beadSlot;
+    if (beadLane) {
       const std::size_t gb = static_cast<std::size_t>(r) * n + ib;
       const SopPos4<R> pb = sopLoad(posR + ib);
       R hx = beadSum[0][b], hy = beadSum[1][b], hz = beadSum[2][b];
@@ -447,17 +467,11 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
             (dx * ext.tipDirection[0] + dy * ext.tipDirection[1] + dz * ext.tipDirection[2]));
       }
       if constexpr (kIntegrate) {
-        std::uint32_t w[4];
-        RandomStreamsView streams = a.streams;
-        streams.step = step;                // the Philox counter; stateful generators ignore it
-        drawStreamStep<K>(streams, gb, w);  // every stream is drawn once per step
-        double gauss[3];
-        rng::particleGaussians(w, gauss);
         SopPos4<R> o = pb;
         if (top.d_fixed == nullptr || top.d_fixed[ib] == 0) {
-          o.x = pb.x - a.mobilityStep * hx + a.noiseAmplitude * static_cast<R>(gauss[0]);
-          o.y = pb.y - a.mobilityStep * hy + a.noiseAmplitude * static_cast<R>(gauss[1]);
-          o.z = pb.z - a.mobilityStep * hz + a.noiseAmplitude * static_cast<R>(gauss[2]);
+          o.x = pb.x - a.mobilityStep * hx + a.noiseAmplitude * noise[0][b];
+          o.y = pb.y - a.mobilityStep * hy + a.noiseAmplitude * noise[1][b];
+          o.z = pb.z - a.mobilityStep * hz + a.noiseAmplitude * noise[2][b];
         }
         a.d_posOut[gb] = o;
         if (a.d_rebuildNext != nullptr) {

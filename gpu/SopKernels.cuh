@@ -26,7 +26,9 @@
 //              ballot in scan order] + gather FENE, native and repulsive
 //              gradients (lanes split the lists, warp shuffles combine them) +
 //              external terms + the Langevin update (seed 000 eq 1) + the displacement test that
-//              asks for the next rebuild. Random numbers are drawn inside (no pre-generation).
+//              asks for the next rebuild. Random numbers are drawn inside (no pre-generation),
+//              by the block's first warp (the bead warp) while the other warps sum forces; the
+//              bead warp then does the per-bead work, one bead per lane.
 //   sopCells   one block per replica, only when a rebuild is due: bounding box, cell counts,
 //              prefix sum, fill, each cell sorted by bead index (deterministic lists).
 // Determinism: no floating-point atomics. The lanes of a bead sum fixed subsets of its terms in a
@@ -55,7 +57,10 @@ constexpr int kSopCellBlock = 1024;
 /// (entries lane, lane + kSopLanes, ...) and the Verlet row (entries 2 lane, 2 lane + 1 of each
 /// chunk of kSopListChunk) and combine by warp shuffles.
 constexpr int kSopLanes = 8;
-constexpr int kSopBeadsPerBlock = kSopStepBlock / kSopLanes;
+/// Beads per block of the step kernel: its first warp is the bead warp (random numbers while the
+/// other warps sum forces, then the per-bead update), the other warps take kSopLanes threads per
+/// bead.
+constexpr int kSopBeadsPerBlock = (kSopStepBlock - 32) / kSopLanes;
 static_assert(32 % kSopLanes == 0 && kSopStepBlock % 32 == 0, "lanes of a bead share a warp");
 /// Verlet-list entries one lane reads with one load (two 16-bit indices in a word, or an int2).
 constexpr int kSopPairsPerLoad = 2;
