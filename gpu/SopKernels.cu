@@ -296,8 +296,8 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   // list and Verlet row (enough threads to fill the device with one 7000-bead replica); then it
   // does the per-bead work. So the random numbers are off the critical path of a small system.
   const bool beadWarp = threadIdx.x < 32;
-  const int pairThread =
-      beadWarp ? 0 : static_cast<int>(threadIdx.x) - 32;  // thread among the pair warps
+  // Thread among the pair warps (0 in the bead warp, which has no bead of its own there).
+  const int pairThread = beadWarp ? 0 : static_cast<int>(threadIdx.x) - 32;
   const int lane = pairThread % kSopLanes;
   const int i = blockIdx.x * kSopBeadsPerBlock + pairThread / kSopLanes;
   const bool active = !beadWarp && i < n;
