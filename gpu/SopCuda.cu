@@ -404,18 +404,21 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   /// so that graph capture can call it.
   void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg) {
     const bool byDisplacement = params.rebuildInterval == 0;
+    if (!stepTemplate) {  // the step-invariant arguments, built once (host time per launch)
+      stepTemplate = std::make_unique<SopStepArgs<R>>();
+      stepTemplate->topology = system.topologyView();
+      stepTemplate->list = system.listView();
+      stepTemplate->external = external();
+      stepTemplate->integrate = true;
+      stepTemplate->mobilityStep = static_cast<R>(params.langevin.mobilityStep());
+      stepTemplate->noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
+      stepTemplate->timeStep = params.langevin.timeStep;
+    }
     SopCellArgs<R> cells;
-    cells.list = system.listView();
+    cells.list = stepTemplate->list;
     cells.beads = system.n;
-    SopStepArgs<R> step;
-    step.topology = system.topologyView();
-    step.list = cells.list;
-    step.external = external();
-    step.integrate = true;
-    step.mobilityStep = static_cast<R>(params.langevin.mobilityStep());
-    step.noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
+    SopStepArgs<R> step = *stepTemplate;
     step.streams = streams.view();
-    step.timeStep = params.langevin.timeStep;
     step.d_step = stepCounter.data() + cur;  // s, written as s + 1 to the other counter
     step.d_stepNext = stepCounter.data() + (1 - cur);
     step.d_posIn = pos[cur].data();
@@ -545,8 +548,9 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   DeviceBuffer<unsigned long long> stepCounter;
   int current = 0, flag = 0;
   bool built = false;
-  std::unique_ptr<OwnedStream> graphStream;  // created when graphs are used
-  CapturedGraph graphs[4];                   // by parities (current, flag)
+  std::unique_ptr<SopStepArgs<R>> stepTemplate;  // enqueueStep's invariant arguments
+  std::unique_ptr<OwnedStream> graphStream;      // created when graphs are used
+  CapturedGraph graphs[4];                       // by parities (current, flag)
 };
 
 }  // namespace
