@@ -350,6 +350,15 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       gy += t.dEdrOverR * dy;
       gz += t.dEdrOverR * dz;
     };
+    // The first two chunks of the Verlet row are loaded before the bonded and native terms, so
+    // that their latency overlaps those (the row is summed after them, as before).
+    using Word = typename SopIndexPair<Index>::Word;
+    const int chunks = (neighbours + kSopListChunk - 1) / kSopListChunk;
+    const Word* row = static_cast<const Word*>(a.list.d_neighbour) + g * kSopLanes + lane;
+    const std::size_t chunkStride = total * kSopLanes;  // in Words
+    Word w0{}, w1{};
+    if (chunks > 0) w0 = row[0];
+    if (chunks > 1) w1 = row[chunkStride];
     // FENE bonds to the previous and next bead of the chain (eq B1, first sum): lanes 0 and 1.
     if (lane < 2) {
       const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
@@ -387,7 +396,6 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     // The position loads take the local index as unsigned (one wide multiply-add per address).
     // Plain loads for the row: this kernel may have written it (rebuild).
     using Pair = SopIndexPair<Index>;
-    using Word = typename Pair::Word;
     const SopRepulsion<R> rep = top.repulsion;
     auto repulse = [&](int j, bool valid) {
       const SopPos4<R> q = sopLoad(posR, j);
@@ -405,12 +413,6 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
         eRep += inside ? R(0.5) * e0 : R(0);
       }
     };
-    const int chunks = (neighbours + kSopListChunk - 1) / kSopListChunk;
-    const Word* row = static_cast<const Word*>(a.list.d_neighbour) + g * kSopLanes + lane;
-    const std::size_t chunkStride = total * kSopLanes;  // in Words
-    Word w0{}, w1{};
-    if (chunks > 0) w0 = row[0];
-    if (chunks > 1) w1 = row[chunkStride];
     // Pairs of full chunks: no count test. The next two chunks are loaded before these are used.
     const int fullPairs = neighbours / (2 * kSopListChunk);
     int m = 0;
