@@ -36,6 +36,9 @@ __device__ __forceinline__ int cellCoord(R x, R lo, R cellSize, int dim) {
 
 // ---- cell list: one block per replica ----------------------------------------------------------
 
+/// Cells whose counters the cell-list kernel keeps in shared memory (32 KB).
+constexpr int kSopSharedCells = 8192;
+
 template <class R>
 __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a) {
   const int r = blockIdx.x;
@@ -103,7 +106,12 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   __syncthreads();
   const int cells = grid.cells;
   int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
-  int* fill = list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
+  // Per-cell counters in shared memory when the grid fits (integer atomics on the SM instead of
+  // round trips to L2; same counts, and the cells are sorted below either way), else global.
+  __shared__ int sharedFill[kSopSharedCells];
+  int* fill = cells <= kSopSharedCells
+                  ? sharedFill
+                  : list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
   int* beadCell = list.d_beadCell + static_cast<std::size_t>(r) * n;
   int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
 
