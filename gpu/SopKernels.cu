@@ -396,13 +396,13 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       if constexpr (!kIntegrate) eNative += R(0.5) * t.energy;
     }
     // Repulsion (last two sums) over the Verlet row, cut and shifted: one reciprocal square root
-    // per pair, no division, a select (not a branch) for the cutoff and for the padding past the
-    // count. The row is read in chunks of kSopListChunk entries stored together (sopListSlot): lane
-    // L takes entries 2L and 2L + 1 of each chunk with one load, so a warp reads 4 beads x 32 B
-    // contiguous; two chunks per iteration and the next two prefetched keep 4 pairs and 2 index
-    // loads in flight per lane. Each lane sums its entries in row order (fixed), then laneSum.
-    // The position loads take the local index as unsigned (one wide multiply-add per address).
-    // Plain loads for the row: this kernel may have written it (rebuild).
+    // per pair, no division, a min for the cutoff and a select for the padding past the count (no
+    // branches). The row is read in chunks of kSopListChunk entries stored together (sopListSlot):
+    // lane L takes entries 2L and 2L + 1 of each chunk with one load, so a warp reads 4 beads x
+    // 32 B contiguous; two chunks per iteration and the next two prefetched keep 4 pairs and 2
+    // index loads in flight per lane. Each lane sums its entries in row order (fixed), then
+    // laneSum. The position loads take the local index as unsigned (one wide multiply-add per
+    // address). Plain loads for the row: this kernel may have written it (rebuild).
     using Pair = SopIndexPair<Index>;
     const SopRepulsion<R> rep = top.repulsion;
     auto repulse = [&](int j, bool valid) {
@@ -410,15 +410,16 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const R r2 = dx * dx + dy * dy + dz * dz;
       const R rinv = sopRsqrt(r2);
-      const bool inside = valid && r2 < rep.cutoff2;
-      const R f0 = sopRepulsiveDEdrOverR(rinv, rep);  // any value for r2 = 0 (padding): unused
-      const R f = inside ? f0 : R(0);
+      // The cutoff by one min (sopRepulsiveCutDEdrOverR); padding past the count (r2 = 0, any f0)
+      // by a select, compiled away in the full chunks where valid is the constant true.
+      const R f0 = fmin(sopRepulsiveDEdrOverR(rinv, rep), R(0));
+      const R f = valid ? f0 : R(0);
       gx += f * dx;
       gy += f * dy;
       gz += f * dz;
       if constexpr (!kIntegrate) {
         const R e0 = sopRepulsiveEnergy(r2, rinv, rep);
-        eRep += inside ? R(0.5) * e0 : R(0);
+        eRep += valid && r2 < rep.cutoff2 ? R(0.5) * e0 : R(0);
       }
     };
     // Pairs of full chunks: no count test. The next two chunks are loaded before these are used.

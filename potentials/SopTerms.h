@@ -92,6 +92,16 @@ LANDSCAPE_HD R sopRepulsiveDEdrOverR(R rinv, const SopRepulsion<R>& p) {
   return R(-6) * p.epsSigma6 * (ir4 * ir4) - p.slopeAtCutoff * rinv;
 }
 
+/// sopRepulsive's dEdrOverR at any distance from rinv = 1/r, cutoff included, with one min instead
+/// of a compare and select: the force-shifted dU/dr = -6 eps_r sigma^6 r^-7 - slopeAtCutoff is
+/// negative inside the cutoff and positive beyond it (the bare term falls below the shift, which
+/// is its own value at rc), so min(., 0) is zero exactly where sopRepulsive is.
+template <class R>
+LANDSCAPE_HD R sopRepulsiveCutDEdrOverR(R rinv, const SopRepulsion<R>& p) {
+  const R f = sopRepulsiveDEdrOverR(rinv, p);
+  return f < R(0) ? f : R(0);
+}
+
 /// The energy of sopRepulsive for r2 < cutoff2 from r2 and rinv = 1/r (no division).
 template <class R>
 LANDSCAPE_HD R sopRepulsiveEnergy(R r2, R rinv, const SopRepulsion<R>& p) {
