@@ -56,14 +56,17 @@ struct SopDeviceSystem {
     }
     maxNatives = 1;
     for (const auto& v : natives) maxNatives = std::max<int>(maxNatives, v.size());
-    std::vector<int> nativeCountHost(n),
-        nativeIndexHost(static_cast<std::size_t>(maxNatives) * n, 0);
-    std::vector<R> nativeR0sqHost(static_cast<std::size_t>(maxNatives) * n, R(1));
+    // Chunks of kSopLanes entries per bead (sopNativeSlot), padded to whole chunks.
+    const std::size_t nativeSlots =
+        static_cast<std::size_t>((maxNatives + kSopLanes - 1) / kSopLanes * kSopLanes) * n;
+    std::vector<int> nativeCountHost(n), nativeIndexHost(nativeSlots, 0);
+    std::vector<R> nativeR0sqHost(nativeSlots, R(1));
     for (int i = 0; i < n; ++i) {
       nativeCountHost[i] = static_cast<int>(natives[i].size());
       for (std::size_t k = 0; k < natives[i].size(); ++k) {
-        nativeIndexHost[k * n + i] = natives[i][k].first;
-        nativeR0sqHost[k * n + i] = static_cast<R>(natives[i][k].second * natives[i][k].second);
+        const std::size_t slot = sopNativeSlot(static_cast<int>(k), i, n);
+        nativeIndexHost[slot] = natives[i][k].first;
+        nativeR0sqHost[slot] = static_cast<R>(natives[i][k].second * natives[i][k].second);
       }
     }
     bondPrev = DeviceBuffer<int>(prev);
@@ -79,8 +82,10 @@ struct SopDeviceSystem {
 
     shortIndices = n <= 65536;
     const std::size_t indexBytes = shortIndices ? 2 : 4;
+    // Whole chunks per bead (sopListSlot), so a lane's two-entry load never leaves the buffer.
     neighbour = DeviceBuffer<std::uint32_t>(
-        (total * static_cast<std::size_t>(maxNeighbours) * indexBytes + 3) / 4);
+        (total * static_cast<std::size_t>(sopListCapacity(maxNeighbours)) * indexBytes + 7) / 8 *
+        2);
     neighbourCount = DeviceBuffer<int>(total);
     neighbourCount.zero();
     posAtBuild = DeviceBuffer<SopPos4<R>>(total);
@@ -357,9 +362,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
     tipPartial = DeviceBuffer<double>(static_cast<std::size_t>(p.replicas) * blocksPerReplica);
     tipDone = DeviceBuffer<unsigned int>(p.replicas);
     tipDone.zero();
-    gridDone = DeviceBuffer<unsigned int>(1);
-    gridDone.zero();
-    stepCounter = DeviceBuffer<unsigned long long>(1);
+    stepCounter = DeviceBuffer<unsigned long long>(2);  // by the parity of `current`
     stepCounter.zero();
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
@@ -401,20 +404,23 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   /// so that graph capture can call it.
   void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg) {
     const bool byDisplacement = params.rebuildInterval == 0;
+    if (!stepTemplate) {  // the step-invariant arguments, built once (host time per launch)
+      stepTemplate = std::make_unique<SopStepArgs<R>>();
+      stepTemplate->topology = system.topologyView();
+      stepTemplate->list = system.listView();
+      stepTemplate->external = external();
+      stepTemplate->integrate = true;
+      stepTemplate->mobilityStep = static_cast<R>(params.langevin.mobilityStep());
+      stepTemplate->noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
+      stepTemplate->timeStep = params.langevin.timeStep;
+    }
     SopCellArgs<R> cells;
-    cells.list = system.listView();
+    cells.list = stepTemplate->list;
     cells.beads = system.n;
-    SopStepArgs<R> step;
-    step.topology = system.topologyView();
-    step.list = cells.list;
-    step.external = external();
-    step.integrate = true;
-    step.mobilityStep = static_cast<R>(params.langevin.mobilityStep());
-    step.noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
+    SopStepArgs<R> step = *stepTemplate;
     step.streams = streams.view();
-    step.timeStep = params.langevin.timeStep;
-    step.d_step = stepCounter.data();
-    step.d_gridDone = gridDone.data();
+    step.d_step = stepCounter.data() + cur;  // s, written as s + 1 to the other counter
+    step.d_stepNext = stepCounter.data() + (1 - cur);
     step.d_posIn = pos[cur].data();
     step.d_posOut = pos[1 - cur].data();
     if (forced) {
@@ -477,8 +483,19 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       const long untilRebuild =
           byDisplacement ? count : params.rebuildInterval - steps % params.rebuildInterval;
       if (!forced && graphSteps > 0 && count - done >= graphSteps && untilRebuild >= graphSteps) {
-        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(graphFor(current, flag), graphStream->stream));
+        // Capture (which creates graphStream on first use) strictly before graphStream is read:
+        // cudaGraphLaunch(graphFor(...), graphStream->stream) left the order of the two argument
+        // evaluations unspecified, and GCC evaluated graphStream->stream first, dereferencing a
+        // null unique_ptr on the first graph launch (the host segfault of the H100 run).
+        const cudaGraphExec_t exec = graphFor(current, flag);
+        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, graphStream->stream));
         for (long k = 0; k < graphSteps; ++k) streams.advance();
+        // The parities after graphSteps steps (check() keeps graphSteps even, so this is a no-op
+        // there; kept so that the host state can never disagree with the captured graph).
+        if (graphSteps % 2 != 0) {
+          current = 1 - current;
+          if (byDisplacement) flag = 1 - flag;
+        }
         steps += graphSteps;
         done += graphSteps;
         continue;
@@ -527,12 +544,13 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   int blocksPerReplica;
   DeviceBuffer<SopPos4<R>> pos[2];
   DeviceBuffer<double> tip, tipPartial;
-  DeviceBuffer<unsigned int> tipDone, gridDone;
+  DeviceBuffer<unsigned int> tipDone;
   DeviceBuffer<unsigned long long> stepCounter;
   int current = 0, flag = 0;
   bool built = false;
-  std::unique_ptr<OwnedStream> graphStream;  // created when graphs are used
-  CapturedGraph graphs[4];                   // by parities (current, flag)
+  std::unique_ptr<SopStepArgs<R>> stepTemplate;  // enqueueStep's invariant arguments
+  std::unique_ptr<OwnedStream> graphStream;      // created when graphs are used
+  CapturedGraph graphs[4];                       // by parities (current, flag)
 };
 
 }  // namespace

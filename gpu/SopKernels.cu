@@ -36,6 +36,9 @@ __device__ __forceinline__ int cellCoord(R x, R lo, R cellSize, int dim) {
 
 // ---- cell list: one block per replica ----------------------------------------------------------
 
+/// Cells whose counters the cell-list kernel keeps in shared memory (32 KB).
+constexpr int kSopSharedCells = 8192;
+
 template <class R>
 __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a) {
   const int r = blockIdx.x;
@@ -103,7 +106,12 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   __syncthreads();
   const int cells = grid.cells;
   int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
-  int* fill = list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
+  // Per-cell counters in shared memory when the grid fits (integer atomics on the SM instead of
+  // round trips to L2; same counts, and the cells are sorted below either way), else global.
+  __shared__ int sharedFill[kSopSharedCells];
+  int* fill = cells <= kSopSharedCells
+                  ? sharedFill
+                  : list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
   int* beadCell = list.d_beadCell + static_cast<std::size_t>(r) * n;
   int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
 
@@ -163,46 +171,128 @@ __device__ __forceinline__ bool sopExcluded(const SopTopologyView<R>& top, int i
   if (j == top.d_bondPrev[i] || j == top.d_bondNext[i]) return true;
   const int count = top.d_nativeCount[i];
   for (int k = 0; k < count; ++k)
-    if (top.d_nativeIndex[k * top.beads + i] == j) return true;
+    if (top.d_nativeIndex[sopNativeSlot(k, i, top.beads)] == j) return true;
   return false;
 }
 
-/// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list.
+/// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list. Called by all
+/// kSopLanes lanes of the bead together: they test kSopLanes consecutive candidates at a time and
+/// a ballot gives each kept candidate its slot, so the row holds the partners in the order of the
+/// serial scan (cells z, y, x, each cell by bead index): deterministic, and the same list as one
+/// lane would write. Slots past the count up to the end of the last chunk get the bead's own index
+/// (a valid address for the pair loop, which masks them by the count). Returns the count.
 template <class R, class Index>
-__device__ void sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g, std::size_t total,
-                            const SopPos4<R>& p, const SopPos4<R>* posR) {
+__device__ int sopBuildRow(const SopStepArgs<R>& a, int r, int i, std::size_t g, std::size_t total,
+                           const SopPos4<R>& p, const SopPos4<R>* posR, int lane) {
   const SopListView<R>& list = a.list;
   const int n = a.topology.beads;
+  const int groupShift = (threadIdx.x % 32) / kSopLanes * kSopLanes;
+  const unsigned int groupMask = ((1u << kSopLanes) - 1u) << groupShift;
+  const unsigned int lowerLanes = (1u << lane) - 1u;
+  Index* rows = static_cast<Index*>(list.d_neighbour);
   const SopCellGrid<R> grid = list.d_grid[r];
   const int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
   const int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
   const int cx = cellCoord(p.x, grid.lo[0], grid.cellSize, grid.dims[0]);
   const int cy = cellCoord(p.y, grid.lo[1], grid.cellSize, grid.dims[1]);
   const int cz = cellCoord(p.z, grid.lo[2], grid.cellSize, grid.dims[2]);
-  int count = 0;
+  int count = 0;  // the same in every lane of the bead
   for (int z = max(cz - 1, 0); z <= min(cz + 1, grid.dims[2] - 1); ++z)
     for (int y = max(cy - 1, 0); y <= min(cy + 1, grid.dims[1] - 1); ++y)
       for (int x = max(cx - 1, 0); x <= min(cx + 1, grid.dims[0] - 1); ++x) {
         const int cell = (z * grid.dims[1] + y) * grid.dims[0] + x;
-        for (int s = cellStart[cell]; s < cellStart[cell + 1]; ++s) {
-          const int j = cellBeads[s];
-          if (j == i) continue;
-          const SopPos4<R> q = posR[j];
-          const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-          if (dx * dx + dy * dy + dz * dz >= list.listRadius2) continue;
-          if (sopExcluded(a.topology, i, j)) continue;
-          if (count < list.maxNeighbours)
-            static_cast<Index*>(list.d_neighbour)[count * total + g] = static_cast<Index>(j);
-          ++count;
+        const int begin = cellStart[cell], end = cellStart[cell + 1];
+        for (int base = begin; base < end; base += kSopLanes) {  // uniform over the lanes
+          const int s = base + lane;
+          bool take = false;
+          int j = 0;
+          if (s < end) {
+            j = cellBeads[s];
+            if (j != i) {
+              const SopPos4<R> q = posR[j];
+              const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+              take =
+                  dx * dx + dy * dy + dz * dz < list.listRadius2 && !sopExcluded(a.topology, i, j);
+            }
+          }
+          const unsigned int kept = __ballot_sync(groupMask, take) >> groupShift;
+          if (take) {
+            const int slot = count + __popc(kept & lowerLanes);
+            if (slot < list.maxNeighbours)
+              rows[sopListSlot(slot, g, total)] = static_cast<Index>(j);
+          }
+          count += __popc(kept);
         }
       }
   if (count > list.maxNeighbours) {
-    atomicMax(&list.d_status[0], count);
+    if (lane == 0) atomicMax(&list.d_status[0], count);
     count = list.maxNeighbours;
   }
-  list.d_neighbourCount[g] = count;
-  list.d_posAtBuild[g] = p;
+  const int padded = (count + kSopListChunk - 1) / kSopListChunk * kSopListChunk;
+  for (int k = count + lane; k < padded; k += kSopLanes)
+    rows[sopListSlot(k, g, total)] = static_cast<Index>(i);
+  if (lane == 0) {
+    list.d_neighbourCount[g] = count;
+    list.d_posAtBuild[g] = p;
+  }
+  return count;
 }
+
+/// The pointer p, opaque to the optimiser: keeps base + 16 j one wide multiply-add per address
+/// instead of a 64-bit add, shift and add after the replica offset is folded into the index.
+template <class T>
+__device__ __forceinline__ const T* sopOpaque(const T* p) {
+  const T* q;
+  asm("mov.b64 %0, %1;" : "=l"(q) : "l"(p));
+  return q;
+}
+
+/// Loads position j of a replica's array through the read-only path (the step never writes
+/// d_posIn); an unsigned 32-bit index makes the address one wide multiply-add.
+__device__ __forceinline__ SopPos4<float> sopLoad(const SopPos4<float>* base, unsigned int j) {
+  const float4 v = __ldg(reinterpret_cast<const float4*>(base) + j);
+  return {v.x, v.y, v.z, v.w};
+}
+__device__ __forceinline__ SopPos4<double> sopLoad(const SopPos4<double>* base, unsigned int j) {
+  const double2* q = reinterpret_cast<const double2*>(base + j);
+  const double2 a = __ldg(q);
+  const double2 b = __ldg(q + 1);
+  return {a.x, a.y, b.x, b.y};
+}
+
+/// The kSopPairsPerLoad (= 2) Verlet-list entries one lane reads with one load.
+template <class Index>
+struct SopIndexPair;
+template <>
+struct SopIndexPair<std::uint16_t> {
+  using Word = unsigned int;  // entry 2m in the low half (little-endian)
+  static __device__ __forceinline__ int first(Word w) { return static_cast<int>(w & 0xffffu); }
+  static __device__ __forceinline__ int second(Word w) { return static_cast<int>(w >> 16); }
+};
+template <>
+struct SopIndexPair<int> {
+  using Word = int2;
+  static __device__ __forceinline__ int first(Word w) { return w.x; }
+  static __device__ __forceinline__ int second(Word w) { return w.y; }
+};
+static_assert(kSopPairsPerLoad == 2, "SopIndexPair reads two entries per load");
+
+/// 1/sqrt(x) without a division: in float one MUFU op (rsqrt.approx, relative error below
+/// 2^-22.9 against FP32's own 2^-24 rounding; ftz only touches x < 1.2e-38 A^2); in double CUDA's
+/// rsqrt (1 ulp), so the double path stays at rounding distance from the CPU twin.
+__device__ __forceinline__ float sopRsqrt(float x) {
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ double sopRsqrt(double x) { return rsqrt(x); }
+/// 1/x: one MUFU op in float (rcp.approx, below 1 ulp), the IEEE division in double (the CPU's).
+__device__ __forceinline__ float sopRecip(float x) {
+  float y;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ double sopRecip(double x) { return 1.0 / x; }
 
 template <class R>
 __device__ __forceinline__ R laneSum(R v) {
@@ -213,28 +303,53 @@ __device__ __forceinline__ R laneSum(R v) {
   return v;
 }
 
-template <class R, class Index, RngKind K>
+/// kIntegrate: the Langevin step (no energies); otherwise the gradient and, when d_beadEnergy is
+/// set, the per-bead energies (K unused).
+template <class R, class Index, RngKind K, bool kIntegrate>
 __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
   const SopTopologyView<R>& top = a.topology;
   const int n = top.beads;
   const int r = blockIdx.y;
-  // kSopLanes threads per bead share its native list and Verlet row (enough threads to fill the
-  // device with one 7000-bead replica); lane 0 does the per-bead work.
-  const int lane = threadIdx.x % kSopLanes;
-  const int i = blockIdx.x * kSopBeadsPerBlock + threadIdx.x / kSopLanes;
-  const bool active = i < n;
+  // Warp 0 is the bead warp: it draws the random numbers of the block's kSopBeadsPerBlock beads
+  // (one per lane) while warps 1.. sum their forces, kSopLanes threads per bead sharing its native
+  // list and Verlet row (enough threads to fill the device with one 7000-bead replica); then it
+  // does the per-bead work. So the random numbers are off the critical path of a small system.
+  const bool beadWarp = threadIdx.x < 32;
+  // Thread among the pair warps (0 in the bead warp, which has no bead of its own there).
+  const int pairThread = beadWarp ? 0 : static_cast<int>(threadIdx.x) - 32;
+  const int lane = pairThread % kSopLanes;
+  const int i = blockIdx.x * kSopBeadsPerBlock + pairThread / kSopLanes;
+  const bool active = !beadWarp && i < n;
   const std::size_t total = static_cast<std::size_t>(n) * a.list.replicas;
   const std::size_t g = static_cast<std::size_t>(r) * n + i;
-  const SopPos4<R>* posR = a.d_posIn + static_cast<std::size_t>(r) * n;
+  const SopPos4<R>* posR = sopOpaque(a.d_posIn + static_cast<std::size_t>(r) * n);
   const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
-  double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A), lane 0
-  const unsigned long long step = a.integrate ? *a.d_step : 0ull;
+  const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
   const double time = static_cast<double>(step) * a.timeStep;  // ps
 
+  static_assert(kSopBeadsPerBlock <= 32, "one warp does the per-bead work of a block");
+  const int beadSlot = threadIdx.x;  // the bead warp's bead (< kSopBeadsPerBlock)
+  const int ib = blockIdx.x * kSopBeadsPerBlock + beadSlot;
+  const bool beadLane = beadWarp && beadSlot < kSopBeadsPerBlock && ib < n;
+  __shared__ R noise[3][kSopBeadsPerBlock];
+  if constexpr (kIntegrate) {
+    if (beadLane) {
+      std::uint32_t w[4];
+      RandomStreamsView streams = a.streams;
+      streams.step = step;  // the Philox counter; stateful generators ignore it
+      drawStreamStep<K>(streams, static_cast<std::size_t>(r) * n + ib, w);  // once per step
+      double gauss[3];
+      rng::particleGaussians(w, gauss);
+      for (int c = 0; c < 3; ++c) noise[c][beadSlot] = static_cast<R>(gauss[c]);
+    }
+  }
+
   SopPos4<R> p{R(0), R(0), R(0), R(0)};
-  if (active) p = posR[i];
-  if (active && rebuild && lane == 0) sopBuildRow<R, Index>(a, r, i, g, total, p, posR);
-  __syncwarp();  // the row written by lane 0 is read by every lane of the bead
+  if (active) p = sopLoad(posR, i);
+  int neighbours = 0;
+  if (active && rebuild) neighbours = sopBuildRow<R, Index>(a, r, i, g, total, p, posR, lane);
+  __syncwarp();  // the row written by the lanes of a bead is read by all of them
+  if (active && !rebuild) neighbours = a.list.d_neighbourCount[g];
 
   R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
   if (active) {
@@ -243,122 +358,195 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       gy += t.dEdrOverR * dy;
       gz += t.dEdrOverR * dz;
     };
+    // The first two chunks of the Verlet row are loaded before the bonded and native terms, so
+    // that their latency overlaps those (the row is summed after them, as before).
+    using Word = typename SopIndexPair<Index>::Word;
+    const int chunks = (neighbours + kSopListChunk - 1) / kSopListChunk;
+    const Word* row = static_cast<const Word*>(a.list.d_neighbour) + g * kSopLanes + lane;
+    const std::size_t chunkStride = total * kSopLanes;  // in Words
+    Word w0{}, w1{};
+    if (chunks > 0) w0 = row[0];
+    if (chunks > 1) w1 = row[chunkStride];
     // FENE bonds to the previous and next bead of the chain (eq B1, first sum): lanes 0 and 1.
     if (lane < 2) {
       const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
       if (j >= 0) {
         const R r0 = lane == 0 ? top.d_bondPrevR0[i] : top.d_bondNextR0[i];
-        const SopPos4<R> q = posR[j];
+        const SopPos4<R> q = sopLoad(posR, j);
         const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
         const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
         add(t, dx, dy, dz);
-        eFene += R(0.5) * t.energy;
+        if constexpr (!kIntegrate) eFene += R(0.5) * t.energy;
       }
     }
-    // Native contacts (second sum), from the column-major list stored once for all replicas.
+    // Native contacts (second sum), stored once for all replicas in chunks of kSopLanes (entry
+    // k of bead i at sopNativeSlot: the lanes of a warp read consecutive words).
     const int natives = top.d_nativeCount[i];
-    for (int k = lane; k < natives; k += kSopLanes) {
-      const int j = top.d_nativeIndex[k * n + i];
-      const SopPos4<R> q = posR[j];
+    const std::size_t nativeStride = static_cast<std::size_t>(n) * kSopLanes;
+    const int* nativeIndex = top.d_nativeIndex + static_cast<std::size_t>(i) * kSopLanes + lane;
+    const R* nativeR0sq = top.d_nativeR0sq + static_cast<std::size_t>(i) * kSopLanes + lane;
+    for (int k = lane, m = 0; k < natives; k += kSopLanes, ++m) {
+      const int j = __ldg(nativeIndex + m * nativeStride);
+      const R r0sq = __ldg(nativeR0sq + m * nativeStride);
+      const SopPos4<R> q = sopLoad(posR, j);
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const SopTerm<R> t =
-          sopNative(dx * dx + dy * dy + dz * dz, top.d_nativeR0sq[k * n + i], top.nativeEpsilon);
+          sopNativeFromInverse(sopRecip(dx * dx + dy * dy + dz * dz), r0sq, top.nativeEpsilon);
       add(t, dx, dy, dz);
-      eNative += R(0.5) * t.energy;
+      if constexpr (!kIntegrate) eNative += R(0.5) * t.energy;
     }
-    // Repulsion (last two sums) over the Verlet row, cut and shifted.
-    const int neighbours = a.list.d_neighbourCount[g];
-    for (int k = lane; k < neighbours; k += kSopLanes) {
-      const int j = static_cast<const Index*>(a.list.d_neighbour)[k * total + g];
-      const SopPos4<R> q = posR[j];
+    // Repulsion (last two sums) over the Verlet row, cut and shifted: one reciprocal square root
+    // per pair, no division, a min for the cutoff and a select for the padding past the count (no
+    // branches). The row is read in chunks of kSopListChunk entries stored together (sopListSlot):
+    // lane L takes entries 2L and 2L + 1 of each chunk with one load, so a warp reads 4 beads x
+    // 32 B contiguous; two chunks per iteration and the next two prefetched keep 4 pairs and 2
+    // index loads in flight per lane. Each lane sums its entries in row order (fixed), then
+    // laneSum. The position loads take the local index as unsigned (one wide multiply-add per
+    // address). Plain loads for the row: this kernel may have written it (rebuild).
+    using Pair = SopIndexPair<Index>;
+    const SopRepulsion<R> rep = top.repulsion;
+    auto repulse = [&](int j, bool valid) {
+      const SopPos4<R> q = sopLoad(posR, j);
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-      const SopTerm<R> t = sopRepulsive(dx * dx + dy * dy + dz * dz, top.repulsion);
-      add(t, dx, dy, dz);
-      eRep += R(0.5) * t.energy;
+      const R r2 = dx * dx + dy * dy + dz * dz;
+      const R rinv = sopRsqrt(r2);
+      // The cutoff by one min (sopRepulsiveCutDEdrOverR); padding past the count (r2 = 0, any f0)
+      // by a select, compiled away in the full chunks where valid is the constant true.
+      const R f0 = fmin(sopRepulsiveDEdrOverR(rinv, rep), R(0));
+      const R f = valid ? f0 : R(0);
+      gx += f * dx;
+      gy += f * dy;
+      gz += f * dz;
+      if constexpr (!kIntegrate) {
+        const R e0 = sopRepulsiveEnergy(r2, rinv, rep);
+        eRep += valid && r2 < rep.cutoff2 ? R(0.5) * e0 : R(0);
+      }
+    };
+    // Pairs of full chunks: no count test. The next two chunks are loaded before these are used.
+    const int fullPairs = neighbours / (2 * kSopListChunk);
+    int m = 0;
+    for (; m < 2 * fullPairs; m += 2) {
+      const Word c0 = w0, c1 = w1;
+      if (m + 2 < chunks) w0 = row[(m + 2) * chunkStride];
+      if (m + 3 < chunks) w1 = row[(m + 3) * chunkStride];
+      repulse(Pair::first(c0), true);
+      repulse(Pair::second(c0), true);
+      repulse(Pair::first(c1), true);
+      repulse(Pair::second(c1), true);
     }
-    // Cantilever spring on the pulled bead, and the indentation tip (lane 0).
-    const SopExternalView<R>& ext = a.external;
-    if (lane == 0 && i == ext.pulledBead) {
-      R anchor[3];
-      for (int c = 0; c < 3; ++c)
-        anchor[c] =
-            static_cast<R>(ext.pullAnchor0[c] + ext.pullSpeed * time * ext.pullDirection[c]);
-      gx += ext.pullSpringK * (p.x - anchor[0]);
-      gy += ext.pullSpringK * (p.y - anchor[1]);
-      gz += ext.pullSpringK * (p.z - anchor[2]);
-    }
-    if (lane == 0 && ext.indentation) {
-      const R z = static_cast<R>(ext.d_tip[r]);
-      const R dx = p.x - (ext.tipOrigin[0] + z * ext.tipDirection[0]);
-      const R dy = p.y - (ext.tipOrigin[1] + z * ext.tipDirection[1]);
-      const R dz = p.z - (ext.tipOrigin[2] + z * ext.tipDirection[2]);
-      const SopTerm<R> t =
-          sopTip(sqrt(dx * dx + dy * dy + dz * dz), ext.tipRadius, ext.tipRepulsion, ext.tipMinGap);
-      add(t, dx, dy, dz);
-      tipPartial =
-          -static_cast<double>(t.dEdrOverR * (dx * ext.tipDirection[0] + dy * ext.tipDirection[1] +
-                                              dz * ext.tipDirection[2]));
+    // The last one or two chunks (fewer than 2 kSopListChunk entries left), tested by the count.
+    if (m < chunks) {
+      const int k = m * kSopListChunk + kSopPairsPerLoad * lane;
+      repulse(Pair::first(w0), k < neighbours);
+      repulse(Pair::second(w0), k + 1 < neighbours);
+      if (m + 1 < chunks) {
+        repulse(Pair::first(w1), k + kSopListChunk < neighbours);
+        repulse(Pair::second(w1), k + kSopListChunk + 1 < neighbours);
+      }
     }
   }
   // Every thread of the warp takes part in the shuffles (inactive beads add zeros).
   gx = laneSum(gx);
   gy = laneSum(gy);
   gz = laneSum(gz);
-  if (a.d_beadEnergy != nullptr) {
+  if (!kIntegrate && a.d_beadEnergy != nullptr) {
     eFene = laneSum(eFene);
     eNative = laneSum(eNative);
     eRep = laneSum(eRep);
   }
 
-  if (active && lane == 0) {
-    if (a.integrate) {
-      std::uint32_t w[4];
-      RandomStreamsView streams = a.streams;
-      streams.step = step;               // the Philox counter; stateful generators ignore it
-      drawStreamStep<K>(streams, g, w);  // every stream is drawn once per step
-      double gauss[3];
-      rng::particleGaussians(w, gauss);
-      SopPos4<R> o = p;
-      if (top.d_fixed == nullptr || top.d_fixed[i] == 0) {
-        o.x = p.x - a.mobilityStep * gx + a.noiseAmplitude * static_cast<R>(gauss[0]);
-        o.y = p.y - a.mobilityStep * gy + a.noiseAmplitude * static_cast<R>(gauss[1]);
-        o.z = p.z - a.mobilityStep * gz + a.noiseAmplitude * static_cast<R>(gauss[2]);
-      }
-      a.d_posOut[g] = o;
-      if (a.d_rebuildNext != nullptr) {
-        const SopPos4<R> b = rebuild ? p : a.list.d_posAtBuild[g];
-        const R dx = o.x - b.x, dy = o.y - b.y, dz = o.z - b.z;
-        const R d2 = dx * dx + dy * dy + dz * dz;
-        if (!(d2 <= a.list.halfSkin2)) a.d_rebuildNext[r] = 1;  // same value from every writer
-      }
-    } else {
-      a.d_gradient[3 * g] = gx;
-      a.d_gradient[3 * g + 1] = gy;
-      a.d_gradient[3 * g + 2] = gz;
+  // The per-bead work (protocol terms, update, output) runs in the bead warp, one bead per lane,
+  // instead of on lane 0 of each bead (4 active lanes per warp): the lane sums go through shared
+  // memory.
+  __shared__ R beadSum[kIntegrate ? 3 : 6][kSopBeadsPerBlock];
+  if (!beadWarp && lane == 0) {
+    const int slot = pairThread / kSopLanes;
+    beadSum[0][slot] = gx;
+    beadSum[1][slot] = gy;
+    beadSum[2][slot] = gz;
+    if constexpr (!kIntegrate) {
+      beadSum[3][kIntegrate ? 0 : slot] = eFene;
+      beadSum[4][kIntegrate ? 0 : slot] = eNative;
+      beadSum[5][kIntegrate ? 0 : slot] = eRep;
     }
-    if (a.d_beadEnergy != nullptr) {
-      a.d_beadEnergy[g] = eFene;
-      a.d_beadEnergy[total + g] = eNative;
-      a.d_beadEnergy[2 * total + g] = eRep;
+  }
+  __syncthreads();
+  const SopExternalView<R>& ext = a.external;
+  double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A)
+  {
+    const int b = beadSlot;
+    if (beadLane) {
+      const std::size_t gb = static_cast<std::size_t>(r) * n + ib;
+      const SopPos4<R> pb = sopLoad(posR, ib);
+      R hx = beadSum[0][b], hy = beadSum[1][b], hz = beadSum[2][b];
+      // Cantilever spring on the pulled bead, and the indentation tip.
+      if (ib == ext.pulledBead) {
+        R anchor[3];
+        for (int c = 0; c < 3; ++c)
+          anchor[c] =
+              static_cast<R>(ext.pullAnchor0[c] + ext.pullSpeed * time * ext.pullDirection[c]);
+        hx += ext.pullSpringK * (pb.x - anchor[0]);
+        hy += ext.pullSpringK * (pb.y - anchor[1]);
+        hz += ext.pullSpringK * (pb.z - anchor[2]);
+      }
+      if (ext.indentation) {
+        const R z = static_cast<R>(ext.d_tip[r]);
+        const R dx = pb.x - (ext.tipOrigin[0] + z * ext.tipDirection[0]);
+        const R dy = pb.y - (ext.tipOrigin[1] + z * ext.tipDirection[1]);
+        const R dz = pb.z - (ext.tipOrigin[2] + z * ext.tipDirection[2]);
+        const SopTerm<R> t = sopTip(sqrt(dx * dx + dy * dy + dz * dz), ext.tipRadius,
+                                    ext.tipRepulsion, ext.tipMinGap);
+        hx += t.dEdrOverR * dx;
+        hy += t.dEdrOverR * dy;
+        hz += t.dEdrOverR * dz;
+        tipPartial = -static_cast<double>(
+            t.dEdrOverR *
+            (dx * ext.tipDirection[0] + dy * ext.tipDirection[1] + dz * ext.tipDirection[2]));
+      }
+      if constexpr (kIntegrate) {
+        SopPos4<R> o = pb;
+        if (top.d_fixed == nullptr || top.d_fixed[ib] == 0) {
+          o.x = pb.x - a.mobilityStep * hx + a.noiseAmplitude * noise[0][b];
+          o.y = pb.y - a.mobilityStep * hy + a.noiseAmplitude * noise[1][b];
+          o.z = pb.z - a.mobilityStep * hz + a.noiseAmplitude * noise[2][b];
+        }
+        a.d_posOut[gb] = o;
+        if (a.d_rebuildNext != nullptr) {
+          const SopPos4<R> at = rebuild ? pb : a.list.d_posAtBuild[gb];
+          const R dx = o.x - at.x, dy = o.y - at.y, dz = o.z - at.z;
+          const R d2 = dx * dx + dy * dy + dz * dz;
+          if (!(d2 <= a.list.halfSkin2)) a.d_rebuildNext[r] = 1;  // same value from every writer
+        }
+      } else {
+        a.d_gradient[3 * gb] = hx;
+        a.d_gradient[3 * gb + 1] = hy;
+        a.d_gradient[3 * gb + 2] = hz;
+        if (a.d_beadEnergy != nullptr) {
+          a.d_beadEnergy[gb] = beadSum[kIntegrate ? 0 : 3][b];
+          a.d_beadEnergy[total + gb] = beadSum[kIntegrate ? 0 : 4][b];
+          a.d_beadEnergy[2 * total + gb] = beadSum[kIntegrate ? 0 : 5][b];
+        }
+      }
     }
   }
 
-  if (!a.integrate) return;
+  if constexpr (!kIntegrate) return;
+  // The step counter: read from d_step by every block, written (step + 1) to the other buffer
+  // d_stepNext, which the next step reads (no per-block atomics).
+  if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0) *a.d_stepNext = step + 1;
+  if (!ext.indentation) return;  // uniform over the grid
   // Indentation: the tip moves on its axis by its own overdamped step, driven by the cantilever
   // spring and the summed bead reactions (deterministic: block sums, then the last block of the
-  // replica adds them in block order). The last block of the whole grid advances the step.
-  const SopExternalView<R>& ext = a.external;
+  // replica adds them in block order).
   using BlockReduce = cub::BlockReduce<double, kSopStepBlock>;
   __shared__ typename BlockReduce::TempStorage reduceStorage;
-  __shared__ bool isLastOfReplica, isLastOfGrid;
+  __shared__ bool isLastOfReplica;
   double* partial = ext.d_tipPartial + static_cast<std::size_t>(r) * gridDim.x;
-  double blockSum = 0.0;
-  if (ext.indentation) blockSum = BlockReduce(reduceStorage).Sum(tipPartial);  // uniform branch
+  const double blockSum = BlockReduce(reduceStorage).Sum(tipPartial);
   if (threadIdx.x == 0) {
-    if (ext.indentation) partial[blockIdx.x] = blockSum;
+    partial[blockIdx.x] = blockSum;
     __threadfence();
-    isLastOfReplica = ext.indentation && atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
-    isLastOfGrid = atomicAdd(a.d_gridDone, 1u) == gridDim.x * gridDim.y - 1;
+    isLastOfReplica = atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
   }
   __syncthreads();
   if (isLastOfReplica) {
@@ -373,10 +561,6 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       ext.d_tip[r] = z - ext.tipMobility * (ext.tipSpringK * (z - base) + dUdz);
       ext.d_tipDone[r] = 0u;
     }
-  }
-  if (isLastOfGrid && threadIdx.x == 0) {
-    *a.d_step = step + 1;  // every block has read the step before it arrived here
-    *a.d_gridDone = 0u;
   }
 }
 
@@ -443,8 +627,9 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   const int n = a.topology.beads;
   requireArg(n > 0, "topology.beads must be > 0");
   requireArg(a.list.replicas > 0 && a.list.replicas <= 65535, "replicas must be in 1..65535");
-  requireArg(static_cast<double>(n) * a.list.replicas * (a.list.maxNeighbours + 1) < INT_MAX,
-             "beads x replicas x maxNeighbours must stay below 2^31");
+  requireArg(
+      static_cast<double>(n) * a.list.replicas * sopListCapacity(a.list.maxNeighbours) < INT_MAX,
+      "beads x replicas x maxNeighbours must stay below 2^31");
   requireArg(!a.list.shortIndices || n <= 65536, "16-bit neighbour indices need <= 65536 beads");
   requireArg(a.d_posIn != nullptr && a.list.d_neighbour != nullptr &&
                  a.list.d_neighbourCount != nullptr && a.list.d_posAtBuild != nullptr,
@@ -452,21 +637,33 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   requireArg(!a.integrate || (a.d_posOut != nullptr && a.d_posOut != a.d_posIn),
              "integrate needs d_posOut distinct from d_posIn");
   requireArg(a.integrate || a.d_gradient != nullptr, "a gradient evaluation needs d_gradient");
+  requireArg(!a.integrate || a.d_beadEnergy == nullptr,
+             "bead energies come from a gradient evaluation (integrate = false)");
   requireArg(a.rebuildMode != 2 || a.d_rebuildNow != nullptr, "rebuildMode 2 needs d_rebuildNow");
   requireArg(!a.integrate || a.streams.streams == static_cast<std::size_t>(n) * a.list.replicas,
              "one random stream per bead of every replica");
-  requireArg(!a.integrate || (a.d_step != nullptr && a.d_gridDone != nullptr),
-             "integrate needs d_step and d_gridDone");
+  requireArg(
+      !a.integrate || (a.d_step != nullptr && a.d_stepNext != nullptr && a.d_stepNext != a.d_step),
+      "integrate needs distinct d_step and d_stepNext");
   requireArg(!a.external.indentation ||
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");
   const dim3 grid(static_cast<unsigned int>(sopStepBlocksPerReplica(n)), a.list.replicas);
-  dispatchRngKind(a.streams.kind, [&](auto kind) {
+  if (!a.integrate) {
     if (a.list.shortIndices)
-      sopStepKernel<R, std::uint16_t, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
+      sopStepKernel<R, std::uint16_t, RngKind::Philox, false>
+          <<<grid, kSopStepBlock, 0, stream>>>(a);
     else
-      sopStepKernel<R, int, decltype(kind)::value><<<grid, kSopStepBlock, 0, stream>>>(a);
-  });
+      sopStepKernel<R, int, RngKind::Philox, false><<<grid, kSopStepBlock, 0, stream>>>(a);
+  } else {
+    dispatchRngKind(a.streams.kind, [&](auto kind) {
+      constexpr RngKind K = decltype(kind)::value;
+      if (a.list.shortIndices)
+        sopStepKernel<R, std::uint16_t, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
+      else
+        sopStepKernel<R, int, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
+    });
+  }
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

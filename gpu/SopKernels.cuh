@@ -5,22 +5,30 @@
 // Layout. One system of N beads, `replicas` copies of it (T = replicas N beads in all); bead i of
 // replica r is global bead g = r N + i. The topology is stored once for all replicas:
 //   bonds      d_bondPrev[i], d_bondNext[i] (-1 for none) with native lengths d_bondPrevR0/NextR0;
-//   natives    column-major, entry k of bead i at k N + i (seed 002: consecutive threads read
-//              consecutive words), partner in d_nativeIndex, r0^2 in d_nativeR0sq, counts in
-//              d_nativeCount; each contact appears under both of its beads.
+//   natives    in chunks of kSopLanes entries, entry k of bead i at sopNativeSlot(k, i, N) =
+//              (k / 8 N + i) 8 + k % 8 (seed 002's column-major layout with 8-entry columns: the 8
+//              lanes of a bead read one chunk, a warp 4 consecutive chunks), partner in
+//              d_nativeIndex, r0^2 in d_nativeR0sq, counts in d_nativeCount; each contact appears
+//              under both of its beads.
 // Per replica:
 //   positions  Pos4<R> (x, y, z, unused) ping-ponged between two buffers, one per step parity;
-//   Verlet list column-major over all T beads, entry k of bead g at k T + g, holding the local
-//              index of the partner (same replica; 16-bit while N <= 65536); counts in
-//              d_neighbourCount;
+//   Verlet list over all T beads in chunks of kSopListChunk = 16 entries, entry k of bead g at
+//              sopListSlot(k, g, T) = (k / 16 T + g) 16 + k % 16 (column-major with 16-entry
+//              columns: lane L of a bead loads entries 2L, 2L + 1 of a chunk as one word, a warp
+//              reads 4 beads x 32 B contiguous), holding the local index of the partner (same
+//              replica; 16-bit while N <= 65536); counts in d_neighbourCount; slots past the count
+//              to the end of its chunk hold the bead itself (masked by the count);
 //   cell list  rebuilt from scratch into d_cell* by one block per replica.
 //
 // Kernels per step (seed 002's split, fused further):
-//   sopStep    kSopLanes threads per bead: [when its replica's list is stale, lane 0 rebuilds the
-//              bead's own Verlet row from the cell list] + gather FENE, native and repulsive
+//   sopStep    kSopLanes threads per bead: [when its replica's list is stale, the lanes rebuild
+//              the bead's own Verlet row from the cell list, 8 candidates at a time, slots by
+//              ballot in scan order] + gather FENE, native and repulsive
 //              gradients (lanes split the lists, warp shuffles combine them) +
 //              external terms + the Langevin update (seed 000 eq 1) + the displacement test that
-//              asks for the next rebuild. Random numbers are drawn inside (no pre-generation).
+//              asks for the next rebuild. Random numbers are drawn inside (no pre-generation),
+//              by the block's first warp (the bead warp) while the other warps sum forces; the
+//              bead warp then does the per-bead work, one bead per lane.
 //   sopCells   one block per replica, only when a rebuild is due: bounding box, cell counts,
 //              prefix sum, fill, each cell sorted by bead index (deterministic lists).
 // Determinism: no floating-point atomics. The lanes of a bead sum fixed subsets of its terms in a
@@ -43,14 +51,37 @@ struct alignas(4 * sizeof(R)) SopPos4 {
 };
 
 /// Threads per block of the step kernel and of the per-replica cell build.
-constexpr int kSopStepBlock = 128;
+constexpr int kSopStepBlock = 256;
 constexpr int kSopCellBlock = 1024;
 /// Threads per bead in the step kernel (a power of two dividing 32): they split the native list
-/// and the Verlet row (entries lane, lane + kSopLanes, ...; for 8 consecutive beads a warp still
-/// reads whole 32-byte sectors of the column-major list) and combine by warp shuffles.
+/// (entries lane, lane + kSopLanes, ...) and the Verlet row (entries 2 lane, 2 lane + 1 of each
+/// chunk of kSopListChunk) and combine by warp shuffles.
 constexpr int kSopLanes = 8;
-constexpr int kSopBeadsPerBlock = kSopStepBlock / kSopLanes;
+/// Beads per block of the step kernel: its first warp is the bead warp (random numbers while the
+/// other warps sum forces, then the per-bead update), the other warps take kSopLanes threads per
+/// bead.
+constexpr int kSopBeadsPerBlock = (kSopStepBlock - 32) / kSopLanes;
 static_assert(32 % kSopLanes == 0 && kSopStepBlock % 32 == 0, "lanes of a bead share a warp");
+/// Verlet-list entries one lane reads with one load (two 16-bit indices in a word, or an int2).
+constexpr int kSopPairsPerLoad = 2;
+/// Entries of a row stored together: the kSopLanes lanes of a bead read one chunk per load.
+constexpr int kSopListChunk = kSopLanes * kSopPairsPerLoad;
+
+/// Slot of entry k of global bead g in the Verlet list of T = total beads: chunk-major, then bead,
+/// then entry in the chunk (seed 002's column-major layout with kSopListChunk-entry columns).
+__host__ __device__ __forceinline__ std::size_t sopListSlot(int k, std::size_t g,
+                                                            std::size_t total) {
+  return (static_cast<std::size_t>(k / kSopListChunk) * total + g) * kSopListChunk +
+         k % kSopListChunk;
+}
+/// Capacity per bead in slots: maxNeighbours rounded up to whole chunks.
+__host__ __device__ __forceinline__ int sopListCapacity(int maxNeighbours) {
+  return (maxNeighbours + kSopListChunk - 1) / kSopListChunk * kSopListChunk;
+}
+/// Slot of native entry k of bead i (of n): chunks of kSopLanes entries, one per lane.
+__host__ __device__ __forceinline__ std::size_t sopNativeSlot(int k, int i, int n) {
+  return (static_cast<std::size_t>(k / kSopLanes) * n + i) * kSopLanes + k % kSopLanes;
+}
 
 /// Blocks per replica of the step kernel (the x extent of its grid; d_tipPartial holds that many
 /// sums per replica).
@@ -73,8 +104,8 @@ struct SopTopologyView {
   const R* d_bondPrevR0 = nullptr;
   const R* d_bondNextR0 = nullptr;
   const int* d_nativeCount = nullptr;
-  const int* d_nativeIndex = nullptr;      ///< column-major, maxNatives x N
-  const R* d_nativeR0sq = nullptr;         ///< column-major, maxNatives x N
+  const int* d_nativeIndex = nullptr;      ///< sopNativeSlot layout, maxNatives (x8) x N
+  const R* d_nativeR0sq = nullptr;         ///< sopNativeSlot layout, maxNatives (x8) x N
   const unsigned char* d_fixed = nullptr;  ///< N: 1 = bead held in place (may be null)
   R feneK = 0, feneR0sq = 0, nativeEpsilon = 0;
   SopRepulsion<R> repulsion;
@@ -86,8 +117,8 @@ struct SopListView {
   int maxNeighbours = 0;
   R listRadius2 = 0;  ///< (cutoff + skin)^2
   R halfSkin2 = 0;    ///< (skin / 2)^2: a larger displacement asks for a rebuild
-  /// maxNeighbours x T, column-major: uint16 local indices when shortIndices (N <= 65536, half
-  /// the bytes of the step's dominant read), int otherwise.
+  /// sopListCapacity(maxNeighbours) x T in the sopListSlot layout: uint16 local indices when
+  /// shortIndices (N <= 65536, half the bytes of the step's dominant read), int otherwise.
   void* d_neighbour = nullptr;
   bool shortIndices = false;
   int* d_neighbourCount = nullptr;     ///< T
@@ -140,12 +171,14 @@ struct SopStepArgs {
   R noiseAmplitude = 0;       ///< sqrt(2 kT dt / xi) (A)
   RandomStreamsView streams;  ///< T streams; for Philox the step drawn is *d_step
   double timeStep = 0;        ///< dt (ps), for the protocol's time s dt
-  /// integrate: the step number s on the device, read by every block and advanced by the last
-  /// block to finish (so that a captured CUDA Graph replays with the right step and time).
-  unsigned long long* d_step = nullptr;
-  unsigned int* d_gridDone = nullptr;  ///< finished-block counter of the grid (0 between steps)
-  double* d_gradient = nullptr;        ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
-  double* d_beadEnergy = nullptr;  ///< optional: 3 x T (FENE, native, repulsive; pair terms halved)
+  /// integrate: the step number s on the device, read by every block; block (0, 0) writes s + 1
+  /// to d_stepNext, which the next step reads as its d_step (two buffers swapped every step, so
+  /// that a captured CUDA Graph replays with the right step and time, with no atomics).
+  const unsigned long long* d_step = nullptr;
+  unsigned long long* d_stepNext = nullptr;
+  double* d_gradient = nullptr;  ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
+  /// !integrate, optional: 3 x T (FENE, native, repulsive; pair terms halved)
+  double* d_beadEnergy = nullptr;
 };
 
 template <class R>

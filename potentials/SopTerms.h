@@ -32,12 +32,17 @@ LANDSCAPE_HD SopTerm<R> sopFene(R r2, R r0, R k, R R0sq) {
 
 /// Native contact, eq B1: U = eps_n [(r0/r)^12 - 2 (r0/r)^6], minimum -eps_n at r = r0.
 /// r0sq = r0^2 (A^2), eps in kcal/mol.
+/// The same from ir2 = 1/r^2 (the GPU passes a reciprocal that needs no division).
 template <class R>
-LANDSCAPE_HD SopTerm<R> sopNative(R r2, R r0sq, R eps) {
-  const R ir2 = R(1) / r2;
+LANDSCAPE_HD SopTerm<R> sopNativeFromInverse(R ir2, R r0sq, R eps) {
   const R q3 = r0sq * ir2 * r0sq * ir2 * r0sq * ir2;  // (r0/r)^6
   const R q6 = q3 * q3;
   return {eps * (q6 - R(2) * q3), R(12) * eps * (q3 - q6) * ir2};
+}
+
+template <class R>
+LANDSCAPE_HD SopTerm<R> sopNative(R r2, R r0sq, R eps) {
+  return sopNativeFromInverse(R(1) / r2, r0sq, eps);
 }
 
 /// The repulsion eps_r (sigma/r)^6 of eq B1, cut at rc and force-shifted,
@@ -74,6 +79,35 @@ LANDSCAPE_HD SopTerm<R> sopRepulsive(R r2, const SopRepulsion<R>& p) {
   const R energy = bare - p.energyAtCutoff - p.slopeAtCutoff * (r - p.cutoff);
   const R dEdr = R(-6) * bare / r - p.slopeAtCutoff;
   return {energy, dEdr / r};
+}
+
+/// dU/dr / r of the cut and shifted repulsion for r2 < cutoff2 from rinv = 1/r, with no division
+/// or square root (the GPU's pair loop; rinv from one reciprocal square root):
+///   dU/dr / r = -6 eps_r sigma^6 r^-8 - slopeAtCutoff / r,
+/// algebraically the dEdrOverR of sopRepulsive.
+template <class R>
+LANDSCAPE_HD R sopRepulsiveDEdrOverR(R rinv, const SopRepulsion<R>& p) {
+  const R ir2 = rinv * rinv;
+  const R ir4 = ir2 * ir2;
+  return R(-6) * p.epsSigma6 * (ir4 * ir4) - p.slopeAtCutoff * rinv;
+}
+
+/// sopRepulsive's dEdrOverR at any distance from rinv = 1/r, cutoff included, with one min instead
+/// of a compare and select: the force-shifted dU/dr = -6 eps_r sigma^6 r^-7 - slopeAtCutoff is
+/// negative inside the cutoff and positive beyond it (the bare term falls below the shift, which
+/// is its own value at rc), so min(., 0) is zero exactly where sopRepulsive is.
+template <class R>
+LANDSCAPE_HD R sopRepulsiveCutDEdrOverR(R rinv, const SopRepulsion<R>& p) {
+  const R f = sopRepulsiveDEdrOverR(rinv, p);
+  return f < R(0) ? f : R(0);
+}
+
+/// The energy of sopRepulsive for r2 < cutoff2 from r2 and rinv = 1/r (no division).
+template <class R>
+LANDSCAPE_HD R sopRepulsiveEnergy(R r2, R rinv, const SopRepulsion<R>& p) {
+  const R ir2 = rinv * rinv;
+  const R bare = p.epsSigma6 * ir2 * ir2 * ir2;  // eps_r (sigma/r)^6
+  return bare - p.energyAtCutoff - p.slopeAtCutoff * (r2 * rinv - p.cutoff);
 }
 
 /// A spherical tip of radius `radius` (A) repels a bead at distance d (A) from its centre with the

@@ -173,10 +173,9 @@ TEST(SopDynamicsCuda, RerunsAreBitIdentical) {
   }
 }
 
-// DISABLED: the first real-GPU run (H100, 2026-11-22) ended in a host segmentation fault inside
-// this test (every other SOP GPU test passed). The graph path is off by default
-// (cudaGraphSteps = 0) until this is fixed; run it with --gtest_also_run_disabled_tests.
-TEST(SopDynamicsCuda, DISABLED_CudaGraphRunsEqualPlainLaunchesBitForBit) {
+// The first real-GPU run (H100, 2026-11-22) crashed here with a host segfault: run() read
+// graphStream->stream in the same call that created graphStream (unspecified argument order).
+TEST(SopDynamicsCuda, CudaGraphRunsEqualPlainLaunchesBitForBit) {
   SKIP_WITHOUT_GPU();
   const auto path = testDataPath("sop/1TIT.pdb");
   if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";

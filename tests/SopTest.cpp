@@ -208,6 +208,50 @@ TEST(SopPotential, EnergyAndForceAreContinuousAtTheRepulsiveCutoff) {
   EXPECT_EQ(sopRepulsive(rc * rc, rep).energy, 0.0);
 }
 
+TEST(SopPotential, DivisionFreeFormsEqualTheReferenceTerms) {
+  // The GPU pair loop evaluates the repulsion from 1/r and the native term from 1/r^2.
+  for (double rc : {8.0, 20.0}) {
+    SopParams p;
+    const SopRepulsion<double> rep = makeSopRepulsion<double>(p.repulsiveEpsilon, p.sigma, rc);
+    for (double r = 2.0; r < rc; r *= 1.07) {
+      const SopTerm<double> t = sopRepulsive(r * r, rep);
+      const double rinv = 1.0 / std::sqrt(r * r);
+      EXPECT_NEAR(sopRepulsiveDEdrOverR(rinv, rep), t.dEdrOverR,
+                  1e-13 * std::abs(t.dEdrOverR) + 1e-300)
+          << "r " << r;
+      EXPECT_NEAR(sopRepulsiveEnergy(r * r, rinv, rep), t.energy,
+                  1e-12 * std::abs(rep.energyAtCutoff) + 1e-13 * std::abs(t.energy))
+          << "r " << r;
+      EXPECT_NEAR(sopRepulsiveCutDEdrOverR(rinv, rep), t.dEdrOverR,
+                  1e-13 * std::abs(t.dEdrOverR) + 1e-300)
+          << "r " << r;
+      const SopTerm<double> n = sopNative(r * r, 36.0, 1.5);
+      const SopTerm<double> m = sopNativeFromInverse(1.0 / (r * r), 36.0, 1.5);
+      EXPECT_EQ(n.energy, m.energy);
+      EXPECT_EQ(n.dEdrOverR, m.dEdrOverR);
+    }
+  }
+}
+
+TEST(SopPotential, CutForceFromTheMinIsZeroBeyondTheCutoff) {
+  // The GPU pair loop cuts the repulsion by min(force, 0): the shifted force must change sign at
+  // the cutoff, in double and in float.
+  SopParams p;
+  for (double rc : {8.0, 20.0}) {
+    const SopRepulsion<double> rep = makeSopRepulsion<double>(p.repulsiveEpsilon, p.sigma, rc);
+    const SopRepulsion<float> repf = makeSopRepulsion<float>(p.repulsiveEpsilon, p.sigma, rc);
+    for (double r = rc * (1 + 1e-6); r < 4 * rc; r *= 1.01) {
+      EXPECT_GT(sopRepulsiveDEdrOverR(1.0 / r, rep), 0.0) << "r " << r;
+      EXPECT_EQ(sopRepulsiveCutDEdrOverR(1.0 / r, rep), 0.0);
+      EXPECT_EQ(sopRepulsiveCutDEdrOverR(static_cast<float>(1.0 / r), repf), 0.0f);
+    }
+    for (double r = 2.0; r < rc * (1 - 1e-3); r *= 1.01) {
+      EXPECT_LT(sopRepulsiveDEdrOverR(1.0 / r, rep), 0.0) << "r " << r;
+      EXPECT_LT(sopRepulsiveDEdrOverR(static_cast<float>(1.0 / r), repf), 0.0f) << "r " << r;
+    }
+  }
+}
+
 TEST(SopPotential, GradientOverwritesAndEnergyAgrees) {
   const SopTopology t = loadOrSkip("1TIT.pdb");
   SKIP_WITHOUT(t, "1TIT.pdb");

@@ -10,8 +10,8 @@
 // With --graphs, settings ending in +G replay steps as CUDA Graphs
 // (SopDynamicsParams::cudaGraphSteps) instead of one host launch per kernel: 166 steps per graph
 // for sop-gpu (6 graphs fill the 999 steps between two forced rebuilds), 100 for default. The
-// graph path crashed on its first real-GPU run (H100, 2026-11-22; see docs/sop.md), so it is off
-// unless asked for.
+// graph path crashed on its first real-GPU run (H100, 2026-11-22; fixed since, see docs/sop.md);
+// it stays opt-in.
 // The floor is the memory traffic of one step (neighbour indices of every row read once, plus
 // positions, native list and the output) over the copy bandwidth (DESIGN.md "Performance method").
 // One CPU reference line (double, one replica, a few steps) shows the serial cost.
