@@ -10,8 +10,8 @@
 //
 // Procedure (seed 001 section 3.3, scaled down):
 //   1. minimise --inpcrd (endpoint A) and a second minimum B: --finish FILE minimised, or A with
-//      its side-chain groups turned at random (seeded; the stereocentres must survive) and
-//      minimised (the paper used a short basin-hopping run);
+//      about two of its side-chain groups turned at random (seeded; the stereocentres must
+//      survive) and minimised (the paper used a short basin-hopping run);
 //   2. DNEB structures: the band maxima of DNEB runs between A and B on the CPU (10, 15, 20, ...
 //      images) until --starts K starting points are collected (the paper: the first 100 DNEB
 //      structures of a connect attempt that converged to transition states);
@@ -31,6 +31,7 @@
 // Usage: bench_optim --prmtop FILE --inpcrd FILE [--finish FILE] [--backend cpu|cuda|cpu,cuda]
 //                    [--precision double|mixed] [--igb 1|2|5] [--saltcon M] [--rgbmax A]
 //                    [--starts K] [--dneb-runs R] [--m 4,1000] [--seed S] [--system LABEL]
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -341,7 +342,10 @@ int main(int argc, char** argv) {
       Random random(o.seed);
       for (int attempt = 1;; ++attempt) {
         b = a;
-        rotateGroups(groups, b, 0.5, 3.14159265358979323846, random);
+        // About two side chains per attempt: a neighbouring minimum, as a short basin-hopping
+        // run would give, rather than a distant one.
+        const double probability = std::min(1.0, 2.0 / static_cast<double>(groups.size()));
+        rotateGroups(groups, b, probability, 3.14159265358979323846, random);
         Lbfgs(minimiser).minimize(*reference, b);
         const double d = minimumDistance(a, b, chiral);
         if (stereo.violation(b).empty() && d > 0.5) break;
