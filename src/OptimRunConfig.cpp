@@ -245,7 +245,9 @@ const std::vector<OptionSpec>& optionTable() {
        [](const std::string& v, OptimRunConfig& c) { c.backend = parseBackend(v); }},
       {"System", "precision", "double|mixed",
        "arithmetic of the CUDA AMBER-GB pair terms: double (all FP64; for quenches to RMS 1e-5) or "
-       "mixed (pair arithmetic in FP32, sums in FP64; for dynamics and loose quenches)",
+       "mixed (pair arithmetic in FP32, sums in FP64; for dynamics and loose quenches). Transition "
+       "states need double: the Rayleigh-Ritz eigenvector search differences gradients 1e-6 A "
+       "apart, and they must converge to RMS 1e-5",
        [](const OptimRunConfig& c) { return precisionName(c.precision); },
        [](const std::string& v, OptimRunConfig& c) { c.precision = parsePrecision(v); }},
 

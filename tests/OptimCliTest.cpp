@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/GpuDevice.h"
 #include "landscape/Alignment.h"
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
@@ -338,6 +339,29 @@ TEST_F(OptimCli, AmberMoleculeFromRst7AndXyzEndpoints) {
   ASSERT_EQ(again.exitCode, 0) << again.out << again.err;
   EXPECT_EQ(summary(again.out).transitionStates, s.transitionStates);
   EXPECT_DOUBLE_EQ(summary(again.out).highest, s.highest);
+}
+
+// The same connect with the potential on the GPU (double precision) finds the same endpoints
+// and a connected path; skipped without a CUDA device.
+TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  const std::optional<AshMinima> ash = makeAshMinima(1e-4);
+  if (!ash) GTEST_SKIP() << "gb/ash not found";
+  writeAmberRestart((m_dir / "a.rst7").string(), ash->first, "ash minimum");
+  writeAmberRestart((m_dir / "b.rst7").string(), ash->second, "ash chi1 rotamer");
+  const std::string args = "--prmtop '" + ash->prmtop + "' --start a.rst7 --finish b.rst7 ";
+  const OptimRun cuda = optim(args + "--backend cuda --precision double --output cuda");
+  ASSERT_EQ(cuda.exitCode, 0) << cuda.out << cuda.err;
+  EXPECT_EQ(summary(cuda.out).connected, "yes");
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
+  ASSERT_GE(net.minima.size(), 2u);
+  EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-4);
+  EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-4);
+  for (const StoredTransitionState& ts : net.transitionStates) {
+    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);  // CPU Hessian of a GPU search
+    EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);
+  }
 }
 
 TEST_F(OptimCli, AmberInputErrorsNameFileAndLine) {
