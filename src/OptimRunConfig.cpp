@@ -2,8 +2,10 @@
 
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -105,6 +107,9 @@ OptimSettings optimAmberDefaultSettings() {
   c.dneb.historySize = 4;
   c.dneb.rmsTolerance = 0.01;    // kcal/mol/A
   c.dneb.springConstant = 10.0;  // kcal/mol/A^2
+  // An image 100 kcal/mol below both endpoints is a hydroxyl hydrogen falling onto an oxygen
+  // (no Lennard-Jones repulsion on AMBER's HO), not an intermediate minimum.
+  c.dneb.coldFusionDrop = 100.0;
   // Chiral molecules: no inversion; permutations only within perm.allow groups (optim_main).
   for (AlignmentParams* a : {&s.network.alignment, &c.dneb.alignment}) {
     a->inversion = false;
@@ -358,6 +363,17 @@ const std::vector<OptionSpec>& optionTable() {
        [](const std::string& v, OptimRunConfig& c) {
          c.settings.network.alignment.randomOrientations = intValue(v, 0);
          connectOf(c).dneb.alignment.randomOrientations = intValue(v, 0);
+       }},
+      {"Connect", "cold-fusion", "DE",
+       "reject a DNEB step that takes an image more than DE below the lower endpoint (epsilon; "
+       "OPTIM's COLDFUSION, relative); 0 = off",
+       [](const OptimRunConfig& c) {
+         const double d = c.settings.connect.dneb.coldFusionDrop;
+         return std::isfinite(d) ? number(d) : std::string("off; molecules 100");
+       },
+       [](const std::string& v, OptimRunConfig& c) {
+         const double d = realValue(v, Bound::NonNegative);
+         connectOf(c).dneb.coldFusionDrop = d > 0.0 ? d : std::numeric_limits<double>::infinity();
        }},
       {"Connect", "edifftol", "DE",
        "stationary points closer in energy may be the same (epsilon) [EDIFFTOL]",

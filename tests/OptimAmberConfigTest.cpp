@@ -3,6 +3,7 @@
 // a perm.allow file; Lennard-Jones runs keep all-atom permutations and inversion.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ TEST(OptimAmberConfig, LennardJonesKeepsPermutationsAndInversion) {
   EXPECT_TRUE(c.settings.connect.dneb.alignment.permutations);
   EXPECT_TRUE(c.settings.connect.dneb.alignment.inversion);
   EXPECT_TRUE(c.settings.network.alignment.permutationGroups.empty());
+  EXPECT_TRUE(std::isinf(c.settings.connect.dneb.coldFusionDrop));  // no cold fusion for LJ
 }
 
 TEST(OptimAmberConfig, MoleculeDefaultsNoInversionAndPermutationsOnlyWithPermAllow) {
@@ -45,6 +47,10 @@ TEST(OptimAmberConfig, MoleculeDefaultsNoInversionAndPermutationsOnlyWithPermAll
   EXPECT_DOUBLE_EQ(c.settings.network.geometryTolerance, molecule.network.geometryTolerance);
   EXPECT_DOUBLE_EQ(c.settings.connect.transitionStateSearch.rmsTolerance, 1e-5);
   EXPECT_TRUE(c.settings.reoptimiseEndpoints);
+  EXPECT_DOUBLE_EQ(c.settings.connect.dneb.coldFusionDrop, 100.0);  // kcal/mol
+  std::vector<std::string> off = base;
+  off.insert(off.end(), {"--cold-fusion", "0"});
+  EXPECT_TRUE(std::isinf(parseOptimCommandLine(off).settings.connect.dneb.coldFusionDrop));
 
   const TempFile allow("1\n3 0\n1 3 4\n", ".allow");
   std::vector<std::string> withGroups = base;
