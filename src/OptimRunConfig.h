@@ -52,7 +52,8 @@ OptimSettings optimLj38ExampleSettings();
 /// 0.02 A) and DNEB settings (first run 10 images and 300 iterations, m = 4, RMS 0.01
 /// kcal/mol/A); the connect values of OPTIM's AMBER examples in Angstrom (NEWCONNECT 50 3 4.0 30.0
 /// 30, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, PUSHOFF 0.05, BFGSMIN 1.0D-5, REOPTIMISEENDPOINTS);
-/// no inversion and no permutations in the alignment (perm.allow adds groups).
+/// DNEB cold-fusion guard 100 kcal/mol; no inversion and no permutations in the alignment
+/// (perm.allow adds groups).
 OptimSettings optimAmberDefaultSettings();
 
 /// What an odata file starts from: the library defaults (ConnectParams{} and friends) with
