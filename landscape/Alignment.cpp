@@ -1,8 +1,11 @@
 #include "landscape/Alignment.h"
 
+#include "landscape/Hungarian.h"
+
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,8 +14,6 @@
 #include <string>
 #include <tuple>
 #include <utility>
-
-#include "landscape/Hungarian.h"
 
 namespace landscape {
 

@@ -4,6 +4,7 @@
 // minus the drop, the band energies stay finite and the barrier maximum is still found.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
