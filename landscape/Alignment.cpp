@@ -76,6 +76,17 @@ Eigen::Matrix3d kabschRotation(const Points& a, const Points& b, const std::vect
   return svd.matrixV() * d * svd.matrixU().transpose();
 }
 
+// The same over a subset of the atoms of a, each matched to the same atom of b.
+Eigen::Matrix3d kabschRotationOfSubset(const Points& a, const Points& b,
+                                       const std::vector<int>& atoms) {
+  Eigen::Matrix3d m = Eigen::Matrix3d::Zero();
+  for (int i : atoms) m.noalias() += b.col(i) * a.col(i).transpose();
+  const Eigen::JacobiSVD<Eigen::Matrix3d> svd(m, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Eigen::Matrix3d d = Eigen::Matrix3d::Identity();
+  if ((svd.matrixV() * svd.matrixU().transpose()).determinant() < 0.0) d(2, 2) = -1.0;
+  return svd.matrixV() * d * svd.matrixU().transpose();
+}
+
 double squaredDeviation(const Points& a, const Points& b, const Eigen::Matrix3d& rotation,
                         const std::vector<int>& perm) {
   double sum = 0.0;
@@ -164,6 +175,19 @@ class AlignmentSearch {
       consider(fit);
     }
     if (!m_params.permutations || exact()) return m_best;
+    if (!m_params.permutationGroups.empty()) {
+      // Two starts per chirality: the fit in the given order, and the fit of the atoms that no
+      // group moves (about the centroid of all atoms, which no permutation changes), which is
+      // exact for a moved, permuted copy however large the groups are.
+      const std::vector<int> fixed = atomsOutsideGroups();
+      for (int c = 0; c < chiralities && !exact(); ++c) {
+        consider(refineGroups(inOrder[c], c == 1));
+        if (fixed.size() >= 3 && !exact()) {
+          consider(refineGroups(kabschRotationOfSubset(m_a, m_b[c], fixed), c == 1));
+        }
+      }
+      return m_best;
+    }
 
     // Frame starts first: for a copy one of them is exact and ends the search.
     addFrameCandidates();
@@ -266,6 +290,80 @@ class AlignmentSearch {
     for (int iteration = 0; iteration < m_params.maxIterations; ++iteration) {
       fillCost(rotation, inverted);
       std::vector<int> perm = solveAssignment(m_cost, potentials);
+      if (perm == previous) break;
+      const Eigen::Matrix3d next = kabschRotation(m_a, b, perm);
+      const double squared = squaredDeviation(m_a, b, next, perm);
+      if (!(squared < fit.squared)) break;
+      const double gain = std::sqrt(fit.squared) - std::sqrt(squared);
+      fit.squared = squared;
+      fit.rotation = next;
+      fit.permutation = perm;
+      if (gain < m_params.convergence || std::sqrt(squared) < m_params.convergence) break;
+      rotation = next;
+      previous = std::move(perm);
+    }
+    return fit;
+  }
+
+  // The best permutation within the declared groups for a fixed orientation of b, built as
+  // OPTIM's MINPERMDIST does: groups in order, each an assignment problem over its atoms whose
+  // cost includes the swap sets that move with them, the permutation updated after each group so
+  // that a later (nested) group permutes what an earlier one moved there.
+  std::vector<int> groupPermutation(const Eigen::Matrix3d& rotation, bool inverted) {
+    m_rotated.noalias() = rotation * m_b[inverted ? 1 : 0];
+    std::vector<int> perm = m_identity;
+    Eigen::MatrixXd cost;
+    for (const PermutationGroup& group : m_params.permutationGroups) {
+      const Eigen::Index size = static_cast<Eigen::Index>(group.atoms.size());
+      cost.resize(size, size);
+      for (Eigen::Index i = 0; i < size; ++i) {
+        for (Eigen::Index j = 0; j < size; ++j) {
+          const std::size_t si = static_cast<std::size_t>(i), sj = static_cast<std::size_t>(j);
+          double c =
+              (m_a.col(group.atoms[si]) - m_rotated.col(perm[group.atoms[sj]])).squaredNorm();
+          for (const std::vector<int>& set : group.swapSets) {
+            c += (m_a.col(set[si]) - m_rotated.col(perm[set[sj]])).squaredNorm();
+          }
+          cost(i, j) = c;
+        }
+      }
+      const std::vector<int> assignment = solveAssignment(cost);
+      std::vector<int> next = perm;
+      for (std::size_t i = 0; i < group.atoms.size(); ++i) {
+        const std::size_t j = static_cast<std::size_t>(assignment[i]);
+        next[group.atoms[i]] = perm[group.atoms[j]];
+        for (const std::vector<int>& set : group.swapSets) next[set[i]] = perm[set[j]];
+      }
+      perm = std::move(next);
+    }
+    return perm;
+  }
+
+  // Atoms neither in a group nor in a swap set, as a list of indices.
+  std::vector<int> atomsOutsideGroups() const {
+    std::vector<char> moved(m_identity.size(), 0);
+    for (const PermutationGroup& group : m_params.permutationGroups) {
+      for (int atom : group.atoms) moved[static_cast<std::size_t>(atom)] = 1;
+      for (const std::vector<int>& set : group.swapSets) {
+        for (int atom : set) moved[static_cast<std::size_t>(atom)] = 1;
+      }
+    }
+    std::vector<int> fixed;
+    for (std::size_t i = 0; i < moved.size(); ++i) {
+      if (!moved[i]) fixed.push_back(static_cast<int>(i));
+    }
+    return fixed;
+  }
+
+  // refine() with the permutation restricted to the groups.
+  Fit refineGroups(const Eigen::Matrix3d& start, bool inverted) {
+    const Points& b = m_b[inverted ? 1 : 0];
+    Fit fit;
+    fit.inverted = inverted;
+    Eigen::Matrix3d rotation = start;
+    std::vector<int> previous;
+    for (int iteration = 0; iteration < m_params.maxIterations; ++iteration) {
+      std::vector<int> perm = groupPermutation(rotation, inverted);
       if (perm == previous) break;
       const Eigen::Matrix3d next = kabschRotation(m_a, b, perm);
       const double squared = squaredDeviation(m_a, b, next, perm);
@@ -466,6 +564,37 @@ void AlignmentParams::check() const {
           "alignment maxIterations must be >= 1, got " + std::to_string(maxIterations));
   require(std::isfinite(convergence) && convergence >= 0.0,
           "alignment convergence must be finite and >= 0 (length)");
+  std::vector<int> groupOf;  // atom -> 1 + the group that permutes it, 0 for none
+  for (std::size_t g = 0; g < permutationGroups.size(); ++g) {
+    const PermutationGroup& group = permutationGroups[g];
+    const std::string name = "alignment permutationGroups[" + std::to_string(g) + "]";
+    require(group.atoms.size() >= 2,
+            name + " must hold at least 2 atoms, got " + std::to_string(group.atoms.size()));
+    std::vector<int> members = group.atoms;
+    for (const std::vector<int>& set : group.swapSets) {
+      require(set.size() == group.atoms.size(),
+              name + ": every swap set must have one atom per group atom (" +
+                  std::to_string(group.atoms.size()) + "), got " + std::to_string(set.size()));
+      members.insert(members.end(), set.begin(), set.end());
+    }
+    for (int atom : members) {
+      require(atom >= 0, name + ": atom indices must be >= 0, got " + std::to_string(atom));
+    }
+    std::vector<int> sorted = members;
+    std::sort(sorted.begin(), sorted.end());
+    const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
+    require(repeated == sorted.end(), name + ": atom " +
+                                          std::to_string(repeated == sorted.end() ? 0 : *repeated) +
+                                          " appears twice (atoms and swap sets must all differ)");
+    for (int atom : group.atoms) {
+      const std::size_t a = static_cast<std::size_t>(atom);
+      if (a >= groupOf.size()) groupOf.resize(a + 1, 0);
+      require(groupOf[a] == 0, name + ": atom " + std::to_string(atom) +
+                                   " is already permuted by group " +
+                                   std::to_string(groupOf[a] - 1) + " (groups may not overlap)");
+      groupOf[a] = static_cast<int>(g) + 1;
+    }
+  }
 }
 
 AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<double>& b,
@@ -482,6 +611,17 @@ AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<
   const auto finite = [](double v) { return std::isfinite(v); };
   require(std::all_of(a.begin(), a.end(), finite) && std::all_of(b.begin(), b.end(), finite),
           "alignStructures: every coordinate must be finite");
+  const int atoms = static_cast<int>(a.size() / 3);
+  for (std::size_t g = 0; g < params.permutationGroups.size(); ++g) {
+    const PermutationGroup& group = params.permutationGroups[g];
+    const auto outside = [atoms](int atom) { return atom >= atoms; };
+    bool bad = std::any_of(group.atoms.begin(), group.atoms.end(), outside);
+    for (const std::vector<int>& set : group.swapSets)
+      bad = bad || std::any_of(set.begin(), set.end(), outside);
+    require(!bad, "alignStructures: permutation group " + std::to_string(g) +
+                      " names an atom beyond the last of the " + std::to_string(atoms) +
+                      " atoms (0-based indices)");
+  }
 
   // The search is heuristic, so aligning b onto a and a onto b could end in different local
   // minima. Running it in one canonical direction and inverting the transformation when needed

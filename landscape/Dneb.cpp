@@ -122,6 +122,7 @@ void DnebParams::check() const {
   require(std::isfinite(initialGuess) && initialGuess > 0.0,
           "DNEB initialGuess must be > 0 (length^2/energy)");
   require(historySize >= 1, "DNEB historySize must be >= 1");
+  require(coldFusionDrop > 0.0, "DNEB coldFusionDrop must be > 0 (energy; infinity = off)");
   if (alignEndpoints) {
     try {
       alignment.check();
@@ -188,13 +189,23 @@ double DnebBand::meanSpacingDeviation(const double* band) const {
   return deviation / static_cast<double>(d.size());
 }
 
+double DnebBand::checkedSum(double sum) {
+  for (std::size_t i = 1; i <= m_images; ++i) {
+    if (m_energies[i] < m_coldFusionEnergy) {
+      ++m_coldFusionEvaluations;
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return sum;
+}
+
 double DnebBand::energy(const double* band) {
   double sum = 0.0;
   for (std::size_t i = 1; i <= m_images; ++i) {
     m_energies[i] = m_potential.energy(imageAt(band, i));
     sum += m_energies[i];
   }
-  return sum;
+  return checkedSum(sum);
 }
 
 double DnebBand::energyGradient(const double* band, double* g) {
@@ -282,7 +293,7 @@ double DnebBand::energyGradient(const double* band, double* g) {
       if (nudgeTwice) gBand[j] += spring[j] - along * perp[j];
     }
   }
-  return sum;
+  return checkedSum(sum);
 }
 
 Dneb::Dneb(const DnebParams& params) : m_params(params) { m_params.check(); }
@@ -331,6 +342,10 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
   DnebBand band(potential, start, finishAligned, images, m_params.springConstant,
                 m_params.doublyNudged, m_params.segmentSprings);
   std::vector<double> x = band.interpolate();
+  if (std::isfinite(m_params.coldFusionDrop)) {
+    band.setColdFusionEnergy(std::min(band.startEnergy(), band.finishEnergy()) -
+                             m_params.coldFusionDrop);
+  }
 
   LbfgsParams lp;
   lp.historySize = m_params.historySize;
@@ -364,6 +379,7 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
   result.springConstant = band.springConstant();
   result.iterations = run.iterations;
   result.functionCalls = (run.functionCalls + 1) * images + 2;
+  result.coldFusionSteps = band.coldFusionEvaluations();
   result.status = run.status;
   result.energies = band.energies();
   result.images.reserve(images + 2);

@@ -22,6 +22,7 @@
 // images = clamp(floor(imageDensity D), minImages, maxImages), iterations = floor(iterationDensity
 // x images) capped at maxIterations. Transition-state candidates are the band's local energy
 // maxima among the interior images.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,12 @@ struct DnebParams {
   /// Jonsson 2000), which spaces the images equally even where the band is kinked; false: the
   /// projection (g^s . tau) tau of the DNEB paper. Both connect the LJ38 example the same way.
   bool segmentSprings = false;
+  /// Cold fusion (OPTIM's COLDFUSION, relative here): a step that takes any image more than this
+  /// below the lower endpoint is rejected like an energy rise (the L-BFGS step is divided by 10,
+  /// and the run stops when nothing is accepted). AMBER's hydroxyl hydrogens have no
+  /// Lennard-Jones repulsion, so a band started by linear interpolation can pull one onto an
+  /// oxygen, where the energy falls without bound. Energy units; infinity = off (clusters).
+  double coldFusionDrop = std::numeric_limits<double>::infinity();
   bool alignEndpoints = true;  ///< align finish onto start first (needs 3N coordinates)
   AlignmentParams alignment;   ///< used when alignEndpoints
 
@@ -86,6 +93,11 @@ class DnebBand : public Potential {
   double startEnergy() const { return m_energies.front(); }
   double springConstant() const { return m_k; }
   void setSpringConstant(double k) { m_k = k; }
+  /// energy() and energyGradient() return NaN while an image is below this energy (cold fusion;
+  /// -infinity = never). The image energies and gradients are still computed and kept.
+  void setColdFusionEnergy(double energy) { m_coldFusionEnergy = energy; }
+  /// Evaluations that found an image below the cold-fusion energy.
+  int coldFusionEvaluations() const { return m_coldFusionEvaluations; }
   /// Mean of |d_i - mean d| / mean d over the images + 1 segment lengths d_i of `band`.
   double meanSpacingDeviation(const double* band) const;
   double finishEnergy() const { return m_energies.back(); }
@@ -98,7 +110,11 @@ class DnebBand : public Potential {
   double m_k;
   bool m_doublyNudged;
   bool m_segmentSprings;
+  double m_coldFusionEnergy = -std::numeric_limits<double>::infinity();
+  int m_coldFusionEvaluations = 0;
   std::vector<double> m_energies, m_tangents, m_gradients;
+  /// sum, or NaN (counted) when an interior image is below the cold-fusion energy.
+  double checkedSum(double sum);
 };
 
 struct DnebResult {
@@ -119,7 +135,8 @@ struct DnebResult {
   int interiorImages = 0;
   int iterationLimit = 0;  ///< the (possibly distance-scaled) iteration cap that was used
   int iterations = 0;
-  long functionCalls = 0;  ///< potential energy+gradient calls
+  long functionCalls = 0;   ///< potential energy+gradient calls
+  int coldFusionSteps = 0;  ///< trial steps rejected as cold fusion (DnebParams::coldFusionDrop)
   LbfgsStatus status = LbfgsStatus::MaxIterations;
   bool converged() const { return status == LbfgsStatus::Converged; }
 };

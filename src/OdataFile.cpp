@@ -228,7 +228,9 @@ const std::vector<KeywordEntry>& table() {
       {"PERMDIST", S::Implemented, "[tol]", 0, 1,
        "minimum distances over permutations of identical atoms (all atoms of an LJ cluster) as "
        "well as translation, rotation and inversion -> `network.alignment.permutations`, "
-       "`connect.dneb.alignment.permutations`; OPTIM's orbit tolerance `tol` is not used",
+       "`connect.dneb.alignment.permutations`; OPTIM's orbit tolerance `tol` is not used. For "
+       "molecules (`--prmtop`) only permutations within the groups of `--perm-allow FILE` "
+       "(OPTIM's perm.allow), which PERMDIST then needs, and never inversion",
        [](const KeywordLine& l, OptimRunConfig& c, PendingValues&) {
          if (!l.fields.empty()) real(l, 0, "the orbit tolerance", Bound::NonNegative);
          c.settings.network.alignment.permutations = true;
@@ -436,7 +438,10 @@ std::string odataKeywordsMarkdown() {
         "out takes the library default (`ConnectParams` and the structs it holds), with OPTIM's "
         "switches `PERMDIST` and `REOPTIMISEENDPOINTS` off; options on the command line or in "
         "`--config` override the file. Energies and lengths are in the potential's units: reduced "
-        "Lennard-Jones units (epsilon, sigma) for LJ clusters. Fields in brackets are optional.\n"
+        "Lennard-Jones units (epsilon, sigma) for LJ clusters, kcal/mol and Angstrom for "
+        "molecules (`--prmtop`; with `--odata` the molecule defaults of `optim --help` give way to "
+        "the library defaults too, but the alignment never uses inversion). Fields in brackets are "
+        "optional.\n"
         "\n"
         "A keyword not in this table is an error (`FILE:LINE: unknown OPTIM keyword 'XYZ'`), as "
         "is a wrong number of fields or a field that is not a number. Keywords marked *ignored* "

@@ -2,8 +2,10 @@
 
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -88,6 +90,45 @@ OptimSettings optimLj38ExampleSettings() {
   c.transitionStateSearch.initialUphillStep = 0.1;  // MAXSTEP 0.1
   c.transitionStateSearch.maxUphillStep = 0.2;      // MAXMAX 0.2
   c.transitionStateSearch.trustRatio = 0.2;         // TRAD 0.2
+  s.applySeed();
+  return s;
+}
+
+OptimSettings optimAmberDefaultSettings() {
+  OptimSettings s;  // hybrid EF, Rayleigh-Ritz and L-BFGS: the library defaults of seed 001 3.3
+  ConnectParams& c = s.connect;
+  c.maxCycles = 50;  // NEWCONNECT 50 3 4.0 30.0 30
+  c.maxTriesPerPair = 3;
+  c.dneb.imageDensity = 4.0;  // images per Angstrom of aligned endpoint distance
+  c.dneb.iterationDensity = 30.0;
+  c.dneb.maxImages = 30;
+  c.firstImages = 10;  // seed 001 section 3.3: 10 images, 300 iterations, m = 4
+  c.firstIterations = 300;
+  c.dneb.historySize = 4;
+  c.dneb.rmsTolerance = 0.01;    // kcal/mol/A
+  c.dneb.springConstant = 10.0;  // kcal/mol/A^2
+  // An image 100 kcal/mol below both endpoints is a hydroxyl hydrogen falling onto an oxygen
+  // (no Lennard-Jones repulsion on AMBER's HO), not an intermediate minimum.
+  c.dneb.coldFusionDrop = 100.0;
+  // Chiral molecules: no inversion; permutations only within perm.allow groups (optim_main).
+  for (AlignmentParams* a : {&s.network.alignment, &c.dneb.alignment}) {
+    a->inversion = false;
+    a->permutations = false;
+  }
+  s.network.energyTolerance = 1e-4;   // EDIFFTOL, kcal/mol
+  s.network.geometryTolerance = 0.1;  // GEOMDIFFTOL, Angstrom
+  LbfgsParams& m = c.descent.minimiser;
+  m.rmsTolerance = 1e-5;  // BFGSMIN, kcal/mol/A
+  m.historySize = 10;
+  m.maxIterations = 20000;
+  m.maxStep = 0.4;           // Angstrom
+  c.descent.pushoff = 0.05;  // Angstrom
+  s.reoptimiseEndpoints = true;
+  s.endpointMinimiser = m;
+  // The Hessian of a stationary point is a finite-difference one (NumericalHessian): 6N gradient
+  // calls and an O((3N)^3) eigensolver, seconds at a few hundred atoms.
+  s.characterisation.maxHessianAtoms = 250;
+  s.characterisation.pointGroup.distanceTolerance = 1e-2;  // Angstrom
   s.applySeed();
   return s;
 }
@@ -195,9 +236,10 @@ const std::vector<OptionSpec>& optionTable() {
          c.ljAtoms = static_cast<std::size_t>(integerValue(v, 2, 100000000));
        }},
       {"System", "start", "FILE",
-       "first endpoint (sigma): XYZ, or GMIN's `coords` with 3 numbers per line",
+       "first endpoint (sigma): XYZ, or GMIN's `coords` with 3 numbers per line; molecules "
+       "(Angstrom): AMBER inpcrd/rst7, or XYZ when the name ends in .xyz",
        [](const OptimRunConfig&) {
-         return std::string("odata POINTS, else the LJ7 pentagonal bipyramid");
+         return std::string("odata POINTS, else --inpcrd, else the LJ7 pentagonal bipyramid");
        },
        [](const std::string& v, OptimRunConfig& c) { c.startFile = existingFile(v); }},
       {"System", "finish", "FILE", "second endpoint (sigma), same formats (OPTIM's `finish`)",
@@ -212,6 +254,53 @@ const std::vector<OptionSpec>& optionTable() {
        "distances measured in them",
        [](const OptimRunConfig&) { return std::string("none (all atoms atomistic)"); },
        [](const std::string& v, OptimRunConfig& c) { c.rigidFile = existingFile(v); }},
+      {"System", "precision", "double|mixed",
+       "arithmetic of the CUDA AMBER-GB pair terms: double (all FP64; for quenches to RMS 1e-5) or "
+       "mixed (pair arithmetic in FP32, sums in FP64; for dynamics and loose quenches). Transition "
+       "states need double: the Rayleigh-Ritz eigenvector search differences gradients 1e-6 A "
+       "apart, and they must converge to RMS 1e-5",
+       [](const OptimRunConfig& c) { return precisionName(c.precision); },
+       [](const std::string& v, OptimRunConfig& c) { c.precision = parsePrecision(v); }},
+
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "prmtop", "FILE",
+       "AMBER topology: connect minima of a molecule on the AMBER force field with generalized "
+       "Born solvent; epsilon and sigma in this help then read kcal/mol and Angstrom, and the "
+       "defaults change (without --odata) to NEWCONNECT 50 3 4.0 30.0 30, first DNEB 10 images "
+       "300 iterations RMS 0.01, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, BFGSMIN 1.0D-5, MAXBFGS 0.4, "
+       "PUSHOFF 0.05, hybrid EF as seed 001 section 3.3; alignment without inversion",
+       [](const OptimRunConfig&) { return std::string("none (Lennard-Jones)"); },
+       [](const std::string& v, OptimRunConfig& c) { c.prmtopFile = existingFile(v); }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "inpcrd", "FILE",
+       "AMBER coordinates (inpcrd/rst7, Angstrom) of the topology: the start when no --start is "
+       "given, and the reference handedness of the stereocentres",
+       [](const OptimRunConfig&) { return std::string("none, --start is the reference"); },
+       [](const std::string& v, OptimRunConfig& c) { c.inpcrdFile = existingFile(v); }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "igb", "1|2|5",
+       "generalized Born model: 1 HCT, 2 OBC-I, 5 OBC-II",
+       [](const OptimRunConfig& c) { return std::to_string(c.amber.igb); },
+       [](const std::string& v, OptimRunConfig& c) {
+         c.amber.igb = static_cast<int>(integerValue(v, 1, 5));
+         if (c.amber.igb != 1 && c.amber.igb != 2 && c.amber.igb != 5)
+           throw std::invalid_argument("expected 1, 2 or 5, found " + quoted(v));
+       }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "saltcon", "M",
+       "salt concentration (mol/L), Debye-Hueckel screening of GB",
+       [](const OptimRunConfig& c) { return number(c.amber.saltcon); },
+       [](const std::string& v, OptimRunConfig& c) {
+         c.amber.saltcon = realValue(v, Bound::NonNegative);
+       }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "rgbmax", "A",
+       "cutoff of the Born-radius sums (Angstrom), AMBER's rgbmax",
+       [](const OptimRunConfig& c) { return number(c.amber.rgbmax); },
+       [](const std::string& v, OptimRunConfig& c) {
+         c.amber.rgbmax = realValue(v, Bound::Positive);
+       }},
+      {"Molecules (AMBER, kcal/mol and Angstrom)", "perm-allow", "FILE",
+       "OPTIM perm.allow file: groups of interchangeable atoms (1-based; first line the number "
+       "of groups, then per group 'SIZE NSWAP' and SIZE x (1 + NSWAP) atom indices); minimum "
+       "distances then minimise over permutations within these groups [PERMDIST with perm.allow]",
+       [](const OptimRunConfig&) { return std::string("none, no permutations for molecules"); },
+       [](const std::string& v, OptimRunConfig& c) { c.permAllowFile = existingFile(v); }},
 
       {"Connect", "max-cycles", "N", "connect cycles before giving up [NEWCONNECT 1st]",
        [](const OptimRunConfig& c) { return std::to_string(c.settings.connect.maxCycles); },
@@ -265,7 +354,8 @@ const std::vector<OptionSpec>& optionTable() {
          connectOf(c).distancePower = realValue(v, Bound::Positive);
        }},
       {"Connect", "permutations", "yes|no",
-       "minimum distances over permutations of the atoms too [PERMDIST]",
+       "minimum distances over permutations of the atoms too [PERMDIST]; molecules: only within "
+       "the --perm-allow groups, which it needs",
        [](const OptimRunConfig& c) { return yesNo(c.settings.network.alignment.permutations); },
        [](const std::string& v, OptimRunConfig& c) {
          c.settings.network.alignment.permutations = boolValue(v);
@@ -279,6 +369,17 @@ const std::vector<OptionSpec>& optionTable() {
        [](const std::string& v, OptimRunConfig& c) {
          c.settings.network.alignment.randomOrientations = intValue(v, 0);
          connectOf(c).dneb.alignment.randomOrientations = intValue(v, 0);
+       }},
+      {"Connect", "cold-fusion", "DE",
+       "reject a DNEB step that takes an image more than DE below the lower endpoint (epsilon; "
+       "OPTIM's COLDFUSION, relative); 0 = off",
+       [](const OptimRunConfig& c) {
+         const double d = c.settings.connect.dneb.coldFusionDrop;
+         return std::isfinite(d) ? number(d) : std::string("off; molecules 100");
+       },
+       [](const std::string& v, OptimRunConfig& c) {
+         const double d = realValue(v, Bound::NonNegative);
+         connectOf(c).dneb.coldFusionDrop = d > 0.0 ? d : std::numeric_limits<double>::infinity();
        }},
       {"Connect", "edifftol", "DE",
        "stationary points closer in energy may be the same (epsilon) [EDIFFTOL]",
@@ -504,16 +605,22 @@ std::string helpText() {
   std::ostringstream out;
   out << "optim (landscape " LANDSCAPE_VERSION
          "): OPTIM-style connect runs: a chain of minima and transition states\n"
-         "between two minima of a Lennard-Jones cluster (DNEB, hybrid eigenvector-following,\n"
-         "Dijkstra's choice of the next pair), stored in a transition-network database.\n"
+         "between two minima of a Lennard-Jones cluster or an AMBER-GB molecule (DNEB, hybrid\n"
+         "eigenvector-following, Dijkstra's choice of the next pair), stored in a\n"
+         "transition-network database.\n"
          "Usage: optim [options]\n"
          "       optim --start A.xyz --finish B.xyz [--lj N]\n"
          "       optim --odata odata --finish finish        (OPTIM's input files)\n"
+         "       optim --prmtop mol.parm7 --start A.rst7 --finish B.rst7 [--perm-allow "
+         "perm.allow]\n"
          "\n"
-         "Units: reduced Lennard-Jones units, energy epsilon and length sigma.\n"
+         "Units: reduced Lennard-Jones units, energy epsilon and length sigma; for molecules\n"
+         "(--prmtop) read kcal/mol for epsilon and Angstrom for sigma throughout.\n"
+         "Molecules are aligned by translation and rotation only (no inversion: they are chiral),\n"
+         "with permutations only within the --perm-allow groups.\n"
          "With no options optim connects the two lowest LJ7 minima (pentagonal bipyramid,\n"
          "-16.505384, to capped octahedron, -15.935043), built in code, with the settings of\n"
-         "OPTIM's LJ38 example (the defaults below).\n"
+         "OPTIM's LJ38 example (the defaults below; --prmtop lists the molecule defaults).\n"
          "Output goes to ./optim-out by default (--output DIR): network.h5 and path.info.\n"
          "The last three lines say whether the endpoints were connected, how many transition\n"
          "states the path has and the highest transition-state energy on it. Exit status 0 when\n"
@@ -614,6 +721,43 @@ std::string valueOf(const po::variables_map& vm, const std::string& name) {
   return vm[name].as<std::string>();
 }
 
+// The molecule's options together: a start (--start, odata POINTS or --inpcrd) and --finish, no
+// --lj, and permutations only with the groups of a perm.allow file.
+void checkMoleculeOptions(OptimRunConfig& config, const po::variables_map& vm,
+                          std::map<std::string, std::string>& origins) {
+  if (vm.count("lj")) {
+    throw std::runtime_error(origins["lj"] +
+                             " cannot be combined with --prmtop (the topology "
+                             "gives the atoms)");
+  }
+  if (config.finishFile.empty()) {
+    throw std::runtime_error("command line: --prmtop needs --finish FILE for the second endpoint");
+  }
+  if (config.startFile.empty() && config.odataPoints.empty() && config.inpcrdFile.empty()) {
+    throw std::runtime_error(
+        "command line: --prmtop needs --start FILE or --inpcrd FILE for the first endpoint");
+  }
+  try {
+    config.amber.check();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("command line: AMBER-GB parameters: ") + e.what());
+  }
+  // Proteins are chiral: a mirror image is another molecule, never the same minimum.
+  AlignmentParams& network = config.settings.network.alignment;
+  AlignmentParams& dneb = config.settings.connect.dneb.alignment;
+  network.inversion = dneb.inversion = false;
+  if (!config.permAllowFile.empty()) {
+    // A perm.allow file asks for permutations, unless --permutations no says otherwise.
+    if (!vm.count("permutations")) network.permutations = dneb.permutations = true;
+  } else if (network.permutations) {
+    const std::string where =
+        vm.count("permutations") ? origins["permutations"] : config.odataFile + ": PERMDIST";
+    throw std::runtime_error(where +
+                             ": permutations of a molecule's atoms need their groups, "
+                             "--perm-allow FILE (OPTIM's perm.allow)");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> optimOptionNames() {
@@ -680,6 +824,9 @@ OptimRunConfig parseOptimCommandLine(const std::vector<std::string>& arguments) 
     }
   }
 
+  // ---- molecules start from their own defaults (unless an odata file gives its keywords) ----
+  if (vm.count("prmtop") && !vm.count("odata")) config.settings = optimAmberDefaultSettings();
+
   // ---- the odata file replaces the built-in defaults ----
   if (vm.count("odata")) {
     std::string path;
@@ -708,13 +855,22 @@ OptimRunConfig parseOptimCommandLine(const std::vector<std::string>& arguments) 
     }
   }
 
-  if (config.startFile.empty() != config.finishFile.empty() && config.odataPoints.empty()) {
+  if (config.isMolecule()) {
+    checkMoleculeOptions(config, vm, origins);
+  } else {
+    for (const char* name : {"inpcrd", "igb", "saltcon", "rgbmax", "perm-allow"}) {
+      if (vm.count(name))
+        throw std::runtime_error(origins[name] + " applies to molecules and needs --prmtop");
+    }
+  }
+  if (!config.isMolecule() && config.startFile.empty() != config.finishFile.empty() &&
+      config.odataPoints.empty()) {
     throw std::runtime_error(config.startFile.empty()
                                  ? "command line: --finish needs --start (or an odata POINTS "
                                    "block) for the first endpoint"
                                  : "command line: --start needs --finish for the second endpoint");
   }
-  if (!config.odataPoints.empty() && config.finishFile.empty()) {
+  if (!config.isMolecule() && !config.odataPoints.empty() && config.finishFile.empty()) {
     throw std::runtime_error(config.odataFile +
                              ": its POINTS block is the first endpoint; give the second with "
                              "--finish FILE");

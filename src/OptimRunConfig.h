@@ -10,7 +10,9 @@
 #include "landscape/Connect.h"
 #include "landscape/LbfgsParams.h"
 #include "landscape/TransitionNetwork.h"
+#include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
+#include "potentials/Precision.h"
 
 namespace landscape {
 
@@ -43,6 +45,17 @@ struct OptimSettings {
 /// built in code, the command never reads the example file.
 OptimSettings optimLj38ExampleSettings();
 
+/// The defaults of a molecule (--prmtop without --odata; kcal/mol and Angstrom): seed 001 section
+/// 3.3's hybrid EF settings (the library defaults: L-BFGS step 0.4 A, rise 1e-4 kcal/mol, m = 4,
+/// Rayleigh-Ritz 1000 iterations to RMS 0.01 kcal/mol/A^3, 20/200 tangent-space iterations, trust
+/// radius 0.5 A within [0.01, 0.5] A, 1000 iterations, TS at RMS 1e-5 kcal/mol/A and step
+/// 0.02 A) and DNEB settings (first run 10 images and 300 iterations, m = 4, RMS 0.01
+/// kcal/mol/A); the connect values of OPTIM's AMBER examples in Angstrom (NEWCONNECT 50 3 4.0 30.0
+/// 30, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, PUSHOFF 0.05, BFGSMIN 1.0D-5, REOPTIMISEENDPOINTS);
+/// DNEB cold-fusion guard 100 kcal/mol; no inversion and no permutations in the alignment
+/// (perm.allow adds groups).
+OptimSettings optimAmberDefaultSettings();
+
 /// What an odata file starts from: the library defaults (ConnectParams{} and friends) with
 /// OPTIM's switches off unless their keyword is present (PERMDIST: no permutational alignment,
 /// REOPTIMISEENDPOINTS: endpoints used as given).
@@ -54,22 +67,36 @@ struct OptimRunConfig {
   Action action = Action::Run;
   std::string helpText;  ///< the text to print for Action::Help and Action::Version
 
-  // System. Only Lennard-Jones clusters (reduced units) so far; AMBER (--prmtop/--inpcrd, rst7
-  // endpoints) joins here as a second system kind (PotentialSpec::Kind::AmberGb, see optim_main).
+  // System: a Lennard-Jones cluster (reduced units) or, with --prmtop, a molecule on AMBER-GB
+  // (kcal/mol and Angstrom).
   std::size_t ljAtoms = 0;  ///< --lj N; 0 = from the endpoint files
-  std::string startFile;    ///< --start FILE (xyz or GMIN's bare coords)
+  std::string startFile;    ///< --start FILE (xyz or GMIN's bare coords; molecules also rst7)
   std::string finishFile;   ///< --finish FILE
   /// Start coordinates from an odata POINTS block (used when no --start is given).
   std::vector<double> odataPoints;
   std::string odataFile;  ///< the --odata file, for messages
-  /// No --start/--finish and no POINTS: connect the two lowest LJ7 minima built in code.
-  bool builtInExample() const { return startFile.empty() && odataPoints.empty(); }
+  /// No --start/--finish, no POINTS and no molecule: connect the two lowest LJ7 minima built in
+  /// code.
+  bool builtInExample() const {
+    return startFile.empty() && odataPoints.empty() && prmtopFile.empty();
+  }
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
   /// --rigid FILE: local rigid bodies (GMIN-style GROUP blocks, docs/rigid-bodies.md). DNEB and
   /// hybrid EF then run in rigid coordinates (centres, angle-axis vectors, free atoms); distances
   /// are Euclidean in those coordinates (no alignment); the start endpoint fixes the body shapes;
   /// the database keeps Cartesian atoms.
   std::string rigidFile;
+  /// --precision: arithmetic of the CUDA AMBER-GB pair terms (as gmin's).
+  Precision precision = Precision::Double;
+
+  // Molecules (AMBER-GB).
+  std::string prmtopFile;  ///< --prmtop FILE: AMBER topology; empty = Lennard-Jones
+  /// --inpcrd FILE: the topology's reference coordinates (Angstrom); the start when neither
+  /// --start nor odata POINTS give one. Also the reference handedness of the stereocentres.
+  std::string inpcrdFile;
+  AmberGbParams amber;        ///< --igb, --saltcon, --rgbmax
+  std::string permAllowFile;  ///< --perm-allow FILE: OPTIM perm.allow groups (molecules)
+  bool isMolecule() const { return !prmtopFile.empty(); }
 
   OptimSettings settings = optimLj38ExampleSettings();
   std::string outputDir = "optim-out";  ///< --output DIR

@@ -2,7 +2,9 @@
 // between two minima, found by DNEB, hybrid eigenvector-following and Dijkstra's choice of the
 // next pair, stored in a transition-network database that later runs extend.
 // With no arguments: the two lowest minima of LJ7 (built in code) with the settings of OPTIM's
-// LJ38 example, results in ./optim-out/. Run `optim --help` for every option (reduced LJ units).
+// LJ38 example, results in ./optim-out/. With --prmtop: a molecule on AMBER-GB (kcal/mol,
+// Angstrom), rst7 or XYZ endpoints, aligned without inversion and permuted only within the
+// perm.allow groups. Run `optim --help` for every option.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,19 +26,29 @@
 #include "landscape/Database.h"
 #include "landscape/Lbfgs.h"
 #include "landscape/PathsampleExport.h"
+#include "landscape/PermAllowFile.h"
 #include "landscape/PointGroup.h"
+#include "landscape/ProteinMoves.h"
 #include "landscape/TransitionNetwork.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberTopology.h"
 #include "src/OptimRunConfig.h"
 
 namespace {
 
 using namespace landscape;
 
-constexpr const char* kEnergyUnit = "reduced (epsilon)";
-constexpr const char* kLengthUnit = "reduced (sigma)";
 constexpr int kExitNotConnected = 2;
+
+// The units of the system, as the database stores them (gmin writes the same strings).
+struct Units {
+  const char* energy;
+  const char* length;
+};
+constexpr Units kLennardJonesUnits = {"reduced (epsilon)", "reduced (sigma)"};
+constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
 
 // ---- the built-in example: the two lowest LJ7 minima ------------------------------------------
 
@@ -61,6 +73,26 @@ std::vector<double> lj7CappedOctahedron() {
 }
 
 // ---- endpoints -------------------------------------------------------------------------------
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A molecule's coordinates (Angstrom): XYZ when the name ends in .xyz, else AMBER inpcrd/rst7;
+// either way the atom count must be the topology's.
+std::vector<double> readMoleculeCoordinates(const std::string& path, const AmberTopology& topology,
+                                            const std::string& prmtop) {
+  if (!endsWith(path, ".xyz") && !endsWith(path, ".XYZ")) {
+    return readAmberCoordinates(path, topology).positions;
+  }
+  std::vector<double> x = readCoordinates(path);
+  if (x.size() != 3 * static_cast<std::size_t>(topology.atomCount)) {
+    throw std::runtime_error(path + " has " + std::to_string(x.size() / 3) + " atoms, but " +
+                             prmtop + " has " + std::to_string(topology.atomCount));
+  }
+  return x;
+}
 
 struct Endpoint {
   std::string source;  // for messages
@@ -196,23 +228,24 @@ struct Known {
   std::vector<StoredTransitionState> states;
 };
 
-Known loadDatabase(const std::string& path, std::size_t atoms, TransitionNetwork& network,
-                   DatabaseMetadata& metadata, bool quiet, const RigidBodySystem* rigid) {
+Known loadDatabase(const std::string& path, std::size_t atoms, const Units& units,
+                   TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet,
+                   const RigidBodySystem* rigid) {
   // The file holds atoms; a rigid search works on their best-fit rigid coordinates.
   const auto searchCoordinates = [rigid](const std::vector<double>& x) {
     return rigid ? rigid->fromAtoms(x) : x;
   };
   Known known;
   const StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
+  if (metadata.energyUnit != units.energy || metadata.lengthUnit != units.length) {
+    throw std::runtime_error("database '" + path + "' is in units '" + metadata.energyUnit +
+                             "' and '" + metadata.lengthUnit + "', not '" + units.energy +
+                             "' and '" + units.length + "' as this run");
+  }
   if (metadata.atoms != atoms) {
     throw std::runtime_error("database '" + path + "' holds " + std::to_string(metadata.atoms) +
                              "-atom structures, but the endpoints have " + std::to_string(atoms) +
                              " atoms");
-  }
-  if (metadata.energyUnit != kEnergyUnit || metadata.lengthUnit != kLengthUnit) {
-    throw std::runtime_error("database '" + path + "' is in units '" + metadata.energyUnit +
-                             "' and '" + metadata.lengthUnit + "', not the reduced Lennard-Jones " +
-                             "units of this run");
   }
   std::vector<int> index(stored.minima.size());
   for (std::size_t i = 0; i < stored.minima.size(); ++i) {
@@ -295,12 +328,30 @@ int run(int argc, char** argv) {
     return 0;
   }
   for (const std::string& w : config.warnings) std::cerr << "optim: warning: " << w << "\n";
-  OptimSettings settings = config.settings;
+  OptimSettings settings = config.settings;  // molecules add atom types and perm.allow groups
 
   // Endpoints.
   Endpoint start, finish;
   bool minimise = settings.reoptimiseEndpoints;
-  if (config.builtInExample()) {
+  std::unique_ptr<AmberTopology> topology;
+  std::vector<double> reference;  // molecules: the stereocentres' handedness is taken from here
+  if (config.isMolecule()) {
+    topology = std::make_unique<AmberTopology>(readAmberTopology(config.prmtopFile));
+    if (!config.inpcrdFile.empty()) {
+      reference = readAmberCoordinates(config.inpcrdFile, *topology).positions;
+    }
+    if (!config.startFile.empty()) {
+      start = {config.startFile,
+               readMoleculeCoordinates(config.startFile, *topology, config.prmtopFile)};
+    } else if (!config.odataPoints.empty()) {
+      start = {config.odataFile + " POINTS", config.odataPoints};
+    } else {
+      start = {config.inpcrdFile, reference};
+    }
+    finish = {config.finishFile,
+              readMoleculeCoordinates(config.finishFile, *topology, config.prmtopFile)};
+    if (reference.empty()) reference = start.x;
+  } else if (config.builtInExample()) {
     start = {"built-in LJ7 pentagonal bipyramid", lj7PentagonalBipyramid()};
     finish = {"built-in LJ7 capped octahedron", lj7CappedOctahedron()};
     minimise = true;  // ideal geometries: always minimised
@@ -321,13 +372,38 @@ int run(int argc, char** argv) {
     throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
                              start.source + ", which has " + std::to_string(atoms) + " atoms");
   }
-  // The one place that picks the potential. AMBER systems join here with PotentialSpec::Kind::
-  // AmberGb (in the factory now) once optim has --prmtop/--inpcrd, rst7 endpoints, kcal/mol and
-  // Angstrom in the database, atom types for the point group and no inversion in the alignment.
+  if (start.x.size() != 3 * atoms || atoms == 0) {
+    throw std::runtime_error(start.source + ": expected 3 coordinates per atom");
+  }
+  // The one place that picks the potential.
   PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::LennardJones;
+  Units units = kLennardJonesUnits;
+  if (config.isMolecule()) {
+    spec.kind = PotentialSpec::Kind::AmberGb;
+    spec.prmtop = config.prmtopFile;
+    spec.amber = config.amber;
+    spec.precision = config.precision;
+    units = kAmberUnits;
+    // Symmetry operations may only map an atom onto one of the same element.
+    settings.characterisation.pointGroup.atomTypes = topology->atomicNumbers;
+    if (!config.permAllowFile.empty()) {
+      const std::vector<PermutationGroup> groups = readPermAllow(config.permAllowFile, atoms);
+      settings.network.alignment.permutationGroups = groups;
+      settings.connect.dneb.alignment.permutationGroups = groups;
+      if (groups.empty()) {
+        settings.network.alignment.permutations = false;
+        settings.connect.dneb.alignment.permutations = false;
+      }
+    }
+  } else {
+    spec.kind = PotentialSpec::Kind::LennardJones;
+  }
   spec.atoms = atoms;
   std::unique_ptr<Potential> atomistic = makePotential(spec, config.backend);
+  // The finite-difference Hessian of the characterisation needs double-precision gradients: on
+  // the CPU reference, whatever the backend of the search.
+  std::unique_ptr<Potential> cpuPotential;
+  if (config.backend != Backend::Cpu) cpuPotential = makePotential(spec, Backend::Cpu);
   std::unique_ptr<Potential> rigidPotential;
   const RigidBodySystem* rigid = nullptr;
   if (!config.rigidFile.empty()) {
@@ -344,6 +420,10 @@ int run(int argc, char** argv) {
     finish.x = rigid->fromAtoms(finish.x);
     // Identity of stationary points and Dijkstra's distances: atoms aligned by rotation and
     // translation only (a permutation would break the bodies' identity).
+    if (!config.permAllowFile.empty()) {
+      std::cerr << "optim: warning: --perm-allow is ignored with --rigid (a permutation would "
+                   "break the bodies' identity)\n";
+    }
     settings.network.toCartesian = [rigid](const std::vector<double>& q) {
       return rigid->toAtoms(q);
     };
@@ -353,13 +433,40 @@ int run(int argc, char** argv) {
     settings.characterisation.maxHessianAtoms = 0;
   }
   Potential* const potential = rigidPotential ? rigidPotential.get() : atomistic.get();
+  Potential& characterisationPotential = cpuPotential ? *cpuPotential : *atomistic;
 
   if (!config.quiet) {
-    std::printf("optim: %s (reduced units: energy epsilon, length sigma), seed %llu\n",
-                potential->name().c_str(), static_cast<unsigned long long>(settings.seed));
+    if (config.isMolecule()) {
+      const AlignmentParams& a = settings.network.alignment;
+      std::printf("optim: %s (%d atoms; energy kcal/mol, length Angstrom), seed %llu\n",
+                  potential->name().c_str(), topology->atomCount,
+                  static_cast<unsigned long long>(settings.seed));
+      std::printf(" alignment> translation and rotation, no inversion; %s\n",
+                  a.permutations && !a.permutationGroups.empty()
+                      ? ("permutations within " + std::to_string(a.permutationGroups.size()) +
+                         " groups of " + config.permAllowFile)
+                            .c_str()
+                      : "no permutations");
+    } else {
+      std::printf("optim: %s (reduced units: energy epsilon, length sigma), seed %llu\n",
+                  potential->name().c_str(), static_cast<unsigned long long>(settings.seed));
+    }
   }
   prepare(*potential, rigid, start, settings, minimise, config.quiet);
   prepare(*potential, rigid, finish, settings, minimise, config.quiet);
+  if (topology) {
+    // A path between mirror images, or across a cis/trans flip of a peptide bond, is not what a
+    // connect run on a protein is for; say so rather than refuse (the user may mean it).
+    const StereoChecks stereo(*topology, reference);
+    for (const Endpoint* e : {&start, &finish}) {
+      const std::string violation = stereo.violation(atomsOf(rigid, e->x));
+      if (!violation.empty()) {
+        std::cerr << "optim: warning: " << e->source << " differs from the reference "
+                  << (config.inpcrdFile.empty() ? start.source : config.inpcrdFile) << ": "
+                  << violation << "\n";
+      }
+    }
+  }
 
   // The network: what the database holds, then the endpoints.
   std::filesystem::create_directories(config.outputDir);
@@ -370,11 +477,12 @@ int run(int argc, char** argv) {
   Known known;
   std::error_code error;
   if (!config.databaseFile.empty() && std::filesystem::exists(config.databaseFile, error)) {
-    known = loadDatabase(config.databaseFile, atoms, network, metadata, config.quiet, rigid);
+    known =
+        loadDatabase(config.databaseFile, atoms, units, network, metadata, config.quiet, rigid);
   } else {
     metadata.potential = potential->name();
-    metadata.energyUnit = kEnergyUnit;
-    metadata.lengthUnit = kLengthUnit;
+    metadata.energyUnit = units.energy;
+    metadata.lengthUnit = units.length;
     metadata.atoms = atoms;
     metadata.program = "optim";
   }
@@ -433,7 +541,7 @@ int run(int argc, char** argv) {
   }
 
   const StoredTransitionNetwork stored =
-      completeNetwork(rigid ? *atomistic : *potential, network, known, settings.characterisation,
+      completeNetwork(characterisationPotential, network, known, settings.characterisation,
                       rigid);
   TransitionNetworkDatabase::write(databasePath, metadata, stored);
   std::vector<int> foundNow;  // DUMPALLPATHS: every transition state found in this run

@@ -16,9 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "gpu/GpuDevice.h"
+#include "landscape/Alignment.h"
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
 #include "landscape/PathsampleExport.h"
+#include "potentials/AmberCoordinates.h"
+#include "tests/AshMinima.h"
 #include "tests/Lj7Structures.h"
 #include "tests/TestData.h"
 
@@ -254,6 +258,9 @@ TEST_F(OptimCli, HelpAndVersion) {
   EXPECT_NE(help.out.find("reduced Lennard-Jones units"), std::string::npos);
   EXPECT_NE(help.out.find("--odata FILE"), std::string::npos);
   EXPECT_NE(help.out.find("(default: 0.025)"), std::string::npos);
+  EXPECT_NE(help.out.find("--prmtop FILE"), std::string::npos);
+  EXPECT_NE(help.out.find("--perm-allow FILE"), std::string::npos);
+  EXPECT_NE(help.out.find("no inversion"), std::string::npos);
   const OptimRun version = optim("--version");
   EXPECT_EQ(version.exitCode, 0);
   EXPECT_EQ(version.out.rfind("optim (landscape) ", 0), 0u);
@@ -295,6 +302,119 @@ TEST_F(OptimCli, OdataErrorsNameKeywordAndLine) {
   EXPECT_NE(r.err.find("optim: warning: odata3:1: OPTIM keyword PAIRCOLOUR ignored"),
             std::string::npos)
       << r.err;
+}
+
+// A molecule: two chi1 rotamers of Ace-Ash-Nme on AMBER-GB, one as rst7 and one as XYZ, with the
+// two methyl groups interchangeable (perm.allow). The database and path.info are in kcal/mol and
+// Angstrom, every transition state has one negative Hessian eigenvalue, and a second run from
+// --inpcrd extends the database.
+TEST_F(OptimCli, AmberMoleculeFromRst7AndXyzEndpoints) {
+  const std::optional<AshMinima> ash = makeAshMinima(1e-4);  // optim reoptimises them
+  if (!ash) GTEST_SKIP() << "gb/ash not found";
+  writeAmberRestart((m_dir / "a.rst7").string(), ash->first, "ash minimum");
+  writeXyz((m_dir / "b.xyz").string(), ash->second, "ash chi1 rotamer");
+  file("perm.allow", "2\n3 0\n1 3 4\n3 0\n23 24 25\n");
+  const std::string system = "--prmtop '" + ash->prmtop + "' ";
+  const OptimRun r = optim(system + "--start a.rst7 --finish b.xyz --perm-allow perm.allow " +
+                           "--database net.h5 --output one");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected, "yes");
+  EXPECT_GE(s.transitionStates, 1);
+  EXPECT_GT(s.highest, std::max(ash->firstEnergy, ash->secondEnergy));
+  EXPECT_NE(r.out.find("energy kcal/mol, length Angstrom"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no inversion; permutations within 2 groups of perm.allow"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  DatabaseMetadata meta;
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "net.h5").string(), &meta);
+  EXPECT_EQ(meta.atoms, 25u);
+  EXPECT_EQ(meta.energyUnit, "kcal/mol");
+  EXPECT_EQ(meta.lengthUnit, "Angstrom");
+  EXPECT_EQ(meta.program, "optim");
+  ASSERT_GE(net.minima.size(), 2u);
+  EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-3);
+  EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-3);
+  AlignmentParams chiral;
+  chiral.inversion = false;
+  chiral.permutations = false;
+  EXPECT_LT(minimumDistance(net.minima[0].coordinates, ash->first, chiral), 0.05);  // Angstrom
+  EXPECT_LT(minimumDistance(net.minima[1].coordinates, ash->second, chiral), 0.05);
+  ASSERT_GE(net.transitionStates.size(), 1u);
+  for (const StoredTransitionState& ts : net.transitionStates) {
+    EXPECT_LT(ts.eigenvalue, 0.0);
+    EXPECT_EQ(ts.properties.pointGroupOrder, 1);  // C1: a protein fragment
+    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);
+    EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);  // kcal/mol/A^2
+    EXPECT_TRUE(std::isfinite(ts.properties.logProductOfPositiveEigenvalues));
+  }
+  const std::vector<PathInfoPoint> info = readPathInfo((m_dir / "one/path.info").string(), 25);
+  EXPECT_EQ(info.size(), 3 * net.transitionStates.size());
+
+  // The start from --inpcrd (no --start); the database already joins the endpoints.
+  const OptimRun again = optim(system + "--inpcrd a.rst7 --finish b.xyz --perm-allow perm.allow " +
+                               "--database net.h5 --output two --quiet");
+  ASSERT_EQ(again.exitCode, 0) << again.out << again.err;
+  EXPECT_EQ(summary(again.out).transitionStates, s.transitionStates);
+  EXPECT_DOUBLE_EQ(summary(again.out).highest, s.highest);
+}
+
+// The same connect with the potential on the GPU (double precision) finds the same endpoints
+// and a connected path; skipped without a CUDA device.
+TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  const std::optional<AshMinima> ash = makeAshMinima(1e-4);
+  if (!ash) GTEST_SKIP() << "gb/ash not found";
+  writeAmberRestart((m_dir / "a.rst7").string(), ash->first, "ash minimum");
+  writeAmberRestart((m_dir / "b.rst7").string(), ash->second, "ash chi1 rotamer");
+  const std::string args = "--prmtop '" + ash->prmtop + "' --start a.rst7 --finish b.rst7 ";
+  const OptimRun cuda = optim(args + "--backend cuda --precision double --output cuda");
+  ASSERT_EQ(cuda.exitCode, 0) << cuda.out << cuda.err;
+  EXPECT_EQ(summary(cuda.out).connected, "yes");
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
+  ASSERT_GE(net.minima.size(), 2u);
+  EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-4);
+  EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-4);
+  for (const StoredTransitionState& ts : net.transitionStates) {
+    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);  // CPU Hessian of a GPU search
+    EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);
+  }
+}
+
+TEST_F(OptimCli, AmberInputErrorsNameFileAndLine) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+  const std::string system = "--prmtop '" + *prmtop + "' ";
+  const std::string start = "--start '" + *rst7 + "' ";
+  file("perm.allow", "2\n3 0\n1 3 4\n3 0\n23 24 26\n");
+  expectError(system + start + "--finish '" + *rst7 + "' --perm-allow perm.allow",
+              "perm.allow:5: group 2: expected an atom index from 1 to 25, found '26'");
+  file("overlap.allow", "2\n3 0\n1 3 4\n2 0\n4 5\n");
+  expectError(system + start + "--finish '" + *rst7 + "' --perm-allow overlap.allow",
+              "overlap.allow:5: group 2: atom 4 is already in group 1 (line 3)");
+  expectError("--perm-allow perm.allow", "--perm-allow applies to molecules and needs --prmtop");
+  expectError(system + start, "--prmtop needs --finish FILE");
+  expectError(system + "--finish '" + *rst7 + "'", "--prmtop needs --start FILE or --inpcrd");
+  expectError(system + start + "--finish '" + *rst7 + "' --lj 25",
+              "--lj cannot be combined with --prmtop");
+  expectError(system + start + "--finish '" + *rst7 + "' --permutations yes",
+              "permutations of a molecule's atoms need their groups, --perm-allow FILE");
+  expectError(system + start + "--finish '" + *rst7 + "' --igb 3", "--igb: expected 1, 2 or 5");
+  file("seven.xyz", "7\nLJ7\n" + points(lj7PentagonalBipyramid()));
+  expectError(system + start + "--finish seven.xyz", "seven.xyz has 7 atoms, but");
+  expectError(system + start + "--finish '" + *rst7 + "'", "are the same minimum");
+  // A Lennard-Jones database cannot take a molecule's minima.
+  const OptimRun lj = optim("--database lj.h5 --quiet");
+  ASSERT_EQ(lj.exitCode, 0) << lj.err;
+  file("b.xyz", "");
+  writeXyz((m_dir / "b.xyz").string(), readAmberCoordinates(*rst7).positions, "ash");
+  expectError(system + start + "--finish b.xyz --database lj.h5",
+              "not 'kcal/mol' and 'Angstrom' as this run");
 }
 
 // OPTIM's LJ38 example (shared/data/lj38/optim) through the command line: OPTIM needed 5 connect

@@ -43,3 +43,12 @@ if [[ -x ./build/bench_langevin ]]; then
   run "Langevin / RNG benchmark"
   timeout 150 ./build/bench_langevin 2>&1 | tee -a "$out/benchmarks.txt"
 fi
+if [[ -x ./build/bench_optim ]]; then
+  data="${LANDSCAPE_TEST_DATA:-../shared/data}"
+  run "transition-state tables (seed 001 Tables 6-8), trpcage CPU and CUDA"
+  timeout 1800 ./build/bench_optim --prmtop "$data/gb/trpcage/prmtop" --inpcrd "$data/gb/trpcage/inpcrd" \
+    --backend cpu,cuda --starts 3 2>>"$out/bench_optim.log" | tee -a "$out/benchmarks.txt"
+  run "transition-state tables, myoglobin CUDA only"
+  timeout 1800 ./build/bench_optim --prmtop "$data/gb/myoglobin/prmtop" --inpcrd "$data/gb/myoglobin/inpcrd" \
+    --backend cuda --starts 3 2>>"$out/bench_optim.log" | tee -a "$out/benchmarks.txt"
+fi
