@@ -24,6 +24,13 @@ std::string readAll(const std::string& path) {
   return s.str();
 }
 
+// The executables built beside the tests; $LANDSCAPE_SOP_EXECUTABLE and
+// $LANDSCAPE_GMIN_EXECUTABLE override them when the build was copied elsewhere (GPU machine).
+std::string executable(const char* variable, const char* built) {
+  const char* env = std::getenv(variable);
+  return env && *env ? env : built;
+}
+
 int runCommand(const std::string& command, const std::string& log) {
   const int status = std::system((command + " > " + log + " 2>&1").c_str());
   return status == -1 ? -1 : WEXITSTATUS(status);
@@ -53,7 +60,8 @@ TEST(SopCli, PullsTitinAndWritesCurveAndFrames) {
   if (!pdb) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const fs::path dir = fs::temp_directory_path() / "landscape-sop-cli-test";
   fs::remove_all(dir);
-  const std::string command = std::string(LANDSCAPE_SOP_EXECUTABLE) + " --pdb " + *pdb +
+  const std::string command = executable("LANDSCAPE_SOP_EXECUTABLE", LANDSCAPE_SOP_EXECUTABLE) +
+                              " --pdb " + *pdb +
                               " --pull --steps 400 --output-interval 100 --frame-interval 200 "
                               "--replicas 2 --output " +
                               dir.string();
@@ -99,10 +107,10 @@ TEST(SopCli, GminEnergyOnlyPrintsTheComponents) {
   const auto pdb = testDataPath("sop/1TIT.pdb");
   if (!pdb) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const std::string log = (fs::temp_directory_path() / "gmin-sop.log").string();
-  ASSERT_EQ(
-      runCommand(std::string(LANDSCAPE_GMIN_EXECUTABLE) + " --sop-pdb " + *pdb + " --energy-only",
-                 log),
-      0);
+  ASSERT_EQ(runCommand(executable("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE) +
+                           " --sop-pdb " + *pdb + " --energy-only",
+                       log),
+            0);
   const std::string out = readAll(log);
   EXPECT_NE(out.find("NATIVE          -382.50000000"), std::string::npos) << out;  // 255 x -1.5
   EXPECT_NE(out.find("FENE"), std::string::npos);
