@@ -15,7 +15,8 @@
 //   1. minimise --inpcrd (endpoint A) and a second minimum B: --finish FILE minimised, or A with
 //      about two of its side-chain groups turned at random (seeded; the stereocentres must
 //      survive) and minimised (the paper used a short basin-hopping run);
-//   2. DNEB structures: the band maxima of DNEB runs between A and B on the CPU (10, 15, 20, ...
+//   (steps 1 and 2 in double precision on the GPU when cuda is among the backends, else the CPU)
+//   2. DNEB structures: the band maxima of DNEB runs between A and B (10, 15, 20, ...
 //      images) until --starts K starting points are collected (the paper: the first 100 DNEB
 //      structures of a connect attempt that converged to transition states);
 //   3. hybrid EF from each start on each backend and history size, with the paper's settings:
@@ -326,15 +327,20 @@ int main(int argc, char** argv) {
     spec.atoms = static_cast<std::size_t>(atoms);
     std::map<std::string, std::unique_ptr<Potential>> potentials;
     for (const std::string& b : o.backends) potentials[b] = makePotential(spec, parseBackend(b));
-    auto reference = makePotential(spec, Backend::Cpu);
+    // Endpoints and DNEB starts are prepared with double-precision gradients, on the GPU when it
+    // is among the backends (a CPU minimisation of a protein takes minutes to hours).
+    PotentialSpec preparationSpec = spec;
+    preparationSpec.precision = Precision::Double;
+    const bool onGpu = potentials.count("cuda") > 0;
+    auto preparation = makePotential(preparationSpec, onGpu ? Backend::Cuda : Backend::Cpu);
 
     // 1. Endpoints.
     std::vector<double> a = readAmberCoordinates(o.inpcrd, topology).positions;
     const LbfgsParams minimiser = endpointMinimiser();
     auto t0 = Clock::now();
-    Lbfgs(minimiser).minimize(*reference, a);
+    Lbfgs(minimiser).minimize(*preparation, a);
     std::vector<double> g(a.size());
-    const double energyA = reference->energyGradient(a.data(), g.data());
+    const double energyA = preparation->energyGradient(a.data(), g.data());
     std::fprintf(stderr, "bench_optim: A: E = %.6f kcal/mol, RMS gradient %.2e (%.1f s)\n", energyA,
                  rms(g), seconds(t0));
     const StereoChecks stereo(topology, a);
@@ -344,7 +350,7 @@ int main(int argc, char** argv) {
     std::vector<double> b;
     if (!o.finish.empty()) {
       b = readAmberCoordinates(o.finish, topology).positions;
-      Lbfgs(minimiser).minimize(*reference, b);
+      Lbfgs(minimiser).minimize(*preparation, b);
     } else {
       const std::vector<RotatableGroup> groups = findSideChainGroups(topology);
       if (groups.empty()) throw std::runtime_error(o.prmtop + " has no side-chain groups to turn");
@@ -355,20 +361,20 @@ int main(int argc, char** argv) {
         // run would give, rather than a distant one.
         const double probability = std::min(1.0, 2.0 / static_cast<double>(groups.size()));
         rotateGroups(groups, b, probability, 3.14159265358979323846, random);
-        Lbfgs(minimiser).minimize(*reference, b);
+        Lbfgs(minimiser).minimize(*preparation, b);
         const double d = minimumDistance(a, b, chiral);
         if (stereo.violation(b).empty() && d > 0.5) break;
         if (attempt == 50) throw std::runtime_error("no distinct second minimum in 50 attempts");
       }
     }
-    const double energyB = reference->energyGradient(b.data(), g.data());
+    const double energyB = preparation->energyGradient(b.data(), g.data());
     std::fprintf(stderr, "bench_optim: B: E = %.6f kcal/mol, RMS gradient %.2e, %.3f A from A\n",
                  energyB, rms(g), minimumDistance(a, b, chiral));
 
-    // 2. DNEB structures (CPU reference).
+    // 2. DNEB structures (on the preparation potential).
     std::vector<std::vector<double>> starts;
     for (int images = 10; static_cast<int>(starts.size()) < o.starts && images <= 60; images += 5) {
-      const DnebResult band = Dneb(paperDneb(images)).run(*reference, a, b);
+      const DnebResult band = Dneb(paperDneb(images)).run(*preparation, a, b);
       for (int c : band.candidates) {
         if (static_cast<int>(starts.size()) < o.starts) starts.push_back(band.images[c]);
       }
