@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -52,6 +51,19 @@ const BenchSystem kSystems[] = {
     {"myoglobin_x10", "myoglobin_x10/prmtop", "myoglobin_x10/inpcrd", 0.2, 12.0, -394313.3253076776,
      -31488.880295594478},
 };
+
+const char* kUsage =
+    "usage: bench_amber_cpu [--data DIR] [--systems ash,trpcage,...] [--min-seconds S]\n"
+    "Time per energy + gradient (and energy-only) evaluation of the AMBER GB CPU reference (one\n"
+    "thread, double) on the GB test systems in their REFERENCE.md conditions (igb 2, 0.2 M,\n"
+    "rgbmax 12 A; ash: salt 0, rgbmax 25 A), with EGB and TOTAL against the reference rows; as a\n"
+    "Markdown table. Times are thread processor time, wall time in parentheses.\n"
+    "  --data DIR         GB test systems (default ../shared/data/gb, from the repository root)\n"
+    "  --systems LIST     comma-separated subset of ash,trpcage,trx,myoglobin,myoglobin_x4,\n"
+    "                     myoglobin_x10 (default all)\n"
+    "  --min-seconds S    minimum timed processor time per cell, seconds (default 1; a call\n"
+    "                     over 0.2 s is timed once)\n"
+    "  -h, --help         print this and exit\n";
 
 /// Processor time of this thread, seconds: unlike wall time it does not count the time other
 /// processes on a shared machine take from this core.
@@ -105,20 +117,26 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   double minSeconds = 1.0;
   for (int i = 1; i < argc; ++i) {
-    const bool hasValue = i + 1 < argc;
-    if (std::strcmp(argv[i], "--data") == 0 && hasValue) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    if (arg != "--data" && arg != "--systems" && arg != "--min-seconds") {
+      std::fprintf(stderr, "bench_amber_cpu: unknown option %s\n%s", arg.c_str(), kUsage);
+      return 2;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "bench_amber_cpu: %s needs a value\n%s", arg.c_str(), kUsage);
+      return 2;
+    }
+    if (arg == "--data") {
       data = argv[++i];
-    } else if (std::strcmp(argv[i], "--systems") == 0 && hasValue) {
+    } else if (arg == "--systems") {
       std::stringstream list(argv[++i]);
       for (std::string item; std::getline(list, item, ',');) only.push_back(item);
-    } else if (std::strcmp(argv[i], "--min-seconds") == 0 && hasValue) {
-      minSeconds = std::atof(argv[++i]);
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--data DIR] [--systems ash,trpcage,trx,myoglobin,myoglobin_x4,"
-                   "myoglobin_x10] [--min-seconds S]\n",
-                   argv[0]);
-      return 2;
+      minSeconds = std::atof(argv[++i]);
     }
   }
   std::printf("AMBER GB (igb 2) CPU reference, one thread, double precision; data %s\n",

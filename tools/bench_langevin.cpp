@@ -73,6 +73,21 @@ std::string cell(double value, const char* format) {
   return buffer;
 }
 
+const char* kUsage =
+    "usage: bench_langevin [--sizes 1000,10000,...] [--bandwidth BYTES_PER_S] [--seconds S]\n"
+    "                      [--cpu-max N] [--no-library]\n"
+    "Time per oscillator-step of overdamped Langevin dynamics for N Brownian oscillators in 3D\n"
+    "with every generator, against each generator's memory floor, beside cuRAND's Philox; as a\n"
+    "Markdown table (GPU columns n/a without a CUDA device).\n"
+    "  --sizes LIST       oscillator counts N, comma-separated\n"
+    "                     (default 1000,10000,100000,1000000,10000000)\n"
+    "  --bandwidth B      the device's copy bandwidth, bytes/s (default 3.2e12, measured on an\n"
+    "                     H200)\n"
+    "  --seconds S        minimum timed wall time per cell, seconds (default 0.2)\n"
+    "  --cpu-max N        largest N for the CPU reference column (default 100000)\n"
+    "  --no-library       skip the LangevinCuda (library double) column\n"
+    "  -h, --help         print this and exit\n";
+
 #ifdef LANDSCAPE_HAVE_CUDA
 /// cuRAND through dlopen: the tool links only what the library links.
 class Curand {
@@ -137,10 +152,16 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> sizes = {1000, 10000, 100000, 1000000, 10000000};
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
+      if (flag == "--help" || flag == "-h") {
+        std::printf("%s", kUsage);
+        return 0;
+      }
       if (flag == "--no-library") {
         library = false;
         continue;
       }
+      if (flag != "--bandwidth" && flag != "--seconds" && flag != "--cpu-max" && flag != "--sizes")
+        throw std::invalid_argument("unknown option " + flag + " (--help lists the options)");
       if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
       const std::string value = argv[++i];
       if (flag == "--bandwidth") {
@@ -149,13 +170,11 @@ int main(int argc, char** argv) {
         minSeconds = std::stod(value);
       } else if (flag == "--cpu-max") {
         cpuMax = std::stoul(value);
-      } else if (flag == "--sizes") {
+      } else {  // --sizes
         sizes.clear();
         std::stringstream list(value);
         for (std::string item; std::getline(list, item, ',');)
           sizes.push_back(static_cast<std::size_t>(std::stod(item)));
-      } else {
-        throw std::invalid_argument("unknown option " + flag);
       }
     }
     const bool gpu = gpuAvailable();

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,15 +48,21 @@ class Quadratic : public Potential {
   std::vector<double> m_k;
 };
 
-std::vector<long> listOption(int argc, char** argv, const char* name, std::vector<long> fallback) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], name) != 0) continue;
-    std::vector<long> out;
-    std::stringstream list(argv[i + 1]);
-    for (std::string item; std::getline(list, item, ',');) out.push_back(std::stol(item));
-    return out;
-  }
-  return fallback;
+const char* kUsage =
+    "usage: bench_lbfgs_direction [--atoms 2492,24920] [--m 4,10,100,1000] [--bandwidth B/s]\n"
+    "Time of one L-BFGS direction p = -H g with a full history of m pairs in n = 3N dimensions,\n"
+    "on the GPU workspace (compact representation) and the CPU workspace (two-loop recursion),\n"
+    "against the byte floor of one read of S and Y (2 m n doubles); as a Markdown table.\n"
+    "  --atoms LIST       atom counts N, comma-separated (default 2492,24920)\n"
+    "  --m LIST           history lengths m, comma-separated (default 4,10,100,1000)\n"
+    "  --bandwidth B      copy bandwidth for the floor, bytes/s (default 3.2e12, H200)\n"
+    "  -h, --help         print this and exit\n";
+
+std::vector<long> parseList(const std::string& s) {
+  std::vector<long> out;
+  std::stringstream list(s);
+  for (std::string item; std::getline(list, item, ',');) out.push_back(std::stol(item));
+  return out;
 }
 
 // Seconds per computeDirection() on a workspace whose history holds m pairs.
@@ -88,11 +94,25 @@ double directionSeconds(LbfgsBackend backend, std::size_t n, int m) {
 
 int main(int argc, char** argv) {
   try {
-    const std::vector<long> atoms = listOption(argc, argv, "--atoms", {2492, 24920});
-    const std::vector<long> ms = listOption(argc, argv, "--m", {4, 10, 100, 1000});
+    std::vector<long> atoms = {2492, 24920}, ms = {4, 10, 100, 1000};
     double bandwidth = 3.2e12;  // H200 copy bandwidth (DESIGN.md)
-    for (int i = 1; i + 1 < argc; ++i)
-      if (std::strcmp(argv[i], "--bandwidth") == 0) bandwidth = std::atof(argv[i + 1]);
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--help" || arg == "-h") {
+        std::printf("%s", kUsage);
+        return 0;
+      }
+      if (arg != "--atoms" && arg != "--m" && arg != "--bandwidth")
+        throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      const std::string value = argv[++i];
+      if (arg == "--atoms")
+        atoms = parseList(value);
+      else if (arg == "--m")
+        ms = parseList(value);
+      else
+        bandwidth = std::stod(value);
+    }
     const bool gpu = gpuAvailable();
     std::printf("L-BFGS direction with a full history; GPU: %s; bandwidth %.3g B/s\n",
                 gpuDescription().c_str(), bandwidth);

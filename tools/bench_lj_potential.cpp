@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,6 +28,15 @@ using namespace landscape;
 // 1 reciprocal (counted as 1), 4 for r^-6/r^-12, 3 energy, 4 derivative, 6 gradient = 26.
 constexpr double kFlopsPerPair = 26.0;
 
+const char* kUsage =
+    "usage: bench_lj_potential [--fp64-peak FLOPS] [--sizes 38,147,1000,10000]\n"
+    "Lennard-Jones energy + gradient per call (double) on the CPU reference and on CUDA (host\n"
+    "entry point with copies, and the device-resident entry point), against the FP64 floor of\n"
+    "the all-pairs work, N(N-1)/2 pairs x 26 FLOP / peak; as a Markdown table.\n"
+    "  --fp64-peak F      peak FP64 rate for the floor, FLOP/s (default 31e12, H200 measured)\n"
+    "  --sizes LIST       cluster sizes in atoms, comma-separated (default 38,147,1000,10000)\n"
+    "  -h, --help         print this and exit\n";
+
 template <class F>
 double secondsPerCall(F&& call) {
   call();  // warm-up
@@ -47,11 +55,26 @@ double secondsPerCall(F&& call) {
 int main(int argc, char** argv) {
   double peak = 31e12;  // FP64 FLOP/s measured on an H200 (DESIGN.md); override with --fp64-peak
   std::vector<std::size_t> sizes = {38, 147, 1000, 10000};
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--fp64-peak") == 0) peak = std::atof(argv[i + 1]);
-    if (std::strcmp(argv[i], "--sizes") == 0) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    if (arg != "--fp64-peak" && arg != "--sizes") {
+      std::fprintf(stderr, "bench_lj_potential: unknown option %s\n%s", arg.c_str(), kUsage);
+      return 2;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "bench_lj_potential: %s needs a value\n", arg.c_str());
+      return 2;
+    }
+    const std::string value = argv[++i];
+    if (arg == "--fp64-peak") {
+      peak = std::atof(value.c_str());
+    } else {
       sizes.clear();
-      std::stringstream list(argv[i + 1]);
+      std::stringstream list(value);
       for (std::string item; std::getline(list, item, ',');) sizes.push_back(std::stoul(item));
     }
   }

@@ -77,11 +77,21 @@ std::string cell(double ms) {
   return b;
 }
 
+const char* kUsage =
+    "usage: bench_potential [--data DIR] [--systems a,b,...] [--repeats K] [--cpu-max-atoms N]\n"
+    "Milliseconds per AMBER-GB energy + gradient evaluation (igb 2, 0.2 M, rgbmax 12 A) on the\n"
+    "CUDA backend in double and mixed precision (device entry point, median of K calls after two\n"
+    "warm-up calls; \"host call\" adds the copies), next to the CPU reference (one thread) and\n"
+    "OpenMM's CUDA platform on an H200, as a Markdown table. Needs a CUDA device.\n"
+    "  --data DIR           GB test systems (default ../shared/data/gb, from the repository root)\n"
+    "  --systems LIST       comma-separated subset of trpcage,trx,myoglobin,myoglobin_x4,\n"
+    "                       myoglobin_x10 (default all)\n"
+    "  --repeats K          timed calls per cell, >= 1 (default 20)\n"
+    "  --cpu-max-atoms N    largest system, in atoms, timed on the CPU (default 3000)\n"
+    "  -h, --help           print this and exit\n";
+
 int usage(const char* message) {
-  std::fprintf(stderr,
-               "bench_potential: %s\nusage: bench_potential [--data DIR] [--systems a,b,...] "
-               "[--repeats K] [--cpu-max-atoms N]\n",
-               message);
+  std::fprintf(stderr, "bench_potential: %s\n%s", message, kUsage);
   return 2;
 }
 
@@ -94,6 +104,13 @@ int main(int argc, char** argv) {
   long cpuMaxAtoms = 3000;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    // Every option takes a value: name an unknown one before asking for its value.
+    if (arg != "--data" && arg != "--systems" && arg != "--repeats" && arg != "--cpu-max-atoms")
+      return usage(("unknown option " + arg).c_str());
     if (a + 1 >= argc) return usage(("missing value after " + arg).c_str());
     const std::string value = argv[++a];
     if (arg == "--data") {
@@ -104,10 +121,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--repeats") {
       repeats = std::atoi(value.c_str());
       if (repeats < 1) return usage("--repeats must be >= 1");
-    } else if (arg == "--cpu-max-atoms") {
+    } else {  // --cpu-max-atoms
       cpuMaxAtoms = std::atol(value.c_str());
-    } else {
-      return usage(("unknown option " + arg).c_str());
     }
   }
 #ifndef LANDSCAPE_HAVE_CUDA

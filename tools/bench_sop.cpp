@@ -80,6 +80,22 @@ std::vector<int> parseList(const std::string& s) {
   return out;
 }
 
+const char* kUsage =
+    "usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]\n"
+    "                 [--bandwidth BYTES_PER_S] [--graphs]\n"
+    "Microseconds per Langevin step of the SOP model for the PF8 protofilament (6928 beads), with\n"
+    "SOP-GPU's settings (FP32, repulsion cut at 20 A, list rebuilt every 1000 steps) and this\n"
+    "library's defaults (FP32 and double, cut at 8 A, skin 3 A), next to SOP-GPU on an H200 and\n"
+    "the memory-traffic floor of one step; then one CPU reference line (double, one replica).\n"
+    "  --pdb FILE         Calpha PDB (default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb,\n"
+    "                     else <source>/../shared/data/sop/PF8_protofilament_ca.pdb)\n"
+    "  --replicas LIST    replica counts, comma-separated (default 1,4,16)\n"
+    "  --steps N          timed steps per cell (default 20000, after 2000 warm-up steps)\n"
+    "  --cpu-steps N      timed steps of the CPU reference (default 20)\n"
+    "  --bandwidth B      copy bandwidth for the floor, bytes/s (default 3.2e12, H200 measured)\n"
+    "  --graphs           also time steps replayed as CUDA Graphs (settings ending in +G)\n"
+    "  -h, --help         print this and exit\n";
+
 std::string defaultPdb() {
   if (const char* root = std::getenv("LANDSCAPE_TEST_DATA"); root && *root)
     return std::string(root) + "/sop/PF8_protofilament_ca.pdb";
@@ -94,6 +110,10 @@ int run(int argc, char** argv) {
   bool graphs = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
     if (arg == "--graphs") {
       graphs = true;
       continue;
@@ -113,7 +133,7 @@ int run(int argc, char** argv) {
     else if (arg == "--bandwidth")
       bandwidth = std::stod(next());
     else
-      throw std::invalid_argument("unknown option " + arg);
+      throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
   }
   std::vector<Setting> settings = {
       {"sop-gpu", SopPrecision::Float, 20.0, 1e-3, 1000, 0},

@@ -19,6 +19,15 @@ namespace {
 
 using Word = std::uint64_t;
 
+const char* kUsage =
+    "usage: check_trinomials [--max-degree D]\n"
+    "Re-derives the primitivity of the Lagged Fibonacci lag table (gpu/RngKind.cpp) with Rabin's\n"
+    "test, x^(2^l) = x modulo x^l + x^s + 1, after a self-check on degree 127; prints each\n"
+    "trinomial's verdict and seconds. Cost grows as l^2: seconds up to l ~ 10^5, about half an\n"
+    "hour for l = 3021377. Exit status 1 if any check fails.\n"
+    "  --max-degree D     skip trinomials of degree l above D (default 200000)\n"
+    "  -h, --help         print this and exit\n";
+
 /// The 32 low bits of w spread to the even bit positions of a 64-bit word (squaring over GF(2)).
 Word spread(std::uint32_t w) {
   static const std::vector<std::uint16_t> table = [] {
@@ -81,8 +90,22 @@ bool isPrimitive(std::size_t l, std::size_t s) {
 
 int main(int argc, char** argv) {
   std::size_t maxDegree = 200000;
-  for (int i = 1; i + 1 < argc; i += 2)
-    if (std::string(argv[i]) == "--max-degree") maxDegree = std::strtoull(argv[i + 1], nullptr, 10);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    if (arg != "--max-degree") {
+      std::fprintf(stderr, "check_trinomials: unknown option %s\n%s", arg.c_str(), kUsage);
+      return 2;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "check_trinomials: --max-degree needs a value\n");
+      return 2;
+    }
+    maxDegree = std::strtoull(argv[++i], nullptr, 10);
+  }
   // Controls: x^127 + x^63 + 1 is primitive, x^127 + x^62 + 1 is not.
   if (!isPrimitive(127, 63) || isPrimitive(127, 62)) {
     std::printf("self-check on degree 127 failed\n");

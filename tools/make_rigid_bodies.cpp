@@ -69,6 +69,10 @@ int main(int argc, char** argv) {
         params.sp2Centres = false;
         continue;
       }
+      const bool takesValue = a == "--prmtop" || a == "--inpcrd" || a == "--out" ||
+                              a == "--site-residues" || a == "--site-atoms" ||
+                              a == "--atomistic-radius" || a == "--large-body-radius";
+      if (!takesValue) throw std::runtime_error("unknown option " + a + "\n" + kUsage);
       if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
       const std::string v = argv[++i];
       if (a == "--prmtop")
@@ -83,10 +87,8 @@ int main(int argc, char** argv) {
         params.centreAtoms = integers(v, a);
       else if (a == "--atomistic-radius")
         params.atomisticRadius = std::stod(v);
-      else if (a == "--large-body-radius")
+      else  // --large-body-radius
         params.largeBodyRadius = std::stod(v);
-      else
-        throw std::runtime_error("unknown option " + a + "\n" + kUsage);
     }
     if (prmtop.empty() || inpcrd.empty() || out.empty())
       throw std::runtime_error(std::string("--prmtop, --inpcrd and --out are required\n") + kUsage);

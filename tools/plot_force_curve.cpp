@@ -23,6 +23,16 @@ struct Curve {
   std::vector<double> x, force, q;  // A, pN, fraction
 };
 
+const char* kUsage =
+    "usage: plot_force_curve OUT.png CURVE.dat [CURVE.dat ...]\n"
+    "Draws force curves written by `sop` (force_curve_<r>.dat) as a PNG: the cantilever force in\n"
+    "pN (blue, left axis) against the extension or cantilever displacement Z in Angstrom (bottom\n"
+    "axis), with the fraction of native contacts Q in red (Q = 1 at the top of the plot). Each\n"
+    "further CURVE.dat is drawn in a darker blue, so replicas overlay.\n"
+    "  OUT.png            the image to write (900 x 560 pixels)\n"
+    "  CURVE.dat          6 columns: time force_kcal force_pN x tip Q\n"
+    "  -h, --help         print this and exit\n";
+
 Curve readCurve(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open");
@@ -61,8 +71,20 @@ std::string label(double v) {
 }
 
 int run(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    // No options besides --help: a dash-led argument is a typo, not a file name to overwrite.
+    if (arg.size() > 1 && arg[0] == '-') {
+      std::cerr << "plot_force_curve: unknown option " << arg << "\n" << kUsage;
+      return 2;
+    }
+  }
   if (argc < 3) {
-    std::cerr << "usage: plot_force_curve OUT.png CURVE.dat [CURVE.dat ...]\n";
+    std::cerr << kUsage;
     return 2;
   }
   std::vector<Curve> curves;

@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
         printUsage(stdout);
         return 0;
       }
+      if (flag != "--generator" && flag != "--seed" && flag != "--count" && flag != "--particles")
+        throw std::invalid_argument("unknown option " + flag);
       if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
       const std::string value = argv[++i];
       if (flag == "--generator") {
@@ -70,11 +72,9 @@ int main(int argc, char** argv) {
         haveSeed = true;
       } else if (flag == "--count") {
         count = parseCount(flag, value);
-      } else if (flag == "--particles") {
+      } else {  // --particles
         particles = parseCount(flag, value);
         if (particles == 0) throw std::invalid_argument("--particles must be >= 1");
-      } else {
-        throw std::invalid_argument("unknown option " + flag);
       }
     }
     if (generator.empty() || !haveSeed) {
