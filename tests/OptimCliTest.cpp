@@ -21,7 +21,9 @@
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
 #include "landscape/PathsampleExport.h"
+#include "landscape/RigidBodyFinder.h"
 #include "potentials/AmberCoordinates.h"
+#include "potentials/RigidBodySet.h"
 #include "tests/AshMinima.h"
 #include "tests/Lj7Structures.h"
 #include "tests/TestData.h"
@@ -240,6 +242,54 @@ TEST_F(OptimCli, RigidBodiesConnectTheBuiltInLj7Minima) {
     EXPECT_GT(
         ts.energy,
         std::min(net.minima[ts.plusMinimum].energy, net.minima[ts.minusMinimum].energy) + 1e-6);
+}
+
+// Issues 7 and 9 together: a molecule on AMBER-GB with its peptide bonds as rigid bodies (the
+// finder's bodies for the start). The run connects the two chi1 rotamers of Ace-Ash-Nme in rigid
+// coordinates, and every stored structure keeps each body's shape: its interatomic distances are
+// those of the start to round-off (Angstrom), which a Cartesian search would not preserve.
+TEST_F(OptimCli, AmberMoleculeWithRigidPeptideBonds) {
+  const std::optional<AshMinima> ash = makeAshMinima(1e-4);
+  if (!ash) GTEST_SKIP() << "gb/ash not found";
+  writeAmberRestart((m_dir / "a.rst7").string(), ash->first, "ash minimum");
+  writeXyz((m_dir / "b.xyz").string(), ash->second, "ash chi1 rotamer");
+  RigidBodyFinderParams params;
+  params.aromaticRings = false;
+  params.sp2Centres = false;
+  const RigidBodySet bodies = findRigidBodies(ash->topology, ash->first, params).set;
+  ASSERT_GE(bodies.bodies().size(), 2u);  // Ace-Ash and Ash-Nme peptide bonds
+  writeRigidBodies((m_dir / "peptides.rigid").string(), bodies);
+  const OptimRun r = optim("--prmtop '" + ash->prmtop +
+                           "' --start a.rst7 --finish b.xyz --rigid peptides.rigid "
+                           "--database net.h5 --output rigid");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected, "yes");
+  EXPECT_GE(s.transitionStates, 1);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  const StoredTransitionNetwork net = TransitionNetworkDatabase::read((m_dir / "net.h5").string());
+  ASSERT_GE(net.minima.size(), 2u);
+  ASSERT_GE(net.transitionStates.size(), 1u);
+  std::vector<std::vector<double>> structures;
+  for (const auto& m : net.minima) structures.push_back(m.coordinates);
+  for (const auto& ts : net.transitionStates) {
+    structures.push_back(ts.coordinates);
+    EXPECT_GT(ts.energy,
+              std::max(net.minima[ts.plusMinimum].energy, net.minima[ts.minusMinimum].energy));
+  }
+  const auto distance = [](const std::vector<double>& x, std::size_t i, std::size_t j) {
+    return std::hypot(x[3 * i] - x[3 * j], x[3 * i + 1] - x[3 * j + 1],
+                      x[3 * i + 2] - x[3 * j + 2]);
+  };
+  double worst = 0.0;
+  for (const std::vector<double>& x : structures)
+    for (const std::vector<std::size_t>& body : bodies.bodies())
+      for (std::size_t a = 0; a < body.size(); ++a)
+        for (std::size_t b = a + 1; b < body.size(); ++b)
+          worst = std::max(worst, std::abs(distance(x, body[a], body[b]) -
+                                           distance(ash->first, body[a], body[b])));
+  EXPECT_LT(worst, 1e-6) << "largest change of a distance inside a rigid body (Angstrom)";
 }
 
 TEST_F(OptimCli, NotConnectedExitsWithStatus2) {
