@@ -183,7 +183,7 @@ TransitionStateResult HybridEigenvectorFollowing::findTransitionState(
     LbfgsParams tp = m_params.tangentSpace;
     tp.maxIterations = overlap > m_params.overlapConvergence ? m_params.tangentIterationsAfter
                                                              : m_params.tangentIterationsBefore;
-    const LbfgsResult tangentRun = Lbfgs(tp).minimize(tangent, x);
+    const LbfgsResult tangentRun = Lbfgs(tp).minimize(tangent, x, m_params.tangentWorkspace);
     result.gradientCalls += tangentRun.functionCalls;
     energy = potential.energyGradient(x.data(), g.data());
     ++result.gradientCalls;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "landscape/LbfgsParams.h"
+#include "landscape/LbfgsWorkspace.h"
 #include "landscape/RayleighRitz.h"
 #include "potentials/Potential.h"
 
@@ -51,6 +52,9 @@ struct HybridEigenvectorFollowingParams {
   /// Minimiser of step 3; its maxIterations is replaced by the two counts below. Energies and
   /// lengths in the potential's units.
   LbfgsParams tangentSpace = defaultTangentSpace();
+  /// Where the tangent-space L-BFGS vectors live (gpu/LbfgsWorkspaceFactory); empty: the host.
+  /// The eigenvector search has its own (rayleighRitz.workspace).
+  LbfgsWorkspaceFactory tangentWorkspace;
   int tangentIterationsBefore = 20;    ///< tangent-space iterations while v is still turning
   int tangentIterationsAfter = 200;    ///< ... once |v . v_old| > overlapConvergence
   double overlapConvergence = 0.9999;  ///< in (0, 1]

@@ -1,6 +1,7 @@
 #include "landscape/Lbfgs.h"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include "landscape/LbfgsCpuWorkspace.h"
@@ -120,6 +121,21 @@ LbfgsResult Lbfgs::minimize(Potential& potential, std::vector<double>& x,
   ws.setCoordinates(x.data());
   const LbfgsResult result = minimize(ws, observer);
   ws.getCoordinates(x.data());
+  return result;
+}
+
+LbfgsResult Lbfgs::minimize(Potential& potential, std::vector<double>& x,
+                            const LbfgsWorkspaceFactory& factory, const Observer& observer) const {
+  if (!factory) return minimize(potential, x, observer);
+  if (x.size() != potential.dimension()) {
+    throw std::invalid_argument("L-BFGS: coordinate vector has " + std::to_string(x.size()) +
+                                " entries, the potential expects " +
+                                std::to_string(potential.dimension()));
+  }
+  const std::unique_ptr<LbfgsWorkspace> ws = factory(potential, m_params.historySize);
+  ws->setCoordinates(x.data());
+  const LbfgsResult result = minimize(*ws, observer);
+  ws->getCoordinates(x.data());
   return result;
 }
 

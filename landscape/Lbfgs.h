@@ -57,6 +57,10 @@ class Lbfgs {
   /// Convenience: CPU workspace over `potential`, x updated in place.
   LbfgsResult minimize(Potential& potential, std::vector<double>& x,
                        const Observer& observer = {}) const;
+  /// As above on the workspace `factory` builds (the CPU one when `factory` is empty), so that an
+  /// algorithm can run its minimisations where the caller chose (--lbfgs-backend).
+  LbfgsResult minimize(Potential& potential, std::vector<double>& x,
+                       const LbfgsWorkspaceFactory& factory, const Observer& observer = {}) const;
 
  private:
   LbfgsParams m_params;

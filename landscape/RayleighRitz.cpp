@@ -1,6 +1,7 @@
 #include "landscape/RayleighRitz.h"
 
 #include <cmath>
+#include <memory>
 #include <limits>
 #include <stdexcept>
 
@@ -196,8 +197,10 @@ RayleighRitzResult RayleighRitz::smallestEigenvector(
   };
 
   LbfgsParams p = m_params.lbfgs;
-  LbfgsCpuWorkspace cpu(ratio, p.historySize);
-  NormalisingWorkspace workspace(cpu, ratio);
+  const std::unique_ptr<LbfgsWorkspace> inner =
+      m_params.workspace ? m_params.workspace(ratio, p.historySize)
+                         : std::make_unique<LbfgsCpuWorkspace>(ratio, p.historySize);
+  NormalisingWorkspace workspace(*inner, ratio);
   for (int round = 0;; ++round) {
     p.maxIterations = m_params.lbfgs.maxIterations - result.iterations;
     workspace.setCoordinates(result.eigenvector.data());

@@ -49,6 +49,8 @@ struct RayleighRitzParams {
   LbfgsParams lbfgs = defaultLbfgs();
   /// Renewed RMS-tolerance tightenings (x 0.1 each) allowed while lambda has not settled (>= 0).
   int maxTightenings = 5;
+  /// Where the L-BFGS vectors of the search live (gpu/LbfgsWorkspaceFactory); empty: the host.
+  LbfgsWorkspaceFactory workspace;
 
   static LbfgsParams defaultLbfgs();
   /// Throws std::invalid_argument with a sentence naming the first bad field.

@@ -70,7 +70,7 @@ DescentSide TransitionStateDescent::descendOneSide(Potential& potential,
     if (attempt < m_params.maxPushoffDoublings) pushoff *= 2.0;
   }
   side.pushoff = sign * pushoff;
-  side.minimisation = Lbfgs(m_params.minimiser).minimize(potential, x);
+  side.minimisation = Lbfgs(m_params.minimiser).minimize(potential, x, m_params.workspace);
   side.energy = side.minimisation.energy;
   side.coordinates = std::move(x);
   return side;

@@ -20,6 +20,8 @@ struct TransitionStateDescentParams {
   int maxPushoffDoublings = 4;  ///< retries with 2x the pushoff when the energy did not drop
   /// Minimiser of each side (OPTIM example: BFGSMIN 1e-6, BFGSSTEPS 5000, MAXBFGS 0.2, UPDATES 10).
   LbfgsParams minimiser = defaultMinimiser();
+  /// Where the minimiser's vectors live (gpu/LbfgsWorkspaceFactory); empty: the host.
+  LbfgsWorkspaceFactory workspace;
 
   static LbfgsParams defaultMinimiser();
   /// Throws std::invalid_argument with a sentence naming the first bad field.

@@ -248,6 +248,13 @@ const std::vector<OptionSpec>& optionTable() {
       {"System", "backend", "cpu|cuda", "where energies and gradients are computed",
        [](const OptimRunConfig& c) { return backendName(c.backend); },
        [](const std::string& v, OptimRunConfig& c) { c.backend = parseBackend(v); }},
+      {"System", "lbfgs-backend", "cpu|gpu",
+       "where the L-BFGS vectors of the eigenvector search, the tangent-space minimisation, the "
+       "descents and the endpoint minimisations live: cpu (host) or gpu (device: directions with "
+       "long histories cost little there; coordinates and gradient still cross to the host once "
+       "per call for the projections). DNEB bands stay on the host",
+       [](const OptimRunConfig& c) { return lbfgsBackendName(c.lbfgsBackend); },
+       [](const std::string& v, OptimRunConfig& c) { c.lbfgsBackend = parseLbfgsBackend(v); }},
       {"System", "rigid", "FILE",
        "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
        "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/LbfgsWorkspaceFactory.h"
 #include "landscape/Characterisation.h"
 #include "landscape/Connect.h"
 #include "landscape/LbfgsParams.h"
@@ -81,6 +82,9 @@ struct OptimRunConfig {
     return startFile.empty() && odataPoints.empty() && prmtopFile.empty();
   }
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
+  /// --lbfgs-backend cpu|gpu: where the L-BFGS vectors of the transition-state searches, the
+  /// descents and the endpoint minimisations live.
+  LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;
   /// --rigid FILE: local rigid bodies (GMIN-style GROUP blocks, docs/rigid-bodies.md). DNEB and
   /// hybrid EF then run in rigid coordinates (centres, angle-axis vectors, free atoms); distances
   /// are Euclidean in those coordinates (no alignment); the start endpoint fixes the body shapes;

@@ -115,13 +115,13 @@ std::vector<double> atomsOf(const RigidBodySystem* rigid, const std::vector<doub
 
 // Minimises the endpoint (REOPTIMISEENDPOINTS) or checks that it is a minimum already.
 void prepare(Potential& potential, const RigidBodySystem* rigid, Endpoint& e,
-             const OptimSettings& settings, bool minimise,
+             const OptimSettings& settings, const LbfgsWorkspaceFactory& workspace, bool minimise,
              bool quiet) {
   double before = 0.0;
   const double rmsBefore = rmsGradient(potential, e.x, &before);
   int steps = 0;
   if (minimise) {
-    const LbfgsResult r = Lbfgs(settings.endpointMinimiser).minimize(potential, e.x);
+    const LbfgsResult r = Lbfgs(settings.endpointMinimiser).minimize(potential, e.x, workspace);
     if (!r.converged()) {
       throw std::runtime_error(e.source + ": the minimisation of this endpoint did not converge (" +
                                lbfgsStatusName(r.status) + " after " +
@@ -433,6 +433,15 @@ int run(int argc, char** argv) {
     settings.characterisation.maxHessianAtoms = 0;
   }
   Potential* const potential = rigidPotential ? rigidPotential.get() : atomistic.get();
+  // --lbfgs-backend gpu: every L-BFGS but the DNEB band's keeps its vectors on the device.
+  LbfgsWorkspaceFactory workspace;
+  if (config.lbfgsBackend == LbfgsBackend::Gpu) {
+    workspace = lbfgsWorkspaceFactory(config.lbfgsBackend);
+    (void)workspace(*potential, 1);  // no device: say so now, not after the endpoints
+    settings.connect.transitionStateSearch.tangentWorkspace = workspace;
+    settings.connect.transitionStateSearch.rayleighRitz.workspace = workspace;
+    settings.connect.descent.workspace = workspace;
+  }
   Potential& characterisationPotential = cpuPotential ? *cpuPotential : *atomistic;
 
   if (!config.quiet) {
@@ -452,8 +461,8 @@ int run(int argc, char** argv) {
                   potential->name().c_str(), static_cast<unsigned long long>(settings.seed));
     }
   }
-  prepare(*potential, rigid, start, settings, minimise, config.quiet);
-  prepare(*potential, rigid, finish, settings, minimise, config.quiet);
+  prepare(*potential, rigid, start, settings, workspace, minimise, config.quiet);
+  prepare(*potential, rigid, finish, settings, workspace, minimise, config.quiet);
   if (topology) {
     // A path between mirror images, or across a cis/trans flip of a peptide bond, is not what a
     // connect run on a protein is for; say so rather than refuse (the user may mean it).

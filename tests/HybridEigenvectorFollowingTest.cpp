@@ -8,6 +8,8 @@
 #include <iostream>
 #include <vector>
 
+#include "gpu/GpuDevice.h"
+#include "gpu/LbfgsWorkspaceFactory.h"
 #include "landscape/Alignment.h"
 #include "landscape/Dneb.h"
 #include "landscape/HybridEigenvectorFollowing.h"
@@ -181,6 +183,48 @@ TEST(HybridEigenvectorFollowing, Lj7DnebMaximumConvergesToATransitionState) {
             << band.energies[top] << " -> TS E " << ts.energy << " lambda " << ts.eigenvalue << " ("
             << ts.iterations << " EF iterations, " << ts.gradientCalls
             << " gradient calls) -> minima " << d.plus.energy << " and " << d.minus.energy << "\n";
+}
+
+// optim --lbfgs-backend gpu: the eigenvector search, the tangent-space minimisation and the
+// descents with their L-BFGS vectors on the device reach the CPU's transition state and minima
+// (the iterates differ by round-off only; the LJ7 search has no near-tie decision to flip).
+TEST(HybridEigenvectorFollowingGpu, DeviceWorkspacesReachTheCpuTransitionStateAndMinima) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  LennardJones lj(7);
+  DnebParams dp;
+  dp.images = 10;
+  dp.iterations = 500;
+  const DnebResult band = Dneb(dp).run(lj, lj7PentagonalBipyramid(), lj7CappedOctahedron());
+  ASSERT_FALSE(band.candidates.empty());
+  const int top = band.candidates.front();
+
+  HybridEigenvectorFollowingParams cpu;
+  cpu.rayleighRitz.lbfgs.rmsTolerance = 1e-4;
+  cpu.tangentSpace.historySize = 100;  // a long history, as seed 001's Table 7
+  HybridEigenvectorFollowingParams gpu = cpu;
+  const LbfgsWorkspaceFactory device = lbfgsWorkspaceFactory(LbfgsBackend::Gpu);
+  gpu.tangentWorkspace = device;
+  gpu.rayleighRitz.workspace = device;
+  const TransitionStateResult a =
+      HybridEigenvectorFollowing(cpu).findTransitionState(lj, band.images[top], band.tangents[top]);
+  const TransitionStateResult b =
+      HybridEigenvectorFollowing(gpu).findTransitionState(lj, band.images[top], band.tangents[top]);
+  ASSERT_TRUE(a.converged()) << transitionStateStatusName(a.status);
+  ASSERT_TRUE(b.converged()) << transitionStateStatusName(b.status);
+  EXPECT_NEAR(b.energy, a.energy, 1e-8 * std::abs(a.energy));
+  EXPECT_NEAR(b.eigenvalue, a.eigenvalue, 1e-4 * std::abs(a.eigenvalue));
+  EXPECT_LT(minimumDistance(a.coordinates, b.coordinates), 1e-4);
+
+  TransitionStateDescentParams onDevice;
+  onDevice.workspace = device;
+  const TransitionStateDescentResult da = TransitionStateDescent(TransitionStateDescentParams{})
+                                              .descend(lj, a.coordinates, a.eigenvector);
+  const TransitionStateDescentResult db =
+      TransitionStateDescent(onDevice).descend(lj, a.coordinates, a.eigenvector);
+  ASSERT_TRUE(da.converged());
+  ASSERT_TRUE(db.converged());
+  EXPECT_NEAR(db.plus.energy, da.plus.energy, 1e-8 * std::abs(da.plus.energy));
+  EXPECT_NEAR(db.minus.energy, da.minus.energy, 1e-8 * std::abs(da.minus.energy));
 }
 
 TEST(HybridEigenvectorFollowing, BadParametersAreRejectedWithTheFieldName) {

@@ -435,6 +435,29 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
   }
 }
 
+// --lbfgs-backend gpu: the ash rotamers connect with the CUDA potential and every L-BFGS but the
+// band's on the device, to the CPU run's minima; without a device the run stops with one sentence.
+TEST_F(OptimCli, LbfgsOnTheDeviceOrAClearError) {
+  const std::optional<AshMinima> ash = makeAshMinima(1e-4);
+  if (!ash) GTEST_SKIP() << "gb/ash not found";
+  writeAmberRestart((m_dir / "a.rst7").string(), ash->first, "ash minimum");
+  writeAmberRestart((m_dir / "b.rst7").string(), ash->second, "ash chi1 rotamer");
+  const std::string args = "--prmtop '" + ash->prmtop + "' --start a.rst7 --finish b.rst7 ";
+  if (!gpuAvailable()) {
+    expectError(args + "--lbfgs-backend gpu", "--lbfgs-backend gpu: no CUDA device found");
+    return;
+  }
+  const OptimRun r = optim(args + "--backend cuda --lbfgs-backend gpu --output gpu");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_EQ(summary(r.out).connected, "yes");
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "gpu/network.h5").string());
+  ASSERT_GE(net.minima.size(), 2u);
+  EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-4);
+  EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-4);
+  for (const StoredTransitionState& ts : net.transitionStates) EXPECT_LT(ts.eigenvalue, 0.0);
+}
+
 TEST_F(OptimCli, AmberInputErrorsNameFileAndLine) {
   const auto prmtop = testDataPath("gb/ash/ash.parm7");
   const auto rst7 = testDataPath("gb/ash/ash.rst7");

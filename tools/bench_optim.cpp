@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
+#include "gpu/LbfgsWorkspaceFactory.h"
 #include "gpu/PotentialFactory.h"
 #include "landscape/Alignment.h"
 #include "landscape/Dneb.h"
@@ -73,6 +74,7 @@ struct Options {
   int dnebRuns = 3;
   std::vector<int> historySizes = {4, 1000};
   std::uint64_t seed = 1;
+  LbfgsBackend gpuLbfgs = LbfgsBackend::Cpu;  // where the cuda column's hybrid EF keeps its vectors
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -86,7 +88,10 @@ const char* kUsage =
     "usage: bench_optim --prmtop FILE --inpcrd FILE [--finish FILE] [--backend cpu|cuda|cpu,cuda]\n"
     "                   [--precision double|mixed] [--igb 1|2|5] [--saltcon M] [--rgbmax A]\n"
     "                   [--starts K] [--dneb-runs R] [--m 4,1000] [--seed S] [--system LABEL]\n"
+    "                   [--lbfgs-backend cpu|gpu]\n"
     "Seed 001 Tables 6-8 (hybrid EF m = 4 and 1000, DNEB m = 4) as Markdown on stdout.\n"
+    "--lbfgs-backend gpu: the cuda column's eigenvector search and tangent-space L-BFGS keep\n"
+    "their vectors on the device (seed 001's implementation 1); default cpu (host vectors).\n"
     "Default backends: cpu,cuda when a GPU is present, else cpu. Units: kcal/mol, Angstrom.\n";
 
 Options parse(int argc, char** argv) {
@@ -126,6 +131,8 @@ Options parse(int argc, char** argv) {
       for (const std::string& m : split(v)) o.historySizes.push_back(std::stoi(m));
     } else if (a == "--seed")
       o.seed = std::stoull(v);
+    else if (a == "--lbfgs-backend")
+      o.gpuLbfgs = parseLbfgsBackend(v);
     else
       throw std::runtime_error("unknown option " + a + "\n" + kUsage);
   }
@@ -392,7 +399,12 @@ int main(int argc, char** argv) {
         Cell& cell = searches[{m, backend}];
         cell.measured = true;
         cell.secondsPerCall = timePerCall(potential, starts.front());
-        const HybridEigenvectorFollowing search(paperSearch(m, o.seed));
+        HybridEigenvectorFollowingParams params = paperSearch(m, o.seed);
+        if (backend == "cuda" && o.gpuLbfgs == LbfgsBackend::Gpu) {
+          params.tangentWorkspace = lbfgsWorkspaceFactory(LbfgsBackend::Gpu);
+          params.rayleighRitz.workspace = params.tangentWorkspace;
+        }
+        const HybridEigenvectorFollowing search(params);
         for (std::size_t s = 0; s < starts.size(); ++s) {
           Counting counting(potential);
           const auto t = Clock::now();
@@ -433,10 +445,11 @@ int main(int argc, char** argv) {
     std::printf(
         "AMBER-GB igb = %d, saltcon %.3g M, rgbmax %.3g A; CUDA precision %s; %s. Endpoints: A "
         "(minimised %s, E = %.4f kcal/mol) and B (E = %.4f kcal/mol). %zu DNEB structures. "
-        "GPU column: CUDA potential, L-BFGS on the host. Averages over converged searches.\n",
+        "GPU column: CUDA potential, hybrid EF L-BFGS vectors on the %s. Averages over converged "
+        "searches.\n",
         o.amber.igb, o.amber.saltcon, o.amber.rgbmax, precisionName(o.precision).c_str(),
         gpuAvailable() ? gpuDescription().c_str() : "no GPU", o.inpcrd.c_str(), energyA, energyB,
-        starts.size());
+        starts.size(), o.gpuLbfgs == LbfgsBackend::Gpu ? "device" : "host");
     const Cell none;
     int table = 6;
     for (int m : o.historySizes) {
