@@ -97,16 +97,37 @@ int run(int argc, char** argv) {
                          ? std::min(config.outputInterval, config.frameInterval)
                          : config.outputInterval;
   const auto t0 = std::chrono::steady_clock::now();
+  const auto elapsed = [&t0] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   sample(0);
   long done = 0;
+  double lastReport = 0.0;
   while (done < config.steps) {
     long next = std::min(config.steps, (done / chunk + 1) * chunk);
     md->run(next - done);
     done = next;
     sample(done);
+    // Every written line reaches the disk before the next chunk, so a crash loses no sample.
+    for (int r = 0; r < replicas; ++r) {
+      curves[r].flush();
+      if (frames[r].is_open()) frames[r].flush();
+    }
+    // A progress line on stderr every 10 s of a long run: step, simulated time, replica 0's force
+    // and Q, and the time left at the current rate.
+    const double now = elapsed();
+    if (!config.quiet && now - lastReport >= 10.0 && done < config.steps) {
+      lastReport = now;
+      const SopSample s = sampleSop(topology, md->protocol(), md->positions(0).data(),
+                                    md->tipPosition(0), md->time(), config.qTolerance);
+      std::fprintf(stderr,
+                   "sop: step %ld of %ld (%.1f%%), t = %.1f ps, replica 0 force %.3f kcal/mol/A "
+                   "Q %.3f, %.0f s elapsed, about %.0f s left\n",
+                   done, config.steps, 100.0 * done / config.steps, s.time, s.force, s.q, now,
+                   now * (config.steps - done) / done);
+    }
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = elapsed();
   const SopSample last = sampleSop(topology, md->protocol(), md->positions(0).data(),
                                    md->tipPosition(0), md->time(), config.qTolerance);
   std::printf(
