@@ -129,7 +129,10 @@ struct DnebResult {
   std::vector<int> candidates;
   double endpointDistance = 0.0;  ///< |finish - start| after alignment (length)
   double pathLength = 0.0;        ///< sum of |x_{i+1} - x_i| (length; OPTIM's S)
-  double spacingDeviation = 0.0;  ///< largest |d_i - mean d| / mean d in per cent (OPTIM's Dev)
+  double spacingDeviation = 0.0;  ///< largest |d_i - mean d| / mean d in per cent
+  /// Mean of |d_i - mean d| / mean d over the segments in per cent (OPTIM's AVDEV, printed as
+  /// "Dev=" after each DNEB run).
+  double meanSpacingDeviation = 0.0;
   double rmsGradient = 0.0;       ///< RMS band gradient at the end (energy/length)
   double springConstant = 0.0;    ///< k at the end (energy/length^2)
   int interiorImages = 0;
