@@ -53,10 +53,12 @@ struct DnebParams {
   double initialGuess = 1e-3;     ///< H0 of the first step (length^2/energy; OPTIM's NEB DGUESS)
   int historySize = 4;            ///< L-BFGS m (seed 001: 4)
   bool doublyNudged = true;       ///< keep the doubly nudged perpendicular spring part (else NEB)
-  /// true: parallel spring gradient -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and
-  /// Jonsson 2000), which spaces the images equally even where the band is kinked; false: the
-  /// projection (g^s . tau) tau of the DNEB paper. Both connect the LJ38 example the same way.
-  bool segmentSprings = false;
+  /// true (OPTIM's default DNEB gradient, GRADTYPE "DNEB" of its NEB/grad.f90): parallel spring
+  /// gradient -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12),
+  /// which spaces the images equally even where the band is kinked; false: the projection
+  /// (g^s . tau) tau of the DNEB paper's eq 5. On the LJ38 example the first run converges in 288
+  /// iterations with segment springs, 545 without (docs/benchmarks.md).
+  bool segmentSprings = true;
   /// Cold fusion (OPTIM's COLDFUSION, relative here): a step that takes any image more than this
   /// below the lower endpoint is rejected like an energy rise (the L-BFGS step is divided by 10,
   /// and the run stops when nothing is accepted). AMBER's hydroxyl hydrogens have no
@@ -64,7 +66,21 @@ struct DnebParams {
   /// oxygen, where the energy falls without bound. Energy units; infinity = off (clusters).
   double coldFusionDrop = std::numeric_limits<double>::infinity();
   bool alignEndpoints = true;  ///< align finish onto start first (needs 3N coordinates)
-  AlignmentParams alignment;   ///< used when alignEndpoints
+  /// Used when alignEndpoints. The band starts as the linear interpolation between start and the
+  /// aligned finish, so the alignment decides which path the band can find: on the LJ38 example
+  /// alignments 3.149, 3.141 and 3.136 apart (different permutations) give bands that end 12.8,
+  /// 10.7 and 7.6 long, and only the last converges (docs/benchmarks.md). One alignment per DNEB
+  /// run is cheap (about 10 ms for LJ38 with these settings, against 0.4 s for the band; the cost
+  /// grows as orientationTrials x N^3), so the search is more thorough than the Alignment
+  /// defaults used for the duplicate checks: with them 20 of 20 alignment seeds find the 3.136
+  /// alignment of the LJ38 example, with 8 trials and RANROT 5 none do.
+  AlignmentParams alignment = thoroughAlignment();
+  static AlignmentParams thoroughAlignment() {
+    AlignmentParams a;
+    a.orientationTrials = 128;
+    a.randomOrientations = 256;
+    return a;
+  }
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;

@@ -9,11 +9,13 @@
 // Usage: bench_dneb --odata FILE --finish FILE [--iterations N] [--images N] [--k K]
 //                   [--k-factor F] [--spacing-tol T] [--segment 0|1] [--doubly 0|1]
 //                   [--max-step S] [--guess H0] [--m M] [--every N]
-//                   [--random-orientations N] [--orientation-trials N] [--profile 0|1]
+//                   [--random-orientations N] [--orientation-trials N] [--alignment-seed S]
+//                   [--profile 0|1]
 // --profile 1 prints the final energy profile with each segment length, raw and after a rigid
 // (Kabsch) fit, so that rotational drift of the images can be told from a genuinely long path.
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
          haveDoubly = false, haveStep = false, haveGuess = false, haveM = false;
     int images = 0, iterations = 0, every = 50, randomOrientations = -1, orientationTrials = 0;
     bool profile = false;
+    long long alignmentSeed = -1;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
@@ -60,6 +63,7 @@ int main(int argc, char** argv) {
       else if (a == "--random-orientations") randomOrientations = static_cast<int>(parseNumber(a, v));
       else if (a == "--orientation-trials") orientationTrials = static_cast<int>(parseNumber(a, v));
       else if (a == "--profile") profile = parseNumber(a, v) != 0.0;
+      else if (a == "--alignment-seed") alignmentSeed = static_cast<long long>(parseNumber(a, v));
       else if (a == "--k") overrides.springConstant = parseNumber(a, v), haveK = true;
       else if (a == "--k-factor") overrides.springAdjustFactor = parseNumber(a, v), haveFactor = true;
       else if (a == "--spacing-tol") overrides.spacingTolerance = parseNumber(a, v), haveTol = true;
@@ -96,6 +100,7 @@ int main(int argc, char** argv) {
     if (haveM) p.historySize = overrides.historySize;
     if (randomOrientations >= 0) p.alignment.randomOrientations = randomOrientations;
     if (orientationTrials > 0) p.alignment.orientationTrials = orientationTrials;
+    if (alignmentSeed >= 0) p.alignment.seed = static_cast<std::uint64_t>(alignmentSeed);
     std::printf("endpoint alignment: %d orientation trials, %d random orientations\n",
                 p.alignment.orientationTrials, p.alignment.randomOrientations);
     std::printf("DNEB: %d images, %d iterations, k %.3g (factor %.3g), segment %d, doubly %d, "
