@@ -3,7 +3,7 @@
 // per image. OPTIM's optim.out: "Double-ended search iterations= 303 RMS= 0.0240 Dev= 7.22%
 // S= 7.68", five candidates, refined to transition states of which the highest is
 // -168.2771069. Before DNEB aligned its endpoints with a thorough search, it interpolated from a
-// 3.149 alignment and stalled at RMS ~0.12 with S ~12.8 (docs/benchmarks.md). About half a second.
+// 3.149 alignment and stalled at RMS ~0.12 with S ~12.8 (docs/benchmarks.md). About 0.2 s.
 #include <gtest/gtest.h>
 
 #include <algorithm>
