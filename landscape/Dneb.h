@@ -8,7 +8,9 @@
 // with g_perp = g - (g . tau) tau, g^s_perp = g^s - (g^s . tau) tau and ghat_perp = g_perp /
 // |g_perp|: NEB's parallel true gradient and perpendicular spring gradient are projected out
 // (no sliding down, no corner cutting), and the last bracket is the "doubly nudged" part of the
-// perpendicular spring gradient that does not oppose the true gradient.
+// perpendicular spring gradient that does not oppose the true gradient. By default the parallel
+// spring term (g^s . tau) tau is replaced by -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau, as in
+// OPTIM's DNEB code (segmentSprings), and k follows the image spacing (springAdjustFactor).
 //
 // That gradient is not the gradient of any objective, so the band is an adapter Potential
 // (DnebBand) whose "energy" (the sum of the image energies) is only reported, and it is minimised
@@ -17,11 +19,12 @@
 // the largest displacement of any one image is maxStepPerImage.
 //
 // The endpoints are first aligned (landscape/Alignment: translation, rotation, permutation,
-// inversion), the interior images are interpolated linearly between them, and the number of images
-// and of iterations grows with the endpoint distance D as OPTIM's NEWCONNECT does:
-// images = clamp(floor(imageDensity D), minImages, maxImages), iterations = floor(iterationDensity
-// x images) capped at maxIterations. Transition-state candidates are the band's local energy
-// maxima among the interior images.
+// inversion; a thorough search, since the band can only find paths near the interpolation, see
+// DnebParams::alignment), the interior images are interpolated linearly between them, and the
+// number of images and of iterations grows with the endpoint distance D as OPTIM's NEWCONNECT
+// does: images = clamp(floor(imageDensity D), minImages, maxImages), iterations =
+// floor(iterationDensity x images) capped at maxIterations. Transition-state candidates are the
+// band's local energy maxima among the interior images.
 #include <limits>
 #include <string>
 #include <vector>
@@ -151,8 +154,8 @@ struct DnebResult {
   /// Mean of |d_i - mean d| / mean d over the segments in per cent (OPTIM's AVDEV, printed as
   /// "Dev=" after each DNEB run).
   double meanSpacingDeviation = 0.0;
-  double rmsGradient = 0.0;       ///< RMS band gradient at the end (energy/length)
-  double springConstant = 0.0;    ///< k at the end (energy/length^2)
+  double rmsGradient = 0.0;     ///< RMS band gradient at the end (energy/length)
+  double springConstant = 0.0;  ///< k at the end (energy/length^2)
   int interiorImages = 0;
   int iterationLimit = 0;  ///< the (possibly distance-scaled) iteration cap that was used
   int iterations = 0;

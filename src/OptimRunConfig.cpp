@@ -75,7 +75,8 @@ OptimSettings optimLj38ExampleSettings() {
   c.distancePower = 1.0;                    // DIJKSTRA 1
   s.network.alignment.permutations = true;  // PERMDIST 0.01D0
   c.dneb.alignment.permutations = true;
-  s.network.alignment.randomOrientations = 5;  // RANROT 5 (the DNEB keeps its thorough search)
+  // RANROT 5; the DNEB keeps its thorough endpoint alignment (DnebParams::thoroughAlignment).
+  s.network.alignment.randomOrientations = 5;
   s.network.energyTolerance = 1e-6;   // EDIFFTOL 1.0D-6
   s.network.geometryTolerance = 0.2;  // GEOMDIFFTOL 0.2
   LbfgsParams& m = c.descent.minimiser;

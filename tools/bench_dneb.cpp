@@ -14,8 +14,8 @@
 // --profile 1 prints the final energy profile with each segment length, raw and after a rigid
 // (Kabsch) fit, so that rotational drift of the images can be told from a genuinely long path.
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -55,24 +55,42 @@ int main(int argc, char** argv) {
       const std::string a = argv[i];
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       const char* v = argv[++i];
-      if (a == "--odata") odata = v;
-      else if (a == "--finish") finishFile = v;
-      else if (a == "--iterations") iterations = static_cast<int>(parseNumber(a, v));
-      else if (a == "--images") images = static_cast<int>(parseNumber(a, v));
-      else if (a == "--every") every = static_cast<int>(parseNumber(a, v));
-      else if (a == "--random-orientations") randomOrientations = static_cast<int>(parseNumber(a, v));
-      else if (a == "--orientation-trials") orientationTrials = static_cast<int>(parseNumber(a, v));
-      else if (a == "--profile") profile = parseNumber(a, v) != 0.0;
-      else if (a == "--alignment-seed") alignmentSeed = static_cast<long long>(parseNumber(a, v));
-      else if (a == "--k") overrides.springConstant = parseNumber(a, v), haveK = true;
-      else if (a == "--k-factor") overrides.springAdjustFactor = parseNumber(a, v), haveFactor = true;
-      else if (a == "--spacing-tol") overrides.spacingTolerance = parseNumber(a, v), haveTol = true;
-      else if (a == "--segment") overrides.segmentSprings = parseNumber(a, v) != 0.0, haveSegment = true;
-      else if (a == "--doubly") overrides.doublyNudged = parseNumber(a, v) != 0.0, haveDoubly = true;
-      else if (a == "--max-step") overrides.maxStepPerImage = parseNumber(a, v), haveStep = true;
-      else if (a == "--guess") overrides.initialGuess = parseNumber(a, v), haveGuess = true;
-      else if (a == "--m") overrides.historySize = static_cast<int>(parseNumber(a, v)), haveM = true;
-      else throw std::invalid_argument("unknown option " + a);
+      if (a == "--odata")
+        odata = v;
+      else if (a == "--finish")
+        finishFile = v;
+      else if (a == "--iterations")
+        iterations = static_cast<int>(parseNumber(a, v));
+      else if (a == "--images")
+        images = static_cast<int>(parseNumber(a, v));
+      else if (a == "--every")
+        every = static_cast<int>(parseNumber(a, v));
+      else if (a == "--random-orientations")
+        randomOrientations = static_cast<int>(parseNumber(a, v));
+      else if (a == "--orientation-trials")
+        orientationTrials = static_cast<int>(parseNumber(a, v));
+      else if (a == "--profile")
+        profile = parseNumber(a, v) != 0.0;
+      else if (a == "--alignment-seed")
+        alignmentSeed = static_cast<long long>(parseNumber(a, v));
+      else if (a == "--k")
+        overrides.springConstant = parseNumber(a, v), haveK = true;
+      else if (a == "--k-factor")
+        overrides.springAdjustFactor = parseNumber(a, v), haveFactor = true;
+      else if (a == "--spacing-tol")
+        overrides.spacingTolerance = parseNumber(a, v), haveTol = true;
+      else if (a == "--segment")
+        overrides.segmentSprings = parseNumber(a, v) != 0.0, haveSegment = true;
+      else if (a == "--doubly")
+        overrides.doublyNudged = parseNumber(a, v) != 0.0, haveDoubly = true;
+      else if (a == "--max-step")
+        overrides.maxStepPerImage = parseNumber(a, v), haveStep = true;
+      else if (a == "--guess")
+        overrides.initialGuess = parseNumber(a, v), haveGuess = true;
+      else if (a == "--m")
+        overrides.historySize = static_cast<int>(parseNumber(a, v)), haveM = true;
+      else
+        throw std::invalid_argument("unknown option " + a);
     }
     if (odata.empty() || finishFile.empty()) {
       throw std::invalid_argument("usage: bench_dneb --odata FILE --finish FILE [options]");
@@ -103,22 +121,22 @@ int main(int argc, char** argv) {
     if (alignmentSeed >= 0) p.alignment.seed = static_cast<std::uint64_t>(alignmentSeed);
     std::printf("endpoint alignment: %d orientation trials, %d random orientations\n",
                 p.alignment.orientationTrials, p.alignment.randomOrientations);
-    std::printf("DNEB: %d images, %d iterations, k %.3g (factor %.3g), segment %d, doubly %d, "
-                "step %.3g, H0 %.3g, m %d\n",
-                p.images, p.iterations, p.springConstant, p.springAdjustFactor,
-                p.segmentSprings ? 1 : 0, p.doublyNudged ? 1 : 0, p.maxStepPerImage,
-                p.initialGuess, p.historySize);
+    std::printf(
+        "DNEB: %d images, %d iterations, k %.3g (factor %.3g), segment %d, doubly %d, "
+        "step %.3g, H0 %.3g, m %d\n",
+        p.images, p.iterations, p.springConstant, p.springAdjustFactor, p.segmentSprings ? 1 : 0,
+        p.doublyNudged ? 1 : 0, p.maxStepPerImage, p.initialGuess, p.historySize);
     const Dneb dneb(p);
     const DnebResult r = dneb.run(lj, start, finish, [&](const LbfgsIteration& it) {
       if (every > 0 && it.iteration % every == 0) {
-        std::printf("  %5d  RMS %.4f  E/image %.5f  step %.4f%s%s\n", it.iteration,
-                    it.rmsGradient, it.energy / p.images, it.stepLength,
-                    it.reversed ? " reversed" : "", it.historyCleared ? " cleared" : "");
+        std::printf("  %5d  RMS %.4f  E/image %.5f  step %.4f%s%s\n", it.iteration, it.rmsGradient,
+                    it.energy / p.images, it.stepLength, it.reversed ? " reversed" : "",
+                    it.historyCleared ? " cleared" : "");
       }
     });
     std::printf("Double-ended search iterations= %d RMS= %.4f Dev= %.2f%% S= %.2f k= %.4g %s\n",
-                r.iterations, r.rmsGradient, r.meanSpacingDeviation, r.pathLength,
-                r.springConstant, lbfgsStatusName(r.status).c_str());
+                r.iterations, r.rmsGradient, r.meanSpacingDeviation, r.pathLength, r.springConstant,
+                lbfgsStatusName(r.status).c_str());
     std::printf("endpoint distance %.4f; candidates: %zu, highest image E = ", r.endpointDistance,
                 r.candidates.size());
     double emax = -1e300;
