@@ -403,6 +403,8 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
     if (mean > 0.0) {
       result.spacingDeviation =
           std::max(result.spacingDeviation, 100.0 * std::abs(d - mean) / mean);
+      result.meanSpacingDeviation +=
+          100.0 * std::abs(d - mean) / mean / static_cast<double>(segments.size());
     }
   }
   for (int i = 1; i <= images; ++i) {

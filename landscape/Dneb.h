@@ -8,7 +8,9 @@
 // with g_perp = g - (g . tau) tau, g^s_perp = g^s - (g^s . tau) tau and ghat_perp = g_perp /
 // |g_perp|: NEB's parallel true gradient and perpendicular spring gradient are projected out
 // (no sliding down, no corner cutting), and the last bracket is the "doubly nudged" part of the
-// perpendicular spring gradient that does not oppose the true gradient.
+// perpendicular spring gradient that does not oppose the true gradient. By default the parallel
+// spring term (g^s . tau) tau is replaced by -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau, as in
+// OPTIM's DNEB code (segmentSprings), and k follows the image spacing (springAdjustFactor).
 //
 // That gradient is not the gradient of any objective, so the band is an adapter Potential
 // (DnebBand) whose "energy" (the sum of the image energies) is only reported, and it is minimised
@@ -17,11 +19,12 @@
 // the largest displacement of any one image is maxStepPerImage.
 //
 // The endpoints are first aligned (landscape/Alignment: translation, rotation, permutation,
-// inversion), the interior images are interpolated linearly between them, and the number of images
-// and of iterations grows with the endpoint distance D as OPTIM's NEWCONNECT does:
-// images = clamp(floor(imageDensity D), minImages, maxImages), iterations = floor(iterationDensity
-// x images) capped at maxIterations. Transition-state candidates are the band's local energy
-// maxima among the interior images.
+// inversion; a thorough search, since the band can only find paths near the interpolation, see
+// DnebParams::alignment), the interior images are interpolated linearly between them, and the
+// number of images and of iterations grows with the endpoint distance D as OPTIM's NEWCONNECT
+// does: images = clamp(floor(imageDensity D), minImages, maxImages), iterations =
+// floor(iterationDensity x images) capped at maxIterations. Transition-state candidates are the
+// band's local energy maxima among the interior images.
 #include <limits>
 #include <string>
 #include <vector>
@@ -43,20 +46,24 @@ struct DnebParams {
   int maxIterations = 10000;       ///< cap on the scaled iteration count
   double springConstant = 10.0;    ///< initial k (energy/length^2; OPTIM's NEBK)
   /// After every iteration k is multiplied by this factor when the mean relative deviation of the
-  /// image spacings from their mean exceeds spacingTolerance, divided by it otherwise (in the
-  /// spirit of OPTIM's NEBK factor and pele's adjust_k); 1 keeps k fixed. Off by default: on the
-  /// LJ38 example (50 images) it drove k above 500 and the band RMS up, without a better path.
-  double springAdjustFactor = 1.0;
+  /// image spacings from their mean exceeds spacingTolerance, divided by it otherwise (OPTIM's
+  /// NEBK factor, 1.01 by default, and pele's adjust_k); 1 keeps k fixed. OPTIM's LJ38 example
+  /// ends its first run with k 7.46 from NEBK 10 at Dev 7.22%; ours, over 20 alignment seeds,
+  /// with k 5.8-7.6 at Dev 7.8-9.3% in 276-374 iterations (fixed k: 249-460 iterations, Dev
+  /// 13-17%; docs/benchmarks.md).
+  double springAdjustFactor = 1.01;
   double spacingTolerance = 0.1;  ///< mean |d_i - mean d| / mean d that k is steered to (> 0)
   double rmsTolerance = 0.025;    ///< on the RMS band gradient over all images (energy/length)
   double maxStepPerImage = 0.2;   ///< largest displacement of one image per step (length)
   double initialGuess = 1e-3;     ///< H0 of the first step (length^2/energy; OPTIM's NEB DGUESS)
   int historySize = 4;            ///< L-BFGS m (seed 001: 4)
   bool doublyNudged = true;       ///< keep the doubly nudged perpendicular spring part (else NEB)
-  /// true: parallel spring gradient -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and
-  /// Jonsson 2000), which spaces the images equally even where the band is kinked; false: the
-  /// projection (g^s . tau) tau of the DNEB paper. Both connect the LJ38 example the same way.
-  bool segmentSprings = false;
+  /// true (OPTIM's default DNEB gradient, GRADTYPE "DNEB" of its NEB/grad.f90): parallel spring
+  /// gradient -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12),
+  /// which spaces the images equally even where the band is kinked; false: the projection
+  /// (g^s . tau) tau of the DNEB paper's eq 5. On the LJ38 example the first run converges in 288
+  /// iterations with segment springs, 545 without (docs/benchmarks.md).
+  bool segmentSprings = true;
   /// Cold fusion (OPTIM's COLDFUSION, relative here): a step that takes any image more than this
   /// below the lower endpoint is rejected like an energy rise (the L-BFGS step is divided by 10,
   /// and the run stops when nothing is accepted). AMBER's hydroxyl hydrogens have no
@@ -64,7 +71,21 @@ struct DnebParams {
   /// oxygen, where the energy falls without bound. Energy units; infinity = off (clusters).
   double coldFusionDrop = std::numeric_limits<double>::infinity();
   bool alignEndpoints = true;  ///< align finish onto start first (needs 3N coordinates)
-  AlignmentParams alignment;   ///< used when alignEndpoints
+  /// Used when alignEndpoints. The band starts as the linear interpolation between start and the
+  /// aligned finish, so the alignment decides which path the band can find: on the LJ38 example
+  /// alignments 3.149, 3.141 and 3.136 apart (different permutations) give bands that end 12.8,
+  /// 10.7 and 7.6 long, and only the last converges (docs/benchmarks.md). One alignment per DNEB
+  /// run is cheap (about 10 ms for LJ38 with these settings, against 0.4 s for the band; the cost
+  /// grows as orientationTrials x N^3), so the search is more thorough than the Alignment
+  /// defaults used for the duplicate checks: with them 20 of 20 alignment seeds find the 3.136
+  /// alignment of the LJ38 example, with 8 trials and RANROT 5 none do.
+  AlignmentParams alignment = thoroughAlignment();
+  static AlignmentParams thoroughAlignment() {
+    AlignmentParams a;
+    a.orientationTrials = 128;
+    a.randomOrientations = 256;
+    return a;
+  }
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;
@@ -129,9 +150,12 @@ struct DnebResult {
   std::vector<int> candidates;
   double endpointDistance = 0.0;  ///< |finish - start| after alignment (length)
   double pathLength = 0.0;        ///< sum of |x_{i+1} - x_i| (length; OPTIM's S)
-  double spacingDeviation = 0.0;  ///< largest |d_i - mean d| / mean d in per cent (OPTIM's Dev)
-  double rmsGradient = 0.0;       ///< RMS band gradient at the end (energy/length)
-  double springConstant = 0.0;    ///< k at the end (energy/length^2)
+  double spacingDeviation = 0.0;  ///< largest |d_i - mean d| / mean d in per cent
+  /// Mean of |d_i - mean d| / mean d over the segments in per cent (OPTIM's AVDEV, printed as
+  /// "Dev=" after each DNEB run).
+  double meanSpacingDeviation = 0.0;
+  double rmsGradient = 0.0;     ///< RMS band gradient at the end (energy/length)
+  double springConstant = 0.0;  ///< k at the end (energy/length^2)
   int interiorImages = 0;
   int iterationLimit = 0;  ///< the (possibly distance-scaled) iteration cap that was used
   int iterations = 0;

@@ -244,11 +244,13 @@ const std::vector<KeywordEntry>& table() {
        }},
       {"RANROT", S::Implemented, "n", 1, 1,
        "random starting orientations of the permutational alignment -> "
-       "`network.alignment.randomOrientations`, `connect.dneb.alignment.randomOrientations`",
+       "`network.alignment.randomOrientations`; `connect.dneb.alignment.randomOrientations` only "
+       "where n exceeds its default (256): the DNEB's endpoint alignment, once per band, keeps "
+       "its more thorough search",
        [](const KeywordLine& l, OptimRunConfig& c, PendingValues&) {
          const int n = integer(l, 0, "the number of orientations", 0);
          c.settings.network.alignment.randomOrientations = n;
-         c.settings.connect.dneb.alignment.randomOrientations = n;
+         raiseDnebRandomOrientations(c.settings.connect.dneb, n);
        }},
       {"REOPTIMISEENDPOINTS", S::Implemented, "", 0, 0,
        "minimise both endpoints before connecting (otherwise they must already be minima) -> "

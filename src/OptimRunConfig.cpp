@@ -1,5 +1,7 @@
 #include "src/OptimRunConfig.h"
 
+#include <algorithm>
+
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <cmath>
@@ -42,6 +44,11 @@ void OptimSettings::check() const {
   characterisation.check();
 }
 
+void raiseDnebRandomOrientations(DnebParams& dneb, int n) {
+  dneb.alignment.randomOrientations =
+      std::max(n, DnebParams::thoroughAlignment().randomOrientations);
+}
+
 OptimSettings optimKeywordDefaults() {
   OptimSettings s;
   // OPTIM's switches are off unless their keyword is present.
@@ -68,8 +75,8 @@ OptimSettings optimLj38ExampleSettings() {
   c.distancePower = 1.0;                    // DIJKSTRA 1
   s.network.alignment.permutations = true;  // PERMDIST 0.01D0
   c.dneb.alignment.permutations = true;
-  s.network.alignment.randomOrientations = 5;  // RANROT 5
-  c.dneb.alignment.randomOrientations = 5;
+  // RANROT 5; the DNEB keeps its thorough endpoint alignment (DnebParams::thoroughAlignment).
+  s.network.alignment.randomOrientations = 5;
   s.network.energyTolerance = 1e-6;   // EDIFFTOL 1.0D-6
   s.network.geometryTolerance = 0.2;  // GEOMDIFFTOL 0.2
   LbfgsParams& m = c.descent.minimiser;
@@ -369,13 +376,14 @@ const std::vector<OptionSpec>& optionTable() {
          connectOf(c).dneb.alignment.permutations = c.settings.network.alignment.permutations;
        }},
       {"Connect", "random-orientations", "N",
-       "random starting orientations of the alignment [RANROT]",
+       "random starting orientations of the alignment [RANROT]; the DNEB's endpoint alignment "
+       "keeps at least 256",
        [](const OptimRunConfig& c) {
          return std::to_string(c.settings.network.alignment.randomOrientations);
        },
        [](const std::string& v, OptimRunConfig& c) {
          c.settings.network.alignment.randomOrientations = intValue(v, 0);
-         connectOf(c).dneb.alignment.randomOrientations = intValue(v, 0);
+         raiseDnebRandomOrientations(connectOf(c).dneb, intValue(v, 0));
        }},
       {"Connect", "cold-fusion", "DE",
        "reject a DNEB step that takes an image more than DE below the lower endpoint (epsilon; "

@@ -62,6 +62,11 @@ OptimSettings optimAmberDefaultSettings();
 /// REOPTIMISEENDPOINTS: endpoints used as given).
 OptimSettings optimKeywordDefaults();
 
+/// RANROT n / --random-orientations n as seen by the DNEB's endpoint alignment: raised to n, never
+/// lowered below DnebParams::thoroughAlignment() (one alignment per band is cheap, and the band
+/// starts from its interpolation).
+void raiseDnebRandomOrientations(DnebParams& dneb, int n);
+
 /// What `optim` was asked to do, fully resolved (defaults applied, files read, params checked).
 struct OptimRunConfig {
   enum class Action { Run, Help, Version };
