@@ -306,8 +306,8 @@ int run(int argc, char** argv) {
 
   // What a resumed run must share with the original, beyond the basin-hopping settings.
   CheckpointFingerprint fingerprint = {
-      {"potential", potential->name()},
       {"atoms", std::to_string(atomistic ? atomistic->atomCount() : potential->atomCount())},
+      {"potential", potential->name()},
       {"dimension", std::to_string(potential->dimension())},
       {"backend", backendName(config.backend)},
       {"lbfgs-backend", lbfgsBackendName(config.lbfgsBackend)},
