@@ -117,6 +117,46 @@ void expectSameRun(const Recorder& a, const BasinHoppingResult& ra, const Record
   }
 }
 
+void expectSameVector(const std::vector<double>& a, const std::vector<double>& b,
+                      const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(sameBits(a[i], b[i])) << what << " " << i;
+}
+
+// Every field, bit for bit.
+void expectSameState(const BasinHoppingState& a, const BasinHoppingState& b) {
+  SCOPED_TRACE("state after quench " + std::to_string(a.quench));
+  EXPECT_EQ(a.quench, b.quench);
+  expectSameVector(a.markov, b.markov, "markov");
+  EXPECT_TRUE(sameBits(a.markovEnergy, b.markovEnergy));
+  EXPECT_TRUE(sameBits(a.stepSize, b.stepSize));
+  EXPECT_EQ(a.acceptedInWindow, b.acceptedInWindow);
+  EXPECT_EQ(a.functionCalls, b.functionCalls);
+  EXPECT_EQ(a.restarts, b.restarts);
+  EXPECT_EQ(a.targetReached, b.targetReached);
+  EXPECT_EQ(a.targetQuench, b.targetQuench);
+  EXPECT_EQ(a.targetFunctionCalls, b.targetFunctionCalls);
+  EXPECT_EQ(a.random, b.random);
+  const NewRestart::State &x = a.newRestart, &y = b.newRestart;
+  EXPECT_TRUE(sameBits(x.best, y.best));
+  EXPECT_TRUE(sameBits(x.previousBest, y.previousBest));
+  expectSameVector(x.bestCoords, y.bestCoords, "chain best");
+  expectSameVector(x.previousBestCoords, y.previousBestCoords, "previous chain best");
+  EXPECT_EQ(x.bestStep, y.bestStep);
+  expectSameVector(x.tabooEnergies, y.tabooEnergies, "taboo energies");
+  ASSERT_EQ(x.tabooCoords.size(), y.tabooCoords.size());
+  for (std::size_t i = 0; i < x.tabooCoords.size(); ++i)
+    expectSameVector(x.tabooCoords[i], y.tabooCoords[i], "taboo structure");
+  EXPECT_EQ(x.tabooNext, y.tabooNext);
+  ASSERT_EQ(a.lowest.size(), b.lowest.size());
+  for (std::size_t i = 0; i < a.lowest.size(); ++i) {
+    EXPECT_TRUE(sameBits(a.lowest[i].energy, b.lowest[i].energy));
+    EXPECT_EQ(a.lowest[i].firstFoundStep, b.lowest[i].firstFoundStep);
+    EXPECT_EQ(a.lowest[i].functionCalls, b.lowest[i].functionCalls);
+    expectSameVector(a.lowest[i].coordinates, b.lowest[i].coordinates, "saved minimum");
+  }
+}
+
 class BasinHoppingResume : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -138,7 +178,8 @@ constexpr long kSteps = 150;
 
 TEST_F(BasinHoppingResume, StoppedAndResumedRunEqualsTheUninterruptedRunBitForBit) {
   LennardJones lj(13);
-  const BasinHoppingParams p = resumeParams(kSteps);
+  BasinHoppingParams p = resumeParams(kSteps);
+  p.dumpInterval = 1;  // the state after every quench is compared too
   Recorder reference;
   const BasinHoppingResult full = BasinHopping(lj, p).run({}, &reference);
   // The settings must reach the state being tested: reseeds and a taboo list that wraps.
@@ -147,7 +188,7 @@ TEST_F(BasinHoppingResume, StoppedAndResumedRunEqualsTheUninterruptedRunBitForBi
   for (const RestartReport& r : reference.restarts) largestTaboo = std::max(largestTaboo, r.tabooSize);
   ASSERT_EQ(largestTaboo, 3u);
 
-  for (long k : {0L, 1L, 37L, 64L, 149L}) {
+  for (long k : {0L, 1L, 37L, 64L, 100L, 149L}) {
     SCOPED_TRACE("stopped after quench " + std::to_string(k));
     Recorder first(k);
     const BasinHoppingResult stopped = BasinHopping(lj, p).run({}, &first);
@@ -162,6 +203,10 @@ TEST_F(BasinHoppingResume, StoppedAndResumedRunEqualsTheUninterruptedRunBitForBi
     append(pieced, first);
     append(pieced, second);
     expectSameRun(reference, full, pieced, resumed);
+    // reference.states[q - 1] is the state after quench q.
+    if (k > 0) expectSameState(reference.states[k - 1], first.states.back());
+    for (const BasinHoppingState& s : second.states)
+      expectSameState(reference.states[s.quench - 1], s);
   }
 }
 
