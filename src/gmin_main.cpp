@@ -334,6 +334,16 @@ int run(int argc, char** argv) {
     fingerprint.push_back({"rgbmax", exactText(config.amber.rgbmax)});
     fingerprint.push_back({"precision", precisionName(config.precision)});
   }
+  if (sopTopology) {
+    fingerprint.push_back({"sop-fene-k", exactText(config.sop.feneK)});
+    fingerprint.push_back({"sop-fene-r0", exactText(config.sop.feneR0)});
+    fingerprint.push_back({"sop-eps-native", exactText(config.sop.nativeEpsilon)});
+    fingerprint.push_back({"sop-eps-repulsive", exactText(config.sop.repulsiveEpsilon)});
+    fingerprint.push_back({"sop-sigma", exactText(config.sop.sigma)});
+    fingerprint.push_back({"sop-native-cutoff", exactText(config.sop.nativeCutoff)});
+    fingerprint.push_back({"sop-repulsive-cutoff", exactText(config.sop.repulsiveCutoff)});
+    fingerprint.push_back({"sop-chain-break", exactText(config.sop.chainBreakDistance)});
+  }
   for (auto& entry : basinHoppingFingerprint(params)) fingerprint.push_back(std::move(entry));
   if (resuming) checkFingerprint(checkpointPath(outputDir), checkpoint.fingerprint, fingerprint);
   if (!config.quiet) {
