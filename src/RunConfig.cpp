@@ -462,7 +462,8 @@ const std::vector<OptionSpec>& optionTable() {
          c.outputDir = v;
        }},
       {"Output", "dump-interval", "N",
-       "quenches between checkpoints of the lowest minima and of the state --resume continues from (0 = at the end only) [DUMPINT]",
+       "quenches between checkpoints of the lowest minima and of the state --resume continues "
+       "from (0 = at the end only) [DUMPINT]",
        [](const GminRunConfig& c) { return std::to_string(c.basinHopping.dumpInterval); },
        [](const std::string& v, GminRunConfig& c) {
          c.basinHopping.dumpInterval = intValue(v, 0);
