@@ -46,6 +46,34 @@ BasinHopping::BasinHopping(Potential& potential, const BasinHoppingParams& param
 }
 
 BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObserver* observer) {
+  return runFrom(std::move(start), nullptr, observer);
+}
+
+BasinHoppingResult BasinHopping::resume(const BasinHoppingState& state,
+                                        BasinHoppingObserver* observer) {
+  const std::size_t n = m_potential.dimension();
+  auto fits = [n](const std::vector<double>& x) { return x.size() == n; };
+  std::string problem;
+  if (!fits(state.markov)) problem = "Markov coordinates";
+  for (const StoredMinimum& m : state.lowest)
+    if (!fits(m.coordinates)) problem = "a saved minimum";
+  if (m_params.newRestartSteps > 0 &&
+      (!fits(state.newRestart.bestCoords) || !fits(state.newRestart.previousBestCoords)))
+    problem = "the NEWRESTART chain best";
+  for (const auto& x : state.newRestart.tabooCoords)
+    if (!fits(x)) problem = "a taboo structure";
+  if (!problem.empty())
+    throw std::invalid_argument("basin-hopping state: " + problem + " does not have the " +
+                                std::to_string(n) + " coordinates of the potential");
+  if (state.quench < 0 || state.stepSize <= 0.0 || state.lowest.empty())
+    throw std::invalid_argument(
+        "basin-hopping state: needs quench >= 0, step size > 0 and at least one saved minimum");
+  return runFrom({}, &state, observer);
+}
+
+BasinHoppingResult BasinHopping::runFrom(std::vector<double> start,
+                                         const BasinHoppingState* resumed,
+                                         BasinHoppingObserver* observer) {
   const std::size_t n = m_potential.dimension();
   Random random(m_params.seed);
   BasinHoppingObserver silent;
@@ -78,13 +106,6 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
     return m_params.targetEnergy && e <= *m_params.targetEnergy + m_params.energyDifference;
   };
 
-  if (start.empty()) start = randomStart();
-  if (start.size() != n) {
-    throw std::invalid_argument("basin-hopping start has " + std::to_string(start.size() / 3) +
-                                " atoms, the potential has " +
-                                std::to_string(m_potential.atomCount()));
-  }
-
   LowestMinima lowest(static_cast<std::size_t>(m_params.saveCount), m_params.energyDifference);
   const ClusterStepTaker stepTaker(m_radius, m_params.angularThreshold);
   std::vector<double> atomEnergies;
@@ -94,26 +115,72 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
       atomEnergies.clear();
   };
 
-  // Quench 0: the starting structure.
-  std::vector<double> markov = std::move(start);
-  LbfgsResult q = quench(markov, sloppy);
-  double markovEnergy = q.energy;
-  lowest.offer({q.energy, markov, 0, result.functionCalls});
-  report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, markovEnergy, true, false,
-                   "", false, result.functionCalls});
-  refreshAtomEnergies(markov);
-  if (isTargetHit(q.energy)) {
-    result.targetReached = true;
-    result.targetQuench = 0;
-    result.targetFunctionCalls = result.functionCalls;
-  }
-
+  std::vector<double> markov;
+  double markovEnergy = 0.0;
   double stepSize = m_params.stepSize;
   long acceptedInWindow = 0;
+  long firstStep = 1;
   NewRestart newRestart(m_params);
-  newRestart.startChain(0, markovEnergy, markov);
+  if (resumed) {
+    markov = resumed->markov;
+    markovEnergy = resumed->markovEnergy;
+    stepSize = resumed->stepSize;
+    acceptedInWindow = resumed->acceptedInWindow;
+    firstStep = resumed->quench + 1;
+    result.quenches = resumed->quench;
+    result.functionCalls = resumed->functionCalls;
+    result.restarts = resumed->restarts;
+    result.targetReached = resumed->targetReached;
+    result.targetQuench = resumed->targetQuench;
+    result.targetFunctionCalls = resumed->targetFunctionCalls;
+    random.restore(resumed->random);
+    newRestart.restore(resumed->newRestart);
+    // Already distinct and sorted: offering them in order rebuilds the same list.
+    for (const StoredMinimum& m : resumed->lowest) lowest.offer(m);
+    // The ASTEP atom energies are a function of the Markov state, so they are recomputed.
+    refreshAtomEnergies(markov);
+  } else {
+    if (start.empty()) start = randomStart();
+    if (start.size() != n) {
+      throw std::invalid_argument("basin-hopping start has " + std::to_string(start.size() / 3) +
+                                  " atoms, the potential has " +
+                                  std::to_string(m_potential.atomCount()));
+    }
+    // Quench 0: the starting structure.
+    markov = std::move(start);
+    const LbfgsResult q = quench(markov, sloppy);
+    markovEnergy = q.energy;
+    lowest.offer({q.energy, markov, 0, result.functionCalls});
+    report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, markovEnergy, true,
+                     false, "", false, result.functionCalls});
+    refreshAtomEnergies(markov);
+    if (isTargetHit(q.energy)) {
+      result.targetReached = true;
+      result.targetQuench = 0;
+      result.targetFunctionCalls = result.functionCalls;
+    }
+    newRestart.startChain(0, markovEnergy, markov);
+  }
 
-  for (long step = 1; step <= m_params.steps && !result.targetReached; ++step) {
+  auto state = [&] {
+    BasinHoppingState s;
+    s.quench = result.quenches;
+    s.markov = markov;
+    s.markovEnergy = markovEnergy;
+    s.stepSize = stepSize;
+    s.acceptedInWindow = acceptedInWindow;
+    s.functionCalls = result.functionCalls;
+    s.restarts = result.restarts;
+    s.targetReached = result.targetReached;
+    s.targetQuench = result.targetQuench;
+    s.targetFunctionCalls = result.targetFunctionCalls;
+    s.random = random.state();
+    s.newRestart = newRestart.state();
+    s.lowest = lowest.minima();
+    return s;
+  };
+
+  for (long step = firstStep; step <= m_params.steps && !result.targetReached; ++step) {
     if (report.stopRequested()) {
       result.stoppedEarly = true;
       break;
@@ -121,7 +188,7 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
     std::vector<double> trial = markov;
     stepTaker.takeStep(trial, stepSize, atomEnergies, random);
     if (m_hooks.extraMove) m_hooks.extraMove(trial, random);
-    q = quench(trial, sloppy);
+    const LbfgsResult q = quench(trial, sloppy);
     std::string rejectReason;
     if (!std::isfinite(q.energy)) {
       rejectReason = "non-finite energy";
@@ -182,9 +249,12 @@ BasinHoppingResult BasinHopping::run(std::vector<double> start, BasinHoppingObse
                         reseed, restart.chainBestEnergy, markovEnergy, newRestart.tabooSize()});
     }
 
-    if (m_params.dumpInterval > 0 && step % m_params.dumpInterval == 0)
+    if (m_params.dumpInterval > 0 && step % m_params.dumpInterval == 0) {
       report.onCheckpoint(lowest.minima());
+      report.onState(state());
+    }
   }
+  report.onState(state());
 
   // Re-quench the saved minima tightly (GMIN's TIGHTCONV) before reporting them.
   std::vector<StoredMinimum> refined = lowest.minima();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "landscape/BasinHoppingParams.h"
+#include "landscape/BasinHoppingState.h"
 #include "landscape/Lbfgs.h"
 #include "landscape/LbfgsWorkspace.h"
 #include "landscape/Random.h"
@@ -59,6 +60,9 @@ class BasinHoppingObserver {
   virtual void onRestart(const RestartReport&) {}
   /// Every params.dumpInterval quenches (if > 0): the current lowest minima, to be saved.
   virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
+  /// The complete state to continue from, after each onCheckpoint and once more when the loop
+  /// ends (all steps done, target reached or stop requested), before the tight re-quench.
+  virtual void onState(const BasinHoppingState&) {}
   /// Polled once per quench; true ends the run early (the saved minima are still re-quenched and
   /// returned), e.g. after SIGINT so that no result is lost.
   virtual bool stopRequested() { return false; }
@@ -102,9 +106,19 @@ class BasinHopping {
   /// from the seed when `start` is empty.
   BasinHoppingResult run(std::vector<double> start, BasinHoppingObserver* observer = nullptr);
 
+  /// Continues a run from a state that observer->onState reported (same potential and params;
+  /// params.steps may be larger): quench numbering, random numbers, step size, NEWRESTART and the
+  /// lowest minima carry on as if the run had never stopped. Throws std::invalid_argument when
+  /// the state does not fit the potential or the params.
+  BasinHoppingResult resume(const BasinHoppingState& state,
+                            BasinHoppingObserver* observer = nullptr);
+
   double containerRadius() const { return m_radius; }
 
  private:
+  BasinHoppingResult runFrom(std::vector<double> start, const BasinHoppingState* resumed,
+                             BasinHoppingObserver* observer);
+
   Potential& m_potential;
   BasinHoppingParams m_params;
   LbfgsWorkspaceFactory m_workspaceFactory;

@@ -1,5 +1,8 @@
 #include "landscape/NewRestart.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "landscape/Alignment.h"
 
 namespace landscape {
@@ -10,6 +13,29 @@ NewRestart::NewRestart(const BasinHoppingParams& params)
       m_maxSaved(static_cast<std::size_t>(params.avoidMaxSaved)),
       m_reseeds(params.avoidReseeds),
       m_ediff(params.energyDifference) {}
+
+NewRestart::State NewRestart::state() const {
+  return {m_best,         m_previousBest,  m_bestCoords, m_previousBestCoords,
+          m_bestStep,     m_tabooEnergies, m_tabooCoords, m_tabooNext};
+}
+
+void NewRestart::restore(const State& s) {
+  if (s.tabooEnergies.size() != s.tabooCoords.size() || s.tabooCoords.size() > m_maxSaved ||
+      (m_maxSaved > 0 && s.tabooNext >= m_maxSaved) || (m_maxSaved == 0 && s.tabooNext != 0)) {
+    throw std::invalid_argument("NEWRESTART state: taboo list of " +
+                                std::to_string(s.tabooCoords.size()) + " entries at position " +
+                                std::to_string(s.tabooNext) + " does not fit AVOID's length " +
+                                std::to_string(m_maxSaved));
+  }
+  m_best = s.best;
+  m_previousBest = s.previousBest;
+  m_bestCoords = s.bestCoords;
+  m_previousBestCoords = s.previousBestCoords;
+  m_bestStep = s.bestStep;
+  m_tabooEnergies = s.tabooEnergies;
+  m_tabooCoords = s.tabooCoords;
+  m_tabooNext = s.tabooNext;
+}
 
 void NewRestart::startChain(long step, double energy, const std::vector<double>& x) {
   m_best = m_previousBest = energy;

@@ -29,7 +29,22 @@ class NewRestart {
     double chainBestEnergy = 0.0;  ///< EBEST when the decision was taken
   };
 
+  /// Everything that changes during a run, for checkpoints (BasinHoppingState).
+  struct State {
+    double best = 0.0, previousBest = 0.0;  ///< EBEST and the one before it
+    std::vector<double> bestCoords, previousBestCoords;
+    long bestStep = 0;                      ///< JBEST: last quench that improved by > EDIFF
+    std::vector<double> tabooEnergies;
+    std::vector<std::vector<double>> tabooCoords;
+    std::size_t tabooNext = 0;              ///< cyclic write position in the taboo list
+  };
+
   explicit NewRestart(const BasinHoppingParams& params);
+
+  State state() const;
+  /// Restores a state(); throws std::invalid_argument when the taboo list does not fit the
+  /// params (more entries than AVOID's list length, or a position outside it).
+  void restore(const State& state);
 
   /// Starts a new chain at quench `step` from the quenched structure x of energy e.
   void startChain(long step, double energy, const std::vector<double>& x);

@@ -4,6 +4,9 @@
 // every standard library (std::uniform_real_distribution is implementation-defined).
 #include <cstdint>
 #include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace landscape {
 
@@ -14,6 +17,24 @@ class Random {
   double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }
   /// Uniform in [-1, 1).
   double symmetric() { return 2.0 * uniform() - 1.0; }
+
+  /// The engine's complete state as text (the standard's decimal form of mt19937_64: 312 words
+  /// and the position), so a checkpointed run continues with the same numbers bit for bit.
+  std::string state() const {
+    std::ostringstream out;
+    out << m_engine;
+    return out.str();
+  }
+  /// Restores a state() string. Throws std::invalid_argument when it is not one.
+  void restore(const std::string& state) {
+    std::istringstream in(state);
+    std::mt19937_64 engine;
+    in >> engine;
+    std::string rest;
+    if (in.fail() || (in >> rest))
+      throw std::invalid_argument("not an mt19937_64 state (312 words and a position expected)");
+    m_engine = engine;
+  }
 
  private:
   std::mt19937_64 m_engine;

@@ -126,7 +126,8 @@ const std::vector<KeywordEntry>& table() {
          c.basinHopping.lbfgs.initialGuess = real(l, 0, "the guess", Bound::Positive);
        }},
       {"DUMPINT", S::Implemented, "n", 1, 1,
-       "quenches between checkpoints of the lowest minima; 0 = at the end only -> `dumpInterval`",
+       "quenches between checkpoints of the lowest minima and of the state `gmin --resume` "
+       "continues from (docs/database.md); 0 = at the end only -> `dumpInterval`",
        [](const KeywordLine& l, GminRunConfig& c) {
          c.basinHopping.dumpInterval = integer32(l, 0, "the interval", 0);
        }},

@@ -462,10 +462,19 @@ const std::vector<OptionSpec>& optionTable() {
          c.outputDir = v;
        }},
       {"Output", "dump-interval", "N",
-       "quenches between checkpoints of the lowest minima (0 = at the end only) [DUMPINT]",
+       "quenches between checkpoints of the lowest minima and of the state --resume continues "
+       "from (0 = at the end only) [DUMPINT]",
        [](const GminRunConfig& c) { return std::to_string(c.basinHopping.dumpInterval); },
        [](const std::string& v, GminRunConfig& c) {
          c.basinHopping.dumpInterval = intValue(v, 0);
+       }},
+      {"Output", "resume", "DIR",
+       "continue the run whose --output folder is DIR from its checkpoint, with the same options "
+       "(checked); results go on in DIR and the run ends at the larger of its --steps and this one",
+       [](const GminRunConfig& c) { return c.resumeDir.empty() ? std::string("off") : c.resumeDir; },
+       [](const std::string& v, GminRunConfig& c) {
+         if (v.empty()) throw std::invalid_argument("expected a directory name, found nothing");
+         c.resumeDir = v;
        }},
       {"Output", "quiet", nullptr, "print only the final \"lowest energy:\" line",
        [](const GminRunConfig& c) { return std::string(c.quiet ? "on" : "off"); },

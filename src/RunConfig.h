@@ -75,6 +75,7 @@ struct GminRunConfig {
 
   BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
   std::string outputDir = "gmin-out";                         ///< --output DIR
+  std::string resumeDir;  ///< --resume DIR: continue the run saved in DIR/checkpoint; empty = new run
   bool quiet = false;                 ///< --quiet: only the final "lowest energy:" line
   std::vector<std::string> warnings;  ///< e.g. GMIN keywords accepted but ignored
 };

@@ -1,6 +1,7 @@
 // gmin: GMIN-style basin-hopping global optimisation (seed 001 section 2.1).
 // With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
 // ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "gpu/PotentialFactory.h"
 #include "gpu/RigidBodyFactory.h"
 #include "landscape/BasinHopping.h"
+#include "landscape/CheckpointFile.h"
 #include "landscape/ClusterGeometry.h"
 #include "landscape/CoordinatesFile.h"
 #include "landscape/Database.h"
@@ -94,10 +96,26 @@ class ResultWriter {
   DatabaseMetadata m_metadata;
 };
 
-// Progress in GMIN's layout: one line per quench, one per step-size adjustment.
+// The checkpoint `--resume` reads, in the output folder (docs/database.md).
+std::string checkpointPath(const std::string& dir) { return dir + "/checkpoint"; }
+
+std::string exactText(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return buffer;
+}
+
+// Progress in GMIN's layout: one line per quench, one per step-size adjustment. Checkpoints
+// write the minima and the state that --resume continues from.
 class ProgressPrinter : public BasinHoppingObserver {
  public:
-  ProgressPrinter(bool quiet, const ResultWriter& writer) : m_quiet(quiet), m_writer(writer) {}
+  ProgressPrinter(bool quiet, const ResultWriter& writer, std::string checkpointFile,
+                  CheckpointFingerprint fingerprint, long steps)
+      : m_quiet(quiet),
+        m_writer(writer),
+        m_checkpointFile(std::move(checkpointFile)),
+        m_fingerprint(std::move(fingerprint)),
+        m_steps(steps) {}
 
   void onQuench(const QuenchReport& q) override {
     if (m_quiet) return;
@@ -125,6 +143,9 @@ class ProgressPrinter : public BasinHoppingObserver {
       std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
   }
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
+  void onState(const BasinHoppingState& state) override {
+    writeCheckpointFile(m_checkpointFile, {m_fingerprint, m_steps, state});
+  }
   bool stopRequested() override { return g_stopRequested != 0; }
 
  private:
@@ -133,6 +154,9 @@ class ProgressPrinter : public BasinHoppingObserver {
   }
   bool m_quiet;
   const ResultWriter& m_writer;
+  std::string m_checkpointFile;
+  CheckpointFingerprint m_fingerprint;
+  long m_steps;
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
 
@@ -250,7 +274,13 @@ int run(int argc, char** argv) {
     }
   }
 
-  std::filesystem::create_directories(config.outputDir);
+  // --resume DIR: the checkpoint is read before the hooks are built, since the Langevin noise
+  // stream continues from the checkpoint's quench number.
+  const bool resuming = !config.resumeDir.empty();
+  const std::string outputDir = resuming ? config.resumeDir : config.outputDir;
+  Checkpoint checkpoint;
+  if (resuming) checkpoint = readCheckpointFile(checkpointPath(outputDir));
+  std::filesystem::create_directories(outputDir);
   // The Langevin move (issue 6): a short run at kT_md after the Cartesian step, its noise seeded
   // from the run's seed and the quench number, so reruns are identical.
   std::unique_ptr<LangevinMove> langevin;
@@ -259,17 +289,63 @@ int run(int argc, char** argv) {
     lp.seed = config.basinHopping.seed;
     langevin = std::make_unique<LangevinMove>(lp);
     auto earlier = hooks.extraMove;
-    hooks.extraMove = [&, earlier, stream = std::uint64_t{0}](std::vector<double>& x,
-                                                               Random& random) mutable {
+    const auto firstStream = static_cast<std::uint64_t>(resuming ? checkpoint.state.quench : 0);
+    hooks.extraMove = [&, earlier, stream = firstStream](std::vector<double>& x,
+                                                         Random& random) mutable {
       if (earlier) earlier(x, random);
       langevin->perturb(*potential, x, ++stream);
     };
   }
-  const ResultWriter writer(config.outputDir, atomistic ? *atomistic : *potential, topology.get(),
+  const ResultWriter writer(outputDir, atomistic ? *atomistic : *potential, topology.get(),
                             sopTopology.get(), rigid);
-  BasinHopping search(*potential, config.basinHopping, lbfgsWorkspaceFactory(config.lbfgsBackend),
-                      hooks);
-  const BasinHoppingParams& p = config.basinHopping;
+  // A resumed run ends at the larger of the original and the new --steps.
+  BasinHoppingParams params = config.basinHopping;
+  if (resuming) params.steps = std::max(params.steps, checkpoint.steps);
+  BasinHopping search(*potential, params, lbfgsWorkspaceFactory(config.lbfgsBackend), hooks);
+  const BasinHoppingParams& p = params;
+
+  // What a resumed run must share with the original, beyond the basin-hopping settings.
+  CheckpointFingerprint fingerprint = {
+      {"atoms", std::to_string(atomistic ? atomistic->atomCount() : potential->atomCount())},
+      {"potential", potential->name()},
+      {"dimension", std::to_string(potential->dimension())},
+      {"backend", backendName(config.backend)},
+      {"lbfgs-backend", lbfgsBackendName(config.lbfgsBackend)},
+      {"coords", config.coordsFile.empty() ? "random" : config.coordsFile},
+      {"prmtop", config.prmtopFile.empty() ? "none" : config.prmtopFile},
+      {"inpcrd", config.inpcrdFile.empty() ? "none" : config.inpcrdFile},
+      {"sop-pdb", config.sopPdbFile.empty() ? "none" : config.sopPdbFile},
+      {"rigid", config.rigidFile.empty() ? "none" : config.rigidFile},
+      {"container-radius-used", exactText(search.containerRadius())},
+      {"langevin-steps", std::to_string(config.langevin.steps)},
+      {"langevin-kT", exactText(config.langevin.kT)},
+      {"langevin-time-step", exactText(config.langevin.timeStep)},
+      {"langevin-friction", exactText(config.langevin.friction)},
+      {"group-rotation", exactText(topology ? config.groupRotationProbability : 0.0)},
+      {"group-rotation-angle", exactText(topology ? config.groupRotationMaxAngle : 0.0)},
+      {"stereo-checks", topology && config.stereoChecks ? "on" : "off"},
+      {"rigid-translation", exactText(config.rigidMoves.translation)},
+      {"rigid-rotation", exactText(config.rigidMoves.rotation)},
+      {"rigid-probability", exactText(config.rigidMoves.probability)},
+  };
+  if (topology) {
+    fingerprint.push_back({"igb", std::to_string(config.amber.igb)});
+    fingerprint.push_back({"saltcon", exactText(config.amber.saltcon)});
+    fingerprint.push_back({"rgbmax", exactText(config.amber.rgbmax)});
+    fingerprint.push_back({"precision", precisionName(config.precision)});
+  }
+  if (sopTopology) {
+    fingerprint.push_back({"sop-fene-k", exactText(config.sop.feneK)});
+    fingerprint.push_back({"sop-fene-r0", exactText(config.sop.feneR0)});
+    fingerprint.push_back({"sop-eps-native", exactText(config.sop.nativeEpsilon)});
+    fingerprint.push_back({"sop-eps-repulsive", exactText(config.sop.repulsiveEpsilon)});
+    fingerprint.push_back({"sop-sigma", exactText(config.sop.sigma)});
+    fingerprint.push_back({"sop-native-cutoff", exactText(config.sop.nativeCutoff)});
+    fingerprint.push_back({"sop-repulsive-cutoff", exactText(config.sop.repulsiveCutoff)});
+    fingerprint.push_back({"sop-chain-break", exactText(config.sop.chainBreakDistance)});
+  }
+  for (auto& entry : basinHoppingFingerprint(params)) fingerprint.push_back(std::move(entry));
+  if (resuming) checkFingerprint(checkpointPath(outputDir), checkpoint.fingerprint, fingerprint);
   if (!config.quiet) {
     if (sopTopology) {
       std::printf("gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, seed %llu\n",
@@ -291,10 +367,14 @@ int run(int argc, char** argv) {
                   static_cast<unsigned long long>(p.seed));
     }
   }
-  ProgressPrinter printer(config.quiet, writer);
+  if (resuming && !config.quiet)
+    std::printf("gmin: resuming from %s after quench %ld of %ld\n",
+                checkpointPath(outputDir).c_str(), checkpoint.state.quench, p.steps);
+  ProgressPrinter printer(config.quiet, writer, checkpointPath(outputDir), fingerprint, p.steps);
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
-  const BasinHoppingResult result = search.run(start, &printer);
+  const BasinHoppingResult result =
+      resuming ? search.resume(checkpoint.state, &printer) : search.run(start, &printer);
   writer.write(result.lowest);
 
   if (result.stoppedEarly)
@@ -302,7 +382,7 @@ int run(int argc, char** argv) {
                  result.quenches);
   if (!config.quiet) {
     std::printf("gmin: %ld quenches, %ld energy+gradient calls, %ld reseeds; results in %s/\n",
-                result.quenches, result.functionCalls, result.restarts, config.outputDir.c_str());
+                result.quenches, result.functionCalls, result.restarts, outputDir.c_str());
     if (p.targetEnergy) {
       if (result.targetReached)
         std::printf("target %.6f reached at quench %ld after %ld function calls\n",

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -187,6 +188,147 @@ TEST_F(GminCli, InterruptedRunStillWritesItsResults) {
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u) << r.out;
   EXPECT_EQ(readLowestFile((m_dir / "res/lowest").string()).size(), 2u);
   EXPECT_EQ(MinimaDatabase::count((m_dir / "res/minima.h5").string()), 2u);
+}
+
+// The progress lines of a run without their timings ("t= ..."), which differ between runs.
+std::vector<std::string> progressLines(const std::string& out) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Qu ", 0) == 0) line = line.substr(0, line.find(" t="));
+    if (line.rfind("Qu ", 0) == 0 || line.rfind("Acceptance", 0) == 0 || line.rfind("newres>", 0) == 0)
+      lines.push_back(line);
+  }
+  return lines;
+}
+
+void expectSameMinimaDatabases(const fs::path& a, const fs::path& b) {
+  const std::vector<StoredMinimum> x = MinimaDatabase::read(a.string());
+  const std::vector<StoredMinimum> y = MinimaDatabase::read(b.string());
+  ASSERT_EQ(x.size(), y.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(x[i].energy, y[i].energy) << "minimum " << i;
+    EXPECT_EQ(x[i].firstFoundStep, y[i].firstFoundStep) << "minimum " << i;
+    EXPECT_EQ(x[i].functionCalls, y[i].functionCalls) << "minimum " << i;
+    EXPECT_EQ(x[i].coordinates, y[i].coordinates) << "minimum " << i;
+  }
+}
+
+// Settings that use every piece of the saved state: ASTEP, step adaptation every 7 quenches,
+// NEWRESTART reseeds and a 3-entry AVOID taboo list that wraps around.
+const std::string kResumeSystem =
+    "--lj 13 --save 4 --step-adjust-interval 7 --new-restart 6 --avoid-distance 1 "
+    "--avoid-max 3 --avoid-reseed yes ";
+const std::string kResumeArgs = kResumeSystem + "--seed 4 ";
+
+// `gmin --steps 53` then `gmin --resume DIR --steps 150` equals `gmin --steps 150`: the same
+// progress lines (quench numbering continued) and the same minima, bit for bit.
+TEST_F(GminCli, ResumedRunEqualsTheUninterruptedRun) {
+  const GminRun full = gmin(kResumeArgs + "--steps 150 --output full");
+  ASSERT_EQ(full.exitCode, 0) << full.err;
+  const GminRun first = gmin(kResumeArgs + "--steps 53 --output part");
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  const GminRun second = gmin(kResumeArgs + "--steps 150 --resume part");
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_NE(second.out.find("resuming from part/checkpoint after quench 53 of 150"),
+            std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("\nQu       54 E="), std::string::npos) << second.out;
+  std::vector<std::string> pieced = progressLines(first.out);
+  for (const std::string& line : progressLines(second.out)) pieced.push_back(line);
+  const std::vector<std::string> reference = progressLines(full.out);
+  EXPECT_NE(full.out.find("newres>"), std::string::npos) << "the settings should reseed";
+  EXPECT_EQ(pieced, reference);
+  EXPECT_EQ(slurp(m_dir / "part/lowest"), slurp(m_dir / "full/lowest"));
+  expectSameMinimaDatabases(m_dir / "part/minima.h5", m_dir / "full/minima.h5");
+  EXPECT_EQ(lastLine(second.out), lastLine(full.out));
+  // Resuming a finished run only re-quenches and rewrites the same results.
+  const GminRun again = gmin(kResumeArgs + "--steps 150 --quiet --resume part");
+  ASSERT_EQ(again.exitCode, 0) << again.err;
+  EXPECT_EQ(slurp(m_dir / "part/lowest"), slurp(m_dir / "full/lowest"));
+}
+
+// Ctrl-C at an arbitrary quench, then --resume: the same minima as the run never interrupted.
+TEST_F(GminCli, RunInterruptedBySigintResumesToTheSameResults) {
+  const std::string args = kResumeArgs + "--steps 4000 --dump-interval 100 --quiet ";
+  const GminRun full = gmin(args + "--output full");
+  ASSERT_EQ(full.exitCode, 0) << full.err;
+  const GminRun first = gmin(args + "--output part", "timeout --preserve-status -s INT 0.3 ");
+  ASSERT_TRUE(first.exitCode == 130 || first.exitCode == 0) << first.err;
+  const GminRun second = gmin(args + "--resume part");
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_EQ(slurp(m_dir / "part/lowest"), slurp(m_dir / "full/lowest"));
+  expectSameMinimaDatabases(m_dir / "part/minima.h5", m_dir / "full/minima.h5");
+  EXPECT_EQ(lastLine(second.out), lastLine(full.out));
+}
+
+// The Langevin move's noise stream is numbered by quench, so it continues after a resume.
+TEST_F(GminCli, ResumedLangevinRunEqualsTheUninterruptedRun) {
+  const std::string args = "--lj 13 --langevin-steps 100 --langevin-kt 0.5 --seed 3 ";
+  const GminRun full = gmin(args + "--steps 30 --output full");
+  ASSERT_EQ(full.exitCode, 0) << full.err;
+  const GminRun first = gmin(args + "--steps 12 --output part");
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  const GminRun second = gmin(args + "--steps 30 --resume part");
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  std::vector<std::string> pieced = progressLines(first.out);
+  for (const std::string& line : progressLines(second.out)) pieced.push_back(line);
+  EXPECT_EQ(pieced, progressLines(full.out));
+  EXPECT_EQ(slurp(m_dir / "part/lowest"), slurp(m_dir / "full/lowest"));
+}
+
+// An AMBER molecule: side-chain rotations draw from the same generator and the stereochemistry
+// checks reject structures; the resumed run still matches the uninterrupted one.
+TEST_F(GminCli, ResumedAmberRunEqualsTheUninterruptedRun) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+  const std::string args = "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --seed 3 ";
+  const GminRun full = gmin(args + "--steps 20 --output full");
+  ASSERT_EQ(full.exitCode, 0) << full.err;
+  const GminRun first = gmin(args + "--steps 8 --output part");
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  const GminRun second = gmin(args + "--steps 20 --resume part");
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  std::vector<std::string> pieced = progressLines(first.out);
+  for (const std::string& line : progressLines(second.out)) pieced.push_back(line);
+  EXPECT_EQ(pieced, progressLines(full.out));
+  EXPECT_EQ(slurp(m_dir / "part/lowest"), slurp(m_dir / "full/lowest"));
+  EXPECT_EQ(slurp(m_dir / "part/minimum_001.pdb"), slurp(m_dir / "full/minimum_001.pdb"));
+  expectSameMinimaDatabases(m_dir / "part/minima.h5", m_dir / "full/minima.h5");
+}
+
+TEST_F(GminCli, ResumeErrorsNameTheCheckpointAndTheProblem) {
+  ASSERT_EQ(gmin(kResumeArgs + "--steps 10 --quiet --output part").exitCode, 0);
+  struct Case {
+    std::string args, expected;
+  };
+  const fs::path checkpoint = m_dir / "part/checkpoint";
+  const std::string text = slurp(checkpoint);
+  for (const Case& c : std::vector<Case>{
+           {"--lj 14 --resume part", "part/checkpoint: the checkpoint was made with atoms = '13'"},
+           {kResumeSystem + "--seed 5 --resume part", "seed = '4', this run has seed = '5'"},
+           {kResumeArgs + "--temperature 0.8 --resume part", "temperature"},
+           {kResumeArgs + "--resume nowhere", "nowhere/checkpoint: no basin-hopping checkpoint"},
+       }) {
+    const GminRun r = gmin(c.args);
+    EXPECT_EQ(r.exitCode, 1) << c.args;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // A truncated and a foreign file are errors with the file and line, never a crash.
+  file("part/checkpoint", text.substr(0, text.size() / 2));
+  GminRun r = gmin(kResumeArgs + "--resume part");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("part/checkpoint:"), std::string::npos) << r.err;
+  file("part/checkpoint", "not a checkpoint\n");
+  r = gmin(kResumeArgs + "--resume part");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("part/checkpoint:1: expected 'landscape-basin-hopping-checkpoint'"),
+            std::string::npos) << r.err;
+  file("part/checkpoint", "");
+  r = gmin(kResumeArgs + "--resume part");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("part/checkpoint:0: the file ends before"), std::string::npos) << r.err;
 }
 
 TEST_F(GminCli, HelpListsOptionsWithUnitsAndVersionPrints) {

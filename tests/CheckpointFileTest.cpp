@@ -1,0 +1,157 @@
+// The basin-hopping checkpoint file (docs/database.md): exact round trip of every field, and
+// errors that name the file, the line and the problem.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "landscape/CheckpointFile.h"
+#include "landscape/Random.h"
+
+namespace landscape {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+class CheckpointFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_path = (fs::temp_directory_path() /
+              ("landscape-checkpoint-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+                 .string();
+  }
+  void TearDown() override { fs::remove(m_path); }
+  std::string m_path;
+};
+
+Checkpoint example() {
+  Checkpoint c;
+  BasinHoppingParams p;
+  p.targetEnergy = -44.326801;
+  c.fingerprint = basinHoppingFingerprint(p);
+  c.fingerprint.push_back({"coords", "a file with blanks.xyz"});
+  c.steps = 500;
+  BasinHoppingState& s = c.state;
+  s.quench = 123;
+  s.markov = {0.1, -0.0, 1e-310, 3.0 / 7.0, -2.5, 1e300};
+  s.markovEnergy = -44.123456789012345;
+  s.stepSize = 0.4 * 1.05 * 1.05;
+  s.acceptedInWindow = 17;
+  s.functionCalls = 98765;
+  s.restarts = 3;
+  s.targetReached = true;
+  s.targetQuench = 99;
+  s.targetFunctionCalls = 50000;
+  Random random(42);
+  for (int i = 0; i < 777; ++i) random.uniform();
+  s.random = random.state();
+  s.newRestart.best = -44.3;
+  s.newRestart.previousBest = std::numeric_limits<double>::infinity();
+  s.newRestart.bestCoords = {1, 2, 3, 4, 5, 6};
+  s.newRestart.previousBestCoords = {};
+  s.newRestart.bestStep = 120;
+  s.newRestart.tabooEnergies = {-40.0, -41.5};
+  s.newRestart.tabooCoords = {{6, 5, 4, 3, 2, 1}, {0.5, 0.25, 0.125, 1, 1, 1}};
+  s.newRestart.tabooNext = 2;
+  s.lowest = {{-44.3, {1, 1, 1, 2, 2, 2}, 5, 700}, {-43.0, {3, 3, 3, 4, 4, 4}, 0, 12}};
+  return c;
+}
+
+TEST_F(CheckpointFileTest, RoundTripKeepsEveryBit) {
+  const Checkpoint c = example();
+  writeCheckpointFile(m_path, c);
+  const Checkpoint r = readCheckpointFile(m_path);
+  EXPECT_EQ(r.fingerprint, c.fingerprint);
+  EXPECT_EQ(r.steps, c.steps);
+  const BasinHoppingState &a = c.state, &b = r.state;
+  EXPECT_EQ(b.quench, a.quench);
+  ASSERT_EQ(b.markov.size(), a.markov.size());
+  for (std::size_t i = 0; i < a.markov.size(); ++i) EXPECT_TRUE(sameBits(a.markov[i], b.markov[i]));
+  EXPECT_TRUE(sameBits(a.markovEnergy, b.markovEnergy));
+  EXPECT_TRUE(sameBits(a.stepSize, b.stepSize));
+  EXPECT_EQ(b.acceptedInWindow, a.acceptedInWindow);
+  EXPECT_EQ(b.functionCalls, a.functionCalls);
+  EXPECT_EQ(b.restarts, a.restarts);
+  EXPECT_EQ(b.targetReached, a.targetReached);
+  EXPECT_EQ(b.targetQuench, a.targetQuench);
+  EXPECT_EQ(b.targetFunctionCalls, a.targetFunctionCalls);
+  EXPECT_EQ(b.random, a.random);
+  EXPECT_TRUE(sameBits(a.newRestart.previousBest, b.newRestart.previousBest));
+  EXPECT_EQ(b.newRestart.bestCoords, a.newRestart.bestCoords);
+  EXPECT_TRUE(b.newRestart.previousBestCoords.empty());
+  EXPECT_EQ(b.newRestart.bestStep, a.newRestart.bestStep);
+  EXPECT_EQ(b.newRestart.tabooEnergies, a.newRestart.tabooEnergies);
+  EXPECT_EQ(b.newRestart.tabooCoords, a.newRestart.tabooCoords);
+  EXPECT_EQ(b.newRestart.tabooNext, a.newRestart.tabooNext);
+  ASSERT_EQ(b.lowest.size(), 2u);
+  EXPECT_EQ(b.lowest[1].coordinates, a.lowest[1].coordinates);
+  EXPECT_EQ(b.lowest[0].firstFoundStep, 5);
+  EXPECT_EQ(b.lowest[0].functionCalls, 700);
+  // The generator continues where it was.
+  Random x(1), y(42);
+  for (int i = 0; i < 777; ++i) y.uniform();
+  x.restore(b.random);
+  EXPECT_EQ(x.uniform(), y.uniform());
+  // Writing what was read gives the same text.
+  EXPECT_EQ(formatCheckpoint(r), formatCheckpoint(c));
+}
+
+TEST_F(CheckpointFileTest, ErrorsNameTheFileLineAndProblem) {
+  auto message = [&](const std::string& text) -> std::string {
+    std::ofstream(m_path) << text;
+    try {
+      readCheckpointFile(m_path);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string good = formatCheckpoint(example());
+  EXPECT_NE(message("landscape-basin-hopping-checkpoint 2\n").find(":1: checkpoint version 2"),
+            std::string::npos);
+  EXPECT_NE(message(good.substr(0, good.size() - 4)).find("the file ends before 'end'"),
+            std::string::npos);
+  std::string badNumber = good;
+  badNumber.replace(badNumber.find("\nstep-size 0x") + 11, 1, "z");
+  EXPECT_NE(message(badNumber).find("in 'step-size' is not a number"), std::string::npos)
+      << message(badNumber);
+  std::string badRandom = good;
+  badRandom.replace(badRandom.find("random ") + 7, 0, "1 2 ");
+  EXPECT_NE(message(badRandom).find("random: not an mt19937_64 state"), std::string::npos)
+      << message(badRandom);
+  const std::string missing = m_path + ".missing";
+  try {
+    readCheckpointFile(missing);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(missing + ": no basin-hopping checkpoint", 0), 0u);
+  }
+}
+
+TEST(CheckpointFingerprint, FirstDifferenceIsReported) {
+  const CheckpointFingerprint saved = {{"atoms", "13"}, {"seed", "4"}};
+  EXPECT_NO_THROW(checkFingerprint("f", saved, saved));
+  try {
+    checkFingerprint("out/checkpoint", saved, {{"atoms", "13"}, {"seed", "5"}});
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "out/checkpoint: the checkpoint was made with seed = '4', this run has "
+                           "seed = '5'; resume with the original options");
+  }
+  EXPECT_THROW(checkFingerprint("f", saved, {{"atoms", "13"}}), std::runtime_error);
+  EXPECT_THROW(checkFingerprint("f", saved, {{"atoms", "13"}, {"seed", "4"}, {"x", "1"}}),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace landscape
