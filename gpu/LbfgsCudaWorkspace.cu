@@ -224,8 +224,8 @@ DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
     // p = -(gamma g + S p1 - gamma Y u) = -gamma g + S (-p1) + Y (gamma u): one more pass, fused
     // for short histories; cuBLAS GEMVs (measured at 1.07x the two-pass byte floor) for long ones.
     if (used <= kSmallSolveMaxLength) {
-      launchCompactCombine(s.p.data(), gu, s.S.data(), s.Y.data(), s.p1s.data(),
-                           s.us.data(), s.gamma.data(), s.n, used, nullptr);
+      launchCompactCombine(s.p.data(), gu, s.S.data(), s.Y.data(), s.p1s.data(), s.us.data(),
+                           s.gamma.data(), s.n, used, nullptr);
     } else {
       launchNegScale(s.p.data(), gu, s.gamma.data(), 0.0, s.n, nullptr);
       LANDSCAPE_CUBLAS_CHECK(cublasDgemv(h, CUBLAS_OP_N, n, used, &one, s.S.data(), n,

@@ -45,8 +45,7 @@ __global__ void newPairKernel(double* s, double* y, double* W, const double* xt,
 __global__ void newScaledPairKernel(double* s, double* y, double* W, const double* xt,
                                     const double* x, const double* gt, const double* g,
                                     const double* sqrtW, const double* invSqrtW, std::size_t n) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const double si = (xt[i] - x[i]) * sqrtW[i], yi = (gt[i] - g[i]) * invSqrtW[i];
     s[i] = si;
     y[i] = yi;
@@ -232,8 +231,8 @@ void launchNegScale(double* out, const double* in, const double* d_scale, double
 }
 
 void launchNewPair(double* s, double* y, double* W, const double* xt, const double* x,
-                   const double* gt, const double* g, const double* sqrtW,
-                   const double* invSqrtW, std::size_t n, cudaStream_t stream) {
+                   const double* gt, const double* g, const double* sqrtW, const double* invSqrtW,
+                   std::size_t n, cudaStream_t stream) {
   if (sqrtW && invSqrtW)
     newScaledPairKernel<<<blocksFor(n), kThreads, 0, stream>>>(s, y, W, xt, x, gt, g, sqrtW,
                                                                invSqrtW, n);

@@ -18,8 +18,8 @@ void launchNegScale(double* out, const double* in, const double* d_scale, double
 /// (sqrtW, invSqrtW non-null, n each) the pair of the scaled coordinates: s = (xt - x) sqrtW,
 /// y = (gt - g) invSqrtW, W = [gt invSqrtW | y | s].
 void launchNewPair(double* s, double* y, double* W, const double* xt, const double* x,
-                   const double* gt, const double* g, const double* sqrtW,
-                   const double* invSqrtW, std::size_t n, cudaStream_t stream);
+                   const double* gt, const double* g, const double* sqrtW, const double* invSqrtW,
+                   std::size_t n, cudaStream_t stream);
 /// out = a * b elementwise (out may alias a).
 void launchMultiply(double* out, const double* a, const double* b, std::size_t n,
                     cudaStream_t stream);

@@ -518,10 +518,11 @@ TEST(RigidBodyMetric, LargeBodyAtSmallHistoryNeedsNoMoreStepsThanAtomistic) {
   LbfgsParams plain = p;
   plain.useDiagonalMetric = false;
   const LbfgsResult unpreconditioned = Lbfgs(plain).minimize(*s.potential, qPlain);
-  std::printf("LJ343, body of 245, m = 4: atomistic %d steps, rigid %d (without the metric %d, "
-              "%s)\n",
-              atomistic.iterations, rigid.iterations, unpreconditioned.iterations,
-              lbfgsStatusName(unpreconditioned.status).c_str());
+  std::printf(
+      "LJ343, body of 245, m = 4: atomistic %d steps, rigid %d (without the metric %d, "
+      "%s)\n",
+      atomistic.iterations, rigid.iterations, unpreconditioned.iterations,
+      lbfgsStatusName(unpreconditioned.status).c_str());
   ASSERT_TRUE(atomistic.converged());
   ASSERT_TRUE(rigid.converged()) << lbfgsStatusName(rigid.status);
   EXPECT_LE(rigid.iterations, atomistic.iterations);

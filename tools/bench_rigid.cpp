@@ -120,8 +120,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--metric") {
       if (v != "on" && v != "off") throw std::runtime_error("--metric takes on or off");
       o.metric = v == "on";
-    }
-    else
+    } else
       throw std::runtime_error("unknown option " + a + "\n" + kUsage);
   }
   if (o.prmtop.empty() || o.inpcrd.empty())
