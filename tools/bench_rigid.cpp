@@ -253,9 +253,11 @@ int main(int argc, char** argv) {
           cell.steps += r.iterations;
           ++cell.runs;
           if (!r.converged()) ++cell.unconverged;
-          std::fprintf(stderr, "m %5d %-10s start %3d: %6d steps, E %.6f, RMS %.2e, %s, %.3f s\n",
-                       m, kind == 0 ? "rigid" : "atomistic", k, r.iterations, r.energy,
-                       r.rmsGradient, lbfgsStatusName(r.status).c_str(), s);
+          std::fprintf(stderr,
+                       "m %5d %-10s start %3d: %6d steps, %7ld energy calls, E %.6f, RMS %.2e, "
+                       "%s, %.3f s\n",
+                       m, kind == 0 ? "rigid" : "atomistic", k, r.iterations, r.functionCalls,
+                       r.energy, r.rmsGradient, lbfgsStatusName(r.status).c_str(), s);
         }
       }
     }
