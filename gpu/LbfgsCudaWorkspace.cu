@@ -90,6 +90,7 @@ struct LbfgsCudaWorkspace::DeviceState {
   DeviceBuffer<double> R, YY;            // L x L chronological (ld m)
   DeviceBuffer<double> D, a, b, u, t, v, p1s, us, gamma;
   DeviceBuffer<double> dots, dotScratch;
+  DeviceBuffer<double> sqrtW, invSqrtW;  // diagonal metric (n each) or empty
   std::vector<double> hostX, hostG;      // staging for host-only potentials
   int length = 0, oldest = 0, newSlot = -1;
   double gradientNorm2 = 0.0;
@@ -112,9 +113,13 @@ double LbfgsCudaWorkspace::evaluateCurrent() {
   DeviceState& s = *m_state;
   const double e = s.evaluate(s.x.data(), s.g.data());
   s.gradientNorm2 = s.twoDots(s.g.data(), s.g.data(), s.g.data(), s.g.data()).first;
-  // W's first column is the current gradient whenever a direction is computed.
-  LANDSCAPE_CUDA_CHECK(
-      cudaMemcpy(s.W.data(), s.g.data(), s.n * sizeof(double), cudaMemcpyDeviceToDevice));
+  // W's first column is the current gradient (of the scaled coordinates with a diagonal metric)
+  // whenever a direction is computed.
+  if (s.invSqrtW.empty())
+    LANDSCAPE_CUDA_CHECK(
+        cudaMemcpy(s.W.data(), s.g.data(), s.n * sizeof(double), cudaMemcpyDeviceToDevice));
+  else
+    launchMultiply(s.W.data(), s.g.data(), s.invSqrtW.data(), s.n, nullptr);
   return e;
 }
 
@@ -129,11 +134,47 @@ double LbfgsCudaWorkspace::rmsGradient(double gradientNormSquared) {
   return s.pot.rmsGradient(s.hostX.data(), s.hostG.data());
 }
 
+void LbfgsCudaWorkspace::useDiagonalMetric(bool on) {
+  DeviceState& s = *m_state;
+  std::vector<double> w;
+  if (!on || !s.pot.diagonalMetric(w)) {
+    s.sqrtW = DeviceBuffer<double>();
+    s.invSqrtW = DeviceBuffer<double>();
+    LANDSCAPE_CUDA_CHECK(
+        cudaMemcpy(s.W.data(), s.g.data(), s.n * sizeof(double), cudaMemcpyDeviceToDevice));
+    return;
+  }
+  if (w.size() != s.n)
+    throw std::invalid_argument("L-BFGS: the diagonal metric of " + s.pot.name() + " has " +
+                                std::to_string(w.size()) + " entries, expected " +
+                                std::to_string(s.n));
+  std::vector<double> root(s.n), inverse(s.n);
+  for (std::size_t i = 0; i < s.n; ++i) {
+    if (!(w[i] > 0.0) || !std::isfinite(w[i]))
+      throw std::invalid_argument("L-BFGS: the diagonal metric of " + s.pot.name() +
+                                  " must be finite and > 0 (entry " + std::to_string(i) + ")");
+    root[i] = std::sqrt(w[i]);  // the CPU twin's operations, so both hold the same bits
+    inverse[i] = 1.0 / root[i];
+  }
+  if (s.sqrtW.empty()) {
+    s.sqrtW = DeviceBuffer<double>(root);
+    s.invSqrtW = DeviceBuffer<double>(inverse);
+  } else {  // the metric is constant; refresh it in place
+    s.sqrtW.copyFromHost(root);
+    s.invSqrtW.copyFromHost(inverse);
+  }
+  // The stored gradient column must be the scaled one from now on.
+  launchMultiply(s.W.data(), s.g.data(), s.invSqrtW.data(), s.n, nullptr);
+}
+
 DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
   DeviceState& s = *m_state;
   const int L = s.length;
+  // W's first column: g, or g / sqrt(w) with a diagonal metric (the direction is computed in the
+  // scaled coordinates and mapped back below).
+  const double* gu = s.W.data();
   if (L == 0) {
-    launchNegScale(s.p.data(), s.g.data(), nullptr, initialGuess, s.n, nullptr);
+    launchNegScale(s.p.data(), gu, nullptr, initialGuess, s.n, nullptr);
   } else {
     cublasHandle_t h = s.blas.get();
     const int n = static_cast<int>(s.n), m = s.m;
@@ -183,17 +224,18 @@ DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
     // p = -(gamma g + S p1 - gamma Y u) = -gamma g + S (-p1) + Y (gamma u): one more pass, fused
     // for short histories; cuBLAS GEMVs (measured at 1.07x the two-pass byte floor) for long ones.
     if (used <= kSmallSolveMaxLength) {
-      launchCompactCombine(s.p.data(), s.g.data(), s.S.data(), s.Y.data(), s.p1s.data(),
-                           s.us.data(), s.gamma.data(), s.n, used, nullptr);
+      launchCompactCombine(s.p.data(), gu, s.S.data(), s.Y.data(), s.p1s.data(), s.us.data(),
+                           s.gamma.data(), s.n, used, nullptr);
     } else {
-      launchNegScale(s.p.data(), s.g.data(), s.gamma.data(), 0.0, s.n, nullptr);
+      launchNegScale(s.p.data(), gu, s.gamma.data(), 0.0, s.n, nullptr);
       LANDSCAPE_CUBLAS_CHECK(cublasDgemv(h, CUBLAS_OP_N, n, used, &one, s.S.data(), n,
                                          s.p1s.data(), 1, &one, s.p.data(), 1));
       LANDSCAPE_CUBLAS_CHECK(cublasDgemv(h, CUBLAS_OP_N, n, used, &one, s.Y.data(), n,
                                          s.us.data(), 1, &one, s.p.data(), 1));
     }
   }
-  const auto [pg, pp] = s.twoDots(s.p.data(), s.g.data(), s.p.data(), s.p.data());
+  const auto [pg, pp] = s.twoDots(s.p.data(), gu, s.p.data(), s.p.data());
+  if (!s.invSqrtW.empty()) launchMultiply(s.p.data(), s.p.data(), s.invSqrtW.data(), s.n, nullptr);
   return {pg, std::sqrt(pp)};
 }
 
@@ -219,7 +261,8 @@ double LbfgsCudaWorkspace::acceptTrial() {
   }
   const std::size_t offset = static_cast<std::size_t>(slot) * s.n;
   launchNewPair(s.S.data() + offset, s.Y.data() + offset, s.W.data(), s.xt.data(), s.x.data(),
-                s.gt.data(), s.g.data(), s.n, nullptr);
+                s.gt.data(), s.g.data(), s.sqrtW.empty() ? nullptr : s.sqrtW.data(),
+                s.invSqrtW.empty() ? nullptr : s.invSqrtW.data(), s.n, nullptr);
   s.newSlot = slot;
   std::swap(s.x, s.xt);
   std::swap(s.g, s.gt);

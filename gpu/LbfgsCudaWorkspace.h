@@ -10,7 +10,9 @@
 // a fixed number of launches whatever m is, instead of 4m for the two-loop recursion.
 //
 // Potentials without a device entry point are evaluated through their host entry point (copies),
-// so step-control tests can use analytic test functions. Header free of CUDA types (pimpl).
+// so step-control tests can use analytic test functions. With the potential's diagonal metric
+// (useDiagonalMetric) the history holds the pairs of the scaled coordinates u = sqrt(w) x and
+// W's first column g / sqrt(w), exactly as in LbfgsCpuWorkspace. Header free of CUDA types (pimpl).
 #include <memory>
 
 #include "landscape/LbfgsWorkspace.h"
@@ -31,6 +33,7 @@ class LbfgsCudaWorkspace : public LbfgsWorkspace {
   double evaluateCurrent() override;
   double gradientNormSquared() const override;
   double rmsGradient(double gradientNormSquared) override;
+  void useDiagonalMetric(bool on) override;
   DirectionSummary computeDirection(double initialGuess) override;
   void reverseDirection() override;
   double evaluateTrial(double c) override;

@@ -41,6 +41,25 @@ __global__ void newPairKernel(double* s, double* y, double* W, const double* xt,
   }
 }
 
+// The same pair in the scaled coordinates u = sqrt(w) x (LbfgsCpuWorkspace's twin).
+__global__ void newScaledPairKernel(double* s, double* y, double* W, const double* xt,
+                                    const double* x, const double* gt, const double* g,
+                                    const double* sqrtW, const double* invSqrtW, std::size_t n) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const double si = (xt[i] - x[i]) * sqrtW[i], yi = (gt[i] - g[i]) * invSqrtW[i];
+    s[i] = si;
+    y[i] = yi;
+    W[i] = gt[i] * invSqrtW[i];
+    W[n + i] = yi;
+    W[2 * n + i] = si;
+  }
+}
+
+__global__ void multiplyKernel(double* out, const double* a, const double* b, std::size_t n) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = a[i] * b[i];
+}
+
 using BlockReduce = cub::BlockReduce<double, kThreads>;
 
 __global__ void twoDotsPartialKernel(double* partial, const double* a, const double* b,
@@ -212,8 +231,19 @@ void launchNegScale(double* out, const double* in, const double* d_scale, double
 }
 
 void launchNewPair(double* s, double* y, double* W, const double* xt, const double* x,
-                   const double* gt, const double* g, std::size_t n, cudaStream_t stream) {
-  newPairKernel<<<blocksFor(n), kThreads, 0, stream>>>(s, y, W, xt, x, gt, g, n);
+                   const double* gt, const double* g, const double* sqrtW, const double* invSqrtW,
+                   std::size_t n, cudaStream_t stream) {
+  if (sqrtW && invSqrtW)
+    newScaledPairKernel<<<blocksFor(n), kThreads, 0, stream>>>(s, y, W, xt, x, gt, g, sqrtW,
+                                                               invSqrtW, n);
+  else
+    newPairKernel<<<blocksFor(n), kThreads, 0, stream>>>(s, y, W, xt, x, gt, g, n);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchMultiply(double* out, const double* a, const double* b, std::size_t n,
+                    cudaStream_t stream) {
+  multiplyKernel<<<blocksFor(n), kThreads, 0, stream>>>(out, a, b, n);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

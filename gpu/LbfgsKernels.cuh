@@ -14,9 +14,15 @@ void launchAxpy(double* out, const double* x, const double* p, double c, std::si
 /// out = -scale * in, with scale read from device memory when d_scale != nullptr, else `scale`.
 void launchNegScale(double* out, const double* in, const double* d_scale, double scale,
                     std::size_t n, cudaStream_t stream);
-/// s = xt - x, y = gt - g, and W = [gt | y | s] (n x 3, column-major).
+/// s = xt - x, y = gt - g, and W = [gt | y | s] (n x 3, column-major). With a diagonal metric
+/// (sqrtW, invSqrtW non-null, n each) the pair of the scaled coordinates: s = (xt - x) sqrtW,
+/// y = (gt - g) invSqrtW, W = [gt invSqrtW | y | s].
 void launchNewPair(double* s, double* y, double* W, const double* xt, const double* x,
-                   const double* gt, const double* g, std::size_t n, cudaStream_t stream);
+                   const double* gt, const double* g, const double* sqrtW, const double* invSqrtW,
+                   std::size_t n, cudaStream_t stream);
+/// out = a * b elementwise (out may alias a).
+void launchMultiply(double* out, const double* a, const double* b, std::size_t n,
+                    cudaStream_t stream);
 
 /// Number of doubles of scratch the dot-product reduction needs.
 std::size_t dotScratchSize();

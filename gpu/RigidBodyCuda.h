@@ -44,6 +44,10 @@ class RigidBodyCuda : public Potential {
     m_system.overallMotionModes(q, modes);
     return true;
   }
+  bool diagonalMetric(std::vector<double>& w) const override {
+    w = m_system.diagonalMetric();
+    return true;
+  }
 
   /// Atoms (3N, device) from rigid coordinates (device); for callers that stay on the device.
   void toAtomsDevice(const double* d_q, double* d_x);

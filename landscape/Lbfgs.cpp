@@ -70,6 +70,7 @@ LbfgsResult Lbfgs::minimize(LbfgsWorkspace& ws, const Observer& observer) const 
   result.functionCalls = 1;
   double rms = ws.rmsGradient(ws.gradientNormSquared());
   ws.clearHistory();
+  ws.useDiagonalMetric(m_params.useDiagonalMetric);
   if (!std::isfinite(energy) || !std::isfinite(rms)) {
     result.energy = energy;
     result.rmsGradient = rms;

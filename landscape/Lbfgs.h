@@ -3,7 +3,10 @@
 // reversal, step capped at maxStep, step divided by 10 while the energy rises by more than
 // maxRise; if the energy still rises the history is cleared and the step retried along -g.
 // Convergence on the RMS gradient sqrt(|g|^2 / n). The vector work is delegated to an
-// LbfgsWorkspace so that CPU and GPU backends share this loop.
+// LbfgsWorkspace so that CPU and GPU backends share this loop. Potentials with a diagonal metric
+// (rigid bodies, Potential::diagonalMetric) are minimised in the scaled coordinates sqrt(w) x when
+// LbfgsParams::useDiagonalMetric is set: H0 = gamma W^-1 and the step capped in |.|_W
+// (docs/rigid-bodies.md).
 #include <functional>
 #include <string>
 #include <vector>

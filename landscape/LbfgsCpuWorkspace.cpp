@@ -34,10 +34,34 @@ double LbfgsCpuWorkspace::evaluateCurrent() {
   return m_potential.energyGradient(m_x.data(), m_g.data());
 }
 
+void LbfgsCpuWorkspace::useDiagonalMetric(bool on) {
+  m_sqrtW.resize(0);
+  m_invSqrtW.resize(0);
+  if (!on || !m_potential.diagonalMetric(m_metricW)) return;
+  if (m_metricW.size() != static_cast<std::size_t>(m_x.size()))
+    throw std::invalid_argument("L-BFGS: the diagonal metric of " + m_potential.name() + " has " +
+                                std::to_string(m_metricW.size()) + " entries, expected " +
+                                std::to_string(m_x.size()));
+  m_sqrtW.resize(m_x.size());
+  m_invSqrtW.resize(m_x.size());
+  for (Eigen::Index i = 0; i < m_x.size(); ++i) {
+    if (!(m_metricW[i] > 0.0) || !std::isfinite(m_metricW[i]))
+      throw std::invalid_argument("L-BFGS: the diagonal metric of " + m_potential.name() +
+                                  " must be finite and > 0 (entry " + std::to_string(i) + ")");
+    m_sqrtW[i] = std::sqrt(m_metricW[i]);
+    m_invSqrtW[i] = 1.0 / m_sqrtW[i];
+  }
+}
+
 DirectionSummary LbfgsCpuWorkspace::computeDirection(double initialGuess) {
-  // Two-loop recursion (seed 001, Algorithm 2), newest pair first in the first loop.
+  // Two-loop recursion (seed 001, Algorithm 2), newest pair first in the first loop; with a
+  // diagonal metric in the scaled coordinates u = sqrt(w) x, where the gradient is g / sqrt(w).
+  const bool scaled = m_sqrtW.size() > 0;
   Eigen::VectorXd& q = m_p;
-  q = m_g;
+  if (scaled)
+    q = m_g.cwiseProduct(m_invSqrtW);
+  else
+    q = m_g;
   for (int k = m_length - 1; k >= 0; --k) {
     const int c = (m_oldest + k) % m_historySize;
     m_alpha[c] = m_rho[c] * m_s.col(c).dot(q);
@@ -50,7 +74,11 @@ DirectionSummary LbfgsCpuWorkspace::computeDirection(double initialGuess) {
     q.noalias() += (m_alpha[c] - beta) * m_s.col(c);
   }
   m_p = -q;  // p = -H g
-  return {m_p.dot(m_g), m_p.norm()};
+  if (!scaled) return {m_p.dot(m_g), m_p.norm()};
+  // p.g and |p| in u (the dot product is the same in x), then p back to x.
+  const DirectionSummary summary{m_p.dot(m_g.cwiseProduct(m_invSqrtW)), m_p.norm()};
+  m_p = m_p.cwiseProduct(m_invSqrtW);
+  return summary;
 }
 
 double LbfgsCpuWorkspace::rmsGradient(double gradientNormSquared) {
@@ -79,6 +107,10 @@ double LbfgsCpuWorkspace::acceptTrial() {
   }
   m_s.col(slot) = m_xTrial - m_x;
   m_y.col(slot) = m_gTrial - m_g;
+  if (m_sqrtW.size() > 0) {
+    m_s.col(slot) = m_s.col(slot).cwiseProduct(m_sqrtW);
+    m_y.col(slot) = m_y.col(slot).cwiseProduct(m_invSqrtW);
+  }
   // GMIN guards a zero curvature product by replacing it with 1; a negative one is kept (the
   // resulting uphill direction is then reversed by the step control).
   double ys = m_y.col(slot).dot(m_s.col(slot));

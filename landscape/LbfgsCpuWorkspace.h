@@ -20,6 +20,7 @@ class LbfgsCpuWorkspace : public LbfgsWorkspace {
   double evaluateCurrent() override;
   double gradientNormSquared() const override { return m_g.squaredNorm(); }
   double rmsGradient(double gradientNormSquared) override;
+  void useDiagonalMetric(bool on) override;
   DirectionSummary computeDirection(double initialGuess) override;
   void reverseDirection() override { m_p = -m_p; }
   double evaluateTrial(double c) override;
@@ -37,6 +38,10 @@ class LbfgsCpuWorkspace : public LbfgsWorkspace {
   std::vector<double> m_rho, m_alpha;
   int m_oldest = 0, m_length = 0;
   double m_gamma = 1.0;  // eq 2, from the newest pair
+  // Diagonal metric (Potential::diagonalMetric): sqrt(w) and 1 / sqrt(w); empty when unused. The
+  // history then holds s sqrt(w) and y / sqrt(w), the pairs of the scaled coordinates.
+  std::vector<double> m_metricW;
+  Eigen::VectorXd m_sqrtW, m_invSqrtW;
 };
 
 }  // namespace landscape

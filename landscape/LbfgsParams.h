@@ -13,6 +13,11 @@ struct LbfgsParams {
   int maxBacktracks = 10;      ///< divisions of c by 10 before the history is cleared
   int maxIterations = 1000;    ///< iteration cap
   double rmsTolerance = 1e-5;  ///< converged when sqrt(|g|^2 / n) < rmsTolerance (energy/length)
+  /// Precondition with the potential's diagonal metric when it has one (rigid bodies: centres
+  /// weighted by their atom count, angle-axis components by the body's second moment; see
+  /// Potential::diagonalMetric). maxStep then caps the step in that metric, an approximate
+  /// Cartesian displacement norm (length). No effect on Cartesian potentials.
+  bool useDiagonalMetric = true;
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;

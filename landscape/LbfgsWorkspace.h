@@ -13,7 +13,7 @@ namespace landscape {
 /// Scalars of a freshly computed search direction p.
 struct DirectionSummary {
   double directionDotGradient;  ///< p . g (> 0 means uphill)
-  double directionNorm;         ///< |p|
+  double directionNorm;         ///< |p| (|p|_W with a diagonal metric, useDiagonalMetric)
 };
 
 class Potential;
@@ -38,8 +38,16 @@ class LbfgsWorkspace {
     return std::sqrt(gradientNormSquared / static_cast<double>(dimension()));
   }
 
+  /// Switches the potential's diagonal metric w (Potential::diagonalMetric) on or off; call with
+  /// an empty history. On: L-BFGS runs in the scaled coordinates u_i = sqrt(w_i) x_i, i.e.
+  /// H0 = gamma W^-1 with gamma = s.y / (y^T W^-1 y), and the direction summary reports
+  /// |p|_W = sqrt(p^T W p) and p.g (unchanged by the scaling), so maxStep caps the step in the
+  /// metric's length. A no-op for potentials without a metric (the default: workspaces that wrap
+  /// adapter potentials).
+  virtual void useDiagonalMetric(bool) {}
+
   /// p = -H g by the two-loop recursion (seed 001, Algorithm 2) with H0 = gamma I (eq 2), or
-  /// H0 = initialGuess I while the history is empty.
+  /// H0 = initialGuess I while the history is empty (both times W^-1 with a diagonal metric).
   virtual DirectionSummary computeDirection(double initialGuess) = 0;
   /// p = -p (uphill reversal of Algorithm 3).
   virtual void reverseDirection() = 0;

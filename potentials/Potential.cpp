@@ -31,6 +31,8 @@ double Potential::rmsGradient(const double*, const double* g) {
 
 bool Potential::overallMotionModes(const double*, std::vector<double>&) const { return false; }
 
+bool Potential::diagonalMetric(std::vector<double>&) const { return false; }
+
 double Potential::rmsGradientDevice(const double*, const double*) {
   throw std::logic_error(name() + " has no device-resident metric RMS gradient");
 }

@@ -73,6 +73,13 @@ class Potential {
   /// (modes[k * dimension() + i], not orthonormalised), for potentials whose coordinates are not
   /// 3N Cartesians (rigid bodies). Returns false (the default) when the Cartesian modes of x apply.
   virtual bool overallMotionModes(const double* x, std::vector<double>& modes) const;
+
+  /// Constant diagonal metric w (dimension() positive entries, host) for potentials whose
+  /// coordinates are not all lengths of one scale: |dx|^2 ~ sum_i w_i dq_i^2 approximates the
+  /// squared Cartesian displacement of the atoms. L-BFGS works in q_i sqrt(w_i) (diagonal
+  /// preconditioner: initial inverse Hessian gamma / w_i, step length in this norm). Returns false
+  /// (the default) for plain Cartesians (w = 1). Rigid bodies: RigidBodySystem::diagonalMetric.
+  virtual bool diagonalMetric(std::vector<double>& w) const;
 };
 
 }  // namespace landscape

@@ -35,6 +35,10 @@ class RigidBodyPotential : public Potential {
     m_system.overallMotionModes(q, modes);
     return true;
   }
+  bool diagonalMetric(std::vector<double>& w) const override {
+    w = m_system.diagonalMetric();
+    return true;
+  }
 
  private:
   Potential& m_atomistic;

@@ -188,6 +188,20 @@ double RigidBodySystem::rmsGradient(const double* q, const double* gRigid) const
   return std::sqrt(sum / static_cast<double>(3 * m_atomCount));
 }
 
+std::vector<double> RigidBodySystem::diagonalMetric() const {
+  const std::size_t B = bodyCount();
+  std::vector<double> w(dimension(), 1.0);
+  for (std::size_t b = 0; b < B; ++b) {
+    const double* S = &m_secondMoment[9 * b];
+    const double rotation = (2.0 / 3.0) * (S[0] + S[4] + S[8]);  // tr(tr(S) I - S) / 3
+    for (int k = 0; k < 3; ++k) {
+      w[3 * b + k] = static_cast<double>(bodySize(b));
+      w[3 * B + 3 * b + k] = rotation;
+    }
+  }
+  return w;
+}
+
 void RigidBodySystem::translate(std::vector<double>& q, double dx, double dy, double dz) const {
   const double d[3] = {dx, dy, dz};
   const std::size_t B = bodyCount();

@@ -56,6 +56,15 @@ class RigidBodySystem {
   /// rotation (M_I from RigidBodyTerms.h angleAxisMetric).
   double rmsGradient(const double* q, const double* gRigid) const;
 
+  /// Diagonal metric for L-BFGS preconditioning (Potential::diagonalMetric), dimension() entries:
+  /// N_I for each centre component (moving r_I by d moves N_I atoms by d), tr(M_I(0)) / 3 =
+  /// (2/3) sum_i |r0_i|^2 for each angle-axis component (the isotropic part of the angle-axis
+  /// metric at p = 0, the inertia tensor of unit masses; Angstrom^2 per radian^2) and 1 for free
+  /// atoms. Then sum_i w_i dq_i^2 approximates the squared Cartesian displacement of all atoms, the
+  /// norm whose dual is the convergence metric rmsGradient(), so a rotation of a body of radius
+  /// ~R no longer looks R times shorter than the atom displacements it causes.
+  std::vector<double> diagonalMetric() const;
+
   /// Translates every atom by (dx, dy, dz): the centres and the free atoms move, p does not.
   void translate(std::vector<double>& q, double dx, double dy, double dz) const;
 

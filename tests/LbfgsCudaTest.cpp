@@ -256,6 +256,37 @@ TEST(LbfgsCuda, HistorySizesFromOneToTwoThousandMatchTheCpu) {
   }
 }
 
+// The diagonal metric on the device (host-staged test function, LbfgsTest's case): the same
+// iterates as the CPU workspace with the metric on, and with it off.
+TEST(LbfgsCuda, DiagonalMetricMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<double> k = {1.0, 100.0, 1e4, 3.0, 30.0, 300.0};
+  MetricPolynomial f(k, {0.0, 0.1, 0.0, 1.0, 0.0, 0.01}, {1.0, 50.0, 1e4, 2.0, 30.0, 100.0});
+  const std::vector<double> start = {0.3, 0.02, 0.001, -0.2, 0.05, -0.01};
+  for (const bool metric : {true, false}) {
+    LbfgsParams p;
+    p.rmsTolerance = 1e-10;
+    p.maxIterations = 500;
+    p.useDiagonalMetric = metric;
+    const Trace c = minimizeOn(LbfgsBackend::Cpu, f, start, p);
+    const Trace g = minimizeOn(LbfgsBackend::Gpu, f, start, p);
+    ASSERT_TRUE(c.result.converged());
+    ASSERT_TRUE(g.result.converged());
+    // Round-off differs (compact representation on the device, two-loop on the host), so compare
+    // the first iterations, as HistorySizesFromOneToTwoThousandMatchTheCpu does.
+    const std::size_t k =
+        std::min<std::size_t>(15, std::min(c.iterations.size(), g.iterations.size()));
+    for (std::size_t i = 0; i < k; ++i) {
+      EXPECT_NEAR(g.iterations[i].energy, c.iterations[i].energy,
+                  1e-14 + 1e-9 * std::fabs(c.iterations[i].energy))
+          << "metric " << metric << ", iteration " << i + 1;
+      EXPECT_NEAR(g.iterations[i].stepLength, c.iterations[i].stepLength,
+                  1e-14 + 1e-8 * c.iterations[i].stepLength)
+          << "metric " << metric << ", iteration " << i + 1;
+    }
+  }
+}
+
 TEST(LbfgsCuda, FactoryWithoutDeviceThrowsASentence) {
   if (gpuAvailable()) GTEST_SKIP() << "a device is present";
   SeparablePolynomial f({1.0}, {0.0});

@@ -33,6 +33,22 @@ class SeparablePolynomial : public Potential {
   std::vector<double> m_k, m_quartic;
 };
 
+// The separable polynomial with a diagonal metric (Potential::diagonalMetric) w: with w = k the
+// quadratic is the unit sphere in the scaled coordinates sqrt(w) x, so preconditioned L-BFGS
+// solves it exactly on its second step (H0 = gamma W^-1 with gamma = 1 is the inverse Hessian).
+class MetricPolynomial : public SeparablePolynomial {
+ public:
+  MetricPolynomial(std::vector<double> k, std::vector<double> quartic, std::vector<double> w)
+      : SeparablePolynomial(std::move(k), std::move(quartic)), m_w(std::move(w)) {}
+  bool diagonalMetric(std::vector<double>& w) const override {
+    w = m_w;
+    return true;
+  }
+
+ private:
+  std::vector<double> m_w;
+};
+
 // A potential whose energy jumps by +100 on a scripted range of calls: every backtrack of the
 // L-BFGS direction then fails, which is the only way (for smooth functions the rise vanishes as
 // c -> 0) to reach the last rule: clear the history and retry along -g.
