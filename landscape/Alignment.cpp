@@ -279,17 +279,17 @@ class AlignmentSearch {
 
   // Alternates the optimal permutation for the current rotation with the optimal rotation for
   // that permutation. Neither step can increase the distance, so the sequence descends to a fixed
-  // point (the permutation repeats) or stalls below the convergence threshold.
-  Fit refine(const Eigen::Matrix3d& start, bool inverted) {
+  // point (the permutation repeats) or stalls below the convergence threshold. `permutationFor`
+  // is the permutation step: all atoms (refine) or within the declared groups (refineGroups).
+  template <typename PermutationFor>
+  Fit descend(const Eigen::Matrix3d& start, bool inverted, PermutationFor permutationFor) {
     const Points& b = m_b[inverted ? 1 : 0];
     Fit fit;
     fit.inverted = inverted;
     Eigen::Matrix3d rotation = start;
     std::vector<int> previous;
-    Eigen::VectorXd potentials;  // warm start: successive cost matrices differ little
     for (int iteration = 0; iteration < m_params.maxIterations; ++iteration) {
-      fillCost(rotation, inverted);
-      std::vector<int> perm = solveAssignment(m_cost, potentials);
+      std::vector<int> perm = permutationFor(rotation);
       if (perm == previous) break;
       const Eigen::Matrix3d next = kabschRotation(m_a, b, perm);
       const double squared = squaredDeviation(m_a, b, next, perm);
@@ -303,6 +303,14 @@ class AlignmentSearch {
       previous = std::move(perm);
     }
     return fit;
+  }
+
+  Fit refine(const Eigen::Matrix3d& start, bool inverted) {
+    Eigen::VectorXd potentials;  // warm start: successive cost matrices differ little
+    return descend(start, inverted, [&](const Eigen::Matrix3d& rotation) {
+      fillCost(rotation, inverted);
+      return solveAssignment(m_cost, potentials);
+    });
   }
 
   // The best permutation within the declared groups for a fixed orientation of b, built as
@@ -357,26 +365,9 @@ class AlignmentSearch {
 
   // refine() with the permutation restricted to the groups.
   Fit refineGroups(const Eigen::Matrix3d& start, bool inverted) {
-    const Points& b = m_b[inverted ? 1 : 0];
-    Fit fit;
-    fit.inverted = inverted;
-    Eigen::Matrix3d rotation = start;
-    std::vector<int> previous;
-    for (int iteration = 0; iteration < m_params.maxIterations; ++iteration) {
-      std::vector<int> perm = groupPermutation(rotation, inverted);
-      if (perm == previous) break;
-      const Eigen::Matrix3d next = kabschRotation(m_a, b, perm);
-      const double squared = squaredDeviation(m_a, b, next, perm);
-      if (!(squared < fit.squared)) break;
-      const double gain = std::sqrt(fit.squared) - std::sqrt(squared);
-      fit.squared = squared;
-      fit.rotation = next;
-      fit.permutation = perm;
-      if (gain < m_params.convergence || std::sqrt(squared) < m_params.convergence) break;
-      rotation = next;
-      previous = std::move(perm);
-    }
-    return fit;
+    return descend(start, inverted, [&](const Eigen::Matrix3d& rotation) {
+      return groupPermutation(rotation, inverted);
+    });
   }
 
   // Frame starts put a reference pair of atoms of a onto each plausible image pair in b (same
