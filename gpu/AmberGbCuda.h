@@ -13,7 +13,7 @@
 // gradient on every call (gpu/AmberGbKernels.cuh explains the ordered reductions).
 //
 // The header needs no CUDA headers (pimpl); the class exists only in CUDA builds, and
-// makePotential() (gpu/PotentialFactory.h) is the usual way to get one. Work runs on the legacy
+// makePotential() (backends/PotentialFactory.h) is the usual way to get one. Work runs on the legacy
 // default stream; not thread-safe.
 #include <cstddef>
 #include <memory>

@@ -1,5 +1,5 @@
 #pragma once
-// Overdamped Langevin dynamics on a CUDA device: the twin of LangevinCpu (landscape/Langevin.h,
+// Overdamped Langevin dynamics on a CUDA device: the twin of LangevinCpu (landscape/dynamics/Langevin.h,
 // which documents the equation, the units and the random streams). Coordinates, gradient and
 // generator state stay on the device for a whole run; the deterministic force comes from the
 // potential's device-resident entry point (energyGradientDevice), or, for host-only potentials,
@@ -8,12 +8,12 @@
 //
 // The same LangevinParams give the same random numbers as LangevinCpu (bit for bit) and the same
 // trajectory to rounding. Header free of CUDA types (pimpl); the class exists only in CUDA builds
-// (use gpu/LangevinFactory). Work runs on the legacy default stream; not thread-safe.
+// (use backends/LangevinFactory). Work runs on the legacy default stream; not thread-safe.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
-#include "landscape/Langevin.h"
+#include "landscape/dynamics/Langevin.h"
 #include "potentials/Potential.h"
 
 namespace landscape {

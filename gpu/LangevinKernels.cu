@@ -3,7 +3,7 @@
 
 #include "gpu/CudaCheck.h"
 #include "gpu/LangevinKernels.cuh"
-#include "gpu/LangevinTerms.h"
+#include "potentials/LangevinTerms.h"
 
 namespace landscape {
 namespace {

@@ -4,7 +4,7 @@
 // evaluated through its device-resident entry point. The host sees only the scalars the outer loop
 // (landscape/Lbfgs) needs: energies, p.g, |p| and |g|^2.
 //
-// The direction uses the compact representation (landscape/LbfgsCompact.h is the CPU twin): per
+// The direction uses the compact representation (landscape/minimisation/LbfgsCompact.h is the CPU twin): per
 // step two GEMMs read S and Y once for S^T[g y s] and Y^T[g y s], a few O(m^2) kernels and cuBLAS
 // triangular solves work on the m x m matrices, and two GEMVs read S and Y once more to combine:
 // a fixed number of launches whatever m is, instead of 4m for the two-loop recursion.
@@ -15,7 +15,7 @@
 // W's first column g / sqrt(w), exactly as in LbfgsCpuWorkspace. Header free of CUDA types (pimpl).
 #include <memory>
 
-#include "landscape/LbfgsWorkspace.h"
+#include "landscape/minimisation/LbfgsWorkspace.h"
 #include "potentials/Potential.h"
 
 namespace landscape {

@@ -25,8 +25,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "gpu/RandomTerms.h"
-#include "gpu/RngKind.h"
+#include "potentials/RandomTerms.h"
+#include "potentials/RngKind.h"
 
 namespace landscape {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "gpu/RngKind.h"
+#include "potentials/RngKind.h"
 
 namespace landscape {
 

@@ -1,16 +1,16 @@
 #pragma once
 // SOP Langevin dynamics on a CUDA device, all replicas at once: the twin of SopDynamicsCpu
-// (landscape/SopDynamics.h documents equations, units, protocols and random streams). A step is one
+// (landscape/dynamics/SopDynamics.h documents equations, units, protocols and random streams). A step is one
 // fused kernel (list refresh when due + forces + protocol terms + Langevin update + displacement
 // test), plus, in displacement mode, one cell-list kernel that returns at once unless a rebuild
 // is due; with a fixed rebuildInterval only the fused kernel runs between rebuilds. Precision:
 // SopPrecision::Double agrees with the CPU twin to rounding, Float is SOP-GPU's FP32 arithmetic
 // (random numbers and the tip state stay double). Header free of CUDA types; exists only in CUDA
-// builds (use gpu/SopDynamicsFactory).
+// builds (use backends/SopDynamicsFactory).
 #include <memory>
 #include <vector>
 
-#include "landscape/SopDynamics.h"
+#include "landscape/dynamics/SopDynamics.h"
 
 namespace landscape {
 

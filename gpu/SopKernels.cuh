@@ -133,7 +133,7 @@ struct SopListView {
   int* d_status = nullptr;
 };
 
-/// External terms of the force-spectroscopy protocols (landscape/SopDynamics.h SopProtocol).
+/// External terms of the force-spectroscopy protocols (landscape/dynamics/SopDynamics.h SopProtocol).
 template <class R>
 struct SopExternalView {
   int pulledBead = -1;  ///< local index, -1: no pulling

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "landscape/CoordinatesFile.h"
+#include "landscape/formats/CoordinatesFile.h"
 
 namespace landscape {
 

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "landscape/CoordinatesFile.h"
+#include "landscape/formats/CoordinatesFile.h"
 #include "src/OdataFile.h"
 
 #ifndef LANDSCAPE_VERSION

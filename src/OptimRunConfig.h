@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "landscape/Characterisation.h"
-#include "landscape/Connect.h"
-#include "landscape/LbfgsParams.h"
-#include "landscape/TransitionNetwork.h"
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/minimisation/LbfgsParams.h"
+#include "landscape/network/TransitionNetwork.h"
+#include "landscape/paths/Characterisation.h"
+#include "landscape/paths/Connect.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "potentials/Precision.h"

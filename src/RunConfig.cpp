@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "landscape/CoordinatesFile.h"
+#include "landscape/formats/CoordinatesFile.h"
 #include "src/GminDataFile.h"
 
 #ifndef LANDSCAPE_VERSION

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "landscape/BasinHoppingParams.h"
-#include "landscape/Langevin.h"
-#include "landscape/RigidBodyMoves.h"
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/dynamics/Langevin.h"
+#include "landscape/search/BasinHoppingParams.h"
+#include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "potentials/Precision.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/SopDynamics.h"
+#include "landscape/dynamics/SopDynamics.h"
 #include "potentials/Potential.h"
 #include "potentials/SopTopology.h"
 

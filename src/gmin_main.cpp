@@ -13,23 +13,24 @@
 #include <string>
 #include <vector>
 
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "gpu/PotentialFactory.h"
-#include "gpu/RigidBodyFactory.h"
-#include "landscape/BasinHopping.h"
-#include "landscape/CheckpointFile.h"
-#include "landscape/ClusterGeometry.h"
-#include "landscape/CoordinatesFile.h"
-#include "landscape/Database.h"
-#include "landscape/LangevinMove.h"
-#include "landscape/LowestFile.h"
-#include "landscape/ProteinMoves.h"
-#include "landscape/RigidBodyMoves.h"
+#include "backends/LangevinFactory.h"
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "landscape/formats/CheckpointFile.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/formats/LowestFile.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/network/Database.h"
+#include "landscape/search/BasinHopping.h"
+#include "landscape/search/LangevinMove.h"
+#include "landscape/search/ProteinMoves.h"
+#include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
-#include "potentials/SopTopology.h"
 #include "potentials/RigidBodySet.h"
+#include "potentials/SopTopology.h"
 #include "src/RunConfig.h"
 
 namespace {
@@ -287,7 +288,10 @@ int run(int argc, char** argv) {
   if (config.langevin.steps > 0) {
     LangevinParams lp = config.langevin;
     lp.seed = config.basinHopping.seed;
-    langevin = std::make_unique<LangevinMove>(lp);
+    langevin = std::make_unique<LangevinMove>(
+        lp, [](Potential& potential, const LangevinParams& params) {
+          return makeLangevinIntegrator(potential, params);
+        });
     auto earlier = hooks.extraMove;
     const auto firstStream = static_cast<std::uint64_t>(resuming ? checkpoint.state.quench : 0);
     hooks.extraMove = [&, earlier, stream = firstStream](std::vector<double>& x,

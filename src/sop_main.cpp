@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "gpu/SopDynamicsFactory.h"
-#include "landscape/DcdFile.h"
-#include "landscape/SopDynamics.h"
+#include "backends/SopDynamicsFactory.h"
+#include "landscape/dynamics/SopDynamics.h"
+#include "landscape/formats/DcdFile.h"
 #include "potentials/SopTopology.h"
 #include "src/SopRunConfig.h"
 

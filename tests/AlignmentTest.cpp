@@ -1,6 +1,6 @@
 // Tests of the Hungarian assignment solver and of MINPERMDIST-style structure alignment.
-#include "landscape/Alignment.h"
-#include "landscape/Hungarian.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/geometry/Hungarian.h"
 
 #include <gtest/gtest.h>
 

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "landscape/Alignment.h"
-#include "landscape/Connect.h"
-#include "landscape/NumericalHessian.h"
-#include "landscape/TransitionNetwork.h"
-#include "landscape/TransitionStateDescent.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/minimisation/NumericalHessian.h"
+#include "landscape/network/TransitionNetwork.h"
+#include "landscape/paths/Connect.h"
+#include "landscape/paths/TransitionStateDescent.h"
 #include "potentials/AmberGb.h"
 #include "src/OptimRunConfig.h"
 #include "tests/AshMinima.h"

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/Lbfgs.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberGbTerms.h"

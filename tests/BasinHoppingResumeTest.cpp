@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "landscape/BasinHopping.h"
-#include "landscape/CheckpointFile.h"
+#include "landscape/formats/CheckpointFile.h"
+#include "landscape/search/BasinHopping.h"
 #include "potentials/LennardJones.h"
 
 namespace landscape {

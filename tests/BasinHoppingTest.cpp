@@ -5,10 +5,10 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/BasinHopping.h"
-#include "landscape/ClusterGeometry.h"
-#include "landscape/ClusterStepTaker.h"
-#include "landscape/LowestMinima.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/search/BasinHopping.h"
+#include "landscape/search/ClusterStepTaker.h"
+#include "landscape/search/LowestMinima.h"
 #include "potentials/LennardJones.h"
 
 namespace landscape {

@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "landscape/CheckpointFile.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
+#include "landscape/formats/CheckpointFile.h"
 
 namespace landscape {
 namespace {

@@ -10,11 +10,11 @@
 #include <sstream>
 #include <vector>
 
-#include "landscape/Connect.h"
-#include "landscape/CoordinatesFile.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/NumericalHessian.h"
-#include "landscape/TransitionNetwork.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/minimisation/NumericalHessian.h"
+#include "landscape/network/TransitionNetwork.h"
+#include "landscape/paths/Connect.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
 #include "tests/ModelSurfaces.h"

@@ -1,4 +1,4 @@
-// readCoordinates / writeXyz (landscape/CoordinatesFile.h): both formats, Fortran numbers, and
+// readCoordinates / writeXyz (landscape/formats/CoordinatesFile.h): both formats, Fortran numbers, and
 // the one-line "FILE:LINE: expected ..., found ..." errors.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ using landscape::TempFile;
 #include <string>
 #include <vector>
 
-#include "landscape/CoordinatesFile.h"
+#include "landscape/formats/CoordinatesFile.h"
 #include "tests/TestData.h"
 
 namespace {

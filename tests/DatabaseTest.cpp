@@ -1,4 +1,4 @@
-// minima.h5 (landscape/Database.h) and GMIN's `lowest` file (landscape/LowestFile.h).
+// minima.h5 (landscape/network/Database.h) and GMIN's `lowest` file (landscape/formats/LowestFile.h).
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "landscape/Database.h"
-#include "landscape/LowestFile.h"
-#include "landscape/StoredMinimum.h"
+#include "landscape/formats/LowestFile.h"
+#include "landscape/network/Database.h"
+#include "landscape/network/StoredMinimum.h"
 
 namespace landscape {
 namespace {

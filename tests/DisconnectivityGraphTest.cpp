@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "landscape/DisconnectivityGraph.h"
-#include "landscape/PngImage.h"
+#include "landscape/formats/PngImage.h"
+#include "landscape/network/DisconnectivityGraph.h"
 
 namespace landscape {
 namespace {

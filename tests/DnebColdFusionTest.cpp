@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/Dneb.h"
+#include "landscape/paths/Dneb.h"
 
 namespace landscape {
 namespace {

@@ -12,9 +12,9 @@
 #include <iostream>
 #include <vector>
 
-#include "landscape/CoordinatesFile.h"
-#include "landscape/Dneb.h"
-#include "landscape/Lbfgs.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/paths/Dneb.h"
 #include "potentials/LennardJones.h"
 #include "src/OdataFile.h"
 #include "tests/TestData.h"

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/Alignment.h"
-#include "landscape/Dneb.h"
-#include "landscape/HybridEigenvectorFollowing.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/paths/Dneb.h"
+#include "landscape/paths/HybridEigenvectorFollowing.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
 #include "tests/ModelSurfaces.h"

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "landscape/Database.h"
-#include "landscape/LowestFile.h"
+#include "landscape/formats/LowestFile.h"
+#include "landscape/network/Database.h"
 #include "potentials/LennardJones.h"
 #include "tests/TestData.h"
 

@@ -8,13 +8,13 @@
 #include <iostream>
 #include <vector>
 
+#include "backends/LbfgsWorkspaceFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "landscape/Alignment.h"
-#include "landscape/Dneb.h"
-#include "landscape/HybridEigenvectorFollowing.h"
-#include "landscape/NumericalHessian.h"
-#include "landscape/TransitionStateDescent.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/minimisation/NumericalHessian.h"
+#include "landscape/paths/Dneb.h"
+#include "landscape/paths/HybridEigenvectorFollowing.h"
+#include "landscape/paths/TransitionStateDescent.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
 #include "tests/ModelSurfaces.h"

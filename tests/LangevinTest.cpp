@@ -15,15 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "backends/LangevinFactory.h"
+#include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/LangevinFactory.h"
-#include "gpu/PotentialFactory.h"
-#include "landscape/ClusterGeometry.h"
-#include "landscape/Langevin.h"
-#include "landscape/LangevinMove.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/Random.h"
-#include "landscape/RandomStreams.h"
+#include "landscape/core/Random.h"
+#include "landscape/dynamics/Langevin.h"
+#include "landscape/dynamics/RandomStreams.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/search/LangevinMove.h"
 #include "potentials/HarmonicWell.h"
 #include "potentials/LennardJones.h"
 
@@ -508,7 +508,10 @@ TEST(LangevinMoveTest, CudaBackendMatchesCpu) {
   auto cpu = makePotential(spec, Backend::Cpu);
   auto gpu = makePotential(spec, Backend::Cuda);
   const std::vector<double> minimum = lj13Minimum();
-  LangevinMove cpuMove(ljMoveParams()), gpuMove(ljMoveParams());
+  const auto onItsBackend = [](Potential& potential, const LangevinParams& params) {
+    return makeLangevinIntegrator(potential, params);
+  };
+  LangevinMove cpuMove(ljMoveParams(), onItsBackend), gpuMove(ljMoveParams(), onItsBackend);
   for (std::uint64_t stream = 0; stream < 3; ++stream) {
     std::vector<double> a = minimum, b = minimum;
     cpuMove.perturb(*cpu, a, stream);

@@ -6,12 +6,12 @@
 #include <cmath>
 #include <vector>
 
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "gpu/PotentialFactory.h"
-#include "landscape/ClusterGeometry.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "tests/TestData.h"

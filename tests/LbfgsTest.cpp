@@ -5,11 +5,11 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/ClusterGeometry.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/LbfgsCompact.h"
-#include "landscape/LbfgsCpuWorkspace.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/minimisation/LbfgsCompact.h"
+#include "landscape/minimisation/LbfgsCpuWorkspace.h"
 #include "potentials/LennardJones.h"
 #include "tests/TestPotentials.h"
 

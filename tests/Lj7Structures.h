@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/Lbfgs.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/LennardJones.h"
 
 namespace landscape {

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "landscape/Alignment.h"
+#include "landscape/geometry/Alignment.h"
 #include "potentials/AmberCoordinates.h"
 #include "tests/TestData.h"
 

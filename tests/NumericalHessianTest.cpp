@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/NumericalHessian.h"
-#include "landscape/RigidBodyModes.h"
+#include "landscape/geometry/RigidBodyModes.h"
+#include "landscape/minimisation/NumericalHessian.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
 #include "tests/ModelSurfaces.h"

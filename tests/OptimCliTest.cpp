@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
-#include "landscape/Alignment.h"
-#include "landscape/CoordinatesFile.h"
-#include "landscape/Database.h"
-#include "landscape/PathsampleExport.h"
-#include "landscape/RigidBodyFinder.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/formats/PathsampleExport.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/geometry/RigidBodyFinder.h"
+#include "landscape/network/Database.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/RigidBodySet.h"
 #include "tests/AshMinima.h"

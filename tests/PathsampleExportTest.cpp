@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "landscape/AtomicFile.h"
-#include "landscape/Characterisation.h"
-#include "landscape/PathsampleExport.h"
+#include "landscape/formats/AtomicFile.h"
+#include "landscape/formats/PathsampleExport.h"
+#include "landscape/paths/Characterisation.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
 #include "tests/TestData.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/PermAllowFile.h"
+#include "landscape/formats/PermAllowFile.h"
 #include "tests/TempFile.h"
 
 namespace landscape {

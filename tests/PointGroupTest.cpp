@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/InertiaTensor.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/PointGroup.h"
+#include "landscape/geometry/InertiaTensor.h"
+#include "landscape/geometry/PointGroup.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
 

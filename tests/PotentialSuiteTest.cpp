@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/PotentialFactory.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "landscape/ProteinMoves.h"
+#include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "tests/TestData.h"

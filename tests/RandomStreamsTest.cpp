@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
-#include "gpu/RandomTerms.h"
-#include "gpu/RngKind.h"
-#include "landscape/RandomStreams.h"
+#include "landscape/dynamics/RandomStreams.h"
+#include "potentials/RandomTerms.h"
+#include "potentials/RngKind.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/RandomStreamsCuda.h"

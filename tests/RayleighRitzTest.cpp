@@ -5,11 +5,11 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/Alignment.h"
-#include "landscape/Dneb.h"
-#include "landscape/HybridEigenvectorFollowing.h"
-#include "landscape/NumericalHessian.h"
-#include "landscape/RayleighRitz.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/minimisation/NumericalHessian.h"
+#include "landscape/paths/Dneb.h"
+#include "landscape/paths/HybridEigenvectorFollowing.h"
+#include "landscape/paths/RayleighRitz.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
 #include "tests/TestPotentials.h"

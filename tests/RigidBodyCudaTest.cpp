@@ -14,11 +14,11 @@
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/HarmonicWellCuda.h"
 #endif
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "gpu/PotentialFactory.h"
-#include "gpu/RigidBodyFactory.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/Random.h"
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "landscape/core/Random.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/HarmonicWell.h"
 #include "potentials/LennardJones.h"
 #include "potentials/RigidBodySet.h"

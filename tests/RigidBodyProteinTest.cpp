@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "landscape/Lbfgs.h"
-#include "landscape/Random.h"
-#include "landscape/RigidBodyFinder.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/RigidBodyFinder.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpu/RigidBodyReductionPlan.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/RigidBodyTerms.h"

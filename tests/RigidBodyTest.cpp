@@ -9,10 +9,10 @@
 #include <memory>
 #include <vector>
 
-#include "landscape/ClusterGeometry.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/Random.h"
-#include "landscape/RigidBodyMoves.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/search/RigidBodyMoves.h"
 #include "potentials/LennardJones.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"

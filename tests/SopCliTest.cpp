@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "landscape/DcdFile.h"
+#include "landscape/formats/DcdFile.h"
 #include "src/SopRunConfig.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/PotentialFactory.h"
+#include "backends/SopDynamicsFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/PotentialFactory.h"
-#include "gpu/SopDynamicsFactory.h"
-#include "landscape/SopDynamics.h"
+#include "landscape/dynamics/SopDynamics.h"
 #include "potentials/Sop.h"
 #include "tests/TestData.h"
 

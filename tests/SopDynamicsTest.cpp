@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/SopDynamics.h"
+#include "landscape/dynamics/SopDynamics.h"
 #include "potentials/SopTopology.h"
 #include "tests/TestData.h"
 

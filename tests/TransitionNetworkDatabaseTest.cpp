@@ -1,5 +1,5 @@
 // The transition-network side of the HDF5 database (TransitionNetworkDatabase in
-// landscape/Database.h): round trips with transition states and Hessian-derived fields, and
+// landscape/network/Database.h): round trips with transition states and Hessian-derived fields, and
 // compatibility with plain minima databases in both directions.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/Database.h"
+#include "landscape/network/Database.h"
 #include "tests/TempFile.h"
 
 namespace landscape {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "landscape/TransitionStateDescent.h"
+#include "landscape/paths/TransitionStateDescent.h"
 #include "tests/ModelSurfaces.h"
 
 namespace landscape {

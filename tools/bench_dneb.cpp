@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "landscape/Alignment.h"
-#include "landscape/CoordinatesFile.h"
-#include "landscape/Dneb.h"
-#include "landscape/Lbfgs.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/paths/Dneb.h"
 #include "potentials/LennardJones.h"
 #include "src/OdataFile.h"
 

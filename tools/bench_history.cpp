@@ -26,13 +26,13 @@
 #include <string>
 #include <vector>
 
+#include "backends/LangevinFactory.h"
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/LangevinFactory.h"
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "gpu/PotentialFactory.h"
-#include "landscape/ClusterGeometry.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 

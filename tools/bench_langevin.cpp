@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
-#include "gpu/RngKind.h"
-#include "landscape/Langevin.h"
+#include "landscape/dynamics/Langevin.h"
 #include "potentials/HarmonicWell.h"
+#include "potentials/RngKind.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include <curand.h>

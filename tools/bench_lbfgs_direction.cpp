@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "backends/LbfgsWorkspaceFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
 #include "potentials/Potential.h"
 
 namespace {

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "gpu/PotentialFactory.h"
-#include "landscape/BasinHopping.h"
+#include "backends/PotentialFactory.h"
+#include "landscape/search/BasinHopping.h"
 #include "src/RunConfig.h"
 
 namespace {

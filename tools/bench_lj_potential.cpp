@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/PotentialFactory.h"
-#include "landscape/ClusterGeometry.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/ClusterGeometry.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/DeviceBuffer.h"

@@ -48,15 +48,15 @@
 #include <string>
 #include <vector>
 
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "gpu/PotentialFactory.h"
-#include "landscape/Alignment.h"
-#include "landscape/Dneb.h"
-#include "landscape/HybridEigenvectorFollowing.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/ProteinMoves.h"
-#include "landscape/Random.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/paths/Dneb.h"
+#include "landscape/paths/HybridEigenvectorFollowing.h"
+#include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 

@@ -32,13 +32,13 @@
 #include <string>
 #include <vector>
 
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
 #include "gpu/GpuDevice.h"
-#include "gpu/LbfgsWorkspaceFactory.h"
-#include "gpu/PotentialFactory.h"
-#include "gpu/RigidBodyFactory.h"
-#include "landscape/Lbfgs.h"
-#include "landscape/Random.h"
-#include "landscape/RigidBodyFinder.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/RigidBodyFinder.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/RigidBodyPotential.h"

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
-#include "landscape/SopDynamics.h"
+#include "landscape/dynamics/SopDynamics.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
 

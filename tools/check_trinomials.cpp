@@ -1,4 +1,4 @@
-// Re-derives the primitivity of the Lagged Fibonacci lag table (gpu/RngKind.cpp): for prime l,
+// Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp): for prime l,
 // x^l + x^s + 1 is irreducible over GF(2) iff x^(2^l) = x modulo it (Rabin's test; the gcd
 // condition reduces to f(0) = f(1) = 1), and when 2^l - 1 is a Mersenne prime an irreducible
 // trinomial is primitive, so the additive generator has period 2^31 (2^l - 1).
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/RngKind.h"
+#include "potentials/RngKind.h"
 
 namespace {
 
@@ -21,7 +21,7 @@ using Word = std::uint64_t;
 
 const char* kUsage =
     "usage: check_trinomials [--max-degree D]\n"
-    "Re-derives the primitivity of the Lagged Fibonacci lag table (gpu/RngKind.cpp) with Rabin's\n"
+    "Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp) with Rabin's\n"
     "test, x^(2^l) = x modulo x^l + x^s + 1, after a self-check on degree 127; prints each\n"
     "trinomial's verdict and seconds. Cost grows as l^2: seconds up to l ~ 10^5, about half an\n"
     "hour for l = 3021377. Exit status 1 if any check fails.\n"

@@ -10,10 +10,10 @@
 #include <iostream>
 #include <string>
 
-#include "landscape/CoordinatesFile.h"
-#include "landscape/Database.h"
-#include "landscape/DisconnectivityGraph.h"
-#include "landscape/PngImage.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/formats/PngImage.h"
+#include "landscape/network/Database.h"
+#include "landscape/network/DisconnectivityGraph.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // export_pathsample: a transition-network database (optim's network.h5, or any minima database)
 // -> PATHSAMPLE's min.data, ts.data, points.min and points.ts, and optionally OPTIM's path.info
-// with every transition state. Formats: landscape/PathsampleExport.h.
+// with every transition state. Formats: landscape/formats/PathsampleExport.h.
 //
 //   export_pathsample DATABASE [--output DIR] [--path-info]
 #include <cstdio>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "landscape/AtomicFile.h"
-#include "landscape/Database.h"
-#include "landscape/PathsampleExport.h"
+#include "landscape/formats/AtomicFile.h"
+#include "landscape/formats/PathsampleExport.h"
+#include "landscape/network/Database.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // make_rigid_bodies: writes a rigid-body file (GMIN's GROUP format, docs/rigid-bodies.md) for an
 // AMBER system, grouping what seed 001 (section 3.2) grouped: peptide bonds, aromatic rings and
-// sp2 centres (landscape/RigidBodyFinder.h); optionally everything farther than a radius from a
+// sp2 centres (landscape/geometry/RigidBodyFinder.h); optionally everything farther than a radius from a
 // chosen site as one large body (seed 001 Table 5), with an atomistic zone around the site.
 //
 // Usage: make_rigid_bodies --prmtop F --inpcrd F --out FILE [--no-peptides] [--no-aromatics]
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/RigidBodyFinder.h"
+#include "landscape/geometry/RigidBodyFinder.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/RigidBodySystem.h"

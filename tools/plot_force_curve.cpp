@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "landscape/PngImage.h"
+#include "landscape/formats/PngImage.h"
 
 namespace {
 

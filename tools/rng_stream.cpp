@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu/RngKind.h"
-#include "landscape/RandomStreams.h"
+#include "landscape/dynamics/RandomStreams.h"
+#include "potentials/RngKind.h"
 
 namespace {
 

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libeigen3-dev libboost-program-options-dev libhdf5-dev
-          hdf5-tools libgtest-dev libgmock-dev)
+          hdf5-tools libgtest-dev libgmock-dev python3)
 if [[ "${1:-}" != "--no-install" ]]; then
   missing=()
   for p in "${packages[@]}"; do

@@ -1,0 +1,86 @@
+#include "backends/PotentialFactory.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "gpu/GpuDevice.h"
+#include "potentials/AmberTopology.h"
+#include "potentials/LennardJones.h"
+#include "potentials/Sop.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/AmberGbCuda.h"
+#include "gpu/LennardJonesCuda.h"
+#include "gpu/SopCuda.h"
+#endif
+
+namespace landscape {
+
+namespace {
+
+void requireCuda() {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (!gpuAvailable())
+    throw std::runtime_error(
+        "makePotential: backend 'cuda' was requested but no CUDA device found (" +
+        gpuDescription() + ")");
+#else
+  throw std::runtime_error(
+      "makePotential: backend 'cuda' was requested but this build has no CUDA support "
+      "(reconfigure with -DLANDSCAPE_CUDA=ON on a machine with nvcc, or use backend 'cpu')");
+#endif
+}
+
+std::unique_ptr<Potential> makeLennardJones(const PotentialSpec& spec, Backend backend) {
+  if (spec.atoms < 2)
+    throw std::invalid_argument(
+        "makePotential: PotentialSpec.atoms must be >= 2 for Lennard-Jones, got " +
+        std::to_string(spec.atoms));
+  if (backend == Backend::Cpu) return std::make_unique<LennardJones>(spec.atoms);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<LennardJonesCuda>(spec.atoms);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
+std::unique_ptr<Potential> makeAmberGb(const PotentialSpec& spec, Backend backend) {
+  if (backend == Backend::Cpu)
+    return std::make_unique<AmberGb>(readAmberTopology(spec.prmtop), spec.amber);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<AmberGbCuda>(readAmberTopology(spec.prmtop), spec.amber, spec.precision);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
+std::unique_ptr<Potential> makeSop(const PotentialSpec& spec, Backend backend) {
+  if (spec.sopPdb.empty())
+    throw std::invalid_argument("makePotential: PotentialSpec.sopPdb must name a PDB file for SOP");
+  SopTopology topology = readSopTopology(spec.sopPdb, spec.sop);
+  if (backend == Backend::Cpu) return std::make_unique<Sop>(std::move(topology));
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<SopCuda>(topology, spec.sopSkin);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
+}  // namespace
+
+std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
+  switch (spec.kind) {
+    case PotentialSpec::Kind::LennardJones:
+      return makeLennardJones(spec, backend);
+    case PotentialSpec::Kind::AmberGb:
+      return makeAmberGb(spec, backend);
+    case PotentialSpec::Kind::Sop:
+      return makeSop(spec, backend);
+  }
+  throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
+}
+
+}  // namespace landscape

@@ -1,0 +1,65 @@
+#pragma once
+// Parallel random streams on the CPU: one stream per particle, four 32-bit words per stream and
+// step (two Box-Muller pairs for the three components of a random force). The CUDA twin is
+// gpu/RandomStreamsCuda; both call the generator math of potentials/RandomTerms.h, so a (kind, seed,
+// streams) triple gives the same words on both, bit for bit.
+//
+// How streams are formed (seed 000 section III):
+//   LCG          one generator per stream on the shared 2^32 cycle, stream i starting
+//                floor(2^32 / streams) i steps after the seed (cycle division);
+//   Ran2, Hybrid Taus  one generator per stream, its state drawn by SplitMix64 from (seed, i);
+//                stream 0 of Ran2 with a seed below 2147483563 is Numerical Recipes' ran2 with
+//                idum = -seed;
+//   Lagged Fibonacci   one generator shared by all streams (one-RNG-for-all-threads): step k
+//                draws x_{kM} ... x_{kM + M - 1}, M = 4 streams, word j of stream i being
+//                x_{kM + j streams + i};
+//   Philox       no state: word j of stream i at step k is word j of
+//                Philox4x32-10(counter = (k, i), key = seed).
+// With one stream, the words of successive steps are the generator's sequence in order.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "potentials/RandomTerms.h"
+#include "potentials/RngKind.h"
+
+namespace landscape {
+
+class RandomStreams {
+ public:
+  /// streams >= 1 (std::invalid_argument otherwise). Lagged Fibonacci uses the lags
+  /// laggedFibonacciLagsFor(4 streams).
+  RandomStreams(RngKind kind, std::uint64_t seed, std::size_t streams);
+  /// Lagged Fibonacci with the given lags, which must allow 4 streams draws per step; other kinds
+  /// ignore `lags`.
+  RandomStreams(RngKind kind, std::uint64_t seed, std::size_t streams, LaggedFibonacciLags lags);
+
+  RngKind kind() const { return m_kind; }
+  std::uint64_t seed() const { return m_seed; }
+  std::size_t streams() const { return m_streams; }
+  /// Steps drawn since construction or the last reseed().
+  std::uint64_t step() const { return m_step; }
+  /// The Lagged Fibonacci lags (zero for other kinds).
+  const LaggedFibonacciLags& lags() const { return m_lags; }
+  std::size_t stateBytes() const;
+
+  /// Draws one step: words[j * streams() + i] is word j (0..3) of stream i.
+  void nextStep(std::uint32_t* words);
+
+  /// Back to step 0 with a new seed (same kind, streams and lags).
+  void reseed(std::uint64_t seed);
+
+ private:
+  RngKind m_kind;
+  std::uint64_t m_seed;
+  std::size_t m_streams;
+  std::uint64_t m_step = 0;
+  LaggedFibonacciLags m_lags;
+  std::vector<std::uint32_t> m_lcg;          // Lcg
+  std::vector<rng::HybridTausState> m_taus;  // HybridTaus
+  std::vector<rng::Ran2State> m_ran2;        // Ran2
+  std::vector<std::uint32_t> m_ring;         // LaggedFibonacci: x_{n - l} at n mod l
+  std::size_t m_ringBase = 0;                // LaggedFibonacci: slot of x_{kM}
+};
+
+}  // namespace landscape

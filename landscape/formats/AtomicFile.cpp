@@ -1,0 +1,66 @@
+#include "landscape/formats/AtomicFile.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+namespace landscape {
+
+void writeFileAtomically(const std::string& path, const std::string& bytes,
+                         const std::string& what) {
+  const std::string temporary = path + ".tmp";
+  const std::string prefix = what + " '" + path + "': ";
+  try {
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      if (!out) {
+        throw std::runtime_error(prefix + "cannot create the temporary file '" + temporary +
+                                 "': " + std::strerror(errno));
+      }
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      out.close();
+      if (!out) throw std::runtime_error(prefix + "cannot write '" + temporary + "'");
+    }
+    const int descriptor = ::open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+      throw std::runtime_error(prefix + "cannot reopen '" + temporary +
+                               "' to flush it: " + std::strerror(errno));
+    }
+    const int status = ::fsync(descriptor);
+    const int error = errno;
+    ::close(descriptor);
+    // File systems that cannot sync are accepted as they are.
+    if (status != 0 && error != EINVAL && error != EROFS && error != ENOTSUP) {
+      throw std::runtime_error(prefix + "cannot flush '" + temporary +
+                               "' to disk: " + std::strerror(error));
+    }
+    std::error_code renameError;
+    std::filesystem::rename(temporary, path, renameError);
+    if (renameError) {
+      throw std::runtime_error(prefix + "cannot rename '" + temporary +
+                               "' to it: " + renameError.message());
+    }
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+}
+
+std::string readWholeFile(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(what + " '" + path + "': cannot open it");
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) throw std::runtime_error(what + " '" + path + "': read error");
+  return contents.str();
+}
+
+}  // namespace landscape

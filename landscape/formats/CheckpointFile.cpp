@@ -1,0 +1,292 @@
+#include "landscape/formats/CheckpointFile.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "landscape/core/Random.h"
+#include "landscape/formats/AtomicFile.h"
+
+namespace landscape {
+
+namespace {
+
+constexpr const char* kMagic = "landscape-basin-hopping-checkpoint";
+
+std::string hex(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%a", x);
+  return buffer;
+}
+
+std::string exact(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return buffer;
+}
+
+void appendVector(std::string& out, const std::vector<double>& x) {
+  out += std::to_string(x.size());
+  for (double v : x) out += ' ' + hex(v);
+}
+
+// Reads the file line by line; every line is a key followed by values.
+class Reader {
+ public:
+  Reader(const std::string& path, const std::string& text) : m_path(path), m_in(text) {}
+
+  // The next line, which must start with `key`; its values are read next.
+  Reader& line(const std::string& key) {
+    std::string text;
+    if (!std::getline(m_in, text)) fail("the file ends before '" + key + "' (truncated?)");
+    ++m_line;
+    m_values = std::istringstream(text);
+    std::string found;
+    m_values >> found;
+    if (found != key) fail("expected '" + key + "', found '" + found + "'");
+    m_key = key;
+    return *this;
+  }
+  // The next whole line, for lines whose first word is data (fingerprint entries).
+  std::string raw(const std::string& what) {
+    std::string text;
+    if (!std::getline(m_in, text)) fail("the file ends before " + what + " (truncated?)");
+    ++m_line;
+    return text;
+  }
+  // The rest of the current line, without the blank after the key.
+  std::string rest() {
+    std::string text;
+    std::getline(m_values, text);
+    if (!text.empty() && text.front() == ' ') text.erase(0, 1);
+    return text;
+  }
+  long integer() {
+    std::string token = word();
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(token.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0') fail("'" + token + "' in '" + m_key + "' is not an integer");
+    return v;
+  }
+  double real() {
+    std::string token = word();
+    char* end = nullptr;
+    const double v = std::strtod(token.c_str(), &end);
+    if (*end != '\0') fail("'" + token + "' in '" + m_key + "' is not a number");
+    return v;
+  }
+  std::vector<double> vector() {
+    const long n = integer();
+    if (n < 0) fail("negative length in '" + m_key + "'");
+    std::vector<double> x(static_cast<std::size_t>(n));
+    for (double& v : x) v = real();
+    return x;
+  }
+  void endLine() {
+    std::string extra;
+    if (m_values >> extra) fail("unexpected '" + extra + "' at the end of '" + m_key + "'");
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(m_path + ":" + std::to_string(m_line) + ": " + what);
+  }
+
+ private:
+  std::string word() {
+    std::string token;
+    if (!(m_values >> token)) fail("'" + m_key + "' has too few values");
+    return token;
+  }
+  std::string m_path;
+  std::istringstream m_in;
+  std::istringstream m_values;
+  std::string m_key;
+  int m_line = 0;
+};
+
+}  // namespace
+
+CheckpointFingerprint basinHoppingFingerprint(const BasinHoppingParams& p) {
+  return {{"temperature", exact(p.temperature)},
+          {"step-size", exact(p.stepSize)},
+          {"astep", exact(p.angularThreshold)},
+          {"step-adjust-interval", std::to_string(p.stepAdjustInterval)},
+          {"target-acceptance", exact(p.targetAcceptance)},
+          {"step-adjust-factor", exact(p.stepAdjustFactor)},
+          {"save", std::to_string(p.saveCount)},
+          {"ediff", exact(p.energyDifference)},
+          {"sloppy-rms", exact(p.sloppyRms)},
+          {"sloppy-max-iterations", std::to_string(p.sloppyMaxIterations)},
+          {"tight-rms", exact(p.tightRms)},
+          {"tight-max-iterations", std::to_string(p.tightMaxIterations)},
+          {"centre", p.centre ? "on" : "off"},
+          {"container", p.container ? "on" : "off"},
+          {"radius", exact(p.containerRadius)},
+          {"new-restart", std::to_string(p.newRestartSteps)},
+          {"avoid-distance", exact(p.avoidDistance)},
+          {"avoid-max-saved", std::to_string(p.avoidMaxSaved)},
+          {"avoid-reseeds", p.avoidReseeds ? "on" : "off"},
+          {"target", p.targetEnergy ? exact(*p.targetEnergy) : "none"},
+          {"seed", std::to_string(p.seed)},
+          {"history-size", std::to_string(p.lbfgs.historySize)},
+          {"max-step", exact(p.lbfgs.maxStep)},
+          {"max-rise", exact(p.lbfgs.maxRise)},
+          {"initial-guess", exact(p.lbfgs.initialGuess)}};
+}
+
+std::string formatCheckpoint(const Checkpoint& c) {
+  const BasinHoppingState& s = c.state;
+  std::string out = std::string(kMagic) + ' ' + std::to_string(kCheckpointVersion) + '\n';
+  out += "fingerprint " + std::to_string(c.fingerprint.size()) + '\n';
+  for (const auto& [name, value] : c.fingerprint) {
+    if (name.empty() || name.find_first_of(" \t\n") != std::string::npos ||
+        value.find('\n') != std::string::npos)
+      throw std::invalid_argument("checkpoint fingerprint entry '" + name +
+                                  "': names need no blanks, values no line breaks");
+    out += name + ' ' + value + '\n';
+  }
+  out += "steps " + std::to_string(c.steps) + '\n';
+  out += "quench " + std::to_string(s.quench) + '\n';
+  out += "function-calls " + std::to_string(s.functionCalls) + '\n';
+  out += "restarts " + std::to_string(s.restarts) + '\n';
+  out += "target " + std::to_string(s.targetReached ? 1 : 0) + ' ' + std::to_string(s.targetQuench) +
+         ' ' + std::to_string(s.targetFunctionCalls) + '\n';
+  out += "step-size " + hex(s.stepSize) + '\n';
+  out += "accepted-in-window " + std::to_string(s.acceptedInWindow) + '\n';
+  out += "random " + s.random + '\n';
+  out += "markov " + hex(s.markovEnergy) + ' ';
+  appendVector(out, s.markov);
+  out += '\n';
+  const NewRestart::State& r = s.newRestart;
+  out += "chain-best " + hex(r.best) + ' ' + std::to_string(r.bestStep) + ' ';
+  appendVector(out, r.bestCoords);
+  out += "\nchain-previous-best " + hex(r.previousBest) + ' ';
+  appendVector(out, r.previousBestCoords);
+  out += "\ntaboo " + std::to_string(r.tabooCoords.size()) + ' ' + std::to_string(r.tabooNext) + '\n';
+  for (std::size_t i = 0; i < r.tabooCoords.size(); ++i) {
+    out += "taboo-structure " + hex(r.tabooEnergies[i]) + ' ';
+    appendVector(out, r.tabooCoords[i]);
+    out += '\n';
+  }
+  out += "lowest " + std::to_string(s.lowest.size()) + '\n';
+  for (const StoredMinimum& m : s.lowest) {
+    out += "minimum " + hex(m.energy) + ' ' + std::to_string(m.firstFoundStep) + ' ' +
+           std::to_string(m.functionCalls) + ' ';
+    appendVector(out, m.coordinates);
+    out += '\n';
+  }
+  out += "end\n";
+  return out;
+}
+
+void writeCheckpointFile(const std::string& path, const Checkpoint& checkpoint) {
+  writeFileAtomically(path, formatCheckpoint(checkpoint), "basin-hopping checkpoint");
+}
+
+Checkpoint readCheckpointFile(const std::string& path) {
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(path + ": no basin-hopping checkpoint here (is it the --output "
+                                    "folder of a gmin run?)");
+  Reader in(path, readWholeFile(path, "basin-hopping checkpoint"));
+  Checkpoint c;
+  BasinHoppingState& s = c.state;
+  const long version = in.line(kMagic).integer();
+  if (version != kCheckpointVersion)
+    in.fail("checkpoint version " + std::to_string(version) + ", this program reads version " +
+            std::to_string(kCheckpointVersion));
+  in.endLine();
+  const long entries = in.line("fingerprint").integer();
+  in.endLine();
+  for (long i = 0; i < entries; ++i) {
+    // A fingerprint line is "name value"; the value runs to the end of the line.
+    const std::string text = in.raw("fingerprint entry " + std::to_string(i + 1));
+    const std::size_t blank = text.find(' ');
+    c.fingerprint.emplace_back(text.substr(0, blank),
+                               blank == std::string::npos ? "" : text.substr(blank + 1));
+  }
+  c.steps = in.line("steps").integer();
+  in.endLine();
+  s.quench = in.line("quench").integer();
+  in.endLine();
+  s.functionCalls = in.line("function-calls").integer();
+  in.endLine();
+  s.restarts = in.line("restarts").integer();
+  in.endLine();
+  in.line("target");
+  s.targetReached = in.integer() != 0;
+  s.targetQuench = in.integer();
+  s.targetFunctionCalls = in.integer();
+  in.endLine();
+  s.stepSize = in.line("step-size").real();
+  in.endLine();
+  s.acceptedInWindow = in.line("accepted-in-window").integer();
+  in.endLine();
+  in.line("random");
+  s.random = in.rest();
+  try {
+    Random(0).restore(s.random);
+  } catch (const std::invalid_argument& e) {
+    in.fail(std::string("random: ") + e.what());
+  }
+  s.markovEnergy = in.line("markov").real();
+  s.markov = in.vector();
+  in.endLine();
+  NewRestart::State& r = s.newRestart;
+  r.best = in.line("chain-best").real();
+  r.bestStep = in.integer();
+  r.bestCoords = in.vector();
+  in.endLine();
+  r.previousBest = in.line("chain-previous-best").real();
+  r.previousBestCoords = in.vector();
+  in.endLine();
+  const long taboo = in.line("taboo").integer();
+  const long next = in.integer();
+  if (taboo < 0 || next < 0) in.fail("negative taboo count or position");
+  r.tabooNext = static_cast<std::size_t>(next);
+  in.endLine();
+  for (long i = 0; i < taboo; ++i) {
+    r.tabooEnergies.push_back(in.line("taboo-structure").real());
+    r.tabooCoords.push_back(in.vector());
+    in.endLine();
+  }
+  const long lowest = in.line("lowest").integer();
+  if (lowest < 0) in.fail("negative count of minima");
+  in.endLine();
+  for (long i = 0; i < lowest; ++i) {
+    StoredMinimum m;
+    m.energy = in.line("minimum").real();
+    m.firstFoundStep = in.integer();
+    m.functionCalls = in.integer();
+    m.coordinates = in.vector();
+    in.endLine();
+    s.lowest.push_back(std::move(m));
+  }
+  in.line("end");
+  return c;
+}
+
+void checkFingerprint(const std::string& path, const CheckpointFingerprint& saved,
+                      const CheckpointFingerprint& current) {
+  auto find = [](const CheckpointFingerprint& f, const std::string& name) -> const std::string* {
+    for (const auto& [n, v] : f)
+      if (n == name) return &v;
+    return nullptr;
+  };
+  auto show = [](const std::string* v) { return v ? "'" + *v + "'" : std::string("(not set)"); };
+  for (const auto& [name, value] : current) {
+    const std::string* old = find(saved, name);
+    if (!old || *old != value)
+      throw std::runtime_error(path + ": the checkpoint was made with " + name + " = " + show(old) +
+                               ", this run has " + name + " = '" + value +
+                               "'; resume with the original options");
+  }
+  for (const auto& [name, value] : saved)
+    if (!find(current, name))
+      throw std::runtime_error(path + ": the checkpoint was made with " + name + " = '" + value +
+                               "', this run has no " + name);
+}
+
+}  // namespace landscape

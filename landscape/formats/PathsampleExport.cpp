@@ -1,0 +1,444 @@
+#include "landscape/formats/PathsampleExport.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "landscape/formats/AtomicFile.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/formats/LowestFile.h"
+
+namespace landscape {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string formatted(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string formattedInteger(const char* format, long value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+// Unknown values as PATHSAMPLE's NOFRQS runs ignore them (header comment).
+double knownOr(double value, double fallback) { return std::isnan(value) ? fallback : value; }
+
+// The columns shared by min.data and ts.data: energy and log product (F25.15), point-group order
+// (I6 in min.data, I10 in ts.data) and the moments (3F20.10) at the end.
+std::string momentColumns(const StationaryPointProperties& p) {
+  std::string text;
+  for (double moment : p.principalMoments) text += formatted("%20.10f", knownOr(moment, 0.0));
+  return text;
+}
+
+std::string energyColumns(double energy, const StationaryPointProperties& p) {
+  return formatted("%25.15f", energy) +
+         formatted("%25.15f", knownOr(p.logProductOfPositiveEigenvalues, 0.0));
+}
+
+long knownOrder(const StationaryPointProperties& p) {
+  return p.pointGroupOrder > 0 ? p.pointGroupOrder : 1;
+}
+
+// ---- reading text ----------------------------------------------------------------------------
+
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::vector<std::string> fields(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string field; in >> field;) out.push_back(field);
+  return out;
+}
+
+bool blank(const std::string& line) {
+  return std::all_of(line.begin(), line.end(),
+                     [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+}
+
+[[noreturn]] void failAt(const std::string& path, std::size_t line, const std::string& what,
+                         const std::string& found) {
+  std::string text = found.size() > 120 ? found.substr(0, 120) + "..." : found;
+  throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what + ", found '" + text +
+                           "'");
+}
+
+double realField(const std::string& path, std::size_t line, const std::string& token,
+                 const char* what, const std::string& text) {
+  const auto value = parseFortranReal(token);
+  if (!value) failAt(path, line, std::string("expected a number for ") + what, text);
+  return *value;
+}
+
+long integerField(const std::string& path, std::size_t line, const std::string& token,
+                  const char* what, long minimum, const std::string& text) {
+  const auto value = parseFortranInteger(token);
+  if (!value || *value < minimum || *value > 2147483647LL) {
+    failAt(path, line,
+           std::string("expected an integer >= ") + std::to_string(minimum) + " for " + what, text);
+  }
+  return static_cast<long>(*value);
+}
+
+void checkCoordinates(const std::vector<double>& coordinates, std::size_t expected,
+                      const std::string& what) {
+  if (coordinates.empty() || coordinates.size() % 3 != 0 ||
+      (expected != 0 && coordinates.size() != expected)) {
+    throw std::invalid_argument(what + " has " + std::to_string(coordinates.size()) +
+                                " coordinates; every point needs the same positive multiple of 3" +
+                                (expected != 0 ? " (" + std::to_string(expected) + ")" : ""));
+  }
+}
+
+}  // namespace
+
+// ---- PATHSAMPLE ------------------------------------------------------------------------------
+
+std::string formatMinData(const std::vector<StoredNetworkMinimum>& minima) {
+  std::string text;
+  for (const StoredNetworkMinimum& m : minima) {
+    text += energyColumns(m.energy, m.properties) +
+            formattedInteger("%6ld", knownOrder(m.properties)) + momentColumns(m.properties) + "\n";
+  }
+  return text;
+}
+
+std::string formatTsData(const std::vector<StoredTransitionState>& transitionStates) {
+  std::string text;
+  for (const StoredTransitionState& ts : transitionStates) {
+    text += energyColumns(ts.energy, ts.properties) +
+            formattedInteger("%10ld", knownOrder(ts.properties)) +
+            formattedInteger("%10ld", ts.plusMinimum + 1L) +
+            formattedInteger("%10ld", ts.minusMinimum + 1L) + momentColumns(ts.properties) + "\n";
+  }
+  return text;
+}
+
+std::vector<StoredNetworkMinimum> readMinData(const std::string& path) {
+  const std::vector<std::string> lines = splitLines(readWholeFile(path, "min.data"));
+  std::vector<StoredNetworkMinimum> minima;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (blank(lines[i])) continue;
+    const std::vector<std::string> f = fields(lines[i]);
+    const std::size_t line = i + 1;
+    if (f.size() != 6 && f.size() != 3) {
+      failAt(path, line,
+             "expected 'energy ln(product of eigenvalues) point-group-order Ix Iy Iz' (6 fields, "
+             "or the first 3)",
+             lines[i]);
+    }
+    StoredNetworkMinimum m;
+    m.energy = realField(path, line, f[0], "the energy", lines[i]);
+    m.properties.logProductOfPositiveEigenvalues =
+        realField(path, line, f[1], "the log product", lines[i]);
+    m.properties.pointGroupOrder =
+        static_cast<int>(integerField(path, line, f[2], "the point-group order", 1, lines[i]));
+    for (std::size_t k = 3; k < f.size(); ++k) {
+      m.properties.principalMoments[k - 3] =
+          realField(path, line, f[k], "a moment of inertia", lines[i]);
+    }
+    minima.push_back(std::move(m));
+  }
+  return minima;
+}
+
+std::vector<StoredTransitionState> readTsData(const std::string& path) {
+  const std::vector<std::string> lines = splitLines(readWholeFile(path, "ts.data"));
+  std::vector<StoredTransitionState> states;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (blank(lines[i])) continue;
+    const std::vector<std::string> f = fields(lines[i]);
+    const std::size_t line = i + 1;
+    if (f.size() != 8 && f.size() != 5) {
+      failAt(path, line,
+             "expected 'energy ln(product of eigenvalues) point-group-order minimum1 minimum2 Ix "
+             "Iy Iz' (8 fields, or the first 5)",
+             lines[i]);
+    }
+    StoredTransitionState ts;
+    ts.energy = realField(path, line, f[0], "the energy", lines[i]);
+    ts.properties.logProductOfPositiveEigenvalues =
+        realField(path, line, f[1], "the log product", lines[i]);
+    ts.properties.pointGroupOrder =
+        static_cast<int>(integerField(path, line, f[2], "the point-group order", 1, lines[i]));
+    ts.plusMinimum =
+        static_cast<int>(integerField(path, line, f[3], "the first minimum", 1, lines[i]) - 1);
+    ts.minusMinimum =
+        static_cast<int>(integerField(path, line, f[4], "the second minimum", 1, lines[i]) - 1);
+    for (std::size_t k = 5; k < f.size(); ++k) {
+      ts.properties.principalMoments[k - 5] =
+          realField(path, line, f[k], "a moment of inertia", lines[i]);
+    }
+    states.push_back(std::move(ts));
+  }
+  return states;
+}
+
+void writePoints(const std::string& path, const std::vector<std::vector<double>>& records) {
+  std::string bytes;
+  const std::size_t width = records.empty() ? 0 : records.front().size();
+  bytes.reserve(records.size() * width * 8);
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    checkCoordinates(records[r], width, "points record " + std::to_string(r + 1));
+    for (double v : records[r]) {
+      // Little-endian whatever the host, byte by byte.
+      std::uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<char>((bits >> (8 * b)) & 0xFF));
+    }
+  }
+  writeFileAtomically(path, bytes, "points file");
+}
+
+std::vector<std::vector<double>> readPoints(const std::string& path,
+                                            std::size_t coordinatesPerRecord) {
+  if (coordinatesPerRecord == 0) {
+    throw std::invalid_argument("readPoints: coordinatesPerRecord must be > 0");
+  }
+  const std::string bytes = readWholeFile(path, "points file");
+  const std::size_t recordBytes = 8 * coordinatesPerRecord;
+  if (bytes.size() % recordBytes != 0) {
+    throw std::runtime_error("points file '" + path + "': " + std::to_string(bytes.size()) +
+                             " bytes is not a whole number of records of " +
+                             std::to_string(coordinatesPerRecord) + " float64 values (" +
+                             std::to_string(recordBytes) + " bytes)");
+  }
+  std::vector<std::vector<double>> records(bytes.size() / recordBytes,
+                                           std::vector<double>(coordinatesPerRecord));
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    for (std::size_t k = 0; k < coordinatesPerRecord; ++k) {
+      std::uint64_t bits = 0;
+      const std::size_t at = r * recordBytes + 8 * k;
+      for (int b = 0; b < 8; ++b) {
+        bits |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + b])) << (8 * b);
+      }
+      std::memcpy(&records[r][k], &bits, sizeof bits);
+    }
+  }
+  return records;
+}
+
+void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network) {
+  const std::size_t width = network.minima.empty() ? 0 : network.minima.front().coordinates.size();
+  std::vector<std::vector<double>> minimumPoints, tsPoints;
+  for (std::size_t i = 0; i < network.minima.size(); ++i) {
+    checkCoordinates(network.minima[i].coordinates, width, "minimum " + std::to_string(i + 1));
+    minimumPoints.push_back(network.minima[i].coordinates);
+  }
+  const int n = static_cast<int>(network.minima.size());
+  for (std::size_t i = 0; i < network.transitionStates.size(); ++i) {
+    const StoredTransitionState& ts = network.transitionStates[i];
+    checkCoordinates(ts.coordinates, width, "transition state " + std::to_string(i + 1));
+    if (ts.plusMinimum < 0 || ts.plusMinimum >= n || ts.minusMinimum < 0 || ts.minusMinimum >= n) {
+      throw std::invalid_argument("transition state " + std::to_string(i + 1) +
+                                  " connects minima " + std::to_string(ts.plusMinimum) + " and " +
+                                  std::to_string(ts.minusMinimum) + " (0-based), but there are " +
+                                  std::to_string(n) + " minima");
+    }
+    tsPoints.push_back(ts.coordinates);
+  }
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error) {
+    throw std::runtime_error("cannot create directory '" + directory + "': " + error.message());
+  }
+  const fs::path dir(directory);
+  writeFileAtomically((dir / "min.data").string(), formatMinData(network.minima), "min.data");
+  writeFileAtomically((dir / "ts.data").string(), formatTsData(network.transitionStates),
+                      "ts.data");
+  writePoints((dir / "points.min").string(), minimumPoints);
+  writePoints((dir / "points.ts").string(), tsPoints);
+}
+
+StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms) {
+  const fs::path dir(directory);
+  StoredTransitionNetwork network;
+  network.minima = readMinData((dir / "min.data").string());
+  network.transitionStates = readTsData((dir / "ts.data").string());
+  const std::vector<std::vector<double>> minimumPoints =
+      readPoints((dir / "points.min").string(), 3 * atoms);
+  const std::vector<std::vector<double>> tsPoints =
+      readPoints((dir / "points.ts").string(), 3 * atoms);
+  if (minimumPoints.size() != network.minima.size()) {
+    throw std::runtime_error("'" + (dir / "points.min").string() + "' holds " +
+                             std::to_string(minimumPoints.size()) + " records, min.data " +
+                             std::to_string(network.minima.size()) + " minima");
+  }
+  if (tsPoints.size() != network.transitionStates.size()) {
+    throw std::runtime_error("'" + (dir / "points.ts").string() + "' holds " +
+                             std::to_string(tsPoints.size()) + " records, ts.data " +
+                             std::to_string(network.transitionStates.size()) +
+                             " transition states");
+  }
+  for (std::size_t i = 0; i < minimumPoints.size(); ++i) {
+    network.minima[i].coordinates = minimumPoints[i];
+  }
+  const int n = static_cast<int>(network.minima.size());
+  for (std::size_t i = 0; i < tsPoints.size(); ++i) {
+    StoredTransitionState& ts = network.transitionStates[i];
+    if (ts.plusMinimum >= n || ts.minusMinimum >= n) {
+      throw std::runtime_error("'" + (dir / "ts.data").string() + "' line " +
+                               std::to_string(i + 1) + " names minimum " +
+                               std::to_string(std::max(ts.plusMinimum, ts.minusMinimum) + 1) +
+                               ", but min.data has " + std::to_string(n));
+    }
+    ts.coordinates = tsPoints[i];
+  }
+  return network;
+}
+
+// ---- OPTIM path.info -------------------------------------------------------------------------
+
+std::string optimPointGroupLabel(const std::string& schoenflies) {
+  if (schoenflies.size() == 2 && std::isupper(static_cast<unsigned char>(schoenflies[0])) &&
+      std::islower(static_cast<unsigned char>(schoenflies[1]))) {
+    return std::string(1, schoenflies[0]) + " " + schoenflies[1];
+  }
+  return schoenflies;
+}
+
+std::string formatPathInfo(const std::vector<PathInfoPoint>& points) {
+  std::string text;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const PathInfoPoint& point = points[p];
+    checkCoordinates(point.coordinates, points.front().coordinates.size(),
+                     "path.info point " + std::to_string(p + 1));
+    text += formatted("%25.15f", point.energy) + "\n";
+    std::string label = point.pointGroupLabel;
+    if (label.size() < 4) label.resize(4, ' ');  // A4
+    text += formattedInteger("%6ld", point.pointGroupOrder) + " " + label + "\n";
+    const std::vector<double>& e = point.hessianEigenvalues;
+    for (std::size_t k = 0; k < e.size(); k += 3) {
+      for (std::size_t j = k; j < std::min(k + 3, e.size()); ++j) {
+        text += detail::fortranG(e[j], 20, 10);
+      }
+      text += "\n";
+    }
+    const std::vector<double>& x = point.coordinates;
+    for (std::size_t k = 0; k < x.size(); k += 3) {
+      text += formatted("%25.15f", x[k]) + formatted("%25.15f", x[k + 1]) +
+              formatted("%25.15f", x[k + 2]) + "\n";
+    }
+  }
+  return text;
+}
+
+std::vector<PathInfoPoint> readPathInfo(const std::string& path, std::size_t atoms) {
+  if (atoms == 0) throw std::invalid_argument("readPathInfo: atoms must be > 0");
+  const std::vector<std::string> lines = splitLines(readWholeFile(path, "path.info"));
+  std::vector<PathInfoPoint> points;
+  std::size_t i = 0;
+  auto skipBlank = [&] {
+    while (i < lines.size() && blank(lines[i])) ++i;
+  };
+  skipBlank();
+  while (i < lines.size()) {
+    PathInfoPoint point;
+    // Energy line.
+    std::vector<std::string> f = fields(lines[i]);
+    if (f.size() != 1) failAt(path, i + 1, "expected the energy of a stationary point", lines[i]);
+    point.energy = realField(path, i + 1, f[0], "the energy", lines[i]);
+    ++i;
+    // Point group: I6, 1X, A4.
+    if (i >= lines.size()) failAt(path, i, "expected a point-group line after the energy", "");
+    f = fields(lines[i]);
+    if (f.empty()) failAt(path, i + 1, "expected 'order symbol'", lines[i]);
+    point.pointGroupOrder =
+        static_cast<int>(integerField(path, i + 1, f[0], "the point-group order", 1, lines[i]));
+    const std::size_t afterOrder = lines[i].find(f[0]) + f[0].size();
+    std::string label = lines[i].substr(std::min(afterOrder + 1, lines[i].size()));
+    label.erase(label.find_last_not_of(' ') + 1);
+    label.erase(0, label.find_first_not_of(' ') == std::string::npos
+                       ? label.size()
+                       : label.find_first_not_of(' '));
+    point.pointGroupLabel = label;
+    ++i;
+    // The numeric lines up to the next energy line: N (coordinates) or 2N (eigenvalues first).
+    const std::size_t first = i;
+    std::vector<std::vector<double>> rows;
+    while (i < lines.size() && !blank(lines[i])) {
+      f = fields(lines[i]);
+      if (f.size() == 1) break;  // the next point's energy
+      if (f.size() != 3) failAt(path, i + 1, "expected three numbers", lines[i]);
+      rows.push_back({realField(path, i + 1, f[0], "a value", lines[i]),
+                      realField(path, i + 1, f[1], "a value", lines[i]),
+                      realField(path, i + 1, f[2], "a value", lines[i])});
+      ++i;
+    }
+    if (rows.size() != atoms && rows.size() != 2 * atoms) {
+      throw std::runtime_error(path + ":" + std::to_string(first) + ": the point has " +
+                               std::to_string(rows.size()) + " lines of three numbers, expected " +
+                               std::to_string(atoms) + " (coordinates) or " +
+                               std::to_string(2 * atoms) + " (eigenvalues and coordinates)");
+    }
+    const std::size_t coordinateStart = rows.size() - atoms;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      std::vector<double>& target =
+          r < coordinateStart ? point.hessianEigenvalues : point.coordinates;
+      target.insert(target.end(), rows[r].begin(), rows[r].end());
+    }
+    points.push_back(std::move(point));
+    skipBlank();
+  }
+  return points;
+}
+
+std::vector<PathInfoPoint> pathInfoTriples(const StoredTransitionNetwork& network,
+                                           const std::vector<int>& transitionStates,
+                                           const PointGroupParams& symmetry) {
+  auto point = [&](double energy, const std::vector<double>& coordinates,
+                   const StationaryPointProperties& properties) {
+    PathInfoPoint p;
+    p.energy = energy;
+    p.coordinates = coordinates;
+    const PointGroup group = findPointGroup(coordinates, symmetry);
+    p.pointGroupOrder = properties.pointGroupOrder > 0 ? properties.pointGroupOrder : group.order;
+    p.pointGroupLabel = optimPointGroupLabel(group.symbol);
+    p.hessianEigenvalues.assign(properties.hessianEigenvalues.rbegin(),
+                                properties.hessianEigenvalues.rend());  // OPTIM: descending
+    return p;
+  };
+  std::vector<PathInfoPoint> points;
+  const int count = static_cast<int>(network.transitionStates.size());
+  const int minima = static_cast<int>(network.minima.size());
+  for (int index : transitionStates) {
+    if (index < 0 || index >= count) {
+      throw std::invalid_argument("pathInfoTriples: transition state " + std::to_string(index) +
+                                  " is not in the network (0.." + std::to_string(count - 1) + ")");
+    }
+    const StoredTransitionState& ts = network.transitionStates[index];
+    if (ts.plusMinimum < 0 || ts.plusMinimum >= minima || ts.minusMinimum < 0 ||
+        ts.minusMinimum >= minima) {
+      throw std::invalid_argument("pathInfoTriples: transition state " + std::to_string(index) +
+                                  " names a minimum that is not in the network");
+    }
+    const StoredNetworkMinimum& plus = network.minima[ts.plusMinimum];
+    const StoredNetworkMinimum& minus = network.minima[ts.minusMinimum];
+    points.push_back(point(plus.energy, plus.coordinates, plus.properties));
+    points.push_back(point(ts.energy, ts.coordinates, ts.properties));
+    points.push_back(point(minus.energy, minus.coordinates, minus.properties));
+  }
+  return points;
+}
+
+}  // namespace landscape

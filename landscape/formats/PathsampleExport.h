@@ -1,0 +1,98 @@
+#pragma once
+// The text and binary files of PATHSAMPLE and OPTIM, written from (and read back into) a
+// transition network, for users of the Wales group's tools. Formats as in the wales-group LJ38
+// example (shared/data/lj38/pathsample and shared/data/lj38/optim/path.info), checked against
+// those files in tests/PathsampleExportTest.cpp:
+//
+//   min.data   one line per minimum (Fortran 2F25.15, I6, 3F20.10):
+//              energy, ln product of the positive Hessian eigenvalues, point-group order,
+//              principal moments of inertia (ascending)
+//   ts.data    one line per transition state (2F25.15, 3I10, 3F20.10): energy, ln product,
+//              point-group order, the two minima (1-based lines of min.data; the minimum reached
+//              along +eigenvector first), moments of inertia
+//   points.min, points.ts
+//              raw little-endian float64, one record of 3N coordinates per line of min.data /
+//              ts.data, no header or record markers
+//   path.info  (OPTIM) stationary points in min-ts-min triples, each point as
+//              energy (F25.15); point-group order and symbol (I6, 1X, A4); when the Hessian is
+//              known, its 3N eigenvalues in descending order (3G20.10 per line); the coordinates,
+//              one atom per line (3F25.15)
+//
+// Units are the potential's: reduced epsilon and sigma for Lennard-Jones, unit masses (so the log
+// product is a sum of ln(epsilon/sigma^2) and the moments are in sigma^2).
+//
+// Unknown values (a system above the Hessian size cap) are written as PATHSAMPLE's NOFRQS runs
+// expect them to be ignored: log product 0, point-group order 1, moments 0; path.info then has no
+// eigenvalue lines (OPTIM's NOFRQS layout). Readers return what the files hold.
+#include <string>
+#include <vector>
+
+#include "landscape/geometry/PointGroup.h"
+#include "landscape/network/StoredNetwork.h"
+
+namespace landscape {
+
+// ---- PATHSAMPLE ------------------------------------------------------------------------------
+
+/// The text of min.data for `minima`, in order.
+std::string formatMinData(const std::vector<StoredNetworkMinimum>& minima);
+/// The text of ts.data for `transitionStates` (their 0-based minima are written 1-based).
+std::string formatTsData(const std::vector<StoredTransitionState>& transitionStates);
+
+/// Parses min.data: 6 fields per line (or PATHSAMPLE's older 3, moments then unknown). The
+/// minima come back without coordinates. Throws std::runtime_error "FILE:LINE: expected ..." on
+/// lines that do not parse.
+std::vector<StoredNetworkMinimum> readMinData(const std::string& path);
+/// Parses ts.data: 8 fields per line (or 5); minima indices are converted to 0-based and must be
+/// >= 1 in the file. Coordinates are left empty, eigenvalue NaN.
+std::vector<StoredTransitionState> readTsData(const std::string& path);
+
+/// Writes records of coordinates as raw little-endian float64 (points.min / points.ts), atomically.
+/// Every record must have the same, non-zero size.
+void writePoints(const std::string& path, const std::vector<std::vector<double>>& records);
+/// Reads raw float64 records of `coordinatesPerRecord` values each. Throws std::runtime_error when
+/// the file size is not a multiple of the record size.
+std::vector<std::vector<double>> readPoints(const std::string& path,
+                                            std::size_t coordinatesPerRecord);
+
+/// Writes min.data, ts.data, points.min and points.ts of `network` into `directory` (created if
+/// missing), each atomically. Throws std::invalid_argument when coordinates are missing or of
+/// mixed sizes, or a transition state names an unknown minimum.
+void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network);
+
+/// Reads the four files of `directory` back (atoms = N, so records of 3N values). Throws
+/// std::runtime_error when a file is missing or the record counts differ from the line counts.
+StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms);
+
+// ---- OPTIM path.info -------------------------------------------------------------------------
+
+/// One stationary point of path.info.
+struct PathInfoPoint {
+  double energy = 0.0;
+  int pointGroupOrder = 1;
+  std::string pointGroupLabel = "C1";      ///< OPTIM's spelling, e.g. "O h", "C5v" (A4, trimmed)
+  std::vector<double> hessianEigenvalues;  ///< descending as written; empty = not known
+  std::vector<double> coordinates;         ///< 3N
+};
+
+/// OPTIM's spelling of a Schoenflies symbol in path.info: a two-letter symbol whose second letter
+/// is a subscript letter gets a blank between ("Oh" -> "O h", "Cs" -> "C s", "Ih" -> "I h"), all
+/// others are unchanged ("C1", "C5v", "D5h").
+std::string optimPointGroupLabel(const std::string& schoenflies);
+
+/// The text of path.info for `points`, in order (triples min, ts, min by convention).
+std::string formatPathInfo(const std::vector<PathInfoPoint>& points);
+
+/// Parses path.info of a system of `atoms` atoms: every point has 2 + N lines (no eigenvalues) or
+/// 2 + 2N lines. Throws std::runtime_error "FILE:LINE: ..." when the text does not fit.
+std::vector<PathInfoPoint> readPathInfo(const std::string& path, std::size_t atoms);
+
+/// The path.info points of the given transition states of `network`: for each, the plus minimum,
+/// the transition state and the minus minimum. The point-group symbol is found from the
+/// coordinates (findPointGroup with `symmetry`), the order is the stored one (the found one when
+/// the stored order is unknown). Throws std::invalid_argument for an unknown index.
+std::vector<PathInfoPoint> pathInfoTriples(const StoredTransitionNetwork& network,
+                                           const std::vector<int>& transitionStates,
+                                           const PointGroupParams& symmetry = {});
+
+}  // namespace landscape

@@ -1,0 +1,99 @@
+#include "landscape/geometry/RigidBodyModes.h"
+
+#include <Eigen/Geometry>
+#include <Eigen/QR>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace landscape {
+
+namespace {
+// A candidate mode whose norm falls below this fraction of its original norm after removing the
+// earlier modes is linearly dependent on them (the rotation about a linear molecule's axis).
+constexpr double kDependentFraction = 1e-8;
+}  // namespace
+
+RigidBodyModes::RigidBodyModes(const std::vector<double>& x) { build(x.data(), x.size()); }
+
+RigidBodyModes::RigidBodyModes(const double* x, std::size_t dimension) { build(x, dimension); }
+
+void RigidBodyModes::build(const double* x, std::size_t dimension) {
+  if (dimension == 0 || dimension % 3 != 0) {
+    throw std::invalid_argument(
+        "RigidBodyModes: the coordinate count must be a positive multiple "
+        "of 3 (x y z per atom), got " +
+        std::to_string(dimension));
+  }
+  const Eigen::Index n = static_cast<Eigen::Index>(dimension);
+  const Eigen::Index atoms = n / 3;
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+  for (Eigen::Index i = 0; i < atoms; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      const double v = x[3 * i + k];
+      if (!std::isfinite(v)) {
+        throw std::invalid_argument("RigidBodyModes: coordinate " + std::to_string(3 * i + k) +
+                                    " is not finite");
+      }
+      centroid[k] += v;
+    }
+  }
+  centroid /= static_cast<double>(atoms);
+
+  // Candidates: unit translations along x, y, z and infinitesimal rotations e_k x (r_i - c).
+  Eigen::MatrixXd candidates = Eigen::MatrixXd::Zero(n, 6);
+  for (Eigen::Index i = 0; i < atoms; ++i) {
+    const Eigen::Vector3d r(x[3 * i] - centroid[0], x[3 * i + 1] - centroid[1],
+                            x[3 * i + 2] - centroid[2]);
+    for (int k = 0; k < 3; ++k) {
+      candidates(3 * i + k, k) = 1.0;
+      const Eigen::Vector3d rotation = Eigen::Vector3d::Unit(k).cross(r);
+      candidates.block<3, 1>(3 * i, 3 + k) = rotation;
+    }
+  }
+  orthonormalise(candidates);
+}
+
+RigidBodyModes RigidBodyModes::fromCandidates(const Eigen::MatrixXd& candidates) {
+  RigidBodyModes modes;
+  modes.orthonormalise(candidates);
+  return modes;
+}
+
+void RigidBodyModes::orthonormalise(const Eigen::MatrixXd& candidates) {
+  // Modified Gram-Schmidt, dropping dependent candidates.
+  const Eigen::Index n = candidates.rows();
+  m_basis.resize(n, candidates.cols());
+  int kept = 0;
+  for (int c = 0; c < static_cast<int>(candidates.cols()); ++c) {
+    Eigen::VectorXd v = candidates.col(c);
+    const double original = v.norm();
+    if (original == 0.0) continue;
+    for (int j = 0; j < kept; ++j) v -= m_basis.col(j).dot(v) * m_basis.col(j);
+    const double remaining = v.norm();
+    if (remaining <= kDependentFraction * original) continue;
+    m_basis.col(kept++) = v / remaining;
+  }
+  m_basis.conservativeResize(n, kept);
+}
+
+void RigidBodyModes::projectOut(double* v) const {
+  projectOut(Eigen::Map<Eigen::VectorXd>(v, m_basis.rows()));
+}
+
+void RigidBodyModes::projectOut(Eigen::Ref<Eigen::VectorXd> v) const {
+  const Eigen::VectorXd coefficients = m_basis.transpose() * v;
+  v.noalias() -= m_basis * coefficients;
+}
+
+Eigen::MatrixXd RigidBodyModes::complementBasis() const {
+  // The last n - k columns of the full Q of a QR decomposition of the modes span their
+  // orthogonal complement.
+  const Eigen::Index n = m_basis.rows();
+  const Eigen::Index k = m_basis.cols();
+  Eigen::HouseholderQR<Eigen::MatrixXd> qr(m_basis);
+  const Eigen::MatrixXd q = qr.householderQ() * Eigen::MatrixXd::Identity(n, n);
+  return q.rightCols(n - k);
+}
+
+}  // namespace landscape

@@ -1,0 +1,162 @@
+#include "landscape/network/TransitionNetwork.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+#include <string>
+
+#include "landscape/core/Require.h"
+
+namespace landscape {
+
+void TransitionNetworkParams::check() const {
+  require(std::isfinite(energyTolerance) && energyTolerance >= 0.0,
+          "network energyTolerance (EDIFFTOL) must be >= 0 (energy)");
+  require(std::isfinite(geometryTolerance) && geometryTolerance >= 0.0,
+          "network geometryTolerance (GEOMDIFFTOL) must be >= 0 (length)");
+  if (alignStructures) {
+    try {
+      alignment.check();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("network alignment: ") + e.what());
+    }
+  }
+}
+
+TransitionNetwork::TransitionNetwork(const TransitionNetworkParams& params) : m_params(params) {
+  m_params.check();
+}
+
+double TransitionNetwork::structureDistance(const std::vector<double>& a,
+                                            const std::vector<double>& b) const {
+  if (m_params.toCartesian) {
+    const std::vector<double> ca = m_params.toCartesian(a), cb = m_params.toCartesian(b);
+    if (m_params.alignStructures) return minimumDistance(ca, cb, m_params.alignment);
+    double s = 0.0;
+    for (std::size_t i = 0; i < ca.size(); ++i) s += (ca[i] - cb[i]) * (ca[i] - cb[i]);
+    return std::sqrt(s);
+  }
+  if (m_params.alignStructures) return minimumDistance(a, b, m_params.alignment);
+  double s = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(s);
+}
+
+int TransitionNetwork::findMinimum(const std::vector<double>& coordinates, double energy) const {
+  for (std::size_t i = 0; i < m_minima.size(); ++i) {
+    if (std::abs(m_minima[i].energy - energy) < m_params.energyTolerance &&
+        structureDistance(m_minima[i].coordinates, coordinates) < m_params.geometryTolerance) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+int TransitionNetwork::findTransitionState(const std::vector<double>& coordinates,
+                                           double energy) const {
+  for (std::size_t i = 0; i < m_transitionStates.size(); ++i) {
+    const NetworkTransitionState& ts = m_transitionStates[i];
+    if (std::abs(ts.energy - energy) < m_params.energyTolerance &&
+        structureDistance(ts.coordinates, coordinates) < m_params.geometryTolerance) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+TransitionNetwork::Added TransitionNetwork::addMinimum(std::vector<double> coordinates,
+                                                       double energy) {
+  if (!m_minima.empty() && coordinates.size() != m_minima.front().coordinates.size()) {
+    throw std::invalid_argument("network: minimum has " + std::to_string(coordinates.size()) +
+                                " coordinates, the network holds " +
+                                std::to_string(m_minima.front().coordinates.size()));
+  }
+  if (coordinates.empty()) throw std::invalid_argument("network: a minimum needs coordinates");
+  const int known = findMinimum(coordinates, energy);
+  if (known >= 0) return {known, false};
+  m_minima.push_back({energy, std::move(coordinates)});
+  m_edges.emplace_back();
+  return {static_cast<int>(m_minima.size()) - 1, true};
+}
+
+void TransitionNetwork::checkMinimum(int index, const char* what) const {
+  if (index < 0 || index >= static_cast<int>(m_minima.size())) {
+    throw std::invalid_argument(std::string("network: ") + what + " " + std::to_string(index) +
+                                " is not a known minimum (0.." +
+                                std::to_string(static_cast<int>(m_minima.size()) - 1) + ")");
+  }
+}
+
+TransitionNetwork::Added TransitionNetwork::addTransitionState(std::vector<double> coordinates,
+                                                               double energy, double eigenvalue,
+                                                               int plusMinimum, int minusMinimum) {
+  checkMinimum(plusMinimum, "plus minimum");
+  checkMinimum(minusMinimum, "minus minimum");
+  if (coordinates.size() != m_minima.front().coordinates.size()) {
+    throw std::invalid_argument("network: transition state has " +
+                                std::to_string(coordinates.size()) + " coordinates, expected " +
+                                std::to_string(m_minima.front().coordinates.size()));
+  }
+  const int known = findTransitionState(coordinates, energy);
+  if (known >= 0) return {known, false};
+  const int index = static_cast<int>(m_transitionStates.size());
+  m_transitionStates.push_back(
+      {energy, std::move(coordinates), eigenvalue, plusMinimum, minusMinimum});
+  m_edges[plusMinimum].emplace_back(minusMinimum, index);
+  if (minusMinimum != plusMinimum) m_edges[minusMinimum].emplace_back(plusMinimum, index);
+  return {index, true};
+}
+
+double TransitionNetwork::distance(int a, int b) const {
+  checkMinimum(a, "minimum");
+  checkMinimum(b, "minimum");
+  if (a == b) return 0.0;
+  const std::pair<int, int> key(std::min(a, b), std::max(a, b));
+  const auto found = m_distances.find(key);
+  if (found != m_distances.end()) return found->second;
+  const double d =
+      structureDistance(m_minima[key.first].coordinates, m_minima[key.second].coordinates);
+  m_distances.emplace(key, d);
+  return d;
+}
+
+bool TransitionNetwork::directlyConnected(int a, int b) const {
+  checkMinimum(a, "minimum");
+  checkMinimum(b, "minimum");
+  for (const auto& edge : m_edges[a]) {
+    if (edge.first == b) return true;
+  }
+  return false;
+}
+
+std::vector<PathStep> TransitionNetwork::path(int a, int b) const {
+  checkMinimum(a, "minimum");
+  checkMinimum(b, "minimum");
+  if (a == b) return {};
+  // Breadth-first search: fewest transition states.
+  std::vector<int> viaState(m_minima.size(), -1), previous(m_minima.size(), -1);
+  std::vector<bool> seen(m_minima.size(), false);
+  std::deque<int> queue{a};
+  seen[a] = true;
+  while (!queue.empty() && !seen[b]) {
+    const int m = queue.front();
+    queue.pop_front();
+    for (const auto& [neighbour, ts] : m_edges[m]) {
+      if (seen[neighbour]) continue;
+      seen[neighbour] = true;
+      previous[neighbour] = m;
+      viaState[neighbour] = ts;
+      queue.push_back(neighbour);
+    }
+  }
+  if (!seen[b]) return {};
+  std::vector<PathStep> steps;
+  for (int m = b; m != a; m = previous[m]) steps.push_back({previous[m], viaState[m], m});
+  std::reverse(steps.begin(), steps.end());
+  return steps;
+}
+
+bool TransitionNetwork::connected(int a, int b) const { return a == b || !path(a, b).empty(); }
+
+}  // namespace landscape

@@ -1,0 +1,98 @@
+#pragma once
+// The in-memory transition network of a connect run: the minima and transition states found so
+// far, each transition state with the two minima it connects (PATHSAMPLE's min.data / ts.data
+// rows, without the Hessian-derived columns). Two stationary points are the same when their
+// energies differ by less than energyTolerance (OPTIM's EDIFFTOL) and their minimum distance is
+// below geometryTolerance (GEOMDIFFTOL); the distance is the one of landscape/Alignment (over
+// translation, rotation, permutation and, optionally, inversion), or the plain Euclidean distance
+// for coordinates that are not Cartesian 3N (model surfaces).
+//
+// This is the state the HDF5 database will persist (/minima plus /transition_states, see
+// docs/database.md); a later run loads it and extends it.
+#include <functional>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "landscape/geometry/Alignment.h"
+
+namespace landscape {
+
+struct TransitionNetworkParams {
+  double energyTolerance = 1e-6;   ///< same energy when |E1 - E2| < this (energy; EDIFFTOL)
+  double geometryTolerance = 0.2;  ///< same structure when the distance is < this (length)
+  /// Minimum distance over rigid-body motions and permutations (needs 3N coordinates); false =
+  /// Euclidean distance of the coordinates as given.
+  bool alignStructures = true;
+  AlignmentParams alignment;  ///< permutations and inversion allowed by default (LJ clusters)
+  /// When set, coordinates are mapped to 3N Cartesians before every distance (rigid bodies: the
+  /// atoms of rigid coordinates), so that alignment sees atoms; empty = coordinates as given.
+  std::function<std::vector<double>(const std::vector<double>&)> toCartesian;
+
+  /// Throws std::invalid_argument with a sentence naming the first bad field.
+  void check() const;
+};
+
+struct NetworkMinimum {
+  double energy = 0.0;
+  std::vector<double> coordinates;
+};
+
+struct NetworkTransitionState {
+  double energy = 0.0;
+  std::vector<double> coordinates;
+  double eigenvalue = 0.0;  ///< the negative Hessian eigenvalue (energy/length^2)
+  int plusMinimum = -1;     ///< index into minima() reached along +eigenvector
+  int minusMinimum = -1;    ///< ... and along -eigenvector
+};
+
+/// One step of a path: from minimum `from` over transition state `transitionState` to `to`.
+struct PathStep {
+  int from;
+  int transitionState;
+  int to;
+};
+
+class TransitionNetwork {
+ public:
+  /// Throws std::invalid_argument if params.check() fails.
+  explicit TransitionNetwork(const TransitionNetworkParams& params = {});
+  const TransitionNetworkParams& params() const { return m_params; }
+
+  struct Added {
+    int index;  ///< of the new entry, or of the existing one it duplicates
+    bool isNew;
+  };
+  /// Adds a minimum unless an equal one (energy and geometry) is known. All coordinate vectors
+  /// must have the size of the first one added (throws std::invalid_argument otherwise).
+  Added addMinimum(std::vector<double> coordinates, double energy);
+  /// Adds a transition state between two known minima unless an equal one is known.
+  Added addTransitionState(std::vector<double> coordinates, double energy, double eigenvalue,
+                           int plusMinimum, int minusMinimum);
+  /// Index of a known minimum / transition state equal to the given one, or -1.
+  int findMinimum(const std::vector<double>& coordinates, double energy) const;
+  int findTransitionState(const std::vector<double>& coordinates, double energy) const;
+
+  const std::vector<NetworkMinimum>& minima() const { return m_minima; }
+  const std::vector<NetworkTransitionState>& transitionStates() const { return m_transitionStates; }
+
+  /// Distance between minima a and b (cached; the alignment's when alignStructures).
+  double distance(int a, int b) const;
+  /// True when a chain of known transition states joins minima a and b.
+  bool connected(int a, int b) const;
+  /// A path with the fewest transition states from a to b; empty when not connected or a == b.
+  std::vector<PathStep> path(int a, int b) const;
+  /// True when some transition state joins a and b directly.
+  bool directlyConnected(int a, int b) const;
+
+ private:
+  double structureDistance(const std::vector<double>& a, const std::vector<double>& b) const;
+  void checkMinimum(int index, const char* what) const;
+  TransitionNetworkParams m_params;
+  std::vector<NetworkMinimum> m_minima;
+  std::vector<NetworkTransitionState> m_transitionStates;
+  std::vector<std::vector<std::pair<int, int>>> m_edges;  // per minimum: (neighbour, TS index)
+  mutable std::map<std::pair<int, int>, double> m_distances;
+};
+
+}  // namespace landscape

@@ -1,0 +1,109 @@
+#pragma once
+// Connect runs (OPTIM's NEWCONNECT with DIJKSTRA; seed 001 section 2.2, issue 7 item 5): given
+// two minima of a TransitionNetwork, find a chain of minima and transition states joining them.
+// Each cycle
+//   1. runs Dijkstra's algorithm from the start to the finish over the complete graph of the known
+//      minima, where a pair joined by a known transition state costs 0, a missing link costs
+//      distance^distancePower (the minimum distance of landscape/Alignment), and a pair that
+//      already had maxTriesPerPair DNEB attempts is excluded, so that a failing pair is not picked
+//      forever;
+//   2. for every missing link on that shortest path: runs DNEB between the two minima (the very
+//      first run with firstImages / firstIterations, OPTIM's NEWNEB line; later runs scaled with
+//      the distance by DnebParams), refines every band maximum with hybrid eigenvector-following
+//      (from the band tangent), descends from each new transition state to the two minima it
+//      connects, and adds what is new to the network;
+// and the run stops when the endpoints are connected, when no untried pair is left on any path,
+// or after maxCycles cycles.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "landscape/network/TransitionNetwork.h"
+#include "landscape/paths/Dneb.h"
+#include "landscape/paths/HybridEigenvectorFollowing.h"
+#include "landscape/paths/TransitionStateDescent.h"
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+struct ConnectParams {
+  int maxCycles = 100;         ///< connect cycles (OPTIM's NEWCONNECT NConMax)
+  int maxTriesPerPair = 1;     ///< DNEB attempts per pair of minima (NTriesMax)
+  double distancePower = 1.0;  ///< Dijkstra cost of a missing link: distance^power (DIJKSTRA n)
+  int firstImages = 50;        ///< images of the first DNEB run (NEWNEB); 0 = scaled as later runs
+  int firstIterations = 500;   ///< iterations of the first DNEB run (NEWNEB); 0 = scaled
+  DnebParams dneb;             ///< later runs: OPTIM's image/iteration densities 20/20, cap 30
+  HybridEigenvectorFollowingParams transitionStateSearch;
+  TransitionStateDescentParams descent;
+
+  /// Throws std::invalid_argument with a sentence naming the first bad field.
+  void check() const;
+};
+
+enum class ConnectStatus {
+  Connected,    ///< a chain of transition states joins the endpoints
+  MaxCycles,    ///< cycle cap reached
+  NoPairsLeft,  ///< every path from start to finish uses a pair already tried maxTriesPerPair times
+};
+std::string connectStatusName(ConnectStatus status);
+
+/// Start of a cycle: the missing links on Dijkstra's shortest path (OPTIM's "decide>" lines).
+struct ConnectCycle {
+  int cycle;  ///< 1-based
+  std::size_t minima;
+  std::size_t transitionStates;
+  double pathWeight;                              ///< sum of the missing links' costs
+  std::vector<std::pair<int, int>> missingLinks;  ///< minima indices, in path order
+  std::vector<double> distances;                  ///< of each missing link
+};
+
+/// One DNEB attempt and what it yielded (OPTIM's "tryconnect>" and "Path run" lines).
+struct ConnectAttempt {
+  int cycle;
+  int from, to;  ///< minima indices
+  double distance;
+  int images, iterationLimit, iterations;
+  double dnebRms;
+  int candidates;           ///< band maxima refined by hybrid EF
+  int convergedSearches;    ///< of those, converged to a transition state
+  int newTransitionStates;  ///< added to the network
+  int newMinima;            ///< added to the network
+};
+
+struct ConnectObserver {
+  std::function<void(const ConnectCycle&)> onCycle;
+  std::function<void(const ConnectAttempt&)> onAttempt;
+};
+
+struct ConnectResult {
+  ConnectStatus status = ConnectStatus::MaxCycles;
+  int cycles = 0;
+  int dnebRuns = 0;
+  int transitionStateSearches = 0;
+  long gradientCalls = 0;      ///< DNEB, hybrid EF and descent together
+  std::vector<PathStep> path;  ///< from start to finish when connected
+  bool connected() const { return status == ConnectStatus::Connected; }
+};
+
+class Connect {
+ public:
+  /// Throws std::invalid_argument if params.check() fails.
+  explicit Connect(const ConnectParams& params);
+  const ConnectParams& params() const { return m_params; }
+
+  /// Connects minima `start` and `finish` of `network` (indices), adding every minimum and
+  /// transition state found to it. Throws std::invalid_argument for unknown indices.
+  ConnectResult connect(Potential& potential, TransitionNetwork& network, int start, int finish,
+                        const ConnectObserver& observer = {}) const;
+
+  /// The Dijkstra step alone: the shortest path from start to finish under the costs above, as a
+  /// list of minima (start first); empty when every path is excluded. `tries` counts the DNEB
+  /// attempts per pair (row-major, network.minima().size() squared).
+  std::vector<int> shortestPath(const TransitionNetwork& network, int start, int finish,
+                                const std::vector<int>& tries) const;
+
+ private:
+  ConnectParams m_params;
+};
+
+}  // namespace landscape

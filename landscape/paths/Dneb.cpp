@@ -1,0 +1,419 @@
+#include "landscape/paths/Dneb.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <stdexcept>
+
+#include "landscape/core/Require.h"
+#include "landscape/minimisation/LbfgsCompact.h"
+#include "landscape/minimisation/LbfgsWorkspace.h"
+
+namespace landscape {
+
+namespace {
+
+// The L-BFGS vector work for the band. It differs from LbfgsCpuWorkspace in one scalar only: the
+// direction "norm" it reports is the largest per-image displacement, so that Lbfgs's maxStep cap
+// becomes OPTIM's per-image cap (a band of 50 images should not be slowed 7x by a cap on the
+// whole 50 x 3N vector, nor let one image jump by sqrt(50) x maxStep). The direction itself is
+// the compact representation (LbfgsCompact.h), identical to the two-loop recursion.
+class BandWorkspace : public LbfgsWorkspace {
+ public:
+  BandWorkspace(Potential& band, int historySize, std::size_t imageSize)
+      : m_band(band),
+        m_historySize(historySize),
+        m_imageSize(static_cast<Eigen::Index>(imageSize)) {
+    const auto n = static_cast<Eigen::Index>(band.dimension());
+    m_x.setZero(n);
+    m_g.setZero(n);
+    m_p.setZero(n);
+    m_xTrial.setZero(n);
+    m_gTrial.setZero(n);
+  }
+  std::size_t dimension() const override { return static_cast<std::size_t>(m_x.size()); }
+  void setCoordinates(const double* x) override {
+    m_x = Eigen::Map<const Eigen::VectorXd>(x, m_x.size());
+  }
+  void getCoordinates(double* x) const override {
+    Eigen::Map<Eigen::VectorXd>(x, m_x.size()) = m_x;
+  }
+  void getGradient(double* g) const override { Eigen::Map<Eigen::VectorXd>(g, m_g.size()) = m_g; }
+  double evaluateCurrent() override { return m_band.energyGradient(m_x.data(), m_g.data()); }
+  double gradientNormSquared() const override { return m_g.squaredNorm(); }
+  DirectionSummary computeDirection(double initialGuess) override {
+    if (m_s.empty()) {
+      m_p = -initialGuess * m_g;
+    } else {
+      Eigen::MatrixXd S(m_x.size(), static_cast<Eigen::Index>(m_s.size()));
+      Eigen::MatrixXd Y(m_x.size(), static_cast<Eigen::Index>(m_y.size()));
+      for (std::size_t k = 0; k < m_s.size(); ++k) {
+        S.col(static_cast<Eigen::Index>(k)) = m_s[k];
+        Y.col(static_cast<Eigen::Index>(k)) = m_y[k];
+      }
+      m_p = compactLbfgsDirection(S, Y, m_g);
+    }
+    double largest = 0.0;
+    for (Eigen::Index start = 0; start < m_p.size(); start += m_imageSize) {
+      largest = std::max(largest, m_p.segment(start, m_imageSize).norm());
+    }
+    return {m_p.dot(m_g), largest};
+  }
+  void reverseDirection() override { m_p = -m_p; }
+  double evaluateTrial(double c) override {
+    m_xTrial = m_x + c * m_p;
+    return m_band.energyGradient(m_xTrial.data(), m_gTrial.data());
+  }
+  double acceptTrial() override {
+    m_s.push_back(m_xTrial - m_x);
+    m_y.push_back(m_gTrial - m_g);
+    if (static_cast<int>(m_s.size()) > m_historySize) {
+      m_s.pop_front();
+      m_y.pop_front();
+    }
+    m_x.swap(m_xTrial);
+    m_g.swap(m_gTrial);
+    return m_g.squaredNorm();
+  }
+  void clearHistory() override {
+    m_s.clear();
+    m_y.clear();
+  }
+  int historyLength() const override { return static_cast<int>(m_s.size()); }
+
+ private:
+  Potential& m_band;
+  int m_historySize;
+  Eigen::Index m_imageSize;
+  Eigen::VectorXd m_x, m_g, m_p, m_xTrial, m_gTrial;
+  std::deque<Eigen::VectorXd> m_s, m_y;  // oldest first
+};
+
+double distanceBetween(const double* a, const double* b, std::size_t n) {
+  double s = 0.0;
+  for (std::size_t i = 0; i < n; ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(s);
+}
+
+}  // namespace
+
+void DnebParams::check() const {
+  require(images >= 0, "DNEB images must be >= 0 (0 = scaled with the endpoint distance)");
+  require(std::isfinite(imageDensity) && imageDensity > 0.0,
+          "DNEB imageDensity must be > 0 (images per unit length)");
+  require(minImages >= 1, "DNEB minImages must be >= 1");
+  require(maxImages >= minImages, "DNEB maxImages must be >= minImages");
+  require(iterations >= 0, "DNEB iterations must be >= 0 (0 = scaled with the image count)");
+  require(std::isfinite(iterationDensity) && iterationDensity > 0.0,
+          "DNEB iterationDensity must be > 0 (iterations per image)");
+  require(maxIterations >= 1, "DNEB maxIterations must be >= 1");
+  require(std::isfinite(springConstant) && springConstant >= 0.0,
+          "DNEB springConstant must be >= 0 (energy/length^2)");
+  require(std::isfinite(springAdjustFactor) && springAdjustFactor >= 1.0,
+          "DNEB springAdjustFactor must be >= 1 (1 = fixed spring constant)");
+  require(std::isfinite(spacingTolerance) && spacingTolerance > 0.0,
+          "DNEB spacingTolerance must be > 0");
+  require(std::isfinite(rmsTolerance) && rmsTolerance > 0.0,
+          "DNEB rmsTolerance must be > 0 (energy/length)");
+  require(std::isfinite(maxStepPerImage) && maxStepPerImage > 0.0,
+          "DNEB maxStepPerImage must be > 0 (length)");
+  require(std::isfinite(initialGuess) && initialGuess > 0.0,
+          "DNEB initialGuess must be > 0 (length^2/energy)");
+  require(historySize >= 1, "DNEB historySize must be >= 1");
+  require(coldFusionDrop > 0.0, "DNEB coldFusionDrop must be > 0 (energy; infinity = off)");
+  if (alignEndpoints) {
+    try {
+      alignment.check();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("DNEB alignment: ") + e.what());
+    }
+  }
+}
+
+DnebBand::DnebBand(Potential& potential, std::vector<double> start, std::vector<double> finish,
+                   int images, double springConstant, bool doublyNudged, bool segmentSprings)
+    : m_potential(potential),
+      m_start(std::move(start)),
+      m_finish(std::move(finish)),
+      m_images(images > 0 ? static_cast<std::size_t>(images) : 0),
+      m_n(potential.dimension()),
+      m_k(springConstant),
+      m_doublyNudged(doublyNudged),
+      m_segmentSprings(segmentSprings) {
+  if (images < 1) throw std::invalid_argument("DNEB band: images must be >= 1");
+  if (m_start.size() != m_n || m_finish.size() != m_n) {
+    throw std::invalid_argument("DNEB band: the endpoints must have the potential's " +
+                                std::to_string(m_n) + " coordinates");
+  }
+  m_energies.assign(m_images + 2, 0.0);
+  m_energies.front() = potential.energy(m_start.data());
+  m_energies.back() = potential.energy(m_finish.data());
+  m_tangents.assign(m_images * m_n, 0.0);
+  m_gradients.assign(m_images * m_n, 0.0);
+}
+
+std::string DnebBand::name() const {
+  return "DNEB band of " + std::to_string(m_images) + " images of " + m_potential.name();
+}
+
+std::vector<double> DnebBand::interpolate() const {
+  std::vector<double> band(m_images * m_n);
+  for (std::size_t i = 0; i < m_images; ++i) {
+    const double t = static_cast<double>(i + 1) / static_cast<double>(m_images + 1);
+    for (std::size_t j = 0; j < m_n; ++j) {
+      band[i * m_n + j] = (1.0 - t) * m_start[j] + t * m_finish[j];
+    }
+  }
+  return band;
+}
+
+const double* DnebBand::imageAt(const double* band, std::size_t i) const {
+  if (i == 0) return m_start.data();
+  if (i == m_images + 1) return m_finish.data();
+  return band + (i - 1) * m_n;
+}
+
+double DnebBand::meanSpacingDeviation(const double* band) const {
+  std::vector<double> d(m_images + 1);
+  double mean = 0.0;
+  for (std::size_t i = 0; i <= m_images; ++i) {
+    d[i] = distanceBetween(imageAt(band, i), imageAt(band, i + 1), m_n);
+    mean += d[i];
+  }
+  mean /= static_cast<double>(d.size());
+  if (!(mean > 0.0)) return 0.0;
+  double deviation = 0.0;
+  for (double di : d) deviation += std::abs(di - mean) / mean;
+  return deviation / static_cast<double>(d.size());
+}
+
+double DnebBand::checkedSum(double sum) {
+  for (std::size_t i = 1; i <= m_images; ++i) {
+    if (m_energies[i] < m_coldFusionEnergy) {
+      ++m_coldFusionEvaluations;
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return sum;
+}
+
+double DnebBand::energy(const double* band) {
+  double sum = 0.0;
+  for (std::size_t i = 1; i <= m_images; ++i) {
+    m_energies[i] = m_potential.energy(imageAt(band, i));
+    sum += m_energies[i];
+  }
+  return checkedSum(sum);
+}
+
+double DnebBand::energyGradient(const double* band, double* g) {
+  double sum = 0.0;
+  for (std::size_t i = 1; i <= m_images; ++i) {
+    m_energies[i] = m_potential.energyGradient(imageAt(band, i), &m_gradients[(i - 1) * m_n]);
+    sum += m_energies[i];
+  }
+  std::vector<double> plus(m_n), minus(m_n), spring(m_n), perp(m_n);
+  for (std::size_t i = 1; i <= m_images; ++i) {
+    const double* xp = imageAt(band, i - 1);
+    const double* x = imageAt(band, i);
+    const double* xn = imageAt(band, i + 1);
+    const double ep = m_energies[i - 1], e = m_energies[i], en = m_energies[i + 1];
+    for (std::size_t j = 0; j < m_n; ++j) {
+      plus[j] = xn[j] - x[j];
+      minus[j] = x[j] - xp[j];
+    }
+    // Improved tangent (Henkelman and Jonsson 2000): the uphill neighbour's segment on a monotonic
+    // stretch, an energy-weighted mixture at extrema.
+    double* tau = &m_tangents[(i - 1) * m_n];
+    double wPlus, wMinus;
+    if (en > e && e > ep) {
+      wPlus = 1.0, wMinus = 0.0;
+    } else if (en < e && e < ep) {
+      wPlus = 0.0, wMinus = 1.0;
+    } else {
+      const double dMax = std::max(std::abs(en - e), std::abs(ep - e));
+      const double dMin = std::min(std::abs(en - e), std::abs(ep - e));
+      if (en > ep) {
+        wPlus = dMax, wMinus = dMin;
+      } else {
+        wPlus = dMin, wMinus = dMax;
+      }
+    }
+    double norm2 = 0.0;
+    for (std::size_t j = 0; j < m_n; ++j) {
+      tau[j] = wPlus * plus[j] + wMinus * minus[j];
+      norm2 += tau[j] * tau[j];
+    }
+    if (!(norm2 > 0.0) || !std::isfinite(norm2)) {  // equal energies or coincident images
+      norm2 = 0.0;
+      for (std::size_t j = 0; j < m_n; ++j) {
+        tau[j] = plus[j] + minus[j];
+        norm2 += tau[j] * tau[j];
+      }
+    }
+    const double tauNorm = std::sqrt(norm2);
+    for (std::size_t j = 0; j < m_n; ++j) tau[j] = tauNorm > 0.0 ? tau[j] / tauNorm : 0.0;
+
+    // True gradient perpendicular to the path; spring gradient k (2 x_i - x_{i-1} - x_{i+1}).
+    const double* gTrue = &m_gradients[(i - 1) * m_n];
+    double* gBand = g + (i - 1) * m_n;
+    double trueAlong = 0.0, springAlong = 0.0;
+    for (std::size_t j = 0; j < m_n; ++j) {
+      spring[j] = m_k * (minus[j] - plus[j]);
+      trueAlong += gTrue[j] * tau[j];
+      springAlong += spring[j] * tau[j];
+    }
+    double perpNorm2 = 0.0, springDotPerp = 0.0;
+    for (std::size_t j = 0; j < m_n; ++j) {
+      perp[j] = gTrue[j] - trueAlong * tau[j];  // g_perp
+      perpNorm2 += perp[j] * perp[j];
+      spring[j] -= springAlong * tau[j];  // now g^s_perp
+      springDotPerp += spring[j] * perp[j];
+    }
+    // Spring gradient along the tangent: the projection (g^s . tau) tau of the original NEB, or
+    // -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12), which
+    // spaces the images equally even where the band is kinked.
+    double parallelSpring = springAlong;
+    if (m_segmentSprings) {
+      double plus2 = 0.0, minus2 = 0.0;
+      for (std::size_t j = 0; j < m_n; ++j) {
+        plus2 += plus[j] * plus[j];
+        minus2 += minus[j] * minus[j];
+      }
+      parallelSpring = -m_k * (std::sqrt(plus2) - std::sqrt(minus2));
+    }
+    // Doubly nudged part: g^s_perp less its component along ghat_perp (Trygubenko and Wales);
+    // undefined, and left out, where g_perp vanishes.
+    const bool nudgeTwice = m_doublyNudged && perpNorm2 > 0.0;
+    const double along = nudgeTwice ? springDotPerp / perpNorm2 : 0.0;
+    for (std::size_t j = 0; j < m_n; ++j) {
+      gBand[j] = perp[j] + parallelSpring * tau[j];
+      if (nudgeTwice) gBand[j] += spring[j] - along * perp[j];
+    }
+  }
+  return checkedSum(sum);
+}
+
+Dneb::Dneb(const DnebParams& params) : m_params(params) { m_params.check(); }
+
+int Dneb::imageCount(double endpointDistance) const {
+  if (m_params.images > 0) return m_params.images;
+  const double scaled = std::floor(m_params.imageDensity * std::max(0.0, endpointDistance));
+  if (!(scaled < static_cast<double>(m_params.maxImages))) return m_params.maxImages;
+  return std::max(m_params.minImages, static_cast<int>(scaled));
+}
+
+int Dneb::iterationCount(int images) const {
+  if (m_params.iterations > 0) return m_params.iterations;
+  const double scaled = std::floor(m_params.iterationDensity * static_cast<double>(images));
+  if (!(scaled < static_cast<double>(m_params.maxIterations))) return m_params.maxIterations;
+  return std::max(1, static_cast<int>(scaled));
+}
+
+DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
+                     const std::vector<double>& finish, const Lbfgs::Observer& observer) const {
+  const std::size_t n = potential.dimension();
+  if (start.size() != n || finish.size() != n) {
+    throw std::invalid_argument("DNEB: start (" + std::to_string(start.size()) + ") and finish (" +
+                                std::to_string(finish.size()) + ") must have the potential's " +
+                                std::to_string(n) + " coordinates");
+  }
+  DnebResult result;
+  std::vector<double> finishAligned;
+  if (m_params.alignEndpoints) {
+    if (n % 3 != 0) {
+      throw std::invalid_argument(
+          "DNEB: alignEndpoints needs 3N Cartesian coordinates; switch it off for other "
+          "coordinate systems");
+    }
+    AlignmentResult aligned = alignStructures(start, finish, m_params.alignment);
+    finishAligned = std::move(aligned.alignedB);
+    result.endpointDistance = aligned.distance;
+  } else {
+    finishAligned = finish;
+    result.endpointDistance = distanceBetween(start.data(), finish.data(), n);
+  }
+
+  const int images = imageCount(result.endpointDistance);
+  result.interiorImages = images;
+  result.iterationLimit = iterationCount(images);
+  DnebBand band(potential, start, finishAligned, images, m_params.springConstant,
+                m_params.doublyNudged, m_params.segmentSprings);
+  std::vector<double> x = band.interpolate();
+  if (std::isfinite(m_params.coldFusionDrop)) {
+    band.setColdFusionEnergy(std::min(band.startEnergy(), band.finishEnergy()) -
+                             m_params.coldFusionDrop);
+  }
+
+  LbfgsParams lp;
+  lp.historySize = m_params.historySize;
+  lp.initialGuess = m_params.initialGuess;
+  lp.maxStep = m_params.maxStepPerImage;            // per image, through BandWorkspace
+  lp.maxRise = std::numeric_limits<double>::max();  // no energy-rise test: not a true gradient
+  lp.maxIterations = result.iterationLimit;
+  lp.rmsTolerance = m_params.rmsTolerance;
+  BandWorkspace workspace(band, m_params.historySize, n);
+  workspace.setCoordinates(x.data());
+  std::vector<double> current(x.size());
+  const auto adjust = [&](const LbfgsIteration& it) {
+    if (m_params.springAdjustFactor > 1.0) {
+      workspace.getCoordinates(current.data());
+      const double k = band.springConstant();
+      band.setSpringConstant(band.meanSpacingDeviation(current.data()) > m_params.spacingTolerance
+                                 ? k * m_params.springAdjustFactor
+                                 : k / m_params.springAdjustFactor);
+    }
+    if (observer) observer(it);
+  };
+  const LbfgsResult run = Lbfgs(lp).minimize(workspace, adjust);
+  workspace.getCoordinates(x.data());
+  // One more evaluation at the final band, so that energies and tangents belong to it.
+  std::vector<double> g(x.size());
+  band.energyGradient(x.data(), g.data());
+  double g2 = 0.0;
+  for (double v : g) g2 += v * v;
+
+  result.rmsGradient = std::sqrt(g2 / static_cast<double>(g.size()));
+  result.springConstant = band.springConstant();
+  result.iterations = run.iterations;
+  result.functionCalls = (run.functionCalls + 1) * images + 2;
+  result.coldFusionSteps = band.coldFusionEvaluations();
+  result.status = run.status;
+  result.energies = band.energies();
+  result.images.reserve(images + 2);
+  result.images.push_back(start);
+  for (int i = 0; i < images; ++i) {
+    result.images.emplace_back(x.begin() + i * n, x.begin() + (i + 1) * n);
+  }
+  result.images.push_back(finishAligned);
+  result.tangents.assign(images + 2, {});
+  for (int i = 0; i < images; ++i) {
+    result.tangents[i + 1].assign(band.tangents().begin() + i * n,
+                                  band.tangents().begin() + (i + 1) * n);
+  }
+  std::vector<double> segments;
+  for (int i = 0; i + 1 < images + 2; ++i) {
+    segments.push_back(distanceBetween(result.images[i].data(), result.images[i + 1].data(), n));
+    result.pathLength += segments.back();
+  }
+  const double mean = result.pathLength / static_cast<double>(segments.size());
+  for (double d : segments) {
+    if (mean > 0.0) {
+      result.spacingDeviation =
+          std::max(result.spacingDeviation, 100.0 * std::abs(d - mean) / mean);
+      result.meanSpacingDeviation +=
+          100.0 * std::abs(d - mean) / mean / static_cast<double>(segments.size());
+    }
+  }
+  for (int i = 1; i <= images; ++i) {
+    const double e = result.energies[i];
+    if (e > result.energies[i - 1] && e > result.energies[i + 1]) result.candidates.push_back(i);
+  }
+  std::stable_sort(result.candidates.begin(), result.candidates.end(),
+                   [&](int a, int b) { return result.energies[a] > result.energies[b]; });
+  return result;
+}
+
+}  // namespace landscape

@@ -1,0 +1,129 @@
+#pragma once
+// GMIN-style basin-hopping for atomic clusters (seed 001 section 2.1, eq 1): perturb, quench with
+// L-BFGS, Metropolis accept/reject at kT, adapt the step size toward the target acceptance,
+// keep the lowest distinct minima, reseed after NEWRESTART quenches without improvement, and
+// avoid the taboo list of structures that triggered earlier reseeds (AVOID). The library never
+// prints: progress goes to an observer.
+// Reseeding and taboo rules follow GMIN's NEWRESTART/AVOID exactly (landscape/search/NewRestart.h).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "landscape/core/Random.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/minimisation/LbfgsWorkspace.h"
+#include "landscape/network/StoredMinimum.h"
+#include "landscape/search/BasinHoppingParams.h"
+#include "landscape/search/BasinHoppingState.h"
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+struct QuenchReport {
+  long quench;              ///< 0 = the starting structure, then 1..steps
+  double energy;            ///< quenched energy
+  int lbfgsIterations;
+  double rmsGradient;
+  LbfgsStatus status;
+  double markovEnergy;      ///< energy of the current Markov state after the accept/reject
+  bool accepted;
+  bool evaporated;          ///< an atom ended outside the container, or a hook rejected the
+                            ///< structure (step rejected; see rejectReason)
+  std::string rejectReason; ///< why the structure was rejected, empty otherwise
+  bool taboo;               ///< near a taboo structure (AVOID): step rejected or chain reseeded
+  long functionCalls;       ///< cumulative energy + gradient evaluations
+};
+
+struct StepAdjustReport {
+  long quench;
+  double acceptanceRatio;   ///< over the last stepAdjustInterval quenches
+  double stepSize;          ///< new step size
+};
+
+/// A NEWRESTART event (see NewRestart.h): a reseed, or a step rejected by the taboo rules.
+struct RestartReport {
+  enum class Reason { NoImprovement, Taboo };
+  long quench;
+  Reason reason;
+  bool reseeded;            ///< a new random chain was started (else the step was rejected)
+  double chainBestEnergy;   ///< best energy of the chain at the decision
+  double markovEnergy;      ///< Markov energy afterwards (the new chain's start when reseeded)
+  std::size_t tabooSize;    ///< taboo structures saved (AVOID)
+};
+
+class BasinHoppingObserver {
+ public:
+  virtual ~BasinHoppingObserver() = default;
+  virtual void onQuench(const QuenchReport&) {}
+  virtual void onStepAdjust(const StepAdjustReport&) {}
+  virtual void onRestart(const RestartReport&) {}
+  /// Every params.dumpInterval quenches (if > 0): the current lowest minima, to be saved.
+  virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
+  /// The complete state to continue from, after each onCheckpoint and once more when the loop
+  /// ends (all steps done, target reached or stop requested), before the tight re-quench.
+  virtual void onState(const BasinHoppingState&) {}
+  /// Polled once per quench; true ends the run early (the saved minima are still re-quenched and
+  /// returned), e.g. after SIGINT so that no result is lost.
+  virtual bool stopRequested() { return false; }
+};
+
+struct BasinHoppingResult {
+  std::vector<StoredMinimum> lowest;  ///< re-quenched tightly, lowest first
+  long quenches = 0;                  ///< basin-hopping steps done (not counting quench 0)
+  bool stoppedEarly = false;          ///< the observer asked the run to stop
+  long functionCalls = 0;             ///< all energy + gradient evaluations, tight re-quench included
+  long restarts = 0;                  ///< reseeds from random structures
+  bool targetReached = false;
+  long targetQuench = -1;             ///< quench at which the target was first reached
+  long targetFunctionCalls = -1;      ///< function calls up to that quench
+  double finalStepSize = 0.0;
+};
+
+/// System-specific additions to the cluster moves (e.g. AMBER side-chain rotations and
+/// stereochemistry checks, landscape/search/ProteinMoves.h). Both are optional.
+struct BasinHoppingHooks {
+  /// Applied to the perturbed structure after the Cartesian displacement, before the quench.
+  std::function<void(std::vector<double>& x, Random& random)> extraMove;
+  /// Empty when the quenched structure may be kept; otherwise why it is rejected (it is then
+  /// neither saved nor accepted, as GMIN does for changed chirality or cis/trans states).
+  std::function<std::string(const std::vector<double>& x)> rejectReason;
+  /// For coordinates that are not 3N Cartesians (rigid bodies): CENTRE's translation to the
+  /// origin, and the largest distance of an atom from the origin for the container test. Empty:
+  /// removeCentreOfMass() and maxRadius() of x (ClusterGeometry.h).
+  std::function<void(std::vector<double>& x)> centre;
+  std::function<double(const std::vector<double>& x)> maxRadius;
+};
+
+class BasinHopping {
+ public:
+  /// Throws std::invalid_argument if params.check() fails. Quenches run on the workspaces the
+  /// factory builds (default: the CPU L-BFGS).
+  BasinHopping(Potential& potential, const BasinHoppingParams& params,
+               LbfgsWorkspaceFactory workspaceFactory = {}, BasinHoppingHooks hooks = {});
+
+  /// Runs from `start` (3N coordinates), or from a random cluster inside the container drawn
+  /// from the seed when `start` is empty.
+  BasinHoppingResult run(std::vector<double> start, BasinHoppingObserver* observer = nullptr);
+
+  /// Continues a run from a state that observer->onState reported (same potential and params;
+  /// params.steps may be larger): quench numbering, random numbers, step size, NEWRESTART and the
+  /// lowest minima carry on as if the run had never stopped. Throws std::invalid_argument when
+  /// the state does not fit the potential or the params.
+  BasinHoppingResult resume(const BasinHoppingState& state,
+                            BasinHoppingObserver* observer = nullptr);
+
+  double containerRadius() const { return m_radius; }
+
+ private:
+  BasinHoppingResult runFrom(std::vector<double> start, const BasinHoppingState* resumed,
+                             BasinHoppingObserver* observer);
+
+  Potential& m_potential;
+  BasinHoppingParams m_params;
+  LbfgsWorkspaceFactory m_workspaceFactory;
+  BasinHoppingHooks m_hooks;
+  double m_radius;
+};
+
+}  // namespace landscape

@@ -1,0 +1,37 @@
+#include "landscape/search/BasinHoppingParams.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "landscape/core/Require.h"
+
+namespace landscape {
+
+void BasinHoppingParams::check() const {
+  require(steps >= 0, "basin-hopping steps must be >= 0");
+  require(std::isfinite(temperature) && temperature > 0.0, "temperature kT must be > 0 (energy)");
+  require(std::isfinite(stepSize) && stepSize >= 0.0, "step size must be >= 0 (length)");
+  require(std::isfinite(angularThreshold) && angularThreshold >= 0.0,
+          "angular-move threshold (STEP 2nd field) must be >= 0");
+  require(stepAdjustInterval >= 1, "step-adjust interval (NACCEPT) must be >= 1");
+  require(targetAcceptance > 0.0 && targetAcceptance < 1.0,
+          "target acceptance ratio must be in (0, 1)");
+  require(stepAdjustFactor >= 1.0, "step-adjust factor must be >= 1");
+  require(saveCount >= 1, "SAVE must keep at least 1 minimum");
+  require(std::isfinite(energyDifference) && energyDifference >= 0.0, "EDIFF must be >= 0 (energy)");
+  require(sloppyRms > 0.0 && tightRms > 0.0, "convergence RMS gradients must be > 0");
+  require(sloppyMaxIterations >= 1 && tightMaxIterations >= 1, "MAXIT values must be >= 1");
+  require(std::isfinite(containerRadius) && containerRadius >= 0.0,
+          "container radius must be >= 0 (0 = default)");
+  require(newRestartSteps >= 0, "NEWRESTART steps must be >= 0");
+  require(std::isfinite(avoidDistance) && avoidDistance >= 0.0, "AVOID distance must be >= 0");
+  require(avoidMaxSaved >= 0, "AVOID list length must be >= 0");
+  require(avoidDistance == 0.0 || avoidMaxSaved >= 1,
+          "AVOID needs a list length >= 1 when its distance is > 0");
+  require(!targetEnergy || std::isfinite(*targetEnergy), "target energy must be finite");
+  require(dumpInterval >= 0, "DUMPINT must be >= 0");
+  lbfgs.check();
+}
+
+}  // namespace landscape

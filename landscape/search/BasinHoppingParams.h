@@ -1,0 +1,46 @@
+#pragma once
+// Settings of GMIN-style basin-hopping. Energies and temperatures (kT) are in the potential's
+// energy unit (GMIN's convention); lengths in its length unit. The GMIN keyword that sets each
+// field is given in brackets (docs/gmin-keywords.md has the full table).
+#include <cstdint>
+#include <optional>
+
+#include "landscape/minimisation/LbfgsParams.h"
+
+namespace landscape {
+
+struct BasinHoppingParams {
+  long steps = 5000;                ///< [STEPS] basin-hopping steps (quenches after the first)
+  double temperature = 1.0;         ///< [TEMPERATURE] Metropolis kT (energy)
+  double stepSize = 0.4;            ///< [STEP 1st] max Cartesian displacement per coordinate
+  double angularThreshold = 0.0;    ///< [STEP 2nd] ASTEP: angular move of the most weakly bound
+                                    ///< atom when its energy > ASTEP * (lowest atom energy); 0 = off
+  int stepAdjustInterval = 50;      ///< [NACCEPT] quenches between step-size adjustments
+  double targetAcceptance = 0.5;    ///< [ACCRAT] acceptance ratio the step size is tuned toward
+  double stepAdjustFactor = 1.05;   ///< step size multiplied/divided by this
+  int saveCount = 10;               ///< [SAVE] number of lowest distinct minima kept
+  double energyDifference = 0.02;   ///< [EDIFF] minima closer in energy than this are the same
+  double sloppyRms = 1e-3;          ///< [SLOPPYCONV] RMS gradient for quenches during the run
+  int sloppyMaxIterations = 1000;   ///< [MAXIT 1st] L-BFGS cap during the run
+  double tightRms = 1e-5;           ///< [TIGHTCONV] RMS gradient for the final re-quench of saved minima
+  int tightMaxIterations = 1000;    ///< [MAXIT 2nd] L-BFGS cap for the tight re-quench
+  bool centre = true;               ///< [CENTRE] remove the centre of mass after every step
+  double containerRadius = 0.0;     ///< [RADIUS] spherical container radius; 0 = GMIN's default
+                                    ///< 2 + (3 N / 17.77153175)^(1/3) for clusters
+  bool container = true;            ///< false for molecules: no container, no evaporation check
+  int newRestartSteps = 0;          ///< [NEWRESTART] restart after more than this many quenches
+                                    ///< without lowering the chain's best energy by EDIFF; 0 = off
+  double avoidDistance = 0.0;       ///< [AVOID 1st] taboo when a new chain best is within this
+                                    ///< permutational distance of a saved structure; 0 = off
+  int avoidMaxSaved = 0;            ///< [AVOID 2nd] taboo list length (most recent kept)
+  bool avoidReseeds = true;         ///< [AVOID 3rd] T (GMIN's default): restarts reseed from a
+                                    ///< random structure; F: the step is rejected instead
+  std::optional<double> targetEnergy;  ///< [TARGET] stop once a minimum at or below this is found
+  std::uint64_t seed = 1;           ///< [SEED] random seed; the same seed gives the same run
+  int dumpInterval = 0;             ///< [DUMPINT] quenches between checkpoints of the results; 0 = end only
+  LbfgsParams lbfgs;                ///< history size, max step, max rise for every quench
+
+  void check() const;
+};
+
+}  // namespace landscape

@@ -1,0 +1,65 @@
+#include "landscape/search/RigidBodyMoves.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "landscape/core/Require.h"
+#include "potentials/RigidBodyTerms.h"
+
+namespace landscape {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+// Uniform in the unit ball (rejection from the cube; the draw count is part of the seeded stream).
+void unitBall(Random& random, double v[3]) {
+  do {
+    for (int k = 0; k < 3; ++k) v[k] = random.symmetric();
+  } while (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 1.0);
+}
+}  // namespace
+
+void RigidBodyMoveParams::check() const {
+  require(std::isfinite(translation) && translation >= 0.0,
+          "rigid-body moves: translation must be >= 0 (length)");
+  require(std::isfinite(rotation) && rotation >= 0.0 && rotation <= kPi,
+          "rigid-body moves: rotation must be in [0, pi] (radians)");
+  require(std::isfinite(probability) && probability >= 0.0 && probability <= 1.0,
+          "rigid-body moves: probability must be in [0, 1]");
+}
+
+void moveRigidBodies(const RigidBodySystem& system, const RigidBodyMoveParams& params,
+                     std::vector<double>& q, Random& random) {
+  if (q.size() != system.dimension())
+    throw std::invalid_argument("rigid-body moves: coordinates have " + std::to_string(q.size()) +
+                                " entries, the system " + std::to_string(system.dimension()));
+  const std::size_t B = system.bodyCount();
+  for (std::size_t b = 0; b < B; ++b) {
+    if (random.uniform() >= params.probability) continue;
+    if (params.translation > 0.0) {
+      double d[3];
+      unitBall(random, d);
+      for (int k = 0; k < 3; ++k) q[3 * b + k] += params.translation * d[k];
+    }
+    if (params.rotation > 0.0) {
+      double axis[3];
+      double norm = 0.0;
+      do {
+        unitBall(random, axis);
+        norm = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+      } while (norm < 1e-6);
+      const double angle = params.rotation * random.uniform();
+      double move[3], Rm[9], Rb[9], R[9];
+      for (int k = 0; k < 3; ++k) move[k] = angle * axis[k] / norm;
+      rotationMatrix(move, Rm);
+      double* p = &q[3 * B + 3 * b];
+      rotationMatrix(p, Rb);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          R[3 * i + j] = Rm[3 * i] * Rb[j] + Rm[3 * i + 1] * Rb[3 + j] + Rm[3 * i + 2] * Rb[6 + j];
+      rotationVectorOf(R, p);
+    }
+  }
+}
+
+}  // namespace landscape

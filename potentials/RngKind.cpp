@@ -1,0 +1,124 @@
+#include "potentials/RngKind.h"
+
+#include <algorithm>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+namespace landscape {
+
+namespace {
+
+struct NamedKind {
+  RngKind kind;
+  const char* name;
+};
+
+constexpr NamedKind kNames[] = {{RngKind::Lcg, "lcg"},
+                                {RngKind::Ran2, "ran2"},
+                                {RngKind::HybridTaus, "hybrid-taus"},
+                                {RngKind::LaggedFibonacci, "lagged-fibonacci"},
+                                {RngKind::Philox, "philox"}};
+
+std::string acceptedNames() {
+  std::string names;
+  for (const NamedKind& n : kNames) names += std::string(names.empty() ? "" : ", ") + n.name;
+  return names;
+}
+
+}  // namespace
+
+RngKind parseRngKind(const std::string& name) {
+  for (const NamedKind& n : kNames)
+    if (name == n.name) return n.kind;
+  throw std::invalid_argument("random generator must be one of " + acceptedNames() + ", not '" +
+                              name + "'");
+}
+
+std::string rngKindName(RngKind kind) {
+  for (const NamedKind& n : kNames)
+    if (kind == n.kind) return n.name;
+  throw std::invalid_argument("rngKindName: RngKind holds an unknown value");
+}
+
+std::ostream& operator<<(std::ostream& os, RngKind kind) { return os << rngKindName(kind); }
+
+std::vector<RngKind> allRngKinds() {
+  std::vector<RngKind> kinds;
+  for (const NamedKind& n : kNames) kinds.push_back(n.kind);
+  return kinds;
+}
+
+std::size_t LaggedFibonacciLags::maxDrawsPerStep() const {
+  return std::min<std::size_t>(shortLag, longLag - shortLag);
+}
+
+std::size_t LaggedFibonacciLags::maxStreams() const {
+  return maxDrawsPerStep() / kWordsPerStreamStep;
+}
+
+const std::vector<LaggedFibonacciLags>& laggedFibonacciLagTable() {
+  // Primitive trinomials x^l + x^s + 1 over GF(2) with l a Mersenne exponent; of each degree's
+  // published trinomials (or their reciprocals x^l + x^(l-s) + 1) the one maximising min(s, l - s).
+  // Degrees are kept only where they raise the supported particle count markedly.
+  //   2281 ... 44497: Kurita & Matsumoto, Math. Comp. 56 (1991) 817 (2281/1252 is seed 000's
+  //                   "sl = 1252", section VI.A);
+  //   110503:         Heringa, Bloete & Compagner, Int. J. Mod. Phys. C 3 (1992) 561;
+  //   756839, 3021377: Brent, Larvala & Zimmermann, Math. Comp. 72 (2003) 1443;
+  //   6972593:        Brent, Larvala & Zimmermann, Math. Comp. 74 (2005) 1001;
+  //   24036583:       P. Zimmermann, members.loria.fr/PZimmermann/irred (2007, checked by Magma);
+  //   43112609, 74207281: Brent & Zimmermann, "Twelve new primitive binary trinomials",
+  //                   arXiv:1605.09213 (2016), Table 1.
+  // tools/check_trinomials re-derives primitivity (x^(2^l) = x mod the trinomial, which for prime
+  // l and prime 2^l - 1 means primitive); docs/rng.md records which degrees were re-checked here.
+  static const std::vector<LaggedFibonacciLags> table = {
+      {2281, 1252},       {4423, 2098},        {9689, 4187},         {19937, 9842},
+      {44497, 21034},     {110503, 53719},     {756839, 279695},     {3021377, 1010202},
+      {6972593, 3037958}, {24036583, 8785528}, {43112609, 21078848}, {74207281, 30684570}};
+  return table;
+}
+
+LaggedFibonacciLags laggedFibonacciLagsFor(std::size_t drawsPerStep) {
+  const std::vector<LaggedFibonacciLags>& table = laggedFibonacciLagTable();
+  for (const LaggedFibonacciLags& lags : table)
+    if (lags.maxDrawsPerStep() >= std::max<std::size_t>(drawsPerStep, 1)) return lags;
+  throw std::invalid_argument(
+      "lagged-fibonacci: " + std::to_string(drawsPerStep) +
+      " draws per step exceed the largest lag table entry (l = " +
+      std::to_string(table.back().longLag) + ", s = " + std::to_string(table.back().shortLag) +
+      "), which supports at most " + std::to_string(table.back().maxStreams()) +
+      " particles; use another generator");
+}
+
+void requireLagsServe(const LaggedFibonacciLags& lags, std::size_t streams) {
+  if (lags.shortLag == 0 || lags.shortLag >= lags.longLag)
+    throw std::invalid_argument("lagged-fibonacci: the lags must satisfy 0 < s < l, got l = " +
+                                std::to_string(lags.longLag) +
+                                ", s = " + std::to_string(lags.shortLag));
+  if (lags.maxDrawsPerStep() < kWordsPerStreamStep * streams)
+    throw std::invalid_argument("lagged-fibonacci: lags l = " + std::to_string(lags.longLag) +
+                                ", s = " + std::to_string(lags.shortLag) + " allow " +
+                                std::to_string(lags.maxDrawsPerStep()) +
+                                " draws per step, fewer than the " +
+                                std::to_string(kWordsPerStreamStep * streams) + " of " +
+                                std::to_string(streams) + " streams");
+}
+
+std::size_t rngStateBytes(RngKind kind, std::size_t streams) {
+  switch (kind) {
+    case RngKind::Lcg:
+      return 4 * streams;
+    case RngKind::Ran2:
+      return 140 * streams;
+    case RngKind::HybridTaus:
+      return 16 * streams;
+    case RngKind::LaggedFibonacci:
+      return 4 * static_cast<std::size_t>(
+                     laggedFibonacciLagsFor(kWordsPerStreamStep * streams).longLag);
+    case RngKind::Philox:
+      return 0;
+  }
+  throw std::invalid_argument("rngStateBytes: RngKind holds an unknown value");
+}
+
+}  // namespace landscape
