@@ -13,10 +13,10 @@
 //  * prmtop: per-atom, per-residue and bonded-parameter sections repeated once per copy; atom
 //    indices of the bond, angle, dihedral and exclusion lists and the residue pointers shifted by
 //    the atoms before the copy, bonded type indices by the types before it (types are not merged);
-//  * Lennard-Jones types renumbered as ParmEd does: one type per distinct AMBER_ATOM_TYPE name (and
-//    parameters), numbered in order of first appearance; Rmin/2 and epsilon of each from the input's
-//    diagonal A and B coefficients, and every A and B recomputed from them with the input's
-//    combining rule (Lorentz-Berthelot, or geometric when that is what reproduces the table).
+//  * Lennard-Jones types renumbered as ParmEd does: one type per distinct AMBER_ATOM_TYPE name
+//    (and parameters), numbered in order of first appearance; Rmin/2 and epsilon of each from the
+//    input's diagonal A and B coefficients, and every A and B recomputed from them with the
+//    input's combining rule (Lorentz-Berthelot, or geometric when that reproduces the table).
 // Only plain AMBER topologies are accepted (no box, extra points, perturbation, CMAP, 10-12 terms
 // or off-diagonal Lennard-Jones modifications); anything else is refused with a message.
 //
@@ -106,9 +106,7 @@ struct Prmtop {
       if (s.name == name) return s;
     throw std::runtime_error("prmtop has no %FLAG " + name);
   }
-  const Section& get(const std::string& name) const {
-    return const_cast<Prmtop*>(this)->get(name);
-  }
+  const Section& get(const std::string& name) const { return const_cast<Prmtop*>(this)->get(name); }
   bool has(const std::string& name) const {
     return std::any_of(sections.begin(), sections.end(),
                        [&](const Section& s) { return s.name == name; });
@@ -230,27 +228,64 @@ void writeInpcrd(const std::string& path, const std::vector<double>& x) {
 
 // POINTERS entries (ambermd.org/prmtop.pdf).
 enum Pointer {
-  NATOM = 0, NTYPES, NBONH, MBONA, NTHETH, MTHETA, NPHIH, MPHIA, NHPARM, NPARM, NNB, NRES, NBONA,
-  NTHETA, NPHIA, NUMBND, NUMANG, NPTRA, NATYP, NPHB, IFPERT, NBPER, NGPER, NDPER, MBPER, MGPER,
-  MDPER, IFBOX, NMXRS, IFCAP, NUMEXTRA, NCOPY
+  NATOM = 0,
+  NTYPES,
+  NBONH,
+  MBONA,
+  NTHETH,
+  MTHETA,
+  NPHIH,
+  MPHIA,
+  NHPARM,
+  NPARM,
+  NNB,
+  NRES,
+  NBONA,
+  NTHETA,
+  NPHIA,
+  NUMBND,
+  NUMANG,
+  NPTRA,
+  NATYP,
+  NPHB,
+  IFPERT,
+  NBPER,
+  NGPER,
+  NDPER,
+  MBPER,
+  MGPER,
+  MDPER,
+  IFBOX,
+  NMXRS,
+  IFCAP,
+  NUMEXTRA,
+  NCOPY
 };
 
 // How each section of the copy is made from the input's.
-const std::set<std::string> kPerAtom = {
-    "ATOM_NAME", "CHARGE", "MASS", "NUMBER_EXCLUDED_ATOMS", "AMBER_ATOM_TYPE",
-    "TREE_CHAIN_CLASSIFICATION", "JOIN_ARRAY", "IROTAT", "RADII", "SCREEN", "ATOMIC_NUMBER"};
+const std::set<std::string> kPerAtom = {"ATOM_NAME",
+                                        "CHARGE",
+                                        "MASS",
+                                        "NUMBER_EXCLUDED_ATOMS",
+                                        "AMBER_ATOM_TYPE",
+                                        "TREE_CHAIN_CLASSIFICATION",
+                                        "JOIN_ARRAY",
+                                        "IROTAT",
+                                        "RADII",
+                                        "SCREEN",
+                                        "ATOMIC_NUMBER"};
 const std::set<std::string> kPerResidue = {"RESIDUE_LABEL"};
 const std::set<std::string> kPerBondedType = {
-    "BOND_FORCE_CONSTANT", "BOND_EQUIL_VALUE", "ANGLE_FORCE_CONSTANT", "ANGLE_EQUIL_VALUE",
-    "DIHEDRAL_FORCE_CONSTANT", "DIHEDRAL_PERIODICITY", "DIHEDRAL_PHASE", "SCEE_SCALE_FACTOR",
-    "SCNB_SCALE_FACTOR"};
-const std::set<std::string> kUnchanged = {"TITLE", "SOLTY", "HBOND_ACOEF", "HBOND_BCOEF", "HBCUT",
-                                          "RADIUS_SET"};
+    "BOND_FORCE_CONSTANT", "BOND_EQUIL_VALUE",        "ANGLE_FORCE_CONSTANT",
+    "ANGLE_EQUIL_VALUE",   "DIHEDRAL_FORCE_CONSTANT", "DIHEDRAL_PERIODICITY",
+    "DIHEDRAL_PHASE",      "SCEE_SCALE_FACTOR",       "SCNB_SCALE_FACTOR"};
+const std::set<std::string> kUnchanged = {"TITLE", "SOLTY",      "HBOND_ACOEF", "HBOND_BCOEF",
+                                          "HBCUT", "RADIUS_SET", "IPOL"};
 // Term lists: entries per term, and the table their last entry indexes (its length pointer).
 const std::map<std::string, std::pair<int, Pointer>> kTermLists = {
-    {"BONDS_INC_HYDROGEN", {3, NUMBND}},       {"BONDS_WITHOUT_HYDROGEN", {3, NUMBND}},
-    {"ANGLES_INC_HYDROGEN", {4, NUMANG}},      {"ANGLES_WITHOUT_HYDROGEN", {4, NUMANG}},
-    {"DIHEDRALS_INC_HYDROGEN", {5, NPTRA}},    {"DIHEDRALS_WITHOUT_HYDROGEN", {5, NPTRA}}};
+    {"BONDS_INC_HYDROGEN", {3, NUMBND}},    {"BONDS_WITHOUT_HYDROGEN", {3, NUMBND}},
+    {"ANGLES_INC_HYDROGEN", {4, NUMANG}},   {"ANGLES_WITHOUT_HYDROGEN", {4, NUMANG}},
+    {"DIHEDRALS_INC_HYDROGEN", {5, NPTRA}}, {"DIHEDRALS_WITHOUT_HYDROGEN", {5, NPTRA}}};
 
 template <class T>
 std::vector<T> repeated(const std::vector<T>& v, int copies) {
@@ -285,13 +320,15 @@ Prmtop makeCopies(const Prmtop& in, int copies) {
     throw std::runtime_error("NONBONDED_PARM_INDEX does not have NTYPES^2 entries");
   for (long k : nbIndex)
     if (k <= 0 || k > static_cast<long>(acoef.size()) || k > static_cast<long>(bcoef.size()))
-      throw std::runtime_error("NONBONDED_PARM_INDEX has an entry that is not a 12-6 pair (10-12 "
-                               "terms are not supported) or is out of range");
+      throw std::runtime_error(
+          "NONBONDED_PARM_INDEX has an entry that is not a 12-6 pair (10-12 "
+          "terms are not supported) or is out of range");
   std::vector<double> radius(static_cast<std::size_t>(ntypes)),
       depth(static_cast<std::size_t>(ntypes));
   for (long i = 0; i < ntypes; ++i) {
     const long k = nbIndex[static_cast<std::size_t>(ntypes * i + i)] - 1;
-    const double a = acoef.at(static_cast<std::size_t>(k)), b = bcoef.at(static_cast<std::size_t>(k));
+    const double a = acoef.at(static_cast<std::size_t>(k)),
+                 b = bcoef.at(static_cast<std::size_t>(k));
     if (a < 1.0e-10 || b < 1.0e-10) continue;  // radius = depth = 0
     const double factor = 2 * a / b;
     radius[static_cast<std::size_t>(i)] = std::pow(factor, 1.0 / 6.0) * 0.5;
@@ -325,8 +362,9 @@ Prmtop makeCopies(const Prmtop& in, int copies) {
   if (hasNbfix(false)) {
     geometric = true;
     if (hasNbfix(true))
-      throw std::runtime_error("the Lennard-Jones table has off-diagonal modifications (NBFIX), "
-                               "which this tool does not carry over");
+      throw std::runtime_error(
+          "the Lennard-Jones table has off-diagonal modifications (NBFIX), "
+          "which this tool does not carry over");
   }
   // One new type per distinct (AMBER_ATOM_TYPE, parameters), in order of first appearance.
   const std::vector<std::string>& atomTypes = in.get("AMBER_ATOM_TYPE").strings;
@@ -359,8 +397,10 @@ Prmtop makeCopies(const Prmtop& in, int copies) {
   std::vector<double> newA(static_cast<std::size_t>(index)), newB(static_cast<std::size_t>(index));
   for (long i = 0; i < nt; ++i)
     for (long j = i; j < nt; ++j) {
-      const std::size_t k = static_cast<std::size_t>(holder[static_cast<std::size_t>(nt * i + j)] - 1);
-      const LjType &ti = types[static_cast<std::size_t>(i)], &tj = types[static_cast<std::size_t>(j)];
+      const std::size_t k =
+          static_cast<std::size_t>(holder[static_cast<std::size_t>(nt * i + j)] - 1);
+      const LjType &ti = types[static_cast<std::size_t>(i)],
+                   &tj = types[static_cast<std::size_t>(j)];
       const double rij = combined(geometric, ti.rmin, tj.rmin);
       const double wdij = std::sqrt(ti.epsilon * tj.epsilon);
       newA[k] = wdij * std::pow(rij, 12.0);
@@ -461,13 +501,20 @@ int main(int argc, char** argv) {
       return 2;
     }
     const std::string value = argv[++i];
-    if (arg == "--prmtop") prmtopPath = value;
-    else if (arg == "--inpcrd") inpcrdPath = value;
-    else if (arg == "--output") outputDir = value;
-    else if (arg == "--grid") gridText = value;
-    else if (arg == "--copies") copies = std::atoi(value.c_str());
-    else if (arg == "--margin") margin = std::atof(value.c_str());
-    else if (arg == "--version-date") versionDate = value;
+    if (arg == "--prmtop")
+      prmtopPath = value;
+    else if (arg == "--inpcrd")
+      inpcrdPath = value;
+    else if (arg == "--output")
+      outputDir = value;
+    else if (arg == "--grid")
+      gridText = value;
+    else if (arg == "--copies")
+      copies = std::atoi(value.c_str());
+    else if (arg == "--margin")
+      margin = std::atof(value.c_str());
+    else if (arg == "--version-date")
+      versionDate = value;
     else {
       std::fprintf(stderr, "make_prmtop_copies: unknown option %s\n%s", arg.c_str(), kUsage);
       return 2;
@@ -475,8 +522,10 @@ int main(int argc, char** argv) {
   }
   if (prmtopPath.empty() || inpcrdPath.empty() || outputDir.empty() || gridText.empty() ||
       copies <= 0) {
-    std::fprintf(stderr, "make_prmtop_copies: --prmtop, --inpcrd, --grid, --copies (> 0) and "
-                         "--output are required\n%s", kUsage);
+    std::fprintf(stderr,
+                 "make_prmtop_copies: --prmtop, --inpcrd, --grid, --copies (> 0) and "
+                 "--output are required\n%s",
+                 kUsage);
     return 2;
   }
   try {
