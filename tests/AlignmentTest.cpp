@@ -33,12 +33,12 @@ using landscape::solveAssignment;
 // ---------------------------------------------------------------- helpers
 
 // A local lookup on purpose, independent of any shared test helper: env LANDSCAPE_TEST_DATA,
-// else <source>/../shared/data.
+// else <source>/tests/data.
 std::string testDataDir() {
   if (const char* env = std::getenv("LANDSCAPE_TEST_DATA"); env != nullptr && *env != '\0') {
     return env;
   }
-  return std::string(LANDSCAPE_SOURCE_DIR) + "/../shared/data";
+  return std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data";
 }
 
 std::string lj38LowestPath() { return testDataDir() + "/lj38/gmin/lowest"; }

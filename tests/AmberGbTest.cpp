@@ -1,7 +1,7 @@
 // AMBER prmtop/inpcrd readers and the AMBER + generalized Born CPU reference potential (issue 3).
 //
 // References, all in kcal/mol and kcal/mol/A:
-//  * ../shared/data/gb/reference_json/*.json (REFERENCE.md): OpenMM 7.7 (Reference platform,
+//  * tests/data/gb/reference_json/*.json (REFERENCE.md): OpenMM 7.7 (Reference platform,
 //    double precision) running a CustomGBForce that reproduces sander igb = 2 / 5, for every
 //    component, the total and the RMS force. Two documented differences between that reference
 //    and sander are removed before comparing (docs/amber-gb.md):
@@ -178,7 +178,7 @@ struct ReferenceCase {
   double saltcon;  ///< mol/L
   double rgbmax;   ///< Angstrom
   /// BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4 VDW, 1-4 EEL, EGB, TOTAL, RMS force, copied with 17
-  /// significant digits from ../shared/data/gb/reference_json/<system>.json, model
+  /// significant digits from tests/data/gb/reference_json/<system>.json, model
   /// amber_igb<igb>_rgbmax<rgbmax>.
   double values[10];
 };

@@ -16,7 +16,7 @@ namespace {
 
 constexpr double kLj13GlobalMinimum = -44.326801;  // Cambridge Cluster Database
 
-// GMIN's LJ38 example settings (shared/data/lj38/gmin/data) applied to a smaller cluster.
+// GMIN's LJ38 example settings (tests/data/lj38/gmin/data) applied to a smaller cluster.
 BasinHoppingParams gminExampleParams(long steps, std::uint64_t seed) {
   BasinHoppingParams p;
   p.steps = steps;

@@ -1,6 +1,6 @@
 // Connect runs (OPTIM's NEWCONNECT with Dijkstra) on an in-memory transition network: the network's
 // bookkeeping, the Dijkstra choice of pairs, Mueller-Brown's two-step path, LJ7, and (slow) the
-// LJ38 example of shared/data/lj38/optim.
+// LJ38 example of tests/data/lj38/optim.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -211,13 +211,13 @@ std::vector<double> readOdataPoints(const std::string& path) {
   return x;
 }
 
-// The wales-group LJ38 example (shared/data/lj38/optim): global minimum (odata POINTS, Oh) to the
+// The wales-group LJ38 example (tests/data/lj38/optim): global minimum (odata POINTS, Oh) to the
 // second-lowest minimum (finish, C5v), with the example's odata settings. OPTIM needed 5 cycles
 // and found 8 transition states on the path, the highest at -168.7591078.
 TEST(SlowConnect, Lj38ExampleGlobalMinimumToSecondLowest) {
   const auto odata = testDataPath("lj38/optim/odata");
   const auto finishFile = testDataPath("lj38/optim/finish");
-  if (!odata || !finishFile) GTEST_SKIP() << "shared/data/lj38/optim not found";
+  if (!odata || !finishFile) GTEST_SKIP() << "tests/data/lj38/optim not found";
   LennardJones lj(38);
   std::vector<double> start = readOdataPoints(*odata);
   std::vector<double> finish = readCoordinates(*finishFile);

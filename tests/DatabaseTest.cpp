@@ -344,7 +344,7 @@ TEST(LowestFileTest, FormatsGminsExampleCharacterForCharacter) {
   const std::optional<std::string> found = testDataPath("lj38/gmin/lowest");
   if (!found) {
     GTEST_SKIP() << "GMIN's LJ38 example output lj38/gmin/lowest is absent under "
-                 << testDataRoot() << "; set LANDSCAPE_TEST_DATA to the shared data folder";
+                 << testDataRoot() << "; set LANDSCAPE_TEST_DATA to the test data folder";
   }
   const std::string path = *found;
   const std::string original = readText(path);
@@ -367,7 +367,7 @@ TEST(LowestFileTest, ReadsGminsExample) {
   const std::optional<std::string> found = testDataPath("lj38/gmin/lowest");
   if (!found) {
     GTEST_SKIP() << "GMIN's LJ38 example output lj38/gmin/lowest is absent under "
-                 << testDataRoot() << "; set LANDSCAPE_TEST_DATA to the shared data folder";
+                 << testDataRoot() << "; set LANDSCAPE_TEST_DATA to the test data folder";
   }
   const std::string path = *found;
   std::vector<std::string> labels;

@@ -1,4 +1,4 @@
-// The first DNEB run of OPTIM's LJ38 example (shared/data/lj38/optim: odata, finish, optim.out)
+// The first DNEB run of OPTIM's LJ38 example (tests/data/lj38/optim: odata, finish, optim.out)
 // with the example's settings: 50 images, 500 iterations, NEBK 10, RMS 0.025, L-BFGS m = 4, 0.2
 // per image. OPTIM's optim.out: "Double-ended search iterations= 303 RMS= 0.0240 Dev= 7.22%
 // S= 7.68", five candidates, refined to transition states of which the highest is
@@ -25,7 +25,7 @@ namespace {
 TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
   const auto odata = testDataPath("lj38/optim/odata");
   const auto finishFile = testDataPath("lj38/optim/finish");
-  if (!odata || !finishFile) GTEST_SKIP() << "shared/data/lj38/optim not found";
+  if (!odata || !finishFile) GTEST_SKIP() << "tests/data/lj38/optim not found";
   const OptimRunConfig config = readOdataFile(*odata);
   std::vector<double> start = config.odataPoints, finish = readCoordinates(*finishFile);
   ASSERT_EQ(start.size(), 114u);

@@ -23,7 +23,7 @@ DnebParams surfaceParams(int images) {
   return p;
 }
 
-// OPTIM's NEWCONNECT 100 1 20.0 20.0 30 (shared/data/lj38/optim/odata): ImageDensity 20,
+// OPTIM's NEWCONNECT 100 1 20.0 20.0 30 (tests/data/lj38/optim/odata): ImageDensity 20,
 // IterDensity 20, ImageMax 30. Its optim.out shows "180-iteration DNEB run ... using 9 images"
 // for minima 0.49 apart, 19 images / 380 iterations at 0.99, 12 / 240 at 0.64, 30 / 600 beyond.
 TEST(Dneb, ImageAndIterationCountsFollowOptimsDensities) {

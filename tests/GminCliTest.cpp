@@ -375,7 +375,7 @@ TEST_F(GminCli, BadInputGivesOneLineErrorAndNonZeroExit) {
 
 TEST_F(GminCli, ReadsGminsLj38ExampleDataFile) {
   const auto data = testDataPath("lj38/gmin/data");
-  if (!data) GTEST_SKIP() << "shared data not found (set LANDSCAPE_TEST_DATA): lj38/gmin/data";
+  if (!data) GTEST_SKIP() << "test data not found (set LANDSCAPE_TEST_DATA): lj38/gmin/data";
   const GminRun r = gmin("--gmin-data '" + *data + "' --steps 20 --quiet");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.err.find("SORT"), std::string::npos) << "ignored keywords are reported";

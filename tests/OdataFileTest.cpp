@@ -86,7 +86,7 @@ TEST(OdataFile, TableCoversEveryKeywordOfTheLj38Example) {
 
 TEST(OdataFile, TheLj38ExampleGivesTheBuiltInExampleSettings) {
   const auto path = testDataPath("lj38/optim/odata");
-  if (!path) GTEST_SKIP() << "shared/data/lj38/optim not found";
+  if (!path) GTEST_SKIP() << "tests/data/lj38/optim not found";
   const OptimRunConfig config = readOdataFile(*path);
   const OptimSettings& s = config.settings;
   const OptimSettings example = optimLj38ExampleSettings();

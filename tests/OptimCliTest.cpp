@@ -1,6 +1,6 @@
 // The optim executable end to end: the built-in LJ7 example, OPTIM input files, extending a
 // database, and one-line errors with a non-zero exit on bad input. The LJ38 example of
-// shared/data/lj38/optim runs in the slow suite.
+// tests/data/lj38/optim runs in the slow suite.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -490,14 +490,14 @@ TEST_F(OptimCli, AmberInputErrorsNameFileAndLine) {
               "not 'kcal/mol' and 'Angstrom' as this run");
 }
 
-// OPTIM's LJ38 example (shared/data/lj38/optim) through the command line: OPTIM needed 5 connect
+// OPTIM's LJ38 example (tests/data/lj38/optim) through the command line: OPTIM needed 5 connect
 // cycles and found 8 transition states on the path, the highest at -168.7591078.
 class SlowOptimCli : public OptimCli {};
 
 TEST_F(SlowOptimCli, Lj38ExampleFromOptimsInputFiles) {
   const auto odata = testDataPath("lj38/optim/odata");
   const auto finish = testDataPath("lj38/optim/finish");
-  if (!odata || !finish) GTEST_SKIP() << "shared/data/lj38/optim not found";
+  if (!odata || !finish) GTEST_SKIP() << "tests/data/lj38/optim not found";
   const OptimRun r = optim("--odata '" + *odata + "' --finish '" + *finish + "' --output lj38");
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   const Summary s = summary(r.out);

@@ -72,7 +72,7 @@ StoredTransitionNetwork lj7Network() {
 TEST(PathsampleExport, ReformatsTheExampleMinDataAndTsDataByteForByte) {
   const auto minData = testDataPath("lj38/pathsample/min.data");
   const auto tsData = testDataPath("lj38/pathsample/ts.data");
-  if (!minData || !tsData) GTEST_SKIP() << "shared/data/lj38/pathsample not found";
+  if (!minData || !tsData) GTEST_SKIP() << "tests/data/lj38/pathsample not found";
   const std::vector<StoredNetworkMinimum> minima = readMinData(*minData);
   const std::vector<StoredTransitionState> states = readTsData(*tsData);
   ASSERT_EQ(minima.size(), 12u);
@@ -87,7 +87,7 @@ TEST(PathsampleExport, ReformatsTheExampleMinDataAndTsDataByteForByte) {
 
 TEST(PathsampleExport, ReformatsTheExamplePathInfoByteForByte) {
   const auto pathInfo = testDataPath("lj38/optim/path.info");
-  if (!pathInfo) GTEST_SKIP() << "shared/data/lj38/optim/path.info not found";
+  if (!pathInfo) GTEST_SKIP() << "tests/data/lj38/optim/path.info not found";
   const std::vector<PathInfoPoint> points = readPathInfo(*pathInfo, 38);
   ASSERT_EQ(points.size(), 39u);  // 13 min-ts-min triples
   EXPECT_EQ(points[2].pointGroupOrder, 48);
@@ -100,7 +100,7 @@ TEST(PathsampleExport, ReformatsTheExamplePathInfoByteForByte) {
 
 TEST(PathsampleExport, CharacterisationReproducesTheExampleColumns) {
   const auto dir = testDataPath("lj38/pathsample/min.data");
-  if (!dir) GTEST_SKIP() << "shared/data/lj38/pathsample not found";
+  if (!dir) GTEST_SKIP() << "tests/data/lj38/pathsample not found";
   const std::string root = fs::path(*dir).parent_path().string();
   const StoredTransitionNetwork example = readPathsampleFiles(root, 38);
   LennardJones lj(38);
@@ -128,7 +128,7 @@ TEST(PathsampleExport, CharacterisationReproducesTheExampleColumns) {
 
 TEST(PathsampleExport, ExamplePointsFilesAreRecordsOf3NDoubles) {
   const auto points = testDataPath("lj38/pathsample/points.min");
-  if (!points) GTEST_SKIP() << "shared/data/lj38/pathsample not found";
+  if (!points) GTEST_SKIP() << "tests/data/lj38/pathsample not found";
   const std::vector<std::vector<double>> records = readPoints(*points, 114);
   ASSERT_EQ(records.size(), 12u);
   LennardJones lj(38);

@@ -1,10 +1,13 @@
 #pragma once
-// Where the shared test data lives (DESIGN.md; /work/shared/data/README.md lists the folders).
+// Where the test data lives: tests/data in the repository (tests/data/README.md lists the
+// folders and their origin).
 //
-// Root: $LANDSCAPE_TEST_DATA if set, else <source>/../shared/data, where <source> is
+// Root: $LANDSCAPE_TEST_DATA if set, else <source>/tests/data, where <source> is
 // $LANDSCAPE_SOURCE_DIR if set, else the LANDSCAPE_SOURCE_DIR compile definition of the test
-// target. Tests that need a file call testDataPath() and GTEST_SKIP() with a message when it
-// returns nullopt, so a checkout without the data still passes.
+// target. Files generated at build time rather than stored (gb/myoglobin_x4 and gb/myoglobin_x10,
+// made by tools/make_prmtop_copies) are looked up under the root first, then under the build
+// tree's data folder (the LANDSCAPE_GENERATED_DATA_DIR compile definition). Tests that need a
+// file call testDataPath() and GTEST_SKIP() with a message when it returns nullopt.
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -24,16 +27,21 @@ inline std::string testDataRoot() {
   if (source.empty()) source = LANDSCAPE_SOURCE_DIR;
 #endif
   if (source.empty()) source = ".";
-  return (std::filesystem::path(source) / ".." / "shared" / "data").lexically_normal().string();
+  return (std::filesystem::path(source) / "tests" / "data").lexically_normal().string();
 }
 
-/// Full path of relative (e.g. "lj38/gmin/lowest") under testDataRoot(), or nullopt when no
-/// regular file is there.
+/// Full path of relative (e.g. "lj38/gmin/lowest") under testDataRoot(), else under the build
+/// tree's generated data folder, or nullopt when no regular file is in either.
 inline std::optional<std::string> testDataPath(const std::string& relative) {
-  const std::filesystem::path path = std::filesystem::path(testDataRoot()) / relative;
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
-  return path.string();
+  const std::filesystem::path path = std::filesystem::path(testDataRoot()) / relative;
+  if (std::filesystem::is_regular_file(path, error)) return path.string();
+#ifdef LANDSCAPE_GENERATED_DATA_DIR
+  const std::filesystem::path generated =
+      std::filesystem::path(LANDSCAPE_GENERATED_DATA_DIR) / relative;
+  if (std::filesystem::is_regular_file(generated, error)) return generated.string();
+#endif
+  return std::nullopt;
 }
 
 }  // namespace landscape

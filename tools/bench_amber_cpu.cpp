@@ -9,7 +9,8 @@
 // within rgbmax + max screened radius twice more (Born radii, then their chain rule).
 //
 // Usage: bench_amber_cpu [--data DIR] [--systems ash,trpcage,...] [--min-seconds S]
-//   DIR defaults to ../shared/data/gb (run from the repository root).
+//   DIR defaults to <source>/tests/data/gb; myoglobin_x4 and myoglobin_x10 come from the build
+//   tree (build/data/gb) when DIR lacks them.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -58,7 +59,8 @@ const char* kUsage =
     "thread, double) on the GB test systems in their REFERENCE.md conditions (igb 2, 0.2 M,\n"
     "rgbmax 12 A; ash: salt 0, rgbmax 25 A), with EGB and TOTAL against the reference rows; as a\n"
     "Markdown table. Times are thread processor time, wall time in parentheses.\n"
-    "  --data DIR         GB test systems (default ../shared/data/gb, from the repository root)\n"
+    "  --data DIR         GB test systems (default <source>/tests/data/gb; myoglobin_x4/_x10 from\n"
+    "                     build/data/gb when DIR lacks them)\n"
     "  --systems LIST     comma-separated subset of ash,trpcage,trx,myoglobin,myoglobin_x4,\n"
     "                     myoglobin_x10 (default all)\n"
     "  --min-seconds S    minimum timed processor time per cell, seconds (default 1; a call\n"
@@ -110,10 +112,21 @@ std::size_t descreeningPairs(const AmberGb& gb, const std::vector<double>& x) {
   return count;
 }
 
+/// DIR/relative, or the build tree's generated copy when DIR lacks the file (myoglobin_x4 and
+/// myoglobin_x10 are made at build time into build/data/gb, tests/data/gb/SOURCES.md).
+std::string gbDataFile(const std::string& data, const std::string& relative) {
+  const std::filesystem::path path = std::filesystem::path(data) / relative;
+  const std::filesystem::path generated =
+      std::filesystem::path(LANDSCAPE_GENERATED_DATA_DIR) / "gb" / relative;
+  if (!std::filesystem::exists(path) && std::filesystem::exists(generated))
+    return generated.string();
+  return path.string();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string data = "../shared/data/gb";
+  std::string data = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb";
   std::vector<std::string> only;
   double minSeconds = 1.0;
   for (int i = 1; i < argc; ++i) {
@@ -151,8 +164,8 @@ int main(int argc, char** argv) {
   try {
     for (const BenchSystem& s : kSystems) {
       if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
-      const std::string prmtop = (std::filesystem::path(data) / s.prmtop).string();
-      const std::string inpcrd = (std::filesystem::path(data) / s.inpcrd).string();
+      const std::string prmtop = gbDataFile(data, s.prmtop);
+      const std::string inpcrd = gbDataFile(data, s.inpcrd);
       if (!std::filesystem::exists(prmtop) || !std::filesystem::exists(inpcrd)) {
         std::printf("| %s | (files not found under %s) |\n", s.name, data.c_str());
         continue;

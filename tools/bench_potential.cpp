@@ -15,7 +15,8 @@
 //
 // Usage: bench_potential [--data DIR] [--systems trpcage,trx,...] [--repeats K]
 //                        [--cpu-max-atoms N]
-//   DIR defaults to ../shared/data/gb (run from the repository root).
+//   DIR defaults to <source>/tests/data/gb; myoglobin_x4 and myoglobin_x10 come from the build
+//   tree (build/data/gb) when DIR lacks them.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -83,7 +85,8 @@ const char* kUsage =
     "CUDA backend in double and mixed precision (device entry point, median of K calls after two\n"
     "warm-up calls; \"host call\" adds the copies), next to the CPU reference (one thread) and\n"
     "OpenMM's CUDA platform on an H200, as a Markdown table. Needs a CUDA device.\n"
-    "  --data DIR           GB test systems (default ../shared/data/gb, from the repository root)\n"
+    "  --data DIR           GB test systems (default <source>/tests/data/gb; myoglobin_x4/_x10\n"
+    "                       from build/data/gb when DIR lacks them)\n"
     "  --systems LIST       comma-separated subset of trpcage,trx,myoglobin,myoglobin_x4,\n"
     "                       myoglobin_x10 (default all)\n"
     "  --repeats K          timed calls per cell, >= 1 (default 20)\n"
@@ -95,10 +98,21 @@ int usage(const char* message) {
   return 2;
 }
 
+/// DIR/relative, or the build tree's generated copy when DIR lacks the file (myoglobin_x4 and
+/// myoglobin_x10 are made at build time into build/data/gb, tests/data/gb/SOURCES.md).
+std::string gbDataFile(const std::string& data, const std::string& relative) {
+  const std::filesystem::path path = std::filesystem::path(data) / relative;
+  const std::filesystem::path generated =
+      std::filesystem::path(LANDSCAPE_GENERATED_DATA_DIR) / "gb" / relative;
+  if (!std::filesystem::exists(path) && std::filesystem::exists(generated))
+    return generated.string();
+  return path.string();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string data = "../shared/data/gb";
+  std::string data = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb";
   std::vector<std::string> wanted;
   int repeats = 20;
   long cpuMaxAtoms = 3000;
@@ -142,9 +156,9 @@ int main(int argc, char** argv) {
     for (const BenchSystem& s : kSystems) {
       if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end())
         continue;
-      const AmberTopology topology = readAmberTopology(data + "/" + s.prmtop);
+      const AmberTopology topology = readAmberTopology(gbDataFile(data, s.prmtop));
       const std::vector<double> x =
-          readAmberCoordinates(data + "/" + s.inpcrd, topology).positions;
+          readAmberCoordinates(gbDataFile(data, s.inpcrd), topology).positions;
       AmberGbParams params;  // igb 2, 0.2 M, rgbmax 12
       std::vector<double> g(x.size());
 

@@ -19,7 +19,7 @@
 // Usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]
 //                  [--bandwidth BYTES_PER_S] [--graphs]
 //   --pdb        default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb, else
-//                <source>/../shared/data/sop/PF8_protofilament_ca.pdb
+//                <source>/tests/data/sop/PF8_protofilament_ca.pdb
 //   --steps      timed steps per cell (default 20000, after 2000 warm-up steps)
 //   --bandwidth  default 3.2e12 (H200 copy, measured)
 #include <chrono>
@@ -88,7 +88,7 @@ const char* kUsage =
     "library's defaults (FP32 and double, cut at 8 A, skin 3 A), next to SOP-GPU on an H200 and\n"
     "the memory-traffic floor of one step; then one CPU reference line (double, one replica).\n"
     "  --pdb FILE         Calpha PDB (default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb,\n"
-    "                     else <source>/../shared/data/sop/PF8_protofilament_ca.pdb)\n"
+    "                     else <source>/tests/data/sop/PF8_protofilament_ca.pdb)\n"
     "  --replicas LIST    replica counts, comma-separated (default 1,4,16)\n"
     "  --steps N          timed steps per cell (default 20000, after 2000 warm-up steps)\n"
     "  --cpu-steps N      timed steps of the CPU reference (default 20)\n"
@@ -99,7 +99,7 @@ const char* kUsage =
 std::string defaultPdb() {
   if (const char* root = std::getenv("LANDSCAPE_TEST_DATA"); root && *root)
     return std::string(root) + "/sop/PF8_protofilament_ca.pdb";
-  return std::string(LANDSCAPE_SOURCE_DIR) + "/../shared/data/sop/PF8_protofilament_ca.pdb";
+  return std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/sop/PF8_protofilament_ca.pdb";
 }
 
 int run(int argc, char** argv) {

@@ -2,7 +2,7 @@
 # The GPU session's one batch: the whole test suite on a real device, compute-sanitizer on the
 # CUDA tests, and the benchmarks. Logs go to $OUT (default ./gpu-check-out).
 # Usage (from the repository root, with a build in ./build): tools/gpu_check.sh
-# Shared test data: set LANDSCAPE_TEST_DATA (e.g. a copy of ../shared/data carried along).
+# Test data: tests/data (set LANDSCAPE_TEST_DATA to use another copy).
 set -uo pipefail
 out="${OUT:-gpu-check-out}"
 mkdir -p "$out"
@@ -44,7 +44,7 @@ if [[ -x ./build/bench_langevin ]]; then
   timeout 150 ./build/bench_langevin 2>&1 | tee -a "$out/benchmarks.txt"
 fi
 if [[ -x ./build/bench_optim ]]; then
-  data="${LANDSCAPE_TEST_DATA:-../shared/data}"
+  data="${LANDSCAPE_TEST_DATA:-tests/data}"
   run "transition-state tables (seed 001 Tables 6-8), trpcage CPU and CUDA"
   timeout 1800 ./build/bench_optim --prmtop "$data/gb/trpcage/prmtop" --inpcrd "$data/gb/trpcage/inpcrd" \
     --backend cpu,cuda --starts 3 2>>"$out/bench_optim.log" | tee -a "$out/benchmarks.txt"

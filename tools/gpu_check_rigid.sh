@@ -3,11 +3,11 @@
 # rigid coordinates) under compute-sanitizer, then seed 001 Tables 4-5 for myoglobin with
 # tools/bench_rigid (local rigidification, and one large body around the heme pocket).
 # Usage (repository root, build in ./build): tools/gpu_check_rigid.sh
-# Env: LANDSCAPE_TEST_DATA (default ../shared/data), OUT (default ./gpu-check-rigid-out),
+# Env: LANDSCAPE_TEST_DATA (default tests/data), OUT (default ./gpu-check-rigid-out),
 #      BACKEND (atomistic potential: cuda once the CUDA AMBER-GB exists, else cpu), STARTS, HISTORY.
 set -uo pipefail
 out="${OUT:-gpu-check-rigid-out}"
-data="${LANDSCAPE_TEST_DATA:-../shared/data}/gb/myoglobin"
+data="${LANDSCAPE_TEST_DATA:-tests/data}/gb/myoglobin"
 backend="${BACKEND:-cuda}"
 starts="${STARTS:-3}"
 history="${HISTORY:-4,10,25,50,100,250,500,1000}"
