@@ -1,7 +1,7 @@
 #pragma once
 // The text and binary files of PATHSAMPLE and OPTIM, written from (and read back into) a
 // transition network, for users of the Wales group's tools. Formats as in the wales-group LJ38
-// example (shared/data/lj38/pathsample and shared/data/lj38/optim/path.info), checked against
+// example (tests/data/lj38/pathsample and tests/data/lj38/optim/path.info), checked against
 // those files in tests/PathsampleExportTest.cpp:
 //
 //   min.data   one line per minimum (Fortran 2F25.15, I6, 3F20.10):
