@@ -173,7 +173,10 @@ void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
   const bool gpu = backend == "cuda";
   if (gpu && !gpuAvailable()) return;
   std::unique_ptr<BatchedMinimiser> minimiser = makeFor(backend, atoms, o);
-  std::fprintf(stderr, "%s\n", minimiser->name().c_str());
+  const BatchMemory memory = minimiser->memory();
+  std::fprintf(stderr, "%s: %zu bytes of %s per structure, largest batch %zu\n",
+               minimiser->name().c_str(), memory.bytesPerStructure, memory.where.c_str(),
+               memory.largestBatch());
   if (gpu) measure(*minimiser, atoms, 1, o, 0.0);  // context, module load, first launch
   const double pairs = 0.5 * static_cast<double>(atoms) * static_cast<double>(atoms - 1);
   double rate = 0.0;
@@ -188,7 +191,8 @@ void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
                   batch, static_cast<double>(batch) / rate);
       continue;
     }
-    const Measurement m = measure(*minimiser, atoms, batch, o, gpu ? o.minSeconds : 0.0);
+    // Short CPU batches are repeated too (0.2 s), so that timer and scheduler noise stay small.
+    const Measurement m = measure(*minimiser, atoms, batch, o, gpu ? o.minSeconds : 0.2);
     rate = m.rate;
     if (backend == "cpu1") cpuReference[atoms] = std::max(cpuReference[atoms], rate);
     const double floorRate = o.peak / (pairs * m.callsPerMin * kFlopsPerPair);

@@ -31,10 +31,10 @@ run "bench_batch"
 ./build/bench_batch --sizes "${SIZES:-13,38,75,147}" \
   --batches "${BATCHES:-1,8,64,512,4096,32768}" --backends "${BENCH_BACKENDS:-cpu1,cpu2,cuda}" \
   --cpu-seconds "${CPU_SECONDS:-20}" 2> "$out/bench_batch.log" | tee -a "$out/benchmarks.txt"
-run "bench_batch LJ38, team shapes"
-for shape in "1 4" "1 8" "2 8" "1 16"; do
-  set -- $shape
-  echo "-- warps $1 tile $2" | tee -a "$out/benchmarks.txt"
-  ./build/bench_batch --sizes 38 --batches 32768 --backends cuda --warps "$1" --tile "$2" \
+run "bench_batch, team shapes (warp teams against block teams)"
+for case in "38 1 4" "38 1 8" "38 2 8" "38 1 16" "147 2 16" "147 4 8" "147 4 16" "147 8 8"; do
+  set -- $case
+  echo "-- LJ$1, warps $2, tile $3" | tee -a "$out/benchmarks.txt"
+  ./build/bench_batch --sizes "$1" --batches 32768 --backends cuda --warps "$2" --tile "$3" \
     2>> "$out/bench_batch.log" | grep -E '^\| LJ' | tee -a "$out/benchmarks.txt"
 done
