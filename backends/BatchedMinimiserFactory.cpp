@@ -41,15 +41,18 @@ BatchedBackend parseBatchedBackend(const std::string& name) {
   if (name == "cpu") return BatchedBackend::Cpu;
   if (name == "cpu-twin") return BatchedBackend::CpuTwin;
   if (name == "cuda") return BatchedBackend::Cuda;
-  throw std::invalid_argument("batched backend must be 'cpu', 'cpu-twin' or 'cuda', not '" +
-                              name + "'");
+  throw std::invalid_argument("batched backend must be 'cpu', 'cpu-twin' or 'cuda', not '" + name +
+                              "'");
 }
 
 std::string batchedBackendName(BatchedBackend backend) {
   switch (backend) {
-    case BatchedBackend::Cpu: return "cpu";
-    case BatchedBackend::CpuTwin: return "cpu-twin";
-    case BatchedBackend::Cuda: return "cuda";
+    case BatchedBackend::Cpu:
+      return "cpu";
+    case BatchedBackend::CpuTwin:
+      return "cpu-twin";
+    case BatchedBackend::Cuda:
+      return "cuda";
   }
   return "unknown";
 }

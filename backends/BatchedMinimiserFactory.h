@@ -26,8 +26,8 @@ struct BatchedSystem {
 };
 
 struct BatchedEngineOptions {
-  int threads = 1;          ///< CPU threads (cpu, cpu-twin); >= 1
-  BatchedTeamShape shape;   ///< GPU team shape (cuda, cpu-twin); zeros: chosen automatically
+  int threads = 1;         ///< CPU threads (cpu, cpu-twin); >= 1
+  BatchedTeamShape shape;  ///< GPU team shape (cuda, cpu-twin); zeros: chosen automatically
 };
 
 /// A batched potential for `system` on `backend` (Cpu or Cuda). Throws std::runtime_error for

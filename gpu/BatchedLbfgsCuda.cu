@@ -41,8 +41,7 @@ struct BatchedLbfgsCuda::DeviceState {
       : atoms(atomCount), params(p) {
     params.check();
     if (!gpuAvailable())
-      throw std::runtime_error("batched L-BFGS on cuda: no CUDA device (" + gpuDescription() +
-                               ")");
+      throw std::runtime_error("batched L-BFGS on cuda: no CUDA device (" + gpuDescription() + ")");
     shape = resolveTeamShape(requested, atoms, params.historySize, deviceLimits());
     const PairTileSchedule s =
         buildPairTileSchedule(static_cast<int>(atoms), shape.tileWidth, 32 * shape.warps);
@@ -112,8 +111,8 @@ BatchMemory BatchedLbfgsCuda::memory() const {
   return memory;
 }
 
-void BatchedLbfgsCuda::minimiseDevice(std::size_t batch, double* d_x,
-                                      LbfgsTeamOutcome* d_outcomes, DeviceStream stream) {
+void BatchedLbfgsCuda::minimiseDevice(std::size_t batch, double* d_x, LbfgsTeamOutcome* d_outcomes,
+                                      DeviceStream stream) {
   if (batch == 0) return;
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   BatchedLbfgsArgs args = m_state->args;

@@ -69,9 +69,8 @@ void checkArgs(const BatchedLbfgsArgs& a) {
 }  // namespace
 
 std::size_t batchedLbfgsSharedBytes(const BatchedLbfgsArgs& args) {
-  return sizeof(double) *
-         static_cast<std::size_t>(lbfgsTeamStorageDoubles(args.settings.n, args.settings.m,
-                                                          args.warps));
+  return sizeof(double) * static_cast<std::size_t>(lbfgsTeamStorageDoubles(
+                              args.settings.n, args.settings.m, args.warps));
 }
 
 int batchedLbfgsBlocksPerSm(const BatchedLbfgsArgs& args) {
@@ -85,8 +84,8 @@ int batchedLbfgsBlocksPerSm(const BatchedLbfgsArgs& args) {
   LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(
       batchedLbfgsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   int blocks = 0;
-  LANDSCAPE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, batchedLbfgsKernel, 32 * args.warps, bytes));
+  LANDSCAPE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, batchedLbfgsKernel,
+                                                                     32 * args.warps, bytes));
   return blocks;
 }
 

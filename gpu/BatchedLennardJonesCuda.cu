@@ -19,7 +19,8 @@ struct BatchedLennardJonesCuda::DeviceState {
     shape = requested;
     if (shape.warps == 0) shape.warps = atoms <= 64 ? 1 : atoms <= 128 ? 2 : 4;
     if (shape.warps != 1 && shape.warps != 2 && shape.warps != 4 && shape.warps != 8)
-      throw std::invalid_argument("batched Lennard-Jones: warps per structure must be 1, 2, 4 or 8");
+      throw std::invalid_argument(
+          "batched Lennard-Jones: warps per structure must be 1, 2, 4 or 8");
     if (shape.tileWidth == 0)
       shape.tileWidth = choosePairTileWidth(static_cast<int>(atoms), 32 * shape.warps);
     schedule = buildPairTileSchedule(static_cast<int>(atoms), shape.tileWidth, 32 * shape.warps);

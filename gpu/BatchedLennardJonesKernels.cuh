@@ -14,12 +14,12 @@
 namespace landscape {
 
 struct BatchedLennardJonesArgs {
-  const double* d_x = nullptr;           ///< [batch x 3N] (sigma)
-  double* d_g = nullptr;                 ///< [batch x 3N] (epsilon / sigma), active rows written
-  double* d_energy = nullptr;            ///< [batch] (epsilon), active entries written
+  const double* d_x = nullptr;             ///< [batch x 3N] (sigma)
+  double* d_g = nullptr;                   ///< [batch x 3N] (epsilon / sigma), active rows written
+  double* d_energy = nullptr;              ///< [batch] (epsilon), active entries written
   const std::uint8_t* d_active = nullptr;  ///< [batch] or nullptr (all active)
-  TeamPairSchedule schedule;             ///< device slots, built for warps x 32 threads
-  std::size_t batch = 0;                 ///< at most INT_MAX
+  TeamPairSchedule schedule;               ///< device slots, built for warps x 32 threads
+  std::size_t batch = 0;                   ///< at most INT_MAX
   int warps = 1;
 };
 

@@ -53,8 +53,7 @@ __device__ __forceinline__ void crossTiles(const double* x, int atoms, int w, in
 
 // The pairs inside tile c (w/2 rounds); grad = this lane's own plus travelling accumulator.
 __device__ __forceinline__ void diagonalTile(const double* x, int atoms, int w, int lane,
-                                             unsigned mask, int c, double* grad,
-                                             double& energy) {
+                                             unsigned mask, int c, double* grad, double& energy) {
   double xi[3], xj[3], own[3] = {0.0, 0.0, 0.0}, travelling[3] = {0.0, 0.0, 0.0};
   const int i = c * w + lane, half = w / 2;
   loadAtom(x, i, atoms, xi);
@@ -100,8 +99,8 @@ __device__ double teamLennardJones(Team& team, const TeamPairSchedule& schedule,
   const int w = schedule.tileWidth, atoms = schedule.atoms;
   const int group = threadIdx.x / w, lane = threadIdx.x & (w - 1);
   const int warpLane = threadIdx.x & (kTeamWarpSize - 1);
-  const unsigned mask = w == kTeamWarpSize ? 0xffffffffu
-                                           : ((1u << w) - 1u) << (warpLane & ~(w - 1));
+  const unsigned mask =
+      w == kTeamWarpSize ? 0xffffffffu : ((1u << w) - 1u) << (warpLane & ~(w - 1));
   double energy = 0.0;
   for (int s = 0; s < schedule.steps; ++s) {
     const PairSlot slot = teamlj::loadSlot(schedule.slots + s * schedule.groups + group);

@@ -71,9 +71,14 @@ LANDSCAPE_HD long lbfgsTeamStorageDoubles(int n, int m, int warps) {
 /// starts at lbfgsTeamScratch(base, n, m).
 LANDSCAPE_HD LbfgsTeamStorage lbfgsTeamLayout(double* base, int n, int m) {
   const long nn = n;
-  return {base,          base + nn,           base + 2 * nn,
-          base + 3 * nn, base + 4 * nn,       base + 5 * nn,
-          base + (5 + static_cast<long>(m)) * nn, base + (5 + 2 * static_cast<long>(m)) * nn,
+  return {base,
+          base + nn,
+          base + 2 * nn,
+          base + 3 * nn,
+          base + 4 * nn,
+          base + 5 * nn,
+          base + (5 + static_cast<long>(m)) * nn,
+          base + (5 + 2 * static_cast<long>(m)) * nn,
           base + (5 + 2 * static_cast<long>(m)) * nn + m};
 }
 LANDSCAPE_HD double* lbfgsTeamScratch(double* base, int n, int m) {
@@ -120,9 +125,8 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
     const int slot = (h.oldest + k) % set.m;
     const double* s = st.s + static_cast<long>(slot) * set.n;
     const double* y = st.y + static_cast<long>(slot) * set.n;
-    const double a = st.rho[slot] * team.template sum<1>([&](int c) {
-      return TeamSum<1>{{s[c] * p[c]}};
-    }).v[0];
+    const double a =
+        st.rho[slot] * team.template sum<1>([&](int c) { return TeamSum<1>{{s[c] * p[c]}}; }).v[0];
     if (team.isLeader()) st.alpha[slot] = a;
     team.forEach([&](int c) { p[c] = p[c] - a * y[c]; });
   }
@@ -133,9 +137,8 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
     const int slot = (h.oldest + k) % set.m;
     const double* s = st.s + static_cast<long>(slot) * set.n;
     const double* y = st.y + static_cast<long>(slot) * set.n;
-    const double beta = st.rho[slot] * team.template sum<1>([&](int c) {
-      return TeamSum<1>{{y[c] * p[c]}};
-    }).v[0];
+    const double beta =
+        st.rho[slot] * team.template sum<1>([&](int c) { return TeamSum<1>{{y[c] * p[c]}}; }).v[0];
     const double coefficient = st.alpha[slot] - beta;
     team.forEach([&](int c) { p[c] = p[c] + coefficient * s[c]; });
   }
@@ -235,8 +238,8 @@ LANDSCAPE_HD LbfgsTeamOutcome lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st
   LbfgsTeamOutcome out{0.0, 0.0, 1, 0, kLbfgsTeamMaxIterations};
   out.energy = team.evaluate(st.x, st.g);
   const double* g = st.g;
-  out.rmsGradient =
-      lbfgsTeamRms(team, team.template sum<1>([&](int c) { return TeamSum<1>{{g[c] * g[c]}}; }).v[0]);
+  out.rmsGradient = lbfgsTeamRms(
+      team, team.template sum<1>([&](int c) { return TeamSum<1>{{g[c] * g[c]}}; }).v[0]);
   LbfgsTeamHistory h{0, 0, 1.0};
   if (!teamFinite(out.energy) || !teamFinite(out.rmsGradient)) {
     out.status = kLbfgsTeamNonFiniteEnergy;

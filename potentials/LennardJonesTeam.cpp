@@ -13,8 +13,8 @@ namespace {
 
 // Tile a x tile b, rounds k = 0..w-1: lane l with partner (l + k) mod w, the partner's
 // accumulator travelling with it (gpu/TeamLennardJones.cuh rotates it one lane per round).
-void crossTiles(const double* x, int atoms, int w, int a, int b, double* laneEnergy,
-                double* gradA, double* gradB) {
+void crossTiles(const double* x, int atoms, int w, int a, int b, double* laneEnergy, double* gradA,
+                double* gradB) {
   for (int k = 0; k < w; ++k) {
     for (int l = 0; l < w; ++l) {
       const int q = (l + k) & (w - 1), i = a * w + l, j = b * w + q;

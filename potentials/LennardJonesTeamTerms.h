@@ -29,8 +29,8 @@ LANDSCAPE_HD void lennardJonesTeamPair(const double* xi, const double* xj, doubl
   const double r2 = fma(d[2], d[2], fma(d[1], d[1], d[0] * d[0]));
   const double ir2 = 1.0 / r2;
   const double ir6 = ir2 * ir2 * ir2;
-  energy = fma(ir6, ir6 - 1.0, energy);               // + r^-12 - r^-6
-  const double s = ir6 * fma(-2.0, ir6, 1.0) * ir2;   // (r^-6 - 2 r^-12) / r^2
+  energy = fma(ir6, ir6 - 1.0, energy);              // + r^-12 - r^-6
+  const double s = ir6 * fma(-2.0, ir6, 1.0) * ir2;  // (r^-6 - 2 r^-12) / r^2
   for (int c = 0; c < 3; ++c) {
     gradI[c] = fma(s, d[c], gradI[c]);
     gradJ[c] = fma(-s, d[c], gradJ[c]);

@@ -155,16 +155,17 @@ TEST(BatchedLbfgsCuda, RefusesABatchThatDoesNotFitNamingTheLargestThatDoes) {
     gpu.minimise(largest + 1, nullptr, nullptr);  // refused before anything is touched
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("the largest batch that fits is " +
-                                         std::to_string(largest)),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("the largest batch that fits is " + std::to_string(largest)),
+        std::string::npos)
         << e.what();
   }
-  EXPECT_THROW(BatchedLbfgsCuda(147, [] {
-                 LbfgsParams p = benchParams(10);
-                 p.historySize = 40;
-                 return p;
-               }()),
+  EXPECT_THROW(BatchedLbfgsCuda(147,
+                                [] {
+                                  LbfgsParams p = benchParams(10);
+                                  p.historySize = 40;
+                                  return p;
+                                }()),
                std::invalid_argument);
 }
 

@@ -204,9 +204,10 @@ TEST(BatchedLbfgsTwin, AgreesWithTheReferenceToRoundOffInsideABasin) {
         sameIterations += d == 0;
         maxDifference = std::max(maxDifference, d);
       }
-      std::printf("[ twin vs reference ] LJ%zu, %d warps: %d of %zu iteration counts equal, "
-                  "largest difference %d\n",
-                  atoms, twin.shape().warps, sameIterations, ref.results.size(), maxDifference);
+      std::printf(
+          "[ twin vs reference ] LJ%zu, %d warps: %d of %zu iteration counts equal, "
+          "largest difference %d\n",
+          atoms, twin.shape().warps, sameIterations, ref.results.size(), maxDifference);
     }
   }
 }
@@ -223,7 +224,8 @@ TEST(BatchedMinimiserFactory, ParsesBackendsAndBuildsTheCpuOnes) {
   }
   LbfgsParams bad = benchParams(100);
   bad.historySize = 0;
-  EXPECT_THROW(makeBatchedMinimiser({13}, bad, BatchedBackend::Cpu, {1, {}}), std::invalid_argument);
+  EXPECT_THROW(makeBatchedMinimiser({13}, bad, BatchedBackend::Cpu, {1, {}}),
+               std::invalid_argument);
   EXPECT_THROW(makeBatchedMinimiser({13}, bad, BatchedBackend::CpuTwin, {1, {}}),
                std::invalid_argument);
 }

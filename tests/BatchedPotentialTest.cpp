@@ -102,8 +102,8 @@ void expectScheduleCoversEveryPairOnce(int atoms, int w, int threads) {
   }
   for (int i = 0; i < atoms; ++i)
     for (int j = i + 1; j < atoms; ++j)
-      ASSERT_EQ(seen[i * atoms + j], 1) << "pair " << i << "," << j << " atoms " << atoms
-                                        << " w " << w << " threads " << threads;
+      ASSERT_EQ(seen[i * atoms + j], 1)
+          << "pair " << i << "," << j << " atoms " << atoms << " w " << w << " threads " << threads;
 }
 
 TEST(BatchedPairTileSchedule, EveryPairOnceAndDistinctFlushTargets) {

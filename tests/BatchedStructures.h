@@ -69,10 +69,9 @@ enum MixedRole { kNearMinimum = 0, kAtMinimum, kRandom, kCloseOverlap, kExactOve
 /// atoms on top of each other (non-finite energy); then `randomExtra` more cube starts.
 inline std::vector<double> mixedBatch(std::size_t atoms, std::uint64_t seed, int randomExtra) {
   const std::vector<double> minimum = quenchedMinimum(atoms, seed);
-  std::vector<std::vector<double>> parts = {perturbed(minimum, 1e-7, seed + 1), minimum,
-                                            cubeStart(atoms, seed + 2),
-                                            overlapStart(atoms, 0.05, seed + 3),
-                                            overlapStart(atoms, 0.0, seed + 4)};
+  std::vector<std::vector<double>> parts = {
+      perturbed(minimum, 1e-7, seed + 1), minimum, cubeStart(atoms, seed + 2),
+      overlapStart(atoms, 0.05, seed + 3), overlapStart(atoms, 0.0, seed + 4)};
   for (int e = 0; e < randomExtra; ++e) parts.push_back(cubeStart(atoms, seed + 10 + e));
   std::vector<double> x;
   for (const auto& part : parts) x.insert(x.end(), part.begin(), part.end());
@@ -88,7 +87,8 @@ inline bool sameBits(const double* a, const double* b, std::size_t n) {
 /// Every field of two results, energies and RMS bit for bit.
 inline void expectSameResult(const BatchedLbfgsResult& a, const BatchedLbfgsResult& b,
                              const std::string& where) {
-  EXPECT_TRUE(sameBits(a.energy, b.energy)) << where << ": energy " << a.energy << " vs " << b.energy;
+  EXPECT_TRUE(sameBits(a.energy, b.energy))
+      << where << ": energy " << a.energy << " vs " << b.energy;
   EXPECT_TRUE(sameBits(a.rmsGradient, b.rmsGradient))
       << where << ": rms " << a.rmsGradient << " vs " << b.rmsGradient;
   EXPECT_EQ(a.iterations, b.iterations) << where;

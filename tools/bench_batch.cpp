@@ -84,18 +84,30 @@ Options parseOptions(int argc, char** argv) {
     }
     if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value (--help lists options)");
     const std::string v = argv[++i];
-    if (arg == "--sizes") o.sizes = parseList(v, toSize);
-    else if (arg == "--batches") o.batches = parseList(v, toSize);
-    else if (arg == "--backends") o.backends = parseList(v, toString);
-    else if (arg == "--fp64-peak") o.peak = std::stod(v);
-    else if (arg == "--cpu-seconds") o.cpuSeconds = std::stod(v);
-    else if (arg == "--min-seconds") o.minSeconds = std::stod(v);
-    else if (arg == "--max-iterations") o.maxIterations = std::stoi(v);
-    else if (arg == "--m") o.m = std::stoi(v);
-    else if (arg == "--warps") o.shape.warps = std::stoi(v);
-    else if (arg == "--tile") o.shape.tileWidth = std::stoi(v);
-    else if (arg == "--seed") o.seed = std::stoull(v);
-    else throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
+    if (arg == "--sizes")
+      o.sizes = parseList(v, toSize);
+    else if (arg == "--batches")
+      o.batches = parseList(v, toSize);
+    else if (arg == "--backends")
+      o.backends = parseList(v, toString);
+    else if (arg == "--fp64-peak")
+      o.peak = std::stod(v);
+    else if (arg == "--cpu-seconds")
+      o.cpuSeconds = std::stod(v);
+    else if (arg == "--min-seconds")
+      o.minSeconds = std::stod(v);
+    else if (arg == "--max-iterations")
+      o.maxIterations = std::stoi(v);
+    else if (arg == "--m")
+      o.m = std::stoi(v);
+    else if (arg == "--warps")
+      o.shape.warps = std::stoi(v);
+    else if (arg == "--tile")
+      o.shape.tileWidth = std::stoi(v);
+    else if (arg == "--seed")
+      o.seed = std::stoull(v);
+    else
+      throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
   }
   return o;
 }
@@ -123,7 +135,7 @@ std::vector<double> cubeStarts(std::size_t atoms, std::size_t batch, std::uint64
 }
 
 struct Measurement {
-  double rate = 0.0;            // minimisations per second
+  double rate = 0.0;  // minimisations per second
   double callsPerMin = 0.0;
   double convergedFraction = 0.0;
 };
@@ -157,7 +169,8 @@ std::unique_ptr<BatchedMinimiser> makeFor(const std::string& backend, std::size_
                                           const Options& o) {
   BatchedEngineOptions options;
   options.shape = o.shape;
-  if (backend == "cuda") return makeBatchedMinimiser({atoms}, benchParams(o), BatchedBackend::Cuda, options);
+  if (backend == "cuda")
+    return makeBatchedMinimiser({atoms}, benchParams(o), BatchedBackend::Cuda, options);
   const bool twin = backend.rfind("twin", 0) == 0;
   if (!twin && backend.rfind("cpu", 0) != 0)
     throw std::invalid_argument("backend must be cpuT, twinT or cuda, not '" + backend + "'");
@@ -199,7 +212,7 @@ void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
     const auto ref = cpuReference.find(atoms);
     char ratio[32] = "";
     if (ref != cpuReference.end()) std::snprintf(ratio, sizeof ratio, "%.1f", rate / ref->second);
-    std::printf("| LJ%zu | %s | %zu | %.4g | %.0f | %.3f | %s | %.4f |\n", atoms, backend.c_str(),
+    std::printf("| LJ%zu | %s | %zu | %.4g | %.0f | %.3f | %s | %.3g |\n", atoms, backend.c_str(),
                 batch, rate, m.callsPerMin, m.convergedFraction, ratio, rate / floorRate);
     std::fflush(stdout);
   }
@@ -213,8 +226,9 @@ int main(int argc, char** argv) {
     std::printf("device: %s\n", gpuDescription().c_str());
     std::printf("FP64 pair floor: N(N-1)/2 pairs x calls x %.0f FLOP / %.3g FLOP/s\n\n",
                 kFlopsPerPair, o.peak);
-    std::printf("| system | backend | B | minimisations/s | calls/min | converged | x cpu1 | "
-                "of FP64 floor |\n|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| system | backend | B | minimisations/s | calls/min | converged | x cpu1 | "
+        "of FP64 floor |\n|---|---|---|---|---|---|---|---|\n");
     std::map<std::size_t, double> cpuReference;  // best 1-thread CPU rate per size
     for (std::size_t atoms : o.sizes)
       for (const std::string& backend : o.backends) benchRow(backend, atoms, o, cpuReference);

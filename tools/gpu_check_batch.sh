@@ -12,6 +12,14 @@ mkdir -p "$out"
 export LANDSCAPE_SOURCE_DIR="$PWD" LANDSCAPE_GMIN_EXECUTABLE="$PWD/build/gmin"
 run() { echo "== $*" | tee -a "$out/summary.txt"; }
 
+if [[ ! -x build/landscape_tests || ! -x build/bench_batch ]]; then
+  run "build (no ./build with the batched targets)"
+  export PATH="/usr/local/cuda/bin:$PATH"
+  { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLANDSCAPE_CUDA=ON &&
+    cmake --build build -j"$(nproc)" --target landscape_tests bench_batch gmin; } \
+    > "$out/build.log" 2>&1 || { echo "build failed, see build.log" | tee -a "$out/summary.txt"; exit 1; }
+fi
+
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 run "batched tests"
 ./build/landscape_tests --gtest_filter='Batched*' > "$out/tests.log" 2>&1

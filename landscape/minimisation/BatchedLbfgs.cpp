@@ -33,7 +33,8 @@ BatchMemory BatchedLbfgs::memory() const {
 void BatchedLbfgs::prepare(std::size_t batch, const double* x) {
   const std::size_t n = dimension();
   const int dim = static_cast<int>(n);
-  while (m_runs.size() < batch) m_runs.push_back(std::make_unique<LbfgsStructureRun>(dim, m_params));
+  while (m_runs.size() < batch)
+    m_runs.push_back(std::make_unique<LbfgsStructureRun>(dim, m_params));
   m_points.resize(batch * n);
   m_gradients.resize(batch * n);
   m_energies.resize(batch);

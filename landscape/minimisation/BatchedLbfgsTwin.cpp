@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "landscape/minimisation/BatchedTeamPlan.h"
-#include "potentials/LennardJonesTeam.h"
 #include "potentials/LbfgsTeamTerms.h"
+#include "potentials/LennardJonesTeam.h"
 #include "potentials/TeamTerms.h"
 
 namespace landscape {
@@ -61,7 +61,8 @@ BatchedLbfgsTwin::BatchedLbfgsTwin(std::size_t atoms, const LbfgsParams& params,
     : m_atoms(atoms), m_params(params), m_pool(threads) {
   m_params.check();
   m_shape = resolveTeamShape(shape, atoms, m_params.historySize, SharedMemoryLimits{});
-  m_schedule = buildPairTileSchedule(static_cast<int>(atoms), m_shape.tileWidth, 32 * m_shape.warps);
+  m_schedule =
+      buildPairTileSchedule(static_cast<int>(atoms), m_shape.tileWidth, 32 * m_shape.warps);
 }
 
 std::string BatchedLbfgsTwin::name() const {
@@ -90,7 +91,8 @@ void BatchedLbfgsTwin::minimise(std::size_t batch, double* x, BatchedLbfgsResult
   m_pool.forEach(batch, [&](std::size_t b) {
     LennardJonesTeam potential(m_schedule, 32 * m_shape.warps);
     TwinTeam team(n, potential);
-    std::vector<double> storage(static_cast<std::size_t>(lbfgsTeamStorageDoubles(n, m, m_shape.warps)));
+    std::vector<double> storage(
+        static_cast<std::size_t>(lbfgsTeamStorageDoubles(n, m, m_shape.warps)));
     LbfgsTeamStorage st = lbfgsTeamLayout(storage.data(), n, m);
     double* xb = x + b * dimension();
     std::copy(xb, xb + n, st.x);

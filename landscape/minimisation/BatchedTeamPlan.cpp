@@ -23,9 +23,9 @@ int teamsPerSm(std::size_t n, int m, int warps, const SharedMemoryLimits& limits
   const std::size_t bytes = lbfgsTeamSharedBytes(n, m, warps);
   if (bytes > limits.perBlock) return 0;
   const std::size_t bySharedMemory = limits.perSm / (bytes + limits.reservedPerBlock);
-  return static_cast<int>(std::min<std::size_t>(
-      {bySharedMemory, static_cast<std::size_t>(limits.maxBlocksPerSm),
-       static_cast<std::size_t>(limits.maxWarpsPerSm / warps)}));
+  return static_cast<int>(
+      std::min<std::size_t>({bySharedMemory, static_cast<std::size_t>(limits.maxBlocksPerSm),
+                             static_cast<std::size_t>(limits.maxWarpsPerSm / warps)}));
 }
 
 namespace {
@@ -68,9 +68,8 @@ BatchedTeamShape resolveTeamShape(BatchedTeamShape requested, std::size_t atoms,
 }
 
 LbfgsTeamSettings lbfgsTeamSettings(const LbfgsParams& params, std::size_t n) {
-  return {static_cast<int>(n),  params.historySize,   params.initialGuess,
-          params.maxStep,       params.maxRise,       params.maxBacktracks,
-          params.maxIterations, params.rmsTolerance};
+  return {static_cast<int>(n), params.historySize,   params.initialGuess,  params.maxStep,
+          params.maxRise,      params.maxBacktracks, params.maxIterations, params.rmsTolerance};
 }
 
 BatchedLbfgsResult batchedResult(const LbfgsTeamOutcome& outcome) {
