@@ -1,0 +1,73 @@
+#pragma once
+// The device side of a team (potentials/TeamTerms.h): the threads of one block (blockDim.x a
+// multiple of 32) that own one structure. Thread t owns components c = t, t + blockDim.x, ...;
+// sums reduce per warp by the xor butterfly, then over warps in warp order through shared
+// scratch, exactly the order teamSumMirror reproduces on the CPU. Included only from .cu files
+// compiled with -fmad=false (CMakeLists.txt).
+#include <cuda_runtime.h>
+
+#include "potentials/TeamTerms.h"
+
+namespace landscape {
+
+class DeviceTeamBase {
+ public:
+  /// scratch: 6 x warps doubles of shared memory (two alternating buffers of 3 sums per warp,
+  /// so that one barrier per reduction suffices).
+  __device__ DeviceTeamBase(int dimension, double* scratch) : n(dimension), m_scratch(scratch) {}
+
+  const int n;
+
+  /// Barrier and shared-memory fence of the team (a single-warp team needs only the warp's).
+  __device__ void sync() const {
+    if (blockDim.x == kTeamWarpSize)
+      __syncwarp();
+    else
+      __syncthreads();
+  }
+  __device__ bool isLeader() const { return threadIdx.x == 0; }
+
+  template <class F>
+  __device__ void forEach(F f) const {
+    for (int c = threadIdx.x; c < n; c += blockDim.x) f(c);
+  }
+
+  template <int R, class F>
+  __device__ TeamSum<R> sum(F term) {
+    TeamSum<R> s;
+    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+    for (int c = threadIdx.x; c < n; c += blockDim.x) {
+      const TeamSum<R> v = term(c);
+      for (int r = 0; r < R; ++r) s.v[r] = s.v[r] + v.v[r];
+    }
+    return reduce(s);
+  }
+
+  /// The team total of every thread's partials; all threads receive the same bits. Must be
+  /// reached by every thread of the block (uniform control flow).
+  template <int R>
+  __device__ TeamSum<R> reduce(TeamSum<R> s) {
+    for (int r = 0; r < R; ++r)
+      for (int o = kTeamWarpSize / 2; o >= 1; o /= 2)
+        s.v[r] = s.v[r] + __shfl_xor_sync(0xffffffffu, s.v[r], o);
+    if (blockDim.x == kTeamWarpSize) return s;
+    const int warps = blockDim.x / kTeamWarpSize;
+    double* buffer = m_scratch + m_parity * 3 * warps;
+    m_parity ^= 1;
+    if ((threadIdx.x & (kTeamWarpSize - 1)) == 0)
+      for (int r = 0; r < R; ++r) buffer[3 * (threadIdx.x / kTeamWarpSize) + r] = s.v[r];
+    __syncthreads();
+    TeamSum<R> total;
+    for (int r = 0; r < R; ++r) {
+      total.v[r] = buffer[r];
+      for (int w = 1; w < warps; ++w) total.v[r] = total.v[r] + buffer[3 * w + r];
+    }
+    return total;
+  }
+
+ private:
+  double* m_scratch;
+  int m_parity = 0;
+};
+
+}  // namespace landscape

@@ -1,0 +1,79 @@
+#include "landscape/minimisation/BatchedLbfgs.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace landscape {
+
+BatchedLbfgs::BatchedLbfgs(BatchedPotential& potential, const LbfgsParams& params, int threads)
+    : m_potential(potential), m_params(params), m_pool(threads) {
+  m_params.check();
+}
+
+std::string BatchedLbfgs::name() const {
+  return "batched L-BFGS (cpu reference, " + std::to_string(m_pool.threads()) + " threads) on " +
+         m_potential.name();
+}
+
+BatchMemory BatchedLbfgs::memory() const {
+  const std::size_t n = dimension(), m = static_cast<std::size_t>(m_params.historySize);
+  BatchMemory memory;
+  // Run: x, g, p, trial x and g, s and y, rho and alpha; round: point, gradient, energy, mask.
+  memory.bytesPerStructure = sizeof(double) * ((5 + 2 * m) * n + 2 * m + 2 * n + 1) + 1 +
+                             sizeof(LbfgsStructureRun) + sizeof(BatchedLbfgsResult);
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  memory.availableBytes =
+      pages > 0 && pageSize > 0 ? static_cast<std::size_t>(pages) * pageSize / 2 : 0;
+  memory.where = "host memory (half the physical memory)";
+  return memory;
+}
+
+void BatchedLbfgs::prepare(std::size_t batch, const double* x) {
+  const std::size_t n = dimension();
+  const int dim = static_cast<int>(n);
+  while (m_runs.size() < batch)
+    m_runs.push_back(std::make_unique<LbfgsStructureRun>(dim, m_params));
+  m_points.resize(batch * n);
+  m_gradients.resize(batch * n);
+  m_energies.resize(batch);
+  m_active.assign(batch, 1);
+  m_pool.forEach(batch, [&](std::size_t b) {
+    m_runs[b]->start(x + b * n);
+    stage(b);
+  });
+}
+
+// Copies run b's next point into the round's array (a bit copy: the potential sees the run's own
+// doubles), or takes b out of the round when its minimisation has ended.
+void BatchedLbfgs::stage(std::size_t b) {
+  const std::size_t n = dimension();
+  m_active[b] = m_runs[b]->needsEvaluation() ? 1 : 0;
+  if (m_active[b]) std::memcpy(&m_points[b * n], m_runs[b]->trialPoint(), n * sizeof(double));
+}
+
+void BatchedLbfgs::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+  requireBatchFits(batch, memory());
+  if (batch == 0) return;
+  const std::size_t n = dimension();
+  prepare(batch, x);
+  // One potential call and one pass over the runs per round.
+  while (std::count(m_active.begin(), m_active.end(), 1) > 0) {
+    m_potential.energyGradient(batch, m_points.data(), m_gradients.data(), m_energies.data(),
+                               m_active.data());
+    m_pool.forEach(batch, [&](std::size_t b) {
+      if (!m_active[b]) return;
+      LbfgsStructureRun& run = *m_runs[b];
+      std::memcpy(run.trialGradient(), &m_gradients[b * n], n * sizeof(double));
+      run.advance(m_energies[b]);
+      stage(b);
+    });
+  }
+  m_pool.forEach(batch, [&](std::size_t b) {
+    m_runs[b]->getCoordinates(x + b * n);
+    results[b] = m_runs[b]->result();
+  });
+}
+
+}  // namespace landscape

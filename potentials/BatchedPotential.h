@@ -1,0 +1,49 @@
+#pragma once
+// B structures of one system evaluated together (issue 16): the potential side of the batched
+// engine. Coordinates are [B x n] (structure b at x + b n, n = dimension()), gradients [B x n] and
+// energies [B], in the units of the single-structure Potential of the same system. An active mask
+// lets a minimiser stop paying for structures that have finished.
+//
+// The header is CUDA-free: the device entry point takes its stream as a DeviceStream, a
+// cudaStream_t cast to void*, so that algorithms can hold batched potentials without CUDA.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+/// A CUDA stream through CUDA-free headers: a cudaStream_t cast to void*; nullptr is the legacy
+/// default stream.
+using DeviceStream = void*;
+
+class BatchedPotential {
+ public:
+  virtual ~BatchedPotential() = default;
+  BatchedPotential() = default;
+  BatchedPotential(const BatchedPotential&) = delete;
+  BatchedPotential& operator=(const BatchedPotential&) = delete;
+
+  /// Degrees of freedom of one structure, n (3 x atoms).
+  virtual std::size_t dimension() const = 0;
+  /// Short description for logs, e.g. "batched Lennard-Jones 38 atoms (cpu, 2 threads)".
+  virtual std::string name() const = 0;
+  virtual Backend backend() const { return Backend::Cpu; }
+
+  /// Host entry point. x and g hold batch x n doubles, energy batch doubles. For every b with
+  /// active[b] != 0 (every b when active is nullptr) energy[b] and g[b n .. b n + n) are
+  /// overwritten; inactive structures are neither read nor written and cost nothing.
+  virtual void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
+                              const std::uint8_t* active) = 0;
+
+  /// True when energyGradientDevice() may be called (CUDA backends).
+  virtual bool isDeviceResident() const { return false; }
+  /// Device entry point: as energyGradient() on device arrays (d_active may be nullptr), enqueued
+  /// on `stream` and not synchronised. The default throws std::logic_error.
+  virtual void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g,
+                                    double* d_energy, const std::uint8_t* d_active,
+                                    DeviceStream stream);
+};
+
+}  // namespace landscape

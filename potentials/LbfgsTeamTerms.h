@@ -1,0 +1,260 @@
+#pragma once
+// GMIN's L-BFGS (seed 001, Algorithms 1-3, as landscape/minimisation/Lbfgs runs it) for one
+// structure, written once for a "team" of threads: the batched GPU kernel
+// (gpu/BatchedLbfgsKernels.cu, a block owning a structure in shared memory) and its CPU twin
+// (landscape/minimisation/BatchedLbfgsTwin) instantiate it with their own Team. Every scalar is
+// per structure; all threads of a team hold the same copy of it, because every scalar comes out
+// of a team reduction that hands all threads the same bits.
+//
+// A Team provides
+//   n                                   degrees of freedom;
+//   sync()                              barrier + shared-memory fence (a no-op on the CPU);
+//   isLeader()                          the one thread that writes team-shared scalars;
+//   forEach(f)                          f(c) for the components c this thread owns;
+//   sum<R>(term)                        R sums over c of term(c) (TeamSum<R>), in the team order
+//                                       of potentials/TeamTerms.h;
+//   evaluate(x, g)                      energy at x, gradient into g (both team storage).
+// Element c of every vector is only touched by its owner thread, except inside evaluate(), which
+// starts with a sync() and hands each gradient component back to its owner before it returns;
+// so the vector updates below need no barriers of their own.
+//
+// Arithmetic is written as separate IEEE operations in a fixed order; the GPU file is compiled
+// with -fmad=false and the twin with -ffp-contract=off so that both round identically.
+#include <cmath>
+
+#include "potentials/HostDevice.h"
+#include "potentials/TeamTerms.h"
+
+namespace landscape {
+
+/// LbfgsStatus of landscape/minimisation/Lbfgs.h, as plain ints for device code.
+enum LbfgsTeamStatus : int {
+  kLbfgsTeamConverged = 0,
+  kLbfgsTeamMaxIterations = 1,
+  kLbfgsTeamLineSearchFailed = 2,
+  kLbfgsTeamNonFiniteEnergy = 3,
+};
+
+/// LbfgsParams in device-friendly form (units as there).
+struct LbfgsTeamSettings {
+  int n;                // degrees of freedom
+  int m;                // history size >= 1
+  double initialGuess;  // H0 on an empty history (length^2 / energy)
+  double maxStep;       // cap on |c p| (length)
+  double maxRise;       // largest accepted energy rise (energy)
+  int maxBacktracks;
+  int maxIterations;
+  double rmsTolerance;  // converged when sqrt(|g|^2 / n) < rmsTolerance (energy / length)
+};
+
+/// Team storage of one structure: five vectors of n and the m-pair history, s and y as [m x n]
+/// (slot k at s + k n), rho and alpha as [m]; x/xt and g/gt swap on every accepted step.
+struct LbfgsTeamStorage {
+  double* x;
+  double* g;
+  double* xt;
+  double* gt;
+  double* p;
+  double* s;
+  double* y;
+  double* rho;
+  double* alpha;
+};
+
+/// Doubles of team storage for one structure: the vectors and history of LbfgsTeamStorage, then
+/// 2 x warps x 3 doubles of reduction scratch (two alternating buffers of 3 sums per warp).
+LANDSCAPE_HD long lbfgsTeamStorageDoubles(int n, int m, int warps) {
+  return static_cast<long>(5 + 2 * m) * n + 2 * m + 6 * warps;
+}
+
+/// Carves LbfgsTeamStorage out of `base` (lbfgsTeamStorageDoubles doubles); the reduction scratch
+/// starts at lbfgsTeamScratch(base, n, m).
+LANDSCAPE_HD LbfgsTeamStorage lbfgsTeamLayout(double* base, int n, int m) {
+  const long nn = n;
+  return {base,
+          base + nn,
+          base + 2 * nn,
+          base + 3 * nn,
+          base + 4 * nn,
+          base + 5 * nn,
+          base + (5 + static_cast<long>(m)) * nn,
+          base + (5 + 2 * static_cast<long>(m)) * nn,
+          base + (5 + 2 * static_cast<long>(m)) * nn + m};
+}
+LANDSCAPE_HD double* lbfgsTeamScratch(double* base, int n, int m) {
+  return base + (5 + 2 * static_cast<long>(m)) * n + 2 * m;
+}
+
+/// What one minimisation ended with (32 bytes; the GPU writes one per structure).
+struct LbfgsTeamOutcome {
+  double energy;
+  double rmsGradient;
+  long long functionCalls;
+  int iterations;
+  int status;  // LbfgsTeamStatus
+};
+
+/// The circular history as scalars: pair k (0 = oldest) in slot (oldest + k) % m.
+struct LbfgsTeamHistory {
+  int oldest;
+  int length;
+  double gamma;  // s.y / y.y of the newest pair (eq 2)
+};
+
+struct LbfgsTeamDirection {
+  double directionDotGradient;  // p.g (> 0: uphill)
+  double directionNorm;         // |p|
+};
+
+struct LbfgsTeamStep {
+  bool accepted;
+  double energy;
+};
+
+/// Algorithm 2: p = -H g by the two-loop recursion, H0 = initialGuess on an empty history, else
+/// gamma. alpha goes through team storage (written by the leader) because m is a run-time size.
+template <class Team>
+LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamStorage& st,
+                                                   const LbfgsTeamHistory& h,
+                                                   const LbfgsTeamSettings& set) {
+  team.sync();  // rho written by the leader in lbfgsTeamAccept
+  double* p = st.p;
+  const double* g = st.g;
+  team.forEach([&](int c) { p[c] = g[c]; });
+  for (int k = h.length - 1; k >= 0; --k) {
+    const int slot = (h.oldest + k) % set.m;
+    const double* s = st.s + static_cast<long>(slot) * set.n;
+    const double* y = st.y + static_cast<long>(slot) * set.n;
+    const double a =
+        st.rho[slot] * team.template sum<1>([&](int c) { return TeamSum<1>{{s[c] * p[c]}}; }).v[0];
+    if (team.isLeader()) st.alpha[slot] = a;
+    team.forEach([&](int c) { p[c] = p[c] - a * y[c]; });
+  }
+  const double h0 = h.length == 0 ? set.initialGuess : h.gamma;
+  team.forEach([&](int c) { p[c] = p[c] * h0; });
+  team.sync();  // alpha
+  for (int k = 0; k < h.length; ++k) {
+    const int slot = (h.oldest + k) % set.m;
+    const double* s = st.s + static_cast<long>(slot) * set.n;
+    const double* y = st.y + static_cast<long>(slot) * set.n;
+    const double beta =
+        st.rho[slot] * team.template sum<1>([&](int c) { return TeamSum<1>{{y[c] * p[c]}}; }).v[0];
+    const double coefficient = st.alpha[slot] - beta;
+    team.forEach([&](int c) { p[c] = p[c] + coefficient * s[c]; });
+  }
+  const TeamSum<2> d = team.template sum<2>([&](int c) {
+    const double pc = -p[c];
+    p[c] = pc;
+    return TeamSum<2>{{pc * g[c], pc * pc}};
+  });
+  return {d.v[0], sqrt(d.v[1])};
+}
+
+/// Algorithm 3: reverse an uphill p, cap |c p| at maxStep, divide c by 10 while the trial energy
+/// rises by maxRise or more (a NaN energy counts as a rise). The trial point is left in xt/gt.
+template <class Team>
+LANDSCAPE_HD LbfgsTeamStep lbfgsTeamStep(Team& team, const LbfgsTeamStorage& st,
+                                         const LbfgsTeamDirection& d, double energy,
+                                         const LbfgsTeamSettings& set, long long& calls) {
+  double* p = st.p;
+  if (d.directionDotGradient > 0.0) team.forEach([&](int c) { p[c] = -p[c]; });
+  double scale = 1.0;
+  if (d.directionNorm > set.maxStep) scale = set.maxStep / d.directionNorm;
+  for (int attempt = 0; attempt <= set.maxBacktracks; ++attempt) {
+    const double* x = st.x;
+    double* xt = st.xt;
+    team.forEach([&](int c) { xt[c] = x[c] + scale * p[c]; });
+    const double trial = team.evaluate(st.xt, st.gt);
+    ++calls;
+    if (trial - energy < set.maxRise) return {true, trial};
+    if (attempt < set.maxBacktracks) scale /= 10.0;
+  }
+  return {false, energy};
+}
+
+/// Algorithm 1, lines 7-9: store s = xt - x and y = gt - g (dropping the oldest pair beyond m),
+/// rho = 1 / y.s and gamma = y.s / y.y (a zero product replaced by 1, as GMIN does), move to the
+/// trial point; returns |g|^2 there.
+template <class Team>
+LANDSCAPE_HD double lbfgsTeamAccept(Team& team, LbfgsTeamStorage& st, LbfgsTeamHistory& h,
+                                    const LbfgsTeamSettings& set) {
+  int slot;
+  if (h.length < set.m) {
+    slot = (h.oldest + h.length) % set.m;
+    ++h.length;
+  } else {
+    slot = h.oldest;
+    h.oldest = (h.oldest + 1) % set.m;
+  }
+  double* s = st.s + static_cast<long>(slot) * set.n;
+  double* y = st.y + static_cast<long>(slot) * set.n;
+  const double *x = st.x, *xt = st.xt, *g = st.g, *gt = st.gt;
+  const TeamSum<3> r = team.template sum<3>([&](int c) {
+    const double sc = xt[c] - x[c], yc = gt[c] - g[c];
+    s[c] = sc;
+    y[c] = yc;
+    return TeamSum<3>{{yc * sc, yc * yc, gt[c] * gt[c]}};
+  });
+  const double ys = r.v[0] == 0.0 ? 1.0 : r.v[0];
+  const double yy = r.v[1] == 0.0 ? 1.0 : r.v[1];
+  if (team.isLeader()) st.rho[slot] = 1.0 / ys;
+  h.gamma = ys / yy;
+  double* swap = st.x;
+  st.x = st.xt;
+  st.xt = swap;
+  swap = st.g;
+  st.g = st.gt;
+  st.gt = swap;
+  return r.v[2];
+}
+
+template <class Team>
+LANDSCAPE_HD double lbfgsTeamRms(Team& team, double gradientNormSquared) {
+  return sqrt(gradientNormSquared / static_cast<double>(team.n));
+}
+
+/// One iteration: direction, step; on failure the history is cleared and -H0 g tried once more.
+template <class Team>
+LANDSCAPE_HD bool lbfgsTeamIteration(Team& team, LbfgsTeamStorage& st, LbfgsTeamHistory& h,
+                                     const LbfgsTeamSettings& set, LbfgsTeamOutcome& out) {
+  LbfgsTeamStep step = lbfgsTeamStep(team, st, lbfgsTeamDirection(team, st, h, set), out.energy,
+                                     set, out.functionCalls);
+  if (!step.accepted) {
+    h.length = 0;
+    h.oldest = 0;
+    step = lbfgsTeamStep(team, st, lbfgsTeamDirection(team, st, h, set), out.energy, set,
+                         out.functionCalls);
+    if (!step.accepted) return false;
+  }
+  out.energy = step.energy;
+  out.rmsGradient = lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set));
+  return true;
+}
+
+/// Minimises from st.x (the result is left in st.x, which may have swapped with st.xt).
+template <class Team>
+LANDSCAPE_HD LbfgsTeamOutcome lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
+                                                const LbfgsTeamSettings& set) {
+  LbfgsTeamOutcome out{0.0, 0.0, 1, 0, kLbfgsTeamMaxIterations};
+  out.energy = team.evaluate(st.x, st.g);
+  const double* g = st.g;
+  out.rmsGradient = lbfgsTeamRms(
+      team, team.template sum<1>([&](int c) { return TeamSum<1>{{g[c] * g[c]}}; }).v[0]);
+  LbfgsTeamHistory h{0, 0, 1.0};
+  if (!teamFinite(out.energy) || !teamFinite(out.rmsGradient)) {
+    out.status = kLbfgsTeamNonFiniteEnergy;
+    return out;
+  }
+  for (int it = 1; out.rmsGradient >= set.rmsTolerance && it <= set.maxIterations; ++it) {
+    if (!lbfgsTeamIteration(team, st, h, set, out)) {
+      out.iterations = it - 1;
+      out.status = kLbfgsTeamLineSearchFailed;
+      return out;
+    }
+    out.iterations = it;
+  }
+  if (out.rmsGradient < set.rmsTolerance) out.status = kLbfgsTeamConverged;
+  return out;
+}
+
+}  // namespace landscape

@@ -1,0 +1,75 @@
+#include "potentials/ThreadPool.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace landscape {
+
+ThreadPool::ThreadPool(int threads) {
+  if (threads < 1)
+    throw std::invalid_argument("a thread pool needs at least 1 thread, got " +
+                                std::to_string(threads));
+  m_workers.reserve(static_cast<std::size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t) m_workers.emplace_back([this] { workerLoop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_stop = true;
+  }
+  m_wake.notify_all();
+  for (std::thread& worker : m_workers) worker.join();
+}
+
+// Takes items until none is left; the first exception is kept for the caller.
+void ThreadPool::drain() {
+  for (std::size_t i = m_next++; i < m_count; i = m_next++) {
+    try {
+      (*m_task)(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      if (!m_error) m_error = std::current_exception();
+    }
+  }
+}
+
+void ThreadPool::workerLoop() {
+  std::size_t seen = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(m_mutex);
+      m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
+      if (m_stop) return;
+      seen = m_generation;
+    }
+    drain();
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (--m_busy == 0) m_done.notify_one();
+  }
+}
+
+void ThreadPool::forEach(std::size_t count, const std::function<void(std::size_t)>& task) {
+  if (count == 0) return;
+  if (m_workers.empty() || count == 1) {  // nothing to share: no locking, no wake-ups
+    for (std::size_t i = 0; i < count; ++i) task(i);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_task = &task;
+    m_count = count;
+    m_next = 0;
+    m_error = nullptr;
+    m_busy = static_cast<int>(m_workers.size());
+    ++m_generation;
+  }
+  m_wake.notify_all();
+  drain();
+  std::unique_lock<std::mutex> lock(m_mutex);
+  m_done.wait(lock, [&] { return m_busy == 0; });
+  m_task = nullptr;
+  if (m_error) std::rethrow_exception(m_error);
+}
+
+}  // namespace landscape

@@ -1,0 +1,49 @@
+#pragma once
+// A small fixed pool of std::threads for work that splits into independent items (the structures
+// of a batch). The caller's thread works too, so a pool of 1 thread runs everything inline and
+// starts no thread at all. Items are handed out one at a time from an atomic counter: which thread
+// runs an item varies from run to run, so items must not depend on each other (each structure of
+// a batch is computed alone, and results are therefore the same for any thread count).
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace landscape {
+
+class ThreadPool {
+ public:
+  /// threads >= 1 (the caller plus threads - 1 workers); throws std::invalid_argument otherwise.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int threads() const { return static_cast<int>(m_workers.size()) + 1; }
+
+  /// Calls task(i) once for every i in [0, count) and returns when all calls have returned. The
+  /// first exception a task throws is rethrown here (the remaining items still run). Not
+  /// reentrant: one forEach at a time per pool.
+  void forEach(std::size_t count, const std::function<void(std::size_t)>& task);
+
+ private:
+  void workerLoop();
+  void drain();
+
+  std::vector<std::thread> m_workers;
+  std::mutex m_mutex;
+  std::condition_variable m_wake, m_done;
+  const std::function<void(std::size_t)>* m_task = nullptr;
+  std::size_t m_count = 0;
+  std::atomic<std::size_t> m_next{0};
+  std::size_t m_generation = 0;  // bumped for every forEach so that workers see new work
+  int m_busy = 0;                // workers still inside the current generation
+  bool m_stop = false;
+  std::exception_ptr m_error;
+};
+
+}  // namespace landscape

@@ -1,0 +1,209 @@
+// The batched L-BFGS kernel on a CUDA device against its CPU twin: a structure's iterates,
+// energies, counts, status and coordinates bit for bit (every reduction order mirrored, FMA
+// contraction off on both sides), for each team shape; the same bits run to run and whatever the
+// rest of the batch; round-off agreement with the CPU reference (= today's Lbfgs); the device
+// entry point of the batched Lennard-Jones potential bit for bit its team-order twin. All cases
+// skip without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "backends/BatchedMinimiserFactory.h"
+#include "gpu/GpuDevice.h"
+#include "landscape/minimisation/BatchedLbfgsTwin.h"
+#include "potentials/LennardJonesTeam.h"
+#include "tests/BatchedStructures.h"
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/BatchedLbfgsCuda.h"
+#include "gpu/BatchedLennardJonesCuda.h"
+#endif
+
+namespace landscape {
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription()
+
+using namespace batchtest;
+
+struct BatchRun {
+  std::vector<double> x;
+  std::vector<BatchedLbfgsResult> results;
+};
+
+BatchRun runBatch(BatchedMinimiser& minimiser, const std::vector<double>& x0) {
+  BatchRun out{x0, std::vector<BatchedLbfgsResult>(x0.size() / minimiser.dimension())};
+  minimiser.minimise(out.results.size(), out.x.data(), out.results.data());
+  return out;
+}
+
+void expectIdentical(const BatchRun& a, const BatchRun& b, std::size_t n, const std::string& what) {
+  ASSERT_EQ(a.results.size(), b.results.size());
+  for (std::size_t s = 0; s < a.results.size(); ++s) {
+    const std::string where = what + ", structure " + std::to_string(s);
+    expectSameResult(a.results[s], b.results[s], where);
+    EXPECT_TRUE(sameBits(&a.x[s * n], &b.x[s * n], n)) << where << ": coordinates differ";
+  }
+}
+
+std::vector<double> cubeBatch(std::size_t atoms, int count, std::uint64_t seed) {
+  std::vector<double> x;
+  for (int b = 0; b < count; ++b) {
+    const std::vector<double> s = cubeStart(atoms, seed + b);
+    x.insert(x.end(), s.begin(), s.end());
+  }
+  return x;
+}
+
+#ifdef LANDSCAPE_HAVE_CUDA
+
+TEST(BatchedLbfgsCuda, EqualsTheCpuTwinBitForBitInAMixedBatch) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t atoms : {13, 38, 75, 147}) {
+    const LbfgsParams params = benchParams(atoms > 100 ? 300 : 2000);
+    std::vector<double> x0 = mixedBatch(atoms, 7 + atoms, atoms > 100 ? 3 : 12);
+    BatchedLbfgsCuda gpu(atoms, params);
+    BatchedLbfgsTwin twin(atoms, params, gpu.shape(), 2);
+    std::printf("[ shape ] LJ%zu: %s, %zu bytes of shared memory per structure\n", atoms,
+                gpu.name().c_str(), gpu.sharedBytesPerTeam());
+    expectIdentical(runBatch(gpu, x0), runBatch(twin, x0), 3 * atoms, "LJ" + std::to_string(atoms));
+  }
+}
+
+TEST(BatchedLbfgsCuda, EqualsTheCpuTwinForEveryTeamShape) {
+  SKIP_WITHOUT_GPU();
+  // Capped at 200 iterations so that compute-sanitizer (tools/gpu_check_batch.sh) runs it in
+  // minutes; the cap, early convergence and overlaps still share the batch.
+  const std::size_t atoms = 38;
+  const LbfgsParams params = benchParams(200);
+  const std::vector<double> x0 = mixedBatch(atoms, 5, 4);
+  for (int warps : {1, 2, 4, 8})
+    for (int w : {4, 8, 16, 32}) {
+      const BatchedTeamShape shape{warps, w};
+      BatchedLbfgsCuda gpu(atoms, params, shape);
+      BatchedLbfgsTwin twin(atoms, params, shape, 2);
+      expectIdentical(runBatch(gpu, x0), runBatch(twin, x0), 3 * atoms,
+                      std::to_string(warps) + " warps, tile " + std::to_string(w));
+    }
+}
+
+TEST(BatchedLbfgsCuda, SameBitsRunToRunAndWhateverTheRestOfTheBatch) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t atoms = 38, n = 3 * atoms;
+  const LbfgsParams params = benchParams(10000);
+  std::vector<double> x0 = mixedBatch(atoms, 9, 0);
+  const std::vector<double> cubes = cubeBatch(atoms, 3000, 5000);  // more than resident teams
+  x0.insert(x0.end(), cubes.begin(), cubes.end());
+  BatchedLbfgsCuda gpu(atoms, params);
+  const BatchRun first = runBatch(gpu, x0);
+  expectIdentical(runBatch(gpu, x0), first, n, "second run");
+  // Perturb one structure: every other structure unchanged bit for bit.
+  std::vector<double> x1 = x0;
+  const std::size_t victim = kRoles + 17;
+  x1[victim * n + 2] += 1e-3;
+  const BatchRun changed = runBatch(gpu, x1);
+  for (std::size_t s = 0; s < first.results.size(); ++s) {
+    if (s == victim) continue;
+    expectSameResult(first.results[s], changed.results[s], "structure " + std::to_string(s));
+    ASSERT_TRUE(sameBits(&first.x[s * n], &changed.x[s * n], n)) << s;
+  }
+  // A structure alone is the structure in the batch.
+  for (std::size_t s : {std::size_t{kCloseOverlap}, victim + 1}) {
+    std::vector<double> alone(x0.begin() + s * n, x0.begin() + (s + 1) * n);
+    BatchedLbfgsResult r;
+    gpu.minimise(1, alone.data(), &r);
+    expectSameResult(r, first.results[s], "alone");
+    EXPECT_TRUE(sameBits(alone.data(), &first.x[s * n], n));
+  }
+  int converged = 0;
+  for (const auto& r : first.results) converged += r.converged();
+  std::printf("[ cube starts ] LJ38: %d of %zu converged\n", converged, first.results.size());
+}
+
+TEST(BatchedLbfgsCuda, AgreesWithTheCpuReferenceToRoundOffInsideABasin) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t atoms : {13, 38, 147}) {
+    const LbfgsParams params = benchParams(10000);
+    std::vector<double> x0;
+    for (int b = 0; b < 4; ++b) {
+      const std::vector<double> s = perturbed(quenchedMinimum(atoms, 600 + b), 0.1, 700 + b);
+      x0.insert(x0.end(), s.begin(), s.end());
+    }
+    auto cpu = makeBatchedMinimiser({atoms}, params, BatchedBackend::Cpu, {2, {}});
+    BatchedLbfgsCuda gpu(atoms, params);
+    const BatchRun ref = runBatch(*cpu, x0), got = runBatch(gpu, x0);
+    for (std::size_t b = 0; b < ref.results.size(); ++b) {
+      EXPECT_EQ(got.results[b].converged(), ref.results[b].converged());
+      EXPECT_NEAR(got.results[b].energy, ref.results[b].energy,
+                  1e-10 * std::abs(ref.results[b].energy));
+      std::printf("[ gpu vs reference ] LJ%zu structure %zu: %d vs %d iterations\n", atoms, b,
+                  got.results[b].iterations, ref.results[b].iterations);
+    }
+  }
+}
+
+TEST(BatchedLbfgsCuda, RefusesABatchThatDoesNotFitNamingTheLargestThatDoes) {
+  SKIP_WITHOUT_GPU();
+  BatchedLbfgsCuda gpu(38, benchParams(100));
+  const BatchMemory memory = gpu.memory();
+  EXPECT_EQ(memory.bytesPerStructure, 114 * sizeof(double) + 32);
+  const std::size_t largest = gpu.maxBatch();
+  ASSERT_GT(largest, 100000u);
+  try {
+    gpu.minimise(largest + 1, nullptr, nullptr);  // refused before anything is touched
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("the largest batch that fits is " + std::to_string(largest)),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(BatchedLbfgsCuda(147,
+                                [] {
+                                  LbfgsParams p = benchParams(10);
+                                  p.historySize = 40;
+                                  return p;
+                                }()),
+               std::invalid_argument);
+}
+
+TEST(BatchedLennardJonesCuda, DeviceEntryEqualsTheTeamTwinBitForBit) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t atoms : {13, 38, 147}) {
+    BatchedLennardJonesCuda gpu(atoms);
+    LennardJonesTeam twin(gpu.schedule(), 32 * gpu.shape().warps);
+    const std::size_t n = 3 * atoms, batch = 40;
+    const std::vector<double> x = cubeBatch(atoms, static_cast<int>(batch), 77);
+    std::vector<std::uint8_t> active(batch, 1);
+    active[3] = active[30] = 0;
+    std::vector<double> g(batch * n, -1.0), e(batch, -1.0);
+    gpu.energyGradient(batch, x.data(), g.data(), e.data(), active.data());
+    for (std::size_t b = 0; b < batch; ++b) {
+      if (!active[b]) {
+        EXPECT_EQ(e[b], -1.0);
+        continue;
+      }
+      std::vector<double> gt(n);
+      const double et = twin.energyGradient(&x[b * n], gt.data());
+      EXPECT_TRUE(sameBits(e[b], et)) << atoms << " atoms, structure " << b;
+      EXPECT_TRUE(sameBits(&g[b * n], gt.data(), n)) << atoms << " atoms, structure " << b;
+    }
+  }
+}
+
+#endif  // LANDSCAPE_HAVE_CUDA
+
+TEST(BatchedMinimiserFactory, CudaWithoutADeviceSaysWhy) {
+  if (gpuAvailable()) GTEST_SKIP() << "a device is present";
+  try {
+    makeBatchedMinimiser({38}, benchParams(10), BatchedBackend::Cuda, {});
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace landscape

@@ -1,0 +1,240 @@
+// Benchmark (not a test) of the batched engine (issue 16): Lennard-Jones minimisations per second
+// against the batch size B on the CPU reference (1 and 2 threads) and on CUDA, from random starts
+// uniform in a cube of half-side 1.5 N^(1/3), GMIN's L-BFGS with m = 4, maxStep 0.4, maxRise
+// 1e-4, H0 0.1, RMS 1e-6. Each row gives energy+gradient calls per minimisation, the converged
+// fraction, the speed-up over the 1-thread CPU and the fraction of the FP64 pair floor:
+// floor time = N(N-1)/2 pairs x calls x kFlopsPerPair / peak FP64 rate.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backends/BatchedMinimiserFactory.h"
+#include "gpu/GpuDevice.h"
+#include "landscape/core/Random.h"
+#include "landscape/geometry/CubeCluster.h"
+
+namespace {
+
+using namespace landscape;
+
+// Pair physics of potentials/LennardJonesTerms.h plus the gradient update, as bench_lj_potential
+// counts it: 3 sub, 5 for r^2, 1 reciprocal (counted as 1), 4 for r^-6/r^-12, 3 energy,
+// 4 derivative, 6 gradient = 26 FLOP per pair.
+constexpr double kFlopsPerPair = 26.0;
+
+const char* kUsage =
+    "usage: bench_batch [--sizes 13,38,75,147] [--batches 1,8,64,512,4096,32768]\n"
+    "                   [--backends cpu1,cpu2,cuda] [--fp64-peak FLOPS] [--cpu-seconds S]\n"
+    "                   [--min-seconds S] [--max-iterations I] [--m M] [--warps W] [--tile T]\n"
+    "                   [--seed S]\n"
+    "Lennard-Jones minimisations per second against the batch size B, from random starts uniform\n"
+    "in a cube of half-side 1.5 N^(1/3) (GMIN L-BFGS: m = 4, maxStep 0.4, maxRise 1e-4, H0 0.1,\n"
+    "RMS 1e-6), as a Markdown table with energy+gradient calls per minimisation, the converged\n"
+    "fraction, the ratio to the 1-thread CPU rate and the fraction of the FP64 pair floor\n"
+    "(N(N-1)/2 pairs x calls x 26 FLOP / peak).\n"
+    "  --sizes LIST        cluster sizes in atoms (default 13,38,75,147)\n"
+    "  --batches LIST      batch sizes B (default 1,8,64,512,4096,32768; those that fit)\n"
+    "  --backends LIST     cpuT (CPU reference on T threads), twinT (CPU twin of the kernel),\n"
+    "                      cuda (default cpu1,cpu2,cuda; cuda only where a device is found)\n"
+    "  --fp64-peak F       FP64 rate of the floor, FLOP/s (default 34e12: H100 SXM / H200,\n"
+    "                      non-tensor)\n"
+    "  --cpu-seconds S     skip a CPU row whose predicted time exceeds S (default 20)\n"
+    "  --min-seconds S     repeat a GPU batch until S seconds have passed (default 0.5)\n"
+    "  --max-iterations I  L-BFGS iteration cap (default 10000)\n"
+    "  --m M               L-BFGS history size (default 4)\n"
+    "  --warps W, --tile T GPU team shape (default 0 0: chosen from shared memory)\n"
+    "  --seed S            seed of the starts (default 1)\n"
+    "  -h, --help          print this and exit\n";
+
+struct Options {
+  std::vector<std::size_t> sizes = {13, 38, 75, 147};
+  std::vector<std::size_t> batches = {1, 8, 64, 512, 4096, 32768};
+  std::vector<std::string> backends = {"cpu1", "cpu2", "cuda"};
+  double peak = 34e12, cpuSeconds = 20.0, minSeconds = 0.5;
+  int maxIterations = 10000, m = 4;
+  BatchedTeamShape shape;
+  std::uint64_t seed = 1;
+};
+
+template <class T>
+std::vector<T> parseList(const std::string& text, T (*convert)(const std::string&)) {
+  std::vector<T> out;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) out.push_back(convert(item));
+  return out;
+}
+
+std::size_t toSize(const std::string& s) { return std::stoul(s); }
+std::string toString(const std::string& s) { return s; }
+
+Options parseOptions(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      std::exit(0);
+    }
+    if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value (--help lists options)");
+    const std::string v = argv[++i];
+    if (arg == "--sizes")
+      o.sizes = parseList(v, toSize);
+    else if (arg == "--batches")
+      o.batches = parseList(v, toSize);
+    else if (arg == "--backends")
+      o.backends = parseList(v, toString);
+    else if (arg == "--fp64-peak")
+      o.peak = std::stod(v);
+    else if (arg == "--cpu-seconds")
+      o.cpuSeconds = std::stod(v);
+    else if (arg == "--min-seconds")
+      o.minSeconds = std::stod(v);
+    else if (arg == "--max-iterations")
+      o.maxIterations = std::stoi(v);
+    else if (arg == "--m")
+      o.m = std::stoi(v);
+    else if (arg == "--warps")
+      o.shape.warps = std::stoi(v);
+    else if (arg == "--tile")
+      o.shape.tileWidth = std::stoi(v);
+    else if (arg == "--seed")
+      o.seed = std::stoull(v);
+    else
+      throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
+  }
+  return o;
+}
+
+LbfgsParams benchParams(const Options& o) {
+  LbfgsParams p;
+  p.historySize = o.m;
+  p.maxStep = 0.4;
+  p.maxRise = 1e-4;
+  p.initialGuess = 0.1;
+  p.rmsTolerance = 1e-6;
+  p.maxIterations = o.maxIterations;
+  return p;
+}
+
+std::vector<double> cubeStarts(std::size_t atoms, std::size_t batch, std::uint64_t seed) {
+  Random random(seed);
+  std::vector<double> x;
+  x.reserve(batch * 3 * atoms);
+  for (std::size_t b = 0; b < batch; ++b) {
+    const std::vector<double> s = uniformCubeCluster(atoms, cubeStartHalfSide(atoms), random);
+    x.insert(x.end(), s.begin(), s.end());
+  }
+  return x;
+}
+
+struct Measurement {
+  double rate = 0.0;  // minimisations per second
+  double callsPerMin = 0.0;
+  double convergedFraction = 0.0;
+};
+
+// Minimises the batch (repeatedly, from the same starts, until minSeconds have passed).
+Measurement measure(BatchedMinimiser& minimiser, std::size_t atoms, std::size_t batch,
+                    const Options& o, double minSeconds) {
+  const std::vector<double> starts = cubeStarts(atoms, batch, o.seed);
+  std::vector<BatchedLbfgsResult> results(batch);
+  double seconds = 0.0;
+  long runs = 0;
+  do {
+    std::vector<double> x = starts;
+    const auto t0 = std::chrono::steady_clock::now();
+    minimiser.minimise(batch, x.data(), results.data());
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++runs;
+  } while (seconds < minSeconds);
+  Measurement m;
+  m.rate = static_cast<double>(batch * runs) / seconds;
+  for (const auto& r : results) {
+    m.callsPerMin += static_cast<double>(r.functionCalls);
+    m.convergedFraction += r.converged() ? 1.0 : 0.0;
+  }
+  m.callsPerMin /= static_cast<double>(batch);
+  m.convergedFraction /= static_cast<double>(batch);
+  return m;
+}
+
+std::unique_ptr<BatchedMinimiser> makeFor(const std::string& backend, std::size_t atoms,
+                                          const Options& o) {
+  BatchedEngineOptions options;
+  options.shape = o.shape;
+  if (backend == "cuda")
+    return makeBatchedMinimiser({atoms}, benchParams(o), BatchedBackend::Cuda, options);
+  const bool twin = backend.rfind("twin", 0) == 0;
+  if (!twin && backend.rfind("cpu", 0) != 0)
+    throw std::invalid_argument("backend must be cpuT, twinT or cuda, not '" + backend + "'");
+  options.threads = std::stoi(backend.substr(twin ? 4 : 3));
+  return makeBatchedMinimiser({atoms}, benchParams(o),
+                              twin ? BatchedBackend::CpuTwin : BatchedBackend::Cpu, options);
+}
+
+// All batch sizes of one backend and cluster size; CPU rows stop when the next would take longer
+// than cpuSeconds at the rate measured so far.
+void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
+              std::map<std::size_t, double>& cpuReference) {
+  const bool gpu = backend == "cuda";
+  if (gpu && !gpuAvailable()) return;
+  std::unique_ptr<BatchedMinimiser> minimiser = makeFor(backend, atoms, o);
+  const BatchMemory memory = minimiser->memory();
+  std::fprintf(stderr, "%s: %zu bytes of %s per structure, largest batch %zu\n",
+               minimiser->name().c_str(), memory.bytesPerStructure, memory.where.c_str(),
+               memory.largestBatch());
+  if (gpu) measure(*minimiser, atoms, 1, o, 0.0);  // context, module load, first launch
+  const double pairs = 0.5 * static_cast<double>(atoms) * static_cast<double>(atoms - 1);
+  double rate = 0.0;
+  for (std::size_t batch : o.batches) {
+    if (batch > minimiser->maxBatch()) {
+      std::printf("| LJ%zu | %s | %zu | does not fit (largest %zu) | | | | |\n", atoms,
+                  backend.c_str(), batch, minimiser->maxBatch());
+      continue;
+    }
+    if (!gpu && rate > 0.0 && static_cast<double>(batch) / rate > o.cpuSeconds) {
+      std::printf("| LJ%zu | %s | %zu | skipped (~%.0f s) | | | | |\n", atoms, backend.c_str(),
+                  batch, static_cast<double>(batch) / rate);
+      continue;
+    }
+    // Short CPU batches are repeated too (0.2 s), so that timer and scheduler noise stay small.
+    const Measurement m = measure(*minimiser, atoms, batch, o, gpu ? o.minSeconds : 0.2);
+    rate = m.rate;
+    if (backend == "cpu1") cpuReference[atoms] = std::max(cpuReference[atoms], rate);
+    const double floorRate = o.peak / (pairs * m.callsPerMin * kFlopsPerPair);
+    const auto ref = cpuReference.find(atoms);
+    char ratio[32] = "";
+    if (ref != cpuReference.end()) std::snprintf(ratio, sizeof ratio, "%.1f", rate / ref->second);
+    std::printf("| LJ%zu | %s | %zu | %.4g | %.0f | %.3f | %s | %.3g |\n", atoms, backend.c_str(),
+                batch, rate, m.callsPerMin, m.convergedFraction, ratio, rate / floorRate);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parseOptions(argc, argv);
+    std::printf("device: %s\n", gpuDescription().c_str());
+    std::printf("FP64 pair floor: N(N-1)/2 pairs x calls x %.0f FLOP / %.3g FLOP/s\n\n",
+                kFlopsPerPair, o.peak);
+    std::printf(
+        "| system | backend | B | minimisations/s | calls/min | converged | x cpu1 | "
+        "of FP64 floor |\n|---|---|---|---|---|---|---|---|\n");
+    std::map<std::size_t, double> cpuReference;  // best 1-thread CPU rate per size
+    for (std::size_t atoms : o.sizes)
+      for (const std::string& backend : o.backends) benchRow(backend, atoms, o, cpuReference);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_batch: %s\n", e.what());
+    return 1;
+  }
+}
