@@ -175,18 +175,18 @@ int run(int argc, char** argv) {
 
   std::vector<double> start;
   std::unique_ptr<Potential> potential;
-  std::unique_ptr<AmberTopology> topology;
+  std::shared_ptr<const AmberTopology> topology;
   BasinHoppingHooks hooks;
   std::unique_ptr<StereoChecks> stereo;
   std::vector<RotatableGroup> groups;
-  std::unique_ptr<SopTopology> sopTopology;
+  std::shared_ptr<const SopTopology> sopTopology;
   if (!config.sopPdbFile.empty()) {
-    sopTopology = std::make_unique<SopTopology>(readSopTopology(config.sopPdbFile, config.sop));
+    sopTopology =
+        std::make_shared<const SopTopology>(readSopTopology(config.sopPdbFile, config.sop));
     start = sopTopology->nativeCoordinates();
     PotentialSpec spec;
     spec.kind = PotentialSpec::Kind::Sop;
-    spec.sopPdb = config.sopPdbFile;
-    spec.sop = config.sop;
+    spec.sopTopology = sopTopology;
     potential = makePotential(spec, config.backend);
     if (config.energyOnly) {
       for (const EnergyComponent& c : potential->energyComponents(start.data()))
@@ -196,11 +196,11 @@ int run(int argc, char** argv) {
       return 0;
     }
   } else if (!config.prmtopFile.empty()) {
-    topology = std::make_unique<AmberTopology>(readAmberTopology(config.prmtopFile));
+    topology = std::make_shared<const AmberTopology>(readAmberTopology(config.prmtopFile));
     start = readAmberCoordinates(config.inpcrdFile, *topology).positions;
     PotentialSpec spec;
     spec.kind = PotentialSpec::Kind::AmberGb;
-    spec.prmtop = config.prmtopFile;
+    spec.amberTopology = topology;
     spec.amber = config.amber;
     spec.precision = config.precision;
     potential = makePotential(spec, config.backend);

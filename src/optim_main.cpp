@@ -333,10 +333,10 @@ int run(int argc, char** argv) {
   // Endpoints.
   Endpoint start, finish;
   bool minimise = settings.reoptimiseEndpoints;
-  std::unique_ptr<AmberTopology> topology;
+  std::shared_ptr<const AmberTopology> topology;  // read once, shared with the potentials
   std::vector<double> reference;  // molecules: the stereocentres' handedness is taken from here
   if (config.isMolecule()) {
-    topology = std::make_unique<AmberTopology>(readAmberTopology(config.prmtopFile));
+    topology = std::make_shared<const AmberTopology>(readAmberTopology(config.prmtopFile));
     if (!config.inpcrdFile.empty()) {
       reference = readAmberCoordinates(config.inpcrdFile, *topology).positions;
     }
@@ -380,7 +380,7 @@ int run(int argc, char** argv) {
   Units units = kLennardJonesUnits;
   if (config.isMolecule()) {
     spec.kind = PotentialSpec::Kind::AmberGb;
-    spec.prmtop = config.prmtopFile;
+    spec.amberTopology = topology;
     spec.amber = config.amber;
     spec.precision = config.precision;
     units = kAmberUnits;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -39,12 +40,11 @@ void expectPotentialsAgree(const std::string& file, const SopParams& params, dou
   if (!path) GTEST_SKIP() << "test data sop/" << file << " not found";
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::Sop;
-  spec.sopPdb = *path;
-  spec.sop = params;
+  spec.sopTopology = std::make_shared<const SopTopology>(readSopTopology(*path, params));
   auto cpu = makePotential(spec, Backend::Cpu);
   auto gpu = makePotential(spec, Backend::Cuda);
   ASSERT_TRUE(gpu->isDeviceResident());
-  const SopTopology t = readSopTopology(*path, params);
+  const SopTopology& t = *spec.sopTopology;
   // The native structure, a perturbed one, and one far enough away to force a list rebuild.
   for (double a : {0.0, amplitude, 4.0 * amplitude}) {
     const std::vector<double> x = perturbed(t.nativeCoordinates(), a, 17);
