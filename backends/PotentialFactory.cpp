@@ -48,6 +48,8 @@ std::unique_ptr<Potential> makeAmberGb(const PotentialSpec& spec, Backend backen
   if (!spec.amberTopology)
     throw std::invalid_argument(
         "makePotential: PotentialSpec.amberTopology must hold the molecule for AMBER-GB");
+  // Checked on every backend, so that --precision single fails the same way with --backend cpu.
+  requirePrecision(spec.precision, amberGbPrecisions(), "AMBER-GB");
   if (backend == Backend::Cpu) return std::make_unique<AmberGb>(*spec.amberTopology, spec.amber);
   requireCuda();
 #ifdef LANDSCAPE_HAVE_CUDA

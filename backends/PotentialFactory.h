@@ -23,7 +23,8 @@ struct PotentialSpec {
   /// AmberGb: the molecule (readAmberTopology); required.
   std::shared_ptr<const AmberTopology> amberTopology;
   AmberGbParams amber;     ///< AmberGb: igb, salt, rgbmax (kcal/mol, Angstrom)
-  /// CUDA backends: arithmetic of the pair terms (AmberGb; Lennard-Jones is always double).
+  /// CUDA backends: arithmetic of the pair terms (AmberGb: double or mixed, checked on every
+  /// backend; Lennard-Jones and SOP potentials are always double).
   Precision precision = Precision::Double;
   /// Sop: the C-alpha beads with their eq B1 parameters (readSopTopology); required.
   std::shared_ptr<const SopTopology> sopTopology;

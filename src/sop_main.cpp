@@ -89,8 +89,7 @@ int run(int argc, char** argv) {
         "dt %.4g ps, xi %.6g kcal ps/(mol A^2), kT %.4g kcal/mol, %ld steps%s\n",
         topology.beadCount(), topology.chainCount(), topology.contacts.size(),
         config.pdbFile.c_str(), replicas, backendName(config.backend).c_str(),
-        sopPrecisionName(config.backend == Backend::Cpu ? SopPrecision::Double : p.precision)
-            .c_str(),
+        precisionName(config.backend == Backend::Cpu ? Precision::Double : p.precision).c_str(),
         p.langevin.timeStep, p.langevin.friction, p.langevin.kT, config.steps,
         p.pulling.enabled ? ", pulling" : (p.indentation.enabled ? ", indentation" : ""));
   const long chunk = config.frameInterval > 0

@@ -151,7 +151,7 @@ TEST(SopDynamicsCuda, FloatPrecisionStaysCloseToCpu) {
   if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const SopTopology t = readSopTopology(*path);
   SopDynamicsParams p = dynamicsParams(2);
-  p.precision = SopPrecision::Float;
+  p.precision = Precision::Single;
   expectTrajectoriesAgree(t, p, 20, 2e-3);  // FP32 positions ~ 1e-5 A, a few steps of growth
 }
 
@@ -160,7 +160,7 @@ TEST(SopDynamicsCuda, RerunsAreBitIdentical) {
   const auto path = testDataPath("sop/1TIT.pdb");
   if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const SopTopology t = readSopTopology(*path);
-  for (SopPrecision precision : {SopPrecision::Double, SopPrecision::Float}) {
+  for (Precision precision : {Precision::Double, Precision::Single}) {
     SopDynamicsParams p = dynamicsParams(4);
     p.precision = precision;
     p.pulling.enabled = true;
@@ -218,7 +218,7 @@ TEST(SopDynamicsCuda, FreeBeadRecoversKTOverXiInFloat) {
   }
   const SopTopology t = makeSopTopology(beads, starts, SopParams{});
   SopDynamicsParams p = dynamicsParams(64);  // 4096 beads
-  p.precision = SopPrecision::Float;
+  p.precision = Precision::Single;
   p.skin = 50.0;
   auto md = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
   md->run(200);
