@@ -186,13 +186,10 @@ void writeCheckpointFile(const std::string& path, const Checkpoint& checkpoint) 
   writeFileAtomically(path, formatCheckpoint(checkpoint), "basin-hopping checkpoint");
 }
 
-Checkpoint readCheckpointFile(const std::string& path) {
-  if (!std::filesystem::exists(path))
-    throw std::runtime_error(path + ": no basin-hopping checkpoint here (is it the --output "
-                                    "folder of a gmin run?)");
-  Reader in(path, readWholeFile(path, "basin-hopping checkpoint"));
-  Checkpoint c;
-  BasinHoppingState& s = c.state;
+namespace {
+
+// The version line, the fingerprint and the run's --steps.
+void readHeader(Reader& in, Checkpoint& c) {
   const long version = in.line(kMagic).integer();
   if (version != kCheckpointVersion)
     in.fail("checkpoint version " + std::to_string(version) + ", this program reads version " +
@@ -209,6 +206,10 @@ Checkpoint readCheckpointFile(const std::string& path) {
   }
   c.steps = in.line("steps").integer();
   in.endLine();
+}
+
+// Counters, step size, random state and the Markov state.
+void readChain(Reader& in, BasinHoppingState& s) {
   s.quench = in.line("quench").integer();
   in.endLine();
   s.functionCalls = in.line("function-calls").integer();
@@ -234,7 +235,10 @@ Checkpoint readCheckpointFile(const std::string& path) {
   s.markovEnergy = in.line("markov").real();
   s.markov = in.vector();
   in.endLine();
-  NewRestart::State& r = s.newRestart;
+}
+
+// NEWRESTART's chain best and the AVOID taboo list.
+void readNewRestart(Reader& in, NewRestart::State& r) {
   r.best = in.line("chain-best").real();
   r.bestStep = in.integer();
   r.bestCoords = in.vector();
@@ -252,6 +256,10 @@ Checkpoint readCheckpointFile(const std::string& path) {
     r.tabooCoords.push_back(in.vector());
     in.endLine();
   }
+}
+
+std::vector<StoredMinimum> readLowest(Reader& in) {
+  std::vector<StoredMinimum> minima;
   const long lowest = in.line("lowest").integer();
   if (lowest < 0) in.fail("negative count of minima");
   in.endLine();
@@ -262,8 +270,23 @@ Checkpoint readCheckpointFile(const std::string& path) {
     m.functionCalls = in.integer();
     m.coordinates = in.vector();
     in.endLine();
-    s.lowest.push_back(std::move(m));
+    minima.push_back(std::move(m));
   }
+  return minima;
+}
+
+}  // namespace
+
+Checkpoint readCheckpointFile(const std::string& path) {
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(path + ": no basin-hopping checkpoint here (is it the --output "
+                                    "folder of a gmin run?)");
+  Reader in(path, readWholeFile(path, "basin-hopping checkpoint"));
+  Checkpoint c;
+  readHeader(in, c);
+  readChain(in, c.state);
+  readNewRestart(in, c.state.newRestart);
+  c.state.lowest = readLowest(in);
   in.line("end");
   return c;
 }
