@@ -36,8 +36,10 @@ void requirePrecision(Precision precision, const std::vector<Precision>& support
                       const std::string& model) {
   if (std::find(supported.begin(), supported.end(), precision) != supported.end()) return;
   std::string names;
-  for (std::size_t i = 0; i < supported.size(); ++i)
-    names += (i == 0 ? "" : i + 1 == supported.size() ? " or " : ", ") + precisionName(supported[i]);
+  for (std::size_t i = 0; i < supported.size(); ++i) {
+    names += (i == 0 ? "" : i + 1 == supported.size() ? " or " : ", ");
+    names += precisionName(supported[i]);
+  }
   throw std::invalid_argument(model + " implements precision " + names + ", not " +
                               precisionName(precision));
 }

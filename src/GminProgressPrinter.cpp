@@ -17,11 +17,10 @@ GminProgressPrinter::GminProgressPrinter(bool quiet, const GminResultWriter& wri
 
 void GminProgressPrinter::onQuench(const QuenchReport& q) {
   if (m_quiet) return;
-  std::printf("Qu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n",
-              q.quench, q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsed(),
-              q.status == LbfgsStatus::Converged
-                  ? ""
-                  : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
+  std::printf(
+      "Qu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n", q.quench,
+      q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsed(),
+      q.status == LbfgsStatus::Converged ? "" : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
   if (q.evaporated) std::printf("   step rejected: %s\n", q.rejectReason.c_str());
 }
 
@@ -37,8 +36,10 @@ void GminProgressPrinter::onRestart(const RestartReport& r) {
                         ? "new best within the AVOID distance of a taboo structure"
                         : "no improvement for NEWRESTART quenches";
   if (r.reseeded)
-    std::printf("newres> %s: reseeded at quench %ld, chain best %.10f, new Markov E %.10f, "
-                "taboo list %zu\n", why, r.quench, r.chainBestEnergy, r.markovEnergy, r.tabooSize);
+    std::printf(
+        "newres> %s: reseeded at quench %ld, chain best %.10f, new Markov E %.10f, "
+        "taboo list %zu\n",
+        why, r.quench, r.chainBestEnergy, r.markovEnergy, r.tabooSize);
   else
     std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
 }

@@ -49,8 +49,9 @@ void GminResultWriter::writeAmberFiles(const std::vector<StoredMinimum>& minima)
     char stem[32];
     std::snprintf(stem, sizeof stem, "/minimum_%03zu", i + 1);
     char title[128];
-    std::snprintf(title, sizeof title, "gmin minimum %zu E = %.6f kcal/mol, first found at quench %ld",
-                  i + 1, minima[i].energy, minima[i].firstFoundStep);
+    std::snprintf(title, sizeof title,
+                  "gmin minimum %zu E = %.6f kcal/mol, first found at quench %ld", i + 1,
+                  minima[i].energy, minima[i].firstFoundStep);
     writePdb(m_dir + stem + ".pdb", *m_amber, minima[i].coordinates, title);
     writeAmberRestart(m_dir + stem + ".rst7", minima[i].coordinates, title);
   }

@@ -120,7 +120,8 @@ void useRigidBodies(const GminRunConfig& config, GminSystem& system) {
   };
   hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
   if (hooks.rejectReason) {
-    hooks.rejectReason = [rigid, atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
+    hooks.rejectReason = [rigid,
+                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
       return atomisticCheck(rigid->toAtoms(q));
     };
   }
@@ -130,8 +131,8 @@ void addLangevinMove(const GminRunConfig& config, long firstQuench, GminSystem& 
   if (config.langevin.steps <= 0) return;
   LangevinParams params = config.langevin;
   params.seed = config.basinHopping.seed;
-  system.langevin = std::make_unique<LangevinMove>(
-      params, [](Potential& potential, const LangevinParams& p) {
+  system.langevin =
+      std::make_unique<LangevinMove>(params, [](Potential& potential, const LangevinParams& p) {
         return makeLangevinIntegrator(potential, p);
       });
   LangevinMove* langevin = system.langevin.get();

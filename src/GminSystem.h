@@ -26,9 +26,9 @@ struct GminSystem {
   /// In the search's coordinates (rigid ones with --rigid); empty: a random cluster.
   std::vector<double> start;
   BasinHoppingHooks hooks;
-  std::vector<RotatableGroup> groups;     ///< AMBER side-chain groups (for the header line)
-  std::unique_ptr<StereoChecks> stereo;   ///< AMBER stereochemistry checks, when on
-  std::unique_ptr<LangevinMove> langevin; ///< the Langevin move, when on
+  std::vector<RotatableGroup> groups;      ///< AMBER side-chain groups (for the header line)
+  std::unique_ptr<StereoChecks> stereo;    ///< AMBER stereochemistry checks, when on
+  std::unique_ptr<LangevinMove> langevin;  ///< the Langevin move, when on
 
   /// The potential the search runs on: the rigid one with --rigid, else the atomistic one.
   Potential& searched() const { return rigidPotential ? *rigidPotential : *atomistic; }

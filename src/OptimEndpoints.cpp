@@ -65,7 +65,8 @@ OptimEndpoints moleculeEndpoints(const OptimRunConfig& config, const AmberTopolo
     e.reference = readAmberCoordinates(config.inpcrdFile, amber).positions;
   }
   if (!config.startFile.empty()) {
-    e.start = {config.startFile, readMoleculeCoordinates(config.startFile, amber, config.prmtopFile)};
+    e.start = {config.startFile,
+               readMoleculeCoordinates(config.startFile, amber, config.prmtopFile)};
   } else if (!config.odataPoints.empty()) {
     e.start = {config.odataFile + " POINTS", config.odataPoints};
   } else {
@@ -124,9 +125,9 @@ int minimiseEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings
       Lbfgs(settings.endpointMinimiser).minimize(system.searched(), e.x, system.workspace);
   if (!r.converged()) {
     throw std::runtime_error(e.source + ": the minimisation of this endpoint did not converge (" +
-                             lbfgsStatusName(r.status) + " after " +
-                             std::to_string(r.iterations) + " iterations, RMS gradient " +
-                             std::to_string(r.rmsGradient) + "; see --bfgs-steps, --bfgs-rms)");
+                             lbfgsStatusName(r.status) + " after " + std::to_string(r.iterations) +
+                             " iterations, RMS gradient " + std::to_string(r.rmsGradient) +
+                             "; see --bfgs-steps, --bfgs-rms)");
   }
   return r.iterations;
 }
@@ -177,8 +178,8 @@ void warnAboutStereochemistry(const OptimRunConfig& config, const OptimSystem& s
     const std::string violation = stereo.violation(system.atoms(e->x));
     if (!violation.empty()) {
       std::cerr << "optim: warning: " << e->source << " differs from the reference "
-                << (config.inpcrdFile.empty() ? endpoints.start.source : config.inpcrdFile)
-                << ": " << violation << "\n";
+                << (config.inpcrdFile.empty() ? endpoints.start.source : config.inpcrdFile) << ": "
+                << violation << "\n";
     }
   }
 }

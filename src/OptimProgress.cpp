@@ -51,8 +51,8 @@ void OptimProgress::attempt(const ConnectAttempt& a) {
     std::printf(
         " ts %4zu:  E+ %16.7f  Ets - E+ %12.5g  Ets %16.7f  Ets - E- %12.5g  E- %16.7f"
         "   minima %d%s and %d%s\n",
-        t + 1, ePlus, ts.energy - ePlus, ts.energy, ts.energy - eMinus, eMinus,
-        ts.plusMinimum + 1, isNew(ts.plusMinimum) ? " *NEW*" : "", ts.minusMinimum + 1,
+        t + 1, ePlus, ts.energy - ePlus, ts.energy, ts.energy - eMinus, eMinus, ts.plusMinimum + 1,
+        isNew(ts.plusMinimum) ? " *NEW*" : "", ts.minusMinimum + 1,
         isNew(ts.minusMinimum) ? " *NEW*" : "");
   }
   m_statesBefore = states.size();

@@ -26,11 +26,11 @@ constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
 struct OptimSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule; null for clusters
   Units units = kLennardJonesUnits;
-  std::unique_ptr<Potential> atomistic;        ///< on --backend
-  std::unique_ptr<Potential> cpuPotential;     ///< the CPU twin, when --backend is not cpu
-  std::unique_ptr<Potential> rigidPotential;   ///< --rigid: rigid coordinates over atomistic
-  const RigidBodySystem* rigid = nullptr;      ///< the system of rigidPotential
-  LbfgsWorkspaceFactory workspace;             ///< --lbfgs-backend gpu; empty: the CPU L-BFGS
+  std::unique_ptr<Potential> atomistic;       ///< on --backend
+  std::unique_ptr<Potential> cpuPotential;    ///< the CPU twin, when --backend is not cpu
+  std::unique_ptr<Potential> rigidPotential;  ///< --rigid: rigid coordinates over atomistic
+  const RigidBodySystem* rigid = nullptr;     ///< the system of rigidPotential
+  LbfgsWorkspaceFactory workspace;            ///< --lbfgs-backend gpu; empty: the CPU L-BFGS
 
   /// The potential DNEB and the transition-state searches run on.
   Potential& searched() const { return rigidPotential ? *rigidPotential : *atomistic; }

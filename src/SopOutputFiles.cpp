@@ -63,7 +63,8 @@ void SopOutputFiles::writeFrame(int r, long step, const std::vector<double>& x) 
     return;
   }
   std::string text;
-  appendSopPdbModel(text, m_topology, x.data(), static_cast<int>(step / m_config.frameInterval) + 1);
+  appendSopPdbModel(text, m_topology, x.data(),
+                    static_cast<int>(step / m_config.frameInterval) + 1);
   m_frames[r] << text;
 }
 

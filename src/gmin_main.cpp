@@ -69,8 +69,8 @@ OutputFolder openOutputFolder(const GminRunConfig& config) {
   return out;
 }
 
-void printHeader(const GminRunConfig& config, const GminSystem& system,
-                 const BasinHoppingParams& p, double containerRadius) {
+void printHeader(const GminRunConfig& config, const GminSystem& system, const BasinHoppingParams& p,
+                 double containerRadius) {
   const std::string name = system.searched().name();
   const auto seed = static_cast<unsigned long long>(p.seed);
   if (system.sop) {
@@ -78,18 +78,19 @@ void printHeader(const GminRunConfig& config, const GminSystem& system,
                 name.c_str(), config.sopPdbFile.c_str(), p.steps, p.temperature, p.stepSize, seed);
   } else if (system.amber) {
     const StereoChecks* stereo = system.stereo.get();
-    std::printf("gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, %zu side-chain "
-                "groups rotated with probability %.3g, %zu stereocentres and %zu peptide bonds "
-                "checked, seed %llu\n",
-                name.c_str(), config.inpcrdFile.c_str(), p.steps, p.temperature, p.stepSize,
-                system.groups.size(), config.groupRotationProbability,
-                stereo ? stereo->stereocentreCount() : 0, stereo ? stereo->peptideBondCount() : 0,
-                seed);
+    std::printf(
+        "gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, %zu side-chain "
+        "groups rotated with probability %.3g, %zu stereocentres and %zu peptide bonds "
+        "checked, seed %llu\n",
+        name.c_str(), config.inpcrdFile.c_str(), p.steps, p.temperature, p.stepSize,
+        system.groups.size(), config.groupRotationProbability,
+        stereo ? stereo->stereocentreCount() : 0, stereo ? stereo->peptideBondCount() : 0, seed);
   } else {
-    std::printf("gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container "
-                "radius %.4f, seed %llu (reduced LJ units)\n",
-                name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
-                p.temperature, p.stepSize, p.angularThreshold, containerRadius, seed);
+    std::printf(
+        "gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container "
+        "radius %.4f, seed %llu (reduced LJ units)\n",
+        name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
+        p.temperature, p.stepSize, p.angularThreshold, containerRadius, seed);
   }
 }
 
@@ -128,8 +129,7 @@ int run(int argc, char** argv) {
                       system.hooks);
   const CheckpointFingerprint fingerprint =
       gminFingerprint(config, system, params, search.containerRadius());
-  if (out.resuming)
-    checkFingerprint(out.checkpointPath(), out.checkpoint.fingerprint, fingerprint);
+  if (out.resuming) checkFingerprint(out.checkpointPath(), out.checkpoint.fingerprint, fingerprint);
   if (!config.quiet) printHeader(config, system, params, search.containerRadius());
   if (out.resuming && !config.quiet)
     std::printf("gmin: resuming from %s after quench %ld of %ld\n", out.checkpointPath().c_str(),
@@ -137,8 +137,8 @@ int run(int argc, char** argv) {
 
   const GminResultWriter writer(out.dir, *system.atomistic, system.amber.get(), system.sop.get(),
                                 system.rigid);
-  GminProgressPrinter printer(config.quiet, writer, out.checkpointPath(), fingerprint,
-                              params.steps, g_stopRequested);
+  GminProgressPrinter printer(config.quiet, writer, out.checkpointPath(), fingerprint, params.steps,
+                              g_stopRequested);
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
   const BasinHoppingResult result = out.resuming ? search.resume(out.checkpoint.state, &printer)

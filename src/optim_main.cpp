@@ -157,8 +157,8 @@ void writeResults(const OptimRunConfig& config, const OptimSystem& system,
   std::printf(
       "optim: %zu minima and %zu transition states in %s; %zu new transition states "
       "in %s\n",
-      stored.minima.size(), stored.transitionStates.size(), n.databasePath.c_str(),
-      foundNow.size(), pathInfo.c_str());
+      stored.minima.size(), stored.transitionStates.size(), n.databasePath.c_str(), foundNow.size(),
+      pathInfo.c_str());
 }
 
 // The three lines every run prints, quiet or not.

@@ -29,8 +29,8 @@ void printHeader(const SopRunConfig& config, const SopTopology& topology) {
   std::printf(
       "sop: %zu beads, %zu chains, %zu native contacts from %s; %d replica(s) on %s (%s), "
       "dt %.4g ps, xi %.6g kcal ps/(mol A^2), kT %.4g kcal/mol, %ld steps%s\n",
-      topology.beadCount(), topology.chainCount(), topology.contacts.size(),
-      config.pdbFile.c_str(), p.replicas, backendName(config.backend).c_str(),
+      topology.beadCount(), topology.chainCount(), topology.contacts.size(), config.pdbFile.c_str(),
+      p.replicas, backendName(config.backend).c_str(),
       precisionName(config.backend == Backend::Cpu ? Precision::Double : p.precision).c_str(),
       p.langevin.timeStep, p.langevin.friction, p.langevin.kT, config.steps,
       p.pulling.enabled ? ", pulling" : (p.indentation.enabled ? ", indentation" : ""));

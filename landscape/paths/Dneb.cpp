@@ -98,8 +98,9 @@ double distanceBetween(const double* a, const double* b, std::size_t n) {
 }
 
 // Improved tangent (Henkelman and Jonsson 2000) of an image of energy e between neighbours of
-// energies ep (previous) and en (next), the segments plus = x_{i+1} - x_i and minus = x_i - x_{i-1}:
-// the uphill neighbour's segment on a monotonic stretch, an energy-weighted mixture at extrema.
+// energies ep (previous) and en (next), from the segments plus = x_{i+1} - x_i and
+// minus = x_i - x_{i-1}: the uphill neighbour's segment on a monotonic stretch, an
+// energy-weighted mixture at extrema.
 // Written normalised to tau (zero where both segments vanish).
 void improvedTangent(double ep, double e, double en, const std::vector<double>& plus,
                      const std::vector<double>& minus, double* tau) {

@@ -213,8 +213,7 @@ void BasinHoppingRun::restart(long step, const NewRestart::Decision& decision) {
                       decision.reason == NewRestart::Reason::Taboo
                           ? RestartReport::Reason::Taboo
                           : RestartReport::Reason::NoImprovement,
-                      reseed, decision.chainBestEnergy, m_markovEnergy,
-                      m_newRestart.tabooSize()});
+                      reseed, decision.chainBestEnergy, m_markovEnergy, m_newRestart.tabooSize()});
 }
 
 void BasinHoppingRun::checkpoint(long step) {
