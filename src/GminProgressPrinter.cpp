@@ -21,7 +21,11 @@ void GminProgressPrinter::onQuench(const QuenchReport& q) {
       "Qu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n", q.quench,
       q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsed(),
       q.status == LbfgsStatus::Converged ? "" : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
-  if (q.evaporated) std::printf("   step rejected: %s\n", q.rejectReason.c_str());
+  if (q.failed)
+    std::printf("   step rejected: %s (%ld failed so far)\n", q.rejectReason.c_str(),
+                q.failedQuenches);
+  else if (q.evaporated)
+    std::printf("   step rejected: %s\n", q.rejectReason.c_str());
 }
 
 void GminProgressPrinter::onStepAdjust(const StepAdjustReport& s) {

@@ -7,6 +7,7 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,8 +97,11 @@ void printHeader(const GminRunConfig& config, const GminSystem& system, const Ba
 
 void printResults(const BasinHoppingResult& result, const BasinHoppingParams& p,
                   const std::string& outputDir) {
-  std::printf("gmin: %ld quenches, %ld energy+gradient calls, %ld reseeds; results in %s/\n",
-              result.quenches, result.functionCalls, result.restarts, outputDir.c_str());
+  std::printf(
+      "gmin: %ld quenches, %ld energy+gradient calls, %ld reseeds, %ld failed quenches "
+      "rejected; results in %s/\n",
+      result.quenches, result.functionCalls, result.restarts, result.failedQuenches,
+      outputDir.c_str());
   if (p.targetEnergy) {
     if (result.targetReached)
       std::printf("target %.6f reached at quench %ld after %ld function calls\n", *p.targetEnergy,
@@ -143,6 +147,13 @@ int run(int argc, char** argv) {
   std::signal(SIGTERM, requestStop);
   const BasinHoppingResult result = out.resuming ? search.resume(out.checkpoint.state, &printer)
                                                  : search.run(system.start, &printer);
+  if (result.lowest.empty()) {
+    throw std::runtime_error(
+        "no minimum found: no quench both succeeded and passed the checks (" +
+        std::to_string(result.failedQuenches) +
+        " failed with a non-finite energy or gradient, at the iteration limit or by cold fusion; "
+        "see the progress lines); nothing was written to " + out.dir + "/lowest");
+  }
   writer.write(result.lowest);
 
   if (result.stoppedEarly)

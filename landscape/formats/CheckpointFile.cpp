@@ -50,6 +50,17 @@ class Reader {
     m_key = key;
     return *this;
   }
+  // Whether the next line starts with `key`, without reading it (optional lines).
+  bool nextLineIs(const std::string& key) {
+    const std::streampos at = m_in.tellg();
+    std::string text;
+    const bool read = static_cast<bool>(std::getline(m_in, text));
+    m_in.clear();
+    m_in.seekg(at);
+    std::istringstream words(text);
+    std::string found;
+    return read && (words >> found) && found == key;
+  }
   // The next whole line, for lines whose first word is data (fingerprint entries).
   std::string raw(const std::string& what) {
     std::string text;
@@ -134,7 +145,8 @@ CheckpointFingerprint basinHoppingFingerprint(const BasinHoppingParams& p) {
           {"history-size", std::to_string(p.lbfgs.historySize)},
           {"max-step", exact(p.lbfgs.maxStep)},
           {"max-rise", exact(p.lbfgs.maxRise)},
-          {"initial-guess", exact(p.lbfgs.initialGuess)}};
+          {"initial-guess", exact(p.lbfgs.initialGuess)},
+          {"cold-fusion", exact(p.coldFusionDrop)}};
 }
 
 std::string formatCheckpoint(const Checkpoint& c) {
@@ -152,6 +164,7 @@ std::string formatCheckpoint(const Checkpoint& c) {
   out += "quench " + std::to_string(s.quench) + '\n';
   out += "function-calls " + std::to_string(s.functionCalls) + '\n';
   out += "restarts " + std::to_string(s.restarts) + '\n';
+  out += "failed-quenches " + std::to_string(s.failedQuenches) + '\n';
   out += "target " + std::to_string(s.targetReached ? 1 : 0) + ' ' + std::to_string(s.targetQuench) +
          ' ' + std::to_string(s.targetFunctionCalls) + '\n';
   out += "step-size " + hex(s.stepSize) + '\n';
@@ -216,6 +229,11 @@ void readChain(Reader& in, BasinHoppingState& s) {
   in.endLine();
   s.restarts = in.line("restarts").integer();
   in.endLine();
+  // Written since failed quenches are counted; a checkpoint without it has none.
+  if (in.nextLineIs("failed-quenches")) {
+    s.failedQuenches = in.line("failed-quenches").integer();
+    in.endLine();
+  }
   in.line("target");
   s.targetReached = in.integer() != 0;
   s.targetQuench = in.integer();

@@ -46,9 +46,9 @@ BasinHoppingResult BasinHopping::resume(const BasinHoppingState& state,
   if (!problem.empty())
     throw std::invalid_argument("basin-hopping state: " + problem + " does not have the " +
                                 std::to_string(n) + " coordinates of the potential");
-  if (state.quench < 0 || state.stepSize <= 0.0 || state.lowest.empty())
-    throw std::invalid_argument(
-        "basin-hopping state: needs quench >= 0, step size > 0 and at least one saved minimum");
+  // No saved minimum is a valid state: every quench so far may have failed.
+  if (state.quench < 0 || state.stepSize <= 0.0)
+    throw std::invalid_argument("basin-hopping state: needs quench >= 0 and step size > 0");
   return runFrom({}, &state, observer);
 }
 

@@ -1,6 +1,8 @@
 #include "landscape/search/BasinHoppingRun.h"
 
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "landscape/geometry/ClusterGeometry.h"
@@ -8,6 +10,9 @@
 namespace landscape {
 
 namespace {
+
+// The Markov energy of a structure whose quench failed: the first quench that succeeds replaces it.
+constexpr double kFailedEnergy = std::numeric_limits<double>::infinity();
 
 // Random starts keep atoms this far apart (length units) so the first quench does not start
 // from the enormous energies of overlapping atoms.
@@ -49,12 +54,14 @@ long BasinHoppingRun::begin(std::vector<double> start) {
   }
   m_markov = std::move(start);
   const LbfgsResult q = quench(m_markov, m_sloppy);
-  m_markovEnergy = q.energy;
-  m_lowest.offer({q.energy, m_markov, 0, m_result.functionCalls});
-  m_report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy, true,
-                     false, "", false, m_result.functionCalls});
+  const std::string failed = countFailure(q);
+  m_markovEnergy = failed.empty() ? q.energy : kFailedEnergy;
+  if (failed.empty()) m_lowest.offer({q.energy, m_markov, 0, m_result.functionCalls});
+  m_report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
+                     failed.empty(), !failed.empty(), failed, false, m_result.functionCalls,
+                     !failed.empty(), m_result.failedQuenches});
   refreshAtomEnergies();
-  checkTarget(0, q.energy);
+  if (failed.empty()) checkTarget(0, q.energy);
   m_newRestart.startChain(0, m_markovEnergy, m_markov);
   return 1;
 }
@@ -67,6 +74,7 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
   m_result.quenches = state.quench;
   m_result.functionCalls = state.functionCalls;
   m_result.restarts = state.restarts;
+  m_result.failedQuenches = state.failedQuenches;
   m_result.targetReached = state.targetReached;
   m_result.targetQuench = state.targetQuench;
   m_result.targetFunctionCalls = state.targetFunctionCalls;
@@ -82,7 +90,8 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
 void BasinHoppingRun::step(long step) {
   std::vector<double> trial = perturbedMarkovState();
   const LbfgsResult q = quench(trial, m_sloppy);
-  const std::string whyRejected = rejectReason(trial, q);
+  const std::string failed = countFailure(q);
+  const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
   const bool valid = whyRejected.empty();
   if (valid) m_lowest.offer({q.energy, trial, step, m_result.functionCalls});
 
@@ -94,7 +103,8 @@ void BasinHoppingRun::step(long step) {
   m_result.quenches = step;
   const bool taboo = restarting && decision.reason == NewRestart::Reason::Taboo;
   m_report.onQuench({step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
-                     accepted, !valid, whyRejected, taboo, m_result.functionCalls});
+                     accepted, !valid, whyRejected, taboo, m_result.functionCalls,
+                     !failed.empty(), m_result.failedQuenches});
 
   if (valid) checkTarget(step, q.energy);
   adjustStepSize(step);
@@ -111,6 +121,7 @@ BasinHoppingState BasinHoppingRun::state() const {
   s.acceptedInWindow = m_acceptedInWindow;
   s.functionCalls = m_result.functionCalls;
   s.restarts = m_result.restarts;
+  s.failedQuenches = m_result.failedQuenches;
   s.targetReached = m_result.targetReached;
   s.targetQuench = m_result.targetQuench;
   s.targetFunctionCalls = m_result.targetFunctionCalls;
@@ -120,9 +131,16 @@ BasinHoppingState BasinHoppingRun::state() const {
   return s;
 }
 
+// A failed tight re-quench is counted and the minimum kept as the sloppy quench saved it.
 BasinHoppingResult BasinHoppingRun::finish() {
   std::vector<StoredMinimum> refined = m_lowest.minima();
-  for (StoredMinimum& m : refined) m.energy = quench(m.coordinates, m_tight).energy;
+  for (StoredMinimum& m : refined) {
+    std::vector<double> x = m.coordinates;
+    const LbfgsResult q = quench(x, m_tight);
+    if (!countFailure(q).empty()) continue;
+    m.coordinates = std::move(x);
+    m.energy = q.energy;
+  }
   m_lowest.replace(std::move(refined));
   m_result.lowest = m_lowest.minima();
   m_result.finalStepSize = m_stepSize;
@@ -154,9 +172,34 @@ std::vector<double> BasinHoppingRun::perturbedMarkovState() {
   return trial;
 }
 
-std::string BasinHoppingRun::rejectReason(const std::vector<double>& x,
-                                          const LbfgsResult& q) const {
-  if (!std::isfinite(q.energy)) return "non-finite energy";
+std::string BasinHoppingRun::failure(const LbfgsResult& q) const {
+  char text[200];
+  if (!std::isfinite(q.energy) || !std::isfinite(q.rmsGradient) ||
+      q.status == LbfgsStatus::NonFiniteEnergy)
+    return "quench failed: non-finite energy or gradient";
+  if (!m_lowest.empty() && q.energy < m_lowest.lowestEnergy() - m_params.coldFusionDrop) {
+    std::snprintf(text, sizeof text,
+                  "quench failed: energy %.6g is more than %.6g below the lowest minimum %.6g "
+                  "(cold fusion)",
+                  q.energy, m_params.coldFusionDrop, m_lowest.lowestEnergy());
+    return text;
+  }
+  if (q.status == LbfgsStatus::MaxIterations) {
+    std::snprintf(text, sizeof text,
+                  "quench failed: RMS gradient %.2E still above the tolerance after %d iterations",
+                  q.rmsGradient, q.iterations);
+    return text;
+  }
+  return "";
+}
+
+std::string BasinHoppingRun::countFailure(const LbfgsResult& q) {
+  std::string failed = failure(q);
+  if (!failed.empty()) ++m_result.failedQuenches;
+  return failed;
+}
+
+std::string BasinHoppingRun::rejectReason(const std::vector<double>& x) const {
   if ((m_hooks.maxRadius ? m_hooks.maxRadius(x) : maxRadius(x)) > m_radius)
     return "an atom left the container";
   if (m_hooks.rejectReason) return m_hooks.rejectReason(x);
@@ -177,7 +220,8 @@ void BasinHoppingRun::moveMarkovState(std::vector<double> x, double energy) {
 
 void BasinHoppingRun::refreshAtomEnergies() {
   m_atomEnergies.assign(m_potential.atomCount(), 0.0);
-  if (m_params.angularThreshold <= 0.0 ||
+  // No angular move away from a Markov state whose quench failed: its atom energies are no guide.
+  if (m_params.angularThreshold <= 0.0 || !std::isfinite(m_markovEnergy) ||
       !m_potential.perAtomEnergies(m_markov.data(), m_atomEnergies.data()))
     m_atomEnergies.clear();
 }
@@ -204,7 +248,8 @@ void BasinHoppingRun::restart(long step, const NewRestart::Decision& decision) {
   const bool reseed = decision.action == NewRestart::Action::Reseed;
   if (reseed) {
     m_markov = randomStart();
-    m_markovEnergy = quench(m_markov, m_sloppy).energy;
+    const LbfgsResult q = quench(m_markov, m_sloppy);
+    m_markovEnergy = countFailure(q).empty() ? q.energy : kFailedEnergy;
     refreshAtomEnergies();
     m_newRestart.startChain(step, m_markovEnergy, m_markov);
     ++m_result.restarts;

@@ -47,8 +47,15 @@ class BasinHoppingRun {
   std::vector<double> randomStart();
   /// The Markov state perturbed: the cluster step, then the system's own moves.
   std::vector<double> perturbedMarkovState();
-  /// Why the quenched trial x may not be saved or accepted; empty when it may.
-  std::string rejectReason(const std::vector<double>& x, const LbfgsResult& q) const;
+  /// Why a quench counts as a failed minimisation, empty when it does not: a non-finite energy or
+  /// gradient, the iteration cap reached (RMS still above the tolerance), or an energy more than
+  /// coldFusionDrop below the lowest saved minimum.
+  std::string failure(const LbfgsResult& q) const;
+  /// failure(q), counted in the result when not empty.
+  std::string countFailure(const LbfgsResult& q);
+  /// Why the quenched trial x, whose minimiser succeeded, may not be saved or accepted; empty
+  /// when it may.
+  std::string rejectReason(const std::vector<double>& x) const;
   /// Metropolis at kT; draws a random number only for an uphill step, as GMIN does.
   bool metropolis(double energy);
   void moveMarkovState(std::vector<double> x, double energy);
