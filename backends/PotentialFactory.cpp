@@ -4,7 +4,6 @@
 #include <string>
 
 #include "gpu/GpuDevice.h"
-#include "potentials/AmberTopology.h"
 #include "potentials/LennardJones.h"
 #include "potentials/Sop.h"
 
@@ -46,24 +45,28 @@ std::unique_ptr<Potential> makeLennardJones(const PotentialSpec& spec, Backend b
 }
 
 std::unique_ptr<Potential> makeAmberGb(const PotentialSpec& spec, Backend backend) {
-  if (backend == Backend::Cpu)
-    return std::make_unique<AmberGb>(readAmberTopology(spec.prmtop), spec.amber);
+  if (!spec.amberTopology)
+    throw std::invalid_argument(
+        "makePotential: PotentialSpec.amberTopology must hold the molecule for AMBER-GB");
+  // Checked on every backend, so that --precision single fails the same way with --backend cpu.
+  requirePrecision(spec.precision, amberGbPrecisions(), "AMBER-GB");
+  if (backend == Backend::Cpu) return std::make_unique<AmberGb>(*spec.amberTopology, spec.amber);
   requireCuda();
 #ifdef LANDSCAPE_HAVE_CUDA
-  return std::make_unique<AmberGbCuda>(readAmberTopology(spec.prmtop), spec.amber, spec.precision);
+  return std::make_unique<AmberGbCuda>(*spec.amberTopology, spec.amber, spec.precision);
 #else
   return nullptr;  // not reached: requireCuda() throws in builds without CUDA
 #endif
 }
 
 std::unique_ptr<Potential> makeSop(const PotentialSpec& spec, Backend backend) {
-  if (spec.sopPdb.empty())
-    throw std::invalid_argument("makePotential: PotentialSpec.sopPdb must name a PDB file for SOP");
-  SopTopology topology = readSopTopology(spec.sopPdb, spec.sop);
-  if (backend == Backend::Cpu) return std::make_unique<Sop>(std::move(topology));
+  if (!spec.sopTopology)
+    throw std::invalid_argument(
+        "makePotential: PotentialSpec.sopTopology must hold the protein for SOP");
+  if (backend == Backend::Cpu) return std::make_unique<Sop>(*spec.sopTopology);
   requireCuda();
 #ifdef LANDSCAPE_HAVE_CUDA
-  return std::make_unique<SopCuda>(topology, spec.sopSkin);
+  return std::make_unique<SopCuda>(*spec.sopTopology, spec.sopSkin);
 #else
   return nullptr;  // not reached: requireCuda() throws in builds without CUDA
 #endif

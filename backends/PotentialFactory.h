@@ -6,23 +6,28 @@
 #include <string>
 
 #include "potentials/AmberGb.h"
+#include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/Precision.h"
 #include "potentials/SopTopology.h"
 
 namespace landscape {
 
-/// What to build. Later potentials add their fields here (e.g. AMBER prmtop paths).
+/// What to build. Topologies arrive parsed: a program reads its prmtop or PDB once and shares the
+/// result with the potentials it builds (a CPU twin, a rigid-body wrapper) and with its own
+/// output code, instead of every factory call parsing the file again.
 struct PotentialSpec {
   enum class Kind { LennardJones, AmberGb, Sop };
   Kind kind = Kind::LennardJones;
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
-  std::string prmtop;      ///< AmberGb: the AMBER topology file
+  /// AmberGb: the molecule (readAmberTopology); required.
+  std::shared_ptr<const AmberTopology> amberTopology;
   AmberGbParams amber;     ///< AmberGb: igb, salt, rgbmax (kcal/mol, Angstrom)
-  /// CUDA backends: arithmetic of the pair terms (AmberGb; Lennard-Jones is always double).
+  /// CUDA backends: arithmetic of the pair terms (AmberGb: double or mixed, checked on every
+  /// backend; Lennard-Jones and SOP potentials are always double).
   Precision precision = Precision::Double;
-  std::string sopPdb;      ///< Sop: the PDB file (C-alpha beads, see readSopTopology)
-  SopParams sop;           ///< Sop: eq B1 parameters (kcal/mol, Angstrom)
+  /// Sop: the C-alpha beads with their eq B1 parameters (readSopTopology); required.
+  std::shared_ptr<const SopTopology> sopTopology;
   double sopSkin = 2.0;    ///< Sop on CUDA: Verlet-list skin (A)
 };
 

@@ -109,6 +109,7 @@ AmberGbCuda::AmberGbCuda(const AmberTopology& topology, const AmberGbParams& par
       m_precision(precision),
       m_atoms(static_cast<std::size_t>(topology.atomCount)),
       m_device(std::make_unique<DeviceState>()) {
+  requirePrecision(precision, amberGbPrecisions(), "AMBER-GB on CUDA");
   DeviceState& d = *m_device;
   d.tables = buildAmberGbTables(topology, params);
   const AmberGbTables& t = d.tables;

@@ -9,8 +9,9 @@
 // Precision (potentials/Precision.h): Double computes everything in FP64 and agrees with the CPU
 // reference to rounding (test suite: components within 1e-10 of the sum of their |terms|,
 // gradient within 1e-9 of its norm); Mixed computes the pair arithmetic in FP32 and accumulates in
-// FP64 (1e-5 and 1e-4). Both are deterministic: the same x gives bit-identical energies and
-// gradient on every call (gpu/AmberGbKernels.cuh explains the ordered reductions).
+// FP64 (1e-5 and 1e-4); Single is not implemented (the constructor throws). Both are
+// deterministic: the same x gives bit-identical energies and gradient on every call
+// (gpu/AmberGbKernels.cuh explains the ordered reductions).
 //
 // The header needs no CUDA headers (pimpl); the class exists only in CUDA builds, and
 // makePotential() (backends/PotentialFactory.h) is the usual way to get one. Work runs on the legacy

@@ -560,7 +560,7 @@ SopDynamicsCuda::SopDynamicsCuda(const SopTopology& topology, const std::vector<
   const SopProtocol protocol = makeSopProtocol(topology, start, params);
   if (topology.beadCount() < 2)
     throw std::invalid_argument("SopDynamicsCuda: the topology needs at least 2 beads");
-  if (params.precision == SopPrecision::Float)
+  if (params.precision == Precision::Single)
     m_impl = std::make_unique<SopDynamicsImpl<float>>(topology, start, params, protocol);
   else
     m_impl = std::make_unique<SopDynamicsImpl<double>>(topology, start, params, protocol);

@@ -4,7 +4,7 @@
 // fused kernel (list refresh when due + forces + protocol terms + Langevin update + displacement
 // test), plus, in displacement mode, one cell-list kernel that returns at once unless a rebuild
 // is due; with a fixed rebuildInterval only the fused kernel runs between rebuilds. Precision:
-// SopPrecision::Double agrees with the CPU twin to rounding, Float is SOP-GPU's FP32 arithmetic
+// Precision::Double agrees with the CPU twin to rounding, Single is SOP-GPU's FP32 arithmetic
 // (random numbers and the tip state stay double). Header free of CUDA types; exists only in CUDA
 // builds (use backends/SopDynamicsFactory).
 #include <memory>

@@ -2,8 +2,10 @@
 
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -431,6 +433,18 @@ const std::vector<OptionSpec>& optionTable() {
        [](const GminRunConfig& c) { return std::to_string(c.basinHopping.tightMaxIterations); },
        [](const std::string& v, GminRunConfig& c) {
          c.basinHopping.tightMaxIterations = intValue(v, 1);
+       }},
+      {"Quenches (L-BFGS)", "cold-fusion", "DE",
+       "a quench ending more than DE below the lowest saved minimum failed (cold fusion): it is "
+       "rejected and counted, as one with a non-finite energy or gradient or at the iteration "
+       "cap (energy unit; 0 = off)",
+       [](const GminRunConfig& c) {
+         const double d = c.basinHopping.coldFusionDrop;
+         return std::isfinite(d) ? number(d) : std::string("off");
+       },
+       [](const std::string& v, GminRunConfig& c) {
+         const double d = realValue(v, Bound::NonNegative);
+         c.basinHopping.coldFusionDrop = d > 0.0 ? d : std::numeric_limits<double>::infinity();
        }},
       {"Quenches (L-BFGS)", "lbfgs-m", "M", "L-BFGS history size [UPDATES]",
        [](const GminRunConfig& c) { return std::to_string(c.basinHopping.lbfgs.historySize); },

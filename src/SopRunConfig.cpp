@@ -41,7 +41,8 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
       "pdb", po::value(&c.pdbFile), "PDB file of the protein (C-alpha beads; all-atom reduced)")(
       "backend", po::value(&backend)->default_value("cpu"), "cpu or cuda")(
       "precision", po::value(&precision)->default_value("double"),
-      "CUDA arithmetic: double, or float (SOP-GPU's FP32); the CPU always runs double")(
+      "CUDA arithmetic: double, or single (SOP-GPU's FP32; 'float' is accepted too); the CPU "
+      "always runs double")(
       "replicas", po::value(&d.replicas)->default_value(1),
       "independent trajectories run at once (one random stream per bead of each)")(
       "output", po::value(&c.outputDir)->default_value("sop-out"), "output directory")(
@@ -151,7 +152,7 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
   try {
     if (c.pdbFile.empty()) throw std::invalid_argument("--pdb FILE is required");
     c.backend = parseBackend(backend);
-    d.precision = parseSopPrecision(precision);
+    d.precision = parsePrecision(precision);
     d.langevin.generator = parseRngKind(generator);
     if (vm.count("friction") && vm.count("friction-preset"))
       throw std::invalid_argument("give --friction or --friction-preset, not both");

@@ -382,5 +382,39 @@ TEST_F(GminCli, ReadsGminsLj38ExampleDataFile) {
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u);
 }
 
+// Issue 15: on ash with 0.6 A steps, quench 52 falls into cold fusion (a hydroxyl hydrogen onto
+// an unshielded charge) and ends at -4.6e16 kcal/mol with RMS 5e30 after its line search failed.
+// The old code accepted it and reported "lowest energy: -1314225866472064512" after 300 steps.
+// The quench is rejected and counted; every saved minimum stays physical.
+TEST_F(GminCli, ColdFusionQuenchOnAshIsRejectedAndCounted) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+  const GminRun r = gmin("--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 +
+                         "' --steps 60 --step-size 0.6 --seed 1 --output res");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string line = lastLine(r.out);
+  ASSERT_EQ(line.rfind("lowest energy: ", 0), 0u) << line;
+  EXPECT_GT(std::stod(line.substr(15)), -200.0) << line;
+  for (const StoredMinimum& m : readLowestFile((m_dir / "res/lowest").string()))
+    EXPECT_GT(m.energy, -200.0);
+  EXPECT_NE(r.out.find("step rejected: quench failed: energy"), std::string::npos);
+  EXPECT_NE(r.out.find("(cold fusion)"), std::string::npos);
+  EXPECT_EQ(r.out.find("Markov E= -4"), std::string::npos) << "the Markov chain took the quench";
+  EXPECT_NE(r.out.find(" failed quenches rejected"), std::string::npos);
+}
+
+// No quench ever ends in a minimum (a start with two identical atoms and no steps): a clear error
+// and a non-zero exit, where the old code took the first of an empty list and crashed.
+TEST_F(GminCli, NoMinimumFoundIsAnErrorNotACrash) {
+  const fs::path coords = file("twins.xyz",
+                               "3\ntwo identical atoms\nX 0 0 0\nX 0 0 0\nX 1.1 0 0\n");
+  const GminRun r = gmin("--lj 3 --coords '" + coords.string() + "' --steps 0 --output res");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("gmin: error: no minimum found", 0), 0u) << r.err;
+  EXPECT_NE(r.out.find("step rejected: quench failed: non-finite energy"), std::string::npos)
+      << r.out;
+}
+
 }  // namespace
 }  // namespace landscape

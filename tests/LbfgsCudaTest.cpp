@@ -108,9 +108,9 @@ bool trpcageStart(TrpcageStart* out) {
   const auto inpcrd = testDataPath("gb/trpcage/inpcrd");
   if (!prmtop || !inpcrd) return false;
   out->spec.kind = PotentialSpec::Kind::AmberGb;
-  out->spec.prmtop = *prmtop;
+  out->spec.amberTopology = std::make_shared<const AmberTopology>(readAmberTopology(*prmtop));
   out->spec.precision = Precision::Double;
-  out->x = readAmberCoordinates(*inpcrd, readAmberTopology(*prmtop)).positions;
+  out->x = readAmberCoordinates(*inpcrd, *out->spec.amberTopology).positions;
   return true;
 }
 

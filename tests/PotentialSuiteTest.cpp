@@ -200,11 +200,14 @@ struct CaseData {
   std::optional<double> referenceEnergy;  ///< independent value, where the case has one
   double referenceTolerance = 0.0;        ///< absolute, in the potential's energy unit
   std::string skipReason;                 ///< non-empty: the case's data are missing
+  /// The parsed topology the case's spec needs (AMBER-GB, SOP), read once with the coordinates.
+  std::shared_ptr<const AmberTopology> amberTopology;
+  std::shared_ptr<const SopTopology> sopTopology;
 };
 
 struct PotentialCase {
   std::string name;  ///< letters, digits and '_' only (it becomes part of the test name)
-  PotentialSpec spec;
+  PotentialSpec spec;              ///< without its topology, which load() reads
   std::function<CaseData()> load;  ///< run in SetUp, so missing files skip instead of failing
   bool hasReference = true;  ///< load() gives an independent referenceEnergy
 };
@@ -239,7 +242,6 @@ PotentialSpec lennardJonesSpec(std::size_t atoms) {
 PotentialSpec ashSpec(Precision precision) {
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.prmtop = testDataRoot() + "/gb/ash/ash.parm7";
   spec.amber.igb = 2;
   spec.amber.saltcon = 0.0;
   spec.amber.rgbmax = 25.0;
@@ -256,7 +258,8 @@ CaseData loadAsh() {
                       "/gb/ash (set LANDSCAPE_TEST_DATA to the test-data directory)";
     return data;
   }
-  data.x = readAmberCoordinates(*rst7, readAmberTopology(*prmtop)).positions;
+  data.amberTopology = std::make_shared<const AmberTopology>(readAmberTopology(*prmtop));
+  data.x = readAmberCoordinates(*rst7, *data.amberTopology).positions;
   data.referenceEnergy = -25.7145;
   data.referenceTolerance = 1e-4;
   return data;
@@ -268,7 +271,6 @@ CaseData loadAsh() {
 PotentialSpec sopSpec() {
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::Sop;
-  spec.sopPdb = testDataPath("sop/1TIT.pdb").value_or("");
   return spec;
 }
 
@@ -279,7 +281,8 @@ CaseData loadSopTitin(bool perturb) {
     data.skipReason = "SOP test structure " + testDataRoot() + "/sop/1TIT.pdb not found";
     return data;
   }
-  const SopTopology t = readSopTopology(*path);
+  data.sopTopology = std::make_shared<const SopTopology>(readSopTopology(*path));
+  const SopTopology& t = *data.sopTopology;
   data.x = t.nativeCoordinates();
   if (perturb) {
     std::mt19937_64 rng(20261122);
@@ -402,7 +405,10 @@ class PotentialSuiteTest : public testing::TestWithParam<SuiteParam> {
       GTEST_SKIP() << "CUDA backend not testable here: " << gpuDescription();
     m_case = param.potentialCase.load();
     if (!m_case.skipReason.empty()) GTEST_SKIP() << m_case.skipReason;
-    m_potential = makePotential(param.potentialCase.spec, param.backend);
+    m_spec = param.potentialCase.spec;
+    m_spec.amberTopology = m_case.amberTopology;
+    m_spec.sopTopology = m_case.sopTopology;
+    m_potential = makePotential(m_spec, param.backend);
     ASSERT_EQ(m_potential->dimension(), m_case.x.size());
     ASSERT_EQ(m_potential->backend(), param.backend);
   }
@@ -417,6 +423,7 @@ class PotentialSuiteTest : public testing::TestWithParam<SuiteParam> {
   }
 
   CaseData m_case;
+  PotentialSpec m_spec;  ///< the case's spec with the topology its load() read
   std::unique_ptr<Potential> m_potential;
 };
 
@@ -480,7 +487,7 @@ TEST_P(PotentialSuiteTest, GradientIsOverwrittenNotAccumulated) {
 }
 
 TEST_P(PotentialCudaTest, AgreesWithCpuReference) {
-  std::unique_ptr<Potential> cpu = makePotential(GetParam().potentialCase.spec, Backend::Cpu);
+  std::unique_ptr<Potential> cpu = makePotential(m_spec, Backend::Cpu);
   std::vector<double> gCpu(n(), 0.0);
   const double eCpu = cpu->energyGradient(m_case.x.data(), gCpu.data());
   double e = 0.0;

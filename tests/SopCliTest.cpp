@@ -44,7 +44,7 @@ TEST(SopCli, ParsesUnitsPresetsAndProtocol) {
   EXPECT_DOUBLE_EQ(c.dynamics.langevin.timeStep, 20.0);
   EXPECT_EQ(c.dynamics.replicas, 16);
   EXPECT_TRUE(c.dynamics.pulling.enabled);
-  EXPECT_EQ(c.dynamics.precision, SopPrecision::Float);
+  EXPECT_EQ(c.dynamics.precision, Precision::Single);
   EXPECT_EQ(c.dynamics.rebuildInterval, 1000);
   EXPECT_THROW(parseSopCommandLine(std::vector<std::string>{"--steps", "5"}), std::runtime_error);
   EXPECT_THROW(parseSopCommandLine(std::vector<std::string>{"--pdb", "x", "--friction", "1",

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -39,12 +40,11 @@ void expectPotentialsAgree(const std::string& file, const SopParams& params, dou
   if (!path) GTEST_SKIP() << "test data sop/" << file << " not found";
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::Sop;
-  spec.sopPdb = *path;
-  spec.sop = params;
+  spec.sopTopology = std::make_shared<const SopTopology>(readSopTopology(*path, params));
   auto cpu = makePotential(spec, Backend::Cpu);
   auto gpu = makePotential(spec, Backend::Cuda);
   ASSERT_TRUE(gpu->isDeviceResident());
-  const SopTopology t = readSopTopology(*path, params);
+  const SopTopology& t = *spec.sopTopology;
   // The native structure, a perturbed one, and one far enough away to force a list rebuild.
   for (double a : {0.0, amplitude, 4.0 * amplitude}) {
     const std::vector<double> x = perturbed(t.nativeCoordinates(), a, 17);
@@ -151,7 +151,7 @@ TEST(SopDynamicsCuda, FloatPrecisionStaysCloseToCpu) {
   if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const SopTopology t = readSopTopology(*path);
   SopDynamicsParams p = dynamicsParams(2);
-  p.precision = SopPrecision::Float;
+  p.precision = Precision::Single;
   expectTrajectoriesAgree(t, p, 20, 2e-3);  // FP32 positions ~ 1e-5 A, a few steps of growth
 }
 
@@ -160,7 +160,7 @@ TEST(SopDynamicsCuda, RerunsAreBitIdentical) {
   const auto path = testDataPath("sop/1TIT.pdb");
   if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const SopTopology t = readSopTopology(*path);
-  for (SopPrecision precision : {SopPrecision::Double, SopPrecision::Float}) {
+  for (Precision precision : {Precision::Double, Precision::Single}) {
     SopDynamicsParams p = dynamicsParams(4);
     p.precision = precision;
     p.pulling.enabled = true;
@@ -218,7 +218,7 @@ TEST(SopDynamicsCuda, FreeBeadRecoversKTOverXiInFloat) {
   }
   const SopTopology t = makeSopTopology(beads, starts, SopParams{});
   SopDynamicsParams p = dynamicsParams(64);  // 4096 beads
-  p.precision = SopPrecision::Float;
+  p.precision = Precision::Single;
   p.skin = 50.0;
   auto md = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
   md->run(200);

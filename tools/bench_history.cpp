@@ -116,8 +116,8 @@ int main(int argc, char** argv) {
     std::string system;
     if (!o.prmtop.empty()) {
       spec.kind = PotentialSpec::Kind::AmberGb;
-      spec.prmtop = o.prmtop;
-      base = readAmberCoordinates(o.inpcrd, readAmberTopology(o.prmtop)).positions;
+      spec.amberTopology = std::make_shared<const AmberTopology>(readAmberTopology(o.prmtop));
+      base = readAmberCoordinates(o.inpcrd, *spec.amberTopology).positions;
       system = "AMBER-GB " + o.prmtop + " (" + std::to_string(base.size() / 3) + " atoms)";
     } else {
       spec.atoms = o.ljAtoms;

@@ -324,11 +324,12 @@ class Counting : public Potential {
 int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
-    const AmberTopology topology = readAmberTopology(o.prmtop);
+    const auto shared = std::make_shared<const AmberTopology>(readAmberTopology(o.prmtop));
+    const AmberTopology& topology = *shared;
     const int atoms = topology.atomCount;
     PotentialSpec spec;
     spec.kind = PotentialSpec::Kind::AmberGb;
-    spec.prmtop = o.prmtop;
+    spec.amberTopology = shared;
     spec.amber = o.amber;
     spec.precision = o.precision;
     spec.atoms = static_cast<std::size_t>(atoms);

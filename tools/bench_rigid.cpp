@@ -164,7 +164,8 @@ double timeCalls(Potential& p, const std::vector<double>& x, int calls) {
 int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
-    const AmberTopology topology = readAmberTopology(o.prmtop);
+    const auto shared = std::make_shared<const AmberTopology>(readAmberTopology(o.prmtop));
+    const AmberTopology& topology = *shared;
     const std::vector<double> base = readAmberCoordinates(o.inpcrd, topology).positions;
     const std::size_t atoms = base.size() / 3;
 
@@ -188,7 +189,7 @@ int main(int argc, char** argv) {
 
     PotentialSpec spec;
     spec.kind = PotentialSpec::Kind::AmberGb;
-    spec.prmtop = o.prmtop;
+    spec.amberTopology = shared;
     auto atomistic = makePotential(spec, o.backend);
     const Backend rigidBackend = o.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
     auto rigid = makeRigidBodyPotential(*atomistic, system, rigidBackend);

@@ -46,7 +46,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Setting {
   const char* name;
-  SopPrecision precision;
+  Precision precision;
   double cutoff, skin;
   long rebuildInterval;
   int graphSteps;  ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
@@ -62,13 +62,13 @@ double sopGpuMicroseconds(int replicas) {
 /// Bytes one step must move at least: each row's neighbour indices (2 or 4 B) and the partner
 /// positions they name are read through caches, so count the indices once plus the positions in
 /// and out (16 or 32 B per bead), the bond and native lists (shared by replicas, read once).
-double floorBytes(const SopTopology& t, long pairs, int replicas, SopPrecision precision) {
-  const double pos = precision == SopPrecision::Float ? 16.0 : 32.0;
+double floorBytes(const SopTopology& t, long pairs, int replicas, Precision precision) {
+  const double pos = precision == Precision::Single ? 16.0 : 32.0;
   const double n = static_cast<double>(t.beadCount());
   const double index = t.beadCount() <= 65536 ? 2.0 : 4.0;  // 16-bit Verlet-list indices
   const double rowIndices = 2.0 * pairs * index + n * 4.0;  // both directions, plus counts
   const double natives =
-      2.0 * t.contacts.size() * (4.0 + (precision == SopPrecision::Float ? 4 : 8));
+      2.0 * t.contacts.size() * (4.0 + (precision == Precision::Single ? 4 : 8));
   return replicas * (rowIndices + 2.0 * n * pos) + natives + n * 24.0;
 }
 
@@ -136,13 +136,13 @@ int run(int argc, char** argv) {
       throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
   }
   std::vector<Setting> settings = {
-      {"sop-gpu", SopPrecision::Float, 20.0, 1e-3, 1000, 0},
-      {"default", SopPrecision::Float, 8.0, 3.0, 0, 0},
-      {"default", SopPrecision::Double, 8.0, 3.0, 0, 0},
+      {"sop-gpu", Precision::Single, 20.0, 1e-3, 1000, 0},
+      {"default", Precision::Single, 8.0, 3.0, 0, 0},
+      {"default", Precision::Double, 8.0, 3.0, 0, 0},
   };
   if (graphs) {
-    settings.push_back({"sop-gpu+G", SopPrecision::Float, 20.0, 1e-3, 1000, 166});
-    settings.push_back({"default+G", SopPrecision::Float, 8.0, 3.0, 0, 100});
+    settings.push_back({"sop-gpu+G", Precision::Single, 20.0, 1e-3, 1000, 166});
+    settings.push_back({"default+G", Precision::Single, 8.0, 3.0, 0, 100});
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each row reaches a pipe as soon as it is measured
   std::printf("# bench_sop: %s\n# device: %s\n", pdb.c_str(), gpuDescription().c_str());
@@ -181,13 +181,13 @@ int run(int argc, char** argv) {
           std::snprintf(speed, sizeof speed, "%.2fx", reference / us);
         }
         std::printf("  %-10s %-6s %8d %8.0f %10.2f %10.3f %10.2f %8.2f %10ld %9s %8s\n", s.name,
-                    sopPrecisionName(s.precision).c_str(), replicas, beads, us, 1e3 * us / beads,
+                    precisionName(s.precision).c_str(), replicas, beads, us, 1e3 * us / beads,
                     floorUs, us / floorUs, md.rebuilds() - before, ref, speed);
         continue;
       }
 #endif
       std::printf("  %-10s %-6s %8d %8.0f %10s %10s %10.2f %8s %10s %9s %8s\n", s.name,
-                  sopPrecisionName(s.precision).c_str(), replicas, beads, "no GPU", "-", floorUs,
+                  precisionName(s.precision).c_str(), replicas, beads, "no GPU", "-", floorUs,
                   "-", "-", "-", "-");
     }
   }

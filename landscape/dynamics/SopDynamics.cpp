@@ -21,19 +21,10 @@ double sopFrictionPreset(const std::string& name) {
                               name + "'");
 }
 
-SopPrecision parseSopPrecision(const std::string& name) {
-  if (name == "double") return SopPrecision::Double;
-  if (name == "float") return SopPrecision::Float;
-  throw std::invalid_argument("SOP precision must be 'double' or 'float', got '" + name + "'");
-}
-
-std::string sopPrecisionName(SopPrecision precision) {
-  return precision == SopPrecision::Float ? "float" : "double";
-}
-
 void SopDynamicsParams::check() const {
   langevin.check();
   require(replicas >= 1, "SOP dynamics replicas must be >= 1, got " + std::to_string(replicas));
+  requirePrecision(precision, sopDynamicsPrecisions(), "SOP dynamics");
   require(std::isfinite(skin) && skin > 0, "SOP neighbour-list skin (skin, A) must be > 0");
   require(rebuildInterval >= 0, "SOP rebuildInterval (steps) must be >= 0");
   require(maxNeighbours >= 0, "SOP maxNeighbours must be >= 0 (0 = automatic)");

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "landscape/dynamics/Langevin.h"
+#include "potentials/Precision.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
 
@@ -36,13 +37,6 @@ constexpr double kBulkWaterFriction = 1007.48;
 
 /// "sop-gpu" or "bulk-water" -> xi (kcal ps/(mol A^2)); throws std::invalid_argument otherwise.
 double sopFrictionPreset(const std::string& name);
-
-enum class SopPrecision {
-  Double,  ///< double arithmetic everywhere (the CPU reference is always double)
-  Float,   ///< SOP-GPU's FP32 arithmetic for positions and forces (CUDA only; the CPU runs double)
-};
-SopPrecision parseSopPrecision(const std::string& name);  ///< "double" or "float"
-std::string sopPrecisionName(SopPrecision precision);
 
 struct SopPullingParams {
   bool enabled = false;
@@ -81,7 +75,9 @@ struct SopDynamicsParams {
     return p;
   }();
   int replicas = 1;  ///< independent trajectories of the same system (>= 1)
-  SopPrecision precision = SopPrecision::Double;
+  /// CUDA arithmetic (potentials/Precision.h): Double everywhere, or Single, SOP-GPU's FP32 for
+  /// positions and forces; Mixed is not implemented. The CPU reference always runs double.
+  Precision precision = Precision::Double;
   double skin = 3.0;         ///< Verlet list radius = repulsiveCutoff + skin (A)
   long rebuildInterval = 0;  ///< 0: rebuild when a bead moved > skin/2; n > 0: every n steps
   int maxNeighbours = 0;     ///< neighbour-list capacity per bead; 0: sized from the start

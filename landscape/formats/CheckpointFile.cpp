@@ -50,6 +50,17 @@ class Reader {
     m_key = key;
     return *this;
   }
+  // Whether the next line starts with `key`, without reading it (optional lines).
+  bool nextLineIs(const std::string& key) {
+    const std::streampos at = m_in.tellg();
+    std::string text;
+    const bool read = static_cast<bool>(std::getline(m_in, text));
+    m_in.clear();
+    m_in.seekg(at);
+    std::istringstream words(text);
+    std::string found;
+    return read && (words >> found) && found == key;
+  }
   // The next whole line, for lines whose first word is data (fingerprint entries).
   std::string raw(const std::string& what) {
     std::string text;
@@ -134,7 +145,8 @@ CheckpointFingerprint basinHoppingFingerprint(const BasinHoppingParams& p) {
           {"history-size", std::to_string(p.lbfgs.historySize)},
           {"max-step", exact(p.lbfgs.maxStep)},
           {"max-rise", exact(p.lbfgs.maxRise)},
-          {"initial-guess", exact(p.lbfgs.initialGuess)}};
+          {"initial-guess", exact(p.lbfgs.initialGuess)},
+          {"cold-fusion", exact(p.coldFusionDrop)}};
 }
 
 std::string formatCheckpoint(const Checkpoint& c) {
@@ -152,6 +164,7 @@ std::string formatCheckpoint(const Checkpoint& c) {
   out += "quench " + std::to_string(s.quench) + '\n';
   out += "function-calls " + std::to_string(s.functionCalls) + '\n';
   out += "restarts " + std::to_string(s.restarts) + '\n';
+  out += "failed-quenches " + std::to_string(s.failedQuenches) + '\n';
   out += "target " + std::to_string(s.targetReached ? 1 : 0) + ' ' + std::to_string(s.targetQuench) +
          ' ' + std::to_string(s.targetFunctionCalls) + '\n';
   out += "step-size " + hex(s.stepSize) + '\n';
@@ -186,13 +199,10 @@ void writeCheckpointFile(const std::string& path, const Checkpoint& checkpoint) 
   writeFileAtomically(path, formatCheckpoint(checkpoint), "basin-hopping checkpoint");
 }
 
-Checkpoint readCheckpointFile(const std::string& path) {
-  if (!std::filesystem::exists(path))
-    throw std::runtime_error(path + ": no basin-hopping checkpoint here (is it the --output "
-                                    "folder of a gmin run?)");
-  Reader in(path, readWholeFile(path, "basin-hopping checkpoint"));
-  Checkpoint c;
-  BasinHoppingState& s = c.state;
+namespace {
+
+// The version line, the fingerprint and the run's --steps.
+void readHeader(Reader& in, Checkpoint& c) {
   const long version = in.line(kMagic).integer();
   if (version != kCheckpointVersion)
     in.fail("checkpoint version " + std::to_string(version) + ", this program reads version " +
@@ -209,12 +219,21 @@ Checkpoint readCheckpointFile(const std::string& path) {
   }
   c.steps = in.line("steps").integer();
   in.endLine();
+}
+
+// Counters, step size, random state and the Markov state.
+void readChain(Reader& in, BasinHoppingState& s) {
   s.quench = in.line("quench").integer();
   in.endLine();
   s.functionCalls = in.line("function-calls").integer();
   in.endLine();
   s.restarts = in.line("restarts").integer();
   in.endLine();
+  // Written since failed quenches are counted; a checkpoint without it has none.
+  if (in.nextLineIs("failed-quenches")) {
+    s.failedQuenches = in.line("failed-quenches").integer();
+    in.endLine();
+  }
   in.line("target");
   s.targetReached = in.integer() != 0;
   s.targetQuench = in.integer();
@@ -234,7 +253,10 @@ Checkpoint readCheckpointFile(const std::string& path) {
   s.markovEnergy = in.line("markov").real();
   s.markov = in.vector();
   in.endLine();
-  NewRestart::State& r = s.newRestart;
+}
+
+// NEWRESTART's chain best and the AVOID taboo list.
+void readNewRestart(Reader& in, NewRestart::State& r) {
   r.best = in.line("chain-best").real();
   r.bestStep = in.integer();
   r.bestCoords = in.vector();
@@ -252,6 +274,10 @@ Checkpoint readCheckpointFile(const std::string& path) {
     r.tabooCoords.push_back(in.vector());
     in.endLine();
   }
+}
+
+std::vector<StoredMinimum> readLowest(Reader& in) {
+  std::vector<StoredMinimum> minima;
   const long lowest = in.line("lowest").integer();
   if (lowest < 0) in.fail("negative count of minima");
   in.endLine();
@@ -262,8 +288,23 @@ Checkpoint readCheckpointFile(const std::string& path) {
     m.functionCalls = in.integer();
     m.coordinates = in.vector();
     in.endLine();
-    s.lowest.push_back(std::move(m));
+    minima.push_back(std::move(m));
   }
+  return minima;
+}
+
+}  // namespace
+
+Checkpoint readCheckpointFile(const std::string& path) {
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(path + ": no basin-hopping checkpoint here (is it the --output "
+                                    "folder of a gmin run?)");
+  Reader in(path, readWholeFile(path, "basin-hopping checkpoint"));
+  Checkpoint c;
+  readHeader(in, c);
+  readChain(in, c.state);
+  readNewRestart(in, c.state.newRestart);
+  c.state.lowest = readLowest(in);
   in.line("end");
   return c;
 }

@@ -36,118 +36,164 @@ std::vector<Token> tokens(const std::string& path) {
   return out;
 }
 
+// The values of one perm.allow file read in order, with messages that name the file and line.
+class PermAllowReader {
+ public:
+  PermAllowReader(const std::string& path, std::size_t atoms)
+      : m_path(path), m_all(tokens(path)), m_atoms(atoms) {}
+
+  std::vector<PermutationGroup> read();
+
+ private:
+  struct Header {
+    long long size, swaps;
+    std::size_t line;
+  };
+  // Atom -> (group, line), 1-based: the group that already permutes it.
+  using Owners = std::map<int, std::pair<std::size_t, std::size_t>>;
+
+  std::string where(std::size_t line) const { return m_path + ":" + std::to_string(line) + ": "; }
+  std::size_t lastLine() const { return m_all.empty() ? std::size_t{1} : m_all.back().line; }
+  bool moreOnLine(std::size_t line) const {
+    return m_next < m_all.size() && m_all[m_next].line == line;
+  }
+  /// The next value as an integer >= minimum, and its line; `what` names it in messages.
+  std::pair<long long, std::size_t> integer(const std::string& what, long long minimum);
+  PermutationGroup group(long long g, Owners& owners);
+  Header groupHeader(const std::string& name);
+  /// The SIZE x (1 + NSWAP) atom indices (0-based) of a group; firstLine gets their first line.
+  std::vector<int> groupIndices(const std::string& name, const Header& h, std::size_t& firstLine);
+
+  std::string m_path;
+  std::vector<Token> m_all;
+  std::size_t m_atoms;
+  std::size_t m_next = 0;
+};
+
+std::pair<long long, std::size_t> PermAllowReader::integer(const std::string& what,
+                                                           long long minimum) {
+  if (m_next == m_all.size()) {
+    throw std::runtime_error(where(lastLine()) + "the file ends where " + what + " was expected");
+  }
+  const Token& t = m_all[m_next++];
+  const auto v = parseFortranInteger(t.text);
+  if (!v || *v < minimum) {
+    throw std::runtime_error(where(t.line) + "expected " + what + " (an integer >= " +
+                             std::to_string(minimum) + "), found '" + t.text + "'");
+  }
+  return {*v, t.line};
+}
+
+std::vector<PermutationGroup> PermAllowReader::read() {
+  const auto [groupCount, countLine] = integer("the number of groups", 0);
+  if (moreOnLine(countLine)) {
+    throw std::runtime_error(where(countLine) +
+                             "the first line holds only the number of groups, found also '" +
+                             m_all[m_next].text + "'");
+  }
+  std::vector<PermutationGroup> groups;
+  Owners owners;
+  for (long long g = 1; g <= groupCount; ++g) groups.push_back(group(g, owners));
+  if (m_next < m_all.size()) {
+    throw std::runtime_error(where(m_all[m_next].line) + "the file declares " +
+                             std::to_string(groupCount) + " groups (line " +
+                             std::to_string(countLine) + "), but more values follow: '" +
+                             m_all[m_next].text + "'");
+  }
+  return groups;
+}
+
+PermAllowReader::Header PermAllowReader::groupHeader(const std::string& name) {
+  const auto [size, headerLine] = integer("the number of atoms of " + name, 2);
+  const auto [swaps, swapLine] = integer("the number of swap sets of " + name, 0);
+  if (swapLine != headerLine) {
+    throw std::runtime_error(where(headerLine) + name +
+                             ": expected 'SIZE NSWAP' on one line, found only '" +
+                             std::to_string(size) + "'");
+  }
+  if (moreOnLine(headerLine)) {
+    throw std::runtime_error(where(headerLine) + name +
+                             ": expected only 'SIZE NSWAP' on this line, found also '" +
+                             m_all[m_next].text + "'");
+  }
+  if (size > static_cast<long long>(m_atoms) || swaps > static_cast<long long>(m_atoms)) {
+    throw std::runtime_error(where(headerLine) + name + " declares " + std::to_string(size) +
+                             " atoms and " + std::to_string(swaps) +
+                             " swap sets, more than the system's " + std::to_string(m_atoms) +
+                             " atoms");
+  }
+  return {size, swaps, headerLine};
+}
+
+std::vector<int> PermAllowReader::groupIndices(const std::string& name, const Header& h,
+                                               std::size_t& firstLine) {
+  const std::string counts = name + " (SIZE " + std::to_string(h.size) + ", NSWAP " +
+                             std::to_string(h.swaps) + " on line " + std::to_string(h.line) +
+                             ") needs ";
+  const std::size_t expected = static_cast<std::size_t>(h.size * (1 + h.swaps));
+  const std::size_t first = m_next;
+  std::vector<int> indices;
+  for (std::size_t k = 0; k < expected; ++k) {
+    if (m_next == m_all.size()) {
+      throw std::runtime_error(where(lastLine()) + counts + std::to_string(expected) +
+                               " atom indices, SIZE x (1 + NSWAP); the file ends after " +
+                               std::to_string(m_next - first));
+    }
+    const Token& t = m_all[m_next++];
+    if (k == 0) firstLine = t.line;
+    const auto v = parseFortranInteger(t.text);
+    if (!v || *v < 1 || *v > static_cast<long long>(m_atoms)) {
+      throw std::runtime_error(where(t.line) + name + ": expected an atom index from 1 to " +
+                               std::to_string(m_atoms) + ", found '" + t.text + "'");
+    }
+    indices.push_back(static_cast<int>(*v - 1));
+  }
+  // The indices of a group end on a line of their own: more values there mean the counts on
+  // the SIZE NSWAP line disagree with the indices (the next group's header starts a new line).
+  if (m_next < m_all.size() && m_all[m_next].line == m_all[m_next - 1].line) {
+    throw std::runtime_error(where(m_all[m_next].line) + counts + std::to_string(expected) +
+                             " atom indices, SIZE x (1 + NSWAP), but this line has more ('" +
+                             m_all[m_next].text + "')");
+  }
+  return indices;
+}
+
+PermutationGroup PermAllowReader::group(long long g, Owners& owners) {
+  const std::string name = "group " + std::to_string(g);
+  const Header h = groupHeader(name);
+  std::size_t firstLine = 0;
+  const std::vector<int> indices = groupIndices(name, h, firstLine);
+  PermutationGroup group;
+  const std::size_t n = static_cast<std::size_t>(h.size);
+  group.atoms.assign(indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(n));
+  for (long long s = 0; s < h.swaps; ++s) {
+    const auto begin = indices.begin() + static_cast<std::ptrdiff_t>((s + 1) * h.size);
+    group.swapSets.emplace_back(begin, begin + static_cast<std::ptrdiff_t>(n));
+  }
+  std::map<int, int> seen;
+  for (int atom : indices) {
+    if (++seen[atom] > 1) {
+      throw std::runtime_error(where(firstLine) + name + ": atom " + std::to_string(atom + 1) +
+                               " appears twice (its atoms and swap-set atoms must all differ)");
+    }
+  }
+  for (int atom : group.atoms) {
+    const auto it = owners.find(atom);
+    if (it != owners.end()) {
+      throw std::runtime_error(where(firstLine) + name + ": atom " + std::to_string(atom + 1) +
+                               " is already in group " + std::to_string(it->second.first) +
+                               " (line " + std::to_string(it->second.second) +
+                               "); groups may not overlap");
+    }
+    owners[atom] = {static_cast<std::size_t>(g), firstLine};
+  }
+  return group;
+}
+
 }  // namespace
 
 std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t atoms) {
-  const std::vector<Token> all = tokens(path);
-  std::size_t next = 0;
-  const auto where = [&](std::size_t line) { return path + ":" + std::to_string(line) + ": "; };
-  const auto lastLine = [&]() { return all.empty() ? std::size_t{1} : all.back().line; };
-  // The next value as an integer >= minimum; `what` names it in messages.
-  const auto integer = [&](const std::string& what, long long minimum) {
-    if (next == all.size()) {
-      throw std::runtime_error(where(lastLine()) + "the file ends where " + what + " was expected");
-    }
-    const Token& t = all[next++];
-    const auto v = parseFortranInteger(t.text);
-    if (!v || *v < minimum) {
-      throw std::runtime_error(where(t.line) + "expected " + what + " (an integer >= " +
-                               std::to_string(minimum) + "), found '" + t.text + "'");
-    }
-    return std::make_pair(*v, t.line);
-  };
-
-  const auto [groupCount, countLine] = integer("the number of groups", 0);
-  if (next < all.size() && all[next].line == countLine) {
-    throw std::runtime_error(where(countLine) +
-                             "the first line holds only the number of groups, found also '" +
-                             all[next].text + "'");
-  }
-  std::vector<PermutationGroup> groups;
-  std::map<int, std::pair<std::size_t, std::size_t>> permutedBy;  // atom -> (group, line), 1-based
-  for (long long g = 1; g <= groupCount; ++g) {
-    const std::string name = "group " + std::to_string(g);
-    const auto [size, headerLine] = integer("the number of atoms of " + name, 2);
-    const auto [swaps, swapLine] = integer("the number of swap sets of " + name, 0);
-    if (swapLine != headerLine) {
-      throw std::runtime_error(where(headerLine) + name +
-                               ": expected 'SIZE NSWAP' on one line, found only '" +
-                               std::to_string(size) + "'");
-    }
-    if (next < all.size() && all[next].line == headerLine) {
-      throw std::runtime_error(where(headerLine) + name +
-                               ": expected only 'SIZE NSWAP' on this line, found also '" +
-                               all[next].text + "'");
-    }
-    if (size > static_cast<long long>(atoms) || swaps > static_cast<long long>(atoms)) {
-      throw std::runtime_error(where(headerLine) + name + " declares " + std::to_string(size) +
-                               " atoms and " + std::to_string(swaps) +
-                               " swap sets, more than the system's " + std::to_string(atoms) +
-                               " atoms");
-    }
-    const std::size_t expected = static_cast<std::size_t>(size * (1 + swaps));
-    const std::size_t first = next;
-    std::vector<int> indices;
-    std::size_t firstLine = 0;
-    for (std::size_t k = 0; k < expected; ++k) {
-      if (next == all.size()) {
-        throw std::runtime_error(
-            where(lastLine()) + name + " (SIZE " + std::to_string(size) + ", NSWAP " +
-            std::to_string(swaps) + " on line " + std::to_string(headerLine) + ") needs " +
-            std::to_string(expected) + " atom indices, SIZE x (1 + NSWAP); the file ends after " +
-            std::to_string(next - first));
-      }
-      const Token& t = all[next++];
-      if (k == 0) firstLine = t.line;
-      const auto v = parseFortranInteger(t.text);
-      if (!v || *v < 1 || *v > static_cast<long long>(atoms)) {
-        throw std::runtime_error(where(t.line) + name + ": expected an atom index from 1 to " +
-                                 std::to_string(atoms) + ", found '" + t.text + "'");
-      }
-      indices.push_back(static_cast<int>(*v - 1));
-    }
-    // The indices of a group end on a line of their own: more values there mean the counts on
-    // the SIZE NSWAP line disagree with the indices (the next group's header starts a new line).
-    if (next < all.size() && all[next].line == all[next - 1].line) {
-      throw std::runtime_error(where(all[next].line) + name + " (SIZE " + std::to_string(size) +
-                               ", NSWAP " + std::to_string(swaps) + " on line " +
-                               std::to_string(headerLine) + ") needs " + std::to_string(expected) +
-                               " atom indices, SIZE x (1 + NSWAP), but this line has more ('" +
-                               all[next].text + "')");
-    }
-    PermutationGroup group;
-    const std::size_t n = static_cast<std::size_t>(size);
-    group.atoms.assign(indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(n));
-    for (long long s = 0; s < swaps; ++s) {
-      const auto begin = indices.begin() + static_cast<std::ptrdiff_t>((s + 1) * size);
-      group.swapSets.emplace_back(begin, begin + static_cast<std::ptrdiff_t>(n));
-    }
-    std::map<int, int> seen;
-    for (int atom : indices) {
-      if (++seen[atom] > 1) {
-        throw std::runtime_error(where(firstLine) + name + ": atom " + std::to_string(atom + 1) +
-                                 " appears twice (its atoms and swap-set atoms must all differ)");
-      }
-    }
-    for (int atom : group.atoms) {
-      const auto it = permutedBy.find(atom);
-      if (it != permutedBy.end()) {
-        throw std::runtime_error(where(firstLine) + name + ": atom " + std::to_string(atom + 1) +
-                                 " is already in group " + std::to_string(it->second.first) +
-                                 " (line " + std::to_string(it->second.second) +
-                                 "); groups may not overlap");
-      }
-      permutedBy[atom] = {static_cast<std::size_t>(g), firstLine};
-    }
-    groups.push_back(std::move(group));
-  }
-  if (next < all.size()) {
-    throw std::runtime_error(where(all[next].line) + "the file declares " +
-                             std::to_string(groupCount) + " groups (line " +
-                             std::to_string(countLine) + "), but more values follow: '" +
-                             all[next].text + "'");
-  }
-  return groups;
+  return PermAllowReader(path, atoms).read();
 }
 
 std::string formatPermAllow(const std::vector<PermutationGroup>& groups) {

@@ -220,18 +220,11 @@ std::string schoenfliesSymbol(const std::vector<Eigen::Matrix3d>& operations) {
   return "C" + nText;
 }
 
-PointGroup findPointGroup(const std::vector<double>& x, const PointGroupParams& params) {
-  params.check();
-  if (x.empty() || x.size() % 3 != 0) {
-    throw std::invalid_argument("findPointGroup: " + std::to_string(x.size()) +
-                                " coordinates is not a positive multiple of 3");
-  }
+namespace {
+
+// The atoms relative to their centroid, with the tolerances of the search.
+Cluster centredCluster(const std::vector<double>& x, const PointGroupParams& params) {
   const std::size_t n = x.size() / 3;
-  if (!params.atomTypes.empty() && params.atomTypes.size() != n) {
-    throw std::invalid_argument("findPointGroup: atomTypes has " +
-                                std::to_string(params.atomTypes.size()) + " entries for " +
-                                std::to_string(n) + " atoms");
-  }
   Cluster c;
   c.tolerance = params.distanceTolerance;
   Vec centroid = Vec::Zero();
@@ -256,17 +249,15 @@ PointGroup findPointGroup(const std::vector<double>& x, const PointGroupParams& 
   // an atom on a neighbour.
   c.looseTolerance = std::min(10.0 * c.tolerance, 0.25 * closest);
   c.looseTolerance = std::max(c.looseTolerance, c.tolerance);
+  return c;
+}
 
-  PointGroup group;
-  std::vector<int> identity(n);
-  for (std::size_t i = 0; i < n; ++i) identity[i] = static_cast<int>(i);
-  group.operations.push_back(Mat::Identity());
-  group.permutations.push_back(identity);
-
-  // Reference atom a: off the centroid, from the smallest shell, the farthest on ties.
+// Reference atom a: off the centroid, from the smallest shell, the farthest on ties; -1 when every
+// atom sits on the centroid.
+int referenceAtom(const Cluster& c) {
   int a = -1;
   std::size_t aShell = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < c.q.size(); ++i) {
     if (c.r[i] <= c.tolerance) continue;
     const std::size_t size = shell(c, static_cast<int>(i), 2.0 * c.tolerance).size();
     if (a < 0 || size < aShell || (size == aShell && c.r[i] > c.r[a])) {
@@ -274,27 +265,16 @@ PointGroup findPointGroup(const std::vector<double>& x, const PointGroupParams& 
       aShell = size;
     }
   }
-  const auto finish = [&](const char* symbol, bool invertible) {
-    group.linear = true;
-    std::vector<int> permutation;
-    if (invertible && matchAtoms(c, -Mat::Identity(), c.tolerance, permutation)) {
-      addOperation(group, -Mat::Identity(), permutation);
-    }
-    group.order = static_cast<int>(group.operations.size());
-    group.symbol = group.order == 2 ? "D*h" : symbol;
-    return group;
-  };
-  if (a < 0) return finish("Kh", false);
+  return a;
+}
 
-  // Second atom b: well off the line through the centroid and a.
-  const Vec axisA = c.q[a].normalized();
-  auto offAxis = [&](std::size_t i) { return (c.q[i] - c.q[i].dot(axisA) * axisA).norm(); };
-  double widest = 0.0;
-  for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, offAxis(i));
-  if (widest <= c.tolerance) return finish("C*v", true);
+// Second atom b: well off the line through the centroid and a (offAxis(i) is atom i's distance
+// from it, widest the largest), from the smallest shell, the farthest off the line on ties.
+template <typename OffAxis>
+int secondAtom(const Cluster& c, const OffAxis& offAxis, double widest) {
   int b = -1;
   std::size_t bShell = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < c.q.size(); ++i) {
     if (offAxis(i) < 0.25 * widest) continue;
     const std::size_t size = shell(c, static_cast<int>(i), 2.0 * c.tolerance).size();
     if (b < 0 || size < bShell || (size == bShell && offAxis(i) > offAxis(b))) {
@@ -302,7 +282,24 @@ PointGroup findPointGroup(const std::vector<double>& x, const PointGroupParams& 
       bShell = size;
     }
   }
+  return b;
+}
 
+// A linear (or single-point) cluster: the identity and, when invertible, the inversion.
+PointGroup linearGroup(const Cluster& c, PointGroup group, const char* symbol, bool invertible) {
+  group.linear = true;
+  std::vector<int> permutation;
+  if (invertible && matchAtoms(c, -Mat::Identity(), c.tolerance, permutation)) {
+    addOperation(group, -Mat::Identity(), permutation);
+  }
+  group.order = static_cast<int>(group.operations.size());
+  group.symbol = group.order == 2 ? "D*h" : symbol;
+  return group;
+}
+
+// Every operation that maps the frame of atoms a and b onto the frame of a pair of images of the
+// same shells (both handednesses), refitted and kept when every atom lands within tolerance.
+void addOperationsOfFrames(const Cluster& c, int a, int b, PointGroup& group) {
   const Mat reference = frame(c.q[a], c.q[b]);
   const double dotAB = c.q[a].dot(c.q[b]);
   const std::vector<int> aImages = shell(c, a, c.looseTolerance);
@@ -326,6 +323,37 @@ PointGroup findPointGroup(const std::vector<double>& x, const PointGroupParams& 
       }
     }
   }
+}
+
+}  // namespace
+
+PointGroup findPointGroup(const std::vector<double>& x, const PointGroupParams& params) {
+  params.check();
+  if (x.empty() || x.size() % 3 != 0) {
+    throw std::invalid_argument("findPointGroup: " + std::to_string(x.size()) +
+                                " coordinates is not a positive multiple of 3");
+  }
+  const std::size_t n = x.size() / 3;
+  if (!params.atomTypes.empty() && params.atomTypes.size() != n) {
+    throw std::invalid_argument("findPointGroup: atomTypes has " +
+                                std::to_string(params.atomTypes.size()) + " entries for " +
+                                std::to_string(n) + " atoms");
+  }
+  const Cluster c = centredCluster(x, params);
+  PointGroup group;
+  std::vector<int> identity(n);
+  for (std::size_t i = 0; i < n; ++i) identity[i] = static_cast<int>(i);
+  group.operations.push_back(Mat::Identity());
+  group.permutations.push_back(identity);
+
+  const int a = referenceAtom(c);
+  if (a < 0) return linearGroup(c, std::move(group), "Kh", false);
+  const Vec axisA = c.q[a].normalized();
+  auto offAxis = [&](std::size_t i) { return (c.q[i] - c.q[i].dot(axisA) * axisA).norm(); };
+  double widest = 0.0;
+  for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, offAxis(i));
+  if (widest <= c.tolerance) return linearGroup(c, std::move(group), "C*v", true);
+  addOperationsOfFrames(c, a, secondAtom(c, offAxis, widest), group);
   group.order = static_cast<int>(group.operations.size());
   group.symbol = schoenfliesSymbol(group.operations);
   return group;

@@ -104,58 +104,63 @@ long alphaCarbon(const Residues& res, std::size_t r) {
   return ca >= 0 ? ca : res.atom(r, "CH3");  // ACE and NME caps
 }
 
-}  // namespace
+// A candidate joins only when none of its atoms is claimed yet; it then claims them all.
+bool claimIfFree(const std::vector<std::size_t>& atoms, std::vector<bool>& claimed) {
+  for (std::size_t a : atoms)
+    if (claimed[a]) return false;
+  for (std::size_t a : atoms) claimed[a] = true;
+  return true;
+}
 
-RigidBodyFinderResult findRigidBodies(const AmberTopology& topology, const std::vector<double>& x,
-                                      const RigidBodyFinderParams& params) {
-  params.check();
-  const std::size_t n = topology.atomNames.size();
-  if (x.size() != 3 * n)
-    throw std::invalid_argument("rigid-body finder: coordinates hold " +
-                                std::to_string(x.size() / 3) + " atoms, the topology " +
-                                std::to_string(n));
-  const Residues res(topology);
+// C, O, N and H (CD for proline) of each peptide bond, with the alpha carbons that no side-chain
+// group claimed.
+void peptideGroups(const AmberTopology& topology, const Residues& res, std::vector<bool>& claimed,
+                   std::vector<Candidate>& out) {
   const std::vector<std::vector<int>> neighbours = topology.bondedNeighbours();
-  std::vector<Candidate> candidates;
-  std::vector<bool> claimed(n, false);
+  for (std::size_t r = 0; r + 1 < res.count(); ++r) {
+    const long c = res.atom(r, "C"), o = res.atom(r, "O"), nn = res.atom(r + 1, "N");
+    if (c < 0 || o < 0 || nn < 0) continue;
+    const auto& nb = neighbours[static_cast<std::size_t>(c)];
+    if (std::find(nb.begin(), nb.end(), static_cast<int>(nn)) == nb.end()) continue;
+    std::vector<std::size_t> atoms = {static_cast<std::size_t>(c), static_cast<std::size_t>(o),
+                                      static_cast<std::size_t>(nn)};
+    const long h = res.atom(r + 1, res.base(r + 1) == "PRO" ? "CD" : "H");
+    if (h >= 0) atoms.push_back(static_cast<std::size_t>(h));
+    for (long ca : {alphaCarbon(res, r), alphaCarbon(res, r + 1)})
+      if (ca >= 0 && !claimed[static_cast<std::size_t>(ca)])
+        atoms.push_back(static_cast<std::size_t>(ca));
+    if (!claimIfFree(atoms, claimed)) continue;
+    out.push_back({atoms, "peptide " + res.label(r) + "-" + res.label(r + 1), 0});
+  }
+}
 
+void terminalCarboxylates(const Residues& res, std::vector<bool>& claimed,
+                          std::vector<Candidate>& out) {
+  for (std::size_t r = 0; r < res.count(); ++r) {
+    if (res.atom(r, "OXT") < 0) continue;
+    std::vector<std::size_t> atoms = res.atoms(r, {"C", "O", "OXT"});
+    if (atoms.size() != 3 || !claimIfFree(atoms, claimed)) continue;
+    out.push_back({atoms, "C-terminus " + res.label(r), 2});
+  }
+}
+
+// Every candidate group of the topology, in the order side chains, peptide bonds, C-termini.
+std::vector<Candidate> candidateGroups(const AmberTopology& topology, const Residues& res,
+                                       const RigidBodyFinderParams& params) {
+  std::vector<Candidate> candidates;
+  std::vector<bool> claimed(topology.atomNames.size(), false);
   for (std::size_t r = 0; r < res.count(); ++r) sideChainGroups(res, r, params, candidates);
   for (const Candidate& c : candidates)
     for (std::size_t a : c.atoms) claimed[a] = true;
+  if (params.peptideBonds) peptideGroups(topology, res, claimed, candidates);
+  if (params.sp2Centres) terminalCarboxylates(res, claimed, candidates);
+  return candidates;
+}
 
-  if (params.peptideBonds) {
-    for (std::size_t r = 0; r + 1 < res.count(); ++r) {
-      const long c = res.atom(r, "C"), o = res.atom(r, "O"), nn = res.atom(r + 1, "N");
-      if (c < 0 || o < 0 || nn < 0) continue;
-      const auto& nb = neighbours[static_cast<std::size_t>(c)];
-      if (std::find(nb.begin(), nb.end(), static_cast<int>(nn)) == nb.end()) continue;
-      std::vector<std::size_t> atoms = {static_cast<std::size_t>(c), static_cast<std::size_t>(o),
-                                        static_cast<std::size_t>(nn)};
-      const long h = res.atom(r + 1, res.base(r + 1) == "PRO" ? "CD" : "H");
-      if (h >= 0) atoms.push_back(static_cast<std::size_t>(h));
-      for (long ca : {alphaCarbon(res, r), alphaCarbon(res, r + 1)})
-        if (ca >= 0 && !claimed[static_cast<std::size_t>(ca)])
-          atoms.push_back(static_cast<std::size_t>(ca));
-      bool free = true;
-      for (std::size_t a : atoms) free = free && !claimed[a];
-      if (!free) continue;
-      for (std::size_t a : atoms) claimed[a] = true;
-      candidates.push_back({atoms, "peptide " + res.label(r) + "-" + res.label(r + 1), 0});
-    }
-  }
-  // C-terminal carboxylates.
-  for (std::size_t r = 0; r < res.count(); ++r) {
-    if (params.sp2Centres && res.atom(r, "OXT") >= 0) {
-      std::vector<std::size_t> atoms = res.atoms(r, {"C", "O", "OXT"});
-      bool free = atoms.size() == 3;
-      for (std::size_t a : atoms) free = free && !claimed[a];
-      if (!free) continue;
-      for (std::size_t a : atoms) claimed[a] = true;
-      candidates.push_back({atoms, "C-terminus " + res.label(r), 2});
-    }
-  }
-
-  // Distance of every atom from the site.
+// The atoms of the centre residues and centre atoms (1-based in params).
+std::vector<std::size_t> siteAtoms(const AmberTopology& topology, const Residues& res,
+                                   const RigidBodyFinderParams& params) {
+  const std::size_t n = topology.atomNames.size();
   std::vector<std::size_t> site;
   for (int r : params.centreResidues) {
     if (r < 1 || static_cast<std::size_t>(r) > res.count())
@@ -173,60 +178,95 @@ RigidBodyFinderResult findRigidBodies(const AmberTopology& topology, const std::
                                   " is out of range 1.." + std::to_string(n));
     site.push_back(static_cast<std::size_t>(a - 1));
   }
-  const auto siteDistance = [&](const double* r) {
+  return site;
+}
+
+// Distances from the site (its nearest atom); infinite without a site.
+class SiteDistance {
+ public:
+  SiteDistance(std::vector<std::size_t> site, const std::vector<double>& x)
+      : m_site(std::move(site)), m_x(x) {}
+
+  double of(const double* r) const {
     double best = std::numeric_limits<double>::infinity();
-    for (std::size_t s : site) {
+    for (std::size_t s : m_site) {
       double d2 = 0.0;
-      for (int k = 0; k < 3; ++k) d2 += (r[k] - x[3 * s + k]) * (r[k] - x[3 * s + k]);
+      for (int k = 0; k < 3; ++k) d2 += (r[k] - m_x[3 * s + k]) * (r[k] - m_x[3 * s + k]);
       best = std::min(best, d2);
     }
     return std::sqrt(best);
-  };
-  std::vector<double> distance(n, std::numeric_limits<double>::infinity());
-  if (!site.empty())
-    for (std::size_t i = 0; i < n; ++i) distance[i] = siteDistance(&x[3 * i]);
+  }
+  double ofAtom(std::size_t i) const {
+    return m_site.empty() ? std::numeric_limits<double>::infinity() : of(&m_x[3 * i]);
+  }
   // A local group is placed by its centre of geometry, so a thin shell between the two radii
   // still holds whole groups (seed 001 Table 5: a 1 A layer of local bodies).
-  const auto groupDistance = [&](const Candidate& c) {
-    if (site.empty()) return std::numeric_limits<double>::infinity();
+  double ofGroup(const Candidate& c) const {
+    if (m_site.empty()) return std::numeric_limits<double>::infinity();
     double centre[3] = {0.0, 0.0, 0.0};
     for (std::size_t a : c.atoms)
-      for (int k = 0; k < 3; ++k) centre[k] += x[3 * a + k] / static_cast<double>(c.atoms.size());
-    return siteDistance(centre);
-  };
+      for (int k = 0; k < 3; ++k) centre[k] += m_x[3 * a + k] / static_cast<double>(c.atoms.size());
+    return of(centre);
+  }
+
+ private:
+  std::vector<std::size_t> m_site;
+  const std::vector<double>& m_x;
+};
+
+// Per atom: part of the large body (beyond largeBodyRadius; a group goes by its centre).
+std::vector<bool> largeBodyAtoms(std::size_t n, const std::vector<Candidate>& candidates,
+                                 const SiteDistance& distance,
+                                 const RigidBodyFinderParams& params) {
+  std::vector<bool> inLarge(n, false);
+  if (params.largeBodyRadius <= 0.0) return inLarge;
+  for (std::size_t i = 0; i < n; ++i) inLarge[i] = distance.ofAtom(i) > params.largeBodyRadius;
+  for (const Candidate& c : candidates) {
+    const bool beyond = distance.ofGroup(c) > params.largeBodyRadius;
+    for (std::size_t a : c.atoms) inLarge[a] = beyond;
+  }
+  return inLarge;
+}
+
+void addLargeBody(const std::vector<bool>& inLarge, double radius, RigidBodyFinderResult& result) {
+  std::vector<std::size_t> atoms;
+  for (std::size_t i = 0; i < inLarge.size(); ++i)
+    if (inLarge[i]) atoms.push_back(i);
+  if (atoms.size() < 3) return;
+  result.set.addBody(atoms);
+  result.largeBodyAtoms = atoms.size();
+  result.descriptions.push_back("large body beyond " + std::to_string(radius) + " A (" +
+                                std::to_string(atoms.size()) + " atoms)");
+}
+
+}  // namespace
+
+RigidBodyFinderResult findRigidBodies(const AmberTopology& topology, const std::vector<double>& x,
+                                      const RigidBodyFinderParams& params) {
+  params.check();
+  const std::size_t n = topology.atomNames.size();
+  if (x.size() != 3 * n)
+    throw std::invalid_argument("rigid-body finder: coordinates hold " +
+                                std::to_string(x.size() / 3) + " atoms, the topology " +
+                                std::to_string(n));
+  const Residues res(topology);
+  std::vector<Candidate> candidates = candidateGroups(topology, res, params);
+  const SiteDistance distance(siteAtoms(topology, res, params), x);
+  const std::vector<bool> inLarge = largeBodyAtoms(n, candidates, distance, params);
 
   RigidBodyFinderResult result;
   result.set = RigidBodySet(n);
-  std::vector<bool> inLarge(n, false);
-  const bool large = params.largeBodyRadius > 0.0;
-  if (large) {
-    for (std::size_t i = 0; i < n; ++i) inLarge[i] = distance[i] > params.largeBodyRadius;
-    for (const Candidate& c : candidates) {
-      const bool beyond = groupDistance(c) > params.largeBodyRadius;
-      for (std::size_t a : c.atoms) inLarge[a] = beyond;
-    }
-  }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.atoms.front() < b.atoms.front();
   });
   for (const Candidate& c : candidates) {
     if (inLarge[c.atoms.front()]) continue;
-    if (params.atomisticRadius > 0.0 && groupDistance(c) < params.atomisticRadius) continue;
+    if (params.atomisticRadius > 0.0 && distance.ofGroup(c) < params.atomisticRadius) continue;
     result.set.addBody(c.atoms);
     result.descriptions.push_back(c.description);
     (c.kind == 0 ? result.peptideBonds : c.kind == 1 ? result.aromaticRings : result.sp2Centres)++;
   }
-  if (large) {
-    std::vector<std::size_t> atoms;
-    for (std::size_t i = 0; i < n; ++i)
-      if (inLarge[i]) atoms.push_back(i);
-    if (atoms.size() >= 3) {
-      result.set.addBody(atoms);
-      result.largeBodyAtoms = atoms.size();
-      result.descriptions.push_back("large body beyond " + std::to_string(params.largeBodyRadius) +
-                                    " A (" + std::to_string(atoms.size()) + " atoms)");
-    }
-  }
+  if (params.largeBodyRadius > 0.0) addLargeBody(inLarge, params.largeBodyRadius, result);
   return result;
 }
 

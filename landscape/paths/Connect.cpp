@@ -100,6 +100,146 @@ std::vector<int> Connect::shortestPath(const TransitionNetwork& network, int sta
   return path;
 }
 
+namespace {
+
+// One connect run between two minima of a network: OPTIM's NEWCONNECT cycles, each a Dijkstra
+// path whose missing links get a DNEB run, whose candidates get a transition-state search and a
+// descent to their two minima. The attempt counts per pair grow with the network.
+class ConnectRun {
+ public:
+  ConnectRun(const Connect& connect, Potential& potential, TransitionNetwork& network, int start,
+             int finish, const ConnectObserver& observer)
+      : m_connect(connect),
+        m_params(connect.params()),
+        m_potential(potential),
+        m_network(network),
+        m_start(start),
+        m_finish(finish),
+        m_observer(observer),
+        m_size(network.minima().size()),
+        m_tries(m_size * m_size, 0),
+        m_search(m_params.transitionStateSearch),
+        m_descent(m_params.descent) {}
+
+  ConnectResult run() {
+    for (int cycle = 1; cycle <= m_params.maxCycles; ++cycle) {
+      if (m_network.connected(m_start, m_finish)) break;
+      m_result.cycles = cycle;
+      if (!connectCycle(cycle)) {
+        m_result.status = ConnectStatus::NoPairsLeft;
+        return m_result;
+      }
+    }
+    if (m_network.connected(m_start, m_finish)) {
+      m_result.status = ConnectStatus::Connected;
+      m_result.path = m_network.path(m_start, m_finish);
+    }
+    return m_result;
+  }
+
+ private:
+  // One cycle: the shortest path under the current costs and a DNEB run for each of its missing
+  // links, until the endpoints are connected. False when no path is left.
+  bool connectCycle(int cycle) {
+    resizeTries(m_tries, m_size, m_network.minima().size());
+    m_size = m_network.minima().size();
+    const std::vector<int> chain = m_connect.shortestPath(m_network, m_start, m_finish, m_tries);
+    if (chain.empty()) return false;
+    const ConnectCycle info = missingLinks(cycle, chain);
+    if (m_observer.onCycle) m_observer.onCycle(info);
+    for (std::size_t link = 0; link < info.missingLinks.size(); ++link) {
+      tryPair(cycle, info.missingLinks[link], info.distances[link]);
+      if (m_network.connected(m_start, m_finish)) break;
+    }
+    return true;
+  }
+
+  ConnectCycle missingLinks(int cycle, const std::vector<int>& chain) const {
+    ConnectCycle info{cycle, m_network.minima().size(), m_network.transitionStates().size(), 0.0,
+                      {}, {}};
+    for (std::size_t k = 0; k + 1 < chain.size(); ++k) {
+      if (m_network.directlyConnected(chain[k], chain[k + 1])) continue;
+      info.missingLinks.emplace_back(chain[k], chain[k + 1]);
+      info.distances.push_back(m_network.distance(chain[k], chain[k + 1]));
+      info.pathWeight += std::pow(info.distances.back(), m_params.distancePower);
+    }
+    return info;
+  }
+
+  // A DNEB run between minima a and b (the first run of a connect with its own image and
+  // iteration counts), then every candidate of the band.
+  void tryPair(int cycle, std::pair<int, int> pair, double distance) {
+    const auto [a, b] = pair;
+    m_tries[static_cast<std::size_t>(a) * m_size + b] += 1;
+    m_tries[static_cast<std::size_t>(b) * m_size + a] += 1;
+    DnebParams dp = m_params.dneb;
+    if (m_result.dnebRuns == 0) {
+      if (m_params.firstImages > 0) dp.images = m_params.firstImages;
+      if (m_params.firstIterations > 0) dp.iterations = m_params.firstIterations;
+    }
+    // Copies: the network may grow (and reallocate) while this pair is processed.
+    const std::vector<double> from = m_network.minima()[a].coordinates;
+    const std::vector<double> to = m_network.minima()[b].coordinates;
+    const DnebResult band = Dneb(dp).run(m_potential, from, to);
+    ++m_result.dnebRuns;
+    m_result.gradientCalls += band.functionCalls;
+    ConnectAttempt attempt{cycle,
+                           a,
+                           b,
+                           distance,
+                           band.interiorImages,
+                           band.iterationLimit,
+                           band.iterations,
+                           band.rmsGradient,
+                           static_cast<int>(band.candidates.size()),
+                           0,
+                           0,
+                           0};
+    for (int candidate : band.candidates) searchCandidate(band, candidate, attempt);
+    if (m_observer.onAttempt) m_observer.onAttempt(attempt);
+  }
+
+  // Hybrid EF from a band maximum; a new transition state is descended to its two minima and
+  // joins the network with them when they differ.
+  void searchCandidate(const DnebResult& band, int candidate, ConnectAttempt& attempt) {
+    const TransitionStateResult ts = m_search.findTransitionState(
+        m_potential, band.images[candidate], band.tangents[candidate]);
+    ++m_result.transitionStateSearches;
+    m_result.gradientCalls += ts.gradientCalls;
+    if (!ts.converged()) return;
+    ++attempt.convergedSearches;
+    if (m_network.findTransitionState(ts.coordinates, ts.energy) >= 0) return;
+    const TransitionStateDescentResult sides =
+        m_descent.descend(m_potential, ts.coordinates, ts.eigenvector);
+    m_result.gradientCalls +=
+        sides.plus.minimisation.functionCalls + sides.minus.minimisation.functionCalls;
+    if (!sides.converged()) return;
+    const TransitionNetwork::Added plus =
+        m_network.addMinimum(sides.plus.coordinates, sides.plus.energy);
+    const TransitionNetwork::Added minus =
+        m_network.addMinimum(sides.minus.coordinates, sides.minus.energy);
+    attempt.newMinima += plus.isNew + minus.isNew;
+    if (plus.index == minus.index) return;  // both sides in one basin: no connection
+    const TransitionNetwork::Added added = m_network.addTransitionState(
+        ts.coordinates, ts.energy, ts.eigenvalue, plus.index, minus.index);
+    attempt.newTransitionStates += added.isNew;
+  }
+
+  const Connect& m_connect;
+  const ConnectParams& m_params;
+  Potential& m_potential;
+  TransitionNetwork& m_network;
+  const int m_start, m_finish;
+  const ConnectObserver& m_observer;
+  ConnectResult m_result;
+  std::size_t m_size;         // minima when m_tries was last resized
+  std::vector<int> m_tries;   // DNEB attempts per pair, row-major m_size x m_size
+  const HybridEigenvectorFollowing m_search;
+  const TransitionStateDescent m_descent;
+};
+
+}  // namespace
+
 ConnectResult Connect::connect(Potential& potential, TransitionNetwork& network, int start,
                                int finish, const ConnectObserver& observer) const {
   const int known = static_cast<int>(network.minima().size());
@@ -111,92 +251,7 @@ ConnectResult Connect::connect(Potential& potential, TransitionNetwork& network,
   if (network.minima().front().coordinates.size() != potential.dimension()) {
     throw std::invalid_argument("connect: the network's coordinates do not match the potential");
   }
-  ConnectResult result;
-  std::size_t size = network.minima().size();
-  std::vector<int> tries(size * size, 0);
-  const HybridEigenvectorFollowing search(m_params.transitionStateSearch);
-  const TransitionStateDescent descent(m_params.descent);
-
-  for (int cycle = 1; cycle <= m_params.maxCycles; ++cycle) {
-    if (network.connected(start, finish)) break;
-    result.cycles = cycle;
-    resizeTries(tries, size, network.minima().size());
-    size = network.minima().size();
-    const std::vector<int> chain = shortestPath(network, start, finish, tries);
-    if (chain.empty()) {
-      result.status = ConnectStatus::NoPairsLeft;
-      return result;
-    }
-    ConnectCycle info{cycle, network.minima().size(), network.transitionStates().size(), 0.0, {},
-                      {}};
-    for (std::size_t k = 0; k + 1 < chain.size(); ++k) {
-      if (network.directlyConnected(chain[k], chain[k + 1])) continue;
-      info.missingLinks.emplace_back(chain[k], chain[k + 1]);
-      info.distances.push_back(network.distance(chain[k], chain[k + 1]));
-      info.pathWeight += std::pow(info.distances.back(), m_params.distancePower);
-    }
-    if (observer.onCycle) observer.onCycle(info);
-
-    for (std::size_t link = 0; link < info.missingLinks.size(); ++link) {
-      const auto [a, b] = info.missingLinks[link];
-      tries[static_cast<std::size_t>(a) * size + b] += 1;
-      tries[static_cast<std::size_t>(b) * size + a] += 1;
-      DnebParams dp = m_params.dneb;
-      if (result.dnebRuns == 0) {
-        if (m_params.firstImages > 0) dp.images = m_params.firstImages;
-        if (m_params.firstIterations > 0) dp.iterations = m_params.firstIterations;
-      }
-      // Copies: the network may grow (and reallocate) while this pair is processed.
-      const std::vector<double> from = network.minima()[a].coordinates;
-      const std::vector<double> to = network.minima()[b].coordinates;
-      const DnebResult band = Dneb(dp).run(potential, from, to);
-      ++result.dnebRuns;
-      result.gradientCalls += band.functionCalls;
-
-      ConnectAttempt attempt{cycle,
-                             a,
-                             b,
-                             info.distances[link],
-                             band.interiorImages,
-                             band.iterationLimit,
-                             band.iterations,
-                             band.rmsGradient,
-                             static_cast<int>(band.candidates.size()),
-                             0,
-                             0,
-                             0};
-      for (int candidate : band.candidates) {
-        const TransitionStateResult ts =
-            search.findTransitionState(potential, band.images[candidate], band.tangents[candidate]);
-        ++result.transitionStateSearches;
-        result.gradientCalls += ts.gradientCalls;
-        if (!ts.converged()) continue;
-        ++attempt.convergedSearches;
-        if (network.findTransitionState(ts.coordinates, ts.energy) >= 0) continue;
-        const TransitionStateDescentResult sides =
-            descent.descend(potential, ts.coordinates, ts.eigenvector);
-        result.gradientCalls +=
-            sides.plus.minimisation.functionCalls + sides.minus.minimisation.functionCalls;
-        if (!sides.converged()) continue;
-        const TransitionNetwork::Added plus =
-            network.addMinimum(sides.plus.coordinates, sides.plus.energy);
-        const TransitionNetwork::Added minus =
-            network.addMinimum(sides.minus.coordinates, sides.minus.energy);
-        attempt.newMinima += plus.isNew + minus.isNew;
-        if (plus.index == minus.index) continue;  // both sides in one basin: no connection
-        const TransitionNetwork::Added added = network.addTransitionState(
-            ts.coordinates, ts.energy, ts.eigenvalue, plus.index, minus.index);
-        attempt.newTransitionStates += added.isNew;
-      }
-      if (observer.onAttempt) observer.onAttempt(attempt);
-      if (network.connected(start, finish)) break;
-    }
-  }
-  if (network.connected(start, finish)) {
-    result.status = ConnectStatus::Connected;
-    result.path = network.path(start, finish);
-  }
-  return result;
+  return ConnectRun(*this, potential, network, start, finish, observer).run();
 }
 
 }  // namespace landscape

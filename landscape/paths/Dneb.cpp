@@ -97,6 +97,93 @@ double distanceBetween(const double* a, const double* b, std::size_t n) {
   return std::sqrt(s);
 }
 
+// Improved tangent (Henkelman and Jonsson 2000) of an image of energy e between neighbours of
+// energies ep (previous) and en (next), from the segments plus = x_{i+1} - x_i and
+// minus = x_i - x_{i-1}: the uphill neighbour's segment on a monotonic stretch, an
+// energy-weighted mixture at extrema.
+// Written normalised to tau (zero where both segments vanish).
+void improvedTangent(double ep, double e, double en, const std::vector<double>& plus,
+                     const std::vector<double>& minus, double* tau) {
+  const std::size_t n = plus.size();
+  double wPlus, wMinus;
+  if (en > e && e > ep) {
+    wPlus = 1.0, wMinus = 0.0;
+  } else if (en < e && e < ep) {
+    wPlus = 0.0, wMinus = 1.0;
+  } else {
+    const double dMax = std::max(std::abs(en - e), std::abs(ep - e));
+    const double dMin = std::min(std::abs(en - e), std::abs(ep - e));
+    if (en > ep) {
+      wPlus = dMax, wMinus = dMin;
+    } else {
+      wPlus = dMin, wMinus = dMax;
+    }
+  }
+  double norm2 = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    tau[j] = wPlus * plus[j] + wMinus * minus[j];
+    norm2 += tau[j] * tau[j];
+  }
+  if (!(norm2 > 0.0) || !std::isfinite(norm2)) {  // equal energies or coincident images
+    norm2 = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      tau[j] = plus[j] + minus[j];
+      norm2 += tau[j] * tau[j];
+    }
+  }
+  const double tauNorm = std::sqrt(norm2);
+  for (std::size_t j = 0; j < n; ++j) tau[j] = tauNorm > 0.0 ? tau[j] / tauNorm : 0.0;
+}
+
+struct SpringModel {
+  double k;             // spring constant
+  bool segmentSprings;  // the parallel spring from segment lengths, not the projection
+  bool doublyNudged;    // add the doubly nudged part
+};
+
+// The band gradient of one image: the true gradient gTrue perpendicular to the tangent tau plus
+// the spring gradient k (2 x_i - x_{i-1} - x_{i+1}) along it, and with doubly nudging the part of
+// the perpendicular spring gradient that does not oppose the true one. spring and perp are
+// scratch of the image's size.
+void nudgedGradient(const double* gTrue, const double* tau, const std::vector<double>& plus,
+                    const std::vector<double>& minus, const SpringModel& model,
+                    std::vector<double>& spring, std::vector<double>& perp, double* gBand) {
+  const std::size_t n = plus.size();
+  double trueAlong = 0.0, springAlong = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    spring[j] = model.k * (minus[j] - plus[j]);
+    trueAlong += gTrue[j] * tau[j];
+    springAlong += spring[j] * tau[j];
+  }
+  double perpNorm2 = 0.0, springDotPerp = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    perp[j] = gTrue[j] - trueAlong * tau[j];  // g_perp
+    perpNorm2 += perp[j] * perp[j];
+    spring[j] -= springAlong * tau[j];  // now g^s_perp
+    springDotPerp += spring[j] * perp[j];
+  }
+  // Spring gradient along the tangent: the projection (g^s . tau) tau of the original NEB, or
+  // -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12), which
+  // spaces the images equally even where the band is kinked.
+  double parallelSpring = springAlong;
+  if (model.segmentSprings) {
+    double plus2 = 0.0, minus2 = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      plus2 += plus[j] * plus[j];
+      minus2 += minus[j] * minus[j];
+    }
+    parallelSpring = -model.k * (std::sqrt(plus2) - std::sqrt(minus2));
+  }
+  // Doubly nudged part: g^s_perp less its component along ghat_perp (Trygubenko and Wales);
+  // undefined, and left out, where g_perp vanishes.
+  const bool nudgeTwice = model.doublyNudged && perpNorm2 > 0.0;
+  const double along = nudgeTwice ? springDotPerp / perpNorm2 : 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    gBand[j] = perp[j] + parallelSpring * tau[j];
+    if (nudgeTwice) gBand[j] += spring[j] - along * perp[j];
+  }
+}
+
 }  // namespace
 
 void DnebParams::check() const {
@@ -214,84 +301,20 @@ double DnebBand::energyGradient(const double* band, double* g) {
     m_energies[i] = m_potential.energyGradient(imageAt(band, i), &m_gradients[(i - 1) * m_n]);
     sum += m_energies[i];
   }
+  const SpringModel springs = {m_k, m_segmentSprings, m_doublyNudged};
   std::vector<double> plus(m_n), minus(m_n), spring(m_n), perp(m_n);
   for (std::size_t i = 1; i <= m_images; ++i) {
     const double* xp = imageAt(band, i - 1);
     const double* x = imageAt(band, i);
     const double* xn = imageAt(band, i + 1);
-    const double ep = m_energies[i - 1], e = m_energies[i], en = m_energies[i + 1];
     for (std::size_t j = 0; j < m_n; ++j) {
       plus[j] = xn[j] - x[j];
       minus[j] = x[j] - xp[j];
     }
-    // Improved tangent (Henkelman and Jonsson 2000): the uphill neighbour's segment on a monotonic
-    // stretch, an energy-weighted mixture at extrema.
     double* tau = &m_tangents[(i - 1) * m_n];
-    double wPlus, wMinus;
-    if (en > e && e > ep) {
-      wPlus = 1.0, wMinus = 0.0;
-    } else if (en < e && e < ep) {
-      wPlus = 0.0, wMinus = 1.0;
-    } else {
-      const double dMax = std::max(std::abs(en - e), std::abs(ep - e));
-      const double dMin = std::min(std::abs(en - e), std::abs(ep - e));
-      if (en > ep) {
-        wPlus = dMax, wMinus = dMin;
-      } else {
-        wPlus = dMin, wMinus = dMax;
-      }
-    }
-    double norm2 = 0.0;
-    for (std::size_t j = 0; j < m_n; ++j) {
-      tau[j] = wPlus * plus[j] + wMinus * minus[j];
-      norm2 += tau[j] * tau[j];
-    }
-    if (!(norm2 > 0.0) || !std::isfinite(norm2)) {  // equal energies or coincident images
-      norm2 = 0.0;
-      for (std::size_t j = 0; j < m_n; ++j) {
-        tau[j] = plus[j] + minus[j];
-        norm2 += tau[j] * tau[j];
-      }
-    }
-    const double tauNorm = std::sqrt(norm2);
-    for (std::size_t j = 0; j < m_n; ++j) tau[j] = tauNorm > 0.0 ? tau[j] / tauNorm : 0.0;
-
-    // True gradient perpendicular to the path; spring gradient k (2 x_i - x_{i-1} - x_{i+1}).
-    const double* gTrue = &m_gradients[(i - 1) * m_n];
-    double* gBand = g + (i - 1) * m_n;
-    double trueAlong = 0.0, springAlong = 0.0;
-    for (std::size_t j = 0; j < m_n; ++j) {
-      spring[j] = m_k * (minus[j] - plus[j]);
-      trueAlong += gTrue[j] * tau[j];
-      springAlong += spring[j] * tau[j];
-    }
-    double perpNorm2 = 0.0, springDotPerp = 0.0;
-    for (std::size_t j = 0; j < m_n; ++j) {
-      perp[j] = gTrue[j] - trueAlong * tau[j];  // g_perp
-      perpNorm2 += perp[j] * perp[j];
-      spring[j] -= springAlong * tau[j];  // now g^s_perp
-      springDotPerp += spring[j] * perp[j];
-    }
-    // Spring gradient along the tangent: the projection (g^s . tau) tau of the original NEB, or
-    // -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12), which
-    // spaces the images equally even where the band is kinked.
-    double parallelSpring = springAlong;
-    if (m_segmentSprings) {
-      double plus2 = 0.0, minus2 = 0.0;
-      for (std::size_t j = 0; j < m_n; ++j) {
-        plus2 += plus[j] * plus[j];
-        minus2 += minus[j] * minus[j];
-      }
-      parallelSpring = -m_k * (std::sqrt(plus2) - std::sqrt(minus2));
-    }
-    // Doubly nudged part: g^s_perp less its component along ghat_perp (Trygubenko and Wales);
-    // undefined, and left out, where g_perp vanishes.
-    const bool nudgeTwice = m_doublyNudged && perpNorm2 > 0.0;
-    const double along = nudgeTwice ? springDotPerp / perpNorm2 : 0.0;
-    for (std::size_t j = 0; j < m_n; ++j) {
-      gBand[j] = perp[j] + parallelSpring * tau[j];
-      if (nudgeTwice) gBand[j] += spring[j] - along * perp[j];
-    }
+    improvedTangent(m_energies[i - 1], m_energies[i], m_energies[i + 1], plus, minus, tau);
+    nudgedGradient(&m_gradients[(i - 1) * m_n], tau, plus, minus, springs, spring, perp,
+                   g + (i - 1) * m_n);
   }
   return checkedSum(sum);
 }
@@ -312,6 +335,105 @@ int Dneb::iterationCount(int images) const {
   return std::max(1, static_cast<int>(scaled));
 }
 
+namespace {
+
+// The finish aligned onto the start (alignEndpoints) or as given, and their distance.
+std::vector<double> alignedFinish(const DnebParams& params, const std::vector<double>& start,
+                                  const std::vector<double>& finish, double& distance) {
+  const std::size_t n = start.size();
+  if (!params.alignEndpoints) {
+    distance = distanceBetween(start.data(), finish.data(), n);
+    return finish;
+  }
+  if (n % 3 != 0) {
+    throw std::invalid_argument(
+        "DNEB: alignEndpoints needs 3N Cartesian coordinates; switch it off for other "
+        "coordinate systems");
+  }
+  AlignmentResult aligned = alignStructures(start, finish, params.alignment);
+  distance = aligned.distance;
+  return std::move(aligned.alignedB);
+}
+
+// L-BFGS on the band x (in place), the spring constant adjusted after every iteration toward
+// equal spacing (springAdjustFactor > 1).
+LbfgsResult relaxBand(const DnebParams& params, DnebBand& band, std::vector<double>& x,
+                      int iterations, std::size_t imageSize, const Lbfgs::Observer& observer) {
+  LbfgsParams lp;
+  lp.historySize = params.historySize;
+  lp.initialGuess = params.initialGuess;
+  lp.maxStep = params.maxStepPerImage;              // per image, through BandWorkspace
+  lp.maxRise = std::numeric_limits<double>::max();  // no energy-rise test: not a true gradient
+  lp.maxIterations = iterations;
+  lp.rmsTolerance = params.rmsTolerance;
+  BandWorkspace workspace(band, params.historySize, imageSize);
+  workspace.setCoordinates(x.data());
+  std::vector<double> current(x.size());
+  const auto adjust = [&](const LbfgsIteration& it) {
+    if (params.springAdjustFactor > 1.0) {
+      workspace.getCoordinates(current.data());
+      const double k = band.springConstant();
+      band.setSpringConstant(band.meanSpacingDeviation(current.data()) > params.spacingTolerance
+                                 ? k * params.springAdjustFactor
+                                 : k / params.springAdjustFactor);
+    }
+    if (observer) observer(it);
+  };
+  const LbfgsResult run = Lbfgs(lp).minimize(workspace, adjust);
+  workspace.getCoordinates(x.data());
+  return run;
+}
+
+// The endpoints and the relaxed interior images, with the band's tangents (none at the ends).
+void storeImages(const std::vector<double>& start, const std::vector<double>& x,
+                 const std::vector<double>& finish, const DnebBand& band, DnebResult& result) {
+  const std::size_t n = start.size();
+  const int images = band.images();
+  result.images.reserve(images + 2);
+  result.images.push_back(start);
+  for (int i = 0; i < images; ++i) {
+    result.images.emplace_back(x.begin() + i * n, x.begin() + (i + 1) * n);
+  }
+  result.images.push_back(finish);
+  result.tangents.assign(images + 2, {});
+  for (int i = 0; i < images; ++i) {
+    result.tangents[i + 1].assign(band.tangents().begin() + i * n,
+                                  band.tangents().begin() + (i + 1) * n);
+  }
+}
+
+// Path length and the largest and mean deviation of a segment from the mean (percent).
+void measureSpacing(DnebResult& result) {
+  std::vector<double> segments;
+  for (std::size_t i = 0; i + 1 < result.images.size(); ++i) {
+    segments.push_back(distanceBetween(result.images[i].data(), result.images[i + 1].data(),
+                                       result.images[i].size()));
+    result.pathLength += segments.back();
+  }
+  const double mean = result.pathLength / static_cast<double>(segments.size());
+  for (double d : segments) {
+    if (mean > 0.0) {
+      result.spacingDeviation =
+          std::max(result.spacingDeviation, 100.0 * std::abs(d - mean) / mean);
+      result.meanSpacingDeviation +=
+          100.0 * std::abs(d - mean) / mean / static_cast<double>(segments.size());
+    }
+  }
+}
+
+// Interior local maxima of the energy profile, highest first.
+void rankCandidates(DnebResult& result) {
+  const int images = static_cast<int>(result.energies.size()) - 2;
+  for (int i = 1; i <= images; ++i) {
+    const double e = result.energies[i];
+    if (e > result.energies[i - 1] && e > result.energies[i + 1]) result.candidates.push_back(i);
+  }
+  std::stable_sort(result.candidates.begin(), result.candidates.end(),
+                   [&](int a, int b) { return result.energies[a] > result.energies[b]; });
+}
+
+}  // namespace
+
 DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
                      const std::vector<double>& finish, const Lbfgs::Observer& observer) const {
   const std::size_t n = potential.dimension();
@@ -321,21 +443,8 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
                                 std::to_string(n) + " coordinates");
   }
   DnebResult result;
-  std::vector<double> finishAligned;
-  if (m_params.alignEndpoints) {
-    if (n % 3 != 0) {
-      throw std::invalid_argument(
-          "DNEB: alignEndpoints needs 3N Cartesian coordinates; switch it off for other "
-          "coordinate systems");
-    }
-    AlignmentResult aligned = alignStructures(start, finish, m_params.alignment);
-    finishAligned = std::move(aligned.alignedB);
-    result.endpointDistance = aligned.distance;
-  } else {
-    finishAligned = finish;
-    result.endpointDistance = distanceBetween(start.data(), finish.data(), n);
-  }
-
+  const std::vector<double> finishAligned =
+      alignedFinish(m_params, start, finish, result.endpointDistance);
   const int images = imageCount(result.endpointDistance);
   result.interiorImages = images;
   result.iterationLimit = iterationCount(images);
@@ -346,29 +455,7 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
     band.setColdFusionEnergy(std::min(band.startEnergy(), band.finishEnergy()) -
                              m_params.coldFusionDrop);
   }
-
-  LbfgsParams lp;
-  lp.historySize = m_params.historySize;
-  lp.initialGuess = m_params.initialGuess;
-  lp.maxStep = m_params.maxStepPerImage;            // per image, through BandWorkspace
-  lp.maxRise = std::numeric_limits<double>::max();  // no energy-rise test: not a true gradient
-  lp.maxIterations = result.iterationLimit;
-  lp.rmsTolerance = m_params.rmsTolerance;
-  BandWorkspace workspace(band, m_params.historySize, n);
-  workspace.setCoordinates(x.data());
-  std::vector<double> current(x.size());
-  const auto adjust = [&](const LbfgsIteration& it) {
-    if (m_params.springAdjustFactor > 1.0) {
-      workspace.getCoordinates(current.data());
-      const double k = band.springConstant();
-      band.setSpringConstant(band.meanSpacingDeviation(current.data()) > m_params.spacingTolerance
-                                 ? k * m_params.springAdjustFactor
-                                 : k / m_params.springAdjustFactor);
-    }
-    if (observer) observer(it);
-  };
-  const LbfgsResult run = Lbfgs(lp).minimize(workspace, adjust);
-  workspace.getCoordinates(x.data());
+  const LbfgsResult run = relaxBand(m_params, band, x, result.iterationLimit, n, observer);
   // One more evaluation at the final band, so that energies and tangents belong to it.
   std::vector<double> g(x.size());
   band.energyGradient(x.data(), g.data());
@@ -382,37 +469,9 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
   result.coldFusionSteps = band.coldFusionEvaluations();
   result.status = run.status;
   result.energies = band.energies();
-  result.images.reserve(images + 2);
-  result.images.push_back(start);
-  for (int i = 0; i < images; ++i) {
-    result.images.emplace_back(x.begin() + i * n, x.begin() + (i + 1) * n);
-  }
-  result.images.push_back(finishAligned);
-  result.tangents.assign(images + 2, {});
-  for (int i = 0; i < images; ++i) {
-    result.tangents[i + 1].assign(band.tangents().begin() + i * n,
-                                  band.tangents().begin() + (i + 1) * n);
-  }
-  std::vector<double> segments;
-  for (int i = 0; i + 1 < images + 2; ++i) {
-    segments.push_back(distanceBetween(result.images[i].data(), result.images[i + 1].data(), n));
-    result.pathLength += segments.back();
-  }
-  const double mean = result.pathLength / static_cast<double>(segments.size());
-  for (double d : segments) {
-    if (mean > 0.0) {
-      result.spacingDeviation =
-          std::max(result.spacingDeviation, 100.0 * std::abs(d - mean) / mean);
-      result.meanSpacingDeviation +=
-          100.0 * std::abs(d - mean) / mean / static_cast<double>(segments.size());
-    }
-  }
-  for (int i = 1; i <= images; ++i) {
-    const double e = result.energies[i];
-    if (e > result.energies[i - 1] && e > result.energies[i + 1]) result.candidates.push_back(i);
-  }
-  std::stable_sort(result.candidates.begin(), result.candidates.end(),
-                   [&](int a, int b) { return result.energies[a] > result.energies[b]; });
+  storeImages(start, x, finishAligned, band, result);
+  measureSpacing(result);
+  rankCandidates(result);
   return result;
 }
 

@@ -106,6 +106,143 @@ HybridEigenvectorFollowing::HybridEigenvectorFollowing(
   m_params.check();
 }
 
+namespace {
+
+// One search from one start: the coordinates (result.coordinates), the gradient, the followed
+// eigenvector and the uphill trust radius, with one member per part of an iteration (seed 001
+// eqs 11-15), so that the search loop reads as the method does.
+class EigenvectorWalk {
+ public:
+  EigenvectorWalk(const HybridEigenvectorFollowingParams& params, Potential& potential,
+                  const std::vector<double>& start, const std::vector<double>& eigenvectorGuess,
+                  TransitionStateResult& result)
+      : m_params(params),
+        m_potential(potential),
+        m_eigenSearch(params.rayleighRitz),
+        m_result(result),
+        m_x(result.coordinates),
+        m_g(start.size()),
+        m_rmsScale(1.0 / std::sqrt(static_cast<double>(start.size()))),
+        m_maxUphill(params.initialUphillStep) {
+    m_x = start;
+    m_energy = potential.energyGradient(m_x.data(), m_g.data());
+    m_result.gradientCalls = 1;
+    m_v = eigenvectorGuess.empty() ? randomUnitVector(start.size(), params.seed) : eigenvectorGuess;
+  }
+
+  double energy() const { return m_energy; }
+
+  /// Iteration `it`: eigenvector, uphill step, tangent-space minimisation. True once converged.
+  bool iterate(int it, const HybridEigenvectorFollowing::Observer& observer) {
+    const int eigenIterations = updateEigenvector();
+    const double h = stepUphill();
+    const int tangentIterations = minimiseInTangentSpace();
+    const double rms = std::sqrt(dot(m_g, m_g)) * m_rmsScale;
+    m_result.lastUphillStep = std::abs(h);
+    m_result.rmsGradient = rms;
+    if (observer) {
+      observer({it, m_energy, rms, m_lambda, m_overlap, h, m_maxUphill, eigenIterations,
+                tangentIterations});
+    }
+    return rms < m_params.rmsTolerance && std::abs(h) < m_params.stepTolerance && m_lambda < 0.0;
+  }
+
+  /// The energy and the eigenpair at the returned coordinates (the loop's came before its last
+  /// steps); a converged search whose eigenvalue is not negative is NotASaddle.
+  void finish() {
+    m_result.energy = m_energy;
+    if (m_result.status == TransitionStateStatus::NonFiniteEnergy) {
+      m_result.eigenvalue = m_lambda;
+      m_result.eigenvector = m_v;
+      return;
+    }
+    const RayleighRitzResult last = m_eigenSearch.smallestEigenvector(m_potential, m_x, m_v);
+    m_result.gradientCalls += last.gradientCalls;
+    m_result.eigenvalue = last.eigenvalue;
+    m_result.eigenvector = last.eigenvector;
+    if (m_result.converged() && !(last.eigenvalue < 0.0)) {
+      m_result.status = TransitionStateStatus::NotASaddle;
+    }
+  }
+
+ private:
+  // 1. Smallest non-zero eigenvalue and eigenvector (eqs 11-14), warm-started from the last one;
+  // its overlap with the last one decides the tangent-space iterations. Returns the iterations.
+  int updateEigenvector() {
+    const RayleighRitzResult eig = m_eigenSearch.smallestEigenvector(m_potential, m_x, m_v);
+    m_result.gradientCalls += eig.gradientCalls;
+    m_v = eig.eigenvector;
+    m_lambda = eig.eigenvalue;
+    m_overlap = 0.0;
+    if (!m_previous.empty()) {
+      const double d = dot(m_v, m_previous);
+      if (d < 0.0) {  // an eigenvector's sign is arbitrary; keep following the same direction
+        for (double& vi : m_v) vi = -vi;
+      }
+      m_overlap = std::abs(d);
+    }
+    m_previous = m_v;
+    return eig.iterations;
+  }
+
+  // 2. Uphill eigenvector-following step along v with the trust-adapted cap. Returns the step.
+  double stepUphill() {
+    const double force = dot(m_g, m_v);
+    const double lambda = m_lambda;
+    double h;
+    if (lambda < 0.0) {
+      h = 2.0 * force /
+          (std::abs(lambda) * (1.0 + std::sqrt(1.0 + 4.0 * (force / lambda) * (force / lambda))));
+    } else {
+      h = (force >= 0.0 ? 1.0 : -1.0) * m_maxUphill;
+    }
+    if (std::abs(h) > m_maxUphill) h = std::copysign(m_maxUphill, h);
+    for (std::size_t i = 0; i < m_x.size(); ++i) m_x[i] += h * m_v[i];
+    m_energy = m_potential.energyGradient(m_x.data(), m_g.data());
+    ++m_result.gradientCalls;
+    if (lambda < 0.0 && h != 0.0) adaptTrustRadius(force, h);
+    return h;
+  }
+
+  // Predicted change of F along v is lambda h; the second form allows for v having flipped.
+  void adaptTrustRadius(double force, double h) {
+    const double forceNew = dot(m_g, m_v);
+    const double error = std::min(std::abs(1.0 - (forceNew - force) / (h * m_lambda)),
+                                  std::abs(1.0 - (-forceNew - force) / (h * m_lambda)));
+    m_maxUphill = error > m_params.trustRatio
+                      ? std::max(m_maxUphill / kTrustFactor, m_params.minUphillStep)
+                      : std::min(m_maxUphill * kTrustFactor, m_params.maxUphillStep);
+  }
+
+  // 3. Minimisation orthogonal to v (eq 15). Returns the L-BFGS iterations.
+  int minimiseInTangentSpace() {
+    TangentSpacePotential tangent(m_potential, m_v);
+    LbfgsParams tp = m_params.tangentSpace;
+    tp.maxIterations = m_overlap > m_params.overlapConvergence ? m_params.tangentIterationsAfter
+                                                               : m_params.tangentIterationsBefore;
+    const LbfgsResult run = Lbfgs(tp).minimize(tangent, m_x, m_params.tangentWorkspace);
+    m_result.gradientCalls += run.functionCalls;
+    m_energy = m_potential.energyGradient(m_x.data(), m_g.data());
+    ++m_result.gradientCalls;
+    return run.iterations;
+  }
+
+  const HybridEigenvectorFollowingParams& m_params;
+  Potential& m_potential;
+  const RayleighRitz m_eigenSearch;
+  TransitionStateResult& m_result;
+  std::vector<double>& m_x;
+  std::vector<double> m_g;
+  const double m_rmsScale;
+  double m_energy = 0.0;
+  std::vector<double> m_v, m_previous;
+  double m_maxUphill;
+  double m_lambda = 0.0;
+  double m_overlap = 0.0;
+};
+
+}  // namespace
+
 TransitionStateResult HybridEigenvectorFollowing::findTransitionState(
     Potential& potential, const std::vector<double>& start,
     const std::vector<double>& eigenvectorGuess, const Observer& observer) const {
@@ -119,100 +256,20 @@ TransitionStateResult HybridEigenvectorFollowing::findTransitionState(
                                 std::to_string(eigenvectorGuess.size()) + " entries, expected " +
                                 std::to_string(n));
   }
-  const RayleighRitz eigenSearch(m_params.rayleighRitz);
-  const double rmsScale = 1.0 / std::sqrt(static_cast<double>(n));
-
   TransitionStateResult result;
-  std::vector<double>& x = result.coordinates;
-  x = start;
-  std::vector<double> g(n);
-  double energy = potential.energyGradient(x.data(), g.data());
-  result.gradientCalls = 1;
-  std::vector<double> v =
-      eigenvectorGuess.empty() ? randomUnitVector(n, m_params.seed) : eigenvectorGuess;
-  std::vector<double> previous;
-  double maxUphill = m_params.initialUphillStep;
-  double lambda = 0.0;
-
+  EigenvectorWalk walk(m_params, potential, start, eigenvectorGuess, result);
   for (int it = 1; it <= m_params.maxIterations; ++it) {
     result.iterations = it;
-    if (!std::isfinite(energy)) {
+    if (!std::isfinite(walk.energy())) {
       result.status = TransitionStateStatus::NonFiniteEnergy;
       break;
     }
-    // 1. Smallest non-zero eigenvalue and eigenvector (eqs 11-14), warm-started.
-    const RayleighRitzResult eig = eigenSearch.smallestEigenvector(potential, x, v);
-    result.gradientCalls += eig.gradientCalls;
-    v = eig.eigenvector;
-    lambda = eig.eigenvalue;
-    double overlap = 0.0;
-    if (!previous.empty()) {
-      const double d = dot(v, previous);
-      if (d < 0.0) {  // an eigenvector's sign is arbitrary; keep following the same direction
-        for (double& vi : v) vi = -vi;
-      }
-      overlap = std::abs(d);
-    }
-    previous = v;
-
-    // 2. Uphill eigenvector-following step along v with the trust-adapted cap.
-    const double force = dot(g, v);
-    double h;
-    if (lambda < 0.0) {
-      h = 2.0 * force /
-          (std::abs(lambda) * (1.0 + std::sqrt(1.0 + 4.0 * (force / lambda) * (force / lambda))));
-    } else {
-      h = (force >= 0.0 ? 1.0 : -1.0) * maxUphill;
-    }
-    if (std::abs(h) > maxUphill) h = std::copysign(maxUphill, h);
-    for (std::size_t i = 0; i < n; ++i) x[i] += h * v[i];
-    energy = potential.energyGradient(x.data(), g.data());
-    ++result.gradientCalls;
-    if (lambda < 0.0 && h != 0.0) {
-      // Predicted change of F along v is lambda h; the second form allows for v having flipped.
-      const double forceNew = dot(g, v);
-      const double error = std::min(std::abs(1.0 - (forceNew - force) / (h * lambda)),
-                                    std::abs(1.0 - (-forceNew - force) / (h * lambda)));
-      maxUphill = error > m_params.trustRatio
-                      ? std::max(maxUphill / kTrustFactor, m_params.minUphillStep)
-                      : std::min(maxUphill * kTrustFactor, m_params.maxUphillStep);
-    }
-
-    // 3. Minimisation orthogonal to v (eq 15).
-    TangentSpacePotential tangent(potential, v);
-    LbfgsParams tp = m_params.tangentSpace;
-    tp.maxIterations = overlap > m_params.overlapConvergence ? m_params.tangentIterationsAfter
-                                                             : m_params.tangentIterationsBefore;
-    const LbfgsResult tangentRun = Lbfgs(tp).minimize(tangent, x, m_params.tangentWorkspace);
-    result.gradientCalls += tangentRun.functionCalls;
-    energy = potential.energyGradient(x.data(), g.data());
-    ++result.gradientCalls;
-    const double rms = std::sqrt(dot(g, g)) * rmsScale;
-    result.lastUphillStep = std::abs(h);
-    result.rmsGradient = rms;
-    if (observer) {
-      observer(
-          {it, energy, rms, lambda, overlap, h, maxUphill, eig.iterations, tangentRun.iterations});
-    }
-    if (rms < m_params.rmsTolerance && std::abs(h) < m_params.stepTolerance && lambda < 0.0) {
+    if (walk.iterate(it, observer)) {
       result.status = TransitionStateStatus::Converged;
       break;
     }
   }
-  result.energy = energy;
-  if (result.status != TransitionStateStatus::NonFiniteEnergy) {
-    // The eigenpair at the returned coordinates (the loop's came before the last steps).
-    const RayleighRitzResult last = eigenSearch.smallestEigenvector(potential, x, v);
-    result.gradientCalls += last.gradientCalls;
-    result.eigenvalue = last.eigenvalue;
-    result.eigenvector = last.eigenvector;
-    if (result.converged() && !(last.eigenvalue < 0.0)) {
-      result.status = TransitionStateStatus::NotASaddle;
-    }
-  } else {
-    result.eigenvalue = lambda;
-    result.eigenvector = v;
-  }
+  walk.finish();
   return result;
 }
 

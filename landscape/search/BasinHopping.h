@@ -33,6 +33,11 @@ struct QuenchReport {
   std::string rejectReason; ///< why the structure was rejected, empty otherwise
   bool taboo;               ///< near a taboo structure (AVOID): step rejected or chain reseeded
   long functionCalls;       ///< cumulative energy + gradient evaluations
+  /// The minimiser failed (non-finite energy or gradient, iteration cap, cold fusion; the reason
+  /// is rejectReason): the structure is neither saved nor accepted. Quench 0 failing leaves the
+  /// start as the Markov state with energy +infinity, so that the first good quench replaces it.
+  bool failed = false;
+  long failedQuenches = 0;  ///< failed quenches so far
 };
 
 struct StepAdjustReport {
@@ -69,11 +74,15 @@ class BasinHoppingObserver {
 };
 
 struct BasinHoppingResult {
-  std::vector<StoredMinimum> lowest;  ///< re-quenched tightly, lowest first
+  /// Re-quenched tightly, lowest first; empty when no quench succeeded.
+  std::vector<StoredMinimum> lowest;
   long quenches = 0;                  ///< basin-hopping steps done (not counting quench 0)
   bool stoppedEarly = false;          ///< the observer asked the run to stop
   long functionCalls = 0;             ///< all energy + gradient evaluations, tight re-quench included
   long restarts = 0;                  ///< reseeds from random structures
+  /// Quenches rejected because the minimiser failed (QuenchReport::failed), reseed quenches and
+  /// tight re-quenches included; a failed tight re-quench keeps the minimum as the run saved it.
+  long failedQuenches = 0;
   bool targetReached = false;
   long targetQuench = -1;             ///< quench at which the target was first reached
   long targetFunctionCalls = -1;      ///< function calls up to that quench

@@ -31,6 +31,7 @@ void BasinHoppingParams::check() const {
           "AVOID needs a list length >= 1 when its distance is > 0");
   require(!targetEnergy || std::isfinite(*targetEnergy), "target energy must be finite");
   require(dumpInterval >= 0, "DUMPINT must be >= 0");
+  require(coldFusionDrop > 0.0, "cold-fusion drop must be > 0 (energy; infinity = off)");
   lbfgs.check();
 }
 

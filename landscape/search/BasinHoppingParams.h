@@ -3,6 +3,7 @@
 // energy unit (GMIN's convention); lengths in its length unit. The GMIN keyword that sets each
 // field is given in brackets (docs/gmin-keywords.md has the full table).
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 #include "landscape/minimisation/LbfgsParams.h"
@@ -38,6 +39,11 @@ struct BasinHoppingParams {
   std::optional<double> targetEnergy;  ///< [TARGET] stop once a minimum at or below this is found
   std::uint64_t seed = 1;           ///< [SEED] random seed; the same seed gives the same run
   int dumpInterval = 0;             ///< [DUMPINT] quenches between checkpoints of the results; 0 = end only
+  /// Cold-fusion guard (energy): a quench that ends more than this below the lowest saved minimum
+  /// is a failed minimisation (an AMBER hydrogen fallen into an unshielded charge, energies of
+  /// -1e18), rejected and counted like a quench that ended with a non-finite energy or gradient or
+  /// at the iteration cap. Relative, as OPTIM's DNEB guard; infinity = off.
+  double coldFusionDrop = 1.0e4;
   LbfgsParams lbfgs;                ///< history size, max step, max rise for every quench
 
   void check() const;

@@ -18,6 +18,7 @@ struct BasinHoppingState {
   long acceptedInWindow = 0;        ///< accepted steps since the last step-size adjustment
   long functionCalls = 0;           ///< energy + gradient evaluations so far
   long restarts = 0;                ///< reseeds so far
+  long failedQuenches = 0;          ///< quenches whose minimiser failed, so far
   bool targetReached = false;
   long targetQuench = -1;
   long targetFunctionCalls = -1;

@@ -1,0 +1,59 @@
+#include "src/GminProgressPrinter.h"
+
+#include <cstdio>
+
+namespace landscape {
+
+GminProgressPrinter::GminProgressPrinter(bool quiet, const GminResultWriter& writer,
+                                         std::string checkpointFile,
+                                         CheckpointFingerprint fingerprint, long steps,
+                                         const volatile std::sig_atomic_t& stopFlag)
+    : m_quiet(quiet),
+      m_writer(writer),
+      m_checkpointFile(std::move(checkpointFile)),
+      m_fingerprint(std::move(fingerprint)),
+      m_steps(steps),
+      m_stopFlag(stopFlag) {}
+
+void GminProgressPrinter::onQuench(const QuenchReport& q) {
+  if (m_quiet) return;
+  std::printf(
+      "Qu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n", q.quench,
+      q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsed(),
+      q.status == LbfgsStatus::Converged ? "" : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
+  if (q.failed)
+    std::printf("   step rejected: %s (%ld failed so far)\n", q.rejectReason.c_str(),
+                q.failedQuenches);
+  else if (q.evaporated)
+    std::printf("   step rejected: %s\n", q.rejectReason.c_str());
+}
+
+void GminProgressPrinter::onStepAdjust(const StepAdjustReport& s) {
+  if (m_quiet) return;
+  std::printf("Acceptance ratio for previous quenches= %6.4f  step size now %8.4f\n",
+              s.acceptanceRatio, s.stepSize);
+}
+
+void GminProgressPrinter::onRestart(const RestartReport& r) {
+  if (m_quiet) return;
+  const char* why = r.reason == RestartReport::Reason::Taboo
+                        ? "new best within the AVOID distance of a taboo structure"
+                        : "no improvement for NEWRESTART quenches";
+  if (r.reseeded)
+    std::printf(
+        "newres> %s: reseeded at quench %ld, chain best %.10f, new Markov E %.10f, "
+        "taboo list %zu\n",
+        why, r.quench, r.chainBestEnergy, r.markovEnergy, r.tabooSize);
+  else
+    std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
+}
+
+void GminProgressPrinter::onState(const BasinHoppingState& state) {
+  writeCheckpointFile(m_checkpointFile, {m_fingerprint, m_steps, state});
+}
+
+double GminProgressPrinter::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+}
+
+}  // namespace landscape

@@ -1,0 +1,98 @@
+#include "src/OptimDatabase.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace landscape {
+
+namespace {
+
+void checkCompatible(const std::string& path, const DatabaseMetadata& metadata, const Units& units,
+                     std::size_t atoms) {
+  if (metadata.energyUnit != units.energy || metadata.lengthUnit != units.length) {
+    throw std::runtime_error("database '" + path + "' is in units '" + metadata.energyUnit +
+                             "' and '" + metadata.lengthUnit + "', not '" + units.energy +
+                             "' and '" + units.length + "' as this run");
+  }
+  if (metadata.atoms != atoms) {
+    throw std::runtime_error("database '" + path + "' holds " + std::to_string(metadata.atoms) +
+                             "-atom structures, but the endpoints have " + std::to_string(atoms) +
+                             " atoms");
+  }
+}
+
+// The file holds atoms; a rigid search works on their best-fit rigid coordinates.
+std::vector<double> searchCoordinates(const OptimSystem& system, const std::vector<double>& x) {
+  return system.rigid ? system.rigid->fromAtoms(x) : x;
+}
+
+}  // namespace
+
+KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
+                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet) {
+  KnownEntries known;
+  const StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
+  checkCompatible(path, metadata, system.units, atoms);
+  std::vector<int> index(stored.minima.size());
+  for (std::size_t i = 0; i < stored.minima.size(); ++i) {
+    const TransitionNetwork::Added added = network.addMinimum(
+        searchCoordinates(system, stored.minima[i].coordinates), stored.minima[i].energy);
+    index[i] = added.index;
+    if (added.isNew) known.minima.push_back(stored.minima[i]);
+  }
+  for (const StoredTransitionState& ts : stored.transitionStates) {
+    const int plus = index[ts.plusMinimum], minus = index[ts.minusMinimum];
+    if (plus == minus) continue;  // its two minima merged under this run's tolerances
+    const TransitionNetwork::Added added = network.addTransitionState(
+        searchCoordinates(system, ts.coordinates), ts.energy, ts.eigenvalue, plus, minus);
+    if (added.isNew) {
+      known.states.push_back(ts);
+      known.states.back().plusMinimum = plus;
+      known.states.back().minusMinimum = minus;
+    }
+  }
+  if (!quiet) {
+    std::printf(
+        " database> '%s': %zu minima and %zu transition states loaded (%zu and %zu "
+        "distinct under EDIFFTOL/GEOMDIFFTOL)\n",
+        path.c_str(), stored.minima.size(), stored.transitionStates.size(), network.minima().size(),
+        network.transitionStates().size());
+  }
+  return known;
+}
+
+StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,
+                                        const KnownEntries& known,
+                                        const CharacterisationParams& params) {
+  Potential& potential = system.characterisation();
+  StoredTransitionNetwork out;
+  for (std::size_t i = 0; i < network.minima().size(); ++i) {
+    if (i < known.minima.size()) {
+      out.minima.push_back(known.minima[i]);
+      continue;
+    }
+    StoredNetworkMinimum m;
+    m.energy = network.minima()[i].energy;
+    m.coordinates = system.atoms(network.minima()[i].coordinates);
+    m.properties = characterise(potential, m.coordinates, params);
+    out.minima.push_back(std::move(m));
+  }
+  for (std::size_t i = 0; i < network.transitionStates().size(); ++i) {
+    if (i < known.states.size()) {
+      out.transitionStates.push_back(known.states[i]);
+      continue;
+    }
+    const NetworkTransitionState& t = network.transitionStates()[i];
+    StoredTransitionState ts;
+    ts.energy = t.energy;
+    ts.coordinates = system.atoms(t.coordinates);
+    ts.plusMinimum = t.plusMinimum;
+    ts.minusMinimum = t.minusMinimum;
+    ts.eigenvalue = t.eigenvalue;
+    ts.properties = characterise(potential, ts.coordinates, params);
+    out.transitionStates.push_back(std::move(ts));
+  }
+  return out;
+}
+
+}  // namespace landscape

@@ -1,0 +1,35 @@
+#pragma once
+// optim's transition-network database: what an earlier run stored is loaded into the network
+// before the endpoints, and everything is written back afterwards with the new stationary points
+// characterised (docs/database.md).
+#include <string>
+#include <vector>
+
+#include "landscape/network/Database.h"
+#include "landscape/network/StoredNetwork.h"
+#include "landscape/network/TransitionNetwork.h"
+#include "landscape/paths/Characterisation.h"
+#include "src/OptimSystem.h"
+
+namespace landscape {
+
+/// The database's entries as they entered the network: entry i is network index i (the network is
+/// empty before loading), so these keep what the file said about the first minima and states.
+struct KnownEntries {
+  std::vector<StoredNetworkMinimum> minima;
+  std::vector<StoredTransitionState> states;
+};
+
+/// Adds the minima and transition states of the database at path to the (empty) network, in the
+/// search's coordinates; throws when its units or atom count differ from this run's.
+KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
+                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet);
+
+/// Everything in the network as stored records: loaded entries keep what the file said, new ones
+/// are characterised now (Hessian up to the size cap, point group, moments of inertia). With rigid
+/// bodies the records hold atoms, characterised on the atomistic potential.
+StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,
+                                        const KnownEntries& known,
+                                        const CharacterisationParams& params);
+
+}  // namespace landscape
