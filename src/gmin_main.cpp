@@ -100,12 +100,6 @@ class ResultWriter {
 // The checkpoint `--resume` reads, in the output folder (docs/database.md).
 std::string checkpointPath(const std::string& dir) { return dir + "/checkpoint"; }
 
-std::string exactText(double x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  return buffer;
-}
-
 // Progress in GMIN's layout: one line per quench, one per step-size adjustment. Checkpoints
 // write the minima and the state that --resume continues from.
 class ProgressPrinter : public BasinHoppingObserver {
@@ -308,48 +302,12 @@ int run(int argc, char** argv) {
   BasinHopping search(*potential, params, lbfgsWorkspaceFactory(config.lbfgsBackend), hooks);
   const BasinHoppingParams& p = params;
 
-  // What a resumed run must share with the original, beyond the basin-hopping settings.
-  CheckpointFingerprint fingerprint = {
-      {"atoms", std::to_string(atomistic ? atomistic->atomCount() : potential->atomCount())},
-      {"potential", potential->name()},
-      {"dimension", std::to_string(potential->dimension())},
-      {"backend", backendName(config.backend)},
-      {"lbfgs-backend", lbfgsBackendName(config.lbfgsBackend)},
-      {"coords", config.coordsFile.empty() ? "random" : config.coordsFile},
-      {"prmtop", config.prmtopFile.empty() ? "none" : config.prmtopFile},
-      {"inpcrd", config.inpcrdFile.empty() ? "none" : config.inpcrdFile},
-      {"sop-pdb", config.sopPdbFile.empty() ? "none" : config.sopPdbFile},
-      {"rigid", config.rigidFile.empty() ? "none" : config.rigidFile},
-      {"container-radius-used", exactText(search.containerRadius())},
-      {"langevin-steps", std::to_string(config.langevin.steps)},
-      {"langevin-kT", exactText(config.langevin.kT)},
-      {"langevin-time-step", exactText(config.langevin.timeStep)},
-      {"langevin-friction", exactText(config.langevin.friction)},
-      {"group-rotation", exactText(topology ? config.groupRotationProbability : 0.0)},
-      {"group-rotation-angle", exactText(topology ? config.groupRotationMaxAngle : 0.0)},
-      {"stereo-checks", topology && config.stereoChecks ? "on" : "off"},
-      {"rigid-translation", exactText(config.rigidMoves.translation)},
-      {"rigid-rotation", exactText(config.rigidMoves.rotation)},
-      {"rigid-probability", exactText(config.rigidMoves.probability)},
-  };
-  if (topology) {
-    fingerprint.push_back({"igb", std::to_string(config.amber.igb)});
-    fingerprint.push_back({"saltcon", exactText(config.amber.saltcon)});
-    fingerprint.push_back({"rgbmax", exactText(config.amber.rgbmax)});
-    fingerprint.push_back({"precision", precisionName(config.precision)});
-  }
-  if (sopTopology) {
-    fingerprint.push_back({"sop-fene-k", exactText(config.sop.feneK)});
-    fingerprint.push_back({"sop-fene-r0", exactText(config.sop.feneR0)});
-    fingerprint.push_back({"sop-eps-native", exactText(config.sop.nativeEpsilon)});
-    fingerprint.push_back({"sop-eps-repulsive", exactText(config.sop.repulsiveEpsilon)});
-    fingerprint.push_back({"sop-sigma", exactText(config.sop.sigma)});
-    fingerprint.push_back({"sop-native-cutoff", exactText(config.sop.nativeCutoff)});
-    fingerprint.push_back({"sop-repulsive-cutoff", exactText(config.sop.repulsiveCutoff)});
-    fingerprint.push_back({"sop-chain-break", exactText(config.sop.chainBreakDistance)});
-  }
-  for (auto& entry : basinHoppingFingerprint(params)) fingerprint.push_back(std::move(entry));
-  if (resuming) checkFingerprint(checkpointPath(outputDir), checkpoint.fingerprint, fingerprint);
+  // What a resumed run must share with the original (from gmin's option table).
+  const CheckpointFingerprint fingerprint = gminCheckpointFingerprint(
+      config, {atomistic ? atomistic->atomCount() : potential->atomCount(), potential->name(),
+               potential->dimension(), search.containerRadius()});
+  if (resuming)
+    checkGminCheckpoint(checkpointPath(outputDir), checkpoint.fingerprint, fingerprint, config);
   if (!config.quiet) {
     if (sopTopology) {
       std::printf("gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, seed %llu\n",

@@ -1,0 +1,106 @@
+#pragma once
+// Options that several programs share, declared once for all of them: where the potential and
+// L-BFGS run, the AMBER generalized-Born settings (gmin, optim) and the SOP model parameters
+// (gmin --sop-*, sop). Each takes the table and where the settings live in that program's
+// configuration.
+#include <string>
+
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "potentials/AmberGb.h"
+#include "potentials/Potential.h"
+#include "potentials/Precision.h"
+#include "potentials/SopTopology.h"
+#include "src/OptionTable.h"
+
+namespace landscape {
+
+/// --backend cpu|cuda: where energies and gradients are computed.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addBackendOption(OptionTable<Config>& t, Access field) {
+  return t.add("backend", "", "where energies and gradients are computed", field)
+      .choices({Backend::Cpu, Backend::Cuda}, backendName);
+}
+
+/// --lbfgs-backend cpu|gpu with the program's description of what lives where.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addLbfgsBackendOption(OptionTable<Config>& t,
+                                                            std::string description, Access field) {
+  return t.add("lbfgs-backend", "", std::move(description), field)
+      .choices({LbfgsBackend::Cpu, LbfgsBackend::Gpu}, lbfgsBackendName);
+}
+
+/// --precision double|mixed of the CUDA AMBER-GB pair terms; `more` is added to the description.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addPrecisionOption(OptionTable<Config>& t,
+                                                         const std::string& more, Access field) {
+  return t
+      .add("precision", "",
+           "arithmetic of the CUDA AMBER-GB pair terms: double (all FP64; for quenches to RMS "
+           "1e-5) or mixed (pair arithmetic in FP32, sums in FP64; for dynamics and loose "
+           "quenches)" +
+               more,
+           field)
+      .choices({Precision::Double, Precision::Mixed}, precisionName);
+}
+
+/// --igb, --saltcon, --rgbmax: the GB model of AMBER-GB (`amber` reaches AmberGbParams).
+template <class Config, class Access>
+void addAmberGbOptions(OptionTable<Config>& t, Access amber,
+                       typename OptionTable<Config>::Condition inEffect = nullptr) {
+  auto field = [amber](auto member) {
+    return [ amber, member ](Config & c) -> auto& { return amber(c).*member; };
+  };
+  t.add("igb", "", "generalized Born model: 1 HCT, 2 OBC-I, 5 OBC-II", field(&AmberGbParams::igb))
+      .oneOf({1, 2, 5})
+      .inEffectIf(inEffect);
+  t.add("saltcon", "M", "salt concentration, Debye-Hueckel screening of GB",
+        field(&AmberGbParams::saltcon))
+      .unit("mol/L")
+      .nonNegative()
+      .inEffectIf(inEffect);
+  t.add("rgbmax", "A", "cutoff of the Born-radius sums, AMBER's rgbmax",
+        field(&AmberGbParams::rgbmax))
+      .unit("Angstrom")
+      .positive()
+      .inEffectIf(inEffect);
+}
+
+/// The SOP force field of seed 000 Appendix B (`sop` reaches SopParams), each option named
+/// `prefix` + fene-k, fene-r0, eps-native, ... (gmin: "sop-", sop: "").
+template <class Config, class Access>
+void addSopModelOptions(OptionTable<Config>& t, const std::string& prefix, Access sop,
+                        typename OptionTable<Config>::Condition inEffect = nullptr) {
+  struct Row {
+    const char* name;
+    const char* valueName;
+    const char* description;
+    const char* unit;
+    double SopParams::*field;
+    bool positive;
+  };
+  const Row rows[] = {
+      {"fene-k", "K", "FENE spring constant k; 20 = 14 N/m", "kcal/mol/A^2", &SopParams::feneK,
+       true},
+      {"fene-r0", "A", "FENE tolerance R0", "Angstrom", &SopParams::feneR0, true},
+      {"eps-native", "E", "native-contact depth eps_n", "kcal/mol", &SopParams::nativeEpsilon,
+       false},
+      {"eps-repulsive", "E", "repulsion strength eps_r", "kcal/mol", &SopParams::repulsiveEpsilon,
+       false},
+      {"sigma", "A", "repulsion range sigma", "Angstrom", &SopParams::sigma, true},
+      {"native-cutoff", "A", "pairs (|i-j| > 2) closer than this in the PDB are native contacts",
+       "Angstrom", &SopParams::nativeCutoff, true},
+      {"repulsive-cutoff", "A", "the repulsion is cut and force-shifted here", "Angstrom",
+       &SopParams::repulsiveCutoff, true},
+      {"chain-break", "A", "consecutive C-alpha atoms farther apart than this start a new chain",
+       "Angstrom", &SopParams::chainBreakDistance, true},
+  };
+  for (const Row& r : rows) {
+    auto b = t.add(prefix + r.name, r.valueName, r.description,
+                   [sop, member = r.field](Config& c) -> double& { return sop(c).*member; })
+                 .unit(r.unit)
+                 .inEffectIf(inEffect);
+    r.positive ? b.positive() : b.nonNegative();
+  }
+}
+
+}  // namespace landscape
