@@ -381,72 +381,58 @@ void addMoreImplementedKeywords(Table& t) {
 }
 
 void addOtherKeywords(Table& t) {
-  using S = KeywordStatus;
-  const std::vector<std::array<const char*, 4>> rows = {
-      // ---- accepted, ignored with a warning: output and diagnostics only ----
-      {"i", "DEBUG", "", "GMIN's debugging printout"},
-      {"i", "DUMP", "", "write every quenched structure to a dump file"},
-      {"i", "DUMPMIN", "",
-       "write the saved minima as dumpmin files every DUMPINT steps (landscape checkpoints its "
-       "own results, see DUMPINT)"},
-      {"i", "MONITOR", "[n]", "GMIN's periodic progress monitoring output"},
-      {"i", "PRTFRQ", "n", "GMIN's printing interval of the log"},
-      {"i", "SORT", "",
-       "sort the atoms of each saved minimum by their energy in the output (cosmetic)"},
-      {"i", "TRACKDATA", "", "write energy.dat, markov.dat and best.dat traces during the run"},
-      // ---- GMIN keywords that would change the run: an error until implemented ----
-      {"n", "BHPT", "...", "basin-hopping parallel tempering"},
-      {"n", "FIXBOTH", "...", "fix both step size and temperature"},
-      {"n", "FIXSTEP", "...", "fix the step size (GMIN then tunes the temperature)"},
-      {"n", "FIXTEMP", "...", "fix the temperature"},
-      {"n", "FREEZE", "...", "frozen atoms"},
-      {"n", "MPI", "", "parallel runs"},
-      {"n", "RANDOMSEED", "",
-       "seed the random numbers from the clock (irreproducible; use RANSEED)"},
-      {"n", "RESTART", "...", "GMIN's older reseeding scheme (use NEWRESTART)"},
-      {"n", "RESTORE", "file", "continue a run from a GMIN dump file"},
-      {"n", "SEED", "[n]",
-       "seed the cluster from a core structure (GMIN's meaning; the random seed is RANSEED)"},
-      // ---- file syntax ----
-      {"s", "COMMENT", "text", "the line is a comment"},
-      {"s", "NOTE", "text", "the line is a comment"},
-      {"s", "STOP", "", "end of the keywords; the rest of the file is not read"},
-  };
-  for (const auto& r : rows)
-    t.keyword(*r[0] == 'i'   ? S::Ignored
-              : *r[0] == 'n' ? S::NotImplemented
-                             : S::Syntax,
-              r[1], r[2], r[3]);
+  // ---- accepted, ignored with a warning: output and diagnostics only ----
+  t.addKeywords(
+      KeywordStatus::Ignored,
+      {{"DEBUG", "", "GMIN's debugging printout"},
+       {"DUMP", "", "write every quenched structure to a dump file"},
+       {"DUMPMIN", "",
+        "write the saved minima as dumpmin files every DUMPINT steps (landscape checkpoints its "
+        "own results, see DUMPINT)"},
+       {"MONITOR", "[n]", "GMIN's periodic progress monitoring output"},
+       {"PRTFRQ", "n", "GMIN's printing interval of the log"},
+       {"SORT", "",
+        "sort the atoms of each saved minimum by their energy in the output (cosmetic)"},
+       {"TRACKDATA", "", "write energy.dat, markov.dat and best.dat traces during the run"}});
+  // ---- keywords that would change the run: an error until implemented ----
+  t.addKeywords(
+      KeywordStatus::NotImplemented,
+      {{"BHPT", "...", "basin-hopping parallel tempering"},
+       {"FIXBOTH", "...", "fix both step size and temperature"},
+       {"FIXSTEP", "...", "fix the step size (GMIN then tunes the temperature)"},
+       {"FIXTEMP", "...", "fix the temperature"},
+       {"FREEZE", "...", "frozen atoms"},
+       {"MPI", "", "parallel runs"},
+       {"RANDOMSEED", "", "seed the random numbers from the clock (irreproducible; use RANSEED)"},
+       {"RESTART", "...", "GMIN's older reseeding scheme (use NEWRESTART)"},
+       {"RESTORE", "file", "continue a run from a GMIN dump file"},
+       {"SEED", "[n]",
+        "seed the cluster from a core structure (GMIN's meaning; the random seed is RANSEED)"}});
+  // ---- file syntax ----
+  t.addKeywords(KeywordStatus::Syntax,
+                {{"COMMENT", "text", "the line is a comment"},
+                 {"NOTE", "text", "the line is a comment"},
+                 {"STOP", "", "end of the keywords; the rest of the file is not read"}});
 }
 
 }  // namespace
 
 const OptionTable<GminRunConfig>& gminOptionTable() {
-  static const Table table = [] {
-    Table t("gmin");
-    addGeneralAndSystem(t);
-    addMolecules(t);
-    addSop(t);
-    addRigidAndLangevin(t);
-    addBasinHopping(t);
-    addQuenchesAndOutput(t);
-    addImplementedKeywords(t);
-    addMoreImplementedKeywords(t);
-    addOtherKeywords(t);
-    t.about =
-        "gmin (landscape " LANDSCAPE_VERSION
-        "): GMIN-style basin-hopping global optimisation of a Lennard-Jones cluster.\n"
-        "Usage: gmin [options]\n"
-        "\n"
-        "Units: reduced Lennard-Jones units, energy epsilon and length sigma; temperatures are kT "
-        "in epsilon.\n"
-        "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
-        "below).\n"
-        "Output goes to ./gmin-out by default (--output DIR).\n"
-        "Precedence: command line > --config FILE > --gmin-data FILE > built-in defaults.\n"
-        "Reals may use Fortran exponents (5.0D-3). [KEYWORD] is the GMIN data-file keyword.\n";
-    return t;
-  }();
+  static const Table table(
+      "gmin",
+      "gmin (landscape " LANDSCAPE_VERSION
+      "): GMIN-style basin-hopping global optimisation of a Lennard-Jones cluster.\n"
+      "Usage: gmin [options]\n"
+      "\n"
+      "Units: reduced Lennard-Jones units, energy epsilon and length sigma; temperatures are kT "
+      "in epsilon.\n"
+      "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
+      "below).\n"
+      "Output goes to ./gmin-out by default (--output DIR).\n"
+      "Precedence: command line > --config FILE > --gmin-data FILE > built-in defaults.\n"
+      "Reals may use Fortran exponents (5.0D-3). [KEYWORD] is the GMIN data-file keyword.\n",
+      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping,
+       addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
   return table;
 }
 

@@ -484,28 +484,27 @@ void resolveNebRms(const std::vector<KeywordLine>& lines, C& config) {
 
 void addOtherKeywords(Table& t) {
   using K = KeywordStatus;
-  const std::vector<std::array<const char*, 4>> rows = {
-      // ---- accepted, ignored with a warning: output and diagnostics only ----
-      {"i", "DEBUG", "", "OPTIM's debugging printout"},
-      {"i", "PAIRCOLOUR", "n", "colouring of pairs in OPTIM's connect output"},
-      {"i", "PATH", "nframes [...]",
-       "follow the steepest-descent path from each transition state and save `nframes` frames "
-       "on each side (optim minimises from the pushed-off points instead and writes no path "
-       "files; the minima found are the same)"},
-      {"i", "RADIUS", "r",
-       "container radius of OPTIM's Lennard-Jones runs (connect runs here use no container)"},
-      // ---- OPTIM keywords that would change the run: an error until implemented ----
-      {"n", "AMBER9", "...", "AMBER potential (molecules will come through --prmtop)"},
-      {"n", "BULK", "...", "periodic boundary conditions"},
-      {"n", "CHARMM", "...", "CHARMM potential"},
-      {"n", "CONNECT", "...", "OPTIM's older connection scheme (use NEWCONNECT)"},
-      {"n", "FREEZE", "...", "frozen atoms"},
-      {"n", "GUESSPATH", "...", "interpolation in internal coordinates for the first band"},
-      {"n", "NEB", "...", "a single (D)NEB run instead of a connect run"},
-      {"n", "TWOD", "", "two-dimensional systems"},
-  };
-  for (const auto& r : rows)
-    t.keyword(*r[0] == 'i' ? K::Ignored : K::NotImplemented, r[1], r[2], r[3]);
+  // ---- accepted, ignored with a warning: output and diagnostics only ----
+  t.addKeywords(
+      K::Ignored,
+      {{"DEBUG", "", "OPTIM's debugging printout"},
+       {"PAIRCOLOUR", "n", "colouring of pairs in OPTIM's connect output"},
+       {"PATH", "nframes [...]",
+        "follow the steepest-descent path from each transition state and save `nframes` frames "
+        "on each side (optim minimises from the pushed-off points instead and writes no path "
+        "files; the minima found are the same)"},
+       {"RADIUS", "r",
+        "container radius of OPTIM's Lennard-Jones runs (connect runs here use no container)"}});
+  // ---- keywords that would change the run: an error until implemented ----
+  t.addKeywords(K::NotImplemented,
+                {{"AMBER9", "...", "AMBER potential (molecules will come through --prmtop)"},
+                 {"BULK", "...", "periodic boundary conditions"},
+                 {"CHARMM", "...", "CHARMM potential"},
+                 {"CONNECT", "...", "OPTIM's older connection scheme (use NEWCONNECT)"},
+                 {"FREEZE", "...", "frozen atoms"},
+                 {"GUESSPATH", "...", "interpolation in internal coordinates for the first band"},
+                 {"NEB", "...", "a single (D)NEB run instead of a connect run"},
+                 {"TWOD", "", "two-dimensional systems"}});
   // ---- file syntax ----
   t.keyword(K::Syntax, "COMMENT", "text", "the line is a comment");
   t.keyword(K::Syntax, "NOTE", "text", "the line is a comment");
@@ -520,45 +519,35 @@ void addOtherKeywords(Table& t) {
 }  // namespace
 
 const OptionTable<OptimRunConfig>& optimOptionTable() {
-  static const Table table = [] {
-    Table t("optim");
-    addGeneralAndSystem(t);
-    addMolecules(t);
-    addConnect(t);
-    addTransitionStateSearch(t);
-    addMinimisation(t);
-    addOutput(t);
-    addKeywordsBToM(t);
-    addKeywordsNToU(t);
-    addOtherKeywords(t);
-    t.about =
-        "optim (landscape " LANDSCAPE_VERSION
-        "): OPTIM-style connect runs: a chain of minima and transition states\n"
-        "between two minima of a Lennard-Jones cluster or an AMBER-GB molecule (DNEB, hybrid\n"
-        "eigenvector-following, Dijkstra's choice of the next pair), stored in a\n"
-        "transition-network database.\n"
-        "Usage: optim [options]\n"
-        "       optim --start A.xyz --finish B.xyz [--lj N]\n"
-        "       optim --odata odata --finish finish        (OPTIM's input files)\n"
-        "       optim --prmtop mol.parm7 --start A.rst7 --finish B.rst7 [--perm-allow "
-        "perm.allow]\n"
-        "\n"
-        "Units: reduced Lennard-Jones units, energy epsilon and length sigma; for molecules\n"
-        "(--prmtop) read kcal/mol for epsilon and Angstrom for sigma throughout.\n"
-        "Molecules are aligned by translation and rotation only (no inversion: they are "
-        "chiral),\n"
-        "with permutations only within the --perm-allow groups.\n"
-        "With no options optim connects the two lowest LJ7 minima (pentagonal bipyramid,\n"
-        "-16.505384, to capped octahedron, -15.935043), built in code, with the settings of\n"
-        "OPTIM's LJ38 example (the defaults below; --prmtop lists the molecule defaults).\n"
-        "Output goes to ./optim-out by default (--output DIR): network.h5 and path.info.\n"
-        "The last three lines say whether the endpoints were connected, how many transition\n"
-        "states the path has and the highest transition-state energy on it. Exit status 0 when\n"
-        "connected, 2 when not, 1 on an error.\n"
-        "Precedence: command line > --config FILE > --odata FILE > built-in defaults.\n"
-        "Reals may use Fortran exponents (1.0D-6). [KEYWORD] is the OPTIM odata keyword.\n";
-    return t;
-  }();
+  static const Table table(
+      "optim",
+      "optim (landscape " LANDSCAPE_VERSION
+      "): OPTIM-style connect runs: a chain of minima and transition states\n"
+      "between two minima of a Lennard-Jones cluster or an AMBER-GB molecule (DNEB, hybrid\n"
+      "eigenvector-following, Dijkstra's choice of the next pair), stored in a\n"
+      "transition-network database.\n"
+      "Usage: optim [options]\n"
+      "       optim --start A.xyz --finish B.xyz [--lj N]\n"
+      "       optim --odata odata --finish finish        (OPTIM's input files)\n"
+      "       optim --prmtop mol.parm7 --start A.rst7 --finish B.rst7 [--perm-allow "
+      "perm.allow]\n"
+      "\n"
+      "Units: reduced Lennard-Jones units, energy epsilon and length sigma; for molecules\n"
+      "(--prmtop) read kcal/mol for epsilon and Angstrom for sigma throughout.\n"
+      "Molecules are aligned by translation and rotation only (no inversion: they are "
+      "chiral),\n"
+      "with permutations only within the --perm-allow groups.\n"
+      "With no options optim connects the two lowest LJ7 minima (pentagonal bipyramid,\n"
+      "-16.505384, to capped octahedron, -15.935043), built in code, with the settings of\n"
+      "OPTIM's LJ38 example (the defaults below; --prmtop lists the molecule defaults).\n"
+      "Output goes to ./optim-out by default (--output DIR): network.h5 and path.info.\n"
+      "The last three lines say whether the endpoints were connected, how many transition\n"
+      "states the path has and the highest transition-state energy on it. Exit status 0 when\n"
+      "connected, 2 when not, 1 on an error.\n"
+      "Precedence: command line > --config FILE > --odata FILE > built-in defaults.\n"
+      "Reals may use Fortran exponents (1.0D-6). [KEYWORD] is the OPTIM odata keyword.\n",
+      {addGeneralAndSystem, addMolecules, addConnect, addTransitionStateSearch, addMinimisation,
+       addOutput, addKeywordsBToM, addKeywordsNToU, addOtherKeywords});
   return table;
 }
 

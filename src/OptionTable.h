@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <iostream>
 #include <istream>
 #include <limits>
@@ -302,6 +303,13 @@ class OptionTable : public OptionList {
   using Finish = std::function<void(const std::vector<KeywordLine>&, Config&)>;
 
   using OptionList::OptionList;
+  /// The table `declarations` fill in order, with `about` above the options in --help.
+  OptionTable(std::string program, std::string about,
+              std::initializer_list<void (*)(OptionTable&)> declarations)
+      : OptionList(std::move(program)) {
+    this->about = std::move(about);
+    for (auto declare : declarations) declare(*this);
+  }
 
   void section(std::string title) { m_section = std::move(title); }
 
@@ -378,6 +386,10 @@ class OptionTable : public OptionList {
                std::string description, Block block = nullptr) {
     addKeyword(status, keyword, fields, description);
     m_keywordEntries.back().block = std::move(block);
+  }
+  /// Several keywords of one status: {keyword, fields, description} each.
+  void addKeywords(KeywordStatus status, const std::vector<std::array<const char*, 3>>& rows) {
+    for (const auto& r : rows) keyword(status, r[0], r[1], r[2]);
   }
   /// Runs after a keyword file is read, with its implemented lines (values spread over keywords).
   void afterKeywords(Finish finish) { m_finish = std::move(finish); }

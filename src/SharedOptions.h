@@ -1,11 +1,13 @@
 #pragma once
 // Options that several programs share, declared once for all of them: where the potential and
 // L-BFGS run, the AMBER generalized-Born settings (gmin, optim) and the SOP model parameters
-// (gmin --sop-*, sop). Each takes the table and where the settings live in that program's
+// (gmin --sop-*, sop) and the site of the rigid-body finder (make_rigid_bodies, bench_rigid). Each
+// takes the table and where the settings live in that program's
 // configuration.
 #include <string>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/geometry/RigidBodyFinder.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "potentials/Precision.h"
@@ -101,6 +103,29 @@ void addSopModelOptions(OptionTable<Config>& t, const std::string& prefix, Acces
                  .inEffectIf(inEffect);
     r.positive ? b.positive() : b.nonNegative();
   }
+}
+
+/// --site-residues, --site-atoms, --atomistic-radius, --large-body-radius of the rigid-body
+/// finder (`finder` reaches RigidBodyFinderParams): seed 001 Table 5's large body.
+template <class Config, class Access>
+void addRigidBodySiteOptions(OptionTable<Config>& t, Access finder) {
+  auto field = [finder](auto member) {
+    return [ finder, member ](Config & c) -> auto& { return finder(c).*member; };
+  };
+  t.add("site-residues", "LIST", "1-based residues of the site, comma-separated",
+        field(&RigidBodyFinderParams::centreResidues))
+      .atLeast(1);
+  t.add("site-atoms", "LIST", "1-based atoms of the site, comma-separated",
+        field(&RigidBodyFinderParams::centreAtoms))
+      .atLeast(1);
+  t.add("atomistic-radius", "R", "groups this close to the site stay atomistic",
+        field(&RigidBodyFinderParams::atomisticRadius))
+      .unit("Angstrom")
+      .nonNegative();
+  t.add("large-body-radius", "R", "groups beyond it join one large body (0: none)",
+        field(&RigidBodyFinderParams::largeBodyRadius))
+      .unit("Angstrom")
+      .nonNegative();
 }
 
 }  // namespace landscape

@@ -159,19 +159,13 @@ void addOutput(Table& t) {
 }
 
 const Table& sopOptionTable() {
-  static const Table table = [] {
-    Table t("sop");
-    addGeneral(t);
-    addDynamics(t);
-    addProtocols(t);
-    addOutput(t);
-    t.about = "sop (landscape " LANDSCAPE_VERSION
-              "): SOP Langevin dynamics, pulling and indentation (issue 8).\n"
-              "Usage: sop --pdb FILE [options]\n"
-              "\n"
-              "Units: kcal/mol, Angstrom, ps; forces in kcal/mol/A (x 69.48 = pN).\n";
-    return t;
-  }();
+  static const Table table("sop",
+                           "sop (landscape " LANDSCAPE_VERSION
+                           "): SOP Langevin dynamics, pulling and indentation (issue 8).\n"
+                           "Usage: sop --pdb FILE [options]\n"
+                           "\n"
+                           "Units: kcal/mol, Angstrom, ps; forces in kcal/mol/A (x 69.48 = pN).\n",
+                           {addGeneral, addDynamics, addProtocols, addOutput});
   return table;
 }
 
