@@ -24,7 +24,6 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,6 +31,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
+#include "src/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
@@ -46,7 +46,7 @@ struct BenchSystem {
   const char* name;
   const char* prmtop;  ///< relative to --data
   const char* inpcrd;
-  double referenceTotal;  ///< REFERENCE.md amber_igb2_rgbmax12 TOTAL, kcal/mol
+  double referenceTotal;             ///< REFERENCE.md amber_igb2_rgbmax12 TOTAL, kcal/mol
   double openmmDouble, openmmMixed;  ///< ms per evaluation (issue 4), 0 when not measured
 };
 
@@ -77,54 +77,42 @@ std::string cell(double ms) {
   return b;
 }
 
-const char* kUsage =
-    "usage: bench_potential [--data DIR] [--systems a,b,...] [--repeats K] [--cpu-max-atoms N]\n"
-    "Milliseconds per AMBER-GB energy + gradient evaluation (igb 2, 0.2 M, rgbmax 12 A) on the\n"
-    "CUDA backend in double and mixed precision (device entry point, median of K calls after two\n"
-    "warm-up calls; \"host call\" adds the copies), next to the CPU reference (one thread) and\n"
-    "OpenMM's CUDA platform on an H200, as a Markdown table. Needs a CUDA device.\n"
-    "  --data DIR           GB test systems (default ../shared/data/gb, from the repository root)\n"
-    "  --systems LIST       comma-separated subset of trpcage,trx,myoglobin,myoglobin_x4,\n"
-    "                       myoglobin_x10 (default all)\n"
-    "  --repeats K          timed calls per cell, >= 1 (default 20)\n"
-    "  --cpu-max-atoms N    largest system, in atoms, timed on the CPU (default 3000)\n"
-    "  -h, --help           print this and exit\n";
+struct Options {
+  std::string data = "../shared/data/gb";
+  std::vector<std::string> wanted;  ///< --systems; empty = all
+  int repeats = 20;
+  long cpuMaxAtoms = 3000;
+};
 
-int usage(const char* message) {
-  std::fprintf(stderr, "bench_potential: %s\n%s", message, kUsage);
-  return 2;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_potential");
+  t.about =
+      "usage: bench_potential [--data DIR] [--systems a,b,...] [--repeats K] [--cpu-max-atoms N]\n"
+      "Milliseconds per AMBER-GB energy + gradient evaluation (igb 2, 0.2 M, rgbmax 12 A) on the\n"
+      "CUDA backend in double and mixed precision (device entry point, median of K calls after "
+      "two\n"
+      "warm-up calls; \"host call\" adds the copies), next to the CPU reference (one thread) and\n"
+      "OpenMM's CUDA platform on an H200, as a Markdown table. Needs a CUDA device.\n";
+  t.helpCommand();
+  t.add("data", "DIR", "GB test systems (from the repository root)", fieldOf(&Options::data));
+  t.add("systems", "LIST",
+        "comma-separated subset of trpcage,trx,myoglobin,myoglobin_x4,myoglobin_x10 (default all)",
+        fieldOf(&Options::wanted));
+  t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
+  t.add("cpu-max-atoms", "N", "largest system, in atoms, timed on the CPU",
+        fieldOf(&Options::cpuMaxAtoms));
+  return t;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string data = "../shared/data/gb";
-  std::vector<std::string> wanted;
-  int repeats = 20;
-  long cpuMaxAtoms = 3000;
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    // Every option takes a value: name an unknown one before asking for its value.
-    if (arg != "--data" && arg != "--systems" && arg != "--repeats" && arg != "--cpu-max-atoms")
-      return usage(("unknown option " + arg).c_str());
-    if (a + 1 >= argc) return usage(("missing value after " + arg).c_str());
-    const std::string value = argv[++a];
-    if (arg == "--data") {
-      data = value;
-    } else if (arg == "--systems") {
-      std::stringstream list(value);
-      for (std::string name; std::getline(list, name, ',');) wanted.push_back(name);
-    } else if (arg == "--repeats") {
-      repeats = std::atoi(value.c_str());
-      if (repeats < 1) return usage("--repeats must be >= 1");
-    } else {  // --cpu-max-atoms
-      cpuMaxAtoms = std::atol(value.c_str());
-    }
-  }
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::string& data = o.data;
+  const std::vector<std::string>& wanted = o.wanted;
+  const int repeats = o.repeats;
+  const long cpuMaxAtoms = o.cpuMaxAtoms;
 #ifndef LANDSCAPE_HAVE_CUDA
   std::fprintf(stderr, "bench_potential: this build has no CUDA support\n");
   return 1;
@@ -143,8 +131,7 @@ int main(int argc, char** argv) {
       if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end())
         continue;
       const AmberTopology topology = readAmberTopology(data + "/" + s.prmtop);
-      const std::vector<double> x =
-          readAmberCoordinates(data + "/" + s.inpcrd, topology).positions;
+      const std::vector<double> x = readAmberCoordinates(data + "/" + s.inpcrd, topology).positions;
       AmberGbParams params;  // igb 2, 0.2 M, rgbmax 12
       std::vector<double> g(x.size());
 
@@ -200,9 +187,10 @@ int main(int argc, char** argv) {
                   total[1] - s.referenceTotal);
       std::fflush(stdout);
       if (std::string(s.name) == "myoglobin_x10")
-        std::printf("\nmyoglobin_x10 targets: double %.2f ms / 5 ms = %.2fx target, mixed %.2f ms "
-                    "/ 2.5 ms = %.2fx target\n\n",
-                    deviceMs[0], deviceMs[0] / 5.0, deviceMs[1], deviceMs[1] / 2.5);
+        std::printf(
+            "\nmyoglobin_x10 targets: double %.2f ms / 5 ms = %.2fx target, mixed %.2f ms "
+            "/ 2.5 ms = %.2fx target\n\n",
+            deviceMs[0], deviceMs[0] / 5.0, deviceMs[1], deviceMs[1] / 2.5);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_potential: %s\n", e.what());
