@@ -248,8 +248,7 @@ void addQuenchesAndOutput(Table& t) {
   t.add("tight-max-iterations", "N", "iteration cap of the final re-quench",
         bh(&BH::tightMaxIterations))
       .atLeast(1);
-  t.add("lbfgs-m", "M", "L-BFGS history size", lbfgs(&LbfgsParams::historySize))
-      .atLeast(1)
+  addLbfgsHistoryOption(t, "L-BFGS history size", lbfgs(&LbfgsParams::historySize))
       .formerly("history-size");
   t.add("max-step", "DX", "cap on the L-BFGS step length", lbfgs(&LbfgsParams::maxStep))
       .unit("sigma")

@@ -253,13 +253,11 @@ void addMinimisation(Table& t) {
         minimiser(&LbfgsParams::maxIterations))
       .atLeast(1)
       .then(alsoEndpoints(&LbfgsParams::maxIterations));
-  t.add("lbfgs-m", "M", "L-BFGS history size of those minimisations",
-        minimiser(&LbfgsParams::historySize))
-      .atLeast(1)
+  addLbfgsHistoryOption(t, "L-BFGS history size of those minimisations",
+                        minimiser(&LbfgsParams::historySize))
       .then(alsoEndpoints(&LbfgsParams::historySize));
-  t.add("tangent-lbfgs-m", "M", "L-BFGS history size of the tangent-space minimisation",
-        search(&TS::tangentSpace, &LbfgsParams::historySize))
-      .atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history size of the tangent-space minimisation",
+                        search(&TS::tangentSpace, &LbfgsParams::historySize), "tangent-lbfgs-m");
   t.add("max-bfgs-step", "DX", "L-BFGS step cap of those minimisations",
         minimiser(&LbfgsParams::maxStep))
       .unit("sigma")

@@ -97,7 +97,6 @@ OptimSettings optimAmberDefaultSettings() {
   c.dneb.maxImages = 30;
   c.firstImages = 10;  // seed 001 section 3.3: 10 images, 300 iterations, m = 4
   c.firstIterations = 300;
-  c.dneb.historySize = 4;
   c.dneb.rmsTolerance = 0.01;    // kcal/mol/A
   c.dneb.springConstant = 10.0;  // kcal/mol/A^2
   // An image 100 kcal/mol below both endpoints is a hydroxyl hydrogen falling onto an oxygen

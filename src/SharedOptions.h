@@ -45,6 +45,18 @@ typename OptionTable<Config>::Builder addPrecisionOption(OptionTable<Config>& t,
       .choices({Precision::Double, Precision::Mixed}, precisionName);
 }
 
+/// --lbfgs-m: an L-BFGS history size m (stored {s, y} pairs, >= 1; GMIN's and OPTIM's keyword
+/// UPDATES), or on a list field the sizes to sweep (tools). `name` for a second one (optim's
+/// --tangent-lbfgs-m). The default is the field's, kLbfgsHistorySize unless a program says else.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addLbfgsHistoryOption(OptionTable<Config>& t,
+                                                            std::string description, Access field,
+                                                            std::string name = "lbfgs-m") {
+  using Field = std::remove_reference_t<decltype(field(std::declval<Config&>()))>;
+  const char* value = option_field::IsVector<Field>::value ? "LIST" : "M";
+  return t.add(std::move(name), value, std::move(description), field).atLeast(1);
+}
+
 /// --igb, --saltcon, --rgbmax: the GB model of AMBER-GB (`amber` reaches AmberGbParams).
 template <class Config, class Access>
 void addAmberGbOptions(OptionTable<Config>& t, Access amber,

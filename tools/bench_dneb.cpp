@@ -28,7 +28,7 @@
 #include "landscape/paths/Dneb.h"
 #include "potentials/LennardJones.h"
 #include "src/OdataFile.h"
-#include "src/OptionTable.h"
+#include "src/SharedOptions.h"
 
 using namespace landscape;
 
@@ -64,7 +64,7 @@ OptionTable<Options> optionTable() {
   t.add("doubly", "0|1", "doubly nudged", fieldOf(&Options::doubly));
   t.add("max-step", "S", "L-BFGS step cap per image", fieldOf(&Options::maxStep));
   t.add("guess", "H0", "initial inverse-Hessian guess", fieldOf(&Options::guess));
-  t.add("lbfgs-m", "M", "L-BFGS history size", fieldOf(&Options::m)).alias("m").atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history size", fieldOf(&Options::m)).alias("m");
   t.add("every", "N", "iterations between trace lines (0: none)", fieldOf(&Options::every));
   t.add("random-orientations", "N", "of the endpoint alignment (-1: the odata's)",
         fieldOf(&Options::randomOrientations));

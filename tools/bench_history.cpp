@@ -35,7 +35,7 @@
 #include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
-#include "src/OptionTable.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -67,10 +67,9 @@ OptionTable<Options> optionTable() {
   t.add("prmtop", "F", "AMBER topology (igb 2, 0.2 M salt, rgbmax 12)", fieldOf(&Options::prmtop));
   t.add("inpcrd", "F", "AMBER coordinates", fieldOf(&Options::inpcrd));
   t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
-  t.add("lbfgs-m", "LIST", "L-BFGS history sizes m, comma-separated",
-        fieldOf(&Options::historySizes))
-      .alias("m")
-      .atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated",
+                        fieldOf(&Options::historySizes))
+      .alias("m");
   t.add("impl", "LIST", "implementations, comma-separated", fieldOf(&Options::implementations))
       .choices(std::vector<std::string>{"gpu1", "gpu2", "cpu"});
   t.add("seed", "S", "random seed (start k uses S + k)", fieldOf(&Options::seed)).atLeast(0);

@@ -18,7 +18,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "potentials/Potential.h"
-#include "src/OptionTable.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -62,9 +62,8 @@ OptionTable<Options> optionTable() {
       "against the byte floor of one read of S and Y (2 m n doubles); as a Markdown table.\n";
   t.helpCommand();
   t.add("atoms", "LIST", "atom counts N, comma-separated", fieldOf(&Options::atoms)).atLeast(1);
-  t.add("lbfgs-m", "LIST", "L-BFGS history sizes m, comma-separated", fieldOf(&Options::ms))
-      .alias("m")
-      .atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated", fieldOf(&Options::ms))
+      .alias("m");
   t.add("bandwidth", "B", "copy bandwidth for the floor (H200: 3.2e12)",
         fieldOf(&Options::bandwidth))
       .unit("bytes/s")

@@ -98,10 +98,9 @@ OptionTable<Options> optionTable() {
   addAmberGbOptions(t, fieldOf(&Options::amber));
   t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
   t.add("dneb-runs", "R", "DNEB runs", fieldOf(&Options::dnebRuns)).atLeast(1);
-  t.add("lbfgs-m", "LIST", "L-BFGS history sizes m of hybrid EF, comma-separated",
-        fieldOf(&Options::historySizes))
-      .alias("m")
-      .atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m of hybrid EF, comma-separated",
+                        fieldOf(&Options::historySizes))
+      .alias("m");
   t.add("seed", "S", "random seed", fieldOf(&Options::seed)).atLeast(0);
   t.add("system", "LABEL", "name in the tables (default: the topology's folder)",
         fieldOf(&Options::system));

@@ -81,10 +81,9 @@ OptionTable<Options> optionTable() {
   addBackendOption(t, fieldOf(&Options::backend));
   addLbfgsBackendOption(t, "where the L-BFGS vectors live", fieldOf(&Options::lbfgsBackend));
   t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
-  t.add("lbfgs-m", "LIST", "L-BFGS history sizes m, comma-separated",
-        fieldOf(&Options::historySizes))
-      .alias("m")
-      .atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated",
+                        fieldOf(&Options::historySizes))
+      .alias("m");
   t.add("seed", "S", "random seed", fieldOf(&Options::seed)).atLeast(0);
   t.add("perturb", "DX", "largest random displacement per coordinate", fieldOf(&Options::perturb))
       .unit("Angstrom")
