@@ -1,6 +1,7 @@
 #include "src/OptionList.h"
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -72,6 +73,8 @@ std::string OptionInfo::usageValue() const {
 
 std::string OptionInfo::fullDescription() const {
   std::string text = description;
+  // A range bounded on both sides is worth saying; one-sided bounds go without saying.
+  if (std::isfinite(rule.min) && std::isfinite(rule.max)) text += ", " + rule.bounds();
   if (!unit.empty()) text += " (" + unit + ")";
   if (!keywords.empty()) {
     text += " [";
@@ -255,15 +258,14 @@ std::string OptionList::optionsMarkdown(const std::vector<std::string>& defaults
     if (section != o.section || i == 0) {
       section = o.section;
       md << "\n### " << (section.empty() ? "Options" : section) << "\n\n"
-         << (keywordColumn
-                 ? "| Option | Unit | Default | Keyword | Meaning |\n|---|---|---|---|---|\n"
-                 : "| Option | Unit | Default | Meaning |\n|---|---|---|---|\n");
+         << "| Option | Unit | Default | Range | " << (keywordColumn ? "Keyword | " : "")
+         << "Meaning |\n|---|---|---|---|---|" << (keywordColumn ? "---|" : "") << "\n";
     }
     std::string keywords;
     for (const auto& k : o.keywords) keywords += (keywords.empty() ? "`" : ", `") + k + "`";
     md << "| `" << markdownCell(trim(usageLine(o))) << "` | " << markdownCell(o.unit) << " | "
-       << markdownCell(defaults[i]) << " | " << (keywordColumn ? keywords + " | " : "")
-       << markdownCell(o.description) << " |\n";
+       << markdownCell(defaults[i]) << " | " << markdownCell(o.rule.bounds()) << " | "
+       << (keywordColumn ? keywords + " | " : "") << markdownCell(o.description) << " |\n";
   }
   return md.str();
 }

@@ -98,7 +98,7 @@ class OptionList {
   /// --help: `about`, then the options by section with unit, keywords and `defaults` (one text per
   /// option, in table order; empty for none).
   std::string helpText(const std::vector<std::string>& defaults) const;
-  /// The options as a Markdown table (Option, Unit, Default, Keyword, Meaning).
+  /// The options as Markdown tables by section (Option, Unit, Default, Range, Keyword, Meaning).
   std::string optionsMarkdown(const std::vector<std::string>& defaults) const;
 
  protected:
