@@ -13,13 +13,6 @@
 
 namespace landscape {
 
-/// How an option is used.
-enum class OptionRole {
-  Value,    ///< lands in a field of the configuration
-  Command,  ///< --help, --version: answered at once; command line only
-  Source,   ///< a file read by the parser itself (--config, --gmin-data, --odata)
-};
-
 /// Everything about an option except the field it lands in.
 struct OptionInfo {
   std::string name;  ///< long name, without "--"
@@ -30,7 +23,6 @@ struct OptionInfo {
   std::string description;
   std::string unit;  ///< "epsilon", "kcal/mol", "ps", "degrees"; empty for none
   ValueRule rule;
-  OptionRole role = OptionRole::Value;
   bool commandLineOnly = false;            ///< not allowed in --config files
   bool positional = false;                 ///< given without "--name" (tools' DATABASE)
   double scale = 1.0;                      ///< the field holds value x scale (degrees -> radians)

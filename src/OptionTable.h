@@ -8,7 +8,7 @@
 //   OptionTable<Run> t("prog");
 //   t.section("Basin-hopping");
 //   t.add("temperature", "KT", "Metropolis temperature kT",
-//         [](auto& c) -> auto& { return c.params.temperature; }).unit("epsilon").positive();
+//         fieldOf(&Run::params, &Params::temperature)).unit("epsilon").positive();
 //   t.keyword("TEMPERATURE", "kT", "Metropolis temperature").field("temperature", "kT");
 //
 // The kind of value follows the field's type (OptionField.h).
@@ -58,13 +58,19 @@ class OptionTable : public OptionList {
       return info([&](OptionInfo& o) { o.rule.min = v; });
     }
     Builder& above(double v) {
-      return info([&](OptionInfo& o) { o.rule.min = v, o.rule.minOpen = true; });
+      return info([&](OptionInfo& o) {
+        o.rule.min = v;
+        o.rule.minOpen = true;
+      });
     }
     Builder& atMost(double v) {
       return info([&](OptionInfo& o) { o.rule.max = v; });
     }
     Builder& below(double v) {
-      return info([&](OptionInfo& o) { o.rule.max = v, o.rule.maxOpen = true; });
+      return info([&](OptionInfo& o) {
+        o.rule.max = v;
+        o.rule.maxOpen = true;
+      });
     }
     Builder& positive() { return above(0.0); }
     Builder& nonNegative() { return atLeast(0.0); }
@@ -250,7 +256,6 @@ class OptionTable : public OptionList {
   Builder command(std::string name, std::string description) {
     OptionInfo o = newOption(std::move(name), "", std::move(description));
     o.rule.kind = ValueKind::Switch;
-    o.role = OptionRole::Command;
     o.commandLineOnly = true;
     o.inCheckpoint = false;
     o.defaultText = "";
@@ -260,7 +265,6 @@ class OptionTable : public OptionList {
   Builder source(std::string name, std::string valueName, std::string description) {
     OptionInfo o = newOption(std::move(name), std::move(valueName), std::move(description));
     o.rule.kind = ValueKind::File;
-    o.role = OptionRole::Source;
     o.inCheckpoint = false;
     o.defaultText = "";
     return push(std::move(o), {});
