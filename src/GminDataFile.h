@@ -7,31 +7,20 @@
 // D exponents (5.0D-3). Energies, lengths and temperatures (kT) are in the potential's units
 // (reduced Lennard-Jones units for LJ clusters).
 //
-// Every keyword this reader knows is in one table in GminDataFile.cpp; gminKeywordsMarkdown()
-// renders it, and docs/gmin-keywords.md is that rendering (a test keeps them equal).
+// Every keyword this reader knows is in gmin's option table (GminOptions.cpp), beside the options
+// its fields set; gminKeywordsMarkdown() renders keywords and options, and docs/gmin-keywords.md
+// is that rendering (a test keeps them equal; `gmin --help-markdown` prints it).
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "src/KeywordFile.h"
 #include "src/RunConfig.h"
 
 namespace landscape {
 
-/// What the reader does with a keyword.
-enum class GminKeywordStatus {
-  Implemented,     ///< sets a field of GminRunConfig
-  Ignored,         ///< accepted with a warning in GminRunConfig::warnings (output/diagnostics only)
-  NotImplemented,  ///< a GMIN keyword that would change the run; reading it is an error
-  Syntax           ///< NOTE, COMMENT, STOP: structure of the file itself
-};
-
-/// One row of the keyword table (the table itself lives in GminDataFile.cpp).
-struct GminKeywordInfo {
-  std::string keyword;  ///< upper case, as GMIN spells it
-  GminKeywordStatus status;
-  std::string fields;       ///< field syntax, e.g. "n [tfac]"; empty when none
-  std::string description;  ///< one line: GMIN's meaning and the landscape field it sets
-};
+using GminKeywordStatus = KeywordStatus;
+using GminKeywordInfo = KeywordInfo;
 
 /// The whole table, in the order of the documentation.
 std::vector<GminKeywordInfo> gminKeywordTable();
@@ -39,7 +28,7 @@ std::vector<GminKeywordInfo> gminKeywordTable();
 /// "implemented", "ignored (warning)", "error: not implemented" or "file syntax".
 std::string gminKeywordStatusName(GminKeywordStatus status);
 
-/// The contents of docs/gmin-keywords.md: a short preamble and the table in Markdown.
+/// The contents of docs/gmin-keywords.md: a short preamble, the keyword table and the options.
 std::string gminKeywordsMarkdown();
 
 /// What GMIN assumes for a keyword that a data file leaves out: the BasinHoppingParams defaults

@@ -8,31 +8,21 @@
 // non-blank line is `LABEL x y z` (one atom each) to the end of the file. Energies and lengths are
 // in the potential's units (reduced Lennard-Jones units for LJ clusters).
 //
-// Every keyword this reader knows is in one table in OdataFile.cpp; odataKeywordsMarkdown()
-// renders it, and docs/optim-keywords.md is that rendering (a test keeps them equal).
+// Every keyword this reader knows is in optim's option table (OptimOptions.cpp), beside the
+// options its fields set; odataKeywordsMarkdown() renders keywords and options, and
+// docs/optim-keywords.md is that rendering (a test keeps them equal; `optim --help-markdown`
+// prints it).
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "src/KeywordFile.h"
 #include "src/OptimRunConfig.h"
 
 namespace landscape {
 
-/// What the reader does with a keyword.
-enum class OdataKeywordStatus {
-  Implemented,     ///< sets a field of OptimRunConfig
-  Ignored,         ///< accepted with a warning in OptimRunConfig::warnings (output only)
-  NotImplemented,  ///< an OPTIM keyword that would change the run; reading it is an error
-  Syntax           ///< NOTE, COMMENT, STOP, POINTS: structure of the file itself
-};
-
-/// One row of the keyword table (the table itself lives in OdataFile.cpp).
-struct OdataKeywordInfo {
-  std::string keyword;  ///< upper case, as OPTIM spells it
-  OdataKeywordStatus status;
-  std::string fields;       ///< field syntax, e.g. "nimage niter [rmstol]"; empty when none
-  std::string description;  ///< OPTIM's meaning and the landscape field it sets
-};
+using OdataKeywordStatus = KeywordStatus;
+using OdataKeywordInfo = KeywordInfo;
 
 /// The whole table, in the order of the documentation.
 std::vector<OdataKeywordInfo> odataKeywordTable();
@@ -40,7 +30,7 @@ std::vector<OdataKeywordInfo> odataKeywordTable();
 /// "implemented", "ignored (warning)", "error: not implemented" or "file syntax".
 std::string odataKeywordStatusName(OdataKeywordStatus status);
 
-/// The contents of docs/optim-keywords.md: a short preamble and the table in Markdown.
+/// The contents of docs/optim-keywords.md: a short preamble, the keyword table and the options.
 std::string odataKeywordsMarkdown();
 
 /// Applies the keywords read from `in` to `config` (config.settings, config.odataPoints), in file

@@ -1,6 +1,6 @@
 #pragma once
-// Command line and config files of `optim` -> parameter structs (the Boost.Program_options side
-// of the optim executable; RunConfig does the same for gmin). Library code never parses options.
+// Command line, config file and OPTIM odata file of `optim` -> OptimRunConfig. The options
+// themselves are declared once, in the table of OptimOptions.cpp (OptionTable.h).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,11 +1,12 @@
 #pragma once
-// Command line and config files of the executables -> parameter structs. This is the only code
-// that knows Boost.Program_options exists (DESIGN.md).
+// Command line, config file and GMIN data file of `gmin` -> GminRunConfig. The options themselves
+// are declared once, in the table of GminOptions.cpp (OptionTable.h).
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/formats/CheckpointFile.h"
 #include "landscape/dynamics/Langevin.h"
 #include "landscape/search/BasinHoppingParams.h"
 #include "landscape/search/RigidBodyMoves.h"
@@ -95,5 +96,25 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments);
 
 /// The long names of every option `gmin` accepts (without "--"), in the order of --help.
 std::vector<std::string> gminOptionNames();
+
+/// What a gmin checkpoint records about the run besides its options.
+struct GminRunFacts {
+  std::size_t atoms = 0;
+  std::string potential;  ///< Potential::name()
+  std::size_t dimension = 0;
+  double containerRadiusUsed = 0.0;
+};
+
+/// What a resumed run must share with the original (docs/database.md): the facts, the
+/// basin-hopping settings that no option sets, and every option of the table that changes the
+/// search and is in effect for this run (AMBER's only with --prmtop, SOP's only with --sop-pdb).
+CheckpointFingerprint gminCheckpointFingerprint(const GminRunConfig& config,
+                                                const GminRunFacts& facts);
+
+/// checkFingerprint() for a gmin checkpoint of any version: the saved fingerprint is first put in
+/// today's terms (OptionTable::upgradeFingerprint), so that checkpoints of earlier versions still
+/// resume. Throws std::runtime_error naming `path` and the first difference.
+void checkGminCheckpoint(const std::string& path, const CheckpointFingerprint& saved,
+                         const CheckpointFingerprint& current, const GminRunConfig& config);
 
 }  // namespace landscape

@@ -1,6 +1,7 @@
 #pragma once
 // Command line and config file of the `sop` executable (SOP Langevin dynamics, pulling and
-// indentation; issue 8) -> parameter structs. Boost.Program_options stays inside src/.
+// indentation; issue 8) -> SopRunConfig, through the option table of SopRunConfig.cpp
+// (OptionTable.h).
 #include <string>
 #include <vector>
 
@@ -29,8 +30,12 @@ struct SopRunConfig {
 };
 
 /// Parses argv (argv[0] is the program name); sources, highest precedence first: the command line,
-/// `--config FILE` (INI, long option names). Throws std::runtime_error naming the option.
+/// `--config FILE` (INI, long option names). `--help`, `--help-markdown` and `--version` return at
+/// once with helpText filled. Throws std::runtime_error naming the option, or the file and line.
 SopRunConfig parseSopCommandLine(int argc, const char* const argv[]);
 SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments);
+
+/// The contents of docs/sop-options.md: the options as Markdown tables.
+std::string sopOptionsMarkdown();
 
 }  // namespace landscape

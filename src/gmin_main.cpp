@@ -15,7 +15,6 @@
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/search/BasinHopping.h"
 #include "potentials/AmberGb.h"
-#include "src/GminFingerprint.h"
 #include "src/GminProgressPrinter.h"
 #include "src/GminResultWriter.h"
 #include "src/GminSystem.h"
@@ -131,9 +130,13 @@ int run(int argc, char** argv) {
   if (out.resuming) params.steps = std::max(params.steps, out.checkpoint.steps);
   BasinHopping search(system.searched(), params, lbfgsWorkspaceFactory(config.lbfgsBackend),
                       system.hooks);
-  const CheckpointFingerprint fingerprint =
-      gminFingerprint(config, system, params, search.containerRadius());
-  if (out.resuming) checkFingerprint(out.checkpointPath(), out.checkpoint.fingerprint, fingerprint);
+  // What a resumed run must share with the original (from gmin's option table).
+  const Potential& searched = system.searched();
+  const CheckpointFingerprint fingerprint = gminCheckpointFingerprint(
+      config, {system.atomistic->atomCount(), searched.name(), searched.dimension(),
+               search.containerRadius()});
+  if (out.resuming)
+    checkGminCheckpoint(out.checkpointPath(), out.checkpoint.fingerprint, fingerprint, config);
   if (!config.quiet) printHeader(config, system, params, search.containerRadius());
   if (out.resuming && !config.quiet)
     std::printf("gmin: resuming from %s after quench %ld of %ld\n", out.checkpointPath().c_str(),

@@ -449,3 +449,42 @@ TEST(RunConfig, InputsExamplesMatchTheDefaults) {
     EXPECT_EQ(p.seed, d.seed);
   }
 }
+
+// The checkpoint fingerprint comes from the option table; a checkpoint written before (with the
+// hand-made list of the first version, its own key names) still resumes.
+TEST(RunConfig, CheckpointFingerprintFromTheTableReadsFirstVersionCheckpoints) {
+  const GminRunConfig c = parseGminCommandLine(Args{"--lj", "13", "--seed", "4"});
+  const GminRunFacts facts{13, "Lennard-Jones 13 atoms (cpu)", 39, 3.25};
+  const CheckpointFingerprint current = gminCheckpointFingerprint(c, facts);
+  EXPECT_NO_THROW(checkGminCheckpoint("cp", current, current, c));
+  bool hasLbfgsM = false, hasIgb = false;
+  for (const auto& [key, value] : current) {
+    hasLbfgsM = hasLbfgsM || (key == "lbfgs-m" && value == "4");
+    hasIgb = hasIgb || key == "igb";
+  }
+  EXPECT_TRUE(hasLbfgsM);
+  EXPECT_FALSE(hasIgb);  // AMBER's options are not in effect for a cluster
+
+  // What gmin wrote for the same run before the fingerprint came from the table.
+  CheckpointFingerprint first = {
+      {"atoms", "13"}, {"potential", facts.potential}, {"dimension", "39"}, {"backend", "cpu"},
+      {"lbfgs-backend", "cpu"}, {"coords", "random"}, {"prmtop", "none"}, {"inpcrd", "none"},
+      {"sop-pdb", "none"}, {"rigid", "none"}, {"container-radius-used", "3.25"},
+      {"langevin-steps", "0"}, {"langevin-kT", "1"}, {"langevin-time-step", "0.001"},
+      {"langevin-friction", "1"}, {"group-rotation", "0"}, {"group-rotation-angle", "0"},
+      {"stereo-checks", "off"}, {"rigid-translation", "0"}, {"rigid-rotation", "0"},
+      {"rigid-probability", "1"}};
+  for (const auto& entry : basinHoppingFingerprint(c.basinHopping)) first.push_back(entry);
+  EXPECT_NO_THROW(checkGminCheckpoint("cp", first, current, c));
+
+  // A different option is still a difference, named by today's option.
+  const GminRunConfig other = parseGminCommandLine(Args{"--lj", "13", "--seed", "4", "--lbfgs-m", "5"});
+  try {
+    checkGminCheckpoint("cp", first, gminCheckpointFingerprint(other, facts), other);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("lbfgs-m = '4', this run has lbfgs-m = '5'"),
+              std::string::npos)
+        << e.what();
+  }
+}

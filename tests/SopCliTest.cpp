@@ -118,3 +118,24 @@ TEST(SopCli, GminEnergyOnlyPrintsTheComponents) {
 
 }  // namespace
 }  // namespace landscape
+
+namespace landscape {
+namespace {
+
+// docs/sop-options.md must be exactly sopOptionsMarkdown(). To regenerate it after editing the
+// table: LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=SopCli.DocMatchesTable
+TEST(SopCli, DocMatchesTable) {
+  const char* env = std::getenv("LANDSCAPE_SOURCE_DIR");
+  const fs::path doc =
+      fs::path(env && *env ? env : LANDSCAPE_SOURCE_DIR) / "docs" / "sop-options.md";
+  const std::string rendered = sopOptionsMarkdown();
+  if (const char* regenerate = std::getenv("LANDSCAPE_REGENERATE_DOCS");
+      regenerate != nullptr && std::string(regenerate) == "1")
+    std::ofstream(doc, std::ios::binary) << rendered;
+  EXPECT_EQ(readAll(doc.string()), rendered)
+      << doc << " differs from sop's option table in src/SopRunConfig.cpp; regenerate it with "
+      << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=SopCli.DocMatchesTable";
+}
+
+}  // namespace
+}  // namespace landscape

@@ -19,13 +19,13 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
+#include "src/OptionTable.h"
 
 namespace {
 
@@ -53,19 +53,37 @@ const BenchSystem kSystems[] = {
      -31488.880295594478},
 };
 
-const char* kUsage =
-    "usage: bench_amber_cpu [--data DIR] [--systems ash,trpcage,...] [--min-seconds S]\n"
-    "Time per energy + gradient (and energy-only) evaluation of the AMBER GB CPU reference (one\n"
-    "thread, double) on the GB test systems in their REFERENCE.md conditions (igb 2, 0.2 M,\n"
-    "rgbmax 12 A; ash: salt 0, rgbmax 25 A), with EGB and TOTAL against the reference rows; as a\n"
-    "Markdown table. Times are thread processor time, wall time in parentheses.\n"
-    "  --data DIR         GB test systems (default <source>/tests/data/gb; myoglobin_x4/_x10 from\n"
-    "                     build/data/gb when DIR lacks them)\n"
-    "  --systems LIST     comma-separated subset of ash,trpcage,trx,myoglobin,myoglobin_x4,\n"
-    "                     myoglobin_x10 (default all)\n"
-    "  --min-seconds S    minimum timed processor time per cell, seconds (default 1; a call\n"
-    "                     over 0.2 s is timed once)\n"
-    "  -h, --help         print this and exit\n";
+struct Options {
+  std::string data = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb";
+  std::vector<std::string> only;  ///< --systems; empty = all
+  double minSeconds = 1.0;
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_amber_cpu");
+  t.about =
+      "usage: bench_amber_cpu [--data DIR] [--systems ash,trpcage,...] [--min-seconds S]\n"
+      "Time per energy + gradient (and energy-only) evaluation of the AMBER GB CPU reference (one\n"
+      "thread, double) on the GB test systems in their REFERENCE.md conditions (igb 2, 0.2 M,\n"
+      "rgbmax 12 A; ash: salt 0, rgbmax 25 A), with EGB and TOTAL against the reference rows; as "
+      "a\n"
+      "Markdown table. Times are thread processor time, wall time in parentheses.\n";
+  t.helpCommand();
+  t.add("data", "DIR",
+        "GB test systems (default <source>/tests/data/gb; myoglobin_x4/_x10 from build/data/gb "
+        "when DIR lacks them)",
+        fieldOf(&Options::data));
+  t.add("systems", "LIST",
+        "comma-separated subset of ash,trpcage,trx,myoglobin,myoglobin_x4,myoglobin_x10 "
+        "(default all)",
+        fieldOf(&Options::only));
+  t.add("min-seconds", "S",
+        "minimum timed processor time per cell (a call over 0.2 s is timed once)",
+        fieldOf(&Options::minSeconds))
+      .unit("s")
+      .positive();
+  return t;
+}
 
 /// Processor time of this thread, seconds: unlike wall time it does not count the time other
 /// processes on a shared machine take from this core.
@@ -126,32 +144,11 @@ std::string gbDataFile(const std::string& data, const std::string& relative) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string data = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb";
-  std::vector<std::string> only;
-  double minSeconds = 1.0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    if (arg != "--data" && arg != "--systems" && arg != "--min-seconds") {
-      std::fprintf(stderr, "bench_amber_cpu: unknown option %s\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "bench_amber_cpu: %s needs a value\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
-    if (arg == "--data") {
-      data = argv[++i];
-    } else if (arg == "--systems") {
-      std::stringstream list(argv[++i]);
-      for (std::string item; std::getline(list, item, ',');) only.push_back(item);
-    } else {
-      minSeconds = std::atof(argv[++i]);
-    }
-  }
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::string& data = o.data;
+  const std::vector<std::string>& only = o.only;
+  const double minSeconds = o.minSeconds;
   std::printf("AMBER GB (igb 2) CPU reference, one thread, double precision; data %s\n",
               data.c_str());
   std::printf(

@@ -16,8 +16,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,75 +28,67 @@
 #include "landscape/paths/Dneb.h"
 #include "potentials/LennardJones.h"
 #include "src/OdataFile.h"
+#include "src/SharedOptions.h"
 
 using namespace landscape;
 
 namespace {
 
-double parseNumber(const std::string& flag, const char* text) {
-  char* end = nullptr;
-  const double v = std::strtod(text, &end);
-  if (end == text || *end != '\0') throw std::invalid_argument(flag + " needs a number");
-  return v;
+// Unset optionals keep the odata file's values.
+struct Options {
+  std::string odata, finish;
+  int images = 0, iterations = 0, every = 50, randomOrientations = -1, orientationTrials = 0;
+  long long alignmentSeed = -1;
+  bool profile = false;
+  std::optional<double> k, kFactor, spacingTolerance, maxStep, guess;
+  std::optional<bool> segment, doubly;
+  std::optional<int> m;
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_dneb");
+  t.about =
+      "usage: bench_dneb --odata FILE --finish FILE [options]\n"
+      "The first DNEB run of an OPTIM-style connect on the odata's POINTS and the finish file,\n"
+      "traced; options override single DnebParams fields (unset: the odata's).\n";
+  t.helpCommand();
+  t.add("odata", "FILE", "OPTIM odata: the settings and the POINTS start",
+        fieldOf(&Options::odata));
+  t.add("finish", "FILE", "the second endpoint", fieldOf(&Options::finish));
+  t.add("iterations", "N", "DNEB iterations (0: NEWNEB's)", fieldOf(&Options::iterations));
+  t.add("images", "N", "DNEB images (0: NEWNEB's)", fieldOf(&Options::images));
+  t.add("k", "K", "spring constant", fieldOf(&Options::k));
+  t.add("k-factor", "F", "spring adjustment factor", fieldOf(&Options::kFactor));
+  t.add("spacing-tol", "T", "spacing tolerance", fieldOf(&Options::spacingTolerance));
+  t.add("segment", "0|1", "segment springs", fieldOf(&Options::segment));
+  t.add("doubly", "0|1", "doubly nudged", fieldOf(&Options::doubly));
+  t.add("max-step", "S", "L-BFGS step cap per image", fieldOf(&Options::maxStep));
+  t.add("guess", "H0", "initial inverse-Hessian guess", fieldOf(&Options::guess));
+  addLbfgsHistoryOption(t, "L-BFGS history size", fieldOf(&Options::m)).alias("m");
+  t.add("every", "N", "iterations between trace lines (0: none)", fieldOf(&Options::every));
+  t.add("random-orientations", "N", "of the endpoint alignment (-1: the odata's)",
+        fieldOf(&Options::randomOrientations));
+  t.add("orientation-trials", "N", "of the endpoint alignment (0: the default)",
+        fieldOf(&Options::orientationTrials));
+  t.add("alignment-seed", "S", "of the endpoint alignment (-1: the default)",
+        fieldOf(&Options::alignmentSeed));
+  t.add("profile", "0|1", "print the final energy profile with raw and rigidly aligned segments",
+        fieldOf(&Options::profile));
+  return t;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
   try {
-    std::string odata, finishFile;
-    DnebParams overrides;
-    bool haveK = false, haveFactor = false, haveTol = false, haveSegment = false,
-         haveDoubly = false, haveStep = false, haveGuess = false, haveM = false;
-    int images = 0, iterations = 0, every = 50, randomOrientations = -1, orientationTrials = 0;
-    bool profile = false;
-    long long alignmentSeed = -1;
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-      const char* v = argv[++i];
-      if (a == "--odata")
-        odata = v;
-      else if (a == "--finish")
-        finishFile = v;
-      else if (a == "--iterations")
-        iterations = static_cast<int>(parseNumber(a, v));
-      else if (a == "--images")
-        images = static_cast<int>(parseNumber(a, v));
-      else if (a == "--every")
-        every = static_cast<int>(parseNumber(a, v));
-      else if (a == "--random-orientations")
-        randomOrientations = static_cast<int>(parseNumber(a, v));
-      else if (a == "--orientation-trials")
-        orientationTrials = static_cast<int>(parseNumber(a, v));
-      else if (a == "--profile")
-        profile = parseNumber(a, v) != 0.0;
-      else if (a == "--alignment-seed")
-        alignmentSeed = static_cast<long long>(parseNumber(a, v));
-      else if (a == "--k")
-        overrides.springConstant = parseNumber(a, v), haveK = true;
-      else if (a == "--k-factor")
-        overrides.springAdjustFactor = parseNumber(a, v), haveFactor = true;
-      else if (a == "--spacing-tol")
-        overrides.spacingTolerance = parseNumber(a, v), haveTol = true;
-      else if (a == "--segment")
-        overrides.segmentSprings = parseNumber(a, v) != 0.0, haveSegment = true;
-      else if (a == "--doubly")
-        overrides.doublyNudged = parseNumber(a, v) != 0.0, haveDoubly = true;
-      else if (a == "--max-step")
-        overrides.maxStepPerImage = parseNumber(a, v), haveStep = true;
-      else if (a == "--guess")
-        overrides.initialGuess = parseNumber(a, v), haveGuess = true;
-      else if (a == "--m")
-        overrides.historySize = static_cast<int>(parseNumber(a, v)), haveM = true;
-      else
-        throw std::invalid_argument("unknown option " + a);
-    }
-    if (odata.empty() || finishFile.empty()) {
+    if (o.odata.empty() || o.finish.empty())
       throw std::invalid_argument("usage: bench_dneb --odata FILE --finish FILE [options]");
-    }
+    const std::string& odata = o.odata;
+    const int every = o.every;
     const OptimRunConfig config = readOdataFile(odata);
-    std::vector<double> start = config.odataPoints, finish = readCoordinates(finishFile);
+    std::vector<double> start = config.odataPoints, finish = readCoordinates(o.finish);
     if (start.empty()) throw std::invalid_argument(odata + ": no POINTS");
     LennardJones lj(start.size() / 3);
     const Lbfgs minimiser(config.settings.endpointMinimiser);
@@ -106,19 +98,19 @@ int main(int argc, char** argv) {
                 rf.energy, rf.rmsGradient);
 
     DnebParams p = config.settings.connect.dneb;
-    p.images = images > 0 ? images : config.settings.connect.firstImages;
-    p.iterations = iterations > 0 ? iterations : config.settings.connect.firstIterations;
-    if (haveK) p.springConstant = overrides.springConstant;
-    if (haveFactor) p.springAdjustFactor = overrides.springAdjustFactor;
-    if (haveTol) p.spacingTolerance = overrides.spacingTolerance;
-    if (haveSegment) p.segmentSprings = overrides.segmentSprings;
-    if (haveDoubly) p.doublyNudged = overrides.doublyNudged;
-    if (haveStep) p.maxStepPerImage = overrides.maxStepPerImage;
-    if (haveGuess) p.initialGuess = overrides.initialGuess;
-    if (haveM) p.historySize = overrides.historySize;
-    if (randomOrientations >= 0) p.alignment.randomOrientations = randomOrientations;
-    if (orientationTrials > 0) p.alignment.orientationTrials = orientationTrials;
-    if (alignmentSeed >= 0) p.alignment.seed = static_cast<std::uint64_t>(alignmentSeed);
+    p.images = o.images > 0 ? o.images : config.settings.connect.firstImages;
+    p.iterations = o.iterations > 0 ? o.iterations : config.settings.connect.firstIterations;
+    p.springConstant = o.k.value_or(p.springConstant);
+    p.springAdjustFactor = o.kFactor.value_or(p.springAdjustFactor);
+    p.spacingTolerance = o.spacingTolerance.value_or(p.spacingTolerance);
+    p.segmentSprings = o.segment.value_or(p.segmentSprings);
+    p.doublyNudged = o.doubly.value_or(p.doublyNudged);
+    p.maxStepPerImage = o.maxStep.value_or(p.maxStepPerImage);
+    p.initialGuess = o.guess.value_or(p.initialGuess);
+    p.historySize = o.m.value_or(p.historySize);
+    if (o.randomOrientations >= 0) p.alignment.randomOrientations = o.randomOrientations;
+    if (o.orientationTrials > 0) p.alignment.orientationTrials = o.orientationTrials;
+    if (o.alignmentSeed >= 0) p.alignment.seed = static_cast<std::uint64_t>(o.alignmentSeed);
     std::printf("endpoint alignment: %d orientation trials, %d random orientations\n",
                 p.alignment.orientationTrials, p.alignment.randomOrientations);
     std::printf(
@@ -142,7 +134,7 @@ int main(int argc, char** argv) {
     double emax = -1e300;
     for (int c : r.candidates) emax = std::max(emax, r.energies[c]);
     std::printf("%.6f\n", emax);
-    if (profile) {
+    if (o.profile) {
       AlignmentParams rigid;
       rigid.permutations = false;
       rigid.inversion = false;

@@ -35,6 +35,7 @@
 #include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -47,54 +48,52 @@ struct Options {
   std::vector<int> historySizes = {4, 10, 50, 75, 100, 250, 500, 750, 1000};
   std::vector<std::string> implementations = {"gpu1", "gpu2", "cpu"};
   std::uint64_t seed = 1;
-  double perturb = -1.0;  // default: 0.3 sigma for LJ, 0.1 Angstrom for AMBER
-  long langevinSteps = -1;    // default: 2000 for AMBER, 0 (perturbation) for LJ
-  double langevinKt = 1.2;    // kcal/mol (about 600 K)
+  double perturb = -1.0;    // default: 0.3 sigma for LJ, 0.1 Angstrom for AMBER
+  long langevinSteps = -1;  // default: 2000 for AMBER, 0 (perturbation) for LJ
+  double langevinKt = 1.2;  // kcal/mol (about 600 K)
   int maxIterations = 100000;
   std::string out = "bench_history";
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
-  return out;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_history");
+  t.about =
+      "usage: bench_history --lj N | --prmtop F --inpcrd F [--starts K] [--m 4,10,...] "
+      "[--impl gpu1,gpu2,cpu] [--seed S] [--perturb DX] [--max-iterations N] [--out PREFIX] "
+      "[--langevin-steps N] [--langevin-kt KT]\n"
+      "Seed 001's history-size benchmark (Tables 1-4) for your own system.\n";
+  t.helpCommand();
+  t.add("lj", "N", "Lennard-Jones cluster of N atoms", fieldOf(&Options::ljAtoms));
+  t.add("prmtop", "F", "AMBER topology (igb 2, 0.2 M salt, rgbmax 12)", fieldOf(&Options::prmtop));
+  t.add("inpcrd", "F", "AMBER coordinates", fieldOf(&Options::inpcrd));
+  t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated",
+                        fieldOf(&Options::historySizes))
+      .alias("m");
+  t.add("impl", "LIST", "implementations, comma-separated", fieldOf(&Options::implementations))
+      .choices(std::vector<std::string>{"gpu1", "gpu2", "cpu"});
+  t.add("seed", "S", "random seed (start k uses S + k)", fieldOf(&Options::seed)).atLeast(0);
+  t.add("perturb", "DX",
+        "largest random displacement per coordinate; default 0.3 sigma for LJ, 0.1 A for AMBER",
+        fieldOf(&Options::perturb))
+      .defaultText("");
+  t.add("langevin-steps", "N", "Langevin steps of 1 fs per start; default 2000 for AMBER, 0 for LJ",
+        fieldOf(&Options::langevinSteps))
+      .defaultText("");
+  t.add("langevin-kt", "KT", "temperature of those runs", fieldOf(&Options::langevinKt))
+      .unit("kcal/mol")
+      .nonNegative();
+  t.add("max-iterations", "N", "L-BFGS iteration cap", fieldOf(&Options::maxIterations)).atLeast(1);
+  t.add("out", "PREFIX", "PREFIX.md, PREFIX.csv and PREFIX.png", fieldOf(&Options::out));
+  return t;
 }
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("usage: bench_history --lj N | --prmtop F --inpcrd F [--starts K] [--m 4,10,...] "
-                  "[--impl gpu1,gpu2,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
-                  "[--out PREFIX] [--langevin-steps N] [--langevin-kt KT]\n");
-      std::exit(0);
-    }
-    if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-    const std::string v = argv[++i];
-    if (a == "--lj") o.ljAtoms = std::stoul(v);
-    else if (a == "--prmtop") o.prmtop = v;
-    else if (a == "--inpcrd") o.inpcrd = v;
-    else if (a == "--starts") o.starts = std::stoi(v);
-    else if (a == "--m") {
-      o.historySizes.clear();
-      for (const std::string& m : split(v)) o.historySizes.push_back(std::stoi(m));
-    } else if (a == "--impl") o.implementations = split(v);
-    else if (a == "--seed") o.seed = std::stoull(v);
-    else if (a == "--perturb") o.perturb = std::stod(v);
-    else if (a == "--langevin-steps") o.langevinSteps = std::stol(v);
-    else if (a == "--langevin-kt") o.langevinKt = std::stod(v);
-    else if (a == "--max-iterations") o.maxIterations = std::stoi(v);
-    else if (a == "--out") o.out = v;
-    else throw std::runtime_error("unknown option " + a);
-  }
+  parseToolCommandLine(optionTable(), argc, argv, o);
   if (o.ljAtoms < 2 && (o.prmtop.empty() || o.inpcrd.empty()))
     throw std::runtime_error("give the system: --lj N (N >= 2) or --prmtop F --inpcrd F");
   if (o.perturb < 0.0) o.perturb = o.prmtop.empty() ? 0.3 : 0.1;
-  for (const std::string& impl : o.implementations)
-    if (impl != "gpu1" && impl != "gpu2" && impl != "cpu")
-      throw std::runtime_error("--impl takes gpu1, gpu2 and cpu, not '" + impl + "'");
   return o;
 }
 
@@ -179,13 +178,15 @@ int main(int argc, char** argv) {
           ws->setCoordinates(starts[k].data());
           const auto t0 = std::chrono::steady_clock::now();
           const LbfgsResult r = lbfgs.minimize(*ws);
-          const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          const double s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           cell.seconds += s;
           cell.steps += r.iterations;
           ++cell.runs;
           if (!r.converged()) ++cell.unconverged;
           std::fprintf(stderr, "m %5d %-4s start %3d: %6d steps, E %.8f, %s, %.3f s\n", m,
-                       impl.c_str(), k, r.iterations, r.energy, lbfgsStatusName(r.status).c_str(), s);
+                       impl.c_str(), k, r.iterations, r.energy, lbfgsStatusName(r.status).c_str(),
+                       s);
         }
       }
     }
@@ -209,7 +210,8 @@ int main(int argc, char** argv) {
       for (const std::string& impl : o.implementations) {
         const Cell& c = cells[{m, impl}];
         const double avg = c.seconds / c.runs, steps = c.steps / c.runs;
-        const double ratio = cpuIt != cells.end() ? (cpuIt->second.seconds / cpuIt->second.runs) / avg : NAN;
+        const double ratio =
+            cpuIt != cells.end() ? (cpuIt->second.seconds / cpuIt->second.runs) / avg : NAN;
         char line[256];
         std::snprintf(line, sizeof line, "| %d | %s | %.4g | %.1f | %.4g | %.3g | %d |\n", m,
                       impl.c_str(), avg, steps, 1e3 * c.seconds / std::max(c.steps, 1.0), ratio,

@@ -30,6 +30,7 @@
 #include "landscape/dynamics/Langevin.h"
 #include "potentials/HarmonicWell.h"
 #include "potentials/RngKind.h"
+#include "src/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include <curand.h>
@@ -73,20 +74,36 @@ std::string cell(double value, const char* format) {
   return buffer;
 }
 
-const char* kUsage =
-    "usage: bench_langevin [--sizes 1000,10000,...] [--bandwidth BYTES_PER_S] [--seconds S]\n"
-    "                      [--cpu-max N] [--no-library]\n"
-    "Time per oscillator-step of overdamped Langevin dynamics for N Brownian oscillators in 3D\n"
-    "with every generator, against each generator's memory floor, beside cuRAND's Philox; as a\n"
-    "Markdown table (GPU columns n/a without a CUDA device).\n"
-    "  --sizes LIST       oscillator counts N, comma-separated\n"
-    "                     (default 1000,10000,100000,1000000,10000000)\n"
-    "  --bandwidth B      the device's copy bandwidth, bytes/s (default 3.2e12, measured on an\n"
-    "                     H200)\n"
-    "  --seconds S        minimum timed wall time per cell, seconds (default 0.2)\n"
-    "  --cpu-max N        largest N for the CPU reference column (default 100000)\n"
-    "  --no-library       skip the LangevinCuda (library double) column\n"
-    "  -h, --help         print this and exit\n";
+struct Options {
+  double bandwidth = 3.2e12, minSeconds = 0.2;
+  std::size_t cpuMax = 100000;
+  bool noLibrary = false;
+  std::vector<std::size_t> sizes = {1000, 10000, 100000, 1000000, 10000000};
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_langevin");
+  t.about =
+      "usage: bench_langevin [--sizes 1000,10000,...] [--bandwidth BYTES_PER_S] [--seconds S]\n"
+      "                      [--cpu-max N] [--no-library]\n"
+      "Time per oscillator-step of overdamped Langevin dynamics for N Brownian oscillators in 3D\n"
+      "with every generator, against each generator's memory floor, beside cuRAND's Philox; as a\n"
+      "Markdown table (GPU columns n/a without a CUDA device).\n";
+  t.helpCommand();
+  t.add("sizes", "LIST", "oscillator counts N, comma-separated", fieldOf(&Options::sizes))
+      .atLeast(1);
+  t.add("bandwidth", "B", "the device's copy bandwidth (measured on an H200: 3.2e12)",
+        fieldOf(&Options::bandwidth))
+      .unit("bytes/s")
+      .positive();
+  t.add("seconds", "S", "minimum timed wall time per cell", fieldOf(&Options::minSeconds))
+      .unit("s")
+      .positive();
+  t.add("cpu-max", "N", "largest N for the CPU reference column", fieldOf(&Options::cpuMax));
+  t.flag("no-library", "skip the LangevinCuda (library double) column",
+         fieldOf(&Options::noLibrary));
+  return t;
+}
 
 #ifdef LANDSCAPE_HAVE_CUDA
 /// cuRAND through dlopen: the tool links only what the library links.
@@ -146,37 +163,12 @@ class Curand {
 
 int main(int argc, char** argv) {
   try {
-    double bandwidth = 3.2e12, minSeconds = 0.2;
-    std::size_t cpuMax = 100000;
-    bool library = true;
-    std::vector<std::size_t> sizes = {1000, 10000, 100000, 1000000, 10000000};
-    for (int i = 1; i < argc; ++i) {
-      const std::string flag = argv[i];
-      if (flag == "--help" || flag == "-h") {
-        std::printf("%s", kUsage);
-        return 0;
-      }
-      if (flag == "--no-library") {
-        library = false;
-        continue;
-      }
-      if (flag != "--bandwidth" && flag != "--seconds" && flag != "--cpu-max" && flag != "--sizes")
-        throw std::invalid_argument("unknown option " + flag + " (--help lists the options)");
-      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
-      const std::string value = argv[++i];
-      if (flag == "--bandwidth") {
-        bandwidth = std::stod(value);
-      } else if (flag == "--seconds") {
-        minSeconds = std::stod(value);
-      } else if (flag == "--cpu-max") {
-        cpuMax = std::stoul(value);
-      } else {  // --sizes
-        sizes.clear();
-        std::stringstream list(value);
-        for (std::string item; std::getline(list, item, ',');)
-          sizes.push_back(static_cast<std::size_t>(std::stod(item)));
-      }
-    }
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    const double bandwidth = o.bandwidth, minSeconds = o.minSeconds;
+    const std::size_t cpuMax = o.cpuMax;
+    const bool library = !o.noLibrary;
+    const std::vector<std::size_t>& sizes = o.sizes;
     const bool gpu = gpuAvailable();
     std::printf("Overdamped Langevin, N Brownian oscillators in 3D; GPU: %s\n",
                 gpuDescription().c_str());

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "potentials/Potential.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -48,21 +48,27 @@ class Quadratic : public Potential {
   std::vector<double> m_k;
 };
 
-const char* kUsage =
-    "usage: bench_lbfgs_direction [--atoms 2492,24920] [--m 4,10,100,1000] [--bandwidth B/s]\n"
-    "Time of one L-BFGS direction p = -H g with a full history of m pairs in n = 3N dimensions,\n"
-    "on the GPU workspace (compact representation) and the CPU workspace (two-loop recursion),\n"
-    "against the byte floor of one read of S and Y (2 m n doubles); as a Markdown table.\n"
-    "  --atoms LIST       atom counts N, comma-separated (default 2492,24920)\n"
-    "  --m LIST           history lengths m, comma-separated (default 4,10,100,1000)\n"
-    "  --bandwidth B      copy bandwidth for the floor, bytes/s (default 3.2e12, H200)\n"
-    "  -h, --help         print this and exit\n";
+struct Options {
+  std::vector<long> atoms = {2492, 24920}, ms = {4, 10, 100, 1000};
+  double bandwidth = 3.2e12;  // H200 copy bandwidth (DESIGN.md)
+};
 
-std::vector<long> parseList(const std::string& s) {
-  std::vector<long> out;
-  std::stringstream list(s);
-  for (std::string item; std::getline(list, item, ',');) out.push_back(std::stol(item));
-  return out;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_lbfgs_direction");
+  t.about =
+      "usage: bench_lbfgs_direction [--atoms 2492,24920] [--m 4,10,100,1000] [--bandwidth B/s]\n"
+      "Time of one L-BFGS direction p = -H g with a full history of m pairs in n = 3N dimensions,\n"
+      "on the GPU workspace (compact representation) and the CPU workspace (two-loop recursion),\n"
+      "against the byte floor of one read of S and Y (2 m n doubles); as a Markdown table.\n";
+  t.helpCommand();
+  t.add("atoms", "LIST", "atom counts N, comma-separated", fieldOf(&Options::atoms)).atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated", fieldOf(&Options::ms))
+      .alias("m");
+  t.add("bandwidth", "B", "copy bandwidth for the floor (H200: 3.2e12)",
+        fieldOf(&Options::bandwidth))
+      .unit("bytes/s")
+      .positive();
+  return t;
 }
 
 // Seconds per computeDirection() on a workspace whose history holds m pairs.
@@ -94,31 +100,17 @@ double directionSeconds(LbfgsBackend backend, std::size_t n, int m) {
 
 int main(int argc, char** argv) {
   try {
-    std::vector<long> atoms = {2492, 24920}, ms = {4, 10, 100, 1000};
-    double bandwidth = 3.2e12;  // H200 copy bandwidth (DESIGN.md)
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      if (arg == "--help" || arg == "-h") {
-        std::printf("%s", kUsage);
-        return 0;
-      }
-      if (arg != "--atoms" && arg != "--m" && arg != "--bandwidth")
-        throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--atoms")
-        atoms = parseList(value);
-      else if (arg == "--m")
-        ms = parseList(value);
-      else
-        bandwidth = std::stod(value);
-    }
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    const std::vector<long>&atoms = o.atoms, &ms = o.ms;
+    const double bandwidth = o.bandwidth;
     const bool gpu = gpuAvailable();
     std::printf("L-BFGS direction with a full history; GPU: %s; bandwidth %.3g B/s\n",
                 gpuDescription().c_str(), bandwidth);
     std::printf("floor = one read of S and Y (2 m n doubles) / bandwidth\n\n");
-    std::printf("| atoms | m | GPU compact (us) | floor (us) | GPU / floor | GPU / 2 x floor | CPU "
-                "two-loop (us) | CPU / GPU |\n|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| atoms | m | GPU compact (us) | floor (us) | GPU / floor | GPU / 2 x floor | CPU "
+        "two-loop (us) | CPU / GPU |\n|---|---|---|---|---|---|---|---|\n");
     for (long a : atoms) {
       const std::size_t n = 3 * static_cast<std::size_t>(a);
       for (long m : ms) {

@@ -19,6 +19,7 @@
 #include "backends/PotentialFactory.h"
 #include "landscape/search/BasinHopping.h"
 #include "src/RunConfig.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -52,44 +53,42 @@ Stats stats(std::vector<double> v) {
   return s;
 }
 
-const char* kUsage =
-    "usage: bench_lj38_first_encounter [--runs N] [--threads T] [--max-steps S]\n"
-    "                                  [--backend cpu|cuda]\n"
-    "Mean first-encounter time of the LJ38 global minimum (-173.928427) by basin-hopping with\n"
-    "the settings of GMIN's LJ38 example, each run from its own random start (seed = run + 1) to\n"
-    "its first hit, in quenches, energy+gradient calls and seconds; compared with GMIN's\n"
-    "published 2825 +/- 3093 quenches. Exit status 2 if any run missed within --max-steps.\n"
-    "  --runs N           independent runs (default 50)\n"
-    "  --threads T        worker threads (default: the hardware concurrency)\n"
-    "  --max-steps S      basin-hopping steps allowed per run (default 200000)\n"
-    "  --backend B        potential backend, cpu or cuda (default cpu)\n"
-    "  -h, --help         print this and exit\n";
+struct Options {
+  long runs = 50;
+  long threads = std::max(1u, std::thread::hardware_concurrency());
+  long maxSteps = 200000;
+  Backend backend = Backend::Cpu;
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_lj38_first_encounter");
+  t.about =
+      "usage: bench_lj38_first_encounter [--runs N] [--threads T] [--max-steps S]\n"
+      "                                  [--backend cpu|cuda]\n"
+      "Mean first-encounter time of the LJ38 global minimum (-173.928427) by basin-hopping with\n"
+      "the settings of GMIN's LJ38 example, each run from its own random start (seed = run + 1) "
+      "to\n"
+      "its first hit, in quenches, energy+gradient calls and seconds; compared with GMIN's\n"
+      "published 2825 +/- 3093 quenches. Exit status 2 if any run missed within --max-steps.\n";
+  t.helpCommand();
+  t.add("runs", "N", "independent runs", fieldOf(&Options::runs)).atLeast(1);
+  t.add("threads", "T", "worker threads", fieldOf(&Options::threads))
+      .atLeast(1)
+      .defaultText("the hardware concurrency");
+  t.add("max-steps", "S", "basin-hopping steps allowed per run", fieldOf(&Options::maxSteps))
+      .atLeast(1);
+  addBackendOption(t, fieldOf(&Options::backend));
+  return t;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    long runs = 50, threads = std::max(1u, std::thread::hardware_concurrency()), maxSteps = 200000;
-    Backend backend = Backend::Cpu;
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      if (arg == "--help" || arg == "-h") {
-        std::printf("%s", kUsage);
-        return 0;
-      }
-      if (arg != "--runs" && arg != "--threads" && arg != "--max-steps" && arg != "--backend")
-        throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--runs")
-        runs = std::atol(value.c_str());
-      else if (arg == "--threads")
-        threads = std::atol(value.c_str());
-      else if (arg == "--max-steps")
-        maxSteps = std::atol(value.c_str());
-      else
-        backend = parseBackend(value);
-    }
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    const long runs = o.runs, threads = o.threads, maxSteps = o.maxSteps;
+    const Backend backend = o.backend;
 
     BasinHoppingParams base = gminLj38ExampleParams();
     base.steps = maxSteps;
@@ -120,7 +119,8 @@ int main(int argc, char** argv) {
     std::vector<std::thread> pool;
     for (long t = 0; t < std::min(threads, runs); ++t) pool.emplace_back(worker);
     for (std::thread& t : pool) t.join();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     std::vector<double> quenches, calls, seconds;
     long misses = 0;
@@ -134,24 +134,25 @@ int main(int argc, char** argv) {
       seconds.push_back(o.seconds);
     }
     const Stats q = stats(quenches), c = stats(calls), s = stats(seconds);
-    std::printf("LJ38 first encounter of %.6f, GMIN example settings, %s backend, %ld runs "
-                "(%ld threads, %.1f s wall), %ld runs missed within %ld steps\n\n",
-                kLj38GlobalMinimum, backendName(backend).c_str(), runs, threads, wall, misses,
-                maxSteps);
+    std::printf(
+        "LJ38 first encounter of %.6f, GMIN example settings, %s backend, %ld runs "
+        "(%ld threads, %.1f s wall), %ld runs missed within %ld steps\n\n",
+        kLj38GlobalMinimum, backendName(backend).c_str(), runs, threads, wall, misses, maxSteps);
     std::printf("| quantity | mean | std. dev. | std. error | median |\n|---|---|---|---|---|\n");
-    std::printf("| quenches | %.0f | %.0f | %.0f | %.0f |\n", q.mean, q.stddev, q.stderrOfMean, q.median);
+    std::printf("| quenches | %.0f | %.0f | %.0f | %.0f |\n", q.mean, q.stddev, q.stderrOfMean,
+                q.median);
     std::printf("| energy+gradient calls | %.0f | %.0f | %.0f | %.0f |\n", c.mean, c.stddev,
                 c.stderrOfMean, c.median);
     std::printf("| seconds (one core) | %.3f | %.3f | %.3f | %.3f |\n", s.mean, s.stddev,
                 s.stderrOfMean, s.median);
     std::printf("| GMIN published quenches | %.0f | %.0f | %.0f | |\n", kGminMeanQuenches,
                 kGminStdQuenches, kGminStdQuenches / 10.0);
-    std::printf("\nratio of mean quenches to GMIN's: %.2f (difference %.1f combined standard "
-                "errors)\n",
-                q.mean / kGminMeanQuenches,
-                (q.mean - kGminMeanQuenches) /
-                    std::sqrt(q.stderrOfMean * q.stderrOfMean +
-                              kGminStdQuenches * kGminStdQuenches / 100.0));
+    std::printf(
+        "\nratio of mean quenches to GMIN's: %.2f (difference %.1f combined standard "
+        "errors)\n",
+        q.mean / kGminMeanQuenches,
+        (q.mean - kGminMeanQuenches) / std::sqrt(q.stderrOfMean * q.stderrOfMean +
+                                                 kGminStdQuenches * kGminStdQuenches / 100.0));
     return misses == 0 ? 0 : 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_lj38_first_encounter: error: %s\n", e.what());

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "landscape/geometry/ClusterGeometry.h"
+#include "src/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/DeviceBuffer.h"
@@ -28,14 +28,27 @@ using namespace landscape;
 // 1 reciprocal (counted as 1), 4 for r^-6/r^-12, 3 energy, 4 derivative, 6 gradient = 26.
 constexpr double kFlopsPerPair = 26.0;
 
-const char* kUsage =
-    "usage: bench_lj_potential [--fp64-peak FLOPS] [--sizes 38,147,1000,10000]\n"
-    "Lennard-Jones energy + gradient per call (double) on the CPU reference and on CUDA (host\n"
-    "entry point with copies, and the device-resident entry point), against the FP64 floor of\n"
-    "the all-pairs work, N(N-1)/2 pairs x 26 FLOP / peak; as a Markdown table.\n"
-    "  --fp64-peak F      peak FP64 rate for the floor, FLOP/s (default 31e12, H200 measured)\n"
-    "  --sizes LIST       cluster sizes in atoms, comma-separated (default 38,147,1000,10000)\n"
-    "  -h, --help         print this and exit\n";
+struct Options {
+  double peak = 31e12;  // FP64 FLOP/s measured on an H200 (DESIGN.md); override with --fp64-peak
+  std::vector<std::size_t> sizes = {38, 147, 1000, 10000};
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_lj_potential");
+  t.about =
+      "usage: bench_lj_potential [--fp64-peak FLOPS] [--sizes 38,147,1000,10000]\n"
+      "Lennard-Jones energy + gradient per call (double) on the CPU reference and on CUDA (host\n"
+      "entry point with copies, and the device-resident entry point), against the FP64 floor of\n"
+      "the all-pairs work, N(N-1)/2 pairs x 26 FLOP / peak; as a Markdown table.\n";
+  t.helpCommand();
+  t.add("fp64-peak", "F", "peak FP64 rate for the floor (H200 measured: 31e12)",
+        fieldOf(&Options::peak))
+      .unit("FLOP/s")
+      .positive();
+  t.add("sizes", "LIST", "cluster sizes in atoms, comma-separated", fieldOf(&Options::sizes))
+      .atLeast(2);
+  return t;
+}
 
 template <class F>
 double secondsPerCall(F&& call) {
@@ -53,37 +66,17 @@ double secondsPerCall(F&& call) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  double peak = 31e12;  // FP64 FLOP/s measured on an H200 (DESIGN.md); override with --fp64-peak
-  std::vector<std::size_t> sizes = {38, 147, 1000, 10000};
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    if (arg != "--fp64-peak" && arg != "--sizes") {
-      std::fprintf(stderr, "bench_lj_potential: unknown option %s\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "bench_lj_potential: %s needs a value\n", arg.c_str());
-      return 2;
-    }
-    const std::string value = argv[++i];
-    if (arg == "--fp64-peak") {
-      peak = std::atof(value.c_str());
-    } else {
-      sizes.clear();
-      std::stringstream list(value);
-      for (std::string item; std::getline(list, item, ',');) sizes.push_back(std::stoul(item));
-    }
-  }
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const double peak = o.peak;
+  const std::vector<std::size_t>& sizes = o.sizes;
   const bool gpu = gpuAvailable();
   std::printf("Lennard-Jones energy+gradient, double precision; GPU: %s\n",
               gpuDescription().c_str());
   std::printf("floor = N(N-1)/2 pairs x %.0f FLOP / %.3g FLOP/s\n\n", kFlopsPerPair, peak);
-  std::printf("| atoms | CPU (us) | CUDA host entry (us) | CUDA device entry (us) | FP64 floor (us) "
-              "| device / floor | CPU / device |\n|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| atoms | CPU (us) | CUDA host entry (us) | CUDA device entry (us) | FP64 floor (us) "
+      "| device / floor | CPU / device |\n|---|---|---|---|---|---|---|\n");
   for (std::size_t n : sizes) {
     Random random(n);
     const double radius = std::cbrt(static_cast<double>(n) / (0.8 * 4.18879));  // density ~0.8

@@ -43,7 +43,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -59,6 +58,7 @@
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -77,72 +77,49 @@ struct Options {
   LbfgsBackend gpuLbfgs = LbfgsBackend::Cpu;  // where the cuda column's hybrid EF keeps its vectors
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
-  return out;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_optim");
+  t.about =
+      "usage: bench_optim --prmtop FILE --inpcrd FILE [--finish FILE] [--backend "
+      "cpu|cuda|cpu,cuda]\n"
+      "                   [--precision double|mixed] [--igb 1|2|5] [--saltcon M] [--rgbmax A]\n"
+      "                   [--starts K] [--dneb-runs R] [--m 4,1000] [--seed S] [--system LABEL]\n"
+      "                   [--lbfgs-backend cpu|gpu]\n"
+      "Seed 001 Tables 6-8 (hybrid EF m = 4 and 1000, DNEB m = 4) as Markdown on stdout.\n"
+      "Units: kcal/mol, Angstrom.\n";
+  t.helpCommand();
+  t.add("prmtop", "FILE", "AMBER topology", fieldOf(&Options::prmtop));
+  t.add("inpcrd", "FILE", "AMBER coordinates", fieldOf(&Options::inpcrd));
+  t.add("finish", "FILE", "second endpoint of the DNEB runs", fieldOf(&Options::finish));
+  t.add("backend", "LIST", "backends, comma-separated (default cpu,cuda with a GPU, else cpu)",
+        fieldOf(&Options::backends))
+      .choices(std::vector<std::string>{"cpu", "cuda"});
+  addPrecisionOption(t, "", fieldOf(&Options::precision));
+  addAmberGbOptions(t, fieldOf(&Options::amber));
+  t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
+  t.add("dneb-runs", "R", "DNEB runs", fieldOf(&Options::dnebRuns)).atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m of hybrid EF, comma-separated",
+                        fieldOf(&Options::historySizes))
+      .alias("m");
+  t.add("seed", "S", "random seed", fieldOf(&Options::seed)).atLeast(0);
+  t.add("system", "LABEL", "name in the tables (default: the topology's folder)",
+        fieldOf(&Options::system));
+  addLbfgsBackendOption(t,
+                        "gpu: the cuda column's eigenvector search and tangent-space L-BFGS keep "
+                        "their vectors on the device (seed 001's implementation 1)",
+                        fieldOf(&Options::gpuLbfgs));
+  return t;
 }
-
-const char* kUsage =
-    "usage: bench_optim --prmtop FILE --inpcrd FILE [--finish FILE] [--backend cpu|cuda|cpu,cuda]\n"
-    "                   [--precision double|mixed] [--igb 1|2|5] [--saltcon M] [--rgbmax A]\n"
-    "                   [--starts K] [--dneb-runs R] [--m 4,1000] [--seed S] [--system LABEL]\n"
-    "                   [--lbfgs-backend cpu|gpu]\n"
-    "Seed 001 Tables 6-8 (hybrid EF m = 4 and 1000, DNEB m = 4) as Markdown on stdout.\n"
-    "--lbfgs-backend gpu: the cuda column's eigenvector search and tangent-space L-BFGS keep\n"
-    "their vectors on the device (seed 001's implementation 1); default cpu (host vectors).\n"
-    "Default backends: cpu,cuda when a GPU is present, else cpu. Units: kcal/mol, Angstrom.\n";
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      std::exit(0);
-    }
-    if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-    const std::string v = argv[++i];
-    if (a == "--prmtop")
-      o.prmtop = v;
-    else if (a == "--inpcrd")
-      o.inpcrd = v;
-    else if (a == "--finish")
-      o.finish = v;
-    else if (a == "--system")
-      o.system = v;
-    else if (a == "--backend")
-      o.backends = split(v);
-    else if (a == "--precision")
-      o.precision = parsePrecision(v);
-    else if (a == "--igb")
-      o.amber.igb = std::stoi(v);
-    else if (a == "--saltcon")
-      o.amber.saltcon = std::stod(v);
-    else if (a == "--rgbmax")
-      o.amber.rgbmax = std::stod(v);
-    else if (a == "--starts")
-      o.starts = std::stoi(v);
-    else if (a == "--dneb-runs")
-      o.dnebRuns = std::stoi(v);
-    else if (a == "--m") {
-      o.historySizes.clear();
-      for (const std::string& m : split(v)) o.historySizes.push_back(std::stoi(m));
-    } else if (a == "--seed")
-      o.seed = std::stoull(v);
-    else if (a == "--lbfgs-backend")
-      o.gpuLbfgs = parseLbfgsBackend(v);
-    else
-      throw std::runtime_error("unknown option " + a + "\n" + kUsage);
-  }
+  parseToolCommandLine(optionTable(), argc, argv, o);
   if (o.prmtop.empty() || o.inpcrd.empty())
-    throw std::runtime_error(std::string("give the system: --prmtop FILE --inpcrd FILE\n") +
-                             kUsage);
-  if (o.backends.empty()) o.backends = gpuAvailable() ? split("cpu,cuda") : split("cpu");
-  for (const std::string& b : o.backends) parseBackend(b);  // throws on a bad name
-  if (o.starts < 1 || o.dnebRuns < 1) throw std::runtime_error("--starts and --dneb-runs >= 1");
-  o.amber.check();
+    throw std::runtime_error(
+        "give the system: --prmtop FILE --inpcrd FILE (--help lists the options)");
+  if (o.backends.empty())
+    o.backends =
+        gpuAvailable() ? std::vector<std::string>{"cpu", "cuda"} : std::vector<std::string>{"cpu"};
   if (o.system.empty()) {
     const auto slash = o.prmtop.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "." : o.prmtop.substr(0, slash);

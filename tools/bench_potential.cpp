@@ -34,6 +34,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
+#include "src/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
@@ -48,7 +49,7 @@ struct BenchSystem {
   const char* name;
   const char* prmtop;  ///< relative to --data
   const char* inpcrd;
-  double referenceTotal;  ///< REFERENCE.md amber_igb2_rgbmax12 TOTAL, kcal/mol
+  double referenceTotal;             ///< REFERENCE.md amber_igb2_rgbmax12 TOTAL, kcal/mol
   double openmmDouble, openmmMixed;  ///< ms per evaluation (issue 4), 0 when not measured
 };
 
@@ -79,23 +80,34 @@ std::string cell(double ms) {
   return b;
 }
 
-const char* kUsage =
-    "usage: bench_potential [--data DIR] [--systems a,b,...] [--repeats K] [--cpu-max-atoms N]\n"
-    "Milliseconds per AMBER-GB energy + gradient evaluation (igb 2, 0.2 M, rgbmax 12 A) on the\n"
-    "CUDA backend in double and mixed precision (device entry point, median of K calls after two\n"
-    "warm-up calls; \"host call\" adds the copies), next to the CPU reference (one thread) and\n"
-    "OpenMM's CUDA platform on an H200, as a Markdown table. Needs a CUDA device.\n"
-    "  --data DIR           GB test systems (default <source>/tests/data/gb; myoglobin_x4/_x10\n"
-    "                       from build/data/gb when DIR lacks them)\n"
-    "  --systems LIST       comma-separated subset of trpcage,trx,myoglobin,myoglobin_x4,\n"
-    "                       myoglobin_x10 (default all)\n"
-    "  --repeats K          timed calls per cell, >= 1 (default 20)\n"
-    "  --cpu-max-atoms N    largest system, in atoms, timed on the CPU (default 3000)\n"
-    "  -h, --help           print this and exit\n";
+struct Options {
+  std::string data = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb";
+  std::vector<std::string> wanted;  ///< --systems; empty = all
+  int repeats = 20;
+  long cpuMaxAtoms = 3000;
+};
 
-int usage(const char* message) {
-  std::fprintf(stderr, "bench_potential: %s\n%s", message, kUsage);
-  return 2;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_potential");
+  t.about =
+      "usage: bench_potential [--data DIR] [--systems a,b,...] [--repeats K] [--cpu-max-atoms N]\n"
+      "Milliseconds per AMBER-GB energy + gradient evaluation (igb 2, 0.2 M, rgbmax 12 A) on the\n"
+      "CUDA backend in double and mixed precision (device entry point, median of K calls after "
+      "two\n"
+      "warm-up calls; \"host call\" adds the copies), next to the CPU reference (one thread) and\n"
+      "OpenMM's CUDA platform on an H200, as a Markdown table. Needs a CUDA device.\n";
+  t.helpCommand();
+  t.add("data", "DIR",
+        "GB test systems (default <source>/tests/data/gb; myoglobin_x4/_x10 from build/data/gb "
+        "when DIR lacks them)",
+        fieldOf(&Options::data));
+  t.add("systems", "LIST",
+        "comma-separated subset of trpcage,trx,myoglobin,myoglobin_x4,myoglobin_x10 (default all)",
+        fieldOf(&Options::wanted));
+  t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
+  t.add("cpu-max-atoms", "N", "largest system, in atoms, timed on the CPU",
+        fieldOf(&Options::cpuMaxAtoms));
+  return t;
 }
 
 /// DIR/relative, or the build tree's generated copy when DIR lacks the file (myoglobin_x4 and
@@ -112,33 +124,12 @@ std::string gbDataFile(const std::string& data, const std::string& relative) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string data = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb";
-  std::vector<std::string> wanted;
-  int repeats = 20;
-  long cpuMaxAtoms = 3000;
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    // Every option takes a value: name an unknown one before asking for its value.
-    if (arg != "--data" && arg != "--systems" && arg != "--repeats" && arg != "--cpu-max-atoms")
-      return usage(("unknown option " + arg).c_str());
-    if (a + 1 >= argc) return usage(("missing value after " + arg).c_str());
-    const std::string value = argv[++a];
-    if (arg == "--data") {
-      data = value;
-    } else if (arg == "--systems") {
-      std::stringstream list(value);
-      for (std::string name; std::getline(list, name, ',');) wanted.push_back(name);
-    } else if (arg == "--repeats") {
-      repeats = std::atoi(value.c_str());
-      if (repeats < 1) return usage("--repeats must be >= 1");
-    } else {  // --cpu-max-atoms
-      cpuMaxAtoms = std::atol(value.c_str());
-    }
-  }
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::string& data = o.data;
+  const std::vector<std::string>& wanted = o.wanted;
+  const int repeats = o.repeats;
+  const long cpuMaxAtoms = o.cpuMaxAtoms;
 #ifndef LANDSCAPE_HAVE_CUDA
   std::fprintf(stderr, "bench_potential: this build has no CUDA support\n");
   return 1;
@@ -156,9 +147,8 @@ int main(int argc, char** argv) {
     for (const BenchSystem& s : kSystems) {
       if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end())
         continue;
-      const AmberTopology topology = readAmberTopology(gbDataFile(data, s.prmtop));
-      const std::vector<double> x =
-          readAmberCoordinates(gbDataFile(data, s.inpcrd), topology).positions;
+      const AmberTopology topology = readAmberTopology(data + "/" + s.prmtop);
+      const std::vector<double> x = readAmberCoordinates(data + "/" + s.inpcrd, topology).positions;
       AmberGbParams params;  // igb 2, 0.2 M, rgbmax 12
       std::vector<double> g(x.size());
 
@@ -214,9 +204,10 @@ int main(int argc, char** argv) {
                   total[1] - s.referenceTotal);
       std::fflush(stdout);
       if (std::string(s.name) == "myoglobin_x10")
-        std::printf("\nmyoglobin_x10 targets: double %.2f ms / 5 ms = %.2fx target, mixed %.2f ms "
-                    "/ 2.5 ms = %.2fx target\n\n",
-                    deviceMs[0], deviceMs[0] / 5.0, deviceMs[1], deviceMs[1] / 2.5);
+        std::printf(
+            "\nmyoglobin_x10 targets: double %.2f ms / 5 ms = %.2fx target, mixed %.2f ms "
+            "/ 2.5 ms = %.2fx target\n\n",
+            deviceMs[0], deviceMs[0] / 5.0, deviceMs[1], deviceMs[1] / 2.5);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_potential: %s\n", e.what());

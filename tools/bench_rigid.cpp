@@ -43,6 +43,7 @@
 #include "potentials/AmberTopology.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -62,76 +63,47 @@ struct Options {
   std::string out = "bench_rigid";
 };
 
-std::vector<int> integers(const std::string& s) {
-  std::vector<int> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoi(item));
-  return out;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_rigid");
+  t.about =
+      "usage: bench_rigid --prmtop F --inpcrd F [--rigid FILE | --layout local|large "
+      "[--site-residues 1,2] [--site-atoms 5,6] [--atomistic-radius R] [--large-body-radius R]] "
+      "[--backend cpu|cuda] [--lbfgs-backend cpu|gpu] [--starts K] [--m 4,10,...] [--seed S] "
+      "[--perturb DX] [--max-iterations N] [--metric on|off] [--out PREFIX]\n";
+  t.helpCommand();
+  t.add("prmtop", "F", "AMBER topology", fieldOf(&Options::prmtop));
+  t.add("inpcrd", "F", "AMBER coordinates", fieldOf(&Options::inpcrd));
+  t.add("rigid", "FILE", "rigid bodies (GROUP blocks); otherwise the finder's --layout",
+        fieldOf(&Options::rigidFile));
+  t.add("layout", "", "the finder's layout", fieldOf(&Options::layout))
+      .choices(std::vector<std::string>{"local", "large"});
+  addRigidBodySiteOptions(t, fieldOf(&Options::finder));
+  addBackendOption(t, fieldOf(&Options::backend));
+  addLbfgsBackendOption(t, "where the L-BFGS vectors live", fieldOf(&Options::lbfgsBackend));
+  t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated",
+                        fieldOf(&Options::historySizes))
+      .alias("m");
+  t.add("seed", "S", "random seed", fieldOf(&Options::seed)).atLeast(0);
+  t.add("perturb", "DX", "largest random displacement per coordinate", fieldOf(&Options::perturb))
+      .unit("Angstrom")
+      .nonNegative();
+  t.add("max-iterations", "N", "L-BFGS iteration cap", fieldOf(&Options::maxIterations)).atLeast(1);
+  t.add("metric", "on|off", "L-BFGS preconditioned by the rigid bodies' diagonal metric",
+        fieldOf(&Options::metric));
+  t.add("out", "PREFIX", "PREFIX.md and PREFIX.csv", fieldOf(&Options::out));
+  return t;
 }
-
-const char* kUsage =
-    "usage: bench_rigid --prmtop F --inpcrd F [--rigid FILE | --layout local|large "
-    "[--site-residues 1,2] [--site-atoms 5,6] [--atomistic-radius R] [--large-body-radius R]] "
-    "[--backend cpu|cuda] [--lbfgs-backend cpu|gpu] [--starts K] [--m 4,10,...] [--seed S] "
-    "[--perturb DX] [--max-iterations N] [--metric on|off] [--out PREFIX]\n";
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      std::exit(0);
-    }
-    if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-    const std::string v = argv[++i];
-    if (a == "--prmtop")
-      o.prmtop = v;
-    else if (a == "--inpcrd")
-      o.inpcrd = v;
-    else if (a == "--rigid")
-      o.rigidFile = v;
-    else if (a == "--layout")
-      o.layout = v;
-    else if (a == "--site-residues")
-      o.finder.centreResidues = integers(v);
-    else if (a == "--site-atoms")
-      o.finder.centreAtoms = integers(v);
-    else if (a == "--atomistic-radius")
-      o.finder.atomisticRadius = std::stod(v);
-    else if (a == "--large-body-radius")
-      o.finder.largeBodyRadius = std::stod(v);
-    else if (a == "--backend")
-      o.backend = parseBackend(v);
-    else if (a == "--lbfgs-backend")
-      o.lbfgsBackend = parseLbfgsBackend(v);
-    else if (a == "--starts")
-      o.starts = std::stoi(v);
-    else if (a == "--m")
-      o.historySizes = integers(v);
-    else if (a == "--seed")
-      o.seed = std::stoull(v);
-    else if (a == "--perturb")
-      o.perturb = std::stod(v);
-    else if (a == "--max-iterations")
-      o.maxIterations = std::stoi(v);
-    else if (a == "--out")
-      o.out = v;
-    else if (a == "--metric") {
-      if (v != "on" && v != "off") throw std::runtime_error("--metric takes on or off");
-      o.metric = v == "on";
-    } else
-      throw std::runtime_error("unknown option " + a + "\n" + kUsage);
-  }
+  parseToolCommandLine(optionTable(), argc, argv, o);
   if (o.prmtop.empty() || o.inpcrd.empty())
-    throw std::runtime_error(std::string("--prmtop and --inpcrd are required\n") + kUsage);
-  if (o.layout != "local" && o.layout != "large")
-    throw std::runtime_error("--layout takes local or large, not '" + o.layout + "'");
+    throw std::runtime_error("--prmtop and --inpcrd are required (--help lists the options)");
   if (o.layout == "large" && o.finder.largeBodyRadius <= 0.0)
     throw std::runtime_error(
         "--layout large needs --large-body-radius R and a site "
         "(--site-residues or --site-atoms)");
-  if (o.starts < 1) throw std::runtime_error("--starts must be >= 1");
   return o;
 }
 

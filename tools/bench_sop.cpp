@@ -26,7 +26,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,6 +33,7 @@
 #include "landscape/dynamics/SopDynamics.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
+#include "src/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/SopDynamicsCuda.h"
@@ -72,69 +72,58 @@ double floorBytes(const SopTopology& t, long pairs, int replicas, Precision prec
   return replicas * (rowIndices + 2.0 * n * pos) + natives + n * 24.0;
 }
 
-std::vector<int> parseList(const std::string& s) {
-  std::vector<int> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) out.push_back(std::stoi(item));
-  return out;
-}
-
-const char* kUsage =
-    "usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]\n"
-    "                 [--bandwidth BYTES_PER_S] [--graphs]\n"
-    "Microseconds per Langevin step of the SOP model for the PF8 protofilament (6928 beads), with\n"
-    "SOP-GPU's settings (FP32, repulsion cut at 20 A, list rebuilt every 1000 steps) and this\n"
-    "library's defaults (FP32 and double, cut at 8 A, skin 3 A), next to SOP-GPU on an H200 and\n"
-    "the memory-traffic floor of one step; then one CPU reference line (double, one replica).\n"
-    "  --pdb FILE         Calpha PDB (default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb,\n"
-    "                     else <source>/tests/data/sop/PF8_protofilament_ca.pdb)\n"
-    "  --replicas LIST    replica counts, comma-separated (default 1,4,16)\n"
-    "  --steps N          timed steps per cell (default 20000, after 2000 warm-up steps)\n"
-    "  --cpu-steps N      timed steps of the CPU reference (default 20)\n"
-    "  --bandwidth B      copy bandwidth for the floor, bytes/s (default 3.2e12, H200 measured)\n"
-    "  --graphs           also time steps replayed as CUDA Graphs (settings ending in +G)\n"
-    "  -h, --help         print this and exit\n";
-
 std::string defaultPdb() {
   if (const char* root = std::getenv("LANDSCAPE_TEST_DATA"); root && *root)
     return std::string(root) + "/sop/PF8_protofilament_ca.pdb";
   return std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/sop/PF8_protofilament_ca.pdb";
 }
 
-int run(int argc, char** argv) {
+struct Options {
   std::string pdb = defaultPdb();
   std::vector<int> replicaCounts{1, 4, 16};
   long steps = 20000, cpuSteps = 20;
   double bandwidth = 3.2e12;
   bool graphs = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    if (arg == "--graphs") {
-      graphs = true;
-      continue;
-    }
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--pdb")
-      pdb = next();
-    else if (arg == "--replicas")
-      replicaCounts = parseList(next());
-    else if (arg == "--steps")
-      steps = std::stol(next());
-    else if (arg == "--cpu-steps")
-      cpuSteps = std::stol(next());
-    else if (arg == "--bandwidth")
-      bandwidth = std::stod(next());
-    else
-      throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
-  }
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_sop");
+  t.about =
+      "usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]\n"
+      "                 [--bandwidth BYTES_PER_S] [--graphs]\n"
+      "Microseconds per Langevin step of the SOP model for the PF8 protofilament (6928 beads), "
+      "with\n"
+      "SOP-GPU's settings (FP32, repulsion cut at 20 A, list rebuilt every 1000 steps) and this\n"
+      "library's defaults (FP32 and double, cut at 8 A, skin 3 A), next to SOP-GPU on an H200 and\n"
+      "the memory-traffic floor of one step; then one CPU reference line (double, one replica).\n";
+  t.helpCommand();
+  t.add("pdb", "FILE",
+        "Calpha PDB ($LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb, else "
+        "<source>/tests/data/sop/PF8_protofilament_ca.pdb)",
+        fieldOf(&Options::pdb));
+  t.add("replicas", "LIST", "replica counts, comma-separated", fieldOf(&Options::replicaCounts))
+      .atLeast(1);
+  t.add("steps", "N", "timed steps per cell, after 2000 warm-up steps", fieldOf(&Options::steps))
+      .atLeast(1);
+  t.add("cpu-steps", "N", "timed steps of the CPU reference", fieldOf(&Options::cpuSteps))
+      .atLeast(0);
+  t.add("bandwidth", "B", "copy bandwidth for the floor (H200 measured: 3.2e12)",
+        fieldOf(&Options::bandwidth))
+      .unit("bytes/s")
+      .positive();
+  t.flag("graphs", "also time steps replayed as CUDA Graphs (settings ending in +G)",
+         fieldOf(&Options::graphs));
+  return t;
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::string& pdb = o.pdb;
+  const std::vector<int>& replicaCounts = o.replicaCounts;
+  const long steps = o.steps, cpuSteps = o.cpuSteps;
+  const double bandwidth = o.bandwidth;
+  const bool graphs = o.graphs;
   std::vector<Setting> settings = {
       {"sop-gpu", Precision::Single, 20.0, 1e-3, 1000, 0},
       {"default", Precision::Single, 8.0, 3.0, 0, 0},

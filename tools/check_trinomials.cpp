@@ -1,5 +1,5 @@
-// Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp): for prime l,
-// x^l + x^s + 1 is irreducible over GF(2) iff x^(2^l) = x modulo it (Rabin's test; the gcd
+// Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp): for prime
+// l, x^l + x^s + 1 is irreducible over GF(2) iff x^(2^l) = x modulo it (Rabin's test; the gcd
 // condition reduces to f(0) = f(1) = 1), and when 2^l - 1 is a Mersenne prime an irreducible
 // trinomial is primitive, so the additive generator has period 2^31 (2^l - 1).
 // l squarings modulo the trinomial cost O(l^2 / 64) word operations: seconds up to l ~ 10^5,
@@ -14,19 +14,30 @@
 #include <vector>
 
 #include "potentials/RngKind.h"
+#include "src/OptionTable.h"
 
 namespace {
 
+using namespace landscape;
 using Word = std::uint64_t;
 
-const char* kUsage =
-    "usage: check_trinomials [--max-degree D]\n"
-    "Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp) with Rabin's\n"
-    "test, x^(2^l) = x modulo x^l + x^s + 1, after a self-check on degree 127; prints each\n"
-    "trinomial's verdict and seconds. Cost grows as l^2: seconds up to l ~ 10^5, about half an\n"
-    "hour for l = 3021377. Exit status 1 if any check fails.\n"
-    "  --max-degree D     skip trinomials of degree l above D (default 200000)\n"
-    "  -h, --help         print this and exit\n";
+struct Options {
+  std::size_t maxDegree = 200000;
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("check_trinomials");
+  t.about =
+      "usage: check_trinomials [--max-degree D]\n"
+      "Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp) "
+      "with Rabin's\n"
+      "test, x^(2^l) = x modulo x^l + x^s + 1, after a self-check on degree 127; prints each\n"
+      "trinomial's verdict and seconds. Cost grows as l^2: seconds up to l ~ 10^5, about half an\n"
+      "hour for l = 3021377. Exit status 1 if any check fails.\n";
+  t.helpCommand();
+  t.add("max-degree", "D", "skip trinomials of degree l above D", fieldOf(&Options::maxDegree));
+  return t;
+}
 
 /// The 32 low bits of w spread to the even bit positions of a 64-bit word (squaring over GF(2)).
 Word spread(std::uint32_t w) {
@@ -89,23 +100,9 @@ bool isPrimitive(std::size_t l, std::size_t s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::size_t maxDegree = 200000;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    if (arg != "--max-degree") {
-      std::fprintf(stderr, "check_trinomials: unknown option %s\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "check_trinomials: --max-degree needs a value\n");
-      return 2;
-    }
-    maxDegree = std::strtoull(argv[++i], nullptr, 10);
-  }
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::size_t maxDegree = o.maxDegree;
   // Controls: x^127 + x^63 + 1 is primitive, x^127 + x^62 + 1 is not.
   if (!isPrimitive(127, 63) || isPrimitive(127, 62)) {
     std::printf("self-check on degree 127 failed\n");

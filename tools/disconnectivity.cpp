@@ -10,66 +10,58 @@
 #include <iostream>
 #include <string>
 
-#include "landscape/formats/CoordinatesFile.h"
 #include "landscape/formats/PngImage.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/DisconnectivityGraph.h"
+#include "src/OptionTable.h"
 
 namespace {
 
-const char* kUsage =
-    "Usage: disconnectivity DATABASE [--output FILE.png] [--levels N] [--top E]\n"
-    "                       [--width W] [--height H] [--all]\n"
-    "Draws the disconnectivity graph of an HDF5 transition-network database (optim) as a PNG\n"
-    "(default disconnectivity.png, 800 x 600 pixels). --levels: energy levels (default 20);\n"
-    "--top: energy of the top level (default just above the highest transition state);\n"
-    "--all: also minima not connected to the global minimum. Energies in the database's unit\n"
-    "(reduced epsilon for Lennard-Jones); the axis labels are energies at the levels.\n";
-
-double number(const std::string& option, const std::string& value) {
-  const auto v = landscape::parseFortranReal(value);
-  if (!v) throw std::runtime_error(option + " expects a number, found '" + value + "'");
-  return *v;
-}
-
-int integer(const std::string& option, const std::string& value, int minimum) {
-  const auto v = landscape::parseFortranInteger(value);
-  if (!v || *v < minimum || *v > 100000) {
-    throw std::runtime_error(option + " expects an integer >= " + std::to_string(minimum) +
-                             ", found '" + value + "'");
-  }
-  return static_cast<int>(*v);
-}
-
-int run(int argc, char** argv) {
+struct Options {
   std::string database, output = "disconnectivity.png";
   int width = 800, height = 600;
   landscape::DisconnectivityParams params;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool hasValue = i + 1 < argc;
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--output" && hasValue) {
-      output = argv[++i];
-    } else if (a == "--levels" && hasValue) {
-      params.levels = integer(a, argv[++i], 1);
-    } else if (a == "--top" && hasValue) {
-      params.topEnergy = number(a, argv[++i]);
-    } else if (a == "--width" && hasValue) {
-      width = integer(a, argv[++i], 100);
-    } else if (a == "--height" && hasValue) {
-      height = integer(a, argv[++i], 100);
-    } else if (a == "--all") {
-      params.connectedToLowestOnly = false;
-    } else if (!a.empty() && a[0] != '-' && database.empty()) {
-      database = a;
-    } else {
-      throw std::runtime_error("unexpected argument '" + a + "'\n" + kUsage);
-    }
-  }
-  if (database.empty()) throw std::runtime_error(std::string("no DATABASE given\n") + kUsage);
+};
+
+landscape::OptionTable<Options> optionTable() {
+  using landscape::fieldOf;
+  using P = landscape::DisconnectivityParams;
+  landscape::OptionTable<Options> t("disconnectivity");
+  t.about =
+      "Usage: disconnectivity DATABASE [--output FILE.png] [--levels N] [--top E]\n"
+      "                       [--width W] [--height H] [--all]\n"
+      "Draws the disconnectivity graph of an HDF5 transition-network database (optim) as a PNG.\n"
+      "Energies in the database's unit (reduced epsilon for Lennard-Jones); the axis labels are\n"
+      "energies at the levels.\n";
+  t.helpCommand();
+  t.positional("DATABASE", "the HDF5 transition-network database", fieldOf(&Options::database));
+  t.add("output", "FILE.png", "the image to write", fieldOf(&Options::output));
+  t.add("levels", "N", "energy levels", fieldOf(&Options::params, &P::levels))
+      .atLeast(1)
+      .atMost(100000);
+  t.add("top", "E", "energy of the top level", fieldOf(&Options::params, &P::topEnergy))
+      .defaultText("just above the highest transition state");
+  t.add("width", "W", "image width", fieldOf(&Options::width))
+      .unit("pixels")
+      .atLeast(100)
+      .atMost(100000);
+  t.add("height", "H", "image height", fieldOf(&Options::height))
+      .unit("pixels")
+      .atLeast(100)
+      .atMost(100000);
+  t.flag("all", "also minima not connected to the global minimum",
+         fieldOf(&Options::params, &P::connectedToLowestOnly))
+      .inverted();
+  return t;
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::string &database = o.database, &output = o.output;
+  const int width = o.width, height = o.height;
+  const landscape::DisconnectivityParams& params = o.params;
+  if (database.empty()) throw std::runtime_error("no DATABASE given (--help)");
 
   landscape::DatabaseMetadata metadata;
   const landscape::StoredTransitionNetwork network =

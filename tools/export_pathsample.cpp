@@ -13,35 +13,37 @@
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/PathsampleExport.h"
 #include "landscape/network/Database.h"
+#include "src/OptionTable.h"
 
 namespace {
 
-const char* kUsage =
-    "Usage: export_pathsample DATABASE [--output DIR] [--path-info]\n"
-    "Writes PATHSAMPLE's min.data, ts.data, points.min and points.ts (and with --path-info\n"
-    "OPTIM's path.info, every transition state as a min-ts-min triple) into DIR (default .)\n"
-    "from an HDF5 transition-network database written by optim (docs/database.md).\n"
-    "Units are the database's (reduced epsilon and sigma for Lennard-Jones, unit masses).\n";
-
-int run(int argc, char** argv) {
+struct Options {
   std::string database, output = ".";
   bool pathInfo = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--output" && i + 1 < argc) {
-      output = argv[++i];
-    } else if (a == "--path-info") {
-      pathInfo = true;
-    } else if (!a.empty() && a[0] != '-' && database.empty()) {
-      database = a;
-    } else {
-      throw std::runtime_error("unexpected argument '" + a + "'\n" + kUsage);
-    }
-  }
-  if (database.empty()) throw std::runtime_error(std::string("no DATABASE given\n") + kUsage);
+};
+
+landscape::OptionTable<Options> optionTable() {
+  landscape::OptionTable<Options> t("export_pathsample");
+  t.about =
+      "Usage: export_pathsample DATABASE [--output DIR] [--path-info]\n"
+      "Writes PATHSAMPLE's min.data, ts.data, points.min and points.ts (and with --path-info\n"
+      "OPTIM's path.info, every transition state as a min-ts-min triple) into DIR\n"
+      "from an HDF5 transition-network database written by optim (docs/database.md).\n"
+      "Units are the database's (reduced epsilon and sigma for Lennard-Jones, unit masses).\n";
+  t.helpCommand();
+  t.positional("DATABASE", "the HDF5 transition-network database",
+               landscape::fieldOf(&Options::database));
+  t.add("output", "DIR", "folder of the files", landscape::fieldOf(&Options::output));
+  t.flag("path-info", "also write path.info", landscape::fieldOf(&Options::pathInfo));
+  return t;
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::string &database = o.database, &output = o.output;
+  const bool pathInfo = o.pathInfo;
+  if (database.empty()) throw std::runtime_error("no DATABASE given (--help)");
 
   landscape::DatabaseMetadata metadata;
   const landscape::StoredTransitionNetwork network =

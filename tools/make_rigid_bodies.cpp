@@ -1,14 +1,13 @@
 // make_rigid_bodies: writes a rigid-body file (GMIN's GROUP format, docs/rigid-bodies.md) for an
 // AMBER system, grouping what seed 001 (section 3.2) grouped: peptide bonds, aromatic rings and
-// sp2 centres (landscape/geometry/RigidBodyFinder.h); optionally everything farther than a radius from a
-// chosen site as one large body (seed 001 Table 5), with an atomistic zone around the site.
+// sp2 centres (landscape/geometry/RigidBodyFinder.h); optionally everything farther than a radius
+// from a chosen site as one large body (seed 001 Table 5), with an atomistic zone around the site.
 //
 // Usage: make_rigid_bodies --prmtop F --inpcrd F --out FILE [--no-peptides] [--no-aromatics]
 //          [--no-sp2] [--site-residues 1,5,...] [--site-atoms 10,11,...]
 //          [--atomistic-radius R] [--large-body-radius R]        (radii in Angstrom)
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,81 +16,53 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/RigidBodySystem.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
 using namespace landscape;
 
-std::vector<int> integers(const std::string& s, const std::string& option) {
-  std::vector<int> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty())
-      throw std::runtime_error(option + ": '" + item + "' is not an integer");
-    out.push_back(v);
-  }
-  return out;
-}
+struct Options {
+  std::string prmtop, inpcrd, out;
+  RigidBodyFinderParams params;
+};
 
-const char* kUsage =
-    "usage: make_rigid_bodies --prmtop F --inpcrd F --out FILE [--no-peptides] [--no-aromatics]\n"
-    "         [--no-sp2] [--site-residues 1,5,...] [--site-atoms 10,11,...]\n"
-    "         [--atomistic-radius R] [--large-body-radius R]   (radii in Angstrom)\n";
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("make_rigid_bodies");
+  t.about =
+      "usage: make_rigid_bodies --prmtop F --inpcrd F --out FILE [--no-peptides] [--no-aromatics]\n"
+      "         [--no-sp2] [--site-residues 1,5,...] [--site-atoms 10,11,...]\n"
+      "         [--atomistic-radius R] [--large-body-radius R]   (radii in Angstrom)\n";
+  t.helpCommand();
+  t.add("prmtop", "F", "AMBER topology", fieldOf(&Options::prmtop));
+  t.add("inpcrd", "F", "AMBER coordinates", fieldOf(&Options::inpcrd));
+  t.add("out", "FILE", "the rigid-body file to write (GROUP blocks)", fieldOf(&Options::out));
+  t.flag("no-peptides", "no peptide-bond bodies",
+         fieldOf(&Options::params, &RigidBodyFinderParams::peptideBonds))
+      .inverted()
+      .defaultText("");
+  t.flag("no-aromatics", "no aromatic-ring bodies",
+         fieldOf(&Options::params, &RigidBodyFinderParams::aromaticRings))
+      .inverted()
+      .defaultText("");
+  t.flag("no-sp2", "no sp2-centre bodies",
+         fieldOf(&Options::params, &RigidBodyFinderParams::sp2Centres))
+      .inverted()
+      .defaultText("");
+  addRigidBodySiteOptions(t, fieldOf(&Options::params));
+  return t;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    std::string prmtop, inpcrd, out;
-    RigidBodyFinderParams params;
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (a == "--help" || a == "-h") {
-        std::printf("%s", kUsage);
-        return 0;
-      }
-      if (a == "--no-peptides") {
-        params.peptideBonds = false;
-        continue;
-      }
-      if (a == "--no-aromatics") {
-        params.aromaticRings = false;
-        continue;
-      }
-      if (a == "--no-sp2") {
-        params.sp2Centres = false;
-        continue;
-      }
-      const bool takesValue = a == "--prmtop" || a == "--inpcrd" || a == "--out" ||
-                              a == "--site-residues" || a == "--site-atoms" ||
-                              a == "--atomistic-radius" || a == "--large-body-radius";
-      if (!takesValue) throw std::runtime_error("unknown option " + a + "\n" + kUsage);
-      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-      const std::string v = argv[++i];
-      if (a == "--prmtop")
-        prmtop = v;
-      else if (a == "--inpcrd")
-        inpcrd = v;
-      else if (a == "--out")
-        out = v;
-      else if (a == "--site-residues")
-        params.centreResidues = integers(v, a);
-      else if (a == "--site-atoms")
-        params.centreAtoms = integers(v, a);
-      else if (a == "--atomistic-radius")
-        params.atomisticRadius = std::stod(v);
-      else  // --large-body-radius
-        params.largeBodyRadius = std::stod(v);
-    }
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    const std::string &prmtop = o.prmtop, &inpcrd = o.inpcrd, &out = o.out;
+    const RigidBodyFinderParams& params = o.params;
     if (prmtop.empty() || inpcrd.empty() || out.empty())
-      throw std::runtime_error(std::string("--prmtop, --inpcrd and --out are required\n") + kUsage);
+      throw std::runtime_error("--prmtop, --inpcrd and --out are required (--help lists them)");
     const AmberTopology topology = readAmberTopology(prmtop);
     const std::vector<double> x = readAmberCoordinates(inpcrd, topology).positions;
     const RigidBodyFinderResult found = findRigidBodies(topology, x, params);

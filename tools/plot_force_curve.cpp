@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "landscape/formats/PngImage.h"
+#include "src/OptionTable.h"
 
 namespace {
 
@@ -23,15 +24,28 @@ struct Curve {
   std::vector<double> x, force, q;  // A, pN, fraction
 };
 
-const char* kUsage =
-    "usage: plot_force_curve OUT.png CURVE.dat [CURVE.dat ...]\n"
-    "Draws force curves written by `sop` (force_curve_<r>.dat) as a PNG: the cantilever force in\n"
-    "pN (blue, left axis) against the extension or cantilever displacement Z in Angstrom (bottom\n"
-    "axis), with the fraction of native contacts Q in red (Q = 1 at the top of the plot). Each\n"
-    "further CURVE.dat is drawn in a darker blue, so replicas overlay.\n"
-    "  OUT.png            the image to write (900 x 560 pixels)\n"
-    "  CURVE.dat          6 columns: time force_kcal force_pN x tip Q\n"
-    "  -h, --help         print this and exit\n";
+struct Options {
+  std::string image;                ///< OUT.png
+  std::vector<std::string> curves;  ///< CURVE.dat ...
+};
+
+landscape::OptionTable<Options> optionTable() {
+  landscape::OptionTable<Options> t("plot_force_curve");
+  t.about =
+      "usage: plot_force_curve OUT.png CURVE.dat [CURVE.dat ...]\n"
+      "Draws force curves written by `sop` (force_curve_<r>.dat) as a PNG: the cantilever force "
+      "in\n"
+      "pN (blue, left axis) against the extension or cantilever displacement Z in Angstrom "
+      "(bottom\n"
+      "axis), with the fraction of native contacts Q in red (Q = 1 at the top of the plot). Each\n"
+      "further CURVE.dat is drawn in a darker blue, so replicas overlay.\n";
+  t.helpCommand();
+  t.positional("OUT.png", "the image to write (900 x 560 pixels)",
+               landscape::fieldOf(&Options::image));
+  t.positional("CURVE.dat", "6 columns: time force_kcal force_pN x tip Q",
+               landscape::fieldOf(&Options::curves));
+  return t;
+}
 
 Curve readCurve(const std::string& path) {
   std::ifstream in(path);
@@ -71,24 +85,15 @@ std::string label(double v) {
 }
 
 int run(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    // No options besides --help: a dash-led argument is a typo, not a file name to overwrite.
-    if (arg.size() > 1 && arg[0] == '-') {
-      std::cerr << "plot_force_curve: unknown option " << arg << "\n" << kUsage;
-      return 2;
-    }
-  }
-  if (argc < 3) {
-    std::cerr << kUsage;
+  Options o;
+  // No options besides --help: a dash-led argument is a typo, not a file name to overwrite.
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  if (o.curves.empty()) {
+    std::cerr << "plot_force_curve: give OUT.png and at least one CURVE.dat (--help)\n";
     return 2;
   }
   std::vector<Curve> curves;
-  for (int i = 2; i < argc; ++i) curves.push_back(readCurve(argv[i]));
+  for (const std::string& path : o.curves) curves.push_back(readCurve(path));
   double xMin = 1e300, xMax = -1e300, fMin = 0, fMax = -1e300;
   for (const Curve& c : curves) {
     xMin = std::min(xMin, *std::min_element(c.x.begin(), c.x.end()));
@@ -137,9 +142,9 @@ int run(int argc, char** argv) {
       image.line(px(c.x[i - 1]), py(q0), px(c.x[i]), py(q1), red, 1);
     }
   }
-  landscape::writePng(argv[1], image);
+  landscape::writePng(o.image, image);
   std::printf("plot_force_curve: %zu curve(s), force %g..%g pN, x %g..%g A -> %s\n", curves.size(),
-              fMin, fMax, xMin, xMax, argv[1]);
+              fMin, fMax, xMin, xMax, o.image.c_str());
   return 0;
 }
 

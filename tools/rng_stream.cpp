@@ -19,69 +19,55 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "landscape/dynamics/RandomStreams.h"
 #include "potentials/RngKind.h"
+#include "src/OptionTable.h"
 
 namespace {
 
 using namespace landscape;
 
-void printUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: rng_stream --generator NAME --seed S [--count N] [--particles P]\n"
-               "  NAME: lcg, ran2, hybrid-taus, lagged-fibonacci, philox\n"
-               "  writes 32-bit little-endian words to stdout (endless without --count);\n"
-               "  --particles P picks the lagged-fibonacci lags the integrator uses for P "
-               "particles\n");
-}
+struct Options {
+  std::optional<RngKind> generator;
+  std::optional<std::uint64_t> seed;
+  std::uint64_t count = std::numeric_limits<std::uint64_t>::max(), particles = 1;
+};
 
-std::uint64_t parseCount(const std::string& flag, const std::string& value) {
-  if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
-    throw std::invalid_argument(flag + " needs a non-negative integer, got '" + value + "'");
-  errno = 0;
-  const unsigned long long parsed = std::strtoull(value.c_str(), nullptr, 10);
-  if (errno == ERANGE) throw std::invalid_argument(flag + " is out of range: " + value);
-  return parsed;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("rng_stream");
+  t.about =
+      "usage: rng_stream --generator NAME --seed S [--count N] [--particles P]\n"
+      "Writes 32-bit little-endian words to stdout (endless without --count).\n";
+  t.helpCommand();
+  t.add("generator", "", "the generator (required)", fieldOf(&Options::generator))
+      .choices(allRngKinds(), rngKindName)
+      .defaultText("");
+  t.add("seed", "S", "the seed (required)", fieldOf(&Options::seed)).atLeast(0).defaultText("");
+  t.add("count", "N", "words to write", fieldOf(&Options::count)).atLeast(0).defaultText("endless");
+  t.add("particles", "P", "picks the lagged-fibonacci lags the integrator uses for P particles",
+        fieldOf(&Options::particles))
+      .atLeast(1);
+  return t;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    std::string generator;
-    std::uint64_t seed = 0, count = std::numeric_limits<std::uint64_t>::max(), particles = 1;
-    bool haveSeed = false;
-    for (int i = 1; i < argc; ++i) {
-      const std::string flag = argv[i];
-      if (flag == "--help" || flag == "-h") {
-        printUsage(stdout);
-        return 0;
-      }
-      if (flag != "--generator" && flag != "--seed" && flag != "--count" && flag != "--particles")
-        throw std::invalid_argument("unknown option " + flag);
-      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
-      const std::string value = argv[++i];
-      if (flag == "--generator") {
-        generator = value;
-      } else if (flag == "--seed") {
-        seed = parseCount(flag, value);
-        haveSeed = true;
-      } else if (flag == "--count") {
-        count = parseCount(flag, value);
-      } else {  // --particles
-        particles = parseCount(flag, value);
-        if (particles == 0) throw std::invalid_argument("--particles must be >= 1");
-      }
-    }
-    if (generator.empty() || !haveSeed) {
-      printUsage(stderr);
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    if (!o.generator || !o.seed) {
+      std::fprintf(stderr, "rng_stream: --generator and --seed are required (--help)\n");
       return 2;
     }
-    const RngKind kind = parseRngKind(generator);
+    const RngKind kind = *o.generator;
+    const std::uint64_t seed = *o.seed, particles = o.particles;
+    std::uint64_t count = o.count;
     RandomStreams streams(kind, seed, 1,
                           kind == RngKind::LaggedFibonacci
                               ? laggedFibonacciLagsFor(kWordsPerStreamStep * particles)

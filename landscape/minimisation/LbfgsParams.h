@@ -5,8 +5,12 @@
 
 namespace landscape {
 
+/// The L-BFGS history size m (stored {s, y} pairs) wherever nothing else is asked for: seed 001's
+/// m = 4. The programs' option for it is --lbfgs-m (GMIN/OPTIM keyword UPDATES).
+inline constexpr int kLbfgsHistorySize = 4;
+
 struct LbfgsParams {
-  int historySize = 4;         ///< m, number of stored {s, y} pairs (>= 1)
+  int historySize = kLbfgsHistorySize;  ///< m, number of stored {s, y} pairs (>= 1)
   double initialGuess = 0.1;   ///< H0 of the very first step (GMIN's DGUESS), length^2/energy
   double maxStep = 0.4;        ///< cap on the step length |c p| (length)
   double maxRise = 1e-4;       ///< largest energy rise accepted on a step (energy)

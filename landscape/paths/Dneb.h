@@ -56,7 +56,7 @@ struct DnebParams {
   double rmsTolerance = 0.025;    ///< on the RMS band gradient over all images (energy/length)
   double maxStepPerImage = 0.2;   ///< largest displacement of one image per step (length)
   double initialGuess = 1e-3;     ///< H0 of the first step (length^2/energy; OPTIM's NEB DGUESS)
-  int historySize = 4;            ///< L-BFGS m (seed 001: 4)
+  int historySize = kLbfgsHistorySize;  ///< L-BFGS m (seed 001: 4)
   bool doublyNudged = true;       ///< keep the doubly nudged perpendicular spring part (else NEB)
   /// true (OPTIM's default DNEB gradient, GRADTYPE "DNEB" of its NEB/grad.f90): parallel spring
   /// gradient -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12),

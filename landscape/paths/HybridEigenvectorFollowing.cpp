@@ -50,8 +50,7 @@ double TangentSpacePotential::energyGradient(const double* x, double* g) {
 }
 
 LbfgsParams HybridEigenvectorFollowingParams::defaultTangentSpace() {
-  LbfgsParams p;
-  p.historySize = 4;
+  LbfgsParams p;  // historySize: kLbfgsHistorySize
   p.maxStep = 0.2;
   p.rmsTolerance = 1e-5;
   return p;

@@ -58,8 +58,7 @@ class NormalisingWorkspace : public LbfgsWorkspace {
 }  // namespace
 
 LbfgsParams RayleighRitzParams::defaultLbfgs() {
-  LbfgsParams p;
-  p.historySize = 4;
+  LbfgsParams p;  // historySize: kLbfgsHistorySize
   p.maxStep = 0.2;  // the iterate is a unit vector: at most ~0.2 rad of rotation per step
   p.rmsTolerance = 0.01;
   p.maxIterations = 1000;
