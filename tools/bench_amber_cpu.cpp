@@ -26,6 +26,7 @@
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "src/OptionTable.h"
+#include "tools/GbTestData.h"
 
 namespace {
 
@@ -128,17 +129,6 @@ std::size_t descreeningPairs(const AmberGb& gb, const std::vector<double>& x) {
       if (dx * dx + dy * dy + dz * dz <= cut * cut) ++count;
     }
   return count;
-}
-
-/// DIR/relative, or the build tree's generated copy when DIR lacks the file (myoglobin_x4 and
-/// myoglobin_x10 are made at build time into build/data/gb, tests/data/gb/SOURCES.md).
-std::string gbDataFile(const std::string& data, const std::string& relative) {
-  const std::filesystem::path path = std::filesystem::path(data) / relative;
-  const std::filesystem::path generated =
-      std::filesystem::path(LANDSCAPE_GENERATED_DATA_DIR) / "gb" / relative;
-  if (!std::filesystem::exists(path) && std::filesystem::exists(generated))
-    return generated.string();
-  return path.string();
 }
 
 }  // namespace

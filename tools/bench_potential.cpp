@@ -35,6 +35,7 @@
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "src/OptionTable.h"
+#include "tools/GbTestData.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
@@ -108,17 +109,6 @@ OptionTable<Options> optionTable() {
   t.add("cpu-max-atoms", "N", "largest system, in atoms, timed on the CPU",
         fieldOf(&Options::cpuMaxAtoms));
   return t;
-}
-
-/// DIR/relative, or the build tree's generated copy when DIR lacks the file (myoglobin_x4 and
-/// myoglobin_x10 are made at build time into build/data/gb, tests/data/gb/SOURCES.md).
-std::string gbDataFile(const std::string& data, const std::string& relative) {
-  const std::filesystem::path path = std::filesystem::path(data) / relative;
-  const std::filesystem::path generated =
-      std::filesystem::path(LANDSCAPE_GENERATED_DATA_DIR) / "gb" / relative;
-  if (!std::filesystem::exists(path) && std::filesystem::exists(generated))
-    return generated.string();
-  return path.string();
 }
 
 }  // namespace
