@@ -19,6 +19,8 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "landscape/geometry/CubeCluster.h"
+#include "src/OptionTable.h"
+#include "src/SharedOptions.h"
 
 namespace {
 
@@ -28,30 +30,6 @@ using namespace landscape;
 // counts it: 3 sub, 5 for r^2, 1 reciprocal (counted as 1), 4 for r^-6/r^-12, 3 energy,
 // 4 derivative, 6 gradient = 26 FLOP per pair.
 constexpr double kFlopsPerPair = 26.0;
-
-const char* kUsage =
-    "usage: bench_batch [--sizes 13,38,75,147] [--batches 1,8,64,512,4096,32768]\n"
-    "                   [--backends cpu1,cpu2,cuda] [--fp64-peak FLOPS] [--cpu-seconds S]\n"
-    "                   [--min-seconds S] [--max-iterations I] [--m M] [--warps W] [--tile T]\n"
-    "                   [--seed S]\n"
-    "Lennard-Jones minimisations per second against the batch size B, from random starts uniform\n"
-    "in a cube of half-side 1.5 N^(1/3) (GMIN L-BFGS: m = 4, maxStep 0.4, maxRise 1e-4, H0 0.1,\n"
-    "RMS 1e-6), as a Markdown table with energy+gradient calls per minimisation, the converged\n"
-    "fraction, the ratio to the 1-thread CPU rate and the fraction of the FP64 pair floor\n"
-    "(N(N-1)/2 pairs x calls x 26 FLOP / peak).\n"
-    "  --sizes LIST        cluster sizes in atoms (default 13,38,75,147)\n"
-    "  --batches LIST      batch sizes B (default 1,8,64,512,4096,32768; those that fit)\n"
-    "  --backends LIST     cpuT (CPU reference on T threads), twinT (CPU twin of the kernel),\n"
-    "                      cuda (default cpu1,cpu2,cuda; cuda only where a device is found)\n"
-    "  --fp64-peak F       FP64 rate of the floor, FLOP/s (default 34e12: H100 SXM / H200,\n"
-    "                      non-tensor)\n"
-    "  --cpu-seconds S     skip a CPU row whose predicted time exceeds S (default 20)\n"
-    "  --min-seconds S     repeat a GPU batch until S seconds have passed (default 0.5)\n"
-    "  --max-iterations I  L-BFGS iteration cap (default 10000)\n"
-    "  --m M               L-BFGS history size (default 4)\n"
-    "  --warps W, --tile T GPU team shape (default 0 0: chosen from shared memory)\n"
-    "  --seed S            seed of the starts (default 1)\n"
-    "  -h, --help          print this and exit\n";
 
 struct Options {
   std::vector<std::size_t> sizes = {13, 38, 75, 147};
@@ -63,53 +41,49 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-template <class T>
-std::vector<T> parseList(const std::string& text, T (*convert)(const std::string&)) {
-  std::vector<T> out;
-  std::stringstream list(text);
-  for (std::string item; std::getline(list, item, ',');) out.push_back(convert(item));
-  return out;
-}
-
-std::size_t toSize(const std::string& s) { return std::stoul(s); }
-std::string toString(const std::string& s) { return s; }
-
-Options parseOptions(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      std::exit(0);
-    }
-    if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value (--help lists options)");
-    const std::string v = argv[++i];
-    if (arg == "--sizes")
-      o.sizes = parseList(v, toSize);
-    else if (arg == "--batches")
-      o.batches = parseList(v, toSize);
-    else if (arg == "--backends")
-      o.backends = parseList(v, toString);
-    else if (arg == "--fp64-peak")
-      o.peak = std::stod(v);
-    else if (arg == "--cpu-seconds")
-      o.cpuSeconds = std::stod(v);
-    else if (arg == "--min-seconds")
-      o.minSeconds = std::stod(v);
-    else if (arg == "--max-iterations")
-      o.maxIterations = std::stoi(v);
-    else if (arg == "--m")
-      o.m = std::stoi(v);
-    else if (arg == "--warps")
-      o.shape.warps = std::stoi(v);
-    else if (arg == "--tile")
-      o.shape.tileWidth = std::stoi(v);
-    else if (arg == "--seed")
-      o.seed = std::stoull(v);
-    else
-      throw std::invalid_argument("unknown option " + arg + " (--help lists the options)");
-  }
-  return o;
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_batch");
+  t.about =
+      "usage: bench_batch [--sizes 13,38,75,147] [--batches 1,8,64,512,4096,32768]\n"
+      "                   [--backends cpu1,cpu2,cuda] [--fp64-peak FLOPS] [--cpu-seconds S]\n"
+      "                   [--min-seconds S] [--max-iterations I] [--lbfgs-m M] [--warps W]\n"
+      "                   [--tile T] [--seed S]\n"
+      "Lennard-Jones minimisations per second against the batch size B, from random starts\n"
+      "uniform in a cube of half-side 1.5 N^(1/3) (GMIN L-BFGS: m = 4, maxStep 0.4, maxRise 1e-4,\n"
+      "H0 0.1, RMS 1e-6; reduced units), as a Markdown table with energy+gradient calls per\n"
+      "minimisation, the converged fraction, the ratio to the 1-thread CPU rate and the fraction\n"
+      "of the FP64 pair floor (N(N-1)/2 pairs x calls x 26 FLOP / peak).\n";
+  t.helpCommand();
+  t.add("sizes", "LIST", "cluster sizes in atoms", fieldOf(&Options::sizes)).atLeast(2);
+  t.add("batches", "LIST", "batch sizes B (those that fit)", fieldOf(&Options::batches))
+      .atLeast(1);
+  t.add("backends", "LIST",
+        "cpuT (CPU reference on T threads), twinT (CPU twin of the kernel), cuda (only where a "
+        "device is found)",
+        fieldOf(&Options::backends));
+  t.add("fp64-peak", "F", "FP64 rate of the floor (H100 SXM / H200, non-tensor)",
+        fieldOf(&Options::peak))
+      .unit("FLOP/s")
+      .positive();
+  t.add("cpu-seconds", "S", "skip a CPU row whose predicted time exceeds S",
+        fieldOf(&Options::cpuSeconds))
+      .unit("s")
+      .positive();
+  t.add("min-seconds", "S", "repeat a GPU batch until S seconds have passed",
+        fieldOf(&Options::minSeconds))
+      .unit("s")
+      .positive();
+  t.add("max-iterations", "I", "L-BFGS iteration cap", fieldOf(&Options::maxIterations))
+      .atLeast(1);
+  addLbfgsHistoryOption(t, "L-BFGS history size", fieldOf(&Options::m)).alias("m");
+  t.add("warps", "W", "GPU warps per structure (1, 2, 4 or 8; 0: from shared memory)",
+        fieldOf(&Options::shape, &BatchedTeamShape::warps))
+      .oneOf({0, 1, 2, 4, 8});
+  t.add("tile", "T", "GPU pair tile width (4, 8, 16 or 32; 0: chosen)",
+        fieldOf(&Options::shape, &BatchedTeamShape::tileWidth))
+      .oneOf({0, 4, 8, 16, 32});
+  t.add("seed", "S", "seed of the starts", fieldOf(&Options::seed));
+  return t;
 }
 
 LbfgsParams benchParams(const Options& o) {
@@ -222,7 +196,8 @@ void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
 
 int main(int argc, char** argv) {
   try {
-    const Options o = parseOptions(argc, argv);
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
     std::printf("device: %s\n", gpuDescription().c_str());
     std::printf("FP64 pair floor: N(N-1)/2 pairs x calls x %.0f FLOP / %.3g FLOP/s\n\n",
                 kFlopsPerPair, o.peak);
