@@ -40,15 +40,41 @@
 #include <vector>
 
 #include "potentials/AmberCoordinates.h"
+#include "src/OptionTable.h"
 
 namespace {
 
-const char* kUsage =
-    "usage: make_prmtop_copies --prmtop FILE --inpcrd FILE --grid AxBxC --copies N --output DIR\n"
-    "                          [--margin A] [--version-date \"MM/DD/YY  HH:MM:SS\"]\n"
-    "Writes DIR/prmtop and DIR/inpcrd: N copies of the molecule (the first N cells of an AxBxC\n"
-    "grid, spacing = the centred molecule's largest extent + margin, default 8 A). The %VERSION\n"
-    "line keeps the input prmtop's date unless --version-date is given.\n";
+struct Options {
+  std::string prmtop, inpcrd, output, grid, versionDate;
+  int copies = 0;
+  double margin = 8.0;  // Angstrom
+};
+
+landscape::OptionTable<Options> optionTable() {
+  using landscape::fieldOf;
+  landscape::OptionTable<Options> t("make_prmtop_copies");
+  t.about =
+      "usage: make_prmtop_copies --prmtop FILE --inpcrd FILE --grid AxBxC --copies N --output DIR\n"
+      "                          [--margin A] [--version-date \"MM/DD/YY  HH:MM:SS\"]\n"
+      "Writes DIR/prmtop and DIR/inpcrd: N copies of the molecule (the first N cells of an AxBxC\n"
+      "grid, spacing = the centred molecule's largest extent + margin). The %VERSION line keeps\n"
+      "the input prmtop's date unless --version-date is given.\n";
+  t.helpCommand();
+  t.add("prmtop", "FILE", "AMBER topology to copy (required)", fieldOf(&Options::prmtop));
+  t.add("inpcrd", "FILE", "its coordinates, inpcrd/rst7 (required)", fieldOf(&Options::inpcrd));
+  t.add("grid", "AxBxC", "grid of cells, e.g. 2x2x1 (required)", fieldOf(&Options::grid));
+  t.add("copies", "N", "copies, in the first N cells of the grid (required)",
+        fieldOf(&Options::copies))
+      .atLeast(0);
+  t.add("output", "DIR", "folder for prmtop and inpcrd (required)", fieldOf(&Options::output));
+  t.add("margin", "A", "added to the molecule's largest extent to give the spacing",
+        fieldOf(&Options::margin))
+      .unit("Angstrom")
+      .nonNegative();
+  t.add("version-date", "DATE", "date of the %VERSION line (default: the input's)",
+        fieldOf(&Options::versionDate));
+  return t;
+}
 
 /// A Fortran edit descriptor of a %FORMAT line, e.g. 10I8 or 5E16.8 or 20a4.
 struct Format {
@@ -487,45 +513,17 @@ std::array<int, 3> parseGrid(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string prmtopPath, inpcrdPath, outputDir, versionDate, gridText;
-  int copies = 0;
-  double margin = 8.0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "make_prmtop_copies: %s needs a value\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
-    const std::string value = argv[++i];
-    if (arg == "--prmtop")
-      prmtopPath = value;
-    else if (arg == "--inpcrd")
-      inpcrdPath = value;
-    else if (arg == "--output")
-      outputDir = value;
-    else if (arg == "--grid")
-      gridText = value;
-    else if (arg == "--copies")
-      copies = std::atoi(value.c_str());
-    else if (arg == "--margin")
-      margin = std::atof(value.c_str());
-    else if (arg == "--version-date")
-      versionDate = value;
-    else {
-      std::fprintf(stderr, "make_prmtop_copies: unknown option %s\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
-  }
+  Options o;
+  landscape::parseToolCommandLine(optionTable(), argc, argv, o);
+  const std::string &prmtopPath = o.prmtop, &inpcrdPath = o.inpcrd, &outputDir = o.output;
+  const std::string &versionDate = o.versionDate, &gridText = o.grid;
+  const int copies = o.copies;
+  const double margin = o.margin;
   if (prmtopPath.empty() || inpcrdPath.empty() || outputDir.empty() || gridText.empty() ||
       copies <= 0) {
     std::fprintf(stderr,
                  "make_prmtop_copies: --prmtop, --inpcrd, --grid, --copies (> 0) and "
-                 "--output are required\n%s",
-                 kUsage);
+                 "--output are required (make_prmtop_copies --help)\n");
     return 2;
   }
   try {
