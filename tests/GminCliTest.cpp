@@ -252,7 +252,18 @@ TEST_F(GminCli, RunInterruptedBySigintResumesToTheSameResults) {
   const std::string args = kResumeArgs + "--steps 4000 --dump-interval 100 --quiet ";
   const GminRun full = gmin(args + "--output full");
   ASSERT_EQ(full.exitCode, 0) << full.err;
-  const GminRun first = gmin(args + "--output part", "timeout --preserve-status -s INT 0.3 ");
+  // SIGINT once the first checkpoint exists (polled, not timed), so that a loaded machine cannot
+  // interrupt the run before it has anything to resume from.
+  const fs::path launcher = file("interrupt_after_checkpoint.sh",
+                                 "\"$@\" & pid=$!\n"
+                                 "for i in $(seq 1 1200); do\n"
+                                 "  [ -f part/checkpoint ] && break\n"
+                                 "  kill -0 $pid 2>/dev/null || break\n"
+                                 "  sleep 0.05\n"
+                                 "done\n"
+                                 "kill -INT $pid 2>/dev/null\n"
+                                 "wait $pid\n");
+  const GminRun first = gmin(args + "--output part", "sh '" + launcher.string() + "' ");
   ASSERT_TRUE(first.exitCode == 130 || first.exitCode == 0) << first.err;
   const GminRun second = gmin(args + "--resume part");
   ASSERT_EQ(second.exitCode, 0) << second.err;
