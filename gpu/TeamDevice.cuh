@@ -70,4 +70,37 @@ class DeviceTeamBase {
   int m_parity = 0;
 };
 
+/// A team whose threads own at most K components each (K >= n / blockDim.x, checked by the
+/// launcher), so that an Owned vector is K registers per thread: component c = t + q blockDim.x
+/// of thread t lives in element q, and the loops over owned components unroll.
+template <int K>
+class DeviceOwnedTeam : public DeviceTeamBase {
+ public:
+  __device__ DeviceOwnedTeam(int dimension, double* scratch) : DeviceTeamBase(dimension, scratch) {}
+
+  struct Owned {
+    double v[K];
+    __device__ double& operator[](int q) { return v[q]; }
+    __device__ double operator[](int q) const { return v[q]; }
+  };
+  __device__ Owned owned() const { return Owned{}; }
+
+  template <class F>
+  __device__ void forOwned(F f) const {
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      const int c = threadIdx.x + q * blockDim.x;
+      if (c < n) f(c, q);
+    }
+  }
+
+  template <int R, class F>
+  __device__ TeamSum<R> sumOwned(F f) {
+    TeamSum<R> s;
+    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+    forOwned([&](int c, int q) { f(c, q, s); });
+    return reduce(s);
+  }
+};
+
 }  // namespace landscape
