@@ -12,6 +12,9 @@ namespace landscape {
 namespace {
 
 constexpr int kMaxTeamThreads = 256;  // 8 warps
+#ifndef LANDSCAPE_BATCHED_BOUNDS
+#define LANDSCAPE_BATCHED_BOUNDS __launch_bounds__(kMaxTeamThreads)
+#endif
 
 // The Team of lbfgsTeamMinimise on the device: sums, barriers and owned components (at most K per
 // thread) of DeviceOwnedTeam, evaluations by teamLennardJones for tile width W.
@@ -29,7 +32,7 @@ class LennardJonesLbfgsTeam : public DeviceOwnedTeam<K> {
 };
 
 template <int W, int K>
-__global__ void __launch_bounds__(kMaxTeamThreads) batchedLbfgsKernel(BatchedLbfgsArgs args) {
+__global__ void LANDSCAPE_BATCHED_BOUNDS batchedLbfgsKernel(BatchedLbfgsArgs args) {
   extern __shared__ double shared[];
   __shared__ unsigned int taken;
   const int n = args.settings.n, m = args.settings.m;

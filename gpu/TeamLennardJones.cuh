@@ -1,7 +1,8 @@
 #pragma once
 // Team evaluation of a Lennard-Jones cluster in shared memory, each pair once, in the pair
-// schedule of potentials/PairTileSchedule.h: groups of w lanes work on tile slots, the partner
-// atom and its gradient accumulator travelling one lane per round by shuffles within the group;
+// schedule of potentials/PairTileSchedule.h: groups of w lanes work on tile slots, each lane
+// reading its partner atom of the round from shared memory and the partner's gradient
+// accumulator travelling one lane per round by shuffles within the group;
 // accumulators are flushed into the gradient in two barrier-separated phases whose targets the
 // schedule keeps distinct. The tile width is a template parameter, so that the rounds unroll into
 // straight-line code (invalid pairs are computed and selected away, the reciprocal has no branch:
@@ -30,12 +31,14 @@ struct TeamPairSchedule {
 
 namespace teamlj {
 
-// Atom `atom`'s position, 0 for an atom outside [0, atoms) (padding of a partial tile, idle group).
-__device__ __forceinline__ void loadAtom(const double* x, int atom, int atoms, double* out) {
-  const bool inside = static_cast<unsigned>(atom) < static_cast<unsigned>(atoms);
-  for (int c = 0; c < 3; ++c) out[c] = 0.0;
-  if (inside)
-    for (int c = 0; c < 3; ++c) out[c] = x[3 * atom + c];
+// Position of atom `atom` of a tile, clamped to the last atom: a padding atom of a partial tile
+// reads a real position (finite; its pairs are invalid), as the twin does.
+__device__ __forceinline__ const double* atomAt(const double* x, int atom, int last) {
+  return x + 3 * min(atom, last);
+}
+
+__device__ __forceinline__ void load3(const double* p, double* out) {
+  for (int c = 0; c < 3; ++c) out[c] = p[c];
 }
 
 // Atoms of tile t that exist (0 for t < 0).
@@ -50,40 +53,48 @@ __device__ __forceinline__ void shuffle3(double* v, int source) {
   for (int c = 0; c < 3; ++c) v[c] = __shfl_sync(0xffffffffu, v[c], source, W);
 }
 
-// Tile a x tile b (W rounds, lane l meets atom (l + k) mod W of b at round k); on return gradA
-// holds this lane's atom of a, gradB its atom of b. a = b = -1: an idle group (all invalid).
+// Tile a x tile b (W rounds, lane l meets atom (l + k) mod W of b at round k, read from shared
+// memory; its gradient accumulator travels one lane per round); on return gradA holds this
+// lane's atom of a, gradB its atom of b. a = b = -1: an idle group (all pairs invalid; it reads
+// tile 0).
 template <int W>
 __device__ __forceinline__ void crossTiles(const double* x, int atoms, int lane, int a, int b,
                                            double* gradA, double* gradB, double& energy) {
-  double xi[3], xj[3];
-  loadAtom(x, a * W + lane, atoms, xi);
-  loadAtom(x, b * W + lane, atoms, xj);
+  const int last = atoms - 1;
   const bool laneValid = lane < tileAtoms(a, W, atoms);
   const int partners = tileAtoms(b, W, atoms);
+  const int bFirst = max(b, 0) * W;
+  double xi[3];
+  load3(atomAt(x, max(a, 0) * W + lane, last), xi);
 #pragma unroll
   for (int k = 0; k < W; ++k) {
     const int q = (lane + k) & (W - 1);
+    double xj[3];
+    load3(atomAt(x, bFirst + q, last), xj);
     lennardJonesTeamPair(xi, xj, gradA, gradB, energy, laneValid && q < partners);
-    if (k + 1 < W) shuffle3<W>(xj, lane + 1);
     shuffle3<W>(gradB, lane + 1);
   }
 }
 
-// The pairs inside tile c (W/2 rounds; at k = W/2 only lanes below W/2, which would otherwise
-// meet their partners twice); grad = this lane's own plus travelling accumulator.
+// The pairs inside tile c (W/2 rounds, lane l meets atom (l + k) mod W at round k; at k = W/2
+// only lanes below W/2, which would otherwise meet their partners twice); grad = this lane's own
+// plus travelling accumulator. c = -1: nothing (all pairs invalid; it reads tile 0).
 template <int W>
 __device__ __forceinline__ void diagonalTile(const double* x, int atoms, int lane, int c,
                                              double* grad, double& energy) {
-  double xi[3], xj[3], own[3] = {0.0, 0.0, 0.0}, travelling[3] = {0.0, 0.0, 0.0};
-  loadAtom(x, c * W + lane, atoms, xi);
-  for (int e = 0; e < 3; ++e) xj[e] = xi[e];
+  double own[3] = {0.0, 0.0, 0.0}, travelling[3] = {0.0, 0.0, 0.0};
+  const int last = atoms - 1;
   const int count = tileAtoms(c, W, atoms);
   const bool laneValid = lane < count;
+  const int first = max(c, 0) * W;
+  double xi[3];
+  load3(atomAt(x, first + lane, last), xi);
 #pragma unroll
   for (int k = 1; k <= W / 2; ++k) {
-    shuffle3<W>(xj, lane + 1);
     if (k > 1) shuffle3<W>(travelling, lane + 1);  // zeros before the first pair
     const int q = (lane + k) & (W - 1);
+    double xj[3];
+    load3(atomAt(x, first + q, last), xj);
     lennardJonesTeamPair(xi, xj, own, travelling, energy,
                          laneValid && q < count && (k < W / 2 || lane < W / 2));
   }

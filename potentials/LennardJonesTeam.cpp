@@ -11,10 +11,10 @@
 namespace landscape {
 namespace {
 
-// The position the kernel's lane holds for `atom`: 0 outside [0, atoms) (gpu/TeamLennardJones.cuh).
-const double* atomOrZero(const double* x, int atom, int atoms) {
-  static const double zero[3] = {0.0, 0.0, 0.0};
-  return atom < atoms ? x + 3 * atom : zero;
+// The position the kernel reads for `atom` of a tile: a padding atom reads the last atom
+// (gpu/TeamLennardJones.cuh).
+const double* atomAt(const double* x, int atom, int atoms) {
+  return x + 3 * std::min(atom, atoms - 1);
 }
 
 // Tile a x tile b, rounds k = 0..w-1: lane l with partner (l + k) mod w, the partner's
@@ -25,8 +25,8 @@ void crossTiles(const double* x, int atoms, int w, int a, int b, double* laneEne
   for (int k = 0; k < w; ++k) {
     for (int l = 0; l < w; ++l) {
       const int q = (l + k) & (w - 1), i = a * w + l, j = b * w + q;
-      lennardJonesTeamPair(atomOrZero(x, i, atoms), atomOrZero(x, j, atoms), gradA + 3 * l,
-                           gradB + 3 * q, laneEnergy[l], i < atoms && j < atoms);
+      lennardJonesTeamPair(atomAt(x, i, atoms), atomAt(x, j, atoms), gradA + 3 * l, gradB + 3 * q,
+                           laneEnergy[l], i < atoms && j < atoms);
     }
   }
 }
@@ -38,7 +38,7 @@ void diagonalTile(const double* x, int atoms, int w, int c, double* laneEnergy, 
   for (int k = 1; k <= w / 2; ++k) {
     for (int l = 0; l < w; ++l) {
       const int q = (l + k) & (w - 1), i = c * w + l, j = c * w + q;
-      lennardJonesTeamPair(atomOrZero(x, i, atoms), atomOrZero(x, j, atoms), own + 3 * l,
+      lennardJonesTeamPair(atomAt(x, i, atoms), atomAt(x, j, atoms), own + 3 * l,
                            travelling + 3 * q, laneEnergy[l],
                            (k < w / 2 || l < w / 2) && i < atoms && j < atoms);
     }

@@ -22,9 +22,9 @@
 // r^2 = 0 (atoms on top of each other), whose r^-6 and so energy are still infinite.
 //
 // A pair can be invalid (a padding atom of a partial tile, a lane of an idle group, the second
-// meeting of a diagonal pair): the kernels compute it anyway, branch-free, and select: the energy
-// partial keeps its bits, s becomes 0 (the gradients then add the products 0 x d). The twin
-// computes the invalid pairs of busy tiles too, so both sides do the same arithmetic.
+// meeting of a diagonal pair): the kernels compute it anyway, branch-free, with r^-6 selected to
+// 0 (see lennardJonesTeamPair). The twin computes the invalid pairs of busy tiles too, on the
+// same positions, so both sides do the same arithmetic.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -80,18 +80,19 @@ LANDSCAPE_HD double lennardJonesTeamReciprocal(double r2) {
 #endif
 }
 
-/// Pair (i, j) with positions xi, xj (reduced length), unscaled as described above; an invalid
-/// pair leaves `energy` as it is and adds 0 x d to the gradients.
+/// Pair (i, j) with positions xi, xj (reduced length), unscaled as described above. An invalid
+/// pair is computed with r^-6 replaced by 0, so that it adds 0 x (0 - 1) = -0 to `energy` (which
+/// leaves it as it is) and s = 0 x 1 x r^-2 = 0 (r^-2 is finite after the clamp), i.e. 0 x d to
+/// the gradients.
 LANDSCAPE_HD void lennardJonesTeamPair(const double* xi, const double* xj, double* gradI,
                                        double* gradJ, double& energy, bool valid) {
   const double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
   const double r2 = fma(d[2], d[2], fma(d[1], d[1], d[0] * d[0]));
   const double ir2 = lennardJonesTeamReciprocal(lennardJonesTeamClampR2(r2));
-  const double ir6 = ir2 * ir2 * ir2;
-  const double e = fma(ir6, ir6 - 1.0, energy);  // + r^-12 - r^-6
-  energy = valid ? e : energy;
-  const double pairS = ir6 * fma(-2.0, ir6, 1.0) * ir2;  // (r^-6 - 2 r^-12) / r^2
-  const double s = valid ? pairS : 0.0;
+  const double pairIr6 = ir2 * ir2 * ir2;
+  const double ir6 = valid ? pairIr6 : 0.0;
+  energy = fma(ir6, ir6 - 1.0, energy);              // + r^-12 - r^-6
+  const double s = ir6 * fma(-2.0, ir6, 1.0) * ir2;  // (r^-6 - 2 r^-12) / r^2
   for (int c = 0; c < 3; ++c) {
     gradI[c] = fma(s, d[c], gradI[c]);
     gradJ[c] = fma(-s, d[c], gradJ[c]);
