@@ -12,17 +12,22 @@ namespace landscape {
 namespace {
 
 constexpr int kMaxTeamThreads = 256;  // 8 warps
+// At most 128 registers per thread (16 one-warp blocks, or 2 blocks of 8 warps, per
+// multiprocessor): more registers measured slower on the H100 (fewer warps to hide latency).
 #ifndef LANDSCAPE_BATCHED_BOUNDS
-#define LANDSCAPE_BATCHED_BOUNDS __launch_bounds__(kMaxTeamThreads)
+#define LANDSCAPE_BATCHED_BOUNDS                                          \
+  __launch_bounds__(T == kTeamWarpSize ? kTeamWarpSize : kMaxTeamThreads, \
+                    T == kTeamWarpSize ? 16 : 2)
 #endif
 
 // The Team of lbfgsTeamMinimise on the device: sums, barriers and owned components (at most K per
-// thread) of DeviceOwnedTeam, evaluations by teamLennardJones for tile width W.
-template <int W, int K>
-class LennardJonesLbfgsTeam : public DeviceOwnedTeam<K> {
+// thread) of DeviceOwnedTeam (T threads: 32, or 0 for blockDim.x), evaluations by
+// teamLennardJones for tile width W.
+template <int W, int K, int T>
+class LennardJonesLbfgsTeam : public DeviceOwnedTeam<K, T> {
  public:
   __device__ LennardJonesLbfgsTeam(int dimension, double* scratch, const TeamPairSchedule& s)
-      : DeviceOwnedTeam<K>(dimension, scratch), m_schedule(s) {}
+      : DeviceOwnedTeam<K, T>(dimension, scratch), m_schedule(s) {}
   __device__ double evaluate(const double* x, double* g) {
     return teamLennardJones<W>(*this, m_schedule, x, g);
   }
@@ -31,12 +36,12 @@ class LennardJonesLbfgsTeam : public DeviceOwnedTeam<K> {
   TeamPairSchedule m_schedule;
 };
 
-template <int W, int K>
+template <int W, int K, int T>
 __global__ void LANDSCAPE_BATCHED_BOUNDS batchedLbfgsKernel(BatchedLbfgsArgs args) {
   extern __shared__ double shared[];
   __shared__ unsigned int taken;
   const int n = args.settings.n, m = args.settings.m;
-  LennardJonesLbfgsTeam<W, K> team(n, lbfgsTeamScratch(shared, n, m), args.schedule);
+  LennardJonesLbfgsTeam<W, K, T> team(n, lbfgsTeamScratch(shared, n, m), args.schedule);
   for (;;) {
     if (threadIdx.x == 0) taken = atomicAdd(args.d_queue, 1u);
     __syncthreads();
@@ -61,26 +66,33 @@ int ownedPerThread(const BatchedLbfgsArgs& a) {
   return 0;
 }
 
-// Calls f(kernel) with the kernel instance for the shape of `a`.
-template <class F>
-void withKernel(const BatchedLbfgsArgs& a, F f) {
+// Calls f(kernel) with the kernel instance for the shape of `a` (T = 32 for one-warp teams).
+template <int T, class F>
+void withKernelOf(const BatchedLbfgsArgs& a, F f) {
   withTileWidth(a.schedule.tileWidth, [&](auto w) {
     constexpr int W = decltype(w)::value;
     switch (ownedPerThread(a)) {
       case 2:
-        f(batchedLbfgsKernel<W, 2>);
+        f(batchedLbfgsKernel<W, 2, T>);
         break;
       case 4:
-        f(batchedLbfgsKernel<W, 4>);
+        f(batchedLbfgsKernel<W, 4, T>);
         break;
       case 8:
-        f(batchedLbfgsKernel<W, 8>);
+        f(batchedLbfgsKernel<W, 8, T>);
         break;
       default:
-        f(batchedLbfgsKernel<W, 16>);
+        f(batchedLbfgsKernel<W, 16, T>);
         break;
     }
   });
+}
+template <class F>
+void withKernel(const BatchedLbfgsArgs& a, F f) {
+  if (a.warps == 1)
+    withKernelOf<kTeamWarpSize>(a, f);
+  else
+    withKernelOf<0>(a, f);
 }
 
 // What the occupancy query needs: a consistent team shape.

@@ -131,8 +131,11 @@ __device__ double teamLennardJones(Team& team, const TeamPairSchedule& schedule,
   const int atoms = schedule.atoms;
   const int group = threadIdx.x / W, lane = threadIdx.x & (W - 1);
   double energy = 0.0;
+  PairSlot next = teamlj::loadSlot(schedule.slots + group);
   for (int s = 0; s < schedule.steps; ++s) {
-    const PairSlot slot = teamlj::loadSlot(schedule.slots + s * schedule.groups + group);
+    const PairSlot slot = next;  // the next step's slot is read while this one runs
+    if (s + 1 < schedule.steps)
+      next = teamlj::loadSlot(schedule.slots + (s + 1) * schedule.groups + group);
     double first[3] = {0.0, 0.0, 0.0}, second[3] = {0.0, 0.0, 0.0};
     if (slot.step == kPairSlotCross) {  // the same branch in every group of the step
       teamlj::crossTiles<W>(x, atoms, lane, slot.first, slot.second, first, second, energy);
