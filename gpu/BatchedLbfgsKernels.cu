@@ -12,26 +12,36 @@ namespace landscape {
 namespace {
 
 constexpr int kMaxTeamThreads = 256;  // 8 warps
+// At most 128 registers per thread (16 one-warp blocks, or 2 blocks of 8 warps, per
+// multiprocessor): more registers measured slower on the H100 (fewer warps to hide latency).
+#ifndef LANDSCAPE_BATCHED_BOUNDS
+#define LANDSCAPE_BATCHED_BOUNDS                                          \
+  __launch_bounds__(T == kTeamWarpSize ? kTeamWarpSize : kMaxTeamThreads, \
+                    T == kTeamWarpSize ? 16 : 2)
+#endif
 
-// The Team of lbfgsTeamMinimise on the device: sums and barriers of DeviceTeamBase, evaluations
-// by teamLennardJones.
-class LennardJonesLbfgsTeam : public DeviceTeamBase {
+// The Team of lbfgsTeamMinimise on the device: sums, barriers and owned components (at most K per
+// thread) of DeviceOwnedTeam (T threads: 32, or 0 for blockDim.x), evaluations by
+// teamLennardJones for tile width W.
+template <int W, int K, int T>
+class LennardJonesLbfgsTeam : public DeviceOwnedTeam<K, T> {
  public:
   __device__ LennardJonesLbfgsTeam(int dimension, double* scratch, const TeamPairSchedule& s)
-      : DeviceTeamBase(dimension, scratch), m_schedule(s) {}
+      : DeviceOwnedTeam<K, T>(dimension, scratch), m_schedule(s) {}
   __device__ double evaluate(const double* x, double* g) {
-    return teamLennardJones(*this, m_schedule, x, g);
+    return teamLennardJones<W>(*this, m_schedule, x, g);
   }
 
  private:
   TeamPairSchedule m_schedule;
 };
 
-__global__ void __launch_bounds__(kMaxTeamThreads) batchedLbfgsKernel(BatchedLbfgsArgs args) {
+template <int W, int K, int T>
+__global__ void LANDSCAPE_BATCHED_BOUNDS batchedLbfgsKernel(BatchedLbfgsArgs args) {
   extern __shared__ double shared[];
   __shared__ unsigned int taken;
   const int n = args.settings.n, m = args.settings.m;
-  LennardJonesLbfgsTeam team(n, lbfgsTeamScratch(shared, n, m), args.schedule);
+  LennardJonesLbfgsTeam<W, K, T> team(n, lbfgsTeamScratch(shared, n, m), args.schedule);
   for (;;) {
     if (threadIdx.x == 0) taken = atomicAdd(args.d_queue, 1u);
     __syncthreads();
@@ -47,6 +57,44 @@ __global__ void __launch_bounds__(kMaxTeamThreads) batchedLbfgsKernel(BatchedLbf
   }
 }
 
+// Components per thread the kernel instances keep in registers: the smallest of 2, 4, 8, 16 that
+// covers n on the team's threads (0: none does).
+int ownedPerThread(const BatchedLbfgsArgs& a) {
+  const int threads = 32 * a.warps;
+  for (int k : {2, 4, 8, 16})
+    if (a.settings.n <= k * threads) return k;
+  return 0;
+}
+
+// Calls f(kernel) with the kernel instance for the shape of `a` (T = 32 for one-warp teams).
+template <int T, class F>
+void withKernelOf(const BatchedLbfgsArgs& a, F f) {
+  withTileWidth(a.schedule.tileWidth, [&](auto w) {
+    constexpr int W = decltype(w)::value;
+    switch (ownedPerThread(a)) {
+      case 2:
+        f(batchedLbfgsKernel<W, 2, T>);
+        break;
+      case 4:
+        f(batchedLbfgsKernel<W, 4, T>);
+        break;
+      case 8:
+        f(batchedLbfgsKernel<W, 8, T>);
+        break;
+      default:
+        f(batchedLbfgsKernel<W, 16, T>);
+        break;
+    }
+  });
+}
+template <class F>
+void withKernel(const BatchedLbfgsArgs& a, F f) {
+  if (a.warps == 1)
+    withKernelOf<kTeamWarpSize>(a, f);
+  else
+    withKernelOf<0>(a, f);
+}
+
 // What the occupancy query needs: a consistent team shape.
 void checkShape(const BatchedLbfgsArgs& a) {
   if (a.warps < 1 || 32 * a.warps > kMaxTeamThreads ||
@@ -55,6 +103,10 @@ void checkShape(const BatchedLbfgsArgs& a) {
                                 std::to_string(32 * a.warps) + " threads (1 to 8 warps)");
   if (a.settings.n != 3 * a.schedule.atoms || a.settings.m < 1)
     throw std::invalid_argument("launchBatchedLbfgs: n must be 3 x atoms and m >= 1");
+  if (ownedPerThread(a) == 0)
+    throw std::invalid_argument("launchBatchedLbfgs: a thread owns at most 16 components; " +
+                                std::to_string(a.settings.n) + " need more than " +
+                                std::to_string(a.warps) + " warps");
 }
 
 void checkArgs(const BatchedLbfgsArgs& a) {
@@ -81,11 +133,13 @@ int batchedLbfgsBlocksPerSm(const BatchedLbfgsArgs& args) {
   LANDSCAPE_CUDA_CHECK(
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   if (bytes > static_cast<std::size_t>(optin)) return 0;
-  LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(
-      batchedLbfgsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   int blocks = 0;
-  LANDSCAPE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, batchedLbfgsKernel,
-                                                                     32 * args.warps, bytes));
+  withKernel(args, [&](auto kernel) {
+    LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(bytes)));
+    LANDSCAPE_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 32 * args.warps, bytes));
+  });
   return blocks;
 }
 
@@ -95,7 +149,9 @@ void launchBatchedLbfgs(const BatchedLbfgsArgs& args, int blocks, cudaStream_t s
   if (blocks < 1 || static_cast<std::size_t>(blocks) > args.batch)
     throw std::invalid_argument("launchBatchedLbfgs: blocks must be in [1, batch], got " +
                                 std::to_string(blocks));
-  batchedLbfgsKernel<<<blocks, 32 * args.warps, batchedLbfgsSharedBytes(args), stream>>>(args);
+  withKernel(args, [&](auto kernel) {
+    kernel<<<blocks, 32 * args.warps, batchedLbfgsSharedBytes(args), stream>>>(args);
+  });
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

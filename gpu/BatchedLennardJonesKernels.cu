@@ -12,6 +12,7 @@ namespace {
 
 constexpr int kMaxTeamThreads = 256;
 
+template <int W>
 __global__ void __launch_bounds__(kMaxTeamThreads)
     batchedLennardJonesKernel(BatchedLennardJonesArgs args) {
   const std::size_t b = blockIdx.x;
@@ -23,7 +24,7 @@ __global__ void __launch_bounds__(kMaxTeamThreads)
   DeviceTeamBase team(n, shared + 2 * n);
   const double* xb = args.d_x + b * n;
   team.forEach([&](int c) { x[c] = xb[c]; });
-  const double energy = teamLennardJones(team, args.schedule, x, g);
+  const double energy = teamLennardJones<W>(team, args.schedule, x, g);
   double* gb = args.d_g + b * n;
   team.forEach([&](int c) { gb[c] = g[c]; });
   if (team.isLeader()) args.d_energy[b] = energy;
@@ -43,12 +44,13 @@ void launchBatchedLennardJones(const BatchedLennardJonesArgs& args, cudaStream_t
                                 " structures per launch, got " + std::to_string(args.batch));
   if (args.batch == 0) return;
   const std::size_t bytes = sizeof(double) * (6 * args.schedule.atoms + 6 * args.warps);
-  if (bytes > 48 * 1024)
-    LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(batchedLennardJonesKernel,
-                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(bytes)));
-  batchedLennardJonesKernel<<<static_cast<unsigned int>(args.batch), 32 * args.warps, bytes,
-                              stream>>>(args);
+  withTileWidth(args.schedule.tileWidth, [&](auto w) {
+    const auto kernel = batchedLennardJonesKernel<decltype(w)::value>;
+    if (bytes > 48 * 1024)
+      LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(bytes)));
+    kernel<<<static_cast<unsigned int>(args.batch), 32 * args.warps, bytes, stream>>>(args);
+  });
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

@@ -10,17 +10,24 @@
 
 namespace landscape {
 
-class DeviceTeamBase {
+/// T: the team's threads as a compile-time constant (kTeamWarpSize: a one-warp team, whose
+/// barriers are the warp's and whose sums need no shared scratch, with component offsets known
+/// to the compiler), or 0: blockDim.x, read at run time.
+template <int T = 0>
+class DeviceTeam {
  public:
   /// scratch: 6 x warps doubles of shared memory (two alternating buffers of 3 sums per warp,
   /// so that one barrier per reduction suffices).
-  __device__ DeviceTeamBase(int dimension, double* scratch) : n(dimension), m_scratch(scratch) {}
+  __device__ DeviceTeam(int dimension, double* scratch) : n(dimension), m_scratch(scratch) {}
 
   const int n;
 
+  __device__ static int threads() { return T != 0 ? T : static_cast<int>(blockDim.x); }
+  __device__ static bool oneWarp() { return threads() == kTeamWarpSize; }
+
   /// Barrier and shared-memory fence of the team (a single-warp team needs only the warp's).
   __device__ void sync() const {
-    if (blockDim.x == kTeamWarpSize)
+    if (oneWarp())
       __syncwarp();
     else
       __syncthreads();
@@ -29,14 +36,14 @@ class DeviceTeamBase {
 
   template <class F>
   __device__ void forEach(F f) const {
-    for (int c = threadIdx.x; c < n; c += blockDim.x) f(c);
+    for (int c = threadIdx.x; c < n; c += threads()) f(c);
   }
 
   template <int R, class F>
   __device__ TeamSum<R> sum(F term) {
     TeamSum<R> s;
     for (int r = 0; r < R; ++r) s.v[r] = 0.0;
-    for (int c = threadIdx.x; c < n; c += blockDim.x) {
+    for (int c = threadIdx.x; c < n; c += threads()) {
       const TeamSum<R> v = term(c);
       for (int r = 0; r < R; ++r) s.v[r] = s.v[r] + v.v[r];
     }
@@ -50,8 +57,8 @@ class DeviceTeamBase {
     for (int r = 0; r < R; ++r)
       for (int o = kTeamWarpSize / 2; o >= 1; o /= 2)
         s.v[r] = s.v[r] + __shfl_xor_sync(0xffffffffu, s.v[r], o);
-    if (blockDim.x == kTeamWarpSize) return s;
-    const int warps = blockDim.x / kTeamWarpSize;
+    if (oneWarp()) return s;
+    const int warps = threads() / kTeamWarpSize;
     double* buffer = m_scratch + m_parity * 3 * warps;
     m_parity ^= 1;
     if ((threadIdx.x & (kTeamWarpSize - 1)) == 0)
@@ -60,6 +67,7 @@ class DeviceTeamBase {
     TeamSum<R> total;
     for (int r = 0; r < R; ++r) {
       total.v[r] = buffer[r];
+#pragma unroll 1
       for (int w = 1; w < warps; ++w) total.v[r] = total.v[r] + buffer[3 * w + r];
     }
     return total;
@@ -68,6 +76,49 @@ class DeviceTeamBase {
  private:
   double* m_scratch;
   int m_parity = 0;
+};
+
+/// A team of run-time size.
+using DeviceTeamBase = DeviceTeam<0>;
+
+/// A team whose threads own at most K components each (K >= n / threads, checked by the
+/// launcher), so that an Owned vector is K registers per thread: component c = t + q threads of
+/// thread t lives in element q, and the loops over owned components unroll.
+template <int K, int T = 0>
+class DeviceOwnedTeam : public DeviceTeam<T> {
+ public:
+  using Base = DeviceTeam<T>;
+  __device__ DeviceOwnedTeam(int dimension, double* scratch) : Base(dimension, scratch) {}
+
+  struct Owned {
+    double v[K];
+    __device__ double& operator[](int q) { return v[q]; }
+    __device__ double operator[](int q) const { return v[q]; }
+  };
+  __device__ Owned owned() const { return Owned{}; }
+
+  template <class F>
+  __device__ void forOwned(F f) const {
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      const int c = threadIdx.x + q * Base::threads();
+      if (c < this->n) f(c, q);
+    }
+  }
+
+  /// forEach over the same components, unrolled.
+  template <class F>
+  __device__ void forEach(F f) const {
+    forOwned([&](int c, int) { f(c); });
+  }
+
+  template <int R, class F>
+  __device__ TeamSum<R> sumOwned(F f) {
+    TeamSum<R> s;
+    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+    forOwned([&](int c, int q) { f(c, q, s); });
+    return this->reduce(s);
+  }
 };
 
 }  // namespace landscape

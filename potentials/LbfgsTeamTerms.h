@@ -10,16 +10,24 @@
 //   n                                   degrees of freedom;
 //   sync()                              barrier + shared-memory fence (a no-op on the CPU);
 //   isLeader()                          the one thread that writes team-shared scalars;
-//   forEach(f)                          f(c) for the components c this thread owns;
-//   sum<R>(term)                        R sums over c of term(c) (TeamSum<R>), in the team order
-//                                       of potentials/TeamTerms.h;
+//   Owned                               a vector of which each thread holds the components it owns
+//                                       (registers on the GPU, element q of the thread's);
+//   forOwned(f)                         f(c, q) for the components c this thread owns, q = where
+//                                       an Owned vector keeps c;
+//   sumOwned<R>(f)                      the R sums over c of the thread partials that
+//                                       f(c, q, TeamSum<R>& partial) accumulates, each thread over
+//                                       its components in order, reduced in the team order of
+//                                       potentials/TeamTerms.h;
 //   evaluate(x, g)                      energy at x, gradient into g (both team storage).
 // Element c of every vector is only touched by its owner thread, except inside evaluate(), which
 // starts with a sync() and hands each gradient component back to its owner before it returns;
 // so the vector updates below need no barriers of their own.
 //
-// Arithmetic is written as separate IEEE operations in a fixed order; the GPU file is compiled
-// with -fmad=false and the twin with -ffp-contract=off so that both round identically.
+// Arithmetic is written as separate IEEE operations and explicit fma() in a fixed order (dot
+// products accumulate by fma, the updates of p and the trial point are one fma per component);
+// the GPU file is compiled with -fmad=false and the twin with -ffp-contract=off so that both
+// round identically. Against Lbfgs, which multiplies and adds separately, the iterates agree to
+// round-off.
 #include <cmath>
 
 #include "potentials/HostDevice.h"
@@ -47,14 +55,14 @@ struct LbfgsTeamSettings {
   double rmsTolerance;  // converged when sqrt(|g|^2 / n) < rmsTolerance (energy / length)
 };
 
-/// Team storage of one structure: five vectors of n and the m-pair history, s and y as [m x n]
-/// (slot k at s + k n), rho and alpha as [m]; x/xt and g/gt swap on every accepted step.
+/// Team storage of one structure: four vectors of n and the m-pair history, s and y as [m x n]
+/// (slot k at s + k n), rho and alpha as [m]; x/xt and g/gt swap on every accepted step. The
+/// direction p is an Owned vector of the team (registers on the GPU).
 struct LbfgsTeamStorage {
   double* x;
   double* g;
   double* xt;
   double* gt;
-  double* p;
   double* s;
   double* y;
   double* rho;
@@ -64,7 +72,7 @@ struct LbfgsTeamStorage {
 /// Doubles of team storage for one structure: the vectors and history of LbfgsTeamStorage, then
 /// 2 x warps x 3 doubles of reduction scratch (two alternating buffers of 3 sums per warp).
 LANDSCAPE_HD long lbfgsTeamStorageDoubles(int n, int m, int warps) {
-  return static_cast<long>(5 + 2 * m) * n + 2 * m + 6 * warps;
+  return static_cast<long>(4 + 2 * m) * n + 2 * m + 6 * warps;
 }
 
 /// Carves LbfgsTeamStorage out of `base` (lbfgsTeamStorageDoubles doubles); the reduction scratch
@@ -76,13 +84,12 @@ LANDSCAPE_HD LbfgsTeamStorage lbfgsTeamLayout(double* base, int n, int m) {
           base + 2 * nn,
           base + 3 * nn,
           base + 4 * nn,
-          base + 5 * nn,
-          base + (5 + static_cast<long>(m)) * nn,
-          base + (5 + 2 * static_cast<long>(m)) * nn,
-          base + (5 + 2 * static_cast<long>(m)) * nn + m};
+          base + (4 + static_cast<long>(m)) * nn,
+          base + (4 + 2 * static_cast<long>(m)) * nn,
+          base + (4 + 2 * static_cast<long>(m)) * nn + m};
 }
 LANDSCAPE_HD double* lbfgsTeamScratch(double* base, int n, int m) {
-  return base + (5 + 2 * static_cast<long>(m)) * n + 2 * m;
+  return base + (4 + 2 * static_cast<long>(m)) * n + 2 * m;
 }
 
 /// What one minimisation ended with (32 bytes; the GPU writes one per structure).
@@ -111,42 +118,84 @@ struct LbfgsTeamStep {
   double energy;
 };
 
+/// History slot of pair k (0 = oldest).
+LANDSCAPE_HD int lbfgsTeamSlot(const LbfgsTeamHistory& h, int k, int m) {
+  const int slot = h.oldest + k;
+  return slot >= m ? slot - m : slot;
+}
+
 /// Algorithm 2: p = -H g by the two-loop recursion, H0 = initialGuess on an empty history, else
-/// gamma. alpha goes through team storage (written by the leader) because m is a run-time size.
+/// gamma. Each pass over the components ends one update of p and starts the next dot product
+/// (same operations, one pass instead of two); alpha goes through team storage (written by the
+/// leader) because m is a run-time size.
 template <class Team>
 LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamStorage& st,
+                                                   typename Team::Owned& p,
                                                    const LbfgsTeamHistory& h,
                                                    const LbfgsTeamSettings& set) {
   team.sync();  // rho written by the leader in lbfgsTeamAccept
-  double* p = st.p;
+  const long n = set.n;
   const double* g = st.g;
-  team.forEach([&](int c) { p[c] = g[c]; });
-  for (int k = h.length - 1; k >= 0; --k) {
-    const int slot = (h.oldest + k) % set.m;
-    const double* s = st.s + static_cast<long>(slot) * set.n;
-    const double* y = st.y + static_cast<long>(slot) * set.n;
-    const double a =
-        st.rho[slot] * team.template sum<1>([&](int c) { return TeamSum<1>{{s[c] * p[c]}}; }).v[0];
-    if (team.isLeader()) st.alpha[slot] = a;
-    team.forEach([&](int c) { p[c] = p[c] - a * y[c]; });
-  }
   const double h0 = h.length == 0 ? set.initialGuess : h.gamma;
-  team.forEach([&](int c) { p[c] = p[c] * h0; });
-  team.sync();  // alpha
-  for (int k = 0; k < h.length; ++k) {
-    const int slot = (h.oldest + k) % set.m;
-    const double* s = st.s + static_cast<long>(slot) * set.n;
-    const double* y = st.y + static_cast<long>(slot) * set.n;
-    const double beta =
-        st.rho[slot] * team.template sum<1>([&](int c) { return TeamSum<1>{{y[c] * p[c]}}; }).v[0];
-    const double coefficient = st.alpha[slot] - beta;
-    team.forEach([&](int c) { p[c] = p[c] + coefficient * s[c]; });
+  // First loop, newest pair first: alpha_k = rho_k s_k.p, p -= alpha_k y_k.
+  TeamSum<1> dot{};
+  if (h.length > 0) {
+    const double* s = st.s + lbfgsTeamSlot(h, h.length - 1, set.m) * n;
+    dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
+      p[q] = g[c];
+      acc.v[0] = fma(s[c], p[q], acc.v[0]);
+    });
+  } else {
+    team.forOwned([&](int c, int q) { p[q] = g[c] * h0; });
   }
-  const TeamSum<2> d = team.template sum<2>([&](int c) {
-    const double pc = -p[c];
-    p[c] = pc;
-    return TeamSum<2>{{pc * g[c], pc * pc}};
-  });
+  for (int k = h.length - 1; k >= 0; --k) {
+    const int slot = lbfgsTeamSlot(h, k, set.m);
+    const double a = st.rho[slot] * dot.v[0];
+    if (team.isLeader()) st.alpha[slot] = a;
+    const double* y = st.y + slot * n;
+    if (k > 0) {
+      const double* sNext = st.s + lbfgsTeamSlot(h, k - 1, set.m) * n;
+      dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
+        p[q] = fma(-a, y[c], p[q]);
+        acc.v[0] = fma(sNext[c], p[q], acc.v[0]);
+      });
+    } else {  // then p *= H0 and the second loop's first dot, y_0.p
+      const double* y0 = st.y + lbfgsTeamSlot(h, 0, set.m) * n;
+      dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
+        p[q] = fma(-a, y[c], p[q]) * h0;
+        acc.v[0] = fma(y0[c], p[q], acc.v[0]);
+      });
+    }
+  }
+  team.sync();  // alpha
+  // Second loop, oldest pair first: beta = rho_k y_k.p, p += (alpha_k - beta) s_k; then p = -p
+  // and the sums p.g, p.p.
+  TeamSum<2> d{};
+  for (int k = 0; k < h.length; ++k) {
+    const int slot = lbfgsTeamSlot(h, k, set.m);
+    const double beta = st.rho[slot] * dot.v[0];
+    const double coefficient = st.alpha[slot] - beta;
+    const double* s = st.s + slot * n;
+    if (k + 1 < h.length) {
+      const double* yNext = st.y + lbfgsTeamSlot(h, k + 1, set.m) * n;
+      dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
+        p[q] = fma(coefficient, s[c], p[q]);
+        acc.v[0] = fma(yNext[c], p[q], acc.v[0]);
+      });
+    } else {
+      d = team.template sumOwned<2>([&](int c, int q, TeamSum<2>& acc) {
+        p[q] = -fma(coefficient, s[c], p[q]);
+        acc.v[0] = fma(p[q], g[c], acc.v[0]);
+        acc.v[1] = fma(p[q], p[q], acc.v[1]);
+      });
+    }
+  }
+  if (h.length == 0)
+    d = team.template sumOwned<2>([&](int c, int q, TeamSum<2>& acc) {
+      p[q] = -p[q];
+      acc.v[0] = fma(p[q], g[c], acc.v[0]);
+      acc.v[1] = fma(p[q], p[q], acc.v[1]);
+    });
   return {d.v[0], sqrt(d.v[1])};
 }
 
@@ -154,16 +203,16 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
 /// rises by maxRise or more (a NaN energy counts as a rise). The trial point is left in xt/gt.
 template <class Team>
 LANDSCAPE_HD LbfgsTeamStep lbfgsTeamStep(Team& team, const LbfgsTeamStorage& st,
-                                         const LbfgsTeamDirection& d, double energy,
-                                         const LbfgsTeamSettings& set, long long& calls) {
-  double* p = st.p;
-  if (d.directionDotGradient > 0.0) team.forEach([&](int c) { p[c] = -p[c]; });
+                                         typename Team::Owned& p, const LbfgsTeamDirection& d,
+                                         double energy, const LbfgsTeamSettings& set,
+                                         long long& calls) {
+  if (d.directionDotGradient > 0.0) team.forOwned([&](int, int q) { p[q] = -p[q]; });
   double scale = 1.0;
   if (d.directionNorm > set.maxStep) scale = set.maxStep / d.directionNorm;
   for (int attempt = 0; attempt <= set.maxBacktracks; ++attempt) {
     const double* x = st.x;
     double* xt = st.xt;
-    team.forEach([&](int c) { xt[c] = x[c] + scale * p[c]; });
+    team.forOwned([&](int c, int q) { xt[c] = fma(scale, p[q], x[c]); });
     const double trial = team.evaluate(st.xt, st.gt);
     ++calls;
     if (trial - energy < set.maxRise) return {true, trial};
@@ -180,20 +229,22 @@ LANDSCAPE_HD double lbfgsTeamAccept(Team& team, LbfgsTeamStorage& st, LbfgsTeamH
                                     const LbfgsTeamSettings& set) {
   int slot;
   if (h.length < set.m) {
-    slot = (h.oldest + h.length) % set.m;
+    slot = lbfgsTeamSlot(h, h.length, set.m);
     ++h.length;
   } else {
     slot = h.oldest;
-    h.oldest = (h.oldest + 1) % set.m;
+    h.oldest = lbfgsTeamSlot(h, 1, set.m);
   }
   double* s = st.s + static_cast<long>(slot) * set.n;
   double* y = st.y + static_cast<long>(slot) * set.n;
   const double *x = st.x, *xt = st.xt, *g = st.g, *gt = st.gt;
-  const TeamSum<3> r = team.template sum<3>([&](int c) {
+  const TeamSum<3> r = team.template sumOwned<3>([&](int c, int, TeamSum<3>& acc) {
     const double sc = xt[c] - x[c], yc = gt[c] - g[c];
     s[c] = sc;
     y[c] = yc;
-    return TeamSum<3>{{yc * sc, yc * yc, gt[c] * gt[c]}};
+    acc.v[0] = fma(yc, sc, acc.v[0]);
+    acc.v[1] = fma(yc, yc, acc.v[1]);
+    acc.v[2] = fma(gt[c], gt[c], acc.v[2]);
   });
   const double ys = r.v[0] == 0.0 ? 1.0 : r.v[0];
   const double yy = r.v[1] == 0.0 ? 1.0 : r.v[1];
@@ -215,14 +266,15 @@ LANDSCAPE_HD double lbfgsTeamRms(Team& team, double gradientNormSquared) {
 
 /// One iteration: direction, step; on failure the history is cleared and -H0 g tried once more.
 template <class Team>
-LANDSCAPE_HD bool lbfgsTeamIteration(Team& team, LbfgsTeamStorage& st, LbfgsTeamHistory& h,
-                                     const LbfgsTeamSettings& set, LbfgsTeamOutcome& out) {
-  LbfgsTeamStep step = lbfgsTeamStep(team, st, lbfgsTeamDirection(team, st, h, set), out.energy,
-                                     set, out.functionCalls);
+LANDSCAPE_HD bool lbfgsTeamIteration(Team& team, LbfgsTeamStorage& st, typename Team::Owned& p,
+                                     LbfgsTeamHistory& h, const LbfgsTeamSettings& set,
+                                     LbfgsTeamOutcome& out) {
+  LbfgsTeamStep step = lbfgsTeamStep(team, st, p, lbfgsTeamDirection(team, st, p, h, set),
+                                     out.energy, set, out.functionCalls);
   if (!step.accepted) {
     h.length = 0;
     h.oldest = 0;
-    step = lbfgsTeamStep(team, st, lbfgsTeamDirection(team, st, h, set), out.energy, set,
+    step = lbfgsTeamStep(team, st, p, lbfgsTeamDirection(team, st, p, h, set), out.energy, set,
                          out.functionCalls);
     if (!step.accepted) return false;
   }
@@ -238,15 +290,18 @@ LANDSCAPE_HD LbfgsTeamOutcome lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st
   LbfgsTeamOutcome out{0.0, 0.0, 1, 0, kLbfgsTeamMaxIterations};
   out.energy = team.evaluate(st.x, st.g);
   const double* g = st.g;
-  out.rmsGradient = lbfgsTeamRms(
-      team, team.template sum<1>([&](int c) { return TeamSum<1>{{g[c] * g[c]}}; }).v[0]);
+  out.rmsGradient = lbfgsTeamRms(team, team.template sumOwned<1>([&](int c, int, TeamSum<1>& acc) {
+                                             acc.v[0] = fma(g[c], g[c], acc.v[0]);
+                                           })
+                                           .v[0]);
   LbfgsTeamHistory h{0, 0, 1.0};
   if (!teamFinite(out.energy) || !teamFinite(out.rmsGradient)) {
     out.status = kLbfgsTeamNonFiniteEnergy;
     return out;
   }
+  typename Team::Owned p = team.owned();
   for (int it = 1; out.rmsGradient >= set.rmsTolerance && it <= set.maxIterations; ++it) {
-    if (!lbfgsTeamIteration(team, st, h, set, out)) {
+    if (!lbfgsTeamIteration(team, st, p, h, set, out)) {
       out.iterations = it - 1;
       out.status = kLbfgsTeamLineSearchFailed;
       return out;

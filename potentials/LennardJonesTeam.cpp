@@ -11,28 +11,36 @@
 namespace landscape {
 namespace {
 
+// The position the kernel reads for `atom` of a tile: a padding atom reads the last atom
+// (gpu/TeamLennardJones.cuh).
+const double* atomAt(const double* x, int atom, int atoms) {
+  return x + 3 * std::min(atom, atoms - 1);
+}
+
 // Tile a x tile b, rounds k = 0..w-1: lane l with partner (l + k) mod w, the partner's
-// accumulator travelling with it (gpu/TeamLennardJones.cuh rotates it one lane per round).
+// accumulator travelling with it (gpu/TeamLennardJones.cuh rotates it one lane per round). Pairs
+// with a padding atom are computed as the kernel computes them, and selected away.
 void crossTiles(const double* x, int atoms, int w, int a, int b, double* laneEnergy, double* gradA,
                 double* gradB) {
   for (int k = 0; k < w; ++k) {
     for (int l = 0; l < w; ++l) {
       const int q = (l + k) & (w - 1), i = a * w + l, j = b * w + q;
-      if (i < atoms && j < atoms)
-        lennardJonesTeamPair(x + 3 * i, x + 3 * j, gradA + 3 * l, gradB + 3 * q, laneEnergy[l]);
+      lennardJonesTeamPair(atomAt(x, i, atoms), atomAt(x, j, atoms), gradA + 3 * l, gradB + 3 * q,
+                           laneEnergy[l], i < atoms && j < atoms);
     }
   }
 }
 
-// The pairs inside tile c, rounds k = 1..w/2 (the last only for lanes l < w/2, which would
+// The pairs inside tile c, rounds k = 1..w/2 (the last valid only for lanes l < w/2, which would
 // otherwise meet their partners twice); a lane's own and travelling accumulators are then added.
 void diagonalTile(const double* x, int atoms, int w, int c, double* laneEnergy, double* grad) {
   double own[32 * 3] = {}, travelling[32 * 3] = {};
   for (int k = 1; k <= w / 2; ++k) {
     for (int l = 0; l < w; ++l) {
       const int q = (l + k) & (w - 1), i = c * w + l, j = c * w + q;
-      if ((k < w / 2 || l < w / 2) && i < atoms && j < atoms)
-        lennardJonesTeamPair(x + 3 * i, x + 3 * j, own + 3 * l, travelling + 3 * q, laneEnergy[l]);
+      lennardJonesTeamPair(atomAt(x, i, atoms), atomAt(x, j, atoms), own + 3 * l,
+                           travelling + 3 * q, laneEnergy[l],
+                           (k < w / 2 || l < w / 2) && i < atoms && j < atoms);
     }
   }
   for (int e = 0; e < 3 * w; ++e) grad[e] = own[e] + travelling[e];
@@ -51,6 +59,9 @@ LennardJonesTeam::LennardJonesTeam(PairTileSchedule schedule, int teamThreads)
   m_second.assign(3 * teamThreads, 0.0);
 }
 
+// An idle group, and the empty second half of a diagonal step for a DiagonalSingle slot, compute
+// only invalid pairs in the kernel: energy partials keep their bits and their accumulators are
+// never flushed, so the twin skips them.
 void LennardJonesTeam::evaluateSlot(const PairSlot& slot, const double* x, int group) {
   const int w = m_schedule.tileWidth, atoms = m_schedule.atoms;
   double* energy = m_laneEnergy.data() + group * w;

@@ -7,21 +7,61 @@
 namespace landscape {
 namespace {
 
-PairSlot slot(PairSlotKind kind, int first, int second) {
-  return {kind, static_cast<std::int16_t>(first), static_cast<std::int16_t>(second), 0};
+PairSlot slot(PairSlotKind kind, int first, int second, PairSlotKind step) {
+  return {kind, static_cast<std::int16_t>(first), static_cast<std::int16_t>(second),
+          static_cast<std::int16_t>(step)};
 }
 
-// All tile pairs in the order the packer prefers: each cyclic shift class is a permutation of the
-// tiles in both roles, so a class fills whole steps by itself.
-std::vector<PairSlot> tileTasks(int tiles) {
+// The cross tile pairs in the order the packer prefers: each cyclic shift class is a permutation
+// of the tiles in both roles, so a class fills whole steps by itself.
+std::vector<PairSlot> crossTasks(int tiles) {
   std::vector<PairSlot> tasks;
   for (int s = 1; 2 * s < tiles; ++s)
-    for (int a = 0; a < tiles; ++a) tasks.push_back(slot(kPairSlotCross, a, (a + s) % tiles));
+    for (int a = 0; a < tiles; ++a)
+      tasks.push_back(slot(kPairSlotCross, a, (a + s) % tiles, kPairSlotCross));
   if (tiles % 2 == 0)
-    for (int a = 0; 2 * a < tiles; ++a) tasks.push_back(slot(kPairSlotCross, a, a + tiles / 2));
-  for (int c = 0; c + 1 < tiles; c += 2) tasks.push_back(slot(kPairSlotDiagonalPair, c, c + 1));
-  if (tiles % 2 == 1) tasks.push_back(slot(kPairSlotDiagonalSingle, tiles - 1, -1));
+    for (int a = 0; 2 * a < tiles; ++a)
+      tasks.push_back(slot(kPairSlotCross, a, a + tiles / 2, kPairSlotCross));
   return tasks;
+}
+
+std::vector<PairSlot> diagonalTasks(int tiles) {
+  std::vector<PairSlot> tasks;
+  for (int c = 0; c + 1 < tiles; c += 2)
+    tasks.push_back(slot(kPairSlotDiagonalPair, c, c + 1, kPairSlotDiagonalPair));
+  if (tiles % 2 == 1)
+    tasks.push_back(slot(kPairSlotDiagonalSingle, tiles - 1, -1, kPairSlotDiagonalPair));
+  return tasks;
+}
+
+// Greedy packing of `remaining` (tasks of one step kind) into steps appended to `schedule`.
+void packSteps(std::vector<PairSlot> remaining, PairSlotKind step, PairTileSchedule& schedule) {
+  std::vector<char> firstUsed(schedule.tiles()), secondUsed(schedule.tiles());
+  while (!remaining.empty()) {
+    std::fill(firstUsed.begin(), firstUsed.end(), 0);
+    std::fill(secondUsed.begin(), secondUsed.end(), 0);
+    std::vector<PairSlot> slots, later;
+    for (const PairSlot& task : remaining) {
+      const bool fits = static_cast<int>(slots.size()) < schedule.groups &&
+                        !firstUsed[task.first] && (task.second < 0 || !secondUsed[task.second]);
+      if (!fits) {
+        later.push_back(task);
+        continue;
+      }
+      firstUsed[task.first] = 1;
+      if (task.second >= 0) secondUsed[task.second] = 1;
+      slots.push_back(task);
+    }
+    bool secondTiles = false;
+    for (const PairSlot& s : slots) secondTiles = secondTiles || s.second >= 0;
+    const PairSlotKind kind =
+        step == kPairSlotCross || secondTiles ? step : kPairSlotDiagonalSingle;
+    for (PairSlot& s : slots) s.step = static_cast<std::int16_t>(kind);
+    slots.resize(schedule.groups, slot(kPairSlotIdle, -1, -1, kind));
+    schedule.slots.insert(schedule.slots.end(), slots.begin(), slots.end());
+    ++schedule.steps;
+    remaining.swap(later);
+  }
 }
 
 void checkArguments(int atoms, int tileWidth, int teamThreads) {
@@ -48,28 +88,8 @@ PairTileSchedule buildPairTileSchedule(int atoms, int tileWidth, int teamThreads
   schedule.atoms = atoms;
   schedule.tileWidth = tileWidth;
   schedule.groups = teamThreads / tileWidth;
-  std::vector<PairSlot> remaining = tileTasks(schedule.tiles());
-  std::vector<char> firstUsed(schedule.tiles()), secondUsed(schedule.tiles());
-  while (!remaining.empty()) {
-    std::fill(firstUsed.begin(), firstUsed.end(), 0);
-    std::fill(secondUsed.begin(), secondUsed.end(), 0);
-    std::vector<PairSlot> step, later;
-    for (const PairSlot& task : remaining) {
-      const bool fits = static_cast<int>(step.size()) < schedule.groups && !firstUsed[task.first] &&
-                        (task.second < 0 || !secondUsed[task.second]);
-      if (!fits) {
-        later.push_back(task);
-        continue;
-      }
-      firstUsed[task.first] = 1;
-      if (task.second >= 0) secondUsed[task.second] = 1;
-      step.push_back(task);
-    }
-    step.resize(schedule.groups, slot(kPairSlotIdle, -1, -1));
-    schedule.slots.insert(schedule.slots.end(), step.begin(), step.end());
-    ++schedule.steps;
-    remaining.swap(later);
-  }
+  packSteps(crossTasks(schedule.tiles()), kPairSlotCross, schedule);
+  packSteps(diagonalTasks(schedule.tiles()), kPairSlotDiagonalPair, schedule);
   return schedule;
 }
 
@@ -78,7 +98,8 @@ int choosePairTileWidth(int atoms, int teamThreads) {
   long bestCost = 0;
   for (int w : {32, 16, 8, 4}) {  // the widest wins a tie: fewer steps, fewer barriers
     const PairTileSchedule s = buildPairTileSchedule(atoms, w, teamThreads);
-    const long cost = static_cast<long>(s.steps) * (w + kPairStepOverheadRounds);
+    const long cost =
+        static_cast<long>(s.rounds()) + static_cast<long>(s.steps) * kPairStepOverheadRounds;
     if (best == 0 || cost < bestCost) {
       best = w;
       bestCost = cost;

@@ -15,7 +15,12 @@
 // adds its lanes' accumulators of tile `first` into the gradient, then those of tile `second`.
 // The schedule guarantees that the `first` tiles of a step are distinct, and so are the `second`
 // tiles, so no two lanes ever add into one gradient entry at once, and the order of additions
-// into every entry is fixed by the schedule alone.
+// into every entry is fixed by the schedule alone. Every step is of one kind: all its busy slots
+// are Cross, or all are diagonal (DiagonalPair or DiagonalSingle), and PairSlot::step says which,
+// idle slots included; so all lanes of a warp run the same rounds and shuffle with a full mask
+// (an idle group runs them too, on no atoms: every pair of it is invalid). Cross steps come first.
+// A diagonal step none of whose slots has a second tile (step = DiagonalSingle) runs w/2 rounds,
+// every other step w.
 #include <cstdint>
 #include <vector>
 
@@ -33,7 +38,8 @@ struct PairSlot {
   std::int16_t kind;    ///< PairSlotKind
   std::int16_t first;   ///< tile flushed in the first phase (Cross: a; diagonals: c)
   std::int16_t second;  ///< tile flushed in the second phase (Cross: b; DiagonalPair: d), else -1
-  std::int16_t unused;
+  std::int16_t step;    ///< the step's kind: Cross, DiagonalPair (diagonals) or DiagonalSingle
+                        ///< (diagonals of first tiles only)
 };
 
 struct PairTileSchedule {
@@ -45,17 +51,23 @@ struct PairTileSchedule {
 
   int tiles() const { return (atoms + tileWidth - 1) / tileWidth; }
   /// Pair rounds a lane runs per evaluation (the schedule's length).
-  int rounds() const { return steps * tileWidth; }
+  int rounds() const {
+    int r = 0;
+    for (int s = 0; s < steps; ++s)
+      r += slots[s * groups].step == kPairSlotDiagonalSingle ? tileWidth / 2 : tileWidth;
+    return r;
+  }
 };
 
 /// Greedy packing of the tile pairs into steps, cross pairs by cyclic shift classes (tile a with
-/// a + s mod T, s = 1.. T/2), then the diagonal tiles two by two. Throws std::invalid_argument
+/// a + s mod T, s = 1.. T/2) into cross steps, then the diagonal tiles two by two into diagonal
+/// steps. Throws std::invalid_argument
 /// naming the bad argument (atoms >= 2, tileWidth in {4, 8, 16, 32}, teamThreads a multiple of
 /// 32 in [32, 1024], at most 32767 tiles).
 PairTileSchedule buildPairTileSchedule(int atoms, int tileWidth, int teamThreads);
 
 /// The tile width whose schedule is shortest for `atoms` on `teamThreads` threads, counting each
-/// step as w pair rounds plus kPairStepOverheadRounds for its loads, flushes and barriers.
+/// step as its pair rounds plus kPairStepOverheadRounds for its loads, flushes and barriers.
 int choosePairTileWidth(int atoms, int teamThreads);
 constexpr int kPairStepOverheadRounds = 2;
 

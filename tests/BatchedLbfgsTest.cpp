@@ -236,7 +236,7 @@ TEST(BatchedTeamPlan, ShapesFromSharedMemory) {
   EXPECT_EQ(resolveTeamShape({}, 38, 4, h100).warps, 1);
   EXPECT_EQ(resolveTeamShape({}, 75, 4, h100).warps, 2);
   EXPECT_EQ(resolveTeamShape({}, 147, 4, h100).warps, 4);
-  EXPECT_EQ(lbfgsTeamSharedBytes(441, 4, 4), sizeof(double) * (13 * 441 + 8 + 24));
+  EXPECT_EQ(lbfgsTeamSharedBytes(441, 4, 4), sizeof(double) * (12 * 441 + 8 + 24));
   EXPECT_THROW(resolveTeamShape({}, 147, 40, h100), std::invalid_argument);  // 1 MB of history
   EXPECT_THROW(resolveTeamShape({3, 0}, 38, 4, h100), std::invalid_argument);
   EXPECT_EQ(resolveTeamShape({2, 16}, 38, 4, h100).tileWidth, 16);

@@ -14,6 +14,7 @@
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
 #include "potentials/LennardJonesTeam.h"
+#include "potentials/LennardJonesTeamTerms.h"
 #include "potentials/PairTileSchedule.h"
 #include "potentials/TeamTerms.h"
 #include "potentials/ThreadPool.h"
@@ -81,9 +82,15 @@ void expectScheduleCoversEveryPairOnce(int atoms, int w, int threads) {
   };
   for (int st = 0; st < s.steps; ++st) {
     std::set<int> firsts, seconds;
+    // One kind per step, which every slot's `step` names (the kernels branch on it per group).
+    const int step = s.slots[st * s.groups].step;
     for (int q = 0; q < s.groups; ++q) {
       const PairSlot& slot = s.slots[st * s.groups + q];
+      EXPECT_EQ(slot.step, step) << "step " << st;
       if (slot.kind == kPairSlotIdle) continue;
+      if (step == kPairSlotCross) EXPECT_EQ(slot.kind, kPairSlotCross) << "step " << st;
+      if (step != kPairSlotCross) EXPECT_NE(slot.kind, kPairSlotCross) << "step " << st;
+      if (step == kPairSlotDiagonalSingle) EXPECT_LT(slot.second, 0) << "step " << st;
       EXPECT_TRUE(firsts.insert(slot.first).second) << "first tile twice in step " << st;
       if (slot.second >= 0)
         EXPECT_TRUE(seconds.insert(slot.second).second) << "second tile twice in step " << st;
@@ -121,6 +128,30 @@ TEST(BatchedPairTileSchedule, ShortSchedulesForTheBenchmarkClusters) {
   EXPECT_EQ(buildPairTileSchedule(38, 4, 32).steps, 7);  // 50 slots over 8 groups
   const int w = choosePairTileWidth(38, 32);
   EXPECT_TRUE(w == 4 || w == 8) << w;
+}
+
+TEST(BatchedPairTerms, ClampOfRSquaredKeepsTheReciprocalOnItsFastPath) {
+  // Identity on [2^-1000, 2^1000); 0 and tiny values go to the low end (r^-6 still infinite), huge
+  // values and NaN to the high end; the reciprocal is the host's division.
+  for (double r2 : {std::ldexp(1.0, -1000), 1e-3, 0.7, 1.0, 1.5, 3.0, 1e5, std::ldexp(1.9, 999)})
+    EXPECT_TRUE(sameBits(lennardJonesTeamClampR2(r2), r2)) << r2;
+  const double low = lennardJonesTeamClampR2(0.0);
+  EXPECT_EQ(low, std::ldexp(1.0, -1000));
+  EXPECT_GE(lennardJonesTeamClampR2(1e-320), low);  // the low word is kept
+  EXPECT_LT(lennardJonesTeamClampR2(1e-320), 2.0 * low);
+  const double ir2 = lennardJonesTeamReciprocal(low);
+  EXPECT_TRUE(std::isinf(ir2 * ir2 * ir2));
+  EXPECT_LE(lennardJonesTeamClampR2(1e305), std::ldexp(2.0, 1000));
+  EXPECT_TRUE(std::isfinite(lennardJonesTeamClampR2(INFINITY)));
+  EXPECT_TRUE(std::isfinite(lennardJonesTeamClampR2(NAN)));
+  EXPECT_TRUE(sameBits(lennardJonesTeamReciprocal(3.0), 1.0 / 3.0));
+  // An invalid pair leaves the energy partial's bits and adds 0 x d to the gradients.
+  const double xi[3] = {0.1, 0.2, 0.3}, xj[3] = {0.1, 0.2, 0.3};
+  double gi[3] = {1.0, -2.0, 0.5}, gj[3] = {-1.0, 2.0, 3.0}, energy = -7.25;
+  lennardJonesTeamPair(xi, xj, gi, gj, energy, false);
+  EXPECT_EQ(energy, -7.25);
+  EXPECT_EQ(gi[1], -2.0);
+  EXPECT_EQ(gj[2], 3.0);
 }
 
 TEST(BatchedTeamTerms, MirrorReducesInTheButterflyOrder) {

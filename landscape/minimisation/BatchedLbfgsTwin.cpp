@@ -15,7 +15,8 @@ namespace landscape {
 namespace {
 
 // The host Team of potentials/LbfgsTeamTerms.h: one thread plays the whole team. Element-wise
-// work needs no order; sums emulate the per-thread partials and the device reduction.
+// work needs no order; sums emulate each thread's partial over its components c = t, t + T, ...
+// and the device reduction.
 class TwinTeam {
  public:
   TwinTeam(int dimension, LennardJonesTeam& potential)
@@ -26,22 +27,23 @@ class TwinTeam {
 
   void sync() const {}
   bool isLeader() const { return true; }
+
+  // An owned vector is the whole vector: the twin plays every thread, q = c.
+  using Owned = std::vector<double>;
+  Owned owned() const { return Owned(static_cast<std::size_t>(n)); }
   template <class F>
-  void forEach(F f) const {
-    for (int c = 0; c < n; ++c) f(c);
+  void forOwned(F f) const {
+    for (int c = 0; c < n; ++c) f(c, c);
   }
   template <int R, class F>
-  TeamSum<R> sum(F term) {
+  TeamSum<R> sumOwned(F f) {
     static_assert(R <= 3, "the twin keeps scratch for 3 sums");
-    std::fill(m_partials.begin(), m_partials.begin() + R * m_threads, 0.0);
-    for (int t = 0; t < m_threads; ++t)
-      for (int c = t; c < n; c += m_threads) {
-        const TeamSum<R> v = term(c);
-        for (int r = 0; r < R; ++r) {
-          double& partial = m_partials[r * m_threads + t];
-          partial = partial + v.v[r];
-        }
-      }
+    for (int t = 0; t < m_threads; ++t) {
+      TeamSum<R> partial;
+      for (int r = 0; r < R; ++r) partial.v[r] = 0.0;
+      for (int c = t; c < n; c += m_threads) f(c, c, partial);
+      for (int r = 0; r < R; ++r) m_partials[r * m_threads + t] = partial.v[r];
+    }
     TeamSum<R> out;
     for (int r = 0; r < R; ++r) out.v[r] = teamSumMirror(&m_partials[r * m_threads], m_threads);
     return out;
