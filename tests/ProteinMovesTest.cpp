@@ -1,5 +1,6 @@
 // AMBER protein moves and checks (landscape/ProteinMoves) on trp-cage, and `gmin` on AMBER input.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <cmath>
@@ -114,9 +115,15 @@ TEST(ProteinMoves, StereoChecksCatchInversionAndCisPeptides) {
   EXPECT_NE(checks.violation(cis).find("turned cis"), std::string::npos) << checks.violation(cis);
 }
 
+// A folder of this process's own, so that test runs side by side do not share output.
+std::filesystem::path gminAmberDir() {
+  return std::filesystem::temp_directory_path() /
+         ("landscape-gmin-amber-" + std::to_string(::getpid()));
+}
+
 // `gmin` on an AMBER system: the single point of REFERENCE.md and a short run with PDB output.
 int runGmin(const std::string& args, std::string& out) {
-  const std::string dir = (std::filesystem::temp_directory_path() / "landscape-gmin-amber").string();
+  const std::string dir = gminAmberDir().string();
   std::filesystem::create_directories(dir);
   const char* env = std::getenv("LANDSCAPE_GMIN_EXECUTABLE");
   const std::string exe = env && *env ? env : LANDSCAPE_GMIN_EXECUTABLE;
@@ -156,7 +163,7 @@ TEST(GminAmber, ShortRunWritesPdbAndRst7AndBadInputsFail) {
                     out),
             0)
       << out;
-  const auto dir = std::filesystem::temp_directory_path() / "landscape-gmin-amber" / "amber-out";
+  const auto dir = gminAmberDir() / "amber-out";
   EXPECT_TRUE(std::filesystem::exists(dir / "minimum_001.pdb"));
   EXPECT_TRUE(std::filesystem::exists(dir / "minimum_001.rst7"));
   EXPECT_TRUE(std::filesystem::exists(dir / "minima.h5"));
