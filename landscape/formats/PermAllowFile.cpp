@@ -52,7 +52,7 @@ std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t
     const auto v = parseFortranInteger(t.text);
     if (!v || *v < minimum) {
       throw std::runtime_error(where(t.line) + "expected " + what + " (an integer >= " +
-                               std::to_string(minimum) + "), found '" + t.text + "'");
+                               std::to_string(minimum) + "), found " + quoteInput(t.text));
     }
     return std::make_pair(*v, t.line);
   };
@@ -60,8 +60,8 @@ std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t
   const auto [groupCount, countLine] = integer("the number of groups", 0);
   if (next < all.size() && all[next].line == countLine) {
     throw std::runtime_error(where(countLine) +
-                             "the first line holds only the number of groups, found also '" +
-                             all[next].text + "'");
+                             "the first line holds only the number of groups, found also " +
+                             quoteInput(all[next].text));
   }
   std::vector<PermutationGroup> groups;
   std::map<int, std::pair<std::size_t, std::size_t>> permutedBy;  // atom -> (group, line), 1-based
@@ -76,8 +76,8 @@ std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t
     }
     if (next < all.size() && all[next].line == headerLine) {
       throw std::runtime_error(where(headerLine) + name +
-                               ": expected only 'SIZE NSWAP' on this line, found also '" +
-                               all[next].text + "'");
+                               ": expected only 'SIZE NSWAP' on this line, found also " +
+                               quoteInput(all[next].text));
     }
     if (size > static_cast<long long>(atoms) || swaps > static_cast<long long>(atoms)) {
       throw std::runtime_error(where(headerLine) + name + " declares " + std::to_string(size) +
@@ -102,7 +102,7 @@ std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t
       const auto v = parseFortranInteger(t.text);
       if (!v || *v < 1 || *v > static_cast<long long>(atoms)) {
         throw std::runtime_error(where(t.line) + name + ": expected an atom index from 1 to " +
-                                 std::to_string(atoms) + ", found '" + t.text + "'");
+                                 std::to_string(atoms) + ", found " + quoteInput(t.text));
       }
       indices.push_back(static_cast<int>(*v - 1));
     }
@@ -112,8 +112,8 @@ std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t
       throw std::runtime_error(where(all[next].line) + name + " (SIZE " + std::to_string(size) +
                                ", NSWAP " + std::to_string(swaps) + " on line " +
                                std::to_string(headerLine) + ") needs " + std::to_string(expected) +
-                               " atom indices, SIZE x (1 + NSWAP), but this line has more ('" +
-                               all[next].text + "')");
+                               " atom indices, SIZE x (1 + NSWAP), but this line has more (" +
+                               quoteInput(all[next].text) + ")");
     }
     PermutationGroup group;
     const std::size_t n = static_cast<std::size_t>(size);
@@ -144,8 +144,8 @@ std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t
   if (next < all.size()) {
     throw std::runtime_error(where(all[next].line) + "the file declares " +
                              std::to_string(groupCount) + " groups (line " +
-                             std::to_string(countLine) + "), but more values follow: '" +
-                             all[next].text + "'");
+                             std::to_string(countLine) + "), but more values follow: " +
+                             quoteInput(all[next].text));
   }
   return groups;
 }
