@@ -398,6 +398,8 @@ void applyGminKeywords(std::istream& in, const std::string& source, GminRunConfi
     if (!text.empty() && text.back() == '\r') text.pop_back();
     std::vector<std::string> fields = splitFields(text);
     if (fields.empty()) continue;
+    for (const std::string& field : fields)  // messages below quote fields as they are
+      requirePrintableField(source + ":" + std::to_string(lineNumber), field);
     const std::string keyword = upper(fields.front());
     fields.erase(fields.begin());
 

@@ -386,13 +386,18 @@ void readPoints(std::istream& in, const std::string& source, std::size_t& lineNu
     if (fields.size() != 4)
       throw std::runtime_error(at +
                                "POINTS expects 'LABEL x y z' lines to the end of the file, "
-                               "found '" +
-                               text + "'");
+                               "found " +
+                               quoteInput(text));
     for (int k = 1; k <= 3; ++k) {
       const auto value = parseFortranReal(fields[k]);
       if (!value)
         throw std::runtime_error(at + "POINTS expects a number for coordinate " +
-                                 std::to_string(k) + ", found '" + fields[k] + "'");
+                                 std::to_string(k) + ", found " + quoteInput(fields[k]));
+      if (std::fabs(*value) > kMaxInputCoordinate)
+        throw std::runtime_error(at + "POINTS coordinate " + quoteInput(fields[k]) +
+                                 " is beyond the " +
+                                 std::to_string(static_cast<long>(kMaxInputCoordinate)) +
+                                 " length units that an input coordinate may have");
       points.push_back(*value);
     }
   }
@@ -469,6 +474,8 @@ void applyOdataKeywords(std::istream& in, const std::string& source, OptimRunCon
     if (!text.empty() && text.back() == '\r') text.pop_back();
     std::vector<std::string> fields = splitFields(text);
     if (fields.empty()) continue;
+    for (const std::string& field : fields)  // messages below quote fields as they are
+      requirePrintableField(source + ":" + std::to_string(lineNumber), field);
     const std::string keyword = upper(fields.front());
     fields.erase(fields.begin());
 

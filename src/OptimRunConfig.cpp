@@ -146,7 +146,7 @@ namespace {
 // the config file accept the same syntax (Fortran D exponents included) and give the same
 // messages. A converter throws std::invalid_argument with what was expected; the caller adds where.
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string quoted(const std::string& s) { return quoteInput(s, 200); }  // escapes raw bytes
 
 long long integerValue(const std::string& s, long long minimum, long long maximum) {
   const auto v = parseFortranInteger(s);

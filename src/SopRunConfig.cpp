@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "potentials/InputChecks.h"
+
 #ifndef LANDSCAPE_VERSION
 #define LANDSCAPE_VERSION "unknown"
 #endif
@@ -134,7 +136,8 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    throw std::runtime_error(std::string("command line: ") + e.what());
+    // Boost quotes the option or value as given, raw bytes of a --config file included.
+    throw std::runtime_error("command line: " + printableInput(e.what(), 300));
   }
   if (vm.count("help")) {
     std::ostringstream text;
