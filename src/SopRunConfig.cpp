@@ -27,7 +27,7 @@ std::array<double, 3> parseVector(const std::string& text) {
   std::istringstream in(s);
   for (double& x : v)
     if (!(in >> x))
-      throw std::invalid_argument("expected three numbers x,y,z, found '" + text + "'");
+      throw std::invalid_argument("expected three numbers x,y,z, found " + quoteInput(text));
   return v;
 }
 
@@ -185,8 +185,8 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
     if (c.outputInterval < 1) throw std::invalid_argument("--output-interval must be >= 1");
     if (c.frameInterval < 0) throw std::invalid_argument("--frame-interval must be >= 0");
     if (c.trajectoryFormat != "pdb" && c.trajectoryFormat != "dcd")
-      throw std::invalid_argument("--trajectory-format must be pdb or dcd, got '" +
-                                  c.trajectoryFormat + "'");
+      throw std::invalid_argument("--trajectory-format must be pdb or dcd, got " +
+                                  quoteInput(c.trajectoryFormat));
     if (!(c.qTolerance >= 0)) throw std::invalid_argument("--q-tolerance must be >= 0");
     c.sop.check();
     d.check();

@@ -29,6 +29,9 @@
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/InputChecks.h"
+#include "potentials/LennardJones.h"
+#include "potentials/Precision.h"
+#include "potentials/RngKind.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
@@ -331,6 +334,15 @@ TEST(ReaderHardening, SopDynamicsRefusesReplicasThatCannotFit) {
   expectMentions(message, {"SOP dynamics of 100000000 replicas x 64 beads", "would need"});
 }
 
+// `gmin --lj 1000000000` ended with std::bad_alloc in the first allocation of 3N coordinates.
+TEST(ReaderHardening, LennardJonesClusterThatCannotFitIsRefused) {
+  setInputMemoryLimit(std::uint64_t{64} << 30);
+  const std::string message = errorOf([] { LennardJones lj(1000000000000); });
+  setInputMemoryLimit(0);
+  expectMentions(message, {"a Lennard-Jones cluster of 1000000000000 atoms", "would need"});
+  EXPECT_NO_THROW(LennardJones(38));
+}
+
 // ---- xyz / GMIN coords ---------------------------------------------------------------------------
 
 std::string coordinatesError(const std::string& text) {
@@ -386,6 +398,27 @@ TEST(ReaderHardening, ConfigFileMessagesEscapeRawBytes) {
                    parseGminCommandLine(std::vector<std::string>{"--config", value.path()});
                  }),
                  {":1:", "temperature", "\\x1B"});
+}
+
+// fuzz_gmin_config: the names of backends, precisions and generators were quoted as given, raw
+// bytes and all ("backend must be 'cpu' or 'cuda', not '= t.5:...\xFF\xFF true'").
+TEST(ReaderHardening, ChoiceNamesAreQuotedEscaped) {
+  const TempFile config("backend = .4\x12\n", ".ini");
+  expectMentions(errorOf([&] {
+                   parseGminCommandLine(std::vector<std::string>{"--config", config.path()});
+                 }),
+                 {":1:", "backend must be 'cpu' or 'cuda', not '.4\\x12'"});
+  for (const auto& parse : std::vector<std::function<void()>>{
+           [] { parseBackend("\xff"); }, [] { parsePrecision("\xff"); },
+           [] { parseRngKind("\xff"); }, [] { parseSopPrecision("\xff"); },
+           [] { sopFrictionPreset("\xff"); }}) {
+    try {
+      parse();
+      ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+      expectMentions(e.what(), {"'\\xFF'"});
+    }
+  }
 }
 
 // fuzz_sop_config: Boost's messages quote the option name or value of a --config file as it is.

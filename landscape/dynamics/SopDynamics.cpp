@@ -18,14 +18,14 @@ namespace landscape {
 double sopFrictionPreset(const std::string& name) {
   if (name == "sop-gpu") return kSopGpuFriction;
   if (name == "bulk-water") return kBulkWaterFriction;
-  throw std::invalid_argument("SOP friction preset must be 'sop-gpu' or 'bulk-water', got '" +
-                              name + "'");
+  throw std::invalid_argument("SOP friction preset must be 'sop-gpu' or 'bulk-water', got " +
+                              quoteInput(name));
 }
 
 SopPrecision parseSopPrecision(const std::string& name) {
   if (name == "double") return SopPrecision::Double;
   if (name == "float") return SopPrecision::Float;
-  throw std::invalid_argument("SOP precision must be 'double' or 'float', got '" + name + "'");
+  throw std::invalid_argument("SOP precision must be 'double' or 'float', got " + quoteInput(name));
 }
 
 std::string sopPrecisionName(SopPrecision precision) {
