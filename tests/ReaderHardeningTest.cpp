@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -342,6 +344,34 @@ TEST(ReaderHardening, LennardJonesClusterThatCannotFitIsRefused) {
   expectMentions(message, {"a Lennard-Jones cluster of 1000000000000 atoms", "would need"});
   EXPECT_NO_THROW(LennardJones(38));
 }
+
+#ifdef LANDSCAPE_SOP_EXECUTABLE
+// The finding as reported: `sop --replicas 100000000` on titin ended with std::bad_alloc.
+TEST(ReaderHardening, SopCommandWithAHundredMillionReplicasEndsWithASentence) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "landscape-hardening-sop-replicas";
+  std::filesystem::create_directories(dir);
+  const std::string pdb = (dir / "chain.pdb").string();
+  std::string text;
+  for (int i = 0; i < 64; ++i)  // 64 beads x 1e8 replicas: 1.6 TB, beyond any machine here
+    text += caRecord(i + 1, i + 1, std::to_string(3.8 * i).substr(0, 7), "0.000", "0.000");
+  std::ofstream(pdb) << text << "END\n";
+  const char* env = std::getenv("LANDSCAPE_SOP_EXECUTABLE");
+  const std::string sop = env && *env ? env : LANDSCAPE_SOP_EXECUTABLE;
+  const std::string log = (dir / "sop.log").string();
+  const int status = std::system((sop + " --pdb " + pdb + " --replicas 100000000 --steps 1 --output " +
+                                  (dir / "out").string() + " > " + log + " 2>&1")
+                                     .c_str());
+  std::ifstream in(log);
+  const std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(status, 0);
+  EXPECT_EQ(output.find("bad_alloc"), std::string::npos) << output;
+  EXPECT_NE(output.find("SOP dynamics of 100000000 replicas x 64 beads would need"),
+            std::string::npos)
+      << output;
+}
+#endif
 
 // ---- xyz / GMIN coords ---------------------------------------------------------------------------
 
