@@ -175,8 +175,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const StoredTransitionNetwork network = TransitionNetworkDatabase::read(path);
     const int n = static_cast<int>(network.minima.size());
     for (const StoredTransitionState& ts : network.transitionStates)
-      if (ts.plusMinimum < 0 || ts.plusMinimum >= n || ts.minusMinimum < 0 ||
-          ts.minusMinimum >= n)
+      if (ts.plusMinimum < 0 || ts.plusMinimum >= n || ts.minusMinimum < 0 || ts.minusMinimum >= n)
         std::abort();
   });
   return 0;

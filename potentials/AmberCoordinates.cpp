@@ -115,8 +115,8 @@ std::vector<double> readBlock(const std::string& path, const std::vector<Line>& 
         fail(path, line.number,
              "atom " + std::to_string(index / 3 + 1) + ": " + what + " " + axis +
                  " is not a finite number (" +
-                 printableInput(trim(line.text.substr(std::min(line.text.size(), f * kFieldWidth),
-                                                      kFieldWidth))) +
+                 printableInput(trim(
+                     line.text.substr(std::min(line.text.size(), f * kFieldWidth), kFieldWidth))) +
                  ")");
       }
       if (std::fabs(rowValues[f]) > kMaxInputCoordinate) {
@@ -124,8 +124,7 @@ std::vector<double> readBlock(const std::string& path, const std::vector<Line>& 
         std::snprintf(value, sizeof value, "%.6g", rowValues[f]);
         fail(path, line.number,
              "atom " + std::to_string(index / 3 + 1) + ": " + what + " " + axis + " = " + value +
-                 " is beyond the " +
-                 std::to_string(static_cast<long>(kMaxInputCoordinate)) +
+                 " is beyond the " + std::to_string(static_cast<long>(kMaxInputCoordinate)) +
                  " A that an input coordinate may have");
       }
       values.push_back(rowValues[f]);
@@ -194,9 +193,9 @@ AmberCoordinates readAmberCoordinates(const std::string& path) {
   for (std::size_t t = 1; t < header.size(); ++t) {
     const std::optional<double> value = parseReal(header[t]);
     if (!value || !std::isfinite(*value))
-      fail(path, 2,
-           "expected the time (a real number) after the atom count, found " +
-               quoteInput(header[t]));
+      fail(
+          path, 2,
+          "expected the time (a real number) after the atom count, found " + quoteInput(header[t]));
     if (t == 1) {
       c.time = *value;
       c.hasTime = true;

@@ -286,8 +286,8 @@ class PrmtopFile {
         value = value * 10 + (spec[p++] - '0');
         if (value > kMaxFormatNumber)
           fail(s, number,
-               "the Fortran format " + quoteInput(trim(line)) + " has a repeat count or width above " +
-                   std::to_string(kMaxFormatNumber));
+               "the Fortran format " + quoteInput(trim(line)) +
+                   " has a repeat count or width above " + std::to_string(kMaxFormatNumber));
       }
       return value;
     };
@@ -421,9 +421,9 @@ std::string elementSymbol(int atomicNumber) {
 }
 
 std::array<double, 2> AmberTopology::ljCoefficients(int typeI, int typeJ) const {
-  const int index = nonbondedParmIndex[static_cast<std::size_t>(typeI) *
-                                           static_cast<std::size_t>(typeCount) +
-                                       static_cast<std::size_t>(typeJ)];
+  const int index =
+      nonbondedParmIndex[static_cast<std::size_t>(typeI) * static_cast<std::size_t>(typeCount) +
+                         static_cast<std::size_t>(typeJ)];
   if (index <= 0) return {0.0, 0.0};
   return {ljACoefficients[static_cast<std::size_t>(index - 1)],
           ljBCoefficients[static_cast<std::size_t>(index - 1)]};
@@ -672,8 +672,7 @@ AmberTopology readAmberTopology(const std::string& path) {
     if (excludedCounts[a] < 0 || excludedCounts[a] > natom)
       file.fail(file.section("NUMBER_EXCLUDED_ATOMS"), 0,
                 "atom " + std::to_string(a + 1) + ": expected a count in 0.." +
-                    std::to_string(natom) + " (NATOM), found " +
-                    std::to_string(excludedCounts[a]));
+                    std::to_string(natom) + " (NATOM), found " + std::to_string(excludedCounts[a]));
     total += excludedCounts[a];
   }
   if (total != pointer(kNnb))

@@ -132,7 +132,8 @@ void requirePrintableField(const std::string& where, std::string_view field,
                            std::size_t maxLength) {
   bool printable = field.size() <= maxLength;
   for (char c : field)
-    printable = printable && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+    printable =
+        printable && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
   if (!printable)
     throw std::runtime_error(where + ": expected printable text of at most " +
                              std::to_string(maxLength) + " characters, found " + quoteInput(field));

@@ -31,7 +31,8 @@ std::optional<long long> parseFortranInteger(std::string_view token);
 inline constexpr double kMaxInputCoordinate = 1e6;
 
 /// Why parseFortranReal refused token, for a message: "'abc', which is not a number",
-/// "non-finite number 'nan'" or "non-finite number '1e999' (overflow)" (token quoted by quoteInput).
+/// "non-finite number 'nan'" or "non-finite number '1e999' (overflow)" (token quoted by
+/// quoteInput).
 std::string describeBadReal(std::string_view token);
 
 /// Input text made safe to show in a one-line message: printable ASCII stays, a tab, newline and
@@ -43,9 +44,9 @@ std::string printableInput(std::string_view text, std::size_t maxLength = 60);
 std::string quoteInput(std::string_view text, std::size_t maxLength = 60);
 
 /// Throws std::runtime_error "<where>: expected printable text of at most maxLength characters,
-/// found '<field, escaped>'" unless every byte of field is printable ASCII (0x20-0x7e) and there are
-/// at most maxLength of them. For the fields of keyword files, which are numbers and words, so that
-/// later messages may quote them as they are.
+/// found '<field, escaped>'" unless every byte of field is printable ASCII (0x20-0x7e) and there
+/// are at most maxLength of them. For the fields of keyword files, which are numbers and words, so
+/// that later messages may quote them as they are.
 void requirePrintableField(const std::string& where, std::string_view field,
                            std::size_t maxLength = 256);
 

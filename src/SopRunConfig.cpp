@@ -135,7 +135,8 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
   const auto refusePercent = [](const std::string& text, const std::string& where) {
     for (std::size_t p = text.find('%'); p != std::string::npos; p = text.find('%', p + 1)) {
       std::size_t q = p + 1;
-      while (q < text.size() && (std::islower(static_cast<unsigned char>(text[q])) || text[q] == '_'))
+      while (q < text.size() &&
+             (std::islower(static_cast<unsigned char>(text[q])) || text[q] == '_'))
         ++q;
       if (q < text.size() && text[q] == '%')
         throw std::runtime_error(where + ": '%name%' is not allowed in options or values, found " +

@@ -33,8 +33,8 @@
 #include "potentials/InputChecks.h"
 #include "potentials/LennardJones.h"
 #include "potentials/Precision.h"
-#include "potentials/RngKind.h"
 #include "potentials/RigidBodySet.h"
+#include "potentials/RngKind.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
 #include "src/GminDataFile.h"
@@ -89,15 +89,16 @@ const std::string kGarbage = std::string("\x1b[2J\x07\xff\xfe", 7) + std::string
 
 TEST(InputChecks, PrintableInputEscapesAndCuts) {
   EXPECT_EQ(printableInput("plain text"), "plain text");
-  EXPECT_EQ(printableInput(std::string("a\tb\nc\rd\x1b\x7f\xff", 10)), "a\\tb\\nc\\rd\\x1B\\x7F\\xFF");
+  EXPECT_EQ(printableInput(std::string("a\tb\nc\rd\x1b\x7f\xff", 10)),
+            "a\\tb\\nc\\rd\\x1B\\x7F\\xFF");
   EXPECT_EQ(printableInput(std::string(1, '\0')), "\\x00");
   EXPECT_EQ(printableInput(std::string(100, 'x'), 10), std::string(10, 'x') + "... (100 bytes)");
   EXPECT_EQ(quoteInput("x"), "'x'");
 }
 
 TEST(InputChecks, FortranNumbersRefuseNonFiniteAndOverflow) {
-  for (const char* bad : {"nan", "NaN", "inf", "-Infinity", "1e999", "1D999", "0x1p3", "", "1e",
-                          "--1", "1.0.0"})
+  for (const char* bad :
+       {"nan", "NaN", "inf", "-Infinity", "1e999", "1D999", "0x1p3", "", "1e", "--1", "1.0.0"})
     EXPECT_FALSE(parseFortranReal(bad).has_value()) << bad;
   EXPECT_EQ(*parseFortranReal("1.5D-2"), 1.5e-2);
   EXPECT_FALSE(parseFortranInteger("9223372036854775808").has_value());
@@ -118,7 +119,8 @@ TEST(InputChecks, RequireMemoryRefusesAbsurdRequestsWithASentence) {
   EXPECT_GT(inputMemoryLimit(), 1000u);
 }
 
-// ---- prmtop --------------------------------------------------------------------------------------
+// ---- prmtop
+// --------------------------------------------------------------------------------------
 
 /// A 4-atom chain C1-C2-C3-C4 with one bond, angle and dihedral term each (every required
 /// section, with RADII and SCREEN for GB). %FLAG DIHEDRALS_WITHOUT_HYDROGEN and
@@ -359,9 +361,10 @@ TEST(ReaderHardening, SopCommandWithAHundredMillionReplicasEndsWithASentence) {
   const char* env = std::getenv("LANDSCAPE_SOP_EXECUTABLE");
   const std::string sop = env && *env ? env : LANDSCAPE_SOP_EXECUTABLE;
   const std::string log = (dir / "sop.log").string();
-  const int status = std::system((sop + " --pdb " + pdb + " --replicas 100000000 --steps 1 --output " +
-                                  (dir / "out").string() + " > " + log + " 2>&1")
-                                     .c_str());
+  const int status =
+      std::system((sop + " --pdb " + pdb + " --replicas 100000000 --steps 1 --output " +
+                   (dir / "out").string() + " > " + log + " 2>&1")
+                      .c_str());
   std::ifstream in(log);
   const std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::filesystem::remove_all(dir);
@@ -373,7 +376,8 @@ TEST(ReaderHardening, SopCommandWithAHundredMillionReplicasEndsWithASentence) {
 }
 #endif
 
-// ---- xyz / GMIN coords ---------------------------------------------------------------------------
+// ---- xyz / GMIN coords
+// ---------------------------------------------------------------------------
 
 std::string coordinatesError(const std::string& text) {
   const TempFile file(text, ".xyz");
@@ -454,31 +458,31 @@ TEST(ReaderHardening, ChoiceNamesAreQuotedEscaped) {
 // fuzz_sop_config: Boost's messages quote the option name or value of a --config file as it is.
 TEST(ReaderHardening, SopConfigFileMessagesEscapeRawBytes) {
   const TempFile name("steps\xff = 10\n", ".ini");
-  expectMentions(errorOf([&] {
-                   parseSopCommandLine(
-                       std::vector<std::string>{"--pdb", "x.pdb", "--config", name.path()});
-                 }),
-                 {"unrecognised option", "steps\\xFF"});
+  expectMentions(
+      errorOf([&] {
+        parseSopCommandLine(std::vector<std::string>{"--pdb", "x.pdb", "--config", name.path()});
+      }),
+      {"unrecognised option", "steps\\xFF"});
   const TempFile value("replicas = 2\x03\n", ".ini");
-  expectMentions(errorOf([&] {
-                   parseSopCommandLine(
-                       std::vector<std::string>{"--pdb", "x.pdb", "--config", value.path()});
-                 }),
-                 {"replicas", "2\\x03"});
+  expectMentions(
+      errorOf([&] {
+        parseSopCommandLine(std::vector<std::string>{"--pdb", "x.pdb", "--config", value.path()});
+      }),
+      {"replicas", "2\\x03"});
 }
 
 // fuzz_sop_config (a hang): Boost replaced %value% in "the argument ('%value%') ..." by the
 // value itself, forever.
 TEST(ReaderHardening, SopOptionValuesWithPercentAreRefused) {
   const TempFile config("dt = 0.05%value%\n# 100% comment\n", ".ini");
+  expectMentions(
+      errorOf([&] {
+        parseSopCommandLine(std::vector<std::string>{"--pdb", "x.pdb", "--config", config.path()});
+      }),
+      {":1:", "'%name%' is not allowed", "0.05%value%"});
   expectMentions(errorOf([&] {
                    parseSopCommandLine(
-                       std::vector<std::string>{"--pdb", "x.pdb", "--config", config.path()});
-                 }),
-                 {":1:", "'%name%' is not allowed", "0.05%value%"});
-  expectMentions(errorOf([&] {
-                   parseSopCommandLine(std::vector<std::string>{"--pdb", "x.pdb", "--steps",
-                                                                "%canonical_option%"});
+                       std::vector<std::string>{"--pdb", "x.pdb", "--steps", "%canonical_option%"});
                  }),
                  {"command line", "'%name%' is not allowed"});
 }
@@ -561,7 +565,7 @@ TEST(ReaderHardening, DcdRecordLengthsAndAtomCountsAreChecked) {
   expectMentions(error(bytesOf({static_cast<std::int32_t>(0xFFFFFFF0u), 0})),
                  {"damaged DCD record", "past the end of the file"});
   std::vector<std::int32_t> header = {84, 0x44524f43, 1};  // "CORD", one frame
-  header.resize(1 + 21, 0);  // the length, then 84 bytes
+  header.resize(1 + 21, 0);                                // the length, then 84 bytes
   header.push_back(84);
   std::string file = bytesOf(header) + bytesOf({84}) + std::string(84, ' ') + bytesOf({84});
   expectMentions(error(file + bytesOf({4, -5, 4})), {"atom count -5"});

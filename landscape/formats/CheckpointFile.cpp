@@ -99,7 +99,8 @@ class Reader {
   }
   void endLine() {
     std::string extra;
-    if (m_values >> extra) fail("unexpected " + quoteInput(extra) + " at the end of '" + m_key + "'");
+    if (m_values >> extra)
+      fail("unexpected " + quoteInput(extra) + " at the end of '" + m_key + "'");
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw std::runtime_error(m_path + ":" + std::to_string(m_line) + ": " + what);

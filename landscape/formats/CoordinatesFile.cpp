@@ -57,8 +57,7 @@ void appendXyzTriple(const std::string& path, const Line& line,
                      std::vector<double>& x) {
   for (std::size_t i = first; i < first + 3; ++i) {
     const auto value = parseFortranReal(tokens[i]);
-    if (!value)
-      fail(path, line.number, "expected 3 numbers, found " + describeBadReal(tokens[i]));
+    if (!value) fail(path, line.number, "expected 3 numbers, found " + describeBadReal(tokens[i]));
     if (std::fabs(*value) > kMaxInputCoordinate)
       fail(path, line.number,
            "coordinate " + quoteInput(tokens[i]) + " is beyond the " +

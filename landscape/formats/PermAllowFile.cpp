@@ -144,8 +144,8 @@ std::vector<PermutationGroup> readPermAllow(const std::string& path, std::size_t
   if (next < all.size()) {
     throw std::runtime_error(where(all[next].line) + "the file declares " +
                              std::to_string(groupCount) + " groups (line " +
-                             std::to_string(countLine) + "), but more values follow: " +
-                             quoteInput(all[next].text));
+                             std::to_string(countLine) +
+                             "), but more values follow: " + quoteInput(all[next].text));
   }
   return groups;
 }
