@@ -56,7 +56,7 @@ seed("fuzz_coordinates", "three.xyz", "3\ncomment\nLA 0 0 0\nLA 1.0D0 0 0\nLA 0 
 seed("fuzz_gmin_data", "lj38_data", text("lj38/gmin/data"))
 seed("fuzz_gmin_data", "more_keywords",
      "ACCEPTRATIO 0.5\nCHANGEACCEPT 50\nDGUESS 0.1\nMAXBFGS 0.4\nUPDATES 4\nRADIUS 2.5\n"
-     "TARGET -173.928427\nSEED 7\nNOTE anything\nCOMMENT more\nSTOP\nIGNORED AFTER STOP\n")
+     "TARGET -173.928427\nRANSEED 7\nNOTE anything\nCOMMENT more\nSTOP\nIGNORED AFTER STOP\n")
 seed("fuzz_odata", "lj38_odata", text("lj38/optim/odata"))
 seed("fuzz_odata", "points", "BFGSMIN 1.0D-6\nPOINTS\nLA 0.0 0.0 0.0\nLA 1.1 0.0 0.0\n"
      "LA 0.0 1.1 0.0\n")
@@ -96,7 +96,7 @@ seed("fuzz_dcd", "two_frames.dcd", dcd)
 # ---- config files (key = value with the long option names) ----
 seed("fuzz_gmin_config", "lj", "# gmin\nlj = 13\nsteps = 10\ntemperature = 1.0D0\nstep-size = 0.4\n"
      "centre = true\nsave = 3\n")
-seed("fuzz_optim_config", "steps", "# optim\nsteps = 10\n")
+seed("fuzz_optim_config", "lj", "# optim\nlj = 7\nmax-cycles = 3\nts-rms = 1.0D-4\nseed = 2\n")
 seed("fuzz_sop_config", "pull", "# sop\nsteps = 100\ndt = 0.05\nreplicas = 2\nkt = 0.6\n")
 
 # ---- the checkpoint: the layout of formatCheckpoint (landscape/formats/CheckpointFile.cpp) ----
