@@ -4,6 +4,7 @@
 
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
+#include "potentials/InputChecks.h"
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/LbfgsCudaWorkspace.h"
 #endif
@@ -13,7 +14,7 @@ namespace landscape {
 LbfgsBackend parseLbfgsBackend(const std::string& name) {
   if (name == "cpu") return LbfgsBackend::Cpu;
   if (name == "gpu") return LbfgsBackend::Gpu;
-  throw std::invalid_argument("L-BFGS backend must be 'cpu' or 'gpu', not '" + name + "'");
+  throw std::invalid_argument("L-BFGS backend must be 'cpu' or 'gpu', not " + quoteInput(name));
 }
 
 std::string lbfgsBackendName(LbfgsBackend backend) {

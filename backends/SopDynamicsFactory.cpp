@@ -12,6 +12,8 @@ namespace landscape {
 std::unique_ptr<SopDynamics> makeSopDynamics(const SopTopology& topology,
                                              const std::vector<double>& start,
                                              const SopDynamicsParams& params, Backend backend) {
+  // Both backends keep the replicas' coordinates on the host too.
+  requireSopDynamicsMemory(topology.beadCount(), params.replicas);
   if (backend == Backend::Cpu) return std::make_unique<SopDynamicsCpu>(topology, start, params);
 #ifdef LANDSCAPE_HAVE_CUDA
   if (!gpuAvailable())

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 namespace {
@@ -37,11 +39,13 @@ bool isBlank(const std::string& s) { return trim(s).empty(); }
   throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
 }
 
-/// A real number filling the whole token (Fortran D exponents accepted); NaN and inf parse, so
-/// that the caller can name them.
+/// A real number filling the whole token (Fortran D exponents accepted); NaN, inf and values that
+/// overflow parse (as NaN or inf), so that the caller can name the atom. Hexadecimal floats do not.
 std::optional<double> parseReal(std::string token) {
   token = trim(token);
   if (token.empty()) return std::nullopt;
+  if (const std::optional<double> value = parseFortranReal(token)) return value;
+  if (token.find_first_of("xXpP") != std::string::npos) return std::nullopt;
   for (char& c : token)
     if (c == 'd' || c == 'D') c = 'E';
   char* end = nullptr;
@@ -81,7 +85,8 @@ std::vector<double> readRow(const std::string& path, const Line& line, std::size
     if (!value)
       fail(path, line.number,
            "expected " + std::to_string(count) + " " + what +
-               " in 12-column fields (6F12.7), found '" + token + "', which is not a number");
+               " in 12-column fields (6F12.7), found " + quoteInput(token) +
+               ", which is not a number");
     values.push_back(*value);
   }
   if (values.size() != count)
@@ -105,13 +110,22 @@ std::vector<double> readBlock(const std::string& path, const std::vector<Line>& 
     const std::vector<double> rowValues = readRow(path, line, count, whats);
     for (std::size_t f = 0; f < rowValues.size(); ++f) {
       const std::size_t index = values.size();
+      const char axis = "xyz"[index % 3];
       if (!std::isfinite(rowValues[f])) {
-        const char axis = "xyz"[index % 3];
         fail(path, line.number,
              "atom " + std::to_string(index / 3 + 1) + ": " + what + " " + axis +
                  " is not a finite number (" +
-                 trim(line.text.substr(std::min(line.text.size(), f * kFieldWidth), kFieldWidth)) +
+                 printableInput(trim(
+                     line.text.substr(std::min(line.text.size(), f * kFieldWidth), kFieldWidth))) +
                  ")");
+      }
+      if (std::fabs(rowValues[f]) > kMaxInputCoordinate) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%.6g", rowValues[f]);
+        fail(path, line.number,
+             "atom " + std::to_string(index / 3 + 1) + ": " + what + " " + axis + " = " + value +
+                 " is beyond the " + std::to_string(static_cast<long>(kMaxInputCoordinate)) +
+                 " A that an input coordinate may have");
       }
       values.push_back(rowValues[f]);
     }
@@ -168,18 +182,20 @@ AmberCoordinates readAmberCoordinates(const std::string& path) {
     const std::string first = header.empty() ? std::string() : header[0];
     bool digits = !first.empty();
     for (char ch : first) digits = digits && std::isdigit(static_cast<unsigned char>(ch));
+    digits = digits && first.size() <= 12;  // 3 x atoms must not overflow
     if (digits) atoms = std::strtoull(first.c_str(), nullptr, 10);
     if (!digits || atoms == 0)
       fail(path, 2,
            "expected the number of atoms (a positive integer) followed optionally by the time, "
-           "found '" +
-               trim(lines[1].text) + "'");
+           "found " +
+               quoteInput(trim(lines[1].text)));
   }
   for (std::size_t t = 1; t < header.size(); ++t) {
     const std::optional<double> value = parseReal(header[t]);
     if (!value || !std::isfinite(*value))
-      fail(path, 2,
-           "expected the time (a real number) after the atom count, found '" + header[t] + "'");
+      fail(
+          path, 2,
+          "expected the time (a real number) after the atom count, found " + quoteInput(header[t]));
     if (t == 1) {
       c.time = *value;
       c.hasTime = true;
@@ -221,7 +237,10 @@ AmberCoordinates readAmberCoordinates(const std::string& path) {
     const std::vector<double> box = readRow(path, boxLine, count, "box values");
     for (std::size_t k = 0; k < 6; ++k) c.box[k] = k < count ? box[k] : 90.0;
     for (double v : c.box)
-      if (!std::isfinite(v)) fail(path, boxLine.number, "the box line must hold finite numbers");
+      if (!std::isfinite(v) || std::fabs(v) > kMaxInputCoordinate)
+        fail(path, boxLine.number,
+             "the box line must hold finite numbers of at most " +
+                 std::to_string(static_cast<long>(kMaxInputCoordinate)) + " in magnitude");
     c.hasBox = true;
   }
   return c;

@@ -11,6 +11,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 namespace {
@@ -96,7 +98,7 @@ class PrmtopFile {
   [[noreturn]] void fail(const Section& section, std::size_t line, const std::string& what) const {
     std::string where = m_path;
     if (line != 0) where += ":" + std::to_string(line);
-    throw std::runtime_error(where + ": %FLAG " + section.flag + ": " + what);
+    throw std::runtime_error(where + ": %FLAG " + printableInput(section.flag) + ": " + what);
   }
   [[noreturn]] void failFile(const std::string& what) const {
     throw std::runtime_error(m_path + ": " + what);
@@ -125,7 +127,7 @@ class PrmtopFile {
       if (token.empty() || *end != '\0' || errno == ERANGE)
         fail(s, line,
              "expected an integer in a field of width " + std::to_string(s.format.width) +
-                 ", found '" + field + "'");
+                 ", found " + quoteInput(field));
       values.push_back(value);
     });
     return values;
@@ -137,18 +139,15 @@ class PrmtopFile {
     requireKind(s, 'e');
     std::vector<double> values;
     forEachField(s, expected, countName, [&](const std::string& field, std::size_t line) {
-      std::string token = trim(field);
-      for (char& c : token)
-        if (c == 'd' || c == 'D') c = 'E';  // Fortran double-precision exponent
-      char* end = nullptr;
-      const double value = std::strtod(token.c_str(), &end);
-      if (token.empty() || *end != '\0')
+      const std::string token = trim(field);
+      // Fortran syntax (D exponents too); NaN, infinities, hexadecimal floats and values that
+      // overflow a double are refused.
+      const std::optional<double> value = parseFortranReal(token);
+      if (!value)
         fail(s, line,
              "expected a real number in a field of width " + std::to_string(s.format.width) +
-                 ", found '" + field + "'");
-      if (!std::isfinite(value))
-        fail(s, line, "expected a finite real number, found '" + trim(field) + "'");
-      values.push_back(value);
+                 ", found " + describeBadReal(token));
+      values.push_back(*value);
     });
     return values;
   }
@@ -176,6 +175,12 @@ class PrmtopFile {
                  std::to_string(values.size()) + " before a blank line");
       for (std::size_t f = 0; f < count; ++f) {
         const std::string field = f * width < line.size() ? line.substr(f * width, width) : "";
+        // Names end up in messages and output files: printable ASCII only.
+        for (char c : field)
+          if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
+            fail(s, lineNumber,
+                 "expected printable text in field " + std::to_string(values.size() + 1) +
+                     ", found " + quoteInput(field));
         values.push_back(trim(field));
       }
     }
@@ -221,8 +226,8 @@ class PrmtopFile {
           throw std::runtime_error(m_path + ":" + std::to_string(number) +
                                    ": expected a section name after %FLAG");
         if (m_sections.count(flag))
-          throw std::runtime_error(m_path + ":" + std::to_string(number) + ": %FLAG " + flag +
-                                   " appears twice (first at line " +
+          throw std::runtime_error(m_path + ":" + std::to_string(number) + ": %FLAG " +
+                                   printableInput(flag) + " appears twice (first at line " +
                                    std::to_string(m_sections[flag].flagLine) + ")");
         current = &m_sections[flag];
         current->flag = flag;
@@ -241,13 +246,13 @@ class PrmtopFile {
       } else if (current) {
         if (awaitingFormat)
           fail(*current, number,
-               "expected a %FORMAT(...) line after the %FLAG line, found '" + line + "'");
+               "expected a %FORMAT(...) line after the %FLAG line, found " + quoteInput(line));
         current->lines.push_back(line);
       } else if (!trim(line).empty()) {
         throw std::runtime_error(
-            m_path + ":" + std::to_string(number) + ": expected %VERSION or %FLAG, found '" +
-            line.substr(0, 40) +
-            "' (pre-Amber 7 prmtops without %FLAG sections are not supported; convert the file "
+            m_path + ":" + std::to_string(number) + ": expected %VERSION or %FLAG, found " +
+            quoteInput(line, 40) +
+            " (pre-Amber 7 prmtops without %FLAG sections are not supported; convert the file "
             "with ParmEd or a current LEaP)");
       }
     }
@@ -267,22 +272,32 @@ class PrmtopFile {
     const auto bad = [&] {
       fail(s, number,
            "expected a Fortran format such as %FORMAT(10I8), %FORMAT(5E16.8) or "
-           "%FORMAT(20a4), found '" +
-               trim(line) + "'");
+           "%FORMAT(20a4), found " +
+               quoteInput(trim(line)));
     };
     if (open == std::string::npos || close == std::string::npos || close < open) bad();
     const std::string spec = trim(line.substr(open + 1, close - open - 1));
+    // Repeat counts and widths beyond kMaxFormatNumber are refused, not wrapped around (a count of
+    // 4294967316 once read as 20).
+    constexpr int kMaxFormatNumber = 100000;
+    const auto digits = [&](std::size_t& p) {
+      int value = 0;
+      while (p < spec.size() && std::isdigit(static_cast<unsigned char>(spec[p]))) {
+        value = value * 10 + (spec[p++] - '0');
+        if (value > kMaxFormatNumber)
+          fail(s, number,
+               "the Fortran format " + quoteInput(trim(line)) +
+                   " has a repeat count or width above " + std::to_string(kMaxFormatNumber));
+      }
+      return value;
+    };
     std::size_t p = 0;
-    int count = 0;
-    while (p < spec.size() && std::isdigit(static_cast<unsigned char>(spec[p])))
-      count = count * 10 + (spec[p++] - '0');
+    int count = digits(p);
     if (p == 0) count = 1;
     if (p >= spec.size()) bad();
     const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(spec[p++])));
-    int width = 0;
     const std::size_t widthStart = p;
-    while (p < spec.size() && std::isdigit(static_cast<unsigned char>(spec[p])))
-      width = width * 10 + (spec[p++] - '0');
+    const int width = digits(p);
     if (p == widthStart || width <= 0 || count <= 0) bad();
     if (p < spec.size()) {
       if (spec[p] != '.') bad();
@@ -365,8 +380,10 @@ int atomFromCoordinateIndex(const PrmtopFile& file, const Section& section, long
     file.fail(section, 0,
               "entry " + std::to_string(entry + 1) + ": the " + position +
                   " atom index must not be negative, found " + std::to_string(raw));
-  const long long magnitude = raw < 0 ? -raw : raw;
-  if (magnitude % 3 != 0 || magnitude / 3 >= atomCount)
+  // Compared before negating: -LLONG_MIN would overflow.
+  const bool inRange = raw > -3LL * atomCount && raw < 3LL * atomCount;
+  const long long magnitude = !inRange ? 0 : raw < 0 ? -raw : raw;
+  if (!inRange || magnitude % 3 != 0)
     file.fail(section, 0,
               "entry " + std::to_string(entry + 1) + ": the " + position +
                   " atom index must be 3 x (atom - 1) with atom in 1.." +
@@ -404,7 +421,9 @@ std::string elementSymbol(int atomicNumber) {
 }
 
 std::array<double, 2> AmberTopology::ljCoefficients(int typeI, int typeJ) const {
-  const int index = nonbondedParmIndex[static_cast<std::size_t>(typeI * typeCount + typeJ)];
+  const int index =
+      nonbondedParmIndex[static_cast<std::size_t>(typeI) * static_cast<std::size_t>(typeCount) +
+                         static_cast<std::size_t>(typeJ)];
   if (index <= 0) return {0.0, 0.0};
   return {ljACoefficients[static_cast<std::size_t>(index - 1)],
           ljBCoefficients[static_cast<std::size_t>(index - 1)]};
@@ -650,10 +669,10 @@ AmberTopology readAmberTopology(const std::string& path) {
       file.integers("NUMBER_EXCLUDED_ATOMS", n, natomName);
   long long total = 0;
   for (std::size_t a = 0; a < n; ++a) {
-    if (excludedCounts[a] < 0)
+    if (excludedCounts[a] < 0 || excludedCounts[a] > natom)
       file.fail(file.section("NUMBER_EXCLUDED_ATOMS"), 0,
-                "atom " + std::to_string(a + 1) + ": expected a non-negative count, found " +
-                    std::to_string(excludedCounts[a]));
+                "atom " + std::to_string(a + 1) + ": expected a count in 0.." +
+                    std::to_string(natom) + " (NATOM), found " + std::to_string(excludedCounts[a]));
     total += excludedCounts[a];
   }
   if (total != pointer(kNnb))

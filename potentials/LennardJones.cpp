@@ -1,13 +1,17 @@
 #include "potentials/LennardJones.h"
 
 #include <stdexcept>
+#include <string>
 
+#include "potentials/InputChecks.h"
 #include "potentials/LennardJonesTerms.h"
 
 namespace landscape {
 
 LennardJones::LennardJones(std::size_t atoms) : m_atoms(atoms) {
   if (atoms < 2) throw std::invalid_argument("a Lennard-Jones cluster needs at least 2 atoms");
+  requireMemory("a Lennard-Jones cluster of " + std::to_string(atoms) + " atoms",
+                static_cast<double>(atoms), 256.0);
 }
 
 std::string LennardJones::name() const {

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 Backend parseBackend(const std::string& name) {
   if (name == "cpu") return Backend::Cpu;
   if (name == "cuda") return Backend::Cuda;
-  throw std::invalid_argument("backend must be 'cpu' or 'cuda', not '" + name + "'");
+  throw std::invalid_argument("backend must be 'cpu' or 'cuda', not " + quoteInput(name));
 }
 
 std::string backendName(Backend backend) { return backend == Backend::Cpu ? "cpu" : "cuda"; }

@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 Precision parsePrecision(const std::string& name) {
   if (name == "double") return Precision::Double;
   if (name == "mixed") return Precision::Mixed;
   if (name == "single" || name == "float") return Precision::Single;
-  throw std::invalid_argument("precision must be 'double', 'mixed' or 'single', not '" + name +
-                              "'");
+  throw std::invalid_argument("precision must be 'double', 'mixed' or 'single', not " +
+                              quoteInput(name));
 }
 
 std::string precisionName(Precision precision) {

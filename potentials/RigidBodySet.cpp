@@ -1,9 +1,13 @@
 #include "potentials/RigidBodySet.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+
+#include "potentials/InputChecks.h"
 
 namespace landscape {
 
@@ -67,7 +71,7 @@ RigidBodySet readRigidBodies(const std::string& path, std::size_t atomCount) {
     std::string word;
     while (words >> word) {
       std::string upper = word;
-      std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       if (upper == "GROUP") {
         if (expected > 0)
           throw std::runtime_error(where(lineNo) + ": GROUP found while the GROUP of line " +
@@ -76,35 +80,29 @@ RigidBodySet readRigidBodies(const std::string& path, std::size_t atomCount) {
         std::string count;
         if (!(words >> count))
           throw std::runtime_error(where(lineNo) + ": GROUP must be followed by its atom count");
-        std::size_t used = 0;
-        long n = 0;
-        try {
-          n = std::stol(count, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != count.size() || n < 1)
-          throw std::runtime_error(where(lineNo) + ": GROUP size '" + count +
-                                   "' is not a positive integer");
-        expected = n;
+        const std::optional<long long> n = parseFortranInteger(count);
+        if (!n || *n < 1)
+          throw std::runtime_error(where(lineNo) + ": GROUP size " + quoteInput(count) +
+                                   " is not a positive integer");
+        if (static_cast<unsigned long long>(*n) > atomCount)
+          throw std::runtime_error(where(lineNo) + ": GROUP size " + std::to_string(*n) +
+                                   " is more than the system's " + std::to_string(atomCount) +
+                                   " atoms");
+        expected = static_cast<long>(*n);
         groupLine = lineNo;
         continue;
       }
       if (expected == 0)
-        throw std::runtime_error(where(lineNo) + ": '" + word +
-                                 "' is outside any GROUP block (expected 'GROUP n')");
-      std::size_t used = 0;
-      long index = 0;
-      try {
-        index = std::stol(word, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != word.size())
-        throw std::runtime_error(where(lineNo) + ": atom index '" + word + "' is not an integer");
-      if (index < 1 || static_cast<std::size_t>(index) > atomCount)
-        throw std::runtime_error(where(lineNo) + ": atom index " + word + " is out of range 1.." +
-                                 std::to_string(atomCount));
+        throw std::runtime_error(where(lineNo) + ": " + quoteInput(word) +
+                                 " is outside any GROUP block (expected 'GROUP n')");
+      const std::optional<long long> parsed = parseFortranInteger(word);
+      if (!parsed)
+        throw std::runtime_error(where(lineNo) + ": atom index " + quoteInput(word) +
+                                 " is not an integer");
+      const long long index = *parsed;
+      if (index < 1 || static_cast<unsigned long long>(index) > atomCount)
+        throw std::runtime_error(where(lineNo) + ": atom index " + std::to_string(index) +
+                                 " is out of range 1.." + std::to_string(atomCount));
       group.push_back(static_cast<std::size_t>(index - 1));
       if (--expected == 0) closeGroup();
     }

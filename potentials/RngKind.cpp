@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 namespace {
@@ -31,8 +33,8 @@ std::string acceptedNames() {
 RngKind parseRngKind(const std::string& name) {
   for (const NamedKind& n : kNames)
     if (name == n.name) return n.kind;
-  throw std::invalid_argument("random generator must be one of " + acceptedNames() + ", not '" +
-                              name + "'");
+  throw std::invalid_argument("random generator must be one of " + acceptedNames() + ", not " +
+                              quoteInput(name));
 }
 
 std::string rngKindName(RngKind kind) {

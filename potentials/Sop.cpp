@@ -73,12 +73,12 @@ std::vector<std::pair<int, int>> Sop::repulsivePairs(const double* x, double cut
   double cell = cutoff;
   std::array<long, 3> dims{};
   for (;;) {
-    long total = 1;
+    double total = 1;  // in floating point: 1e7 cells per axis would overflow a long
     for (int c = 0; c < 3; ++c) {
       dims[c] = std::max(1L, static_cast<long>((hi[c] - lo[c]) / cell) + 1);
-      total *= dims[c];
+      total *= static_cast<double>(dims[c]);
     }
-    if (total <= 8L * n + 64) break;
+    if (total <= 8.0 * n + 64) break;
     cell *= 1.5;
   }
   const long cells = dims[0] * dims[1] * dims[2];

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "potentials/InputChecks.h"
 
 namespace landscape {
 
@@ -142,23 +145,36 @@ SopTopology readSopTopology(const std::string& pdbPath, const SopParams& params)
     const std::string resSeqText = trim(column(line, 22, 4));
     const std::string iCode = column(line, 26, 1);
     const std::string segId = trim(column(line, 72, 4));
-    int resSeq = 0;
-    double x = 0, y = 0, z = 0;
-    try {
-      resSeq = std::stoi(resSeqText);
-      x = std::stod(column(line, 30, 8));
-      y = std::stod(column(line, 38, 8));
-      z = std::stod(column(line, 46, 8));
-    } catch (const std::exception&) {
-      throw std::runtime_error(pdbPath + ":" + std::to_string(lineNo) +
-                               ": cannot read the residue number or coordinates of an ATOM record");
+    const std::string where = pdbPath + ":" + std::to_string(lineNo) + ": ";
+    const std::optional<long long> resSeqValue = parseFortranInteger(resSeqText);
+    if (!resSeqValue || *resSeqValue < -999 || *resSeqValue > 9999)
+      throw std::runtime_error(where +
+                               "expected a residue number (columns 23-26, -999..9999), found " +
+                               quoteInput(resSeqText));
+    const int resSeq = static_cast<int>(*resSeqValue);
+    double xyz[3];
+    for (int c = 0; c < 3; ++c) {
+      const std::string field = trim(column(line, 30 + 8 * static_cast<std::size_t>(c), 8));
+      const std::optional<double> value = parseFortranReal(field);
+      if (!value)
+        throw std::runtime_error(where + "expected the " + "xyz"[c] +
+                                 " coordinate of an ATOM record (columns " +
+                                 std::to_string(31 + 8 * c) + "-" + std::to_string(38 + 8 * c) +
+                                 "), found " + describeBadReal(field));
+      if (std::fabs(*value) > kMaxInputCoordinate)
+        throw std::runtime_error(where + "the " + "xyz"[c] + " coordinate " + quoteInput(field) +
+                                 " is beyond the " +
+                                 std::to_string(static_cast<long>(kMaxInputCoordinate)) +
+                                 " A that an input coordinate may have");
+      xyz[c] = *value;
     }
+    const double x = xyz[0], y = xyz[1], z = xyz[2];
     const std::string key = chainId + "|" + segId + "|" + resSeqText + "|" + iCode;
     if (key != residueKey) {
       closeResidue();
       residueKey = key;
-      residueLabel =
-          resName + " " + resSeqText + iCode + " chain '" + chainId + "' segment '" + segId + "'";
+      residueLabel = printableInput(resName + " " + resSeqText + iCode) + " chain " +
+                     quoteInput(chainId) + " segment " + quoteInput(segId);
       residueLine = lineNo;
       residueHasCa = false;
     }

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 namespace {
@@ -84,6 +86,8 @@ void readKeywordFile(std::istream& in, const std::string& source, const KeywordF
     ++lineNumber;
     KeywordLine line{source, lineNumber, "", splitKeywordFields(text)};
     if (line.fields.empty()) continue;
+    for (const std::string& field : line.fields)  // messages quote fields as they are
+      requirePrintableField(line.where(), field);
     line.keyword = upper(line.fields.front());
     line.fields.erase(line.fields.begin());
     const KeywordInfo* k = format.find(line.keyword);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "landscape/formats/CoordinatesFile.h"
+#include "potentials/InputChecks.h"
 #include "src/SharedOptions.h"
 
 #ifndef LANDSCAPE_VERSION
@@ -447,12 +448,17 @@ void readPoints(const KeywordLine& at, std::istream& in, std::size_t& lineNumber
     if (fields.empty()) continue;
     const KeywordLine line{at.source, lineNumber, "POINTS", fields};
     if (fields.size() != 4)
-      line.fail("POINTS expects 'LABEL x y z' lines to the end of the file, found '" + text + "'");
+      line.fail("POINTS expects 'LABEL x y z' lines to the end of the file, found " +
+                quoteInput(text));
     for (int k = 1; k <= 3; ++k) {
       const auto value = parseFortranReal(fields[k]);
       if (!value)
-        line.fail("POINTS expects a number for coordinate " + std::to_string(k) + ", found '" +
-                  fields[k] + "'");
+        line.fail("POINTS expects a number for coordinate " + std::to_string(k) + ", found " +
+                  quoteInput(fields[k]));
+      if (std::fabs(*value) > kMaxInputCoordinate)
+        line.fail("POINTS coordinate " + quoteInput(fields[k]) + " is beyond the " +
+                  std::to_string(static_cast<long>(kMaxInputCoordinate)) +
+                  " length units that an input coordinate may have");
       points.push_back(*value);
     }
   }

@@ -1,6 +1,7 @@
 #include "src/OptionList.h"
 
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 
 #include "landscape/formats/CoordinatesFile.h"
+#include "potentials/InputChecks.h"
 
 #ifndef LANDSCAPE_VERSION
 #define LANDSCAPE_VERSION "unknown"
@@ -30,6 +32,22 @@ std::string trim(const std::string& s) {
   if (first == std::string::npos) return "";
   const auto last = s.find_last_not_of(" \t\r\n");
   return s.substr(first, last - first + 1);
+}
+
+// Boost.Program_options replaces %value% (and its other %name% tokens) in its messages until none
+// is left, so an argument holding "%value%" never ends (fuzz_sop_config): such arguments are
+// refused before Boost sees them.
+void refuseBoostPlaceholders(const std::vector<std::string>& arguments) {
+  for (const std::string& text : arguments) {
+    for (std::size_t p = text.find('%'); p != std::string::npos; p = text.find('%', p + 1)) {
+      std::size_t q = p + 1;
+      while (q < text.size() && (std::islower(static_cast<unsigned char>(text[q])) || text[q] == '_'))
+        ++q;
+      if (q < text.size() && text[q] == '%')
+        throw std::runtime_error("command line: '%name%' is not allowed in options or values, found " +
+                                 quoteInput(text));
+    }
+  }
 }
 
 // Word-wraps a description into the column right of the option names; `tail` (the default) is
@@ -160,6 +178,7 @@ GivenOptions OptionList::readCommandLine(const std::vector<std::string>& argumen
     }
   }
 
+  refuseBoostPlaceholders(args);
   po::parsed_options parsed(&desc);
   try {
     const auto style =
@@ -169,7 +188,8 @@ GivenOptions OptionList::readCommandLine(const std::vector<std::string>& argumen
     throw std::runtime_error("command line: unknown option " + quote(e.get_option_name()) + " (" +
                              m_program + " --help lists the options)");
   } catch (const po::error& e) {
-    throw std::runtime_error(std::string("command line: ") + e.what());
+    // Boost quotes the option or value as given, raw bytes included.
+    throw std::runtime_error("command line: " + printableInput(e.what(), 300));
   }
   GivenOptions given;
   for (const auto& option : parsed.options) {

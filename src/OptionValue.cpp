@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "landscape/formats/CoordinatesFile.h"
+#include "potentials/InputChecks.h"
 
 namespace landscape {
 
@@ -252,6 +253,7 @@ std::string exactText(double value) {
   return buffer;
 }
 
-std::string quote(const std::string& text) { return "'" + text + "'"; }
+// Escapes raw bytes and shortens long input, so that messages never echo binary garbage.
+std::string quote(const std::string& text) { return quoteInput(text, 200); }
 
 }  // namespace landscape

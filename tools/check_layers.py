@@ -25,6 +25,7 @@ LAYERS = [
     "src",
     "tools",
     "tests",
+    "fuzz",
 ]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SUFFIXES = {".h", ".cpp", ".cu", ".cuh"}

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "landscape/core/Require.h"
+#include "potentials/InputChecks.h"
 #include "potentials/LangevinTerms.h"
 #include "potentials/RandomTerms.h"
 #include "potentials/Sop.h"
@@ -17,8 +18,8 @@ namespace landscape {
 double sopFrictionPreset(const std::string& name) {
   if (name == "sop-gpu") return kSopGpuFriction;
   if (name == "bulk-water") return kBulkWaterFriction;
-  throw std::invalid_argument("SOP friction preset must be 'sop-gpu' or 'bulk-water', got '" +
-                              name + "'");
+  throw std::invalid_argument("SOP friction preset must be 'sop-gpu' or 'bulk-water', got " +
+                              quoteInput(name));
 }
 
 void SopDynamicsParams::check() const {
@@ -161,9 +162,28 @@ SopSample sampleSop(const SopTopology& topology, const SopProtocol& p, const dou
   return s;
 }
 
+namespace {
+
+constexpr double kSopBytesPerBeadAndReplica = 256.0;
+
+// params, once the memory they ask for is known to be there (runs before any member allocates).
+const SopDynamicsParams& affordable(const SopTopology& topology, const SopDynamicsParams& params) {
+  requireSopDynamicsMemory(topology.beadCount(), params.replicas);
+  return params;
+}
+
+}  // namespace
+
+void requireSopDynamicsMemory(std::size_t beads, int replicas) {
+  requireMemory("SOP dynamics of " + std::to_string(replicas) + " replicas x " +
+                    std::to_string(beads) + " beads",
+                static_cast<double>(beads) * static_cast<double>(replicas),
+                kSopBytesPerBeadAndReplica);
+}
+
 SopDynamicsCpu::SopDynamicsCpu(const SopTopology& topology, const std::vector<double>& start,
                                const SopDynamicsParams& params)
-    : m_params(params),
+    : m_params(affordable(topology, params)),
       m_protocol(makeSopProtocol(topology, start, params)),
       m_beads(topology.beadCount()),
       m_sop(std::make_unique<Sop>(topology)),

@@ -141,6 +141,13 @@ class SopDynamics {
   virtual long rebuilds() const { return 0; }
 };
 
+/// Throws std::runtime_error when `replicas` replicas of `beads` beads would need more memory than
+/// the machine has (potentials/InputChecks.h requireMemory; about 256 bytes per bead and replica
+/// on the host: coordinates, random-stream states and words). Called by SopDynamicsCpu and the
+/// factory before they allocate, so that `sop --replicas 100000000` ends with a sentence rather
+/// than std::bad_alloc.
+void requireSopDynamicsMemory(std::size_t beads, int replicas);
+
 /// The CPU reference: double precision, replicas one after another, the Sop potential's cell list
 /// every step.
 class SopDynamicsCpu : public SopDynamics {

@@ -1,6 +1,8 @@
 #include "landscape/formats/CheckpointFile.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +11,7 @@
 
 #include "landscape/core/Random.h"
 #include "landscape/formats/AtomicFile.h"
+#include "potentials/InputChecks.h"
 
 namespace landscape {
 
@@ -46,7 +49,7 @@ class Reader {
     m_values = std::istringstream(text);
     std::string found;
     m_values >> found;
-    if (found != key) fail("expected '" + key + "', found '" + found + "'");
+    if (found != key) fail("expected '" + key + "', found " + quoteInput(found));
     m_key = key;
     return *this;
   }
@@ -80,26 +83,35 @@ class Reader {
     char* end = nullptr;
     errno = 0;
     const long v = std::strtol(token.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0') fail("'" + token + "' in '" + m_key + "' is not an integer");
+    if (errno != 0 || *end != '\0')
+      fail(quoteInput(token) + " in '" + m_key + "' is not an integer");
     return v;
   }
-  double real() {
+  // A hexadecimal (%a) or decimal real. NaN is refused; infinities only where allowInfinity
+  // (the NEWRESTART chain bests, which start at +inf).
+  double real(bool allowInfinity = false) {
     std::string token = word();
     char* end = nullptr;
     const double v = std::strtod(token.c_str(), &end);
-    if (*end != '\0') fail("'" + token + "' in '" + m_key + "' is not a number");
+    if (*end != '\0') fail(quoteInput(token) + " in '" + m_key + "' is not a number");
+    if (std::isnan(v) || (!allowInfinity && std::isinf(v)))
+      fail(quoteInput(token) + " in '" + m_key + "' is not a finite number");
     return v;
   }
+  // A length, then that many finite reals. The length is not trusted for sizing: the values must
+  // be there.
   std::vector<double> vector() {
     const long n = integer();
     if (n < 0) fail("negative length in '" + m_key + "'");
-    std::vector<double> x(static_cast<std::size_t>(n));
-    for (double& v : x) v = real();
+    std::vector<double> x;
+    x.reserve(std::min<std::size_t>(static_cast<std::size_t>(n), 4096));
+    for (long i = 0; i < n; ++i) x.push_back(real());
     return x;
   }
   void endLine() {
     std::string extra;
-    if (m_values >> extra) fail("unexpected '" + extra + "' at the end of '" + m_key + "'");
+    if (m_values >> extra)
+      fail("unexpected " + quoteInput(extra) + " at the end of '" + m_key + "'");
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw std::runtime_error(m_path + ":" + std::to_string(m_line) + ": " + what);
@@ -250,18 +262,18 @@ void readChain(Reader& in, BasinHoppingState& s) {
   } catch (const std::invalid_argument& e) {
     in.fail(std::string("random: ") + e.what());
   }
-  s.markovEnergy = in.line("markov").real();
+  s.markovEnergy = in.line("markov").real(true);  // +inf until a quench succeeds
   s.markov = in.vector();
   in.endLine();
 }
 
 // NEWRESTART's chain best and the AVOID taboo list.
 void readNewRestart(Reader& in, NewRestart::State& r) {
-  r.best = in.line("chain-best").real();
+  r.best = in.line("chain-best").real(true);
   r.bestStep = in.integer();
   r.bestCoords = in.vector();
   in.endLine();
-  r.previousBest = in.line("chain-previous-best").real();
+  r.previousBest = in.line("chain-previous-best").real(true);
   r.previousBestCoords = in.vector();
   in.endLine();
   const long taboo = in.line("taboo").integer();
@@ -316,7 +328,7 @@ void checkFingerprint(const std::string& path, const CheckpointFingerprint& save
       if (n == name) return &v;
     return nullptr;
   };
-  auto show = [](const std::string* v) { return v ? "'" + *v + "'" : std::string("(not set)"); };
+  auto show = [](const std::string* v) { return v ? quoteInput(*v) : std::string("(not set)"); };
   for (const auto& [name, value] : current) {
     const std::string* old = find(saved, name);
     if (!old || *old != value)
@@ -326,8 +338,9 @@ void checkFingerprint(const std::string& path, const CheckpointFingerprint& save
   }
   for (const auto& [name, value] : saved)
     if (!find(current, name))
-      throw std::runtime_error(path + ": the checkpoint was made with " + name + " = '" + value +
-                               "', this run has no " + name);
+      throw std::runtime_error(path + ": the checkpoint was made with " + printableInput(name) +
+                               " = " + quoteInput(value) + ", this run has no " +
+                               printableInput(name));
 }
 
 }  // namespace landscape

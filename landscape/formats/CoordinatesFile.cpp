@@ -1,5 +1,6 @@
 #include "landscape/formats/CoordinatesFile.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -25,26 +26,6 @@ bool isBlank(const std::string& line) {
   for (char c : line)
     if (!std::isspace(static_cast<unsigned char>(c))) return false;
   return true;
-}
-
-std::string lowercase(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Why a token is not a usable coordinate, for the error message.
-std::string describeBadNumber(const std::string& token) {
-  const std::string lower = lowercase(token);
-  if (lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos)
-    return "non-finite number '" + token + "'";
-  // A well-formed number that parseFortranReal still rejected has overflowed.
-  std::string copy = token;
-  for (char& c : copy)
-    if (c == 'd' || c == 'D') c = 'e';
-  char* end = nullptr;
-  std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() && *end == '\0') return "non-finite number '" + token + "' (overflow)";
-  return "'" + token + "', which is not a number";
 }
 
 struct Line {
@@ -76,8 +57,12 @@ void appendXyzTriple(const std::string& path, const Line& line,
                      std::vector<double>& x) {
   for (std::size_t i = first; i < first + 3; ++i) {
     const auto value = parseFortranReal(tokens[i]);
-    if (!value)
-      fail(path, line.number, "expected 3 numbers, found " + describeBadNumber(tokens[i]));
+    if (!value) fail(path, line.number, "expected 3 numbers, found " + describeBadReal(tokens[i]));
+    if (std::fabs(*value) > kMaxInputCoordinate)
+      fail(path, line.number,
+           "coordinate " + quoteInput(tokens[i]) + " is beyond the " +
+               std::to_string(static_cast<long>(kMaxInputCoordinate)) +
+               " length units that an input coordinate may have");
     x.push_back(*value);
   }
 }
@@ -94,7 +79,7 @@ std::vector<double> readXyz(const std::string& path, const std::vector<Line>& li
   if (atoms < 1) fail(path, 1, "expected an atom count >= 1, found " + std::to_string(atoms));
   const std::size_t n = static_cast<std::size_t>(atoms);
   std::vector<double> x;
-  x.reserve(3 * n);
+  x.reserve(3 * std::min(n, lines.size()));  // the count is checked against the lines below
   // Line 1 is the count, line 2 the comment (may be blank or missing only if there are no atoms).
   for (std::size_t a = 0; a < n; ++a) {
     const std::size_t index = 2 + a;
@@ -133,51 +118,6 @@ std::vector<double> readBareCoords(const std::string& path, const std::vector<Li
 
 }  // namespace
 
-std::optional<double> parseFortranReal(std::string_view token) {
-  // Validate the shape ourselves: strtod alone would accept "nan", "inf", "0x1p3" and "1e".
-  std::size_t i = 0;
-  const std::size_t n = token.size();
-  if (i < n && (token[i] == '+' || token[i] == '-')) ++i;
-  std::size_t mantissaDigits = 0;
-  while (i < n && std::isdigit(static_cast<unsigned char>(token[i]))) ++i, ++mantissaDigits;
-  if (i < n && token[i] == '.') {
-    ++i;
-    while (i < n && std::isdigit(static_cast<unsigned char>(token[i]))) ++i, ++mantissaDigits;
-  }
-  if (mantissaDigits == 0) return std::nullopt;
-  if (i < n && (token[i] == 'e' || token[i] == 'E' || token[i] == 'd' || token[i] == 'D')) {
-    ++i;
-    if (i < n && (token[i] == '+' || token[i] == '-')) ++i;
-    std::size_t exponentDigits = 0;
-    while (i < n && std::isdigit(static_cast<unsigned char>(token[i]))) ++i, ++exponentDigits;
-    if (exponentDigits == 0) return std::nullopt;
-  }
-  if (i != n) return std::nullopt;
-
-  std::string copy(token);
-  for (char& c : copy)
-    if (c == 'd' || c == 'D') c = 'e';
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || !std::isfinite(value)) return std::nullopt;
-  return value;  // underflow to 0 or a denormal is fine for coordinates and tolerances
-}
-
-std::optional<long long> parseFortranInteger(std::string_view token) {
-  std::size_t i = 0;
-  if (i < token.size() && (token[i] == '+' || token[i] == '-')) ++i;
-  if (i == token.size()) return std::nullopt;
-  for (std::size_t j = i; j < token.size(); ++j)
-    if (!std::isdigit(static_cast<unsigned char>(token[j]))) return std::nullopt;
-  const std::string copy(token);
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(copy.c_str(), &end, 10);
-  if (errno == ERANGE || end != copy.c_str() + copy.size()) return std::nullopt;
-  return value;
-}
-
 std::vector<double> readCoordinates(const std::string& path) {
   const std::vector<Line> lines = readLines(path);
   std::size_t firstUsed = 0;
@@ -194,8 +134,8 @@ std::vector<double> readCoordinates(const std::string& path) {
     const auto atoms = parseFortranInteger(firstTokens[0]);
     if (!atoms)
       fail(path, 1,
-           "expected an atom count (XYZ) or 3 numbers (GMIN coords), found '" + firstTokens[0] +
-               "'");
+           "expected an atom count (XYZ) or 3 numbers (GMIN coords), found " +
+               quoteInput(firstTokens[0]));
     return readXyz(path, lines, *atoms);
   }
   return readBareCoords(path, lines);

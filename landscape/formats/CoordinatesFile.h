@@ -3,12 +3,15 @@
 // length unit (reduced units sigma for Lennard-Jones; Angstrom for AMBER/SOP); the files carry
 // no unit of their own.
 //
-// Also the number syntax shared by GMIN's text files (coords, data, odata): Fortran list-directed
-// reals, where the exponent letter may be D as well as E (5.0D-3).
+// The number syntax shared by GMIN's text files (coords, data, odata), Fortran list-directed reals
+// where the exponent letter may be D as well as E (5.0D-3), is parseFortranReal and
+// parseFortranInteger of potentials/InputChecks.h, which this header includes for its users.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "potentials/InputChecks.h"
 
 namespace landscape {
 
@@ -28,13 +31,5 @@ std::vector<double> readCoordinates(const std::string& path);
 /// written.
 void writeXyz(const std::string& path, const std::vector<double>& x, const std::string& comment,
               const std::string& label = "LA");
-
-/// A Fortran real: [sign] digits [. digits] [E|D [sign] digits] (at least one digit in the
-/// mantissa; the exponent letter in either case). Returns nullopt for anything else, including
-/// "nan", "inf" and hexadecimal floats; also nullopt when the value overflows to infinity.
-std::optional<double> parseFortranReal(std::string_view token);
-
-/// A Fortran integer: [sign] digits, within the range of long long. nullopt otherwise.
-std::optional<long long> parseFortranInteger(std::string_view token);
 
 }  // namespace landscape

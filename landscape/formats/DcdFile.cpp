@@ -1,7 +1,11 @@
 #include "landscape/formats/DcdFile.h"
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
+
+#include "potentials/InputChecks.h"
 
 namespace landscape {
 
@@ -80,9 +84,17 @@ void DcdWriter::write(const double* x) {
 std::vector<std::vector<double>> readDcd(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the DCD file");
+  in.seekg(0, std::ios::end);
+  const std::streamoff fileSize = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (!in || fileSize < 0) throw std::runtime_error(path + ": cannot read the DCD file");
   auto readRecord = [&](std::vector<char>& body) {
     std::uint32_t head = 0, tail = 0;
     if (!in.read(reinterpret_cast<char*>(&head), 4)) return false;
+    // A record longer than the rest of the file is damage, not a reason to allocate it.
+    if (static_cast<std::streamoff>(head) > fileSize - in.tellg())
+      throw std::runtime_error(path + ": damaged DCD record (its length " + std::to_string(head) +
+                               " runs past the end of the file)");
     body.resize(head);
     in.read(body.data(), head);
     in.read(reinterpret_cast<char*>(&tail), 4);
@@ -98,7 +110,14 @@ std::vector<std::vector<double>> readDcd(const std::string& path) {
   if (!readRecord(body) || body.size() != 4) throw std::runtime_error(path + ": no atom count");
   std::int32_t atoms = 0;
   std::memcpy(&atoms, body.data(), 4);
+  if (atoms < 1) throw std::runtime_error(path + ": atom count " + std::to_string(atoms) + " < 1");
   std::vector<std::vector<double>> out;
+  // A frame is three records of 4 x atoms bytes; the atom count sizes nothing before the file is
+  // known to hold at least one such frame.
+  const std::streamoff frameBytes = 3 * (4 * static_cast<std::streamoff>(atoms) + 8);
+  if (frames > 0 && fileSize - in.tellg() < frameBytes)
+    throw std::runtime_error(path + ": frame 1 is incomplete (" + std::to_string(atoms) +
+                             " atoms need " + std::to_string(frameBytes) + " bytes per frame)");
   for (std::int32_t f = 0; f < frames; ++f) {
     std::vector<double> x(3 * static_cast<std::size_t>(atoms));
     for (int c = 0; c < 3; ++c) {
@@ -106,8 +125,11 @@ std::vector<std::vector<double>> readDcd(const std::string& path) {
         throw std::runtime_error(path + ": frame " + std::to_string(f + 1) + " is incomplete");
       for (std::int32_t i = 0; i < atoms; ++i) {
         float v;
-        std::memcpy(&v, body.data() + 4 * i, 4);
-        x[3 * i + c] = v;
+        std::memcpy(&v, body.data() + 4 * static_cast<std::size_t>(i), 4);
+        if (!std::isfinite(v))
+          throw std::runtime_error(path + ": frame " + std::to_string(f + 1) + " atom " +
+                                   std::to_string(i + 1) + ": coordinate is not a finite number");
+        x[3 * static_cast<std::size_t>(i) + static_cast<std::size_t>(c)] = v;
       }
     }
     out.push_back(std::move(x));

@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 namespace {
@@ -104,7 +106,9 @@ class LowestParser {
       }
       StoredMinimum minimum;
       parseEnergyLine(minima.size() + 1, minimum);
-      minimum.coordinates.reserve(3 * static_cast<std::size_t>(atoms));
+      // Sized by the lines there are, not by the count, which is checked against them below.
+      minimum.coordinates.reserve(
+          3 * std::min(static_cast<std::size_t>(atoms), m_lines.size() - m_next));
       for (long atom = 0; atom < atoms; ++atom) {
         if (m_next >= m_lines.size()) {
           fail(m_next,
@@ -159,7 +163,8 @@ class LowestParser {
     }
     const char* end = text.data() + text.size();
     const auto result = std::from_chars(text.data(), end, value);
-    return result.ec == std::errc() && result.ptr == end && !text.empty();
+    // from_chars also reads "nan" and "inf": no energy or coordinate may be one.
+    return result.ec == std::errc() && result.ptr == end && !text.empty() && std::isfinite(value);
   }
 
   bool skipBlankLines() {
@@ -206,7 +211,7 @@ class LowestParser {
                          const std::string& found) const {
     std::string message = m_path + ":" + std::to_string(lineIndex + 1) + ": " + expected;
     if (!found.empty()) {
-      message += ", found '" + (found.size() > 120 ? found.substr(0, 120) + "..." : found) + "'";
+      message += ", found " + quoteInput(found, 120);
     }
     throw std::runtime_error(message + " (GMIN lowest file format)");
   }

@@ -78,9 +78,8 @@ bool blank(const std::string& line) {
 
 [[noreturn]] void failAt(const std::string& path, std::size_t line, const std::string& what,
                          const std::string& found) {
-  std::string text = found.size() > 120 ? found.substr(0, 120) + "..." : found;
-  throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what + ", found '" + text +
-                           "'");
+  throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what + ", found " +
+                           quoteInput(found, 120));
 }
 
 double realField(const std::string& path, std::size_t line, const std::string& token,
@@ -233,6 +232,10 @@ std::vector<std::vector<double>> readPoints(const std::string& path,
         bits |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + b])) << (8 * b);
       }
       std::memcpy(&records[r][k], &bits, sizeof bits);
+      if (!std::isfinite(records[r][k])) {
+        throw std::runtime_error("points file '" + path + "': record " + std::to_string(r + 1) +
+                                 " value " + std::to_string(k + 1) + " is not a finite number");
+      }
     }
   }
   return records;

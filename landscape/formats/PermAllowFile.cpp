@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "landscape/formats/CoordinatesFile.h"
+#include "potentials/InputChecks.h"
 
 namespace landscape {
 
@@ -79,7 +80,7 @@ std::pair<long long, std::size_t> PermAllowReader::integer(const std::string& wh
   const auto v = parseFortranInteger(t.text);
   if (!v || *v < minimum) {
     throw std::runtime_error(where(t.line) + "expected " + what + " (an integer >= " +
-                             std::to_string(minimum) + "), found '" + t.text + "'");
+                             std::to_string(minimum) + "), found " + quoteInput(t.text));
   }
   return {*v, t.line};
 }
@@ -88,8 +89,8 @@ std::vector<PermutationGroup> PermAllowReader::read() {
   const auto [groupCount, countLine] = integer("the number of groups", 0);
   if (moreOnLine(countLine)) {
     throw std::runtime_error(where(countLine) +
-                             "the first line holds only the number of groups, found also '" +
-                             m_all[m_next].text + "'");
+                             "the first line holds only the number of groups, found also " +
+                             quoteInput(m_all[m_next].text));
   }
   std::vector<PermutationGroup> groups;
   Owners owners;
@@ -97,8 +98,8 @@ std::vector<PermutationGroup> PermAllowReader::read() {
   if (m_next < m_all.size()) {
     throw std::runtime_error(where(m_all[m_next].line) + "the file declares " +
                              std::to_string(groupCount) + " groups (line " +
-                             std::to_string(countLine) + "), but more values follow: '" +
-                             m_all[m_next].text + "'");
+                             std::to_string(countLine) + "), but more values follow: " +
+                             quoteInput(m_all[m_next].text));
   }
   return groups;
 }
@@ -113,8 +114,8 @@ PermAllowReader::Header PermAllowReader::groupHeader(const std::string& name) {
   }
   if (moreOnLine(headerLine)) {
     throw std::runtime_error(where(headerLine) + name +
-                             ": expected only 'SIZE NSWAP' on this line, found also '" +
-                             m_all[m_next].text + "'");
+                             ": expected only 'SIZE NSWAP' on this line, found also " +
+                             quoteInput(m_all[m_next].text));
   }
   if (size > static_cast<long long>(m_atoms) || swaps > static_cast<long long>(m_atoms)) {
     throw std::runtime_error(where(headerLine) + name + " declares " + std::to_string(size) +
@@ -144,7 +145,7 @@ std::vector<int> PermAllowReader::groupIndices(const std::string& name, const He
     const auto v = parseFortranInteger(t.text);
     if (!v || *v < 1 || *v > static_cast<long long>(m_atoms)) {
       throw std::runtime_error(where(t.line) + name + ": expected an atom index from 1 to " +
-                               std::to_string(m_atoms) + ", found '" + t.text + "'");
+                               std::to_string(m_atoms) + ", found " + quoteInput(t.text));
     }
     indices.push_back(static_cast<int>(*v - 1));
   }
@@ -152,8 +153,8 @@ std::vector<int> PermAllowReader::groupIndices(const std::string& name, const He
   // the SIZE NSWAP line disagree with the indices (the next group's header starts a new line).
   if (m_next < m_all.size() && m_all[m_next].line == m_all[m_next - 1].line) {
     throw std::runtime_error(where(m_all[m_next].line) + counts + std::to_string(expected) +
-                             " atom indices, SIZE x (1 + NSWAP), but this line has more ('" +
-                             m_all[m_next].text + "')");
+                             " atom indices, SIZE x (1 + NSWAP), but this line has more (" +
+                             quoteInput(m_all[m_next].text) + ")");
   }
   return indices;
 }

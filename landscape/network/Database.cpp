@@ -15,6 +15,8 @@
 #include <system_error>
 #include <utility>
 
+#include "potentials/InputChecks.h"
+
 namespace landscape {
 
 namespace {
@@ -309,6 +311,9 @@ DatabaseMetadata readRootAttributes(hid_t file, const std::string& path) {
   if (atoms <= 0) {
     invalid(path, "attribute 'atoms' of the root group must be > 0, got " + std::to_string(atoms));
   }
+  // One row of 3N coordinates must fit in memory (and 3N in an integer).
+  requireMemory(prefix(path) + ": one minimum of atoms = " + std::to_string(atoms), 3.0 * atoms,
+                sizeof(double));
   metadata.atoms = static_cast<std::size_t>(atoms);
   return metadata;
 }
@@ -562,6 +567,13 @@ void validateInput(const std::string& function, const std::string& path,
           std::to_string(minima[i].coordinates.size()) + " coordinates, but metadata.atoms = " +
           std::to_string(metadata.atoms) + " needs " + std::to_string(3 * metadata.atoms));
     }
+    // What read() refuses is not written either.
+    bool finite = std::isfinite(minima[i].energy);
+    for (double x : minima[i].coordinates) finite = finite && std::isfinite(x);
+    if (!finite) {
+      throw std::invalid_argument(where + "minimum " + std::to_string(i) +
+                                  " has a non-finite energy or coordinate");
+    }
   }
 }
 
@@ -744,8 +756,14 @@ void validateNetwork(const std::string& path, const DatabaseMetadata& metadata,
   validateInput("write", path, metadata, plain);
   const std::string where = "TransitionNetworkDatabase::write('" + path + "'): ";
   const std::size_t width = 3 * metadata.atoms;
-  auto checkPoint = [&](const std::string& what, const std::vector<double>& coordinates,
+  auto checkPoint = [&](const std::string& what, double energy,
+                        const std::vector<double>& coordinates,
                         const StationaryPointProperties& properties) {
+    bool finite = std::isfinite(energy);  // what read() refuses is not written either
+    for (double x : coordinates) finite = finite && std::isfinite(x);
+    if (!finite) {
+      throw std::invalid_argument(where + what + " has a non-finite energy or coordinate");
+    }
     if (coordinates.size() != width) {
       throw std::invalid_argument(
           where + what + " has " + std::to_string(coordinates.size()) +
@@ -762,14 +780,14 @@ void validateNetwork(const std::string& path, const DatabaseMetadata& metadata,
     }
   };
   for (std::size_t i = 0; i < network.minima.size(); ++i) {
-    checkPoint("minimum " + std::to_string(i), network.minima[i].coordinates,
-               network.minima[i].properties);
+    checkPoint("minimum " + std::to_string(i), network.minima[i].energy,
+               network.minima[i].coordinates, network.minima[i].properties);
   }
   const int n = static_cast<int>(network.minima.size());
   for (std::size_t i = 0; i < network.transitionStates.size(); ++i) {
     const StoredTransitionState& ts = network.transitionStates[i];
     const std::string what = "transition state " + std::to_string(i);
-    checkPoint(what, ts.coordinates, ts.properties);
+    checkPoint(what, ts.energy, ts.coordinates, ts.properties);
     if (ts.plusMinimum < 0 || ts.plusMinimum >= n || ts.minusMinimum < 0 || ts.minusMinimum >= n) {
       throw std::invalid_argument(where + what + " connects minima " +
                                   std::to_string(ts.plusMinimum) + " and " +
@@ -833,12 +851,12 @@ void MinimaDatabase::append(const std::string& path, const DatabaseMetadata& met
     };
     require(existing.atoms == metadata.atoms, "atoms =", std::to_string(existing.atoms),
             std::to_string(metadata.atoms));
-    require(existing.potential == metadata.potential, "potential", "'" + existing.potential + "'",
-            "'" + metadata.potential + "'");
+    require(existing.potential == metadata.potential, "potential", quoteInput(existing.potential),
+            quoteInput(metadata.potential));
     require(existing.energyUnit == metadata.energyUnit, "energy_unit",
-            "'" + existing.energyUnit + "'", "'" + metadata.energyUnit + "'");
+            quoteInput(existing.energyUnit), quoteInput(metadata.energyUnit));
     require(existing.lengthUnit == metadata.lengthUnit, "length_unit",
-            "'" + existing.lengthUnit + "'", "'" + metadata.lengthUnit + "'");
+            quoteInput(existing.lengthUnit), quoteInput(metadata.lengthUnit));
     Handle group = openMinimaGroup(file.get(), path);
     openMinimaDatasets(group.get(), metadata.atoms, path);
   }
@@ -872,6 +890,10 @@ std::vector<StoredMinimum> MinimaDatabase::read(const std::string& path,
 
   const std::size_t n = sets.count;
   const std::size_t width = 3 * header.atoms;
+  // The rows are read whole, then copied into the minima: twice the coordinates, and the counts.
+  requireMemory(prefix(path) + ": " + std::to_string(n) + " minima of " +
+                    std::to_string(header.atoms) + " atoms",
+                static_cast<double>(n), 2.0 * sizeof(double) * static_cast<double>(width) + 64.0);
   std::vector<double> energies(n);
   std::vector<double> coordinates(n * width);
   std::vector<long> steps(n);
@@ -889,6 +911,16 @@ std::vector<StoredMinimum> MinimaDatabase::read(const std::string& path,
 
   std::vector<StoredMinimum> minima(n);
   for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(energies[i])) {
+      invalid(path, "dataset " + datasetPath(kEnergyDataset) + " row " + std::to_string(i) +
+                        " is not a finite energy");
+    }
+    for (std::size_t k = i * width; k < (i + 1) * width; ++k) {
+      if (!std::isfinite(coordinates[k])) {
+        invalid(path, "dataset " + datasetPath(kCoordinatesDataset) + " row " + std::to_string(i) +
+                          " column " + std::to_string(k - i * width) + " is not a finite number");
+      }
+    }
     minima[i].energy = energies[i];
     minima[i].coordinates.assign(coordinates.begin() + i * width,
                                  coordinates.begin() + (i + 1) * width);
@@ -1010,6 +1042,9 @@ StoredTransitionNetwork TransitionNetworkDatabase::read(const std::string& path,
     const Column energyColumn = floatColumn(kEnergyDataset, kTransitionStatesGroup);
     OpenDataset energySet = openDataset(group.get(), energyColumn, false, path);
     const std::size_t m = energySet.rows;
+    requireMemory(prefix(path) + ": " + std::to_string(m) + " transition states of " +
+                      std::to_string(header.atoms) + " atoms",
+                  static_cast<double>(m), 2.0 * sizeof(double) * static_cast<double>(width) + 64.0);
     std::vector<double> energies(m), coordinates(m * width);
     std::vector<long> connected(2 * m);
     readWhole(energySet, energyColumn, energies.data(), path);
@@ -1025,6 +1060,16 @@ StoredTransitionNetwork TransitionNetworkDatabase::read(const std::string& path,
       StoredTransitionState& ts = network.transitionStates[i];
       ts.energy = energies[i];
       ts.coordinates.assign(coordinates.begin() + i * width, coordinates.begin() + (i + 1) * width);
+      if (!std::isfinite(ts.energy)) {
+        invalid(path, "dataset " + datasetPath(energyColumn) + " row " + std::to_string(i) +
+                          " is not a finite energy");
+      }
+      for (double v : ts.coordinates) {
+        if (!std::isfinite(v)) {
+          invalid(path, "dataset " + datasetPath(coordinatesColumn) + " row " + std::to_string(i) +
+                            " holds a coordinate that is not a finite number");
+        }
+      }
       for (int side = 0; side < 2; ++side) {
         const long index = connected[2 * i + side];
         if (index < 0 || index >= n) {

@@ -44,7 +44,8 @@ class MinimaDatabase {
   /// Writes `minima` (in the given order) to `path`, replacing any file there. Atomic: the data go
   /// to path + ".tmp", which is flushed to disk and then renamed over `path`, so a crash during a
   /// checkpoint leaves the previous file intact. Throws std::invalid_argument when the metadata is
-  /// incomplete (atoms == 0, an empty unit) or a minimum's coordinate count is not 3 * atoms.
+  /// incomplete (atoms == 0, an empty unit), a minimum's coordinate count is not 3 * atoms, or an
+  /// energy or coordinate is not finite (read() refuses those).
   static void write(const std::string& path, const DatabaseMetadata& metadata,
                     const std::vector<StoredMinimum>& minima);
 
@@ -57,9 +58,11 @@ class MinimaDatabase {
                      const std::vector<StoredMinimum>& minima);
 
   /// Reads every minimum in file order. Checks that schema_version is one this build knows, that
-  /// the datasets exist with the documented types and that their shapes agree (n and n x 3N);
-  /// throws std::runtime_error with a sentence naming the file and the failed check otherwise.
-  /// When `metadata` is given it receives the root attributes.
+  /// the datasets exist with the documented types and that their shapes agree (n and n x 3N),
+  /// that energies and coordinates are finite, and that the rows fit in memory (requireMemory,
+  /// potentials/InputChecks.h) before allocating them; throws std::runtime_error with a sentence
+  /// naming the file and the failed check otherwise. When `metadata` is given it receives the root
+  /// attributes.
   static std::vector<StoredMinimum> read(const std::string& path,
                                          DatabaseMetadata* metadata = nullptr);
 
