@@ -82,10 +82,26 @@ bool blank(const std::string& line) {
                            quoteInput(found, 120));
 }
 
+// A token strtod reads in full but parseFortranReal refused: infinite, NaN or overflowed.
+bool nonFinite(const std::string& token) {
+  std::string copy = token;
+  for (char& c : copy)
+    if (c == 'd' || c == 'D') c = 'e';
+  char* end = nullptr;
+  std::strtod(copy.c_str(), &end);
+  return end != copy.c_str() && *end == '\0';
+}
+
 double realField(const std::string& path, std::size_t line, const std::string& token,
                  const char* what, const std::string& text) {
   const auto value = parseFortranReal(token);
-  if (!value) failAt(path, line, std::string("expected a number for ") + what, text);
+  if (!value) {
+    failAt(path, line,
+           std::string(nonFinite(token) ? "expected a finite number (no inf, nan or overflow) for "
+                                        : "expected a number for ") +
+               what,
+           text);
+  }
   return *value;
 }
 
@@ -234,7 +250,8 @@ std::vector<std::vector<double>> readPoints(const std::string& path,
       std::memcpy(&records[r][k], &bits, sizeof bits);
       if (!std::isfinite(records[r][k])) {
         throw std::runtime_error("points file '" + path + "': record " + std::to_string(r + 1) +
-                                 " value " + std::to_string(k + 1) + " is not a finite number");
+                                 " (byte offset " + std::to_string(at) + "), coordinate " +
+                                 std::to_string(k + 1) + " is not finite");
       }
     }
   }
@@ -271,6 +288,10 @@ void writePathsampleFiles(const std::string& directory, const StoredTransitionNe
                       "ts.data");
   writePoints((dir / "points.min").string(), minimumPoints);
   writePoints((dir / "points.ts").string(), tsPoints);
+  if (!network.setA.empty() || !network.setB.empty()) {
+    writeFileAtomically((dir / "min.A").string(), formatEndpointSet(network.setA), "min.A");
+    writeFileAtomically((dir / "min.B").string(), formatEndpointSet(network.setB), "min.B");
+  }
 }
 
 StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms) {
@@ -307,7 +328,74 @@ StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::s
     }
     ts.coordinates = tsPoints[i];
   }
+  if (fs::exists(dir / "min.A") && fs::exists(dir / "min.B")) {
+    network.setA = readEndpointSet((dir / "min.A").string(), network.minima.size());
+    network.setB = readEndpointSet((dir / "min.B").string(), network.minima.size());
+  }
   return network;
+}
+
+std::size_t pathsampleAtomCount(const std::string& directory) {
+  const fs::path dir(directory);
+  const std::size_t minima = readMinData((dir / "min.data").string()).size();
+  if (minima == 0) throw std::runtime_error("'" + (dir / "min.data").string() + "' has no minima");
+  const std::string points = (dir / "points.min").string();
+  std::error_code error;
+  const std::uintmax_t bytes = fs::file_size(points, error);
+  if (error) throw std::runtime_error("cannot read points file '" + points + "': " + error.message());
+  const std::uintmax_t perAtomRecord = 24 * static_cast<std::uintmax_t>(minima);
+  if (bytes == 0 || bytes % perAtomRecord != 0) {
+    throw std::runtime_error("points file '" + points + "': " + std::to_string(bytes) +
+                             " bytes is not " + std::to_string(minima) +
+                             " records (one per line of min.data) of 3N float64 values");
+  }
+  return static_cast<std::size_t>(bytes / perAtomRecord);
+}
+
+std::string formatEndpointSet(const std::vector<int>& minima) {
+  std::string text = formattedInteger("%10ld", static_cast<long>(minima.size())) + "\n";
+  for (int m : minima) text += formattedInteger("%10ld", m + 1L) + "\n";
+  return text;
+}
+
+std::vector<int> readEndpointSet(const std::string& path, std::size_t minimaCount) {
+  const std::vector<std::string> lines = splitLines(readWholeFile(path, "endpoint set"));
+  std::vector<int> minima;
+  long expected = -1;
+  std::size_t lastLine = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    for (const std::string& token : fields(lines[i])) {
+      lastLine = i + 1;
+      if (expected < 0) {
+        expected = integerField(path, i + 1, token, "the number of minima", 0, lines[i]);
+        continue;
+      }
+      if (static_cast<long>(minima.size()) == expected) {
+        failAt(path, i + 1, "expected only " + std::to_string(expected) + " minima after the count",
+               lines[i]);
+      }
+      const long index = integerField(path, i + 1, token, "a minimum (1-based line of min.data)",
+                                      1, lines[i]);
+      if (index > static_cast<long>(minimaCount)) {
+        failAt(path, i + 1,
+               "minimum " + std::to_string(index) + " is beyond min.data's " +
+                   std::to_string(minimaCount) + " minima",
+               lines[i]);
+      }
+      if (std::find(minima.begin(), minima.end(), index - 1) != minima.end()) {
+        failAt(path, i + 1, "minimum " + std::to_string(index) + " is listed twice", lines[i]);
+      }
+      minima.push_back(static_cast<int>(index - 1));
+    }
+  }
+  if (expected < 0) failAt(path, 1, "expected the number of minima", "");
+  if (static_cast<long>(minima.size()) != expected) {
+    failAt(path, lastLine,
+           "the count says " + std::to_string(expected) + " minima, but " +
+               std::to_string(minima.size()) + " follow",
+           lastLine > 0 ? lines[lastLine - 1] : "");
+  }
+  return minima;
 }
 
 // ---- OPTIM path.info -------------------------------------------------------------------------

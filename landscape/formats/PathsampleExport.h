@@ -55,14 +55,29 @@ void writePoints(const std::string& path, const std::vector<std::vector<double>>
 std::vector<std::vector<double>> readPoints(const std::string& path,
                                             std::size_t coordinatesPerRecord);
 
+/// The text of min.A / min.B: the number of minima (I10), then their 1-based min.data lines (I10
+/// each), one per line, as PATHSAMPLE reads them (free format) and the wales-group example has it.
+std::string formatEndpointSet(const std::vector<int>& minima);
+/// Parses min.A / min.B: a count, then that many 1-based minima (blank-separated, any layout);
+/// returns them 0-based. Each must be in 1..`minimaCount`. Throws std::runtime_error
+/// "FILE:LINE: ..." on a bad count, a bad or out-of-range index, a duplicate or too few entries.
+std::vector<int> readEndpointSet(const std::string& path, std::size_t minimaCount);
+
 /// Writes min.data, ts.data, points.min and points.ts of `network` into `directory` (created if
-/// missing), each atomically. Throws std::invalid_argument when coordinates are missing or of
-/// mixed sizes, or a transition state names an unknown minimum.
+/// missing), each atomically, and min.A / min.B when the network has endpoint sets. Throws
+/// std::invalid_argument when coordinates are missing or of mixed sizes, or a transition state
+/// names an unknown minimum.
 void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network);
 
-/// Reads the four files of `directory` back (atoms = N, so records of 3N values). Throws
-/// std::runtime_error when a file is missing or the record counts differ from the line counts.
+/// Reads the four files of `directory` back (atoms = N, so records of 3N values), and min.A and
+/// min.B when both exist. Throws std::runtime_error when a file is missing or the record counts
+/// differ from the line counts.
 StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms);
+
+/// The number of atoms N of a PATHSAMPLE database in `directory`: points.min holds one record of
+/// 3N float64 per line of min.data. Throws std::runtime_error when min.data is empty or the size
+/// of points.min is not a whole number of 3-coordinate records per minimum.
+std::size_t pathsampleAtomCount(const std::string& directory);
 
 // ---- OPTIM path.info -------------------------------------------------------------------------
 

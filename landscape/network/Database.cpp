@@ -41,6 +41,10 @@ constexpr const char* kHessianEigenvaluesDataset = "hessian_eigenvalues";
 constexpr const char* kConnectedMinimaDataset = "minima";
 constexpr const char* kEigenvalueDataset = "eigenvalue";
 constexpr const char* kIndexUnit = "index (0-based row of /minima)";
+// PATHSAMPLE's endpoint sets min.A and min.B (optional group, still schema_version 1).
+constexpr const char* kEndpointsGroup = "endpoints";
+constexpr const char* kSetADataset = "a";
+constexpr const char* kSetBDataset = "b";
 
 // Chunk sizes: HDF5 reads and writes whole chunks, and its default chunk cache is 1 MiB, so chunks
 // of tens of KiB keep reading one minimum cheap while appending stays a few chunk writes.
@@ -750,6 +754,50 @@ void readProperties(hid_t group, const char* groupName, std::vector<Point>& poin
   }
 }
 
+/// Writes /endpoints/a and /endpoints/b (0-based rows of /minima) when either set is non-empty.
+void writeEndpointSets(hid_t file, const StoredTransitionNetwork& network, const std::string& path) {
+  if (network.setA.empty() && network.setB.empty()) return;
+  Handle group =
+      checked(H5Gcreate2(file, kEndpointsGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+              path, std::string("cannot create group /") + kEndpointsGroup);
+  const std::vector<long> a(network.setA.begin(), network.setA.end());
+  const std::vector<long> b(network.setB.begin(), network.setB.end());
+  createFilledDataset(group.get(), integerColumn(kSetADataset, kEndpointsGroup), 0, kIndexUnit,
+                      a.size(), a.data(), path);
+  createFilledDataset(group.get(), integerColumn(kSetBDataset, kEndpointsGroup), 0, kIndexUnit,
+                      b.size(), b.data(), path);
+  check(group.close(), path, std::string("cannot close group /") + kEndpointsGroup);
+}
+
+/// Reads one endpoint set; every entry must be a row of /minima.
+std::vector<int> readEndpointSet(hid_t group, const char* name, long minima,
+                                 const std::string& path) {
+  const Column column = integerColumn(name, kEndpointsGroup);
+  if (!hasDataset(group, column, path)) return {};
+  OpenDataset set = openDataset(group, column, false, path);
+  std::vector<long> values(set.rows);
+  readWhole(set, column, values.data(), path);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] < 0 || values[i] >= minima) {
+      invalid(path, "dataset " + datasetPath(column) + " row " + std::to_string(i) +
+                        " names minimum " + std::to_string(values[i]) + ", but /minima has " +
+                        std::to_string(minima) + " rows (0-based)");
+    }
+  }
+  return std::vector<int>(values.begin(), values.end());
+}
+
+void readEndpointSets(hid_t file, StoredTransitionNetwork& network, const std::string& path) {
+  const htri_t exists = H5Lexists(file, kEndpointsGroup, H5P_DEFAULT);
+  if (exists < 0) failHdf5(path, std::string("cannot look up group /") + kEndpointsGroup);
+  if (exists == 0) return;
+  Handle group = checked(H5Gopen2(file, kEndpointsGroup, H5P_DEFAULT), H5Gclose, path,
+                         std::string("cannot open group /") + kEndpointsGroup);
+  const long n = static_cast<long>(network.minima.size());
+  network.setA = readEndpointSet(group.get(), kSetADataset, n, path);
+  network.setB = readEndpointSet(group.get(), kSetBDataset, n, path);
+}
+
 void validateNetwork(const std::string& path, const DatabaseMetadata& metadata,
                      const StoredTransitionNetwork& network) {
   std::vector<StoredMinimum> plain;  // the checks of the minima database
@@ -784,6 +832,16 @@ void validateNetwork(const std::string& path, const DatabaseMetadata& metadata,
                network.minima[i].coordinates, network.minima[i].properties);
   }
   const int n = static_cast<int>(network.minima.size());
+  for (const std::vector<int>* set : {&network.setA, &network.setB}) {
+    for (int index : *set) {
+      if (index < 0 || index >= n) {
+        throw std::invalid_argument(where + "endpoint set " + (set == &network.setA ? "A" : "B") +
+                                    " names minimum " + std::to_string(index) +
+                                    ", but the network has " + std::to_string(n) +
+                                    " minima (0-based)");
+      }
+    }
+  }
   for (std::size_t i = 0; i < network.transitionStates.size(); ++i) {
     const StoredTransitionState& ts = network.transitionStates[i];
     const std::string what = "transition state " + std::to_string(i);
@@ -1005,6 +1063,7 @@ void TransitionNetworkDatabase::write(const std::string& path, const DatabaseMet
     writeProperties(tsGroup.get(), kTransitionStatesGroup, network.transitionStates, metadata,
                     path);
     check(tsGroup.close(), path, std::string("cannot close group /") + kTransitionStatesGroup);
+    writeEndpointSets(file.get(), network, path);
     check(file.close(), path, "cannot close the temporary file '" + temporary + "'");
     commit(temporary, path);
   } catch (...) {
@@ -1091,6 +1150,7 @@ StoredTransitionNetwork TransitionNetworkDatabase::read(const std::string& path,
     readProperties(group.get(), kTransitionStatesGroup, network.transitionStates, header.atoms,
                    path);
   }
+  readEndpointSets(file.get(), network, path);
   if (metadata != nullptr) *metadata = header;
   return network;
 }

@@ -58,6 +58,10 @@ struct StoredTransitionState {
 struct StoredTransitionNetwork {
   std::vector<StoredNetworkMinimum> minima;
   std::vector<StoredTransitionState> transitionStates;
+  /// PATHSAMPLE's endpoint sets (min.A, min.B): 0-based indices into `minima`; empty = not set.
+  /// Rates are quoted as PATHSAMPLE quotes them, k(A<-B) from B to A (docs/pathsample.md).
+  std::vector<int> setA;
+  std::vector<int> setB;
 };
 
 }  // namespace landscape

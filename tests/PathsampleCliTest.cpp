@@ -1,0 +1,139 @@
+// The pathsample program (src/pathsample_main.cpp, src/PathsampleOptions, src/PathsampleCommands):
+// options and the PATHSAMPLE pathdata reader, the generated docs, and import -> rates ->
+// committors -> regroup -> export on the wales-group LJ38 UNTRAP example.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/PathsampleOptions.h"
+#include "tests/TestData.h"
+
+namespace landscape {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string sourceDir() {
+  const char* env = std::getenv("LANDSCAPE_SOURCE_DIR");
+  return env && *env ? env : LANDSCAPE_SOURCE_DIR;
+}
+
+TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
+  const PathsampleRunConfig c = parsePathsampleCommandLine(
+      {"rates", "--temperature", "0.1,0.2", "--database", "x.h5", "--units", "molecular"});
+  EXPECT_EQ(c.mode, "rates");
+  EXPECT_EQ(c.temperatures, (std::vector<double>{0.1, 0.2}));
+  EXPECT_EQ(c.database, "x.h5");
+  EXPECT_EQ(c.units, "molecular");
+  EXPECT_THROW(parsePathsampleCommandLine({"--temperature", "0.1"}), std::runtime_error);
+  EXPECT_THROW(parsePathsampleCommandLine({"rates", "--temperature", "-1"}), std::runtime_error);
+  EXPECT_THROW(parsePathsampleCommandLine({"grow-forever"}), std::runtime_error);
+
+  // The example's pathdata (CYCLES 0, DIJKSTRA 0) reads, with warnings for ignored keywords.
+  const std::string pathdata = testDataRoot() + "/lj38/pathsample/pathdata";
+  const PathsampleRunConfig p = parsePathsampleCommandLine({"rates", "--pathdata", pathdata});
+  EXPECT_EQ(p.temperatures, std::vector<double>{0.1});
+  EXPECT_FALSE(p.warnings.empty());
+  // The command line wins over the file.
+  EXPECT_EQ(parsePathsampleCommandLine({"rates", "--pathdata", pathdata, "--temperature", "0.3"})
+                .temperatures,
+            std::vector<double>{0.3});
+  // UNTRAP with CYCLES 50 (growth) is refused naming the file and line.
+  const std::string untrap = testDataRoot() + "/lj38/pathsample-untrap/input/pathdata";
+  try {
+    parsePathsampleCommandLine({"rates", "--pathdata", untrap});
+    ADD_FAILURE() << "UNTRAP accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(untrap + ":"), std::string::npos) << e.what();
+  }
+  const fs::path unknown = fs::temp_directory_path() / ("pathdata-unknown-" + std::to_string(getpid()));
+  std::ofstream(unknown) << "TEMPERATURE 0.2\nFROBNICATE 3\n";
+  try {
+    parsePathsampleCommandLine({"rates", "--pathdata", unknown.string()});
+    ADD_FAILURE() << "unknown keyword accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":2:"), std::string::npos) << e.what();
+  }
+  fs::remove(unknown);
+}
+
+// docs/pathsample-options.md is generated from the table: LANDSCAPE_REGENERATE_DOCS=1
+// landscape_tests --gtest_filter=PathsampleCli.DocMatchesTable
+TEST(PathsampleCli, DocMatchesTable) {
+  const fs::path doc = fs::path(sourceDir()) / "docs" / "pathsample-options.md";
+  const std::string rendered = pathsampleOptionsMarkdown();
+  if (const char* regenerate = std::getenv("LANDSCAPE_REGENERATE_DOCS");
+      regenerate != nullptr && std::string(regenerate) == "1")
+    std::ofstream(doc, std::ios::binary) << rendered;
+  EXPECT_EQ(readAll(doc.string()), rendered)
+      << doc << " differs from the table in src/PathsampleOptions.cpp; regenerate it with "
+      << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=PathsampleCli.DocMatchesTable";
+}
+
+#ifdef LANDSCAPE_PATHSAMPLE_EXECUTABLE
+int run(const std::string& arguments, const fs::path& log) {
+  const char* env = std::getenv("LANDSCAPE_PATHSAMPLE_EXECUTABLE");
+  const std::string program = env && *env ? env : LANDSCAPE_PATHSAMPLE_EXECUTABLE;
+  const int status = std::system((program + " " + arguments + " > " + log.string() + " 2>&1").c_str());
+  return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+TEST(PathsampleCli, ImportRatesCommittorsRegroupExportOnLj38) {
+  const std::string input = testDataRoot() + "/lj38/pathsample-untrap/input";
+  if (!fs::exists(input + "/min.data")) GTEST_SKIP() << input << " missing";
+  const fs::path work = fs::temp_directory_path() / ("pathsample-cli-" + std::to_string(getpid()));
+  fs::create_directories(work);
+  const std::string db = (work / "network.h5").string();
+  const fs::path log = work / "log";
+  ASSERT_EQ(run("import --directory " + input + " --database " + db, log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("imported 12 minima, 11 transition states, 38 atoms"),
+            std::string::npos) << readAll(log);
+  ASSERT_EQ(run("rates --database " + db + " --directory " + work.string() +
+                    " --temperature 0.1,0.2",
+                log), 0) << readAll(log);
+  const std::string rates = readAll((work / "NGT.rates.new").string());
+  EXPECT_EQ(std::count(rates.begin(), rates.end(), '\n'), 2) << rates;
+  EXPECT_EQ(rates.size(), 2u * 61u) << rates;  // 3G20.10 per line
+  EXPECT_TRUE(fs::exists(work / "NGT.rates.kSS"));
+  EXPECT_TRUE(fs::exists(work / "NGT.rates.kNSS"));
+  ASSERT_EQ(run("committors --database " + db + " --directory " + work.string(), log), 0);
+  const std::string commit = readAll((work / "commit.data").string());
+  EXPECT_EQ(std::count(commit.begin(), commit.end(), '\n'), 12);
+  std::istringstream lines(commit);
+  std::vector<double> q;
+  for (double v; lines >> v;) q.push_back(v);
+  ASSERT_EQ(q.size(), 12u);
+  EXPECT_EQ(q[1], 1.0);  // minimum 2 is A
+  EXPECT_EQ(q[7], 0.0);  // minimum 8 is B
+  ASSERT_EQ(run("regroup --database " + db + " --directory " + work.string() +
+                    " --regroup-threshold 1.0",
+                log), 0) << readAll(log);
+  EXPECT_TRUE(fs::exists(work / "minima_groups"));
+  ASSERT_EQ(run("export --database " + db + " --directory " + (work / "out").string(), log), 0);
+  for (const char* name : {"min.data", "ts.data", "points.min", "points.ts", "min.A", "min.B"}) {
+    EXPECT_TRUE(readAll(input + "/" + name) == readAll((work / "out" / name).string())) << name;
+  }
+  // Bad input: a clear error, non-zero exit.
+  EXPECT_EQ(run("rates --database " + (work / "missing.h5").string(), log), 1);
+  EXPECT_NE(readAll(log).find("pathsample: error:"), std::string::npos);
+  fs::remove_all(work);
+}
+#endif
+
+}  // namespace
+}  // namespace landscape
