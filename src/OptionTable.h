@@ -195,7 +195,7 @@ class OptionTable : public OptionList {
     }
 
    private:
-    typename OptionTable::KeywordEntry& entry() { return m_table.m_keywordEntries[m_index]; }
+    auto& entry() { return m_table.m_keywordEntries[m_index]; }  // KeywordEntry: declared below
     std::string ordinal(std::size_t i) const {
       if (m_table.m_keywords[m_index].maxFields <= 1) return "";
       static const char* const names[] = {"1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"};
