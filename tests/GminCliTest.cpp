@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -524,6 +526,46 @@ TEST_F(GminCli, MaxTimeEndsTheRunWithItsResults) {
       << r.out;
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -44.3", 0), 0u) << lastLine(r.out);
   EXPECT_TRUE(fs::exists(m_dir / "res/checkpoint"));
+}
+
+// The progress lines of walker `w` in a --verbose walker run, without the "W     w " prefix and
+// the timings: comparable with a single chain's progressLines().
+std::vector<std::string> walkerLines(const std::string& out, int w) {
+  char prefix[16];
+  std::snprintf(prefix, sizeof prefix, "W %5d ", w);
+  std::string own;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0 && line.find("newres>") == std::string::npos)
+      own += line.substr(std::strlen(prefix)) + "\n";
+  std::vector<std::string> lines;
+  for (const std::string& l : progressLines(own))
+    if (l.rfind("newres>", 0) != 0) lines.push_back(l);
+  return lines;
+}
+
+// Molecules: walker 0 of three is the single chain of the same seed quench for quench, with the
+// side-chain rotations drawn from its own stream and the chirality and cis/trans checks applied to
+// its own structures (AMBER-GB ash, per-thread copies of the potential); the same for SOP.
+TEST_F(GminCli, MoleculeWalkerZeroIsTheSingleChain) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  const auto pdb = testDataPath("sop/1TIT.pdb");
+  if (!prmtop || !rst7 || !pdb) GTEST_SKIP() << "gb/ash or sop/1TIT.pdb not found";
+  for (const std::string system :
+       {"--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --step-size 0.5 --steps 12 ",
+        "--sop-pdb '" + *pdb + "' --steps 8 "}) {
+    const GminRun one = gmin(system + "--seed 4 --walkers 1 --output one");
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    const GminRun three = gmin(system + "--seed 4 --walkers 3 --verbose --output three");
+    ASSERT_EQ(three.exitCode, 0) << three.err;
+    std::vector<std::string> chain;
+    for (const std::string& l : progressLines(one.out))
+      if (l.rfind("newres>", 0) != 0) chain.push_back(l);
+    ASSERT_FALSE(chain.empty());
+    EXPECT_EQ(walkerLines(three.out, 0), chain) << system;
+    EXPECT_NE(walkerLines(three.out, 2), chain) << "walker 2 has a stream of its own";
+  }
 }
 
 }  // namespace
