@@ -279,7 +279,7 @@ TEST_F(GminCli, RunInterruptedBySigintResumesToTheSameResults) {
 
 // The Langevin move's noise stream is numbered by quench, so it continues after a resume.
 TEST_F(GminCli, ResumedLangevinRunEqualsTheUninterruptedRun) {
-  const std::string args = "--lj 13 --langevin-steps 100 --langevin-kt 0.5 --seed 3 ";
+  const std::string args = "--lj 13 --langevin-steps 100 --langevin-kt 0.5 --seed 3 --walkers 1 ";
   const GminRun full = gmin(args + "--steps 30 --output full");
   ASSERT_EQ(full.exitCode, 0) << full.err;
   const GminRun first = gmin(args + "--steps 12 --output part");
@@ -298,7 +298,8 @@ TEST_F(GminCli, ResumedAmberRunEqualsTheUninterruptedRun) {
   const auto prmtop = testDataPath("gb/ash/ash.parm7");
   const auto rst7 = testDataPath("gb/ash/ash.rst7");
   if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
-  const std::string args = "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --seed 3 ";
+  const std::string args =
+      "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --seed 3 --walkers 1 ";
   const GminRun full = gmin(args + "--steps 20 --output full");
   ASSERT_EQ(full.exitCode, 0) << full.err;
   const GminRun first = gmin(args + "--steps 8 --output part");
