@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/BatchedMinimiserFactory.h"
+#include "gpu/GpuDevice.h"
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
@@ -274,6 +276,31 @@ TEST(WalkerEnsemble, FailedQuenchesAreCountedPerWalkerAndNeverSaved) {
       for (const Quench& q : qs) fromGoodQuench |= !q.failed && std::abs(q.energy - m.energy) < 1e-2;
     EXPECT_TRUE(fromGoodQuench) << m.energy;
   }
+}
+
+// GPU walkers (LJ38 on --backend cuda): 64 walkers whose quenches run in one BatchedLbfgsCuda
+// launch per round make the same quenches, bit for bit, as with the kernel's CPU twin.
+TEST(WalkerEnsembleCuda, EqualsTheCpuTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  LennardJones lj(38);
+  BasinHoppingParams p = walkerParams(25, 8);
+  p.newRestartSteps = 40;
+  p.avoidDistance = 4.0;
+  p.avoidMaxSaved = 20;
+  // One shape on both sides (one warp, tiles of 8: LJ38's automatic shape on the H100/H200).
+  auto on = [](BatchedBackend backend) {
+    return [backend](const LbfgsParams& params) {
+      BatchedEngineOptions options;
+      options.shape = {1, 8};
+      return makeBatchedMinimiser({38}, params, backend, options);
+    };
+  };
+  WalkerRecorder twin, gpu;
+  const WalkerEnsembleResult a =
+      WalkerEnsemble(lj, p, 64, {}, on(BatchedBackend::CpuTwin)).run({}, &twin);
+  const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(BatchedBackend::Cuda)).run({}, &gpu);
+  for (int w = 0; w < 64; ++w) EXPECT_EQ(gpu.quenches[w], twin.quenches[w]) << "walker " << w;
+  expectSameMinima(b.total.lowest, a.total.lowest);
 }
 
 TEST(ParallelTempering, LadderIsGeometricFromTminToTmax) {
