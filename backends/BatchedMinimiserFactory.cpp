@@ -69,6 +69,19 @@ std::unique_ptr<BatchedPotential> makeBatchedPotential(const BatchedSystem& syst
 #endif
 }
 
+std::size_t batchedResidentStructures(const BatchedSystem& system,
+                                      const BatchedEngineOptions& options) {
+  requireCuda("batched L-BFGS");
+#ifdef LANDSCAPE_HAVE_CUDA
+  return static_cast<std::size_t>(
+      BatchedLbfgsCuda(system.lennardJonesAtoms, LbfgsParams{}, options.shape).residentTeams());
+#else
+  (void)system;
+  (void)options;
+  return 0;
+#endif
+}
+
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& system,
                                                        const LbfgsParams& params,
                                                        BatchedBackend backend,

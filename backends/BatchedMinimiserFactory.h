@@ -35,6 +35,11 @@ struct BatchedEngineOptions {
 std::unique_ptr<BatchedPotential> makeBatchedPotential(const BatchedSystem& system, Backend backend,
                                                        const BatchedEngineOptions& options);
 
+/// Structures of `system` the CUDA engine runs at once (resident teams on the device: a batch this
+/// large fills it). Throws std::runtime_error when this build has no CUDA support or no device.
+std::size_t batchedResidentStructures(const BatchedSystem& system,
+                                      const BatchedEngineOptions& options);
+
 /// Owns what a batched minimiser needs (the CPU reference holds its potential). Throws
 /// std::invalid_argument for bad parameters and std::runtime_error for an unavailable backend.
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& system,

@@ -71,6 +71,7 @@ GminRunConfig readGminDataFile(const std::string& path) {
   applyGminKeywords(in, path, config);
   try {
     config.basinHopping.check();
+    if (config.tempering.enabled) config.tempering.check();
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(path + ": " + e.what());
   }

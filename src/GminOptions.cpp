@@ -173,8 +173,10 @@ void addRigidAndLangevin(Table& t) {
 
 void addBasinHopping(Table& t) {
   t.section("Basin-hopping");
-  t.add("steps", "N", "basin-hopping steps, quenches after the first", bh(&BH::steps))
+  t.add("steps", "N", "basin-hopping steps (of each walker), quenches after the first",
+        bh(&BH::steps))
       .atLeast(0)
+      .defaultText("5000; 200000 for LJ38 from a random start (with its target)")
       .notInCheckpoint();  // a resumed run may go on for longer
   t.add("temperature", "KT", "Metropolis temperature kT", bh(&BH::temperature))
       .unit("epsilon")
@@ -201,8 +203,12 @@ void addBasinHopping(Table& t) {
   t.add("ediff", "DE", "minima closer in energy than DE are the same", bh(&BH::energyDifference))
       .unit("epsilon")
       .nonNegative();
-  t.add("target", "E", "stop once a minimum at or below E is found", bh(&BH::targetEnergy))
-      .unit("epsilon");
+  t.add("target", "E",
+        "stop at the end of the step in which a walker first finds a minimum at or below E + "
+        "EDIFF",
+        bh(&BH::targetEnergy))
+      .unit("epsilon")
+      .defaultText("none; -173.928427 (its global minimum) for LJ38 from a random start");
   t.add("seed", "N", "random seed; the same seed gives the same run", bh(&BH::seed)).atLeast(0);
   t.add("new-restart", "N",
         "restart after more than N quenches without lowering the chain's best energy by EDIFF "
@@ -231,6 +237,57 @@ void addBasinHopping(Table& t) {
       .unit("sigma")
       .nonNegative()
       .formerly("radius");
+}
+
+template <class M>
+auto bhpt(M member) {
+  return fieldOf(&C::tempering, member);
+}
+bool isBhpt(const C& c) { return c.tempering.enabled; }
+
+void addWalkers(Table& t) {
+  t.section("Walkers and goals");
+  t.add("walkers", "W",
+        "independent basin-hopping chains, each with its own step size, Metropolis test, "
+        "NEWRESTART/AVOID state and random stream (from the seed and its index), quenched "
+        "together every step (the batched engine, docs/batched.md); --steps counts each walker's "
+        "steps and --dump-interval rounds; W = 1 is the classic single chain; 0 = one per CPU "
+        "core (--backend cpu), the GPU's resident teams (LJ on --backend cuda), the "
+        "checkpoint's count with --resume",
+        top(&C::walkers))
+      .atLeast(0)
+      .atMost(1 << 24)
+      .defaultText("0 (automatic)")
+      .notInCheckpoint();  // the checkpoint's walker count
+  t.add("max-time", "S",
+        "stop after S seconds of wall-clock time (checked once per step; results are written "
+        "and the run can be resumed); 0 = no limit",
+        top(&C::maxTime))
+      .unit("seconds")
+      .nonNegative()
+      .notInCheckpoint();
+  t.flag("verbose", "with walkers: one progress line per quench of every walker",
+         top(&C::verbose))
+      .notInCheckpoint();
+  t.flag("bhpt",
+         "basin-hopping parallel tempering: the walkers become replicas at exponentially spaced "
+         "temperatures from --bhpt-min-temperature to --bhpt-max-temperature (replaces "
+         "--temperature) that swap Markov states by the replica-exchange criterion",
+         bhpt(&ParallelTemperingParams::enabled));
+  t.add("bhpt-min-temperature", "KT", "temperature of the coldest replica (walker 0)",
+        bhpt(&ParallelTemperingParams::minTemperature))
+      .unit("epsilon")
+      .positive()
+      .inEffectIf(isBhpt);
+  t.add("bhpt-max-temperature", "KT", "temperature of the hottest replica",
+        bhpt(&ParallelTemperingParams::maxTemperature))
+      .unit("epsilon")
+      .positive()
+      .inEffectIf(isBhpt);
+  t.add("bhpt-interval", "N", "steps between replica-exchange attempts",
+        bhpt(&ParallelTemperingParams::interval))
+      .atLeast(1)
+      .inEffectIf(isBhpt);
 }
 
 void addQuenchesAndOutput(Table& t) {
@@ -310,6 +367,13 @@ void addImplementedKeywords(Table& t) {
       .field("avoid-distance", "the distance")
       .field("avoid-max", "the list length")
       .field("avoid-reseed", "reseed", "T");
+  t.keyword("BHPT", "[interval]",
+            "basin-hopping parallel tempering over the walkers (`--walkers`; GMIN runs the "
+            "replicas over MPI): replicas at exponentially spaced temperatures PTTMIN..PTTMAX "
+            "exchanging Markov states every `interval` steps (default 10) by the replica-exchange "
+            "criterion -> `tempering`; GMIN's exchange probability EXCHPROB is not implemented")
+      .sets("bhpt", "yes")
+      .field("bhpt-interval", "the exchange interval", "10");
   t.keyword("CENTRE", "",
             "move the centre of mass to the origin after every step -> `centre` = true")
       .sets("centre", "yes");
@@ -342,6 +406,12 @@ void addImplementedKeywords(Table& t) {
             "GMIN's MD reseeding fields are not implemented")
       .field("new-restart", "the number of quenches")
       .only("hard-sphere reseeding", integerRule(0), "0");
+  t.keyword("PTTMIN", "kT",
+            "temperature of the coldest BHPT replica (energy) -> `tempering.minTemperature`")
+      .field("bhpt-min-temperature", "the lowest temperature");
+  t.keyword("PTTMAX", "kT",
+            "temperature of the hottest BHPT replica (energy) -> `tempering.maxTemperature`")
+      .field("bhpt-max-temperature", "the highest temperature");
   t.keyword("RADIUS", "r",
             "radius of the spherical container (length); 0 = GMIN's default 2 + "
             "(3N/17.77153175)^(1/3) -> `containerRadius`")
@@ -408,8 +478,7 @@ void addOtherKeywords(Table& t) {
   // ---- keywords that would change the run: an error until implemented ----
   t.addKeywords(
       KeywordStatus::NotImplemented,
-      {{"BHPT", "...", "basin-hopping parallel tempering"},
-       {"FIXBOTH", "...", "fix both step size and temperature"},
+      {{"FIXBOTH", "...", "fix both step size and temperature"},
        {"FIXSTEP", "...", "fix the step size (GMIN then tunes the temperature)"},
        {"FIXTEMP", "...", "fix the temperature"},
        {"FREEZE", "...", "frozen atoms"},
@@ -443,7 +512,7 @@ const OptionTable<GminRunConfig>& gminOptionTable() {
       "Precedence: command line > --config FILE > --gmin-data FILE > built-in defaults.\n"
       "Reals may use Fortran exponents (5.0D-3). [KEYWORD] is the GMIN data-file keyword.\n",
       {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping,
-       addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
+       addWalkers, addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
   return table;
 }
 

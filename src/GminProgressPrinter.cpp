@@ -7,25 +7,28 @@ namespace landscape {
 GminProgressPrinter::GminProgressPrinter(bool quiet, const GminResultWriter& writer,
                                          std::string checkpointFile,
                                          CheckpointFingerprint fingerprint, long steps,
-                                         const volatile std::sig_atomic_t& stopFlag)
+                                         GminStopRule& stopRule)
     : m_quiet(quiet),
       m_writer(writer),
       m_checkpointFile(std::move(checkpointFile)),
       m_fingerprint(std::move(fingerprint)),
       m_steps(steps),
-      m_stopFlag(stopFlag) {}
+      m_stopRule(stopRule) {}
 
-void GminProgressPrinter::onQuench(const QuenchReport& q) {
-  if (m_quiet) return;
+void printQuenchLine(const char* prefix, const QuenchReport& q, double elapsedSeconds) {
   std::printf(
-      "Qu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n", q.quench,
-      q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsed(),
+      "%sQu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n", prefix,
+      q.quench, q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsedSeconds,
       q.status == LbfgsStatus::Converged ? "" : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
   if (q.failed)
-    std::printf("   step rejected: %s (%ld failed so far)\n", q.rejectReason.c_str(),
+    std::printf("%s   step rejected: %s (%ld failed so far)\n", prefix, q.rejectReason.c_str(),
                 q.failedQuenches);
   else if (q.evaporated)
-    std::printf("   step rejected: %s\n", q.rejectReason.c_str());
+    std::printf("%s   step rejected: %s\n", prefix, q.rejectReason.c_str());
+}
+
+void GminProgressPrinter::onQuench(const QuenchReport& q) {
+  if (!m_quiet) printQuenchLine("", q, m_stopRule.elapsed());
 }
 
 void GminProgressPrinter::onStepAdjust(const StepAdjustReport& s) {
@@ -50,10 +53,6 @@ void GminProgressPrinter::onRestart(const RestartReport& r) {
 
 void GminProgressPrinter::onState(const BasinHoppingState& state) {
   writeCheckpointFile(m_checkpointFile, {m_fingerprint, m_steps, state});
-}
-
-double GminProgressPrinter::elapsed() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
 }
 
 }  // namespace landscape

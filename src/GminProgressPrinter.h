@@ -10,34 +10,35 @@
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/search/BasinHopping.h"
 #include "src/GminResultWriter.h"
+#include "src/GminStopRule.h"
 
 namespace landscape {
 
+/// GMIN's progress line of one quench (and the reason it was rejected), after `prefix`
+/// ("" for the single chain, "W 12 " for a walker).
+void printQuenchLine(const char* prefix, const QuenchReport& q, double elapsedSeconds);
+
 class GminProgressPrinter : public BasinHoppingObserver {
  public:
-  /// quiet: print nothing (checkpoints are still written); stopFlag: set by a signal handler to
-  /// end the run after the current quench; steps: the run's --steps, saved with the state.
+  /// quiet: print nothing (checkpoints are still written); stopRule: ends the run after the
+  /// current quench (signal, --max-time); steps: the run's --steps, saved with the state.
   GminProgressPrinter(bool quiet, const GminResultWriter& writer, std::string checkpointFile,
-                      CheckpointFingerprint fingerprint, long steps,
-                      const volatile std::sig_atomic_t& stopFlag);
+                      CheckpointFingerprint fingerprint, long steps, GminStopRule& stopRule);
 
   void onQuench(const QuenchReport& q) override;
   void onStepAdjust(const StepAdjustReport& s) override;
   void onRestart(const RestartReport& r) override;
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
   void onState(const BasinHoppingState& state) override;
-  bool stopRequested() override { return m_stopFlag != 0; }
+  bool stopRequested() override { return m_stopRule.stop(); }
 
  private:
-  double elapsed() const;
-
   bool m_quiet;
   const GminResultWriter& m_writer;
   std::string m_checkpointFile;
   CheckpointFingerprint m_fingerprint;
   long m_steps;
-  const volatile std::sig_atomic_t& m_stopFlag;
-  std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+  GminStopRule& m_stopRule;
 };
 
 }  // namespace landscape

@@ -24,6 +24,7 @@ GminSystem loadSop(const GminRunConfig& config) {
   spec.kind = PotentialSpec::Kind::Sop;
   spec.sopTopology = system.sop;
   system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
   return system;
 }
 
@@ -37,6 +38,7 @@ GminSystem loadAmber(const GminRunConfig& config) {
   spec.amber = config.amber;
   spec.precision = config.precision;
   system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
   return system;
 }
 
@@ -57,6 +59,7 @@ GminSystem loadLennardJones(const GminRunConfig& config) {
   spec.kind = PotentialSpec::Kind::LennardJones;
   spec.atoms = atoms;
   system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
   return system;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "backends/PotentialFactory.h"
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/LangevinMove.h"
 #include "landscape/search/ProteinMoves.h"
@@ -21,6 +22,7 @@ struct GminSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule, read once
   std::shared_ptr<const SopTopology> sop;      ///< --sop-pdb: the protein, read once
   std::unique_ptr<Potential> atomistic;        ///< the potential of the atoms
+  PotentialSpec spec;                          ///< what atomistic was built from (walkers' copies)
   std::unique_ptr<Potential> rigidPotential;   ///< --rigid: rigid coordinates over atomistic
   const RigidBodySystem* rigid = nullptr;      ///< the system of rigidPotential
   /// In the search's coordinates (rigid ones with --rigid); empty: a random cluster.

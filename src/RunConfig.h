@@ -9,6 +9,7 @@
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/dynamics/Langevin.h"
 #include "landscape/search/BasinHoppingParams.h"
+#include "landscape/search/ParallelTempering.h"
 #include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
@@ -75,6 +76,13 @@ struct GminRunConfig {
   RigidBodyMoveParams rigidMoves;  ///< --rigid-translation, --rigid-rotation, --rigid-probability
 
   BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
+  /// --walkers W: independent Markov chains quenched together (landscape/search/WalkerEnsemble.h);
+  /// 0 = automatic (gmin_main: one per core on the CPU, the device's resident teams for LJ on
+  /// CUDA, the checkpoint's count on --resume).
+  int walkers = 0;
+  ParallelTemperingParams tempering;  ///< --bhpt, --bhpt-min-temperature, ... (GMIN's BHPT)
+  double maxTime = 0.0;               ///< --max-time S: wall-clock limit in seconds; 0 = none
+  bool verbose = false;               ///< --verbose: per-quench lines of every walker
   std::string outputDir = "gmin-out";                         ///< --output DIR
   std::string resumeDir;  ///< --resume DIR: continue the run saved in DIR/checkpoint; empty = new run
   bool quiet = false;                 ///< --quiet: only the final "lowest energy:" line

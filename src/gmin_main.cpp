@@ -14,10 +14,14 @@
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/search/BasinHopping.h"
+#include "landscape/search/WalkerEnsemble.h"
 #include "potentials/AmberGb.h"
 #include "src/GminProgressPrinter.h"
 #include "src/GminResultWriter.h"
+#include "src/GminStopRule.h"
 #include "src/GminSystem.h"
+#include "src/GminWalkerPrinter.h"
+#include "src/GminWalkers.h"
 #include "src/RunConfig.h"
 
 namespace {
@@ -113,6 +117,135 @@ void printResults(const BasinHoppingResult& result, const BasinHoppingParams& p,
                 result.lowest[i].firstFoundStep);
 }
 
+// The lines every run ends with: why it stopped early, the results, who reached the target
+// (`goal`, printed unless --quiet), the lowest energy.
+int finishRun(const GminRunConfig& config, const GminResultWriter& writer,
+              const BasinHoppingResult& result, const GminStopRule& stopRule,
+              const std::string& dir, const std::string& goal) {
+  if (result.lowest.empty()) {
+    throw std::runtime_error(
+        "no minimum found: no quench both succeeded and passed the checks (" +
+        std::to_string(result.failedQuenches) +
+        " failed with a non-finite energy or gradient, at the iteration limit or by cold fusion; "
+        "see the progress lines); nothing was written to " + dir + "/lowest");
+  }
+  writer.write(result.lowest);
+  const bool signalled = result.stoppedEarly && !stopRule.timeUp();
+  if (signalled)
+    std::fprintf(stderr, "gmin: stopped by a signal after quench %ld; results written\n",
+                 result.quenches);
+  else if (result.stoppedEarly && !config.quiet)
+    std::printf("gmin: --max-time %.6g s reached; results written (--resume %s continues)\n",
+                stopRule.maxSeconds(), dir.c_str());
+  if (!config.quiet) printResults(result, config.basinHopping, dir);
+  if (!config.quiet && !goal.empty()) std::printf("%s\n", goal.c_str());
+  std::printf("lowest energy: %.10f\n", result.lowest.front().energy);
+  return signalled ? 130 : 0;  // 128 + SIGINT, as shells report an interrupted command
+}
+
+// The parts of a run shared by the single chain and the walkers.
+struct RunSetup {
+  const GminRunConfig& config;
+  GminSystem& system;
+  const OutputFolder& out;
+  BasinHoppingParams params;
+};
+
+CheckpointFingerprint fingerprintOf(const RunSetup& run, double containerRadius) {
+  const Potential& searched = run.system.searched();
+  const CheckpointFingerprint fingerprint = gminCheckpointFingerprint(
+      run.config, {run.system.atomistic->atomCount(), searched.name(), searched.dimension(),
+                   containerRadius});
+  if (run.out.resuming)
+    checkGminCheckpoint(run.out.checkpointPath(), run.out.checkpoint.fingerprint, fingerprint,
+                        run.config);
+  return fingerprint;
+}
+
+void printStart(const RunSetup& run, double containerRadius) {
+  if (run.config.quiet) return;
+  printHeader(run.config, run.system, run.params, containerRadius);
+  if (run.out.resuming)
+    std::printf("gmin: resuming from %s after quench %ld of %ld\n",
+                run.out.checkpointPath().c_str(), run.out.checkpoint.state.quench,
+                run.params.steps);
+}
+
+int runSingleChain(const RunSetup& run) {
+  const GminRunConfig& config = run.config;
+  BasinHopping search(run.system.searched(), run.params,
+                      lbfgsWorkspaceFactory(config.lbfgsBackend), run.system.hooks);
+  const CheckpointFingerprint fingerprint = fingerprintOf(run, search.containerRadius());
+  printStart(run, search.containerRadius());
+  const GminResultWriter writer(run.out.dir, *run.system.atomistic, run.system.amber.get(),
+                                run.system.sop.get(), run.system.rigid);
+  GminStopRule stopRule(g_stopRequested, config.maxTime);
+  GminProgressPrinter printer(config.quiet, writer, run.out.checkpointPath(), fingerprint,
+                              run.params.steps, stopRule);
+  const BasinHoppingResult result = run.out.resuming
+                                        ? search.resume(run.out.checkpoint.state, &printer)
+                                        : search.run(run.system.start, &printer);
+  char goal[160] = "";
+  if (result.targetReached)
+    std::snprintf(goal, sizeof goal, "gmin: target reached by walker 0 at quench %ld after %.3f s",
+                  result.targetQuench, stopRule.elapsed());
+  return finishRun(config, writer, result, stopRule, run.out.dir, goal);
+}
+
+void printWalkerSummary(const WalkerEnsembleResult& r) {
+  const std::size_t w = r.failedPerWalker.size();
+  long maxFailed = 0;
+  for (long f : r.failedPerWalker) maxFailed = std::max(maxFailed, f);
+  std::printf("gmin: %zu walkers, failed quenches per walker at most %ld\n", w, maxFailed);
+  for (std::size_t i = 0; i < r.exchange.attempts.size(); ++i)
+    std::printf("bhpt: pair %zu-%zu kT %.4g-%.4g exchanges accepted %ld of %ld (%.3f)\n", i, i + 1,
+                r.temperatures[i], r.temperatures[i + 1], r.exchange.accepted[i],
+                r.exchange.attempts[i],
+                r.exchange.attempts[i] > 0
+                    ? static_cast<double>(r.exchange.accepted[i]) / r.exchange.attempts[i]
+                    : 0.0);
+}
+
+std::string walkerGoal(const WalkerEnsembleResult& r, const GminStopRule& stopRule) {
+  if (r.targetWalker < 0) return "";
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "gmin: target reached by walker %d at its quench %ld (%ld quenches and %ld "
+                "energy+gradient calls of all walkers) after %.3f s",
+                r.targetWalker, r.total.targetQuench, r.targetRoundQuenches,
+                r.total.targetFunctionCalls, stopRule.elapsed());
+  return line;
+}
+
+int runWalkers(const RunSetup& run, int walkers) {
+  const GminRunConfig& config = run.config;
+  GminSystem& system = run.system;
+  const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
+  WalkerEnsemble search(host ? *host : system.searched(), run.params, walkers, config.tempering,
+                        walkerMinimiserMaker(config, system, walkers), system.hooks);
+  Checkpoint checkpoint;
+  checkpoint.fingerprint = fingerprintOf(run, search.containerRadius());
+  checkpoint.steps = run.params.steps;
+  printStart(run, search.containerRadius());
+  if (!config.quiet)
+    std::printf("gmin: %d walkers%s, %d CPU threads%s\n", walkers,
+                config.tempering.enabled ? " as BHPT replicas" : "",
+                walkerThreads(config, system, walkers),
+                config.backend == Backend::Cuda ? " (quenches on the GPU where possible)" : "");
+  const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
+                                system.sop.get(), system.rigid);
+  GminStopRule stopRule(g_stopRequested, config.maxTime);
+  GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),
+                            checkpoint, stopRule);
+  const WalkerEnsembleResult result =
+      run.out.resuming ? search.resume(run.out.checkpoint.walkerState(), &printer)
+                       : search.run(system.start, &printer);
+  printer.printLastRound();
+  if (!config.quiet) printWalkerSummary(result);
+  return finishRun(config, writer, result.total, stopRule, run.out.dir,
+                   walkerGoal(result, stopRule));
+}
+
 int run(int argc, char** argv) {
   const GminRunConfig config = parseGminCommandLine(argc, argv);
   if (config.action != GminRunConfig::Action::Run) return printHelpOrVersion(config);
@@ -123,48 +256,26 @@ int run(int argc, char** argv) {
   addMolecularMoves(config, system);
   useRigidBodies(config, system);
   const OutputFolder out = openOutputFolder(config);
+  const int saved = out.resuming ? out.checkpoint.walkers() : 0;
+  const int walkers = resolveWalkers(config, system, saved);
+  if (out.resuming && walkers != saved)
+    throw std::runtime_error(out.checkpointPath() + ": the checkpoint holds " +
+                             std::to_string(saved) + " walkers, this run asks for " +
+                             std::to_string(walkers) + "; resume with the original --walkers");
+  checkWalkerRun(config, walkers);
   addLangevinMove(config, out.resuming ? out.checkpoint.state.quench : 0, system);
 
   // A resumed run ends at the larger of the original and the new --steps.
-  BasinHoppingParams params = config.basinHopping;
-  if (out.resuming) params.steps = std::max(params.steps, out.checkpoint.steps);
-  BasinHopping search(system.searched(), params, lbfgsWorkspaceFactory(config.lbfgsBackend),
-                      system.hooks);
-  // What a resumed run must share with the original (from gmin's option table).
-  const Potential& searched = system.searched();
-  const CheckpointFingerprint fingerprint = gminCheckpointFingerprint(
-      config, {system.atomistic->atomCount(), searched.name(), searched.dimension(),
-               search.containerRadius()});
-  if (out.resuming)
-    checkGminCheckpoint(out.checkpointPath(), out.checkpoint.fingerprint, fingerprint, config);
-  if (!config.quiet) printHeader(config, system, params, search.containerRadius());
-  if (out.resuming && !config.quiet)
-    std::printf("gmin: resuming from %s after quench %ld of %ld\n", out.checkpointPath().c_str(),
-                out.checkpoint.state.quench, params.steps);
-
-  const GminResultWriter writer(out.dir, *system.atomistic, system.amber.get(), system.sop.get(),
-                                system.rigid);
-  GminProgressPrinter printer(config.quiet, writer, out.checkpointPath(), fingerprint, params.steps,
-                              g_stopRequested);
+  RunSetup setup{config, system, out, config.basinHopping};
+  if (out.resuming) setup.params.steps = std::max(setup.params.steps, out.checkpoint.steps);
+  const bool walkerRun = walkers > 1 || config.tempering.enabled;
+  if (out.resuming && out.checkpoint.isWalkerRun() != walkerRun)
+    throw std::runtime_error(out.checkpointPath() + ": the checkpoint is of a " +
+                             (walkerRun ? "single-chain" : "walker") +
+                             " run; resume with the original --walkers and --bhpt");
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
-  const BasinHoppingResult result = out.resuming ? search.resume(out.checkpoint.state, &printer)
-                                                 : search.run(system.start, &printer);
-  if (result.lowest.empty()) {
-    throw std::runtime_error(
-        "no minimum found: no quench both succeeded and passed the checks (" +
-        std::to_string(result.failedQuenches) +
-        " failed with a non-finite energy or gradient, at the iteration limit or by cold fusion; "
-        "see the progress lines); nothing was written to " + out.dir + "/lowest");
-  }
-  writer.write(result.lowest);
-
-  if (result.stoppedEarly)
-    std::fprintf(stderr, "gmin: stopped by a signal after quench %ld; results written\n",
-                 result.quenches);
-  if (!config.quiet) printResults(result, params, out.dir);
-  std::printf("lowest energy: %.10f\n", result.lowest.front().energy);
-  return result.stoppedEarly ? 130 : 0;  // 128 + SIGINT, as shells report an interrupted command
+  return walkerRun ? runWalkers(setup, walkers) : runSingleChain(setup);
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -53,6 +55,7 @@ class GminCli : public ::testing::Test {
     const char* env = std::getenv("LANDSCAPE_GMIN_EXECUTABLE");
     return env && *env ? env : LANDSCAPE_GMIN_EXECUTABLE;
   }
+  void expectDefaultJobReachesTheGlobalMinimum(int seed);
   GminRun gmin(const std::string& args, const std::string& launcher = "") {
     const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
     const std::string command = "cd '" + m_dir.string() + "' && " + launcher + "'" + executable() + "' " +
@@ -75,7 +78,7 @@ std::string lastLine(const std::string& text) {
 }
 
 TEST_F(GminCli, WritesLowestAndMinimaDatabaseAndEndsWithTheLowestEnergy) {
-  const GminRun r = gmin("--lj 13 --steps 200 --seed 3 --output res");
+  const GminRun r = gmin("--lj 13 --walkers 1 --steps 200 --seed 3 --output res");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -44.32", 0), 0u) << lastLine(r.out);
   const std::vector<StoredMinimum> lowest = readLowestFile((m_dir / "res/lowest").string());
@@ -182,7 +185,8 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
 }
 
 TEST_F(GminCli, InterruptedRunStillWritesItsResults) {
-  const GminRun r = gmin("--steps 100000000 --quiet --output res", "timeout --preserve-status -s INT 1 ");
+  const GminRun r = gmin("--steps 100000000 --target -1000 --quiet --output res",
+                         "timeout --preserve-status -s INT 1 ");
   EXPECT_EQ(r.exitCode, 130) << r.err;  // interrupted, but with its results on disk
   EXPECT_NE(r.err.find("stopped by a signal"), std::string::npos) << r.err;
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u) << r.out;
@@ -216,9 +220,10 @@ void expectSameMinimaDatabases(const fs::path& a, const fs::path& b) {
 
 // Settings that use every piece of the saved state: ASTEP, step adaptation every 7 quenches,
 // NEWRESTART reseeds and a 3-entry AVOID taboo list that wraps around.
-const std::string kResumeSystem =
+const std::string kLj13Moves =
     "--lj 13 --save 4 --step-adjust-interval 7 --new-restart 6 --avoid-distance 1 "
     "--avoid-max 3 --avoid-reseed yes ";
+const std::string kResumeSystem = kLj13Moves + "--walkers 1 ";
 const std::string kResumeArgs = kResumeSystem + "--seed 4 ";
 
 // `gmin --steps 53` then `gmin --resume DIR --steps 150` equals `gmin --steps 150`: the same
@@ -274,7 +279,7 @@ TEST_F(GminCli, RunInterruptedBySigintResumesToTheSameResults) {
 
 // The Langevin move's noise stream is numbered by quench, so it continues after a resume.
 TEST_F(GminCli, ResumedLangevinRunEqualsTheUninterruptedRun) {
-  const std::string args = "--lj 13 --langevin-steps 100 --langevin-kt 0.5 --seed 3 ";
+  const std::string args = "--lj 13 --langevin-steps 100 --langevin-kt 0.5 --seed 3 --walkers 1 ";
   const GminRun full = gmin(args + "--steps 30 --output full");
   ASSERT_EQ(full.exitCode, 0) << full.err;
   const GminRun first = gmin(args + "--steps 12 --output part");
@@ -293,7 +298,8 @@ TEST_F(GminCli, ResumedAmberRunEqualsTheUninterruptedRun) {
   const auto prmtop = testDataPath("gb/ash/ash.parm7");
   const auto rst7 = testDataPath("gb/ash/ash.rst7");
   if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
-  const std::string args = "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --seed 3 ";
+  const std::string args =
+      "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --seed 3 --walkers 1 ";
   const GminRun full = gmin(args + "--steps 20 --output full");
   ASSERT_EQ(full.exitCode, 0) << full.err;
   const GminRun first = gmin(args + "--steps 8 --output part");
@@ -402,7 +408,7 @@ TEST_F(GminCli, ColdFusionQuenchOnAshIsRejectedAndCounted) {
   const auto rst7 = testDataPath("gb/ash/ash.rst7");
   if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
   const GminRun r = gmin("--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 +
-                         "' --steps 60 --step-size 0.6 --seed 1 --output res");
+                         "' --steps 60 --step-size 0.6 --seed 1 --walkers 1 --output res");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const std::string line = lastLine(r.out);
   ASSERT_EQ(line.rfind("lowest energy: ", 0), 0u) << line;
@@ -420,11 +426,147 @@ TEST_F(GminCli, ColdFusionQuenchOnAshIsRejectedAndCounted) {
 TEST_F(GminCli, NoMinimumFoundIsAnErrorNotACrash) {
   const fs::path coords = file("twins.xyz",
                                "3\ntwo identical atoms\nX 0 0 0\nX 0 0 0\nX 1.1 0 0\n");
-  const GminRun r = gmin("--lj 3 --coords '" + coords.string() + "' --steps 0 --output res");
+  const GminRun r = gmin("--lj 3 --walkers 1 --coords '" + coords.string() + "' --steps 0 --output res");
   EXPECT_EQ(r.exitCode, 1) << r.err;
   EXPECT_EQ(r.err.rfind("gmin: error: no minimum found", 0), 0u) << r.err;
   EXPECT_NE(r.out.find("step rejected: quench failed: non-finite energy"), std::string::npos)
       << r.out;
+}
+
+// ---- walkers (issue 18) ----
+
+// The default job (LJ38, no arguments but the seed) stops at the LJ38 global minimum and says which
+// walker found it, at which quench, after how many seconds.
+void GminCli::expectDefaultJobReachesTheGlobalMinimum(int seed) {
+  const GminRun r = gmin("--seed " + std::to_string(seed) + " --output s" + std::to_string(seed));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string line = lastLine(r.out);
+  ASSERT_EQ(line.rfind("lowest energy: ", 0), 0u) << line;
+  EXPECT_NEAR(std::stod(line.substr(15)), -173.928427, 1e-4) << "seed " << seed;
+  EXPECT_NE(r.out.find("gmin: target reached by walker "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" s\nlowest energy: "), std::string::npos) << "seconds before the last line";
+}
+
+TEST_F(GminCli, DefaultJobReachesTheLj38GlobalMinimumForThreeSeeds) {
+  for (int seed = 1; seed <= 3; ++seed) expectDefaultJobReachesTheGlobalMinimum(seed);
+}
+
+class SlowGminDefaultJob : public GminCli {};
+
+TEST_F(SlowGminDefaultJob, ReachesTheLj38GlobalMinimumForTenSeeds) {
+  for (int seed = 1; seed <= 10; ++seed) expectDefaultJobReachesTheGlobalMinimum(seed);
+}
+
+// Walkers print summary lines (no per-quench lines unless --verbose) and share one minima list.
+TEST_F(GminCli, WalkersPrintSummariesAndVerbosePerQuenchLines) {
+  const GminRun r = gmin("--lj 13 --walkers 3 --steps 40 --seed 2 --output res");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("gmin: 3 walkers, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("walkers: step       40  quenches        120"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Qu "), std::string::npos);
+  EXPECT_NE(r.out.find("gmin: 120 quenches"), std::string::npos) << r.out;
+  EXPECT_EQ(readLowestFile((m_dir / "res/lowest").string()).size(), 2u);
+  EXPECT_EQ(MinimaDatabase::count((m_dir / "res/minima.h5").string()), 2u);
+  const GminRun v = gmin("--lj 13 --walkers 3 --steps 40 --seed 2 --verbose --output v");
+  ASSERT_EQ(v.exitCode, 0) << v.err;
+  for (const char* w : {"W     0 Qu       40 E=", "W     2 Qu       40 E="})
+    EXPECT_NE(v.out.find(w), std::string::npos) << w;
+  EXPECT_EQ(slurp(m_dir / "v/lowest"), slurp(m_dir / "res/lowest"));
+  EXPECT_EQ(lastLine(v.out), lastLine(r.out));
+}
+
+// kill -9 once the first checkpoint exists (polled), then --resume: the minima of the run never
+// killed, bit for bit (8 walkers on the CPU, NEWRESTART reseeds and AVOID in play).
+TEST_F(GminCli, KilledWalkerRunResumesToTheSameResults) {
+  const std::string args = kLj13Moves + "--seed 6 --walkers 8 --steps 300 --dump-interval 25 "
+                           "--quiet ";
+  const GminRun full = gmin(args + "--output full");
+  ASSERT_EQ(full.exitCode, 0) << full.err;
+  const fs::path launcher = file("kill_after_checkpoint.sh",
+                                 "\"$@\" & pid=$!\n"
+                                 "for i in $(seq 1 1200); do\n"
+                                 "  [ -f part/checkpoint ] && break\n"
+                                 "  kill -0 $pid 2>/dev/null || break\n"
+                                 "  sleep 0.02\n"
+                                 "done\n"
+                                 "kill -9 $pid 2>/dev/null\n"
+                                 "wait $pid\n");
+  const GminRun first = gmin(args + "--output part", "sh '" + launcher.string() + "' ");
+  ASSERT_TRUE(fs::exists(m_dir / "part/checkpoint")) << first.err;
+  const GminRun second = gmin(args + "--resume part");
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_EQ(slurp(m_dir / "part/lowest"), slurp(m_dir / "full/lowest"));
+  expectSameMinimaDatabases(m_dir / "part/minima.h5", m_dir / "full/minima.h5");
+  EXPECT_EQ(lastLine(second.out), lastLine(full.out));
+  // The walker count is the checkpoint's: another one is an error naming both.
+  const GminRun other = gmin(kLj13Moves + "--seed 6 --walkers 4 --steps 300 --resume part");
+  EXPECT_EQ(other.exitCode, 1);
+  EXPECT_NE(other.err.find("holds 8 walkers, this run asks for 4"), std::string::npos) << other.err;
+}
+
+// BHPT: 4 replicas, exchanges every 5 steps alternating even pairs (0-1, 2-3) and the odd pair
+// (1-2): 100 steps are 20 exchange rounds, 10 of each parity.
+TEST_F(GminCli, BhptReportsExchangeAcceptancePerTemperaturePair) {
+  const GminRun r = gmin("--lj 13 --walkers 4 --bhpt --bhpt-interval 5 --bhpt-min-temperature 0.5 "
+                         "--bhpt-max-temperature 4 --steps 100 --seed 3 --output res");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const char* pair : {"bhpt: pair 0-1 kT 0.5-1 ", "bhpt: pair 1-2 kT 1-2 ",
+                           "bhpt: pair 2-3 kT 2-4 "}) {
+    const std::size_t at = r.out.find(pair);
+    ASSERT_NE(at, std::string::npos) << pair << "\n" << r.out;
+    EXPECT_NE(r.out.substr(at, r.out.find('\n', at) - at).find(" of 10 ("), std::string::npos)
+        << r.out.substr(at, 80);
+  }
+}
+
+// --max-time stops a run that would not end otherwise; its results are written, exit status 0.
+TEST_F(GminCli, MaxTimeEndsTheRunWithItsResults) {
+  const GminRun r = gmin("--lj 13 --walkers 2 --steps 100000000 --max-time 0.5 --output res");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("gmin: --max-time 0.5 s reached; results written"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -44.3", 0), 0u) << lastLine(r.out);
+  EXPECT_TRUE(fs::exists(m_dir / "res/checkpoint"));
+}
+
+// The progress lines of walker `w` in a --verbose walker run, without the "W     w " prefix and
+// the timings: comparable with a single chain's progressLines().
+std::vector<std::string> walkerLines(const std::string& out, int w) {
+  char prefix[16];
+  std::snprintf(prefix, sizeof prefix, "W %5d ", w);
+  std::string own;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0 && line.find("newres>") == std::string::npos)
+      own += line.substr(std::strlen(prefix)) + "\n";
+  std::vector<std::string> lines;
+  for (const std::string& l : progressLines(own))
+    if (l.rfind("newres>", 0) != 0) lines.push_back(l);
+  return lines;
+}
+
+// Molecules: walker 0 of three is the single chain of the same seed quench for quench, with the
+// side-chain rotations drawn from its own stream and the chirality and cis/trans checks applied to
+// its own structures (AMBER-GB ash, per-thread copies of the potential); the same for SOP.
+TEST_F(GminCli, MoleculeWalkerZeroIsTheSingleChain) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  const auto pdb = testDataPath("sop/1TIT.pdb");
+  if (!prmtop || !rst7 || !pdb) GTEST_SKIP() << "gb/ash or sop/1TIT.pdb not found";
+  for (const std::string system :
+       {"--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --step-size 0.5 --steps 12 ",
+        "--sop-pdb '" + *pdb + "' --steps 8 "}) {
+    const GminRun one = gmin(system + "--seed 4 --walkers 1 --output one");
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    const GminRun three = gmin(system + "--seed 4 --walkers 3 --verbose --output three");
+    ASSERT_EQ(three.exitCode, 0) << three.err;
+    std::vector<std::string> chain;
+    for (const std::string& l : progressLines(one.out))
+      if (l.rfind("newres>", 0) != 0) chain.push_back(l);
+    ASSERT_FALSE(chain.empty());
+    EXPECT_EQ(walkerLines(three.out, 0), chain) << system;
+    EXPECT_NE(walkerLines(three.out, 2), chain) << "walker 2 has a stream of its own";
+  }
 }
 
 }  // namespace

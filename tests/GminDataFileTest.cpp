@@ -97,10 +97,16 @@ TEST(GminDataFile, Lj38ExampleGivesTheGminDefaults) {
 
   const GminRunConfig fromFile = readGminDataFile(*path);
   expectSameParams(fromFile.basinHopping, GminRunConfig{}.basinHopping);
-  expectSameParams(fromFile.basinHopping, parseGminCommandLine({}).basinHopping);
-  // Through the command line too.
+  // `gmin` without arguments adds the default job's goal (issue 18): the LJ38 global minimum as
+  // target and a step cap that lets every seed reach it; otherwise the example's settings.
+  BasinHoppingParams noArguments = parseGminCommandLine({}).basinHopping;
+  EXPECT_EQ(noArguments.targetEnergy, -173.928427);
+  noArguments.targetEnergy.reset();
+  noArguments.steps = 5000;
+  expectSameParams(fromFile.basinHopping, noArguments);
+  // Through the command line too (a data file is a complete job: no default goal).
   const GminRunConfig viaOption = parseGminCommandLine({"--gmin-data", *path});
-  expectSameParams(viaOption.basinHopping, parseGminCommandLine({}).basinHopping);
+  expectSameParams(viaOption.basinHopping, noArguments);
   EXPECT_EQ(viaOption.ljAtoms, 38u);
 
   // SORT (line 9), TRACKDATA (10) and MONITOR (11) are ignored; DUMPINT is implemented, so no
@@ -115,6 +121,25 @@ TEST(GminDataFile, Lj38ExampleGivesTheGminDefaults) {
   EXPECT_FALSE(fromFile.basinHopping.avoidReseeds);
   EXPECT_EQ(w.size(), 3u) << ::testing::PrintToString(w);
   EXPECT_EQ(viaOption.warnings, w);
+}
+
+// BHPT with PTTMIN/PTTMAX: parallel tempering over the walkers (issue 18).
+TEST(GminDataFile, BhptKeywordsSetParallelTempering) {
+  const GminRunConfig c = applyText("BHPT 7\nPTTMIN 0.6\nPTTMAX 2.4\n");
+  EXPECT_TRUE(c.tempering.enabled);
+  EXPECT_EQ(c.tempering.interval, 7);
+  EXPECT_EQ(c.tempering.minTemperature, 0.6);
+  EXPECT_EQ(c.tempering.maxTemperature, 2.4);
+  const GminRunConfig plain = applyText("BHPT\n");
+  EXPECT_TRUE(plain.tempering.enabled);
+  EXPECT_EQ(plain.tempering.interval, 10);
+  EXPECT_FALSE(applyText("SAVE 3\n").tempering.enabled);
+  try {  // an inverted ladder is caught with the other parameter checks
+    parseGminCommandLine({"--bhpt", "--bhpt-min-temperature", "2", "--bhpt-max-temperature", "1"});
+    ADD_FAILURE() << "no error for an inverted temperature ladder";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("minimum temperature <= maximum"), std::string::npos);
+  }
 }
 
 TEST(GminDataFile, EveryImplementedKeywordSetsItsField) {
@@ -233,6 +258,7 @@ TEST(GminDataFile, NotImplementedFeaturesAreErrors) {
   expectError("SEED\n", {"data:1: GMIN keyword SEED is not implemented", "RANSEED"});
   expectError("RANDOMSEED\n", {"data:1: GMIN keyword RANDOMSEED is not implemented"});
   expectError("FIXSTEP\n", {"data:1: GMIN keyword FIXSTEP is not implemented"});
+  expectError("BHPT 0\n", {"data:1: BHPT", "exchange interval"});
 }
 
 TEST(GminDataFile, FileErrorsNameTheFile) {

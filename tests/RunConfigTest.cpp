@@ -107,14 +107,22 @@ TEST(RunConfig, NoArgumentsGiveGminsLj38Example) {
   EXPECT_TRUE(p.centre);            // CENTRE
   EXPECT_EQ(p.dumpInterval, 6000);  // DUMPINT 6000
   EXPECT_EQ(p.temperature, 1.0);    // TEMPERATURE 1.0
-  EXPECT_EQ(p.steps, 5000);         // STEPS 5000 1.0
+  // STEPS 5000 1.0 of the example; the default job caps each walker at 200000 steps instead and
+  // stops at the LJ38 global minimum (Cambridge Cluster Database), issue 18.
+  EXPECT_EQ(p.steps, 200000);
   EXPECT_EQ(p.stepSize, 0.40);      // STEP 0.40 0.51
   EXPECT_EQ(p.angularThreshold, 0.51);
   EXPECT_EQ(p.newRestartSteps, 40);  // NEWRESTART 40
   EXPECT_EQ(p.avoidDistance, 4.0);   // AVOID 4.0 20 F
   EXPECT_EQ(p.avoidMaxSaved, 20);
   EXPECT_FALSE(p.avoidReseeds);
-  EXPECT_FALSE(p.targetEnergy.has_value());
+  EXPECT_EQ(p.targetEnergy, -173.928427);
+  EXPECT_EQ(c.walkers, 0);  // automatic: one per core on the CPU
+  // Another cluster, a start file or a target of one's own: no default goal.
+  EXPECT_FALSE(parseGminCommandLine({"--lj", "13"}).basinHopping.targetEnergy.has_value());
+  EXPECT_EQ(parseGminCommandLine({"--lj", "13"}).basinHopping.steps, 5000);
+  EXPECT_EQ(parseGminCommandLine({"--target", "-170"}).basinHopping.steps, 5000);
+  EXPECT_EQ(parseGminCommandLine({"--steps", "10"}).basinHopping.targetEnergy, -173.928427);
   // Keywords the example leaves out keep the BasinHoppingParams defaults.
   const BasinHoppingParams library;
   EXPECT_EQ(p.seed, library.seed);
@@ -303,7 +311,7 @@ TEST(RunConfig, HelpListsEveryOptionWithUnitsAndDefaults) {
                             "sigma",
                             "./gmin-out",
                             "LJ38",
-                            "(default: 5000)",
+                            "(default: 5000; 200000 for LJ38",
                             "(default: 38)",
                             "(default: 0.005)",
                             "(default: 0.001)",

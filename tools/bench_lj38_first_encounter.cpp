@@ -20,6 +20,7 @@
 #include "landscape/search/BasinHopping.h"
 #include "src/RunConfig.h"
 #include "src/SharedOptions.h"
+#include "tools/BenchStats.h"
 
 namespace {
 
@@ -35,23 +36,6 @@ struct RunOutcome {
   long functionCalls;
   double seconds;
 };
-
-struct Stats {
-  double mean, stddev, median, stderrOfMean;
-};
-
-Stats stats(std::vector<double> v) {
-  Stats s{0, 0, 0, 0};
-  if (v.empty()) return s;
-  for (double x : v) s.mean += x;
-  s.mean /= v.size();
-  for (double x : v) s.stddev += (x - s.mean) * (x - s.mean);
-  s.stddev = v.size() > 1 ? std::sqrt(s.stddev / (v.size() - 1)) : 0.0;
-  s.stderrOfMean = s.stddev / std::sqrt(static_cast<double>(v.size()));
-  std::sort(v.begin(), v.end());
-  s.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-  return s;
-}
 
 struct Options {
   long runs = 50;

@@ -10,6 +10,17 @@
 
 namespace landscape {
 
+/// The seed of stream `index` of a run seeded with `seed`: stream 0 is the seed itself (so a run
+/// of one stream is the run of that seed), others a SplitMix64 hash of the pair, so that streams
+/// depend only on (seed, index) -- e.g. the walkers of `gmin --walkers`.
+inline std::uint64_t streamSeed(std::uint64_t seed, std::uint64_t index) {
+  if (index == 0) return seed;
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 class Random {
  public:
   explicit Random(std::uint64_t seed) : m_engine(seed) {}

@@ -161,18 +161,10 @@ CheckpointFingerprint basinHoppingFingerprint(const BasinHoppingParams& p) {
           {"cold-fusion", exact(p.coldFusionDrop)}};
 }
 
-std::string formatCheckpoint(const Checkpoint& c) {
-  const BasinHoppingState& s = c.state;
-  std::string out = std::string(kMagic) + ' ' + std::to_string(kCheckpointVersion) + '\n';
-  out += "fingerprint " + std::to_string(c.fingerprint.size()) + '\n';
-  for (const auto& [name, value] : c.fingerprint) {
-    if (name.empty() || name.find_first_of(" \t\n") != std::string::npos ||
-        value.find('\n') != std::string::npos)
-      throw std::invalid_argument("checkpoint fingerprint entry '" + name +
-                                  "': names need no blanks, values no line breaks");
-    out += name + ' ' + value + '\n';
-  }
-  out += "steps " + std::to_string(c.steps) + '\n';
+namespace {
+
+// Counters, step size, random state, the Markov state, NEWRESTART and AVOID of one chain.
+void appendChain(std::string& out, const BasinHoppingState& s) {
   out += "quench " + std::to_string(s.quench) + '\n';
   out += "function-calls " + std::to_string(s.functionCalls) + '\n';
   out += "restarts " + std::to_string(s.restarts) + '\n';
@@ -196,6 +188,58 @@ std::string formatCheckpoint(const Checkpoint& c) {
     appendVector(out, r.tabooCoords[i]);
     out += '\n';
   }
+}
+
+void appendCounts(std::string& out, const std::string& key, const std::vector<long>& counts) {
+  out += key + ' ' + std::to_string(counts.size());
+  for (long c : counts) out += ' ' + std::to_string(c);
+  out += '\n';
+}
+
+// Walkers 1..W-1 and the replica exchange, after the single chain's lines.
+void appendWalkers(std::string& out, const Checkpoint& c) {
+  out += "walkers " + std::to_string(c.walkers()) + '\n';
+  for (const BasinHoppingState& w : c.otherWalkers) appendChain(out, w);
+  out += "exchanges " + std::to_string(c.exchanges ? 1 : 0) + '\n';
+  if (!c.exchanges) return;
+  out += "exchange-events " + std::to_string(c.exchange.events) + '\n';
+  out += "exchange-random " + c.exchange.random + '\n';
+  appendCounts(out, "exchange-attempts", c.exchange.attempts);
+  appendCounts(out, "exchange-accepted", c.exchange.accepted);
+}
+
+}  // namespace
+
+WalkerEnsembleState Checkpoint::walkerState() const {
+  WalkerEnsembleState s;
+  s.walkers.push_back(state);
+  for (const BasinHoppingState& w : otherWalkers) s.walkers.push_back(w);
+  s.exchanges = exchanges;
+  s.exchange = exchange;
+  return s;
+}
+
+void Checkpoint::setWalkerState(WalkerEnsembleState ensemble) {
+  state = std::move(ensemble.walkers.front());
+  otherWalkers.assign(std::make_move_iterator(ensemble.walkers.begin() + 1),
+                      std::make_move_iterator(ensemble.walkers.end()));
+  exchanges = ensemble.exchanges;
+  exchange = std::move(ensemble.exchange);
+}
+
+std::string formatCheckpoint(const Checkpoint& c) {
+  const BasinHoppingState& s = c.state;
+  std::string out = std::string(kMagic) + ' ' + std::to_string(kCheckpointVersion) + '\n';
+  out += "fingerprint " + std::to_string(c.fingerprint.size()) + '\n';
+  for (const auto& [name, value] : c.fingerprint) {
+    if (name.empty() || name.find_first_of(" \t\n") != std::string::npos ||
+        value.find('\n') != std::string::npos)
+      throw std::invalid_argument("checkpoint fingerprint entry '" + name +
+                                  "': names need no blanks, values no line breaks");
+    out += name + ' ' + value + '\n';
+  }
+  out += "steps " + std::to_string(c.steps) + '\n';
+  appendChain(out, s);
   out += "lowest " + std::to_string(s.lowest.size()) + '\n';
   for (const StoredMinimum& m : s.lowest) {
     out += "minimum " + hex(m.energy) + ' ' + std::to_string(m.firstFoundStep) + ' ' +
@@ -203,6 +247,7 @@ std::string formatCheckpoint(const Checkpoint& c) {
     appendVector(out, m.coordinates);
     out += '\n';
   }
+  if (c.isWalkerRun()) appendWalkers(out, c);
   out += "end\n";
   return out;
 }
@@ -305,6 +350,43 @@ std::vector<StoredMinimum> readLowest(Reader& in) {
   return minima;
 }
 
+std::vector<long> readCounts(Reader& in, const std::string& key, long pairs) {
+  const long n = in.line(key).integer();
+  if (n != pairs) in.fail("'" + key + "' has " + std::to_string(n) + " pairs, expected " +
+                          std::to_string(pairs));
+  std::vector<long> counts;
+  for (long i = 0; i < n; ++i) counts.push_back(in.integer());
+  in.endLine();
+  return counts;
+}
+
+// The walker section (a walker run's checkpoint): walkers 1..W-1, then the replica exchange.
+void readWalkers(Reader& in, Checkpoint& c) {
+  const long walkers = in.line("walkers").integer();
+  if (walkers < 1) in.fail("the number of walkers must be at least 1");
+  in.endLine();
+  for (long w = 1; w < walkers; ++w) {
+    BasinHoppingState s;
+    readChain(in, s);
+    readNewRestart(in, s.newRestart);
+    c.otherWalkers.push_back(std::move(s));
+  }
+  c.exchanges = in.line("exchanges").integer() != 0;
+  in.endLine();
+  if (!c.exchanges) return;
+  c.exchange.events = in.line("exchange-events").integer();
+  in.endLine();
+  in.line("exchange-random");
+  c.exchange.random = in.rest();
+  try {
+    Random(0).restore(c.exchange.random);
+  } catch (const std::invalid_argument& e) {
+    in.fail(std::string("exchange-random: ") + e.what());
+  }
+  c.exchange.attempts = readCounts(in, "exchange-attempts", walkers - 1);
+  c.exchange.accepted = readCounts(in, "exchange-accepted", walkers - 1);
+}
+
 }  // namespace
 
 Checkpoint readCheckpointFile(const std::string& path) {
@@ -317,6 +399,7 @@ Checkpoint readCheckpointFile(const std::string& path) {
   readChain(in, c.state);
   readNewRestart(in, c.state.newRestart);
   c.state.lowest = readLowest(in);
+  if (in.nextLineIs("walkers")) readWalkers(in, c);
   in.line("end");
   return c;
 }

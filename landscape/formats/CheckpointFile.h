@@ -10,6 +10,7 @@
 
 #include "landscape/search/BasinHoppingParams.h"
 #include "landscape/search/BasinHoppingState.h"
+#include "landscape/search/WalkerEnsemble.h"
 
 namespace landscape {
 
@@ -21,7 +22,18 @@ using CheckpointFingerprint = std::vector<std::pair<std::string, std::string>>;
 struct Checkpoint {
   CheckpointFingerprint fingerprint;
   long steps = 0;  ///< the total --steps the run was asked for
+  /// The single chain, or walker 0 of a walker run (with the shared lowest minima).
   BasinHoppingState state;
+  /// A walker run (gmin --walkers, WalkerEnsemble.h): walkers 1..W-1 (their `lowest` empty) and
+  /// the replica-exchange state of BHPT; both empty for a single chain, whose file is unchanged.
+  std::vector<BasinHoppingState> otherWalkers;
+  bool exchanges = false;
+  ReplicaExchange::State exchange;
+
+  bool isWalkerRun() const { return !otherWalkers.empty() || exchanges; }
+  int walkers() const { return 1 + static_cast<int>(otherWalkers.size()); }
+  WalkerEnsembleState walkerState() const;
+  void setWalkerState(WalkerEnsembleState ensemble);
 };
 
 /// Every field of `params` that changes the search, except steps and dumpInterval (which a

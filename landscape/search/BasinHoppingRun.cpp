@@ -30,7 +30,7 @@ LbfgsParams quenchParams(const BasinHoppingParams& p, double rms, int maxIterati
 BasinHoppingRun::BasinHoppingRun(Potential& potential, const BasinHoppingParams& params,
                                  const BasinHoppingHooks& hooks, double radius,
                                  const LbfgsWorkspaceFactory& workspaceFactory,
-                                 BasinHoppingObserver& report)
+                                 BasinHoppingObserver& report, LowestMinima* shared)
     : m_potential(potential),
       m_params(params),
       m_hooks(hooks),
@@ -39,21 +39,33 @@ BasinHoppingRun::BasinHoppingRun(Potential& potential, const BasinHoppingParams&
       m_random(params.seed),
       m_sloppy(quenchParams(params, params.sloppyRms, params.sloppyMaxIterations)),
       m_tight(quenchParams(params, params.tightRms, params.tightMaxIterations)),
-      m_workspace(workspaceFactory(potential, params.lbfgs.historySize)),
-      m_lowest(static_cast<std::size_t>(params.saveCount), params.energyDifference),
+      m_workspace(workspaceFactory ? workspaceFactory(potential, params.lbfgs.historySize)
+                                   : nullptr),
+      m_ownLowest(static_cast<std::size_t>(params.saveCount), params.energyDifference),
+      m_lowest(shared ? *shared : m_ownLowest),
       m_stepTaker(radius, params.angularThreshold),
       m_newRestart(params),
       m_stepSize(params.stepSize) {}
 
 long BasinHoppingRun::begin(std::vector<double> start) {
+  std::vector<double> x = initialStructure(std::move(start));
+  const LbfgsResult q = quench(x, m_sloppy);
+  return beginWith(std::move(x), q);
+}
+
+std::vector<double> BasinHoppingRun::initialStructure(std::vector<double> start) {
   if (start.empty()) start = randomStart();
   if (start.size() != m_potential.dimension()) {
     throw std::invalid_argument("basin-hopping start has " + std::to_string(start.size() / 3) +
                                 " atoms, the potential has " +
                                 std::to_string(m_potential.atomCount()));
   }
-  m_markov = std::move(start);
-  const LbfgsResult q = quench(m_markov, m_sloppy);
+  return start;
+}
+
+long BasinHoppingRun::beginWith(std::vector<double> x, const LbfgsResult& q) {
+  m_markov = std::move(x);
+  settle(m_markov, q);
   const std::string failed = countFailure(q);
   m_markovEnergy = failed.empty() ? q.energy : kFailedEnergy;
   if (failed.empty()) m_lowest.offer({q.energy, m_markov, 0, m_result.functionCalls});
@@ -80,16 +92,28 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
   m_result.targetFunctionCalls = state.targetFunctionCalls;
   m_random.restore(state.random);
   m_newRestart.restore(state.newRestart);
-  // Already distinct and sorted: offering them in order rebuilds the same list.
-  for (const StoredMinimum& m : state.lowest) m_lowest.offer(m);
+  // Already distinct and sorted: offering them in order rebuilds the same list. A walker's list is
+  // the ensemble's, restored once by the ensemble.
+  if (&m_lowest == &m_ownLowest)
+    for (const StoredMinimum& m : state.lowest) m_lowest.offer(m);
   // The ASTEP atom energies are a function of the Markov state, so they are recomputed.
   refreshAtomEnergies();
   return state.quench + 1;
 }
 
 void BasinHoppingRun::step(long step) {
-  std::vector<double> trial = perturbedMarkovState();
+  std::vector<double> trial = proposeTrial();
   const LbfgsResult q = quench(trial, m_sloppy);
+  if (completeStep(step, std::move(trial), q)) {
+    std::vector<double> x = reseedStart();
+    const LbfgsResult r = quench(x, m_sloppy);
+    completeReseed(step, std::move(x), r);
+  }
+  checkpoint(step);
+}
+
+bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const LbfgsResult& q) {
+  settle(trial, q);
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
   const bool valid = whyRejected.empty();
@@ -108,8 +132,23 @@ void BasinHoppingRun::step(long step) {
 
   if (valid) checkTarget(step, q.energy);
   adjustStepSize(step);
-  if (restarting && !m_result.targetReached) restart(step, decision);
-  checkpoint(step);
+  if (!restarting || m_result.targetReached) return false;
+  if (decision.action == NewRestart::Action::Reseed) {
+    m_pendingReseed = decision;
+    return true;
+  }
+  reportRestart(step, decision);
+  return false;
+}
+
+void BasinHoppingRun::completeReseed(long step, std::vector<double> x, const LbfgsResult& q) {
+  m_markov = std::move(x);
+  settle(m_markov, q);
+  m_markovEnergy = countFailure(q).empty() ? q.energy : kFailedEnergy;
+  refreshAtomEnergies();
+  m_newRestart.startChain(step, m_markovEnergy, m_markov);
+  ++m_result.restarts;
+  reportRestart(step, m_pendingReseed);
 }
 
 BasinHoppingState BasinHoppingRun::state() const {
@@ -131,34 +170,48 @@ BasinHoppingState BasinHoppingRun::state() const {
   return s;
 }
 
-// A failed tight re-quench is counted and the minimum kept as the sloppy quench saved it.
 BasinHoppingResult BasinHoppingRun::finish() {
-  std::vector<StoredMinimum> refined = m_lowest.minima();
-  for (StoredMinimum& m : refined) {
-    std::vector<double> x = m.coordinates;
-    const LbfgsResult q = quench(x, m_tight);
-    if (!countFailure(q).empty()) continue;
-    m.coordinates = std::move(x);
-    m.energy = q.energy;
+  std::vector<std::vector<double>> x;
+  std::vector<LbfgsResult> q;
+  for (const StoredMinimum& m : m_lowest.minima()) {
+    x.push_back(m.coordinates);
+    q.push_back(quench(x.back(), m_tight));
   }
-  m_lowest.replace(std::move(refined));
+  keepRefined(std::move(x), q);
   m_result.lowest = m_lowest.minima();
   m_result.finalStepSize = m_stepSize;
   return m_result;
 }
 
+// A failed tight re-quench is counted and the minimum kept as the sloppy quench saved it.
+void BasinHoppingRun::keepRefined(std::vector<std::vector<double>> x,
+                                  const std::vector<LbfgsResult>& q) {
+  std::vector<StoredMinimum> refined = m_lowest.minima();
+  for (std::size_t i = 0; i < refined.size(); ++i) {
+    settle(x[i], q[i]);
+    if (!countFailure(q[i]).empty()) continue;
+    refined[i].coordinates = std::move(x[i]);
+    refined[i].energy = q[i].energy;
+  }
+  m_lowest.replace(std::move(refined));
+}
+
 LbfgsResult BasinHoppingRun::quench(std::vector<double>& x, const Lbfgs& minimizer) {
+  if (!m_workspace) throw std::logic_error("basin-hopping walker: quenches are the caller's");
   m_workspace->setCoordinates(x.data());
   const LbfgsResult r = minimizer.minimize(*m_workspace);
   m_workspace->getCoordinates(x.data());
-  m_result.functionCalls += r.functionCalls;
+  return r;
+}
+
+void BasinHoppingRun::settle(std::vector<double>& x, const LbfgsResult& q) {
+  m_result.functionCalls += q.functionCalls;
   if (m_params.centre) {
     if (m_hooks.centre)
       m_hooks.centre(x);
     else
       removeCentreOfMass(x);
   }
-  return r;
 }
 
 std::vector<double> BasinHoppingRun::randomStart() {
@@ -244,21 +297,20 @@ void BasinHoppingRun::adjustStepSize(long step) {
   m_report.onStepAdjust({step, ratio, m_stepSize});
 }
 
-void BasinHoppingRun::restart(long step, const NewRestart::Decision& decision) {
-  const bool reseed = decision.action == NewRestart::Action::Reseed;
-  if (reseed) {
-    m_markov = randomStart();
-    const LbfgsResult q = quench(m_markov, m_sloppy);
-    m_markovEnergy = countFailure(q).empty() ? q.energy : kFailedEnergy;
-    refreshAtomEnergies();
-    m_newRestart.startChain(step, m_markovEnergy, m_markov);
-    ++m_result.restarts;
-  }
+void BasinHoppingRun::reportRestart(long step, const NewRestart::Decision& decision) {
   m_report.onRestart({step,
                       decision.reason == NewRestart::Reason::Taboo
                           ? RestartReport::Reason::Taboo
                           : RestartReport::Reason::NoImprovement,
-                      reseed, decision.chainBestEnergy, m_markovEnergy, m_newRestart.tabooSize()});
+                      decision.action == NewRestart::Action::Reseed, decision.chainBestEnergy,
+                      m_markovEnergy, m_newRestart.tabooSize()});
+}
+
+void BasinHoppingRun::exchangeMarkovState(BasinHoppingRun& other) {
+  std::swap(m_markov, other.m_markov);
+  std::swap(m_markovEnergy, other.m_markovEnergy);
+  refreshAtomEnergies();
+  other.refreshAtomEnergies();
 }
 
 void BasinHoppingRun::checkpoint(long step) {

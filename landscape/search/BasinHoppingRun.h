@@ -1,8 +1,13 @@
 #pragma once
 // One run of basin-hopping (BasinHopping::run and ::resume): the Markov chain, the lowest minima,
 // NEWRESTART and the counters that a checkpoint saves, with each part of a step as a named member.
-// Internal to BasinHopping.cpp. A class rather than lambdas inside one long loop, so that every
-// piece of state has one owner and every step reads as a sentence.
+// A class rather than lambdas inside one long loop, so that every piece of state has one owner and
+// every step reads as a sentence.
+//
+// One chain of a walker ensemble too (WalkerEnsemble.h): a step is cut at its quenches --
+// proposeTrial(), the quench (here, or batched with the other walkers' elsewhere), completeStep(),
+// and when NEWRESTART reseeds, reseedStart(), its quench and completeReseed() -- so that the walkers
+// run exactly this chain code while their quenches go through a batched minimiser together.
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,20 +24,52 @@ namespace landscape {
 
 class BasinHoppingRun {
  public:
-  /// params must have passed check(); radius is the container radius (infinity: none).
+  /// params must have passed check(); radius is the container radius (infinity: none). An empty
+  /// workspaceFactory makes a chain whose quenches are all done by the caller (a walker): begin(),
+  /// step() and finish() then throw std::logic_error. `shared`: the lowest-minima list of the
+  /// walker ensemble; nullptr: the run's own.
   BasinHoppingRun(Potential& potential, const BasinHoppingParams& params,
                   const BasinHoppingHooks& hooks, double radius,
-                  const LbfgsWorkspaceFactory& workspaceFactory, BasinHoppingObserver& report);
+                  const LbfgsWorkspaceFactory& workspaceFactory, BasinHoppingObserver& report,
+                  LowestMinima* shared = nullptr);
 
   /// Quench 0 of a new run: `start` (a random cluster when empty) quenched, saved and made the
   /// Markov state. Returns the first basin-hopping step.
   long begin(std::vector<double> start);
-  /// Takes over a checkpointed state. Returns the first step still to do.
+  /// Takes over a checkpointed state (its `lowest` only when the list is the run's own). Returns
+  /// the first step still to do.
   long restore(const BasinHoppingState& state);
 
   /// Basin-hopping step `step`: perturb, quench, accept or reject, adapt the step size, apply
   /// NEWRESTART, checkpoint.
   void step(long step);
+
+  // ---- the pieces of begin() and step() around their quenches (walkers) ----
+  /// The structure quench 0 starts from: `start`, or a random cluster drawn from the chain's
+  /// generator when empty. Throws std::invalid_argument when it does not fit the potential.
+  std::vector<double> initialStructure(std::vector<double> start);
+  /// Quench 0 done: x is the minimiser's output for initialStructure(), q its result.
+  long beginWith(std::vector<double> x, const LbfgsResult& q);
+  /// The trial of the next step: the Markov state perturbed (draws random numbers).
+  std::vector<double> proposeTrial() { return perturbedMarkovState(); }
+  /// The rest of step `step` once the trial is quenched (x the minimiser's output, q its result):
+  /// accept or reject, adapt the step size, NEWRESTART. True when NEWRESTART reseeds: the caller
+  /// then quenches reseedStart() and hands it to completeReseed() before the next step.
+  bool completeStep(long step, std::vector<double> x, const LbfgsResult& q);
+  std::vector<double> reseedStart() { return randomStart(); }
+  void completeReseed(long step, std::vector<double> x, const LbfgsResult& q);
+  /// Tight re-quench done elsewhere: x[i] and q[i] are the minimiser's output for
+  /// state().lowest[i]; failed ones are counted and keep the minimum as the run saved it.
+  void keepRefined(std::vector<std::vector<double>> x, const std::vector<LbfgsResult>& q);
+
+  /// The Markov state and its energy, for replica exchange (ParallelTempering.h).
+  const std::vector<double>& markov() const { return m_markov; }
+  double markovEnergy() const { return m_markovEnergy; }
+  /// Swaps the Markov states of two chains (configurations move, temperatures stay).
+  void exchangeMarkovState(BasinHoppingRun& other);
+  const BasinHoppingParams& params() const { return m_params; }
+  const BasinHoppingResult& result() const { return m_result; }
+  double stepSize() const { return m_stepSize; }
 
   bool targetReached() const { return m_result.targetReached; }
   void stopEarly() { m_result.stoppedEarly = true; }
@@ -42,8 +79,10 @@ class BasinHoppingRun {
   BasinHoppingResult finish();
 
  private:
-  /// L-BFGS from x in place (then centred, CENTRE), counting its function calls.
+  /// L-BFGS from x in place on the run's workspace (settle() follows).
   LbfgsResult quench(std::vector<double>& x, const Lbfgs& minimizer);
+  /// What every quench ends with, wherever it ran: x centred (CENTRE), its calls counted.
+  void settle(std::vector<double>& x, const LbfgsResult& q);
   std::vector<double> randomStart();
   /// The Markov state perturbed: the cluster step, then the system's own moves.
   std::vector<double> perturbedMarkovState();
@@ -64,8 +103,8 @@ class BasinHoppingRun {
   void checkTarget(long step, double energy);
   /// Every NACCEPT steps: step size toward the target acceptance ratio.
   void adjustStepSize(long step);
-  /// A NEWRESTART decision other than None: reseed the chain or report the rejected step.
-  void restart(long step, const NewRestart::Decision& decision);
+  /// Reports a NEWRESTART decision other than None (after the reseed, when it reseeds).
+  void reportRestart(long step, const NewRestart::Decision& decision);
   void checkpoint(long step);
 
   Potential& m_potential;
@@ -77,8 +116,9 @@ class BasinHoppingRun {
   Random m_random;
   const Lbfgs m_sloppy;
   const Lbfgs m_tight;
-  const std::unique_ptr<LbfgsWorkspace> m_workspace;
-  LowestMinima m_lowest;
+  const std::unique_ptr<LbfgsWorkspace> m_workspace;  ///< null for a walker
+  LowestMinima m_ownLowest;
+  LowestMinima& m_lowest;  ///< m_ownLowest, or the walker ensemble's shared list
   const ClusterStepTaker m_stepTaker;
   NewRestart m_newRestart;
   BasinHoppingResult m_result;
@@ -88,6 +128,7 @@ class BasinHoppingRun {
   std::vector<double> m_atomEnergies;  ///< GMIN's VAT of the Markov state
   double m_stepSize;
   long m_acceptedInWindow = 0;
+  NewRestart::Decision m_pendingReseed;  ///< between completeStep() and completeReseed()
 };
 
 }  // namespace landscape

@@ -1,0 +1,134 @@
+#pragma once
+// W basin-hopping walkers (issue 18): W independent GMIN Markov chains -- each a BasinHoppingRun
+// with its own step-size adaptation, Metropolis test, NEWRESTART/AVOID state and random stream
+// streamSeed(seed, w) -- that advance in rounds: every walker proposes its trial, the W trials are
+// quenched together by one BatchedMinimiser call, then every walker, in index order, finishes its
+// step (the reseed quenches of NEWRESTART go through the minimiser together too). Walker 0's
+// stream is the seed itself, so W = 1 is BasinHopping's single chain quench for quench whenever
+// the minimiser is Lbfgs's bit for bit (ParallelLbfgs, BatchedLbfgs). One lowest-minima list is
+// shared; a walker's quenches depend on the others only through its cold-fusion test against that
+// list. With ParallelTemperingParams::enabled the walkers are the replicas of GMIN's BHPT
+// (ParallelTempering.h). The run stops at the end of the first round in which a walker reaches
+// the target, or when the observer asks; the library never prints or reads clocks.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "landscape/minimisation/BatchedMinimiser.h"
+#include "landscape/search/BasinHopping.h"
+#include "landscape/search/BasinHoppingRun.h"
+#include "landscape/search/LowestMinima.h"
+#include "landscape/search/ParallelTempering.h"
+
+namespace landscape {
+
+/// Everything a walker run carries from one round to the next (the checkpoint's walkers).
+struct WalkerEnsembleState {
+  /// One per walker; walker 0's `lowest` is the shared list, the others' are empty.
+  std::vector<BasinHoppingState> walkers;
+  bool exchanges = false;         ///< BHPT on: `exchange` is meaningful
+  ReplicaExchange::State exchange;
+};
+
+/// A summary of one round, for progress lines.
+struct WalkerRoundReport {
+  long round;               ///< the quench number every walker has reached
+  long quenches;            ///< quenches of all walkers (steps, not counting quench 0 or reseeds)
+  long functionCalls;       ///< energy + gradient evaluations of all walkers
+  long failedQuenches;      ///< of all walkers
+  long restarts;            ///< NEWRESTART reseeds of all walkers
+  double bestEnergy;        ///< lowest saved minimum (+infinity while none)
+  /// Acceptance ratio of each walker's steps so far: lowest, median and highest over the walkers.
+  double minAcceptance, medianAcceptance, maxAcceptance;
+};
+
+class WalkerObserver {
+ public:
+  virtual ~WalkerObserver() = default;
+  /// A walker's own reports (as BasinHoppingObserver's), for per-quench lines.
+  virtual void onQuench(int /*walker*/, const QuenchReport&) {}
+  virtual void onStepAdjust(int /*walker*/, const StepAdjustReport&) {}
+  virtual void onRestart(int /*walker*/, const RestartReport&) {}
+  /// After every round.
+  virtual void onRound(const WalkerRoundReport&) {}
+  /// Every params.dumpInterval rounds (if > 0): the shared lowest minima, to be saved.
+  virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
+  /// The state to continue from, after each onCheckpoint and once when the rounds end.
+  virtual void onState(const WalkerEnsembleState&) {}
+  /// Polled once per round; true ends the run after it (results are still re-quenched).
+  virtual bool stopRequested() { return false; }
+};
+
+struct WalkerEnsembleResult {
+  /// Totals over the walkers (quenches, calls, reseeds, failed quenches), the shared list
+  /// re-quenched tightly, stoppedEarly; targetQuench is the hit walker's quench number and
+  /// targetFunctionCalls the calls of all walkers up to the end of that round.
+  BasinHoppingResult total;
+  int targetWalker = -1;             ///< lowest index among the walkers that reached the target
+  long targetRoundQuenches = -1;     ///< quenches of all walkers up to the end of that round
+  std::vector<long> failedPerWalker;
+  std::vector<double> acceptancePerWalker;  ///< accepted / steps of each walker
+  std::vector<double> temperatures;         ///< each walker's kT
+  ReplicaExchange::State exchange;          ///< BHPT counts per pair (empty without BHPT)
+};
+
+/// Builds a batched minimiser for the given quench settings (sloppy or tight).
+using BatchedMinimiserMaker =
+    std::function<std::unique_ptr<BatchedMinimiser>(const LbfgsParams& params)>;
+
+class WalkerEnsemble {
+ public:
+  /// `potential` serves the hooks, the ASTEP atom energies and the random starts (the host side);
+  /// quenches go through the minimisers `makeMinimiser` builds. Throws std::invalid_argument for
+  /// walkers < 1 or bad params.
+  WalkerEnsemble(Potential& potential, const BasinHoppingParams& params, int walkers,
+                 const ParallelTemperingParams& tempering, BatchedMinimiserMaker makeMinimiser,
+                 BasinHoppingHooks hooks = {});
+  ~WalkerEnsemble();
+
+  /// Every walker starts from `start` (a random cluster from its own stream when empty).
+  WalkerEnsembleResult run(const std::vector<double>& start, WalkerObserver* observer = nullptr);
+  /// Continues from a state that observer->onState reported (same settings; steps may be larger).
+  /// Throws std::invalid_argument when it does not fit.
+  WalkerEnsembleResult resume(const WalkerEnsembleState& state, WalkerObserver* observer = nullptr);
+
+  int walkers() const { return static_cast<int>(m_params.size()); }
+  double containerRadius() const { return m_radius; }
+  const std::vector<double>& temperatures() const { return m_temperatures; }
+
+ private:
+  class Relay;
+  long begin(const std::vector<double>& start);
+  long restore(const WalkerEnsembleState& state);
+  void round(long step);
+  /// Quenches the structures x[i] (moved in and out) with `minimiser`.
+  std::vector<LbfgsResult> quench(BatchedMinimiser& minimiser, std::vector<std::vector<double>>& x);
+  void exchange();
+  /// After the quenches of `step`: the first walker (lowest index) that has reached the target.
+  void noteTarget(long step);
+  WalkerEnsembleState state() const;
+  WalkerRoundReport roundReport(long step) const;
+  WalkerEnsembleResult finish();
+  WalkerEnsembleResult runRounds(long firstStep, WalkerObserver& observer);
+
+  Potential& m_potential;
+  BasinHoppingParams m_common;
+  BasinHoppingHooks m_hooks;
+  BatchedMinimiserMaker m_makeMinimiser;
+  double m_radius;
+  std::vector<double> m_temperatures;
+  std::vector<BasinHoppingParams> m_params;  ///< per walker: its seed and temperature
+  std::unique_ptr<ReplicaExchange> m_exchange;
+  long m_exchangeInterval = 0;
+  LowestMinima m_lowest;
+  std::vector<std::unique_ptr<Relay>> m_relays;
+  std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;
+  std::unique_ptr<BatchedMinimiser> m_sloppy;
+  WalkerObserver* m_observer = nullptr;
+  int m_targetWalker = -1;
+  long m_targetRoundQuenches = -1;
+  long m_targetFunctionCalls = -1;
+  bool m_stoppedEarly = false;
+};
+
+}  // namespace landscape

@@ -1,0 +1,76 @@
+#include "src/GminWalkers.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "backends/BatchedMinimiserFactory.h"
+#include "landscape/minimisation/ParallelLbfgs.h"
+
+namespace landscape {
+
+namespace {
+
+bool ljOnCuda(const GminRunConfig& config, const GminSystem& system) {
+  return config.backend == Backend::Cuda && !system.rigidPotential &&
+         system.spec.kind == PotentialSpec::Kind::LennardJones;
+}
+
+// Each CPU thread needs its own potential: built from the spec on the CPU; rigid bodies and
+// potentials on CUDA are not copied.
+bool copyable(const GminRunConfig& config, const GminSystem& system) {
+  return config.backend == Backend::Cpu && !system.rigidPotential;
+}
+
+int cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+}  // namespace
+
+int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers) {
+  if (config.walkers > 0) return config.walkers;
+  if (checkpointWalkers > 0) return checkpointWalkers;
+  if (config.langevin.steps > 0) return 1;
+  if (ljOnCuda(config, system))
+    return static_cast<int>(batchedResidentStructures({system.spec.atoms}, {}));
+  return copyable(config, system) ? cores() : 1;
+}
+
+void checkWalkerRun(const GminRunConfig& config, int walkers) {
+  if (walkers > 1 && config.langevin.steps > 0)
+    throw std::runtime_error(
+        "command line: --langevin-steps runs one chain (its noise stream is numbered by quench); "
+        "use --walkers 1");
+}
+
+std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
+                                               const GminSystem& system) {
+  return ljOnCuda(config, system) ? makePotential(system.spec, Backend::Cpu) : nullptr;
+}
+
+int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers) {
+  return copyable(config, system) ? std::min(walkers, cores()) : 1;
+}
+
+BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
+                                           int walkers) {
+  if (ljOnCuda(config, system)) {
+    const BatchedSystem lj{system.spec.atoms};
+    return [lj](const LbfgsParams& params) {
+      return makeBatchedMinimiser(lj, params, BatchedBackend::Cuda, {});
+    };
+  }
+  // Thread 0 evaluates the run's own potential; the others copies built from the spec.
+  auto copies = std::make_shared<std::vector<std::unique_ptr<Potential>>>();
+  std::vector<Potential*> potentials{&system.searched()};
+  for (int t = 1; t < walkerThreads(config, system, walkers); ++t) {
+    copies->push_back(makePotential(system.spec, Backend::Cpu));
+    potentials.push_back(copies->back().get());
+  }
+  const LbfgsWorkspaceFactory workspaces = lbfgsWorkspaceFactory(config.lbfgsBackend);
+  return [copies, potentials, workspaces](const LbfgsParams& params) {
+    return std::unique_ptr<BatchedMinimiser>(
+        std::make_unique<ParallelLbfgs>(potentials, params, workspaces));
+  };
+}
+
+}  // namespace landscape

@@ -1,0 +1,36 @@
+#pragma once
+// How gmin runs walkers (issue 18, landscape/search/WalkerEnsemble.h): how many by default, and
+// the batched minimiser their quenches go through on each backend.
+//   Lennard-Jones on --backend cuda: gpu/BatchedLbfgsCuda, all walkers in one launch;
+//   otherwise ParallelLbfgs: each quench a whole GMIN L-BFGS on one of min(W, cores) threads, each
+//   thread with its own copy of the potential (CPU), or one thread on the run's own potential
+//   (CUDA molecules, rigid bodies), with the L-BFGS of --lbfgs-backend.
+#include "landscape/search/WalkerEnsemble.h"
+#include "src/GminSystem.h"
+#include "src/RunConfig.h"
+
+namespace landscape {
+
+/// --walkers, or when 0: `checkpointWalkers` on --resume (> 0), else 1 for the moves that cannot
+/// be split into walkers (Langevin, rigid bodies, molecules on CUDA), the device's resident teams
+/// for Lennard-Jones on CUDA, and one per CPU core otherwise.
+int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers);
+
+/// Throws std::runtime_error for walker runs gmin cannot do (the Langevin move, whose noise
+/// stream is numbered by quench, with more than one walker).
+void checkWalkerRun(const GminRunConfig& config, int walkers);
+
+/// The minimisers of a walker run of `walkers` walkers; the maker keeps what it builds alive.
+BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
+                                           int walkers);
+
+/// The potential the walkers' host-side work (ASTEP atom energies) runs on: a CPU copy for
+/// Lennard-Jones on CUDA (one device call per accepted step would stall the rounds), else nullptr
+/// (the run's own potential).
+std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
+                                               const GminSystem& system);
+
+/// The threads the CPU minimiser uses for `walkers` walkers (1 when the system cannot be copied).
+int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers);
+
+}  // namespace landscape

@@ -1,0 +1,333 @@
+// Walkers (issue 18, landscape/search/WalkerEnsemble.h): W basin-hopping chains whose quenches go
+// through a batched minimiser together. Each walker must be exactly the single chain
+// (BasinHopping) seeded with streamSeed(seed, w) -- quench for quench, reseed for reseed -- when the
+// minimiser is Lbfgs's bit for bit, so W = 1 is today's run; a run stopped mid-way and resumed
+// from its state (through the checkpoint file) must equal the uninterrupted run; the target stops
+// the run at the first walker that reaches it; failed quenches are counted per walker and never
+// saved; BHPT's ladder and exchange criterion follow their formulas.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/BatchedMinimiserFactory.h"
+#include "gpu/GpuDevice.h"
+#include "landscape/formats/CheckpointFile.h"
+#include "landscape/minimisation/BatchedLbfgs.h"
+#include "landscape/minimisation/ParallelLbfgs.h"
+#include "landscape/search/BasinHopping.h"
+#include "landscape/search/ParallelTempering.h"
+#include "landscape/search/WalkerEnsemble.h"
+#include "potentials/BatchedLennardJones.h"
+#include "potentials/LennardJones.h"
+
+namespace landscape {
+namespace {
+
+// Every piece of a chain's state is used: ASTEP, step adaptation, NEWRESTART reseeds and a wrapping
+// AVOID taboo list (LJ13, GMIN's LJ38 example quench settings).
+BasinHoppingParams walkerParams(long steps, std::uint64_t seed) {
+  BasinHoppingParams p;
+  p.steps = steps;
+  p.angularThreshold = 0.51;
+  p.stepAdjustInterval = 7;
+  p.saveCount = 4;
+  p.energyDifference = 0.003;
+  p.sloppyRms = 5e-3;
+  p.sloppyMaxIterations = 600;
+  p.tightRms = 1e-3;
+  p.tightMaxIterations = 500;
+  p.newRestartSteps = 6;
+  p.avoidDistance = 1.0;
+  p.avoidMaxSaved = 3;
+  p.seed = seed;
+  return p;
+}
+
+// A quench as a walker or a chain reports it, every number compared exactly.
+struct Quench {
+  long quench;
+  double energy, markovEnergy;
+  int iterations;
+  bool accepted, failed, rejected;
+  long calls;
+  bool operator==(const Quench& o) const {
+    return quench == o.quench && energy == o.energy && markovEnergy == o.markovEnergy &&
+           iterations == o.iterations && accepted == o.accepted && failed == o.failed &&
+           rejected == o.rejected && calls == o.calls;
+  }
+};
+Quench quenchOf(const QuenchReport& q) {
+  return {q.quench, q.energy, q.markovEnergy, q.lbfgsIterations, q.accepted, q.failed,
+          q.evaporated, q.functionCalls};
+}
+
+class ChainRecorder : public BasinHoppingObserver {
+ public:
+  void onQuench(const QuenchReport& q) override { quenches.push_back(quenchOf(q)); }
+  void onRestart(const RestartReport& r) override { reseeds += r.reseeded; }
+  std::vector<Quench> quenches;
+  int reseeds = 0;
+};
+
+class WalkerRecorder : public WalkerObserver {
+ public:
+  explicit WalkerRecorder(long stopAfterRound = -1) : m_stopAfter(stopAfterRound) {}
+  void onQuench(int w, const QuenchReport& q) override { quenches[w].push_back(quenchOf(q)); }
+  void onRestart(int w, const RestartReport& r) override { reseeds[w] += r.reseeded; }
+  void onRound(const WalkerRoundReport& r) override { m_round = r.round; }
+  void onState(const WalkerEnsembleState& s) override { states.push_back(s); }
+  bool stopRequested() override { return m_stopAfter >= 0 && m_round >= m_stopAfter; }
+  std::map<int, std::vector<Quench>> quenches;
+  std::map<int, int> reseeds;
+  std::vector<WalkerEnsembleState> states;
+
+ private:
+  long m_stopAfter;
+  long m_round = -1;
+};
+
+// ParallelLbfgs over `threads` Lennard-Jones potentials of n atoms.
+struct ParallelMaker {
+  ParallelMaker(std::size_t atoms, int threads) {
+    for (int t = 0; t < threads; ++t) potentials.push_back(std::make_unique<LennardJones>(atoms));
+  }
+  BatchedMinimiserMaker maker() {
+    std::vector<Potential*> p;
+    for (auto& q : potentials) p.push_back(q.get());
+    return [p](const LbfgsParams& params) -> std::unique_ptr<BatchedMinimiser> {
+      return std::make_unique<ParallelLbfgs>(p, params);
+    };
+  }
+  std::vector<std::unique_ptr<Potential>> potentials;
+};
+
+void expectSameMinima(const std::vector<StoredMinimum>& a, const std::vector<StoredMinimum>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].energy, b[i].energy) << "minimum " << i;
+    EXPECT_EQ(a[i].coordinates, b[i].coordinates) << "minimum " << i;
+    EXPECT_EQ(a[i].firstFoundStep, b[i].firstFoundStep) << "minimum " << i;
+  }
+}
+
+TEST(WalkerEnsemble, StreamSeedsDependOnlyOnSeedAndIndex) {
+  EXPECT_EQ(streamSeed(7, 0), 7u);  // walker 0 is the seed's own run
+  EXPECT_EQ(streamSeed(7, 3), streamSeed(7, 3));
+  EXPECT_NE(streamSeed(7, 3), streamSeed(7, 4));
+  EXPECT_NE(streamSeed(7, 3), streamSeed(8, 3));
+}
+
+// W = 1 through ParallelLbfgs is BasinHopping's run quench for quench, minimum for minimum.
+TEST(WalkerEnsemble, OneWalkerIsTheSingleChainBitForBit) {
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(120, 5);
+  ChainRecorder chain;
+  const BasinHoppingResult single = BasinHopping(lj, p).run({}, &chain);
+  ASSERT_GT(chain.reseeds, 0) << "the settings should reseed";
+
+  ParallelMaker engine(13, 1);
+  WalkerRecorder walkers;
+  const WalkerEnsembleResult ensemble =
+      WalkerEnsemble(lj, p, 1, {}, engine.maker()).run({}, &walkers);
+  EXPECT_EQ(walkers.quenches[0], chain.quenches);
+  EXPECT_EQ(walkers.reseeds[0], chain.reseeds);
+  expectSameMinima(ensemble.total.lowest, single.lowest);
+  EXPECT_EQ(ensemble.total.functionCalls, single.functionCalls);
+  EXPECT_EQ(ensemble.total.quenches, single.quenches);
+  EXPECT_EQ(ensemble.total.restarts, single.restarts);
+}
+
+// Walker w of W = 4 is the single chain of seed streamSeed(seed, w), with the round-based CPU
+// reference (BatchedLbfgs, 2 threads) as the batched minimiser and its reseeds batched per round.
+TEST(WalkerEnsemble, EachWalkerIsTheSingleChainOfItsStream) {
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(60, 9);
+  BatchedLennardJones batched(13, 2);
+  WalkerRecorder walkers;
+  const int w = 4;
+  const WalkerEnsembleResult ensemble =
+      WalkerEnsemble(lj, p, w, {},
+                     [&batched](const LbfgsParams& params) -> std::unique_ptr<BatchedMinimiser> {
+                       return std::make_unique<BatchedLbfgs>(batched, params, 2);
+                     })
+          .run({}, &walkers);
+  long calls = 0;
+  for (int i = 0; i < w; ++i) {
+    BasinHoppingParams own = p;
+    own.seed = streamSeed(p.seed, static_cast<std::uint64_t>(i));
+    ChainRecorder chain;
+    const BasinHoppingResult single = BasinHopping(lj, own).run({}, &chain);
+    EXPECT_EQ(walkers.quenches[i], chain.quenches) << "walker " << i;
+    EXPECT_EQ(walkers.reseeds[i], chain.reseeds) << "walker " << i;
+    // The shared list holds every walker's lowest minimum (or one within EDIFF of it).
+    bool found = false;
+    for (const StoredMinimum& m : ensemble.total.lowest)
+      found |= std::abs(m.energy - single.lowest.front().energy) < 2 * p.energyDifference ||
+               m.energy < single.lowest.front().energy;
+    EXPECT_TRUE(found) << "walker " << i;
+    calls += chain.quenches.back().calls;
+  }
+  EXPECT_EQ(ensemble.total.quenches, 60 * w);
+  EXPECT_GE(ensemble.total.functionCalls, calls);  // + the shared list's tight re-quench
+}
+
+// Stopped after round 23, written to a checkpoint file and read back, resumed to round 70: the
+// same quenches, exchanges and minima as the run that never stopped (8 walkers, BHPT on).
+TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(70, 3);
+  ParallelTemperingParams pt;
+  pt.enabled = true;
+  pt.minTemperature = 0.5;
+  pt.maxTemperature = 2.0;
+  pt.interval = 4;
+  ParallelMaker engine(13, 2);
+  WalkerRecorder full;
+  const WalkerEnsembleResult reference = WalkerEnsemble(lj, p, 8, pt, engine.maker()).run({}, &full);
+
+  WalkerRecorder first(23);
+  WalkerEnsemble(lj, p, 8, pt, engine.maker()).run({}, &first);
+  ASSERT_FALSE(first.states.empty());
+  Checkpoint c;
+  c.steps = p.steps;
+  c.setWalkerState(first.states.back());
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("landscape-walkers-" + std::to_string(::getpid()))).string();
+  writeCheckpointFile(path, c);
+  const Checkpoint read = readCheckpointFile(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(read.walkers(), 8);
+  WalkerRecorder second;
+  const WalkerEnsembleResult resumed =
+      WalkerEnsemble(lj, p, 8, pt, engine.maker()).resume(read.walkerState(), &second);
+  for (int w = 0; w < 8; ++w) {
+    std::vector<Quench> pieced = first.quenches[w];
+    pieced.insert(pieced.end(), second.quenches[w].begin(), second.quenches[w].end());
+    EXPECT_EQ(pieced, full.quenches[w]) << "walker " << w;
+  }
+  expectSameMinima(resumed.total.lowest, reference.total.lowest);
+  EXPECT_EQ(resumed.total.functionCalls, reference.total.functionCalls);
+  EXPECT_EQ(resumed.exchange.accepted, reference.exchange.accepted);
+  long accepted = 0;
+  for (long a : reference.exchange.accepted) accepted += a;
+  EXPECT_GT(accepted, 0) << "the replicas should exchange";
+}
+
+// The run stops after the round in which the first walker reaches the target; the walker named is
+// the lowest index among those whose quench reached it in that round, and none reached it before.
+TEST(WalkerEnsemble, TargetStopsAtTheFirstWalkerThatReachesIt) {
+  LennardJones lj(13);
+  BasinHoppingParams p = walkerParams(500, 11);
+  p.targetEnergy = -44.326801;  // LJ13 global minimum (Cambridge Cluster Database)
+  ParallelMaker engine(13, 2);
+  WalkerRecorder walkers;
+  const WalkerEnsembleResult r = WalkerEnsemble(lj, p, 6, {}, engine.maker()).run({}, &walkers);
+  ASSERT_GE(r.targetWalker, 0);
+  const long round = r.total.targetQuench;
+  EXPECT_LT(round, p.steps);
+  EXPECT_EQ(r.targetRoundQuenches, round * 6);
+  int first = -1;
+  for (int w = 0; w < 6; ++w) {
+    ASSERT_EQ(walkers.quenches[w].back().quench, round) << "all walkers finish the round";
+    for (const Quench& q : walkers.quenches[w]) {
+      const bool hit = !q.rejected && q.energy <= *p.targetEnergy + p.energyDifference;
+      if (hit) EXPECT_EQ(q.quench, round) << "walker " << w << " reached it earlier";
+      if (hit && first < 0) first = w;
+    }
+  }
+  EXPECT_EQ(r.targetWalker, first);
+  EXPECT_NEAR(r.total.lowest.front().energy, -44.326801, 1e-5);
+}
+
+// With a 3-iteration cap most quenches fail: each walker counts its own, as the single chain of its
+// stream does, and no failed quench is ever saved.
+TEST(WalkerEnsemble, FailedQuenchesAreCountedPerWalkerAndNeverSaved) {
+  LennardJones lj(13);
+  BasinHoppingParams p = walkerParams(30, 2);
+  p.sloppyMaxIterations = 40;
+  ParallelMaker engine(13, 2);
+  WalkerRecorder walkers;
+  const WalkerEnsembleResult r = WalkerEnsemble(lj, p, 3, {}, engine.maker()).run({}, &walkers);
+  long total = 0;
+  for (int w = 0; w < 3; ++w) {
+    BasinHoppingParams own = p;
+    own.seed = streamSeed(p.seed, static_cast<std::uint64_t>(w));
+    ChainRecorder chain;
+    BasinHopping(lj, own).run({}, &chain);
+    long failed = 0;
+    for (const Quench& q : walkers.quenches[w]) failed += q.failed;
+    EXPECT_EQ(walkers.quenches[w], chain.quenches);
+    EXPECT_GT(failed, 0) << "walker " << w;
+    total += failed;
+  }
+  long perWalker = 0;
+  for (long f : r.failedPerWalker) perWalker += f;
+  EXPECT_GE(perWalker, total);  // + failed tight re-quenches, counted on walker 0
+  for (const StoredMinimum& m : r.total.lowest) {
+    bool fromGoodQuench = false;
+    for (auto& [w, qs] : walkers.quenches)
+      for (const Quench& q : qs) fromGoodQuench |= !q.failed && std::abs(q.energy - m.energy) < 1e-2;
+    EXPECT_TRUE(fromGoodQuench) << m.energy;
+  }
+}
+
+// GPU walkers (LJ38 on --backend cuda): 64 walkers whose quenches run in one BatchedLbfgsCuda
+// launch per round make the same quenches, bit for bit, as with the kernel's CPU twin.
+TEST(WalkerEnsembleCuda, EqualsTheCpuTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  LennardJones lj(38);
+  BasinHoppingParams p = walkerParams(25, 8);
+  p.newRestartSteps = 40;
+  p.avoidDistance = 4.0;
+  p.avoidMaxSaved = 20;
+  // One shape on both sides (one warp, tiles of 8: LJ38's automatic shape on the H100/H200).
+  auto on = [](BatchedBackend backend) {
+    return [backend](const LbfgsParams& params) {
+      BatchedEngineOptions options;
+      options.shape = {1, 8};
+      return makeBatchedMinimiser({38}, params, backend, options);
+    };
+  };
+  WalkerRecorder twin, gpu;
+  const WalkerEnsembleResult a =
+      WalkerEnsemble(lj, p, 64, {}, on(BatchedBackend::CpuTwin)).run({}, &twin);
+  const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(BatchedBackend::Cuda)).run({}, &gpu);
+  for (int w = 0; w < 64; ++w) EXPECT_EQ(gpu.quenches[w], twin.quenches[w]) << "walker " << w;
+  expectSameMinima(b.total.lowest, a.total.lowest);
+}
+
+TEST(ParallelTempering, LadderIsGeometricFromTminToTmax) {
+  const std::vector<double> t = temperatureLadder(5, 0.5, 8.0);
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_DOUBLE_EQ(t.front(), 0.5);
+  EXPECT_DOUBLE_EQ(t.back(), 8.0);
+  for (std::size_t i = 1; i < t.size(); ++i) EXPECT_NEAR(t[i] / t[i - 1], 2.0, 1e-12);
+  EXPECT_EQ(temperatureLadder(1, 0.5, 8.0), std::vector<double>{0.5});
+}
+
+// The swap probability min(1, exp[(1/Ti - 1/Tj)(Ei - Ej)]): always downhill, and uphill at the
+// Boltzmann ratio within 4 standard errors over 20000 trials.
+TEST(ParallelTempering, ExchangeCriterionFollowsTheBoltzmannRatio) {
+  Random random(1);
+  EXPECT_TRUE(exchangeAccepted(-10.0, 1.0, -12.0, 2.0, random));  // cold replica higher: swap
+  const double ei = -12.0, ej = -10.0, ti = 1.0, tj = 2.0;
+  const double expected = std::exp((1.0 / ti - 1.0 / tj) * (ei - ej));  // e^-1
+  int accepted = 0;
+  const int trials = 20000;
+  for (int k = 0; k < trials; ++k) accepted += exchangeAccepted(ei, ti, ej, tj, random);
+  const double sigma = std::sqrt(expected * (1 - expected) / trials);
+  EXPECT_NEAR(static_cast<double>(accepted) / trials, expected, 4 * sigma);
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(exchangeAccepted(inf, ti, inf, tj, random));   // two failed states: no swap
+  EXPECT_TRUE(exchangeAccepted(inf, ti, -10.0, tj, random));  // a failed cold state moves up
+}
+
+}  // namespace
+}  // namespace landscape
