@@ -86,7 +86,7 @@ void bindResult(nb::module_& m) {
       .def_ro("energy", &StoredMinimum::energy, "energy unit of the potential")
       .def_prop_ro("coordinates",
                    [](const StoredMinimum& s) { return numpyCoordinates(s.coordinates); },
-                   "(atoms, 3) in the length unit")
+                   nb::rv_policy::automatic, "(atoms, 3) in the length unit")
       .def_ro("first_found_step", &StoredMinimum::firstFoundStep, "quench that found it")
       .def_ro("function_calls", &StoredMinimum::functionCalls, "energy+gradient calls by then");
   using R = BasinHoppingResult;

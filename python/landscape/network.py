@@ -21,6 +21,12 @@ class Network:
     def __init__(self, data):
         self.data = dict(data)
         self.run = {}
+        for group in ("minima", "ts"):  # optional fields: unknown when absent
+            count = len(self.data[f"{group}_energy"])
+            self.data.setdefault(f"{group}_log_product", np.full(count, np.nan))
+            self.data.setdefault(f"{group}_point_group_order", np.zeros(count, dtype=np.int64))
+            self.data.setdefault(f"{group}_principal_moments", np.full((count, 3), np.nan))
+        self.data.setdefault("ts_eigenvalue", np.full(len(self.data["ts_energy"]), np.nan))
 
     # ---- the arrays ----
     def __getattr__(self, name):
