@@ -3,8 +3,12 @@ PYTHONPATH=build/python; by hand: PYTHONPATH=build/python python3 -m pytest test
 import os
 import pathlib
 
-import numpy as np
-import pytest
+# One BLAS thread: ASE's BFGS diagonalises a 912 x 912 matrix per step, and OpenBLAS threads
+# fighting for CI's two loaded cores make that 15 times slower.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 SOURCE_DIR = pathlib.Path(os.environ.get("LANDSCAPE_SOURCE_DIR",
                                          pathlib.Path(__file__).resolve().parents[2]))
@@ -44,3 +48,8 @@ def finite_difference_gradient(f, x, h=1e-6, indices=None):
         minus[i] -= h
         g[i] = (f(plus.reshape(x.shape)) - f(minus.reshape(x.shape))) / (2 * h)
     return g.reshape(x.shape)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: long checks, run by the ctest SlowPythonTests "
+                                       "(label slow), not by the default suite")
