@@ -14,5 +14,6 @@ void bindBatched(nb::module_& m);         // BindBatched.cpp: batched potential 
 void bindBasinHopping(nb::module_& m);    // BindBasinHopping.cpp: basin_hopping + callback
 void bindNetwork(nb::module_& m);         // BindNetwork.cpp: network.h5, disconnectivity layout
 void bindConnect(nb::module_& m);         // BindConnect.cpp: optim's connect
+void bindBenchmark(nb::module_& m);       // BindBenchmark.cpp: C++-side timing
 
 }  // namespace landscape::python

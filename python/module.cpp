@@ -19,4 +19,5 @@ NB_MODULE(_landscape, m) {
   bindBasinHopping(m);
   bindNetwork(m);
   bindConnect(m);
+  bindBenchmark(m);
 }
