@@ -63,8 +63,8 @@ def disconnectivity(network, levels=20, first=None, delta=None, all_minima=False
     for (x0, e0, x1, e1), colour in zip(layout["segments"], colour_of):
         ax.plot([x0, x1], [e0, e1], color=colour, lw=0.8 if colour == "black" else 1.2)
     for k, (label, members) in enumerate((colour_sets or {}).items()):
-        ax.plot([], [], color=SET_COLOURS[k % len(SET_COLOURS)],
-                label=f"{label} ({len(members)} minima)")
+        count = f"{len(members)} minim{'um' if len(members) == 1 else 'a'}"
+        ax.plot([], [], color=SET_COLOURS[k % len(SET_COLOURS)], label=f"{label} ({count})")
     energies = network.data["minima_energy"]
     x_of = dict(zip(layout["minima"], layout["minimum_x"]))
     labelled = list(x_of) if identify else [m for m in label_minima if m in x_of]
@@ -81,7 +81,7 @@ def disconnectivity(network, levels=20, first=None, delta=None, all_minima=False
     ax.set_title(title or f"Disconnectivity graph: {len(layout['minima'])} minima, "
                           f"{network.ts_count} transition states, {levels} levels")
     if colour_sets:
-        ax.legend(loc="upper right", frameon=False)
+        ax.legend(loc="lower right", frameon=False)
     fig.tight_layout()
     return fig
 
@@ -145,7 +145,7 @@ def force_curve(paths, labels=None, title=None):
     q_axis.set_ylim(0, 1.05)
     lines = top.get_legend_handles_labels()
     more = q_axis.get_legend_handles_labels()
-    top.legend(lines[0] + more[0], lines[1] + more[1], loc="upper left", fontsize=8,
+    top.legend(lines[0] + more[0], lines[1] + more[1], loc="upper right", fontsize=8,
                frameon=False)
     bottom.set_xlabel("time / ns")
     bottom.set_ylabel("Q")

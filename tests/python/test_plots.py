@@ -48,8 +48,8 @@ def test_disconnectivity_graph_draws_the_layout_with_dinfo_options():
     assert drawn[0].get_color() == "black"
     assert ax.get_ylabel() == r"Energy / $\epsilon$"
     assert sorted(t.get_text() for t in ax.texts) == ["2", "8"]
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A (1 minima)",
-                                                                  "B (1 minima)"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A (1 minimum)",
+                                                                  "B (1 minimum)"]
 
 
 def test_every_drawn_minimum_has_a_line_ending_at_its_energy():
