@@ -1,9 +1,12 @@
 // The C++ side of tools/bench_python.py: the same potential's energy+gradient timed in a C++ loop,
 // so that the binding overhead per call (Python time - this) is measured on one object and one x.
 #include <chrono>
+#include <stdexcept>
+#include <vector>
 
 #include "python/Arrays.h"
 #include "python/Bindings.h"
+#include "potentials/Potential.h"
 
 namespace landscape::python {
 
