@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 SOURCE_DIR = pathlib.Path(os.environ.get("LANDSCAPE_SOURCE_DIR",
                                          pathlib.Path(__file__).resolve().parents[2]))
 DATA = SOURCE_DIR / "tests" / "data"
-BUILD_DIR = pathlib.Path(os.environ.get("LANDSCAPE_BUILD_DIR", SOURCE_DIR / "build"))
+BUILD_DIR = pathlib.Path(os.environ.get("LANDSCAPE_BUILD_DIR", SOURCE_DIR / "build")).resolve()
 LJ38_GLOBAL_MINIMUM = -173.928427  # Doye and Wales (Cambridge Cluster Database), README.md
 
 
