@@ -1,5 +1,7 @@
 #include "src/OptimDatabase.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <stdexcept>
 
@@ -24,6 +26,16 @@ void checkCompatible(const std::string& path, const DatabaseMetadata& metadata, 
 // The file holds atoms; a rigid search works on their best-fit rigid coordinates.
 std::vector<double> searchCoordinates(const OptimSystem& system, const std::vector<double>& x) {
   return system.rigid ? system.rigid->fromAtoms(x) : x;
+}
+
+// A set of file rows as network indices, in file order, each once.
+std::vector<int> mappedSet(const std::vector<int>& rows, const std::vector<int>& index) {
+  std::vector<int> set;
+  for (int row : rows) {
+    const int m = index[row];
+    if (std::find(set.begin(), set.end(), m) == set.end()) set.push_back(m);
+  }
+  return set;
 }
 
 }  // namespace
@@ -51,6 +63,11 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
       known.states.back().minusMinimum = minus;
     }
   }
+  known.setA = mappedSet(stored.setA, index);
+  known.setB = mappedSet(stored.setB, index);
+  known.growth = stored.growth;
+  for (auto* pairs : {&known.growth.triedPairs, &known.growth.pendingPairs})
+    for (std::array<int, 2>& pair : *pairs) pair = {index[pair[0]], index[pair[1]]};
   if (!quiet) {
     std::printf(
         " database> '%s': %zu minima and %zu transition states loaded (%zu and %zu "
@@ -66,6 +83,9 @@ StoredTransitionNetwork completeNetwork(const OptimSystem& system, const Transit
                                         const CharacterisationParams& params) {
   Potential& potential = system.characterisation();
   StoredTransitionNetwork out;
+  out.setA = known.setA;
+  out.setB = known.setB;
+  out.growth = known.growth;
   for (std::size_t i = 0; i < network.minima().size(); ++i) {
     if (i < known.minima.size()) {
       out.minima.push_back(known.minima[i]);

@@ -18,6 +18,10 @@ namespace landscape {
 struct KnownEntries {
   std::vector<StoredNetworkMinimum> minima;
   std::vector<StoredTransitionState> states;
+  /// The file's endpoint sets and growth record, mapped to network indices (minima the run's
+  /// tolerances merge appear once), so that a rewrite keeps them.
+  std::vector<int> setA, setB;
+  GrowthRecord growth;
 };
 
 /// Adds the minima and transition states of the database at path to the (empty) network, in the
@@ -25,7 +29,8 @@ struct KnownEntries {
 KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
                           TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet);
 
-/// Everything in the network as stored records: loaded entries keep what the file said, new ones
+/// Everything in the network as stored records: loaded entries keep what the file said (endpoint
+/// sets and growth record included), new ones
 /// are characterised now (Hessian up to the size cap, point group, moments of inertia). With rigid
 /// bodies the records hold atoms, characterised on the atomistic potential.
 StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,
