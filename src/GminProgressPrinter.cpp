@@ -6,14 +6,12 @@ namespace landscape {
 
 GminProgressPrinter::GminProgressPrinter(bool quiet, const GminResultWriter& writer,
                                          std::string checkpointFile,
-                                         CheckpointFingerprint fingerprint, long steps,
-                                         const volatile std::sig_atomic_t& stopFlag)
+                                         CheckpointFingerprint fingerprint, long steps)
     : m_quiet(quiet),
       m_writer(writer),
       m_checkpointFile(std::move(checkpointFile)),
       m_fingerprint(std::move(fingerprint)),
-      m_steps(steps),
-      m_stopFlag(stopFlag) {}
+      m_steps(steps) {}
 
 void GminProgressPrinter::onQuench(const QuenchReport& q) {
   if (m_quiet) return;
@@ -46,6 +44,15 @@ void GminProgressPrinter::onRestart(const RestartReport& r) {
         why, r.quench, r.chainBestEnergy, r.markovEnergy, r.tabooSize);
   else
     std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
+}
+
+// GMIN prints its TIGHTCONV re-quench as "Final Quench" lines; a long one (90 s on trpcage) is
+// no longer silent.
+void GminProgressPrinter::onTightQuench(const TightQuenchReport& t) {
+  if (m_quiet) return;
+  std::printf("Final Quench %5zu of %zu E= %17.10f steps= %5d RMS= %9.2E t= %10.2f%s\n", t.index,
+              t.count, t.energy, t.lbfgsIterations, t.rmsGradient, elapsed(),
+              t.failure.empty() ? "" : ("  failed, kept as saved: " + t.failure).c_str());
 }
 
 void GminProgressPrinter::onState(const BasinHoppingState& state) {

@@ -3,7 +3,6 @@
 // NEWRESTART event) and its checkpoints: the minima through GminResultWriter and the state that
 // `--resume` continues from. A BasinHoppingObserver, since the library itself never prints.
 #include <chrono>
-#include <csignal>
 #include <string>
 #include <vector>
 
@@ -15,18 +14,17 @@ namespace landscape {
 
 class GminProgressPrinter : public BasinHoppingObserver {
  public:
-  /// quiet: print nothing (checkpoints are still written); stopFlag: set by a signal handler to
-  /// end the run after the current quench; steps: the run's --steps, saved with the state.
+  /// quiet: print nothing (checkpoints are still written); steps: the run's --steps, saved with
+  /// the state. Stop requests (SIGINT/SIGTERM) reach the run through landscape/core/StopRequest.
   GminProgressPrinter(bool quiet, const GminResultWriter& writer, std::string checkpointFile,
-                      CheckpointFingerprint fingerprint, long steps,
-                      const volatile std::sig_atomic_t& stopFlag);
+                      CheckpointFingerprint fingerprint, long steps);
 
   void onQuench(const QuenchReport& q) override;
   void onStepAdjust(const StepAdjustReport& s) override;
   void onRestart(const RestartReport& r) override;
+  void onTightQuench(const TightQuenchReport& t) override;
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
   void onState(const BasinHoppingState& state) override;
-  bool stopRequested() override { return m_stopFlag != 0; }
 
  private:
   double elapsed() const;
@@ -36,7 +34,6 @@ class GminProgressPrinter : public BasinHoppingObserver {
   std::string m_checkpointFile;
   CheckpointFingerprint m_fingerprint;
   long m_steps;
-  const volatile std::sig_atomic_t& m_stopFlag;
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
 

@@ -2,7 +2,6 @@
 // With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
 // ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -18,15 +17,13 @@
 #include "src/GminProgressPrinter.h"
 #include "src/GminResultWriter.h"
 #include "src/GminSystem.h"
+#include "src/LongRun.h"
+#include "src/OutputLock.h"
 #include "src/RunConfig.h"
 
 namespace {
 
 using namespace landscape;
-
-// Set by SIGINT/SIGTERM: the run stops after the current quench and still writes its results.
-volatile std::sig_atomic_t g_stopRequested = 0;
-extern "C" void requestStop(int) { g_stopRequested = 1; }
 
 int printHelpOrVersion(const GminRunConfig& config) {
   if (config.action == GminRunConfig::Action::Help)
@@ -59,12 +56,23 @@ struct OutputFolder {
 };
 
 // The checkpoint is read before the moves are built, since the Langevin noise stream continues
-// from the checkpoint's quench number.
+// from the checkpoint's quench number. A run stopped or killed before its first checkpoint
+// leaves a folder without one: --resume then starts the run afresh there (the same options give
+// the same run), with a note.
 OutputFolder openOutputFolder(const GminRunConfig& config) {
   OutputFolder out;
-  out.resuming = !config.resumeDir.empty();
-  out.dir = out.resuming ? config.resumeDir : config.outputDir;
-  if (out.resuming) out.checkpoint = readCheckpointFile(out.checkpointPath());
+  out.dir = config.resumeDir.empty() ? config.outputDir : config.resumeDir;
+  if (!config.resumeDir.empty()) {
+    out.resuming = !std::filesystem::is_directory(out.dir) ||
+                   std::filesystem::exists(out.checkpointPath());
+    if (out.resuming)
+      out.checkpoint = readCheckpointFile(out.checkpointPath());
+    else
+      std::fprintf(stderr,
+                   "gmin: note: %s has no checkpoint (the run stopped before its first one): "
+                   "starting the run afresh there\n",
+                   out.dir.c_str());
+  }
   std::filesystem::create_directories(out.dir);
   return out;
 }
@@ -114,6 +122,7 @@ void printResults(const BasinHoppingResult& result, const BasinHoppingParams& p,
 }
 
 int run(int argc, char** argv) {
+  setUpLongRun("gmin");
   const GminRunConfig config = parseGminCommandLine(argc, argv);
   if (config.action != GminRunConfig::Action::Run) return printHelpOrVersion(config);
   for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
@@ -123,6 +132,9 @@ int run(int argc, char** argv) {
   addMolecularMoves(config, system);
   useRigidBodies(config, system);
   const OutputFolder out = openOutputFolder(config);
+  const OutputLock lock(out.dir, "gmin");
+  for (const char* file : {"lowest", "minima.h5", "checkpoint"})
+    requireWritable(out.dir + "/" + file, file);
   addLangevinMove(config, out.resuming ? out.checkpoint.state.quench : 0, system);
 
   // A resumed run ends at the larger of the original and the new --steps.
@@ -144,12 +156,17 @@ int run(int argc, char** argv) {
 
   const GminResultWriter writer(out.dir, *system.atomistic, system.amber.get(), system.sop.get(),
                                 system.rigid);
-  GminProgressPrinter printer(config.quiet, writer, out.checkpointPath(), fingerprint, params.steps,
-                              g_stopRequested);
-  std::signal(SIGINT, requestStop);
-  std::signal(SIGTERM, requestStop);
+  GminProgressPrinter printer(config.quiet, writer, out.checkpointPath(), fingerprint,
+                              params.steps);
   const BasinHoppingResult result = out.resuming ? search.resume(out.checkpoint.state, &printer)
                                                  : search.run(system.start, &printer);
+  if (result.lowest.empty() && result.stoppedEarly) {
+    std::fprintf(stderr,
+                 "gmin: stopped by a signal before the first quench ended; nothing written "
+                 "(--resume %s starts the run afresh)\n",
+                 out.dir.c_str());
+    return stopExitStatus();
+  }
   if (result.lowest.empty()) {
     throw std::runtime_error(
         "no minimum found: no quench both succeeded and passed the checks (" +
@@ -160,11 +177,13 @@ int run(int argc, char** argv) {
   writer.write(result.lowest);
 
   if (result.stoppedEarly)
-    std::fprintf(stderr, "gmin: stopped by a signal after quench %ld; results written\n",
-                 result.quenches);
+    std::fprintf(stderr,
+                 "gmin: stopped by a signal after quench %ld; results written (minima not yet "
+                 "re-quenched tightly are as saved; --resume %s continues)\n",
+                 result.quenches, out.dir.c_str());
   if (!config.quiet) printResults(result, params, out.dir);
   std::printf("lowest energy: %.10f\n", result.lowest.front().energy);
-  return result.stoppedEarly ? 130 : 0;  // 128 + SIGINT, as shells report an interrupted command
+  return result.stoppedEarly ? stopExitStatus() : 0;  // 128 + signal, as shells report it
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "landscape/core/StopRequest.h"
 #include "landscape/geometry/ClusterGeometry.h"
 
 namespace landscape {
@@ -54,6 +55,11 @@ long BasinHoppingRun::begin(std::vector<double> start) {
   }
   m_markov = std::move(start);
   const LbfgsResult q = quench(m_markov, m_sloppy);
+  if (q.status == LbfgsStatus::Stopped) {  // nothing to continue from: a resume starts afresh
+    m_result.stoppedEarly = true;
+    m_started = false;
+    return 1;
+  }
   const std::string failed = countFailure(q);
   m_markovEnergy = failed.empty() ? q.energy : kFailedEnergy;
   if (failed.empty()) m_lowest.offer({q.energy, m_markov, 0, m_result.functionCalls});
@@ -88,8 +94,18 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
 }
 
 void BasinHoppingRun::step(long step) {
+  // A quench ended by a stop request leaves the run as it was before this step (random numbers
+  // and counters included), so that a resume repeats the step exactly.
+  const Random randomBefore = m_random;
+  const long callsBefore = m_result.functionCalls;
   std::vector<double> trial = perturbedMarkovState();
   const LbfgsResult q = quench(trial, m_sloppy);
+  if (q.status == LbfgsStatus::Stopped) {
+    m_random = randomBefore;
+    m_result.functionCalls = callsBefore;
+    m_result.stoppedEarly = true;
+    return;
+  }
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
   const bool valid = whyRejected.empty();
@@ -131,13 +147,21 @@ BasinHoppingState BasinHoppingRun::state() const {
   return s;
 }
 
-// A failed tight re-quench is counted and the minimum kept as the sloppy quench saved it.
+// A failed tight re-quench is counted and the minimum kept as the sloppy quench saved it. A stop
+// request (a signal, not the observer's stopRequested) ends the re-quench: the minima not yet
+// refined are returned as the run saved them.
 BasinHoppingResult BasinHoppingRun::finish() {
   std::vector<StoredMinimum> refined = m_lowest.minima();
-  for (StoredMinimum& m : refined) {
+  for (std::size_t i = 0; i < refined.size() && !stopRequested(); ++i) {
+    StoredMinimum& m = refined[i];
     std::vector<double> x = m.coordinates;
     const LbfgsResult q = quench(x, m_tight);
-    if (!countFailure(q).empty()) continue;
+    const bool stopped = q.status == LbfgsStatus::Stopped;
+    const std::string failed = stopped ? "" : countFailure(q);
+    m_report.onTightQuench({i + 1, refined.size(), m.energy, q.energy, q.iterations,
+                            q.rmsGradient, q.status, failed});
+    if (stopped) m_result.stoppedEarly = true;
+    if (stopped || !failed.empty()) continue;
     m.coordinates = std::move(x);
     m.energy = q.energy;
   }
@@ -174,6 +198,7 @@ std::vector<double> BasinHoppingRun::perturbedMarkovState() {
 
 std::string BasinHoppingRun::failure(const LbfgsResult& q) const {
   char text[200];
+  if (q.status == LbfgsStatus::Stopped) return "quench stopped on request";
   if (!std::isfinite(q.energy) || !std::isfinite(q.rmsGradient) ||
       q.status == LbfgsStatus::NonFiniteEnergy)
     return "quench failed: non-finite energy or gradient";
@@ -249,7 +274,11 @@ void BasinHoppingRun::restart(long step, const NewRestart::Decision& decision) {
   if (reseed) {
     m_markov = randomStart();
     const LbfgsResult q = quench(m_markov, m_sloppy);
-    m_markovEnergy = countFailure(q).empty() ? q.energy : kFailedEnergy;
+    // A stop request inside the reseed quench leaves the new chain where the quench stopped,
+    // with energy +infinity as after a failed quench (the one place where a resumed run departs
+    // from the uninterrupted one; docs/reliability.md).
+    const bool stopped = q.status == LbfgsStatus::Stopped;
+    m_markovEnergy = !stopped && countFailure(q).empty() ? q.energy : kFailedEnergy;
     refreshAtomEnergies();
     m_newRestart.startChain(step, m_markovEnergy, m_markov);
     ++m_result.restarts;

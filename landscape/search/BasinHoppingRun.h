@@ -35,6 +35,8 @@ class BasinHoppingRun {
   void step(long step);
 
   bool targetReached() const { return m_result.targetReached; }
+  /// False when a stop request ended quench 0: there is no state to save yet.
+  bool started() const { return m_started; }
   void stopEarly() { m_result.stoppedEarly = true; }
   /// Everything needed to continue the run (BasinHoppingState).
   BasinHoppingState state() const;
@@ -88,6 +90,7 @@ class BasinHoppingRun {
   std::vector<double> m_atomEnergies;  ///< GMIN's VAT of the Markov state
   double m_stepSize;
   long m_acceptedInWindow = 0;
+  bool m_started = true;
 };
 
 }  // namespace landscape
