@@ -41,10 +41,20 @@ std::vector<int> mappedSet(const std::vector<int>& rows, const std::vector<int>&
 }  // namespace
 
 KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
-                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet) {
+                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet,
+                          std::size_t keepMinima, std::size_t keepStates) {
   KnownEntries known;
-  const StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
+  StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
   checkCompatible(path, metadata, system.units, atoms);
+  // Entries are appended in the order they were found, so the first ones are an earlier state.
+  if (stored.minima.size() > keepMinima) stored.minima.resize(keepMinima);
+  if (stored.transitionStates.size() > keepStates) stored.transitionStates.resize(keepStates);
+  for (const StoredTransitionState& ts : stored.transitionStates)
+    if (ts.plusMinimum >= static_cast<int>(stored.minima.size()) ||
+        ts.minusMinimum >= static_cast<int>(stored.minima.size()))
+      throw std::runtime_error(path + ": a transition state joins minima beyond the first " +
+                               std::to_string(stored.minima.size()) +
+                               " (not a network saved by an earlier cycle of this run)");
   std::vector<int> index(stored.minima.size());
   for (std::size_t i = 0; i < stored.minima.size(); ++i) {
     const TransitionNetwork::Added added = network.addMinimum(

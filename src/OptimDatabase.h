@@ -2,6 +2,7 @@
 // optim's transition-network database: what an earlier run stored is loaded into the network
 // before the endpoints, and everything is written back afterwards with the new stationary points
 // characterised (docs/database.md).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,12 @@ struct KnownEntries {
 };
 
 /// Adds the minima and transition states of the database at path to the (empty) network, in the
-/// search's coordinates; throws when its units or atom count differ from this run's.
+/// search's coordinates; throws when its units or atom count differ from this run's. Only the
+/// first keepMinima minima and keepStates transition states are loaded (optim --resume: a
+/// database saved one cycle after its connect checkpoint holds that cycle's entries at the end).
 KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
-                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet);
+                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet,
+                          std::size_t keepMinima = SIZE_MAX, std::size_t keepStates = SIZE_MAX);
 
 /// Everything in the network as stored records: loaded entries keep what the file said (endpoint
 /// sets and growth record included), new ones

@@ -136,7 +136,8 @@ void addMolecules(Table& t) {
 void addConnect(Table& t) {
   t.section("Connect");
   t.add("max-cycles", "N", "connect cycles before giving up", connect(&ConnectParams::maxCycles))
-      .atLeast(1);
+      .atLeast(1)
+      .notInCheckpoint();  // a resumed run may go on for longer
   t.add("max-tries", "N", "DNEB attempts per pair of minima",
         connect(&ConnectParams::maxTriesPerPair))
       .atLeast(1);
@@ -292,17 +293,27 @@ void addOutput(Table& t) {
         "path.info",
         top(&C::outputDir))
       .named("a directory name")
-      .defaultText("./optim-out");
+      .defaultText("./optim-out")
+      .notInCheckpoint();
   t.add("database", "FILE",
         "transition-network HDF5 file to extend: read when it exists (a gmin minima.h5 too), "
-        "rewritten with everything found",
+        "rewritten with everything found after every connect cycle",
         top(&C::databaseFile))
       .named("a file name")
-      .defaultText("none, DIR/network.h5 is written");
+      .defaultText("none, DIR/network.h5 is written")
+      .notInCheckpoint();
+  t.add("resume", "DIR",
+        "continue the connect run whose --output folder is DIR from its connect.checkpoint (saved "
+        "after every cycle), with the same options (checked; --max-cycles may be larger); a folder "
+        "without one (stopped in cycle 1) starts the run afresh there",
+        top(&C::resumeDir))
+      .named("a directory name")
+      .defaultText("off")
+      .notInCheckpoint();
   t.add("seed", "N", "random seed of the alignments' orientations and first eigenvector guesses",
         fieldOf(&C::settings, &S::seed))
       .atLeast(0);
-  t.flag("quiet", "print only the three result lines", top(&C::quiet));
+  t.flag("quiet", "print only the three result lines", top(&C::quiet)).notInCheckpoint();
 }
 
 // OPTIM's keywords, in the order of docs/optim-keywords.md. OPTIM's meaning of each follows its
