@@ -226,6 +226,8 @@ TEST(SopResume, DamagedCheckpointsAreRefusedWithTheLine) {
             std::string::npos);
   EXPECT_NE(errorOf(replaced(text, "positions 1 ", "positions 0 ")).find("expected replica 1"),
             std::string::npos);
+  EXPECT_EQ(errorOf(replaced(text, "positions 1 0x1.2aaaaaaaaaaabp+1", "positions 1 0x1p+1000")),
+            "dir/sop.checkpoint:13: coordinate 1 is beyond 1000000 A");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "landscape/formats/SopCheckpointFile.h"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
@@ -39,9 +40,17 @@ bool plainName(const std::string& name) {
   return true;
 }
 
-std::vector<double> readReals(CheckpointReader& in, std::size_t count) {
+// `count` finite reals and the end of the line. Coordinates (A) are also refused beyond
+// kMaxInputCoordinate: no run gets there (a pull at 1 A/ps for 1e6 ps does not), and squared
+// distances of such values lose every digit a force needs.
+std::vector<double> readReals(CheckpointReader& in, std::size_t count, bool coordinates = false) {
   std::vector<double> values;
-  for (std::size_t k = 0; k < count; ++k) values.push_back(in.real());
+  for (std::size_t k = 0; k < count; ++k) {
+    values.push_back(in.real());
+    if (coordinates && std::abs(values.back()) > kMaxInputCoordinate)
+      in.fail("coordinate " + std::to_string(k + 1) + " is beyond " +
+              std::to_string(static_cast<long>(kMaxInputCoordinate)) + " A");
+  }
   in.endLine();
   return values;
 }
@@ -77,7 +86,7 @@ std::vector<double> readReplicaLines(CheckpointReader& in, const std::string& ke
   std::vector<double> x;
   for (int r = 0; r < c.replicas; ++r) {
     if (in.line(key).integer() != r) in.fail("expected replica " + std::to_string(r));
-    const std::vector<double> row = readReals(in, 3 * c.beads);
+    const std::vector<double> row = readReals(in, 3 * c.beads, true);
     x.insert(x.end(), row.begin(), row.end());
   }
   return x;
@@ -95,7 +104,7 @@ void readState(CheckpointReader& in, SopCheckpoint& c) {
     random.words.push_back(static_cast<std::uint32_t>(in.integer(0, 0xffffffffL)));
   in.endLine();
   in.line("tips");
-  s.tips = readReals(in, static_cast<std::size_t>(c.replicas));
+  s.tips = readReals(in, static_cast<std::size_t>(c.replicas), true);
   s.positions = readReplicaLines(in, "positions", c);
   const bool list = in.line("list-reference").integer(0, 1) != 0;
   in.endLine();
