@@ -4,6 +4,7 @@
 Usage: fuzz/make_seeds.py [SOURCE_DIR]   (the seeds are committed; rerun after a format change)
 Targets whose first byte is a selector (perm.allow, rigid bodies, PATHSAMPLE files) get it here."""
 import pathlib
+import re
 import shutil
 import struct
 import sys
@@ -116,6 +117,19 @@ checkpoint = ("landscape-basin-hopping-checkpoint 1\nfingerprint 2\ntemperature 
               "lowest 1\nminimum -0x1.8p+0 1 20 6 0x0p+0 0x0p+0 0x0p+0 0x1p+0 0x0p+0 0x0p+0\nend\n")
 seed("fuzz_checkpoint", "two_atoms", checkpoint)
 
+# ---- checkpoints written by real optim and sop runs (tests/data/checkpoints/README.md) ----
+for name in ("lj38_connect_cycle1.checkpoint", "lj38_connect_cycle5.checkpoint"):
+    seed("fuzz_connect_checkpoint", name, text("checkpoints/" + name))
+for name in ("titin_pull_philox.sop.checkpoint", "titin_indent_ran2.sop.checkpoint"):
+    seed("fuzz_sop_checkpoint", name, text("checkpoints/" + name))
+# A CUDA run's checkpoint adds the Verlet list's reference: the pull seed with one, replica 0's
+# list built where it stands now, and a rebuild due.
+pull = text("checkpoints/titin_pull_philox.sop.checkpoint").decode()
+positions = re.search(r"^positions 0 (.*)$", pull, re.M).group(1)
+seed("fuzz_sop_checkpoint", "titin_pull_list_reference.sop.checkpoint",
+     pull.replace("list-reference 0\n",
+                  "list-reference 1\nrebuild-due 1\nlist 0 " + positions + "\n"))
+
 # ---- the database target is structure-aware: its seeds are arbitrary bytes ----
 seed("fuzz_database", "zeros", bytes(64))
 seed("fuzz_database", "ones", bytes([1] * 64))
@@ -160,4 +174,14 @@ dictionary("fuzz_checkpoint", ["landscape-basin-hopping-checkpoint", "fingerprin
 dictionary("fuzz_lowest", ["Energy of minimum", "first found at step", "after", "function calls",
                            "0.1000000000+101", "LA"])
 dictionary("fuzz_rigid_bodies", ["GROUP", "#"])
+dictionary("fuzz_connect_checkpoint", ["landscape-connect-checkpoint", "fingerprint", "option",
+                                       "loaded-transition-states", "minima", "transition-states",
+                                       "cycles", "dneb-runs", "transition-state-searches",
+                                       "gradient-calls", "tries-size", "tries", "pair", "end"])
+dictionary("fuzz_sop_checkpoint", ["landscape-sop-checkpoint", "fingerprint", "option",
+                                   "input-digest", "beads", "replicas", "protocol", "none",
+                                   "pulling", "indentation", "step", "random-step", "tips",
+                                   "positions", "list-reference", "rebuild-due", "list", "rebuilds",
+                                   "outputs", "output", "end", "0x1p+0", "nan", "inf", "1e308",
+                                   "4294967295"])
 print("seeds written to", corpus, "and dictionaries to", dictionaries)

@@ -1,4 +1,5 @@
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "gpu/CudaCheck.h"
@@ -114,5 +115,71 @@ void RandomStreamsCuda::nextStep(std::uint32_t* words) {
 RandomStreamsView RandomStreamsCuda::view() const { return m_state->view(); }
 void RandomStreamsCuda::advance() { m_state->advance(); }
 void RandomStreamsCuda::reseed(std::uint64_t seed) { m_state->reseed(seed); }
+
+// The device keeps Hybrid Taus as one struct per stream (the state's order) and Ran2 word-major
+// (word k of stream i at k streams + i); the state holds every stream's words together.
+RandomStreamsState RandomStreamsCuda::state() const {
+  const DeviceState& d = *m_state;
+  RandomStreamsState s;
+  s.step = d.step;
+  s.ringBase = d.ringBase;
+  switch (d.kind) {
+    case RngKind::Lcg:
+      s.words = d.lcg.toHost();
+      break;
+    case RngKind::HybridTaus:
+      for (const rng::HybridTausState& t : d.taus.toHost())
+        s.words.insert(s.words.end(), {t.z1, t.z2, t.z3, t.z4});
+      break;
+    case RngKind::Ran2: {
+      const std::vector<std::int32_t> device = d.ran2.toHost();
+      s.words.resize(device.size());
+      for (std::size_t i = 0; i < d.streams; ++i)
+        for (int k = 0; k < rng::kRan2StateWords; ++k)
+          s.words[i * rng::kRan2StateWords + k] =
+              static_cast<std::uint32_t>(device[k * d.streams + i]);
+      break;
+    }
+    case RngKind::LaggedFibonacci:
+      s.words = d.ring.toHost();
+      break;
+    case RngKind::Philox:
+      break;
+  }
+  return s;
+}
+
+void RandomStreamsCuda::restore(const RandomStreamsState& s) {
+  DeviceState& d = *m_state;
+  requireRandomStreamsState(d.kind, d.streams, d.lags, s);
+  switch (d.kind) {
+    case RngKind::Lcg:
+      d.lcg.copyFromHost(s.words);
+      break;
+    case RngKind::HybridTaus: {
+      std::vector<rng::HybridTausState> host(d.streams);
+      for (std::size_t i = 0; i < d.streams; ++i)
+        host[i] = {s.words[4 * i], s.words[4 * i + 1], s.words[4 * i + 2], s.words[4 * i + 3]};
+      d.taus.copyFromHost(host);
+      break;
+    }
+    case RngKind::Ran2: {
+      std::vector<std::int32_t> device(s.words.size());
+      for (std::size_t i = 0; i < d.streams; ++i)
+        for (int k = 0; k < rng::kRan2StateWords; ++k)
+          device[k * d.streams + i] =
+              static_cast<std::int32_t>(s.words[i * rng::kRan2StateWords + k]);
+      d.ran2.copyFromHost(device);
+      break;
+    }
+    case RngKind::LaggedFibonacci:
+      d.ring.copyFromHost(s.words);
+      break;
+    case RngKind::Philox:
+      break;
+  }
+  d.step = s.step;
+  d.ringBase = static_cast<std::size_t>(s.ringBase);
+}
 
 }  // namespace landscape

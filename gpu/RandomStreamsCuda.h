@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "landscape/dynamics/RandomStreams.h"
 #include "potentials/RngKind.h"
 
 namespace landscape {
@@ -43,6 +44,11 @@ class RandomStreamsCuda {
 
   /// Back to step 0 with a new seed (re-seeds on the device).
   void reseed(std::uint64_t seed);
+
+  /// As RandomStreams::state(): the same words in the same order (copied from the device).
+  RandomStreamsState state() const;
+  /// As RandomStreams::restore() (checked by requireRandomStreamsState; copied to the device).
+  void restore(const RandomStreamsState& state);
 
  private:
   struct DeviceState;

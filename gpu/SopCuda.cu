@@ -307,6 +307,8 @@ struct SopDynamicsCuda::Impl {
   virtual double tipPosition(int replica) = 0;
   virtual long rebuilds() = 0;
   virtual int maxNeighbours() const = 0;
+  virtual SopDynamicsState saveState() = 0;
+  virtual void restoreState(const SopDynamicsState& state) = 0;
   SopDynamicsParams params;
   SopProtocol protocol;
   std::size_t beads = 0;
@@ -539,6 +541,91 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   }
   int maxNeighbours() const override { return system.maxNeighbours; }
 
+  std::vector<double> unpack(const DeviceBuffer<SopPos4<R>>& buffer) const {
+    const std::vector<SopPos4<R>> host = buffer.toHost();
+    std::vector<double> x(3 * host.size());
+    for (std::size_t k = 0; k < host.size(); ++k) {
+      x[3 * k] = host[k].x;  // float -> double is exact, so restoreState gets the same bits
+      x[3 * k + 1] = host[k].y;
+      x[3 * k + 2] = host[k].z;
+    }
+    return x;
+  }
+  void pack(const std::vector<double>& x, DeviceBuffer<SopPos4<R>>& buffer) const {
+    std::vector<SopPos4<R>> host(x.size() / 3);
+    for (std::size_t k = 0; k < host.size(); ++k)
+      host[k] = {static_cast<R>(x[3 * k]), static_cast<R>(x[3 * k + 1]),
+                 static_cast<R>(x[3 * k + 2]), R(0)};
+    buffer.copyFromHost(host);
+  }
+
+  // The list reference: every bead of a replica is rebuilt in the same step, so posAtBuild holds
+  // each replica's coordinates at its last build, and the flags of parity `flag` say which
+  // replicas the next step rebuilds (displacement mode; the other parity is clear between steps).
+  SopDynamicsState saveState() override {
+    if (graphStream) LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(graphStream->stream));
+    SopDynamicsState s;
+    s.step = steps;
+    s.positions = unpack(pos[current]);
+    s.tips = tip.toHost();
+    s.random = streams.state();
+    s.rebuilds = rebuilds();
+    if (built) {
+      s.listPositions = unpack(system.posAtBuild);
+      s.rebuildDue.assign(system.replicas, 0);
+      if (params.rebuildInterval == 0) {
+        const std::vector<int> due = system.flags[flag].toHost();
+        for (int r = 0; r < system.replicas; ++r) s.rebuildDue[r] = due[r] != 0;
+      }
+    }
+    return s;
+  }
+
+  void restoreState(const SopDynamicsState& s) override {
+    requireSopStateShape(s, beads, system.replicas);
+    streams.restore(s.random);  // checks the words before anything changes
+    pack(s.positions, pos[current]);
+    tip.copyFromHost(s.tips);
+    const unsigned long long counter[2] = {static_cast<unsigned long long>(s.step),
+                                           static_cast<unsigned long long>(s.step)};
+    stepCounter.copyFromHost(counter, 2);
+    steps = s.step;
+    built = !s.listPositions.empty();
+    if (built) rebuildListFrom(s.listPositions, s.rebuildDue);
+    const int status[3] = {0, 0, static_cast<int>(s.rebuilds)};
+    system.status.copyFromHost(status, 3);
+    system.rebuildCount = s.rebuilds;
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
+  // The list the uninterrupted run used: cells and rows built from the saved reference (in the
+  // free position buffer), as the step that built them did; then the cells of the current
+  // coordinates, which a replica due for a rebuild uses in its next step, and the due flags.
+  void rebuildListFrom(const std::vector<double>& reference, const std::vector<std::uint8_t>& due) {
+    DeviceBuffer<SopPos4<R>>& scratch = pos[1 - current];
+    pack(reference, scratch);
+    SopCellArgs<R> cells;
+    cells.list = system.listView();
+    cells.beads = system.n;
+    cells.d_pos = scratch.data();
+    launchSopCells(cells, nullptr);
+    DeviceBuffer<double> gradient(3 * system.total);
+    SopStepArgs<R> rows;
+    rows.topology = system.topologyView();
+    rows.list = cells.list;
+    rows.d_posIn = scratch.data();
+    rows.integrate = false;
+    rows.d_gradient = gradient.data();
+    rows.rebuildMode = 1;
+    launchSopStep(rows, nullptr);
+    cells.d_pos = pos[current].data();
+    launchSopCells(cells, nullptr);
+    std::vector<int> flags(due.begin(), due.end());
+    system.flags[flag].copyFromHost(flags);
+    system.flags[1 - flag].zero();
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
   SopDeviceSystem<R> system;
   RandomStreamsCuda streams;
   int blocksPerReplica;
@@ -577,5 +664,7 @@ std::vector<double> SopDynamicsCuda::positions(int replica) { return m_impl->pos
 double SopDynamicsCuda::tipPosition(int replica) { return m_impl->tipPosition(replica); }
 long SopDynamicsCuda::rebuilds() const { return m_impl->rebuilds(); }
 int SopDynamicsCuda::maxNeighbours() const { return m_impl->maxNeighbours(); }
+SopDynamicsState SopDynamicsCuda::saveState() { return m_impl->saveState(); }
+void SopDynamicsCuda::restoreState(const SopDynamicsState& state) { m_impl->restoreState(state); }
 
 }  // namespace landscape

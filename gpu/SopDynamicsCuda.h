@@ -30,6 +30,11 @@ class SopDynamicsCuda : public SopDynamics {
   std::vector<double> positions(int replica) override;
   double tipPosition(int replica) override;
   long rebuilds() const override;
+  /// Adds the Verlet list's reference (SopDynamicsState); restoreState rebuilds the same list
+  /// from it, so a resumed run repeats the uninterrupted one bit for bit (the kernels sum in a
+  /// fixed order: gpu/SopKernels.cuh).
+  SopDynamicsState saveState() override;
+  void restoreState(const SopDynamicsState& state) override;
   /// Neighbour-list capacity per bead in use.
   int maxNeighbours() const;
 

@@ -41,7 +41,8 @@ void addGeneral(Table& t) {
       .commandLineOnly();
   t.add("pdb", "FILE", "PDB file of the protein (C-alpha beads; all-atom reduced); required",
         fieldOf(&C::pdbFile))
-      .named("a file name");
+      .named("a file name")
+      .notInCheckpoint();  // --resume compares the file's contents (sop.checkpoint's digest)
   addBackendOption(t, fieldOf(&C::backend));
   t.add("precision", "",
         "CUDA arithmetic: double, or single (SOP-GPU's FP32; 'float' is the same); the CPU "
@@ -53,8 +54,19 @@ void addGeneral(Table& t) {
         "independent trajectories run at once (one random stream per bead of each)",
         dynamics(&D::replicas))
       .atLeast(1);
-  t.add("output", "DIR", "output directory", fieldOf(&C::outputDir)).named("a directory name");
-  t.flag("quiet", "print only the summary", fieldOf(&C::quiet));
+  t.add("output", "DIR", "output directory", fieldOf(&C::outputDir))
+      .named("a directory name")
+      .notInCheckpoint();
+  t.add("resume", "DIR",
+        "continue the run whose --output folder is DIR from its sop.checkpoint (saved every "
+        "output interval and on SIGINT/SIGTERM), with the same options (checked; --steps may be "
+        "larger); its files are cut back to the checkpoint and continued; a folder without one "
+        "starts the run afresh there",
+        fieldOf(&C::resumeDir))
+      .named("a directory name")
+      .defaultText("off")
+      .notInCheckpoint();
+  t.flag("quiet", "print only the summary", fieldOf(&C::quiet)).notInCheckpoint();
 
   t.section("SOP model, seed 000 Appendix B (kcal/mol, Angstrom)");
   addSopModelOptions(t, "", fieldOf(&C::sop));
@@ -62,7 +74,10 @@ void addGeneral(Table& t) {
 
 void addDynamics(Table& t) {
   t.section("Overdamped Langevin dynamics, seed 000 eq 1 (ps, kcal/mol)");
-  t.add("steps", "N", "steps to run", fieldOf(&C::steps)).atLeast(0);
+  t.add("steps", "N", "steps to run (in all, counting those before a --resume)",
+        fieldOf(&C::steps))
+      .atLeast(0)
+      .notInCheckpoint();  // a resumed run may go on for longer
   t.add("dt", "DT", "time step; below xi / (2 k_FENE) for Euler stability (0.18 ps with the sop-gpu "
         "friction, 25 ps with bulk water)",
         langevin(&LangevinParams::timeStep))
@@ -100,7 +115,8 @@ void addDynamics(Table& t) {
   t.add("cuda-graph-steps", "N",
         "CUDA: replay this many steps (even) as one captured CUDA Graph (0: plain launches)",
         dynamics(&D::cudaGraphSteps))
-      .atLeast(0);
+      .atLeast(0)
+      .notInCheckpoint();  // the same kernels either way: the same bits
 }
 
 void addProtocols(Table& t) {
@@ -177,6 +193,10 @@ const Table& sopOptionTable() {
 }
 
 }  // namespace
+
+CheckpointFingerprint sopFingerprint(const SopRunConfig& config) {
+  return sopOptionTable().fingerprint(config);
+}
 
 std::string sopOptionsMarkdown() {
   return "# Options of `sop`\n"

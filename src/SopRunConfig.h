@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "landscape/dynamics/SopDynamics.h"
+#include "landscape/formats/CheckpointFile.h"
 #include "potentials/Potential.h"
 #include "potentials/SopTopology.h"
 
@@ -26,6 +27,7 @@ struct SopRunConfig {
   std::string trajectoryFormat = "pdb";  ///< --trajectory-format pdb|dcd
   double qTolerance = 2.0;               ///< --q-tolerance A: a contact is formed at r < r0 + this
   std::string outputDir = "sop-out";
+  std::string resumeDir;  ///< --resume DIR: continue the run saved in DIR (its --output)
   bool quiet = false;
 };
 
@@ -34,6 +36,11 @@ struct SopRunConfig {
 /// once with helpText filled. Throws std::runtime_error naming the option, or the file and line.
 SopRunConfig parseSopCommandLine(int argc, const char* const argv[]);
 SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments);
+
+/// The options a resumed run must share with the one that wrote sop.checkpoint: all but --pdb
+/// (whose contents the checkpoint's digest checks), --steps, --output, --resume, --quiet and
+/// --cuda-graph-steps.
+CheckpointFingerprint sopFingerprint(const SopRunConfig& config);
 
 /// The contents of docs/sop-options.md: the options as Markdown tables.
 std::string sopOptionsMarkdown();

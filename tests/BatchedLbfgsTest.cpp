@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/BatchedMinimiserFactory.h"
+#include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/minimisation/BatchedLbfgsTwin.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
@@ -90,6 +91,63 @@ TEST(BatchedLbfgs, FullMinimisationsFromCubeStartsAreTodaysLbfgsBitForBit) {
   auto minimiser = makeBatchedMinimiser({atoms}, params, BatchedBackend::Cpu, {2, {}});
   expectIdentical(batchedRun(*minimiser, x0), ref, 3 * atoms, "cpu reference, cube starts");
   for (const auto& r : ref.results) EXPECT_TRUE(r.converged());
+}
+
+// Batched Lennard-Jones that requests a stop at its `stopAt`-th batched call, as SIGINT would
+// between two rounds.
+class StopAfterRounds : public BatchedLennardJones {
+ public:
+  StopAfterRounds(std::size_t atoms, int stopAt) : BatchedLennardJones(atoms, 1), m_stopAt(stopAt) {}
+  void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
+                      const std::uint8_t* active) override {
+    BatchedLennardJones::energyGradient(batch, x, g, energy, active);
+    if (++m_calls == m_stopAt) requestStop();
+  }
+
+ private:
+  int m_stopAt, m_calls = 0;
+};
+
+// A stop request ends the unfinished structures before the next round: status Stopped, at their
+// last accepted point, which is where Lbfgs alone stands after as many iterations (a run capped
+// there); structures that had finished keep their results.
+TEST(BatchedLbfgs, StopRequestEndsTheUnfinishedStructuresBetweenRounds) {
+  const std::size_t atoms = 13, n = 3 * atoms;
+  const LbfgsParams params = benchParams(60);
+  const std::vector<double> x0 = mixedBatch(atoms, 53, 2);
+  const Reference full = singleStructureRuns(atoms, x0, params);
+  clearStopRequest();
+  StopAfterRounds potential(atoms, 12);
+  BatchedLbfgs batched(potential, params, 1);
+  const Reference stopped = batchedRun(batched, x0);
+  const bool stayed = stopRequested();
+  clearStopRequest();
+  ASSERT_TRUE(stayed);
+  int stoppedCount = 0;
+  for (std::size_t s = 0; s < stopped.results.size(); ++s) {
+    const BatchedLbfgsResult& r = stopped.results[s];
+    const std::string where = "structure " + std::to_string(s);
+    if (r.status != LbfgsStatus::Stopped) {  // finished within 12 rounds: untouched
+      expectSameResult(r, full.results[s], where);
+      continue;
+    }
+    ++stoppedCount;
+    EXPECT_FALSE(r.converged());
+    EXPECT_LT(r.iterations, full.results[s].iterations) << where;
+    if (r.iterations == 0) {  // still in its first line search: the start
+      EXPECT_TRUE(sameBits(&stopped.x[s * n], &x0[s * n], n)) << where;
+      continue;
+    }
+    LbfgsParams capped = params;
+    capped.maxIterations = r.iterations;
+    const Reference alone = singleStructureRuns(
+        atoms, std::vector<double>(x0.begin() + s * n, x0.begin() + (s + 1) * n), capped);
+    EXPECT_TRUE(sameBits(r.energy, alone.results[0].energy)) << where;
+    EXPECT_TRUE(sameBits(&stopped.x[s * n], alone.x.data(), n)) << where;
+  }
+  EXPECT_GE(stoppedCount, 3);  // the cube starts at least
+  EXPECT_EQ(stopped.results[kAtMinimum].status, LbfgsStatus::Converged);
+  EXPECT_EQ(stopped.results[kExactOverlap].status, LbfgsStatus::NonFiniteEnergy);
 }
 
 TEST(BatchedLbfgs, OtherParametersAndTheLineSearchFailure) {

@@ -24,108 +24,15 @@
 #include <vector>
 
 #include "landscape/network/Database.h"
+#include "src/LongRun.h"
+#include "tests/BackgroundProgram.h"
 #include "tests/TestData.h"
 
 namespace landscape {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-// Stopping takes one L-BFGS iteration, a DNEB iteration or a dynamics step (milliseconds); the
-// bound leaves room for a loaded machine and the sanitizer build.
-constexpr double kStopBoundSeconds = 15.0;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string program(const char* variable, const char* built) {
-  const char* env = std::getenv(variable);
-  return env && *env ? env : built;
-}
-
-// A program started in the background with stdout and stderr going to files, as a batch job's.
-class Background {
- public:
-  Background(const fs::path& dir, const std::string& executable, std::vector<std::string> args,
-             const std::string& name)
-      : m_out(dir / (name + ".out")), m_err(dir / (name + ".err")) {
-    args.insert(args.begin(), executable);
-    m_pid = ::fork();
-    if (m_pid == 0) {
-      if (::chdir(dir.c_str()) != 0) ::_exit(126);
-      const int out = ::open(m_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int err = ::open(m_err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(out, 1);
-      ::dup2(err, 2);
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-  }
-  ~Background() {
-    if (m_pid > 0 && !m_done) {
-      ::kill(m_pid, SIGKILL);
-      ::waitpid(m_pid, nullptr, 0);
-    }
-  }
-  pid_t pid() const { return m_pid; }
-  // Polls (every 20 ms, up to `seconds`) until `ready` holds; false when the program ended first.
-  bool waitUntil(const std::function<bool()>& ready, double seconds = 120.0) {
-    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-    while (Clock::now() < end) {
-      if (ready()) return true;
-      if (!running()) return ready();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-  }
-  bool waitForOutput(const std::string& text) {
-    return waitUntil([&] { return out().find(text) != std::string::npos; });
-  }
-  // Sends `signal` and waits for the exit (killing the program after kStopBoundSeconds): the exit
-  // status, and the seconds the program took.
-  std::pair<int, double> stopWith(int signal) {
-    const auto t0 = Clock::now();
-    ::kill(m_pid, signal);
-    int status = 0;
-    while (::waitpid(m_pid, &status, WNOHANG) == 0) {
-      if (Clock::now() - t0 > std::chrono::duration<double>(kStopBoundSeconds)) {
-        ::kill(m_pid, SIGKILL);
-        ::waitpid(m_pid, &status, 0);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    m_done = true;
-    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), seconds};
-  }
-  std::string out() const { return slurp(m_out); }
-  std::string err() const { return slurp(m_err); }
-
- private:
-  bool running() {
-    int status;
-    if (m_done) return false;
-    if (::waitpid(m_pid, &status, WNOHANG) == m_pid) m_done = true;
-    return !m_done;
-  }
-  fs::path m_out, m_err;
-  pid_t m_pid = -1;
-  bool m_done = false;
-};
-
-struct ProgramRun {
-  int exitCode;
-  std::string out, err;
-};
+using namespace cli_test;
 
 class StopResumeCli : public ::testing::Test {
  protected:
@@ -139,11 +46,7 @@ class StopResumeCli : public ::testing::Test {
   void TearDown() override { fs::remove_all(m_dir); }
 
   ProgramRun run(const std::string& executable, const std::string& args) {
-    const fs::path out = m_dir / "run.out", err = m_dir / "run.err";
-    const std::string command = "cd '" + m_dir.string() + "' && '" + executable + "' " + args +
-                                " > '" + out.string() + "' 2> '" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+    return runProgram(m_dir, executable, args);
   }
   static std::string gmin() {
     return program("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE);
@@ -298,6 +201,57 @@ TEST_F(StopResumeCli, OptimKilledAndStoppedResumesToTheUninterruptedNetwork) {
   EXPECT_EQ(slurp(m_dir / "part/path.info"), slurp(m_dir / "full/path.info"));
 }
 #endif
+
+// The second signal (src/LongRun): a program in a phase that does not poll the stop request (a
+// child process of this test with the programs' handlers, busy in a loop that never looks at the
+// flag) gets SIGINT, prints its "stop requested" line and goes on; SIGINT again, sent once that
+// line is in its stderr file, ends it at once with 130 and the "second signal" line.
+TEST_F(StopResumeCli, SecondSignalExitsAtOnceFromAPhaseThatDoesNotPoll) {
+  const fs::path log = m_dir / "child.err";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(err, 2);
+    setUpLongRun("child");
+    const ssize_t ready = ::write(2, "child: busy\n", 12);
+    (void)ready;
+    for (volatile unsigned long spin = 0;; spin = spin + 1) {
+    }
+  }
+  const auto waitFor = [&](const std::string& text) {
+    const auto end = Clock::now() + std::chrono::seconds(60);
+    while (Clock::now() < end && slurp(log).find(text) == std::string::npos)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return slurp(log).find(text) != std::string::npos;
+  };
+  bool ok = waitFor("child: busy");
+  if (ok) {
+    ::kill(child, SIGINT);
+    ok = waitFor("child: stop requested");
+  }
+  int status = 0;
+  pid_t exited = ::waitpid(child, &status, WNOHANG);
+  EXPECT_EQ(exited, 0) << "the first signal ended it: the loop never polls";
+  const auto t0 = Clock::now();
+  ::kill(child, SIGINT);
+  while (ok && exited == 0 &&
+         Clock::now() - t0 < std::chrono::duration<double>(kStopBoundSeconds)) {
+    exited = ::waitpid(child, &status, WNOHANG);
+    if (exited == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (exited == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+  }
+  ASSERT_TRUE(ok) << slurp(log);
+  ASSERT_TRUE(WIFEXITED(status)) << slurp(log);
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
+  EXPECT_LT(seconds, 2.0);
+  EXPECT_NE(slurp(log).find("child: second signal: exiting at once"), std::string::npos)
+      << slurp(log);
+}
 
 #ifdef LANDSCAPE_SOP_EXECUTABLE
 TEST_F(StopResumeCli, SopSigtermEndsTheDynamicsAtOnce) {

@@ -114,4 +114,106 @@ void RandomStreams::nextStep(std::uint32_t* words) {
   ++m_step;
 }
 
+std::size_t randomStreamsStateWords(RngKind kind, std::size_t streams, LaggedFibonacciLags lags) {
+  switch (kind) {
+    case RngKind::Lcg:
+      return streams;
+    case RngKind::HybridTaus:
+      return 4 * streams;
+    case RngKind::Ran2:
+      return rng::kRan2StateWords * streams;
+    case RngKind::LaggedFibonacci:
+      return lags.longLag;
+    case RngKind::Philox:
+      break;
+  }
+  return 0;
+}
+
+RandomStreamsState RandomStreams::state() const {
+  RandomStreamsState s;
+  s.step = m_step;
+  s.ringBase = m_ringBase;
+  switch (m_kind) {
+    case RngKind::Lcg:
+      s.words = m_lcg;
+      break;
+    case RngKind::HybridTaus:
+      for (const rng::HybridTausState& t : m_taus) s.words.insert(s.words.end(), {t.z1, t.z2, t.z3, t.z4});
+      break;
+    case RngKind::Ran2:
+      for (const rng::Ran2State& r : m_ran2) {
+        s.words.insert(s.words.end(), {static_cast<std::uint32_t>(r.idum),
+                                       static_cast<std::uint32_t>(r.idum2),
+                                       static_cast<std::uint32_t>(r.iy)});
+        for (std::int32_t v : r.iv) s.words.push_back(static_cast<std::uint32_t>(v));
+      }
+      break;
+    case RngKind::LaggedFibonacci:
+      s.words = m_ring;
+      break;
+    case RngKind::Philox:
+      break;
+  }
+  return s;
+}
+
+namespace {
+
+// Ran2 indexes its table with iy / kRan2Divisor: a saved state must keep idum, iy and the table in
+// [0, kRan2M1) and idum2 in [0, kRan2M2), as the generator itself does.
+void requireRan2Words(const std::vector<std::uint32_t>& words) {
+  for (std::size_t k = 0; k < words.size(); ++k) {
+    const std::uint32_t limit =
+        k % rng::kRan2StateWords == 1 ? rng::kRan2M2 : static_cast<std::uint32_t>(rng::kRan2M1);
+    if (words[k] >= limit)
+      throw std::invalid_argument("RandomStreams: saved Ran2 word " + std::to_string(k) + " (" +
+                                  std::to_string(words[k]) + ") is not a state of the generator");
+  }
+}
+
+}  // namespace
+
+void requireRandomStreamsState(RngKind kind, std::size_t streams, LaggedFibonacciLags lags,
+                               const RandomStreamsState& s) {
+  const std::size_t expected = randomStreamsStateWords(kind, streams, lags);
+  if (s.words.size() != expected)
+    throw std::invalid_argument("RandomStreams: a saved state of " + std::to_string(s.words.size()) +
+                                " words, but " + std::to_string(streams) + " streams of " +
+                                rngKindName(kind) + " need " + std::to_string(expected));
+  if (kind == RngKind::LaggedFibonacci ? s.ringBase >= lags.longLag : s.ringBase != 0)
+    throw std::invalid_argument("RandomStreams: saved ring offset " + std::to_string(s.ringBase) +
+                                " out of range");
+  if (kind == RngKind::Ran2) requireRan2Words(s.words);
+}
+
+void RandomStreams::restore(const RandomStreamsState& s) {
+  requireRandomStreamsState(m_kind, m_streams, m_lags, s);
+  m_step = s.step;
+  m_ringBase = static_cast<std::size_t>(s.ringBase);
+  const std::uint32_t* w = s.words.data();
+  switch (m_kind) {
+    case RngKind::Lcg:
+      m_lcg = s.words;
+      break;
+    case RngKind::HybridTaus:
+      for (std::size_t i = 0; i < m_streams; ++i, w += 4) m_taus[i] = {w[0], w[1], w[2], w[3]};
+      break;
+    case RngKind::Ran2:
+      for (std::size_t i = 0; i < m_streams; ++i, w += rng::kRan2StateWords) {
+        rng::Ran2State& r = m_ran2[i];
+        r.idum = static_cast<std::int32_t>(w[0]);
+        r.idum2 = static_cast<std::int32_t>(w[1]);
+        r.iy = static_cast<std::int32_t>(w[2]);
+        for (int j = 0; j < rng::kRan2TableSize; ++j) r.iv[j] = static_cast<std::int32_t>(w[3 + j]);
+      }
+      break;
+    case RngKind::LaggedFibonacci:
+      m_ring = s.words;
+      break;
+    case RngKind::Philox:
+      break;
+  }
+}
+
 }  // namespace landscape

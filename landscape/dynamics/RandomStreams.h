@@ -25,6 +25,27 @@
 
 namespace landscape {
 
+/// Everything a RandomStreams (or its CUDA twin) needs to continue where it was: the step counter
+/// (all Philox has) and the generator words, stream after stream: Lcg 1 word per stream, Hybrid
+/// Taus 4 (z1 z2 z3 z4), Ran2 35 (idum idum2 iy iv[0..31], as int32 bit patterns), Lagged
+/// Fibonacci the longLag words of the shared ring (with ringBase, the slot of the next draw),
+/// Philox none. Written into sop checkpoints (landscape/formats/SopCheckpointFile).
+struct RandomStreamsState {
+  std::uint64_t step = 0;
+  std::uint64_t ringBase = 0;
+  std::vector<std::uint32_t> words;
+};
+
+/// The number of words RandomStreamsState holds for `streams` streams of `kind` (Lagged Fibonacci:
+/// lags.longLag).
+std::size_t randomStreamsStateWords(RngKind kind, std::size_t streams, LaggedFibonacciLags lags);
+
+/// Throws std::invalid_argument unless `state` can belong to `streams` streams of `kind`: its word
+/// count, ring offset and, for Ran2, words in the generator's ranges (its table index comes from
+/// them). Both backends check a state with it before restoring it.
+void requireRandomStreamsState(RngKind kind, std::size_t streams, LaggedFibonacciLags lags,
+                               const RandomStreamsState& state);
+
 class RandomStreams {
  public:
   /// streams >= 1 (std::invalid_argument otherwise). Lagged Fibonacci uses the lags
@@ -48,6 +69,12 @@ class RandomStreams {
 
   /// Back to step 0 with a new seed (same kind, streams and lags).
   void reseed(std::uint64_t seed);
+
+  /// The state after the steps drawn so far; restore() of it continues the same sequence.
+  RandomStreamsState state() const;
+  /// Continues from `state` (same kind, seed, streams and lags). Throws std::invalid_argument when
+  /// its word count or ring offset cannot belong to these streams.
+  void restore(const RandomStreamsState& state);
 
  private:
   RngKind m_kind;

@@ -266,4 +266,43 @@ double SopDynamicsCpu::tipPosition(int replica) {
   return m_tip[replica];
 }
 
+void requireSopStateShape(const SopDynamicsState& s, std::size_t beads, int replicas) {
+  const std::size_t coordinates = 3 * beads * static_cast<std::size_t>(replicas);
+  require(s.step >= 0 && s.random.step == static_cast<std::uint64_t>(s.step),
+          "SOP dynamics state: step " + std::to_string(s.step) + " but random streams at step " +
+              std::to_string(s.random.step));
+  require(s.positions.size() == coordinates && s.tips.size() == static_cast<std::size_t>(replicas),
+          "SOP dynamics state: " + std::to_string(s.positions.size()) + " coordinates and " +
+              std::to_string(s.tips.size()) + " tips for " + std::to_string(replicas) +
+              " replicas of " + std::to_string(beads) + " beads");
+  require(s.listPositions.empty() == s.rebuildDue.empty() &&
+              (s.listPositions.empty() || (s.listPositions.size() == coordinates &&
+                                           s.rebuildDue.size() == s.tips.size())),
+          "SOP dynamics state: an incomplete neighbour-list reference");
+  const auto finite = [](const std::vector<double>& v) {
+    return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+  };
+  require(finite(s.positions) && finite(s.tips) && finite(s.listPositions),
+          "SOP dynamics state: non-finite coordinates");
+}
+
+SopDynamicsState SopDynamicsCpu::saveState() {
+  SopDynamicsState s;
+  s.step = m_steps;
+  s.positions = m_x;
+  s.tips = m_tip;
+  s.random = m_streams.state();
+  return s;
+}
+
+void SopDynamicsCpu::restoreState(const SopDynamicsState& s) {
+  requireSopStateShape(s, m_beads, m_params.replicas);
+  require(s.listPositions.empty(), "SOP dynamics state: a CUDA neighbour-list reference given "
+                                   "to the CPU backend");
+  m_streams.restore(s.random);  // checks the words first
+  m_steps = s.step;
+  m_x = s.positions;
+  m_tip = s.tips;
+}
+
 }  // namespace landscape

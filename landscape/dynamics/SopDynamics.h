@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "landscape/dynamics/Langevin.h"
+#include "landscape/dynamics/SopDynamicsState.h"
 #include "potentials/Precision.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
@@ -140,6 +141,12 @@ class SopDynamics {
   virtual double tipPosition(int replica) = 0;
   /// Neighbour-list rebuilds so far (0 on the CPU, which searches cells every step).
   virtual long rebuilds() const { return 0; }
+  /// The state after the steps done so far; restoreState() of it on a dynamics made with the
+  /// same topology, start and params continues the run bit for bit (sop --resume).
+  virtual SopDynamicsState saveState() = 0;
+  /// Throws std::invalid_argument when the state's sizes do not fit these replicas and beads
+  /// (or a CUDA list reference is missing or misplaced); nothing is changed then.
+  virtual void restoreState(const SopDynamicsState& state) = 0;
 };
 
 /// Throws std::runtime_error when `replicas` replicas of `beads` beads would need more memory than
@@ -162,6 +169,8 @@ class SopDynamicsCpu : public SopDynamics {
   long stepsDone() const override { return m_steps; }
   std::vector<double> positions(int replica) override;
   double tipPosition(int replica) override;
+  SopDynamicsState saveState() override;
+  void restoreState(const SopDynamicsState& state) override;
 
  private:
   SopDynamicsParams m_params;

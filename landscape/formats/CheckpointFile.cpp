@@ -11,6 +11,7 @@
 
 #include "landscape/core/Random.h"
 #include "landscape/formats/AtomicFile.h"
+#include "landscape/formats/CheckpointReader.h"
 #include "potentials/InputChecks.h"
 
 namespace landscape {
@@ -19,11 +20,7 @@ namespace {
 
 constexpr const char* kMagic = "landscape-basin-hopping-checkpoint";
 
-std::string hex(double x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%a", x);
-  return buffer;
-}
+std::string hex(double x) { return hexReal(x); }
 
 std::string exact(double x) {
   char buffer[64];
@@ -35,100 +32,6 @@ void appendVector(std::string& out, const std::vector<double>& x) {
   out += std::to_string(x.size());
   for (double v : x) out += ' ' + hex(v);
 }
-
-// Reads the file line by line; every line is a key followed by values.
-class Reader {
- public:
-  Reader(const std::string& path, const std::string& text) : m_path(path), m_in(text) {}
-
-  // The next line, which must start with `key`; its values are read next.
-  Reader& line(const std::string& key) {
-    std::string text;
-    if (!std::getline(m_in, text)) fail("the file ends before '" + key + "' (truncated?)");
-    ++m_line;
-    m_values = std::istringstream(text);
-    std::string found;
-    m_values >> found;
-    if (found != key) fail("expected '" + key + "', found " + quoteInput(found));
-    m_key = key;
-    return *this;
-  }
-  // Whether the next line starts with `key`, without reading it (optional lines).
-  bool nextLineIs(const std::string& key) {
-    const std::streampos at = m_in.tellg();
-    std::string text;
-    const bool read = static_cast<bool>(std::getline(m_in, text));
-    m_in.clear();
-    m_in.seekg(at);
-    std::istringstream words(text);
-    std::string found;
-    return read && (words >> found) && found == key;
-  }
-  // The next whole line, for lines whose first word is data (fingerprint entries).
-  std::string raw(const std::string& what) {
-    std::string text;
-    if (!std::getline(m_in, text)) fail("the file ends before " + what + " (truncated?)");
-    ++m_line;
-    return text;
-  }
-  // The rest of the current line, without the blank after the key.
-  std::string rest() {
-    std::string text;
-    std::getline(m_values, text);
-    if (!text.empty() && text.front() == ' ') text.erase(0, 1);
-    return text;
-  }
-  long integer() {
-    std::string token = word();
-    char* end = nullptr;
-    errno = 0;
-    const long v = std::strtol(token.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0')
-      fail(quoteInput(token) + " in '" + m_key + "' is not an integer");
-    return v;
-  }
-  // A hexadecimal (%a) or decimal real. NaN is refused; infinities only where allowInfinity
-  // (the NEWRESTART chain bests, which start at +inf).
-  double real(bool allowInfinity = false) {
-    std::string token = word();
-    char* end = nullptr;
-    const double v = std::strtod(token.c_str(), &end);
-    if (*end != '\0') fail(quoteInput(token) + " in '" + m_key + "' is not a number");
-    if (std::isnan(v) || (!allowInfinity && std::isinf(v)))
-      fail(quoteInput(token) + " in '" + m_key + "' is not a finite number");
-    return v;
-  }
-  // A length, then that many finite reals. The length is not trusted for sizing: the values must
-  // be there.
-  std::vector<double> vector() {
-    const long n = integer();
-    if (n < 0) fail("negative length in '" + m_key + "'");
-    std::vector<double> x;
-    x.reserve(std::min<std::size_t>(static_cast<std::size_t>(n), 4096));
-    for (long i = 0; i < n; ++i) x.push_back(real());
-    return x;
-  }
-  void endLine() {
-    std::string extra;
-    if (m_values >> extra)
-      fail("unexpected " + quoteInput(extra) + " at the end of '" + m_key + "'");
-  }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error(m_path + ":" + std::to_string(m_line) + ": " + what);
-  }
-
- private:
-  std::string word() {
-    std::string token;
-    if (!(m_values >> token)) fail("'" + m_key + "' has too few values");
-    return token;
-  }
-  std::string m_path;
-  std::istringstream m_in;
-  std::istringstream m_values;
-  std::string m_key;
-  int m_line = 0;
-};
 
 }  // namespace
 
@@ -259,7 +162,7 @@ void writeCheckpointFile(const std::string& path, const Checkpoint& checkpoint) 
 namespace {
 
 // The version line, the fingerprint and the run's --steps.
-void readHeader(Reader& in, Checkpoint& c) {
+void readHeader(CheckpointReader& in, Checkpoint& c) {
   const long version = in.line(kMagic).integer();
   if (version != kCheckpointVersion)
     in.fail("checkpoint version " + std::to_string(version) + ", this program reads version " +
@@ -279,7 +182,7 @@ void readHeader(Reader& in, Checkpoint& c) {
 }
 
 // Counters, step size, random state and the Markov state.
-void readChain(Reader& in, BasinHoppingState& s) {
+void readChain(CheckpointReader& in, BasinHoppingState& s) {
   s.quench = in.line("quench").integer();
   in.endLine();
   s.functionCalls = in.line("function-calls").integer();
@@ -313,7 +216,7 @@ void readChain(Reader& in, BasinHoppingState& s) {
 }
 
 // NEWRESTART's chain best and the AVOID taboo list.
-void readNewRestart(Reader& in, NewRestart::State& r) {
+void readNewRestart(CheckpointReader& in, NewRestart::State& r) {
   r.best = in.line("chain-best").real(true);
   r.bestStep = in.integer();
   r.bestCoords = in.vector();
@@ -333,7 +236,7 @@ void readNewRestart(Reader& in, NewRestart::State& r) {
   }
 }
 
-std::vector<StoredMinimum> readLowest(Reader& in) {
+std::vector<StoredMinimum> readLowest(CheckpointReader& in) {
   std::vector<StoredMinimum> minima;
   const long lowest = in.line("lowest").integer();
   if (lowest < 0) in.fail("negative count of minima");
@@ -350,7 +253,7 @@ std::vector<StoredMinimum> readLowest(Reader& in) {
   return minima;
 }
 
-std::vector<long> readCounts(Reader& in, const std::string& key, long pairs) {
+std::vector<long> readCounts(CheckpointReader& in, const std::string& key, long pairs) {
   const long n = in.line(key).integer();
   if (n != pairs) in.fail("'" + key + "' has " + std::to_string(n) + " pairs, expected " +
                           std::to_string(pairs));
@@ -361,7 +264,7 @@ std::vector<long> readCounts(Reader& in, const std::string& key, long pairs) {
 }
 
 // The walker section (a walker run's checkpoint): walkers 1..W-1, then the replica exchange.
-void readWalkers(Reader& in, Checkpoint& c) {
+void readWalkers(CheckpointReader& in, Checkpoint& c) {
   const long walkers = in.line("walkers").integer();
   if (walkers < 1) in.fail("the number of walkers must be at least 1");
   in.endLine();
@@ -393,7 +296,7 @@ Checkpoint readCheckpointFile(const std::string& path) {
   if (!std::filesystem::exists(path))
     throw std::runtime_error(path + ": no basin-hopping checkpoint here (is it the --output "
                                     "folder of a gmin run?)");
-  Reader in(path, readWholeFile(path, "basin-hopping checkpoint"));
+  CheckpointReader in(path, readWholeFile(path, "basin-hopping checkpoint"));
   Checkpoint c;
   readHeader(in, c);
   readChain(in, c.state);

@@ -69,6 +69,24 @@ void DcdWriter::write(const double* x) {
     record(m_buffer.data(), static_cast<std::uint32_t>(4 * m_atoms));
   }
   ++m_frames;
+  writeCounts();
+}
+
+DcdWriter::DcdWriter(const std::string& path, std::size_t atoms, long saveInterval,
+                     std::size_t frames)
+    : m_path(path),
+      m_out(path, std::ios::binary | std::ios::in | std::ios::out),
+      m_atoms(atoms),
+      m_frames(frames),
+      m_saveInterval(saveInterval),
+      m_buffer(atoms) {
+  if (!m_out) throw std::runtime_error(path + ": cannot reopen the DCD file");
+  m_out.seekp(0, std::ios::end);
+  writeCounts();
+}
+
+// NSET and NSTEP in the header, then back to the end; flushed, so the file is whole after it.
+void DcdWriter::writeCounts() {
   const std::streampos end = m_out.tellp();
   const std::int32_t frames = static_cast<std::int32_t>(m_frames);
   const std::int32_t steps = static_cast<std::int32_t>(m_frames * m_saveInterval);

@@ -17,12 +17,17 @@ class DcdWriter {
   /// unit, ps here). Throws std::runtime_error naming the file when it cannot be written.
   DcdWriter(const std::string& path, std::size_t atoms, long firstStep, long saveInterval,
             double timeStep, const std::string& title);
+  /// Continues `path`, a DCD that DcdWriter wrote for `atoms` atoms, holding `frames` frames (the
+  /// caller cut it back to them: sop --resume): the header counts are set to `frames` at once and
+  /// later frames are appended. Throws std::runtime_error naming the file when it cannot be opened.
+  DcdWriter(const std::string& path, std::size_t atoms, long saveInterval, std::size_t frames);
   /// Appends one frame of 3 x atoms coordinates x1 y1 z1 x2 ... (A).
   void write(const double* x);
   std::size_t frames() const { return m_frames; }
 
  private:
   void record(const void* data, std::uint32_t bytes);
+  void writeCounts();
   std::string m_path;
   std::ofstream m_out;
   std::size_t m_atoms;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "landscape/core/StopRequest.h"
+
 namespace landscape {
 
 BatchedLbfgs::BatchedLbfgs(BatchedPotential& potential, const LbfgsParams& params, int threads)
@@ -58,8 +60,13 @@ void BatchedLbfgs::minimise(std::size_t batch, double* x, BatchedLbfgsResult* re
   if (batch == 0) return;
   const std::size_t n = dimension();
   prepare(batch, x);
-  // One potential call and one pass over the runs per round.
+  // One potential call and one pass over the runs per round. A stop request (StopRequest.h),
+  // polled before every round, ends the unfinished runs with status Stopped.
   while (std::count(m_active.begin(), m_active.end(), 1) > 0) {
+    if (stopRequested()) {
+      for (std::size_t b = 0; b < batch; ++b) m_runs[b]->stop();
+      break;
+    }
     m_potential.energyGradient(batch, m_points.data(), m_gradients.data(), m_energies.data(),
                                m_active.data());
     m_pool.forEach(batch, [&](std::size_t b) {

@@ -6,6 +6,8 @@
 // a thread pool. Each structure's iterates, energies, counts and status are bit for bit those of
 // Lbfgs::minimize with the single-structure potential whose batched twin `potential` is (e.g.
 // LennardJones for BatchedLennardJones), independent of the batch, its order and the threads.
+// A stop request (landscape/core/StopRequest.h) is polled before every round: the structures
+// not yet finished end with LbfgsStatus::Stopped at their last accepted point.
 #include <cstdint>
 #include <memory>
 #include <vector>

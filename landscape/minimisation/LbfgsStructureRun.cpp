@@ -98,6 +98,13 @@ void LbfgsStructureRun::afterTrial(double energy) {
   }
 }
 
+void LbfgsStructureRun::stop() {
+  if (m_phase == Phase::Done) return;
+  if (m_evaluatingCurrent) m_energy = m_rms = std::nan("");
+  m_result.status = LbfgsStatus::Stopped;
+  finish();
+}
+
 void LbfgsStructureRun::finish() {
   m_result.energy = m_energy;
   m_result.rmsGradient = m_rms;

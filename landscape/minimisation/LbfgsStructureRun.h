@@ -28,6 +28,11 @@ class LbfgsStructureRun {
   /// The energy at trialPoint(), its gradient already in trialGradient().
   void advance(double energy);
 
+  /// Ends the run now, as Lbfgs::minimize ends on a stop request: status Stopped, coordinates and
+  /// energy of the last accepted point (energy and RMS NaN when the start was never evaluated).
+  /// Nothing happens to a finished run.
+  void stop();
+
   const BatchedLbfgsResult& result() const { return m_result; }
   void getCoordinates(double* x) const;
 
