@@ -23,6 +23,33 @@ int choosePairChunk(std::size_t atoms) {
   return std::max(1, std::min(8, tiles / 96));
 }
 
+/// SMs of the device the layouts are tuned for (H100 SXM, H200). A constant, not a device query:
+/// the layouts fix the summation order, which must depend on the system alone.
+constexpr int kTunedSms = 132;
+
+/// Rotation-step parts of the pair grids: split each tile pair over up to 8 blocks (4 steps each)
+/// while the grid has fewer than 4 blocks per SM (3 of 256 threads are resident at a time), so
+/// that a small protein still spreads over the device, a warp's serial chain of pairs is short
+/// and the last wave is not a lone tail.
+int choosePairParts(int taskCount) {
+  int parts = 1;
+  while (parts < 8 && taskCount * parts < 4 * kTunedSms) parts *= 2;
+  return parts;
+}
+
+/// The Born-radius gather: column parts of 4 atoms for small systems (short serial chains), whole
+/// column tiles for large ones; as many blocks per tile as fill the device without leaving warps
+/// with no unit at all.
+GbGatherLayout chooseGatherLayout(int tiles) {
+  GbGatherLayout g;
+  g.columnParts = tiles < 32 ? 8 : tiles < 128 ? 4 : tiles < 512 ? 2 : 1;
+  const int units = tiles * g.columnParts;
+  const int enoughWorkers = (units + kGbGatherWarps - 1) / kGbGatherWarps;
+  const int fill = (2 * kTunedSms + tiles - 1) / tiles;  // 2 resident blocks of 512 per SM
+  g.blocksPerTile = std::max(1, std::min(enoughWorkers, fill));
+  return g;
+}
+
 struct ExclusionTiles {
   std::vector<int> offsets;  // tiles + 1
   std::vector<int> columns;
@@ -77,6 +104,7 @@ void buildAtomSlots(const AmberGbTables& t, std::size_t atoms, std::vector<int>&
 struct AmberGbCuda::DeviceState {
   AmberGbTables tables;
   GbPairLayout layout;
+  GbGatherLayout gather;
   GbBondedBlocks bondedBlocks;
   std::size_t slotCount = 0;
 
@@ -95,8 +123,9 @@ struct AmberGbCuda::DeviceState {
   // Scratch of one evaluation.
   DeviceBuffer<double> x, g;  // for host callers
   DeviceBuffer<GbTileBox> tileBox;
-  DeviceBuffer<int> neighbourCount, neighbours;
-  DeviceBuffer<double> born, dBornDSum, selfEnergy, selfDEdB;
+  DeviceBuffer<double> bornPartial;
+  DeviceBuffer<unsigned> tileTickets, energyTicket;  // zero between kernels
+  DeviceBuffer<double> born, dBornDSum, tileSelfEnergy, selfDEdB;
   DeviceBuffer<double> rowSlots, columnSlots, pairBlockEnergy, pairGradient, dEdSum;
   DeviceBuffer<double> chainRowSlots, chainColumnSlots;
   DeviceBuffer<double> slotGradient, bondedBlockEnergy, energy;
@@ -115,7 +144,9 @@ AmberGbCuda::AmberGbCuda(const AmberTopology& topology, const AmberGbParams& par
   const AmberGbTables& t = d.tables;
   if (m_atoms == 0)
     throw std::invalid_argument("AmberGbCuda: prmtop " + topology.path + " has no atoms");
-  d.layout = gbPairLayout(m_atoms, choosePairChunk(m_atoms));
+  const int chunk = choosePairChunk(m_atoms);
+  d.layout = gbPairLayout(m_atoms, chunk, choosePairParts(gbPairLayout(m_atoms, chunk, 1).taskCount));
+  d.gather = chooseGatherLayout(d.layout.tiles);
   const std::size_t tiles = static_cast<std::size_t>(d.layout.tiles);
 
   d.charge = DeviceBuffer<double>(t.charges);
@@ -157,19 +188,23 @@ AmberGbCuda::AmberGbCuda(const AmberTopology& topology, const AmberGbParams& par
   d.x = DeviceBuffer<double>(3 * m_atoms);
   d.g = DeviceBuffer<double>(3 * m_atoms);
   d.tileBox = DeviceBuffer<GbTileBox>(tiles);
-  d.neighbourCount = DeviceBuffer<int>(tiles);
-  d.neighbours = DeviceBuffer<int>(tiles * tiles);
+  d.bornPartial = DeviceBuffer<double>(tiles * static_cast<std::size_t>(d.gather.blocksPerTile) *
+                                       kGbTile);
+  d.tileTickets = DeviceBuffer<unsigned>(std::vector<unsigned>(tiles, 0u));
+  d.energyTicket = DeviceBuffer<unsigned>(std::vector<unsigned>(1, 0u));
   d.born = DeviceBuffer<double>(m_atoms);
   d.dBornDSum = DeviceBuffer<double>(m_atoms);
-  d.selfEnergy = DeviceBuffer<double>(m_atoms);
+  d.tileSelfEnergy = DeviceBuffer<double>(tiles);
   d.selfDEdB = DeviceBuffer<double>(m_atoms);
-  const std::size_t slotBlock = static_cast<std::size_t>(kGbSlotValues) * kGbTile;
+  const std::size_t slotBlock = static_cast<std::size_t>(kGbSlotValues) * kGbTile *
+                                static_cast<std::size_t>(d.layout.parts);
   d.rowSlots = DeviceBuffer<double>(tiles * static_cast<std::size_t>(d.layout.chunks) * slotBlock);
   d.columnSlots =
       DeviceBuffer<double>(tiles * static_cast<std::size_t>(d.layout.rowBlocks) * slotBlock);
   d.chainRowSlots = DeviceBuffer<double>(d.rowSlots.size());
   d.chainColumnSlots = DeviceBuffer<double>(d.columnSlots.size());
-  d.pairBlockEnergy = DeviceBuffer<double>(3 * static_cast<std::size_t>(d.layout.taskCount));
+  d.pairBlockEnergy = DeviceBuffer<double>(
+      3 * static_cast<std::size_t>(d.layout.taskCount) * static_cast<std::size_t>(d.layout.parts));
   d.pairGradient = DeviceBuffer<double>(3 * m_atoms);
   d.dEdSum = DeviceBuffer<double>(m_atoms);
   d.slotGradient = DeviceBuffer<double>(std::max<std::size_t>(1, 3 * d.slotCount));
@@ -206,15 +241,17 @@ double AmberGbCuda::evaluate(const double* d_x, double* d_g) {
   a.exclusions.d_excludedTile = d.excludedTile.data();
   a.exclusions.d_excludedMask = d.excludedMask.data();
   a.layout = d.layout;
+  a.gather = d.gather;
   a.d_tasks = d.tasks.data();
   a.d_x = d_x;
   a.d_g = d_g;
   a.d_tileBox = d.tileBox.data();
-  a.d_neighbourCount = d.neighbourCount.data();
-  a.d_neighbours = d.neighbours.data();
+  a.d_bornPartial = d.bornPartial.data();
+  a.d_tileTickets = d.tileTickets.data();
+  a.d_energyTicket = d.energyTicket.data();
   a.d_born = d.born.data();
   a.d_dBornDSum = d.dBornDSum.data();
-  a.d_selfEnergy = d.selfEnergy.data();
+  a.d_tileSelfEnergy = d.tileSelfEnergy.data();
   a.d_selfDEdB = d.selfDEdB.data();
   a.d_rowSlots = d.rowSlots.data();
   a.d_columnSlots = d.columnSlots.data();
@@ -230,7 +267,7 @@ double AmberGbCuda::evaluate(const double* d_x, double* d_g) {
   a.d_bondedBlockEnergy = d.bondedBlockEnergy.data();
   a.d_energy = d.energy.data();
 
-  GbBondedArgs bonded;
+  GbBondedArgs& bonded = a.bonded;
   bonded.d_x = d_x;
   bonded.d_bonds = d.bonds.data();
   bonded.d_angles = d.angles.data();
@@ -245,20 +282,15 @@ double AmberGbCuda::evaluate(const double* d_x, double* d_g) {
 
   const cudaStream_t stream = 0;
   launchGbTileBoxes(a, stream);
-  launchGbTileNeighbours(a, stream);
-  launchGbBonded(bonded, stream);
   if (m_precision == Precision::Double) {
     launchGbBornRadii<double>(a, stream);
     launchGbPairs<double>(a, stream);
-    launchGbPairReduce(a, stream);
     launchGbChainRule<double>(a, stream);
   } else {
     launchGbBornRadii<float>(a, stream);
     launchGbPairs<float>(a, stream);
-    launchGbPairReduce(a, stream);
     launchGbChainRule<float>(a, stream);
   }
-  launchGbEnergyReduce(a, stream);
   double e[8];
   d.energy.copyToHost(e, 8);  // synchronises, and reports any kernel fault here
   m_last = AmberEnergyBreakdown{e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]};

@@ -23,74 +23,109 @@ __host__ __device__ inline bool pairTaskExists(const GbPairLayout& l, int b, int
   return chunkLastTile(l, c) >= b * kGbPairWarps;
 }
 
+/// A block of the pair grids: task (row block, chunk) and the part of the rotation steps it takes.
+struct PairTask {
+  int index;  ///< task x parts + part: the block's energy partials
+  int rowBlock, chunk, part;
+};
+
+__device__ inline PairTask pairTask(const GbEvalArgs& a, int block) {
+  const int2 task = a.d_tasks[block / a.layout.parts];
+  return {block, task.x, task.y, block % a.layout.parts};
+}
+
+/// First of the kGbSlotValues x 32 slot values of row tile `row`, task chunk `chunk`, part `part`.
+__device__ inline long long rowSlotBase(const GbPairLayout& l, int row, int chunk, int part) {
+  return ((static_cast<long long>(row) * l.chunks + chunk) * l.parts + part) * kGbSlotValues *
+         kGbTile;
+}
+
+/// First of the slot values of column tile `column`, task row block `rowBlock`, part `part`.
+__device__ inline long long columnSlotBase(const GbPairLayout& l, int column, int rowBlock,
+                                           int part) {
+  return ((static_cast<long long>(column) * l.rowBlocks + rowBlock) * l.parts + part) *
+         kGbSlotValues * kGbTile;
+}
+
 __device__ inline double boxGap(double loA, double hiA, double loB, double hiB) {
   const double gap = fmax(loB - hiA, loA - hiB);
   return gap > 0.0 ? gap : 0.0;
 }
 
+/// Whether two tile boxes lie within distance sqrt(cut2) of each other (uniform across a warp).
+__device__ inline bool boxesNear(const GbTileBox& a, const GbTileBox& b, double cut2) {
+  double d2 = 0.0;
+  for (int c = 0; c < 3; ++c) {
+    const double gap = boxGap(a.lo[c], a.hi[c], b.lo[c], b.hi[c]);
+    d2 += gap * gap;
+  }
+  return d2 <= cut2;
+}
+
+/// Elects the block that finishes a sum over several blocks: every block calls this (all its
+/// threads) after writing its partials; it returns true in exactly one block, the last to arrive,
+/// which then reads the partials of the others (through L2: __ldcg) in a fixed order. The counter
+/// is reset for the next launch. Only the election is atomic; the sums are not.
+__device__ bool lastBlockToArrive(unsigned* counter, unsigned blocks) {
+  __shared__ bool last;
+  __threadfence();  // this thread's partials are visible device-wide before the ticket is taken
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned ticket = atomicAdd(counter, 1u);
+    last = ticket + 1u == blocks;
+    if (last) *counter = 0u;
+  }
+  __syncthreads();
+  if (last) __threadfence();
+  return last;
+}
+
+/// Fixed-order sum over the 32 lanes of a warp; the result is in lane 0.
+__device__ inline double warpSum(double v) {
+  for (int offset = kGbTile / 2; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
+  return v;
+}
+
 // ---- 1: tile bounding boxes ----------------------------------------------------------------
 
 __global__ void gbTileBoxesKernel(GbEvalArgs a) {
-  const int tile = blockIdx.x * blockDim.x + threadIdx.x;
-  const int n = static_cast<int>(a.atoms);
-  if (tile >= a.layout.tiles) return;
-  GbTileBox box;
-  for (int c = 0; c < 3; ++c) {
-    box.lo[c] = 1e300;
-    box.hi[c] = -1e300;
-  }
-  const int end = minInt(n, (tile + 1) * kGbTile);
-  for (int i = tile * kGbTile; i < end; ++i)
-    for (int c = 0; c < 3; ++c) {
-      const double v = a.d_x[3 * i + c];
-      box.lo[c] = fmin(box.lo[c], v);
-      box.hi[c] = fmax(box.hi[c], v);
-    }
-  a.d_tileBox[tile] = box;
-}
-
-// ---- 2: neighbour tiles within the descreening cutoff --------------------------------------
-
-__global__ void gbTileNeighboursKernel(GbEvalArgs a) {
+  // One warp per tile; min and max are exact, so the order of the warp reduction is irrelevant.
   const int tile = (blockIdx.x * blockDim.x + threadIdx.x) / kGbTile;
   const int lane = threadIdx.x % kGbTile;
-  const int tiles = a.layout.tiles;
-  if (tile >= tiles) return;  // the whole warp leaves together
-  const GbTileBox mine = a.d_tileBox[tile];
-  const double cut2 = a.descreenCutoff * a.descreenCutoff;
-  int count = 0;
-  for (int first = 0; first < tiles; first += kGbTile) {
-    const int other = first + lane;
-    bool near = false;
-    if (other < tiles) {
-      const GbTileBox box = a.d_tileBox[other];
-      double d2 = 0.0;
-      for (int c = 0; c < 3; ++c) {
-        const double gap = boxGap(mine.lo[c], mine.hi[c], box.lo[c], box.hi[c]);
-        d2 += gap * gap;
-      }
-      near = d2 <= cut2;
-    }
-    const unsigned ballot = __ballot_sync(kFullMask, near);
-    if (near)
-      a.d_neighbours[static_cast<long long>(tile) * tiles + count +
-                     __popc(ballot & ((1u << lane) - 1u))] = other;
-    count += __popc(ballot);
+  if (tile >= a.layout.tiles) return;  // the whole warp leaves together
+  const int i = tile * kGbTile + lane;
+  const bool valid = i < static_cast<int>(a.atoms);
+  double lo[3], hi[3];
+  for (int c = 0; c < 3; ++c) {
+    lo[c] = valid ? a.d_x[3 * i + c] : 1e300;
+    hi[c] = valid ? a.d_x[3 * i + c] : -1e300;
   }
-  if (lane == 0) a.d_neighbourCount[tile] = count;
+  for (int offset = kGbTile / 2; offset > 0; offset /= 2)
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = fmin(lo[c], __shfl_xor_sync(kFullMask, lo[c], offset));
+      hi[c] = fmax(hi[c], __shfl_xor_sync(kFullMask, hi[c], offset));
+    }
+  if (lane == 0) {
+    GbTileBox box;
+    for (int c = 0; c < 3; ++c) {
+      box.lo[c] = lo[c];
+      box.hi[c] = hi[c];
+    }
+    a.d_tileBox[tile] = box;
+  }
 }
 
-// ---- 3: Born radii and self terms ----------------------------------------------------------
+// ---- 2: Born radii and self terms ----------------------------------------------------------
 
+/// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
 template <typename Real>
-__global__ void __launch_bounds__(kGbGatherWarps* kGbTile) gbBornRadiiKernel(GbEvalArgs a) {
-  // One block per tile; warp w takes neighbour tiles w, w + kGbGatherWarps, ...; the partial sums
-  // meet in shared memory and warp 0 adds them in warp order.
-  __shared__ double partial[kGbGatherWarps][kGbTile];
-  const int tile = blockIdx.x;
-  const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
+__device__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int tile, int worker,
+                               int lane) {
   const int n = static_cast<int>(a.atoms);
   const int tiles = a.layout.tiles;
+  const int parts = a.gather.columnParts;
+  const int workers = a.gather.blocksPerTile * kGbGatherWarps;
+  const int steps = kGbTile / parts;
   const int i = tile * kGbTile + lane;
   const bool active = i < n;
   double xi = 0.0, yi = 0.0, zi = 0.0;
@@ -101,57 +136,97 @@ __global__ void __launch_bounds__(kGbGatherWarps* kGbTile) gbBornRadiiKernel(GbE
     zi = a.d_x[3 * i + 2];
     rhoI = Real(a.params.d_rho[i]);
   }
+  const double cutoff2 = a.descreenCutoff * a.descreenCutoff;
   const Real rgbmax = Real(a.model.rgbmax);
-  const Real cut2 = Real(a.descreenCutoff * a.descreenCutoff);
+  const Real cut2 = Real(cutoff2);
   double sum = 0.0;
-  const int count = a.d_neighbourCount[tile];
-  for (int k = warp; k < count; k += kGbGatherWarps) {
-    const int other = a.d_neighbours[static_cast<long long>(tile) * tiles + k];
+  for (int unit = worker; unit < tiles * parts; unit += workers) {
+    const int other = unit / parts;
+    if (!boxesNear(rowBox, a.d_tileBox[other], cutoff2)) continue;  // warp-uniform
+    // In mixed precision, positions relative to the column tile's first atom (as in
+    // gbPairsKernel); in double, absolute (x - 0 = x: no registers for relative row positions).
+    constexpr bool kRelative = std::is_same<Real, float>::value;
+    const double* origin = a.d_x + 3 * other * kGbTile;
+    const double ox = kRelative ? origin[0] : 0.0;
+    const double oy = kRelative ? origin[1] : 0.0;
+    const double oz = kRelative ? origin[2] : 0.0;
     const int j = other * kGbTile + lane;
-    double xj = 0.0, yj = 0.0, zj = 0.0, sj = 0.0;
+    Real xj = Real(0), yj = Real(0), zj = Real(0), sj = Real(0);
     if (j < n) {
-      xj = a.d_x[3 * j];
-      yj = a.d_x[3 * j + 1];
-      zj = a.d_x[3 * j + 2];
-      sj = a.params.d_screened[j];
+      xj = Real(a.d_x[3 * j] - ox);
+      yj = Real(a.d_x[3 * j + 1] - oy);
+      zj = Real(a.d_x[3 * j + 2] - oz);
+      sj = Real(a.params.d_screened[j]);
     }
-    const int width = minInt(kGbTile, n - other * kGbTile);
-    Real tileSum = Real(0);  // one tile in Real, then FP64 (as in gbPairsKernel)
-    for (int m = 0; m < width; ++m) {
-      const double xm = __shfl_sync(kFullMask, xj, m);
-      const double ym = __shfl_sync(kFullMask, yj, m);
-      const double zm = __shfl_sync(kFullMask, zj, m);
-      const double sm = __shfl_sync(kFullMask, sj, m);
+    const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
+    const int first = (unit % parts) * steps;
+    const int last = minInt(first + steps, n - other * kGbTile);
+    Real unitSum = Real(0);  // one unit in Real, then FP64
+    for (int m = first; m < last; ++m) {
+      const Real xm = __shfl_sync(kFullMask, xj, m);
+      const Real ym = __shfl_sync(kFullMask, yj, m);
+      const Real zm = __shfl_sync(kFullMask, zj, m);
+      const Real sm = __shfl_sync(kFullMask, sj, m);
       if (active && other * kGbTile + m != i) {
-        const Real dx = Real(xi - xm), dy = Real(yi - ym), dz = Real(zi - zm);
+        const Real dx = xr - xm, dy = yr - ym, dz = zr - zm;
         const Real r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 <= cut2) tileSum += amberDescreening<Real>(sqrt(r2), rhoI, Real(sm), rgbmax).value;
+        if (r2 <= cut2) unitSum += amberDescreening<Real>(sqrt(r2), rhoI, sm, rgbmax).value;
       }
     }
-    sum += double(tileSum);
+    sum += double(unitSum);
   }
-  partial[warp][lane] = sum;
-  __syncthreads();
-  if (warp != 0 || !active) return;
-  sum = 0.0;
-  for (int w = 0; w < kGbGatherWarps; ++w) sum += partial[w][lane];
-  const AmberBornRadius born = amberBornRadius(sum, a.params.d_radius[i], a.model);
-  const AmberGbSelfTerm self = amberGbSelf(a.params.d_charge[i], born.radius, a.model);
-  a.d_born[i] = born.radius;
-  a.d_dBornDSum[i] = born.dRadiusDSum;
-  a.d_selfEnergy[i] = self.energy;
-  a.d_selfDEdB[i] = self.dEdB;
+  return sum;
 }
 
-// ---- 4: bonded terms -----------------------------------------------------------------------
+template <typename Real>
+__global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2) gbBornRadiiKernel(GbEvalArgs a) {
+  // Block p of tile I: warp w is worker p kGbGatherWarps + w. The warp partials meet in shared
+  // memory (warp order), the block partials in d_bornPartial (block order, by the last block).
+  // The row box lives in shared memory, not in 12 registers per thread (occupancy).
+  __shared__ double partial[kGbGatherWarps][kGbTile];
+  __shared__ GbTileBox rowBox;
+  const int blocksPerTile = a.gather.blocksPerTile;
+  const int tile = blockIdx.x / blocksPerTile, block = blockIdx.x % blocksPerTile;
+  const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
+  if (threadIdx.x == 0) rowBox = a.d_tileBox[tile];
+  __syncthreads();
+  partial[warp][lane] = bornUnitsSum<Real>(a, rowBox, tile, block * kGbGatherWarps + warp, lane);
+  __syncthreads();
+  if (warp == 0) {
+    double sum = 0.0;
+    for (int w = 0; w < kGbGatherWarps; ++w) sum += partial[w][lane];
+    a.d_bornPartial[static_cast<long long>(blockIdx.x) * kGbTile + lane] = sum;
+  }
+  if (!lastBlockToArrive(a.d_tileTickets + tile, static_cast<unsigned>(blocksPerTile))) return;
+  if (warp != 0) return;
+  double sum = 0.0;
+  for (int b = 0; b < blocksPerTile; ++b)
+    sum += __ldcg(a.d_bornPartial + (static_cast<long long>(tile) * blocksPerTile + b) * kGbTile +
+                  lane);
+  const int i = tile * kGbTile + lane;
+  double selfEnergy = 0.0;
+  if (i < static_cast<int>(a.atoms)) {
+    const AmberBornRadius born = amberBornRadius(sum, a.params.d_radius[i], a.model);
+    const AmberGbSelfTerm self = amberGbSelf(a.params.d_charge[i], born.radius, a.model);
+    a.d_born[i] = born.radius;
+    a.d_dBornDSum[i] = born.dRadiusDSum;
+    a.d_selfDEdB[i] = self.dEdB;
+    selfEnergy = self.energy;
+  }
+  selfEnergy = warpSum(selfEnergy);
+  if (lane == 0) a.d_tileSelfEnergy[tile] = selfEnergy;
+}
+
+// ---- 3: bonded terms -----------------------------------------------------------------------
 
 __device__ inline void storeSlot(double* slots, long long slot, const double* g, double scale) {
   for (int c = 0; c < 3; ++c) slots[3 * slot + c] = scale * g[c];
 }
 
-__global__ void __launch_bounds__(kGbBondedBlock)
-    gbBondedKernel(GbBondedArgs a, GbBondedBlocks blocks) {
-  const int block = blockIdx.x;
+/// Block `block` of the bonded terms (run by the first blocks of the pair grid; every thread of
+/// the block calls it).
+__device__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks, int block) {
+  static_assert(kGbBondedBlock == kGbPairWarps * kGbTile, "bonded blocks run in the pair grid");
   const double* x = a.d_x;
   double e0 = 0.0, e1 = 0.0;
   const long long angleSlots = 2LL * a.bonds;
@@ -216,7 +291,7 @@ __global__ void __launch_bounds__(kGbBondedBlock)
   }
 }
 
-// ---- 5: all pairs --------------------------------------------------------------------------
+// ---- 3: all pairs --------------------------------------------------------------------------
 
 /// Exclusion bits of row atom `lane` of tile `row` against column tile `column` (0: none).
 __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int column, int lane) {
@@ -235,6 +310,11 @@ __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int col
 
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs a) {
+  const int bondedBlocks = a.bondedBlocks.total();
+  if (static_cast<int>(blockIdx.x) < bondedBlocks) {  // the bonded terms first: no tail
+    gbBondedBlock(a.bonded, a.bondedBlocks, static_cast<int>(blockIdx.x));
+    return;
+  }
   // Column-tile positions relative to the tile's first atom, in Real: in mixed precision every
   // pair operation is FP32 (no conversion per pair), and the offsets stay small where precision
   // matters (close pairs).
@@ -244,8 +324,9 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
   __shared__ Real sAcc[kGbPairWarps][kGbSlotValues][kGbTile];
 
   const GbPairLayout& layout = a.layout;
-  const int2 task = a.d_tasks[blockIdx.x];
-  const int rowBlock = task.x, chunk = task.y;
+  const PairTask task = pairTask(a, static_cast<int>(blockIdx.x) - bondedBlocks);
+  const int rowBlock = task.rowBlock, chunk = task.chunk;
+  const int stepCount = kGbTile / layout.parts, firstStep = task.part * stepCount;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int n = static_cast<int>(a.atoms);
   const int row = rowBlock * kGbPairWarps + warp;
@@ -304,8 +385,9 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
       const unsigned mask = exclusionMask(a.exclusions, row, column, lane);
       const int width = minInt(kGbTile, n - column * kGbTile);
       // Lane l meets column atom (l + s) mod 32 at step s: in each step the lanes touch distinct
-      // column accumulators, and every column atom's sum runs over s in a fixed order.
-      for (int s = 0; s < kGbTile; ++s) {
+      // column accumulators, and every column atom's sum runs over s in a fixed order. This block
+      // takes steps [firstStep, firstStep + stepCount).
+      for (int s = firstStep; s < firstStep + stepCount; ++s) {
         const int m = (lane + s) % kGbTile;
         if (active && m < width && (column != row || m > lane)) {
           const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
@@ -354,11 +436,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
       const int c = threadIdx.x / kGbTile, l = threadIdx.x % kGbTile;
       double v = 0.0;
       for (int w = 0; w < kGbPairWarps; ++w) v += double(sAcc[w][c][l]);
-      a.d_columnSlots[((static_cast<long long>(column) * layout.rowBlocks + rowBlock) *
-                           kGbSlotValues +
-                       c) *
-                          kGbTile +
-                      l] = v;
+      a.d_columnSlots[columnSlotBase(layout, column, rowBlock, task.part) + c * kGbTile + l] = v;
     }
     __syncthreads();
   }
@@ -372,8 +450,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     eGb = tGb;
   }
   if (rowTile) {
-    const long long base =
-        (static_cast<long long>(row) * layout.chunks + chunk) * kGbSlotValues * kGbTile + lane;
+    const long long base = rowSlotBase(layout, row, chunk, task.part) + lane;
     a.d_rowSlots[base] = gx;
     a.d_rowSlots[base + kGbTile] = gy;
     a.d_rowSlots[base + 2 * kGbTile] = gz;
@@ -387,48 +464,67 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
   __syncthreads();
   const double gbSum = BlockReduce(storage).Sum(eGb);
   if (threadIdx.x == 0) {
-    a.d_pairBlockEnergy[3 * blockIdx.x] = vdw;
-    a.d_pairBlockEnergy[3 * blockIdx.x + 1] = eel;
-    a.d_pairBlockEnergy[3 * blockIdx.x + 2] = gbSum;
+    a.d_pairBlockEnergy[3 * task.index] = vdw;
+    a.d_pairBlockEnergy[3 * task.index + 1] = eel;
+    a.d_pairBlockEnergy[3 * task.index + 2] = gbSum;
   }
 }
 
-// ---- 6: per-atom sums of the pair slots ----------------------------------------------------
+// ---- 3b: per-atom sums of the pair slots ---------------------------------------------------
 
-/// The sum, in a fixed order, of the slots of one atom (tile, lane) in a row-slot and a
-/// column-slot array of the pair-task layout: rows first (chunks ascending), then columns (row
-/// blocks ascending).
-__device__ void sumSlots(const GbPairLayout& layout, const double* rowSlots,
-                         const double* columnSlots, int tile, int lane,
-                         double v[kGbSlotValues]) {
-  for (int k = 0; k < kGbSlotValues; ++k) v[k] = 0.0;
-  const int myBlock = tile / kGbPairWarps;
-  for (int c = 0; c < layout.chunks; ++c) {
-    if (!pairTaskExists(layout, myBlock, c)) continue;
-    const long long base =
-        (static_cast<long long>(tile) * layout.chunks + c) * kGbSlotValues * kGbTile + lane;
-    for (int k = 0; k < kGbSlotValues; ++k) v[k] += rowSlots[base + k * kGbTile];
-  }
-  const int myChunk = tile / layout.chunk;
-  for (int b = 0; b < layout.rowBlocks; ++b) {
-    if (!pairTaskExists(layout, b, myChunk)) break;  // row blocks beyond the chunk's last tile
-    const long long base =
-        (static_cast<long long>(tile) * layout.rowBlocks + b) * kGbSlotValues * kGbTile + lane;
-    for (int k = 0; k < kGbSlotValues; ++k) v[k] += columnSlots[base + k * kGbTile];
+/// The slots of one atom (tile, lane) in a row-slot and a column-slot array of the pair-task
+/// layout, first `values` values of each: item k < chunks x parts is the row slot of (chunk
+/// k / parts, part k % parts), the rest the column slots of (row block, part) likewise. Warp w of
+/// the block adds items w, w + kGbReduceWarps, ... (tasks that do not exist are skipped) into v.
+__device__ void addSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
+                               const double* columnSlots, int tile, int lane, int warp, int values,
+                               double v[kGbSlotValues]) {
+  const int rowItems = layout.chunks * layout.parts;
+  const int items = rowItems + layout.rowBlocks * layout.parts;
+  const int myBlock = tile / kGbPairWarps, myChunk = tile / layout.chunk;
+  for (int k = warp; k < items; k += kGbReduceWarps) {
+    long long base;
+    if (k < rowItems) {
+      const int c = k / layout.parts;
+      if (!pairTaskExists(layout, myBlock, c)) continue;
+      base = rowSlotBase(layout, tile, c, k % layout.parts);
+    } else {
+      const int b = (k - rowItems) / layout.parts;
+      if (!pairTaskExists(layout, b, myChunk)) continue;
+      base = columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts);
+    }
+    const double* slot = (k < rowItems ? rowSlots : columnSlots) + base + lane;
+    for (int c = 0; c < values; ++c) v[c] += slot[c * kGbTile];
   }
 }
 
-__global__ void gbPairReduceKernel(GbEvalArgs a) {
-  const int atom = blockIdx.x * blockDim.x + threadIdx.x;
-  const int n = static_cast<int>(a.atoms);
-  if (atom >= n) return;
-  double v[kGbSlotValues];
-  sumSlots(a.layout, a.d_rowSlots, a.d_columnSlots, atom / kGbTile, atom % kGbTile, v);
+/// Adds the warp partials v of the block's kGbReduceWarps warps in warp order; the result is in
+/// warp 0's v (the other warps' v are unchanged). Every thread of the block calls it.
+__device__ void combineWarps(double v[kGbSlotValues], int warp, int lane) {
+  __shared__ double partial[kGbReduceWarps][kGbSlotValues][kGbTile];
+  for (int c = 0; c < kGbSlotValues; ++c) partial[warp][c][lane] = v[c];
+  __syncthreads();
+  if (warp != 0) return;
+  for (int c = 0; c < kGbSlotValues; ++c) {
+    double sum = 0.0;
+    for (int w = 0; w < kGbReduceWarps; ++w) sum += partial[w][c][lane];
+    v[c] = sum;
+  }
+}
+
+__global__ void __launch_bounds__(kGbReduceWarps* kGbTile) gbPairReduceKernel(GbEvalArgs a) {
+  const int tile = blockIdx.x;
+  const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
+  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
+  addSlotsOfWarp(a.layout, a.d_rowSlots, a.d_columnSlots, tile, lane, warp, kGbSlotValues, v);
+  combineWarps(v, warp, lane);
+  const int atom = tile * kGbTile + lane;
+  if (warp != 0 || atom >= static_cast<int>(a.atoms)) return;
   for (int c = 0; c < 3; ++c) a.d_pairGradient[3 * atom + c] = v[c];
   a.d_dEdSum[atom] = (v[3] + a.d_selfDEdB[atom]) * a.d_dBornDSum[atom];
 }
 
-// ---- 7: chain rule through the Born radii, and the final gradient --------------------------
+// ---- 4: chain rule through the Born radii, and the final gradient --------------------------
 
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
@@ -441,8 +537,9 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   __shared__ Real sAcc[kGbPairWarps][3][kGbTile];
 
   const GbPairLayout& layout = a.layout;
-  const int2 task = a.d_tasks[blockIdx.x];
-  const int rowBlock = task.x, chunk = task.y;
+  const PairTask task = pairTask(a, static_cast<int>(blockIdx.x));
+  const int rowBlock = task.rowBlock, chunk = task.chunk;
+  const int stepCount = kGbTile / layout.parts, firstStep = task.part * stepCount;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int n = static_cast<int>(a.atoms);
   const int row = rowBlock * kGbPairWarps + warp;
@@ -484,21 +581,14 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     }
     for (int c = 0; c < 3; ++c) sAcc[warp][c][lane] = Real(0);
     __syncthreads();
-    bool near = rowTile && row <= column;
-    if (near) {
-      const GbTileBox box = a.d_tileBox[column];
-      double d2 = 0.0;
-      for (int c = 0; c < 3; ++c) {
-        const double gap = boxGap(rowBox.lo[c], rowBox.hi[c], box.lo[c], box.hi[c]);
-        d2 += gap * gap;
-      }
-      near = d2 <= cutoff2;  // the same for the whole warp
-    }
+    // The same for the whole warp.
+    const bool near = rowTile && row <= column && boxesNear(rowBox, a.d_tileBox[column], cutoff2);
     if (near) {
       const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
       if constexpr (kTileSums) tgx = tgy = tgz = Real(0);
       const int width = minInt(kGbTile, n - column * kGbTile);
-      for (int s = 0; s < kGbTile; ++s) {  // the rotation of gbPairsKernel
+      // The rotation of gbPairsKernel, this block's part of it.
+      for (int s = firstStep; s < firstStep + stepCount; ++s) {
         const int m = (lane + s) % kGbTile;
         if (active && m < width && (column != row || m > lane)) {
           const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
@@ -531,11 +621,8 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
       double v = 0.0;
       if (c < 3)
         for (int w = 0; w < kGbPairWarps; ++w) v += double(sAcc[w][c][l]);
-      a.d_chainColumnSlots[((static_cast<long long>(column) * layout.rowBlocks + rowBlock) *
-                                kGbSlotValues +
-                            c) *
-                               kGbTile +
-                           l] = v;
+      a.d_chainColumnSlots[columnSlotBase(layout, column, rowBlock, task.part) + c * kGbTile + l] =
+          v;
     }
     __syncthreads();
   }
@@ -545,8 +632,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     gz = tgz;
   }
   if (rowTile) {
-    const long long base =
-        (static_cast<long long>(row) * layout.chunks + chunk) * kGbSlotValues * kGbTile + lane;
+    const long long base = rowSlotBase(layout, row, chunk, task.part) + lane;
     a.d_chainRowSlots[base] = gx;
     a.d_chainRowSlots[base + kGbTile] = gy;
     a.d_chainRowSlots[base + 2 * kGbTile] = gz;
@@ -554,61 +640,58 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   }
 }
 
-/// The final gradient of each atom: pair terms + chain rule (slot sums) + bonded slots.
-__global__ void gbAssembleGradientKernel(GbEvalArgs a) {
-  const int atom = blockIdx.x * blockDim.x + threadIdx.x;
-  const int n = static_cast<int>(a.atoms);
-  if (atom >= n) return;
-  double v[kGbSlotValues];
-  sumSlots(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, atom / kGbTile, atom % kGbTile, v);
-  double g[3];
-  for (int c = 0; c < 3; ++c) g[c] = a.d_pairGradient[3 * atom + c] + v[c];
-  for (int k = a.d_atomSlotOffsets[atom]; k < a.d_atomSlotOffsets[atom + 1]; ++k) {
-    const long long slot = a.d_atomSlots[k];
-    for (int c = 0; c < 3; ++c) g[c] += a.d_slotGradient[3 * slot + c];
-  }
-  for (int c = 0; c < 3; ++c) a.d_g[3 * atom + c] = g[c];
-}
-
-// ---- 8: energy components ------------------------------------------------------------------
-
-constexpr int kEnergyBlock = 256;
-using EnergyReduce = cub::BlockReduce<double, kEnergyBlock>;
-
-/// Sum of values[offset + stride k], k in [first, last): strided per thread, then one
-/// BlockReduce; the same on every run. Returns the sum in thread 0.
-__device__ double orderedSum(EnergyReduce::TempStorage& storage, const double* values, int first,
-                             int last, int stride, int offset) {
-  double partial = 0.0;
-  for (int k = first + static_cast<int>(threadIdx.x); k < last; k += kEnergyBlock)
-    partial += values[static_cast<long long>(stride) * k + offset];
-  const double total = EnergyReduce(storage).Sum(partial);
-  __syncthreads();
-  return total;
-}
-
-__global__ void __launch_bounds__(kEnergyBlock) gbEnergyReduceKernel(GbEvalArgs a) {
-  // Block c sums component c (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB).
-  __shared__ EnergyReduce::TempStorage storage;
+/// The 8 energy components (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB) by one
+/// block of kGbReduceWarps warps: warp c sums component c, lanes strided, then a fixed-order warp
+/// sum.
+__device__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
+  static_assert(kGbReduceWarps == 8, "one warp per energy component");
   const GbBondedBlocks& b = a.bondedBlocks;
   const double* bonded = a.d_bondedBlockEnergy;
   const int angles = b.bonds, dihedrals = angles + b.angles, pairs = dihedrals + b.dihedrals;
-  const int tasks = a.layout.taskCount;
-  double value = 0.0;
-  switch (blockIdx.x) {
-    case 0: value = orderedSum(storage, bonded, 0, angles, 2, 0); break;
-    case 1: value = orderedSum(storage, bonded, angles, dihedrals, 2, 0); break;
-    case 2: value = orderedSum(storage, bonded, dihedrals, pairs, 2, 0); break;
-    case 3: value = orderedSum(storage, a.d_pairBlockEnergy, 0, tasks, 3, 0); break;
-    case 4: value = orderedSum(storage, a.d_pairBlockEnergy, 0, tasks, 3, 1); break;
-    case 5: value = orderedSum(storage, bonded, pairs, pairs + b.pairs14, 2, 0); break;
-    case 6: value = orderedSum(storage, bonded, pairs, pairs + b.pairs14, 2, 1); break;
-    default: {
-      const double self = orderedSum(storage, a.d_selfEnergy, 0, static_cast<int>(a.atoms), 1, 0);
-      value = self + orderedSum(storage, a.d_pairBlockEnergy, 0, tasks, 3, 2);
-    }
+  const int pairBlocks = a.layout.taskCount * a.layout.parts;
+  // (values, first, last, stride, offset) of the component's terms; EGB adds a second set below.
+  const double* values = a.d_pairBlockEnergy;
+  int first = 0, last = pairBlocks, stride = 3, offset = warp - 3;
+  if (warp < 3 || warp == 5 || warp == 6) {
+    const int bounds[4] = {0, angles, dihedrals, pairs};
+    values = bonded;
+    stride = 2;
+    first = warp < 3 ? bounds[warp] : pairs;
+    last = warp < 2 ? bounds[warp + 1] : (warp == 2 ? pairs : pairs + b.pairs14);
+    offset = warp == 6 ? 1 : 0;
+  } else if (warp == 7) {
+    offset = 2;
   }
-  if (threadIdx.x == 0) a.d_energy[blockIdx.x] = value;
+  double partial = 0.0;
+  for (int k = first + lane; k < last; k += kGbTile)
+    partial += values[static_cast<long long>(stride) * k + offset];
+  if (warp == 7)
+    for (int t = lane; t < a.layout.tiles; t += kGbTile) partial += a.d_tileSelfEnergy[t];
+  partial = warpSum(partial);
+  if (lane == 0) a.d_energy[warp] = partial;
+}
+
+/// The final gradient of each atom: pair terms + chain rule (slot sums) + bonded slots; one block
+/// per tile, warp w adds chain slot items and bonded slots w, w + kGbReduceWarps, ...; the last
+/// block to finish sums the energy components.
+__global__ void __launch_bounds__(kGbReduceWarps* kGbTile) gbAssembleGradientKernel(GbEvalArgs a) {
+  const int tile = blockIdx.x;
+  const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
+  const int atom = tile * kGbTile + lane;
+  const bool active = atom < static_cast<int>(a.atoms);
+  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
+  addSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, 3, v);
+  if (active)
+    for (int k = a.d_atomSlotOffsets[atom] + warp; k < a.d_atomSlotOffsets[atom + 1];
+         k += kGbReduceWarps) {
+      const long long slot = a.d_atomSlots[k];
+      for (int c = 0; c < 3; ++c) v[c] += a.d_slotGradient[3 * slot + c];
+    }
+  combineWarps(v, warp, lane);
+  if (warp == 0 && active)
+    for (int c = 0; c < 3; ++c) a.d_g[3 * atom + c] = a.d_pairGradient[3 * atom + c] + v[c];
+  if (lastBlockToArrive(a.d_energyTicket, static_cast<unsigned>(a.layout.tiles)))
+    sumEnergyComponents(a, warp, lane);
 }
 
 unsigned int blocksFor(long long items, int perBlock) {
@@ -617,14 +700,17 @@ unsigned int blocksFor(long long items, int perBlock) {
 
 }  // namespace
 
-GbPairLayout gbPairLayout(std::size_t atoms, int chunk) {
+GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts) {
   if (atoms == 0) throw std::invalid_argument("gbPairLayout: atoms must be > 0");
   if (chunk < 1) throw std::invalid_argument("gbPairLayout: chunk must be >= 1");
+  if (parts < 1 || parts > kGbTile || kGbTile % parts != 0)
+    throw std::invalid_argument("gbPairLayout: parts must divide " + std::to_string(kGbTile));
   GbPairLayout l;
   l.tiles = static_cast<int>((atoms + kGbTile - 1) / kGbTile);
   l.chunk = chunk;
   l.rowBlocks = (l.tiles + kGbPairWarps - 1) / kGbPairWarps;
   l.chunks = (l.tiles + chunk - 1) / chunk;
+  l.parts = parts;
   for (int b = 0; b < l.rowBlocks; ++b)
     for (int c = 0; c < l.chunks; ++c)
       if (pairTaskExists(l, b, c)) ++l.taskCount;
@@ -641,53 +727,34 @@ GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14)
 }
 
 void launchGbTileBoxes(const GbEvalArgs& args, cudaStream_t stream) {
-  gbTileBoxesKernel<<<blocksFor(args.layout.tiles, 128), 128, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchGbTileNeighbours(const GbEvalArgs& args, cudaStream_t stream) {
-  const int perBlock = kGbWarpsPerBlock * kGbTile;
-  gbTileNeighboursKernel<<<blocksFor(args.layout.tiles, kGbWarpsPerBlock), perBlock, 0, stream>>>(
-      args);
+  constexpr int kWarps = 4;
+  gbTileBoxesKernel<<<blocksFor(args.layout.tiles, kWarps), kWarps * kGbTile, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
 template <typename Real>
 void launchGbBornRadii(const GbEvalArgs& args, cudaStream_t stream) {
-  gbBornRadiiKernel<Real><<<args.layout.tiles, kGbGatherWarps * kGbTile, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchGbBonded(const GbBondedArgs& args, cudaStream_t stream) {
-  const GbBondedBlocks blocks = gbBondedBlocks(args.bonds, args.angles, args.dihedrals,
-                                               args.pairs14);
-  if (blocks.total() == 0) return;
-  gbBondedKernel<<<blocks.total(), kGbBondedBlock, 0, stream>>>(args, blocks);
+  const unsigned blocks =
+      static_cast<unsigned>(args.layout.tiles) * static_cast<unsigned>(args.gather.blocksPerTile);
+  gbBornRadiiKernel<Real><<<blocks, kGbGatherWarps * kGbTile, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
 template <typename Real>
 void launchGbPairs(const GbEvalArgs& args, cudaStream_t stream) {
-  gbPairsKernel<Real><<<args.layout.taskCount, kGbPairWarps * kGbTile, 0, stream>>>(args);
+  const int blocks = args.bondedBlocks.total() + args.layout.taskCount * args.layout.parts;
+  gbPairsKernel<Real><<<blocks, kGbPairWarps * kGbTile, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchGbPairReduce(const GbEvalArgs& args, cudaStream_t stream) {
-  gbPairReduceKernel<<<blocksFor(static_cast<long long>(args.atoms), 128), 128, 0, stream>>>(args);
+  gbPairReduceKernel<<<args.layout.tiles, kGbReduceWarps * kGbTile, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
 template <typename Real>
 void launchGbChainRule(const GbEvalArgs& args, cudaStream_t stream) {
-  gbChainPairsKernel<Real><<<args.layout.taskCount, kGbPairWarps * kGbTile, 0, stream>>>(args);
+  gbChainPairsKernel<Real>
+      <<<args.layout.taskCount * args.layout.parts, kGbPairWarps * kGbTile, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
-  gbAssembleGradientKernel<<<blocksFor(static_cast<long long>(args.atoms), 128), 128, 0, stream>>>(
-      args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchGbEnergyReduce(const GbEvalArgs& args, cudaStream_t stream) {
-  gbEnergyReduceKernel<<<8, kEnergyBlock, 0, stream>>>(args);
+  gbAssembleGradientKernel<<<args.layout.tiles, kGbReduceWarps * kGbTile, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

@@ -4,27 +4,33 @@
 //
 // Work of one energy + gradient evaluation, in launch order (atoms in tiles of kGbTile = 32
 // consecutive atoms; sequence-neighbouring atoms are spatial neighbours in a protein, so a tile is
-// compact):
-//   1 launchGbTileBoxes       bounding box of each tile
-//   2 launchGbTileNeighbours  for each tile, the tiles whose boxes lie within rgbmax + max s_j
-//                             (ascending order; the Born-radius integral is zero beyond)
-//   3 launchGbBornRadii       one block per tile (warps share its neighbour tiles) gathers I_i = sum_j I_ij over its neighbour tiles,
-//                             then B_i, dB_i/dI_i and the GB self term of each atom
-//   4 launchGbBonded          bonds, angles, torsions and 1-4 pairs, one thread per term; gradient
-//                             contributions go to fixed slots, energies to per-block partial sums
-//   5 launchGbPairs           every pair i < j once: GB pair term (all pairs), LJ and Coulomb
-//                             (pairs not excluded, bitmask per tile pair); a block of kGbPairWarps
-//                             warps takes kGbPairWarps row tiles x a chunk of column tiles
-//   6 launchGbPairReduce      one thread per atom sums its pair slots in a fixed order
-//   7 launchGbChainRule       dE/dB through the Born radii: the pair grid of step 5 again, each
-//                             pair within the descreening cutoff once (far tile pairs skipped by
-//                             their boxes), then one thread per atom sums pair, chain-rule and
-//                             bonded slots in a fixed order: the final gradient
-//   8 launchGbEnergyReduce    one block sums every partial energy in a fixed order: 8 components
-// Determinism: no atomics anywhere; every sum has an order fixed by the tiling, so two runs give
-// identical bits (the order depends on the compile-time constants below and on the chunk length).
-// Precision: Real = double (every operation in FP64) or float (pair arithmetic of steps 3, 5 and 7
-// in FP32; every accumulation, the Born radii and the bonded terms in FP64).
+// compact). Four kernels:
+//   1 launchGbTileBoxes   bounding box of each tile (one warp per tile)
+//   2 launchGbBornRadii   I_i = sum_j I_ij over the column tiles whose boxes lie within
+//                         rgbmax + max s_j (the integral is zero beyond): the work of row tile I is
+//                         split into units (column tile J, column part q) spread over
+//                         gather.blocksPerTile blocks of kGbGatherWarps warps; the last block of
+//                         tile I to finish (a ticket counter) adds the block partials in block
+//                         order and computes B_i, dB_i/dI_i and the GB self term of each atom
+//   3 launchGbPairs       first the bonded terms (one thread per term, gradient to fixed slots,
+//                         energy to per-block sums), then every pair i < j once: GB pair term (all
+//                         pairs), LJ and Coulomb (pairs not excluded, bitmask per tile pair); a
+//                         block of kGbPairWarps warps takes kGbPairWarps row tiles x a chunk of
+//                         column tiles x one part of the 32 rotation steps (layout.parts);
+//                         then launchGbPairReduce: one block per tile sums each atom's pair slots
+//                         (warps over the slots, then warp order) and forms dE/dI_i
+//   4 launchGbChainRule   dE/dB through the Born radii: the pair grid of step 3 again, each pair
+//                         within the descreening cutoff once (far tile pairs skipped by their
+//                         boxes); then one block per tile sums pair, chain-rule and bonded slots:
+//                         the final gradient; the last of those blocks (ticket) sums the 8 energy
+//                         components, one warp per component
+// Determinism: no atomics in any sum (the only atomics are the ticket counters that elect the
+// block which finishes a sum; it adds the partials in index order, whichever block it is); every
+// sum has an order fixed by the tiling, so two runs give identical bits (the order depends on the
+// compile-time constants below and on the layouts, which depend on the atom count only).
+// Precision: Real = double (every operation in FP64) or float (pair arithmetic of steps 2, 3 and 4
+// in FP32 on coordinates relative to the column tile's first atom; every accumulation, the Born
+// radii and the bonded terms in FP64).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -36,10 +42,9 @@ namespace landscape {
 
 constexpr int kGbTile = 32;       ///< atoms per tile (one warp)
 constexpr int kGbPairWarps = 8;   ///< row tiles per block of the pair kernel
-constexpr int kGbWarpsPerBlock = 4;  ///< tiles per block of the neighbour-list kernel
-/// Warps per tile of the gather kernels (Born radii, chain rule): each takes every
-/// kGbGatherWarps-th neighbour tile, so that a small system still fills the device.
+/// Warps per block of the Born-radius kernel; the blocks of one row tile share its work units.
 constexpr int kGbGatherWarps = 16;
+constexpr int kGbReduceWarps = 8;  ///< warps per block (one tile) of the per-atom slot sums
 constexpr int kGbBondedBlock = 256;  ///< threads per block of the bonded kernel
 constexpr int kGbSlotValues = 4;     ///< per atom and slot of the pair kernel: dE/dx, dE/dy, dE/dz, dE/dB
 
@@ -63,16 +68,28 @@ struct GbAtomParams {
 
 /// The pair kernel's task grid: a task is (row block, column chunk); it exists when its chunk
 /// holds a tile >= the block's first tile.
+/// Each task runs as `parts` blocks, block p taking rotation steps [p 32/parts, (p + 1) 32/parts)
+/// of every tile pair: small systems get parts > 1 so that the grid fills the device and the serial
+/// chain of a warp is short.
 struct GbPairLayout {
   int tiles = 0;       ///< T = ceil(N / 32)
   int chunk = 1;       ///< C, column tiles per task
   int rowBlocks = 0;   ///< ceil(T / kGbPairWarps)
   int chunks = 0;      ///< ceil(T / C)
   int taskCount = 0;
+  int parts = 1;       ///< S, a power of two dividing 32
 };
 
-/// Builds the layout for N atoms and the chosen chunk length.
-GbPairLayout gbPairLayout(std::size_t atoms, int chunk);
+/// Builds the layout for N atoms, the chosen chunk length and step parts.
+GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts);
+
+/// The Born-radius gather: the work of a row tile is T x columnParts units (column tile J, part q
+/// of its 32 atoms), shared by blocksPerTile x kGbGatherWarps warps (unit u goes to warp
+/// u mod that count).
+struct GbGatherLayout {
+  int columnParts = 1;    ///< Q, a power of two dividing 32
+  int blocksPerTile = 1;  ///< P
+};
 
 /// Exclusions as 32 x 32 bitmasks per tile pair (I <= J): for tile I, entries
 /// d_excludedTileOffsets[I] .. [I + 1] list column tiles d_excludedTile[k] (ascending) and the
@@ -101,7 +118,7 @@ struct GbBondedArgs {
 /// Blocks of the bonded kernel per term kind (each kind starts on a fresh block).
 struct GbBondedBlocks {
   int bonds = 0, angles = 0, dihedrals = 0, pairs14 = 0;
-  int total() const { return bonds + angles + dihedrals + pairs14; }
+  __host__ __device__ int total() const { return bonds + angles + dihedrals + pairs14; }
 };
 GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14);
 
@@ -113,21 +130,23 @@ struct GbEvalArgs {
   GbAtomParams params;
   GbExclusions exclusions;
   GbPairLayout layout;
+  GbGatherLayout gather;
   const int2* d_tasks = nullptr;  ///< layout.taskCount (row block, chunk)
 
   const double* d_x = nullptr;  ///< 3N, A
   double* d_g = nullptr;        ///< 3N, kcal/mol/A (overwritten)
 
   GbTileBox* d_tileBox = nullptr;     ///< T
-  int* d_neighbourCount = nullptr;    ///< T
-  int* d_neighbours = nullptr;        ///< T x T
+  double* d_bornPartial = nullptr;    ///< T x P x 32: block partials of I_i
+  unsigned* d_tileTickets = nullptr;  ///< T, zero between kernels (the last block resets)
+  unsigned* d_energyTicket = nullptr; ///< 1, zero between kernels
   double* d_born = nullptr;           ///< N, A
   double* d_dBornDSum = nullptr;      ///< N, A^2
-  double* d_selfEnergy = nullptr;     ///< N, kcal/mol
+  double* d_tileSelfEnergy = nullptr; ///< T: GB self energy of each tile, kcal/mol
   double* d_selfDEdB = nullptr;       ///< N, kcal/mol/A
-  double* d_rowSlots = nullptr;       ///< T x chunks x 4 x 32
-  double* d_columnSlots = nullptr;    ///< T x rowBlocks x 4 x 32
-  double* d_pairBlockEnergy = nullptr;  ///< taskCount x 3 (VDWAALS, EELEC, EGB pairs)
+  double* d_rowSlots = nullptr;       ///< T x chunks x S x 4 x 32
+  double* d_columnSlots = nullptr;    ///< T x rowBlocks x S x 4 x 32
+  double* d_pairBlockEnergy = nullptr;  ///< taskCount x S x 3 (VDWAALS, EELEC, EGB pairs)
   double* d_pairGradient = nullptr;   ///< 3N
   double* d_dEdSum = nullptr;         ///< N: dE/dB_i dB_i/dI_i, kcal/mol A
   double* d_chainRowSlots = nullptr;     ///< as d_rowSlots, for the chain-rule pass
@@ -137,6 +156,7 @@ struct GbEvalArgs {
   const int* d_atomSlots = nullptr;        ///< bonded gradient slots of each atom, ascending
   const double* d_slotGradient = nullptr;  ///< filled by launchGbBonded
 
+  GbBondedArgs bonded;  ///< the bonded terms, computed by the first blocks of launchGbPairs
   GbBondedBlocks bondedBlocks;
   const double* d_bondedBlockEnergy = nullptr;  ///< bondedBlocks.total() x 2
   /// 8: BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB (kcal/mol), overwritten.
@@ -144,15 +164,13 @@ struct GbEvalArgs {
 };
 
 void launchGbTileBoxes(const GbEvalArgs& args, cudaStream_t stream);
-void launchGbTileNeighbours(const GbEvalArgs& args, cudaStream_t stream);
 template <typename Real>
 void launchGbBornRadii(const GbEvalArgs& args, cudaStream_t stream);
-void launchGbBonded(const GbBondedArgs& args, cudaStream_t stream);
+/// Bonded terms and pairs (one grid), then the per-atom pair sums.
 template <typename Real>
 void launchGbPairs(const GbEvalArgs& args, cudaStream_t stream);
-void launchGbPairReduce(const GbEvalArgs& args, cudaStream_t stream);
+/// Chain-rule pairs, then the final gradient and the 8 energy components.
 template <typename Real>
 void launchGbChainRule(const GbEvalArgs& args, cudaStream_t stream);
-void launchGbEnergyReduce(const GbEvalArgs& args, cudaStream_t stream);
 
 }  // namespace landscape
