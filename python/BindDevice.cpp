@@ -22,7 +22,10 @@ namespace landscape::python {
 namespace {
 
 using namespace nb::literals;
-using DeviceArray = nb::ndarray<double, nb::device::cuda>;
+// New device arrays go back to Python as nanobind's array-API objects (__dlpack__,
+// __dlpack_device__), which every DLPack consumer -- this module included -- accepts; a bare
+// DLPack capsule would not be.
+using DeviceArray = nb::ndarray<nb::array_api, double, nb::device::cuda>;
 
 [[noreturn]] void noCuda(const std::string& what) {
   throw std::runtime_error(what + ": this build has no CUDA support (build with nvcc present, "
@@ -93,14 +96,17 @@ DeviceArray emptyDevice(const std::vector<std::size_t>& shape) {
 
 }  // namespace
 
-nb::tuple deviceEnergyGradient(Potential& p, DeviceIn x, std::optional<DeviceOut> out) {
+nb::tuple deviceEnergyGradient(Potential& p, DeviceIn x, nb::object out) {
   requireDeviceResident(p, "energy_gradient");
   requireValues(x.size(), p.dimension(), shapeOf(x), "energy_gradient", "x");
 #ifdef LANDSCAPE_HAVE_CUDA
-  if (out) {
-    requireValues(out->size(), p.dimension(), shapeOf(*out), "energy_gradient", "out");
-    const double e = p.energyGradientDevice(x.data(), out->data());
-    return nb::make_tuple(e, *out);
+  if (!out.is_none()) {  // written in place and handed back as the caller's own object
+    DeviceOut g;
+    if (!nb::try_cast(out, g))
+      throw std::invalid_argument("energy_gradient: out must be a C-contiguous float64 CUDA array");
+    requireValues(g.size(), p.dimension(), shapeOf(g), "energy_gradient", "out");
+    const double e = p.energyGradientDevice(x.data(), g.data());
+    return nb::make_tuple(e, out);
   }
   DeviceArray g = newDeviceArray(shapeOf(x), "energy_gradient");
   const double e = p.energyGradientDevice(x.data(), g.data());
@@ -112,7 +118,7 @@ nb::tuple deviceEnergyGradient(Potential& p, DeviceIn x, std::optional<DeviceOut
 }
 
 double deviceEnergy(Potential& p, DeviceIn x) {
-  return nb::cast<double>(deviceEnergyGradient(p, x, std::nullopt)[0]);
+  return nb::cast<double>(deviceEnergyGradient(p, x, nb::none())[0]);
 }
 
 nb::tuple deviceBatchedEnergyGradient(BatchedPotential& p, DeviceIn x) {
