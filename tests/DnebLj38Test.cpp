@@ -10,33 +10,50 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <vector>
 
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/paths/Dneb.h"
+#include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
+#include "potentials/PerStructureBatchedPotential.h"
 #include "src/OdataFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {
 namespace {
 
-TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
+// The example's minimised endpoints and its first DNEB run's settings (NEWNEB 50 500 0.025).
+struct Lj38Example {
+  std::vector<double> start, finish;
+  DnebParams params;
+};
+
+std::optional<Lj38Example> lj38Example() {
   const auto odata = testDataPath("lj38/optim/odata");
   const auto finishFile = testDataPath("lj38/optim/finish");
-  if (!odata || !finishFile) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  if (!odata || !finishFile) return std::nullopt;
   const OptimRunConfig config = readOdataFile(*odata);
-  std::vector<double> start = config.odataPoints, finish = readCoordinates(*finishFile);
-  ASSERT_EQ(start.size(), 114u);
+  Lj38Example e{config.odataPoints, readCoordinates(*finishFile), config.settings.connect.dneb};
+  EXPECT_EQ(e.start.size(), 114u);
   LennardJones lj(38);
   const Lbfgs minimiser(config.settings.endpointMinimiser);  // REOPTIMISEENDPOINTS
-  ASSERT_TRUE(minimiser.minimize(lj, start).status == LbfgsStatus::Converged);
-  ASSERT_TRUE(minimiser.minimize(lj, finish).status == LbfgsStatus::Converged);
+  EXPECT_TRUE(minimiser.minimize(lj, e.start).status == LbfgsStatus::Converged);
+  EXPECT_TRUE(minimiser.minimize(lj, e.finish).status == LbfgsStatus::Converged);
+  e.params.images = config.settings.connect.firstImages;
+  e.params.iterations = config.settings.connect.firstIterations;
+  return e;
+}
 
-  DnebParams p = config.settings.connect.dneb;
-  p.images = config.settings.connect.firstImages;  // NEWNEB 50 500 0.025
-  p.iterations = config.settings.connect.firstIterations;
+TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  const std::vector<double>& start = example->start;
+  const std::vector<double>& finish = example->finish;
+  LennardJones lj(38);
+  const DnebParams& p = example->params;
   ASSERT_EQ(p.images, 50);
   ASSERT_EQ(p.iterations, 500);
   const DnebResult r = Dneb(p).run(lj, start, finish);
@@ -58,6 +75,40 @@ TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
   ASSERT_FALSE(r.candidates.empty());
   // The highest band maximum sits at OPTIM's highest transition state from this band.
   EXPECT_NEAR(r.energies[r.candidates.front()], -168.2771069, 0.05);
+}
+
+void expectSameBand(const DnebResult& a, const DnebResult& b) {
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.functionCalls, b.functionCalls);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.rmsGradient, b.rmsGradient);
+  EXPECT_EQ(a.springConstant, b.springConstant);
+  EXPECT_EQ(a.pathLength, b.pathLength);
+  EXPECT_EQ(a.candidates, b.candidates);
+  EXPECT_EQ(a.energies, b.energies);
+  EXPECT_EQ(a.images, b.images);
+  EXPECT_EQ(a.tangents, b.tangents);
+}
+
+// The 50 images of every band evaluation as one batch (one LennardJones copy per thread, or the
+// batched Lennard-Jones reference): the same run bit for bit, whatever the thread count.
+TEST(DnebLj38, BatchedImagesGiveTheUnbatchedRunBitForBit) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  LennardJones lj(38), a(38), b(38), c(38);
+  const Dneb dneb(example->params);
+  const DnebResult alone = dneb.run(lj, example->start, example->finish);
+  ASSERT_TRUE(alone.converged());
+  for (const std::vector<Potential*>& copies : {std::vector<Potential*>{&a, &b}, {&a, &b, &c}}) {
+    PerStructureBatchedPotential images(copies);
+    SCOPED_TRACE(images.name());
+    expectSameBand(dneb.run(lj, example->start, example->finish, {}, &images), alone);
+  }
+  BatchedLennardJones reference(38, 2);
+  expectSameBand(dneb.run(lj, example->start, example->finish, {}, &reference), alone);
+  LennardJones smaller(13);
+  PerStructureBatchedPotential wrong({&smaller});
+  EXPECT_THROW(dneb.run(lj, example->start, example->finish, {}, &wrong), std::invalid_argument);
 }
 
 }  // namespace
