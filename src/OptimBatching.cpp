@@ -54,7 +54,10 @@ OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem&
 
 std::string OptimBatching::describe() const {
   if (!images) return "one structure at a time (1 thread)";
-  std::string text = "DNEB images through " + images->name();
+  // An image's coordinates, gradient and energy (the band's arrays, or the device's staging).
+  const std::size_t imageBytes = (2 * images->dimension() + 1) * sizeof(double);
+  std::string text = "DNEB images through " + images->name() + ", " +
+                     std::to_string(imageBytes) + " bytes per image";
   if (descents) text += "; " + memoryText("descents", *descents);
   if (endpoints) text += "; " + memoryText("endpoints", *endpoints);
   return text;

@@ -10,9 +10,12 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "backends/BatchedMinimiserFactory.h"
+#include "gpu/GpuDevice.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/paths/Dneb.h"
@@ -109,6 +112,36 @@ TEST(DnebLj38, BatchedImagesGiveTheUnbatchedRunBitForBit) {
   LennardJones smaller(13);
   PerStructureBatchedPotential wrong({&smaller});
   EXPECT_THROW(dneb.run(lj, example->start, example->finish, {}, &wrong), std::invalid_argument);
+}
+
+// optim on --backend cuda: the band's images through the batched GPU kernel. One band evaluation
+// agrees with the CPU band to round-off (image energies and band gradient), and the example's
+// first run still converges to OPTIM's highest band maximum. Skips without a device.
+TEST(DnebLj38Cuda, BatchedImagesOnTheDeviceAgreeWithTheCpuBand) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  std::unique_ptr<BatchedPotential> device = makeBatchedPotential({38}, Backend::Cuda, {});
+  LennardJones lj(38);
+  DnebBand cpu(lj, example->start, example->finish, 50, 10.0, true, true);
+  DnebBand gpu(lj, example->start, example->finish, 50, 10.0, true, true);
+  gpu.setBatchedImages(device.get());
+  const std::vector<double> x = cpu.interpolate();
+  std::vector<double> gCpu(x.size()), gGpu(x.size());
+  const double eCpu = cpu.energyGradient(x.data(), gCpu.data());
+  const double eGpu = gpu.energyGradient(x.data(), gGpu.data());
+  EXPECT_NEAR(eGpu, eCpu, 1e-12 * std::abs(eCpu));
+  double scale = 0.0, worst = 0.0;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    scale = std::max(scale, std::abs(gCpu[k]));
+    worst = std::max(worst, std::abs(gGpu[k] - gCpu[k]));
+  }
+  EXPECT_LT(worst, 1e-11 * scale);
+  const DnebResult r = Dneb(example->params).run(lj, example->start, example->finish, {},
+                                                 device.get());
+  EXPECT_TRUE(r.converged()) << "RMS " << r.rmsGradient << " after " << r.iterations;
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_NEAR(r.energies[r.candidates.front()], -168.2771069, 0.05);
 }
 
 }  // namespace

@@ -80,7 +80,11 @@ OptionTable<Options> optionTable() {
   t.add("lj", "N", "Lennard-Jones cluster of N atoms", fieldOf(&Options::ljAtoms));
   t.add("prmtop", "F", "AMBER topology (igb 2, 0.2 M salt, rgbmax 12)", fieldOf(&Options::prmtop));
   t.add("inpcrd", "F", "AMBER coordinates", fieldOf(&Options::inpcrd));
-  t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
+  t.add("starts", "K",
+        "starting structures, minimised as one batch per cell (the bytes per start are printed; a "
+        "K that does not fit is refused, naming the largest that does)",
+        fieldOf(&Options::starts))
+      .atLeast(1);
   addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated",
                         fieldOf(&Options::historySizes))
       .alias("m");
