@@ -45,10 +45,10 @@ OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem&
     potentials.push_back(b.copies.back().get());
   }
   b.images = std::make_unique<PerStructureBatchedPotential>(potentials);
-  b.descents = std::make_unique<ParallelLbfgs>(potentials, settings.connect.descent.minimiser,
-                                               system.workspace);
-  b.endpoints =
-      std::make_unique<ParallelLbfgs>(potentials, settings.endpointMinimiser, system.workspace);
+  // --lbfgs-backend gpu: one device workspace (and cuBLAS handle) per thread would buy nothing.
+  if (config.lbfgsBackend == LbfgsBackend::Gpu) return b;
+  b.descents = std::make_unique<ParallelLbfgs>(potentials, settings.connect.descent.minimiser);
+  b.endpoints = std::make_unique<ParallelLbfgs>(potentials, settings.endpointMinimiser);
   return b;
 }
 

@@ -2,11 +2,12 @@
 // optim's batched engines (issue 16): what connect and the endpoint preparation hand to the
 // batched interfaces instead of one structure at a time. On the CPU, --threads T potentials (the
 // run's own and T - 1 copies built from its spec) carry a PerStructureBatchedPotential for the
-// DNEB images and two ParallelLbfgs (the descents' and the endpoints' parameters, the L-BFGS
-// workspaces of --lbfgs-backend), so every result is the unbatched run's bit for bit. Lennard-Jones
+// DNEB images and two ParallelLbfgs (the descents' and the endpoints' parameters, CPU L-BFGS
+// workspaces), so every result is the unbatched run's bit for bit. Lennard-Jones
 // on --backend cuda evaluates the images with the batched GPU kernel (gpu/BatchedLennardJonesCuda;
 // round-off differs from LennardJonesCuda's); its descents and endpoints, AMBER-GB on cuda and
-// rigid bodies (not copied) stay one structure at a time.
+// rigid bodies (not copied) stay one structure at a time, as do the descents and endpoints of
+// --lbfgs-backend gpu (their workspaces live on the device; the images are still batched).
 #include <memory>
 #include <string>
 #include <vector>

@@ -96,7 +96,8 @@ void addGeneralAndSystem(Table& t) {
         "CPU threads for the batched work: the DNEB images of each band evaluation, the descents "
         "of a band's transition states and the two endpoint minimisations (one copy of the "
         "potential per thread; results do not depend on T). Rigid bodies and --backend cuda use "
-        "one (Lennard-Jones images on cuda go to the batched GPU kernel)",
+        "one (Lennard-Jones images on cuda go to the batched GPU kernel); with --lbfgs-backend "
+        "gpu only the images are batched",
         top(&C::threads))
       .atLeast(1)
       .defaultText("the CPU cores")
