@@ -1,5 +1,6 @@
 #include "src/OptimEndpoints.h"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -120,16 +121,34 @@ double rmsGradient(Potential& potential, const std::vector<double>& x, double* e
 }
 
 // Returns the L-BFGS iterations; throws when the minimisation did not converge.
+int requireConverged(const Endpoint& e, LbfgsStatus status, int iterations, double rms) {
+  if (status != LbfgsStatus::Converged) {
+    throw std::runtime_error(e.source + ": the minimisation of this endpoint did not converge (" +
+                             lbfgsStatusName(status) + " after " + std::to_string(iterations) +
+                             " iterations, RMS gradient " + std::to_string(rms) +
+                             "; see --bfgs-steps, --bfgs-rms)");
+  }
+  return iterations;
+}
+
 int minimiseEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings) {
   const LbfgsResult r =
       Lbfgs(settings.endpointMinimiser).minimize(system.searched(), e.x, system.workspace);
-  if (!r.converged()) {
-    throw std::runtime_error(e.source + ": the minimisation of this endpoint did not converge (" +
-                             lbfgsStatusName(r.status) + " after " + std::to_string(r.iterations) +
-                             " iterations, RMS gradient " + std::to_string(r.rmsGradient) +
-                             "; see --bfgs-steps, --bfgs-rms)");
-  }
-  return r.iterations;
+  return requireConverged(e, r.status, r.iterations, r.rmsGradient);
+}
+
+// Both endpoints minimised as one batch; their iterations, start first. Throws for the first that
+// did not converge, as minimiseEndpoint one after the other would.
+std::array<int, 2> minimiseEndpointsTogether(OptimEndpoints& e, BatchedMinimiser& together) {
+  const std::size_t n = e.start.x.size();
+  std::vector<double> x(e.start.x);
+  x.insert(x.end(), e.finish.x.begin(), e.finish.x.end());
+  std::array<BatchedLbfgsResult, 2> r;
+  together.minimise(2, x.data(), r.data());
+  e.start.x.assign(x.begin(), x.begin() + n);
+  e.finish.x.assign(x.begin() + n, x.end());
+  return {requireConverged(e.start, r[0].status, r[0].iterations, r[0].rmsGradient),
+          requireConverged(e.finish, r[1].status, r[1].iterations, r[1].rmsGradient)};
 }
 
 void requireMinimum(const Endpoint& e, const OptimSettings& settings) {
@@ -152,11 +171,11 @@ OptimEndpoints loadOptimEndpoints(const OptimRunConfig& config, const AmberTopol
   return e;
 }
 
-void prepareEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings,
-                     bool minimise, bool quiet) {
-  double before = 0.0;
-  const double rmsBefore = rmsGradient(system.searched(), e.x, &before);
-  const int steps = minimise ? minimiseEndpoint(system, e, settings) : 0;
+namespace {
+
+// The energy and RMS gradient after the (optional) minimisation, checked and printed.
+void finishEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings,
+                    bool minimise, bool quiet, double before, double rmsBefore, int steps) {
   e.rmsGradient = rmsGradient(system.searched(), e.x, &e.energy);
   if (!minimise) requireMinimum(e, settings);
   if (quiet) return;
@@ -168,6 +187,31 @@ void prepareEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings
     std::printf(" OPTIM> %-40s E= %16.7f RMS= %10.3E\n", e.source.c_str(), e.energy, e.rmsGradient);
   }
   std::printf(" symmetry> point group %s, order %d\n", group.symbol.c_str(), group.order);
+}
+
+}  // namespace
+
+void prepareEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings,
+                     bool minimise, bool quiet) {
+  double before = 0.0;
+  const double rmsBefore = rmsGradient(system.searched(), e.x, &before);
+  const int steps = minimise ? minimiseEndpoint(system, e, settings) : 0;
+  finishEndpoint(system, e, settings, minimise, quiet, before, rmsBefore, steps);
+}
+
+void prepareEndpoints(const OptimSystem& system, OptimEndpoints& e, const OptimSettings& settings,
+                      BatchedMinimiser* together, bool quiet) {
+  if (!e.minimise || !together) {
+    prepareEndpoint(system, e.start, settings, e.minimise, quiet);
+    prepareEndpoint(system, e.finish, settings, e.minimise, quiet);
+    return;
+  }
+  std::array<double, 2> before{}, rmsBefore{};
+  rmsBefore[0] = rmsGradient(system.searched(), e.start.x, &before[0]);
+  rmsBefore[1] = rmsGradient(system.searched(), e.finish.x, &before[1]);
+  const std::array<int, 2> steps = minimiseEndpointsTogether(e, *together);
+  finishEndpoint(system, e.start, settings, true, quiet, before[0], rmsBefore[0], steps[0]);
+  finishEndpoint(system, e.finish, settings, true, quiet, before[1], rmsBefore[1], steps[1]);
 }
 
 void warnAboutStereochemistry(const OptimRunConfig& config, const OptimSystem& system,

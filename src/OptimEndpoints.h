@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/minimisation/BatchedMinimiser.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "src/OptimRunConfig.h"
@@ -37,6 +38,12 @@ OptimEndpoints loadOptimEndpoints(const OptimRunConfig& config, const AmberTopol
 /// RMS gradient, and unless quiet prints both and its point group.
 void prepareEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings,
                      bool minimise, bool quiet);
+
+/// prepareEndpoint for start and finish; when both are minimised and `together` is given (a
+/// batched minimiser with the endpoint minimiser's parameters) they are minimised as one batch,
+/// bit for bit as one after the other with ParallelLbfgs.
+void prepareEndpoints(const OptimSystem& system, OptimEndpoints& endpoints,
+                      const OptimSettings& settings, BatchedMinimiser* together, bool quiet);
 
 /// A warning on stderr for each endpoint whose chirality or peptide cis/trans states differ from
 /// the reference's: a path between mirror images is not what a connect run on a protein is for,

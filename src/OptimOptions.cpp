@@ -92,6 +92,16 @@ void addGeneralAndSystem(Table& t) {
       "long histories cost little there; coordinates and gradient still cross to the host once "
       "per call for the projections). DNEB bands stay on the host",
       top(&C::lbfgsBackend));
+  t.add("threads", "T",
+        "CPU threads for the batched work: the DNEB images of each band evaluation, the descents "
+        "of a band's transition states and the two endpoint minimisations (one copy of the "
+        "potential per thread; results do not depend on T). Rigid bodies and --backend cuda use "
+        "one (Lennard-Jones images on cuda go to the batched GPU kernel); with --lbfgs-backend "
+        "gpu only the images are batched",
+        top(&C::threads))
+      .atLeast(1)
+      .defaultText("the CPU cores")
+      .notInCheckpoint();
   t.add("rigid", "FILE",
         "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
         "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "

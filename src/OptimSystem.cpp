@@ -50,6 +50,7 @@ OptimSystem makeOptimSystem(const OptimRunConfig& config,
   }
   spec.atoms = atoms;
   system.amber = std::move(amber);
+  system.spec = spec;
   system.atomistic = makePotential(spec, config.backend);
   if (config.backend != Backend::Cpu) system.cpuPotential = makePotential(spec, Backend::Cpu);
   return system;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
@@ -25,6 +26,7 @@ constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
 
 struct OptimSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule; null for clusters
+  PotentialSpec spec;                          ///< what atomistic was built from (for copies)
   Units units = kLennardJonesUnits;
   std::unique_ptr<Potential> atomistic;       ///< on --backend
   std::unique_ptr<Potential> cpuPotential;    ///< the CPU twin, when --backend is not cpu

@@ -22,8 +22,9 @@
 #include "landscape/network/Database.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Connect.h"
-#include "src/OptimDatabase.h"
 #include "src/LongRun.h"
+#include "src/OptimBatching.h"
+#include "src/OptimDatabase.h"
 #include "src/OptimEndpoints.h"
 #include "src/OptimOptions.h"
 #include "src/OptimProgress.h"
@@ -260,10 +261,13 @@ int run(int argc, char** argv) {
   OptimSystem system = makeOptimSystem(config, std::move(amber), endpoints.atoms, settings);
   useRigidBodies(config, system, endpoints.start.x, endpoints.finish.x, settings);
   useGpuLbfgs(config, system, settings);
+  const OptimBatching batching = makeOptimBatching(config, system, settings);
 
-  if (!config.quiet) printHeader(config, system, settings);
-  prepareEndpoint(system, endpoints.start, settings, endpoints.minimise, config.quiet);
-  prepareEndpoint(system, endpoints.finish, settings, endpoints.minimise, config.quiet);
+  if (!config.quiet) {
+    printHeader(config, system, settings);
+    std::printf(" batch> %s\n", batching.describe().c_str());
+  }
+  prepareEndpoints(system, endpoints, settings, batching.endpoints.get(), config.quiet);
   if (stopRequested()) return stoppedBeforeTheFirstCycle(config);
   warnAboutStereochemistry(config, system, endpoints);
 
@@ -285,8 +289,9 @@ int run(int argc, char** argv) {
   const Connect connect(c);
   const ConnectResult result =
       resumed ? connect.resume(system.searched(), network, n.start, n.finish, resumed->progress,
-                               observer)
-              : connect.connect(system.searched(), network, n.start, n.finish, observer);
+                               observer, batching.connect())
+              : connect.connect(system.searched(), network, n.start, n.finish, observer,
+                                batching.connect());
   if (result.status == ConnectStatus::Stopped) {
     std::fprintf(stderr,
                  "optim: stopped by a signal in connect cycle %d; %s and %s hold the network "

@@ -11,13 +11,17 @@
 #include <utility>
 #include <vector>
 
+#include "landscape/core/Random.h"
+#include "potentials/AmberGb.h"
 #include "potentials/BatchedLennardJones.h"
+#include "potentials/PerStructureBatchedPotential.h"
 #include "potentials/LennardJones.h"
 #include "potentials/LennardJonesTeam.h"
 #include "potentials/LennardJonesTeamTerms.h"
 #include "potentials/PairTileSchedule.h"
 #include "potentials/TeamTerms.h"
 #include "potentials/ThreadPool.h"
+#include "tests/AshMinima.h"
 #include "tests/BatchedStructures.h"
 
 namespace landscape {
@@ -69,6 +73,42 @@ TEST(BatchedPotential, LennardJonesIsTheSingleStructurePotentialBitForBit) {
       EXPECT_TRUE(sameBits(&g[b * n], gRef.data(), n)) << "structure " << b;
     }
   }
+}
+
+// Any Potential batched over threads (one copy per thread): AMBER-GB Ace-Ash-Nme structures get
+// the single-structure potential's bits for 1 to 3 threads; masked structures stay untouched.
+TEST(BatchedPotential, PerStructureIsTheSingleStructurePotentialBitForBit) {
+  const std::optional<AshMinima> ash = makeAshMinima(1e-3);
+  if (!ash) GTEST_SKIP() << "gb/ash not found";
+  const std::size_t n = ash->first.size(), batch = 7;
+  Random random(3);
+  std::vector<double> x;
+  for (std::size_t b = 0; b < batch; ++b)
+    for (double v : ash->first) x.push_back(v + 0.2 * random.symmetric());
+  AmberGb single(ash->topology), a(ash->topology), b2(ash->topology), c(ash->topology);
+  for (const std::vector<Potential*>& copies :
+       {std::vector<Potential*>{&a}, {&a, &b2}, {&a, &b2, &c}}) {
+    PerStructureBatchedPotential batched(copies);
+    EXPECT_EQ(batched.dimension(), n);
+    std::vector<std::uint8_t> active(batch, 1);
+    active[1] = active[4] = 0;
+    std::vector<double> g(batch * n, -7.0), e(batch, -7.0);
+    batched.energyGradient(batch, x.data(), g.data(), e.data(), active.data());
+    for (std::size_t s = 0; s < batch; ++s) {
+      if (!active[s]) {
+        EXPECT_EQ(e[s], -7.0);
+        for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(g[s * n + k], -7.0);
+        continue;
+      }
+      std::vector<double> gRef(n);
+      const double eRef = single.energyGradient(&x[s * n], gRef.data());
+      EXPECT_TRUE(sameBits(e[s], eRef)) << "structure " << s << ", " << batched.name();
+      EXPECT_TRUE(sameBits(&g[s * n], gRef.data(), n)) << "structure " << s;
+    }
+  }
+  LennardJones other(4);
+  EXPECT_THROW(PerStructureBatchedPotential({&a, &other}), std::invalid_argument);
+  EXPECT_THROW(PerStructureBatchedPotential({}), std::invalid_argument);
 }
 
 // Every pair i < j exactly once, and within each flush phase of a step no tile twice.

@@ -3,8 +3,10 @@
 // LJ38 example of tests/data/lj38/optim.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -13,9 +15,11 @@
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/minimisation/NumericalHessian.h"
+#include "landscape/minimisation/ParallelLbfgs.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Connect.h"
 #include "potentials/LennardJones.h"
+#include "potentials/PerStructureBatchedPotential.h"
 #include "tests/Lj7Structures.h"
 #include "tests/ModelSurfaces.h"
 #include "tests/TestData.h"
@@ -188,6 +192,102 @@ TEST(Connect, Lj7PentagonalBipyramidToCappedOctahedron) {
             .negativeCount(),
         0);
   }
+}
+
+// ParallelLbfgs that records the size of every batch it is handed.
+class RecordingMinimiser : public ParallelLbfgs {
+ public:
+  using ParallelLbfgs::ParallelLbfgs;
+  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override {
+    batches.push_back(batch);
+    ParallelLbfgs::minimise(batch, x, results);
+  }
+  std::vector<std::size_t> batches;
+};
+
+void expectSameNetwork(const TransitionNetwork& a, const TransitionNetwork& b) {
+  ASSERT_EQ(a.minima().size(), b.minima().size());
+  ASSERT_EQ(a.transitionStates().size(), b.transitionStates().size());
+  for (std::size_t i = 0; i < a.minima().size(); ++i) {
+    EXPECT_EQ(a.minima()[i].energy, b.minima()[i].energy) << "minimum " << i;
+    EXPECT_EQ(a.minima()[i].coordinates, b.minima()[i].coordinates) << "minimum " << i;
+  }
+  for (std::size_t t = 0; t < a.transitionStates().size(); ++t) {
+    const NetworkTransitionState &x = a.transitionStates()[t], &y = b.transitionStates()[t];
+    EXPECT_EQ(x.energy, y.energy) << "transition state " << t;
+    EXPECT_EQ(x.eigenvalue, y.eigenvalue) << "transition state " << t;
+    EXPECT_EQ(x.coordinates, y.coordinates) << "transition state " << t;
+    EXPECT_EQ(x.plusMinimum, y.plusMinimum);
+    EXPECT_EQ(x.minusMinimum, y.minusMinimum);
+  }
+}
+
+// Connects minima 0 and 1 of makeNetwork() on `single` without batching, then with the band
+// images and the descents batched over each list of threads (one potential each): the same
+// minima and transition states in the same order, bit for bit, and the same counts. Returns the
+// largest descent batch (2 x the transition states of one band descended together).
+std::size_t expectBatchedConnectIsTheSame(const ConnectParams& p,
+                                          const std::function<TransitionNetwork()>& makeNetwork,
+                                          Potential& single,
+                                          const std::vector<std::vector<Potential*>>& threadLists) {
+  TransitionNetwork alone = makeNetwork();
+  const ConnectResult reference = Connect(p).connect(single, alone, 0, 1);
+  EXPECT_TRUE(reference.connected());
+  std::size_t largest = 0;
+  for (const std::vector<Potential*>& copies : threadLists) {
+    PerStructureBatchedPotential images(copies);
+    RecordingMinimiser descents(copies, p.descent.minimiser);
+    SCOPED_TRACE(images.name());
+    TransitionNetwork batched = makeNetwork();
+    const ConnectResult r = Connect(p).connect(single, batched, 0, 1, {}, {&images, &descents});
+    expectSameNetwork(batched, alone);
+    EXPECT_EQ(r.status, reference.status);
+    EXPECT_EQ(r.cycles, reference.cycles);
+    EXPECT_EQ(r.dnebRuns, reference.dnebRuns);
+    EXPECT_EQ(r.transitionStateSearches, reference.transitionStateSearches);
+    EXPECT_GE(r.gradientCalls, reference.gradientCalls);  // + any descent an earlier one made moot
+    EXPECT_EQ(r.path.size(), reference.path.size());
+    std::size_t sides = 0;
+    for (std::size_t batch : descents.batches) {
+      EXPECT_EQ(batch % 2, 0u);
+      sides += batch;
+      largest = std::max(largest, batch);
+    }
+    EXPECT_GE(sides, 2 * alone.transitionStates().size());
+  }
+  return largest;
+}
+
+// LJ7 (aligned, permuted clusters) and Mueller-Brown, whose first band holds both saddles, so that
+// their four descents go through the minimiser as one batch.
+TEST(Connect, BatchedEnginesAddTheSameNetworkBitForBit) {
+  ConnectParams p;
+  p.firstImages = 0;
+  p.firstIterations = 0;
+  LennardJones lj(7), a(7), b(7), c(7);
+  const auto lj7 = [] {
+    TransitionNetwork net;
+    net.addMinimum(lj7PentagonalBipyramid(), -16.505384);
+    net.addMinimum(lj7CappedOctahedron(), -15.935043);
+    return net;
+  };
+  EXPECT_GE(expectBatchedConnectIsTheSame(p, lj7, lj, {{&a}, {&a, &b}, {&a, &b, &c}}), 2u);
+
+  MullerBrown f, fa, fb;
+  LbfgsParams lp;
+  lp.maxStep = 0.05;
+  lp.rmsTolerance = 1e-9;
+  std::vector<double> ma = {-0.55, 1.45}, mb = {0.62, 0.03};
+  const double ea = Lbfgs(lp).minimize(f, ma).energy;
+  const double eb = Lbfgs(lp).minimize(f, mb).energy;
+  const auto plane = [&] {
+    TransitionNetwork net(planeNetwork());
+    net.addMinimum(ma, ea);
+    net.addMinimum(mb, eb);
+    return net;
+  };
+  EXPECT_GE(expectBatchedConnectIsTheSame(surfaceConnect(), plane, f, {{&fa, &fb}}), 4u)
+      << "no band had two transition states to descend together";
 }
 
 // The odata POINTS block: "label x y z" lines after the POINTS keyword.

@@ -10,33 +10,53 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <vector>
 
+#include "backends/BatchedMinimiserFactory.h"
+#include "gpu/GpuDevice.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/paths/Dneb.h"
+#include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
+#include "potentials/PerStructureBatchedPotential.h"
 #include "src/OdataFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {
 namespace {
 
-TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
+// The example's minimised endpoints and its first DNEB run's settings (NEWNEB 50 500 0.025).
+struct Lj38Example {
+  std::vector<double> start, finish;
+  DnebParams params;
+};
+
+std::optional<Lj38Example> lj38Example() {
   const auto odata = testDataPath("lj38/optim/odata");
   const auto finishFile = testDataPath("lj38/optim/finish");
-  if (!odata || !finishFile) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  if (!odata || !finishFile) return std::nullopt;
   const OptimRunConfig config = readOdataFile(*odata);
-  std::vector<double> start = config.odataPoints, finish = readCoordinates(*finishFile);
-  ASSERT_EQ(start.size(), 114u);
+  Lj38Example e{config.odataPoints, readCoordinates(*finishFile), config.settings.connect.dneb};
+  EXPECT_EQ(e.start.size(), 114u);
   LennardJones lj(38);
   const Lbfgs minimiser(config.settings.endpointMinimiser);  // REOPTIMISEENDPOINTS
-  ASSERT_TRUE(minimiser.minimize(lj, start).status == LbfgsStatus::Converged);
-  ASSERT_TRUE(minimiser.minimize(lj, finish).status == LbfgsStatus::Converged);
+  EXPECT_TRUE(minimiser.minimize(lj, e.start).status == LbfgsStatus::Converged);
+  EXPECT_TRUE(minimiser.minimize(lj, e.finish).status == LbfgsStatus::Converged);
+  e.params.images = config.settings.connect.firstImages;
+  e.params.iterations = config.settings.connect.firstIterations;
+  return e;
+}
 
-  DnebParams p = config.settings.connect.dneb;
-  p.images = config.settings.connect.firstImages;  // NEWNEB 50 500 0.025
-  p.iterations = config.settings.connect.firstIterations;
+TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  const std::vector<double>& start = example->start;
+  const std::vector<double>& finish = example->finish;
+  LennardJones lj(38);
+  const DnebParams& p = example->params;
   ASSERT_EQ(p.images, 50);
   ASSERT_EQ(p.iterations, 500);
   const DnebResult r = Dneb(p).run(lj, start, finish);
@@ -57,6 +77,70 @@ TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
   EXPECT_GE(r.candidates.size(), 3u);       // OPTIM: 5
   ASSERT_FALSE(r.candidates.empty());
   // The highest band maximum sits at OPTIM's highest transition state from this band.
+  EXPECT_NEAR(r.energies[r.candidates.front()], -168.2771069, 0.05);
+}
+
+void expectSameBand(const DnebResult& a, const DnebResult& b) {
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.functionCalls, b.functionCalls);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.rmsGradient, b.rmsGradient);
+  EXPECT_EQ(a.springConstant, b.springConstant);
+  EXPECT_EQ(a.pathLength, b.pathLength);
+  EXPECT_EQ(a.candidates, b.candidates);
+  EXPECT_EQ(a.energies, b.energies);
+  EXPECT_EQ(a.images, b.images);
+  EXPECT_EQ(a.tangents, b.tangents);
+}
+
+// The 50 images of every band evaluation as one batch (one LennardJones copy per thread, or the
+// batched Lennard-Jones reference): the same run bit for bit, whatever the thread count.
+TEST(DnebLj38, BatchedImagesGiveTheUnbatchedRunBitForBit) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  LennardJones lj(38), a(38), b(38), c(38);
+  const Dneb dneb(example->params);
+  const DnebResult alone = dneb.run(lj, example->start, example->finish);
+  ASSERT_TRUE(alone.converged());
+  for (const std::vector<Potential*>& copies : {std::vector<Potential*>{&a, &b}, {&a, &b, &c}}) {
+    PerStructureBatchedPotential images(copies);
+    SCOPED_TRACE(images.name());
+    expectSameBand(dneb.run(lj, example->start, example->finish, {}, &images), alone);
+  }
+  BatchedLennardJones reference(38, 2);
+  expectSameBand(dneb.run(lj, example->start, example->finish, {}, &reference), alone);
+  LennardJones smaller(13);
+  PerStructureBatchedPotential wrong({&smaller});
+  EXPECT_THROW(dneb.run(lj, example->start, example->finish, {}, &wrong), std::invalid_argument);
+}
+
+// optim on --backend cuda: the band's images through the batched GPU kernel. One band evaluation
+// agrees with the CPU band to round-off (image energies and band gradient), and the example's
+// first run still converges to OPTIM's highest band maximum. Skips without a device.
+TEST(DnebLj38Cuda, BatchedImagesOnTheDeviceAgreeWithTheCpuBand) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  std::unique_ptr<BatchedPotential> device = makeBatchedPotential({38}, Backend::Cuda, {});
+  LennardJones lj(38);
+  DnebBand cpu(lj, example->start, example->finish, 50, 10.0, true, true);
+  DnebBand gpu(lj, example->start, example->finish, 50, 10.0, true, true);
+  gpu.setBatchedImages(device.get());
+  const std::vector<double> x = cpu.interpolate();
+  std::vector<double> gCpu(x.size()), gGpu(x.size());
+  const double eCpu = cpu.energyGradient(x.data(), gCpu.data());
+  const double eGpu = gpu.energyGradient(x.data(), gGpu.data());
+  EXPECT_NEAR(eGpu, eCpu, 1e-12 * std::abs(eCpu));
+  double scale = 0.0, worst = 0.0;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    scale = std::max(scale, std::abs(gCpu[k]));
+    worst = std::max(worst, std::abs(gGpu[k] - gCpu[k]));
+  }
+  EXPECT_LT(worst, 1e-11 * scale);
+  const DnebResult r = Dneb(example->params).run(lj, example->start, example->finish, {},
+                                                 device.get());
+  EXPECT_TRUE(r.converged()) << "RMS " << r.rmsGradient << " after " << r.iterations;
+  ASSERT_FALSE(r.candidates.empty());
   EXPECT_NEAR(r.energies[r.candidates.front()], -168.2771069, 0.05);
 }
 

@@ -225,6 +225,43 @@ TEST_F(OptimCli, ExtendsAGminMinimaDatabase) {
 
 // Issue 9: DNEB and hybrid EF in rigid coordinates (atoms 1-3 of LJ7 as one body); the database
 // holds atoms.
+// stdout without what may differ between equal runs: the batch line (thread count), the elapsed
+// time and the time= of each DNEB run.
+std::string withoutTimeAndBatch(const std::string& out) {
+  std::string kept;
+  for (const std::string& line : lines(out)) {
+    if (line.rfind(" batch> ", 0) == 0 || line.find("Elapsed time=") != std::string::npos)
+      continue;
+    kept += line.substr(0, line.find(" time=")) + "\n";
+  }
+  return kept;
+}
+
+// --threads 1 is the unbatched code path; 2 and 3 batch the DNEB images, the descents and the
+// endpoint minimisations over copies of the potential: path.info and stdout are the same bytes.
+TEST_F(OptimCli, ThreadsChangeNothingInPathInfoOrOutput) {
+  std::string info1, out1;
+  for (int threads : {1, 2, 3}) {
+    const std::string dir = "t" + std::to_string(threads);
+    const OptimRun r = optim("--threads " + std::to_string(threads) + " --output run");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    fs::rename(m_dir / "run", m_dir / dir);  // the output names the folder: the same for all
+    EXPECT_NE(r.out.find(threads == 1 ? " batch> one structure at a time (1 thread)"
+                                      : " batch> DNEB images through batch of"),
+              std::string::npos)
+        << r.out;
+    const std::string info = slurp(m_dir / dir / "path.info");
+    ASSERT_FALSE(info.empty());
+    if (threads == 1) {
+      info1 = info;
+      out1 = withoutTimeAndBatch(r.out);
+      continue;
+    }
+    EXPECT_EQ(info, info1) << threads << " threads";
+    EXPECT_EQ(withoutTimeAndBatch(r.out), out1) << threads << " threads";
+  }
+}
+
 TEST_F(OptimCli, RigidBodiesConnectTheBuiltInLj7Minima) {
   file("body.rigid", "GROUP 3\n1\n2\n3\n");
   const OptimRun r = optim("--rigid body.rigid");
@@ -521,6 +558,27 @@ TEST_F(SlowOptimCli, Lj38ExampleFromOptimsInputFiles) {
   EXPECT_EQ(net.minima[0].properties.pointGroupOrder, 48);  // Oh global minimum
   EXPECT_EQ(net.minima[1].properties.pointGroupOrder, 10);  // C5v second-lowest
   EXPECT_NEAR(net.minima[0].properties.logProductOfPositiveEigenvalues, 538.668903, 1e-4);
+}
+
+// The LJ38 example with its endpoints, bands, descents batched over 2 threads: path.info is the
+// unbatched run's (--threads 1) byte for byte.
+TEST_F(SlowOptimCli, Lj38ExamplePathInfoDoesNotDependOnThreads) {
+  const auto odata = testDataPath("lj38/optim/odata");
+  const auto finish = testDataPath("lj38/optim/finish");
+  if (!odata || !finish) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  std::string first;
+  for (int threads : {1, 2}) {
+    const std::string dir = "lj38-t" + std::to_string(threads);
+    const OptimRun r = optim("--odata '" + *odata + "' --finish '" + *finish + "' --threads " +
+                             std::to_string(threads) + " --output " + dir);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const std::string info = slurp(m_dir / dir / "path.info");
+    ASSERT_FALSE(info.empty());
+    if (threads == 1)
+      first = info;
+    else
+      EXPECT_EQ(info, first);
+  }
 }
 
 }  // namespace

@@ -4,15 +4,24 @@
 // (landscape/Langevin, seed S + k for start k, --langevin-steps steps of 1 fs at --langevin-kt, on
 // the GPU when one is used); for Lennard-Jones (or with --langevin-steps 0) from uniform random
 // displacements of up to --perturb per coordinate of a quenched random cluster. Implementations:
-//   gpu1 = the whole L-BFGS on the GPU (--lbfgs-backend gpu, CUDA potential),
-//   gpu2 = L-BFGS on the CPU with the CUDA potential,
-//   cpu  = everything on the CPU.
+//   gpu1      = the whole L-BFGS on the GPU (--lbfgs-backend gpu, CUDA potential),
+//   gpu2      = L-BFGS on the CPU with the CUDA potential,
+//   gpu-batch = the batched GPU engine (gpu/BatchedLbfgsCuda: all K starts in one kernel launch;
+//               Lennard-Jones only, and only where a structure's L-BFGS fits in shared memory:
+//               no batched AMBER-GB kernel exists yet, so for molecules this row is skipped with a
+//               note and gpu1/gpu2 are today's GPU paths),
+//   cpu       = everything on the CPU, the K starts spread over --threads threads.
+// Every implementation minimises the K starts as one batch through a BatchedMinimiser (issue 16):
+// cpu, gpu1 and gpu2 through ParallelLbfgs, whose every start is the single-structure Lbfgs bit
+// for bit (cpu: one potential per thread; gpu1/gpu2: the one CUDA potential, starts in turn).
+// A row's time is the batch's wall time / K: the time per minimisation at --threads 1 (seed
+// 001's tables), the throughput per start with more threads or gpu-batch.
 // Paper settings by default: max step 0.4, max rise 1e-4, RMS gradient 1e-5 (kcal/mol and Angstrom
 // for molecules; reduced units for Lennard-Jones). Writes PREFIX.md, PREFIX.csv and, when Python's
 // matplotlib is available, PREFIX.png (python3 -m landscape.plots history). Progress goes to stderr.
 //
 // Usage: bench_history --lj N [--starts K] [--m 4,10,...] [--impl gpu1,gpu2,cpu] [--seed S]
-//                      [--perturb DX] [--max-iterations N] [--out PREFIX]
+//                      [--perturb DX] [--max-iterations N] [--threads T] [--out PREFIX]
 //        bench_history --prmtop F --inpcrd F [...] [--langevin-steps N] [--langevin-kt KT]
 #include <chrono>
 #include <cmath>
@@ -32,7 +41,9 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "landscape/geometry/ClusterGeometry.h"
+#include "backends/BatchedMinimiserFactory.h"
 #include "landscape/minimisation/Lbfgs.h"
+#include "landscape/minimisation/ParallelLbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "src/SharedOptions.h"
@@ -48,6 +59,7 @@ struct Options {
   int starts = 10;
   std::vector<int> historySizes = {4, 10, 50, 75, 100, 250, 500, 750, 1000};
   std::vector<std::string> implementations = {"gpu1", "gpu2", "cpu"};
+  int threads = 1;  // CPU threads of the cpu rows
   std::uint64_t seed = 1;
   double perturb = -1.0;    // default: 0.3 sigma for LJ, 0.1 Angstrom for AMBER
   long langevinSteps = -1;  // default: 2000 for AMBER, 0 (perturbation) for LJ
@@ -60,19 +72,29 @@ OptionTable<Options> optionTable() {
   OptionTable<Options> t("bench_history");
   t.about =
       "usage: bench_history --lj N | --prmtop F --inpcrd F [--starts K] [--m 4,10,...] "
-      "[--impl gpu1,gpu2,cpu] [--seed S] [--perturb DX] [--max-iterations N] [--out PREFIX] "
+      "[--impl gpu1,gpu2,gpu-batch,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
+      "[--threads T] [--out PREFIX] "
       "[--langevin-steps N] [--langevin-kt KT]\n"
       "Seed 001's history-size benchmark (Tables 1-4) for your own system.\n";
   t.helpCommand();
   t.add("lj", "N", "Lennard-Jones cluster of N atoms", fieldOf(&Options::ljAtoms));
   t.add("prmtop", "F", "AMBER topology (igb 2, 0.2 M salt, rgbmax 12)", fieldOf(&Options::prmtop));
   t.add("inpcrd", "F", "AMBER coordinates", fieldOf(&Options::inpcrd));
-  t.add("starts", "K", "starting structures", fieldOf(&Options::starts)).atLeast(1);
+  t.add("starts", "K",
+        "starting structures, minimised as one batch per cell (the bytes per start are printed; a "
+        "K that does not fit is refused, naming the largest that does)",
+        fieldOf(&Options::starts))
+      .atLeast(1);
   addLbfgsHistoryOption(t, "L-BFGS history sizes m, comma-separated",
                         fieldOf(&Options::historySizes))
       .alias("m");
   t.add("impl", "LIST", "implementations, comma-separated", fieldOf(&Options::implementations))
-      .choices(std::vector<std::string>{"gpu1", "gpu2", "cpu"});
+      .choices(std::vector<std::string>{"gpu1", "gpu2", "gpu-batch", "cpu"});
+  t.add("threads", "T",
+        "CPU threads of the cpu rows: the K starts are one batch over T potentials (results do "
+        "not depend on T; the time is then the batch's wall time / K)",
+        fieldOf(&Options::threads))
+      .atLeast(1);
   t.add("seed", "S", "random seed (start k uses S + k)", fieldOf(&Options::seed)).atLeast(0);
   t.add("perturb", "DX",
         "largest random displacement per coordinate; default 0.3 sigma for LJ, 0.1 A for AMBER",
@@ -105,6 +127,75 @@ struct Cell {
   int unconverged = 0;
 };
 
+// Seed 001's settings (max step 0.4, max rise 1e-4, RMS gradient 1e-5) at history size m.
+LbfgsParams historyParams(int m, int maxIterations) {
+  LbfgsParams p;
+  p.historySize = m;
+  p.maxStep = 0.4;
+  p.maxRise = 1e-4;
+  p.rmsTolerance = 1e-5;
+  p.maxIterations = maxIterations;
+  return p;
+}
+
+// What the implementations run on.
+struct HistoryEngines {
+  std::vector<Potential*> cpu;  // one CPU potential per --threads
+  Potential* cuda = nullptr;    // the CUDA potential (gpu1, gpu2)
+  std::size_t ljAtoms = 0;      // Lennard-Jones atoms; 0 for a molecule
+};
+
+// The batched minimiser of one implementation, or null with the reason in `why` when it cannot
+// run this system (gpu-batch: molecules, or a history too large for shared memory).
+std::unique_ptr<BatchedMinimiser> historyMinimiser(const std::string& impl, const LbfgsParams& p,
+                                                   const HistoryEngines& e, std::string& why) {
+  if (impl == "cpu") return std::make_unique<ParallelLbfgs>(e.cpu, p);
+  if (impl == "gpu2") return std::make_unique<ParallelLbfgs>(std::vector<Potential*>{e.cuda}, p);
+  if (impl == "gpu1")
+    return std::make_unique<ParallelLbfgs>(std::vector<Potential*>{e.cuda}, p,
+                                           lbfgsWorkspaceFactory(LbfgsBackend::Gpu));
+  if (e.ljAtoms == 0) {
+    why = "no batched AMBER-GB kernel exists yet (gpu1 and gpu2 are the GPU rows for molecules)";
+    return nullptr;
+  }
+  try {
+    return makeBatchedMinimiser({e.ljAtoms}, p, BatchedBackend::Cuda, {});
+  } catch (const std::invalid_argument& error) {  // the structure does not fit a block
+    why = error.what();
+    return nullptr;
+  }
+}
+
+// The K starts minimised as one batch: the batch's memory (refused, naming the largest batch that
+// fits, when K does not), then one line per start.
+Cell minimiseStarts(BatchedMinimiser& minimiser, const std::vector<std::vector<double>>& starts,
+                    int m, const std::string& impl) {
+  const std::size_t n = minimiser.dimension(), k = starts.size();
+  const BatchMemory memory = minimiser.memory();
+  std::fprintf(stderr, "m %5d %-9s %s: %zu bytes of %s per start, largest batch %zu\n", m,
+               impl.c_str(), minimiser.name().c_str(), memory.bytesPerStructure,
+               memory.where.c_str(), memory.largestBatch());
+  requireBatchFits(k, memory);
+  std::vector<double> x(k * n);
+  for (std::size_t b = 0; b < k; ++b) std::copy(starts[b].begin(), starts[b].end(), &x[b * n]);
+  std::vector<BatchedLbfgsResult> results(k);
+  const auto t0 = std::chrono::steady_clock::now();
+  minimiser.minimise(k, x.data(), results.data());
+  Cell cell;
+  cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t b = 0; b < k; ++b) {
+    const BatchedLbfgsResult& r = results[b];
+    cell.steps += r.iterations;
+    ++cell.runs;
+    if (!r.converged()) ++cell.unconverged;
+    std::fprintf(stderr, "m %5d %-9s start %3zu: %6d steps, E %.8f, %s\n", m, impl.c_str(), b,
+                 r.iterations, r.energy, lbfgsStatusName(r.status).c_str());
+  }
+  std::fprintf(stderr, "m %5d %-9s batch of %zu starts: %.3f s\n", m, impl.c_str(), k,
+               cell.seconds);
+  return cell;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -127,7 +218,7 @@ int main(int argc, char** argv) {
     auto cpuPotential = makePotential(spec, Backend::Cpu);
     std::unique_ptr<Potential> cudaPotential;
     bool needCuda = false;
-    for (const std::string& impl : o.implementations) needCuda |= impl != "cpu";
+    for (const std::string& impl : o.implementations) needCuda |= impl == "gpu1" || impl == "gpu2";
     if (needCuda) cudaPotential = makePotential(spec, Backend::Cuda);
 
     // Starting structures: the input structure (LJ: a quenched random cluster) with uniform
@@ -161,34 +252,27 @@ int main(int argc, char** argv) {
         for (double& v : s) v += o.perturb * random.symmetric();
     }
 
+    HistoryEngines engines;
+    engines.ljAtoms = o.prmtop.empty() ? o.ljAtoms : 0;
+    engines.cpu.push_back(cpuPotential.get());
+    std::vector<std::unique_ptr<Potential>> copies;  // one CPU potential per further thread
+    for (int t = 1; t < o.threads; ++t) {
+      copies.push_back(makePotential(spec, Backend::Cpu));
+      engines.cpu.push_back(copies.back().get());
+    }
+    engines.cuda = cudaPotential.get();
     std::map<std::pair<int, std::string>, Cell> cells;
+    std::vector<std::string> skipped;
     for (int m : o.historySizes) {
       for (const std::string& impl : o.implementations) {
-        Potential& potential = impl == "cpu" ? *cpuPotential : *cudaPotential;
-        auto ws = lbfgsWorkspaceFactory(impl == "gpu1" ? LbfgsBackend::Gpu : LbfgsBackend::Cpu)(
-            potential, m);
-        LbfgsParams p;
-        p.historySize = m;
-        p.maxStep = 0.4;
-        p.maxRise = 1e-4;
-        p.rmsTolerance = 1e-5;
-        p.maxIterations = o.maxIterations;
-        const Lbfgs lbfgs(p);
-        Cell& cell = cells[{m, impl}];
-        for (int k = 0; k < o.starts; ++k) {
-          ws->setCoordinates(starts[k].data());
-          const auto t0 = std::chrono::steady_clock::now();
-          const LbfgsResult r = lbfgs.minimize(*ws);
-          const double s =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          cell.seconds += s;
-          cell.steps += r.iterations;
-          ++cell.runs;
-          if (!r.converged()) ++cell.unconverged;
-          std::fprintf(stderr, "m %5d %-4s start %3d: %6d steps, E %.8f, %s, %.3f s\n", m,
-                       impl.c_str(), k, r.iterations, r.energy, lbfgsStatusName(r.status).c_str(),
-                       s);
+        std::string why;
+        auto minimiser = historyMinimiser(impl, historyParams(m, o.maxIterations), engines, why);
+        if (!minimiser) {
+          skipped.push_back("m " + std::to_string(m) + " " + impl + ": " + why);
+          std::fprintf(stderr, "m %5d %-9s skipped: %s\n", m, impl.c_str(), why.c_str());
+          continue;
         }
+        cells[{m, impl}] = minimiseStarts(*minimiser, starts, m, impl);
       }
     }
 
@@ -201,7 +285,9 @@ int main(int argc, char** argv) {
                                      std::to_string(o.langevinKt)
                                : "perturbation " + std::to_string(o.perturb))
          << "), max step 0.4, max rise 1e-4, RMS 1e-5, at most " << o.maxIterations
-         << " steps\n\nGPU: " << gpuDescription() << "\n\n";
+         << " steps; the K starts of a row are one batch (cpu over " << o.threads
+         << (o.threads == 1 ? " thread" : " threads")
+         << "), time = batch wall time / K\n\nGPU: " << gpuDescription() << "\n\n";
     md << head.str();
     md << "| m | impl | avg minimization time (s) | avg L-BFGS steps | time per step (ms) | "
           "CPU / impl | unconverged |\n|---|---|---|---|---|---|---|\n";
@@ -209,7 +295,9 @@ int main(int argc, char** argv) {
     for (int m : o.historySizes) {
       const auto cpuIt = cells.find({m, "cpu"});
       for (const std::string& impl : o.implementations) {
-        const Cell& c = cells[{m, impl}];
+        const auto found = cells.find({m, impl});
+        if (found == cells.end()) continue;  // skipped: listed under the table
+        const Cell& c = found->second;
         const double avg = c.seconds / c.runs, steps = c.steps / c.runs;
         const double ratio =
             cpuIt != cells.end() ? (cpuIt->second.seconds / cpuIt->second.runs) / avg : NAN;
@@ -223,6 +311,8 @@ int main(int argc, char** argv) {
         csv << line;
       }
     }
+    if (!skipped.empty()) md << "\nSkipped:\n";
+    for (const std::string& why : skipped) md << "- " << why << "\n";
     md.close();
     csv.close();
     std::printf("%s", head.str().c_str());

@@ -111,7 +111,7 @@ namespace {
 class ConnectRun {
  public:
   ConnectRun(const Connect& connect, Potential& potential, TransitionNetwork& network, int start,
-             int finish, const ConnectObserver& observer)
+             int finish, const ConnectObserver& observer, const ConnectBatching& batching)
       : m_connect(connect),
         m_params(connect.params()),
         m_potential(potential),
@@ -119,6 +119,7 @@ class ConnectRun {
         m_start(start),
         m_finish(finish),
         m_observer(observer),
+        m_batching(batching),
         m_size(network.minima().size()),
         m_tries(m_size * m_size, 0),
         m_search(m_params.transitionStateSearch),
@@ -212,7 +213,7 @@ class ConnectRun {
     // Copies: the network may grow (and reallocate) while this pair is processed.
     const std::vector<double> from = m_network.minima()[a].coordinates;
     const std::vector<double> to = m_network.minima()[b].coordinates;
-    const DnebResult band = Dneb(dp).run(m_potential, from, to);
+    const DnebResult band = Dneb(dp).run(m_potential, from, to, {}, m_batching.images);
     ++m_result.dnebRuns;
     m_result.gradientCalls += band.functionCalls;
     ConnectAttempt attempt{cycle,
@@ -227,6 +228,11 @@ class ConnectRun {
                            0,
                            0,
                            0};
+    if (m_batching.descents && !band.candidates.empty()) {
+      if (searchCandidatesTogether(band, attempt) && m_observer.onAttempt)
+        m_observer.onAttempt(attempt);
+      return;
+    }
     for (int candidate : band.candidates) {
       if (stopRequested()) return;  // the cycle is abandoned: no attempt to report
       searchCandidate(band, candidate, attempt);
@@ -234,20 +240,73 @@ class ConnectRun {
     if (m_observer.onAttempt) m_observer.onAttempt(attempt);
   }
 
-  // Hybrid EF from a band maximum; a new transition state is descended to its two minima and
-  // joins the network with them when they differ.
-  void searchCandidate(const DnebResult& band, int candidate, ConnectAttempt& attempt) {
-    const TransitionStateResult ts = m_search.findTransitionState(
-        m_potential, band.images[candidate], band.tangents[candidate]);
+  // Hybrid EF from a band maximum.
+  TransitionStateResult search(const DnebResult& band, int candidate) {
+    TransitionStateResult ts = m_search.findTransitionState(m_potential, band.images[candidate],
+                                                            band.tangents[candidate]);
     ++m_result.transitionStateSearches;
     m_result.gradientCalls += ts.gradientCalls;
+    return ts;
+  }
+
+  // A band maximum searched; a new transition state is descended to its two minima and joins the
+  // network with them when they differ.
+  void searchCandidate(const DnebResult& band, int candidate, ConnectAttempt& attempt) {
+    const TransitionStateResult ts = search(band, candidate);
     if (!ts.converged()) return;
     ++attempt.convergedSearches;
     if (m_network.findTransitionState(ts.coordinates, ts.energy) >= 0) return;
     const TransitionStateDescentResult sides =
         m_descent.descend(m_potential, ts.coordinates, ts.eigenvector);
+    countDescent(sides);
+    addConnection(ts, sides, attempt);
+  }
+
+  // searchCandidate for every candidate of the band, the descents in one batch: every search
+  // first (each depends on the band only), then both sides of every converged transition state
+  // the network does not hold yet, then the network updates in candidate order exactly as
+  // searchCandidate makes them. False when a stop request abandoned the cycle.
+  bool searchCandidatesTogether(const DnebResult& band, ConnectAttempt& attempt) {
+    std::vector<TransitionStateResult> found;
+    for (int candidate : band.candidates) {
+      if (stopRequested()) return false;
+      found.push_back(search(band, candidate));
+    }
+    std::vector<std::vector<double>> points, modes;
+    std::vector<int> descentOf(found.size(), -1);  // index into the batch's results
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      const TransitionStateResult& ts = found[k];
+      if (!ts.converged() || m_network.findTransitionState(ts.coordinates, ts.energy) >= 0)
+        continue;
+      descentOf[k] = static_cast<int>(points.size());
+      points.push_back(ts.coordinates);
+      modes.push_back(ts.eigenvector);
+    }
+    const std::vector<TransitionStateDescentResult> sides =
+        m_descent.descendTogether(m_potential, points, modes, *m_batching.descents);
+    for (const TransitionStateDescentResult& s : sides) countDescent(s);
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      if (stopRequested()) return false;
+      if (!found[k].converged()) continue;
+      ++attempt.convergedSearches;
+      // An earlier candidate may have added this transition state since the batch was formed.
+      if (descentOf[k] < 0 ||
+          m_network.findTransitionState(found[k].coordinates, found[k].energy) >= 0)
+        continue;
+      addConnection(found[k], sides[descentOf[k]], attempt);
+    }
+    return true;
+  }
+
+  void countDescent(const TransitionStateDescentResult& sides) {
     m_result.gradientCalls +=
         sides.plus.minimisation.functionCalls + sides.minus.minimisation.functionCalls;
+  }
+
+  // The transition state and its two minima join the network when both sides converged to
+  // different minima.
+  void addConnection(const TransitionStateResult& ts, const TransitionStateDescentResult& sides,
+                     ConnectAttempt& attempt) {
     if (!sides.converged()) return;
     const TransitionNetwork::Added plus =
         m_network.addMinimum(sides.plus.coordinates, sides.plus.energy);
@@ -266,6 +325,7 @@ class ConnectRun {
   TransitionNetwork& m_network;
   const int m_start, m_finish;
   const ConnectObserver& m_observer;
+  const ConnectBatching m_batching;
   ConnectResult m_result;
   std::size_t m_size;         // minima when m_tries was last resized
   std::vector<int> m_tries;   // DNEB attempts per pair, row-major m_size x m_size
@@ -289,16 +349,18 @@ void Connect::checkEndpoints(const Potential& potential, const TransitionNetwork
 }
 
 ConnectResult Connect::connect(Potential& potential, TransitionNetwork& network, int start,
-                               int finish, const ConnectObserver& observer) const {
+                               int finish, const ConnectObserver& observer,
+                               const ConnectBatching& batching) const {
   checkEndpoints(potential, network, start, finish);
-  return ConnectRun(*this, potential, network, start, finish, observer).run();
+  return ConnectRun(*this, potential, network, start, finish, observer, batching).run();
 }
 
 ConnectResult Connect::resume(Potential& potential, TransitionNetwork& network, int start,
                               int finish, const ConnectProgress& progress,
-                              const ConnectObserver& observer) const {
+                              const ConnectObserver& observer,
+                              const ConnectBatching& batching) const {
   checkEndpoints(potential, network, start, finish);
-  ConnectRun run(*this, potential, network, start, finish, observer);
+  ConnectRun run(*this, potential, network, start, finish, observer, batching);
   run.restore(progress);
   return run.run();
 }

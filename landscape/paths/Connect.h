@@ -14,14 +14,22 @@
 //      connects, and adds what is new to the network;
 // and the run stops when the endpoints are connected, when no untried pair is left on any path,
 // or after maxCycles cycles.
+//
+// Batched engines (issue 16, ConnectBatching): the DNEB bands' images evaluated together, and the
+// descents of all new transition states of one band minimised together (their searches first,
+// then every side in one batch, then the network updated candidate by candidate as before). With
+// per-structure CPU engines (PerStructureBatchedPotential, ParallelLbfgs) the run adds the same
+// minima and transition states in the same order as without them, bit for bit.
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Dneb.h"
 #include "landscape/paths/HybridEigenvectorFollowing.h"
 #include "landscape/paths/TransitionStateDescent.h"
+#include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
@@ -94,6 +102,18 @@ struct ConnectObserver {
   std::function<void(const ConnectProgress&)> onCycleEnd;
 };
 
+/// Batched engines of a connect run, each optional (null: one structure at a time, as before); not
+/// owned, of the potential's dimension.
+struct ConnectBatching {
+  /// Evaluates the interior images of every DNEB band evaluation as one batch.
+  BatchedPotential* images = nullptr;
+  /// Minimises both sides of every transition state of a band that needs a descent as one batch;
+  /// its parameters should be descent.minimiser's. Used when a band has any candidate. Its calls
+  /// count in gradientCalls, including a side descended from a transition state that an earlier
+  /// candidate of the same band added first (then left out, as before).
+  BatchedMinimiser* descents = nullptr;
+};
+
 struct ConnectResult {
   ConnectStatus status = ConnectStatus::MaxCycles;
   int cycles = 0;
@@ -113,11 +133,13 @@ class Connect {
   /// Connects minima `start` and `finish` of `network` (indices), adding every minimum and
   /// transition state found to it. Throws std::invalid_argument for unknown indices.
   ConnectResult connect(Potential& potential, TransitionNetwork& network, int start, int finish,
-                        const ConnectObserver& observer = {}) const;
+                        const ConnectObserver& observer = {},
+                        const ConnectBatching& batching = {}) const;
   /// Continues a run saved after a cycle: `network` as it was then (same indices), `progress` as
   /// onCycleEnd reported it. Throws std::invalid_argument when the progress does not fit.
   ConnectResult resume(Potential& potential, TransitionNetwork& network, int start, int finish,
-                       const ConnectProgress& progress, const ConnectObserver& observer = {}) const;
+                       const ConnectProgress& progress, const ConnectObserver& observer = {},
+                       const ConnectBatching& batching = {}) const;
 
   /// The Dijkstra step alone: the shortest path from start to finish under the costs above, as a
   /// list of minima (start first); empty when every path is excluded. `tries` counts the DNEB

@@ -295,10 +295,22 @@ double DnebBand::energy(const double* band) {
   return checkedSum(sum);
 }
 
+void DnebBand::setBatchedImages(BatchedPotential* images) {
+  if (images && images->dimension() != m_n)
+    throw std::invalid_argument("DNEB band: the batched potential has " +
+                                std::to_string(images->dimension()) + " coordinates, the band's " +
+                                "images " + std::to_string(m_n));
+  m_batched = images;
+}
+
 double DnebBand::energyGradient(const double* band, double* g) {
+  // The interior images are contiguous in `band`: one batch, or one call each.
+  if (m_batched)
+    m_batched->energyGradient(m_images, band, m_gradients.data(), &m_energies[1], nullptr);
   double sum = 0.0;
   for (std::size_t i = 1; i <= m_images; ++i) {
-    m_energies[i] = m_potential.energyGradient(imageAt(band, i), &m_gradients[(i - 1) * m_n]);
+    if (!m_batched)
+      m_energies[i] = m_potential.energyGradient(imageAt(band, i), &m_gradients[(i - 1) * m_n]);
     sum += m_energies[i];
   }
   const SpringModel springs = {m_k, m_segmentSprings, m_doublyNudged};
@@ -435,7 +447,8 @@ void rankCandidates(DnebResult& result) {
 }  // namespace
 
 DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
-                     const std::vector<double>& finish, const Lbfgs::Observer& observer) const {
+                     const std::vector<double>& finish, const Lbfgs::Observer& observer,
+                     BatchedPotential* batchedImages) const {
   const std::size_t n = potential.dimension();
   if (start.size() != n || finish.size() != n) {
     throw std::invalid_argument("DNEB: start (" + std::to_string(start.size()) + ") and finish (" +
@@ -450,6 +463,7 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
   result.iterationLimit = iterationCount(images);
   DnebBand band(potential, start, finishAligned, images, m_params.springConstant,
                 m_params.doublyNudged, m_params.segmentSprings);
+  band.setBatchedImages(batchedImages);
   std::vector<double> x = band.interpolate();
   if (std::isfinite(m_params.coldFusionDrop)) {
     band.setColdFusionEnergy(std::min(band.startEnergy(), band.finishEnergy()) -

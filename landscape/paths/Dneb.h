@@ -25,12 +25,19 @@
 // does: images = clamp(floor(imageDensity D), minImages, maxImages), iterations =
 // floor(iterationDensity x images) capped at maxIterations. Transition-state candidates are the
 // band's local energy maxima among the interior images.
+//
+// Batched images (issue 16): given a BatchedPotential, every band evaluation hands all interior
+// images to it as one batch (potentials/PerStructureBatchedPotential on CPU threads, the batched
+// Lennard-Jones kernel on CUDA) instead of evaluating them one after the other; the rest of the
+// band arithmetic is unchanged, so with per-structure CPU copies of the potential the run is the
+// unbatched run bit for bit, whatever the thread count.
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "landscape/geometry/Alignment.h"
 #include "landscape/minimisation/Lbfgs.h"
+#include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
@@ -105,6 +112,9 @@ class DnebBand : public Potential {
   double energyGradient(const double* band, double* g) override;
 
   int images() const { return static_cast<int>(m_images); }
+  /// energyGradient() evaluates the interior images together through `images` (not owned; of the
+  /// potential's dimension, throws std::invalid_argument otherwise); null: one at a time.
+  void setBatchedImages(BatchedPotential* images);
   /// Linear interpolation between the endpoints (images x n values).
   std::vector<double> interpolate() const;
   /// Energies of all images + 2 (endpoints included) at the last evaluation.
@@ -126,6 +136,7 @@ class DnebBand : public Potential {
  private:
   const double* imageAt(const double* band, std::size_t i) const;  // 0 .. images + 1
   Potential& m_potential;
+  BatchedPotential* m_batched = nullptr;
   std::vector<double> m_start, m_finish;
   std::size_t m_images, m_n;
   double m_k;
@@ -178,9 +189,11 @@ class Dneb {
 
   /// Runs DNEB between two configurations (throws std::invalid_argument on size mismatches or,
   /// with alignEndpoints, coordinates that are not 3N). The observer sees each L-BFGS iteration
-  /// of the band (energy = sum of the interior image energies).
+  /// of the band (energy = sum of the interior image energies). With `images` the interior
+  /// images of every band evaluation are one batch (DnebBand::setBatchedImages).
   DnebResult run(Potential& potential, const std::vector<double>& start,
-                 const std::vector<double>& finish, const Lbfgs::Observer& observer = {}) const;
+                 const std::vector<double>& finish, const Lbfgs::Observer& observer = {},
+                 BatchedPotential* images = nullptr) const;
 
  private:
   DnebParams m_params;

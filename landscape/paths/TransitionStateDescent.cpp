@@ -32,7 +32,7 @@ TransitionStateDescent::TransitionStateDescent(const TransitionStateDescentParam
   m_params.check();
 }
 
-TransitionStateDescentResult TransitionStateDescent::descend(
+std::vector<double> TransitionStateDescent::unitDirection(
     Potential& potential, const std::vector<double>& transitionState,
     const std::vector<double>& eigenvector) const {
   const std::size_t n = potential.dimension();
@@ -50,17 +50,63 @@ TransitionStateDescentResult TransitionStateDescent::descend(
   }
   std::vector<double> direction(eigenvector);
   for (double& v : direction) v /= norm;
+  return direction;
+}
+
+TransitionStateDescentResult TransitionStateDescent::descend(
+    Potential& potential, const std::vector<double>& transitionState,
+    const std::vector<double>& eigenvector) const {
+  const std::vector<double> direction = unitDirection(potential, transitionState, eigenvector);
   const double tsEnergy = potential.energy(transitionState.data());
   TransitionStateDescentResult result;
-  result.plus = descendOneSide(potential, transitionState, tsEnergy, direction, +1.0);
-  result.minus = descendOneSide(potential, transitionState, tsEnergy, direction, -1.0);
+  for (DescentSide* side : {&result.plus, &result.minus}) {
+    *side = pushOff(potential, transitionState, tsEnergy, direction,
+                    side == &result.plus ? +1.0 : -1.0);
+    side->minimisation =
+        Lbfgs(m_params.minimiser).minimize(potential, side->coordinates, m_params.workspace);
+    side->energy = side->minimisation.energy;
+  }
   return result;
 }
 
-DescentSide TransitionStateDescent::descendOneSide(Potential& potential,
-                                                   const std::vector<double>& ts, double tsEnergy,
-                                                   const std::vector<double>& direction,
-                                                   double sign) const {
+std::vector<TransitionStateDescentResult> TransitionStateDescent::descendTogether(
+    Potential& potential, const std::vector<std::vector<double>>& transitionStates,
+    const std::vector<std::vector<double>>& eigenvectors, BatchedMinimiser& minimiser) const {
+  const std::size_t count = transitionStates.size(), n = potential.dimension();
+  if (eigenvectors.size() != count)
+    throw std::invalid_argument("descent: one eigenvector per transition state");
+  if (minimiser.dimension() != n)
+    throw std::invalid_argument("descent: the batched minimiser has " +
+                                std::to_string(minimiser.dimension()) +
+                                " coordinates, the potential " + std::to_string(n));
+  std::vector<TransitionStateDescentResult> results(count);
+  std::vector<double> batch(2 * count * n);
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto& ts = transitionStates[k];
+    const std::vector<double> direction = unitDirection(potential, ts, eigenvectors[k]);
+    const double tsEnergy = potential.energy(ts.data());
+    results[k].plus = pushOff(potential, ts, tsEnergy, direction, +1.0);
+    results[k].minus = pushOff(potential, ts, tsEnergy, direction, -1.0);
+    std::copy(results[k].plus.coordinates.begin(), results[k].plus.coordinates.end(),
+              &batch[2 * k * n]);
+    std::copy(results[k].minus.coordinates.begin(), results[k].minus.coordinates.end(),
+              &batch[(2 * k + 1) * n]);
+  }
+  std::vector<BatchedLbfgsResult> minimised(2 * count);
+  if (count > 0) minimiser.minimise(2 * count, batch.data(), minimised.data());
+  for (std::size_t s = 0; s < 2 * count; ++s) {
+    DescentSide& side = s % 2 == 0 ? results[s / 2].plus : results[s / 2].minus;
+    const BatchedLbfgsResult& r = minimised[s];
+    side.coordinates.assign(&batch[s * n], &batch[s * n] + n);
+    side.minimisation = {r.energy, r.rmsGradient, r.iterations, r.functionCalls, r.status};
+    side.energy = r.energy;
+  }
+  return results;
+}
+
+DescentSide TransitionStateDescent::pushOff(Potential& potential, const std::vector<double>& ts,
+                                            double tsEnergy, const std::vector<double>& direction,
+                                            double sign) const {
   DescentSide side;
   double pushoff = m_params.pushoff;
   std::vector<double> x(ts.size());
@@ -70,8 +116,6 @@ DescentSide TransitionStateDescent::descendOneSide(Potential& potential,
     if (attempt < m_params.maxPushoffDoublings) pushoff *= 2.0;
   }
   side.pushoff = sign * pushoff;
-  side.minimisation = Lbfgs(m_params.minimiser).minimize(potential, x, m_params.workspace);
-  side.energy = side.minimisation.energy;
   side.coordinates = std::move(x);
   return side;
 }

@@ -7,8 +7,13 @@
 //
 // OPTIM follows the steepest-descent path (PATH) to report path lengths; minimising from the
 // pushed-off points finds the same minima for well-behaved saddles at a fraction of the cost.
+//
+// descendTogether() descends several transition states at once: the pushoffs as above, then all
+// 2 K sides minimised as one batch through a BatchedMinimiser (issue 16); with ParallelLbfgs each
+// side is the single-structure minimisation bit for bit, so each result is descend()'s.
 #include <vector>
 
+#include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/minimisation/LbfgsParams.h"
 #include "potentials/Potential.h"
@@ -55,9 +60,22 @@ class TransitionStateDescent {
                                        const std::vector<double>& transitionState,
                                        const std::vector<double>& eigenvector) const;
 
+  /// descend() for transitionStates[k] with eigenvectors[k], k = 0..K-1, the 2 K minimisations
+  /// (plus and minus side of each, in that order) one batch of `minimiser`, whose dimension must
+  /// be the potential's and whose parameters should be params().minimiser (the workspace field is
+  /// then the minimiser's business). Throws std::invalid_argument as descend() does, or when the
+  /// lists differ in length or the minimiser in dimension.
+  std::vector<TransitionStateDescentResult> descendTogether(
+      Potential& potential, const std::vector<std::vector<double>>& transitionStates,
+      const std::vector<std::vector<double>>& eigenvectors, BatchedMinimiser& minimiser) const;
+
  private:
-  DescentSide descendOneSide(Potential& potential, const std::vector<double>& ts, double tsEnergy,
-                             const std::vector<double>& direction, double sign) const;
+  /// The unit direction of `eigenvector` and the energy of the transition state, checked.
+  std::vector<double> unitDirection(Potential& potential, const std::vector<double>& ts,
+                                    const std::vector<double>& eigenvector) const;
+  /// A side's start: its coordinates and signed pushoff, not minimised yet.
+  DescentSide pushOff(Potential& potential, const std::vector<double>& ts, double tsEnergy,
+                      const std::vector<double>& direction, double sign) const;
   TransitionStateDescentParams m_params;
 };
 

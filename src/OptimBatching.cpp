@@ -1,0 +1,66 @@
+#include "src/OptimBatching.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "backends/BatchedMinimiserFactory.h"
+#include "landscape/minimisation/ParallelLbfgs.h"
+#include "potentials/PerStructureBatchedPotential.h"
+
+namespace landscape {
+
+namespace {
+
+// Threads that get a potential of their own: copies are built from the spec on the CPU only.
+int cpuThreads(const OptimRunConfig& config, const OptimSystem& system) {
+  if (config.backend != Backend::Cpu || system.rigidPotential) return 1;
+  if (config.threads > 0) return config.threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+bool ljImagesOnCuda(const OptimRunConfig& config, const OptimSystem& system) {
+  return config.backend == Backend::Cuda && !system.rigidPotential && !system.amber;
+}
+
+std::string memoryText(const char* what, const BatchedMinimiser& minimiser) {
+  const BatchMemory m = minimiser.memory();
+  return std::string(what) + " " + std::to_string(m.bytesPerStructure) + " bytes of " + m.where +
+         " per structure";
+}
+
+}  // namespace
+
+OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem& system,
+                                const OptimSettings& settings) {
+  OptimBatching b;
+  b.threads = cpuThreads(config, system);
+  if (ljImagesOnCuda(config, system)) {
+    b.images = makeBatchedPotential({system.spec.atoms}, Backend::Cuda, {});
+    return b;
+  }
+  if (b.threads < 2) return b;
+  std::vector<Potential*> potentials{&system.searched()};
+  for (int t = 1; t < b.threads; ++t) {
+    b.copies.push_back(makePotential(system.spec, Backend::Cpu));
+    potentials.push_back(b.copies.back().get());
+  }
+  b.images = std::make_unique<PerStructureBatchedPotential>(potentials);
+  // --lbfgs-backend gpu: one device workspace (and cuBLAS handle) per thread would buy nothing.
+  if (config.lbfgsBackend == LbfgsBackend::Gpu) return b;
+  b.descents = std::make_unique<ParallelLbfgs>(potentials, settings.connect.descent.minimiser);
+  b.endpoints = std::make_unique<ParallelLbfgs>(potentials, settings.endpointMinimiser);
+  return b;
+}
+
+std::string OptimBatching::describe() const {
+  if (!images) return "one structure at a time (1 thread)";
+  // An image's coordinates, gradient and energy (the band's arrays, or the device's staging).
+  const std::size_t imageBytes = (2 * images->dimension() + 1) * sizeof(double);
+  std::string text = "DNEB images through " + images->name() + ", " +
+                     std::to_string(imageBytes) + " bytes per image";
+  if (descents) text += "; " + memoryText("descents", *descents);
+  if (endpoints) text += "; " + memoryText("endpoints", *endpoints);
+  return text;
+}
+
+}  // namespace landscape
