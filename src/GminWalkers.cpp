@@ -1,5 +1,7 @@
 #include "src/GminWalkers.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -22,9 +24,21 @@ bool copyable(const GminRunConfig& config, const GminSystem& system) {
   return config.backend == Backend::Cpu && !system.rigidPotential;
 }
 
-// This rank's share of the node's cores.
+// The cores this process may run on: its affinity mask, which a launcher that binds ranks to
+// cores (mpirun does by default for a few ranks) narrows.
+int allowedCores() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return std::max(1, CPU_COUNT(&mask));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// This rank's share of the node's cores: the cores it is bound to, or, when it may run anywhere,
+// the node's cores divided among its ranks.
 int cores(WalkerRanks ranks) {
   const int node = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int allowed = allowedCores();
+  if (allowed < node) return allowed;
   return std::max(1, node / std::max(1, ranks.ranksOnNode));
 }
 
