@@ -38,6 +38,18 @@ void unpack(const char* in, std::size_t n, BatchedLbfgsResult& r, double* x) {
   std::memcpy(x, in + sizeof w, n * sizeof(double));
 }
 
+// FNV-1a over the bytes of the batch as this rank has it before quenching: ranks that run the
+// same walkers hold the same bytes.
+std::uint64_t fingerprint(const double* x, std::size_t count) {
+  std::uint64_t h = 14695981039346656037ull;
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(x);
+  for (std::size_t i = 0; i < count * sizeof(double); ++i) {
+    h ^= bytes[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
 }  // namespace
 
 BatchSlice batchSlice(std::size_t batch, int rank, int size) {
@@ -65,20 +77,29 @@ std::string DistributedMinimiser::name() const {
 void DistributedMinimiser::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
   const std::size_t n = dimension();
   const BatchSlice mine = batchSlice(batch, m_ranks.rank(), m_ranks.size());
+  const std::uint64_t before = fingerprint(x, batch * n);
   if (mine.count() > 0) m_local->minimise(mine.count(), x + mine.first * n, results + mine.first);
-  std::vector<char> sent(mine.count() * wireSize(n));
+  // The fingerprint of the whole batch, then this rank's structures.
+  std::vector<char> sent(sizeof before + mine.count() * wireSize(n));
+  std::memcpy(sent.data(), &before, sizeof before);
   for (std::size_t b = mine.first; b < mine.last; ++b)
-    pack(results[b], x + b * n, n, &sent[(b - mine.first) * wireSize(n)]);
+    pack(results[b], x + b * n, n, &sent[sizeof before + (b - mine.first) * wireSize(n)]);
   const std::vector<std::vector<char>> received = m_ranks.allGather(sent);
   for (int r = 0; r < m_ranks.size(); ++r) {
     const BatchSlice theirs = batchSlice(batch, r, m_ranks.size());
     const std::vector<char>& part = received[static_cast<std::size_t>(r)];
-    if (part.size() != theirs.count() * wireSize(n))
+    if (part.size() != sizeof before + theirs.count() * wireSize(n))
       throw std::runtime_error("distributed minimiser: rank " + std::to_string(r) + " sent " +
                                std::to_string(part.size()) + " bytes, expected " +
-                               std::to_string(theirs.count() * wireSize(n)));
+                               std::to_string(sizeof before + theirs.count() * wireSize(n)));
+    if (std::memcmp(part.data(), &before, sizeof before) != 0)
+      throw std::runtime_error(
+          "distributed minimiser: rank " + std::to_string(r) + " and rank " +
+          std::to_string(m_ranks.rank()) +
+          " hold different structures for the same batch: the ranks' copies of the walkers have "
+          "diverged (every rank must run the same build on machines that compute alike)");
     for (std::size_t b = theirs.first; b < theirs.last; ++b)
-      unpack(&part[(b - theirs.first) * wireSize(n)], n, results[b], x + b * n);
+      unpack(&part[sizeof before + (b - theirs.first) * wireSize(n)], n, results[b], x + b * n);
   }
 }
 

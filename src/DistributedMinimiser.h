@@ -7,7 +7,9 @@
 // the output is the same, bit for bit, for any number of ranks. This is how the walkers of
 // `mpirun -n K gmin` spread: every rank runs the same WalkerEnsemble -- every walker's Markov
 // chain, the shared lowest list, the replica exchanges -- on the same quench results, and only
-// the quenches, where the time goes, are divided.
+// the quenches, where the time goes, are divided. Each rank also sends a fingerprint of the batch
+// as it holds it before quenching; ranks whose copies differ (diverged walkers: another build, or
+// hardware whose maths rounds otherwise) stop the run with an error rather than mix them.
 #include <cstddef>
 #include <memory>
 #include <string>

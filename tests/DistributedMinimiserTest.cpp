@@ -4,6 +4,7 @@
 // reassembly are tested in every build, MPI or not; tests/MpiGminTest.cpp runs real MPI ranks.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <memory>
@@ -115,6 +116,35 @@ TEST(DistributedMinimiser, SplitBatchEqualsOneMinimiserBitForBit) {
                          "structure " + std::to_string(b) + " on rank " + std::to_string(r));
     }
   }
+}
+
+// Ranks whose copies of the batch differ (one bit of one coordinate) both stop with an error that
+// names the divergence, rather than mixing each other's minima into their walkers.
+TEST(DistributedMinimiser, RanksHoldingDifferentBatchesStopWithAnError) {
+  const std::size_t atoms = 13;
+  const std::vector<double> start = mixedBatch(atoms, 22, 1);
+  const std::size_t batch = start.size() / (3 * atoms);
+  ThreadExchange exchange(2);
+  std::vector<std::string> errors(2);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r)
+    threads.emplace_back([&, r] {
+      std::vector<double> x = start;
+      if (r == 1) x.back() = std::nextafter(x.back(), 1e9);
+      std::vector<BatchedLbfgsResult> results(batch);
+      ThreadRanks ranks(exchange, r);
+      LennardJones own(atoms);
+      DistributedMinimiser split(
+          std::make_unique<ParallelLbfgs>(std::vector<Potential*>{&own}, benchParams(60)), ranks);
+      try {
+        split.minimise(batch, x.data(), results.data());
+      } catch (const std::runtime_error& e) {
+        errors[static_cast<std::size_t>(r)] = e.what();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::string& e : errors)
+    EXPECT_NE(e.find("hold different structures for the same batch"), std::string::npos) << e;
 }
 
 }  // namespace
