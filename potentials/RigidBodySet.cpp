@@ -113,15 +113,21 @@ RigidBodySet readRigidBodies(const std::string& path, std::size_t atomCount) {
   return set;
 }
 
-void writeRigidBodies(const std::string& path, const RigidBodySet& set,
-                      const std::vector<std::string>& comments) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(path + ": cannot write the rigid-body file");
+std::string formatRigidBodies(const RigidBodySet& set, const std::vector<std::string>& comments) {
+  std::ostringstream out;
   for (const std::string& c : comments) out << "# " << c << "\n";
   for (std::size_t b = 0; b < set.bodyCount(); ++b) {
     out << "GROUP " << set.body(b).size() << "\n";
     for (std::size_t a : set.body(b)) out << a + 1 << "\n";
   }
+  return out.str();
+}
+
+void writeRigidBodies(const std::string& path, const RigidBodySet& set,
+                      const std::vector<std::string>& comments) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path + ": cannot write the rigid-body file");
+  out << formatRigidBodies(set, comments);
   if (!out) throw std::runtime_error(path + ": write failed");
 }
 

@@ -45,6 +45,10 @@ class RigidBodySet {
 RigidBodySet readRigidBodies(const std::string& path, std::size_t atomCount);
 
 /// Writes the file format above (1-based indices); comment lines (without '#') go first.
+/// The GROUP blocks of `set` (1-based atoms) after "# " comment lines, as writeRigidBodies writes
+/// them; programs write it atomically (landscape/formats/AtomicFile.h).
+std::string formatRigidBodies(const RigidBodySet& set,
+                              const std::vector<std::string>& comments = {});
 void writeRigidBodies(const std::string& path, const RigidBodySet& set,
                       const std::vector<std::string>& comments = {});
 

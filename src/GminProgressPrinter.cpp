@@ -51,6 +51,15 @@ void GminProgressPrinter::onRestart(const RestartReport& r) {
     std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
 }
 
+// GMIN prints its TIGHTCONV re-quench as "Final Quench" lines; a long one (90 s on trpcage) is
+// no longer silent.
+void GminProgressPrinter::onTightQuench(const TightQuenchReport& t) {
+  if (m_quiet) return;
+  std::printf("Final Quench %5zu of %zu E= %17.10f steps= %5d RMS= %9.2E t= %10.2f%s\n", t.index,
+              t.count, t.energy, t.lbfgsIterations, t.rmsGradient, m_stopRule.elapsed(),
+              t.failure.empty() ? "" : ("  failed, kept as saved: " + t.failure).c_str());
+}
+
 void GminProgressPrinter::onState(const BasinHoppingState& state) {
   writeCheckpointFile(m_checkpointFile, {m_fingerprint, m_steps, state});
 }

@@ -3,7 +3,6 @@
 // NEWRESTART event) and its checkpoints: the minima through GminResultWriter and the state that
 // `--resume` continues from. A BasinHoppingObserver, since the library itself never prints.
 #include <chrono>
-#include <csignal>
 #include <string>
 #include <vector>
 
@@ -28,6 +27,7 @@ class GminProgressPrinter : public BasinHoppingObserver {
   void onQuench(const QuenchReport& q) override;
   void onStepAdjust(const StepAdjustReport& s) override;
   void onRestart(const RestartReport& r) override;
+  void onTightQuench(const TightQuenchReport& t) override;
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
   void onState(const BasinHoppingState& state) override;
   bool stopRequested() override { return m_stopRule.stop(); }

@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "landscape/core/StopRequest.h"
 #include "src/DistributedMinimiser.h"
+#include "src/LongRun.h"
 
 namespace landscape {
 
@@ -38,6 +40,11 @@ int agreedWalkers(int walkers, Communicator& ranks) {
 
 RankWalkerObserver::RankWalkerObserver(WalkerObserver& own, Communicator& ranks)
     : m_own(own), m_ranks(ranks), m_drillRound(drillRound(ranks.rank())) {}
+
+bool RankWalkerObserver::stopRequested() {
+  if (m_ranks.anyTrue(stopSignalled())) requestStop();
+  return m_ranks.anyTrue(m_own.stopRequested());
+}
 
 void RankWalkerObserver::onRound(const WalkerRoundReport& r) {
   m_own.onRound(r);

@@ -6,7 +6,8 @@
 // rank receives every block), so every rank makes the same decisions, and the run -- `lowest`,
 // minima.h5, the checkpoint, the target walker, the round it stops at -- is the one-process run's
 // for any K. Rank 0 alone prints and writes the output files; a stop (signal, --max-time) is agreed
-// by all ranks at the end of a round.
+// by all ranks at the end of a round (a rank's signal handler only records the signal,
+// src/LongRun.h deferStopRequests(), so that no rank's loops end on their own).
 #include <memory>
 
 #include "landscape/search/WalkerEnsemble.h"
@@ -41,7 +42,9 @@ class RankWalkerObserver : public WalkerObserver {
     m_own.onCheckpoint(minima);
   }
   void onState(const WalkerEnsembleState& state) override { m_own.onState(state); }
-  bool stopRequested() override { return m_ranks.anyTrue(m_own.stopRequested()); }
+  /// Agreed by all ranks: a stop signal to any of them (then every rank calls requestStop() here,
+  /// at the same point of the run), or `own`'s rule on any of them (rank 0's --max-time).
+  bool stopRequested() override;
 
  private:
   WalkerObserver& m_own;

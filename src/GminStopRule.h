@@ -1,22 +1,23 @@
 #pragma once
-// When a gmin run stops before its steps are done: SIGINT/SIGTERM (the flag a signal handler
-// sets) or the --max-time wall-clock limit. Shared by the single-chain and the walker printers.
+// When a gmin run stops before its steps are done: SIGINT/SIGTERM (landscape/core/StopRequest,
+// set by src/LongRun's handlers) or the --max-time wall-clock limit. Shared by the single-chain
+// and the walker printers.
 #include <chrono>
-#include <csignal>
+
+#include "landscape/core/StopRequest.h"
 
 namespace landscape {
 
 class GminStopRule {
  public:
   /// maxSeconds 0: no time limit.
-  GminStopRule(const volatile std::sig_atomic_t& signalFlag, double maxSeconds)
-      : m_signalFlag(signalFlag), m_maxSeconds(maxSeconds) {}
+  explicit GminStopRule(double maxSeconds) : m_maxSeconds(maxSeconds) {}
 
   /// Seconds since the rule was made (the start of the run).
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
   }
-  bool signalled() const { return m_signalFlag != 0; }
+  bool signalled() const { return stopRequested(); }
   /// Polled once per step; remembers that the time limit ended the run.
   bool stop() {
     if (m_maxSeconds > 0.0 && elapsed() >= m_maxSeconds) m_timeUp = true;
@@ -26,7 +27,6 @@ class GminStopRule {
   double maxSeconds() const { return m_maxSeconds; }
 
  private:
-  const volatile std::sig_atomic_t& m_signalFlag;
   double m_maxSeconds;
   bool m_timeUp = false;
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();

@@ -1,5 +1,7 @@
 #include "src/OptimDatabase.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <stdexcept>
 
@@ -26,13 +28,33 @@ std::vector<double> searchCoordinates(const OptimSystem& system, const std::vect
   return system.rigid ? system.rigid->fromAtoms(x) : x;
 }
 
+// A set of file rows as network indices, in file order, each once.
+std::vector<int> mappedSet(const std::vector<int>& rows, const std::vector<int>& index) {
+  std::vector<int> set;
+  for (int row : rows) {
+    const int m = index[row];
+    if (std::find(set.begin(), set.end(), m) == set.end()) set.push_back(m);
+  }
+  return set;
+}
+
 }  // namespace
 
 KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
-                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet) {
+                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet,
+                          std::size_t keepMinima, std::size_t keepStates) {
   KnownEntries known;
-  const StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
+  StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
   checkCompatible(path, metadata, system.units, atoms);
+  // Entries are appended in the order they were found, so the first ones are an earlier state.
+  if (stored.minima.size() > keepMinima) stored.minima.resize(keepMinima);
+  if (stored.transitionStates.size() > keepStates) stored.transitionStates.resize(keepStates);
+  for (const StoredTransitionState& ts : stored.transitionStates)
+    if (ts.plusMinimum >= static_cast<int>(stored.minima.size()) ||
+        ts.minusMinimum >= static_cast<int>(stored.minima.size()))
+      throw std::runtime_error(path + ": a transition state joins minima beyond the first " +
+                               std::to_string(stored.minima.size()) +
+                               " (not a network saved by an earlier cycle of this run)");
   std::vector<int> index(stored.minima.size());
   for (std::size_t i = 0; i < stored.minima.size(); ++i) {
     const TransitionNetwork::Added added = network.addMinimum(
@@ -51,6 +73,11 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
       known.states.back().minusMinimum = minus;
     }
   }
+  known.setA = mappedSet(stored.setA, index);
+  known.setB = mappedSet(stored.setB, index);
+  known.growth = stored.growth;
+  for (auto* pairs : {&known.growth.triedPairs, &known.growth.pendingPairs})
+    for (std::array<int, 2>& pair : *pairs) pair = {index[pair[0]], index[pair[1]]};
   if (!quiet) {
     std::printf(
         " database> '%s': %zu minima and %zu transition states loaded (%zu and %zu "
@@ -66,6 +93,9 @@ StoredTransitionNetwork completeNetwork(const OptimSystem& system, const Transit
                                         const CharacterisationParams& params) {
   Potential& potential = system.characterisation();
   StoredTransitionNetwork out;
+  out.setA = known.setA;
+  out.setB = known.setB;
+  out.growth = known.growth;
   for (std::size_t i = 0; i < network.minima().size(); ++i) {
     if (i < known.minima.size()) {
       out.minima.push_back(known.minima[i]);

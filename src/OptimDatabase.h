@@ -2,6 +2,7 @@
 // optim's transition-network database: what an earlier run stored is loaded into the network
 // before the endpoints, and everything is written back afterwards with the new stationary points
 // characterised (docs/database.md).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,14 +19,22 @@ namespace landscape {
 struct KnownEntries {
   std::vector<StoredNetworkMinimum> minima;
   std::vector<StoredTransitionState> states;
+  /// The file's endpoint sets and growth record, mapped to network indices (minima the run's
+  /// tolerances merge appear once), so that a rewrite keeps them.
+  std::vector<int> setA, setB;
+  GrowthRecord growth;
 };
 
 /// Adds the minima and transition states of the database at path to the (empty) network, in the
-/// search's coordinates; throws when its units or atom count differ from this run's.
+/// search's coordinates; throws when its units or atom count differ from this run's. Only the
+/// first keepMinima minima and keepStates transition states are loaded (optim --resume: a
+/// database saved one cycle after its connect checkpoint holds that cycle's entries at the end).
 KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
-                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet);
+                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet,
+                          std::size_t keepMinima = SIZE_MAX, std::size_t keepStates = SIZE_MAX);
 
-/// Everything in the network as stored records: loaded entries keep what the file said, new ones
+/// Everything in the network as stored records: loaded entries keep what the file said (endpoint
+/// sets and growth record included), new ones
 /// are characterised now (Hessian up to the size cap, point group, moments of inertia). With rigid
 /// bodies the records hold atoms, characterised on the atomistic potential.
 StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,

@@ -136,7 +136,8 @@ void addMolecules(Table& t) {
 void addConnect(Table& t) {
   t.section("Connect");
   t.add("max-cycles", "N", "connect cycles before giving up", connect(&ConnectParams::maxCycles))
-      .atLeast(1);
+      .atLeast(1)
+      .notInCheckpoint();  // a resumed run may go on for longer
   t.add("max-tries", "N", "DNEB attempts per pair of minima",
         connect(&ConnectParams::maxTriesPerPair))
       .atLeast(1);
@@ -292,17 +293,27 @@ void addOutput(Table& t) {
         "path.info",
         top(&C::outputDir))
       .named("a directory name")
-      .defaultText("./optim-out");
+      .defaultText("./optim-out")
+      .notInCheckpoint();
   t.add("database", "FILE",
         "transition-network HDF5 file to extend: read when it exists (a gmin minima.h5 too), "
-        "rewritten with everything found",
+        "rewritten with everything found after every connect cycle",
         top(&C::databaseFile))
       .named("a file name")
-      .defaultText("none, DIR/network.h5 is written");
+      .defaultText("none, DIR/network.h5 is written")
+      .notInCheckpoint();
+  t.add("resume", "DIR",
+        "continue the connect run whose --output folder is DIR from its connect.checkpoint (saved "
+        "after every cycle), with the same options (checked; --max-cycles may be larger); a folder "
+        "without one (stopped in cycle 1) starts the run afresh there",
+        top(&C::resumeDir))
+      .named("a directory name")
+      .defaultText("off")
+      .notInCheckpoint();
   t.add("seed", "N", "random seed of the alignments' orientations and first eigenvector guesses",
         fieldOf(&C::settings, &S::seed))
       .atLeast(0);
-  t.flag("quiet", "print only the three result lines", top(&C::quiet));
+  t.flag("quiet", "print only the three result lines", top(&C::quiet)).notInCheckpoint();
 }
 
 // OPTIM's keywords, in the order of docs/optim-keywords.md. OPTIM's meaning of each follows its
@@ -373,14 +384,15 @@ void addKeywordsNToU(Table& t) {
             "attempts per pair -> `connect.maxTriesPerPair`; images per unit distance "
             "(1/length) -> `connect.dneb.imageDensity`; iterations per image -> "
             "`connect.dneb.iterationDensity`; image cap -> `connect.dneb.maxImages`; `imageincr` "
-            "(more images on a retried pair) must be 0 or absent; `rmstol` the DNEB RMS gradient "
+            "(more images on a retried pair) must be 0 or absent unless `ntriesmax` is 1 (then no "
+            "pair is retried and it has no effect); `rmstol` the DNEB RMS gradient "
             "(energy/length) -> `connect.dneb.rmsTolerance`")
       .field("max-cycles", "the number of cycles")
       .field("max-tries", "the attempts per pair")
       .field("image-density", "the image density")
       .field("iteration-density", "the iteration density")
       .field("max-images", "the image cap")
-      .only("image increment", realRule(), "0")
+      .unused("image increment", realRule())
       .field("neb-rms", "the DNEB RMS tolerance");
   t.keyword("NEWNEB", "nimage niter [rmstol]",
             "the first DNEB run uses `nimage` images -> `connect.firstImages` and `niter` "
@@ -486,6 +498,17 @@ void resolveNebRms(const std::vector<KeywordLine>& lines, C& config) {
                               " from NEWCONNECT (" + connectLine->where() + ")");
 }
 
+// NEWCONNECT's image increment only matters when a pair is retried (ntriesmax > 1), which optim
+// does with the same images: refuse it there, accept it (unused) otherwise.
+void checkImageIncrement(const std::vector<KeywordLine>& lines) {
+  for (const auto& line : lines) {
+    if (line.keyword != "NEWCONNECT" || line.fields.size() < 6) continue;
+    if (*parseFortranReal(line.fields[5]) != 0.0 && *parseFortranReal(line.fields[1]) > 1.0)
+      line.fail("NEWCONNECT image increment " + line.fields[5] +
+                " is not implemented with more than one attempt per pair (must be 0 or absent)");
+  }
+}
+
 void addOtherKeywords(Table& t) {
   using K = KeywordStatus;
   // ---- accepted, ignored with a warning: output and diagnostics only ----
@@ -517,7 +540,10 @@ void addOtherKeywords(Table& t) {
             "(length), to the end of the file; --start FILE overrides them",
             readPoints);
   t.keyword(K::Syntax, "STOP", "", "end of the keywords; the rest of the file is not read");
-  t.afterKeywords(resolveNebRms);
+  t.afterKeywords([](const std::vector<KeywordLine>& lines, C& config) {
+    checkImageIncrement(lines);
+    resolveNebRms(lines, config);
+  });
 }
 
 }  // namespace

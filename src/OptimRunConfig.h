@@ -110,6 +110,7 @@ struct OptimRunConfig {
   OptimSettings settings = optimLj38ExampleSettings();
   std::string outputDir = "optim-out";  ///< --output DIR
   std::string databaseFile;             ///< --database FILE: read (if present), extended, rewritten
+  std::string resumeDir;  ///< --resume DIR: continue the connect run saved in DIR (its --output)
   bool quiet = false;                   ///< --quiet: only the three result lines
   std::vector<std::string> warnings;    ///< e.g. OPTIM keywords accepted but ignored
 };

@@ -26,9 +26,11 @@ void addGeneral(Table& t) {
       .commandLineOnly();
   t.positional("MODE",
                "import (PATHSAMPLE files -> database), export (database -> files), rates (NGT), "
-               "committors (commit.data) or regroup (free-energy groups)",
+               "committors (commit.data), regroup (free-energy groups) or grow (connect runs "
+               "between selected pairs, CYCLES times)",
                fieldOf(&C::mode))
-      .choices(std::vector<std::string>{"import", "export", "rates", "committors", "regroup"})
+      .choices(std::vector<std::string>{"import", "export", "rates", "committors", "regroup",
+                                        "grow"})
       .defaultText("");
   t.add("database", "FILE", "the HDF5 transition network (docs/database.md)", fieldOf(&C::database))
       .named("a file name");
@@ -58,32 +60,117 @@ void addKinetics(Table& t) {
       .nonNegative();
 }
 
+void addGrowth(Table& t) {
+  t.section("Growth (mode grow; docs/pathsample.md)");
+  t.add("cycles", "N", "growth cycles, each --pairs-per-cycle connect runs", fieldOf(&C::cycles))
+      .atLeast(0);
+  t.add("pair-selection", "",
+        "how pairs are chosen: untrap (kinetic traps, UNTRAP), shortcut (the best kinetic path, "
+        "SHORTCUT) or dijkstra (missing links of the best path, DIJPAIR)",
+        fieldOf(&C::pairSelection))
+      .choices(std::vector<std::string>{"untrap", "shortcut", "dijkstra"});
+  t.add("untrap-increment", "DE", "UNTRAP einc: threshold step of the superbasin analysis",
+        fieldOf(&C::untrapIncrement))
+      .unit("energy unit")
+      .nonNegative();
+  t.add("untrap-threshold", "DE", "UNTRAP ethresh: partners lie less than this above a trap",
+        fieldOf(&C::untrapThreshold))
+      .unit("energy unit");
+  t.add("untrap-delta-min", "DE", "UNTRAP edeltamin: smallest energy difference of the metric",
+        fieldOf(&C::untrapDeltaMin))
+      .unit("energy unit")
+      .defaultText("TINY");
+  t.add("untrap-low-barrier", "DE", "UNTRAP elowbar: barriers found this close to the product "
+        "count as tiny", fieldOf(&C::untrapLowBarrier))
+      .unit("energy unit")
+      .defaultText("TINY");
+  t.add("untrap-high-barrier", "DE", "UNTRAP ehighbar: barriers at least this high count as tiny",
+        fieldOf(&C::untrapHighBarrier))
+      .unit("energy unit")
+      .defaultText("HUGE");
+  t.add("shortcut-steps", "N", "SHORTCUT n: steps along the best path", fieldOf(&C::shortcutSteps))
+      .atLeast(1);
+  t.add("shortcut-by", "", "SHORTCUT pairs: the closest minima n or more steps apart (distance) "
+        "or either side of the highest barriers (barrier)", fieldOf(&C::shortcutBy))
+      .choices(std::vector<std::string>{"distance", "barrier"})
+      .choice("BARRIER", 1);
+  t.add("dijkstra-power", "P", "dijkstra: a missing link costs distance^P (length^P)",
+        fieldOf(&C::dijkstraPower))
+      .positive();
+  t.add("pairs-per-cycle", "N", "connect runs per cycle (PATHSAMPLE's CPUS)",
+        fieldOf(&C::pairsPerCycle))
+      .atLeast(1);
+  t.add("threads", "N", "CPU threads running a cycle's connect runs (results do not depend on it)",
+        fieldOf(&C::threads))
+      .atLeast(1)
+      .notInCheckpoint();
+  t.add("pair-list-size", "N", "candidate pairs kept per selection; the list is recomputed when "
+        "used up", fieldOf(&C::listSize))
+      .atLeast(1);
+  t.add("odata", "FILE", "OPTIM odata file of the connect runs (PATHSAMPLE's odata.connect; "
+        "docs/optim-keywords.md); default: optim's defaults", fieldOf(&C::odataFile))
+      .file()
+      .defaultText("");
+  t.add("prmtop", "FILE", "AMBER topology: grow a molecule's network (kcal/mol, Angstrom)",
+        fieldOf(&C::prmtopFile))
+      .file()
+      .defaultText("");
+  t.add("output", "DIR", "folder of the growth run: DIR/network.h5, rewritten after every cycle",
+        fieldOf(&C::outputDir))
+      .named("a directory name")
+      .notInCheckpoint();
+  t.add("resume", "DIR", "continue the growth run in DIR (same options; --cycles may be larger)",
+        fieldOf(&C::resumeDir))
+      .defaultText("")
+      .notInCheckpoint();
+  t.add("seed", "N", "random seed of the connect runs' alignments and eigenvector guesses",
+        fieldOf(&C::seed))
+      .atLeast(0);
+}
+
 void addKeywords(Table& t) {
   using K = KeywordStatus;
   t.keyword("TEMPERATURE", "T", "temperature of the rates (kT, or K for molecules)")
       .field("temperature", "the temperature");
   t.keyword("REGROUPFREE", "threshold", "regroup minima at this free-energy barrier")
       .field("regroup-threshold", "the threshold");
-  t.keyword("CYCLES", "n", "growth cycles; only 0 (analysis only) is implemented")
-      .only("the number of cycles", integerRule(0), "0");
+  t.keyword("CYCLES", "n", "growth cycles (mode grow)").field("cycles", "the number of cycles");
+  t.keyword("UNTRAP", "einc ethresh [edeltamin [elowbar [ehighbar]]]",
+            "UNTRAP pair selection (PATHSAMPLE's GETUPAIR)")
+      .sets("pair-selection", "untrap")
+      .field("untrap-increment", "the energy increment")
+      .field("untrap-threshold", "the energy threshold")
+      .field("untrap-delta-min", "edeltamin")
+      .field("untrap-low-barrier", "elowbar")
+      .field("untrap-high-barrier", "ehighbar");
+  t.keyword("SHORTCUT", "n [BARRIER]", "SHORTCUT pair selection along the best kinetic path")
+      .sets("pair-selection", "shortcut")
+      .field("shortcut-steps", "the number of steps")
+      .field("shortcut-by", "BARRIER", "distance");
+  t.keyword("DIJPAIR", "maxattempt [nconnmin]",
+            "Dijkstra pair selection: the missing links of the best path through known and "
+            "missing connections (--dijkstra-power); PATHSAMPLE's attempts per pair and minimum "
+            "connections are not used (each pair is tried once)")
+      .sets("pair-selection", "dijkstra")
+      .unused("the attempts per pair", integerRule(1))
+      .unused("the minimum connections", integerRule(0));
+  t.keyword("CPUS", "n", "connect runs per cycle").field("pairs-per-cycle", "the number of jobs");
+  t.keyword("SEED", "n", "random seed of the connect runs").field("seed", "the seed");
   t.addKeywords(K::Ignored,
                 {{"EXEC", "path", "the OPTIM executable (connect runs use the built-in engine)"},
-                 {"CPUS", "n", "parallel OPTIM jobs"},
                  {"SYSTEM", "symbol", "OPTIM's atom symbol"},
                  {"NATOMS", "n", "atoms (pathsample reads N from points.min)"},
-                 {"SEED", "n", "random seed of growth"},
                  {"DIRECTION", "AB|BA", "rates are reported both ways"},
                  {"CONNECTIONS", "n [maxtries]", "minimum connections of a new minimum"},
-                 {"PERMDIST", "[tol]", "permutational alignment of growth"},
-                 {"RANROT", "n", "random alignment starts of growth"},
-                 {"ETOL", "tol", "energy tolerance of growth"},
-                 {"GEOMDIFFTOL", "tol", "distance tolerance of growth"},
-                 {"ITOL", "tol", "moment-of-inertia tolerance of growth"},
-                 {"DIJKSTRA", "[n]", "Dijkstra analysis (growth pair selection)"}});
+                 {"PERMDIST", "[tol]", "permutational alignment (growth uses --odata's)"},
+                 {"RANROT", "n", "random alignment starts (growth uses --odata's)"},
+                 {"ETOL", "tol", "energy tolerance (growth uses --odata's EDIFFTOL)"},
+                 {"GEOMDIFFTOL", "tol", "distance tolerance (growth uses --odata's)"},
+                 {"ITOL", "tol", "moment-of-inertia tolerance of growth (not used: energy and "
+                                 "minimum distance decide)"},
+                 {"DIJKSTRA", "[n]", "Dijkstra analysis of the best path (growth: DIJPAIR)"}});
   t.addKeywords(K::NotImplemented,
-                {{"UNTRAP", "einc ethresh", "UNTRAP pair selection (growth)"},
-                 {"SHORTCUT", "n [BARRIER]", "SHORTCUT pair selection (growth)"},
-                 {"STARTFROMPATH", "file m1 m2", "a database from path.info (use optim)"}});
+                {{"STARTFROMPATH", "file m1 m2", "a database from path.info (use optim)"}});
 }
 
 const Table& pathsampleOptionTable() {
@@ -95,7 +182,7 @@ const Table& pathsampleOptionTable() {
       "\n"
       "Units: reduced units (LJ: epsilon, sigma, unit masses; kT and rates reduced), or with\n"
       "--units molecular kcal/mol, Angstrom, amu, temperatures in K and rates in s^-1.\n",
-      {addGeneral, addKinetics, addKeywords});
+      {addGeneral, addKinetics, addGrowth, addKeywords});
   return table;
 }
 
@@ -138,8 +225,8 @@ PathsampleRunConfig parsePathsampleCommandLine(const std::vector<std::string>& a
   table.apply(given, c);
   table.applyPositionals(given.positionals, c);
   if (c.mode.empty()) {
-    throw std::runtime_error("command line: MODE is required (import, export, rates, committors "
-                             "or regroup; --help)");
+    throw std::runtime_error("command line: MODE is required (import, export, rates, committors, "
+                             "regroup or grow; --help)");
   }
   return c;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Command line, --config file and PATHSAMPLE `pathdata` keyword file of the `pathsample` program
 // (issue 19) -> PathsampleRunConfig, through the option table of PathsampleOptions.cpp.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -12,13 +13,33 @@ struct PathsampleRunConfig {
   std::string helpText;
   std::vector<std::string> warnings;  ///< pathdata keywords accepted but ignored
 
-  std::string mode;                      ///< import, export, rates, committors or regroup
+  std::string mode;  ///< import, export, rates, committors, regroup or grow
   std::string database = "network.h5";   ///< --database FILE: the HDF5 network
   std::string directory = ".";           ///< --directory DIR: PATHSAMPLE files (in or out)
   std::string pathdataFile;              ///< --pathdata FILE
   std::vector<double> temperatures = {0.1};  ///< --temperature T[,T2...]: kT, or K (molecular)
   std::string units = "reduced";         ///< --units reduced|molecular
   double regroupThreshold = 0.0;         ///< --regroup-threshold DF (energy unit)
+
+  // Growth (mode grow; docs/pathsample.md).
+  int cycles = 0;                          ///< --cycles N (CYCLES)
+  std::string pairSelection = "untrap";    ///< --pair-selection untrap|shortcut|dijkstra
+  double untrapIncrement = 0.0;            ///< --untrap-increment (UNTRAP einc)
+  double untrapThreshold = 0.0;            ///< --untrap-threshold (UNTRAP ethresh)
+  double untrapDeltaMin = std::numeric_limits<double>::min();   ///< (UNTRAP edeltamin)
+  double untrapLowBarrier = std::numeric_limits<double>::min();  ///< (UNTRAP elowbar)
+  double untrapHighBarrier = std::numeric_limits<double>::max();  ///< (UNTRAP ehighbar)
+  int shortcutSteps = 1;                   ///< --shortcut-steps N (SHORTCUT n)
+  std::string shortcutBy = "distance";     ///< --shortcut-by distance|barrier (SHORTCUT n BARRIER)
+  double dijkstraPower = 1.0;              ///< --dijkstra-power P (pair selection DIJPAIR)
+  int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
+  int threads = 1;                         ///< --threads N
+  int listSize = 1000;                     ///< --pair-list-size N
+  std::string odataFile;                   ///< --odata FILE: connect settings (odata.connect)
+  std::string prmtopFile;                  ///< --prmtop FILE: molecules (AMBER-GB)
+  std::string outputDir = "pathsample-out";  ///< --output DIR: DIR/network.h5 of the growth run
+  std::string resumeDir;                   ///< --resume DIR: continue the growth run in DIR
+  long long seed = 1;                      ///< --seed N (SEED)
 };
 
 /// Parses the arguments (without argv[0]). Sources, highest precedence first: the command line,

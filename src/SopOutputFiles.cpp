@@ -1,5 +1,7 @@
 #include "src/SopOutputFiles.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -43,6 +45,17 @@ void SopOutputFiles::openReplica(int r, const SopDynamics& md) {
 void SopOutputFiles::sample(SopDynamics& md, long step) {
   for (int r = 0; r < m_config.dynamics.replicas; ++r) {
     const std::vector<double> x = md.positions(r);
+    if (!std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); }) ||
+        !std::isfinite(md.tipPosition(r))) {
+      char text[240];
+      std::snprintf(text, sizeof text,
+                    "replica %d: non-finite coordinates at step %ld (t = %.6g ps): the dynamics "
+                    "blew up (--dt %.6g ps too large for --friction %.6g kcal ps/(mol A^2)?); "
+                    "the files hold the samples before it",
+                    r, step, md.time(), m_config.dynamics.langevin.timeStep,
+                    m_config.dynamics.langevin.friction);
+      throw std::runtime_error(text);
+    }
     if (step % m_config.outputInterval == 0 || step == m_config.steps) writeCurveLine(r, md, x);
     if (m_config.frameInterval > 0 && step % m_config.frameInterval == 0) writeFrame(r, step, x);
   }

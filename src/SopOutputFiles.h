@@ -23,7 +23,8 @@ class SopOutputFiles {
   SopOutputFiles(const SopRunConfig& config, const SopTopology& topology,
                  const std::vector<double>& start, const SopDynamics& md);
 
-  /// The curve lines and frames that are due at `step`, for every replica.
+  /// The curve lines and frames that are due at `step`, for every replica. Throws
+  /// std::runtime_error, writing nothing for `step`, when a replica's coordinates are not finite.
   void sample(SopDynamics& md, long step);
   void flush();
 

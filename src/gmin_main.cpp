@@ -2,14 +2,14 @@
 // With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
 // ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
-#include <csignal>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -29,15 +29,13 @@
 #include "src/GminSystem.h"
 #include "src/GminWalkerPrinter.h"
 #include "src/GminWalkers.h"
+#include "src/LongRun.h"
+#include "src/OutputLock.h"
 #include "src/RunConfig.h"
 
 namespace {
 
 using namespace landscape;
-
-// Set by SIGINT/SIGTERM: the run stops after the current quench and still writes its results.
-volatile std::sig_atomic_t g_stopRequested = 0;
-extern "C" void requestStop(int) { g_stopRequested = 1; }
 
 int printHelpOrVersion(const GminRunConfig& config) {
   if (config.action == GminRunConfig::Action::Help)
@@ -70,12 +68,23 @@ struct OutputFolder {
 };
 
 // The checkpoint is read before the moves are built, since the Langevin noise stream continues
-// from the checkpoint's quench number.
+// from the checkpoint's quench number. A run stopped or killed before its first checkpoint
+// leaves a folder without one: --resume then starts the run afresh there (the same options give
+// the same run), with a note.
 OutputFolder openOutputFolder(const GminRunConfig& config) {
   OutputFolder out;
-  out.resuming = !config.resumeDir.empty();
-  out.dir = out.resuming ? config.resumeDir : config.outputDir;
-  if (out.resuming) out.checkpoint = readCheckpointFile(out.checkpointPath());
+  out.dir = config.resumeDir.empty() ? config.outputDir : config.resumeDir;
+  if (!config.resumeDir.empty()) {
+    out.resuming = !std::filesystem::is_directory(out.dir) ||
+                   std::filesystem::exists(out.checkpointPath());
+    if (out.resuming)
+      out.checkpoint = readCheckpointFile(out.checkpointPath());
+    else
+      std::fprintf(stderr,
+                   "gmin: note: %s has no checkpoint (the run stopped before its first one): "
+                   "starting the run afresh there\n",
+                   out.dir.c_str());
+  }
   std::filesystem::create_directories(out.dir);
   return out;
 }
@@ -129,6 +138,14 @@ void printResults(const BasinHoppingResult& result, const BasinHoppingParams& p,
 int finishRun(const GminRunConfig& config, const GminResultWriter& writer,
               const BasinHoppingResult& result, const GminStopRule& stopRule,
               const std::string& dir, const std::string& goal) {
+  const bool signalled = result.stoppedEarly && !stopRule.timeUp();
+  if (result.lowest.empty() && signalled) {
+    std::fprintf(stderr,
+                 "gmin: stopped by a signal before the first quench ended; nothing written "
+                 "(--resume %s starts the run afresh)\n",
+                 dir.c_str());
+    return stopExitStatus();
+  }
   if (result.lowest.empty()) {
     throw std::runtime_error(
         "no minimum found: no quench both succeeded and passed the checks (" +
@@ -137,17 +154,18 @@ int finishRun(const GminRunConfig& config, const GminResultWriter& writer,
         "see the progress lines); nothing was written to " + dir + "/lowest");
   }
   writer.write(result.lowest);
-  const bool signalled = result.stoppedEarly && !stopRule.timeUp();
   if (signalled)
-    std::fprintf(stderr, "gmin: stopped by a signal after quench %ld; results written\n",
-                 result.quenches);
+    std::fprintf(stderr,
+                 "gmin: stopped by a signal after quench %ld; results written (minima not yet "
+                 "re-quenched tightly are as saved; --resume %s continues)\n",
+                 result.quenches, dir.c_str());
   else if (result.stoppedEarly && !config.quiet)
     std::printf("gmin: --max-time %.6g s reached; results written (--resume %s continues)\n",
                 stopRule.maxSeconds(), dir.c_str());
   if (!config.quiet) printResults(result, config.basinHopping, dir);
   if (!config.quiet && !goal.empty()) std::printf("%s\n", goal.c_str());
   std::printf("lowest energy: %.10f\n", result.lowest.front().energy);
-  return signalled ? 130 : 0;  // 128 + SIGINT, as shells report an interrupted command
+  return signalled ? stopExitStatus() : 0;  // 128 + signal, as shells report it
 }
 
 // The parts of a run shared by the single chain and the walkers.
@@ -187,7 +205,7 @@ int runSingleChain(const RunSetup& run) {
   printStart(run, search.containerRadius());
   const GminResultWriter writer(run.out.dir, *run.system.atomistic, run.system.amber.get(),
                                 run.system.sop.get(), run.system.rigid);
-  GminStopRule stopRule(g_stopRequested, config.maxTime);
+  GminStopRule stopRule(config.maxTime);
   GminProgressPrinter printer(config.quiet, writer, run.out.checkpointPath(), fingerprint,
                               run.params.steps, stopRule);
   const BasinHoppingResult result = run.out.resuming
@@ -266,7 +284,7 @@ int runWalkers(const RunSetup& run, int walkers) {
   const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
                                 system.sop.get(), system.rigid);
   // --max-time is rank 0's clock; a signal to any rank stops them all.
-  GminStopRule stopRule(g_stopRequested, root ? config.maxTime : 0.0);
+  GminStopRule stopRule(root ? config.maxTime : 0.0);
   GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),
                             checkpoint, stopRule);
   StopOnlyObserver silent(stopRule);
@@ -300,6 +318,9 @@ void checkRankRun(Communicator& ranks, bool walkerRun) {
 }
 
 int run(int argc, char** argv, Communicator& ranks) {
+  setUpLongRun("gmin");
+  // Several ranks stop together, at a round's end they agree on (src/GminRanks.h).
+  if (ranks.size() > 1) deferStopRequests();
   const GminRunConfig config = parseGminCommandLine(argc, argv);
   if (config.action != GminRunConfig::Action::Run) return printHelpOrVersion(config);
   if (ranks.rank() == 0)
@@ -319,6 +340,12 @@ int run(int argc, char** argv, Communicator& ranks) {
                              std::to_string(saved) + " walkers, this run asks for " +
                              std::to_string(walkers) + "; resume with the original --walkers");
   checkWalkerRun(config, walkers);
+  std::optional<OutputLock> lock;  // rank 0 alone writes the folder
+  if (ranks.rank() == 0) {
+    lock.emplace(out.dir, "gmin");
+    for (const char* file : {"lowest", "minima.h5", "checkpoint"})
+      requireWritable(out.dir + "/" + file, file);
+  }
   addLangevinMove(config, out.resuming ? out.checkpoint.state.quench : 0, system);
 
   // A resumed run ends at the larger of the original and the new --steps.
@@ -330,8 +357,6 @@ int run(int argc, char** argv, Communicator& ranks) {
                              (walkerRun ? "single-chain" : "walker") +
                              " run; resume with the original --walkers and --bhpt");
   checkRankRun(ranks, walkerRun);
-  std::signal(SIGINT, requestStop);
-  std::signal(SIGTERM, requestStop);
   return walkerRun ? runWalkers(setup, walkers) : runSingleChain(setup);
 }
 

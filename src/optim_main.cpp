@@ -11,19 +11,25 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "landscape/core/StopRequest.h"
 #include "landscape/formats/AtomicFile.h"
+#include "landscape/formats/ConnectCheckpointFile.h"
 #include "landscape/formats/PathsampleExport.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Connect.h"
 #include "src/OptimDatabase.h"
+#include "src/LongRun.h"
 #include "src/OptimEndpoints.h"
+#include "src/OptimOptions.h"
 #include "src/OptimProgress.h"
 #include "src/OptimRunConfig.h"
 #include "src/OptimSystem.h"
+#include "src/OutputLock.h"
 
 namespace {
 
@@ -59,25 +65,34 @@ void printHeader(const OptimRunConfig& config, const OptimSystem& system,
                   : "no permutations");
 }
 
-// The network as a connect run starts it: what the database holds, then the two endpoints.
+// The network as a connect run starts it: what the database holds (on --resume: the network
+// saved after the last completed cycle), then the two endpoints.
 struct NetworkStart {
   std::string databasePath;
   DatabaseMetadata metadata;
   KnownEntries known;
-  std::size_t loadedStates = 0;
-  int start = 0, finish = 0;  ///< network indices of the endpoints
+  std::size_t loadedStates = 0;  ///< transition states in the database before the run began
+  int start = 0, finish = 0;     ///< network indices of the endpoints
 };
 
+std::string databasePathOf(const OptimRunConfig& config) {
+  return config.databaseFile.empty() ? config.outputDir + "/network.h5" : config.databaseFile;
+}
+
 NetworkStart startNetwork(const OptimRunConfig& config, const OptimSystem& system,
-                          const OptimEndpoints& endpoints, TransitionNetwork& network) {
-  std::filesystem::create_directories(config.outputDir);
+                          const OptimEndpoints& endpoints, TransitionNetwork& network,
+                          const ConnectCheckpoint* resumed) {
   NetworkStart n;
-  n.databasePath =
-      config.databaseFile.empty() ? config.outputDir + "/network.h5" : config.databaseFile;
+  n.databasePath = databasePathOf(config);
   std::error_code error;
-  if (!config.databaseFile.empty() && std::filesystem::exists(config.databaseFile, error)) {
-    n.known = loadDatabase(config.databaseFile, system, endpoints.atoms, network, n.metadata,
-                           config.quiet);
+  const bool load = resumed ? resumed->progress.cycles > 0
+                            : !config.databaseFile.empty() &&
+                                  std::filesystem::exists(config.databaseFile, error);
+  if (load) {
+    n.known = resumed ? loadDatabase(n.databasePath, system, endpoints.atoms, network, n.metadata,
+                                     config.quiet, resumed->minima, resumed->transitionStates)
+                      : loadDatabase(n.databasePath, system, endpoints.atoms, network, n.metadata,
+                                     config.quiet);
   } else {
     n.metadata.potential = system.searched().name();
     n.metadata.energyUnit = system.units.energy;
@@ -85,7 +100,15 @@ NetworkStart startNetwork(const OptimRunConfig& config, const OptimSystem& syste
     n.metadata.atoms = endpoints.atoms;
     n.metadata.program = "optim";
   }
-  n.loadedStates = network.transitionStates().size();
+  n.loadedStates = resumed ? resumed->loadedTransitionStates : network.transitionStates().size();
+  if (resumed && (network.minima().size() != resumed->minima ||
+                  network.transitionStates().size() != resumed->transitionStates))
+    throw std::runtime_error(n.databasePath + " holds " + std::to_string(network.minima().size()) +
+                             " minima and " + std::to_string(network.transitionStates().size()) +
+                             " transition states, its connect checkpoint " +
+                             std::to_string(resumed->minima) + " and " +
+                             std::to_string(resumed->transitionStates) +
+                             ": the database is older than the checkpoint");
   const Endpoint& s = endpoints.start;
   const Endpoint& f = endpoints.finish;
   n.start = network.addMinimum(s.x, s.energy).index;
@@ -136,14 +159,22 @@ void printPath(const ConnectResult& result, const TransitionNetwork& network, do
       elapsed, result.dnebRuns, result.transitionStateSearches, result.gradientCalls);
 }
 
-// The database (every stationary point, new ones characterised) and path.info (the transition
-// states found in this run, OPTIM's DUMPALLPATHS).
-void writeResults(const OptimRunConfig& config, const OptimSystem& system,
-                  const TransitionNetwork& network, const NetworkStart& n,
-                  const OptimSettings& settings) {
-  const StoredTransitionNetwork stored =
+// The database (every stationary point, new ones characterised; atomically, so a kill leaves the
+// previous cycle's file) and, at the end, path.info (the transition states found in this run,
+// OPTIM's DUMPALLPATHS). The characterised entries become known, so each is characterised once.
+StoredTransitionNetwork saveNetwork(const OptimSystem& system, const TransitionNetwork& network,
+                                    NetworkStart& n, const OptimSettings& settings) {
+  StoredTransitionNetwork stored =
       completeNetwork(system, network, n.known, settings.characterisation);
   TransitionNetworkDatabase::write(n.databasePath, n.metadata, stored);
+  n.known = {stored.minima, stored.transitionStates};
+  return stored;
+}
+
+void writeResults(const OptimRunConfig& config, const OptimSystem& system,
+                  const TransitionNetwork& network, NetworkStart& n,
+                  const OptimSettings& settings) {
+  const StoredTransitionNetwork stored = saveNetwork(system, network, n, settings);
   std::vector<int> foundNow;
   for (std::size_t t = n.loadedStates; t < stored.transitionStates.size(); ++t) {
     foundNow.push_back(static_cast<int>(t));
@@ -182,10 +213,46 @@ void printSummary(const ConnectResult& result, const TransitionNetwork& network,
   }
 }
 
+// --resume DIR: the checkpoint saved after the last completed cycle, checked against this run's
+// options; none when DIR has no checkpoint (stopped or killed in cycle 1), which starts afresh.
+std::optional<ConnectCheckpoint> readResumeCheckpoint(const OptimRunConfig& config,
+                                                      const CheckpointFingerprint& fingerprint) {
+  if (config.resumeDir.empty()) return std::nullopt;
+  const std::string path = config.resumeDir + "/connect.checkpoint";
+  if (std::filesystem::is_directory(config.resumeDir) && !std::filesystem::exists(path)) {
+    std::fprintf(stderr,
+                 "optim: note: %s has no connect checkpoint (the run stopped in its first cycle): "
+                 "starting the run afresh there\n",
+                 config.resumeDir.c_str());
+    return std::nullopt;
+  }
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(path + ": no connect checkpoint here (is it the --output folder of an "
+                             "optim run?)");
+  ConnectCheckpoint checkpoint = readConnectCheckpointFile(path);
+  checkFingerprint(path, checkpoint.fingerprint, fingerprint);
+  return checkpoint;
+}
+
+int stoppedBeforeTheFirstCycle(const OptimRunConfig& config) {
+  std::fprintf(stderr, "optim: stopped by a signal before the first connect cycle; nothing "
+               "written (--resume %s starts the run afresh)\n", config.outputDir.c_str());
+  return stopExitStatus();
+}
+
 int run(int argc, char** argv) {
-  const OptimRunConfig config = parseOptimCommandLine(argc, argv);
+  setUpLongRun("optim");
+  OptimRunConfig config = parseOptimCommandLine(argc, argv);
   if (config.action != OptimRunConfig::Action::Run) return printHelpOrVersion(config);
   for (const std::string& w : config.warnings) std::cerr << "optim: warning: " << w << "\n";
+  if (!config.resumeDir.empty()) config.outputDir = config.resumeDir;
+  const CheckpointFingerprint fingerprint = optimOptionTable().fingerprint(config);
+  const std::optional<ConnectCheckpoint> resumed = readResumeCheckpoint(config, fingerprint);
+  const OutputLock lock(config.outputDir, "optim");
+  const std::string checkpointPath = config.outputDir + "/connect.checkpoint";
+  requireWritable(databasePathOf(config), "the transition-network database");
+  requireWritable(config.outputDir + "/path.info", "path.info");
+  requireWritable(checkpointPath, "the connect checkpoint");
   OptimSettings settings = config.settings;  // the system adds atom types, groups, rigid bodies
 
   std::shared_ptr<const AmberTopology> amber = readOptimTopology(config);
@@ -197,15 +264,37 @@ int run(int argc, char** argv) {
   if (!config.quiet) printHeader(config, system, settings);
   prepareEndpoint(system, endpoints.start, settings, endpoints.minimise, config.quiet);
   prepareEndpoint(system, endpoints.finish, settings, endpoints.minimise, config.quiet);
+  if (stopRequested()) return stoppedBeforeTheFirstCycle(config);
   warnAboutStereochemistry(config, system, endpoints);
 
   TransitionNetwork network(settings.network);
-  const NetworkStart n = startNetwork(config, system, endpoints, network);
+  NetworkStart n = startNetwork(config, system, endpoints, network, resumed ? &*resumed : nullptr);
   const ConnectParams& c = settings.connect;
   if (!config.quiet) printConnectSettings(c, network, n);
+  if (resumed && !config.quiet)
+    std::printf(" connect> resuming from %s after cycle %d\n", checkpointPath.c_str(),
+                resumed->progress.cycles);
   OptimProgress progress(network, config.quiet);
+  ConnectObserver observer = progress.observer();
+  observer.onCycleEnd = [&](const ConnectProgress& p) {
+    saveNetwork(system, network, n, settings);
+    writeConnectCheckpointFile(checkpointPath,
+                               {fingerprint, n.loadedStates, network.minima().size(),
+                                network.transitionStates().size(), p});
+  };
+  const Connect connect(c);
   const ConnectResult result =
-      Connect(c).connect(system.searched(), network, n.start, n.finish, progress.observer());
+      resumed ? connect.resume(system.searched(), network, n.start, n.finish, resumed->progress,
+                               observer)
+              : connect.connect(system.searched(), network, n.start, n.finish, observer);
+  if (result.status == ConnectStatus::Stopped) {
+    std::fprintf(stderr,
+                 "optim: stopped by a signal in connect cycle %d; %s and %s hold the network "
+                 "after cycle %d (--resume %s continues)\n",
+                 result.cycles, n.databasePath.c_str(), checkpointPath.c_str(), result.cycles - 1,
+                 config.outputDir.c_str());
+    return stopExitStatus();
+  }
 
   if (!config.quiet) printPath(result, network, progress.elapsed());
   writeResults(config, system, network, n, settings);

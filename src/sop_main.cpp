@@ -8,15 +8,17 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/SopDynamicsFactory.h"
+#include "landscape/core/StopRequest.h"
 #include "landscape/dynamics/SopDynamics.h"
 #include "potentials/SopTopology.h"
+#include "src/LongRun.h"
+#include "src/OutputLock.h"
 #include "src/SopOutputFiles.h"
 #include "src/SopRunConfig.h"
 
@@ -66,6 +68,7 @@ double runInChunks(const SopRunConfig& config, const SopTopology& topology, SopD
   while (done < config.steps) {
     const long next = std::min(config.steps, (done / chunk + 1) * chunk);
     md.run(next - done);
+    if (stopRequested()) break;  // no sample off the output grid: a resume would repeat it
     done = next;
     files.sample(md, done);
     files.flush();
@@ -93,6 +96,7 @@ void printSummary(const SopRunConfig& config, const SopTopology& topology, SopDy
 }
 
 int run(int argc, char** argv) {
+  setUpLongRun("sop");
   const SopRunConfig config = parseSopCommandLine(argc, argv);
   if (config.action != SopRunConfig::Action::Run) {
     std::cout << config.helpText;
@@ -101,10 +105,16 @@ int run(int argc, char** argv) {
   const SopTopology topology = readSopTopology(config.pdbFile, config.sop);
   const std::vector<double> start = topology.nativeCoordinates();
   auto md = makeSopDynamics(topology, start, config.dynamics, config.backend);
-  std::filesystem::create_directories(config.outputDir);
+  const OutputLock lock(config.outputDir, "sop");
   SopOutputFiles files(config, topology, start, *md);
   if (!config.quiet) printHeader(config, topology);
   const double seconds = runInChunks(config, topology, *md, files);
+  if (stopRequested()) {
+    files.flush();
+    std::fprintf(stderr, "sop: stopped by a signal at step %ld of %ld; output written up to the "
+                 "last output interval\n", md->stepsDone(), config.steps);
+    return stopExitStatus();
+  }
   printSummary(config, topology, *md, seconds);
   return 0;
 }

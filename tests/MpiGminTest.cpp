@@ -70,9 +70,10 @@ class MpiGmin : public ::testing::Test {
     return env && *env ? env : LANDSCAPE_GMIN_EXECUTABLE;
   }
   // gmin with `args` in the test folder: on `ranks` MPI ranks, or without mpirun for ranks 0.
-  // `environment` is prefixed to the command (e.g. the fault drill). A 120 s limit turns a hang
-  // into a failure.
-  GminRun gmin(int ranks, const std::string& args, const std::string& environment = "") {
+  // `environment` is prefixed to the command (e.g. the fault drill), `wrapper` runs it (a script
+  // that signals a rank). A 120 s limit turns a hang into a failure.
+  GminRun gmin(int ranks, const std::string& args, const std::string& environment = "",
+               const std::string& wrapper = "") {
     std::string launcher;
 #ifdef LANDSCAPE_MPIEXEC
     if (ranks > 0)
@@ -82,7 +83,7 @@ class MpiGmin : public ::testing::Test {
     const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
     const std::string command =
         "cd '" + m_dir.string() + "' && env -u LANDSCAPE_FAULT_DRILL OMPI_ALLOW_RUN_AS_ROOT=1 " +
-        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + environment + " timeout 120 " + launcher + "'" +
+        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + environment + " " + wrapper + " timeout 120 " + launcher + "'" +
         gminExecutable() + "' " + args + " > '" + out.string() + "' 2> '" + err.string() + "'";
     const int status = std::system(command.c_str());
     return {WEXITSTATUS(status), slurp(out), slurp(err)};
@@ -171,6 +172,35 @@ TEST_F(MpiGmin, KilledRankEndsTheJobAndResumeCompletesIt) {
   const GminRun two = gmin(2, kWalkers + "--steps 90 --resume part2");
   ASSERT_EQ(two.exitCode, 0) << two.err;
   expectSameRun("full", "part2");
+}
+
+// SIGTERM to rank 1 alone (once the first checkpoint exists): every rank stops after the same
+// round, rank 0 writes the results and a checkpoint of that round and the job exits with 130
+// (128 + SIGINT's number, rank 0's status, as for one process); no rank is left waiting.
+TEST_F(MpiGmin, SignalToOneRankStopsEveryRankAfterTheSameRound) {
+  const fs::path script = m_dir / "signal_rank_1.sh";
+  std::ofstream(script) << "\"$@\" & top=$!\n"
+                           "for i in $(seq 1 3000); do [ -f part/checkpoint ] && break; sleep 0.02; "
+                           "done\n"
+                           "for p in $(pgrep -P $top) $(pgrep -P \"$(pgrep -P $top)\"); do\n"
+                           "  tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | "
+                           "grep -qx OMPI_COMM_WORLD_RANK=1 && kill -TERM $p\n"
+                           "done\n"
+                           "wait $top\n";
+  const GminRun r = gmin(3, "--lj 13 --walkers 6 --steps 100000000 --dump-interval 20 --seed 3 "
+                            "--output part",
+                         "", "sh '" + script.string() + "'");
+  EXPECT_EQ(r.exitCode, 130) << "124: the job hung after a signal to one rank\n" << r.err;
+  EXPECT_NE(r.err.find("gmin: stopped by a signal after quench "), std::string::npos) << r.err;
+  const std::string after = "stopped by a signal after quench ";
+  const std::size_t at = r.err.find(after);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  // The quenches of all 6 walkers: whole rounds, the checkpoint's round.
+  const long quenches = std::stol(r.err.substr(at + after.size()));
+  EXPECT_EQ(quenches % 6, 0) << quenches;
+  EXPECT_NE(slurp(m_dir / "part/checkpoint").find("quench " + std::to_string(quenches / 6) + "\n"),
+            std::string::npos) << quenches;
+  EXPECT_TRUE(fs::exists(m_dir / "part/lowest"));
 }
 
 TEST_F(MpiGmin, OneChainOverSeveralRanksIsAnError) {

@@ -188,8 +188,11 @@ TEST(OdataFile, ErrorsNameLineAndKeyword) {
                           {"odata:1:", "NEBK expects 'k' (1 field), found 0 fields"});
   expectOneLineContaining(errorOf([] { applied("NEBK ten\n"); }),
                           {"odata:1:", "NEBK expects a number", "'ten'"});
-  expectOneLineContaining(errorOf([] { applied("NEWCONNECT 10 1 20 20 30 0.5\n"); }),
+  expectOneLineContaining(errorOf([] { applied("NEWCONNECT 10 2 20 20 30 0.5\n"); }),
                           {"odata:1:", "image increment", "not implemented"});
+  // One attempt per pair: no pair is retried, so the increment has no effect (PATHSAMPLE's
+  // odata.connect of the LJ38 UNTRAP example).
+  EXPECT_EQ(applied("NEWCONNECT 4 1 20.0 20.0 5 5.0 0.025\n").settings.connect.dneb.maxImages, 5);
   expectOneLineContaining(errorOf([] { applied("BULK 1 1 1\n"); }),
                           {"odata:1:", "BULK is not implemented"});
   expectOneLineContaining(errorOf([] { applied("DIJKSTRA 0\n"); }), {"DIJKSTRA expects", "> 0"});

@@ -53,14 +53,35 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
   EXPECT_EQ(parsePathsampleCommandLine({"rates", "--pathdata", pathdata, "--temperature", "0.3"})
                 .temperatures,
             std::vector<double>{0.3});
-  // UNTRAP with CYCLES 50 (growth) is refused naming the file and line.
+  // The UNTRAP example's pathdata: growth settings (UNTRAP einc ethresh, CYCLES, CPUS, SEED).
   const std::string untrap = testDataRoot() + "/lj38/pathsample-untrap/input/pathdata";
+  const PathsampleRunConfig u = parsePathsampleCommandLine({"grow", "--pathdata", untrap});
+  EXPECT_EQ(u.pairSelection, "untrap");
+  EXPECT_EQ(u.untrapIncrement, 0.035);
+  EXPECT_EQ(u.untrapThreshold, 3.0);
+  EXPECT_EQ(u.cycles, 50);
+  EXPECT_EQ(u.pairsPerCycle, 1);
+  // SHORTCUT n BARRIER and DIJKSTRA p select their pairs; STARTFROMPATH is refused with its line.
+  const fs::path keywords =
+      fs::temp_directory_path() / ("pathdata-growth-" + std::to_string(getpid()));
+  std::ofstream(keywords) << "SHORTCUT 3 BARRIER\nCYCLES 2\n";
+  const PathsampleRunConfig sc = parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
+  EXPECT_EQ(sc.pairSelection, "shortcut");
+  EXPECT_EQ(sc.shortcutSteps, 3);
+  EXPECT_EQ(sc.shortcutBy, "BARRIER");
+  std::ofstream(keywords) << "DIJPAIR 1\n";
+  const PathsampleRunConfig dj = parsePathsampleCommandLine(
+      {"grow", "--pathdata", keywords.string(), "--dijkstra-power", "2"});
+  EXPECT_EQ(dj.pairSelection, "dijkstra");
+  EXPECT_EQ(dj.dijkstraPower, 2.0);
+  std::ofstream(keywords) << "CYCLES 2\nSTARTFROMPATH path.info 1 2\n";
   try {
-    parsePathsampleCommandLine({"rates", "--pathdata", untrap});
-    ADD_FAILURE() << "UNTRAP accepted";
+    parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
+    ADD_FAILURE() << "STARTFROMPATH accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find(untrap + ":"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(keywords.string() + ":2:"), std::string::npos) << e.what();
   }
+  fs::remove(keywords);
   const fs::path unknown = fs::temp_directory_path() / ("pathdata-unknown-" + std::to_string(getpid()));
   std::ofstream(unknown) << "TEMPERATURE 0.2\nFROBNICATE 3\n";
   try {

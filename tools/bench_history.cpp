@@ -9,7 +9,7 @@
 //   cpu  = everything on the CPU.
 // Paper settings by default: max step 0.4, max rise 1e-4, RMS gradient 1e-5 (kcal/mol and Angstrom
 // for molecules; reduced units for Lennard-Jones). Writes PREFIX.md, PREFIX.csv and, when Python's
-// matplotlib is available, PREFIX.png (tools/plot_history.py). Progress goes to stderr.
+// matplotlib is available, PREFIX.png (python3 -m landscape.plots history). Progress goes to stderr.
 //
 // Usage: bench_history --lj N [--starts K] [--m 4,10,...] [--impl gpu1,gpu2,cpu] [--seed S]
 //                      [--perturb DX] [--max-iterations N] [--out PREFIX]
@@ -36,6 +36,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "src/SharedOptions.h"
+#include "tools/PythonPlot.h"
 
 namespace {
 
@@ -228,11 +229,9 @@ int main(int argc, char** argv) {
     std::ifstream back(o.out + ".md");
     std::string text((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>());
     std::printf("%s", text.substr(head.str().size()).c_str());
-    // The plot is optional: it needs python3 with matplotlib (Debian: python3-matplotlib).
-    const std::string plot = "python3 \"" LANDSCAPE_SOURCE_DIR "/tools/plot_history.py\" \"" +
-                             o.out + ".csv\" \"" + o.out + ".png\"";
-    if (std::system(plot.c_str()) != 0)
-      std::fprintf(stderr, "bench_history: no plot (needs python3-matplotlib); tables written\n");
+    // The plot: landscape.plots history (matplotlib, installed by tools/setup.sh).
+    if (landscape::runPythonPlot("bench_history", {"history", o.out + ".csv", "-o", o.out + ".png"}))
+      std::fprintf(stderr, "bench_history: no plot (landscape.plots failed); tables written\n");
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_history: error: %s\n", e.what());

@@ -23,6 +23,7 @@ LAYERS = [
     "gpu",
     "backends",
     "src",
+    "python",
     "tools",
     "tests",
     "fuzz",

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "landscape/formats/AtomicFile.h"
 #include "landscape/geometry/RigidBodyFinder.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
@@ -80,7 +81,8 @@ int main(int argc, char** argv) {
              : std::string())};
     for (std::size_t b = 0; b < found.descriptions.size(); ++b)
       comments.push_back("body " + std::to_string(b + 1) + ": " + found.descriptions[b]);
-    writeRigidBodies(out, found.set, comments);
+    // Atomically: an interrupted run never leaves a half-written file (e.g. over an older one).
+    writeFileAtomically(out, formatRigidBodies(found.set, comments), "rigid-body file");
     std::printf(
         "%s: %zu bodies (%d peptide bonds, %d aromatic rings, %d sp2 centres%s), largest "
         "%zu atoms, %zu free atoms of %zu\n",

@@ -20,11 +20,21 @@ if [[ "${1:-}" != "--no-install" ]]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
   fi
+  # The Python module (python/, docs/python.md) and its tests: into the python3 first on PATH,
+  # the interpreter CMake builds the module for and ctest runs pytest with.
+  python_packages=(nanobind scikit-build-core numpy matplotlib networkx h5py ase pytest)
+  if ! python3 -c "import nanobind, numpy, matplotlib, networkx, h5py, ase, pytest" 2>/dev/null; then
+    echo "setup: installing Python packages ${python_packages[*]} for $(command -v python3)"
+    python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}" ||
+      echo "setup: pip failed; the Python module and its tests will be skipped"
+  fi
 fi
 
 # nvcc from the CUDA toolkit is used when present (LANDSCAPE_CUDA=AUTO); it is not on PATH by
 # default on Debian installs of the toolkit.
 [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLANDSCAPE_CUDA="${LANDSCAPE_CUDA:-AUTO}"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLANDSCAPE_CUDA="${LANDSCAPE_CUDA:-AUTO}" \
+      -DPython_EXECUTABLE="$(command -v python3)"
 cmake --build build -j"$(nproc)"
-echo "setup: built build/gmin and build/landscape_tests"
+echo "setup: built build/gmin, build/landscape_tests and (when Python was found) the Python"
+echo "       module: PYTHONPATH=build/python python3 -c 'import landscape'"

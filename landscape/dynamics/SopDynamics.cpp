@@ -7,6 +7,7 @@
 #include <string>
 
 #include "landscape/core/Require.h"
+#include "landscape/core/StopRequest.h"
 #include "potentials/InputChecks.h"
 #include "potentials/LangevinTerms.h"
 #include "potentials/RandomTerms.h"
@@ -204,7 +205,8 @@ void SopDynamicsCpu::run(long steps) {
   const double amplitude = m_params.langevin.noiseAmplitude();
   const SopRepulsion<double> tipRep = makeSopRepulsion<double>(
       p.tipEpsilon, p.tipSigma > 0 ? p.tipSigma : 1.0, p.tipCutoff > 0 ? p.tipCutoff : 1.0);
-  for (long step = 0; step < steps; ++step) {
+  // A stop request ends the run between two steps (stepsDone() tells how far it got).
+  for (long step = 0; step < steps && !stopRequested(); ++step) {
     const double t = static_cast<double>(m_steps) * m_params.langevin.timeStep;
     m_streams.nextStep(m_words.data());
     for (int r = 0; r < m_params.replicas; ++r) {

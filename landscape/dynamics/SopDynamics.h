@@ -129,7 +129,8 @@ class SopDynamics {
   virtual const SopProtocol& protocol() const = 0;
   virtual std::size_t beads() const = 0;  ///< per replica
   int replicas() const { return params().replicas; }
-  /// Advances every replica by `steps` (>= 0) steps.
+  /// Advances every replica by `steps` (>= 0) steps. The CPU reference stops early, between two
+  /// steps, when a stop is requested (landscape/core/StopRequest.h); stepsDone() tells where.
   virtual void run(long steps) = 0;
   virtual long stepsDone() const = 0;
   double time() const { return static_cast<double>(stepsDone()) * params().langevin.timeStep; }

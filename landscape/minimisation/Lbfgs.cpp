@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
 
 namespace landscape {
@@ -14,6 +15,7 @@ std::string lbfgsStatusName(LbfgsStatus status) {
     case LbfgsStatus::MaxIterations: return "iteration limit";
     case LbfgsStatus::LineSearchFailed: return "energy rose along steepest descent";
     case LbfgsStatus::NonFiniteEnergy: return "non-finite energy";
+    case LbfgsStatus::Stopped: return "stopped on request";
   }
   return "unknown";
 }
@@ -79,6 +81,12 @@ LbfgsResult Lbfgs::minimize(LbfgsWorkspace& ws, const Observer& observer) const 
   }
   result.status = LbfgsStatus::MaxIterations;
   for (int it = 1; rms >= m_params.rmsTolerance && it <= m_params.maxIterations; ++it) {
+    // Polled once per iteration (one relaxed atomic load), so a signal ends even a long
+    // minimisation within one iteration.
+    if (stopRequested()) {
+      result.status = LbfgsStatus::Stopped;
+      break;
+    }
     StepOutcome step =
         scaledStep(ws, ws.computeDirection(m_params.initialGuess), energy, m_params,
                    result.functionCalls);
@@ -103,7 +111,7 @@ LbfgsResult Lbfgs::minimize(LbfgsWorkspace& ws, const Observer& observer) const 
                 cleared});
     }
   }
-  if (result.status != LbfgsStatus::LineSearchFailed && rms < m_params.rmsTolerance) {
+  if (result.status == LbfgsStatus::MaxIterations && rms < m_params.rmsTolerance) {
     result.status = LbfgsStatus::Converged;
   }
   result.energy = energy;

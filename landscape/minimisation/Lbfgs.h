@@ -22,6 +22,9 @@ enum class LbfgsStatus {
   MaxIterations,      ///< iteration cap reached
   LineSearchFailed,   ///< the energy rose even along the steepest-descent direction
   NonFiniteEnergy,    ///< the potential returned NaN/inf at the current point
+  /// A stop was requested (landscape/core/StopRequest.h, SIGINT/SIGTERM): the run ended before
+  /// its next iteration. Not converged; callers neither accept nor save the point.
+  Stopped,
 };
 std::string lbfgsStatusName(LbfgsStatus status);
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -45,6 +46,12 @@ constexpr const char* kIndexUnit = "index (0-based row of /minima)";
 constexpr const char* kEndpointsGroup = "endpoints";
 constexpr const char* kSetADataset = "a";
 constexpr const char* kSetBDataset = "b";
+// A growth run's state (pathsample grow; optional group, still schema_version 1).
+constexpr const char* kGrowthGroup = "growth";
+constexpr const char* kGrowthCyclesAttribute = "cycles";
+constexpr const char* kGrowthSettingsAttribute = "settings";
+constexpr const char* kTriedPairsDataset = "tried_pairs";
+constexpr const char* kPendingPairsDataset = "pending_pairs";
 
 // Chunk sizes: HDF5 reads and writes whole chunks, and its default chunk cache is 1 MiB, so chunks
 // of tens of KiB keep reading one minimum cheap while appending stays a few chunk writes.
@@ -798,6 +805,64 @@ void readEndpointSets(hid_t file, StoredTransitionNetwork& network, const std::s
   network.setB = readEndpointSet(group.get(), kSetBDataset, n, path);
 }
 
+/// Writes /growth (attributes cycles and settings, pair lists n x 2) unless the record is empty.
+void writeGrowthRecord(hid_t file, const GrowthRecord& growth, const std::string& path) {
+  if (growth.empty()) return;
+  const std::string where = std::string("group /") + kGrowthGroup;
+  Handle group = checked(H5Gcreate2(file, kGrowthGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Gclose, path, "cannot create " + where);
+  writeIntegerAttribute(group.get(), kGrowthCyclesAttribute, growth.cycles, H5T_STD_I64LE, path,
+                        where);
+  writeStringAttribute(group.get(), kGrowthSettingsAttribute, growth.settings, path, where);
+  for (const auto& [name, pairs] : {std::make_pair(kTriedPairsDataset, &growth.triedPairs),
+                                    std::make_pair(kPendingPairsDataset, &growth.pendingPairs)}) {
+    std::vector<long> flat;
+    for (const std::array<int, 2>& pair : *pairs) flat.insert(flat.end(), pair.begin(), pair.end());
+    createFilledDataset(group.get(), integerColumn(name, kGrowthGroup), 2, kIndexUnit,
+                        pairs->size(), flat.data(), path);
+  }
+  check(group.close(), path, "cannot close " + where);
+}
+
+std::vector<std::array<int, 2>> readPairs(hid_t group, const char* name, long minima,
+                                          const std::string& path) {
+  const Column column = integerColumn(name, kGrowthGroup);
+  OpenDataset set = openDataset(group, column, true, path);
+  if (set.width != 2) invalid(path, "dataset " + datasetPath(column) + " must have 2 columns");
+  std::vector<long> flat(2 * set.rows);
+  readWhole(set, column, flat.data(), path);
+  std::vector<std::array<int, 2>> pairs(set.rows);
+  for (std::size_t i = 0; i < flat.size(); ++i) {
+    if (flat[i] < 0 || flat[i] >= minima) {
+      invalid(path, "dataset " + datasetPath(column) + " row " + std::to_string(i / 2) +
+                        " names minimum " + std::to_string(flat[i]) + ", but /minima has " +
+                        std::to_string(minima) + " rows (0-based)");
+    }
+    pairs[i / 2][i % 2] = static_cast<int>(flat[i]);
+  }
+  return pairs;
+}
+
+void readGrowthRecord(hid_t file, StoredTransitionNetwork& network, const std::string& path) {
+  const htri_t exists = H5Lexists(file, kGrowthGroup, H5P_DEFAULT);
+  if (exists < 0) failHdf5(path, std::string("cannot look up group /") + kGrowthGroup);
+  if (exists == 0) return;
+  const std::string where = std::string("group /") + kGrowthGroup;
+  Handle group = checked(H5Gopen2(file, kGrowthGroup, H5P_DEFAULT), H5Gclose, path,
+                         "cannot open " + where);
+  GrowthRecord& growth = network.growth;
+  const long long cycles = readIntegerAttribute(group.get(), kGrowthCyclesAttribute, path, where);
+  if (cycles < 0 || cycles > std::numeric_limits<int>::max()) {
+    invalid(path, "attribute 'cycles' of " + where + " must be a count, not " +
+                      std::to_string(cycles));
+  }
+  growth.cycles = static_cast<int>(cycles);
+  growth.settings = readStringAttribute(group.get(), kGrowthSettingsAttribute, path, where);
+  const long n = static_cast<long>(network.minima.size());
+  growth.triedPairs = readPairs(group.get(), kTriedPairsDataset, n, path);
+  growth.pendingPairs = readPairs(group.get(), kPendingPairsDataset, n, path);
+}
+
 void validateNetwork(const std::string& path, const DatabaseMetadata& metadata,
                      const StoredTransitionNetwork& network) {
   std::vector<StoredMinimum> plain;  // the checks of the minima database
@@ -839,6 +904,15 @@ void validateNetwork(const std::string& path, const DatabaseMetadata& metadata,
                                     " names minimum " + std::to_string(index) +
                                     ", but the network has " + std::to_string(n) +
                                     " minima (0-based)");
+      }
+    }
+  }
+  for (const auto* pairs : {&network.growth.triedPairs, &network.growth.pendingPairs}) {
+    for (const std::array<int, 2>& pair : *pairs) {
+      if (pair[0] < 0 || pair[0] >= n || pair[1] < 0 || pair[1] >= n) {
+        throw std::invalid_argument(where + "growth pair (" + std::to_string(pair[0]) + ", " +
+                                    std::to_string(pair[1]) + ") is outside the network's " +
+                                    std::to_string(n) + " minima (0-based)");
       }
     }
   }
@@ -1064,6 +1138,7 @@ void TransitionNetworkDatabase::write(const std::string& path, const DatabaseMet
                     path);
     check(tsGroup.close(), path, std::string("cannot close group /") + kTransitionStatesGroup);
     writeEndpointSets(file.get(), network, path);
+    writeGrowthRecord(file.get(), network.growth, path);
     check(file.close(), path, "cannot close the temporary file '" + temporary + "'");
     commit(temporary, path);
   } catch (...) {
@@ -1151,6 +1226,7 @@ StoredTransitionNetwork TransitionNetworkDatabase::read(const std::string& path,
                    path);
   }
   readEndpointSets(file.get(), network, path);
+  readGrowthRecord(file.get(), network, path);
   if (metadata != nullptr) *metadata = header;
   return network;
 }

@@ -110,20 +110,26 @@ class Builder {
     return m_nodes[node].x;
   }
 
-  void segments(int node, double scale, const std::map<int, double>& leafX,
-                std::vector<DisconnectivitySegment>& out) const {
+  /// Appends the segments below `node`; returns the minima below it.
+  std::vector<int> segments(int node, double scale, const std::map<int, double>& leafX,
+                            std::vector<DisconnectivitySegment>& out) const {
     const Node& n = m_nodes[node];
     const double x = (n.x + 0.5) * scale;
+    std::vector<int> below;
     for (const Child& c : n.children) {
       if (c.node >= 0) {
         const Node& child = m_nodes[c.node];
-        out.push_back({x, m_levels[n.level], (child.x + 0.5) * scale, m_levels[child.level]});
-        segments(c.node, scale, leafX, out);
+        const std::size_t at = out.size();
+        out.push_back({x, m_levels[n.level], (child.x + 0.5) * scale, m_levels[child.level], {}});
+        out[at].minima = segments(c.node, scale, leafX, out);
+        below.insert(below.end(), out[at].minima.begin(), out[at].minima.end());
       } else {
-        out.push_back(
-            {x, m_levels[n.level], leafX.at(c.minimum), m_network.minima[c.minimum].energy});
+        out.push_back({x, m_levels[n.level], leafX.at(c.minimum),
+                       m_network.minima[c.minimum].energy, {c.minimum}});
+        below.push_back(c.minimum);
       }
     }
+    return below;
   }
 
  private:
@@ -137,6 +143,8 @@ class Builder {
 void DisconnectivityParams::check() const {
   require(levels >= 1, "disconnectivity levels must be >= 1");
   require(!std::isinf(topEnergy), "disconnectivity topEnergy must be finite or NaN (automatic)");
+  require(std::isnan(levelSpacing) || (levelSpacing > 0.0 && std::isfinite(levelSpacing)),
+          "disconnectivity levelSpacing must be positive and finite, or NaN (automatic)");
 }
 
 DisconnectivityGraph buildDisconnectivityGraph(const StoredTransitionNetwork& network,
@@ -185,7 +193,9 @@ DisconnectivityGraph buildDisconnectivityGraph(const StoredTransitionNetwork& ne
         "disconnectivity graph: topEnergy must lie above the lowest "
         "minimum");
   }
-  const double spacing = (top - graph.lowestEnergy) / params.levels;
+  const double spacing = std::isnan(params.levelSpacing)
+                             ? (top - graph.lowestEnergy) / params.levels
+                             : params.levelSpacing;
   for (int k = 0; k <= params.levels; ++k) graph.levels.push_back(top - k * spacing);
 
   // Minima at or above the top level cannot be drawn.

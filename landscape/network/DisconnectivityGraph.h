@@ -4,7 +4,7 @@
 // below the level form one superbasin; each superbasin is a node, joined to the node of the level
 // above that contains it, and each minimum's line ends at its own energy. This file computes the
 // tree and its line segments in (horizontal position in [0, 1], energy) coordinates;
-// tools/disconnectivity renders them into a PNG (landscape/PngImage).
+// landscape.plots (python/landscape/plots.py) draws them with matplotlib.
 //
 // Layout: the children of a node are ordered by their lowest energy and placed with the lowest in
 // the middle, alternating right and left (as disconnectionDPS draws funnels); leaves are spread
@@ -20,6 +20,8 @@ struct DisconnectivityParams {
   int levels = 20;  ///< energy levels below the top one (>= 1)
   /// Energy of the top level (energy); NaN = just above the highest transition state drawn.
   double topEnergy = std::numeric_limits<double>::quiet_NaN();
+  /// Energy between levels (dinfo's DELTA; energy); NaN = (top - lowest minimum) / levels.
+  double levelSpacing = std::numeric_limits<double>::quiet_NaN();
   /// Draw only the minima connected to the global minimum (the others cannot join the graph).
   bool connectedToLowestOnly = true;
 
@@ -30,6 +32,9 @@ struct DisconnectivityParams {
 struct DisconnectivitySegment {
   double x0, energy0;  ///< upper end: x in [0, 1], energy in the potential's unit
   double x1, energy1;  ///< lower end
+  /// The minima whose lines hang below the lower end (one for a minimum's own line), for
+  /// colouring sets of minima (dinfo's TRMIN).
+  std::vector<int> minima;
 };
 
 struct DisconnectivityGraph {

@@ -14,6 +14,7 @@
 // moments of inertia in length^2.
 #include <array>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace landscape {
@@ -55,6 +56,19 @@ struct StoredTransitionState {
   StationaryPointProperties properties;
 };
 
+/// Where a growth run (`pathsample grow`, docs/pathsample.md) stands, saved with the network so
+/// that `--resume` continues it exactly: the cycles done, PATHSAMPLE's list of the pairs already
+/// tried (never tried again) and the candidate list still being worked through (recomputed when
+/// empty). Pairs are 0-based indices into the minima.
+struct GrowthRecord {
+  int cycles = 0;        ///< growth cycles completed; 0 and empty lists: no growth run
+  std::string settings;  ///< the run's pair-selection and connect settings (checked on resume)
+  std::vector<std::array<int, 2>> triedPairs;    ///< in the order they were tried
+  std::vector<std::array<int, 2>> pendingPairs;  ///< next first
+  bool empty() const { return cycles == 0 && settings.empty() && triedPairs.empty() &&
+                              pendingPairs.empty(); }
+};
+
 struct StoredTransitionNetwork {
   std::vector<StoredNetworkMinimum> minima;
   std::vector<StoredTransitionState> transitionStates;
@@ -62,6 +76,7 @@ struct StoredTransitionNetwork {
   /// Rates are quoted as PATHSAMPLE quotes them, k(A<-B) from B to A (docs/pathsample.md).
   std::vector<int> setA;
   std::vector<int> setB;
+  GrowthRecord growth;  ///< the growth run that built the network, if any (/growth)
 };
 
 }  // namespace landscape

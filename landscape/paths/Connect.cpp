@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "landscape/core/Require.h"
+#include "landscape/core/StopRequest.h"
 
 namespace landscape {
 
@@ -51,6 +52,8 @@ std::string connectStatusName(ConnectStatus status) {
       return "cycle limit";
     case ConnectStatus::NoPairsLeft:
       return "no untried pairs left";
+    case ConnectStatus::Stopped:
+      return "stopped on request";
   }
   return "unknown";
 }
@@ -121,14 +124,38 @@ class ConnectRun {
         m_search(m_params.transitionStateSearch),
         m_descent(m_params.descent) {}
 
+  /// Takes over the counters and attempt counts of a run saved after progress.cycles cycles.
+  void restore(const ConnectProgress& progress) {
+    const std::size_t n = progress.triesSize;
+    if (n > m_size || progress.tries.size() != n * n || progress.cycles < 0)
+      throw std::invalid_argument(
+          "connect: the saved progress does not fit the network (" + std::to_string(n) +
+          " minima in the attempt counts, " + std::to_string(m_size) + " in the network)");
+    m_tries = progress.tries;
+    resizeTries(m_tries, n, m_size);
+    m_result.cycles = progress.cycles;
+    m_result.dnebRuns = progress.dnebRuns;
+    m_result.transitionStateSearches = progress.transitionStateSearches;
+    m_result.gradientCalls = progress.gradientCalls;
+  }
+
   ConnectResult run() {
-    for (int cycle = 1; cycle <= m_params.maxCycles; ++cycle) {
+    for (int cycle = m_result.cycles + 1; cycle <= m_params.maxCycles; ++cycle) {
       if (m_network.connected(m_start, m_finish)) break;
+      if (stopRequested()) {
+        m_result.status = ConnectStatus::Stopped;
+        return m_result;
+      }
       m_result.cycles = cycle;
       if (!connectCycle(cycle)) {
         m_result.status = ConnectStatus::NoPairsLeft;
         return m_result;
       }
+      if (stopRequested()) {
+        m_result.status = ConnectStatus::Stopped;
+        return m_result;
+      }
+      if (m_observer.onCycleEnd) m_observer.onCycleEnd(progress());
     }
     if (m_network.connected(m_start, m_finish)) {
       m_result.status = ConnectStatus::Connected;
@@ -138,6 +165,11 @@ class ConnectRun {
   }
 
  private:
+  ConnectProgress progress() const {
+    return {m_result.cycles, m_result.dnebRuns, m_result.transitionStateSearches,
+            m_result.gradientCalls, m_size, m_tries};
+  }
+
   // One cycle: the shortest path under the current costs and a DNEB run for each of its missing
   // links, until the endpoints are connected. False when no path is left.
   bool connectCycle(int cycle) {
@@ -149,7 +181,7 @@ class ConnectRun {
     if (m_observer.onCycle) m_observer.onCycle(info);
     for (std::size_t link = 0; link < info.missingLinks.size(); ++link) {
       tryPair(cycle, info.missingLinks[link], info.distances[link]);
-      if (m_network.connected(m_start, m_finish)) break;
+      if (m_network.connected(m_start, m_finish) || stopRequested()) break;
     }
     return true;
   }
@@ -195,7 +227,10 @@ class ConnectRun {
                            0,
                            0,
                            0};
-    for (int candidate : band.candidates) searchCandidate(band, candidate, attempt);
+    for (int candidate : band.candidates) {
+      if (stopRequested()) return;  // the cycle is abandoned: no attempt to report
+      searchCandidate(band, candidate, attempt);
+    }
     if (m_observer.onAttempt) m_observer.onAttempt(attempt);
   }
 
@@ -240,8 +275,8 @@ class ConnectRun {
 
 }  // namespace
 
-ConnectResult Connect::connect(Potential& potential, TransitionNetwork& network, int start,
-                               int finish, const ConnectObserver& observer) const {
+void Connect::checkEndpoints(const Potential& potential, const TransitionNetwork& network,
+                             int start, int finish) const {
   const int known = static_cast<int>(network.minima().size());
   if (start < 0 || start >= known || finish < 0 || finish >= known) {
     throw std::invalid_argument("connect: start " + std::to_string(start) + " and finish " +
@@ -251,7 +286,21 @@ ConnectResult Connect::connect(Potential& potential, TransitionNetwork& network,
   if (network.minima().front().coordinates.size() != potential.dimension()) {
     throw std::invalid_argument("connect: the network's coordinates do not match the potential");
   }
+}
+
+ConnectResult Connect::connect(Potential& potential, TransitionNetwork& network, int start,
+                               int finish, const ConnectObserver& observer) const {
+  checkEndpoints(potential, network, start, finish);
   return ConnectRun(*this, potential, network, start, finish, observer).run();
+}
+
+ConnectResult Connect::resume(Potential& potential, TransitionNetwork& network, int start,
+                              int finish, const ConnectProgress& progress,
+                              const ConnectObserver& observer) const {
+  checkEndpoints(potential, network, start, finish);
+  ConnectRun run(*this, potential, network, start, finish, observer);
+  run.restore(progress);
+  return run.run();
 }
 
 }  // namespace landscape

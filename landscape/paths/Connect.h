@@ -44,6 +44,9 @@ enum class ConnectStatus {
   Connected,    ///< a chain of transition states joins the endpoints
   MaxCycles,    ///< cycle cap reached
   NoPairsLeft,  ///< every path from start to finish uses a pair already tried maxTriesPerPair times
+  /// A stop was requested (landscape/core/StopRequest.h) during cycle `cycles`: what that cycle
+  /// added to the network is not part of the last ConnectProgress, which a resume continues.
+  Stopped,
 };
 std::string connectStatusName(ConnectStatus status);
 
@@ -70,9 +73,25 @@ struct ConnectAttempt {
   int newMinima;            ///< added to the network
 };
 
+/// Everything a connect run carries from one cycle to the next besides the network itself, so
+/// that a run saved after a cycle (network and progress) continues exactly as if never stopped.
+struct ConnectProgress {
+  int cycles = 0;  ///< cycles completed
+  int dnebRuns = 0;
+  int transitionStateSearches = 0;
+  long gradientCalls = 0;
+  /// DNEB attempts per pair of minima, row-major triesSize x triesSize (triesSize <= the network's
+  /// minima; pairs beyond it have no attempts yet).
+  std::size_t triesSize = 0;
+  std::vector<int> tries;
+};
+
 struct ConnectObserver {
   std::function<void(const ConnectCycle&)> onCycle;
   std::function<void(const ConnectAttempt&)> onAttempt;
+  /// After every completed cycle that did not connect the endpoints yet or did (not after a
+  /// stopped one): the network and this progress are what a resume needs.
+  std::function<void(const ConnectProgress&)> onCycleEnd;
 };
 
 struct ConnectResult {
@@ -95,6 +114,10 @@ class Connect {
   /// transition state found to it. Throws std::invalid_argument for unknown indices.
   ConnectResult connect(Potential& potential, TransitionNetwork& network, int start, int finish,
                         const ConnectObserver& observer = {}) const;
+  /// Continues a run saved after a cycle: `network` as it was then (same indices), `progress` as
+  /// onCycleEnd reported it. Throws std::invalid_argument when the progress does not fit.
+  ConnectResult resume(Potential& potential, TransitionNetwork& network, int start, int finish,
+                       const ConnectProgress& progress, const ConnectObserver& observer = {}) const;
 
   /// The Dijkstra step alone: the shortest path from start to finish under the costs above, as a
   /// list of minima (start first); empty when every path is excluded. `tries` counts the DNEB
@@ -103,6 +126,10 @@ class Connect {
                                 const std::vector<int>& tries) const;
 
  private:
+  /// Throws std::invalid_argument for unknown endpoint indices or a network of another dimension.
+  void checkEndpoints(const Potential& potential, const TransitionNetwork& network, int start,
+                      int finish) const;
+
   ConnectParams m_params;
 };
 

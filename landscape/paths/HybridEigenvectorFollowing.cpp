@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "landscape/core/Require.h"
+#include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/Lbfgs.h"
 
 namespace landscape {
@@ -95,6 +96,8 @@ std::string transitionStateStatusName(TransitionStateStatus status) {
       return "non-finite energy";
     case TransitionStateStatus::NotASaddle:
       return "stationary point with lambda >= 0";
+    case TransitionStateStatus::Stopped:
+      return "stopped on request";
   }
   return "unknown";
 }
@@ -263,7 +266,14 @@ TransitionStateResult HybridEigenvectorFollowing::findTransitionState(
       result.status = TransitionStateStatus::NonFiniteEnergy;
       break;
     }
-    if (walk.iterate(it, observer)) {
+    // Checked after the iteration as well: its inner minimisations end early on a stop, and
+    // what they leave is no transition state.
+    const bool converged = !stopRequested() && walk.iterate(it, observer);
+    if (stopRequested()) {
+      result.status = TransitionStateStatus::Stopped;
+      break;
+    }
+    if (converged) {
       result.status = TransitionStateStatus::Converged;
       break;
     }

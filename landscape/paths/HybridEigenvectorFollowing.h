@@ -78,6 +78,7 @@ enum class TransitionStateStatus {
   MaxIterations,    ///< iteration cap reached
   NonFiniteEnergy,  ///< the potential returned NaN/inf
   NotASaddle,       ///< stationary, but the final eigenvector search found lambda >= 0
+  Stopped,          ///< a stop was requested (landscape/core/StopRequest.h); not converged
 };
 std::string transitionStateStatusName(TransitionStateStatus status);
 

@@ -3,6 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "landscape/core/StopRequest.h"
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
 #include "landscape/search/BasinHoppingRun.h"
@@ -60,13 +61,13 @@ BasinHoppingResult BasinHopping::runFrom(std::vector<double> start,
   BasinHoppingRun run(m_potential, m_params, m_hooks, m_radius, m_workspaceFactory, report);
   const long firstStep = resumed ? run.restore(*resumed) : run.begin(std::move(start));
   for (long step = firstStep; step <= m_params.steps && !run.targetReached(); ++step) {
-    if (report.stopRequested()) {
+    if (report.stopRequested() || landscape::stopRequested()) {
       run.stopEarly();
       break;
     }
     run.step(step);
   }
-  report.onState(run.state());
+  if (run.started()) report.onState(run.state());
   return run.finish();
 }
 

@@ -57,19 +57,32 @@ struct RestartReport {
   std::size_t tabooSize;    ///< taboo structures saved (AVOID)
 };
 
+/// One minimum of the final tight re-quench (GMIN's TIGHTCONV "Final Quench" lines).
+struct TightQuenchReport {
+  std::size_t index, count;  ///< 1-based index among count saved minima
+  double savedEnergy;        ///< as the sloppy quench saved it
+  double energy;             ///< after the tight quench
+  int lbfgsIterations;
+  double rmsGradient;
+  LbfgsStatus status;
+  std::string failure;       ///< why the quench failed (the minimum is kept as saved); else empty
+};
+
 class BasinHoppingObserver {
  public:
   virtual ~BasinHoppingObserver() = default;
   virtual void onQuench(const QuenchReport&) {}
   virtual void onStepAdjust(const StepAdjustReport&) {}
   virtual void onRestart(const RestartReport&) {}
+  virtual void onTightQuench(const TightQuenchReport&) {}
   /// Every params.dumpInterval quenches (if > 0): the current lowest minima, to be saved.
   virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
   /// The complete state to continue from, after each onCheckpoint and once more when the loop
   /// ends (all steps done, target reached or stop requested), before the tight re-quench.
   virtual void onState(const BasinHoppingState&) {}
-  /// Polled once per quench; true ends the run early (the saved minima are still re-quenched and
-  /// returned), e.g. after SIGINT so that no result is lost.
+  /// Polled once per quench, as is landscape::stopRequested() (SIGINT/SIGTERM), which also ends
+  /// a quench under way (LbfgsStatus::Stopped: the step is undone, as if it had not begun) and the
+  /// tight re-quench: a run stopped so returns its saved minima, those not re-quenched as saved.
   virtual bool stopRequested() { return false; }
 };
 
@@ -77,7 +90,7 @@ struct BasinHoppingResult {
   /// Re-quenched tightly, lowest first; empty when no quench succeeded.
   std::vector<StoredMinimum> lowest;
   long quenches = 0;                  ///< basin-hopping steps done (not counting quench 0)
-  bool stoppedEarly = false;          ///< the observer asked the run to stop
+  bool stoppedEarly = false;          ///< the observer or a stop request ended the run
   long functionCalls = 0;             ///< all energy + gradient evaluations, tight re-quench included
   long restarts = 0;                  ///< reseeds from random structures
   /// Quenches rejected because the minimiser failed (QuenchReport::failed), reseed quenches and

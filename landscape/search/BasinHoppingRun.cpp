@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "landscape/core/StopRequest.h"
 #include "landscape/geometry/ClusterGeometry.h"
 
 namespace landscape {
@@ -64,6 +65,11 @@ std::vector<double> BasinHoppingRun::initialStructure(std::vector<double> start)
 }
 
 long BasinHoppingRun::beginWith(std::vector<double> x, const LbfgsResult& q) {
+  if (q.status == LbfgsStatus::Stopped) {  // nothing to continue from: a resume starts afresh
+    m_result.stoppedEarly = true;
+    m_started = false;
+    return 1;
+  }
   m_markov = std::move(x);
   settle(m_markov, q);
   const std::string failed = countFailure(q);
@@ -102,8 +108,16 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
 }
 
 void BasinHoppingRun::step(long step) {
+  // A quench ended by a stop request leaves the run as it was before this step (random numbers
+  // and counters included), so that a resume repeats the step exactly.
+  const Random randomBefore = m_random;
   std::vector<double> trial = proposeTrial();
   const LbfgsResult q = quench(trial, m_sloppy);
+  if (q.status == LbfgsStatus::Stopped) {
+    m_random = randomBefore;
+    m_result.stoppedEarly = true;
+    return;
+  }
   if (completeStep(step, std::move(trial), q)) {
     std::vector<double> x = reseedStart();
     const LbfgsResult r = quench(x, m_sloppy);
@@ -113,6 +127,8 @@ void BasinHoppingRun::step(long step) {
 }
 
 bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const LbfgsResult& q) {
+  if (q.status == LbfgsStatus::Stopped)
+    throw std::logic_error("basin-hopping: a stopped quench must be undone, not completed");
   settle(trial, q);
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
@@ -142,9 +158,13 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
 }
 
 void BasinHoppingRun::completeReseed(long step, std::vector<double> x, const LbfgsResult& q) {
+  // A stop request inside the reseed quench leaves the new chain where the quench stopped, with
+  // energy +infinity as after a failed quench (the one place where a resumed run departs from the
+  // uninterrupted one; docs/reliability.md).
+  const bool stopped = q.status == LbfgsStatus::Stopped;
   m_markov = std::move(x);
   settle(m_markov, q);
-  m_markovEnergy = countFailure(q).empty() ? q.energy : kFailedEnergy;
+  m_markovEnergy = !stopped && countFailure(q).empty() ? q.energy : kFailedEnergy;
   refreshAtomEnergies();
   m_newRestart.startChain(step, m_markovEnergy, m_markov);
   ++m_result.restarts;
@@ -170,11 +190,14 @@ BasinHoppingState BasinHoppingRun::state() const {
   return s;
 }
 
+// A stop request (a signal, not the observer's stopRequested) ends the tight re-quench: the minima
+// not yet refined are kept as the run saved them.
 BasinHoppingResult BasinHoppingRun::finish() {
   std::vector<std::vector<double>> x;
   std::vector<LbfgsResult> q;
-  for (const StoredMinimum& m : m_lowest.minima()) {
-    x.push_back(m.coordinates);
+  const std::vector<StoredMinimum> saved = m_lowest.minima();
+  for (std::size_t i = 0; i < saved.size() && !stopRequested(); ++i) {
+    x.push_back(saved[i].coordinates);
     q.push_back(quench(x.back(), m_tight));
   }
   keepRefined(std::move(x), q);
@@ -183,13 +206,20 @@ BasinHoppingResult BasinHoppingRun::finish() {
   return m_result;
 }
 
-// A failed tight re-quench is counted and the minimum kept as the sloppy quench saved it.
+// A failed tight re-quench is counted and the minimum kept as the sloppy quench saved it; x and q
+// may cover only the first minima (a stop request ended the re-quench), a stopped quench leaves its
+// minimum as saved too.
 void BasinHoppingRun::keepRefined(std::vector<std::vector<double>> x,
                                   const std::vector<LbfgsResult>& q) {
   std::vector<StoredMinimum> refined = m_lowest.minima();
-  for (std::size_t i = 0; i < refined.size(); ++i) {
-    settle(x[i], q[i]);
-    if (!countFailure(q[i]).empty()) continue;
+  for (std::size_t i = 0; i < refined.size() && i < q.size(); ++i) {
+    const bool stopped = q[i].status == LbfgsStatus::Stopped;
+    if (stopped) m_result.stoppedEarly = true;
+    if (!stopped) settle(x[i], q[i]);
+    const std::string failed = stopped ? "" : countFailure(q[i]);
+    m_report.onTightQuench({i + 1, refined.size(), refined[i].energy, q[i].energy,
+                            q[i].iterations, q[i].rmsGradient, q[i].status, failed});
+    if (stopped || !failed.empty()) continue;
     refined[i].coordinates = std::move(x[i]);
     refined[i].energy = q[i].energy;
   }
@@ -227,6 +257,7 @@ std::vector<double> BasinHoppingRun::perturbedMarkovState() {
 
 std::string BasinHoppingRun::failure(const LbfgsResult& q) const {
   char text[200];
+  if (q.status == LbfgsStatus::Stopped) return "quench stopped on request";
   if (!std::isfinite(q.energy) || !std::isfinite(q.rmsGradient) ||
       q.status == LbfgsStatus::NonFiniteEnergy)
     return "quench failed: non-finite energy or gradient";

@@ -52,6 +52,9 @@ class BasinHoppingRun {
   long beginWith(std::vector<double> x, const LbfgsResult& q);
   /// The trial of the next step: the Markov state perturbed (draws random numbers).
   std::vector<double> proposeTrial() { return perturbedMarkovState(); }
+  /// The random source, to undo a proposal whose quench a stop request ended (rewind()).
+  const Random& random() const { return m_random; }
+  void rewind(const Random& random) { m_random = random; }
   /// The rest of step `step` once the trial is quenched (x the minimiser's output, q its result):
   /// accept or reject, adapt the step size, NEWRESTART. True when NEWRESTART reseeds: the caller
   /// then quenches reseedStart() and hands it to completeReseed() before the next step.
@@ -72,6 +75,8 @@ class BasinHoppingRun {
   double stepSize() const { return m_stepSize; }
 
   bool targetReached() const { return m_result.targetReached; }
+  /// False when a stop request ended quench 0: there is no state to save yet.
+  bool started() const { return m_started; }
   void stopEarly() { m_result.stoppedEarly = true; }
   /// Everything needed to continue the run (BasinHoppingState).
   BasinHoppingState state() const;
@@ -129,6 +134,7 @@ class BasinHoppingRun {
   double m_stepSize;
   long m_acceptedInWindow = 0;
   NewRestart::Decision m_pendingReseed;  ///< between completeStep() and completeReseed()
+  bool m_started = true;
 };
 
 }  // namespace landscape

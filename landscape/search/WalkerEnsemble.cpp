@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "landscape/core/StopRequest.h"
 #include "landscape/geometry/ClusterGeometry.h"
 
 namespace landscape {
@@ -40,6 +41,12 @@ LbfgsParams quenchParams(const BasinHoppingParams& p, double rms, int maxIterati
   q.rmsTolerance = rms;
   q.maxIterations = maxIterations;
   return q;
+}
+
+bool anyStopped(const std::vector<LbfgsResult>& q) {
+  for (const LbfgsResult& r : q)
+    if (r.status == LbfgsStatus::Stopped) return true;
+  return false;
 }
 
 LbfgsResult toLbfgsResult(const BatchedLbfgsResult& r) {
@@ -114,14 +121,14 @@ WalkerEnsembleResult WalkerEnsemble::resume(const WalkerEnsembleState& state,
 WalkerEnsembleResult WalkerEnsemble::runRounds(long firstStep, WalkerObserver& observer) {
   m_sloppy = m_makeMinimiser(quenchParams(m_common, m_common.sloppyRms,
                                           m_common.sloppyMaxIterations));
-  for (long step = firstStep; step <= m_common.steps && m_targetWalker < 0; ++step) {
-    if (observer.stopRequested()) {
+  for (long step = firstStep; m_started && step <= m_common.steps && m_targetWalker < 0; ++step) {
+    if (observer.stopRequested() || stopRequested()) {
       m_stoppedEarly = true;
       break;
     }
-    round(step);
+    if (!round(step)) break;
   }
-  observer.onState(state());
+  if (m_started) observer.onState(state());
   return finish();
 }
 
@@ -132,6 +139,10 @@ long WalkerEnsemble::begin(const std::vector<double>& start) {
       quenchParams(m_common, m_common.sloppyRms, m_common.sloppyMaxIterations));
   const std::vector<LbfgsResult> q = quench(*minimiser, x);
   for (std::size_t w = 0; w < m_chains.size(); ++w) m_chains[w]->beginWith(std::move(x[w]), q[w]);
+  if (anyStopped(q)) {  // no state to continue from: a resume starts afresh
+    m_stoppedEarly = true;
+    m_started = false;
+  }
   noteTarget(0);
   return 1;
 }
@@ -156,11 +167,22 @@ long WalkerEnsemble::restore(const WalkerEnsembleState& state) {
   return quench + 1;
 }
 
-void WalkerEnsemble::round(long step) {
+bool WalkerEnsemble::round(long step) {
+  // A stop request that ended a quench of this round undoes the round (every walker's random
+  // source as before its proposal), so that a resume repeats it exactly.
+  std::vector<Random> randomBefore;
   std::vector<std::vector<double>> x;
   x.reserve(m_chains.size());
-  for (auto& chain : m_chains) x.push_back(chain->proposeTrial());
+  for (auto& chain : m_chains) {
+    randomBefore.push_back(chain->random());
+    x.push_back(chain->proposeTrial());
+  }
   std::vector<LbfgsResult> q = quench(*m_sloppy, x);
+  if (anyStopped(q)) {
+    for (std::size_t w = 0; w < m_chains.size(); ++w) m_chains[w]->rewind(randomBefore[w]);
+    m_stoppedEarly = true;
+    return false;
+  }
   std::vector<std::size_t> reseeding;
   for (std::size_t w = 0; w < m_chains.size(); ++w)
     if (m_chains[w]->completeStep(step, std::move(x[w]), q[w])) reseeding.push_back(w);
@@ -178,6 +200,7 @@ void WalkerEnsemble::round(long step) {
     m_observer->onCheckpoint(m_lowest.minima());
     m_observer->onState(state());
   }
+  return true;
 }
 
 void WalkerEnsemble::noteTarget(long step) {

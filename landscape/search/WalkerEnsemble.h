@@ -100,7 +100,8 @@ class WalkerEnsemble {
   class Relay;
   long begin(const std::vector<double>& start);
   long restore(const WalkerEnsembleState& state);
-  void round(long step);
+  /// One step of every walker; false when a stop request ended it (the round is undone).
+  bool round(long step);
   /// Quenches the structures x[i] (moved in and out) with `minimiser`.
   std::vector<LbfgsResult> quench(BatchedMinimiser& minimiser, std::vector<std::vector<double>>& x);
   void exchange();
@@ -129,6 +130,7 @@ class WalkerEnsemble {
   long m_targetRoundQuenches = -1;
   long m_targetFunctionCalls = -1;
   bool m_stoppedEarly = false;
+  bool m_started = true;  ///< false when a stop request ended quench 0: no state to save
 };
 
 }  // namespace landscape

@@ -1,0 +1,30 @@
+#pragma once
+// What the pair selections of network growth (PATHSAMPLE's UNTRAP, SHORTCUT and DIJPAIR;
+// UntrapPairs.h, KineticPathPairs.h) have in common: the candidate pairs they return, the
+// distance between two minima they may ask for, and the pairs already tried, which they never
+// propose again.
+#include <array>
+#include <functional>
+#include <vector>
+
+namespace landscape {
+
+/// Two minima (0-based indices of the network) to connect, with the number the list is sorted by
+/// (UNTRAP's barrier metric, a barrier height or a distance).
+struct CandidatePair {
+  int first = -1;
+  int second = -1;
+  double score = 0.0;
+};
+
+/// The minimum distance between minima a and b (length unit; landscape/Alignment's, over
+/// translation, rotation and permutations as the network compares structures).
+using MinimumDistance = std::function<double(int a, int b)>;
+
+/// The pairs tried so far, in order (PATHSAMPLE's PAIR1/PAIR2).
+using TriedPairs = std::vector<std::array<int, 2>>;
+
+/// True when (a, b) was tried; with eitherOrder also when (b, a) was.
+bool wasTried(const TriedPairs& tried, int a, int b, bool eitherOrder);
+
+}  // namespace landscape

@@ -1,0 +1,53 @@
+#include "landscape/paths/ConnectJobs.h"
+
+namespace landscape {
+
+std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const PotentialMaker& potential,
+                                             const TransitionNetwork& network,
+                                             const std::vector<std::array<int, 2>>& pairs,
+                                             ThreadPool& pool,
+                                             const std::function<bool()>& stopRequested) {
+  // Copies of the endpoints first: the network is not touched by the workers.
+  std::vector<std::array<NetworkMinimum, 2>> ends(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    for (int side = 0; side < 2; ++side) ends[i][side] = network.minima().at(pairs[i][side]);
+  std::vector<ConnectJobResult> results(pairs.size());
+  pool.forEach(pairs.size(), [&](std::size_t i) {
+    if (stopRequested && stopRequested()) return;
+    TransitionNetwork own(network.params());
+    const int start = own.addMinimum(ends[i][0].coordinates, ends[i][0].energy).index;
+    const int finish = own.addMinimum(ends[i][1].coordinates, ends[i][1].energy).index;
+    ConnectJobResult& r = results[i];
+    r.ran = true;
+    if (start != finish) {
+      const std::unique_ptr<Potential> p = potential();
+      r.result = connect.connect(*p, own, start, finish);
+    }
+    r.minima = own.minima();
+    r.transitionStates = own.transitionStates();
+  });
+  return results;
+}
+
+MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job) {
+  MergeCounts counts;
+  std::vector<int> index(job.minima.size(), -1);  // job minimum -> network minimum
+  auto merged = [&](int m) {
+    if (index[m] < 0) {
+      const TransitionNetwork::Added added =
+          network.addMinimum(job.minima[m].coordinates, job.minima[m].energy);
+      index[m] = added.index;
+      counts.newMinima += added.isNew;
+    }
+    return index[m];
+  };
+  for (const NetworkTransitionState& ts : job.transitionStates) {
+    const int plus = merged(ts.plusMinimum), minus = merged(ts.minusMinimum);
+    if (plus == minus) continue;  // its minima are one under the network's tolerances
+    counts.newTransitionStates +=
+        network.addTransitionState(ts.coordinates, ts.energy, ts.eigenvalue, plus, minus).isNew;
+  }
+  return counts;
+}
+
+}  // namespace landscape

@@ -1,0 +1,30 @@
+#include "python/Arrays.h"
+
+#include <stdexcept>
+
+namespace landscape::python {
+
+std::string shapeText(const std::vector<std::size_t>& shape) {
+  std::string s = "(";
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    s += (k ? ", " : "") + std::to_string(shape[k]);
+  }
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+void requireValues(std::size_t got, std::size_t expected, const std::vector<std::size_t>& shape,
+                   const std::string& what, const std::string& name) {
+  if (got == expected) return;
+  std::string need = std::to_string(expected) + " values";
+  if (expected % 3 == 0) need += " (" + std::to_string(expected / 3) + " x 3)";
+  throw std::invalid_argument(what + ": " + name + " has shape " + shapeText(shape) + " (" +
+                              std::to_string(got) + " values) but " + need + " are needed");
+}
+
+NumpyArray numpyCoordinates(std::vector<double> values) {
+  const std::size_t n = values.size();
+  if (n % 3 == 0 && n > 0) return numpyFrom(std::move(values), {n / 3, 3});
+  return numpyFrom(std::move(values), {n});
+}
+
+}  // namespace landscape::python

@@ -1,0 +1,133 @@
+// GMIN basin-hopping (seed 001 section 2.1) with a Python callback per quench. Energies and kT in
+// the potential's energy unit, lengths in its length unit (GMIN's convention).
+#include <Python.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/search/BasinHopping.h"
+#include "python/Arrays.h"
+#include "python/Bindings.h"
+#include "python/Params.h"
+
+namespace landscape::python {
+
+namespace {
+
+using namespace nb::literals;
+
+/// Calls on_quench(report) after every quench; a callback that returns True stops the run (the
+/// saved minima are still re-quenched and returned), and so does Ctrl-C (KeyboardInterrupt is
+/// raised once the run has returned).
+class CallbackObserver : public BasinHoppingObserver {
+ public:
+  explicit CallbackObserver(nb::object onQuench) : m_onQuench(std::move(onQuench)) {}
+
+  void onQuench(const QuenchReport& q) override {
+    if (m_onQuench.is_none()) return;
+    nb::dict r;
+    r["quench"] = q.quench;
+    r["energy"] = q.energy;
+    r["markov_energy"] = q.markovEnergy;
+    r["accepted"] = q.accepted;
+    r["iterations"] = q.lbfgsIterations;
+    r["rms_gradient"] = q.rmsGradient;
+    r["status"] = lbfgsStatusName(q.status);
+    r["rejected"] = q.evaporated || q.failed;
+    r["reject_reason"] = q.rejectReason;
+    r["function_calls"] = q.functionCalls;
+    m_stop = m_stop || nb::cast<bool>(nb::bool_(m_onQuench(r)));
+  }
+  bool stopRequested() override {
+    if (PyErr_CheckSignals() != 0) throw nb::python_error();
+    return m_stop;
+  }
+
+ private:
+  nb::object m_onQuench;
+  bool m_stop = false;
+};
+
+void bindParams(nb::module_& m) {
+  using P = BasinHoppingParams;
+  ParamsClass<P>(m, "BasinHoppingParams",
+                 "GMIN basin-hopping settings (docs/gmin-keywords.md names the keyword of each). "
+                 "Energies and kT in the potential's energy unit, lengths in its length unit.")
+      .field("steps", &P::steps, "basin-hopping steps (STEPS)")
+      .field("temperature", &P::temperature, "Metropolis kT (energy; TEMPERATURE)")
+      .field("step_size", &P::stepSize, "max displacement per coordinate (length; STEP)")
+      .field("angular_threshold", &P::angularThreshold, "ASTEP angular move threshold; 0 = off")
+      .field("step_adjust_interval", &P::stepAdjustInterval, "quenches per step adjustment")
+      .field("target_acceptance", &P::targetAcceptance, "acceptance ratio aimed at (ACCRAT)")
+      .field("step_adjust_factor", &P::stepAdjustFactor, "step size multiplied/divided by this")
+      .field("save_count", &P::saveCount, "lowest distinct minima kept (SAVE)")
+      .field("energy_difference", &P::energyDifference, "minima closer are the same (EDIFF)")
+      .field("sloppy_rms", &P::sloppyRms, "RMS gradient of quenches during the run (energy/length)")
+      .field("sloppy_max_iterations", &P::sloppyMaxIterations, "L-BFGS cap during the run")
+      .field("tight_rms", &P::tightRms, "RMS gradient of the final re-quench (energy/length)")
+      .field("tight_max_iterations", &P::tightMaxIterations, "L-BFGS cap of the re-quench")
+      .field("centre", &P::centre, "remove the centre of mass after every step (CENTRE)")
+      .field("container_radius", &P::containerRadius, "container radius (length); 0 = GMIN's")
+      .field("container", &P::container, "False for molecules: no container")
+      .field("new_restart_steps", &P::newRestartSteps, "NEWRESTART; 0 = off")
+      .field("avoid_distance", &P::avoidDistance, "AVOID taboo distance (length); 0 = off")
+      .field("avoid_max_saved", &P::avoidMaxSaved, "AVOID taboo list length")
+      .field("avoid_reseeds", &P::avoidReseeds, "AVOID: restarts reseed (True) or reject")
+      .field("target_energy", &P::targetEnergy, "stop at the first minimum at or below this")
+      .field("seed", &P::seed, "random seed; the same seed gives the same run")
+      .field("cold_fusion_drop", &P::coldFusionDrop, "failed quench below lowest - this (energy)")
+      .field("lbfgs", &P::lbfgs, "LbfgsParams of every quench")
+      .done();
+}
+
+void bindResult(nb::module_& m) {
+  nb::class_<StoredMinimum>(m, "Minimum", "A minimum found by basin-hopping.")
+      .def_ro("energy", &StoredMinimum::energy, "energy unit of the potential")
+      .def_prop_ro("coordinates",
+                   [](const StoredMinimum& s) { return numpyCoordinates(s.coordinates); },
+                   nb::rv_policy::automatic, "(atoms, 3) in the length unit")
+      .def_ro("first_found_step", &StoredMinimum::firstFoundStep, "quench that found it")
+      .def_ro("function_calls", &StoredMinimum::functionCalls, "energy+gradient calls by then");
+  using R = BasinHoppingResult;
+  nb::class_<R>(m, "BasinHoppingResult", "What a basin-hopping run found.")
+      .def_ro("lowest", &R::lowest, "saved minima, re-quenched tightly, lowest first")
+      .def_ro("quenches", &R::quenches)
+      .def_ro("stopped_early", &R::stoppedEarly)
+      .def_ro("function_calls", &R::functionCalls)
+      .def_ro("restarts", &R::restarts)
+      .def_ro("failed_quenches", &R::failedQuenches)
+      .def_ro("target_reached", &R::targetReached)
+      .def_ro("target_quench", &R::targetQuench)
+      .def_ro("final_step_size", &R::finalStepSize);
+}
+
+BasinHoppingResult basinHopping(Potential& potential, const BasinHoppingParams& params,
+                                std::optional<HostIn> start, nb::object onQuench,
+                                const std::string& lbfgsBackend) {
+  std::vector<double> x;
+  if (start) {
+    requireValues(start->size(), potential.dimension(), shapeOf(*start), "basin_hopping", "start");
+    x.assign(start->data(), start->data() + start->size());
+  }
+  BasinHopping search(potential, params, lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)));
+  CallbackObserver observer(std::move(onQuench));
+  return search.run(std::move(x), &observer);
+}
+
+}  // namespace
+
+void bindBasinHopping(nb::module_& m) {
+  bindParams(m);
+  bindResult(m);
+  m.def("basin_hopping", &basinHopping, "potential"_a, "params"_a = BasinHoppingParams{},
+        "start"_a = nb::none(), "on_quench"_a = nb::none(), "lbfgs_backend"_a = "cpu",
+        "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
+        "drawn from params.seed. on_quench(report) is called after every quench with a dict "
+        "(quench, energy, markov_energy, accepted, iterations, rms_gradient, status, rejected, "
+        "reject_reason, function_calls); returning True stops the run. Failed quenches are "
+        "rejected, never saved. Cluster moves only (the protein moves of gmin --prmtop are not "
+        "bound).");
+}
+
+}  // namespace landscape::python

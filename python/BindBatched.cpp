@@ -1,0 +1,105 @@
+// The batched engine (issue 16, docs/batched.md) on (B, atoms, 3) arrays: B structures of one
+// system evaluated or minimised together, on the CPU (threads), the CPU twin or the GPU.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include "backends/BatchedMinimiserFactory.h"
+#include "python/Arrays.h"
+#include "python/Bindings.h"
+#include "python/DeviceArrays.h"
+
+namespace landscape::python {
+
+namespace {
+
+using namespace nb::literals;
+
+/// B for an array of shape (B, ...) holding B structures of n values; throws otherwise.
+std::size_t batchOf(const HostIn& x, std::size_t n, const char* what) {
+  if (x.ndim() < 2 || x.shape(0) * n != x.size())
+    throw std::invalid_argument(std::string(what) + ": x has shape " + shapeText(shapeOf(x)) +
+                                " but (B, " + std::to_string(n / 3) + ", 3) is needed");
+  return x.shape(0);
+}
+
+nb::tuple batchedEnergyGradient(BatchedPotential& p, HostIn x) {
+  const std::size_t n = p.dimension(), batch = batchOf(x, n, "energy_gradient");
+  std::vector<double> g(batch * n), e(batch);
+  p.energyGradient(batch, x.data(), g.data(), e.data(), nullptr);
+  return nb::make_tuple(numpyFrom(std::move(e), {batch}), numpyFrom(std::move(g), shapeOf(x)));
+}
+
+nb::tuple batchedMinimise(BatchedMinimiser& minimiser, HostIn x) {
+  const std::size_t n = minimiser.dimension(), batch = batchOf(x, n, "minimise");
+  std::vector<double> coordinates(x.data(), x.data() + x.size());
+  std::vector<BatchedLbfgsResult> results(batch);
+  minimiser.minimise(batch, coordinates.data(), results.data());
+  std::vector<double> energy(batch), rms(batch), iterations(batch), calls(batch);
+  nb::list status;
+  for (std::size_t b = 0; b < batch; ++b) {
+    energy[b] = results[b].energy;
+    rms[b] = results[b].rmsGradient;
+    iterations[b] = results[b].iterations;
+    calls[b] = static_cast<double>(results[b].functionCalls);
+    status.append(lbfgsStatusName(results[b].status));
+  }
+  nb::dict out;
+  out["energy"] = numpyFrom(std::move(energy), {batch});
+  out["rms_gradient"] = numpyFrom(std::move(rms), {batch});
+  out["iterations"] = numpyFrom(std::move(iterations), {batch});
+  out["function_calls"] = numpyFrom(std::move(calls), {batch});
+  out["status"] = status;
+  return nb::make_tuple(numpyFrom(std::move(coordinates), shapeOf(x)), out);
+}
+
+}  // namespace
+
+void bindBatched(nb::module_& m) {
+  nb::class_<BatchedPotential>(m, "BatchedPotential",
+                               "B structures of one system evaluated together; units as the "
+                               "single-structure potential.")
+      .def_prop_ro("dimension", &BatchedPotential::dimension, "values per structure (3 x atoms)")
+      .def_prop_ro("name", &BatchedPotential::name)
+      .def_prop_ro("backend", [](const BatchedPotential& p) { return backendName(p.backend()); })
+      .def("energy_gradient", &batchedEnergyGradient, "x"_a,
+           "(energies [B], gradients shaped like x) for host coordinates x of shape (B, atoms, "
+           "3).")
+      .def("energy_gradient", &deviceBatchedEnergyGradient, "x"_a,
+           "The same on a CUDA device array (backend='cuda'): results are new device arrays.");
+  m.def(
+      "batched_lennard_jones",
+      [](std::size_t atoms, const std::string& backend, int threads) {
+        BatchedSystem system{atoms};
+        BatchedEngineOptions options;
+        options.threads = threads;
+        return makeBatchedPotential(system, parseBackend(backend), options);
+      },
+      "atoms"_a, "backend"_a = "cpu", "threads"_a = 1,
+      "Batched Lennard-Jones clusters (reduced units). backend: 'cpu' or 'cuda'.");
+
+  nb::class_<BatchedMinimiser>(m, "BatchedMinimiser",
+                               "GMIN's L-BFGS on B structures at once, each exactly as alone.")
+      .def_prop_ro("name", &BatchedMinimiser::name)
+      .def_prop_ro("dimension", &BatchedMinimiser::dimension)
+      .def_prop_ro("params", &BatchedMinimiser::params)
+      .def_prop_ro("max_batch", &BatchedMinimiser::maxBatch, "largest batch that fits now")
+      .def("minimise", &batchedMinimise, "x"_a,
+           "Minimises every structure of x (B, atoms, 3); returns (minima shaped like x, dict of "
+           "per-structure arrays energy, rms_gradient, iterations, function_calls and a list "
+           "status).");
+  m.def(
+      "batched_minimiser",
+      [](std::size_t atoms, const LbfgsParams& params, const std::string& backend, int threads) {
+        BatchedSystem system{atoms};
+        BatchedEngineOptions options;
+        options.threads = threads;
+        return makeBatchedMinimiser(system, params, parseBatchedBackend(backend), options);
+      },
+      "atoms"_a, "params"_a = LbfgsParams{}, "backend"_a = "cpu", "threads"_a = 1,
+      "Batched L-BFGS for Lennard-Jones clusters of `atoms` atoms. backend: 'cpu' (each "
+      "structure bit for bit as landscape.minimise), 'cpu-twin' (the GPU kernel's arithmetic "
+      "order) or 'cuda'.");
+}
+
+}  // namespace landscape::python

@@ -1,0 +1,19 @@
+#pragma once
+// One function per area of the library, each adding its classes and functions to the module
+// (module.cpp calls them in order: later areas use the classes of earlier ones).
+#include <nanobind/nanobind.h>
+
+namespace landscape::python {
+
+namespace nb = nanobind;
+
+void bindPotentials(nb::module_& m);      // BindPotentials.cpp: Potential and its factories
+void bindDeviceArrays(nb::module_& m);    // BindDevice.cpp: landscape.cuda, device overloads
+void bindMinimisation(nb::module_& m);    // BindMinimisation.cpp: LbfgsParams, minimise
+void bindBatched(nb::module_& m);         // BindBatched.cpp: batched potential and minimiser
+void bindBasinHopping(nb::module_& m);    // BindBasinHopping.cpp: basin_hopping + callback
+void bindNetwork(nb::module_& m);         // BindNetwork.cpp: network.h5, disconnectivity layout
+void bindConnect(nb::module_& m);         // BindConnect.cpp: optim's connect
+void bindBenchmark(nb::module_& m);       // BindBenchmark.cpp: C++-side timing
+
+}  // namespace landscape::python

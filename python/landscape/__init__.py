@@ -1,0 +1,80 @@
+"""landscape: energy landscapes of clusters and biomolecules from Python (docs/python.md).
+
+Units are the library's: Lennard-Jones in reduced units (energy epsilon, length sigma); AMBER-GB
+and SOP in kcal/mol and Angstrom. Coordinates are float64 arrays shaped (atoms, 3) (any shape with
+the right number of values is accepted and kept); gradients are d(energy)/d(coordinate), never
+forces. CUDA potentials (backend='cuda') also take device arrays through DLPack without copies.
+
+    import landscape
+    lj = landscape.lennard_jones(38)
+    result = landscape.basin_hopping(lj, landscape.BasinHoppingParams(steps=1000, seed=3))
+    print(result.lowest[0].energy)
+
+Submodules: landscape.network (network.h5 as numpy arrays and a networkx graph), landscape.plots
+(matplotlib figures; also `python3 -m landscape.plots`), landscape.ase (an ASE calculator),
+landscape.cuda (device arrays without CuPy or PyTorch).
+"""
+from . import _landscape
+from ._landscape import (  # noqa: F401
+    BasinHoppingParams,
+    BasinHoppingResult,
+    BatchedMinimiser,
+    BatchedPotential,
+    ConnectParams,
+    LbfgsParams,
+    LbfgsResult,
+    Minimum,
+    Potential,
+    SopParams,
+    amber_elements,
+    amber_gb,
+    basin_hopping,
+    batched_lennard_jones,
+    batched_minimiser,
+    cuda,
+    lennard_jones,
+    read_inpcrd,
+    rigid_bodies,
+    sop,
+    sop_native_coordinates,
+)
+
+__version__ = getattr(_landscape, "__version__", "unknown")
+
+
+def _is_cuda_array(x):
+    """True for objects that say (DLPack) that their data live on a CUDA device."""
+    device = getattr(x, "__dlpack_device__", None)
+    return device is not None and not hasattr(x, "__array_interface__") and device()[0] == 2
+
+
+def minimise(potential, x, params=None, lbfgs_backend="cpu", callback=None):
+    """GMIN's L-BFGS from x; returns (x_min shaped like x, LbfgsResult).
+
+    x is a host array, or a CUDA device array (DLPack: CuPy, PyTorch, landscape.cuda). A device
+    array is minimised in place with the whole L-BFGS on the GPU (lbfgs_backend is then 'gpu'):
+    its 3N coordinates enter and leave the L-BFGS workspace through one host copy each way, and
+    every energy and gradient of the minimisation stays on the device. See
+    landscape._landscape.minimise for the parameters.
+    """
+    params = LbfgsParams() if params is None else params
+    if _is_cuda_array(x):
+        host = cuda.to_host(x)
+        x_min, result = _landscape.minimise(potential, host, params, "gpu", callback)
+        cuda.copy_from_host(x, x_min)
+        return x, result
+    return _landscape.minimise(potential, x, params, lbfgs_backend, callback)
+
+
+def connect(potential, start, finish, params=None, **options):
+    """optim's connect between two minima; returns a landscape.network.Network with the result
+    fields (status, connected, path, ...) in its `run` dict. See landscape._landscape.connect."""
+    from .network import Network
+
+    data = _landscape.connect(potential, start, finish,
+                              ConnectParams() if params is None else params, **options)
+    run = {key: data.pop(key) for key in
+           ("status", "connected", "cycles", "dneb_runs", "gradient_calls", "path")}
+    network = Network(data)
+    network.run = run
+    return network

@@ -1,0 +1,64 @@
+"""An ASE calculator on landscape's potentials, so that ASE's optimisers and molecular dynamics
+run on them.
+
+Units. ASE works in eV and Angstrom (forces in eV/Angstrom). The conversion is explicit:
+- AMBER-GB and SOP (kcal/mol, Angstrom): energy_scale = ase.units.kcal / ase.units.mol
+  (1 kcal/mol = 0.0433641 eV); lengths are Angstrom on both sides.
+- Lennard-Jones (reduced units): the caller chooses epsilon (eV) and sigma (Angstrom), as ASE's
+  own LennardJones calculator does; positions are divided by sigma, energies multiplied by epsilon
+  and forces by epsilon / sigma. The defaults epsilon = 1 eV, sigma = 1 Angstrom make ASE's
+  numbers equal the reduced ones.
+Forces are minus the gradient: F = -(energy_scale / length_scale) dU/dx.
+
+    from landscape.ase import Calculator
+    atoms.calc = Calculator.amber_gb("sys.prmtop", igb=2)     # kcal/mol -> eV
+    atoms.calc = Calculator(landscape.lennard_jones(38), epsilon=0.0104, sigma=3.40)  # argon
+"""
+import numpy as np
+from ase import units
+from ase.calculators.calculator import Calculator as AseCalculator
+from ase.calculators.calculator import all_changes
+
+from . import _landscape
+
+KCAL_PER_MOL_IN_EV = units.kcal / units.mol
+
+
+class Calculator(AseCalculator):
+    """ASE calculator of a landscape.Potential (CPU or CUDA; host arrays).
+
+    energy_scale: eV per energy unit of the potential; length_scale: Angstrom per length unit.
+    Use the constructors amber_gb / lennard_jones / for_potential, which choose them.
+    """
+
+    implemented_properties = ["energy", "free_energy", "forces"]
+
+    def __init__(self, potential, energy_scale=None, length_scale=1.0, epsilon=None, sigma=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.potential = potential
+        if epsilon is not None or sigma is not None:  # Lennard-Jones in reduced units
+            energy_scale, length_scale = (1.0 if epsilon is None else epsilon,
+                                          1.0 if sigma is None else sigma)
+        if energy_scale is None:
+            energy_scale = 1.0 if potential.name.startswith("Lennard-Jones") else \
+                KCAL_PER_MOL_IN_EV
+        self.energy_scale = float(energy_scale)
+        self.length_scale = float(length_scale)
+
+    @classmethod
+    def amber_gb(cls, prmtop, **options):
+        """AMBER-GB from a prmtop (options as landscape.amber_gb); kcal/mol converted to eV."""
+        return cls(_landscape.amber_gb(prmtop, **options), energy_scale=KCAL_PER_MOL_IN_EV)
+
+    @classmethod
+    def lennard_jones(cls, atoms, epsilon=1.0, sigma=1.0, backend="cpu"):
+        """Lennard-Jones with epsilon in eV and sigma in Angstrom."""
+        return cls(_landscape.lennard_jones(atoms, backend), epsilon=epsilon, sigma=sigma)
+
+    def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
+        super().calculate(atoms, properties, system_changes)
+        x = np.ascontiguousarray(self.atoms.positions / self.length_scale, dtype=np.float64)
+        energy, gradient = self.potential.energy_gradient(x)
+        self.results["energy"] = self.results["free_energy"] = energy * self.energy_scale
+        self.results["forces"] = -gradient * (self.energy_scale / self.length_scale)

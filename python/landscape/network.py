@@ -1,0 +1,183 @@
+"""Transition networks as numpy arrays and networkx graphs.
+
+A Network holds the fields of optim's network.h5 (docs/database.md) and of PATHSAMPLE's
+min.data/ts.data, as arrays:
+  minima_energy (n), minima_coordinates (n, atoms, 3), minima_log_product (n),
+  minima_point_group_order (n), minima_principal_moments (n, 3),
+  ts_energy (m), ts_coordinates (m, atoms, 3), ts_minima (m, 2) (0-based minima),
+  ts_eigenvalue (m), ts_log_product, ts_point_group_order, ts_principal_moments;
+plus `metadata` (energy_unit, length_unit, atoms, potential, program). Unknown values are NaN
+(point-group order 0). Energies are in metadata['energy_unit'] (reduced epsilon for
+Lennard-Jones, kcal/mol for AMBER-GB and SOP).
+"""
+import os
+
+import numpy as np
+
+from . import _landscape
+
+
+class Network:
+    def __init__(self, data):
+        self.data = dict(data)
+        self.run = {}
+        for group in ("minima", "ts"):  # optional fields: unknown when absent
+            count = len(self.data[f"{group}_energy"])
+            self.data.setdefault(f"{group}_log_product", np.full(count, np.nan))
+            self.data.setdefault(f"{group}_point_group_order", np.zeros(count, dtype=np.int64))
+            self.data.setdefault(f"{group}_principal_moments", np.full((count, 3), np.nan))
+        self.data.setdefault("ts_eigenvalue", np.full(len(self.data["ts_energy"]), np.nan))
+
+    # ---- the arrays ----
+    def __getattr__(self, name):
+        data = self.__dict__.get("data", {})
+        if name in data:
+            return data[name]
+        raise AttributeError(name)
+
+    @property
+    def metadata(self):
+        return self.data["metadata"]
+
+    @property
+    def energy_unit(self):
+        return self.metadata["energy_unit"]
+
+    @property
+    def minima_count(self):
+        return len(self.data["minima_energy"])
+
+    @property
+    def ts_count(self):
+        return len(self.data["ts_energy"])
+
+    def __repr__(self):
+        return (f"Network({self.minima_count} minima, {self.ts_count} transition states, "
+                f"energies in {self.energy_unit})")
+
+    # ---- files ----
+    @classmethod
+    def read(cls, path):
+        """A network or minima database (HDF5) written by optim, gmin or write()."""
+        return cls(_landscape.read_network(os.fspath(path)))
+
+    def write(self, path):
+        """Writes the HDF5 network (docs/database.md), atomically."""
+        _landscape.write_network(os.fspath(path), self.data)
+
+    @classmethod
+    def from_pathsample(cls, directory, energy_unit="reduced (epsilon)",
+                        length_unit="reduced (sigma)", atoms=None):
+        """Reads PATHSAMPLE's min.data and ts.data (and points.min/points.ts when present: raw
+        little-endian float64 records of 3 x atoms coordinates) from `directory`.
+
+        min.data lines: energy, ln product of positive Hessian eigenvalues, point-group order,
+        three principal moments of inertia. ts.data lines: energy, ln product, order, the two
+        minima (1-based lines of min.data), moments. Coordinates are NaN when points files are
+        absent. Raises ValueError naming the file and line for malformed lines.
+        """
+        minima = _read_table(os.path.join(directory, "min.data"), 6)
+        states = _read_table(os.path.join(directory, "ts.data"), 8)
+        n, m = len(minima), len(states)
+        ends = states[:, 3:5].astype(np.int64) - 1
+        bad = np.argwhere((ends < 0) | (ends >= n))
+        if len(bad):
+            raise ValueError(f"{directory}/ts.data:{bad[0][0] + 1}: minimum "
+                             f"{ends[tuple(bad[0])] + 1} is not a line of min.data ({n} minima)")
+        if atoms is None:
+            atoms = _atoms_from_points(os.path.join(directory, "points.min"), n)
+        data = {
+            "metadata": {"potential": "pathsample", "energy_unit": energy_unit,
+                         "length_unit": length_unit, "atoms": atoms or 1,
+                         "program": "PATHSAMPLE"},
+            "minima_energy": minima[:, 0], "minima_log_product": minima[:, 1],
+            "minima_point_group_order": minima[:, 2].astype(np.int64),
+            "minima_principal_moments": minima[:, 3:6],
+            "ts_energy": states[:, 0], "ts_log_product": states[:, 1],
+            "ts_point_group_order": states[:, 2].astype(np.int64), "ts_minima": ends,
+            "ts_principal_moments": states[:, 5:8], "ts_eigenvalue": np.full(m, np.nan),
+        }
+        for group, count in (("minima", n), ("ts", m)):
+            points = os.path.join(directory, "points.min" if group == "minima" else "points.ts")
+            data[f"{group}_coordinates"] = (_read_points(points, count, atoms) if atoms
+                                            else np.full((count, 1, 3), np.nan))
+        return cls(data)
+
+    # ---- graphs ----
+    def to_networkx(self):
+        """A networkx.MultiGraph: one node per minimum (attributes energy, log_product,
+        point_group_order), one edge per transition state (attributes ts (index), energy,
+        barrier_forward/backward = E_ts - E of each end). Parallel edges are distinct
+        transition states between the same minima."""
+        import networkx as nx
+
+        g = nx.MultiGraph()
+        e = self.data["minima_energy"]
+        for i in range(self.minima_count):
+            g.add_node(i, energy=float(e[i]),
+                       log_product=float(self.data["minima_log_product"][i]),
+                       point_group_order=int(self.data["minima_point_group_order"][i]))
+        for t, (a, b) in enumerate(self.data["ts_minima"]):
+            ets = float(self.data["ts_energy"][t])
+            g.add_edge(int(a), int(b), key=t, ts=t, energy=ets,
+                       barrier_forward=ets - float(e[a]), barrier_backward=ets - float(e[b]))
+        return g
+
+    def disconnectivity(self, levels=20, top=None, spacing=None, all_minima=False):
+        """The disconnectivity-graph layout (landscape._landscape.disconnectivity_layout)."""
+        return _landscape.disconnectivity_layout(
+            np.asarray(self.data["minima_energy"], dtype=float),
+            np.asarray(self.data["ts_energy"], dtype=float),
+            np.asarray(self.data["ts_minima"], dtype=float).reshape(-1, 2),
+            levels, np.nan if top is None else top, np.nan if spacing is None else spacing,
+            all_minima)
+
+
+def read_minima_list(path):
+    """PATHSAMPLE's min.A / min.B: a count, then that many 1-based minima; returns 0-based."""
+    with open(path) as f:
+        words = f.read().split()
+    try:
+        count = int(words[0])
+        values = [int(w) - 1 for w in words[1:1 + count]]
+    except (IndexError, ValueError):
+        raise ValueError(f"{path}: expected a count and then that many minimum numbers") from None
+    if len(values) != count:
+        raise ValueError(f"{path}: the count says {count} minima but {len(values)} follow")
+    return values
+
+
+def _read_table(path, columns):
+    rows = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) < columns:
+                raise ValueError(f"{path}:{number}: expected {columns} columns, "
+                                 f"found {len(fields)}")
+            try:
+                rows.append([float(v.replace("D", "E")) for v in fields[:columns]])
+            except ValueError:
+                raise ValueError(f"{path}:{number}: a field is not a number: {line.strip()}") \
+                    from None
+    return np.array(rows, dtype=float).reshape(-1, columns)
+
+
+def _atoms_from_points(path, count):
+    if not os.path.exists(path) or count == 0:
+        return None
+    size = os.path.getsize(path)
+    if size % (24 * count):
+        raise ValueError(f"{path}: {size} bytes is not {count} records of 3N float64")
+    return size // (24 * count)
+
+
+def _read_points(path, count, atoms):
+    if not os.path.exists(path):
+        return np.full((count, atoms, 3), np.nan)
+    values = np.fromfile(path, dtype="<f8")
+    if values.size != count * atoms * 3:
+        raise ValueError(f"{path}: {values.size} values, expected {count} x {atoms} x 3")
+    return values.reshape(count, atoms, 3)

@@ -1,0 +1,122 @@
+// Non-finite values end a run with a clear error at once, never a NaN trajectory with exit 0
+// (issue 15): sop's --dt is bounded by the Euler stability limit, a blow-up under the bound is
+// caught at the next output interval, a NaN CA is refused by the PDB reader, and a 1e308
+// coordinate in an inpcrd stops gmin before its first quench, not when `lowest` is written.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/TestData.h"
+
+namespace landscape {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exitCode;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class NonFiniteRunCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = fs::temp_directory_path() /
+            ("landscape-nonfinite-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+  Result run(const char* variable, const char* built, const std::string& args) {
+    const char* env = std::getenv(variable);
+    const std::string exe = env && *env ? env : built;
+    const fs::path out = m_dir / "out", err = m_dir / "err";
+    const std::string command = "cd '" + m_dir.string() + "' && '" + exe + "' " + args + " > '" +
+                                out.string() + "' 2> '" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+  }
+  fs::path m_dir;
+};
+
+#ifdef LANDSCAPE_SOP_EXECUTABLE
+#define SOP "LANDSCAPE_SOP_EXECUTABLE", LANDSCAPE_SOP_EXECUTABLE
+
+TEST_F(NonFiniteRunCli, SopRefusesATimeStepAboveTheStabilityLimit) {
+  const auto pdb = testDataPath("sop/1TIT.pdb");
+  if (!pdb) GTEST_SKIP() << "sop/1TIT.pdb not found";
+  const Result r = run(SOP, "--pdb '" + *pdb + "' --dt 1e10 --steps 10 --output s");
+  EXPECT_EQ(r.exitCode, 1);
+  // xi / (2 k_FENE) = 7.1963 / 40 ps with the default friction and FENE spring.
+  EXPECT_NE(r.err.find("--dt 1e+10 ps is at or above the Euler stability limit xi / (2 k_FENE) = "
+                       "0.179907 ps"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(m_dir / "s/force_curve_0.dat")) << "refused before any output";
+}
+
+// 0.17 ps passes the linear bound, but stretched FENE bonds are stiffer: the run blows up within
+// a few hundred steps, and the error comes at the first output interval after it.
+TEST_F(NonFiniteRunCli, SopBlowUpUnderTheBoundIsAnErrorNotANanTrajectory) {
+  const auto pdb = testDataPath("sop/1TIT.pdb");
+  if (!pdb) GTEST_SKIP() << "sop/1TIT.pdb not found";
+  const Result r = run(SOP, "--pdb '" + *pdb +
+                                "' --dt 0.17 --steps 20000 --output-interval 100 "
+                                "--frame-interval 100 --output s");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("replica 0: non-finite coordinates at step"), std::string::npos) << r.err;
+  const std::string curve = slurp(m_dir / "s/force_curve_0.dat");
+  const std::string frames = slurp(m_dir / "s/trajectory_0.pdb");
+  EXPECT_FALSE(curve.empty());
+  EXPECT_EQ(curve.find("nan"), std::string::npos) << curve;
+  EXPECT_EQ(frames.find("nan"), std::string::npos);
+}
+
+TEST_F(NonFiniteRunCli, SopRefusesANanCoordinateInThePdb) {
+  const auto pdb = testDataPath("sop/1TIT.pdb");
+  if (!pdb) GTEST_SKIP() << "sop/1TIT.pdb not found";
+  std::string text = slurp(*pdb);
+  const std::size_t atom = text.find("\nATOM");
+  ASSERT_NE(atom, std::string::npos);
+  text.replace(atom + 1 + 30, 8, "     nan");  // the x field, columns 31-38
+  std::ofstream(m_dir / "nan.pdb") << text;
+  const Result r = run(SOP, "--pdb nan.pdb --steps 10 --output s");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("nan.pdb:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("x coordinate"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(m_dir / "s/force_curve_0.dat"));
+}
+#endif
+
+TEST_F(NonFiniteRunCli, GminRefusesA1e308InpcrdCoordinateBeforeTheFirstQuench) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+  std::string text = slurp(*rst7);
+  const std::size_t line3 = text.find('\n', text.find('\n') + 1) + 1;  // first coordinate line
+  text.replace(line3, 12, " 1.00000e308");
+  std::ofstream(m_dir / "big.rst7") << text;
+  const Result r = run("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE,
+                       "--prmtop '" + *prmtop + "' --inpcrd big.rst7 --steps 50 --output g");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("big.rst7:3"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("Qu "), std::string::npos) << "no quench ran";
+  EXPECT_FALSE(fs::exists(m_dir / "g/lowest"));
+}
+
+}  // namespace
+}  // namespace landscape

@@ -1,0 +1,454 @@
+// Network growth (issue 19 item 5): PATHSAMPLE's UNTRAP selection against the log of the
+// wales-group LJ38 UNTRAP example, SHORTCUT / SHORTCUT BARRIER / DIJKSTRA on small networks whose
+// answers follow from their construction, connect jobs independent of the thread count, the
+// growth record in network.h5, optim keeping endpoint sets, and `pathsample grow` with --resume
+// after kill -9.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "landscape/formats/PathsampleExport.h"
+#include "landscape/network/Database.h"
+#include "landscape/network/GraphTransformation.h"
+#include "landscape/network/HarmonicRates.h"
+#include "landscape/network/KineticPathPairs.h"
+#include "landscape/network/UntrapPairs.h"
+#include "landscape/paths/ConnectJobs.h"
+#include "potentials/LennardJones.h"
+#include "src/OptimDatabase.h"
+#include "src/OptimRunConfig.h"
+#include "src/OptimSystem.h"
+#include "tests/TestData.h"
+
+namespace landscape {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kUntrapInput = "/lj38/pathsample-untrap/input";
+
+StoredTransitionNetwork untrapExample() {
+  const std::string dir = testDataRoot() + kUntrapInput;
+  return readPathsampleFiles(dir, pathsampleAtomCount(dir));
+}
+
+// The network of the example's connect settings (PERMDIST, RANROT 5, EDIFFTOL, GEOMDIFFTOL).
+TransitionNetwork lj38Network(const StoredTransitionNetwork& stored) {
+  TransitionNetwork network(optimLj38ExampleSettings().network);
+  for (const StoredNetworkMinimum& m : stored.minima) network.addMinimum(m.coordinates, m.energy);
+  return network;
+}
+
+// PATHSAMPLE's first UNTRAP lists (expected_output/pathsample_untrap.out, 1-based): "saved minima
+// pairs and barriers" (candidate, highest product minimum, metric) and "sorted list" partners.
+TEST(UntrapPairs, MatchesPathsampleLogOfLj38Example) {
+  const StoredTransitionNetwork stored = untrapExample();
+  const TransitionNetwork network = lj38Network(stored);
+  UntrapParams p;
+  p.energyIncrement = 0.035;
+  p.energyThreshold = 3.0;
+  const UntrapSelection s = untrapPairs(stored, stored.setA, p, {},
+                                        [&](int a, int b) { return network.distance(a, b); });
+  EXPECT_NEAR(s.lowestProduct, -173.9284266, 1e-7);
+  EXPECT_NEAR(s.highestTransitionState, -168.2771069, 1e-7);
+  const std::vector<std::array<double, 3>> saved = {
+      {8, 2, 6.6621758504},  {10, 2, 3.9300927155}, {6, 2, 0.7643448619}, {9, 2, 0.7432085695},
+      {7, 2, 0.2400055009},  {12, 2, 0.1202516846}, {3, 2, 0.0967204348}, {11, 2, 0.0734672422},
+      {5, 2, 0.0284581710},  {1, 2, 0.0131871608},  {4, 2, 0.0061125879}};
+  const std::vector<std::array<int, 2>> sorted = {{8, 2}, {10, 2}, {6, 4}, {9, 4},  {7, 9}, {12, 4},
+                                                  {3, 1}, {11, 4}, {5, 11}, {1, 2}, {4, 2}};
+  ASSERT_EQ(s.byMetric.size(), saved.size());
+  ASSERT_EQ(s.pairs.size(), sorted.size());
+  for (std::size_t i = 0; i < saved.size(); ++i) {
+    EXPECT_EQ(s.byMetric[i].first + 1, saved[i][0]) << i;
+    EXPECT_EQ(s.byMetric[i].second + 1, saved[i][1]) << i;
+    EXPECT_NEAR(s.byMetric[i].score, saved[i][2], 6e-11) << i;  // printed F20.10
+    EXPECT_EQ(s.pairs[i].first + 1, sorted[i][0]) << i;
+    EXPECT_EQ(s.pairs[i].second + 1, sorted[i][1]) << i;
+  }
+  // A tried (candidate, first partner) pair is left out, as PATHSAMPLE's PAIR1/PAIR2 check.
+  const UntrapSelection again = untrapPairs(stored, stored.setA, p, {{7, 1}},
+                                            [&](int a, int b) { return network.distance(a, b); });
+  ASSERT_EQ(again.pairs.size(), 10u);
+  EXPECT_EQ(again.pairs[0].first, 9);
+  EXPECT_THROW(untrapPairs(stored, {}, p, {}, [](int, int) { return 1.0; }), std::invalid_argument);
+  p.energyIncrement = 0.0;
+  EXPECT_THROW(untrapPairs(stored, stored.setA, p, {}, [](int, int) { return 1.0; }),
+               std::invalid_argument);
+}
+
+// A chain 4 - 3 - 2 - 1 - 0 (B = {4}, A = {0}) with a detour 4 - 5 - 0 over high barriers.
+StoredTransitionNetwork chainNetwork() {
+  StoredTransitionNetwork n;
+  const std::vector<double> energies = {0.0, 0.5, 0.2, 0.6, 0.1, 0.3};
+  for (double e : energies) {
+    StoredNetworkMinimum m;
+    m.energy = e;
+    m.properties.logProductOfPositiveEigenvalues = 0.0;
+    m.properties.pointGroupOrder = 1;
+    n.minima.push_back(m);
+  }
+  auto ts = [&](int a, int b, double e) {
+    StoredTransitionState t;
+    t.energy = e;
+    t.plusMinimum = a;
+    t.minusMinimum = b;
+    t.properties.logProductOfPositiveEigenvalues = 0.0;
+    t.properties.pointGroupOrder = 1;
+    n.transitionStates.push_back(t);
+  };
+  ts(4, 3, 1.0);  // barriers seen from the B side: 0.9, 0.5, 1.3, 0.9 (state 0 .. 3)
+  ts(3, 2, 1.1);
+  ts(2, 1, 1.5);
+  ts(1, 0, 1.4);
+  ts(4, 5, 5.0);
+  ts(5, 0, 5.0);
+  n.setA = {0};
+  n.setB = {4};
+  return n;
+}
+
+double chainDistance(int a, int b) { return std::abs(a - b) + (a == 5 || b == 5 ? 10.0 : 0.0); }
+
+TEST(KineticPathPairs, BestPathAndShortcuts) {
+  const StoredTransitionNetwork n = chainNetwork();
+  const KineticPath path = bestKineticPath(n, 0.1);
+  EXPECT_EQ(path.minima, (std::vector<int>{4, 3, 2, 1, 0}));
+  EXPECT_EQ(path.transitionStates, (std::vector<int>{0, 1, 2, 3}));
+  // SHORTCUT 2: pairs 2 or more steps apart, closest first (ties in path order); (3, 1) tried.
+  const std::vector<CandidatePair> s =
+      shortcutPairs(n, 0.1, 2, false, 100, {{1, 3}}, chainDistance);
+  const std::vector<std::array<int, 2>> expected = {{4, 2}, {2, 0}, {4, 1}, {3, 0}, {4, 0}};
+  ASSERT_EQ(s.size(), expected.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    EXPECT_EQ(s[i].first, expected[i][0]) << i;
+    EXPECT_EQ(s[i].second, expected[i][1]) << i;
+    EXPECT_EQ(s[i].score, chainDistance(expected[i][0], expected[i][1]));
+  }
+  // SHORTCUT 2 BARRIER: steps by barrier 1.3 (2-1), 0.9 (4-3), 0.9 (1-0), 0.5 (3-2); for each the
+  // minima either side of its transition state, then one further out (clamped to the ends).
+  const std::vector<CandidatePair> b = shortcutPairs(n, 0.1, 2, true, 100, {}, chainDistance);
+  const std::vector<std::array<int, 2>> expectedB = {{2, 1}, {3, 0}, {4, 3}, {4, 2},
+                                                     {1, 0}, {2, 0}, {3, 2}, {4, 1}};
+  ASSERT_EQ(b.size(), expectedB.size());
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    EXPECT_EQ(b[i].first, expectedB[i][0]) << i;
+    EXPECT_EQ(b[i].second, expectedB[i][1]) << i;
+  }
+  EXPECT_NEAR(b[0].score, 1.3, 1e-12);
+  EXPECT_EQ(shortcutPairs(n, 0.1, 2, true, 3, {}, chainDistance).size(), 3u);
+}
+
+TEST(KineticPathPairs, DijkstraProposesTheMissingLinks) {
+  // Known: 0 - 1 and 2 - 3; A = {0}, B = {3}. Distances: 1 - 2 is 1, everything else 10.
+  StoredTransitionNetwork n = chainNetwork();
+  n.minima.resize(4);
+  n.transitionStates = {n.transitionStates[3], n.transitionStates[1]};  // 1-0, 3-2
+  n.setA = {0};
+  n.setB = {3};
+  const auto distance = [](int a, int b) {
+    return (std::min(a, b) == 1 && std::max(a, b) == 2) ? 1.0 : 10.0;
+  };
+  const std::vector<CandidatePair> p = dijkstraPairs(n, 0.1, 1.0, {}, distance);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].first, 2);
+  EXPECT_EQ(p[0].second, 1);
+  EXPECT_EQ(p[0].score, 1.0);
+  // Once (1, 2) was tried, the cheapest route uses one of the links of length 10.
+  const std::vector<CandidatePair> q = dijkstraPairs(n, 0.1, 1.0, {{1, 2}}, distance);
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_EQ(q[0].score, 10.0);
+  EXPECT_FALSE(q[0].first == 2 && q[0].second == 1);
+  // Disconnected sets: SHORTCUT has no path to work on.
+  EXPECT_TRUE(shortcutPairs(n, 0.1, 1, false, 10, {}, distance).empty());
+}
+
+// Two connect runs of the UNTRAP example's first pairs, on one thread and on two: the merged
+// networks are the same, entry for entry.
+TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
+  const StoredTransitionNetwork stored = untrapExample();
+  OptimSettings settings = optimLj38ExampleSettings();
+  settings.connect.maxCycles = 4;  // odata.connect: NEWCONNECT 4 1 20.0 20.0 5 5.0 0.025
+  settings.connect.dneb.maxImages = 5;
+  const Connect connect(settings.connect);
+  const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
+  std::vector<std::vector<double>> energies;
+  for (int threads : {1, 2}) {
+    TransitionNetwork network = lj38Network(stored);
+    for (const StoredTransitionState& t : stored.transitionStates)
+      network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+    ThreadPool pool(threads);
+    const auto jobs = runConnectJobs(connect, lj, network, {{7, 1}, {9, 1}, {6, 3}}, pool);
+    std::vector<double> e;
+    for (const ConnectJobResult& job : jobs) {
+      EXPECT_TRUE(job.ran);
+      const MergeCounts c = mergeConnectJob(network, job);
+      e.push_back(c.newMinima);
+      e.push_back(c.newTransitionStates);
+    }
+    for (const NetworkMinimum& m : network.minima()) e.push_back(m.energy);
+    for (const NetworkTransitionState& t : network.transitionStates()) e.push_back(t.energy);
+    energies.push_back(e);
+    EXPECT_GT(network.minima().size(), stored.minima.size());  // pair 10-2 finds new minima
+  }
+  EXPECT_EQ(energies[0], energies[1]);
+  // A stop requested before the runs start leaves every run out.
+  TransitionNetwork network = lj38Network(stored);
+  ThreadPool pool(1);
+  for (const ConnectJobResult& job :
+       runConnectJobs(connect, lj, network, {{7, 1}}, pool, [] { return true; }))
+    EXPECT_FALSE(job.ran);
+}
+
+TEST(GrowthRecord, RoundTripsThroughNetworkFile) {
+  StoredTransitionNetwork n = untrapExample();
+  n.growth.cycles = 3;
+  n.growth.settings = "pair-selection=untrap\n";
+  n.growth.triedPairs = {{7, 1}, {9, 1}, {5, 3}};
+  n.growth.pendingPairs = {{8, 3}};
+  DatabaseMetadata m;
+  m.atoms = 38;
+  m.energyUnit = "reduced (epsilon)";
+  m.lengthUnit = "reduced (sigma)";
+  m.potential = "lj";
+  m.program = "test";
+  const std::string path =
+      (fs::temp_directory_path() / ("growth-record-" + std::to_string(getpid()) + ".h5")).string();
+  TransitionNetworkDatabase::write(path, m, n);
+  const StoredTransitionNetwork back = TransitionNetworkDatabase::read(path);
+  EXPECT_EQ(back.growth.cycles, 3);
+  EXPECT_EQ(back.growth.settings, n.growth.settings);
+  EXPECT_EQ(back.growth.triedPairs, n.growth.triedPairs);
+  EXPECT_EQ(back.growth.pendingPairs, n.growth.pendingPairs);
+  n.growth.pendingPairs = {{8, 12}};  // minimum 12 does not exist (0-based)
+  EXPECT_THROW(TransitionNetworkDatabase::write(path, m, n), std::invalid_argument);
+  fs::remove(path);
+}
+
+// optim rewriting a network.h5 keeps its endpoint sets (and growth record), mapped through the
+// loaded indices: here minimum 3 of the file duplicates minimum 1 and disappears.
+TEST(OptimDatabase, RewriteKeepsEndpointSets) {
+  StoredTransitionNetwork n = untrapExample();
+  n.minima.insert(n.minima.begin() + 3, n.minima[1]);  // a duplicate of A's minimum 1 at row 3
+  for (StoredTransitionState& t : n.transitionStates) {
+    if (t.plusMinimum >= 3) ++t.plusMinimum;
+    if (t.minusMinimum >= 3) ++t.minusMinimum;
+  }
+  n.setA = {1, 3};
+  n.setB = {8};  // the example's B (row 7) after the insertion
+  n.growth.cycles = 1;
+  n.growth.triedPairs = {{8, 3}};
+  DatabaseMetadata m;
+  m.atoms = 38;
+  m.energyUnit = "reduced (epsilon)";
+  m.lengthUnit = "reduced (sigma)";
+  m.potential = "lj";
+  m.program = "test";
+  const std::string path =
+      (fs::temp_directory_path() / ("optim-sets-" + std::to_string(getpid()) + ".h5")).string();
+  TransitionNetworkDatabase::write(path, m, n);
+  OptimRunConfig config;
+  OptimSettings settings = config.settings;
+  const OptimSystem system = makeOptimSystem(config, nullptr, 38, settings);
+  TransitionNetwork network(settings.network);
+  DatabaseMetadata read;
+  const KnownEntries known = loadDatabase(path, system, 38, network, read, true);
+  const StoredTransitionNetwork out =
+      completeNetwork(system, network, known, settings.characterisation);
+  EXPECT_EQ(out.minima.size(), 12u);
+  EXPECT_EQ(out.setA, std::vector<int>{1});
+  EXPECT_EQ(out.setB, std::vector<int>{7});
+  EXPECT_EQ(out.growth.triedPairs, (TriedPairs{{7, 1}}));
+  fs::remove(path);
+}
+
+#ifdef LANDSCAPE_PATHSAMPLE_EXECUTABLE
+std::string program() {
+  const char* env = std::getenv("LANDSCAPE_PATHSAMPLE_EXECUTABLE");
+  return env && *env ? env : LANDSCAPE_PATHSAMPLE_EXECUTABLE;
+}
+
+int run(const std::string& arguments, const fs::path& log) {
+  const int status =
+      std::system((program() + " " + arguments + " > " + log.string() + " 2>&1").c_str());
+  return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+std::string readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The growth command of the example: its pathdata and odata.connect, `cycles` cycles.
+std::string growArguments(const fs::path& work, int cycles) {
+  const std::string input = testDataRoot() + kUntrapInput;
+  return "grow --database " + (work / "in.h5").string() + " --pathdata " + input +
+         "/pathdata --odata " + input + "/odata.connect --cycles " + std::to_string(cycles);
+}
+
+struct GrowthWork {
+  fs::path dir;
+  explicit GrowthWork(const std::string& name)
+      : dir(fs::temp_directory_path() / (name + "-" + std::to_string(getpid()))) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string input = testDataRoot() + kUntrapInput;
+    EXPECT_EQ(run("import --directory " + input + " --database " + (dir / "in.h5").string(),
+                  dir / "log"),
+              0);
+  }
+  ~GrowthWork() { fs::remove_all(dir); }
+};
+
+int savedCycles(const fs::path& file) {
+  try {
+    return TransitionNetworkDatabase::read(file.string()).growth.cycles;
+  } catch (const std::exception&) {
+    return -1;  // not written yet
+  }
+}
+
+// Two cycles: PATHSAMPLE's first two UNTRAP pairs (8-2 and 10-2), a progress line per cycle, the
+// growth record in network.h5.
+TEST(PathsampleGrowth, TwoUntrapCyclesOnLj38) {
+  const GrowthWork w("pathsample-grow");
+  const fs::path log = w.dir / "grow.log";
+  ASSERT_EQ(run(growArguments(w.dir, 2) + " --output " + (w.dir / "run").string(), log), 0)
+      << readAll(log);
+  const std::string text = readAll(log);
+  EXPECT_NE(text.find("cycle 1  pairs 1 "), std::string::npos) << text;
+  EXPECT_NE(text.find("pairs: 8-2"), std::string::npos) << text;
+  EXPECT_NE(text.find("pairs: 10-2"), std::string::npos) << text;
+  const StoredTransitionNetwork grown =
+      TransitionNetworkDatabase::read((w.dir / "run" / "network.h5").string());
+  EXPECT_EQ(grown.growth.cycles, 2);
+  EXPECT_EQ(grown.growth.triedPairs, (TriedPairs{{7, 1}, {9, 1}}));
+  EXPECT_EQ(grown.growth.pendingPairs.size(), 9u);
+  EXPECT_GE(grown.minima.size(), 12u);
+  EXPECT_EQ(grown.setA, std::vector<int>{1});
+  EXPECT_EQ(grown.setB, std::vector<int>{7});
+  for (const StoredNetworkMinimum& m : grown.minima)  // new minima characterised: rates work
+    EXPECT_TRUE(std::isfinite(m.properties.logProductOfPositiveEigenvalues));
+  // Resuming with other settings is refused.
+  EXPECT_EQ(run(growArguments(w.dir, 3) + " --resume " + (w.dir / "run").string() +
+                    " --untrap-threshold 2.0",
+                log),
+            1);
+  EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
+}
+
+// kill -9 once network.h5 records 2 cycles, then --resume: the same network as a run never
+// interrupted (connect runs are deterministic and the record holds the pair lists).
+TEST(PathsampleGrowth, ResumeAfterKillNineMatchesUninterruptedRun) {
+  const GrowthWork w("pathsample-resume");
+  const int cycles = 5;
+  ASSERT_EQ(run(growArguments(w.dir, cycles) + " --output " + (w.dir / "whole").string(),
+                w.dir / "whole.log"),
+            0);
+  const fs::path killed = w.dir / "killed";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const std::string command = "exec " + program() + " " + growArguments(w.dir, cycles) +
+                                " --output " + killed.string() + " > /dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  bool exited = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (savedCycles(killed / "network.h5") < 2 && std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(child, &status, WNOHANG) == child) {
+      exited = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (!exited) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+  }
+  const int before = savedCycles(killed / "network.h5");
+  ASSERT_GE(before, 2);
+  const fs::path log = w.dir / "resume.log";
+  ASSERT_EQ(run(growArguments(w.dir, cycles) + " --resume " + killed.string(), log), 0)
+      << readAll(log);
+  const StoredTransitionNetwork a = TransitionNetworkDatabase::read((w.dir / "whole/network.h5").string());
+  const StoredTransitionNetwork b = TransitionNetworkDatabase::read((killed / "network.h5").string());
+  EXPECT_EQ(b.growth.cycles, cycles);
+  EXPECT_EQ(a.growth.triedPairs, b.growth.triedPairs);
+  EXPECT_EQ(a.growth.pendingPairs, b.growth.pendingPairs);
+  ASSERT_EQ(a.minima.size(), b.minima.size());
+  ASSERT_EQ(a.transitionStates.size(), b.transitionStates.size());
+  for (std::size_t i = 0; i < a.minima.size(); ++i) {
+    EXPECT_EQ(a.minima[i].energy, b.minima[i].energy) << i;
+    EXPECT_EQ(a.minima[i].coordinates, b.minima[i].coordinates) << i;
+  }
+  for (std::size_t i = 0; i < a.transitionStates.size(); ++i) {
+    EXPECT_EQ(a.transitionStates[i].energy, b.transitionStates[i].energy) << i;
+    EXPECT_EQ(a.transitionStates[i].plusMinimum, b.transitionStates[i].plusMinimum) << i;
+  }
+}
+
+// SIGINT between connect runs: the run saves what it found and says how to continue.
+TEST(PathsampleGrowth, SigintStopsAndSaves) {
+  const GrowthWork w("pathsample-sigint");
+  const fs::path out = w.dir / "run";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const std::string command = "exec " + program() + " " + growArguments(w.dir, 50) +
+                                " --output " + out.string() + " > " + (w.dir / "log").string() +
+                                " 2>&1";
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (savedCycles(out / "network.h5") < 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(child, SIGINT);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  const int cycles = savedCycles(out / "network.h5");
+  if (cycles == 50) GTEST_SKIP() << "the run ended before the signal";
+  EXPECT_EQ(WEXITSTATUS(status), 130) << readAll(w.dir / "log");
+  EXPECT_NE(readAll(w.dir / "log").find("continue with --resume"), std::string::npos);
+  EXPECT_GE(cycles, 1);
+}
+
+// The wales-group LJ38 UNTRAP example in full: 50 cycles of UNTRAP 0.035 3.0 from 12 minima and
+// 11 transition states (PATHSAMPLE: 64 and 70). The grown network is of the same order and
+// joins A and B (NGT rates at T = 0.1). About 20 s.
+TEST(SlowPathsampleGrowth, Lj38UntrapFiftyCycles) {
+  const GrowthWork w("pathsample-grow50");
+  const fs::path log = w.dir / "grow.log";
+  ASSERT_EQ(run(growArguments(w.dir, 50) + " --output " + (w.dir / "run").string(), log), 0)
+      << readAll(log);
+  const StoredTransitionNetwork grown =
+      TransitionNetworkDatabase::read((w.dir / "run" / "network.h5").string());
+  EXPECT_EQ(grown.growth.cycles, 50);
+  EXPECT_GE(grown.minima.size(), 32u);
+  EXPECT_LE(grown.minima.size(), 128u);
+  EXPECT_GE(grown.transitionStates.size(), 35u);
+  EXPECT_LE(grown.transitionStates.size(), 140u);
+  const GraphTransformationResult r =
+      graphTransformationRates(harmonicRateGraph(grown, 0.1), grown.setA, grown.setB);
+  EXPECT_TRUE(std::isfinite(r.aFromB.k) && r.aFromB.k > 0.0);
+  EXPECT_NEAR(r.detailedBalanceKSS(), 1.0, 1e-8);
+}
+#endif
+
+}  // namespace
+}  // namespace landscape

@@ -1,0 +1,50 @@
+"""Basin-hopping through the bindings, with the per-quench Python callback."""
+import numpy as np
+import pytest
+
+import landscape
+
+LJ13_GLOBAL_MINIMUM = -44.326801  # icosahedron (Cambridge Cluster Database; README.md)
+
+
+def test_lj13_finds_the_icosahedron_and_reports_every_quench():
+    reports = []
+    params = landscape.BasinHoppingParams(steps=300, seed=7, temperature=0.8)
+    result = landscape.basin_hopping(landscape.lennard_jones(13), params,
+                                     on_quench=reports.append)
+    assert result.lowest[0].energy == pytest.approx(LJ13_GLOBAL_MINIMUM, abs=1e-6)
+    assert result.quenches == 300 and not result.stopped_early
+    assert [r["quench"] for r in reports] == list(range(0, 301))
+    # An accepted quench becomes the Markov state; a rejected step leaves the state unchanged.
+    for before, r in zip(reports, reports[1:]):
+        if r["accepted"] and not r["rejected"]:
+            assert r["markov_energy"] == r["energy"]
+        elif not r["accepted"]:
+            assert r["markov_energy"] == before["markov_energy"]
+    best = min(r["energy"] for r in reports if not r["rejected"])
+    assert best == pytest.approx(result.lowest[0].energy, abs=1e-3)  # sloppy vs tight quench
+    assert result.lowest[0].coordinates.shape == (13, 3)
+    energies = [m.energy for m in result.lowest]
+    assert energies == sorted(energies)
+
+
+def test_same_seed_same_run_and_callback_can_stop_it():
+    params = landscape.BasinHoppingParams(steps=40, seed=3)
+    lj = landscape.lennard_jones(13)
+    a = landscape.basin_hopping(lj, params)
+    b = landscape.basin_hopping(lj, params)
+    assert [m.energy for m in a.lowest] == [m.energy for m in b.lowest]
+    stopped = landscape.basin_hopping(lj, params, on_quench=lambda r: r["quench"] >= 5)
+    assert stopped.stopped_early and stopped.quenches == 5
+
+
+def test_start_structure_and_callback_errors_propagate():
+    lj = landscape.lennard_jones(13)
+    with pytest.raises(ValueError, match="start"):
+        landscape.basin_hopping(lj, start=np.zeros((12, 3)))
+
+    def broken(report):
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        landscape.basin_hopping(lj, landscape.BasinHoppingParams(steps=5), on_quench=broken)

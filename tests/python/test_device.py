@@ -1,0 +1,78 @@
+"""CUDA device arrays without copies (DLPack). Skipped without a CUDA build and device.
+
+The device arrays come from landscape.cuda (the module's own DLPack-capable arrays), so the test
+runs where no CuPy or PyTorch is installed; with CuPy importable it also checks a CuPy array."""
+import numpy as np
+import pytest
+
+import landscape
+from conftest import LJ38_GLOBAL_MINIMUM
+
+pytestmark = pytest.mark.skipif(not landscape.cuda.available(),
+                                reason="no CUDA device (landscape.cuda.description() says why)")
+
+
+def test_lj38_energy_gradient_on_device_arrays_is_zero_copy(lj38_minimum):
+    cpu = landscape.lennard_jones(38)
+    gpu = landscape.lennard_jones(38, backend="cuda")
+    assert gpu.is_device_resident
+    x = landscape.cuda.to_device(lj38_minimum)
+    g = landscape.cuda.empty((38, 3))
+    x_address, g_address = landscape.cuda.data_pointer(x), landscape.cuda.data_pointer(g)
+    energy, gradient = gpu.energy_gradient(x, out=g)
+    # Zero copy: the gradient was written into the caller's device buffer, and neither array
+    # moved (same device addresses before and after).
+    assert landscape.cuda.data_pointer(gradient) == g_address
+    assert landscape.cuda.data_pointer(x) == x_address
+    assert energy == pytest.approx(LJ38_GLOBAL_MINIMUM, abs=1e-6)
+    e_cpu, g_cpu = cpu.energy_gradient(lj38_minimum)
+    assert energy == pytest.approx(e_cpu, abs=1e-10)
+    assert np.allclose(landscape.cuda.to_host(g), g_cpu, atol=1e-10)
+
+
+def test_amber_trpcage_on_device_arrays(trpcage):
+    prmtop, inpcrd = trpcage
+    x = landscape.read_inpcrd(inpcrd)
+    e_cpu, g_cpu = landscape.amber_gb(prmtop).energy_gradient(x)
+    gpu = landscape.amber_gb(prmtop, backend="cuda")
+    energy, gradient = gpu.energy_gradient(landscape.cuda.to_device(x))
+    assert energy == pytest.approx(e_cpu, abs=1e-6)
+    assert np.allclose(landscape.cuda.to_host(gradient), g_cpu, atol=1e-6)
+
+
+def test_host_only_potential_refuses_device_arrays(lj38_minimum):
+    with pytest.raises(ValueError, match="runs on the host"):
+        landscape.lennard_jones(38).energy_gradient(landscape.cuda.to_device(lj38_minimum))
+
+
+def test_minimise_a_device_array_in_place_on_the_gpu(lj38_minimum):
+    gpu = landscape.lennard_jones(38, backend="cuda")
+    rng = np.random.default_rng(2)
+    x = landscape.cuda.to_device(lj38_minimum + 0.03 * rng.standard_normal((38, 3)))
+    address = landscape.cuda.data_pointer(x)
+    x_min, result = landscape.minimise(gpu, x, landscape.LbfgsParams(rms_tolerance=1e-6))
+    assert result.converged and result.energy == pytest.approx(LJ38_GLOBAL_MINIMUM, abs=1e-6)
+    assert landscape.cuda.data_pointer(x_min) == address
+    assert landscape.lennard_jones(38).energy(landscape.cuda.to_host(x_min)) == \
+        pytest.approx(result.energy, abs=1e-9)
+
+
+def test_batched_lennard_jones_on_device_arrays():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1.5, 1.5, size=(8, 13, 3))
+    e_cpu, g_cpu = landscape.batched_lennard_jones(13).energy_gradient(x)
+    e, g = landscape.batched_lennard_jones(13, backend="cuda").energy_gradient(
+        landscape.cuda.to_device(x))
+    assert np.allclose(landscape.cuda.to_host(e), e_cpu, rtol=1e-12)
+    assert np.allclose(landscape.cuda.to_host(g), g_cpu, rtol=1e-10, atol=1e-10)
+
+
+def test_cupy_arrays_when_cupy_is_installed(lj38_minimum):
+    cupy = pytest.importorskip("cupy")
+    gpu = landscape.lennard_jones(38, backend="cuda")
+    x = cupy.asarray(lj38_minimum)
+    g = cupy.empty_like(x)
+    energy, _ = gpu.energy_gradient(x, out=g)
+    assert energy == pytest.approx(LJ38_GLOBAL_MINIMUM, abs=1e-6)
+    assert np.allclose(cupy.asnumpy(g), landscape.lennard_jones(38).energy_gradient(
+        lj38_minimum)[1], atol=1e-10)
