@@ -2,40 +2,32 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <vector>
+
+#include "src/ByteStream.h"
 
 namespace landscape {
 
 namespace {
 
-// One structure on the wire: its result's fields, then its n coordinates (the ranks run one
-// binary, so doubles and integers travel as their bytes).
-struct WireResult {
-  double energy, rmsGradient;
-  std::int64_t functionCalls;
-  std::int32_t iterations, status;
-};
-
-std::size_t wireSize(std::size_t n) { return sizeof(WireResult) + n * sizeof(double); }
-
-void pack(const BatchedLbfgsResult& r, const double* x, std::size_t n, char* out) {
-  const WireResult w{r.energy, r.rmsGradient, r.functionCalls, r.iterations,
-                     static_cast<std::int32_t>(r.status)};
-  std::memcpy(out, &w, sizeof w);
-  std::memcpy(out + sizeof w, x, n * sizeof(double));
+// One structure on the wire: its result's fields, then its n coordinates.
+void put(ByteWriter& out, const BatchedLbfgsResult& r, const double* x, std::size_t n) {
+  out.put(r.energy);
+  out.put(r.rmsGradient);
+  out.put(static_cast<std::int64_t>(r.functionCalls));
+  out.put(static_cast<std::int32_t>(r.iterations));
+  out.put(static_cast<std::int32_t>(r.status));
+  out.putArray(x, n);
 }
 
-void unpack(const char* in, std::size_t n, BatchedLbfgsResult& r, double* x) {
-  WireResult w;
-  std::memcpy(&w, in, sizeof w);
-  r.energy = w.energy;
-  r.rmsGradient = w.rmsGradient;
-  r.functionCalls = static_cast<long>(w.functionCalls);
-  r.iterations = w.iterations;
-  r.status = static_cast<LbfgsStatus>(w.status);
-  std::memcpy(x, in + sizeof w, n * sizeof(double));
+void get(ByteReader& in, BatchedLbfgsResult& r, double* x, std::size_t n) {
+  r.energy = in.get<double>();
+  r.rmsGradient = in.get<double>();
+  r.functionCalls = static_cast<long>(in.get<std::int64_t>());
+  r.iterations = in.get<std::int32_t>();
+  r.status = static_cast<LbfgsStatus>(in.get<std::int32_t>());
+  in.getArray(x, n);
 }
 
 // FNV-1a over the bytes of the batch as this rank has it before quenching: ranks that run the
@@ -80,26 +72,24 @@ void DistributedMinimiser::minimise(std::size_t batch, double* x, BatchedLbfgsRe
   const std::uint64_t before = fingerprint(x, batch * n);
   if (mine.count() > 0) m_local->minimise(mine.count(), x + mine.first * n, results + mine.first);
   // The fingerprint of the whole batch, then this rank's structures.
-  std::vector<char> sent(sizeof before + mine.count() * wireSize(n));
-  std::memcpy(sent.data(), &before, sizeof before);
-  for (std::size_t b = mine.first; b < mine.last; ++b)
-    pack(results[b], x + b * n, n, &sent[sizeof before + (b - mine.first) * wireSize(n)]);
-  const std::vector<std::vector<char>> received = m_ranks.allGather(sent);
+  ByteWriter out;
+  out.put(before);
+  for (std::size_t b = mine.first; b < mine.last; ++b) put(out, results[b], x + b * n, n);
+  const std::vector<std::vector<char>> received = m_ranks.allGather(out.bytes());
   for (int r = 0; r < m_ranks.size(); ++r) {
-    const BatchSlice theirs = batchSlice(batch, r, m_ranks.size());
-    const std::vector<char>& part = received[static_cast<std::size_t>(r)];
-    if (part.size() != sizeof before + theirs.count() * wireSize(n))
-      throw std::runtime_error("distributed minimiser: rank " + std::to_string(r) + " sent " +
-                               std::to_string(part.size()) + " bytes, expected " +
-                               std::to_string(sizeof before + theirs.count() * wireSize(n)));
-    if (std::memcmp(part.data(), &before, sizeof before) != 0)
+    ByteReader in(received[static_cast<std::size_t>(r)],
+                  "distributed minimiser: rank " + std::to_string(r) + "'s minima");
+    if (in.get<std::uint64_t>() != before)
       throw std::runtime_error(
           "distributed minimiser: rank " + std::to_string(r) + " and rank " +
           std::to_string(m_ranks.rank()) +
           " hold different structures for the same batch: the ranks' copies of the walkers have "
           "diverged (every rank must run the same build on machines that compute alike)");
-    for (std::size_t b = theirs.first; b < theirs.last; ++b)
-      unpack(&part[sizeof before + (b - theirs.first) * wireSize(n)], n, results[b], x + b * n);
+    const BatchSlice theirs = batchSlice(batch, r, m_ranks.size());
+    for (std::size_t b = theirs.first; b < theirs.last; ++b) get(in, results[b], x + b * n, n);
+    if (!in.done())
+      throw std::runtime_error("distributed minimiser: rank " + std::to_string(r) +
+                               " sent more than its structures");
   }
 }
 

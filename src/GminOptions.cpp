@@ -253,7 +253,8 @@ void addWalkers(Table& t) {
         "together every step (the batched engine, docs/batched.md); --steps counts each walker's "
         "steps and --dump-interval rounds; W = 1 is the classic single chain; 0 = one per CPU "
         "core (--backend cpu), the GPU's resident teams (LJ on --backend cuda), the "
-        "checkpoint's count with --resume",
+        "checkpoint's count with --resume; under `mpirun -n K` W counts the walkers of all K "
+        "ranks (the default then per rank, times K; docs/cluster.md)",
         top(&C::walkers))
       .atLeast(0)
       .atMost(1 << 24)

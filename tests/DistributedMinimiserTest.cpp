@@ -5,62 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <condition_variable>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "landscape/minimisation/ParallelLbfgs.h"
 #include "src/DistributedMinimiser.h"
 #include "tests/BatchedStructures.h"
+#include "tests/ThreadRanks.h"
 
 namespace landscape {
 namespace {
 
 using namespace batchtest;
-
-// What the K threads of ThreadRanks share: one all-gather at a time.
-struct ThreadExchange {
-  explicit ThreadExchange(int size) : slots(static_cast<std::size_t>(size)) {}
-  std::mutex mutex;
-  std::condition_variable done;
-  std::vector<std::vector<char>> slots, gathered;
-  int arrived = 0;
-  long generation = 0;
-};
-
-class ThreadRanks : public Communicator {
- public:
-  ThreadRanks(ThreadExchange& exchange, int rank) : m_exchange(exchange), m_rank(rank) {}
-  int rank() const override { return m_rank; }
-  int size() const override { return static_cast<int>(m_exchange.slots.size()); }
-  int localRank() const override { return m_rank; }
-  int localSize() const override { return size(); }
-  std::string description() const override { return "threads"; }
-  std::vector<std::vector<char>> allGather(const std::vector<char>& mine) override {
-    std::unique_lock<std::mutex> lock(m_exchange.mutex);
-    m_exchange.slots[static_cast<std::size_t>(m_rank)] = mine;
-    const long generation = m_exchange.generation;
-    if (++m_exchange.arrived == size()) {
-      m_exchange.gathered = m_exchange.slots;
-      m_exchange.arrived = 0;
-      ++m_exchange.generation;
-      m_exchange.done.notify_all();
-    } else {
-      m_exchange.done.wait(lock, [&] { return m_exchange.generation != generation; });
-    }
-    return m_exchange.gathered;
-  }
-  bool anyTrue(bool) override { throw std::logic_error("not used"); }
-  long broadcast(long) override { throw std::logic_error("not used"); }
-  [[noreturn]] void abort(int code) override { std::exit(code); }
-
- private:
-  ThreadExchange& m_exchange;
-  int m_rank;
-};
 
 TEST(DistributedMinimiser, SlicesCoverTheBatchInRankOrderAndDifferByAtMostOne) {
   for (std::size_t batch = 0; batch <= 11; ++batch)
