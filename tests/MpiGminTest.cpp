@@ -16,6 +16,7 @@
 #include <string>
 
 #include "tests/SameMinima.h"
+#include "tests/TestData.h"
 
 namespace landscape {
 namespace {
@@ -136,6 +137,23 @@ TEST_F(MpiGmin, ReplicaExchangesAcrossRanksMatchOneProcess) {
     EXPECT_EQ(lineStarting(three.out, pair), lineStarting(solo.out, pair));
   }
   expectSameRun("solo", "k3");
+}
+
+// AMBER-GB walkers (ash): the molecular moves, the stereochemistry checks that reject quenched
+// structures and the per-minimum PDB/rst7 files, on 2 ranks as in one process.
+TEST_F(MpiGmin, MoleculeWalkersOverRanksMatchOneProcess) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+  const std::string args = "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 +
+                           "' --step-size 0.5 --steps 12 --seed 4 --walkers 5 --quiet ";
+  const GminRun solo = gmin(0, args + "--output solo");
+  ASSERT_EQ(solo.exitCode, 0) << solo.err;
+  const GminRun two = gmin(2, args + "--output k2");
+  ASSERT_EQ(two.exitCode, 0) << two.err;
+  expectSameRun("solo", "k2");
+  EXPECT_EQ(slurp(m_dir / "solo/minimum_001.rst7"), slurp(m_dir / "k2/minimum_001.rst7"));
+  EXPECT_FALSE(slurp(m_dir / "k2/minimum_001.rst7").empty());
 }
 
 // --target: every rank stops after the same round (otherwise the job would hang or fail), and the
