@@ -45,7 +45,7 @@ bool launchedByMpi() {
 
 std::unique_ptr<Communicator> startCommunicator(int& argc, char**& argv) {
 #ifdef LANDSCAPE_HAVE_MPI
-  if (launchedByMpi()) return std::make_unique<MpiCommunicator>(argc, argv);
+  if (launchedByMpi()) return startMpiCommunicator(argc, argv);
 #else
   (void)argc;
   (void)argv;

@@ -6,6 +6,7 @@
 // or `srun`. Every operation except rank() ... localSize() is collective: all ranks call it, in
 // the same order.
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,32 @@ class Communicator {
 
   /// Every rank contributes `mine`; returns every rank's contribution, in rank order.
   virtual std::vector<std::vector<char>> allGather(const std::vector<char>& mine) = 0;
+  /// The same when every rank knows every contribution's size (`sizes`, in rank order): one
+  /// exchange fewer. Throws std::invalid_argument when `mine` is not sizes[rank()] bytes.
+  virtual std::vector<std::vector<char>> allGather(const std::vector<char>& mine,
+                                                   const std::vector<std::size_t>& sizes) {
+    checkOwnSize(mine, sizes);
+    return allGather(mine);
+  }
+  /// The bitwise OR of every rank's `mine` (flags several ranks raise), on every rank.
+  virtual unsigned anyBits(unsigned mine) = 0;
   /// True on every rank when `mine` is true on at least one.
-  virtual bool anyTrue(bool mine) = 0;
+  bool anyTrue(bool mine) { return anyBits(mine ? 1u : 0u) != 0; }
   /// Rank 0's `value`, on every rank.
   virtual long broadcast(long value) = 0;
   /// Ends every rank of the run with exit status `code` (after an error on this rank alone).
   [[noreturn]] virtual void abort(int code) = 0;
+  /// From now on a collective operation that waits more than `seconds` for the other ranks (one
+  /// hung, or died unnoticed by the launcher) prints why and ends the job; 0: wait indefinitely.
+  virtual void setTimeout(double seconds) { (void)seconds; }
+
+ protected:
+  void checkOwnSize(const std::vector<char>& mine, const std::vector<std::size_t>& sizes) const {
+    if (sizes.size() != static_cast<std::size_t>(size()) ||
+        sizes[static_cast<std::size_t>(rank())] != mine.size())
+      throw std::invalid_argument("all-gather: rank " + std::to_string(rank()) + " has " +
+                                  std::to_string(mine.size()) + " bytes, not the size announced");
+  }
 };
 
 /// The single process of a run started without an MPI launcher.
@@ -43,7 +64,7 @@ class SoloCommunicator : public Communicator {
   std::vector<std::vector<char>> allGather(const std::vector<char>& mine) override {
     return {mine};
   }
-  bool anyTrue(bool mine) override { return mine; }
+  unsigned anyBits(unsigned mine) override { return mine; }
   long broadcast(long value) override { return value; }
   [[noreturn]] void abort(int code) override;
 };

@@ -21,6 +21,10 @@ void put(ByteWriter& out, const BatchedLbfgsResult& r, const double* x, std::siz
   out.putArray(x, n);
 }
 
+std::size_t wireSize(std::size_t n) {
+  return 2 * sizeof(double) + sizeof(std::int64_t) + 2 * sizeof(std::int32_t) + n * sizeof(double);
+}
+
 void get(ByteReader& in, BatchedLbfgsResult& r, double* x, std::size_t n) {
   r.energy = in.get<double>();
   r.rmsGradient = in.get<double>();
@@ -75,7 +79,11 @@ void DistributedMinimiser::minimise(std::size_t batch, double* x, BatchedLbfgsRe
   ByteWriter out;
   out.put(before);
   for (std::size_t b = mine.first; b < mine.last; ++b) put(out, results[b], x + b * n, n);
-  const std::vector<std::vector<char>> received = m_ranks.allGather(out.bytes());
+  // Every rank knows every rank's message size: its slice of the batch.
+  std::vector<std::size_t> sizes;
+  for (int r = 0; r < m_ranks.size(); ++r)
+    sizes.push_back(sizeof before + batchSlice(batch, r, m_ranks.size()).count() * wireSize(n));
+  const std::vector<std::vector<char>> received = m_ranks.allGather(out.bytes(), sizes);
   for (int r = 0; r < m_ranks.size(); ++r) {
     ByteReader in(received[static_cast<std::size_t>(r)],
                   "distributed minimiser: rank " + std::to_string(r) + "'s minima");

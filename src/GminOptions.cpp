@@ -267,6 +267,14 @@ void addWalkers(Table& t) {
       .unit("seconds")
       .nonNegative()
       .notInCheckpoint();
+  t.add("rank-timeout", "S",
+        "under mpirun: a rank that waits more than S seconds for the others in one exchange "
+        "(a rank hung, or died without the launcher noticing) ends the whole job with a message; "
+        "resume from the last checkpoint (docs/cluster.md); 0 = wait as long as it takes",
+        top(&C::rankTimeout))
+      .unit("seconds")
+      .nonNegative()
+      .notInCheckpoint();
   t.flag("verbose", "with walkers: one progress line per quench of every walker",
          top(&C::verbose))
       .notInCheckpoint();

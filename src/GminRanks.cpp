@@ -12,15 +12,19 @@ namespace landscape {
 
 namespace {
 
-// LANDSCAPE_FAULT_DRILL=RANK:ROUND names the round at which `rank` dies; -1 when it names none.
-long drillRound(int rank) {
+// LANDSCAPE_FAULT_DRILL=RANK:ROUND[:stop] names the round at which `rank` dies (SIGKILL) or
+// hangs (SIGSTOP: alive, so the launcher does not notice); round -1 when it names none.
+FaultDrill faultDrill(int rank) {
   const char* drill = std::getenv("LANDSCAPE_FAULT_DRILL");
-  if (!drill || !*drill) return -1;
+  if (!drill || !*drill) return {};
   char* end = nullptr;
   const long target = std::strtol(drill, &end, 10);
-  if (*end != ':' || target != rank) return -1;
+  if (*end != ':' || target != rank) return {};
   const long round = std::strtol(end + 1, &end, 10);
-  return *end == '\0' && round > 0 ? round : -1;
+  if (round < 1) return {};
+  if (*end == '\0') return {round, SIGKILL};
+  if (std::string(end) == ":stop") return {round, SIGSTOP};
+  return {};
 }
 
 }  // namespace
@@ -39,16 +43,19 @@ int agreedWalkers(int walkers, Communicator& ranks) {
 }
 
 RankWalkerObserver::RankWalkerObserver(WalkerObserver& own, Communicator& ranks)
-    : m_own(own), m_ranks(ranks), m_drillRound(drillRound(ranks.rank())) {}
+    : m_own(own), m_ranks(ranks), m_drill(faultDrill(ranks.rank())) {}
 
+// One exchange: bit 1 a stop signal on some rank, bit 2 some rank's own rule.
 bool RankWalkerObserver::stopRequested() {
-  if (m_ranks.anyTrue(stopSignalled())) requestStop();
-  return m_ranks.anyTrue(m_own.stopRequested());
+  const unsigned any =
+      m_ranks.anyBits((stopSignalled() ? 1u : 0u) | (m_own.stopRequested() ? 2u : 0u));
+  if (any & 1u) requestStop();
+  return any != 0;
 }
 
 void RankWalkerObserver::onRound(const WalkerRoundReport& r) {
   m_own.onRound(r);
-  if (r.round == m_drillRound) std::raise(SIGKILL);
+  if (r.round == m_drill.round) std::raise(m_drill.signal);
 }
 
 }  // namespace landscape

@@ -23,11 +23,18 @@ BatchedMinimiserMaker distributedMinimiserMaker(BatchedMinimiserMaker local, Com
 /// different machines could count different cores).
 int agreedWalkers(int walkers, Communicator& ranks);
 
+/// The fault drill of this rank: the round at which it raises `signal` (-1: never).
+struct FaultDrill {
+  long round = -1;
+  int signal = 0;
+};
+
 /// The walkers' observer on every rank: forwards every report to `own` (rank 0's printer, which
 /// writes the files; a StopOnlyObserver elsewhere) and asks all ranks whether to stop, so that
 /// all stop after the same round. The fault drill of docs/cluster.md: with
 /// LANDSCAPE_FAULT_DRILL=RANK:ROUND in the environment, rank RANK kills itself (SIGKILL) at the
-/// end of round ROUND, to test what a job does when a rank dies.
+/// end of round ROUND, to test what a job does when a rank dies; RANK:ROUND:stop stops it
+/// (SIGSTOP) instead, a rank that hangs.
 class RankWalkerObserver : public WalkerObserver {
  public:
   RankWalkerObserver(WalkerObserver& own, Communicator& ranks);
@@ -49,7 +56,7 @@ class RankWalkerObserver : public WalkerObserver {
  private:
   WalkerObserver& m_own;
   Communicator& m_ranks;
-  long m_drillRound = -1;  ///< the round this rank dies at (fault drill), -1: never
+  FaultDrill m_drill;
 };
 
 /// The observer of the ranks other than 0: silent, stops on a signal to this rank.

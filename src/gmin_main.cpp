@@ -323,6 +323,7 @@ int run(int argc, char** argv, Communicator& ranks) {
   if (ranks.size() > 1) deferStopRequests();
   const GminRunConfig config = parseGminCommandLine(argc, argv);
   if (config.action != GminRunConfig::Action::Run) return printHelpOrVersion(config);
+  ranks.setTimeout(config.rankTimeout);
   if (ranks.rank() == 0)
     for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
   chooseRankGpu(config, ranks);

@@ -221,6 +221,18 @@ TEST_F(MpiGmin, SignalToOneRankStopsEveryRankAfterTheSameRound) {
   EXPECT_TRUE(fs::exists(m_dir / "part/lowest"));
 }
 
+// A rank that hangs without dying (the fault drill stops rank 2 with SIGSTOP at round 5: the
+// launcher sees a live process) is noticed by the others within --rank-timeout, which end the job
+// with a message instead of waiting forever.
+TEST_F(MpiGmin, HungRankEndsTheJobAfterTheRankTimeout) {
+  const GminRun r = gmin(3, "--lj 13 --walkers 6 --steps 100000000 --rank-timeout 1 --output part",
+                         "LANDSCAPE_FAULT_DRILL=2:5:stop");
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.exitCode, 124) << "the job hung with a stopped rank";
+  EXPECT_NE(r.err.find("no answer from the other ranks for 1 s (--rank-timeout): a rank has hung"),
+            std::string::npos) << r.err;
+}
+
 TEST_F(MpiGmin, OneChainOverSeveralRanksIsAnError) {
   const GminRun r = gmin(2, "--lj 13 --walkers 1 --steps 5 --output res");
   EXPECT_NE(r.exitCode, 0);

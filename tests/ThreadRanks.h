@@ -46,7 +46,7 @@ class ThreadRanks : public Communicator {
     }
     return m_exchange.gathered;
   }
-  bool anyTrue(bool) override { throw std::logic_error("not used"); }
+  unsigned anyBits(unsigned) override { throw std::logic_error("not used"); }
   long broadcast(long) override { throw std::logic_error("not used"); }
   [[noreturn]] void abort(int code) override { std::exit(code); }
 
