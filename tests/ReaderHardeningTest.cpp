@@ -590,7 +590,7 @@ TEST(ReaderHardening, PathsampleFilesRefuseNonFiniteValuesAndEscape) {
   double values[3] = {0.0, std::numeric_limits<double>::quiet_NaN(), 1.0};
   const TempFile points(std::string(reinterpret_cast<const char*>(values), sizeof values), ".pts");
   expectMentions(errorOf([&] { readPoints(points.path(), 3); }),
-                 {"record 1 (byte offset 0), coordinate 2", "not finite"});
+                 {"record 1 (byte offset 8), coordinate 2", "not finite"});
 }
 
 TEST(ReaderHardening, DatabaseWriterRefusesWhatTheReaderRefuses) {

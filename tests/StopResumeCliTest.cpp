@@ -182,10 +182,12 @@ TEST_F(StopResumeCli, GminSigtermInsideTheFirstQuenchStopsAtOnce) {
 // SIGINT long before the first --dump-interval checkpoint: the run saves its state on the way out
 // and --resume ends with the uninterrupted run's minima.
 TEST_F(StopResumeCli, GminSigintBeforeTheFirstCheckpointResumesToTheSameMinima) {
-  const std::string args = "--lj 13 --seed 4 --save 4 --steps 3000 ";
+  // One chain (--walkers 1): its per-quench lines tell when to send the signal.
+  const std::string args = "--lj 13 --seed 4 --save 4 --steps 3000 --walkers 1 ";
   const ProgramRun full = run(gmin(), args + "--quiet --output full");
   ASSERT_EQ(full.exitCode, 0) << full.err;
-  std::vector<std::string> argv = {"--lj", "13", "--seed", "4", "--save", "4", "--steps", "3000",
+  std::vector<std::string> argv = {"--lj",    "13",   "--seed",          "4", "--save",
+                                   "4",       "--steps", "3000",         "--walkers", "1",
                                    "--dump-interval", "0", "--output", "part"};
   Background job(m_dir, gmin(), argv, "part");
   ASSERT_TRUE(job.waitForOutput("\nQu       20 ")) << job.out() << job.err();

@@ -197,7 +197,8 @@ def read_gmin_log(path):
             if match:
                 rows.append([float(v) for v in match.groups()])
     if not rows:
-        raise ValueError(f"{path}: no quench lines ('Qu N E= ... Markov E= ...') found")
+        raise ValueError(f"{path}: no quench lines ('Qu N E= ... Markov E= ...') found "
+                         "(a single chain prints them: gmin --walkers 1)")
     table = np.array(rows)
     return table[:, 0], table[:, 1], table[:, 2]
 

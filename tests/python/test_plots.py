@@ -118,7 +118,8 @@ def test_history_and_trace_from_a_real_gmin_run(tmp_path):
     gmin = program("gmin")
     log = tmp_path / "gmin.log"
     with open(log, "w") as out:
-        subprocess.run([str(gmin), "--lj", "13", "--steps", "50", "--seed", "3", "--output",
+        subprocess.run([str(gmin), "--lj", "13", "--steps", "50", "--seed", "3", "--walkers", "1",
+                        "--output",
                         str(tmp_path / "run")], stdout=out, check=True)
     quench, energy, markov = plots.read_gmin_log(log)
     assert list(quench) == list(range(0, 51))
