@@ -253,7 +253,8 @@ void addWalkers(Table& t) {
         "together every step (the batched engine, docs/batched.md); --steps counts each walker's "
         "steps and --dump-interval rounds; W = 1 is the classic single chain; 0 = one per CPU "
         "core (--backend cpu), the GPU's resident teams (LJ on --backend cuda), the "
-        "checkpoint's count with --resume",
+        "checkpoint's count with --resume; under `mpirun -n K` W counts the walkers of all K "
+        "ranks (the default then per rank, times K; docs/cluster.md)",
         top(&C::walkers))
       .atLeast(0)
       .atMost(1 << 24)
@@ -263,6 +264,14 @@ void addWalkers(Table& t) {
         "stop after S seconds of wall-clock time (checked once per step; results are written "
         "and the run can be resumed); 0 = no limit",
         top(&C::maxTime))
+      .unit("seconds")
+      .nonNegative()
+      .notInCheckpoint();
+  t.add("rank-timeout", "S",
+        "under mpirun: a rank that waits more than S seconds for the others in one exchange "
+        "(a rank hung, or died without the launcher noticing) ends the whole job with a message; "
+        "resume from the last checkpoint (docs/cluster.md); 0 = wait as long as it takes",
+        top(&C::rankTimeout))
       .unit("seconds")
       .nonNegative()
       .notInCheckpoint();

@@ -1,5 +1,7 @@
 #include "src/GminWalkers.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -22,17 +24,34 @@ bool copyable(const GminRunConfig& config, const GminSystem& system) {
   return config.backend == Backend::Cpu && !system.rigidPotential;
 }
 
-int cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+// The cores this process may run on: its affinity mask, which a launcher that binds ranks to
+// cores (mpirun does by default for a few ranks) narrows.
+int allowedCores() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return std::max(1, CPU_COUNT(&mask));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// This rank's share of the node's cores: the cores it is bound to, or, when it may run anywhere,
+// the node's cores divided among its ranks.
+int cores(WalkerRanks ranks) {
+  const int node = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int allowed = allowedCores();
+  if (allowed < node) return allowed;
+  return std::max(1, node / std::max(1, ranks.ranksOnNode));
+}
 
 }  // namespace
 
-int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers) {
+int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
+                   WalkerRanks ranks) {
   if (config.walkers > 0) return config.walkers;
   if (checkpointWalkers > 0) return checkpointWalkers;
   if (config.langevin.steps > 0) return 1;
   if (ljOnCuda(config, system))
-    return static_cast<int>(batchedResidentStructures({system.spec.atoms}, {}));
-  return copyable(config, system) ? cores() : 1;
+    return ranks.ranks * static_cast<int>(batchedResidentStructures({system.spec.atoms}, {}));
+  return ranks.ranks * (copyable(config, system) ? cores(ranks) : 1);
 }
 
 void checkWalkerRun(const GminRunConfig& config, int walkers) {
@@ -47,12 +66,13 @@ std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
   return ljOnCuda(config, system) ? makePotential(system.spec, Backend::Cpu) : nullptr;
 }
 
-int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers) {
-  return copyable(config, system) ? std::min(walkers, cores()) : 1;
+int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers,
+                  WalkerRanks ranks) {
+  return copyable(config, system) ? std::min(walkers, cores(ranks)) : 1;
 }
 
 BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
-                                           int walkers) {
+                                           int walkers, WalkerRanks ranks) {
   if (ljOnCuda(config, system)) {
     const BatchedSystem lj{system.spec.atoms};
     return [lj](const LbfgsParams& params) {
@@ -62,7 +82,7 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSyst
   // Thread 0 evaluates the run's own potential; the others copies built from the spec.
   auto copies = std::make_shared<std::vector<std::unique_ptr<Potential>>>();
   std::vector<Potential*> potentials{&system.searched()};
-  for (int t = 1; t < walkerThreads(config, system, walkers); ++t) {
+  for (int t = 1; t < walkerThreads(config, system, walkers, ranks); ++t) {
     copies->push_back(makePotential(system.spec, Backend::Cpu));
     potentials.push_back(copies->back().get());
   }

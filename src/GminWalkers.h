@@ -11,18 +11,28 @@
 
 namespace landscape {
 
-/// --walkers, or when 0: `checkpointWalkers` on --resume (> 0), else 1 for the moves that cannot
-/// be split into walkers (Langevin, rigid bodies, molecules on CUDA), the device's resident teams
-/// for Lennard-Jones on CUDA, and one per CPU core otherwise.
-int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers);
+/// How the processes of `mpirun -n K gmin` share the machines (docs/cluster.md): K ranks,
+/// `ranksOnNode` of them on this node (they divide its CPU cores). One process: {1, 1}.
+struct WalkerRanks {
+  int ranks = 1;
+  int ranksOnNode = 1;
+};
+
+/// --walkers, or when 0: `checkpointWalkers` on --resume (> 0), else 1 for the Langevin move
+/// (which cannot be split into walkers), and per rank: 1 for the systems that cannot be copied
+/// (rigid bodies, molecules on CUDA), the device's resident teams for Lennard-Jones on CUDA, and
+/// one per CPU core of the rank's share of its node otherwise.
+int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
+                   WalkerRanks ranks = {});
 
 /// Throws std::runtime_error for walker runs gmin cannot do (the Langevin move, whose noise
 /// stream is numbered by quench, with more than one walker).
 void checkWalkerRun(const GminRunConfig& config, int walkers);
 
-/// The minimisers of a walker run of `walkers` walkers; the maker keeps what it builds alive.
+/// The minimisers of a walker run of `walkers` walkers (on this rank); the maker keeps what it
+/// builds alive.
 BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
-                                           int walkers);
+                                           int walkers, WalkerRanks ranks = {});
 
 /// The potential the walkers' host-side work (ASTEP atom energies) runs on: a CPU copy for
 /// Lennard-Jones on CUDA (one device call per accepted step would stall the rounds), else nullptr
@@ -30,7 +40,9 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSyst
 std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
                                                const GminSystem& system);
 
-/// The threads the CPU minimiser uses for `walkers` walkers (1 when the system cannot be copied).
-int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers);
+/// The threads the CPU minimiser uses for `walkers` walkers (1 when the system cannot be copied),
+/// at most the rank's share of the node's cores.
+int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers,
+                  WalkerRanks ranks = {});
 
 }  // namespace landscape

@@ -15,6 +15,7 @@ namespace {
 
 const char* g_program = "landscape";
 volatile std::sig_atomic_t g_firstSignal = 0;
+volatile std::sig_atomic_t g_deferred = 0;  // deferStopRequests(): record only
 
 // Only async-signal-safe calls here: write(2), _exit(2) and the lock-free stop flag.
 void writeLine(const char* a, const char* b) {
@@ -29,7 +30,7 @@ extern "C" void onStopSignal(int signal) {
     ::_exit(128 + signal);
   }
   g_firstSignal = signal;
-  requestStop();
+  if (!g_deferred) requestStop();
   writeLine(g_program,
             ": stop requested: saving the state to resume from (a second signal exits at once)\n");
 }
@@ -47,6 +48,10 @@ void setUpLongRun(const char* program) {
   ::sigaction(SIGINT, &action, nullptr);
   ::sigaction(SIGTERM, &action, nullptr);
 }
+
+void deferStopRequests() { g_deferred = 1; }
+
+bool stopSignalled() { return g_firstSignal != 0; }
 
 int stopExitStatus() { return 128 + (g_firstSignal != 0 ? g_firstSignal : SIGINT); }
 

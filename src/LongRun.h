@@ -13,4 +13,12 @@ void setUpLongRun(const char* program);
 /// 128 + the number of the first stop signal received (130 = SIGINT when none was).
 int stopExitStatus();
 
+/// For programs whose processes must agree on when to stop (the ranks of `mpirun -n K gmin`,
+/// src/GminRanks.h): from now on a stop signal is only recorded (stopSignalled()), not passed to
+/// requestStop(), so that no loop of one rank ends on its own; the program requests the stop
+/// itself once the ranks agree.
+void deferStopRequests();
+/// True once a stop signal was received.
+bool stopSignalled();
+
 }  // namespace landscape

@@ -82,6 +82,7 @@ struct GminRunConfig {
   int walkers = 0;
   ParallelTemperingParams tempering;  ///< --bhpt, --bhpt-min-temperature, ... (GMIN's BHPT)
   double maxTime = 0.0;               ///< --max-time S: wall-clock limit in seconds; 0 = none
+  double rankTimeout = 0.0;  ///< --rank-timeout S: under mpirun, longest wait for the others; 0 = none
   bool verbose = false;               ///< --verbose: per-quench lines of every walker
   std::string outputDir = "gmin-out";                         ///< --output DIR
   std::string resumeDir;  ///< --resume DIR: continue the run saved in DIR/checkpoint; empty = new run

@@ -2,19 +2,27 @@
 // With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
 // ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "backends/GpuChoice.h"
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/WalkerEnsemble.h"
 #include "potentials/AmberGb.h"
+#include "src/Communicator.h"
+#include "src/GminRanks.h"
 #include "src/GminProgressPrinter.h"
 #include "src/GminResultWriter.h"
 #include "src/GminStopRule.h"
@@ -166,6 +174,7 @@ struct RunSetup {
   GminSystem& system;
   const OutputFolder& out;
   BasinHoppingParams params;
+  Communicator& ranks;  ///< the processes of the run (one without mpirun)
 };
 
 CheckpointFingerprint fingerprintOf(const RunSetup& run, double containerRadius) {
@@ -234,40 +243,90 @@ std::string walkerGoal(const WalkerEnsembleResult& r, const GminStopRule& stopRu
   return line;
 }
 
+// The walkers' minimisers: this rank's share of the walkers on its CPU threads or GPU, split over
+// the ranks (src/GminRanks.h).
+BatchedMinimiserMaker rankMinimiserMaker(const RunSetup& run, int walkers, WalkerRanks ranks) {
+  const int share = (walkers + ranks.ranks - 1) / ranks.ranks;
+  return distributedMinimiserMaker(walkerMinimiserMaker(run.config, run.system, share, ranks),
+                                   run.ranks);
+}
+
+void printWalkerStart(const RunSetup& run, int walkers, WalkerRanks ranks) {
+  const GminRunConfig& config = run.config;
+  if (config.quiet) return;
+  const int share = (walkers + ranks.ranks - 1) / ranks.ranks;
+  const int threads = walkerThreads(config, run.system, share, ranks);
+  if (ranks.ranks == 1)
+    std::printf("gmin: %d walkers%s, %d CPU threads%s\n", walkers,
+                config.tempering.enabled ? " as BHPT replicas" : "", threads,
+                config.backend == Backend::Cuda ? " (quenches on the GPU where possible)" : "");
+  else
+    std::printf("gmin: %d walkers%s over %s, up to %d per rank, %d CPU threads per rank%s\n",
+                walkers, config.tempering.enabled ? " as BHPT replicas" : "",
+                run.ranks.description().c_str(), share, threads,
+                config.backend == Backend::Cuda ? " (quenches on each rank's GPU where possible)"
+                                                : "");
+}
+
 int runWalkers(const RunSetup& run, int walkers) {
   const GminRunConfig& config = run.config;
   GminSystem& system = run.system;
+  const WalkerRanks ranks{run.ranks.size(), run.ranks.localSize()};
+  const bool root = run.ranks.rank() == 0;
   const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
   WalkerEnsemble search(host ? *host : system.searched(), run.params, walkers, config.tempering,
-                        walkerMinimiserMaker(config, system, walkers), system.hooks);
+                        rankMinimiserMaker(run, walkers, ranks), system.hooks);
   Checkpoint checkpoint;
   checkpoint.fingerprint = fingerprintOf(run, search.containerRadius());
   checkpoint.steps = run.params.steps;
   printStart(run, search.containerRadius());
-  if (!config.quiet)
-    std::printf("gmin: %d walkers%s, %d CPU threads%s\n", walkers,
-                config.tempering.enabled ? " as BHPT replicas" : "",
-                walkerThreads(config, system, walkers),
-                config.backend == Backend::Cuda ? " (quenches on the GPU where possible)" : "");
+  printWalkerStart(run, walkers, ranks);
   const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
                                 system.sop.get(), system.rigid);
-  GminStopRule stopRule(config.maxTime);
+  // --max-time is rank 0's clock; a signal to any rank stops them all.
+  GminStopRule stopRule(root ? config.maxTime : 0.0);
   GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),
                             checkpoint, stopRule);
+  StopOnlyObserver silent(stopRule);
+  RankWalkerObserver observer(root ? static_cast<WalkerObserver&>(printer) : silent, run.ranks);
   const WalkerEnsembleResult result =
-      run.out.resuming ? search.resume(run.out.checkpoint.walkerState(), &printer)
-                       : search.run(system.start, &printer);
+      run.out.resuming ? search.resume(run.out.checkpoint.walkerState(), &observer)
+                       : search.run(system.start, &observer);
+  if (!root) return 0;  // rank 0 writes the results and reports
   printer.printLastRound();
   if (!config.quiet) printWalkerSummary(result);
   return finishRun(config, writer, result.total, stopRule, run.out.dir,
                    walkerGoal(result, stopRule));
 }
 
-int run(int argc, char** argv) {
+// Under mpirun, CUDA runs: each rank on its node's GPU by local rank, chosen before anything
+// touches the device.
+void chooseRankGpu(const GminRunConfig& config, Communicator& ranks) {
+  if (ranks.size() == 1 || config.backend != Backend::Cuda) return;
+  const std::string gpu = useLocalGpu(ranks.localRank());
+  if (!config.quiet && ranks.rank() == 0)
+    std::printf("gmin: rank 0 on %s (the ranks of a node take its GPUs in turn)\n", gpu.c_str());
+}
+
+// Under mpirun: one chain cannot be split over several ranks.
+void checkRankRun(Communicator& ranks, bool walkerRun) {
+  if (ranks.size() == 1 || walkerRun) return;
+  throw std::runtime_error("mpirun with " + std::to_string(ranks.size()) +
+                           " ranks: a single chain (--walkers 1 without --bhpt) cannot be "
+                           "spread over ranks; ask for --walkers W (W >= " +
+                           std::to_string(ranks.size()) + ") or run without mpirun");
+}
+
+int run(int argc, char** argv, Communicator& ranks) {
   setUpLongRun("gmin");
+  // Several ranks stop together, at a round's end they agree on (src/GminRanks.h).
+  if (ranks.size() > 1) deferStopRequests();
   const GminRunConfig config = parseGminCommandLine(argc, argv);
   if (config.action != GminRunConfig::Action::Run) return printHelpOrVersion(config);
-  for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
+  ranks.setTimeout(config.rankTimeout);
+  if (ranks.rank() == 0)
+    for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
+  chooseRankGpu(config, ranks);
 
   GminSystem system = loadGminSystem(config);
   if (config.energyOnly) return printSinglePoint(system);
@@ -275,36 +334,56 @@ int run(int argc, char** argv) {
   useRigidBodies(config, system);
   const OutputFolder out = openOutputFolder(config);
   const int saved = out.resuming ? out.checkpoint.walkers() : 0;
-  const int walkers = resolveWalkers(config, system, saved);
+  const int walkers = agreedWalkers(
+      resolveWalkers(config, system, saved, {ranks.size(), ranks.localSize()}), ranks);
   if (out.resuming && walkers != saved)
     throw std::runtime_error(out.checkpointPath() + ": the checkpoint holds " +
                              std::to_string(saved) + " walkers, this run asks for " +
                              std::to_string(walkers) + "; resume with the original --walkers");
   checkWalkerRun(config, walkers);
-  const OutputLock lock(out.dir, "gmin");
-  for (const char* file : {"lowest", "minima.h5", "checkpoint"})
-    requireWritable(out.dir + "/" + file, file);
+  std::optional<OutputLock> lock;  // rank 0 alone writes the folder
+  if (ranks.rank() == 0) {
+    lock.emplace(out.dir, "gmin");
+    for (const char* file : {"lowest", "minima.h5", "checkpoint"})
+      requireWritable(out.dir + "/" + file, file);
+  }
   addLangevinMove(config, out.resuming ? out.checkpoint.state.quench : 0, system);
 
   // A resumed run ends at the larger of the original and the new --steps.
-  RunSetup setup{config, system, out, config.basinHopping};
+  RunSetup setup{config, system, out, config.basinHopping, ranks};
   if (out.resuming) setup.params.steps = std::max(setup.params.steps, out.checkpoint.steps);
   const bool walkerRun = walkers > 1 || config.tempering.enabled;
   if (out.resuming && out.checkpoint.isWalkerRun() != walkerRun)
     throw std::runtime_error(out.checkpointPath() + ": the checkpoint is of a " +
                              (walkerRun ? "single-chain" : "walker") +
                              " run; resume with the original --walkers and --bhpt");
+  checkRankRun(ranks, walkerRun);
   return walkerRun ? runWalkers(setup, walkers) : runSingleChain(setup);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::unique_ptr<Communicator> ranks;
   try {
-    return run(argc, argv);
+    ranks = startCommunicator(argc, argv);
+    // Rank 0 prints the run; the other ranks' standard output is discarded (errors still show).
+    if (ranks->rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+      throw std::runtime_error("rank " + std::to_string(ranks->rank()) + ": /dev/null: " +
+                               std::strerror(errno));
+    return run(argc, argv, *ranks);
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    std::cerr << "gmin: error: " << e.what() << "\n";
-    return 1;
+    if (!ranks || ranks->size() == 1) {
+      std::cerr << "gmin: error: " << e.what() << "\n";
+      return 1;
+    }
+    // An error on one rank would leave the others waiting in the next collective step: end all.
+    // The other ranks first give rank 0 a moment, so that an error every rank meets (bad input)
+    // is reported once, by rank 0, whose abort ends them.
+    if (ranks->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
+    std::cerr << "gmin: error (rank " << ranks->rank() << " of " << ranks->size()
+              << "): " << e.what() << "\n" << std::flush;
+    ranks->abort(1);
   }
 }

@@ -20,6 +20,7 @@
 #include "landscape/formats/LowestFile.h"
 #include "landscape/network/Database.h"
 #include "potentials/LennardJones.h"
+#include "tests/SameMinima.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -206,17 +207,6 @@ std::vector<std::string> progressLines(const std::string& out) {
   return lines;
 }
 
-void expectSameMinimaDatabases(const fs::path& a, const fs::path& b) {
-  const std::vector<StoredMinimum> x = MinimaDatabase::read(a.string());
-  const std::vector<StoredMinimum> y = MinimaDatabase::read(b.string());
-  ASSERT_EQ(x.size(), y.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    EXPECT_EQ(x[i].energy, y[i].energy) << "minimum " << i;
-    EXPECT_EQ(x[i].firstFoundStep, y[i].firstFoundStep) << "minimum " << i;
-    EXPECT_EQ(x[i].functionCalls, y[i].functionCalls) << "minimum " << i;
-    EXPECT_EQ(x[i].coordinates, y[i].coordinates) << "minimum " << i;
-  }
-}
 
 // Settings that use every piece of the saved state: ASTEP, step adaptation every 7 quenches,
 // NEWRESTART reseeds and a 3-entry AVOID taboo list that wraps around.

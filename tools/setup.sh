@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libeigen3-dev libboost-program-options-dev libhdf5-dev
           hdf5-tools libgtest-dev libgmock-dev python3
+          libopenmpi-dev openmpi-bin  # mpirun -n K gmin (docs/cluster.md)
           clang-14 libclang-rt-14-dev)  # the sanitizer pass of run_tests.sh and the fuzz targets
 if [[ "${1:-}" != "--no-install" ]]; then
   missing=()

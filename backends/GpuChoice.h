@@ -1,0 +1,16 @@
+#pragma once
+// Which GPU a process of a multi-process run uses (issue 21, docs/cluster.md): the ranks of a
+// node take the node's visible devices in turn, local rank r device r mod count, so that
+// `mpirun -n 4` on a 4-GPU node puts one rank on each GPU and more ranks than GPUs share them.
+// Called once at start-up, on the thread that later launches the kernels (the CUDA runtime keeps
+// the current device per host thread).
+#include <string>
+
+namespace landscape {
+
+/// Makes device localRank mod count current; returns a line naming the choice ("GPU 1 of 4"),
+/// or why none was chosen (no CUDA support, no device). Throws std::runtime_error when the
+/// runtime refuses the device.
+std::string useLocalGpu(int localRank);
+
+}  // namespace landscape
