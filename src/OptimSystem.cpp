@@ -11,11 +11,13 @@ namespace landscape {
 
 namespace {
 
-// Symmetry operations may only map an atom onto one of the same element; permutations only
+// Symmetry operations may only map an atom onto one of the same element; the Hessian is
+// mass-weighted with the topology's masses (amu), as OPTIM does for AMBER; permutations only
 // within the perm.allow groups.
 void applyMoleculeSettings(const OptimRunConfig& config, const AmberTopology& amber,
                            std::size_t atoms, OptimSettings& settings) {
   settings.characterisation.pointGroup.atomTypes = amber.atomicNumbers;
+  settings.characterisation.masses = amber.masses;
   if (config.permAllowFile.empty()) return;
   const std::vector<PermutationGroup> groups = readPermAllow(config.permAllowFile, atoms);
   settings.network.alignment.permutationGroups = groups;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/network/Database.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
@@ -37,6 +38,8 @@ struct OptimSystem {
   /// The finite-difference Hessian needs double-precision gradients: the CPU reference,
   /// whatever the backend of the search.
   Potential& characterisation() const { return cpuPotential ? *cpuPotential : *atomistic; }
+  /// The masses of the Hessian-derived fields: the topology's (amu) for a molecule, else unit.
+  const char* hessianMasses() const { return amber ? kAtomicMassesAmu : kUnitMasses; }
   /// Cartesian atoms of coordinates x of the search (rigid coordinates when rigid is set).
   std::vector<double> atoms(const std::vector<double>& x) const {
     return rigid ? rigid->toAtoms(x) : x;
