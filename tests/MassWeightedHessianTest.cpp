@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -265,6 +266,29 @@ TEST(MassWeightedHessian, TransitionStateLeavesTheNegativeEigenvalueOut) {
   Eigen::MatrixXd wrong(5, 5);
   wrong.setIdentity();
   EXPECT_THROW(hessianLogProduct(wrong, modes), std::invalid_argument);
+}
+
+// The failed in-place Cholesky is undone before the eigenvalues are taken: a 300 x 300 matrix
+// (blocked factorisation) with a negative eigenvalue deep in the spectrum and mixed masses.
+TEST(MassWeightedHessian, FailedFactorisationIsUndoneOnALargeMatrix) {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> coordinate(-5.0, 5.0), mass(1.0, 32.0);
+  std::vector<double> x(300), masses(100);
+  for (double& v : x) v = coordinate(random);
+  for (double& m : masses) m = mass(random);
+  const RigidBodyModes modes = RigidBodyModes::massWeighted(x, masses);
+  const Eigen::MatrixXd q = modes.complementBasis();
+  Eigen::VectorXd lambda(q.cols());
+  double expected = 0.0;
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+    lambda[i] = i == 150 ? -0.7 : 0.01 + 0.5 * static_cast<double>(i);
+    if (lambda[i] > 0.0) expected += std::log(lambda[i]);
+  }
+  Eigen::MatrixXd h = q * lambda.asDiagonal() * q.transpose();
+  const HessianLogProduct f = hessianLogProduct(h, modes);
+  EXPECT_EQ(f.method, LogProductMethod::EigenDecomposition);
+  EXPECT_EQ(f.negativeEigenvalues, 1);
+  EXPECT_NEAR(f.logProduct, expected, 1e-10 * std::abs(expected));
 }
 
 // PATHSAMPLE's files for molecules carry (rad/s)^2 per mode: 3N - 6 modes for a minimum, 3N - 7

@@ -63,7 +63,7 @@ void massWeightHessian(Eigen::MatrixXd& hessian, const std::vector<double>& mass
   hessian.array().rowwise() *= scale.transpose().array();
 }
 
-HessianLogProduct hessianLogProduct(Eigen::MatrixXd& hessian, const RigidBodyModes& modes) {
+double shiftRigidBodyModes(Eigen::MatrixXd& hessian, const RigidBodyModes& modes) {
   const Eigen::Index n = hessian.rows();
   if (n != hessian.cols() || static_cast<std::size_t>(n) != modes.dimension() ||
       modes.count() >= n) {
@@ -73,35 +73,49 @@ HessianLogProduct hessianLogProduct(Eigen::MatrixXd& hessian, const RigidBodyMod
   if (!hessian.allFinite()) {
     throw std::invalid_argument("hessianLogProduct: the Hessian has a non-finite entry");
   }
+  return projectAndShiftModes(hessian, modes.basis());
+}
+
+HessianLogProduct logProductFromDeterminant(double logDeterminant, Eigen::Index dimension,
+                                            int removedModes, double shift) {
   HessianLogProduct result;
-  result.removedModes = modes.count();
-  const double c = projectAndShiftModes(hessian, modes.basis());
-  const double modesTerm = result.removedModes * std::log(c);
+  result.removedModes = removedModes;
+  result.logProduct = logDeterminant - removedModes * std::log(shift);
+  result.positiveEigenvalues = static_cast<int>(dimension) - removedModes;
+  return result;
+}
+
+HessianLogProduct logProductFromEigenvalues(const Eigen::VectorXd& eigenvalues, int removedModes,
+                                            double shift) {
+  HessianLogProduct result;
+  result.method = LogProductMethod::EigenDecomposition;
+  result.removedModes = removedModes;
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < eigenvalues.size(); ++i) {
+    if (eigenvalues[i] > 0.0) {
+      sum += std::log(eigenvalues[i]);
+      ++result.positiveEigenvalues;
+    } else {
+      ++result.negativeEigenvalues;
+    }
+  }
+  result.positiveEigenvalues -= removedModes;  // the shifted modes, c > 0
+  result.logProduct = sum - removedModes * std::log(shift);
+  return result;
+}
+
+HessianLogProduct hessianLogProduct(Eigen::MatrixXd& hessian, const RigidBodyModes& modes) {
+  const double c = shiftRigidBodyModes(hessian, modes);
   double logDeterminant = 0.0;
   if (choleskyLogDeterminant(hessian, logDeterminant)) {
-    result.logProduct = logDeterminant - modesTerm;
-    result.positiveEigenvalues = static_cast<int>(n) - result.removedModes;
-    return result;
+    return logProductFromDeterminant(logDeterminant, hessian.rows(), modes.count(), c);
   }
   // Not positive definite (a transition state): eigenvalues, the shifted modes among them.
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(hessian, Eigen::EigenvaluesOnly);
   if (solver.info() != Eigen::Success) {
     throw std::runtime_error("hessianLogProduct: the symmetric eigensolver did not converge");
   }
-  result.method = LogProductMethod::EigenDecomposition;
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double lambda = solver.eigenvalues()[i];
-    if (lambda > 0.0) {
-      sum += std::log(lambda);
-      ++result.positiveEigenvalues;
-    } else {
-      ++result.negativeEigenvalues;
-    }
-  }
-  result.positiveEigenvalues -= result.removedModes;
-  result.logProduct = sum - modesTerm;
-  return result;
+  return logProductFromEigenvalues(solver.eigenvalues(), modes.count(), c);
 }
 
 }  // namespace landscape

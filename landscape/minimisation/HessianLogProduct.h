@@ -48,4 +48,15 @@ void massWeightHessian(Eigen::MatrixXd& hessian, const std::vector<double>& mass
 /// not fit or the matrix is not finite, std::runtime_error when the eigensolver fails.
 HessianLogProduct hessianLogProduct(Eigen::MatrixXd& hessian, const RigidBodyModes& modes);
 
+// The steps of hessianLogProduct, shared with its GPU twin (gpu/HessianLogProductCuda).
+
+/// hessian := P H P + c V V^T (checks as hessianLogProduct); returns the shift c.
+double shiftRigidBodyModes(Eigen::MatrixXd& hessian, const RigidBodyModes& modes);
+/// The result from ln det H' of a positive-definite n x n H' (a Cholesky factorisation).
+HessianLogProduct logProductFromDeterminant(double logDeterminant, Eigen::Index dimension,
+                                            int removedModes, double shift);
+/// The result from all eigenvalues of H' (the shift's k among them).
+HessianLogProduct logProductFromEigenvalues(const Eigen::VectorXd& eigenvalues, int removedModes,
+                                            double shift);
+
 }  // namespace landscape
