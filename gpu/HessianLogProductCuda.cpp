@@ -21,8 +21,8 @@ namespace {
 
 void checkCusolver(cusolverStatus_t status, const char* call, const char* file, int line) {
   if (status == CUSOLVER_STATUS_SUCCESS) return;
-  throw std::runtime_error(detail::cudaFailureMessage(call, file, line,
-                                                      "cusolver status " + std::to_string(status)));
+  throw std::runtime_error(
+      detail::cudaFailureMessage(call, file, line, "cusolver status " + std::to_string(status)));
 }
 #define LANDSCAPE_CUSOLVER_CHECK(call) checkCusolver((call), #call, __FILE__, __LINE__)
 
@@ -46,8 +46,8 @@ void setCoordinate(DeviceBuffer<double>& x, int i, double value) {
 bool choleskyLogDeterminant(const CusolverHandle& solver, DeviceBuffer<double>& d_m, int n,
                             double& logDeterminant) {
   int lwork = 0;
-  LANDSCAPE_CUSOLVER_CHECK(cusolverDnDpotrf_bufferSize(solver.get(), CUBLAS_FILL_MODE_LOWER, n,
-                                                       d_m.data(), n, &lwork));
+  LANDSCAPE_CUSOLVER_CHECK(
+      cusolverDnDpotrf_bufferSize(solver.get(), CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n, &lwork));
   DeviceBuffer<double> work(static_cast<std::size_t>(lwork));
   DeviceBuffer<int> info(1);
   LANDSCAPE_CUSOLVER_CHECK(cusolverDnDpotrf(solver.get(), CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n,
@@ -68,8 +68,8 @@ Eigen::VectorXd eigenvalues(const CusolverHandle& solver, DeviceBuffer<double>& 
   DeviceBuffer<double> work(static_cast<std::size_t>(lwork));
   DeviceBuffer<int> info(1);
   LANDSCAPE_CUSOLVER_CHECK(cusolverDnDsyevd(solver.get(), CUSOLVER_EIG_MODE_NOVECTOR,
-                                            CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n,
-                                            values.data(), work.data(), lwork, info.data()));
+                                            CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n, values.data(),
+                                            work.data(), lwork, info.data()));
   if (info.toHost()[0] != 0) {
     throw std::runtime_error("hessianLogProductCuda: cusolverDnDsyevd did not converge (info " +
                              std::to_string(info.toHost()[0]) + ")");

@@ -1,8 +1,7 @@
-#include "gpu/HessianLogProductKernels.cuh"
-
 #include <cstddef>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/HessianLogProductKernels.cuh"
 
 namespace landscape {
 
@@ -35,7 +34,8 @@ __global__ void symmetrise(double* m, int n) {
 __global__ void logDiagonalSum(const double* m, int n, double* sum) {
   __shared__ double partial[kThreads];
   double s = 0.0;
-  for (int i = threadIdx.x; i < n; i += blockDim.x) s += log(m[static_cast<std::size_t>(i) * n + i]);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    s += log(m[static_cast<std::size_t>(i) * n + i]);
   partial[threadIdx.x] = s;
   __syncthreads();
   for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {

@@ -31,7 +31,9 @@ std::vector<double> searchCoordinates(const OptimSystem& system, const std::vect
 
 // Moments of inertia are computed for every characterised point: unknown ones mark a point that
 // was never characterised (gmin's minima) or whose properties were dropped below.
-bool characterised(const StationaryPointProperties& p) { return !std::isnan(p.principalMoments[0]); }
+bool characterised(const StationaryPointProperties& p) {
+  return !std::isnan(p.principalMoments[0]);
+}
 
 // Properties computed with other masses than this run's (a database written before optim
 // mass-weighted molecules' Hessians) are dropped, so that completeNetwork computes them again.

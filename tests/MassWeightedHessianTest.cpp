@@ -4,14 +4,15 @@
 // symmetry and step independence, transition states, and the units on the way to network.h5 and
 // PATHSAMPLE's files.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <random>
 #include <string>
@@ -85,8 +86,10 @@ double denseLogProduct(const Eigen::MatrixXd& h, const RigidBodyModes& modes, in
   *negative = 0;
   for (Eigen::Index i = 0; i < solver.eigenvalues().size(); ++i) {
     const double lambda = solver.eigenvalues()[i];
-    if (lambda > 0.0) sum += std::log(lambda);
-    else ++*negative;
+    if (lambda > 0.0)
+      sum += std::log(lambda);
+    else
+      ++*negative;
   }
   return sum;
 }
@@ -99,8 +102,8 @@ TEST(MassWeightedHessian, DiatomicBondFrequencyIsSqrtKOverReducedMass) {
   const double k = kSi * avogadro * 1e-20 / 4184.0, r0 = 1.2746;
   HarmonicBond bond(k, r0);
   const Eigen::Vector3d axis = Eigen::Vector3d(0.3, -0.5, 0.8).normalized();
-  const std::vector<double> x = {0.2, 0.1, -0.3, 0.2 + r0 * axis[0], 0.1 + r0 * axis[1],
-                                 -0.3 + r0 * axis[2]};
+  const std::vector<double> x = {
+      0.2, 0.1, -0.3, 0.2 + r0 * axis[0], 0.1 + r0 * axis[1], -0.3 + r0 * axis[2]};
   Eigen::MatrixXd h = massWeightedHessian(bond, x, masses);
   const RigidBodyModes modes = RigidBodyModes::massWeighted(x, masses);
   ASSERT_EQ(modes.count(), 5);  // linear: no rotation about the bond
@@ -129,8 +132,7 @@ TEST(MassWeightedHessian, EqualMassesGiveTheUnweightedModes) {
   const Eigen::MatrixXd p = plain.basis() * plain.basis().transpose();
   const Eigen::MatrixXd w = weighted.basis() * weighted.basis().transpose();
   EXPECT_LT((p - w).norm(), 1e-12);
-  EXPECT_THROW(RigidBodyModes::massWeighted(x, std::vector<double>(6, 1.0)),
-               std::invalid_argument);
+  EXPECT_THROW(RigidBodyModes::massWeighted(x, std::vector<double>(6, 1.0)), std::invalid_argument);
   std::vector<double> bad(7, 1.0);
   bad[3] = -1.0;
   EXPECT_THROW(RigidBodyModes::massWeighted(x, bad), std::invalid_argument);
@@ -214,8 +216,7 @@ TEST_F(AshHessian, FiniteDifferencesAreSymmetricAndStepIndependent) {
   massWeightHessian(a, m);
   massWeightHessian(b, m);
   const RigidBodyModes modes = RigidBodyModes::massWeighted(x, m);
-  EXPECT_NEAR(hessianLogProduct(a, modes).logProduct, hessianLogProduct(b, modes).logProduct,
-              1e-4);
+  EXPECT_NEAR(hessianLogProduct(a, modes).logProduct, hessianLogProduct(b, modes).logProduct, 1e-4);
 }
 
 TEST_F(AshHessian, CharacterisationWritesMassWeightedFields) {
@@ -324,15 +325,13 @@ TEST_F(AshHessian, PathsampleFilesUseOptimsFrequencyUnitsAndComeBack) {
   EXPECT_NEAR(files.transitionStates[0].properties.logProductOfPositiveEigenvalues,
               240.0 + 68 * perMode, 1e-9);
 
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      ("landscape-massweighted-" + std::to_string(::getpid()));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("landscape-massweighted-" + std::to_string(::getpid()));
   writePathsampleFiles(dir.string(), network, conversion);
   const StoredTransitionNetwork back = readPathsampleFiles(dir.string(), 25, conversion);
   const StoredTransitionNetwork raw = readPathsampleFiles(dir.string(), 25);
   std::filesystem::remove_all(dir);
-  EXPECT_NEAR(raw.minima[1].properties.logProductOfPositiveEigenvalues, 250.0 + 69 * perMode,
-              1e-9);
+  EXPECT_NEAR(raw.minima[1].properties.logProductOfPositiveEigenvalues, 250.0 + 69 * perMode, 1e-9);
   EXPECT_NEAR(back.minima[1].properties.logProductOfPositiveEigenvalues, 250.0, 1e-9);
   EXPECT_NEAR(back.transitionStates[0].properties.logProductOfPositiveEigenvalues, 240.0, 1e-9);
 
@@ -369,6 +368,81 @@ TEST(MassWeightedHessian, DatabaseRecordsTheMassesOfItsHessianFields) {
   EXPECT_THROW(TransitionNetworkDatabase::write(path, metadata, network), std::invalid_argument);
   std::filesystem::remove(path);
 }
+
+#ifdef LANDSCAPE_PATHSAMPLE_EXECUTABLE
+// PATHSAMPLE's files of a molecule ((rad/s)^2 per mode) through `pathsample import --units
+// molecular`, `rates` and `export`: the rate equals PATHSAMPLE's formula on the file's numbers,
+// which needs no frequency factor (s^-1), and export writes the files' numbers back.
+TEST_F(AshHessian, PathsampleCommandsKeepPathsamplesAmberUnits) {
+  const double perMode = 2.0 * std::log(kMolecularFrequencyPerSecond);
+  StoredTransitionNetwork files;
+  const double energies[2] = {-10.0, -9.0},
+               logProducts[2] = {69 * perMode + 250.0, 69 * perMode + 262.0};
+  for (int i = 0; i < 2; ++i) {
+    StoredNetworkMinimum m;
+    m.coordinates = i == 0 ? s_ash->first : s_ash->second;
+    m.energy = energies[i];
+    m.properties.logProductOfPositiveEigenvalues = logProducts[i];
+    m.properties.pointGroupOrder = 1;
+    m.properties.principalMoments = {100.0, 200.0, 250.0};
+    files.minima.push_back(m);
+  }
+  StoredTransitionState ts;
+  ts.coordinates = s_ash->first;
+  ts.energy = -5.0;
+  ts.plusMinimum = 0;
+  ts.minusMinimum = 1;
+  ts.properties = files.minima[0].properties;
+  ts.properties.logProductOfPositiveEigenvalues = 68 * perMode + 240.0;
+  files.transitionStates.push_back(ts);
+  files.setA = {0};
+  files.setB = {1};
+  const std::filesystem::path work = std::filesystem::temp_directory_path() /
+                                     ("landscape-molecular-cli-" + std::to_string(::getpid()));
+  writePathsampleFiles((work / "in").string(), files);  // the files' numbers as they are
+  const std::string program = LANDSCAPE_PATHSAMPLE_EXECUTABLE;
+  const std::string db = (work / "network.h5").string(), log = (work / "log").string();
+  auto run = [&](const std::string& arguments) {
+    return std::system((program + " " + arguments + " > " + log + " 2>&1").c_str());
+  };
+  ASSERT_EQ(
+      run("import --units molecular --directory " + (work / "in").string() + " --database " + db),
+      0);
+  DatabaseMetadata metadata;
+  const StoredTransitionNetwork stored = TransitionNetworkDatabase::read(db, &metadata);
+  EXPECT_EQ(metadata.hessianMasses, kAtomicMassesAmu);
+  EXPECT_NEAR(stored.minima[0].properties.logProductOfPositiveEigenvalues, 250.0, 1e-9);
+  EXPECT_NEAR(stored.transitionStates[0].properties.logProductOfPositiveEigenvalues, 240.0, 1e-9);
+
+  ASSERT_EQ(run("rates --units molecular --temperature 300 --database " + db + " --directory " +
+                work.string()),
+            0);
+  std::ifstream rates((work / "NGT.rates.new").string());
+  double t = 0.0, kAB = 0.0, kBA = 0.0;
+  ASSERT_TRUE(rates >> t >> kAB >> kBA);
+  const double kT = kBoltzmannKcalPerMolK * 300.0;
+  // PATHSAMPLE on its files: k(m -> n) = 1 / (2 pi) exp((F_m - F_ts) / 2) exp(-(E_ts - E_m) / kT).
+  const double fromB =
+      std::exp(0.5 * (logProducts[1] - ts.properties.logProductOfPositiveEigenvalues) -
+               (ts.energy - energies[1]) / kT) /
+      (2.0 * kPi);
+  const double fromA =
+      std::exp(0.5 * (logProducts[0] - ts.properties.logProductOfPositiveEigenvalues) -
+               (ts.energy - energies[0]) / kT) /
+      (2.0 * kPi);
+  EXPECT_NEAR(kAB, fromB, 1e-8 * fromB);  // k(A<-B): from B over the one transition state
+  EXPECT_NEAR(kBA, fromA, 1e-8 * fromA);
+
+  ASSERT_EQ(run("export --database " + db + " --directory " + (work / "out").string()), 0);
+  const StoredTransitionNetwork back = readPathsampleFiles((work / "out").string(), 25);
+  std::filesystem::remove_all(work);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_NEAR(back.minima[i].properties.logProductOfPositiveEigenvalues, logProducts[i], 1e-9);
+  }
+  EXPECT_NEAR(back.transitionStates[0].properties.logProductOfPositiveEigenvalues,
+              ts.properties.logProductOfPositiveEigenvalues, 1e-9);
+}
+#endif
 
 }  // namespace
 }  // namespace landscape

@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "gpu/GpuDevice.h"
 #include "landscape/geometry/RigidBodyModes.h"
 #include "landscape/minimisation/HessianLogProduct.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
-#include "gpu/GpuDevice.h"
 #include "src/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -121,11 +121,11 @@ void runGpu(const Options& o, const AmberTopology& topology, const std::vector<d
     massWeightHessian(h, topology.masses);
     Stopwatch eigen;
     const HessianLogProduct g = hessianLogProductCuda(h, modes);
-    std::printf("  GPU log product of the Hessian at the input coordinates: %.2f s wall (%s, %d "
-                "negative)\n",
-                eigen.wallSeconds(),
-                g.method == LogProductMethod::Cholesky ? "Cholesky" : "eigenvalues",
-                g.negativeEigenvalues);
+    std::printf(
+        "  GPU log product of the Hessian at the input coordinates: %.2f s wall (%s, %d "
+        "negative)\n",
+        eigen.wallSeconds(), g.method == LogProductMethod::Cholesky ? "Cholesky" : "eigenvalues",
+        g.negativeEigenvalues);
   }
 #else
   (void)o, (void)topology, (void)x, (void)spd;
@@ -138,8 +138,8 @@ int run(const Options& o) {
   const std::vector<double> x = readAmberCoordinates(o.inpcrd, topology).positions;
   AmberGb gb(topology);
   const Eigen::Index n = static_cast<Eigen::Index>(x.size());
-  std::printf("bench_log_product: %s, %d atoms, 3N = %ld\n", o.prmtop.c_str(),
-              topology.atomCount, static_cast<long>(n));
+  std::printf("bench_log_product: %s, %d atoms, 3N = %ld\n", o.prmtop.c_str(), topology.atomCount,
+              static_cast<long>(n));
   std::vector<double> y = x, g(x.size());
   const int rows = std::min<int>(o.rows, static_cast<int>(n));
   Stopwatch fd;
@@ -151,10 +151,10 @@ int run(const Options& o) {
     y[i] = x[i];
   }
   const double perRow = fd.cpuSeconds() / rows;
-  std::printf("  finite-difference Hessian: %.3g s per row (2 gradient calls; wall %.3g s), %d rows "
-              "timed; all %ld rows: %.4g s (extrapolated)\n",
-              perRow, fd.wallSeconds() / rows, rows, static_cast<long>(n),
-              perRow * static_cast<double>(n));
+  std::printf(
+      "  finite-difference Hessian: %.3g s per row (2 gradient calls; wall %.3g s), %d rows "
+      "timed; all %ld rows: %.4g s (extrapolated)\n",
+      perRow, fd.wallSeconds() / rows, rows, static_cast<long>(n), perRow * static_cast<double>(n));
   std::fflush(stdout);
   Eigen::MatrixXd h = positiveDefinite(n);
   const Eigen::MatrixXd copy = o.eigen || o.gpu ? h : Eigen::MatrixXd();

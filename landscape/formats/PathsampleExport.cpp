@@ -12,10 +12,10 @@
 #include <utility>
 
 #include "landscape/formats/AtomicFile.h"
-#include "landscape/geometry/RigidBodyModes.h"
-#include "landscape/network/HarmonicRates.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/formats/LowestFile.h"
+#include "landscape/geometry/RigidBodyModes.h"
+#include "landscape/network/HarmonicRates.h"
 
 namespace landscape {
 
@@ -290,8 +290,8 @@ StoredTransitionNetwork withConvertedLogProducts(StoredTransitionNetwork network
                                                  int sign) {
   if (conversion == 1.0) return network;
   if (!(std::isfinite(conversion) && conversion > 0.0) || (sign != 1 && sign != -1)) {
-    throw std::invalid_argument("withConvertedLogProducts: the conversion must be > 0 and the "
-                                "sign +1 or -1");
+    throw std::invalid_argument(
+        "withConvertedLogProducts: the conversion must be > 0 and the sign +1 or -1");
   }
   const double logSquared = 2.0 * std::log(conversion);
   for (StoredNetworkMinimum& m : network.minima) {

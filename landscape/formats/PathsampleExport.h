@@ -22,10 +22,10 @@
 // product is a sum of ln(epsilon/sigma^2) and the moments are in sigma^2). Molecules (a
 // mass-weighted database, DatabaseMetadata::hessianMasses = "amu"): the files follow OPTIM and
 // PATHSAMPLE for AMBER, which multiply every mass-weighted Hessian eigenvalue (kcal/mol /
-// (amu Angstrom^2)) by FRQCONV^2, FRQCONV = 2.045483e13 rad/s per sqrt(kcal/mol / (amu A^2)), before
-// path.info: eigenvalues in (rad/s)^2, log products sums of ln((rad/s)^2) (3N - 6 terms for a
-// minimum, 3N - 7 for a transition state), so that PATHSAMPLE's rates come out in s^-1. Energies in
-// kcal/mol, moments in amu Angstrom^2. network.h5 keeps kcal/mol / (amu A^2); the
+// (amu Angstrom^2)) by FRQCONV^2, FRQCONV = 2.045483e13 rad/s per sqrt(kcal/mol / (amu A^2)),
+// before path.info: eigenvalues in (rad/s)^2, log products sums of ln((rad/s)^2) (3N - 6 terms for
+// a minimum, 3N - 7 for a transition state), so that PATHSAMPLE's rates come out in s^-1. Energies
+// in kcal/mol, moments in amu Angstrom^2. network.h5 keeps kcal/mol / (amu A^2); the
 // `frequencyConversion` arguments below (pathsampleFrequencyConversion) convert on the way out and
 // back in.
 //

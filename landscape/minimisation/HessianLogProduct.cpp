@@ -14,10 +14,10 @@ namespace {
 double projectAndShiftModes(Eigen::MatrixXd& hessian, const Eigen::MatrixXd& v) {
   const Eigen::Index n = hessian.rows();
   const Eigen::Index k = v.cols();
-  const Eigen::MatrixXd hv = hessian * v;                 // n x k
-  const Eigen::MatrixXd vhv = v.transpose() * hv;         // k x k
+  const Eigen::MatrixXd hv = hessian * v;                                   // n x k
+  const Eigen::MatrixXd vhv = v.transpose() * hv;                           // k x k
   double c = (hessian.trace() - vhv.trace()) / static_cast<double>(n - k);  // trace(PHP)/(n-k)
-  if (!(std::isfinite(c) && c > 0.0)) c = 1.0;            // any positive shift is exact
+  if (!(std::isfinite(c) && c > 0.0)) c = 1.0;  // any positive shift is exact
   // P H P + c V V^T = H - V (HV)^T - (HV) V^T + V (V^T H V + c) V^T.
   const Eigen::MatrixXd middle = vhv + c * Eigen::MatrixXd::Identity(k, k);
   hessian.noalias() -= v * hv.transpose();
@@ -67,8 +67,9 @@ double shiftRigidBodyModes(Eigen::MatrixXd& hessian, const RigidBodyModes& modes
   const Eigen::Index n = hessian.rows();
   if (n != hessian.cols() || static_cast<std::size_t>(n) != modes.dimension() ||
       modes.count() >= n) {
-    throw std::invalid_argument("hessianLogProduct: the Hessian must be square with one row per "
-                                "coordinate of the rigid-body modes, and more rows than modes");
+    throw std::invalid_argument(
+        "hessianLogProduct: the Hessian must be square with one row per "
+        "coordinate of the rigid-body modes, and more rows than modes");
   }
   if (!hessian.allFinite()) {
     throw std::invalid_argument("hessianLogProduct: the Hessian has a non-finite entry");

@@ -727,8 +727,8 @@ void writeProperties(hid_t group, const char* groupName, const std::vector<Point
       const std::vector<double>& e = points[i].properties.hessianEigenvalues;
       std::copy(e.begin(), e.end(), spectra.begin() + i * width);
     }
-    createFilledDataset(group, columns[3].column, width, hessianUnit(metadata), n,
-                        spectra.data(), path);
+    createFilledDataset(group, columns[3].column, width, hessianUnit(metadata), n, spectra.data(),
+                        path);
   }
 }
 

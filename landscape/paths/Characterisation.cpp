@@ -36,9 +36,8 @@ void characteriseHessian(Potential& potential, const std::vector<double>& x,
     p.hessianEigenvalues.assign(full.eigenvalues.data(),
                                 full.eigenvalues.data() + full.eigenvalues.size());
   }
-  const RigidBodyModes modes = params.masses.empty()
-                                   ? RigidBodyModes(x)
-                                   : RigidBodyModes::massWeighted(x, params.masses);
+  const RigidBodyModes modes =
+      params.masses.empty() ? RigidBodyModes(x) : RigidBodyModes::massWeighted(x, params.masses);
   p.logProductOfPositiveEigenvalues = hessianLogProduct(hessian, modes).logProduct;
 }
 

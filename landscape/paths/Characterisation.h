@@ -29,7 +29,7 @@ struct CharacterisationParams {
   /// All 3N Hessian eigenvalues (a full O((3N)^3) eigen-decomposition, stored for path.info) only
   /// up to this many atoms; 250 atoms cost about a second per stationary point.
   std::size_t maxSpectrumAtoms = 250;
-  double hessianStep = 1e-5;    ///< finite-difference step h (length; NumericalHessian)
+  double hessianStep = 1e-5;  ///< finite-difference step h (length; NumericalHessian)
   /// Atomic masses (N, positive; amu for molecules): the Hessian is mass-weighted and the moments
   /// are mass-weighted. Empty: unit masses (atomic clusters).
   std::vector<double> masses;
