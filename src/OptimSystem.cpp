@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "backends/HessianBackendFactory.h"
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/PermAllowFile.h"
@@ -54,6 +55,11 @@ OptimSystem makeOptimSystem(const OptimRunConfig& config,
   system.amber = std::move(amber);
   system.atomistic = makePotential(spec, config.backend);
   if (config.backend != Backend::Cpu) system.cpuPotential = makePotential(spec, Backend::Cpu);
+  // The stationary points' Hessians on the device too, where its gradients carry every digit.
+  if (config.backend == Backend::Cuda && (!amber || config.precision == Precision::Double) &&
+      system.atomistic->isDeviceResident()) {
+    settings.characterisation.backend = gpuHessianBackend(*system.atomistic);
+  }
   return system;
 }
 

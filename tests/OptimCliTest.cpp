@@ -22,7 +22,9 @@
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/RigidBodyFinder.h"
 #include "landscape/network/Database.h"
+#include "landscape/paths/Characterisation.h"
 #include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
 #include "potentials/RigidBodySet.h"
 #include "tests/AshMinima.h"
 #include "tests/Lj7Structures.h"
@@ -451,9 +453,19 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
   ASSERT_GE(net.minima.size(), 2u);
   EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-4);
   EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-4);
+  // The Hessians came from the device (gpu/HessianLogProductCuda): the CPU path agrees.
+  AmberGb cpu(ash->topology);
+  CharacterisationParams onCpu;
+  onCpu.masses = ash->topology.masses;
   for (const StoredTransitionState& ts : net.transitionStates) {
-    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);  // CPU Hessian of a GPU search
+    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);
     EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);
+    const double f = characterise(cpu, ts.coordinates, onCpu).logProductOfPositiveEigenvalues;
+    EXPECT_NEAR(ts.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
+  }
+  for (const StoredNetworkMinimum& m : net.minima) {
+    const double f = characterise(cpu, m.coordinates, onCpu).logProductOfPositiveEigenvalues;
+    EXPECT_NEAR(m.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
   }
 }
 

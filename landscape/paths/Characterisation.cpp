@@ -29,7 +29,9 @@ namespace {
 /// The log product and, for small systems, all 3N eigenvalues of the (mass-weighted) Hessian.
 void characteriseHessian(Potential& potential, const std::vector<double>& x,
                          const CharacterisationParams& params, StationaryPointProperties& p) {
-  Eigen::MatrixXd hessian = numericalHessian(potential, x, params.hessianStep);
+  Eigen::MatrixXd hessian = params.backend.hessian
+                                ? params.backend.hessian(x, params.hessianStep)
+                                : numericalHessian(potential, x, params.hessianStep);
   if (!params.masses.empty()) massWeightHessian(hessian, params.masses);
   if (potential.atomCount() <= params.maxSpectrumAtoms) {
     const HessianSpectrum full = hessianSpectrum(hessian);
@@ -38,7 +40,9 @@ void characteriseHessian(Potential& potential, const std::vector<double>& x,
   }
   const RigidBodyModes modes =
       params.masses.empty() ? RigidBodyModes(x) : RigidBodyModes::massWeighted(x, params.masses);
-  p.logProductOfPositiveEigenvalues = hessianLogProduct(hessian, modes).logProduct;
+  p.logProductOfPositiveEigenvalues = params.backend.logProduct
+                                          ? params.backend.logProduct(hessian, modes).logProduct
+                                          : hessianLogProduct(hessian, modes).logProduct;
 }
 
 }  // namespace

@@ -11,14 +11,29 @@
 // mass-weighted coordinates, as OPTIM does for AMBER: eigenvalues are squared angular frequencies
 // in kcal/mol / (amu Angstrom^2) (x 2.0454828e13^2 = (rad/s)^2, OPTIM's FRQCONV for AMBER),
 // moments in amu Angstrom^2.
+#include <Eigen/Core>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "landscape/geometry/PointGroup.h"
+#include "landscape/geometry/RigidBodyModes.h"
+#include "landscape/minimisation/HessianLogProduct.h"
 #include "landscape/network/StoredNetwork.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
+
+/// Where the Hessian and its factorisation are computed. Empty members: the CPU path
+/// (numericalHessian of the potential given to characterise(), hessianLogProduct). optim's CUDA
+/// backend fills them with the GPU twin (backends/HessianBackendFactory).
+struct HessianBackend {
+  /// The finite-difference Hessian at x (3N x 3N, energy/length^2) with step h.
+  std::function<Eigen::MatrixXd(const std::vector<double>& x, double step)> hessian;
+  /// As hessianLogProduct.
+  std::function<HessianLogProduct(Eigen::MatrixXd& hessian, const RigidBodyModes& modes)>
+      logProduct;
+};
 
 struct CharacterisationParams {
   /// The finite-difference Hessian (6N gradient calls) and its log product (one Cholesky
@@ -34,6 +49,7 @@ struct CharacterisationParams {
   /// are mass-weighted. Empty: unit masses (atomic clusters).
   std::vector<double> masses;
   PointGroupParams pointGroup;  ///< tolerance (length) and atom types of the symmetry search
+  HessianBackend backend;       ///< empty: the CPU path
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;
