@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -28,6 +29,21 @@ std::vector<double> searchCoordinates(const OptimSystem& system, const std::vect
   return system.rigid ? system.rigid->fromAtoms(x) : x;
 }
 
+// Moments of inertia are computed for every characterised point: unknown ones mark a point that
+// was never characterised (gmin's minima) or whose properties were dropped below.
+bool characterised(const StationaryPointProperties& p) {
+  return !std::isnan(p.principalMoments[0]);
+}
+
+// Properties computed with other masses than this run's (a database written before optim
+// mass-weighted molecules' Hessians) are dropped, so that completeNetwork computes them again.
+template <typename Point>
+void dropPropertiesOfOtherMasses(std::vector<Point>& points, DatabaseMetadata& metadata,
+                                 const OptimSystem& system) {
+  if (metadata.hessianMasses == system.hessianMasses()) return;
+  for (Point& p : points) p.properties = StationaryPointProperties{};
+}
+
 // A set of file rows as network indices, in file order, each once.
 std::vector<int> mappedSet(const std::vector<int>& rows, const std::vector<int>& index) {
   std::vector<int> set;
@@ -46,6 +62,9 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
   KnownEntries known;
   StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
   checkCompatible(path, metadata, system.units, atoms);
+  dropPropertiesOfOtherMasses(stored.minima, metadata, system);
+  dropPropertiesOfOtherMasses(stored.transitionStates, metadata, system);
+  metadata.hessianMasses = system.hessianMasses();
   // Entries are appended in the order they were found, so the first ones are an earlier state.
   if (stored.minima.size() > keepMinima) stored.minima.resize(keepMinima);
   if (stored.transitionStates.size() > keepStates) stored.transitionStates.resize(keepStates);
@@ -96,9 +115,13 @@ StoredTransitionNetwork completeNetwork(const OptimSystem& system, const Transit
   out.setA = known.setA;
   out.setB = known.setB;
   out.growth = known.growth;
+  // Loaded entries keep what the file said; those never characterised (or dropped by
+  // loadDatabase) get their properties now, at the file's coordinates.
   for (std::size_t i = 0; i < network.minima().size(); ++i) {
     if (i < known.minima.size()) {
       out.minima.push_back(known.minima[i]);
+      StationaryPointProperties& p = out.minima.back().properties;
+      if (!characterised(p)) p = characterise(potential, out.minima.back().coordinates, params);
       continue;
     }
     StoredNetworkMinimum m;
@@ -110,6 +133,10 @@ StoredTransitionNetwork completeNetwork(const OptimSystem& system, const Transit
   for (std::size_t i = 0; i < network.transitionStates().size(); ++i) {
     if (i < known.states.size()) {
       out.transitionStates.push_back(known.states[i]);
+      StationaryPointProperties& p = out.transitionStates.back().properties;
+      if (!characterised(p)) {
+        p = characterise(potential, out.transitionStates.back().coordinates, params);
+      }
       continue;
     }
     const NetworkTransitionState& t = network.transitionStates()[i];

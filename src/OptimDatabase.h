@@ -26,7 +26,9 @@ struct KnownEntries {
 };
 
 /// Adds the minima and transition states of the database at path to the (empty) network, in the
-/// search's coordinates; throws when its units or atom count differ from this run's. Only the
+/// search's coordinates; throws when its units or atom count differ from this run's. Properties
+/// computed with other masses than this run's (DatabaseMetadata::hessianMasses: a molecule's
+/// database from before optim mass-weighted its Hessians) are dropped, to be computed again. Only the
 /// first keepMinima minima and keepStates transition states are loaded (optim --resume: a
 /// database saved one cycle after its connect checkpoint holds that cycle's entries at the end).
 KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
@@ -34,9 +36,10 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
                           std::size_t keepMinima = SIZE_MAX, std::size_t keepStates = SIZE_MAX);
 
 /// Everything in the network as stored records: loaded entries keep what the file said (endpoint
-/// sets and growth record included), new ones
-/// are characterised now (Hessian up to the size cap, point group, moments of inertia). With rigid
-/// bodies the records hold atoms, characterised on the atomistic potential.
+/// sets and growth record included), new ones are characterised now (Hessian up to the size cap,
+/// mass-weighted for molecules; point group, moments of inertia), and so are loaded entries that
+/// never were (gmin's minima) or whose properties loadDatabase dropped. With rigid bodies the
+/// records hold atoms, characterised on the atomistic potential.
 StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,
                                         const KnownEntries& known,
                                         const CharacterisationParams& params);

@@ -284,9 +284,16 @@ void addMinimisation(Table& t) {
 
   t.section("Characterisation");
   t.add("hessian-max-atoms", "N",
-        "finite-difference Hessian (eigenvalues, log product for min.data/ts.data) only up to N "
-        "atoms; 0 = never",
+        "finite-difference Hessian (log product for min.data/ts.data; mass-weighted with the "
+        "prmtop's masses for molecules) only up to N atoms; 0 = never",
         fieldOf(&C::settings, &S::characterisation, &CharacterisationParams::maxHessianAtoms))
+      .atLeast(0)
+      .atMost(100000000)
+      .defaultText("no limit");
+  t.add("spectrum-max-atoms", "N",
+        "all 3N Hessian eigenvalues (network.h5 hessian_eigenvalues, path.info; a full "
+        "eigen-decomposition) only up to N atoms",
+        fieldOf(&C::settings, &S::characterisation, &CharacterisationParams::maxSpectrumAtoms))
       .atLeast(0)
       .atMost(100000000);
   t.add("symmetry-tolerance", "D", "point groups: images of atoms within D of atoms",

@@ -117,9 +117,9 @@ OptimSettings optimAmberDefaultSettings() {
   c.descent.pushoff = 0.05;  // Angstrom
   s.reoptimiseEndpoints = true;
   s.endpointMinimiser = m;
-  // The Hessian of a stationary point is a finite-difference one (NumericalHessian): 6N gradient
-  // calls and an O((3N)^3) eigensolver, seconds at a few hundred atoms.
-  s.characterisation.maxHessianAtoms = 250;
+  // The Hessian of a stationary point is a finite-difference one (NumericalHessian), mass-weighted
+  // with the prmtop's masses (OptimSystem): 6N gradient calls and one Cholesky factorisation for
+  // the log product at any size; all 3N eigenvalues (path.info) up to the spectrum cap.
   s.characterisation.pointGroup.distanceTolerance = 1e-2;  // Angstrom
   s.applySeed();
   return s;

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "backends/HessianBackendFactory.h"
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/PermAllowFile.h"
@@ -11,11 +12,13 @@ namespace landscape {
 
 namespace {
 
-// Symmetry operations may only map an atom onto one of the same element; permutations only
+// Symmetry operations may only map an atom onto one of the same element; the Hessian is
+// mass-weighted with the topology's masses (amu), as OPTIM does for AMBER; permutations only
 // within the perm.allow groups.
 void applyMoleculeSettings(const OptimRunConfig& config, const AmberTopology& amber,
                            std::size_t atoms, OptimSettings& settings) {
   settings.characterisation.pointGroup.atomTypes = amber.atomicNumbers;
+  settings.characterisation.masses = amber.masses;
   if (config.permAllowFile.empty()) return;
   const std::vector<PermutationGroup> groups = readPermAllow(config.permAllowFile, atoms);
   settings.network.alignment.permutationGroups = groups;
@@ -53,6 +56,11 @@ OptimSystem makeOptimSystem(const OptimRunConfig& config,
   system.spec = spec;
   system.atomistic = makePotential(spec, config.backend);
   if (config.backend != Backend::Cpu) system.cpuPotential = makePotential(spec, Backend::Cpu);
+  // The stationary points' Hessians on the device too, where its gradients carry every digit.
+  if (config.backend == Backend::Cuda && (!amber || config.precision == Precision::Double) &&
+      system.atomistic->isDeviceResident()) {
+    settings.characterisation.backend = gpuHessianBackend(*system.atomistic);
+  }
   return system;
 }
 

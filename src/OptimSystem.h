@@ -1,14 +1,17 @@
 #pragma once
 // What an optim run connects on: the AMBER molecule (read once) or a Lennard-Jones cluster, the
-// potential on --backend, its CPU twin for the finite-difference characterisation, the rigid-body
-// potential of --rigid and the L-BFGS workspaces of --lbfgs-backend. Building it also adjusts the
-// settings that depend on the system (atom types, perm.allow groups, rigid-body alignment).
+// potential on --backend, its CPU twin for the finite-difference characterisation (on the device
+// instead with --backend cuda in double precision: settings.characterisation.backend), the
+// rigid-body potential of --rigid and the L-BFGS workspaces of --lbfgs-backend. Building it also
+// adjusts the settings that depend on the system (atom types, masses, perm.allow groups, rigid-body
+// alignment).
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "backends/PotentialFactory.h"
+#include "landscape/network/Database.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
@@ -36,9 +39,11 @@ struct OptimSystem {
 
   /// The potential DNEB and the transition-state searches run on.
   Potential& searched() const { return rigidPotential ? *rigidPotential : *atomistic; }
-  /// The finite-difference Hessian needs double-precision gradients: the CPU reference,
-  /// whatever the backend of the search.
+  /// The finite-difference Hessian needs double-precision gradients: the CPU reference, unless
+  /// settings.characterisation.backend computes it on the device (--backend cuda, double).
   Potential& characterisation() const { return cpuPotential ? *cpuPotential : *atomistic; }
+  /// The masses of the Hessian-derived fields: the topology's (amu) for a molecule, else unit.
+  const char* hessianMasses() const { return amber ? kAtomicMassesAmu : kUnitMasses; }
   /// Cartesian atoms of coordinates x of the search (rigid coordinates when rigid is set).
   std::vector<double> atoms(const std::vector<double>& x) const {
     return rigid ? rigid->toAtoms(x) : x;

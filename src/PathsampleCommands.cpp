@@ -39,11 +39,14 @@ std::string rateUnit(const PathsampleRunConfig& c) {
 
 void importDatabase(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const std::size_t atoms = pathsampleAtomCount(c.directory);
-  const StoredTransitionNetwork network = readPathsampleFiles(c.directory, atoms);
   DatabaseMetadata metadata;
   metadata.atoms = atoms;
   metadata.energyUnit = molecular(c) ? "kcal/mol" : "reduced (epsilon)";
   metadata.lengthUnit = molecular(c) ? "Angstrom" : "reduced (sigma)";
+  // Molecular files follow OPTIM/PATHSAMPLE for AMBER: mass-weighted, frequencies in rad/s.
+  metadata.hessianMasses = molecular(c) ? kAtomicMassesAmu : kUnitMasses;
+  const StoredTransitionNetwork network =
+      readPathsampleFiles(c.directory, atoms, pathsampleFrequencyConversion(metadata));
   metadata.potential = "imported from PATHSAMPLE files in " + c.directory;
   metadata.program = "pathsample";
   TransitionNetworkDatabase::write(c.database, metadata, network);
@@ -55,8 +58,9 @@ void importDatabase(const PathsampleRunConfig& c, const ProgressPrinter& print) 
 }
 
 void exportDatabase(const PathsampleRunConfig& c, const ProgressPrinter& print) {
-  const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
-  writePathsampleFiles(c.directory, network);
+  DatabaseMetadata metadata;
+  const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database, &metadata);
+  writePathsampleFiles(c.directory, network, pathsampleFrequencyConversion(metadata));
   print("pathsample: exported " + std::to_string(network.minima.size()) + " minima and " +
         std::to_string(network.transitionStates.size()) + " transition states of " + c.database +
         " to " + c.directory);

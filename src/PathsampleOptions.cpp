@@ -51,7 +51,7 @@ void addKinetics(Table& t) {
   t.add("units", "",
         "reduced: energies, kT and rates in reduced units (LJ); molecular: kcal/mol, "
         "temperatures in K, rates in s^-1 (log products of the mass-weighted Hessian in "
-        "kcal/mol/(amu A^2))",
+        "kcal/mol/(amu A^2); import reads min.data/ts.data in PATHSAMPLE's (rad/s)^2)",
         fieldOf(&C::units))
       .choices(std::vector<std::string>{"reduced", "molecular"});
   t.add("regroup-threshold", "DF",

@@ -98,6 +98,7 @@ NetworkStart startNetwork(const OptimRunConfig& config, const OptimSystem& syste
     n.metadata.potential = system.searched().name();
     n.metadata.energyUnit = system.units.energy;
     n.metadata.lengthUnit = system.units.length;
+    n.metadata.hessianMasses = system.hessianMasses();
     n.metadata.atoms = endpoints.atoms;
     n.metadata.program = "optim";
   }
@@ -183,7 +184,8 @@ void writeResults(const OptimRunConfig& config, const OptimSystem& system,
   const std::string pathInfo = config.outputDir + "/path.info";
   writeFileAtomically(
       pathInfo,
-      formatPathInfo(pathInfoTriples(stored, foundNow, settings.characterisation.pointGroup)),
+      formatPathInfo(pathInfoTriples(stored, foundNow, settings.characterisation.pointGroup,
+                                     pathsampleFrequencyConversion(n.metadata))),
       "path.info");
   if (config.quiet) return;
   std::printf(

@@ -22,7 +22,9 @@
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/RigidBodyFinder.h"
 #include "landscape/network/Database.h"
+#include "landscape/paths/Characterisation.h"
 #include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
 #include "potentials/RigidBodySet.h"
 #include "tests/AshMinima.h"
 #include "tests/Lj7Structures.h"
@@ -221,6 +223,10 @@ TEST_F(OptimCli, ExtendsAGminMinimaDatabase) {
   EXPECT_GE(net.transitionStates.size(), 1u);
   EXPECT_EQ(net.minima[0].firstFoundStep, 3);
   EXPECT_EQ(MinimaDatabase::read((m_dir / "minima.h5").string()).size(), net.minima.size());
+  for (const StoredNetworkMinimum& m : net.minima) {  // gmin's minima characterised too
+    EXPECT_TRUE(std::isfinite(m.properties.logProductOfPositiveEigenvalues));
+    EXPECT_GT(m.properties.pointGroupOrder, 0);
+  }
 }
 
 // Issue 9: DNEB and hybrid EF in rigid coordinates (atoms 1-3 of LJ7 as one body); the database
@@ -421,6 +427,7 @@ TEST_F(OptimCli, AmberMoleculeFromRst7AndXyzEndpoints) {
   EXPECT_EQ(meta.atoms, 25u);
   EXPECT_EQ(meta.energyUnit, "kcal/mol");
   EXPECT_EQ(meta.lengthUnit, "Angstrom");
+  EXPECT_EQ(meta.hessianMasses, kAtomicMassesAmu);  // mass-weighted with the prmtop's masses
   EXPECT_EQ(meta.program, "optim");
   ASSERT_GE(net.minima.size(), 2u);
   EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-3);
@@ -435,18 +442,35 @@ TEST_F(OptimCli, AmberMoleculeFromRst7AndXyzEndpoints) {
     EXPECT_LT(ts.eigenvalue, 0.0);
     EXPECT_EQ(ts.properties.pointGroupOrder, 1);  // C1: a protein fragment
     ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);
-    EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);  // kcal/mol/A^2
+    EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);  // kcal/mol/(amu A^2)
     EXPECT_TRUE(std::isfinite(ts.properties.logProductOfPositiveEigenvalues));
   }
   const std::vector<PathInfoPoint> info = readPathInfo((m_dir / "one/path.info").string(), 25);
   EXPECT_EQ(info.size(), 3 * net.transitionStates.size());
 
-  // The start from --inpcrd (no --start); the database already joins the endpoints.
+  // The start from --inpcrd (no --start); the database already joins the endpoints. Stored as
+  // a database from before molecules were mass-weighted (unit masses, other log products): the
+  // run computes the mass-weighted properties again.
+  DatabaseMetadata old = meta;
+  old.hessianMasses = kUnitMasses;
+  StoredTransitionNetwork stale = net;
+  for (StoredNetworkMinimum& m : stale.minima) m.properties.logProductOfPositiveEigenvalues = 1.0;
+  TransitionNetworkDatabase::write((m_dir / "net.h5").string(), old, stale);
   const OptimRun again = optim(system + "--inpcrd a.rst7 --finish b.xyz --perm-allow perm.allow " +
                                "--database net.h5 --output two --quiet");
   ASSERT_EQ(again.exitCode, 0) << again.out << again.err;
   EXPECT_EQ(summary(again.out).transitionStates, s.transitionStates);
   EXPECT_DOUBLE_EQ(summary(again.out).highest, s.highest);
+  DatabaseMetadata meta2;
+  const StoredTransitionNetwork net2 =
+      TransitionNetworkDatabase::read((m_dir / "net.h5").string(), &meta2);
+  EXPECT_EQ(meta2.hessianMasses, kAtomicMassesAmu);
+  ASSERT_GE(net2.minima.size(), net.minima.size());
+  for (std::size_t i = 0; i < net.minima.size(); ++i) {
+    EXPECT_NEAR(net2.minima[i].properties.logProductOfPositiveEigenvalues,
+                net.minima[i].properties.logProductOfPositiveEigenvalues, 1e-9)
+        << "minimum " << i;
+  }
 }
 
 // The same connect with the potential on the GPU (double precision) finds the same endpoints
@@ -466,9 +490,19 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
   ASSERT_GE(net.minima.size(), 2u);
   EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-4);
   EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-4);
+  // The Hessians came from the device (gpu/HessianLogProductCuda): the CPU path agrees.
+  AmberGb cpu(ash->topology);
+  CharacterisationParams onCpu;
+  onCpu.masses = ash->topology.masses;
   for (const StoredTransitionState& ts : net.transitionStates) {
-    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);  // CPU Hessian of a GPU search
+    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);
     EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);
+    const double f = characterise(cpu, ts.coordinates, onCpu).logProductOfPositiveEigenvalues;
+    EXPECT_NEAR(ts.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
+  }
+  for (const StoredNetworkMinimum& m : net.minima) {
+    const double f = characterise(cpu, m.coordinates, onCpu).logProductOfPositiveEigenvalues;
+    EXPECT_NEAR(m.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
   }
 }
 

@@ -29,7 +29,9 @@ landscape::OptionTable<Options> optionTable() {
       "Writes PATHSAMPLE's min.data, ts.data, points.min and points.ts (and with --path-info\n"
       "OPTIM's path.info, every transition state as a min-ts-min triple) into DIR\n"
       "from an HDF5 transition-network database written by optim (docs/database.md).\n"
-      "Units are the database's (reduced epsilon and sigma for Lennard-Jones, unit masses).\n";
+      "Units are the database's (reduced epsilon and sigma for Lennard-Jones, unit masses);\n"
+      "for a mass-weighted (AMBER) database OPTIM's and PATHSAMPLE's: kcal/mol, Angstrom,\n"
+      "log products and path.info eigenvalues of the mass-weighted Hessian in (rad/s)^2.\n";
   t.helpCommand();
   t.positional("DATABASE", "the HDF5 transition-network database",
                landscape::fieldOf(&Options::database));
@@ -48,7 +50,8 @@ int run(int argc, char** argv) {
   landscape::DatabaseMetadata metadata;
   const landscape::StoredTransitionNetwork network =
       landscape::TransitionNetworkDatabase::read(database, &metadata);
-  landscape::writePathsampleFiles(output, network);
+  const double conversion = landscape::pathsampleFrequencyConversion(metadata);
+  landscape::writePathsampleFiles(output, network, conversion);
   std::printf(
       "export_pathsample: %zu minima and %zu transition states of %s (%zu atoms, %s) "
       "written to %s/{min.data,ts.data,points.min,points.ts}\n",
@@ -61,7 +64,8 @@ int run(int argc, char** argv) {
     }
     const std::string path = (std::filesystem::path(output) / "path.info").string();
     landscape::writeFileAtomically(
-        path, landscape::formatPathInfo(landscape::pathInfoTriples(network, all)), "path.info");
+        path, landscape::formatPathInfo(landscape::pathInfoTriples(network, all, {}, conversion)),
+        "path.info");
     std::printf("export_pathsample: %zu min-ts-min triples written to %s\n", all.size(),
                 path.c_str());
   }

@@ -9,10 +9,13 @@
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/formats/LowestFile.h"
+#include "landscape/geometry/RigidBodyModes.h"
+#include "landscape/network/HarmonicRates.h"
 
 namespace landscape {
 
@@ -258,7 +261,52 @@ std::vector<std::vector<double>> readPoints(const std::string& path,
   return records;
 }
 
-void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network) {
+double pathsampleFrequencyConversion(const DatabaseMetadata& metadata) {
+  if (metadata.hessianMasses != kAtomicMassesAmu) return 1.0;
+  if (metadata.energyUnit != "kcal/mol" || metadata.lengthUnit != "Angstrom") {
+    throw std::invalid_argument("a mass-weighted database in '" + metadata.energyUnit + "' and '" +
+                                metadata.lengthUnit +
+                                "': PATHSAMPLE's frequency conversion is known for kcal/mol and "
+                                "Angstrom only");
+  }
+  return kMolecularFrequencyPerSecond;
+}
+
+namespace {
+
+/// Shifts the log product of a point with `coordinates` by sign x modes x ln(conversion^2).
+void convertLogProduct(StationaryPointProperties& p, const std::vector<double>& coordinates,
+                       double logConversionSquared, int sign, bool transitionState) {
+  double& f = p.logProductOfPositiveEigenvalues;
+  if (!std::isfinite(f) || f == 0.0 || coordinates.empty()) return;
+  const int modes = static_cast<int>(coordinates.size()) - RigidBodyModes(coordinates).count() -
+                    (transitionState ? 1 : 0);
+  f += sign * modes * logConversionSquared;
+}
+
+}  // namespace
+
+StoredTransitionNetwork withConvertedLogProducts(StoredTransitionNetwork network, double conversion,
+                                                 int sign) {
+  if (conversion == 1.0) return network;
+  if (!(std::isfinite(conversion) && conversion > 0.0) || (sign != 1 && sign != -1)) {
+    throw std::invalid_argument(
+        "withConvertedLogProducts: the conversion must be > 0 and the sign +1 or -1");
+  }
+  const double logSquared = 2.0 * std::log(conversion);
+  for (StoredNetworkMinimum& m : network.minima) {
+    convertLogProduct(m.properties, m.coordinates, logSquared, sign, false);
+  }
+  for (StoredTransitionState& ts : network.transitionStates) {
+    convertLogProduct(ts.properties, ts.coordinates, logSquared, sign, true);
+  }
+  return network;
+}
+
+void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& original,
+                          double frequencyConversion) {
+  const StoredTransitionNetwork network =
+      withConvertedLogProducts(original, frequencyConversion, +1);
   const std::size_t width = network.minima.empty() ? 0 : network.minima.front().coordinates.size();
   std::vector<std::vector<double>> minimumPoints, tsPoints;
   for (std::size_t i = 0; i < network.minima.size(); ++i) {
@@ -294,7 +342,8 @@ void writePathsampleFiles(const std::string& directory, const StoredTransitionNe
   }
 }
 
-StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms) {
+StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms,
+                                            double frequencyConversion) {
   const fs::path dir(directory);
   StoredTransitionNetwork network;
   network.minima = readMinData((dir / "min.data").string());
@@ -332,7 +381,7 @@ StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::s
     network.setA = readEndpointSet((dir / "min.A").string(), network.minima.size());
     network.setB = readEndpointSet((dir / "min.B").string(), network.minima.size());
   }
-  return network;
+  return withConvertedLogProducts(std::move(network), frequencyConversion, -1);
 }
 
 std::size_t pathsampleAtomCount(const std::string& directory) {
@@ -496,7 +545,9 @@ std::vector<PathInfoPoint> readPathInfo(const std::string& path, std::size_t ato
 
 std::vector<PathInfoPoint> pathInfoTriples(const StoredTransitionNetwork& network,
                                            const std::vector<int>& transitionStates,
-                                           const PointGroupParams& symmetry) {
+                                           const PointGroupParams& symmetry,
+                                           double frequencyConversion) {
+  const double squared = frequencyConversion * frequencyConversion;
   auto point = [&](double energy, const std::vector<double>& coordinates,
                    const StationaryPointProperties& properties) {
     PathInfoPoint p;
@@ -507,6 +558,7 @@ std::vector<PathInfoPoint> pathInfoTriples(const StoredTransitionNetwork& networ
     p.pointGroupLabel = optimPointGroupLabel(group.symbol);
     p.hessianEigenvalues.assign(properties.hessianEigenvalues.rbegin(),
                                 properties.hessianEigenvalues.rend());  // OPTIM: descending
+    for (double& e : p.hessianEigenvalues) e *= squared;                // OPTIM's FRQCONV2
     return p;
   };
   std::vector<PathInfoPoint> points;

@@ -19,7 +19,15 @@
 //              one atom per line (3F25.15)
 //
 // Units are the potential's: reduced epsilon and sigma for Lennard-Jones, unit masses (so the log
-// product is a sum of ln(epsilon/sigma^2) and the moments are in sigma^2).
+// product is a sum of ln(epsilon/sigma^2) and the moments are in sigma^2). Molecules (a
+// mass-weighted database, DatabaseMetadata::hessianMasses = "amu"): the files follow OPTIM and
+// PATHSAMPLE for AMBER, which multiply every mass-weighted Hessian eigenvalue (kcal/mol /
+// (amu Angstrom^2)) by FRQCONV^2, FRQCONV = 2.045483e13 rad/s per sqrt(kcal/mol / (amu A^2)),
+// before path.info: eigenvalues in (rad/s)^2, log products sums of ln((rad/s)^2) (3N - 6 terms for
+// a minimum, 3N - 7 for a transition state), so that PATHSAMPLE's rates come out in s^-1. Energies
+// in kcal/mol, moments in amu Angstrom^2. network.h5 keeps kcal/mol / (amu A^2); the
+// `frequencyConversion` arguments below (pathsampleFrequencyConversion) convert on the way out and
+// back in.
 //
 // Unknown values (a system above the Hessian size cap) are written as PATHSAMPLE's NOFRQS runs
 // expect them to be ignored: log product 0, point-group order 1, moments 0; path.info then has no
@@ -28,6 +36,7 @@
 #include <vector>
 
 #include "landscape/geometry/PointGroup.h"
+#include "landscape/network/Database.h"
 #include "landscape/network/StoredNetwork.h"
 
 namespace landscape {
@@ -63,16 +72,34 @@ std::string formatEndpointSet(const std::vector<int>& minima);
 /// "FILE:LINE: ..." on a bad count, a bad or out-of-range index, a duplicate or too few entries.
 std::vector<int> readEndpointSet(const std::string& path, std::size_t minimaCount);
 
+/// The angular frequency of the files per frequency unit of a database with this metadata: 1 for
+/// unit masses (the files hold what network.h5 holds), kMolecularFrequencyPerSecond (OPTIM's
+/// FRQCONV for AMBER, rad/s per sqrt(kcal/mol / (amu A^2))) for a mass-weighted database. Throws
+/// std::invalid_argument for a mass-weighted database not in kcal/mol and Angstrom.
+double pathsampleFrequencyConversion(const DatabaseMetadata& metadata);
+
+/// The log products of `network` with every finite, non-zero log product shifted by
+/// sign x (modes) x ln(conversion^2): from database units to the files' (sign +1) or back (-1).
+/// modes = 3N minus the rigid-body modes of the point's coordinates (RigidBodyModes: 6, 5 for a
+/// linear one), minus one for a transition state. A log product of 0 (PATHSAMPLE's NOFRQS runs)
+/// is kept. conversion = 1 returns the network unchanged.
+StoredTransitionNetwork withConvertedLogProducts(StoredTransitionNetwork network, double conversion,
+                                                 int sign);
+
 /// Writes min.data, ts.data, points.min and points.ts of `network` into `directory` (created if
-/// missing), each atomically, and min.A / min.B when the network has endpoint sets. Throws
+/// missing), each atomically, and min.A / min.B when the network has endpoint sets; log products
+/// converted by `frequencyConversion` (pathsampleFrequencyConversion). Throws
 /// std::invalid_argument when coordinates are missing or of mixed sizes, or a transition state
 /// names an unknown minimum.
-void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network);
+void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network,
+                          double frequencyConversion = 1.0);
 
 /// Reads the four files of `directory` back (atoms = N, so records of 3N values), and min.A and
-/// min.B when both exist. Throws std::runtime_error when a file is missing or the record counts
+/// min.B when both exist; log products converted back to database units by
+/// `frequencyConversion`. Throws std::runtime_error when a file is missing or the record counts
 /// differ from the line counts.
-StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms);
+StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms,
+                                            double frequencyConversion = 1.0);
 
 /// The number of atoms N of a PATHSAMPLE database in `directory`: points.min holds one record of
 /// 3N float64 per line of min.data. Throws std::runtime_error when min.data is empty or the size
@@ -105,9 +132,11 @@ std::vector<PathInfoPoint> readPathInfo(const std::string& path, std::size_t ato
 /// The path.info points of the given transition states of `network`: for each, the plus minimum,
 /// the transition state and the minus minimum. The point-group symbol is found from the
 /// coordinates (findPointGroup with `symmetry`), the order is the stored one (the found one when
-/// the stored order is unknown). Throws std::invalid_argument for an unknown index.
+/// the stored order is unknown); eigenvalues are multiplied by frequencyConversion^2 (OPTIM's
+/// FRQCONV2). Throws std::invalid_argument for an unknown index.
 std::vector<PathInfoPoint> pathInfoTriples(const StoredTransitionNetwork& network,
                                            const std::vector<int>& transitionStates,
-                                           const PointGroupParams& symmetry = {});
+                                           const PointGroupParams& symmetry = {},
+                                           double frequencyConversion = 1.0);
 
 }  // namespace landscape

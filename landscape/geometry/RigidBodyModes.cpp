@@ -12,13 +12,11 @@ namespace {
 // A candidate mode whose norm falls below this fraction of its original norm after removing the
 // earlier modes is linearly dependent on them (the rotation about a linear molecule's axis).
 constexpr double kDependentFraction = 1e-8;
-}  // namespace
 
-RigidBodyModes::RigidBodyModes(const std::vector<double>& x) { build(x.data(), x.size()); }
-
-RigidBodyModes::RigidBodyModes(const double* x, std::size_t dimension) { build(x, dimension); }
-
-void RigidBodyModes::build(const double* x, std::size_t dimension) {
+/// Unit translations along x, y, z and infinitesimal rotations e_k x (r_a - c) about the centre c
+/// (the centroid, or the centre of mass when `masses` is given), each atom's rows scaled by
+/// sqrt(m_a) when `masses` is given: 6 columns, not orthonormalised.
+Eigen::MatrixXd candidateModes(const double* x, std::size_t dimension, const double* masses) {
   if (dimension == 0 || dimension % 3 != 0) {
     throw std::invalid_argument(
         "RigidBodyModes: the coordinate count must be a positive multiple "
@@ -27,31 +25,55 @@ void RigidBodyModes::build(const double* x, std::size_t dimension) {
   }
   const Eigen::Index n = static_cast<Eigen::Index>(dimension);
   const Eigen::Index atoms = n / 3;
-  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  double total = 0.0;
   for (Eigen::Index i = 0; i < atoms; ++i) {
+    const double m = masses ? masses[i] : 1.0;
+    if (!(std::isfinite(m) && m > 0.0)) {
+      throw std::invalid_argument("RigidBodyModes: the mass of atom " + std::to_string(i + 1) +
+                                  " must be positive and finite");
+    }
     for (int k = 0; k < 3; ++k) {
       const double v = x[3 * i + k];
       if (!std::isfinite(v)) {
         throw std::invalid_argument("RigidBodyModes: coordinate " + std::to_string(3 * i + k) +
                                     " is not finite");
       }
-      centroid[k] += v;
+      centre[k] += m * v;
     }
+    total += m;
   }
-  centroid /= static_cast<double>(atoms);
-
-  // Candidates: unit translations along x, y, z and infinitesimal rotations e_k x (r_i - c).
+  centre /= total;
   Eigen::MatrixXd candidates = Eigen::MatrixXd::Zero(n, 6);
   for (Eigen::Index i = 0; i < atoms; ++i) {
-    const Eigen::Vector3d r(x[3 * i] - centroid[0], x[3 * i + 1] - centroid[1],
-                            x[3 * i + 2] - centroid[2]);
+    const double weight = masses ? std::sqrt(masses[i]) : 1.0;
+    const Eigen::Vector3d r(x[3 * i] - centre[0], x[3 * i + 1] - centre[1],
+                            x[3 * i + 2] - centre[2]);
     for (int k = 0; k < 3; ++k) {
-      candidates(3 * i + k, k) = 1.0;
-      const Eigen::Vector3d rotation = Eigen::Vector3d::Unit(k).cross(r);
-      candidates.block<3, 1>(3 * i, 3 + k) = rotation;
+      candidates(3 * i + k, k) = weight;
+      candidates.block<3, 1>(3 * i, 3 + k) = weight * Eigen::Vector3d::Unit(k).cross(r);
     }
   }
-  orthonormalise(candidates);
+  return candidates;
+}
+}  // namespace
+
+RigidBodyModes::RigidBodyModes(const std::vector<double>& x) { build(x.data(), x.size()); }
+
+RigidBodyModes::RigidBodyModes(const double* x, std::size_t dimension) { build(x, dimension); }
+
+void RigidBodyModes::build(const double* x, std::size_t dimension) {
+  orthonormalise(candidateModes(x, dimension, nullptr));
+}
+
+RigidBodyModes RigidBodyModes::massWeighted(const std::vector<double>& x,
+                                            const std::vector<double>& masses) {
+  if (masses.size() * 3 != x.size()) {
+    throw std::invalid_argument("RigidBodyModes::massWeighted: " + std::to_string(masses.size()) +
+                                " masses for " + std::to_string(x.size()) +
+                                " coordinates (one mass per 3 coordinates)");
+  }
+  return fromCandidates(candidateModes(x.data(), x.size(), masses.data()));
 }
 
 RigidBodyModes RigidBodyModes::fromCandidates(const Eigen::MatrixXd& candidates) {

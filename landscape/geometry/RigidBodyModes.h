@@ -27,6 +27,13 @@ class RigidBodyModes {
   /// The modes spanned by the given candidate columns (e.g. Potential::overallMotionModes for
   /// coordinates that are not 3N Cartesians), orthonormalised, dependent ones dropped.
   static RigidBodyModes fromCandidates(const Eigen::MatrixXd& candidates);
+  /// The modes in mass-weighted coordinates q_i = sqrt(m_a) x_i (a the atom of coordinate i), in
+  /// which the Hessian H_ij / sqrt(m_a m_b) gives the normal modes: translations sqrt(m_a) e_k and
+  /// rotations sqrt(m_a) e_k x (r_a - centre of mass), orthonormalised. `masses` holds N positive
+  /// masses (any unit); equal masses give the modes of the unweighted constructor. Throws
+  /// std::invalid_argument when the sizes do not fit or a mass is not positive and finite.
+  static RigidBodyModes massWeighted(const std::vector<double>& x,
+                                     const std::vector<double>& masses);
 
   std::size_t dimension() const { return static_cast<std::size_t>(m_basis.rows()); }
   /// Number of modes kept: 6 for a general cluster, 5 for a linear one, 3 for one atom.

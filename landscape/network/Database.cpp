@@ -274,6 +274,7 @@ void writeRootAttributes(hid_t file, const DatabaseMetadata& metadata, const std
   writeStringAttribute(file, "potential", metadata.potential, path, where);
   writeStringAttribute(file, "energy_unit", metadata.energyUnit, path, where);
   writeStringAttribute(file, "length_unit", metadata.lengthUnit, path, where);
+  writeStringAttribute(file, "hessian_masses", metadata.hessianMasses, path, where);
   writeIntegerAttribute(file, "atoms", static_cast<long long>(metadata.atoms), H5T_STD_I64LE, path,
                         where);
 }
@@ -315,6 +316,14 @@ DatabaseMetadata readRootAttributes(hid_t file, const std::string& path) {
   metadata.potential = optionalString("potential");
   metadata.energyUnit = requiredString("energy_unit");
   metadata.lengthUnit = requiredString("length_unit");
+  if (hasAttribute(file, "hessian_masses", path, where)) {
+    metadata.hessianMasses = readStringAttribute(file, "hessian_masses", path, where);
+    if (metadata.hessianMasses != kUnitMasses && metadata.hessianMasses != kAtomicMassesAmu) {
+      invalid(path, "attribute 'hessian_masses' of the root group is " +
+                        quoteInput(metadata.hessianMasses) + ", expected '" + kUnitMasses +
+                        "' or '" + kAtomicMassesAmu + "'");
+    }
+  }
   if (!hasAttribute(file, "atoms", path, where)) {
     invalid(path, "has no 'atoms' attribute on its root group");
   }
@@ -571,6 +580,11 @@ void validateInput(const std::string& function, const std::string& path,
                                 "metadata.lengthUnit must name the length unit "
                                 "(e.g. \"reduced (sigma)\" or \"Angstrom\")");
   }
+  if (metadata.hessianMasses != kUnitMasses && metadata.hessianMasses != kAtomicMassesAmu) {
+    throw std::invalid_argument(where + "metadata.hessianMasses must be \"" + kUnitMasses +
+                                "\" or \"" + kAtomicMassesAmu + "\", got " +
+                                quoteInput(metadata.hessianMasses));
+  }
   for (std::size_t i = 0; i < minima.size(); ++i) {
     if (minima[i].coordinates.size() != 3 * metadata.atoms) {
       throw std::invalid_argument(
@@ -599,13 +613,20 @@ Column integerColumn(const char* name, const char* group) {
   return {name, H5T_STD_I64LE, H5T_NATIVE_LONG, H5T_INTEGER, "int64", group};
 }
 
-std::string logProductUnit(const DatabaseMetadata& m) {
-  return "ln(" + m.energyUnit + " / " + m.lengthUnit + "^2), unit masses";
+bool massWeighted(const DatabaseMetadata& m) { return m.hessianMasses == kAtomicMassesAmu; }
+/// The unit of a Hessian eigenvalue of the stored properties.
+std::string hessianUnit(const DatabaseMetadata& m) {
+  return massWeighted(m) ? m.energyUnit + " / (amu " + m.lengthUnit + "^2), mass-weighted"
+                         : m.energyUnit + " / " + m.lengthUnit + "^2, unit masses";
 }
-std::string eigenvalueUnit(const DatabaseMetadata& m) {
+std::string logProductUnit(const DatabaseMetadata& m) { return "ln(" + hessianUnit(m) + ")"; }
+/// The transition states' `eigenvalue` (the eigenvector search's): always unit masses.
+std::string searchEigenvalueUnit(const DatabaseMetadata& m) {
   return m.energyUnit + " / " + m.lengthUnit + "^2, unit masses";
 }
-std::string momentUnit(const DatabaseMetadata& m) { return m.lengthUnit + "^2, unit masses"; }
+std::string momentUnit(const DatabaseMetadata& m) {
+  return massWeighted(m) ? "amu " + m.lengthUnit + "^2" : m.lengthUnit + "^2, unit masses";
+}
 
 bool hasDataset(hid_t group, const Column& column, const std::string& path) {
   const htri_t exists = H5Lexists(group, column.name, H5P_DEFAULT);
@@ -706,8 +727,8 @@ void writeProperties(hid_t group, const char* groupName, const std::vector<Point
       const std::vector<double>& e = points[i].properties.hessianEigenvalues;
       std::copy(e.begin(), e.end(), spectra.begin() + i * width);
     }
-    createFilledDataset(group, columns[3].column, width, eigenvalueUnit(metadata), n,
-                        spectra.data(), path);
+    createFilledDataset(group, columns[3].column, width, hessianUnit(metadata), n, spectra.data(),
+                        path);
   }
 }
 
@@ -1133,7 +1154,7 @@ void TransitionNetworkDatabase::write(const std::string& path, const DatabaseMet
                         integerColumn(kConnectedMinimaDataset, kTransitionStatesGroup), 2,
                         kIndexUnit, m, connected.data(), path);
     createFilledDataset(tsGroup.get(), floatColumn(kEigenvalueDataset, kTransitionStatesGroup), 0,
-                        eigenvalueUnit(metadata), m, eigenvalues.data(), path);
+                        searchEigenvalueUnit(metadata), m, eigenvalues.data(), path);
     writeProperties(tsGroup.get(), kTransitionStatesGroup, network.transitionStates, metadata,
                     path);
     check(tsGroup.close(), path, std::string("cannot close group /") + kTransitionStatesGroup);

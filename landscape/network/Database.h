@@ -17,12 +17,21 @@
 namespace landscape {
 
 /// What the file says about the run that produced it; stored as root attributes.
+/// DatabaseMetadata::hessianMasses values.
+constexpr const char* kUnitMasses = "unit";
+constexpr const char* kAtomicMassesAmu = "amu";
+
 struct DatabaseMetadata {
   std::string potential;   ///< potential specification, e.g. "lj" or a prmtop path
   std::string energyUnit;  ///< e.g. "reduced (epsilon)" for Lennard-Jones, "kcal/mol" for AMBER/SOP
   std::string lengthUnit;  ///< e.g. "reduced (sigma)" for Lennard-Jones, "Angstrom" for AMBER/SOP
   std::size_t atoms = 0;   ///< N; every minimum has 3N coordinates
   std::string program;     ///< the program that wrote the file, e.g. "gmin"
+  /// The masses of the Hessian-derived fields (log products, Hessian eigenvalues, moments of
+  /// inertia): kUnitMasses (atomic clusters) or kAtomicMassesAmu (molecules: a Hessian
+  /// mass-weighted with the atoms' masses in amu). Root attribute `hessian_masses`; a file without
+  /// it has unit masses.
+  std::string hessianMasses = kUnitMasses;
 #ifdef LANDSCAPE_VERSION
   std::string createdBy = "landscape " LANDSCAPE_VERSION;  ///< software and version
 #else

@@ -10,8 +10,10 @@
 // plus the Hessian-derived ones, and the HDF5 file keeps both readable (docs/database.md).
 //
 // Units are the potential's (reduced epsilon and sigma for Lennard-Jones). Masses are unit masses
-// (PATHSAMPLE's convention for atomic clusters), so Hessian eigenvalues are in energy/length^2 and
-// moments of inertia in length^2.
+// for atomic clusters (PATHSAMPLE's convention for them), so Hessian eigenvalues are in
+// energy/length^2 and moments of inertia in length^2; molecules (AMBER) use the atoms' masses in
+// amu: a mass-weighted Hessian in kcal/mol / (amu Angstrom^2), moments in amu Angstrom^2
+// (DatabaseMetadata::hessianMasses says which).
 #include <array>
 #include <limits>
 #include <string>
@@ -24,14 +26,18 @@ namespace landscape {
 struct StationaryPointProperties {
   /// Sum of ln(lambda) over the positive Hessian eigenvalues once the six (five for a linear
   /// structure) rigid-body modes are removed; the negative one of a transition state is left out.
-  /// PATHSAMPLE's second column (ln of energy/length^2 per factor). NaN = not computed.
+  /// PATHSAMPLE's second column (ln of energy/length^2 per factor with unit masses; of energy /
+  /// (mass length^2) for a mass-weighted Hessian, DatabaseMetadata::hessianMasses). NaN = not
+  /// computed.
   double logProductOfPositiveEigenvalues = std::numeric_limits<double>::quiet_NaN();
   /// All 3N eigenvalues of the finite-difference Hessian, ascending, rigid-body modes included
-  /// (near zero); energy/length^2. Empty = not computed (system above the Hessian size cap).
+  /// (near zero); energy/length^2 (energy / (mass length^2) when mass-weighted). Empty = not
+  /// computed (system above the spectrum size cap).
   std::vector<double> hessianEigenvalues;
   /// Order of the point group (landscape/geometry/PointGroup.h; 1 = C1, 48 = Oh). 0 = unknown.
   int pointGroupOrder = 0;
-  /// Principal moments of inertia, ascending (length^2 x unit mass; landscape/geometry/InertiaTensor.h).
+  /// Principal moments of inertia, ascending (mass x length^2, unit or atomic masses;
+  /// landscape/geometry/InertiaTensor.h).
   std::array<double, 3> principalMoments = {std::numeric_limits<double>::quiet_NaN(),
                                             std::numeric_limits<double>::quiet_NaN(),
                                             std::numeric_limits<double>::quiet_NaN()};
@@ -50,7 +56,8 @@ struct StoredTransitionState {
   std::vector<double> coordinates;  ///< 3N Cartesians, length unit
   int plusMinimum = -1;             ///< 0-based index into the minima, reached along +eigenvector
   int minusMinimum = -1;            ///< ... and along -eigenvector
-  /// The negative Hessian eigenvalue found by the eigenvector search (energy/length^2); NaN when
+  /// The negative Hessian eigenvalue found by the eigenvector search (energy/length^2, unit masses
+  /// whatever the masses of the properties); NaN when
   /// unknown (e.g. read from PATHSAMPLE files, which do not carry it).
   double eigenvalue = std::numeric_limits<double>::quiet_NaN();
   StationaryPointProperties properties;

@@ -1,0 +1,67 @@
+#include <cstddef>
+
+#include "gpu/CudaCheck.h"
+#include "gpu/HessianLogProductKernels.cuh"
+
+namespace landscape {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kMaxGridY = 65535;
+
+int blocks(int n) { return (n + kThreads - 1) / kThreads; }
+
+__global__ void finiteDifferenceColumn(const double* plus, const double* minus,
+                                       double inverseTwoStep, double* column, int n) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < n) column[j] = (plus[j] - minus[j]) * inverseTwoStep;
+}
+
+// Thread (r, c) with r > c averages the pair m(r, c), m(c, r); columns c step by gridDim.y.
+__global__ void symmetrise(double* m, int n) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  for (int c = blockIdx.y; c < r; c += gridDim.y) {
+    const std::size_t lower = static_cast<std::size_t>(c) * n + r;
+    const std::size_t upper = static_cast<std::size_t>(r) * n + c;
+    const double mean = 0.5 * (m[lower] + m[upper]);
+    m[lower] = mean;
+    m[upper] = mean;
+  }
+}
+
+__global__ void logDiagonalSum(const double* m, int n, double* sum) {
+  __shared__ double partial[kThreads];
+  double s = 0.0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    s += log(m[static_cast<std::size_t>(i) * n + i]);
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *sum = partial[0];
+}
+
+}  // namespace
+
+void launchFiniteDifferenceColumn(const double* plus, const double* minus, double inverseTwoStep,
+                                  double* column, int n) {
+  finiteDifferenceColumn<<<blocks(n), kThreads>>>(plus, minus, inverseTwoStep, column, n);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchSymmetrise(double* m, int n) {
+  const dim3 grid(blocks(n), n < kMaxGridY ? n : kMaxGridY);
+  symmetrise<<<grid, kThreads>>>(m, n);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchLogDiagonalSum(const double* m, int n, double* sum) {
+  logDiagonalSum<<<1, kThreads>>>(m, n, sum);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace landscape

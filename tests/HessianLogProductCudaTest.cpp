@@ -1,0 +1,79 @@
+// The GPU path of the mass-weighted log product (gpu/HessianLogProductCuda) against its CPU twin
+// (NumericalHessian, HessianLogProduct): the finite-difference Hessian of the Ace-Ash-Nme minimum
+// from the CUDA AMBER-GB potential, and the cuSOLVER factorisation (Cholesky at a minimum,
+// eigenvalues at a transition state). Skipped without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "landscape/geometry/RigidBodyModes.h"
+#include "landscape/minimisation/HessianLogProduct.h"
+#include "landscape/minimisation/NumericalHessian.h"
+#include "potentials/AmberGb.h"
+#include "tests/AshMinima.h"
+#include "tests/Lj7Structures.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/AmberGbCuda.h"
+#include "gpu/HessianLogProductCuda.h"
+#endif
+
+namespace landscape {
+namespace {
+
+#ifdef LANDSCAPE_HAVE_CUDA
+
+TEST(HessianLogProductCuda, AshMinimumMatchesTheCpuTwin) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::optional<AshMinima> ash = makeAshMinima();
+  if (!ash) GTEST_SKIP() << "tests/data/gb/ash not found";
+  AmberGb cpu(ash->topology);
+  AmberGbCuda gpu(ash->topology);
+  const Eigen::MatrixXd hCpu = numericalHessian(cpu, ash->first);
+  const Eigen::MatrixXd hGpu = numericalHessianCuda(gpu, ash->first);
+  const double scale = hCpu.cwiseAbs().maxCoeff();
+  EXPECT_LT((hGpu - hCpu).cwiseAbs().maxCoeff() / scale, 1e-7);
+  EXPECT_EQ((hGpu - hGpu.transpose()).cwiseAbs().maxCoeff(), 0.0);
+
+  Eigen::MatrixXd a = hCpu, b = hCpu;
+  massWeightHessian(a, ash->topology.masses);
+  massWeightHessian(b, ash->topology.masses);
+  const RigidBodyModes modes = RigidBodyModes::massWeighted(ash->first, ash->topology.masses);
+  const HessianLogProduct onCpu = hessianLogProduct(a, modes);
+  const HessianLogProduct onGpu = hessianLogProductCuda(b, modes);
+  EXPECT_EQ(onGpu.method, LogProductMethod::Cholesky);
+  EXPECT_EQ(onGpu.positiveEigenvalues, onCpu.positiveEigenvalues);
+  EXPECT_NEAR(onGpu.logProduct, onCpu.logProduct, 1e-10 * std::abs(onCpu.logProduct));
+  EXPECT_THROW(numericalHessianCuda(cpu, ash->first), std::invalid_argument);
+}
+
+TEST(HessianLogProductCuda, TransitionStateEigenvaluesMatchTheCpuTwin) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::vector<double> x = lj7CappedOctahedron();
+  const RigidBodyModes modes(x);
+  const Eigen::MatrixXd q = modes.complementBasis();
+  Eigen::VectorXd lambda(q.cols());
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) lambda[i] = i == 3 ? -1.5 : 0.2 + 3.0 * i;
+  Eigen::MatrixXd a = q * lambda.asDiagonal() * q.transpose(), b = a;
+  const HessianLogProduct onCpu = hessianLogProduct(a, modes);
+  const HessianLogProduct onGpu = hessianLogProductCuda(b, modes);
+  EXPECT_EQ(onGpu.method, LogProductMethod::EigenDecomposition);
+  EXPECT_EQ(onGpu.negativeEigenvalues, 1);
+  EXPECT_NEAR(onGpu.logProduct, onCpu.logProduct, 1e-10 * std::abs(onCpu.logProduct));
+}
+
+#else
+
+TEST(HessianLogProductCuda, AshMinimumMatchesTheCpuTwin) {
+  GTEST_SKIP() << "this build has no CUDA support";
+}
+TEST(HessianLogProductCuda, TransitionStateEigenvaluesMatchTheCpuTwin) {
+  GTEST_SKIP() << "this build has no CUDA support";
+}
+
+#endif
+
+}  // namespace
+}  // namespace landscape

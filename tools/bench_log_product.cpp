@@ -1,0 +1,194 @@
+// Benchmark (not a test): the cost of a molecule's mass-weighted log product on the CPU path
+// (issue 19 item 6), in its three parts: the finite-difference Hessian (6N energy + gradient calls
+// of the AMBER GB CPU reference; --rows of its 3N rows are timed and the whole extrapolated), the
+// projection of the rigid-body modes and the Cholesky factorisation of the 3N x 3N matrix
+// (HessianLogProduct; timed in full on a symmetric positive-definite matrix of the molecule's size,
+// as their cost does not depend on the values), and optionally the eigen-decomposition a
+// transition state needs (--eigen).
+//
+// With --gpu (CUDA builds, a device) the GPU path too: the whole finite-difference Hessian on the
+// device (gpu/HessianLogProductCuda, the CUDA AMBER-GB potential) and the cuSOLVER factorisation.
+//
+// Usage: bench_log_product [--prmtop FILE --inpcrd FILE] [--rows K] [--eigen] [--gpu]
+//   default: tests/data/gb/myoglobin (2492 atoms).
+#include <Eigen/Core>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "landscape/geometry/RigidBodyModes.h"
+#include "landscape/minimisation/HessianLogProduct.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
+#include "potentials/AmberTopology.h"
+#include "src/OptionTable.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/AmberGbCuda.h"
+#include "gpu/HessianLogProductCuda.h"
+#endif
+
+namespace {
+
+using namespace landscape;
+
+struct Options {
+  std::string prmtop = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb/myoglobin/prmtop";
+  std::string inpcrd = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb/myoglobin/inpcrd";
+  int rows = 10;
+  bool eigen = false;
+  bool gpu = false;
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_log_product");
+  t.about =
+      "usage: bench_log_product [--prmtop FILE --inpcrd FILE] [--rows K] [--eigen] [--gpu]\n"
+      "Wall time of a mass-weighted log product on the CPU path: the finite-difference Hessian\n"
+      "(K of its 3N rows timed, 2 gradient calls each, the rest extrapolated), the projection of\n"
+      "the rigid-body modes and the Cholesky factorisation (timed in full on a positive-definite\n"
+      "matrix of the size), and with --eigen the eigenvalues a transition state needs. Default:\n"
+      "myoglobin (2492 atoms). Times: processor seconds of the one thread (wall in parentheses).\n";
+  t.helpCommand();
+  t.add("prmtop", "FILE", "AMBER topology", fieldOf(&Options::prmtop));
+  t.add("inpcrd", "FILE", "coordinates", fieldOf(&Options::inpcrd));
+  t.add("rows", "K", "Hessian rows timed", fieldOf(&Options::rows)).atLeast(1);
+  t.flag("eigen", "also time the eigenvalues of the 3N x 3N matrix (minutes for a protein)",
+         fieldOf(&Options::eigen));
+  t.flag("gpu", "also time the GPU path (CUDA builds with a device)", fieldOf(&Options::gpu));
+  return t;
+}
+
+/// Processor time of this thread (s): unlike wall time it does not count what other processes on
+/// a shared machine take from this core. Everything here runs on one thread.
+double threadSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+struct Stopwatch {
+  std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
+  double cpu = threadSeconds();
+  double cpuSeconds() const { return threadSeconds() - cpu; }
+  double wallSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
+  }
+};
+
+/// A symmetric, diagonally dominant (so positive-definite) n x n matrix.
+Eigen::MatrixXd positiveDefinite(Eigen::Index n) {
+  std::mt19937_64 random(1);
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  Eigen::MatrixXd m(n, n);
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = j; i < n; ++i) m(i, j) = m(j, i) = entry(random);
+  m.diagonal().array() += static_cast<double>(n);
+  return m;
+}
+
+/// The GPU path: the whole finite-difference Hessian on the device, then the factorisation of
+/// `spd` (Cholesky) and, with --eigen, of the Hessian itself (indefinite away from a minimum).
+void runGpu(const Options& o, const AmberTopology& topology, const std::vector<double>& x,
+            const Eigen::MatrixXd& spd) {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (!gpuAvailable()) {
+    std::printf("  GPU: %s\n", gpuDescription().c_str());
+    return;
+  }
+  std::printf("  GPU: %s\n", gpuDescription().c_str());
+  AmberGbCuda gpu(topology);
+  Stopwatch fd;
+  Eigen::MatrixXd h = numericalHessianCuda(gpu, x);
+  std::printf("  GPU finite-difference Hessian, all %ld rows: %.2f s wall\n",
+              static_cast<long>(h.rows()), fd.wallSeconds());
+  Eigen::MatrixXd m = spd;
+  const RigidBodyModes modes = RigidBodyModes::massWeighted(x, topology.masses);
+  Stopwatch factorisation;
+  massWeightHessian(m, topology.masses);
+  const HessianLogProduct f = hessianLogProductCuda(m, modes);
+  std::printf("  GPU mass weighting, projection (host) and Cholesky (cuSOLVER): %.2f s wall (%s)\n",
+              factorisation.wallSeconds(),
+              f.method == LogProductMethod::Cholesky ? "Cholesky" : "eigenvalues");
+  if (o.eigen) {
+    massWeightHessian(h, topology.masses);
+    Stopwatch eigen;
+    const HessianLogProduct g = hessianLogProductCuda(h, modes);
+    std::printf(
+        "  GPU log product of the Hessian at the input coordinates: %.2f s wall (%s, %d "
+        "negative)\n",
+        eigen.wallSeconds(), g.method == LogProductMethod::Cholesky ? "Cholesky" : "eigenvalues",
+        g.negativeEigenvalues);
+  }
+#else
+  (void)o, (void)topology, (void)x, (void)spd;
+  std::printf("  GPU: this build has no CUDA support\n");
+#endif
+}
+
+int run(const Options& o) {
+  const AmberTopology topology = readAmberTopology(o.prmtop);
+  const std::vector<double> x = readAmberCoordinates(o.inpcrd, topology).positions;
+  AmberGb gb(topology);
+  const Eigen::Index n = static_cast<Eigen::Index>(x.size());
+  std::printf("bench_log_product: %s, %d atoms, 3N = %ld\n", o.prmtop.c_str(), topology.atomCount,
+              static_cast<long>(n));
+  std::vector<double> y = x, g(x.size());
+  const int rows = std::min<int>(o.rows, static_cast<int>(n));
+  Stopwatch fd;
+  for (int i = 0; i < rows; ++i) {
+    for (double sign : {1.0, -1.0}) {
+      y[i] = x[i] + sign * 1e-5;
+      gb.energyGradient(y.data(), g.data());
+    }
+    y[i] = x[i];
+  }
+  const double perRow = fd.cpuSeconds() / rows;
+  std::printf(
+      "  finite-difference Hessian: %.3g s per row (2 gradient calls; wall %.3g s), %d rows "
+      "timed; all %ld rows: %.4g s (extrapolated)\n",
+      perRow, fd.wallSeconds() / rows, rows, static_cast<long>(n), perRow * static_cast<double>(n));
+  std::fflush(stdout);
+  Eigen::MatrixXd h = positiveDefinite(n);
+  const Eigen::MatrixXd copy = o.eigen || o.gpu ? h : Eigen::MatrixXd();
+  Stopwatch factorisation;
+  massWeightHessian(h, topology.masses);
+  const RigidBodyModes modes = RigidBodyModes::massWeighted(x, topology.masses);
+  const HessianLogProduct f = hessianLogProduct(h, modes);
+  const double factorise = factorisation.cpuSeconds();
+  std::printf("  mass weighting, projection and Cholesky: %.3g s (wall %.3g s; %s, %d terms)\n",
+              factorise, factorisation.wallSeconds(),
+              f.method == LogProductMethod::Cholesky ? "Cholesky" : "eigenvalues",
+              f.positiveEigenvalues);
+  std::printf("  minimum, total: %.4g s processor time (extrapolated)\n",
+              perRow * static_cast<double>(n) + factorise);
+  std::fflush(stdout);
+  if (o.gpu) runGpu(o, topology, x, copy);
+  if (o.eigen) {
+    Stopwatch eigen;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(copy, Eigen::EigenvaluesOnly);
+    std::printf("  eigenvalues (transition state): %.3g s (wall %.3g s)\n", eigen.cpuSeconds(),
+                eigen.wallSeconds());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    return run(o);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_log_product: %s\n", error.what());
+    return 1;
+  }
+}
