@@ -21,11 +21,14 @@ ctest --test-dir build -LE slow --output-on-failure -j"$(nproc)" --timeout 600
 
 [[ "${LANDSCAPE_SANITIZERS:-on}" == off ]] && exit 0
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# No Python module here: an ASan-built extension cannot load into an uninstrumented python3 (the
+# pytest suite ran in the first pass).
 [[ -f build-asan/CMakeCache.txt ]] ||
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLANDSCAPE_CUDA=OFF \
     -DCMAKE_CXX_COMPILER="${SANITIZER_CXX:-clang++-14}" -DCMAKE_C_COMPILER="${SANITIZER_CC:-clang-14}" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS="$sanitize" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+cmake -S . -B build-asan -DLANDSCAPE_PYTHON=OFF > /dev/null
 # The suite and the programs it starts (landscape_tests depends on gmin, optim, sop and the
 # generated test data); the benchmarks and other tools are not built here.
 cmake --build build-asan --target landscape_tests -j"$(nproc)"
