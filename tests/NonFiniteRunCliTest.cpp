@@ -13,24 +13,17 @@
 #include <sstream>
 #include <string>
 
+#include "tests/BackgroundProgram.h"
 #include "tests/TestData.h"
 
 namespace landscape {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int exitCode;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cli_test::program;
+using cli_test::runProgram;
+using cli_test::slurp;
+using Result = cli_test::ProgramRun;
 
 class NonFiniteRunCli : public ::testing::Test {
  protected:
@@ -42,13 +35,7 @@ class NonFiniteRunCli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(m_dir); }
   Result run(const char* variable, const char* built, const std::string& args) {
-    const char* env = std::getenv(variable);
-    const std::string exe = env && *env ? env : built;
-    const fs::path out = m_dir / "out", err = m_dir / "err";
-    const std::string command = "cd '" + m_dir.string() + "' && '" + exe + "' " + args + " > '" +
-                                out.string() + "' 2> '" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+    return runProgram(m_dir, program(variable, built), args);
   }
   fs::path m_dir;
 };
