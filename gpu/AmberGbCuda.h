@@ -1,10 +1,12 @@
 #pragma once
 // AMBER force field + generalized Born on a CUDA device: the twin of potentials/AmberGb (same
-// energy, same components, same units: kcal/mol, Angstrom, kcal/mol/A). The topology, the
+// energy, same components, same units: kcal/mol, Angstrom, kcal/mol/A). It is a batch of one of
+// gpu/BatchedAmberGbCuda (one code path for one structure and many): the topology, the
 // parameters, the exclusion bitmasks and every scratch array are uploaded or allocated once, in the
 // constructor, and stay on the device for the object's life; a host caller moves coordinates in
 // and the gradient out, a device caller (energyGradientDevice: GPU L-BFGS, Langevin) moves nothing
-// but the eight energy components back.
+// but the eight energy components back. Energies and gradients are BatchedAmberGbCuda's bits for
+// the same coordinates.
 //
 // Precision (potentials/Precision.h): Double computes everything in FP64 and agrees with the CPU
 // reference to rounding (test suite: components within 1e-10 of the sum of their |terms|,

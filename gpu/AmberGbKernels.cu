@@ -1,4 +1,5 @@
 #include <cub/block/block_reduce.cuh>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -12,6 +13,58 @@ namespace {
 constexpr unsigned kFullMask = 0xffffffffu;
 
 __host__ __device__ inline int minInt(int a, int b) { return a < b ? a : b; }
+
+// ---- the batch: which structure a block works on -------------------------------------------
+
+/// p moved by `bytes` (the scratch arena's stride is in doubles, the tile boxes are 48 bytes).
+template <typename T>
+__device__ __forceinline__ T* byteShift(T* p, long long bytes) {
+  using Byte = typename std::conditional<std::is_const<T>::value, const char, char>::type;
+  return reinterpret_cast<T*>(reinterpret_cast<Byte*>(p) + bytes);
+}
+
+/// The structure of this block (grid.y), and whether the mask skips it (every block of a skipped
+/// structure returns before it reads or writes anything of it).
+__device__ __forceinline__ long long blockStructure(const GbEvalArgs& a) {
+  return a.batch.first + static_cast<long long>(blockIdx.y);
+}
+__device__ __forceinline__ bool structureSkipped(const GbEvalArgs& a, long long s) {
+  return a.batch.d_active != nullptr && a.batch.d_active[s] == 0;
+}
+
+/// The arguments of structure s: its coordinates, gradient, energy, scratch and tickets; the
+/// shared tables unchanged.
+__device__ __forceinline__ GbEvalArgs gbAtStructure(const GbEvalArgs& a, long long s) {
+  GbEvalArgs r = a;
+  const long long coordinates = s * 3LL * static_cast<long long>(a.atoms);
+  const long long scratch = s * a.batch.scratchStride;
+  const long long tickets = s * a.batch.ticketStride;
+  r.d_x = a.d_x + coordinates;
+  r.d_g = a.d_g + coordinates;
+  r.d_total = a.d_total + s;
+  r.d_tileBox = byteShift(a.d_tileBox, scratch * static_cast<long long>(sizeof(double)));
+  r.d_bornPartial = a.d_bornPartial + scratch;
+  r.d_tileTickets = a.d_tileTickets + tickets;
+  r.d_energyTicket = a.d_energyTicket + tickets;
+  r.d_born = a.d_born + scratch;
+  r.d_dBornDSum = a.d_dBornDSum + scratch;
+  r.d_tileSelfEnergy = a.d_tileSelfEnergy + scratch;
+  r.d_selfDEdB = a.d_selfDEdB + scratch;
+  r.d_rowSlots = a.d_rowSlots + scratch;
+  r.d_columnSlots = a.d_columnSlots + scratch;
+  r.d_pairBlockEnergy = a.d_pairBlockEnergy + scratch;
+  r.d_pairGradient = a.d_pairGradient + scratch;
+  r.d_dEdSum = a.d_dEdSum + scratch;
+  r.d_chainRowSlots = a.d_chainRowSlots + scratch;
+  r.d_chainColumnSlots = a.d_chainColumnSlots + scratch;
+  r.d_slotGradient = a.d_slotGradient + scratch;
+  r.d_bondedBlockEnergy = a.d_bondedBlockEnergy + scratch;
+  r.d_energy = a.d_energy + scratch;
+  r.bonded.d_x = r.d_x;
+  r.bonded.d_slotGradient = a.bonded.d_slotGradient + scratch;
+  r.bonded.d_blockEnergy = a.bonded.d_blockEnergy + scratch;
+  return r;
+}
 
 /// Last column tile of chunk c.
 __host__ __device__ inline int chunkLastTile(const GbPairLayout& l, int c) {
@@ -88,7 +141,10 @@ __device__ inline double warpSum(double v) {
 
 // ---- 1: tile bounding boxes ----------------------------------------------------------------
 
-__global__ void gbTileBoxesKernel(GbEvalArgs a) {
+__global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   // One warp per tile; min and max are exact, so the order of the warp reduction is irrelevant.
   const int tile = (blockIdx.x * blockDim.x + threadIdx.x) / kGbTile;
   const int lane = threadIdx.x % kGbTile;
@@ -119,7 +175,7 @@ __global__ void gbTileBoxesKernel(GbEvalArgs a) {
 
 /// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
 template <typename Real>
-__device__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int tile, int worker,
+__device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int tile, int worker,
                                int lane) {
   const int n = static_cast<int>(a.atoms);
   const int tiles = a.layout.tiles;
@@ -179,7 +235,11 @@ __device__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int
 }
 
 template <typename Real>
-__global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2) gbBornRadiiKernel(GbEvalArgs a) {
+__global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2)
+    gbBornRadiiKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   // Block p of tile I: warp w is worker p kGbGatherWarps + w. The warp partials meet in shared
   // memory (warp order), the block partials in d_bornPartial (block order, by the last block).
   // The row box lives in shared memory, not in 12 registers per thread (occupancy).
@@ -225,7 +285,7 @@ __device__ inline void storeSlot(double* slots, long long slot, const double* g,
 
 /// Block `block` of the bonded terms (run by the first blocks of the pair grid; every thread of
 /// the block calls it).
-__device__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks, int block) {
+__device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks, int block) {
   static_assert(kGbBondedBlock == kGbPairWarps * kGbTile, "bonded blocks run in the pair grid");
   const double* x = a.d_x;
   double e0 = 0.0, e1 = 0.0;
@@ -309,7 +369,10 @@ __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int col
 }
 
 template <typename Real>
-__global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs a) {
+__global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   const int bondedBlocks = a.bondedBlocks.total();
   if (static_cast<int>(blockIdx.x) < bondedBlocks) {  // the bonded terms first: no tail
     gbBondedBlock(a.bonded, a.bondedBlocks, static_cast<int>(blockIdx.x));
@@ -476,7 +539,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
 /// layout, first `values` values of each: item k < chunks x parts is the row slot of (chunk
 /// k / parts, part k % parts), the rest the column slots of (row block, part) likewise. Warp w of
 /// the block adds items w, w + kGbReduceWarps, ... (tasks that do not exist are skipped) into v.
-__device__ void addSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
+__device__ __forceinline__ void addSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
                                const double* columnSlots, int tile, int lane, int warp, int values,
                                double v[kGbSlotValues]) {
   const int rowItems = layout.chunks * layout.parts;
@@ -512,7 +575,11 @@ __device__ void combineWarps(double v[kGbSlotValues], int warp, int lane) {
   }
 }
 
-__global__ void __launch_bounds__(kGbReduceWarps* kGbTile) gbPairReduceKernel(GbEvalArgs a) {
+__global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
+    gbPairReduceKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   const int tile = blockIdx.x;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
@@ -528,7 +595,10 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile) gbPairReduceKernel(Gb
 
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
-    gbChainPairsKernel(GbEvalArgs a) {
+    gbChainPairsKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   // The pair-task grid of gbPairsKernel, each pair i < j within rgbmax + max s once:
   // dE/dr_ij = dE/dI_i dI_ij/dr + dE/dI_j dI_ji/dr (dE/dI = a.d_dEdSum), applied to both atoms.
   // Tile pairs whose boxes lie beyond the cutoff are skipped; their slots are written as zeros.
@@ -642,8 +712,8 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
 
 /// The 8 energy components (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB) by one
 /// block of kGbReduceWarps warps: warp c sums component c, lanes strided, then a fixed-order warp
-/// sum.
-__device__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
+/// sum; then thread 0 writes their total. Every thread of the block calls it.
+__device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
   static_assert(kGbReduceWarps == 8, "one warp per energy component");
   const GbBondedBlocks& b = a.bondedBlocks;
   const double* bonded = a.d_bondedBlockEnergy;
@@ -668,13 +738,26 @@ __device__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
   if (warp == 7)
     for (int t = lane; t < a.layout.tiles; t += kGbTile) partial += a.d_tileSelfEnergy[t];
   partial = warpSum(partial);
-  if (lane == 0) a.d_energy[warp] = partial;
+  __shared__ double component[kGbReduceWarps];
+  if (lane == 0) {
+    a.d_energy[warp] = partial;
+    component[warp] = partial;
+  }
+  __syncthreads();
+  // Left to right, as AmberEnergyBreakdown::total() adds them on the host.
+  if (threadIdx.x == 0)
+    *a.d_total = component[0] + component[1] + component[2] + component[3] + component[4] +
+                 component[5] + component[6] + component[7];
 }
 
 /// The final gradient of each atom: pair terms + chain rule (slot sums) + bonded slots; one block
 /// per tile, warp w adds chain slot items and bonded slots w, w + kGbReduceWarps, ...; the last
 /// block to finish sums the energy components.
-__global__ void __launch_bounds__(kGbReduceWarps* kGbTile) gbAssembleGradientKernel(GbEvalArgs a) {
+__global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
+    gbAssembleGradientKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   const int tile = blockIdx.x;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int atom = tile * kGbTile + lane;
@@ -726,43 +809,104 @@ GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14)
   return b;
 }
 
-void launchGbTileBoxes(const GbEvalArgs& args, cudaStream_t stream) {
-  constexpr int kWarps = 4;
-  gbTileBoxesKernel<<<blocksFor(args.layout.tiles, kWarps), kWarps * kGbTile, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
+namespace {
+
+long long alignedDoubles(long long count) { return (count + 31) / 32 * 32; }  // 256 bytes
+
+}  // namespace
+
+GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
+                                const GbGatherLayout& gather, std::size_t bondedSlots,
+                                const GbBondedBlocks& bondedBlocks) {
+  static_assert(sizeof(GbTileBox) == 6 * sizeof(double), "tile boxes are 6 doubles");
+  const long long n = static_cast<long long>(atoms), tiles = layout.tiles;
+  const long long slotBlock = static_cast<long long>(kGbSlotValues) * kGbTile * layout.parts;
+  GbScratchLayout l;
+  long long next = 0;
+  auto take = [&next](long long count) {
+    const long long at = next;
+    next += alignedDoubles(count > 0 ? count : 1);
+    return at;
+  };
+  l.tileBox = take(6 * tiles);
+  l.bornPartial = take(tiles * gather.blocksPerTile * kGbTile);
+  l.born = take(n);
+  l.dBornDSum = take(n);
+  l.selfDEdB = take(n);
+  l.dEdSum = take(n);
+  l.tileSelfEnergy = take(tiles);
+  l.rowSlots = take(tiles * layout.chunks * slotBlock);
+  l.chainRowSlots = take(tiles * layout.chunks * slotBlock);
+  l.columnSlots = take(tiles * layout.rowBlocks * slotBlock);
+  l.chainColumnSlots = take(tiles * layout.rowBlocks * slotBlock);
+  l.pairBlockEnergy = take(3LL * layout.taskCount * layout.parts);
+  l.pairGradient = take(3 * n);
+  l.slotGradient = take(3 * static_cast<long long>(bondedSlots));
+  l.bondedBlockEnergy = take(2LL * bondedBlocks.total());
+  l.components = take(8);
+  l.stride = next;
+  l.tickets = tiles + 1;
+  return l;
+}
+
+void bindGbScratch(GbEvalArgs& a, const GbScratchLayout& l, double* scratch, unsigned* tickets) {
+  a.batch.scratchStride = l.stride;
+  a.batch.ticketStride = l.tickets;
+  a.d_tileBox = reinterpret_cast<GbTileBox*>(scratch + l.tileBox);
+  a.d_bornPartial = scratch + l.bornPartial;
+  a.d_born = scratch + l.born;
+  a.d_dBornDSum = scratch + l.dBornDSum;
+  a.d_selfDEdB = scratch + l.selfDEdB;
+  a.d_dEdSum = scratch + l.dEdSum;
+  a.d_tileSelfEnergy = scratch + l.tileSelfEnergy;
+  a.d_rowSlots = scratch + l.rowSlots;
+  a.d_chainRowSlots = scratch + l.chainRowSlots;
+  a.d_columnSlots = scratch + l.columnSlots;
+  a.d_chainColumnSlots = scratch + l.chainColumnSlots;
+  a.d_pairBlockEnergy = scratch + l.pairBlockEnergy;
+  a.d_pairGradient = scratch + l.pairGradient;
+  a.d_slotGradient = scratch + l.slotGradient;
+  a.d_bondedBlockEnergy = scratch + l.bondedBlockEnergy;
+  a.d_energy = scratch + l.components;
+  a.bonded.d_slotGradient = scratch + l.slotGradient;
+  a.bonded.d_blockEnergy = scratch + l.bondedBlockEnergy;
+  a.d_tileTickets = tickets;
+  a.d_energyTicket = tickets + (l.tickets - 1);
 }
 
 template <typename Real>
-void launchGbBornRadii(const GbEvalArgs& args, cudaStream_t stream) {
-  const unsigned blocks =
-      static_cast<unsigned>(args.layout.tiles) * static_cast<unsigned>(args.gather.blocksPerTile);
-  gbBornRadiiKernel<Real><<<blocks, kGbGatherWarps * kGbTile, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
+void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream) {
+  const GbPairLayout& l = args.layout;
+  const unsigned boxBlocks = blocksFor(l.tiles, 4);
+  const unsigned bornBlocks =
+      static_cast<unsigned>(l.tiles) * static_cast<unsigned>(args.gather.blocksPerTile);
+  const unsigned pairBlocks =
+      static_cast<unsigned>(args.bondedBlocks.total() + l.taskCount * l.parts);
+  const unsigned chainBlocks = static_cast<unsigned>(l.taskCount * l.parts);
+  const unsigned tileBlocks = static_cast<unsigned>(l.tiles);
+  GbEvalArgs a = args;
+  for (std::size_t first = 0; first < batch; first += kGbMaxGridY) {
+    const unsigned count =
+        static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
+    a.batch.first = static_cast<long long>(first);
+    gbTileBoxesKernel<<<dim3(boxBlocks, count), 4 * kGbTile, 0, stream>>>(a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    gbBornRadiiKernel<Real><<<dim3(bornBlocks, count), kGbGatherWarps * kGbTile, 0, stream>>>(a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    gbPairsKernel<Real><<<dim3(pairBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    gbPairReduceKernel<<<dim3(tileBlocks, count), kGbReduceWarps * kGbTile, 0, stream>>>(a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    gbChainPairsKernel<Real>
+        <<<dim3(chainBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    gbAssembleGradientKernel<<<dim3(tileBlocks, count), kGbReduceWarps * kGbTile, 0, stream>>>(
+        a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  }
 }
 
-template <typename Real>
-void launchGbPairs(const GbEvalArgs& args, cudaStream_t stream) {
-  const int blocks = args.bondedBlocks.total() + args.layout.taskCount * args.layout.parts;
-  gbPairsKernel<Real><<<blocks, kGbPairWarps * kGbTile, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-  gbPairReduceKernel<<<args.layout.tiles, kGbReduceWarps * kGbTile, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-template <typename Real>
-void launchGbChainRule(const GbEvalArgs& args, cudaStream_t stream) {
-  gbChainPairsKernel<Real>
-      <<<args.layout.taskCount * args.layout.parts, kGbPairWarps * kGbTile, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-  gbAssembleGradientKernel<<<args.layout.tiles, kGbReduceWarps * kGbTile, 0, stream>>>(args);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-template void launchGbBornRadii<double>(const GbEvalArgs&, cudaStream_t);
-template void launchGbBornRadii<float>(const GbEvalArgs&, cudaStream_t);
-template void launchGbPairs<double>(const GbEvalArgs&, cudaStream_t);
-template void launchGbPairs<float>(const GbEvalArgs&, cudaStream_t);
-template void launchGbChainRule<double>(const GbEvalArgs&, cudaStream_t);
-template void launchGbChainRule<float>(const GbEvalArgs&, cudaStream_t);
+template void launchGbEnergyGradient<double>(const GbEvalArgs&, std::size_t, cudaStream_t);
+template void launchGbEnergyGradient<float>(const GbEvalArgs&, std::size_t, cudaStream_t);
 
 }  // namespace landscape

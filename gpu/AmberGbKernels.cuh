@@ -1,29 +1,39 @@
 #pragma once
-// Drivers for the AMBER-GB CUDA kernels (gpu/AmberGbCuda.h owns the buffers and calls these in
-// order). Included only from .cu files.
+// Drivers for the AMBER-GB CUDA kernels (gpu/BatchedAmberGbCuda owns the buffers and calls
+// launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included only from .cu files.
 //
-// Work of one energy + gradient evaluation, in launch order (atoms in tiles of kGbTile = 32
+// One launch sequence evaluates B structures of one topology: every kernel's grid is
+// (blocks of one structure) x (structures), blockIdx.y + GbBatchArgs::first naming the structure,
+// at most kGbMaxGridY structures per launch (the driver cuts larger batches into launches of that
+// many). A structure's blocks read its coordinates and write its gradient, energy and its own
+// scratch (an arena of GbScratchLayout::stride doubles per structure) and ticket counters;
+// the topology and parameter tables are shared. A structure whose d_active entry is 0 is skipped
+// by every block at once: its x, g and energy are neither read nor written. Nothing in a
+// structure's arithmetic depends on B, on its index or on the other structures, so its bits are
+// those of a batch of one.
+//
+// Work of one structure's energy + gradient, in launch order (atoms in tiles of kGbTile = 32
 // consecutive atoms; sequence-neighbouring atoms are spatial neighbours in a protein, so a tile is
-// compact). Four kernels:
-//   1 launchGbTileBoxes   bounding box of each tile (one warp per tile)
-//   2 launchGbBornRadii   I_i = sum_j I_ij over the column tiles whose boxes lie within
+// compact). Four steps, six kernels:
+//   1 tile boxes          bounding box of each tile (one warp per tile)
+//   2 Born radii          I_i = sum_j I_ij over the column tiles whose boxes lie within
 //                         rgbmax + max s_j (the integral is zero beyond): the work of row tile I is
 //                         split into units (column tile J, column part q) spread over
 //                         gather.blocksPerTile blocks of kGbGatherWarps warps; the last block of
 //                         tile I to finish (a ticket counter) adds the block partials in block
 //                         order and computes B_i, dB_i/dI_i and the GB self term of each atom
-//   3 launchGbPairs       first the bonded terms (one thread per term, gradient to fixed slots,
+//   3 pairs               first the bonded terms (one thread per term, gradient to fixed slots,
 //                         energy to per-block sums), then every pair i < j once: GB pair term (all
 //                         pairs), LJ and Coulomb (pairs not excluded, bitmask per tile pair); a
 //                         block of kGbPairWarps warps takes kGbPairWarps row tiles x a chunk of
 //                         column tiles x one part of the 32 rotation steps (layout.parts);
-//                         then launchGbPairReduce: one block per tile sums each atom's pair slots
+//                         then the pair slot sums: one block per tile sums each atom's pair slots
 //                         (warps over the slots, then warp order) and forms dE/dI_i
-//   4 launchGbChainRule   dE/dB through the Born radii: the pair grid of step 3 again, each pair
+//   4 chain rule          dE/dB through the Born radii: the pair grid of step 3 again, each pair
 //                         within the descreening cutoff once (far tile pairs skipped by their
 //                         boxes); then one block per tile sums pair, chain-rule and bonded slots:
 //                         the final gradient; the last of those blocks (ticket) sums the 8 energy
-//                         components, one warp per component
+//                         components, one warp per component, and their total (the energy)
 // Determinism: no atomics in any sum (the only atomics are the ticket counters that elect the
 // block which finishes a sum; it adds the partials in index order, whichever block it is); every
 // sum has an order fixed by the tiling, so two runs give identical bits (the order depends on the
@@ -122,7 +132,44 @@ struct GbBondedBlocks {
 };
 GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14);
 
-/// Everything one evaluation reads and writes.
+/// Structures per launch: grid.y is limited to 65535.
+constexpr int kGbMaxGridY = 65535;
+
+/// Where each per-structure scratch array lies in a structure's arena, in doubles from its start
+/// (every array starts on a 256-byte boundary), and the arena's length. Built by gbScratchLayout
+/// from the system alone.
+struct GbScratchLayout {
+  long long tileBox = 0;        ///< T boxes of 6 doubles
+  long long bornPartial = 0;    ///< T x P x 32
+  long long born = 0, dBornDSum = 0, selfDEdB = 0, dEdSum = 0;  ///< N each
+  long long tileSelfEnergy = 0; ///< T
+  long long rowSlots = 0, chainRowSlots = 0;        ///< T x chunks x S x 4 x 32 each
+  long long columnSlots = 0, chainColumnSlots = 0;  ///< T x rowBlocks x S x 4 x 32 each
+  long long pairBlockEnergy = 0;  ///< taskCount x S x 3
+  long long pairGradient = 0;     ///< 3N
+  long long slotGradient = 0;     ///< 3 x bonded slots (at least 1)
+  long long bondedBlockEnergy = 0;  ///< 2 x bonded blocks (at least 1)
+  long long components = 0;       ///< 8
+  long long stride = 0;           ///< doubles per structure
+  long long tickets = 0;          ///< ticket counters per structure: T tiles + 1 energy
+};
+
+GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
+                                const GbGatherLayout& gather, std::size_t bondedSlots,
+                                const GbBondedBlocks& bondedBlocks);
+
+/// The batch of one launch sequence.
+struct GbBatchArgs {
+  long long first = 0;  ///< structure of blockIdx.y == 0
+  /// Per structure, 0 = skip (indexed by structure, from 0); nullptr: every structure is active.
+  const std::uint8_t* d_active = nullptr;
+  long long scratchStride = 0;  ///< GbScratchLayout::stride
+  long long ticketStride = 0;   ///< GbScratchLayout::tickets
+};
+
+/// Everything one launch sequence reads and writes. The per-structure pointers are those of
+/// structure 0; structure s adds s x 3N to d_x and d_g, s to d_total, s x scratchStride to the
+/// scratch arrays and s x ticketStride to the tickets (gbAtStructure in the .cu).
 struct GbEvalArgs {
   std::size_t atoms = 0;
   AmberGbModel model{};
@@ -132,10 +179,13 @@ struct GbEvalArgs {
   GbPairLayout layout;
   GbGatherLayout gather;
   const int2* d_tasks = nullptr;  ///< layout.taskCount (row block, chunk)
+  GbBatchArgs batch;
 
-  const double* d_x = nullptr;  ///< 3N, A
-  double* d_g = nullptr;        ///< 3N, kcal/mol/A (overwritten)
+  const double* d_x = nullptr;  ///< 3N per structure, A
+  double* d_g = nullptr;        ///< 3N per structure, kcal/mol/A (overwritten)
+  double* d_total = nullptr;    ///< 1 per structure: the energy, kcal/mol (overwritten)
 
+  // Scratch of one structure (GbScratchLayout).
   GbTileBox* d_tileBox = nullptr;     ///< T
   double* d_bornPartial = nullptr;    ///< T x P x 32: block partials of I_i
   unsigned* d_tileTickets = nullptr;  ///< T, zero between kernels (the last block resets)
@@ -152,25 +202,27 @@ struct GbEvalArgs {
   double* d_chainRowSlots = nullptr;     ///< as d_rowSlots, for the chain-rule pass
   double* d_chainColumnSlots = nullptr;  ///< as d_columnSlots, for the chain-rule pass
 
-  const int* d_atomSlotOffsets = nullptr;  ///< N + 1, into d_atomSlots
+  const int* d_atomSlotOffsets = nullptr;  ///< N + 1, into d_atomSlots (shared)
   const int* d_atomSlots = nullptr;        ///< bonded gradient slots of each atom, ascending
-  const double* d_slotGradient = nullptr;  ///< filled by launchGbBonded
+  const double* d_slotGradient = nullptr;  ///< per structure, filled by the bonded blocks
 
-  GbBondedArgs bonded;  ///< the bonded terms, computed by the first blocks of launchGbPairs
+  GbBondedArgs bonded;  ///< the bonded terms, computed by the first blocks of the pair grid
   GbBondedBlocks bondedBlocks;
   const double* d_bondedBlockEnergy = nullptr;  ///< bondedBlocks.total() x 2
   /// 8: BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB (kcal/mol), overwritten.
   double* d_energy = nullptr;
 };
 
-void launchGbTileBoxes(const GbEvalArgs& args, cudaStream_t stream);
+/// Points the per-structure scratch pointers of `args` (and of args.bonded) at structure 0 of an
+/// arena of batch x layout.stride doubles and batch x layout.tickets counters, and sets the
+/// strides. The counters must be zero before the first launch (the kernels leave them zero).
+void bindGbScratch(GbEvalArgs& args, const GbScratchLayout& layout, double* scratch,
+                   unsigned* tickets);
+
+/// Energy + gradient of structures [0, batch) (args.d_x, d_g, d_total, the scratch bound, the
+/// active mask in args.batch.d_active), enqueued on `stream`: six kernels per kGbMaxGridY
+/// structures, no host synchronisation.
 template <typename Real>
-void launchGbBornRadii(const GbEvalArgs& args, cudaStream_t stream);
-/// Bonded terms and pairs (one grid), then the per-atom pair sums.
-template <typename Real>
-void launchGbPairs(const GbEvalArgs& args, cudaStream_t stream);
-/// Chain-rule pairs, then the final gradient and the 8 energy components.
-template <typename Real>
-void launchGbChainRule(const GbEvalArgs& args, cudaStream_t stream);
+void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream);
 
 }  // namespace landscape

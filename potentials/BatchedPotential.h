@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "potentials/Potential.h"
 
@@ -45,5 +46,13 @@ class BatchedPotential {
                                     double* d_energy, const std::uint8_t* d_active,
                                     DeviceStream stream);
 };
+
+/// The host entry point on vectors, with its sizes checked: x holds B >= 1 structures of
+/// potential.dimension() coordinates, g as many values as x, energy B values and `active` B flags
+/// or none (all active). Throws std::invalid_argument with a sentence naming the sizes otherwise.
+/// Returns B. Rows of inactive structures in g and energy keep their values.
+std::size_t evaluateBatch(BatchedPotential& potential, const std::vector<double>& x,
+                          std::vector<double>& g, std::vector<double>& energy,
+                          const std::vector<std::uint8_t>& active = {});
 
 }  // namespace landscape

@@ -1,0 +1,97 @@
+#include "backends/BatchedPotentialFactory.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "potentials/BatchedLennardJones.h"
+#include "potentials/PerStructureBatchedPotential.h"
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/BatchedAmberGbCuda.h"
+#include "gpu/BatchedLennardJonesCuda.h"
+#endif
+
+namespace landscape {
+namespace {
+
+// The CPU potentials a PerStructureBatchedPotential borrows, owned alongside it (constructed
+// first: a base listed before the batched potential).
+struct OwnedPotentials {
+  std::vector<std::unique_ptr<Potential>> owned;
+  std::vector<Potential*> pointers() const {
+    std::vector<Potential*> p;
+    for (const auto& potential : owned) p.push_back(potential.get());
+    return p;
+  }
+};
+
+class OwningPerStructureBatchedPotential : private OwnedPotentials,
+                                           public PerStructureBatchedPotential {
+ public:
+  explicit OwningPerStructureBatchedPotential(std::vector<std::unique_ptr<Potential>> potentials)
+      : OwnedPotentials{std::move(potentials)}, PerStructureBatchedPotential(pointers()) {}
+};
+
+void requireCuda(const char* what) {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (!gpuAvailable())
+    throw std::runtime_error(std::string("batched ") + what + " on cuda: no CUDA device found (" +
+                             gpuDescription() + ")");
+#else
+  throw std::runtime_error(std::string("batched ") + what +
+                           " on cuda: this build has no CUDA support");
+#endif
+}
+
+std::unique_ptr<BatchedPotential> perStructureOnCpu(const PotentialSpec& spec, int threads) {
+  std::vector<std::unique_ptr<Potential>> copies;
+  for (int t = 0; t < threads; ++t) copies.push_back(makePotential(spec, Backend::Cpu));
+  return std::make_unique<OwningPerStructureBatchedPotential>(std::move(copies));
+}
+
+}  // namespace
+
+std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(const PotentialSpec& spec,
+                                                              Backend backend,
+                                                              const BatchedPotentialOptions& options) {
+  if (options.threads < 1)
+    throw std::invalid_argument("makeBatchedPotentialForSpec: threads must be >= 1, got " +
+                                std::to_string(options.threads));
+  switch (spec.kind) {
+    case PotentialSpec::Kind::LennardJones:
+      if (spec.atoms < 2)
+        throw std::invalid_argument(
+            "makeBatchedPotentialForSpec: PotentialSpec.atoms must be >= 2 for Lennard-Jones, got " +
+            std::to_string(spec.atoms));
+      if (backend == Backend::Cpu)
+        return std::make_unique<BatchedLennardJones>(spec.atoms, options.threads);
+      requireCuda("Lennard-Jones");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedLennardJonesCuda>(spec.atoms, options.shape);
+#endif
+      break;
+    case PotentialSpec::Kind::AmberGb:
+      if (!spec.amberTopology)
+        throw std::invalid_argument(
+            "makeBatchedPotentialForSpec: PotentialSpec.amberTopology must hold the molecule for "
+            "AMBER-GB");
+      requirePrecision(spec.precision, amberGbPrecisions(), "AMBER-GB");
+      if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
+      requireCuda("AMBER-GB");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedAmberGbCuda>(*spec.amberTopology, spec.amber, spec.precision,
+                                                  options.reserveBatch);
+#endif
+      break;
+    case PotentialSpec::Kind::Sop:
+      if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
+      throw std::invalid_argument(
+          "makeBatchedPotentialForSpec: SOP has no batched potential on cuda yet (use cpu, or "
+          "SopDynamicsCuda's replicas for dynamics)");
+  }
+  throw std::invalid_argument("makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
+}
+
+}  // namespace landscape

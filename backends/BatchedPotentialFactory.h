@@ -1,0 +1,36 @@
+#pragma once
+// A batched potential (potentials/BatchedPotential.h: B structures of one system per call) for
+// any system a PotentialSpec describes, on the CPU or the GPU (issue 16): what a batched
+// minimiser, a DNEB band or gmin's walkers take. Compiles in every build.
+//   Lennard-Jones  cpu: BatchedLennardJones over `threads` threads
+//                  cuda: BatchedLennardJonesCuda (a block per structure)
+//   AMBER-GB       cpu: PerStructureBatchedPotential over `threads` AmberGb copies
+//                  cuda: BatchedAmberGbCuda (structure x tile grids, spec.precision)
+//   SOP            cpu: PerStructureBatchedPotential over `threads` Sop copies
+//                  cuda: not available (throws std::invalid_argument)
+// On the CPU a structure's energy and gradient are the single-structure potential's bits; on the
+// GPU they are the same bits whatever the batch (see each class).
+#include <cstddef>
+#include <memory>
+
+#include "backends/PotentialFactory.h"
+#include "landscape/minimisation/BatchedMinimiser.h"
+#include "potentials/BatchedPotential.h"
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+struct BatchedPotentialOptions {
+  int threads = 1;            ///< CPU threads (>= 1), each with its own potential
+  BatchedTeamShape shape;     ///< Lennard-Jones on cuda: team shape (zeros: automatic)
+  std::size_t reserveBatch = 1;  ///< AMBER-GB on cuda: structures whose scratch is allocated now
+};
+
+/// Builds the batched potential of spec on backend. Throws std::invalid_argument for a bad spec
+/// or options (threads < 1, SOP on cuda) and std::runtime_error for cuda when this build has no
+/// CUDA support or no device is found.
+std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(const PotentialSpec& spec,
+                                                              Backend backend,
+                                                              const BatchedPotentialOptions& options = {});
+
+}  // namespace landscape

@@ -1,0 +1,370 @@
+#include "gpu/BatchedAmberGbCuda.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "gpu/AmberGbKernels.cuh"
+#include "gpu/CudaCheck.h"
+#include "gpu/DeviceBuffer.h"
+#include "gpu/GpuDevice.h"
+
+namespace landscape {
+
+namespace {
+
+/// Column tiles per pair-kernel block: long chunks for big systems (fewer, larger slot arrays),
+/// chunk 1 for small ones so that the grid still fills the device.
+int choosePairChunk(std::size_t atoms) {
+  const int tiles = static_cast<int>((atoms + kGbTile - 1) / kGbTile);
+  return std::max(1, std::min(8, tiles / 96));
+}
+
+/// SMs of the device the layouts are tuned for (H100 SXM, H200). A constant, not a device query:
+/// the layouts fix the summation order, which must depend on the system alone.
+constexpr int kTunedSms = 132;
+
+/// Rotation-step parts of the pair grids: split each tile pair over up to 8 blocks (4 steps each)
+/// while the grid has fewer than 4 blocks per SM (3 of 256 threads are resident at a time), so
+/// that a small protein still spreads over the device, a warp's serial chain of pairs is short
+/// and the last wave is not a lone tail.
+int choosePairParts(int taskCount) {
+  int parts = 1;
+  while (parts < 8 && taskCount * parts < 4 * kTunedSms) parts *= 2;
+  return parts;
+}
+
+/// The Born-radius gather: column parts of 4 atoms for small systems (short serial chains), whole
+/// column tiles for large ones; as many blocks per tile as fill the device without leaving warps
+/// with no unit at all.
+GbGatherLayout chooseGatherLayout(int tiles) {
+  GbGatherLayout g;
+  g.columnParts = tiles < 32 ? 8 : tiles < 128 ? 4 : tiles < 512 ? 2 : 1;
+  const int units = tiles * g.columnParts;
+  const int enoughWorkers = (units + kGbGatherWarps - 1) / kGbGatherWarps;
+  const int fill = (2 * kTunedSms + tiles - 1) / tiles;  // 2 resident blocks of 512 per SM
+  g.blocksPerTile = std::max(1, std::min(enoughWorkers, fill));
+  return g;
+}
+
+struct ExclusionTiles {
+  std::vector<int> offsets;  // tiles + 1
+  std::vector<int> columns;
+  std::vector<std::uint32_t> masks;  // 32 per column entry
+};
+
+ExclusionTiles buildExclusionTiles(const AmberGbTables& t, int tiles) {
+  std::map<std::pair<int, int>, std::array<std::uint32_t, kGbTile>> byTilePair;
+  const int n = static_cast<int>(t.charges.size());
+  for (int i = 0; i < n; ++i)
+    for (int k = t.exclusionOffsets[i]; k < t.exclusionOffsets[i + 1]; ++k) {
+      const int j = t.exclusions[static_cast<std::size_t>(k)];  // j > i
+      auto& masks = byTilePair[{i / kGbTile, j / kGbTile}];  // value-initialised to zeros
+      masks[static_cast<std::size_t>(i % kGbTile)] |= 1u << (j % kGbTile);
+    }
+  ExclusionTiles e;
+  e.offsets.assign(static_cast<std::size_t>(tiles) + 1, 0);
+  for (const auto& [key, masks] : byTilePair) {  // ordered by (row, column)
+    ++e.offsets[static_cast<std::size_t>(key.first) + 1];
+    e.columns.push_back(key.second);
+    e.masks.insert(e.masks.end(), masks.begin(), masks.end());
+  }
+  for (int r = 0; r < tiles; ++r)
+    e.offsets[static_cast<std::size_t>(r) + 1] += e.offsets[static_cast<std::size_t>(r)];
+  return e;
+}
+
+/// For each atom, its bonded gradient slots in ascending order (the slot numbering of
+/// GbBondedArgs): a CSR the chain-rule kernel gathers in a fixed order.
+void buildAtomSlots(const AmberGbTables& t, std::size_t atoms, std::vector<int>& offsets,
+                    std::vector<int>& slots) {
+  std::vector<std::vector<int>> perAtom(atoms);
+  int slot = 0;
+  for (const AmberBondTerm& b : t.bonds)
+    for (int atom : {b.i, b.j}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  for (const AmberAngleTerm& a : t.angles)
+    for (int atom : {a.i, a.j, a.k}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  for (const AmberDihedralTerm& d : t.dihedrals)
+    for (int atom : {d.i, d.j, d.k, d.l}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  for (const AmberPair14Term& p : t.pairs14)
+    for (int atom : {p.i, p.j}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  offsets.assign(1, 0);
+  slots.clear();
+  for (const std::vector<int>& list : perAtom) {
+    slots.insert(slots.end(), list.begin(), list.end());
+    offsets.push_back(static_cast<int>(slots.size()));
+  }
+}
+
+/// Calls copy(first, count) for each run of consecutive active structures of [0, batch).
+template <typename Copy>
+void forEachActiveRun(std::size_t batch, const std::uint8_t* active, Copy copy) {
+  std::size_t b = 0;
+  while (b < batch) {
+    if (active && !active[b]) {
+      ++b;
+      continue;
+    }
+    const std::size_t first = b;
+    while (b < batch && (!active || active[b])) ++b;
+    copy(first, b - first);
+  }
+}
+
+void requireArrays(std::size_t batch, const void* x, const void* g, const void* energy,
+                   const char* where) {
+  if (batch == 0)
+    throw std::invalid_argument(std::string("batched AMBER-GB on cuda, ") + where +
+                                ": the batch must hold at least one structure (batch is 0)");
+  if (!x || !g || !energy)
+    throw std::invalid_argument(std::string("batched AMBER-GB on cuda, ") + where +
+                                ": coordinates, gradients and energies must not be null");
+}
+
+constexpr std::size_t kHeadroomBytes = std::size_t(64) << 20;  // left free for other users
+
+}  // namespace
+
+struct BatchedAmberGbCuda::DeviceState {
+  AmberGbTables tables;
+  GbPairLayout layout;
+  GbGatherLayout gather;
+  GbBondedBlocks bondedBlocks;
+  GbScratchLayout scratchLayout;
+  GbEvalArgs args;  // shared tables filled in; per-structure pointers bound by reserve()
+
+  // Shared by all structures, constant for the object's life.
+  DeviceBuffer<double> charge, radius, rho, screened, ljA, ljB;
+  DeviceBuffer<int> ljType;
+  DeviceBuffer<int> excludedOffsets, excludedTile;
+  DeviceBuffer<std::uint32_t> excludedMask;
+  DeviceBuffer<AmberBondTerm> bonds;
+  DeviceBuffer<AmberAngleTerm> angles;
+  DeviceBuffer<AmberDihedralTerm> dihedrals;
+  DeviceBuffer<AmberPair14Term> pairs14;
+  DeviceBuffer<int> atomSlotOffsets, atomSlots;
+  DeviceBuffer<int2> tasks;
+
+  // Per structure: the scratch arenas and ticket counters of `reservedBatch` structures.
+  std::size_t reservedBatch = 0;
+  DeviceBuffer<double> scratch;
+  DeviceBuffer<unsigned> tickets;  // zero between evaluations
+
+  // Staging of the host entry point.
+  DeviceBuffer<double> x, g, energy;
+  DeviceBuffer<std::uint8_t> active;
+
+  std::size_t bytesPerStructure() const {
+    return static_cast<std::size_t>(scratchLayout.stride) * sizeof(double) +
+           static_cast<std::size_t>(scratchLayout.tickets) * sizeof(unsigned);
+  }
+};
+
+BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const AmberGbParams& params,
+                                       Precision precision, std::size_t reserveBatch)
+    : m_params(params),
+      m_precision(precision),
+      m_atoms(static_cast<std::size_t>(topology.atomCount)),
+      m_device(std::make_unique<DeviceState>()) {
+  requirePrecision(precision, amberGbPrecisions(), "AMBER-GB on CUDA");
+  if (reserveBatch == 0)
+    throw std::invalid_argument("batched AMBER-GB on cuda: reserveBatch must be at least 1");
+  DeviceState& d = *m_device;
+  d.tables = buildAmberGbTables(topology, params);
+  const AmberGbTables& t = d.tables;
+  if (m_atoms == 0)
+    throw std::invalid_argument("AmberGbCuda: prmtop " + topology.path + " has no atoms");
+  if (!gpuAvailable())
+    throw std::runtime_error("AMBER-GB on cuda: no CUDA device (" + gpuDescription() + ")");
+  const int chunk = choosePairChunk(m_atoms);
+  d.layout = gbPairLayout(m_atoms, chunk, choosePairParts(gbPairLayout(m_atoms, chunk, 1).taskCount));
+  d.gather = chooseGatherLayout(d.layout.tiles);
+
+  d.charge = DeviceBuffer<double>(t.charges);
+  d.radius = DeviceBuffer<double>(t.gbRadius);
+  d.rho = DeviceBuffer<double>(t.gbRho);
+  d.screened = DeviceBuffer<double>(t.gbScreened);
+  d.ljA = DeviceBuffer<double>(t.ljA);
+  d.ljB = DeviceBuffer<double>(t.ljB);
+  d.ljType = DeviceBuffer<int>(t.ljTypes);
+
+  const ExclusionTiles exclusions = buildExclusionTiles(t, d.layout.tiles);
+  d.excludedOffsets = DeviceBuffer<int>(exclusions.offsets);
+  d.excludedTile = DeviceBuffer<int>(exclusions.columns);
+  d.excludedMask = DeviceBuffer<std::uint32_t>(exclusions.masks);
+
+  d.bonds = DeviceBuffer<AmberBondTerm>(t.bonds);
+  d.angles = DeviceBuffer<AmberAngleTerm>(t.angles);
+  d.dihedrals = DeviceBuffer<AmberDihedralTerm>(t.dihedrals);
+  d.pairs14 = DeviceBuffer<AmberPair14Term>(t.pairs14);
+  std::vector<int> slotOffsets, slots;
+  buildAtomSlots(t, m_atoms, slotOffsets, slots);
+  d.atomSlotOffsets = DeviceBuffer<int>(slotOffsets);
+  d.atomSlots = DeviceBuffer<int>(slots);
+  d.bondedBlocks = gbBondedBlocks(static_cast<int>(t.bonds.size()), static_cast<int>(t.angles.size()),
+                                  static_cast<int>(t.dihedrals.size()),
+                                  static_cast<int>(t.pairs14.size()));
+
+  std::vector<int2> tasks;
+  for (int b = 0; b < d.layout.rowBlocks; ++b)
+    for (int c = 0; c < d.layout.chunks; ++c)
+      if (std::min(d.layout.tiles - 1, c * d.layout.chunk + d.layout.chunk - 1) >=
+          b * kGbPairWarps)
+        tasks.push_back(make_int2(b, c));
+  if (static_cast<int>(tasks.size()) != d.layout.taskCount)
+    throw std::logic_error("BatchedAmberGbCuda: pair task list disagrees with gbPairLayout");
+  d.tasks = DeviceBuffer<int2>(tasks);
+  d.scratchLayout = gbScratchLayout(m_atoms, d.layout, d.gather, slots.size(), d.bondedBlocks);
+
+  GbEvalArgs& a = d.args;
+  a.atoms = m_atoms;
+  a.model = t.model;
+  a.descreenCutoff = t.model.rgbmax + t.gbScreenedMax;
+  a.params.d_charge = d.charge.data();
+  a.params.d_ljType = d.ljType.data();
+  a.params.d_radius = d.radius.data();
+  a.params.d_rho = d.rho.data();
+  a.params.d_screened = d.screened.data();
+  a.params.d_ljA = d.ljA.data();
+  a.params.d_ljB = d.ljB.data();
+  a.params.ljTypeCount = t.ljTypeCount;
+  a.exclusions.d_excludedTileOffsets = d.excludedOffsets.data();
+  a.exclusions.d_excludedTile = d.excludedTile.data();
+  a.exclusions.d_excludedMask = d.excludedMask.data();
+  a.layout = d.layout;
+  a.gather = d.gather;
+  a.d_tasks = d.tasks.data();
+  a.d_atomSlotOffsets = d.atomSlotOffsets.data();
+  a.d_atomSlots = d.atomSlots.data();
+  a.bondedBlocks = d.bondedBlocks;
+  a.bonded.d_bonds = d.bonds.data();
+  a.bonded.d_angles = d.angles.data();
+  a.bonded.d_dihedrals = d.dihedrals.data();
+  a.bonded.d_pairs14 = d.pairs14.data();
+  a.bonded.bonds = static_cast<int>(t.bonds.size());
+  a.bonded.angles = static_cast<int>(t.angles.size());
+  a.bonded.dihedrals = static_cast<int>(t.dihedrals.size());
+  a.bonded.pairs14 = static_cast<int>(t.pairs14.size());
+  reserve(reserveBatch);
+}
+
+BatchedAmberGbCuda::~BatchedAmberGbCuda() = default;
+
+std::size_t BatchedAmberGbCuda::dimension() const { return 3 * m_atoms; }
+
+std::string BatchedAmberGbCuda::name() const {
+  return "batched AMBER GB igb=" + std::to_string(m_params.igb) + " " + std::to_string(m_atoms) +
+         " atoms (cuda, " + precisionName(m_precision) + ")";
+}
+
+int BatchedAmberGbCuda::pairChunk() const { return m_device->layout.chunk; }
+std::size_t BatchedAmberGbCuda::reserved() const { return m_device->reservedBatch; }
+std::size_t BatchedAmberGbCuda::scratchBytesPerStructure() const {
+  return m_device->bytesPerStructure();
+}
+
+void BatchedAmberGbCuda::reserve(std::size_t batch) {
+  DeviceState& d = *m_device;
+  if (batch <= d.reservedBatch) return;
+  const std::size_t perStructure = d.bytesPerStructure();
+  // Work queued on any stream may still use the old arenas.
+  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+  std::size_t freeBytes = 0, totalBytes = 0;
+  LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  const std::size_t held = d.scratch.bytes() + d.tickets.bytes();
+  const std::size_t available =
+      freeBytes + held > kHeadroomBytes ? freeBytes + held - kHeadroomBytes : 0;
+  if (batch > available / perStructure)
+    throw std::runtime_error(
+        "batched AMBER-GB on cuda: a batch of " + std::to_string(batch) + " structures needs " +
+        std::to_string(perStructure) + " bytes of device scratch per structure; " +
+        std::to_string(available) + " bytes are available, enough for at most " +
+        std::to_string(available / perStructure) + " structures");
+  d.scratch = DeviceBuffer<double>();  // free first: old and new need not fit together
+  d.tickets = DeviceBuffer<unsigned>();
+  d.reservedBatch = 0;
+  d.scratch = DeviceBuffer<double>(batch * static_cast<std::size_t>(d.scratchLayout.stride));
+  d.tickets = DeviceBuffer<unsigned>(batch * static_cast<std::size_t>(d.scratchLayout.tickets));
+  d.tickets.zero();
+  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's next launch
+  bindGbScratch(d.args, d.scratchLayout, d.scratch.data(), d.tickets.data());
+  d.reservedBatch = batch;
+}
+
+void BatchedAmberGbCuda::energyGradientDevice(std::size_t batch, const double* d_x, double* d_g,
+                                              double* d_energy, const std::uint8_t* d_active,
+                                              DeviceStream stream) {
+  requireArrays(batch, d_x, d_g, d_energy, "device entry point");
+  reserve(batch);
+  GbEvalArgs a = m_device->args;
+  a.batch.d_active = d_active;
+  a.d_x = d_x;
+  a.d_g = d_g;
+  a.d_total = d_energy;
+  a.bonded.d_x = d_x;
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (m_precision == Precision::Double)
+    launchGbEnergyGradient<double>(a, batch, s);
+  else
+    launchGbEnergyGradient<float>(a, batch, s);
+}
+
+// Only the active structures' rows cross the bus, in runs of consecutive active structures.
+void BatchedAmberGbCuda::energyGradient(std::size_t batch, const double* x, double* g,
+                                        double* energy, const std::uint8_t* active) {
+  requireArrays(batch, x, g, energy, "host entry point");
+  DeviceState& d = *m_device;
+  const std::size_t n = dimension();
+  if (d.energy.size() < batch) {
+    d.x = DeviceBuffer<double>(batch * n);
+    d.g = DeviceBuffer<double>(batch * n);
+    d.energy = DeviceBuffer<double>(batch);
+    d.active = DeviceBuffer<std::uint8_t>(batch);
+  }
+  forEachActiveRun(batch, active, [&](std::size_t first, std::size_t count) {
+    LANDSCAPE_CUDA_CHECK(cudaMemcpy(d.x.data() + first * n, x + first * n,
+                                    count * n * sizeof(double), cudaMemcpyHostToDevice));
+  });
+  if (active) d.active.copyFromHost(active, batch);
+  energyGradientDevice(batch, d.x.data(), d.g.data(), d.energy.data(),
+                       active ? d.active.data() : nullptr, nullptr);
+  // cudaMemcpy on the legacy stream waits for the kernels and reports their faults.
+  forEachActiveRun(batch, active, [&](std::size_t first, std::size_t count) {
+    LANDSCAPE_CUDA_CHECK(cudaMemcpy(g + first * n, d.g.data() + first * n,
+                                    count * n * sizeof(double), cudaMemcpyDeviceToHost));
+    LANDSCAPE_CUDA_CHECK(cudaMemcpy(energy + first, d.energy.data() + first,
+                                    count * sizeof(double), cudaMemcpyDeviceToHost));
+  });
+}
+
+AmberEnergyBreakdown BatchedAmberGbCuda::breakdown(std::size_t b) const {
+  const DeviceState& d = *m_device;
+  if (b >= d.reservedBatch)
+    throw std::out_of_range("batched AMBER-GB on cuda: structure " + std::to_string(b) +
+                            " is beyond the " + std::to_string(d.reservedBatch) + " reserved");
+  double e[8];
+  LANDSCAPE_CUDA_CHECK(cudaMemcpy(
+      e, d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
+             static_cast<std::size_t>(d.scratchLayout.components),
+      sizeof e, cudaMemcpyDeviceToHost));
+  return AmberEnergyBreakdown{e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]};
+}
+
+std::vector<double> BatchedAmberGbCuda::bornRadii(std::size_t b) const {
+  const DeviceState& d = *m_device;
+  if (b >= d.reservedBatch)
+    throw std::out_of_range("batched AMBER-GB on cuda: structure " + std::to_string(b) +
+                            " is beyond the " + std::to_string(d.reservedBatch) + " reserved");
+  std::vector<double> born(m_atoms);
+  LANDSCAPE_CUDA_CHECK(cudaMemcpy(
+      born.data(), d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
+                       static_cast<std::size_t>(d.scratchLayout.born),
+      m_atoms * sizeof(double), cudaMemcpyDeviceToHost));
+  return born;
+}
+
+}  // namespace landscape
