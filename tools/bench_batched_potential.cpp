@@ -1,0 +1,243 @@
+// Benchmark (not a test): batched AMBER-GB energy + gradient on the GPU (issues 16 and 17),
+// gpu/BatchedAmberGbCuda, B structures of one protein per launch sequence, printed as a Markdown
+// table for docs/benchmarks.md.
+//
+// Structures: the system's file structure with every coordinate moved by up to 0.1 A (a seed per
+// structure), in its REFERENCE.md conditions (igb 2, 0.2 M, rgbmax 12 A). For each B (default
+// 1, 8, 64, 256, 1024, where the scratch fits in device memory):
+//   synced ms       wall time of one call of the device entry point followed by
+//                   cudaDeviceSynchronize, median of --repeats (the latency a host-driven loop sees)
+//   queued ms       --repeats calls enqueued back to back, one synchronisation, / repeats (what a
+//                   device-resident minimiser that never waits sees)
+//   us/structure    queued ms / B; structures/s its inverse; "x B=1" the per-structure speed-up
+//                   over B = 1 (queued)
+//   floor us        the FP64 floor per structure, as docs/benchmarks.md's GB floor table counts
+//                   it: 100 FP64 lane operations per pair (GB pair term, LJ, Coulomb; all N(N-1)/2
+//                   pairs), 50 per ordered pair within rgbmax + max s (Born radii), 130 per pair
+//                   within it (chain rule), over 132 SMs x 64 FP64 lanes x 1.98 GHz = 16.7e12
+//                   operations/s (= 33.5 TFLOP/s counting an fma as 2); pairs within the cutoff
+//                   counted on the unperturbed structure
+//   x floor         us/structure / floor us
+//   B=1 bits        whether structure 0's energy and gradient are the bits it had at the first
+//                   B of --batches (B = 1 by default)
+// "scratch" is the device memory per structure (Born radii, pair slots, energies, counters).
+//
+// Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
+//                                [--repeats K] [--precision double|mixed|both]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <exception>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
+#include "potentials/AmberTopology.h"
+#include "potentials/Precision.h"
+#include "src/OptionTable.h"
+#include "tools/GbTestData.h"
+
+#ifdef LANDSCAPE_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "gpu/BatchedAmberGbCuda.h"
+#include "gpu/CudaCheck.h"
+#include "gpu/DeviceBuffer.h"
+#endif
+
+namespace {
+
+using namespace landscape;
+
+struct BenchSystem {
+  const char* name;
+  const char* prmtop;  ///< relative to --data
+  const char* inpcrd;
+};
+
+const BenchSystem kSystems[] = {
+    {"trpcage", "trpcage/prmtop", "trpcage/inpcrd"},
+    {"trx", "trx/prmtop.gb2", "trx/trxox.2.4ns.x"},
+    {"myoglobin", "myoglobin/prmtop", "myoglobin/inpcrd"},
+};
+
+constexpr double kFp64OperationsPerSecond = 132.0 * 64.0 * 1.98e9;  // H100 SXM
+
+struct Options {
+  std::string data = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb";
+  std::vector<std::string> systems{"trpcage", "myoglobin"};
+  std::vector<std::string> batches{"1", "8", "64", "256", "1024"};
+  int repeats = 20;
+  std::string precision = "both";
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_batched_potential");
+  t.about =
+      "usage: bench_batched_potential [--data DIR] [--systems a,b] [--batches 1,8,...] [--repeats "
+      "K]\n                               [--precision double|mixed|both]\n"
+      "Batched AMBER-GB energy + gradient on the GPU (gpu/BatchedAmberGbCuda): time per launch\n"
+      "sequence and per structure against B, the speed-up over B = 1 and the FP64 floor per\n"
+      "structure, as a Markdown table. Needs a CUDA device.\n";
+  t.helpCommand();
+  t.add("data", "DIR", "GB test systems (default <source>/tests/data/gb)", fieldOf(&Options::data));
+  t.add("systems", "LIST", "comma-separated subset of trpcage,trx,myoglobin (default "
+        "trpcage,myoglobin)", fieldOf(&Options::systems));
+  t.add("batches", "LIST", "batch sizes B (default 1,8,64,256,1024)", fieldOf(&Options::batches));
+  t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
+  t.add("precision", "P", "double, mixed or both (default both)", fieldOf(&Options::precision));
+  return t;
+}
+
+/// Pairs i < j of x closer than `cutoff` (A).
+long long pairsWithin(const std::vector<double>& x, double cutoff) {
+  const std::size_t n = x.size() / 3;
+  long long count = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      double r2 = 0.0;
+      for (int c = 0; c < 3; ++c) r2 += (x[3 * i + c] - x[3 * j + c]) * (x[3 * i + c] - x[3 * j + c]);
+      count += r2 <= cutoff * cutoff ? 1 : 0;
+    }
+  return count;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  parseToolCommandLine(optionTable(), argc, argv, o);
+  std::vector<long> batches;
+  for (const std::string& b : o.batches) {
+    char* end = nullptr;
+    const long value = std::strtol(b.c_str(), &end, 10);
+    if (b.empty() || *end != '\0' || value < 1) {
+      std::fprintf(stderr, "bench_batched_potential: --batches needs positive integers, not '%s'\n",
+                   b.c_str());
+      return 1;
+    }
+    batches.push_back(value);
+  }
+  std::vector<Precision> precisions;
+  if (o.precision == "double" || o.precision == "both") precisions.push_back(Precision::Double);
+  if (o.precision == "mixed" || o.precision == "both") precisions.push_back(Precision::Mixed);
+  if (precisions.empty()) {
+    std::fprintf(stderr, "bench_batched_potential: --precision must be double, mixed or both\n");
+    return 1;
+  }
+  for (const std::string& name : o.systems)
+    if (std::none_of(std::begin(kSystems), std::end(kSystems),
+                     [&](const BenchSystem& s) { return name == s.name; })) {
+      std::fprintf(stderr, "bench_batched_potential: unknown system '%s'\n", name.c_str());
+      return 1;
+    }
+#ifndef LANDSCAPE_HAVE_CUDA
+  std::fprintf(stderr, "bench_batched_potential: this build has no CUDA support\n");
+  return 1;
+#else
+  if (!gpuAvailable()) {
+    std::fprintf(stderr, "bench_batched_potential: no CUDA device (%s)\n",
+                 gpuDescription().c_str());
+    return 1;
+  }
+  try {
+    std::printf("device: %s\n\n", gpuDescription().c_str());
+    std::printf(
+        "| system | precision | B | synced ms | queued ms | us/structure | structures/s | x B=1 "
+        "| floor us | x floor | B=1 bits | scratch MB/structure |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const BenchSystem& s : kSystems) {
+      if (std::find(o.systems.begin(), o.systems.end(), s.name) == o.systems.end()) continue;
+      const AmberTopology topology = readAmberTopology(gbDataFile(o.data, s.prmtop));
+      const std::vector<double> x0 =
+          readAmberCoordinates(gbDataFile(o.data, s.inpcrd), topology).positions;
+      const AmberGbParams params;  // igb 2, 0.2 M, rgbmax 12
+      const std::size_t n = x0.size();
+      const double atoms = static_cast<double>(topology.atomCount);
+      const AmberGbTables tables = buildAmberGbTables(topology, params);
+      const double near =
+          static_cast<double>(pairsWithin(x0, params.rgbmax + tables.gbScreenedMax));
+      const double floorUs =
+          1e6 * (100.0 * atoms * (atoms - 1.0) / 2.0 + 50.0 * 2.0 * near + 130.0 * near) /
+          kFp64OperationsPerSecond;
+      const long largest = *std::max_element(batches.begin(), batches.end());
+      std::vector<double> x;
+      x.reserve(static_cast<std::size_t>(largest) * n);
+      for (long b = 0; b < largest; ++b) {
+        std::mt19937_64 rng(1000 + static_cast<std::uint64_t>(b));
+        std::uniform_real_distribution<double> u(-0.1, 0.1);
+        for (double v : x0) x.push_back(v + u(rng));
+      }
+      for (Precision precision : precisions) {
+        BatchedAmberGbCuda gpu(topology, params, precision);
+        double perStructureAtOne = 0.0;
+        std::vector<double> eOne, gOne;
+        for (long batch : batches) {
+          const std::size_t B = static_cast<std::size_t>(batch);
+          try {
+            gpu.reserve(B);
+          } catch (const std::runtime_error& e) {
+            std::printf("| %s | %s | %ld | does not fit: %s |\n", s.name,
+                        precisionName(precision).c_str(), batch, e.what());
+            continue;
+          }
+          DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
+          dX.copyFromHost(x.data(), B * n);
+          for (int w = 0; w < 2; ++w)
+            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+          LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+          std::vector<double> synced;
+          for (int r = 0; r < o.repeats; ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+            LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+            synced.push_back(std::chrono::duration<double, std::milli>(
+                                 std::chrono::steady_clock::now() - t0)
+                                 .count());
+          }
+          std::sort(synced.begin(), synced.end());
+          const auto t0 = std::chrono::steady_clock::now();
+          for (int r = 0; r < o.repeats; ++r)
+            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+          LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+          const double queuedMs =
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count() /
+              o.repeats;
+          const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
+          std::vector<double> e(1), g(n);
+          dE.copyToHost(e.data(), 1);
+          dG.copyToHost(g.data(), n);
+          if (eOne.empty()) {  // the first B is the reference for the bits column
+            eOne = e;
+            gOne = g;
+          }
+          if (B == 1) perStructureAtOne = perStructureUs;
+          const bool sameBits = std::memcmp(e.data(), eOne.data(), sizeof(double)) == 0 &&
+                                std::memcmp(g.data(), gOne.data(), n * sizeof(double)) == 0;
+          char speedup[32] = "-";
+          if (perStructureAtOne > 0.0)
+            std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
+          std::printf("| %s | %s | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
+                      s.name, precisionName(precision).c_str(), batch, synced[synced.size() / 2],
+                      queuedMs, perStructureUs, 1e6 / perStructureUs, speedup, floorUs,
+                      perStructureUs / floorUs, sameBits ? "yes" : "NO",
+                      static_cast<double>(gpu.scratchBytesPerStructure()) / (1 << 20));
+          std::fflush(stdout);
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_batched_potential: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+#endif
+}
