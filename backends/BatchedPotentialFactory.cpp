@@ -82,7 +82,7 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(const PotentialSpe
       requireCuda("AMBER-GB");
 #ifdef LANDSCAPE_HAVE_CUDA
       return std::make_unique<BatchedAmberGbCuda>(*spec.amberTopology, spec.amber, spec.precision,
-                                                  options.reserveBatch);
+                                                  options.reserveBatch, options.gbLayout);
 #endif
       break;
     case PotentialSpec::Kind::Sop:

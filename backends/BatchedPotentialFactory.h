@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "backends/PotentialFactory.h"
+#include "gpu/BatchedAmberGbCuda.h"  // CUDA-free header: the layout enum
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
@@ -24,6 +25,8 @@ struct BatchedPotentialOptions {
   int threads = 1;            ///< CPU threads (>= 1), each with its own potential
   BatchedTeamShape shape;     ///< Lennard-Jones on cuda: team shape (zeros: automatic)
   std::size_t reserveBatch = 1;  ///< AMBER-GB on cuda: structures whose scratch is allocated now
+  /// AMBER-GB on cuda: how a structure's work is cut (Throughput for large batches).
+  AmberGbCudaLayout gbLayout = AmberGbCudaLayout::Latency;
 };
 
 /// Builds the batched potential of spec on backend. Throws std::invalid_argument for a bad spec

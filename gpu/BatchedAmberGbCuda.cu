@@ -165,9 +165,11 @@ struct BatchedAmberGbCuda::DeviceState {
 };
 
 BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const AmberGbParams& params,
-                                       Precision precision, std::size_t reserveBatch)
+                                       Precision precision, std::size_t reserveBatch,
+                                       AmberGbCudaLayout layout)
     : m_params(params),
       m_precision(precision),
+      m_layout(layout),
       m_atoms(static_cast<std::size_t>(topology.atomCount)),
       m_device(std::make_unique<DeviceState>()) {
   requirePrecision(precision, amberGbPrecisions(), "AMBER-GB on CUDA");
@@ -181,8 +183,11 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   if (!gpuAvailable())
     throw std::runtime_error("AMBER-GB on cuda: no CUDA device (" + gpuDescription() + ")");
   const int chunk = choosePairChunk(m_atoms);
-  d.layout = gbPairLayout(m_atoms, chunk, choosePairParts(gbPairLayout(m_atoms, chunk, 1).taskCount));
+  const bool latency = layout == AmberGbCudaLayout::Latency;
+  const int parts = latency ? choosePairParts(gbPairLayout(m_atoms, chunk, 1).taskCount) : 1;
+  d.layout = gbPairLayout(m_atoms, chunk, parts);
   d.gather = chooseGatherLayout(d.layout.tiles);
+  if (!latency) d.gather.blocksPerTile = 1;
 
   d.charge = DeviceBuffer<double>(t.charges);
   d.radius = DeviceBuffer<double>(t.gbRadius);
@@ -256,9 +261,14 @@ BatchedAmberGbCuda::~BatchedAmberGbCuda() = default;
 
 std::size_t BatchedAmberGbCuda::dimension() const { return 3 * m_atoms; }
 
+std::string amberGbCudaLayoutName(AmberGbCudaLayout layout) {
+  return layout == AmberGbCudaLayout::Latency ? "latency" : "throughput";
+}
+
 std::string BatchedAmberGbCuda::name() const {
   return "batched AMBER GB igb=" + std::to_string(m_params.igb) + " " + std::to_string(m_atoms) +
-         " atoms (cuda, " + precisionName(m_precision) + ")";
+         " atoms (cuda, " + precisionName(m_precision) + ", " + amberGbCudaLayoutName(m_layout) +
+         " layout)";
 }
 
 int BatchedAmberGbCuda::pairChunk() const { return m_device->layout.chunk; }

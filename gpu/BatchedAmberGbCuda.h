@@ -9,7 +9,8 @@
 // everywhere, the CPU reference to rounding) or Mixed (FP32 pair arithmetic, FP64 sums), as
 // AmberGbCuda. A structure's energy and gradient are the same bits whatever the batch size, its
 // index in the batch, the other structures and the active mask (no sum crosses structures; the
-// layouts depend on the atom count only), and equal AmberGbCuda's on the same coordinates.
+// layouts depend on the atom count and the AmberGbCudaLayout only), and with the Latency layout
+// equal AmberGbCuda's on the same coordinates.
 //
 // The device entry point enqueues six kernels per 65535 structures on the given stream and never
 // synchronises with the host, except when the batch is larger than any before it: then the scratch
@@ -29,13 +30,27 @@
 
 namespace landscape {
 
+/// How one structure's work is cut into blocks. The summation order follows the cut, so a
+/// structure's bits depend on the layout (fixed per object), never on the batch.
+enum class AmberGbCudaLayout {
+  /// AmberGbCuda's: tuned so that one structure fills 132 SMs (small systems split each tile pair
+  /// over up to 8 blocks and each tile's Born radii over several blocks).
+  Latency,
+  /// Each tile pair in one block, each tile's Born radii in one block: 1/S of the pair and chain
+  /// slots to write and read, for batches that fill the device by their number.
+  Throughput,
+};
+
+std::string amberGbCudaLayoutName(AmberGbCudaLayout layout);
+
 class BatchedAmberGbCuda : public BatchedPotential {
  public:
   /// Uploads the tables and reserves scratch for `reserveBatch` structures (>= 1). Throws
   /// std::invalid_argument as buildAmberGbTables() does (and for a topology without atoms or
   /// reserveBatch 0), std::runtime_error without a device or when the memory cannot be allocated.
   BatchedAmberGbCuda(const AmberTopology& topology, const AmberGbParams& params = {},
-                     Precision precision = Precision::Double, std::size_t reserveBatch = 1);
+                     Precision precision = Precision::Double, std::size_t reserveBatch = 1,
+                     AmberGbCudaLayout layout = AmberGbCudaLayout::Latency);
   ~BatchedAmberGbCuda() override;
 
   std::size_t dimension() const override;
@@ -72,12 +87,14 @@ class BatchedAmberGbCuda : public BatchedPotential {
   Precision precision() const { return m_precision; }
   const AmberGbParams& params() const { return m_params; }
   std::size_t atoms() const { return m_atoms; }
+  AmberGbCudaLayout layout() const { return m_layout; }
   /// Column tiles per block of the pair kernel (part of the fixed summation order).
   int pairChunk() const;
 
  private:
   AmberGbParams m_params;
   Precision m_precision;
+  AmberGbCudaLayout m_layout;
   std::size_t m_atoms;
   struct DeviceState;
   std::unique_ptr<DeviceState> m_device;

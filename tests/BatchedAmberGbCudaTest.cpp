@@ -2,8 +2,10 @@
 // sequence against the CPU oracle (PerStructureBatchedPotential over AmberGb, i.e. the CPU
 // reference structure by structure), and the bit identity that makes one code path for B = 1 and
 // B > 1: a structure's energy and gradient are the same bits alone, in any batch, at any position,
-// under any mask, through AmberGbCuda and through both entry points. Without a CUDA device the GPU
-// tests skip; the factory and argument checks on the CPU run everywhere.
+// under any mask, through AmberGbCuda and through both entry points. Both work layouts (latency:
+// AmberGbCuda's; throughput: a tile pair per block) are checked; their bits differ from each
+// other, never with the batch. Without a CUDA device the GPU tests skip; the factory and argument
+// checks on the CPU run everywhere.
 //
 // Tolerances as tests/AmberGbCudaTest.cpp (issue 4): per structure, each component within 1e-10
 // (double) / 1e-5 (mixed) of the sum of the absolute values of its terms, the energy within that
@@ -193,19 +195,20 @@ Evaluated evaluateHost(BatchedPotential& p, const std::vector<double>& x,
 
 /// Structure b of x alone, as a batch of one of a fresh BatchedAmberGbCuda.
 Evaluated alone(const Loaded& sys, Precision precision, const std::vector<double>& x,
-                std::size_t b) {
-  BatchedAmberGbCuda single(*sys.topology, sys.params, precision);
+                std::size_t b, AmberGbCudaLayout layout = AmberGbCudaLayout::Latency) {
+  BatchedAmberGbCuda single(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = single.dimension();
   return evaluateHost(single, std::vector<double>(x.begin() + b * n, x.begin() + (b + 1) * n));
 }
 
-class BatchedAmberGbCudaVsCpu
-    : public testing::TestWithParam<std::tuple<GbSystem, Precision>> {};
+using OracleCase = std::tuple<GbSystem, Precision, AmberGbCudaLayout>;
+class BatchedAmberGbCudaVsCpu : public testing::TestWithParam<OracleCase> {};
 
 TEST_P(BatchedAmberGbCudaVsCpu, EveryStructureMatchesTheCpuOracle) {
   REQUIRE_GPU();
   const GbSystem system = std::get<0>(GetParam());
   const Precision precision = std::get<1>(GetParam());
+  const AmberGbCudaLayout layout = std::get<2>(GetParam());
   Loaded sys;
   std::string why;
   if (!load(system, &sys, &why)) GTEST_SKIP() << why;
@@ -219,7 +222,7 @@ TEST_P(BatchedAmberGbCudaVsCpu, EveryStructureMatchesTheCpuOracle) {
   const std::size_t n = reference.dimension();
   const Evaluated cpu = evaluateHost(oracle, x);
 
-  BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision);
+  BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision, 1, layout);
   ASSERT_EQ(gpu.dimension(), n);
   const std::vector<std::uint8_t> active{1, 1, 1, 0, 1, 1};
   const Evaluated dev = evaluateHost(gpu, x, active);
@@ -257,34 +260,41 @@ TEST_P(BatchedAmberGbCudaVsCpu, EveryStructureMatchesTheCpuOracle) {
   }
 }
 
-std::string systemName(const testing::TestParamInfo<std::tuple<GbSystem, Precision>>& info) {
-  return std::string(std::get<0>(info.param).name) + "_" + precisionName(std::get<1>(info.param));
+std::string oracleName(const testing::TestParamInfo<OracleCase>& info) {
+  return std::string(std::get<0>(info.param).name) + "_" + precisionName(std::get<1>(info.param)) +
+         "_" + amberGbCudaLayoutName(std::get<2>(info.param));
 }
 
 INSTANTIATE_TEST_SUITE_P(BatchedAmberGbCuda, BatchedAmberGbCudaVsCpu,
                          testing::Combine(testing::Values(kTrpcage, kAsh),
-                                          testing::Values(Precision::Double, Precision::Mixed)),
-                         systemName);
+                                          testing::Values(Precision::Double, Precision::Mixed),
+                                          testing::Values(AmberGbCudaLayout::Latency,
+                                                          AmberGbCudaLayout::Throughput)),
+                         oracleName);
 
-class BatchedAmberGbCudaBits : public testing::TestWithParam<Precision> {};
+using BitsCase = std::tuple<Precision, AmberGbCudaLayout>;
+class BatchedAmberGbCudaBits : public testing::TestWithParam<BitsCase> {};
 
-// A structure's bits alone (B = 1 of the batched class, and AmberGbCuda) equal its bits in a
-// batch, in reverse order, under a mask, through the device entry point on a stream of its own.
+// A structure's bits alone (B = 1 of the batched class, and AmberGbCuda for the latency layout)
+// equal its bits in a batch, in reverse order, under a mask, through the device entry point on a
+// stream of its own.
 TEST_P(BatchedAmberGbCudaBits, AStructureHasTheSameBitsAloneAndInAnyBatch) {
   REQUIRE_GPU();
-  const Precision precision = GetParam();
+  const Precision precision = std::get<0>(GetParam());
+  const AmberGbCudaLayout layout = std::get<1>(GetParam());
   Loaded sys;
   std::string why;
   if (!load(kTrpcage, &sys, &why)) GTEST_SKIP() << why;
   const std::size_t batch = 5;
   const std::vector<double> x = perturbedBatch(sys.x, batch, 0.3, 99);
-  BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision);
+  BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = gpu.dimension();
 
   std::vector<Evaluated> single;
   AmberGbCuda potential(*sys.topology, sys.params, precision);
   for (std::size_t b = 0; b < batch; ++b) {
-    single.push_back(alone(sys, precision, x, b));
+    single.push_back(alone(sys, precision, x, b, layout));
+    if (layout != AmberGbCudaLayout::Latency) continue;
     std::vector<double> g(n);
     const double e = potential.energyGradient(&x[b * n], g.data());
     EXPECT_TRUE(sameBits(e, single[b].e[0])) << "AmberGbCuda, structure " << b;
@@ -343,13 +353,14 @@ TEST_P(BatchedAmberGbCudaBits, AStructureHasTheSameBitsAloneAndInAnyBatch) {
 // batch changes no bit of the others.
 TEST_P(BatchedAmberGbCudaBits, AnOverlapDoesNotDisturbTheOthers) {
   REQUIRE_GPU();
-  const Precision precision = GetParam();
+  const Precision precision = std::get<0>(GetParam());
+  const AmberGbCudaLayout layout = std::get<1>(GetParam());
   Loaded sys;
   std::string why;
   if (!load(kTrpcage, &sys, &why)) GTEST_SKIP() << why;
   const std::size_t batch = 4, overlap = 2;
   std::vector<double> x = perturbedBatch(sys.x, batch, 0.2, 5);
-  BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision);
+  BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = gpu.dimension();
   const std::size_t i = 40, j = 200;  // distant in sequence: an LJ pair, not excluded
   for (int c = 0; c < 3; ++c) x[overlap * n + 3 * j + c] = x[overlap * n + 3 * i + c] + 0.05 / std::sqrt(3.0);
@@ -357,16 +368,19 @@ TEST_P(BatchedAmberGbCudaBits, AnOverlapDoesNotDisturbTheOthers) {
   EXPECT_FALSE(r.e[overlap] < 1e10) << "the overlapping structure's energy " << r.e[overlap];
   for (std::size_t b = 0; b < batch; ++b) {
     if (b == overlap) continue;
-    const Evaluated s = alone(sys, precision, x, b);
+    const Evaluated s = alone(sys, precision, x, b, layout);
     EXPECT_TRUE(sameBits(r.e[b], s.e[0])) << "structure " << b;
     EXPECT_TRUE(sameBits(&r.g[b * n], s.g.data(), n)) << "structure " << b;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(BatchedAmberGbCuda, BatchedAmberGbCudaBits,
-                         testing::Values(Precision::Double, Precision::Mixed),
-                         [](const testing::TestParamInfo<Precision>& info) {
-                           return precisionName(info.param);
+                         testing::Combine(testing::Values(Precision::Double, Precision::Mixed),
+                                          testing::Values(AmberGbCudaLayout::Latency,
+                                                          AmberGbCudaLayout::Throughput)),
+                         [](const testing::TestParamInfo<BitsCase>& info) {
+                           return precisionName(std::get<0>(info.param)) + "_" +
+                                  amberGbCudaLayoutName(std::get<1>(info.param));
                          });
 
 TEST(BatchedAmberGbCuda, BadArgumentsThrowWithASentence) {
@@ -439,14 +453,16 @@ TEST(BatchedPotentialFactory, AmberGbOnCudaIsTheBatchedKernel) {
   spec.kind = PotentialSpec::Kind::AmberGb;
   spec.amberTopology = sys.topology;
   spec.amber = sys.params;
-  std::unique_ptr<BatchedPotential> p = makeBatchedPotentialForSpec(spec, Backend::Cuda, {1, {}, 8});
+  std::unique_ptr<BatchedPotential> p = makeBatchedPotentialForSpec(
+      spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
   ASSERT_NE(dynamic_cast<BatchedAmberGbCuda*>(p.get()), nullptr);
+  EXPECT_EQ(dynamic_cast<BatchedAmberGbCuda&>(*p).layout(), AmberGbCudaLayout::Throughput);
   EXPECT_TRUE(p->isDeviceResident());
   EXPECT_EQ(dynamic_cast<BatchedAmberGbCuda&>(*p).reserved(), 8u);
   const std::vector<double> x = perturbedBatch(sys.x, 3, 0.2, 3);
   const Evaluated r = evaluateHost(*p, x);
   for (std::size_t b = 0; b < 3; ++b) {
-    const Evaluated s = alone(sys, Precision::Double, x, b);
+    const Evaluated s = alone(sys, Precision::Double, x, b, AmberGbCudaLayout::Throughput);
     EXPECT_TRUE(sameBits(r.e[b], s.e[0])) << "structure " << b;
   }
   spec.kind = PotentialSpec::Kind::LennardJones;

@@ -21,9 +21,13 @@
 //   B=1 bits        whether structure 0's energy and gradient are the bits it had at the first
 //                   B of --batches (B = 1 by default)
 // "scratch" is the device memory per structure (Born radii, pair slots, energies, counters).
+// Layouts (--layout): latency (AmberGbCuda's, tile pairs split over up to 8 blocks so that one
+// structure fills the device) and throughput (a tile pair per block: fewer slots); their bits
+// differ from each other, never with B.
 //
 // Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
 //                                [--repeats K] [--precision double|mixed|both]
+//                                [--layout latency|throughput|both]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -34,6 +38,7 @@
 #include <exception>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/GpuDevice.h"
@@ -76,6 +81,7 @@ struct Options {
   std::vector<std::string> batches{"1", "8", "64", "256", "1024"};
   int repeats = 20;
   std::string precision = "both";
+  std::string layout = "both";
 };
 
 OptionTable<Options> optionTable() {
@@ -93,6 +99,7 @@ OptionTable<Options> optionTable() {
   t.add("batches", "LIST", "batch sizes B (default 1,8,64,256,1024)", fieldOf(&Options::batches));
   t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
   t.add("precision", "P", "double, mixed or both (default both)", fieldOf(&Options::precision));
+  t.add("layout", "L", "latency, throughput or both (default both)", fieldOf(&Options::layout));
   return t;
 }
 
@@ -128,6 +135,14 @@ int main(int argc, char** argv) {
   std::vector<Precision> precisions;
   if (o.precision == "double" || o.precision == "both") precisions.push_back(Precision::Double);
   if (o.precision == "mixed" || o.precision == "both") precisions.push_back(Precision::Mixed);
+  std::vector<AmberGbCudaLayout> layouts;
+  if (o.layout == "latency" || o.layout == "both") layouts.push_back(AmberGbCudaLayout::Latency);
+  if (o.layout == "throughput" || o.layout == "both")
+    layouts.push_back(AmberGbCudaLayout::Throughput);
+  if (layouts.empty()) {
+    std::fprintf(stderr, "bench_batched_potential: --layout must be latency, throughput or both\n");
+    return 1;
+  }
   if (precisions.empty()) {
     std::fprintf(stderr, "bench_batched_potential: --precision must be double, mixed or both\n");
     return 1;
@@ -150,9 +165,9 @@ int main(int argc, char** argv) {
   try {
     std::printf("device: %s\n\n", gpuDescription().c_str());
     std::printf(
-        "| system | precision | B | synced ms | queued ms | us/structure | structures/s | x B=1 "
-        "| floor us | x floor | B=1 bits | scratch MB/structure |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "| system | precision | layout | B | synced ms | queued ms | us/structure | structures/s "
+        "| x B=1 | floor us | x floor | B=1 bits | scratch MB/structure |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const BenchSystem& s : kSystems) {
       if (std::find(o.systems.begin(), o.systems.end(), s.name) == o.systems.end()) continue;
       const AmberTopology topology = readAmberTopology(gbDataFile(o.data, s.prmtop));
@@ -175,8 +190,12 @@ int main(int argc, char** argv) {
         std::uniform_real_distribution<double> u(-0.1, 0.1);
         for (double v : x0) x.push_back(v + u(rng));
       }
-      for (Precision precision : precisions) {
-        BatchedAmberGbCuda gpu(topology, params, precision);
+      std::vector<std::pair<Precision, AmberGbCudaLayout>> modes;
+      for (Precision precision : precisions)
+        for (AmberGbCudaLayout layout : layouts) modes.emplace_back(precision, layout);
+      for (const auto& [precision, layout] : modes) {
+        BatchedAmberGbCuda gpu(topology, params, precision, 1, layout);
+        const std::string mode = amberGbCudaLayoutName(layout);
         double perStructureAtOne = 0.0;
         std::vector<double> eOne, gOne;
         for (long batch : batches) {
@@ -184,8 +203,8 @@ int main(int argc, char** argv) {
           try {
             gpu.reserve(B);
           } catch (const std::runtime_error& e) {
-            std::printf("| %s | %s | %ld | does not fit: %s |\n", s.name,
-                        precisionName(precision).c_str(), batch, e.what());
+            std::printf("| %s | %s | %s | %ld | does not fit: %s |\n", s.name,
+                        precisionName(precision).c_str(), mode.c_str(), batch, e.what());
             continue;
           }
           DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
@@ -225,11 +244,12 @@ int main(int argc, char** argv) {
           char speedup[32] = "-";
           if (perStructureAtOne > 0.0)
             std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
-          std::printf("| %s | %s | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
-                      s.name, precisionName(precision).c_str(), batch, synced[synced.size() / 2],
-                      queuedMs, perStructureUs, 1e6 / perStructureUs, speedup, floorUs,
-                      perStructureUs / floorUs, sameBits ? "yes" : "NO",
-                      static_cast<double>(gpu.scratchBytesPerStructure()) / (1 << 20));
+          std::printf(
+              "| %s | %s | %s | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
+              s.name, precisionName(precision).c_str(), mode.c_str(), batch,
+              synced[synced.size() / 2], queuedMs, perStructureUs, 1e6 / perStructureUs, speedup,
+              floorUs, perStructureUs / floorUs, sameBits ? "yes" : "NO",
+              static_cast<double>(gpu.scratchBytesPerStructure()) / (1 << 20));
           std::fflush(stdout);
         }
       }
