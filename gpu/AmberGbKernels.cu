@@ -535,29 +535,75 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
 
 // ---- 3b: per-atom sums of the pair slots ---------------------------------------------------
 
+/// Slot items a warp loads before it adds them: the loads of kGbSlotLoadAhead items are in flight
+/// together (the adds still run item by item in index order, so the sums keep their bits).
+constexpr int kGbSlotLoadAhead = 4;
+
 /// The slots of one atom (tile, lane) in a row-slot and a column-slot array of the pair-task
 /// layout, first `values` values of each: item k < chunks x parts is the row slot of (chunk
 /// k / parts, part k % parts), the rest the column slots of (row block, part) likewise. Warp w of
-/// the block adds items w, w + kGbReduceWarps, ... (tasks that do not exist are skipped) into v.
+/// the block adds items w, w + kGbReduceWarps, ... (tasks that do not exist are skipped) into v,
+/// in that order.
 __device__ __forceinline__ void addSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
-                               const double* columnSlots, int tile, int lane, int warp, int values,
-                               double v[kGbSlotValues]) {
+                                               const double* columnSlots, int tile, int lane,
+                                               int warp, int values, double v[kGbSlotValues]) {
   const int rowItems = layout.chunks * layout.parts;
   const int items = rowItems + layout.rowBlocks * layout.parts;
   const int myBlock = tile / kGbPairWarps, myChunk = tile / layout.chunk;
-  for (int k = warp; k < items; k += kGbReduceWarps) {
-    long long base;
-    if (k < rowItems) {
-      const int c = k / layout.parts;
-      if (!pairTaskExists(layout, myBlock, c)) continue;
-      base = rowSlotBase(layout, tile, c, k % layout.parts);
-    } else {
-      const int b = (k - rowItems) / layout.parts;
-      if (!pairTaskExists(layout, b, myChunk)) continue;
-      base = columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts);
+  for (int first = warp; first < items; first += kGbSlotLoadAhead * kGbReduceWarps) {
+    double loaded[kGbSlotLoadAhead][kGbSlotValues];
+    bool valid[kGbSlotLoadAhead];
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
+      const int k = first + u * kGbReduceWarps;
+      const double* slot = nullptr;
+      if (k < rowItems) {
+        const int c = k / layout.parts;
+        if (pairTaskExists(layout, myBlock, c))
+          slot = rowSlots + rowSlotBase(layout, tile, c, k % layout.parts) + lane;
+      } else if (k < items) {
+        const int b = (k - rowItems) / layout.parts;
+        if (pairTaskExists(layout, b, myChunk))
+          slot = columnSlots + columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts) + lane;
+      }
+      valid[u] = slot != nullptr;
+#pragma unroll
+      for (int c = 0; c < kGbSlotValues; ++c)
+        loaded[u][c] = valid[u] && c < values ? slot[c * kGbTile] : 0.0;
     }
-    const double* slot = (k < rowItems ? rowSlots : columnSlots) + base + lane;
-    for (int c = 0; c < values; ++c) v[c] += slot[c * kGbTile];
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u)
+      if (valid[u])
+#pragma unroll
+        for (int c = 0; c < kGbSlotValues; ++c)
+          if (c < values) v[c] += loaded[u][c];
+  }
+}
+
+/// The bonded gradient slots of `atom` (d_atomSlots[offsets[atom] ..]), warp w taking slots w,
+/// w + kGbReduceWarps, ... in that order, added into v[0..3); the indices and values of
+/// kGbSlotLoadAhead slots are loaded before they are added.
+__device__ __forceinline__ void addBondedSlotsOfWarp(const GbEvalArgs& a, int atom, int warp,
+                                                     double v[kGbSlotValues]) {
+  const int end = a.d_atomSlotOffsets[atom + 1];
+  for (int first = a.d_atomSlotOffsets[atom] + warp; first < end;
+       first += kGbSlotLoadAhead * kGbReduceWarps) {
+    long long slot[kGbSlotLoadAhead];
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
+      const int k = first + u * kGbReduceWarps;
+      slot[u] = k < end ? a.d_atomSlots[k] : -1;
+    }
+    double loaded[kGbSlotLoadAhead][3];
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u)
+#pragma unroll
+      for (int c = 0; c < 3; ++c) loaded[u][c] = slot[u] >= 0 ? a.d_slotGradient[3 * slot[u] + c] : 0.0;
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u)
+      if (slot[u] >= 0)
+#pragma unroll
+        for (int c = 0; c < 3; ++c) v[c] += loaded[u][c];
   }
 }
 
@@ -764,12 +810,7 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
   const bool active = atom < static_cast<int>(a.atoms);
   double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
   addSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, 3, v);
-  if (active)
-    for (int k = a.d_atomSlotOffsets[atom] + warp; k < a.d_atomSlotOffsets[atom + 1];
-         k += kGbReduceWarps) {
-      const long long slot = a.d_atomSlots[k];
-      for (int c = 0; c < 3; ++c) v[c] += a.d_slotGradient[3 * slot + c];
-    }
+  if (active) addBondedSlotsOfWarp(a, atom, warp, v);
   combineWarps(v, warp, lane);
   if (warp == 0 && active)
     for (int c = 0; c < 3; ++c) a.d_g[3 * atom + c] = a.d_pairGradient[3 * atom + c] + v[c];
