@@ -102,16 +102,21 @@ double norm(const double* v, std::size_t n) {
   return std::sqrt(s);
 }
 
+PotentialSpec amberSpec(const Loaded& sys) {
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::AmberGb;
+  spec.amberTopology = sys.topology;
+  spec.amber = sys.params;
+  return spec;
+}
+
 // ---- on every machine: the factory and the argument checks ---------------------------------
 
 TEST(BatchedPotentialFactory, AmberGbOnTheCpuIsTheReferenceStructureByStructure) {
   Loaded sys;
   std::string why;
   if (!load(kAsh, &sys, &why)) GTEST_SKIP() << why;
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.amberTopology = sys.topology;
-  spec.amber = sys.params;
+  PotentialSpec spec = amberSpec(sys);
   AmberGb reference(*sys.topology, sys.params);
   const std::size_t n = reference.dimension(), batch = 5;
   const std::vector<double> x = perturbedBatch(sys.x, batch, 0.2, 7);
@@ -449,10 +454,7 @@ TEST(BatchedPotentialFactory, AmberGbOnCudaIsTheBatchedKernel) {
   Loaded sys;
   std::string why;
   if (!load(kAsh, &sys, &why)) GTEST_SKIP() << why;
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.amberTopology = sys.topology;
-  spec.amber = sys.params;
+  PotentialSpec spec = amberSpec(sys);
   std::unique_ptr<BatchedPotential> p = makeBatchedPotentialForSpec(
       spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
   ASSERT_NE(dynamic_cast<BatchedAmberGbCuda*>(p.get()), nullptr);
