@@ -152,8 +152,9 @@ TEST(BatchedPotentialFactory, RefusesBadSpecsWithASentence) {
   EXPECT_THROW(makeBatchedPotentialForSpec(lj, Backend::Cpu), std::invalid_argument);
   lj.atoms = 13;
   EXPECT_EQ(makeBatchedPotentialForSpec(lj, Backend::Cpu)->dimension(), 39u);
-  if (!gpuAvailable())
+  if (!gpuAvailable()) {
     EXPECT_THROW(makeBatchedPotentialForSpec(lj, Backend::Cuda), std::runtime_error);
+  }
 }
 
 TEST(BatchedPotentialFactory, EvaluateBatchRefusesMismatchedSizes) {

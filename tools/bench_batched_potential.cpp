@@ -41,6 +41,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpu/BatchedAmberGbCuda.h"  // CUDA-free header; the class exists in CUDA builds
 #include "gpu/GpuDevice.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
@@ -52,7 +53,6 @@
 #ifdef LANDSCAPE_HAVE_CUDA
 #include <cuda_runtime.h>
 
-#include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #endif
