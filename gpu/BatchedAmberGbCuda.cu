@@ -148,6 +148,7 @@ struct BatchedAmberGbCuda::DeviceState {
   DeviceBuffer<AmberPair14Term> pairs14;
   DeviceBuffer<int> atomSlotOffsets, atomSlots;
   DeviceBuffer<int2> tasks;
+  DeviceBuffer<int> tileSlotItems;
 
   // Per structure: the scratch arenas and ticket counters of `reservedBatch` structures.
   std::size_t reservedBatch = 0;
@@ -223,6 +224,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   if (static_cast<int>(tasks.size()) != d.layout.taskCount)
     throw std::logic_error("BatchedAmberGbCuda: pair task list disagrees with gbPairLayout");
   d.tasks = DeviceBuffer<int2>(tasks);
+  d.tileSlotItems = DeviceBuffer<int>(gbTileSlotItems(d.layout));
   d.scratchLayout = gbScratchLayout(m_atoms, d.layout, d.gather, slots.size(), d.bondedBlocks);
 
   GbEvalArgs& a = d.args;
@@ -243,6 +245,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.layout = d.layout;
   a.gather = d.gather;
   a.d_tasks = d.tasks.data();
+  a.d_tileSlotItems = d.tileSlotItems.data();
   a.d_atomSlotOffsets = d.atomSlotOffsets.data();
   a.d_atomSlots = d.atomSlots.data();
   a.bondedBlocks = d.bondedBlocks;
