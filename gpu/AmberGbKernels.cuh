@@ -1,6 +1,7 @@
 #pragma once
 // Drivers for the AMBER-GB CUDA kernels (gpu/BatchedAmberGbCuda owns the buffers and calls
-// launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included only from .cu files.
+// launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included from .cu files, and by
+// tests/BatchedAmberGbCudaTest.cpp for the host functions of the layouts.
 //
 // One launch sequence evaluates B structures of one topology: every kernel's grid is
 // (blocks of one structure) x (structures), blockIdx.y + GbBatchArgs::first naming the structure,

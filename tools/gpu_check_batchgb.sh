@@ -2,7 +2,7 @@
 # Batched AMBER-GB on a real GPU (issues 16 and 17): the GB GPU tests, old (AmberGbCuda, now a
 # batch of one) and new (BatchedAmberGbCuda against the CPU oracle, bit identity across batches,
 # masks and entry points, an overlap in the batch, bad arguments, more than 65535 structures),
-# compute-sanitizer memcheck on the new tests, racecheck on one small new test, then
+# compute-sanitizer memcheck on the new tests, racecheck and synccheck on one small new test, then
 # tools/bench_batched_potential (trpcage and myoglobin, B = 1 .. 1024) and bench_potential's
 # trpcage/myoglobin rows (the B = 1 path through AmberGbCuda, to compare with docs/benchmarks.md).
 # Usage (repository root, build in ./build): tools/gpu_check_batchgb.sh OUTDIR
@@ -24,7 +24,7 @@ fi
 
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 
-new='BatchedAmberGbCuda*:BatchedPotentialFactory.*'
+new='BatchedAmberGbCuda*:BatchedPotentialFactory.*:GbKernelLayouts.*'
 old='AmberGbCuda/*:AmberGbCuda*'
 run "GB GPU tests, old and new (slow myoglobin_x10 case included)"
 ./build/landscape_tests --gtest_filter="$new:$old" \
@@ -40,12 +40,17 @@ compute-sanitizer --tool memcheck --error-exitcode 99 ./build/landscape_tests \
 echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-memcheck.log" | tr '\n' ' ')" \
   | tee -a "$out/summary.txt"
 
-run "compute-sanitizer racecheck on one small new test (ash, double and mixed)"
-compute-sanitizer --tool racecheck --error-exitcode 99 ./build/landscape_tests \
-  --gtest_filter='BatchedAmberGbCuda/BatchedAmberGbCudaVsCpu.EveryStructureMatchesTheCpuOracle/ash_*' \
-  > "$out/sanitizer-racecheck.log" 2>&1
-echo "exit $?; $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-racecheck.log" | tr '\n' ' ')" \
-  | tee -a "$out/summary.txt"
+# racecheck (shared memory: the slot sums now run in the pair grids' tails) and synccheck
+# (barriers under block-uniform conditions) on one small new test: ash, double and mixed, both
+# layouts.
+for tool in racecheck synccheck; do
+  run "compute-sanitizer $tool on one small new test"
+  compute-sanitizer --tool "$tool" --error-exitcode 99 ./build/landscape_tests \
+    --gtest_filter='BatchedAmberGbCuda/BatchedAmberGbCudaVsCpu.EveryStructureMatchesTheCpuOracle/ash_*' \
+    > "$out/sanitizer-$tool.log" 2>&1
+  echo "exit $?; $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')" \
+    | tee -a "$out/summary.txt"
+done
 
 run "bench_batched_potential"
 ./build/bench_batched_potential --systems trpcage,myoglobin --batches "${BATCHES:-1,8,64,256,1024}" \
