@@ -117,6 +117,12 @@ void addDynamics(Table& t) {
         dynamics(&D::cudaGraphSteps))
       .atLeast(0)
       .notInCheckpoint();  // the same kernels either way: the same bits
+  t.add("cuda-persistent-steps", "N",
+        "CUDA: up to N steps per persistent cooperative launch (fixed --rebuild-interval only; "
+        "0: off)",
+        dynamics(&D::cudaPersistentSteps))
+      .atLeast(0)
+      .notInCheckpoint();  // the same per-bead arithmetic: the same bits
 }
 
 void addProtocols(Table& t) {
