@@ -286,13 +286,13 @@ template <bool kCoherent, class R>
 __device__ __forceinline__ SopPos4<R> sopLoadPos(const SopPos4<R>* base, unsigned int j) {
   if constexpr (!kCoherent) {
     return sopLoad(base, j);
-  } else if constexpr (sizeof(R) == 4) {
-    const float4 v = reinterpret_cast<const float4*>(base)[j];
+  } else if constexpr (sizeof(R) == 4) {  // ld.global.ca: a weak load, cached in L1 as __ldg
+    const float4 v = __ldca(reinterpret_cast<const float4*>(base) + j);
     return {v.x, v.y, v.z, v.w};
   } else {
     const double2* q = reinterpret_cast<const double2*>(base + j);
-    const double2 a = q[0];
-    const double2 b = q[1];
+    const double2 a = __ldca(q);
+    const double2 b = __ldca(q + 1);
     return {a.x, a.y, b.x, b.y};
   }
 }
@@ -608,10 +608,11 @@ __global__ void __launch_bounds__(kSopStepBlock) sopPersistentKernel(SopStepArgs
   const int tilesPerReplica = (a.topology.beads + kSopBeadsPerBlock - 1) / kSopBeadsPerBlock;
   const int tiles = tilesPerReplica * a.list.replicas;
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  SopPos4<R>* buffers[2] = {const_cast<SopPos4<R>*>(a.d_posIn), a.d_posOut};
+  SopPos4<R>* const first0 = const_cast<SopPos4<R>*>(a.d_posIn);
   for (int k = 0; k < steps; ++k) {
-    const SopPos4<R>* in = buffers[k & 1];
-    SopPos4<R>* out = buffers[1 - (k & 1)];
+    const bool odd = (k & 1) != 0;
+    const SopPos4<R>* in = odd ? a.d_posOut : first0;
+    SopPos4<R>* out = odd ? first0 : a.d_posOut;
     for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
       sopStepTile<R, Index, K, true, true>(a, in, out, t % tilesPerReplica, t / tilesPerReplica,
                                            tilesPerReplica, first + k);
