@@ -1,9 +1,10 @@
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cooperative_groups.h>
 #include <stdexcept>
 #include <string>
 
@@ -567,7 +568,8 @@ __device__ __forceinline__ void sopStepTile(const SopStepArgs<R>& a, const SopPo
   if (threadIdx.x == 0) {
     partial[tile] = blockSum;
     __threadfence();
-    isLastOfReplica = atomicAdd(&ext.d_tipDone[r], 1u) == static_cast<unsigned int>(tilesPerReplica - 1);
+    isLastOfReplica =
+        atomicAdd(&ext.d_tipDone[r], 1u) == static_cast<unsigned int>(tilesPerReplica - 1);
   }
   __syncthreads();
   if (isLastOfReplica) {
@@ -739,16 +741,17 @@ void launchSopPersistentSteps(const SopStepArgs<R>& a, int steps, cudaStream_t s
   requireArg(a.integrate && a.d_beadEnergy == nullptr, "persistent steps integrate");
   requireArg(a.rebuildMode == 0 && a.d_rebuildNext == nullptr,
              "persistent steps keep the list (fixed rebuild interval, no rebuild inside)");
-  requireArg(a.streams.kind != RngKind::LaggedFibonacci,
-             "persistent steps: Lagged Fibonacci moves its ring offset every step (plain launches)");
+  requireArg(
+      a.streams.kind != RngKind::LaggedFibonacci,
+      "persistent steps: Lagged Fibonacci moves its ring offset every step (plain launches)");
   requireArg(a.d_posIn != nullptr && a.d_posOut != nullptr && a.d_posOut != a.d_posIn &&
                  a.list.d_neighbour != nullptr && a.list.d_neighbourCount != nullptr &&
                  a.list.d_posAtBuild != nullptr,
              "positions and neighbour-list pointers must be set");
   requireArg(a.streams.streams == static_cast<std::size_t>(n) * a.list.replicas,
              "one random stream per bead of every replica");
-  requireArg(a.d_step != nullptr && a.d_stepNext != nullptr, "persistent steps need d_step and "
-                                                             "d_stepNext");
+  requireArg(a.d_step != nullptr && a.d_stepNext != nullptr,
+             "persistent steps need d_step and d_stepNext");
   requireArg(!a.external.indentation ||
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");
@@ -774,9 +777,8 @@ void launchSopPersistentSteps(const SopStepArgs<R>& a, int steps, cudaStream_t s
         SopStepArgs<R> args = a;
         int count = steps;
         void* params[] = {&args, &count};
-        LANDSCAPE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel),
-                                                         dim3(blocks), dim3(kSopStepBlock),
-                                                         params, 0, stream));
+        LANDSCAPE_CUDA_CHECK(cudaLaunchCooperativeKernel(
+            reinterpret_cast<void*>(kernel), dim3(blocks), dim3(kSopStepBlock), params, 0, stream));
       };
       if (a.list.shortIndices)
         launch(sopPersistentKernel<R, std::uint16_t, K>);
@@ -826,7 +828,7 @@ void launchSopUnpack(const SopPos4<R>* d_pos, int beads, double* d_x, cudaStream
 #define LANDSCAPE_SOP_INSTANTIATE(R)                                                          \
   template void launchSopStep<R>(const SopStepArgs<R>&, cudaStream_t);                        \
   template void launchSopCells<R>(const SopCellArgs<R>&, cudaStream_t);                       \
-  template void launchSopPersistentSteps<R>(const SopStepArgs<R>&, int, cudaStream_t);         \
+  template void launchSopPersistentSteps<R>(const SopStepArgs<R>&, int, cudaStream_t);        \
   template void launchSopPack<R>(const double*, int, SopPos4<R>*, const SopPos4<R>*, R, int*, \
                                  cudaStream_t);                                               \
   template void launchSopUnpack<R>(const SopPos4<R>*, int, double*, cudaStream_t);

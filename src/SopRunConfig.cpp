@@ -78,7 +78,8 @@ void addDynamics(Table& t) {
         fieldOf(&C::steps))
       .atLeast(0)
       .notInCheckpoint();  // a resumed run may go on for longer
-  t.add("dt", "DT", "time step; below xi / (2 k_FENE) for Euler stability (0.18 ps with the sop-gpu "
+  t.add("dt", "DT",
+        "time step; below xi / (2 k_FENE) for Euler stability (0.18 ps with the sop-gpu "
         "friction, 25 ps with bulk water)",
         langevin(&LangevinParams::timeStep))
       .unit("ps")

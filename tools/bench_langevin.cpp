@@ -229,9 +229,8 @@ int main(int argc, char** argv) {
               p.kT = kAmplitude * kAmplitude / (2.0 * p.timeStep);
               LangevinCuda integrator(well, p);
               DeviceBuffer<double> x(std::vector<double>(3 * n, 0.0));
-              libraryStep = secondsPerStep(
-                  [&] { integrator.runDevice(x.data(), o.stepsPerCall); }, o.stepsPerCall,
-                  minSeconds);
+              libraryStep = secondsPerStep([&] { integrator.runDevice(x.data(), o.stepsPerCall); },
+                                           o.stepsPerCall, minSeconds);
             }
           }
 #endif
@@ -252,8 +251,7 @@ int main(int argc, char** argv) {
           const double ratio = fused / floorSeconds;
           target = !std::isfinite(ratio) ? std::string("<= 1.25x")
                    : ratio <= 1.25       ? "<= 1.25x: met"
-                                         : "<= 1.25x: missed (gap " + cell(ratio / 1.25, "%.2f") +
-                                         "x)";
+                                   : "<= 1.25x: missed (gap " + cell(ratio / 1.25, "%.2f") + "x)";
         }
         std::printf("| %zu | %s%s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n,
                     rngKindName(kind).c_str(), note.c_str(), cell(stateMb, "%.3g").c_str(),

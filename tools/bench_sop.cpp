@@ -57,7 +57,7 @@ struct Setting {
   Precision precision;
   double cutoff, skin;
   long rebuildInterval;
-  int graphSteps;  ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
+  int graphSteps;           ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
   int persistentSteps = 0;  ///< n > 0: up to n steps per persistent cooperative launch
 };
 
@@ -89,8 +89,7 @@ double floorBytes(const SopTopology& t, long pairs, int replicas, Precision prec
   const double n = static_cast<double>(t.beadCount());
   const double index = t.beadCount() <= 65536 ? 2.0 : 4.0;  // 16-bit Verlet-list indices
   const double rowIndices = 2.0 * pairs * index + n * 4.0;  // both directions, plus counts
-  const double natives =
-      2.0 * t.contacts.size() * (4.0 + (precision == Precision::Single ? 4 : 8));
+  const double natives = 2.0 * t.contacts.size() * (4.0 + (precision == Precision::Single ? 4 : 8));
   return replicas * (rowIndices + 2.0 * n * pos) + natives + n * 24.0;
 }
 
@@ -197,10 +196,10 @@ int run(int argc, char** argv) {
       dp.cudaGraphSteps = s.graphSteps;
       dp.cudaPersistentSteps = s.persistentSteps;
       const double floorUs = 1e6 * floorBytes(topology, pairs, replicas, s.precision) / bandwidth;
-      const double issueUs = 1e6 * replicas *
-                             (2.0 * pairs * kIssuePerPair +
-                              2.0 * topology.contacts.size() * kIssuePerNative) /
-                             32.0 / issueRate;
+      const double issueUs =
+          1e6 * replicas *
+          (2.0 * pairs * kIssuePerPair + 2.0 * topology.contacts.size() * kIssuePerNative) / 32.0 /
+          issueRate;
       const double beads = static_cast<double>(topology.beadCount()) * replicas;
       const bool anchored = s.rebuildInterval > 0;  // the sop-gpu rows
       const double reference = anchored ? sopGpuMicroseconds(replicas) : 0.0;
@@ -221,11 +220,11 @@ int run(int argc, char** argv) {
         if (target > 0)
           std::snprintf(met, sizeof met, "%s (gap %.2fx)", us <= target ? "yes" : "no",
                         us / target);
-        std::printf("| %s | %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %ld | %s | %s | %s "
-                    "| %s |\n",
-                    s.name, precisionName(s.precision).c_str(), replicas, beads, us, floorUs,
-                    us / floorUs, issueUs, us / issueUs, md.rebuilds() - before, ref, speed, tgt,
-                    met);
+        std::printf(
+            "| %s | %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %ld | %s | %s | %s "
+            "| %s |\n",
+            s.name, precisionName(s.precision).c_str(), replicas, beads, us, floorUs, us / floorUs,
+            issueUs, us / issueUs, md.rebuilds() - before, ref, speed, tgt, met);
         continue;
       }
 #endif
