@@ -188,10 +188,19 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
 }
 
 TEST_F(GminCli, InterruptedRunStillWritesItsResults) {
-  const GminRun r = gmin("--steps 100000000 --target -1000 --quiet --output res",
-                         "timeout --foreground --preserve-status -s INT 1 ");
-  // --foreground: only gmin gets the SIGINT (without it timeout signals its whole process group
-  // too, and a second SIGINT makes gmin exit at once, by design).
+  // One SIGINT once the first checkpoint exists (so quenches have run, however loaded the
+  // machine), to gmin alone (a second SIGINT makes gmin exit at once, by design).
+  const fs::path launcher = file("interrupt_after_checkpoint.sh",
+                                 "\"$@\" & pid=$!\n"
+                                 "for i in $(seq 1 6000); do\n"
+                                 "  [ -f res/checkpoint ] && break\n"
+                                 "  kill -0 $pid 2>/dev/null || break\n"
+                                 "  sleep 0.02\n"
+                                 "done\n"
+                                 "kill -INT $pid 2>/dev/null\n"
+                                 "wait $pid\n");
+  const GminRun r = gmin("--steps 100000000 --target -1000 --dump-interval 20 --quiet --output res",
+                         "sh '" + launcher.string() + "' ");
   EXPECT_EQ(r.exitCode, 130) << r.err;  // interrupted, but with its results on disk
   EXPECT_NE(r.err.find("stopped by a signal"), std::string::npos) << r.err;
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u) << r.out;
