@@ -732,8 +732,10 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     a.d_pairBlockEnergy[3 * task.index + 1] = eel;
     a.d_pairBlockEnergy[3 * task.index + 2] = gbSum;
   }
-  finishCompletedTiles(a, a.d_pairTileTickets, rowBlock, chunk,
-                       [&](int tile) { sumPairSlotsOfTile(a, tile, warp, lane); });
+  // The tail's pointers are derived again here, not kept live through the pair loop.
+  const GbEvalArgs tail = gbAtStructure(batchArgs, blockStructure(batchArgs));
+  finishCompletedTiles(tail, tail.d_pairTileTickets, rowBlock, chunk,
+                       [&](int tile) { sumPairSlotsOfTile(tail, tile, warp, lane); });
 }
 
 // ---- 4: chain rule through the Born radii, and the final gradient --------------------------
@@ -856,8 +858,10 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     a.d_chainRowSlots[base + 2 * kGbTile] = gz;
     a.d_chainRowSlots[base + 3 * kGbTile] = 0.0;
   }
-  finishCompletedTiles(a, a.d_chainTileTickets, rowBlock, chunk,
-                       [&](int tile) { assembleGradientOfTile(a, tile, warp, lane); });
+  // The tail's pointers are derived again here, not kept live through the pair loop.
+  const GbEvalArgs tail = gbAtStructure(batchArgs, blockStructure(batchArgs));
+  finishCompletedTiles(tail, tail.d_chainTileTickets, rowBlock, chunk,
+                       [&](int tile) { assembleGradientOfTile(tail, tile, warp, lane); });
 }
 
 unsigned int blocksFor(long long items, int perBlock) {
