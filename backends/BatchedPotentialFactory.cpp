@@ -53,9 +53,8 @@ std::unique_ptr<BatchedPotential> perStructureOnCpu(const PotentialSpec& spec, i
 
 }  // namespace
 
-std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(const PotentialSpec& spec,
-                                                              Backend backend,
-                                                              const BatchedPotentialOptions& options) {
+std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
+    const PotentialSpec& spec, Backend backend, const BatchedPotentialOptions& options) {
   if (options.threads < 1)
     throw std::invalid_argument("makeBatchedPotentialForSpec: threads must be >= 1, got " +
                                 std::to_string(options.threads));
@@ -63,7 +62,8 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(const PotentialSpe
     case PotentialSpec::Kind::LennardJones:
       if (spec.atoms < 2)
         throw std::invalid_argument(
-            "makeBatchedPotentialForSpec: PotentialSpec.atoms must be >= 2 for Lennard-Jones, got " +
+            "makeBatchedPotentialForSpec: PotentialSpec.atoms must be >= 2 for Lennard-Jones, "
+            "got " +
             std::to_string(spec.atoms));
       if (backend == Backend::Cpu)
         return std::make_unique<BatchedLennardJones>(spec.atoms, options.threads);
@@ -91,7 +91,8 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(const PotentialSpe
           "makeBatchedPotentialForSpec: SOP has no batched potential on cuda yet (use cpu, or "
           "SopDynamicsCuda's replicas for dynamics)");
   }
-  throw std::invalid_argument("makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
+  throw std::invalid_argument(
+      "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
 }
 
 }  // namespace landscape

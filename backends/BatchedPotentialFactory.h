@@ -22,8 +22,8 @@
 namespace landscape {
 
 struct BatchedPotentialOptions {
-  int threads = 1;            ///< CPU threads (>= 1), each with its own potential
-  BatchedTeamShape shape;     ///< Lennard-Jones on cuda: team shape (zeros: automatic)
+  int threads = 1;               ///< CPU threads (>= 1), each with its own potential
+  BatchedTeamShape shape;        ///< Lennard-Jones on cuda: team shape (zeros: automatic)
   std::size_t reserveBatch = 1;  ///< AMBER-GB on cuda: structures whose scratch is allocated now
   /// AMBER-GB on cuda: how a structure's work is cut (Throughput for large batches).
   AmberGbCudaLayout gbLayout = AmberGbCudaLayout::Latency;
@@ -32,8 +32,7 @@ struct BatchedPotentialOptions {
 /// Builds the batched potential of spec on backend. Throws std::invalid_argument for a bad spec
 /// or options (threads < 1, SOP on cuda) and std::runtime_error for cuda when this build has no
 /// CUDA support or no device is found.
-std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(const PotentialSpec& spec,
-                                                              Backend backend,
-                                                              const BatchedPotentialOptions& options = {});
+std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
+    const PotentialSpec& spec, Backend backend, const BatchedPotentialOptions& options = {});
 
 }  // namespace landscape

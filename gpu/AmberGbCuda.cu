@@ -1,5 +1,4 @@
 #include "gpu/AmberGbCuda.h"
-
 #include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"

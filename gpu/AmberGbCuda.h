@@ -16,8 +16,8 @@
 // (gpu/AmberGbKernels.cuh explains the ordered reductions).
 //
 // The header needs no CUDA headers (pimpl); the class exists only in CUDA builds, and
-// makePotential() (backends/PotentialFactory.h) is the usual way to get one. Work runs on the legacy
-// default stream; not thread-safe.
+// makePotential() (backends/PotentialFactory.h) is the usual way to get one. Work runs on the
+// legacy default stream; not thread-safe.
 #include <cstddef>
 #include <memory>
 #include <vector>

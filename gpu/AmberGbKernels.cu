@@ -1,5 +1,5 @@
-#include <cub/block/block_reduce.cuh>
 #include <algorithm>
+#include <cub/block/block_reduce.cuh>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -177,8 +177,8 @@ __global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
 
 /// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
 template <typename Real>
-__device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int tile, int worker,
-                               int lane) {
+__device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox,
+                                               int tile, int worker, int lane) {
   const int n = static_cast<int>(a.atoms);
   const int tiles = a.layout.tiles;
   const int parts = a.gather.columnParts;
@@ -287,7 +287,8 @@ __device__ inline void storeSlot(double* slots, long long slot, const double* g,
 
 /// Block `block` of the bonded terms (run by the first blocks of the pair grid; every thread of
 /// the block calls it).
-__device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks, int block) {
+__device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks,
+                                              int block) {
   static_assert(kGbBondedBlock == kGbPairWarps * kGbTile, "bonded blocks run in the pair grid");
   const double* x = a.d_x;
   double e0 = 0.0, e1 = 0.0;
@@ -384,7 +385,8 @@ __device__ __forceinline__ void addSlotsOfWarp(const GbPairLayout& layout, const
       } else if (k < items) {
         const int b = (k - rowItems) / layout.parts;
         if (pairTaskExists(layout, b, myChunk))
-          slot = columnSlots + columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts) + lane;
+          slot =
+              columnSlots + columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts) + lane;
       }
       valid[u] = slot != nullptr;
       // Through L2 (__ldcg): other blocks of the running grid wrote these slots.
@@ -419,7 +421,8 @@ __device__ __forceinline__ void addBondedSlotsOfWarp(const GbEvalArgs& a, int at
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u)
 #pragma unroll
-      for (int c = 0; c < 3; ++c) loaded[u][c] = slot[u] >= 0 ? a.d_slotGradient[3 * slot[u] + c] : 0.0;
+      for (int c = 0; c < 3; ++c)
+        loaded[u][c] = slot[u] >= 0 ? a.d_slotGradient[3 * slot[u] + c] : 0.0;
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u)
       if (slot[u] >= 0)
@@ -442,7 +445,6 @@ __device__ __forceinline__ void combineWarps(double v[kGbSlotValues], int warp, 
     v[c] = sum;
   }
 }
-
 
 /// After a block of a pair grid (row block `rowBlock`, chunk `chunk`) has written its slots: one
 /// ticket per slot item it wrote (each row tile of its row block, each column tile of its chunk)
@@ -550,7 +552,6 @@ __device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int war
     *a.d_total = component[0] + component[1] + component[2] + component[3] + component[4] +
                  component[5] + component[6] + component[7];
 }
-
 
 // ---- 3: all pairs --------------------------------------------------------------------------
 
@@ -741,8 +742,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
 // ---- 4: chain rule through the Born radii, and the final gradient --------------------------
 
 template <typename Real>
-__global__ void __launch_bounds__(kGbPairWarps* kGbTile)
-    gbChainPairsKernel(GbEvalArgs batchArgs) {
+__global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbChainPairsKernel(GbEvalArgs batchArgs) {
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -986,8 +986,7 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   const unsigned chainBlocks = static_cast<unsigned>(l.taskCount * l.parts);
   GbEvalArgs a = args;
   for (std::size_t first = 0; first < batch; first += kGbMaxGridY) {
-    const unsigned count =
-        static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
+    const unsigned count = static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
     a.batch.first = static_cast<long long>(first);
     gbTileBoxesKernel<<<dim3(boxBlocks, count), 4 * kGbTile, 0, stream>>>(a);
     LANDSCAPE_CUDA_CHECK_LAUNCH();
@@ -995,8 +994,7 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
     LANDSCAPE_CUDA_CHECK_LAUNCH();
     gbPairsKernel<Real><<<dim3(pairBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
     LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbChainPairsKernel<Real>
-        <<<dim3(chainBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
+    gbChainPairsKernel<Real><<<dim3(chainBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
     LANDSCAPE_CUDA_CHECK_LAUNCH();
   }
 }

@@ -58,8 +58,8 @@ constexpr int kGbTile = 32;       ///< atoms per tile (one warp)
 constexpr int kGbPairWarps = 8;   ///< row tiles per block of the pair kernel
 /// Warps per block of the Born-radius kernel; the blocks of one row tile share its work units.
 constexpr int kGbGatherWarps = 16;
-constexpr int kGbReduceWarps = 8;  ///< warps that sum one tile's slots (a pair-grid block)
-constexpr int kGbMaxPairChunk = 8;  ///< most column tiles per pair task
+constexpr int kGbReduceWarps = 8;    ///< warps that sum one tile's slots (a pair-grid block)
+constexpr int kGbMaxPairChunk = 8;   ///< most column tiles per pair task
 constexpr int kGbBondedBlock = 256;  ///< threads per block of the bonded kernel
 constexpr int kGbSlotValues = 4;     ///< per atom and slot of the pair kernel: dE/dx, dE/dy, dE/dz, dE/dB
 
@@ -149,19 +149,19 @@ constexpr int kGbMaxGridY = 65535;
 /// (every array starts on a 256-byte boundary), and the arena's length. Built by gbScratchLayout
 /// from the system alone.
 struct GbScratchLayout {
-  long long tileBox = 0;        ///< T boxes of 6 doubles
-  long long bornPartial = 0;    ///< T x P x 32
+  long long tileBox = 0;                                        ///< T boxes of 6 doubles
+  long long bornPartial = 0;                                    ///< T x P x 32
   long long born = 0, dBornDSum = 0, selfDEdB = 0, dEdSum = 0;  ///< N each
-  long long tileSelfEnergy = 0; ///< T
-  long long rowSlots = 0, chainRowSlots = 0;        ///< T x chunks x S x 4 x 32 each
-  long long columnSlots = 0, chainColumnSlots = 0;  ///< T x rowBlocks x S x 4 x 32 each
-  long long pairBlockEnergy = 0;  ///< taskCount x S x 3
-  long long pairGradient = 0;     ///< 3N
-  long long slotGradient = 0;     ///< 3 x bonded slots (at least 1)
-  long long bondedBlockEnergy = 0;  ///< 2 x bonded blocks (at least 1)
-  long long components = 0;       ///< 8
-  long long stride = 0;           ///< doubles per structure
-  long long tickets = 0;          ///< ticket counters per structure: 3 per tile
+  long long tileSelfEnergy = 0;                                 ///< T
+  long long rowSlots = 0, chainRowSlots = 0;                    ///< T x chunks x S x 4 x 32 each
+  long long columnSlots = 0, chainColumnSlots = 0;              ///< T x rowBlocks x S x 4 x 32 each
+  long long pairBlockEnergy = 0;                                ///< taskCount x S x 3
+  long long pairGradient = 0;                                   ///< 3N
+  long long slotGradient = 0;                                   ///< 3 x bonded slots (at least 1)
+  long long bondedBlockEnergy = 0;                              ///< 2 x bonded blocks (at least 1)
+  long long components = 0;                                     ///< 8
+  long long stride = 0;                                         ///< doubles per structure
+  long long tickets = 0;  ///< ticket counters per structure: 3 per tile
 };
 
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,

@@ -16,9 +16,9 @@ std::size_t evaluateBatch(BatchedPotential& potential, const std::vector<double>
   const std::size_t n = potential.dimension();
   const std::string where = potential.name() + ": ";
   if (x.empty() || n == 0 || x.size() % n != 0)
-    throw std::invalid_argument(where + "the coordinates must hold a whole number (at least one) of " +
-                                "structures of " + std::to_string(n) + " values, not " +
-                                std::to_string(x.size()));
+    throw std::invalid_argument(
+        where + "the coordinates must hold a whole number (at least one) of " + "structures of " +
+        std::to_string(n) + " values, not " + std::to_string(x.size()));
   const std::size_t batch = x.size() / n;
   if (g.size() != x.size())
     throw std::invalid_argument(where + "the gradients must hold as many values as the " +

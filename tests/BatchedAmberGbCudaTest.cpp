@@ -278,8 +278,8 @@ Evaluated evaluateHost(BatchedPotential& p, const std::vector<double>& x,
 }
 
 /// Structure b of x alone, as a batch of one of a fresh BatchedAmberGbCuda.
-Evaluated alone(const Loaded& sys, Precision precision, const std::vector<double>& x,
-                std::size_t b, AmberGbCudaLayout layout = AmberGbCudaLayout::Latency) {
+Evaluated alone(const Loaded& sys, Precision precision, const std::vector<double>& x, std::size_t b,
+                AmberGbCudaLayout layout = AmberGbCudaLayout::Latency) {
   BatchedAmberGbCuda single(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = single.dimension();
   return evaluateHost(single, std::vector<double>(x.begin() + b * n, x.begin() + (b + 1) * n));
@@ -447,7 +447,8 @@ TEST_P(BatchedAmberGbCudaBits, AnOverlapDoesNotDisturbTheOthers) {
   BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = gpu.dimension();
   const std::size_t i = 40, j = 200;  // distant in sequence: an LJ pair, not excluded
-  for (int c = 0; c < 3; ++c) x[overlap * n + 3 * j + c] = x[overlap * n + 3 * i + c] + 0.05 / std::sqrt(3.0);
+  for (int c = 0; c < 3; ++c)
+    x[overlap * n + 3 * j + c] = x[overlap * n + 3 * i + c] + 0.05 / std::sqrt(3.0);
   const Evaluated r = evaluateHost(gpu, x);
   EXPECT_FALSE(r.e[overlap] < 1e10) << "the overlapping structure's energy " << r.e[overlap];
   for (std::size_t b = 0; b < batch; ++b) {
@@ -534,8 +535,8 @@ TEST(BatchedPotentialFactory, AmberGbOnCudaIsTheBatchedKernel) {
   std::string why;
   if (!load(kAsh, &sys, &why)) GTEST_SKIP() << why;
   PotentialSpec spec = amberSpec(sys);
-  std::unique_ptr<BatchedPotential> p = makeBatchedPotentialForSpec(
-      spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
+  std::unique_ptr<BatchedPotential> p =
+      makeBatchedPotentialForSpec(spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
   ASSERT_NE(dynamic_cast<BatchedAmberGbCuda*>(p.get()), nullptr);
   EXPECT_EQ(dynamic_cast<BatchedAmberGbCuda&>(*p).layout(), AmberGbCudaLayout::Throughput);
   EXPECT_TRUE(p->isDeviceResident());

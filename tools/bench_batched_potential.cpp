@@ -6,7 +6,8 @@
 // structure), in its REFERENCE.md conditions (igb 2, 0.2 M, rgbmax 12 A). For each B (default
 // 1, 8, 64, 256, 1024, where the scratch fits in device memory):
 //   synced ms       wall time of one call of the device entry point followed by
-//                   cudaDeviceSynchronize, median of --repeats (the latency a host-driven loop sees)
+//                   cudaDeviceSynchronize, median of --repeats (the latency a host-driven loop
+//                   sees)
 //   queued ms       --repeats calls enqueued back to back, one synchronisation, / repeats (what a
 //                   device-resident minimiser that never waits sees)
 //   us/structure    queued ms / B; structures/s its inverse; "x B=1" the per-structure speed-up
@@ -34,9 +35,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <stdexcept>
 #include <exception>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,8 +95,10 @@ OptionTable<Options> optionTable() {
       "structure, as a Markdown table. Needs a CUDA device.\n";
   t.helpCommand();
   t.add("data", "DIR", "GB test systems (default <source>/tests/data/gb)", fieldOf(&Options::data));
-  t.add("systems", "LIST", "comma-separated subset of trpcage,trx,myoglobin (default "
-        "trpcage,myoglobin)", fieldOf(&Options::systems));
+  t.add("systems", "LIST",
+        "comma-separated subset of trpcage,trx,myoglobin (default "
+        "trpcage,myoglobin)",
+        fieldOf(&Options::systems));
   t.add("batches", "LIST", "batch sizes B (default 1,8,64,256,1024)", fieldOf(&Options::batches));
   t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
   t.add("precision", "P", "double, mixed or both (default both)", fieldOf(&Options::precision));
@@ -110,7 +113,8 @@ long long pairsWithin(const std::vector<double>& x, double cutoff) {
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
       double r2 = 0.0;
-      for (int c = 0; c < 3; ++c) r2 += (x[3 * i + c] - x[3 * j + c]) * (x[3 * i + c] - x[3 * j + c]);
+      for (int c = 0; c < 3; ++c)
+        r2 += (x[3 * i + c] - x[3 * j + c]) * (x[3 * i + c] - x[3 * j + c]);
       count += r2 <= cutoff * cutoff ? 1 : 0;
     }
   return count;
@@ -190,7 +194,7 @@ int main(int argc, char** argv) {
         std::uniform_real_distribution<double> u(-0.1, 0.1);
         for (double v : x0) x.push_back(v + u(rng));
       }
-      std::vector<std::pair<Precision, AmberGbCudaLayout>> modes;
+      std::vector<std::pair<Precision, AmberGbCudaLayout> > modes;
       for (Precision precision : precisions)
         for (AmberGbCudaLayout layout : layouts) modes.emplace_back(precision, layout);
       for (const auto& [precision, layout] : modes) {
@@ -217,9 +221,9 @@ int main(int argc, char** argv) {
             const auto t0 = std::chrono::steady_clock::now();
             gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
             LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-            synced.push_back(std::chrono::duration<double, std::milli>(
-                                 std::chrono::steady_clock::now() - t0)
-                                 .count());
+            synced.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count());
           }
           std::sort(synced.begin(), synced.end());
           const auto t0 = std::chrono::steady_clock::now();
