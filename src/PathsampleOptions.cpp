@@ -100,9 +100,17 @@ void addGrowth(Table& t) {
   t.add("pairs-per-cycle", "N", "connect runs per cycle (PATHSAMPLE's CPUS)",
         fieldOf(&C::pairsPerCycle))
       .atLeast(1);
-  t.add("threads", "N", "CPU threads running a cycle's connect runs (results do not depend on it)",
-        fieldOf(&C::threads))
+  t.add("threads", "N", "CPU threads running a cycle's connect runs, per MPI rank (results do "
+        "not depend on it)", fieldOf(&C::threads))
       .atLeast(1)
+      .notInCheckpoint();
+  t.add("rank-timeout", "S",
+        "under mpirun: a rank that waits more than S seconds for the others in one exchange "
+        "(a rank hung, or died without the launcher noticing) ends the whole job with a message; "
+        "continue with --resume (docs/cluster.md); 0 = wait as long as it takes",
+        fieldOf(&C::rankTimeout))
+      .unit("seconds")
+      .nonNegative()
       .notInCheckpoint();
   t.add("pair-list-size", "N", "candidate pairs kept per selection; the list is recomputed when "
         "used up", fieldOf(&C::listSize))

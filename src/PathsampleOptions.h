@@ -33,7 +33,8 @@ struct PathsampleRunConfig {
   std::string shortcutBy = "distance";     ///< --shortcut-by distance|barrier (SHORTCUT n BARRIER)
   double dijkstraPower = 1.0;              ///< --dijkstra-power P (pair selection DIJPAIR)
   int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
-  int threads = 1;                         ///< --threads N
+  int threads = 1;                         ///< --threads N (per MPI rank)
+  double rankTimeout = 0.0;                ///< --rank-timeout S (seconds; under mpirun)
   int listSize = 1000;                     ///< --pair-list-size N
   std::string odataFile;                   ///< --odata FILE: connect settings (odata.connect)
   std::string prmtopFile;                  ///< --prmtop FILE: molecules (AMBER-GB)
