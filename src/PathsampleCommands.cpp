@@ -86,6 +86,9 @@ void computeRates(const PathsampleRunConfig& c, const ProgressPrinter& print) {
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
           rateUnit(c));
     print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", ab.k * factor, ba.k * factor));
+    if (c.direction == "BA")  // the files keep their columns: T, k(A<-B), k(B<-A)
+      print(format("NGT> DIRECTION BA (B the product): k(B<-A)= %.10g  kSS(B<-A)= %.10g  "
+                   "kNSS(B<-A)= %.10g", ba.k * factor, ba.kSS * factor, ba.kNSS * factor));
     print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", ab.kSS * factor, ba.kSS * factor));
     print(format("NGT> kNSS(A<-B)= %.10g   kNSS(B<-A)= %.10g", ab.kNSS * factor,
                  ba.kNSS * factor));
@@ -108,20 +111,27 @@ void computeRates(const PathsampleRunConfig& c, const ProgressPrinter& print) {
 void computeCommittors(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = networkWithSets(c);
   const double t = c.temperatures.front();
-  const GraphTransformationResult r = graphTransformationRates(
-      harmonicRateGraph(network, kTOf(c, t)), network.setA, network.setB);
+  // DIRECTION AB: committors to A (reaching A before B); BA: to B.
+  const bool toB = c.direction == "BA";
+  const GraphTransformationResult r =
+      graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
+                               toB ? network.setB : network.setA, toB ? network.setA : network.setB);
   fs::create_directories(c.directory);
   const std::string path = (fs::path(c.directory) / "commit.data").string();
   writeFileAtomically(path, formatCommitData(r.committorA), "commit.data");
-  print(format("pathsample: committors to A at T= %.10g for %.0f connected minima written to ", t,
-               r.connectedNodes) +
-        path);
+  print(std::string("pathsample: committors to ") + (toB ? "B" : "A") +
+        format(" at T= %.10g for %.0f connected minima written to ", t, r.connectedNodes) + path);
 }
 
 void regroup(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
   const double t = c.temperatures.front();
-  const FreeEnergyGroups groups = regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold);
+  // h in kcal/mol x the rate graph's time unit (1 / kMolecularFrequencyPerSecond) for molecules.
+  const double planck =
+      molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * rateFactor(c)
+                   : c.planck;
+  const FreeEnergyGroups groups =
+      regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
   std::string text;
   for (std::size_t g = 0; g < groups.members.size(); ++g) {
     std::string line = format("group %.0f  F= %.10g  minima:", g + 1.0, groups.freeEnergy[g]);
@@ -136,6 +146,9 @@ void regroup(const PathsampleRunConfig& c, const ProgressPrinter& print) {
                static_cast<double>(network.minima.size()),
                static_cast<double>(groups.members.size()), t) +
         path);
+  if (planck == 0.0)
+    print("pathsample: note: no --planck (PATHSAMPLE's PLANCK) for reduced units: transition-state "
+          "free energies leave out kT ln(kT/h) (docs/pathsample.md, Regrouping)");
 }
 
 }  // namespace

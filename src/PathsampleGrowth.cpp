@@ -85,6 +85,7 @@ std::string growthSettings(const PathsampleRunConfig& c, const std::string& odat
   std::ostringstream s;
   s.precision(17);
   s << "pair-selection=" << c.pairSelection << "\n";
+  if (c.direction != "AB") s << "direction=" << c.direction << "\n";  // AB: as before DIRECTION
   if (c.pairSelection == "untrap")
     s << "untrap=" << c.untrapIncrement << " " << c.untrapThreshold << " " << c.untrapDeltaMin
       << " " << c.untrapLowBarrier << " " << c.untrapHighBarrier << "\n";
@@ -137,6 +138,14 @@ struct Growth {
     const MinimumDistance distance = [this](int a, int b) { return network.distance(a, b); };
     const TriedPairs& tried = known.growth.triedPairs;
     const PathsampleRunConfig& c = config;
+    // DIRECTION BA: B is the product, the paths run from A to B.
+    StoredTransitionNetwork oriented;
+    const bool reversed = c.direction == "BA";
+    if (reversed) {
+      oriented = stored;
+      std::swap(oriented.setA, oriented.setB);
+    }
+    const StoredTransitionNetwork& sets = reversed ? oriented : stored;
     if (c.pairSelection == "untrap") {
       UntrapParams p;
       p.energyIncrement = c.untrapIncrement;
@@ -145,13 +154,13 @@ struct Growth {
       p.lowBarrier = c.untrapLowBarrier;
       p.highBarrier = c.untrapHighBarrier;
       p.listSize = static_cast<std::size_t>(c.listSize);
-      return untrapPairs(stored, stored.setA, p, tried, distance).pairs;
+      return untrapPairs(sets, sets.setA, p, tried, distance).pairs;
     }
     std::vector<CandidatePair> pairs =
         c.pairSelection == "shortcut"
-            ? shortcutPairs(stored, kT, c.shortcutSteps, c.shortcutBy != "distance",
+            ? shortcutPairs(sets, kT, c.shortcutSteps, c.shortcutBy != "distance",
                             static_cast<std::size_t>(c.listSize), tried, distance)
-            : dijkstraPairs(stored, kT, c.dijkstraPower, tried, distance);
+            : dijkstraPairs(sets, kT, c.dijkstraPower, tried, distance);
     if (pairs.size() > static_cast<std::size_t>(c.listSize)) pairs.resize(c.listSize);
     return pairs;
   }

@@ -58,6 +58,18 @@ void addKinetics(Table& t) {
         "free-energy barrier at or below which groups merge (regroup)", fieldOf(&C::regroupThreshold))
       .unit("energy unit")
       .nonNegative();
+  t.add("planck", "H",
+        "Planck's constant for the transition-state free energies of regroup (PATHSAMPLE's "
+        "PLANCK), in the energy unit x the time unit of the rates: h / (epsilon x reduced time) "
+        "for reduced units, kcal/mol x s for molecular ones",
+        fieldOf(&C::planck))
+      .nonNegative()
+      .defaultText("9.53707627e-14 (CODATA h) with --units molecular; none for reduced units");
+  t.add("direction", "",
+        "AB: A is the product set (committors to A, growth towards A, k(A<-B) reported first); "
+        "BA: B is (PATHSAMPLE's DIRECTION)",
+        fieldOf(&C::direction))
+      .choices(std::vector<std::string>{"AB", "BA"});
 }
 
 void addGrowth(Table& t) {
@@ -142,6 +154,9 @@ void addKeywords(Table& t) {
       .field("temperature", "the temperature");
   t.keyword("REGROUPFREE", "threshold", "regroup minima at this free-energy barrier")
       .field("regroup-threshold", "the threshold");
+  t.keyword("PLANCK", "h", "Planck's constant in the units of the energies and rates")
+      .field("planck", "the constant");
+  t.keyword("DIRECTION", "AB|BA", "which set is the product").field("direction", "the direction");
   t.keyword("CYCLES", "n", "growth cycles (mode grow)").field("cycles", "the number of cycles");
   t.keyword("UNTRAP", "einc ethresh [edeltamin [elowbar [ehighbar]]]",
             "UNTRAP pair selection (PATHSAMPLE's GETUPAIR)")
@@ -168,7 +183,6 @@ void addKeywords(Table& t) {
                 {{"EXEC", "path", "the OPTIM executable (connect runs use the built-in engine)"},
                  {"SYSTEM", "symbol", "OPTIM's atom symbol"},
                  {"NATOMS", "n", "atoms (pathsample reads N from points.min)"},
-                 {"DIRECTION", "AB|BA", "rates are reported both ways"},
                  {"CONNECTIONS", "n [maxtries]", "minimum connections of a new minimum"},
                  {"PERMDIST", "[tol]", "permutational alignment (growth uses --odata's)"},
                  {"RANROT", "n", "random alignment starts (growth uses --odata's)"},

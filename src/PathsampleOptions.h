@@ -20,6 +20,13 @@ struct PathsampleRunConfig {
   std::vector<double> temperatures = {0.1};  ///< --temperature T[,T2...]: kT, or K (molecular)
   std::string units = "reduced";         ///< --units reduced|molecular
   double regroupThreshold = 0.0;         ///< --regroup-threshold DF (energy unit)
+  /// --planck H: Planck's constant in the energy unit x the time unit of the reported rates
+  /// (PATHSAMPLE's PLANCK); 0 = the default: kPlanckKcalPerMolSecond with --units molecular, and
+  /// for reduced units no kT ln(kT/h) term in transition-state free energies.
+  double planck = 0.0;
+  /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (rates A<-B first,
+  /// committors to A, growth towards A); BA, B is.
+  std::string direction = "AB";
 
   // Growth (mode grow; docs/pathsample.md).
   int cycles = 0;                          ///< --cycles N (CYCLES)
