@@ -66,8 +66,9 @@ void addKinetics(Table& t) {
       .nonNegative()
       .defaultText("9.53707627e-14 (CODATA h) with --units molecular; none for reduced units");
   t.add("direction", "",
-        "AB: A is the product set (committors to A, growth towards A, k(A<-B) reported first); "
-        "BA: B is (PATHSAMPLE's DIRECTION)",
+        "which set is the product (PATHSAMPLE's DIRECTION): AB, A (committors to A, growth "
+        "towards A); BA, B (committors to B, growth towards B, the rates B<-A printed once more; "
+        "the NGT.rates files keep their columns T, k(A<-B), k(B<-A))",
         fieldOf(&C::direction))
       .choices(std::vector<std::string>{"AB", "BA"});
 }

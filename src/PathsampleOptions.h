@@ -24,8 +24,8 @@ struct PathsampleRunConfig {
   /// (PATHSAMPLE's PLANCK); 0 = the default: kPlanckKcalPerMolSecond with --units molecular, and
   /// for reduced units no kT ln(kT/h) term in transition-state free energies.
   double planck = 0.0;
-  /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (rates A<-B first,
-  /// committors to A, growth towards A); BA, B is.
+  /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (committors to A, growth
+  /// towards A); BA, B is.
   std::string direction = "AB";
 
   // Growth (mode grow; docs/pathsample.md).
