@@ -6,8 +6,8 @@ Imports tests/data/lj38/pathsample-untrap/input, then runs `pathsample grow` wit
 odata.connect (UNTRAP 0.035 3.0), --pairs-per-cycle P and --cycles C, the same in every row:
 without mpirun on T threads and on K ranks of one thread each. Prints a Markdown table: connect
 runs, seconds of the growth (pathsample's own "elapsed" on its last cycle line, so the MPI start-up
-is not counted; the whole command's wall time beside it), connect runs per second, the speed-up
-over the first row, and whether network.h5 holds the first row's network (h5dump's text; it must:
+is not counted; the fastest of --repeats runs and their median; the whole command's wall time of
+the fastest beside it), connect runs per second, the speed-up over the first row, and whether network.h5 holds the first row's network (h5dump's text; it must:
 the database does not depend on K or on the threads).
 
   tools/bench_mpi_growth.py --pathsample build/pathsample --rows t1,t2,k1,k2 --cycles 8
@@ -17,6 +17,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -69,7 +70,8 @@ def main():
                         help="comma-separated: tT (no mpirun, T threads), kK (K ranks)")
     parser.add_argument("--pairs", type=int, default=4, help="--pairs-per-cycle")
     parser.add_argument("--cycles", type=int, default=8)
-    parser.add_argument("--repeats", type=int, default=1, help="runs per row; the fastest counts")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="runs per row, interleaved with the other rows; the fastest counts")
     args = parser.parse_args()
     rows = args.rows.split(",")
     for row in rows:
@@ -78,23 +80,29 @@ def main():
 
     print(f"LJ38 UNTRAP example, {args.pairs} connect runs per cycle, {args.cycles} cycles, "
           f"{os.cpu_count()} CPU cores")
-    print("| run | connect runs | growth s | command s | connect runs/s | speed-up | "
-          "network as row 1 |")
-    print("|---|---|---|---|---|---|---|")
+    print("| run | connect runs | growth s (fastest) | growth s (median) | command s | "
+          "connect runs/s | speed-up | network as row 1 |")
+    print("|---|---|---|---|---|---|---|---|")
     first_rate, first_network = None, None
     with tempfile.TemporaryDirectory() as scratch:
         subprocess.run([args.pathsample, "import", "--directory", EXAMPLE, "--database",
                         os.path.join(scratch, "in.h5")], check=True, capture_output=True)
+        # Repeats interleave the rows (row 1, row 2, ..., row 1, ...), so that a change in the
+        # machine's load during the benchmark falls on every row alike; the fastest run counts.
+        results = {row: [] for row in rows}
+        for _ in range(args.repeats):
+            for row in rows:
+                results[row].append(run_row(args, row, scratch))
         for row in rows:
-            results = [run_row(args, row, scratch) for _ in range(args.repeats)]
-            runs, seconds, wall, network = min(results, key=lambda r: r[1])
+            runs, seconds, wall, network = min(results[row], key=lambda r: r[1])
+            median = statistics.median(r[1] for r in results[row])
             rate = runs / seconds if seconds > 0 else float("inf")
             first_rate = first_rate or rate
             first_network = first_network or network
             count = int(row[1:])
             label = (f"no mpirun, {count} thread{'s' if count > 1 else ''}" if row[0] == "t"
                      else f"{count} rank{'s' if count > 1 else ''} x 1 thread")
-            print(f"| {label} | {runs} | {seconds:.2f} | {wall:.2f} | {rate:.2f} | "
+            print(f"| {label} | {runs} | {seconds:.2f} | {median:.2f} | {wall:.2f} | {rate:.2f} | "
                   f"{rate / first_rate:.2f} | {'yes' if network == first_network else 'NO'} |",
                   flush=True)
 
