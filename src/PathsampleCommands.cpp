@@ -1,5 +1,6 @@
 #include "src/PathsampleCommands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 #include "landscape/network/Database.h"
 #include "landscape/network/FreeEnergyGroups.h"
 #include "landscape/network/GraphTransformation.h"
+#include "landscape/network/GroupRateGraph.h"
 #include "landscape/network/HarmonicRates.h"
 
 namespace landscape {
@@ -75,13 +77,40 @@ StoredTransitionNetwork networkWithSets(const PathsampleRunConfig& c) {
   return network;
 }
 
+// Planck's constant in the energy unit x the rate graph's time unit (regroup's Eyring term):
+// for molecules kcal/mol x (1 / kMolecularFrequencyPerSecond) s.
+double planckOf(const PathsampleRunConfig& c) {
+  return molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * rateFactor(c)
+                      : c.planck;
+}
+
+// NGT at temperature t: between minima, or (--regrouped) between the free-energy groups.
+GraphTransformationResult ratesAt(const PathsampleRunConfig& c, const StoredTransitionNetwork& n,
+                                  double t, const ProgressPrinter& print) {
+  const RateGraph minima = harmonicRateGraph(n, kTOf(c, t));
+  if (!c.regrouped) return graphTransformationRates(minima, n.setA, n.setB);
+  const FreeEnergyGroups groups =
+      regroupFreeEnergy(n, kTOf(c, t), c.regroupThreshold, planckOf(c));
+  const std::vector<int> a = groupsOf(n.setA, groups), b = groupsOf(n.setB, groups);
+  for (int g : a)
+    if (std::find(b.begin(), b.end(), g) != b.end())
+      throw std::runtime_error(format("regrouping at T= %.10g and threshold %.10g puts minima of A "
+                                      "and B into one group (group %.0f); lower "
+                                      "--regroup-threshold",
+                                      t, c.regroupThreshold, g + 1.0));
+  print(format("NGT> regrouped at T= %.10g: %.0f free-energy groups from %.0f minima", t,
+               static_cast<double>(groups.members.size()), static_cast<double>(n.minima.size())) +
+        format(", A %.0f groups, B %.0f groups", static_cast<double>(a.size()),
+               static_cast<double>(b.size())));
+  return graphTransformationRates(groupRateGraph(minima, groups), a, b);
+}
+
 void computeRates(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = networkWithSets(c);
   std::vector<RatesFileRow> k, kss, knss;
   const double factor = rateFactor(c);
   for (double t : c.temperatures) {
-    const GraphTransformationResult r = graphTransformationRates(
-        harmonicRateGraph(network, kTOf(c, t)), network.setA, network.setB);
+    const GraphTransformationResult r = ratesAt(c, network, t, print);
     const SetToSetRates ab = r.aFromB, ba = r.bFromA;
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
           rateUnit(c));
@@ -126,10 +155,7 @@ void computeCommittors(const PathsampleRunConfig& c, const ProgressPrinter& prin
 void regroup(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
   const double t = c.temperatures.front();
-  // h in kcal/mol x the rate graph's time unit (1 / kMolecularFrequencyPerSecond) for molecules.
-  const double planck =
-      molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * rateFactor(c)
-                   : c.planck;
+  const double planck = planckOf(c);
   const FreeEnergyGroups groups =
       regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
   std::string text;

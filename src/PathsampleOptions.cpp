@@ -58,6 +58,11 @@ void addKinetics(Table& t) {
         "free-energy barrier at or below which groups merge (regroup)", fieldOf(&C::regroupThreshold))
       .unit("energy unit")
       .nonNegative();
+  t.flag("regrouped",
+         "rates: between the free-energy groups of regroup at --regroup-threshold, each "
+         "temperature regrouped on its own; A and B become the groups holding their minima "
+         "(PATHSAMPLE's NGT after REGROUPFREE)",
+         fieldOf(&C::regrouped));
   t.add("planck", "H",
         "Planck's constant for the transition-state free energies of regroup (PATHSAMPLE's "
         "PLANCK), in the energy unit x the time unit of the rates: h / (epsilon x reduced time) "
@@ -153,8 +158,10 @@ void addKeywords(Table& t) {
   using K = KeywordStatus;
   t.keyword("TEMPERATURE", "T", "temperature of the rates (kT, or K for molecules)")
       .field("temperature", "the temperature");
-  t.keyword("REGROUPFREE", "threshold", "regroup minima at this free-energy barrier")
-      .field("regroup-threshold", "the threshold");
+  t.keyword("REGROUPFREE", "threshold",
+            "regroup minima at this free-energy barrier (rates then between the groups)")
+      .field("regroup-threshold", "the threshold")
+      .sets("regrouped", "yes");
   t.keyword("PLANCK", "h", "Planck's constant in the units of the energies and rates")
       .field("planck", "the constant");
   t.keyword("DIRECTION", "AB|BA", "which set is the product").field("direction", "the direction");

@@ -20,6 +20,7 @@ struct PathsampleRunConfig {
   std::vector<double> temperatures = {0.1};  ///< --temperature T[,T2...]: kT, or K (molecular)
   std::string units = "reduced";         ///< --units reduced|molecular
   double regroupThreshold = 0.0;         ///< --regroup-threshold DF (energy unit)
+  bool regrouped = false;                ///< --regrouped: rates between free-energy groups
   /// --planck H: Planck's constant in the energy unit x the time unit of the reported rates
   /// (PATHSAMPLE's PLANCK); 0 = the default: kPlanckKcalPerMolSecond with --units molecular, and
   /// for reduced units no kT ln(kT/h) term in transition-state free energies.

@@ -164,6 +164,16 @@ TEST(PathsampleCli, ImportRatesCommittorsRegroupExportOnLj38) {
   EXPECT_NE(readAll(log).find("NGT> DIRECTION BA (B the product): k(B<-A)= "), std::string::npos)
       << readAll(log);
   EXPECT_EQ(run("rates --database " + db + " --direction CA", log), 1);
+  // Rates between free-energy groups (PATHSAMPLE's NGT after REGROUPFREE): fewer nodes; a
+  // threshold that merges A and B is refused.
+  ASSERT_EQ(run("rates --database " + db + " --directory " + (work / "ba").string() +
+                    " --regrouped --regroup-threshold 1.0 --temperature 0.1",
+                log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("NGT> regrouped at T= 0.1: 8 free-energy groups from 12 minima"),
+            std::string::npos) << readAll(log);
+  EXPECT_EQ(run("rates --database " + db + " --regrouped --regroup-threshold 100", log), 1);
+  EXPECT_NE(readAll(log).find("puts minima of A and B into one group"), std::string::npos)
+      << readAll(log);
   ASSERT_EQ(run("regroup --database " + db + " --directory " + work.string() +
                     " --regroup-threshold 1.0",
                 log), 0) << readAll(log);
