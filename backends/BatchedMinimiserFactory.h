@@ -20,7 +20,8 @@ namespace landscape {
 
 enum class BatchedBackend { Cpu, CpuTwin, Cuda, CudaRounds, CpuRoundsTwin };
 
-/// "cpu", "cpu-twin", "cuda", "cuda-rounds" or "cpu-rounds-twin"; throws std::invalid_argument naming the bad value otherwise.
+/// "cpu", "cpu-twin", "cuda", "cuda-rounds" or "cpu-rounds-twin"; throws std::invalid_argument
+/// naming the bad value otherwise.
 BatchedBackend parseBatchedBackend(const std::string& name);
 std::string batchedBackendName(BatchedBackend backend);
 
@@ -30,8 +31,8 @@ struct BatchedSystem {
 };
 
 struct BatchedEngineOptions {
-  int threads = 1;         ///< CPU threads (cpu, cpu-twin); >= 1
-  BatchedTeamShape shape;  ///< GPU team shape (cuda, cpu-twin); zeros: chosen automatically
+  int threads = 1;              ///< CPU threads (cpu, cpu-twin); >= 1
+  BatchedTeamShape shape;       ///< GPU team shape (cuda, cpu-twin); zeros: chosen automatically
   BatchedRoundsOptions rounds;  ///< cuda-rounds, cpu-rounds-twin
 };
 

@@ -84,8 +84,8 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
 
   BatchedRoundsArgs args() {
     BatchedRoundsArgs a;
-    a.slots = {x.data(),   g.data(),     xt.data(),     gt.data(),     p.data(),
-               s.data(),   y.data(),     rho.data(),    alpha.data(),  energy.data(),
+    a.slots = {x.data(),      g.data(),     xt.data(),  gt.data(),    p.data(),
+               s.data(),      y.data(),     rho.data(), alpha.data(), energy.data(),
                active.data(), state.data(), slots};
     a.d_job = job.data();
     a.d_queue = queue.data();
@@ -147,8 +147,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   void stopAll(std::size_t batch) {
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
     unsigned int taken = 0;
-    LANDSCAPE_CUDA_CHECK(
-        cudaMemcpy(&taken, queue.data(), sizeof taken, cudaMemcpyDeviceToHost));
+    LANDSCAPE_CUDA_CHECK(cudaMemcpy(&taken, queue.data(), sizeof taken, cudaMemcpyDeviceToHost));
     launchBatchedRoundsStop(args(), std::min<std::size_t>(taken, batch), batch, stream);
   }
 
@@ -185,9 +184,8 @@ BatchedLbfgsRoundsCuda::~BatchedLbfgsRoundsCuda() = default;
 
 std::string BatchedLbfgsRoundsCuda::name() const {
   const DeviceState& st = *m_state;
-  return "batched L-BFGS rounds (cuda: " + std::to_string(st.threads) +
-         " threads per structure, " + std::to_string(st.options.roundsPerPoll) +
-         " rounds per poll, " +
+  return "batched L-BFGS rounds (cuda: " + std::to_string(st.threads) + " threads per structure, " +
+         std::to_string(st.options.roundsPerPoll) + " rounds per poll, " +
          (st.options.residentStructures
               ? std::to_string(st.options.residentStructures) + " resident"
               : std::string("the whole batch resident")) +
@@ -223,9 +221,8 @@ void BatchedLbfgsRoundsCuda::minimiseDevice(std::size_t batch, double* d_x,
                                 std::to_string(INT_MAX) + " structures per batch, got " +
                                 std::to_string(batch));
   DeviceState& st = *m_state;
-  const std::size_t slots = st.options.residentStructures
-                                ? std::min(st.options.residentStructures, batch)
-                                : batch;
+  const std::size_t slots =
+      st.options.residentStructures ? std::min(st.options.residentStructures, batch) : batch;
   st.stats = BatchedRoundsStats{};
   // After the caller's work on its stream.
   LANDSCAPE_CUDA_CHECK(cudaEventRecord(st.entry, static_cast<cudaStream_t>(stream)));

@@ -37,11 +37,10 @@ class RowTeam : public DeviceTeam<0> {
   }
 };
 
-__device__ LbfgsTeamStorage slotStorage(const BatchedRoundsSlots& a, std::size_t r, int n,
-                                        int m) {
+__device__ LbfgsTeamStorage slotStorage(const BatchedRoundsSlots& a, std::size_t r, int n, int m) {
   const std::size_t rn = r * static_cast<std::size_t>(n), rm = r * static_cast<std::size_t>(m);
-  return {a.x + rn,         a.g + rn,         a.xt + rn,    a.gt + rn,
-          a.s + rn * m,     a.y + rn * m,     a.rho + rm,   a.alpha + rm};
+  return {a.x + rn,     a.g + rn,     a.xt + rn,  a.gt + rn,
+          a.s + rn * m, a.y + rn * m, a.rho + rm, a.alpha + rm};
 }
 
 // Bound for the largest team (ptxas: 56 registers, no spills on sm_90; a 256-thread bound gave
@@ -126,8 +125,8 @@ __global__ void roundsStopWaitingKernel(const BatchedRoundsJob* d_job, std::size
 
 void checkArgs(const BatchedRoundsArgs& a) {
   const BatchedRoundsSlots& s = a.slots;
-  if (!s.x || !s.g || !s.xt || !s.gt || !s.p || !s.s || !s.y || !s.rho || !s.alpha ||
-      !s.energy || !s.active || !s.state || !a.d_job || !a.d_queue)
+  if (!s.x || !s.g || !s.xt || !s.gt || !s.p || !s.s || !s.y || !s.rho || !s.alpha || !s.energy ||
+      !s.active || !s.state || !a.d_job || !a.d_queue)
     throw std::invalid_argument("batched L-BFGS rounds: every device pointer must be set");
   if (a.threads < 32 || a.threads > 32 * kMaxWarps || a.threads % 32 != 0)
     throw std::invalid_argument(

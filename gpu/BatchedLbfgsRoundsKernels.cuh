@@ -18,16 +18,16 @@ namespace landscape {
 
 /// The resident batch on the device: `slots` rows of every array.
 struct BatchedRoundsSlots {
-  double* x = nullptr;       ///< [slots x n] accepted point
-  double* g = nullptr;       ///< [slots x n] gradient there
-  double* xt = nullptr;      ///< [slots x n] point the potential evaluates next
-  double* gt = nullptr;      ///< [slots x n] gradient the potential writes
-  double* p = nullptr;       ///< [slots x n] direction
-  double* s = nullptr;       ///< [slots x m x n] history
-  double* y = nullptr;       ///< [slots x m x n]
-  double* rho = nullptr;     ///< [slots x m]
-  double* alpha = nullptr;   ///< [slots x m]
-  double* energy = nullptr;  ///< [slots] the potential writes
+  double* x = nullptr;                ///< [slots x n] accepted point
+  double* g = nullptr;                ///< [slots x n] gradient there
+  double* xt = nullptr;               ///< [slots x n] point the potential evaluates next
+  double* gt = nullptr;               ///< [slots x n] gradient the potential writes
+  double* p = nullptr;                ///< [slots x n] direction
+  double* s = nullptr;                ///< [slots x m x n] history
+  double* y = nullptr;                ///< [slots x m x n]
+  double* rho = nullptr;              ///< [slots x m]
+  double* alpha = nullptr;            ///< [slots x m]
+  double* energy = nullptr;           ///< [slots] the potential writes
   std::uint8_t* active = nullptr;     ///< [slots] the potential's mask
   LbfgsRoundsState* state = nullptr;  ///< [slots]
   std::size_t slots = 0;
@@ -36,9 +36,9 @@ struct BatchedRoundsSlots {
 /// The batch being minimised; kept in device memory so that a captured graph of rounds does not
 /// depend on it.
 struct BatchedRoundsJob {
-  double* x;                    ///< [batch x n] starts in, minima out
-  LbfgsTeamOutcome* outcomes;   ///< [batch]
-  unsigned long long batch;     ///< structures (at most INT_MAX)
+  double* x;                   ///< [batch x n] starts in, minima out
+  LbfgsTeamOutcome* outcomes;  ///< [batch]
+  unsigned long long batch;    ///< structures (at most INT_MAX)
 };
 
 struct BatchedRoundsArgs {
@@ -46,7 +46,7 @@ struct BatchedRoundsArgs {
   const BatchedRoundsJob* d_job = nullptr;
   unsigned int* d_queue = nullptr;  ///< next structure to take; 0 before the first advance
   LbfgsTeamSettings settings;
-  int threads = 32;                 ///< per block: a multiple of 32 in [32, 1024]
+  int threads = 32;  ///< per block: a multiple of 32 in [32, 1024]
 };
 
 /// One advance of every slot (a block each): the decision after the potential's evaluation,

@@ -31,23 +31,26 @@ enum LbfgsRoundsPhase : int {
   kRoundsFinished = 4,  ///< transient: the run ended this round, its results not yet written
 };
 
-/// The scalars of one structure's run (LbfgsStructureRun's loop state), 88 bytes.
+/// The scalars of one structure's run (LbfgsStructureRun's loop state): 4 doubles, a long long
+/// and 10 ints, 80 bytes.
 struct LbfgsRoundsState {
-  double energy;     ///< at x (potential's energy unit)
-  double rms;        ///< sqrt(|g|^2 / n) at x
-  double scale;      ///< c of Algorithm 3
-  double gamma;      ///< s.y / y.y of the newest pair
-  long long calls;   ///< energy + gradient evaluations
-  int structure;     ///< index in the batch (phases Start, Trial, Finished)
-  int phase;         ///< LbfgsRoundsPhase
-  int iteration;     ///< Lbfgs::minimize's loop counter
-  int iterations;    ///< completed iterations (the result)
-  int attempt;       ///< divisions of c so far in this step
-  int cleared;       ///< the history was cleared in this iteration
+  double energy;    ///< at x (potential's energy unit)
+  double rms;       ///< sqrt(|g|^2 / n) at x
+  double scale;     ///< c of Algorithm 3
+  double gamma;     ///< s.y / y.y of the newest pair
+  long long calls;  ///< energy + gradient evaluations
+  int structure;    ///< index in the batch (phases Start, Trial, Finished)
+  int phase;        ///< LbfgsRoundsPhase
+  int iteration;    ///< Lbfgs::minimize's loop counter
+  int iterations;   ///< completed iterations (the result)
+  int attempt;      ///< divisions of c so far in this step
+  int cleared;      ///< the history was cleared in this iteration
   int oldest, length;
-  int status;        ///< LbfgsTeamStatus or kLbfgsRoundsStopped
+  int status;  ///< LbfgsTeamStatus or kLbfgsRoundsStopped
   int unused;
 };
+
+static_assert(sizeof(LbfgsRoundsState) == 80, "the memory estimate counts 80 bytes of state");
 
 LANDSCAPE_HD bool lbfgsRoundsEvaluating(int phase) {
   return phase == kRoundsStart || phase == kRoundsTrial;

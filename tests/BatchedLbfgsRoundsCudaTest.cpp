@@ -77,9 +77,9 @@ TEST(BatchedLbfgsRoundsCuda, EqualsTheCpuTwinBitForBitInMixedBatches) {
       std::printf("[ rounds ] %s: %ld rounds, %ld polls, graph %s\n", gpu.name().c_str(),
                   gpu.lastStats().rounds, gpu.lastStats().polls,
                   gpu.lastStats().graph ? "yes" : "no");
-      expectIdentical(got, runBatch(twin, x0), 3 * atoms,
-                      "LJ" + std::to_string(atoms) + ", " + std::to_string(gpu.teamThreads()) +
-                          " threads");
+      expectIdentical(
+          got, runBatch(twin, x0), 3 * atoms,
+          "LJ" + std::to_string(atoms) + ", " + std::to_string(gpu.teamThreads()) + " threads");
       EXPECT_EQ(got.results[kExactOverlap].status, LbfgsStatus::NonFiniteEnergy);
       EXPECT_EQ(got.results[kAtMinimum].iterations, 0);
     }
@@ -103,8 +103,8 @@ TEST(BatchedLbfgsRoundsCuda, SameBitsForEveryPollIntervalResidentBatchAndGraph) 
         if (poll == 1 && resident == 1) continue;  // ~10^4 polls: slow under the sanitizers
         BatchedLbfgsRoundsCuda gpu(potential, params, roundsOptions(0, poll, resident, graph));
         expectIdentical(runBatch(gpu, x0), base, n,
-                        "poll " + std::to_string(poll) + ", resident " +
-                            std::to_string(resident) + (graph ? ", graph" : ", launches"));
+                        "poll " + std::to_string(poll) + ", resident " + std::to_string(resident) +
+                            (graph ? ", graph" : ", launches"));
       }
   // Perturbing one structure leaves the others bit for bit; a structure alone is itself.
   std::vector<double> x1 = x0;
@@ -178,7 +178,7 @@ TEST(BatchedLbfgsRoundsCuda, MemoryAndRefusals) {
   const std::size_t atoms = 38, n = 3 * atoms;
   BatchedLennardJonesCuda potential(atoms);
   BatchedLbfgsRoundsCuda gpu(potential, benchParams(100));
-  const std::size_t slot = 8 * ((5 + 2 * 4) * n + 2 * 4 + 1) + 1 + 88;
+  const std::size_t slot = 8 * ((5 + 2 * 4) * n + 2 * 4 + 1) + 1 + 80;
   EXPECT_EQ(gpu.memory().bytesPerStructure, slot + 8 * n + 32);
   const std::size_t largest = gpu.maxBatch();
   ASSERT_GT(largest, 10000u);

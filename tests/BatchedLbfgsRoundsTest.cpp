@@ -120,8 +120,7 @@ TEST(BatchedLbfgsRoundsTwin, SameBitsWhateverTheSlotsTheThreadsAndTheRestOfTheBa
     for (int threads : {1, 3}) {
       BatchedLbfgsRoundsTwin twin(potential, params, roundsOptions(0, resident), threads);
       expectIdentical(runBatch(twin, x0), base, n,
-                      std::to_string(resident) + " slots, " + std::to_string(threads) +
-                          " threads");
+                      std::to_string(resident) + " slots, " + std::to_string(threads) + " threads");
     }
   }
   std::vector<double> x1 = x0;
@@ -143,7 +142,7 @@ TEST(BatchedLbfgsRoundsTwin, SameBitsWhateverTheSlotsTheThreadsAndTheRestOfTheBa
 }
 
 BatchRun singleStructureRuns(std::size_t atoms, const std::vector<double>& x0,
-                        const LbfgsParams& params) {
+                             const LbfgsParams& params) {
   const std::size_t n = 3 * atoms, batch = x0.size() / n;
   BatchRun ref{x0, std::vector<BatchedLbfgsResult>(batch)};
   LennardJones lj(atoms);
@@ -216,7 +215,8 @@ TEST(BatchedLbfgsRoundsTwin, AgreesWithTheReferenceToRoundOffInsideABasin) {
 // Batched Lennard-Jones that requests a stop at its `stopAt`-th batched call.
 class StopAfterRounds : public BatchedLennardJones {
  public:
-  StopAfterRounds(std::size_t atoms, int stopAt) : BatchedLennardJones(atoms, 1), m_stopAt(stopAt) {}
+  StopAfterRounds(std::size_t atoms, int stopAt)
+      : BatchedLennardJones(atoms, 1), m_stopAt(stopAt) {}
   void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                       const std::uint8_t* active) override {
     BatchedLennardJones::energyGradient(batch, x, g, energy, active);
@@ -269,9 +269,9 @@ TEST(BatchedLbfgsRoundsTwin, MemoryAndRefusals) {
   BatchedLennardJones potential(atoms, 1);
   LbfgsParams params = benchParams(10);
   BatchedLbfgsRoundsTwin twin(potential, params, {}, 1);
-  // (5 + 2m) n doubles, rho and alpha, the energy, the flag and the 88-byte state per slot; the
+  // (5 + 2m) n doubles, rho and alpha, the energy, the flag and the 80-byte state per slot; the
   // coordinates and the 32-byte outcome per structure.
-  const std::size_t slot = 8 * ((5 + 2 * m) * n + 2 * m + 1) + 1 + 88;
+  const std::size_t slot = 8 * ((5 + 2 * m) * n + 2 * m + 1) + 1 + 80;
   EXPECT_EQ(twin.memory().bytesPerStructure, slot + 8 * n + 32);
   EXPECT_EQ(roundsSlotBytes(n, m), slot);
   BatchedLbfgsRoundsTwin resident(potential, params, roundsOptions(0, 100), 1);
@@ -313,8 +313,8 @@ TEST(BatchedMinimiserFactory, RoundsBackends) {
   auto twin = makeBatchedMinimiser({13}, benchParams(100), BatchedBackend::CpuRoundsTwin, {});
   EXPECT_EQ(twin->dimension(), 39u);
   BatchedLennardJones potential(13, 1);
-  auto over = makeBatchedMinimiserOver(potential, benchParams(100), BatchedBackend::CpuRoundsTwin,
-                                       {});
+  auto over =
+      makeBatchedMinimiserOver(potential, benchParams(100), BatchedBackend::CpuRoundsTwin, {});
   EXPECT_NE(over->name().find("rounds"), std::string::npos);
   try {
     makeBatchedMinimiserOver(potential, benchParams(100), BatchedBackend::Cuda, {});

@@ -58,7 +58,8 @@ OptionTable<Options> optionTable() {
       "                   [--backends cpu1,cpu2,cuda] [--fp64-peak FLOPS] [--cpu-seconds S]\n"
       "                   [--min-seconds S] [--max-iterations I] [--lbfgs-m M] [--warps W]\n"
       "                   [--tile T] [--seed S] [--rounds-threads T] [--rounds-poll K]\n"
-      "                   [--rounds-resident R] [--iteration-cost-n N,...] [--iteration-cost-m M,...]\n"
+      "                   [--rounds-resident R] [--iteration-cost-n N,...]\n"
+      "                   [--iteration-cost-m M,...]\n"
       "Lennard-Jones minimisations per second against the batch size B, from random starts\n"
       "uniform in a cube of half-side 1.5 N^(1/3) (GMIN L-BFGS: m = 4, maxStep 0.4, maxRise 1e-4,\n"
       "H0 0.1, RMS 1e-6; reduced units), as a Markdown table with energy+gradient calls per\n"
@@ -66,8 +67,7 @@ OptionTable<Options> optionTable() {
       "of the FP64 pair floor (N(N-1)/2 pairs x calls x 26 FLOP / peak).\n";
   t.helpCommand();
   t.add("sizes", "LIST", "cluster sizes in atoms", fieldOf(&Options::sizes)).atLeast(2);
-  t.add("batches", "LIST", "batch sizes B (those that fit)", fieldOf(&Options::batches))
-      .atLeast(1);
+  t.add("batches", "LIST", "batch sizes B (those that fit)", fieldOf(&Options::batches)).atLeast(1);
   t.add("backends", "LIST",
         "cpuT (CPU reference on T threads), twinT (CPU twin of the kernel), cuda (the team "
         "kernel), rounds (the round-based engine on the batched CUDA potential); cuda and rounds "
@@ -85,8 +85,7 @@ OptionTable<Options> optionTable() {
         fieldOf(&Options::minSeconds))
       .unit("s")
       .positive();
-  t.add("max-iterations", "I", "L-BFGS iteration cap", fieldOf(&Options::maxIterations))
-      .atLeast(1);
+  t.add("max-iterations", "I", "L-BFGS iteration cap", fieldOf(&Options::maxIterations)).atLeast(1);
   addLbfgsHistoryOption(t, "L-BFGS history size", fieldOf(&Options::m)).alias("m");
   t.add("warps", "W", "GPU warps per structure (1, 2, 4 or 8; 0: from shared memory)",
         fieldOf(&Options::shape, &BatchedTeamShape::warps))
@@ -106,8 +105,7 @@ OptionTable<Options> optionTable() {
   t.add("iteration-cost-n", "LIST",
         "degrees of freedom for the B = 1 L-BFGS iteration cost table (empty: no table)",
         fieldOf(&Options::costDimensions));
-  t.add("iteration-cost-m", "LIST", "history sizes of that table",
-        fieldOf(&Options::costHistories))
+  t.add("iteration-cost-m", "LIST", "history sizes of that table", fieldOf(&Options::costHistories))
       .atLeast(1);
   return t;
 }
@@ -253,8 +251,7 @@ double timedRun(FreeDevicePotential& potential, int m, int iterations, const Opt
   BatchedEngineOptions options;
   options.rounds = o.rounds;
   options.rounds.residentStructures = 0;
-  auto minimiser =
-      makeBatchedMinimiserOver(potential, p, BatchedBackend::CudaRounds, options);
+  auto minimiser = makeBatchedMinimiserOver(potential, p, BatchedBackend::CudaRounds, options);
   std::vector<double> x(potential.dimension(), 0.0);
   BatchedLbfgsResult r;
   minimiser->minimise(1, x.data(), &r);

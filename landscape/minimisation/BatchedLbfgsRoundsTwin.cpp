@@ -90,7 +90,7 @@ BatchMemory BatchedLbfgsRoundsTwin::memory() const {
 
 LbfgsTeamStorage BatchedLbfgsRoundsTwin::slotStorage(std::size_t r) {
   const std::size_t n = dimension(), m = static_cast<std::size_t>(m_params.historySize);
-  return {&m_x[r * n],     &m_g[r * n],   &m_xt[r * n],   &m_gt[r * n],
+  return {&m_x[r * n],     &m_g[r * n],     &m_xt[r * n],  &m_gt[r * n],
           &m_s[r * m * n], &m_y[r * m * n], &m_rho[r * m], &m_alpha[r * m]};
 }
 

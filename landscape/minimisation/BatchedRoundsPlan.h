@@ -34,7 +34,7 @@ int roundsTeamThreads(std::size_t n);
 int resolveRoundsTeamThreads(int requested, std::size_t n);
 
 /// Bytes of one slot: x, g, trial x and g, p, the m pairs s and y ((5 + 2m) n doubles), rho and
-/// alpha (2m), the energy, the active flag and the 88-byte state.
+/// alpha (2m), the energy, the active flag and the 80-byte state.
 std::size_t roundsSlotBytes(std::size_t n, int m);
 /// Bytes of one structure of the batch outside the slots: its coordinates (in, minimum out) and
 /// its 32-byte outcome.
