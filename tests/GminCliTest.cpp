@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/GpuDevice.h"
 #include "landscape/formats/LowestFile.h"
 #include "landscape/network/Database.h"
 #include "potentials/LennardJones.h"
@@ -57,6 +58,7 @@ class GminCli : public ::testing::Test {
     return env && *env ? env : LANDSCAPE_GMIN_EXECUTABLE;
   }
   void expectDefaultJobReachesTheGlobalMinimum(int seed);
+  void expectKilledRunResumesToTheSameResults(const std::string& args);
   GminRun gmin(const std::string& args, const std::string& launcher = "") {
     const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
     const std::string command = "cd '" + m_dir.string() + "' && " + launcher + "'" + executable() + "' " +
@@ -186,10 +188,19 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
 }
 
 TEST_F(GminCli, InterruptedRunStillWritesItsResults) {
-  const GminRun r = gmin("--steps 100000000 --target -1000 --quiet --output res",
-                         "timeout --foreground --preserve-status -s INT 1 ");
-  // --foreground: only gmin gets the SIGINT (without it timeout signals its whole process group
-  // too, and a second SIGINT makes gmin exit at once, by design).
+  // One SIGINT once the first checkpoint exists (so quenches have run, however loaded the
+  // machine), to gmin alone (a second SIGINT makes gmin exit at once, by design).
+  const fs::path launcher = file("interrupt_after_checkpoint.sh",
+                                 "\"$@\" & pid=$!\n"
+                                 "for i in $(seq 1 6000); do\n"
+                                 "  [ -f res/checkpoint ] && break\n"
+                                 "  kill -0 $pid 2>/dev/null || break\n"
+                                 "  sleep 0.02\n"
+                                 "done\n"
+                                 "kill -INT $pid 2>/dev/null\n"
+                                 "wait $pid\n");
+  const GminRun r = gmin("--steps 100000000 --target -1000 --dump-interval 20 --quiet --output res",
+                         "sh '" + launcher.string() + "' ");
   EXPECT_EQ(r.exitCode, 130) << r.err;  // interrupted, but with its results on disk
   EXPECT_NE(r.err.find("stopped by a signal"), std::string::npos) << r.err;
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u) << r.out;
@@ -468,10 +479,8 @@ TEST_F(GminCli, WalkersPrintSummariesAndVerbosePerQuenchLines) {
 }
 
 // kill -9 once the first checkpoint exists (polled), then --resume: the minima of the run never
-// killed, bit for bit (8 walkers on the CPU, NEWRESTART reseeds and AVOID in play).
-TEST_F(GminCli, KilledWalkerRunResumesToTheSameResults) {
-  const std::string args = kLj13Moves + "--seed 6 --walkers 8 --steps 300 --dump-interval 25 "
-                           "--quiet ";
+// killed, bit for bit.
+void GminCli::expectKilledRunResumesToTheSameResults(const std::string& args) {
   const GminRun full = gmin(args + "--output full");
   ASSERT_EQ(full.exitCode, 0) << full.err;
   const fs::path launcher = file("kill_after_checkpoint.sh",
@@ -490,10 +499,24 @@ TEST_F(GminCli, KilledWalkerRunResumesToTheSameResults) {
   EXPECT_EQ(slurp(m_dir / "part/lowest"), slurp(m_dir / "full/lowest"));
   expectSameMinimaDatabases(m_dir / "part/minima.h5", m_dir / "full/minima.h5");
   EXPECT_EQ(lastLine(second.out), lastLine(full.out));
+}
+
+// 8 walkers on the CPU, NEWRESTART reseeds and AVOID in play.
+TEST_F(GminCli, KilledWalkerRunResumesToTheSameResults) {
+  const std::string args = kLj13Moves + "--seed 6 --walkers 8 --steps 300 --dump-interval 25 "
+                           "--quiet ";
+  expectKilledRunResumesToTheSameResults(args);
   // The walker count is the checkpoint's: another one is an error naming both.
   const GminRun other = gmin(kLj13Moves + "--seed 6 --walkers 4 --steps 300 --resume part");
   EXPECT_EQ(other.exitCode, 1);
   EXPECT_NE(other.err.find("holds 8 walkers, this run asks for 4"), std::string::npos) << other.err;
+}
+
+// The same on the GPU (issue 18 item 5): 256 walkers quenched together by the batched engine.
+TEST_F(GminCli, KilledGpuWalkerRunResumesToTheSameResults) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  expectKilledRunResumesToTheSameResults(kLj13Moves + "--backend cuda --seed 6 --walkers 256 "
+                                         "--steps 300 --dump-interval 25 --quiet ");
 }
 
 // BHPT: 4 replicas, exchanges every 5 steps alternating even pairs (0-1, 2-3) and the odd pair

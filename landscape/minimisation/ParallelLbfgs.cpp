@@ -35,7 +35,8 @@ ParallelLbfgs::ParallelLbfgs(std::vector<Potential*> potentials, const LbfgsPara
 }
 
 std::string ParallelLbfgs::name() const {
-  return "parallel L-BFGS (cpu, " + std::to_string(threads()) + " threads)";
+  const int t = threads();
+  return "parallel L-BFGS (cpu, " + std::to_string(t) + (t == 1 ? " thread)" : " threads)");
 }
 
 BatchMemory ParallelLbfgs::memory() const {
