@@ -29,26 +29,6 @@ namespace {
 
 using namespace batchtest;
 
-struct BatchRun {
-  std::vector<double> x;
-  std::vector<BatchedLbfgsResult> results;
-};
-
-BatchRun runBatch(BatchedMinimiser& minimiser, const std::vector<double>& x0) {
-  BatchRun out{x0, std::vector<BatchedLbfgsResult>(x0.size() / minimiser.dimension())};
-  minimiser.minimise(out.results.size(), out.x.data(), out.results.data());
-  return out;
-}
-
-void expectIdentical(const BatchRun& a, const BatchRun& b, std::size_t n, const std::string& what) {
-  ASSERT_EQ(a.results.size(), b.results.size());
-  for (std::size_t s = 0; s < a.results.size(); ++s) {
-    const std::string where = what + ", structure " + std::to_string(s);
-    expectSameResult(a.results[s], b.results[s], where);
-    EXPECT_TRUE(sameBits(&a.x[s * n], &b.x[s * n], n)) << where << ": coordinates differ";
-  }
-}
-
 BatchedRoundsOptions roundsOptions(int threads, int poll = 32, std::size_t resident = 0,
                                    bool graph = true) {
   BatchedRoundsOptions o;
@@ -73,12 +53,12 @@ TEST(BatchedLbfgsRoundsCuda, EqualsTheCpuTwinBitForBitInMixedBatches) {
       BatchedLbfgsRoundsCuda gpu(potential, params, roundsOptions(threads));
       BatchedLbfgsRoundsTwin twin(potential, params, roundsOptions(threads), 2);
       ASSERT_EQ(gpu.teamThreads(), twin.teamThreads());
-      const BatchRun got = runBatch(gpu, x0);
+      const MinimisedBatch got = minimiseBatch(gpu, x0);
       std::printf("[ rounds ] %s: %ld rounds, %ld polls, graph %s\n", gpu.name().c_str(),
                   gpu.lastStats().rounds, gpu.lastStats().polls,
                   gpu.lastStats().graph ? "yes" : "no");
-      expectIdentical(
-          got, runBatch(twin, x0), 3 * atoms,
+      expectSameBatch(
+          got, minimiseBatch(twin, x0), 3 * atoms,
           "LJ" + std::to_string(atoms) + ", " + std::to_string(gpu.teamThreads()) + " threads");
       EXPECT_EQ(got.results[kExactOverlap].status, LbfgsStatus::NonFiniteEnergy);
       EXPECT_EQ(got.results[kAtMinimum].iterations, 0);
@@ -95,14 +75,14 @@ TEST(BatchedLbfgsRoundsCuda, SameBitsForEveryPollIntervalResidentBatchAndGraph) 
   std::vector<double> x0 = mixedBatch(atoms, 31, 20);
   BatchedLennardJonesCuda potential(atoms);
   BatchedLbfgsRoundsCuda reference(potential, params, roundsOptions(0));
-  const BatchRun base = runBatch(reference, x0);
-  expectIdentical(runBatch(reference, x0), base, n, "second run");
+  const MinimisedBatch base = minimiseBatch(reference, x0);
+  expectSameBatch(minimiseBatch(reference, x0), base, n, "second run");
   for (int poll : {1, 7, 64})
     for (std::size_t resident : {0, 1, 5, 16})
       for (bool graph : {true, false}) {
         if (poll == 1 && resident == 1) continue;  // ~10^4 polls: slow under the sanitizers
         BatchedLbfgsRoundsCuda gpu(potential, params, roundsOptions(0, poll, resident, graph));
-        expectIdentical(runBatch(gpu, x0), base, n,
+        expectSameBatch(minimiseBatch(gpu, x0), base, n,
                         "poll " + std::to_string(poll) + ", resident " + std::to_string(resident) +
                             (graph ? ", graph" : ", launches"));
       }
@@ -110,7 +90,7 @@ TEST(BatchedLbfgsRoundsCuda, SameBitsForEveryPollIntervalResidentBatchAndGraph) 
   std::vector<double> x1 = x0;
   const std::size_t victim = kRoles + 3;
   x1[victim * n + 2] += 1e-3;
-  const BatchRun changed = runBatch(reference, x1);
+  const MinimisedBatch changed = minimiseBatch(reference, x1);
   for (std::size_t s = 0; s < base.results.size(); ++s) {
     if (s == victim) continue;
     expectSameResult(base.results[s], changed.results[s], "structure " + std::to_string(s));
@@ -137,7 +117,7 @@ TEST(BatchedLbfgsRoundsCuda, LargeStructureAloneAndLongHistoryEqualTheTwin) {
     BatchedLbfgsRoundsCuda gpu(potential, params);
     BatchedLbfgsRoundsTwin twin(potential, params, {}, 1);
     EXPECT_EQ(gpu.teamThreads(), 256);
-    expectIdentical(runBatch(gpu, x0), runBatch(twin, x0), 3 * atoms, "LJ600 alone");
+    expectSameBatch(minimiseBatch(gpu, x0), minimiseBatch(twin, x0), 3 * atoms, "LJ600 alone");
   }
   {
     const std::size_t atoms = 38;
@@ -147,7 +127,7 @@ TEST(BatchedLbfgsRoundsCuda, LargeStructureAloneAndLongHistoryEqualTheTwin) {
     BatchedLennardJonesCuda potential(atoms);
     BatchedLbfgsRoundsCuda gpu(potential, params, roundsOptions(64, 16, 3));
     BatchedLbfgsRoundsTwin twin(potential, params, roundsOptions(64), 2);
-    expectIdentical(runBatch(gpu, x0), runBatch(twin, x0), 3 * atoms, "m = 50");
+    expectSameBatch(minimiseBatch(gpu, x0), minimiseBatch(twin, x0), 3 * atoms, "m = 50");
   }
 }
 
@@ -162,7 +142,7 @@ TEST(BatchedLbfgsRoundsCuda, AgreesWithTheCpuReferenceToRoundOffInsideABasin) {
     }
     auto cpu = makeBatchedMinimiser({atoms}, params, BatchedBackend::Cpu, {2, {}});
     auto gpu = makeBatchedMinimiser({atoms}, params, BatchedBackend::CudaRounds, {});
-    const BatchRun ref = runBatch(*cpu, x0), got = runBatch(*gpu, x0);
+    const MinimisedBatch ref = minimiseBatch(*cpu, x0), got = minimiseBatch(*gpu, x0);
     for (std::size_t b = 0; b < ref.results.size(); ++b) {
       EXPECT_EQ(got.results[b].converged(), ref.results[b].converged());
       EXPECT_NEAR(got.results[b].energy, ref.results[b].energy,

@@ -25,26 +25,6 @@ namespace {
 
 using namespace batchtest;
 
-struct BatchRun {
-  std::vector<double> x;
-  std::vector<BatchedLbfgsResult> results;
-};
-
-BatchRun runBatch(BatchedMinimiser& minimiser, const std::vector<double>& x0) {
-  BatchRun out{x0, std::vector<BatchedLbfgsResult>(x0.size() / minimiser.dimension())};
-  minimiser.minimise(out.results.size(), out.x.data(), out.results.data());
-  return out;
-}
-
-void expectIdentical(const BatchRun& a, const BatchRun& b, std::size_t n, const std::string& what) {
-  ASSERT_EQ(a.results.size(), b.results.size());
-  for (std::size_t s = 0; s < a.results.size(); ++s) {
-    const std::string where = what + ", structure " + std::to_string(s);
-    expectSameResult(a.results[s], b.results[s], where);
-    EXPECT_TRUE(sameBits(&a.x[s * n], &b.x[s * n], n)) << where << ": coordinates differ";
-  }
-}
-
 // Lennard-Jones in the GPU team kernel's pair order (LennardJonesTeam), as a batched potential:
 // the potential bits BatchedLbfgsTwin sees for the same schedule.
 class TeamOrderLennardJones : public BatchedPotential {
@@ -87,7 +67,7 @@ TEST(BatchedLbfgsRoundsTwin, IsTheTeamKernelsProgramBitForBit) {
       BatchedLbfgsTwin team(atoms, params, shape, 2);
       TeamOrderLennardJones potential(atoms, shape.warps, shape.tileWidth);
       BatchedLbfgsRoundsTwin rounds(potential, params, roundsOptions(32), 2);
-      expectIdentical(runBatch(rounds, x0), runBatch(team, x0), 3 * atoms,
+      expectSameBatch(minimiseBatch(rounds, x0), minimiseBatch(team, x0), 3 * atoms,
                       "LJ" + std::to_string(atoms) + ", m = " + std::to_string(m));
     }
   }
@@ -101,8 +81,8 @@ TEST(BatchedLbfgsRoundsTwin, IsTheTeamKernelsProgramBitForBit) {
   BatchedLbfgsTwin team(13, params, {1, 8}, 1);
   TeamOrderLennardJones potential(13, 1, 8);
   BatchedLbfgsRoundsTwin rounds(potential, params, roundsOptions(32), 1);
-  const BatchRun got = runBatch(rounds, x0);
-  expectIdentical(got, runBatch(team, x0), 39, "m = 7, no backtracks");
+  const MinimisedBatch got = minimiseBatch(rounds, x0);
+  expectSameBatch(got, minimiseBatch(team, x0), 39, "m = 7, no backtracks");
   int failures = 0;
   for (const auto& r : got.results) failures += r.status == LbfgsStatus::LineSearchFailed;
   EXPECT_GT(failures, 0);
@@ -115,17 +95,17 @@ TEST(BatchedLbfgsRoundsTwin, SameBitsWhateverTheSlotsTheThreadsAndTheRestOfTheBa
   const std::vector<double> x0 = mixedBatch(atoms, 23, 6);
   BatchedLennardJones potential(atoms, 1);
   BatchedLbfgsRoundsTwin all(potential, params, roundsOptions(0), 1);
-  const BatchRun base = runBatch(all, x0);
+  const MinimisedBatch base = minimiseBatch(all, x0);
   for (std::size_t resident : {1, 3, 7}) {
     for (int threads : {1, 3}) {
       BatchedLbfgsRoundsTwin twin(potential, params, roundsOptions(0, resident), threads);
-      expectIdentical(runBatch(twin, x0), base, n,
+      expectSameBatch(minimiseBatch(twin, x0), base, n,
                       std::to_string(resident) + " slots, " + std::to_string(threads) + " threads");
     }
   }
   std::vector<double> x1 = x0;
   x1[kRandom * n + 4] += 1e-3;
-  const BatchRun changed = runBatch(all, x1);
+  const MinimisedBatch changed = minimiseBatch(all, x1);
   for (std::size_t s = 0; s < base.results.size(); ++s) {
     if (s == kRandom) {
       EXPECT_FALSE(sameBits(&base.x[s * n], &changed.x[s * n], n));
@@ -141,28 +121,14 @@ TEST(BatchedLbfgsRoundsTwin, SameBitsWhateverTheSlotsTheThreadsAndTheRestOfTheBa
   EXPECT_TRUE(sameBits(alone.data(), &base.x[kCloseOverlap * n], n));
 }
 
-BatchRun singleStructureRuns(std::size_t atoms, const std::vector<double>& x0,
-                             const LbfgsParams& params) {
-  const std::size_t n = 3 * atoms, batch = x0.size() / n;
-  BatchRun ref{x0, std::vector<BatchedLbfgsResult>(batch)};
-  LennardJones lj(atoms);
-  for (std::size_t b = 0; b < batch; ++b) {
-    std::vector<double> x(x0.begin() + b * n, x0.begin() + (b + 1) * n);
-    const LbfgsResult r = Lbfgs(params).minimize(lj, x);
-    std::copy(x.begin(), x.end(), ref.x.begin() + b * n);
-    ref.results[b] = {r.energy, r.rmsGradient, r.functionCalls, r.iterations, r.status};
-  }
-  return ref;
-}
-
 TEST(BatchedLbfgsRoundsTwin, MixedBatchStatusesMatchTheReference) {
   for (std::size_t atoms : {13, 38, 75}) {
     const LbfgsParams params = benchParams(60);
     const std::vector<double> x0 = mixedBatch(atoms, 3 + atoms, 0);
-    const BatchRun ref = singleStructureRuns(atoms, x0, params);
+    const MinimisedBatch ref = lbfgsOneByOne(atoms, x0, params);
     BatchedLennardJones potential(atoms, 2);
     BatchedLbfgsRoundsTwin twin(potential, params, {}, 2);
-    const BatchRun got = runBatch(twin, x0);
+    const MinimisedBatch got = minimiseBatch(twin, x0);
     for (int role : {kNearMinimum, kAtMinimum, kExactOverlap}) {
       EXPECT_EQ(got.results[role].status, ref.results[role].status) << atoms << " role " << role;
       EXPECT_EQ(got.results[role].iterations, ref.results[role].iterations);
@@ -189,11 +155,11 @@ TEST(BatchedLbfgsRoundsTwin, AgreesWithTheReferenceToRoundOffInsideABasin) {
       const std::vector<double> s = perturbed(quenchedMinimum(atoms, 200 + b), 0.1, 300 + b);
       x0.insert(x0.end(), s.begin(), s.end());
     }
-    const BatchRun ref = singleStructureRuns(atoms, x0, params);
+    const MinimisedBatch ref = lbfgsOneByOne(atoms, x0, params);
     BatchedLennardJones potential(atoms, 1);
     for (int threads : {32, 64}) {
       BatchedLbfgsRoundsTwin twin(potential, params, roundsOptions(threads), 2);
-      const BatchRun got = runBatch(twin, x0);
+      const MinimisedBatch got = minimiseBatch(twin, x0);
       int sameIterations = 0, maxDifference = 0;
       for (std::size_t b = 0; b < ref.results.size(); ++b) {
         EXPECT_EQ(got.results[b].converged(), ref.results[b].converged());
@@ -235,11 +201,11 @@ TEST(BatchedLbfgsRoundsTwin, StopRequestEndsTheUnfinishedStructures) {
   const std::vector<double> x0 = mixedBatch(atoms, 53, 2);
   BatchedLennardJones plain(atoms, 1);
   BatchedLbfgsRoundsTwin full(plain, params, roundsOptions(0, 3), 1);
-  const BatchRun reference = runBatch(full, x0);
+  const MinimisedBatch reference = minimiseBatch(full, x0);
   clearStopRequest();
   StopAfterRounds potential(atoms, 12);
   BatchedLbfgsRoundsTwin twin(potential, params, roundsOptions(0, 3), 1);
-  const BatchRun stopped = runBatch(twin, x0);
+  const MinimisedBatch stopped = minimiseBatch(twin, x0);
   const bool stayed = stopRequested();
   clearStopRequest();
   ASSERT_TRUE(stayed);
