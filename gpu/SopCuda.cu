@@ -401,12 +401,9 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
     return e;
   }
 
-  /// Enqueues one step on `stream` and flips the buffer parities it uses; `forced` builds the cell
-  /// list first and every row in the step. Host state other than the parities is not touched,
-  /// so that graph capture can call it.
-  void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg) {
-    const bool byDisplacement = params.rebuildInterval == 0;
-    if (!stepTemplate) {  // the step-invariant arguments, built once (host time per launch)
+  /// The step-invariant arguments, built once (host time per launch).
+  const SopStepArgs<R>* stepArgsTemplate() {
+    if (!stepTemplate) {
       stepTemplate = std::make_unique<SopStepArgs<R>>();
       stepTemplate->topology = system.topologyView();
       stepTemplate->list = system.listView();
@@ -416,6 +413,15 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       stepTemplate->noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
       stepTemplate->timeStep = params.langevin.timeStep;
     }
+    return stepTemplate.get();
+  }
+
+  /// Enqueues one step on `stream` and flips the buffer parities it uses; `forced` builds the cell
+  /// list first and every row in the step. Host state other than the parities is not touched,
+  /// so that graph capture can call it.
+  void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg) {
+    const bool byDisplacement = params.rebuildInterval == 0;
+    stepArgsTemplate();
     SopCellArgs<R> cells;
     cells.list = stepTemplate->list;
     cells.beads = system.n;
@@ -446,6 +452,22 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       flg = 1 - flg;
     }
     cur = 1 - cur;
+  }
+
+  /// k steps as one persistent launch on the legacy default stream (fixed schedule, no rebuild
+  /// due): the step counter of parity `current` is read, and the one the next plain step reads
+  /// (parity current ^ (k & 1)) receives the step number after them.
+  void enqueuePersistent(int k) {  // graphStream is blocking: ordered with this stream
+    SopStepArgs<R> step = *stepArgsTemplate();
+    step.streams = streams.view();
+    step.d_step = stepCounter.data() + current;
+    const int after = (k % 2 == 0) ? current : 1 - current;
+    step.d_stepNext = stepCounter.data() + after;
+    step.d_posIn = pos[current].data();
+    step.d_posOut = pos[1 - current].data();
+    step.rebuildMode = 0;
+    launchSopPersistentSteps(step, k, nullptr);
+    current = after;
   }
 
   /// The graph of params.cudaGraphSteps plain steps starting from parities (cur, flg), captured
@@ -484,6 +506,18 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       // Steps until the next forced rebuild (fixed schedule) bound a graph launch.
       const long untilRebuild =
           byDisplacement ? count : params.rebuildInterval - steps % params.rebuildInterval;
+      // Persistent launches: fixed schedule only (the displacement test and the cell build
+      // between steps are separate kernels), up to the next forced rebuild.
+      const long persistent = params.cudaPersistentSteps;
+      if (!forced && !byDisplacement && persistent > 0 &&
+          params.langevin.generator != RngKind::LaggedFibonacci) {
+        const long k = std::min({persistent, count - done, untilRebuild});
+        enqueuePersistent(static_cast<int>(k));
+        for (long s = 0; s < k; ++s) streams.advance();
+        steps += k;
+        done += k;
+        continue;
+      }
       if (!forced && graphSteps > 0 && count - done >= graphSteps && untilRebuild >= graphSteps) {
         // Capture (which creates graphStream on first use) strictly before graphStream is read:
         // cudaGraphLaunch(graphFor(...), graphStream->stream) left the order of the two argument

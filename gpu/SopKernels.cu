@@ -1,3 +1,6 @@
+#include <cooperative_groups.h>
+
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cub/block/block_reduce.cuh>
@@ -277,6 +280,24 @@ struct SopIndexPair<int> {
 };
 static_assert(kSopPairsPerLoad == 2, "SopIndexPair reads two entries per load");
 
+/// Position j as sopLoad, through the coherent path when kCoherent: the persistent kernel reads
+/// positions that other blocks wrote earlier in the same launch (before a grid barrier), which
+/// the read-only (non-coherent) path does not promise to see. The same values either way.
+template <bool kCoherent, class R>
+__device__ __forceinline__ SopPos4<R> sopLoadPos(const SopPos4<R>* base, unsigned int j) {
+  if constexpr (!kCoherent) {
+    return sopLoad(base, j);
+  } else if constexpr (sizeof(R) == 4) {  // ld.global.ca: a weak load, cached in L1 as __ldg
+    const float4 v = __ldca(reinterpret_cast<const float4*>(base) + j);
+    return {v.x, v.y, v.z, v.w};
+  } else {
+    const double2* q = reinterpret_cast<const double2*>(base + j);
+    const double2 a = __ldca(q);
+    const double2 b = __ldca(q + 1);
+    return {a.x, a.y, b.x, b.y};
+  }
+}
+
 /// 1/sqrt(x) without a division: in float one MUFU op (rsqrt.approx, relative error below
 /// 2^-22.9 against FP32's own 2^-24 rounding; ftz only touches x < 1.2e-38 A^2); in double CUDA's
 /// rsqrt (1 ulp), so the double path stays at rounding distance from the CPU twin.
@@ -303,13 +324,18 @@ __device__ __forceinline__ R laneSum(R v) {
   return v;
 }
 
-/// kIntegrate: the Langevin step (no energies); otherwise the gradient and, when d_beadEnergy is
-/// set, the per-bead energies (K unused).
-template <class R, class Index, RngKind K, bool kIntegrate>
-__global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
+/// One tile (kSopBeadsPerBlock beads, one block) of one step: tile `tile` of replica r, which
+/// has tilesPerReplica tiles, from posIn to posOut at step number `step`. kIntegrate: the Langevin
+/// step (no energies); otherwise the gradient and, when d_beadEnergy is set, the per-bead
+/// energies (K unused). kCoherent: positions through the coherent path (sopLoadPos). The plain
+/// kernel runs one tile per block, the persistent kernel loops over tiles and steps; the
+/// arithmetic of a bead is the same code in both, so they give the same bits.
+template <class R, class Index, RngKind K, bool kIntegrate, bool kCoherent>
+__device__ __forceinline__ void sopStepTile(const SopStepArgs<R>& a, const SopPos4<R>* posIn,
+                                            SopPos4<R>* posOut, int tile, int r,
+                                            int tilesPerReplica, unsigned long long step) {
   const SopTopologyView<R>& top = a.topology;
   const int n = top.beads;
-  const int r = blockIdx.y;
   // Warp 0 is the bead warp: it draws the random numbers of the block's kSopBeadsPerBlock beads
   // (one per lane) while warps 1.. sum their forces, kSopLanes threads per bead sharing its native
   // list and Verlet row (enough threads to fill the device with one 7000-bead replica); then it
@@ -318,18 +344,17 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   // Thread among the pair warps (0 in the bead warp, which has no bead of its own there).
   const int pairThread = beadWarp ? 0 : static_cast<int>(threadIdx.x) - 32;
   const int lane = pairThread % kSopLanes;
-  const int i = blockIdx.x * kSopBeadsPerBlock + pairThread / kSopLanes;
+  const int i = tile * kSopBeadsPerBlock + pairThread / kSopLanes;
   const bool active = !beadWarp && i < n;
   const std::size_t total = static_cast<std::size_t>(n) * a.list.replicas;
   const std::size_t g = static_cast<std::size_t>(r) * n + i;
-  const SopPos4<R>* posR = sopOpaque(a.d_posIn + static_cast<std::size_t>(r) * n);
+  const SopPos4<R>* posR = sopOpaque(posIn + static_cast<std::size_t>(r) * n);
   const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
-  const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
   const double time = static_cast<double>(step) * a.timeStep;  // ps
 
   static_assert(kSopBeadsPerBlock <= 32, "one warp does the per-bead work of a block");
   const int beadSlot = threadIdx.x;  // the bead warp's bead (< kSopBeadsPerBlock)
-  const int ib = blockIdx.x * kSopBeadsPerBlock + beadSlot;
+  const int ib = tile * kSopBeadsPerBlock + beadSlot;
   const bool beadLane = beadWarp && beadSlot < kSopBeadsPerBlock && ib < n;
   __shared__ R noise[3][kSopBeadsPerBlock];
   if constexpr (kIntegrate) {
@@ -345,7 +370,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   }
 
   SopPos4<R> p{R(0), R(0), R(0), R(0)};
-  if (active) p = sopLoad(posR, i);
+  if (active) p = sopLoadPos<kCoherent>(posR, i);
   int neighbours = 0;
   if (active && rebuild) neighbours = sopBuildRow<R, Index>(a, r, i, g, total, p, posR, lane);
   __syncwarp();  // the row written by the lanes of a bead is read by all of them
@@ -372,7 +397,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
       if (j >= 0) {
         const R r0 = lane == 0 ? top.d_bondPrevR0[i] : top.d_bondNextR0[i];
-        const SopPos4<R> q = sopLoad(posR, j);
+        const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
         const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
         const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
         add(t, dx, dy, dz);
@@ -388,7 +413,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     for (int k = lane, m = 0; k < natives; k += kSopLanes, ++m) {
       const int j = __ldg(nativeIndex + m * nativeStride);
       const R r0sq = __ldg(nativeR0sq + m * nativeStride);
-      const SopPos4<R> q = sopLoad(posR, j);
+      const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const SopTerm<R> t =
           sopNativeFromInverse(sopRecip(dx * dx + dy * dy + dz * dz), r0sq, top.nativeEpsilon);
@@ -406,7 +431,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     using Pair = SopIndexPair<Index>;
     const SopRepulsion<R> rep = top.repulsion;
     auto repulse = [&](int j, bool valid) {
-      const SopPos4<R> q = sopLoad(posR, j);
+      const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
       const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       const R r2 = dx * dx + dy * dy + dz * dz;
       const R rinv = sopRsqrt(r2);
@@ -477,7 +502,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
     const int b = beadSlot;
     if (beadLane) {
       const std::size_t gb = static_cast<std::size_t>(r) * n + ib;
-      const SopPos4<R> pb = sopLoad(posR, ib);
+      const SopPos4<R> pb = sopLoadPos<kCoherent>(posR, ib);
       R hx = beadSum[0][b], hy = beadSum[1][b], hz = beadSum[2][b];
       // Cantilever spring on the pulled bead, and the indentation tip.
       if (ib == ext.pulledBead) {
@@ -510,7 +535,7 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
           o.y = pb.y - a.mobilityStep * hy + a.noiseAmplitude * noise[1][b];
           o.z = pb.z - a.mobilityStep * hz + a.noiseAmplitude * noise[2][b];
         }
-        a.d_posOut[gb] = o;
+        posOut[gb] = o;
         if (a.d_rebuildNext != nullptr) {
           const SopPos4<R> at = rebuild ? pb : a.list.d_posAtBuild[gb];
           const R dx = o.x - at.x, dy = o.y - at.y, dz = o.z - at.z;
@@ -531,9 +556,6 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   }
 
   if constexpr (!kIntegrate) return;
-  // The step counter: read from d_step by every block, written (step + 1) to the other buffer
-  // d_stepNext, which the next step reads (no per-block atomics).
-  if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0) *a.d_stepNext = step + 1;
   if (!ext.indentation) return;  // uniform over the grid
   // Indentation: the tip moves on its axis by its own overdamped step, driven by the cantilever
   // spring and the summed bead reactions (deterministic: block sums, then the last block of the
@@ -541,17 +563,19 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
   using BlockReduce = cub::BlockReduce<double, kSopStepBlock>;
   __shared__ typename BlockReduce::TempStorage reduceStorage;
   __shared__ bool isLastOfReplica;
-  double* partial = ext.d_tipPartial + static_cast<std::size_t>(r) * gridDim.x;
+  double* partial = ext.d_tipPartial + static_cast<std::size_t>(r) * tilesPerReplica;
   const double blockSum = BlockReduce(reduceStorage).Sum(tipPartial);
   if (threadIdx.x == 0) {
-    partial[blockIdx.x] = blockSum;
+    partial[tile] = blockSum;
     __threadfence();
-    isLastOfReplica = atomicAdd(&ext.d_tipDone[r], 1u) == gridDim.x - 1;
+    isLastOfReplica =
+        atomicAdd(&ext.d_tipDone[r], 1u) == static_cast<unsigned int>(tilesPerReplica - 1);
   }
   __syncthreads();
   if (isLastOfReplica) {
     double sum = 0.0;
-    for (unsigned int b = threadIdx.x; b < gridDim.x; b += kSopStepBlock)
+    for (unsigned int b = threadIdx.x; b < static_cast<unsigned int>(tilesPerReplica);
+         b += kSopStepBlock)
       sum += __ldcg(&partial[b]);
     __syncthreads();  // reduceStorage is reused
     const double dUdz = BlockReduce(reduceStorage).Sum(sum);
@@ -562,6 +586,43 @@ __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a)
       ext.d_tipDone[r] = 0u;
     }
   }
+}
+
+/// One step (or one gradient evaluation): block (x, y) is tile x of replica y.
+template <class R, class Index, RngKind K, bool kIntegrate>
+__global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
+  const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
+  // The step counter: read from d_step by every block, written (step + 1) to the other buffer
+  // d_stepNext, which the next step reads (no per-block atomics).
+  if (kIntegrate && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
+    *a.d_stepNext = step + 1;
+  sopStepTile<R, Index, K, kIntegrate, false>(a, a.d_posIn, a.d_posOut, blockIdx.x, blockIdx.y,
+                                              gridDim.x, step);
+}
+
+/// `steps` Langevin steps in one cooperative launch (fixed list: no rebuild inside): every block
+/// loops over the tiles (replica-major) of a step, then the grid barrier; positions ping-pong
+/// between a.d_posIn and a.d_posOut, so after an odd count they end in d_posOut, after an even
+/// one in d_posIn. Block 0 writes the step number after the last step to *a.d_stepNext.
+template <class R, class Index, RngKind K>
+__global__ void __launch_bounds__(kSopStepBlock) sopPersistentKernel(SopStepArgs<R> a, int steps) {
+  const unsigned long long first = *a.d_step;
+  const int tilesPerReplica = (a.topology.beads + kSopBeadsPerBlock - 1) / kSopBeadsPerBlock;
+  const int tiles = tilesPerReplica * a.list.replicas;
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  SopPos4<R>* const first0 = const_cast<SopPos4<R>*>(a.d_posIn);
+  for (int k = 0; k < steps; ++k) {
+    const bool odd = (k & 1) != 0;
+    const SopPos4<R>* in = odd ? a.d_posOut : first0;
+    SopPos4<R>* out = odd ? first0 : a.d_posOut;
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+      sopStepTile<R, Index, K, true, true>(a, in, out, t % tilesPerReplica, t / tilesPerReplica,
+                                           tilesPerReplica, first + k);
+      __syncthreads();  // the block's shared arrays are reused by its next tile
+    }
+    grid.sync();  // every position of step k is written before step k + 1 reads it
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) *a.d_stepNext = first + steps;
 }
 
 // ---- energies, packing -------------------------------------------------------------------------
@@ -668,6 +729,67 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
 }
 
 template <class R>
+void launchSopPersistentSteps(const SopStepArgs<R>& a, int steps, cudaStream_t stream) {
+  const int n = a.topology.beads;
+  requireArg(steps >= 1, "persistent steps must be >= 1");
+  requireArg(n > 0, "topology.beads must be > 0");
+  requireArg(a.list.replicas > 0, "replicas must be > 0");
+  requireArg(
+      static_cast<double>(n) * a.list.replicas * sopListCapacity(a.list.maxNeighbours) < INT_MAX,
+      "beads x replicas x maxNeighbours must stay below 2^31");
+  requireArg(!a.list.shortIndices || n <= 65536, "16-bit neighbour indices need <= 65536 beads");
+  requireArg(a.integrate && a.d_beadEnergy == nullptr, "persistent steps integrate");
+  requireArg(a.rebuildMode == 0 && a.d_rebuildNext == nullptr,
+             "persistent steps keep the list (fixed rebuild interval, no rebuild inside)");
+  requireArg(
+      a.streams.kind != RngKind::LaggedFibonacci,
+      "persistent steps: Lagged Fibonacci moves its ring offset every step (plain launches)");
+  requireArg(a.d_posIn != nullptr && a.d_posOut != nullptr && a.d_posOut != a.d_posIn &&
+                 a.list.d_neighbour != nullptr && a.list.d_neighbourCount != nullptr &&
+                 a.list.d_posAtBuild != nullptr,
+             "positions and neighbour-list pointers must be set");
+  requireArg(a.streams.streams == static_cast<std::size_t>(n) * a.list.replicas,
+             "one random stream per bead of every replica");
+  requireArg(a.d_step != nullptr && a.d_stepNext != nullptr,
+             "persistent steps need d_step and d_stepNext");
+  requireArg(!a.external.indentation ||
+                 (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
+             "indentation needs d_tip, d_tipPartial and d_tipDone");
+  int device = 0, cooperative = 0, sms = 0;
+  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+  LANDSCAPE_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  LANDSCAPE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (cooperative == 0)
+    throw std::runtime_error("SOP persistent steps: the device has no cooperative launch");
+  const long tiles = static_cast<long>(sopStepBlocksPerReplica(n)) * a.list.replicas;
+  dispatchRngKind(a.streams.kind, [&](auto kind) {
+    constexpr RngKind K = decltype(kind)::value;
+    if constexpr (K != RngKind::LaggedFibonacci) {
+      auto launch = [&](auto kernel) {
+        // Every block must be resident at once (the grid barrier): at most the blocks the
+        // device holds, and no more than there are tiles.
+        int perSm = 0;
+        LANDSCAPE_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kSopStepBlock, 0));
+        if (perSm < 1) throw std::runtime_error("SOP persistent steps: the kernel does not fit");
+        const unsigned int blocks =
+            static_cast<unsigned int>(std::min<long>(tiles, static_cast<long>(perSm) * sms));
+        SopStepArgs<R> args = a;
+        int count = steps;
+        void* params[] = {&args, &count};
+        LANDSCAPE_CUDA_CHECK(cudaLaunchCooperativeKernel(
+            reinterpret_cast<void*>(kernel), dim3(blocks), dim3(kSopStepBlock), params, 0, stream));
+      };
+      if (a.list.shortIndices)
+        launch(sopPersistentKernel<R, std::uint16_t, K>);
+      else
+        launch(sopPersistentKernel<R, int, K>);
+    }
+  });
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+template <class R>
 void launchSopCells(const SopCellArgs<R>& a, cudaStream_t stream) {
   requireArg(a.beads > 0 && a.list.replicas > 0, "beads and replicas must be > 0");
   requireArg(a.d_pos != nullptr && a.list.d_grid && a.list.d_cellStart && a.list.d_cellBeads &&
@@ -706,6 +828,7 @@ void launchSopUnpack(const SopPos4<R>* d_pos, int beads, double* d_x, cudaStream
 #define LANDSCAPE_SOP_INSTANTIATE(R)                                                          \
   template void launchSopStep<R>(const SopStepArgs<R>&, cudaStream_t);                        \
   template void launchSopCells<R>(const SopCellArgs<R>&, cudaStream_t);                       \
+  template void launchSopPersistentSteps<R>(const SopStepArgs<R>&, int, cudaStream_t);        \
   template void launchSopPack<R>(const double*, int, SopPos4<R>*, const SopPos4<R>*, R, int*, \
                                  cudaStream_t);                                               \
   template void launchSopUnpack<R>(const SopPos4<R>*, int, double*, cudaStream_t);

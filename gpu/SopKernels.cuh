@@ -195,6 +195,17 @@ struct SopCellArgs {
 template <class R>
 void launchSopStep(const SopStepArgs<R>& args, cudaStream_t stream);
 
+/// Enqueues `steps` >= 1 Langevin steps as one cooperative (persistent) launch: a grid barrier
+/// between steps instead of a kernel launch, the same per-bead arithmetic as launchSopStep, so
+/// the same bits. Needs integrate, rebuildMode 0 with no displacement test (a fixed rebuild
+/// interval, no rebuild due in these steps) and a generator other than Lagged Fibonacci. Reads
+/// the step number from *d_step and writes the number after the last step to *d_stepNext (may
+/// be d_step); positions start in d_posIn and end in d_posOut after an odd count, in d_posIn
+/// after an even one. Throws std::invalid_argument for bad args, std::runtime_error without
+/// cooperative launch.
+template <class R>
+void launchSopPersistentSteps(const SopStepArgs<R>& args, int steps, cudaStream_t stream);
+
 /// Enqueues the cell-list build of every (or every flagged) replica.
 template <class R>
 void launchSopCells(const SopCellArgs<R>& args, cudaStream_t stream);

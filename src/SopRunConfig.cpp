@@ -78,7 +78,8 @@ void addDynamics(Table& t) {
         fieldOf(&C::steps))
       .atLeast(0)
       .notInCheckpoint();  // a resumed run may go on for longer
-  t.add("dt", "DT", "time step; below xi / (2 k_FENE) for Euler stability (0.18 ps with the sop-gpu "
+  t.add("dt", "DT",
+        "time step; below xi / (2 k_FENE) for Euler stability (0.18 ps with the sop-gpu "
         "friction, 25 ps with bulk water)",
         langevin(&LangevinParams::timeStep))
       .unit("ps")
@@ -117,6 +118,12 @@ void addDynamics(Table& t) {
         dynamics(&D::cudaGraphSteps))
       .atLeast(0)
       .notInCheckpoint();  // the same kernels either way: the same bits
+  t.add("cuda-persistent-steps", "N",
+        "CUDA: up to N steps per persistent cooperative launch (fixed --rebuild-interval only; "
+        "0: off)",
+        dynamics(&D::cudaPersistentSteps))
+      .atLeast(0)
+      .notInCheckpoint();  // the same per-bead arithmetic: the same bits
 }
 
 void addProtocols(Table& t) {

@@ -39,7 +39,7 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments);
 
 /// The options a resumed run must share with the one that wrote sop.checkpoint: all but --pdb
 /// (whose contents the checkpoint's digest checks), --steps, --output, --resume, --quiet and
-/// --cuda-graph-steps.
+/// --cuda-graph-steps and --cuda-persistent-steps.
 CheckpointFingerprint sopFingerprint(const SopRunConfig& config);
 
 /// The contents of docs/sop-options.md: the options as Markdown tables.

@@ -207,6 +207,79 @@ TEST(SopDynamicsCuda, CudaGraphRunsEqualPlainLaunchesBitForBit) {
   }
 }
 
+// Persistent launches (several steps per cooperative kernel, a grid barrier between steps) run
+// the plain kernel's per-bead code: the same bits, for pulling and indentation, both precisions,
+// the stateful generators and Philox, chunks that end between and at forced rebuilds, and (200
+// replicas of 1TIT: 800 tiles) more tiles than the device holds blocks at once.
+TEST(SopDynamicsCuda, PersistentStepsEqualPlainLaunchesBitForBit) {
+  SKIP_WITHOUT_GPU();
+  const auto path = testDataPath("sop/1TIT.pdb");
+  if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
+  const SopTopology t = readSopTopology(*path);
+  struct Case {
+    RngKind kind;
+    Precision precision;
+    bool indent;
+    int replicas;
+  };
+  const Case cases[] = {{RngKind::Philox, Precision::Double, false, 3},
+                        {RngKind::Philox, Precision::Single, true, 3},
+                        {RngKind::HybridTaus, Precision::Double, true, 2},
+                        {RngKind::Lcg, Precision::Single, false, 2},
+                        {RngKind::Ran2, Precision::Double, false, 2},
+                        {RngKind::Philox, Precision::Single, true, 200}};
+  for (const Case& c : cases) {
+    SopDynamicsParams p = dynamicsParams(c.replicas);
+    p.langevin.generator = c.kind;
+    p.precision = c.precision;
+    p.rebuildInterval = 30;
+    p.skin = 1.0;
+    p.pulling.enabled = !c.indent;
+    p.indentation.enabled = c.indent;
+    p.indentation.startGap = 0.5;
+    p.indentation.speed = 0.2;
+    p.indentation.tipFriction = 1.0;
+    auto plain = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
+    p.cudaPersistentSteps = 7;  // odd: the position and counter parities change per launch
+    auto persistent = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
+    for (long chunk : {5L, 40L, 33L, 100L, 1L}) {
+      plain->run(chunk);
+      persistent->run(chunk);
+    }
+    const std::string what = rngKindName(c.kind) + " " + precisionName(c.precision) +
+                             (c.indent ? " indentation" : " pulling");
+    EXPECT_EQ(persistent->stepsDone(), plain->stepsDone()) << what;
+    for (int r = 0; r < p.replicas; ++r) {
+      EXPECT_EQ(persistent->positions(r), plain->positions(r)) << what << " replica " << r;
+      EXPECT_EQ(persistent->tipPosition(r), plain->tipPosition(r)) << what;
+    }
+    EXPECT_EQ(persistent->rebuilds(), plain->rebuilds()) << what;
+  }
+}
+
+// Displacement-triggered rebuilds and Lagged Fibonacci fall back to plain launches: the option
+// changes nothing there.
+TEST(SopDynamicsCuda, PersistentStepsFallBackWhereTheyDoNotApply) {
+  SKIP_WITHOUT_GPU();
+  const auto path = testDataPath("sop/1TIT.pdb");
+  if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
+  const SopTopology t = readSopTopology(*path);
+  for (long interval : {0L, 25L}) {
+    SopDynamicsParams p = dynamicsParams(2);
+    p.rebuildInterval = interval;
+    p.langevin.generator = interval == 0 ? RngKind::Philox : RngKind::LaggedFibonacci;
+    p.skin = 0.5;
+    auto plain = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
+    p.cudaPersistentSteps = 16;
+    auto persistent = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
+    plain->run(120);
+    persistent->run(120);
+    for (int r = 0; r < p.replicas; ++r)
+      EXPECT_EQ(persistent->positions(r), plain->positions(r)) << "interval " << interval;
+    EXPECT_EQ(persistent->rebuilds(), plain->rebuilds());
+  }
+}
+
 TEST(SopDynamicsCuda, FreeBeadRecoversKTOverXiInFloat) {
   SKIP_WITHOUT_GPU();
   std::vector<SopBead> beads(64);

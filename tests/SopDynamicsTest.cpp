@@ -76,6 +76,16 @@ TEST(SopDynamics, ParamsCheckNamesTheField) {
   p.replicas = 1;
   p.pulling.enabled = p.indentation.enabled = true;
   EXPECT_THROW(p.check(), std::invalid_argument);
+  p.pulling.enabled = false;
+  p.cudaPersistentSteps = -1;
+  try {
+    p.check();
+    ADD_FAILURE() << "a negative cudaPersistentSteps was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cudaPersistentSteps"), std::string::npos) << e.what();
+  }
+  p.cudaPersistentSteps = 7;  // any count: the kernel takes odd runs too
+  EXPECT_NO_THROW(p.check());
 }
 
 /// Titin I27 pulled by its C terminus with the N terminus fixed: the force rises to a peak while

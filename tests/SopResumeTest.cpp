@@ -149,6 +149,10 @@ TEST(SopResume, CudaDynamicsRestoredFromASavedStateIsTheUninterruptedRun) {
   SopDynamicsParams g = paramsFor(Protocol::None, RngKind::Ran2);
   g.cudaGraphSteps = 8;
   expectResumeIsExact(Backend::Cuda, g, 100, 300);
+  SopDynamicsParams k = paramsFor(Protocol::Indentation, RngKind::Philox);
+  k.rebuildInterval = 40;
+  k.cudaPersistentSteps = 9;
+  expectResumeIsExact(Backend::Cuda, k, 130, 400);
 }
 
 SopCheckpoint sampleCheckpoint() {

@@ -11,13 +11,21 @@
 // (SopDynamicsParams::cudaGraphSteps) instead of one host launch per kernel: 166 steps per graph
 // for sop-gpu (6 graphs fill the 999 steps between two forced rebuilds), 100 for default. The
 // graph path crashed on its first real-GPU run (H100, 2026-11-22; fixed since, see docs/sop.md);
-// it stays opt-in.
-// The floor is the memory traffic of one step (neighbour indices of every row read once, plus
-// positions, native list and the output) over the copy bandwidth (DESIGN.md "Performance method").
+// it stays opt-in. With --persistent, sop-gpu+P runs the 999 steps between two forced rebuilds
+// as one persistent cooperative kernel (SopDynamicsParams::cudaPersistentSteps; fixed rebuild
+// interval only, so no default+P).
+// Two floors per row: the byte floor, the memory traffic of one step (neighbour indices of every
+// row read once, plus positions, native list and the output) over the copy bandwidth (DESIGN.md
+// "Performance method"), and the issue floor, the warp instructions of the pair loops (every
+// list and native pair from both beads, kIssuePerPair and kIssuePerNative instructions each,
+// estimated from the float pair loop) over the device's issue rate (SMs x 4 schedulers x
+// clock). Rows of the sop-gpu setting also print SOP-GPU's time on an H200 (the anchor), the
+// speedup over it and the issue-17 target (1 replica <= 4 us, 16 replicas <= 20 us per step).
+// The table is Markdown, ready to paste into docs/benchmarks.md.
 // One CPU reference line (double, one replica, a few steps) shows the serial cost.
 //
 // Usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]
-//                  [--bandwidth BYTES_PER_S] [--graphs]
+//                  [--bandwidth BYTES_PER_S] [--sms N] [--clock-ghz F] [--graphs] [--persistent]
 //   --pdb        default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb, else
 //                <source>/tests/data/sop/PF8_protofilament_ca.pdb
 //   --steps      timed steps per cell (default 20000, after 2000 warm-up steps)
@@ -49,8 +57,22 @@ struct Setting {
   Precision precision;
   double cutoff, skin;
   long rebuildInterval;
-  int graphSteps;  ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
+  int graphSteps;           ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
+  int persistentSteps = 0;  ///< n > 0: up to n steps per persistent cooperative launch
 };
+
+/// Thread instructions per list pair in the float pair loop, estimated from sopStepKernel<float,
+/// uint16>'s body (3 FADD, FMUL + 2 FFMA for r^2, MUFU.RSQ, 3 FMUL for r^-8, FMUL, FFMA, FMNMX,
+/// 3 FFMA, the 16 B position load, the index extraction and the address), and per native pair
+/// (the same plus the r0^2 load and the Lennard-Jones terms, about 28).
+constexpr double kIssuePerPair = 20.0, kIssuePerNative = 28.0;
+
+/// The issue-17 target per step (us) for the sop-gpu setting, or 0 where none was set.
+double targetMicroseconds(int replicas) {
+  if (replicas == 1) return 4.0;
+  if (replicas == 16) return 20.0;
+  return 0.0;
+}
 
 /// SOP-GPU's published time per step on an H200 (issue 8), or 0 where none was given.
 double sopGpuMicroseconds(int replicas) {
@@ -67,8 +89,7 @@ double floorBytes(const SopTopology& t, long pairs, int replicas, Precision prec
   const double n = static_cast<double>(t.beadCount());
   const double index = t.beadCount() <= 65536 ? 2.0 : 4.0;  // 16-bit Verlet-list indices
   const double rowIndices = 2.0 * pairs * index + n * 4.0;  // both directions, plus counts
-  const double natives =
-      2.0 * t.contacts.size() * (4.0 + (precision == Precision::Single ? 4 : 8));
+  const double natives = 2.0 * t.contacts.size() * (4.0 + (precision == Precision::Single ? 4 : 8));
   return replicas * (rowIndices + 2.0 * n * pos) + natives + n * 24.0;
 }
 
@@ -83,14 +104,17 @@ struct Options {
   std::vector<int> replicaCounts{1, 4, 16};
   long steps = 20000, cpuSteps = 20;
   double bandwidth = 3.2e12;
-  bool graphs = false;
+  int sms = 132;
+  double clockGhz = 1.98;
+  bool graphs = false, persistent = false;
 };
 
 OptionTable<Options> optionTable() {
   OptionTable<Options> t("bench_sop");
   t.about =
       "usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]\n"
-      "                 [--bandwidth BYTES_PER_S] [--graphs]\n"
+      "                 [--bandwidth BYTES_PER_S] [--sms N] [--clock-ghz F] [--graphs]\n"
+      "                 [--persistent]\n"
       "Microseconds per Langevin step of the SOP model for the PF8 protofilament (6928 beads), "
       "with\n"
       "SOP-GPU's settings (FP32, repulsion cut at 20 A, list rebuilt every 1000 steps) and this\n"
@@ -111,8 +135,18 @@ OptionTable<Options> optionTable() {
         fieldOf(&Options::bandwidth))
       .unit("bytes/s")
       .positive();
+  t.add("sms", "N", "streaming multiprocessors for the issue floor (H100/H200 SXM: 132)",
+        fieldOf(&Options::sms))
+      .atLeast(1);
+  t.add("clock-ghz", "F", "SM clock for the issue floor (H100/H200 SXM boost: 1.98)",
+        fieldOf(&Options::clockGhz))
+      .unit("GHz")
+      .positive();
   t.flag("graphs", "also time steps replayed as CUDA Graphs (settings ending in +G)",
          fieldOf(&Options::graphs));
+  t.flag("persistent",
+         "also time sop-gpu with 999 steps per persistent cooperative launch (sop-gpu+P)",
+         fieldOf(&Options::persistent));
   return t;
 }
 
@@ -133,11 +167,18 @@ int run(int argc, char** argv) {
     settings.push_back({"sop-gpu+G", Precision::Single, 20.0, 1e-3, 1000, 166});
     settings.push_back({"default+G", Precision::Single, 8.0, 3.0, 0, 100});
   }
+  if (o.persistent) settings.push_back({"sop-gpu+P", Precision::Single, 20.0, 1e-3, 1000, 0, 999});
+  const double issueRate = 4.0 * o.sms * o.clockGhz * 1e9;  // warp instructions per second
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each row reaches a pipe as soon as it is measured
   std::printf("# bench_sop: %s\n# device: %s\n", pdb.c_str(), gpuDescription().c_str());
-  std::printf("# %-10s %-6s %8s %8s %10s %10s %10s %8s %10s %9s %8s\n", "setting", "prec",
-              "replicas", "beads", "us/step", "ns/bead", "floor_us", "x_floor", "rebuilds",
-              "SOP-GPU", "speedup");
+  std::printf(
+      "# byte floor: bytes per step / %.3g B/s; issue floor: pair-loop warp instructions / "
+      "(4 x %d SMs x %.3g GHz); anchor: SOP-GPU on an H200 (issue 8)\n\n",
+      bandwidth, o.sms, o.clockGhz);
+  std::printf(
+      "| setting | precision | replicas | beads | us/step | byte floor (us) | x byte floor | issue "
+      "floor (us) | x issue floor | rebuilds | SOP-GPU anchor (us) | speedup | target (us) | "
+      "met |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 
   for (const Setting& s : settings) {
     SopParams params;
@@ -153,8 +194,19 @@ int run(int argc, char** argv) {
       dp.skin = s.skin;
       dp.rebuildInterval = s.rebuildInterval;
       dp.cudaGraphSteps = s.graphSteps;
+      dp.cudaPersistentSteps = s.persistentSteps;
       const double floorUs = 1e6 * floorBytes(topology, pairs, replicas, s.precision) / bandwidth;
+      const double issueUs =
+          1e6 * replicas *
+          (2.0 * pairs * kIssuePerPair + 2.0 * topology.contacts.size() * kIssuePerNative) / 32.0 /
+          issueRate;
       const double beads = static_cast<double>(topology.beadCount()) * replicas;
+      const bool anchored = s.rebuildInterval > 0;  // the sop-gpu rows
+      const double reference = anchored ? sopGpuMicroseconds(replicas) : 0.0;
+      const double target = anchored ? targetMicroseconds(replicas) : 0.0;
+      char ref[32] = "-", tgt[32] = "-";
+      if (reference > 0) std::snprintf(ref, sizeof ref, "%.0f", reference);
+      if (target > 0) std::snprintf(tgt, sizeof tgt, "<= %.0f", target);
 #ifdef LANDSCAPE_HAVE_CUDA
       if (gpuAvailable()) {
         SopDynamicsCuda md(topology, start, dp);
@@ -163,21 +215,22 @@ int run(int argc, char** argv) {
         const auto t0 = Clock::now();
         md.run(steps);
         const double us = 1e6 * std::chrono::duration<double>(Clock::now() - t0).count() / steps;
-        const double reference = sopGpuMicroseconds(replicas);
-        char ref[32] = "-", speed[32] = "-";
-        if (reference > 0 && s.rebuildInterval > 0) {
-          std::snprintf(ref, sizeof ref, "%.0f", reference);
-          std::snprintf(speed, sizeof speed, "%.2fx", reference / us);
-        }
-        std::printf("  %-10s %-6s %8d %8.0f %10.2f %10.3f %10.2f %8.2f %10ld %9s %8s\n", s.name,
-                    precisionName(s.precision).c_str(), replicas, beads, us, 1e3 * us / beads,
-                    floorUs, us / floorUs, md.rebuilds() - before, ref, speed);
+        char speed[32] = "-", met[32] = "-";
+        if (reference > 0) std::snprintf(speed, sizeof speed, "%.2fx", reference / us);
+        if (target > 0)
+          std::snprintf(met, sizeof met, "%s (gap %.2fx)", us <= target ? "yes" : "no",
+                        us / target);
+        std::printf(
+            "| %s | %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %ld | %s | %s | %s "
+            "| %s |\n",
+            s.name, precisionName(s.precision).c_str(), replicas, beads, us, floorUs, us / floorUs,
+            issueUs, us / issueUs, md.rebuilds() - before, ref, speed, tgt, met);
         continue;
       }
 #endif
-      std::printf("  %-10s %-6s %8d %8.0f %10s %10s %10.2f %8s %10s %9s %8s\n", s.name,
-                  precisionName(s.precision).c_str(), replicas, beads, "no GPU", "-", floorUs,
-                  "-", "-", "-", "-");
+      std::printf("| %s | %s | %d | %.0f | no GPU | %.2f | - | %.2f | - | - | %s | - | %s | - |\n",
+                  s.name, precisionName(s.precision).c_str(), replicas, beads, floorUs, issueUs,
+                  ref, tgt);
     }
   }
 
@@ -189,8 +242,8 @@ int run(int argc, char** argv) {
     const auto t0 = Clock::now();
     md.run(cpuSteps);
     const double us = 1e6 * std::chrono::duration<double>(Clock::now() - t0).count() / cpuSteps;
-    std::printf("  %-10s %-6s %8d %8zu %10.1f %10.3f   (CPU reference, one core)\n", "cpu",
-                "double", 1, topology.beadCount(), us, 1e3 * us / topology.beadCount());
+    std::printf("\nCPU reference (double, one replica, one core): %.1f us/step (%.3f ns/bead)\n",
+                us, 1e3 * us / topology.beadCount());
   }
   return 0;
 }

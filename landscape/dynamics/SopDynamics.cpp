@@ -33,6 +33,9 @@ void SopDynamicsParams::check() const {
   require(cudaGraphSteps >= 0 && cudaGraphSteps % 2 == 0,
           "SOP cudaGraphSteps must be 0 (off) or an even number of steps, got " +
               std::to_string(cudaGraphSteps));
+  require(cudaPersistentSteps >= 0,
+          "SOP cudaPersistentSteps must be >= 0 (0 = off), got " +
+              std::to_string(cudaPersistentSteps));
   if (pulling.enabled) {
     require(std::isfinite(pulling.springK) && pulling.springK > 0,
             "pulling springK (kcal/mol/A^2) must be > 0");

@@ -85,6 +85,11 @@ struct SopDynamicsParams {
   /// CUDA: replay runs of this many steps (even; 0 = off) as one captured CUDA Graph, which takes
   /// the per-launch host cost out of small systems. Not for Lagged Fibonacci (plain launches).
   int cudaGraphSteps = 0;
+  /// CUDA: run up to this many steps (0 = off) as one persistent cooperative kernel with a grid
+  /// barrier between steps (gpu/SopKernels.cuh launchSopPersistentSteps): the same bits as plain
+  /// launches, without a launch per step. Used only between the forced rebuilds of a fixed
+  /// rebuildInterval, and not for Lagged Fibonacci; elsewhere plain launches (or graphs).
+  int cudaPersistentSteps = 0;
   SopPullingParams pulling;
   SopIndentationParams indentation;
 
