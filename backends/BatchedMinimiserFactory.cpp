@@ -1,13 +1,16 @@
 #include "backends/BatchedMinimiserFactory.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
+#include "landscape/minimisation/BatchedLbfgsRoundsTwin.h"
 #include "landscape/minimisation/BatchedLbfgsTwin.h"
 #include "potentials/BatchedLennardJones.h"
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/BatchedLbfgsCuda.h"
+#include "gpu/BatchedLbfgsRoundsCuda.h"
 #include "gpu/BatchedLennardJonesCuda.h"
 #endif
 
@@ -26,6 +29,18 @@ class OwningBatchedLbfgs : public BatchedLbfgs {
   std::unique_ptr<BatchedPotential> m_potential;
 };
 
+// A minimiser that owns the potential it runs over.
+template <class Minimiser>
+class Owning : public Minimiser {
+ public:
+  template <class... Args>
+  explicit Owning(std::unique_ptr<BatchedPotential> potential, Args&&... args)
+      : Minimiser(*potential, std::forward<Args>(args)...), m_potential(std::move(potential)) {}
+
+ private:
+  std::unique_ptr<BatchedPotential> m_potential;  // destroyed first; used only inside minimise()
+};
+
 void requireCuda(const std::string& what) {
 #ifdef LANDSCAPE_HAVE_CUDA
   if (!gpuAvailable())
@@ -41,8 +56,12 @@ BatchedBackend parseBatchedBackend(const std::string& name) {
   if (name == "cpu") return BatchedBackend::Cpu;
   if (name == "cpu-twin") return BatchedBackend::CpuTwin;
   if (name == "cuda") return BatchedBackend::Cuda;
-  throw std::invalid_argument("batched backend must be 'cpu', 'cpu-twin' or 'cuda', not '" + name +
-                              "'");
+  if (name == "cuda-rounds") return BatchedBackend::CudaRounds;
+  if (name == "cpu-rounds-twin") return BatchedBackend::CpuRoundsTwin;
+  throw std::invalid_argument(
+      "batched backend must be 'cpu', 'cpu-twin', 'cuda', 'cuda-rounds' or 'cpu-rounds-twin', "
+      "not '" +
+      name + "'");
 }
 
 std::string batchedBackendName(BatchedBackend backend) {
@@ -53,6 +72,10 @@ std::string batchedBackendName(BatchedBackend backend) {
       return "cpu-twin";
     case BatchedBackend::Cuda:
       return "cuda";
+    case BatchedBackend::CudaRounds:
+      return "cuda-rounds";
+    case BatchedBackend::CpuRoundsTwin:
+      return "cpu-rounds-twin";
   }
   return "unknown";
 }
@@ -99,6 +122,42 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& syst
       return std::make_unique<BatchedLbfgsCuda>(system.lennardJonesAtoms, params, options.shape);
 #endif
       break;
+    case BatchedBackend::CudaRounds:
+      requireCuda("batched L-BFGS rounds");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<Owning<BatchedLbfgsRoundsCuda>>(
+          makeBatchedPotential(system, Backend::Cuda, options), params, options.rounds);
+#endif
+      break;
+    case BatchedBackend::CpuRoundsTwin:
+      return std::make_unique<Owning<BatchedLbfgsRoundsTwin>>(
+          makeBatchedPotential(system, Backend::Cpu, options), params, options.rounds,
+          options.threads);
+  }
+  throw std::invalid_argument("unknown batched backend");
+}
+
+std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& potential,
+                                                           const LbfgsParams& params,
+                                                           BatchedBackend backend,
+                                                           const BatchedEngineOptions& options) {
+  switch (backend) {
+    case BatchedBackend::Cpu:
+      return std::make_unique<BatchedLbfgs>(potential, params, options.threads);
+    case BatchedBackend::CpuRoundsTwin:
+      return std::make_unique<BatchedLbfgsRoundsTwin>(potential, params, options.rounds,
+                                                      options.threads);
+    case BatchedBackend::CudaRounds:
+      requireCuda("batched L-BFGS rounds");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedLbfgsRoundsCuda>(potential, params, options.rounds);
+#endif
+      break;
+    case BatchedBackend::Cuda:
+    case BatchedBackend::CpuTwin:
+      throw std::invalid_argument("batched backend '" + batchedBackendName(backend) +
+                                  "' is a Lennard-Jones kernel; over any batched potential use "
+                                  "'cpu', 'cuda-rounds' or 'cpu-rounds-twin'");
   }
   throw std::invalid_argument("unknown batched backend");
 }

@@ -3,20 +3,25 @@
 //   cpu       BatchedLbfgs over BatchedLennardJones: each structure bit for bit today's Lbfgs,
 //             structures spread over `threads` threads;
 //   cpu-twin  BatchedLbfgsTwin: the GPU kernel's arithmetic order on the CPU (tests, debugging);
-//   cuda      gpu/BatchedLbfgsCuda: one persistent kernel per batch.
-// First milestone: Lennard-Jones clusters only.
+//   cuda      gpu/BatchedLbfgsCuda: one persistent kernel per batch (Lennard-Jones clusters that
+//             fit in shared memory);
+//   cuda-rounds       gpu/BatchedLbfgsRoundsCuda: round-based, state in global memory, any
+//                     device-resident BatchedPotential (any n, any m);
+//   cpu-rounds-twin   BatchedLbfgsRoundsTwin: cuda-rounds' arithmetic order on the CPU.
 #include <cstddef>
 #include <memory>
 #include <string>
 
 #include "landscape/minimisation/BatchedMinimiser.h"
+#include "landscape/minimisation/BatchedRoundsPlan.h"
 #include "potentials/BatchedPotential.h"
 
 namespace landscape {
 
-enum class BatchedBackend { Cpu, CpuTwin, Cuda };
+enum class BatchedBackend { Cpu, CpuTwin, Cuda, CudaRounds, CpuRoundsTwin };
 
-/// "cpu", "cpu-twin" or "cuda"; throws std::invalid_argument naming the bad value otherwise.
+/// "cpu", "cpu-twin", "cuda", "cuda-rounds" or "cpu-rounds-twin"; throws std::invalid_argument
+/// naming the bad value otherwise.
 BatchedBackend parseBatchedBackend(const std::string& name);
 std::string batchedBackendName(BatchedBackend backend);
 
@@ -26,8 +31,9 @@ struct BatchedSystem {
 };
 
 struct BatchedEngineOptions {
-  int threads = 1;         ///< CPU threads (cpu, cpu-twin); >= 1
-  BatchedTeamShape shape;  ///< GPU team shape (cuda, cpu-twin); zeros: chosen automatically
+  int threads = 1;              ///< CPU threads (cpu, cpu-twin); >= 1
+  BatchedTeamShape shape;       ///< GPU team shape (cuda, cpu-twin); zeros: chosen automatically
+  BatchedRoundsOptions rounds;  ///< cuda-rounds, cpu-rounds-twin
 };
 
 /// A batched potential for `system` on `backend` (Cpu or Cuda). Throws std::runtime_error for
@@ -46,5 +52,14 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& syst
                                                        const LbfgsParams& params,
                                                        BatchedBackend backend,
                                                        const BatchedEngineOptions& options);
+
+/// A batched minimiser over any batched potential (which must outlive it): Cpu (BatchedLbfgs on
+/// its host entry point), CudaRounds (its device entry point; throws std::invalid_argument when
+/// it has none) or CpuRoundsTwin (its host entry point). Cuda and CpuTwin are Lennard-Jones
+/// kernels and are refused with std::invalid_argument.
+std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& potential,
+                                                           const LbfgsParams& params,
+                                                           BatchedBackend backend,
+                                                           const BatchedEngineOptions& options);
 
 }  // namespace landscape

@@ -6,8 +6,8 @@
 // only. Each rank then merges them into its copy of the network with mergeConnectJob in pair
 // order, so that every rank holds the same network and rank 0 writes it: no report is lost (every
 // run reaches every rank) or stored twice (the merge's duplicate detection, as in one process).
-// The growth driver (src/PathsampleGrowth.cpp, runCycle) calls runConnectJobs; under mpirun it
-// would call this instead (not wired in yet: docs/cluster.md, "Network growth over ranks").
+// The growth driver (src/PathsampleGrowth.cpp, runCycle) calls it for every cycle; with one rank
+// it is runConnectJobs.
 #include <array>
 #include <functional>
 #include <vector>

@@ -1,33 +1,10 @@
 #include "src/GminRanks.h"
 
-#include <csignal>
-#include <cstdlib>
-#include <string>
-
 #include "landscape/core/StopRequest.h"
 #include "src/DistributedMinimiser.h"
 #include "src/LongRun.h"
 
 namespace landscape {
-
-namespace {
-
-// LANDSCAPE_FAULT_DRILL=RANK:ROUND[:stop] names the round at which `rank` dies (SIGKILL) or
-// hangs (SIGSTOP: alive, so the launcher does not notice); round -1 when it names none.
-FaultDrill faultDrill(int rank) {
-  const char* drill = std::getenv("LANDSCAPE_FAULT_DRILL");
-  if (!drill || !*drill) return {};
-  char* end = nullptr;
-  const long target = std::strtol(drill, &end, 10);
-  if (*end != ':' || target != rank) return {};
-  const long round = std::strtol(end + 1, &end, 10);
-  if (round < 1) return {};
-  if (*end == '\0') return {round, SIGKILL};
-  if (std::string(end) == ":stop") return {round, SIGSTOP};
-  return {};
-}
-
-}  // namespace
 
 BatchedMinimiserMaker distributedMinimiserMaker(BatchedMinimiserMaker local,
                                                 Communicator& ranks) {
@@ -55,7 +32,7 @@ bool RankWalkerObserver::stopRequested() {
 
 void RankWalkerObserver::onRound(const WalkerRoundReport& r) {
   m_own.onRound(r);
-  if (r.round == m_drill.round) std::raise(m_drill.signal);
+  runFaultDrill(m_drill, r.round);
 }
 
 }  // namespace landscape

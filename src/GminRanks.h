@@ -12,6 +12,7 @@
 
 #include "landscape/search/WalkerEnsemble.h"
 #include "src/Communicator.h"
+#include "src/FaultDrill.h"
 #include "src/GminStopRule.h"
 
 namespace landscape {
@@ -23,18 +24,10 @@ BatchedMinimiserMaker distributedMinimiserMaker(BatchedMinimiserMaker local, Com
 /// different machines could count different cores).
 int agreedWalkers(int walkers, Communicator& ranks);
 
-/// The fault drill of this rank: the round at which it raises `signal` (-1: never).
-struct FaultDrill {
-  long round = -1;
-  int signal = 0;
-};
-
 /// The walkers' observer on every rank: forwards every report to `own` (rank 0's printer, which
 /// writes the files; a StopOnlyObserver elsewhere) and asks all ranks whether to stop, so that
-/// all stop after the same round. The fault drill of docs/cluster.md: with
-/// LANDSCAPE_FAULT_DRILL=RANK:ROUND in the environment, rank RANK kills itself (SIGKILL) at the
-/// end of round ROUND, to test what a job does when a rank dies; RANK:ROUND:stop stops it
-/// (SIGSTOP) instead, a rank that hangs.
+/// all stop after the same round. It runs the fault drill (src/FaultDrill.h) at the end of
+/// each round.
 class RankWalkerObserver : public WalkerObserver {
  public:
   RankWalkerObserver(WalkerObserver& own, Communicator& ranks);

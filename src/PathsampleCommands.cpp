@@ -1,5 +1,6 @@
 #include "src/PathsampleCommands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 #include "landscape/network/Database.h"
 #include "landscape/network/FreeEnergyGroups.h"
 #include "landscape/network/GraphTransformation.h"
+#include "landscape/network/GroupRateGraph.h"
 #include "landscape/network/HarmonicRates.h"
 
 namespace landscape {
@@ -75,17 +77,47 @@ StoredTransitionNetwork networkWithSets(const PathsampleRunConfig& c) {
   return network;
 }
 
+// Planck's constant in the energy unit x the rate graph's time unit (regroup's Eyring term):
+// for molecules kcal/mol x (1 / kMolecularFrequencyPerSecond) s.
+double planckOf(const PathsampleRunConfig& c) {
+  return molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * rateFactor(c)
+                      : c.planck;
+}
+
+// NGT at temperature t: between minima, or (--regrouped) between the free-energy groups.
+GraphTransformationResult ratesAt(const PathsampleRunConfig& c, const StoredTransitionNetwork& n,
+                                  double t, const ProgressPrinter& print) {
+  const RateGraph minima = harmonicRateGraph(n, kTOf(c, t));
+  if (!c.regrouped) return graphTransformationRates(minima, n.setA, n.setB);
+  const FreeEnergyGroups groups =
+      regroupFreeEnergy(n, kTOf(c, t), c.regroupThreshold, planckOf(c));
+  const std::vector<int> a = groupsOf(n.setA, groups), b = groupsOf(n.setB, groups);
+  for (int g : a)
+    if (std::find(b.begin(), b.end(), g) != b.end())
+      throw std::runtime_error(format("regrouping at T= %.10g and threshold %.10g puts minima of A "
+                                      "and B into one group (group %.0f); lower "
+                                      "--regroup-threshold",
+                                      t, c.regroupThreshold, g + 1.0));
+  print(format("NGT> regrouped at T= %.10g: %.0f free-energy groups from %.0f minima", t,
+               static_cast<double>(groups.members.size()), static_cast<double>(n.minima.size())) +
+        format(", A %.0f groups, B %.0f groups", static_cast<double>(a.size()),
+               static_cast<double>(b.size())));
+  return graphTransformationRates(groupRateGraph(minima, groups), a, b);
+}
+
 void computeRates(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = networkWithSets(c);
   std::vector<RatesFileRow> k, kss, knss;
   const double factor = rateFactor(c);
   for (double t : c.temperatures) {
-    const GraphTransformationResult r = graphTransformationRates(
-        harmonicRateGraph(network, kTOf(c, t)), network.setA, network.setB);
+    const GraphTransformationResult r = ratesAt(c, network, t, print);
     const SetToSetRates ab = r.aFromB, ba = r.bFromA;
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
           rateUnit(c));
     print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", ab.k * factor, ba.k * factor));
+    if (c.direction == "BA")  // the files keep their columns: T, k(A<-B), k(B<-A)
+      print(format("NGT> DIRECTION BA (B the product): k(B<-A)= %.10g  kSS(B<-A)= %.10g  "
+                   "kNSS(B<-A)= %.10g", ba.k * factor, ba.kSS * factor, ba.kNSS * factor));
     print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", ab.kSS * factor, ba.kSS * factor));
     print(format("NGT> kNSS(A<-B)= %.10g   kNSS(B<-A)= %.10g", ab.kNSS * factor,
                  ba.kNSS * factor));
@@ -108,20 +140,24 @@ void computeRates(const PathsampleRunConfig& c, const ProgressPrinter& print) {
 void computeCommittors(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = networkWithSets(c);
   const double t = c.temperatures.front();
-  const GraphTransformationResult r = graphTransformationRates(
-      harmonicRateGraph(network, kTOf(c, t)), network.setA, network.setB);
+  // DIRECTION AB: committors to A (reaching A before B); BA: to B.
+  const bool toB = c.direction == "BA";
+  const GraphTransformationResult r =
+      graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
+                               toB ? network.setB : network.setA, toB ? network.setA : network.setB);
   fs::create_directories(c.directory);
   const std::string path = (fs::path(c.directory) / "commit.data").string();
   writeFileAtomically(path, formatCommitData(r.committorA), "commit.data");
-  print(format("pathsample: committors to A at T= %.10g for %.0f connected minima written to ", t,
-               r.connectedNodes) +
-        path);
+  print(std::string("pathsample: committors to ") + (toB ? "B" : "A") +
+        format(" at T= %.10g for %.0f connected minima written to ", t, r.connectedNodes) + path);
 }
 
 void regroup(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
   const double t = c.temperatures.front();
-  const FreeEnergyGroups groups = regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold);
+  const double planck = planckOf(c);
+  const FreeEnergyGroups groups =
+      regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
   std::string text;
   for (std::size_t g = 0; g < groups.members.size(); ++g) {
     std::string line = format("group %.0f  F= %.10g  minima:", g + 1.0, groups.freeEnergy[g]);
@@ -136,6 +172,9 @@ void regroup(const PathsampleRunConfig& c, const ProgressPrinter& print) {
                static_cast<double>(network.minima.size()),
                static_cast<double>(groups.members.size()), t) +
         path);
+  if (planck == 0.0)
+    print("pathsample: note: no --planck (PATHSAMPLE's PLANCK) for reduced units: transition-state "
+          "free energies leave out kT ln(kT/h) (docs/pathsample.md, Regrouping)");
 }
 
 }  // namespace

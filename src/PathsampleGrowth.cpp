@@ -13,6 +13,8 @@
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
+#include "src/DistributedConnectJobs.h"
+#include "src/FaultDrill.h"
 #include "src/OdataFile.h"
 #include "src/OptimDatabase.h"
 #include "src/OptimSystem.h"
@@ -83,6 +85,7 @@ std::string growthSettings(const PathsampleRunConfig& c, const std::string& odat
   std::ostringstream s;
   s.precision(17);
   s << "pair-selection=" << c.pairSelection << "\n";
+  if (c.direction != "AB") s << "direction=" << c.direction << "\n";  // AB: as before DIRECTION
   if (c.pairSelection == "untrap")
     s << "untrap=" << c.untrapIncrement << " " << c.untrapThreshold << " " << c.untrapDeltaMin
       << " " << c.untrapLowBarrier << " " << c.untrapHighBarrier << "\n";
@@ -108,14 +111,17 @@ struct Growth {
   StoredTransitionNetwork stored;
   std::string output;
   double kT = 0.0;
+  Communicator& ranks;  // every rank holds the same network; rank 0 writes it
 
-  Growth(const PathsampleRunConfig& c, OptimRunConfig oc, const std::string& input)
+  Growth(const PathsampleRunConfig& c, OptimRunConfig oc, const std::string& input,
+         Communicator& r)
       : config(c),
         optim(std::move(oc)),
         amber(readOptimTopology(optim)),
         settings(optim.settings),
         system(makeOptimSystem(optim, amber, MinimaDatabase::readMetadata(input).atoms, settings)),
-        network(settings.network) {
+        network(settings.network),
+        ranks(r) {
     known = loadDatabase(input, system, MinimaDatabase::readMetadata(input).atoms, network,
                          metadata, true);
     metadata.program = "pathsample";
@@ -132,6 +138,14 @@ struct Growth {
     const MinimumDistance distance = [this](int a, int b) { return network.distance(a, b); };
     const TriedPairs& tried = known.growth.triedPairs;
     const PathsampleRunConfig& c = config;
+    // DIRECTION BA: B is the product, the paths run from A to B.
+    StoredTransitionNetwork oriented;
+    const bool reversed = c.direction == "BA";
+    if (reversed) {
+      oriented = stored;
+      std::swap(oriented.setA, oriented.setB);
+    }
+    const StoredTransitionNetwork& sets = reversed ? oriented : stored;
     if (c.pairSelection == "untrap") {
       UntrapParams p;
       p.energyIncrement = c.untrapIncrement;
@@ -140,13 +154,13 @@ struct Growth {
       p.lowBarrier = c.untrapLowBarrier;
       p.highBarrier = c.untrapHighBarrier;
       p.listSize = static_cast<std::size_t>(c.listSize);
-      return untrapPairs(stored, stored.setA, p, tried, distance).pairs;
+      return untrapPairs(sets, sets.setA, p, tried, distance).pairs;
     }
     std::vector<CandidatePair> pairs =
         c.pairSelection == "shortcut"
-            ? shortcutPairs(stored, kT, c.shortcutSteps, c.shortcutBy != "distance",
+            ? shortcutPairs(sets, kT, c.shortcutSteps, c.shortcutBy != "distance",
                             static_cast<std::size_t>(c.listSize), tried, distance)
-            : dijkstraPairs(stored, kT, c.dijkstraPower, tried, distance);
+            : dijkstraPairs(sets, kT, c.dijkstraPower, tried, distance);
     if (pairs.size() > static_cast<std::size_t>(c.listSize)) pairs.resize(c.listSize);
     return pairs;
   }
@@ -172,7 +186,7 @@ struct Growth {
 
   void save() {
     stored = completeNetwork(system, network, known, settings.characterisation);
-    TransitionNetworkDatabase::write(output, metadata, stored);
+    if (ranks.rank() == 0) TransitionNetworkDatabase::write(output, metadata, stored);
     known.minima = stored.minima;
     known.states = stored.transitionStates;
   }
@@ -183,8 +197,8 @@ struct Growth {
 bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
               const std::function<bool()>& stop, MergeCounts& total) {
   const Connect connect(g.settings.connect);
-  const std::vector<ConnectJobResult> jobs = runConnectJobs(
-      connect, [&g] { return g.potential(); }, g.network, pairs, pool, stop);
+  const std::vector<ConnectJobResult> jobs = runConnectJobsOverRanks(
+      connect, [&g] { return g.potential(); }, g.network, pairs, pool, g.ranks, stop);
   std::vector<Pair> skipped;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (!jobs[i].ran) {
@@ -215,17 +229,40 @@ void checkResume(const GrowthRecord& record, const std::string& settings, const 
   }
 }
 
+// The pairs of a cycle as the progress line lists them (1-based), with the rank that ran each
+// under mpirun (pair i on rank i mod K, as runConnectJobsOverRanks spreads them).
+std::string pairList(const std::vector<Pair>& pairs, int ranks) {
+  std::string list;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    list += " " + std::to_string(pairs[i][0] + 1) + "-" + std::to_string(pairs[i][1] + 1);
+    if (ranks > 1) list += " (rank " + std::to_string(i % static_cast<std::size_t>(ranks)) + ")";
+  }
+  return list;
+}
+
+std::string workers(const PathsampleRunConfig& c, Communicator& ranks) {
+  const std::string threads =
+      std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
+  return ranks.size() == 1 ? threads : ranks.description() + ", " + threads + " each";
+}
+
 }  // namespace
 
+OptimRunConfig growthConnectSettings(const PathsampleRunConfig& config,
+                                     const ProgressPrinter& print) {
+  return connectSettings(
+      config, config.odataFile.empty() ? "" : odataKeywords(config.odataFile), print);
+}
+
 bool growNetwork(const PathsampleRunConfig& c, const ProgressPrinter& print,
-                 const std::function<bool()>& stopRequested) {
+                 const std::function<bool()>& stopRequested, Communicator& ranks) {
   const auto started = std::chrono::steady_clock::now();
   const bool resuming = !c.resumeDir.empty();
   const std::string dir = resuming ? c.resumeDir : c.outputDir;
   const std::string output = (fs::path(dir) / "network.h5").string();
   const std::string odataText = c.odataFile.empty() ? "" : odataKeywords(c.odataFile);
   const std::string settings = growthSettings(c, odataText);
-  Growth g(c, connectSettings(c, odataText, print), resuming ? output : c.database);
+  Growth g(c, connectSettings(c, odataText, print), resuming ? output : c.database, ranks);
   g.output = output;
   if (resuming) {
     checkResume(g.known.growth, settings, output);
@@ -238,21 +275,26 @@ bool growNetwork(const PathsampleRunConfig& c, const ProgressPrinter& print,
                              ": no endpoint sets A and B (import a database with min.A and "
                              "min.B)");
   }
-  fs::create_directories(dir);
+  // Every rank has read its input before rank 0 rewrites it (on --resume, the same file).
+  ranks.anyTrue(false);
+  if (ranks.rank() == 0) fs::create_directories(dir);
   g.save();  // the start (or the resumed state) in DIR, characterised
   print(format("grow> %.0f minima, %.0f transition states; cycle %.0f of %.0f; ",
                static_cast<double>(g.stored.minima.size()),
                static_cast<double>(g.stored.transitionStates.size()), g.known.growth.cycles,
                c.cycles) +
-        std::to_string(c.pairsPerCycle) + " connect runs per cycle on " +
-        std::to_string(c.threads) + " threads; " + output);
+        std::to_string(c.pairsPerCycle) + " connect runs per cycle on " + workers(c, ranks) +
+        "; " + output);
   ThreadPool pool(c.threads);
+  const FaultDrill drill = faultDrill(ranks.rank());
   bool stopped = false;
   while (g.known.growth.cycles < c.cycles) {
-    if (stopRequested && stopRequested()) {
+    // Agreed by all ranks (a signal may reach one only); rank 0 has saved the cycle before.
+    if (ranks.anyTrue(stopRequested && stopRequested())) {
       stopped = true;
       break;
     }
+    runFaultDrill(drill, g.known.growth.cycles + 1);
     const std::vector<Pair> pairs = g.takePairs(print);
     if (pairs.empty()) {
       print("grow> no candidate pairs left: growth ends");
@@ -263,14 +305,12 @@ bool growNetwork(const PathsampleRunConfig& c, const ProgressPrinter& print,
     g.save();
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::string tried;
-    for (const Pair& p : pairs) tried += " " + std::to_string(p[0] + 1) + "-" + std::to_string(p[1] + 1);
     print(format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
                  static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
           format("minima %.0f  ts %.0f  elapsed %.1f s  pairs:",
                  static_cast<double>(g.stored.minima.size()),
                  static_cast<double>(g.stored.transitionStates.size()), elapsed) +
-          tried);
+          pairList(pairs, ranks.size()));
     if (!complete) {
       stopped = true;
       break;

@@ -58,6 +58,24 @@ void addKinetics(Table& t) {
         "free-energy barrier at or below which groups merge (regroup)", fieldOf(&C::regroupThreshold))
       .unit("energy unit")
       .nonNegative();
+  t.flag("regrouped",
+         "rates: between the free-energy groups of regroup at --regroup-threshold, each "
+         "temperature regrouped on its own; A and B become the groups holding their minima "
+         "(PATHSAMPLE's NGT after REGROUPFREE)",
+         fieldOf(&C::regrouped));
+  t.add("planck", "H",
+        "Planck's constant for the transition-state free energies of regroup (PATHSAMPLE's "
+        "PLANCK), in the energy unit x the time unit of the rates: h / (epsilon x reduced time) "
+        "for reduced units, kcal/mol x s for molecular ones",
+        fieldOf(&C::planck))
+      .nonNegative()
+      .defaultText("9.53707627e-14 (CODATA h) with --units molecular; none for reduced units");
+  t.add("direction", "",
+        "which set is the product (PATHSAMPLE's DIRECTION): AB, A (committors to A, growth "
+        "towards A); BA, B (committors to B, growth towards B, the rates B<-A printed once more; "
+        "the NGT.rates files keep their columns T, k(A<-B), k(B<-A))",
+        fieldOf(&C::direction))
+      .choices(std::vector<std::string>{"AB", "BA"});
 }
 
 void addGrowth(Table& t) {
@@ -100,9 +118,17 @@ void addGrowth(Table& t) {
   t.add("pairs-per-cycle", "N", "connect runs per cycle (PATHSAMPLE's CPUS)",
         fieldOf(&C::pairsPerCycle))
       .atLeast(1);
-  t.add("threads", "N", "CPU threads running a cycle's connect runs (results do not depend on it)",
-        fieldOf(&C::threads))
+  t.add("threads", "N", "CPU threads running a cycle's connect runs, per MPI rank (results do "
+        "not depend on it)", fieldOf(&C::threads))
       .atLeast(1)
+      .notInCheckpoint();
+  t.add("rank-timeout", "S",
+        "under mpirun: a rank that waits more than S seconds for the others in one exchange "
+        "(a rank hung, or died without the launcher noticing) ends the whole job with a message; "
+        "continue with --resume (docs/cluster.md); 0 = wait as long as it takes",
+        fieldOf(&C::rankTimeout))
+      .unit("seconds")
+      .nonNegative()
       .notInCheckpoint();
   t.add("pair-list-size", "N", "candidate pairs kept per selection; the list is recomputed when "
         "used up", fieldOf(&C::listSize))
@@ -132,8 +158,13 @@ void addKeywords(Table& t) {
   using K = KeywordStatus;
   t.keyword("TEMPERATURE", "T", "temperature of the rates (kT, or K for molecules)")
       .field("temperature", "the temperature");
-  t.keyword("REGROUPFREE", "threshold", "regroup minima at this free-energy barrier")
-      .field("regroup-threshold", "the threshold");
+  t.keyword("REGROUPFREE", "threshold",
+            "regroup minima at this free-energy barrier (rates then between the groups)")
+      .field("regroup-threshold", "the threshold")
+      .sets("regrouped", "yes");
+  t.keyword("PLANCK", "h", "Planck's constant in the units of the energies and rates")
+      .field("planck", "the constant");
+  t.keyword("DIRECTION", "AB|BA", "which set is the product").field("direction", "the direction");
   t.keyword("CYCLES", "n", "growth cycles (mode grow)").field("cycles", "the number of cycles");
   t.keyword("UNTRAP", "einc ethresh [edeltamin [elowbar [ehighbar]]]",
             "UNTRAP pair selection (PATHSAMPLE's GETUPAIR)")
@@ -160,7 +191,6 @@ void addKeywords(Table& t) {
                 {{"EXEC", "path", "the OPTIM executable (connect runs use the built-in engine)"},
                  {"SYSTEM", "symbol", "OPTIM's atom symbol"},
                  {"NATOMS", "n", "atoms (pathsample reads N from points.min)"},
-                 {"DIRECTION", "AB|BA", "rates are reported both ways"},
                  {"CONNECTIONS", "n [maxtries]", "minimum connections of a new minimum"},
                  {"PERMDIST", "[tol]", "permutational alignment (growth uses --odata's)"},
                  {"RANROT", "n", "random alignment starts (growth uses --odata's)"},

@@ -20,6 +20,14 @@ struct PathsampleRunConfig {
   std::vector<double> temperatures = {0.1};  ///< --temperature T[,T2...]: kT, or K (molecular)
   std::string units = "reduced";         ///< --units reduced|molecular
   double regroupThreshold = 0.0;         ///< --regroup-threshold DF (energy unit)
+  bool regrouped = false;                ///< --regrouped: rates between free-energy groups
+  /// --planck H: Planck's constant in the energy unit x the time unit of the reported rates
+  /// (PATHSAMPLE's PLANCK); 0 = the default: kPlanckKcalPerMolSecond with --units molecular, and
+  /// for reduced units no kT ln(kT/h) term in transition-state free energies.
+  double planck = 0.0;
+  /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (committors to A, growth
+  /// towards A); BA, B is.
+  std::string direction = "AB";
 
   // Growth (mode grow; docs/pathsample.md).
   int cycles = 0;                          ///< --cycles N (CYCLES)
@@ -33,7 +41,8 @@ struct PathsampleRunConfig {
   std::string shortcutBy = "distance";     ///< --shortcut-by distance|barrier (SHORTCUT n BARRIER)
   double dijkstraPower = 1.0;              ///< --dijkstra-power P (pair selection DIJPAIR)
   int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
-  int threads = 1;                         ///< --threads N
+  int threads = 1;                         ///< --threads N (per MPI rank)
+  double rankTimeout = 0.0;                ///< --rank-timeout S (seconds; under mpirun)
   int listSize = 1000;                     ///< --pair-list-size N
   std::string odataFile;                   ///< --odata FILE: connect settings (odata.connect)
   std::string prmtopFile;                  ///< --prmtop FILE: molecules (AMBER-GB)

@@ -2,17 +2,13 @@
 // With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
 // ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backends/GpuChoice.h"
@@ -31,6 +27,7 @@
 #include "src/GminWalkers.h"
 #include "src/LongRun.h"
 #include "src/OutputLock.h"
+#include "src/RankedMain.h"
 #include "src/RunConfig.h"
 
 namespace {
@@ -363,27 +360,4 @@ int run(int argc, char** argv, Communicator& ranks) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::unique_ptr<Communicator> ranks;
-  try {
-    ranks = startCommunicator(argc, argv);
-    // Rank 0 prints the run; the other ranks' standard output is discarded (errors still show).
-    if (ranks->rank() != 0 && !std::freopen("/dev/null", "w", stdout))
-      throw std::runtime_error("rank " + std::to_string(ranks->rank()) + ": /dev/null: " +
-                               std::strerror(errno));
-    return run(argc, argv, *ranks);
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    if (!ranks || ranks->size() == 1) {
-      std::cerr << "gmin: error: " << e.what() << "\n";
-      return 1;
-    }
-    // An error on one rank would leave the others waiting in the next collective step: end all.
-    // The other ranks first give rank 0 a moment, so that an error every rank meets (bad input)
-    // is reported once, by rank 0, whose abort ends them.
-    if (ranks->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
-    std::cerr << "gmin: error (rank " << ranks->rank() << " of " << ranks->size()
-              << "): " << e.what() << "\n" << std::flush;
-    ranks->abort(1);
-  }
-}
+int main(int argc, char** argv) { return landscape::runRankedProgram("gmin", argc, argv, run); }

@@ -3,6 +3,7 @@
 // perturbed minima, overlapping atoms, and a batch that mixes them; plus bitwise comparison.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -94,6 +95,45 @@ inline void expectSameResult(const BatchedLbfgsResult& a, const BatchedLbfgsResu
   EXPECT_EQ(a.iterations, b.iterations) << where;
   EXPECT_EQ(a.functionCalls, b.functionCalls) << where;
   EXPECT_EQ(a.status, b.status) << where;
+}
+
+/// Minima and results of one batched minimisation.
+struct MinimisedBatch {
+  std::vector<double> x;
+  std::vector<BatchedLbfgsResult> results;
+};
+
+/// Minimises copies of the starts x0 ([B x n]) as one batch.
+inline MinimisedBatch minimiseBatch(BatchedMinimiser& minimiser, const std::vector<double>& x0) {
+  MinimisedBatch out{x0, std::vector<BatchedLbfgsResult>(x0.size() / minimiser.dimension())};
+  minimiser.minimise(out.results.size(), out.x.data(), out.results.data());
+  return out;
+}
+
+/// Every result and every coordinate bit for bit.
+inline void expectSameBatch(const MinimisedBatch& a, const MinimisedBatch& b, std::size_t n,
+                            const std::string& what) {
+  ASSERT_EQ(a.results.size(), b.results.size());
+  for (std::size_t s = 0; s < a.results.size(); ++s) {
+    const std::string where = what + ", structure " + std::to_string(s);
+    expectSameResult(a.results[s], b.results[s], where);
+    EXPECT_TRUE(sameBits(&a.x[s * n], &b.x[s * n], n)) << where << ": coordinates differ";
+  }
+}
+
+/// Today's Lbfgs on the CPU, one Lennard-Jones structure at a time.
+inline MinimisedBatch lbfgsOneByOne(std::size_t atoms, const std::vector<double>& x0,
+                                    const LbfgsParams& params) {
+  const std::size_t n = 3 * atoms, batch = x0.size() / n;
+  MinimisedBatch ref{x0, std::vector<BatchedLbfgsResult>(batch)};
+  LennardJones lj(atoms);
+  for (std::size_t b = 0; b < batch; ++b) {
+    std::vector<double> x(x0.begin() + b * n, x0.begin() + (b + 1) * n);
+    const LbfgsResult r = Lbfgs(params).minimize(lj, x);
+    std::copy(x.begin(), x.end(), ref.x.begin() + b * n);
+    ref.results[b] = {r.energy, r.rmsGradient, r.functionCalls, r.iterations, r.status};
+  }
+  return ref;
 }
 
 }  // namespace batchtest

@@ -141,9 +141,43 @@ TEST(PathsampleCli, ImportRatesCommittorsRegroupExportOnLj38) {
   ASSERT_EQ(q.size(), 12u);
   EXPECT_EQ(q[1], 1.0);  // minimum 2 is A
   EXPECT_EQ(q[7], 0.0);  // minimum 8 is B
+  // DIRECTION BA (pathdata keyword): committors to B, the complement of those to A on every
+  // minimum connected to both sets (0 on minima left out either way).
+  std::ofstream(work / "pathdata") << "DIRECTION BA\nTEMPERATURE 0.1\n";
+  ASSERT_EQ(run("committors --database " + db + " --directory " + (work / "ba").string() +
+                    " --pathdata " + (work / "pathdata").string(),
+                log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("committors to B"), std::string::npos) << readAll(log);
+  std::istringstream linesBA(readAll((work / "ba" / "commit.data").string()));
+  std::vector<double> qBA;
+  for (double v; linesBA >> v;) qBA.push_back(v);
+  ASSERT_EQ(qBA.size(), 12u);
+  EXPECT_EQ(qBA[1], 0.0);
+  EXPECT_EQ(qBA[7], 1.0);
+  for (std::size_t m = 0; m < 12; ++m) {
+    if (q[m] == 0.0 && qBA[m] == 0.0) continue;  // not connected to both sets
+    EXPECT_NEAR(q[m] + qBA[m], 1.0, 2e-9) << "minimum " << m + 1;  // printed G20.10
+  }
+  ASSERT_EQ(run("rates --database " + db + " --directory " + (work / "ba").string() +
+                    " --direction BA --temperature 0.1",
+                log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("NGT> DIRECTION BA (B the product): k(B<-A)= "), std::string::npos)
+      << readAll(log);
+  EXPECT_EQ(run("rates --database " + db + " --direction CA", log), 1);
+  // Rates between free-energy groups (PATHSAMPLE's NGT after REGROUPFREE): fewer nodes; a
+  // threshold that merges A and B is refused.
+  ASSERT_EQ(run("rates --database " + db + " --directory " + (work / "ba").string() +
+                    " --regrouped --regroup-threshold 1.0 --temperature 0.1",
+                log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("NGT> regrouped at T= 0.1: 8 free-energy groups from 12 minima"),
+            std::string::npos) << readAll(log);
+  EXPECT_EQ(run("rates --database " + db + " --regrouped --regroup-threshold 100", log), 1);
+  EXPECT_NE(readAll(log).find("puts minima of A and B into one group"), std::string::npos)
+      << readAll(log);
   ASSERT_EQ(run("regroup --database " + db + " --directory " + work.string() +
                     " --regroup-threshold 1.0",
                 log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("no --planck"), std::string::npos) << readAll(log);
   EXPECT_TRUE(fs::exists(work / "minima_groups"));
   ASSERT_EQ(run("export --database " + db + " --directory " + (work / "out").string(), log), 0);
   for (const char* name : {"min.data", "ts.data", "points.min", "points.ts", "min.A", "min.B"}) {

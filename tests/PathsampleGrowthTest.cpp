@@ -348,6 +348,30 @@ TEST(PathsampleGrowth, TwoUntrapCyclesOnLj38) {
   EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
 }
 
+// DIRECTION BA: B (minimum 8) is the product, so UNTRAP's first pair is the first of the
+// selection towards B, computed here in-process.
+TEST(PathsampleGrowth, DirectionBaGrowsTowardsB) {
+  const GrowthWork w("pathsample-grow-ba");
+  const fs::path log = w.dir / "grow.log";
+  ASSERT_EQ(run(growArguments(w.dir, 1) + " --direction BA --output " + (w.dir / "run").string(),
+                log), 0) << readAll(log);
+  const StoredTransitionNetwork stored = untrapExample();
+  const TransitionNetwork network = lj38Network(stored);
+  UntrapParams p;
+  p.energyIncrement = 0.035;
+  p.energyThreshold = 3.0;
+  const UntrapSelection towardsB = untrapPairs(
+      stored, stored.setB, p, {}, [&](int a, int b) { return network.distance(a, b); });
+  ASSERT_FALSE(towardsB.pairs.empty());
+  const StoredTransitionNetwork grown =
+      TransitionNetworkDatabase::read((w.dir / "run" / "network.h5").string());
+  ASSERT_EQ(grown.growth.triedPairs.size(), 1u);
+  EXPECT_EQ(grown.growth.triedPairs[0][0], towardsB.pairs[0].first);
+  EXPECT_EQ(grown.growth.triedPairs[0][1], towardsB.pairs[0].second);
+  EXPECT_NE(grown.growth.triedPairs[0], (std::array<int, 2>{7, 1}));  // AB's first pair, 8-2
+  EXPECT_NE(grown.growth.settings.find("direction=BA"), std::string::npos);
+}
+
 // kill -9 once network.h5 records 2 cycles, then --resume: the same network as a run never
 // interrupted (connect runs are deterministic and the record holds the pair lists).
 TEST(PathsampleGrowth, ResumeAfterKillNineMatchesUninterruptedRun) {

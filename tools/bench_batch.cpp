@@ -4,6 +4,13 @@
 // 1e-4, H0 0.1, RMS 1e-6. Each row gives energy+gradient calls per minimisation, the converged
 // fraction, the speed-up over the 1-thread CPU and the fraction of the FP64 pair floor:
 // floor time = N(N-1)/2 pairs x calls x kFlopsPerPair / peak FP64 rate.
+//
+// Engines on the GPU: `cuda` (the team kernel: one persistent kernel, a structure in shared
+// memory) and `rounds` (gpu/BatchedLbfgsRoundsCuda: state in global memory, the potential's device
+// entry point once per round). --iteration-cost-n N adds a table of the rounds engine's time per
+// L-BFGS iteration for one structure (B = 1) of N degrees of freedom without the potential: a
+// device potential that costs nothing (it leaves energy and gradient at zero, so with RMS
+// tolerance 0 every iteration is one accepted step and the run goes to the cap).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -38,7 +45,10 @@ struct Options {
   double peak = 34e12, cpuSeconds = 20.0, minSeconds = 0.5;
   int maxIterations = 10000, m = 4;
   BatchedTeamShape shape;
+  BatchedRoundsOptions rounds;
   std::uint64_t seed = 1;
+  std::vector<std::size_t> costDimensions;  // --iteration-cost-n
+  std::vector<std::size_t> costHistories = {4, 1000};
 };
 
 OptionTable<Options> optionTable() {
@@ -47,7 +57,9 @@ OptionTable<Options> optionTable() {
       "usage: bench_batch [--sizes 13,38,75,147] [--batches 1,8,64,512,4096,32768]\n"
       "                   [--backends cpu1,cpu2,cuda] [--fp64-peak FLOPS] [--cpu-seconds S]\n"
       "                   [--min-seconds S] [--max-iterations I] [--lbfgs-m M] [--warps W]\n"
-      "                   [--tile T] [--seed S]\n"
+      "                   [--tile T] [--seed S] [--rounds-threads T] [--rounds-poll K]\n"
+      "                   [--rounds-resident R] [--iteration-cost-n N,...]\n"
+      "                   [--iteration-cost-m M,...]\n"
       "Lennard-Jones minimisations per second against the batch size B, from random starts\n"
       "uniform in a cube of half-side 1.5 N^(1/3) (GMIN L-BFGS: m = 4, maxStep 0.4, maxRise 1e-4,\n"
       "H0 0.1, RMS 1e-6; reduced units), as a Markdown table with energy+gradient calls per\n"
@@ -55,11 +67,11 @@ OptionTable<Options> optionTable() {
       "of the FP64 pair floor (N(N-1)/2 pairs x calls x 26 FLOP / peak).\n";
   t.helpCommand();
   t.add("sizes", "LIST", "cluster sizes in atoms", fieldOf(&Options::sizes)).atLeast(2);
-  t.add("batches", "LIST", "batch sizes B (those that fit)", fieldOf(&Options::batches))
-      .atLeast(1);
+  t.add("batches", "LIST", "batch sizes B (those that fit)", fieldOf(&Options::batches)).atLeast(1);
   t.add("backends", "LIST",
-        "cpuT (CPU reference on T threads), twinT (CPU twin of the kernel), cuda (only where a "
-        "device is found)",
+        "cpuT (CPU reference on T threads), twinT (CPU twin of the kernel), cuda (the team "
+        "kernel), rounds (the round-based engine on the batched CUDA potential); cuda and rounds "
+        "only where a device is found",
         fieldOf(&Options::backends));
   t.add("fp64-peak", "F", "FP64 rate of the floor (H100 SXM / H200, non-tensor)",
         fieldOf(&Options::peak))
@@ -73,8 +85,7 @@ OptionTable<Options> optionTable() {
         fieldOf(&Options::minSeconds))
       .unit("s")
       .positive();
-  t.add("max-iterations", "I", "L-BFGS iteration cap", fieldOf(&Options::maxIterations))
-      .atLeast(1);
+  t.add("max-iterations", "I", "L-BFGS iteration cap", fieldOf(&Options::maxIterations)).atLeast(1);
   addLbfgsHistoryOption(t, "L-BFGS history size", fieldOf(&Options::m)).alias("m");
   t.add("warps", "W", "GPU warps per structure (1, 2, 4 or 8; 0: from shared memory)",
         fieldOf(&Options::shape, &BatchedTeamShape::warps))
@@ -83,6 +94,19 @@ OptionTable<Options> optionTable() {
         fieldOf(&Options::shape, &BatchedTeamShape::tileWidth))
       .oneOf({0, 4, 8, 16, 32});
   t.add("seed", "S", "seed of the starts", fieldOf(&Options::seed));
+  t.add("rounds-threads", "T", "rounds engine: threads per structure (0: about n / 8)",
+        fieldOf(&Options::rounds, &BatchedRoundsOptions::threadsPerStructure))
+      .atLeast(0);
+  t.add("rounds-poll", "K", "rounds engine: rounds between two looks of the host",
+        fieldOf(&Options::rounds, &BatchedRoundsOptions::roundsPerPoll))
+      .atLeast(1);
+  t.add("rounds-resident", "R", "rounds engine: structures resident at once (0: the batch)",
+        fieldOf(&Options::rounds, &BatchedRoundsOptions::residentStructures));
+  t.add("iteration-cost-n", "LIST",
+        "degrees of freedom for the B = 1 L-BFGS iteration cost table (empty: no table)",
+        fieldOf(&Options::costDimensions));
+  t.add("iteration-cost-m", "LIST", "history sizes of that table", fieldOf(&Options::costHistories))
+      .atLeast(1);
   return t;
 }
 
@@ -143,11 +167,15 @@ std::unique_ptr<BatchedMinimiser> makeFor(const std::string& backend, std::size_
                                           const Options& o) {
   BatchedEngineOptions options;
   options.shape = o.shape;
+  options.rounds = o.rounds;
   if (backend == "cuda")
     return makeBatchedMinimiser({atoms}, benchParams(o), BatchedBackend::Cuda, options);
+  if (backend == "rounds")
+    return makeBatchedMinimiser({atoms}, benchParams(o), BatchedBackend::CudaRounds, options);
   const bool twin = backend.rfind("twin", 0) == 0;
   if (!twin && backend.rfind("cpu", 0) != 0)
-    throw std::invalid_argument("backend must be cpuT, twinT or cuda, not '" + backend + "'");
+    throw std::invalid_argument("backend must be cpuT, twinT, cuda or rounds, not '" + backend +
+                                "'");
   options.threads = std::stoi(backend.substr(twin ? 4 : 3));
   return makeBatchedMinimiser({atoms}, benchParams(o),
                               twin ? BatchedBackend::CpuTwin : BatchedBackend::Cpu, options);
@@ -157,7 +185,7 @@ std::unique_ptr<BatchedMinimiser> makeFor(const std::string& backend, std::size_
 // than cpuSeconds at the rate measured so far.
 void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
               std::map<std::size_t, double>& cpuReference) {
-  const bool gpu = backend == "cuda";
+  const bool gpu = backend == "cuda" || backend == "rounds";
   if (gpu && !gpuAvailable()) return;
   std::unique_ptr<BatchedMinimiser> minimiser = makeFor(backend, atoms, o);
   const BatchMemory memory = minimiser->memory();
@@ -192,6 +220,78 @@ void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
   }
 }
 
+// A device potential that costs nothing: energy and gradient stay as the minimiser's buffers hold
+// them (zero), so the time of a minimisation is the L-BFGS engine's alone.
+class FreeDevicePotential : public BatchedPotential {
+ public:
+  explicit FreeDevicePotential(std::size_t n) : m_n(n) {}
+  std::size_t dimension() const override { return m_n; }
+  std::string name() const override { return "a potential that costs nothing"; }
+  Backend backend() const override { return Backend::Cuda; }
+  void energyGradient(std::size_t batch, const double*, double* g, double* energy,
+                      const std::uint8_t*) override {
+    std::fill(g, g + batch * m_n, 0.0);
+    std::fill(energy, energy + batch, 0.0);
+  }
+  bool isDeviceResident() const override { return true; }
+  void energyGradientDevice(std::size_t, const double*, double*, double*, const std::uint8_t*,
+                            DeviceStream) override {}
+
+ private:
+  std::size_t m_n;
+};
+
+// Seconds of one B = 1 minimisation of `iterations` iterations (the second of two runs, so that
+// graph capture and first-launch costs are left out).
+double timedRun(FreeDevicePotential& potential, int m, int iterations, const Options& o) {
+  LbfgsParams p;
+  p.historySize = m;
+  p.rmsTolerance = 0.0;
+  p.maxIterations = iterations;
+  BatchedEngineOptions options;
+  options.rounds = o.rounds;
+  options.rounds.residentStructures = 0;
+  auto minimiser = makeBatchedMinimiserOver(potential, p, BatchedBackend::CudaRounds, options);
+  std::vector<double> x(potential.dimension(), 0.0);
+  BatchedLbfgsResult r;
+  minimiser->minimise(1, x.data(), &r);
+  std::fill(x.begin(), x.end(), 0.0);
+  const auto t0 = std::chrono::steady_clock::now();
+  minimiser->minimise(1, x.data(), &r);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.iterations != iterations)
+    throw std::runtime_error("iteration cost: the run stopped after " +
+                             std::to_string(r.iterations) + " iterations, not " +
+                             std::to_string(iterations));
+  return seconds;
+}
+
+// Time per iteration at a full history: (t(I2) - t(I1)) / (I2 - I1) with I1 = m + 200.
+void iterationCostTable(const Options& o) {
+  if (o.costDimensions.empty() || !gpuAvailable()) return;
+  std::printf(
+      "\nL-BFGS iteration cost, B = 1, rounds engine, without the potential (a device potential "
+      "that costs nothing), full history:\n\n| n | m | threads | us per iteration | x m = %zu "
+      "|\n|---|---|---|---|---|\n",
+      o.costHistories.front());
+  for (std::size_t n : o.costDimensions) {
+    FreeDevicePotential potential(n);
+    double first = 0.0;
+    for (std::size_t m : o.costHistories) {
+      const int i1 = static_cast<int>(m) + 200, i2 = i1 + 1000;
+      const int mm = static_cast<int>(m);
+      const double perIteration =
+          (timedRun(potential, mm, i2, o) - timedRun(potential, mm, i1, o)) / (i2 - i1);
+      if (first == 0.0) first = perIteration;
+      std::printf("| %zu | %zu | %d | %.2f | %.2f |\n", n, m,
+                  resolveRoundsTeamThreads(o.rounds.threadsPerStructure, n), 1e6 * perIteration,
+                  perIteration / first);
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,6 +307,7 @@ int main(int argc, char** argv) {
     std::map<std::size_t, double> cpuReference;  // best 1-thread CPU rate per size
     for (std::size_t atoms : o.sizes)
       for (const std::string& backend : o.backends) benchRow(backend, atoms, o, cpuReference);
+    iterationCostTable(o);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_batch: %s\n", e.what());

@@ -77,10 +77,15 @@ FreeEnergyGroups numberGroups(Partition& p, const std::map<int, double>& energie
 }  // namespace
 
 FreeEnergyGroups regroupFreeEnergy(const StoredTransitionNetwork& network, double kT,
-                                   double threshold) {
+                                   double threshold, double planck) {
   if (!(kT > 0.0) || !std::isfinite(kT) || !(threshold >= 0.0) || !std::isfinite(threshold)) {
     throw std::invalid_argument("regroupFreeEnergy: kT must be > 0 and the threshold >= 0");
   }
+  if (!(planck >= 0.0) || !std::isfinite(planck)) {
+    throw std::invalid_argument("regroupFreeEnergy: Planck's constant must be >= 0 (0: left out)");
+  }
+  // Eyring's prefactor kT / h in the rate graph's inverse time unit (PATHSAMPLE's PLANCK).
+  const double eyring = planck > 0.0 ? kT * std::log(kT / planck) : 0.0;
   harmonicRateGraph(network, kT);  // the same checks of log products and orders
   std::vector<double> fMin, fTs;
   for (const StoredNetworkMinimum& m : network.minima) {
@@ -90,7 +95,8 @@ FreeEnergyGroups regroupFreeEnergy(const StoredTransitionNetwork& network, doubl
   for (const StoredTransitionState& ts : network.transitionStates) {
     fTs.push_back(ts.energy + kT * (0.5 * ts.properties.logProductOfPositiveEigenvalues +
                                     std::log(static_cast<double>(ts.properties.pointGroupOrder)) +
-                                    std::log(kTwoPi)));
+                                    std::log(kTwoPi)) +
+                  eyring);
   }
   Partition p;
   p.group.resize(network.minima.size());

@@ -25,6 +25,9 @@ namespace landscape {
 constexpr double kMolecularFrequencyPerSecond = 2.0454828280e13;
 /// Boltzmann's constant in kcal/mol/K (R / 4184 J/kcal).
 constexpr double kBoltzmannKcalPerMolK = 8.314462618 / 4184.0;
+/// Planck's constant in kcal/mol x s (CODATA 2018 h N_A / 4184 J/kcal): the value PATHSAMPLE's
+/// PLANCK keyword needs with rates in s^-1 (its manual, "A Note on Units and Planck's Constant").
+constexpr double kPlanckKcalPerMolSecond = 6.62607015e-34 * 6.02214076e23 / 4184.0;
 
 /// ln k of one transition state from minimum `from` (the harmonic formula above).
 double harmonicLogRate(double minimumEnergy, double minimumLogProduct, int minimumOrder,

@@ -1,0 +1,274 @@
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <vector>
+
+#include "gpu/BatchedLbfgsRoundsCuda.h"
+#include "gpu/BatchedLbfgsRoundsKernels.cuh"
+#include "gpu/CudaCheck.h"
+#include "gpu/DeviceBuffer.h"
+#include "gpu/GpuDevice.h"
+#include "landscape/core/StopRequest.h"
+#include "landscape/minimisation/BatchedTeamPlan.h"
+
+namespace landscape {
+
+struct BatchedLbfgsRoundsCuda::DeviceState {
+  DeviceState(BatchedPotential& p, const LbfgsParams& lp, const BatchedRoundsOptions& o)
+      : potential(p), params(lp), options(o), n(p.dimension()) {
+    params.check();
+    options.check();
+    if (!potential.isDeviceResident())
+      throw std::invalid_argument("batched L-BFGS rounds on cuda: the potential '" +
+                                  potential.name() + "' has no device entry point");
+    if (n == 0 || n > static_cast<std::size_t>(INT_MAX))
+      throw std::invalid_argument("batched L-BFGS rounds on cuda: the dimension must be in [1, " +
+                                  std::to_string(INT_MAX) + "]");
+    if (!gpuAvailable())
+      throw std::runtime_error("batched L-BFGS rounds on cuda: no CUDA device (" +
+                               gpuDescription() + ")");
+    threads = resolveRoundsTeamThreads(options.threadsPerStructure, n);
+    LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (cudaEvent_t& e : polled)
+      LANDSCAPE_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    LANDSCAPE_CUDA_CHECK(cudaEventCreateWithFlags(&entry, cudaEventDisableTiming));
+    LANDSCAPE_CUDA_CHECK(
+        cudaHostAlloc(reinterpret_cast<void**>(&hostCount), 2 * sizeof(int), cudaHostAllocMapped));
+    LANDSCAPE_CUDA_CHECK(
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&deviceCount), hostCount, 0));
+    queue = DeviceBuffer<unsigned int>(1);
+    job = DeviceBuffer<BatchedRoundsJob>(1);
+  }
+
+  ~DeviceState() {
+    // Destructors must not throw: errors here mean the context is already gone.
+    if (exec) (void)cudaGraphExecDestroy(exec);
+    for (cudaEvent_t e : polled)
+      if (e) (void)cudaEventDestroy(e);
+    if (entry) (void)cudaEventDestroy(entry);
+    if (hostCount) (void)cudaFreeHost(hostCount);
+    if (stream) (void)cudaStreamDestroy(stream);
+  }
+
+  std::size_t slotBytes() const { return roundsSlotBytes(n, params.historySize); }
+
+  std::size_t heldBytes() const {
+    std::size_t bytes = ioX.bytes() + ioOutcomes.bytes() + state.bytes() + active.bytes();
+    for (const DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
+      bytes += b->bytes();
+    return bytes;
+  }
+
+  // Slot arrays for exactly `count` slots (a graph captured for other pointers is dropped).
+  void reserveSlots(std::size_t count) {
+    if (count == slots) return;
+    dropGraph();
+    const std::size_t m = static_cast<std::size_t>(params.historySize);
+    for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
+      *b = DeviceBuffer<double>();  // free before allocating the new set
+    state = DeviceBuffer<LbfgsRoundsState>();
+    active = DeviceBuffer<std::uint8_t>();
+    for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p}) *b = DeviceBuffer<double>(count * n);
+    s = DeviceBuffer<double>(count * m * n);
+    y = DeviceBuffer<double>(count * m * n);
+    rho = DeviceBuffer<double>(count * m);
+    alpha = DeviceBuffer<double>(count * m);
+    energy = DeviceBuffer<double>(count);
+    active = DeviceBuffer<std::uint8_t>(count);
+    state = DeviceBuffer<LbfgsRoundsState>(count);
+    // Defined contents everywhere: rows of idle slots are handed to the potential (masked out).
+    for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
+      b->zero(stream);
+    slots = count;
+  }
+
+  BatchedRoundsArgs args() {
+    BatchedRoundsArgs a;
+    a.slots = {x.data(),      g.data(),     xt.data(),  gt.data(),    p.data(),
+               s.data(),      y.data(),     rho.data(), alpha.data(), energy.data(),
+               active.data(), state.data(), slots};
+    a.d_job = job.data();
+    a.d_queue = queue.data();
+    a.settings = lbfgsTeamSettings(params, n);
+    a.threads = threads;
+    return a;
+  }
+
+  void dropGraph() {
+    if (exec) LANDSCAPE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    exec = nullptr;
+  }
+
+  // The rounds between two polls, enqueued one by one.
+  void enqueueRounds() {
+    const BatchedRoundsArgs a = args();
+    for (int k = 0; k < options.roundsPerPoll; ++k) {
+      potential.energyGradientDevice(slots, xt.data(), gt.data(), energy.data(), active.data(),
+                                     stream);
+      launchBatchedRoundsAdvance(a, stream);
+    }
+  }
+
+  // Captures enqueueRounds() into a graph; false (and plain launches from then on) when the
+  // potential cannot be captured.
+  bool captureGraph() {
+    LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    bool enqueued = true;
+    try {
+      enqueueRounds();
+    } catch (const std::exception&) {
+      enqueued = false;
+    }
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+    bool ok = enqueued && ended == cudaSuccess && graph != nullptr;
+    if (ok) ok = cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;
+    if (graph) (void)cudaGraphDestroy(graph);
+    if (!ok) {
+      (void)cudaGetLastError();  // a failed capture leaves a non-sticky error behind
+      exec = nullptr;
+      graphFailed = true;
+    }
+    return ok;
+  }
+
+  void runChunk(int parity) {
+    if (options.useGraph && !graphFailed && (exec || captureGraph())) {
+      LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      stats.graph = true;
+    } else {
+      enqueueRounds();
+    }
+    stats.rounds += options.roundsPerPoll;
+    launchBatchedRoundsCount(active.data(), slots, deviceCount + parity, stream);
+    LANDSCAPE_CUDA_CHECK(cudaEventRecord(polled[parity], stream));
+  }
+
+  void stopAll(std::size_t batch) {
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    unsigned int taken = 0;
+    LANDSCAPE_CUDA_CHECK(cudaMemcpy(&taken, queue.data(), sizeof taken, cudaMemcpyDeviceToHost));
+    launchBatchedRoundsStop(args(), std::min<std::size_t>(taken, batch), batch, stream);
+  }
+
+  BatchedPotential& potential;
+  LbfgsParams params;
+  BatchedRoundsOptions options;
+  std::size_t n;
+  int threads = 32;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t polled[2] = {nullptr, nullptr};
+  cudaEvent_t entry = nullptr;
+  int* hostCount = nullptr;    // mapped, pinned: [2] active counts of alternate polls
+  int* deviceCount = nullptr;  // its device address
+  std::size_t slots = 0;
+  DeviceBuffer<double> x, g, xt, gt, p, s, y, rho, alpha, energy;
+  DeviceBuffer<std::uint8_t> active;
+  DeviceBuffer<LbfgsRoundsState> state;
+  DeviceBuffer<unsigned int> queue;
+  DeviceBuffer<BatchedRoundsJob> job;
+  BatchedRoundsJob hostJob{};  // source of the asynchronous copy into `job`
+  DeviceBuffer<double> ioX;    // staging of the host entry point
+  DeviceBuffer<LbfgsTeamOutcome> ioOutcomes;
+  cudaGraphExec_t exec = nullptr;
+  bool graphFailed = false;
+  BatchedRoundsStats stats;
+};
+
+BatchedLbfgsRoundsCuda::BatchedLbfgsRoundsCuda(BatchedPotential& potential,
+                                               const LbfgsParams& params,
+                                               const BatchedRoundsOptions& options)
+    : m_state(std::make_unique<DeviceState>(potential, params, options)) {}
+
+BatchedLbfgsRoundsCuda::~BatchedLbfgsRoundsCuda() = default;
+
+std::string BatchedLbfgsRoundsCuda::name() const {
+  const DeviceState& st = *m_state;
+  return "batched L-BFGS rounds (cuda: " + std::to_string(st.threads) + " threads per structure, " +
+         std::to_string(st.options.roundsPerPoll) + " rounds per poll, " +
+         (st.options.residentStructures
+              ? std::to_string(st.options.residentStructures) + " resident"
+              : std::string("the whole batch resident")) +
+         ") on " + st.potential.name();
+}
+
+std::size_t BatchedLbfgsRoundsCuda::dimension() const { return m_state->n; }
+const LbfgsParams& BatchedLbfgsRoundsCuda::params() const { return m_state->params; }
+int BatchedLbfgsRoundsCuda::teamThreads() const { return m_state->threads; }
+const BatchedRoundsOptions& BatchedLbfgsRoundsCuda::options() const { return m_state->options; }
+const BatchedRoundsStats& BatchedLbfgsRoundsCuda::lastStats() const { return m_state->stats; }
+
+BatchMemory BatchedLbfgsRoundsCuda::memory() const {
+  const DeviceState& st = *m_state;
+  std::size_t freeBytes = 0, totalBytes = 0;
+  LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  BatchMemory memory;
+  const std::size_t resident = st.options.residentStructures;
+  memory.bytesPerStructure = roundsStructureBytes(st.n) + (resident ? 0 : st.slotBytes());
+  memory.fixedBytes = kDeviceHeadroomBytes + resident * st.slotBytes();
+  memory.availableBytes = freeBytes + st.heldBytes();
+  memory.where = "device memory";
+  return memory;
+}
+
+void BatchedLbfgsRoundsCuda::minimiseDevice(std::size_t batch, double* d_x,
+                                            LbfgsTeamOutcome* d_outcomes, DeviceStream stream) {
+  if (batch == 0) return;
+  if (!d_x || !d_outcomes)
+    throw std::invalid_argument("batched L-BFGS rounds on cuda: d_x and d_outcomes must be set");
+  if (batch > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("batched L-BFGS rounds on cuda: at most " +
+                                std::to_string(INT_MAX) + " structures per batch, got " +
+                                std::to_string(batch));
+  DeviceState& st = *m_state;
+  const std::size_t slots =
+      st.options.residentStructures ? std::min(st.options.residentStructures, batch) : batch;
+  st.stats = BatchedRoundsStats{};
+  // After the caller's work on its stream.
+  LANDSCAPE_CUDA_CHECK(cudaEventRecord(st.entry, static_cast<cudaStream_t>(stream)));
+  LANDSCAPE_CUDA_CHECK(cudaStreamWaitEvent(st.stream, st.entry, 0));
+  st.reserveSlots(slots);
+  st.hostJob = {d_x, d_outcomes, static_cast<unsigned long long>(batch)};
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.job.data(), &st.hostJob, sizeof st.hostJob,
+                                       cudaMemcpyHostToDevice, st.stream));
+  st.state.zero(st.stream);  // every slot kRoundsEmpty
+  st.queue.zero(st.stream);
+  launchBatchedRoundsAdvance(st.args(), st.stream);  // every slot takes its first structure
+  // Two polls in flight: the host reads one count while the next chunk of rounds runs.
+  st.runChunk(0);
+  st.runChunk(1);
+  for (long i = 0;; ++i) {
+    const int parity = static_cast<int>(i & 1);
+    LANDSCAPE_CUDA_CHECK(cudaEventSynchronize(st.polled[parity]));
+    ++st.stats.polls;
+    const int stillActive = *static_cast<volatile int*>(st.hostCount + parity);
+    if (stillActive == 0) break;
+    if (stopRequested()) {
+      st.stopAll(batch);
+      break;
+    }
+    st.runChunk(parity);
+  }
+  LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(st.stream));
+}
+
+void BatchedLbfgsRoundsCuda::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+  requireBatchFits(batch, memory());
+  if (batch == 0) return;
+  DeviceState& st = *m_state;
+  const std::size_t n = st.n;
+  if (st.ioOutcomes.size() < batch) {
+    st.ioX = DeviceBuffer<double>();
+    st.ioOutcomes = DeviceBuffer<LbfgsTeamOutcome>();
+    st.ioX = DeviceBuffer<double>(batch * n);
+    st.ioOutcomes = DeviceBuffer<LbfgsTeamOutcome>(batch);
+  }
+  st.ioX.copyFromHost(x, batch * n);
+  minimiseDevice(batch, st.ioX.data(), st.ioOutcomes.data(), nullptr);
+  std::vector<LbfgsTeamOutcome> outcomes(batch);
+  st.ioOutcomes.copyToHost(outcomes.data(), batch);
+  st.ioX.copyToHost(x, batch * n);
+  for (std::size_t b = 0; b < batch; ++b) results[b] = batchedResult(outcomes[b]);
+}
+
+}  // namespace landscape

@@ -1,0 +1,173 @@
+// Compiled with -fmad=false (CMakeLists.txt): the CPU twin rounds every multiply and add alone.
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/BatchedLbfgsRoundsKernels.cuh"
+#include "gpu/CudaCheck.h"
+#include "gpu/TeamDevice.cuh"
+
+namespace landscape {
+namespace {
+
+constexpr int kMaxWarps = 32;  // 1024 threads
+
+// The Team of potentials/LbfgsRoundsTerms.h on the device: the block's threads, thread t owning
+// components t, t + T, ... of rows in global memory (an Owned vector is a view, q = c).
+class RowTeam : public DeviceTeam<0> {
+ public:
+  __device__ RowTeam(int dimension, double* scratch) : DeviceTeam<0>(dimension, scratch) {}
+
+  struct Owned {
+    double* v;
+    __device__ double& operator[](int q) const { return v[q]; }
+  };
+
+  template <class F>
+  __device__ void forOwned(F f) const {
+    for (int c = threadIdx.x; c < n; c += blockDim.x) f(c, c);
+  }
+
+  template <int R, class F>
+  __device__ TeamSum<R> sumOwned(F f) {
+    TeamSum<R> s;
+    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+    forOwned([&](int c, int q) { f(c, q, s); });
+    return this->reduce(s);
+  }
+};
+
+__device__ LbfgsTeamStorage slotStorage(const BatchedRoundsSlots& a, std::size_t r, int n, int m) {
+  const std::size_t rn = r * static_cast<std::size_t>(n), rm = r * static_cast<std::size_t>(m);
+  return {a.x + rn,     a.g + rn,     a.xt + rn,  a.gt + rn,
+          a.s + rn * m, a.y + rn * m, a.rho + rm, a.alpha + rm};
+}
+
+// Bound for the largest team (ptxas: 56 registers, no spills on sm_90; a 256-thread bound gave
+// no more registers).
+__global__ void __launch_bounds__(32 * kMaxWarps) roundsAdvanceKernel(BatchedRoundsArgs a) {
+  __shared__ double scratch[6 * kMaxWarps];
+  __shared__ unsigned int taken;
+  const std::size_t r = blockIdx.x;
+  LbfgsRoundsState s = a.slots.state[r];  // every thread its own copy of the same bits
+  if (s.phase == kRoundsIdle) return;     // uniform: the whole block leaves
+  const int n = a.settings.n, m = a.settings.m;
+  RowTeam team(n, scratch);
+  const LbfgsTeamStorage st = slotStorage(a.slots, r, n, m);
+  RowTeam::Owned p{a.slots.p + r * static_cast<std::size_t>(n)};
+  if (lbfgsRoundsEvaluating(s.phase))
+    lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings);
+  const BatchedRoundsJob job = *a.d_job;
+  if (s.phase == kRoundsFinished) {
+    if (team.isLeader()) job.outcomes[s.structure] = lbfgsRoundsOutcome(s);
+    double* out = job.x + static_cast<std::size_t>(s.structure) * n;
+    team.forOwned([&](int c, int) { out[c] = st.x[c]; });  // own components, then reloaded
+    s.phase = kRoundsEmpty;
+  }
+  if (s.phase == kRoundsEmpty) {
+    if (threadIdx.x == 0) taken = atomicAdd(a.d_queue, 1u);
+    __syncthreads();
+    const unsigned int b = taken;
+    if (b < job.batch)
+      lbfgsRoundsLoad(team, st, job.x + static_cast<std::size_t>(b) * n, static_cast<int>(b), s);
+    else
+      s.phase = kRoundsIdle;
+  }
+  __syncthreads();  // every thread has read the state before the leader overwrites it
+  if (team.isLeader()) {
+    a.slots.state[r] = s;
+    a.slots.active[r] = lbfgsRoundsEvaluating(s.phase) ? 1 : 0;
+  }
+}
+
+constexpr int kCountThreads = 256;
+
+__global__ void __launch_bounds__(kCountThreads)
+    roundsCountKernel(const std::uint8_t* active, std::size_t slots, int* count) {
+  __shared__ int sums[kCountThreads];
+  int c = 0;
+  for (std::size_t i = threadIdx.x; i < slots; i += kCountThreads) c += active[i] != 0;
+  sums[threadIdx.x] = c;
+  __syncthreads();
+  for (int o = kCountThreads / 2; o >= 1; o /= 2) {
+    if (threadIdx.x < o) sums[threadIdx.x] += sums[threadIdx.x + o];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *static_cast<volatile int*>(count) = sums[0];
+}
+
+__global__ void roundsStopKernel(BatchedRoundsArgs a) {
+  const std::size_t r = blockIdx.x;
+  LbfgsRoundsState s = a.slots.state[r];
+  if (!lbfgsRoundsEvaluating(s.phase)) return;
+  lbfgsRoundsStop(s, __longlong_as_double(0x7ff8000000000000LL));
+  const BatchedRoundsJob job = *a.d_job;
+  const int n = a.settings.n;
+  const double* x = a.slots.x + r * static_cast<std::size_t>(n);
+  double* out = job.x + static_cast<std::size_t>(s.structure) * n;
+  for (int c = threadIdx.x; c < n; c += blockDim.x) out[c] = x[c];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    job.outcomes[s.structure] = lbfgsRoundsOutcome(s);
+    s.phase = kRoundsIdle;
+    a.slots.state[r] = s;
+    a.slots.active[r] = 0;
+  }
+}
+
+__global__ void roundsStopWaitingKernel(const BatchedRoundsJob* d_job, std::size_t from) {
+  const BatchedRoundsJob job = *d_job;
+  const double nan = __longlong_as_double(0x7ff8000000000000LL);
+  for (std::size_t b = from + blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+       b < job.batch; b += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    job.outcomes[b] = {nan, nan, 0, 0, kLbfgsRoundsStopped};
+}
+
+void checkArgs(const BatchedRoundsArgs& a) {
+  const BatchedRoundsSlots& s = a.slots;
+  if (!s.x || !s.g || !s.xt || !s.gt || !s.p || !s.s || !s.y || !s.rho || !s.alpha || !s.energy ||
+      !s.active || !s.state || !a.d_job || !a.d_queue)
+    throw std::invalid_argument("batched L-BFGS rounds: every device pointer must be set");
+  if (a.threads < 32 || a.threads > 32 * kMaxWarps || a.threads % 32 != 0)
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: threads per structure must be a multiple of 32 in [32, 1024], "
+        "not " +
+        std::to_string(a.threads));
+  if (s.slots < 1 || s.slots > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("batched L-BFGS rounds: slots must be in [1, " +
+                                std::to_string(INT_MAX) + "], not " + std::to_string(s.slots));
+  if (a.settings.n < 1 || a.settings.m < 1)
+    throw std::invalid_argument("batched L-BFGS rounds: n and m must be at least 1");
+}
+
+}  // namespace
+
+void launchBatchedRoundsAdvance(const BatchedRoundsArgs& args, cudaStream_t stream) {
+  checkArgs(args);
+  const unsigned int blocks = static_cast<unsigned int>(args.slots.slots);
+  roundsAdvanceKernel<<<blocks, args.threads, 0, stream>>>(args);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchBatchedRoundsCount(const std::uint8_t* active, std::size_t slots, int* d_count,
+                              cudaStream_t stream) {
+  if (!active || !d_count)
+    throw std::invalid_argument("launchBatchedRoundsCount: every device pointer must be set");
+  roundsCountKernel<<<1, kCountThreads, 0, stream>>>(active, slots, d_count);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchBatchedRoundsStop(const BatchedRoundsArgs& args, std::size_t from, std::size_t batch,
+                             cudaStream_t stream) {
+  checkArgs(args);
+  roundsStopKernel<<<static_cast<unsigned int>(args.slots.slots), 256, 0, stream>>>(args);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+  if (from < batch) {
+    const std::size_t blocks = (batch - from + 255) / 256;
+    roundsStopWaitingKernel<<<static_cast<unsigned int>(blocks < 4096 ? blocks : 4096), 256, 0,
+                              stream>>>(args.d_job, from);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  }
+}
+
+}  // namespace landscape

@@ -1,0 +1,68 @@
+#pragma once
+// Kernels of the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda, issue 16): one block per
+// slot of the resident batch runs potentials/LbfgsRoundsTerms.h's state machine over the slot's
+// rows in global memory; a device queue (an integer atomic counter) hands a finished slot the
+// next waiting structure. Sums run in the team order of potentials/TeamTerms.h over blockDim.x
+// threads (thread t over components t, t + T, ...), no float atomics, so a structure's bits do
+// not depend on its slot, the batch, the number of slots or when the host polls; they equal the
+// CPU twin's (landscape/minimisation/BatchedLbfgsRoundsTwin). Compiled with -fmad=false.
+// Included only from .cu files.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "potentials/LbfgsRoundsTerms.h"
+
+namespace landscape {
+
+/// The resident batch on the device: `slots` rows of every array.
+struct BatchedRoundsSlots {
+  double* x = nullptr;                ///< [slots x n] accepted point
+  double* g = nullptr;                ///< [slots x n] gradient there
+  double* xt = nullptr;               ///< [slots x n] point the potential evaluates next
+  double* gt = nullptr;               ///< [slots x n] gradient the potential writes
+  double* p = nullptr;                ///< [slots x n] direction
+  double* s = nullptr;                ///< [slots x m x n] history
+  double* y = nullptr;                ///< [slots x m x n]
+  double* rho = nullptr;              ///< [slots x m]
+  double* alpha = nullptr;            ///< [slots x m]
+  double* energy = nullptr;           ///< [slots] the potential writes
+  std::uint8_t* active = nullptr;     ///< [slots] the potential's mask
+  LbfgsRoundsState* state = nullptr;  ///< [slots]
+  std::size_t slots = 0;
+};
+
+/// The batch being minimised; kept in device memory so that a captured graph of rounds does not
+/// depend on it.
+struct BatchedRoundsJob {
+  double* x;                   ///< [batch x n] starts in, minima out
+  LbfgsTeamOutcome* outcomes;  ///< [batch]
+  unsigned long long batch;    ///< structures (at most INT_MAX)
+};
+
+struct BatchedRoundsArgs {
+  BatchedRoundsSlots slots;
+  const BatchedRoundsJob* d_job = nullptr;
+  unsigned int* d_queue = nullptr;  ///< next structure to take; 0 before the first advance
+  LbfgsTeamSettings settings;
+  int threads = 32;  ///< per block: a multiple of 32 in [32, 1024]
+};
+
+/// One advance of every slot (a block each): the decision after the potential's evaluation,
+/// then results out and refill for the slots whose run ended; slots with state zeroed
+/// (kRoundsEmpty) take their first structure. Enqueued on `stream`, checked.
+void launchBatchedRoundsAdvance(const BatchedRoundsArgs& args, cudaStream_t stream);
+
+/// *d_count = number of non-zero active flags (one block; written with a volatile store so that
+/// mapped host memory may be the target).
+void launchBatchedRoundsCount(const std::uint8_t* active, std::size_t slots, int* d_count,
+                              cudaStream_t stream);
+
+/// Ends every unfinished run with status Stopped (LbfgsStructureRun::stop): its outcome and last
+/// accepted point out, the slot idle. Then structures [from, batch) that never started get
+/// {NaN, NaN, 0 calls, 0 iterations, Stopped} (their coordinates are left as they are).
+void launchBatchedRoundsStop(const BatchedRoundsArgs& args, std::size_t from, std::size_t batch,
+                             cudaStream_t stream);
+
+}  // namespace landscape

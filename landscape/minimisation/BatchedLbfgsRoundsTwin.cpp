@@ -1,0 +1,164 @@
+// Compiled with -ffp-contract=off (CMakeLists.txt): the GPU kernel adds and multiplies separately.
+#include "landscape/minimisation/BatchedLbfgsRoundsTwin.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+#include "landscape/core/StopRequest.h"
+#include "landscape/minimisation/BatchedTeamPlan.h"
+#include "potentials/TeamTerms.h"
+
+namespace landscape {
+namespace {
+
+// The host Team of potentials/LbfgsRoundsTerms.h: one thread plays the T threads of a GPU block.
+// Element-wise work needs no order; a sum forms thread t's partial over c = t, t + T, ... and
+// reduces the partials in the device order (teamSumMirror).
+class RoundsTwinTeam {
+ public:
+  RoundsTwinTeam(int dimension, int threads)
+      : n(dimension), m_threads(threads), m_partials(3 * static_cast<std::size_t>(threads)) {}
+  const int n;
+
+  void sync() const {}
+  bool isLeader() const { return true; }
+
+  // A view of a vector in slot storage: q = c.
+  struct Owned {
+    double* v;
+    double& operator[](int q) const { return v[q]; }
+  };
+  template <class F>
+  void forOwned(F f) const {
+    for (int c = 0; c < n; ++c) f(c, c);
+  }
+  template <int R, class F>
+  TeamSum<R> sumOwned(F f) {
+    static_assert(R <= 3, "the twin keeps scratch for 3 sums");
+    for (int t = 0; t < m_threads; ++t) {
+      TeamSum<R> partial;
+      for (int r = 0; r < R; ++r) partial.v[r] = 0.0;
+      for (int c = t; c < n; c += m_threads) f(c, c, partial);
+      for (int r = 0; r < R; ++r) m_partials[r * m_threads + t] = partial.v[r];
+    }
+    TeamSum<R> out;
+    for (int r = 0; r < R; ++r) out.v[r] = teamSumMirror(&m_partials[r * m_threads], m_threads);
+    return out;
+  }
+
+ private:
+  int m_threads;
+  std::vector<double> m_partials;  // [3 x threads]
+};
+
+std::size_t halfThePhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? static_cast<std::size_t>(pages) * pageSize / 2 : 0;
+}
+
+}  // namespace
+
+BatchedLbfgsRoundsTwin::BatchedLbfgsRoundsTwin(BatchedPotential& potential,
+                                               const LbfgsParams& params,
+                                               const BatchedRoundsOptions& options, int threads)
+    : m_potential(potential), m_params(params), m_options(options), m_pool(threads) {
+  m_params.check();
+  m_options.check();
+  m_teamThreads = resolveRoundsTeamThreads(m_options.threadsPerStructure, dimension());
+}
+
+std::string BatchedLbfgsRoundsTwin::name() const {
+  return "batched L-BFGS rounds (cpu twin of cuda-rounds: " + std::to_string(m_teamThreads) +
+         " threads per structure, " + std::to_string(m_pool.threads()) + " cpu threads) on " +
+         m_potential.name();
+}
+
+BatchMemory BatchedLbfgsRoundsTwin::memory() const {
+  const std::size_t n = dimension();
+  BatchMemory memory;
+  const std::size_t slot = roundsSlotBytes(n, m_params.historySize);
+  memory.bytesPerStructure = roundsStructureBytes(n) + (m_options.residentStructures ? 0 : slot);
+  memory.fixedBytes = m_options.residentStructures * slot;
+  memory.availableBytes = halfThePhysicalMemory();
+  memory.where = "host memory (half the physical memory)";
+  return memory;
+}
+
+LbfgsTeamStorage BatchedLbfgsRoundsTwin::slotStorage(std::size_t r) {
+  const std::size_t n = dimension(), m = static_cast<std::size_t>(m_params.historySize);
+  return {&m_x[r * n],     &m_g[r * n],     &m_xt[r * n],  &m_gt[r * n],
+          &m_s[r * m * n], &m_y[r * m * n], &m_rho[r * m], &m_alpha[r * m]};
+}
+
+void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+  requireBatchFits(batch, memory());
+  if (batch == 0) return;
+  const std::size_t n = dimension(), m = static_cast<std::size_t>(m_params.historySize);
+  const std::size_t slots =
+      m_options.residentStructures ? std::min(m_options.residentStructures, batch) : batch;
+  if (batch > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument("batched L-BFGS rounds: at most " +
+                                std::to_string(std::numeric_limits<int>::max()) +
+                                " structures per batch");
+  for (auto* v : {&m_x, &m_g, &m_xt, &m_gt, &m_p}) v->assign(slots * n, 0.0);
+  m_s.assign(slots * m * n, 0.0);
+  m_y.assign(slots * m * n, 0.0);
+  m_rho.assign(slots * m, 0.0);
+  m_alpha.assign(slots * m, 0.0);
+  m_energy.assign(slots, 0.0);
+  m_active.assign(slots, 0);
+  m_state.assign(slots, LbfgsRoundsState{});
+  const LbfgsTeamSettings settings = lbfgsTeamSettings(m_params, n);
+  std::atomic<std::size_t> queue{0};
+
+  // Ends slot r's finished run (its result and minimum out) and refills the slot from the queue.
+  auto refill = [&](std::size_t r, RoundsTwinTeam& team, const LbfgsTeamStorage& st) {
+    LbfgsRoundsState& s = m_state[r];
+    if (s.phase == kRoundsFinished) {
+      results[s.structure] = batchedResult(lbfgsRoundsOutcome(s));
+      std::copy(st.x, st.x + n, x + static_cast<std::size_t>(s.structure) * n);
+      s.phase = kRoundsEmpty;
+    }
+    if (s.phase == kRoundsEmpty) {
+      const std::size_t b = queue.fetch_add(1);
+      if (b < batch)
+        lbfgsRoundsLoad(team, st, x + b * n, static_cast<int>(b), s);
+      else
+        s.phase = kRoundsIdle;
+    }
+    m_active[r] = lbfgsRoundsEvaluating(s.phase) ? 1 : 0;
+  };
+  auto advance = [&](std::size_t r) {
+    RoundsTwinTeam team(static_cast<int>(n), m_teamThreads);
+    const LbfgsTeamStorage st = slotStorage(r);
+    RoundsTwinTeam::Owned p{&m_p[r * n]};
+    if (lbfgsRoundsEvaluating(m_state[r].phase))
+      lbfgsRoundsAdvance(team, st, p, m_state[r], m_energy[r], settings);
+    refill(r, team, st);
+  };
+
+  m_pool.forEach(slots, advance);
+  while (std::find(m_active.begin(), m_active.end(), 1) != m_active.end()) {
+    if (stopRequested()) {
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      for (std::size_t r = 0; r < slots; ++r) {
+        lbfgsRoundsStop(m_state[r], nan);
+        if (m_state[r].phase != kRoundsFinished) continue;
+        results[m_state[r].structure] = batchedResult(lbfgsRoundsOutcome(m_state[r]));
+        const double* xr = &m_x[r * n];
+        std::copy(xr, xr + n, x + static_cast<std::size_t>(m_state[r].structure) * n);
+      }
+      for (std::size_t b = std::min(queue.load(), batch); b < batch; ++b)
+        results[b] = {nan, nan, 0, 0, LbfgsStatus::Stopped};
+      return;
+    }
+    m_potential.energyGradient(slots, m_xt.data(), m_gt.data(), m_energy.data(), m_active.data());
+    m_pool.forEach(slots, advance);
+  }
+}
+
+}  // namespace landscape

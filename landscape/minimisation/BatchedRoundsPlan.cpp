@@ -1,0 +1,42 @@
+#include "landscape/minimisation/BatchedRoundsPlan.h"
+
+#include <stdexcept>
+
+#include "potentials/LbfgsRoundsTerms.h"
+
+namespace landscape {
+
+void BatchedRoundsOptions::check() const {
+  if (threadsPerStructure < 0 || threadsPerStructure > 1024 || threadsPerStructure % 32 != 0)
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: threadsPerStructure must be 0 (automatic) or a multiple of 32 up "
+        "to 1024, not " +
+        std::to_string(threadsPerStructure));
+  if (roundsPerPoll < 1)
+    throw std::invalid_argument("batched L-BFGS rounds: roundsPerPoll must be at least 1, not " +
+                                std::to_string(roundsPerPoll));
+}
+
+int roundsTeamThreads(std::size_t n) {
+  const std::size_t threads = (n + 7) / 8;
+  const std::size_t rounded = (threads + 31) / 32 * 32;
+  return static_cast<int>(rounded < 32 ? 32 : rounded > 1024 ? 1024 : rounded);
+}
+
+int resolveRoundsTeamThreads(int requested, std::size_t n) {
+  BatchedRoundsOptions probe;
+  probe.threadsPerStructure = requested;
+  probe.check();
+  return requested != 0 ? requested : roundsTeamThreads(n);
+}
+
+std::size_t roundsSlotBytes(std::size_t n, int m) {
+  const std::size_t mm = static_cast<std::size_t>(m);
+  return sizeof(double) * ((5 + 2 * mm) * n + 2 * mm + 1) + 1 + sizeof(LbfgsRoundsState);
+}
+
+std::size_t roundsStructureBytes(std::size_t n) {
+  return sizeof(double) * n + sizeof(LbfgsTeamOutcome);
+}
+
+}  // namespace landscape

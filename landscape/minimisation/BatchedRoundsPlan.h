@@ -1,0 +1,43 @@
+#pragma once
+// What the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda) and its CPU twin
+// (BatchedLbfgsRoundsTwin) share on the host: their options, the team size per structure (which
+// fixes the order of every reduction, so both sides must agree on it) and the bytes of a slot.
+#include <cstddef>
+#include <string>
+
+#include "landscape/minimisation/LbfgsParams.h"
+
+namespace landscape {
+
+struct BatchedRoundsOptions {
+  /// Threads that own one structure (a multiple of 32, at most 1024): the GPU's block size and
+  /// the twin's reduction order. 0: roundsTeamThreads(n).
+  int threadsPerStructure = 0;
+  /// Rounds (potential call + advance) between two looks of the host at the number of active
+  /// structures (>= 1). Changes the time only, never a bit of a result.
+  int roundsPerPoll = 32;
+  /// Structures minimised at once (slots); finished ones are replaced from the waiting ones by a
+  /// device queue. 0: the whole batch. Changes the time only, never a bit of a result.
+  std::size_t residentStructures = 0;
+  /// Capture the rounds between two polls in a CUDA graph (falls back to plain launches when the
+  /// potential cannot be captured).
+  bool useGraph = true;
+
+  /// Throws std::invalid_argument with a sentence naming the first bad field.
+  void check() const;
+};
+
+/// The team size for n degrees of freedom: about 8 components per thread, a multiple of 32 in
+/// [32, 1024].
+int roundsTeamThreads(std::size_t n);
+/// `requested` when non-zero (checked), else roundsTeamThreads(n).
+int resolveRoundsTeamThreads(int requested, std::size_t n);
+
+/// Bytes of one slot: x, g, trial x and g, p, the m pairs s and y ((5 + 2m) n doubles), rho and
+/// alpha (2m), the energy, the active flag and the 80-byte state.
+std::size_t roundsSlotBytes(std::size_t n, int m);
+/// Bytes of one structure of the batch outside the slots: its coordinates (in, minimum out) and
+/// its 32-byte outcome.
+std::size_t roundsStructureBytes(std::size_t n);
+
+}  // namespace landscape
