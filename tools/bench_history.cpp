@@ -6,10 +6,12 @@
 // displacements of up to --perturb per coordinate of a quenched random cluster. Implementations:
 //   gpu1      = the whole L-BFGS on the GPU (--lbfgs-backend gpu, CUDA potential),
 //   gpu2      = L-BFGS on the CPU with the CUDA potential,
-//   gpu-batch = the batched GPU engine (gpu/BatchedLbfgsCuda: all K starts in one kernel launch;
-//               Lennard-Jones only, and only where a structure's L-BFGS fits in shared memory:
-//               no batched AMBER-GB kernel exists yet, so for molecules this row is skipped with a
-//               note and gpu1/gpu2 are today's GPU paths),
+//   gpu-batch = the batched GPU team kernel (gpu/BatchedLbfgsCuda: all K starts in one kernel
+//               launch; Lennard-Jones only, and only where a structure's L-BFGS fits in shared
+//               memory; skipped with a note otherwise),
+//   gpu-rounds = the round-based batched GPU engine (gpu/BatchedLbfgsRoundsCuda) over the batched
+//               CUDA potential (molecules: gpu/BatchedAmberGbCuda): all K starts at once, the whole
+//               L-BFGS iteration on the device; with K = 1 the host-free single minimisation,
 //   cpu       = everything on the CPU, the K starts spread over --threads threads.
 // Every implementation minimises the K starts as one batch through a BatchedMinimiser (issue 16):
 // cpu, gpu1 and gpu2 through ParallelLbfgs, whose every start is the single-structure Lbfgs bit
@@ -23,6 +25,7 @@
 // Usage: bench_history --lj N [--starts K] [--m 4,10,...] [--impl gpu1,gpu2,cpu] [--seed S]
 //                      [--perturb DX] [--max-iterations N] [--threads T] [--out PREFIX]
 //        bench_history --prmtop F --inpcrd F [...] [--langevin-steps N] [--langevin-kt KT]
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -35,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/BatchedPotentialFactory.h"
 #include "backends/LangevinFactory.h"
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "backends/PotentialFactory.h"
@@ -89,7 +93,7 @@ OptionTable<Options> optionTable() {
                         fieldOf(&Options::historySizes))
       .alias("m");
   t.add("impl", "LIST", "implementations, comma-separated", fieldOf(&Options::implementations))
-      .choices(std::vector<std::string>{"gpu1", "gpu2", "gpu-batch", "cpu"});
+      .choices(std::vector<std::string>{"gpu1", "gpu2", "gpu-batch", "gpu-rounds", "cpu"});
   t.add("threads", "T",
         "CPU threads of the cpu rows: the K starts are one batch over T potentials (results do "
         "not depend on T; the time is then the batch's wall time / K)",
@@ -142,6 +146,7 @@ LbfgsParams historyParams(int m, int maxIterations) {
 struct HistoryEngines {
   std::vector<Potential*> cpu;  // one CPU potential per --threads
   Potential* cuda = nullptr;    // the CUDA potential (gpu1, gpu2)
+  BatchedPotential* cudaBatch = nullptr;  // the batched CUDA potential (gpu-rounds)
   std::size_t ljAtoms = 0;      // Lennard-Jones atoms; 0 for a molecule
 };
 
@@ -154,8 +159,11 @@ std::unique_ptr<BatchedMinimiser> historyMinimiser(const std::string& impl, cons
   if (impl == "gpu1")
     return std::make_unique<ParallelLbfgs>(std::vector<Potential*>{e.cuda}, p,
                                            lbfgsWorkspaceFactory(LbfgsBackend::Gpu));
+  if (impl == "gpu-rounds")
+    return makeBatchedMinimiserOver(*e.cudaBatch, p, BatchedBackend::CudaRounds, {});
   if (e.ljAtoms == 0) {
-    why = "no batched AMBER-GB kernel exists yet (gpu1 and gpu2 are the GPU rows for molecules)";
+    why = "the team kernel is for Lennard-Jones clusters (gpu-rounds is the batched GPU row for "
+          "molecules)";
     return nullptr;
   }
   try {
@@ -220,6 +228,15 @@ int main(int argc, char** argv) {
     bool needCuda = false;
     for (const std::string& impl : o.implementations) needCuda |= impl == "gpu1" || impl == "gpu2";
     if (needCuda) cudaPotential = makePotential(spec, Backend::Cuda);
+    std::unique_ptr<BatchedPotential> cudaBatch;
+    if (std::find(o.implementations.begin(), o.implementations.end(), "gpu-rounds") !=
+        o.implementations.end()) {
+      BatchedPotentialOptions batchOptions;
+      batchOptions.reserveBatch = static_cast<std::size_t>(o.starts);
+      batchOptions.gbLayout = o.starts > 1 ? AmberGbCudaLayout::Throughput
+                                           : AmberGbCudaLayout::Latency;
+      cudaBatch = makeBatchedPotentialForSpec(spec, Backend::Cuda, batchOptions);
+    }
 
     // Starting structures: the input structure (LJ: a quenched random cluster) with uniform
     // displacements of up to --perturb per coordinate (a stand-in for high-temperature MD).
@@ -261,6 +278,7 @@ int main(int argc, char** argv) {
       engines.cpu.push_back(copies.back().get());
     }
     engines.cuda = cudaPotential.get();
+    engines.cudaBatch = cudaBatch.get();
     std::map<std::pair<int, std::string>, Cell> cells;
     std::vector<std::string> skipped;
     for (int m : o.historySizes) {
