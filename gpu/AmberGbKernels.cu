@@ -1,9 +1,8 @@
-#include <algorithm>
 #include <cub/block/block_reduce.cuh>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "gpu/AmberGbKernels.cuh"
 #include "gpu/CudaCheck.h"
@@ -46,8 +45,7 @@ __device__ __forceinline__ GbEvalArgs gbAtStructure(const GbEvalArgs& a, long lo
   r.d_tileBox = byteShift(a.d_tileBox, scratch * static_cast<long long>(sizeof(double)));
   r.d_bornPartial = a.d_bornPartial + scratch;
   r.d_tileTickets = a.d_tileTickets + tickets;
-  r.d_pairTileTickets = a.d_pairTileTickets + tickets;
-  r.d_chainTileTickets = a.d_chainTileTickets + tickets;
+  r.d_energyTicket = a.d_energyTicket + tickets;
   r.d_born = a.d_born + scratch;
   r.d_dBornDSum = a.d_dBornDSum + scratch;
   r.d_tileSelfEnergy = a.d_tileSelfEnergy + scratch;
@@ -177,8 +175,8 @@ __global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
 
 /// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
 template <typename Real>
-__device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox,
-                                               int tile, int worker, int lane) {
+__device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int tile, int worker,
+                               int lane) {
   const int n = static_cast<int>(a.atoms);
   const int tiles = a.layout.tiles;
   const int parts = a.gather.columnParts;
@@ -287,8 +285,7 @@ __device__ inline void storeSlot(double* slots, long long slot, const double* g,
 
 /// Block `block` of the bonded terms (run by the first blocks of the pair grid; every thread of
 /// the block calls it).
-__device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks,
-                                              int block) {
+__device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks, int block) {
   static_assert(kGbBondedBlock == kGbPairWarps * kGbTile, "bonded blocks run in the pair grid");
   const double* x = a.d_x;
   double e0 = 0.0, e1 = 0.0;
@@ -352,205 +349,6 @@ __device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBon
     a.d_blockEnergy[2 * block] = sum0;
     a.d_blockEnergy[2 * block + 1] = sum1;
   }
-}
-
-// ---- per-atom sums of the pair slots (finished by the pair grids' last blocks) -------------
-
-/// Slot items a warp loads before it adds them: the loads of kGbSlotLoadAhead items are in flight
-/// together (the adds still run item by item in index order, so the sums keep their bits).
-constexpr int kGbSlotLoadAhead = 4;
-
-/// The slots of one atom (tile, lane) in a row-slot and a column-slot array of the pair-task
-/// layout, first `values` values of each: item k < chunks x parts is the row slot of (chunk
-/// k / parts, part k % parts), the rest the column slots of (row block, part) likewise. Warp w of
-/// the block adds items w, w + kGbReduceWarps, ... (tasks that do not exist are skipped) into v,
-/// in that order.
-__device__ __forceinline__ void addSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
-                                               const double* columnSlots, int tile, int lane,
-                                               int warp, int values, double v[kGbSlotValues]) {
-  const int rowItems = layout.chunks * layout.parts;
-  const int items = rowItems + layout.rowBlocks * layout.parts;
-  const int myBlock = tile / kGbPairWarps, myChunk = tile / layout.chunk;
-  for (int first = warp; first < items; first += kGbSlotLoadAhead * kGbReduceWarps) {
-    double loaded[kGbSlotLoadAhead][kGbSlotValues];
-    bool valid[kGbSlotLoadAhead];
-#pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
-      const int k = first + u * kGbReduceWarps;
-      const double* slot = nullptr;
-      if (k < rowItems) {
-        const int c = k / layout.parts;
-        if (pairTaskExists(layout, myBlock, c))
-          slot = rowSlots + rowSlotBase(layout, tile, c, k % layout.parts) + lane;
-      } else if (k < items) {
-        const int b = (k - rowItems) / layout.parts;
-        if (pairTaskExists(layout, b, myChunk))
-          slot =
-              columnSlots + columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts) + lane;
-      }
-      valid[u] = slot != nullptr;
-      // Through L2 (__ldcg): other blocks of the running grid wrote these slots.
-#pragma unroll
-      for (int c = 0; c < kGbSlotValues; ++c)
-        loaded[u][c] = valid[u] && c < values ? __ldcg(slot + c * kGbTile) : 0.0;
-    }
-#pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u)
-      if (valid[u])
-#pragma unroll
-        for (int c = 0; c < kGbSlotValues; ++c)
-          if (c < values) v[c] += loaded[u][c];
-  }
-}
-
-/// The bonded gradient slots of `atom` (d_atomSlots[offsets[atom] ..]), warp w taking slots w,
-/// w + kGbReduceWarps, ... in that order, added into v[0..3); the indices and values of
-/// kGbSlotLoadAhead slots are loaded before they are added.
-__device__ __forceinline__ void addBondedSlotsOfWarp(const GbEvalArgs& a, int atom, int warp,
-                                                     double v[kGbSlotValues]) {
-  const int end = a.d_atomSlotOffsets[atom + 1];
-  for (int first = a.d_atomSlotOffsets[atom] + warp; first < end;
-       first += kGbSlotLoadAhead * kGbReduceWarps) {
-    long long slot[kGbSlotLoadAhead];
-#pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
-      const int k = first + u * kGbReduceWarps;
-      slot[u] = k < end ? a.d_atomSlots[k] : -1;
-    }
-    double loaded[kGbSlotLoadAhead][3];
-#pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u)
-#pragma unroll
-      for (int c = 0; c < 3; ++c)
-        loaded[u][c] = slot[u] >= 0 ? a.d_slotGradient[3 * slot[u] + c] : 0.0;
-#pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u)
-      if (slot[u] >= 0)
-#pragma unroll
-        for (int c = 0; c < 3; ++c) v[c] += loaded[u][c];
-  }
-}
-
-/// Adds the warp partials v of the block's kGbReduceWarps warps in warp order; the result is in
-/// warp 0's v (the other warps' v are unchanged). Every thread of the block calls it.
-__device__ __forceinline__ void combineWarps(double v[kGbSlotValues], int warp, int lane) {
-  static_assert(kGbReduceWarps == kGbPairWarps, "the pair grids' blocks finish the slot sums");
-  __shared__ double partial[kGbReduceWarps][kGbSlotValues][kGbTile];
-  for (int c = 0; c < kGbSlotValues; ++c) partial[warp][c][lane] = v[c];
-  __syncthreads();
-  if (warp != 0) return;
-  for (int c = 0; c < kGbSlotValues; ++c) {
-    double sum = 0.0;
-    for (int w = 0; w < kGbReduceWarps; ++w) sum += partial[w][c][lane];
-    v[c] = sum;
-  }
-}
-
-/// After a block of a pair grid (row block `rowBlock`, chunk `chunk`) has written its slots: one
-/// ticket per slot item it wrote (each row tile of its row block, each column tile of its chunk)
-/// on that tile's counter; every tile whose last item this was is finished here, by the whole
-/// block, with finish(tile) -- so a tile's slot sum runs as soon as its slots are complete,
-/// without a kernel of its own. The tile's sum reads the slots in the fixed item order, whichever
-/// block does it. The counters are left zero for the next launch. Every thread calls this.
-template <typename Finish>
-__device__ __forceinline__ void finishCompletedTiles(const GbEvalArgs& a, unsigned* tickets,
-                                                     int rowBlock, int chunk, Finish finish) {
-  __shared__ int completed[kGbPairWarps + kGbMaxPairChunk];
-  __shared__ int completedCount;
-  __threadfence();  // this thread's slots are visible device-wide before the tickets are taken
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    // Tiles in the order: the block's row tiles, then its chunk's column tiles.
-    const int rows = minInt(kGbPairWarps, a.layout.tiles - rowBlock * kGbPairWarps);
-    const int firstColumn = chunk * a.layout.chunk;
-    const int touched = rows + chunkLastTile(a.layout, chunk) - firstColumn + 1;
-    int count = 0;
-    for (int k = 0; k < touched; ++k) {
-      const int tile = k < rows ? rowBlock * kGbPairWarps + k : firstColumn + (k - rows);
-      const unsigned ticket = atomicAdd(tickets + tile, 1u);
-      if (ticket + 1u == static_cast<unsigned>(a.d_tileSlotItems[tile])) {
-        tickets[tile] = 0u;
-        completed[count++] = tile;
-      }
-    }
-    completedCount = count;
-  }
-  __syncthreads();
-  const int count = completedCount;
-  if (count > 0) __threadfence();
-  for (int k = 0; k < count; ++k) {
-    finish(completed[k]);
-    __syncthreads();  // the shared scratch of combineWarps is reused by the next tile
-  }
-}
-
-/// Pair slot sums of one tile (8 warps over the slot items, then warp order): the pair gradient
-/// and dE/dI_i = (dE/dB_i from the pairs + the self term) dB_i/dI_i of its atoms.
-__device__ __forceinline__ void sumPairSlotsOfTile(const GbEvalArgs& a, int tile, int warp,
-                                                   int lane) {
-  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
-  addSlotsOfWarp(a.layout, a.d_rowSlots, a.d_columnSlots, tile, lane, warp, kGbSlotValues, v);
-  combineWarps(v, warp, lane);
-  const int atom = tile * kGbTile + lane;
-  if (warp == 0 && atom < static_cast<int>(a.atoms)) {
-    for (int c = 0; c < 3; ++c) a.d_pairGradient[3 * atom + c] = v[c];
-    a.d_dEdSum[atom] = (v[3] + a.d_selfDEdB[atom]) * a.d_dBornDSum[atom];
-  }
-}
-
-/// The final gradient of one tile's atoms: pair terms + chain rule (slot sums) + bonded slots;
-/// warp w adds chain slot items and bonded slots w, w + kGbReduceWarps, ..., then warp order.
-__device__ __forceinline__ void assembleGradientOfTile(const GbEvalArgs& a, int tile, int warp,
-                                                       int lane) {
-  const int atom = tile * kGbTile + lane;
-  const bool active = atom < static_cast<int>(a.atoms);
-  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
-  addSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, 3, v);
-  if (active) addBondedSlotsOfWarp(a, atom, warp, v);
-  combineWarps(v, warp, lane);
-  if (warp == 0 && active)
-    for (int c = 0; c < 3; ++c) a.d_g[3 * atom + c] = a.d_pairGradient[3 * atom + c] + v[c];
-}
-
-/// The 8 energy components (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB) by one
-/// block of kGbReduceWarps warps: warp c sums component c, lanes strided, then a fixed-order warp
-/// sum; then thread 0 writes their total. Every thread of the block calls it. Its inputs (block
-/// energies of the pair grid, bonded blocks, tile self energies) come from earlier launches.
-__device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
-  static_assert(kGbReduceWarps == 8, "one warp per energy component");
-  const GbBondedBlocks& b = a.bondedBlocks;
-  const double* bonded = a.d_bondedBlockEnergy;
-  const int angles = b.bonds, dihedrals = angles + b.angles, pairs = dihedrals + b.dihedrals;
-  const int pairBlocks = a.layout.taskCount * a.layout.parts;
-  // (values, first, last, stride, offset) of the component's terms; EGB adds a second set below.
-  const double* values = a.d_pairBlockEnergy;
-  int first = 0, last = pairBlocks, stride = 3, offset = warp - 3;
-  if (warp < 3 || warp == 5 || warp == 6) {
-    const int bounds[4] = {0, angles, dihedrals, pairs};
-    values = bonded;
-    stride = 2;
-    first = warp < 3 ? bounds[warp] : pairs;
-    last = warp < 2 ? bounds[warp + 1] : (warp == 2 ? pairs : pairs + b.pairs14);
-    offset = warp == 6 ? 1 : 0;
-  } else if (warp == 7) {
-    offset = 2;
-  }
-  double partial = 0.0;
-  for (int k = first + lane; k < last; k += kGbTile)
-    partial += values[static_cast<long long>(stride) * k + offset];
-  if (warp == 7)
-    for (int t = lane; t < a.layout.tiles; t += kGbTile) partial += a.d_tileSelfEnergy[t];
-  partial = warpSum(partial);
-  __shared__ double component[kGbReduceWarps];
-  if (lane == 0) {
-    a.d_energy[warp] = partial;
-    component[warp] = partial;
-  }
-  __syncthreads();
-  // Left to right, as AmberEnergyBreakdown::total() adds them on the host.
-  if (threadIdx.x == 0)
-    *a.d_total = component[0] + component[1] + component[2] + component[3] + component[4] +
-                 component[5] + component[6] + component[7];
 }
 
 // ---- 3: all pairs --------------------------------------------------------------------------
@@ -733,16 +531,117 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     a.d_pairBlockEnergy[3 * task.index + 1] = eel;
     a.d_pairBlockEnergy[3 * task.index + 2] = gbSum;
   }
-  // The tail's pointers are derived again here, not kept live through the pair loop.
-  const GbEvalArgs tail = gbAtStructure(batchArgs, blockStructure(batchArgs));
-  finishCompletedTiles(tail, tail.d_pairTileTickets, rowBlock, chunk,
-                       [&](int tile) { sumPairSlotsOfTile(tail, tile, warp, lane); });
+}
+
+// ---- 3b: per-atom sums of the pair slots ---------------------------------------------------
+
+/// Slot items a warp loads before it adds them: the loads of kGbSlotLoadAhead items are in flight
+/// together (the adds still run item by item in index order, so the sums keep their bits).
+constexpr int kGbSlotLoadAhead = 4;
+
+/// The slots of one atom (tile, lane) in a row-slot and a column-slot array of the pair-task
+/// layout, first `values` values of each: item k < chunks x parts is the row slot of (chunk
+/// k / parts, part k % parts), the rest the column slots of (row block, part) likewise. Warp w of
+/// the block adds items w, w + kGbReduceWarps, ... (tasks that do not exist are skipped) into v,
+/// in that order.
+__device__ __forceinline__ void addSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
+                                               const double* columnSlots, int tile, int lane,
+                                               int warp, int values, double v[kGbSlotValues]) {
+  const int rowItems = layout.chunks * layout.parts;
+  const int items = rowItems + layout.rowBlocks * layout.parts;
+  const int myBlock = tile / kGbPairWarps, myChunk = tile / layout.chunk;
+  for (int first = warp; first < items; first += kGbSlotLoadAhead * kGbReduceWarps) {
+    double loaded[kGbSlotLoadAhead][kGbSlotValues];
+    bool valid[kGbSlotLoadAhead];
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
+      const int k = first + u * kGbReduceWarps;
+      const double* slot = nullptr;
+      if (k < rowItems) {
+        const int c = k / layout.parts;
+        if (pairTaskExists(layout, myBlock, c))
+          slot = rowSlots + rowSlotBase(layout, tile, c, k % layout.parts) + lane;
+      } else if (k < items) {
+        const int b = (k - rowItems) / layout.parts;
+        if (pairTaskExists(layout, b, myChunk))
+          slot = columnSlots + columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts) + lane;
+      }
+      valid[u] = slot != nullptr;
+#pragma unroll
+      for (int c = 0; c < kGbSlotValues; ++c)
+        loaded[u][c] = valid[u] && c < values ? slot[c * kGbTile] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u)
+      if (valid[u])
+#pragma unroll
+        for (int c = 0; c < kGbSlotValues; ++c)
+          if (c < values) v[c] += loaded[u][c];
+  }
+}
+
+/// The bonded gradient slots of `atom` (d_atomSlots[offsets[atom] ..]), warp w taking slots w,
+/// w + kGbReduceWarps, ... in that order, added into v[0..3); the indices and values of
+/// kGbSlotLoadAhead slots are loaded before they are added.
+__device__ __forceinline__ void addBondedSlotsOfWarp(const GbEvalArgs& a, int atom, int warp,
+                                                     double v[kGbSlotValues]) {
+  const int end = a.d_atomSlotOffsets[atom + 1];
+  for (int first = a.d_atomSlotOffsets[atom] + warp; first < end;
+       first += kGbSlotLoadAhead * kGbReduceWarps) {
+    long long slot[kGbSlotLoadAhead];
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
+      const int k = first + u * kGbReduceWarps;
+      slot[u] = k < end ? a.d_atomSlots[k] : -1;
+    }
+    double loaded[kGbSlotLoadAhead][3];
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u)
+#pragma unroll
+      for (int c = 0; c < 3; ++c) loaded[u][c] = slot[u] >= 0 ? a.d_slotGradient[3 * slot[u] + c] : 0.0;
+#pragma unroll
+    for (int u = 0; u < kGbSlotLoadAhead; ++u)
+      if (slot[u] >= 0)
+#pragma unroll
+        for (int c = 0; c < 3; ++c) v[c] += loaded[u][c];
+  }
+}
+
+/// Adds the warp partials v of the block's kGbReduceWarps warps in warp order; the result is in
+/// warp 0's v (the other warps' v are unchanged). Every thread of the block calls it.
+__device__ void combineWarps(double v[kGbSlotValues], int warp, int lane) {
+  __shared__ double partial[kGbReduceWarps][kGbSlotValues][kGbTile];
+  for (int c = 0; c < kGbSlotValues; ++c) partial[warp][c][lane] = v[c];
+  __syncthreads();
+  if (warp != 0) return;
+  for (int c = 0; c < kGbSlotValues; ++c) {
+    double sum = 0.0;
+    for (int w = 0; w < kGbReduceWarps; ++w) sum += partial[w][c][lane];
+    v[c] = sum;
+  }
+}
+
+__global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
+    gbPairReduceKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
+  const int tile = blockIdx.x;
+  const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
+  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
+  addSlotsOfWarp(a.layout, a.d_rowSlots, a.d_columnSlots, tile, lane, warp, kGbSlotValues, v);
+  combineWarps(v, warp, lane);
+  const int atom = tile * kGbTile + lane;
+  if (warp != 0 || atom >= static_cast<int>(a.atoms)) return;
+  for (int c = 0; c < 3; ++c) a.d_pairGradient[3 * atom + c] = v[c];
+  a.d_dEdSum[atom] = (v[3] + a.d_selfDEdB[atom]) * a.d_dBornDSum[atom];
 }
 
 // ---- 4: chain rule through the Born radii, and the final gradient --------------------------
 
 template <typename Real>
-__global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbChainPairsKernel(GbEvalArgs batchArgs) {
+__global__ void __launch_bounds__(kGbPairWarps* kGbTile)
+    gbChainPairsKernel(GbEvalArgs batchArgs) {
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -758,9 +657,6 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbChainPairsKernel(GbEv
   const int rowBlock = task.rowBlock, chunk = task.chunk;
   const int stepCount = kGbTile / layout.parts, firstStep = task.part * stepCount;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
-  // The energy components need nothing from this grid (their partials come from earlier
-  // launches): block 0 sums them before its pairs.
-  if (blockIdx.x == 0) sumEnergyComponents(a, warp, lane);
   const int n = static_cast<int>(a.atoms);
   const int row = rowBlock * kGbPairWarps + warp;
   const bool rowTile = row < layout.tiles;
@@ -858,10 +754,68 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile) gbChainPairsKernel(GbEv
     a.d_chainRowSlots[base + 2 * kGbTile] = gz;
     a.d_chainRowSlots[base + 3 * kGbTile] = 0.0;
   }
-  // The tail's pointers are derived again here, not kept live through the pair loop.
-  const GbEvalArgs tail = gbAtStructure(batchArgs, blockStructure(batchArgs));
-  finishCompletedTiles(tail, tail.d_chainTileTickets, rowBlock, chunk,
-                       [&](int tile) { assembleGradientOfTile(tail, tile, warp, lane); });
+}
+
+/// The 8 energy components (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB) by one
+/// block of kGbReduceWarps warps: warp c sums component c, lanes strided, then a fixed-order warp
+/// sum; then thread 0 writes their total. Every thread of the block calls it.
+__device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
+  static_assert(kGbReduceWarps == 8, "one warp per energy component");
+  const GbBondedBlocks& b = a.bondedBlocks;
+  const double* bonded = a.d_bondedBlockEnergy;
+  const int angles = b.bonds, dihedrals = angles + b.angles, pairs = dihedrals + b.dihedrals;
+  const int pairBlocks = a.layout.taskCount * a.layout.parts;
+  // (values, first, last, stride, offset) of the component's terms; EGB adds a second set below.
+  const double* values = a.d_pairBlockEnergy;
+  int first = 0, last = pairBlocks, stride = 3, offset = warp - 3;
+  if (warp < 3 || warp == 5 || warp == 6) {
+    const int bounds[4] = {0, angles, dihedrals, pairs};
+    values = bonded;
+    stride = 2;
+    first = warp < 3 ? bounds[warp] : pairs;
+    last = warp < 2 ? bounds[warp + 1] : (warp == 2 ? pairs : pairs + b.pairs14);
+    offset = warp == 6 ? 1 : 0;
+  } else if (warp == 7) {
+    offset = 2;
+  }
+  double partial = 0.0;
+  for (int k = first + lane; k < last; k += kGbTile)
+    partial += values[static_cast<long long>(stride) * k + offset];
+  if (warp == 7)
+    for (int t = lane; t < a.layout.tiles; t += kGbTile) partial += a.d_tileSelfEnergy[t];
+  partial = warpSum(partial);
+  __shared__ double component[kGbReduceWarps];
+  if (lane == 0) {
+    a.d_energy[warp] = partial;
+    component[warp] = partial;
+  }
+  __syncthreads();
+  // Left to right, as AmberEnergyBreakdown::total() adds them on the host.
+  if (threadIdx.x == 0)
+    *a.d_total = component[0] + component[1] + component[2] + component[3] + component[4] +
+                 component[5] + component[6] + component[7];
+}
+
+/// The final gradient of each atom: pair terms + chain rule (slot sums) + bonded slots; one block
+/// per tile, warp w adds chain slot items and bonded slots w, w + kGbReduceWarps, ...; the last
+/// block to finish sums the energy components.
+__global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
+    gbAssembleGradientKernel(GbEvalArgs batchArgs) {
+  const long long structure = blockStructure(batchArgs);
+  if (structureSkipped(batchArgs, structure)) return;
+  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
+  const int tile = blockIdx.x;
+  const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
+  const int atom = tile * kGbTile + lane;
+  const bool active = atom < static_cast<int>(a.atoms);
+  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
+  addSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, 3, v);
+  if (active) addBondedSlotsOfWarp(a, atom, warp, v);
+  combineWarps(v, warp, lane);
+  if (warp == 0 && active)
+    for (int c = 0; c < 3; ++c) a.d_g[3 * atom + c] = a.d_pairGradient[3 * atom + c] + v[c];
+  if (lastBlockToArrive(a.d_energyTicket, static_cast<unsigned>(a.layout.tiles)))
+    sumEnergyComponents(a, warp, lane);
 }
 
 unsigned int blocksFor(long long items, int perBlock) {
@@ -872,9 +826,7 @@ unsigned int blocksFor(long long items, int perBlock) {
 
 GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts) {
   if (atoms == 0) throw std::invalid_argument("gbPairLayout: atoms must be > 0");
-  if (chunk < 1 || chunk > kGbMaxPairChunk)
-    throw std::invalid_argument("gbPairLayout: chunk must be in 1.." +
-                                std::to_string(kGbMaxPairChunk));
+  if (chunk < 1) throw std::invalid_argument("gbPairLayout: chunk must be >= 1");
   if (parts < 1 || parts > kGbTile || kGbTile % parts != 0)
     throw std::invalid_argument("gbPairLayout: parts must divide " + std::to_string(kGbTile));
   GbPairLayout l;
@@ -887,17 +839,6 @@ GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts) {
     for (int c = 0; c < l.chunks; ++c)
       if (pairTaskExists(l, b, c)) ++l.taskCount;
   return l;
-}
-
-std::vector<int> gbTileSlotItems(const GbPairLayout& l) {
-  std::vector<int> items(static_cast<std::size_t>(l.tiles), 0);
-  for (int t = 0; t < l.tiles; ++t) {
-    int count = 0;
-    for (int c = 0; c < l.chunks; ++c) count += pairTaskExists(l, t / kGbPairWarps, c) ? 1 : 0;
-    for (int b = 0; b < l.rowBlocks; ++b) count += pairTaskExists(l, b, t / l.chunk) ? 1 : 0;
-    items[static_cast<std::size_t>(t)] = count * l.parts;
-  }
-  return items;
 }
 
 GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14) {
@@ -945,7 +886,7 @@ GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
   l.bondedBlockEnergy = take(2LL * bondedBlocks.total());
   l.components = take(8);
   l.stride = next;
-  l.tickets = 3 * tiles;  // Born, pair slot and chain slot counters of each tile
+  l.tickets = tiles + 1;
   return l;
 }
 
@@ -971,8 +912,7 @@ void bindGbScratch(GbEvalArgs& a, const GbScratchLayout& l, double* scratch, uns
   a.bonded.d_slotGradient = scratch + l.slotGradient;
   a.bonded.d_blockEnergy = scratch + l.bondedBlockEnergy;
   a.d_tileTickets = tickets;
-  a.d_pairTileTickets = tickets + l.tickets / 3;
-  a.d_chainTileTickets = tickets + 2 * (l.tickets / 3);
+  a.d_energyTicket = tickets + (l.tickets - 1);
 }
 
 template <typename Real>
@@ -984,9 +924,11 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   const unsigned pairBlocks =
       static_cast<unsigned>(args.bondedBlocks.total() + l.taskCount * l.parts);
   const unsigned chainBlocks = static_cast<unsigned>(l.taskCount * l.parts);
+  const unsigned tileBlocks = static_cast<unsigned>(l.tiles);
   GbEvalArgs a = args;
   for (std::size_t first = 0; first < batch; first += kGbMaxGridY) {
-    const unsigned count = static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
+    const unsigned count =
+        static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
     a.batch.first = static_cast<long long>(first);
     gbTileBoxesKernel<<<dim3(boxBlocks, count), 4 * kGbTile, 0, stream>>>(a);
     LANDSCAPE_CUDA_CHECK_LAUNCH();
@@ -994,7 +936,13 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
     LANDSCAPE_CUDA_CHECK_LAUNCH();
     gbPairsKernel<Real><<<dim3(pairBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
     LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbChainPairsKernel<Real><<<dim3(chainBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
+    gbPairReduceKernel<<<dim3(tileBlocks, count), kGbReduceWarps * kGbTile, 0, stream>>>(a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    gbChainPairsKernel<Real>
+        <<<dim3(chainBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    gbAssembleGradientKernel<<<dim3(tileBlocks, count), kGbReduceWarps * kGbTile, 0, stream>>>(
+        a);
     LANDSCAPE_CUDA_CHECK_LAUNCH();
   }
 }

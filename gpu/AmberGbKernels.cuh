@@ -1,7 +1,6 @@
 #pragma once
 // Drivers for the AMBER-GB CUDA kernels (gpu/BatchedAmberGbCuda owns the buffers and calls
-// launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included from .cu files, and by
-// tests/BatchedAmberGbCudaTest.cpp for the host functions of the layouts.
+// launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included only from .cu files.
 //
 // One launch sequence evaluates B structures of one topology: every kernel's grid is
 // (blocks of one structure) x (structures), blockIdx.y + GbBatchArgs::first naming the structure,
@@ -15,7 +14,7 @@
 //
 // Work of one structure's energy + gradient, in launch order (atoms in tiles of kGbTile = 32
 // consecutive atoms; sequence-neighbouring atoms are spatial neighbours in a protein, so a tile is
-// compact). Four kernels:
+// compact). Four steps, six kernels:
 //   1 tile boxes          bounding box of each tile (one warp per tile)
 //   2 Born radii          I_i = sum_j I_ij over the column tiles whose boxes lie within
 //                         rgbmax + max s_j (the integral is zero beyond): the work of row tile I is
@@ -27,16 +26,14 @@
 //                         energy to per-block sums), then every pair i < j once: GB pair term (all
 //                         pairs), LJ and Coulomb (pairs not excluded, bitmask per tile pair); a
 //                         block of kGbPairWarps warps takes kGbPairWarps row tiles x a chunk of
-//                         column tiles x one part of the 32 rotation steps (layout.parts) and
-//                         writes one slot item per tile it touched; the block that writes a
-//                         tile's last item (a ticket counter per tile) then sums that tile's pair
-//                         slots (warps over the items, then warp order) and forms dE/dI_i
+//                         column tiles x one part of the 32 rotation steps (layout.parts);
+//                         then the pair slot sums: one block per tile sums each atom's pair slots
+//                         (warps over the slots, then warp order) and forms dE/dI_i
 //   4 chain rule          dE/dB through the Born radii: the pair grid of step 3 again, each pair
 //                         within the descreening cutoff once (far tile pairs skipped by their
-//                         boxes); the block that completes a tile's chain slots sums them with the
-//                         pair gradient and the bonded slots: the final gradient. Block 0 first
-//                         sums the 8 energy components (one warp each, from the block energies of
-//                         steps 2 and 3) and their total (the energy)
+//                         boxes); then one block per tile sums pair, chain-rule and bonded slots:
+//                         the final gradient; the last of those blocks (ticket) sums the 8 energy
+//                         components, one warp per component, and their total (the energy)
 // Determinism: no atomics in any sum (the only atomics are the ticket counters that elect the
 // block which finishes a sum; it adds the partials in index order, whichever block it is); every
 // sum has an order fixed by the tiling, so two runs give identical bits (the order depends on the
@@ -48,7 +45,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "potentials/AmberGbTerms.h"
 
@@ -58,8 +54,7 @@ constexpr int kGbTile = 32;       ///< atoms per tile (one warp)
 constexpr int kGbPairWarps = 8;   ///< row tiles per block of the pair kernel
 /// Warps per block of the Born-radius kernel; the blocks of one row tile share its work units.
 constexpr int kGbGatherWarps = 16;
-constexpr int kGbReduceWarps = 8;    ///< warps that sum one tile's slots (a pair-grid block)
-constexpr int kGbMaxPairChunk = 8;   ///< most column tiles per pair task
+constexpr int kGbReduceWarps = 8;  ///< warps per block (one tile) of the per-atom slot sums
 constexpr int kGbBondedBlock = 256;  ///< threads per block of the bonded kernel
 constexpr int kGbSlotValues = 4;     ///< per atom and slot of the pair kernel: dE/dx, dE/dy, dE/dz, dE/dB
 
@@ -95,13 +90,8 @@ struct GbPairLayout {
   int parts = 1;       ///< S, a power of two dividing 32
 };
 
-/// Builds the layout for N atoms, the chosen chunk length (1..kGbMaxPairChunk) and step parts.
+/// Builds the layout for N atoms, the chosen chunk length and step parts.
 GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts);
-
-/// Per tile, the slot items the pair grids write for it (row slots of every existing task of its
-/// row block, column slots of every existing task of its chunk, x parts): the ticket count at
-/// which its slots are complete.
-std::vector<int> gbTileSlotItems(const GbPairLayout& layout);
 
 /// The Born-radius gather: the work of a row tile is T x columnParts units (column tile J, part q
 /// of its 32 atoms), shared by blocksPerTile x kGbGatherWarps warps (unit u goes to warp
@@ -149,19 +139,19 @@ constexpr int kGbMaxGridY = 65535;
 /// (every array starts on a 256-byte boundary), and the arena's length. Built by gbScratchLayout
 /// from the system alone.
 struct GbScratchLayout {
-  long long tileBox = 0;                                        ///< T boxes of 6 doubles
-  long long bornPartial = 0;                                    ///< T x P x 32
+  long long tileBox = 0;        ///< T boxes of 6 doubles
+  long long bornPartial = 0;    ///< T x P x 32
   long long born = 0, dBornDSum = 0, selfDEdB = 0, dEdSum = 0;  ///< N each
-  long long tileSelfEnergy = 0;                                 ///< T
-  long long rowSlots = 0, chainRowSlots = 0;                    ///< T x chunks x S x 4 x 32 each
-  long long columnSlots = 0, chainColumnSlots = 0;              ///< T x rowBlocks x S x 4 x 32 each
-  long long pairBlockEnergy = 0;                                ///< taskCount x S x 3
-  long long pairGradient = 0;                                   ///< 3N
-  long long slotGradient = 0;                                   ///< 3 x bonded slots (at least 1)
-  long long bondedBlockEnergy = 0;                              ///< 2 x bonded blocks (at least 1)
-  long long components = 0;                                     ///< 8
-  long long stride = 0;                                         ///< doubles per structure
-  long long tickets = 0;  ///< ticket counters per structure: 3 per tile
+  long long tileSelfEnergy = 0; ///< T
+  long long rowSlots = 0, chainRowSlots = 0;        ///< T x chunks x S x 4 x 32 each
+  long long columnSlots = 0, chainColumnSlots = 0;  ///< T x rowBlocks x S x 4 x 32 each
+  long long pairBlockEnergy = 0;  ///< taskCount x S x 3
+  long long pairGradient = 0;     ///< 3N
+  long long slotGradient = 0;     ///< 3 x bonded slots (at least 1)
+  long long bondedBlockEnergy = 0;  ///< 2 x bonded blocks (at least 1)
+  long long components = 0;       ///< 8
+  long long stride = 0;           ///< doubles per structure
+  long long tickets = 0;          ///< ticket counters per structure: T tiles + 1 energy
 };
 
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
@@ -198,9 +188,8 @@ struct GbEvalArgs {
   // Scratch of one structure (GbScratchLayout).
   GbTileBox* d_tileBox = nullptr;     ///< T
   double* d_bornPartial = nullptr;    ///< T x P x 32: block partials of I_i
-  unsigned* d_tileTickets = nullptr;  ///< T, Born blocks; zero between kernels (the last resets)
-  unsigned* d_pairTileTickets = nullptr;   ///< T, pair slot items written; zero between kernels
-  unsigned* d_chainTileTickets = nullptr;  ///< T, chain slot items written; zero between kernels
+  unsigned* d_tileTickets = nullptr;  ///< T, zero between kernels (the last block resets)
+  unsigned* d_energyTicket = nullptr; ///< 1, zero between kernels
   double* d_born = nullptr;           ///< N, A
   double* d_dBornDSum = nullptr;      ///< N, A^2
   double* d_tileSelfEnergy = nullptr; ///< T: GB self energy of each tile, kcal/mol
@@ -213,7 +202,6 @@ struct GbEvalArgs {
   double* d_chainRowSlots = nullptr;     ///< as d_rowSlots, for the chain-rule pass
   double* d_chainColumnSlots = nullptr;  ///< as d_columnSlots, for the chain-rule pass
 
-  const int* d_tileSlotItems = nullptr;    ///< T: slot items of each tile (gbTileSlotItems; shared)
   const int* d_atomSlotOffsets = nullptr;  ///< N + 1, into d_atomSlots (shared)
   const int* d_atomSlots = nullptr;        ///< bonded gradient slots of each atom, ascending
   const double* d_slotGradient = nullptr;  ///< per structure, filled by the bonded blocks
@@ -232,7 +220,7 @@ void bindGbScratch(GbEvalArgs& args, const GbScratchLayout& layout, double* scra
                    unsigned* tickets);
 
 /// Energy + gradient of structures [0, batch) (args.d_x, d_g, d_total, the scratch bound, the
-/// active mask in args.batch.d_active), enqueued on `stream`: four kernels per kGbMaxGridY
+/// active mask in args.batch.d_active), enqueued on `stream`: six kernels per kGbMaxGridY
 /// structures, no host synchronisation.
 template <typename Real>
 void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream);

@@ -1,3 +1,5 @@
+#include "gpu/BatchedAmberGbCuda.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <utility>
 
 #include "gpu/AmberGbKernels.cuh"
-#include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/GpuDevice.h"
@@ -62,7 +63,7 @@ ExclusionTiles buildExclusionTiles(const AmberGbTables& t, int tiles) {
   for (int i = 0; i < n; ++i)
     for (int k = t.exclusionOffsets[i]; k < t.exclusionOffsets[i + 1]; ++k) {
       const int j = t.exclusions[static_cast<std::size_t>(k)];  // j > i
-      auto& masks = byTilePair[{i / kGbTile, j / kGbTile}];     // value-initialised to zeros
+      auto& masks = byTilePair[{i / kGbTile, j / kGbTile}];  // value-initialised to zeros
       masks[static_cast<std::size_t>(i % kGbTile)] |= 1u << (j % kGbTile);
     }
   ExclusionTiles e;
@@ -147,7 +148,6 @@ struct BatchedAmberGbCuda::DeviceState {
   DeviceBuffer<AmberPair14Term> pairs14;
   DeviceBuffer<int> atomSlotOffsets, atomSlots;
   DeviceBuffer<int2> tasks;
-  DeviceBuffer<int> tileSlotItems;
 
   // Per structure: the scratch arenas and ticket counters of `reservedBatch` structures.
   std::size_t reservedBatch = 0;
@@ -210,19 +210,19 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   buildAtomSlots(t, m_atoms, slotOffsets, slots);
   d.atomSlotOffsets = DeviceBuffer<int>(slotOffsets);
   d.atomSlots = DeviceBuffer<int>(slots);
-  d.bondedBlocks =
-      gbBondedBlocks(static_cast<int>(t.bonds.size()), static_cast<int>(t.angles.size()),
-                     static_cast<int>(t.dihedrals.size()), static_cast<int>(t.pairs14.size()));
+  d.bondedBlocks = gbBondedBlocks(static_cast<int>(t.bonds.size()), static_cast<int>(t.angles.size()),
+                                  static_cast<int>(t.dihedrals.size()),
+                                  static_cast<int>(t.pairs14.size()));
 
   std::vector<int2> tasks;
   for (int b = 0; b < d.layout.rowBlocks; ++b)
     for (int c = 0; c < d.layout.chunks; ++c)
-      if (std::min(d.layout.tiles - 1, c * d.layout.chunk + d.layout.chunk - 1) >= b * kGbPairWarps)
+      if (std::min(d.layout.tiles - 1, c * d.layout.chunk + d.layout.chunk - 1) >=
+          b * kGbPairWarps)
         tasks.push_back(make_int2(b, c));
   if (static_cast<int>(tasks.size()) != d.layout.taskCount)
     throw std::logic_error("BatchedAmberGbCuda: pair task list disagrees with gbPairLayout");
   d.tasks = DeviceBuffer<int2>(tasks);
-  d.tileSlotItems = DeviceBuffer<int>(gbTileSlotItems(d.layout));
   d.scratchLayout = gbScratchLayout(m_atoms, d.layout, d.gather, slots.size(), d.bondedBlocks);
 
   GbEvalArgs& a = d.args;
@@ -243,7 +243,6 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.layout = d.layout;
   a.gather = d.gather;
   a.d_tasks = d.tasks.data();
-  a.d_tileSlotItems = d.tileSlotItems.data();
   a.d_atomSlotOffsets = d.atomSlotOffsets.data();
   a.d_atomSlots = d.atomSlots.data();
   a.bondedBlocks = d.bondedBlocks;
@@ -347,8 +346,8 @@ void BatchedAmberGbCuda::energyGradient(std::size_t batch, const double* x, doub
   forEachActiveRun(batch, active, [&](std::size_t first, std::size_t count) {
     LANDSCAPE_CUDA_CHECK(cudaMemcpy(g + first * n, d.g.data() + first * n,
                                     count * n * sizeof(double), cudaMemcpyDeviceToHost));
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(energy + first, d.energy.data() + first, count * sizeof(double),
-                                    cudaMemcpyDeviceToHost));
+    LANDSCAPE_CUDA_CHECK(cudaMemcpy(energy + first, d.energy.data() + first,
+                                    count * sizeof(double), cudaMemcpyDeviceToHost));
   });
 }
 
@@ -358,11 +357,10 @@ AmberEnergyBreakdown BatchedAmberGbCuda::breakdown(std::size_t b) const {
     throw std::out_of_range("batched AMBER-GB on cuda: structure " + std::to_string(b) +
                             " is beyond the " + std::to_string(d.reservedBatch) + " reserved");
   double e[8];
-  LANDSCAPE_CUDA_CHECK(cudaMemcpy(e,
-                                  d.scratch.data() +
-                                      b * static_cast<std::size_t>(d.scratchLayout.stride) +
-                                      static_cast<std::size_t>(d.scratchLayout.components),
-                                  sizeof e, cudaMemcpyDeviceToHost));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpy(
+      e, d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
+             static_cast<std::size_t>(d.scratchLayout.components),
+      sizeof e, cudaMemcpyDeviceToHost));
   return AmberEnergyBreakdown{e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]};
 }
 
@@ -372,11 +370,10 @@ std::vector<double> BatchedAmberGbCuda::bornRadii(std::size_t b) const {
     throw std::out_of_range("batched AMBER-GB on cuda: structure " + std::to_string(b) +
                             " is beyond the " + std::to_string(d.reservedBatch) + " reserved");
   std::vector<double> born(m_atoms);
-  LANDSCAPE_CUDA_CHECK(cudaMemcpy(born.data(),
-                                  d.scratch.data() +
-                                      b * static_cast<std::size_t>(d.scratchLayout.stride) +
-                                      static_cast<std::size_t>(d.scratchLayout.born),
-                                  m_atoms * sizeof(double), cudaMemcpyDeviceToHost));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpy(
+      born.data(), d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
+                       static_cast<std::size_t>(d.scratchLayout.born),
+      m_atoms * sizeof(double), cudaMemcpyDeviceToHost));
   return born;
 }
 

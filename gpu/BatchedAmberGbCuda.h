@@ -12,7 +12,7 @@
 // layouts depend on the atom count and the AmberGbCudaLayout only), and with the Latency layout
 // equal AmberGbCuda's on the same coordinates.
 //
-// The device entry point enqueues four kernels per 65535 structures on the given stream and never
+// The device entry point enqueues six kernels per 65535 structures on the given stream and never
 // synchronises with the host, except when the batch is larger than any before it: then the scratch
 // grows first (cudaMalloc/cudaFree, which synchronise); reserve() or the constructor's
 // `reserveBatch` does that beforehand. CUDA-free header (pimpl); exists only in CUDA builds.

@@ -13,7 +13,6 @@
 // the CPU gradient norm.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -22,7 +21,6 @@
 #include <random>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "backends/BatchedPotentialFactory.h"
@@ -39,7 +37,6 @@
 #include <cuda_runtime.h>
 
 #include "gpu/AmberGbCuda.h"
-#include "gpu/AmberGbKernels.cuh"  // host functions of the layouts: no device needed
 #include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/DeviceBuffer.h"
 #endif
@@ -185,81 +182,6 @@ TEST(BatchedPotentialFactory, EvaluateBatchRefusesMismatchedSizes) {
 
 #ifdef LANDSCAPE_HAVE_CUDA
 
-// ---- CUDA builds, with or without a device: the host side of the kernels' layouts ----------
-
-// The fused slot sums finish a tile when its ticket count reaches gbTileSlotItems: that count must
-// be exactly the number of slot items the pair grids write for the tile. Counted here by walking
-// the grid as the kernels do (every existing task x part writes a row item for each of its row
-// tiles and a column item for each column tile of its chunk).
-TEST(GbKernelLayouts, TileSlotItemsCountWhatThePairGridsWrite) {
-  for (std::size_t atoms : {1, 25, 31, 32, 33, 304, 1654, 2492, 9968, 24920})
-    for (int chunk : {1, 2, 8})
-      for (int parts : {1, 2, 8}) {
-        const GbPairLayout l = gbPairLayout(atoms, chunk, parts);
-        ASSERT_EQ(l.tiles, static_cast<int>((atoms + 31) / 32));
-        std::vector<int> written(static_cast<std::size_t>(l.tiles), 0);
-        int tasks = 0;
-        for (int b = 0; b < l.rowBlocks; ++b)
-          for (int c = 0; c < l.chunks; ++c) {
-            const int lastColumn = std::min(l.tiles - 1, (c + 1) * chunk - 1);
-            if (lastColumn < b * kGbPairWarps) continue;  // no pair i <= j in this task
-            ++tasks;
-            for (int p = 0; p < parts; ++p) {
-              for (int r = b * kGbPairWarps; r < std::min(l.tiles, (b + 1) * kGbPairWarps); ++r)
-                ++written[static_cast<std::size_t>(r)];
-              for (int column = c * chunk; column <= lastColumn; ++column)
-                ++written[static_cast<std::size_t>(column)];
-            }
-          }
-        EXPECT_EQ(l.taskCount, tasks) << atoms << " atoms, chunk " << chunk;
-        EXPECT_EQ(gbTileSlotItems(l), written)
-            << atoms << " atoms, chunk " << chunk << ", parts " << parts;
-      }
-  EXPECT_THROW(gbPairLayout(304, kGbMaxPairChunk + 1, 1), std::invalid_argument);
-}
-
-// Each structure's scratch arrays lie inside its arena, 256-byte aligned and disjoint.
-TEST(GbKernelLayouts, ScratchArraysAreAlignedDisjointAndInsideTheArena) {
-  for (std::size_t atoms : {25, 304, 2492}) {
-    const GbPairLayout pairs = gbPairLayout(atoms, 1, 8);
-    GbGatherLayout gather;
-    gather.columnParts = 8;
-    gather.blocksPerTile = 5;
-    const GbBondedBlocks bonded = gbBondedBlocks(300, 500, 900, 800);
-    const std::size_t bondedSlots = 2 * 300 + 3 * 500 + 4 * 900 + 2 * 800;
-    const GbScratchLayout s = gbScratchLayout(atoms, pairs, gather, bondedSlots, bonded);
-    const long long n = static_cast<long long>(atoms), t = pairs.tiles;
-    const long long slots = t * 4 * 32 * pairs.parts;
-    const std::vector<std::pair<long long, long long>> arrays = {
-        {s.tileBox, 6 * t},
-        {s.bornPartial, t * gather.blocksPerTile * 32},
-        {s.born, n},
-        {s.dBornDSum, n},
-        {s.selfDEdB, n},
-        {s.dEdSum, n},
-        {s.tileSelfEnergy, t},
-        {s.rowSlots, slots * pairs.chunks},
-        {s.chainRowSlots, slots * pairs.chunks},
-        {s.columnSlots, slots * pairs.rowBlocks},
-        {s.chainColumnSlots, slots * pairs.rowBlocks},
-        {s.pairBlockEnergy, 3LL * pairs.taskCount * pairs.parts},
-        {s.pairGradient, 3 * n},
-        {s.slotGradient, 3 * static_cast<long long>(bondedSlots)},
-        {s.bondedBlockEnergy, 2LL * bonded.total()},
-        {s.components, 8}};
-    std::vector<std::pair<long long, long long>> sorted = arrays;
-    std::sort(sorted.begin(), sorted.end());
-    for (std::size_t k = 0; k < sorted.size(); ++k) {
-      EXPECT_EQ(sorted[k].first % 32, 0) << "array " << k << " of " << atoms << " atoms";
-      const long long end = sorted[k].first + sorted[k].second;
-      if (k + 1 < sorted.size()) EXPECT_LE(end, sorted[k + 1].first) << atoms << " atoms";
-      EXPECT_LE(end, s.stride) << atoms << " atoms";
-    }
-    EXPECT_EQ(s.stride % 32, 0);
-    EXPECT_EQ(s.tickets, 3 * t);
-  }
-}
-
 #define REQUIRE_GPU() \
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription()
 
@@ -278,8 +200,8 @@ Evaluated evaluateHost(BatchedPotential& p, const std::vector<double>& x,
 }
 
 /// Structure b of x alone, as a batch of one of a fresh BatchedAmberGbCuda.
-Evaluated alone(const Loaded& sys, Precision precision, const std::vector<double>& x, std::size_t b,
-                AmberGbCudaLayout layout = AmberGbCudaLayout::Latency) {
+Evaluated alone(const Loaded& sys, Precision precision, const std::vector<double>& x,
+                std::size_t b, AmberGbCudaLayout layout = AmberGbCudaLayout::Latency) {
   BatchedAmberGbCuda single(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = single.dimension();
   return evaluateHost(single, std::vector<double>(x.begin() + b * n, x.begin() + (b + 1) * n));
@@ -447,8 +369,7 @@ TEST_P(BatchedAmberGbCudaBits, AnOverlapDoesNotDisturbTheOthers) {
   BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = gpu.dimension();
   const std::size_t i = 40, j = 200;  // distant in sequence: an LJ pair, not excluded
-  for (int c = 0; c < 3; ++c)
-    x[overlap * n + 3 * j + c] = x[overlap * n + 3 * i + c] + 0.05 / std::sqrt(3.0);
+  for (int c = 0; c < 3; ++c) x[overlap * n + 3 * j + c] = x[overlap * n + 3 * i + c] + 0.05 / std::sqrt(3.0);
   const Evaluated r = evaluateHost(gpu, x);
   EXPECT_FALSE(r.e[overlap] < 1e10) << "the overlapping structure's energy " << r.e[overlap];
   for (std::size_t b = 0; b < batch; ++b) {
@@ -535,8 +456,8 @@ TEST(BatchedPotentialFactory, AmberGbOnCudaIsTheBatchedKernel) {
   std::string why;
   if (!load(kAsh, &sys, &why)) GTEST_SKIP() << why;
   PotentialSpec spec = amberSpec(sys);
-  std::unique_ptr<BatchedPotential> p =
-      makeBatchedPotentialForSpec(spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
+  std::unique_ptr<BatchedPotential> p = makeBatchedPotentialForSpec(
+      spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
   ASSERT_NE(dynamic_cast<BatchedAmberGbCuda*>(p.get()), nullptr);
   EXPECT_EQ(dynamic_cast<BatchedAmberGbCuda&>(*p).layout(), AmberGbCudaLayout::Throughput);
   EXPECT_TRUE(p->isDeviceResident());

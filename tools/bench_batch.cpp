@@ -7,10 +7,8 @@
 //
 // Engines on the GPU: `cuda` (the team kernel: one persistent kernel, a structure in shared
 // memory) and `rounds` (gpu/BatchedLbfgsRoundsCuda: state in global memory, the potential's device
-// entry point once per round). --iteration-cost-n N adds a table of the rounds engine's time per
-// L-BFGS iteration for one structure (B = 1) of N degrees of freedom without the potential: a
-// device potential that costs nothing (it leaves energy and gradient at zero, so with RMS
-// tolerance 0 every iteration is one accepted step and the run goes to the cap).
+// entry point once per round). The rounds engine's cost per iteration against the history size
+// at B = 1 is measured with a real potential: bench_history --impl gpu-rounds --m 4,1000.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -47,8 +45,6 @@ struct Options {
   BatchedTeamShape shape;
   BatchedRoundsOptions rounds;
   std::uint64_t seed = 1;
-  std::vector<std::size_t> costDimensions;  // --iteration-cost-n
-  std::vector<std::size_t> costHistories = {4, 1000};
 };
 
 OptionTable<Options> optionTable() {
@@ -58,8 +54,7 @@ OptionTable<Options> optionTable() {
       "                   [--backends cpu1,cpu2,cuda] [--fp64-peak FLOPS] [--cpu-seconds S]\n"
       "                   [--min-seconds S] [--max-iterations I] [--lbfgs-m M] [--warps W]\n"
       "                   [--tile T] [--seed S] [--rounds-threads T] [--rounds-poll K]\n"
-      "                   [--rounds-resident R] [--iteration-cost-n N,...]\n"
-      "                   [--iteration-cost-m M,...]\n"
+      "                   [--rounds-resident R]\n"
       "Lennard-Jones minimisations per second against the batch size B, from random starts\n"
       "uniform in a cube of half-side 1.5 N^(1/3) (GMIN L-BFGS: m = 4, maxStep 0.4, maxRise 1e-4,\n"
       "H0 0.1, RMS 1e-6; reduced units), as a Markdown table with energy+gradient calls per\n"
@@ -102,11 +97,6 @@ OptionTable<Options> optionTable() {
       .atLeast(1);
   t.add("rounds-resident", "R", "rounds engine: structures resident at once (0: the batch)",
         fieldOf(&Options::rounds, &BatchedRoundsOptions::residentStructures));
-  t.add("iteration-cost-n", "LIST",
-        "degrees of freedom for the B = 1 L-BFGS iteration cost table (empty: no table)",
-        fieldOf(&Options::costDimensions));
-  t.add("iteration-cost-m", "LIST", "history sizes of that table", fieldOf(&Options::costHistories))
-      .atLeast(1);
   return t;
 }
 
@@ -220,78 +210,6 @@ void benchRow(const std::string& backend, std::size_t atoms, const Options& o,
   }
 }
 
-// A device potential that costs nothing: energy and gradient stay as the minimiser's buffers hold
-// them (zero), so the time of a minimisation is the L-BFGS engine's alone.
-class FreeDevicePotential : public BatchedPotential {
- public:
-  explicit FreeDevicePotential(std::size_t n) : m_n(n) {}
-  std::size_t dimension() const override { return m_n; }
-  std::string name() const override { return "a potential that costs nothing"; }
-  Backend backend() const override { return Backend::Cuda; }
-  void energyGradient(std::size_t batch, const double*, double* g, double* energy,
-                      const std::uint8_t*) override {
-    std::fill(g, g + batch * m_n, 0.0);
-    std::fill(energy, energy + batch, 0.0);
-  }
-  bool isDeviceResident() const override { return true; }
-  void energyGradientDevice(std::size_t, const double*, double*, double*, const std::uint8_t*,
-                            DeviceStream) override {}
-
- private:
-  std::size_t m_n;
-};
-
-// Seconds of one B = 1 minimisation of `iterations` iterations (the second of two runs, so that
-// graph capture and first-launch costs are left out).
-double timedRun(FreeDevicePotential& potential, int m, int iterations, const Options& o) {
-  LbfgsParams p;
-  p.historySize = m;
-  p.rmsTolerance = 0.0;
-  p.maxIterations = iterations;
-  BatchedEngineOptions options;
-  options.rounds = o.rounds;
-  options.rounds.residentStructures = 0;
-  auto minimiser = makeBatchedMinimiserOver(potential, p, BatchedBackend::CudaRounds, options);
-  std::vector<double> x(potential.dimension(), 0.0);
-  BatchedLbfgsResult r;
-  minimiser->minimise(1, x.data(), &r);
-  std::fill(x.begin(), x.end(), 0.0);
-  const auto t0 = std::chrono::steady_clock::now();
-  minimiser->minimise(1, x.data(), &r);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (r.iterations != iterations)
-    throw std::runtime_error("iteration cost: the run stopped after " +
-                             std::to_string(r.iterations) + " iterations, not " +
-                             std::to_string(iterations));
-  return seconds;
-}
-
-// Time per iteration at a full history: (t(I2) - t(I1)) / (I2 - I1) with I1 = m + 200.
-void iterationCostTable(const Options& o) {
-  if (o.costDimensions.empty() || !gpuAvailable()) return;
-  std::printf(
-      "\nL-BFGS iteration cost, B = 1, rounds engine, without the potential (a device potential "
-      "that costs nothing), full history:\n\n| n | m | threads | us per iteration | x m = %zu "
-      "|\n|---|---|---|---|---|\n",
-      o.costHistories.front());
-  for (std::size_t n : o.costDimensions) {
-    FreeDevicePotential potential(n);
-    double first = 0.0;
-    for (std::size_t m : o.costHistories) {
-      const int i1 = static_cast<int>(m) + 200, i2 = i1 + 1000;
-      const int mm = static_cast<int>(m);
-      const double perIteration =
-          (timedRun(potential, mm, i2, o) - timedRun(potential, mm, i1, o)) / (i2 - i1);
-      if (first == 0.0) first = perIteration;
-      std::printf("| %zu | %zu | %d | %.2f | %.2f |\n", n, m,
-                  resolveRoundsTeamThreads(o.rounds.threadsPerStructure, n), 1e6 * perIteration,
-                  perIteration / first);
-      std::fflush(stdout);
-    }
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -307,7 +225,6 @@ int main(int argc, char** argv) {
     std::map<std::size_t, double> cpuReference;  // best 1-thread CPU rate per size
     for (std::size_t atoms : o.sizes)
       for (const std::string& backend : o.backends) benchRow(backend, atoms, o, cpuReference);
-    iterationCostTable(o);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_batch: %s\n", e.what());

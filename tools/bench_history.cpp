@@ -226,7 +226,9 @@ int main(int argc, char** argv) {
     auto cpuPotential = makePotential(spec, Backend::Cpu);
     std::unique_ptr<Potential> cudaPotential;
     bool needCuda = false;
-    for (const std::string& impl : o.implementations) needCuda |= impl == "gpu1" || impl == "gpu2";
+    // The starts' Langevin runs use the CUDA potential whenever a row runs on the GPU.
+    for (const std::string& impl : o.implementations)
+      needCuda |= impl == "gpu1" || impl == "gpu2" || impl == "gpu-rounds";
     if (needCuda) cudaPotential = makePotential(spec, Backend::Cuda);
     std::unique_ptr<BatchedPotential> cudaBatch;
     if (std::find(o.implementations.begin(), o.implementations.end(), "gpu-rounds") !=

@@ -24,7 +24,7 @@ fi
 
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 
-new='BatchedAmberGbCuda*:BatchedPotentialFactory.*:GbKernelLayouts.*'
+new='BatchedAmberGbCuda*:BatchedPotentialFactory.*'
 old='AmberGbCuda/*:AmberGbCuda*'
 run "GB GPU tests, old and new (slow myoglobin_x10 case included)"
 ./build/landscape_tests --gtest_filter="$new:$old" \

@@ -3,8 +3,8 @@
 # (GPU = CPU twin bit for bit, poll interval / resident batch / graph change no bit, round-off
 # agreement with the reference, memory and refusals), compute-sanitizer memcheck, racecheck and
 # synccheck of them, then the benchmark rows: minimisations per second against B for the rounds
-# engine next to the team kernel, B = 1 LJ2000 with the real potential, and the L-BFGS cost per
-# iteration without the potential at n = 7476 (myoglobin) and n = 6000 (LJ2000), m = 4 and 1000.
+# engine next to the team kernel, B = 1 LJ2000 with the real potential, and the L-BFGS
+# time per step at B = 1 on myoglobin (the real potential), m = 4 and 1000.
 # Usage (repository root): tools/gpu_check_devlbfgs.sh OUTDIR   (builds ./build if needed)
 set -uo pipefail
 out="${1:?usage: tools/gpu_check_devlbfgs.sh OUTDIR}"
@@ -44,11 +44,10 @@ for k in 16 64; do
     --rounds-poll "$k" 2>> "$out/bench_batch.log" | grep -E '^\| LJ' | sed "s/\$/ K = $k/" \
     | tee -a "$out/benchmarks.txt"
 done
-run "bench_batch: B = 1 LJ2000 with the real potential (rounds), iteration cost without it"
+run "bench_batch: B = 1 LJ2000 with the real potential (rounds)"
 ./build/bench_batch --sizes 2000 --batches 1 --backends rounds --max-iterations 300 \
-  --min-seconds 0 --iteration-cost-n 7476,6000 --iteration-cost-m 4,1000 \
-  2>> "$out/bench_batch.log" | tee -a "$out/benchmarks.txt"
-run "iteration cost at n = 7476 with 1024 threads per structure"
-./build/bench_batch --sizes 13 --batches 1 --backends rounds --max-iterations 10 \
-  --rounds-threads 1024 --iteration-cost-n 7476 --iteration-cost-m 4,1000 \
-  2>> "$out/bench_batch.log" | sed -n '/iteration cost/,$p' | tee -a "$out/benchmarks.txt"
+  --min-seconds 0 2>> "$out/bench_batch.log" | tee -a "$out/benchmarks.txt"
+run "history cost at B = 1: myoglobin, rounds engine, m = 4 and 1000 (time per step)"
+./build/bench_history --prmtop tests/data/gb/myoglobin/prmtop --inpcrd tests/data/gb/myoglobin/inpcrd \
+  --starts 1 --m 4,1000 --impl gpu-rounds --max-iterations 1500 --out "$out/history_m" \
+  2>> "$out/bench_history.log" | tee -a "$out/benchmarks.txt"
