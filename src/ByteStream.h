@@ -62,6 +62,7 @@ class ByteReader {
   void getArray(T* values, std::size_t count) {
     static_assert(std::is_trivially_copyable_v<T>, "only plain values travel as bytes");
     if (count > (m_bytes.size() - m_at) / sizeof(T)) short_();
+    if (count == 0) return;  // an empty vector's data() may be null: memcpy must not see it
     std::memcpy(values, m_bytes.data() + m_at, count * sizeof(T));
     m_at += count * sizeof(T);
   }
