@@ -7,31 +7,13 @@
 #include "landscape/formats/PathsampleKineticsFiles.h"
 #include "landscape/network/FreeEnergyGroups.h"
 #include "landscape/network/HarmonicRates.h"
+#include "tests/UnitNetworks.h"
 
 namespace landscape {
 namespace {
 
 StoredTransitionNetwork threeMinima() {
-  StoredTransitionNetwork n;
-  for (double e : {0.0, 0.1, 0.0}) {
-    StoredNetworkMinimum m;
-    m.energy = e;
-    m.properties.logProductOfPositiveEigenvalues = 0.0;
-    m.properties.pointGroupOrder = 1;
-    n.minima.push_back(m);
-  }
-  auto ts = [&](double e, int a, int b) {
-    StoredTransitionState t;
-    t.energy = e;
-    t.plusMinimum = a;
-    t.minusMinimum = b;
-    t.properties.logProductOfPositiveEigenvalues = 0.0;
-    t.properties.pointGroupOrder = 1;
-    n.transitionStates.push_back(t);
-  };
-  ts(0.3, 0, 1);
-  ts(2.0, 1, 2);
-  return n;
+  return unitNetwork({0.0, 0.1, 0.0}, {{0.3, 0, 1}, {2.0, 1, 2}});
 }
 
 TEST(FreeEnergyGroups, MergesWhenBothBarriersAreBelowTheThreshold) {

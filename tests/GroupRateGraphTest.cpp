@@ -10,35 +10,15 @@
 #include "landscape/network/GraphTransformation.h"
 #include "landscape/network/GroupRateGraph.h"
 #include "landscape/network/HarmonicRates.h"
+#include "tests/UnitNetworks.h"
 
 namespace landscape {
 namespace {
 
 // Five minima: 0 - 1 - 2 - 3 - 4 and 1 - 3, unit log products and orders (reduced units).
 StoredTransitionNetwork fiveMinima() {
-  StoredTransitionNetwork n;
-  for (double e : {0.0, 0.2, 0.5, 0.1, 0.3}) {
-    StoredNetworkMinimum m;
-    m.energy = e;
-    m.properties.logProductOfPositiveEigenvalues = 0.0;
-    m.properties.pointGroupOrder = 1;
-    n.minima.push_back(m);
-  }
-  auto ts = [&](double e, int a, int b) {
-    StoredTransitionState t;
-    t.energy = e;
-    t.plusMinimum = a;
-    t.minusMinimum = b;
-    t.properties.logProductOfPositiveEigenvalues = 0.0;
-    t.properties.pointGroupOrder = 1;
-    n.transitionStates.push_back(t);
-  };
-  ts(0.4, 0, 1);
-  ts(1.1, 1, 2);
-  ts(1.0, 2, 3);
-  ts(0.6, 3, 4);
-  ts(1.5, 1, 3);
-  return n;
+  return unitNetwork({0.0, 0.2, 0.5, 0.1, 0.3},
+                     {{0.4, 0, 1}, {1.1, 1, 2}, {1.0, 2, 3}, {0.6, 3, 4}, {1.5, 1, 3}});
 }
 
 FreeEnergyGroups groupsOfFive() {

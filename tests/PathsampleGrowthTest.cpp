@@ -25,6 +25,7 @@
 #include "landscape/paths/ConnectJobs.h"
 #include "potentials/LennardJones.h"
 #include "src/OptimDatabase.h"
+#include "tests/UnitNetworks.h"
 #include "src/OptimRunConfig.h"
 #include "src/OptimSystem.h"
 #include "tests/TestData.h"
@@ -88,30 +89,10 @@ TEST(UntrapPairs, MatchesPathsampleLogOfLj38Example) {
 
 // A chain 4 - 3 - 2 - 1 - 0 (B = {4}, A = {0}) with a detour 4 - 5 - 0 over high barriers.
 StoredTransitionNetwork chainNetwork() {
-  StoredTransitionNetwork n;
-  const std::vector<double> energies = {0.0, 0.5, 0.2, 0.6, 0.1, 0.3};
-  for (double e : energies) {
-    StoredNetworkMinimum m;
-    m.energy = e;
-    m.properties.logProductOfPositiveEigenvalues = 0.0;
-    m.properties.pointGroupOrder = 1;
-    n.minima.push_back(m);
-  }
-  auto ts = [&](int a, int b, double e) {
-    StoredTransitionState t;
-    t.energy = e;
-    t.plusMinimum = a;
-    t.minusMinimum = b;
-    t.properties.logProductOfPositiveEigenvalues = 0.0;
-    t.properties.pointGroupOrder = 1;
-    n.transitionStates.push_back(t);
-  };
-  ts(4, 3, 1.0);  // barriers seen from the B side: 0.9, 0.5, 1.3, 0.9 (state 0 .. 3)
-  ts(3, 2, 1.1);
-  ts(2, 1, 1.5);
-  ts(1, 0, 1.4);
-  ts(4, 5, 5.0);
-  ts(5, 0, 5.0);
+  // Barriers seen from the B side: 0.9, 0.5, 1.3, 0.9 (state 0 .. 3).
+  StoredTransitionNetwork n =
+      unitNetwork({0.0, 0.5, 0.2, 0.6, 0.1, 0.3},
+                  {{1.0, 4, 3}, {1.1, 3, 2}, {1.5, 2, 1}, {1.4, 1, 0}, {5.0, 4, 5}, {5.0, 5, 0}});
   n.setA = {0};
   n.setB = {4};
   return n;

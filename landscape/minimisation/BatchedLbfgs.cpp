@@ -1,7 +1,5 @@
 #include "landscape/minimisation/BatchedLbfgs.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -25,10 +23,8 @@ BatchMemory BatchedLbfgs::memory() const {
   // Run: x, g, p, trial x and g, s and y, rho and alpha; round: point, gradient, energy, mask.
   memory.bytesPerStructure = sizeof(double) * ((5 + 2 * m) * n + 2 * m + 2 * n + 1) + 1 +
                              sizeof(LbfgsStructureRun) + sizeof(BatchedLbfgsResult);
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  memory.availableBytes =
-      pages > 0 && pageSize > 0 ? static_cast<std::size_t>(pages) * pageSize / 2 : 0;
-  memory.where = "host memory (half the physical memory)";
+  memory.availableBytes = halfThePhysicalMemory();
+  memory.where = kHostBatchMemory;
   return memory;
 }
 

@@ -1,8 +1,6 @@
 // Compiled with -ffp-contract=off (CMakeLists.txt): the GPU kernel adds and multiplies separately.
 #include "landscape/minimisation/BatchedLbfgsRoundsTwin.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -10,55 +8,22 @@
 
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
+#include "landscape/minimisation/HostTeam.h"
 #include "potentials/TeamTerms.h"
 
 namespace landscape {
 namespace {
 
-// The host Team of potentials/LbfgsRoundsTerms.h: one thread plays the T threads of a GPU block.
-// Element-wise work needs no order; a sum forms thread t's partial over c = t, t + T, ... and
-// reduces the partials in the device order (teamSumMirror).
-class RoundsTwinTeam {
+// The host Team of potentials/LbfgsRoundsTerms.h over slot storage.
+class RoundsTwinTeam : public HostTeam {
  public:
-  RoundsTwinTeam(int dimension, int threads)
-      : n(dimension), m_threads(threads), m_partials(3 * static_cast<std::size_t>(threads)) {}
-  const int n;
-
-  void sync() const {}
-  bool isLeader() const { return true; }
-
+  using HostTeam::HostTeam;
   // A view of a vector in slot storage: q = c.
   struct Owned {
     double* v;
     double& operator[](int q) const { return v[q]; }
   };
-  template <class F>
-  void forOwned(F f) const {
-    for (int c = 0; c < n; ++c) f(c, c);
-  }
-  template <int R, class F>
-  TeamSum<R> sumOwned(F f) {
-    static_assert(R <= 3, "the twin keeps scratch for 3 sums");
-    for (int t = 0; t < m_threads; ++t) {
-      TeamSum<R> partial;
-      for (int r = 0; r < R; ++r) partial.v[r] = 0.0;
-      for (int c = t; c < n; c += m_threads) f(c, c, partial);
-      for (int r = 0; r < R; ++r) m_partials[r * m_threads + t] = partial.v[r];
-    }
-    TeamSum<R> out;
-    for (int r = 0; r < R; ++r) out.v[r] = teamSumMirror(&m_partials[r * m_threads], m_threads);
-    return out;
-  }
-
- private:
-  int m_threads;
-  std::vector<double> m_partials;  // [3 x threads]
 };
-
-std::size_t halfThePhysicalMemory() {
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && pageSize > 0 ? static_cast<std::size_t>(pages) * pageSize / 2 : 0;
-}
 
 }  // namespace
 
@@ -84,7 +49,7 @@ BatchMemory BatchedLbfgsRoundsTwin::memory() const {
   memory.bytesPerStructure = roundsStructureBytes(n) + (m_options.residentStructures ? 0 : slot);
   memory.fixedBytes = m_options.residentStructures * slot;
   memory.availableBytes = halfThePhysicalMemory();
-  memory.where = "host memory (half the physical memory)";
+  memory.where = kHostBatchMemory;
   return memory;
 }
 

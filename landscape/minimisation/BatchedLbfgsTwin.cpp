@@ -1,12 +1,11 @@
 // Compiled with -ffp-contract=off (CMakeLists.txt): the GPU kernel adds and multiplies separately.
 #include "landscape/minimisation/BatchedLbfgsTwin.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <vector>
 
 #include "landscape/minimisation/BatchedTeamPlan.h"
+#include "landscape/minimisation/HostTeam.h"
 #include "potentials/LbfgsTeamTerms.h"
 #include "potentials/LennardJonesTeam.h"
 #include "potentials/TeamTerms.h"
@@ -14,46 +13,20 @@
 namespace landscape {
 namespace {
 
-// The host Team of potentials/LbfgsTeamTerms.h: one thread plays the whole team. Element-wise
-// work needs no order; sums emulate each thread's partial over its components c = t, t + T, ...
-// and the device reduction.
-class TwinTeam {
+// The host Team of potentials/LbfgsTeamTerms.h: one thread plays the whole team, with the pairs
+// in the team kernel's order (LennardJonesTeam).
+class TwinTeam : public HostTeam {
  public:
   TwinTeam(int dimension, LennardJonesTeam& potential)
-      : n(dimension), m_potential(potential), m_threads(potential.teamThreads()) {
-    m_partials.resize(3 * static_cast<std::size_t>(m_threads));
-  }
-  const int n;
-
-  void sync() const {}
-  bool isLeader() const { return true; }
+      : HostTeam(dimension, potential.teamThreads()), m_potential(potential) {}
 
   // An owned vector is the whole vector: the twin plays every thread, q = c.
   using Owned = std::vector<double>;
   Owned owned() const { return Owned(static_cast<std::size_t>(n)); }
-  template <class F>
-  void forOwned(F f) const {
-    for (int c = 0; c < n; ++c) f(c, c);
-  }
-  template <int R, class F>
-  TeamSum<R> sumOwned(F f) {
-    static_assert(R <= 3, "the twin keeps scratch for 3 sums");
-    for (int t = 0; t < m_threads; ++t) {
-      TeamSum<R> partial;
-      for (int r = 0; r < R; ++r) partial.v[r] = 0.0;
-      for (int c = t; c < n; c += m_threads) f(c, c, partial);
-      for (int r = 0; r < R; ++r) m_partials[r * m_threads + t] = partial.v[r];
-    }
-    TeamSum<R> out;
-    for (int r = 0; r < R; ++r) out.v[r] = teamSumMirror(&m_partials[r * m_threads], m_threads);
-    return out;
-  }
   double evaluate(const double* x, double* g) { return m_potential.energyGradient(x, g); }
 
  private:
   LennardJonesTeam& m_potential;
-  int m_threads;
-  std::vector<double> m_partials;  // [3 x threads]
 };
 
 }  // namespace
@@ -79,10 +52,8 @@ BatchMemory BatchedLbfgsTwin::memory() const {
   memory.bytesPerStructure = sizeof(BatchedLbfgsResult);
   memory.fixedBytes = static_cast<std::size_t>(m_pool.threads()) *
                       lbfgsTeamSharedBytes(dimension(), m_params.historySize, m_shape.warps);
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  memory.availableBytes =
-      pages > 0 && pageSize > 0 ? static_cast<std::size_t>(pages) * pageSize / 2 : 0;
-  memory.where = "host memory (half the physical memory)";
+  memory.availableBytes = halfThePhysicalMemory();
+  memory.where = kHostBatchMemory;
   return memory;
 }
 

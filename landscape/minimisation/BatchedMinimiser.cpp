@@ -1,5 +1,7 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -8,6 +10,11 @@ namespace landscape {
 std::size_t BatchMemory::largestBatch() const {
   if (bytesPerStructure == 0 || availableBytes < fixedBytes) return 0;
   return (availableBytes - fixedBytes) / bytesPerStructure;
+}
+
+std::size_t halfThePhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? static_cast<std::size_t>(pages) * pageSize / 2 : 0;
 }
 
 void requireBatchFits(std::size_t batch, const BatchMemory& memory) {

@@ -39,6 +39,11 @@ struct BatchMemory {
 /// that names the bytes needed, the bytes available and the largest batch that fits.
 void requireBatchFits(std::size_t batch, const BatchMemory& memory);
 
+/// What a batch on the CPU may use: half the physical memory (0 when the system does not say).
+/// BatchMemory::where for it is kHostBatchMemory.
+std::size_t halfThePhysicalMemory();
+inline constexpr const char* kHostBatchMemory = "host memory (half the physical memory)";
+
 /// How the GPU kernel (and its CPU twin) lays a structure over threads; 0 = chosen automatically.
 struct BatchedTeamShape {
   int warps = 0;      ///< warps per structure (1, 2, 4 or 8); 0: from shared memory occupancy

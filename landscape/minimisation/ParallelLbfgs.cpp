@@ -1,7 +1,5 @@
 #include "landscape/minimisation/ParallelLbfgs.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <stdexcept>
 
@@ -42,10 +40,8 @@ std::string ParallelLbfgs::name() const {
 BatchMemory ParallelLbfgs::memory() const {
   BatchMemory memory;
   memory.bytesPerStructure = sizeof(double) * m_dimension + sizeof(BatchedLbfgsResult);
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  memory.availableBytes =
-      pages > 0 && pageSize > 0 ? static_cast<std::size_t>(pages) * pageSize / 2 : 0;
-  memory.where = "host memory (half the physical memory)";
+  memory.availableBytes = halfThePhysicalMemory();
+  memory.where = kHostBatchMemory;
   return memory;
 }
 
