@@ -1,25 +1,18 @@
 // pathsample: PATHSAMPLE databases in network.h5 and their kinetics (issue 19; docs/pathsample.md).
 // Under `mpirun -n K`, `pathsample grow` spreads each cycle's connect runs over the ranks
 // (docs/cluster.md); rank 0 prints and writes network.h5.
-#include <csignal>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "src/LongRun.h"
 #include "src/PathsampleCommands.h"
 #include "src/PathsampleGrowth.h"
 #include "src/PathsampleOptions.h"
 #include "src/RankedMain.h"
 
 namespace {
-
-// Set by SIGINT/SIGTERM: growth stops after the connect runs under way and saves them (under
-// mpirun: all ranks, after the cycle in which any rank got the signal).
-volatile std::sig_atomic_t stopRequested = 0;
-extern "C" void requestStop(int) { stopRequested = 1; }
-
-constexpr int kExitStopped = 130;  // 128 + SIGINT, as shells report an interrupted command
 
 int run(int argc, char** argv, landscape::Communicator& ranks) {
   const landscape::PathsampleRunConfig config =
@@ -40,11 +33,13 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
     std::cout << line << std::endl;  // flushed: progress of long runs
   };
   if (config.mode == "grow") {
-    std::signal(SIGINT, requestStop);
-    std::signal(SIGTERM, requestStop);
-    const bool stopped =
-        landscape::growNetwork(config, print, [] { return stopRequested != 0; }, ranks);
-    return stopped ? kExitStopped : 0;
+    // SIGINT/SIGTERM are only recorded: growth stops after the connect runs under way and saves
+    // them (under mpirun: all ranks, after the cycle in which any rank got the signal); a second
+    // signal exits at once. Exit status 128 + the signal, as gmin, optim and sop.
+    landscape::setUpLongRun("pathsample");
+    landscape::deferStopRequests();
+    const bool stopped = landscape::growNetwork(config, print, landscape::stopSignalled, ranks);
+    return stopped ? landscape::stopExitStatus() : 0;
   }
   landscape::runPathsampleMode(config, print);
   return 0;
