@@ -699,8 +699,10 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     sI = Real(a.params.d_screened[i]);
     dEdSumI = Real(a.d_dEdSum[i]);
   }
-  GbTileBox rowBox{};
-  if (rowTile) rowBox = a.d_tileBox[row];
+  // The row boxes in shared memory, not in 12 registers per thread (occupancy); read after the
+  // first barrier of the column loop.
+  __shared__ GbTileBox sRowBox[kGbPairWarps];
+  if (rowTile && lane == 0) sRowBox[warp] = a.d_tileBox[row];
   const Real rgbmax = Real(a.model.rgbmax);
   const double cutoff2 = a.descreenCutoff * a.descreenCutoff;
   const Real cut2 = Real(cutoff2);
@@ -725,7 +727,8 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     for (int c = 0; c < 3; ++c) sAcc[warp][c][lane] = Real(0);
     __syncthreads();
     // The same for the whole warp.
-    const bool near = rowTile && row <= column && boxesNear(rowBox, a.d_tileBox[column], cutoff2);
+    const bool near =
+        rowTile && row <= column && boxesNear(sRowBox[warp], a.d_tileBox[column], cutoff2);
     if (near) {
       const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
       if constexpr (kTileSums) tgx = tgy = tgz = Real(0);
@@ -737,10 +740,14 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
           const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
           const Real r2 = dx * dx + dy * dy + dz * dz;
           if (r2 <= cut2) {
+            // One reciprocal of r for both directions and the 1/r of dE/dr (the derivative-only
+            // twin of amberDescreening multiplies where it divides).
             const Real r = sqrt(r2);
-            const Real dIij = amberDescreening<Real>(r, rhoI, sScreened[m], rgbmax).dValueDr;
-            const Real dIji = amberDescreening<Real>(r, sRho[m], sI, rgbmax).dValueDr;
-            const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) / r;
+            const Real ir = Real(1) / r;
+            const Real dIij =
+                amberDescreeningDerivative<Real>(r, ir, rhoI, sScreened[m], rgbmax);
+            const Real dIji = amberDescreeningDerivative<Real>(r, ir, sRho[m], sI, rgbmax);
+            const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) * ir;
             const Real fx = dEdrOverR * dx, fy = dEdrOverR * dy, fz = dEdrOverR * dz;
             tgx += fx;
             tgy += fy;
