@@ -128,9 +128,23 @@ __device__ inline double warpSum(double v) {
   return v;
 }
 
+/// Programmatic dependent launch (sm_90; docs/benchmarks.md, issue 17 step 2): every kernel first
+/// waits until the kernel before it in the stream has completed and its writes are visible (a
+/// no-op when it was launched without the attribute), before it touches global memory, and then
+/// lets the next kernel's blocks start, so that the next launch and its block start overlap this
+/// kernel's work instead of following it. Since each kernel waits for its predecessor before it
+/// can complete, the wait covers every earlier kernel too.
+__device__ __forceinline__ void awaitPreviousKernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // ---- 1: tile bounding boxes ----------------------------------------------------------------
 
 __global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -226,6 +240,7 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
 template <typename Real>
 __global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2)
     gbBornRadiiKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -359,6 +374,7 @@ __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int col
 
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -644,6 +660,7 @@ __device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int war
 /// energy components (they need nothing later than the pair grid).
 __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
     gbPairReduceKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -669,6 +686,7 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     gbChainPairsKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -795,6 +813,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
 /// slots likewise, and the warps meet in warp order.
 __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
     gbAssembleGradientKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -905,8 +924,30 @@ void bindGbScratch(GbEvalArgs& a, const GbScratchLayout& l, double* scratch, uns
   a.d_tileTickets = tickets;
 }
 
+namespace {
+
+/// One kernel of the sequence; `programmatic`: may start while the previous kernel in the stream
+/// runs (its blocks wait in awaitPreviousKernel).
+void launchGbKernel(void (*kernel)(GbEvalArgs), unsigned blocks, unsigned structures,
+                    int threads, cudaStream_t stream, bool programmatic, const GbEvalArgs& a) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks, structures);
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attribute;
+  config.numAttrs = programmatic ? 1 : 0;
+  LANDSCAPE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a));
+}
+
+}  // namespace
+
 template <typename Real>
-void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream) {
+void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream,
+                            bool programmatic) {
   const GbPairLayout& l = args.layout;
   const unsigned boxBlocks = blocksFor(l.tiles, 4);
   const unsigned bornBlocks =
@@ -921,24 +962,24 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
     const unsigned count =
         static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
     a.batch.first = static_cast<long long>(first);
-    gbTileBoxesKernel<<<dim3(boxBlocks, count), 4 * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbBornRadiiKernel<Real><<<dim3(bornBlocks, count), kGbGatherWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbPairsKernel<Real><<<dim3(pairBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbPairReduceKernel<<<dim3(pairSumBlocks, count), kGbReduceWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbChainPairsKernel<Real>
-        <<<dim3(chainBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbAssembleGradientKernel<<<dim3(assembleBlocks, count), kGbReduceWarps * kGbTile, 0,
-                               stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    // The first kernel follows whatever the caller enqueued before, in the ordinary way.
+    launchGbKernel(gbTileBoxesKernel, boxBlocks, count, 4 * kGbTile, stream, false, a);
+    launchGbKernel(gbBornRadiiKernel<Real>, bornBlocks, count, kGbGatherWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbPairsKernel<Real>, pairBlocks, count, kGbPairWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbPairReduceKernel, pairSumBlocks, count, kGbReduceWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbChainPairsKernel<Real>, chainBlocks, count, kGbPairWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbAssembleGradientKernel, assembleBlocks, count, kGbReduceWarps * kGbTile,
+                   stream, programmatic, a);
   }
 }
 
-template void launchGbEnergyGradient<double>(const GbEvalArgs&, std::size_t, cudaStream_t);
-template void launchGbEnergyGradient<float>(const GbEvalArgs&, std::size_t, cudaStream_t);
+template void launchGbEnergyGradient<double>(const GbEvalArgs&, std::size_t, cudaStream_t,
+                                             bool);
+template void launchGbEnergyGradient<float>(const GbEvalArgs&, std::size_t, cudaStream_t,
+                                            bool);
 
 }  // namespace landscape

@@ -261,8 +261,12 @@ void bindGbScratch(GbEvalArgs& args, const GbScratchLayout& layout, double* scra
 
 /// Energy + gradient of structures [0, batch) (args.d_x, d_g, d_total, the scratch bound, the
 /// active mask in args.batch.d_active), enqueued on `stream`: six kernels per kGbMaxGridY
-/// structures, no host synchronisation.
+/// structures, no host synchronisation. `programmatic` (compute capability 9.0 and later):
+/// kernels 2-6 are launched with programmatic stream serialisation, so that each may start while
+/// the one before it finishes (every kernel waits for its predecessor before it touches global
+/// memory: the same arithmetic, the same bits).
 template <typename Real>
-void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream);
+void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream,
+                            bool programmatic);
 
 }  // namespace landscape

@@ -163,10 +163,11 @@ bool streamCapturing(cudaStream_t stream) {
 }
 
 template <typename Real>
-cudaGraphExec_t captureLaunches(const GbEvalArgs& args, std::size_t batch, cudaStream_t capture) {
+cudaGraphExec_t captureLaunches(const GbEvalArgs& args, std::size_t batch, cudaStream_t capture,
+                                bool programmatic) {
   LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal));
   try {
-    launchGbEnergyGradient<Real>(args, batch, capture);
+    launchGbEnergyGradient<Real>(args, batch, capture, programmatic);
   } catch (...) {
     cudaGraph_t partial = nullptr;
     (void)cudaStreamEndCapture(capture, &partial);
@@ -216,6 +217,9 @@ struct BatchedAmberGbCuda::DeviceState {
 
   // The launch sequence as CUDA graphs (one launch instead of six), most recently used last.
   bool useGraphs = true;
+  // Programmatic dependent launches (compute capability >= 9.0 only).
+  bool programmaticSupported = false;
+  bool programmatic = false;
   std::vector<LaunchGraph> graphs;
   std::vector<LaunchKey> seen;  // plain-launched argument sets, oldest first
   std::size_t graphsCaptured = 0;
@@ -258,7 +262,8 @@ struct BatchedAmberGbCuda::DeviceState {
     seen.erase(before);
     if (!captureStream)
       LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&captureStream, cudaStreamNonBlocking));
-    const cudaGraphExec_t exec = captureLaunches<Real>(args, key.batch, captureStream);
+    const cudaGraphExec_t exec =
+        captureLaunches<Real>(args, key.batch, captureStream, programmatic);
     if (graphs.size() == kMaxGraphs) {
       (void)cudaGraphExecDestroy(graphs.front().exec);
       graphs.erase(graphs.begin());
@@ -366,6 +371,11 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.bonded.pairs14 = static_cast<int>(t.pairs14.size());
   LANDSCAPE_CUDA_CHECK(
       cudaMallocHost(reinterpret_cast<void**>(&d.hostComponents), 8 * sizeof(double)));
+  int device = 0, major = 0;
+  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+  LANDSCAPE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  d.programmaticSupported = major >= 9;
+  d.programmatic = d.programmaticSupported;
   reserve(reserveBatch);
 }
 
@@ -442,10 +452,19 @@ void BatchedAmberGbCuda::energyGradientDevice(std::size_t batch, const double* d
     }
   }
   if (isDouble)
-    launchGbEnergyGradient<double>(a, batch, s);
+    launchGbEnergyGradient<double>(a, batch, s, d.programmatic);
   else
-    launchGbEnergyGradient<float>(a, batch, s);
+    launchGbEnergyGradient<float>(a, batch, s, d.programmatic);
 }
+
+void BatchedAmberGbCuda::setProgrammaticLaunches(bool on) {
+  DeviceState& d = *m_device;
+  const bool next = on && d.programmaticSupported;
+  if (next != d.programmatic) d.dropGraphs();  // captured with the other launch kind
+  d.programmatic = next;
+}
+
+bool BatchedAmberGbCuda::programmaticLaunches() const { return m_device->programmatic; }
 
 void BatchedAmberGbCuda::setGraphLaunches(bool on) {
   m_device->useGraphs = on;

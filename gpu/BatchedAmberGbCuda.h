@@ -19,7 +19,9 @@
 // same arrays and batch size (B <= 65535) come a second time: the object keeps the executable
 // graphs of up to 8 such argument sets (captured on a stream of its own, dropped when the scratch
 // grows); a stream that is itself being captured (the round engine's graph) gets plain launches.
-// Graph and plain launches run the same kernels on the same arguments: the same bits.
+// Graph and plain launches run the same kernels on the same arguments: the same bits. On compute
+// capability 9.0+ the kernels after the first are programmatic dependent launches (each starts
+// while its predecessor finishes and waits for it before touching memory).
 // CUDA-free header (pimpl); exists only in CUDA builds. Not thread-safe.
 #include <cstddef>
 #include <cstdint>
@@ -101,6 +103,11 @@ class BatchedAmberGbCuda : public BatchedPotential {
   bool graphLaunches() const;
   /// Graphs captured over the object's life (for tests and benchmarks).
   std::size_t graphsCaptured() const;
+  /// Programmatic dependent launches of kernels 2-6 (each may start while the one before it
+  /// finishes; gpu/AmberGbKernels.cuh): on by default on devices of compute capability 9.0 and
+  /// later (elsewhere it stays off). Same bits either way; turning it on or off drops the graphs.
+  void setProgrammaticLaunches(bool on);
+  bool programmaticLaunches() const;
 
  private:
   AmberGbParams m_params;

@@ -470,7 +470,9 @@ TEST(BatchedAmberGbCuda, BadArgumentsThrowWithASentence) {
 // once and then launched as one graph, with the bits of plain launches (an object with graphs
 // off); growing the scratch drops the graphs (they point at the old arenas) and the next
 // repeated set is captured anew; on a stream that the caller is capturing, the kernels are
-// launched plainly into the caller's graph, which then gives the same bits too.
+// launched plainly into the caller's graph, which then gives the same bits too; programmatic
+// dependent launches (on by default on compute capability 9.0+) against ordinary ones, plain and
+// as graphs.
 TEST(BatchedAmberGbCuda, GraphLaunchesHaveThePlainBits) {
   REQUIRE_GPU();
   Loaded sys;
@@ -481,8 +483,15 @@ TEST(BatchedAmberGbCuda, GraphLaunchesHaveThePlainBits) {
     BatchedAmberGbCuda graphs(*sys.topology, sys.params, precision);
     BatchedAmberGbCuda plain(*sys.topology, sys.params, precision);
     plain.setGraphLaunches(false);
+    plain.setProgrammaticLaunches(false);
     EXPECT_TRUE(graphs.graphLaunches());
     EXPECT_FALSE(plain.graphLaunches());
+    EXPECT_FALSE(plain.programmaticLaunches());
+    int device = 0, major = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+              cudaSuccess);
+    EXPECT_EQ(graphs.programmaticLaunches(), major >= 9);
     const std::size_t n = graphs.dimension(), big = 3;
     const std::vector<double> x = perturbedBatch(sys.x, big, 0.2, 17);
     const std::vector<std::uint8_t> mask{1, 0, 1};
@@ -560,11 +569,26 @@ TEST(BatchedAmberGbCuda, GraphLaunchesHaveThePlainBits) {
     EXPECT_EQ(cudaGraphDestroy(outer), cudaSuccess);
     EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 
+    // Plain launches, programmatic (where the device has it) and not.
     graphs.setGraphLaunches(false);
-    for (int call = 0; call < 2; ++call)
-      graphs.energyGradientDevice(1, dX.data(), dG1.data(), dE1.data(), nullptr, nullptr);
+    for (bool programmatic : {true, false}) {
+      graphs.setProgrammaticLaunches(programmatic);
+      for (int call = 0; call < 2; ++call) {
+        graphs.energyGradientDevice(1, dX.data(), dG1.data(), dE1.data(), nullptr, nullptr);
+        EXPECT_TRUE(sameBits(dG1.toHost().data(), g1.data(), n))
+            << "plain launches, programmatic " << programmatic;
+        EXPECT_TRUE(sameBits(dE1.toHost().data(), e1.data(), 1))
+            << "plain launches, programmatic " << programmatic;
+      }
+    }
     EXPECT_EQ(graphs.graphsCaptured(), 3u);
-    EXPECT_TRUE(sameBits(dG1.toHost().data(), g1.data(), n));
+    // Graphs of non-programmatic launches.
+    graphs.setGraphLaunches(true);
+    for (int call = 0; call < 3; ++call) {
+      graphs.energyGradientDevice(1, dX.data(), dG1.data(), dE1.data(), nullptr, nullptr);
+      EXPECT_TRUE(sameBits(dG1.toHost().data(), g1.data(), n)) << "graph, not programmatic";
+    }
+    EXPECT_EQ(graphs.graphsCaptured(), 4u);
   }
 }
 
