@@ -229,7 +229,11 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
       if (active && other * kGbTile + m != i) {
         const Real dx = xr - xm, dy = yr - ym, dz = zr - zm;
         const Real r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 <= cut2) unitSum += amberDescreening<Real>(sqrt(r2), rhoI, sm, rgbmax).value;
+        if (r2 <= cut2) {
+          // The value-only twin of amberDescreening, one reciprocal of r for every branch.
+          const Real r = sqrt(r2);
+          unitSum += amberDescreeningValue<Real>(r, Real(1) / r, rhoI, sm, rgbmax);
+        }
       }
     }
     sum += double(unitSum);

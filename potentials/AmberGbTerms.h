@@ -294,6 +294,50 @@ LANDSCAPE_HD AmberDescreeningT<Real> amberDescreening(Real r, Real rhoI, Real sj
   return {Real(0), Real(0)};
 }
 
+/// I_ij of amberDescreening alone (same branches, same expressions up to rounding), for the GPU
+/// Born-radius pass: the caller passes ir = 1/r, computed once for all branches, and the branches
+/// multiply by reciprocals (1/(r - s), 1/(r^2 - s^2), 1/rho; 1/rgbmax and 1/rho are
+/// loop-invariant in the Born pass) where the full function divides. Agrees with
+/// amberDescreening(...).value to a few ulps of the terms (tests/AmberGbTest.cpp).
+template <typename Real>
+LANDSCAPE_HD Real amberDescreeningValue(Real r, Real ir, Real rhoI, Real sj, Real rgbmax) {
+  const Real s2 = sj * sj;
+  const Real r2 = r * r;
+  if (r > rgbmax + sj) return Real(0);
+  if (r > rgbmax - sj) {
+    const Real rm = r - sj;
+    const Real irgb = Real(1) / rgbmax;
+    const Real f = Real(1) + Real(2) * r / rm + (r2 - Real(4) * rgbmax * r - s2) * irgb * irgb +
+                   Real(2) * log(rm * irgb);
+    return Real(0.125) * f * ir;
+  }
+  if (r > Real(4) * sj) {
+    const Real ir2 = ir * ir;
+    const Real t = s2 * ir2;
+    const Real s3r4 = s2 * sj * ir2 * ir2;
+    const Real series =
+        Real(1.0 / 3.0) +
+        t * (Real(2.0 / 5.0) + t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
+    return s3r4 * series;
+  }
+  if (r > rhoI + sj) {
+    const Real lg = log((r - sj) / (r + sj));
+    return Real(0.5) * (sj / (r2 - s2) + Real(0.5) * lg * ir);
+  }
+  if (r > fabs(rhoI - sj)) {
+    const Real irho = Real(1) / rhoI;
+    const Real theta = (r2 + rhoI * rhoI - s2) * Real(0.5) * irho * ir;
+    const Real u = Real(1) / (r + sj);
+    const Real lg = log(rhoI * u);
+    return Real(0.25) * ((Real(2) - theta) * irho - u + lg * ir);
+  }
+  if (rhoI < sj) {
+    const Real lg = log((sj - r) / (sj + r));
+    return Real(0.5) * (sj / (r2 - s2) + Real(2) / rhoI + Real(0.5) * lg * ir);
+  }
+  return Real(0);
+}
+
 /// dI_ij/dr of amberDescreening alone (same branches, same expressions up to rounding), for the
 /// GPU chain-rule pass, which needs no value: the caller passes ir = 1/r (shared by the two
 /// directions of a pair) and the branches multiply by reciprocals instead of dividing (one
