@@ -551,8 +551,7 @@ constexpr int kGbSlotLoadAhead = 8;
 /// Value `value` of the slots of one atom (tile, lane) in a row-slot and a column-slot array of
 /// the pair-task layout (gbTileSlotItems: the items of existing tasks, row items first): warp w of
 /// the block adds items w, w + kGbReduceWarps, ... in that order and returns its partial.
-__device__ __forceinline__ double sumSlotsOfWarp(const GbPairLayout& layout,
-                                                 const double* rowSlots,
+__device__ __forceinline__ double sumSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
                                                  const double* columnSlots, int tile, int lane,
                                                  int warp, int value) {
   const GbTileSlotItems items = gbTileSlotItems(layout, tile);
@@ -566,9 +565,9 @@ __device__ __forceinline__ double sumSlotsOfWarp(const GbPairLayout& layout,
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u) {
       const int k = first + u * kGbReduceWarps;
-      loaded[u] = k >= count             ? 0.0
+      loaded[u] = k >= count           ? 0.0
                   : k < items.rowCount ? row[k * kItem]
-                                         : column[(k - items.rowCount) * kItem];
+                                       : column[(k - items.rowCount) * kItem];
     }
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u)
@@ -766,8 +765,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
             // twin of amberDescreening multiplies where it divides).
             const Real r = sqrt(r2);
             const Real ir = Real(1) / r;
-            const Real dIij =
-                amberDescreeningDerivative<Real>(r, ir, rhoI, sScreened[m], rgbmax);
+            const Real dIij = amberDescreeningDerivative<Real>(r, ir, rhoI, sScreened[m], rgbmax);
             const Real dIji = amberDescreeningDerivative<Real>(r, ir, sRho[m], sI, rgbmax);
             const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) * ir;
             const Real fx = dEdrOverR * dx, fy = dEdrOverR * dy, fz = dEdrOverR * dz;
@@ -825,8 +823,8 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int atom = tile * kGbTile + lane;
   const bool active = atom < static_cast<int>(a.atoms);
-  double v = sumSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp,
-                            value);
+  double v =
+      sumSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, value);
   if (active) v = addBondedSlotsOfWarp(a, atom, warp, value, v);
   v = combineWarps(v, warp, lane);
   if (warp == 0 && active) a.d_g[3 * atom + value] = a.d_pairGradient[3 * atom + value] + v;
@@ -932,8 +930,8 @@ namespace {
 
 /// One kernel of the sequence; `programmatic`: may start while the previous kernel in the stream
 /// runs (its blocks wait in awaitPreviousKernel).
-void launchGbKernel(void (*kernel)(GbEvalArgs), unsigned blocks, unsigned structures,
-                    int threads, cudaStream_t stream, bool programmatic, const GbEvalArgs& a) {
+void launchGbKernel(void (*kernel)(GbEvalArgs), unsigned blocks, unsigned structures, int threads,
+                    cudaStream_t stream, bool programmatic, const GbEvalArgs& a) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(blocks, structures);
   config.blockDim = dim3(static_cast<unsigned>(threads));
@@ -981,9 +979,7 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   }
 }
 
-template void launchGbEnergyGradient<double>(const GbEvalArgs&, std::size_t, cudaStream_t,
-                                             bool);
-template void launchGbEnergyGradient<float>(const GbEvalArgs&, std::size_t, cudaStream_t,
-                                            bool);
+template void launchGbEnergyGradient<double>(const GbEvalArgs&, std::size_t, cudaStream_t, bool);
+template void launchGbEnergyGradient<float>(const GbEvalArgs&, std::size_t, cudaStream_t, bool);
 
 }  // namespace landscape

@@ -116,7 +116,7 @@ __host__ __device__ inline bool gbPairTaskExists(const GbPairLayout& l, int b, i
 /// 0..lastRowBlock of its chunk). In the slot arrays an item is kGbSlotValues x 32 doubles and a
 /// tile's items are consecutive, so item j starts at rowBase + j x 128 (column: columnBase + ...).
 struct GbTileSlotItems {
-  long long rowBase = 0;     ///< doubles into the row-slot array
+  long long rowBase = 0;  ///< doubles into the row-slot array
   int rowCount = 0;
   long long columnBase = 0;  ///< doubles into the column-slot array
   int columnCount = 0;

@@ -423,7 +423,8 @@ void BatchedAmberGbCuda::reserve(std::size_t batch) {
   d.tickets = DeviceBuffer<unsigned>(batch * static_cast<std::size_t>(d.scratchLayout.tickets));
   d.tickets.zero();
   LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's next launch
-  d.dropGraphs();  // they point at the old arenas
+  // The graphs point at the old arenas.
+  d.dropGraphs();
   bindGbScratch(d.args, d.scratchLayout, d.scratch.data(), d.tickets.data());
   d.reservedBatch = batch;
 }
@@ -444,8 +445,7 @@ void BatchedAmberGbCuda::energyGradientDevice(std::size_t batch, const double* d
   DeviceState& d = *m_device;
   if (d.useGraphs && batch <= static_cast<std::size_t>(kGbMaxGridY) && !streamCapturing(s)) {
     const LaunchKey key{d_x, d_g, d_energy, d_active, batch};
-    const cudaGraphExec_t exec =
-        isDouble ? d.graphFor<double>(key, a) : d.graphFor<float>(key, a);
+    const cudaGraphExec_t exec = isDouble ? d.graphFor<double>(key, a) : d.graphFor<float>(key, a);
     if (exec) {
       LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, s));
       return;
@@ -511,10 +511,11 @@ AmberEnergyBreakdown BatchedAmberGbCuda::breakdown(std::size_t b) const {
   // On the legacy stream, then a wait for it: ordered after (and reporting faults of) every
   // evaluation enqueued on blocking streams, as a cudaMemcpy would be.
   double* e = d.hostComponents;
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(
-      e, d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
-             static_cast<std::size_t>(d.scratchLayout.components),
-      8 * sizeof(double), cudaMemcpyDeviceToHost, cudaStreamLegacy));
+  LANDSCAPE_CUDA_CHECK(
+      cudaMemcpyAsync(e,
+                      d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
+                          static_cast<std::size_t>(d.scratchLayout.components),
+                      8 * sizeof(double), cudaMemcpyDeviceToHost, cudaStreamLegacy));
   LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   return AmberEnergyBreakdown{e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]};
 }

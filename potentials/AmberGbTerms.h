@@ -315,9 +315,9 @@ LANDSCAPE_HD Real amberDescreeningValue(Real r, Real ir, Real rhoI, Real sj, Rea
     const Real ir2 = ir * ir;
     const Real t = s2 * ir2;
     const Real s3r4 = s2 * sj * ir2 * ir2;
-    const Real series =
-        Real(1.0 / 3.0) +
-        t * (Real(2.0 / 5.0) + t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
+    const Real series = Real(1.0 / 3.0) +
+                        t * (Real(2.0 / 5.0) +
+                             t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
     return s3r4 * series;
   }
   if (r > rhoI + sj) {
@@ -356,8 +356,8 @@ LANDSCAPE_HD Real amberDescreeningDerivative(Real r, Real ir, Real rhoI, Real sj
     const Real irgb = Real(1) / rgbmax;
     const Real irgb2 = irgb * irgb;
     const Real q = r * irm;
-    const Real f = Real(1) + Real(2) * q + (r2 - Real(4) * rgbmax * r - s2) * irgb2 +
-                   Real(2) * log(rm * irgb);
+    const Real f =
+        Real(1) + Real(2) * q + (r2 - Real(4) * rgbmax * r - s2) * irgb2 + Real(2) * log(rm * irgb);
     const Real df = irm * (Real(4) - Real(2) * q) + (Real(2) * r - Real(4) * rgbmax) * irgb2;
     return Real(0.125) * (df - f * ir) * ir;
   }

@@ -892,8 +892,7 @@ TEST(AmberGbTerms, DescreeningTwinsMatchTheFullFunction) {
           const double r = 0.3 + k * (rgbmax + 2.5) / 3000.0;
           const AmberDescreening full = amberDescreening(r, rho, s, rgbmax);
           const double value = amberDescreeningValue<double>(r, 1.0 / r, rho, s, rgbmax);
-          const double derivative =
-              amberDescreeningDerivative<double>(r, 1.0 / r, rho, s, rgbmax);
+          const double derivative = amberDescreeningDerivative<double>(r, 1.0 / r, rho, s, rgbmax);
           ASSERT_LE(std::abs(value - full.value), 1e-9 * std::max(std::abs(full.value), 1e-6))
               << "value: r " << r << ", rho " << rho << ", s " << s << ", rgbmax " << rgbmax;
           ASSERT_LE(std::abs(derivative - full.dValueDr),
@@ -911,8 +910,12 @@ TEST(AmberGbTerms, DescreeningTwinsMatchTheFullFunction) {
           ASSERT_LE(std::abs(double(derivativeF) - double(fullF.dValueDr)),
                     5e-4 * std::max(std::abs(double(fullF.dValueDr)), 1e-3))
               << "float derivative: r " << r << ", rho " << rho << ", s " << s;
-          const int branch = r > rgbmax + s ? 0 : r > rgbmax - s ? 1 : r > 4 * s ? 2
-                             : r > rho + s ? 3 : r > std::abs(rho - s) ? 4 : 5;
+          const int branch = r > rgbmax + s          ? 0
+                             : r > rgbmax - s        ? 1
+                             : r > 4 * s             ? 2
+                             : r > rho + s           ? 3
+                             : r > std::abs(rho - s) ? 4
+                                                     : 5;
           ++branches[branch];
         }
   for (int b = 0; b < 6; ++b) EXPECT_GT(branches[b], 0) << "branch " << b << " never visited";

@@ -211,8 +211,8 @@ TEST(BatchedAmberGbLayout, SlotItemsOfATileAreThoseThePairGridWrites) {
                    ++row)
                 rowWritten[row].push_back(((1LL * row * l.chunks + c) * parts + part) * item);
               for (int column = c * chunk; column <= lastColumn; ++column)
-                columnWritten[column].push_back(
-                    ((1LL * column * l.rowBlocks + b) * parts + part) * item);
+                columnWritten[column].push_back(((1LL * column * l.rowBlocks + b) * parts + part) *
+                                                item);
             }
           }
         ASSERT_EQ(tasks, l.taskCount);
