@@ -22,10 +22,23 @@ struct BatchedRoundsOptions {
   /// Capture the rounds between two polls in a CUDA graph (falls back to plain launches when the
   /// potential cannot be captured).
   bool useGraph = true;
+  /// History size m from which a structure's direction is computed in the compact form
+  /// (potentials/LbfgsRoundsCompactTerms.h: the history work spread over many blocks) instead of
+  /// the two-loop recursion in the structure's own block. 0: automatic, m >=
+  /// kRoundsCompactAutoHistory and n >= 2 m (roundsCompactDirections); -1: never. The two paths
+  /// differ by round-off; GPU and twin take the same one.
+  int compactFromHistory = 0;
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;
 };
+
+/// The automatic compact threshold on m (BatchedRoundsOptions::compactFromHistory = 0).
+constexpr int kRoundsCompactAutoHistory = 32;
+
+/// Whether the engine computes directions in the compact form for n degrees of freedom and a
+/// history of m pairs under `options`.
+bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m);
 
 /// The team size for n degrees of freedom: about 8 components per thread, a multiple of 32 in
 /// [32, 1024].
@@ -34,8 +47,10 @@ int roundsTeamThreads(std::size_t n);
 int resolveRoundsTeamThreads(int requested, std::size_t n);
 
 /// Bytes of one slot: x, g, trial x and g, p, the m pairs s and y ((5 + 2m) n doubles), rho and
-/// alpha (2m), the energy, the active flag and the 80-byte state.
-std::size_t roundsSlotBytes(std::size_t n, int m);
+/// alpha (2m), the energy, the active flag and the 80-byte state; with `compact` also the compact
+/// form's storage (lbfgsCompactSlotDoubles: 3 m^2 + 8 m + ceil(m / 64) n + 2 ceil(n / 256)
+/// doubles) and a pending flag.
+std::size_t roundsSlotBytes(std::size_t n, int m, bool compact = false);
 /// Bytes of one structure of the batch outside the slots: its coordinates (in, minimum out) and
 /// its 32-byte outcome.
 std::size_t roundsStructureBytes(std::size_t n);
