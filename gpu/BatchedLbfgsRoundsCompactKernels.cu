@@ -1,9 +1,9 @@
 // The compact L-BFGS direction of the round-based batched engine (potentials/
 // LbfgsRoundsCompactTerms.h) spread over the device: for every slot whose pending flag the advance
-// set, pass 1 runs a block per history pair, passes 2-4 a warp per pair, pass 5 a thread per
-// component, so a long history (m = 1000) is read by the whole device instead of one block. Every
-// sum has a fixed order (no atomics); the CPU twin runs the same functions in that order.
-// Compiled with -fmad=false (CMakeLists.txt): the twin rounds every multiply and add alone.
+// set, passes 1-4 run a block per history pair, pass 5 a thread per component, so a long history (m
+// = 1000) is read by the whole device instead of one block. Every sum has a fixed order (no
+// atomics); the CPU twin runs the same functions in that order. Compiled with -fmad=false
+// (CMakeLists.txt): the twin rounds every multiply and add alone.
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -16,23 +16,26 @@
 namespace landscape {
 namespace {
 
-constexpr int kRowWarps = 8;  // warps (history rows) per block of passes 2-4
-constexpr int kRowThreads = kRowWarps * kTeamWarpSize;
 constexpr unsigned int kMaxGridY = 65535;
 
-// The Warp of LbfgsRoundsCompactTerms.h: one warp, lane l over terms begin + l, + 32, ...; all 32
-// lanes must reach sum() (rows leave warp-uniformly).
-struct CompactWarp {
+// The Rows of LbfgsRoundsCompactTerms.h: the block (kCompactRowThreads threads), thread t over
+// terms begin + t, + kCompactRowThreads, ..., then the team reduction; every thread must reach
+// sum() (rows leave block-uniformly).
+class CompactRows {
+ public:
+  __device__ explicit CompactRows(double* scratch) : m_team(0, scratch) {}
   template <class F>
-  __device__ double sum(int begin, int end, F term) const {
-    double acc = 0.0;
-    for (int k = begin + lane(); k < end; k += kTeamWarpSize) acc = term(k, acc);
-    for (int o = kTeamWarpSize / 2; o >= 1; o /= 2)
-      acc = acc + __shfl_xor_sync(0xffffffffu, acc, o);
-    return acc;
+  __device__ double sum(int begin, int end, F term) {
+    TeamSum<1> acc{{0.0}};
+#pragma unroll 4
+    for (int k = begin + static_cast<int>(threadIdx.x); k < end; k += kCompactRowThreads)
+      acc.v[0] = term(k, acc.v[0]);
+    return m_team.reduce(acc).v[0];
   }
-  __device__ bool isLeader() const { return lane() == 0; }
-  __device__ static int lane() { return static_cast<int>(threadIdx.x) & (kTeamWarpSize - 1); }
+  __device__ bool isLeader() const { return threadIdx.x == 0; }
+
+ private:
+  DeviceTeam<0> m_team;
 };
 
 __device__ LbfgsCompactStorage compactStorage(const BatchedRoundsArgs& a, std::size_t r) {
@@ -62,23 +65,21 @@ __global__ void __launch_bounds__(kCompactPairThreads) compactPairDotsKernel(Bat
                        a.settings);
 }
 
-// Passes 2-4: warp w of block b handles row (b % rowBlocks) * kRowWarps + w of slot
-// b / rowBlocks.
+// Passes 2-4: block b handles row b % m of slot b / m.
 template <int Pass>
-__global__ void __launch_bounds__(kRowThreads) compactRowsKernel(BatchedRoundsArgs a) {
+__global__ void __launch_bounds__(kCompactRowThreads) compactRowsKernel(BatchedRoundsArgs a) {
+  __shared__ double scratch[6 * (kCompactRowThreads / kTeamWarpSize)];
   const int m = a.settings.m;
-  const unsigned int rowBlocks = (static_cast<unsigned int>(m) + kRowWarps - 1) / kRowWarps;
-  const std::size_t r = blockIdx.x / rowBlocks;
-  const int row = static_cast<int>(blockIdx.x % rowBlocks) * kRowWarps +
-                  static_cast<int>(threadIdx.x) / kTeamWarpSize;
-  if (row >= m || !a.pending[r]) return;  // warp-uniform
+  const std::size_t r = blockIdx.x / static_cast<unsigned int>(m);
+  const int row = static_cast<int>(blockIdx.x % static_cast<unsigned int>(m));
+  if (!a.pending[r]) return;  // block-uniform
   const LbfgsTeamHistory h = compactHistory(a, r);
   if (lbfgsCompactAge(h, row, m) >= h.length) return;
   const LbfgsCompactStorage cs = compactStorage(a, r);
-  CompactWarp warp;
-  if (Pass == 2) lbfgsCompactInverseRow(warp, cs, row, h, m);
-  if (Pass == 3) lbfgsCompactMiddleRow(warp, cs, row, h, m);
-  if (Pass == 4) lbfgsCompactProjectRow(warp, cs, row, h, m);
+  CompactRows rows(scratch);
+  if (Pass == 2) lbfgsCompactInverseRow(rows, cs, row, h, m);
+  if (Pass == 3) lbfgsCompactMiddleRow(rows, cs, row, h, m);
+  if (Pass == 4) lbfgsCompactProjectRow(rows, cs, row, h, m);
 }
 
 // Pass 5a: blockIdx.x = (slot, chunk), blockIdx.y = block of components.
@@ -168,20 +169,18 @@ void launchBatchedRoundsCompactDirection(const BatchedRoundsArgs& a, cudaStream_
         " needs more than " + std::to_string(kMaxGridY) + " blocks of " +
         std::to_string(kCompactComponentThreads) + " components");
   const std::size_t slots = a.slots.slots;
-  const std::size_t rowBlocks = (static_cast<std::size_t>(m) + kRowWarps - 1) / kRowWarps;
-  const unsigned int pairGrid = gridX(slots, static_cast<std::size_t>(m), "pass 1");
-  const unsigned int rowGrid = gridX(slots, rowBlocks, "passes 2-4");
+  const unsigned int pairGrid = gridX(slots, static_cast<std::size_t>(m), "passes 1-4");
   const unsigned int chunkGrid =
       gridX(slots, static_cast<std::size_t>(lbfgsCompactChunks(m)), "pass 5");
   const unsigned int slotGrid = gridX(slots, 1, "pass 5");
 
   compactPairDotsKernel<<<pairGrid, kCompactPairThreads, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
-  compactRowsKernel<2><<<rowGrid, kRowThreads, 0, stream>>>(a);
+  compactRowsKernel<2><<<pairGrid, kCompactRowThreads, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
-  compactRowsKernel<3><<<rowGrid, kRowThreads, 0, stream>>>(a);
+  compactRowsKernel<3><<<pairGrid, kCompactRowThreads, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
-  compactRowsKernel<4><<<rowGrid, kRowThreads, 0, stream>>>(a);
+  compactRowsKernel<4><<<pairGrid, kCompactRowThreads, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
   compactChunksKernel<<<dim3(chunkGrid, componentBlocks), kCompactComponentThreads, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();

@@ -15,7 +15,7 @@
 // slot: a new pair appends the column [-R^-1 c / d; 1 / d] (c_i = s_i.y_new, d = D_new), and
 // dropping the oldest pair drops its row and column (the inverse of a trailing block of a
 // triangular matrix is that block of the inverse). Every product with R^-1, R^-T and Y^T Y is then
-// a matrix-vector product whose rows are independent: one warp per row.
+// a matrix-vector product whose rows are independent: one block of kCompactRowThreads per row.
 //
 // One compact direction (phase kRoundsDirection, always right after an accept, so the newest pair
 // is new; an empty history never comes here, see lbfgsRoundsBeginStep), in five passes whose
@@ -23,22 +23,25 @@
 //   1. pair dots, one team (kCompactPairThreads threads, the team order of potentials/TeamTerms.h)
 //      per pair i over the n components: s_i.g, s_i.y_new, y_i.g, y_i.y_new -> sg, sy, yg and the
 //      new row and column of Y^T Y (and D_new);
-//   2. inverse rows, a warp per pair i: the new column of R^-1 and u_i = (R^-1 a)_i;
+//   2. inverse rows, a row team per pair i: the new column of R^-1 and u_i = (R^-1 a)_i;
 //   3. middle rows: v_i and the coefficient of y_i, gamma u_i;
 //   4. projection rows: (R^-T v)_i and the coefficient of s_i, -(R^-T v)_i;
 //   5. combination, per component c: kCompactPairsPerChunk pairs per partial sum, then
 //      p_c = -gamma g_c + the partials in chunk order, with p.g and p.p summed per block of
 //      kCompactComponentThreads components (team order) and the blocks in order; then the
 //      two-loop path's uphill reversal, first step and trial point (lbfgsRoundsFirstScale).
-// A warp's sum: lane l adds the terms k = begin + l, begin + l + 32, ... left to right by fma from
-// 0, then the xor butterfly (warpButterflyMirror on the host). Against the two-loop recursion the
-// direction differs by round-off.
+// A row team's sum (passes 2-4): thread t of kCompactRowThreads adds the terms k = begin + t,
+// begin + t + kCompactRowThreads, ... left to right by fma from 0, then the team order of
+// potentials/TeamTerms.h (teamSumMirror on the host). Against the two-loop recursion the direction
+// differs by round-off.
 #include "potentials/LbfgsRoundsTerms.h"
 
 namespace landscape {
 
 /// Threads of a pass-1 team (one pair over all n components).
 constexpr int kCompactPairThreads = 256;
+/// Threads of a pass 2-4 row team (one history row).
+constexpr int kCompactRowThreads = 128;
 /// Pairs per partial sum of the combination (pass 5).
 constexpr int kCompactPairsPerChunk = 64;
 /// Components per block of pass 5 (one thread each).
@@ -134,9 +137,10 @@ LANDSCAPE_HD void lbfgsCompactPairDots(Team& team, const LbfgsTeamStorage& st,
 }
 
 /// Pass 2 for the pair in slot `row`: the new column's entry (R^-1)_{row,new} (1 / d for the new
-/// pair itself) and u_row. Warp: sum(begin, end, term) and isLeader() (see the file comment).
-template <class Warp>
-LANDSCAPE_HD void lbfgsCompactInverseRow(Warp& warp, const LbfgsCompactStorage& cs, int row,
+/// pair itself) and u_row. Rows: sum(begin, end, term), the same bits in every thread, and
+/// isLeader() (see the file comment).
+template <class Rows>
+LANDSCAPE_HD void lbfgsCompactInverseRow(Rows& rows, const LbfgsCompactStorage& cs, int row,
                                          const LbfgsTeamHistory& h, int m) {
   const int age = lbfgsCompactAge(h, row, m), last = h.length - 1;
   const int newest = lbfgsTeamSlot(h, last, m);
@@ -146,17 +150,17 @@ LANDSCAPE_HD void lbfgsCompactInverseRow(Warp& warp, const LbfgsCompactStorage& 
   if (age == last) {
     x = 1.0 / d;
   } else {
-    const double rc = warp.sum(age, last, [&](int k, double acc) {
+    const double rc = rows.sum(age, last, [&](int k, double acc) {
       const int j = lbfgsTeamSlot(h, k, m);
       return fma(r[j], cs.sy[j], acc);
     });
     x = -rc / d;
   }
-  const double u = warp.sum(age, h.length, [&](int k, double acc) {
+  const double u = rows.sum(age, h.length, [&](int k, double acc) {
     const int j = lbfgsTeamSlot(h, k, m);
     return fma(k == last ? x : r[j], cs.sg[j], acc);
   });
-  if (warp.isLeader()) {
+  if (rows.isLeader()) {
     cs.rinv[static_cast<long long>(row) * m + newest] = x;
     cs.rinvT[static_cast<long long>(newest) * m + row] = x;
     cs.u[row] = u;
@@ -165,15 +169,15 @@ LANDSCAPE_HD void lbfgsCompactInverseRow(Warp& warp, const LbfgsCompactStorage& 
 
 /// Pass 3 for the pair in slot `row`: v_row = D u + gamma (Y^T Y u)_row - gamma b_row, and the
 /// coefficient of y_row, gamma u_row.
-template <class Warp>
-LANDSCAPE_HD void lbfgsCompactMiddleRow(Warp& warp, const LbfgsCompactStorage& cs, int row,
+template <class Rows>
+LANDSCAPE_HD void lbfgsCompactMiddleRow(Rows& rows, const LbfgsCompactStorage& cs, int row,
                                         const LbfgsTeamHistory& h, int m) {
   const double* yyRow = cs.yy + static_cast<long long>(row) * m;
-  const double t = warp.sum(0, h.length, [&](int k, double acc) {
+  const double t = rows.sum(0, h.length, [&](int k, double acc) {
     const int j = lbfgsTeamSlot(h, k, m);
     return fma(yyRow[j], cs.u[j], acc);
   });
-  if (warp.isLeader()) {
+  if (rows.isLeader()) {
     const double gamma = h.gamma;
     cs.v[row] = cs.d[row] * cs.u[row] + gamma * t - gamma * cs.yg[row];
     cs.coefY[row] = gamma * cs.u[row];
@@ -182,15 +186,15 @@ LANDSCAPE_HD void lbfgsCompactMiddleRow(Warp& warp, const LbfgsCompactStorage& c
 
 /// Pass 4 for the pair in slot `row`: (R^-T v)_row over the pairs up to it; the coefficient of
 /// s_row is its negative.
-template <class Warp>
-LANDSCAPE_HD void lbfgsCompactProjectRow(Warp& warp, const LbfgsCompactStorage& cs, int row,
+template <class Rows>
+LANDSCAPE_HD void lbfgsCompactProjectRow(Rows& rows, const LbfgsCompactStorage& cs, int row,
                                          const LbfgsTeamHistory& h, int m) {
   const double* rt = cs.rinvT + static_cast<long long>(row) * m;
-  const double p1 = warp.sum(0, lbfgsCompactAge(h, row, m) + 1, [&](int k, double acc) {
+  const double p1 = rows.sum(0, lbfgsCompactAge(h, row, m) + 1, [&](int k, double acc) {
     const int i = lbfgsTeamSlot(h, k, m);
     return fma(rt[i], cs.v[i], acc);
   });
-  if (warp.isLeader()) cs.coefS[row] = -p1;
+  if (rows.isLeader()) cs.coefS[row] = -p1;
 }
 
 /// Pass 5a: the partial sum of chunk `chunk` for component c, sum over its pairs (by age) of
@@ -203,6 +207,9 @@ LANDSCAPE_HD double lbfgsCompactChunkPart(const LbfgsTeamStorage& st, const Lbfg
   const int end =
       begin + kCompactPairsPerChunk < h.length ? begin + kCompactPairsPerChunk : h.length;
   double acc = 0.0;
+#ifdef __CUDA_ARCH__
+#pragma unroll 4
+#endif
   for (int k = begin; k < end; ++k) {
     const long long j = lbfgsTeamSlot(h, k, set.m);
     acc = fma(st.s[j * n + c], cs.coefS[j], acc);

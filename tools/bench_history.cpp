@@ -113,8 +113,8 @@ OptionTable<Options> optionTable() {
       .nonNegative();
   t.add("max-iterations", "N", "L-BFGS iteration cap", fieldOf(&Options::maxIterations)).atLeast(1);
   t.add("rounds-compact", "K",
-        "gpu-rounds: compact-form directions from history size K on (0: automatic, m >= 32 and "
-        "n >= 2 m; -1: always the two-loop recursion)",
+        "gpu-rounds: compact-form directions from history size K on (0: automatic, m >= 32, "
+        "n >= 1024 and n >= 2 m; -1: always the two-loop recursion)",
         fieldOf(&Options::roundsCompact))
       .atLeast(-1);
   t.add("out", "PREFIX", "PREFIX.md, PREFIX.csv and PREFIX.png", fieldOf(&Options::out));

@@ -26,17 +26,17 @@ class RoundsTwinTeam : public HostTeam {
   };
 };
 
-// The Warp of potentials/LbfgsRoundsCompactTerms.h: the 32 lanes' partials, then the butterfly.
-struct CompactTwinWarp {
+// The Rows of potentials/LbfgsRoundsCompactTerms.h: the row team's partials, then its reduction.
+struct CompactTwinRows {
   template <class F>
   double sum(int begin, int end, F term) const {
-    double lanes[kTeamWarpSize];
-    for (int l = 0; l < kTeamWarpSize; ++l) {
+    double partials[kCompactRowThreads];
+    for (int t = 0; t < kCompactRowThreads; ++t) {
       double acc = 0.0;
-      for (int k = begin + l; k < end; k += kTeamWarpSize) acc = term(k, acc);
-      lanes[l] = acc;
+      for (int k = begin + t; k < end; k += kCompactRowThreads) acc = term(k, acc);
+      partials[t] = acc;
     }
-    return warpButterflyMirror(lanes);
+    return teamSumMirror(partials, kCompactRowThreads);
   }
   bool isLeader() const { return true; }
 };
@@ -50,10 +50,10 @@ void batchedRoundsCompactDirection(const LbfgsTeamStorage& st, const LbfgsCompac
   HostTeam pairTeam(n, kCompactPairThreads);
   for (int k = 0; k < h.length; ++k)
     lbfgsCompactPairDots(pairTeam, st, cs, lbfgsTeamSlot(h, k, m), h, set);
-  CompactTwinWarp warp;
-  for (int k = 0; k < h.length; ++k) lbfgsCompactInverseRow(warp, cs, lbfgsTeamSlot(h, k, m), h, m);
-  for (int k = 0; k < h.length; ++k) lbfgsCompactMiddleRow(warp, cs, lbfgsTeamSlot(h, k, m), h, m);
-  for (int k = 0; k < h.length; ++k) lbfgsCompactProjectRow(warp, cs, lbfgsTeamSlot(h, k, m), h, m);
+  CompactTwinRows rows;
+  for (int k = 0; k < h.length; ++k) lbfgsCompactInverseRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
+  for (int k = 0; k < h.length; ++k) lbfgsCompactMiddleRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
+  for (int k = 0; k < h.length; ++k) lbfgsCompactProjectRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
   const int chunks = lbfgsCompactChunks(h.length);
   for (int q = 0; q < chunks; ++q)
     for (int c = 0; c < n; ++c)

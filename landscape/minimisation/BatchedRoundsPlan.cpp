@@ -25,7 +25,8 @@ void BatchedRoundsOptions::check() const {
 bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m) {
   if (options.compactFromHistory < 0) return false;
   if (options.compactFromHistory > 0) return m >= options.compactFromHistory;
-  return m >= kRoundsCompactAutoHistory && n >= 2 * static_cast<std::size_t>(m);
+  return m >= kRoundsCompactAutoHistory && n >= kRoundsCompactAutoDimension &&
+         n >= 2 * static_cast<std::size_t>(m);
 }
 
 int roundsTeamThreads(std::size_t n) {

@@ -23,18 +23,26 @@ struct BatchedRoundsOptions {
   /// potential cannot be captured).
   bool useGraph = true;
   /// History size m from which a structure's direction is computed in the compact form
-  /// (potentials/LbfgsRoundsCompactTerms.h: the history work spread over many blocks) instead of
-  /// the two-loop recursion in the structure's own block. 0: automatic, m >=
-  /// kRoundsCompactAutoHistory and n >= 2 m (roundsCompactDirections); -1: never. The two paths
-  /// differ by round-off; GPU and twin take the same one.
+  /// (potentials/LbfgsRoundsCompactTerms.h: the history work spread over the device in seven
+  /// kernels) instead of the two-loop recursion in the structure's own block. 0: automatic
+  /// (roundsCompactDirections); -1: never. The two paths differ by round-off; the GPU engine and
+  /// its twin take the same one.
   int compactFromHistory = 0;
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;
 };
 
-/// The automatic compact threshold on m (BatchedRoundsOptions::compactFromHistory = 0).
+/// The automatic choice (BatchedRoundsOptions::compactFromHistory = 0): compact directions when
+/// m >= kRoundsCompactAutoHistory, n >= kRoundsCompactAutoDimension and n >= 2 m. Why: the
+/// two-loop recursion chains 2L + 1 reductions of the structure's block per direction; for a small
+/// structure each is a warp's (~150 cycles) and a batch keeps the device busy, but for a protein
+/// each reads n / T components per thread through one multiprocessor (myoglobin at m = 1000: ~14
+/// us per pair, 24x the m = 4 step), while the compact form costs seven short launches per round
+/// plus 4 L n + O(L^2) parallel work and 3 m^2 doubles per slot (bounded by n >= 2 m to at most
+/// 3/4 of the history's bytes). docs/batched.md has the measurements.
 constexpr int kRoundsCompactAutoHistory = 32;
+constexpr std::size_t kRoundsCompactAutoDimension = 1024;
 
 /// Whether the engine computes directions in the compact form for n degrees of freedom and a
 /// history of m pairs under `options`.
