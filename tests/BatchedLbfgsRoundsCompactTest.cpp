@@ -244,6 +244,40 @@ TEST(BatchedLbfgsRoundsCompact, SameBitsWhateverTheSlotsAndThreads) {
   EXPECT_TRUE(sameBits(alone.data(), &base.x[kRandom * n], n));
 }
 
+// The reset path (maxRise 0 and no backtracks: every rise fails the step, the history is cleared
+// and -H0 g tried once more, a second failure ends the run): the compact engine makes the two-loop
+// engine's decisions -- statuses, iterations and calls -- and restarts from an empty history
+// (two-loop p = -H0 g) exactly as it does.
+TEST(BatchedLbfgsRoundsCompact, ResetPathMakesTheTwoLoopEnginesDecisions) {
+  LbfgsParams params = benchParams(200);
+  params.historySize = 7;
+  params.maxBacktracks = 0;
+  params.maxRise = 0.0;
+  params.rmsTolerance = 1e-8;
+  const std::vector<double> x0 = mixedBatch(13, 77, 8);
+  BatchedLennardJones potential(13, 1);
+  BatchedLbfgsRoundsTwin compact(potential, params, compactOptions(1), 1);
+  BatchedLbfgsRoundsTwin twoLoop(potential, params, compactOptions(-1), 1);
+  const MinimisedBatch got = minimiseBatch(compact, x0), ref = minimiseBatch(twoLoop, x0);
+  int failures = 0, resumed = 0;
+  for (std::size_t b = 0; b < ref.results.size(); ++b) {
+    EXPECT_EQ(got.results[b].status, ref.results[b].status) << b;
+    EXPECT_EQ(got.results[b].iterations, ref.results[b].iterations) << b;
+    EXPECT_EQ(got.results[b].functionCalls, ref.results[b].functionCalls) << b;
+    // Calls beyond the start, the accepted steps and the final two failed trials: a reset whose
+    // steepest-descent step was accepted, after which the history was rebuilt from empty.
+    resumed += ref.results[b].functionCalls > ref.results[b].iterations + 3;
+    std::printf("[ compact reset ] structure %zu: %s %d iterations %lld calls vs %s %d %lld\n", b,
+                lbfgsStatusName(got.results[b].status).c_str(), got.results[b].iterations,
+                static_cast<long long>(got.results[b].functionCalls),
+                lbfgsStatusName(ref.results[b].status).c_str(), ref.results[b].iterations,
+                static_cast<long long>(ref.results[b].functionCalls));
+    failures += ref.results[b].status == LbfgsStatus::LineSearchFailed;
+  }
+  EXPECT_GT(failures, 0);
+  EXPECT_GT(resumed, 0);
+}
+
 TEST(BatchedLbfgsRoundsCompact, OptionsAndMemory) {
   BatchedRoundsOptions o;
   EXPECT_FALSE(roundsCompactDirections(o, 7476, 4));    // myoglobin, m = 4: two-loop

@@ -138,7 +138,8 @@ TEST(BatchedLbfgsRoundsCuda, LargeStructureAloneAndLongHistoryEqualTheTwin) {
 // kernels of gpu/BatchedLbfgsRoundsCompactKernels.cu) against the twin's compact path: mixed LJ38
 // batches at m = 64 (one chunk, a partial history; the overlap, cap and at-minimum roles) over
 // team sizes, poll intervals, resident slots and the graph; LJ75 at m = 100 (two chunks, the ring
-// wraps after 100 iterations); LJ600 alone at m = 64 (n = 1800: eight component blocks).
+// wraps after 100 iterations); LJ600 alone at m = 64 (n = 1800: eight component blocks); LJ13
+// through the reset path (line-search failures) with compact directions from m = 1.
 TEST(BatchedLbfgsRoundsCuda, CompactDirectionsEqualTheTwinBitForBit) {
   SKIP_WITHOUT_GPU();
   {
@@ -184,6 +185,20 @@ TEST(BatchedLbfgsRoundsCuda, CompactDirectionsEqualTheTwinBitForBit) {
     expectSameBatch(got, minimiseBatch(twin, x0), 3 * atoms,
                     "LJ" + std::to_string(atoms) + " compact");
     if (atoms == 75) EXPECT_EQ(got.results[kRandom].iterations, 300);  // the ring wrapped
+  }
+  {  // the reset path (maxRise 0, no backtracks), compact from m = 1
+    LbfgsParams params = benchParams(200);
+    params.historySize = 7;
+    params.maxBacktracks = 0;
+    params.maxRise = 0.0;
+    params.rmsTolerance = 1e-8;
+    const std::vector<double> x0 = mixedBatch(13, 77, 8);
+    BatchedLennardJonesCuda potential(13);
+    BatchedRoundsOptions o = roundsOptions(0);
+    o.compactFromHistory = 1;
+    BatchedLbfgsRoundsCuda gpu(potential, params, o);
+    BatchedLbfgsRoundsTwin twin(potential, params, o, 1);
+    expectSameBatch(minimiseBatch(gpu, x0), minimiseBatch(twin, x0), 39, "LJ13 resets, compact");
   }
 }
 
