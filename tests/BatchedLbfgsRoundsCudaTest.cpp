@@ -137,9 +137,7 @@ TEST(BatchedLbfgsRoundsCuda, LargeStructureAloneAndLongHistoryEqualTheTwin) {
 // Long histories in the compact form (potentials/LbfgsRoundsCompactTerms.h, the multi-block
 // kernels of gpu/BatchedLbfgsRoundsCompactKernels.cu) against the twin's compact path: mixed LJ38
 // batches at m = 64 (one chunk, a partial history; the overlap, cap and at-minimum roles) over
-// team sizes, poll intervals, resident slots and the graph; LJ75 at m = 100 (two chunks, the ring
-// wraps after 100 iterations); LJ600 alone at m = 64 (n = 1800: eight component blocks); LJ13
-// through the reset path (line-search failures) with compact directions from m = 1.
+// team sizes, poll intervals, resident slots and the graph.
 TEST(BatchedLbfgsRoundsCuda, CompactDirectionsEqualTheTwinBitForBit) {
   SKIP_WITHOUT_GPU();
   {
@@ -172,6 +170,14 @@ TEST(BatchedLbfgsRoundsCuda, CompactDirectionsEqualTheTwinBitForBit) {
     }
     EXPECT_EQ(expected.results[kExactOverlap].status, LbfgsStatus::NonFiniteEnergy);
   }
+}
+
+// The compact path's shapes (the sanitizer runs of tools/gpu_check_compact.sh use this test):
+// LJ75 at m = 100 (two chunks, the ring wraps after 100 iterations), LJ600 alone at m = 64
+// (n = 1800: eight component blocks), LJ13 through the reset path with compact directions from
+// m = 1.
+TEST(BatchedLbfgsRoundsCuda, CompactShapesAndResetsEqualTheTwinBitForBit) {
+  SKIP_WITHOUT_GPU();
   for (std::size_t atoms : {75, 600}) {
     LbfgsParams params = benchParams(atoms == 75 ? 300 : 40);
     params.historySize = atoms == 75 ? 100 : 64;

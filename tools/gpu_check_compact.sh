@@ -2,11 +2,12 @@
 # Issue 16, "m = 1000 costs at most 1.3x m = 4 per step" on the round-based engine: its compact
 # long-history directions (potentials/LbfgsRoundsCompactTerms.h, gpu/BatchedLbfgsRoundsCompactKernels.cu)
 # on a real GPU. Runs the rounds tests (GPU = CPU twin bit for bit, two-loop and compact paths;
-# the twin's compact tests against the reference), compute-sanitizer memcheck, racecheck and
-# synccheck of the compact GPU test, then bench_history's gpu-rounds rows at B = 1: myoglobin
-# (2492 atoms, 1500 steps) and myoglobin_x10 (24920 atoms, 300 steps), m = 4 and 1000, with the
-# ratio of the times per step, and a two-loop/compact comparison at small m on myoglobin (to
-# place the automatic threshold, BatchedRoundsOptions::compactFromHistory).
+# the twin's compact tests against the reference), then bench_history's gpu-rounds rows at B = 1:
+# myoglobin (2492 atoms, 1500 steps) and myoglobin_x10 (24920 atoms, 300 steps), m = 4 and 1000,
+# with the ratio of the times per step, a two-loop/compact comparison at small m on myoglobin (to
+# place the automatic threshold, BatchedRoundsOptions::compactFromHistory) and LJ2000 at B = 1
+# (bench_batch), then compute-sanitizer memcheck, racecheck and synccheck of the compact shapes
+# GPU test (last: the slowest part).
 # Usage (repository root): tools/gpu_check_compact.sh OUTDIR   (builds ./build if needed)
 set -uo pipefail
 out="${1:?usage: tools/gpu_check_compact.sh OUTDIR}"
@@ -14,11 +15,13 @@ mkdir -p "$out"
 export LANDSCAPE_SOURCE_DIR="$PWD"
 run() { echo "== $*" | tee -a "$out/summary.txt"; }
 
-if [[ ! -x build/landscape_tests || ! -x build/bench_history || ! -x build/make_prmtop_copies ]]; then
+if [[ ! -x build/landscape_tests || ! -x build/bench_history || ! -x build/bench_batch ||
+      ! -x build/make_prmtop_copies ]]; then
   run "build"
   export PATH="/usr/local/cuda/bin:$PATH"
   { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLANDSCAPE_CUDA=ON -DLANDSCAPE_MPI=OFF &&
-    cmake --build build -j"$(nproc)" --target landscape_tests bench_history make_prmtop_copies; } \
+    cmake --build build -j"$(nproc)" --target landscape_tests bench_history bench_batch \
+      make_prmtop_copies; } \
     > "$out/build.log" 2>&1 || { echo "build failed, see build.log" | tee -a "$out/summary.txt"; exit 1; }
 fi
 
@@ -29,15 +32,6 @@ run "rounds tests (GPU and CPU twin, two-loop and compact)"
 echo "exit $?" | tee -a "$out/summary.txt"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^\[ (rounds|compact)" "$out/tests.log" \
   | tee -a "$out/summary.txt"
-for tool in memcheck racecheck synccheck; do
-  run "compute-sanitizer $tool on the compact GPU test"
-  compute-sanitizer --tool "$tool" --error-exitcode 99 ./build/landscape_tests \
-    --gtest_filter='BatchedLbfgsRoundsCuda.CompactDirectionsEqualTheTwinBitForBit' \
-    > "$out/sanitizer-$tool.log" 2>&1
-  echo "exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' \
-    "$out/sanitizer-$tool.log" | tr '\n' ' ')" | tee -a "$out/summary.txt"
-done
-
 # Time per step at m = 1000 over m = 4 from bench_history's CSV (column 5: ms per step).
 ratio() {
   awk -F, '$2 == "gpu-rounds" && $1 == 4 { a = $5 } $2 == "gpu-rounds" && $1 == 1000 { b = $5 }
@@ -72,3 +66,22 @@ run "two-loop at m = 1000 for comparison (300 steps; was 9.93 ms per step)"
 ./build/bench_history --prmtop $mb/prmtop --inpcrd $mb/inpcrd --starts 1 --m 1000 \
   --impl gpu-rounds --max-iterations 300 --rounds-compact -1 --out "$out/twoloop_1000" \
   2> "$out/bench_history_twoloop_1000.log" | grep -E '^\| [0-9]' | tee -a "$out/benchmarks.txt"
+run "bench_batch rounds, LJ2000, B = 1, 300 steps: m = 4, m = 1000 two-loop (-1) and compact (0)"
+./build/bench_batch --sizes 2000 --batches 1 --backends rounds --max-iterations 300 --min-seconds 0.001 \
+  --m 4 2> "$out/bench_batch.log" | grep -E '^\| LJ' | sed 's/$/ m = 4/' | tee -a "$out/benchmarks.txt"
+for k in -1 0; do
+  ./build/bench_batch --sizes 2000 --batches 1 --backends rounds --max-iterations 300 \
+    --min-seconds 0.001 --m 1000 --rounds-compact "$k" 2>> "$out/bench_batch.log" | grep -E '^\| LJ' \
+    | sed "s/\$/ m = 1000, rounds-compact $k/" | tee -a "$out/benchmarks.txt"
+done
+
+# Last, as they take longest: the sanitizers on the compact kernels (shapes, wrap, resets).
+for tool in memcheck racecheck synccheck; do
+  run "compute-sanitizer $tool on the compact shapes GPU test"
+  compute-sanitizer --tool "$tool" --error-exitcode 99 ./build/landscape_tests \
+    --gtest_filter='BatchedLbfgsRoundsCuda.CompactShapesAndResetsEqualTheTwinBitForBit' \
+    > "$out/sanitizer-$tool.log" 2>&1
+  echo "exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' \
+    "$out/sanitizer-$tool.log" | tr '\n' ' ')" | tee -a "$out/summary.txt"
+done
+
