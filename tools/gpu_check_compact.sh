@@ -44,6 +44,11 @@ run "bench_history gpu-rounds, myoglobin, B = 1, m = 4 and 1000, 1500 steps"
   --impl gpu-rounds --max-iterations 1500 --out "$out/myoglobin" \
   2> "$out/bench_history_myoglobin.log" | tee -a "$out/benchmarks.txt"
 ratio "$out/myoglobin" myoglobin
+run "the same, 4000 steps (the history full for three quarters of the m = 1000 run)"
+./build/bench_history --prmtop $mb/prmtop --inpcrd $mb/inpcrd --starts 1 --m 4,1000 \
+  --impl gpu-rounds --max-iterations 4000 --out "$out/myoglobin_4000" \
+  2> "$out/bench_history_myoglobin_4000.log" | tee -a "$out/benchmarks.txt"
+ratio "$out/myoglobin_4000" "myoglobin, 4000 steps"
 
 run "make myoglobin_x10 (10 copies, 3x2x2 grid)"
 ./build/make_prmtop_copies --prmtop $mb/prmtop.mbondi2 --inpcrd $mb/inpcrd --copies 10 \
