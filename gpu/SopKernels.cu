@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/SopDevice.cuh"
 #include "gpu/SopKernels.cuh"
 
 namespace landscape {
@@ -28,15 +29,6 @@ __device__ __forceinline__ bool finite3(const SopPos4<R>& p) {
   return isfinite(p.x) && isfinite(p.y) && isfinite(p.z);
 }
 
-/// Cell coordinate along one axis, clamped to the grid (non-finite values go to cell 0).
-template <class R>
-__device__ __forceinline__ int cellCoord(R x, R lo, R cellSize, int dim) {
-  const R f = (x - lo) / cellSize;
-  if (!(f >= R(0))) return 0;  // also catches NaN
-  if (f >= R(dim)) return dim - 1;
-  return min(static_cast<int>(f), dim - 1);
-}
-
 // ---- cell list: one block per replica ----------------------------------------------------------
 
 /// Cells whose counters the cell-list kernel keeps in shared memory (32 KB).
@@ -45,6 +37,7 @@ constexpr int kSopSharedCells = 8192;
 template <class R>
 __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a) {
   const int r = blockIdx.x;
+  if (a.d_active != nullptr && a.d_active[r] == 0) return;  // a finished structure (batched)
   if (threadIdx.x == 0 && a.d_clearFlag != nullptr) a.d_clearFlag[r] = 0;
   if (a.conditional && a.d_rebuildFlag[r] == 0) return;  // uniform over the block
   const SopListView<R>& list = a.list;
@@ -91,7 +84,10 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
     for (;;) {
       double total = 1;
       for (int c = 0; c < 3; ++c) {
-        const double extent = bHi[c] >= bLo[c] ? static_cast<double>(bHi[c]) - bLo[c] : 0.0;
+        // Capped: an infinite extent (finite coordinates of opposite sign near 1e308, reachable
+        // only from absurd input) would never shrink below maxCells.
+        const double extent =
+            bHi[c] >= bLo[c] ? fmin(static_cast<double>(bHi[c]) - bLo[c], 1e300) : 0.0;
         dims[c] = floor(extent / cell) + 1;
         total *= dims[c];
       }
@@ -169,14 +165,6 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
 
 // ---- the step -----------------------------------------------------------------------------------
 
-template <class R>
-__device__ __forceinline__ bool sopExcluded(const SopTopologyView<R>& top, int i, int j) {
-  if (j == top.d_bondPrev[i] || j == top.d_bondNext[i]) return true;
-  const int count = top.d_nativeCount[i];
-  for (int k = 0; k < count; ++k)
-    if (top.d_nativeIndex[sopNativeSlot(k, i, top.beads)] == j) return true;
-  return false;
-}
 
 /// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list. Called by all
 /// kSopLanes lanes of the bead together: they test kSopLanes consecutive candidates at a time and
@@ -250,18 +238,6 @@ __device__ __forceinline__ const T* sopOpaque(const T* p) {
   return q;
 }
 
-/// Loads position j of a replica's array through the read-only path (the step never writes
-/// d_posIn); an unsigned 32-bit index makes the address one wide multiply-add.
-__device__ __forceinline__ SopPos4<float> sopLoad(const SopPos4<float>* base, unsigned int j) {
-  const float4 v = __ldg(reinterpret_cast<const float4*>(base) + j);
-  return {v.x, v.y, v.z, v.w};
-}
-__device__ __forceinline__ SopPos4<double> sopLoad(const SopPos4<double>* base, unsigned int j) {
-  const double2* q = reinterpret_cast<const double2*>(base + j);
-  const double2 a = __ldg(q);
-  const double2 b = __ldg(q + 1);
-  return {a.x, a.y, b.x, b.y};
-}
 
 /// The kSopPairsPerLoad (= 2) Verlet-list entries one lane reads with one load.
 template <class Index>
@@ -298,31 +274,7 @@ __device__ __forceinline__ SopPos4<R> sopLoadPos(const SopPos4<R>* base, unsigne
   }
 }
 
-/// 1/sqrt(x) without a division: in float one MUFU op (rsqrt.approx, relative error below
-/// 2^-22.9 against FP32's own 2^-24 rounding; ftz only touches x < 1.2e-38 A^2); in double CUDA's
-/// rsqrt (1 ulp), so the double path stays at rounding distance from the CPU twin.
-__device__ __forceinline__ float sopRsqrt(float x) {
-  float y;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-__device__ __forceinline__ double sopRsqrt(double x) { return rsqrt(x); }
-/// 1/x: one MUFU op in float (rcp.approx, below 1 ulp), the IEEE division in double (the CPU's).
-__device__ __forceinline__ float sopRecip(float x) {
-  float y;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-__device__ __forceinline__ double sopRecip(double x) { return 1.0 / x; }
 
-template <class R>
-__device__ __forceinline__ R laneSum(R v) {
-  // Butterfly over the kSopLanes lanes of one bead: every lane ends with the same bits, since
-  // each level adds the same two partial sums (in swapped order, which is exact).
-  for (int offset = kSopLanes / 2; offset > 0; offset >>= 1)
-    v += __shfl_xor_sync(0xffffffffu, v, offset);
-  return v;
-}
 
 /// One tile (kSopBeadsPerBlock beads, one block) of one step: tile `tile` of replica r, which
 /// has tilesPerReplica tiles, from posIn to posOut at step number `step`. kIntegrate: the Langevin

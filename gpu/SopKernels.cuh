@@ -189,6 +189,8 @@ struct SopCellArgs {
   bool conditional = false;  ///< build only the replicas whose d_rebuildFlag is set
   const int* d_rebuildFlag = nullptr;
   int* d_clearFlag = nullptr;  ///< replicas, zeroed by this kernel (may be null)
+  /// replicas: 0 = skip this replica entirely (the batched evaluation's mask; may be null)
+  const std::uint8_t* d_active = nullptr;
 };
 
 /// Enqueues one step (or one gradient evaluation). Throws std::invalid_argument for bad args.
