@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/BatchedRows.h"
+#include "gpu/BatchedHostStaging.h"
 #include "gpu/BatchedSopCuda.h"
 #include "gpu/BatchedSopKernels.cuh"
 #include "gpu/CudaCheck.h"
@@ -47,9 +47,7 @@ struct BatchedSopCuda::DeviceState {
   DeviceBuffer<SopCellGrid<double>> grid;
   DeviceBuffer<int> cellStart, cellBeads, beadCell, cellFill;
   DeviceBuffer<int> status{3};  // the cell build's counters (unused here)
-  // Staging of the host entry point.
-  DeviceBuffer<double> x, g, energy;
-  DeviceBuffer<std::uint8_t> active;
+  BatchedHostStaging staging;   // the host entry point's arrays
 
   std::size_t bytesPerStructure() const {
     const std::size_t n = static_cast<std::size_t>(beads),
@@ -164,28 +162,10 @@ void BatchedSopCuda::energyGradientDevice(std::size_t batch, const double* d_x, 
 void BatchedSopCuda::energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                                     const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");
-  DeviceState& d = *m_device;
-  const std::size_t n = dimension();
-  if (d.energy.size() < batch) {
-    d.x = DeviceBuffer<double>(batch * n);
-    d.g = DeviceBuffer<double>(batch * n);
-    d.energy = DeviceBuffer<double>(batch);
-    d.active = DeviceBuffer<std::uint8_t>(batch);
-  }
-  forEachActiveRun(batch, active, [&](std::size_t first, std::size_t count) {
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(d.x.data() + first * n, x + first * n,
-                                    count * n * sizeof(double), cudaMemcpyHostToDevice));
-  });
-  if (active) d.active.copyFromHost(active, batch);
-  energyGradientDevice(batch, d.x.data(), d.g.data(), d.energy.data(),
-                       active ? d.active.data() : nullptr, nullptr);
-  // cudaMemcpy on the legacy stream waits for the kernels and reports their faults.
-  forEachActiveRun(batch, active, [&](std::size_t first, std::size_t count) {
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(g + first * n, d.g.data() + first * n,
-                                    count * n * sizeof(double), cudaMemcpyDeviceToHost));
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(energy + first, d.energy.data() + first, count * sizeof(double),
-                                    cudaMemcpyDeviceToHost));
-  });
+  m_device->staging.run(batch, dimension(), x, g, energy, active,
+                        [&](const double* d_x, double* d_g, double* d_e, const std::uint8_t* d_a) {
+                          energyGradientDevice(batch, d_x, d_g, d_e, d_a, nullptr);
+                        });
 }
 
 std::array<double, 3> BatchedSopCuda::components(std::size_t b) const {

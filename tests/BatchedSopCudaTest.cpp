@@ -165,6 +165,53 @@ TEST(BatchedPotentialFactory, SopNeedsATopologyAndSaysWhyCudaIsMissing) {
   }
 }
 
+/// The minimisation settings of the rounds tests (kcal/mol, A): GMIN's L-BFGS with m = 4.
+LbfgsParams sopMinimisationParams() {
+  LbfgsParams params;
+  params.historySize = 4;
+  params.maxStep = 0.4;        // A
+  params.maxRise = 1e-4;       // kcal/mol
+  params.rmsTolerance = 1e-3;  // kcal/mol/A
+  params.maxIterations = 20000;
+  return params;
+}
+
+double rmsOf(const std::vector<double>& g) {
+  double sum = 0.0;
+  for (double v : g) sum += v * v;
+  return std::sqrt(sum / static_cast<double>(g.size()));
+}
+
+// The starts of the GPU rounds test on the CPU: the rounds twin over the factory's CPU SOP
+// converges every one, to points where Sop's own RMS gradient is below the tolerance.
+TEST(BatchedPotentialFactory, SopRoundsTwinOnTheCpuReachesMinima) {
+  std::string why;
+  const auto topology = loadSop("1TIT.pdb", &why);
+  if (!topology) GTEST_SKIP() << why;
+  const std::size_t batch = 7;
+  std::vector<double> x = deformedBatch(*topology, batch, 42);
+  auto potential = makeBatchedPotentialForSpec(sopSpec(topology), Backend::Cpu, {2, {}, 1});
+  const LbfgsParams params = sopMinimisationParams();
+  BatchedEngineOptions options;
+  options.threads = 2;
+  auto minimiser =
+      makeBatchedMinimiserOver(*potential, params, BatchedBackend::CpuRoundsTwin, options);
+  std::vector<BatchedLbfgsResult> results(batch);
+  minimiser->minimise(batch, x.data(), results.data());
+  Sop reference(*topology);
+  const std::size_t n = reference.dimension();
+  for (std::size_t b = 0; b < batch; ++b) {
+    ASSERT_EQ(results[b].status, LbfgsStatus::Converged) << "structure " << b;
+    std::vector<double> g(n);
+    const double e = reference.energyGradient(&x[b * n], g.data());
+    EXPECT_TRUE(sameBits(e, results[b].energy)) << b;
+    EXPECT_LT(rmsOf(g), params.rmsTolerance) << b;
+    EXPECT_LT(e, -300.0) << "structure " << b << " (native: -380.2 kcal/mol)";
+    std::printf("[ sop rounds cpu ] structure %zu: E %.6f kcal/mol, %d iterations\n", b,
+                results[b].energy, results[b].iterations);
+  }
+}
+
 #ifdef LANDSCAPE_HAVE_CUDA
 
 #define REQUIRE_GPU() \
@@ -315,8 +362,8 @@ TEST(BatchedSopCuda, AStructureHasTheSameBitsAloneAndInAnyBatch) {
   }
 }
 
-// Two beads on top of each other, a NaN coordinate and coordinates near 1e300 (an extent the cell
-// grid must not loop on) in three structures leave the others' bits unchanged.
+// Two beads on top of each other, a NaN coordinate and coordinates of +-1e308 (an infinite extent
+// the cell grid must not loop on) in three structures leave the others' bits unchanged.
 TEST(BatchedSopCuda, BrokenStructuresDoNotDisturbTheOthers) {
   REQUIRE_GPU();
   std::string why;
@@ -329,8 +376,8 @@ TEST(BatchedSopCuda, BrokenStructuresDoNotDisturbTheOthers) {
   const Evaluated clean = evaluateHost(gpu, x);
   for (int c = 0; c < 3; ++c) x[1 * n + 3 * 40 + c] = x[1 * n + 3 * 10 + c];  // 10 and 40 coincide
   x[2 * n + 17] = std::numeric_limits<double>::quiet_NaN();
-  x[4 * n + 0] = 1e300;
-  x[4 * n + 3] = -1e300;
+  x[4 * n + 0] = 1e308;  // the bounding box's extent overflows to infinity
+  x[4 * n + 3] = -1e308;
   const Evaluated broken = evaluateHost(gpu, x);
   for (std::size_t b : {0, 3, 5}) {
     EXPECT_TRUE(sameBits(broken.e[b], clean.e[b])) << b;
@@ -426,12 +473,7 @@ TEST(BatchedSopCuda, RoundsEngineEqualsItsTwinAndReachesCpuMinima) {
   const std::vector<double> x0 = deformedBatch(*topology, batch, 42);
   BatchedSopCuda potential(*topology, batch);
   const std::size_t n = potential.dimension();
-  LbfgsParams params;
-  params.historySize = 4;
-  params.maxStep = 0.4;        // A
-  params.maxRise = 1e-4;       // kcal/mol
-  params.rmsTolerance = 1e-3;  // kcal/mol/A
-  params.maxIterations = 20000;
+  const LbfgsParams params = sopMinimisationParams();
   BatchedEngineOptions options;
   options.threads = 2;
   auto minimiseWith = [&](BatchedBackend backend, std::size_t resident) {
@@ -457,9 +499,7 @@ TEST(BatchedSopCuda, RoundsEngineEqualsItsTwinAndReachesCpuMinima) {
     ASSERT_EQ(gpu.second[b].status, LbfgsStatus::Converged) << "structure " << b;
     std::vector<double> g(n);
     const double e = reference.energyGradient(&gpu.first[b * n], g.data());
-    double sum = 0.0;
-    for (double v : g) sum += v * v;
-    const double rms = std::sqrt(sum / n);
+    const double rms = rmsOf(g);
     EXPECT_LT(rms, params.rmsTolerance) << "structure " << b;
     const Scales scale = absoluteScales(reference, &gpu.first[b * n]);
     EXPECT_LE(std::abs(e - gpu.second[b].energy),

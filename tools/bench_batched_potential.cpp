@@ -372,27 +372,9 @@ int main(int argc, char** argv) {
           }
           DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
           dX.copyFromHost(x.data(), B * n);
-          for (int w = 0; w < 2; ++w)
+          const auto [syncedMs, queuedMs] = timeCalls(o.repeats, [&] {
             gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-          LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-          std::vector<double> synced;
-          for (int r = 0; r < o.repeats; ++r) {
-            const auto t0 = std::chrono::steady_clock::now();
-            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-            LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-            synced.push_back(
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
-          }
-          std::sort(synced.begin(), synced.end());
-          const auto t0 = std::chrono::steady_clock::now();
-          for (int r = 0; r < o.repeats; ++r)
-            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-          LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-          const double queuedMs =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                  .count() /
-              o.repeats;
+          });
           const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
           std::vector<double> e(1), g(n);
           dE.copyToHost(e.data(), 1);
@@ -409,9 +391,9 @@ int main(int argc, char** argv) {
             std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
           std::printf(
               "| %s | %s | %s | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
-              s.name, precisionName(precision).c_str(), mode.c_str(), batch,
-              synced[synced.size() / 2], queuedMs, perStructureUs, 1e6 / perStructureUs, speedup,
-              floorUs, perStructureUs / floorUs, sameBits ? "yes" : "NO",
+              s.name, precisionName(precision).c_str(), mode.c_str(), batch, syncedMs, queuedMs,
+              perStructureUs, 1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs,
+              sameBits ? "yes" : "NO",
               static_cast<double>(gpu.scratchBytesPerStructure()) / (1 << 20));
           std::fflush(stdout);
         }
