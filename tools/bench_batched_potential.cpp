@@ -1,6 +1,6 @@
-// Benchmark (not a test): batched AMBER-GB energy + gradient on the GPU (issues 16 and 17),
-// gpu/BatchedAmberGbCuda, B structures of one protein per launch sequence, printed as a Markdown
-// table for docs/benchmarks.md.
+// Benchmark (not a test): batched AMBER-GB and SOP energy + gradient on the GPU (issues 16 and 17),
+// gpu/BatchedAmberGbCuda and gpu/BatchedSopCuda, B structures of one protein per launch sequence,
+// printed as Markdown tables for docs/benchmarks.md.
 //
 // Structures: the system's file structure with every coordinate moved by up to 0.1 A (a seed per
 // structure), in its REFERENCE.md conditions (igb 2, 0.2 M, rgbmax 12 A). For each B (default
@@ -114,10 +114,10 @@ OptionTable<Options> optionTable() {
   OptionTable<Options> t("bench_batched_potential");
   t.about =
       "usage: bench_batched_potential [--data DIR] [--systems a,b] [--batches 1,8,...] [--repeats "
-      "K]\n                               [--precision double|mixed|both]\n"
-      "Batched AMBER-GB energy + gradient on the GPU (gpu/BatchedAmberGbCuda): time per launch\n"
-      "sequence and per structure against B, the speed-up over B = 1 and the FP64 floor per\n"
-      "structure, as a Markdown table. Needs a CUDA device.\n";
+      "K]\n                               [--precision double|mixed|both] [--models gb|sop|both]\n"
+      "Batched AMBER-GB (gpu/BatchedAmberGbCuda) and SOP (gpu/BatchedSopCuda) energy + gradient\n"
+      "on the GPU: time per launch sequence and per structure against B, the speed-up over B = 1\n"
+      "and the floor per structure, as Markdown tables. Needs a CUDA device.\n";
   t.helpCommand();
   t.add("data", "DIR", "GB test systems (default <source>/tests/data/gb)", fieldOf(&Options::data));
   t.add("systems", "LIST",
