@@ -17,6 +17,9 @@ constexpr int kGradientBlock = 256;
 constexpr int kGradientBeads = kGradientBlock / kSopLanes;
 static_assert(kGradientBlock % 32 == 0, "whole warps: laneSum shuffles with the full mask");
 constexpr int kEnergyBlock = 128;
+/// Beads up to which a structure's cell list is built by a 128-thread block (SopCellArgs::compact:
+/// more structures in flight per SM; the same lists).
+constexpr int kCompactCellsUpTo = 1024;
 /// Structures per launch: the y extent of a grid.
 constexpr std::size_t kMaxGridY = 65535;
 
@@ -169,6 +172,7 @@ void launchSopBatchEnergyGradient(const SopBatchArgs& a, cudaStream_t stream) {
   cells.beads = n;
   cells.d_pos = a.d_pos;
   cells.d_active = a.d_active;
+  cells.compact = n <= kCompactCellsUpTo;
   const unsigned int packBlocks = static_cast<unsigned int>((n + kPackBlock - 1) / kPackBlock);
   const unsigned int beadBlocks =
       static_cast<unsigned int>((n + kGradientBeads - 1) / kGradientBeads);

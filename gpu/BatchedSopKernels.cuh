@@ -6,7 +6,8 @@
 // Per evaluation, enqueued on one stream (each kernel returns at once for a structure whose
 // d_active entry is 0, so its x, g and energy are neither read nor written):
 //   pack      row b of d_x (x1 y1 z1 ...) -> d_pos (Pos4), grid (beads / 256, structures)
-//   cells     gpu/SopKernels' cell-list build, one block per structure, cells >= the cutoff rc
+//   cells     gpu/SopKernels' cell-list build, one block per structure (128 threads up to 1024
+//             beads), cells >= the cutoff rc
 //   gradient  kSopLanes threads per bead, grid (beads / 32, structures): FENE (lanes 0, 1), the
 //             native list (entry k by lane k % kSopLanes) and the repulsion of every candidate in
 //             the 27 cells around the bead (lane L takes candidates L, L + kSopLanes, ... of each

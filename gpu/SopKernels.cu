@@ -31,11 +31,14 @@ __device__ __forceinline__ bool finite3(const SopPos4<R>& p) {
 
 // ---- cell list: one block per replica ----------------------------------------------------------
 
-/// Cells whose counters the cell-list kernel keeps in shared memory (32 KB).
+/// Cells whose counters the cell-list kernel keeps in shared memory (32 KB); the compact variant
+/// (SopCellArgs::compact: many small structures) has kSopCompactCellBlock threads and 4 KB.
 constexpr int kSopSharedCells = 8192;
+constexpr int kSopCompactCellBlock = 128;
+constexpr int kSopCompactSharedCells = 1024;
 
-template <class R>
-__global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a) {
+template <class R, int kBlock, int kSharedCells>
+__global__ void __launch_bounds__(kBlock) sopCellsKernel(SopCellArgs<R> a) {
   const int r = blockIdx.x;
   if (a.d_active != nullptr && a.d_active[r] == 0) return;  // a finished structure (batched)
   if (threadIdx.x == 0 && a.d_clearFlag != nullptr) a.d_clearFlag[r] = 0;
@@ -45,8 +48,8 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   const int n = a.beads;
   const SopPos4<R>* pos = a.d_pos + static_cast<std::size_t>(r) * n;
 
-  using BlockReduce = cub::BlockReduce<R, kSopCellBlock>;
-  using BlockScan = cub::BlockScan<int, kSopCellBlock>;
+  using BlockReduce = cub::BlockReduce<R, kBlock>;
+  using BlockScan = cub::BlockScan<int, kBlock>;
   __shared__ union {
     typename BlockReduce::TempStorage reduce;
     typename BlockScan::TempStorage scan;
@@ -60,7 +63,7 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
     hi[c] = R(-3e38);
   }
   bool bad = false;
-  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+  for (int i = threadIdx.x; i < n; i += kBlock) {
     const SopPos4<R> p = pos[i];
     if (!finite3(p)) {
       bad = true;
@@ -107,16 +110,15 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
   // Per-cell counters in shared memory when the grid fits (integer atomics on the SM instead of
   // round trips to L2; same counts, and the cells are sorted below either way), else global.
-  __shared__ int sharedFill[kSopSharedCells];
-  int* fill = cells <= kSopSharedCells
-                  ? sharedFill
-                  : list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
+  __shared__ int sharedFill[kSharedCells];
+  int* fill = cells <= kSharedCells ? sharedFill
+                                    : list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
   int* beadCell = list.d_beadCell + static_cast<std::size_t>(r) * n;
   int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
 
-  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) fill[c] = 0;
+  for (int c = threadIdx.x; c < cells; c += kBlock) fill[c] = 0;
   __syncthreads();
-  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+  for (int i = threadIdx.x; i < n; i += kBlock) {
     const SopPos4<R> p = pos[i];
     const int cx = cellCoord(p.x, grid.lo[0], grid.cellSize, grid.dims[0]);
     const int cy = cellCoord(p.y, grid.lo[1], grid.cellSize, grid.dims[1]);
@@ -127,7 +129,7 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   }
   __syncthreads();
   // Exclusive prefix sum of the counts: each thread a contiguous chunk, then a block scan.
-  const int chunk = (cells + kSopCellBlock - 1) / kSopCellBlock;
+  const int chunk = (cells + kBlock - 1) / kBlock;
   const int first = threadIdx.x * chunk, last = min(cells, first + chunk);
   int chunkSum = 0;
   for (int c = first; c < last; ++c) chunkSum += fill[c];
@@ -139,9 +141,9 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   }
   if (threadIdx.x == 0) cellStart[cells] = n;
   __syncthreads();
-  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) fill[c] = 0;
+  for (int c = threadIdx.x; c < cells; c += kBlock) fill[c] = 0;
   __syncthreads();
-  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+  for (int i = threadIdx.x; i < n; i += kBlock) {
     const int cell = beadCell[i];
     const int slot = atomicAdd(&fill[cell], 1);
     cellBeads[cellStart[cell] + slot] = i;
@@ -149,7 +151,7 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   __syncthreads();
   // The fill order depends on scheduling; sorting each cell by bead index makes the lists (and so
   // the force summation order) deterministic.
-  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) {
+  for (int c = threadIdx.x; c < cells; c += kBlock) {
     const int b = cellStart[c], e = cellStart[c + 1];
     for (int s = b + 1; s < e; ++s) {
       const int v = cellBeads[s];
@@ -164,7 +166,6 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
 }
 
 // ---- the step -----------------------------------------------------------------------------------
-
 
 /// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list. Called by all
 /// kSopLanes lanes of the bead together: they test kSopLanes consecutive candidates at a time and
@@ -238,7 +239,6 @@ __device__ __forceinline__ const T* sopOpaque(const T* p) {
   return q;
 }
 
-
 /// The kSopPairsPerLoad (= 2) Verlet-list entries one lane reads with one load.
 template <class Index>
 struct SopIndexPair;
@@ -273,8 +273,6 @@ __device__ __forceinline__ SopPos4<R> sopLoadPos(const SopPos4<R>* base, unsigne
     return {a.x, a.y, b.x, b.y};
   }
 }
-
-
 
 /// One tile (kSopBeadsPerBlock beads, one block) of one step: tile `tile` of replica r, which
 /// has tilesPerReplica tiles, from posIn to posOut at step number `step`. kIntegrate: the Langevin
@@ -749,7 +747,12 @@ void launchSopCells(const SopCellArgs<R>& a, cudaStream_t stream) {
              "cell-list pointers must be set");
   requireArg(!a.conditional || a.d_rebuildFlag != nullptr, "a conditional build needs the flags");
   requireArg(a.list.maxCells >= 1, "maxCells must be >= 1");
-  sopCellsKernel<R><<<a.list.replicas, kSopCellBlock, 0, stream>>>(a);
+  if (a.compact)
+    sopCellsKernel<R, kSopCompactCellBlock, kSopCompactSharedCells>
+        <<<a.list.replicas, kSopCompactCellBlock, 0, stream>>>(a);
+  else
+    sopCellsKernel<R, kSopCellBlock, kSopSharedCells>
+        <<<a.list.replicas, kSopCellBlock, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
