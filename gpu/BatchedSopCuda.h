@@ -15,7 +15,10 @@
 // The device entry point enqueues four kernels (per 65535 structures) on the given stream and never
 // synchronises with the host, except when the batch is larger than any before it: then the scratch
 // grows first (cudaMalloc/cudaFree, which synchronise); reserve() or the constructor's
-// `reserveBatch` does that beforehand. gpu/SopCuda (one structure, a Verlet list with a skin reused
+// `reserveBatch` does that beforehand. A CUDA graph captured over the device entry point (the
+// rounds engine's) holds the scratch pointers: reserve the largest batch before capturing, since
+// growing frees the old arrays (and a growth inside a capture fails it: the engine then falls back
+// to plain launches). gpu/SopCuda (one structure, a Verlet list with a skin reused
 // across calls) stays separate: docs/batched.md says why. CUDA-free header (pimpl); exists only in
 // CUDA builds. Not thread-safe.
 #include <array>
