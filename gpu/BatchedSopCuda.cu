@@ -32,14 +32,33 @@ constexpr std::size_t kHeadroomBytes = std::size_t(64) << 20;  // left free for 
 /// widens the cells until the grid fits).
 int maxCellsFor(std::size_t beads) { return 4 * static_cast<int>(beads) + 64; }
 
+/// Bit j of row i (rows of (N + 31) / 32 words) set when beads i and j are bonded or native.
+std::vector<std::uint32_t> exclusionMask(const SopTopology& t) {
+  const std::size_t n = t.beadCount(), words = (n + 31) / 32;
+  std::vector<std::uint32_t> mask(n * words, 0u);
+  auto set = [&](int i, int j) {
+    mask[static_cast<std::size_t>(i) * words + static_cast<std::size_t>(j) / 32] |= 1u << (j % 32);
+  };
+  for (const SopBond& b : t.bonds) set(b.i, b.j), set(b.j, b.i);
+  for (const SopContact& c : t.contacts) set(c.i, c.j), set(c.j, c.i);
+  return mask;
+}
+
 }  // namespace
 
 struct BatchedSopCuda::DeviceState {
-  explicit DeviceState(const SopTopology& t)
-      : topology(t, {}), beads(static_cast<int>(t.beadCount())), maxCells(maxCellsFor(beads)) {}
+  DeviceState(const SopTopology& t, bool withMask)
+      : topology(t, {}), beads(static_cast<int>(t.beadCount())), maxCells(maxCellsFor(beads)) {
+    if (withMask) {
+      exclusions = DeviceBuffer<std::uint32_t>(exclusionMask(t));
+      exclusionWords = (beads + 31) / 32;
+    }
+  }
 
   SopDeviceTopology<double> topology;
   int beads, maxCells;
+  DeviceBuffer<std::uint32_t> exclusions;  // shared by all structures; empty: scan the lists
+  int exclusionWords = 0;
   // Per structure, `reservedBatch` of each.
   std::size_t reservedBatch = 0;
   DeviceBuffer<SopPos4<double>> pos;
@@ -61,7 +80,8 @@ struct BatchedSopCuda::DeviceState {
   }
 };
 
-BatchedSopCuda::BatchedSopCuda(const SopTopology& topology, std::size_t reserveBatch)
+BatchedSopCuda::BatchedSopCuda(const SopTopology& topology, std::size_t reserveBatch,
+                               std::size_t exclusionMaskBeads)
     : m_beads(topology.beadCount()) {
   topology.params.check();
   if (m_beads < 2)
@@ -74,7 +94,7 @@ BatchedSopCuda::BatchedSopCuda(const SopTopology& topology, std::size_t reserveB
   m_description = "batched SOP " + std::to_string(m_beads) + " beads, " +
                   std::to_string(topology.chainCount()) + " chains, " +
                   std::to_string(topology.contacts.size()) + " native contacts (cuda)";
-  m_device = std::make_unique<DeviceState>(topology);
+  m_device = std::make_unique<DeviceState>(topology, m_beads <= exclusionMaskBeads);
   m_device->status.zero();
   reserve(reserveBatch);
 }
@@ -83,6 +103,7 @@ BatchedSopCuda::~BatchedSopCuda() = default;
 
 std::size_t BatchedSopCuda::dimension() const { return 3 * m_beads; }
 std::string BatchedSopCuda::name() const { return m_description; }
+bool BatchedSopCuda::usesExclusionMask() const { return m_device->exclusionWords > 0; }
 std::size_t BatchedSopCuda::reserved() const { return m_device->reservedBatch; }
 std::size_t BatchedSopCuda::scratchBytesPerStructure() const {
   return m_device->bytesPerStructure();
@@ -156,6 +177,8 @@ void BatchedSopCuda::energyGradientDevice(std::size_t batch, const double* d_x, 
   a.d_pos = d.pos.data();
   a.d_beadEnergy = d.beadEnergy.data();
   a.d_components = d.components.data();
+  a.d_exclusionMask = d.exclusionWords > 0 ? d.exclusions.data() : nullptr;
+  a.exclusionWords = d.exclusionWords;
   launchSopBatchEnergyGradient(a, static_cast<cudaStream_t>(stream));
 }
 

@@ -34,10 +34,17 @@ namespace landscape {
 
 class BatchedSopCuda : public BatchedPotential {
  public:
-  /// Uploads the topology and reserves scratch for `reserveBatch` (>= 1) structures. Throws
+  /// Topologies of up to this many beads get an exclusion bitmask (N^2 / 8 bytes, shared: 32 MB
+  /// at the limit; the repulsion then tests a candidate with one load); larger ones scan the
+  /// bead's native list. The same bits either way.
+  static constexpr std::size_t kExclusionMaskBeads = 16384;
+
+  /// Uploads the topology and reserves scratch for `reserveBatch` (>= 1) structures;
+  /// `exclusionMaskBeads` as kExclusionMaskBeads (0: never a mask). Throws
   /// std::invalid_argument for bad params, fewer than 2 beads or reserveBatch 0,
   /// std::runtime_error without a device or when the memory cannot be allocated.
-  explicit BatchedSopCuda(const SopTopology& topology, std::size_t reserveBatch = 1);
+  explicit BatchedSopCuda(const SopTopology& topology, std::size_t reserveBatch = 1,
+                          std::size_t exclusionMaskBeads = kExclusionMaskBeads);
   ~BatchedSopCuda() override;
 
   std::size_t dimension() const override;
@@ -64,6 +71,8 @@ class BatchedSopCuda : public BatchedPotential {
   std::size_t reserved() const;
   /// Device scratch per structure (bytes): coordinates, cell list, bead energies, components.
   std::size_t scratchBytesPerStructure() const;
+  /// Whether the repulsion tests exclusions by the bitmask (else by the native lists).
+  bool usesExclusionMask() const;
   /// FENE, NATIVE, REPULSIVE (kcal/mol) of structure b of the most recent evaluation (a
   /// synchronous copy). b < reserved().
   std::array<double, 3> components(std::size_t b) const;

@@ -86,6 +86,8 @@ __global__ void __launch_bounds__(kGradientBlock)
     const SopCellGrid<double> grid = cl.d_grid[b];
     const int* cellStart = cl.d_cellStart + b * (static_cast<std::size_t>(cl.maxCells) + 1);
     const int* cellBeads = cl.d_cellBeads + b * n;
+    const std::uint32_t* exclusionRow =
+        a.d_exclusionMask + static_cast<std::size_t>(i) * a.exclusionWords;
     const int cx = cellCoord(p.x, grid.lo[0], grid.cellSize, grid.dims[0]);
     const int cy = cellCoord(p.y, grid.lo[1], grid.cellSize, grid.dims[1]);
     const int cz = cellCoord(p.z, grid.lo[2], grid.cellSize, grid.dims[2]);
@@ -99,7 +101,10 @@ __global__ void __launch_bounds__(kGradientBlock)
             const SopPos4<double> q = sopLoad(pos, j);
             const double dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
             const double r2 = dx * dx + dy * dy + dz * dz;
-            if (!(r2 < rep.cutoff2) || j == i || sopExcluded(top, i, j)) continue;
+            if (!(r2 < rep.cutoff2) || j == i) continue;
+            if (a.d_exclusionMask != nullptr ? (__ldg(exclusionRow + (j >> 5)) >> (j & 31)) & 1u
+                                             : sopExcluded(top, i, j))
+              continue;
             const double rinv = sopRsqrt(r2);
             const double f = fmin(sopRepulsiveDEdrOverR(rinv, rep), 0.0);
             gx += f * dx;
@@ -165,6 +170,8 @@ void launchSopBatchEnergyGradient(const SopBatchArgs& a, cudaStream_t stream) {
              "the cell arrays must be sized for the batch (cells.replicas = batch)");
   requireArg(a.d_x && a.d_g && a.d_energy && a.d_pos && a.d_beadEnergy && a.d_components,
              "coordinate, gradient, energy and scratch arrays must be set");
+  requireArg(a.exclusionWords == (a.d_exclusionMask == nullptr ? 0 : (n + 31) / 32),
+             "an exclusion mask needs (N + 31) / 32 words per bead (none: 0)");
   requireArg(a.cells.listRadius2 >= a.topology.repulsion.cutoff2,
              "cells must be at least the repulsive cutoff wide");
   SopCellArgs<double> cells;

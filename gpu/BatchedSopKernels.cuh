@@ -11,7 +11,8 @@
 //   gradient  kSopLanes threads per bead, grid (beads / 32, structures): FENE (lanes 0, 1), the
 //             native list (entry k by lane k % kSopLanes) and the repulsion of every candidate in
 //             the 27 cells around the bead (lane L takes candidates L, L + kSopLanes, ... of each
-//             cell, cells z, y, x, each cell by bead index), combined by laneSum; per-bead
+//             cell, cells z, y, x, each cell by bead index; exclusions by a bitmask or the
+//             native list), combined by laneSum; per-bead
 //             energies (pair terms halved) to d_beadEnergy
 //   energy    one block per structure: each component summed over the beads by cub::BlockReduce
 //             (a fixed tree for a fixed block size), energy = (FENE + NATIVE) + REPULSIVE
@@ -43,6 +44,10 @@ struct SopBatchArgs {
   SopPos4<double>* d_pos = nullptr;        ///< batch x N scratch
   double* d_beadEnergy = nullptr;          ///< batch x 3 x N scratch (FENE, native, repulsive)
   double* d_components = nullptr;          ///< batch x 3: FENE, NATIVE, REPULSIVE (kcal/mol)
+  /// Optional N x exclusionWords bits, bit j of row i set when i and j are bonded or native (no
+  /// repulsion): one load per candidate instead of a scan of i's native list. nullptr: the scan.
+  const std::uint32_t* d_exclusionMask = nullptr;
+  int exclusionWords = 0;  ///< (N + 31) / 32 with a mask
 };
 
 /// Enqueues the four kernels on `stream` (no synchronisation). Throws std::invalid_argument for

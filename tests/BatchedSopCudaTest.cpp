@@ -305,9 +305,10 @@ INSTANTIATE_TEST_SUITE_P(BatchedSopCuda, BatchedSopCudaVsCpu,
                                                           std::size_t{64})),
                          oracleName);
 
-// A structure's bits alone (a fresh object with B = 1) equal its bits in a batch, in the reversed
-// batch, under a mask, after other coordinates were evaluated (no state carried between calls),
-// and through the device entry point on a non-blocking stream.
+// A structure's bits alone (a fresh object with B = 1) equal its bits in a batch, with exclusions
+// tested by the native lists instead of the bitmask, in the reversed batch, under a mask, after
+// other coordinates were evaluated (no state carried between calls), and through the device entry
+// point on a non-blocking stream.
 TEST(BatchedSopCuda, AStructureHasTheSameBitsAloneAndInAnyBatch) {
   REQUIRE_GPU();
   for (const char* file : {"1TIT.pdb", "PF8_protofilament_ca.pdb"}) {
@@ -331,6 +332,13 @@ TEST(BatchedSopCuda, AStructureHasTheSameBitsAloneAndInAnyBatch) {
     };
     const Evaluated all = evaluateHost(gpu, x);
     for (std::size_t b = 0; b < batch; ++b) expectSingle(all, b, b, "in the batch");
+
+    // Exclusions by the native lists instead of the bitmask: the same pairs, the same bits.
+    BatchedSopCuda scanning(*topology, 1, 0);
+    EXPECT_TRUE(gpu.usesExclusionMask());
+    EXPECT_FALSE(scanning.usesExclusionMask());
+    const Evaluated scanned = evaluateHost(scanning, x);
+    for (std::size_t b = 0; b < batch; ++b) expectSingle(scanned, b, b, "native-list exclusions");
 
     std::vector<double> reversed;
     for (std::size_t b = batch; b-- > 0;) {
