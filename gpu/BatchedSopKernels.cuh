@@ -12,8 +12,8 @@
 //             native list (entry k by lane k % kSopLanes) and the repulsion of every candidate in
 //             the 27 cells around the bead (lane L takes candidates L, L + kSopLanes, ... of each
 //             cell, cells z, y, x, each cell by bead index; exclusions by a bitmask or the
-//             native list), combined by laneSum; per-bead
-//             energies (pair terms halved) to d_beadEnergy
+//             native list), combined by laneSum; per-bead energies (pair terms halved) to
+//             d_beadEnergy
 //   energy    one block per structure: each component summed over the beads by cub::BlockReduce
 //             (a fixed tree for a fixed block size), energy = (FENE + NATIVE) + REPULSIVE
 // No Verlet list: minimisation moves beads far between calls, and a list kept from an earlier
