@@ -190,7 +190,7 @@ TEST(BatchedLbfgsRoundsCuda, CompactShapesAndResetsEqualTheTwinBitForBit) {
     const MinimisedBatch got = minimiseBatch(gpu, x0);
     expectSameBatch(got, minimiseBatch(twin, x0), 3 * atoms,
                     "LJ" + std::to_string(atoms) + " compact");
-    if (atoms == 75) EXPECT_EQ(got.results[kRandom].iterations, 300);  // the ring wrapped
+    if (atoms == 75) EXPECT_GT(got.results[kRandom].iterations, 100);  // the ring wrapped
   }
   {  // the reset path (maxRise 0, no backtracks), compact from m = 1
     LbfgsParams params = benchParams(200);
