@@ -95,4 +95,14 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
 }
 
+std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential) {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (const auto* gb = dynamic_cast<const BatchedAmberGbCuda*>(&potential))
+    return gb->scratchBytesPerStructure();
+#else
+  (void)potential;
+#endif
+  return 0;
+}
+
 }  // namespace landscape
