@@ -5,7 +5,8 @@
 //   any other non-rigid system on --backend cuda whose kind the batched potential factory
 //   (backends/BatchedPotentialFactory) builds device resident -- AMBER-GB today, the kinds added
 //   there later with no change here: gpu/BatchedLbfgsRoundsCuda over that batched potential, the
-//   whole L-BFGS of every walker on the device, walkers refilling the resident slots;
+//   whole L-BFGS of every walker on the device, walkers refilling the resident slots (not rigid
+//   bodies: the rounds engine has no diagonal metric, and PotentialSpec carries no bodies);
 //   otherwise ParallelLbfgs: each quench a whole GMIN L-BFGS on one of min(W, cores) threads, each
 //   thread with its own copy of the potential (CPU), or one thread on the run's own potential
 //   (CUDA systems with no device batched potential, rigid bodies), with the L-BFGS of

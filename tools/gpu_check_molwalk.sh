@@ -28,7 +28,7 @@ fi
 
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 
-new='GminWalkers.*:GminCli.GbWalkersOnTheGpuSaveMinimaOfTheCpuPotential:GminCli.KilledGpuGbWalkerRunResumesToTheSameResults'
+new='GminWalkers.*:GbWalkers.*:GminCli.KilledGpuGbWalkerRunResumesToTheSameResults'
 control='GminCli.KilledGpuWalkerRunResumesToTheSameResults:GminCli.MoleculeWalkerZeroIsTheSingleChain:WalkerEnsemble*:BatchedLbfgsRoundsCuda*'
 run "walker GPU tests (new) and controls"
 ./build/landscape_tests --gtest_filter="$new:$control" > "$out/tests.log" 2>&1
@@ -39,7 +39,7 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|tests ran" "$out/tests.lo
 run "compute-sanitizer memcheck on the new GPU tests (gmin children included)"
 compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99 \
   ./build/landscape_tests \
-  --gtest_filter='GminWalkers.GbWalkersOnTheGpuAreTheRoundsTwinBitForBit:GminCli.GbWalkersOnTheGpuSaveMinimaOfTheCpuPotential' \
+  --gtest_filter='GminWalkers.GbWalkersOnTheGpuAreTheRoundsTwinBitForBit:GbWalkers.OnTheGpu*' \
   > "$out/sanitizer-memcheck.log" 2>&1
 echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-memcheck.log" | sort | uniq -c | tr '\n' ' ')" \
   | tee -a "$out/summary.txt"
