@@ -102,7 +102,9 @@ Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
   const GminRunConfig config = parseGminCommandLine(
       {"--prmtop", o.prmtop, "--inpcrd", o.inpcrd, "--backend", backend, "--precision",
        o.precision, "--walkers", std::to_string(walkers), "--steps", std::to_string(o.steps),
-       "--seed", std::to_string(o.seed), "--dump-interval", "0", "--quiet"});
+       "--seed", std::to_string(o.seed), "--dump-interval", "0", "--quiet",
+       // the final tight re-quench is not timed: one iteration keeps it short
+       "--tight-max-iterations", "1"});
   GminSystem system = loadGminSystem(config);
   addMolecularMoves(config, system);
   const int w = static_cast<int>(walkers);
