@@ -43,9 +43,35 @@ class SharingMinimiser : public BatchedMinimiser {
   std::unique_ptr<BatchedMinimiser> m_minimiser;
 };
 
+// The device batched potential of the system, scratch for `reserve` structures, or nullptr
+// (walkerDevicePotential).
+std::shared_ptr<BatchedPotential> devicePotential(const GminRunConfig& config,
+                                                  const GminSystem& system, std::size_t reserve) {
+  if (config.backend != Backend::Cuda || system.rigidPotential ||
+      system.spec.kind == PotentialSpec::Kind::LennardJones)
+    return nullptr;
+  BatchedPotentialOptions options;
+  options.reserveBatch = reserve;
+  std::shared_ptr<BatchedPotential> potential;
+  try {
+    potential = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, options);
+  } catch (const std::invalid_argument&) {
+    return nullptr;  // no batched potential of this kind on cuda (yet)
+  }
+  if (!potential || !potential->isDeviceResident()) return nullptr;
+  return potential;
+}
+
+// The potential of the probes that only look (engine choice, bytes, the default W): one
+// structure's scratch.
+std::shared_ptr<BatchedPotential> probePotential(const GminRunConfig& config,
+                                                 const GminSystem& system) {
+  return devicePotential(config, system, 1);
+}
+
 // Whether the system's quenches run on the device rounds engine: tried through the factory.
 bool onDeviceRounds(const GminRunConfig& config, const GminSystem& system) {
-  return walkerDevicePotential(config, system) != nullptr;
+  return probePotential(config, system) != nullptr;
 }
 
 // Device bytes of one walker on the rounds engine: its slot (history of --lbfgs-m pairs), its
@@ -97,7 +123,7 @@ int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int ch
   if (config.langevin.steps > 0) return 1;
   if (ljOnCuda(config, system))
     return ranks.ranks * static_cast<int>(batchedResidentStructures({system.spec.atoms}, {}));
-  if (const auto potential = walkerDevicePotential(config, system))
+  if (const auto potential = probePotential(config, system))
     return ranks.ranks * deviceWalkers(gpuMultiprocessors(),
                                        deviceBytesPerWalker(config, *potential),
                                        deviceAvailableBytes(config, *potential));
@@ -112,21 +138,12 @@ int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t a
 }
 
 std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& config,
-                                                        const GminSystem& system,
-                                                        std::size_t reserve) {
-  if (config.backend != Backend::Cuda || system.rigidPotential ||
-      system.spec.kind == PotentialSpec::Kind::LennardJones)
-    return nullptr;
-  BatchedPotentialOptions options;
-  options.reserveBatch = std::max<std::size_t>(1, reserve);
-  std::shared_ptr<BatchedPotential> potential;
-  try {
-    potential = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, options);
-  } catch (const std::invalid_argument&) {
-    return nullptr;  // no batched potential of this kind on cuda (yet)
-  }
-  if (!potential || !potential->isDeviceResident()) return nullptr;
-  return potential;
+                                                        const GminSystem& system, int walkers) {
+  // Scratch for the largest batch before the first graph capture (growing it inside a capture
+  // would cost the engine its graph): the walkers' quenches or the tight re-quench of the list.
+  return devicePotential(
+      config, system,
+      static_cast<std::size_t>(std::max({1, walkers, config.basinHopping.saveCount})));
 }
 
 BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
@@ -167,11 +184,7 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSyst
       return makeBatchedMinimiser(lj, params, BatchedBackend::Cuda, {});
     };
   }
-  // Scratch for the largest batch before the first graph capture (growing it inside a capture
-  // would cost the engine its graph): the walkers' quenches or the tight re-quench of the list.
-  const std::size_t largestBatch =
-      static_cast<std::size_t>(std::max({1, walkers, config.basinHopping.saveCount}));
-  if (auto potential = walkerDevicePotential(config, system, largestBatch)) {
+  if (auto potential = walkerDevicePotential(config, system, walkers)) {
     BatchedRoundsOptions rounds;
     rounds.residentStructures = config.walkerResident;
     return roundsMinimiserMaker(std::move(potential), BatchedBackend::CudaRounds, rounds);
@@ -195,7 +208,7 @@ std::string walkerQuenchDescription(const GminRunConfig& config, const GminSyste
   if (ljOnCuda(config, system))
     return "quenches on the GPU: Lennard-Jones team kernel (gpu/BatchedLbfgsCuda), all walkers "
            "in one launch";
-  const auto potential = walkerDevicePotential(config, system);
+  const auto potential = probePotential(config, system);
   if (!potential)
     return copyable(config, system)
                ? "quenches on CPU threads (ParallelLbfgs, a copy of the potential per thread)"

@@ -52,12 +52,13 @@ inline constexpr int kWalkersPerMultiprocessor = 2;
 int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes);
 
 /// The device-resident batched potential the walkers of this system quench on with --backend
-/// cuda, scratch reserved for `reserve` structures; nullptr when there is none: another backend,
-/// rigid bodies, Lennard-Jones (its team kernel is faster) or a kind the factory builds on the
-/// host only (decided by trying the factory, so kinds added there follow with no change here).
+/// cuda, its scratch reserved for the largest batch of `walkers` walkers (their quenches, or the
+/// tight re-quench of the saved minima); nullptr when there is none: another backend, rigid
+/// bodies, Lennard-Jones (its team kernel is faster) or a kind the factory builds on the host only
+/// (decided by trying the factory, so kinds added there follow with no change here).
 std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& config,
                                                         const GminSystem& system,
-                                                        std::size_t reserve = 1);
+                                                        int walkers = 1);
 
 /// Minimisers over one shared batched potential (kept alive by every minimiser): the rounds
 /// engine on `backend` (CudaRounds, or CpuRoundsTwin for its CPU twin) with `rounds` options.
