@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # gmin walkers of molecules on a real GPU (issue 18 item 4): AMBER-GB walkers quenched together by
 # the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda) over the batched AMBER-GB.
-#   1. the GPU tests: the rounds engine over the device GB = its CPU twin bit for bit, walker for
+#   1. the GPU tests (about 1 minute): the rounds engine over the device GB = its CPU twin bit for bit, walker for
 #      walker, with side-chain rotations and chirality/cis-trans checks, and 3 resident slots of 8
 #      walkers the same (GminWalkers.*); gmin end to end: saved minima are minima of the CPU
 #      AmberGb, refill gives the same files, kill -9 and --resume gives the uninterrupted run
-#      (GminCli.*Gb*); the LJ GPU walker tests and the CPU molecule walker test as a control;
+#      (GbWalkers.*, GminCli.KilledGpuGbWalkerRun...); the LJ GPU walker and WalkerEnsemble tests as controls;
 #   2. compute-sanitizer memcheck of the new GPU tests (the gmin children included);
 #   3. bench_molecule_walkers: trp-cage (GB, double) walker quenches per second against W on the
 #      CPU (all cores) and the GPU, with the ratio to W = 1 and to the CPU.
 # Usage (repository root, build in ./build): tools/gpu_check_molwalk.sh OUTDIR
-# Env: WALKERS (default 1,8,32,128,512), STEPS (default 4), CPU_SECONDS (default 300).
+# Env: WALKERS (default 1,8,32,128,512), STEPS (default 4), CPU_SECONDS (default 120: CPU rows
+# predicted to take longer are skipped), PARTS (default "tests memcheck bench gmin": run only
+# some, e.g. PARTS=bench to stay within a 10-minute command limit; about 2 + 3 + 6 + 1 minutes).
 set -uo pipefail
 out="${1:?usage: tools/gpu_check_molwalk.sh OUTDIR}"
 mkdir -p "$out"
@@ -27,32 +29,42 @@ if [[ ! -x build/landscape_tests || ! -x build/gmin || ! -x build/bench_molecule
 fi
 
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
+parts="${PARTS:-tests memcheck bench gmin}"
+want() { [[ " $parts " == *" $1 "* ]]; }
 
 new='GminWalkers.*:GbWalkers.*:GminCli.KilledGpuGbWalkerRunResumesToTheSameResults'
-control='GminCli.KilledGpuWalkerRunResumesToTheSameResults:GminCli.MoleculeWalkerZeroIsTheSingleChain:WalkerEnsemble*:BatchedLbfgsRoundsCuda*'
-run "walker GPU tests (new) and controls"
-./build/landscape_tests --gtest_filter="$new:$control" > "$out/tests.log" 2>&1
-echo "exit $?" | tee -a "$out/summary.txt"
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|tests ran" "$out/tests.log" | tee -a "$out/summary.txt"
+control='GminCli.KilledGpuWalkerRunResumesToTheSameResults:GminCli.MoleculeWalkerZeroIsTheSingleChain:WalkerEnsemble*'
+if want tests; then
+  run "walker GPU tests (new) and controls"
+  ./build/landscape_tests --gtest_filter="$new:$control" > "$out/tests.log" 2>&1
+  echo "exit $?" | tee -a "$out/summary.txt"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|tests ran" "$out/tests.log" | tee -a "$out/summary.txt"
+fi
 
 # kill -9 under the sanitizer would only test the sanitizer: left out.
-run "compute-sanitizer memcheck on the new GPU tests (gmin children included)"
-compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99 \
-  ./build/landscape_tests \
-  --gtest_filter='GminWalkers.GbWalkersOnTheGpuAreTheRoundsTwinBitForBit:GbWalkers.OnTheGpu*' \
-  > "$out/sanitizer-memcheck.log" 2>&1
-echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-memcheck.log" | sort | uniq -c | tr '\n' ' ')" \
-  | tee -a "$out/summary.txt"
+if want memcheck; then
+  run "compute-sanitizer memcheck on the new GPU tests (gmin children included)"
+  compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99 \
+    ./build/landscape_tests \
+    --gtest_filter='GminWalkers.GbWalkersOnTheGpuAreTheRoundsTwinBitForBit:GbWalkers.OnTheGpu*' \
+    > "$out/sanitizer-memcheck.log" 2>&1
+  echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-memcheck.log" | sort | uniq -c | tr '\n' ' ')" \
+    | tee -a "$out/summary.txt"
+fi
 
-run "bench_molecule_walkers (trp-cage, GB double)"
-./build/bench_molecule_walkers --prmtop tests/data/gb/trpcage/prmtop \
-  --inpcrd tests/data/gb/trpcage/inpcrd --walkers "${WALKERS:-1,8,32,128,512}" \
-  --steps "${STEPS:-4}" --cpu-seconds "${CPU_SECONDS:-300}" \
-  2> "$out/bench_molecule_walkers.log" | tee -a "$out/benchmarks.txt"
-echo "exit ${PIPESTATUS[0]}" | tee -a "$out/summary.txt"
+if want bench; then
+  run "bench_molecule_walkers (trp-cage, GB double)"
+  ./build/bench_molecule_walkers --prmtop tests/data/gb/trpcage/prmtop \
+    --inpcrd tests/data/gb/trpcage/inpcrd --walkers "${WALKERS:-1,8,32,128,512}" \
+    --steps "${STEPS:-4}" --cpu-seconds "${CPU_SECONDS:-120}" \
+    2> "$out/bench_molecule_walkers.log" | tee -a "$out/benchmarks.txt"
+  echo "exit ${PIPESTATUS[0]}" | tee -a "$out/summary.txt"
+fi
 
-run "gmin default walker count for trp-cage on cuda (header lines)"
-./build/gmin --prmtop tests/data/gb/trpcage/prmtop --inpcrd tests/data/gb/trpcage/inpcrd \
-  --backend cuda --steps 2 --output "$out/gmin-trpcage" > "$out/gmin-trpcage.log" 2>&1
-echo "exit $?" | tee -a "$out/summary.txt"
-grep -E "^gmin: .*walker|lowest energy" "$out/gmin-trpcage.log" | tee -a "$out/summary.txt"
+if want gmin; then
+  run "gmin default walker count for trp-cage on cuda (header lines)"
+  ./build/gmin --prmtop tests/data/gb/trpcage/prmtop --inpcrd tests/data/gb/trpcage/inpcrd \
+    --backend cuda --steps 2 --output "$out/gmin-trpcage" > "$out/gmin-trpcage.log" 2>&1
+  echo "exit $?" | tee -a "$out/summary.txt"
+  grep -E "^gmin: .*walker|lowest energy" "$out/gmin-trpcage.log" | tee -a "$out/summary.txt"
+fi
