@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # gmin walkers of molecules on a real GPU (issue 18 item 4): AMBER-GB walkers quenched together by
 # the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda) over the batched AMBER-GB.
-#   1. the GPU tests (about 1 minute): the rounds engine over the device GB = its CPU twin bit for bit, walker for
-#      walker, with side-chain rotations and chirality/cis-trans checks, and 3 resident slots of 8
-#      walkers the same (GminWalkers.*); gmin end to end: saved minima are minima of the CPU
-#      AmberGb, refill gives the same files, kill -9 and --resume gives the uninterrupted run
-#      (GbWalkers.*, GminCli.KilledGpuGbWalkerRun...); the LJ GPU walker and WalkerEnsemble tests as controls;
+#   1. the GPU tests (about 1 minute): the rounds engine over the device GB = its CPU twin bit
+#      for bit, walker for walker, with side-chain rotations and chirality/cis-trans checks, and
+#      3 resident slots of 8 walkers the same (GminWalkers.*); gmin end to end: saved minima are
+#      minima of the CPU AmberGb, refill gives the same files (GbWalkers.*), kill -9 and --resume
+#      gives the uninterrupted run (GminCli.KilledGpuGbWalkerRun...); the LJ GPU walker and the
+#      WalkerEnsemble tests as controls;
 #   2. compute-sanitizer memcheck of the new GPU tests (the gmin children included);
 #   3. bench_molecule_walkers: trp-cage (GB, double) walker quenches per second against W on the
 #      CPU (all cores) and the GPU, with the ratio to W = 1 and to the CPU.
