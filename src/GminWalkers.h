@@ -3,8 +3,8 @@
 // the batched minimiser their quenches go through on each backend.
 //   Lennard-Jones on --backend cuda: gpu/BatchedLbfgsCuda (team kernel), all walkers in one launch;
 //   any other non-rigid system on --backend cuda whose kind the batched potential factory
-//   (backends/BatchedPotentialFactory) builds device resident -- AMBER-GB today, the kinds added
-//   there later with no change here: gpu/BatchedLbfgsRoundsCuda over that batched potential, the
+//   (backends/BatchedPotentialFactory) builds device resident -- AMBER-GB and SOP, and the kinds
+//   added there later with no change here: gpu/BatchedLbfgsRoundsCuda over that batched potential, the
 //   whole L-BFGS of every walker on the device, walkers refilling the resident slots (not rigid
 //   bodies: the rounds engine has no diagonal metric, and PotentialSpec carries no bodies);
 //   otherwise ParallelLbfgs: each quench a whole GMIN L-BFGS on one of min(W, cores) threads, each

@@ -1,8 +1,9 @@
 // gmin's walkers of molecules on the round-based batched engine (issue 18 item 4, src/GminWalkers):
 // the default walker count's arithmetic, the backend choice, and runs of AMBER-GB walkers with
-// gmin's side-chain rotations and chirality/cis-trans checks through the rounds program -- on the
-// CPU twin (here) and on the GPU against that twin bit for bit (skipped without a device). The
-// gmin end-to-end GPU runs (true minima, refill, kill -9 and --resume) are in GminCliTest.cpp.
+// gmin's side-chain rotations and chirality/cis-trans checks (and of SOP walkers) through the
+// rounds program -- on the CPU twin (here) and on the GPU against that twin bit for bit (skipped
+// without a device). The gmin end-to-end runs (true minima, refill, kill -9 and --resume) are in
+// GminCliTest.cpp.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -53,6 +54,18 @@ struct AshRun {
   GminRunConfig config;
   GminSystem system;
 };
+
+// gmin's SOP setup of titin I27 (89 beads, no molecule moves).
+std::unique_ptr<AshRun> titinRun(const std::string& backend, long steps) {
+  const auto pdb = testDataPath("sop/1TIT.pdb");
+  if (!pdb) return nullptr;
+  auto run = std::make_unique<AshRun>();
+  run->config = parseGminCommandLine({"--sop-pdb", *pdb, "--backend", backend, "--steps",
+                                      std::to_string(steps), "--seed", "3"});
+  run->system = loadGminSystem(run->config);
+  addMolecularMoves(run->config, run->system);
+  return run;
+}
 
 // gmin's AMBER-GB setup of Ace-Ash-Nme (25 atoms): group rotations and stereo checks on, a large
 // step so that the checks reject some quenches.
@@ -170,6 +183,33 @@ TEST(GminWalkers, GbWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   const Outcome gmin =
       runWalkers(*run, *host, 8, walkerMinimiserMaker(run->config, run->system, 8));
   expectSameRuns(gpu, gmin);
+}
+
+// SOP, whose device batched potential the factory builds since the batched SOP landed: gmin's
+// walkers take the rounds engine with no change of their own, and the GPU run is the CPU twin's
+// over the same potential bit for bit, refill included.
+TEST(GminWalkers, SopWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  auto run = titinRun("cuda", 8);
+  if (!run) GTEST_SKIP() << "sop/1TIT.pdb not found";
+  const std::shared_ptr<BatchedPotential> device =
+      walkerDevicePotential(run->config, run->system, 8);
+  ASSERT_NE(device, nullptr) << "SOP has a device batched potential";
+  EXPECT_NE(walkerQuenchDescription(run->config, run->system, 8).find("round-based L-BFGS"),
+            std::string::npos);
+  const auto host = walkerHostPotential(run->config, run->system);
+  ASSERT_NE(host, nullptr);
+  BatchedRoundsOptions all, three;
+  three.residentStructures = 3;
+  const Outcome gmin =
+      runWalkers(*run, *host, 8, walkerMinimiserMaker(run->config, run->system, 8));
+  const Outcome twin = runWalkers(
+      *run, *host, 8, roundsMinimiserMaker(device, BatchedBackend::CpuRoundsTwin, all));
+  const Outcome refill = runWalkers(
+      *run, *host, 8, roundsMinimiserMaker(device, BatchedBackend::CudaRounds, three));
+  expectSameRuns(gmin, twin);
+  expectSameRuns(gmin, refill);
+  EXPECT_FALSE(gmin.result.total.lowest.empty());
 }
 
 }  // namespace

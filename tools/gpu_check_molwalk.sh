@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# gmin walkers of molecules on a real GPU (issue 18 item 4): AMBER-GB walkers quenched together by
-# the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda) over the batched AMBER-GB.
+# gmin walkers of molecules on a real GPU (issue 18 item 4): AMBER-GB and SOP walkers quenched
+# together by the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda) over the batched device
+# potential.
 #   1. the GPU tests (about 1 minute): the rounds engine over the device GB = its CPU twin bit
 #      for bit, walker for walker, with side-chain rotations and chirality/cis-trans checks, and
-#      3 resident slots of 8 walkers the same (GminWalkers.*); gmin end to end: saved minima are
-#      minima of the CPU AmberGb, refill gives the same files (GbWalkers.*), kill -9 and --resume
-#      gives the uninterrupted run (GminCli.KilledGpuGbWalkerRun...); the LJ GPU walker and the
+#      3 resident slots of 8 walkers the same, SOP too (GminWalkers.*); gmin end to end: saved
+#      minima are minima of the CPU AmberGb, refill gives the same files (GbWalkers.*), kill -9
+#      and --resume gives the uninterrupted run (GminCli.KilledGpuGbWalkerRun...); the LJ GPU walker and the
 #      WalkerEnsemble tests as controls;
 #   2. compute-sanitizer memcheck of the new GPU tests (the gmin children included);
 #   3. bench_molecule_walkers: trp-cage (GB, double) walker quenches per second against W on the
@@ -47,7 +48,7 @@ if want memcheck; then
   run "compute-sanitizer memcheck on the new GPU tests (gmin children included)"
   compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99 \
     ./build/landscape_tests \
-    --gtest_filter='GminWalkers.GbWalkersOnTheGpuAreTheRoundsTwinBitForBit:GbWalkers.OnTheGpu*' \
+    --gtest_filter='GminWalkers.*OnTheGpu*:GbWalkers.OnTheGpu*' \
     > "$out/sanitizer-memcheck.log" 2>&1
   echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-memcheck.log" | sort | uniq -c | tr '\n' ' ')" \
     | tee -a "$out/summary.txt"
