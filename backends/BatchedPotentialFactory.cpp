@@ -101,4 +101,16 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
 }
 
+std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential) {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (const auto* gb = dynamic_cast<const BatchedAmberGbCuda*>(&potential))
+    return gb->scratchBytesPerStructure();
+  if (const auto* sop = dynamic_cast<const BatchedSopCuda*>(&potential))
+    return sop->scratchBytesPerStructure();
+#else
+  (void)potential;
+#endif
+  return 0;
+}
+
 }  // namespace landscape

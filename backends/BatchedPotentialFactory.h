@@ -36,4 +36,12 @@ struct BatchedPotentialOptions {
 std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
     const PotentialSpec& spec, Backend backend, const BatchedPotentialOptions& options = {});
 
+/// Bytes of device memory that each structure of a batch adds to `potential`'s own buffers (its
+/// scratch), which BatchedMinimiser::memory() leaves out: AMBER-GB and SOP on cuda their scratch
+/// per structure (trpcage about 2 MB in the Latency layout); 0 for a potential that keeps nothing per
+/// structure on the device (Lennard-Jones) or whose class does not report it yet (a device
+/// potential added here should add its line, so that callers sizing batches from free memory,
+/// such as gmin's walkers, count it).
+std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential);
+
 }  // namespace landscape
