@@ -11,6 +11,7 @@
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/BatchedLennardJonesCuda.h"
+#include "gpu/BatchedSopCuda.h"
 #endif
 
 namespace landscape {
@@ -86,13 +87,30 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
 #endif
       break;
     case PotentialSpec::Kind::Sop:
+      if (!spec.sopTopology)
+        throw std::invalid_argument(
+            "makeBatchedPotentialForSpec: PotentialSpec.sopTopology must hold the beads for SOP");
       if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
-      throw std::invalid_argument(
-          "makeBatchedPotentialForSpec: SOP has no batched potential on cuda yet (use cpu, or "
-          "SopDynamicsCuda's replicas for dynamics)");
+      requireCuda("SOP");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedSopCuda>(*spec.sopTopology, options.reserveBatch);
+#endif
+      break;
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
+}
+
+std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential) {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (const auto* gb = dynamic_cast<const BatchedAmberGbCuda*>(&potential))
+    return gb->scratchBytesPerStructure();
+  if (const auto* sop = dynamic_cast<const BatchedSopCuda*>(&potential))
+    return sop->scratchBytesPerStructure();
+#else
+  (void)potential;
+#endif
+  return 0;
 }
 
 }  // namespace landscape
