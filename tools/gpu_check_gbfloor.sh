@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # GB evaluation latency at small and mid sizes (issue 17) on a real GPU: the GB GPU tests
 # (AmberGbCuda against the CPU, BatchedAmberGbCuda bits and oracle, the graph-launch test, the
-# L-BFGS, Hessian, optim and pathsample runs over the CUDA GB potential), compute-sanitizer
-# memcheck and racecheck on a small subset (trpcage and ash), bench_potential on trpcage and
-# myoglobin, and ncu per-kernel durations (double, trpcage and myoglobin). Each step writes a log
-# in OUTDIR; summary.txt collects the verdicts and benchmarks.txt the tables.
+# L-BFGS, Hessian, optim, pathsample and gmin walker runs over the CUDA GB potential, the last
+# on the round engine), compute-sanitizer memcheck and racecheck on a small subset (trpcage and
+# ash), bench_potential on trpcage and myoglobin, and ncu per-kernel durations (double, trpcage
+# and myoglobin). Each step writes a log in OUTDIR; summary.txt collects the verdicts and
+# benchmarks.txt the tables.
 # Usage (repository root, build in ./build or built here): tools/gpu_check_gbfloor.sh OUTDIR
 # Env: REPEATS (bench_potential calls per cell, default 50), DATA (GB systems, default
 # tests/data/gb).
@@ -29,6 +30,8 @@ gb='AmberGbCuda/*:AmberGbCuda*:BatchedAmberGb*:BatchedPotentialFactory.*'
 users='LbfgsCuda.*Trpcage*:LbfgsCuda.RunsAreBitIdentical:HessianLogProductCuda.*'
 users+=':OptimCli.AmberMoleculeOnTheCudaBackend:OptimCli.LbfgsOnTheDeviceOrAClearError'
 users+=':PathsampleGrowth.CudaBackendRunsEachConnectOnTheBatchedEngines'
+# GB on the round engine (its own graph captures the GB launches: plain launches inside it).
+users+=':GminWalkers.*:GbWalkers.*:GminCli.KilledGpuGbWalkerRunResumesToTheSameResults'
 run "GB GPU tests (slow myoglobin_x10 case included) and the CUDA GB users"
 ./build/landscape_tests --gtest_filter="$gb:$users" > "$out/tests.log" 2>&1
 echo "exit $?" | tee -a "$out/summary.txt"
