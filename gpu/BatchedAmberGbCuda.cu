@@ -262,8 +262,15 @@ struct BatchedAmberGbCuda::DeviceState {
     seen.erase(before);
     if (!captureStream)
       LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&captureStream, cudaStreamNonBlocking));
-    const cudaGraphExec_t exec =
-        captureLaunches<Real>(args, key.batch, captureStream, programmatic);
+    cudaGraphExec_t exec = nullptr;
+    try {
+      exec = captureLaunches<Real>(args, key.batch, captureStream, programmatic);
+    } catch (const std::runtime_error&) {
+      // A runtime or driver that cannot capture or instantiate the sequence: plain launches from
+      // now on (they report any real launch error themselves).
+      useGraphs = false;
+      return nullptr;
+    }
     if (graphs.size() == kMaxGraphs) {
       (void)cudaGraphExecDestroy(graphs.front().exec);
       graphs.erase(graphs.begin());

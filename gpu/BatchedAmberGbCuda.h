@@ -18,7 +18,8 @@
 // `reserveBatch` does that beforehand. The six launches go out as one CUDA graph launch when the
 // same arrays and batch size (B <= 65535) come a second time: the object keeps the executable
 // graphs of up to 8 such argument sets (captured on a stream of its own, dropped when the scratch
-// grows); a stream that is itself being captured (the round engine's graph) gets plain launches.
+// grows); a stream that is itself being captured (the round engine's graph) gets plain launches,
+// and a capture that fails turns graphs off for the object (graphLaunches() then says false).
 // Graph and plain launches run the same kernels on the same arguments: the same bits. On compute
 // capability 9.0+ the kernels after the first are programmatic dependent launches (each starts
 // while its predecessor finishes and waits for it before touching memory).

@@ -523,6 +523,7 @@ TEST(BatchedAmberGbCuda, GraphLaunchesHaveThePlainBits) {
     expectOne(dGOther.data(), dEOther.data(), "set b, first call");
     EXPECT_EQ(graphs.graphsCaptured(), 0u);
     expectOne(dG1.data(), dE1.data(), "set a, second call (captured)");
+    ASSERT_TRUE(graphs.graphLaunches()) << "the capture failed and turned graphs off";
     EXPECT_EQ(graphs.graphsCaptured(), 1u);
     expectOne(dG1.data(), dE1.data(), "set a, third call (graph)");
     EXPECT_EQ(graphs.graphsCaptured(), 1u);
