@@ -484,6 +484,8 @@ TEST(BatchedAmberGbCuda, GraphLaunchesHaveThePlainBits) {
     BatchedAmberGbCuda plain(*sys.topology, sys.params, precision);
     plain.setGraphLaunches(false);
     plain.setProgrammaticLaunches(false);
+    graphs.setGraphLaunches(true);
+    graphs.setProgrammaticLaunches(true);
     EXPECT_TRUE(graphs.graphLaunches());
     EXPECT_FALSE(plain.graphLaunches());
     EXPECT_FALSE(plain.programmaticLaunches());
@@ -553,8 +555,8 @@ TEST(BatchedAmberGbCuda, GraphLaunchesHaveThePlainBits) {
     // Inside the caller's capture: plain launches recorded into the caller's graph.
     cudaStream_t stream;
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    DeviceBuffer<double> dG2(n), dE2(1);  // allocated first: no cudaMalloc inside a capture
     ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
-    DeviceBuffer<double> dG2(n), dE2(1);
     for (int call = 0; call < 2; ++call)
       graphs.energyGradientDevice(1, dX.data(), dG2.data(), dE2.data(), nullptr, stream);
     cudaGraph_t outer = nullptr;
