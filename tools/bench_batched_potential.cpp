@@ -26,9 +26,16 @@
 // structure fills the device) and throughput (a tile pair per block: fewer slots); their bits
 // differ from each other, never with B.
 //
+// Rigid rows (--rigid also|only, issue 16 item 1): the same system in the rigid coordinates of
+// make_rigid_bodies' local groups (peptide bonds, rings, sp2 centres; seed 001 Table 4) through
+// gpu/BatchedRigidBodyCuda over the batched GB potential: the columns as above (floor: the GB
+// one, the rigid layer adds O(N) work), "scratch" the GB and rigid scratch together; each
+// structure is the file structure's rigid coordinates with every centre and free atom moved by up
+// to 0.1 A and every rotation vector by up to 0.05 rad.
+//
 // Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
 //                                [--repeats K] [--precision double|mixed|both]
-//                                [--layout latency|throughput|both]
+//                                [--layout latency|throughput|both] [--rigid off|also|only]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -42,8 +49,10 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/BatchedAmberGbCuda.h"  // CUDA-free header; the class exists in CUDA builds
+#include "gpu/BatchedAmberGbCuda.h"    // CUDA-free header; the class exists in CUDA builds
+#include "gpu/BatchedRigidBodyCuda.h"  // likewise
 #include "gpu/GpuDevice.h"
+#include "landscape/geometry/RigidBodyFinder.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
@@ -83,6 +92,7 @@ struct Options {
   int repeats = 20;
   std::string precision = "both";
   std::string layout = "both";
+  std::string rigid = "off";
 };
 
 OptionTable<Options> optionTable() {
@@ -103,6 +113,10 @@ OptionTable<Options> optionTable() {
   t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
   t.add("precision", "P", "double, mixed or both (default both)", fieldOf(&Options::precision));
   t.add("layout", "L", "latency, throughput or both (default both)", fieldOf(&Options::layout));
+  t.add("rigid", "R",
+        "off (atomistic rows), also (atomistic then rigid rows) or only (rigid rows): local rigid "
+        "bodies over the batched GB potential (default off)",
+        fieldOf(&Options::rigid));
   return t;
 }
 
@@ -119,6 +133,69 @@ long long pairsWithin(const std::vector<double>& x, double cutoff) {
     }
   return count;
 }
+
+#ifdef LANDSCAPE_HAVE_CUDA
+/// One table's rows for one potential: times B structures of `x` ([B x n], the first B rows) per
+/// device-entry call, keeps B = 1's time and the first B's bits of structure 0 as references.
+struct Series {
+  std::string system, precision, layout;
+  double floorUs;
+  double perStructureAtOne = 0.0;
+  std::vector<double> eOne, gOne;
+
+  void doesNotFit(long batch, const char* why) const {
+    std::printf("| %s | %s | %s | %ld | does not fit: %s |\n", system.c_str(), precision.c_str(),
+                layout.c_str(), batch, why);
+  }
+
+  void row(BatchedPotential& potential, std::size_t B, const std::vector<double>& x, int repeats,
+           std::size_t scratchBytes) {
+    const std::size_t n = potential.dimension();
+    DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
+    dX.copyFromHost(x.data(), B * n);
+    for (int w = 0; w < 2; ++w)
+      potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<double> synced;
+    for (int r = 0; r < repeats; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+      LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+      synced.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+              .count());
+    }
+    std::sort(synced.begin(), synced.end());
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < repeats; ++r)
+      potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+    const double queuedMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+        repeats;
+    const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
+    std::vector<double> e(1), g(n);
+    dE.copyToHost(e.data(), 1);
+    dG.copyToHost(g.data(), n);
+    if (eOne.empty()) {  // the first B is the reference for the bits column
+      eOne = e;
+      gOne = g;
+    }
+    if (B == 1) perStructureAtOne = perStructureUs;
+    const bool sameBits = std::memcmp(e.data(), eOne.data(), sizeof(double)) == 0 &&
+                          std::memcmp(g.data(), gOne.data(), n * sizeof(double)) == 0;
+    char speedup[32] = "-";
+    if (perStructureAtOne > 0.0)
+      std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
+    std::printf(
+        "| %s | %s | %s | %zu | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
+        system.c_str(), precision.c_str(), layout.c_str(), B, synced[synced.size() / 2], queuedMs,
+        perStructureUs, 1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs,
+        sameBits ? "yes" : "NO", static_cast<double>(scratchBytes) / (1 << 20));
+    std::fflush(stdout);
+  }
+};
+#endif
 
 }  // namespace
 
@@ -145,6 +222,10 @@ int main(int argc, char** argv) {
     layouts.push_back(AmberGbCudaLayout::Throughput);
   if (layouts.empty()) {
     std::fprintf(stderr, "bench_batched_potential: --layout must be latency, throughput or both\n");
+    return 1;
+  }
+  if (o.rigid != "off" && o.rigid != "also" && o.rigid != "only") {
+    std::fprintf(stderr, "bench_batched_potential: --rigid must be off, also or only\n");
     return 1;
   }
   if (precisions.empty()) {
@@ -197,64 +278,55 @@ int main(int argc, char** argv) {
       std::vector<std::pair<Precision, AmberGbCudaLayout> > modes;
       for (Precision precision : precisions)
         for (AmberGbCudaLayout layout : layouts) modes.emplace_back(precision, layout);
+      const bool atomistic = o.rigid != "only", rigid = o.rigid != "off";
+      // Rigid coordinates of make_rigid_bodies' local groups, each structure moved a little.
+      const RigidBodySystem bodies(findRigidBodies(topology, x0, {}).set, x0);
+      std::vector<double> q;
+      if (rigid) {
+        const std::vector<double> q0 = bodies.fromAtoms(x0);
+        const std::size_t nb = bodies.bodyCount();
+        q.reserve(static_cast<std::size_t>(largest) * q0.size());
+        for (long b = 0; b < largest; ++b) {
+          std::mt19937_64 rng(2000 + static_cast<std::uint64_t>(b));
+          std::uniform_real_distribution<double> u(-1.0, 1.0);
+          for (std::size_t i = 0; i < q0.size(); ++i)
+            q.push_back(q0[i] + (i >= 3 * nb && i < 6 * nb ? 0.05 : 0.1) * u(rng));
+        }
+      }
+      const std::string rigidName = std::string(s.name) + " rigid (" +
+                                    std::to_string(bodies.bodyCount()) + " bodies, " +
+                                    std::to_string(bodies.freeAtomCount()) + " free atoms)";
       for (const auto& [precision, layout] : modes) {
         BatchedAmberGbCuda gpu(topology, params, precision, 1, layout);
         const std::string mode = amberGbCudaLayoutName(layout);
-        double perStructureAtOne = 0.0;
-        std::vector<double> eOne, gOne;
-        for (long batch : batches) {
-          const std::size_t B = static_cast<std::size_t>(batch);
-          try {
-            gpu.reserve(B);
-          } catch (const std::runtime_error& e) {
-            std::printf("| %s | %s | %s | %ld | does not fit: %s |\n", s.name,
-                        precisionName(precision).c_str(), mode.c_str(), batch, e.what());
-            continue;
+        if (atomistic) {
+          Series series{s.name, precisionName(precision), mode, floorUs};
+          for (long batch : batches) {
+            const std::size_t B = static_cast<std::size_t>(batch);
+            try {
+              gpu.reserve(B);
+            } catch (const std::runtime_error& e) {
+              series.doesNotFit(batch, e.what());
+              continue;
+            }
+            series.row(gpu, B, x, o.repeats, gpu.scratchBytesPerStructure());
           }
-          DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
-          dX.copyFromHost(x.data(), B * n);
-          for (int w = 0; w < 2; ++w)
-            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-          LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-          std::vector<double> synced;
-          for (int r = 0; r < o.repeats; ++r) {
-            const auto t0 = std::chrono::steady_clock::now();
-            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-            LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-            synced.push_back(
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
+        }
+        if (rigid) {
+          BatchedRigidBodyCuda rigidGpu(gpu, bodies, 1);
+          Series series{rigidName, precisionName(precision), mode, floorUs};
+          for (long batch : batches) {
+            const std::size_t B = static_cast<std::size_t>(batch);
+            try {
+              gpu.reserve(B);
+              rigidGpu.reserve(B);
+            } catch (const std::runtime_error& e) {
+              series.doesNotFit(batch, e.what());
+              continue;
+            }
+            series.row(rigidGpu, B, q, o.repeats,
+                       gpu.scratchBytesPerStructure() + rigidGpu.scratchBytesPerStructure());
           }
-          std::sort(synced.begin(), synced.end());
-          const auto t0 = std::chrono::steady_clock::now();
-          for (int r = 0; r < o.repeats; ++r)
-            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-          LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-          const double queuedMs =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                  .count() /
-              o.repeats;
-          const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
-          std::vector<double> e(1), g(n);
-          dE.copyToHost(e.data(), 1);
-          dG.copyToHost(g.data(), n);
-          if (eOne.empty()) {  // the first B is the reference for the bits column
-            eOne = e;
-            gOne = g;
-          }
-          if (B == 1) perStructureAtOne = perStructureUs;
-          const bool sameBits = std::memcmp(e.data(), eOne.data(), sizeof(double)) == 0 &&
-                                std::memcmp(g.data(), gOne.data(), n * sizeof(double)) == 0;
-          char speedup[32] = "-";
-          if (perStructureAtOne > 0.0)
-            std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
-          std::printf(
-              "| %s | %s | %s | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
-              s.name, precisionName(precision).c_str(), mode.c_str(), batch,
-              synced[synced.size() / 2], queuedMs, perStructureUs, 1e6 / perStructureUs, speedup,
-              floorUs, perStructureUs / floorUs, sameBits ? "yes" : "NO",
-              static_cast<double>(gpu.scratchBytesPerStructure()) / (1 << 20));
-          std::fflush(stdout);
         }
       }
     }
