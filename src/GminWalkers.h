@@ -3,8 +3,9 @@
 // the batched minimiser their quenches go through on each backend.
 //   Lennard-Jones on --backend cuda: gpu/BatchedLbfgsCuda, all walkers in one launch;
 //   otherwise ParallelLbfgs: each quench a whole GMIN L-BFGS on one of min(W, cores) threads, each
-//   thread with its own copy of the potential (CPU), or one thread on the run's own potential
-//   (CUDA molecules, rigid bodies), with the L-BFGS of --lbfgs-backend.
+//   thread with its own copy of the potential (CPU, rigid bodies on the host included), or one
+//   thread on the run's own potential (CUDA molecules, rigid bodies on the device), with the
+//   L-BFGS of --lbfgs-backend.
 #include "landscape/search/WalkerEnsemble.h"
 #include "src/GminSystem.h"
 #include "src/RunConfig.h"
@@ -20,10 +21,15 @@ struct WalkerRanks {
 
 /// --walkers, or when 0: `checkpointWalkers` on --resume (> 0), else 1 for the Langevin move
 /// (which cannot be split into walkers), and per rank: 1 for the systems that cannot be copied
-/// (rigid bodies, molecules on CUDA), the device's resident teams for Lennard-Jones on CUDA, and
+/// (molecules on CUDA, rigid bodies on the device), the device's resident teams for Lennard-Jones on CUDA, and
 /// one per CPU core of the rank's share of its node otherwise.
 int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
                    WalkerRanks ranks = {});
+
+/// A CPU copy of the potential the search runs on, for another thread: the spec's potential, in
+/// rigid coordinates over it with --rigid (the same bits as system.searched() when that runs on
+/// the CPU).
+std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system);
 
 /// Throws std::runtime_error for walker runs gmin cannot do (the Langevin move, whose noise
 /// stream is numbered by quench, with more than one walker).
