@@ -56,7 +56,7 @@ ConnectJobResult getConnectJob(ByteReader& in) {
 }
 
 std::vector<ConnectJobResult> runConnectJobsOverRanks(
-    const Connect& connect, const PotentialMaker& potential, const TransitionNetwork& network,
+    const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
     const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, Communicator& ranks,
     const std::function<bool()>& stopRequested) {
   const std::size_t size = static_cast<std::size_t>(ranks.size());
@@ -65,7 +65,7 @@ std::vector<ConnectJobResult> runConnectJobsOverRanks(
     mine.push_back(pairs[i]);
   ByteWriter out;
   for (const ConnectJobResult& job :
-       runConnectJobs(connect, potential, network, mine, pool, stopRequested))
+       runConnectJobs(connect, engine, network, mine, pool, stopRequested))
     putConnectJob(out, job);
   const std::vector<std::vector<char>> received = ranks.allGather(out.bytes());
   std::vector<ConnectJobResult> jobs(pairs.size());

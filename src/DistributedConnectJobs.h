@@ -22,7 +22,7 @@ namespace landscape {
 /// `stopRequested` is asked by each rank before each of its runs; a run it stops is left out
 /// (ran = false) on every rank alike.
 std::vector<ConnectJobResult> runConnectJobsOverRanks(
-    const Connect& connect, const PotentialMaker& potential, const TransitionNetwork& network,
+    const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
     const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, Communicator& ranks,
     const std::function<bool()>& stopRequested = {});
 

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "backends/BatchedMinimiserFactory.h"
+#include "backends/BatchedPotentialFactory.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
 #include "potentials/PerStructureBatchedPotential.h"
 
@@ -18,8 +19,10 @@ int cpuThreads(const OptimRunConfig& config, const OptimSystem& system) {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-bool ljImagesOnCuda(const OptimRunConfig& config, const OptimSystem& system) {
-  return config.backend == Backend::Cuda && !system.rigidPotential && !system.amber;
+// On --backend cuda every system but rigid bodies has a device-resident batched potential
+// (backends/BatchedPotentialFactory: Lennard-Jones, AMBER-GB in the run's precision).
+bool batchedOnCuda(const OptimRunConfig& config, const OptimSystem& system) {
+  return config.backend == Backend::Cuda && !system.rigidPotential;
 }
 
 std::string memoryText(const char* what, const BatchedMinimiser& minimiser) {
@@ -34,8 +37,18 @@ OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem&
                                 const OptimSettings& settings) {
   OptimBatching b;
   b.threads = cpuThreads(config, system);
-  if (ljImagesOnCuda(config, system)) {
-    b.images = makeBatchedPotential({system.spec.atoms}, Backend::Cuda, {});
+  if (batchedOnCuda(config, system)) {
+    b.images = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
+    // --lbfgs-backend gpu: the descents and endpoints on the device's round-based engine
+    // (gpu/BatchedLbfgsRoundsCuda), each batch one launch sequence; it reads the structures'
+    // coordinates through a batched potential of its own.
+    if (config.lbfgsBackend == LbfgsBackend::Gpu) {
+      b.minimised = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
+      b.descents = makeBatchedMinimiserOver(*b.minimised, settings.connect.descent.minimiser,
+                                            BatchedBackend::CudaRounds, {});
+      b.endpoints = makeBatchedMinimiserOver(*b.minimised, settings.endpointMinimiser,
+                                             BatchedBackend::CudaRounds, {});
+    }
     return b;
   }
   if (b.threads < 2) return b;

@@ -3,11 +3,12 @@
 // batched interfaces instead of one structure at a time. On the CPU, --threads T potentials (the
 // run's own and T - 1 copies built from its spec) carry a PerStructureBatchedPotential for the
 // DNEB images and two ParallelLbfgs (the descents' and the endpoints' parameters, CPU L-BFGS
-// workspaces), so every result is the unbatched run's bit for bit. Lennard-Jones
-// on --backend cuda evaluates the images with the batched GPU kernel (gpu/BatchedLennardJonesCuda;
-// round-off differs from LennardJonesCuda's); its descents and endpoints, AMBER-GB on cuda and
-// rigid bodies (not copied) stay one structure at a time, as do the descents and endpoints of
-// --lbfgs-backend gpu (their workspaces live on the device; the images are still batched).
+// workspaces), so every result is the unbatched run's bit for bit. On --backend cuda the images
+// of Lennard-Jones and AMBER-GB go to the device's batched potential (gpu/BatchedLennardJonesCuda,
+// gpu/BatchedAmberGbCuda: round-off differs from the single-structure kernels'); with
+// --lbfgs-backend gpu the descents and endpoints go to the device's round-based batched L-BFGS
+// (gpu/BatchedLbfgsRoundsCuda), otherwise they stay one structure at a time with host L-BFGS
+// vectors. Rigid bodies (not copied) stay one structure at a time.
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ namespace landscape {
 struct OptimBatching {
   std::vector<std::unique_ptr<Potential>> copies;  ///< the potentials of threads 2..T
   std::unique_ptr<BatchedPotential> images;        ///< DNEB images; null: one at a time
+  std::unique_ptr<BatchedPotential> minimised;     ///< the device minimisers' potential (cuda)
   std::unique_ptr<BatchedMinimiser> descents;      ///< null: one side at a time
   std::unique_ptr<BatchedMinimiser> endpoints;     ///< null: one endpoint at a time
   int threads = 1;

@@ -90,14 +90,15 @@ void addGeneralAndSystem(Table& t) {
       "where the L-BFGS vectors of the eigenvector search, the tangent-space minimisation, the "
       "descents and the endpoint minimisations live: cpu (host) or gpu (device: directions with "
       "long histories cost little there; coordinates and gradient still cross to the host once "
-      "per call for the projections). DNEB bands stay on the host",
+      "per call for the projections; with --backend cuda the descents and the endpoint "
+      "minimisations run together on the device's batched L-BFGS). DNEB bands stay on the host",
       top(&C::lbfgsBackend));
   t.add("threads", "T",
         "CPU threads for the batched work: the DNEB images of each band evaluation, the descents "
         "of a band's transition states and the two endpoint minimisations (one copy of the "
         "potential per thread; results do not depend on T). Rigid bodies and --backend cuda use "
-        "one (Lennard-Jones images on cuda go to the batched GPU kernel); with --lbfgs-backend "
-        "gpu only the images are batched",
+        "one (on cuda the images of Lennard-Jones and AMBER-GB go to the batched GPU potential); "
+        "with --lbfgs-backend gpu on the CPU only the images are batched",
         top(&C::threads))
       .atLeast(1)
       .defaultText("the CPU cores")

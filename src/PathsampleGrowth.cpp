@@ -17,6 +17,7 @@
 #include "src/FaultDrill.h"
 #include "src/OdataFile.h"
 #include "src/OptimDatabase.h"
+#include "src/OptimBatching.h"
 #include "src/OptimSystem.h"
 
 namespace landscape {
@@ -56,6 +57,9 @@ OptimRunConfig connectSettings(const PathsampleRunConfig& c, const std::string& 
                                const ProgressPrinter& print) {
   OptimRunConfig oc;
   oc.prmtopFile = c.prmtopFile;
+  oc.backend = c.backend;
+  oc.lbfgsBackend = c.lbfgsBackend;
+  oc.precision = c.precision;
   if (!c.odataFile.empty()) {
     oc.settings = optimKeywordDefaults();
     oc.odataFile = c.odataFile;
@@ -93,7 +97,13 @@ std::string growthSettings(const PathsampleRunConfig& c, const std::string& odat
   if (c.pairSelection == "dijkstra") s << "dijkstra-power=" << c.dijkstraPower << "\n";
   if (c.pairSelection != "untrap") s << "temperature=" << c.temperatures.front() << "\n";
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
-    << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\nodata:\n"
+    << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
+  // Where the runs' arithmetic happens changes their round-off (said only when not the default,
+  // so that runs started before these options resume).
+  if (c.backend != Backend::Cpu || c.lbfgsBackend != LbfgsBackend::Cpu)
+    s << "backend=" << backendName(c.backend) << " lbfgs-backend=" << lbfgsBackendName(c.lbfgsBackend)
+      << " precision=" << precisionName(c.precision) << "\n";
+  s << "odata:\n"
     << odataText;
   return s.str();
 }
@@ -129,9 +139,21 @@ struct Growth {
     kT = metadata.energyUnit == "kcal/mol" ? kBoltzmannKcalPerMolK * t : t;
   }
 
-  std::unique_ptr<Potential> potential() const {
+  // One connect run's potential and, on --backend cuda, its batched device engines (the band's
+  // images on the batched GPU potential; with --lbfgs-backend gpu the descents on the round-based
+  // batched L-BFGS): each run gets its own, so the pool's threads share the GPU.
+  ConnectJobEngine engine() const {
     OptimSettings s = settings;
-    return std::move(makeOptimSystem(optim, amber, metadata.atoms, s).atomistic);
+    OptimSystem own = makeOptimSystem(optim, amber, metadata.atoms, s);
+    ConnectJobEngine e;
+    if (optim.backend == Backend::Cuda) {
+      OptimBatching b = makeOptimBatching(optim, own, s);
+      e.images = std::move(b.images);
+      e.minimised = std::move(b.minimised);
+      e.descents = std::move(b.descents);
+    }
+    e.potential = std::move(own.atomistic);
+    return e;
   }
 
   std::vector<CandidatePair> select() {
@@ -198,7 +220,7 @@ bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
               const std::function<bool()>& stop, MergeCounts& total) {
   const Connect connect(g.settings.connect);
   const std::vector<ConnectJobResult> jobs = runConnectJobsOverRanks(
-      connect, [&g] { return g.potential(); }, g.network, pairs, pool, g.ranks, stop);
+      connect, [&g] { return g.engine(); }, g.network, pairs, pool, g.ranks, stop);
   std::vector<Pair> skipped;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (!jobs[i].ran) {
@@ -241,8 +263,10 @@ std::string pairList(const std::vector<Pair>& pairs, int ranks) {
 }
 
 std::string workers(const PathsampleRunConfig& c, Communicator& ranks) {
-  const std::string threads =
-      std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
+  std::string threads = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
+  if (c.backend == Backend::Cuda)  // each thread's runs with engines of their own on the GPU
+    threads += std::string(" sharing the GPU (images batched") +
+               (c.lbfgsBackend == LbfgsBackend::Gpu ? ", descents on the batched L-BFGS)" : ")");
   return ranks.size() == 1 ? threads : ranks.description() + ", " + threads + " each";
 }
 

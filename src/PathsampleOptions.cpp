@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "src/OptionTable.h"
+#include "src/SharedOptions.h"
 
 #ifndef LANDSCAPE_VERSION
 #define LANDSCAPE_VERSION "unknown"
@@ -122,6 +123,13 @@ void addGrowth(Table& t) {
         "not depend on it)", fieldOf(&C::threads))
       .atLeast(1)
       .notInCheckpoint();
+  addBackendOption(t, fieldOf(&C::backend));
+  addLbfgsBackendOption(t,
+                        "where the connect runs' L-BFGS vectors live: cpu (host) or gpu (device; "
+                        "with --backend cuda each run's descents go to the device's batched "
+                        "L-BFGS)",
+                        fieldOf(&C::lbfgsBackend));
+  addPrecisionOption(t, ". Transition states need double", fieldOf(&C::precision));
   t.add("rank-timeout", "S",
         "under mpirun: a rank that waits more than S seconds for the others in one exchange "
         "(a rank hung, or died without the launcher noticing) ends the whole job with a message; "

@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "potentials/Potential.h"
+#include "potentials/Precision.h"
+
 namespace landscape {
 
 struct PathsampleRunConfig {
@@ -42,6 +46,9 @@ struct PathsampleRunConfig {
   double dijkstraPower = 1.0;              ///< --dijkstra-power P (pair selection DIJPAIR)
   int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
   int threads = 1;                         ///< --threads N (per MPI rank)
+  Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
+  LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
+  Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic
   double rankTimeout = 0.0;                ///< --rank-timeout S (seconds; under mpirun)
   int listSize = 1000;                     ///< --pair-list-size N
   std::string odataFile;                   ///< --odata FILE: connect settings (odata.connect)

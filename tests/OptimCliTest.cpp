@@ -507,7 +507,8 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
 }
 
 // --lbfgs-backend gpu: the ash rotamers connect with the CUDA potential and every L-BFGS but the
-// band's on the device, to the CPU run's minima; without a device the run stops with one sentence.
+// band's on the device (the descents and endpoints on the batched round-based engine), to the CPU
+// run's minima; without a device the run stops with one sentence.
 TEST_F(OptimCli, LbfgsOnTheDeviceOrAClearError) {
   const std::optional<AshMinima> ash = makeAshMinima(1e-4);
   if (!ash) GTEST_SKIP() << "gb/ash not found";
@@ -525,6 +526,10 @@ TEST_F(OptimCli, LbfgsOnTheDeviceOrAClearError) {
   }
   const OptimRun r = optim(args + "--backend cuda --lbfgs-backend gpu --output gpu");
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  // The images on the batched GB kernels, the descents and endpoints on the round-based engine.
+  EXPECT_NE(r.out.find("DNEB images through batched AMBER GB"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("descents"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bytes of device memory per structure"), std::string::npos) << r.out;
   EXPECT_EQ(summary(r.out).connected, "yes");
   const StoredTransitionNetwork net =
       TransitionNetworkDatabase::read((m_dir / "gpu/network.h5").string());

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "gpu/GpuDevice.h"
 #include "landscape/formats/PathsampleExport.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/GraphTransformation.h"
@@ -403,6 +404,60 @@ TEST(PathsampleGrowth, ResumeAfterKillNineMatchesUninterruptedRun) {
   for (std::size_t i = 0; i < a.transitionStates.size(); ++i) {
     EXPECT_EQ(a.transitionStates[i].energy, b.transitionStates[i].energy) << i;
     EXPECT_EQ(a.transitionStates[i].plusMinimum, b.transitionStates[i].plusMinimum) << i;
+  }
+}
+
+// --backend cuda: two pairs per cycle on two threads sharing the GPU, each run's band images on the
+// batched device potential and its descents on the round-based batched L-BFGS. The pairs are
+// UNTRAP's (they do not depend on the backend), and every stationary point saved is one on the
+// CPU potential too: minima to the odata's BFGSMIN 1e-6, transition states to BFGSTS's 1e-4,
+// with one negative Hessian eigenvalue. Without a device the run stops with one sentence.
+TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
+  const GrowthWork w("pathsample-grow-cuda");
+  const fs::path log = w.dir / "grow.log";
+  const std::string arguments = growArguments(w.dir, 2) + " --pairs-per-cycle 2 --threads 2 " +
+                                "--backend cuda --lbfgs-backend gpu --output " +
+                                (w.dir / "run").string();
+  if (!gpuAvailable()) {
+    ASSERT_EQ(run(arguments, log), 1) << readAll(log);
+    const std::string text = readAll(log);
+#ifdef LANDSCAPE_HAVE_CUDA
+    EXPECT_NE(text.find("no CUDA device found"), std::string::npos) << text;
+#else
+    EXPECT_NE(text.find("this build has no CUDA support"), std::string::npos) << text;
+#endif
+    return;
+  }
+  ASSERT_EQ(run(arguments, log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("2 threads sharing the GPU (images batched, descents on the batched "
+                              "L-BFGS)"),
+            std::string::npos)
+      << readAll(log);
+  const StoredTransitionNetwork grown =
+      TransitionNetworkDatabase::read((w.dir / "run" / "network.h5").string());
+  EXPECT_EQ(grown.growth.cycles, 2);
+  ASSERT_GE(grown.growth.triedPairs.size(), 2u);
+  EXPECT_EQ(grown.growth.triedPairs[0], (std::array<int, 2>{7, 1}));
+  EXPECT_EQ(grown.growth.triedPairs[1], (std::array<int, 2>{9, 1}));
+  EXPECT_GT(grown.minima.size(), 12u) << readAll(log);
+  EXPECT_GT(grown.transitionStates.size(), 11u) << readAll(log);
+  LennardJones cpu(38);
+  std::vector<double> g(3 * 38);
+  auto rms = [&g] {
+    double sum = 0.0;
+    for (double v : g) sum += v * v;
+    return std::sqrt(sum / static_cast<double>(g.size()));
+  };
+  for (std::size_t i = 12; i < grown.minima.size(); ++i) {
+    EXPECT_NEAR(cpu.energyGradient(grown.minima[i].coordinates.data(), g.data()), grown.minima[i].energy, 1e-8)
+        << "minimum " << i;
+    EXPECT_LT(rms(), 1e-5) << "minimum " << i;
+  }
+  for (std::size_t i = 11; i < grown.transitionStates.size(); ++i) {
+    const StoredTransitionState& ts = grown.transitionStates[i];
+    EXPECT_NEAR(cpu.energyGradient(ts.coordinates.data(), g.data()), ts.energy, 1e-8) << "state " << i;
+    EXPECT_LT(rms(), 2e-4) << "state " << i;
+    EXPECT_LT(ts.eigenvalue, 0.0) << "state " << i;
   }
 }
 

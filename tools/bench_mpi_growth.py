@@ -12,7 +12,11 @@ the database does not depend on K or on the threads).
 
   tools/bench_mpi_growth.py --pathsample build/pathsample --rows t1,t2,k1,k2 --cycles 8
 
-Rows: tT = no mpirun, --threads T; kK = mpirun -n K, --threads 1 per rank."""
+Rows: tT = no mpirun, --threads T; kK = mpirun -n K, --threads 1 per rank; gT = no mpirun,
+--threads T sharing the GPU (--backend cuda --lbfgs-backend gpu: each connect run's images and
+descents batched on the device; its network differs from the CPU rows' by round-off).
+
+  tools/bench_mpi_growth.py --rows t1,t16,g1,g4,g16 --pairs 16   # CPU threads against the GPU"""
 import argparse
 import os
 import re
@@ -29,8 +33,20 @@ EXAMPLE = os.path.join(SOURCE, "tests", "data", "lj38", "pathsample-untrap", "in
 
 
 def network_text(path):
-    done = subprocess.run(["h5dump", path], capture_output=True, text=True, check=True)
-    return done.stdout.split("\n", 1)[1]  # without the line naming the file
+    if shutil.which("h5dump"):
+        done = subprocess.run(["h5dump", path], capture_output=True, text=True, check=True)
+        return done.stdout.split("\n", 1)[1]  # without the line naming the file
+    # Without the HDF5 tools (the GPU device): every dataset's and attribute's values via h5py.
+    import h5py
+    lines = []
+    with h5py.File(path, "r") as f:
+        def visit(name, item):
+            lines.extend(f"{name}@{k}={v!r}" for k, v in sorted(item.attrs.items()))
+            if isinstance(item, h5py.Dataset):
+                lines.append(f"{name}={item[()].tobytes().hex()}")
+        lines.extend(f"@{k}={v!r}" for k, v in sorted(f.attrs.items()))
+        f.visititems(visit)
+    return "\n".join(lines)
 
 
 def run_row(args, row, scratch):
@@ -43,7 +59,9 @@ def run_row(args, row, scratch):
                 "--pathdata", os.path.join(EXAMPLE, "pathdata"),
                 "--odata", os.path.join(EXAMPLE, "odata.connect"),
                 "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles),
-                "--threads", str(count if row[0] == "t" else 1), "--output", folder]
+                "--threads", str(1 if row[0] == "k" else count), "--output", folder]
+    if row[0] == "g":
+        command += ["--backend", "cuda", "--lbfgs-backend", "gpu"]
     environment = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     start = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, env=environment)
@@ -75,8 +93,8 @@ def main():
     args = parser.parse_args()
     rows = args.rows.split(",")
     for row in rows:
-        if len(row) < 2 or row[0] not in "tk" or not row[1:].isdigit() or int(row[1:]) < 1:
-            sys.exit(f"bench_mpi_growth: bad row {row!r} (tT or kK, T and K at least 1)")
+        if len(row) < 2 or row[0] not in "tkg" or not row[1:].isdigit() or int(row[1:]) < 1:
+            sys.exit(f"bench_mpi_growth: bad row {row!r} (tT, kK or gT, T and K at least 1)")
 
     print(f"LJ38 UNTRAP example, {args.pairs} connect runs per cycle, {args.cycles} cycles, "
           f"{os.cpu_count()} CPU cores")
@@ -100,8 +118,9 @@ def main():
             first_rate = first_rate or rate
             first_network = first_network or network
             count = int(row[1:])
-            label = (f"no mpirun, {count} thread{'s' if count > 1 else ''}" if row[0] == "t"
-                     else f"{count} rank{'s' if count > 1 else ''} x 1 thread")
+            threads = f"{count} thread{'s' if count > 1 else ''}"
+            label = {"t": f"no mpirun, {threads}", "g": f"cuda, {threads} sharing the GPU",
+                     "k": f"{count} rank{'s' if count > 1 else ''} x 1 thread"}[row[0]]
             print(f"| {label} | {runs} | {seconds:.2f} | {median:.2f} | {wall:.2f} | {rate:.2f} | "
                   f"{rate / first_rate:.2f} | {'yes' if network == first_network else 'NO'} |",
                   flush=True)

@@ -2,7 +2,7 @@
 
 namespace landscape {
 
-std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const PotentialMaker& potential,
+std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
                                              ThreadPool& pool,
@@ -20,13 +20,29 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Poten
     ConnectJobResult& r = results[i];
     r.ran = true;
     if (start != finish) {
-      const std::unique_ptr<Potential> p = potential();
-      r.result = connect.connect(*p, own, start, finish);
+      const ConnectJobEngine e = engine();
+      r.result = connect.connect(*e.potential, own, start, finish, {}, e.batching());
     }
     r.minima = own.minima();
     r.transitionStates = own.transitionStates();
   });
   return results;
+}
+
+std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const PotentialMaker& potential,
+                                             const TransitionNetwork& network,
+                                             const std::vector<std::array<int, 2>>& pairs,
+                                             ThreadPool& pool,
+                                             const std::function<bool()>& stopRequested) {
+  return runConnectJobs(connect, potentialOnly(potential), network, pairs, pool, stopRequested);
+}
+
+ConnectEngineMaker potentialOnly(PotentialMaker potential) {
+  return [potential = std::move(potential)] {
+    ConnectJobEngine e;
+    e.potential = potential();
+    return e;
+  };
 }
 
 MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job) {

@@ -4,14 +4,18 @@
 // OPTIM the two endpoints), so the runs are independent and run side by side on a thread pool;
 // their minima and transition states are then merged into the growing network one job after the
 // other in pair order, with its duplicate detection. The result does not depend on the thread
-// count.
+// count. A job may bring batched engines of its own (a GPU's batched images and descents,
+// `pathsample grow --backend cuda`), so that each run's bands and descents are batched on the
+// device while the pool runs several pairs side by side.
 #include <array>
 #include <functional>
 #include <memory>
 #include <vector>
 
+#include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Connect.h"
+#include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 #include "potentials/ThreadPool.h"
 
@@ -28,13 +32,35 @@ struct ConnectJobResult {
 /// A potential for one thread: potentials keep workspaces, so each job gets its own.
 using PotentialMaker = std::function<std::unique_ptr<Potential>()>;
 
-/// Connects each pair (indices of `network`'s minima) on `pool`. `stopRequested` is asked before
-/// each run starts; a run it stops is left out (ran = false). Results are in pair order.
+/// What one connect run works with: its potential and, each optional, batched engines of the
+/// same system (ConnectBatching's), owned here so that each job has its own.
+struct ConnectJobEngine {
+  std::unique_ptr<Potential> potential;
+  std::unique_ptr<BatchedPotential> images;     ///< DNEB images; null: one at a time
+  std::unique_ptr<BatchedPotential> minimised;  ///< the descents' potential, when they need one
+  std::unique_ptr<BatchedMinimiser> descents;   ///< null: one side at a time
+  ConnectBatching batching() const { return {images.get(), descents.get()}; }
+};
+using ConnectEngineMaker = std::function<ConnectJobEngine()>;
+
+/// Connects each pair (indices of `network`'s minima) on `pool`, each run with an engine of its
+/// own. `stopRequested` is asked before each run starts; a run it stops is left out (ran =
+/// false). Results are in pair order.
+std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
+                                             const TransitionNetwork& network,
+                                             const std::vector<std::array<int, 2>>& pairs,
+                                             ThreadPool& pool,
+                                             const std::function<bool()>& stopRequested = {});
+
+/// The same with a potential alone (nothing batched).
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const PotentialMaker& potential,
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
                                              ThreadPool& pool,
                                              const std::function<bool()>& stopRequested = {});
+
+/// An engine maker whose engines hold `potential`'s potentials and nothing batched.
+ConnectEngineMaker potentialOnly(PotentialMaker potential);
 
 struct MergeCounts {
   int newMinima = 0;
