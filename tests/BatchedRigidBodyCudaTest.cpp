@@ -215,15 +215,12 @@ TEST(BatchedRigidBodyCuda, BitsDoNotDependOnBatchPositionMaskOrEntryPoint) {
 // norm), and a structure alone = the same structure in the batch, bit for bit.
 TEST(BatchedRigidBodyCuda, TrpCageOnAmberGbMatchesTheCpuBatch) {
   SKIP_WITHOUT_GPU();
-  const auto prmtop = testDataPath("gb/trpcage/prmtop");
-  const auto inpcrd = testDataPath("gb/trpcage/inpcrd");
-  if (!prmtop || !inpcrd) GTEST_SKIP() << "no gb/trpcage data under " << testDataRoot();
-  auto topology = std::make_shared<AmberTopology>(readAmberTopology(*prmtop));
-  const std::vector<double> x = readAmberCoordinates(*inpcrd, *topology).positions;
-  const RigidBodySystem system(findRigidBodies(*topology, x, {}).set, x);
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.amberTopology = topology;
+  const auto trp = rigidtest::loadRigidTrpCage();
+  if (!trp) GTEST_SKIP() << "no gb/trpcage data under " << testDataRoot();
+  const PotentialSpec& spec = trp->spec;
+  const std::vector<double>& x = trp->x;
+  const RigidBodySystem& system = trp->system;
+  const AmberTopology& topology = *spec.amberTopology;
   const std::size_t batch = 5, n = system.dimension();
   const std::vector<double> q = perturbedRigidBatch(system, x, batch, 0.05, 0.05, 11);
   BatchedPotentialOptions options;
@@ -233,7 +230,7 @@ TEST(BatchedRigidBodyCuda, TrpCageOnAmberGbMatchesTheCpuBatch) {
   auto gpu = makeBatchedRigidPotential(spec, system, Backend::Cuda, options);
   ASSERT_TRUE(gpu->isDeviceResident());
   const Evaluated c = evaluate(*cpu, q), d = evaluate(*gpu, q, {1, 1, 1, 0, 1});
-  AmberGb gb(*topology, spec.amber);
+  AmberGb gb(topology, spec.amber);
   for (std::size_t b = 0; b < batch; ++b) {
     if (b == 3) {
       EXPECT_TRUE(std::isnan(d.e[b]));

@@ -166,16 +166,13 @@ TEST(BatchedRigidBody, FactoryOnCudaWithoutADeviceSaysWhy) {
 // AMBER-GB through the factory (PerStructureBatchedPotential over AmberGb copies): each structure
 // is RigidBodyPotential over AmberGb bit for bit, for 1 and 3 threads and a mask.
 TEST(BatchedRigidBody, FactoryTrpCageIsTheSingleStructurePotentialBitForBit) {
-  const auto prmtop = testDataPath("gb/trpcage/prmtop");
-  const auto inpcrd = testDataPath("gb/trpcage/inpcrd");
-  if (!prmtop || !inpcrd) GTEST_SKIP() << "no gb/trpcage data under " << testDataRoot();
-  auto topology = std::make_shared<AmberTopology>(readAmberTopology(*prmtop));
-  const std::vector<double> x = readAmberCoordinates(*inpcrd, *topology).positions;
-  const RigidBodySystem system(findRigidBodies(*topology, x, {}).set, x);
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.amberTopology = topology;
-  AmberGb gb(*topology, spec.amber);
+  const auto trp = rigidtest::loadRigidTrpCage();
+  if (!trp) GTEST_SKIP() << "no gb/trpcage data under " << testDataRoot();
+  const PotentialSpec& spec = trp->spec;
+  const std::vector<double>& x = trp->x;
+  const RigidBodySystem& system = trp->system;
+  const AmberTopology& topology = *spec.amberTopology;
+  AmberGb gb(topology, spec.amber);
   RigidBodyPotential single(gb, system);
   const std::vector<double> q = perturbedRigidBatch(system, x, 4, 0.05, 0.05, 3);
   for (int threads : {1, 3}) {

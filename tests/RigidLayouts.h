@@ -6,12 +6,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numeric>
+#include <optional>
 #include <vector>
 
+#include "backends/PotentialFactory.h"
 #include "landscape/core/Random.h"
+#include "landscape/geometry/RigidBodyFinder.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberTopology.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
+#include "tests/TestData.h"
 
 namespace landscape {
 namespace rigidtest {
@@ -63,6 +70,28 @@ inline std::vector<double> perturbedRigidBatch(const RigidBodySystem& system,
     q.insert(q.end(), qs.begin(), qs.end());
   }
   return q;
+}
+
+/// Trp-cage on AMBER-GB (igb 2, its REFERENCE.md conditions) in make_rigid_bodies' local groups
+/// (27 bodies of <= 11 atoms, the rest free): the spec of its atomistic potential, the file
+/// structure and the rigid-body system. nullopt without tests/data/gb/trpcage.
+struct RigidTrpCage {
+  PotentialSpec spec;
+  std::vector<double> x;
+  RigidBodySystem system;
+};
+
+inline std::optional<RigidTrpCage> loadRigidTrpCage() {
+  const auto prmtop = testDataPath("gb/trpcage/prmtop");
+  const auto inpcrd = testDataPath("gb/trpcage/inpcrd");
+  if (!prmtop || !inpcrd) return std::nullopt;
+  auto topology = std::make_shared<AmberTopology>(readAmberTopology(*prmtop));
+  std::vector<double> x = readAmberCoordinates(*inpcrd, *topology).positions;
+  RigidBodySystem system(findRigidBodies(*topology, x, {}).set, x);
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::AmberGb;
+  spec.amberTopology = topology;
+  return RigidTrpCage{spec, std::move(x), std::move(system)};
 }
 
 }  // namespace rigidtest
