@@ -533,6 +533,29 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
   }
 }
 
+// Rigid bodies on --backend cuda (issue 16 item 1): the built-in LJ7 example with atoms 1-3 rigid
+// sends its DNEB images through the batched rigid GPU potential (gpu/BatchedRigidBodyCuda over
+// BatchedLennardJonesCuda) and connects, with the same endpoints as the CPU run; skipped without a
+// CUDA device.
+TEST_F(OptimCli, RigidImagesOnTheCudaBackend) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  file("body.rigid", "GROUP 3\n1\n2\n3\n");
+  const OptimRun cpu = optim("--rigid body.rigid --threads 1 --output cpu");
+  const OptimRun cuda = optim("--rigid body.rigid --backend cuda --output cuda");
+  ASSERT_EQ(cpu.exitCode, 0) << cpu.out << cpu.err;
+  ASSERT_EQ(cuda.exitCode, 0) << cuda.out << cuda.err;
+  EXPECT_NE(cuda.out.find(" batch> DNEB images through batched Lennard-Jones 7 atoms (cuda"),
+            std::string::npos)
+      << cuda.out;
+  EXPECT_NE(cuda.out.find("rigid bodies"), std::string::npos) << cuda.out;
+  EXPECT_EQ(summary(cuda.out).connected, "yes");
+  const StoredTransitionNetwork a = TransitionNetworkDatabase::read((m_dir / "cpu/network.h5").string());
+  const StoredTransitionNetwork b = TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
+  ASSERT_GE(b.minima.size(), 2u);
+  EXPECT_NEAR(b.minima[0].energy, a.minima[0].energy, 1e-8);
+  EXPECT_NEAR(b.minima[1].energy, a.minima[1].energy, 1e-8);
+}
+
 // --lbfgs-backend gpu: the ash rotamers connect with the CUDA potential and every L-BFGS but the
 // band's on the device (the descents and endpoints on the batched round-based engine), to the CPU
 // run's minima; without a device the run stops with one sentence.

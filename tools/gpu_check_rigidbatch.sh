@@ -2,7 +2,8 @@
 # Batched rigid bodies on a real GPU (issue 16 item 1): the rigid GPU tests, new
 # (BatchedRigidBodyCuda against the CPU batch, bits across batches of up to 70000 structures,
 # masks and entry points, rigid Trp-cage on AMBER-GB, central differences, the rounds engine over
-# the batch = its CPU twin) and old (RigidBodyCuda, now the batch of one), compute-sanitizer
+# the batch = its CPU twin, optim's rigid images on cuda) and old (RigidBodyCuda, now the batch of
+# one; the rigid gmin CLI tests), compute-sanitizer
 # memcheck of both, racecheck and synccheck on one small new test, then
 # tools/bench_batched_potential's rigid rows (Trp-cage and myoglobin in make_rigid_bodies' local
 # groups over the batched GB potential, B = 1, 64, 1024: us per structure and the ratio to B = 1).
@@ -25,16 +26,17 @@ fi
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 
 new='BatchedRigidBodyCuda.*:BatchedRigidBody.*'
-old='RigidBodyCuda.*'
+old='RigidBodyCuda.*:OptimCli.RigidImagesOnTheCudaBackend:GminCli.Rigid*'
 run "rigid GPU tests, new and old"
 ./build/landscape_tests --gtest_filter="$new:$old" > "$out/tests.log" 2>&1
 echo "exit $?" | tee -a "$out/summary.txt"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|tests ran" "$out/tests.log" | tee -a "$out/summary.txt"
 
 # The 70000-structure case and the 70000-atom body take long under the sanitizer: left out.
+# The CLI tests start gmin/optim as child processes: left out too.
 run "compute-sanitizer memcheck, new and old"
 compute-sanitizer --tool memcheck --error-exitcode 99 ./build/landscape_tests \
-  --gtest_filter="$new:$old:-BatchedRigidBodyCuda.BitsDoNotDependOnBatchPositionMaskOrEntryPoint:RigidBodyCuda.ThreePassBodyOf70000Atoms" \
+  --gtest_filter="$new:RigidBodyCuda.*:-BatchedRigidBodyCuda.BitsDoNotDependOnBatchPositionMaskOrEntryPoint:RigidBodyCuda.ThreePassBodyOf70000Atoms" \
   > "$out/sanitizer-memcheck.log" 2>&1
 echo "exit $?; $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$out/sanitizer-memcheck.log" | tr '\n' ' ')" \
   | tee -a "$out/summary.txt"
