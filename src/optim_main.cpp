@@ -120,6 +120,12 @@ NetworkStart startNetwork(const OptimRunConfig& config, const OptimSystem& syste
                              " are the same minimum (energies within EDIFFTOL and distance "
                              "within GEOMDIFFTOL)");
   }
+  // A database without endpoint sets gets this run's: A the start, B the finish (PATHSAMPLE's
+  // STARTFROMPATH start A B), so that pathsample can grow it and compute its rates.
+  if (n.known.setA.empty() && n.known.setB.empty()) {
+    n.known.setA = {n.start};
+    n.known.setB = {n.finish};
+  }
   return n;
 }
 
@@ -169,7 +175,9 @@ StoredTransitionNetwork saveNetwork(const OptimSystem& system, const TransitionN
   StoredTransitionNetwork stored =
       completeNetwork(system, network, n.known, settings.characterisation);
   TransitionNetworkDatabase::write(n.databasePath, n.metadata, stored);
-  n.known = {stored.minima, stored.transitionStates};
+  // Entries written are known from now on; the sets and the growth record stay as they were.
+  n.known.minima = stored.minima;
+  n.known.states = stored.transitionStates;
   return stored;
 }
 

@@ -17,6 +17,10 @@
 #include <thread>
 
 #include "gpu/GpuDevice.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
+#include "tests/AshMinima.h"
+#include "landscape/formats/CoordinatesFile.h"
 #include "landscape/formats/PathsampleExport.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/GraphTransformation.h"
@@ -460,6 +464,98 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
     EXPECT_LT(ts.eigenvalue, 0.0) << "state " << i;
   }
 }
+
+#ifdef LANDSCAPE_OPTIM_EXECUTABLE
+int runOptim(const std::string& arguments, const fs::path& log) {
+  const int status = std::system((std::string(LANDSCAPE_OPTIM_EXECUTABLE) + " " + arguments +
+                                  " > " + log.string() + " 2>&1")
+                                     .c_str());
+  return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+// optim and the endpoint sets: a run on a database with sets A and B keeps them through every
+// save (it used to drop them after its first cycle's save), and a new database gets the run's
+// endpoints as A and B (STARTFROMPATH), so that pathsample can grow it. The endpoints are the two
+// minima of the example's first transition state (one connect cycle).
+TEST(OptimDatabase, KeepsEndpointSetsOrTakesTheRunsEndpoints) {
+  const GrowthWork w("optim-sets");
+  const StoredTransitionNetwork example =
+      TransitionNetworkDatabase::read((w.dir / "in.h5").string());
+  const StoredTransitionState& ts = example.transitionStates.front();
+  writeXyz((w.dir / "a.xyz").string(), example.minima[ts.plusMinimum].coordinates, "plus");
+  writeXyz((w.dir / "b.xyz").string(), example.minima[ts.minusMinimum].coordinates, "minus");
+  const std::string ends = "--lj 38 --start " + (w.dir / "a.xyz").string() + " --finish " +
+                           (w.dir / "b.xyz").string() + " --quiet ";
+  const fs::path log = w.dir / "log";
+  ASSERT_EQ(runOptim(ends + "--database " + (w.dir / "in.h5").string() + " --output " +
+                         (w.dir / "o1").string(),
+                     log),
+            0)
+      << readAll(log);
+  const StoredTransitionNetwork kept = TransitionNetworkDatabase::read((w.dir / "in.h5").string());
+  EXPECT_EQ(kept.setA, example.setA);
+  EXPECT_EQ(kept.setB, example.setB);
+  ASSERT_EQ(runOptim(ends + "--output " + (w.dir / "o2").string(), log), 0) << readAll(log);
+  const StoredTransitionNetwork fresh =
+      TransitionNetworkDatabase::read((w.dir / "o2" / "network.h5").string());
+  ASSERT_GE(fresh.minima.size(), 2u);
+  EXPECT_EQ(fresh.setA, std::vector<int>{0});
+  EXPECT_EQ(fresh.setB, std::vector<int>{1});
+  EXPECT_NEAR(fresh.minima[0].energy, example.minima[ts.plusMinimum].energy, 1e-6);
+  EXPECT_NEAR(fresh.minima[1].energy, example.minima[ts.minusMinimum].energy, 1e-6);
+}
+
+// A molecule's network grows too (--prmtop; kcal/mol and Angstrom): optim connects two chi1
+// rotamers of ash into a database whose sets are its endpoints (A the start, B the finish);
+// SHORTCUT 2 proposes the pair two steps apart on the best path, which growth connects with the
+// molecule's connect settings. Every stationary point of the result is one of the CPU AMBER-GB
+// potential, with its mass-weighted log product. (ash has nothing more to find: the connect run
+// finds the path's known states again.)
+TEST(PathsampleGrowth, ConnectsAMoleculesPairs) {
+  const std::optional<AshMinima> ash = makeAshMinima(1e-4);
+  if (!ash) GTEST_SKIP() << "gb/ash not found";
+  const GrowthWork w("pathsample-grow-ash");
+  writeAmberRestart((w.dir / "a.rst7").string(), ash->first, "ash minimum");
+  writeAmberRestart((w.dir / "b.rst7").string(), ash->second, "ash chi1 rotamer");
+  const fs::path log = w.dir / "log";
+  ASSERT_EQ(runOptim("--prmtop '" + ash->prmtop + "' --start " + (w.dir / "a.rst7").string() +
+                         " --finish " + (w.dir / "b.rst7").string() + " --quiet --output " +
+                         (w.dir / "o").string(),
+                     log),
+            0)
+      << readAll(log);
+  const std::string grow = "grow --database " + (w.dir / "o" / "network.h5").string() +
+                           " --prmtop '" + ash->prmtop + "' --pair-selection shortcut " +
+                           "--shortcut-steps 2 --temperature 298 --cycles 2 --output " +
+                           (w.dir / "run").string();
+  ASSERT_EQ(run(grow, log), 0) << readAll(log);
+  const StoredTransitionNetwork grown =
+      TransitionNetworkDatabase::read((w.dir / "run" / "network.h5").string());
+  ASSERT_GE(grown.growth.cycles, 1) << readAll(log);
+  EXPECT_EQ(grown.growth.triedPairs.size(), static_cast<std::size_t>(grown.growth.cycles));
+  EXPECT_EQ(grown.setA, std::vector<int>{0});
+  EXPECT_EQ(grown.setB, std::vector<int>{1});
+  AmberGb cpu(ash->topology);
+  std::vector<double> g(ash->first.size());
+  auto rms = [&g] {
+    double sum = 0.0;
+    for (double v : g) sum += v * v;
+    return std::sqrt(sum / static_cast<double>(g.size()));
+  };
+  ASSERT_GE(grown.minima.size(), 3u);
+  for (const StoredNetworkMinimum& m : grown.minima) {
+    EXPECT_NEAR(cpu.energyGradient(m.coordinates.data(), g.data()), m.energy, 1e-6);
+    EXPECT_LT(rms(), 1e-3);
+    EXPECT_TRUE(std::isfinite(m.properties.logProductOfPositiveEigenvalues));
+  }
+  ASSERT_GE(grown.transitionStates.size(), 2u);
+  for (const StoredTransitionState& ts : grown.transitionStates) {
+    EXPECT_NEAR(cpu.energyGradient(ts.coordinates.data(), g.data()), ts.energy, 1e-6);
+    EXPECT_LT(rms(), 1e-3);
+    EXPECT_LT(ts.eigenvalue, 0.0);
+  }
+}
+#endif
 
 // SIGINT between connect runs: the run saves what it found and says how to continue.
 TEST(PathsampleGrowth, SigintStopsAndSaves) {
