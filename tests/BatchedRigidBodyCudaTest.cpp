@@ -122,7 +122,7 @@ TEST(BatchedRigidBodyCuda, EveryStructureMatchesTheCpuBatch) {
   const std::size_t atoms = layout.atoms.size() / 3;
   const RigidBodySystem system(layout.set, layout.atoms);
   const std::size_t n = system.dimension(), batch = 9;
-  const std::vector<double> q = perturbedRigidBatch(system, layout.atoms, batch, 0.02, 0.6, 5);
+  const std::vector<double> q = perturbedRigidBatch(system, layout.atoms, batch, 0.02, 0.1, 5);
   BatchedLennardJones ljCpu(atoms, 2);
   BatchedRigidBodyPotential cpu(ljCpu, system, 2);
   BatchedLennardJonesCuda ljGpu(atoms);
