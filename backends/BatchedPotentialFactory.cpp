@@ -14,6 +14,7 @@
 #include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/BatchedLennardJonesCuda.h"
 #include "gpu/BatchedRigidBodyCuda.h"
+#include "gpu/BatchedSopCuda.h"
 #endif
 
 namespace landscape {
@@ -112,10 +113,15 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
 #endif
       break;
     case PotentialSpec::Kind::Sop:
+      if (!spec.sopTopology)
+        throw std::invalid_argument(
+            "makeBatchedPotentialForSpec: PotentialSpec.sopTopology must hold the beads for SOP");
       if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
-      throw std::invalid_argument(
-          "makeBatchedPotentialForSpec: SOP has no batched potential on cuda yet (use cpu, or "
-          "SopDynamicsCuda's replicas for dynamics)");
+      requireCuda("SOP");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedSopCuda>(*spec.sopTopology, options.reserveBatch);
+#endif
+      break;
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");

@@ -7,7 +7,7 @@
 //   AMBER-GB       cpu: PerStructureBatchedPotential over `threads` AmberGb copies
 //                  cuda: BatchedAmberGbCuda (structure x tile grids, spec.precision)
 //   SOP            cpu: PerStructureBatchedPotential over `threads` Sop copies
-//                  cuda: not available (throws std::invalid_argument)
+//                  cuda: BatchedSopCuda (cell list rebuilt per call; spec.sopSkin unused)
 // On the CPU a structure's energy and gradient are the single-structure potential's bits; on the
 // GPU they are the same bits whatever the batch (see each class).
 // makeBatchedRigidPotential puts local rigid bodies over the system's batched potential:
@@ -26,16 +26,17 @@
 namespace landscape {
 
 struct BatchedPotentialOptions {
-  int threads = 1;               ///< CPU threads (>= 1), each with its own potential
-  BatchedTeamShape shape;        ///< Lennard-Jones on cuda: team shape (zeros: automatic)
-  std::size_t reserveBatch = 1;  ///< AMBER-GB on cuda: structures whose scratch is allocated now
+  int threads = 1;         ///< CPU threads (>= 1), each with its own potential
+  BatchedTeamShape shape;  ///< Lennard-Jones on cuda: team shape (zeros: automatic)
+  std::size_t reserveBatch =
+      1;  ///< AMBER-GB, SOP on cuda: structures whose scratch is allocated now
   /// AMBER-GB on cuda: how a structure's work is cut (Throughput for large batches).
   AmberGbCudaLayout gbLayout = AmberGbCudaLayout::Latency;
 };
 
 /// Builds the batched potential of spec on backend. Throws std::invalid_argument for a bad spec
-/// or options (threads < 1, SOP on cuda) and std::runtime_error for cuda when this build has no
-/// CUDA support or no device is found.
+/// or options (threads < 1, a missing topology) and std::runtime_error for cuda when this build has
+/// no CUDA support or no device is found.
 std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
     const PotentialSpec& spec, Backend backend, const BatchedPotentialOptions& options = {});
 

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpu/BatchedHostStaging.h"
 #include "gpu/BatchedRigidBodyCuda.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
@@ -146,8 +147,7 @@ struct BatchedRigidBodyCuda::DeviceState {
   DeviceBuffer<double> rotation;            // [B x 36 bodies]
   DeviceBuffer<double> atomX, atomG;        // [B x 3N] atomistic scratch
   DeviceBuffer<double> partialA, partialB;  // [B x 6 partialStride] partial body sums
-  DeviceBuffer<double> q, g, energy;        // staging of the host entry point
-  DeviceBuffer<std::uint8_t> active;
+  BatchedHostStaging staging;               // the host entry point's arrays
 };
 
 BatchedRigidBodyCuda::BatchedRigidBodyCuda(BatchedPotential& atomistic, RigidBodySystem system,
@@ -211,33 +211,14 @@ void BatchedRigidBodyCuda::metricSumsDevice(std::size_t batch, const double* d_q
                         static_cast<cudaStream_t>(stream));
 }
 
-// Only the active structures' rows cross the bus, in runs of consecutive active structures.
 void BatchedRigidBodyCuda::energyGradient(std::size_t batch, const double* q, double* g,
                                           double* energy, const std::uint8_t* active) {
   requireArrays(batch, q, g, energy, "host entry point");
   if (batch == 0) return;
-  DeviceState& d = *m_device;
-  const std::size_t n = dimension();
-  if (d.energy.size() < batch) {
-    d.q = DeviceBuffer<double>(batch * n);
-    d.g = DeviceBuffer<double>(batch * n);
-    d.energy = DeviceBuffer<double>(batch);
-    d.active = DeviceBuffer<std::uint8_t>(batch);
-  }
-  forEachActiveSpan(batch, active, [&](std::size_t first, std::size_t count) {
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(d.q.data() + first * n, q + first * n,
-                                    count * n * sizeof(double), cudaMemcpyHostToDevice));
-  });
-  if (active) d.active.copyFromHost(active, batch);
-  energyGradientDevice(batch, d.q.data(), d.g.data(), d.energy.data(),
-                       active ? d.active.data() : nullptr, nullptr);
-  // cudaMemcpy on the legacy stream waits for the kernels and reports their faults.
-  forEachActiveSpan(batch, active, [&](std::size_t first, std::size_t count) {
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(g + first * n, d.g.data() + first * n,
-                                    count * n * sizeof(double), cudaMemcpyDeviceToHost));
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(energy + first, d.energy.data() + first,
-                                    count * sizeof(double), cudaMemcpyDeviceToHost));
-  });
+  m_device->staging.run(batch, dimension(), q, g, energy, active,
+                        [&](const double* d_q, double* d_g, double* d_e, const std::uint8_t* d_a) {
+                          energyGradientDevice(batch, d_q, d_g, d_e, d_a, nullptr);
+                        });
 }
 
 }  // namespace landscape

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/SopDevice.cuh"
 #include "gpu/SopKernels.cuh"
 
 namespace landscape {
@@ -28,23 +29,18 @@ __device__ __forceinline__ bool finite3(const SopPos4<R>& p) {
   return isfinite(p.x) && isfinite(p.y) && isfinite(p.z);
 }
 
-/// Cell coordinate along one axis, clamped to the grid (non-finite values go to cell 0).
-template <class R>
-__device__ __forceinline__ int cellCoord(R x, R lo, R cellSize, int dim) {
-  const R f = (x - lo) / cellSize;
-  if (!(f >= R(0))) return 0;  // also catches NaN
-  if (f >= R(dim)) return dim - 1;
-  return min(static_cast<int>(f), dim - 1);
-}
-
 // ---- cell list: one block per replica ----------------------------------------------------------
 
-/// Cells whose counters the cell-list kernel keeps in shared memory (32 KB).
+/// Cells whose counters the cell-list kernel keeps in shared memory (32 KB); the compact variant
+/// (SopCellArgs::compact: many small structures) has kSopCompactCellBlock threads and 4 KB.
 constexpr int kSopSharedCells = 8192;
+constexpr int kSopCompactCellBlock = 128;
+constexpr int kSopCompactSharedCells = 1024;
 
-template <class R>
-__global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a) {
+template <class R, int kBlock, int kSharedCells>
+__global__ void __launch_bounds__(kBlock) sopCellsKernel(SopCellArgs<R> a) {
   const int r = blockIdx.x;
+  if (a.d_active != nullptr && a.d_active[r] == 0) return;  // a finished structure (batched)
   if (threadIdx.x == 0 && a.d_clearFlag != nullptr) a.d_clearFlag[r] = 0;
   if (a.conditional && a.d_rebuildFlag[r] == 0) return;  // uniform over the block
   const SopListView<R>& list = a.list;
@@ -52,8 +48,8 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   const int n = a.beads;
   const SopPos4<R>* pos = a.d_pos + static_cast<std::size_t>(r) * n;
 
-  using BlockReduce = cub::BlockReduce<R, kSopCellBlock>;
-  using BlockScan = cub::BlockScan<int, kSopCellBlock>;
+  using BlockReduce = cub::BlockReduce<R, kBlock>;
+  using BlockScan = cub::BlockScan<int, kBlock>;
   __shared__ union {
     typename BlockReduce::TempStorage reduce;
     typename BlockScan::TempStorage scan;
@@ -67,7 +63,7 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
     hi[c] = R(-3e38);
   }
   bool bad = false;
-  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+  for (int i = threadIdx.x; i < n; i += kBlock) {
     const SopPos4<R> p = pos[i];
     if (!finite3(p)) {
       bad = true;
@@ -91,7 +87,10 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
     for (;;) {
       double total = 1;
       for (int c = 0; c < 3; ++c) {
-        const double extent = bHi[c] >= bLo[c] ? static_cast<double>(bHi[c]) - bLo[c] : 0.0;
+        // Capped: an infinite extent (finite coordinates of opposite sign near 1e308, reachable
+        // only from absurd input) would never shrink below maxCells.
+        const double extent =
+            bHi[c] >= bLo[c] ? fmin(static_cast<double>(bHi[c]) - bLo[c], 1e300) : 0.0;
         dims[c] = floor(extent / cell) + 1;
         total *= dims[c];
       }
@@ -111,16 +110,15 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   int* cellStart = list.d_cellStart + static_cast<std::size_t>(r) * (list.maxCells + 1);
   // Per-cell counters in shared memory when the grid fits (integer atomics on the SM instead of
   // round trips to L2; same counts, and the cells are sorted below either way), else global.
-  __shared__ int sharedFill[kSopSharedCells];
-  int* fill = cells <= kSopSharedCells
-                  ? sharedFill
-                  : list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
+  __shared__ int sharedFill[kSharedCells];
+  int* fill = cells <= kSharedCells ? sharedFill
+                                    : list.d_cellFill + static_cast<std::size_t>(r) * list.maxCells;
   int* beadCell = list.d_beadCell + static_cast<std::size_t>(r) * n;
   int* cellBeads = list.d_cellBeads + static_cast<std::size_t>(r) * n;
 
-  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) fill[c] = 0;
+  for (int c = threadIdx.x; c < cells; c += kBlock) fill[c] = 0;
   __syncthreads();
-  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+  for (int i = threadIdx.x; i < n; i += kBlock) {
     const SopPos4<R> p = pos[i];
     const int cx = cellCoord(p.x, grid.lo[0], grid.cellSize, grid.dims[0]);
     const int cy = cellCoord(p.y, grid.lo[1], grid.cellSize, grid.dims[1]);
@@ -131,7 +129,7 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   }
   __syncthreads();
   // Exclusive prefix sum of the counts: each thread a contiguous chunk, then a block scan.
-  const int chunk = (cells + kSopCellBlock - 1) / kSopCellBlock;
+  const int chunk = (cells + kBlock - 1) / kBlock;
   const int first = threadIdx.x * chunk, last = min(cells, first + chunk);
   int chunkSum = 0;
   for (int c = first; c < last; ++c) chunkSum += fill[c];
@@ -143,9 +141,9 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   }
   if (threadIdx.x == 0) cellStart[cells] = n;
   __syncthreads();
-  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) fill[c] = 0;
+  for (int c = threadIdx.x; c < cells; c += kBlock) fill[c] = 0;
   __syncthreads();
-  for (int i = threadIdx.x; i < n; i += kSopCellBlock) {
+  for (int i = threadIdx.x; i < n; i += kBlock) {
     const int cell = beadCell[i];
     const int slot = atomicAdd(&fill[cell], 1);
     cellBeads[cellStart[cell] + slot] = i;
@@ -153,7 +151,7 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
   __syncthreads();
   // The fill order depends on scheduling; sorting each cell by bead index makes the lists (and so
   // the force summation order) deterministic.
-  for (int c = threadIdx.x; c < cells; c += kSopCellBlock) {
+  for (int c = threadIdx.x; c < cells; c += kBlock) {
     const int b = cellStart[c], e = cellStart[c + 1];
     for (int s = b + 1; s < e; ++s) {
       const int v = cellBeads[s];
@@ -168,15 +166,6 @@ __global__ void __launch_bounds__(kSopCellBlock) sopCellsKernel(SopCellArgs<R> a
 }
 
 // ---- the step -----------------------------------------------------------------------------------
-
-template <class R>
-__device__ __forceinline__ bool sopExcluded(const SopTopologyView<R>& top, int i, int j) {
-  if (j == top.d_bondPrev[i] || j == top.d_bondNext[i]) return true;
-  const int count = top.d_nativeCount[i];
-  for (int k = 0; k < count; ++k)
-    if (top.d_nativeIndex[sopNativeSlot(k, i, top.beads)] == j) return true;
-  return false;
-}
 
 /// Rebuilds the Verlet row of bead i (global g) of replica r from the cell list. Called by all
 /// kSopLanes lanes of the bead together: they test kSopLanes consecutive candidates at a time and
@@ -250,19 +239,6 @@ __device__ __forceinline__ const T* sopOpaque(const T* p) {
   return q;
 }
 
-/// Loads position j of a replica's array through the read-only path (the step never writes
-/// d_posIn); an unsigned 32-bit index makes the address one wide multiply-add.
-__device__ __forceinline__ SopPos4<float> sopLoad(const SopPos4<float>* base, unsigned int j) {
-  const float4 v = __ldg(reinterpret_cast<const float4*>(base) + j);
-  return {v.x, v.y, v.z, v.w};
-}
-__device__ __forceinline__ SopPos4<double> sopLoad(const SopPos4<double>* base, unsigned int j) {
-  const double2* q = reinterpret_cast<const double2*>(base + j);
-  const double2 a = __ldg(q);
-  const double2 b = __ldg(q + 1);
-  return {a.x, a.y, b.x, b.y};
-}
-
 /// The kSopPairsPerLoad (= 2) Verlet-list entries one lane reads with one load.
 template <class Index>
 struct SopIndexPair;
@@ -296,32 +272,6 @@ __device__ __forceinline__ SopPos4<R> sopLoadPos(const SopPos4<R>* base, unsigne
     const double2 b = __ldca(q + 1);
     return {a.x, a.y, b.x, b.y};
   }
-}
-
-/// 1/sqrt(x) without a division: in float one MUFU op (rsqrt.approx, relative error below
-/// 2^-22.9 against FP32's own 2^-24 rounding; ftz only touches x < 1.2e-38 A^2); in double CUDA's
-/// rsqrt (1 ulp), so the double path stays at rounding distance from the CPU twin.
-__device__ __forceinline__ float sopRsqrt(float x) {
-  float y;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-__device__ __forceinline__ double sopRsqrt(double x) { return rsqrt(x); }
-/// 1/x: one MUFU op in float (rcp.approx, below 1 ulp), the IEEE division in double (the CPU's).
-__device__ __forceinline__ float sopRecip(float x) {
-  float y;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-__device__ __forceinline__ double sopRecip(double x) { return 1.0 / x; }
-
-template <class R>
-__device__ __forceinline__ R laneSum(R v) {
-  // Butterfly over the kSopLanes lanes of one bead: every lane ends with the same bits, since
-  // each level adds the same two partial sums (in swapped order, which is exact).
-  for (int offset = kSopLanes / 2; offset > 0; offset >>= 1)
-    v += __shfl_xor_sync(0xffffffffu, v, offset);
-  return v;
 }
 
 /// One tile (kSopBeadsPerBlock beads, one block) of one step: tile `tile` of replica r, which
@@ -797,7 +747,12 @@ void launchSopCells(const SopCellArgs<R>& a, cudaStream_t stream) {
              "cell-list pointers must be set");
   requireArg(!a.conditional || a.d_rebuildFlag != nullptr, "a conditional build needs the flags");
   requireArg(a.list.maxCells >= 1, "maxCells must be >= 1");
-  sopCellsKernel<R><<<a.list.replicas, kSopCellBlock, 0, stream>>>(a);
+  if (a.compact)
+    sopCellsKernel<R, kSopCompactCellBlock, kSopCompactSharedCells>
+        <<<a.list.replicas, kSopCompactCellBlock, 0, stream>>>(a);
+  else
+    sopCellsKernel<R, kSopCellBlock, kSopSharedCells>
+        <<<a.list.replicas, kSopCellBlock, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

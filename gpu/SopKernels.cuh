@@ -133,7 +133,8 @@ struct SopListView {
   int* d_status = nullptr;
 };
 
-/// External terms of the force-spectroscopy protocols (landscape/dynamics/SopDynamics.h SopProtocol).
+/// External terms of the force-spectroscopy protocols (landscape/dynamics/SopDynamics.h
+/// SopProtocol).
 template <class R>
 struct SopExternalView {
   int pulledBead = -1;  ///< local index, -1: no pulling
@@ -189,6 +190,13 @@ struct SopCellArgs {
   bool conditional = false;  ///< build only the replicas whose d_rebuildFlag is set
   const int* d_rebuildFlag = nullptr;
   int* d_clearFlag = nullptr;  ///< replicas, zeroed by this kernel (may be null)
+  /// replicas: 0 = skip this replica entirely (the batched evaluation's mask; may be null)
+  const std::uint8_t* d_active = nullptr;
+  /// 128-thread blocks keeping the counters of up to 1024 cells in 4 KB of shared memory (more
+  /// cells: in d_cellFill) instead of 1024 threads and 32 KB: many small structures at once. The
+  /// lists are the same either way (integer counts, cells sorted by bead index, the grid from
+  /// exact minima and maxima).
+  bool compact = false;
 };
 
 /// Enqueues one step (or one gradient evaluation). Throws std::invalid_argument for bad args.

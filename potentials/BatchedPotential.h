@@ -47,22 +47,6 @@ class BatchedPotential {
                                     DeviceStream stream);
 };
 
-/// Calls copy(first, count) for each run of consecutive active structures of [0, batch) (all of
-/// them when active is nullptr): how host entry points move only the active rows.
-template <typename Copy>
-void forEachActiveSpan(std::size_t batch, const std::uint8_t* active, Copy copy) {
-  std::size_t b = 0;
-  while (b < batch) {
-    if (active && !active[b]) {
-      ++b;
-      continue;
-    }
-    const std::size_t first = b;
-    while (b < batch && (!active || active[b])) ++b;
-    copy(first, b - first);
-  }
-}
-
 /// The host entry point on vectors, with its sizes checked: x holds B >= 1 structures of
 /// potential.dimension() coordinates, g as many values as x, energy B values and `active` B flags
 /// or none (all active). Throws std::invalid_argument with a sentence naming the sizes otherwise.

@@ -1,6 +1,6 @@
-// Benchmark (not a test): batched AMBER-GB energy + gradient on the GPU (issues 16 and 17),
-// gpu/BatchedAmberGbCuda, B structures of one protein per launch sequence, printed as a Markdown
-// table for docs/benchmarks.md.
+// Benchmark (not a test): batched AMBER-GB and SOP energy + gradient on the GPU (issues 16 and 17),
+// gpu/BatchedAmberGbCuda and gpu/BatchedSopCuda, B structures of one protein per launch sequence,
+// printed as Markdown tables for docs/benchmarks.md.
 //
 // Structures: the system's file structure with every coordinate moved by up to 0.1 A (a seed per
 // structure), in its REFERENCE.md conditions (igb 2, 0.2 M, rgbmax 12 A). For each B (default
@@ -26,7 +26,16 @@
 // structure fills the device) and throughput (a tile pair per block: fewer slots); their bits
 // differ from each other, never with B.
 //
-// Rigid rows (--rigid also|only, issue 16 item 1): the same system in the rigid coordinates of
+// SOP rows (--models sop or both; gpu/BatchedSopCuda): the SOP test proteins (tests/data/sop:
+// 1TIT, 89 beads; PF8, 6,900 beads) with every coordinate moved by up to 0.5 A, B = --sop-batches
+// (default 1, 16, 128, 1024), the same columns; the floor is the larger of an FP64 floor (40 lane
+// operations per FENE bond, 30 per native contact and per repulsive pair within rc on the
+// unperturbed structure, each pair once, at 16.7e12 operations/s) and a byte floor (x read and
+// g written, 48 bytes per bead, at 3.35 TB/s); "scratch" is in KB. A last row per protein
+// is gpu/SopCuda (the single-structure potential, a Verlet list reused across calls) at B = 1
+// with the same timing, to compare with the batched class's B = 1.
+//
+// Rigid rows (--rigid also|only, issue 16 item 1): the GB system in the rigid coordinates of
 // make_rigid_bodies' local groups (peptide bonds, rings, sp2 centres; seed 001 Table 4) through
 // gpu/BatchedRigidBodyCuda over the batched GB potential: the columns as above (floor: the GB
 // one, the rigid layer adds O(N) work), "scratch" the GB and rigid scratch together; each
@@ -35,7 +44,9 @@
 //
 // Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
 //                                [--repeats K] [--precision double|mixed|both]
-//                                [--layout latency|throughput|both] [--rigid off|also|only]
+//                                [--layout latency|throughput|both] [--models gb|sop|both]
+//                                [--rigid off|also|only]
+//                                [--sop-systems 1TIT,PF8] [--sop-batches 1,16,...]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -49,14 +60,18 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/BatchedAmberGbCuda.h"    // CUDA-free header; the class exists in CUDA builds
+#include "gpu/BatchedAmberGbCuda.h"  // CUDA-free header; the class exists in CUDA builds
+#include "gpu/BatchedSopCuda.h"      // CUDA-free header; the class exists in CUDA builds
 #include "gpu/BatchedRigidBodyCuda.h"  // likewise
 #include "gpu/GpuDevice.h"
 #include "landscape/geometry/RigidBodyFinder.h"
+#include "gpu/SopCuda.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Precision.h"
+#include "potentials/Sop.h"
+#include "potentials/SopTopology.h"
 #include "src/OptionTable.h"
 #include "tools/GbTestData.h"
 
@@ -93,16 +108,27 @@ struct Options {
   std::string precision = "both";
   std::string layout = "both";
   std::string rigid = "off";
+  std::string models = "both";
+  std::vector<std::string> sopSystems{"1TIT", "PF8"};
+  std::vector<std::string> sopBatches{"1", "16", "128", "1024"};
 };
+
+struct SopBenchSystem {
+  const char* name;
+  const char* pdb;  ///< relative to <source>/tests/data/sop
+};
+
+const SopBenchSystem kSopSystems[] = {{"1TIT", "1TIT.pdb"}, {"PF8", "PF8_protofilament_ca.pdb"}};
+constexpr double kBytesPerSecond = 3.35e12;  // H100 SXM HBM3
 
 OptionTable<Options> optionTable() {
   OptionTable<Options> t("bench_batched_potential");
   t.about =
       "usage: bench_batched_potential [--data DIR] [--systems a,b] [--batches 1,8,...] [--repeats "
-      "K]\n                               [--precision double|mixed|both]\n"
-      "Batched AMBER-GB energy + gradient on the GPU (gpu/BatchedAmberGbCuda): time per launch\n"
-      "sequence and per structure against B, the speed-up over B = 1 and the FP64 floor per\n"
-      "structure, as a Markdown table. Needs a CUDA device.\n";
+      "K]\n                               [--precision double|mixed|both] [--models gb|sop|both]\n"
+      "Batched AMBER-GB (gpu/BatchedAmberGbCuda) and SOP (gpu/BatchedSopCuda) energy + gradient\n"
+      "on the GPU: time per launch sequence and per structure against B, the speed-up over B = 1\n"
+      "and the floor per structure, as Markdown tables. Needs a CUDA device.\n";
   t.helpCommand();
   t.add("data", "DIR", "GB test systems (default <source>/tests/data/gb)", fieldOf(&Options::data));
   t.add("systems", "LIST",
@@ -114,9 +140,14 @@ OptionTable<Options> optionTable() {
   t.add("precision", "P", "double, mixed or both (default both)", fieldOf(&Options::precision));
   t.add("layout", "L", "latency, throughput or both (default both)", fieldOf(&Options::layout));
   t.add("rigid", "R",
-        "off (atomistic rows), also (atomistic then rigid rows) or only (rigid rows): local rigid "
-        "bodies over the batched GB potential (default off)",
+        "GB rows: off (atomistic), also (atomistic then rigid) or only (rigid): local rigid bodies "
+        "over the batched GB potential (default off)",
         fieldOf(&Options::rigid));
+  t.add("models", "M", "gb, sop or both (default both)", fieldOf(&Options::models));
+  t.add("sop-systems", "LIST", "comma-separated subset of 1TIT,PF8 (default both)",
+        fieldOf(&Options::sopSystems));
+  t.add("sop-batches", "LIST", "SOP batch sizes B (default 1,16,128,1024)",
+        fieldOf(&Options::sopBatches));
   return t;
 }
 
@@ -134,10 +165,50 @@ long long pairsWithin(const std::vector<double>& x, double cutoff) {
   return count;
 }
 
+/// Positive integers from a list option; false (after a message) for anything else.
+bool parseBatches(const std::vector<std::string>& list, const char* option,
+                  std::vector<long>& out) {
+  for (const std::string& b : list) {
+    char* end = nullptr;
+    const long value = std::strtol(b.c_str(), &end, 10);
+    if (b.empty() || *end != '\0' || value < 1) {
+      std::fprintf(stderr, "bench_batched_potential: --%s needs positive integers, not '%s'\n",
+                   option, b.c_str());
+      return false;
+    }
+    out.push_back(value);
+  }
+  return true;
+}
+
 #ifdef LANDSCAPE_HAVE_CUDA
-/// One table's rows for one potential: times B structures of `x` ([B x n], the first B rows) per
-/// device-entry call, keeps B = 1's time and the first B's bits of structure 0 as references.
-struct Series {
+/// Median of `repeats` synchronised calls and the mean of `repeats` queued ones (ms).
+template <class Call>
+std::pair<double, double> timeCalls(int repeats, Call call) {
+  for (int w = 0; w < 2; ++w) call();
+  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<double> synced;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+    synced.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(synced.begin(), synced.end());
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int r = 0; r < repeats; ++r) call();
+  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+  const double queued =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+      repeats;
+  return {synced[synced.size() / 2], queued};
+}
+
+/// The rows of one GB table series (one potential, one precision and layout): times B structures
+/// of `x` ([B x n], the first B rows) per device-entry call and keeps B = 1's time and the first
+/// B's bits of structure 0 as references.
+struct GbSeries {
   std::string system, precision, layout;
   double floorUs;
   double perStructureAtOne = 0.0;
@@ -153,26 +224,9 @@ struct Series {
     const std::size_t n = potential.dimension();
     DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
     dX.copyFromHost(x.data(), B * n);
-    for (int w = 0; w < 2; ++w)
+    const auto [syncedMs, queuedMs] = timeCalls(repeats, [&] {
       potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<double> synced;
-    for (int r = 0; r < repeats; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-      LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-      synced.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-              .count());
-    }
-    std::sort(synced.begin(), synced.end());
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int r = 0; r < repeats; ++r)
-      potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-    const double queuedMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
-        repeats;
+    });
     const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
     std::vector<double> e(1), g(n);
     dE.copyToHost(e.data(), 1);
@@ -189,12 +243,93 @@ struct Series {
       std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
     std::printf(
         "| %s | %s | %s | %zu | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
-        system.c_str(), precision.c_str(), layout.c_str(), B, synced[synced.size() / 2], queuedMs,
-        perStructureUs, 1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs,
-        sameBits ? "yes" : "NO", static_cast<double>(scratchBytes) / (1 << 20));
+        system.c_str(), precision.c_str(), layout.c_str(), B, syncedMs, queuedMs, perStructureUs,
+        1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs, sameBits ? "yes" : "NO",
+        static_cast<double>(scratchBytes) / (1 << 20));
     std::fflush(stdout);
   }
 };
+
+/// The SOP rows (gpu/BatchedSopCuda, then gpu/SopCuda at B = 1).
+void benchSop(const Options& o, const std::vector<long>& batches) {
+  std::printf(
+      "\n| SOP system | beads | B | synced ms | queued ms | us/structure | structures/s | x B=1 "
+      "| floor us | x floor | B=1 bits | scratch KB/structure |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const SopBenchSystem& s : kSopSystems) {
+    if (std::find(o.sopSystems.begin(), o.sopSystems.end(), s.name) == o.sopSystems.end()) continue;
+    const SopTopology topology =
+        readSopTopology(std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/sop/" + s.pdb);
+    const std::vector<double> x0 = topology.nativeCoordinates();
+    const std::size_t n = x0.size();
+    const double beads = static_cast<double>(topology.beadCount());
+    Sop cpu(topology);
+    const double pairs =
+        static_cast<double>(cpu.repulsivePairs(x0.data(), topology.params.repulsiveCutoff).size());
+    const double flopUs =
+        1e6 * (40.0 * topology.bonds.size() + 30.0 * topology.contacts.size() + 30.0 * pairs) /
+        kFp64OperationsPerSecond;
+    const double byteUs = 1e6 * 48.0 * beads / kBytesPerSecond;
+    const double floorUs = std::max(flopUs, byteUs);
+    const long largest = *std::max_element(batches.begin(), batches.end());
+    std::vector<double> x;
+    x.reserve(static_cast<std::size_t>(largest) * n);
+    for (long b = 0; b < largest; ++b) {
+      std::mt19937_64 rng(2000 + static_cast<std::uint64_t>(b));
+      std::uniform_real_distribution<double> u(-0.5, 0.5);
+      for (double v : x0) x.push_back(v + u(rng));
+    }
+    BatchedSopCuda gpu(topology);
+    double perStructureAtOne = 0.0;
+    std::vector<double> eOne, gOne;
+    for (long batch : batches) {
+      const std::size_t B = static_cast<std::size_t>(batch);
+      try {
+        gpu.reserve(B);
+      } catch (const std::runtime_error& e) {
+        std::printf("| %s | %.0f | %ld | does not fit: %s |\n", s.name, beads, batch, e.what());
+        continue;
+      }
+      DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
+      dX.copyFromHost(x.data(), B * n);
+      const auto [syncedMs, queuedMs] = timeCalls(o.repeats, [&] {
+        gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+      });
+      const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
+      std::vector<double> e(1), g(n);
+      dE.copyToHost(e.data(), 1);
+      dG.copyToHost(g.data(), n);
+      if (eOne.empty()) {
+        eOne = e;
+        gOne = g;
+      }
+      if (B == 1) perStructureAtOne = perStructureUs;
+      const bool sameBits = std::memcmp(e.data(), eOne.data(), sizeof(double)) == 0 &&
+                            std::memcmp(g.data(), gOne.data(), n * sizeof(double)) == 0;
+      char speedup[32] = "-";
+      if (perStructureAtOne > 0.0)
+        std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
+      std::printf(
+          "| %s | %.0f | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.4f (%s) | %.1f | %s | %.1f |\n",
+          s.name, beads, batch, syncedMs, queuedMs, perStructureUs, 1e6 / perStructureUs, speedup,
+          floorUs, flopUs >= byteUs ? "FP64" : "bytes", perStructureUs / floorUs,
+          sameBits ? "yes" : "NO", static_cast<double>(gpu.scratchBytesPerStructure()) / 1024.0);
+      std::fflush(stdout);
+    }
+    // The single-structure potential (Verlet list, skin 2 A) at the first structure: its
+    // device entry point synchronises (it returns the energy), so synced = queued.
+    SopCuda single(topology);
+    DeviceBuffer<double> dX(n), dG(n);
+    dX.copyFromHost(x.data(), n);
+    const auto [syncedMs, queuedMs] =
+        timeCalls(o.repeats, [&] { single.energyGradientDevice(dX.data(), dG.data()); });
+    std::printf(
+        "| %s (SopCuda) | %.0f | 1 | %.4f | %.4f | %.3f | %.3g | - | %.4f | %.1f | - | - |\n",
+        s.name, beads, syncedMs, queuedMs, 1e3 * queuedMs, 1e3 / queuedMs, floorUs,
+        1e3 * queuedMs / floorUs);
+    std::fflush(stdout);
+  }
+}
 #endif
 
 }  // namespace
@@ -202,17 +337,22 @@ struct Series {
 int main(int argc, char** argv) {
   Options o;
   parseToolCommandLine(optionTable(), argc, argv, o);
-  std::vector<long> batches;
-  for (const std::string& b : o.batches) {
-    char* end = nullptr;
-    const long value = std::strtol(b.c_str(), &end, 10);
-    if (b.empty() || *end != '\0' || value < 1) {
-      std::fprintf(stderr, "bench_batched_potential: --batches needs positive integers, not '%s'\n",
-                   b.c_str());
+  std::vector<long> batches, sopBatches;
+  if (!parseBatches(o.batches, "batches", batches) ||
+      !parseBatches(o.sopBatches, "sop-batches", sopBatches))
+    return 1;
+  const bool gb = o.models == "gb" || o.models == "both";
+  const bool sop = o.models == "sop" || o.models == "both";
+  if (!gb && !sop) {
+    std::fprintf(stderr, "bench_batched_potential: --models must be gb, sop or both\n");
+    return 1;
+  }
+  for (const std::string& name : o.sopSystems)
+    if (std::none_of(std::begin(kSopSystems), std::end(kSopSystems),
+                     [&](const SopBenchSystem& s) { return name == s.name; })) {
+      std::fprintf(stderr, "bench_batched_potential: unknown SOP system '%s'\n", name.c_str());
       return 1;
     }
-    batches.push_back(value);
-  }
   std::vector<Precision> precisions;
   if (o.precision == "double" || o.precision == "both") precisions.push_back(Precision::Double);
   if (o.precision == "mixed" || o.precision == "both") precisions.push_back(Precision::Mixed);
@@ -249,11 +389,13 @@ int main(int argc, char** argv) {
   }
   try {
     std::printf("device: %s\n\n", gpuDescription().c_str());
-    std::printf(
-        "| system | precision | layout | B | synced ms | queued ms | us/structure | structures/s "
-        "| x B=1 | floor us | x floor | B=1 bits | scratch MB/structure |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    if (gb)
+      std::printf(
+          "| system | precision | layout | B | synced ms | queued ms | us/structure | structures/s "
+          "| x B=1 | floor us | x floor | B=1 bits | scratch MB/structure |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const BenchSystem& s : kSystems) {
+      if (!gb) break;
       if (std::find(o.systems.begin(), o.systems.end(), s.name) == o.systems.end()) continue;
       const AmberTopology topology = readAmberTopology(gbDataFile(o.data, s.prmtop));
       const std::vector<double> x0 =
@@ -287,7 +429,7 @@ int main(int argc, char** argv) {
         const std::size_t nb = bodies.bodyCount();
         q.reserve(static_cast<std::size_t>(largest) * q0.size());
         for (long b = 0; b < largest; ++b) {
-          std::mt19937_64 rng(2000 + static_cast<std::uint64_t>(b));
+          std::mt19937_64 rng(3000 + static_cast<std::uint64_t>(b));
           std::uniform_real_distribution<double> u(-1.0, 1.0);
           for (std::size_t i = 0; i < q0.size(); ++i)
             q.push_back(q0[i] + (i >= 3 * nb && i < 6 * nb ? 0.05 : 0.1) * u(rng));
@@ -300,7 +442,7 @@ int main(int argc, char** argv) {
         BatchedAmberGbCuda gpu(topology, params, precision, 1, layout);
         const std::string mode = amberGbCudaLayoutName(layout);
         if (atomistic) {
-          Series series{s.name, precisionName(precision), mode, floorUs};
+          GbSeries series{s.name, precisionName(precision), mode, floorUs};
           for (long batch : batches) {
             const std::size_t B = static_cast<std::size_t>(batch);
             try {
@@ -314,7 +456,7 @@ int main(int argc, char** argv) {
         }
         if (rigid) {
           BatchedRigidBodyCuda rigidGpu(gpu, bodies, 1);
-          Series series{rigidName, precisionName(precision), mode, floorUs};
+          GbSeries series{rigidName, precisionName(precision), mode, floorUs};
           for (long batch : batches) {
             const std::size_t B = static_cast<std::size_t>(batch);
             try {
@@ -330,6 +472,7 @@ int main(int argc, char** argv) {
         }
       }
     }
+    if (sop) benchSop(o, sopBatches);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_batched_potential: %s\n", e.what());
     return 1;

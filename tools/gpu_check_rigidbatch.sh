@@ -51,7 +51,7 @@ for tool in racecheck synccheck; do
 done
 
 run "bench_batched_potential, rigid rows"
-./build/bench_batched_potential --systems trpcage,myoglobin --rigid also --precision double \
+./build/bench_batched_potential --systems trpcage,myoglobin --models gb --rigid also --precision double \
   --batches "${BATCHES:-1,64,1024}" --repeats "${REPEATS:-20}" \
   2> "$out/bench_batched_potential.log" | tee -a "$out/benchmarks.txt"
 echo "exit ${PIPESTATUS[0]}" | tee -a "$out/summary.txt"
