@@ -10,6 +10,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
+#include "potentials/LbfgsRoundsCompactTerms.h"
 
 namespace landscape {
 
@@ -28,6 +29,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
       throw std::runtime_error("batched L-BFGS rounds on cuda: no CUDA device (" +
                                gpuDescription() + ")");
     threads = resolveRoundsTeamThreads(options.threadsPerStructure, n);
+    compact = roundsCompactDirections(options, n, params.historySize);
     LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     for (cudaEvent_t& e : polled)
       LANDSCAPE_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -50,10 +52,11 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     if (stream) (void)cudaStreamDestroy(stream);
   }
 
-  std::size_t slotBytes() const { return roundsSlotBytes(n, params.historySize); }
+  std::size_t slotBytes() const { return roundsSlotBytes(n, params.historySize, compact); }
 
   std::size_t heldBytes() const {
-    std::size_t bytes = ioX.bytes() + ioOutcomes.bytes() + state.bytes() + active.bytes();
+    std::size_t bytes = ioX.bytes() + ioOutcomes.bytes() + state.bytes() + active.bytes() +
+                        compactStore.bytes() + pending.bytes();
     for (const DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
       bytes += b->bytes();
     return bytes;
@@ -68,6 +71,8 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
       *b = DeviceBuffer<double>();  // free before allocating the new set
     state = DeviceBuffer<LbfgsRoundsState>();
     active = DeviceBuffer<std::uint8_t>();
+    compactStore = DeviceBuffer<double>();
+    pending = DeviceBuffer<std::uint8_t>();
     for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p}) *b = DeviceBuffer<double>(count * n);
     s = DeviceBuffer<double>(count * m * n);
     y = DeviceBuffer<double>(count * m * n);
@@ -76,6 +81,13 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     energy = DeviceBuffer<double>(count);
     active = DeviceBuffer<std::uint8_t>(count);
     state = DeviceBuffer<LbfgsRoundsState>(count);
+    if (compact) {
+      compactStore = DeviceBuffer<double>(count * static_cast<std::size_t>(lbfgsCompactSlotDoubles(
+                                                      static_cast<int>(n), params.historySize)));
+      pending = DeviceBuffer<std::uint8_t>(count);
+      compactStore.zero(stream);
+      pending.zero(stream);
+    }
     // Defined contents everywhere: rows of idle slots are handed to the potential (masked out).
     for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
       b->zero(stream);
@@ -91,6 +103,10 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     a.d_queue = queue.data();
     a.settings = lbfgsTeamSettings(params, n);
     a.threads = threads;
+    if (compact) {
+      a.compact = compactStore.data();
+      a.pending = pending.data();
+    }
     return a;
   }
 
@@ -106,6 +122,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
       potential.energyGradientDevice(slots, xt.data(), gt.data(), energy.data(), active.data(),
                                      stream);
       launchBatchedRoundsAdvance(a, stream);
+      if (compact) launchBatchedRoundsCompactDirection(a, stream);
     }
   }
 
@@ -156,6 +173,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   BatchedRoundsOptions options;
   std::size_t n;
   int threads = 32;
+  bool compact = false;  // directions in the compact form (roundsCompactDirections)
   cudaStream_t stream = nullptr;
   cudaEvent_t polled[2] = {nullptr, nullptr};
   cudaEvent_t entry = nullptr;
@@ -165,6 +183,8 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   DeviceBuffer<double> x, g, xt, gt, p, s, y, rho, alpha, energy;
   DeviceBuffer<std::uint8_t> active;
   DeviceBuffer<LbfgsRoundsState> state;
+  DeviceBuffer<double> compactStore;   // [slots x lbfgsCompactSlotDoubles] (compact only)
+  DeviceBuffer<std::uint8_t> pending;  // [slots] (compact only)
   DeviceBuffer<unsigned int> queue;
   DeviceBuffer<BatchedRoundsJob> job;
   BatchedRoundsJob hostJob{};  // source of the asynchronous copy into `job`
@@ -185,7 +205,8 @@ BatchedLbfgsRoundsCuda::~BatchedLbfgsRoundsCuda() = default;
 std::string BatchedLbfgsRoundsCuda::name() const {
   const DeviceState& st = *m_state;
   return "batched L-BFGS rounds (cuda: " + std::to_string(st.threads) + " threads per structure, " +
-         std::to_string(st.options.roundsPerPoll) + " rounds per poll, " +
+         (st.compact ? "compact directions, " : "") + std::to_string(st.options.roundsPerPoll) +
+         " rounds per poll, " +
          (st.options.residentStructures
               ? std::to_string(st.options.residentStructures) + " resident"
               : std::string("the whole batch resident")) +

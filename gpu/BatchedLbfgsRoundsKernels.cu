@@ -4,46 +4,15 @@
 #include <string>
 
 #include "gpu/BatchedLbfgsRoundsKernels.cuh"
+#include "gpu/BatchedLbfgsRoundsTeam.cuh"
 #include "gpu/CudaCheck.h"
-#include "gpu/TeamDevice.cuh"
 
 namespace landscape {
 namespace {
 
 constexpr int kMaxWarps = 32;  // 1024 threads
 
-// The Team of potentials/LbfgsRoundsTerms.h on the device: the block's threads, thread t owning
-// components t, t + T, ... of rows in global memory (an Owned vector is a view, q = c).
-class RowTeam : public DeviceTeam<0> {
- public:
-  __device__ RowTeam(int dimension, double* scratch) : DeviceTeam<0>(dimension, scratch) {}
-
-  struct Owned {
-    double* v;
-    __device__ double& operator[](int q) const { return v[q]; }
-  };
-
-  template <class F>
-  __device__ void forOwned(F f) const {
-    for (int c = threadIdx.x; c < n; c += blockDim.x) f(c, c);
-  }
-
-  template <int R, class F>
-  __device__ TeamSum<R> sumOwned(F f) {
-    TeamSum<R> s;
-    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
-    forOwned([&](int c, int q) { f(c, q, s); });
-    return this->reduce(s);
-  }
-};
-
-__device__ LbfgsTeamStorage slotStorage(const BatchedRoundsSlots& a, std::size_t r, int n, int m) {
-  const std::size_t rn = r * static_cast<std::size_t>(n), rm = r * static_cast<std::size_t>(m);
-  return {a.x + rn,     a.g + rn,     a.xt + rn,  a.gt + rn,
-          a.s + rn * m, a.y + rn * m, a.rho + rm, a.alpha + rm};
-}
-
-// Bound for the largest team (ptxas: 56 registers, no spills on sm_90; a 256-thread bound gave
+// Bound for the largest team (ptxas: 57 registers, no spills on sm_90; a 256-thread bound gave
 // no more registers).
 __global__ void __launch_bounds__(32 * kMaxWarps) roundsAdvanceKernel(BatchedRoundsArgs a) {
   __shared__ double scratch[6 * kMaxWarps];
@@ -52,11 +21,11 @@ __global__ void __launch_bounds__(32 * kMaxWarps) roundsAdvanceKernel(BatchedRou
   LbfgsRoundsState s = a.slots.state[r];  // every thread its own copy of the same bits
   if (s.phase == kRoundsIdle) return;     // uniform: the whole block leaves
   const int n = a.settings.n, m = a.settings.m;
-  RowTeam team(n, scratch);
-  const LbfgsTeamStorage st = slotStorage(a.slots, r, n, m);
-  RowTeam::Owned p{a.slots.p + r * static_cast<std::size_t>(n)};
+  RoundsRowTeam team(n, scratch);
+  const LbfgsTeamStorage st = roundsSlotStorage(a.slots, r, n, m);
+  RoundsRowTeam::Owned p{a.slots.p + r * static_cast<std::size_t>(n)};
   if (lbfgsRoundsEvaluating(s.phase))
-    lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings);
+    lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings, a.pending != nullptr);
   const BatchedRoundsJob job = *a.d_job;
   if (s.phase == kRoundsFinished) {
     if (team.isLeader()) job.outcomes[s.structure] = lbfgsRoundsOutcome(s);
@@ -77,6 +46,7 @@ __global__ void __launch_bounds__(32 * kMaxWarps) roundsAdvanceKernel(BatchedRou
   if (team.isLeader()) {
     a.slots.state[r] = s;
     a.slots.active[r] = lbfgsRoundsEvaluating(s.phase) ? 1 : 0;
+    if (a.pending) a.pending[r] = s.phase == kRoundsDirection ? 1 : 0;
   }
 }
 
@@ -138,6 +108,9 @@ void checkArgs(const BatchedRoundsArgs& a) {
                                 std::to_string(INT_MAX) + "], not " + std::to_string(s.slots));
   if (a.settings.n < 1 || a.settings.m < 1)
     throw std::invalid_argument("batched L-BFGS rounds: n and m must be at least 1");
+  if ((a.pending == nullptr) != (a.compact == nullptr))
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: the compact storage and the pending flags go together");
 }
 
 }  // namespace

@@ -47,12 +47,23 @@ struct BatchedRoundsArgs {
   unsigned int* d_queue = nullptr;  ///< next structure to take; 0 before the first advance
   LbfgsTeamSettings settings;
   int threads = 32;  ///< per block: a multiple of 32 in [32, 1024]
+  /// Compact directions (potentials/LbfgsRoundsCompactTerms.h): [slots x
+  /// lbfgsCompactSlotDoubles(n, m)] storage and [slots] flags that the advance sets for the slots
+  /// whose direction the compact kernels compute this round; both null: two-loop directions.
+  double* compact = nullptr;
+  std::uint8_t* pending = nullptr;
 };
 
 /// One advance of every slot (a block each): the decision after the potential's evaluation,
 /// then results out and refill for the slots whose run ended; slots with state zeroed
 /// (kRoundsEmpty) take their first structure. Enqueued on `stream`, checked.
 void launchBatchedRoundsAdvance(const BatchedRoundsArgs& args, cudaStream_t stream);
+
+/// The compact direction of every slot whose pending flag the advance set (args.compact and
+/// args.pending set): seven kernels (gpu/BatchedLbfgsRoundsCompactKernels.cu) that leave the
+/// slot's first trial point in xt, its state in phase Trial and its active flag set. Enqueued on
+/// `stream` right after launchBatchedRoundsAdvance, checked; no host synchronisation (capturable).
+void launchBatchedRoundsCompactDirection(const BatchedRoundsArgs& args, cudaStream_t stream);
 
 /// *d_count = number of non-zero active flags (one block; written with a volatile store so that
 /// mapped host memory may be the target).

@@ -24,11 +24,13 @@ constexpr int kLbfgsRoundsStopped = 4;
 
 /// Where a slot of the resident batch stands.
 enum LbfgsRoundsPhase : int {
-  kRoundsEmpty = 0,     ///< no structure: take the next one from the queue
-  kRoundsStart = 1,     ///< the potential evaluates the start (xt = x)
-  kRoundsTrial = 2,     ///< the potential evaluates a trial point
-  kRoundsIdle = 3,      ///< the queue is exhausted: nothing more to do
-  kRoundsFinished = 4,  ///< transient: the run ended this round, its results not yet written
+  kRoundsEmpty = 0,      ///< no structure: take the next one from the queue
+  kRoundsStart = 1,      ///< the potential evaluates the start (xt = x)
+  kRoundsTrial = 2,      ///< the potential evaluates a trial point
+  kRoundsIdle = 3,       ///< the queue is exhausted: nothing more to do
+  kRoundsFinished = 4,   ///< transient: the run ended this round, its results not yet written
+  kRoundsDirection = 5,  ///< transient: the compact form (LbfgsRoundsCompactTerms.h) computes
+                         ///< this round's direction with the history, then the trial follows
 };
 
 /// The scalars of one structure's run (LbfgsStructureRun's loop state): 4 doubles, a long long
@@ -87,16 +89,29 @@ LANDSCAPE_HD void lbfgsRoundsSetTrial(Team& team, const LbfgsTeamStorage& st,
   s.phase = kRoundsTrial;
 }
 
-/// Algorithms 2-3 up to the first trial: direction, uphill reversal, cap |c p| at maxStep.
+/// Algorithm 3's first c: 1, or maxStep / |p| when |p| exceeds maxStep (length / length).
+LANDSCAPE_HD double lbfgsRoundsFirstScale(const LbfgsTeamDirection& d,
+                                          const LbfgsTeamSettings& set) {
+  return d.directionNorm > set.maxStep ? set.maxStep / d.directionNorm : 1.0;
+}
+
+/// Algorithms 2-3 up to the first trial: direction, uphill reversal, cap |c p| at maxStep. With
+/// `compact` and a non-empty history the direction is left to the compact form (phase Direction:
+/// LbfgsRoundsCompactTerms.h computes p, reverses an uphill one, scales and sets the trial the
+/// same way); an empty history (the first iteration, a reset) always takes the two-loop path,
+/// p = -H0 g, so both paths start and restart alike.
 template <class Team>
 LANDSCAPE_HD void lbfgsRoundsBeginStep(Team& team, const LbfgsTeamStorage& st,
                                        typename Team::Owned& p, LbfgsRoundsState& s,
-                                       const LbfgsTeamSettings& set) {
+                                       const LbfgsTeamSettings& set, bool compact) {
+  if (compact && s.length > 0) {
+    s.phase = kRoundsDirection;
+    return;
+  }
   const LbfgsTeamHistory h{s.oldest, s.length, s.gamma};
   const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, h, set);
   if (d.directionDotGradient > 0.0) team.forOwned([&](int, int q) { p[q] = -p[q]; });
-  s.scale = 1.0;
-  if (d.directionNorm > set.maxStep) s.scale = set.maxStep / d.directionNorm;
+  s.scale = lbfgsRoundsFirstScale(d, set);
   s.attempt = 0;
   lbfgsRoundsSetTrial(team, st, p, s);
 }
@@ -105,14 +120,14 @@ LANDSCAPE_HD void lbfgsRoundsBeginStep(Team& team, const LbfgsTeamStorage& st,
 template <class Team>
 LANDSCAPE_HD void lbfgsRoundsBeginIteration(Team& team, const LbfgsTeamStorage& st,
                                             typename Team::Owned& p, LbfgsRoundsState& s,
-                                            const LbfgsTeamSettings& set) {
+                                            const LbfgsTeamSettings& set, bool compact) {
   if (!(s.rms >= set.rmsTolerance && s.iteration <= set.maxIterations)) {
     if (s.rms < set.rmsTolerance) s.status = kLbfgsTeamConverged;
     s.phase = kRoundsFinished;
     return;
   }
   s.cleared = 0;
-  lbfgsRoundsBeginStep(team, st, p, s, set);
+  lbfgsRoundsBeginStep(team, st, p, s, set, compact);
 }
 
 /// Algorithm 1, lines 7-9, as lbfgsTeamAccept (same sums, same guards) but moving x = xt and
@@ -154,11 +169,12 @@ LANDSCAPE_HD double lbfgsRoundsAccept(Team& team, const LbfgsTeamStorage& st, Lb
 }
 
 /// One round's decision for a structure whose point the potential has just evaluated (energy at
-/// xt, gradient in gt). Leaves the next point in xt (phase Trial) or ends the run (Finished).
+/// xt, gradient in gt). Leaves the next point in xt (phase Trial), ends the run (Finished) or,
+/// with `compact`, leaves a new direction to the compact form (Direction; see BeginStep).
 template <class Team>
 LANDSCAPE_HD void lbfgsRoundsAdvance(Team& team, const LbfgsTeamStorage& st,
                                      typename Team::Owned& p, LbfgsRoundsState& s, double energy,
-                                     const LbfgsTeamSettings& set) {
+                                     const LbfgsTeamSettings& set, bool compact = false) {
   if (s.phase == kRoundsStart) {  // Lbfgs::minimize up to its loop
     s.energy = energy;
     double* g = st.g;
@@ -176,7 +192,7 @@ LANDSCAPE_HD void lbfgsRoundsAdvance(Team& team, const LbfgsTeamStorage& st,
     }
     s.status = kLbfgsTeamMaxIterations;
     s.iteration = 1;
-    lbfgsRoundsBeginIteration(team, st, p, s, set);
+    lbfgsRoundsBeginIteration(team, st, p, s, set, compact);
     return;
   }
   // The rest of scaledStep and of the iteration (a NaN energy counts as a rise).
@@ -186,7 +202,7 @@ LANDSCAPE_HD void lbfgsRoundsAdvance(Team& team, const LbfgsTeamStorage& st,
     s.rms = lbfgsTeamRms(team, lbfgsRoundsAccept(team, st, s, set));
     s.iterations = s.iteration;
     ++s.iteration;
-    lbfgsRoundsBeginIteration(team, st, p, s, set);
+    lbfgsRoundsBeginIteration(team, st, p, s, set, compact);
   } else if (s.attempt < set.maxBacktracks) {
     s.scale /= 10.0;
     ++s.attempt;
@@ -194,7 +210,7 @@ LANDSCAPE_HD void lbfgsRoundsAdvance(Team& team, const LbfgsTeamStorage& st,
   } else if (!s.cleared) {
     s.oldest = s.length = 0;
     s.cleared = 1;
-    lbfgsRoundsBeginStep(team, st, p, s, set);
+    lbfgsRoundsBeginStep(team, st, p, s, set, compact);
   } else {
     s.iterations = s.iteration - 1;
     s.status = kLbfgsTeamLineSearchFailed;

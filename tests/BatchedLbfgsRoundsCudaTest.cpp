@@ -125,9 +125,86 @@ TEST(BatchedLbfgsRoundsCuda, LargeStructureAloneAndLongHistoryEqualTheTwin) {
     params.historySize = 50;
     std::vector<double> x0 = mixedBatch(atoms, 3, 4);
     BatchedLennardJonesCuda potential(atoms);
-    BatchedLbfgsRoundsCuda gpu(potential, params, roundsOptions(64, 16, 3));
-    BatchedLbfgsRoundsTwin twin(potential, params, roundsOptions(64), 2);
+    BatchedRoundsOptions twoLoop = roundsOptions(64, 16, 3);
+    twoLoop.compactFromHistory = -1;  // the compact path has its own test below
+    BatchedLbfgsRoundsCuda gpu(potential, params, twoLoop);
+    twoLoop.residentStructures = 0;
+    BatchedLbfgsRoundsTwin twin(potential, params, twoLoop, 2);
     expectSameBatch(minimiseBatch(gpu, x0), minimiseBatch(twin, x0), 3 * atoms, "m = 50");
+  }
+}
+
+// Long histories in the compact form (potentials/LbfgsRoundsCompactTerms.h, the multi-block
+// kernels of gpu/BatchedLbfgsRoundsCompactKernels.cu) against the twin's compact path: mixed LJ38
+// batches at m = 64 (one chunk, a partial history; the overlap, cap and at-minimum roles) over
+// team sizes, poll intervals, resident slots and the graph.
+TEST(BatchedLbfgsRoundsCuda, CompactDirectionsEqualTheTwinBitForBit) {
+  SKIP_WITHOUT_GPU();
+  {
+    const std::size_t atoms = 38;
+    LbfgsParams params = benchParams(200);
+    params.historySize = 64;
+    const std::vector<double> x0 = mixedBatch(atoms, 41, 6);
+    BatchedLennardJonesCuda potential(atoms);
+    MinimisedBatch expected;
+    for (int threads : {0, 64}) {
+      BatchedRoundsOptions twinOptions = roundsOptions(threads);
+      twinOptions.compactFromHistory = 8;
+      BatchedLbfgsRoundsTwin twin(potential, params, twinOptions, 2);
+      const MinimisedBatch want = minimiseBatch(twin, x0);
+      if (threads == 0) expected = want;
+      for (int poll : {1, 32})
+        for (std::size_t resident : {0, 3})
+          for (bool graph : {true, false}) {
+            if (poll == 1 && resident == 3 && graph) continue;  // slow under the sanitizers
+            BatchedRoundsOptions o = roundsOptions(threads, poll, resident, graph);
+            o.compactFromHistory = 8;
+            BatchedLbfgsRoundsCuda gpu(potential, params, o);
+            ASSERT_NE(gpu.name().find("compact"), std::string::npos);
+            expectSameBatch(minimiseBatch(gpu, x0), want, 3 * atoms,
+                            "LJ38 m = 64, threads " + std::to_string(threads) + ", poll " +
+                                std::to_string(poll) + ", resident " + std::to_string(resident) +
+                                (graph ? ", graph" : ", launches"));
+            if (poll == 32 && resident == 0 && graph) EXPECT_TRUE(gpu.lastStats().graph);
+          }
+    }
+    EXPECT_EQ(expected.results[kExactOverlap].status, LbfgsStatus::NonFiniteEnergy);
+  }
+}
+
+// The compact path's shapes (the sanitizer runs of tools/gpu_check_compact.sh use this test):
+// LJ75 at m = 100 (two chunks, the ring wraps after 100 iterations), LJ600 alone at m = 64
+// (n = 1800: eight component blocks), LJ13 through the reset path with compact directions from
+// m = 1.
+TEST(BatchedLbfgsRoundsCuda, CompactShapesAndResetsEqualTheTwinBitForBit) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t atoms : {75, 600}) {
+    LbfgsParams params = benchParams(atoms == 75 ? 300 : 40);
+    params.historySize = atoms == 75 ? 100 : 64;
+    const std::vector<double> x0 = atoms == 75 ? mixedBatch(atoms, 9, 2) : cubeStart(atoms, 61);
+    BatchedLennardJonesCuda potential(atoms);
+    BatchedRoundsOptions o = roundsOptions(0);
+    o.compactFromHistory = 8;
+    BatchedLbfgsRoundsCuda gpu(potential, params, o);
+    BatchedLbfgsRoundsTwin twin(potential, params, o, 2);
+    const MinimisedBatch got = minimiseBatch(gpu, x0);
+    expectSameBatch(got, minimiseBatch(twin, x0), 3 * atoms,
+                    "LJ" + std::to_string(atoms) + " compact");
+    if (atoms == 75) EXPECT_GT(got.results[kRandom].iterations, 100);  // the ring wrapped
+  }
+  {  // the reset path (maxRise 0, no backtracks), compact from m = 1
+    LbfgsParams params = benchParams(200);
+    params.historySize = 7;
+    params.maxBacktracks = 0;
+    params.maxRise = 0.0;
+    params.rmsTolerance = 1e-8;
+    const std::vector<double> x0 = mixedBatch(13, 77, 8);
+    BatchedLennardJonesCuda potential(13);
+    BatchedRoundsOptions o = roundsOptions(0);
+    o.compactFromHistory = 1;
+    BatchedLbfgsRoundsCuda gpu(potential, params, o);
+    BatchedLbfgsRoundsTwin twin(potential, params, o, 1);
+    expectSameBatch(minimiseBatch(gpu, x0), minimiseBatch(twin, x0), 39, "LJ13 resets, compact");
   }
 }
 

@@ -97,6 +97,10 @@ OptionTable<Options> optionTable() {
       .atLeast(1);
   t.add("rounds-resident", "R", "rounds engine: structures resident at once (0: the batch)",
         fieldOf(&Options::rounds, &BatchedRoundsOptions::residentStructures));
+  t.add("rounds-compact", "K",
+        "rounds engine: compact-form directions from history size K on (0: automatic, -1: never)",
+        fieldOf(&Options::rounds, &BatchedRoundsOptions::compactFromHistory))
+      .atLeast(-1);
   return t;
 }
 

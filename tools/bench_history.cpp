@@ -69,6 +69,7 @@ struct Options {
   long langevinSteps = -1;  // default: 2000 for AMBER, 0 (perturbation) for LJ
   double langevinKt = 1.2;  // kcal/mol (about 600 K)
   int maxIterations = 100000;
+  int roundsCompact = 0;  // BatchedRoundsOptions::compactFromHistory of the gpu-rounds rows
   std::string out = "bench_history";
 };
 
@@ -77,7 +78,7 @@ OptionTable<Options> optionTable() {
   t.about =
       "usage: bench_history --lj N | --prmtop F --inpcrd F [--starts K] [--m 4,10,...] "
       "[--impl gpu1,gpu2,gpu-batch,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
-      "[--threads T] [--out PREFIX] "
+      "[--threads T] [--rounds-compact K] [--out PREFIX] "
       "[--langevin-steps N] [--langevin-kt KT]\n"
       "Seed 001's history-size benchmark (Tables 1-4) for your own system.\n";
   t.helpCommand();
@@ -111,6 +112,11 @@ OptionTable<Options> optionTable() {
       .unit("kcal/mol")
       .nonNegative();
   t.add("max-iterations", "N", "L-BFGS iteration cap", fieldOf(&Options::maxIterations)).atLeast(1);
+  t.add("rounds-compact", "K",
+        "gpu-rounds: compact-form directions from history size K on (0: automatic, m >= 32, "
+        "n >= 1024 and n >= 2 m; -1: always the two-loop recursion)",
+        fieldOf(&Options::roundsCompact))
+      .atLeast(-1);
   t.add("out", "PREFIX", "PREFIX.md, PREFIX.csv and PREFIX.png", fieldOf(&Options::out));
   return t;
 }
@@ -147,6 +153,7 @@ struct HistoryEngines {
   std::vector<Potential*> cpu;  // one CPU potential per --threads
   Potential* cuda = nullptr;    // the CUDA potential (gpu1, gpu2)
   BatchedPotential* cudaBatch = nullptr;  // the batched CUDA potential (gpu-rounds)
+  int roundsCompact = 0;                  // its compactFromHistory
   std::size_t ljAtoms = 0;      // Lennard-Jones atoms; 0 for a molecule
 };
 
@@ -159,8 +166,11 @@ std::unique_ptr<BatchedMinimiser> historyMinimiser(const std::string& impl, cons
   if (impl == "gpu1")
     return std::make_unique<ParallelLbfgs>(std::vector<Potential*>{e.cuda}, p,
                                            lbfgsWorkspaceFactory(LbfgsBackend::Gpu));
-  if (impl == "gpu-rounds")
-    return makeBatchedMinimiserOver(*e.cudaBatch, p, BatchedBackend::CudaRounds, {});
+  if (impl == "gpu-rounds") {
+    BatchedEngineOptions options;
+    options.rounds.compactFromHistory = e.roundsCompact;
+    return makeBatchedMinimiserOver(*e.cudaBatch, p, BatchedBackend::CudaRounds, options);
+  }
   if (e.ljAtoms == 0) {
     why = "the team kernel is for Lennard-Jones clusters (gpu-rounds is the batched GPU row for "
           "molecules)";
@@ -281,6 +291,7 @@ int main(int argc, char** argv) {
     }
     engines.cuda = cudaPotential.get();
     engines.cudaBatch = cudaBatch.get();
+    engines.roundsCompact = o.roundsCompact;
     std::map<std::pair<int, std::string>, Cell> cells;
     std::vector<std::string> skipped;
     for (int m : o.historySizes) {

@@ -9,6 +9,7 @@
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
 #include "landscape/minimisation/HostTeam.h"
+#include "potentials/LbfgsRoundsCompactTerms.h"
 #include "potentials/TeamTerms.h"
 
 namespace landscape {
@@ -25,7 +26,60 @@ class RoundsTwinTeam : public HostTeam {
   };
 };
 
+// The Rows of potentials/LbfgsRoundsCompactTerms.h: the row team's partials, then its reduction.
+struct CompactTwinRows {
+  template <class F>
+  double sum(int begin, int end, F term) const {
+    double partials[kCompactRowThreads];
+    for (int t = 0; t < kCompactRowThreads; ++t) {
+      double acc = 0.0;
+      for (int k = begin + t; k < end; k += kCompactRowThreads) acc = term(k, acc);
+      partials[t] = acc;
+    }
+    return teamSumMirror(partials, kCompactRowThreads);
+  }
+  bool isLeader() const { return true; }
+};
+
 }  // namespace
+
+void batchedRoundsCompactDirection(const LbfgsTeamStorage& st, const LbfgsCompactStorage& cs,
+                                   double* p, LbfgsRoundsState& s, const LbfgsTeamSettings& set) {
+  const int n = set.n, m = set.m;
+  const LbfgsTeamHistory h{s.oldest, s.length, s.gamma};
+  HostTeam pairTeam(n, kCompactPairThreads);
+  for (int k = 0; k < h.length; ++k)
+    lbfgsCompactPairDots(pairTeam, st, cs, lbfgsTeamSlot(h, k, m), h, set);
+  CompactTwinRows rows;
+  for (int k = 0; k < h.length; ++k) lbfgsCompactInverseRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
+  for (int k = 0; k < h.length; ++k) lbfgsCompactMiddleRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
+  for (int k = 0; k < h.length; ++k) lbfgsCompactProjectRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
+  const int chunks = lbfgsCompactChunks(h.length);
+  for (int q = 0; q < chunks; ++q)
+    for (int c = 0; c < n; ++c)
+      cs.parts[static_cast<std::size_t>(q) * n + c] = lbfgsCompactChunkPart(st, cs, c, q, h, set);
+  double partials[2][kCompactComponentThreads];
+  for (int b = 0; b < lbfgsCompactBlocks(n); ++b) {
+    for (int t = 0; t < kCompactComponentThreads; ++t) {
+      const int c = b * kCompactComponentThreads + t;
+      double pg = 0.0, pp = 0.0;
+      if (c < n) {
+        const double pc = lbfgsCompactComponent(st, cs, c, h, set);
+        p[c] = pc;
+        pg = fma(pc, st.g[c], pg);
+        pp = fma(pc, pc, pp);
+      }
+      partials[0][t] = pg;
+      partials[1][t] = pp;
+    }
+    cs.blockSums[2 * b] = teamSumMirror(partials[0], kCompactComponentThreads);
+    cs.blockSums[2 * b + 1] = teamSumMirror(partials[1], kCompactComponentThreads);
+  }
+  const LbfgsTeamDirection d = lbfgsCompactTotals(cs, n);
+  const double scale = lbfgsRoundsFirstScale(d, set);
+  for (int c = 0; c < n; ++c) lbfgsCompactTrialComponent(st, p, c, d, scale);
+  lbfgsCompactStartTrial(s, scale);
+}
 
 BatchedLbfgsRoundsTwin::BatchedLbfgsRoundsTwin(BatchedPotential& potential,
                                                const LbfgsParams& params,
@@ -34,18 +88,19 @@ BatchedLbfgsRoundsTwin::BatchedLbfgsRoundsTwin(BatchedPotential& potential,
   m_params.check();
   m_options.check();
   m_teamThreads = resolveRoundsTeamThreads(m_options.threadsPerStructure, dimension());
+  m_compact = roundsCompactDirections(m_options, dimension(), m_params.historySize);
 }
 
 std::string BatchedLbfgsRoundsTwin::name() const {
   return "batched L-BFGS rounds (cpu twin of cuda-rounds: " + std::to_string(m_teamThreads) +
-         " threads per structure, " + std::to_string(m_pool.threads()) + " cpu threads) on " +
-         m_potential.name();
+         " threads per structure, " + (m_compact ? "compact directions, " : "") +
+         std::to_string(m_pool.threads()) + " cpu threads) on " + m_potential.name();
 }
 
 BatchMemory BatchedLbfgsRoundsTwin::memory() const {
   const std::size_t n = dimension();
   BatchMemory memory;
-  const std::size_t slot = roundsSlotBytes(n, m_params.historySize);
+  const std::size_t slot = roundsSlotBytes(n, m_params.historySize, m_compact);
   memory.bytesPerStructure = roundsStructureBytes(n) + (m_options.residentStructures ? 0 : slot);
   memory.fixedBytes = m_options.residentStructures * slot;
   memory.availableBytes = halfThePhysicalMemory();
@@ -78,6 +133,9 @@ void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, BatchedLbfgs
   m_active.assign(slots, 0);
   m_state.assign(slots, LbfgsRoundsState{});
   const LbfgsTeamSettings settings = lbfgsTeamSettings(m_params, n);
+  const std::size_t compactDoubles =
+      m_compact ? static_cast<std::size_t>(lbfgsCompactSlotDoubles(settings.n, settings.m)) : 0;
+  m_compactStore.assign(slots * compactDoubles, 0.0);
   std::atomic<std::size_t> queue{0};
 
   // Ends slot r's finished run (its result and minimum out) and refills the slot from the queue.
@@ -102,7 +160,11 @@ void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, BatchedLbfgs
     const LbfgsTeamStorage st = slotStorage(r);
     RoundsTwinTeam::Owned p{&m_p[r * n]};
     if (lbfgsRoundsEvaluating(m_state[r].phase))
-      lbfgsRoundsAdvance(team, st, p, m_state[r], m_energy[r], settings);
+      lbfgsRoundsAdvance(team, st, p, m_state[r], m_energy[r], settings, m_compact);
+    if (m_state[r].phase == kRoundsDirection)
+      batchedRoundsCompactDirection(
+          st, lbfgsCompactLayout(&m_compactStore[r * compactDoubles], settings.n, settings.m), p.v,
+          m_state[r], settings);
     refill(r, team, st);
   };
 

@@ -10,6 +10,8 @@
 // Slots, the queue that refills them and the thread pool over slots change the time only.
 // A stop request (landscape/core/StopRequest.h), polled before every round, ends the unfinished
 // structures with status Stopped at their last accepted point (never started: energy NaN).
+// Long histories (roundsCompactDirections) take the compact direction of
+// potentials/LbfgsRoundsCompactTerms.h, pass by pass in the GPU kernels' order.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -17,10 +19,18 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/minimisation/BatchedRoundsPlan.h"
 #include "potentials/BatchedPotential.h"
-#include "potentials/LbfgsRoundsTerms.h"
+#include "potentials/LbfgsRoundsCompactTerms.h"
 #include "potentials/ThreadPool.h"
 
 namespace landscape {
+
+/// The compact direction of one structure in phase kRoundsDirection (right after an accept, the
+/// history non-empty) as the kernels of gpu/BatchedLbfgsRoundsCompactKernels.cu compute it, pass
+/// by pass, every sum in their order: updates the compact storage `cs` (lbfgsCompactLayout), writes
+/// p (n doubles; reversed when uphill) and the first trial point st.xt, and moves s to phase
+/// Trial. Compiled with -ffp-contract=off.
+void batchedRoundsCompactDirection(const LbfgsTeamStorage& st, const LbfgsCompactStorage& cs,
+                                   double* p, LbfgsRoundsState& s, const LbfgsTeamSettings& set);
 
 class BatchedLbfgsRoundsTwin : public BatchedMinimiser {
  public:
@@ -47,11 +57,13 @@ class BatchedLbfgsRoundsTwin : public BatchedMinimiser {
   LbfgsParams m_params;
   BatchedRoundsOptions m_options;
   int m_teamThreads;
+  bool m_compact;  // directions in the compact form (roundsCompactDirections)
   ThreadPool m_pool;
   // Slots: [R x n] x, g, trial x and g, p; [R x m x n] s and y; [R x m] rho and alpha; [R].
   std::vector<double> m_x, m_g, m_xt, m_gt, m_p, m_s, m_y, m_rho, m_alpha, m_energy;
   std::vector<std::uint8_t> m_active;
   std::vector<LbfgsRoundsState> m_state;
+  std::vector<double> m_compactStore;  // [R x lbfgsCompactSlotDoubles] when m_compact
 };
 
 }  // namespace landscape

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "potentials/LbfgsRoundsTerms.h"
+#include "potentials/LbfgsRoundsCompactTerms.h"
 
 namespace landscape {
 
@@ -15,6 +15,18 @@ void BatchedRoundsOptions::check() const {
   if (roundsPerPoll < 1)
     throw std::invalid_argument("batched L-BFGS rounds: roundsPerPoll must be at least 1, not " +
                                 std::to_string(roundsPerPoll));
+  if (compactFromHistory < -1)
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: compactFromHistory must be -1 (never), 0 (automatic) or a history "
+        "size >= 1, not " +
+        std::to_string(compactFromHistory));
+}
+
+bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m) {
+  if (options.compactFromHistory < 0) return false;
+  if (options.compactFromHistory > 0) return m >= options.compactFromHistory;
+  return m >= kRoundsCompactAutoHistory && n >= kRoundsCompactAutoDimension &&
+         n >= 2 * static_cast<std::size_t>(m);
 }
 
 int roundsTeamThreads(std::size_t n) {
@@ -30,9 +42,14 @@ int resolveRoundsTeamThreads(int requested, std::size_t n) {
   return requested != 0 ? requested : roundsTeamThreads(n);
 }
 
-std::size_t roundsSlotBytes(std::size_t n, int m) {
+std::size_t roundsSlotBytes(std::size_t n, int m, bool compact) {
   const std::size_t mm = static_cast<std::size_t>(m);
-  return sizeof(double) * ((5 + 2 * mm) * n + 2 * mm + 1) + 1 + sizeof(LbfgsRoundsState);
+  const std::size_t base =
+      sizeof(double) * ((5 + 2 * mm) * n + 2 * mm + 1) + 1 + sizeof(LbfgsRoundsState);
+  if (!compact) return base;
+  const std::size_t chunks = (mm + kCompactPairsPerChunk - 1) / kCompactPairsPerChunk;
+  const std::size_t blocks = (n + kCompactComponentThreads - 1) / kCompactComponentThreads;
+  return base + sizeof(double) * (3 * mm * mm + 8 * mm + chunks * n + 2 * blocks) + 1;
 }
 
 std::size_t roundsStructureBytes(std::size_t n) {

@@ -22,10 +22,31 @@ struct BatchedRoundsOptions {
   /// Capture the rounds between two polls in a CUDA graph (falls back to plain launches when the
   /// potential cannot be captured).
   bool useGraph = true;
+  /// History size m from which a structure's direction is computed in the compact form
+  /// (potentials/LbfgsRoundsCompactTerms.h: the history work spread over the device in seven
+  /// kernels) instead of the two-loop recursion in the structure's own block. 0: automatic
+  /// (roundsCompactDirections); -1: never. The two paths differ by round-off; the GPU engine and
+  /// its twin take the same one.
+  int compactFromHistory = 0;
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;
 };
+
+/// The automatic choice (BatchedRoundsOptions::compactFromHistory = 0): compact directions when
+/// m >= kRoundsCompactAutoHistory, n >= kRoundsCompactAutoDimension and n >= 2 m. Why: the
+/// two-loop recursion chains 2L + 1 reductions of the structure's block per direction; for a small
+/// structure each is a warp's (~150 cycles) and a batch keeps the device busy, but for a protein
+/// each reads n / T components per thread through one multiprocessor (myoglobin at m = 1000: ~14
+/// us per pair, 24x the m = 4 step), while the compact form costs seven short launches per round
+/// plus 4 L n + O(L^2) parallel work and 3 m^2 doubles per slot (bounded by n >= 2 m to at most
+/// 3/4 of the history's bytes). docs/batched.md has the measurements.
+constexpr int kRoundsCompactAutoHistory = 32;
+constexpr std::size_t kRoundsCompactAutoDimension = 1024;
+
+/// Whether the engine computes directions in the compact form for n degrees of freedom and a
+/// history of m pairs under `options`.
+bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m);
 
 /// The team size for n degrees of freedom: about 8 components per thread, a multiple of 32 in
 /// [32, 1024].
@@ -34,8 +55,10 @@ int roundsTeamThreads(std::size_t n);
 int resolveRoundsTeamThreads(int requested, std::size_t n);
 
 /// Bytes of one slot: x, g, trial x and g, p, the m pairs s and y ((5 + 2m) n doubles), rho and
-/// alpha (2m), the energy, the active flag and the 80-byte state.
-std::size_t roundsSlotBytes(std::size_t n, int m);
+/// alpha (2m), the energy, the active flag and the 80-byte state; with `compact` also the compact
+/// form's storage (lbfgsCompactSlotDoubles: 3 m^2 + 8 m + ceil(m / 64) n + 2 ceil(n / 256)
+/// doubles) and a pending flag.
+std::size_t roundsSlotBytes(std::size_t n, int m, bool compact = false);
 /// Bytes of one structure of the batch outside the slots: its coordinates (in, minimum out) and
 /// its 32-byte outcome.
 std::size_t roundsStructureBytes(std::size_t n);
