@@ -148,4 +148,19 @@ std::unique_ptr<BatchedPotential> makeBatchedRigidPotential(const PotentialSpec&
 #endif
 }
 
+std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential) {
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (const auto* gb = dynamic_cast<const BatchedAmberGbCuda*>(&potential))
+    return gb->scratchBytesPerStructure();
+  if (const auto* sop = dynamic_cast<const BatchedSopCuda*>(&potential))
+    return sop->scratchBytesPerStructure();
+  if (const auto* rigid = dynamic_cast<const BatchedRigidBodyCuda*>(&potential))
+    return rigid->scratchBytesPerStructure() +
+           batchedPotentialBytesPerStructure(rigid->atomistic());
+#else
+  (void)potential;
+#endif
+  return 0;
+}
+
 }  // namespace landscape

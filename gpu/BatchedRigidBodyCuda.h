@@ -41,6 +41,7 @@ class BatchedRigidBodyCuda : public BatchedPotential {
 
   const RigidBodySystem& system() const { return m_system; }
   BatchedPotential& atomistic() { return m_atomistic; }
+  const BatchedPotential& atomistic() const { return m_atomistic; }
 
   std::size_t dimension() const override { return m_system.dimension(); }
   std::string name() const override;

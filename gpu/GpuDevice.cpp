@@ -67,11 +67,24 @@ std::string gpuDescription() {
          ")";
 }
 
+int gpuMultiprocessors() {
+  if (!gpuAvailable()) return 0;
+  int device = 0, count = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();  // an answer here (0), not an error for the next check
+    return 0;
+  }
+  return count;
+}
+
 #else  // no CUDA in this build
 
 bool gpuAvailable() { return false; }
 
 std::string gpuDescription() { return "this build has no CUDA support"; }
+
+int gpuMultiprocessors() { return 0; }
 
 #endif
 

@@ -14,4 +14,8 @@ bool gpuAvailable();
 /// found: ...").
 std::string gpuDescription();
 
+/// Streaming multiprocessors of the current device (132 on an H100 SXM); 0 when no device is
+/// usable. Sizes work meant to fill the device (gmin's default walker count).
+int gpuMultiprocessors();
+
 }  // namespace landscape

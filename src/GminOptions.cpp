@@ -252,14 +252,24 @@ void addWalkers(Table& t) {
         "NEWRESTART/AVOID state and random stream (from the seed and its index), quenched "
         "together every step (the batched engine, docs/batched.md); --steps counts each walker's "
         "steps and --dump-interval rounds; W = 1 is the classic single chain; 0 = one per CPU "
-        "core (--backend cpu), the GPU's resident teams (LJ on --backend cuda), the "
-        "checkpoint's count with --resume; under `mpirun -n K` W counts the walkers of all K "
-        "ranks (the default then per rank, times K; docs/cluster.md)",
+        "core (--backend cpu), the GPU's resident teams (LJ on --backend cuda), 2 per GPU "
+        "multiprocessor within half the free memory (molecules on --backend cuda: the "
+        "round-based GPU engine), the checkpoint's count with --resume; under `mpirun -n K` W "
+        "counts the walkers of all K ranks (the default then per rank, times K; docs/cluster.md)",
         top(&C::walkers))
       .atLeast(0)
       .atMost(1 << 24)
       .defaultText("0 (automatic)")
       .notInCheckpoint();  // the checkpoint's walker count
+  t.add("walker-resident", "N",
+        "expert, for tests and tuning: with walkers of a molecule on --backend cuda (the "
+        "round-based GPU engine, docs/batched.md), the walkers it minimises at once; the others "
+        "wait and take the slots of finished ones. Changes the time only, never a result; 0 = all",
+        top(&C::walkerResident))
+      .atLeast(0)
+      .atMost(1 << 24)
+      .defaultText("0 (all)")
+      .notInCheckpoint();
   t.add("max-time", "S",
         "stop after S seconds of wall-clock time (checked once per step; results are written "
         "and the run can be resumed); 0 = no limit",

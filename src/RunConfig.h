@@ -80,6 +80,10 @@ struct GminRunConfig {
   /// 0 = automatic (gmin_main: one per core on the CPU, the device's resident teams for LJ on
   /// CUDA, the checkpoint's count on --resume).
   int walkers = 0;
+  /// --walker-resident N (expert): walkers the GPU rounds engine minimises at once (molecules on
+  /// --backend cuda; the others wait and refill finished slots); changes the time only, never a
+  /// result. 0 = all walkers of the batch.
+  std::size_t walkerResident = 0;
   ParallelTemperingParams tempering;  ///< --bhpt, --bhpt-min-temperature, ... (GMIN's BHPT)
   double maxTime = 0.0;               ///< --max-time S: wall-clock limit in seconds; 0 = none
   double rankTimeout = 0.0;  ///< --rank-timeout S: under mpirun, longest wait for the others; 0 = none

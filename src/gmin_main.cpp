@@ -263,6 +263,7 @@ void printWalkerStart(const RunSetup& run, int walkers, WalkerRanks ranks) {
                 run.ranks.description().c_str(), share, threads,
                 config.backend == Backend::Cuda ? " (quenches on each rank's GPU where possible)"
                                                 : "");
+  std::printf("gmin: walker %s\n", walkerQuenchDescription(config, run.system, share).c_str());
 }
 
 int runWalkers(const RunSetup& run, int walkers) {

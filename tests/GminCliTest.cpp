@@ -22,6 +22,8 @@
 #include "landscape/formats/LowestFile.h"
 #include "landscape/network/Database.h"
 #include "potentials/LennardJones.h"
+#include "src/GminSystem.h"
+#include "src/RunConfig.h"
 #include "tests/SameMinima.h"
 #include "tests/TestData.h"
 
@@ -545,6 +547,72 @@ TEST_F(GminCli, KilledGpuWalkerRunResumesToTheSameResults) {
   if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
   expectKilledRunResumesToTheSameResults(kLj13Moves + "--backend cuda --seed 6 --walkers 256 "
                                          "--steps 300 --dump-interval 25 --quiet ");
+}
+
+// AMBER-GB walkers (issue 18 item 4): every saved minimum is a minimum of the CPU reference AmberGb
+// (energy within 1e-6 relative in double, RMS gradient below 2 x the tight RMS of 1e-4
+// kcal/mol/A). On the GPU the quenches run on the round-based engine over the batched device
+// potential, and 3 resident slots for 8 walkers (the rest refill from the queue) must give the
+// same files bit for bit.
+class GbWalkers : public GminCli {
+ protected:
+  void expectMinimaOfTheCpuPotential(const std::string& backend) {
+    const auto prmtop = testDataPath("gb/ash/ash.parm7");
+    const auto rst7 = testDataPath("gb/ash/ash.rst7");
+    if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+    const std::string args = "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --backend " +
+                             backend + " --precision double --walkers 8 --steps 15 "
+                             "--step-size 0.9 --seed 5 ";
+    const GminRun r = gmin(args + "--output res");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("gmin: 8 walkers, "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(backend == "cuda" ? "round-based L-BFGS" : "ParallelLbfgs"),
+              std::string::npos)
+        << r.out;
+
+    const std::vector<StoredMinimum> db =
+        MinimaDatabase::read((m_dir / "res/minima.h5").string());
+    ASSERT_GE(db.size(), 2u);
+    const GminRunConfig cpuConfig =
+        parseGminCommandLine({"--prmtop", *prmtop, "--inpcrd", *rst7, "--backend", "cpu"});
+    const GminSystem cpu = loadGminSystem(cpuConfig);
+    ASSERT_EQ(cpuConfig.basinHopping.tightRms, 1e-4);
+    for (const StoredMinimum& m : db) {
+      std::vector<double> g(m.coordinates.size());
+      const double e = cpu.atomistic->energyGradient(m.coordinates.data(), g.data());
+      double g2 = 0.0;
+      for (double v : g) g2 += v * v;
+      EXPECT_NEAR(e, m.energy, 1e-6 * std::abs(m.energy)) << "minimum at " << m.energy;
+      EXPECT_LT(std::sqrt(g2 / g.size()), 2.0 * cpuConfig.basinHopping.tightRms)
+          << "minimum at " << m.energy;
+    }
+    if (backend != "cuda") return;
+    const GminRun refill = gmin(args + "--walker-resident 3 --output refill");
+    ASSERT_EQ(refill.exitCode, 0) << refill.err;
+    EXPECT_NE(refill.out.find("3 walkers resident"), std::string::npos) << refill.out;
+    EXPECT_EQ(slurp(m_dir / "refill/lowest"), slurp(m_dir / "res/lowest"));
+    expectSameMinimaDatabases(m_dir / "refill/minima.h5", m_dir / "res/minima.h5");
+    EXPECT_EQ(lastLine(refill.out), lastLine(r.out));
+  }
+};
+
+TEST_F(GbWalkers, OnTheCpuSaveMinimaOfTheCpuPotential) { expectMinimaOfTheCpuPotential("cpu"); }
+
+TEST_F(GbWalkers, OnTheGpuSaveMinimaOfTheCpuPotentialWhateverTheResidentSlots) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  expectMinimaOfTheCpuPotential("cuda");
+}
+
+// kill -9 and --resume of an AMBER-GB walker run on the GPU: the uninterrupted run bit for bit.
+TEST_F(GminCli, KilledGpuGbWalkerRunResumesToTheSameResults) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+  expectKilledRunResumesToTheSameResults("--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 +
+                                         "' --backend cuda --precision double --walkers 8 "
+                                         "--steps 60 --step-size 0.9 --dump-interval 5 --seed 6 "
+                                         "--quiet ");
 }
 
 // BHPT: 4 replicas, exchanges every 5 steps alternating even pairs (0-1, 2-3) and the odd pair

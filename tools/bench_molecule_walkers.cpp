@@ -1,0 +1,187 @@
+// Benchmark (not a test): quenches per second of gmin's walkers on a molecule (issue 18 item 4),
+// AMBER-GB trp-cage in double precision by default, against the number of walkers W, on the CPU
+// (ParallelLbfgs over a copy of the potential per core) and on the GPU (the round-based batched
+// L-BFGS over the batched AMBER-GB, gpu/BatchedLbfgsRoundsCuda). Each row is exactly
+// `gmin --prmtop P --inpcrd I --backend B --walkers W --steps S` with gmin's AMBER defaults
+// (side-chain rotations, chirality and cis/trans checks), built through gmin's own code
+// (src/GminWalkers). The rate counts the quenches of the steps after the first (all walkers wait
+// for the round's slowest quench, as in a real run) over their wall time; quench 0 (every walker
+// from the same start) and the final tight re-quench are left out.
+//
+// Usage: bench_molecule_walkers [--prmtop F --inpcrd F] [--walkers 1,8,32,128,512]
+//                               [--backends cpu,cuda] [--steps S] [--cpu-seconds T]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "landscape/search/WalkerEnsemble.h"
+#include "src/GminSystem.h"
+#include "src/GminWalkers.h"
+#include "src/OptionTable.h"
+#include "src/RunConfig.h"
+
+namespace {
+
+using namespace landscape;
+
+struct Options {
+  std::string prmtop = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb/trpcage/prmtop";
+  std::string inpcrd = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb/trpcage/inpcrd";
+  std::string precision = "double";
+  std::vector<std::size_t> walkers = {1, 8, 32, 128, 512};
+  std::vector<std::string> backends = {"cpu", "cuda"};
+  long steps = 4;
+  double cpuSeconds = 300.0;
+  long seed = 1;
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_molecule_walkers");
+  t.about =
+      "usage: bench_molecule_walkers [--prmtop F --inpcrd F] [--walkers 1,8,32,128,512]\n"
+      "                              [--backends cpu,cuda] [--steps S] [--cpu-seconds T]\n"
+      "Quenches per second of gmin's walkers on an AMBER-GB molecule (default trp-cage, double)\n"
+      "against W on the CPU and the GPU, with the ratio to W = 1 and to the CPU.\n";
+  t.helpCommand();
+  t.add("prmtop", "FILE", "AMBER topology", fieldOf(&Options::prmtop));
+  t.add("inpcrd", "FILE", "start coordinates (every walker's quench 0)",
+        fieldOf(&Options::inpcrd));
+  t.add("precision", "P", "GB precision on the GPU (double, mixed)",
+        fieldOf(&Options::precision));
+  t.add("walkers", "LIST", "walker counts W", fieldOf(&Options::walkers)).atLeast(1);
+  t.add("backends", "LIST", "cpu, cuda or both (the CPU first, for the ratio)",
+        fieldOf(&Options::backends));
+  t.add("steps", "S", "basin-hopping steps per walker; the rate is over steps 2..S",
+        fieldOf(&Options::steps))
+      .atLeast(2);
+  t.add("cpu-seconds", "T",
+        "skip a CPU row whose time, predicted from the last CPU row, exceeds T",
+        fieldOf(&Options::cpuSeconds))
+      .unit("seconds")
+      .positive();
+  t.add("seed", "N", "random seed of the runs", fieldOf(&Options::seed)).atLeast(1);
+  return t;
+}
+
+// Times the rounds after the first: wall time and quenches from the end of round 1 on.
+class RoundClock : public WalkerObserver {
+ public:
+  void onRound(const WalkerRoundReport& r) override {
+    const auto now = std::chrono::steady_clock::now();
+    if (r.round == 1) {
+      m_start = now;
+      m_firstQuenches = r.quenches;
+      m_firstCalls = r.functionCalls;
+    } else {
+      seconds = std::chrono::duration<double>(now - m_start).count();
+      quenches = r.quenches - m_firstQuenches;
+      calls = r.functionCalls - m_firstCalls;
+    }
+  }
+  double seconds = 0.0;
+  long quenches = 0, calls = 0;
+
+ private:
+  std::chrono::steady_clock::time_point m_start;
+  long m_firstQuenches = 0, m_firstCalls = 0;
+};
+
+struct Row {
+  double seconds, rate, callsPerQuench;
+  long quenches;
+  int threads;
+  std::string engine;
+};
+
+Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
+  const GminRunConfig config = parseGminCommandLine(
+      {"--prmtop", o.prmtop, "--inpcrd", o.inpcrd, "--backend", backend, "--precision",
+       o.precision, "--walkers", std::to_string(walkers), "--steps", std::to_string(o.steps),
+       "--seed", std::to_string(o.seed), "--dump-interval", "0", "--quiet",
+       // the final tight re-quench is not timed: one iteration keeps it short
+       "--tight-max-iterations", "1"});
+  GminSystem system = loadGminSystem(config);
+  addMolecularMoves(config, system);
+  const int w = static_cast<int>(walkers);
+  const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
+  WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, w,
+                        config.tempering, walkerMinimiserMaker(config, system, w), system.hooks);
+  RoundClock clock;
+  search.run(system.start, &clock);
+  return {clock.seconds,
+          clock.seconds > 0 ? clock.quenches / clock.seconds : 0.0,
+          clock.quenches > 0 ? static_cast<double>(clock.calls) / clock.quenches : 0.0,
+          clock.quenches,
+          walkerThreads(config, system, w),
+          walkerQuenchDescription(config, system, w)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    std::printf("walker quenches per second, %s (GB %s), steps 2..%ld of each walker, seed %ld\n",
+                o.prmtop.c_str(), o.precision.c_str(), o.steps, o.seed);
+    std::printf("device: %s\n\n", gpuDescription().c_str());
+    std::printf(
+        "| backend | W | CPU threads | quenches | seconds | quenches/s | calls/quench | vs W = 1 "
+        "| vs CPU |\n|---|---|---|---|---|---|---|---|---|\n");
+    std::map<std::size_t, double> cpuRate;  // by W, for the GPU rows' ratio
+    double cpuBest = 0.0;
+    std::vector<std::string> engines;
+    for (const std::string& backend : o.backends) {
+      if (backend != "cpu" && backend != "cuda")
+        throw std::runtime_error("--backends: 'cpu' or 'cuda', not '" + backend + "'");
+      if (backend == "cuda" && !gpuAvailable()) {
+        std::printf("| cuda | - | - | - | - | skipped: %s | | | |\n", gpuDescription().c_str());
+        continue;
+      }
+      double first = 0.0, lastRate = 0.0;
+      for (std::size_t w : o.walkers) {
+        const double predicted = lastRate > 0.0 ? w * (o.steps - 1) / lastRate : 0.0;
+        if (backend == "cpu" && predicted > o.cpuSeconds) {
+          std::printf("| cpu | %zu | | | | skipped (predicted %.0f s > --cpu-seconds) | | | |\n", w,
+                      predicted);
+          continue;
+        }
+        const Row r = runOnce(o, backend, w);
+        std::fprintf(stderr, "%s W %zu: %.3f s, %ld quenches\n", backend.c_str(), w, r.seconds,
+                     r.quenches);
+        if (std::find(engines.begin(), engines.end(), r.engine) == engines.end())
+          engines.push_back(r.engine);
+        if (first == 0.0) first = r.rate;
+        lastRate = r.rate;
+        if (backend == "cpu") {
+          cpuRate[w] = r.rate;
+          cpuBest = std::max(cpuBest, r.rate);
+        }
+        std::string vsCpu = "";
+        char text[64];
+        if (backend == "cuda" && cpuRate.count(w)) {
+          std::snprintf(text, sizeof text, "%.2f (same W)", r.rate / cpuRate[w]);
+          vsCpu = text;
+        } else if (backend == "cuda" && cpuBest > 0.0) {
+          std::snprintf(text, sizeof text, "%.2f (CPU's best)", r.rate / cpuBest);
+          vsCpu = text;
+        }
+        std::printf("| %s | %zu | %d | %ld | %.3f | %.3g | %.0f | %.2f | %s |\n", backend.c_str(),
+                    w, r.threads, r.quenches, r.seconds, r.rate, r.callsPerQuench,
+                    first > 0.0 ? r.rate / first : 0.0, vsCpu.c_str());
+        std::fflush(stdout);
+      }
+    }
+    std::printf("\n");
+    for (const std::string& e : engines) std::printf("engine: %s\n", e.c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_molecule_walkers: error: %s\n", e.what());
+    return 1;
+  }
+}
