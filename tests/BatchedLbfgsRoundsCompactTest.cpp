@@ -300,8 +300,8 @@ TEST(BatchedLbfgsRoundsCompact, OptionsAndMemory) {
   BatchedRoundsOptions o;
   EXPECT_FALSE(roundsCompactDirections(o, 7476, 4));    // myoglobin, m = 4: two-loop
   EXPECT_TRUE(roundsCompactDirections(o, 7476, 1000));  // myoglobin, m = 1000: compact
-  EXPECT_TRUE(roundsCompactDirections(o, 7476, 32));
-  EXPECT_FALSE(roundsCompactDirections(o, 7476, 31));
+  EXPECT_TRUE(roundsCompactDirections(o, 7476, 8));
+  EXPECT_FALSE(roundsCompactDirections(o, 7476, 7));
   EXPECT_FALSE(roundsCompactDirections(o, 1500, 1000));  // n < 2 m
   EXPECT_FALSE(roundsCompactDirections(o, 1023, 32));    // small structures: two-loop
   EXPECT_FALSE(roundsCompactDirections(o, 114, 1000));   // LJ38

@@ -40,8 +40,12 @@ struct BatchedRoundsOptions {
 /// each reads n / T components per thread through one multiprocessor (myoglobin at m = 1000: ~14
 /// us per pair, 24x the m = 4 step), while the compact form costs seven short launches per round
 /// plus 4 L n + O(L^2) parallel work and 3 m^2 doubles per slot (bounded by n >= 2 m to at most
-/// 3/4 of the history's bytes). docs/batched.md has the measurements.
-constexpr int kRoundsCompactAutoHistory = 32;
+/// 3/4 of the history's bytes). Measured on an H100 (myoglobin, B = 1, ms per step, two-loop
+/// against compact): m = 4 0.322 / 0.312, m = 16 0.426 / 0.310, m = 32 0.584 / 0.318, m = 64
+/// 0.897 / 0.322, m = 1000 1.99 (two-loop, short run) / 0.375; so compact from m = 8 (m = 8 not
+/// measured: between the two), and GMIN's default m = 4 keeps the two-loop recursion, whose
+/// arithmetic is the reference's. docs/batched.md has the measurements.
+constexpr int kRoundsCompactAutoHistory = 8;
 constexpr std::size_t kRoundsCompactAutoDimension = 1024;
 
 /// Whether the engine computes directions in the compact form for n degrees of freedom and a
