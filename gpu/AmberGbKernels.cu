@@ -45,7 +45,6 @@ __device__ __forceinline__ GbEvalArgs gbAtStructure(const GbEvalArgs& a, long lo
   r.d_tileBox = byteShift(a.d_tileBox, scratch * static_cast<long long>(sizeof(double)));
   r.d_bornPartial = a.d_bornPartial + scratch;
   r.d_tileTickets = a.d_tileTickets + tickets;
-  r.d_energyTicket = a.d_energyTicket + tickets;
   r.d_born = a.d_born + scratch;
   r.d_dBornDSum = a.d_dBornDSum + scratch;
   r.d_tileSelfEnergy = a.d_tileSelfEnergy + scratch;
@@ -64,16 +63,6 @@ __device__ __forceinline__ GbEvalArgs gbAtStructure(const GbEvalArgs& a, long lo
   r.bonded.d_slotGradient = a.bonded.d_slotGradient + scratch;
   r.bonded.d_blockEnergy = a.bonded.d_blockEnergy + scratch;
   return r;
-}
-
-/// Last column tile of chunk c.
-__host__ __device__ inline int chunkLastTile(const GbPairLayout& l, int c) {
-  return minInt(l.tiles - 1, c * l.chunk + l.chunk - 1);
-}
-
-/// A task (row block b, chunk c) exists when the chunk reaches the block's first row tile.
-__host__ __device__ inline bool pairTaskExists(const GbPairLayout& l, int b, int c) {
-  return chunkLastTile(l, c) >= b * kGbPairWarps;
 }
 
 /// A block of the pair grids: task (row block, chunk) and the part of the rotation steps it takes.
@@ -139,9 +128,23 @@ __device__ inline double warpSum(double v) {
   return v;
 }
 
+/// Programmatic dependent launch (sm_90; docs/benchmarks.md, issue 17 step 2): every kernel first
+/// waits until the kernel before it in the stream has completed and its writes are visible (a
+/// no-op when it was launched without the attribute), before it touches global memory, and then
+/// lets the next kernel's blocks start, so that the next launch and its block start overlap this
+/// kernel's work instead of following it. Since each kernel waits for its predecessor before it
+/// can complete, the wait covers every earlier kernel too.
+__device__ __forceinline__ void awaitPreviousKernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // ---- 1: tile bounding boxes ----------------------------------------------------------------
 
 __global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -226,7 +229,11 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
       if (active && other * kGbTile + m != i) {
         const Real dx = xr - xm, dy = yr - ym, dz = zr - zm;
         const Real r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 <= cut2) unitSum += amberDescreening<Real>(sqrt(r2), rhoI, sm, rgbmax).value;
+        if (r2 <= cut2) {
+          // The value-only twin of amberDescreening, one reciprocal of r for every branch.
+          const Real r = sqrt(r2);
+          unitSum += amberDescreeningValue<Real>(r, Real(1) / r, rhoI, sm, rgbmax);
+        }
       }
     }
     sum += double(unitSum);
@@ -237,6 +244,7 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
 template <typename Real>
 __global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2)
     gbBornRadiiKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -370,6 +378,7 @@ __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int col
 
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -422,7 +431,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
   Real tgx = Real(0), tgy = Real(0), tgz = Real(0), tdEdB = Real(0);
   Real tVdw = Real(0), tEel = Real(0), tGb = Real(0);
   const int firstColumn = chunk * layout.chunk;
-  const int lastColumn = chunkLastTile(layout, chunk);
+  const int lastColumn = gbChunkLastTile(layout, chunk);
   for (int column = firstColumn; column <= lastColumn; ++column) {
     const double* origin = a.d_x + 3 * column * kGbTile;
     const double ox = origin[0], oy = origin[1], oz = origin[2];
@@ -536,105 +545,143 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
 // ---- 3b: per-atom sums of the pair slots ---------------------------------------------------
 
 /// Slot items a warp loads before it adds them: the loads of kGbSlotLoadAhead items are in flight
-/// together (the adds still run item by item in index order, so the sums keep their bits).
-constexpr int kGbSlotLoadAhead = 4;
+/// together (the adds still run item by item in index order, so the order is fixed).
+constexpr int kGbSlotLoadAhead = 8;
 
-/// The slots of one atom (tile, lane) in a row-slot and a column-slot array of the pair-task
-/// layout, first `values` values of each: item k < chunks x parts is the row slot of (chunk
-/// k / parts, part k % parts), the rest the column slots of (row block, part) likewise. Warp w of
-/// the block adds items w, w + kGbReduceWarps, ... (tasks that do not exist are skipped) into v,
-/// in that order.
-__device__ __forceinline__ void addSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
-                                               const double* columnSlots, int tile, int lane,
-                                               int warp, int values, double v[kGbSlotValues]) {
-  const int rowItems = layout.chunks * layout.parts;
-  const int items = rowItems + layout.rowBlocks * layout.parts;
-  const int myBlock = tile / kGbPairWarps, myChunk = tile / layout.chunk;
-  for (int first = warp; first < items; first += kGbSlotLoadAhead * kGbReduceWarps) {
-    double loaded[kGbSlotLoadAhead][kGbSlotValues];
-    bool valid[kGbSlotLoadAhead];
+/// Value `value` of the slots of one atom (tile, lane) in a row-slot and a column-slot array of
+/// the pair-task layout (gbTileSlotItems: the items of existing tasks, row items first): warp w of
+/// the block adds items w, w + kGbReduceWarps, ... in that order and returns its partial.
+__device__ __forceinline__ double sumSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
+                                                 const double* columnSlots, int tile, int lane,
+                                                 int warp, int value) {
+  const GbTileSlotItems items = gbTileSlotItems(layout, tile);
+  constexpr long long kItem = static_cast<long long>(kGbSlotValues) * kGbTile;
+  const double* row = rowSlots + items.rowBase + value * kGbTile + lane;
+  const double* column = columnSlots + items.columnBase + value * kGbTile + lane;
+  const int count = items.rowCount + items.columnCount;
+  double sum = 0.0;
+  for (int first = warp; first < count; first += kGbSlotLoadAhead * kGbReduceWarps) {
+    double loaded[kGbSlotLoadAhead];
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u) {
       const int k = first + u * kGbReduceWarps;
-      const double* slot = nullptr;
-      if (k < rowItems) {
-        const int c = k / layout.parts;
-        if (pairTaskExists(layout, myBlock, c))
-          slot = rowSlots + rowSlotBase(layout, tile, c, k % layout.parts) + lane;
-      } else if (k < items) {
-        const int b = (k - rowItems) / layout.parts;
-        if (pairTaskExists(layout, b, myChunk))
-          slot = columnSlots + columnSlotBase(layout, tile, b, (k - rowItems) % layout.parts) + lane;
-      }
-      valid[u] = slot != nullptr;
-#pragma unroll
-      for (int c = 0; c < kGbSlotValues; ++c)
-        loaded[u][c] = valid[u] && c < values ? slot[c * kGbTile] : 0.0;
+      loaded[u] = k >= count           ? 0.0
+                  : k < items.rowCount ? row[k * kItem]
+                                       : column[(k - items.rowCount) * kItem];
     }
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u)
-      if (valid[u])
-#pragma unroll
-        for (int c = 0; c < kGbSlotValues; ++c)
-          if (c < values) v[c] += loaded[u][c];
+      if (first + u * kGbReduceWarps < count) sum += loaded[u];
   }
+  return sum;
 }
 
-/// The bonded gradient slots of `atom` (d_atomSlots[offsets[atom] ..]), warp w taking slots w,
-/// w + kGbReduceWarps, ... in that order, added into v[0..3); the indices and values of
-/// kGbSlotLoadAhead slots are loaded before they are added.
-__device__ __forceinline__ void addBondedSlotsOfWarp(const GbEvalArgs& a, int atom, int warp,
-                                                     double v[kGbSlotValues]) {
+/// Component `value` (0..2) of the bonded gradient slots of `atom` (d_atomSlots[offsets[atom]
+/// ..]), warp w taking slots w, w + kGbReduceWarps, ... in that order, added into sum; the indices
+/// and values of kGbSlotLoadAhead slots are loaded before they are added.
+__device__ __forceinline__ double addBondedSlotsOfWarp(const GbEvalArgs& a, int atom, int warp,
+                                                       int value, double sum) {
   const int end = a.d_atomSlotOffsets[atom + 1];
   for (int first = a.d_atomSlotOffsets[atom] + warp; first < end;
        first += kGbSlotLoadAhead * kGbReduceWarps) {
-    long long slot[kGbSlotLoadAhead];
+    int slot[kGbSlotLoadAhead];
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u) {
       const int k = first + u * kGbReduceWarps;
       slot[u] = k < end ? a.d_atomSlots[k] : -1;
     }
-    double loaded[kGbSlotLoadAhead][3];
+    double loaded[kGbSlotLoadAhead];
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u)
-#pragma unroll
-      for (int c = 0; c < 3; ++c) loaded[u][c] = slot[u] >= 0 ? a.d_slotGradient[3 * slot[u] + c] : 0.0;
+      loaded[u] = slot[u] >= 0 ? a.d_slotGradient[3LL * slot[u] + value] : 0.0;
 #pragma unroll
     for (int u = 0; u < kGbSlotLoadAhead; ++u)
-      if (slot[u] >= 0)
-#pragma unroll
-        for (int c = 0; c < 3; ++c) v[c] += loaded[u][c];
+      if (slot[u] >= 0) sum += loaded[u];
   }
+  return sum;
 }
 
 /// Adds the warp partials v of the block's kGbReduceWarps warps in warp order; the result is in
-/// warp 0's v (the other warps' v are unchanged). Every thread of the block calls it.
-__device__ void combineWarps(double v[kGbSlotValues], int warp, int lane) {
-  __shared__ double partial[kGbReduceWarps][kGbSlotValues][kGbTile];
-  for (int c = 0; c < kGbSlotValues; ++c) partial[warp][c][lane] = v[c];
+/// lane `lane` of warp 0 (other warps get 0). Every thread of the block calls it.
+__device__ __forceinline__ double combineWarps(double v, int warp, int lane) {
+  __shared__ double partial[kGbReduceWarps][kGbTile];
+  partial[warp][lane] = v;
   __syncthreads();
-  if (warp != 0) return;
-  for (int c = 0; c < kGbSlotValues; ++c) {
-    double sum = 0.0;
-    for (int w = 0; w < kGbReduceWarps; ++w) sum += partial[w][c][lane];
-    v[c] = sum;
-  }
+  if (warp != 0) return 0.0;
+  double sum = 0.0;
+#pragma unroll
+  for (int w = 0; w < kGbReduceWarps; ++w) sum += partial[w][lane];
+  return sum;
 }
 
+/// The 8 energy components (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB) by one
+/// block: warp c < 8 sums component c, lanes strided, then a fixed-order warp sum; then thread 0
+/// writes their total. Every thread of the block calls it. Every term is known once the pair grid
+/// (bonded and pair blocks) has run.
+__device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
+  static_assert(kGbReduceWarps >= 8, "one warp per energy component");
+  __shared__ double component[8];
+  if (warp < 8) {
+    const GbBondedBlocks& b = a.bondedBlocks;
+    const double* bonded = a.d_bondedBlockEnergy;
+    const int angles = b.bonds, dihedrals = angles + b.angles, pairs = dihedrals + b.dihedrals;
+    const int pairBlocks = a.layout.taskCount * a.layout.parts;
+    // (values, first, last, stride, offset) of the component's terms; EGB adds a second set below.
+    const double* values = a.d_pairBlockEnergy;
+    int first = 0, last = pairBlocks, stride = 3, offset = warp - 3;
+    if (warp < 3 || warp == 5 || warp == 6) {
+      const int bounds[4] = {0, angles, dihedrals, pairs};
+      values = bonded;
+      stride = 2;
+      first = warp < 3 ? bounds[warp] : pairs;
+      last = warp < 2 ? bounds[warp + 1] : (warp == 2 ? pairs : pairs + b.pairs14);
+      offset = warp == 6 ? 1 : 0;
+    } else if (warp == 7) {
+      offset = 2;
+    }
+    double partial = 0.0;
+#pragma unroll 4
+    for (int k = first + lane; k < last; k += kGbTile)
+      partial += values[static_cast<long long>(stride) * k + offset];
+    if (warp == 7)
+      for (int t = lane; t < a.layout.tiles; t += kGbTile) partial += a.d_tileSelfEnergy[t];
+    partial = warpSum(partial);
+    if (lane == 0) {
+      a.d_energy[warp] = partial;
+      component[warp] = partial;
+    }
+  }
+  __syncthreads();
+  // Left to right, as AmberEnergyBreakdown::total() adds them on the host.
+  if (threadIdx.x == 0)
+    *a.d_total = component[0] + component[1] + component[2] + component[3] + component[4] +
+                 component[5] + component[6] + component[7];
+}
+
+/// Block (tile, value) of the pair slot sums for value < kGbSlotValues: dE/dx, dE/dy, dE/dz of the
+/// pair terms, or dE/dB (then dE/dI_i = (dE/dB_i + self) dB_i/dI_i); the last block sums the
+/// energy components (they need nothing later than the pair grid).
 __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
     gbPairReduceKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
-  const int tile = blockIdx.x;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
-  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
-  addSlotsOfWarp(a.layout, a.d_rowSlots, a.d_columnSlots, tile, lane, warp, kGbSlotValues, v);
-  combineWarps(v, warp, lane);
+  const int block = static_cast<int>(blockIdx.x);
+  if (block == a.layout.tiles * kGbSlotValues) {
+    sumEnergyComponents(a, warp, lane);
+    return;
+  }
+  const int tile = block / kGbSlotValues, value = block % kGbSlotValues;
+  const double v = combineWarps(
+      sumSlotsOfWarp(a.layout, a.d_rowSlots, a.d_columnSlots, tile, lane, warp, value), warp, lane);
   const int atom = tile * kGbTile + lane;
   if (warp != 0 || atom >= static_cast<int>(a.atoms)) return;
-  for (int c = 0; c < 3; ++c) a.d_pairGradient[3 * atom + c] = v[c];
-  a.d_dEdSum[atom] = (v[3] + a.d_selfDEdB[atom]) * a.d_dBornDSum[atom];
+  if (value < 3)
+    a.d_pairGradient[3 * atom + value] = v;
+  else
+    a.d_dEdSum[atom] = (v + a.d_selfDEdB[atom]) * a.d_dBornDSum[atom];
 }
 
 // ---- 4: chain rule through the Born radii, and the final gradient --------------------------
@@ -642,6 +689,7 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     gbChainPairsKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
@@ -672,8 +720,10 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     sI = Real(a.params.d_screened[i]);
     dEdSumI = Real(a.d_dEdSum[i]);
   }
-  GbTileBox rowBox{};
-  if (rowTile) rowBox = a.d_tileBox[row];
+  // The row boxes in shared memory, not in 12 registers per thread (occupancy); read after the
+  // first barrier of the column loop.
+  __shared__ GbTileBox sRowBox[kGbPairWarps];
+  if (rowTile && lane == 0) sRowBox[warp] = a.d_tileBox[row];
   const Real rgbmax = Real(a.model.rgbmax);
   const double cutoff2 = a.descreenCutoff * a.descreenCutoff;
   const Real cut2 = Real(cutoff2);
@@ -681,7 +731,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   double gx = 0.0, gy = 0.0, gz = 0.0;
   Real tgx = Real(0), tgy = Real(0), tgz = Real(0);
 
-  for (int column = chunk * layout.chunk; column <= chunkLastTile(layout, chunk); ++column) {
+  for (int column = chunk * layout.chunk; column <= gbChunkLastTile(layout, chunk); ++column) {
     const double* origin = a.d_x + 3 * column * kGbTile;
     const double ox = origin[0], oy = origin[1], oz = origin[2];
     if (threadIdx.x < kGbTile) {
@@ -698,7 +748,8 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     for (int c = 0; c < 3; ++c) sAcc[warp][c][lane] = Real(0);
     __syncthreads();
     // The same for the whole warp.
-    const bool near = rowTile && row <= column && boxesNear(rowBox, a.d_tileBox[column], cutoff2);
+    const bool near =
+        rowTile && row <= column && boxesNear(sRowBox[warp], a.d_tileBox[column], cutoff2);
     if (near) {
       const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
       if constexpr (kTileSums) tgx = tgy = tgz = Real(0);
@@ -710,10 +761,13 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
           const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
           const Real r2 = dx * dx + dy * dy + dz * dz;
           if (r2 <= cut2) {
+            // One reciprocal of r for both directions and the 1/r of dE/dr (the derivative-only
+            // twin of amberDescreening multiplies where it divides).
             const Real r = sqrt(r2);
-            const Real dIij = amberDescreening<Real>(r, rhoI, sScreened[m], rgbmax).dValueDr;
-            const Real dIji = amberDescreening<Real>(r, sRho[m], sI, rgbmax).dValueDr;
-            const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) / r;
+            const Real ir = Real(1) / r;
+            const Real dIij = amberDescreeningDerivative<Real>(r, ir, rhoI, sScreened[m], rgbmax);
+            const Real dIji = amberDescreeningDerivative<Real>(r, ir, sRho[m], sI, rgbmax);
+            const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) * ir;
             const Real fx = dEdrOverR * dx, fy = dEdrOverR * dy, fz = dEdrOverR * dz;
             tgx += fx;
             tgy += fy;
@@ -756,66 +810,24 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   }
 }
 
-/// The 8 energy components (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB) by one
-/// block of kGbReduceWarps warps: warp c sums component c, lanes strided, then a fixed-order warp
-/// sum; then thread 0 writes their total. Every thread of the block calls it.
-__device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
-  static_assert(kGbReduceWarps == 8, "one warp per energy component");
-  const GbBondedBlocks& b = a.bondedBlocks;
-  const double* bonded = a.d_bondedBlockEnergy;
-  const int angles = b.bonds, dihedrals = angles + b.angles, pairs = dihedrals + b.dihedrals;
-  const int pairBlocks = a.layout.taskCount * a.layout.parts;
-  // (values, first, last, stride, offset) of the component's terms; EGB adds a second set below.
-  const double* values = a.d_pairBlockEnergy;
-  int first = 0, last = pairBlocks, stride = 3, offset = warp - 3;
-  if (warp < 3 || warp == 5 || warp == 6) {
-    const int bounds[4] = {0, angles, dihedrals, pairs};
-    values = bonded;
-    stride = 2;
-    first = warp < 3 ? bounds[warp] : pairs;
-    last = warp < 2 ? bounds[warp + 1] : (warp == 2 ? pairs : pairs + b.pairs14);
-    offset = warp == 6 ? 1 : 0;
-  } else if (warp == 7) {
-    offset = 2;
-  }
-  double partial = 0.0;
-  for (int k = first + lane; k < last; k += kGbTile)
-    partial += values[static_cast<long long>(stride) * k + offset];
-  if (warp == 7)
-    for (int t = lane; t < a.layout.tiles; t += kGbTile) partial += a.d_tileSelfEnergy[t];
-  partial = warpSum(partial);
-  __shared__ double component[kGbReduceWarps];
-  if (lane == 0) {
-    a.d_energy[warp] = partial;
-    component[warp] = partial;
-  }
-  __syncthreads();
-  // Left to right, as AmberEnergyBreakdown::total() adds them on the host.
-  if (threadIdx.x == 0)
-    *a.d_total = component[0] + component[1] + component[2] + component[3] + component[4] +
-                 component[5] + component[6] + component[7];
-}
-
-/// The final gradient of each atom: pair terms + chain rule (slot sums) + bonded slots; one block
-/// per tile, warp w adds chain slot items and bonded slots w, w + kGbReduceWarps, ...; the last
-/// block to finish sums the energy components.
+/// The final gradient: pair terms + chain rule (slot sums) + bonded slots, one block per tile and
+/// Cartesian component; warp w adds chain slot items w, w + kGbReduceWarps, ... and then bonded
+/// slots likewise, and the warps meet in warp order.
 __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
     gbAssembleGradientKernel(GbEvalArgs batchArgs) {
+  awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
-  const int tile = blockIdx.x;
+  const int tile = static_cast<int>(blockIdx.x) / 3, value = static_cast<int>(blockIdx.x) % 3;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int atom = tile * kGbTile + lane;
   const bool active = atom < static_cast<int>(a.atoms);
-  double v[kGbSlotValues] = {0.0, 0.0, 0.0, 0.0};
-  addSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, 3, v);
-  if (active) addBondedSlotsOfWarp(a, atom, warp, v);
-  combineWarps(v, warp, lane);
-  if (warp == 0 && active)
-    for (int c = 0; c < 3; ++c) a.d_g[3 * atom + c] = a.d_pairGradient[3 * atom + c] + v[c];
-  if (lastBlockToArrive(a.d_energyTicket, static_cast<unsigned>(a.layout.tiles)))
-    sumEnergyComponents(a, warp, lane);
+  double v =
+      sumSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, value);
+  if (active) v = addBondedSlotsOfWarp(a, atom, warp, value, v);
+  v = combineWarps(v, warp, lane);
+  if (warp == 0 && active) a.d_g[3 * atom + value] = a.d_pairGradient[3 * atom + value] + v;
 }
 
 unsigned int blocksFor(long long items, int perBlock) {
@@ -837,7 +849,7 @@ GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts) {
   l.parts = parts;
   for (int b = 0; b < l.rowBlocks; ++b)
     for (int c = 0; c < l.chunks; ++c)
-      if (pairTaskExists(l, b, c)) ++l.taskCount;
+      if (gbPairTaskExists(l, b, c)) ++l.taskCount;
   return l;
 }
 
@@ -886,7 +898,7 @@ GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
   l.bondedBlockEnergy = take(2LL * bondedBlocks.total());
   l.components = take(8);
   l.stride = next;
-  l.tickets = tiles + 1;
+  l.tickets = tiles;
   return l;
 }
 
@@ -912,11 +924,32 @@ void bindGbScratch(GbEvalArgs& a, const GbScratchLayout& l, double* scratch, uns
   a.bonded.d_slotGradient = scratch + l.slotGradient;
   a.bonded.d_blockEnergy = scratch + l.bondedBlockEnergy;
   a.d_tileTickets = tickets;
-  a.d_energyTicket = tickets + (l.tickets - 1);
 }
 
+namespace {
+
+/// One kernel of the sequence; `programmatic`: may start while the previous kernel in the stream
+/// runs (its blocks wait in awaitPreviousKernel).
+void launchGbKernel(void (*kernel)(GbEvalArgs), unsigned blocks, unsigned structures, int threads,
+                    cudaStream_t stream, bool programmatic, const GbEvalArgs& a) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks, structures);
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attribute;
+  config.numAttrs = programmatic ? 1 : 0;
+  LANDSCAPE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a));
+}
+
+}  // namespace
+
 template <typename Real>
-void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream) {
+void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream,
+                            bool programmatic) {
   const GbPairLayout& l = args.layout;
   const unsigned boxBlocks = blocksFor(l.tiles, 4);
   const unsigned bornBlocks =
@@ -924,30 +957,29 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   const unsigned pairBlocks =
       static_cast<unsigned>(args.bondedBlocks.total() + l.taskCount * l.parts);
   const unsigned chainBlocks = static_cast<unsigned>(l.taskCount * l.parts);
-  const unsigned tileBlocks = static_cast<unsigned>(l.tiles);
+  const unsigned pairSumBlocks = static_cast<unsigned>(l.tiles * kGbSlotValues + 1);
+  const unsigned assembleBlocks = static_cast<unsigned>(l.tiles * 3);
   GbEvalArgs a = args;
   for (std::size_t first = 0; first < batch; first += kGbMaxGridY) {
     const unsigned count =
         static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
     a.batch.first = static_cast<long long>(first);
-    gbTileBoxesKernel<<<dim3(boxBlocks, count), 4 * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbBornRadiiKernel<Real><<<dim3(bornBlocks, count), kGbGatherWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbPairsKernel<Real><<<dim3(pairBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbPairReduceKernel<<<dim3(tileBlocks, count), kGbReduceWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbChainPairsKernel<Real>
-        <<<dim3(chainBlocks, count), kGbPairWarps * kGbTile, 0, stream>>>(a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
-    gbAssembleGradientKernel<<<dim3(tileBlocks, count), kGbReduceWarps * kGbTile, 0, stream>>>(
-        a);
-    LANDSCAPE_CUDA_CHECK_LAUNCH();
+    // The first kernel follows whatever the caller enqueued before, in the ordinary way.
+    launchGbKernel(gbTileBoxesKernel, boxBlocks, count, 4 * kGbTile, stream, false, a);
+    launchGbKernel(gbBornRadiiKernel<Real>, bornBlocks, count, kGbGatherWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbPairsKernel<Real>, pairBlocks, count, kGbPairWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbPairReduceKernel, pairSumBlocks, count, kGbReduceWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbChainPairsKernel<Real>, chainBlocks, count, kGbPairWarps * kGbTile, stream,
+                   programmatic, a);
+    launchGbKernel(gbAssembleGradientKernel, assembleBlocks, count, kGbReduceWarps * kGbTile,
+                   stream, programmatic, a);
   }
 }
 
-template void launchGbEnergyGradient<double>(const GbEvalArgs&, std::size_t, cudaStream_t);
-template void launchGbEnergyGradient<float>(const GbEvalArgs&, std::size_t, cudaStream_t);
+template void launchGbEnergyGradient<double>(const GbEvalArgs&, std::size_t, cudaStream_t, bool);
+template void launchGbEnergyGradient<float>(const GbEvalArgs&, std::size_t, cudaStream_t, bool);
 
 }  // namespace landscape

@@ -1,6 +1,7 @@
 #pragma once
 // Drivers for the AMBER-GB CUDA kernels (gpu/BatchedAmberGbCuda owns the buffers and calls
-// launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included only from .cu files.
+// launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included from .cu files and from
+// the layout test (g++ compiles it).
 //
 // One launch sequence evaluates B structures of one topology: every kernel's grid is
 // (blocks of one structure) x (structures), blockIdx.y + GbBatchArgs::first naming the structure,
@@ -27,13 +28,15 @@
 //                         pairs), LJ and Coulomb (pairs not excluded, bitmask per tile pair); a
 //                         block of kGbPairWarps warps takes kGbPairWarps row tiles x a chunk of
 //                         column tiles x one part of the 32 rotation steps (layout.parts);
-//                         then the pair slot sums: one block per tile sums each atom's pair slots
-//                         (warps over the slots, then warp order) and forms dE/dI_i
+//                         then the pair slot sums: one block per tile and value (dE/dx, dE/dy,
+//                         dE/dz, dE/dB) sums each atom's pair slots (lanes = the tile's atoms,
+//                         kGbReduceWarps warps over the slot items, then warp order) and forms
+//                         dE/dI_i; one more block of that grid sums the 8 energy components, one
+//                         warp per component, and their total (the energy)
 //   4 chain rule          dE/dB through the Born radii: the pair grid of step 3 again, each pair
 //                         within the descreening cutoff once (far tile pairs skipped by their
-//                         boxes); then one block per tile sums pair, chain-rule and bonded slots:
-//                         the final gradient; the last of those blocks (ticket) sums the 8 energy
-//                         components, one warp per component, and their total (the energy)
+//                         boxes); then one block per tile and Cartesian component sums pair,
+//                         chain-rule and bonded slots: the final gradient
 // Determinism: no atomics in any sum (the only atomics are the ticket counters that elect the
 // block which finishes a sum; it adds the partials in index order, whichever block it is); every
 // sum has an order fixed by the tiling, so two runs give identical bits (the order depends on the
@@ -54,7 +57,9 @@ constexpr int kGbTile = 32;       ///< atoms per tile (one warp)
 constexpr int kGbPairWarps = 8;   ///< row tiles per block of the pair kernel
 /// Warps per block of the Born-radius kernel; the blocks of one row tile share its work units.
 constexpr int kGbGatherWarps = 16;
-constexpr int kGbReduceWarps = 8;  ///< warps per block (one tile) of the per-atom slot sums
+/// Warps per block of the per-atom slot sums (one block per tile and value: lanes are the tile's
+/// atoms, warps take the slot items in turn).
+constexpr int kGbReduceWarps = 16;
 constexpr int kGbBondedBlock = 256;  ///< threads per block of the bonded kernel
 constexpr int kGbSlotValues = 4;     ///< per atom and slot of the pair kernel: dE/dx, dE/dy, dE/dz, dE/dB
 
@@ -92,6 +97,42 @@ struct GbPairLayout {
 
 /// Builds the layout for N atoms, the chosen chunk length and step parts.
 GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts);
+
+/// Last column tile of chunk c.
+__host__ __device__ inline int gbChunkLastTile(const GbPairLayout& l, int c) {
+  const int last = c * l.chunk + l.chunk - 1;
+  return last < l.tiles - 1 ? last : l.tiles - 1;
+}
+
+/// A task (row block b, chunk c) exists when the chunk reaches the block's first row tile.
+__host__ __device__ inline bool gbPairTaskExists(const GbPairLayout& l, int b, int c) {
+  return gbChunkLastTile(l, c) >= b * kGbPairWarps;
+}
+
+/// The pair-grid slot items of one tile, as the per-atom sums read them: item j < rowCount is the
+/// row slot of (chunk firstChunk + j / S, part j % S), item rowCount + j the column slot of
+/// (row block j / S, part j % S); exactly the items of the tasks that exist (the tasks a row tile
+/// meets are chunks firstChunk.. of its row block, those a column tile meets are row blocks
+/// 0..lastRowBlock of its chunk). In the slot arrays an item is kGbSlotValues x 32 doubles and a
+/// tile's items are consecutive, so item j starts at rowBase + j x 128 (column: columnBase + ...).
+struct GbTileSlotItems {
+  long long rowBase = 0;  ///< doubles into the row-slot array
+  int rowCount = 0;
+  long long columnBase = 0;  ///< doubles into the column-slot array
+  int columnCount = 0;
+};
+
+__host__ __device__ inline GbTileSlotItems gbTileSlotItems(const GbPairLayout& l, int tile) {
+  const long long item = static_cast<long long>(kGbSlotValues) * kGbTile;
+  const int firstChunk = (tile / kGbPairWarps) * kGbPairWarps / l.chunk;
+  const int lastRowBlock = gbChunkLastTile(l, tile / l.chunk) / kGbPairWarps;
+  GbTileSlotItems s;
+  s.rowBase = (static_cast<long long>(tile) * l.chunks + firstChunk) * l.parts * item;
+  s.rowCount = (l.chunks - firstChunk) * l.parts;
+  s.columnBase = static_cast<long long>(tile) * l.rowBlocks * l.parts * item;
+  s.columnCount = (lastRowBlock + 1) * l.parts;
+  return s;
+}
 
 /// The Born-radius gather: the work of a row tile is T x columnParts units (column tile J, part q
 /// of its 32 atoms), shared by blocksPerTile x kGbGatherWarps warps (unit u goes to warp
@@ -151,7 +192,7 @@ struct GbScratchLayout {
   long long bondedBlockEnergy = 0;  ///< 2 x bonded blocks (at least 1)
   long long components = 0;       ///< 8
   long long stride = 0;           ///< doubles per structure
-  long long tickets = 0;          ///< ticket counters per structure: T tiles + 1 energy
+  long long tickets = 0;          ///< ticket counters per structure: T (Born radii)
 };
 
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
@@ -189,7 +230,6 @@ struct GbEvalArgs {
   GbTileBox* d_tileBox = nullptr;     ///< T
   double* d_bornPartial = nullptr;    ///< T x P x 32: block partials of I_i
   unsigned* d_tileTickets = nullptr;  ///< T, zero between kernels (the last block resets)
-  unsigned* d_energyTicket = nullptr; ///< 1, zero between kernels
   double* d_born = nullptr;           ///< N, A
   double* d_dBornDSum = nullptr;      ///< N, A^2
   double* d_tileSelfEnergy = nullptr; ///< T: GB self energy of each tile, kcal/mol
@@ -221,8 +261,12 @@ void bindGbScratch(GbEvalArgs& args, const GbScratchLayout& layout, double* scra
 
 /// Energy + gradient of structures [0, batch) (args.d_x, d_g, d_total, the scratch bound, the
 /// active mask in args.batch.d_active), enqueued on `stream`: six kernels per kGbMaxGridY
-/// structures, no host synchronisation.
+/// structures, no host synchronisation. `programmatic` (compute capability 9.0 and later):
+/// kernels 2-6 are launched with programmatic stream serialisation, so that each may start while
+/// the one before it finishes (every kernel waits for its predecessor before it touches global
+/// memory: the same arithmetic, the same bits).
 template <typename Real>
-void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream);
+void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStream_t stream,
+                            bool programmatic);
 
 }  // namespace landscape

@@ -127,6 +127,63 @@ void requireArrays(std::size_t batch, const void* x, const void* g, const void* 
 
 constexpr std::size_t kHeadroomBytes = std::size_t(64) << 20;  // left free for other users
 
+/// Argument sets whose launch sequences are kept as executable graphs, and argument sets
+/// remembered as seen once (a set becomes a graph on its second use, so callers that pass fresh
+/// arrays every time never pay for a capture).
+constexpr std::size_t kMaxGraphs = 8;
+constexpr std::size_t kMaxSeen = 8;
+
+/// What a captured launch sequence bakes in besides the scratch: the caller's arrays and B.
+struct LaunchKey {
+  const double* x = nullptr;
+  double* g = nullptr;
+  double* energy = nullptr;
+  const std::uint8_t* active = nullptr;
+  std::size_t batch = 0;
+  bool operator==(const LaunchKey& o) const {
+    return x == o.x && g == o.g && energy == o.energy && active == o.active && batch == o.batch;
+  }
+};
+
+struct LaunchGraph {
+  LaunchKey key;
+  cudaGraphExec_t exec = nullptr;
+};
+
+/// Whether work enqueued on `stream` now would be captured into someone else's graph (the round
+/// engine captures its rounds, potential calls included): then the kernels are launched plainly.
+bool streamCapturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t queried = cudaStreamIsCapturing(stream, &status);
+  if (queried != cudaSuccess) {
+    (void)cudaGetLastError();  // the plain launches that follow report the stream's state
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
+template <typename Real>
+cudaGraphExec_t captureLaunches(const GbEvalArgs& args, std::size_t batch, cudaStream_t capture,
+                                bool programmatic) {
+  LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal));
+  try {
+    launchGbEnergyGradient<Real>(args, batch, capture, programmatic);
+  } catch (...) {
+    cudaGraph_t partial = nullptr;
+    (void)cudaStreamEndCapture(capture, &partial);
+    if (partial) (void)cudaGraphDestroy(partial);
+    (void)cudaGetLastError();
+    throw;
+  }
+  cudaGraph_t graph = nullptr;
+  LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(capture, &graph));
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+  (void)cudaGraphDestroy(graph);
+  LANDSCAPE_CUDA_CHECK(made);
+  return exec;
+}
+
 }  // namespace
 
 struct BatchedAmberGbCuda::DeviceState {
@@ -157,6 +214,71 @@ struct BatchedAmberGbCuda::DeviceState {
   // Staging of the host entry point.
   DeviceBuffer<double> x, g, energy;
   DeviceBuffer<std::uint8_t> active;
+
+  // The launch sequence as CUDA graphs (one launch instead of six), most recently used last.
+  bool useGraphs = true;
+  // Programmatic dependent launches (compute capability >= 9.0 only).
+  bool programmaticSupported = false;
+  bool programmatic = false;
+  std::vector<LaunchGraph> graphs;
+  std::vector<LaunchKey> seen;  // plain-launched argument sets, oldest first
+  std::size_t graphsCaptured = 0;
+  cudaStream_t captureStream = nullptr;
+
+  // breakdown()'s copy lands in page-locked memory (a short synchronous round trip).
+  double* hostComponents = nullptr;
+
+  DeviceState() = default;
+  DeviceState(const DeviceState&) = delete;
+  DeviceState& operator=(const DeviceState&) = delete;
+  ~DeviceState() {
+    dropGraphs();
+    if (captureStream) (void)cudaStreamDestroy(captureStream);
+    if (hostComponents) (void)cudaFreeHost(hostComponents);
+  }
+
+  /// Forgets every graph (they hold the scratch pointers); launches in flight finish.
+  void dropGraphs() {
+    for (LaunchGraph& graph : graphs) (void)cudaGraphExecDestroy(graph.exec);
+    graphs.clear();
+    seen.clear();
+  }
+
+  /// The graph of `key`, captured now if the key was seen before; nullptr: launch plainly.
+  template <typename Real>
+  cudaGraphExec_t graphFor(const LaunchKey& key, const GbEvalArgs& args) {
+    for (std::size_t k = 0; k < graphs.size(); ++k)
+      if (graphs[k].key == key) {
+        std::rotate(graphs.begin() + static_cast<std::ptrdiff_t>(k),
+                    graphs.begin() + static_cast<std::ptrdiff_t>(k) + 1, graphs.end());
+        return graphs.back().exec;
+      }
+    const auto before = std::find(seen.begin(), seen.end(), key);
+    if (before == seen.end()) {
+      if (seen.size() == kMaxSeen) seen.erase(seen.begin());
+      seen.push_back(key);
+      return nullptr;
+    }
+    seen.erase(before);
+    if (!captureStream)
+      LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&captureStream, cudaStreamNonBlocking));
+    cudaGraphExec_t exec = nullptr;
+    try {
+      exec = captureLaunches<Real>(args, key.batch, captureStream, programmatic);
+    } catch (const std::runtime_error&) {
+      // A runtime or driver that cannot capture or instantiate the sequence: plain launches from
+      // now on (they report any real launch error themselves).
+      useGraphs = false;
+      return nullptr;
+    }
+    if (graphs.size() == kMaxGraphs) {
+      (void)cudaGraphExecDestroy(graphs.front().exec);
+      graphs.erase(graphs.begin());
+    }
+    graphs.push_back({key, exec});
+    ++graphsCaptured;
+    return exec;
+  }
 
   std::size_t bytesPerStructure() const {
     return static_cast<std::size_t>(scratchLayout.stride) * sizeof(double) +
@@ -254,6 +376,13 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.bonded.angles = static_cast<int>(t.angles.size());
   a.bonded.dihedrals = static_cast<int>(t.dihedrals.size());
   a.bonded.pairs14 = static_cast<int>(t.pairs14.size());
+  LANDSCAPE_CUDA_CHECK(
+      cudaMallocHost(reinterpret_cast<void**>(&d.hostComponents), 8 * sizeof(double)));
+  int device = 0, major = 0;
+  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+  LANDSCAPE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  d.programmaticSupported = major >= 9;
+  d.programmatic = d.programmaticSupported;
   reserve(reserveBatch);
 }
 
@@ -301,6 +430,8 @@ void BatchedAmberGbCuda::reserve(std::size_t batch) {
   d.tickets = DeviceBuffer<unsigned>(batch * static_cast<std::size_t>(d.scratchLayout.tickets));
   d.tickets.zero();
   LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's next launch
+  // The graphs point at the old arenas.
+  d.dropGraphs();
   bindGbScratch(d.args, d.scratchLayout, d.scratch.data(), d.tickets.data());
   d.reservedBatch = batch;
 }
@@ -317,11 +448,39 @@ void BatchedAmberGbCuda::energyGradientDevice(std::size_t batch, const double* d
   a.d_total = d_energy;
   a.bonded.d_x = d_x;
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (m_precision == Precision::Double)
-    launchGbEnergyGradient<double>(a, batch, s);
+  const bool isDouble = m_precision == Precision::Double;
+  DeviceState& d = *m_device;
+  if (d.useGraphs && batch <= static_cast<std::size_t>(kGbMaxGridY) && !streamCapturing(s)) {
+    const LaunchKey key{d_x, d_g, d_energy, d_active, batch};
+    const cudaGraphExec_t exec = isDouble ? d.graphFor<double>(key, a) : d.graphFor<float>(key, a);
+    if (exec) {
+      LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, s));
+      return;
+    }
+  }
+  if (isDouble)
+    launchGbEnergyGradient<double>(a, batch, s, d.programmatic);
   else
-    launchGbEnergyGradient<float>(a, batch, s);
+    launchGbEnergyGradient<float>(a, batch, s, d.programmatic);
 }
+
+void BatchedAmberGbCuda::setProgrammaticLaunches(bool on) {
+  DeviceState& d = *m_device;
+  const bool next = on && d.programmaticSupported;
+  if (next != d.programmatic) d.dropGraphs();  // captured with the other launch kind
+  d.programmatic = next;
+}
+
+bool BatchedAmberGbCuda::programmaticLaunches() const { return m_device->programmatic; }
+
+void BatchedAmberGbCuda::setGraphLaunches(bool on) {
+  m_device->useGraphs = on;
+  if (!on) m_device->dropGraphs();
+}
+
+bool BatchedAmberGbCuda::graphLaunches() const { return m_device->useGraphs; }
+
+std::size_t BatchedAmberGbCuda::graphsCaptured() const { return m_device->graphsCaptured; }
 
 // Only the active structures' rows cross the bus, in runs of consecutive active structures.
 void BatchedAmberGbCuda::energyGradient(std::size_t batch, const double* x, double* g,
@@ -356,11 +515,15 @@ AmberEnergyBreakdown BatchedAmberGbCuda::breakdown(std::size_t b) const {
   if (b >= d.reservedBatch)
     throw std::out_of_range("batched AMBER-GB on cuda: structure " + std::to_string(b) +
                             " is beyond the " + std::to_string(d.reservedBatch) + " reserved");
-  double e[8];
-  LANDSCAPE_CUDA_CHECK(cudaMemcpy(
-      e, d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
-             static_cast<std::size_t>(d.scratchLayout.components),
-      sizeof e, cudaMemcpyDeviceToHost));
+  // On the legacy stream, then a wait for it: ordered after (and reporting faults of) every
+  // evaluation enqueued on blocking streams, as a cudaMemcpy would be.
+  double* e = d.hostComponents;
+  LANDSCAPE_CUDA_CHECK(
+      cudaMemcpyAsync(e,
+                      d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
+                          static_cast<std::size_t>(d.scratchLayout.components),
+                      8 * sizeof(double), cudaMemcpyDeviceToHost, cudaStreamLegacy));
+  LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   return AmberEnergyBreakdown{e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]};
 }
 

@@ -15,8 +15,15 @@
 // The device entry point enqueues six kernels per 65535 structures on the given stream and never
 // synchronises with the host, except when the batch is larger than any before it: then the scratch
 // grows first (cudaMalloc/cudaFree, which synchronise); reserve() or the constructor's
-// `reserveBatch` does that beforehand. CUDA-free header (pimpl); exists only in CUDA builds.
-// Not thread-safe.
+// `reserveBatch` does that beforehand. The six launches go out as one CUDA graph launch when the
+// same arrays and batch size (B <= 65535) come a second time: the object keeps the executable
+// graphs of up to 8 such argument sets (captured on a stream of its own, dropped when the scratch
+// grows); a stream that is itself being captured (the round engine's graph) gets plain launches,
+// and a capture that fails turns graphs off for the object (graphLaunches() then says false).
+// Graph and plain launches run the same kernels on the same arguments: the same bits. On compute
+// capability 9.0+ the kernels after the first are programmatic dependent launches (each starts
+// while its predecessor finishes and waits for it before touching memory).
+// CUDA-free header (pimpl); exists only in CUDA builds. Not thread-safe.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -90,6 +97,18 @@ class BatchedAmberGbCuda : public BatchedPotential {
   AmberGbCudaLayout layout() const { return m_layout; }
   /// Column tiles per block of the pair kernel (part of the fixed summation order).
   int pairChunk() const;
+
+  /// Graph launches of repeated argument sets on (default) or off (every call launches the six
+  /// kernels; turning off drops the graphs held).
+  void setGraphLaunches(bool on);
+  bool graphLaunches() const;
+  /// Graphs captured over the object's life (for tests and benchmarks).
+  std::size_t graphsCaptured() const;
+  /// Programmatic dependent launches of kernels 2-6 (each may start while the one before it
+  /// finishes; gpu/AmberGbKernels.cuh): on by default on devices of compute capability 9.0 and
+  /// later (elsewhere it stays off). Same bits either way; turning it on or off drops the graphs.
+  void setProgrammaticLaunches(bool on);
+  bool programmaticLaunches() const;
 
  private:
   AmberGbParams m_params;

@@ -294,6 +294,98 @@ LANDSCAPE_HD AmberDescreeningT<Real> amberDescreening(Real r, Real rhoI, Real sj
   return {Real(0), Real(0)};
 }
 
+/// I_ij of amberDescreening alone (same branches, same expressions up to rounding), for the GPU
+/// Born-radius pass: the caller passes ir = 1/r, computed once for all branches, and the branches
+/// multiply by reciprocals (1/(r - s), 1/(r^2 - s^2), 1/rho; 1/rgbmax and 1/rho are
+/// loop-invariant in the Born pass) where the full function divides. Agrees with
+/// amberDescreening(...).value to a few ulps of the terms (tests/AmberGbTest.cpp).
+template <typename Real>
+LANDSCAPE_HD Real amberDescreeningValue(Real r, Real ir, Real rhoI, Real sj, Real rgbmax) {
+  const Real s2 = sj * sj;
+  const Real r2 = r * r;
+  if (r > rgbmax + sj) return Real(0);
+  if (r > rgbmax - sj) {
+    const Real rm = r - sj;
+    const Real irgb = Real(1) / rgbmax;
+    const Real f = Real(1) + Real(2) * r / rm + (r2 - Real(4) * rgbmax * r - s2) * irgb * irgb +
+                   Real(2) * log(rm * irgb);
+    return Real(0.125) * f * ir;
+  }
+  if (r > Real(4) * sj) {
+    const Real ir2 = ir * ir;
+    const Real t = s2 * ir2;
+    const Real s3r4 = s2 * sj * ir2 * ir2;
+    const Real series = Real(1.0 / 3.0) +
+                        t * (Real(2.0 / 5.0) +
+                             t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
+    return s3r4 * series;
+  }
+  if (r > rhoI + sj) {
+    const Real lg = log((r - sj) / (r + sj));
+    return Real(0.5) * (sj / (r2 - s2) + Real(0.5) * lg * ir);
+  }
+  if (r > fabs(rhoI - sj)) {
+    const Real irho = Real(1) / rhoI;
+    const Real theta = (r2 + rhoI * rhoI - s2) * Real(0.5) * irho * ir;
+    const Real u = Real(1) / (r + sj);
+    const Real lg = log(rhoI * u);
+    return Real(0.25) * ((Real(2) - theta) * irho - u + lg * ir);
+  }
+  if (rhoI < sj) {
+    const Real lg = log((sj - r) / (sj + r));
+    return Real(0.5) * (sj / (r2 - s2) + Real(2) / rhoI + Real(0.5) * lg * ir);
+  }
+  return Real(0);
+}
+
+/// dI_ij/dr of amberDescreening alone (same branches, same expressions up to rounding), for the
+/// GPU chain-rule pass, which needs no value: the caller passes ir = 1/r (shared by the two
+/// directions of a pair) and the branches multiply by reciprocals instead of dividing (one
+/// division where amberDescreening's derivative has up to five). rgbmax is loop-invariant, so
+/// its reciprocal is hoisted by the compiler. Agrees with amberDescreening(...).dValueDr to a few
+/// ulps of the terms (tests/AmberGbTest.cpp).
+template <typename Real>
+LANDSCAPE_HD Real amberDescreeningDerivative(Real r, Real ir, Real rhoI, Real sj, Real rgbmax) {
+  const Real s2 = sj * sj;
+  const Real r2 = r * r;
+  const Real ir2 = ir * ir;
+  if (r > rgbmax + sj) return Real(0);
+  if (r > rgbmax - sj) {
+    const Real rm = r - sj;
+    const Real irm = Real(1) / rm;
+    const Real irgb = Real(1) / rgbmax;
+    const Real irgb2 = irgb * irgb;
+    const Real q = r * irm;
+    const Real f =
+        Real(1) + Real(2) * q + (r2 - Real(4) * rgbmax * r - s2) * irgb2 + Real(2) * log(rm * irgb);
+    const Real df = irm * (Real(4) - Real(2) * q) + (Real(2) * r - Real(4) * rgbmax) * irgb2;
+    return Real(0.125) * (df - f * ir) * ir;
+  }
+  if (r > Real(4) * sj) {
+    const Real t = s2 * ir2;
+    const Real s3r4 = s2 * sj * ir2 * ir2;
+    const Real dseries =
+        Real(4.0 / 3.0) +
+        t * (Real(12.0 / 5.0) +
+             t * (Real(24.0 / 7.0) + t * (Real(40.0 / 9.0) + t * Real(60.0 / 11.0))));
+    return -s3r4 * dseries * ir;
+  }
+  if (r > rhoI + sj || (r <= fabs(rhoI - sj) && rhoI < sj)) {
+    // HCT apart, or i inside j's sphere: the same derivative, the log's argument mirrored.
+    const Real id = Real(1) / (r2 - s2);
+    const Real lg = r > rhoI + sj ? log((r - sj) / (r + sj)) : log((sj - r) / (sj + r));
+    return Real(0.5) * (Real(-2) * r * sj * id * id - Real(0.5) * lg * ir2 + sj * ir * id);
+  }
+  if (r > fabs(rhoI - sj)) {
+    const Real irho = Real(1) / rhoI;
+    const Real dtheta = Real(0.5) * irho - (rhoI * rhoI - s2) * Real(0.5) * irho * ir2;
+    const Real u = Real(1) / (r + sj);
+    const Real lg = log(rhoI * u);
+    return Real(0.25) * (-dtheta * irho + u * u - lg * ir2 - u * ir);
+  }
+  return Real(0);
+}
+
 /// An effective Born radius and its derivative with respect to the atom's descreening sum.
 struct AmberBornRadius {
   double radius;       ///< B, Angstrom

@@ -877,6 +877,50 @@ TEST(AmberGbTerms, DescreeningDerivativeAndContinuityAcrossBranches) {
   EXPECT_LT(jump(std::abs(0.71 - 1.6), 0.71, 1.6), 1e-8);
 }
 
+// The GPU passes' twins of amberDescreening (given 1/r, reciprocals instead of divisions): the
+// Born pass's value-only amberDescreeningValue and the chain-rule pass's derivative-only
+// amberDescreeningDerivative, against the full function in every branch, r from 0.3 A to beyond
+// rgbmax + s for the radii of the test systems: in double to 1e-9 of max(|I or dI/dr|, 1e-6) (the
+// worst seen, 8e-11, is cancellation next to r = |rho - s|); in float to 5e-4 of
+// max(|I or dI/dr|, 1e-3) against the float evaluation of amberDescreening.
+TEST(AmberGbTerms, DescreeningTwinsMatchTheFullFunction) {
+  int branches[6] = {0, 0, 0, 0, 0, 0};
+  for (double rgbmax : {12.0, 25.0})
+    for (double rho : {0.71, 1.09, 1.41, 1.6})
+      for (double s : {0.6, 0.8, 1.2, 1.6, 1.9})
+        for (int k = 0; k < 3000; ++k) {
+          const double r = 0.3 + k * (rgbmax + 2.5) / 3000.0;
+          const AmberDescreening full = amberDescreening(r, rho, s, rgbmax);
+          const double value = amberDescreeningValue<double>(r, 1.0 / r, rho, s, rgbmax);
+          const double derivative = amberDescreeningDerivative<double>(r, 1.0 / r, rho, s, rgbmax);
+          ASSERT_LE(std::abs(value - full.value), 1e-9 * std::max(std::abs(full.value), 1e-6))
+              << "value: r " << r << ", rho " << rho << ", s " << s << ", rgbmax " << rgbmax;
+          ASSERT_LE(std::abs(derivative - full.dValueDr),
+                    1e-9 * std::max(std::abs(full.dValueDr), 1e-6))
+              << "derivative: r " << r << ", rho " << rho << ", s " << s << ", rgbmax " << rgbmax;
+          const float rf = static_cast<float>(r), rhoF = static_cast<float>(rho),
+                      sF = static_cast<float>(s), rgbmaxF = static_cast<float>(rgbmax);
+          const AmberDescreeningT<float> fullF = amberDescreening<float>(rf, rhoF, sF, rgbmaxF);
+          const float valueF = amberDescreeningValue<float>(rf, 1.0f / rf, rhoF, sF, rgbmaxF);
+          const float derivativeF =
+              amberDescreeningDerivative<float>(rf, 1.0f / rf, rhoF, sF, rgbmaxF);
+          ASSERT_LE(std::abs(double(valueF) - double(fullF.value)),
+                    5e-4 * std::max(std::abs(double(fullF.value)), 1e-3))
+              << "float value: r " << r << ", rho " << rho << ", s " << s;
+          ASSERT_LE(std::abs(double(derivativeF) - double(fullF.dValueDr)),
+                    5e-4 * std::max(std::abs(double(fullF.dValueDr)), 1e-3))
+              << "float derivative: r " << r << ", rho " << rho << ", s " << s;
+          const int branch = r > rgbmax + s          ? 0
+                             : r > rgbmax - s        ? 1
+                             : r > 4 * s             ? 2
+                             : r > rho + s           ? 3
+                             : r > std::abs(rho - s) ? 4
+                                                     : 5;
+          ++branches[branch];
+        }
+  for (int b = 0; b < 6; ++b) EXPECT_GT(branches[b], 0) << "branch " << b << " never visited";
+}
+
 TEST(AmberGbTerms, BornRadiusModelsAndClamp) {
   AmberGbModel m{};
   m.offset = 0.09;

@@ -5,7 +5,7 @@
 // under any mask, through AmberGbCuda and through both entry points. Both work layouts (latency:
 // AmberGbCuda's; throughput: a tile pair per block) are checked; their bits differ from each
 // other, never with the batch. Without a CUDA device the GPU tests skip; the factory and argument
-// checks on the CPU run everywhere.
+// checks on the CPU run everywhere, the slot-item layout check in every CUDA build.
 //
 // Tolerances as tests/AmberGbCudaTest.cpp (issue 4): per structure, each component within 1e-10
 // (double) / 1e-5 (mixed) of the sum of the absolute values of its terms, the energy within that
@@ -13,6 +13,7 @@
 // the CPU gradient norm.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -37,7 +38,9 @@
 #include <cuda_runtime.h>
 
 #include "gpu/AmberGbCuda.h"
+#include "gpu/AmberGbKernels.cuh"
 #include "gpu/BatchedAmberGbCuda.h"
+#include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #endif
 
@@ -184,6 +187,49 @@ TEST(BatchedPotentialFactory, EvaluateBatchRefusesMismatchedSizes) {
 
 #define REQUIRE_GPU() \
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription()
+
+// The per-atom slot sums read, for each tile, exactly the slot items that the pair grid writes for
+// it, in (chunk, part) order for its row slots and (row block, part) order for its column slots:
+// the task list is enumerated here as the pair kernel runs it (task (b, c) exists when chunk c
+// reaches row tile 8 b; its blocks write row slots of tiles 8 b .. 8 b + 7 and column slots of
+// the chunk's tiles) and compared with gbTileSlotItems' two contiguous ranges. Host only.
+TEST(BatchedAmberGbLayout, SlotItemsOfATileAreThoseThePairGridWrites) {
+  const long long item = static_cast<long long>(kGbSlotValues) * kGbTile;
+  for (std::size_t atoms : {1, 25, 32, 33, 257, 304, 1664, 2492, 4000, 24920})
+    for (int chunk : {1, 2, 3, 8})
+      for (int parts : {1, 2, 4, 8}) {
+        const GbPairLayout l = gbPairLayout(atoms, chunk, parts);
+        std::vector<std::vector<long long>> rowWritten(l.tiles), columnWritten(l.tiles);
+        int tasks = 0;
+        for (int b = 0; b < l.rowBlocks; ++b)
+          for (int c = 0; c < l.chunks; ++c) {
+            const int lastColumn = std::min(l.tiles - 1, c * chunk + chunk - 1);
+            if (lastColumn < b * kGbPairWarps) continue;
+            ++tasks;
+            for (int part = 0; part < parts; ++part) {
+              for (int row = b * kGbPairWarps; row < std::min(l.tiles, (b + 1) * kGbPairWarps);
+                   ++row)
+                rowWritten[row].push_back(((1LL * row * l.chunks + c) * parts + part) * item);
+              for (int column = c * chunk; column <= lastColumn; ++column)
+                columnWritten[column].push_back(((1LL * column * l.rowBlocks + b) * parts + part) *
+                                                item);
+            }
+          }
+        ASSERT_EQ(tasks, l.taskCount);
+        for (int tile = 0; tile < l.tiles; ++tile) {
+          std::sort(rowWritten[tile].begin(), rowWritten[tile].end());
+          std::sort(columnWritten[tile].begin(), columnWritten[tile].end());
+          const GbTileSlotItems s = gbTileSlotItems(l, tile);
+          std::vector<long long> rowRead, columnRead;
+          for (int j = 0; j < s.rowCount; ++j) rowRead.push_back(s.rowBase + j * item);
+          for (int j = 0; j < s.columnCount; ++j) columnRead.push_back(s.columnBase + j * item);
+          ASSERT_EQ(rowRead, rowWritten[tile])
+              << atoms << " atoms, chunk " << chunk << ", parts " << parts << ", tile " << tile;
+          ASSERT_EQ(columnRead, columnWritten[tile])
+              << atoms << " atoms, chunk " << chunk << ", parts " << parts << ", tile " << tile;
+        }
+      }
+}
 
 struct Evaluated {
   std::vector<double> g, e;
@@ -418,6 +464,133 @@ TEST(BatchedAmberGbCuda, BadArgumentsThrowWithASentence) {
   EXPECT_THROW(gpu.breakdown(gpu.reserved()), std::out_of_range);
   EXPECT_THROW(BatchedAmberGbCuda(*sys.topology, sys.params, Precision::Single),
                std::invalid_argument);
+}
+
+// The launch sequence as a CUDA graph (issue 17): an argument set seen a second time is captured
+// once and then launched as one graph, with the bits of plain launches (an object with graphs
+// off); growing the scratch drops the graphs (they point at the old arenas) and the next
+// repeated set is captured anew; on a stream that the caller is capturing, the kernels are
+// launched plainly into the caller's graph, which then gives the same bits too; programmatic
+// dependent launches (on by default on compute capability 9.0+) against ordinary ones, plain and
+// as graphs.
+TEST(BatchedAmberGbCuda, GraphLaunchesHaveThePlainBits) {
+  REQUIRE_GPU();
+  Loaded sys;
+  std::string why;
+  if (!load(kTrpcage, &sys, &why)) GTEST_SKIP() << why;
+  for (Precision precision : {Precision::Double, Precision::Mixed}) {
+    SCOPED_TRACE(precisionName(precision));
+    BatchedAmberGbCuda graphs(*sys.topology, sys.params, precision);
+    BatchedAmberGbCuda plain(*sys.topology, sys.params, precision);
+    plain.setGraphLaunches(false);
+    plain.setProgrammaticLaunches(false);
+    EXPECT_TRUE(graphs.graphLaunches());
+    EXPECT_FALSE(plain.graphLaunches());
+    EXPECT_FALSE(plain.programmaticLaunches());
+    int device = 0, major = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+              cudaSuccess);
+    EXPECT_EQ(graphs.programmaticLaunches(), major >= 9);
+    const std::size_t n = graphs.dimension(), big = 3;
+    const std::vector<double> x = perturbedBatch(sys.x, big, 0.2, 17);
+    const std::vector<std::uint8_t> mask{1, 0, 1};
+    DeviceBuffer<double> dX(x), dG(big * n), dE(big);
+    DeviceBuffer<std::uint8_t> dActive(mask);
+
+    // Reference bits: plain launches, structure 0 alone and the masked batch of three.
+    plain.energyGradientDevice(1, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+    const std::vector<double> g1 = dG.toHost(), e1 = dE.toHost();
+    plain.energyGradientDevice(big, dX.data(), dG.data(), dE.data(), dActive.data(), nullptr);
+    const std::vector<double> g3 = dG.toHost(), e3 = dE.toHost();
+    EXPECT_EQ(plain.graphsCaptured(), 0u);
+
+    // Two sets of output arrays: each seen once, launched plainly; then set a again (captured)
+    // and once more (the graph).
+    DeviceBuffer<double> dG1(n), dE1(1), dGOther(n), dEOther(1);
+    const auto expectOne = [&](double* g, double* e, const char* where) {
+      DeviceBuffer<double> sentinel(std::vector<double>(n, -1.0));
+      LANDSCAPE_CUDA_CHECK(
+          cudaMemcpy(g, sentinel.data(), n * sizeof(double), cudaMemcpyDeviceToDevice));
+      graphs.energyGradientDevice(1, dX.data(), g, e, nullptr, nullptr);
+      std::vector<double> gHost(n), eHost(1);
+      LANDSCAPE_CUDA_CHECK(cudaMemcpy(gHost.data(), g, n * sizeof(double), cudaMemcpyDeviceToHost));
+      LANDSCAPE_CUDA_CHECK(cudaMemcpy(eHost.data(), e, sizeof(double), cudaMemcpyDeviceToHost));
+      EXPECT_TRUE(sameBits(eHost[0], e1[0])) << where;
+      EXPECT_TRUE(sameBits(gHost.data(), g1.data(), n)) << where;
+    };
+    expectOne(dG1.data(), dE1.data(), "set a, first call");
+    expectOne(dGOther.data(), dEOther.data(), "set b, first call");
+    EXPECT_EQ(graphs.graphsCaptured(), 0u);
+    expectOne(dG1.data(), dE1.data(), "set a, second call (captured)");
+    ASSERT_TRUE(graphs.graphLaunches()) << "the capture failed and turned graphs off";
+    EXPECT_EQ(graphs.graphsCaptured(), 1u);
+    expectOne(dG1.data(), dE1.data(), "set a, third call (graph)");
+    EXPECT_EQ(graphs.graphsCaptured(), 1u);
+    EXPECT_TRUE(sameBits(graphs.breakdown(0).total(), e1[0]));
+
+    // A larger batch grows the scratch (graphs dropped); repeated, it is captured on its own.
+    for (int call = 0; call < 3; ++call) {
+      DeviceBuffer<double> sentinel(std::vector<double>(big * n, -5.0));
+      LANDSCAPE_CUDA_CHECK(cudaMemcpy(dG.data(), sentinel.data(), big * n * sizeof(double),
+                                      cudaMemcpyDeviceToDevice));
+      graphs.energyGradientDevice(big, dX.data(), dG.data(), dE.data(), dActive.data(), nullptr);
+      const std::vector<double> g = dG.toHost(), e = dE.toHost();
+      for (std::size_t b : {std::size_t(0), std::size_t(2)}) {
+        EXPECT_TRUE(sameBits(e[b], e3[b])) << "call " << call << ", structure " << b;
+        EXPECT_TRUE(sameBits(&g[b * n], &g3[b * n], n)) << "call " << call << ", structure " << b;
+      }
+      EXPECT_EQ(g[n], -5.0) << "the inactive structure's row was written";
+    }
+    EXPECT_EQ(graphs.graphsCaptured(), 2u);
+    // Back to B = 1 on the old arrays: the old graph went with the old scratch.
+    for (int call = 0; call < 2; ++call) {
+      graphs.energyGradientDevice(1, dX.data(), dG1.data(), dE1.data(), nullptr, nullptr);
+      EXPECT_TRUE(sameBits(dG1.toHost().data(), g1.data(), n)) << "after growth, call " << call;
+    }
+    EXPECT_EQ(graphs.graphsCaptured(), 3u);
+
+    // Inside the caller's capture: plain launches recorded into the caller's graph.
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    DeviceBuffer<double> dG2(n), dE2(1);
+    for (int call = 0; call < 2; ++call)
+      graphs.energyGradientDevice(1, dX.data(), dG2.data(), dE2.data(), nullptr, stream);
+    cudaGraph_t outer = nullptr;
+    ASSERT_EQ(cudaStreamEndCapture(stream, &outer), cudaSuccess);
+    EXPECT_EQ(graphs.graphsCaptured(), 3u) << "captured while the caller was capturing";
+    cudaGraphExec_t outerExec = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&outerExec, outer, 0), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(outerExec, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    EXPECT_TRUE(sameBits(dE2.toHost().data(), e1.data(), 1));
+    EXPECT_TRUE(sameBits(dG2.toHost().data(), g1.data(), n));
+    EXPECT_EQ(cudaGraphExecDestroy(outerExec), cudaSuccess);
+    EXPECT_EQ(cudaGraphDestroy(outer), cudaSuccess);
+    EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+
+    // Plain launches, programmatic (where the device has it) and not.
+    graphs.setGraphLaunches(false);
+    for (bool programmatic : {true, false}) {
+      graphs.setProgrammaticLaunches(programmatic);
+      for (int call = 0; call < 2; ++call) {
+        graphs.energyGradientDevice(1, dX.data(), dG1.data(), dE1.data(), nullptr, nullptr);
+        EXPECT_TRUE(sameBits(dG1.toHost().data(), g1.data(), n))
+            << "plain launches, programmatic " << programmatic;
+        EXPECT_TRUE(sameBits(dE1.toHost().data(), e1.data(), 1))
+            << "plain launches, programmatic " << programmatic;
+      }
+    }
+    EXPECT_EQ(graphs.graphsCaptured(), 3u);
+    // Graphs of non-programmatic launches.
+    graphs.setGraphLaunches(true);
+    for (int call = 0; call < 3; ++call) {
+      graphs.energyGradientDevice(1, dX.data(), dG1.data(), dE1.data(), nullptr, nullptr);
+      EXPECT_TRUE(sameBits(dG1.toHost().data(), g1.data(), n)) << "graph, not programmatic";
+    }
+    EXPECT_EQ(graphs.graphsCaptured(), 4u);
+  }
 }
 
 // More structures than one grid's y dimension holds (65535): the driver cuts the batch into
