@@ -1,5 +1,6 @@
 #include "backends/BatchedPotentialFactory.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -7,10 +8,12 @@
 
 #include "gpu/GpuDevice.h"
 #include "potentials/BatchedLennardJones.h"
+#include "potentials/BatchedRigidBodyPotential.h"
 #include "potentials/PerStructureBatchedPotential.h"
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/BatchedLennardJonesCuda.h"
+#include "gpu/BatchedRigidBodyCuda.h"
 #include "gpu/BatchedSopCuda.h"
 #endif
 
@@ -34,6 +37,29 @@ class OwningPerStructureBatchedPotential : private OwnedPotentials,
   explicit OwningPerStructureBatchedPotential(std::vector<std::unique_ptr<Potential>> potentials)
       : OwnedPotentials{std::move(potentials)}, PerStructureBatchedPotential(pointers()) {}
 };
+
+// The atomistic batch a rigid one borrows, owned alongside it (constructed first).
+struct OwnedBatch {
+  std::unique_ptr<BatchedPotential> atomistic;
+};
+
+class OwningBatchedRigidBodyPotential : private OwnedBatch, public BatchedRigidBodyPotential {
+ public:
+  OwningBatchedRigidBodyPotential(std::unique_ptr<BatchedPotential> atomistic,
+                                  const RigidBodySystem& system, int threads)
+      : OwnedBatch{std::move(atomistic)},
+        BatchedRigidBodyPotential(*OwnedBatch::atomistic, system, threads) {}
+};
+
+#ifdef LANDSCAPE_HAVE_CUDA
+class OwningBatchedRigidBodyCuda : private OwnedBatch, public BatchedRigidBodyCuda {
+ public:
+  OwningBatchedRigidBodyCuda(std::unique_ptr<BatchedPotential> atomistic,
+                             const RigidBodySystem& system, std::size_t reserveBatch)
+      : OwnedBatch{std::move(atomistic)},
+        BatchedRigidBodyCuda(*OwnedBatch::atomistic, system, reserveBatch) {}
+};
+#endif
 
 void requireCuda(const char* what) {
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -101,12 +127,36 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
 }
 
+std::unique_ptr<BatchedPotential> makeBatchedRigidPotential(const PotentialSpec& spec,
+                                                            const RigidBodySystem& system,
+                                                            Backend backend,
+                                                            const BatchedPotentialOptions& options) {
+  std::unique_ptr<BatchedPotential> atomistic =
+      makeBatchedPotentialForSpec(spec, backend, options);
+  if (atomistic->dimension() != 3 * system.atomCount())
+    throw std::invalid_argument("makeBatchedRigidPotential: the rigid-body system has " +
+                                std::to_string(system.atomCount()) + " atoms, the potential " +
+                                std::to_string(atomistic->dimension() / 3));
+  if (backend == Backend::Cpu)
+    return std::make_unique<OwningBatchedRigidBodyPotential>(std::move(atomistic), system,
+                                                             options.threads);
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<OwningBatchedRigidBodyCuda>(std::move(atomistic), system,
+                                                      std::max<std::size_t>(1, options.reserveBatch));
+#else
+  throw std::runtime_error("batched rigid bodies on cuda: this build has no CUDA support");
+#endif
+}
+
 std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential) {
 #ifdef LANDSCAPE_HAVE_CUDA
   if (const auto* gb = dynamic_cast<const BatchedAmberGbCuda*>(&potential))
     return gb->scratchBytesPerStructure();
   if (const auto* sop = dynamic_cast<const BatchedSopCuda*>(&potential))
     return sop->scratchBytesPerStructure();
+  if (const auto* rigid = dynamic_cast<const BatchedRigidBodyCuda*>(&potential))
+    return rigid->scratchBytesPerStructure() +
+           batchedPotentialBytesPerStructure(rigid->atomistic());
 #else
   (void)potential;
 #endif

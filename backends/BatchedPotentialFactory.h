@@ -10,6 +10,9 @@
 //                  cuda: BatchedSopCuda (cell list rebuilt per call; spec.sopSkin unused)
 // On the CPU a structure's energy and gradient are the single-structure potential's bits; on the
 // GPU they are the same bits whatever the batch (see each class).
+// makeBatchedRigidPotential puts local rigid bodies over the system's batched potential:
+//                  cpu: BatchedRigidBodyPotential (= RigidBodyPotential per structure, bit for bit)
+//                  cuda: BatchedRigidBodyCuda (batched transform and fixed-order reductions)
 #include <cstddef>
 #include <memory>
 
@@ -18,6 +21,7 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
+#include "potentials/RigidBodySystem.h"
 
 namespace landscape {
 
@@ -36,9 +40,20 @@ struct BatchedPotentialOptions {
 std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
     const PotentialSpec& spec, Backend backend, const BatchedPotentialOptions& options = {});
 
+/// The batched potential of spec in the rigid coordinates of `system` (which must describe
+/// spec's atoms): the atomistic batch of makeBatchedPotentialForSpec with the rigid transform and
+/// reductions over it, both owned by the result. On cpu the transform uses options.threads
+/// threads too; on cuda options.reserveBatch structures of scratch are allocated now for both
+/// layers. Throws as makeBatchedPotentialForSpec, and std::invalid_argument when the system's atom
+/// count differs from spec's.
+std::unique_ptr<BatchedPotential> makeBatchedRigidPotential(
+    const PotentialSpec& spec, const RigidBodySystem& system, Backend backend,
+    const BatchedPotentialOptions& options = {});
+
 /// Bytes of device memory that each structure of a batch adds to `potential`'s own buffers (its
 /// scratch), which BatchedMinimiser::memory() leaves out: AMBER-GB and SOP on cuda their scratch
-/// per structure (trpcage about 2 MB in the Latency layout); 0 for a potential that keeps nothing per
+/// per structure (trpcage about 2 MB in the Latency layout), rigid bodies on cuda their scratch plus
+/// their atomistic potential's; 0 for a potential that keeps nothing per
 /// structure on the device (Lennard-Jones) or whose class does not report it yet (a device
 /// potential added here should add its line, so that callers sizing batches from free memory,
 /// such as gmin's walkers, count it).

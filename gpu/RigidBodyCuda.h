@@ -7,8 +7,10 @@
 // come back. An atomistic potential without a device entry point is evaluated through its host
 // entry point (atoms and gradient copied; useful until the CUDA AMBER-GB lands).
 //
-// Kernels and reductions: gpu/RigidBodyKernels.cuh (warp shuffles for bodies of <= 32 atoms,
-// block reductions, multi-pass across blocks for bodies larger than a block; deterministic).
+// This is the batch of one of gpu/BatchedRigidBodyCuda over the atomistic potential seen as a
+// batch (gpu/PotentialBatchCuda): one code path. Kernels and reductions:
+// gpu/RigidBodyKernels.cuh (warp shuffles for bodies of <= 32 atoms, block reductions, multi-pass
+// across blocks for bodies larger than a block; deterministic).
 // Double precision; agrees with the CPU twin to rounding. Header free of CUDA types (pimpl); the
 // class exists only in CUDA builds. Work runs on the legacy default stream. Not thread-safe.
 #include <memory>

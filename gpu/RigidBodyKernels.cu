@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <cub/block/block_reduce.cuh>
 #include <stdexcept>
+#include <string>
 
 #include "gpu/CudaCheck.h"
 #include "gpu/RigidBodyKernels.cuh"
@@ -13,6 +15,21 @@ constexpr int kWarp = 32;
 constexpr int kSmallBlock = 128;  // 4 warps = 4 small bodies per block
 constexpr int kPerAtomBlock = 256;
 
+// Per-structure row lengths.
+__host__ __device__ __forceinline__ std::size_t rigidDim(const RigidBodyArgs& a) {
+  return 6 * a.bodies + 3 * a.freeAtoms;
+}
+__host__ __device__ __forceinline__ std::size_t rotationRow(const RigidBodyArgs& a) {
+  return static_cast<std::size_t>(kRigidRotationStride) * a.bodies;
+}
+
+// Structure of this block (launches cover [first, first + gridDim.y)); false when it is inactive.
+__device__ __forceinline__ bool structureOf(const RigidBodyArgs& a, std::size_t first,
+                                            std::size_t& s) {
+  s = first + blockIdx.y;
+  return a.d_active == nullptr || a.d_active[s] != 0;
+}
+
 // "Shuffle on down" (seed 001 ref 35): lane 0 ends with the sum of the warp, in a fixed tree.
 __device__ __forceinline__ double warpSum(double v) {
 #pragma unroll
@@ -21,10 +38,12 @@ __device__ __forceinline__ double warpSum(double v) {
   return v;
 }
 
-// The six chain-rule terms of entry e in body b: g_i (eq 6) and g_i . (R^k r0_i) (eq 7).
+// The six chain-rule terms of entry e in body b: g_i (eq 6) and g_i . (R^k r0_i) (eq 7). rotation
+// and gAtoms are the structure's rows.
 __device__ __forceinline__ void chainTerms(const RigidBodyArgs& a, int e, int b,
+                                           const double* __restrict__ rotation,
                                            const double* __restrict__ gAtoms, double t[6]) {
-  const double* rot = a.d_rotation + static_cast<std::size_t>(kRigidRotationStride) * b;
+  const double* rot = rotation + static_cast<std::size_t>(kRigidRotationStride) * b;
   const int atom = a.d_bodyAtoms[e];
   const double g[3] = {gAtoms[3 * atom], gAtoms[3 * atom + 1], gAtoms[3 * atom + 2]};
   const double r0[3] = {a.d_reference[3 * e], a.d_reference[3 * e + 1], a.d_reference[3 * e + 2]};
@@ -39,6 +58,7 @@ __device__ __forceinline__ void chainTerms(const RigidBodyArgs& a, int e, int b,
   }
 }
 
+// gRigid is the structure's row.
 __device__ __forceinline__ void writeBodyGradient(const RigidBodyArgs& a, int b, const double s[6],
                                                   double* gRigid) {
   const std::size_t B = a.bodies;
@@ -50,14 +70,17 @@ __device__ __forceinline__ void writeBodyGradient(const RigidBodyArgs& a, int b,
   gRigid[3 * B + 3 * b + 2] = s[5];
 }
 
-__global__ void rotationsKernel(RigidBodyArgs a, const double* __restrict__ q) {
+__global__ void rotationsKernel(RigidBodyArgs a, std::size_t first, const double* __restrict__ q) {
+  std::size_t s;
+  if (!structureOf(a, first, s)) return;
   const std::size_t b = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (b >= a.bodies) return;
-  const double p[3] = {q[3 * a.bodies + 3 * b], q[3 * a.bodies + 3 * b + 1],
-                       q[3 * a.bodies + 3 * b + 2]};
+  const double* qs = q + s * rigidDim(a);
+  const double p[3] = {qs[3 * a.bodies + 3 * b], qs[3 * a.bodies + 3 * b + 1],
+                       qs[3 * a.bodies + 3 * b + 2]};
   double R[9], D1[9], D2[9], D3[9];
   rotationMatrixAndDerivatives(p, R, D1, D2, D3);
-  double* out = a.d_rotation + kRigidRotationStride * b;
+  double* out = a.d_rotation + s * rotationRow(a) + kRigidRotationStride * b;
 #pragma unroll
   for (int e = 0; e < 9; ++e) {
     out[e] = R[e];
@@ -67,32 +90,40 @@ __global__ void rotationsKernel(RigidBodyArgs a, const double* __restrict__ q) {
   }
 }
 
-__global__ void toAtomsKernel(RigidBodyArgs a, const double* __restrict__ q,
+__global__ void toAtomsKernel(RigidBodyArgs a, std::size_t first, const double* __restrict__ q,
                               double* __restrict__ x) {
+  std::size_t s;
+  if (!structureOf(a, first, s)) return;
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const double* qs = q + s * rigidDim(a);
+  double* xs = x + s * 3 * a.atoms;
   if (i < a.entries) {
     const int b = a.d_bodyOfEntry[i];
     const int atom = a.d_bodyAtoms[i];
     const double r0[3] = {a.d_reference[3 * i], a.d_reference[3 * i + 1], a.d_reference[3 * i + 2]};
     double r[3];
-    matVec3(a.d_rotation + static_cast<std::size_t>(kRigidRotationStride) * b, r0, r);
-    x[3 * atom] = q[3 * b] + r[0];
-    x[3 * atom + 1] = q[3 * b + 1] + r[1];
-    x[3 * atom + 2] = q[3 * b + 2] + r[2];
+    matVec3(a.d_rotation + s * rotationRow(a) + static_cast<std::size_t>(kRigidRotationStride) * b,
+            r0, r);
+    xs[3 * atom] = qs[3 * b] + r[0];
+    xs[3 * atom + 1] = qs[3 * b + 1] + r[1];
+    xs[3 * atom + 2] = qs[3 * b + 2] + r[2];
   } else if (i < a.entries + a.freeAtoms) {
     const std::size_t f = i - a.entries;
     const int atom = a.d_freeAtoms[f];
-    const double* src = q + 6 * a.bodies + 3 * f;
-    x[3 * atom] = src[0];
-    x[3 * atom + 1] = src[1];
-    x[3 * atom + 2] = src[2];
+    const double* src = qs + 6 * a.bodies + 3 * f;
+    xs[3 * atom] = src[0];
+    xs[3 * atom + 1] = src[1];
+    xs[3 * atom + 2] = src[2];
   }
 }
 
-__global__ void smallBodiesKernel(RigidBodyArgs a, const int* __restrict__ bodies, int count,
+__global__ void smallBodiesKernel(RigidBodyArgs a, std::size_t first,
+                                  const int* __restrict__ bodies, int count,
                                   const double* __restrict__ gAtoms, double* __restrict__ gRigid) {
-  // The warp index is uniform across the warp, so whole warps leave together and every
-  // __shfl_down_sync below runs with all 32 lanes.
+  // The structure and the warp index are uniform across the warp, so whole warps leave together
+  // and every __shfl_down_sync below runs with all 32 lanes.
+  std::size_t s;
+  if (!structureOf(a, first, s)) return;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / kWarp);
   const int lane = threadIdx.x % kWarp;
   if (warp >= count) return;
@@ -100,83 +131,96 @@ __global__ void smallBodiesKernel(RigidBodyArgs a, const int* __restrict__ bodie
   const int begin = a.d_bodyStart[b];
   const int n = a.d_bodyStart[b + 1] - begin;
   double t[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  if (lane < n) chainTerms(a, begin + lane, b, gAtoms, t);
-  double s[6];
+  if (lane < n)
+    chainTerms(a, begin + lane, b, a.d_rotation + s * rotationRow(a), gAtoms + s * 3 * a.atoms, t);
+  double sum[6];
 #pragma unroll
-  for (int c = 0; c < 6; ++c) s[c] = warpSum(t[c]);
-  if (lane == 0) writeBodyGradient(a, b, s, gRigid);
+  for (int c = 0; c < 6; ++c) sum[c] = warpSum(t[c]);
+  if (lane == 0) writeBodyGradient(a, b, sum, gRigid + s * rigidDim(a));
 }
 
-__global__ void bodyPassKernel(RigidBodyArgs a, const RigidPassBlock* __restrict__ blocks,
-                               bool firstPass, const double* __restrict__ gAtoms,
+__global__ void bodyPassKernel(RigidBodyArgs a, std::size_t first,
+                               const RigidPassBlock* __restrict__ blocks, bool firstPass,
+                               const double* __restrict__ gAtoms,
                                const double* __restrict__ partialIn,
                                double* __restrict__ partialOut, double* __restrict__ gRigid) {
   using BlockReduce = cub::BlockReduce<double, kRigidBlockSize>;
   __shared__ typename BlockReduce::TempStorage storage[6];
+  std::size_t s;
+  if (!structureOf(a, first, s)) return;  // uniform across the block: no barrier is skipped
   const RigidPassBlock blk = blocks[blockIdx.x];
+  const std::size_t partialRow = 6 * a.partialStride * s;
   const int tid = threadIdx.x;
   double t[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   if (tid < blk.count) {
     if (firstPass) {
-      chainTerms(a, blk.begin + tid, blk.body, gAtoms, t);
+      chainTerms(a, blk.begin + tid, blk.body, a.d_rotation + s * rotationRow(a),
+                 gAtoms + s * 3 * a.atoms, t);
     } else {
-      const double* in = partialIn + 6 * static_cast<std::size_t>(blk.begin + tid);
+      const double* in = partialIn + partialRow + 6 * static_cast<std::size_t>(blk.begin + tid);
 #pragma unroll
       for (int c = 0; c < 6; ++c) t[c] = in[c];
     }
   }
-  double s[6];
+  double sum[6];
 #pragma unroll
-  for (int c = 0; c < 6; ++c) s[c] = BlockReduce(storage[c]).Sum(t[c]);
+  for (int c = 0; c < 6; ++c) sum[c] = BlockReduce(storage[c]).Sum(t[c]);
   if (tid == 0) {
     if (blk.out < 0) {
-      writeBodyGradient(a, blk.body, s, gRigid);
+      writeBodyGradient(a, blk.body, sum, gRigid + s * rigidDim(a));
     } else {
-      double* out = partialOut + 6 * static_cast<std::size_t>(blk.out);
+      double* out = partialOut + partialRow + 6 * static_cast<std::size_t>(blk.out);
 #pragma unroll
-      for (int c = 0; c < 6; ++c) out[c] = s[c];
+      for (int c = 0; c < 6; ++c) out[c] = sum[c];
     }
   }
 }
 
-__global__ void freeAtomsKernel(RigidBodyArgs a, const double* __restrict__ gAtoms,
-                                double* __restrict__ gRigid) {
+__global__ void freeAtomsKernel(RigidBodyArgs a, std::size_t first,
+                                const double* __restrict__ gAtoms, double* __restrict__ gRigid) {
+  std::size_t s;
+  if (!structureOf(a, first, s)) return;
   const std::size_t f = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (f >= a.freeAtoms) return;
   const int atom = a.d_freeAtoms[f];
-  double* dst = gRigid + 6 * a.bodies + 3 * f;
-  dst[0] = gAtoms[3 * atom];
-  dst[1] = gAtoms[3 * atom + 1];
-  dst[2] = gAtoms[3 * atom + 2];
+  const double* src = gAtoms + s * 3 * a.atoms + 3 * static_cast<std::size_t>(atom);
+  double* dst = gRigid + s * rigidDim(a) + 6 * a.bodies + 3 * f;
+  dst[0] = src[0];
+  dst[1] = src[1];
+  dst[2] = src[2];
 }
 
+// One block per structure (blockIdx.x), so no grid.y cut is needed.
 __global__ void metricNormKernel(RigidBodyArgs a, const double* __restrict__ q,
                                  const double* __restrict__ gRigid,
                                  const double* __restrict__ secondMoment, double* result) {
   using BlockReduce = cub::BlockReduce<double, kRigidBlockSize>;
   __shared__ typename BlockReduce::TempStorage storage;
+  const std::size_t s = blockIdx.x;
+  if (a.d_active != nullptr && a.d_active[s] == 0) return;  // uniform across the block
   const std::size_t B = a.bodies;
+  const double* qs = q + s * rigidDim(a);
+  const double* gs = gRigid + s * rigidDim(a);
   double sum = 0.0;
   for (std::size_t b = threadIdx.x; b < B; b += kRigidBlockSize) {
-    const double* gt = gRigid + 3 * b;
+    const double* gt = gs + 3 * b;
     const double n = static_cast<double>(a.d_bodyStart[b + 1] - a.d_bodyStart[b]);
     sum += (gt[0] * gt[0] + gt[1] * gt[1] + gt[2] * gt[2]) / n;
-    const double p[3] = {q[3 * B + 3 * b], q[3 * B + 3 * b + 1], q[3 * B + 3 * b + 2]};
+    const double p[3] = {qs[3 * B + 3 * b], qs[3 * B + 3 * b + 1], qs[3 * B + 3 * b + 2]};
     double R[9], D1[9], D2[9], D3[9], S[9], M[6];
     rotationMatrixAndDerivatives(p, R, D1, D2, D3);
 #pragma unroll
     for (int e = 0; e < 9; ++e) S[e] = secondMoment[9 * b + e];
     angleAxisMetric(D1, D2, D3, S, M);
-    const double gp[3] = {gRigid[3 * B + 3 * b], gRigid[3 * B + 3 * b + 1],
-                          gRigid[3 * B + 3 * b + 2]};
+    const double gp[3] = {gs[3 * B + 3 * b], gs[3 * B + 3 * b + 1], gs[3 * B + 3 * b + 2]};
     sum += inverseMetricNormSquared(M, gp);
   }
   for (std::size_t i = threadIdx.x; i < 3 * a.freeAtoms; i += kRigidBlockSize) {
-    const double v = gRigid[6 * B + i];
+    const double v = gs[6 * B + i];
     sum += v * v;
   }
   const double total = BlockReduce(storage).Sum(sum);
-  if (threadIdx.x == 0) result[0] = total;
+  if (threadIdx.x == 0) result[s] = total;
 }
 
 unsigned int gridFor(std::size_t threads, int block) {
@@ -185,68 +229,99 @@ unsigned int gridFor(std::size_t threads, int block) {
   return static_cast<unsigned int>(blocks);
 }
 
-void requireArgs(const RigidBodyArgs& a, const char* what) {
+void requireArgs(const RigidBodyArgs& a, std::size_t batch, const void* in, const void* out,
+                 const char* what) {
   if (a.d_bodyStart == nullptr || (a.bodies > 0 && a.d_rotation == nullptr) ||
       (a.entries > 0 &&
        (a.d_bodyOfEntry == nullptr || a.d_bodyAtoms == nullptr || a.d_reference == nullptr)) ||
       (a.freeAtoms > 0 && a.d_freeAtoms == nullptr))
     throw std::invalid_argument(std::string(what) + ": a device array of RigidBodyArgs is null");
+  if (batch > 0 && (in == nullptr || out == nullptr))
+    throw std::invalid_argument(std::string(what) + ": null input or output array");
+  if (a.atoms == 0 || a.entries + a.freeAtoms != a.atoms)
+    throw std::invalid_argument(std::string(what) + ": RigidBodyArgs.atoms must be entries + "
+                                                    "free atoms");
+}
+
+// Calls launch(first, count) for consecutive runs of at most 65535 structures (grid.y).
+template <typename Launch>
+void forEachStructureRun(std::size_t batch, Launch launch) {
+  for (std::size_t first = 0; first < batch; first += kRigidMaxStructuresPerLaunch)
+    launch(first, static_cast<unsigned int>(
+                      std::min(kRigidMaxStructuresPerLaunch, batch - first)));
 }
 
 }  // namespace
 
-void launchRigidRotations(const RigidBodyArgs& args, const double* d_q, cudaStream_t stream) {
-  requireArgs(args, "launchRigidRotations");
-  if (args.bodies == 0) return;
-  rotationsKernel<<<gridFor(args.bodies, 128), 128, 0, stream>>>(args, d_q);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchRigidToAtoms(const RigidBodyArgs& args, const double* d_q, double* d_x,
-                        cudaStream_t stream) {
-  requireArgs(args, "launchRigidToAtoms");
-  const std::size_t n = args.entries + args.freeAtoms;
-  if (n == 0) return;
-  toAtomsKernel<<<gridFor(n, kPerAtomBlock), kPerAtomBlock, 0, stream>>>(args, d_q, d_x);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchRigidSmallBodies(const RigidBodyArgs& args, const int* d_smallBodies,
-                            std::size_t smallBodies, const double* d_gAtoms, double* d_gRigid,
-                            cudaStream_t stream) {
-  requireArgs(args, "launchRigidSmallBodies");
-  if (smallBodies == 0) return;
-  smallBodiesKernel<<<gridFor(smallBodies * kWarp, kSmallBlock), kSmallBlock, 0, stream>>>(
-      args, d_smallBodies, static_cast<int>(smallBodies), d_gAtoms, d_gRigid);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchRigidBodyPass(const RigidBodyArgs& args, const RigidPassBlock* d_blocks,
-                         std::size_t blocks, bool firstPass, const double* d_gAtoms,
-                         const double* d_partialIn, double* d_partialOut, double* d_gRigid,
-                         cudaStream_t stream) {
-  requireArgs(args, "launchRigidBodyPass");
-  if (blocks == 0) return;
-  if (blocks > 0x7fffffffu) throw std::invalid_argument("launchRigidBodyPass: too many blocks");
-  bodyPassKernel<<<static_cast<unsigned int>(blocks), kRigidBlockSize, 0, stream>>>(
-      args, d_blocks, firstPass, d_gAtoms, d_partialIn, d_partialOut, d_gRigid);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
-}
-
-void launchRigidFreeAtoms(const RigidBodyArgs& args, const double* d_gAtoms, double* d_gRigid,
+void launchRigidRotations(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
                           cudaStream_t stream) {
-  requireArgs(args, "launchRigidFreeAtoms");
-  if (args.freeAtoms == 0) return;
-  freeAtomsKernel<<<gridFor(args.freeAtoms, kPerAtomBlock), kPerAtomBlock, 0, stream>>>(
-      args, d_gAtoms, d_gRigid);
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
+  requireArgs(args, batch, d_q, d_q, "launchRigidRotations");  // d_rotation: checked in args
+  if (args.bodies == 0 || batch == 0) return;
+  forEachStructureRun(batch, [&](std::size_t first, unsigned int count) {
+    rotationsKernel<<<dim3(gridFor(args.bodies, 128), count), 128, 0, stream>>>(args, first, d_q);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  });
 }
 
-void launchRigidMetricNorm(const RigidBodyArgs& args, const double* d_q, const double* d_gRigid,
-                           const double* d_secondMoment, double* d_result, cudaStream_t stream) {
-  requireArgs(args, "launchRigidMetricNorm");
-  metricNormKernel<<<1, kRigidBlockSize, 0, stream>>>(args, d_q, d_gRigid, d_secondMoment,
-                                                      d_result);
+void launchRigidToAtoms(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                        double* d_x, cudaStream_t stream) {
+  requireArgs(args, batch, d_q, d_x, "launchRigidToAtoms");
+  const std::size_t n = args.entries + args.freeAtoms;
+  if (n == 0 || batch == 0) return;
+  forEachStructureRun(batch, [&](std::size_t first, unsigned int count) {
+    toAtomsKernel<<<dim3(gridFor(n, kPerAtomBlock), count), kPerAtomBlock, 0, stream>>>(
+        args, first, d_q, d_x);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launchRigidSmallBodies(const RigidBodyArgs& args, std::size_t batch,
+                            const int* d_smallBodies, std::size_t smallBodies,
+                            const double* d_gAtoms, double* d_gRigid, cudaStream_t stream) {
+  requireArgs(args, batch, d_gAtoms, d_gRigid, "launchRigidSmallBodies");
+  if (smallBodies == 0 || batch == 0) return;
+  forEachStructureRun(batch, [&](std::size_t first, unsigned int count) {
+    smallBodiesKernel<<<dim3(gridFor(smallBodies * kWarp, kSmallBlock), count), kSmallBlock, 0,
+                        stream>>>(args, first, d_smallBodies, static_cast<int>(smallBodies),
+                                  d_gAtoms, d_gRigid);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launchRigidBodyPass(const RigidBodyArgs& args, std::size_t batch,
+                         const RigidPassBlock* d_blocks, std::size_t blocks, bool firstPass,
+                         const double* d_gAtoms, const double* d_partialIn, double* d_partialOut,
+                         double* d_gRigid, cudaStream_t stream) {
+  requireArgs(args, batch, d_gAtoms, d_gRigid, "launchRigidBodyPass");
+  if (blocks == 0 || batch == 0) return;
+  if (blocks > 0x7fffffffu) throw std::invalid_argument("launchRigidBodyPass: too many blocks");
+  forEachStructureRun(batch, [&](std::size_t first, unsigned int count) {
+    bodyPassKernel<<<dim3(static_cast<unsigned int>(blocks), count), kRigidBlockSize, 0,
+                     stream>>>(args, first, d_blocks, firstPass, d_gAtoms, d_partialIn,
+                               d_partialOut, d_gRigid);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launchRigidFreeAtoms(const RigidBodyArgs& args, std::size_t batch, const double* d_gAtoms,
+                          double* d_gRigid, cudaStream_t stream) {
+  requireArgs(args, batch, d_gAtoms, d_gRigid, "launchRigidFreeAtoms");
+  if (args.freeAtoms == 0 || batch == 0) return;
+  forEachStructureRun(batch, [&](std::size_t first, unsigned int count) {
+    freeAtomsKernel<<<dim3(gridFor(args.freeAtoms, kPerAtomBlock), count), kPerAtomBlock, 0,
+                      stream>>>(args, first, d_gAtoms, d_gRigid);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launchRigidMetricNorm(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                           const double* d_gRigid, const double* d_secondMoment, double* d_result,
+                           cudaStream_t stream) {
+  requireArgs(args, batch, d_q, d_result, "launchRigidMetricNorm");
+  if (batch == 0) return;
+  if (batch > 0x7fffffffu) throw std::invalid_argument("launchRigidMetricNorm: batch too large");
+  metricNormKernel<<<static_cast<unsigned int>(batch), kRigidBlockSize, 0, stream>>>(
+      args, d_q, d_gRigid, d_secondMoment, d_result);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

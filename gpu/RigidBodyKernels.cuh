@@ -1,26 +1,33 @@
 #pragma once
 // Drivers for the local-rigid-body kernels (seed 001, section 2.1, GPU design of its section 2.1
-// last paragraphs), the twin of potentials/RigidBodySystem. Included only from .cu files.
+// last paragraphs), batched over structures: the twin of potentials/RigidBodySystem for each of
+// `batch` structures. Included only from .cu files.
 //
-// Rigid coordinates q = centres r_I (3B) | angle-axis p_I (3B) | free atoms (3F), as on the CPU.
-// "Entries" are the body atoms in body order (RigidBodySystem::bodyAtoms()).
+// Per structure s (rows of fixed stride): rigid coordinates and gradient q, g [s x (6B + 3F)] =
+// centres r_I (3B) | angle-axis p_I (3B) | free atoms (3F), as on the CPU; atoms and atomistic
+// gradients [s x 3N]; rotations [s x 36B]; partial sums [s x 6 partialStride]. "Entries" are the
+// body atoms in body order (RigidBodySystem::bodyAtoms()).
 //
-// Kernels, in the order one evaluation runs them:
+// Kernels, in the order one evaluation runs them (x: the work of one structure, y: structures):
 //   rotations      one thread per body: R, dR/dp_1..3 (eqs 3, 9), unrolled 3x3, 36 doubles/body;
 //   toAtoms        one thread per atom (entries then free atoms): r_i = r_I + R r0_i (eq 5);
 //   (the atomistic potential, on the device)
 //   smallBodies    one warp per body of <= 32 atoms: each lane forms its atom's 6 chain-rule terms
-//                  (g_i, g_i . R^k r0_i; eqs 6-7) and cub::WarpReduce (shuffles) sums them;
+//                  (g_i, g_i . R^k r0_i; eqs 6-7) and a shuffle tree sums them;
 //   bodyPass       bodies of > 32 atoms: one block of kRigidBlockSize threads per chunk of a
 //                  body, cub::BlockReduce; a body of more than one chunk writes per-chunk partial
 //                  sums and further passes reduce those (chunks of kRigidBlockSize partials per
 //                  block) until one block per body remains, which writes the gradient;
 //   freeAtoms      one thread per free atom copies its gradient.
-// Determinism: no atomics; every sum has a fixed tree (warp shuffles, CUB block reductions in
-// thread order, passes over fixed chunks), so reruns are bit-identical. Precision: double.
+// grid.y is at most 65535, so each driver cuts a larger batch into launches of 65535 structures.
+// Determinism: no atomics; every sum has a fixed tree that depends on the system only (warp
+// shuffles, CUB block reductions in thread order, passes over fixed chunks), so a structure's bits
+// do not depend on the batch, its index in it or the mask. Inactive structures (d_active[s] == 0)
+// are neither read nor written. Precision: double.
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "gpu/RigidBodyReductionPlan.h"
 
@@ -28,46 +35,54 @@ namespace landscape {
 
 /// Doubles per body in the rotation array: R, dR/dp1, dR/dp2, dR/dp3 (row-major).
 constexpr int kRigidRotationStride = 36;
+/// Structures per launch (the grid.y limit).
+constexpr std::size_t kRigidMaxStructuresPerLaunch = 65535;
 
 struct RigidBodyArgs {
   std::size_t bodies = 0;               ///< B
   std::size_t entries = 0;              ///< atoms in bodies
   std::size_t freeAtoms = 0;            ///< F
+  std::size_t atoms = 0;                ///< N (atom rows hold 3N doubles)
+  std::size_t partialStride = 0;        ///< partial sums per structure (6 doubles each)
   const int* d_bodyStart = nullptr;     ///< B + 1 entry offsets
   const int* d_bodyOfEntry = nullptr;   ///< entries: owning body
   const int* d_bodyAtoms = nullptr;     ///< entries: atom index
   const double* d_reference = nullptr;  ///< entries x 3: r0 (Angstrom)
   const int* d_freeAtoms = nullptr;     ///< F: atom index
-  double* d_rotation = nullptr;         ///< B x 36 (written by launchRigidRotations)
+  double* d_rotation = nullptr;         ///< [structures x 36B] (written by launchRigidRotations)
+  const std::uint8_t* d_active = nullptr;  ///< [structures] or nullptr (all active)
 };
 
-/// R and its derivatives for every body at q.
-void launchRigidRotations(const RigidBodyArgs& args, const double* d_q, cudaStream_t stream);
-
-/// Atoms d_x (3N) from q; needs the rotations of q.
-void launchRigidToAtoms(const RigidBodyArgs& args, const double* d_q, double* d_x,
-                        cudaStream_t stream);
-
-/// Warp reductions of the bodies listed in d_smallBodies (each <= 32 atoms) into d_gRigid.
-void launchRigidSmallBodies(const RigidBodyArgs& args, const int* d_smallBodies,
-                            std::size_t smallBodies, const double* d_gAtoms, double* d_gRigid,
-                            cudaStream_t stream);
-
-/// First pass over entries (chain-rule terms formed in the kernel) or a later pass over partial
-/// sums (6 doubles each, d_partialIn), per the block table d_blocks. Outputs go to d_partialOut
-/// (6 doubles per partial) or, for out < 0, to d_gRigid.
-void launchRigidBodyPass(const RigidBodyArgs& args, const RigidPassBlock* d_blocks,
-                         std::size_t blocks, bool firstPass, const double* d_gAtoms,
-                         const double* d_partialIn, double* d_partialOut, double* d_gRigid,
-                         cudaStream_t stream);
-
-/// Free-atom gradients into d_gRigid[6B ...].
-void launchRigidFreeAtoms(const RigidBodyArgs& args, const double* d_gAtoms, double* d_gRigid,
+/// R and its derivatives for every body of every active structure at q.
+void launchRigidRotations(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
                           cudaStream_t stream);
 
-/// sum_I (|g_rI|^2 / N_I + g_pI^T M_I^-1 g_pI) + sum_f |g_f|^2 into d_result[0] (one block, fixed
-/// order); d_secondMoment holds S (9 per body). The angle-axis metric of seed 001 ref 31.
-void launchRigidMetricNorm(const RigidBodyArgs& args, const double* d_q, const double* d_gRigid,
-                           const double* d_secondMoment, double* d_result, cudaStream_t stream);
+/// Atoms d_x [batch x 3N] from q; needs the rotations of q.
+void launchRigidToAtoms(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                        double* d_x, cudaStream_t stream);
+
+/// Warp reductions of the bodies listed in d_smallBodies (each <= 32 atoms) into d_gRigid.
+void launchRigidSmallBodies(const RigidBodyArgs& args, std::size_t batch,
+                            const int* d_smallBodies, std::size_t smallBodies,
+                            const double* d_gAtoms, double* d_gRigid, cudaStream_t stream);
+
+/// First pass over entries (chain-rule terms formed in the kernel) or a later pass over partial
+/// sums (6 doubles each, d_partialIn), per the block table d_blocks (the same for every
+/// structure). Outputs go to d_partialOut (6 doubles per partial) or, for out < 0, to d_gRigid.
+void launchRigidBodyPass(const RigidBodyArgs& args, std::size_t batch,
+                         const RigidPassBlock* d_blocks, std::size_t blocks, bool firstPass,
+                         const double* d_gAtoms, const double* d_partialIn, double* d_partialOut,
+                         double* d_gRigid, cudaStream_t stream);
+
+/// Free-atom gradients into d_gRigid[s][6B ...].
+void launchRigidFreeAtoms(const RigidBodyArgs& args, std::size_t batch, const double* d_gAtoms,
+                          double* d_gRigid, cudaStream_t stream);
+
+/// sum_I (|g_rI|^2 / N_I + g_pI^T M_I^-1 g_pI) + sum_f |g_f|^2 of each active structure into
+/// d_result[s] (one block per structure, fixed order); d_secondMoment holds S (9 per body). The
+/// angle-axis metric of seed 001 ref 31.
+void launchRigidMetricNorm(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                           const double* d_gRigid, const double* d_secondMoment, double* d_result,
+                           cudaStream_t stream);
 
 }  // namespace landscape

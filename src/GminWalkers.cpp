@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "backends/BatchedMinimiserFactory.h"
+#include "backends/RigidBodyFactory.h"
 #include "backends/BatchedPotentialFactory.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/BatchedRoundsPlan.h"
@@ -90,10 +91,10 @@ std::size_t deviceAvailableBytes(const GminRunConfig& config, BatchedPotential& 
   return memory.availableBytes > memory.fixedBytes ? memory.availableBytes - memory.fixedBytes : 0;
 }
 
-// Each CPU thread needs its own potential: built from the spec on the CPU; rigid bodies and
-// potentials on CUDA are not copied.
+// Each CPU thread needs its own potential: built from the spec on the CPU (rigid bodies on the
+// host over their own atomistic copy, walkerPotentialCopy); potentials on CUDA are not copied.
 bool copyable(const GminRunConfig& config, const GminSystem& system) {
-  return config.backend == Backend::Cpu && !system.rigidPotential;
+  return config.backend == Backend::Cpu && system.searched().backend() == Backend::Cpu;
 }
 
 // The cores this process may run on: its affinity mask, which a launcher that binds ranks to
@@ -115,6 +116,12 @@ int cores(WalkerRanks ranks) {
 }
 
 }  // namespace
+
+std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system) {
+  std::unique_ptr<Potential> atomistic = makePotential(system.spec, Backend::Cpu);
+  if (!system.rigid) return atomistic;
+  return makeOwningRigidBodyPotential(std::move(atomistic), *system.rigid, Backend::Cpu);
+}
 
 int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
                    WalkerRanks ranks) {
@@ -193,7 +200,7 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSyst
   auto copies = std::make_shared<std::vector<std::unique_ptr<Potential>>>();
   std::vector<Potential*> potentials{&system.searched()};
   for (int t = 1; t < walkerThreads(config, system, walkers, ranks); ++t) {
-    copies->push_back(makePotential(system.spec, Backend::Cpu));
+    copies->push_back(walkerPotentialCopy(system));
     potentials.push_back(copies->back().get());
   }
   const LbfgsWorkspaceFactory workspaces = lbfgsWorkspaceFactory(config.lbfgsBackend);

@@ -8,9 +8,9 @@
 //   whole L-BFGS of every walker on the device, walkers refilling the resident slots (not rigid
 //   bodies: the rounds engine has no diagonal metric, and PotentialSpec carries no bodies);
 //   otherwise ParallelLbfgs: each quench a whole GMIN L-BFGS on one of min(W, cores) threads, each
-//   thread with its own copy of the potential (CPU), or one thread on the run's own potential
-//   (CUDA systems with no device batched potential, rigid bodies), with the L-BFGS of
-//   --lbfgs-backend.
+//   thread with its own copy of the potential (CPU, rigid bodies on the host included), or one
+//   thread on the run's own potential (CUDA systems with no device batched potential, rigid
+//   bodies on the device), with the L-BFGS of --lbfgs-backend.
 // The host does every walker's step (perturbation, side-chain rotations, chirality and cis/trans
 // checks, Metropolis, NEWRESTART) in walker order, exactly as on the CPU.
 #include <cstddef>
@@ -35,10 +35,15 @@ struct WalkerRanks {
 /// --walkers, or when 0: `checkpointWalkers` on --resume (> 0), else 1 for the Langevin move
 /// (which cannot be split into walkers), and per rank: the device's resident teams for
 /// Lennard-Jones on CUDA, deviceWalkers() for systems on the device rounds engine, 1 for the
-/// other systems that cannot be copied (rigid bodies, CUDA systems without a device batched
-/// potential), and one per CPU core of the rank's share of its node otherwise.
+/// other systems that cannot be copied (rigid bodies on the device, CUDA systems without a
+/// device batched potential), and one per CPU core of the rank's share of its node otherwise.
 int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
                    WalkerRanks ranks = {});
+
+/// A CPU copy of the potential the search runs on, for another thread: the spec's potential, in
+/// rigid coordinates over it with --rigid (the same bits as system.searched() when that runs on
+/// the CPU).
+std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system);
 
 /// Walkers per device multiprocessor by default on the rounds engine: its advance kernel is one
 /// block per walker doing chained block reductions (latency bound), so two per multiprocessor let

@@ -5,6 +5,7 @@
 
 #include "backends/BatchedMinimiserFactory.h"
 #include "backends/BatchedPotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
 #include "potentials/PerStructureBatchedPotential.h"
 
@@ -12,17 +13,24 @@ namespace landscape {
 
 namespace {
 
-// Threads that get a potential of their own: copies are built from the spec on the CPU only.
+// Threads that get a potential of their own: copies are built from the spec on the CPU only (rigid
+// bodies on the host over their own atomistic copy).
 int cpuThreads(const OptimRunConfig& config, const OptimSystem& system) {
-  if (config.backend != Backend::Cpu || system.rigidPotential) return 1;
+  if (config.backend != Backend::Cpu || system.searched().backend() != Backend::Cpu) return 1;
   if (config.threads > 0) return config.threads;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-// On --backend cuda every system but rigid bodies has a device-resident batched potential
-// (backends/BatchedPotentialFactory: Lennard-Jones, AMBER-GB in the run's precision).
-bool batchedOnCuda(const OptimRunConfig& config, const OptimSystem& system) {
-  return config.backend == Backend::Cuda && !system.rigidPotential;
+// On --backend cuda every system has a device-resident batched potential
+// (backends/BatchedPotentialFactory: Lennard-Jones, AMBER-GB in the run's precision, and rigid
+// bodies over either).
+bool batchedOnCuda(const OptimRunConfig& config) { return config.backend == Backend::Cuda; }
+
+// A CPU copy of the search's potential for another thread.
+std::unique_ptr<Potential> cpuCopy(const OptimSystem& system) {
+  std::unique_ptr<Potential> atomistic = makePotential(system.spec, Backend::Cpu);
+  if (!system.rigid) return atomistic;
+  return makeOwningRigidBodyPotential(std::move(atomistic), *system.rigid, Backend::Cpu);
 }
 
 std::string memoryText(const char* what, const BatchedMinimiser& minimiser) {
@@ -37,7 +45,13 @@ OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem&
                                 const OptimSettings& settings) {
   OptimBatching b;
   b.threads = cpuThreads(config, system);
-  if (batchedOnCuda(config, system)) {
+  if (batchedOnCuda(config)) {
+    if (system.rigid) {
+      // Rigid images through the batched transform and reductions. The descents and endpoints
+      // stay one at a time: the batched minimisers have no angle-axis metric (docs/batched.md).
+      b.images = makeBatchedRigidPotential(system.spec, *system.rigid, Backend::Cuda, {});
+      return b;
+    }
     b.images = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
     // --lbfgs-backend gpu: the descents and endpoints on the device's round-based engine
     // (gpu/BatchedLbfgsRoundsCuda), each batch one launch sequence; it reads the structures'
@@ -54,7 +68,7 @@ OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem&
   if (b.threads < 2) return b;
   std::vector<Potential*> potentials{&system.searched()};
   for (int t = 1; t < b.threads; ++t) {
-    b.copies.push_back(makePotential(system.spec, Backend::Cpu));
+    b.copies.push_back(cpuCopy(system));
     potentials.push_back(b.copies.back().get());
   }
   b.images = std::make_unique<PerStructureBatchedPotential>(potentials);

@@ -3,12 +3,14 @@
 // batched interfaces instead of one structure at a time. On the CPU, --threads T potentials (the
 // run's own and T - 1 copies built from its spec) carry a PerStructureBatchedPotential for the
 // DNEB images and two ParallelLbfgs (the descents' and the endpoints' parameters, CPU L-BFGS
-// workspaces), so every result is the unbatched run's bit for bit. On --backend cuda the images
-// of Lennard-Jones and AMBER-GB go to the device's batched potential (gpu/BatchedLennardJonesCuda,
-// gpu/BatchedAmberGbCuda: round-off differs from the single-structure kernels'); with
-// --lbfgs-backend gpu the descents and endpoints go to the device's round-based batched L-BFGS
-// (gpu/BatchedLbfgsRoundsCuda), otherwise they stay one structure at a time with host L-BFGS
-// vectors. Rigid bodies (not copied) stay one structure at a time.
+// workspaces), so every result is the unbatched run's bit for bit; with rigid bodies each copy is
+// the rigid potential over its own atomistic copy. On --backend cuda the images go to the
+// device's batched potential (gpu/BatchedLennardJonesCuda, gpu/BatchedAmberGbCuda, rigid bodies
+// through gpu/BatchedRigidBodyCuda over either: round-off differs from the single-structure
+// kernels'); with --lbfgs-backend gpu the descents and endpoints of atomistic systems go to the
+// device's round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda), otherwise (and always for
+// rigid bodies, whose batched minimisers would lack the angle-axis metric) they stay one
+// structure at a time.
 #include <memory>
 #include <string>
 #include <vector>

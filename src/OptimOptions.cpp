@@ -96,8 +96,8 @@ void addGeneralAndSystem(Table& t) {
   t.add("threads", "T",
         "CPU threads for the batched work: the DNEB images of each band evaluation, the descents "
         "of a band's transition states and the two endpoint minimisations (one copy of the "
-        "potential per thread; results do not depend on T). Rigid bodies and --backend cuda use "
-        "one (on cuda the images of Lennard-Jones and AMBER-GB go to the batched GPU potential); "
+        "potential per thread, rigid bodies included; results do not depend on T). --backend cuda "
+        "uses one (on cuda the images go to the batched GPU potential, rigid or not); "
         "with --lbfgs-backend gpu on the CPU only the images are batched",
         top(&C::threads))
       .atLeast(1)

@@ -92,8 +92,8 @@ struct OptimRunConfig {
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;
   /// --threads T: CPU threads over which the DNEB images, the descents of a band's transition
   /// states and the two endpoint minimisations are batched (one copy of the potential each;
-  /// results do not depend on T); 0 = the machine's cores. Rigid bodies and potentials on CUDA
-  /// are not copied: one thread.
+  /// results do not depend on T); 0 = the machine's cores. Potentials on CUDA (rigid bodies on
+  /// the device included) are not copied: one thread.
   int threads = 0;
   /// --rigid FILE: local rigid bodies (GMIN-style GROUP blocks, docs/rigid-bodies.md). DNEB and
   /// hybrid EF then run in rigid coordinates (centres, angle-axis vectors, free atoms); distances

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -146,13 +147,9 @@ TEST_F(GminCli, StartsFromACoordinatesFile) {
 // Issue 9: basin-hopping in rigid coordinates. Atoms 1-3 form a rigid right triangle (legs 1.2
 // sigma) that keeps its shape in every saved minimum; a bad rigid-body file is a one-line error
 // naming the file and line.
-TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
-  file("square.xyz", "5\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\nLA 0.6 0.6 0.9\n");
-  file("triangle.rigid", "GROUP 3\n1 2 3\n");
-  const GminRun r = gmin("--coords square.xyz --rigid triangle.rigid --steps 20 --step-size 0.2 "
-                         "--rigid-rotation 30 --rigid-translation 0.2 --quiet --output rig");
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  const std::vector<StoredMinimum> lowest = readLowestFile((m_dir / "rig/lowest").string());
+// Atoms 1-3 of every saved minimum still form the rigid right triangle of legs 1.2 sigma, and the
+// saved energy is the energy of the saved atoms (CENTRE moved bodies and atoms together).
+void expectTriangleKept(const std::vector<StoredMinimum>& lowest) {
   ASSERT_FALSE(lowest.empty());
   for (const StoredMinimum& m : lowest) {
     ASSERT_EQ(m.coordinates.size(), 15u);  // atoms, not rigid coordinates
@@ -165,10 +162,18 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
     EXPECT_NEAR(d(0, 1), 1.2, 1e-6);
     EXPECT_NEAR(d(0, 2), 1.2, 1e-6);
     EXPECT_NEAR(d(1, 2), 1.2 * std::sqrt(2.0), 1e-6);
-    // The saved energy is the energy of the saved atoms (CENTRE moved bodies and atoms together).
     LennardJones lj(5);
     EXPECT_NEAR(lj.energy(m.coordinates.data()), m.energy, 1e-7);
   }
+}
+
+TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
+  file("square.xyz", "5\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\nLA 0.6 0.6 0.9\n");
+  file("triangle.rigid", "GROUP 3\n1 2 3\n");
+  const GminRun r = gmin("--coords square.xyz --rigid triangle.rigid --steps 20 --step-size 0.2 "
+                         "--rigid-rotation 30 --rigid-translation 0.2 --quiet --output rig");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectTriangleKept(readLowestFile((m_dir / "rig/lowest").string()));
   // GMIN's keyword: RIGIDINIT reads rbodyconfig from the working directory.
   file("rbodyconfig", "GROUP 3\n1\n2\n3\n");
   file("data", "RIGIDINIT\nSTEPS 5\nSTEP 0.2 0.0\n");
@@ -187,6 +192,29 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
   EXPECT_NE(noShape.exitCode, 0);
   EXPECT_NE(noShape.err.find("--rigid needs a starting structure"), std::string::npos)
       << noShape.err;
+}
+
+// Rigid bodies on the CPU walkers' threads (issue 16 item 1): each thread quenches with its own
+// copy of the rigid potential (walkerPotentialCopy), so 3 walkers use min(3, cores) threads, the
+// bodies keep their shape, and a rerun gives the same lowest file whatever the threads did.
+TEST_F(GminCli, RigidWalkersQuenchOnSeveralCpuThreads) {
+  file("square.xyz", "5\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\nLA 0.6 0.6 0.9\n");
+  file("triangle.rigid", "GROUP 3\n1 2 3\n");
+  const std::string args =
+      "--coords square.xyz --rigid triangle.rigid --walkers 3 --steps 15 --step-size 0.2 "
+      "--rigid-rotation 30 --rigid-translation 0.2 --seed 4 --output ";
+  const GminRun a = gmin(args + "wa"), b = gmin(args + "wb");
+  ASSERT_EQ(a.exitCode, 0) << a.err;
+  ASSERT_EQ(b.exitCode, 0) << b.err;
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
+  const int threads = std::min(3, CPU_COUNT(&mask));
+  EXPECT_NE(a.out.find("gmin: 3 walkers, " + std::to_string(threads) + " CPU thread"),
+            std::string::npos)
+      << a.out;
+  expectTriangleKept(readLowestFile((m_dir / "wa/lowest").string()));
+  EXPECT_EQ(slurp(m_dir / "wa/lowest"), slurp(m_dir / "wb/lowest"));
 }
 
 TEST_F(GminCli, InterruptedRunStillWritesItsResults) {

@@ -85,6 +85,7 @@ class OptimCli : public ::testing::Test {
     fs::create_directories(m_dir);
   }
   void TearDown() override { fs::remove_all(m_dir); }
+  void expectThreadsChangeNothing(const std::string& args);
 
   // The executable built beside the tests; $LANDSCAPE_OPTIM_EXECUTABLE overrides it when the
   // build tree has moved.
@@ -245,11 +246,11 @@ std::string withoutTimeAndBatch(const std::string& out) {
 
 // --threads 1 is the unbatched code path; 2 and 3 batch the DNEB images, the descents and the
 // endpoint minimisations over copies of the potential: path.info and stdout are the same bytes.
-TEST_F(OptimCli, ThreadsChangeNothingInPathInfoOrOutput) {
+void OptimCli::expectThreadsChangeNothing(const std::string& args) {
   std::string info1, out1;
   for (int threads : {1, 2, 3}) {
     const std::string dir = "t" + std::to_string(threads);
-    const OptimRun r = optim("--threads " + std::to_string(threads) + " --output run");
+    const OptimRun r = optim(args + "--threads " + std::to_string(threads) + " --output run");
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     fs::rename(m_dir / "run", m_dir / dir);  // the output names the folder: the same for all
     EXPECT_NE(r.out.find(threads == 1 ? " batch> one structure at a time (1 thread)"
@@ -266,6 +267,16 @@ TEST_F(OptimCli, ThreadsChangeNothingInPathInfoOrOutput) {
     EXPECT_EQ(info, info1) << threads << " threads";
     EXPECT_EQ(withoutTimeAndBatch(r.out), out1) << threads << " threads";
   }
+}
+
+TEST_F(OptimCli, ThreadsChangeNothingInPathInfoOrOutput) { expectThreadsChangeNothing(""); }
+
+// Rigid bodies on the CPU threads (issue 16 item 1): each thread gets the rigid potential over its
+// own atomistic copy, so the built-in LJ7 example with atoms 1-3 rigid batches its images,
+// descents and endpoints over 2 and 3 threads and writes the 1-thread run's path.info and output.
+TEST_F(OptimCli, RigidThreadsChangeNothingInPathInfoOrOutput) {
+  file("body.rigid", "GROUP 3\n1\n2\n3\n");
+  expectThreadsChangeNothing("--rigid body.rigid ");
 }
 
 TEST_F(OptimCli, RigidBodiesConnectTheBuiltInLj7Minima) {
@@ -504,6 +515,29 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
     const double f = characterise(cpu, m.coordinates, onCpu).logProductOfPositiveEigenvalues;
     EXPECT_NEAR(m.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
   }
+}
+
+// Rigid bodies on --backend cuda (issue 16 item 1): the built-in LJ7 example with atoms 1-3 rigid
+// sends its DNEB images through the batched rigid GPU potential (gpu/BatchedRigidBodyCuda over
+// BatchedLennardJonesCuda) and connects, with the same endpoints as the CPU run; skipped without a
+// CUDA device.
+TEST_F(OptimCli, RigidImagesOnTheCudaBackend) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  file("body.rigid", "GROUP 3\n1\n2\n3\n");
+  const OptimRun cpu = optim("--rigid body.rigid --threads 1 --output cpu");
+  const OptimRun cuda = optim("--rigid body.rigid --backend cuda --output cuda");
+  ASSERT_EQ(cpu.exitCode, 0) << cpu.out << cpu.err;
+  ASSERT_EQ(cuda.exitCode, 0) << cuda.out << cuda.err;
+  EXPECT_NE(cuda.out.find(" batch> DNEB images through batched Lennard-Jones 7 atoms (cuda"),
+            std::string::npos)
+      << cuda.out;
+  EXPECT_NE(cuda.out.find("rigid bodies"), std::string::npos) << cuda.out;
+  EXPECT_EQ(summary(cuda.out).connected, "yes");
+  const StoredTransitionNetwork a = TransitionNetworkDatabase::read((m_dir / "cpu/network.h5").string());
+  const StoredTransitionNetwork b = TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
+  ASSERT_GE(b.minima.size(), 2u);
+  EXPECT_NEAR(b.minima[0].energy, a.minima[0].energy, 1e-8);
+  EXPECT_NEAR(b.minima[1].energy, a.minima[1].energy, 1e-8);
 }
 
 // --lbfgs-backend gpu: the ash rotamers connect with the CUDA potential and every L-BFGS but the

@@ -23,6 +23,7 @@
 #include "potentials/LennardJones.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
+#include "tests/RigidLayouts.h"
 
 namespace landscape {
 namespace {
@@ -37,36 +38,8 @@ TEST(RigidBodySetBodies, SingleAtomAndTwoAtomBodiesAreRejected) {
   EXPECT_NO_THROW(set.addBody({4, 5, 6}));
 }
 
-// Atoms on a jittered simple cubic lattice (spacing 1.1 sigma); bodies are consecutive runs of a
-// seeded permutation of the sites, so they are not collinear, and the rest stay free.
-struct Layout {
-  std::vector<double> atoms;
-  RigidBodySet set;
-};
-
-Layout makeLayout(const std::vector<std::size_t>& bodySizes, std::size_t freeAtoms,
-                  std::uint64_t seed) {
-  const std::size_t n =
-      std::accumulate(bodySizes.begin(), bodySizes.end(), std::size_t{0}) + freeAtoms;
-  const auto side = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(n))));
-  Random random(seed);
-  Layout layout{std::vector<double>(3 * n), RigidBodySet(n)};
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t c[3] = {i % side, (i / side) % side, i / (side * side)};
-    for (int k = 0; k < 3; ++k)
-      layout.atoms[3 * i + k] = 1.1 * static_cast<double>(c[k]) + 0.05 * random.symmetric();
-  }
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  for (std::size_t i = n - 1; i > 0; --i)
-    std::swap(order[i], order[static_cast<std::size_t>(random.uniform() * (i + 1))]);
-  std::size_t next = 0;
-  for (std::size_t size : bodySizes) {
-    layout.set.addBody(std::vector<std::size_t>(order.begin() + next, order.begin() + next + size));
-    next += size;
-  }
-  return layout;
-}
+using rigidtest::Layout;
+using rigidtest::makeLayout;
 
 // Lennard-Jones by default; the harmonic well (O(N)) for very large bodies.
 void expectCpuEqualsGpu(const std::vector<std::size_t>& bodySizes, std::size_t freeAtoms,

@@ -35,9 +35,17 @@
 // is gpu/SopCuda (the single-structure potential, a Verlet list reused across calls) at B = 1
 // with the same timing, to compare with the batched class's B = 1.
 //
+// Rigid rows (--rigid also|only, issue 16 item 1): the GB system in the rigid coordinates of
+// make_rigid_bodies' local groups (peptide bonds, rings, sp2 centres; seed 001 Table 4) through
+// gpu/BatchedRigidBodyCuda over the batched GB potential: the columns as above (floor: the GB
+// one, the rigid layer adds O(N) work), "scratch" the GB and rigid scratch together; each
+// structure is the file structure's rigid coordinates with every centre and free atom moved by up
+// to 0.1 A and every rotation vector by up to 0.05 rad.
+//
 // Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
 //                                [--repeats K] [--precision double|mixed|both]
 //                                [--layout latency|throughput|both] [--models gb|sop|both]
+//                                [--rigid off|also|only]
 //                                [--sop-systems 1TIT,PF8] [--sop-batches 1,16,...]
 #include <algorithm>
 #include <chrono>
@@ -54,7 +62,9 @@
 
 #include "gpu/BatchedAmberGbCuda.h"  // CUDA-free header; the class exists in CUDA builds
 #include "gpu/BatchedSopCuda.h"      // CUDA-free header; the class exists in CUDA builds
+#include "gpu/BatchedRigidBodyCuda.h"  // likewise
 #include "gpu/GpuDevice.h"
+#include "landscape/geometry/RigidBodyFinder.h"
 #include "gpu/SopCuda.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
@@ -97,6 +107,7 @@ struct Options {
   int repeats = 20;
   std::string precision = "both";
   std::string layout = "both";
+  std::string rigid = "off";
   std::string models = "both";
   std::vector<std::string> sopSystems{"1TIT", "PF8"};
   std::vector<std::string> sopBatches{"1", "16", "128", "1024"};
@@ -128,6 +139,10 @@ OptionTable<Options> optionTable() {
   t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
   t.add("precision", "P", "double, mixed or both (default both)", fieldOf(&Options::precision));
   t.add("layout", "L", "latency, throughput or both (default both)", fieldOf(&Options::layout));
+  t.add("rigid", "R",
+        "GB rows: off (atomistic), also (atomistic then rigid) or only (rigid): local rigid bodies "
+        "over the batched GB potential (default off)",
+        fieldOf(&Options::rigid));
   t.add("models", "M", "gb, sop or both (default both)", fieldOf(&Options::models));
   t.add("sop-systems", "LIST", "comma-separated subset of 1TIT,PF8 (default both)",
         fieldOf(&Options::sopSystems));
@@ -189,6 +204,51 @@ std::pair<double, double> timeCalls(int repeats, Call call) {
       repeats;
   return {synced[synced.size() / 2], queued};
 }
+
+/// The rows of one GB table series (one potential, one precision and layout): times B structures
+/// of `x` ([B x n], the first B rows) per device-entry call and keeps B = 1's time and the first
+/// B's bits of structure 0 as references.
+struct GbSeries {
+  std::string system, precision, layout;
+  double floorUs;
+  double perStructureAtOne = 0.0;
+  std::vector<double> eOne, gOne;
+
+  void doesNotFit(long batch, const char* why) const {
+    std::printf("| %s | %s | %s | %ld | does not fit: %s |\n", system.c_str(), precision.c_str(),
+                layout.c_str(), batch, why);
+  }
+
+  void row(BatchedPotential& potential, std::size_t B, const std::vector<double>& x, int repeats,
+           std::size_t scratchBytes) {
+    const std::size_t n = potential.dimension();
+    DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
+    dX.copyFromHost(x.data(), B * n);
+    const auto [syncedMs, queuedMs] = timeCalls(repeats, [&] {
+      potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+    });
+    const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
+    std::vector<double> e(1), g(n);
+    dE.copyToHost(e.data(), 1);
+    dG.copyToHost(g.data(), n);
+    if (eOne.empty()) {  // the first B is the reference for the bits column
+      eOne = e;
+      gOne = g;
+    }
+    if (B == 1) perStructureAtOne = perStructureUs;
+    const bool sameBits = std::memcmp(e.data(), eOne.data(), sizeof(double)) == 0 &&
+                          std::memcmp(g.data(), gOne.data(), n * sizeof(double)) == 0;
+    char speedup[32] = "-";
+    if (perStructureAtOne > 0.0)
+      std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
+    std::printf(
+        "| %s | %s | %s | %zu | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
+        system.c_str(), precision.c_str(), layout.c_str(), B, syncedMs, queuedMs, perStructureUs,
+        1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs, sameBits ? "yes" : "NO",
+        static_cast<double>(scratchBytes) / (1 << 20));
+    std::fflush(stdout);
+  }
+};
 
 /// The SOP rows (gpu/BatchedSopCuda, then gpu/SopCuda at B = 1).
 void benchSop(const Options& o, const std::vector<long>& batches) {
@@ -304,6 +364,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_batched_potential: --layout must be latency, throughput or both\n");
     return 1;
   }
+  if (o.rigid != "off" && o.rigid != "also" && o.rigid != "only") {
+    std::fprintf(stderr, "bench_batched_potential: --rigid must be off, also or only\n");
+    return 1;
+  }
   if (precisions.empty()) {
     std::fprintf(stderr, "bench_batched_potential: --precision must be double, mixed or both\n");
     return 1;
@@ -356,46 +420,55 @@ int main(int argc, char** argv) {
       std::vector<std::pair<Precision, AmberGbCudaLayout> > modes;
       for (Precision precision : precisions)
         for (AmberGbCudaLayout layout : layouts) modes.emplace_back(precision, layout);
+      const bool atomistic = o.rigid != "only", rigid = o.rigid != "off";
+      // Rigid coordinates of make_rigid_bodies' local groups, each structure moved a little.
+      const RigidBodySystem bodies(findRigidBodies(topology, x0, {}).set, x0);
+      std::vector<double> q;
+      if (rigid) {
+        const std::vector<double> q0 = bodies.fromAtoms(x0);
+        const std::size_t nb = bodies.bodyCount();
+        q.reserve(static_cast<std::size_t>(largest) * q0.size());
+        for (long b = 0; b < largest; ++b) {
+          std::mt19937_64 rng(3000 + static_cast<std::uint64_t>(b));
+          std::uniform_real_distribution<double> u(-1.0, 1.0);
+          for (std::size_t i = 0; i < q0.size(); ++i)
+            q.push_back(q0[i] + (i >= 3 * nb && i < 6 * nb ? 0.05 : 0.1) * u(rng));
+        }
+      }
+      const std::string rigidName = std::string(s.name) + " rigid (" +
+                                    std::to_string(bodies.bodyCount()) + " bodies, " +
+                                    std::to_string(bodies.freeAtomCount()) + " free atoms)";
       for (const auto& [precision, layout] : modes) {
         BatchedAmberGbCuda gpu(topology, params, precision, 1, layout);
         const std::string mode = amberGbCudaLayoutName(layout);
-        double perStructureAtOne = 0.0;
-        std::vector<double> eOne, gOne;
-        for (long batch : batches) {
-          const std::size_t B = static_cast<std::size_t>(batch);
-          try {
-            gpu.reserve(B);
-          } catch (const std::runtime_error& e) {
-            std::printf("| %s | %s | %s | %ld | does not fit: %s |\n", s.name,
-                        precisionName(precision).c_str(), mode.c_str(), batch, e.what());
-            continue;
+        if (atomistic) {
+          GbSeries series{s.name, precisionName(precision), mode, floorUs};
+          for (long batch : batches) {
+            const std::size_t B = static_cast<std::size_t>(batch);
+            try {
+              gpu.reserve(B);
+            } catch (const std::runtime_error& e) {
+              series.doesNotFit(batch, e.what());
+              continue;
+            }
+            series.row(gpu, B, x, o.repeats, gpu.scratchBytesPerStructure());
           }
-          DeviceBuffer<double> dX(B * n), dG(B * n), dE(B);
-          dX.copyFromHost(x.data(), B * n);
-          const auto [syncedMs, queuedMs] = timeCalls(o.repeats, [&] {
-            gpu.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
-          });
-          const double perStructureUs = 1e3 * queuedMs / static_cast<double>(B);
-          std::vector<double> e(1), g(n);
-          dE.copyToHost(e.data(), 1);
-          dG.copyToHost(g.data(), n);
-          if (eOne.empty()) {  // the first B is the reference for the bits column
-            eOne = e;
-            gOne = g;
+        }
+        if (rigid) {
+          BatchedRigidBodyCuda rigidGpu(gpu, bodies, 1);
+          GbSeries series{rigidName, precisionName(precision), mode, floorUs};
+          for (long batch : batches) {
+            const std::size_t B = static_cast<std::size_t>(batch);
+            try {
+              gpu.reserve(B);
+              rigidGpu.reserve(B);
+            } catch (const std::runtime_error& e) {
+              series.doesNotFit(batch, e.what());
+              continue;
+            }
+            series.row(rigidGpu, B, q, o.repeats,
+                       gpu.scratchBytesPerStructure() + rigidGpu.scratchBytesPerStructure());
           }
-          if (B == 1) perStructureAtOne = perStructureUs;
-          const bool sameBits = std::memcmp(e.data(), eOne.data(), sizeof(double)) == 0 &&
-                                std::memcmp(g.data(), gOne.data(), n * sizeof(double)) == 0;
-          char speedup[32] = "-";
-          if (perStructureAtOne > 0.0)
-            std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
-          std::printf(
-              "| %s | %s | %s | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
-              s.name, precisionName(precision).c_str(), mode.c_str(), batch, syncedMs, queuedMs,
-              perStructureUs, 1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs,
-              sameBits ? "yes" : "NO",
-              static_cast<double>(gpu.scratchBytesPerStructure()) / (1 << 20));
-          std::fflush(stdout);
         }
       }
     }
