@@ -113,7 +113,7 @@ OptionTable<Options> optionTable() {
       .nonNegative();
   t.add("max-iterations", "N", "L-BFGS iteration cap", fieldOf(&Options::maxIterations)).atLeast(1);
   t.add("rounds-compact", "K",
-        "gpu-rounds: compact-form directions from history size K on (0: automatic, m >= 32, "
+        "gpu-rounds: compact-form directions from history size K on (0: automatic, m >= 8, "
         "n >= 1024 and n >= 2 m; -1: always the two-loop recursion)",
         fieldOf(&Options::roundsCompact))
       .atLeast(-1);
