@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gpu/AmberGbKernels.cuh"
+#include "gpu/BatchedHostStaging.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/GpuDevice.h"
@@ -97,21 +98,6 @@ void buildAtomSlots(const AmberGbTables& t, std::size_t atoms, std::vector<int>&
   for (const std::vector<int>& list : perAtom) {
     slots.insert(slots.end(), list.begin(), list.end());
     offsets.push_back(static_cast<int>(slots.size()));
-  }
-}
-
-/// Calls copy(first, count) for each run of consecutive active structures of [0, batch).
-template <typename Copy>
-void forEachActiveRun(std::size_t batch, const std::uint8_t* active, Copy copy) {
-  std::size_t b = 0;
-  while (b < batch) {
-    if (active && !active[b]) {
-      ++b;
-      continue;
-    }
-    const std::size_t first = b;
-    while (b < batch && (!active || active[b])) ++b;
-    copy(first, b - first);
   }
 }
 
@@ -211,9 +197,7 @@ struct BatchedAmberGbCuda::DeviceState {
   DeviceBuffer<double> scratch;
   DeviceBuffer<unsigned> tickets;  // zero between evaluations
 
-  // Staging of the host entry point.
-  DeviceBuffer<double> x, g, energy;
-  DeviceBuffer<std::uint8_t> active;
+  BatchedHostStaging staging;  // the host entry point's device arrays
 
   // The launch sequence as CUDA graphs (one launch instead of six), most recently used last.
   bool useGraphs = true;
@@ -486,28 +470,10 @@ std::size_t BatchedAmberGbCuda::graphsCaptured() const { return m_device->graphs
 void BatchedAmberGbCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                         double* energy, const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");
-  DeviceState& d = *m_device;
-  const std::size_t n = dimension();
-  if (d.energy.size() < batch) {
-    d.x = DeviceBuffer<double>(batch * n);
-    d.g = DeviceBuffer<double>(batch * n);
-    d.energy = DeviceBuffer<double>(batch);
-    d.active = DeviceBuffer<std::uint8_t>(batch);
-  }
-  forEachActiveRun(batch, active, [&](std::size_t first, std::size_t count) {
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(d.x.data() + first * n, x + first * n,
-                                    count * n * sizeof(double), cudaMemcpyHostToDevice));
-  });
-  if (active) d.active.copyFromHost(active, batch);
-  energyGradientDevice(batch, d.x.data(), d.g.data(), d.energy.data(),
-                       active ? d.active.data() : nullptr, nullptr);
-  // cudaMemcpy on the legacy stream waits for the kernels and reports their faults.
-  forEachActiveRun(batch, active, [&](std::size_t first, std::size_t count) {
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(g + first * n, d.g.data() + first * n,
-                                    count * n * sizeof(double), cudaMemcpyDeviceToHost));
-    LANDSCAPE_CUDA_CHECK(cudaMemcpy(energy + first, d.energy.data() + first,
-                                    count * sizeof(double), cudaMemcpyDeviceToHost));
-  });
+  m_device->staging.run(batch, dimension(), x, g, energy, active,
+                        [&](const double* dx, double* dg, double* de, const std::uint8_t* da) {
+                          energyGradientDevice(batch, dx, dg, de, da, nullptr);
+                        });
 }
 
 AmberEnergyBreakdown BatchedAmberGbCuda::breakdown(std::size_t b) const {

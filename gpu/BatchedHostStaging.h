@@ -2,7 +2,6 @@
 // The host entry point of a device-resident batched potential (issue 16): only the active
 // structures' rows cross the bus, in runs of consecutive active structures, through staging
 // arrays that grow with the largest batch. Include only from CUDA translation units (DeviceBuffer).
-// (gpu/BatchedAmberGbCuda.cu keeps its own copy of this logic for now.)
 #include <cstddef>
 #include <cstdint>
 
