@@ -376,6 +376,36 @@ __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int col
   return 0u;
 }
 
+/// LJ coefficients (A, B) of type pair `type` in the pair loop's arithmetic: the FP64 tables, or
+/// their float copy (no FP64 conversion per pair in mixed precision).
+__device__ __forceinline__ void pairLj(const GbAtomParams& p, int type, double& ljA, double& ljB) {
+  ljA = __ldg(p.d_ljA + type);
+  ljB = __ldg(p.d_ljB + type);
+}
+__device__ __forceinline__ void pairLj(const GbAtomParams& p, int type, float& ljA, float& ljB) {
+  const float2 ab = __ldg(p.d_ljFloat + type);
+  ljA = ab.x;
+  ljB = ab.y;
+}
+
+/// The model constants of the pair loop (kappa, 1/eps_in, 1/eps_out) in its arithmetic: FP64
+/// from the model, float from the kernel parameters' float copy (GbFloatModel).
+template <typename Real>
+struct PairConstants {
+  Real kappa, interiorInverse, exteriorInverse;
+  __device__ explicit PairConstants(const GbEvalArgs& a) {
+    if constexpr (std::is_same<Real, float>::value) {
+      kappa = a.floatModel.kappa;
+      interiorInverse = a.floatModel.interiorInverse;
+      exteriorInverse = a.floatModel.exteriorInverse;
+    } else {
+      kappa = a.model.kappa;
+      interiorInverse = a.model.interiorInverse;
+      exteriorInverse = a.model.exteriorInverse;
+    }
+  }
+};
+
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs batchArgs) {
   awaitPreviousKernel();
@@ -418,9 +448,10 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     inverseBi = Real(1.0 / a.d_born[i]);
     typeRow = a.params.d_ljType[i] * a.params.ljTypeCount;
   }
-  const Real kappa = Real(a.model.kappa);
-  const Real interiorInverse = Real(a.model.interiorInverse);
-  const Real exteriorInverse = Real(a.model.exteriorInverse);
+  const PairConstants<Real> model(a);
+  const Real kappa = model.kappa;
+  const Real interiorInverse = model.interiorInverse;
+  const Real exteriorInverse = model.exteriorInverse;
 
   // FP64 sums. In mixed precision each column tile is summed in FP32 first (t* below) and added
   // here, as in OpenMM's mixed mode; in double precision the t* sums are the FP64 sums themselves
@@ -461,22 +492,45 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
       // takes steps [firstStep, firstStep + stepCount).
       for (int s = firstStep; s < firstStep + stepCount; ++s) {
         const int m = (lane + s) % kGbTile;
-        if (active && m < width && (column != row || m > lane)) {
-          const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
-          const Real r2 = dx * dx + dy * dy + dz * dz;
+        const bool pair = active && m < width && (column != row || m > lane);
+        Real dx = Real(0), dy = Real(0), dz = Real(0), r2 = Real(0), inverseBb = Real(0);
+        if (pair) {
+          dx = xr - sx[m];
+          dy = yr - sy[m];
+          dz = zr - sz[m];
+          r2 = dx * dx + dy * dy + dz * dz;
+          inverseBb = inverseBi * sInverseBorn[m];
+        }
+        // Far pairs (x = r^2 / (4 BiBj) > X, potentials/AmberGbTerms.h): f = r and dE/dB = 0,
+        // so no exp(-x), one inverse square root for GB, LJ and Coulomb, and no dE/dB sums. The
+        // warp takes that path only when all its pairs of this step are far (a vote: no
+        // divergence); the far and near expressions agree there to the arithmetic's rounding.
+        const bool far = __all_sync(kFullMask, !pair || amberGbPairIsFar<Real>(r2, inverseBb));
+        if (pair) {
           const Real qiqj = qi * sCharge[m];
-          const AmberGbPairTermT<Real> gb =
-              amberGbPair<Real>(r2, qiqj, bi, sBorn[m], inverseBi * sInverseBorn[m], kappa,
-                                interiorInverse, exteriorInverse);
-          tGb += gb.energy;
-          tdEdB += gb.dEdBi;
-          Real dEdrOverR = gb.dEdrOverR;
-          if (!((mask >> m) & 1u)) {
+          const bool excluded = (mask >> m) & 1u;
+          Real dEdrOverR, ir = Real(0);
+          if (far) {
+            ir = amberInverseSqrt<Real>(r2);
+            const AmberPairTermT<Real> gb = amberGbPairFar<Real>(r2, ir, qiqj, kappa,
+                                                                 interiorInverse, exteriorInverse);
+            tGb += gb.energy;
+            dEdrOverR = gb.dEdrOverR;
+          } else {
+            const AmberGbPairTermT<Real> gb = amberGbPair<Real>(
+                r2, qiqj, bi, sBorn[m], inverseBb, kappa, interiorInverse, exteriorInverse);
+            tGb += gb.energy;
+            tdEdB += gb.dEdBi;
+            sAcc[warp][3][m] += gb.dEdBj;
+            dEdrOverR = gb.dEdrOverR;
             // One inverse square root serves LJ and Coulomb: no division in the pair loop.
-            const Real ir = amberInverseSqrt<Real>(r2);
+            if (!excluded) ir = amberInverseSqrt<Real>(r2);
+          }
+          if (!excluded) {
             const int type = typeRow + sType[m];
-            const AmberPairTermT<Real> lj = amberLennardJonesFromInverse<Real>(
-                ir * ir, Real(__ldg(a.params.d_ljA + type)), Real(__ldg(a.params.d_ljB + type)));
+            Real ljA, ljB;
+            pairLj(a.params, type, ljA, ljB);
+            const AmberPairTermT<Real> lj = amberLennardJonesFromInverse<Real>(ir * ir, ljA, ljB);
             const AmberPairTermT<Real> el = amberCoulombFromInverse<Real>(ir, qiqj * interiorInverse);
             tVdw += lj.energy;
             tEel += el.energy;
@@ -489,7 +543,6 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
           sAcc[warp][0][m] -= fx;
           sAcc[warp][1][m] -= fy;
           sAcc[warp][2][m] -= fz;
-          sAcc[warp][3][m] += gb.dEdBj;
         }
         __syncwarp();
       }
@@ -960,6 +1013,9 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   const unsigned pairSumBlocks = static_cast<unsigned>(l.tiles * kGbSlotValues + 1);
   const unsigned assembleBlocks = static_cast<unsigned>(l.tiles * 3);
   GbEvalArgs a = args;
+  a.floatModel.kappa = static_cast<float>(args.model.kappa);
+  a.floatModel.interiorInverse = static_cast<float>(args.model.interiorInverse);
+  a.floatModel.exteriorInverse = static_cast<float>(args.model.exteriorInverse);
   for (std::size_t first = 0; first < batch; first += kGbMaxGridY) {
     const unsigned count =
         static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));

@@ -78,7 +78,19 @@ struct GbAtomParams {
   const double* d_screened = nullptr;  ///< N, S (R - offset), A
   const double* d_ljA = nullptr;       ///< types^2, kcal/mol A^12
   const double* d_ljB = nullptr;       ///< types^2, kcal/mol A^6
+  /// types^2 (A, B) rounded to float: the mixed-precision pair loop reads these (an FP64 to FP32
+  /// conversion per pair would take the conversion unit, shared with exp and rsqrt).
+  const float2* d_ljFloat = nullptr;
   int ljTypeCount = 0;
+};
+
+/// The GB model's constants of the pair loop rounded to float, read from the kernel parameters by
+/// the mixed-precision pair kernel (converting the FP64 constants there costs a conversion per
+/// pair: the compiler redoes it rather than hold a register). Set by launchGbEnergyGradient.
+struct GbFloatModel {
+  float kappa = 0.0f;            ///< 1/A
+  float interiorInverse = 0.0f;  ///< 1 / eps_in
+  float exteriorInverse = 0.0f;  ///< 1 / eps_out
 };
 
 /// The pair kernel's task grid: a task is (row block, column chunk); it exists when its chunk
@@ -214,6 +226,7 @@ struct GbBatchArgs {
 struct GbEvalArgs {
   std::size_t atoms = 0;
   AmberGbModel model{};
+  GbFloatModel floatModel{};    ///< model's pair constants in float (launchGbEnergyGradient)
   double descreenCutoff = 0.0;  ///< rgbmax + max s_j, A
   GbAtomParams params;
   GbExclusions exclusions;

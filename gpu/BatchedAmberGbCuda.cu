@@ -182,6 +182,7 @@ struct BatchedAmberGbCuda::DeviceState {
 
   // Shared by all structures, constant for the object's life.
   DeviceBuffer<double> charge, radius, rho, screened, ljA, ljB;
+  DeviceBuffer<float2> ljFloat;  // (A, B) in float, for the mixed pair loop
   DeviceBuffer<int> ljType;
   DeviceBuffer<int> excludedOffsets, excludedTile;
   DeviceBuffer<std::uint32_t> excludedMask;
@@ -301,6 +302,10 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   d.screened = DeviceBuffer<double>(t.gbScreened);
   d.ljA = DeviceBuffer<double>(t.ljA);
   d.ljB = DeviceBuffer<double>(t.ljB);
+  std::vector<float2> ljFloat(t.ljA.size());
+  for (std::size_t k = 0; k < ljFloat.size(); ++k)
+    ljFloat[k] = make_float2(static_cast<float>(t.ljA[k]), static_cast<float>(t.ljB[k]));
+  d.ljFloat = DeviceBuffer<float2>(ljFloat);
   d.ljType = DeviceBuffer<int>(t.ljTypes);
 
   const ExclusionTiles exclusions = buildExclusionTiles(t, d.layout.tiles);
@@ -342,6 +347,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.params.d_screened = d.screened.data();
   a.params.d_ljA = d.ljA.data();
   a.params.d_ljB = d.ljB.data();
+  a.params.d_ljFloat = d.ljFloat.data();
   a.params.ljTypeCount = t.ljTypeCount;
   a.exclusions.d_excludedTileOffsets = d.excludedOffsets.data();
   a.exclusions.d_excludedTile = d.excludedTile.data();

@@ -457,6 +457,46 @@ LANDSCAPE_HD AmberGbPairTerm amberGbPair(double r2, double qiqj, double bi, doub
                              m.exteriorInverse);
 }
 
+// ---- far GB pairs (GPU pair kernel; issue 17, docs/benchmarks.md "Large sizes, step 3") ------
+// With x = r^2 / (4 BiBj) above X = amberGbFarThreshold<Real>(), e4 = exp(-x) no longer shows in
+// amberGbPair's results at the arithmetic's precision eps (2^-53 double, 2^-24 float):
+//   f^2 = r^2 + BiBj e4 = r^2 (1 + e4 / (4x)), and e4 / (4x) < eps / 2 (below half an ulp of
+//     r^2), so f^2 rounds to r^2 and f = r;
+//   (1 - e4 / 4) in dE/dr rounds to 1 (e4 / 4 < eps / 2);
+//   dE/dBi = dE/df e4 (1 + x) Bj / (2f) is e4 (1 + x) / (8x) of |E| / Bi: 5e-19 at x = 40,
+//     2e-9 at x = 18, far below the rounding of the sums it would join (the self term's dE/dB
+//     and the near pairs of the same atom).
+// X = 40 in double (e4 / 4 = 1.1e-18, 50 times below 2^-54), X = 18 in float (e4 / 4 = 3.8e-9,
+// 8 times below 2^-25). A far pair is then E = -qiqj (1/eps_in - exp(-kappa r)/eps_out) / r with
+// dE/dB = 0: no exp(-x), and its 1/r is the one LJ and Coulomb use.
+
+/// The far-pair threshold X on x = r^2 / (4 BiBj): 40 in double, 18 in float (see above).
+template <typename Real>
+LANDSCAPE_HD constexpr Real amberGbFarThreshold() {
+  return sizeof(Real) >= sizeof(double) ? Real(40) : Real(18);
+}
+
+/// Whether a pair is far (x > X), from r^2 and 1/(BiBj) as amberGbPair takes them.
+template <typename Real>
+LANDSCAPE_HD bool amberGbPairIsFar(Real r2, Real inverseBb) {
+  return r2 * inverseBb > Real(4) * amberGbFarThreshold<Real>();
+}
+
+/// amberGbPair of a far pair (amberGbPairIsFar): f = r, dE/dBi = dE/dBj = 0. The caller passes
+/// ir = 1/sqrt(r^2) (amberInverseSqrt), shared with LJ and Coulomb; the expressions are
+/// amberGbPair's with f^2 = r^2, so in double the energy and dE/dr / r are its bits up to the
+/// contraction of multiply-adds (tests/AmberGbTest.cpp).
+template <typename Real>
+LANDSCAPE_HD AmberPairTermT<Real> amberGbPairFar(Real r2, Real ir, Real qiqj, Real kappa,
+                                                 Real interiorInverse, Real exteriorInverse) {
+  const Real f = r2 * ir;
+  const Real screened = exp(-kappa * f) * exteriorInverse;
+  const Real dielectric = interiorInverse - screened;
+  const Real energy = -qiqj * dielectric * ir;
+  const Real dEdf = qiqj * (dielectric - kappa * f * screened) * ir * ir;
+  return {energy, dEdf * ir};
+}
+
 /// GB self term: E = -(1/2) q^2 (1/eps_in - exp(-kappa B) / eps_out) / B.
 struct AmberGbSelfTerm {
   double energy;
