@@ -974,6 +974,79 @@ TEST(AmberGbTerms, GbPairAndSelfDerivatives) {
       1e-7);
 }
 
+// The GPU pair kernel's far GB pair (x = r^2 / (4 BiBj) > X, amberGbPairFar: f = r, dE/dB = 0)
+// against the full amberGbPair over a grid of x from just above X to 12 X, Born radii 0.8-12 A,
+// both charge signs, salt from none to 1 M: in double the energy and dE/dr / r within 2 ulp
+// (the bound of AmberGbTerms.h says f^2 rounds to r^2 and (1 - e4/4) to 1: the same
+// expressions), amberGbPair's dE/dB below 1e-17 of |E| / B; in float within 4 ulp of the float
+// amberGbPair and 1e-6 of the double one (the mixed tolerances are 1e-5 per component).
+TEST(AmberGbTerms, FarGbPairMatchesTheFullPairBeyondTheThreshold) {
+  const double xMin = amberGbFarThreshold<double>();
+  const float xMinF = amberGbFarThreshold<float>();
+  EXPECT_EQ(xMin, 40.0);
+  EXPECT_EQ(xMinF, 18.0f);
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double epsF = std::numeric_limits<float>::epsilon();
+  int checked = 0, checkedFloat = 0;
+  for (double kappa : {0.0, 0.107317, 0.331})
+    for (double qiqj : {-332.0 * 0.8 * 0.5, 332.0 * 0.05 * 0.3})
+      for (double bi : {0.8, 1.7, 4.5, 12.0})
+        for (double bj : {0.9, 2.3, 6.0})
+          for (int k = 0; k < 200; ++k) {
+            const double x = xMin * (1.0 + 1e-9) * std::pow(12.0, k / 199.0);
+            const double r2 = 4.0 * bi * bj * x;
+            const double inverseBb = 1.0 / (bi * bj);
+            ASSERT_TRUE(amberGbPairIsFar<double>(r2, inverseBb) || k == 0) << x;
+            if (!amberGbPairIsFar<double>(r2, inverseBb)) continue;
+            // The bound itself: f^2 = r^2 + BiBj exp(-x) is r^2 in double.
+            ASSERT_EQ(r2 + bi * bj * std::exp(-0.25 * r2 * inverseBb), r2) << x;
+            const AmberGbPairTermT<double> full = amberGbPair<double>(
+                r2, qiqj, bi, bj, inverseBb, kappa, 1.0, 1.0 / 78.5);
+            const AmberPairTermT<double> far = amberGbPairFar<double>(
+                r2, amberInverseSqrt<double>(r2), qiqj, kappa, 1.0, 1.0 / 78.5);
+            ASSERT_LE(std::abs(far.energy - full.energy), 2 * eps * std::abs(full.energy)) << x;
+            ASSERT_LE(std::abs(far.dEdrOverR - full.dEdrOverR), 2 * eps * std::abs(full.dEdrOverR))
+                << x;
+            ASSERT_LE(std::abs(full.dEdBi) * bi, 1e-17 * std::abs(full.energy)) << x;
+            ASSERT_LE(std::abs(full.dEdBj) * bj, 1e-17 * std::abs(full.energy)) << x;
+            ++checked;
+          }
+  for (double kappa : {0.0, 0.107317, 0.331})
+    for (double qiqj : {-332.0 * 0.8 * 0.5, 332.0 * 0.05 * 0.3})
+      for (double bi : {0.8, 1.7, 4.5, 12.0})
+        for (double bj : {0.9, 2.3, 6.0})
+          for (int k = 0; k < 200; ++k) {
+            const float x = xMinF * (1.0f + 1e-5f) * std::pow(12.0f, k / 199.0f);
+            const float bif = static_cast<float>(bi), bjf = static_cast<float>(bj);
+            const float r2 = 4.0f * bif * bjf * x;
+            const float inverseBb = 1.0f / bif * (1.0f / bjf);  // as the kernel forms it
+            if (!amberGbPairIsFar<float>(r2, inverseBb)) continue;
+            const float kappaF = static_cast<float>(kappa), qiqjF = static_cast<float>(qiqj);
+            const float outF = static_cast<float>(1.0 / 78.5);
+            const AmberGbPairTermT<float> full =
+                amberGbPair<float>(r2, qiqjF, bif, bjf, inverseBb, kappaF, 1.0f, outF);
+            const AmberPairTermT<float> far =
+                amberGbPairFar<float>(r2, amberInverseSqrt<float>(r2), qiqjF, kappaF, 1.0f, outF);
+            const AmberGbPairTermT<double> reference =
+                amberGbPair<double>(r2, qiqj, bi, bj, 1.0 / (bi * bj), kappa, 1.0, 1.0 / 78.5);
+            ASSERT_LE(std::abs(far.energy - full.energy), 4 * epsF * std::abs(full.energy)) << x;
+            ASSERT_LE(std::abs(far.dEdrOverR - full.dEdrOverR), 4 * epsF * std::abs(full.dEdrOverR))
+                << x;
+            ASSERT_LE(std::abs(far.energy - reference.energy), 1e-6 * std::abs(reference.energy))
+                << x;
+            ASSERT_LE(std::abs(far.dEdrOverR - reference.dEdrOverR),
+                      1e-6 * std::abs(reference.dEdrOverR))
+                << x;
+            ASSERT_LE(std::abs(reference.dEdBi) * bi, 1e-8 * std::abs(reference.energy)) << x;
+            ++checkedFloat;
+          }
+  EXPECT_GT(checked, 3 * 2 * 4 * 3 * 190);
+  EXPECT_GT(checkedFloat, 3 * 2 * 4 * 3 * 190);
+  // Below the threshold the pair is near: the kernel keeps the full term there.
+  EXPECT_FALSE(amberGbPairIsFar<double>(4.0 * 2.0 * 3.0 * 39.9, 1.0 / 6.0));
+  EXPECT_FALSE(amberGbPairIsFar<float>(4.0f * 2.0f * 3.0f * 17.9f, 1.0f / 6.0f));
+}
+
 TEST(AmberGbTerms, DihedralFollowsIupacSignAndSanderPhases) {
   // b2 along +z; i on +x; l at azimuth 60 degrees: looking from j to k the front bond turns
   // clockwise by 60 degrees onto the rear bond, so phi = +60 degrees (IUPAC).
