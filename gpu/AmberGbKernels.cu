@@ -406,6 +406,19 @@ struct PairConstants {
   }
 };
 
+/// Shared memory of a pair-kernel block: the column tile's atoms and the warps' column
+/// accumulators, in one object: every access in the rotation loop is then one base address plus a
+/// constant offset (separate __shared__ arrays each cost an address computation per step).
+static_assert((kGbTile & (kGbTile - 1)) == 0, "the rotation takes lane + s mod kGbTile by a mask");
+
+template <typename Real>
+struct PairShared {
+  // Column-tile positions relative to the tile's first atom, charge, B, 1/B, LJ type.
+  Real x[kGbTile], y[kGbTile], z[kGbTile], charge[kGbTile], born[kGbTile], inverseBorn[kGbTile];
+  int type[kGbTile];
+  Real acc[kGbPairWarps][kGbSlotValues][kGbTile];  ///< dE/dx, dE/dy, dE/dz, dE/dB per warp
+};
+
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs batchArgs) {
   awaitPreviousKernel();
@@ -420,10 +433,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
   // Column-tile positions relative to the tile's first atom, in Real: in mixed precision every
   // pair operation is FP32 (no conversion per pair), and the offsets stay small where precision
   // matters (close pairs).
-  __shared__ Real sx[kGbTile], sy[kGbTile], sz[kGbTile];
-  __shared__ Real sCharge[kGbTile], sBorn[kGbTile], sInverseBorn[kGbTile];
-  __shared__ int sType[kGbTile];
-  __shared__ Real sAcc[kGbPairWarps][kGbSlotValues][kGbTile];
+  __shared__ PairShared<Real> sh;
 
   const GbPairLayout& layout = a.layout;
   const PairTask task = pairTask(a, static_cast<int>(blockIdx.x) - bondedBlocks);
@@ -469,16 +479,16 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     if (threadIdx.x < kGbTile) {
       const int j = column * kGbTile + threadIdx.x;
       if (j < n) {
-        sx[threadIdx.x] = Real(a.d_x[3 * j] - ox);
-        sy[threadIdx.x] = Real(a.d_x[3 * j + 1] - oy);
-        sz[threadIdx.x] = Real(a.d_x[3 * j + 2] - oz);
-        sCharge[threadIdx.x] = Real(a.params.d_charge[j]);
-        sBorn[threadIdx.x] = Real(a.d_born[j]);
-        sInverseBorn[threadIdx.x] = Real(1.0 / a.d_born[j]);
-        sType[threadIdx.x] = a.params.d_ljType[j];
+        sh.x[threadIdx.x] = Real(a.d_x[3 * j] - ox);
+        sh.y[threadIdx.x] = Real(a.d_x[3 * j + 1] - oy);
+        sh.z[threadIdx.x] = Real(a.d_x[3 * j + 2] - oz);
+        sh.charge[threadIdx.x] = Real(a.params.d_charge[j]);
+        sh.born[threadIdx.x] = Real(a.d_born[j]);
+        sh.inverseBorn[threadIdx.x] = Real(1.0 / a.d_born[j]);
+        sh.type[threadIdx.x] = a.params.d_ljType[j];
       }
     }
-    for (int c = 0; c < kGbSlotValues; ++c) sAcc[warp][c][lane] = Real(0);
+    for (int c = 0; c < kGbSlotValues; ++c) sh.acc[warp][c][lane] = Real(0);
     __syncthreads();
     if (rowTile && row <= column) {
       const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
@@ -491,15 +501,15 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
       // column accumulators, and every column atom's sum runs over s in a fixed order. This block
       // takes steps [firstStep, firstStep + stepCount).
       for (int s = firstStep; s < firstStep + stepCount; ++s) {
-        const int m = (lane + s) % kGbTile;
+        const int m = (lane + s) & (kGbTile - 1);  // (lane + s) mod 32, one instruction
         const bool pair = active && m < width && (column != row || m > lane);
         Real dx = Real(0), dy = Real(0), dz = Real(0), r2 = Real(0), inverseBb = Real(0);
         if (pair) {
-          dx = xr - sx[m];
-          dy = yr - sy[m];
-          dz = zr - sz[m];
+          dx = xr - sh.x[m];
+          dy = yr - sh.y[m];
+          dz = zr - sh.z[m];
           r2 = dx * dx + dy * dy + dz * dz;
-          inverseBb = inverseBi * sInverseBorn[m];
+          inverseBb = inverseBi * sh.inverseBorn[m];
         }
         // Far pairs (x = r^2 / (4 BiBj) > X, potentials/AmberGbTerms.h): f = r and dE/dB = 0,
         // so no exp(-x), one inverse square root for GB, LJ and Coulomb, and no dE/dB sums. The
@@ -507,7 +517,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
         // divergence); the far and near expressions agree there to the arithmetic's rounding.
         const bool far = __all_sync(kFullMask, !pair || amberGbPairIsFar<Real>(r2, inverseBb));
         if (pair) {
-          const Real qiqj = qi * sCharge[m];
+          const Real qiqj = qi * sh.charge[m];
           const bool excluded = (mask >> m) & 1u;
           Real dEdrOverR, ir = Real(0);
           if (far) {
@@ -518,16 +528,16 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
             dEdrOverR = gb.dEdrOverR;
           } else {
             const AmberGbPairTermT<Real> gb = amberGbPair<Real>(
-                r2, qiqj, bi, sBorn[m], inverseBb, kappa, interiorInverse, exteriorInverse);
+                r2, qiqj, bi, sh.born[m], inverseBb, kappa, interiorInverse, exteriorInverse);
             tGb += gb.energy;
             tdEdB += gb.dEdBi;
-            sAcc[warp][3][m] += gb.dEdBj;
+            sh.acc[warp][3][m] += gb.dEdBj;
             dEdrOverR = gb.dEdrOverR;
             // One inverse square root serves LJ and Coulomb: no division in the pair loop.
             if (!excluded) ir = amberInverseSqrt<Real>(r2);
           }
           if (!excluded) {
-            const int type = typeRow + sType[m];
+            const int type = typeRow + sh.type[m];
             Real ljA, ljB;
             pairLj(a.params, type, ljA, ljB);
             const AmberPairTermT<Real> lj = amberLennardJonesFromInverse<Real>(ir * ir, ljA, ljB);
@@ -540,9 +550,9 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
           tgx += fx;
           tgy += fy;
           tgz += fz;
-          sAcc[warp][0][m] -= fx;
-          sAcc[warp][1][m] -= fy;
-          sAcc[warp][2][m] -= fz;
+          sh.acc[warp][0][m] -= fx;
+          sh.acc[warp][1][m] -= fy;
+          sh.acc[warp][2][m] -= fz;
         }
         __syncwarp();
       }
@@ -560,7 +570,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     if (threadIdx.x < kGbSlotValues * kGbTile) {
       const int c = threadIdx.x / kGbTile, l = threadIdx.x % kGbTile;
       double v = 0.0;
-      for (int w = 0; w < kGbPairWarps; ++w) v += double(sAcc[w][c][l]);
+      for (int w = 0; w < kGbPairWarps; ++w) v += double(sh.acc[w][c][l]);
       a.d_columnSlots[columnSlotBase(layout, column, rowBlock, task.part) + c * kGbTile + l] = v;
     }
     __syncthreads();

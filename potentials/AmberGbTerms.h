@@ -169,15 +169,82 @@ struct AmberPairTermT {
 };
 using AmberPairTerm = AmberPairTermT<double>;
 
-/// 1/sqrt(x): the device's rsqrt (1 ulp in double, no division) in CUDA code, 1 / sqrt(x) on the
-/// host.
+/// 1/sqrt(x): the device's reciprocal square root (1 ulp in double, no division) in CUDA code,
+/// 1 / sqrt(x) on the host. In CUDA double it is rsqrt's own sequence (the MUFU seed y and one
+/// step y + y e (1/2 + 3e/8), e = 1 - x y^2: the same bits) without rsqrt's branch for zero,
+/// subnormal, infinite or NaN x, which costs the pair loop a few instructions per call: its x
+/// is a squared distance of two atoms (or f^2 >= it), a normal number.
 template <typename Real>
 LANDSCAPE_HD Real amberInverseSqrt(Real x) {
 #ifdef __CUDA_ARCH__
-  return rsqrt(x);
+  if constexpr (sizeof(Real) >= sizeof(double)) {
+    double y;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(static_cast<double>(x)));
+    const double e = fma(x, -(y * y), 1.0);
+    return fma(fma(e, 0.375, 0.5), y * e, y);
+  } else {
+    return rsqrt(x);
+  }
 #else
   return Real(1) / sqrt(x);
 #endif
+}
+
+// e^r on |r| <= ln2 / 2, degree 11, lowest power first: Chebyshev interpolation at 12 nodes
+// (relative error 1.7e-17 with these double coefficients, below half an ulp).
+#define LANDSCAPE_AMBER_EXP_COEFFICIENTS                                                 \
+  1.0, 1.0, 0x1.0000000000011p-1, 0x1.555555555555ap-3, 0x1.555555554f0cfp-5,            \
+      0x1.111111110f225p-7, 0x1.6c16c187fbe02p-10, 0x1.a01a01b14378fp-13,                \
+      0x1.a01991ac8730ap-16, 0x1.71ddf5749d126p-19, 0x1.28b4057f44145p-22,               \
+      0x1.af631d0059becp-26
+constexpr int kAmberExpDegree = 11;
+constexpr double kAmberExpCoefficients[kAmberExpDegree + 1] = {LANDSCAPE_AMBER_EXP_COEFFICIENTS};
+#ifdef __CUDACC__
+// The device copy: the polynomial's multiply-adds take these as constant-bank operands.
+static __constant__ double kAmberExpCoefficientsDevice[kAmberExpDegree + 1] = {
+    LANDSCAPE_AMBER_EXP_COEFFICIENTS};
+#endif
+
+/// e^x for x <= 0 in double without a branch, for the GPU pair kernel (issue 17): x = n ln2 + r
+/// (Cody-Waite, |r| <= ln2/2), the degree-11 polynomial above, times 2^n built from n's bits.
+/// Within 2 ulp of exp (tests/AmberGbTest.cpp). x below -708 gives e^-708 = 3.3e-308 (the pair
+/// terms it scales are then far below rounding), and positive x is not its domain. Against CUDA's
+/// exp it saves about 30 instructions per call in the register-bound pair loop: no branch for
+/// large |x|, and each coefficient is an operand read from constant memory where exp loads it
+/// as an immediate with two uniform moves.
+LANDSCAPE_HD double amberExpNonPositive(double x) {
+  x = fmax(x, -708.0);
+  const double shift = 0x1.8p52;  // 1.5 x 2^52: t's low bits are then round(x / ln2)
+  const double t = fma(x, 1.4426950408889634, shift);
+  const double n = t - shift;
+  double r = fma(n, -0x1.62e42fefa39efp-1, x);  // ln2 rounded, then its remainder
+  r = fma(n, -2.3190468138462996e-17, r);
+#ifdef __CUDA_ARCH__
+  const double* c = kAmberExpCoefficientsDevice;
+#else
+  const double* c = kAmberExpCoefficients;
+#endif
+  double p = c[kAmberExpDegree];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int k = kAmberExpDegree - 1; k >= 0; --k) p = fma(p, r, c[k]);
+#ifdef __CUDA_ARCH__
+  // 2^n from n's bits (an integer operation, not a conversion): n >= -1021 after the clamp.
+  return p * __hiloint2double((__double2loint(t) + 1023) << 20, 0);
+#else
+  return ldexp(p, static_cast<int>(n));
+#endif
+}
+
+/// e^x (x <= 0) of the GB pair terms: exp on the host (the CPU reference) and in CUDA float (the
+/// special-function unit), amberExpNonPositive in CUDA double.
+template <typename Real>
+LANDSCAPE_HD Real amberPairExp(Real x) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(Real) >= sizeof(double)) return amberExpNonPositive(x);
+#endif
+  return exp(x);
 }
 
 /// Lennard-Jones 12-6 with AMBER's coefficients from 1/r^2: E = A / r^12 - B / r^6.
@@ -436,11 +503,11 @@ LANDSCAPE_HD AmberGbPairTermT<Real> amberGbPair(Real r2, Real qiqj, Real bi, Rea
                                                 Real inverseBb, Real kappa, Real interiorInverse,
                                                 Real exteriorInverse) {
   const Real bb = bi * bj;
-  const Real e4 = exp(Real(-0.25) * r2 * inverseBb);
+  const Real e4 = amberPairExp<Real>(Real(-0.25) * r2 * inverseBb);
   const Real f2 = r2 + bb * e4;
   const Real inverseF = amberInverseSqrt<Real>(f2);
   const Real f = f2 * inverseF;
-  const Real screened = exp(-kappa * f) * exteriorInverse;
+  const Real screened = amberPairExp<Real>(-kappa * f) * exteriorInverse;
   const Real dielectric = interiorInverse - screened;
   const Real energy = -qiqj * dielectric * inverseF;
   // dE/df = qiqj [(1/eps_in - e^{-kf}/eps_out) - kappa f e^{-kf}/eps_out] / f^2
@@ -490,7 +557,7 @@ template <typename Real>
 LANDSCAPE_HD AmberPairTermT<Real> amberGbPairFar(Real r2, Real ir, Real qiqj, Real kappa,
                                                  Real interiorInverse, Real exteriorInverse) {
   const Real f = r2 * ir;
-  const Real screened = exp(-kappa * f) * exteriorInverse;
+  const Real screened = amberPairExp<Real>(-kappa * f) * exteriorInverse;
   const Real dielectric = interiorInverse - screened;
   const Real energy = -qiqj * dielectric * ir;
   const Real dEdf = qiqj * (dielectric - kappa * f * screened) * ir * ir;

@@ -28,6 +28,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -1045,6 +1046,40 @@ TEST(AmberGbTerms, FarGbPairMatchesTheFullPairBeyondTheThreshold) {
   // Below the threshold the pair is near: the kernel keeps the full term there.
   EXPECT_FALSE(amberGbPairIsFar<double>(4.0 * 2.0 * 3.0 * 39.9, 1.0 / 6.0));
   EXPECT_FALSE(amberGbPairIsFar<float>(4.0f * 2.0f * 3.0f * 17.9f, 1.0f / 6.0f));
+}
+
+// The branch-free exponential of the GPU pair kernel in double (amberExpNonPositive, the same
+// code on the host) against the C library's exp: within 2 ulp on [-708, 0] (a million points
+// spread log-uniformly in |x| plus the reduction's interval edges), e^-708 below that.
+TEST(AmberGbTerms, PairExponentialIsWithinTwoUlpOfExp) {
+  const auto ulpError = [](double x) {
+    const double expected = std::exp(x);
+    const double ulp = std::nextafter(expected, 2.0 * expected) - expected;
+    return std::abs(amberExpNonPositive(x) - expected) / ulp;
+  };
+  double worst = 0.0, worstAt = 0.0;
+  std::mt19937_64 rng(20261124);
+  std::uniform_real_distribution<double> logMagnitude(std::log(1e-12), std::log(708.0));
+  for (int k = 0; k < 1000000; ++k) {
+    const double x = -std::exp(logMagnitude(rng));
+    const double e = ulpError(x);
+    if (e > worst) worst = e, worstAt = x;
+  }
+  const double halfLn2 = 0.5 * std::log(2.0);
+  for (int n = 0; n <= 1021; ++n)
+    for (double d : {-1e-15, 0.0, 1e-15})
+      for (double edge : {-halfLn2, halfLn2}) {
+        const double x = -n * std::log(2.0) + edge + d;
+        if (x > 0.0 || x < -708.0) continue;
+        const double e = ulpError(x);
+        if (e > worst) worst = e, worstAt = x;
+      }
+  EXPECT_LE(worst, 2.0) << "worst at x = " << worstAt;
+  EXPECT_EQ(amberExpNonPositive(0.0), 1.0);
+  EXPECT_EQ(amberExpNonPositive(-0.0), 1.0);
+  EXPECT_EQ(amberExpNonPositive(-800.0), amberExpNonPositive(-708.0));
+  EXPECT_GT(amberExpNonPositive(-708.0), 0.0);
+  EXPECT_LE(amberExpNonPositive(-708.0), 1.01 * std::exp(-708.0));
 }
 
 TEST(AmberGbTerms, DihedralFollowsIupacSignAndSanderPhases) {
