@@ -376,11 +376,12 @@ __device__ inline unsigned exclusionMask(const GbExclusions& e, int row, int col
   return 0u;
 }
 
-/// LJ coefficients (A, B) of type pair `type` in the pair loop's arithmetic: the FP64 tables, or
-/// their float copy (no FP64 conversion per pair in mixed precision).
+/// LJ coefficients (A, B) of type pair `type` in the pair loop's arithmetic: the FP64 table, or
+/// its float copy (no FP64 conversion per pair in mixed precision); one load each.
 __device__ __forceinline__ void pairLj(const GbAtomParams& p, int type, double& ljA, double& ljB) {
-  ljA = __ldg(p.d_ljA + type);
-  ljB = __ldg(p.d_ljB + type);
+  const double2 ab = __ldg(p.d_lj + type);
+  ljA = ab.x;
+  ljB = ab.y;
 }
 __device__ __forceinline__ void pairLj(const GbAtomParams& p, int type, float& ljA, float& ljB) {
   const float2 ab = __ldg(p.d_ljFloat + type);

@@ -76,9 +76,9 @@ struct GbAtomParams {
   const double* d_radius = nullptr;    ///< N, intrinsic GB radius R, A
   const double* d_rho = nullptr;       ///< N, R - offset, A
   const double* d_screened = nullptr;  ///< N, S (R - offset), A
-  const double* d_ljA = nullptr;       ///< types^2, kcal/mol A^12
-  const double* d_ljB = nullptr;       ///< types^2, kcal/mol A^6
-  /// types^2 (A, B) rounded to float: the mixed-precision pair loop reads these (an FP64 to FP32
+  /// types^2 LJ coefficients (A kcal/mol A^12, B kcal/mol A^6), one load per pair.
+  const double2* d_lj = nullptr;
+  /// The same rounded to float: the mixed-precision pair loop reads these (an FP64 to FP32
   /// conversion per pair would take the conversion unit, shared with exp and rsqrt).
   const float2* d_ljFloat = nullptr;
   int ljTypeCount = 0;

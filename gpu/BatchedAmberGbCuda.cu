@@ -181,8 +181,9 @@ struct BatchedAmberGbCuda::DeviceState {
   GbEvalArgs args;  // shared tables filled in; per-structure pointers bound by reserve()
 
   // Shared by all structures, constant for the object's life.
-  DeviceBuffer<double> charge, radius, rho, screened, ljA, ljB;
-  DeviceBuffer<float2> ljFloat;  // (A, B) in float, for the mixed pair loop
+  DeviceBuffer<double> charge, radius, rho, screened;
+  DeviceBuffer<double2> lj;      // (A, B) per type pair
+  DeviceBuffer<float2> ljFloat;  // the same in float, for the mixed pair loop
   DeviceBuffer<int> ljType;
   DeviceBuffer<int> excludedOffsets, excludedTile;
   DeviceBuffer<std::uint32_t> excludedMask;
@@ -300,11 +301,13 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   d.radius = DeviceBuffer<double>(t.gbRadius);
   d.rho = DeviceBuffer<double>(t.gbRho);
   d.screened = DeviceBuffer<double>(t.gbScreened);
-  d.ljA = DeviceBuffer<double>(t.ljA);
-  d.ljB = DeviceBuffer<double>(t.ljB);
+  std::vector<double2> lj(t.ljA.size());
   std::vector<float2> ljFloat(t.ljA.size());
-  for (std::size_t k = 0; k < ljFloat.size(); ++k)
+  for (std::size_t k = 0; k < lj.size(); ++k) {
+    lj[k] = make_double2(t.ljA[k], t.ljB[k]);
     ljFloat[k] = make_float2(static_cast<float>(t.ljA[k]), static_cast<float>(t.ljB[k]));
+  }
+  d.lj = DeviceBuffer<double2>(lj);
   d.ljFloat = DeviceBuffer<float2>(ljFloat);
   d.ljType = DeviceBuffer<int>(t.ljTypes);
 
@@ -345,8 +348,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.params.d_radius = d.radius.data();
   a.params.d_rho = d.rho.data();
   a.params.d_screened = d.screened.data();
-  a.params.d_ljA = d.ljA.data();
-  a.params.d_ljB = d.ljB.data();
+  a.params.d_lj = d.lj.data();
   a.params.d_ljFloat = d.ljFloat.data();
   a.params.ljTypeCount = t.ljTypeCount;
   a.exclusions.d_excludedTileOffsets = d.excludedOffsets.data();
