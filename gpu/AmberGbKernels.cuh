@@ -27,7 +27,10 @@
 //                         energy to per-block sums), then every pair i < j once: GB pair term (all
 //                         pairs), LJ and Coulomb (pairs not excluded, bitmask per tile pair); a
 //                         block of kGbPairWarps warps takes kGbPairWarps row tiles x a chunk of
-//                         column tiles x one part of the 32 rotation steps (layout.parts);
+//                         column tiles x one part of the 32 rotation steps (layout.parts); a
+//                         rotation step whose pairs are all far (x = r^2 / (4 BiBj) > X, a warp
+//                         vote; amberGbPairFar in potentials/AmberGbTerms.h) takes the short GB
+//                         term: f = r, dE/dB = 0, one inverse square root for GB, LJ and Coulomb;
 //                         then the pair slot sums: one block per tile and value (dE/dx, dE/dy,
 //                         dE/dz, dE/dB) sums each atom's pair slots (lanes = the tile's atoms,
 //                         kGbReduceWarps warps over the slot items, then warp order) and forms
@@ -43,7 +46,8 @@
 // compile-time constants below and on the layouts, which depend on the atom count only).
 // Precision: Real = double (every operation in FP64) or float (pair arithmetic of steps 2, 3 and 4
 // in FP32 on coordinates relative to the column tile's first atom; every accumulation, the Born
-// radii and the bonded terms in FP64).
+// radii and the bonded terms in FP64). The pair loop's constants and LJ table come in the loop's
+// type (GbFloatModel, GbAtomParams::d_ljFloat): no FP64 conversion per pair in mixed precision.
 #include <cuda_runtime.h>
 
 #include <cstddef>
