@@ -213,7 +213,7 @@ static __constant__ double kAmberExpCoefficientsDevice[kAmberExpDegree + 1] = {
 /// large |x|, and each coefficient is an operand read from constant memory where exp loads it
 /// as an immediate with two uniform moves.
 LANDSCAPE_HD double amberExpNonPositive(double x) {
-  x = x > -708.0 ? x : -708.0;  // (NaN too) a compare and two selects; fmax costs more here
+  x = x > -708.0 ? x : -708.0;  // below -708, and NaN, become -708 (r^2 carries a NaN on)
   const double shift = 0x1.8p52;  // 1.5 x 2^52: t's low bits are then round(x / ln2)
   const double t = fma(x, 1.4426950408889634, shift);
   const double n = t - shift;
