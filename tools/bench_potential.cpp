@@ -14,7 +14,12 @@
 // myoglobin_x10 24.4 / 5.3 ms. Targets for myoglobin_x10: 5 ms double, 2.5 ms mixed.
 //
 // Usage: bench_potential [--data DIR] [--systems trpcage,trx,...] [--repeats K]
-//                        [--cpu-max-atoms N]
+//                        [--cpu-max-atoms N] [--chain gather,pairs] [--born-layout Q,P]
+//                        [--chain-layout Q,P]
+//   --chain: the chain-rule passes to time, one row each (issue 17 step 3's A/B: the per-tile
+//   gather, default, or the older symmetric pass over the pair grid); --born-layout and
+//   --chain-layout override the gathers' column parts Q and blocks per tile P (0 = the size-based
+//   choice; BatchedAmberGbCuda::setGatherShape).
 //   DIR defaults to <source>/tests/data/gb; myoglobin_x4 and myoglobin_x10 come from the build
 //   tree (build/data/gb) when DIR lacks them.
 #include <algorithm>
@@ -86,7 +91,22 @@ struct Options {
   std::vector<std::string> wanted;  ///< --systems; empty = all
   int repeats = 20;
   long cpuMaxAtoms = 3000;
+  std::vector<std::string> chains = {"gather"};  ///< chain-rule passes, one row each
+  std::vector<int> bornLayout, chainLayout;      ///< Q,P overrides (empty: the defaults)
 };
+
+/// Q,P of a --born-layout or --chain-layout value (empty: 0,0), or an error naming the option.
+bool layoutPair(const std::vector<int>& v, const char* option, int* q, int* p) {
+  *q = *p = 0;
+  if (v.empty()) return true;
+  if (v.size() != 2 || v[0] < 0 || v[1] < 0) {
+    std::fprintf(stderr, "bench_potential: --%s takes Q,P (two counts >= 0), e.g. 8,3\n", option);
+    return false;
+  }
+  *q = v[0];
+  *p = v[1];
+  return true;
+}
 
 OptionTable<Options> optionTable() {
   OptionTable<Options> t("bench_potential");
@@ -108,6 +128,16 @@ OptionTable<Options> optionTable() {
   t.add("repeats", "K", "timed calls per cell", fieldOf(&Options::repeats)).atLeast(1);
   t.add("cpu-max-atoms", "N", "largest system, in atoms, timed on the CPU",
         fieldOf(&Options::cpuMaxAtoms));
+  t.add("chain", "LIST",
+        "chain-rule passes to time, a row each: gather (per-tile gather, the default) and/or "
+        "pairs (the older symmetric pass over the pair grid)",
+        fieldOf(&Options::chains));
+  t.add("born-layout", "Q,P",
+        "Born-radius gather: column parts Q (power of two <= 32) and blocks per tile P "
+        "(0 = size-based)",
+        fieldOf(&Options::bornLayout));
+  t.add("chain-layout", "Q,P", "chain-rule gather: Q and P as --born-layout",
+        fieldOf(&Options::chainLayout));
   return t;
 }
 
@@ -120,6 +150,18 @@ int main(int argc, char** argv) {
   const std::vector<std::string>& wanted = o.wanted;
   const int repeats = o.repeats;
   const long cpuMaxAtoms = o.cpuMaxAtoms;
+  for (const std::string& c : o.chains)
+    if (c != "gather" && c != "pairs") {
+      std::fprintf(stderr, "bench_potential: --chain takes gather and/or pairs, not '%s'\n",
+                   c.c_str());
+      return 1;
+    }
+  struct {
+    int bornParts = 0, bornBlocks = 0, chainParts = 0, chainBlocks = 0;
+  } shape;
+  if (!layoutPair(o.bornLayout, "born-layout", &shape.bornParts, &shape.bornBlocks) ||
+      !layoutPair(o.chainLayout, "chain-layout", &shape.chainParts, &shape.chainBlocks))
+    return 1;
 #ifndef LANDSCAPE_HAVE_CUDA
   std::fprintf(stderr, "bench_potential: this build has no CUDA support\n");
   return 1;
@@ -131,9 +173,10 @@ int main(int argc, char** argv) {
   try {
     std::printf("device: %s\n\n", gpuDescription().c_str());
     std::printf(
-        "| system | atoms | CPU 1 thread (ms) | CUDA double (ms) | host call | CUDA mixed (ms) | "
-        "host call | OpenMM double | OpenMM mixed | double/OpenMM | mixed/OpenMM | dTOTAL double "
-        "| dTOTAL mixed |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "| system | atoms | chain (Born Q,P; chain Q,P) | CPU 1 thread (ms) | CUDA double (ms) | "
+        "host call | CUDA mixed (ms) | host call | OpenMM double | OpenMM mixed | double/OpenMM | "
+        "mixed/OpenMM | dTOTAL double | dTOTAL mixed |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const BenchSystem& s : kSystems) {
       if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end())
         continue;
@@ -154,50 +197,60 @@ int main(int argc, char** argv) {
         cpuMs = 1e3 * (threadSeconds() - start) / calls;
       }
 
-      double deviceMs[2] = {0, 0}, hostMs[2] = {0, 0}, total[2] = {0, 0};
-      const Precision modes[2] = {Precision::Double, Precision::Mixed};
-      for (int m = 0; m < 2; ++m) {
-        AmberGbCuda gpu(topology, params, modes[m]);
-        DeviceBuffer<double> dX(x), dG(x.size());
-        for (int w = 0; w < 2; ++w) total[m] = gpu.energyGradientDevice(dX.data(), dG.data());
-        std::vector<double> times;
-        for (int r = 0; r < repeats; ++r) {
-          const auto t0 = std::chrono::steady_clock::now();
-          gpu.energyGradientDevice(dX.data(), dG.data());
-          times.push_back(
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                  .count());
+      for (const std::string& chain : o.chains) {
+        double deviceMs[2] = {0, 0}, hostMs[2] = {0, 0}, total[2] = {0, 0};
+        AmberGbGatherShape used;
+        const Precision modes[2] = {Precision::Double, Precision::Mixed};
+        for (int m = 0; m < 2; ++m) {
+          AmberGbCuda gpu(topology, params, modes[m]);
+          gpu.setChainGather(chain == "gather");
+          gpu.setGatherShape(
+              {shape.bornParts, shape.bornBlocks, shape.chainParts, shape.chainBlocks});
+          used = gpu.gatherShape();
+          DeviceBuffer<double> dX(x), dG(x.size());
+          for (int w = 0; w < 2; ++w) total[m] = gpu.energyGradientDevice(dX.data(), dG.data());
+          std::vector<double> times;
+          for (int r = 0; r < repeats; ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            gpu.energyGradientDevice(dX.data(), dG.data());
+            times.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count());
+          }
+          deviceMs[m] = median(times);
+          times.clear();
+          for (int r = 0; r < std::max(3, repeats / 4); ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            gpu.energyGradient(x.data(), g.data());
+            times.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count());
+          }
+          hostMs[m] = median(times);
         }
-        deviceMs[m] = median(times);
-        times.clear();
-        for (int r = 0; r < std::max(3, repeats / 4); ++r) {
-          const auto t0 = std::chrono::steady_clock::now();
-          gpu.energyGradient(x.data(), g.data());
-          times.push_back(
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                  .count());
-        }
-        hostMs[m] = median(times);
+        const auto ratio = [](double ours, double theirs) -> std::string {
+          if (theirs <= 0.0) return "-";
+          char b[32];
+          std::snprintf(b, sizeof b, "%.2f", ours / theirs);
+          return b;
+        };
+        char chainCell[96];
+        std::snprintf(chainCell, sizeof chainCell, "%s (%d,%d; %d,%d)", chain.c_str(),
+                      used.bornParts, used.bornBlocks, used.chainParts, used.chainBlocks);
+        std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2e | %.2e |\n",
+                    s.name, topology.atomCount, chainCell, cell(cpuMs).c_str(),
+                    cell(deviceMs[0]).c_str(), cell(hostMs[0]).c_str(), cell(deviceMs[1]).c_str(),
+                    cell(hostMs[1]).c_str(), cell(s.openmmDouble).c_str(),
+                    cell(s.openmmMixed).c_str(), ratio(deviceMs[0], s.openmmDouble).c_str(),
+                    ratio(deviceMs[1], s.openmmMixed).c_str(), total[0] - s.referenceTotal,
+                    total[1] - s.referenceTotal);
+        std::fflush(stdout);
+        if (std::string(s.name) == "myoglobin_x10")
+          std::printf(
+              "\nmyoglobin_x10 targets: double %.2f ms / 5 ms = %.2fx target, mixed %.2f ms "
+              "/ 2.5 ms = %.2fx target\n\n",
+              deviceMs[0], deviceMs[0] / 5.0, deviceMs[1], deviceMs[1] / 2.5);
       }
-      const auto ratio = [](double ours, double theirs) -> std::string {
-        if (theirs <= 0.0) return "-";
-        char b[32];
-        std::snprintf(b, sizeof b, "%.2f", ours / theirs);
-        return b;
-      };
-      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2e | %.2e |\n",
-                  s.name, topology.atomCount, cell(cpuMs).c_str(), cell(deviceMs[0]).c_str(),
-                  cell(hostMs[0]).c_str(), cell(deviceMs[1]).c_str(), cell(hostMs[1]).c_str(),
-                  cell(s.openmmDouble).c_str(), cell(s.openmmMixed).c_str(),
-                  ratio(deviceMs[0], s.openmmDouble).c_str(),
-                  ratio(deviceMs[1], s.openmmMixed).c_str(), total[0] - s.referenceTotal,
-                  total[1] - s.referenceTotal);
-      std::fflush(stdout);
-      if (std::string(s.name) == "myoglobin_x10")
-        std::printf(
-            "\nmyoglobin_x10 targets: double %.2f ms / 5 ms = %.2fx target, mixed %.2f ms "
-            "/ 2.5 ms = %.2fx target\n\n",
-            deviceMs[0], deviceMs[0] / 5.0, deviceMs[1], deviceMs[1] / 2.5);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_potential: %s\n", e.what());
