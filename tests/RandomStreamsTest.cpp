@@ -559,6 +559,24 @@ TEST(RandomStreamsCudaGroups, LaggedFibonacciGroupsEqualTheCpuForEveryAccess) {
 #endif
 }
 
+TEST(SlowRandomStreamsCuda, LaggedFibonacciTwoGroupsJustBeyondTheLimitEqualTheCpu) {
+  SKIP_WITHOUT_GPU();
+#ifdef LANDSCAPE_HAVE_CUDA
+  // The first N that needs groups, at full size (32-bit slot arithmetic near l = 43112609, two
+  // rings of 172 MB): two steps, CUDA words = CPU words, for the default access.
+  const std::size_t streams = laggedFibonacciMaxGroupStreams() + 1;
+  RandomStreams cpu(RngKind::LaggedFibonacci, 17, streams);
+  RandomStreamsCuda gpu(RngKind::LaggedFibonacci, 17, streams);
+  ASSERT_EQ(gpu.layout().groups(), 2u);
+  std::vector<std::uint32_t> a(4 * streams), b(4 * streams);
+  for (int step = 0; step < 2; ++step) {
+    cpu.nextStep(a.data());
+    gpu.nextStep(b.data());
+    ASSERT_EQ(a, b) << "step " << step;
+  }
+#endif
+}
+
 INSTANTIATE_TEST_SUITE_P(AllGenerators, RandomStreamsCudaTest, testing::ValuesIn(allRngKinds()),
                          [](const testing::TestParamInfo<RngKind>& info) {
                            std::string name = rngKindName(info.param);

@@ -23,7 +23,7 @@ if [[ ! -x build/landscape_tests || ! -x build/bench_langevin ]]; then
     > "$out/build.log" 2>&1 || { echo "build failed, see build.log" | tee -a "$out/summary.txt"; exit 1; }
 fi
 
-filter='Random*:*Langevin*:HarmonicWellCuda*:BrownianOscillators*'
+filter='Random*:*Langevin*:HarmonicWellCuda*:BrownianOscillators*:SlowRandomStreamsCuda*:-SlowLangevin*'
 run "device"; nvidia-smi -L 2>&1 | tee -a "$out/summary.txt"
 run "random-stream and Langevin tests"
 ./build/landscape_tests --gtest_filter="$filter" > "$out/tests.log" 2>&1
