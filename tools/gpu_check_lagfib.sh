@@ -44,13 +44,16 @@ run "bench_langevin N = 1e6, 1e7, every generator, lagged Fibonacci with every a
 echo "exit $?" | tee -a "$out/summary.txt"
 cat "$out/bench_langevin.md" | tee -a "$out/summary.txt"
 
-# One profiled launch per access (launches 20.. of each run, after warm-up); the metrics name
-# what separates the step from its bytes: DRAM traffic against 80 B per oscillator, the L2 hit
-# rate (positions kept or not), the kernel's duration without launch gaps.
+# Three profiled launches per access (after 5 warm-up launches); the metrics name what separates
+# the step from its bytes: DRAM traffic against 80 B per oscillator, the L2 hit rate (positions
+# kept or not), the kernel's duration without launch gaps. --cache-control none: the L2 keeps what
+# the previous step left, as in a run (ncu flushes it otherwise); --clock-control none: the
+# clocks bench_langevin ran at.
 if command -v ncu > /dev/null; then
   for a in ${access//,/ }; do
     run "ncu lagged-fibonacci fused kernel, N = 1e6, access $a"
-    ncu --kernel-name regex:fusedStepKernel --launch-skip 20 --launch-count 3 \
+    ncu --kernel-name regex:fusedStepKernel --launch-skip 5 --launch-count 3 \
+      --cache-control none --clock-control none \
       --metrics dram__bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,gpu__time_duration.sum \
       ./build/bench_langevin --sizes 1000000 --generators lagged-fibonacci --lagfib-access "$a" \
       --cpu-max 0 --no-library --seconds 0.01 --steps-per-call 10 \
