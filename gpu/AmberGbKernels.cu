@@ -407,9 +407,9 @@ struct PairConstants {
   }
 };
 
-/// Shared memory of a pair-kernel block: the column tile's atoms and the warps' column
-/// accumulators, in one object: every access in the rotation loop is then one base address plus a
-/// constant offset (separate __shared__ arrays each cost an address computation per step).
+/// Shared memory of a pair-kernel block: the column tile's atoms and the warps' column sums, in
+/// one object: every access in the rotation loop is then one base address plus a constant offset
+/// (separate __shared__ arrays each cost an address computation per step).
 static_assert((kGbTile & (kGbTile - 1)) == 0, "the rotation takes lane + s mod kGbTile by a mask");
 
 template <typename Real>
@@ -417,7 +417,8 @@ struct PairShared {
   // Column-tile positions relative to the tile's first atom, charge, B, 1/B, LJ type.
   Real x[kGbTile], y[kGbTile], z[kGbTile], charge[kGbTile], born[kGbTile], inverseBorn[kGbTile];
   int type[kGbTile];
-  Real acc[kGbPairWarps][kGbSlotValues][kGbTile];  ///< dE/dx, dE/dy, dE/dz, dE/dB per warp
+  /// Each warp's column sums dE/dx, dE/dy, dE/dz, dE/dB of the tile (zero for a warp that skips).
+  Real acc[kGbPairWarps][kGbSlotValues][kGbTile];
 };
 
 template <typename Real>
@@ -498,9 +499,12 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
       }
       const unsigned mask = exclusionMask(a.exclusions, row, column, lane);
       const int width = minInt(kGbTile, n - column * kGbTile);
-      // Lane l meets column atom (l + s) mod 32 at step s: in each step the lanes touch distinct
-      // column accumulators, and every column atom's sum runs over s in a fixed order. This block
-      // takes steps [firstStep, firstStep + stepCount).
+      // Lane l meets column atom (l + s) mod 32 at step s, and every column atom's sum runs over s
+      // in a fixed order. This block takes steps [firstStep, firstStep + stepCount). The column
+      // atom's accumulators travel with it: lane l holds those of atom (l + s) mod 32 and passes
+      // them to lane l - 1 after the step (a shuffle per value instead of a shared-memory
+      // read-modify-write; the same additions in the same order), then they land in sh.acc.
+      Real cx = Real(0), cy = Real(0), cz = Real(0), cb = Real(0);
       for (int s = firstStep; s < firstStep + stepCount; ++s) {
         const int m = (lane + s) & (kGbTile - 1);  // (lane + s) mod 32, one instruction
         const bool pair = active && m < width && (column != row || m > lane);
@@ -532,7 +536,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
                 r2, qiqj, bi, sh.born[m], inverseBb, kappa, interiorInverse, exteriorInverse);
             tGb += gb.energy;
             tdEdB += gb.dEdBi;
-            sh.acc[warp][3][m] += gb.dEdBj;
+            cb += gb.dEdBj;
             dEdrOverR = gb.dEdrOverR;
             // One inverse square root serves LJ and Coulomb: no division in the pair loop.
             if (!excluded) ir = amberInverseSqrt<Real>(r2);
@@ -551,12 +555,21 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
           tgx += fx;
           tgy += fy;
           tgz += fz;
-          sh.acc[warp][0][m] -= fx;
-          sh.acc[warp][1][m] -= fy;
-          sh.acc[warp][2][m] -= fz;
+          cx -= fx;
+          cy -= fy;
+          cz -= fz;
         }
-        __syncwarp();
+        const int next = (lane + 1) & (kGbTile - 1);
+        cx = __shfl_sync(kFullMask, cx, next);
+        cy = __shfl_sync(kFullMask, cy, next);
+        cz = __shfl_sync(kFullMask, cz, next);
+        cb = __shfl_sync(kFullMask, cb, next);
       }
+      const int held = (lane + firstStep + stepCount) & (kGbTile - 1);  // the atom lane l holds
+      sh.acc[warp][0][held] = cx;
+      sh.acc[warp][1][held] = cy;
+      sh.acc[warp][2][held] = cz;
+      sh.acc[warp][3][held] = cb;
       if constexpr (kTileSums) {
         gx += double(tgx);
         gy += double(tgy);

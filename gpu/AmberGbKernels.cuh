@@ -31,6 +31,7 @@
 //                         rotation step whose pairs are all far (x = r^2 / (4 BiBj) > X, a warp
 //                         vote; amberGbPairFar in potentials/AmberGbTerms.h) takes the short GB
 //                         term: f = r, dE/dB = 0, one inverse square root for GB, LJ and Coulomb;
+//                         a column atom's sums travel with it from lane to lane (shuffles);
 //                         then the pair slot sums: one block per tile and value (dE/dx, dE/dy,
 //                         dE/dz, dE/dB) sums each atom's pair slots (lanes = the tile's atoms,
 //                         kGbReduceWarps warps over the slot items, then warp order) and forms
