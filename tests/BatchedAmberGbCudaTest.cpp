@@ -231,6 +231,41 @@ TEST(BatchedAmberGbLayout, SlotItemsOfATileAreThoseThePairGridWrites) {
       }
 }
 
+// The gather layouts (Born radii, chain rule): P is the largest count that keeps T x P blocks in
+// one wave of `resident` blocks and gives every warp a unit, never below 1; the counts the docs
+// quote for 132 SMs (264 resident blocks of 512 threads); bad arguments throw. Host only.
+TEST(BatchedAmberGbLayout, GatherLayoutFillsOneWaveAndEveryWarp) {
+  for (int tiles : {1, 2, 10, 52, 78, 131, 264, 265, 312, 779})
+    for (int parts : {1, 2, 4, 8, 16, 32})
+      for (int resident : {1, 132, 264, 396}) {
+        const GbGatherLayout g = gbGatherLayout(tiles, parts, resident);
+        const int p = g.blocksPerTile;
+        const int units = tiles * parts;
+        const int warpsFed = (units + kGbGatherWarps - 1) / kGbGatherWarps;
+        SCOPED_TRACE(std::to_string(tiles) + " tiles, Q " + std::to_string(parts) + ", resident " +
+                     std::to_string(resident));
+        EXPECT_EQ(g.columnParts, parts);
+        ASSERT_GE(p, 1);
+        if (p > 1) {
+          EXPECT_LE(tiles * p, resident);
+          EXPECT_LE(p, warpsFed);
+        }
+        // Maximal: one more block per tile breaks a rule.
+        EXPECT_TRUE(tiles * (p + 1) > resident || p + 1 > warpsFed);
+      }
+  // trpcage (10 tiles), trx (52), myoglobin (78), myoglobin_x4 (312) on 264 resident blocks.
+  EXPECT_EQ(gbGatherLayout(10, 8, 264).blocksPerTile, 5);    // Born: 80 units, 5 blocks of 16
+  EXPECT_EQ(gbGatherLayout(10, 16, 264).blocksPerTile, 10);  // chain: 160 units
+  EXPECT_EQ(gbGatherLayout(52, 4, 264).blocksPerTile, 5);    // 260 blocks
+  EXPECT_EQ(gbGatherLayout(78, 4, 264).blocksPerTile, 3);    // 234 blocks, not 312 (1.18 waves)
+  EXPECT_EQ(gbGatherLayout(78, 8, 264).blocksPerTile, 3);
+  EXPECT_EQ(gbGatherLayout(312, 4, 264).blocksPerTile, 1);
+  for (int badParts : {0, 3, 64})
+    EXPECT_THROW(gbGatherLayout(10, badParts, 264), std::invalid_argument) << badParts;
+  EXPECT_THROW(gbGatherLayout(0, 4, 264), std::invalid_argument);
+  EXPECT_THROW(gbGatherLayout(10, 4, 0), std::invalid_argument);
+}
+
 struct Evaluated {
   std::vector<double> g, e;
 };
@@ -623,6 +658,115 @@ TEST(BatchedAmberGbCuda, MoreStructuresThanOneGridHolds) {
   std::size_t finite = 0;
   for (std::size_t b = 0; b < batch; ++b) finite += std::isfinite(r.e[b]) ? 1 : 0;
   EXPECT_EQ(finite, batch - 1);
+}
+
+// The chain rule through the Born radii two ways (issue 17 step 3): the per-tile gather (each
+// pair from both sides; the default) and the older symmetric pass over the pair grid (each pair
+// once, column slots). Same energies bit for bit (the chain pass touches no energy); gradients
+// within 1e-12 (double) / 5e-5 (mixed: FP32 pair arithmetic in both, summed in other orders) of
+// the gradient norm, structure by structure, in the default gather layouts and in forced ones
+// (one block per tile and whole column tiles; many blocks per tile and one-atom units, which
+// leaves warps idle and makes the ticket combine many partials); each way gives the same bits on
+// a second call, and the gather's bits equal a batch of one's.
+TEST(BatchedAmberGbCuda, ChainGatherAgreesWithThePairPass) {
+  REQUIRE_GPU();
+  for (const GbSystem& system : {kTrpcage, kAsh}) {
+    Loaded sys;
+    std::string why;
+    if (!load(system, &sys, &why)) GTEST_SKIP() << why;
+    for (Precision precision : {Precision::Double, Precision::Mixed}) {
+      SCOPED_TRACE(std::string(system.name) + " " + precisionName(precision));
+      const double tolerance = precision == Precision::Double ? 1e-12 : 5e-5;
+      const std::size_t batch = 3;
+      const std::vector<double> x = perturbedBatch(sys.x, batch, 0.2, 31);
+      BatchedAmberGbCuda pairs(*sys.topology, sys.params, precision, batch);
+      pairs.setChainGather(false);
+      EXPECT_FALSE(pairs.chainGather());
+      const std::size_t n = pairs.dimension();
+      const Evaluated old = evaluateHost(pairs, x);
+      const Evaluated oldAgain = evaluateHost(pairs, x);
+      EXPECT_TRUE(sameBits(old.g.data(), oldAgain.g.data(), batch * n)) << "pair pass, rerun";
+      EXPECT_TRUE(sameBits(old.e.data(), oldAgain.e.data(), batch)) << "pair pass, rerun";
+
+      const AmberGbGatherShape shapes[] = {{}, {0, 0, 1, 1}, {32, 7, 32, 9}};
+      for (const AmberGbGatherShape& shape : shapes) {
+        BatchedAmberGbCuda gather(*sys.topology, sys.params, precision, batch);
+        EXPECT_TRUE(gather.chainGather());
+        gather.setGatherShape(shape);
+        const AmberGbGatherShape used = gather.gatherShape();
+        SCOPED_TRACE("gather Born " + std::to_string(used.bornParts) + "," +
+                     std::to_string(used.bornBlocks) + " chain " + std::to_string(used.chainParts) +
+                     "," + std::to_string(used.chainBlocks));
+        if (shape.chainParts > 0) {
+          EXPECT_EQ(used.chainParts, shape.chainParts);
+          EXPECT_EQ(used.chainBlocks, shape.chainBlocks);
+        }
+        // The pair pass with the same Born layout: the Born radii, hence everything before the
+        // chain rule, are the same bits.
+        BatchedAmberGbCuda reference(*sys.topology, sys.params, precision, batch);
+        reference.setGatherShape({shape.bornParts, shape.bornBlocks, 0, 0});
+        reference.setChainGather(false);
+        const Evaluated before = evaluateHost(reference, x);
+        const Evaluated now = evaluateHost(gather, x);
+        const Evaluated again = evaluateHost(gather, x);
+        EXPECT_TRUE(sameBits(now.g.data(), again.g.data(), batch * n)) << "gather, rerun";
+        EXPECT_TRUE(sameBits(now.e.data(), again.e.data(), batch)) << "gather, rerun";
+        for (std::size_t b = 0; b < batch; ++b) {
+          EXPECT_TRUE(sameBits(now.e[b], before.e[b])) << "structure " << b;
+          std::vector<double> difference(n);
+          for (std::size_t k = 0; k < n; ++k)
+            difference[k] = now.g[b * n + k] - before.g[b * n + k];
+          EXPECT_LE(norm(difference.data(), n), tolerance * norm(&before.g[b * n], n))
+              << "structure " << b;
+        }
+        // A batch of one gives the batch's bits.
+        BatchedAmberGbCuda single(*sys.topology, sys.params, precision, 1);
+        single.setGatherShape(shape);
+        const Evaluated one =
+            evaluateHost(single, std::vector<double>(x.begin() + n, x.begin() + 2 * n));
+        EXPECT_TRUE(sameBits(one.g.data(), &now.g[n], n)) << "structure 1 alone";
+        if (shape.bornParts == 0 && shape.bornBlocks == 0) {
+          // The default Born layout: the pair pass object above is the reference too.
+          EXPECT_TRUE(sameBits(before.e.data(), old.e.data(), batch));
+          EXPECT_TRUE(sameBits(before.g.data(), old.g.data(), batch * n));
+        }
+      }
+      // Switching back and forth on one object: each pass keeps its bits.
+      BatchedAmberGbCuda both(*sys.topology, sys.params, precision, batch);
+      const Evaluated first = evaluateHost(both, x);
+      both.setChainGather(false);
+      const Evaluated second = evaluateHost(both, x);
+      both.setChainGather(true);
+      const Evaluated third = evaluateHost(both, x);
+      EXPECT_TRUE(sameBits(second.g.data(), old.g.data(), batch * n));
+      EXPECT_TRUE(sameBits(first.g.data(), third.g.data(), batch * n));
+    }
+  }
+}
+
+TEST(BatchedAmberGbCuda, GatherShapeRefusesBadCountsWithASentence) {
+  REQUIRE_GPU();
+  Loaded sys;
+  std::string why;
+  if (!load(kAsh, &sys, &why)) GTEST_SKIP() << why;
+  BatchedAmberGbCuda gpu(*sys.topology, sys.params);
+  for (const AmberGbGatherShape& bad :
+       {AmberGbGatherShape{3, 0, 0, 0}, AmberGbGatherShape{0, 0, 64, 0},
+        AmberGbGatherShape{0, -1, 0, 0}, AmberGbGatherShape{0, 0, 0, -2}}) {
+    try {
+      gpu.setGatherShape(bad);
+      ADD_FAILURE() << "accepted " << bad.bornParts << "," << bad.bornBlocks << ","
+                    << bad.chainParts << "," << bad.chainBlocks;
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      EXPECT_TRUE(message.find("gather") != std::string::npos ||
+                  message.find("columnParts") != std::string::npos)
+          << message;
+    }
+  }
+  // Still usable, with the layouts it had.
+  const Evaluated r = evaluateHost(gpu, sys.x);
+  EXPECT_TRUE(std::isfinite(r.e[0]));
 }
 
 TEST(BatchedPotentialFactory, AmberGbOnCudaIsTheBatchedKernel) {
