@@ -34,12 +34,6 @@ std::string AmberGbCuda::name() const {
 
 int AmberGbCuda::pairChunk() const { return m_device->batched.pairChunk(); }
 
-void AmberGbCuda::setChainGather(bool on) { m_device->batched.setChainGather(on); }
-void AmberGbCuda::setGatherShape(const AmberGbGatherShape& shape) {
-  m_device->batched.setGatherShape(shape);
-}
-AmberGbGatherShape AmberGbCuda::gatherShape() const { return m_device->batched.gatherShape(); }
-
 double AmberGbCuda::evaluate(const double* d_x, double* d_g) {
   DeviceState& d = *m_device;
   d.batched.energyGradientDevice(1, d_x, d_g, d.total.data(), nullptr, nullptr);

@@ -22,7 +22,6 @@
 #include <memory>
 #include <vector>
 
-#include "gpu/BatchedAmberGbCuda.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Precision.h"
 
@@ -64,12 +63,6 @@ class AmberGbCuda : public Potential {
   int pairChunk() const;
 
   const AmberGbParams& params() const { return m_params; }
-
-  /// BatchedAmberGbCuda's setChainGather and setGatherShape for this structure (benchmarks; the
-  /// defaults are the size-based gathers).
-  void setChainGather(bool on);
-  void setGatherShape(const AmberGbGatherShape& shape);
-  AmberGbGatherShape gatherShape() const;
 
  private:
   /// One full evaluation on device arrays; fills m_last and returns its total.

@@ -56,8 +56,6 @@ __device__ __forceinline__ GbEvalArgs gbAtStructure(const GbEvalArgs& a, long lo
   r.d_dEdSum = a.d_dEdSum + scratch;
   r.d_chainRowSlots = a.d_chainRowSlots + scratch;
   r.d_chainColumnSlots = a.d_chainColumnSlots + scratch;
-  r.d_chainPartial = a.d_chainPartial + scratch;
-  r.d_chainGradient = a.d_chainGradient + scratch;
   r.d_slotGradient = a.d_slotGradient + scratch;
   r.d_bondedBlockEnergy = a.d_bondedBlockEnergy + scratch;
   r.d_energy = a.d_energy + scratch;
@@ -178,43 +176,15 @@ __global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
 
 // ---- 2: Born radii and self terms ----------------------------------------------------------
 
-/// The units of a gather (GbGatherLayout g) that warp `worker` of row tile `rowBox`'s blocks takes:
-/// unit u = (column tile u / Q, column part u % Q) for u = worker, worker + workers, ..., in that
-/// order, skipping column tiles whose box lies beyond the descreening cutoff (warp-uniform). For
-/// each near unit, visit(column, first, last) with the unit's column atoms 32 column + [first,
-/// last). Shared by the Born-radius and chain-rule gathers (one distribution, one order).
-template <typename Visit>
-__device__ __forceinline__ void forEachNearUnit(const GbEvalArgs& a, const GbGatherLayout& g,
-                                                const GbTileBox& rowBox, int worker,
-                                                Visit&& visit) {
-  const int n = static_cast<int>(a.atoms);
-  const int parts = g.columnParts;
-  const int workers = g.blocksPerTile * kGbGatherWarps;
-  const int steps = kGbTile / parts;
-  const double cutoff2 = a.descreenCutoff * a.descreenCutoff;
-  for (int unit = worker; unit < a.layout.tiles * parts; unit += workers) {
-    const int column = unit / parts;
-    if (!boxesNear(rowBox, a.d_tileBox[column], cutoff2)) continue;
-    const int first = (unit % parts) * steps;
-    visit(column, first, minInt(first + steps, n - column * kGbTile));
-  }
-}
-
-/// Where a gather unit's pair arithmetic puts its origin: in mixed precision the column tile's
-/// first atom (as in gbPairsKernel: small FP32 offsets where precision matters), in double the
-/// origin itself (x - 0 = x: no registers for relative row positions).
-template <typename Real>
-__device__ __forceinline__ void unitOrigin(const GbEvalArgs& a, int column, double o[3]) {
-  constexpr bool kRelative = std::is_same<Real, float>::value;
-  const double* origin = a.d_x + 3 * column * kGbTile;
-  for (int c = 0; c < 3; ++c) o[c] = kRelative ? origin[c] : 0.0;
-}
-
 /// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
 template <typename Real>
 __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int tile, int worker,
                                int lane) {
   const int n = static_cast<int>(a.atoms);
+  const int tiles = a.layout.tiles;
+  const int parts = a.gather.columnParts;
+  const int workers = a.gather.blocksPerTile * kGbGatherWarps;
+  const int steps = kGbTile / parts;
   const int i = tile * kGbTile + lane;
   const bool active = i < n;
   double xi = 0.0, yi = 0.0, zi = 0.0;
@@ -225,21 +195,31 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
     zi = a.d_x[3 * i + 2];
     rhoI = Real(a.params.d_rho[i]);
   }
+  const double cutoff2 = a.descreenCutoff * a.descreenCutoff;
   const Real rgbmax = Real(a.model.rgbmax);
-  const Real cut2 = Real(a.descreenCutoff * a.descreenCutoff);
+  const Real cut2 = Real(cutoff2);
   double sum = 0.0;
-  forEachNearUnit(a, a.gather, rowBox, worker, [&](int other, int first, int last) {
-    double o[3];
-    unitOrigin<Real>(a, other, o);
+  for (int unit = worker; unit < tiles * parts; unit += workers) {
+    const int other = unit / parts;
+    if (!boxesNear(rowBox, a.d_tileBox[other], cutoff2)) continue;  // warp-uniform
+    // In mixed precision, positions relative to the column tile's first atom (as in
+    // gbPairsKernel); in double, absolute (x - 0 = x: no registers for relative row positions).
+    constexpr bool kRelative = std::is_same<Real, float>::value;
+    const double* origin = a.d_x + 3 * other * kGbTile;
+    const double ox = kRelative ? origin[0] : 0.0;
+    const double oy = kRelative ? origin[1] : 0.0;
+    const double oz = kRelative ? origin[2] : 0.0;
     const int j = other * kGbTile + lane;
     Real xj = Real(0), yj = Real(0), zj = Real(0), sj = Real(0);
     if (j < n) {
-      xj = Real(a.d_x[3 * j] - o[0]);
-      yj = Real(a.d_x[3 * j + 1] - o[1]);
-      zj = Real(a.d_x[3 * j + 2] - o[2]);
+      xj = Real(a.d_x[3 * j] - ox);
+      yj = Real(a.d_x[3 * j + 1] - oy);
+      zj = Real(a.d_x[3 * j + 2] - oz);
       sj = Real(a.params.d_screened[j]);
     }
-    const Real xr = Real(xi - o[0]), yr = Real(yi - o[1]), zr = Real(zi - o[2]);
+    const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
+    const int first = (unit % parts) * steps;
+    const int last = minInt(first + steps, n - other * kGbTile);
     Real unitSum = Real(0);  // one unit in Real, then FP64
     for (int m = first; m < last; ++m) {
       const Real xm = __shfl_sync(kFullMask, xj, m);
@@ -257,7 +237,7 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
       }
     }
     sum += double(unitSum);
-  });
+  }
   return sum;
 }
 
@@ -706,136 +686,6 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
 
 // ---- 4: chain rule through the Born radii, and the final gradient --------------------------
 
-/// Atoms of a tile for the chain gather, in shared memory rather than registers (the kernel is
-/// held to 64 registers for two blocks of 512 threads per SM): the row tile once per block
-/// (positions absolute, FP64), each warp's current unit's column (positions relative to
-/// unitOrigin, Real).
-template <typename Real>
-struct ChainRowAtoms {
-  double x[kGbTile], y[kGbTile], z[kGbTile];
-  Real rho[kGbTile], screened[kGbTile], dEdSum[kGbTile];
-};
-template <typename Real>
-struct ChainColumnAtoms {
-  Real x[kGbTile], y[kGbTile], z[kGbTile], rho[kGbTile], screened[kGbTile], dEdSum[kGbTile];
-};
-
-/// The chain-rule gradient of row atom 32 tile + lane over the units of warp `worker` of its
-/// tile (forEachNearUnit with a.chain), added to g[0..2][lane] (shared, the warp's own): for each
-/// j within the descreening cutoff, (c_i dI_ij/dr + c_j dI_ji/dr) (r_i - r_j) / r, c = dE/dI
-/// (a.d_dEdSum). Each unit is summed in Real, then added to g in FP64. `col` is the warp's own
-/// staging area; `row` holds the row tile (filled by the block before).
-template <typename Real>
-__device__ __forceinline__ void chainUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox,
-                                              int tile, int worker, int lane,
-                                              const ChainRowAtoms<Real>& row,
-                                              ChainColumnAtoms<Real>& col, double* gx, double* gy,
-                                              double* gz) {
-  const int n = static_cast<int>(a.atoms);
-  const int i = tile * kGbTile + lane;
-  const bool active = i < n;
-  const Real rgbmax = Real(a.model.rgbmax);
-  const Real cut2 = Real(a.descreenCutoff * a.descreenCutoff);
-  forEachNearUnit(a, a.chain, rowBox, worker, [&](int other, int first, int last) {
-    double o[3];
-    unitOrigin<Real>(a, other, o);
-    const int j = other * kGbTile + lane;
-    __syncwarp();  // the warp's previous unit has been read
-    if (j < n) {
-      col.x[lane] = Real(a.d_x[3 * j] - o[0]);
-      col.y[lane] = Real(a.d_x[3 * j + 1] - o[1]);
-      col.z[lane] = Real(a.d_x[3 * j + 2] - o[2]);
-      col.rho[lane] = Real(a.params.d_rho[j]);
-      col.screened[lane] = Real(a.params.d_screened[j]);
-      col.dEdSum[lane] = Real(a.d_dEdSum[j]);
-    }
-    __syncwarp();
-    Real tx = Real(0), ty = Real(0), tz = Real(0);
-    for (int m = first; m < last; ++m) {
-      if (active && other * kGbTile + m != i) {
-        const Real dx = Real(row.x[lane] - o[0]) - col.x[m];
-        const Real dy = Real(row.y[lane] - o[1]) - col.y[m];
-        const Real dz = Real(row.z[lane] - o[2]) - col.z[m];
-        const Real r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 <= cut2) {
-          // One reciprocal of r for both directions and the 1/r of dE/dr (the derivative-only
-          // twin of amberDescreening multiplies where it divides), as in gbChainPairsKernel.
-          const Real r = sqrt(r2);
-          const Real ir = Real(1) / r;
-          // The two directions through one copy of the derivative (not unrolled: half the code
-          // and live registers): c_i dI_ij/dr, then c_j dI_ji/dr.
-          Real dEdr = Real(0);
-#pragma unroll 1
-          for (int side = 0; side < 2; ++side) {
-            const Real rho = side == 0 ? row.rho[lane] : col.rho[m];
-            const Real screened = side == 0 ? col.screened[m] : row.screened[lane];
-            const Real c = side == 0 ? row.dEdSum[lane] : col.dEdSum[m];
-            dEdr += c * amberDescreeningDerivative<Real>(r, ir, rho, screened, rgbmax);
-          }
-          const Real dEdrOverR = dEdr * ir;
-          tx += dEdrOverR * dx;
-          ty += dEdrOverR * dy;
-          tz += dEdrOverR * dz;
-        }
-      }
-    }
-    gx[lane] += double(tx);
-    gy[lane] += double(ty);
-    gz[lane] += double(tz);
-  });
-}
-
-/// The chain rule as a gather (issue 17 step 3): block p of row tile I runs workers
-/// p kGbGatherWarps + w; the warp partials meet in shared memory (warp order), the block partials
-/// in d_chainPartial (block order, added by the last block of the tile, elected by the ticket the
-/// Born kernel also uses and leaves at zero): d_chainGradient, 3 per atom.
-template <typename Real>
-__global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2)
-    gbChainGatherKernel(GbEvalArgs batchArgs) {
-  awaitPreviousKernel();
-  const long long structure = blockStructure(batchArgs);
-  if (structureSkipped(batchArgs, structure)) return;
-  const GbEvalArgs a = gbAtStructure(batchArgs, structure);
-  __shared__ double partial[3][kGbGatherWarps][kGbTile];
-  __shared__ ChainColumnAtoms<Real> column[kGbGatherWarps];
-  __shared__ ChainRowAtoms<Real> rowAtoms;
-  __shared__ GbTileBox rowBox;
-  const int blocksPerTile = a.chain.blocksPerTile;
-  const int tile = blockIdx.x / blocksPerTile, block = blockIdx.x % blocksPerTile;
-  const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
-  const int n = static_cast<int>(a.atoms);
-  if (threadIdx.x == 0) rowBox = a.d_tileBox[tile];
-  if (warp == 0) {
-    const int i = tile * kGbTile + lane;
-    const bool active = i < n;
-    rowAtoms.x[lane] = active ? a.d_x[3 * i] : 0.0;
-    rowAtoms.y[lane] = active ? a.d_x[3 * i + 1] : 0.0;
-    rowAtoms.z[lane] = active ? a.d_x[3 * i + 2] : 0.0;
-    rowAtoms.rho[lane] = active ? Real(a.params.d_rho[i]) : Real(1);
-    rowAtoms.screened[lane] = active ? Real(a.params.d_screened[i]) : Real(0);
-    rowAtoms.dEdSum[lane] = active ? Real(a.d_dEdSum[i]) : Real(0);
-  }
-  for (int c = 0; c < 3; ++c) partial[c][warp][lane] = 0.0;
-  __syncthreads();
-  chainUnitsSum<Real>(a, rowBox, tile, block * kGbGatherWarps + warp, lane, rowAtoms, column[warp],
-                      partial[0][warp], partial[1][warp], partial[2][warp]);
-  __syncthreads();
-  // Warp c < 3 adds component c of the warp partials in warp order.
-  const long long tileBase = static_cast<long long>(tile) * blocksPerTile;
-  if (warp < 3) {
-    double sum = 0.0;
-    for (int w = 0; w < kGbGatherWarps; ++w) sum += partial[warp][w][lane];
-    a.d_chainPartial[((tileBase + block) * 3 + warp) * kGbTile + lane] = sum;
-  }
-  if (!lastBlockToArrive(a.d_tileTickets + tile, static_cast<unsigned>(blocksPerTile))) return;
-  if (warp >= 3) return;
-  double sum = 0.0;
-  for (int b = 0; b < blocksPerTile; ++b)
-    sum += __ldcg(a.d_chainPartial + ((tileBase + b) * 3 + warp) * kGbTile + lane);
-  const int i = tile * kGbTile + lane;
-  if (i < n) a.d_chainGradient[3 * i + warp] = sum;
-}
-
 template <typename Real>
 __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
     gbChainPairsKernel(GbEvalArgs batchArgs) {
@@ -960,10 +810,9 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   }
 }
 
-/// The final gradient: pair terms + chain rule + bonded slots, one block per tile and Cartesian
-/// component; warp w adds (with the older chain pass) chain slot items w, w + kGbReduceWarps, ...
-/// and then bonded slots likewise, and the warps meet in warp order. With the chain gather the
-/// chain term is its per-atom gradient: g = (pair + chain) + bonded.
+/// The final gradient: pair terms + chain rule (slot sums) + bonded slots, one block per tile and
+/// Cartesian component; warp w adds chain slot items w, w + kGbReduceWarps, ... and then bonded
+/// slots likewise, and the warps meet in warp order.
 __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
     gbAssembleGradientKernel(GbEvalArgs batchArgs) {
   awaitPreviousKernel();
@@ -974,15 +823,11 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int atom = tile * kGbTile + lane;
   const bool active = atom < static_cast<int>(a.atoms);
-  double v = a.chainGather ? 0.0
-                           : sumSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile,
-                                            lane, warp, value);
+  double v =
+      sumSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, value);
   if (active) v = addBondedSlotsOfWarp(a, atom, warp, value, v);
   v = combineWarps(v, warp, lane);
-  if (warp != 0 || !active) return;
-  const int k = 3 * atom + value;
-  a.d_g[k] =
-      a.chainGather ? (a.d_pairGradient[k] + a.d_chainGradient[k]) + v : a.d_pairGradient[k] + v;
+  if (warp == 0 && active) a.d_g[3 * atom + value] = a.d_pairGradient[3 * atom + value] + v;
 }
 
 unsigned int blocksFor(long long items, int perBlock) {
@@ -1017,22 +862,6 @@ GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14)
   return b;
 }
 
-GbGatherLayout gbGatherLayout(int tiles, int columnParts, int residentBlocks) {
-  if (tiles < 1) throw std::invalid_argument("gbGatherLayout: tiles must be >= 1");
-  if (residentBlocks < 1)
-    throw std::invalid_argument("gbGatherLayout: residentBlocks must be >= 1");
-  if (columnParts < 1 || columnParts > kGbTile || (columnParts & (columnParts - 1)) != 0)
-    throw std::invalid_argument("gbGatherLayout: columnParts must be a power of two dividing " +
-                                std::to_string(kGbTile));
-  GbGatherLayout g;
-  g.columnParts = columnParts;
-  const int units = tiles * columnParts;
-  // Blocks per tile beyond this would leave warps without a unit.
-  const int enoughWorkers = (units + kGbGatherWarps - 1) / kGbGatherWarps;
-  g.blocksPerTile = std::max(1, std::min(enoughWorkers, residentBlocks / tiles));
-  return g;
-}
-
 namespace {
 
 long long alignedDoubles(long long count) { return (count + 31) / 32 * 32; }  // 256 bytes
@@ -1040,8 +869,8 @@ long long alignedDoubles(long long count) { return (count + 31) / 32 * 32; }  //
 }  // namespace
 
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
-                                const GbGatherLayout& gather, const GbGatherLayout& chain,
-                                std::size_t bondedSlots, const GbBondedBlocks& bondedBlocks) {
+                                const GbGatherLayout& gather, std::size_t bondedSlots,
+                                const GbBondedBlocks& bondedBlocks) {
   static_assert(sizeof(GbTileBox) == 6 * sizeof(double), "tile boxes are 6 doubles");
   const long long n = static_cast<long long>(atoms), tiles = layout.tiles;
   const long long slotBlock = static_cast<long long>(kGbSlotValues) * kGbTile * layout.parts;
@@ -1054,8 +883,6 @@ GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
   };
   l.tileBox = take(6 * tiles);
   l.bornPartial = take(tiles * gather.blocksPerTile * kGbTile);
-  l.chainPartial = take(tiles * chain.blocksPerTile * 3 * kGbTile);
-  l.chainGradient = take(3 * n);
   l.born = take(n);
   l.dBornDSum = take(n);
   l.selfDEdB = take(n);
@@ -1080,8 +907,6 @@ void bindGbScratch(GbEvalArgs& a, const GbScratchLayout& l, double* scratch, uns
   a.batch.ticketStride = l.tickets;
   a.d_tileBox = reinterpret_cast<GbTileBox*>(scratch + l.tileBox);
   a.d_bornPartial = scratch + l.bornPartial;
-  a.d_chainPartial = scratch + l.chainPartial;
-  a.d_chainGradient = scratch + l.chainGradient;
   a.d_born = scratch + l.born;
   a.d_dBornDSum = scratch + l.dBornDSum;
   a.d_selfDEdB = scratch + l.selfDEdB;
@@ -1131,10 +956,7 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
       static_cast<unsigned>(l.tiles) * static_cast<unsigned>(args.gather.blocksPerTile);
   const unsigned pairBlocks =
       static_cast<unsigned>(args.bondedBlocks.total() + l.taskCount * l.parts);
-  const unsigned chainBlocks =
-      args.chainGather
-          ? static_cast<unsigned>(l.tiles) * static_cast<unsigned>(args.chain.blocksPerTile)
-          : static_cast<unsigned>(l.taskCount * l.parts);
+  const unsigned chainBlocks = static_cast<unsigned>(l.taskCount * l.parts);
   const unsigned pairSumBlocks = static_cast<unsigned>(l.tiles * kGbSlotValues + 1);
   const unsigned assembleBlocks = static_cast<unsigned>(l.tiles * 3);
   GbEvalArgs a = args;
@@ -1150,12 +972,8 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
                    programmatic, a);
     launchGbKernel(gbPairReduceKernel, pairSumBlocks, count, kGbReduceWarps * kGbTile, stream,
                    programmatic, a);
-    if (a.chainGather)
-      launchGbKernel(gbChainGatherKernel<Real>, chainBlocks, count, kGbGatherWarps * kGbTile,
-                     stream, programmatic, a);
-    else
-      launchGbKernel(gbChainPairsKernel<Real>, chainBlocks, count, kGbPairWarps * kGbTile, stream,
-                     programmatic, a);
+    launchGbKernel(gbChainPairsKernel<Real>, chainBlocks, count, kGbPairWarps * kGbTile, stream,
+                   programmatic, a);
     launchGbKernel(gbAssembleGradientKernel, assembleBlocks, count, kGbReduceWarps * kGbTile,
                    stream, programmatic, a);
   }

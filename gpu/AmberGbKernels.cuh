@@ -33,18 +33,10 @@
 //                         kGbReduceWarps warps over the slot items, then warp order) and forms
 //                         dE/dI_i; one more block of that grid sums the 8 energy components, one
 //                         warp per component, and their total (the energy)
-//   4 chain rule          dE/dB through the Born radii, as a gather shaped like step 2 (default,
-//                         GbEvalArgs::chainGather): for row tile I, units (column tile J, part q)
-//                         near I's box spread over chain.blocksPerTile blocks of kGbGatherWarps
-//                         warps; each ordered pair (i, j) within the descreening cutoff is taken
-//                         from i's side, dE/dr_i += (c_i dI_ij/dr + c_j dI_ji/dr) (r_i - r_j) / r
-//                         with c = dE/dI (each pair twice, once per side: no column scatter); the
-//                         last block of tile I (ticket) adds the block partials in block order
-//                         into the per-atom chain gradient. The older symmetric pass (chainGather
-//                         false; kept for the A/B measurement of issue 17 step 3) runs the pair
-//                         grid of step 3 again, each pair once, into row and column slots.
-//                         Then one block per tile and Cartesian component adds pair gradient,
-//                         chain gradient (or the chain slots) and bonded slots: the final gradient
+//   4 chain rule          dE/dB through the Born radii: the pair grid of step 3 again, each pair
+//                         within the descreening cutoff once (far tile pairs skipped by their
+//                         boxes); then one block per tile and Cartesian component sums pair,
+//                         chain-rule and bonded slots: the final gradient
 // Determinism: no atomics in any sum (the only atomics are the ticket counters that elect the
 // block which finishes a sum; it adds the partials in index order, whichever block it is); every
 // sum has an order fixed by the tiling, so two runs give identical bits (the order depends on the
@@ -142,20 +134,13 @@ __host__ __device__ inline GbTileSlotItems gbTileSlotItems(const GbPairLayout& l
   return s;
 }
 
-/// A gather over the pairs of each row tile (the Born radii, the chain rule): the work of a row
-/// tile is T x columnParts units (column tile J, part q of its 32 atoms), shared by
-/// blocksPerTile x kGbGatherWarps warps (unit u goes to warp u mod that count; units whose column
-/// box lies beyond the descreening cutoff are skipped).
+/// The Born-radius gather: the work of a row tile is T x columnParts units (column tile J, part q
+/// of its 32 atoms), shared by blocksPerTile x kGbGatherWarps warps (unit u goes to warp
+/// u mod that count).
 struct GbGatherLayout {
   int columnParts = 1;    ///< Q, a power of two dividing 32
   int blocksPerTile = 1;  ///< P
 };
-
-/// The gather layout with column parts Q for T tiles when `residentBlocks` blocks of
-/// kGbGatherWarps warps fit on the device at once: P = the largest count with T x P within
-/// residentBlocks (one wave, no lone second wave) and no warp left without a unit, at least 1.
-/// Throws std::invalid_argument for T < 1, residentBlocks < 1 or Q not a power of two dividing 32.
-GbGatherLayout gbGatherLayout(int tiles, int columnParts, int residentBlocks);
 
 /// Exclusions as 32 x 32 bitmasks per tile pair (I <= J): for tile I, entries
 /// d_excludedTileOffsets[I] .. [I + 1] list column tiles d_excludedTile[k] (ascending) and the
@@ -197,8 +182,6 @@ constexpr int kGbMaxGridY = 65535;
 struct GbScratchLayout {
   long long tileBox = 0;        ///< T boxes of 6 doubles
   long long bornPartial = 0;    ///< T x P x 32
-  long long chainPartial = 0;   ///< T x P(chain) x 3 x 32
-  long long chainGradient = 0;  ///< 3N
   long long born = 0, dBornDSum = 0, selfDEdB = 0, dEdSum = 0;  ///< N each
   long long tileSelfEnergy = 0; ///< T
   long long rowSlots = 0, chainRowSlots = 0;        ///< T x chunks x S x 4 x 32 each
@@ -209,12 +192,12 @@ struct GbScratchLayout {
   long long bondedBlockEnergy = 0;  ///< 2 x bonded blocks (at least 1)
   long long components = 0;       ///< 8
   long long stride = 0;           ///< doubles per structure
-  long long tickets = 0;          ///< ticket counters per structure: T (Born radii, chain gather)
+  long long tickets = 0;          ///< ticket counters per structure: T (Born radii)
 };
 
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
-                                const GbGatherLayout& gather, const GbGatherLayout& chain,
-                                std::size_t bondedSlots, const GbBondedBlocks& bondedBlocks);
+                                const GbGatherLayout& gather, std::size_t bondedSlots,
+                                const GbBondedBlocks& bondedBlocks);
 
 /// The batch of one launch sequence.
 struct GbBatchArgs {
@@ -235,10 +218,7 @@ struct GbEvalArgs {
   GbAtomParams params;
   GbExclusions exclusions;
   GbPairLayout layout;
-  GbGatherLayout gather;  ///< the Born-radius gather
-  GbGatherLayout chain;   ///< the chain-rule gather
-  /// The chain rule as the gather (true) or as the older symmetric pass over the pair grid.
-  bool chainGather = true;
+  GbGatherLayout gather;
   const int2* d_tasks = nullptr;  ///< layout.taskCount (row block, chunk)
   GbBatchArgs batch;
 
@@ -249,8 +229,7 @@ struct GbEvalArgs {
   // Scratch of one structure (GbScratchLayout).
   GbTileBox* d_tileBox = nullptr;     ///< T
   double* d_bornPartial = nullptr;    ///< T x P x 32: block partials of I_i
-  unsigned* d_tileTickets = nullptr;  ///< T, zero between kernels (the last block resets; the
-                                      ///< Born and chain gathers take turns)
+  unsigned* d_tileTickets = nullptr;  ///< T, zero between kernels (the last block resets)
   double* d_born = nullptr;           ///< N, A
   double* d_dBornDSum = nullptr;      ///< N, A^2
   double* d_tileSelfEnergy = nullptr; ///< T: GB self energy of each tile, kcal/mol
@@ -262,8 +241,6 @@ struct GbEvalArgs {
   double* d_dEdSum = nullptr;         ///< N: dE/dB_i dB_i/dI_i, kcal/mol A
   double* d_chainRowSlots = nullptr;     ///< as d_rowSlots, for the chain-rule pass
   double* d_chainColumnSlots = nullptr;  ///< as d_columnSlots, for the chain-rule pass
-  double* d_chainPartial = nullptr;      ///< T x P(chain) x 3 x 32: block partials of the gather
-  double* d_chainGradient = nullptr;     ///< 3N: chain-rule gradient of the gather, kcal/mol/A
 
   const int* d_atomSlotOffsets = nullptr;  ///< N + 1, into d_atomSlots (shared)
   const int* d_atomSlots = nullptr;        ///< bonded gradient slots of each atom, ascending

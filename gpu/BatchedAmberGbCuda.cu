@@ -39,22 +39,17 @@ int choosePairParts(int taskCount) {
   return parts;
 }
 
-/// Blocks of kGbGatherWarps warps resident at once on kTunedSms SMs (two of 512 threads per SM:
-/// both gather kernels are held to 64 registers by their launch bounds).
-constexpr int kGatherResidentBlocks = 2 * kTunedSms;
-
 /// The Born-radius gather: column parts of 4 atoms for small systems (short serial chains), whole
-/// column tiles for large ones; blocks per tile by gbGatherLayout (one wave).
-GbGatherLayout chooseBornLayout(int tiles) {
-  const int parts = tiles < 32 ? 8 : tiles < 128 ? 4 : tiles < 512 ? 2 : 1;
-  return gbGatherLayout(tiles, parts, kGatherResidentBlocks);
-}
-
-/// The chain-rule gather: a pair costs about twice a Born pair (two descreening derivatives), so
-/// units of half the Born pass's length below 512 tiles (more warps with work, shorter chains).
-GbGatherLayout chooseChainLayout(int tiles) {
-  const int parts = tiles < 32 ? 16 : tiles < 128 ? 8 : tiles < 512 ? 4 : 1;
-  return gbGatherLayout(tiles, parts, kGatherResidentBlocks);
+/// column tiles for large ones; as many blocks per tile as fill the device without leaving warps
+/// with no unit at all.
+GbGatherLayout chooseGatherLayout(int tiles) {
+  GbGatherLayout g;
+  g.columnParts = tiles < 32 ? 8 : tiles < 128 ? 4 : tiles < 512 ? 2 : 1;
+  const int units = tiles * g.columnParts;
+  const int enoughWorkers = (units + kGbGatherWarps - 1) / kGbGatherWarps;
+  const int fill = (2 * kTunedSms + tiles - 1) / tiles;  // 2 resident blocks of 512 per SM
+  g.blocksPerTile = std::max(1, std::min(enoughWorkers, fill));
+  return g;
 }
 
 struct ExclusionTiles {
@@ -180,9 +175,8 @@ cudaGraphExec_t captureLaunches(const GbEvalArgs& args, std::size_t batch, cudaS
 struct BatchedAmberGbCuda::DeviceState {
   AmberGbTables tables;
   GbPairLayout layout;
-  GbGatherLayout gather, chain;  // the Born-radius and chain-rule gathers
+  GbGatherLayout gather;
   GbBondedBlocks bondedBlocks;
-  std::size_t bondedSlots = 0;
   GbScratchLayout scratchLayout;
   GbEvalArgs args;  // shared tables filled in; per-structure pointers bound by reserve()
 
@@ -298,9 +292,8 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   const bool latency = layout == AmberGbCudaLayout::Latency;
   const int parts = latency ? choosePairParts(gbPairLayout(m_atoms, chunk, 1).taskCount) : 1;
   d.layout = gbPairLayout(m_atoms, chunk, parts);
-  d.gather = chooseBornLayout(d.layout.tiles);
-  d.chain = chooseChainLayout(d.layout.tiles);
-  if (!latency) d.gather.blocksPerTile = d.chain.blocksPerTile = 1;
+  d.gather = chooseGatherLayout(d.layout.tiles);
+  if (!latency) d.gather.blocksPerTile = 1;
 
   d.charge = DeviceBuffer<double>(t.charges);
   d.radius = DeviceBuffer<double>(t.gbRadius);
@@ -336,9 +329,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   if (static_cast<int>(tasks.size()) != d.layout.taskCount)
     throw std::logic_error("BatchedAmberGbCuda: pair task list disagrees with gbPairLayout");
   d.tasks = DeviceBuffer<int2>(tasks);
-  d.bondedSlots = slots.size();
-  d.scratchLayout =
-      gbScratchLayout(m_atoms, d.layout, d.gather, d.chain, d.bondedSlots, d.bondedBlocks);
+  d.scratchLayout = gbScratchLayout(m_atoms, d.layout, d.gather, slots.size(), d.bondedBlocks);
 
   GbEvalArgs& a = d.args;
   a.atoms = m_atoms;
@@ -357,8 +348,6 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.exclusions.d_excludedMask = d.excludedMask.data();
   a.layout = d.layout;
   a.gather = d.gather;
-  a.chain = d.chain;
-  a.chainGather = true;
   a.d_tasks = d.tasks.data();
   a.d_atomSlotOffsets = d.atomSlotOffsets.data();
   a.d_atomSlots = d.atomSlots.data();
@@ -467,58 +456,6 @@ void BatchedAmberGbCuda::setProgrammaticLaunches(bool on) {
 }
 
 bool BatchedAmberGbCuda::programmaticLaunches() const { return m_device->programmatic; }
-
-void BatchedAmberGbCuda::setChainGather(bool on) {
-  DeviceState& d = *m_device;
-  if (on != d.args.chainGather) d.dropGraphs();  // captured with the other chain kernel
-  d.args.chainGather = on;
-}
-
-bool BatchedAmberGbCuda::chainGather() const { return m_device->args.chainGather; }
-
-void BatchedAmberGbCuda::setGatherShape(const AmberGbGatherShape& shape) {
-  DeviceState& d = *m_device;
-  const int tiles = d.layout.tiles;
-  const bool latency = m_layout == AmberGbCudaLayout::Latency;
-  // (Q, P) of one gather: Q given or chosen; P given, or the size-based count for that Q (1 in the
-  // throughput layout). gbGatherLayout throws a sentence for a bad Q.
-  const auto shapeOf = [&](int q, int p, int chosenQ, const char* what) {
-    if (q < 0 || p < 0)
-      throw std::invalid_argument(std::string("batched AMBER-GB on cuda: the ") + what +
-                                  " gather's column parts and blocks per tile must be >= 0 (0 "
-                                  "keeps the size-based choice), not " +
-                                  std::to_string(q) + " and " + std::to_string(p));
-    GbGatherLayout g = gbGatherLayout(tiles, q == 0 ? chosenQ : q, kGatherResidentBlocks);
-    if (!latency) g.blocksPerTile = 1;
-    if (p > 0) g.blocksPerTile = p;
-    if (static_cast<long long>(tiles) * g.blocksPerTile > 0x7fffffffLL)
-      throw std::invalid_argument(std::string("batched AMBER-GB on cuda: the ") + what +
-                                  " gather's blocks per tile exceed the grid");
-    return g;
-  };
-  const GbGatherLayout born = shapeOf(shape.bornParts, shape.bornBlocks,
-                                      chooseBornLayout(tiles).columnParts, "Born-radius");
-  const GbGatherLayout chain = shapeOf(shape.chainParts, shape.chainBlocks,
-                                       chooseChainLayout(tiles).columnParts, "chain-rule");
-  // New partial arrays: a fresh arena of the same batch (the old one may still be in use).
-  const std::size_t batch = d.reservedBatch;
-  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-  d.gather = born;
-  d.chain = chain;
-  d.args.gather = born;
-  d.args.chain = chain;
-  d.scratchLayout =
-      gbScratchLayout(m_atoms, d.layout, d.gather, d.chain, d.bondedSlots, d.bondedBlocks);
-  d.scratch = DeviceBuffer<double>();
-  d.tickets = DeviceBuffer<unsigned>();
-  d.reservedBatch = 0;
-  reserve(batch);
-}
-
-AmberGbGatherShape BatchedAmberGbCuda::gatherShape() const {
-  const DeviceState& d = *m_device;
-  return {d.gather.columnParts, d.gather.blocksPerTile, d.chain.columnParts, d.chain.blocksPerTile};
-}
 
 void BatchedAmberGbCuda::setGraphLaunches(bool on) {
   m_device->useGraphs = on;

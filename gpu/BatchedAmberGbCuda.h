@@ -50,15 +50,6 @@ enum class AmberGbCudaLayout {
 
 std::string amberGbCudaLayoutName(AmberGbCudaLayout layout);
 
-/// Column parts Q (a power of two dividing 32) and blocks per tile P of the Born-radius and
-/// chain-rule gathers (gpu/AmberGbKernels.cuh). The object chooses them from the atom count; this
-/// overrides them for tuning on a device (bench_potential --born-layout, --chain-layout). They fix
-/// the summation order, so the bits follow them. 0 keeps the size-based choice.
-struct AmberGbGatherShape {
-  int bornParts = 0, bornBlocks = 0;
-  int chainParts = 0, chainBlocks = 0;
-};
-
 class BatchedAmberGbCuda : public BatchedPotential {
  public:
   /// Uploads the tables and reserves scratch for `reserveBatch` structures (>= 1). Throws
@@ -118,18 +109,6 @@ class BatchedAmberGbCuda : public BatchedPotential {
   /// later (elsewhere it stays off). Same bits either way; turning it on or off drops the graphs.
   void setProgrammaticLaunches(bool on);
   bool programmaticLaunches() const;
-  /// The chain rule through the Born radii as the per-tile gather (default) or as the older
-  /// symmetric pass over the pair grid (issue 17 step 3 keeps both for an A/B measurement on the
-  /// device). The two differ in the last bits (another summation order); each is deterministic.
-  /// Switching drops the graphs.
-  void setChainGather(bool on);
-  bool chainGather() const;
-  /// Overrides the gather layouts (see AmberGbGatherShape; synchronous: the scratch is
-  /// reallocated for the reserved batch, graphs dropped). Throws std::invalid_argument for a
-  /// negative entry or a Q that is not a power of two dividing 32.
-  void setGatherShape(const AmberGbGatherShape& shape);
-  /// The gather layouts in use (every entry filled in).
-  AmberGbGatherShape gatherShape() const;
 
  private:
   AmberGbParams m_params;

@@ -20,21 +20,58 @@ __device__ __forceinline__ void particleGaussiansFloat(const std::uint32_t w[4],
   g[2] = sqrtf(-2.0f * logf(rng::uniformFloat(w[2]))) * cospif(2.0f * rng::uniformFloat(w[3]));
 }
 
-template <RngKind K>
+/// An L2 policy that keeps lines over others (createpolicy, sm_80 and later).
+__device__ __forceinline__ std::uint64_t evictLastPolicy() {
+  std::uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
+__device__ __forceinline__ float4 loadKeep(const float4* p, std::uint64_t policy) {
+  float4 v;
+  asm volatile("ld.global.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p), "l"(policy)
+               : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void storeKeep(float4* p, float4 v, std::uint64_t policy) {
+  asm volatile("st.global.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "f"(v.x),
+               "f"(v.y), "f"(v.z), "f"(v.w), "l"(policy)
+               : "memory");
+}
+
+/// One step of oscillator i. A matters for Lagged Fibonacci only: Sequential is the first
+/// kernel (position loaded after the draw); the others load the position first, so that its
+/// load is in flight with the ring's; StreamingKeepPositions keeps positions in L2.
+template <RngKind K, LaggedFibonacciAccess A>
 __global__ void __launch_bounds__(kRandomBlockSize)
     fusedStepKernel(float4* d_position, std::size_t n, float decay, float amplitude,
                     RandomStreamsView streams) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kRandomBlockSize + threadIdx.x;
   if (i >= n) return;
+  constexpr bool keep = A == LaggedFibonacciAccess::StreamingKeepPositions;
+  std::uint64_t policy = 0;
+  float4 p;
+  if constexpr (keep) {
+    policy = evictLastPolicy();
+    p = loadKeep(d_position + i, policy);
+  } else if constexpr (A != LaggedFibonacciAccess::Sequential) {
+    p = d_position[i];
+  }
   std::uint32_t w[4];
-  drawStreamStep<K>(streams, i, w);
+  drawStreamStep<K, A>(streams, i, w);
   float g[3];
   particleGaussiansFloat(w, g);
-  float4 p = d_position[i];
+  if constexpr (A == LaggedFibonacciAccess::Sequential) p = d_position[i];
   p.x = decay * p.x + amplitude * g[0];
   p.y = decay * p.y + amplitude * g[1];
   p.z = decay * p.z + amplitude * g[2];
-  d_position[i] = p;
+  if constexpr (keep)
+    storeKeep(d_position + i, p, policy);
+  else
+    d_position[i] = p;
 }
 
 __global__ void __launch_bounds__(kRandomBlockSize)
@@ -65,6 +102,7 @@ struct BrownianOscillatorsCuda::DeviceState {
 
   std::size_t n;
   float decay, amplitude;
+  LaggedFibonacciAccess access = kDefaultLaggedFibonacciAccess;
   RandomStreamsCuda streams;
   DeviceBuffer<float4> position;
 };
@@ -81,6 +119,14 @@ BrownianOscillatorsCuda::~BrownianOscillatorsCuda() = default;
 std::size_t BrownianOscillatorsCuda::oscillators() const { return m_state->n; }
 RngKind BrownianOscillatorsCuda::kind() const { return m_state->streams.kind(); }
 std::size_t BrownianOscillatorsCuda::stateBytes() const { return m_state->streams.stateBytes(); }
+
+void BrownianOscillatorsCuda::setLaggedFibonacciAccess(LaggedFibonacciAccess access) {
+  m_state->access = access;
+}
+
+LaggedFibonacciAccess BrownianOscillatorsCuda::laggedFibonacciAccess() const {
+  return m_state->access;
+}
 
 double BrownianOscillatorsCuda::floorBytesPerStep() const {
   const double n = static_cast<double>(m_state->n);
@@ -135,8 +181,30 @@ void BrownianOscillatorsCuda::run(long steps) {
   for (long step = 0; step < steps; ++step) {
     const RandomStreamsView view = s.streams.view();
     dispatchRngKind(view.kind, [&](auto kind) {
-      fusedStepKernel<decltype(kind)::value><<<s.blocks(), kRandomBlockSize, 0, nullptr>>>(
-          s.position.data(), s.n, s.decay, s.amplitude, view);
+      constexpr RngKind K = decltype(kind)::value;
+      auto launch = [&](auto access) {
+        fusedStepKernel<K, decltype(access)::value><<<s.blocks(), kRandomBlockSize, 0, nullptr>>>(
+            s.position.data(), s.n, s.decay, s.amplitude, view);
+      };
+      using Access = LaggedFibonacciAccess;
+      if constexpr (K == RngKind::LaggedFibonacci) {
+        switch (s.access) {
+          case Access::Sequential:
+            launch(std::integral_constant<Access, Access::Sequential>{});
+            break;
+          case Access::Batched:
+            launch(std::integral_constant<Access, Access::Batched>{});
+            break;
+          case Access::Streaming:
+            launch(std::integral_constant<Access, Access::Streaming>{});
+            break;
+          case Access::StreamingKeepPositions:
+            launch(std::integral_constant<Access, Access::StreamingKeepPositions>{});
+            break;
+        }
+      } else {
+        launch(std::integral_constant<Access, Access::Sequential>{});  // the first kernel
+      }
     });
     LANDSCAPE_CUDA_CHECK_LAUNCH();
     s.streams.advance();

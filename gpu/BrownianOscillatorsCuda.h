@@ -19,14 +19,15 @@
 #include <memory>
 #include <vector>
 
+#include "gpu/LaggedFibonacciAccess.h"
 #include "potentials/RngKind.h"
 
 namespace landscape {
 
 class BrownianOscillatorsCuda {
  public:
-  /// oscillators >= 1; all start at the origin. Throws std::invalid_argument (e.g. too many
-  /// oscillators for the Lagged Fibonacci lag table) and std::runtime_error (no device, memory).
+  /// oscillators >= 1; all start at the origin. Throws std::invalid_argument (bad arguments) and
+  /// std::runtime_error (no device, memory).
   BrownianOscillatorsCuda(std::size_t oscillators, RngKind kind, std::uint64_t seed, float decay,
                           float amplitude);
   ~BrownianOscillatorsCuda();
@@ -35,6 +36,10 @@ class BrownianOscillatorsCuda {
   RngKind kind() const;
   /// Generator state in device memory (bytes).
   std::size_t stateBytes() const;
+  /// How the fused Lagged Fibonacci step touches the ring and the positions (default
+  /// kDefaultLaggedFibonacciAccess; every access gives the same positions bit for bit).
+  void setLaggedFibonacciAccess(LaggedFibonacciAccess access);
+  LaggedFibonacciAccess laggedFibonacciAccess() const;
   /// The memory floor of one fused step (bytes; see above).
   double floorBytesPerStep() const;
   /// The memory floor of one stepWithGaussians() call: positions plus 3 floats read.

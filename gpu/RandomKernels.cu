@@ -31,19 +31,20 @@ __global__ void seedKernel(RandomStreamsView v) {
       }
       break;
     case RngKind::LaggedFibonacci:
-      if (i < v.longLag) v.d_ring[i] = rng::laggedFibonacciInitialWord(v.seed, i);
+      if (i < static_cast<std::size_t>(v.groups) * v.longLag)
+        v.d_ring[i] = rng::laggedFibonacciInitialWord(v.seed, i % v.longLag, i / v.longLag);
       break;
     case RngKind::Philox:
       break;
   }
 }
 
-template <RngKind K>
+template <RngKind K, LaggedFibonacciAccess A>
 __global__ void drawWordsKernel(RandomStreamsView v, std::uint32_t* d_words) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= v.streams) return;
   std::uint32_t w[4];
-  drawStreamStep<K>(v, i, w);
+  drawStreamStep<K, A>(v, i, w);
   for (int j = 0; j < 4; ++j) d_words[j * v.streams + i] = w[j];
 }
 
@@ -58,19 +59,40 @@ unsigned int blocksFor(std::size_t threads) {
 }  // namespace
 
 void launchSeedRandomStreams(const RandomStreamsView& view, cudaStream_t stream) {
-  const std::size_t threads =
-      view.kind == RngKind::LaggedFibonacci ? std::size_t(view.longLag) : view.streams;
+  const std::size_t threads = view.kind == RngKind::LaggedFibonacci
+                                  ? static_cast<std::size_t>(view.groups) * view.longLag
+                                  : view.streams;
   if (view.kind == RngKind::Philox) return;
   seedKernel<<<blocksFor(threads), kRandomBlockSize, 0, stream>>>(view);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
 void launchDrawRandomWords(const RandomStreamsView& view, std::uint32_t* d_words,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, LaggedFibonacciAccess access) {
   if (d_words == nullptr) throw std::invalid_argument("launchDrawRandomWords: d_words is null");
   dispatchRngKind(view.kind, [&](auto kind) {
-    drawWordsKernel<decltype(kind)::value>
-        <<<blocksFor(view.streams), kRandomBlockSize, 0, stream>>>(view, d_words);
+    constexpr RngKind K = decltype(kind)::value;
+    const unsigned int blocks = blocksFor(view.streams);
+    if constexpr (K == RngKind::LaggedFibonacci) {
+      switch (access) {
+        case LaggedFibonacciAccess::Sequential:
+          drawWordsKernel<K, LaggedFibonacciAccess::Sequential>
+              <<<blocks, kRandomBlockSize, 0, stream>>>(view, d_words);
+          break;
+        case LaggedFibonacciAccess::Batched:
+          drawWordsKernel<K, LaggedFibonacciAccess::Batched>
+              <<<blocks, kRandomBlockSize, 0, stream>>>(view, d_words);
+          break;
+        case LaggedFibonacciAccess::Streaming:
+        case LaggedFibonacciAccess::StreamingKeepPositions:  // the same draw; no positions here
+          drawWordsKernel<K, LaggedFibonacciAccess::Streaming>
+              <<<blocks, kRandomBlockSize, 0, stream>>>(view, d_words);
+          break;
+      }
+    } else {
+      drawWordsKernel<K, kDefaultLaggedFibonacciAccess>
+          <<<blocks, kRandomBlockSize, 0, stream>>>(view, d_words);
+    }
   });
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }

@@ -10,13 +10,20 @@
 namespace landscape {
 
 struct RandomStreamsCuda::DeviceState {
-  DeviceState(RngKind kind, std::uint64_t seed, std::size_t streams, LaggedFibonacciLags lags)
-      : kind(kind), seed(seed), streams(streams), lags(lags) {
+  DeviceState(RngKind kind, std::uint64_t seed, std::size_t streams,
+              const LaggedFibonacciLayout& layout)
+      : kind(kind), seed(seed), streams(streams), layout(layout) {
     if (streams == 0) throw std::invalid_argument("RandomStreamsCuda: streams must be >= 1, got 0");
-    if (kind == RngKind::LaggedFibonacci)
-      requireLagsServe(lags, streams);
-    else
-      this->lags = LaggedFibonacciLags{};
+    if (kind == RngKind::LaggedFibonacci) {
+      requireLayoutServes(layout, streams);
+      // The kernels index streams and slots in 32 bits.
+      if (streams > 0xffffffffu)
+        throw std::invalid_argument(
+            "RandomStreamsCuda: lagged-fibonacci serves at most 2^32 - 1 streams, got " +
+            std::to_string(streams));
+    } else {
+      this->layout = LaggedFibonacciLayout{};
+    }
     switch (kind) {
       case RngKind::Lcg:
         lcg = DeviceBuffer<std::uint32_t>(streams);
@@ -28,7 +35,7 @@ struct RandomStreamsCuda::DeviceState {
         ran2 = DeviceBuffer<std::int32_t>(rng::kRan2StateWords * streams);
         break;
       case RngKind::LaggedFibonacci:
-        ring = DeviceBuffer<std::uint32_t>(this->lags.longLag);
+        ring = DeviceBuffer<std::uint32_t>(this->layout.ringWords());
         break;
       case RngKind::Philox:
         break;
@@ -46,31 +53,51 @@ struct RandomStreamsCuda::DeviceState {
     v.d_taus = const_cast<rng::HybridTausState*>(taus.data());
     v.d_ran2 = const_cast<std::int32_t*>(ran2.data());
     v.d_ring = const_cast<std::uint32_t*>(ring.data());
-    v.longLag = lags.longLag;
-    v.shortLag = lags.shortLag;
-    v.ringBase = static_cast<std::uint32_t>(ringBase);
+    v.longLag = layout.lags.longLag;
+    v.shortLag = layout.lags.shortLag;
+    if (kind == RngKind::LaggedFibonacci) {
+      const std::size_t groups = layout.groups();
+      v.groups = static_cast<std::uint32_t>(groups);
+      v.groupStreams = static_cast<std::uint32_t>(layout.groupStreams);
+      v.lastGroupStreams = static_cast<std::uint32_t>(layout.groupSize(groups - 1));
+      v.ringBase = static_cast<std::uint32_t>(ringBase);
+      v.lastRingBase = static_cast<std::uint32_t>(lastRingBase);
+    }
     return v;
   }
 
   void reseed(std::uint64_t newSeed) {
     seed = newSeed;
     step = 0;
-    ringBase = 0;
+    ringBase = lastRingBase = 0;
     launchSeedRandomStreams(view(), nullptr);
+  }
+
+  // The ring offsets of the full groups and of the last one after `step` steps (RandomStreams).
+  void setRingBases() {
+    if (kind != RngKind::LaggedFibonacci) return;
+    const std::size_t l = layout.lags.longLag;
+    ringBase = rng::laggedFibonacciRingBase(step, kWordsPerStreamStep * layout.groupSize(0), l);
+    lastRingBase = rng::laggedFibonacciRingBase(
+        step, kWordsPerStreamStep * layout.groupSize(layout.groups() - 1), l);
   }
 
   void advance() {
     ++step;
-    if (kind == RngKind::LaggedFibonacci)
-      ringBase = (ringBase + kWordsPerStreamStep * streams) % lags.longLag;
+    if (kind == RngKind::LaggedFibonacci) {
+      const std::size_t l = layout.lags.longLag;
+      ringBase = (ringBase + kWordsPerStreamStep * layout.groupSize(0)) % l;
+      lastRingBase =
+          (lastRingBase + kWordsPerStreamStep * layout.groupSize(layout.groups() - 1)) % l;
+    }
   }
 
   RngKind kind;
   std::uint64_t seed;
   std::size_t streams;
-  LaggedFibonacciLags lags;
+  LaggedFibonacciLayout layout;
   std::uint64_t step = 0;
-  std::size_t ringBase = 0;
+  std::size_t ringBase = 0, lastRingBase = 0;
   DeviceBuffer<std::uint32_t> lcg;
   DeviceBuffer<rng::HybridTausState> taus;
   DeviceBuffer<std::int32_t> ran2;
@@ -81,12 +108,16 @@ struct RandomStreamsCuda::DeviceState {
 RandomStreamsCuda::RandomStreamsCuda(RngKind kind, std::uint64_t seed, std::size_t streams)
     : RandomStreamsCuda(kind, seed, streams,
                         kind == RngKind::LaggedFibonacci && streams > 0
-                            ? laggedFibonacciLagsFor(kWordsPerStreamStep * streams)
-                            : LaggedFibonacciLags{}) {}
+                            ? laggedFibonacciLayoutFor(streams)
+                            : LaggedFibonacciLayout{}) {}
 
 RandomStreamsCuda::RandomStreamsCuda(RngKind kind, std::uint64_t seed, std::size_t streams,
                                      LaggedFibonacciLags lags)
-    : m_state(std::make_unique<DeviceState>(kind, seed, streams, lags)) {}
+    : RandomStreamsCuda(kind, seed, streams, singleGroupLayout(lags, streams)) {}
+
+RandomStreamsCuda::RandomStreamsCuda(RngKind kind, std::uint64_t seed, std::size_t streams,
+                                     const LaggedFibonacciLayout& layout)
+    : m_state(std::make_unique<DeviceState>(kind, seed, streams, layout)) {}
 
 RandomStreamsCuda::~RandomStreamsCuda() = default;
 RandomStreamsCuda::RandomStreamsCuda(RandomStreamsCuda&&) noexcept = default;
@@ -96,18 +127,18 @@ RngKind RandomStreamsCuda::kind() const { return m_state->kind; }
 std::uint64_t RandomStreamsCuda::seed() const { return m_state->seed; }
 std::size_t RandomStreamsCuda::streams() const { return m_state->streams; }
 std::uint64_t RandomStreamsCuda::step() const { return m_state->step; }
-const LaggedFibonacciLags& RandomStreamsCuda::lags() const { return m_state->lags; }
+const LaggedFibonacciLags& RandomStreamsCuda::lags() const { return m_state->layout.lags; }
+const LaggedFibonacciLayout& RandomStreamsCuda::layout() const { return m_state->layout; }
 
 std::size_t RandomStreamsCuda::stateBytes() const {
-  if (m_state->kind == RngKind::LaggedFibonacci)
-    return 4 * static_cast<std::size_t>(m_state->lags.longLag);
+  if (m_state->kind == RngKind::LaggedFibonacci) return 4 * m_state->layout.ringWords();
   return rngStateBytes(m_state->kind, m_state->streams);
 }
 
-void RandomStreamsCuda::nextStep(std::uint32_t* words) {
+void RandomStreamsCuda::nextStep(std::uint32_t* words, LaggedFibonacciAccess access) {
   const std::size_t count = kWordsPerStreamStep * m_state->streams;
   if (m_state->words.size() != count) m_state->words = DeviceBuffer<std::uint32_t>(count);
-  launchDrawRandomWords(m_state->view(), m_state->words.data(), nullptr);
+  launchDrawRandomWords(m_state->view(), m_state->words.data(), nullptr, access);
   m_state->advance();
   m_state->words.copyToHost(words, count);  // synchronous: waits for the kernel
 }
@@ -122,7 +153,7 @@ RandomStreamsState RandomStreamsCuda::state() const {
   const DeviceState& d = *m_state;
   RandomStreamsState s;
   s.step = d.step;
-  s.ringBase = d.ringBase;
+  s.ringBase = d.kind == RngKind::LaggedFibonacci ? d.ringBase : 0;
   switch (d.kind) {
     case RngKind::Lcg:
       s.words = d.lcg.toHost();
@@ -151,7 +182,7 @@ RandomStreamsState RandomStreamsCuda::state() const {
 
 void RandomStreamsCuda::restore(const RandomStreamsState& s) {
   DeviceState& d = *m_state;
-  requireRandomStreamsState(d.kind, d.streams, d.lags, s);
+  requireRandomStreamsState(d.kind, d.streams, d.layout, s);
   switch (d.kind) {
     case RngKind::Lcg:
       d.lcg.copyFromHost(s.words);
@@ -179,7 +210,7 @@ void RandomStreamsCuda::restore(const RandomStreamsState& s) {
       break;
   }
   d.step = s.step;
-  d.ringBase = static_cast<std::size_t>(s.ringBase);
+  d.setRingBases();
 }
 
 }  // namespace landscape

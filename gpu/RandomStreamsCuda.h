@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "gpu/LaggedFibonacciAccess.h"
 #include "landscape/dynamics/RandomStreams.h"
 #include "potentials/RngKind.h"
 
@@ -23,6 +24,9 @@ class RandomStreamsCuda {
   RandomStreamsCuda(RngKind kind, std::uint64_t seed, std::size_t streams);
   RandomStreamsCuda(RngKind kind, std::uint64_t seed, std::size_t streams,
                     LaggedFibonacciLags lags);
+  /// As RandomStreams with a layout (Lagged Fibonacci groups; at most 2^32 - 1 streams).
+  RandomStreamsCuda(RngKind kind, std::uint64_t seed, std::size_t streams,
+                    const LaggedFibonacciLayout& layout);
   ~RandomStreamsCuda();
   RandomStreamsCuda(RandomStreamsCuda&&) noexcept;
   RandomStreamsCuda& operator=(RandomStreamsCuda&&) noexcept;
@@ -32,10 +36,12 @@ class RandomStreamsCuda {
   std::size_t streams() const;
   std::uint64_t step() const;
   const LaggedFibonacciLags& lags() const;
+  const LaggedFibonacciLayout& layout() const;
   std::size_t stateBytes() const;
 
-  /// Draws one step on the device and copies it to words[j * streams() + i] (synchronous).
-  void nextStep(std::uint32_t* words);
+  /// Draws one step on the device and copies it to words[j * streams() + i] (synchronous);
+  /// Lagged Fibonacci touches its rings as `access` says (the words are the same for all).
+  void nextStep(std::uint32_t* words, LaggedFibonacciAccess access = kDefaultLaggedFibonacciAccess);
 
   /// The state for drawing the current step inside a kernel (.cu code only).
   RandomStreamsView view() const;

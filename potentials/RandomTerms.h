@@ -237,12 +237,22 @@ LANDSCAPE_HD void philoxBlock(std::uint64_t seed, std::uint64_t stream, std::uin
 
 // ---- Lagged Fibonacci ---------------------------------------------------------------------------
 
-/// Initial content of ring slot `slot` (x_{slot - l}) for `seed`: SplitMix64 words. Slot 0 is made
-/// odd, since the maximal period needs an odd word among the l initial ones.
-LANDSCAPE_HD std::uint32_t laggedFibonacciInitialWord(std::uint64_t seed, std::uint64_t slot) {
-  const std::uint64_t w = seedWord(seed, 0x4c46u, slot / 2);
+/// Initial content of ring slot `slot` (x_{slot - l}) of group `group` (potentials/RngKind.h,
+/// LaggedFibonacciLayout) for `seed`: SplitMix64 words of (seed, 0x4c46 + group 2^32), so group 0
+/// is the one-group generator and every group an independent sequence. Slot 0 is made odd, since
+/// the maximal period needs an odd word among the l initial ones.
+LANDSCAPE_HD std::uint32_t laggedFibonacciInitialWord(std::uint64_t seed, std::uint64_t slot,
+                                                      std::uint64_t group = 0) {
+  const std::uint64_t w = seedWord(seed, 0x4c46u + (group << 32), slot / 2);
   const std::uint32_t word = static_cast<std::uint32_t>(slot % 2 == 0 ? w : w >> 32);
   return slot == 0 ? (word | 1u) : word;
+}
+
+/// The ring slot of a group's first draw at step `step`: (step M) mod l for M draws per step, in
+/// 64-bit arithmetic without overflow (l < 2^32).
+LANDSCAPE_HD std::uint64_t laggedFibonacciRingBase(std::uint64_t step, std::uint64_t drawsPerStep,
+                                                   std::uint64_t longLag) {
+  return (step % longLag) * (drawsPerStep % longLag) % longLag;
 }
 
 // ---- uniforms and Gaussians ---------------------------------------------------------------------

@@ -89,7 +89,7 @@ LaggedFibonacciLags laggedFibonacciLagsFor(std::size_t drawsPerStep) {
       " draws per step exceed the largest lag table entry (l = " +
       std::to_string(table.back().longLag) + ", s = " + std::to_string(table.back().shortLag) +
       "), which supports at most " + std::to_string(table.back().maxStreams()) +
-      " particles; use another generator");
+      " particles in one shared sequence (laggedFibonacciLayoutFor splits more into groups)");
 }
 
 void requireLagsServe(const LaggedFibonacciLags& lags, std::size_t streams) {
@@ -106,6 +106,55 @@ void requireLagsServe(const LaggedFibonacciLags& lags, std::size_t streams) {
                                 std::to_string(streams) + " streams");
 }
 
+std::size_t LaggedFibonacciLayout::groups() const {
+  return groupStreams == 0 ? 0 : (streams + groupStreams - 1) / groupStreams;
+}
+
+std::size_t LaggedFibonacciLayout::groupSize(std::size_t group) const {
+  return group + 1 < groups() ? groupStreams : streams - group * groupStreams;
+}
+
+std::size_t LaggedFibonacciLayout::ringWords() const {
+  return groups() * static_cast<std::size_t>(lags.longLag);
+}
+
+std::size_t laggedFibonacciMaxGroupStreams() {
+  return laggedFibonacciLagTable().back().maxStreams();
+}
+
+LaggedFibonacciLayout laggedFibonacciLayoutFor(std::size_t streams, std::size_t maxGroupStreams) {
+  if (streams == 0)
+    throw std::invalid_argument("lagged-fibonacci: the layout needs at least one stream");
+  if (maxGroupStreams == 0 || maxGroupStreams > laggedFibonacciMaxGroupStreams())
+    throw std::invalid_argument("lagged-fibonacci: the largest group must hold 1 to " +
+                                std::to_string(laggedFibonacciMaxGroupStreams()) +
+                                " particles, got " + std::to_string(maxGroupStreams));
+  // Balanced groups: G groups of ceil(N / G) particles need smaller lags than full groups
+  // of maxGroupStreams and a remainder.
+  const std::size_t groups = (streams + maxGroupStreams - 1) / maxGroupStreams;
+  LaggedFibonacciLayout layout;
+  layout.streams = streams;
+  layout.groupStreams = (streams + groups - 1) / groups;
+  layout.lags = laggedFibonacciLagsFor(kWordsPerStreamStep * layout.groupStreams);
+  return layout;
+}
+
+LaggedFibonacciLayout singleGroupLayout(const LaggedFibonacciLags& lags, std::size_t streams) {
+  LaggedFibonacciLayout layout;
+  layout.lags = lags;
+  layout.streams = streams;
+  layout.groupStreams = streams;
+  return layout;
+}
+
+void requireLayoutServes(const LaggedFibonacciLayout& layout, std::size_t streams) {
+  if (layout.streams != streams || layout.groupStreams == 0 || layout.groupStreams > streams)
+    throw std::invalid_argument("lagged-fibonacci: a layout of " + std::to_string(layout.streams) +
+                                " streams in groups of " + std::to_string(layout.groupStreams) +
+                                " cannot serve " + std::to_string(streams) + " streams");
+  requireLagsServe(layout.lags, layout.groupStreams);
+}
+
 std::size_t rngStateBytes(RngKind kind, std::size_t streams) {
   switch (kind) {
     case RngKind::Lcg:
@@ -115,8 +164,7 @@ std::size_t rngStateBytes(RngKind kind, std::size_t streams) {
     case RngKind::HybridTaus:
       return 16 * streams;
     case RngKind::LaggedFibonacci:
-      return 4 * static_cast<std::size_t>(
-                     laggedFibonacciLagsFor(kWordsPerStreamStep * streams).longLag);
+      return streams == 0 ? 0 : 4 * laggedFibonacciLayoutFor(streams).ringWords();
     case RngKind::Philox:
       return 0;
   }

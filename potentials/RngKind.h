@@ -1,9 +1,10 @@
 #pragma once
 // The random-number generators of seed 000 (section II, Appendix A) plus counter-based Philox, by
-// name, with their state sizes (seed 000 Table 1) and the lag table of the shared Lagged
-// Fibonacci generator. Host code, compiled in every build (no CUDA headers); the generator math
-// itself is in potentials/RandomTerms.h, the CPU streams in landscape/dynamics/RandomStreams.h and the CUDA twin
-// in gpu/RandomStreamsCuda.h. docs/rng.md describes every generator.
+// name, with their state sizes (seed 000 Table 1), the lag table of the shared Lagged Fibonacci
+// generator and its groups beyond the table's largest N. Host code, compiled in every build (no
+// CUDA headers); the generator math itself is in potentials/RandomTerms.h, the CPU streams in
+// landscape/dynamics/RandomStreams.h and the CUDA twin in gpu/RandomStreamsCuda.h. docs/rng.md
+// describes every generator.
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -59,9 +60,46 @@ LaggedFibonacciLags laggedFibonacciLagsFor(std::size_t drawsPerStep);
 /// draws per step.
 void requireLagsServe(const LaggedFibonacciLags& lags, std::size_t streams);
 
+/// How the Lagged Fibonacci generator serves `streams` particles: groups() groups of consecutive
+/// particles (group g holds particles g groupStreams ... ), each with its own ring of l words
+/// seeded from (seed, g) and one shared sequence within the group: at step k, word j of the
+/// group's local stream i is x^(g)_{k M_g + j n_g + i}, n_g its particle count and M_g = 4 n_g.
+/// Every group uses the same lags. One group (today's generator) up to
+/// laggedFibonacciMaxGroupStreams() particles; beyond, the sequence of group 0 is a new one.
+struct LaggedFibonacciLayout {
+  LaggedFibonacciLags lags;
+  std::size_t streams = 0;       ///< all particles
+  std::size_t groupStreams = 0;  ///< particles per group; the last group may hold fewer
+  /// ceil(streams / groupStreams).
+  std::size_t groups() const;
+  /// Particles of group g (groupStreams but for the last group).
+  std::size_t groupSize(std::size_t group) const;
+  /// groups() x l: the words of all rings.
+  std::size_t ringWords() const;
+};
+
+/// The most particles one group serves: the largest lag table entry's maxStreams(), 7,671,142.
+std::size_t laggedFibonacciMaxGroupStreams();
+
+/// G = ceil(streams / maxGroupStreams) groups of ceil(streams / G) particles (the last one
+/// fewer), with the smallest lags that serve a group. streams <= maxGroupStreams gives one group
+/// with laggedFibonacciLagsFor(4 streams): the generator of every N up to the limit is
+/// unchanged. maxGroupStreams is a parameter so that tests can form several groups from a few
+/// hundred particles (it must be >= 1 and at most laggedFibonacciMaxGroupStreams()).
+LaggedFibonacciLayout laggedFibonacciLayoutFor(
+    std::size_t streams, std::size_t maxGroupStreams = laggedFibonacciMaxGroupStreams());
+
+/// One group with the given lags (which must serve all streams; requireLayoutServes checks).
+LaggedFibonacciLayout singleGroupLayout(const LaggedFibonacciLags& lags, std::size_t streams);
+
+/// Throws std::invalid_argument unless the layout is for `streams` particles, groupStreams >= 1
+/// and its lags serve a group (requireLagsServe(lags, groupStreams)).
+void requireLayoutServes(const LaggedFibonacciLayout& layout, std::size_t streams);
+
 /// Bytes of generator state for `streams` streams (seed 000 Table 1; our own layout): LCG 4 per
 /// stream, Hybrid Taus 16, Ran2 140 (35 int32: idum, idum2, iy and the 32-entry shuffle table),
-/// Philox 0 (the key is the seed), Lagged Fibonacci 4 l shared by all streams.
+/// Philox 0 (the key is the seed), Lagged Fibonacci 4 l per group of laggedFibonacciLayoutFor
+/// (one group, shared by all streams, up to 7,671,142 streams).
 std::size_t rngStateBytes(RngKind kind, std::size_t streams);
 
 }  // namespace landscape

@@ -390,6 +390,29 @@ TEST_P(LangevinCudaTest, FusedFloatOscillatorsMatchASinglePrecisionReference) {
 #endif
 }
 
+TEST(BrownianOscillatorsCudaTest, EveryLaggedFibonacciAccessGivesTheSamePositions) {
+  SKIP_WITHOUT_GPU();
+#ifdef LANDSCAPE_HAVE_CUDA
+  // The access variants of the fused kernel differ in memory traffic only: same words, same
+  // float arithmetic, so the positions agree bit for bit (the default one is checked against a
+  // reference above).
+  const std::size_t n = 5000;
+  std::vector<float> reference;
+  for (LaggedFibonacciAccess access : allLaggedFibonacciAccesses()) {
+    BrownianOscillatorsCuda oscillators(n, RngKind::LaggedFibonacci, 3, 0.98f, 0.1f);
+    oscillators.setLaggedFibonacciAccess(access);
+    EXPECT_EQ(oscillators.laggedFibonacciAccess(), access);
+    oscillators.setPositions(std::vector<float>(3 * n, 0.5f));
+    oscillators.run(20);
+    const std::vector<float> y = oscillators.positions();
+    if (reference.empty())
+      reference = y;
+    else
+      EXPECT_EQ(y, reference) << laggedFibonacciAccessName(access);
+  }
+#endif
+}
+
 INSTANTIATE_TEST_SUITE_P(AllGenerators, LangevinCudaTest, testing::ValuesIn(allRngKinds()),
                          [](const testing::TestParamInfo<RngKind>& info) {
                            return generatorTestName(info.param);

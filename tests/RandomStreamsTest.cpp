@@ -229,6 +229,130 @@ TEST(RandomComponents, LagTableIsOrderedAndChoosesTheSmallestSufficientEntry) {
                std::invalid_argument);
 }
 
+// ---- Lagged Fibonacci groups (issue 17: N beyond the lag table) --------------------------------
+
+/// FNV-1a over the words of `steps` steps.
+std::uint64_t hashSteps(RandomStreams& streams, int steps, std::vector<std::uint32_t>& words) {
+  words.resize(4 * streams.streams());
+  std::uint64_t h = 1469598103934665603ull;
+  for (int step = 0; step < steps; ++step) {
+    streams.nextStep(words.data());
+    for (std::uint32_t w : words) {
+      h ^= w;
+      h *= 1099511628211ull;
+    }
+  }
+  return h;
+}
+
+TEST(RandomLaggedFibonacciGroups, OneGroupBelowTheLimitKeepsTheFormerSequence) {
+  // Words of 12 steps as the one-group generator made them before groups existed (commit
+  // 63edb97): the layout must not change the sequence of any N up to 7,671,142.
+  struct Pin {
+    std::size_t streams;
+    std::uint32_t longLag, first, last;
+    std::uint64_t hash;
+  };
+  for (const Pin& pin : {Pin{1000, 9689, 3622003322u, 337146824u, 0x5bb0f98db644d79ull},
+                         Pin{70001, 3021377, 631872565u, 3126868080u, 0x810a54d47b097352ull}}) {
+    RandomStreams streams(RngKind::LaggedFibonacci, 12345, pin.streams);
+    EXPECT_EQ(streams.layout().groups(), 1u);
+    EXPECT_EQ(streams.lags().longLag, pin.longLag);
+    std::vector<std::uint32_t> words;
+    EXPECT_EQ(hashSteps(streams, 12, words), pin.hash) << pin.streams << " streams";
+    EXPECT_EQ(words.front(), pin.first);
+    EXPECT_EQ(words.back(), pin.last);
+  }
+}
+
+TEST(RandomLaggedFibonacciGroups, LayoutSplitsOnlyBeyondTheLimitIntoBalancedGroups) {
+  const std::size_t limit = laggedFibonacciMaxGroupStreams();
+  EXPECT_EQ(limit, 7671142u);
+  LaggedFibonacciLayout one = laggedFibonacciLayoutFor(limit);
+  EXPECT_EQ(one.groups(), 1u);
+  EXPECT_EQ(one.lags.longLag, 74207281u);
+  EXPECT_EQ(laggedFibonacciLayoutFor(1000).lags.longLag, laggedFibonacciLagsFor(4000).longLag);
+  // One more particle: two groups of ceil((limit + 1) / 2) = 3835572 and 3835571, whose lags
+  // (43112609, 21078848: at most 5269712 particles) are the smallest that serve 3835572.
+  LaggedFibonacciLayout two = laggedFibonacciLayoutFor(limit + 1);
+  EXPECT_EQ(two.groups(), 2u);
+  EXPECT_EQ(two.groupStreams, 3835572u);
+  EXPECT_EQ(two.groupSize(1), 3835571u);
+  EXPECT_EQ(two.lags.longLag, 43112609u);
+  // N = 1e7: two groups of 5e6, 2 x 4 x 43112609 bytes of rings.
+  const LaggedFibonacciLayout big = laggedFibonacciLayoutFor(10000000);
+  EXPECT_EQ(big.groups(), 2u);
+  EXPECT_EQ(big.groupStreams, 5000000u);
+  EXPECT_EQ(rngStateBytes(RngKind::LaggedFibonacci, 10000000), 8u * 43112609u);
+  const LaggedFibonacciLayout three = laggedFibonacciLayoutFor(20000000);
+  EXPECT_EQ(three.groups(), 3u);
+  EXPECT_EQ(three.groupStreams, 6666667u);
+  EXPECT_EQ(three.groupSize(2), 6666666u);
+  EXPECT_EQ(three.lags.longLag, 74207281u);
+  // The test hook: groups of at most 300 of 1001 particles are 4 groups of 251 (the last 248),
+  // served by l = 2281 (at most 257 particles).
+  const LaggedFibonacciLayout small = laggedFibonacciLayoutFor(1001, 300);
+  EXPECT_EQ(small.groups(), 4u);
+  EXPECT_EQ(small.groupStreams, 251u);
+  EXPECT_EQ(small.groupSize(3), 248u);
+  EXPECT_EQ(small.lags.longLag, 2281u);
+  EXPECT_EQ(small.ringWords(), 4u * 2281u);
+  EXPECT_THROW(laggedFibonacciLayoutFor(1001, 0), std::invalid_argument);
+  EXPECT_THROW(laggedFibonacciLayoutFor(1001, limit + 1), std::invalid_argument);
+  EXPECT_THROW(laggedFibonacciLayoutFor(0), std::invalid_argument);
+  LaggedFibonacciLayout wrong = small;
+  wrong.lags = {2281, 1252};
+  wrong.groupStreams = 300;  // 1200 draws per step > min(1252, 1029)
+  EXPECT_THROW(RandomStreams(RngKind::LaggedFibonacci, 1, 1001, wrong), std::invalid_argument);
+  EXPECT_THROW(RandomStreams(RngKind::LaggedFibonacci, 1, 1000, small), std::invalid_argument);
+}
+
+TEST(RandomLaggedFibonacciGroups, EachGroupFollowsItsOwnRecurrence) {
+  // Independent evaluation per group g: its whole sequence from the initial words of (seed, g),
+  // x_n = x_{n-s} + x_{n-l}; step k gives local stream i word j = x_{k M_g + j n_g + i}.
+  const std::size_t streams = 1001;
+  const LaggedFibonacciLayout layout = laggedFibonacciLayoutFor(streams, 300);
+  const std::size_t l = layout.lags.longLag, s = layout.lags.shortLag;
+  RandomStreams generator(RngKind::LaggedFibonacci, 42, streams, layout);
+  EXPECT_EQ(generator.stateBytes(), 4 * layout.ringWords());
+  std::vector<std::vector<std::uint32_t>> sequence(layout.groups());
+  for (std::size_t g = 0; g < layout.groups(); ++g)
+    for (std::size_t slot = 0; slot < l; ++slot)
+      sequence[g].push_back(laggedFibonacciInitialWord(42, slot, g));
+  EXPECT_NE(sequence[0], sequence[1]);
+  EXPECT_EQ(laggedFibonacciInitialWord(42, 7, 0), laggedFibonacciInitialWord(42, 7));
+  std::vector<std::uint32_t> words(4 * streams);
+  for (int step = 0; step < 12; ++step) {  // about 1000 draws per group and step: rings wrap
+    generator.nextStep(words.data());
+    for (std::size_t g = 0; g < layout.groups(); ++g) {
+      const std::size_t size = layout.groupSize(g);
+      std::vector<std::uint32_t>& x = sequence[g];
+      for (std::size_t t = 0; t < 4 * size; ++t) x.push_back(x[x.size() - s] + x[x.size() - l]);
+      const std::size_t first = x.size() - 4 * size;
+      for (std::size_t j = 0; j < 4; ++j)
+        for (std::size_t i = 0; i < size; ++i)
+          ASSERT_EQ(words[j * streams + g * layout.groupStreams + i], x[first + j * size + i])
+              << "step " << step << ", group " << g << ", word " << j << ", stream " << i;
+    }
+  }
+}
+
+TEST(RandomLaggedFibonacciGroups, GroupsResumeFromASavedStateAndRefuseAnInconsistentOne) {
+  const LaggedFibonacciLayout layout = laggedFibonacciLayoutFor(1001, 300);
+  RandomStreams original(RngKind::LaggedFibonacci, 5, 1001, layout);
+  std::vector<std::uint32_t> words, again;
+  hashSteps(original, 7, words);
+  RandomStreamsState saved = original.state();
+  EXPECT_EQ(saved.words.size(), randomStreamsStateWords(RngKind::LaggedFibonacci, 1001, layout));
+  EXPECT_EQ(saved.ringBase, 7u * 4u * 251u % 2281u);
+  RandomStreams restored(RngKind::LaggedFibonacci, 5, 1001, layout);
+  restored.restore(saved);
+  EXPECT_EQ(hashSteps(restored, 5, again), hashSteps(original, 5, words));
+  EXPECT_EQ(again, words);
+  saved.ringBase = (saved.ringBase + 1) % 2281u;  // not where step 7 leaves group 0
+  EXPECT_THROW(restored.restore(saved), std::invalid_argument);
+}
+
 TEST(RandomStreamsLayout, OneStreamIsTheSequentialGenerator) {
   for (RngKind kind : allRngKinds()) {
     RandomStreams streams(kind, 77, 1);
@@ -391,6 +515,64 @@ TEST_P(RandomStreamsCudaTest, WordsEqualTheCpuBitForBit) {
     cpu.nextStep(a.data());
     gpu.nextStep(b.data());
     EXPECT_EQ(a, b) << "after reseed";
+  }
+#endif
+}
+
+TEST(RandomStreamsCudaGroups, LaggedFibonacciGroupsEqualTheCpuForEveryAccess) {
+  SKIP_WITHOUT_GPU();
+#ifdef LANDSCAPE_HAVE_CUDA
+  // Four groups (forced small: at most 300 of 1001 streams, the last group smaller) and every
+  // way the kernels touch the rings: the same words as the CPU, and the same saved state.
+  const std::size_t streams = 1001;
+  const LaggedFibonacciLayout layout = laggedFibonacciLayoutFor(streams, 300);
+  for (LaggedFibonacciAccess access : allLaggedFibonacciAccesses()) {
+    RandomStreams cpu(RngKind::LaggedFibonacci, 77, streams, layout);
+    RandomStreamsCuda gpu(RngKind::LaggedFibonacci, 77, streams, layout);
+    EXPECT_EQ(gpu.stateBytes(), cpu.stateBytes());
+    std::vector<std::uint32_t> a(4 * streams), b(4 * streams);
+    for (int step = 0; step < 12; ++step) {
+      cpu.nextStep(a.data());
+      gpu.nextStep(b.data(), access);
+      ASSERT_EQ(a, b) << laggedFibonacciAccessName(access) << ", step " << step;
+    }
+    const RandomStreamsState sc = cpu.state(), sg = gpu.state();
+    EXPECT_EQ(sg.ringBase, sc.ringBase);
+    EXPECT_EQ(sg.words, sc.words);
+    RandomStreamsCuda resumed(RngKind::LaggedFibonacci, 77, streams, layout);
+    resumed.restore(sc);
+    cpu.nextStep(a.data());
+    resumed.nextStep(b.data(), access);
+    EXPECT_EQ(a, b) << laggedFibonacciAccessName(access) << ", after restore";
+  }
+  // The one-group generator through every access as well (the words test above uses the default).
+  for (LaggedFibonacciAccess access : allLaggedFibonacciAccesses()) {
+    RandomStreams cpu(RngKind::LaggedFibonacci, 3, 70001);
+    RandomStreamsCuda gpu(RngKind::LaggedFibonacci, 3, 70001);
+    std::vector<std::uint32_t> a(4 * 70001), b(4 * 70001);
+    for (int step = 0; step < 4; ++step) {
+      cpu.nextStep(a.data());
+      gpu.nextStep(b.data(), access);
+      ASSERT_EQ(a, b) << laggedFibonacciAccessName(access) << ", step " << step;
+    }
+  }
+#endif
+}
+
+TEST(SlowRandomStreamsCuda, LaggedFibonacciTwoGroupsJustBeyondTheLimitEqualTheCpu) {
+  SKIP_WITHOUT_GPU();
+#ifdef LANDSCAPE_HAVE_CUDA
+  // The first N that needs groups, at full size (32-bit slot arithmetic near l = 43112609, two
+  // rings of 172 MB): two steps, CUDA words = CPU words, for the default access.
+  const std::size_t streams = laggedFibonacciMaxGroupStreams() + 1;
+  RandomStreams cpu(RngKind::LaggedFibonacci, 17, streams);
+  RandomStreamsCuda gpu(RngKind::LaggedFibonacci, 17, streams);
+  ASSERT_EQ(gpu.layout().groups(), 2u);
+  std::vector<std::uint32_t> a(4 * streams), b(4 * streams);
+  for (int step = 0; step < 2; ++step) {
+    cpu.nextStep(a.data());
+    gpu.nextStep(b.data());
+    ASSERT_EQ(a, b) << "step " << step;
   }
 #endif
 }

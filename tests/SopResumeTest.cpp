@@ -36,7 +36,7 @@ TEST(SopResume, RandomStreamsContinueFromASavedStateForEveryGenerator) {
     RandomStreams original(kind, 2024, 7);
     draw(original, 5);
     const RandomStreamsState saved = original.state();
-    EXPECT_EQ(saved.words.size(), randomStreamsStateWords(kind, 7, original.lags()))
+    EXPECT_EQ(saved.words.size(), randomStreamsStateWords(kind, 7, original.layout()))
         << rngKindName(kind);
     RandomStreams restored(kind, 2024, 7);  // at step 0: a different state until restored
     restored.restore(saved);

@@ -5,12 +5,16 @@
 //
 // Usage: bench_langevin [--sizes 1000,10000,...] [--bandwidth BYTES_PER_S] [--seconds S]
 //                       [--cpu-max N] [--steps-per-call K] [--no-library]
+//                       [--generators LIST] [--lagfib-access LIST]
 //   --bandwidth  the device's copy bandwidth (default 3.2e12, measured on an H200)
 //   --seconds    minimum timed wall time per cell (default 0.2)
 //   --cpu-max    largest N for the CPU reference column (default 100000)
 //   --steps-per-call  GPU steps enqueued between two synchronisations (default 100; the old
 //                table used 10 at N >= 1e6, so one host synchronisation and the first launch's
 //                latency, some 10 us, were spread over 10 steps: about 1 us of a 10 us step)
+//   --generators  the generators to time (default all)
+//   --lagfib-access  the lagged-Fibonacci fused kernels to time, one row each (default streaming;
+//                sequential, batched, streaming, streaming-keep: gpu/LaggedFibonacciAccess.h)
 //
 // Anchor and target (issue 17): the byte floor; every generator at most 1.25x it at N = 1e6 and
 // 1e7 (the target column says met / missed there).
@@ -33,6 +37,7 @@
 #include <vector>
 
 #include "gpu/GpuDevice.h"
+#include "gpu/LaggedFibonacciAccess.h"
 #include "landscape/dynamics/Langevin.h"
 #include "potentials/HarmonicWell.h"
 #include "potentials/RngKind.h"
@@ -86,6 +91,8 @@ struct Options {
   long stepsPerCall = 100;
   bool noLibrary = false;
   std::vector<std::size_t> sizes = {1000, 10000, 100000, 1000000, 10000000};
+  std::vector<RngKind> generators = allRngKinds();
+  std::vector<LaggedFibonacciAccess> lagfibAccess = {kDefaultLaggedFibonacciAccess};
 };
 
 OptionTable<Options> optionTable() {
@@ -93,6 +100,7 @@ OptionTable<Options> optionTable() {
   t.about =
       "usage: bench_langevin [--sizes 1000,10000,...] [--bandwidth BYTES_PER_S] [--seconds S]\n"
       "                      [--cpu-max N] [--steps-per-call K] [--no-library]\n"
+      "                      [--generators LIST] [--lagfib-access LIST]\n"
       "Time per oscillator-step of overdamped Langevin dynamics for N Brownian oscillators in 3D\n"
       "with every generator, against each generator's memory floor, beside cuRAND's Philox; as a\n"
       "Markdown table (GPU columns n/a without a CUDA device).\n";
@@ -112,6 +120,14 @@ OptionTable<Options> optionTable() {
       .atLeast(1);
   t.flag("no-library", "skip the LangevinCuda (library double) column",
          fieldOf(&Options::noLibrary));
+  t.add("generators", "LIST", "the generators to time, comma-separated",
+        fieldOf(&Options::generators))
+      .choices(allRngKinds(), rngKindName);
+  t.add("lagfib-access", "LIST",
+        "lagged-Fibonacci fused kernels, one row each: sequential, batched, streaming, "
+        "streaming-keep (gpu/LaggedFibonacciAccess.h)",
+        fieldOf(&Options::lagfibAccess))
+      .choices(allLaggedFibonacciAccesses(), laggedFibonacciAccessName);
   return t;
 }
 
@@ -201,49 +217,66 @@ int main(int argc, char** argv) {
         "(ns/oscillator-step) |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
     for (std::size_t n : sizes) {
-      for (RngKind kind : allRngKinds()) {
-        double fused = NAN, floorSeconds = NAN, stateMb = NAN, libraryStep = NAN, cpu = NAN;
-        std::string note;
-        if (kind == RngKind::LaggedFibonacci && n > laggedFibonacciLagTable().back().maxStreams()) {
-          note = " (beyond the lag table)";
-        } else {
-          stateMb = static_cast<double>(rngStateBytes(kind, n)) / 1e6;
+      // One row per generator; lagged Fibonacci one per --lagfib-access kernel (the library and
+      // CPU columns in its first row only).
+      struct Row {
+        RngKind kind;
+        LaggedFibonacciAccess access;
+        bool first;
+      };
+      std::vector<Row> rows;
+      for (RngKind kind : o.generators) {
+        if (kind != RngKind::LaggedFibonacci) {
+          rows.push_back({kind, kDefaultLaggedFibonacciAccess, true});
+          continue;
+        }
+        for (std::size_t a = 0; a < o.lagfibAccess.size(); ++a)
+          rows.push_back({kind, o.lagfibAccess[a], a == 0});
+      }
+      for (const Row& row : rows) {
+        const RngKind kind = row.kind;
+        double fused = NAN, floorSeconds = NAN, libraryStep = NAN, cpu = NAN;
+        const double stateMb = static_cast<double>(rngStateBytes(kind, n)) / 1e6;
+        const std::string name =
+            kind == RngKind::LaggedFibonacci
+                ? rngKindName(kind) + " [" + laggedFibonacciAccessName(row.access) + "]"
+                : rngKindName(kind);
 #ifdef LANDSCAPE_HAVE_CUDA
-          if (gpu) {
-            BrownianOscillatorsCuda oscillators(n, kind, 1, static_cast<float>(kDecay),
-                                                static_cast<float>(kAmplitude));
-            const long steps = o.stepsPerCall;
-            fused = secondsPerStep(
-                [&] {
-                  oscillators.run(steps);
-                  oscillators.synchronize();
-                },
-                steps, minSeconds);
-            floorSeconds = oscillators.floorBytesPerStep() / bandwidth;
-            if (library) {
-              HarmonicWellCuda well(n, 1.0);
-              LangevinParams p;
-              p.generator = kind;
-              p.friction = 1.0;
-              p.timeStep = 1.0 - kDecay;
-              p.kT = kAmplitude * kAmplitude / (2.0 * p.timeStep);
-              LangevinCuda integrator(well, p);
-              DeviceBuffer<double> x(std::vector<double>(3 * n, 0.0));
-              libraryStep = secondsPerStep([&] { integrator.runDevice(x.data(), o.stepsPerCall); },
-                                           o.stepsPerCall, minSeconds);
-            }
-          }
-#endif
-          if (n <= cpuMax) {
-            HarmonicWell well(n, 1.0);
+        if (gpu) {
+          BrownianOscillatorsCuda oscillators(n, kind, 1, static_cast<float>(kDecay),
+                                              static_cast<float>(kAmplitude));
+          oscillators.setLaggedFibonacciAccess(row.access);
+          const long steps = o.stepsPerCall;
+          fused = secondsPerStep(
+              [&] {
+                oscillators.run(steps);
+                oscillators.synchronize();
+              },
+              steps, minSeconds);
+          floorSeconds = oscillators.floorBytesPerStep() / bandwidth;
+          if (library && row.first) {
+            HarmonicWellCuda well(n, 1.0);
             LangevinParams p;
             p.generator = kind;
+            p.friction = 1.0;
             p.timeStep = 1.0 - kDecay;
-            LangevinCpu integrator(well, p);
-            std::vector<double> x(3 * n, 0.0);
-            cpu = secondsPerStep([&] { integrator.run(x, 1); }, 1, minSeconds) /
-                  static_cast<double>(n);
+            p.kT = kAmplitude * kAmplitude / (2.0 * p.timeStep);
+            LangevinCuda integrator(well, p);
+            DeviceBuffer<double> x(std::vector<double>(3 * n, 0.0));
+            libraryStep = secondsPerStep([&] { integrator.runDevice(x.data(), o.stepsPerCall); },
+                                         o.stepsPerCall, minSeconds);
           }
+        }
+#endif
+        if (n <= cpuMax && row.first) {
+          HarmonicWell well(n, 1.0);
+          LangevinParams p;
+          p.generator = kind;
+          p.timeStep = 1.0 - kDecay;
+          LangevinCpu integrator(well, p);
+          std::vector<double> x(3 * n, 0.0);
+          cpu =
+              secondsPerStep([&] { integrator.run(x, 1); }, 1, minSeconds) / static_cast<double>(n);
         }
         // The issue-17 target: at most 1.25x the byte floor at N = 1e6 and 1e7.
         std::string target = "-";
@@ -253,9 +286,8 @@ int main(int argc, char** argv) {
                    : ratio <= 1.25       ? "<= 1.25x: met"
                                    : "<= 1.25x: missed (gap " + cell(ratio / 1.25, "%.2f") + "x)";
         }
-        std::printf("| %zu | %s%s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n,
-                    rngKindName(kind).c_str(), note.c_str(), cell(stateMb, "%.3g").c_str(),
-                    cell(fused * 1e6, "%.2f").c_str(),
+        std::printf("| %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, name.c_str(),
+                    cell(stateMb, "%.3g").c_str(), cell(fused * 1e6, "%.2f").c_str(),
                     cell(fused * 1e9 / static_cast<double>(n), "%.3f").c_str(),
                     cell(floorSeconds * 1e6, "%.2f").c_str(),
                     cell(fused / floorSeconds, "%.2f").c_str(), target.c_str(),

@@ -23,12 +23,7 @@
 // arithmetic at every size (positions and parameters are read once per tile pair).
 //
 // Usage: bench_potential [--data DIR] [--systems trpcage,trx,...] [--repeats K]
-//                        [--cpu-max-atoms N] [--chain gather,pairs] [--born-layout Q,P]
-//                        [--chain-layout Q,P]
-//   --chain: the chain-rule passes to time, rows of their own (issue 17 step 3's A/B: the per-tile
-//   gather, default, or the older symmetric pass over the pair grid); --born-layout and
-//   --chain-layout override the gathers' column parts Q and blocks per tile P (0 = the size-based
-//   choice; BatchedAmberGbCuda::setGatherShape).
+//                        [--cpu-max-atoms N]
 //   DIR defaults to <source>/tests/data/gb; myoglobin_x4 and myoglobin_x10 come from the build
 //   tree (build/data/gb) when DIR lacks them.
 #include <algorithm>
@@ -132,22 +127,7 @@ struct Options {
   long cpuMaxAtoms = 3000;
   double fp64Rate = 132 * 64 * 1.98e9;   ///< H100/H200 SXM FP64 lane operations per second
   double fp32Rate = 132 * 128 * 1.98e9;  ///< FP32 lane operations per second
-  std::vector<std::string> chains = {"gather"};  ///< chain-rule passes, rows of their own
-  std::vector<int> bornLayout, chainLayout;       ///< Q,P overrides (empty: the defaults)
 };
-
-/// Q,P of a --born-layout or --chain-layout value (empty: 0,0), or an error naming the option.
-bool layoutPair(const std::vector<int>& v, const char* option, int* q, int* p) {
-  *q = *p = 0;
-  if (v.empty()) return true;
-  if (v.size() != 2 || v[0] < 0 || v[1] < 0) {
-    std::fprintf(stderr, "bench_potential: --%s takes Q,P (two counts >= 0), e.g. 8,3\n", option);
-    return false;
-  }
-  *q = v[0];
-  *p = v[1];
-  return true;
-}
 
 OptionTable<Options> optionTable() {
   OptionTable<Options> t("bench_potential");
@@ -174,16 +154,6 @@ OptionTable<Options> optionTable() {
         "132 SMs x 64 x 1.98 GHz)", fieldOf(&Options::fp64Rate)).above(0);
   t.add("fp32-rate", "OPS", "FP32 lane operations per second for the mixed floor (132 x 128 x "
         "1.98 GHz)", fieldOf(&Options::fp32Rate)).above(0);
-  t.add("chain", "LIST",
-        "chain-rule passes to time, rows of their own: gather (per-tile gather, the default) "
-        "and/or pairs (the older symmetric pass over the pair grid)",
-        fieldOf(&Options::chains));
-  t.add("born-layout", "Q,P",
-        "Born-radius gather: column parts Q (power of two <= 32) and blocks per tile P "
-        "(0 = size-based)",
-        fieldOf(&Options::bornLayout));
-  t.add("chain-layout", "Q,P", "chain-rule gather: Q and P as --born-layout",
-        fieldOf(&Options::chainLayout));
   return t;
 }
 
@@ -196,18 +166,6 @@ int main(int argc, char** argv) {
   const std::vector<std::string>& wanted = o.wanted;
   const int repeats = o.repeats;
   const long cpuMaxAtoms = o.cpuMaxAtoms;
-  for (const std::string& c : o.chains)
-    if (c != "gather" && c != "pairs") {
-      std::fprintf(stderr, "bench_potential: --chain takes gather and/or pairs, not '%s'\n",
-                   c.c_str());
-      return 1;
-    }
-  struct {
-    int bornParts = 0, bornBlocks = 0, chainParts = 0, chainBlocks = 0;
-  } shape;
-  if (!layoutPair(o.bornLayout, "born-layout", &shape.bornParts, &shape.bornBlocks) ||
-      !layoutPair(o.chainLayout, "chain-layout", &shape.chainParts, &shape.chainBlocks))
-    return 1;
 #ifndef LANDSCAPE_HAVE_CUDA
   std::fprintf(stderr, "bench_potential: this build has no CUDA support\n");
   return 1;
@@ -219,10 +177,9 @@ int main(int argc, char** argv) {
   try {
     std::printf("device: %s\n\n", gpuDescription().c_str());
     std::printf(
-        "| system | atoms | chain (Born Q,P; chain Q,P) | CPU 1 thread (ms) | CUDA double (ms) | "
-        "host call | CUDA mixed (ms) | host call | OpenMM double | OpenMM mixed | double/OpenMM | "
-        "mixed/OpenMM | dTOTAL double | dTOTAL mixed |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "| system | atoms | CPU 1 thread (ms) | CUDA double (ms) | host call | CUDA mixed (ms) | "
+        "host call | OpenMM double | OpenMM mixed | double/OpenMM | mixed/OpenMM | dTOTAL double "
+        "| dTOTAL mixed |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::string floorTable;  // printed after the main table
     for (const BenchSystem& s : kSystems) {
       if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end())
@@ -244,82 +201,71 @@ int main(int argc, char** argv) {
         cpuMs = 1e3 * (threadSeconds() - start) / calls;
       }
 
+      double deviceMs[2] = {0, 0}, hostMs[2] = {0, 0}, total[2] = {0, 0};
+      const Precision modes[2] = {Precision::Double, Precision::Mixed};
+      for (int m = 0; m < 2; ++m) {
+        AmberGbCuda gpu(topology, params, modes[m]);
+        DeviceBuffer<double> dX(x), dG(x.size());
+        for (int w = 0; w < 2; ++w) total[m] = gpu.energyGradientDevice(dX.data(), dG.data());
+        std::vector<double> times;
+        for (int r = 0; r < repeats; ++r) {
+          const auto t0 = std::chrono::steady_clock::now();
+          gpu.energyGradientDevice(dX.data(), dG.data());
+          times.push_back(
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count());
+        }
+        deviceMs[m] = median(times);
+        times.clear();
+        for (int r = 0; r < std::max(3, repeats / 4); ++r) {
+          const auto t0 = std::chrono::steady_clock::now();
+          gpu.energyGradient(x.data(), g.data());
+          times.push_back(
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count());
+        }
+        hostMs[m] = median(times);
+      }
+      const auto ratio = [](double ours, double theirs) -> std::string {
+        if (theirs <= 0.0) return "-";
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f", ours / theirs);
+        return b;
+      };
+      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2e | %.2e |\n",
+                  s.name, topology.atomCount, cell(cpuMs).c_str(), cell(deviceMs[0]).c_str(),
+                  cell(hostMs[0]).c_str(), cell(deviceMs[1]).c_str(), cell(hostMs[1]).c_str(),
+                  cell(s.openmmDouble).c_str(), cell(s.openmmMixed).c_str(),
+                  ratio(deviceMs[0], s.openmmDouble).c_str(),
+                  ratio(deviceMs[1], s.openmmMixed).c_str(), total[0] - s.referenceTotal,
+                  total[1] - s.referenceTotal);
+      std::fflush(stdout);
+
       const AmberGbTables tables = buildAmberGbTables(topology, params);
       const PairCounts pairs = countPairs(x, params.rgbmax + tables.gbScreenedMax);
-      for (const std::string& chain : o.chains) {
-        double deviceMs[2] = {0, 0}, hostMs[2] = {0, 0}, total[2] = {0, 0};
-        AmberGbGatherShape used;
-        const Precision modes[2] = {Precision::Double, Precision::Mixed};
-        for (int m = 0; m < 2; ++m) {
-          AmberGbCuda gpu(topology, params, modes[m]);
-          gpu.setChainGather(chain == "gather");
-          gpu.setGatherShape(
-              {shape.bornParts, shape.bornBlocks, shape.chainParts, shape.chainBlocks});
-          used = gpu.gatherShape();
-          DeviceBuffer<double> dX(x), dG(x.size());
-          for (int w = 0; w < 2; ++w) total[m] = gpu.energyGradientDevice(dX.data(), dG.data());
-          std::vector<double> times;
-          for (int r = 0; r < repeats; ++r) {
-            const auto t0 = std::chrono::steady_clock::now();
-            gpu.energyGradientDevice(dX.data(), dG.data());
-            times.push_back(
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
-          }
-          deviceMs[m] = median(times);
-          times.clear();
-          for (int r = 0; r < std::max(3, repeats / 4); ++r) {
-            const auto t0 = std::chrono::steady_clock::now();
-            gpu.energyGradient(x.data(), g.data());
-            times.push_back(
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
-          }
-          hostMs[m] = median(times);
-        }
-        const auto ratio = [](double ours, double theirs) -> std::string {
-          if (theirs <= 0.0) return "-";
-          char b[32];
-          std::snprintf(b, sizeof b, "%.2f", ours / theirs);
-          return b;
-        };
-        char chainCell[96];
-        std::snprintf(chainCell, sizeof chainCell, "%s (%d,%d; %d,%d)", chain.c_str(),
-                      used.bornParts, used.bornBlocks, used.chainParts, used.chainBlocks);
-        std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2e | %.2e |\n",
-                    s.name, topology.atomCount, chainCell, cell(cpuMs).c_str(),
-                    cell(deviceMs[0]).c_str(), cell(hostMs[0]).c_str(), cell(deviceMs[1]).c_str(),
-                    cell(hostMs[1]).c_str(), cell(s.openmmDouble).c_str(),
-                    cell(s.openmmMixed).c_str(), ratio(deviceMs[0], s.openmmDouble).c_str(),
-                    ratio(deviceMs[1], s.openmmMixed).c_str(), total[0] - s.referenceTotal,
-                    total[1] - s.referenceTotal);
-        std::fflush(stdout);
-
-        const double floorMs[2] = {
-            1e3 *
-                (kPairOpsDouble * pairs.all +
-                 (kBornOpsDouble + kChainOpsDouble) * pairs.descreening) /
-                o.fp64Rate,
-            1e3 *
-                (kPairOpsMixed * pairs.all + (kBornOpsMixed + kChainOpsMixed) * pairs.descreening) /
-                o.fp32Rate};
-        const double openmm[2][2] = {{s.openmmDouble, s.openmmDoubleObc2},
-                                     {s.openmmMixed, s.openmmMixedObc2}};
-        const double target[2] = {s.targetDouble, s.targetMixed};
-        for (int m = 0; m < 2; ++m) {
-          char line[512], met[64] = "-";
-          if (target[m] > 0)
-            std::snprintf(met, sizeof met, deviceMs[m] <= target[m] ? "yes" : "no (gap %.2fx)",
-                          deviceMs[m] / target[m]);
-          std::snprintf(
-              line, sizeof line, "| %s | %s | %s | %.3g | %.1f | %s | %s | %s | %s | %s | %s |\n",
-              (std::string(s.name) + (o.chains.size() > 1 ? " (" + chain + ")" : "")).c_str(),
-              m == 0 ? "double" : "mixed", cell(deviceMs[m]).c_str(), floorMs[m],
-              deviceMs[m] / floorMs[m], cell(openmm[m][0]).c_str(), cell(openmm[m][1]).c_str(),
-              ratio(deviceMs[m], openmm[m][0]).c_str(), ratio(deviceMs[m], openmm[m][1]).c_str(),
-              target[m] > 0 ? ("<= " + cell(target[m])).c_str() : "-", met);
-          floorTable += line;
-        }
+      const double floorMs[2] = {
+          1e3 *
+              (kPairOpsDouble * pairs.all +
+               (kBornOpsDouble + kChainOpsDouble) * pairs.descreening) /
+              o.fp64Rate,
+          1e3 * (kPairOpsMixed * pairs.all + (kBornOpsMixed + kChainOpsMixed) * pairs.descreening) /
+              o.fp32Rate};
+      const double openmm[2][2] = {{s.openmmDouble, s.openmmDoubleObc2},
+                                   {s.openmmMixed, s.openmmMixedObc2}};
+      const double target[2] = {s.targetDouble, s.targetMixed};
+      for (int m = 0; m < 2; ++m) {
+        char line[512], met[64] = "-";
+        if (target[m] > 0)
+          std::snprintf(met, sizeof met, deviceMs[m] <= target[m] ? "yes" : "no (gap %.2fx)",
+                        deviceMs[m] / target[m]);
+        std::snprintf(line, sizeof line,
+                      "| %s | %s | %s | %.3g | %.1f | %s | %s | %s | %s | %s | %s |\n", s.name,
+                      m == 0 ? "double" : "mixed", cell(deviceMs[m]).c_str(), floorMs[m],
+                      deviceMs[m] / floorMs[m], cell(openmm[m][0]).c_str(),
+                      cell(openmm[m][1]).c_str(), ratio(deviceMs[m], openmm[m][0]).c_str(),
+                      ratio(deviceMs[m], openmm[m][1]).c_str(),
+                      target[m] > 0 ? ("<= " + cell(target[m])).c_str() : "-", met);
+        floorTable += line;
       }
     }
     std::printf(

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     std::uint64_t count = o.count;
     RandomStreams streams(kind, seed, 1,
                           kind == RngKind::LaggedFibonacci
-                              ? laggedFibonacciLagsFor(kWordsPerStreamStep * particles)
+                              ? laggedFibonacciLayoutFor(particles).lags
                               : LaggedFibonacciLags{});
     std::signal(SIGPIPE, SIG_IGN);  // a reader that stops (dieharder) ends us through EPIPE
     constexpr std::size_t kStepsPerChunk = 4096;

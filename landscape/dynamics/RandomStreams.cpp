@@ -7,10 +7,11 @@ namespace landscape {
 
 namespace {
 
-LaggedFibonacciLags checkedLags(RngKind kind, std::size_t streams, LaggedFibonacciLags lags) {
-  if (kind != RngKind::LaggedFibonacci) return LaggedFibonacciLags{};
-  requireLagsServe(lags, streams);
-  return lags;
+LaggedFibonacciLayout checkedLayout(RngKind kind, std::size_t streams,
+                                    const LaggedFibonacciLayout& layout) {
+  if (kind != RngKind::LaggedFibonacci) return LaggedFibonacciLayout{};
+  requireLayoutServes(layout, streams);
+  return layout;
 }
 
 std::size_t checkedStreams(std::size_t streams) {
@@ -23,20 +24,24 @@ std::size_t checkedStreams(std::size_t streams) {
 RandomStreams::RandomStreams(RngKind kind, std::uint64_t seed, std::size_t streams)
     : RandomStreams(kind, seed, streams,
                     kind == RngKind::LaggedFibonacci
-                        ? laggedFibonacciLagsFor(kWordsPerStreamStep * checkedStreams(streams))
-                        : LaggedFibonacciLags{}) {}
+                        ? laggedFibonacciLayoutFor(checkedStreams(streams))
+                        : LaggedFibonacciLayout{}) {}
 
 RandomStreams::RandomStreams(RngKind kind, std::uint64_t seed, std::size_t streams,
                              LaggedFibonacciLags lags)
+    : RandomStreams(kind, seed, streams, singleGroupLayout(lags, streams)) {}
+
+RandomStreams::RandomStreams(RngKind kind, std::uint64_t seed, std::size_t streams,
+                             const LaggedFibonacciLayout& layout)
     : m_kind(kind),
       m_seed(seed),
       m_streams(checkedStreams(streams)),
-      m_lags(checkedLags(kind, streams, lags)) {
+      m_layout(checkedLayout(kind, streams, layout)) {
   reseed(seed);
 }
 
 std::size_t RandomStreams::stateBytes() const {
-  if (m_kind == RngKind::LaggedFibonacci) return 4 * static_cast<std::size_t>(m_lags.longLag);
+  if (m_kind == RngKind::LaggedFibonacci) return 4 * m_layout.ringWords();
   return rngStateBytes(m_kind, m_streams);
 }
 
@@ -58,12 +63,15 @@ void RandomStreams::reseed(std::uint64_t seed) {
       for (std::size_t i = 0; i < m_streams; ++i)
         rng::ran2Seed(m_ran2[i], rng::ran2StreamSeed(seed, i));
       break;
-    case RngKind::LaggedFibonacci:
-      m_ring.resize(m_lags.longLag);
-      for (std::size_t slot = 0; slot < m_ring.size(); ++slot)
-        m_ring[slot] = rng::laggedFibonacciInitialWord(seed, slot);
-      m_ringBase = 0;
+    case RngKind::LaggedFibonacci: {
+      const std::size_t l = m_layout.lags.longLag;
+      m_ring.resize(m_layout.ringWords());
+      for (std::size_t g = 0; g < m_layout.groups(); ++g)
+        for (std::size_t slot = 0; slot < l; ++slot)
+          m_ring[g * l + slot] = rng::laggedFibonacciInitialWord(seed, slot, g);
+      m_ringBases.assign(m_layout.groups(), 0);
       break;
+    }
     case RngKind::Philox:
       break;
   }
@@ -90,17 +98,22 @@ void RandomStreams::nextStep(std::uint32_t* words) {
     case RngKind::LaggedFibonacci: {
       // x_n = x_{n-l} + x_{n-s}; x_{n-l} sits in x_n's own slot, x_{n-s} l - s slots further on.
       // Every x_{n-s} of this step was made in an earlier step (s >= M), so the order is free.
-      const std::size_t l = m_lags.longLag, gap = l - m_lags.shortLag;
-      const std::size_t draws = kWordsPerStreamStep * n;
-      for (std::size_t t = 0; t < draws; ++t) {
-        std::size_t slot = m_ringBase + t;
-        if (slot >= l) slot -= l;
-        std::size_t shortSlot = slot + gap;
-        if (shortSlot >= l) shortSlot -= l;
-        m_ring[slot] += m_ring[shortSlot];
-        words[t] = m_ring[slot];
+      // Group g's draw t = j n_g + i is word j of its local stream i (stream g groupStreams + i).
+      const std::size_t l = m_layout.lags.longLag, gap = l - m_layout.lags.shortLag;
+      for (std::size_t g = 0; g < m_layout.groups(); ++g) {
+        const std::size_t size = m_layout.groupSize(g), first = g * m_layout.groupStreams;
+        std::uint32_t* ring = m_ring.data() + g * l;
+        std::size_t slot = m_ringBases[g];
+        for (std::size_t j = 0; j < kWordsPerStreamStep; ++j)
+          for (std::size_t i = 0; i < size; ++i, ++slot) {
+            if (slot >= l) slot -= l;
+            std::size_t shortSlot = slot + gap;
+            if (shortSlot >= l) shortSlot -= l;
+            ring[slot] += ring[shortSlot];
+            words[j * n + first + i] = ring[slot];
+          }
+        m_ringBases[g] = (m_ringBases[g] + kWordsPerStreamStep * size) % l;
       }
-      m_ringBase = (m_ringBase + draws) % l;
       break;
     }
     case RngKind::Philox:
@@ -114,7 +127,8 @@ void RandomStreams::nextStep(std::uint32_t* words) {
   ++m_step;
 }
 
-std::size_t randomStreamsStateWords(RngKind kind, std::size_t streams, LaggedFibonacciLags lags) {
+std::size_t randomStreamsStateWords(RngKind kind, std::size_t streams,
+                                    const LaggedFibonacciLayout& layout) {
   switch (kind) {
     case RngKind::Lcg:
       return streams;
@@ -123,7 +137,7 @@ std::size_t randomStreamsStateWords(RngKind kind, std::size_t streams, LaggedFib
     case RngKind::Ran2:
       return rng::kRan2StateWords * streams;
     case RngKind::LaggedFibonacci:
-      return lags.longLag;
+      return layout.ringWords();
     case RngKind::Philox:
       break;
   }
@@ -133,7 +147,7 @@ std::size_t randomStreamsStateWords(RngKind kind, std::size_t streams, LaggedFib
 RandomStreamsState RandomStreams::state() const {
   RandomStreamsState s;
   s.step = m_step;
-  s.ringBase = m_ringBase;
+  s.ringBase = m_kind == RngKind::LaggedFibonacci ? m_ringBases[0] : 0;
   switch (m_kind) {
     case RngKind::Lcg:
       s.words = m_lcg;
@@ -174,23 +188,32 @@ void requireRan2Words(const std::vector<std::uint32_t>& words) {
 
 }  // namespace
 
-void requireRandomStreamsState(RngKind kind, std::size_t streams, LaggedFibonacciLags lags,
-                               const RandomStreamsState& s) {
-  const std::size_t expected = randomStreamsStateWords(kind, streams, lags);
+void requireRandomStreamsState(RngKind kind, std::size_t streams,
+                               const LaggedFibonacciLayout& layout, const RandomStreamsState& s) {
+  const std::size_t expected = randomStreamsStateWords(kind, streams, layout);
   if (s.words.size() != expected)
     throw std::invalid_argument("RandomStreams: a saved state of " + std::to_string(s.words.size()) +
                                 " words, but " + std::to_string(streams) + " streams of " +
                                 rngKindName(kind) + " need " + std::to_string(expected));
-  if (kind == RngKind::LaggedFibonacci ? s.ringBase >= lags.longLag : s.ringBase != 0)
+  // Lagged Fibonacci: group 0 has drawn step M_0 words, so its next draw is at (step M_0) mod l.
+  const std::uint64_t ringBase =
+      kind == RngKind::LaggedFibonacci
+          ? rng::laggedFibonacciRingBase(s.step, kWordsPerStreamStep * layout.groupSize(0),
+                                         layout.lags.longLag)
+          : 0;
+  if (s.ringBase != ringBase)
     throw std::invalid_argument("RandomStreams: saved ring offset " + std::to_string(s.ringBase) +
-                                " out of range");
+                                " disagrees with step " + std::to_string(s.step) + " (expected " +
+                                std::to_string(ringBase) + ")");
   if (kind == RngKind::Ran2) requireRan2Words(s.words);
 }
 
 void RandomStreams::restore(const RandomStreamsState& s) {
-  requireRandomStreamsState(m_kind, m_streams, m_lags, s);
+  requireRandomStreamsState(m_kind, m_streams, m_layout, s);
   m_step = s.step;
-  m_ringBase = static_cast<std::size_t>(s.ringBase);
+  for (std::size_t g = 0; g < m_ringBases.size(); ++g)
+    m_ringBases[g] = static_cast<std::size_t>(rng::laggedFibonacciRingBase(
+        m_step, kWordsPerStreamStep * m_layout.groupSize(g), m_layout.lags.longLag));
   const std::uint32_t* w = s.words.data();
   switch (m_kind) {
     case RngKind::Lcg:
