@@ -45,6 +45,12 @@ __device__ __forceinline__ void storeKeep(float4* p, float4 v, std::uint64_t pol
 /// One step of oscillator i. A matters for Lagged Fibonacci only: Sequential is the first
 /// kernel (position loaded after the draw); the others load the position first, so that its
 /// load is in flight with the ring's; StreamingKeepPositions keeps positions in L2.
+/// x' = decay x + amplitude g with the rounding spelled out (one product, then one FMA), so that
+/// every kernel variant gives the same bits whatever the compiler would contract.
+__device__ __forceinline__ float oscillatorUpdate(float decay, float x, float amplitude, float g) {
+  return __fmaf_rn(decay, x, __fmul_rn(amplitude, g));
+}
+
 template <RngKind K, LaggedFibonacciAccess A>
 __global__ void __launch_bounds__(kRandomBlockSize)
     fusedStepKernel(float4* d_position, std::size_t n, float decay, float amplitude,
@@ -65,9 +71,9 @@ __global__ void __launch_bounds__(kRandomBlockSize)
   float g[3];
   particleGaussiansFloat(w, g);
   if constexpr (A == LaggedFibonacciAccess::Sequential) p = d_position[i];
-  p.x = decay * p.x + amplitude * g[0];
-  p.y = decay * p.y + amplitude * g[1];
-  p.z = decay * p.z + amplitude * g[2];
+  p.x = oscillatorUpdate(decay, p.x, amplitude, g[0]);
+  p.y = oscillatorUpdate(decay, p.y, amplitude, g[1]);
+  p.z = oscillatorUpdate(decay, p.z, amplitude, g[2]);
   if constexpr (keep)
     storeKeep(d_position + i, p, policy);
   else
@@ -80,9 +86,9 @@ __global__ void __launch_bounds__(kRandomBlockSize)
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kRandomBlockSize + threadIdx.x;
   if (i >= n) return;
   float4 p = d_position[i];
-  p.x = decay * p.x + amplitude * d_gaussians[3 * i];
-  p.y = decay * p.y + amplitude * d_gaussians[3 * i + 1];
-  p.z = decay * p.z + amplitude * d_gaussians[3 * i + 2];
+  p.x = oscillatorUpdate(decay, p.x, amplitude, d_gaussians[3 * i]);
+  p.y = oscillatorUpdate(decay, p.y, amplitude, d_gaussians[3 * i + 1]);
+  p.z = oscillatorUpdate(decay, p.z, amplitude, d_gaussians[3 * i + 2]);
   d_position[i] = p;
 }
 

@@ -28,8 +28,12 @@ enum class LaggedFibonacciAccess {
   StreamingKeepPositions,
 };
 
-/// The access of the library's kernels (Langevin, SOP, the word tests).
-constexpr LaggedFibonacciAccess kDefaultLaggedFibonacciAccess = LaggedFibonacciAccess::Streaming;
+/// The access of the library's kernels (Langevin, SOP, the word tests; for their ring the same as
+/// Streaming). Measured on an H100 (docs/benchmarks.md): the fused oscillator step at 1.02x its
+/// byte floor at N = 1e6 and 1.24x at 1e7 (Sequential 1.52x / 1.42x, Batched 1.25x / 1.15x,
+/// Streaming 1.06x / 1.29x).
+constexpr LaggedFibonacciAccess kDefaultLaggedFibonacciAccess =
+    LaggedFibonacciAccess::StreamingKeepPositions;
 
 inline std::string laggedFibonacciAccessName(LaggedFibonacciAccess a) {
   switch (a) {

@@ -280,6 +280,91 @@ TEST(SopDynamicsCuda, PersistentStepsFallBackWhereTheyDoNotApply) {
   }
 }
 
+// The step-kernel launch variants of issue 17 step 3 change launches, register limits and the
+// unrolling of the pair loop, never the arithmetic or its order: each equals plain launches bit
+// for bit. Cases: both precisions, pulling and indentation, a fixed rebuild interval (whose
+// steps after a forced rebuild must read the list after the wait) and displacement rebuilds,
+// the sop-gpu cutoff of 20 A (rows of more than 64 partners: full groups of 4 chunks) and 8 A
+// (short rows: only the counted tail), plain and graph launches, and a stateful generator
+// (the base kernel with programmatic launches).
+TEST(SopDynamicsCuda, StepLaunchVariantsEqualPlainLaunchesBitForBit) {
+  SKIP_WITHOUT_GPU();
+  const auto path = testDataPath("sop/1TIT.pdb");
+  if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
+  struct Variant {
+    bool programmatic;
+    int minBlocks, chunks, graphSteps;
+  };
+  const Variant variants[] = {{true, 0, 2, 0}, {false, 6, 2, 0}, {false, 8, 2, 0},
+                              {false, 0, 4, 0}, {false, 6, 4, 0}, {true, 6, 4, 0},
+                              {true, 0, 2, 8},  {true, 8, 2, 8},  {true, 0, 4, 8}};
+  struct Case {
+    RngKind kind;
+    Precision precision;
+    double cutoff;
+    long interval;
+    bool indent;
+  };
+  const Case cases[] = {{RngKind::Philox, Precision::Single, 20.0, 30, false},
+                        {RngKind::Philox, Precision::Double, 20.0, 30, true},
+                        {RngKind::Philox, Precision::Single, 8.0, 0, true},
+                        {RngKind::Philox, Precision::Double, 8.0, 0, false},
+                        {RngKind::HybridTaus, Precision::Single, 20.0, 30, false}};
+  int fullGroups = 0;
+  for (const Case& c : cases) {
+    SopParams sp;
+    sp.repulsiveCutoff = c.cutoff;
+    const SopTopology t = readSopTopology(*path, sp);
+    SopDynamicsParams p = dynamicsParams(3);
+    p.langevin.generator = c.kind;
+    p.precision = c.precision;
+    p.rebuildInterval = c.interval;
+    p.skin = 1.0;
+    p.pulling.enabled = !c.indent;
+    p.indentation.enabled = c.indent;
+    p.indentation.startGap = 0.5;
+    p.indentation.speed = 0.2;
+    p.indentation.tipFriction = 1.0;
+    auto plain = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
+    const long chunks[] = {5, 40, 33, 100, 1};
+    for (long chunk : chunks) plain->run(chunk);
+    if (c.cutoff > 10) {
+      // The rows the 4-chunk loop must cover with full groups: more than 64 partners.
+      const std::vector<double> x = t.nativeCoordinates();
+      std::vector<int> count(t.beadCount(), 0);
+      for (const auto& [i, j] : Sop(t).repulsivePairs(x.data(), c.cutoff + p.skin)) {
+        ++count[i];
+        ++count[j];
+      }
+      fullGroups += static_cast<int>(
+          std::count_if(count.begin(), count.end(), [](int k) { return k >= 64; }));
+    }
+    for (const Variant& v : variants) {
+      SopDynamicsParams q = p;
+      q.cudaProgrammaticLaunch = v.programmatic;
+      q.cudaStepMinBlocks = v.minBlocks;
+      q.cudaStepChunks = v.chunks;
+      q.cudaGraphSteps = v.graphSteps;
+      auto variant = makeSopDynamics(t, t.nativeCoordinates(), q, Backend::Cuda);
+      for (long chunk : chunks) variant->run(chunk);
+      const std::string what = rngKindName(c.kind) + " " + precisionName(c.precision) +
+                               " cutoff " + std::to_string(c.cutoff) + " interval " +
+                               std::to_string(c.interval) + " programmatic " +
+                               std::to_string(v.programmatic) + " min blocks " +
+                               std::to_string(v.minBlocks) + " chunks " +
+                               std::to_string(v.chunks) + " graph " +
+                               std::to_string(v.graphSteps);
+      EXPECT_EQ(variant->stepsDone(), plain->stepsDone()) << what;
+      for (int r = 0; r < p.replicas; ++r) {
+        EXPECT_EQ(variant->positions(r), plain->positions(r)) << what << " replica " << r;
+        EXPECT_EQ(variant->tipPosition(r), plain->tipPosition(r)) << what;
+      }
+      EXPECT_EQ(variant->rebuilds(), plain->rebuilds()) << what;
+    }
+  }
+  EXPECT_GT(fullGroups, 0) << "no row long enough for a full group of 4 chunks";
+}
+
 TEST(SopDynamicsCuda, FreeBeadRecoversKTOverXiInFloat) {
   SKIP_WITHOUT_GPU();
   std::vector<SopBead> beads(64);

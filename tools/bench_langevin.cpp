@@ -13,7 +13,7 @@
 //                table used 10 at N >= 1e6, so one host synchronisation and the first launch's
 //                latency, some 10 us, were spread over 10 steps: about 1 us of a 10 us step)
 //   --generators  the generators to time (default all)
-//   --lagfib-access  the lagged-Fibonacci fused kernels to time, one row each (default streaming;
+//   --lagfib-access  the lagged-Fibonacci fused kernels to time, one row each (default streaming-keep;
 //                sequential, batched, streaming, streaming-keep: gpu/LaggedFibonacciAccess.h)
 //
 // Anchor and target (issue 17): the byte floor; every generator at most 1.25x it at N = 1e6 and
