@@ -6,7 +6,6 @@
 
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
-#include "gpu/ProgrammaticLaunch.cuh"
 #include "gpu/RandomStreamsCuda.h"
 #include "gpu/SopCuda.h"
 #include "gpu/SopDeviceTopology.cuh"
@@ -311,7 +310,6 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
     tipDone.zero();
     stepCounter = DeviceBuffer<unsigned long long>(2);  // by the parity of `current`
     stepCounter.zero();
-    programmatic = p.cudaProgrammaticLaunch && programmaticLaunchSupported();
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
@@ -358,25 +356,19 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       stepTemplate->mobilityStep = static_cast<R>(params.langevin.mobilityStep());
       stepTemplate->noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
       stepTemplate->timeStep = params.langevin.timeStep;
-      stepTemplate->programmatic = programmatic;
-      stepTemplate->minBlocksPerSm = params.cudaStepMinBlocks;
-      stepTemplate->chunksPerIteration = params.cudaStepChunks;
     }
     return stepTemplate.get();
   }
 
   /// Enqueues one step on `stream` and flips the buffer parities it uses; `forced` builds the cell
-  /// list first and every row in the step; `afterRebuild`: the kernel enqueued right before on
-  /// this stream is a step that rebuilt every row (a programmatic launch must then read the list
-  /// after its wait). Host state other than the parities is not touched, so that graph capture
-  /// can call it.
-  void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg, bool afterRebuild) {
+  /// list first and every row in the step. Host state other than the parities is not touched,
+  /// so that graph capture can call it.
+  void enqueueStep(cudaStream_t stream, bool forced, int& cur, int& flg) {
     const bool byDisplacement = params.rebuildInterval == 0;
     stepArgsTemplate();
     SopCellArgs<R> cells;
     cells.list = stepTemplate->list;
     cells.beads = system.n;
-    cells.programmatic = programmatic;
     SopStepArgs<R> step = *stepTemplate;
     step.streams = streams.view();
     step.d_step = stepCounter.data() + cur;  // s, written as s + 1 to the other counter
@@ -392,9 +384,6 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       if (byDisplacement) step.d_rebuildNow = system.flags[flg].data();
     }
     if (byDisplacement) step.d_rebuildNext = system.flags[1 - flg].data();
-    // The fixed schedule's rows were last written by a forced step; in displacement mode the
-    // kernel reads the list after its wait (rebuildMode 2: it may rebuild).
-    step.listSettled = !forced && !byDisplacement && !afterRebuild;
     launchSopStep(step, stream);
     if (byDisplacement) {
       // Builds the cells for the new positions if any bead asked for it; clears the flag that
@@ -407,12 +396,6 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       flg = 1 - flg;
     }
     cur = 1 - cur;
-  }
-
-  /// The stream of graph launches and programmatic plain launches, created on first use.
-  cudaStream_t ownedStream() {
-    if (!graphStream) graphStream = std::make_unique<OwnedStream>();
-    return graphStream->stream;
   }
 
   /// k steps as one persistent launch on the legacy default stream (fixed schedule, no rebuild
@@ -437,13 +420,12 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   cudaGraphExec_t graphFor(int cur, int flg) {
     CapturedGraph& slot = graphs[2 * cur + flg];
     if (slot.exec != nullptr) return slot.exec;
-    ownedStream();
+    if (!graphStream) graphStream = std::make_unique<OwnedStream>();
     LANDSCAPE_CUDA_CHECK(
         cudaStreamBeginCapture(graphStream->stream, cudaStreamCaptureModeThreadLocal));
     try {
-      // The graph's first kernel waits for everything before the graph launch.
       for (int k = 0; k < params.cudaGraphSteps; ++k)
-        enqueueStep(graphStream->stream, false, cur, flg, false);
+        enqueueStep(graphStream->stream, false, cur, flg);
     } catch (...) {
       cudaGraph_t broken = nullptr;
       (void)cudaStreamEndCapture(graphStream->stream, &broken);
@@ -475,7 +457,6 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
           params.langevin.generator != RngKind::LaggedFibonacci) {
         const long k = std::min({persistent, count - done, untilRebuild});
         enqueuePersistent(static_cast<int>(k));
-        lastForced = false;
         for (long s = 0; s < k; ++s) streams.advance();
         steps += k;
         done += k;
@@ -489,7 +470,6 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
         const cudaGraphExec_t exec = graphFor(current, flag);
         LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, graphStream->stream));
         for (long k = 0; k < graphSteps; ++k) streams.advance();
-        lastForced = false;
         // The parities after graphSteps steps (check() keeps graphSteps even, so this is a no-op
         // there; kept so that the host state can never disagree with the captured graph).
         if (graphSteps % 2 != 0) {
@@ -500,10 +480,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
         done += graphSteps;
         continue;
       }
-      // Programmatic launches go to the owned stream, where graphs run too (one stream: the
-      // programmatic edge links consecutive kernels of a stream).
-      enqueueStep(programmatic ? ownedStream() : nullptr, forced, current, flag, lastForced);
-      lastForced = forced;
+      enqueueStep(nullptr, forced, current, flag);
       built = true;
       streams.advance();
       ++steps;
@@ -636,8 +613,6 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   DeviceBuffer<unsigned long long> stepCounter;
   int current = 0, flag = 0;
   bool built = false;
-  bool lastForced = false;  // the last plain step enqueued rebuilt every row
-  bool programmatic = false;  // params.cudaProgrammaticLaunch on a device that has it
   std::unique_ptr<SopStepArgs<R>> stepTemplate;  // enqueueStep's invariant arguments
   std::unique_ptr<OwnedStream> graphStream;      // created when graphs are used
   CapturedGraph graphs[4];                       // by parities (current, flag)

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "gpu/CudaCheck.h"
-#include "gpu/ProgrammaticLaunch.cuh"
 #include "gpu/SopDevice.cuh"
 #include "gpu/SopKernels.cuh"
 
@@ -40,7 +39,6 @@ constexpr int kSopCompactSharedCells = 1024;
 
 template <class R, int kBlock, int kSharedCells>
 __global__ void __launch_bounds__(kBlock) sopCellsKernel(SopCellArgs<R> a) {
-  programmaticAwaitAndRelease();  // everything below may depend on the previous kernel
   const int r = blockIdx.x;
   if (a.d_active != nullptr && a.d_active[r] == 0) return;  // a finished structure (batched)
   if (threadIdx.x == 0 && a.d_clearFlag != nullptr) a.d_clearFlag[r] = 0;
@@ -276,28 +274,16 @@ __device__ __forceinline__ SopPos4<R> sopLoadPos(const SopPos4<R>* base, unsigne
   }
 }
 
-/// The persistent kernel's step number (no wait: the grid barrier orders the steps).
-struct SopFixedStep {
-  unsigned long long step;
-  __device__ __forceinline__ unsigned long long operator()() const { return step; }
-};
-
 /// One tile (kSopBeadsPerBlock beads, one block) of one step: tile `tile` of replica r, which
-/// has tilesPerReplica tiles, from posIn to posOut. kIntegrate: the Langevin step (no energies);
-/// otherwise the gradient and, when d_beadEnergy is set, the per-bead energies (K unused).
-/// kCoherent: positions through the coherent path (sopLoadPos). kChunks: Verlet chunks per
-/// pair-loop iteration (2 or 4; the same pairs in the same order either way). awaitStep() is
-/// called once by every thread after the loads that no kernel of the step loop writes (the
-/// topology, and the list when a.listSettled) and before everything else; it returns the step
-/// number (the plain kernel waits there for its predecessor: programmatic launches). The plain
+/// has tilesPerReplica tiles, from posIn to posOut at step number `step`. kIntegrate: the Langevin
+/// step (no energies); otherwise the gradient and, when d_beadEnergy is set, the per-bead
+/// energies (K unused). kCoherent: positions through the coherent path (sopLoadPos). The plain
 /// kernel runs one tile per block, the persistent kernel loops over tiles and steps; the
 /// arithmetic of a bead is the same code in both, so they give the same bits.
-template <class R, class Index, RngKind K, bool kIntegrate, bool kCoherent, int kChunks,
-          bool kEarlyList, class AwaitStep>
+template <class R, class Index, RngKind K, bool kIntegrate, bool kCoherent>
 __device__ __forceinline__ void sopStepTile(const SopStepArgs<R>& a, const SopPos4<R>* posIn,
                                             SopPos4<R>* posOut, int tile, int r,
-                                            int tilesPerReplica, AwaitStep awaitStep) {
-  static_assert(kChunks == 2 || kChunks == 4, "2 or 4 Verlet chunks per iteration");
+                                            int tilesPerReplica, unsigned long long step) {
   const SopTopologyView<R>& top = a.topology;
   const int n = top.beads;
   // Warp 0 is the bead warp: it draws the random numbers of the block's kSopBeadsPerBlock beads
@@ -313,179 +299,153 @@ __device__ __forceinline__ void sopStepTile(const SopStepArgs<R>& a, const SopPo
   const std::size_t total = static_cast<std::size_t>(n) * a.list.replicas;
   const std::size_t g = static_cast<std::size_t>(r) * n + i;
   const SopPos4<R>* posR = sopOpaque(posIn + static_cast<std::size_t>(r) * n);
+  const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
+  const double time = static_cast<double>(step) * a.timeStep;  // ps
 
   static_assert(kSopBeadsPerBlock <= 32, "one warp does the per-bead work of a block");
   const int beadSlot = threadIdx.x;  // the bead warp's bead (< kSopBeadsPerBlock)
   const int ib = tile * kSopBeadsPerBlock + beadSlot;
   const bool beadLane = beadWarp && beadSlot < kSopBeadsPerBlock && ib < n;
   __shared__ R noise[3][kSopBeadsPerBlock];
-  __shared__ R beadSum[kIntegrate ? 3 : 6][kSopBeadsPerBlock];
-  // The bead warp and the pair warps take disjoint branches up to the barrier (the branch is
-  // uniform per warp), so that what the pair warps load before awaitStep does not stay live
-  // through the random-number code, which would cost registers.
-  unsigned long long step = 0;
-  if (beadWarp) {
-    step = awaitStep();
-    if constexpr (kIntegrate) {
-      if (beadLane) {
-        std::uint32_t rw[4];
-        RandomStreamsView streams = a.streams;
-        streams.step = step;  // the Philox counter; stateful generators ignore it
-        drawStreamStep<K>(streams, static_cast<std::size_t>(r) * n + ib, rw);  // once per step
-        double gauss[3];
-        rng::particleGaussians(rw, gauss);
-        for (int c = 0; c < 3; ++c) noise[c][beadSlot] = static_cast<R>(gauss[c]);
-      }
+  if constexpr (kIntegrate) {
+    if (beadLane) {
+      std::uint32_t w[4];
+      RandomStreamsView streams = a.streams;
+      streams.step = step;  // the Philox counter; stateful generators ignore it
+      drawStreamStep<K>(streams, static_cast<std::size_t>(r) * n + ib, w);  // once per step
+      double gauss[3];
+      rng::particleGaussians(w, gauss);
+      for (int c = 0; c < 3; ++c) noise[c][beadSlot] = static_cast<R>(gauss[c]);
     }
-  } else {
-    // Before awaitStep, when the list is settled and this step does not rebuild every row: the
-    // row's count and first kChunks words (the first two are loaded before the bonded and native
-    // terms in any case, so that their latency overlaps those; the row is summed after them),
-    // through L2 (__ldcg: the coherent level; nothing of this step reuses them from L1). The
-    // topology (bonds, natives) is read after the wait: loaded before it, its values stayed live
-    // through the row rebuild and cost registers (ptxas: 16 B more spills at 48 registers).
+  }
+
+  SopPos4<R> p{R(0), R(0), R(0), R(0)};
+  if (active) p = sopLoadPos<kCoherent>(posR, i);
+  int neighbours = 0;
+  if (active && rebuild) neighbours = sopBuildRow<R, Index>(a, r, i, g, total, p, posR, lane);
+  __syncwarp();  // the row written by the lanes of a bead is read by all of them
+  if (active && !rebuild) neighbours = a.list.d_neighbourCount[g];
+
+  R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
+  if (active) {
+    auto add = [&](const SopTerm<R>& t, R dx, R dy, R dz) {
+      gx += t.dEdrOverR * dx;
+      gy += t.dEdrOverR * dy;
+      gz += t.dEdrOverR * dz;
+    };
+    // The first two chunks of the Verlet row are loaded before the bonded and native terms, so
+    // that their latency overlaps those (the row is summed after them, as before).
     using Word = typename SopIndexPair<Index>::Word;
+    const int chunks = (neighbours + kSopListChunk - 1) / kSopListChunk;
     const Word* row = static_cast<const Word*>(a.list.d_neighbour) + g * kSopLanes + lane;
     const std::size_t chunkStride = total * kSopLanes;  // in Words
-    Word w[kChunks];
-    for (int c = 0; c < kChunks; ++c) w[c] = Word{};
-    int neighbours = 0;
-    auto loadRowHead = [&](bool throughL2) {
-      neighbours = throughL2 ? __ldcg(&a.list.d_neighbourCount[g]) : a.list.d_neighbourCount[g];
-      const int chunks = (neighbours + kSopListChunk - 1) / kSopListChunk;
-      for (int c = 0; c < kChunks; ++c)
-        if (c < chunks) w[c] = throughL2 ? __ldcg(row + c * chunkStride) : row[c * chunkStride];
-    };
-    // Uniform over the grid (fixed schedule between rebuilds, no rebuild in this step).
-    const bool listEarly = kEarlyList && a.listSettled && a.rebuildMode == 0;
-    if (listEarly && active) loadRowHead(true);
-
-    step = awaitStep();
-    SopPos4<R> p{R(0), R(0), R(0), R(0)};
-    if (active) p = sopLoadPos<kCoherent>(posR, i);
-    if (!listEarly) {
-      const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
-      if (active && rebuild) sopBuildRow<R, Index>(a, r, i, g, total, p, posR, lane);
-      __syncwarp();  // the row written by the lanes of a bead is read by all of them
-      if (active) loadRowHead(false);  // plain loads: maybe just written by this kernel
-    }
-
-    R gx = 0, gy = 0, gz = 0, eFene = 0, eNative = 0, eRep = 0;
-    if (active) {
-      auto add = [&](const SopTerm<R>& t, R dx, R dy, R dz) {
-        gx += t.dEdrOverR * dx;
-        gy += t.dEdrOverR * dy;
-        gz += t.dEdrOverR * dz;
-      };
-      const int chunks = (neighbours + kSopListChunk - 1) / kSopListChunk;
-      // FENE bonds to the previous and next bead of the chain (eq B1, first sum): lanes 0 and 1.
-      if (lane < 2) {
-        const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
-        if (j >= 0) {
-          const R r0 = lane == 0 ? top.d_bondPrevR0[i] : top.d_bondNextR0[i];
-          const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
-          const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-          const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
-          add(t, dx, dy, dz);
-          if constexpr (!kIntegrate) eFene += R(0.5) * t.energy;
-        }
-      }
-      // Native contacts (second sum), stored once for all replicas in chunks of kSopLanes (entry
-      // k of bead i at sopNativeSlot: the lanes of a warp read consecutive words).
-      const int natives = top.d_nativeCount[i];
-      const std::size_t nativeStride = static_cast<std::size_t>(n) * kSopLanes;
-      const int* nativeIndex = top.d_nativeIndex + static_cast<std::size_t>(i) * kSopLanes + lane;
-      const R* nativeR0sq = top.d_nativeR0sq + static_cast<std::size_t>(i) * kSopLanes + lane;
-      for (int k = lane, m = 0; k < natives; k += kSopLanes, ++m) {
-        const int j = __ldg(nativeIndex + m * nativeStride);
-        const R r0sq = __ldg(nativeR0sq + m * nativeStride);
+    Word w0{}, w1{};
+    if (chunks > 0) w0 = row[0];
+    if (chunks > 1) w1 = row[chunkStride];
+    // FENE bonds to the previous and next bead of the chain (eq B1, first sum): lanes 0 and 1.
+    if (lane < 2) {
+      const int j = lane == 0 ? top.d_bondPrev[i] : top.d_bondNext[i];
+      if (j >= 0) {
+        const R r0 = lane == 0 ? top.d_bondPrevR0[i] : top.d_bondNextR0[i];
         const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
         const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-        const SopTerm<R> t =
-            sopNativeFromInverse(sopRecip(dx * dx + dy * dy + dz * dz), r0sq, top.nativeEpsilon);
+        const SopTerm<R> t = sopFene(dx * dx + dy * dy + dz * dz, r0, top.feneK, top.feneR0sq);
         add(t, dx, dy, dz);
-        if constexpr (!kIntegrate) eNative += R(0.5) * t.energy;
-      }
-      // Repulsion (last two sums) over the Verlet row, cut and shifted: one reciprocal square root
-      // per pair, no division, a min for the cutoff and a select for the padding past the count (no
-      // branches). The row is read in chunks of kSopListChunk entries stored together (sopListSlot):
-      // lane L takes entries 2L and 2L + 1 of each chunk with one load, so a warp reads 4 beads x
-      // 32 B contiguous; kChunks chunks per iteration and the next kChunks prefetched keep 2 kChunks
-      // pairs and kChunks index loads in flight per lane. Each lane sums its entries in row order
-      // (fixed, whatever kChunks), then laneSum. The position loads take the local index as
-      // unsigned (one wide multiply-add per address).
-      using Pair = SopIndexPair<Index>;
-      const SopRepulsion<R> rep = top.repulsion;
-      auto repulse = [&](int j, bool valid) {
-        const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
-        const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-        const R r2 = dx * dx + dy * dy + dz * dz;
-        const R rinv = sopRsqrt(r2);
-        // The cutoff by one min (sopRepulsiveCutDEdrOverR); padding past the count (r2 = 0, any f0)
-        // by a select, compiled away in the full chunks where valid is the constant true.
-        const R f0 = fmin(sopRepulsiveDEdrOverR(rinv, rep), R(0));
-        const R f = valid ? f0 : R(0);
-        gx += f * dx;
-        gy += f * dy;
-        gz += f * dz;
-        if constexpr (!kIntegrate) {
-          const R e0 = sopRepulsiveEnergy(r2, rinv, rep);
-          eRep += valid && r2 < rep.cutoff2 ? R(0.5) * e0 : R(0);
-        }
-      };
-      // Groups of kChunks full chunks: no count test. The next group is loaded before this one is
-      // used.
-      const int fullGroups = neighbours / (kChunks * kSopListChunk);
-      int m = 0;
-      for (; m < kChunks * fullGroups; m += kChunks) {
-        Word c[kChunks];
-        for (int u = 0; u < kChunks; ++u) c[u] = w[u];
-        for (int u = 0; u < kChunks; ++u)
-          if (m + kChunks + u < chunks) w[u] = row[(m + kChunks + u) * chunkStride];
-        for (int u = 0; u < kChunks; ++u) {
-          repulse(Pair::first(c[u]), true);
-          repulse(Pair::second(c[u]), true);
-        }
-      }
-      // The last chunks (fewer than kChunks kSopListChunk entries left), tested by the count. For
-      // valid entries the select gives f0 itself, so a pair adds the same bits here as in a full
-      // group, whichever kChunks decided where the full groups end.
-      for (int u = 0; u < kChunks; ++u) {
-        if (m + u < chunks) {
-          const int k = (m + u) * kSopListChunk + kSopPairsPerLoad * lane;
-          repulse(Pair::first(w[u]), k < neighbours);
-          repulse(Pair::second(w[u]), k + 1 < neighbours);
-        }
+        if constexpr (!kIntegrate) eFene += R(0.5) * t.energy;
       }
     }
-    // Every thread of the warp takes part in the shuffles (inactive beads add zeros).
-    gx = laneSum(gx);
-    gy = laneSum(gy);
-    gz = laneSum(gz);
-    if (!kIntegrate && a.d_beadEnergy != nullptr) {
-      eFene = laneSum(eFene);
-      eNative = laneSum(eNative);
-      eRep = laneSum(eRep);
+    // Native contacts (second sum), stored once for all replicas in chunks of kSopLanes (entry
+    // k of bead i at sopNativeSlot: the lanes of a warp read consecutive words).
+    const int natives = top.d_nativeCount[i];
+    const std::size_t nativeStride = static_cast<std::size_t>(n) * kSopLanes;
+    const int* nativeIndex = top.d_nativeIndex + static_cast<std::size_t>(i) * kSopLanes + lane;
+    const R* nativeR0sq = top.d_nativeR0sq + static_cast<std::size_t>(i) * kSopLanes + lane;
+    for (int k = lane, m = 0; k < natives; k += kSopLanes, ++m) {
+      const int j = __ldg(nativeIndex + m * nativeStride);
+      const R r0sq = __ldg(nativeR0sq + m * nativeStride);
+      const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
+      const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+      const SopTerm<R> t =
+          sopNativeFromInverse(sopRecip(dx * dx + dy * dy + dz * dz), r0sq, top.nativeEpsilon);
+      add(t, dx, dy, dz);
+      if constexpr (!kIntegrate) eNative += R(0.5) * t.energy;
     }
-
-    // The per-bead work (protocol terms, update, output) runs in the bead warp, one bead per lane,
-    // instead of on lane 0 of each bead (4 active lanes per warp): the lane sums go through shared
-    // memory.
-    if (lane == 0) {
-      const int slot = pairThread / kSopLanes;
-      beadSum[0][slot] = gx;
-      beadSum[1][slot] = gy;
-      beadSum[2][slot] = gz;
+    // Repulsion (last two sums) over the Verlet row, cut and shifted: one reciprocal square root
+    // per pair, no division, a min for the cutoff and a select for the padding past the count (no
+    // branches). The row is read in chunks of kSopListChunk entries stored together (sopListSlot):
+    // lane L takes entries 2L and 2L + 1 of each chunk with one load, so a warp reads 4 beads x
+    // 32 B contiguous; two chunks per iteration and the next two prefetched keep 4 pairs and 2
+    // index loads in flight per lane. Each lane sums its entries in row order (fixed), then
+    // laneSum. The position loads take the local index as unsigned (one wide multiply-add per
+    // address). Plain loads for the row: this kernel may have written it (rebuild).
+    using Pair = SopIndexPair<Index>;
+    const SopRepulsion<R> rep = top.repulsion;
+    auto repulse = [&](int j, bool valid) {
+      const SopPos4<R> q = sopLoadPos<kCoherent>(posR, j);
+      const R dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+      const R r2 = dx * dx + dy * dy + dz * dz;
+      const R rinv = sopRsqrt(r2);
+      // The cutoff by one min (sopRepulsiveCutDEdrOverR); padding past the count (r2 = 0, any f0)
+      // by a select, compiled away in the full chunks where valid is the constant true.
+      const R f0 = fmin(sopRepulsiveDEdrOverR(rinv, rep), R(0));
+      const R f = valid ? f0 : R(0);
+      gx += f * dx;
+      gy += f * dy;
+      gz += f * dz;
       if constexpr (!kIntegrate) {
-        beadSum[3][kIntegrate ? 0 : slot] = eFene;
-        beadSum[4][kIntegrate ? 0 : slot] = eNative;
-        beadSum[5][kIntegrate ? 0 : slot] = eRep;
+        const R e0 = sopRepulsiveEnergy(r2, rinv, rep);
+        eRep += valid && r2 < rep.cutoff2 ? R(0.5) * e0 : R(0);
+      }
+    };
+    // Pairs of full chunks: no count test. The next two chunks are loaded before these are used.
+    const int fullPairs = neighbours / (2 * kSopListChunk);
+    int m = 0;
+    for (; m < 2 * fullPairs; m += 2) {
+      const Word c0 = w0, c1 = w1;
+      if (m + 2 < chunks) w0 = row[(m + 2) * chunkStride];
+      if (m + 3 < chunks) w1 = row[(m + 3) * chunkStride];
+      repulse(Pair::first(c0), true);
+      repulse(Pair::second(c0), true);
+      repulse(Pair::first(c1), true);
+      repulse(Pair::second(c1), true);
+    }
+    // The last one or two chunks (fewer than 2 kSopListChunk entries left), tested by the count.
+    if (m < chunks) {
+      const int k = m * kSopListChunk + kSopPairsPerLoad * lane;
+      repulse(Pair::first(w0), k < neighbours);
+      repulse(Pair::second(w0), k + 1 < neighbours);
+      if (m + 1 < chunks) {
+        repulse(Pair::first(w1), k + kSopListChunk < neighbours);
+        repulse(Pair::second(w1), k + kSopListChunk + 1 < neighbours);
       }
     }
   }
+  // Every thread of the warp takes part in the shuffles (inactive beads add zeros).
+  gx = laneSum(gx);
+  gy = laneSum(gy);
+  gz = laneSum(gz);
+  if (!kIntegrate && a.d_beadEnergy != nullptr) {
+    eFene = laneSum(eFene);
+    eNative = laneSum(eNative);
+    eRep = laneSum(eRep);
+  }
+
+  // The per-bead work (protocol terms, update, output) runs in the bead warp, one bead per lane,
+  // instead of on lane 0 of each bead (4 active lanes per warp): the lane sums go through shared
+  // memory.
+  __shared__ R beadSum[kIntegrate ? 3 : 6][kSopBeadsPerBlock];
+  if (!beadWarp && lane == 0) {
+    const int slot = pairThread / kSopLanes;
+    beadSum[0][slot] = gx;
+    beadSum[1][slot] = gy;
+    beadSum[2][slot] = gz;
+    if constexpr (!kIntegrate) {
+      beadSum[3][kIntegrate ? 0 : slot] = eFene;
+      beadSum[4][kIntegrate ? 0 : slot] = eNative;
+      beadSum[5][kIntegrate ? 0 : slot] = eRep;
+    }
+  }
   __syncthreads();
-  const bool rebuild = a.rebuildMode == 1 || (a.rebuildMode == 2 && a.d_rebuildNow[r] != 0);
-  const double time = static_cast<double>(step) * a.timeStep;  // ps
   const SopExternalView<R>& ext = a.external;
   double tipPartial = 0.0;  // dU/dz of this bead's tip interaction (kcal/mol/A)
   {
@@ -578,37 +538,16 @@ __device__ __forceinline__ void sopStepTile(const SopStepArgs<R>& a, const SopPo
   }
 }
 
-/// The plain kernel's step number: waits for the previous kernel in the stream (programmatic
-/// launches; a no-op otherwise), then reads it from d_step; block (0, 0) writes step + 1 to the
-/// other buffer d_stepNext, which the next step reads (no per-block atomics).
-template <bool kIntegrate, class R>
-struct SopAwaitDeviceStep {
-  const SopStepArgs<R>& a;
-  __device__ __forceinline__ unsigned long long operator()() const {
-    programmaticAwaitAndRelease();
-    if constexpr (!kIntegrate) return 0ull;
-    const unsigned long long step = *a.d_step;
-    if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0) *a.d_stepNext = step + 1;
-    return step;
-  }
-};
-
-/// The base kernel's __launch_bounds__ minimum of resident blocks per SM: the occupancy the
-/// kernel had before the branch split of sopStepTile (48 registers in float, 58 in double), which
-/// without a bound ptxas now spends on more registers (66 and 72: one block fewer per SM).
-/// Ran2 (128 registers for its 35-word state) keeps no bound.
-template <class R, RngKind K>
-constexpr int kSopBaseMinBlocks = K == RngKind::Ran2 ? 1 : sizeof(R) == 4 ? 5 : 4;
-
-/// One step (or one gradient evaluation): block (x, y) is tile x of replica y. kMinBlocks: the
-/// __launch_bounds__ minimum of resident blocks per SM (SopStepArgs::minBlocksPerSm); kChunks:
-/// Verlet chunks per pair-loop iteration (SopStepArgs::chunksPerIteration).
-template <class R, class Index, RngKind K, bool kIntegrate, int kMinBlocks = kSopBaseMinBlocks<R, K>,
-          int kChunks = 2, bool kEarlyList = false>
-__global__ void __launch_bounds__(kSopStepBlock, kMinBlocks) sopStepKernel(SopStepArgs<R> a) {
-  sopStepTile<R, Index, K, kIntegrate, false, kChunks, kEarlyList>(a, a.d_posIn, a.d_posOut, blockIdx.x,
-                                                       blockIdx.y, gridDim.x,
-                                                       SopAwaitDeviceStep<kIntegrate, R>{a});
+/// One step (or one gradient evaluation): block (x, y) is tile x of replica y.
+template <class R, class Index, RngKind K, bool kIntegrate>
+__global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
+  const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
+  // The step counter: read from d_step by every block, written (step + 1) to the other buffer
+  // d_stepNext, which the next step reads (no per-block atomics).
+  if (kIntegrate && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
+    *a.d_stepNext = step + 1;
+  sopStepTile<R, Index, K, kIntegrate, false>(a, a.d_posIn, a.d_posOut, blockIdx.x, blockIdx.y,
+                                              gridDim.x, step);
 }
 
 /// `steps` Langevin steps in one cooperative launch (fixed list: no rebuild inside): every block
@@ -627,9 +566,8 @@ __global__ void __launch_bounds__(kSopStepBlock) sopPersistentKernel(SopStepArgs
     const SopPos4<R>* in = odd ? a.d_posOut : first0;
     SopPos4<R>* out = odd ? first0 : a.d_posOut;
     for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-      sopStepTile<R, Index, K, true, true, 2, false>(a, in, out, t % tilesPerReplica,
-                                              t / tilesPerReplica, tilesPerReplica,
-                                              SopFixedStep{first + k});
+      sopStepTile<R, Index, K, true, true>(a, in, out, t % tilesPerReplica, t / tilesPerReplica,
+                                           tilesPerReplica, first + k);
       __syncthreads();  // the block's shared arrays are reused by its next tile
     }
     grid.sync();  // every position of step k is written before step k + 1 reads it
@@ -689,22 +627,6 @@ void requireArg(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(std::string("SOP kernels: ") + what);
 }
 
-/// The Philox, 16-bit, integrating step kernel for a launch variant (SopStepArgs::minBlocksPerSm,
-/// chunksPerIteration); kEarlyList: the list head loaded before the wait (programmatic launches
-/// after a kernel that did not write the list: a separate kernel, since the early loads cost the
-/// others 16 B of spills at 48 registers).
-template <class R, bool kEarlyList>
-void (*sopPhiloxStepVariant(int minBlocks, int chunks))(SopStepArgs<R>) {
-  using I = std::uint16_t;
-  constexpr RngKind P = RngKind::Philox;
-  constexpr int kBase = kSopBaseMinBlocks<R, P>;
-  if (minBlocks == 6 && chunks == 2) return sopStepKernel<R, I, P, true, 6, 2, kEarlyList>;
-  if (minBlocks == 8 && chunks == 2) return sopStepKernel<R, I, P, true, 8, 2, kEarlyList>;
-  if (minBlocks == 0 && chunks == 4) return sopStepKernel<R, I, P, true, kBase, 4, kEarlyList>;
-  if (minBlocks == 6 && chunks == 4) return sopStepKernel<R, I, P, true, 6, 4, kEarlyList>;
-  return sopStepKernel<R, I, P, true, kBase, 2, kEarlyList>;  // minBlocks 8 with chunks 4: base
-}
-
 }  // namespace
 
 int sopStepBlocksPerReplica(int beads) {
@@ -737,39 +659,22 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
   requireArg(!a.external.indentation ||
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");
-  requireArg(a.minBlocksPerSm == 0 || a.minBlocksPerSm == 6 || a.minBlocksPerSm == 8,
-             "minBlocksPerSm must be 0, 6 or 8");
-  requireArg(a.chunksPerIteration == 2 || a.chunksPerIteration == 4,
-             "chunksPerIteration must be 2 or 4");
   const dim3 grid(static_cast<unsigned int>(sopStepBlocksPerReplica(n)), a.list.replicas);
-  void (*kernel)(SopStepArgs<R>) = nullptr;
   if (!a.integrate) {
     if (a.list.shortIndices)
-      kernel = sopStepKernel<R, std::uint16_t, RngKind::Philox, false>;
+      sopStepKernel<R, std::uint16_t, RngKind::Philox, false>
+          <<<grid, kSopStepBlock, 0, stream>>>(a);
     else
-      kernel = sopStepKernel<R, int, RngKind::Philox, false>;
+      sopStepKernel<R, int, RngKind::Philox, false><<<grid, kSopStepBlock, 0, stream>>>(a);
   } else {
     dispatchRngKind(a.streams.kind, [&](auto kind) {
       constexpr RngKind K = decltype(kind)::value;
       if (a.list.shortIndices)
-        kernel = sopStepKernel<R, std::uint16_t, K, true>;
+        sopStepKernel<R, std::uint16_t, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
       else
-        kernel = sopStepKernel<R, int, K, true>;
+        sopStepKernel<R, int, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
     });
-    // The occupancy and unrolling variants, and the early list loads of programmatic launches:
-    // Philox (the default generator) with 16-bit indices only, to keep the instantiations few;
-    // elsewhere the base kernel (the same bits anyway).
-    if (a.streams.kind == RngKind::Philox && a.list.shortIndices) {
-      if (a.programmatic && a.listSettled)
-        kernel = sopPhiloxStepVariant<R, true>(a.minBlocksPerSm, a.chunksPerIteration);
-      else
-        kernel = sopPhiloxStepVariant<R, false>(a.minBlocksPerSm, a.chunksPerIteration);
-    }
   }
-  if (a.programmatic)
-    launchMaybeProgrammatic(kernel, grid, dim3(kSopStepBlock), stream, true, a);
-  else
-    kernel<<<grid, kSopStepBlock, 0, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
@@ -845,9 +750,6 @@ void launchSopCells(const SopCellArgs<R>& a, cudaStream_t stream) {
   if (a.compact)
     sopCellsKernel<R, kSopCompactCellBlock, kSopCompactSharedCells>
         <<<a.list.replicas, kSopCompactCellBlock, 0, stream>>>(a);
-  else if (a.programmatic)
-    launchMaybeProgrammatic(sopCellsKernel<R, kSopCellBlock, kSopSharedCells>,
-                            dim3(a.list.replicas), dim3(kSopCellBlock), stream, true, a);
   else
     sopCellsKernel<R, kSopCellBlock, kSopSharedCells>
         <<<a.list.replicas, kSopCellBlock, 0, stream>>>(a);

@@ -180,25 +180,6 @@ struct SopStepArgs {
   double* d_gradient = nullptr;  ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
   /// !integrate, optional: 3 x T (FENE, native, repulsive; pair terms halved)
   double* d_beadEnergy = nullptr;
-
-  // Launch variants (issue 17 step 3). None changes the arithmetic or its order: every choice
-  // gives the plain launch's bits.
-  /// Programmatic dependent launch (sm_90): the kernel may start while the kernel before it in
-  /// the stream runs; it loads the topology (and the list when listSettled) before
-  /// griddepcontrol.wait, the positions, step counter and random state after it.
-  bool programmatic = false;
-  /// The Verlet rows and counts were not written by the kernel right before this one in the
-  /// stream (that kernel did not rebuild them), so a programmatic launch may read them before
-  /// it waits: whatever wrote them has completed by the time this kernel starts, since every
-  /// step and cell kernel waits for its predecessor before it lets the next one start.
-  bool listSettled = false;
-  /// __launch_bounds__ minimum of resident blocks per SM: 0 (none, the base kernel), 6 or 8
-  /// (fewer registers, maybe spills). Philox, 16-bit indices and integrate only; elsewhere the
-  /// base kernel runs.
-  int minBlocksPerSm = 0;
-  /// Verlet chunks per pair-loop iteration, each lane's loads issued before its sums: 2 (the
-  /// base: 4 pairs in flight per lane) or 4 (8 pairs). Same restriction as minBlocksPerSm.
-  int chunksPerIteration = 2;
 };
 
 template <class R>
@@ -216,9 +197,6 @@ struct SopCellArgs {
   /// lists are the same either way (integer counts, cells sorted by bead index, the grid from
   /// exact minima and maxima).
   bool compact = false;
-  /// Programmatic dependent launch (sm_90, as SopStepArgs::programmatic): the kernel waits for
-  /// its predecessor before it reads anything, then lets the next kernel start.
-  bool programmatic = false;
 };
 
 /// Enqueues one step (or one gradient evaluation). Throws std::invalid_argument for bad args.

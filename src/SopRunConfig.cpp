@@ -124,20 +124,6 @@ void addDynamics(Table& t) {
         dynamics(&D::cudaPersistentSteps))
       .atLeast(0)
       .notInCheckpoint();  // the same per-bead arithmetic: the same bits
-  t.flag("cuda-programmatic-launch",
-         "CUDA: programmatic dependent launches of the step kernels (compute capability 9.0)",
-         dynamics(&D::cudaProgrammaticLaunch))
-      .notInCheckpoint();  // launch variants: the same bits
-  t.add("cuda-step-min-blocks", "N",
-        "CUDA: step kernel __launch_bounds__ minimum blocks per SM, 0 (base), 6 or 8 (Philox)",
-        dynamics(&D::cudaStepMinBlocks))
-      .atLeast(0)
-      .notInCheckpoint();
-  t.add("cuda-step-chunks", "N",
-        "CUDA: Verlet chunks of 16 pairs per pair-loop iteration, 2 or 4 (Philox)",
-        dynamics(&D::cudaStepChunks))
-      .atLeast(2)
-      .notInCheckpoint();
 }
 
 void addProtocols(Table& t) {

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -122,33 +121,6 @@ PullResult pullTitin(long steps, double speed, long sampleEvery) {
 
 // Default suite: 1.5e5 steps of 0.05 ps at 2e-2 A/ps (2e6 um/s), spring 0.1 kcal/mol/A^2
 // (69.5 pN/nm): the anchor travels 150 A; the peak (~6.6 kcal/mol/A = 460 pN) comes at ~57 A.
-// The CUDA step-kernel launch variants (issue 17 step 3) take only the values there are kernels
-// for; a bad one is refused with the field's name.
-TEST(SopDynamics, StepLaunchVariantsAreChecked) {
-  SopDynamicsParams p;
-  for (int blocks : {0, 6, 8}) {
-    p.cudaStepMinBlocks = blocks;
-    EXPECT_NO_THROW(p.check()) << blocks;
-  }
-  p.cudaStepMinBlocks = 5;
-  try {
-    p.check();
-    ADD_FAILURE() << "cudaStepMinBlocks 5 accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("cudaStepMinBlocks"), std::string::npos) << e.what();
-  }
-  p.cudaStepMinBlocks = 0;
-  p.cudaStepChunks = 4;
-  EXPECT_NO_THROW(p.check());
-  p.cudaStepChunks = 3;
-  try {
-    p.check();
-    ADD_FAILURE() << "cudaStepChunks 3 accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("cudaStepChunks"), std::string::npos) << e.what();
-  }
-}
-
 TEST(SopDynamics, TitinPulledFastShowsAForcePeakThenQDrops) {
   if (!testDataPath("sop/1TIT.pdb")) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const PullResult r = pullTitin(150000, 2e-2, 500);

@@ -24,13 +24,8 @@
 // The table is Markdown, ready to paste into docs/benchmarks.md.
 // One CPU reference line (double, one replica, a few steps) shows the serial cost.
 //
-// With --step-variants, rows for the step-kernel launch variants of issue 17 step 3 (sop-gpu
-// setting; suffixes combine): +L programmatic dependent launches, +o6 / +o8 __launch_bounds__ of 6
-// / 8 blocks per SM, +u4 four Verlet chunks per pair-loop iteration; all give the same bits.
-// --settings A,B runs only the named rows (e.g. for Nsight Compute).
 // Usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]
 //                  [--bandwidth BYTES_PER_S] [--sms N] [--clock-ghz F] [--graphs] [--persistent]
-//                  [--step-variants] [--settings LIST]
 //   --pdb        default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb, else
 //                <source>/tests/data/sop/PF8_protofilament_ca.pdb
 //   --steps      timed steps per cell (default 20000, after 2000 warm-up steps)
@@ -39,7 +34,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -65,9 +59,6 @@ struct Setting {
   long rebuildInterval;
   int graphSteps;           ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
   int persistentSteps = 0;  ///< n > 0: up to n steps per persistent cooperative launch
-  bool programmatic = false;  ///< programmatic dependent launches (+L)
-  int minBlocks = 0;          ///< step kernel __launch_bounds__ minimum blocks per SM (+oN)
-  int chunks = 2;             ///< Verlet chunks per pair-loop iteration (+u4)
 };
 
 /// Thread instructions per list pair in the float pair loop, estimated from sopStepKernel<float,
@@ -115,8 +106,7 @@ struct Options {
   double bandwidth = 3.2e12;
   int sms = 132;
   double clockGhz = 1.98;
-  bool graphs = false, persistent = false, variants = false;
-  std::vector<std::string> only;  ///< setting names to run (empty: all)
+  bool graphs = false, persistent = false;
 };
 
 OptionTable<Options> optionTable() {
@@ -124,7 +114,7 @@ OptionTable<Options> optionTable() {
   t.about =
       "usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]\n"
       "                 [--bandwidth BYTES_PER_S] [--sms N] [--clock-ghz F] [--graphs]\n"
-      "                 [--persistent] [--step-variants] [--settings LIST]\n"
+      "                 [--persistent]\n"
       "Microseconds per Langevin step of the SOP model for the PF8 protofilament (6928 beads), "
       "with\n"
       "SOP-GPU's settings (FP32, repulsion cut at 20 A, list rebuilt every 1000 steps) and this\n"
@@ -154,13 +144,6 @@ OptionTable<Options> optionTable() {
       .positive();
   t.flag("graphs", "also time steps replayed as CUDA Graphs (settings ending in +G)",
          fieldOf(&Options::graphs));
-  t.flag("step-variants",
-         "also time the step-kernel launch variants of issue 17 step 3 on sop-gpu: +L "
-         "programmatic launches, +o6/+o8 launch bounds of 6/8 blocks per SM, +u4 4 chunks per "
-         "pair-loop iteration (with --graphs also +G+L... rows; default+L, default+G+L)",
-         fieldOf(&Options::variants));
-  t.add("settings", "LIST", "run only these settings (names as in the table, comma-separated)",
-        fieldOf(&Options::only));
   t.flag("persistent",
          "also time sop-gpu with 999 steps per persistent cooperative launch (sop-gpu+P)",
          fieldOf(&Options::persistent));
@@ -185,59 +168,6 @@ int run(int argc, char** argv) {
     settings.push_back({"default+G", Precision::Single, 8.0, 3.0, 0, 100});
   }
   if (o.persistent) settings.push_back({"sop-gpu+P", Precision::Single, 20.0, 1e-3, 1000, 0, 999});
-  if (o.variants) {
-    // name, graph steps, programmatic, min blocks, chunks
-    struct Variant {
-      const char* name;
-      int graphSteps;
-      bool programmatic;
-      int minBlocks, chunks;
-    };
-    std::vector<Variant> variants = {
-        {"sop-gpu+L", 0, true, 0, 2},     {"sop-gpu+o6", 0, false, 6, 2},
-        {"sop-gpu+o8", 0, false, 8, 2},   {"sop-gpu+u4", 0, false, 0, 4},
-        {"sop-gpu+o6u4", 0, false, 6, 4}, {"sop-gpu+L+o6", 0, true, 6, 2},
-    };
-    if (graphs) {
-      const std::vector<Variant> graphed = {
-          {"sop-gpu+G+L", 166, true, 0, 2},     {"sop-gpu+G+o6", 166, false, 6, 2},
-          {"sop-gpu+G+o8", 166, false, 8, 2},   {"sop-gpu+G+u4", 166, false, 0, 4},
-          {"sop-gpu+G+L+o6", 166, true, 6, 2},  {"sop-gpu+G+L+u4", 166, true, 0, 4},
-          {"sop-gpu+G+L+o6u4", 166, true, 6, 4}, {"sop-gpu+G+L+o8", 166, true, 8, 2},
-      };
-      variants.insert(variants.end(), graphed.begin(), graphed.end());
-    }
-    for (const Variant& v : variants) {
-      Setting s{v.name, Precision::Single, 20.0, 1e-3, 1000, v.graphSteps};
-      s.programmatic = v.programmatic;
-      s.minBlocks = v.minBlocks;
-      s.chunks = v.chunks;
-      settings.push_back(s);
-    }
-    Setting d{"default+L", Precision::Single, 8.0, 3.0, 0, 0};
-    d.programmatic = true;
-    settings.push_back(d);
-    if (graphs) {
-      d.name = "default+G+L";
-      d.graphSteps = 100;
-      settings.push_back(d);
-    }
-  }
-  if (!o.only.empty()) {
-    std::vector<Setting> kept;
-    for (const std::string& name : o.only) {
-      bool found = false;
-      for (const Setting& s : settings)
-        if (name == s.name) {
-          kept.push_back(s);
-          found = true;
-        }
-      if (!found)
-        throw std::invalid_argument("--settings: no setting named '" + name +
-                                    "' (with these flags; see the table's first column)");
-    }
-    settings = kept;
-  }
   const double issueRate = 4.0 * o.sms * o.clockGhz * 1e9;  // warp instructions per second
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each row reaches a pipe as soon as it is measured
   std::printf("# bench_sop: %s\n# device: %s\n", pdb.c_str(), gpuDescription().c_str());
@@ -265,9 +195,6 @@ int run(int argc, char** argv) {
       dp.rebuildInterval = s.rebuildInterval;
       dp.cudaGraphSteps = s.graphSteps;
       dp.cudaPersistentSteps = s.persistentSteps;
-      dp.cudaProgrammaticLaunch = s.programmatic;
-      dp.cudaStepMinBlocks = s.minBlocks;
-      dp.cudaStepChunks = s.chunks;
       const double floorUs = 1e6 * floorBytes(topology, pairs, replicas, s.precision) / bandwidth;
       const double issueUs =
           1e6 * replicas *
@@ -308,7 +235,7 @@ int run(int argc, char** argv) {
   }
 
   // CPU reference: double, one replica, default settings (cell list every step).
-  if (cpuSteps > 0) {
+  {
     const SopTopology topology = readSopTopology(pdb);
     SopDynamicsCpu md(topology, topology.nativeCoordinates(), SopDynamicsParams{});
     md.run(2);

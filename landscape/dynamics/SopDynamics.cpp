@@ -33,11 +33,6 @@ void SopDynamicsParams::check() const {
   require(cudaGraphSteps >= 0 && cudaGraphSteps % 2 == 0,
           "SOP cudaGraphSteps must be 0 (off) or an even number of steps, got " +
               std::to_string(cudaGraphSteps));
-  require(cudaStepMinBlocks == 0 || cudaStepMinBlocks == 6 || cudaStepMinBlocks == 8,
-          "SOP cudaStepMinBlocks must be 0 (base), 6 or 8, got " +
-              std::to_string(cudaStepMinBlocks));
-  require(cudaStepChunks == 2 || cudaStepChunks == 4,
-          "SOP cudaStepChunks must be 2 or 4, got " + std::to_string(cudaStepChunks));
   require(cudaPersistentSteps >= 0,
           "SOP cudaPersistentSteps must be >= 0 (0 = off), got " +
               std::to_string(cudaPersistentSteps));

@@ -90,16 +90,6 @@ struct SopDynamicsParams {
   /// launches, without a launch per step. Used only between the forced rebuilds of a fixed
   /// rebuildInterval, and not for Lagged Fibonacci; elsewhere plain launches (or graphs).
   int cudaPersistentSteps = 0;
-  /// CUDA launch variants of the step kernel (issue 17 step 3; docs/benchmarks.md), all with the
-  /// plain launch's bits. Programmatic dependent launches (compute capability 9.0; ignored
-  /// below): each step kernel may start while the previous one finishes.
-  bool cudaProgrammaticLaunch = false;
-  /// __launch_bounds__ minimum of resident 256-thread blocks per SM of the step kernel: 0 (the
-  /// base: 5 in float, 4 in double), 6 or 8. Philox only (other generators: the base).
-  int cudaStepMinBlocks = 0;
-  /// Verlet-list chunks (16 pairs) per pair-loop iteration of the step kernel: 2 or 4. Philox
-  /// only (other generators: 2).
-  int cudaStepChunks = 2;
   SopPullingParams pulling;
   SopIndentationParams indentation;
 
