@@ -4,7 +4,7 @@
 
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/LbfgsCudaWorkspace.h"
 #endif

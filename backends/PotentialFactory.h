@@ -8,7 +8,7 @@
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
 
 namespace landscape {

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape::fuzz {
 
@@ -26,7 +26,7 @@ namespace landscape::fuzz {
 /// input (quoteInput cuts at 60 or 120 bytes) besides the file name and a sentence.
 inline constexpr std::size_t kMaxMessageLength = 1500;
 
-/// The memory limit the readers run under here (potentials/InputChecks.h): far below libFuzzer's
+/// The memory limit the readers run under here (landscape/core/InputChecks.h): far below libFuzzer's
 /// -malloc_limit_mb (2 GB by default), so that a count the reader fails to check shows up as an
 /// out-of-memory finding, while one it checks is refused with a message.
 inline constexpr std::uint64_t kReaderMemoryLimit = 256ull << 20;

@@ -8,7 +8,7 @@
 // but the eight energy components back. Energies and gradients are BatchedAmberGbCuda's bits for
 // the same coordinates.
 //
-// Precision (potentials/Precision.h): Double computes everything in FP64 and agrees with the CPU
+// Precision (landscape/core/Precision.h): Double computes everything in FP64 and agrees with the CPU
 // reference to rounding (test suite: components within 1e-10 of the sum of their |terms|,
 // gradient within 1e-9 of its norm); Mixed computes the pair arithmetic in FP32 and accumulates in
 // FP64 (1e-5 and 1e-4); Single is not implemented (the constructor throws). Both are
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "potentials/AmberGb.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 
 namespace landscape {
 

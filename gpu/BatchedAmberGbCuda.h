@@ -33,7 +33,7 @@
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/BatchedPotential.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 
 namespace landscape {
 

@@ -8,7 +8,7 @@
 #include "gpu/DeviceBuffer.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
-#include "potentials/PairTileSchedule.h"
+#include "landscape/core/PairTileSchedule.h"
 
 namespace landscape {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "potentials/BatchedPotential.h"
-#include "potentials/LbfgsTeamTerms.h"
+#include "landscape/minimisation/LbfgsTeamTerms.h"
 
 namespace landscape {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Driver of the batched L-BFGS kernel for Lennard-Jones clusters (issue 16). One persistent
-// kernel: each block is a team (potentials/LbfgsTeamTerms.h) that takes the next waiting
+// kernel: each block is a team (landscape/minimisation/LbfgsTeamTerms.h) that takes the next waiting
 // structure from a device queue (an integer atomic counter), copies it into shared memory
 // (x, g, trial x and g, direction, m-pair history: lbfgsTeamStorageDoubles doubles), runs GMIN's
 // whole L-BFGS there without returning to the host, writes the minimum and its outcome, and takes
@@ -15,7 +15,7 @@
 #include <cstddef>
 
 #include "gpu/TeamLennardJones.cuh"
-#include "potentials/LbfgsTeamTerms.h"
+#include "landscape/minimisation/LbfgsTeamTerms.h"
 
 namespace landscape {
 

@@ -11,7 +11,7 @@
 #include "gpu/BatchedLbfgsRoundsKernels.cuh"
 #include "gpu/BatchedLbfgsRoundsTeam.cuh"
 #include "gpu/CudaCheck.h"
-#include "potentials/LbfgsRoundsCompactTerms.h"
+#include "landscape/minimisation/LbfgsRoundsCompactTerms.h"
 
 namespace landscape {
 namespace {

@@ -10,7 +10,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
-#include "potentials/LbfgsRoundsCompactTerms.h"
+#include "landscape/minimisation/LbfgsRoundsCompactTerms.h"
 
 namespace landscape {
 

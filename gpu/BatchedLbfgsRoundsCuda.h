@@ -1,6 +1,6 @@
 #pragma once
 // The round-based batched L-BFGS on a CUDA device over ANY device-resident BatchedPotential
-// (issue 16): GMIN's L-BFGS per structure (potentials/LbfgsRoundsTerms.h) with every decision made
+// (issue 16): GMIN's L-BFGS per structure (landscape/minimisation/LbfgsRoundsTerms.h) with every decision made
 // in device code and the state of the resident structures in global memory ([slots x n] x, g,
 // trial x and g, p; [slots x m x n] history; per-slot scalars). One round = the potential's device
 // entry point on every active slot + one advance kernel (a block per slot); the rounds between
@@ -21,7 +21,7 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/minimisation/BatchedRoundsPlan.h"
 #include "potentials/BatchedPotential.h"
-#include "potentials/LbfgsTeamTerms.h"
+#include "landscape/minimisation/LbfgsTeamTerms.h"
 
 namespace landscape {
 

@@ -1,8 +1,8 @@
 #pragma once
 // Kernels of the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda, issue 16): one block per
-// slot of the resident batch runs potentials/LbfgsRoundsTerms.h's state machine over the slot's
+// slot of the resident batch runs landscape/minimisation/LbfgsRoundsTerms.h's state machine over the slot's
 // rows in global memory; a device queue (an integer atomic counter) hands a finished slot the
-// next waiting structure. Sums run in the team order of potentials/TeamTerms.h over blockDim.x
+// next waiting structure. Sums run in the team order of landscape/core/TeamTerms.h over blockDim.x
 // threads (thread t over components t, t + T, ...), no float atomics, so a structure's bits do
 // not depend on its slot, the batch, the number of slots or when the host polls; they equal the
 // CPU twin's (landscape/minimisation/BatchedLbfgsRoundsTwin). Compiled with -fmad=false.
@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "potentials/LbfgsRoundsTerms.h"
+#include "landscape/minimisation/LbfgsRoundsTerms.h"
 
 namespace landscape {
 
@@ -47,7 +47,7 @@ struct BatchedRoundsArgs {
   unsigned int* d_queue = nullptr;  ///< next structure to take; 0 before the first advance
   LbfgsTeamSettings settings;
   int threads = 32;  ///< per block: a multiple of 32 in [32, 1024]
-  /// Compact directions (potentials/LbfgsRoundsCompactTerms.h): [slots x
+  /// Compact directions (landscape/minimisation/LbfgsRoundsCompactTerms.h): [slots x
   /// lbfgsCompactSlotDoubles(n, m)] storage and [slots] flags that the advance sets for the slots
   /// whose direction the compact kernels compute this round; both null: two-loop directions.
   double* compact = nullptr;

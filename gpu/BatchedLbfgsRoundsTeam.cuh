@@ -1,6 +1,6 @@
 #pragma once
 // What the kernels of the round-based batched L-BFGS share (gpu/BatchedLbfgsRoundsKernels.cu,
-// gpu/BatchedLbfgsRoundsCompactKernels.cu): the Team of potentials/LbfgsRoundsTerms.h over rows
+// gpu/BatchedLbfgsRoundsCompactKernels.cu): the Team of landscape/minimisation/LbfgsRoundsTerms.h over rows
 // in global memory and the view of one slot's rows. Included only from .cu files compiled with
 // -fmad=false.
 #include <cuda_runtime.h>

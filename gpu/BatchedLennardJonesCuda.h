@@ -10,7 +10,7 @@
 
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "potentials/BatchedPotential.h"
-#include "potentials/PairTileSchedule.h"
+#include "landscape/core/PairTileSchedule.h"
 
 namespace landscape {
 

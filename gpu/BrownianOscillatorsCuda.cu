@@ -10,7 +10,7 @@
 namespace landscape {
 namespace {
 
-/// Single-precision Box-Muller from the high 24 bits of each word (potentials/RandomTerms.h).
+/// Single-precision Box-Muller from the high 24 bits of each word (landscape/dynamics/RandomTerms.h).
 __device__ __forceinline__ void particleGaussiansFloat(const std::uint32_t w[4], float g[3]) {
   const float r0 = sqrtf(-2.0f * logf(rng::uniformFloat(w[0])));
   float s, c;

@@ -3,7 +3,7 @@
 // harmonic well, no Potential object), advanced by overdamped Langevin steps (seed 000 eq 1) on
 // the device in single precision, positions in float4. One fused kernel per step draws the
 // particle's four words inside itself (gpu/RandomKernels.cuh), makes three Gaussians by
-// Box-Muller (uniforms from the high 24 bits, potentials/RandomTerms.h) and updates the position:
+// Box-Muller (uniforms from the high 24 bits, landscape/dynamics/RandomTerms.h) and updates the position:
 //   x' = decay x + amplitude g,  decay = 1 - k dt / xi,  amplitude = sqrt(2 kT dt / xi).
 // stepWithGaussians() is the unfused alternative that reads Gaussians another generator (cuRAND)
 // wrote to memory. Used by tools/bench_langevin; the double-precision integrator for any
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "gpu/LaggedFibonacciAccess.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RngKind.h"
 
 namespace landscape {
 

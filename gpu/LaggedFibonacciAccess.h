@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

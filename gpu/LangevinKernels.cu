@@ -3,7 +3,7 @@
 
 #include "gpu/CudaCheck.h"
 #include "gpu/LangevinKernels.cuh"
-#include "potentials/LangevinTerms.h"
+#include "landscape/dynamics/LangevinTerms.h"
 
 namespace landscape {
 namespace {

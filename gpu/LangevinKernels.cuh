@@ -2,7 +2,7 @@
 // Driver for the overdamped Langevin step on the device (the twin of LangevinCpu::run's inner
 // loop). Included only from .cu files. One thread per particle draws its four words inside the
 // kernel (no pre-generated random numbers, seed 000 section III.A), turns them into three
-// Gaussians by Box-Muller and applies langevinUpdate() (potentials/LangevinTerms.h) to its coordinates.
+// Gaussians by Box-Muller and applies langevinUpdate() (landscape/dynamics/LangevinTerms.h) to its coordinates.
 // Double precision; the gradient must already be in d_g.
 #include <cuda_runtime.h>
 

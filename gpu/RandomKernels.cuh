@@ -28,8 +28,8 @@
 #include <type_traits>
 
 #include "gpu/LaggedFibonacciAccess.h"
-#include "potentials/RandomTerms.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RandomTerms.h"
+#include "landscape/dynamics/RngKind.h"
 
 namespace landscape {
 

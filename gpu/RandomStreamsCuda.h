@@ -12,7 +12,7 @@
 
 #include "gpu/LaggedFibonacciAccess.h"
 #include "landscape/dynamics/RandomStreams.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RngKind.h"
 
 namespace landscape {
 

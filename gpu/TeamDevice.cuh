@@ -1,12 +1,12 @@
 #pragma once
-// The device side of a team (potentials/TeamTerms.h): the threads of one block (blockDim.x a
+// The device side of a team (landscape/core/TeamTerms.h): the threads of one block (blockDim.x a
 // multiple of 32) that own one structure. Thread t owns components c = t, t + blockDim.x, ...;
 // sums reduce per warp by the xor butterfly, then over warps in warp order through shared
 // scratch, exactly the order teamSumMirror reproduces on the CPU. Included only from .cu files
 // compiled with -fmad=false (CMakeLists.txt).
 #include <cuda_runtime.h>
 
-#include "potentials/TeamTerms.h"
+#include "landscape/core/TeamTerms.h"
 
 namespace landscape {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Team evaluation of a Lennard-Jones cluster in shared memory, each pair once, in the pair
-// schedule of potentials/PairTileSchedule.h: groups of w lanes work on tile slots, each lane
+// schedule of landscape/core/PairTileSchedule.h: groups of w lanes work on tile slots, each lane
 // reading its partner atom of the round from shared memory and the partner's gradient
 // accumulator travelling one lane per round by shuffles within the group;
 // accumulators are flushed into the gradient in two barrier-separated phases whose targets the
@@ -15,8 +15,8 @@
 #include <type_traits>
 
 #include "potentials/LennardJonesTeamTerms.h"
-#include "potentials/PairTileSchedule.h"
-#include "potentials/TeamTerms.h"
+#include "landscape/core/PairTileSchedule.h"
+#include "landscape/core/TeamTerms.h"
 
 namespace landscape {
 

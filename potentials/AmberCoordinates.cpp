@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -9,7 +9,7 @@
 // (eff.c: egb), the authorities for what "AMBER igb = 1, 2, 5" means; see docs/amber-gb.md.
 #include <math.h>
 
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 

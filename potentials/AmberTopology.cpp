@@ -11,7 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

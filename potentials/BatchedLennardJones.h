@@ -9,7 +9,7 @@
 
 #include "potentials/BatchedPotential.h"
 #include "potentials/LennardJones.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

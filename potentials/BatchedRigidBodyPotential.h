@@ -20,7 +20,7 @@
 
 #include "potentials/BatchedPotential.h"
 #include "potentials/RigidBodySystem.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

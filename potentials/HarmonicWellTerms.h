@@ -2,7 +2,7 @@
 // Isotropic harmonic well U = k |x|^2 / 2 per coordinate, shared by the CPU reference
 // (potentials/HarmonicWell) and the CUDA kernel (gpu/HarmonicWellCuda): the Brownian oscillators
 // of seed 000 section IV.A.
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 

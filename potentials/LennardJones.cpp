@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 #include "potentials/LennardJonesTerms.h"
 
 namespace landscape {

@@ -8,7 +8,7 @@ namespace landscape {
 class LennardJones : public Potential {
  public:
   /// Throws std::invalid_argument for fewer than 2 atoms, std::runtime_error (requireMemory,
-  /// potentials/InputChecks.h) when a run on that many atoms could not fit in memory (`gmin --lj
+  /// landscape/core/InputChecks.h) when a run on that many atoms could not fit in memory (`gmin --lj
   /// 1000000000`): about 256 bytes per atom for coordinates, gradients and L-BFGS history.
   explicit LennardJones(std::size_t atoms);
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "potentials/LennardJonesTeamTerms.h"
-#include "potentials/TeamTerms.h"
+#include "landscape/core/TeamTerms.h"
 
 namespace landscape {
 namespace {

@@ -1,13 +1,13 @@
 #pragma once
 // The CPU twin of the team Lennard-Jones evaluation of the batched GPU kernels
-// (gpu/TeamLennardJones.cuh): the same pairs in the same schedule (potentials/PairTileSchedule.h),
+// (gpu/TeamLennardJones.cuh): the same pairs in the same schedule (landscape/core/PairTileSchedule.h),
 // each lane's accumulators and energy partial added in the order the lane adds them, and the
-// energy reduced as the team reduces it (potentials/TeamTerms.h). With FMA contraction off on
+// energy reduced as the team reduces it (landscape/core/TeamTerms.h). With FMA contraction off on
 // both sides (-ffp-contract=off here, -fmad=false there) a structure's energy and gradient are
 // the GPU's bit for bit; against LennardJones (one serial loop) they agree to round-off only.
 #include <vector>
 
-#include "potentials/PairTileSchedule.h"
+#include "landscape/core/PairTileSchedule.h"
 
 namespace landscape {
 

@@ -1,5 +1,5 @@
 #pragma once
-// One Lennard-Jones pair inside a tile of the team pair schedule (potentials/PairTileSchedule.h),
+// One Lennard-Jones pair inside a tile of the team pair schedule (landscape/core/PairTileSchedule.h),
 // shared by the GPU kernels (gpu/TeamLennardJones.cuh) and their CPU twin
 // (potentials/LennardJonesTeam). V(r) = 4 (r^-12 - r^-6) in reduced units, as in
 // potentials/LennardJonesTerms.h, but factored for the FP64 pipe: the per-pair work uses fused
@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Lennard-Jones pair physics in reduced units (epsilon = sigma = 1), shared by the CPU reference
 // loop and the CUDA kernel: V(r) = 4 (r^-12 - r^-6).
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 

@@ -15,7 +15,7 @@
 
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

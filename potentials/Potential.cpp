@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

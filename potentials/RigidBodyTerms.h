@@ -11,7 +11,7 @@
 //             a' = (t cos t - sin t)/t^3,  b' = (t sin t - 2 (1 - cos t))/t^4,
 // (E_k = [e_k]_x), which is eq 9 multiplied out, and switch to Taylor series of a, b, a', b' for
 // t < kRigidSmallAngle, so p = 0 (the small-angle limit) is exact and no 1/t appears.
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 // The fixed 3x3 loops are unrolled by nvcc; g++ unrolls them itself.
 #if defined(__CUDACC__)

@@ -5,7 +5,7 @@
 // dU/dr / r, so that the gradient on bead i of a pair term is dEdrOverR * (r_i - r_j).
 #include <cmath>
 
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "landscape/formats/CoordinatesFile.h"
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 #include "src/SharedOptions.h"
 
 #ifndef LANDSCAPE_VERSION

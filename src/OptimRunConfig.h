@@ -13,7 +13,7 @@
 #include "landscape/paths/Connect.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 
 namespace landscape {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "landscape/formats/CoordinatesFile.h"
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 #ifndef LANDSCAPE_VERSION
 #define LANDSCAPE_VERSION "unknown"

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "landscape/formats/CoordinatesFile.h"
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "landscape/formats/AtomicFile.h"
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -7,7 +7,7 @@
 
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "potentials/Potential.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 
 namespace landscape {
 

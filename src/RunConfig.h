@@ -13,7 +13,7 @@
 #include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
 
 namespace landscape {

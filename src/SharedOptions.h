@@ -10,7 +10,7 @@
 #include "landscape/geometry/RigidBodyFinder.h"
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
 #include "src/OptionTable.h"
 

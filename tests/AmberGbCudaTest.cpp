@@ -19,7 +19,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 #include "tests/TestData.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA

@@ -31,7 +31,7 @@
 #include "potentials/AmberTopology.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/PerStructureBatchedPotential.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 #include "tests/TestData.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA

@@ -1,5 +1,5 @@
 // The compact direction of the round-based batched L-BFGS for long histories
-// (potentials/LbfgsRoundsCompactTerms.h, run by the CPU twin BatchedLbfgsRoundsTwin and by
+// (landscape/minimisation/LbfgsRoundsCompactTerms.h, run by the CPU twin BatchedLbfgsRoundsTwin and by
 // gpu/BatchedLbfgsRoundsCompactKernels.cu, whose bits tests/BatchedLbfgsRoundsCudaTest.cpp compares
 // with the twin's): one direction against the two-loop recursion (GMIN's Algorithm 2) through a
 // history that wraps and is reset; whole runs against the reference GMIN L-BFGS (Lbfgs) on LJ38 and

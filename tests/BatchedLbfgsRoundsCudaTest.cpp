@@ -134,7 +134,7 @@ TEST(BatchedLbfgsRoundsCuda, LargeStructureAloneAndLongHistoryEqualTheTwin) {
   }
 }
 
-// Long histories in the compact form (potentials/LbfgsRoundsCompactTerms.h, the multi-block
+// Long histories in the compact form (landscape/minimisation/LbfgsRoundsCompactTerms.h, the multi-block
 // kernels of gpu/BatchedLbfgsRoundsCompactKernels.cu) against the twin's compact path: mixed LJ38
 // batches at m = 64 (one chunk, a partial history; the overlap, cap and at-minimum roles) over
 // team sizes, poll intervals, resident slots and the graph.

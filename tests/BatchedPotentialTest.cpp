@@ -18,9 +18,9 @@
 #include "potentials/LennardJones.h"
 #include "potentials/LennardJonesTeam.h"
 #include "potentials/LennardJonesTeamTerms.h"
-#include "potentials/PairTileSchedule.h"
-#include "potentials/TeamTerms.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/PairTileSchedule.h"
+#include "landscape/core/TeamTerms.h"
+#include "landscape/core/ThreadPool.h"
 #include "tests/AshMinima.h"
 #include "tests/BatchedStructures.h"
 

@@ -23,8 +23,8 @@
 
 #include "gpu/GpuDevice.h"
 #include "landscape/dynamics/RandomStreams.h"
-#include "potentials/RandomTerms.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RandomTerms.h"
+#include "landscape/dynamics/RngKind.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/RandomStreamsCuda.h"

@@ -69,7 +69,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
 #include "src/OptionTable.h"

@@ -40,7 +40,7 @@
 #include "gpu/LaggedFibonacciAccess.h"
 #include "landscape/dynamics/Langevin.h"
 #include "potentials/HarmonicWell.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RngKind.h"
 #include "src/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA

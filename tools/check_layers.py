@@ -11,8 +11,8 @@ import sys
 
 # Lowest first; keep in step with docs/architecture.md ("Layers").
 LAYERS = [
-    "potentials",
     "landscape/core",
+    "potentials",
     "landscape/geometry",
     "landscape/minimisation",
     "landscape/dynamics",

@@ -1,4 +1,4 @@
-// Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp): for prime
+// Re-derives the primitivity of the Lagged Fibonacci lag table (landscape/dynamics/RngKind.cpp): for prime
 // l, x^l + x^s + 1 is irreducible over GF(2) iff x^(2^l) = x modulo it (Rabin's test; the gcd
 // condition reduces to f(0) = f(1) = 1), and when 2^l - 1 is a Mersenne prime an irreducible
 // trinomial is primitive, so the additive generator has period 2^31 (2^l - 1).
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RngKind.h"
 #include "src/OptionTable.h"
 
 namespace {
@@ -29,7 +29,7 @@ OptionTable<Options> optionTable() {
   OptionTable<Options> t("check_trinomials");
   t.about =
       "usage: check_trinomials [--max-degree D]\n"
-      "Re-derives the primitivity of the Lagged Fibonacci lag table (potentials/RngKind.cpp) "
+      "Re-derives the primitivity of the Lagged Fibonacci lag table (landscape/dynamics/RngKind.cpp) "
       "with Rabin's\n"
       "test, x^(2^l) = x modulo x^l + x^s + 1, after a self-check on degree 127; prints each\n"
       "trinomial's verdict and seconds. Cost grows as l^2: seconds up to l ~ 10^5, about half an\n"

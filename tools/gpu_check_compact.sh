@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 16, "m = 1000 costs at most 1.3x m = 4 per step" on the round-based engine: its compact
-# long-history directions (potentials/LbfgsRoundsCompactTerms.h, gpu/BatchedLbfgsRoundsCompactKernels.cu)
+# long-history directions (landscape/minimisation/LbfgsRoundsCompactTerms.h, gpu/BatchedLbfgsRoundsCompactKernels.cu)
 # on a real GPU. Runs the rounds tests (GPU = CPU twin bit for bit, two-loop and compact paths;
 # the twin's compact tests against the reference), then bench_history's gpu-rounds rows at B = 1:
 # myoglobin (2492 atoms, 1500 steps) and myoglobin_x10 (24920 atoms, 300 steps), m = 4 and 1000,

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "landscape/dynamics/RandomStreams.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RngKind.h"
 #include "src/OptionTable.h"
 
 namespace {

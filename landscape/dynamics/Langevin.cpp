@@ -5,7 +5,7 @@
 #include <string>
 
 #include "landscape/core/Require.h"
-#include "potentials/LangevinTerms.h"
+#include "landscape/dynamics/LangevinTerms.h"
 
 namespace landscape {
 

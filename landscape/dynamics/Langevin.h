@@ -20,7 +20,7 @@
 
 #include "landscape/dynamics/RandomStreams.h"
 #include "potentials/Potential.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RngKind.h"
 
 namespace landscape {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Parallel random streams on the CPU: one stream per particle, four 32-bit words per stream and
 // step (two Box-Muller pairs for the three components of a random force). The CUDA twin is
-// gpu/RandomStreamsCuda; both call the generator math of potentials/RandomTerms.h, so a (kind,
+// gpu/RandomStreamsCuda; both call the generator math of landscape/dynamics/RandomTerms.h, so a (kind,
 // seed, streams) triple gives the same words on both, bit for bit.
 //
 // How streams are formed (seed 000 section III):
@@ -13,7 +13,7 @@
 //   Lagged Fibonacci   one generator shared by all streams (one-RNG-for-all-threads): step k
 //                draws x_{kM} ... x_{kM + M - 1}, M = 4 streams, word j of stream i being
 //                x_{kM + j streams + i}; beyond 7,671,142 streams, groups of consecutive streams
-//                with one such generator each (LaggedFibonacciLayout, potentials/RngKind.h);
+//                with one such generator each (LaggedFibonacciLayout, landscape/dynamics/RngKind.h);
 //   Philox       no state: word j of stream i at step k is word j of
 //                Philox4x32-10(counter = (k, i), key = seed).
 // With one stream, the words of successive steps are the generator's sequence in order.
@@ -21,8 +21,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "potentials/RandomTerms.h"
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RandomTerms.h"
+#include "landscape/dynamics/RngKind.h"
 
 namespace landscape {
 

@@ -8,9 +8,9 @@
 
 #include "landscape/core/Require.h"
 #include "landscape/core/StopRequest.h"
-#include "potentials/InputChecks.h"
-#include "potentials/LangevinTerms.h"
-#include "potentials/RandomTerms.h"
+#include "landscape/core/InputChecks.h"
+#include "landscape/dynamics/LangevinTerms.h"
+#include "landscape/dynamics/RandomTerms.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTerms.h"
 

@@ -23,7 +23,7 @@
 
 #include "landscape/dynamics/Langevin.h"
 #include "landscape/dynamics/SopDynamicsState.h"
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
 
@@ -76,7 +76,7 @@ struct SopDynamicsParams {
     return p;
   }();
   int replicas = 1;  ///< independent trajectories of the same system (>= 1)
-  /// CUDA arithmetic (potentials/Precision.h): Double everywhere, or Single, SOP-GPU's FP32 for
+  /// CUDA arithmetic (landscape/core/Precision.h): Double everywhere, or Single, SOP-GPU's FP32 for
   /// positions and forces; Mixed is not implemented. The CPU reference always runs double.
   Precision precision = Precision::Double;
   double skin = 3.0;         ///< Verlet list radius = repulsiveCutoff + skin (A)
@@ -155,7 +155,7 @@ class SopDynamics {
 };
 
 /// Throws std::runtime_error when `replicas` replicas of `beads` beads would need more memory than
-/// the machine has (potentials/InputChecks.h requireMemory; about 256 bytes per bead and replica
+/// the machine has (landscape/core/InputChecks.h requireMemory; about 256 bytes per bead and replica
 /// on the host: coordinates, random-stream states and words). Called by SopDynamicsCpu and the
 /// factory before they allocate, so that `sop --replicas 100000000` ends with a sentence rather
 /// than std::bad_alloc.

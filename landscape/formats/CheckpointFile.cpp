@@ -12,7 +12,7 @@
 #include "landscape/core/Random.h"
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/CheckpointReader.h"
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

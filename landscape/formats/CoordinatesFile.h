@@ -5,13 +5,13 @@
 //
 // The number syntax shared by GMIN's text files (coords, data, odata), Fortran list-directed reals
 // where the exponent letter may be D as well as E (5.0D-3), is parseFortranReal and
-// parseFortranInteger of potentials/InputChecks.h, which this header includes for its users.
+// parseFortranInteger of landscape/core/InputChecks.h, which this header includes for its users.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "landscape/formats/CoordinatesFile.h"
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

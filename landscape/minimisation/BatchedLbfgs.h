@@ -15,7 +15,7 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/minimisation/LbfgsStructureRun.h"
 #include "potentials/BatchedPotential.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

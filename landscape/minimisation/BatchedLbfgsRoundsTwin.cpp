@@ -9,13 +9,13 @@
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
 #include "landscape/minimisation/HostTeam.h"
-#include "potentials/LbfgsRoundsCompactTerms.h"
-#include "potentials/TeamTerms.h"
+#include "landscape/minimisation/LbfgsRoundsCompactTerms.h"
+#include "landscape/core/TeamTerms.h"
 
 namespace landscape {
 namespace {
 
-// The host Team of potentials/LbfgsRoundsTerms.h over slot storage.
+// The host Team of landscape/minimisation/LbfgsRoundsTerms.h over slot storage.
 class RoundsTwinTeam : public HostTeam {
  public:
   using HostTeam::HostTeam;
@@ -26,7 +26,7 @@ class RoundsTwinTeam : public HostTeam {
   };
 };
 
-// The Rows of potentials/LbfgsRoundsCompactTerms.h: the row team's partials, then its reduction.
+// The Rows of landscape/minimisation/LbfgsRoundsCompactTerms.h: the row team's partials, then its reduction.
 struct CompactTwinRows {
   template <class F>
   double sum(int begin, int end, F term) const {

@@ -1,8 +1,8 @@
 #pragma once
 // The CPU twin of the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda) over any batched
-// potential: the same per-structure state machine (potentials/LbfgsRoundsTerms.h) on a host team
+// potential: the same per-structure state machine (landscape/minimisation/LbfgsRoundsTerms.h) on a host team
 // that adds every sum in the GPU block's order (each of the T threads over its components
-// c = t, t + T, ..., then potentials/TeamTerms.h's butterfly and warp order), with the potential's
+// c = t, t + T, ..., then landscape/core/TeamTerms.h's butterfly and warp order), with the potential's
 // host entry point once per round. When the potential's host entry point gives the bits of its
 // device entry point (gpu/BatchedLennardJonesCuda does: it runs the same kernel), a structure's
 // iterates, energies, counts, status and coordinates are the GPU's bit for bit for the same
@@ -11,7 +11,7 @@
 // A stop request (landscape/core/StopRequest.h), polled before every round, ends the unfinished
 // structures with status Stopped at their last accepted point (never started: energy NaN).
 // Long histories (roundsCompactDirections) take the compact direction of
-// potentials/LbfgsRoundsCompactTerms.h, pass by pass in the GPU kernels' order.
+// landscape/minimisation/LbfgsRoundsCompactTerms.h, pass by pass in the GPU kernels' order.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -19,8 +19,8 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/minimisation/BatchedRoundsPlan.h"
 #include "potentials/BatchedPotential.h"
-#include "potentials/LbfgsRoundsCompactTerms.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/minimisation/LbfgsRoundsCompactTerms.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

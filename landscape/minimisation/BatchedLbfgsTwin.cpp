@@ -6,14 +6,14 @@
 
 #include "landscape/minimisation/BatchedTeamPlan.h"
 #include "landscape/minimisation/HostTeam.h"
-#include "potentials/LbfgsTeamTerms.h"
+#include "landscape/minimisation/LbfgsTeamTerms.h"
 #include "potentials/LennardJonesTeam.h"
-#include "potentials/TeamTerms.h"
+#include "landscape/core/TeamTerms.h"
 
 namespace landscape {
 namespace {
 
-// The host Team of potentials/LbfgsTeamTerms.h: one thread plays the whole team, with the pairs
+// The host Team of landscape/minimisation/LbfgsTeamTerms.h: one thread plays the whole team, with the pairs
 // in the team kernel's order (LennardJonesTeam).
 class TwinTeam : public HostTeam {
  public:

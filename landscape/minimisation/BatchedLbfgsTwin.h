@@ -1,7 +1,7 @@
 #pragma once
 // The CPU twin of the GPU's batched L-BFGS for Lennard-Jones clusters (gpu/BatchedLbfgsCuda):
-// the same per-structure program (potentials/LbfgsTeamTerms.h) on a host Team that adds every sum
-// in the order the GPU team adds it (potentials/TeamTerms.h) and evaluates the potential in the
+// the same per-structure program (landscape/minimisation/LbfgsTeamTerms.h) on a host Team that adds every sum
+// in the order the GPU team adds it (landscape/core/TeamTerms.h) and evaluates the potential in the
 // GPU's pair schedule (potentials/LennardJonesTeam). For the same team shape a structure's
 // iterates, energies, counts and status are the GPU's bit for bit; against the CPU reference
 // (BatchedLbfgs, = Lbfgs) they differ by round-off, which the chaotic descent from a random start
@@ -9,8 +9,8 @@
 #include <cstddef>
 
 #include "landscape/minimisation/BatchedMinimiser.h"
-#include "potentials/PairTileSchedule.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/PairTileSchedule.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "potentials/LbfgsRoundsCompactTerms.h"
+#include "landscape/minimisation/LbfgsRoundsCompactTerms.h"
 
 namespace landscape {
 

@@ -23,7 +23,7 @@ struct BatchedRoundsOptions {
   /// potential cannot be captured).
   bool useGraph = true;
   /// History size m from which a structure's direction is computed in the compact form
-  /// (potentials/LbfgsRoundsCompactTerms.h: the history work spread over the device in seven
+  /// (landscape/minimisation/LbfgsRoundsCompactTerms.h: the history work spread over the device in seven
   /// kernels) instead of the two-loop recursion in the structure's own block. 0: automatic
   /// (roundsCompactDirections); -1: never. The two paths differ by round-off; the GPU engine and
   /// its twin take the same one.

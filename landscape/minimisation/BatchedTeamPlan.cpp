@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "potentials/PairTileSchedule.h"
+#include "landscape/core/PairTileSchedule.h"
 
 namespace landscape {
 

@@ -2,11 +2,11 @@
 // What the GPU's batched L-BFGS kernel (gpu/BatchedLbfgsCuda) and its CPU twin (BatchedLbfgsTwin)
 // share on the host: the team shape (warps per structure, pair tile width) chosen from the shared
 // memory one structure needs, and the conversions between LbfgsParams/BatchedLbfgsResult and the
-// plain structs of potentials/LbfgsTeamTerms.h.
+// plain structs of landscape/minimisation/LbfgsTeamTerms.h.
 #include <cstddef>
 
 #include "landscape/minimisation/BatchedMinimiser.h"
-#include "potentials/LbfgsTeamTerms.h"
+#include "landscape/minimisation/LbfgsTeamTerms.h"
 
 namespace landscape {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The part of a host Team (potentials/TeamTerms.h) that both CPU twins of the batched GPU
+// The part of a host Team (landscape/core/TeamTerms.h) that both CPU twins of the batched GPU
 // L-BFGS share: one host thread plays the T threads of a GPU team. Element-wise work needs no
 // order; a sum forms thread t's partial over its components c = t, t + T, ... and reduces the
 // partials in the device order (teamSumMirror). Include only from files compiled with
@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "potentials/TeamTerms.h"
+#include "landscape/core/TeamTerms.h"
 
 namespace landscape {
 

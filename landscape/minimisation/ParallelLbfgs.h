@@ -13,7 +13,7 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/minimisation/LbfgsWorkspace.h"
 #include "potentials/Potential.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

@@ -16,7 +16,7 @@
 #include <system_error>
 #include <utility>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -69,7 +69,7 @@ class MinimaDatabase {
   /// Reads every minimum in file order. Checks that schema_version is one this build knows, that
   /// the datasets exist with the documented types and that their shapes agree (n and n x 3N),
   /// that energies and coordinates are finite, and that the rows fit in memory (requireMemory,
-  /// potentials/InputChecks.h) before allocating them; throws std::runtime_error with a sentence
+  /// landscape/core/InputChecks.h) before allocating them; throws std::runtime_error with a sentence
   /// naming the file and the failed check otherwise. When `metadata` is given it receives the root
   /// attributes.
   static std::vector<StoredMinimum> read(const std::string& path,

@@ -17,7 +17,7 @@
 #include "landscape/paths/Connect.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
-#include "potentials/ThreadPool.h"
+#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "potentials/RandomTerms.h"
+#include "landscape/dynamics/RandomTerms.h"
 
 namespace landscape {
 

@@ -5,7 +5,7 @@
 // and its CPU twin (landscape/minimisation/BatchedLbfgsRoundsTwin) run it. The decisions are
 // LbfgsStructureRun's (= Lbfgs::minimize) step for step: start, trial, maxRise test, division of c
 // by 10, history reset after maxBacktracks divisions, line-search failure, RMS test and cap; the
-// vector work is potentials/LbfgsTeamTerms.h's (same fma order, same team reductions).
+// vector work is landscape/minimisation/LbfgsTeamTerms.h's (same fma order, same team reductions).
 //
 // One round of a structure: the potential evaluates xt into gt and energy, then
 // lbfgsRoundsAdvance moves the state machine to the next point to evaluate (the start, a trial
@@ -15,7 +15,7 @@
 //
 // The Team is LbfgsTeamTerms.h's, with Owned a view of a vector in storage (q = c): the direction
 // p persists across rounds (a backtrack reuses it), so it lives in global memory, not registers.
-#include "potentials/LbfgsTeamTerms.h"
+#include "landscape/minimisation/LbfgsTeamTerms.h"
 
 namespace landscape {
 

@@ -20,7 +20,7 @@
 // One compact direction (phase kRoundsDirection, always right after an accept, so the newest pair
 // is new; an empty history never comes here, see lbfgsRoundsBeginStep), in five passes whose
 // order within a pass does not matter:
-//   1. pair dots, one team (kCompactPairThreads threads, the team order of potentials/TeamTerms.h)
+//   1. pair dots, one team (kCompactPairThreads threads, the team order of landscape/core/TeamTerms.h)
 //      per pair i over the n components: s_i.g, s_i.y_new, y_i.g, y_i.y_new -> sg, sy, yg and the
 //      new row and column of Y^T Y (and D_new);
 //   2. inverse rows, a row team per pair i: the new column of R^-1 and u_i = (R^-1 a)_i;
@@ -32,9 +32,9 @@
 //      two-loop path's uphill reversal, first step and trial point (lbfgsRoundsFirstScale).
 // A row team's sum (passes 2-4): thread t of kCompactRowThreads adds the terms k = begin + t,
 // begin + t + kCompactRowThreads, ... left to right by fma from 0, then the team order of
-// potentials/TeamTerms.h (teamSumMirror on the host). Against the two-loop recursion the direction
+// landscape/core/TeamTerms.h (teamSumMirror on the host). Against the two-loop recursion the direction
 // differs by round-off.
-#include "potentials/LbfgsRoundsTerms.h"
+#include "landscape/minimisation/LbfgsRoundsTerms.h"
 
 namespace landscape {
 
@@ -107,7 +107,7 @@ LANDSCAPE_HD int lbfgsCompactAge(const LbfgsTeamHistory& h, int slot, int m) {
 }
 
 /// Pass 1 for the pair in history slot `slot`: its four dot products with g and the newest y.
-/// Team: potentials/LbfgsTeamTerms.h's (sumOwned over n in the team order, isLeader()).
+/// Team: landscape/minimisation/LbfgsTeamTerms.h's (sumOwned over n in the team order, isLeader()).
 template <class Team>
 LANDSCAPE_HD void lbfgsCompactPairDots(Team& team, const LbfgsTeamStorage& st,
                                        const LbfgsCompactStorage& cs, int slot,

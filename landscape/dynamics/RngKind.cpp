@@ -1,11 +1,11 @@
-#include "potentials/RngKind.h"
+#include "landscape/dynamics/RngKind.h"
 
 #include <algorithm>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

@@ -17,7 +17,7 @@
 //   sumOwned<R>(f)                      the R sums over c of the thread partials that
 //                                       f(c, q, TeamSum<R>& partial) accumulates, each thread over
 //                                       its components in order, reduced in the team order of
-//                                       potentials/TeamTerms.h;
+//                                       landscape/core/TeamTerms.h;
 //   evaluate(x, g)                      energy at x, gradient into g (both team storage).
 // Element c of every vector is only touched by its owner thread, except inside evaluate(), which
 // starts with a sync() and hands each gradient component back to its owner before it returns;
@@ -30,8 +30,8 @@
 // round-off.
 #include <cmath>
 
-#include "potentials/HostDevice.h"
-#include "potentials/TeamTerms.h"
+#include "landscape/core/HostDevice.h"
+#include "landscape/core/TeamTerms.h"
 
 namespace landscape {
 

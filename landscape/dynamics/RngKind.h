@@ -2,7 +2,7 @@
 // The random-number generators of seed 000 (section II, Appendix A) plus counter-based Philox, by
 // name, with their state sizes (seed 000 Table 1), the lag table of the shared Lagged Fibonacci
 // generator and its groups beyond the table's largest N. Host code, compiled in every build (no
-// CUDA headers); the generator math itself is in potentials/RandomTerms.h, the CPU streams in
+// CUDA headers); the generator math itself is in landscape/dynamics/RandomTerms.h, the CPU streams in
 // landscape/dynamics/RandomStreams.h and the CUDA twin in gpu/RandomStreamsCuda.h. docs/rng.md
 // describes every generator.
 #include <cstddef>

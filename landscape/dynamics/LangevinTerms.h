@@ -4,7 +4,7 @@
 //   x' = x - (dt / xi) dU/dx + sqrt(2 kT dt / xi) g.
 #include <cmath>
 
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 

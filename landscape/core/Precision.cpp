@@ -1,9 +1,9 @@
-#include "potentials/Precision.h"
+#include "landscape/core/Precision.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 

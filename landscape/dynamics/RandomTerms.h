@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 namespace rng {
@@ -237,7 +237,7 @@ LANDSCAPE_HD void philoxBlock(std::uint64_t seed, std::uint64_t stream, std::uin
 
 // ---- Lagged Fibonacci ---------------------------------------------------------------------------
 
-/// Initial content of ring slot `slot` (x_{slot - l}) of group `group` (potentials/RngKind.h,
+/// Initial content of ring slot `slot` (x_{slot - l}) of group `group` (landscape/dynamics/RngKind.h,
 /// LaggedFibonacciLayout) for `seed`: SplitMix64 words of (seed, 0x4c46 + group 2^32), so group 0
 /// is the one-group generator and every group an independent sequence. Slot 0 is made odd, since
 /// the maximal period needs an odd word among the l initial ones.

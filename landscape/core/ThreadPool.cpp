@@ -1,4 +1,4 @@
-#include "potentials/ThreadPool.h"
+#include "landscape/core/ThreadPool.h"
 
 #include <stdexcept>
 #include <string>

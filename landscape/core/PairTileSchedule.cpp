@@ -1,4 +1,4 @@
-#include "potentials/PairTileSchedule.h"
+#include "landscape/core/PairTileSchedule.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -7,7 +7,7 @@
 // left to right starting from 0.0; each warp then combines its 32 partials by the xor butterfly
 // v += shfl_xor(v, o) for o = 16, 8, 4, 2, 1 (every lane ends with the same bits because IEEE
 // addition commutes); finally the warp totals are added left to right, warp 0 first.
-#include "potentials/HostDevice.h"
+#include "landscape/core/HostDevice.h"
 
 namespace landscape {
 

@@ -1,4 +1,4 @@
-#include "potentials/InputChecks.h"
+#include "landscape/core/InputChecks.h"
 
 #include <unistd.h>
 
