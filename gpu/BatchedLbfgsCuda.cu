@@ -63,9 +63,9 @@ struct BatchedLbfgsCuda::DeviceState {
   void reserve(std::size_t batch) {
     if (x.size() >= batch * 3 * atoms) return;
     x = DeviceBuffer<double>();  // free before allocating the larger pair
-    outcomes = DeviceBuffer<LbfgsTeamOutcome>();
+    outcomes = DeviceBuffer<LbfgsResult>();
     x = DeviceBuffer<double>(batch * 3 * atoms);
-    outcomes = DeviceBuffer<LbfgsTeamOutcome>(batch);
+    outcomes = DeviceBuffer<LbfgsResult>(batch);
   }
 
   std::size_t atoms;
@@ -74,7 +74,7 @@ struct BatchedLbfgsCuda::DeviceState {
   DeviceBuffer<PairSlot> slots;
   DeviceBuffer<unsigned int> queue;
   DeviceBuffer<double> x;
-  DeviceBuffer<LbfgsTeamOutcome> outcomes;
+  DeviceBuffer<LbfgsResult> outcomes;
   BatchedLbfgsArgs args;
   int resident = 0;
 };
@@ -104,14 +104,14 @@ BatchMemory BatchedLbfgsCuda::memory() const {
   std::size_t freeBytes = 0, totalBytes = 0;
   LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
   BatchMemory memory;
-  memory.bytesPerStructure = sizeof(double) * dimension() + sizeof(LbfgsTeamOutcome);
+  memory.bytesPerStructure = sizeof(double) * dimension() + sizeof(LbfgsResult);
   memory.fixedBytes = kDeviceHeadroomBytes;
   memory.availableBytes = freeBytes + m_state->x.bytes() + m_state->outcomes.bytes();
   memory.where = "device memory";
   return memory;
 }
 
-void BatchedLbfgsCuda::minimiseDevice(std::size_t batch, double* d_x, LbfgsTeamOutcome* d_outcomes,
+void BatchedLbfgsCuda::minimiseDevice(std::size_t batch, double* d_x, LbfgsResult* d_outcomes,
                                       DeviceStream stream) {
   if (batch == 0) return;
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
@@ -124,7 +124,7 @@ void BatchedLbfgsCuda::minimiseDevice(std::size_t batch, double* d_x, LbfgsTeamO
   launchBatchedLbfgs(args, blocks, s);
 }
 
-void BatchedLbfgsCuda::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+void BatchedLbfgsCuda::minimise(std::size_t batch, double* x, LbfgsResult* results) {
   requireBatchFits(batch, memory());
   if (batch == 0) return;
   DeviceState& st = *m_state;
@@ -132,10 +132,10 @@ void BatchedLbfgsCuda::minimise(std::size_t batch, double* x, BatchedLbfgsResult
   st.reserve(batch);
   st.x.copyFromHost(x, batch * n);
   minimiseDevice(batch, st.x.data(), st.outcomes.data(), nullptr);
-  std::vector<LbfgsTeamOutcome> outcomes(batch);
+  std::vector<LbfgsResult> outcomes(batch);
   st.outcomes.copyToHost(outcomes.data(), batch);  // synchronous: waits, reports kernel errors
   st.x.copyToHost(x, batch * n);
-  for (std::size_t b = 0; b < batch; ++b) results[b] = batchedResult(outcomes[b]);
+  std::copy(outcomes.begin(), outcomes.end(), results);
 }
 
 }  // namespace landscape

@@ -33,11 +33,11 @@ class BatchedLbfgsCuda : public BatchedMinimiser {
   /// Device memory: 8 n + 32 bytes per structure; available = free device memory plus the batch
   /// buffers this object already holds, less kDeviceHeadroomBytes.
   BatchMemory memory() const override;
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override;
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
   /// Device entry point: d_x ([batch x n], device) minimised in place, d_outcomes[batch] written;
   /// enqueued on `stream` (a cudaStream_t) without synchronising.
-  void minimiseDevice(std::size_t batch, double* d_x, LbfgsTeamOutcome* d_outcomes,
+  void minimiseDevice(std::size_t batch, double* d_x, LbfgsResult* d_outcomes,
                       DeviceStream stream);
 
   /// Warps per structure and pair tile width in use.

@@ -51,7 +51,7 @@ __global__ void LANDSCAPE_BATCHED_BOUNDS batchedLbfgsKernel(BatchedLbfgsArgs arg
     LbfgsTeamStorage st = lbfgsTeamLayout(shared, n, m);
     double* xb = args.d_x + static_cast<std::size_t>(b) * n;
     team.forEach([&](int c) { st.x[c] = xb[c]; });
-    const LbfgsTeamOutcome outcome = lbfgsTeamMinimise(team, st, args.settings);
+    const LbfgsResult outcome = lbfgsTeamMinimise(team, st, args.settings);
     team.forEach([&](int c) { xb[c] = st.x[c]; });  // own components: no barrier needed
     if (team.isLeader()) args.d_outcomes[b] = outcome;
   }

@@ -21,7 +21,7 @@ namespace landscape {
 
 struct BatchedLbfgsArgs {
   double* d_x = nullptr;                   ///< [batch x n] starts in, minima out (sigma)
-  LbfgsTeamOutcome* d_outcomes = nullptr;  ///< [batch], overwritten
+  LbfgsResult* d_outcomes = nullptr;  ///< [batch], overwritten
   unsigned int* d_queue = nullptr;         ///< next structure; must be 0 at launch
   TeamPairSchedule schedule;               ///< device slots, built for warps x 32 threads
   LbfgsTeamSettings settings;              ///< n = 3 x schedule.atoms

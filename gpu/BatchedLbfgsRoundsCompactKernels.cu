@@ -44,10 +44,9 @@ __device__ LbfgsCompactStorage compactStorage(const BatchedRoundsArgs& a, std::s
                             n, m);
 }
 
-// The history scalars of slot r (fields read one by one: the trial kernel writes other fields).
-__device__ LbfgsTeamHistory compactHistory(const BatchedRoundsArgs& a, std::size_t r) {
-  const LbfgsRoundsState& s = a.slots.state[r];
-  return {s.oldest, s.length, s.gamma};
+// The history order of slot r.
+__device__ LbfgsHistory compactHistory(const BatchedRoundsArgs& a, std::size_t r) {
+  return a.slots.state[r].history;
 }
 
 // Pass 1: block (r, slot) = blockIdx.x; the block's team order over n is the twin's
@@ -58,8 +57,8 @@ __global__ void __launch_bounds__(kCompactPairThreads) compactPairDotsKernel(Bat
   const std::size_t r = blockIdx.x / static_cast<unsigned int>(m);
   const int slot = static_cast<int>(blockIdx.x % static_cast<unsigned int>(m));
   if (!a.pending[r]) return;  // block-uniform
-  const LbfgsTeamHistory h = compactHistory(a, r);
-  if (lbfgsCompactAge(h, slot, m) >= h.length) return;
+  const LbfgsHistory h = compactHistory(a, r);
+  if (h.age(slot, m) >= h.length) return;
   RoundsRowTeam team(n, scratch);
   lbfgsCompactPairDots(team, roundsSlotStorage(a.slots, r, n, m), compactStorage(a, r), slot, h,
                        a.settings);
@@ -73,8 +72,8 @@ __global__ void __launch_bounds__(kCompactRowThreads) compactRowsKernel(BatchedR
   const std::size_t r = blockIdx.x / static_cast<unsigned int>(m);
   const int row = static_cast<int>(blockIdx.x % static_cast<unsigned int>(m));
   if (!a.pending[r]) return;  // block-uniform
-  const LbfgsTeamHistory h = compactHistory(a, r);
-  if (lbfgsCompactAge(h, row, m) >= h.length) return;
+  const LbfgsHistory h = compactHistory(a, r);
+  if (h.age(row, m) >= h.length) return;
   const LbfgsCompactStorage cs = compactStorage(a, r);
   CompactRows rows(scratch);
   if (Pass == 2) lbfgsCompactInverseRow(rows, cs, row, h, m);
@@ -91,7 +90,7 @@ __global__ void __launch_bounds__(kCompactComponentThreads)
   const int chunk = static_cast<int>(blockIdx.x % chunks);
   const int c = static_cast<int>(blockIdx.y) * kCompactComponentThreads + threadIdx.x;
   if (c >= n || !a.pending[r]) return;
-  const LbfgsTeamHistory h = compactHistory(a, r);
+  const LbfgsHistory h = compactHistory(a, r);
   if (chunk * kCompactPairsPerChunk >= h.length) return;
   const LbfgsCompactStorage cs = compactStorage(a, r);
   cs.parts[static_cast<std::size_t>(chunk) * n + c] =
@@ -105,7 +104,7 @@ __global__ void __launch_bounds__(kCompactComponentThreads)
   const int n = a.settings.n, m = a.settings.m;
   const std::size_t r = blockIdx.x;
   if (!a.pending[r]) return;  // block-uniform
-  const LbfgsTeamHistory h = compactHistory(a, r);
+  const LbfgsHistory h = compactHistory(a, r);
   const LbfgsTeamStorage st = roundsSlotStorage(a.slots, r, n, m);
   const LbfgsCompactStorage cs = compactStorage(a, r);
   const int c = static_cast<int>(blockIdx.y) * kCompactComponentThreads + threadIdx.x;
@@ -132,13 +131,13 @@ __global__ void __launch_bounds__(kCompactComponentThreads)
   if (!a.pending[r]) return;
   const LbfgsCompactStorage cs = compactStorage(a, r);
   const LbfgsTeamDirection d = lbfgsCompactTotals(cs, n);
-  const double scale = lbfgsRoundsFirstScale(d, a.settings);
+  const LbfgsStepState decision = lbfgsCompactDecision(d, a.settings);
   const int c = static_cast<int>(blockIdx.y) * kCompactComponentThreads + threadIdx.x;
   if (c < n)
     lbfgsCompactTrialComponent(roundsSlotStorage(a.slots, r, n, m),
-                               a.slots.p + r * static_cast<std::size_t>(n), c, d, scale);
+                               a.slots.p + r * static_cast<std::size_t>(n), c, decision);
   if (blockIdx.y == 0 && threadIdx.x == 0) {
-    lbfgsCompactStartTrial(a.slots.state[r], scale);
+    lbfgsCompactStartTrial(a.slots.state[r], d, a.settings);
     a.slots.active[r] = 1;
   }
 }

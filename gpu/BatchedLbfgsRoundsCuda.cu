@@ -189,7 +189,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   DeviceBuffer<BatchedRoundsJob> job;
   BatchedRoundsJob hostJob{};  // source of the asynchronous copy into `job`
   DeviceBuffer<double> ioX;    // staging of the host entry point
-  DeviceBuffer<LbfgsTeamOutcome> ioOutcomes;
+  DeviceBuffer<LbfgsResult> ioOutcomes;
   cudaGraphExec_t exec = nullptr;
   bool graphFailed = false;
   BatchedRoundsStats stats;
@@ -233,7 +233,7 @@ BatchMemory BatchedLbfgsRoundsCuda::memory() const {
 }
 
 void BatchedLbfgsRoundsCuda::minimiseDevice(std::size_t batch, double* d_x,
-                                            LbfgsTeamOutcome* d_outcomes, DeviceStream stream) {
+                                            LbfgsResult* d_outcomes, DeviceStream stream) {
   if (batch == 0) return;
   if (!d_x || !d_outcomes)
     throw std::invalid_argument("batched L-BFGS rounds on cuda: d_x and d_outcomes must be set");
@@ -273,23 +273,23 @@ void BatchedLbfgsRoundsCuda::minimiseDevice(std::size_t batch, double* d_x,
   LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(st.stream));
 }
 
-void BatchedLbfgsRoundsCuda::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+void BatchedLbfgsRoundsCuda::minimise(std::size_t batch, double* x, LbfgsResult* results) {
   requireBatchFits(batch, memory());
   if (batch == 0) return;
   DeviceState& st = *m_state;
   const std::size_t n = st.n;
   if (st.ioOutcomes.size() < batch) {
     st.ioX = DeviceBuffer<double>();
-    st.ioOutcomes = DeviceBuffer<LbfgsTeamOutcome>();
+    st.ioOutcomes = DeviceBuffer<LbfgsResult>();
     st.ioX = DeviceBuffer<double>(batch * n);
-    st.ioOutcomes = DeviceBuffer<LbfgsTeamOutcome>(batch);
+    st.ioOutcomes = DeviceBuffer<LbfgsResult>(batch);
   }
   st.ioX.copyFromHost(x, batch * n);
   minimiseDevice(batch, st.ioX.data(), st.ioOutcomes.data(), nullptr);
-  std::vector<LbfgsTeamOutcome> outcomes(batch);
+  std::vector<LbfgsResult> outcomes(batch);
   st.ioOutcomes.copyToHost(outcomes.data(), batch);
   st.ioX.copyToHost(x, batch * n);
-  for (std::size_t b = 0; b < batch; ++b) results[b] = batchedResult(outcomes[b]);
+  std::copy(outcomes.begin(), outcomes.end(), results);
 }
 
 }  // namespace landscape

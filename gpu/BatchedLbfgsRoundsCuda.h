@@ -49,12 +49,12 @@ class BatchedLbfgsRoundsCuda : public BatchedMinimiser {
   /// memory plus the buffers this object holds, less kDeviceHeadroomBytes. The potential's own
   /// buffers are not counted.
   BatchMemory memory() const override;
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override;
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
   /// Device entry point: d_x ([batch x n], device) minimised in place, d_outcomes[batch] written.
   /// Work runs on this object's stream after the work already enqueued on `stream` (a
   /// cudaStream_t); returns when it has finished (the host polls).
-  void minimiseDevice(std::size_t batch, double* d_x, LbfgsTeamOutcome* d_outcomes,
+  void minimiseDevice(std::size_t batch, double* d_x, LbfgsResult* d_outcomes,
                       DeviceStream stream);
 
   /// Threads per structure (the block size and the reduction order).

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(32 * kMaxWarps) roundsAdvanceKernel(BatchedRou
     lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings, a.pending != nullptr);
   const BatchedRoundsJob job = *a.d_job;
   if (s.phase == kRoundsFinished) {
-    if (team.isLeader()) job.outcomes[s.structure] = lbfgsRoundsOutcome(s);
+    if (team.isLeader()) job.outcomes[s.structure] = lbfgsStepResult(s.step);
     double* out = job.x + static_cast<std::size_t>(s.structure) * n;
     team.forOwned([&](int c, int) { out[c] = st.x[c]; });  // own components, then reloaded
     s.phase = kRoundsEmpty;
@@ -78,7 +78,7 @@ __global__ void roundsStopKernel(BatchedRoundsArgs a) {
   for (int c = threadIdx.x; c < n; c += blockDim.x) out[c] = x[c];
   __syncthreads();
   if (threadIdx.x == 0) {
-    job.outcomes[s.structure] = lbfgsRoundsOutcome(s);
+    job.outcomes[s.structure] = lbfgsStepResult(s.step);
     s.phase = kRoundsIdle;
     a.slots.state[r] = s;
     a.slots.active[r] = 0;
@@ -90,7 +90,7 @@ __global__ void roundsStopWaitingKernel(const BatchedRoundsJob* d_job, std::size
   const double nan = __longlong_as_double(0x7ff8000000000000LL);
   for (std::size_t b = from + blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
        b < job.batch; b += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    job.outcomes[b] = {nan, nan, 0, 0, kLbfgsRoundsStopped};
+    job.outcomes[b] = lbfgsStoppedResult(nan);
 }
 
 void checkArgs(const BatchedRoundsArgs& a) {

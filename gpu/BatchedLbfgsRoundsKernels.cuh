@@ -37,7 +37,7 @@ struct BatchedRoundsSlots {
 /// depend on it.
 struct BatchedRoundsJob {
   double* x;                   ///< [batch x n] starts in, minima out
-  LbfgsTeamOutcome* outcomes;  ///< [batch]
+  LbfgsResult* outcomes;  ///< [batch]
   unsigned long long batch;    ///< structures (at most INT_MAX)
 };
 

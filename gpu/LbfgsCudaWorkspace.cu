@@ -11,6 +11,7 @@
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/LbfgsKernels.cuh"
+#include "landscape/minimisation/LbfgsHistory.h"
 
 namespace landscape {
 
@@ -92,7 +93,8 @@ struct LbfgsCudaWorkspace::DeviceState {
   DeviceBuffer<double> dots, dotScratch;
   DeviceBuffer<double> sqrtW, invSqrtW;  // diagonal metric (n each) or empty
   std::vector<double> hostX, hostG;      // staging for host-only potentials
-  int length = 0, oldest = 0, newSlot = -1;
+  LbfgsHistory order;  // the cyclic order of the pairs in S and Y (gamma lives on the device)
+  int newSlot = -1;
   double gradientNorm2 = 0.0;
 };
 
@@ -169,7 +171,7 @@ void LbfgsCudaWorkspace::useDiagonalMetric(bool on) {
 
 DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
   DeviceState& s = *m_state;
-  const int L = s.length;
+  const int L = s.order.length;
   // W's first column: g, or g / sqrt(w) with a diagonal metric (the direction is computed in the
   // scaled coordinates and mapped back below).
   const double* gu = s.W.data();
@@ -198,7 +200,7 @@ DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
     args.gamma = s.gamma.data();
     args.m = m;
     args.length = L;
-    args.oldest = s.oldest;
+    args.oldest = s.order.oldest;
     args.newSlot = s.newSlot;
     launchCompactUpdate(args, nullptr);
     s.newSlot = -1;
@@ -206,7 +208,7 @@ DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
     // histories, cuBLAS triangular solves for long ones).
     if (L <= kSmallSolveMaxLength) {
       launchCompactSmallSolve(s.p1s.data(), s.us.data(), s.R.data(), s.YY.data(), s.D.data(),
-                              s.a.data(), s.b.data(), s.gamma.data(), m, L, s.oldest, nullptr);
+                              s.a.data(), s.b.data(), s.gamma.data(), m, L, s.order.oldest, nullptr);
     } else {
       LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(s.u.data(), s.a.data(), L * sizeof(double),
                                            cudaMemcpyDeviceToDevice, nullptr));
@@ -219,7 +221,7 @@ DirectionSummary LbfgsCudaWorkspace::computeDirection(double initialGuess) {
       LANDSCAPE_CUBLAS_CHECK(cublasDtrsv(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
                                          CUBLAS_DIAG_NON_UNIT, L, s.R.data(), m, s.v.data(), 1));
       launchCompactScatter(s.p1s.data(), s.us.data(), s.v.data(), s.u.data(), s.gamma.data(), m,
-                           L, s.oldest, nullptr);
+                           L, s.order.oldest, nullptr);
     }
     // p = -(gamma g + S p1 - gamma Y u) = -gamma g + S (-p1) + Y (gamma u): one more pass, fused
     // for short histories; cuBLAS GEMVs (measured at 1.07x the two-pass byte floor) for long ones.
@@ -251,14 +253,7 @@ double LbfgsCudaWorkspace::evaluateTrial(double c) {
 
 double LbfgsCudaWorkspace::acceptTrial() {
   DeviceState& s = *m_state;
-  int slot;
-  if (s.length < s.m) {
-    slot = (s.oldest + s.length) % s.m;
-    ++s.length;
-  } else {
-    slot = s.oldest;
-    s.oldest = (s.oldest + 1) % s.m;
-  }
+  const int slot = s.order.push(s.m);
   const std::size_t offset = static_cast<std::size_t>(slot) * s.n;
   launchNewPair(s.S.data() + offset, s.Y.data() + offset, s.W.data(), s.xt.data(), s.x.data(),
                 s.gt.data(), s.g.data(), s.sqrtW.empty() ? nullptr : s.sqrtW.data(),
@@ -271,11 +266,10 @@ double LbfgsCudaWorkspace::acceptTrial() {
 }
 
 void LbfgsCudaWorkspace::clearHistory() {
-  m_state->length = 0;
-  m_state->oldest = 0;
+  m_state->order.clear();
   m_state->newSlot = -1;
 }
 
-int LbfgsCudaWorkspace::historyLength() const { return m_state->length; }
+int LbfgsCudaWorkspace::historyLength() const { return m_state->order.length; }
 
 }  // namespace landscape

@@ -2,6 +2,7 @@
 
 #include "gpu/CudaCheck.h"
 #include "gpu/LbfgsKernels.cuh"
+#include "landscape/minimisation/LbfgsHistory.h"
 
 namespace landscape {
 
@@ -96,7 +97,11 @@ __global__ void twoDotsFinalKernel(double* result, const double* partial, int bl
   }
 }
 
-__device__ int slotOf(int k, int oldest, int m) { return (oldest + k) % m; }
+__device__ int slotOf(int k, int oldest, int m) {
+  LbfgsHistory order;
+  order.oldest = oldest;
+  return order.slot(k, m);
+}
 
 // One block: the new pair's row and column of the slot matrices (s_i.y_new, s_new.y_j, y_i.y_new).
 __global__ void updateSlotsKernel(CompactUpdateArgs a) {

@@ -33,7 +33,7 @@ nb::tuple batchedEnergyGradient(BatchedPotential& p, HostIn x) {
 nb::tuple batchedMinimise(BatchedMinimiser& minimiser, HostIn x) {
   const std::size_t n = minimiser.dimension(), batch = batchOf(x, n, "minimise");
   std::vector<double> coordinates(x.data(), x.data() + x.size());
-  std::vector<BatchedLbfgsResult> results(batch);
+  std::vector<LbfgsResult> results(batch);
   minimiser.minimise(batch, coordinates.data(), results.data());
   std::vector<double> energy(batch), rms(batch), iterations(batch), calls(batch);
   nb::list status;

@@ -12,7 +12,7 @@ namespace landscape {
 namespace {
 
 // One structure on the wire: its result's fields, then its n coordinates.
-void put(ByteWriter& out, const BatchedLbfgsResult& r, const double* x, std::size_t n) {
+void put(ByteWriter& out, const LbfgsResult& r, const double* x, std::size_t n) {
   out.put(r.energy);
   out.put(r.rmsGradient);
   out.put(static_cast<std::int64_t>(r.functionCalls));
@@ -25,10 +25,10 @@ std::size_t wireSize(std::size_t n) {
   return 2 * sizeof(double) + sizeof(std::int64_t) + 2 * sizeof(std::int32_t) + n * sizeof(double);
 }
 
-void get(ByteReader& in, BatchedLbfgsResult& r, double* x, std::size_t n) {
+void get(ByteReader& in, LbfgsResult& r, double* x, std::size_t n) {
   r.energy = in.get<double>();
   r.rmsGradient = in.get<double>();
-  r.functionCalls = static_cast<long>(in.get<std::int64_t>());
+  r.functionCalls = in.get<std::int64_t>();
   r.iterations = in.get<std::int32_t>();
   r.status = static_cast<LbfgsStatus>(in.get<std::int32_t>());
   in.getArray(x, n);
@@ -70,7 +70,7 @@ std::string DistributedMinimiser::name() const {
   return m_local->name() + " on each of " + std::to_string(m_ranks.size()) + " ranks";
 }
 
-void DistributedMinimiser::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+void DistributedMinimiser::minimise(std::size_t batch, double* x, LbfgsResult* results) {
   const std::size_t n = dimension();
   const BatchSlice mine = batchSlice(batch, m_ranks.rank(), m_ranks.size());
   const std::uint64_t before = fingerprint(x, batch * n);

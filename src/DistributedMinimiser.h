@@ -39,7 +39,7 @@ class DistributedMinimiser : public BatchedMinimiser {
   /// The local minimiser's memory (a rank holds the whole batch's coordinates, but quenches
   /// only its slice: the local figure is the conservative one).
   BatchMemory memory() const override { return m_local->memory(); }
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override;
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
  private:
   std::unique_ptr<BatchedMinimiser> m_local;

@@ -35,7 +35,7 @@ class SharingMinimiser : public BatchedMinimiser {
   std::size_t dimension() const override { return m_minimiser->dimension(); }
   const LbfgsParams& params() const override { return m_minimiser->params(); }
   BatchMemory memory() const override { return m_minimiser->memory(); }
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override {
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override {
     m_minimiser->minimise(batch, x, results);
   }
 

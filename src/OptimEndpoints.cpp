@@ -143,7 +143,7 @@ std::array<int, 2> minimiseEndpointsTogether(OptimEndpoints& e, BatchedMinimiser
   const std::size_t n = e.start.x.size();
   std::vector<double> x(e.start.x);
   x.insert(x.end(), e.finish.x.begin(), e.finish.x.end());
-  std::array<BatchedLbfgsResult, 2> r;
+  std::array<LbfgsResult, 2> r;
   together.minimise(2, x.data(), r.data());
   e.start.x.assign(x.begin(), x.begin() + n);
   e.finish.x.assign(x.begin() + n, x.end());

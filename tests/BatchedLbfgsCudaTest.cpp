@@ -30,11 +30,11 @@ using namespace batchtest;
 
 struct BatchRun {
   std::vector<double> x;
-  std::vector<BatchedLbfgsResult> results;
+  std::vector<LbfgsResult> results;
 };
 
 BatchRun runBatch(BatchedMinimiser& minimiser, const std::vector<double>& x0) {
-  BatchRun out{x0, std::vector<BatchedLbfgsResult>(x0.size() / minimiser.dimension())};
+  BatchRun out{x0, std::vector<LbfgsResult>(x0.size() / minimiser.dimension())};
   minimiser.minimise(out.results.size(), out.x.data(), out.results.data());
   return out;
 }
@@ -112,7 +112,7 @@ TEST(BatchedLbfgsCuda, SameBitsRunToRunAndWhateverTheRestOfTheBatch) {
   // A structure alone is the structure in the batch.
   for (std::size_t s : {std::size_t{kCloseOverlap}, victim + 1}) {
     std::vector<double> alone(x0.begin() + s * n, x0.begin() + (s + 1) * n);
-    BatchedLbfgsResult r;
+    LbfgsResult r;
     gpu.minimise(1, alone.data(), &r);
     expectSameResult(r, first.results[s], "alone");
     EXPECT_TRUE(sameBits(alone.data(), &first.x[s * n], n));

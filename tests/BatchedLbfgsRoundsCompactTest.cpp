@@ -99,35 +99,34 @@ TEST(BatchedLbfgsRoundsCompact, DirectionIsTheTwoLoopRecursionsThroughWrapAndRes
   ViewTeam team(n, 32);
   int compared = 0;
   for (int step = 0; step < 14; ++step) {
-    if (step == 9) state.oldest = state.length = 0;  // the reset: slots keep stale pairs
+    if (step == 9) state.history.clear();  // the reset: slots keep stale pairs
     for (int c = 0; c < n; ++c) xt[c] = x[c] + 0.3 * random.symmetric();
     gradient(xt.data(), gt.data());
-    lbfgsRoundsAccept(team, st, state, set);  // s, y into the ring; x = xt, g = gt
+    lbfgsRoundsAccept(team, st, state.history, set);  // s, y into the ring; x = xt, g = gt
     // Reference first: the two-loop recursion, reversal and first step on a copy of the state.
     LbfgsRoundsState reference = state;
     ViewTeam::Owned view{p2.data()};
-    const LbfgsTeamHistory h{state.oldest, state.length, state.gamma};
-    const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, view, h, set);
+    const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, view, state.history, set);
     if (d.directionDotGradient > 0.0)
       for (double& v : p2) v = -v;
-    reference.scale = lbfgsRoundsFirstScale(d, set);
+    lbfgsStepDirection(reference.step, d.directionDotGradient, d.directionNorm, set.limits());
     state.phase = kRoundsDirection;
     batchedRoundsCompactDirection(st, cs, p.data(), state, set);
     EXPECT_EQ(state.phase, kRoundsTrial);
-    EXPECT_EQ(state.attempt, 0);
-    EXPECT_NEAR(state.scale, reference.scale, 1e-12 * reference.scale) << "step " << step;
+    EXPECT_EQ(state.step.attempt, 0);
+    EXPECT_NEAR(state.step.scale, reference.step.scale, 1e-12 * reference.step.scale) << "step " << step;
     double worst = 0.0;
     for (int c = 0; c < n; ++c) {
       worst = std::max(worst, std::abs(p[c] - p2[c]));
-      ASSERT_EQ(xt[c], std::fma(state.scale, p[c], x[c]));
+      ASSERT_EQ(xt[c], std::fma(state.step.scale, p[c], x[c]));
     }
-    EXPECT_LE(worst, 1e-12 * maxAbs(p2)) << "step " << step << ", history " << state.length;
+    EXPECT_LE(worst, 1e-12 * maxAbs(p2)) << "step " << step << ", history " << state.history.length;
     ++compared;
     std::printf("[ compact vs two-loop ] step %d, history %d (oldest slot %d): |dp| %.2e of %.2e\n",
-                step, state.length, state.oldest, worst, maxAbs(p2));
+                step, state.history.length, state.history.oldest, worst, maxAbs(p2));
   }
   EXPECT_EQ(compared, 14);
-  EXPECT_EQ(state.length, 5);  // 5 pairs after the reset
+  EXPECT_EQ(state.history.length, 5);  // 5 pairs after the reset
 }
 
 // The first iteration (empty history) takes the two-loop path p = -H0 g in both engines, so with
@@ -256,7 +255,7 @@ TEST(BatchedLbfgsRoundsCompact, SameBitsWhateverTheSlotsAndThreads) {
                       std::to_string(resident) + " slots, " + std::to_string(threads) + " threads");
     }
   std::vector<double> alone(x0.begin() + kRandom * n, x0.begin() + (kRandom + 1) * n);
-  BatchedLbfgsResult r;
+  LbfgsResult r;
   all.minimise(1, alone.data(), &r);
   expectSameResult(r, base.results[kRandom], "alone");
   EXPECT_TRUE(sameBits(alone.data(), &base.x[kRandom * n], n));

@@ -98,7 +98,7 @@ TEST(BatchedLbfgsRoundsCuda, SameBitsForEveryPollIntervalResidentBatchAndGraph) 
   }
   for (std::size_t s : {std::size_t{kCloseOverlap}, victim + 1}) {
     std::vector<double> alone(x0.begin() + s * n, x0.begin() + (s + 1) * n);
-    BatchedLbfgsResult r;
+    LbfgsResult r;
     reference.minimise(1, alone.data(), &r);
     expectSameResult(r, base.results[s], "alone");
     EXPECT_TRUE(sameBits(alone.data(), &base.x[s * n], n));

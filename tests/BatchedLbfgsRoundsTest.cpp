@@ -115,7 +115,7 @@ TEST(BatchedLbfgsRoundsTwin, SameBitsWhateverTheSlotsTheThreadsAndTheRestOfTheBa
     EXPECT_TRUE(sameBits(&base.x[s * n], &changed.x[s * n], n)) << s;
   }
   std::vector<double> alone(x0.begin() + kCloseOverlap * n, x0.begin() + (kCloseOverlap + 1) * n);
-  BatchedLbfgsResult r;
+  LbfgsResult r;
   all.minimise(1, alone.data(), &r);
   expectSameResult(r, base.results[kCloseOverlap], "alone");
   EXPECT_TRUE(sameBits(alone.data(), &base.x[kCloseOverlap * n], n));
@@ -211,7 +211,7 @@ TEST(BatchedLbfgsRoundsTwin, StopRequestEndsTheUnfinishedStructures) {
   ASSERT_TRUE(stayed);
   int stoppedCount = 0, neverStarted = 0;
   for (std::size_t s = 0; s < stopped.results.size(); ++s) {
-    const BatchedLbfgsResult& r = stopped.results[s];
+    const LbfgsResult& r = stopped.results[s];
     if (r.status != LbfgsStatus::Stopped) {
       expectSameResult(r, reference.results[s], "structure " + std::to_string(s));
       EXPECT_TRUE(sameBits(&stopped.x[s * n], &reference.x[s * n], n));

@@ -25,26 +25,26 @@ using namespace batchtest;
 
 struct Reference {
   std::vector<double> x;
-  std::vector<BatchedLbfgsResult> results;
+  std::vector<LbfgsResult> results;
 };
 
 // Today's Lbfgs on the CPU, one structure at a time.
 Reference singleStructureRuns(std::size_t atoms, const std::vector<double>& x0,
                               const LbfgsParams& params) {
   const std::size_t n = 3 * atoms, batch = x0.size() / n;
-  Reference ref{x0, std::vector<BatchedLbfgsResult>(batch)};
+  Reference ref{x0, std::vector<LbfgsResult>(batch)};
   LennardJones lj(atoms);
   for (std::size_t b = 0; b < batch; ++b) {
     std::vector<double> x(x0.begin() + b * n, x0.begin() + (b + 1) * n);
     const LbfgsResult r = Lbfgs(params).minimize(lj, x);
     std::copy(x.begin(), x.end(), ref.x.begin() + b * n);
-    ref.results[b] = {r.energy, r.rmsGradient, r.functionCalls, r.iterations, r.status};
+    ref.results[b] = r;
   }
   return ref;
 }
 
 Reference batchedRun(BatchedMinimiser& minimiser, const std::vector<double>& x0) {
-  Reference out{x0, std::vector<BatchedLbfgsResult>(x0.size() / minimiser.dimension())};
+  Reference out{x0, std::vector<LbfgsResult>(x0.size() / minimiser.dimension())};
   minimiser.minimise(out.results.size(), out.x.data(), out.results.data());
   return out;
 }
@@ -125,7 +125,7 @@ TEST(BatchedLbfgs, StopRequestEndsTheUnfinishedStructuresBetweenRounds) {
   ASSERT_TRUE(stayed);
   int stoppedCount = 0;
   for (std::size_t s = 0; s < stopped.results.size(); ++s) {
-    const BatchedLbfgsResult& r = stopped.results[s];
+    const LbfgsResult& r = stopped.results[s];
     const std::string where = "structure " + std::to_string(s);
     if (r.status != LbfgsStatus::Stopped) {  // finished within 12 rounds: untouched
       expectSameResult(r, full.results[s], where);
@@ -210,7 +210,7 @@ TEST(BatchedLbfgsTwin, PerturbingOneStructureLeavesTheOthersBitForBit) {
   }
   // A structure alone is the structure in the batch.
   std::vector<double> alone(x0.begin() + kCloseOverlap * n, x0.begin() + (kCloseOverlap + 1) * n);
-  BatchedLbfgsResult r;
+  LbfgsResult r;
   twin.minimise(1, alone.data(), &r);
   expectSameResult(r, base.results[kCloseOverlap], "alone");
   EXPECT_TRUE(sameBits(alone.data(), &base.x[kCloseOverlap * n], n));

@@ -196,7 +196,7 @@ TEST(BatchedPotentialFactory, SopRoundsTwinOnTheCpuReachesMinima) {
   options.threads = 2;
   auto minimiser =
       makeBatchedMinimiserOver(*potential, params, BatchedBackend::CpuRoundsTwin, options);
-  std::vector<BatchedLbfgsResult> results(batch);
+  std::vector<LbfgsResult> results(batch);
   minimiser->minimise(batch, x.data(), results.data());
   Sop reference(*topology);
   const std::size_t n = reference.dimension();
@@ -488,7 +488,7 @@ TEST(BatchedSopCuda, RoundsEngineEqualsItsTwinAndReachesCpuMinima) {
     options.rounds.residentStructures = resident;
     auto minimiser = makeBatchedMinimiserOver(potential, params, backend, options);
     std::vector<double> x = x0;
-    std::vector<BatchedLbfgsResult> results(batch);
+    std::vector<LbfgsResult> results(batch);
     minimiser->minimise(batch, x.data(), results.data());
     return std::make_pair(x, results);
   };

@@ -86,7 +86,7 @@ inline bool sameBits(const double* a, const double* b, std::size_t n) {
 }
 
 /// Every field of two results, energies and RMS bit for bit.
-inline void expectSameResult(const BatchedLbfgsResult& a, const BatchedLbfgsResult& b,
+inline void expectSameResult(const LbfgsResult& a, const LbfgsResult& b,
                              const std::string& where) {
   EXPECT_TRUE(sameBits(a.energy, b.energy))
       << where << ": energy " << a.energy << " vs " << b.energy;
@@ -100,12 +100,12 @@ inline void expectSameResult(const BatchedLbfgsResult& a, const BatchedLbfgsResu
 /// Minima and results of one batched minimisation.
 struct MinimisedBatch {
   std::vector<double> x;
-  std::vector<BatchedLbfgsResult> results;
+  std::vector<LbfgsResult> results;
 };
 
 /// Minimises copies of the starts x0 ([B x n]) as one batch.
 inline MinimisedBatch minimiseBatch(BatchedMinimiser& minimiser, const std::vector<double>& x0) {
-  MinimisedBatch out{x0, std::vector<BatchedLbfgsResult>(x0.size() / minimiser.dimension())};
+  MinimisedBatch out{x0, std::vector<LbfgsResult>(x0.size() / minimiser.dimension())};
   minimiser.minimise(out.results.size(), out.x.data(), out.results.data());
   return out;
 }
@@ -125,13 +125,13 @@ inline void expectSameBatch(const MinimisedBatch& a, const MinimisedBatch& b, st
 inline MinimisedBatch lbfgsOneByOne(std::size_t atoms, const std::vector<double>& x0,
                                     const LbfgsParams& params) {
   const std::size_t n = 3 * atoms, batch = x0.size() / n;
-  MinimisedBatch ref{x0, std::vector<BatchedLbfgsResult>(batch)};
+  MinimisedBatch ref{x0, std::vector<LbfgsResult>(batch)};
   LennardJones lj(atoms);
   for (std::size_t b = 0; b < batch; ++b) {
     std::vector<double> x(x0.begin() + b * n, x0.begin() + (b + 1) * n);
     const LbfgsResult r = Lbfgs(params).minimize(lj, x);
     std::copy(x.begin(), x.end(), ref.x.begin() + b * n);
-    ref.results[b] = {r.energy, r.rmsGradient, r.functionCalls, r.iterations, r.status};
+    ref.results[b] = r;
   }
   return ref;
 }

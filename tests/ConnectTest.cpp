@@ -198,7 +198,7 @@ TEST(Connect, Lj7PentagonalBipyramidToCappedOctahedron) {
 class RecordingMinimiser : public ParallelLbfgs {
  public:
   using ParallelLbfgs::ParallelLbfgs;
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override {
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override {
     batches.push_back(batch);
     ParallelLbfgs::minimise(batch, x, results);
   }

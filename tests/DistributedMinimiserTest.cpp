@@ -46,14 +46,14 @@ TEST(DistributedMinimiser, SplitBatchEqualsOneMinimiserBitForBit) {
   LennardJones lj(atoms);
   ParallelLbfgs whole({&lj}, benchParams(60));
   std::vector<double> expected = start;
-  std::vector<BatchedLbfgsResult> expectedResults(batch);
+  std::vector<LbfgsResult> expectedResults(batch);
   whole.minimise(batch, expected.data(), expectedResults.data());
 
   for (int size : {1, 2, 3}) {
     ThreadExchange exchange(size);
     std::vector<std::vector<double>> x(static_cast<std::size_t>(size), start);
-    std::vector<std::vector<BatchedLbfgsResult>> results(static_cast<std::size_t>(size),
-                                                         std::vector<BatchedLbfgsResult>(batch));
+    std::vector<std::vector<LbfgsResult>> results(static_cast<std::size_t>(size),
+                                                         std::vector<LbfgsResult>(batch));
     std::vector<std::thread> threads;
     for (int r = 0; r < size; ++r)
       threads.emplace_back([&, r] {
@@ -89,7 +89,7 @@ TEST(DistributedMinimiser, RanksHoldingDifferentBatchesStopWithAnError) {
     threads.emplace_back([&, r] {
       std::vector<double> x = start;
       if (r == 1) x.back() = std::nextafter(x.back(), 1e9);
-      std::vector<BatchedLbfgsResult> results(batch);
+      std::vector<LbfgsResult> results(batch);
       ThreadRanks ranks(exchange, r);
       LennardJones own(atoms);
       DistributedMinimiser split(

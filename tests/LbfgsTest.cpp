@@ -8,7 +8,7 @@
 #include "landscape/core/Random.h"
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/minimisation/Lbfgs.h"
-#include "landscape/minimisation/LbfgsCompact.h"
+#include "landscape/minimisation/LbfgsHostHistory.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
 #include "potentials/LennardJones.h"
 #include "tests/TestPotentials.h"

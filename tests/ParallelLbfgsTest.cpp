@@ -54,7 +54,7 @@ void expectEachStartIsTheSingleRun(BatchedMinimiser& minimiser, Potential& singl
   const std::size_t n = single.dimension(), k = starts.size();
   std::vector<double> batch;
   for (const auto& s : starts) batch.insert(batch.end(), s.begin(), s.end());
-  std::vector<BatchedLbfgsResult> results(k);
+  std::vector<LbfgsResult> results(k);
   minimiser.minimise(k, batch.data(), results.data());
   for (std::size_t b = 0; b < k; ++b) {
     std::vector<double> x = starts[b];
@@ -104,7 +104,7 @@ TEST(ParallelLbfgs, RefusesABatchThatDoesNotFitNamingTheLargestThatDoes) {
   ParallelLbfgs minimiser({&lj}, historyParams(4));
   const BatchMemory memory = minimiser.memory();
   // Per structure: its coordinates and its result.
-  EXPECT_EQ(memory.bytesPerStructure, 39 * sizeof(double) + sizeof(BatchedLbfgsResult));
+  EXPECT_EQ(memory.bytesPerStructure, 39 * sizeof(double) + sizeof(LbfgsResult));
   EXPECT_GT(memory.availableBytes, 0u);
   const std::size_t largest = minimiser.maxBatch();
   EXPECT_EQ(largest, (memory.availableBytes - memory.fixedBytes) / memory.bytesPerStructure);

@@ -136,7 +136,7 @@ struct Measurement {
 Measurement measure(BatchedMinimiser& minimiser, std::size_t atoms, std::size_t batch,
                     const Options& o, double minSeconds) {
   const std::vector<double> starts = cubeStarts(atoms, batch, o.seed);
-  std::vector<BatchedLbfgsResult> results(batch);
+  std::vector<LbfgsResult> results(batch);
   double seconds = 0.0;
   long runs = 0;
   do {

@@ -196,13 +196,13 @@ Cell minimiseStarts(BatchedMinimiser& minimiser, const std::vector<std::vector<d
   requireBatchFits(k, memory);
   std::vector<double> x(k * n);
   for (std::size_t b = 0; b < k; ++b) std::copy(starts[b].begin(), starts[b].end(), &x[b * n]);
-  std::vector<BatchedLbfgsResult> results(k);
+  std::vector<LbfgsResult> results(k);
   const auto t0 = std::chrono::steady_clock::now();
   minimiser.minimise(k, x.data(), results.data());
   Cell cell;
   cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (std::size_t b = 0; b < k; ++b) {
-    const BatchedLbfgsResult& r = results[b];
+    const LbfgsResult& r = results[b];
     cell.steps += r.iterations;
     ++cell.runs;
     if (!r.converged()) ++cell.unconverged;

@@ -22,7 +22,7 @@ BatchMemory BatchedLbfgs::memory() const {
   BatchMemory memory;
   // Run: x, g, p, trial x and g, s and y, rho and alpha; round: point, gradient, energy, mask.
   memory.bytesPerStructure = sizeof(double) * ((5 + 2 * m) * n + 2 * m + 2 * n + 1) + 1 +
-                             sizeof(LbfgsStructureRun) + sizeof(BatchedLbfgsResult);
+                             sizeof(LbfgsStructureRun) + sizeof(LbfgsResult);
   memory.availableBytes = halfThePhysicalMemory();
   memory.where = kHostBatchMemory;
   return memory;
@@ -51,7 +51,7 @@ void BatchedLbfgs::stage(std::size_t b) {
   if (m_active[b]) std::memcpy(&m_points[b * n], m_runs[b]->trialPoint(), n * sizeof(double));
 }
 
-void BatchedLbfgs::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+void BatchedLbfgs::minimise(std::size_t batch, double* x, LbfgsResult* results) {
   requireBatchFits(batch, memory());
   if (batch == 0) return;
   const std::size_t n = dimension();

@@ -31,7 +31,7 @@ class BatchedLbfgs : public BatchedMinimiser {
   /// Host memory: the run's vectors and history, the round's point, gradient, energy and mask;
   /// available is half the physical memory.
   BatchMemory memory() const override;
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override;
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
  private:
   void prepare(std::size_t batch, const double* x);

@@ -46,14 +46,14 @@ struct CompactTwinRows {
 void batchedRoundsCompactDirection(const LbfgsTeamStorage& st, const LbfgsCompactStorage& cs,
                                    double* p, LbfgsRoundsState& s, const LbfgsTeamSettings& set) {
   const int n = set.n, m = set.m;
-  const LbfgsTeamHistory h{s.oldest, s.length, s.gamma};
+  const LbfgsHistory& h = s.history;
   HostTeam pairTeam(n, kCompactPairThreads);
   for (int k = 0; k < h.length; ++k)
-    lbfgsCompactPairDots(pairTeam, st, cs, lbfgsTeamSlot(h, k, m), h, set);
+    lbfgsCompactPairDots(pairTeam, st, cs, h.slot(k, m), h, set);
   CompactTwinRows rows;
-  for (int k = 0; k < h.length; ++k) lbfgsCompactInverseRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
-  for (int k = 0; k < h.length; ++k) lbfgsCompactMiddleRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
-  for (int k = 0; k < h.length; ++k) lbfgsCompactProjectRow(rows, cs, lbfgsTeamSlot(h, k, m), h, m);
+  for (int k = 0; k < h.length; ++k) lbfgsCompactInverseRow(rows, cs, h.slot(k, m), h, m);
+  for (int k = 0; k < h.length; ++k) lbfgsCompactMiddleRow(rows, cs, h.slot(k, m), h, m);
+  for (int k = 0; k < h.length; ++k) lbfgsCompactProjectRow(rows, cs, h.slot(k, m), h, m);
   const int chunks = lbfgsCompactChunks(h.length);
   for (int q = 0; q < chunks; ++q)
     for (int c = 0; c < n; ++c)
@@ -76,9 +76,9 @@ void batchedRoundsCompactDirection(const LbfgsTeamStorage& st, const LbfgsCompac
     cs.blockSums[2 * b + 1] = teamSumMirror(partials[1], kCompactComponentThreads);
   }
   const LbfgsTeamDirection d = lbfgsCompactTotals(cs, n);
-  const double scale = lbfgsRoundsFirstScale(d, set);
-  for (int c = 0; c < n; ++c) lbfgsCompactTrialComponent(st, p, c, d, scale);
-  lbfgsCompactStartTrial(s, scale);
+  const LbfgsStepState decision = lbfgsCompactDecision(d, set);
+  for (int c = 0; c < n; ++c) lbfgsCompactTrialComponent(st, p, c, decision);
+  lbfgsCompactStartTrial(s, d, set);
 }
 
 BatchedLbfgsRoundsTwin::BatchedLbfgsRoundsTwin(BatchedPotential& potential,
@@ -114,7 +114,7 @@ LbfgsTeamStorage BatchedLbfgsRoundsTwin::slotStorage(std::size_t r) {
           &m_s[r * m * n], &m_y[r * m * n], &m_rho[r * m], &m_alpha[r * m]};
 }
 
-void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, LbfgsResult* results) {
   requireBatchFits(batch, memory());
   if (batch == 0) return;
   const std::size_t n = dimension(), m = static_cast<std::size_t>(m_params.historySize);
@@ -142,7 +142,7 @@ void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, BatchedLbfgs
   auto refill = [&](std::size_t r, RoundsTwinTeam& team, const LbfgsTeamStorage& st) {
     LbfgsRoundsState& s = m_state[r];
     if (s.phase == kRoundsFinished) {
-      results[s.structure] = batchedResult(lbfgsRoundsOutcome(s));
+      results[s.structure] = lbfgsStepResult(s.step);
       std::copy(st.x, st.x + n, x + static_cast<std::size_t>(s.structure) * n);
       s.phase = kRoundsEmpty;
     }
@@ -175,12 +175,12 @@ void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, BatchedLbfgs
       for (std::size_t r = 0; r < slots; ++r) {
         lbfgsRoundsStop(m_state[r], nan);
         if (m_state[r].phase != kRoundsFinished) continue;
-        results[m_state[r].structure] = batchedResult(lbfgsRoundsOutcome(m_state[r]));
+        results[m_state[r].structure] = lbfgsStepResult(m_state[r].step);
         const double* xr = &m_x[r * n];
         std::copy(xr, xr + n, x + static_cast<std::size_t>(m_state[r].structure) * n);
       }
       for (std::size_t b = std::min(queue.load(), batch); b < batch; ++b)
-        results[b] = {nan, nan, 0, 0, LbfgsStatus::Stopped};
+        results[b] = lbfgsStoppedResult(nan);
       return;
     }
     m_potential.energyGradient(slots, m_xt.data(), m_gt.data(), m_energy.data(), m_active.data());

@@ -45,7 +45,7 @@ class BatchedLbfgsRoundsTwin : public BatchedMinimiser {
   /// Host memory: roundsSlotBytes per resident structure plus roundsStructureBytes per structure;
   /// available is half the physical memory.
   BatchMemory memory() const override;
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override;
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
   /// Threads per structure whose reduction order the twin reproduces.
   int teamThreads() const { return m_teamThreads; }

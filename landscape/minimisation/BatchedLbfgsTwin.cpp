@@ -49,7 +49,7 @@ std::string BatchedLbfgsTwin::name() const {
 
 BatchMemory BatchedLbfgsTwin::memory() const {
   BatchMemory memory;
-  memory.bytesPerStructure = sizeof(BatchedLbfgsResult);
+  memory.bytesPerStructure = sizeof(LbfgsResult);
   memory.fixedBytes = static_cast<std::size_t>(m_pool.threads()) *
                       lbfgsTeamSharedBytes(dimension(), m_params.historySize, m_shape.warps);
   memory.availableBytes = halfThePhysicalMemory();
@@ -57,7 +57,7 @@ BatchMemory BatchedLbfgsTwin::memory() const {
   return memory;
 }
 
-void BatchedLbfgsTwin::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+void BatchedLbfgsTwin::minimise(std::size_t batch, double* x, LbfgsResult* results) {
   requireBatchFits(batch, memory());
   const int n = static_cast<int>(dimension()), m = m_params.historySize;
   const LbfgsTeamSettings settings = lbfgsTeamSettings(m_params, dimension());
@@ -69,9 +69,8 @@ void BatchedLbfgsTwin::minimise(std::size_t batch, double* x, BatchedLbfgsResult
     LbfgsTeamStorage st = lbfgsTeamLayout(storage.data(), n, m);
     double* xb = x + b * dimension();
     std::copy(xb, xb + n, st.x);
-    const LbfgsTeamOutcome outcome = lbfgsTeamMinimise(team, st, settings);
+    results[b] = lbfgsTeamMinimise(team, st, settings);
     std::copy(st.x, st.x + n, xb);
-    results[b] = batchedResult(outcome);
   });
 }
 

@@ -26,7 +26,7 @@ class BatchedLbfgsTwin : public BatchedMinimiser {
   const LbfgsParams& params() const override { return m_params; }
   /// Host memory: one team's storage per thread; a structure adds only its results.
   BatchMemory memory() const override;
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override;
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
   const BatchedTeamShape& shape() const { return m_shape; }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The batched engine's minimiser (issue 16): B structures of one system, each minimised alone by
-// GMIN's L-BFGS (seed 001, Algorithms 1-3; landscape/minimisation/Lbfgs) with every scalar --
-// history, gamma, step cap, uphill reversal, step division, history reset, RMS test, iteration
-// cap, status -- kept per structure. Implementations: BatchedLbfgs (CPU reference: each structure
+// The batched engine's minimiser: B structures of one system, each minimised alone by GMIN's
+// L-BFGS (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Algorithms 1-3; the step control
+// of LbfgsStep.h) with every scalar -- history, gamma, step cap, uphill reversal, step division,
+// history reset, RMS test, iteration cap, status -- kept per structure. Implementations: BatchedLbfgs (CPU reference: each structure
 // bit for bit today's Lbfgs), BatchedLbfgsTwin (CPU twin of the GPU kernel's order) and
 // gpu/BatchedLbfgsCuda (one persistent kernel); backends/BatchedMinimiserFactory picks one.
 // Batched minimisers work in plain Cartesians (no diagonal or gradient metric).
@@ -13,16 +13,6 @@
 #include "landscape/minimisation/LbfgsParams.h"
 
 namespace landscape {
-
-/// How one structure's minimisation ended (LbfgsResult of the single-structure Lbfgs).
-struct BatchedLbfgsResult {
-  double energy = 0.0;
-  double rmsGradient = 0.0;
-  long functionCalls = 0;  ///< energy + gradient evaluations
-  int iterations = 0;
-  LbfgsStatus status = LbfgsStatus::MaxIterations;
-  bool converged() const { return status == LbfgsStatus::Converged; }
-};
 
 /// Memory of a batched minimiser: B structures take fixedBytes + B bytesPerStructure.
 struct BatchMemory {
@@ -71,7 +61,7 @@ class BatchedMinimiser {
   /// writes results[0..batch-1]. A structure's result depends on its own coordinates only, never
   /// on the rest of the batch. Throws std::invalid_argument (requireBatchFits) before touching
   /// anything when the batch does not fit.
-  virtual void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) = 0;
+  virtual void minimise(std::size_t batch, double* x, LbfgsResult* results) = 0;
 };
 
 }  // namespace landscape

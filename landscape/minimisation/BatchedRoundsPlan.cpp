@@ -53,7 +53,7 @@ std::size_t roundsSlotBytes(std::size_t n, int m, bool compact) {
 }
 
 std::size_t roundsStructureBytes(std::size_t n) {
-  return sizeof(double) * n + sizeof(LbfgsTeamOutcome);
+  return sizeof(double) * n + sizeof(LbfgsResult);
 }
 
 }  // namespace landscape

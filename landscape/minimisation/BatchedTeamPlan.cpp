@@ -8,12 +8,6 @@
 
 namespace landscape {
 
-static_assert(kLbfgsTeamConverged == static_cast<int>(LbfgsStatus::Converged) &&
-                  kLbfgsTeamMaxIterations == static_cast<int>(LbfgsStatus::MaxIterations) &&
-                  kLbfgsTeamLineSearchFailed == static_cast<int>(LbfgsStatus::LineSearchFailed) &&
-                  kLbfgsTeamNonFiniteEnergy == static_cast<int>(LbfgsStatus::NonFiniteEnergy),
-              "LbfgsTeamStatus must list LbfgsStatus in its order");
-
 std::size_t lbfgsTeamSharedBytes(std::size_t n, int m, int warps) {
   return sizeof(double) *
          static_cast<std::size_t>(lbfgsTeamStorageDoubles(static_cast<int>(n), m, warps));
@@ -70,16 +64,6 @@ BatchedTeamShape resolveTeamShape(BatchedTeamShape requested, std::size_t atoms,
 LbfgsTeamSettings lbfgsTeamSettings(const LbfgsParams& params, std::size_t n) {
   return {static_cast<int>(n), params.historySize,   params.initialGuess,  params.maxStep,
           params.maxRise,      params.maxBacktracks, params.maxIterations, params.rmsTolerance};
-}
-
-BatchedLbfgsResult batchedResult(const LbfgsTeamOutcome& outcome) {
-  BatchedLbfgsResult r;
-  r.energy = outcome.energy;
-  r.rmsGradient = outcome.rmsGradient;
-  r.functionCalls = static_cast<long>(outcome.functionCalls);
-  r.iterations = outcome.iterations;
-  r.status = static_cast<LbfgsStatus>(outcome.status);
-  return r;
 }
 
 }  // namespace landscape

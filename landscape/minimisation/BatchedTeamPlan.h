@@ -1,7 +1,7 @@
 #pragma once
 // What the GPU's batched L-BFGS kernel (gpu/BatchedLbfgsCuda) and its CPU twin (BatchedLbfgsTwin)
 // share on the host: the team shape (warps per structure, pair tile width) chosen from the shared
-// memory one structure needs, and the conversions between LbfgsParams/BatchedLbfgsResult and the
+// memory one structure needs, and the conversions between LbfgsParams/LbfgsResult and the
 // plain structs of landscape/minimisation/LbfgsTeamTerms.h.
 #include <cstddef>
 
@@ -37,6 +37,5 @@ BatchedTeamShape resolveTeamShape(BatchedTeamShape requested, std::size_t atoms,
 int teamsPerSm(std::size_t n, int m, int warps, const SharedMemoryLimits& limits);
 
 LbfgsTeamSettings lbfgsTeamSettings(const LbfgsParams& params, std::size_t n);
-BatchedLbfgsResult batchedResult(const LbfgsTeamOutcome& outcome);
 
 }  // namespace landscape

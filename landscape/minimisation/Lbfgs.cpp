@@ -1,6 +1,5 @@
 #include "landscape/minimisation/Lbfgs.h"
 
-#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -22,101 +21,51 @@ std::string lbfgsStatusName(LbfgsStatus status) {
 
 Lbfgs::Lbfgs(const LbfgsParams& params) : m_params(params) { m_params.check(); }
 
-namespace {
-
-struct StepOutcome {
-  bool accepted;
-  double energy;
-  double stepLength;
-  int backtracks;
-  bool reversed;
-  bool capped;
-};
-
-// Algorithm 3 on the workspace's current direction: reverse if uphill, cap at maxStep, divide by
-// 10 while the energy rises by more than maxRise.
-StepOutcome scaledStep(LbfgsWorkspace& ws, const DirectionSummary& direction, double energy,
-                       const LbfgsParams& params, long& calls) {
-  StepOutcome out{false, energy, 0.0, 0, false, false};
-  if (direction.directionDotGradient > 0.0) {
-    ws.reverseDirection();
-    out.reversed = true;
-  }
-  double c = 1.0;
-  if (direction.directionNorm > params.maxStep) {
-    c = params.maxStep / direction.directionNorm;
-    out.capped = true;
-  }
-  for (int attempt = 0; attempt <= params.maxBacktracks; ++attempt) {
-    const double trial = ws.evaluateTrial(c);
-    ++calls;
-    // A NaN energy compares false and is treated as a rise.
-    if (trial - energy < params.maxRise) {
-      out.accepted = true;
-      out.energy = trial;
-      out.stepLength = c * direction.directionNorm;
-      out.backtracks = attempt;
-      return out;
-    }
-    if (attempt < params.maxBacktracks) c /= 10.0;
-  }
-  out.backtracks = params.maxBacktracks;
-  return out;
-}
-
-}  // namespace
-
 LbfgsResult Lbfgs::minimize(LbfgsWorkspace& ws, const Observer& observer) const {
-  LbfgsResult result;
-  double energy = ws.evaluateCurrent();
-  result.functionCalls = 1;
-  double rms = ws.rmsGradient(ws.gradientNormSquared());
+  const LbfgsStepLimits limits = m_params.stepLimits();
+  LbfgsStepState s = lbfgsStepFresh();
+  const double energy = ws.evaluateCurrent();
+  const double rms = ws.rmsGradient(ws.gradientNormSquared());
   ws.clearHistory();
   ws.useDiagonalMetric(m_params.useDiagonalMetric);
-  if (!std::isfinite(energy) || !std::isfinite(rms)) {
-    result.energy = energy;
-    result.rmsGradient = rms;
-    result.status = LbfgsStatus::NonFiniteEnergy;
-    return result;
-  }
-  result.status = LbfgsStatus::MaxIterations;
-  for (int it = 1; rms >= m_params.rmsTolerance && it <= m_params.maxIterations; ++it) {
-    // Polled once per iteration (one relaxed atomic load), so a signal ends even a long
-    // minimisation within one iteration.
-    if (stopRequested()) {
-      result.status = LbfgsStatus::Stopped;
-      break;
-    }
-    StepOutcome step =
-        scaledStep(ws, ws.computeDirection(m_params.initialGuess), energy, m_params,
-                   result.functionCalls);
-    bool cleared = false;
-    if (!step.accepted) {
-      // GMIN: restart the memory and go downhill along -g (scaled by the initial guess).
-      ws.clearHistory();
-      cleared = true;
-      step = scaledStep(ws, ws.computeDirection(m_params.initialGuess), energy, m_params,
-                        result.functionCalls);
-      if (!step.accepted) {
-        result.iterations = it - 1;
-        result.status = LbfgsStatus::LineSearchFailed;
+  double directionNorm = 0.0;
+  LbfgsNext next = lbfgsStepStart(s, energy, rms, limits);
+  while (next != LbfgsNext::Finish) {
+    switch (next) {
+      case LbfgsNext::Direction:
+        // Polled once per iteration (one relaxed atomic load), so a signal ends even a long
+        // minimisation within one iteration.
+        if (stopRequested()) {
+          lbfgsStepStop(s, true, 0.0);
+          next = LbfgsNext::Finish;
+          break;
+        }
+        [[fallthrough]];
+      case LbfgsNext::ClearAndDirection: {
+        if (next == LbfgsNext::ClearAndDirection) ws.clearHistory();
+        const DirectionSummary d = ws.computeDirection(m_params.initialGuess);
+        directionNorm = d.directionNorm;
+        next = lbfgsStepDirection(s, d.directionDotGradient, d.directionNorm, limits);
+        if (s.reversed) ws.reverseDirection();
         break;
       }
-    }
-    energy = step.energy;
-    rms = ws.rmsGradient(ws.acceptTrial());
-    result.iterations = it;
-    if (observer) {
-      observer({it, energy, rms, step.stepLength, step.backtracks, step.reversed, step.capped,
-                cleared});
+      case LbfgsNext::Trial:
+        next = lbfgsStepTrial(s, ws.evaluateTrial(s.scale), limits);
+        break;
+      case LbfgsNext::Accept: {
+        const double newRms = ws.rmsGradient(ws.acceptTrial());
+        if (observer) {
+          observer({s.iteration, s.energy, newRms, s.scale * directionNorm, s.attempt,
+                    s.reversed != 0, s.capped != 0, s.cleared != 0});
+        }
+        next = lbfgsStepAccepted(s, newRms, limits);
+        break;
+      }
+      case LbfgsNext::Finish:
+        break;
     }
   }
-  if (result.status == LbfgsStatus::MaxIterations && rms < m_params.rmsTolerance) {
-    result.status = LbfgsStatus::Converged;
-  }
-  result.energy = energy;
-  result.rmsGradient = rms;
-  return result;
+  return lbfgsStepResult(s);
 }
 
 LbfgsResult Lbfgs::minimize(Potential& potential, std::vector<double>& x,

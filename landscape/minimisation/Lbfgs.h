@@ -1,9 +1,8 @@
 #pragma once
-// GMIN's L-BFGS (seed 001, Algorithms 1-3): two-loop direction with H0 = gamma I (eq 2), uphill
-// reversal, step capped at maxStep, step divided by 10 while the energy rises by more than
-// maxRise; if the energy still rises the history is cleared and the step retried along -g.
-// Convergence on the RMS gradient sqrt(|g|^2 / n). The vector work is delegated to an
-// LbfgsWorkspace so that CPU and GPU backends share this loop. Potentials with a diagonal metric
+// GMIN's L-BFGS (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Algorithms 1-3): the
+// readable single-structure reference loop. The decisions are the step control of LbfgsStep.h,
+// which every batched engine runs too; the vector work is an LbfgsWorkspace's, so that the CPU
+// and the device workspace share this loop. Convergence on the RMS gradient sqrt(|g|^2 / n). Potentials with a diagonal metric
 // (rigid bodies, Potential::diagonalMetric) are minimised in the scaled coordinates sqrt(w) x when
 // LbfgsParams::useDiagonalMetric is set: H0 = gamma W^-1 and the step capped in |.|_W
 // (docs/rigid-bodies.md).
@@ -12,20 +11,13 @@
 #include <vector>
 
 #include "landscape/minimisation/LbfgsParams.h"
+#include "landscape/minimisation/LbfgsStep.h"
 #include "landscape/minimisation/LbfgsWorkspace.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
 
-enum class LbfgsStatus {
-  Converged,          ///< RMS gradient below the tolerance
-  MaxIterations,      ///< iteration cap reached
-  LineSearchFailed,   ///< the energy rose even along the steepest-descent direction
-  NonFiniteEnergy,    ///< the potential returned NaN/inf at the current point
-  /// A stop was requested (landscape/core/StopRequest.h, SIGINT/SIGTERM): the run ended before
-  /// its next iteration. Not converged; callers neither accept nor save the point.
-  Stopped,
-};
+/// A sentence for each status (progress lines and errors).
 std::string lbfgsStatusName(LbfgsStatus status);
 
 /// What one iteration did; passed to the observer (tests and verbose logs).
@@ -38,15 +30,6 @@ struct LbfgsIteration {
   bool reversed;            ///< the L-BFGS direction pointed uphill and was reversed
   bool cappedAtMaxStep;     ///< |p| exceeded maxStep and c was reduced to meet it
   bool historyCleared;      ///< all backtracks failed; history cleared and -g tried
-};
-
-struct LbfgsResult {
-  double energy = 0.0;
-  double rmsGradient = 0.0;
-  int iterations = 0;
-  long functionCalls = 0;   ///< energy + gradient evaluations
-  LbfgsStatus status = LbfgsStatus::MaxIterations;
-  bool converged() const { return status == LbfgsStatus::Converged; }
 };
 
 class Lbfgs {

@@ -1,21 +1,25 @@
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace landscape {
 
-LbfgsCpuWorkspace::LbfgsCpuWorkspace(Potential& potential, int historySize)
-    : m_potential(potential), m_historySize(historySize) {
-  if (historySize < 1) throw std::invalid_argument("L-BFGS history size m must be >= 1");
+LbfgsCpuWorkspace::LbfgsCpuWorkspace(Potential& potential, int historySize,
+                                     const LbfgsCpuWorkspaceOptions& options)
+    : m_potential(potential),
+      m_options(options),
+      m_history(static_cast<Eigen::Index>(potential.dimension()), historySize) {
   const auto n = static_cast<Eigen::Index>(potential.dimension());
+  if (options.stepNormBlock < 0 || (options.stepNormBlock > 0 && n % options.stepNormBlock != 0))
+    throw std::invalid_argument("L-BFGS: the step-norm block must divide the dimension " +
+                                std::to_string(n));
   m_x.setZero(n);
   m_g.setZero(n);
   m_p.setZero(n);
   m_xTrial.setZero(n);
   m_gTrial.setZero(n);
-  m_rho.assign(historySize, 0.0);
-  m_alpha.assign(historySize, 0.0);
 }
 
 void LbfgsCpuWorkspace::setCoordinates(const double* x) {
@@ -38,6 +42,9 @@ void LbfgsCpuWorkspace::useDiagonalMetric(bool on) {
   m_sqrtW.resize(0);
   m_invSqrtW.resize(0);
   if (!on || !m_potential.diagonalMetric(m_metricW)) return;
+  if (m_options.compactDirection)
+    throw std::invalid_argument("L-BFGS: the compact direction has no diagonal metric (" +
+                                m_potential.name() + " has one)");
   if (m_metricW.size() != static_cast<std::size_t>(m_x.size()))
     throw std::invalid_argument("L-BFGS: the diagonal metric of " + m_potential.name() + " has " +
                                 std::to_string(m_metricW.size()) + " entries, expected " +
@@ -53,30 +60,33 @@ void LbfgsCpuWorkspace::useDiagonalMetric(bool on) {
   }
 }
 
+double LbfgsCpuWorkspace::stepNorm() const {
+  const Eigen::Index block = m_options.stepNormBlock;
+  if (block == 0) return m_p.norm();
+  double largest = 0.0;
+  for (Eigen::Index start = 0; start < m_p.size(); start += block)
+    largest = std::max(largest, m_p.segment(start, block).norm());
+  return largest;
+}
+
 DirectionSummary LbfgsCpuWorkspace::computeDirection(double initialGuess) {
-  // Two-loop recursion (seed 001, Algorithm 2), newest pair first in the first loop; with a
-  // diagonal metric in the scaled coordinates u = sqrt(w) x, where the gradient is g / sqrt(w).
+  if (m_options.compactDirection) {
+    m_p = m_history.compactDirection(m_g, initialGuess);
+    return {m_p.dot(m_g), stepNorm()};
+  }
+  // With a diagonal metric in the scaled coordinates u = sqrt(w) x, where the gradient is
+  // g / sqrt(w).
   const bool scaled = m_sqrtW.size() > 0;
   Eigen::VectorXd& q = m_p;
   if (scaled)
     q = m_g.cwiseProduct(m_invSqrtW);
   else
     q = m_g;
-  for (int k = m_length - 1; k >= 0; --k) {
-    const int c = (m_oldest + k) % m_historySize;
-    m_alpha[c] = m_rho[c] * m_s.col(c).dot(q);
-    q.noalias() -= m_alpha[c] * m_y.col(c);
-  }
-  q *= (m_length == 0 ? initialGuess : m_gamma);
-  for (int k = 0; k < m_length; ++k) {
-    const int c = (m_oldest + k) % m_historySize;
-    const double beta = m_rho[c] * m_y.col(c).dot(q);
-    q.noalias() += (m_alpha[c] - beta) * m_s.col(c);
-  }
+  m_history.applyInverseHessian(q, initialGuess);
   m_p = -q;  // p = -H g
-  if (!scaled) return {m_p.dot(m_g), m_p.norm()};
+  if (!scaled) return {m_p.dot(m_g), stepNorm()};
   // p.g and |p| in u (the dot product is the same in x), then p back to x.
-  const DirectionSummary summary{m_p.dot(m_g.cwiseProduct(m_invSqrtW)), m_p.norm()};
+  const DirectionSummary summary{m_p.dot(m_g.cwiseProduct(m_invSqrtW)), stepNorm()};
   m_p = m_p.cwiseProduct(m_invSqrtW);
   return summary;
 }
@@ -88,45 +98,18 @@ double LbfgsCpuWorkspace::rmsGradient(double gradientNormSquared) {
 
 double LbfgsCpuWorkspace::evaluateTrial(double c) {
   m_xTrial = m_x + c * m_p;
-  m_energyTrial = m_potential.energyGradient(m_xTrial.data(), m_gTrial.data());
-  return m_energyTrial;
+  return m_potential.energyGradient(m_xTrial.data(), m_gTrial.data());
 }
 
 double LbfgsCpuWorkspace::acceptTrial() {
-  if (m_s.cols() == 0) {  // history storage is allocated on first use
-    m_s.setZero(m_x.size(), m_historySize);
-    m_y.setZero(m_x.size(), m_historySize);
-  }
-  int slot;
-  if (m_length < m_historySize) {
-    slot = (m_oldest + m_length) % m_historySize;
-    ++m_length;
-  } else {  // drop the oldest pair (Algorithm 1, line 8)
-    slot = m_oldest;
-    m_oldest = (m_oldest + 1) % m_historySize;
-  }
-  m_s.col(slot) = m_xTrial - m_x;
-  m_y.col(slot) = m_gTrial - m_g;
-  if (m_sqrtW.size() > 0) {
-    m_s.col(slot) = m_s.col(slot).cwiseProduct(m_sqrtW);
-    m_y.col(slot) = m_y.col(slot).cwiseProduct(m_invSqrtW);
-  }
-  // GMIN guards a zero curvature product by replacing it with 1; a negative one is kept (the
-  // resulting uphill direction is then reversed by the step control).
-  double ys = m_y.col(slot).dot(m_s.col(slot));
-  double yy = m_y.col(slot).squaredNorm();
-  if (ys == 0.0) ys = 1.0;
-  if (yy == 0.0) yy = 1.0;
-  m_rho[slot] = 1.0 / ys;
-  m_gamma = ys / yy;
+  if (m_sqrtW.size() > 0)
+    m_history.store((m_xTrial - m_x).cwiseProduct(m_sqrtW),
+                    (m_gTrial - m_g).cwiseProduct(m_invSqrtW));
+  else
+    m_history.store(m_xTrial - m_x, m_gTrial - m_g);
   m_x.swap(m_xTrial);
   m_g.swap(m_gTrial);
   return m_g.squaredNorm();
-}
-
-void LbfgsCpuWorkspace::clearHistory() {
-  m_length = 0;
-  m_oldest = 0;
 }
 
 }  // namespace landscape

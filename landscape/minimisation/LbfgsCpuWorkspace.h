@@ -1,17 +1,31 @@
 #pragma once
-// CPU (Eigen) implementation of the L-BFGS vector operations.
+// The CPU (Eigen) L-BFGS workspace: the vectors x, g, p and the trial point, and the history
+// (LbfgsHostHistory), over a potential's host entry point.
 #include <Eigen/Dense>
 #include <vector>
 
+#include "landscape/minimisation/LbfgsHostHistory.h"
 #include "landscape/minimisation/LbfgsWorkspace.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
 
+/// How the workspace forms and measures its direction.
+struct LbfgsCpuWorkspaceOptions {
+  /// The compact representation instead of the two-loop recursion (the same direction up to
+  /// round-off); DNEB's band uses it.
+  bool compactDirection = false;
+  /// 0: |p| is the length of the whole vector. b > 0: |p| is the largest length of the
+  /// consecutive blocks of b components, so that maxStep caps each block alone (DNEB: one block
+  /// per image, OPTIM's per-image step cap).
+  Eigen::Index stepNormBlock = 0;
+};
+
 class LbfgsCpuWorkspace : public LbfgsWorkspace {
  public:
   /// The potential is evaluated on its host entry point; history size m >= 1.
-  LbfgsCpuWorkspace(Potential& potential, int historySize);
+  LbfgsCpuWorkspace(Potential& potential, int historySize,
+                    const LbfgsCpuWorkspaceOptions& options = {});
 
   std::size_t dimension() const override { return static_cast<std::size_t>(m_x.size()); }
   void setCoordinates(const double* x) override;
@@ -25,19 +39,16 @@ class LbfgsCpuWorkspace : public LbfgsWorkspace {
   void reverseDirection() override { m_p = -m_p; }
   double evaluateTrial(double c) override;
   double acceptTrial() override;
-  void clearHistory() override;
-  int historyLength() const override { return m_length; }
+  void clearHistory() override { m_history.clear(); }
+  int historyLength() const override { return m_history.length(); }
 
  private:
+  double stepNorm() const;
+
   Potential& m_potential;
-  int m_historySize;
+  LbfgsCpuWorkspaceOptions m_options;
   Eigen::VectorXd m_x, m_g, m_p, m_xTrial, m_gTrial;
-  double m_energyTrial = 0.0;
-  // Circular history: pair k (0 = oldest) lives in column (m_oldest + k) % m.
-  Eigen::MatrixXd m_s, m_y;
-  std::vector<double> m_rho, m_alpha;
-  int m_oldest = 0, m_length = 0;
-  double m_gamma = 1.0;  // eq 2, from the newest pair
+  LbfgsHostHistory m_history;
   // Diagonal metric (Potential::diagonalMetric): sqrt(w) and 1 / sqrt(w); empty when unused. The
   // history then holds s sqrt(w) and y / sqrt(w), the pairs of the scaled coordinates.
   std::vector<double> m_metricW;

@@ -3,6 +3,8 @@
 // potential's units (reduced units for Lennard-Jones; Angstrom and kcal/mol for AMBER/SOP).
 #include <string>
 
+#include "landscape/minimisation/LbfgsStep.h"
+
 namespace landscape {
 
 /// The L-BFGS history size m (stored {s, y} pairs) wherever nothing else is asked for: seed 001's
@@ -25,6 +27,10 @@ struct LbfgsParams {
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;
+  /// The fields the step control reads (LbfgsStep.h).
+  LbfgsStepLimits stepLimits() const {
+    return {maxStep, maxRise, rmsTolerance, maxBacktracks, maxIterations};
+  }
 };
 
 }  // namespace landscape

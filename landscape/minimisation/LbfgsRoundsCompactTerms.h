@@ -18,7 +18,7 @@
 // a matrix-vector product whose rows are independent: one block of kCompactRowThreads per row.
 //
 // One compact direction (phase kRoundsDirection, always right after an accept, so the newest pair
-// is new; an empty history never comes here, see lbfgsRoundsBeginStep), in five passes whose
+// is new; an empty history never comes here, see lbfgsRoundsProceed), in five passes whose
 // order within a pass does not matter:
 //   1. pair dots, one team (kCompactPairThreads threads, the team order of landscape/core/TeamTerms.h)
 //      per pair i over the n components: s_i.g, s_i.y_new, y_i.g, y_i.y_new -> sg, sy, yg and the
@@ -29,7 +29,7 @@
 //   5. combination, per component c: kCompactPairsPerChunk pairs per partial sum, then
 //      p_c = -gamma g_c + the partials in chunk order, with p.g and p.p summed per block of
 //      kCompactComponentThreads components (team order) and the blocks in order; then the
-//      two-loop path's uphill reversal, first step and trial point (lbfgsRoundsFirstScale).
+//      two-loop path's uphill reversal, first step and trial point (lbfgsCompactStep).
 // A row team's sum (passes 2-4): thread t of kCompactRowThreads adds the terms k = begin + t,
 // begin + t + kCompactRowThreads, ... left to right by fma from 0, then the team order of
 // landscape/core/TeamTerms.h (teamSumMirror on the host). Against the two-loop recursion the direction
@@ -100,20 +100,14 @@ LANDSCAPE_HD LbfgsCompactStorage lbfgsCompactLayout(double* base, int n, int m) 
   return c;
 }
 
-/// Age of the pair in history slot `slot` (0 = oldest; >= length: not in the history).
-LANDSCAPE_HD int lbfgsCompactAge(const LbfgsTeamHistory& h, int slot, int m) {
-  const int k = slot - h.oldest;
-  return k < 0 ? k + m : k;
-}
-
 /// Pass 1 for the pair in history slot `slot`: its four dot products with g and the newest y.
 /// Team: landscape/minimisation/LbfgsTeamTerms.h's (sumOwned over n in the team order, isLeader()).
 template <class Team>
 LANDSCAPE_HD void lbfgsCompactPairDots(Team& team, const LbfgsTeamStorage& st,
                                        const LbfgsCompactStorage& cs, int slot,
-                                       const LbfgsTeamHistory& h, const LbfgsTeamSettings& set) {
+                                       const LbfgsHistory& h, const LbfgsTeamSettings& set) {
   const long long n = set.n;
-  const int m = set.m, newest = lbfgsTeamSlot(h, h.length - 1, m);
+  const int m = set.m, newest = h.slot(h.length - 1, m);
   const double* s = st.s + slot * n;
   const double* y = st.y + slot * n;
   const double* yn = st.y + newest * n;
@@ -141,9 +135,9 @@ LANDSCAPE_HD void lbfgsCompactPairDots(Team& team, const LbfgsTeamStorage& st,
 /// isLeader() (see the file comment).
 template <class Rows>
 LANDSCAPE_HD void lbfgsCompactInverseRow(Rows& rows, const LbfgsCompactStorage& cs, int row,
-                                         const LbfgsTeamHistory& h, int m) {
-  const int age = lbfgsCompactAge(h, row, m), last = h.length - 1;
-  const int newest = lbfgsTeamSlot(h, last, m);
+                                         const LbfgsHistory& h, int m) {
+  const int age = h.age(row, m), last = h.length - 1;
+  const int newest = h.slot(last, m);
   const double d = cs.d[newest];
   const double* r = cs.rinv + static_cast<long long>(row) * m;
   double x;
@@ -151,13 +145,13 @@ LANDSCAPE_HD void lbfgsCompactInverseRow(Rows& rows, const LbfgsCompactStorage& 
     x = 1.0 / d;
   } else {
     const double rc = rows.sum(age, last, [&](int k, double acc) {
-      const int j = lbfgsTeamSlot(h, k, m);
+      const int j = h.slot(k, m);
       return fma(r[j], cs.sy[j], acc);
     });
     x = -rc / d;
   }
   const double u = rows.sum(age, h.length, [&](int k, double acc) {
-    const int j = lbfgsTeamSlot(h, k, m);
+    const int j = h.slot(k, m);
     return fma(k == last ? x : r[j], cs.sg[j], acc);
   });
   if (rows.isLeader()) {
@@ -171,10 +165,10 @@ LANDSCAPE_HD void lbfgsCompactInverseRow(Rows& rows, const LbfgsCompactStorage& 
 /// coefficient of y_row, gamma u_row.
 template <class Rows>
 LANDSCAPE_HD void lbfgsCompactMiddleRow(Rows& rows, const LbfgsCompactStorage& cs, int row,
-                                        const LbfgsTeamHistory& h, int m) {
+                                        const LbfgsHistory& h, int m) {
   const double* yyRow = cs.yy + static_cast<long long>(row) * m;
   const double t = rows.sum(0, h.length, [&](int k, double acc) {
-    const int j = lbfgsTeamSlot(h, k, m);
+    const int j = h.slot(k, m);
     return fma(yyRow[j], cs.u[j], acc);
   });
   if (rows.isLeader()) {
@@ -188,10 +182,10 @@ LANDSCAPE_HD void lbfgsCompactMiddleRow(Rows& rows, const LbfgsCompactStorage& c
 /// s_row is its negative.
 template <class Rows>
 LANDSCAPE_HD void lbfgsCompactProjectRow(Rows& rows, const LbfgsCompactStorage& cs, int row,
-                                         const LbfgsTeamHistory& h, int m) {
+                                         const LbfgsHistory& h, int m) {
   const double* rt = cs.rinvT + static_cast<long long>(row) * m;
-  const double p1 = rows.sum(0, lbfgsCompactAge(h, row, m) + 1, [&](int k, double acc) {
-    const int i = lbfgsTeamSlot(h, k, m);
+  const double p1 = rows.sum(0, h.age(row, m) + 1, [&](int k, double acc) {
+    const int i = h.slot(k, m);
     return fma(rt[i], cs.v[i], acc);
   });
   if (rows.isLeader()) cs.coefS[row] = -p1;
@@ -200,7 +194,7 @@ LANDSCAPE_HD void lbfgsCompactProjectRow(Rows& rows, const LbfgsCompactStorage& 
 /// Pass 5a: the partial sum of chunk `chunk` for component c, sum over its pairs (by age) of
 /// s_i[c] coefS_i + y_i[c] coefY_i.
 LANDSCAPE_HD double lbfgsCompactChunkPart(const LbfgsTeamStorage& st, const LbfgsCompactStorage& cs,
-                                          int c, int chunk, const LbfgsTeamHistory& h,
+                                          int c, int chunk, const LbfgsHistory& h,
                                           const LbfgsTeamSettings& set) {
   const long long n = set.n;
   const int begin = chunk * kCompactPairsPerChunk;
@@ -211,7 +205,7 @@ LANDSCAPE_HD double lbfgsCompactChunkPart(const LbfgsTeamStorage& st, const Lbfg
 #pragma unroll 4
 #endif
   for (int k = begin; k < end; ++k) {
-    const long long j = lbfgsTeamSlot(h, k, set.m);
+    const long long j = h.slot(k, set.m);
     acc = fma(st.s[j * n + c], cs.coefS[j], acc);
     acc = fma(st.y[j * n + c], cs.coefY[j], acc);
   }
@@ -220,7 +214,7 @@ LANDSCAPE_HD double lbfgsCompactChunkPart(const LbfgsTeamStorage& st, const Lbfg
 
 /// Pass 5b: component c of the direction, -gamma g_c plus the chunks' partial sums in order.
 LANDSCAPE_HD double lbfgsCompactComponent(const LbfgsTeamStorage& st, const LbfgsCompactStorage& cs,
-                                          int c, const LbfgsTeamHistory& h,
+                                          int c, const LbfgsHistory& h,
                                           const LbfgsTeamSettings& set) {
   double pc = -(h.gamma * st.g[c]);
   const int chunks = lbfgsCompactChunks(h.length);
@@ -239,22 +233,31 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsCompactTotals(const LbfgsCompactStorage& cs
   return {pg, sqrt(pp)};
 }
 
-/// Pass 5d for component c: the two-loop path's uphill reversal and trial point,
-/// xt = x + c p with c = lbfgsRoundsFirstScale.
+/// Pass 5d's decision on the direction (uphill reversal, first c) as the two-loop path takes it.
+/// lbfgsStepDirection reads nothing of the run's state, so every thread forms it alone.
+LANDSCAPE_HD LbfgsStepState lbfgsCompactDecision(const LbfgsTeamDirection& d,
+                                                 const LbfgsTeamSettings& set) {
+  LbfgsStepState decision{};
+  lbfgsStepDirection(decision, d.directionDotGradient, d.directionNorm, set.limits());
+  return decision;
+}
+
+/// Pass 5d for component c: the uphill reversal and the trial point xt = x + c p.
 LANDSCAPE_HD void lbfgsCompactTrialComponent(const LbfgsTeamStorage& st, double* p, int c,
-                                             const LbfgsTeamDirection& d, double scale) {
+                                             const LbfgsStepState& decision) {
   double pc = p[c];
-  if (d.directionDotGradient > 0.0) {
+  if (decision.reversed) {
     pc = -pc;
     p[c] = pc;
   }
-  st.xt[c] = fma(scale, pc, st.x[c]);
+  st.xt[c] = fma(decision.scale, pc, st.x[c]);
 }
 
-/// Pass 5d's scalars: the state leaves phase Direction for the first trial of the step.
-LANDSCAPE_HD void lbfgsCompactStartTrial(LbfgsRoundsState& s, double scale) {
-  s.scale = scale;
-  s.attempt = 0;
+/// Pass 5d's end (one thread): the run takes the decision and leaves phase Direction for the
+/// first trial of the step.
+LANDSCAPE_HD void lbfgsCompactStartTrial(LbfgsRoundsState& s, const LbfgsTeamDirection& d,
+                                         const LbfgsTeamSettings& set) {
+  lbfgsStepDirection(s.step, d.directionDotGradient, d.directionNorm, set.limits());
   s.phase = kRoundsTrial;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// GMIN's L-BFGS (seed 001, Algorithms 1-3, as landscape/minimisation/Lbfgs runs it) for one
-// structure, written once for a "team" of threads: the batched GPU kernel
+// GMIN's L-BFGS (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Algorithms 1-3; the
+// step control of LbfgsStep.h, the history order of LbfgsHistory.h) for one structure, written
+// once for a "team" of threads: the batched GPU kernel
 // (gpu/BatchedLbfgsKernels.cu, a block owning a structure in shared memory) and its CPU twin
 // (landscape/minimisation/BatchedLbfgsTwin) instantiate it with their own Team. Every scalar is
 // per structure; all threads of a team hold the same copy of it, because every scalar comes out
@@ -32,16 +33,10 @@
 
 #include "landscape/core/HostDevice.h"
 #include "landscape/core/TeamTerms.h"
+#include "landscape/minimisation/LbfgsHistory.h"
+#include "landscape/minimisation/LbfgsStep.h"
 
 namespace landscape {
-
-/// LbfgsStatus of landscape/minimisation/Lbfgs.h, as plain ints for device code.
-enum LbfgsTeamStatus : int {
-  kLbfgsTeamConverged = 0,
-  kLbfgsTeamMaxIterations = 1,
-  kLbfgsTeamLineSearchFailed = 2,
-  kLbfgsTeamNonFiniteEnergy = 3,
-};
 
 /// LbfgsParams in device-friendly form (units as there).
 struct LbfgsTeamSettings {
@@ -53,6 +48,10 @@ struct LbfgsTeamSettings {
   int maxBacktracks;
   int maxIterations;
   double rmsTolerance;  // converged when sqrt(|g|^2 / n) < rmsTolerance (energy / length)
+
+  LANDSCAPE_HD LbfgsStepLimits limits() const {
+    return {maxStep, maxRise, rmsTolerance, maxBacktracks, maxIterations};
+  }
 };
 
 /// Team storage of one structure: four vectors of n and the m-pair history, s and y as [m x n]
@@ -92,37 +91,10 @@ LANDSCAPE_HD double* lbfgsTeamScratch(double* base, int n, int m) {
   return base + (4 + 2 * static_cast<long>(m)) * n + 2 * m;
 }
 
-/// What one minimisation ended with (32 bytes; the GPU writes one per structure).
-struct LbfgsTeamOutcome {
-  double energy;
-  double rmsGradient;
-  long long functionCalls;
-  int iterations;
-  int status;  // LbfgsTeamStatus
-};
-
-/// The circular history as scalars: pair k (0 = oldest) in slot (oldest + k) % m.
-struct LbfgsTeamHistory {
-  int oldest;
-  int length;
-  double gamma;  // s.y / y.y of the newest pair (eq 2)
-};
-
 struct LbfgsTeamDirection {
   double directionDotGradient;  // p.g (> 0: uphill)
   double directionNorm;         // |p|
 };
-
-struct LbfgsTeamStep {
-  bool accepted;
-  double energy;
-};
-
-/// History slot of pair k (0 = oldest).
-LANDSCAPE_HD int lbfgsTeamSlot(const LbfgsTeamHistory& h, int k, int m) {
-  const int slot = h.oldest + k;
-  return slot >= m ? slot - m : slot;
-}
 
 /// Algorithm 2: p = -H g by the two-loop recursion, H0 = initialGuess on an empty history, else
 /// gamma. Each pass over the components ends one update of p and starts the next dot product
@@ -131,7 +103,7 @@ LANDSCAPE_HD int lbfgsTeamSlot(const LbfgsTeamHistory& h, int k, int m) {
 template <class Team>
 LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamStorage& st,
                                                    typename Team::Owned& p,
-                                                   const LbfgsTeamHistory& h,
+                                                   const LbfgsHistory& h,
                                                    const LbfgsTeamSettings& set) {
   team.sync();  // rho written by the leader in lbfgsTeamAccept
   const long n = set.n;
@@ -140,7 +112,7 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
   // First loop, newest pair first: alpha_k = rho_k s_k.p, p -= alpha_k y_k.
   TeamSum<1> dot{};
   if (h.length > 0) {
-    const double* s = st.s + lbfgsTeamSlot(h, h.length - 1, set.m) * n;
+    const double* s = st.s + h.slot(h.length - 1, set.m) * n;
     dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
       p[q] = g[c];
       acc.v[0] = fma(s[c], p[q], acc.v[0]);
@@ -149,18 +121,18 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
     team.forOwned([&](int c, int q) { p[q] = g[c] * h0; });
   }
   for (int k = h.length - 1; k >= 0; --k) {
-    const int slot = lbfgsTeamSlot(h, k, set.m);
+    const int slot = h.slot(k, set.m);
     const double a = st.rho[slot] * dot.v[0];
     if (team.isLeader()) st.alpha[slot] = a;
     const double* y = st.y + slot * n;
     if (k > 0) {
-      const double* sNext = st.s + lbfgsTeamSlot(h, k - 1, set.m) * n;
+      const double* sNext = st.s + h.slot(k - 1, set.m) * n;
       dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
         p[q] = fma(-a, y[c], p[q]);
         acc.v[0] = fma(sNext[c], p[q], acc.v[0]);
       });
     } else {  // then p *= H0 and the second loop's first dot, y_0.p
-      const double* y0 = st.y + lbfgsTeamSlot(h, 0, set.m) * n;
+      const double* y0 = st.y + h.slot(0, set.m) * n;
       dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
         p[q] = fma(-a, y[c], p[q]) * h0;
         acc.v[0] = fma(y0[c], p[q], acc.v[0]);
@@ -172,12 +144,12 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
   // and the sums p.g, p.p.
   TeamSum<2> d{};
   for (int k = 0; k < h.length; ++k) {
-    const int slot = lbfgsTeamSlot(h, k, set.m);
+    const int slot = h.slot(k, set.m);
     const double beta = st.rho[slot] * dot.v[0];
     const double coefficient = st.alpha[slot] - beta;
     const double* s = st.s + slot * n;
     if (k + 1 < h.length) {
-      const double* yNext = st.y + lbfgsTeamSlot(h, k + 1, set.m) * n;
+      const double* yNext = st.y + h.slot(k + 1, set.m) * n;
       dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
         p[q] = fma(coefficient, s[c], p[q]);
         acc.v[0] = fma(yNext[c], p[q], acc.v[0]);
@@ -199,42 +171,22 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
   return {d.v[0], sqrt(d.v[1])};
 }
 
-/// Algorithm 3: reverse an uphill p, cap |c p| at maxStep, divide c by 10 while the trial energy
-/// rises by maxRise or more (a NaN energy counts as a rise). The trial point is left in xt/gt.
+/// xt = x + c p, one fma per component.
 template <class Team>
-LANDSCAPE_HD LbfgsTeamStep lbfgsTeamStep(Team& team, const LbfgsTeamStorage& st,
-                                         typename Team::Owned& p, const LbfgsTeamDirection& d,
-                                         double energy, const LbfgsTeamSettings& set,
-                                         long long& calls) {
-  if (d.directionDotGradient > 0.0) team.forOwned([&](int, int q) { p[q] = -p[q]; });
-  double scale = 1.0;
-  if (d.directionNorm > set.maxStep) scale = set.maxStep / d.directionNorm;
-  for (int attempt = 0; attempt <= set.maxBacktracks; ++attempt) {
-    const double* x = st.x;
-    double* xt = st.xt;
-    team.forOwned([&](int c, int q) { xt[c] = fma(scale, p[q], x[c]); });
-    const double trial = team.evaluate(st.xt, st.gt);
-    ++calls;
-    if (trial - energy < set.maxRise) return {true, trial};
-    if (attempt < set.maxBacktracks) scale /= 10.0;
-  }
-  return {false, energy};
+LANDSCAPE_HD void lbfgsTeamSetTrial(Team& team, const LbfgsTeamStorage& st,
+                                    const typename Team::Owned& p, double scale) {
+  const double* x = st.x;
+  double* xt = st.xt;
+  team.forOwned([&](int c, int q) { xt[c] = fma(scale, p[q], x[c]); });
 }
 
 /// Algorithm 1, lines 7-9: store s = xt - x and y = gt - g (dropping the oldest pair beyond m),
 /// rho = 1 / y.s and gamma = y.s / y.y (a zero product replaced by 1, as GMIN does), move to the
 /// trial point; returns |g|^2 there.
 template <class Team>
-LANDSCAPE_HD double lbfgsTeamAccept(Team& team, LbfgsTeamStorage& st, LbfgsTeamHistory& h,
+LANDSCAPE_HD double lbfgsTeamAccept(Team& team, LbfgsTeamStorage& st, LbfgsHistory& h,
                                     const LbfgsTeamSettings& set) {
-  int slot;
-  if (h.length < set.m) {
-    slot = lbfgsTeamSlot(h, h.length, set.m);
-    ++h.length;
-  } else {
-    slot = h.oldest;
-    h.oldest = lbfgsTeamSlot(h, 1, set.m);
-  }
+  const int slot = h.push(set.m);
   double* s = st.s + static_cast<long>(slot) * set.n;
   double* y = st.y + static_cast<long>(slot) * set.n;
   const double *x = st.x, *xt = st.xt, *g = st.g, *gt = st.gt;
@@ -246,10 +198,9 @@ LANDSCAPE_HD double lbfgsTeamAccept(Team& team, LbfgsTeamStorage& st, LbfgsTeamH
     acc.v[1] = fma(yc, yc, acc.v[1]);
     acc.v[2] = fma(gt[c], gt[c], acc.v[2]);
   });
-  const double ys = r.v[0] == 0.0 ? 1.0 : r.v[0];
-  const double yy = r.v[1] == 0.0 ? 1.0 : r.v[1];
-  if (team.isLeader()) st.rho[slot] = 1.0 / ys;
-  h.gamma = ys / yy;
+  const LbfgsPairScalars scalars = lbfgsPairScalars(r.v[0], r.v[1]);
+  if (team.isLeader()) st.rho[slot] = scalars.rho;
+  h.gamma = scalars.gamma;
   double* swap = st.x;
   st.x = st.xt;
   st.xt = swap;
@@ -264,52 +215,46 @@ LANDSCAPE_HD double lbfgsTeamRms(Team& team, double gradientNormSquared) {
   return sqrt(gradientNormSquared / static_cast<double>(team.n));
 }
 
-/// One iteration: direction, step; on failure the history is cleared and -H0 g tried once more.
+/// Minimises from st.x (the result is left in st.x, which may have swapped with st.xt), the
+/// potential evaluated inline by the team.
 template <class Team>
-LANDSCAPE_HD bool lbfgsTeamIteration(Team& team, LbfgsTeamStorage& st, typename Team::Owned& p,
-                                     LbfgsTeamHistory& h, const LbfgsTeamSettings& set,
-                                     LbfgsTeamOutcome& out) {
-  LbfgsTeamStep step = lbfgsTeamStep(team, st, p, lbfgsTeamDirection(team, st, p, h, set),
-                                     out.energy, set, out.functionCalls);
-  if (!step.accepted) {
-    h.length = 0;
-    h.oldest = 0;
-    step = lbfgsTeamStep(team, st, p, lbfgsTeamDirection(team, st, p, h, set), out.energy, set,
-                         out.functionCalls);
-    if (!step.accepted) return false;
-  }
-  out.energy = step.energy;
-  out.rmsGradient = lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set));
-  return true;
-}
-
-/// Minimises from st.x (the result is left in st.x, which may have swapped with st.xt).
-template <class Team>
-LANDSCAPE_HD LbfgsTeamOutcome lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
-                                                const LbfgsTeamSettings& set) {
-  LbfgsTeamOutcome out{0.0, 0.0, 1, 0, kLbfgsTeamMaxIterations};
-  out.energy = team.evaluate(st.x, st.g);
+LANDSCAPE_HD LbfgsResult lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
+                                           const LbfgsTeamSettings& set) {
+  const LbfgsStepLimits limits = set.limits();
+  LbfgsStepState s = lbfgsStepFresh();
+  const double energy = team.evaluate(st.x, st.g);
   const double* g = st.g;
-  out.rmsGradient = lbfgsTeamRms(team, team.template sumOwned<1>([&](int c, int, TeamSum<1>& acc) {
-                                             acc.v[0] = fma(g[c], g[c], acc.v[0]);
-                                           })
-                                           .v[0]);
-  LbfgsTeamHistory h{0, 0, 1.0};
-  if (!teamFinite(out.energy) || !teamFinite(out.rmsGradient)) {
-    out.status = kLbfgsTeamNonFiniteEnergy;
-    return out;
-  }
+  const double rms = lbfgsTeamRms(team, team.template sumOwned<1>([&](int c, int, TeamSum<1>& acc) {
+                                          acc.v[0] = fma(g[c], g[c], acc.v[0]);
+                                        })
+                                        .v[0]);
+  LbfgsHistory h;
+  LbfgsNext next = lbfgsStepStart(s, energy, rms, limits);
+  if (next == LbfgsNext::Finish) return lbfgsStepResult(s);
   typename Team::Owned p = team.owned();
-  for (int it = 1; out.rmsGradient >= set.rmsTolerance && it <= set.maxIterations; ++it) {
-    if (!lbfgsTeamIteration(team, st, p, h, set, out)) {
-      out.iterations = it - 1;
-      out.status = kLbfgsTeamLineSearchFailed;
-      return out;
+  while (next != LbfgsNext::Finish) {
+    switch (next) {
+      case LbfgsNext::ClearAndDirection:
+        h.clear();
+        // fall through
+      case LbfgsNext::Direction: {
+        const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, h, set);
+        next = lbfgsStepDirection(s, d.directionDotGradient, d.directionNorm, limits);
+        if (s.reversed) team.forOwned([&](int, int q) { p[q] = -p[q]; });
+        break;
+      }
+      case LbfgsNext::Trial:
+        lbfgsTeamSetTrial(team, st, p, s.scale);
+        next = lbfgsStepTrial(s, team.evaluate(st.xt, st.gt), limits);
+        break;
+      case LbfgsNext::Accept:
+        next = lbfgsStepAccepted(s, lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set)), limits);
+        break;
+      case LbfgsNext::Finish:
+        break;
     }
-    out.iterations = it;
   }
-  if (out.rmsGradient < set.rmsTolerance) out.status = kLbfgsTeamConverged;
-  return out;
+  return lbfgsStepResult(s);
 }
 
 }  // namespace landscape

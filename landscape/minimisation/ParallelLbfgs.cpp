@@ -39,13 +39,13 @@ std::string ParallelLbfgs::name() const {
 
 BatchMemory ParallelLbfgs::memory() const {
   BatchMemory memory;
-  memory.bytesPerStructure = sizeof(double) * m_dimension + sizeof(BatchedLbfgsResult);
+  memory.bytesPerStructure = sizeof(double) * m_dimension + sizeof(LbfgsResult);
   memory.availableBytes = halfThePhysicalMemory();
   memory.where = kHostBatchMemory;
   return memory;
 }
 
-void ParallelLbfgs::minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) {
+void ParallelLbfgs::minimise(std::size_t batch, double* x, LbfgsResult* results) {
   requireBatchFits(batch, memory());
   std::atomic<std::size_t> next{0};
   // Item t is thread slot t: it owns workspace t and pulls structures until the batch is done.
@@ -56,7 +56,7 @@ void ParallelLbfgs::minimise(std::size_t batch, double* x, BatchedLbfgsResult* r
       workspace.setCoordinates(xb);
       const LbfgsResult r = m_lbfgs.minimize(workspace);
       workspace.getCoordinates(xb);
-      results[b] = {r.energy, r.rmsGradient, r.functionCalls, r.iterations, r.status};
+      results[b] = r;
     }
   });
 }

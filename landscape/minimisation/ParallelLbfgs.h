@@ -32,7 +32,7 @@ class ParallelLbfgs : public BatchedMinimiser {
   /// Host memory: the coordinates and result of each structure (workspaces are per thread);
   /// available is half the physical memory.
   BatchMemory memory() const override;
-  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override;
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
   int threads() const { return m_pool.threads(); }
 
  private:

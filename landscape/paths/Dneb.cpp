@@ -3,93 +3,15 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <stdexcept>
 
 #include "landscape/core/Require.h"
-#include "landscape/minimisation/LbfgsCompact.h"
-#include "landscape/minimisation/LbfgsWorkspace.h"
+#include "landscape/minimisation/LbfgsCpuWorkspace.h"
 
 namespace landscape {
 
 namespace {
-
-// The L-BFGS vector work for the band. It differs from LbfgsCpuWorkspace in one scalar only: the
-// direction "norm" it reports is the largest per-image displacement, so that Lbfgs's maxStep cap
-// becomes OPTIM's per-image cap (a band of 50 images should not be slowed 7x by a cap on the
-// whole 50 x 3N vector, nor let one image jump by sqrt(50) x maxStep). The direction itself is
-// the compact representation (LbfgsCompact.h), identical to the two-loop recursion.
-class BandWorkspace : public LbfgsWorkspace {
- public:
-  BandWorkspace(Potential& band, int historySize, std::size_t imageSize)
-      : m_band(band),
-        m_historySize(historySize),
-        m_imageSize(static_cast<Eigen::Index>(imageSize)) {
-    const auto n = static_cast<Eigen::Index>(band.dimension());
-    m_x.setZero(n);
-    m_g.setZero(n);
-    m_p.setZero(n);
-    m_xTrial.setZero(n);
-    m_gTrial.setZero(n);
-  }
-  std::size_t dimension() const override { return static_cast<std::size_t>(m_x.size()); }
-  void setCoordinates(const double* x) override {
-    m_x = Eigen::Map<const Eigen::VectorXd>(x, m_x.size());
-  }
-  void getCoordinates(double* x) const override {
-    Eigen::Map<Eigen::VectorXd>(x, m_x.size()) = m_x;
-  }
-  void getGradient(double* g) const override { Eigen::Map<Eigen::VectorXd>(g, m_g.size()) = m_g; }
-  double evaluateCurrent() override { return m_band.energyGradient(m_x.data(), m_g.data()); }
-  double gradientNormSquared() const override { return m_g.squaredNorm(); }
-  DirectionSummary computeDirection(double initialGuess) override {
-    if (m_s.empty()) {
-      m_p = -initialGuess * m_g;
-    } else {
-      Eigen::MatrixXd S(m_x.size(), static_cast<Eigen::Index>(m_s.size()));
-      Eigen::MatrixXd Y(m_x.size(), static_cast<Eigen::Index>(m_y.size()));
-      for (std::size_t k = 0; k < m_s.size(); ++k) {
-        S.col(static_cast<Eigen::Index>(k)) = m_s[k];
-        Y.col(static_cast<Eigen::Index>(k)) = m_y[k];
-      }
-      m_p = compactLbfgsDirection(S, Y, m_g);
-    }
-    double largest = 0.0;
-    for (Eigen::Index start = 0; start < m_p.size(); start += m_imageSize) {
-      largest = std::max(largest, m_p.segment(start, m_imageSize).norm());
-    }
-    return {m_p.dot(m_g), largest};
-  }
-  void reverseDirection() override { m_p = -m_p; }
-  double evaluateTrial(double c) override {
-    m_xTrial = m_x + c * m_p;
-    return m_band.energyGradient(m_xTrial.data(), m_gTrial.data());
-  }
-  double acceptTrial() override {
-    m_s.push_back(m_xTrial - m_x);
-    m_y.push_back(m_gTrial - m_g);
-    if (static_cast<int>(m_s.size()) > m_historySize) {
-      m_s.pop_front();
-      m_y.pop_front();
-    }
-    m_x.swap(m_xTrial);
-    m_g.swap(m_gTrial);
-    return m_g.squaredNorm();
-  }
-  void clearHistory() override {
-    m_s.clear();
-    m_y.clear();
-  }
-  int historyLength() const override { return static_cast<int>(m_s.size()); }
-
- private:
-  Potential& m_band;
-  int m_historySize;
-  Eigen::Index m_imageSize;
-  Eigen::VectorXd m_x, m_g, m_p, m_xTrial, m_gTrial;
-  std::deque<Eigen::VectorXd> m_s, m_y;  // oldest first
-};
 
 double distanceBetween(const double* a, const double* b, std::size_t n) {
   double s = 0.0;
@@ -374,11 +296,18 @@ LbfgsResult relaxBand(const DnebParams& params, DnebBand& band, std::vector<doub
   LbfgsParams lp;
   lp.historySize = params.historySize;
   lp.initialGuess = params.initialGuess;
-  lp.maxStep = params.maxStepPerImage;              // per image, through BandWorkspace
+  lp.maxStep = params.maxStepPerImage;              // per image: the workspace's step norm
   lp.maxRise = std::numeric_limits<double>::max();  // no energy-rise test: not a true gradient
   lp.maxIterations = iterations;
   lp.rmsTolerance = params.rmsTolerance;
-  BandWorkspace workspace(band, params.historySize, imageSize);
+  // The step norm is the largest per-image displacement, so that maxStep becomes OPTIM's
+  // per-image cap (a band of 50 images should not be slowed 7x by a cap on the whole 50 x 3N
+  // vector, nor let one image jump by sqrt(50) x maxStep). The direction is the compact
+  // representation.
+  LbfgsCpuWorkspaceOptions options;
+  options.compactDirection = true;
+  options.stepNormBlock = static_cast<Eigen::Index>(imageSize);
+  LbfgsCpuWorkspace workspace(band, params.historySize, options);
   workspace.setCoordinates(x.data());
   std::vector<double> current(x.size());
   const auto adjust = [&](const LbfgsIteration& it) {

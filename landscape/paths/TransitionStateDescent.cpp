@@ -92,13 +92,13 @@ std::vector<TransitionStateDescentResult> TransitionStateDescent::descendTogethe
     std::copy(results[k].minus.coordinates.begin(), results[k].minus.coordinates.end(),
               &batch[(2 * k + 1) * n]);
   }
-  std::vector<BatchedLbfgsResult> minimised(2 * count);
+  std::vector<LbfgsResult> minimised(2 * count);
   if (count > 0) minimiser.minimise(2 * count, batch.data(), minimised.data());
   for (std::size_t s = 0; s < 2 * count; ++s) {
     DescentSide& side = s % 2 == 0 ? results[s / 2].plus : results[s / 2].minus;
-    const BatchedLbfgsResult& r = minimised[s];
+    const LbfgsResult& r = minimised[s];
     side.coordinates.assign(&batch[s * n], &batch[s * n] + n);
-    side.minimisation = {r.energy, r.rmsGradient, r.iterations, r.functionCalls, r.status};
+    side.minimisation = r;
     side.energy = r.energy;
   }
   return results;

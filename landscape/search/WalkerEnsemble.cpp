@@ -49,16 +49,6 @@ bool anyStopped(const std::vector<LbfgsResult>& q) {
   return false;
 }
 
-LbfgsResult toLbfgsResult(const BatchedLbfgsResult& r) {
-  LbfgsResult q;
-  q.energy = r.energy;
-  q.rmsGradient = r.rmsGradient;
-  q.iterations = r.iterations;
-  q.functionCalls = r.functionCalls;
-  q.status = r.status;
-  return q;
-}
-
 }  // namespace
 
 WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& params, int walkers,
@@ -218,14 +208,11 @@ std::vector<LbfgsResult> WalkerEnsemble::quench(BatchedMinimiser& minimiser,
   const std::size_t n = m_potential.dimension();
   std::vector<double> batch(x.size() * n);
   for (std::size_t b = 0; b < x.size(); ++b) std::copy(x[b].begin(), x[b].end(), &batch[b * n]);
-  std::vector<BatchedLbfgsResult> results(x.size());
+  std::vector<LbfgsResult> results(x.size());
   minimiser.minimise(x.size(), batch.data(), results.data());
-  std::vector<LbfgsResult> q;
-  for (std::size_t b = 0; b < x.size(); ++b) {
+  for (std::size_t b = 0; b < x.size(); ++b)
     std::copy(&batch[b * n], &batch[b * n] + n, x[b].begin());
-    q.push_back(toLbfgsResult(results[b]));
-  }
-  return q;
+  return results;
 }
 
 void WalkerEnsemble::exchange() {
