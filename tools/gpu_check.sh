@@ -23,7 +23,7 @@
 # Exit status: 0 when every step exited 0, 1 otherwise (summary.txt lists the failed steps), 2 for
 # a bad command line.
 #
-# Suites (tools/gpu_check.sh --list prints them with their steps):
+# Suites (--list prints them; --dry-run SUITE prints a suite's commands):
 #   tests       every test (the slow ones too; env TEST_FILTER narrows it)
 #   sanitizers  memcheck, racecheck, synccheck and initcheck on every CUDA test (*cuda*:*Cuda*)
 #   lj          Lennard-Jones on CUDA: the potential tests, bench_potential --potential lj, gmin
@@ -72,7 +72,8 @@
 # On the device machine: its $OUT is this driver's output folder; it brings back at most 8 files,
 # so add --pack; a command there may run 10 minutes, so run one suite (or some --parts of one) per
 # command and give --limit. The device has no Boost.Program_options or Open MPI to build with:
-# build here and carry the build folder (--build-dir), and see tools/device/ for Open MPI.
+# build on the development machine (Boost is linked statically), carry the build folder and name
+# it with --build-dir; tools/device/ carries Open MPI's runtime (docs/cluster.md).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
