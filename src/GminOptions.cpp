@@ -128,9 +128,9 @@ void addRigidAndLangevin(Table& t) {
   t.section("Rigid bodies (angle-axis, seed 001 section 2.1)");
   t.add("rigid", "FILE",
         "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
-        "(docs/rigid-bodies.md, tools/make_rigid_bodies); needs --inpcrd or --coords, whose "
-        "structure fixes the bodies' shapes; with --lbfgs-backend gpu the rigid transform runs on "
-        "the device",
+        "(docs/rigid-bodies.md, tools/utilities/make_rigid_bodies); needs --inpcrd or --coords, "
+        "whose structure fixes the bodies' shapes; with --lbfgs-backend gpu the rigid transform "
+        "runs on the device",
         top(&C::rigidFile))
       .file()
       .defaultText("none (all atoms atomistic)");

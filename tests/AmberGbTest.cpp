@@ -13,8 +13,8 @@
 //        those two columns carry AMBER's 18.2223^2 times (1 + 1.18e-8).
 //  * sander's own single points: ash at rgbmax 25 as quoted by ParmEd (test/test_openmm_amber.py)
 //    and msander's mdout for trx (gb/trx/mdout.trxox.igb8.save), printed to 4 decimals.
-//  * igb = 1: tools/gb_hct_reference.py (OpenMM 7.7 from Debian python3-simtk 7.7.0, run on the
-//    2-core development machine on 2026-11-22): OpenMM's stock HCT model at salt 0 (no rgbmax),
+//  * igb = 1: tools/checks/gb_hct_reference.py (OpenMM 7.7 from Debian python3-simtk 7.7.0, run on
+//    the 2-core development machine on 2026-11-22): OpenMM's stock HCT model at salt 0 (no rgbmax),
 //    rescaled from its Coulomb constant 138.935485 kJ nm/mol/e^2 to AMBER's 18.2223^2 (35 ppm),
 //    and a CustomGBForce written from sander/NAB's igb = 1 (rgbmax shell, Taylor branch).
 // Data files missing: the tests that need them skip with a message.
@@ -508,11 +508,11 @@ struct HctCase {
   const char* system;
   double saltcon;              ///< mol/L, for the amber_igb1 columns
   double rgbmax[2];            ///< Angstrom (0: unused)
-  double customEgb[2];         ///< tools/gb_hct_reference.py amber_igb1_rgbmax<rgbmax>
+  double customEgb[2];         ///< tools/checks/gb_hct_reference.py amber_igb1_rgbmax<rgbmax>
   double appEgbAmberConstant;  ///< app_HCT_salt0.EGB_amber_constant
 };
 
-// tools/gb_hct_reference.py PRMTOP INPCRD --salt S --rgbmax R1 R2 (see the header comment).
+// tools/checks/gb_hct_reference.py PRMTOP INPCRD --salt S --rgbmax R1 R2 (see the header comment).
 const HctCase kHctCases[] = {
     {"ash", 1.0, {25.0, 0.0}, {-26.505146633672865, 0.0}, -26.484985970622869},
     {"trpcage", 0.2, {12.0, 99.0}, {-435.95981288436207, -434.60137886443596}, -434.19465348646872},

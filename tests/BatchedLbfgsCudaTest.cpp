@@ -74,7 +74,7 @@ TEST(BatchedLbfgsCuda, EqualsTheCpuTwinBitForBitInAMixedBatch) {
 
 TEST(BatchedLbfgsCuda, EqualsTheCpuTwinForEveryTeamShape) {
   SKIP_WITHOUT_GPU();
-  // Capped at 200 iterations so that compute-sanitizer (tools/gpu_check_batch.sh) runs it in
+  // Capped at 200 iterations so that compute-sanitizer (tools/gpu_check.sh batch) runs it in
   // minutes; the cap, early convergence and overlaps still share the batch.
   const std::size_t atoms = 38;
   const LbfgsParams params = benchParams(200);

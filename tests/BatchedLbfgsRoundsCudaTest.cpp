@@ -172,7 +172,7 @@ TEST(BatchedLbfgsRoundsCuda, CompactDirectionsEqualTheTwinBitForBit) {
   }
 }
 
-// The compact path's shapes (the sanitizer runs of tools/gpu_check_compact.sh use this test):
+// The compact path's shapes (the sanitizer runs of tools/gpu_check.sh rounds use this test):
 // LJ75 at m = 100 (two chunks, the ring wraps after 100 iterations), LJ600 alone at m = 64
 // (n = 1800: eight component blocks), LJ13 through the reset path with compact directions from
 // m = 1.

@@ -206,7 +206,8 @@ bool trinomialIsPrimitive(std::size_t l, std::size_t s) {
 }
 
 TEST(RandomComponents, LagTableSmallEntriesArePrimitiveTrinomials) {
-  // The bit-serial check costs O(l^2); the larger entries are checked by tools/check_trinomials.
+  // The bit-serial check costs O(l^2); the larger entries are checked by
+  // tools/checks/check_trinomials.
   EXPECT_TRUE(trinomialIsPrimitive(127, 63));  // a known primitive trinomial (Zierler-Brillhart)
   EXPECT_FALSE(trinomialIsPrimitive(127, 62));
   for (const LaggedFibonacciLags& lags : laggedFibonacciLagTable())

@@ -5,9 +5,9 @@
 // Root: $LANDSCAPE_TEST_DATA if set, else <source>/tests/data, where <source> is
 // $LANDSCAPE_SOURCE_DIR if set, else the LANDSCAPE_SOURCE_DIR compile definition of the test
 // target. Files generated at build time rather than stored (gb/myoglobin_x4 and gb/myoglobin_x10,
-// made by tools/make_prmtop_copies) are looked up under the root first, then under the build
-// tree's data folder (the LANDSCAPE_GENERATED_DATA_DIR compile definition). Tests that need a
-// file call testDataPath() and GTEST_SKIP() with a message when it returns nullopt.
+// made by tools/utilities/make_prmtop_copies) are looked up under the root first, then under the
+// build tree's data folder (the LANDSCAPE_GENERATED_DATA_DIR compile definition). Tests that need
+// a file call testDataPath() and GTEST_SKIP() with a message when it returns nullopt.
 #include <cstdlib>
 #include <filesystem>
 #include <optional>

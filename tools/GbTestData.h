@@ -1,7 +1,7 @@
 #pragma once
 // Where the GB benchmarks find a test system: the --data folder (default <source>/tests/data/gb),
 // else the copy made at build time (myoglobin_x4 and myoglobin_x10 are generated into
-// build/data/gb by tools/make_prmtop_copies; tests/data/gb/SOURCES.md).
+// build/data/gb by tools/utilities/make_prmtop_copies; tests/data/gb/SOURCES.md).
 #include <filesystem>
 #include <string>
 

@@ -31,9 +31,9 @@ namespace {
 
 using namespace landscape;
 
-// Pair physics of potentials/LennardJonesTerms.h plus the gradient update, as bench_lj_potential
-// counts it: 3 sub, 5 for r^2, 1 reciprocal (counted as 1), 4 for r^-6/r^-12, 3 energy,
-// 4 derivative, 6 gradient = 26 FLOP per pair.
+// Pair physics of potentials/LennardJonesTerms.h plus the gradient update, as
+// bench_potential --potential lj counts it: 3 sub, 5 for r^2, 1 reciprocal (counted as 1), 4 for
+// r^-6/r^-12, 3 energy, 4 derivative, 6 gradient = 26 FLOP per pair.
 constexpr double kFlopsPerPair = 26.0;
 
 struct Options {

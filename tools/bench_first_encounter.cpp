@@ -1,19 +1,37 @@
 // Benchmark (not a test): wall time, quenches and energy+gradient calls to the first encounter of
-// the global minimum of LJ38, LJ75 and LJ98 (Cambridge Cluster Database energies) by gmin's walkers
-// (issue 18), against the number of walkers W, with and without BHPT, over several seeds. Each run
-// is exactly `gmin --lj N --walkers W [--bhpt] --seed s --target E_gm --max-time S` with GMIN's
-// LJ38 example settings (no symmetry moves), built through gmin's own code (src/GminWalkers), so
-// the CPU rows use ParallelLbfgs and the cuda rows the batched GPU engine. Runs that miss within
-// --max-time are counted and shown with their best energy; the statistics are over the hits.
+// the global minimum of LJ38, LJ75 and LJ98 (Cambridge Cluster Database energies) with GMIN's LJ38
+// example settings (STEP 0.40 0.51, TEMPERATURE 1.0, NEWRESTART 40, AVOID 4.0 20, SLOPPYCONV
+// 5e-3, ...), each run from its own random start (seeds 1..N) to its first hit.
+//
+// Walkers (the default): gmin's walkers against the number of walkers W, with and without BHPT.
+// Each run is exactly `gmin --lj N --walkers W [--bhpt] --seed s --target E_gm --max-time S` (no
+// symmetry moves), built through gmin's own code (src/GminWalkers), so the CPU rows use
+// ParallelLbfgs and the cuda rows the batched GPU engine. Runs that miss within --max-time are
+// counted and shown with their best energy; the statistics are over the hits.
+//
+// --chain: single basin-hopping chains (landscape/search/BasinHopping, what gmin runs without
+// walkers), --threads of them at once, each to its first hit within --max-steps; the mean,
+// standard deviation, standard error and median of quenches, calls and seconds, and for LJ38
+// GMIN's published 2825 +/- 3093 quenches over 100 random starts. Exit status 2 if a run missed.
 //
 // Usage: bench_first_encounter [--sizes 38,75,98] [--walkers 1,2,4,...] [--seeds N] [--bhpt both]
 //                              [--max-time S] [--backend cpu|cuda] [--bhpt-min-temperature T] ...
+//        bench_first_encounter --chain [--sizes 38] [--runs N] [--threads T] [--max-steps S]
+//                              [--backend cpu|cuda]
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <mutex>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "backends/PotentialFactory.h"
+#include "landscape/search/BasinHopping.h"
 #include "landscape/search/WalkerEnsemble.h"
 #include "src/GminSystem.h"
 #include "src/GminWalkers.h"
@@ -29,14 +47,20 @@ using namespace landscape;
 const std::map<std::size_t, double> kGlobalMinima = {
     {38, -173.928427}, {75, -397.492331}, {98, -543.665361}};
 
+/// GMIN's published LJ38 first encounter: quenches over 100 random starts.
+constexpr double kGminMeanQuenches = 2825.0, kGminStdQuenches = 3093.0;
+
 struct Options {
-  std::vector<std::size_t> sizes = {38, 75, 98};
+  bool chain = false;
+  std::vector<std::size_t> sizes;  ///< empty: 38,75,98 (walkers), 38 (--chain)
   std::vector<std::size_t> walkers = {1, 2, 4, 16, 64, 256, 1024, 4096};
-  long seeds = 10;
+  long seeds = 0;  ///< 0: 10 (walkers), 50 (--chain)
   std::string bhpt = "both";
   double maxTime = 60.0;
   double minTemperature = 0.8, maxTemperature = 2.0;
   long interval = 10;
+  long threads = std::max(1u, std::thread::hardware_concurrency());
+  long maxSteps = 200000;
   Backend backend = Backend::Cpu;
 };
 
@@ -45,13 +69,25 @@ OptionTable<Options> optionTable() {
   t.about =
       "usage: bench_first_encounter [--sizes 38,75,98] [--walkers 1,2,4,...] [--seeds N]\n"
       "                             [--bhpt off|on|both] [--max-time S] [--backend cpu|cuda]\n"
-      "Time, quenches and energy+gradient calls of gmin's walkers to the first encounter of the\n"
-      "global minimum (GMIN's LJ38 example settings, seeds 1..N), median and mean with standard\n"
-      "errors per cluster, W and BHPT setting; runs that miss within --max-time are counted.\n";
+      "       bench_first_encounter --chain [--sizes 38] [--runs N] [--threads T] [--max-steps S]\n"
+      "Time, quenches and energy+gradient calls to the first encounter of the global minimum\n"
+      "(GMIN's LJ38 example settings, seeds 1..N). Walkers: gmin's walkers, median and mean with\n"
+      "standard errors per cluster, W and BHPT setting; runs that miss within --max-time are\n"
+      "counted. --chain: single basin-hopping chains on --threads threads, mean, standard\n"
+      "deviation, standard error and median, compared for LJ38 with GMIN's published 2825 +/-\n"
+      "3093 quenches; exit status 2 if any run missed within --max-steps.\n";
   t.helpCommand();
-  t.add("sizes", "LIST", "cluster sizes (38, 75, 98)", fieldOf(&Options::sizes)).atLeast(38);
+  t.flag("chain", "single basin-hopping chains instead of walkers", fieldOf(&Options::chain));
+  t.add("sizes", "LIST", "cluster sizes (38, 75, 98)", fieldOf(&Options::sizes))
+      .atLeast(38)
+      .defaultText("38,75,98; 38 with --chain");
+  t.add("seeds", "N", "runs per row (seeds 1..N)", fieldOf(&Options::seeds))
+      .atLeast(1)
+      .alias("runs")
+      .defaultText("10; 50 with --chain");
+  addBackendOption(t, fieldOf(&Options::backend));
+  t.section("walkers (without --chain)");
   t.add("walkers", "LIST", "walker counts W", fieldOf(&Options::walkers)).atLeast(1);
-  t.add("seeds", "N", "runs per row (seeds 1..N)", fieldOf(&Options::seeds)).atLeast(1);
   t.add("bhpt", "off|on|both", "rows without and/or with parallel tempering",
         fieldOf(&Options::bhpt));
   t.add("max-time", "S", "wall-clock limit per run", fieldOf(&Options::maxTime))
@@ -62,7 +98,12 @@ OptionTable<Options> optionTable() {
   t.add("bhpt-max-temperature", "KT", "BHPT hottest replica", fieldOf(&Options::maxTemperature))
       .positive();
   t.add("bhpt-interval", "N", "BHPT exchange interval", fieldOf(&Options::interval)).atLeast(1);
-  addBackendOption(t, fieldOf(&Options::backend));
+  t.section("with --chain");
+  t.add("threads", "T", "chains run at once", fieldOf(&Options::threads))
+      .atLeast(1)
+      .defaultText("the hardware concurrency");
+  t.add("max-steps", "S", "basin-hopping steps allowed per run", fieldOf(&Options::maxSteps))
+      .atLeast(1);
   return t;
 }
 
@@ -86,10 +127,19 @@ struct Outcome {
 };
 
 Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool bhpt, long seed) {
-  std::vector<std::string> args = {"--lj", std::to_string(atoms), "--walkers",
-                                   std::to_string(walkers), "--seed", std::to_string(seed),
-                                   "--backend", backendName(o.backend), "--dump-interval", "0",
-                                   "--steps", "100000000", "--target",
+  std::vector<std::string> args = {"--lj",
+                                   std::to_string(atoms),
+                                   "--walkers",
+                                   std::to_string(walkers),
+                                   "--seed",
+                                   std::to_string(seed),
+                                   "--backend",
+                                   backendName(o.backend),
+                                   "--dump-interval",
+                                   "0",
+                                   "--steps",
+                                   "100000000",
+                                   "--target",
                                    std::to_string(kGlobalMinima.at(atoms))};
   if (bhpt)
     for (const std::string& a :
@@ -102,8 +152,8 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
   GminSystem system = loadGminSystem(config);
   const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
   const int w = static_cast<int>(walkers);
-  WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, w,
-                        config.tempering, walkerMinimiserMaker(config, system, w), system.hooks);
+  WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, w, config.tempering,
+                        walkerMinimiserMaker(config, system, w), system.hooks);
   Deadline deadline(o.maxTime);
   const WalkerEnsembleResult r = search.run({}, &deadline);
   return {r.targetWalker >= 0, deadline.elapsed(), static_cast<double>(r.targetRoundQuenches),
@@ -138,12 +188,106 @@ void printRow(std::size_t atoms, std::size_t walkers, bool bhpt, const std::vect
   std::fflush(stdout);
 }
 
+/// --chain: single basin-hopping chains of one cluster, o.threads at once; the table against
+/// GMIN's published LJ38 figures. True when every run hit.
+bool runChains(const Options& o, std::size_t atoms) {
+  const double globalMinimum = kGlobalMinima.at(atoms);
+  BasinHoppingParams base = gminLj38ExampleParams();
+  base.steps = o.maxSteps;
+  base.targetEnergy = globalMinimum;
+
+  struct RunOutcome {
+    bool hit;
+    long quenches, functionCalls;
+    double seconds;
+  };
+  std::vector<RunOutcome> outcomes(o.seeds);
+  std::atomic<long> next{0};
+  std::mutex printMutex;
+  auto worker = [&] {
+    PotentialSpec spec;
+    spec.atoms = atoms;
+    auto potential = makePotential(spec, o.backend);
+    for (long r = next++; r < o.seeds; r = next++) {
+      BasinHoppingParams p = base;
+      p.seed = static_cast<std::uint64_t>(r + 1);
+      const auto t0 = std::chrono::steady_clock::now();
+      const BasinHoppingResult res = BasinHopping(*potential, p).run({});
+      const double sec =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      outcomes[r] = {res.targetReached, res.targetQuench, res.targetFunctionCalls, sec};
+      std::lock_guard<std::mutex> lock(printMutex);
+      std::fprintf(stderr, "LJ%zu run %3ld seed %3llu: %s at quench %7ld, %10ld calls, %8.2f s\n",
+                   atoms, r, static_cast<unsigned long long>(p.seed),
+                   res.targetReached ? "hit" : "MISS", res.targetQuench, res.targetFunctionCalls,
+                   sec);
+    }
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (long t = 0; t < std::min(o.threads, o.seeds); ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::vector<double> quenches, calls, seconds;
+  long misses = 0;
+  for (const RunOutcome& r : outcomes) {
+    if (!r.hit) {
+      ++misses;
+      continue;
+    }
+    quenches.push_back(static_cast<double>(r.quenches));
+    calls.push_back(static_cast<double>(r.functionCalls));
+    seconds.push_back(r.seconds);
+  }
+  const Stats q = stats(quenches), c = stats(calls), s = stats(seconds);
+  std::printf(
+      "LJ%zu first encounter of %.6f, GMIN example settings, %s backend, %ld runs "
+      "(%ld threads, %.1f s wall), %ld runs missed within %ld steps\n\n",
+      atoms, globalMinimum, backendName(o.backend).c_str(), o.seeds, o.threads, wall, misses,
+      o.maxSteps);
+  std::printf("| quantity | mean | std. dev. | std. error | median |\n|---|---|---|---|---|\n");
+  std::printf("| quenches | %.0f | %.0f | %.0f | %.0f |\n", q.mean, q.stddev, q.stderrOfMean,
+              q.median);
+  std::printf("| energy+gradient calls | %.0f | %.0f | %.0f | %.0f |\n", c.mean, c.stddev,
+              c.stderrOfMean, c.median);
+  std::printf("| seconds (one core) | %.3f | %.3f | %.3f | %.3f |\n", s.mean, s.stddev,
+              s.stderrOfMean, s.median);
+  if (atoms == 38) {
+    std::printf("| GMIN published quenches | %.0f | %.0f | %.0f | |\n", kGminMeanQuenches,
+                kGminStdQuenches, kGminStdQuenches / 10.0);
+    std::printf(
+        "\nratio of mean quenches to GMIN's: %.2f (difference %.1f combined standard "
+        "errors)\n",
+        q.mean / kGminMeanQuenches,
+        (q.mean - kGminMeanQuenches) / std::sqrt(q.stderrOfMean * q.stderrOfMean +
+                                                 kGminStdQuenches * kGminStdQuenches / 100.0));
+  }
+  std::fflush(stdout);
+  return misses == 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     Options o;
     parseToolCommandLine(optionTable(), argc, argv, o);
+    if (o.sizes.empty())
+      o.sizes = o.chain ? std::vector<std::size_t>{38} : std::vector<std::size_t>{38, 75, 98};
+    if (o.seeds == 0) o.seeds = o.chain ? 50 : 10;
+    for (std::size_t atoms : o.sizes)
+      if (!kGlobalMinima.count(atoms))
+        throw std::runtime_error("--sizes: no known global minimum for LJ" + std::to_string(atoms) +
+                                 " (38, 75 or 98)");
+    if (o.chain) {
+      bool allHit = true;
+      for (std::size_t i = 0; i < o.sizes.size(); ++i) {
+        if (i > 0) std::printf("\n");
+        allHit = runChains(o, o.sizes[i]) && allHit;
+      }
+      return allHit ? 0 : 2;
+    }
     std::vector<bool> modes;
     if (o.bhpt != "on") modes.push_back(false);
     if (o.bhpt != "off") modes.push_back(true);
@@ -156,10 +300,7 @@ int main(int argc, char** argv) {
         "| cluster | W | BHPT | hits | median s | mean s +/- s.e. | median quenches | mean "
         "quenches +/- s.e. | median calls | mean calls +/- s.e. | misses |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (std::size_t atoms : o.sizes) {
-      if (!kGlobalMinima.count(atoms))
-        throw std::runtime_error("--sizes: no known global minimum for LJ" +
-                                 std::to_string(atoms) + " (38, 75 or 98)");
+    for (std::size_t atoms : o.sizes)
       for (std::size_t walkers : o.walkers)
         for (bool bhpt : modes) {
           std::vector<Outcome> runs;
@@ -171,7 +312,6 @@ int main(int argc, char** argv) {
           }
           printRow(atoms, walkers, bhpt, runs);
         }
-    }
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_first_encounter: error: %s\n", e.what());

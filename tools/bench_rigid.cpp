@@ -2,7 +2,7 @@
 // structures in rigid and in atomistic coordinates, for every history size m: average
 // minimisation time, average L-BFGS steps and time per step, rigid against atomistic.
 //
-// Rigid bodies come from --rigid FILE (tools/make_rigid_bodies) or are built here:
+// Rigid bodies come from --rigid FILE (tools/utilities/make_rigid_bodies) or are built here:
 //   --layout local  peptide bonds, aromatic rings and sp2 centres (Table 4);
 //   --layout large  those between --atomistic-radius and --large-body-radius of --site-residues /
 //                   --site-atoms, and everything beyond as one large body (Table 5).

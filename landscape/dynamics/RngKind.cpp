@@ -71,8 +71,9 @@ const std::vector<LaggedFibonacciLags>& laggedFibonacciLagTable() {
   //   24036583:       P. Zimmermann, members.loria.fr/PZimmermann/irred (2007, checked by Magma);
   //   43112609, 74207281: Brent & Zimmermann, "Twelve new primitive binary trinomials",
   //                   arXiv:1605.09213 (2016), Table 1.
-  // tools/check_trinomials re-derives primitivity (x^(2^l) = x mod the trinomial, which for prime
-  // l and prime 2^l - 1 means primitive); docs/rng.md records which degrees were re-checked here.
+  // tools/checks/check_trinomials re-derives primitivity (x^(2^l) = x mod the trinomial, which for
+  // prime l and prime 2^l - 1 means primitive); docs/rng.md records which degrees were re-checked
+  // here.
   static const std::vector<LaggedFibonacciLags> table = {
       {2281, 1252},       {4423, 2098},        {9689, 4187},         {19937, 9842},
       {44497, 21034},     {110503, 53719},     {756839, 279695},     {3021377, 1010202},

@@ -7,7 +7,7 @@ tiles) gives the same bits when every kernel keeps the same multiset of floating
 modifiers and constants; registers, scheduling order and .reuse flags are ignored. Used for
 issue 17 to check that moving sopStepKernel's body into sopStepTile changed no operation.
 
-usage: tools/sass_fp_diff.py OLD.o|OLD.sass NEW.o|NEW.sass [NAME_SUBSTRING]
+usage: tools/checks/sass_fp_diff.py OLD.o|OLD.sass NEW.o|NEW.sass [NAME_SUBSTRING]
 Needs cuobjdump (and nvdisasm) on PATH for .o files. Exit status 1 when a kernel differs.
 """
 import re

@@ -3,7 +3,7 @@
 
 Needs Debian's OpenMM (apt-get install python3-simtk) and runs with /usr/bin/python3:
 
-    /usr/bin/python3 tools/gb_hct_reference.py PRMTOP INPCRD [--salt M] [--rgbmax A ...]
+    /usr/bin/python3 tools/checks/gb_hct_reference.py PRMTOP INPCRD [--salt M] [--rgbmax A ...]
 
 Two models, both NoCutoff on OpenMM's double-precision Reference platform, energies in kcal/mol:
 

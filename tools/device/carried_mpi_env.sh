@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Unpacks Open MPI's Debian 12 runtime packages (made by tools/pack_mpi_debs.sh DIR) into a prefix
-# of its own, without dpkg -i and without touching /, and prints the environment that makes
+# Unpacks Open MPI's Debian 12 runtime packages (made by tools/device/pack_mpi_debs.sh DIR) into a
+# prefix of its own, without dpkg -i and without touching /, and prints the environment that makes
 # `mpirun` and an MPI build of gmin/pathsample use it: for a machine that has no Open MPI and
 # where installing into / could break its own libraries (the lead's GPU device; docs/cluster.md).
-# Usage: eval "$(tools/carried_mpi_env.sh DIR [PREFIX])"   (PREFIX default /tmp/carried-openmpi)
+# Usage: eval "$(tools/device/carried_mpi_env.sh DIR [PREFIX])"
+#        (PREFIX default /tmp/carried-openmpi)
 set -euo pipefail
-dir="${1:?usage: eval \"\$(tools/carried_mpi_env.sh DIR [PREFIX])\"}"
+dir="${1:?usage: eval \"\$(tools/device/carried_mpi_env.sh DIR [PREFIX])\"}"
 prefix="${2:-/tmp/carried-openmpi}"
 shopt -s nullglob
 debs=("$dir"/*.deb)
 if (( ${#debs[@]} == 0 )); then
-  echo "carried_mpi_env: no .deb files in $dir (make them with tools/pack_mpi_debs.sh $dir)" >&2
+  echo "carried_mpi_env: no .deb files in $dir (make them with tools/device/pack_mpi_debs.sh" \
+    "$dir)" >&2
   exit 1
 fi
 mkdir -p "$prefix"

@@ -3,10 +3,10 @@
 # build/rng_stream into `dieharder -g 200` (raw 32-bit words on stdin), one test at a time, and
 # prints one line per test result (test, ntuple, p-value, assessment) and a per-generator summary.
 #
-# Usage: tools/dieharder_subset.sh [generator ...]     (default: all five)
+# Usage: tools/checks/dieharder_subset.sh [generator ...]     (default: all five)
 # Environment: BUILD (default build), SEED (default 20240601).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build="${BUILD:-build}"
 seed="${SEED:-20240601}"
 command -v dieharder > /dev/null || { echo "dieharder not found (apt-get install dieharder)" >&2; exit 2; }

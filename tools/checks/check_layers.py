@@ -2,7 +2,7 @@
 """Checks that #include "folder/..." lines point one way: down the layer order of
 docs/architecture.md (a file may include its own layer and the layers listed before it).
 
-Usage: tools/check_layers.py [SOURCE_DIR] [--counts]
+Usage: tools/checks/check_layers.py [SOURCE_DIR] [--counts]
 Exits 1 and names every offending line; --counts prints the include counts between folders."""
 import collections
 import pathlib
@@ -44,7 +44,7 @@ def layer_of(path: str):
 
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
-    root = pathlib.Path(args[0] if args else pathlib.Path(__file__).resolve().parent.parent)
+    root = pathlib.Path(args[0] if args else pathlib.Path(__file__).resolve().parents[2])
     rank = {layer: i for i, layer in enumerate(LAYERS)}
     counts = collections.Counter()
     errors = []

@@ -2,9 +2,9 @@
 # Copies Open MPI's Debian 12 packages (the runtime gmin's MPI build needs, and with --dev the
 # headers to build it) into DIR, from the apt cache or by `apt-get download`, so that a machine
 # without network access can install them with `dpkg -i DIR/*.deb` (docs/cluster.md).
-# Usage: tools/pack_mpi_debs.sh DIR [--dev]
+# Usage: tools/device/pack_mpi_debs.sh DIR [--dev]
 set -euo pipefail
-dir="${1:?usage: tools/pack_mpi_debs.sh DIR [--dev]}"
+dir="${1:?usage: tools/device/pack_mpi_debs.sh DIR [--dev]}"
 runtime=(openmpi-bin openmpi-common libopenmpi3 libpmix2 libhwloc15 libhwloc-plugins
          libevent-2.1-7 libevent-core-2.1-7 libevent-pthreads-2.1-7 libevent-extra-2.1-7
          libevent-openssl-2.1-7 libfabric1 libucx0 libibverbs1 ibverbs-providers librdmacm1

@@ -3,7 +3,7 @@
 # runs every target for SECONDS (default 600), as many at once as there are cores, then prints per
 # target the executions and the findings (crash-*, leak-*, timeout-*, oom-* files).
 #
-# Usage: tools/run_fuzzers.sh [--no-build] [--jobs N] [SECONDS] [TARGET...]
+# Usage: tools/checks/run_fuzzers.sh [--no-build] [--jobs N] [SECONDS] [TARGET...]
 #   --no-build   use the targets already in build-fuzz/fuzz/ (e.g. built on another machine)
 #   --jobs N     targets run at once (default: the number of cores)
 #   TARGET...    run only these (names as in fuzz/, e.g. fuzz_prmtop); default: all
@@ -14,7 +14,7 @@
 # go to build-fuzz/findings/<target>/, logs to build-fuzz/logs/<target>.log. Reproduce a finding
 # with build-fuzz/fuzz/<target> FILE. Exit status 1 when there is a finding.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 build=1
 jobs=$(nproc)
