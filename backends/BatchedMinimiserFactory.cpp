@@ -52,30 +52,22 @@ void requireCuda(const std::string& what) {
 
 }  // namespace
 
-BatchedBackend parseBatchedBackend(const std::string& name) {
-  if (name == "cpu") return BatchedBackend::Cpu;
-  if (name == "cpu-twin") return BatchedBackend::CpuTwin;
-  if (name == "cuda") return BatchedBackend::Cuda;
-  if (name == "cuda-rounds") return BatchedBackend::CudaRounds;
-  if (name == "cpu-rounds-twin") return BatchedBackend::CpuRoundsTwin;
-  throw std::invalid_argument(
-      "batched backend must be 'cpu', 'cpu-twin', 'cuda', 'cuda-rounds' or 'cpu-rounds-twin', "
-      "not '" +
-      name + "'");
+BatchedEngine parseBatchedEngine(const std::string& name) {
+  if (name == "reference") return BatchedEngine::Reference;
+  if (name == "team") return BatchedEngine::Team;
+  if (name == "rounds") return BatchedEngine::Rounds;
+  throw std::invalid_argument("batched engine must be 'reference', 'team' or 'rounds', not '" +
+                              name + "'");
 }
 
-std::string batchedBackendName(BatchedBackend backend) {
-  switch (backend) {
-    case BatchedBackend::Cpu:
-      return "cpu";
-    case BatchedBackend::CpuTwin:
-      return "cpu-twin";
-    case BatchedBackend::Cuda:
-      return "cuda";
-    case BatchedBackend::CudaRounds:
-      return "cuda-rounds";
-    case BatchedBackend::CpuRoundsTwin:
-      return "cpu-rounds-twin";
+std::string batchedEngineName(BatchedEngine engine) {
+  switch (engine) {
+    case BatchedEngine::Reference:
+      return "reference";
+    case BatchedEngine::Team:
+      return "team";
+    case BatchedEngine::Rounds:
+      return "rounds";
   }
   return "unknown";
 }
@@ -106,60 +98,66 @@ std::size_t batchedResidentStructures(const BatchedSystem& system,
 }
 
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& system,
-                                                       const LbfgsParams& params,
-                                                       BatchedBackend backend,
+                                                       const LbfgsParams& params, Backend backend,
                                                        const BatchedEngineOptions& options) {
-  switch (backend) {
-    case BatchedBackend::Cpu:
+  const bool cuda = backend == Backend::Cuda;
+  switch (options.engine) {
+    case BatchedEngine::Reference:
+      if (cuda) break;
       return std::make_unique<OwningBatchedLbfgs>(
           makeBatchedPotential(system, Backend::Cpu, options), params, options.threads);
-    case BatchedBackend::CpuTwin:
-      return std::make_unique<BatchedLbfgsTwin>(system.lennardJonesAtoms, params, options.shape,
-                                                options.threads);
-    case BatchedBackend::Cuda:
+    case BatchedEngine::Team:
+      if (!cuda)
+        return std::make_unique<BatchedLbfgsTwin>(system.lennardJonesAtoms, params, options.shape,
+                                                  options.threads);
       requireCuda("batched L-BFGS");
 #ifdef LANDSCAPE_HAVE_CUDA
       return std::make_unique<BatchedLbfgsCuda>(system.lennardJonesAtoms, params, options.shape);
 #endif
       break;
-    case BatchedBackend::CudaRounds:
+    case BatchedEngine::Rounds:
+      if (!cuda)
+        return std::make_unique<Owning<BatchedLbfgsRoundsTwin>>(
+            makeBatchedPotential(system, Backend::Cpu, options), params, options.rounds,
+            options.threads);
       requireCuda("batched L-BFGS rounds");
 #ifdef LANDSCAPE_HAVE_CUDA
       return std::make_unique<Owning<BatchedLbfgsRoundsCuda>>(
           makeBatchedPotential(system, Backend::Cuda, options), params, options.rounds);
 #endif
       break;
-    case BatchedBackend::CpuRoundsTwin:
-      return std::make_unique<Owning<BatchedLbfgsRoundsTwin>>(
-          makeBatchedPotential(system, Backend::Cpu, options), params, options.rounds,
-          options.threads);
   }
-  throw std::invalid_argument("unknown batched backend");
+  throw std::invalid_argument("batched engine '" + batchedEngineName(options.engine) +
+                              "' does not run on " + backendName(backend) +
+                              " (the reference engine is the CPU's)");
 }
 
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& potential,
                                                            const LbfgsParams& params,
-                                                           BatchedBackend backend,
+                                                           Backend backend,
                                                            const BatchedEngineOptions& options) {
-  switch (backend) {
-    case BatchedBackend::Cpu:
+  const bool cuda = backend == Backend::Cuda;
+  switch (options.engine) {
+    case BatchedEngine::Reference:
+      if (cuda) break;
       return std::make_unique<BatchedLbfgs>(potential, params, options.threads);
-    case BatchedBackend::CpuRoundsTwin:
-      return std::make_unique<BatchedLbfgsRoundsTwin>(potential, params, options.rounds,
-                                                      options.threads);
-    case BatchedBackend::CudaRounds:
+    case BatchedEngine::Rounds:
+      if (!cuda)
+        return std::make_unique<BatchedLbfgsRoundsTwin>(potential, params, options.rounds,
+                                                        options.threads);
       requireCuda("batched L-BFGS rounds");
 #ifdef LANDSCAPE_HAVE_CUDA
       return std::make_unique<BatchedLbfgsRoundsCuda>(potential, params, options.rounds);
 #endif
       break;
-    case BatchedBackend::Cuda:
-    case BatchedBackend::CpuTwin:
-      throw std::invalid_argument("batched backend '" + batchedBackendName(backend) +
-                                  "' is a Lennard-Jones kernel; over any batched potential use "
-                                  "'cpu', 'cuda-rounds' or 'cpu-rounds-twin'");
+    case BatchedEngine::Team:
+      throw std::invalid_argument(
+          "the team engine is a Lennard-Jones kernel; over any batched potential use the "
+          "reference or the rounds engine");
   }
-  throw std::invalid_argument("unknown batched backend");
+  throw std::invalid_argument("batched engine '" + batchedEngineName(options.engine) +
+                              "' does not run on " + backendName(backend) +
+                              " (the reference engine is the CPU's)");
 }
 
 }  // namespace landscape

@@ -1,13 +1,15 @@
 #pragma once
-// Where the CUDA build switch meets the run-time choice of batched engine (issue 16):
-//   cpu       BatchedLbfgs over BatchedLennardJones: each structure bit for bit today's Lbfgs,
-//             structures spread over `threads` threads;
-//   cpu-twin  BatchedLbfgsTwin: the GPU kernel's arithmetic order on the CPU (tests, debugging);
-//   cuda      gpu/BatchedLbfgsCuda: one persistent kernel per batch (Lennard-Jones clusters that
-//             fit in shared memory);
-//   cuda-rounds       gpu/BatchedLbfgsRoundsCuda: round-based, state in global memory, any
-//                     device-resident BatchedPotential (any n, any m);
-//   cpu-rounds-twin   BatchedLbfgsRoundsTwin: cuda-rounds' arithmetic order on the CPU.
+// Where the CUDA build switch meets the run-time choice of batched engine. The backend says where
+// (cpu, cuda); the engine says how each structure's L-BFGS (landscape/minimisation/LbfgsStep.h)
+// is driven:
+//   reference  BatchedLbfgs: LbfgsStructureRun per structure, each bit for bit today's Lbfgs,
+//              structures spread over `threads` threads (cpu only);
+//   team       the Lennard-Jones team kernel (lbfgsTeamMinimise): gpu/BatchedLbfgsCuda, one
+//              persistent kernel per batch, or on cpu its twin BatchedLbfgsTwin (the kernel's
+//              arithmetic order: tests, debugging);
+//   rounds     the round-based engine (lbfgsRoundsAdvance), state in global memory, over any
+//              device-resident BatchedPotential (any n, any m): gpu/BatchedLbfgsRoundsCuda, or
+//              on cpu its twin BatchedLbfgsRoundsTwin.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -18,12 +20,11 @@
 
 namespace landscape {
 
-enum class BatchedBackend { Cpu, CpuTwin, Cuda, CudaRounds, CpuRoundsTwin };
+enum class BatchedEngine { Reference, Team, Rounds };
 
-/// "cpu", "cpu-twin", "cuda", "cuda-rounds" or "cpu-rounds-twin"; throws std::invalid_argument
-/// naming the bad value otherwise.
-BatchedBackend parseBatchedBackend(const std::string& name);
-std::string batchedBackendName(BatchedBackend backend);
+/// "reference", "team" or "rounds"; throws std::invalid_argument naming the bad value otherwise.
+BatchedEngine parseBatchedEngine(const std::string& name);
+std::string batchedEngineName(BatchedEngine engine);
 
 /// The system every structure of a batch is an instance of.
 struct BatchedSystem {
@@ -31,9 +32,10 @@ struct BatchedSystem {
 };
 
 struct BatchedEngineOptions {
-  int threads = 1;              ///< CPU threads (cpu, cpu-twin); >= 1
-  BatchedTeamShape shape;       ///< GPU team shape (cuda, cpu-twin); zeros: chosen automatically
-  BatchedRoundsOptions rounds;  ///< cuda-rounds, cpu-rounds-twin
+  BatchedEngine engine = BatchedEngine::Reference;
+  int threads = 1;              ///< CPU threads (reference, team and rounds on cpu); >= 1
+  BatchedTeamShape shape;       ///< team shape (team); zeros: chosen automatically
+  BatchedRoundsOptions rounds;  ///< rounds
 };
 
 /// A batched potential for `system` on `backend` (Cpu or Cuda). Throws std::runtime_error for
@@ -49,17 +51,16 @@ std::size_t batchedResidentStructures(const BatchedSystem& system,
 /// Owns what a batched minimiser needs (the CPU reference holds its potential). Throws
 /// std::invalid_argument for bad parameters and std::runtime_error for an unavailable backend.
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& system,
-                                                       const LbfgsParams& params,
-                                                       BatchedBackend backend,
+                                                       const LbfgsParams& params, Backend backend,
                                                        const BatchedEngineOptions& options);
 
-/// A batched minimiser over any batched potential (which must outlive it): Cpu (BatchedLbfgs on
-/// its host entry point), CudaRounds (its device entry point; throws std::invalid_argument when
-/// it has none) or CpuRoundsTwin (its host entry point). Cuda and CpuTwin are Lennard-Jones
-/// kernels and are refused with std::invalid_argument.
+/// A batched minimiser over any batched potential (which must outlive it): the reference engine
+/// on cpu (BatchedLbfgs on its host entry point) or the rounds engine (on cuda its device entry
+/// point, which it must have: std::invalid_argument otherwise; on cpu its host entry point). The
+/// team engine is a Lennard-Jones kernel and is refused with std::invalid_argument.
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& potential,
                                                            const LbfgsParams& params,
-                                                           BatchedBackend backend,
+                                                           Backend backend,
                                                            const BatchedEngineOptions& options);
 
 }  // namespace landscape

@@ -90,16 +90,23 @@ void bindBatched(nb::module_& m) {
            "status).");
   m.def(
       "batched_minimiser",
-      [](std::size_t atoms, const LbfgsParams& params, const std::string& backend, int threads) {
+      [](std::size_t atoms, const LbfgsParams& params, const std::string& backend,
+         const std::string& engine, int threads) {
         BatchedSystem system{atoms};
         BatchedEngineOptions options;
+        const Backend where = parseBackend(backend);
+        options.engine = engine.empty() ? (where == Backend::Cuda ? BatchedEngine::Team
+                                                                  : BatchedEngine::Reference)
+                                        : parseBatchedEngine(engine);
         options.threads = threads;
-        return makeBatchedMinimiser(system, params, parseBatchedBackend(backend), options);
+        return makeBatchedMinimiser(system, params, where, options);
       },
-      "atoms"_a, "params"_a = LbfgsParams{}, "backend"_a = "cpu", "threads"_a = 1,
-      "Batched L-BFGS for Lennard-Jones clusters of `atoms` atoms. backend: 'cpu' (each "
-      "structure bit for bit as landscape.minimise), 'cpu-twin' (the GPU kernel's arithmetic "
-      "order) or 'cuda'.");
+      "atoms"_a, "params"_a = LbfgsParams{}, "backend"_a = "cpu", "engine"_a = "",
+      "threads"_a = 1,
+      "Batched L-BFGS for Lennard-Jones clusters of `atoms` atoms. backend: 'cpu' or 'cuda'. "
+      "engine: 'reference' (cpu only: each structure bit for bit as landscape.minimise; the "
+      "default on cpu), 'team' (the GPU kernel, or on cpu its arithmetic order; the default on "
+      "cuda) or 'rounds' (the round-based engine).");
 }
 
 }  // namespace landscape::python

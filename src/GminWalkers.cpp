@@ -86,7 +86,8 @@ std::size_t deviceBytesPerWalker(const GminRunConfig& config, const BatchedPoten
 // Device memory the walkers may use now: free memory (as the rounds engine counts it).
 std::size_t deviceAvailableBytes(const GminRunConfig& config, BatchedPotential& potential) {
   const BatchMemory memory =
-      makeBatchedMinimiserOver(potential, config.basinHopping.lbfgs, BatchedBackend::CudaRounds, {})
+      makeBatchedMinimiserOver(potential, config.basinHopping.lbfgs, Backend::Cuda,
+                               {BatchedEngine::Rounds})
           ->memory();
   return memory.availableBytes > memory.fixedBytes ? memory.availableBytes - memory.fixedBytes : 0;
 }
@@ -154,9 +155,10 @@ std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& con
 }
 
 BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
-                                           BatchedBackend backend,
+                                           Backend backend,
                                            const BatchedRoundsOptions& rounds) {
   BatchedEngineOptions options;
+  options.engine = BatchedEngine::Rounds;
   options.rounds = rounds;
   return [potential, backend, options](const LbfgsParams& params) {
     return std::unique_ptr<BatchedMinimiser>(std::make_unique<SharingMinimiser>(
@@ -188,13 +190,13 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSyst
   if (ljOnCuda(config, system)) {
     const BatchedSystem lj{system.spec.atoms};
     return [lj](const LbfgsParams& params) {
-      return makeBatchedMinimiser(lj, params, BatchedBackend::Cuda, {});
+      return makeBatchedMinimiser(lj, params, Backend::Cuda, {BatchedEngine::Team});
     };
   }
   if (auto potential = walkerDevicePotential(config, system, walkers)) {
     BatchedRoundsOptions rounds;
     rounds.residentStructures = config.walkerResident;
-    return roundsMinimiserMaker(std::move(potential), BatchedBackend::CudaRounds, rounds);
+    return roundsMinimiserMaker(std::move(potential), Backend::Cuda, rounds);
   }
   // Thread 0 evaluates the run's own potential; the others copies built from the spec.
   auto copies = std::make_shared<std::vector<std::unique_ptr<Potential>>>();

@@ -66,9 +66,9 @@ std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& con
                                                         int walkers = 1);
 
 /// Minimisers over one shared batched potential (kept alive by every minimiser): the rounds
-/// engine on `backend` (CudaRounds, or CpuRoundsTwin for its CPU twin) with `rounds` options.
+/// engine on `backend` (cuda, or on cpu its twin) with `rounds` options.
 BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
-                                           BatchedBackend backend,
+                                           Backend backend,
                                            const BatchedRoundsOptions& rounds);
 
 /// Throws std::runtime_error for walker runs gmin cannot do (the Langevin move, whose noise

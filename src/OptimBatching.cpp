@@ -59,9 +59,9 @@ OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem&
     if (config.lbfgsBackend == LbfgsBackend::Gpu) {
       b.minimised = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
       b.descents = makeBatchedMinimiserOver(*b.minimised, settings.connect.descent.minimiser,
-                                            BatchedBackend::CudaRounds, {});
+                                            Backend::Cuda, {BatchedEngine::Rounds});
       b.endpoints = makeBatchedMinimiserOver(*b.minimised, settings.endpointMinimiser,
-                                             BatchedBackend::CudaRounds, {});
+                                             Backend::Cuda, {BatchedEngine::Rounds});
     }
     return b;
   }

@@ -131,7 +131,7 @@ TEST(BatchedLbfgsCuda, AgreesWithTheCpuReferenceToRoundOffInsideABasin) {
       const std::vector<double> s = perturbed(quenchedMinimum(atoms, 600 + b), 0.1, 700 + b);
       x0.insert(x0.end(), s.begin(), s.end());
     }
-    auto cpu = makeBatchedMinimiser({atoms}, params, BatchedBackend::Cpu, {2, {}});
+    auto cpu = makeBatchedMinimiser({atoms}, params, Backend::Cpu, {BatchedEngine::Reference, 2});
     BatchedLbfgsCuda gpu(atoms, params);
     const BatchRun ref = runBatch(*cpu, x0), got = runBatch(gpu, x0);
     for (std::size_t b = 0; b < ref.results.size(); ++b) {
@@ -198,7 +198,7 @@ TEST(BatchedLennardJonesCuda, DeviceEntryEqualsTheTeamTwinBitForBit) {
 TEST(BatchedMinimiserFactory, CudaWithoutADeviceSaysWhy) {
   if (gpuAvailable()) GTEST_SKIP() << "a device is present";
   try {
-    makeBatchedMinimiser({38}, benchParams(10), BatchedBackend::Cuda, {});
+    makeBatchedMinimiser({38}, benchParams(10), Backend::Cuda, {BatchedEngine::Team});
     FAIL() << "no exception";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();

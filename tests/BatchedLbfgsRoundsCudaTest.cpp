@@ -217,8 +217,8 @@ TEST(BatchedLbfgsRoundsCuda, AgreesWithTheCpuReferenceToRoundOffInsideABasin) {
       const std::vector<double> s = perturbed(quenchedMinimum(atoms, 600 + b), 0.1, 700 + b);
       x0.insert(x0.end(), s.begin(), s.end());
     }
-    auto cpu = makeBatchedMinimiser({atoms}, params, BatchedBackend::Cpu, {2, {}});
-    auto gpu = makeBatchedMinimiser({atoms}, params, BatchedBackend::CudaRounds, {});
+    auto cpu = makeBatchedMinimiser({atoms}, params, Backend::Cpu, {BatchedEngine::Reference, 2});
+    auto gpu = makeBatchedMinimiser({atoms}, params, Backend::Cuda, {BatchedEngine::Rounds});
     const MinimisedBatch ref = minimiseBatch(*cpu, x0), got = minimiseBatch(*gpu, x0);
     for (std::size_t b = 0; b < ref.results.size(); ++b) {
       EXPECT_EQ(got.results[b].converged(), ref.results[b].converged());
@@ -265,7 +265,7 @@ TEST(BatchedLbfgsRoundsCuda, MemoryAndRefusals) {
 TEST(BatchedMinimiserFactory, CudaRoundsWithoutADeviceSaysWhy) {
   if (gpuAvailable()) GTEST_SKIP() << "a device is present";
   try {
-    makeBatchedMinimiser({38}, benchParams(10), BatchedBackend::CudaRounds, {});
+    makeBatchedMinimiser({38}, benchParams(10), Backend::Cuda, {BatchedEngine::Rounds});
     FAIL() << "no exception";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();

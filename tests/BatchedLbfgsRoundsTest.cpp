@@ -272,21 +272,27 @@ TEST(BatchedLbfgsRoundsTwin, MemoryAndRefusals) {
   EXPECT_THROW(BatchedLbfgsRoundsTwin(potential, params, {}, 1), std::invalid_argument);
 }
 
-TEST(BatchedMinimiserFactory, RoundsBackends) {
-  EXPECT_EQ(parseBatchedBackend("cuda-rounds"), BatchedBackend::CudaRounds);
-  EXPECT_EQ(parseBatchedBackend("cpu-rounds-twin"), BatchedBackend::CpuRoundsTwin);
-  EXPECT_EQ(batchedBackendName(BatchedBackend::CudaRounds), "cuda-rounds");
-  auto twin = makeBatchedMinimiser({13}, benchParams(100), BatchedBackend::CpuRoundsTwin, {});
+TEST(BatchedMinimiserFactory, RoundsEngine) {
+  EXPECT_EQ(parseBatchedEngine("rounds"), BatchedEngine::Rounds);
+  EXPECT_EQ(batchedEngineName(BatchedEngine::Rounds), "rounds");
+  const BatchedEngineOptions rounds{BatchedEngine::Rounds};
+  auto twin = makeBatchedMinimiser({13}, benchParams(100), Backend::Cpu, rounds);
   EXPECT_EQ(twin->dimension(), 39u);
   BatchedLennardJones potential(13, 1);
-  auto over =
-      makeBatchedMinimiserOver(potential, benchParams(100), BatchedBackend::CpuRoundsTwin, {});
+  auto over = makeBatchedMinimiserOver(potential, benchParams(100), Backend::Cpu, rounds);
   EXPECT_NE(over->name().find("rounds"), std::string::npos);
   try {
-    makeBatchedMinimiserOver(potential, benchParams(100), BatchedBackend::Cuda, {});
+    makeBatchedMinimiserOver(potential, benchParams(100), Backend::Cuda, {BatchedEngine::Team});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("cuda-rounds"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rounds engine"), std::string::npos) << e.what();
+  }
+  try {
+    makeBatchedMinimiserOver(potential, benchParams(100), Backend::Cuda,
+                             {BatchedEngine::Reference});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("does not run on cuda"), std::string::npos) << e.what();
   }
 }
 

@@ -88,7 +88,8 @@ TEST(BatchedLbfgs, FullMinimisationsFromCubeStartsAreTodaysLbfgsBitForBit) {
   }
   const LbfgsParams params = benchParams(10000);
   const Reference ref = singleStructureRuns(atoms, x0, params);
-  auto minimiser = makeBatchedMinimiser({atoms}, params, BatchedBackend::Cpu, {2, {}});
+  auto minimiser =
+      makeBatchedMinimiser({atoms}, params, Backend::Cpu, {BatchedEngine::Reference, 2});
   expectIdentical(batchedRun(*minimiser, x0), ref, 3 * atoms, "cpu reference, cube starts");
   for (const auto& r : ref.results) EXPECT_TRUE(r.converged());
 }
@@ -270,21 +271,21 @@ TEST(BatchedLbfgsTwin, AgreesWithTheReferenceToRoundOffInsideABasin) {
   }
 }
 
-TEST(BatchedMinimiserFactory, ParsesBackendsAndBuildsTheCpuOnes) {
-  EXPECT_EQ(parseBatchedBackend("cpu"), BatchedBackend::Cpu);
-  EXPECT_EQ(parseBatchedBackend("cpu-twin"), BatchedBackend::CpuTwin);
-  EXPECT_EQ(parseBatchedBackend("cuda"), BatchedBackend::Cuda);
-  EXPECT_THROW(parseBatchedBackend("gpu"), std::invalid_argument);
-  for (BatchedBackend b : {BatchedBackend::Cpu, BatchedBackend::CpuTwin}) {
-    auto minimiser = makeBatchedMinimiser({13}, benchParams(100), b, {1, {}});
+TEST(BatchedMinimiserFactory, ParsesEnginesAndBuildsTheCpuOnes) {
+  EXPECT_EQ(parseBatchedEngine("reference"), BatchedEngine::Reference);
+  EXPECT_EQ(parseBatchedEngine("team"), BatchedEngine::Team);
+  EXPECT_EQ(parseBatchedEngine("rounds"), BatchedEngine::Rounds);
+  EXPECT_THROW(parseBatchedEngine("cpu-twin"), std::invalid_argument);
+  for (BatchedEngine e : {BatchedEngine::Reference, BatchedEngine::Team}) {
+    auto minimiser = makeBatchedMinimiser({13}, benchParams(100), Backend::Cpu, {e, 1});
     EXPECT_EQ(minimiser->dimension(), 39u);
     EXPECT_FALSE(minimiser->name().empty());
   }
   LbfgsParams bad = benchParams(100);
   bad.historySize = 0;
-  EXPECT_THROW(makeBatchedMinimiser({13}, bad, BatchedBackend::Cpu, {1, {}}),
+  EXPECT_THROW(makeBatchedMinimiser({13}, bad, Backend::Cpu, {BatchedEngine::Reference, 1}),
                std::invalid_argument);
-  EXPECT_THROW(makeBatchedMinimiser({13}, bad, BatchedBackend::CpuTwin, {1, {}}),
+  EXPECT_THROW(makeBatchedMinimiser({13}, bad, Backend::Cpu, {BatchedEngine::Team, 1}),
                std::invalid_argument);
 }
 

@@ -193,9 +193,9 @@ TEST(BatchedPotentialFactory, SopRoundsTwinOnTheCpuReachesMinima) {
   auto potential = makeBatchedPotentialForSpec(sopSpec(topology), Backend::Cpu, {2, {}, 1});
   const LbfgsParams params = sopMinimisationParams();
   BatchedEngineOptions options;
+  options.engine = BatchedEngine::Rounds;
   options.threads = 2;
-  auto minimiser =
-      makeBatchedMinimiserOver(*potential, params, BatchedBackend::CpuRoundsTwin, options);
+  auto minimiser = makeBatchedMinimiserOver(*potential, params, Backend::Cpu, options);
   std::vector<LbfgsResult> results(batch);
   minimiser->minimise(batch, x.data(), results.data());
   Sop reference(*topology);
@@ -484,7 +484,8 @@ TEST(BatchedSopCuda, RoundsEngineEqualsItsTwinAndReachesCpuMinima) {
   const LbfgsParams params = sopMinimisationParams();
   BatchedEngineOptions options;
   options.threads = 2;
-  auto minimiseWith = [&](BatchedBackend backend, std::size_t resident) {
+  options.engine = BatchedEngine::Rounds;
+  auto minimiseWith = [&](Backend backend, std::size_t resident) {
     options.rounds.residentStructures = resident;
     auto minimiser = makeBatchedMinimiserOver(potential, params, backend, options);
     std::vector<double> x = x0;
@@ -492,9 +493,9 @@ TEST(BatchedSopCuda, RoundsEngineEqualsItsTwinAndReachesCpuMinima) {
     minimiser->minimise(batch, x.data(), results.data());
     return std::make_pair(x, results);
   };
-  const auto gpu = minimiseWith(BatchedBackend::CudaRounds, 0);
-  const auto twin = minimiseWith(BatchedBackend::CpuRoundsTwin, 0);
-  const auto refilled = minimiseWith(BatchedBackend::CudaRounds, 3);
+  const auto gpu = minimiseWith(Backend::Cuda, 0);
+  const auto twin = minimiseWith(Backend::Cpu, 0);
+  const auto refilled = minimiseWith(Backend::Cuda, 3);
   Sop reference(*topology);
   for (std::size_t b = 0; b < batch; ++b) {
     for (const auto* other : {&twin, &refilled}) {

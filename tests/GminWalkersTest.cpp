@@ -144,11 +144,11 @@ TEST(GminWalkers, GbWalkersOnTheRoundsTwinDoNotDependOnResidentSlots) {
   const Outcome a = runWalkers(
       *run, *host, 8,
       roundsMinimiserMaker(makeBatchedPotentialForSpec(run->system.spec, Backend::Cpu, oneThread),
-                           BatchedBackend::CpuRoundsTwin, all));
+                           Backend::Cpu, all));
   const Outcome b = runWalkers(
       *run, *host, 8,
       roundsMinimiserMaker(makeBatchedPotentialForSpec(run->system.spec, Backend::Cpu, twoThreads),
-                           BatchedBackend::CpuRoundsTwin, three));
+                           Backend::Cpu, three));
   expectSameRuns(a, b);
   EXPECT_EQ(a.trace.quenches.size(), 8u);
   EXPECT_EQ(a.trace.quenches.at(7).size(), 7u);  // quench 0 and 6 steps
@@ -171,11 +171,11 @@ TEST(GminWalkers, GbWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   BatchedRoundsOptions all, three;
   three.residentStructures = 3;
   const Outcome gpu = runWalkers(*run, *host, 8,
-                                 roundsMinimiserMaker(device, BatchedBackend::CudaRounds, all));
+                                 roundsMinimiserMaker(device, Backend::Cuda, all));
   const Outcome twin = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, BatchedBackend::CpuRoundsTwin, all));
+      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cpu, all));
   const Outcome refill = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, BatchedBackend::CudaRounds, three));
+      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cuda, three));
   expectSameRuns(gpu, twin);
   expectSameRuns(gpu, refill);
   EXPECT_GT(gpu.trace.hookRejects, 0) << "the chirality/cis-trans checks should reject some quenches";
@@ -204,9 +204,9 @@ TEST(GminWalkers, SopWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   const Outcome gmin =
       runWalkers(*run, *host, 8, walkerMinimiserMaker(run->config, run->system, 8));
   const Outcome twin = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, BatchedBackend::CpuRoundsTwin, all));
+      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cpu, all));
   const Outcome refill = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, BatchedBackend::CudaRounds, three));
+      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cuda, three));
   expectSameRuns(gmin, twin);
   expectSameRuns(gmin, refill);
   EXPECT_FALSE(gmin.result.total.lowest.empty());

@@ -288,17 +288,18 @@ TEST(WalkerEnsembleCuda, EqualsTheCpuTwinBitForBit) {
   p.avoidDistance = 4.0;
   p.avoidMaxSaved = 20;
   // One shape on both sides (one warp, tiles of 8: LJ38's automatic shape on the H100/H200).
-  auto on = [](BatchedBackend backend) {
+  auto on = [](Backend backend) {
     return [backend](const LbfgsParams& params) {
       BatchedEngineOptions options;
+      options.engine = BatchedEngine::Team;
       options.shape = {1, 8};
       return makeBatchedMinimiser({38}, params, backend, options);
     };
   };
   WalkerRecorder twin, gpu;
   const WalkerEnsembleResult a =
-      WalkerEnsemble(lj, p, 64, {}, on(BatchedBackend::CpuTwin)).run({}, &twin);
-  const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(BatchedBackend::Cuda)).run({}, &gpu);
+      WalkerEnsemble(lj, p, 64, {}, on(Backend::Cpu)).run({}, &twin);
+  const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cuda)).run({}, &gpu);
   for (int w = 0; w < 64; ++w) EXPECT_EQ(gpu.quenches[w], twin.quenches[w]) << "walker " << w;
   expectSameMinima(b.total.lowest, a.total.lowest);
 }

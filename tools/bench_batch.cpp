@@ -162,17 +162,17 @@ std::unique_ptr<BatchedMinimiser> makeFor(const std::string& backend, std::size_
   BatchedEngineOptions options;
   options.shape = o.shape;
   options.rounds = o.rounds;
-  if (backend == "cuda")
-    return makeBatchedMinimiser({atoms}, benchParams(o), BatchedBackend::Cuda, options);
-  if (backend == "rounds")
-    return makeBatchedMinimiser({atoms}, benchParams(o), BatchedBackend::CudaRounds, options);
+  if (backend == "cuda" || backend == "rounds") {
+    options.engine = backend == "cuda" ? BatchedEngine::Team : BatchedEngine::Rounds;
+    return makeBatchedMinimiser({atoms}, benchParams(o), Backend::Cuda, options);
+  }
   const bool twin = backend.rfind("twin", 0) == 0;
   if (!twin && backend.rfind("cpu", 0) != 0)
     throw std::invalid_argument("backend must be cpuT, twinT, cuda or rounds, not '" + backend +
                                 "'");
   options.threads = std::stoi(backend.substr(twin ? 4 : 3));
-  return makeBatchedMinimiser({atoms}, benchParams(o),
-                              twin ? BatchedBackend::CpuTwin : BatchedBackend::Cpu, options);
+  options.engine = twin ? BatchedEngine::Team : BatchedEngine::Reference;
+  return makeBatchedMinimiser({atoms}, benchParams(o), Backend::Cpu, options);
 }
 
 // All batch sizes of one backend and cluster size; CPU rows stop when the next would take longer

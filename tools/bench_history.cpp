@@ -168,8 +168,9 @@ std::unique_ptr<BatchedMinimiser> historyMinimiser(const std::string& impl, cons
                                            lbfgsWorkspaceFactory(LbfgsBackend::Gpu));
   if (impl == "gpu-rounds") {
     BatchedEngineOptions options;
+    options.engine = BatchedEngine::Rounds;
     options.rounds.compactFromHistory = e.roundsCompact;
-    return makeBatchedMinimiserOver(*e.cudaBatch, p, BatchedBackend::CudaRounds, options);
+    return makeBatchedMinimiserOver(*e.cudaBatch, p, Backend::Cuda, options);
   }
   if (e.ljAtoms == 0) {
     why = "the team kernel is for Lennard-Jones clusters (gpu-rounds is the batched GPU row for "
@@ -177,7 +178,7 @@ std::unique_ptr<BatchedMinimiser> historyMinimiser(const std::string& impl, cons
     return nullptr;
   }
   try {
-    return makeBatchedMinimiser({e.ljAtoms}, p, BatchedBackend::Cuda, {});
+    return makeBatchedMinimiser({e.ljAtoms}, p, Backend::Cuda, {BatchedEngine::Team});
   } catch (const std::invalid_argument& error) {  // the structure does not fit a block
     why = error.what();
     return nullptr;

@@ -92,7 +92,7 @@ BatchedLbfgsRoundsTwin::BatchedLbfgsRoundsTwin(BatchedPotential& potential,
 }
 
 std::string BatchedLbfgsRoundsTwin::name() const {
-  return "batched L-BFGS rounds (cpu twin of cuda-rounds: " + std::to_string(m_teamThreads) +
+  return "batched L-BFGS rounds (cpu twin of the rounds engine on cuda: " + std::to_string(m_teamThreads) +
          " threads per structure, " + (m_compact ? "compact directions, " : "") +
          std::to_string(m_pool.threads()) + " cpu threads) on " + m_potential.name();
 }

@@ -60,7 +60,7 @@ def test_batched_cpu_twin_reaches_the_same_minima():
     x = random_clusters(3, 13, 12)
     params = landscape.LbfgsParams(max_iterations=2000)
     ref, ref_results = landscape.batched_minimiser(13, params).minimise(x)
-    twin, twin_results = landscape.batched_minimiser(13, params, backend="cpu-twin").minimise(x)
+    twin, twin_results = landscape.batched_minimiser(13, params, engine="team").minimise(x)
     # Another arithmetic order: the same minima to rounding, not bit for bit.
     assert np.allclose(twin_results["energy"], ref_results["energy"], atol=1e-8)
 
@@ -68,5 +68,7 @@ def test_batched_cpu_twin_reaches_the_same_minima():
 def test_batched_shape_errors():
     with pytest.raises(ValueError, match=r"\(B, 13, 3\) is needed"):
         landscape.batched_lennard_jones(13).energy_gradient(np.zeros((2, 12, 3)))
-    with pytest.raises(ValueError, match="cpu-twin"):
+    with pytest.raises(ValueError, match="'cpu' or 'cuda'"):
         landscape.batched_minimiser(13, backend="gpu")
+    with pytest.raises(ValueError, match="'reference', 'team' or 'rounds'"):
+        landscape.batched_minimiser(13, engine="twin")
