@@ -400,6 +400,305 @@ int typeIndex(const PrmtopFile& file, const Section& section, long long raw, int
   return static_cast<int>(raw - 1);
 }
 
+// ---- the sections of readAmberTopology, in the order it reads them ------------------------------
+
+constexpr const char* kNatomName = "NATOM in %FLAG POINTERS";
+
+int pointer(const AmberTopology& top, Pointer p) {
+  return top.pointers[static_cast<std::size_t>(p)];
+}
+
+/// Formats this reader cannot represent exactly are refused rather than silently mis-read.
+void refuseUnsupportedFormats(const PrmtopFile& file) {
+  if (file.has("CTITLE"))
+    file.failFile(
+        "this is a CHAMBER (CHARMM force field) prmtop (%FLAG CTITLE); only AMBER force "
+        "fields are supported");
+  if (file.has("CMAP_COUNT"))
+    file.failFile(
+        "the prmtop has CMAP terms (%FLAG CMAP_COUNT, e.g. ff19SB), which are not "
+        "supported");
+  if (file.has("LENNARD_JONES_CCOEF"))
+    file.failFile(
+        "the prmtop has 12-6-4 Lennard-Jones terms (%FLAG LENNARD_JONES_CCOEF), which "
+        "are not supported");
+}
+
+/// POINTERS: the counts every later section is checked against, and the atom, type and residue
+/// counts of the topology. Perturbation data and extra points are refused here.
+void readPointers(const PrmtopFile& file, AmberTopology& top) {
+  const std::vector<long long> pointers = file.integers("POINTERS", kAll, "");
+  if (pointers.size() < kMinimumPointers)
+    file.fail(file.section("POINTERS"), 0,
+              "expected at least " + std::to_string(kMinimumPointers) + " values, found " +
+                  std::to_string(pointers.size()) + "; is the file truncated?");
+  for (std::size_t k = 0; k < pointers.size(); ++k) {
+    if (pointers[k] < 0 || pointers[k] > std::numeric_limits<int>::max())
+      file.fail(file.section("POINTERS"), 0,
+                "value " + std::to_string(k + 1) + " must be a non-negative count, found " +
+                    std::to_string(pointers[k]));
+    top.pointers.push_back(static_cast<int>(pointers[k]));
+  }
+  const int natom = pointer(top, kNatom), ntypes = pointer(top, kNtypes),
+            nres = pointer(top, kNres);
+  if (natom < 1) file.fail(file.section("POINTERS"), 0, "NATOM must be at least 1, found 0");
+  if (ntypes < 1) file.fail(file.section("POINTERS"), 0, "NTYPES must be at least 1, found 0");
+  if (nres < 1) file.fail(file.section("POINTERS"), 0, "NRES must be at least 1, found 0");
+  if (pointer(top, kIfpert) != 0)
+    file.fail(file.section("POINTERS"), 0,
+              "IFPERT = " + std::to_string(pointer(top, kIfpert)) +
+                  ": perturbation topologies are not supported");
+  if (top.pointers.size() > kNumextra && pointer(top, kNumextra) != 0)
+    file.fail(file.section("POINTERS"), 0,
+              "NUMEXTRA = " + std::to_string(pointer(top, kNumextra)) +
+                  ": extra points (virtual sites) are not supported");
+  top.atomCount = natom;
+  top.typeCount = ntypes;
+  top.residueCount = nres;
+  top.boxType = pointer(top, kIfbox);
+}
+
+/// The per-atom sections: names, charges, masses, Lennard-Jones types, AMBER atom types and atomic
+/// numbers (inferred from the masses when the file has no ATOMIC_NUMBER).
+void readAtoms(const PrmtopFile& file, AmberTopology& top) {
+  const std::size_t n = static_cast<std::size_t>(top.atomCount);
+  top.atomNames = file.strings("ATOM_NAME", n, kNatomName);
+  top.charges = file.reals("CHARGE", n, kNatomName);
+  top.masses = file.reals("MASS", n, kNatomName);
+  const std::vector<long long> typeIndices = file.integers("ATOM_TYPE_INDEX", n, kNatomName);
+  top.ljTypes.resize(n);
+  for (std::size_t a = 0; a < n; ++a)
+    top.ljTypes[a] = typeIndex(file, file.section("ATOM_TYPE_INDEX"), typeIndices[a], top.typeCount,
+                               a, "NTYPES in %FLAG POINTERS");
+  if (file.has("AMBER_ATOM_TYPE"))
+    top.atomTypes = file.strings("AMBER_ATOM_TYPE", n, kNatomName);
+  else
+    top.atomTypes.assign(n, std::string());
+  if (file.has("ATOMIC_NUMBER")) {
+    const std::vector<long long> z = file.integers("ATOMIC_NUMBER", n, kNatomName);
+    top.atomicNumbers.resize(n);
+    for (std::size_t a = 0; a < n; ++a) {
+      if (z[a] > 200)
+        file.fail(file.section("ATOMIC_NUMBER"), 0,
+                  "atom " + std::to_string(a + 1) + ": expected an atomic number, found " +
+                      std::to_string(z[a]));
+      top.atomicNumbers[a] = z[a] < 0 ? 0 : static_cast<int>(z[a]);  // -1: unknown (ParmEd)
+    }
+    top.atomicNumbersFromFile = true;
+  } else {
+    // Older files: the element from the mass; hydrogen-mass-repartitioned hydrogens (about 3 amu)
+    // fall between elements and are recognised as hydrogens by their mass below 4.5 amu.
+    top.atomicNumbers.resize(n);
+    for (std::size_t a = 0; a < n; ++a) {
+      int z = atomicNumberFromMass(top.masses[a]);
+      if (z == 0 && top.masses[a] > 0.5 && top.masses[a] < 4.5) z = 1;
+      top.atomicNumbers[a] = z;
+    }
+  }
+}
+
+/// The generalized Born radii and screening factors, and the name of the radius set; all optional
+/// here (AmberGb requires RADII and SCREEN).
+void readGbRadii(const PrmtopFile& file, AmberTopology& top) {
+  const std::size_t n = static_cast<std::size_t>(top.atomCount);
+  if (file.has("RADII")) top.gbRadii = file.reals("RADII", n, kNatomName);
+  if (file.has("SCREEN")) top.gbScreen = file.reals("SCREEN", n, kNatomName);
+  if (file.has("RADIUS_SET")) top.radiusSet = file.text("RADIUS_SET");
+}
+
+/// Residue labels and first atoms, and from them the residue of every atom.
+void readResidues(const PrmtopFile& file, AmberTopology& top) {
+  const int natom = top.atomCount, nres = top.residueCount;
+  const std::string nresName = "NRES in %FLAG POINTERS";
+  top.residueLabels = file.strings("RESIDUE_LABEL", static_cast<std::size_t>(nres), nresName);
+  const std::vector<long long> residuePointers =
+      file.integers("RESIDUE_POINTER", static_cast<std::size_t>(nres), nresName);
+  for (int r = 0; r < nres; ++r) {
+    const long long first = residuePointers[static_cast<std::size_t>(r)];
+    const long long previous = r == 0 ? 0 : residuePointers[static_cast<std::size_t>(r - 1)];
+    if ((r == 0 && first != 1) || (r > 0 && first <= previous) || first > natom)
+      file.fail(file.section("RESIDUE_POINTER"), 0,
+                "residue " + std::to_string(r + 1) +
+                    ": expected increasing first-atom numbers starting at 1 and at most NATOM = " +
+                    std::to_string(natom) + ", found " + std::to_string(first));
+    top.residueFirstAtom.push_back(static_cast<int>(first - 1));
+  }
+  top.residueFirstAtom.push_back(natom);
+  top.residueOfAtom.resize(static_cast<std::size_t>(natom));
+  for (int r = 0; r < nres; ++r)
+    for (int a = top.residueFirstAtom[static_cast<std::size_t>(r)];
+         a < top.residueFirstAtom[static_cast<std::size_t>(r + 1)]; ++a)
+      top.residueOfAtom[static_cast<std::size_t>(a)] = r;
+}
+
+/// The Lennard-Jones A and B tables, the 10-12 hydrogen-bond tables, and the type-pair index into
+/// them.
+void readLennardJones(const PrmtopFile& file, AmberTopology& top) {
+  const int ntypes = top.typeCount;
+  const std::size_t pairTypes = static_cast<std::size_t>(ntypes) * (ntypes + 1) / 2;
+  const std::string pairName = "NTYPES x (NTYPES + 1) / 2 from %FLAG POINTERS";
+  top.ljACoefficients = file.reals("LENNARD_JONES_ACOEF", pairTypes, pairName);
+  top.ljBCoefficients = file.reals("LENNARD_JONES_BCOEF", pairTypes, pairName);
+  const int nphb = pointer(top, kNphb);
+  if (nphb > 0 || file.has("HBOND_ACOEF")) {
+    top.hbondACoefficients =
+        file.reals("HBOND_ACOEF", static_cast<std::size_t>(nphb), "NPHB in %FLAG POINTERS");
+    top.hbondBCoefficients =
+        file.reals("HBOND_BCOEF", static_cast<std::size_t>(nphb), "NPHB in %FLAG POINTERS");
+  }
+  const std::vector<long long> nbIndex =
+      file.integers("NONBONDED_PARM_INDEX", static_cast<std::size_t>(ntypes) * ntypes,
+                    "NTYPES^2 from %FLAG POINTERS");
+  for (std::size_t k = 0; k < nbIndex.size(); ++k) {
+    if (nbIndex[k] > static_cast<long long>(pairTypes) || nbIndex[k] < -nphb)
+      file.fail(file.section("NONBONDED_PARM_INDEX"), 0,
+                "entry " + std::to_string(k + 1) + " must be in -" + std::to_string(nphb) + ".." +
+                    std::to_string(pairTypes) + " (NPHB, NTYPES(NTYPES+1)/2), found " +
+                    std::to_string(nbIndex[k]));
+    top.nonbondedParmIndex.push_back(static_cast<int>(nbIndex[k]));
+  }
+}
+
+/// The parameter tables of bonds, angles and dihedrals, with the 1-4 scale factors (sander's
+/// defaults when the file predates them).
+void readBondedParameters(const PrmtopFile& file, AmberTopology& top) {
+  const int numbnd = pointer(top, kNumbnd), numang = pointer(top, kNumang),
+            nptra = pointer(top, kNptra);
+  top.bondForceConstants = file.reals("BOND_FORCE_CONSTANT", static_cast<std::size_t>(numbnd),
+                                      "NUMBND in %FLAG POINTERS");
+  top.bondEquilibria =
+      file.reals("BOND_EQUIL_VALUE", static_cast<std::size_t>(numbnd), "NUMBND in %FLAG POINTERS");
+  top.angleForceConstants = file.reals("ANGLE_FORCE_CONSTANT", static_cast<std::size_t>(numang),
+                                       "NUMANG in %FLAG POINTERS");
+  top.angleEquilibria =
+      file.reals("ANGLE_EQUIL_VALUE", static_cast<std::size_t>(numang), "NUMANG in %FLAG POINTERS");
+  const std::string nptraName = "NPTRA in %FLAG POINTERS";
+  top.dihedralForceConstants =
+      file.reals("DIHEDRAL_FORCE_CONSTANT", static_cast<std::size_t>(nptra), nptraName);
+  top.dihedralPeriodicities =
+      file.reals("DIHEDRAL_PERIODICITY", static_cast<std::size_t>(nptra), nptraName);
+  top.dihedralPhases = file.reals("DIHEDRAL_PHASE", static_cast<std::size_t>(nptra), nptraName);
+  if (file.has("SCEE_SCALE_FACTOR") != file.has("SCNB_SCALE_FACTOR"))
+    file.failFile("expected both %FLAG SCEE_SCALE_FACTOR and %FLAG SCNB_SCALE_FACTOR or neither");
+  if (file.has("SCEE_SCALE_FACTOR")) {
+    top.sceeScaleFactors =
+        file.reals("SCEE_SCALE_FACTOR", static_cast<std::size_t>(nptra), nptraName);
+    top.scnbScaleFactors =
+        file.reals("SCNB_SCALE_FACTOR", static_cast<std::size_t>(nptra), nptraName);
+    top.scaleFactorsFromFile = true;
+  } else {
+    // sander's defaults (scee = 1.2, scnb = 2.0) for files written before Amber 11.
+    top.sceeScaleFactors.assign(static_cast<std::size_t>(nptra), 1.2);
+    top.scnbScaleFactors.assign(static_cast<std::size_t>(nptra), 2.0);
+  }
+}
+
+/// One bond section (BONDS_INC_HYDROGEN or BONDS_WITHOUT_HYDROGEN): `count` triples i, j, type.
+void readBonds(const PrmtopFile& file, AmberTopology& top, const std::string& flag, int count,
+               bool hydrogen) {
+  const int natom = top.atomCount, numbnd = pointer(top, kNumbnd);
+  const std::string countName =
+      std::string(hydrogen ? "3 x NBONH" : "3 x MBONA") + " from %FLAG POINTERS";
+  const std::vector<long long> v =
+      file.integers(flag, 3 * static_cast<std::size_t>(count), countName);
+  const Section& s = file.section(flag);
+  for (std::size_t e = 0; e < static_cast<std::size_t>(count); ++e) {
+    AmberBond b;
+    b.i = atomFromCoordinateIndex(file, s, v[3 * e], false, natom, e, "first");
+    b.j = atomFromCoordinateIndex(file, s, v[3 * e + 1], false, natom, e, "second");
+    b.type = typeIndex(file, s, v[3 * e + 2], numbnd, e, "NUMBND");
+    b.hasHydrogen = hydrogen;
+    top.bonds.push_back(b);
+  }
+}
+
+/// One angle section: `count` quadruples i, j, k, type.
+void readAngles(const PrmtopFile& file, AmberTopology& top, const std::string& flag, int count,
+                const char* countName) {
+  const int natom = top.atomCount, numang = pointer(top, kNumang);
+  const std::vector<long long> v = file.integers(flag, 4 * static_cast<std::size_t>(count),
+                                                 std::string(countName) + " from %FLAG POINTERS");
+  const Section& s = file.section(flag);
+  for (std::size_t e = 0; e < static_cast<std::size_t>(count); ++e) {
+    AmberAngle a;
+    a.i = atomFromCoordinateIndex(file, s, v[4 * e], false, natom, e, "first");
+    a.j = atomFromCoordinateIndex(file, s, v[4 * e + 1], false, natom, e, "second");
+    a.k = atomFromCoordinateIndex(file, s, v[4 * e + 2], false, natom, e, "third");
+    a.type = typeIndex(file, s, v[4 * e + 3], numang, e, "NUMANG");
+    top.angles.push_back(a);
+  }
+}
+
+/// One dihedral section: `count` quintuples i, j, k, l, type, the signs of k and l carrying the
+/// 1-4 and improper flags.
+void readDihedrals(const PrmtopFile& file, AmberTopology& top, const std::string& flag, int count,
+                   const char* countName) {
+  const int natom = top.atomCount, nptra = pointer(top, kNptra);
+  const std::vector<long long> v = file.integers(flag, 5 * static_cast<std::size_t>(count),
+                                                 std::string(countName) + " from %FLAG POINTERS");
+  const Section& s = file.section(flag);
+  for (std::size_t e = 0; e < static_cast<std::size_t>(count); ++e) {
+    AmberDihedral d;
+    d.i = atomFromCoordinateIndex(file, s, v[5 * e], false, natom, e, "first");
+    d.j = atomFromCoordinateIndex(file, s, v[5 * e + 1], false, natom, e, "second");
+    d.k = atomFromCoordinateIndex(file, s, v[5 * e + 2], true, natom, e, "third");
+    d.l = atomFromCoordinateIndex(file, s, v[5 * e + 3], true, natom, e, "fourth");
+    d.type = typeIndex(file, s, v[5 * e + 4], nptra, e, "NPTRA");
+    // prmtop.pdf: a negative third index means "do not compute the 1-4 pair", a negative
+    // fourth index marks an improper torsion (whose end atoms are not a 1-4 pair either).
+    d.improper = v[5 * e + 3] < 0;
+    d.computes14 = v[5 * e + 2] >= 0 && v[5 * e + 3] >= 0;
+    top.dihedrals.push_back(d);
+  }
+}
+
+/// NUMBER_EXCLUDED_ATOMS and EXCLUDED_ATOMS_LIST into compressed rows (sander's NUMEX/NATEX).
+void readExclusions(const PrmtopFile& file, AmberTopology& top) {
+  const int natom = top.atomCount;
+  const std::size_t n = static_cast<std::size_t>(natom);
+  const std::vector<long long> excludedCounts =
+      file.integers("NUMBER_EXCLUDED_ATOMS", n, kNatomName);
+  long long total = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (excludedCounts[a] < 0 || excludedCounts[a] > natom)
+      file.fail(file.section("NUMBER_EXCLUDED_ATOMS"), 0,
+                "atom " + std::to_string(a + 1) + ": expected a count in 0.." +
+                    std::to_string(natom) + " (NATOM), found " + std::to_string(excludedCounts[a]));
+    total += excludedCounts[a];
+  }
+  if (total != pointer(top, kNnb))
+    file.fail(file.section("NUMBER_EXCLUDED_ATOMS"), 0,
+              "the counts sum to " + std::to_string(total) + ", but NNB in %FLAG POINTERS is " +
+                  std::to_string(pointer(top, kNnb)));
+  const std::vector<long long> excluded = file.integers(
+      "EXCLUDED_ATOMS_LIST", static_cast<std::size_t>(pointer(top, kNnb)), "NNB in %FLAG POINTERS");
+  top.excludedOffsets.push_back(0);
+  std::size_t cursor = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (long long e = 0; e < excludedCounts[a]; ++e, ++cursor) {
+      const long long j = excluded[cursor];
+      if (j < 0 || j > natom)
+        file.fail(file.section("EXCLUDED_ATOMS_LIST"), 0,
+                  "entry " + std::to_string(cursor + 1) + " (atom " + std::to_string(a + 1) +
+                      "): expected an atom number in 0.." + std::to_string(natom) + ", found " +
+                      std::to_string(j));
+      if (j > 0) top.excludedAtoms.push_back(static_cast<int>(j - 1));  // 0: "none" placeholder
+    }
+    top.excludedOffsets.push_back(static_cast<int>(top.excludedAtoms.size()));
+  }
+}
+
+/// Polarizable topologies (IPOL != 0) are refused.
+void refusePolarizable(const PrmtopFile& file) {
+  if (file.has("IPOL")) {
+    const std::vector<long long> ipol = file.integers("IPOL", kAll, "");
+    if (!ipol.empty() && ipol[0] != 0)
+      file.fail(
+          file.section("IPOL"), 0,
+          "polarizable topologies (IPOL = " + std::to_string(ipol[0]) + ") are not supported");
+  }
+}
+
 }  // namespace
 
 int atomicNumberFromMass(double mass) {
@@ -446,263 +745,22 @@ AmberTopology readAmberTopology(const std::string& path) {
   const PrmtopFile file(path);
   AmberTopology top;
   top.path = path;
-
-  // Formats this reader cannot represent exactly are refused rather than silently mis-read.
-  if (file.has("CTITLE"))
-    file.failFile(
-        "this is a CHAMBER (CHARMM force field) prmtop (%FLAG CTITLE); only AMBER force "
-        "fields are supported");
-  if (file.has("CMAP_COUNT"))
-    file.failFile(
-        "the prmtop has CMAP terms (%FLAG CMAP_COUNT, e.g. ff19SB), which are not "
-        "supported");
-  if (file.has("LENNARD_JONES_CCOEF"))
-    file.failFile(
-        "the prmtop has 12-6-4 Lennard-Jones terms (%FLAG LENNARD_JONES_CCOEF), which "
-        "are not supported");
-
+  refuseUnsupportedFormats(file);
   top.title = file.has("TITLE") ? file.text("TITLE") : std::string();
-  const std::vector<long long> pointers = file.integers("POINTERS", kAll, "");
-  if (pointers.size() < kMinimumPointers)
-    file.fail(file.section("POINTERS"), 0,
-              "expected at least " + std::to_string(kMinimumPointers) + " values, found " +
-                  std::to_string(pointers.size()) + "; is the file truncated?");
-  for (std::size_t k = 0; k < pointers.size(); ++k) {
-    if (pointers[k] < 0 || pointers[k] > std::numeric_limits<int>::max())
-      file.fail(file.section("POINTERS"), 0,
-                "value " + std::to_string(k + 1) + " must be a non-negative count, found " +
-                    std::to_string(pointers[k]));
-    top.pointers.push_back(static_cast<int>(pointers[k]));
-  }
-  const auto pointer = [&](Pointer p) { return top.pointers[static_cast<std::size_t>(p)]; };
-  const int natom = pointer(kNatom), ntypes = pointer(kNtypes), nres = pointer(kNres);
-  if (natom < 1) file.fail(file.section("POINTERS"), 0, "NATOM must be at least 1, found 0");
-  if (ntypes < 1) file.fail(file.section("POINTERS"), 0, "NTYPES must be at least 1, found 0");
-  if (nres < 1) file.fail(file.section("POINTERS"), 0, "NRES must be at least 1, found 0");
-  if (pointer(kIfpert) != 0)
-    file.fail(file.section("POINTERS"), 0,
-              "IFPERT = " + std::to_string(pointer(kIfpert)) +
-                  ": perturbation topologies are not supported");
-  if (top.pointers.size() > kNumextra && pointer(kNumextra) != 0)
-    file.fail(file.section("POINTERS"), 0,
-              "NUMEXTRA = " + std::to_string(pointer(kNumextra)) +
-                  ": extra points (virtual sites) are not supported");
-  top.atomCount = natom;
-  top.typeCount = ntypes;
-  top.residueCount = nres;
-  top.boxType = pointer(kIfbox);
-  const std::size_t n = static_cast<std::size_t>(natom);
-  const std::string natomName = "NATOM in %FLAG POINTERS";
-
-  // ---- atoms ----
-  top.atomNames = file.strings("ATOM_NAME", n, natomName);
-  top.charges = file.reals("CHARGE", n, natomName);
-  top.masses = file.reals("MASS", n, natomName);
-  const std::vector<long long> typeIndices = file.integers("ATOM_TYPE_INDEX", n, natomName);
-  top.ljTypes.resize(n);
-  for (std::size_t a = 0; a < n; ++a)
-    top.ljTypes[a] = typeIndex(file, file.section("ATOM_TYPE_INDEX"), typeIndices[a], ntypes, a,
-                               "NTYPES in %FLAG POINTERS");
-  if (file.has("AMBER_ATOM_TYPE"))
-    top.atomTypes = file.strings("AMBER_ATOM_TYPE", n, natomName);
-  else
-    top.atomTypes.assign(n, std::string());
-  if (file.has("ATOMIC_NUMBER")) {
-    const std::vector<long long> z = file.integers("ATOMIC_NUMBER", n, natomName);
-    top.atomicNumbers.resize(n);
-    for (std::size_t a = 0; a < n; ++a) {
-      if (z[a] > 200)
-        file.fail(file.section("ATOMIC_NUMBER"), 0,
-                  "atom " + std::to_string(a + 1) + ": expected an atomic number, found " +
-                      std::to_string(z[a]));
-      top.atomicNumbers[a] = z[a] < 0 ? 0 : static_cast<int>(z[a]);  // -1: unknown (ParmEd)
-    }
-    top.atomicNumbersFromFile = true;
-  } else {
-    // Older files: the element from the mass; hydrogen-mass-repartitioned hydrogens (about 3 amu)
-    // fall between elements and are recognised as hydrogens by their mass below 4.5 amu.
-    top.atomicNumbers.resize(n);
-    for (std::size_t a = 0; a < n; ++a) {
-      int z = atomicNumberFromMass(top.masses[a]);
-      if (z == 0 && top.masses[a] > 0.5 && top.masses[a] < 4.5) z = 1;
-      top.atomicNumbers[a] = z;
-    }
-  }
-  if (file.has("RADII")) top.gbRadii = file.reals("RADII", n, natomName);
-  if (file.has("SCREEN")) top.gbScreen = file.reals("SCREEN", n, natomName);
-  if (file.has("RADIUS_SET")) top.radiusSet = file.text("RADIUS_SET");
-
-  // ---- residues ----
-  const std::string nresName = "NRES in %FLAG POINTERS";
-  top.residueLabels = file.strings("RESIDUE_LABEL", static_cast<std::size_t>(nres), nresName);
-  const std::vector<long long> residuePointers =
-      file.integers("RESIDUE_POINTER", static_cast<std::size_t>(nres), nresName);
-  for (int r = 0; r < nres; ++r) {
-    const long long first = residuePointers[static_cast<std::size_t>(r)];
-    const long long previous = r == 0 ? 0 : residuePointers[static_cast<std::size_t>(r - 1)];
-    if ((r == 0 && first != 1) || (r > 0 && first <= previous) || first > natom)
-      file.fail(file.section("RESIDUE_POINTER"), 0,
-                "residue " + std::to_string(r + 1) +
-                    ": expected increasing first-atom numbers starting at 1 and at most NATOM = " +
-                    std::to_string(natom) + ", found " + std::to_string(first));
-    top.residueFirstAtom.push_back(static_cast<int>(first - 1));
-  }
-  top.residueFirstAtom.push_back(natom);
-  top.residueOfAtom.resize(n);
-  for (int r = 0; r < nres; ++r)
-    for (int a = top.residueFirstAtom[static_cast<std::size_t>(r)];
-         a < top.residueFirstAtom[static_cast<std::size_t>(r + 1)]; ++a)
-      top.residueOfAtom[static_cast<std::size_t>(a)] = r;
-
-  // ---- Lennard-Jones ----
-  const std::size_t pairTypes = static_cast<std::size_t>(ntypes) * (ntypes + 1) / 2;
-  const std::string pairName = "NTYPES x (NTYPES + 1) / 2 from %FLAG POINTERS";
-  top.ljACoefficients = file.reals("LENNARD_JONES_ACOEF", pairTypes, pairName);
-  top.ljBCoefficients = file.reals("LENNARD_JONES_BCOEF", pairTypes, pairName);
-  const int nphb = pointer(kNphb);
-  if (nphb > 0 || file.has("HBOND_ACOEF")) {
-    top.hbondACoefficients =
-        file.reals("HBOND_ACOEF", static_cast<std::size_t>(nphb), "NPHB in %FLAG POINTERS");
-    top.hbondBCoefficients =
-        file.reals("HBOND_BCOEF", static_cast<std::size_t>(nphb), "NPHB in %FLAG POINTERS");
-  }
-  const std::vector<long long> nbIndex =
-      file.integers("NONBONDED_PARM_INDEX", static_cast<std::size_t>(ntypes) * ntypes,
-                    "NTYPES^2 from %FLAG POINTERS");
-  for (std::size_t k = 0; k < nbIndex.size(); ++k) {
-    if (nbIndex[k] > static_cast<long long>(pairTypes) || nbIndex[k] < -nphb)
-      file.fail(file.section("NONBONDED_PARM_INDEX"), 0,
-                "entry " + std::to_string(k + 1) + " must be in -" + std::to_string(nphb) + ".." +
-                    std::to_string(pairTypes) + " (NPHB, NTYPES(NTYPES+1)/2), found " +
-                    std::to_string(nbIndex[k]));
-    top.nonbondedParmIndex.push_back(static_cast<int>(nbIndex[k]));
-  }
-
-  // ---- bonded parameter tables ----
-  const int numbnd = pointer(kNumbnd), numang = pointer(kNumang), nptra = pointer(kNptra);
-  top.bondForceConstants = file.reals("BOND_FORCE_CONSTANT", static_cast<std::size_t>(numbnd),
-                                      "NUMBND in %FLAG POINTERS");
-  top.bondEquilibria =
-      file.reals("BOND_EQUIL_VALUE", static_cast<std::size_t>(numbnd), "NUMBND in %FLAG POINTERS");
-  top.angleForceConstants = file.reals("ANGLE_FORCE_CONSTANT", static_cast<std::size_t>(numang),
-                                       "NUMANG in %FLAG POINTERS");
-  top.angleEquilibria =
-      file.reals("ANGLE_EQUIL_VALUE", static_cast<std::size_t>(numang), "NUMANG in %FLAG POINTERS");
-  const std::string nptraName = "NPTRA in %FLAG POINTERS";
-  top.dihedralForceConstants =
-      file.reals("DIHEDRAL_FORCE_CONSTANT", static_cast<std::size_t>(nptra), nptraName);
-  top.dihedralPeriodicities =
-      file.reals("DIHEDRAL_PERIODICITY", static_cast<std::size_t>(nptra), nptraName);
-  top.dihedralPhases = file.reals("DIHEDRAL_PHASE", static_cast<std::size_t>(nptra), nptraName);
-  if (file.has("SCEE_SCALE_FACTOR") != file.has("SCNB_SCALE_FACTOR"))
-    file.failFile("expected both %FLAG SCEE_SCALE_FACTOR and %FLAG SCNB_SCALE_FACTOR or neither");
-  if (file.has("SCEE_SCALE_FACTOR")) {
-    top.sceeScaleFactors =
-        file.reals("SCEE_SCALE_FACTOR", static_cast<std::size_t>(nptra), nptraName);
-    top.scnbScaleFactors =
-        file.reals("SCNB_SCALE_FACTOR", static_cast<std::size_t>(nptra), nptraName);
-    top.scaleFactorsFromFile = true;
-  } else {
-    // sander's defaults (scee = 1.2, scnb = 2.0) for files written before Amber 11.
-    top.sceeScaleFactors.assign(static_cast<std::size_t>(nptra), 1.2);
-    top.scnbScaleFactors.assign(static_cast<std::size_t>(nptra), 2.0);
-  }
-
-  // ---- bonds, angles, dihedrals ----
-  const auto readBonds = [&](const std::string& flag, int count, bool hydrogen) {
-    const std::string countName =
-        std::string(hydrogen ? "3 x NBONH" : "3 x MBONA") + " from %FLAG POINTERS";
-    const std::vector<long long> v =
-        file.integers(flag, 3 * static_cast<std::size_t>(count), countName);
-    const Section& s = file.section(flag);
-    for (std::size_t e = 0; e < static_cast<std::size_t>(count); ++e) {
-      AmberBond b;
-      b.i = atomFromCoordinateIndex(file, s, v[3 * e], false, natom, e, "first");
-      b.j = atomFromCoordinateIndex(file, s, v[3 * e + 1], false, natom, e, "second");
-      b.type = typeIndex(file, s, v[3 * e + 2], numbnd, e, "NUMBND");
-      b.hasHydrogen = hydrogen;
-      top.bonds.push_back(b);
-    }
-  };
-  readBonds("BONDS_INC_HYDROGEN", pointer(kNbonh), true);
-  readBonds("BONDS_WITHOUT_HYDROGEN", pointer(kMbona), false);
-
-  const auto readAngles = [&](const std::string& flag, int count, const char* countName) {
-    const std::vector<long long> v = file.integers(flag, 4 * static_cast<std::size_t>(count),
-                                                   std::string(countName) + " from %FLAG POINTERS");
-    const Section& s = file.section(flag);
-    for (std::size_t e = 0; e < static_cast<std::size_t>(count); ++e) {
-      AmberAngle a;
-      a.i = atomFromCoordinateIndex(file, s, v[4 * e], false, natom, e, "first");
-      a.j = atomFromCoordinateIndex(file, s, v[4 * e + 1], false, natom, e, "second");
-      a.k = atomFromCoordinateIndex(file, s, v[4 * e + 2], false, natom, e, "third");
-      a.type = typeIndex(file, s, v[4 * e + 3], numang, e, "NUMANG");
-      top.angles.push_back(a);
-    }
-  };
-  readAngles("ANGLES_INC_HYDROGEN", pointer(kNtheth), "4 x NTHETH");
-  readAngles("ANGLES_WITHOUT_HYDROGEN", pointer(kMtheta), "4 x MTHETA");
-
-  const auto readDihedrals = [&](const std::string& flag, int count, const char* countName) {
-    const std::vector<long long> v = file.integers(flag, 5 * static_cast<std::size_t>(count),
-                                                   std::string(countName) + " from %FLAG POINTERS");
-    const Section& s = file.section(flag);
-    for (std::size_t e = 0; e < static_cast<std::size_t>(count); ++e) {
-      AmberDihedral d;
-      d.i = atomFromCoordinateIndex(file, s, v[5 * e], false, natom, e, "first");
-      d.j = atomFromCoordinateIndex(file, s, v[5 * e + 1], false, natom, e, "second");
-      d.k = atomFromCoordinateIndex(file, s, v[5 * e + 2], true, natom, e, "third");
-      d.l = atomFromCoordinateIndex(file, s, v[5 * e + 3], true, natom, e, "fourth");
-      d.type = typeIndex(file, s, v[5 * e + 4], nptra, e, "NPTRA");
-      // prmtop.pdf: a negative third index means "do not compute the 1-4 pair", a negative
-      // fourth index marks an improper torsion (whose end atoms are not a 1-4 pair either).
-      d.improper = v[5 * e + 3] < 0;
-      d.computes14 = v[5 * e + 2] >= 0 && v[5 * e + 3] >= 0;
-      top.dihedrals.push_back(d);
-    }
-  };
-  readDihedrals("DIHEDRALS_INC_HYDROGEN", pointer(kNphih), "5 x NPHIH");
-  readDihedrals("DIHEDRALS_WITHOUT_HYDROGEN", pointer(kMphia), "5 x MPHIA");
-
-  // ---- exclusions ----
-  const std::vector<long long> excludedCounts =
-      file.integers("NUMBER_EXCLUDED_ATOMS", n, natomName);
-  long long total = 0;
-  for (std::size_t a = 0; a < n; ++a) {
-    if (excludedCounts[a] < 0 || excludedCounts[a] > natom)
-      file.fail(file.section("NUMBER_EXCLUDED_ATOMS"), 0,
-                "atom " + std::to_string(a + 1) + ": expected a count in 0.." +
-                    std::to_string(natom) + " (NATOM), found " + std::to_string(excludedCounts[a]));
-    total += excludedCounts[a];
-  }
-  if (total != pointer(kNnb))
-    file.fail(file.section("NUMBER_EXCLUDED_ATOMS"), 0,
-              "the counts sum to " + std::to_string(total) + ", but NNB in %FLAG POINTERS is " +
-                  std::to_string(pointer(kNnb)));
-  const std::vector<long long> excluded = file.integers(
-      "EXCLUDED_ATOMS_LIST", static_cast<std::size_t>(pointer(kNnb)), "NNB in %FLAG POINTERS");
-  top.excludedOffsets.push_back(0);
-  std::size_t cursor = 0;
-  for (std::size_t a = 0; a < n; ++a) {
-    for (long long e = 0; e < excludedCounts[a]; ++e, ++cursor) {
-      const long long j = excluded[cursor];
-      if (j < 0 || j > natom)
-        file.fail(file.section("EXCLUDED_ATOMS_LIST"), 0,
-                  "entry " + std::to_string(cursor + 1) + " (atom " + std::to_string(a + 1) +
-                      "): expected an atom number in 0.." + std::to_string(natom) + ", found " +
-                      std::to_string(j));
-      if (j > 0) top.excludedAtoms.push_back(static_cast<int>(j - 1));  // 0: "none" placeholder
-    }
-    top.excludedOffsets.push_back(static_cast<int>(top.excludedAtoms.size()));
-  }
-
-  if (file.has("IPOL")) {
-    const std::vector<long long> ipol = file.integers("IPOL", kAll, "");
-    if (!ipol.empty() && ipol[0] != 0)
-      file.fail(
-          file.section("IPOL"), 0,
-          "polarizable topologies (IPOL = " + std::to_string(ipol[0]) + ") are not supported");
-  }
+  readPointers(file, top);
+  readAtoms(file, top);
+  readGbRadii(file, top);
+  readResidues(file, top);
+  readLennardJones(file, top);
+  readBondedParameters(file, top);
+  readBonds(file, top, "BONDS_INC_HYDROGEN", pointer(top, kNbonh), true);
+  readBonds(file, top, "BONDS_WITHOUT_HYDROGEN", pointer(top, kMbona), false);
+  readAngles(file, top, "ANGLES_INC_HYDROGEN", pointer(top, kNtheth), "4 x NTHETH");
+  readAngles(file, top, "ANGLES_WITHOUT_HYDROGEN", pointer(top, kMtheta), "4 x MTHETA");
+  readDihedrals(file, top, "DIHEDRALS_INC_HYDROGEN", pointer(top, kNphih), "5 x NPHIH");
+  readDihedrals(file, top, "DIHEDRALS_WITHOUT_HYDROGEN", pointer(top, kMphia), "5 x MPHIA");
+  readExclusions(file, top);
+  refusePolarizable(file);
   return top;
 }
 

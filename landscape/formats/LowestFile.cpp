@@ -223,7 +223,7 @@ class LowestParser {
 
 // ---- atomic replacement ----------------------------------------------------------------------
 
-/// Flushes `file` to stable storage before it is renamed over the target (see Database.cpp, which
+/// Flushes `file` to stable storage before it is renamed over the target (see Hdf5File.cpp, which
 /// does the same for minima.h5). File systems that cannot sync are accepted as they are.
 void syncToDisk(const std::string& file, const std::string& path) {
   const int descriptor = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);

@@ -2,8 +2,9 @@
 // The minima database: one HDF5 file (conventionally minima.h5) holding the minima a search found,
 // with units and a schema_version stamped on it. docs/database.md is the schema's reference.
 //
-// This header does not include HDF5; Database.cpp is the only translation unit that does
-// (DESIGN.md, "HDF5 behind one file"). Transition networks (optim) live in the same kind of file:
+// This header does not include HDF5; only the database's own files in landscape/network/ do
+// (Hdf5File, the layer over the HDF5 C API, and the Database*.cpp parts that use it; HDF5 stays
+// behind this one interface). Transition networks (optim) live in the same kind of file:
 // /minima gains optional datasets with the Hessian-derived fields of PATHSAMPLE's min.data, and a
 // /transition_states group holds the ts.data fields, an additive change that schema version 1
 // readers of minima ignore (TransitionNetworkDatabase below).
@@ -69,9 +70,9 @@ class MinimaDatabase {
   /// Reads every minimum in file order. Checks that schema_version is one this build knows, that
   /// the datasets exist with the documented types and that their shapes agree (n and n x 3N),
   /// that energies and coordinates are finite, and that the rows fit in memory (requireMemory,
-  /// landscape/core/InputChecks.h) before allocating them; throws std::runtime_error with a sentence
-  /// naming the file and the failed check otherwise. When `metadata` is given it receives the root
-  /// attributes.
+  /// landscape/core/InputChecks.h) before allocating them; throws std::runtime_error with a
+  /// sentence naming the file and the failed check otherwise. When `metadata` is given it receives
+  /// the root attributes.
   static std::vector<StoredMinimum> read(const std::string& path,
                                          DatabaseMetadata* metadata = nullptr);
 
