@@ -1,8 +1,9 @@
 #pragma once
 // Where the CUDA build switch meets the run-time choice of L-BFGS backend (like PotentialFactory).
 //   cpu: the L-BFGS vectors on the host (Eigen two-loop recursion); the potential on its own
-//        backend (host entry point) -- seed 001's "potential only on the GPU" when it is CUDA;
-//   gpu: the whole L-BFGS on the device (LbfgsCudaWorkspace), seed 001's GPU implementation 1.
+//        backend (host entry point) -- the "potential only on the GPU" of Mantell, Pitt and
+//        Wales (J. Chem. Theory Comput. 2016) when it is CUDA;
+//   gpu: the whole L-BFGS on the device (LbfgsCudaWorkspace), their GPU implementation 1.
 #include <string>
 
 #include "landscape/minimisation/LbfgsWorkspace.h"

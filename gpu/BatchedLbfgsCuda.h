@@ -1,5 +1,5 @@
 #pragma once
-// The batched L-BFGS on a CUDA device for Lennard-Jones clusters (issue 16, first milestone): one
+// The batched L-BFGS on a CUDA device for Lennard-Jones clusters: one
 // persistent kernel per batch (gpu/BatchedLbfgsKernels.cuh), a block per structure at a time with
 // the whole structure in shared memory, no host round trip inside a minimisation. Results equal
 // the CPU twin landscape/minimisation/BatchedLbfgsTwin with the same shape() bit for bit, and the

@@ -1,10 +1,10 @@
 #pragma once
-// Driver of the batched L-BFGS kernel for Lennard-Jones clusters (issue 16). One persistent
-// kernel: each block is a team (landscape/minimisation/LbfgsTeamTerms.h) that takes the next waiting
-// structure from a device queue (an integer atomic counter), copies it into shared memory
-// (x, g, trial x and g, direction, m-pair history: lbfgsTeamStorageDoubles doubles), runs GMIN's
-// whole L-BFGS there without returning to the host, writes the minimum and its outcome, and takes
-// the next structure until the queue is empty. The host launches once per batch.
+// Driver of the batched L-BFGS kernel for Lennard-Jones clusters. One persistent kernel: each block
+// is a team (landscape/minimisation/LbfgsTeamTerms.h) that takes the next waiting structure from a
+// device queue (an integer atomic counter), copies it into shared memory (x, g, trial x and g,
+// direction, m-pair history: lbfgsTeamStorageDoubles doubles), runs GMIN's whole L-BFGS there
+// without returning to the host, writes the minimum and its outcome, and takes the next structure
+// until the queue is empty. The host launches once per batch.
 //
 // Determinism: which block takes which structure varies, but a structure's arithmetic depends on
 // its own coordinates only (no float atomics; sums in the fixed team order), so results are the

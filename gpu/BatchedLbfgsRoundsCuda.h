@@ -1,13 +1,13 @@
 #pragma once
-// The round-based batched L-BFGS on a CUDA device over ANY device-resident BatchedPotential
-// (issue 16): GMIN's L-BFGS per structure (landscape/minimisation/LbfgsRoundsTerms.h) with every decision made
-// in device code and the state of the resident structures in global memory ([slots x n] x, g,
-// trial x and g, p; [slots x m x n] history; per-slot scalars). One round = the potential's device
-// entry point on every active slot + one advance kernel (a block per slot); the rounds between
-// two polls are captured in a CUDA graph. The host looks at the number of active slots only every
+// The round-based batched L-BFGS on a CUDA device over ANY device-resident BatchedPotential:
+// GMIN's L-BFGS per structure (landscape/minimisation/LbfgsRoundsTerms.h) with every decision made
+// in device code and the state of the resident structures in global memory ([slots x n] x, g, trial
+// x and g, p; [slots x m x n] history; per-slot scalars). One round = the potential's device entry
+// point on every active slot + one advance kernel (a block per slot); the rounds between two polls
+// are captured in a CUDA graph. The host looks at the number of active slots only every
 // roundsPerPoll rounds (a count kernel into mapped host memory, one poll kept in flight), never
-// inside a round; finished slots take the next waiting structure from a device queue, so the
-// batch stays full when it exceeds residentStructures. B = 1 runs the same code.
+// inside a round; finished slots take the next waiting structure from a device queue, so the batch
+// stays full when it exceeds residentStructures. B = 1 runs the same code.
 //
 // Results equal the CPU twin (landscape/minimisation/BatchedLbfgsRoundsTwin) over a potential
 // whose host entry point gives the device entry point's bits, bit for bit for the same

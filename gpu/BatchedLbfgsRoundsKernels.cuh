@@ -1,12 +1,12 @@
 #pragma once
-// Kernels of the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda, issue 16): one block per
-// slot of the resident batch runs landscape/minimisation/LbfgsRoundsTerms.h's state machine over the slot's
-// rows in global memory; a device queue (an integer atomic counter) hands a finished slot the
-// next waiting structure. Sums run in the team order of landscape/core/TeamTerms.h over blockDim.x
-// threads (thread t over components t, t + T, ...), no float atomics, so a structure's bits do
-// not depend on its slot, the batch, the number of slots or when the host polls; they equal the
-// CPU twin's (landscape/minimisation/BatchedLbfgsRoundsTwin). Compiled with -fmad=false.
-// Included only from .cu files.
+// Kernels of the round-based batched L-BFGS (gpu/BatchedLbfgsRoundsCuda): one block per slot of the
+// resident batch runs landscape/minimisation/LbfgsRoundsTerms.h's state machine over the slot's
+// rows in global memory; a device queue (an integer atomic counter) hands a finished slot the next
+// waiting structure. Sums run in the team order of landscape/core/TeamTerms.h over blockDim.x
+// threads (thread t over components t, t + T, ...), no float atomics, so a structure's bits do not
+// depend on its slot, the batch, the number of slots or when the host polls; they equal the CPU
+// twin's (landscape/minimisation/BatchedLbfgsRoundsTwin). Compiled with -fmad=false. Included only
+// from .cu files.
 #include <cuda_runtime.h>
 
 #include <cstddef>

@@ -1,13 +1,14 @@
 #pragma once
-// GPU implementation 1 of seed 001: the whole L-BFGS state on the device (x, g, the direction,
-// the history S and Y, and the small matrices of the compact representation), with the potential
-// evaluated through its device-resident entry point. The host sees only the scalars the outer loop
-// (landscape/Lbfgs) needs: energies, p.g, |p| and |g|^2.
+// GPU implementation 1 of Mantell, Pitt and Wales (J. Chem. Theory Comput. 2016): the whole L-BFGS
+// state on the device (x, g, the direction, the history S and Y, and the small matrices of the
+// compact representation), with the potential evaluated through its device-resident entry point.
+// The host sees only the scalars the outer loop (landscape/Lbfgs) needs: energies, p.g, |p| and
+// |g|^2.
 //
-// The direction uses the compact representation (landscape/minimisation/LbfgsCompact.h is the CPU twin): per
-// step two GEMMs read S and Y once for S^T[g y s] and Y^T[g y s], a few O(m^2) kernels and cuBLAS
-// triangular solves work on the m x m matrices, and two GEMVs read S and Y once more to combine:
-// a fixed number of launches whatever m is, instead of 4m for the two-loop recursion.
+// The direction uses the compact representation (landscape/minimisation/LbfgsCompact.h is the CPU
+// twin): per step two GEMMs read S and Y once for S^T[g y s] and Y^T[g y s], a few O(m^2) kernels
+// and cuBLAS triangular solves work on the m x m matrices, and two GEMVs read S and Y once more to
+// combine: a fixed number of launches whatever m is, instead of 4m for the two-loop recursion.
 //
 // Potentials without a device entry point are evaluated through their host entry point (copies),
 // so step-control tests can use analytic test functions. With the potential's diagonal metric

@@ -1,6 +1,6 @@
-// GPU L-BFGS (seed 001's implementation 1, gpu/LbfgsCudaWorkspace) against the CPU L-BFGS: the
-// same iterates to round-off, the same GMIN step control, any history size. All cases skip
-// without a CUDA device; the CPU twin of the compact direction is tested in LbfgsTest.cpp.
+// GPU L-BFGS (implementation 1 of Mantell et al. 2016, gpu/LbfgsCudaWorkspace) against the CPU
+// L-BFGS: the same iterates to round-off, the same GMIN step control, any history size. All cases
+// skip without a CUDA device; the CPU twin of the compact direction is tested in LbfgsTest.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -143,7 +143,8 @@ TEST(LbfgsCuda, ThreeImplementationsFollowTheSameIteratesOnTrpcage) {
   SKIP_WITHOUT_GPU();
   TrpcageStart start;
   if (!trpcageStart(&start)) GTEST_SKIP() << "gb/trpcage not under " << testDataRoot();
-  LbfgsParams p;  // GMIN's settings of seed 001: m 4, max step 0.4 A, max rise 1e-4 kcal/mol
+  // GMIN's settings in Mantell et al. 2016: m 4, max step 0.4 A, max rise 1e-4 kcal/mol.
+  LbfgsParams p;
   p.historySize = 4;
   p.maxStep = 0.4;
   p.maxRise = 1e-4;

@@ -1,5 +1,6 @@
-// GMIN's L-BFGS (seed 001, Algorithms 1-3): physics checks on Lennard-Jones and one test per
-// step-control rule on small analytic functions whose behaviour can be worked out by hand.
+// GMIN's L-BFGS (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Algorithms 1-3): physics
+// checks on Lennard-Jones and one test per step-control rule on small analytic functions whose
+// behaviour can be worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,8 +1,8 @@
-// The batched CPU minimiser bench_history and optim use (issue 16): ParallelLbfgs gives each
-// structure of a batch today's single-structure Lbfgs run bit for bit -- energy, RMS gradient,
-// iterations, calls, status and coordinates -- whatever the thread count, for Lennard-Jones starts
-// made as bench_history makes them (a quenched random cluster with uniform displacements) at
-// seed 001's settings over a range of history sizes, and for AMBER-GB (Ace-Ash-Nme), where the
+// The batched CPU minimiser bench_history and optim use: ParallelLbfgs gives each structure of a
+// batch today's single-structure Lbfgs run bit for bit -- energy, RMS gradient, iterations, calls,
+// status and coordinates -- whatever the thread count, for Lennard-Jones starts made as
+// bench_history makes them (a quenched random cluster with uniform displacements) at the settings
+// of Mantell et al. 2016 over a range of history sizes, and for AMBER-GB (Ace-Ash-Nme), where the
 // threads' potentials are separate copies of one topology.
 #include <gtest/gtest.h>
 

@@ -1,14 +1,15 @@
 #pragma once
-// Settings of GMIN's L-BFGS (seed 001, Algorithms 1-3). Lengths and energies are in the
-// potential's units (reduced units for Lennard-Jones; Angstrom and kcal/mol for AMBER/SOP).
+// Settings of GMIN's L-BFGS (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Algorithms
+// 1-3). Lengths and energies are in the potential's units (reduced units for Lennard-Jones;
+// Angstrom and kcal/mol for AMBER/SOP).
 #include <string>
 
 #include "landscape/minimisation/LbfgsStep.h"
 
 namespace landscape {
 
-/// The L-BFGS history size m (stored {s, y} pairs) wherever nothing else is asked for: seed 001's
-/// m = 4. The programs' option for it is --lbfgs-m (GMIN/OPTIM keyword UPDATES).
+/// The L-BFGS history size m (stored {s, y} pairs) wherever nothing else is asked for: the m = 4
+/// of Mantell et al. 2016. The programs' option for it is --lbfgs-m (GMIN/OPTIM keyword UPDATES).
 inline constexpr int kLbfgsHistorySize = 4;
 
 struct LbfgsParams {

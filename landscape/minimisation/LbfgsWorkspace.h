@@ -1,8 +1,9 @@
 #pragma once
-// The vector side of L-BFGS as a backend operation (DESIGN.md): the workspace owns x, g, the
-// search direction p and the history {s, y}; the outer loop (Lbfgs) only ever sees scalars.
-// The CPU workspace uses Eigen; a GPU workspace keeps everything in device memory and returns the
-// same scalars, so the loop of seed 001's Algorithms 1-3 is written once.
+// The vector side of L-BFGS as a backend operation (DESIGN.md): the workspace owns x, g, the search
+// direction p and the history {s, y}; the outer loop (Lbfgs) only ever sees scalars. The CPU
+// workspace uses Eigen; a GPU workspace keeps everything in device memory and returns the same
+// scalars, so the loop of Algorithms 1-3 of Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016
+// is written once.
 #include <cmath>
 #include <cstddef>
 #include <functional>
@@ -46,8 +47,9 @@ class LbfgsWorkspace {
   /// adapter potentials).
   virtual void useDiagonalMetric(bool) {}
 
-  /// p = -H g by the two-loop recursion (seed 001, Algorithm 2) with H0 = gamma I (eq 2), or
-  /// H0 = initialGuess I while the history is empty (both times W^-1 with a diagonal metric).
+  /// p = -H g by the two-loop recursion (Mantell et al. 2016, Algorithm 2) with H0 = gamma I (eq
+  /// 2), or H0 = initialGuess I while the history is empty (both times W^-1 with a diagonal
+  /// metric).
   virtual DirectionSummary computeDirection(double initialGuess) = 0;
   /// p = -p (uphill reversal of Algorithm 3).
   virtual void reverseDirection() = 0;

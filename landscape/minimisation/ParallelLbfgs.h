@@ -1,12 +1,13 @@
 #pragma once
 // A batched minimiser for the CPU that gives every structure a whole single-structure L-BFGS run
-// (Lbfgs::minimize on an LbfgsWorkspace, GMIN's L-BFGS, seed 001 Algorithms 1-3): T threads, each
-// with its own potential and workspace, take the structures of a batch one at a time until none
-// is left. A structure's result is Lbfgs's bit for bit with that potential and workspace, whatever
-// the batch, its order or the threads -- and, unlike the round-based BatchedLbfgs, there is one
-// synchronisation per batch, not one per energy evaluation, so it pays off from two small
-// structures up. Any Potential works (Lennard-Jones, AMBER-GB, SOP, rigid bodies), which is how
-// walkers of every system quench together on the CPU (landscape/search/WalkerEnsemble.h).
+// (Lbfgs::minimize on an LbfgsWorkspace, GMIN's L-BFGS, Mantell, Pitt and Wales, J. Chem. Theory
+// Comput. 2016, Algorithms 1-3): T threads, each with its own potential and workspace, take the
+// structures of a batch one at a time until none is left. A structure's result is Lbfgs's bit for
+// bit with that potential and workspace, whatever the batch, its order or the threads -- and,
+// unlike the round-based BatchedLbfgs, there is one synchronisation per batch, not one per energy
+// evaluation, so it pays off from two small structures up. Any Potential works (Lennard-Jones,
+// AMBER-GB, SOP, rigid bodies), which is how walkers of every system quench together on the CPU
+// (landscape/search/WalkerEnsemble.h).
 #include <memory>
 #include <vector>
 

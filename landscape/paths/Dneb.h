@@ -1,6 +1,6 @@
 #pragma once
-// Doubly nudged elastic band (Trygubenko and Wales, J. Chem. Phys. 120, 2082 (2004); seed 001
-// section 2.2): a path between two endpoints is represented by `images` configurations joined by
+// Doubly nudged elastic band (Trygubenko and Wales, J. Chem. Phys. 120, 2082 (2004); Mantell,
+// Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.2): a path between two endpoints is represented by `images` configurations joined by
 // springs. For interior image i with improved tangent tau_i (Henkelman and Jonsson, J. Chem. Phys.
 // 113, 9978 (2000)), true gradient g_i and spring gradient g^s_i = k (2 x_i - x_{i-1} - x_{i+1}),
 // the band gradient is
@@ -14,9 +14,9 @@
 //
 // That gradient is not the gradient of any objective, so the band is an adapter Potential
 // (DnebBand) whose "energy" (the sum of the image energies) is only reported, and it is minimised
-// by GMIN's L-BFGS (m = 4, seed 001) with the energy-rise test switched off (maxRise = the largest
-// double: only a NaN/inf energy makes the step shrink). As in OPTIM, the step is capped per image:
-// the largest displacement of any one image is maxStepPerImage.
+// by GMIN's L-BFGS (m = 4, as Mantell et al. 2016) with the energy-rise test switched off (maxRise
+// = the largest double: only a NaN/inf energy makes the step shrink). As in OPTIM, the step is
+// capped per image: the largest displacement of any one image is maxStepPerImage.
 //
 // The endpoints are first aligned (landscape/Alignment: translation, rotation, permutation,
 // inversion; a thorough search, since the band can only find paths near the interpolation, see
@@ -26,7 +26,7 @@
 // floor(iterationDensity x images) capped at maxIterations. Transition-state candidates are the
 // band's local energy maxima among the interior images.
 //
-// Batched images (issue 16): given a BatchedPotential, every band evaluation hands all interior
+// Batched images: given a BatchedPotential, every band evaluation hands all interior
 // images to it as one batch (potentials/PerStructureBatchedPotential on CPU threads, the batched
 // Lennard-Jones kernel on CUDA) instead of evaluating them one after the other; the rest of the
 // band arithmetic is unchanged, so with per-structure CPU copies of the potential the run is the
@@ -63,7 +63,7 @@ struct DnebParams {
   double rmsTolerance = 0.025;    ///< on the RMS band gradient over all images (energy/length)
   double maxStepPerImage = 0.2;   ///< largest displacement of one image per step (length)
   double initialGuess = 1e-3;     ///< H0 of the first step (length^2/energy; OPTIM's NEB DGUESS)
-  int historySize = kLbfgsHistorySize;  ///< L-BFGS m (seed 001: 4)
+  int historySize = kLbfgsHistorySize;  ///< L-BFGS m (Mantell et al. 2016: 4)
   bool doublyNudged = true;       ///< keep the doubly nudged perpendicular spring part (else NEB)
   /// true (OPTIM's default DNEB gradient, GRADTYPE "DNEB" of its NEB/grad.f90): parallel spring
   /// gradient -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12),
