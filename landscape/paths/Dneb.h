@@ -1,7 +1,7 @@
 #pragma once
 // Doubly nudged elastic band (Trygubenko and Wales, J. Chem. Phys. 120, 2082 (2004); Mantell,
-// Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.2): a path between two endpoints is represented by `images` configurations joined by
-// springs. For interior image i with improved tangent tau_i (Henkelman and Jonsson, J. Chem. Phys.
+// Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.2): a path between two endpoints is
+// represented by `images` configurations joined by springs. For interior image i with improved tangent tau_i (Henkelman and Jonsson, J. Chem. Phys.
 // 113, 9978 (2000)), true gradient g_i and spring gradient g^s_i = k (2 x_i - x_{i-1} - x_{i+1}),
 // the band gradient is
 //   g_perp + (g^s . tau) tau + [g^s_perp - (g^s_perp . ghat_perp) ghat_perp]
