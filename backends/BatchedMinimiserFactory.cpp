@@ -17,28 +17,25 @@
 namespace landscape {
 namespace {
 
-// The CPU reference minimiser together with the potential it evaluates.
-class OwningBatchedLbfgs : public BatchedLbfgs {
+// A batched minimiser together with the potential it runs over, which it keeps alive (its own,
+// or shared with other minimisers): every BatchedMinimiser call is forwarded, so a virtual added
+// to BatchedMinimiser is added here too.
+class PotentialOwningMinimiser : public BatchedMinimiser {
  public:
-  OwningBatchedLbfgs(std::unique_ptr<BatchedPotential> potential, const LbfgsParams& params,
-                     int threads)
-      : BatchedLbfgs(*potential, params, threads), m_potential(std::move(potential)) {}
+  PotentialOwningMinimiser(std::shared_ptr<BatchedPotential> potential,
+                           std::unique_ptr<BatchedMinimiser> minimiser)
+      : m_potential(std::move(potential)), m_minimiser(std::move(minimiser)) {}
+  std::string name() const override { return m_minimiser->name(); }
+  std::size_t dimension() const override { return m_minimiser->dimension(); }
+  const LbfgsParams& params() const override { return m_minimiser->params(); }
+  BatchMemory memory() const override { return m_minimiser->memory(); }
+  void minimise(std::size_t batch, double* x, BatchedLbfgsResult* results) override {
+    m_minimiser->minimise(batch, x, results);
+  }
 
  private:
-  // Destroyed before the base, which touches the potential only inside minimise().
-  std::unique_ptr<BatchedPotential> m_potential;
-};
-
-// A minimiser that owns the potential it runs over.
-template <class Minimiser>
-class Owning : public Minimiser {
- public:
-  template <class... Args>
-  explicit Owning(std::unique_ptr<BatchedPotential> potential, Args&&... args)
-      : Minimiser(*potential, std::forward<Args>(args)...), m_potential(std::move(potential)) {}
-
- private:
-  std::unique_ptr<BatchedPotential> m_potential;  // destroyed first; used only inside minimise()
+  std::shared_ptr<BatchedPotential> m_potential;  // declared first: destroyed after the minimiser
+  std::unique_ptr<BatchedMinimiser> m_minimiser;
 };
 
 void requireCuda(const std::string& what) {
@@ -111,8 +108,8 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& syst
                                                        const BatchedEngineOptions& options) {
   switch (backend) {
     case BatchedBackend::Cpu:
-      return std::make_unique<OwningBatchedLbfgs>(
-          makeBatchedPotential(system, Backend::Cpu, options), params, options.threads);
+      return makeBatchedMinimiserOwning(makeBatchedPotential(system, Backend::Cpu, options), params,
+                                        backend, options);
     case BatchedBackend::CpuTwin:
       return std::make_unique<BatchedLbfgsTwin>(system.lennardJonesAtoms, params, options.shape,
                                                 options.threads);
@@ -124,15 +121,11 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& syst
       break;
     case BatchedBackend::CudaRounds:
       requireCuda("batched L-BFGS rounds");
-#ifdef LANDSCAPE_HAVE_CUDA
-      return std::make_unique<Owning<BatchedLbfgsRoundsCuda>>(
-          makeBatchedPotential(system, Backend::Cuda, options), params, options.rounds);
-#endif
-      break;
+      return makeBatchedMinimiserOwning(makeBatchedPotential(system, Backend::Cuda, options),
+                                        params, backend, options);
     case BatchedBackend::CpuRoundsTwin:
-      return std::make_unique<Owning<BatchedLbfgsRoundsTwin>>(
-          makeBatchedPotential(system, Backend::Cpu, options), params, options.rounds,
-          options.threads);
+      return makeBatchedMinimiserOwning(makeBatchedPotential(system, Backend::Cpu, options), params,
+                                        backend, options);
   }
   throw std::invalid_argument("unknown batched backend");
 }
@@ -160,6 +153,14 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& pot
                                   "'cpu', 'cuda-rounds' or 'cpu-rounds-twin'");
   }
   throw std::invalid_argument("unknown batched backend");
+}
+
+std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOwning(
+    std::shared_ptr<BatchedPotential> potential, const LbfgsParams& params, BatchedBackend backend,
+    const BatchedEngineOptions& options) {
+  std::unique_ptr<BatchedMinimiser> minimiser =
+      makeBatchedMinimiserOver(*potential, params, backend, options);
+  return std::make_unique<PotentialOwningMinimiser>(std::move(potential), std::move(minimiser));
 }
 
 }  // namespace landscape
