@@ -66,25 +66,20 @@ class CudaHandle {
   Handle m_handle = nullptr;
 };
 
-struct StreamTraits {
-  using Handle = cudaStream_t;
-  static cudaStream_t create(unsigned int flags) {
-    cudaStream_t stream = nullptr;
-    LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, flags));
-    return stream;
+/// Handles made by Create(&handle, flags) and freed by Destroy(handle): streams, events.
+template <typename H, cudaError_t (*Create)(H*, unsigned int), cudaError_t (*Destroy)(H)>
+struct FlagsTraits {
+  using Handle = H;
+  static H create(unsigned int flags) {
+    H handle = nullptr;
+    LANDSCAPE_CUDA_CHECK(Create(&handle, flags));
+    return handle;
   }
-  static void release(cudaStream_t stream) noexcept { (void)cudaStreamDestroy(stream); }
+  static void release(H handle) noexcept { (void)Destroy(handle); }
 };
 
-struct EventTraits {
-  using Handle = cudaEvent_t;
-  static cudaEvent_t create(unsigned int flags) {
-    cudaEvent_t event = nullptr;
-    LANDSCAPE_CUDA_CHECK(cudaEventCreateWithFlags(&event, flags));
-    return event;
-  }
-  static void release(cudaEvent_t event) noexcept { (void)cudaEventDestroy(event); }
-};
+using StreamTraits = FlagsTraits<cudaStream_t, cudaStreamCreateWithFlags, cudaStreamDestroy>;
+using EventTraits = FlagsTraits<cudaEvent_t, cudaEventCreateWithFlags, cudaEventDestroy>;
 
 template <typename T>
 struct PinnedTraits {
