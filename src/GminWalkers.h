@@ -14,8 +14,9 @@
 // The host does every walker's step (perturbation, side-chain rotations, chirality and cis/trans
 // checks, Metropolis, NEWRESTART) in walker order, exactly as on the CPU.
 // A run decides all this once (planGminWalkers: the engine, the walker count, the CPU threads and
-// the device batched potential, from the options and the device's properties, building nothing
-// to probe them); the rest of gmin reads the plan.
+// the device batched potential, from the options and the device's properties); the rest of gmin
+// reads the plan. Nothing is built only to be asked and thrown away, but for the default count of
+// Lennard-Jones walkers on cuda: batchedResidentStructures asks a team engine its occupancy.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -91,7 +92,7 @@ GminWalkerPlan planWalkers(const GminRunConfig& config, WalkerEngine engine, int
                            const std::function<int(int)>& agree = {});
 
 /// gmin's plan, decided once: walkerEngine(), the facts that engine needs -- the Lennard-Jones
-/// teams a device holds (for the default count), or on DeviceRounds the device batched potential
+/// teams a device holds (batchedResidentStructures, for the default count), or on DeviceRounds the device batched potential
 /// (built once, and kept as the plan's devicePotential in a walker run), its bytes per walker
 /// (its memory plan, BatchedPotential::bytesPerStructure(), with the rounds engine's slot and
 /// structure) and the device's multiprocessors and free memory (gpuProperties()) -- then
