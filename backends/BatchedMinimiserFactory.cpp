@@ -17,28 +17,25 @@
 namespace landscape {
 namespace {
 
-// The CPU reference minimiser together with the potential it evaluates.
-class OwningBatchedLbfgs : public BatchedLbfgs {
+// A batched minimiser together with the potential it runs over, which it keeps alive (its own,
+// or shared with other minimisers): every BatchedMinimiser call is forwarded, so a virtual added
+// to BatchedMinimiser is added here too.
+class PotentialOwningMinimiser : public BatchedMinimiser {
  public:
-  OwningBatchedLbfgs(std::unique_ptr<BatchedPotential> potential, const LbfgsParams& params,
-                     int threads)
-      : BatchedLbfgs(*potential, params, threads), m_potential(std::move(potential)) {}
+  PotentialOwningMinimiser(std::shared_ptr<BatchedPotential> potential,
+                           std::unique_ptr<BatchedMinimiser> minimiser)
+      : m_potential(std::move(potential)), m_minimiser(std::move(minimiser)) {}
+  std::string name() const override { return m_minimiser->name(); }
+  std::size_t dimension() const override { return m_minimiser->dimension(); }
+  const LbfgsParams& params() const override { return m_minimiser->params(); }
+  BatchMemory memory() const override { return m_minimiser->memory(); }
+  void minimise(std::size_t batch, double* x, LbfgsResult* results) override {
+    m_minimiser->minimise(batch, x, results);
+  }
 
  private:
-  // Destroyed before the base, which touches the potential only inside minimise().
-  std::unique_ptr<BatchedPotential> m_potential;
-};
-
-// A minimiser that owns the potential it runs over.
-template <class Minimiser>
-class Owning : public Minimiser {
- public:
-  template <class... Args>
-  explicit Owning(std::unique_ptr<BatchedPotential> potential, Args&&... args)
-      : Minimiser(*potential, std::forward<Args>(args)...), m_potential(std::move(potential)) {}
-
- private:
-  std::unique_ptr<BatchedPotential> m_potential;  // destroyed first; used only inside minimise()
+  std::shared_ptr<BatchedPotential> m_potential;  // declared first: destroyed after the minimiser
+  std::unique_ptr<BatchedMinimiser> m_minimiser;
 };
 
 void requireCuda(const std::string& what) {
@@ -100,36 +97,18 @@ std::size_t batchedResidentStructures(const BatchedSystem& system,
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& system,
                                                        const LbfgsParams& params, Backend backend,
                                                        const BatchedEngineOptions& options) {
-  const bool cuda = backend == Backend::Cuda;
-  switch (options.engine) {
-    case BatchedEngine::Reference:
-      if (cuda) break;
-      return std::make_unique<OwningBatchedLbfgs>(
-          makeBatchedPotential(system, Backend::Cpu, options), params, options.threads);
-    case BatchedEngine::Team:
-      if (!cuda)
-        return std::make_unique<BatchedLbfgsTwin>(system.lennardJonesAtoms, params, options.shape,
-                                                  options.threads);
-      requireCuda("batched L-BFGS");
+  if (options.engine != BatchedEngine::Team)  // over a potential of its own
+    return makeBatchedMinimiserOwning(makeBatchedPotential(system, backend, options), params,
+                                      backend, options);
+  if (backend == Backend::Cpu)
+    return std::make_unique<BatchedLbfgsTwin>(system.lennardJonesAtoms, params, options.shape,
+                                              options.threads);
+  requireCuda("batched L-BFGS");
 #ifdef LANDSCAPE_HAVE_CUDA
-      return std::make_unique<BatchedLbfgsCuda>(system.lennardJonesAtoms, params, options.shape);
+  return std::make_unique<BatchedLbfgsCuda>(system.lennardJonesAtoms, params, options.shape);
+#else
+  return nullptr;
 #endif
-      break;
-    case BatchedEngine::Rounds:
-      if (!cuda)
-        return std::make_unique<Owning<BatchedLbfgsRoundsTwin>>(
-            makeBatchedPotential(system, Backend::Cpu, options), params, options.rounds,
-            options.threads);
-      requireCuda("batched L-BFGS rounds");
-#ifdef LANDSCAPE_HAVE_CUDA
-      return std::make_unique<Owning<BatchedLbfgsRoundsCuda>>(
-          makeBatchedPotential(system, Backend::Cuda, options), params, options.rounds);
-#endif
-      break;
-  }
-  throw std::invalid_argument("batched engine '" + batchedEngineName(options.engine) +
-                              "' does not run on " + backendName(backend) +
-                              " (the reference engine is the CPU's)");
 }
 
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& potential,
@@ -158,6 +137,14 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& pot
   throw std::invalid_argument("batched engine '" + batchedEngineName(options.engine) +
                               "' does not run on " + backendName(backend) +
                               " (the reference engine is the CPU's)");
+}
+
+std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOwning(
+    std::shared_ptr<BatchedPotential> potential, const LbfgsParams& params, Backend backend,
+    const BatchedEngineOptions& options) {
+  std::unique_ptr<BatchedMinimiser> minimiser =
+      makeBatchedMinimiserOver(*potential, params, backend, options);
+  return std::make_unique<PotentialOwningMinimiser>(std::move(potential), std::move(minimiser));
 }
 
 }  // namespace landscape

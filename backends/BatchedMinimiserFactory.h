@@ -63,4 +63,11 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& pot
                                                            Backend backend,
                                                            const BatchedEngineOptions& options);
 
+/// makeBatchedMinimiserOver over a potential that the minimiser keeps alive: its own, or one
+/// shared with other minimisers (gmin's sloppy and tight quenches over one device potential).
+/// The one owner of a minimiser's potential: makeBatchedMinimiser hands out its minimisers so.
+std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOwning(
+    std::shared_ptr<BatchedPotential> potential, const LbfgsParams& params, Backend backend,
+    const BatchedEngineOptions& options);
+
 }  // namespace landscape

@@ -148,19 +148,15 @@ std::unique_ptr<BatchedPotential> makeBatchedRigidPotential(const PotentialSpec&
 #endif
 }
 
-std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential) {
-#ifdef LANDSCAPE_HAVE_CUDA
-  if (const auto* gb = dynamic_cast<const BatchedAmberGbCuda*>(&potential))
-    return gb->scratchBytesPerStructure();
-  if (const auto* sop = dynamic_cast<const BatchedSopCuda*>(&potential))
-    return sop->scratchBytesPerStructure();
-  if (const auto* rigid = dynamic_cast<const BatchedRigidBodyCuda*>(&potential))
-    return rigid->scratchBytesPerStructure() +
-           batchedPotentialBytesPerStructure(rigid->atomistic());
-#else
-  (void)potential;
-#endif
-  return 0;
+bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend) {
+  if (backend != Backend::Cuda) return false;
+  switch (kind) {  // the kinds makeBatchedPotentialForSpec builds on cuda, as it builds them
+    case PotentialSpec::Kind::LennardJones:  // BatchedLennardJonesCuda
+    case PotentialSpec::Kind::AmberGb:       // BatchedAmberGbCuda
+    case PotentialSpec::Kind::Sop:           // BatchedSopCuda
+      return true;
+  }
+  return false;
 }
 
 }  // namespace landscape

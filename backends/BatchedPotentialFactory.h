@@ -50,13 +50,10 @@ std::unique_ptr<BatchedPotential> makeBatchedRigidPotential(
     const PotentialSpec& spec, const RigidBodySystem& system, Backend backend,
     const BatchedPotentialOptions& options = {});
 
-/// Bytes of device memory that each structure of a batch adds to `potential`'s own buffers (its
-/// scratch), which BatchedMinimiser::memory() leaves out: AMBER-GB and SOP on cuda their scratch
-/// per structure (trpcage about 2 MB in the Latency layout), rigid bodies on cuda their scratch plus
-/// their atomistic potential's; 0 for a potential that keeps nothing per
-/// structure on the device (Lennard-Jones) or whose class does not report it yet (a device
-/// potential added here should add its line, so that callers sizing batches from free memory,
-/// such as gmin's walkers, count it).
-std::size_t batchedPotentialBytesPerStructure(const BatchedPotential& potential);
+/// Whether makeBatchedPotentialForSpec builds a potential of `kind` on `backend` with a device
+/// entry point (BatchedPotential::isDeviceResident): every kind above on cuda, none on cpu.
+/// Answered from the kind alone, building nothing, so that a program choosing its engine (gmin's
+/// walkers) follows kinds added here with no change of its own.
+bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend);
 
 }  // namespace landscape

@@ -11,7 +11,9 @@
 #include "gpu/AmberGbKernels.cuh"
 #include "gpu/BatchedHostStaging.h"
 #include "gpu/CudaCheck.h"
+#include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 
 namespace landscape {
@@ -111,8 +113,6 @@ void requireArrays(std::size_t batch, const void* x, const void* g, const void* 
                                 ": coordinates, gradients and energies must not be null");
 }
 
-constexpr std::size_t kHeadroomBytes = std::size_t(64) << 20;  // left free for other users
-
 /// Argument sets whose launch sequences are kept as executable graphs, and argument sets
 /// remembered as seen once (a set becomes a graph on its second use, so callers that pass fresh
 /// arrays every time never pay for a capture).
@@ -209,19 +209,15 @@ struct BatchedAmberGbCuda::DeviceState {
   std::vector<LaunchGraph> graphs;
   std::vector<LaunchKey> seen;  // plain-launched argument sets, oldest first
   std::size_t graphsCaptured = 0;
-  cudaStream_t captureStream = nullptr;
+  CudaStream captureStream;  // created with the first graph
 
   // breakdown()'s copy lands in page-locked memory (a short synchronous round trip).
-  double* hostComponents = nullptr;
+  PinnedBuffer<double> hostComponents;
 
   DeviceState() = default;
   DeviceState(const DeviceState&) = delete;
   DeviceState& operator=(const DeviceState&) = delete;
-  ~DeviceState() {
-    dropGraphs();
-    if (captureStream) (void)cudaStreamDestroy(captureStream);
-    if (hostComponents) (void)cudaFreeHost(hostComponents);
-  }
+  ~DeviceState() { dropGraphs(); }
 
   /// Forgets every graph (they hold the scratch pointers); launches in flight finish.
   void dropGraphs() {
@@ -246,8 +242,7 @@ struct BatchedAmberGbCuda::DeviceState {
       return nullptr;
     }
     seen.erase(before);
-    if (!captureStream)
-      LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&captureStream, cudaStreamNonBlocking));
+    if (!captureStream) captureStream = CudaStream::create(cudaStreamNonBlocking);
     cudaGraphExec_t exec = nullptr;
     try {
       exec = captureLaunches<Real>(args, key.batch, captureStream, programmatic);
@@ -368,8 +363,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.bonded.angles = static_cast<int>(t.angles.size());
   a.bonded.dihedrals = static_cast<int>(t.dihedrals.size());
   a.bonded.pairs14 = static_cast<int>(t.pairs14.size());
-  LANDSCAPE_CUDA_CHECK(
-      cudaMallocHost(reinterpret_cast<void**>(&d.hostComponents), 8 * sizeof(double)));
+  d.hostComponents = PinnedBuffer<double>(8);
   int device = 0, major = 0;
   LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
   LANDSCAPE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
@@ -394,27 +388,13 @@ std::string BatchedAmberGbCuda::name() const {
 
 int BatchedAmberGbCuda::pairChunk() const { return m_device->layout.chunk; }
 std::size_t BatchedAmberGbCuda::reserved() const { return m_device->reservedBatch; }
-std::size_t BatchedAmberGbCuda::scratchBytesPerStructure() const {
-  return m_device->bytesPerStructure();
-}
+std::size_t BatchedAmberGbCuda::bytesPerStructure() const { return m_device->bytesPerStructure(); }
 
 void BatchedAmberGbCuda::reserve(std::size_t batch) {
   DeviceState& d = *m_device;
   if (batch <= d.reservedBatch) return;
-  const std::size_t perStructure = d.bytesPerStructure();
-  // Work queued on any stream may still use the old arenas.
-  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-  std::size_t freeBytes = 0, totalBytes = 0;
-  LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-  const std::size_t held = d.scratch.bytes() + d.tickets.bytes();
-  const std::size_t available =
-      freeBytes + held > kHeadroomBytes ? freeBytes + held - kHeadroomBytes : 0;
-  if (batch > available / perStructure)
-    throw std::runtime_error(
-        "batched AMBER-GB on cuda: a batch of " + std::to_string(batch) + " structures needs " +
-        std::to_string(perStructure) + " bytes of device scratch per structure; " +
-        std::to_string(available) + " bytes are available, enough for at most " +
-        std::to_string(available / perStructure) + " structures");
+  requireScratchFits("batched AMBER-GB on cuda", batch, d.bytesPerStructure(),
+                     d.scratch.bytes() + d.tickets.bytes());
   d.scratch = DeviceBuffer<double>();  // free first: old and new need not fit together
   d.tickets = DeviceBuffer<unsigned>();
   d.reservedBatch = 0;
@@ -491,7 +471,7 @@ AmberEnergyBreakdown BatchedAmberGbCuda::breakdown(std::size_t b) const {
                             " is beyond the " + std::to_string(d.reservedBatch) + " reserved");
   // On the legacy stream, then a wait for it: ordered after (and reporting faults of) every
   // evaluation enqueued on blocking streams, as a cudaMemcpy would be.
-  double* e = d.hostComponents;
+  double* e = d.hostComponents.data();
   LANDSCAPE_CUDA_CHECK(
       cudaMemcpyAsync(e,
                       d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +

@@ -76,14 +76,15 @@ class BatchedAmberGbCuda : public BatchedPotential {
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,
                             const std::uint8_t* d_active, DeviceStream stream) override;
 
-  /// Makes room for batches of up to `batch` structures (synchronous). Throws
+  /// Makes room for batches of up to `batch` structures (synchronous; BatchedPotential). Throws
   /// std::runtime_error naming the bytes per structure and the largest batch that fits when the
-  /// device has too little free memory.
-  void reserve(std::size_t batch);
+  /// device has too little free memory (gpu/DeviceMemoryPlan.h).
+  void reserve(std::size_t batch) override;
   /// Structures the scratch holds now.
   std::size_t reserved() const;
-  /// Device scratch per structure (bytes): Born radii, pair slots, energies, counters.
-  std::size_t scratchBytesPerStructure() const;
+  /// Device scratch per structure (bytes; BatchedPotential): Born radii, pair slots, energies,
+  /// counters.
+  std::size_t bytesPerStructure() const override;
 
   /// Components of structure b of the most recent evaluation (a synchronous copy; call after it
   /// has run). b < reserved().

@@ -6,6 +6,7 @@
 #include "gpu/BatchedLbfgsKernels.cuh"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
 #include "landscape/core/PairTileSchedule.h"

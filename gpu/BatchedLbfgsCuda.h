@@ -31,7 +31,7 @@ class BatchedLbfgsCuda : public BatchedMinimiser {
   std::size_t dimension() const override;
   const LbfgsParams& params() const override;
   /// Device memory: 8 n + 32 bytes per structure; available = free device memory plus the batch
-  /// buffers this object already holds, less kDeviceHeadroomBytes.
+  /// buffers this object already holds, less kDeviceHeadroomBytes (gpu/DeviceMemoryPlan.h).
   BatchMemory memory() const override;
   void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
@@ -47,8 +47,6 @@ class BatchedLbfgsCuda : public BatchedMinimiser {
   int residentTeams() const;
   /// Dynamic shared memory per block (bytes).
   std::size_t sharedBytesPerTeam() const;
-
-  static constexpr std::size_t kDeviceHeadroomBytes = std::size_t{64} << 20;
 
  private:
   struct DeviceState;

@@ -6,7 +6,9 @@
 #include "gpu/BatchedLbfgsRoundsCuda.h"
 #include "gpu/BatchedLbfgsRoundsKernels.cuh"
 #include "gpu/CudaCheck.h"
+#include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
@@ -30,14 +32,11 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
                                gpuDescription() + ")");
     threads = resolveRoundsTeamThreads(options.threadsPerStructure, n);
     compact = roundsCompactDirections(options, n, params.historySize);
-    LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    for (cudaEvent_t& e : polled)
-      LANDSCAPE_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    LANDSCAPE_CUDA_CHECK(cudaEventCreateWithFlags(&entry, cudaEventDisableTiming));
-    LANDSCAPE_CUDA_CHECK(
-        cudaHostAlloc(reinterpret_cast<void**>(&hostCount), 2 * sizeof(int), cudaHostAllocMapped));
-    LANDSCAPE_CUDA_CHECK(
-        cudaHostGetDevicePointer(reinterpret_cast<void**>(&deviceCount), hostCount, 0));
+    stream = CudaStream::create(cudaStreamNonBlocking);
+    for (CudaEvent& e : polled) e = CudaEvent::create(cudaEventDisableTiming);
+    entry = CudaEvent::create(cudaEventDisableTiming);
+    hostCount = PinnedBuffer<int>(2, cudaHostAllocMapped);
+    deviceCount = hostCount.devicePointer();
     queue = DeviceBuffer<unsigned int>(1);
     job = DeviceBuffer<BatchedRoundsJob>(1);
   }
@@ -45,11 +44,6 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   ~DeviceState() {
     // Destructors must not throw: errors here mean the context is already gone.
     if (exec) (void)cudaGraphExecDestroy(exec);
-    for (cudaEvent_t e : polled)
-      if (e) (void)cudaEventDestroy(e);
-    if (entry) (void)cudaEventDestroy(entry);
-    if (hostCount) (void)cudaFreeHost(hostCount);
-    if (stream) (void)cudaStreamDestroy(stream);
   }
 
   std::size_t slotBytes() const { return roundsSlotBytes(n, params.historySize, compact); }
@@ -174,11 +168,11 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   std::size_t n;
   int threads = 32;
   bool compact = false;  // directions in the compact form (roundsCompactDirections)
-  cudaStream_t stream = nullptr;
-  cudaEvent_t polled[2] = {nullptr, nullptr};
-  cudaEvent_t entry = nullptr;
-  int* hostCount = nullptr;    // mapped, pinned: [2] active counts of alternate polls
-  int* deviceCount = nullptr;  // its device address
+  CudaStream stream;
+  CudaEvent polled[2];
+  CudaEvent entry;
+  PinnedBuffer<int> hostCount;  // mapped: [2] active counts of alternate polls
+  int* deviceCount = nullptr;   // its device address
   std::size_t slots = 0;
   DeviceBuffer<double> x, g, xt, gt, p, s, y, rho, alpha, energy;
   DeviceBuffer<std::uint8_t> active;
@@ -262,7 +256,7 @@ void BatchedLbfgsRoundsCuda::minimiseDevice(std::size_t batch, double* d_x,
     const int parity = static_cast<int>(i & 1);
     LANDSCAPE_CUDA_CHECK(cudaEventSynchronize(st.polled[parity]));
     ++st.stats.polls;
-    const int stillActive = *static_cast<volatile int*>(st.hostCount + parity);
+    const int stillActive = *static_cast<volatile int*>(st.hostCount.data() + parity);
     if (stillActive == 0) break;
     if (stopRequested()) {
       st.stopAll(batch);

@@ -46,8 +46,8 @@ class BatchedLbfgsRoundsCuda : public BatchedMinimiser {
   const LbfgsParams& params() const override;
   /// Device memory: roundsSlotBytes per resident structure (per structure when
   /// residentStructures is 0) plus roundsStructureBytes per structure; available = free device
-  /// memory plus the buffers this object holds, less kDeviceHeadroomBytes. The potential's own
-  /// buffers are not counted.
+  /// memory plus the buffers this object holds, less kDeviceHeadroomBytes (gpu/DeviceMemoryPlan.h).
+  /// The potential's own buffers are not counted (BatchedPotential::bytesPerStructure()).
   BatchMemory memory() const override;
   void minimise(std::size_t batch, double* x, LbfgsResult* results) override;
 
@@ -61,8 +61,6 @@ class BatchedLbfgsRoundsCuda : public BatchedMinimiser {
   int teamThreads() const;
   const BatchedRoundsOptions& options() const;
   const BatchedRoundsStats& lastStats() const;
-
-  static constexpr std::size_t kDeviceHeadroomBytes = std::size_t{64} << 20;
 
  private:
   struct DeviceState;

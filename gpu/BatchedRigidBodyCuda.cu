@@ -8,6 +8,7 @@
 #include "gpu/BatchedRigidBodyCuda.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "gpu/RigidBodyKernels.cuh"
 #include "potentials/RigidBodyPotential.h"
@@ -15,9 +16,6 @@
 namespace landscape {
 
 namespace {
-
-// Free device memory kept back when the scratch grows.
-constexpr std::size_t kHeadroomBytes = std::size_t{64} << 20;
 
 std::vector<int> toInt(const std::vector<std::size_t>& v) {
   std::vector<int> out(v.size());
@@ -77,22 +75,9 @@ struct BatchedRigidBodyCuda::DeviceState {
 
   void reserve(std::size_t batch) {
     if (batch <= reservedBatch) return;
-    // Work queued on any stream may still use the old scratch.
-    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-    std::size_t freeBytes = 0, totalBytes = 0;
-    LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    const std::size_t held = rotation.bytes() + atomX.bytes() + atomG.bytes() + partialA.bytes() +
-                             partialB.bytes();
-    const std::size_t available =
-        freeBytes + held > kHeadroomBytes ? freeBytes + held - kHeadroomBytes : 0;
-    const std::size_t perStructure = bytesPerStructure();
-    if (batch > available / perStructure)
-      throw std::runtime_error(
-          "batched rigid bodies on cuda: a batch of " + std::to_string(batch) +
-          " structures needs " + std::to_string(perStructure) +
-          " bytes of device scratch per structure; " + std::to_string(available) +
-          " bytes are available, enough for at most " + std::to_string(available / perStructure) +
-          " structures");
+    requireScratchFits(
+        "batched rigid bodies on cuda", batch, bytesPerStructure(),
+        rotation.bytes() + atomX.bytes() + atomG.bytes() + partialA.bytes() + partialB.bytes());
     for (DeviceBuffer<double>* b : {&rotation, &atomX, &atomG, &partialA, &partialB})
       *b = DeviceBuffer<double>();  // free first: old and new need not fit together
     reservedBatch = 0;
@@ -174,10 +159,16 @@ std::string BatchedRigidBodyCuda::name() const {
   return m_atomistic.name() + " with " + describeRigidBodies(m_system) + " (cuda)";
 }
 
-void BatchedRigidBodyCuda::reserve(std::size_t batch) { m_device->reserve(batch); }
+void BatchedRigidBodyCuda::reserve(std::size_t batch) {
+  m_device->reserve(batch);
+  m_atomistic.reserve(batch);
+}
 std::size_t BatchedRigidBodyCuda::reserved() const { return m_device->reservedBatch; }
 std::size_t BatchedRigidBodyCuda::scratchBytesPerStructure() const {
   return m_device->bytesPerStructure();
+}
+std::size_t BatchedRigidBodyCuda::bytesPerStructure() const {
+  return scratchBytesPerStructure() + m_atomistic.bytesPerStructure();
 }
 
 void BatchedRigidBodyCuda::energyGradientDevice(std::size_t batch, const double* d_q, double* d_g,

@@ -66,14 +66,17 @@ class BatchedRigidBodyCuda : public BatchedPotential {
   void metricSumsDevice(std::size_t batch, const double* d_q, const double* d_g, double* d_sums,
                         const std::uint8_t* d_active, DeviceStream stream);
 
-  /// Makes room for batches of up to `batch` structures (synchronous). Throws
-  /// std::runtime_error naming the bytes per structure and the largest batch that fits. The
-  /// atomistic potential's own scratch is not reserved here.
-  void reserve(std::size_t batch);
+  /// Makes room for batches of up to `batch` structures, this object's scratch and then the
+  /// atomistic potential's (synchronous; BatchedPotential). Throws std::runtime_error naming the
+  /// bytes per structure and the largest batch that fits (gpu/DeviceMemoryPlan.h).
+  void reserve(std::size_t batch) override;
   /// Structures the scratch holds now.
   std::size_t reserved() const;
-  /// Device scratch per structure (bytes).
+  /// Device scratch per structure (bytes) of this object alone.
   std::size_t scratchBytesPerStructure() const;
+  /// Device scratch per structure (bytes; BatchedPotential): this object's and the atomistic
+  /// potential's.
+  std::size_t bytesPerStructure() const override;
 
  private:
   struct DeviceState;

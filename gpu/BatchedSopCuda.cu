@@ -9,6 +9,7 @@
 #include "gpu/BatchedSopKernels.cuh"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "gpu/SopDeviceTopology.cuh"
 
@@ -25,8 +26,6 @@ void requireArrays(std::size_t batch, const void* x, const void* g, const void* 
     throw std::invalid_argument(std::string("batched SOP on cuda, ") + where +
                                 ": coordinates, gradients and energies must not be null");
 }
-
-constexpr std::size_t kHeadroomBytes = std::size_t(64) << 20;  // left free for other users
 
 /// Cells per structure: as the dynamics' cell list (at most ~4 beads' worth plus 64; the build
 /// widens the cells until the grid fits).
@@ -105,27 +104,14 @@ std::size_t BatchedSopCuda::dimension() const { return 3 * m_beads; }
 std::string BatchedSopCuda::name() const { return m_description; }
 bool BatchedSopCuda::usesExclusionMask() const { return m_device->exclusionWords > 0; }
 std::size_t BatchedSopCuda::reserved() const { return m_device->reservedBatch; }
-std::size_t BatchedSopCuda::scratchBytesPerStructure() const {
-  return m_device->bytesPerStructure();
-}
+std::size_t BatchedSopCuda::bytesPerStructure() const { return m_device->bytesPerStructure(); }
 
 void BatchedSopCuda::reserve(std::size_t batch) {
   DeviceState& d = *m_device;
   if (batch <= d.reservedBatch) return;
-  const std::size_t perStructure = d.bytesPerStructure();
-  // Work queued on any stream may still use the old scratch.
-  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
-  std::size_t freeBytes = 0, totalBytes = 0;
-  LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-  const std::size_t held = d.heldBytes();
-  const std::size_t available =
-      freeBytes + held > kHeadroomBytes ? freeBytes + held - kHeadroomBytes : 0;
-  if (batch > available / perStructure || batch > static_cast<std::size_t>(INT_MAX))
-    throw std::runtime_error(
-        "batched SOP on cuda: a batch of " + std::to_string(batch) + " structures needs " +
-        std::to_string(perStructure) + " bytes of device scratch per structure; " +
-        std::to_string(available) + " bytes are available, enough for at most " +
-        std::to_string(std::min<std::size_t>(available / perStructure, INT_MAX)) + " structures");
+  // The kernels index structures with int.
+  requireScratchFits("batched SOP on cuda", batch, d.bytesPerStructure(), d.heldBytes(),
+                     static_cast<std::size_t>(INT_MAX));
   const std::size_t n = static_cast<std::size_t>(d.beads),
                     cells = static_cast<std::size_t>(d.maxCells);
   // Free first: old and new need not fit together.

@@ -63,14 +63,15 @@ class BatchedSopCuda : public BatchedPotential {
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,
                             const std::uint8_t* d_active, DeviceStream stream) override;
 
-  /// Makes room for batches of up to `batch` structures (synchronous). Throws std::runtime_error
-  /// naming the bytes per structure and the largest batch that fits when the device has too
-  /// little free memory.
-  void reserve(std::size_t batch);
+  /// Makes room for batches of up to `batch` structures (synchronous; BatchedPotential). Throws
+  /// std::runtime_error naming the bytes per structure and the largest batch that fits when the
+  /// device has too little free memory (gpu/DeviceMemoryPlan.h).
+  void reserve(std::size_t batch) override;
   /// Structures the scratch holds now.
   std::size_t reserved() const;
-  /// Device scratch per structure (bytes): coordinates, cell list, bead energies, components.
-  std::size_t scratchBytesPerStructure() const;
+  /// Device scratch per structure (bytes; BatchedPotential): coordinates, cell list, bead
+  /// energies, components.
+  std::size_t bytesPerStructure() const override;
   /// Whether the repulsion tests exclusions by the bitmask (else by the native lists).
   bool usesExclusionMask() const;
   /// FENE, NATIVE, REPULSIVE (kcal/mol) of structure b of the most recent evaluation (a

@@ -4,6 +4,8 @@
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include <cuda_runtime.h>
+
+#include "gpu/CudaCheck.h"
 #endif
 
 namespace landscape {
@@ -67,15 +69,16 @@ std::string gpuDescription() {
          ")";
 }
 
-int gpuMultiprocessors() {
-  if (!gpuAvailable()) return 0;
-  int device = 0, count = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    (void)cudaGetLastError();  // an answer here (0), not an error for the next check
-    return 0;
-  }
-  return count;
+GpuProperties gpuProperties() {
+  GpuProperties properties;
+  if (!gpuAvailable()) return properties;
+  int device = 0;
+  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+  LANDSCAPE_CUDA_CHECK(
+      cudaDeviceGetAttribute(&properties.multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  std::size_t totalBytes = 0;
+  LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&properties.freeBytes, &totalBytes));
+  return properties;
 }
 
 #else  // no CUDA in this build
@@ -84,7 +87,7 @@ bool gpuAvailable() { return false; }
 
 std::string gpuDescription() { return "this build has no CUDA support"; }
 
-int gpuMultiprocessors() { return 0; }
+GpuProperties gpuProperties() { return {}; }
 
 #endif
 

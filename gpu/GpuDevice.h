@@ -1,6 +1,7 @@
 #pragma once
 // Run-time answer to "is there a GPU?" (the build-time answer is LANDSCAPE_HAVE_CUDA). Compiles in
 // every build; without CUDA support gpuAvailable() is false.
+#include <cstddef>
 #include <string>
 
 namespace landscape {
@@ -14,8 +15,15 @@ bool gpuAvailable();
 /// found: ...").
 std::string gpuDescription();
 
-/// Streaming multiprocessors of the current device (132 on an H100 SXM); 0 when no device is
-/// usable. Sizes work meant to fill the device (gmin's default walker count).
-int gpuMultiprocessors();
+/// What sizes work meant to fill the current device (gmin's default walker count), read from the
+/// runtime without building anything on the device.
+struct GpuProperties {
+  int multiprocessors = 0;    ///< streaming multiprocessors (132 on an H100 SXM)
+  std::size_t freeBytes = 0;  ///< free device memory now (cudaMemGetInfo)
+};
+
+/// The current device's properties; zeros when no device is usable. Throws std::runtime_error
+/// when a usable device does not answer.
+GpuProperties gpuProperties();
 
 }  // namespace landscape

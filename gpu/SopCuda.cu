@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/RandomStreamsCuda.h"
 #include "gpu/SopCuda.h"
@@ -261,16 +262,6 @@ struct SopDynamicsCuda::Impl {
 
 namespace {
 
-/// A blocking stream (it orders itself with the legacy default stream the rest of the code uses);
-/// streams cannot be captured from the legacy default stream.
-struct OwnedStream {
-  OwnedStream() { LANDSCAPE_CUDA_CHECK(cudaStreamCreate(&stream)); }
-  ~OwnedStream() { (void)cudaStreamDestroy(stream); }
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-  cudaStream_t stream = nullptr;
-};
-
 struct CapturedGraph {
   CapturedGraph() = default;
   ~CapturedGraph() {
@@ -420,19 +411,21 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   cudaGraphExec_t graphFor(int cur, int flg) {
     CapturedGraph& slot = graphs[2 * cur + flg];
     if (slot.exec != nullptr) return slot.exec;
-    if (!graphStream) graphStream = std::make_unique<OwnedStream>();
+    // A blocking stream (it orders itself with the legacy default stream the rest of the code
+    // uses); streams cannot be captured from the legacy default stream.
+    if (!graphStream) graphStream = CudaStream::create(cudaStreamDefault);
     LANDSCAPE_CUDA_CHECK(
-        cudaStreamBeginCapture(graphStream->stream, cudaStreamCaptureModeThreadLocal));
+        cudaStreamBeginCapture(graphStream.get(), cudaStreamCaptureModeThreadLocal));
     try {
       for (int k = 0; k < params.cudaGraphSteps; ++k)
-        enqueueStep(graphStream->stream, false, cur, flg);
+        enqueueStep(graphStream.get(), false, cur, flg);
     } catch (...) {
       cudaGraph_t broken = nullptr;
-      (void)cudaStreamEndCapture(graphStream->stream, &broken);
+      (void)cudaStreamEndCapture(graphStream.get(), &broken);
       if (broken != nullptr) (void)cudaGraphDestroy(broken);
       throw;
     }
-    LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(graphStream->stream, &slot.graph));
+    LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(graphStream.get(), &slot.graph));
     LANDSCAPE_CUDA_CHECK(cudaGraphInstantiate(&slot.exec, slot.graph, 0));
     return slot.exec;
   }
@@ -464,11 +457,12 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       }
       if (!forced && graphSteps > 0 && count - done >= graphSteps && untilRebuild >= graphSteps) {
         // Capture (which creates graphStream on first use) strictly before graphStream is read:
-        // cudaGraphLaunch(graphFor(...), graphStream->stream) left the order of the two argument
-        // evaluations unspecified, and GCC evaluated graphStream->stream first, dereferencing a
-        // null unique_ptr on the first graph launch (the host segfault of the H100 run).
+        // cudaGraphLaunch(graphFor(...), graphStream.get()) leaves the order of the two argument
+        // evaluations unspecified, and GCC reads the stream first (still empty on the first
+        // graph launch; with the stream behind a pointer this was the host segfault of an H100
+        // run).
         const cudaGraphExec_t exec = graphFor(current, flag);
-        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, graphStream->stream));
+        LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, graphStream.get()));
         for (long k = 0; k < graphSteps; ++k) streams.advance();
         // The parities after graphSteps steps (check() keeps graphSteps even, so this is a no-op
         // there; kept so that the host state can never disagree with the captured graph).
@@ -486,7 +480,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       ++steps;
       ++done;
     }
-    if (graphStream) LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(graphStream->stream));
+    if (graphStream) LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(graphStream.get()));
     system.checkStatus("SopDynamicsCuda");  // synchronises
   }
 
@@ -541,7 +535,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   // each replica's coordinates at its last build, and the flags of parity `flag` say which
   // replicas the next step rebuilds (displacement mode; the other parity is clear between steps).
   SopDynamicsState saveState() override {
-    if (graphStream) LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(graphStream->stream));
+    if (graphStream) LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(graphStream.get()));
     SopDynamicsState s;
     s.step = steps;
     s.positions = unpack(pos[current]);
@@ -614,7 +608,7 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
   int current = 0, flag = 0;
   bool built = false;
   std::unique_ptr<SopStepArgs<R>> stepTemplate;  // enqueueStep's invariant arguments
-  std::unique_ptr<OwnedStream> graphStream;      // created when graphs are used
+  CudaStream graphStream;                        // created when graphs are used
   CapturedGraph graphs[4];                       // by parities (current, flag)
 };
 

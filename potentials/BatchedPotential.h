@@ -45,6 +45,19 @@ class BatchedPotential {
   virtual void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g,
                                     double* d_energy, const std::uint8_t* d_active,
                                     DeviceStream stream);
+
+  /// The memory plan of a batch (gpu/DeviceMemoryPlan.h): bytes of device memory that each
+  /// structure of a batch adds to this potential's own buffers (its scratch, and that of a
+  /// potential it runs over), which BatchedMinimiser::memory() leaves out. 0 (the default) for a
+  /// potential that keeps nothing per structure on the device (the CPU potentials, Lennard-Jones
+  /// on cuda), so that callers sizing batches from free memory (gmin's walkers) count every
+  /// device potential's scratch without knowing its class.
+  virtual std::size_t bytesPerStructure() const { return 0; }
+  /// Allocates now the scratch of batches of up to `batch` structures (synchronous), so that no
+  /// later call grows it (a growth inside a captured CUDA graph would fail the capture). A no-op
+  /// by default. Device potentials throw std::runtime_error naming the bytes per structure and
+  /// the largest batch that fits when the device has too little free memory.
+  virtual void reserve(std::size_t batch) { (void)batch; }
 };
 
 /// The host entry point on vectors, with its sizes checked: x holds B >= 1 structures of

@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <utility>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "backends/BatchedMinimiserFactory.h"
-#include "backends/RigidBodyFactory.h"
 #include "backends/BatchedPotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/BatchedRoundsPlan.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
@@ -18,85 +19,6 @@
 namespace landscape {
 
 namespace {
-
-bool ljOnCuda(const GminRunConfig& config, const GminSystem& system) {
-  return config.backend == Backend::Cuda && !system.rigidPotential &&
-         system.spec.kind == PotentialSpec::Kind::LennardJones;
-}
-
-// A rounds engine that shares its batched potential with the ensemble's other minimisers (the
-// sloppy and the tight one exist together) and keeps it alive.
-class SharingMinimiser : public BatchedMinimiser {
- public:
-  SharingMinimiser(std::shared_ptr<BatchedPotential> potential,
-                   std::unique_ptr<BatchedMinimiser> minimiser)
-      : m_potential(std::move(potential)), m_minimiser(std::move(minimiser)) {}
-  std::string name() const override { return m_minimiser->name(); }
-  std::size_t dimension() const override { return m_minimiser->dimension(); }
-  const LbfgsParams& params() const override { return m_minimiser->params(); }
-  BatchMemory memory() const override { return m_minimiser->memory(); }
-  void minimise(std::size_t batch, double* x, LbfgsResult* results) override {
-    m_minimiser->minimise(batch, x, results);
-  }
-
- private:
-  std::shared_ptr<BatchedPotential> m_potential;  // declared first: destroyed after the minimiser
-  std::unique_ptr<BatchedMinimiser> m_minimiser;
-};
-
-// The device batched potential of the system, scratch for `reserve` structures, or nullptr
-// (walkerDevicePotential).
-std::shared_ptr<BatchedPotential> devicePotential(const GminRunConfig& config,
-                                                  const GminSystem& system, std::size_t reserve) {
-  if (config.backend != Backend::Cuda || system.rigidPotential ||
-      system.spec.kind == PotentialSpec::Kind::LennardJones)
-    return nullptr;
-  BatchedPotentialOptions options;
-  options.reserveBatch = reserve;
-  std::shared_ptr<BatchedPotential> potential;
-  try {
-    potential = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, options);
-  } catch (const std::invalid_argument&) {
-    return nullptr;  // no batched potential of this kind on cuda (yet)
-  }
-  if (!potential || !potential->isDeviceResident()) return nullptr;
-  return potential;
-}
-
-// The potential of the probes that only look (engine choice, bytes, the default W): one
-// structure's scratch.
-std::shared_ptr<BatchedPotential> probePotential(const GminRunConfig& config,
-                                                 const GminSystem& system) {
-  return devicePotential(config, system, 1);
-}
-
-// Whether the system's quenches run on the device rounds engine: tried through the factory.
-bool onDeviceRounds(const GminRunConfig& config, const GminSystem& system) {
-  return probePotential(config, system) != nullptr;
-}
-
-// Device bytes of one walker on the rounds engine: its slot (history of --lbfgs-m pairs), its
-// coordinates and outcome, and the potential's scratch.
-std::size_t deviceBytesPerWalker(const GminRunConfig& config, const BatchedPotential& potential) {
-  const std::size_t n = potential.dimension();
-  return roundsSlotBytes(n, config.basinHopping.lbfgs.historySize) + roundsStructureBytes(n) +
-         batchedPotentialBytesPerStructure(potential);
-}
-
-// Device memory the walkers may use now: free memory (as the rounds engine counts it).
-std::size_t deviceAvailableBytes(const GminRunConfig& config, BatchedPotential& potential) {
-  const BatchMemory memory =
-      makeBatchedMinimiserOver(potential, config.basinHopping.lbfgs, Backend::Cuda,
-                               {BatchedEngine::Rounds})
-          ->memory();
-  return memory.availableBytes > memory.fixedBytes ? memory.availableBytes - memory.fixedBytes : 0;
-}
-
-// Each CPU thread needs its own potential: built from the spec on the CPU (rigid bodies on the
-// host over their own atomistic copy, walkerPotentialCopy); potentials on CUDA are not copied.
-bool copyable(const GminRunConfig& config, const GminSystem& system) {
-  return config.backend == Backend::Cpu && system.searched().backend() == Backend::Cpu;
-}
 
 // The cores this process may run on: its affinity mask, which a launcher that binds ranks to
 // cores (mpirun does by default for a few ranks) narrows.
@@ -116,26 +38,115 @@ int cores(WalkerRanks ranks) {
   return std::max(1, node / std::max(1, ranks.ranksOnNode));
 }
 
+// The walkers the run asks for: --walkers, the checkpoint's, 1 for the Langevin move; 0 when the
+// default applies.
+int requestedWalkers(const GminRunConfig& config, int checkpointWalkers) {
+  if (config.walkers > 0) return config.walkers;
+  if (checkpointWalkers > 0) return checkpointWalkers;
+  if (config.langevin.steps > 0) return 1;
+  return 0;
+}
+
+// The default walkers of one rank on `engine`.
+int defaultWalkersPerRank(WalkerEngine engine, const WalkerFacts& facts, int deviceDefaultWalkers) {
+  switch (engine) {
+    case WalkerEngine::LennardJonesTeams:
+      return static_cast<int>(facts.residentTeams);
+    case WalkerEngine::DeviceRounds:
+      return deviceDefaultWalkers;
+    case WalkerEngine::CpuThreads:
+      return facts.cores;
+    case WalkerEngine::RunPotential:
+      return 1;
+  }
+  return 1;
+}
+
+// The device batched potential of the walkers (one structure's scratch for now) and the facts
+// that size them on it.
+std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminRunConfig& config,
+                                                    const GminSystem& system, WalkerFacts& facts) {
+  std::shared_ptr<BatchedPotential> potential =
+      makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
+  // A walker on the rounds engine: its slot (history of --lbfgs-m pairs), its coordinates and
+  // outcome, and the potential's scratch.
+  const std::size_t n = potential->dimension();
+  facts.bytesPerWalker = roundsSlotBytes(n, config.basinHopping.lbfgs.historySize) +
+                         roundsStructureBytes(n) + potential->bytesPerStructure();
+  const GpuProperties device = gpuProperties();
+  facts.multiprocessors = device.multiprocessors;
+  facts.freeBytes = device.freeBytes;
+  return potential;
+}
+
 }  // namespace
+
+WalkerEngine walkerEngine(const GminRunConfig& config, const GminSystem& system) {
+  if (config.backend == Backend::Cuda && !system.rigidPotential) {
+    if (system.spec.kind == PotentialSpec::Kind::LennardJones)
+      return WalkerEngine::LennardJonesTeams;
+    if (batchedPotentialIsDeviceResident(system.spec.kind, Backend::Cuda))
+      return WalkerEngine::DeviceRounds;
+  }
+  // Each CPU thread needs its own potential: built from the spec on the CPU (rigid bodies on the
+  // host over their own atomistic copy, walkerPotentialCopy); potentials on CUDA are not copied.
+  if (config.backend == Backend::Cpu && system.searched().backend() == Backend::Cpu)
+    return WalkerEngine::CpuThreads;
+  return WalkerEngine::RunPotential;
+}
+
+bool GminWalkerPlan::walkerRun(const GminRunConfig& config) const {
+  return walkers > 1 || config.tempering.enabled;
+}
+
+GminWalkerPlan planWalkers(const GminRunConfig& config, WalkerEngine engine, int checkpointWalkers,
+                           WalkerRanks ranks, const WalkerFacts& facts,
+                           const std::function<int(int)>& agree) {
+  GminWalkerPlan plan;
+  plan.engine = engine;
+  plan.facts = facts;
+  if (engine == WalkerEngine::DeviceRounds)
+    plan.deviceDefaultWalkers = deviceWalkers(facts.multiprocessors, facts.bytesPerWalker,
+                                              deviceBytesForBatches(facts.freeBytes, 0));
+  plan.walkers = requestedWalkers(config, checkpointWalkers);
+  if (plan.walkers == 0)
+    plan.walkers = ranks.ranks * defaultWalkersPerRank(engine, facts, plan.deviceDefaultWalkers);
+  if (agree) plan.walkers = agree(plan.walkers);
+  plan.perRank = (plan.walkers + ranks.ranks - 1) / ranks.ranks;
+  plan.threads = engine == WalkerEngine::CpuThreads ? std::min(plan.perRank, facts.cores) : 1;
+  return plan;
+}
+
+GminWalkerPlan planGminWalkers(const GminRunConfig& config, const GminSystem& system,
+                               int checkpointWalkers, WalkerRanks ranks,
+                               const std::function<int(int)>& agree, bool ensemble) {
+  const WalkerEngine engine = walkerEngine(config, system);
+  const int requested = requestedWalkers(config, checkpointWalkers);
+  WalkerFacts facts;
+  facts.cores = cores(ranks);
+  std::shared_ptr<BatchedPotential> potential;
+  // The device batched potential is built for the default count or a walker run (one chain
+  // quenches on the run's own potential).
+  if (engine == WalkerEngine::DeviceRounds &&
+      (ensemble || requested != 1 || config.tempering.enabled))
+    potential = deviceRoundsFacts(config, system, facts);
+  if (engine == WalkerEngine::LennardJonesTeams && requested == 0)
+    facts.residentTeams = batchedResidentStructures({system.spec.atoms}, {});
+  GminWalkerPlan plan = planWalkers(config, engine, checkpointWalkers, ranks, facts, agree);
+  if (potential && (ensemble || plan.walkerRun(config))) {
+    // Scratch for the largest batch before the first graph capture (growing it inside a capture
+    // would cost the engine its graph): the walkers' quenches or the tight re-quench of the list.
+    potential->reserve(
+        static_cast<std::size_t>(std::max({1, plan.perRank, config.basinHopping.saveCount})));
+    plan.devicePotential = std::move(potential);
+  }
+  return plan;
+}
 
 std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system) {
   std::unique_ptr<Potential> atomistic = makePotential(system.spec, Backend::Cpu);
   if (!system.rigid) return atomistic;
   return makeOwningRigidBodyPotential(std::move(atomistic), *system.rigid, Backend::Cpu);
-}
-
-int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
-                   WalkerRanks ranks) {
-  if (config.walkers > 0) return config.walkers;
-  if (checkpointWalkers > 0) return checkpointWalkers;
-  if (config.langevin.steps > 0) return 1;
-  if (ljOnCuda(config, system))
-    return ranks.ranks * static_cast<int>(batchedResidentStructures({system.spec.atoms}, {}));
-  if (const auto potential = probePotential(config, system))
-    return ranks.ranks * deviceWalkers(gpuMultiprocessors(),
-                                       deviceBytesPerWalker(config, *potential),
-                                       deviceAvailableBytes(config, *potential));
-  return ranks.ranks * (copyable(config, system) ? cores(ranks) : 1);
 }
 
 int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes) {
@@ -145,15 +156,6 @@ int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t a
   return static_cast<int>(std::max<std::size_t>(1, std::min(wanted, fit)));
 }
 
-std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& config,
-                                                        const GminSystem& system, int walkers) {
-  // Scratch for the largest batch before the first graph capture (growing it inside a capture
-  // would cost the engine its graph): the walkers' quenches or the tight re-quench of the list.
-  return devicePotential(
-      config, system,
-      static_cast<std::size_t>(std::max({1, walkers, config.basinHopping.saveCount})));
-}
-
 BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
                                            Backend backend,
                                            const BatchedRoundsOptions& rounds) {
@@ -161,8 +163,7 @@ BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> pot
   options.engine = BatchedEngine::Rounds;
   options.rounds = rounds;
   return [potential, backend, options](const LbfgsParams& params) {
-    return std::unique_ptr<BatchedMinimiser>(std::make_unique<SharingMinimiser>(
-        potential, makeBatchedMinimiserOver(*potential, params, backend, options)));
+    return makeBatchedMinimiserOwning(potential, params, backend, options);
   };
 }
 
@@ -173,35 +174,32 @@ void checkWalkerRun(const GminRunConfig& config, int walkers) {
         "use --walkers 1");
 }
 
-std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
+std::unique_ptr<Potential> walkerHostPotential(const GminWalkerPlan& plan,
                                                const GminSystem& system) {
-  return ljOnCuda(config, system) || onDeviceRounds(config, system)
+  return plan.engine == WalkerEngine::LennardJonesTeams || plan.engine == WalkerEngine::DeviceRounds
              ? makePotential(system.spec, Backend::Cpu)
              : nullptr;
 }
 
-int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers,
-                  WalkerRanks ranks) {
-  return copyable(config, system) ? std::min(walkers, cores(ranks)) : 1;
-}
-
-BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
-                                           int walkers, WalkerRanks ranks) {
-  if (ljOnCuda(config, system)) {
+BatchedMinimiserMaker walkerMinimiserMaker(const GminWalkerPlan& plan, const GminRunConfig& config,
+                                           GminSystem& system) {
+  if (plan.engine == WalkerEngine::LennardJonesTeams) {
     const BatchedSystem lj{system.spec.atoms};
     return [lj](const LbfgsParams& params) {
       return makeBatchedMinimiser(lj, params, Backend::Cuda, {BatchedEngine::Team});
     };
   }
-  if (auto potential = walkerDevicePotential(config, system, walkers)) {
+  if (plan.engine == WalkerEngine::DeviceRounds) {
+    if (!plan.devicePotential)
+      throw std::logic_error("walkerMinimiserMaker: a single chain's plan has no device potential");
     BatchedRoundsOptions rounds;
     rounds.residentStructures = config.walkerResident;
-    return roundsMinimiserMaker(std::move(potential), Backend::Cuda, rounds);
+    return roundsMinimiserMaker(plan.devicePotential, Backend::Cuda, rounds);
   }
   // Thread 0 evaluates the run's own potential; the others copies built from the spec.
   auto copies = std::make_shared<std::vector<std::unique_ptr<Potential>>>();
   std::vector<Potential*> potentials{&system.searched()};
-  for (int t = 1; t < walkerThreads(config, system, walkers, ranks); ++t) {
+  for (int t = 1; t < plan.threads; ++t) {
     copies->push_back(walkerPotentialCopy(system));
     potentials.push_back(copies->back().get());
   }
@@ -212,20 +210,20 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSyst
   };
 }
 
-std::string walkerQuenchDescription(const GminRunConfig& config, const GminSystem& system,
-                                    int walkers) {
-  if (ljOnCuda(config, system))
-    return "quenches on the GPU: Lennard-Jones team kernel (gpu/BatchedLbfgsCuda), all walkers "
-           "in one launch";
-  const auto potential = probePotential(config, system);
-  if (!potential)
-    return copyable(config, system)
-               ? "quenches on CPU threads (ParallelLbfgs, a copy of the potential per thread)"
-               : "quenches one at a time on the run's potential (no device batched potential)";
-  const int multiprocessors = gpuMultiprocessors();
-  const std::size_t bytes = deviceBytesPerWalker(config, *potential);
+std::string walkerQuenchDescription(const GminWalkerPlan& plan, const GminRunConfig& config) {
+  switch (plan.engine) {
+    case WalkerEngine::LennardJonesTeams:
+      return "quenches on the GPU: Lennard-Jones team kernel (gpu/BatchedLbfgsCuda), all walkers "
+             "in one launch";
+    case WalkerEngine::CpuThreads:
+      return "quenches on CPU threads (ParallelLbfgs, a copy of the potential per thread)";
+    case WalkerEngine::RunPotential:
+      return "quenches one at a time on the run's potential (no device batched potential)";
+    case WalkerEngine::DeviceRounds:
+      break;
+  }
   const std::string resident =
-      config.walkerResident > 0 && config.walkerResident < static_cast<std::size_t>(walkers)
+      config.walkerResident > 0 && config.walkerResident < static_cast<std::size_t>(plan.perRank)
           ? std::to_string(config.walkerResident) + " walkers"
           : std::string("all walkers");
   char line[512];
@@ -233,9 +231,9 @@ std::string walkerQuenchDescription(const GminRunConfig& config, const GminSyste
                 "quenches on the GPU: round-based L-BFGS (gpu/BatchedLbfgsRoundsCuda) over %s, "
                 "%.3g MB of device memory per walker, %s resident; default walkers %d per GPU "
                 "(%d per multiprocessor x %d, capped by half the free memory)",
-                potential->name().c_str(), static_cast<double>(bytes) / 1e6, resident.c_str(),
-                deviceWalkers(multiprocessors, bytes, deviceAvailableBytes(config, *potential)),
-                kWalkersPerMultiprocessor, multiprocessors);
+                plan.devicePotential ? plan.devicePotential->name().c_str() : "no potential",
+                static_cast<double>(plan.facts.bytesPerWalker) / 1e6, resident.c_str(),
+                plan.deviceDefaultWalkers, kWalkersPerMultiprocessor, plan.facts.multiprocessors);
   return line;
 }
 

@@ -4,8 +4,8 @@
 //   Lennard-Jones on --backend cuda: gpu/BatchedLbfgsCuda (team kernel), all walkers in one launch;
 //   any other non-rigid system on --backend cuda whose kind the batched potential factory
 //   (backends/BatchedPotentialFactory) builds device resident -- AMBER-GB and SOP, and the kinds
-//   added there later with no change here: gpu/BatchedLbfgsRoundsCuda over that batched potential, the
-//   whole L-BFGS of every walker on the device, walkers refilling the resident slots (not rigid
+//   added there later with no change here: gpu/BatchedLbfgsRoundsCuda over that batched potential,
+//   the whole L-BFGS of every walker on the device, walkers refilling the resident slots (not rigid
 //   bodies: the rounds engine has no diagonal metric, and PotentialSpec carries no bodies);
 //   otherwise ParallelLbfgs: each quench a whole GMIN L-BFGS on one of min(W, cores) threads, each
 //   thread with its own copy of the potential (CPU, rigid bodies on the host included), or one
@@ -13,7 +13,12 @@
 //   bodies on the device), with the L-BFGS of --lbfgs-backend.
 // The host does every walker's step (perturbation, side-chain rotations, chirality and cis/trans
 // checks, Metropolis, NEWRESTART) in walker order, exactly as on the CPU.
+// A run decides all this once (planGminWalkers: the engine, the walker count, the CPU threads and
+// the device batched potential, from the options and the device's properties); the rest of gmin
+// reads the plan. Nothing is built only to be asked and thrown away, but for the default count of
+// Lennard-Jones walkers on cuda: batchedResidentStructures asks a team engine its occupancy.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -32,13 +37,72 @@ struct WalkerRanks {
   int ranksOnNode = 1;
 };
 
-/// --walkers, or when 0: `checkpointWalkers` on --resume (> 0), else 1 for the Langevin move
-/// (which cannot be split into walkers), and per rank: the device's resident teams for
-/// Lennard-Jones on CUDA, deviceWalkers() for systems on the device rounds engine, 1 for the
-/// other systems that cannot be copied (rigid bodies on the device, CUDA systems without a
-/// device batched potential), and one per CPU core of the rank's share of its node otherwise.
-int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
-                   WalkerRanks ranks = {});
+/// Where the quenches of gmin's walkers run (the list at the top of this header).
+enum class WalkerEngine {
+  LennardJonesTeams,  ///< Lennard-Jones on --backend cuda: gpu/BatchedLbfgsCuda
+  DeviceRounds,       ///< a device batched potential: gpu/BatchedLbfgsRoundsCuda over it
+  CpuThreads,         ///< ParallelLbfgs, a CPU copy of the potential per thread
+  RunPotential,       ///< ParallelLbfgs on one thread over the run's own potential
+};
+
+/// The engine of a run, from the options and the system alone (building nothing): Lennard-Jones
+/// on --backend cuda the team kernel; on --backend cuda without rigid bodies a kind that the
+/// batched potential factory builds device resident (batchedPotentialIsDeviceResident: AMBER-GB,
+/// SOP and the kinds added there later) the rounds engine; a run whose potential is on the CPU
+/// (--backend cpu, rigid bodies on the host included) CPU threads; otherwise the run's own
+/// potential (rigid bodies on the device).
+WalkerEngine walkerEngine(const GminRunConfig& config, const GminSystem& system);
+
+/// What the default walker count is sized from: the node's cores and the device's properties.
+/// planGminWalkers reads them (GpuProperties, the potential's memory plan); tests give them.
+struct WalkerFacts {
+  int cores = 1;                   ///< this rank's share of its node's cores
+  std::size_t residentTeams = 0;   ///< LennardJonesTeams: structures the kernel runs at once
+  int multiprocessors = 0;         ///< DeviceRounds: the device's
+  std::size_t freeBytes = 0;       ///< DeviceRounds: free device memory, the potential built
+  std::size_t bytesPerWalker = 0;  ///< DeviceRounds: device bytes of one walker
+};
+
+/// How a run's walkers go, decided once (planGminWalkers) and read by the rest of gmin.
+struct GminWalkerPlan {
+  WalkerEngine engine = WalkerEngine::RunPotential;
+  int walkers = 1;  ///< the walkers of the run, all ranks together
+  int perRank = 1;  ///< the walkers one rank quenches: ceil(walkers / ranks)
+  int threads = 1;  ///< CPU threads of a rank's minimiser: min(perRank, cores) on CpuThreads
+  /// DeviceRounds: the default walkers of one device (deviceWalkers() from the facts).
+  int deviceDefaultWalkers = 0;
+  WalkerFacts facts;
+  /// DeviceRounds, in a walker run: the device batched potential the walkers quench on, its
+  /// scratch reserved for the largest batch (perRank walkers or the tight re-quench of the
+  /// saved minima), shared by every minimiser of walkerMinimiserMaker; else nullptr.
+  std::shared_ptr<BatchedPotential> devicePotential;
+
+  /// A walker run (WalkerEnsemble) rather than one chain (BasinHopping).
+  bool walkerRun(const GminRunConfig& config) const;
+};
+
+/// The plan's arithmetic, reading nothing: walkers = --walkers, or when 0: `checkpointWalkers` on
+/// --resume (> 0), else 1 for the Langevin move (which cannot be split into walkers), else per
+/// rank facts.residentTeams (LennardJonesTeams), deviceWalkers() of the facts with the free memory
+/// less kDeviceHeadroomBytes (DeviceRounds), facts.cores (CpuThreads) or 1 (RunPotential), times
+/// the ranks; then `agree` (when given) turns that count into the run's (rank 0's under mpirun,
+/// src/GminRanks.h), from which perRank and threads follow. No devicePotential.
+GminWalkerPlan planWalkers(const GminRunConfig& config, WalkerEngine engine, int checkpointWalkers,
+                           WalkerRanks ranks, const WalkerFacts& facts,
+                           const std::function<int(int)>& agree = {});
+
+/// gmin's plan, decided once: walkerEngine(), the facts that engine needs -- the Lennard-Jones
+/// teams a device holds (batchedResidentStructures, for the default count), or on DeviceRounds the device batched potential
+/// (built once, and kept as the plan's devicePotential in a walker run), its bytes per walker
+/// (its memory plan, BatchedPotential::bytesPerStructure(), with the rounds engine's slot and
+/// structure) and the device's multiprocessors and free memory (gpuProperties()) -- then
+/// planWalkers(), and on DeviceRounds the potential's scratch reserved for the largest batch.
+/// A single chain (one walker without BHPT) quenches on the run's own potential and gets no
+/// device potential, unless `ensemble` says that the caller runs a WalkerEnsemble whatever the
+/// count (benchmarks of one walker).
+GminWalkerPlan planGminWalkers(const GminRunConfig& config, const GminSystem& system,
+                               int checkpointWalkers, WalkerRanks ranks = {},
+                               const std::function<int(int)>& agree = {}, bool ensemble = false);
 
 /// A CPU copy of the potential the search runs on, for another thread: the spec's potential, in
 /// rigid coordinates over it with --rigid (the same bits as system.searched() when that runs on
@@ -56,15 +120,6 @@ inline constexpr int kWalkersPerMultiprocessor = 2;
 /// `bytesPerWalker` each (the tight re-quench's engine and other buffers get the rest); at least 1.
 int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes);
 
-/// The device-resident batched potential the walkers of this system quench on with --backend
-/// cuda, its scratch reserved for the largest batch of `walkers` walkers (their quenches, or the
-/// tight re-quench of the saved minima); nullptr when there is none: another backend, rigid
-/// bodies, Lennard-Jones (its team kernel is faster) or a kind the factory builds on the host only
-/// (decided by trying the factory, so kinds added there follow with no change here).
-std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& config,
-                                                        const GminSystem& system,
-                                                        int walkers = 1);
-
 /// Minimisers over one shared batched potential (kept alive by every minimiser): the rounds
 /// engine on `backend` (cuda, or on cpu its twin) with `rounds` options.
 BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
@@ -75,27 +130,21 @@ BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> pot
 /// stream is numbered by quench, with more than one walker).
 void checkWalkerRun(const GminRunConfig& config, int walkers);
 
-/// The minimisers of a walker run of `walkers` walkers (on this rank); the maker keeps what it
-/// builds alive.
-BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
-                                           int walkers, WalkerRanks ranks = {});
+/// The minimisers of the plan's walkers on this rank (plan.perRank of them); the maker keeps what
+/// it builds alive.
+BatchedMinimiserMaker walkerMinimiserMaker(const GminWalkerPlan& plan, const GminRunConfig& config,
+                                           GminSystem& system);
 
 /// One line for the run's header: where the walkers' quenches run and, on the device rounds
 /// engine, the default walker count's reason and the device bytes per walker.
-std::string walkerQuenchDescription(const GminRunConfig& config, const GminSystem& system,
-                                    int walkers);
+std::string walkerQuenchDescription(const GminWalkerPlan& plan, const GminRunConfig& config);
 
 /// The potential the walkers' host-side work runs on (the ASTEP atom energies of each accepted
 /// Markov state, the atom count of random starts and the container): a CPU copy built from the
 /// spec when the quenches run on a device batched engine (Lennard-Jones teams, the rounds engine:
 /// a device call per accepted step would stall the rounds, and SopCuda's atom energies run on the
 /// device), else nullptr (the run's own potential).
-std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
+std::unique_ptr<Potential> walkerHostPotential(const GminWalkerPlan& plan,
                                                const GminSystem& system);
-
-/// The threads the CPU minimiser uses for `walkers` walkers (1 when the system cannot be copied),
-/// at most the rank's share of the node's cores.
-int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers,
-                  WalkerRanks ranks = {});
 
 }  // namespace landscape

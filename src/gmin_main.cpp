@@ -240,45 +240,39 @@ std::string walkerGoal(const WalkerEnsembleResult& r, const GminStopRule& stopRu
   return line;
 }
 
-// The walkers' minimisers: this rank's share of the walkers on its CPU threads or GPU, split over
-// the ranks (src/GminRanks.h).
-BatchedMinimiserMaker rankMinimiserMaker(const RunSetup& run, int walkers, WalkerRanks ranks) {
-  const int share = (walkers + ranks.ranks - 1) / ranks.ranks;
-  return distributedMinimiserMaker(walkerMinimiserMaker(run.config, run.system, share, ranks),
-                                   run.ranks);
-}
-
-void printWalkerStart(const RunSetup& run, int walkers, WalkerRanks ranks) {
+void printWalkerStart(const RunSetup& run, const GminWalkerPlan& plan) {
   const GminRunConfig& config = run.config;
   if (config.quiet) return;
-  const int share = (walkers + ranks.ranks - 1) / ranks.ranks;
-  const int threads = walkerThreads(config, run.system, share, ranks);
-  if (ranks.ranks == 1)
-    std::printf("gmin: %d walkers%s, %d CPU threads%s\n", walkers,
-                config.tempering.enabled ? " as BHPT replicas" : "", threads,
+  if (run.ranks.size() == 1)
+    std::printf("gmin: %d walkers%s, %d CPU threads%s\n", plan.walkers,
+                config.tempering.enabled ? " as BHPT replicas" : "", plan.threads,
                 config.backend == Backend::Cuda ? " (quenches on the GPU where possible)" : "");
   else
     std::printf("gmin: %d walkers%s over %s, up to %d per rank, %d CPU threads per rank%s\n",
-                walkers, config.tempering.enabled ? " as BHPT replicas" : "",
-                run.ranks.description().c_str(), share, threads,
+                plan.walkers, config.tempering.enabled ? " as BHPT replicas" : "",
+                run.ranks.description().c_str(), plan.perRank, plan.threads,
                 config.backend == Backend::Cuda ? " (quenches on each rank's GPU where possible)"
                                                 : "");
-  std::printf("gmin: walker %s\n", walkerQuenchDescription(config, run.system, share).c_str());
+  std::printf("gmin: walker %s\n", walkerQuenchDescription(plan, config).c_str());
 }
 
-int runWalkers(const RunSetup& run, int walkers) {
+int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
   const GminRunConfig& config = run.config;
   GminSystem& system = run.system;
-  const WalkerRanks ranks{run.ranks.size(), run.ranks.localSize()};
   const bool root = run.ranks.rank() == 0;
-  const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
-  WalkerEnsemble search(host ? *host : system.searched(), run.params, walkers, config.tempering,
-                        rankMinimiserMaker(run, walkers, ranks), system.hooks);
+  const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);
+  // This rank's share of the walkers on its CPU threads or GPU, split over the ranks
+  // (src/GminRanks.h).
+  WalkerEnsemble search(host ? *host : system.searched(), run.params, plan.walkers,
+                        config.tempering,
+                        distributedMinimiserMaker(walkerMinimiserMaker(plan, config, system),
+                                                  run.ranks),
+                        system.hooks);
   Checkpoint checkpoint;
   checkpoint.fingerprint = fingerprintOf(run, search.containerRadius());
   checkpoint.steps = run.params.steps;
   printStart(run, search.containerRadius());
-  printWalkerStart(run, walkers, ranks);
+  printWalkerStart(run, plan);
   const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
                                 system.sop.get(), system.rigid);
   // --max-time is rank 0's clock; a signal to any rank stops them all.
@@ -332,8 +326,10 @@ int run(int argc, char** argv, Communicator& ranks) {
   useRigidBodies(config, system);
   const OutputFolder out = openOutputFolder(config);
   const int saved = out.resuming ? out.checkpoint.walkers() : 0;
-  const int walkers = agreedWalkers(
-      resolveWalkers(config, system, saved, {ranks.size(), ranks.localSize()}), ranks);
+  const GminWalkerPlan plan =
+      planGminWalkers(config, system, saved, {ranks.size(), ranks.localSize()},
+                      [&ranks](int walkers) { return agreedWalkers(walkers, ranks); });
+  const int walkers = plan.walkers;
   if (out.resuming && walkers != saved)
     throw std::runtime_error(out.checkpointPath() + ": the checkpoint holds " +
                              std::to_string(saved) + " walkers, this run asks for " +
@@ -350,13 +346,13 @@ int run(int argc, char** argv, Communicator& ranks) {
   // A resumed run ends at the larger of the original and the new --steps.
   RunSetup setup{config, system, out, config.basinHopping, ranks};
   if (out.resuming) setup.params.steps = std::max(setup.params.steps, out.checkpoint.steps);
-  const bool walkerRun = walkers > 1 || config.tempering.enabled;
+  const bool walkerRun = plan.walkerRun(config);
   if (out.resuming && out.checkpoint.isWalkerRun() != walkerRun)
     throw std::runtime_error(out.checkpointPath() + ": the checkpoint is of a " +
                              (walkerRun ? "single-chain" : "walker") +
                              " run; resume with the original --walkers and --bhpt");
   checkRankRun(ranks, walkerRun);
-  return walkerRun ? runWalkers(setup, walkers) : runSingleChain(setup);
+  return walkerRun ? runWalkers(setup, plan) : runSingleChain(setup);
 }
 
 }  // namespace

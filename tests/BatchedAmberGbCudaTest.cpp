@@ -608,7 +608,7 @@ TEST(BatchedAmberGbCuda, MoreStructuresThanOneGridHolds) {
   const std::size_t n = gpu.dimension();
   std::size_t freeBytes = 0, totalBytes = 0;
   ASSERT_EQ(cudaMemGetInfo(&freeBytes, &totalBytes), cudaSuccess);
-  if (batch * (gpu.scratchBytesPerStructure() + 2 * n * sizeof(double)) > freeBytes / 2)
+  if (batch * (gpu.bytesPerStructure() + 2 * n * sizeof(double)) > freeBytes / 2)
     GTEST_SKIP() << "not enough device memory for " << batch << " structures";
   const std::vector<double> x = perturbedBatch(sys.x, batch, 0.2, 11);
   std::vector<std::uint8_t> active(batch, 1);

@@ -408,7 +408,7 @@ TEST(BatchedSopCuda, BadArgumentsThrowWithASentence) {
   EXPECT_THROW(gpu.energyGradientDevice(1, nullptr, nullptr, nullptr, nullptr, nullptr),
                std::invalid_argument);
   EXPECT_THROW(gpu.components(5), std::out_of_range);
-  EXPECT_GT(gpu.scratchBytesPerStructure(), 89u * 32u);
+  EXPECT_GT(gpu.bytesPerStructure(), 89u * 32u);
   try {
     gpu.reserve(std::size_t(1) << 40);
     ADD_FAILURE() << "no exception";

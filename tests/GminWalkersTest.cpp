@@ -13,6 +13,7 @@
 
 #include "backends/BatchedMinimiserFactory.h"
 #include "backends/BatchedPotentialFactory.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/search/WalkerEnsemble.h"
 #include "src/GminSystem.h"
@@ -119,15 +120,112 @@ TEST(GminWalkers, DeviceWalkersFillTheMultiprocessorsWithinHalfTheMemory) {
   EXPECT_EQ(deviceWalkers(0, 0, 0), kWalkersPerMultiprocessor);
 }
 
+// The plan's arithmetic from given device properties, no device needed: the walker counts,
+// threads and shares the chain of choices gave before it was decided in one place.
+TEST(GminWalkers, PlanSizesTheWalkersFromTheFacts) {
+  GminRunConfig config;
+  WalkerFacts facts;
+  facts.cores = 4;
+  facts.residentTeams = 528;  // Lennard-Jones teams resident on a device
+  facts.multiprocessors = 132;
+  facts.bytesPerWalker = 2'100'000;
+  facts.freeBytes = std::size_t{79} << 30;
+  const WalkerRanks one, three{3, 3};
+
+  // Defaults per rank, times the ranks.
+  GminWalkerPlan lj = planWalkers(config, WalkerEngine::LennardJonesTeams, 0, one, facts);
+  EXPECT_EQ(lj.walkers, 528);
+  EXPECT_EQ(lj.perRank, 528);
+  EXPECT_EQ(lj.threads, 1);
+  lj = planWalkers(config, WalkerEngine::LennardJonesTeams, 0, three, facts);
+  EXPECT_EQ(lj.walkers, 3 * 528);
+  EXPECT_EQ(lj.perRank, 528);
+
+  GminWalkerPlan rounds = planWalkers(config, WalkerEngine::DeviceRounds, 0, one, facts);
+  EXPECT_EQ(rounds.walkers, 2 * 132);
+  EXPECT_EQ(rounds.deviceDefaultWalkers, 2 * 132);
+  EXPECT_EQ(rounds.threads, 1);
+  EXPECT_EQ(rounds.devicePotential, nullptr);
+  // Capped by half the free memory less the headroom: 100 MB / 2 / 2.1 MB = 23.
+  WalkerFacts small = facts;
+  small.freeBytes = 100'000'000 + kDeviceHeadroomBytes;
+  rounds = planWalkers(config, WalkerEngine::DeviceRounds, 0, three, small);
+  EXPECT_EQ(rounds.deviceDefaultWalkers, 23);
+  EXPECT_EQ(rounds.walkers, 3 * 23);
+  EXPECT_EQ(rounds.perRank, 23);
+  small.freeBytes = kDeviceHeadroomBytes / 2;  // less than the headroom: one walker
+  EXPECT_EQ(planWalkers(config, WalkerEngine::DeviceRounds, 0, one, small).walkers, 1);
+
+  GminWalkerPlan cpu = planWalkers(config, WalkerEngine::CpuThreads, 0, one, facts);
+  EXPECT_EQ(cpu.walkers, 4);
+  EXPECT_EQ(cpu.threads, 4);
+  EXPECT_EQ(cpu.deviceDefaultWalkers, 0);
+  cpu = planWalkers(config, WalkerEngine::CpuThreads, 0, three, facts);
+  EXPECT_EQ(cpu.walkers, 12);
+  EXPECT_EQ(cpu.perRank, 4);
+  EXPECT_EQ(planWalkers(config, WalkerEngine::RunPotential, 0, three, facts).walkers, 3);
+  EXPECT_EQ(planWalkers(config, WalkerEngine::RunPotential, 0, three, facts).threads, 1);
+
+  // --walkers, then the checkpoint's count, then the Langevin move's one chain come first.
+  EXPECT_EQ(planWalkers(config, WalkerEngine::CpuThreads, 6, one, facts).walkers, 6);
+  config.langevin.steps = 10;
+  EXPECT_EQ(planWalkers(config, WalkerEngine::DeviceRounds, 0, one, facts).walkers, 1);
+  EXPECT_EQ(planWalkers(config, WalkerEngine::DeviceRounds, 6, one, facts).walkers, 6);
+  config.langevin.steps = 0;
+  config.walkers = 10;
+  cpu = planWalkers(config, WalkerEngine::CpuThreads, 6, three, facts);
+  EXPECT_EQ(cpu.walkers, 10);
+  EXPECT_EQ(cpu.perRank, 4);  // ceil(10 / 3)
+  EXPECT_EQ(cpu.threads, 4);
+  cpu = planWalkers(config, WalkerEngine::CpuThreads, 0, WalkerRanks{5, 5}, facts);
+  EXPECT_EQ(cpu.perRank, 2);
+  EXPECT_EQ(cpu.threads, 2);  // min(walkers of the rank, cores)
+  // The device default is reported whatever the count.
+  EXPECT_EQ(planWalkers(config, WalkerEngine::DeviceRounds, 0, one, facts).deviceDefaultWalkers,
+            2 * 132);
+
+  // The agreed count (rank 0's under mpirun) is the run's; the shares follow it.
+  config.walkers = 0;
+  cpu = planWalkers(config, WalkerEngine::CpuThreads, 0, three, facts,
+                    [](int walkers) { return walkers + 3; });
+  EXPECT_EQ(cpu.walkers, 15);
+  EXPECT_EQ(cpu.perRank, 5);
+  EXPECT_EQ(cpu.threads, 4);
+  EXPECT_TRUE(cpu.walkerRun(config));
+  EXPECT_FALSE(planWalkers(config, WalkerEngine::RunPotential, 0, one, facts).walkerRun(config));
+}
+
+// The engine from the options and the system alone: nothing is built to decide it.
+TEST(GminWalkers, EngineFollowsTheBackendAndTheKind) {
+  GminRunConfig config;
+  GminSystem system;
+  system.spec.kind = PotentialSpec::Kind::LennardJones;
+  system.spec.atoms = 13;
+  system.atomistic = makePotential(system.spec, Backend::Cpu);
+  EXPECT_EQ(walkerEngine(config, system), WalkerEngine::CpuThreads);
+  config.backend = Backend::Cuda;
+  EXPECT_EQ(walkerEngine(config, system), WalkerEngine::LennardJonesTeams);
+  system.spec.kind = PotentialSpec::Kind::AmberGb;
+  EXPECT_EQ(walkerEngine(config, system), WalkerEngine::DeviceRounds);
+  system.spec.kind = PotentialSpec::Kind::Sop;
+  EXPECT_EQ(walkerEngine(config, system), WalkerEngine::DeviceRounds);
+}
+
 // --backend cpu: no device engine, CPU threads over copies of the potential as before.
 TEST(GminWalkers, CpuBackendKeepsThreadsOverPotentialCopies) {
   auto run = ashRun("cpu", 2);
   if (!run) GTEST_SKIP() << "gb/ash not found";
-  EXPECT_EQ(walkerDevicePotential(run->config, run->system), nullptr);
-  EXPECT_EQ(walkerHostPotential(run->config, run->system), nullptr);
-  EXPECT_EQ(walkerThreads(run->config, run->system, 1), 1);
-  EXPECT_NE(walkerQuenchDescription(run->config, run->system, 4).find("CPU threads"),
-            std::string::npos);
+  run->config.walkers = 1;
+  const GminWalkerPlan one = planGminWalkers(run->config, run->system, 0);
+  EXPECT_EQ(one.engine, WalkerEngine::CpuThreads);
+  EXPECT_EQ(one.devicePotential, nullptr);
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_EQ(walkerHostPotential(one, run->system), nullptr);
+  run->config.walkers = 4;
+  const GminWalkerPlan four = planGminWalkers(run->config, run->system, 0);
+  EXPECT_GE(four.threads, 1);
+  EXPECT_LE(four.threads, 4);
+  EXPECT_NE(walkerQuenchDescription(four, run->config).find("CPU threads"), std::string::npos);
 }
 
 // The rounds program on the CPU twin, with gmin's molecule moves and checks per walker: the run
@@ -163,10 +261,13 @@ TEST(GminWalkers, GbWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
   auto run = ashRun("cuda", 12);
   if (!run) GTEST_SKIP() << "gb/ash not found";
-  const std::shared_ptr<BatchedPotential> device =
-      walkerDevicePotential(run->config, run->system, 8);
+  run->config.walkers = 8;
+  const GminWalkerPlan plan = planGminWalkers(run->config, run->system, 0);
+  EXPECT_EQ(plan.engine, WalkerEngine::DeviceRounds);
+  const std::shared_ptr<BatchedPotential> device = plan.devicePotential;
   ASSERT_NE(device, nullptr) << "AMBER-GB has a device batched potential";
-  const auto host = walkerHostPotential(run->config, run->system);
+  EXPECT_GT(device->bytesPerStructure(), 0u);
+  const auto host = walkerHostPotential(plan, run->system);
   ASSERT_NE(host, nullptr);
   BatchedRoundsOptions all, three;
   three.residentStructures = 3;
@@ -181,7 +282,7 @@ TEST(GminWalkers, GbWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   EXPECT_GT(gpu.trace.hookRejects, 0) << "the chirality/cis-trans checks should reject some quenches";
   // gmin's own maker picks the same engine.
   const Outcome gmin =
-      runWalkers(*run, *host, 8, walkerMinimiserMaker(run->config, run->system, 8));
+      runWalkers(*run, *host, 8, walkerMinimiserMaker(plan, run->config, run->system));
   expectSameRuns(gpu, gmin);
 }
 
@@ -192,17 +293,20 @@ TEST(GminWalkers, SopWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
   auto run = titinRun("cuda", 8);
   if (!run) GTEST_SKIP() << "sop/1TIT.pdb not found";
-  const std::shared_ptr<BatchedPotential> device =
-      walkerDevicePotential(run->config, run->system, 8);
+  run->config.walkers = 8;
+  const GminWalkerPlan plan = planGminWalkers(run->config, run->system, 0);
+  const std::shared_ptr<BatchedPotential> device = plan.devicePotential;
   ASSERT_NE(device, nullptr) << "SOP has a device batched potential";
-  EXPECT_NE(walkerQuenchDescription(run->config, run->system, 8).find("round-based L-BFGS"),
+  EXPECT_EQ(plan.perRank, 8);
+  EXPECT_GE(plan.deviceDefaultWalkers, 1);
+  EXPECT_NE(walkerQuenchDescription(plan, run->config).find("round-based L-BFGS"),
             std::string::npos);
-  const auto host = walkerHostPotential(run->config, run->system);
+  const auto host = walkerHostPotential(plan, run->system);
   ASSERT_NE(host, nullptr);
   BatchedRoundsOptions all, three;
   three.residentStructures = 3;
   const Outcome gmin =
-      runWalkers(*run, *host, 8, walkerMinimiserMaker(run->config, run->system, 8));
+      runWalkers(*run, *host, 8, walkerMinimiserMaker(plan, run->config, run->system));
   const Outcome twin = runWalkers(
       *run, *host, 8, roundsMinimiserMaker(device, Backend::Cpu, all));
   const Outcome refill = runWalkers(

@@ -313,7 +313,7 @@ void benchSop(const Options& o, const std::vector<long>& batches) {
           "| %s | %.0f | %ld | %.4f | %.4f | %.3f | %.3g | %s | %.4f (%s) | %.1f | %s | %.1f |\n",
           s.name, beads, batch, syncedMs, queuedMs, perStructureUs, 1e6 / perStructureUs, speedup,
           floorUs, flopUs >= byteUs ? "FP64" : "bytes", perStructureUs / floorUs,
-          sameBits ? "yes" : "NO", static_cast<double>(gpu.scratchBytesPerStructure()) / 1024.0);
+          sameBits ? "yes" : "NO", static_cast<double>(gpu.bytesPerStructure()) / 1024.0);
       std::fflush(stdout);
     }
     // The single-structure potential (Verlet list, skin 2 A) at the first structure: its
@@ -451,7 +451,7 @@ int main(int argc, char** argv) {
               series.doesNotFit(batch, e.what());
               continue;
             }
-            series.row(gpu, B, x, o.repeats, gpu.scratchBytesPerStructure());
+            series.row(gpu, B, x, o.repeats, gpu.bytesPerStructure());
           }
         }
         if (rigid) {
@@ -466,8 +466,7 @@ int main(int argc, char** argv) {
               series.doesNotFit(batch, e.what());
               continue;
             }
-            series.row(rigidGpu, B, q, o.repeats,
-                       gpu.scratchBytesPerStructure() + rigidGpu.scratchBytesPerStructure());
+            series.row(rigidGpu, B, q, o.repeats, rigidGpu.bytesPerStructure());
           }
         }
       }

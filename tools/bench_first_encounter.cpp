@@ -150,10 +150,11 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
       args.push_back(a);
   const GminRunConfig config = parseGminCommandLine(args);
   GminSystem system = loadGminSystem(config);
-  const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
-  const int w = static_cast<int>(walkers);
-  WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, w, config.tempering,
-                        walkerMinimiserMaker(config, system, w), system.hooks);
+  const GminWalkerPlan plan = planGminWalkers(config, system, 0, {}, {}, true);
+  const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);
+  WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, plan.walkers,
+                        config.tempering, walkerMinimiserMaker(plan, config, system),
+                        system.hooks);
   Deadline deadline(o.maxTime);
   const WalkerEnsembleResult r = search.run({}, &deadline);
   return {r.targetWalker >= 0, deadline.elapsed(), static_cast<double>(r.targetRoundQuenches),

@@ -107,18 +107,19 @@ Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
        "--tight-max-iterations", "1"});
   GminSystem system = loadGminSystem(config);
   addMolecularMoves(config, system);
-  const int w = static_cast<int>(walkers);
-  const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
-  WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, w,
-                        config.tempering, walkerMinimiserMaker(config, system, w), system.hooks);
+  const GminWalkerPlan plan = planGminWalkers(config, system, 0, {}, {}, true);
+  const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);
+  WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, plan.walkers,
+                        config.tempering, walkerMinimiserMaker(plan, config, system),
+                        system.hooks);
   RoundClock clock;
   search.run(system.start, &clock);
   return {clock.seconds,
           clock.seconds > 0 ? clock.quenches / clock.seconds : 0.0,
           clock.quenches > 0 ? static_cast<double>(clock.calls) / clock.quenches : 0.0,
           clock.quenches,
-          walkerThreads(config, system, w),
-          walkerQuenchDescription(config, system, w)};
+          plan.threads,
+          walkerQuenchDescription(plan, config)};
 }
 
 }  // namespace
