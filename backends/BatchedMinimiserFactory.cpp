@@ -86,7 +86,7 @@ std::size_t batchedResidentStructures(const BatchedSystem& system,
   requireCuda("batched L-BFGS");
 #ifdef LANDSCAPE_HAVE_CUDA
   return static_cast<std::size_t>(
-      BatchedLbfgsCuda(system.lennardJonesAtoms, LbfgsParams{}, options.shape).residentTeams());
+      BatchedLbfgsCuda::residentTeamsFor(system.lennardJonesAtoms, LbfgsParams{}, options.shape));
 #else
   (void)system;
   (void)options;

@@ -35,30 +35,56 @@ int multiprocessors() {
   return count;
 }
 
+// The team shape, the kernel's arguments (all but the device pointers) and the resident teams for
+// clusters of `atoms` atoms on the current device: read off the device's properties and the
+// kernel's occupancy, nothing allocated.
+struct TeamPlan {
+  BatchedTeamShape shape;
+  PairTileSchedule schedule;
+  BatchedLbfgsArgs args;
+  int resident = 0;
+};
+
+TeamPlan planTeams(std::size_t atoms, const LbfgsParams& params, BatchedTeamShape requested) {
+  params.check();
+  if (!gpuAvailable())
+    throw std::runtime_error("batched L-BFGS on cuda: no CUDA device (" + gpuDescription() + ")");
+  TeamPlan plan;
+  plan.shape = resolveTeamShape(requested, atoms, params.historySize, deviceLimits());
+  plan.schedule =
+      buildPairTileSchedule(static_cast<int>(atoms), plan.shape.tileWidth, 32 * plan.shape.warps);
+  const PairTileSchedule& s = plan.schedule;
+  plan.args.schedule = {nullptr, s.steps, s.groups, s.tileWidth, s.atoms};
+  plan.args.settings = lbfgsTeamSettings(params, 3 * atoms);
+  plan.args.warps = plan.shape.warps;
+  const int perSm = batchedLbfgsBlocksPerSm(plan.args);
+  if (perSm < 1)
+    throw std::runtime_error("batched L-BFGS on cuda: the kernel cannot be resident with " +
+                             std::to_string(batchedLbfgsSharedBytes(plan.args)) +
+                             " bytes of shared memory and " +
+                             std::to_string(32 * plan.shape.warps) + " threads per block");
+  plan.resident = perSm * multiprocessors();
+  return plan;
+}
+
 }  // namespace
+
+int BatchedLbfgsCuda::residentTeamsFor(std::size_t atoms, const LbfgsParams& params,
+                                       BatchedTeamShape shape) {
+  return planTeams(atoms, params, shape).resident;
+}
 
 struct BatchedLbfgsCuda::DeviceState {
   DeviceState(std::size_t atomCount, const LbfgsParams& p, BatchedTeamShape requested)
       : atoms(atomCount), params(p) {
-    params.check();
-    if (!gpuAvailable())
-      throw std::runtime_error("batched L-BFGS on cuda: no CUDA device (" + gpuDescription() + ")");
-    shape = resolveTeamShape(requested, atoms, params.historySize, deviceLimits());
-    const PairTileSchedule s =
-        buildPairTileSchedule(static_cast<int>(atoms), shape.tileWidth, 32 * shape.warps);
-    slots = DeviceBuffer<PairSlot>(s.slots);
+    TeamPlan plan = planTeams(atoms, params, requested);
+    shape = plan.shape;
+    resident = plan.resident;
+    args = plan.args;
+    slots = DeviceBuffer<PairSlot>(plan.schedule.slots);
     queue = DeviceBuffer<unsigned int>(1);
-    args.schedule = {slots.data(), s.steps, s.groups, s.tileWidth, s.atoms};
-    args.settings = lbfgsTeamSettings(params, 3 * atoms);
-    args.warps = shape.warps;
+    args.schedule.slots = slots.data();
     args.d_queue = queue.data();
-    const int perSm = batchedLbfgsBlocksPerSm(args);
-    if (perSm < 1)
-      throw std::runtime_error("batched L-BFGS on cuda: the kernel cannot be resident with " +
-                               std::to_string(batchedLbfgsSharedBytes(args)) +
-                               " bytes of shared memory and " + std::to_string(32 * shape.warps) +
-                               " threads per block");
-    resident = perSm * multiprocessors();
   }
 
   void reserve(std::size_t batch) {

@@ -45,6 +45,10 @@ class BatchedLbfgsCuda : public BatchedMinimiser {
   /// Blocks resident on the whole device (blocks per multiprocessor x multiprocessors): the
   /// number of structures minimised at once.
   int residentTeams() const;
+  /// residentTeams() of an engine for these arguments, from the device's properties and the
+  /// kernel's occupancy without building one (nothing is allocated).
+  static int residentTeamsFor(std::size_t atoms, const LbfgsParams& params,
+                              BatchedTeamShape shape = {});
   /// Dynamic shared memory per block (bytes).
   std::size_t sharedBytesPerTeam() const;
 

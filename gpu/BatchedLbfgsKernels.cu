@@ -98,7 +98,7 @@ void withKernel(const BatchedLbfgsArgs& a, F f) {
 // What the occupancy query needs: a consistent team shape.
 void checkShape(const BatchedLbfgsArgs& a) {
   if (a.warps < 1 || 32 * a.warps > kMaxTeamThreads ||
-      a.schedule.groups * a.schedule.tileWidth != 32 * a.warps || !a.schedule.slots)
+      a.schedule.groups * a.schedule.tileWidth != 32 * a.warps)
     throw std::invalid_argument("launchBatchedLbfgs: the schedule must be built for " +
                                 std::to_string(32 * a.warps) + " threads (1 to 8 warps)");
   if (a.settings.n != 3 * a.schedule.atoms || a.settings.m < 1)
@@ -111,7 +111,7 @@ void checkShape(const BatchedLbfgsArgs& a) {
 
 void checkArgs(const BatchedLbfgsArgs& a) {
   checkShape(a);
-  if (!a.d_x || !a.d_outcomes || !a.d_queue)
+  if (!a.schedule.slots || !a.d_x || !a.d_outcomes || !a.d_queue)
     throw std::invalid_argument("launchBatchedLbfgs: every device pointer must be set");
   if (a.batch > static_cast<std::size_t>(INT_MAX))
     throw std::invalid_argument("launchBatchedLbfgs: at most " + std::to_string(INT_MAX) +

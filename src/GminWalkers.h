@@ -15,8 +15,8 @@
 // checks, Metropolis, NEWRESTART) in walker order, exactly as on the CPU.
 // A run decides all this once (planGminWalkers: the engine, the walker count, the CPU threads and
 // the device batched potential, from the options and the device's properties); the rest of gmin
-// reads the plan. Nothing is built only to be asked and thrown away, but for the default count of
-// Lennard-Jones walkers on cuda: batchedResidentStructures asks a team engine its occupancy.
+// reads the plan. Nothing is built only to be asked and thrown away: the Lennard-Jones teams a
+// device holds come from its properties and the kernel's occupancy (batchedResidentStructures).
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -92,12 +92,12 @@ GminWalkerPlan planWalkers(const GminRunConfig& config, WalkerEngine engine, int
                            const std::function<int(int)>& agree = {});
 
 /// gmin's plan, decided once: walkerEngine(), the facts that engine needs -- the Lennard-Jones
-/// teams a device holds (batchedResidentStructures, for the default count), or on DeviceRounds the device batched potential
-/// (built once, and kept as the plan's devicePotential in a walker run), its bytes per walker
-/// (its memory plan, BatchedPotential::bytesPerStructure(), with the rounds engine's slot and
-/// structure) and the device's multiprocessors and free memory (gpuProperties()) -- then
-/// planWalkers(), and on DeviceRounds the potential's scratch reserved for the largest batch.
-/// A single chain (one walker without BHPT) quenches on the run's own potential and gets no
+/// teams a device holds (batchedResidentStructures, for the default count), or on DeviceRounds the
+/// device batched potential (built once, and kept as the plan's devicePotential in a walker run),
+/// its bytes per walker (its memory plan, BatchedPotential::bytesPerStructure(), with the rounds
+/// engine's slot and structure) and the device's multiprocessors and free memory (gpuProperties())
+/// -- then planWalkers(), and on DeviceRounds the potential's scratch reserved for the largest
+/// batch. A single chain (one walker without BHPT) quenches on the run's own potential and gets no
 /// device potential, unless `ensemble` says that the caller runs a WalkerEnsemble whatever the
 /// count (benchmarks of one walker).
 GminWalkerPlan planGminWalkers(const GminRunConfig& config, const GminSystem& system,
