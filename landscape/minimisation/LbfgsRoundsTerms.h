@@ -95,34 +95,27 @@ template <class Team>
 LANDSCAPE_HD void lbfgsRoundsProceed(Team& team, const LbfgsTeamStorage& st,
                                      typename Team::Owned& p, LbfgsRoundsState& s, LbfgsNext next,
                                      const LbfgsTeamSettings& set, bool compact) {
+  // Within a round the requests come in this order only: an accept leads to a direction or the
+  // end, a direction always to a trial.
   const LbfgsStepLimits limits = set.limits();
-  for (;;) {
-    switch (next) {
-      case LbfgsNext::ClearAndDirection:
-        s.history.clear();
-        // fall through
-      case LbfgsNext::Direction: {
-        if (compact && s.history.length > 0) {
-          s.phase = kRoundsDirection;
-          return;
-        }
-        const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, s.history, set);
-        next = lbfgsStepDirection(s.step, d.directionDotGradient, d.directionNorm, limits);
-        if (s.step.reversed) team.forOwned([&](int, int q) { p[q] = -p[q]; });
-        break;
-      }
-      case LbfgsNext::Trial:
-        lbfgsTeamSetTrial(team, st, p, s.step.scale);
-        s.phase = kRoundsTrial;
-        return;
-      case LbfgsNext::Accept:
-        next = lbfgsStepAccepted(s.step, lbfgsTeamRms(team, lbfgsRoundsAccept(team, st, s.history, set)),
-                                 limits);
-        break;
-      case LbfgsNext::Finish:
-        s.phase = kRoundsFinished;
-        return;
+  if (next == LbfgsNext::Accept)
+    next = lbfgsStepAccepted(
+        s.step, lbfgsTeamRms(team, lbfgsRoundsAccept(team, st, s.history, set)), limits);
+  if (next == LbfgsNext::Direction || next == LbfgsNext::ClearAndDirection) {
+    if (next == LbfgsNext::ClearAndDirection) s.history.clear();
+    if (compact && s.history.length > 0) {
+      s.phase = kRoundsDirection;
+      return;
     }
+    const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, s.history, set);
+    next = lbfgsStepDirection(s.step, d.directionDotGradient, d.directionNorm, limits);
+    if (s.step.reversed) team.forOwned([&](int, int q) { p[q] = -p[q]; });
+  }
+  if (next == LbfgsNext::Trial) {
+    lbfgsTeamSetTrial(team, st, p, s.step.scale);
+    s.phase = kRoundsTrial;
+  } else {
+    s.phase = kRoundsFinished;
   }
 }
 

@@ -232,27 +232,20 @@ LANDSCAPE_HD LbfgsResult lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
   LbfgsNext next = lbfgsStepStart(s, energy, rms, limits);
   if (next == LbfgsNext::Finish) return lbfgsStepResult(s);
   typename Team::Owned p = team.owned();
+  // The step control's requests as structured loops (Direction and ClearAndDirection are always
+  // followed by trials until one is accepted or the step gives up), which keeps the kernel's
+  // control flow simple.
   while (next != LbfgsNext::Finish) {
-    switch (next) {
-      case LbfgsNext::ClearAndDirection:
-        h.clear();
-        // fall through
-      case LbfgsNext::Direction: {
-        const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, h, set);
-        next = lbfgsStepDirection(s, d.directionDotGradient, d.directionNorm, limits);
-        if (s.reversed) team.forOwned([&](int, int q) { p[q] = -p[q]; });
-        break;
-      }
-      case LbfgsNext::Trial:
-        lbfgsTeamSetTrial(team, st, p, s.scale);
-        next = lbfgsStepTrial(s, team.evaluate(st.xt, st.gt), limits);
-        break;
-      case LbfgsNext::Accept:
-        next = lbfgsStepAccepted(s, lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set)), limits);
-        break;
-      case LbfgsNext::Finish:
-        break;
+    if (next == LbfgsNext::ClearAndDirection) h.clear();
+    const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, h, set);
+    next = lbfgsStepDirection(s, d.directionDotGradient, d.directionNorm, limits);
+    if (s.reversed) team.forOwned([&](int, int q) { p[q] = -p[q]; });
+    while (next == LbfgsNext::Trial) {
+      lbfgsTeamSetTrial(team, st, p, s.scale);
+      next = lbfgsStepTrial(s, team.evaluate(st.xt, st.gt), limits);
     }
+    if (next == LbfgsNext::Accept)
+      next = lbfgsStepAccepted(s, lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set)), limits);
   }
   return lbfgsStepResult(s);
 }
