@@ -1,7 +1,7 @@
 #pragma once
-// Drivers for the local-rigid-body kernels (seed 001, section 2.1, GPU design of its section 2.1
-// last paragraphs), batched over structures: the twin of potentials/RigidBodySystem for each of
-// `batch` structures. Included only from .cu files.
+// Drivers for the local-rigid-body kernels (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016,
+// section 2.1, GPU design of its section 2.1 last paragraphs), batched over structures: the twin of
+// potentials/RigidBodySystem for each of `batch` structures. Included only from .cu files.
 //
 // Per structure s (rows of fixed stride): rigid coordinates and gradient q, g [s x (6B + 3F)] =
 // centres r_I (3B) | angle-axis p_I (3B) | free atoms (3F), as on the CPU; atoms and atomistic
@@ -80,7 +80,7 @@ void launchRigidFreeAtoms(const RigidBodyArgs& args, std::size_t batch, const do
 
 /// sum_I (|g_rI|^2 / N_I + g_pI^T M_I^-1 g_pI) + sum_f |g_f|^2 of each active structure into
 /// d_result[s] (one block per structure, fixed order); d_secondMoment holds S (9 per body). The
-/// angle-axis metric of seed 001 ref 31.
+/// angle-axis metric of Ruehle, Kusumaatmaja, Chakrabarti and Wales, J. Chem. Theory Comput. 2013.
 void launchRigidMetricNorm(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
                            const double* d_gRigid, const double* d_secondMoment, double* d_result,
                            cudaStream_t stream);
