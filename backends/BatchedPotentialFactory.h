@@ -1,6 +1,6 @@
 #pragma once
 // A batched potential (potentials/BatchedPotential.h: B structures of one system per call) for
-// any system a PotentialSpec describes, on the CPU or the GPU (issue 16): what a batched
+// any system a PotentialSpec describes, on the CPU or the GPU (docs/batched.md): what a batched
 // minimiser, a DNEB band or gmin's walkers take. Compiles in every build.
 //   Lennard-Jones  cpu: BatchedLennardJones over `threads` threads
 //                  cuda: BatchedLennardJonesCuda (a block per structure)

@@ -1,5 +1,5 @@
 #pragma once
-// Which GPU a process of a multi-process run uses (issue 21, docs/cluster.md): the ranks of a
+// Which GPU a process of a multi-process run uses (MPI, docs/cluster.md): the ranks of a
 // node take the node's visible devices in turn, local rank r device r mod count, so that
 // `mpirun -n 4` on a 4-GPU node puts one rank on each GPU and more ranks than GPUs share them.
 // Called once at start-up, on the thread that later launches the kernels (the CUDA runtime keeps

@@ -1,5 +1,6 @@
 #pragma once
-// The one place where the CUDA build switch meets the run-time backend choice (DESIGN.md).
+// The one place where the CUDA build switch meets the run-time backend choice
+// (docs/architecture.md, layer `backends/`).
 // Compiles in every build; callers never write #ifdef LANDSCAPE_HAVE_CUDA themselves.
 #include <cstddef>
 #include <memory>

@@ -5,7 +5,7 @@
 
 namespace landscape {
 
-// One structure is a batch of one (issue 17: one code path for B = 1 and B > 1).
+// One structure is a batch of one: one code path for B = 1 and B > 1.
 struct AmberGbCuda::DeviceState {
   DeviceState(const AmberTopology& topology, const AmberGbParams& params, Precision precision)
       : batched(topology, params, precision, 1) {}

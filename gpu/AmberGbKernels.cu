@@ -128,12 +128,12 @@ __device__ inline double warpSum(double v) {
   return v;
 }
 
-/// Programmatic dependent launch (sm_90; docs/benchmarks.md, issue 17 step 2): every kernel first
-/// waits until the kernel before it in the stream has completed and its writes are visible (a
-/// no-op when it was launched without the attribute), before it touches global memory, and then
-/// lets the next kernel's blocks start, so that the next launch and its block start overlap this
-/// kernel's work instead of following it. Since each kernel waits for its predecessor before it
-/// can complete, the wait covers every earlier kernel too.
+/// Programmatic dependent launch (sm_90; docs/benchmarks.md, "Small and mid sizes, step 2"): every
+/// kernel first waits until the kernel before it in the stream has completed and its writes are
+/// visible (a no-op when it was launched without the attribute), before it touches global memory,
+/// and then lets the next kernel's blocks start, so that the next launch and its block start
+/// overlap this kernel's work instead of following it. Since each kernel waits for its predecessor
+/// before it can complete, the wait covers every earlier kernel too.
 __device__ __forceinline__ void awaitPreviousKernel() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");

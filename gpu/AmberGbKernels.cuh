@@ -1,54 +1,10 @@
 #pragma once
 // Drivers for the AMBER-GB CUDA kernels (gpu/BatchedAmberGbCuda owns the buffers and calls
 // launchGbEnergyGradient; gpu/AmberGbCuda is its B = 1 user). Included from .cu files and from
-// the layout test (g++ compiles it).
-//
-// One launch sequence evaluates B structures of one topology: every kernel's grid is
-// (blocks of one structure) x (structures), blockIdx.y + GbBatchArgs::first naming the structure,
-// at most kGbMaxGridY structures per launch (the driver cuts larger batches into launches of that
-// many). A structure's blocks read its coordinates and write its gradient, energy and its own
-// scratch (an arena of GbScratchLayout::stride doubles per structure) and ticket counters;
-// the topology and parameter tables are shared. A structure whose d_active entry is 0 is skipped
-// by every block at once: its x, g and energy are neither read nor written. Nothing in a
-// structure's arithmetic depends on B, on its index or on the other structures, so its bits are
-// those of a batch of one.
-//
-// Work of one structure's energy + gradient, in launch order (atoms in tiles of kGbTile = 32
-// consecutive atoms; sequence-neighbouring atoms are spatial neighbours in a protein, so a tile is
-// compact). Four steps, six kernels:
-//   1 tile boxes          bounding box of each tile (one warp per tile)
-//   2 Born radii          I_i = sum_j I_ij over the column tiles whose boxes lie within
-//                         rgbmax + max s_j (the integral is zero beyond): the work of row tile I is
-//                         split into units (column tile J, column part q) spread over
-//                         gather.blocksPerTile blocks of kGbGatherWarps warps; the last block of
-//                         tile I to finish (a ticket counter) adds the block partials in block
-//                         order and computes B_i, dB_i/dI_i and the GB self term of each atom
-//   3 pairs               first the bonded terms (one thread per term, gradient to fixed slots,
-//                         energy to per-block sums), then every pair i < j once: GB pair term (all
-//                         pairs), LJ and Coulomb (pairs not excluded, bitmask per tile pair); a
-//                         block of kGbPairWarps warps takes kGbPairWarps row tiles x a chunk of
-//                         column tiles x one part of the 32 rotation steps (layout.parts); a
-//                         rotation step whose pairs are all far (x = r^2 / (4 BiBj) > X, a warp
-//                         vote; amberGbPairFar in potentials/AmberGbTerms.h) takes the short GB
-//                         term: f = r, dE/dB = 0, one inverse square root for GB, LJ and Coulomb;
-//                         a column atom's sums travel with it from lane to lane (shuffles);
-//                         then the pair slot sums: one block per tile and value (dE/dx, dE/dy,
-//                         dE/dz, dE/dB) sums each atom's pair slots (lanes = the tile's atoms,
-//                         kGbReduceWarps warps over the slot items, then warp order) and forms
-//                         dE/dI_i; one more block of that grid sums the 8 energy components, one
-//                         warp per component, and their total (the energy)
-//   4 chain rule          dE/dB through the Born radii: the pair grid of step 3 again, each pair
-//                         within the descreening cutoff once (far tile pairs skipped by their
-//                         boxes); then one block per tile and Cartesian component sums pair,
-//                         chain-rule and bonded slots: the final gradient
-// Determinism: no atomics in any sum (the only atomics are the ticket counters that elect the
-// block which finishes a sum; it adds the partials in index order, whichever block it is); every
-// sum has an order fixed by the tiling, so two runs give identical bits (the order depends on the
-// compile-time constants below and on the layouts, which depend on the atom count only).
-// Precision: Real = double (every operation in FP64) or float (pair arithmetic of steps 2, 3 and 4
-// in FP32 on coordinates relative to the column tile's first atom; every accumulation, the Born
-// radii and the bonded terms in FP64). The pair loop's constants and LJ table come in the loop's
-// type (GbFloatModel, GbAtomParams::d_ljFloat): no FP64 conversion per pair in mixed precision.
+// the layout test (g++ compiles it). One launch sequence evaluates B structures of one topology,
+// each as it would be alone, in four steps and six kernels (tile boxes, Born radii, pairs, chain
+// rule) with no atomics in any sum; docs/amber-gb.md, "Kernel layout", describes the grids, the
+// work split, the order of every sum and the precision of each step.
 #include <cuda_runtime.h>
 
 #include <cstddef>

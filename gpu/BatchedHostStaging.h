@@ -1,5 +1,5 @@
 #pragma once
-// The host entry point of a device-resident batched potential (issue 16): only the active
+// The host entry point of a device-resident batched potential (docs/batched.md): only the active
 // structures' rows cross the bus, in runs of consecutive active structures, through staging
 // arrays that grow with the largest batch. Include only from CUDA translation units (DeviceBuffer).
 #include <cstddef>

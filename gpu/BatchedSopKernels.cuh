@@ -1,7 +1,7 @@
 #pragma once
-// Drivers of the batched SOP energy + gradient (issue 16; gpu/BatchedSopCuda): B structures of one
-// SOP topology (seed 000 eq B1, double precision) per launch sequence, for minimisation. Included
-// only from .cu files.
+// Drivers of the batched SOP energy + gradient (gpu/BatchedSopCuda): B structures of one
+// SOP topology (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, eq B1, double
+// precision) per launch sequence, for minimisation. Included only from .cu files.
 //
 // Per evaluation, enqueued on one stream (each kernel returns at once for a structure whose
 // d_active entry is 0, so its x, g and energy are neither read nor written):

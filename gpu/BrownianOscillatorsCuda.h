@@ -1,9 +1,10 @@
 #pragma once
-// The benchmark system of seed 000 section IV.B: N Brownian oscillators in three dimensions (a
-// harmonic well, no Potential object), advanced by overdamped Langevin steps (seed 000 eq 1) on
-// the device in single precision, positions in float4. One fused kernel per step draws the
-// particle's four words inside itself (gpu/RandomKernels.cuh), makes three Gaussians by
-// Box-Muller (uniforms from the high 24 bits, landscape/dynamics/RandomTerms.h) and updates the position:
+// The benchmark system of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, section
+// IV.B: N Brownian oscillators in three dimensions (a harmonic well, no Potential object), advanced
+// by overdamped Langevin steps (Zhmurov et al. 2011, eq 1) on the device in single precision,
+// positions in float4. One fused kernel per step draws the particle's four words inside itself
+// (gpu/RandomKernels.cuh), makes three Gaussians by Box-Muller (uniforms from the high 24 bits,
+// landscape/dynamics/RandomTerms.h) and updates the position:
 //   x' = decay x + amplitude g,  decay = 1 - k dt / xi,  amplitude = sqrt(2 kT dt / xi).
 // stepWithGaussians() is the unfused alternative that reads Gaussians another generator (cuRAND)
 // wrote to memory. Used by tools/bench_langevin; the double-precision integrator for any

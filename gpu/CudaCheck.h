@@ -1,5 +1,6 @@
 #pragma once
-// Checks for every CUDA runtime and cuBLAS call (DESIGN.md: "every CUDA/cuBLAS call is checked").
+// Checks for every CUDA runtime and cuBLAS call: every CUDA/cuBLAS call and every kernel launch
+// goes through one of these macros (docs/architecture.md, house rules).
 //
 //   LANDSCAPE_CUDA_CHECK(cudaMemcpy(...));
 //   kernel<<<grid, block, 0, stream>>>(args);

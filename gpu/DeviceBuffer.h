@@ -1,5 +1,6 @@
 #pragma once
-// The only owner of device memory (DESIGN.md): a move-only RAII array of T in CUDA global memory.
+// The only owner of device memory (docs/architecture.md, house rules): a move-only RAII array of T
+// in CUDA global memory.
 //
 // Only CUDA-enabled code includes this header (it needs the CUDA runtime headers); g++ compiles it
 // as well as nvcc, so host-only test code may hold device buffers. T must be trivially copyable,

@@ -1,5 +1,5 @@
 #pragma once
-// The GPU path of a molecule's log product (issue 19 item 6), twin of NumericalHessian and
+// The GPU path of a molecule's log product (docs/pathsample.md), twin of NumericalHessian and
 // HessianLogProduct: the finite-difference Hessian from 6N displaced gradient evaluations of a
 // device-resident potential (the coordinates, gradients and the 3N x 3N matrix stay on the device;
 // only the energies cross), and the factorisation by cuSOLVER (Cholesky, potrf; at a transition

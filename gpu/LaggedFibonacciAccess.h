@@ -1,7 +1,7 @@
 #pragma once
 // How a CUDA thread reads and writes the Lagged Fibonacci ring (gpu/RandomKernels.cuh). Every
 // variant draws the same words (the CPU twin's, bit for bit); they differ in memory traffic only,
-// so that one benchmark run (tools/bench_langevin --lagfib-access) can measure them (issue 17).
+// so that one benchmark run (tools/bench_langevin --lagfib-access) can measure them (docs/rng.md).
 // Host header without CUDA types.
 #include <stdexcept>
 #include <string>

@@ -1,9 +1,10 @@
 #pragma once
 // Driver for the overdamped Langevin step on the device (the twin of LangevinCpu::run's inner
 // loop). Included only from .cu files. One thread per particle draws its four words inside the
-// kernel (no pre-generated random numbers, seed 000 section III.A), turns them into three
-// Gaussians by Box-Muller and applies langevinUpdate() (landscape/dynamics/LangevinTerms.h) to its coordinates.
-// Double precision; the gradient must already be in d_g.
+// kernel (no pre-generated random numbers, Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem.
+// B 2011, section III.A), turns them into three Gaussians by Box-Muller and applies
+// langevinUpdate() (landscape/dynamics/LangevinTerms.h) to its coordinates. Double precision; the
+// gradient must already be in d_g.
 #include <cuda_runtime.h>
 
 #include <cstddef>

@@ -1,10 +1,11 @@
 #pragma once
 // Device side of the parallel random streams (the twin of landscape/RandomStreams): the state
-// layout in global memory, the per-stream draw used inside integration kernels (seed 000: "an RNG
-// should be incorporated into the main simulation kernel"), and the drivers for seeding and for
-// drawing words into memory (tests). Included only from .cu files.
+// layout in global memory, the per-stream draw used inside integration kernels (Zhmurov, Rybnikov,
+// Kholodov and Barsegov, J. Phys. Chem. B 2011: "an RNG should be incorporated into the main
+// simulation kernel"), and the drivers for seeding and for drawing words into memory (tests).
+// Included only from .cu files.
 //
-// State in global memory (seed 000 Table 1; our sizes):
+// State in global memory (Zhmurov et al. 2011, Table 1; our sizes):
 //   LCG          uint32 per stream (4 B), coalesced;
 //   Hybrid Taus  one 16-byte HybridTausState per stream, loaded and stored as a uint4;
 //   Ran2         35 int32 per stream (140 B) as 35 arrays of `streams` entries (idum, idum2, iy,

@@ -1,11 +1,12 @@
 #pragma once
 // Local rigid bodies on a CUDA device: the twin of potentials/RigidBodyPotential over any
-// atomistic potential (seed 001, section 2.1). Device-resident: with a device-resident atomistic
-// potential one evaluation is rotations -> atoms -> atomistic energyGradientDevice -> projected
-// gradient, all on the device, so the GPU L-BFGS (LbfgsCudaWorkspace) runs in rigid coordinates
-// without host round trips; only the energy (and, for the convergence test, the angle-axis RMS)
-// come back. An atomistic potential without a device entry point is evaluated through its host
-// entry point (atoms and gradient copied; useful until the CUDA AMBER-GB lands).
+// atomistic potential (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.1).
+// Device-resident: with a device-resident atomistic potential one evaluation is rotations -> atoms
+// -> atomistic energyGradientDevice -> projected gradient, all on the device, so the GPU L-BFGS
+// (LbfgsCudaWorkspace) runs in rigid coordinates without host round trips; only the energy (and,
+// for the convergence test, the angle-axis RMS) come back. An atomistic potential without a device
+// entry point is evaluated through its host entry point (atoms and gradient copied; useful until
+// the CUDA AMBER-GB lands).
 //
 // This is the batch of one of gpu/BatchedRigidBodyCuda over the atomistic potential seen as a
 // batch (gpu/PotentialBatchCuda): one code path. Kernels and reductions:

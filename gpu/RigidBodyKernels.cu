@@ -30,7 +30,8 @@ __device__ __forceinline__ bool structureOf(const RigidBodyArgs& a, std::size_t 
   return a.d_active == nullptr || a.d_active[s] != 0;
 }
 
-// "Shuffle on down" (seed 001 ref 35): lane 0 ends with the sum of the warp, in a fixed tree.
+// "Shuffle on down" (NVIDIA's "Faster Parallel Reductions on Kepler", ref 35 of Mantell, Pitt and
+// Wales, J. Chem. Theory Comput. 2016): lane 0 ends with the sum of the warp, in a fixed tree.
 __device__ __forceinline__ double warpSum(double v) {
 #pragma unroll
   for (int offset = kWarp / 2; offset > 0; offset >>= 1)

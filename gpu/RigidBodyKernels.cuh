@@ -1,29 +1,17 @@
 #pragma once
-// Drivers for the local-rigid-body kernels (seed 001, section 2.1, GPU design of its section 2.1
-// last paragraphs), batched over structures: the twin of potentials/RigidBodySystem for each of
-// `batch` structures. Included only from .cu files.
+// Drivers for the local-rigid-body kernels (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016,
+// section 2.1, GPU design of its section 2.1 last paragraphs), batched over structures: the twin of
+// potentials/RigidBodySystem for each of `batch` structures. Included only from .cu files.
 //
 // Per structure s (rows of fixed stride): rigid coordinates and gradient q, g [s x (6B + 3F)] =
 // centres r_I (3B) | angle-axis p_I (3B) | free atoms (3F), as on the CPU; atoms and atomistic
 // gradients [s x 3N]; rotations [s x 36B]; partial sums [s x 6 partialStride]. "Entries" are the
 // body atoms in body order (RigidBodySystem::bodyAtoms()).
 //
-// Kernels, in the order one evaluation runs them (x: the work of one structure, y: structures):
-//   rotations      one thread per body: R, dR/dp_1..3 (eqs 3, 9), unrolled 3x3, 36 doubles/body;
-//   toAtoms        one thread per atom (entries then free atoms): r_i = r_I + R r0_i (eq 5);
-//   (the atomistic potential, on the device)
-//   smallBodies    one warp per body of <= 32 atoms: each lane forms its atom's 6 chain-rule terms
-//                  (g_i, g_i . R^k r0_i; eqs 6-7) and a shuffle tree sums them;
-//   bodyPass       bodies of > 32 atoms: one block of kRigidBlockSize threads per chunk of a
-//                  body, cub::BlockReduce; a body of more than one chunk writes per-chunk partial
-//                  sums and further passes reduce those (chunks of kRigidBlockSize partials per
-//                  block) until one block per body remains, which writes the gradient;
-//   freeAtoms      one thread per free atom copies its gradient.
-// grid.y is at most 65535, so each driver cuts a larger batch into launches of 65535 structures.
-// Determinism: no atomics; every sum has a fixed tree that depends on the system only (warp
-// shuffles, CUB block reductions in thread order, passes over fixed chunks), so a structure's bits
-// do not depend on the batch, its index in it or the mask. Inactive structures (d_active[s] == 0)
-// are neither read nor written. Precision: double.
+// Kernels in launch order (rotations, toAtoms, the atomistic potential, smallBodies, bodyPass,
+// freeAtoms), their thread layout and the fixed order of every sum: docs/rigid-bodies.md, "GPU
+// kernels". No atomics, so a structure's bits do not depend on the batch, its index or the mask;
+// inactive structures (d_active[s] == 0) are neither read nor written. Precision: double.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -80,7 +68,7 @@ void launchRigidFreeAtoms(const RigidBodyArgs& args, std::size_t batch, const do
 
 /// sum_I (|g_rI|^2 / N_I + g_pI^T M_I^-1 g_pI) + sum_f |g_f|^2 of each active structure into
 /// d_result[s] (one block per structure, fixed order); d_secondMoment holds S (9 per body). The
-/// angle-axis metric of seed 001 ref 31.
+/// angle-axis metric of Ruehle, Kusumaatmaja, Chakrabarti and Wales, J. Chem. Theory Comput. 2013.
 void launchRigidMetricNorm(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
                            const double* d_gRigid, const double* d_secondMoment, double* d_result,
                            cudaStream_t stream);

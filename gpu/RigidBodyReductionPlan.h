@@ -1,8 +1,9 @@
 #pragma once
 // The reduction plan of the rigid-body gradient on the device (gpu/RigidBodyKernels.cuh): which
 // bodies one warp sums, and the block tables of the multi-pass reduction for the larger ones
-// (seed 001: "launch repeatedly until the number of blocks became equal to the number of large
-// rigid bodies"). Plain C++ so that the plan is built and tested without a GPU.
+// (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016: "launch repeatedly until the number of
+// blocks became equal to the number of large rigid bodies"). Plain C++ so that the plan is built
+// and tested without a GPU.
 #include <cstddef>
 #include <vector>
 

@@ -1,10 +1,11 @@
 #pragma once
-// The SOP model (seed 000 eq B1) on a CUDA device: the twin of potentials/Sop for energy and
-// gradient (double precision, agreeing with the CPU to rounding), with a cell list and a Verlet
-// list built on the device (gpu/SopKernels.cuh) and rebuilt when a bead has moved more than half
-// the skin since the last build. Device-resident, so GPU L-BFGS and basin-hopping keep coordinates
-// on the device. Header free of CUDA types (pimpl); exists only in CUDA builds (use
-// makePotential). Work runs on the legacy default stream; not thread-safe.
+// The SOP model (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, eq B1) on a CUDA
+// device: the twin of potentials/Sop for energy and gradient (double precision, agreeing with the
+// CPU to rounding), with a cell list and a Verlet list built on the device (gpu/SopKernels.cuh) and
+// rebuilt when a bead has moved more than half the skin since the last build. Device-resident, so
+// GPU L-BFGS and basin-hopping keep coordinates on the device. Header free of CUDA types (pimpl);
+// exists only in CUDA builds (use makePotential). Work runs on the legacy default stream; not
+// thread-safe.
 #include <memory>
 
 #include "potentials/Potential.h"

@@ -1,40 +1,11 @@
 #pragma once
-// Drivers of the SOP kernels (seed 000 Appendix B; neighbour lists after seed 002). Included only
-// from .cu files. Templated on the arithmetic type R: double, or float as SOP-GPU uses.
+// Drivers of the SOP kernels (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011,
+// Appendix B; neighbour lists after Shkurti, Orsi, Macii, Ficarra and Acquaviva, J. Comput. Chem.
+// 2013). Included only from .cu files. Templated on the arithmetic type R: double, or float as
+// SOP-GPU uses.
 //
-// Layout. One system of N beads, `replicas` copies of it (T = replicas N beads in all); bead i of
-// replica r is global bead g = r N + i. The topology is stored once for all replicas:
-//   bonds      d_bondPrev[i], d_bondNext[i] (-1 for none) with native lengths d_bondPrevR0/NextR0;
-//   natives    in chunks of kSopLanes entries, entry k of bead i at sopNativeSlot(k, i, N) =
-//              (k / 8 N + i) 8 + k % 8 (seed 002's column-major layout with 8-entry columns: the 8
-//              lanes of a bead read one chunk, a warp 4 consecutive chunks), partner in
-//              d_nativeIndex, r0^2 in d_nativeR0sq, counts in d_nativeCount; each contact appears
-//              under both of its beads.
-// Per replica:
-//   positions  Pos4<R> (x, y, z, unused) ping-ponged between two buffers, one per step parity;
-//   Verlet list over all T beads in chunks of kSopListChunk = 16 entries, entry k of bead g at
-//              sopListSlot(k, g, T) = (k / 16 T + g) 16 + k % 16 (column-major with 16-entry
-//              columns: lane L of a bead loads entries 2L, 2L + 1 of a chunk as one word, a warp
-//              reads 4 beads x 32 B contiguous), holding the local index of the partner (same
-//              replica; 16-bit while N <= 65536); counts in d_neighbourCount; slots past the count
-//              to the end of its chunk hold the bead itself (masked by the count);
-//   cell list  rebuilt from scratch into d_cell* by one block per replica.
-//
-// Kernels per step (seed 002's split, fused further):
-//   sopStep    kSopLanes threads per bead: [when its replica's list is stale, the lanes rebuild
-//              the bead's own Verlet row from the cell list, 8 candidates at a time, slots by
-//              ballot in scan order] + gather FENE, native and repulsive
-//              gradients (lanes split the lists, warp shuffles combine them) +
-//              external terms + the Langevin update (seed 000 eq 1) + the displacement test that
-//              asks for the next rebuild. Random numbers are drawn inside (no pre-generation),
-//              by the block's first warp (the bead warp) while the other warps sum forces; the
-//              bead warp then does the per-bead work, one bead per lane.
-//   sopCells   one block per replica, only when a rebuild is due: bounding box, cell counts,
-//              prefix sum, fill, each cell sorted by bead index (deterministic lists).
-// Determinism: no floating-point atomics. The lanes of a bead sum fixed subsets of its terms in a
-// fixed order and combine them by a fixed shuffle tree, so every rerun gives the same bits. The
-// tip force of indentation is summed per block by cub::BlockReduce and the per-block sums by the
-// last block in block order.
+// The device data layout is described above SopTopologyView, the kernels of a step and the
+// order of every sum above launchSopStep; docs/sop.md gives the overview.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -68,7 +39,7 @@ constexpr int kSopPairsPerLoad = 2;
 constexpr int kSopListChunk = kSopLanes * kSopPairsPerLoad;
 
 /// Slot of entry k of global bead g in the Verlet list of T = total beads: chunk-major, then bead,
-/// then entry in the chunk (seed 002's column-major layout with kSopListChunk-entry columns).
+/// then entry in the chunk (Shkurti et al.'s column-major layout with kSopListChunk-entry columns).
 __host__ __device__ __forceinline__ std::size_t sopListSlot(int k, std::size_t g,
                                                             std::size_t total) {
   return (static_cast<std::size_t>(k / kSopListChunk) * total + g) * kSopListChunk +
@@ -96,6 +67,23 @@ struct SopCellGrid {
   int cells;
 };
 
+// Layout. One system of N beads, `replicas` copies of it (T = replicas N beads in all); bead i of
+// replica r is global bead g = r N + i. The topology is stored once for all replicas:
+//   bonds      d_bondPrev[i], d_bondNext[i] (-1 for none) with native lengths d_bondPrevR0/NextR0;
+//   natives    in chunks of kSopLanes entries, entry k of bead i at sopNativeSlot(k, i, N) =
+//              (k / 8 N + i) 8 + k % 8 (Shkurti et al.'s column-major layout with 8-entry columns:
+//              the 8 lanes of a bead read one chunk, a warp 4 consecutive chunks), partner in
+//              d_nativeIndex, r0^2 in d_nativeR0sq, counts in d_nativeCount; each contact appears
+//              under both of its beads.
+// Per replica:
+//   positions  Pos4<R> (x, y, z, unused) ping-ponged between two buffers, one per step parity;
+//   Verlet list over all T beads in chunks of kSopListChunk = 16 entries, entry k of bead g at
+//              sopListSlot(k, g, T) = (k / 16 T + g) 16 + k % 16 (column-major with 16-entry
+//              columns: lane L of a bead loads entries 2L, 2L + 1 of a chunk as one word, a warp
+//              reads 4 beads x 32 B contiguous), holding the local index of the partner (same
+//              replica; 16-bit while N <= 65536); counts in d_neighbourCount; slots past the count
+//              to the end of its chunk hold the bead itself (masked by the count);
+//   cell list  rebuilt from scratch into d_cell* by one block per replica.
 template <class R>
 struct SopTopologyView {
   int beads = 0;  ///< N, per replica
@@ -165,8 +153,8 @@ struct SopStepArgs {
   int rebuildMode = 0;
   const int* d_rebuildNow = nullptr;  ///< replicas (mode 2)
   int* d_rebuildNext = nullptr;       ///< replicas: set when a bead moved > skin/2 (may be null)
-  /// Langevin step: x' = x - mobility g + amplitude gauss (seed 000 eq 1); integrate = false
-  /// writes the gradient and energies instead (the Potential entry point).
+  /// Langevin step: x' = x - mobility g + amplitude gauss (Zhmurov et al. 2011, eq 1); integrate =
+  /// false writes the gradient and energies instead (the Potential entry point).
   bool integrate = true;
   R mobilityStep = 0;         ///< dt / xi (A^2 mol/kcal)
   R noiseAmplitude = 0;       ///< sqrt(2 kT dt / xi) (A)
@@ -198,6 +186,22 @@ struct SopCellArgs {
   /// exact minima and maxima).
   bool compact = false;
 };
+
+// Kernels per step (Shkurti et al.'s split, fused further):
+//   sopStep    kSopLanes threads per bead: [when its replica's list is stale, the lanes rebuild
+//              the bead's own Verlet row from the cell list, 8 candidates at a time, slots by
+//              ballot in scan order] + gather FENE, native and repulsive gradients (lanes split
+//              the lists, warp shuffles combine them) + external terms + the Langevin update
+//              (Zhmurov et al. 2011, eq 1) + the displacement test that asks for the next rebuild.
+//              Random numbers are drawn inside (no pre-generation), by the block's first warp (the
+//              bead warp) while the other warps sum forces; the bead warp then does the per-bead
+//              work, one bead per lane.
+//   sopCells   one block per replica, only when a rebuild is due: bounding box, cell counts,
+//              prefix sum, fill, each cell sorted by bead index (deterministic lists).
+// Determinism: no floating-point atomics. The lanes of a bead sum fixed subsets of its terms in a
+// fixed order and combine them by a fixed shuffle tree, so every rerun gives the same bits. The
+// tip force of indentation is summed per block by cub::BlockReduce and the per-block sums by the
+// last block in block order.
 
 /// Enqueues one step (or one gradient evaluation). Throws std::invalid_argument for bad args.
 template <class R>

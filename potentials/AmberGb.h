@@ -1,7 +1,7 @@
 #pragma once
-// AMBER force field with generalized Born implicit solvent, CPU reference (DESIGN.md: double
-// precision, simple loops, always built). The energy is sander's for imin = 1, ntb = 0,
-// cut = infinity and igb = 1, 2 or 5:
+// AMBER force field with generalized Born implicit solvent, CPU reference (double precision,
+// simple loops, always built: docs/architecture.md, "CPU first, GPU equal"). The energy is sander's
+// for imin = 1, ntb = 0, cut = infinity and igb = 1, 2 or 5:
 //   BOND + ANGLE + DIHED (proper and improper torsions, several Fourier terms each)
 //   + VDWAALS + EELEC (Lennard-Jones 12-6 with the prmtop's A/B coefficients and Coulomb over all
 //     pairs not in the prmtop's exclusion list, no cutoff)

@@ -1,7 +1,7 @@
 #pragma once
 // AMBER force field + generalized Born physics, written once for the CPU reference loops
-// (potentials/AmberGb.cpp) and a CUDA kernel (DESIGN.md: physics written once, loops written
-// twice): plain doubles and fixed-size arrays only, no containers, no exceptions.
+// (potentials/AmberGb.cpp) and a CUDA kernel (docs/architecture.md: physics written once, loops
+// written twice): plain doubles and fixed-size arrays only, no containers, no exceptions.
 //
 // Units: Angstrom, kcal/mol, radians; charges in AMBER's internal unit (e x 18.2223), so that
 // q_i q_j / r is in kcal/mol. Every function returns energies and gradients (dE/dx), never forces.
@@ -205,7 +205,7 @@ static __constant__ double kAmberExpCoefficientsDevice[kAmberExpDegree + 1] = {
     LANDSCAPE_AMBER_EXP_COEFFICIENTS};
 #endif
 
-/// e^x for x <= 0 in double without a branch, for the GPU pair kernel (issue 17): x = n ln2 + r
+/// e^x for x <= 0 in double without a branch, for the GPU pair kernel: x = n ln2 + r
 /// (Cody-Waite, |r| <= ln2/2), the degree-11 polynomial above, times 2^n built from n's bits.
 /// Within 2 ulp of exp (tests/AmberGbTest.cpp). x below -708 gives e^-708 = 3.3e-308 (the pair
 /// terms it scales are then far below rounding), and positive x is not its domain. Against CUDA's
@@ -524,7 +524,7 @@ LANDSCAPE_HD AmberGbPairTerm amberGbPair(double r2, double qiqj, double bi, doub
                              m.exteriorInverse);
 }
 
-// ---- far GB pairs (GPU pair kernel; issue 17, docs/benchmarks.md "Large sizes, step 3") ------
+// ---- far GB pairs (GPU pair kernel; docs/benchmarks.md "Large sizes, step 3") ---------------
 // With x = r^2 / (4 BiBj) above X = amberGbFarThreshold<Real>(), e4 = exp(-x) no longer shows in
 // amberGbPair's results at the arithmetic's precision eps (2^-53 double, 2^-24 float):
 //   f^2 = r^2 + BiBj e4 = r^2 (1 + e4 / (4x)), and e4 / (4x) < eps / 2 (below half an ulp of

@@ -1,8 +1,8 @@
 #pragma once
-// B structures of one system evaluated together (issue 16): the potential side of the batched
-// engine. Coordinates are [B x n] (structure b at x + b n, n = dimension()), gradients [B x n] and
-// energies [B], in the units of the single-structure Potential of the same system. An active mask
-// lets a minimiser stop paying for structures that have finished.
+// B structures of one system evaluated together: the potential side of the batched engine
+// (docs/batched.md). Coordinates are [B x n] (structure b at x + b n, n = dimension()), gradients
+// [B x n] and energies [B], in the units of the single-structure Potential of the same system. An
+// active mask lets a minimiser stop paying for structures that have finished.
 //
 // The header is CUDA-free: the device entry point takes its stream as a DeviceStream, a
 // cudaStream_t cast to void*, so that algorithms can hold batched potentials without CUDA.

@@ -1,13 +1,14 @@
 #pragma once
-// Local rigid bodies for B structures at once (issue 16 item 1), CPU reference: a BatchedPotential
+// Local rigid bodies for B structures at once, CPU reference: a BatchedPotential
 // in rigid coordinates (RigidBodySystem.h: centres, angle-axis vectors, free atoms) over a batched
 // atomistic potential of the same atoms. One call maps the active structures to atoms (eq 5 of
-// seed 001), evaluates the atomistic batch once, and projects each structure's atomistic gradient
-// to its rigid gradient (eqs 6-10); the transform and the projection of the structures are spread
-// over a ThreadPool. Each structure goes through RigidBodySystem's toAtoms and projectGradient, as
-// potentials/RigidBodyPotential does, so a structure's energy and gradient are that potential's
-// bits (over the single-structure potential whose bits the atomistic batch gives), whatever the
-// batch, the mask and the thread count. The CUDA twin is gpu/BatchedRigidBodyCuda.
+// Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016), evaluates the atomistic batch once, and
+// projects each structure's atomistic gradient to its rigid gradient (eqs 6-10); the transform and
+// the projection of the structures are spread over a ThreadPool. Each structure goes through
+// RigidBodySystem's toAtoms and projectGradient, as potentials/RigidBodyPotential does, so a
+// structure's energy and gradient are that potential's bits (over the single-structure potential
+// whose bits the atomistic batch gives), whatever the batch, the mask and the thread count. The
+// CUDA twin is gpu/BatchedRigidBodyCuda.
 //
 // Units: the atomistic potential's (kcal/mol and Angstrom for AMBER-GB, reduced for LJ); gradient
 // components are energy/length for centres and free atoms, energy/radian for angle-axis ones.

@@ -1,8 +1,9 @@
 #pragma once
-// N independent particles in the isotropic harmonic well U = (k / 2) sum_i |r_i|^2 (seed 000
-// section IV.A: "Each particle evolves on a harmonic potential U(R_i) = k_sp R_i^2 / 2"). Under
-// overdamped Langevin dynamics every coordinate is an Ornstein-Uhlenbeck process, the exact test
-// of the random forces. CPU reference; the CUDA twin is gpu/HarmonicWellCuda.
+// N independent particles in the isotropic harmonic well U = (k / 2) sum_i |r_i|^2 (Zhmurov,
+// Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, section IV.A: "Each particle evolves on a
+// harmonic potential U(R_i) = k_sp R_i^2 / 2"). Under overdamped Langevin dynamics every coordinate
+// is an Ornstein-Uhlenbeck process, the exact test of the random forces. CPU reference; the CUDA
+// twin is gpu/HarmonicWellCuda.
 //
 // Units are the caller's: k in energy / length^2 (e.g. pN/nm with energies in pN nm).
 #include "potentials/Potential.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Isotropic harmonic well U = k |x|^2 / 2 per coordinate, shared by the CPU reference
 // (potentials/HarmonicWell) and the CUDA kernel (gpu/HarmonicWellCuda): the Brownian oscillators
-// of seed 000 section IV.A.
+// of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, section IV.A.
 #include "landscape/core/HostDevice.h"
 
 namespace landscape {

@@ -1,7 +1,7 @@
 #pragma once
-// One Lennard-Jones pair inside a tile of the team pair schedule (landscape/core/PairTileSchedule.h),
-// shared by the GPU kernels (gpu/TeamLennardJones.cuh) and their CPU twin
-// (potentials/LennardJonesTeam). V(r) = 4 (r^-12 - r^-6) in reduced units, as in
+// One Lennard-Jones pair inside a tile of the team pair schedule
+// (landscape/core/PairTileSchedule.h), shared by the GPU kernels (gpu/TeamLennardJones.cuh) and
+// their CPU twin (potentials/LennardJonesTeam). V(r) = 4 (r^-12 - r^-6) in reduced units, as in
 // potentials/LennardJonesTerms.h, but factored for the FP64 pipe: the per-pair work uses fused
 // multiply-adds and leaves the constant factors out, so that a lane adds
 //   energy partial   += r^-12 - r^-6                      (x kLennardJonesTeamEnergyScale = 4)
@@ -13,18 +13,8 @@
 // Every operation is a separately rounded IEEE add, multiply, divide or fma(), written left to
 // right: the kernels that include this are compiled with -fmad=false and the twin with
 // -ffp-contract=off, and fma() is correctly rounded on both sides, so the two give the same bits.
-//
-// The reciprocal 1 / r^2 is correctly rounded on both sides: the host divides, the device runs
-// the fast path of its own IEEE reciprocal (the estimate MUFU.RCP64H and five fma, as nvcc
-// compiles 1.0 / r2) without the branch to the slow path, which only inputs outside
-// [2^-1000, 2^1000] need. So r^2 is first clamped into that range (on the bits of its high word:
-// two integer min/max), on both sides; the clamp changes nothing a cluster can reach except
-// r^2 = 0 (atoms on top of each other), whose r^-6 and so energy are still infinite.
-//
-// A pair can be invalid (a padding atom of a partial tile, a lane of an idle group, the second
-// meeting of a diagonal pair): the kernels compute it anyway, branch-free, with r^-6 selected to
-// 0 (see lennardJonesTeamPair). The twin computes the invalid pairs of busy tiles too, on the
-// same positions, so both sides do the same arithmetic.
+// The rounding of the reciprocal of r^2 and the invalid pairs: next to lennardJonesTeamClampR2 and
+// lennardJonesTeamPair below.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -35,6 +25,13 @@ namespace landscape {
 
 constexpr double kLennardJonesTeamEnergyScale = 4.0;     ///< epsilon per unit of the partials
 constexpr double kLennardJonesTeamGradientScale = 24.0;  ///< epsilon / sigma per unit
+
+// The reciprocal 1 / r^2 is correctly rounded on both sides: the host divides, the device runs
+// the fast path of its own IEEE reciprocal (the estimate MUFU.RCP64H and five fma, as nvcc
+// compiles 1.0 / r2) without the branch to the slow path, which only inputs outside
+// [2^-1000, 2^1000] need. So r^2 is first clamped into that range (on the bits of its high word:
+// two integer min/max), on both sides; the clamp changes nothing a cluster can reach except
+// r^2 = 0 (atoms on top of each other), whose r^-6 and so energy are still infinite.
 
 /// High words of 2^-1000 and 2^1000: the range of r^2 whose reciprocal needs no slow path.
 constexpr std::int32_t kLennardJonesTeamR2HighMin = (1023 - 1000) << 20;
@@ -79,6 +76,11 @@ LANDSCAPE_HD double lennardJonesTeamReciprocal(double r2) {
   return 1.0 / r2;
 #endif
 }
+
+// A pair can be invalid (a padding atom of a partial tile, a lane of an idle group, the second
+// meeting of a diagonal pair): the kernels compute it anyway, branch-free, with r^-6 selected to
+// 0 (see lennardJonesTeamPair). The twin computes the invalid pairs of busy tiles too, on the
+// same positions, so both sides do the same arithmetic.
 
 /// Pair (i, j) with positions xi, xj (reduced length), unscaled as described above. An invalid
 /// pair is computed with r^-6 replaced by 0, so that it adds 0 x (0 - 1) = -0 to `energy` (which

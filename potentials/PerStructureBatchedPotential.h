@@ -1,5 +1,5 @@
 #pragma once
-// A batched potential over any single-structure Potential (issue 16): the structures of a batch
+// A batched potential over any single-structure Potential: the structures of a batch
 // are spread over a ThreadPool of T threads, each thread slot evaluating its structures with its
 // own Potential (potentials keep scratch, so none is shared between threads). Slot t takes the
 // next structure from an atomic counter until none is left, so structures that cost more or less

@@ -1,5 +1,5 @@
 #pragma once
-// The one interface every potential implements, on every backend (DESIGN.md).
+// The one interface every potential implements, on every backend (docs/architecture.md).
 //
 // Coordinates are flat arrays of dimension() doubles (x1 y1 z1 x2 ...). Energies are in the
 // potential's unit (reduced units for Lennard-Jones; kcal/mol for AMBER/GB and SOP) and gradients
@@ -60,7 +60,7 @@ class Potential {
 
   /// True when the coordinates are not plain Cartesians and convergence tests must use
   /// rmsGradient() instead of sqrt(|g|^2 / dimension()) (rigid bodies: the angle-axis metric of
-  /// seed 001 ref 31).
+  /// Ruehle, Kusumaatmaja, Chakrabarti and Wales, J. Chem. Theory Comput. 2013).
   virtual bool hasGradientMetric() const { return false; }
   /// RMS gradient (energy / length) of the gradient g at x in the potential's own metric; the
   /// default is sqrt(|g|^2 / dimension()). Host arrays of dimension() doubles.

@@ -1,8 +1,9 @@
 #pragma once
-// Local rigid bodies over any atomistic Potential (seed 001, section 2.1): the coordinates are
-// rigid coordinates (RigidBodySystem.h: centres, angle-axis vectors, free atoms); each call maps
-// them to atoms (eq 5), evaluates the atomistic potential with its full interactions and projects
-// the gradient (eqs 6-10). CPU reference; the CUDA twin is gpu/RigidBodyCuda.
+// Local rigid bodies over any atomistic Potential (Mantell, Pitt and Wales, J. Chem. Theory Comput.
+// 2016, section 2.1): the coordinates are rigid coordinates (RigidBodySystem.h: centres, angle-axis
+// vectors, free atoms); each call maps them to atoms (eq 5), evaluates the atomistic potential with
+// its full interactions and projects the gradient (eqs 6-10). CPU reference; the CUDA twin is
+// gpu/RigidBodyCuda.
 //
 // Energies are the atomistic potential's; gradients are energy/length for centres and free atoms
 // and energy/radian for angle-axis components. Convergence uses the angle-axis metric

@@ -1,6 +1,7 @@
 #pragma once
-// Which atoms move together as local rigid bodies (seed 001, section 2.1 "Local rigid body
-// framework"): disjoint groups of atom indices; atoms in no group stay atomistic ("free").
+// Which atoms move together as local rigid bodies (Mantell, Pitt and Wales, J. Chem. Theory Comput.
+// 2016, section 2.1 "Local rigid body framework"): disjoint groups of atom indices; atoms in no
+// group stay atomistic ("free").
 //
 // File format (GMIN's rbodyconfig, docs/rigid-bodies.md): one block per body,
 //   GROUP n

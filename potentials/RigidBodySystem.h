@@ -1,7 +1,7 @@
 #pragma once
-// The geometry of a local-rigid-body system (seed 001, section 2.1): reference atoms of each body
-// relative to its centre of geometry, and the CPU reference of every transform the CUDA twin
-// (gpu/RigidBodyCuda) performs.
+// The geometry of a local-rigid-body system (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016,
+// section 2.1): reference atoms of each body relative to its centre of geometry, and the CPU
+// reference of every transform the CUDA twin (gpu/RigidBodyCuda) performs.
 //
 // Rigid coordinates q (GMIN's layout): the B centres of geometry r_I (Angstrom), then the B
 // angle-axis vectors p_I (radians), then the 3F Cartesians of the free atoms:
@@ -49,7 +49,8 @@ class RigidBodySystem {
   /// Rigid gradient (dimension()) from the atomistic gradient gAtoms (3N) at q (eqs 6-10).
   void projectGradient(const double* q, const double* gAtoms, double* gRigid) const;
 
-  /// RMS gradient in the angle-axis metric (seed 001 ref 31):
+  /// RMS gradient in the angle-axis metric (Ruehle, Kusumaatmaja, Chakrabarti and Wales, J. Chem.
+  /// Theory Comput. 2013):
   ///   sqrt( (sum_I |g_rI|^2 / N_I + g_pI^T M_I^-1 g_pI + sum_f |g_f|^2) / (3 N) ),
   /// the norm of the smallest atomistic gradient that projects onto gRigid, so it equals the
   /// plain Cartesian RMS of an all-atom system and is invariant to overall translation and

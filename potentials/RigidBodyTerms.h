@@ -1,8 +1,9 @@
 #pragma once
 // Angle-axis rigid-body algebra shared by the CPU adapter (landscape/RigidBodyPotential) and the
-// CUDA kernels (gpu/RigidBodyKernels.cu): Rodrigues' rotation matrix (seed 001, eqs 3-4), its
-// derivatives with respect to the rotation vector p (eq 9) and the angle-axis metric of Ruehle et
-// al. (seed 001 ref 31). Matrices are row-major double[9]; everything is unrolled 3x3 arithmetic.
+// CUDA kernels (gpu/RigidBodyKernels.cu): Rodrigues' rotation matrix (Mantell, Pitt and Wales, J.
+// Chem. Theory Comput. 2016, eqs 3-4), its derivatives with respect to the rotation vector p (eq 9)
+// and the angle-axis metric of Ruehle, Kusumaatmaja, Chakrabarti and Wales (J. Chem. Theory
+// Comput. 2013). Matrices are row-major double[9]; everything is unrolled 3x3 arithmetic.
 //
 // Eq 3 with the normalised skew matrix of eq 4 divides by theta = |p|. We use the equivalent form
 // in the unnormalised skew matrix P = [p]_x,
@@ -114,7 +115,7 @@ LANDSCAPE_HD void matVec3(const double A[9], const double x[3], double y[3]) {
   y[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2];
 }
 
-/// Angle-axis metric tensor of one body (Ruehle et al., seed 001 ref 31):
+/// Angle-axis metric tensor of one body (Ruehle et al. 2013):
 ///   M_kl = sum_i (R^k r0_i) . (R^l r0_i) = tr(R^k S R^l^T),  S = sum_i r0_i r0_i^T,
 /// so it needs only the body's constant second moment S (row-major, Angstrom^2), not its atoms.
 /// M is returned as its 6 upper-triangle entries m00 m01 m02 m11 m12 m22.

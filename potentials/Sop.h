@@ -1,7 +1,8 @@
 #pragma once
-// The SOP coarse-grained protein model (seed 000, Appendix B, eq B1), CPU reference in double
-// precision: FENE bonds and native contacts from the stored lists, the cut and shifted repulsion of
-// every other pair found with a cell list (or all pairs, for tests). Units: kcal/mol, Angstrom.
+// The SOP coarse-grained protein model (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B
+// 2011, Appendix B, eq B1), CPU reference in double precision: FENE bonds and native contacts from
+// the stored lists, the cut and shifted repulsion of every other pair found with a cell list (or
+// all pairs, for tests). Units: kcal/mol, Angstrom.
 #include <cstddef>
 #include <utility>
 #include <vector>

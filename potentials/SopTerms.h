@@ -1,8 +1,9 @@
 #pragma once
-// SOP pair physics (seed 000, Appendix B, eq B1), written once for the CPU reference loops
-// (potentials/Sop) and the CUDA kernels (gpu/SopKernels), templated on the arithmetic type R
-// (double, or float as SOP-GPU uses). Units: kcal/mol, Angstrom. Every term returns the energy and
-// dU/dr / r, so that the gradient on bead i of a pair term is dEdrOverR * (r_i - r_j).
+// SOP pair physics (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, Appendix B, eq
+// B1), written once for the CPU reference loops (potentials/Sop) and the CUDA kernels
+// (gpu/SopKernels), templated on the arithmetic type R (double, or float as SOP-GPU uses). Units:
+// kcal/mol, Angstrom. Every term returns the energy and dU/dr / r, so that the gradient on bead i
+// of a pair term is dEdrOverR * (r_i - r_j).
 #include <cmath>
 
 #include "landscape/core/HostDevice.h"
@@ -111,9 +112,10 @@ LANDSCAPE_HD R sopRepulsiveEnergy(R r2, R rinv, const SopRepulsion<R>& p) {
 }
 
 /// A spherical tip of radius `radius` (A) repels a bead at distance d (A) from its centre with the
-/// cut and shifted repulsion of the gap s = d - radius (seed 000 section V: the cantilever tip);
-/// s is floored at minGap (A) so that a bead inside the tip feels a large finite push. Returns the
-/// energy and dU/dd / d, so the gradient on the bead is dEdrOverR * (r_bead - r_tip).
+/// cut and shifted repulsion of the gap s = d - radius (Zhmurov et al. 2011, section V: the
+/// cantilever tip); s is floored at minGap (A) so that a bead inside the tip feels a large finite
+/// push. Returns the energy and dU/dd / d, so the gradient on the bead is dEdrOverR * (r_bead -
+/// r_tip).
 template <class R>
 LANDSCAPE_HD SopTerm<R> sopTip(R d, R radius, const SopRepulsion<R>& p, R minGap) {
   R s = d - radius;

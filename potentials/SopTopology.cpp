@@ -89,7 +89,8 @@ SopTopology makeSopTopology(std::vector<SopBead> beads, std::vector<int> chainSt
     const double r0 = distance(beads[i], beads[i + 1]);
     t.bonds.push_back({i, i + 1, r0});
   }
-  // Native contacts: every pair but the bonded and i,i+2 pairs of one chain (seed 000: |i-j| > 2).
+  // Native contacts: every pair but the bonded and i,i+2 pairs of one chain (Zhmurov, Rybnikov,
+  // Kholodov and Barsegov, J. Phys. Chem. B 2011: |i-j| > 2).
   const double rc2 = params.nativeCutoff * params.nativeCutoff;
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {

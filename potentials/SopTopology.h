@@ -1,15 +1,16 @@
 #pragma once
-// Topology of the self-organized polymer (SOP) model (seed 000, Appendix B, eq B1): one bead per
-// residue at its C-alpha atom, FENE bonds between consecutive residues of a chain, native contacts
-// for the pairs closer than a cutoff in the native (PDB) structure, every other pair repulsive
-// (i, i+2 included). Units: kcal/mol, Angstrom.
+// Topology of the self-organized polymer (SOP) model (Zhmurov, Rybnikov, Kholodov and Barsegov, J.
+// Phys. Chem. B 2011, Appendix B, eq B1): one bead per residue at its C-alpha atom, FENE bonds
+// between consecutive residues of a chain, native contacts for the pairs closer than a cutoff in
+// the native (PDB) structure, every other pair repulsive (i, i+2 included). Units: kcal/mol,
+// Angstrom.
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace landscape {
 
-/// The parameters of eq B1 and of the reader, with the values of seed 000 Appendix B.
+/// The parameters of eq B1 and of the reader, with the values of Zhmurov et al. 2011, Appendix B.
 struct SopParams {
   double feneK = 20.0;            ///< FENE spring k (kcal/mol/A^2; 20 kcal/mol/A^2 = 13.9 N/m)
   double feneR0 = 2.0;            ///< FENE tolerance R0 (A): |r - r0| must stay below it

@@ -1,5 +1,6 @@
-// GMIN basin-hopping (seed 001 section 2.1) with a Python callback per quench. Energies and kT in
-// the potential's energy unit, lengths in its length unit (GMIN's convention).
+// GMIN basin-hopping (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.1) with a
+// Python callback per quench. Energies and kT in the potential's energy unit, lengths in its length
+// unit (GMIN's convention).
 #include <Python.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>

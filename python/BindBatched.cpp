@@ -1,4 +1,4 @@
-// The batched engine (issue 16, docs/batched.md) on (B, atoms, 3) arrays: B structures of one
+// The batched engine (docs/batched.md) on (B, atoms, 3) arrays: B structures of one
 // system evaluated or minimised together, on the CPU (threads), the CPU twin or the GPU.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>

@@ -1,5 +1,6 @@
-// GMIN's L-BFGS (seed 001, Algorithms 1-3): its parameters and one minimisation of a Potential,
-// with the vector work on the CPU or, lbfgs_backend='gpu', entirely on the device.
+// GMIN's L-BFGS (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Algorithms 1-3): its
+// parameters and one minimisation of a Potential, with the vector work on the CPU or,
+// lbfgs_backend='gpu', entirely on the device.
 #include <nanobind/stl/string.h>
 
 #include "backends/LbfgsWorkspaceFactory.h"

@@ -156,7 +156,8 @@ void bindPotentialClass(nb::module_& m) {
 }
 
 void bindSopParams(nb::module_& m) {
-  ParamsClass<SopParams>(m, "SopParams", "Parameters of the SOP model (seed 000, eq B1).")
+  ParamsClass<SopParams>(
+      m, "SopParams", "Parameters of the SOP model (Zhmurov et al., J. Phys. Chem. B 2011, eq B1).")
       .field("fene_k", &SopParams::feneK, "FENE spring k (kcal/mol/A^2)")
       .field("fene_r0", &SopParams::feneR0, "FENE tolerance R0 (A)")
       .field("native_epsilon", &SopParams::nativeEpsilon, "native-contact depth (kcal/mol)")

@@ -1,4 +1,4 @@
-// The compiled half of the Python package `landscape` (issue 20, docs/python.md). Units are the
+// The compiled half of the Python package `landscape` (docs/python.md). Units are the
 // library's: reduced units (epsilon, sigma) for Lennard-Jones, kcal/mol and Angstrom for AMBER-GB
 // and SOP; gradients in energy/length. Library exceptions arrive as Python exceptions with the
 // library's message (std::invalid_argument -> ValueError, std::runtime_error -> RuntimeError).

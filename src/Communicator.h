@@ -1,6 +1,6 @@
 #pragma once
-// The processes of one run and the few collective operations gmin needs from them (issue 21,
-// docs/cluster.md). A landscape-independent interface so that nothing but src/Mpi*.cpp includes
+// The processes of one run and the few collective operations gmin needs from them
+// (docs/cluster.md). A landscape-independent interface so that nothing but src/Mpi*.cpp includes
 // mpi.h: SoloCommunicator is the one process of a run started without a launcher,
 // MpiCommunicator (src/MpiCommunicator.h, built when CMake finds MPI) the ranks of `mpirun -n K`
 // or `srun`. Every operation except rank() ... localSize() is collective: all ranks call it, in

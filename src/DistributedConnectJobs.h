@@ -1,6 +1,6 @@
 #pragma once
 // Network growth's connect runs (landscape/paths/ConnectJobs.h) spread over the ranks of an MPI
-// job (issue 21, docs/cluster.md): pair i runs on rank i mod K, on that rank's thread pool; then
+// job (docs/cluster.md): pair i runs on rank i mod K, on that rank's thread pool; then
 // every rank receives every run's minima, transition states and result, in pair order: what
 // runConnectJobs returns in one process, bit for bit, since a run depends on its two endpoints
 // only. Each rank then merges them into its copy of the network with mergeConnectJob in pair

@@ -1,6 +1,6 @@
 #pragma once
-// A batched minimiser whose batch is split over the ranks of a Communicator (issue 21,
-// docs/cluster.md): rank r quenches its contiguous slice of the structures with its own
+// A batched minimiser whose batch is split over the ranks of a Communicator
+// (docs/cluster.md): rank r quenches its contiguous slice of the structures with its own
 // minimiser (its GPU, or its CPU threads), then every rank receives every slice, so that each
 // rank holds the whole batch's minima and results as if it had quenched them all itself.
 // Since a structure's result depends on its own coordinates only (BatchedMinimiser's contract),

@@ -116,7 +116,8 @@ void addMolecules(Table& t) {
 void addSop(Table& t) {
   t.section("SOP coarse-grained protein (kcal/mol, Angstrom)");
   t.add("sop-pdb", "FILE",
-        "PDB file: basin-hopping on the SOP model of its C-alpha beads (seed 000 Appendix B), "
+        "PDB file: basin-hopping on the SOP model of its C-alpha beads (Zhmurov et al., J. Phys. "
+        "Chem. B 2011, Appendix B), "
         "starting from the native structure (AMBER-like defaults: kT 0.6 kcal/mol, step 0.3 A)",
         top(&C::sopPdbFile))
       .file()
@@ -125,7 +126,8 @@ void addSop(Table& t) {
 }
 
 void addRigidAndLangevin(Table& t) {
-  t.section("Rigid bodies (angle-axis, seed 001 section 2.1)");
+  t.section(
+      "Rigid bodies (angle-axis; Mantell et al., J. Chem. Theory Comput. 2016, section 2.1)");
   t.add("rigid", "FILE",
         "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
         "(docs/rigid-bodies.md, tools/utilities/make_rigid_bodies); needs --inpcrd or --coords, "
@@ -439,7 +441,8 @@ void addImplementedKeywords(Table& t) {
             "seed of the random numbers; the same seed gives the same run -> `seed`")
       .field("seed", "the seed");
   t.keyword("RIGIDINIT", "",
-            "local rigid bodies (seed 001 section 2.1) from GMIN's `rbodyconfig` file in the "
+            "local rigid bodies (Mantell et al., J. Chem. Theory Comput. 2016, section 2.1) from "
+            "GMIN's `rbodyconfig` file in the "
             "working directory (GROUP blocks, docs/rigid-bodies.md) -> `rigidFile` = rbodyconfig; "
             "the bodies' shapes come from the starting structure (GMIN's coordsinirigid is not "
             "read)")

@@ -1,5 +1,5 @@
 #pragma once
-// How `mpirun -n K gmin` spreads a walker run over K ranks (issue 21, docs/cluster.md). Every rank
+// How `mpirun -n K gmin` spreads a walker run over K ranks (docs/cluster.md). Every rank
 // runs the same WalkerEnsemble: every walker's Markov chain, the shared lowest list and the
 // replica exchanges, on the same quench results. Only the quenches are divided
 // (src/DistributedMinimiser.h: rank r quenches its contiguous block of the walkers, then every

@@ -1,5 +1,5 @@
 #pragma once
-// optim's batched engines (issue 16): what connect and the endpoint preparation hand to the
+// optim's batched engines (docs/batched.md): what connect and the endpoint preparation hand to the
 // batched interfaces instead of one structure at a time. On the CPU, --threads T potentials (the
 // run's own and T - 1 copies built from its spec) carry a PerStructureBatchedPotential for the
 // DNEB images and two ParallelLbfgs (the descents' and the endpoints' parameters, CPU L-BFGS

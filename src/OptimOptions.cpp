@@ -123,7 +123,8 @@ void addMolecules(Table& t) {
         "Born solvent; epsilon and sigma in this help then read kcal/mol and Angstrom, and the "
         "defaults change (without --odata) to NEWCONNECT 50 3 4.0 30.0 30, first DNEB 10 images "
         "300 iterations RMS 0.01, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, BFGSMIN 1.0D-5, MAXBFGS 0.4, "
-        "PUSHOFF 0.05, hybrid EF as seed 001 section 3.3; alignment without inversion",
+        "PUSHOFF 0.05, hybrid EF as Mantell et al., J. Chem. Theory Comput. 2016, section 3.3; "
+        "alignment without inversion",
         top(&C::prmtopFile))
       .file()
       .defaultText("none (Lennard-Jones)");

@@ -88,14 +88,15 @@ OptimSettings optimLj38ExampleSettings() {
 }
 
 OptimSettings optimAmberDefaultSettings() {
-  OptimSettings s;  // hybrid EF, Rayleigh-Ritz and L-BFGS: the library defaults of seed 001 3.3
+  OptimSettings s;  // hybrid EF, Rayleigh-Ritz and L-BFGS: the library defaults (Mantell, Pitt and
+                    // Wales, J. Chem. Theory Comput. 2016, section 3.3)
   ConnectParams& c = s.connect;
   c.maxCycles = 50;  // NEWCONNECT 50 3 4.0 30.0 30
   c.maxTriesPerPair = 3;
   c.dneb.imageDensity = 4.0;  // images per Angstrom of aligned endpoint distance
   c.dneb.iterationDensity = 30.0;
   c.dneb.maxImages = 30;
-  c.firstImages = 10;  // seed 001 section 3.3: 10 images, 300 iterations, m = 4
+  c.firstImages = 10;  // Mantell et al. 2016, section 3.3: 10 images, 300 iterations, m = 4
   c.firstIterations = 300;
   c.dneb.rmsTolerance = 0.01;    // kcal/mol/A
   c.dneb.springConstant = 10.0;  // kcal/mol/A^2

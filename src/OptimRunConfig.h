@@ -46,15 +46,15 @@ struct OptimSettings {
 /// built in code, the command never reads the example file.
 OptimSettings optimLj38ExampleSettings();
 
-/// The defaults of a molecule (--prmtop without --odata; kcal/mol and Angstrom): seed 001 section
-/// 3.3's hybrid EF settings (the library defaults: L-BFGS step 0.4 A, rise 1e-4 kcal/mol, m = 4,
-/// Rayleigh-Ritz 1000 iterations to RMS 0.01 kcal/mol/A^3, 20/200 tangent-space iterations, trust
-/// radius 0.5 A within [0.01, 0.5] A, 1000 iterations, TS at RMS 1e-5 kcal/mol/A and step
-/// 0.02 A) and DNEB settings (first run 10 images and 300 iterations, m = 4, RMS 0.01
-/// kcal/mol/A); the connect values of OPTIM's AMBER examples in Angstrom (NEWCONNECT 50 3 4.0 30.0
-/// 30, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, PUSHOFF 0.05, BFGSMIN 1.0D-5, REOPTIMISEENDPOINTS);
-/// DNEB cold-fusion guard 100 kcal/mol; no inversion and no permutations in the alignment
-/// (perm.allow adds groups).
+/// The defaults of a molecule (--prmtop without --odata; kcal/mol and Angstrom): the hybrid EF
+/// settings of Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section 3.3 (the library
+/// defaults: L-BFGS step 0.4 A, rise 1e-4 kcal/mol, m = 4, Rayleigh-Ritz 1000 iterations to RMS
+/// 0.01 kcal/mol/A^3, 20/200 tangent-space iterations, trust radius 0.5 A within [0.01, 0.5] A,
+/// 1000 iterations, TS at RMS 1e-5 kcal/mol/A and step 0.02 A) and DNEB settings (first run 10
+/// images and 300 iterations, m = 4, RMS 0.01 kcal/mol/A); the connect values of OPTIM's AMBER
+/// examples in Angstrom (NEWCONNECT 50 3 4.0 30.0 30, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, PUSHOFF
+/// 0.05, BFGSMIN 1.0D-5, REOPTIMISEENDPOINTS); DNEB cold-fusion guard 100 kcal/mol; no inversion
+/// and no permutations in the alignment (perm.allow adds groups).
 OptimSettings optimAmberDefaultSettings();
 
 /// What an odata file starts from: the library defaults (ConnectParams{} and friends) with

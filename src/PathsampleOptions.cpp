@@ -215,7 +215,7 @@ const Table& pathsampleOptionTable() {
   static const Table table(
       "pathsample",
       "pathsample (landscape " LANDSCAPE_VERSION
-      "): PATHSAMPLE databases and their kinetics (issue 19).\n"
+      "): PATHSAMPLE databases and their kinetics (docs/pathsample.md).\n"
       "Usage: pathsample MODE [--database FILE] [--directory DIR] [options]\n"
       "\n"
       "Units: reduced units (LJ: epsilon, sigma, unit masses; kT and rates reduced), or with\n"

@@ -1,6 +1,6 @@
 #pragma once
 // Command line, --config file and PATHSAMPLE `pathdata` keyword file of the `pathsample` program
-// (issue 19) -> PathsampleRunConfig, through the option table of PathsampleOptions.cpp.
+// (docs/pathsample.md) -> PathsampleRunConfig, through the option table of PathsampleOptions.cpp.
 #include <limits>
 #include <string>
 #include <vector>

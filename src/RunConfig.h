@@ -56,22 +56,24 @@ struct GminRunConfig {
   double groupRotationMaxAngle = 3.14159265358979323846;  ///< --group-rotation-angle (radians)
   bool stereoChecks = true;        ///< reject minima with changed chirality or cis/trans peptides
 
-  // System: an SOP coarse-grained protein (issue 8; kcal/mol, Angstrom).
+  // System: an SOP coarse-grained protein (docs/sop.md; kcal/mol, Angstrom). Its force field is
+  // that of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, Appendix B.
   std::string sopPdbFile;  ///< --sop-pdb FILE; non-empty selects the SOP potential
-  SopParams sop;           ///< --sop-fene-k, --sop-eps-native, ... (seed 000 Appendix B)
+  SopParams sop;           ///< --sop-fene-k, --sop-eps-native, ...
 
-  /// Langevin move (issue 6): before each quench, langevin.steps overdamped Langevin steps at kT
-  /// langevin.kT from the perturbed structure; langevin.steps = 0 (default) turns it off.
+  /// Langevin move (docs/rng.md): before each quench, langevin.steps overdamped Langevin steps at
+  /// kT langevin.kT from the perturbed structure; langevin.steps = 0 (default) turns it off.
   LangevinParams langevin = [] {
     LangevinParams p;
     p.steps = 0;
     return p;
   }();
 
-  /// Local rigid bodies (issue 9, seed 001 section 2.1): --rigid FILE (GMIN's GROUP blocks,
-  /// docs/rigid-bodies.md); empty = all atoms atomistic. The bodies' shapes come from the
-  /// starting structure (--inpcrd or --coords); --step-size then acts on the rigid coordinates
-  /// (centres and free atoms in length units, angle-axis components in radians).
+  /// Local rigid bodies (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.1):
+  /// --rigid FILE (GMIN's GROUP blocks, docs/rigid-bodies.md); empty = all atoms atomistic. The
+  /// bodies' shapes come from the starting structure (--inpcrd or --coords); --step-size then acts
+  /// on the rigid coordinates (centres and free atoms in length units, angle-axis components in
+  /// radians).
   std::string rigidFile;
   RigidBodyMoveParams rigidMoves;  ///< --rigid-translation, --rigid-rotation, --rigid-probability
 

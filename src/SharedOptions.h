@@ -79,8 +79,9 @@ void addAmberGbOptions(OptionTable<Config>& t, Access amber,
       .inEffectIf(inEffect);
 }
 
-/// The SOP force field of seed 000 Appendix B (`sop` reaches SopParams), each option named
-/// `prefix` + fene-k, fene-r0, eps-native, ... (gmin: "sop-", sop: "").
+/// The SOP force field of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, Appendix
+/// B (`sop` reaches SopParams), each option named `prefix` + fene-k, fene-r0, eps-native, ...
+/// (gmin: "sop-", sop: "").
 template <class Config, class Access>
 void addSopModelOptions(OptionTable<Config>& t, const std::string& prefix, Access sop,
                         typename OptionTable<Config>::Condition inEffect = nullptr) {
@@ -118,7 +119,8 @@ void addSopModelOptions(OptionTable<Config>& t, const std::string& prefix, Acces
 }
 
 /// --site-residues, --site-atoms, --atomistic-radius, --large-body-radius of the rigid-body
-/// finder (`finder` reaches RigidBodyFinderParams): seed 001 Table 5's large body.
+/// finder (`finder` reaches RigidBodyFinderParams): the large body of Mantell, Pitt and Wales, J.
+/// Chem. Theory Comput. 2016, Table 5.
 template <class Config, class Access>
 void addRigidBodySiteOptions(OptionTable<Config>& t, Access finder) {
   auto field = [finder](auto member) {

@@ -68,12 +68,12 @@ void addGeneral(Table& t) {
       .notInCheckpoint();
   t.flag("quiet", "print only the summary", fieldOf(&C::quiet)).notInCheckpoint();
 
-  t.section("SOP model, seed 000 Appendix B (kcal/mol, Angstrom)");
+  t.section("SOP model, Zhmurov et al., J. Phys. Chem. B 2011, Appendix B (kcal/mol, Angstrom)");
   addSopModelOptions(t, "", fieldOf(&C::sop));
 }
 
 void addDynamics(Table& t) {
-  t.section("Overdamped Langevin dynamics, seed 000 eq 1 (ps, kcal/mol)");
+  t.section("Overdamped Langevin dynamics, Zhmurov et al. 2011, eq 1 (ps, kcal/mol)");
   t.add("steps", "N", "steps to run (in all, counting those before a --resume)",
         fieldOf(&C::steps))
       .atLeast(0)
@@ -142,7 +142,7 @@ void addProtocols(Table& t) {
   t.add("pull-speed", "V", "cantilever speed; x 1e8 = um/s", pulling(&SopPullingParams::speed))
       .unit("A/ps");
 
-  t.section("Indentation (force-indentation, seed 000 section V)");
+  t.section("Indentation (force-indentation, Zhmurov et al. 2011, section V)");
   t.flag("indent", "press a spherical tip on a spring into the structure resting on a surface",
          tip(&SopIndentationParams::enabled));
   t.add("tip-radius", "R", "tip radius", tip(&SopIndentationParams::tipRadius))
@@ -191,7 +191,7 @@ void addOutput(Table& t) {
 const Table& sopOptionTable() {
   static const Table table("sop",
                            "sop (landscape " LANDSCAPE_VERSION
-                           "): SOP Langevin dynamics, pulling and indentation (issue 8).\n"
+                           "): SOP Langevin dynamics, pulling and indentation (docs/sop.md).\n"
                            "Usage: sop --pdb FILE [options]\n"
                            "\n"
                            "Units: kcal/mol, Angstrom, ps; forces in kcal/mol/A (x 69.48 = pN).\n",

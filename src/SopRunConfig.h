@@ -1,6 +1,6 @@
 #pragma once
 // Command line and config file of the `sop` executable (SOP Langevin dynamics, pulling and
-// indentation; issue 8) -> SopRunConfig, through the option table of SopRunConfig.cpp
+// indentation; docs/sop.md) -> SopRunConfig, through the option table of SopRunConfig.cpp
 // (OptionTable.h).
 #include <string>
 #include <vector>

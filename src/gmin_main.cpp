@@ -1,6 +1,7 @@
-// gmin: GMIN-style basin-hopping global optimisation (seed 001 section 2.1).
-// With no arguments: LJ38 from a random start with the settings of GMIN's LJ38 example, results in
-// ./gmin-out/. Run `gmin --help` for every option (reduced Lennard-Jones units).
+// gmin: GMIN-style basin-hopping global optimisation (Mantell, Pitt and Wales, J. Chem. Theory
+// Comput. 2016, section 2.1). With no arguments: LJ38 from a random start with the settings of
+// GMIN's LJ38 example, results in ./gmin-out/. Run `gmin --help` for every option (reduced
+// Lennard-Jones units).
 #include <algorithm>
 #include <cstdio>
 #include <exception>

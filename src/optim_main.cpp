@@ -1,10 +1,10 @@
-// optim: OPTIM-style connect runs (seed 001 section 2.2): a chain of minima and transition states
-// between two minima, found by DNEB, hybrid eigenvector-following and Dijkstra's choice of the
-// next pair, stored in a transition-network database that later runs extend.
-// With no arguments: the two lowest minima of LJ7 (built in code) with the settings of OPTIM's
-// LJ38 example, results in ./optim-out/. With --prmtop: a molecule on AMBER-GB (kcal/mol,
-// Angstrom), rst7 or XYZ endpoints, aligned without inversion and permuted only within the
-// perm.allow groups. Run `optim --help` for every option.
+// optim: OPTIM-style connect runs (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section
+// 2.2): a chain of minima and transition states between two minima, found by DNEB, hybrid
+// eigenvector-following and Dijkstra's choice of the next pair, stored in a transition-network
+// database that later runs extend. With no arguments: the two lowest minima of LJ7 (built in code)
+// with the settings of OPTIM's LJ38 example, results in ./optim-out/. With --prmtop: a molecule on
+// AMBER-GB (kcal/mol, Angstrom), rst7 or XYZ endpoints, aligned without inversion and permuted only
+// within the perm.allow groups. Run `optim --help` for every option.
 #include <algorithm>
 #include <cstdio>
 #include <exception>

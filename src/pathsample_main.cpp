@@ -1,4 +1,4 @@
-// pathsample: PATHSAMPLE databases in network.h5 and their kinetics (issue 19; docs/pathsample.md).
+// pathsample: PATHSAMPLE databases in network.h5 and their kinetics (docs/pathsample.md).
 // Under `mpirun -n K`, `pathsample grow` spreads each cycle's connect runs over the ranks
 // (docs/cluster.md); rank 0 prints and writes network.h5.
 #include <iostream>

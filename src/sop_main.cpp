@@ -1,10 +1,11 @@
-// sop: overdamped Langevin dynamics of the SOP coarse-grained protein model (seed 000 eq 1 and
-// Appendix B) for one or many replicas, on the CPU or a CUDA device, with constant-velocity
-// pulling (force-extension) or indentation by a spherical tip (force-indentation, seed 000
-// section V). Writes per replica force_curve_<r>.dat (time, force, extension or Z, tip position,
-// Q) and, when asked, trajectory_<r>.pdb (multi-model) or trajectory_<r>.dcd with topology.pdb,
-// for VMD; sop.checkpoint every output interval and on SIGINT/SIGTERM, from which --resume DIR
-// continues the run bit for bit. `sop --help` lists the options.
+// sop: overdamped Langevin dynamics of the SOP coarse-grained protein model (Zhmurov, Rybnikov,
+// Kholodov and Barsegov, J. Phys. Chem. B 2011, eq 1 and Appendix B) for one or many replicas, on
+// the CPU or a CUDA device, with constant-velocity pulling (force-extension) or indentation by a
+// spherical tip (force-indentation, Zhmurov et al. 2011, section V). Writes per replica
+// force_curve_<r>.dat (time, force, extension or Z, tip position, Q) and, when asked,
+// trajectory_<r>.pdb (multi-model) or trajectory_<r>.dcd with topology.pdb, for VMD; sop.checkpoint
+// every output interval and on SIGINT/SIGTERM, from which --resume DIR continues the run bit for
+// bit. `sop --help` lists the options.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -1,8 +1,8 @@
-// The CUDA AMBER-GB potential against its CPU reference (issue 4): every component, the gradient,
+// The CUDA AMBER-GB potential against its CPU reference: every component, the gradient,
 // run-to-run bit identity, the host and device entry points, in double and mixed precision, on the
 // GB systems of the test data. Without a CUDA device every test skips.
 //
-// Tolerances (issue 4): a component agrees within 1e-10 (double) / 1e-5 (mixed) of the sum of the
+// Tolerances: a component agrees within 1e-10 (double) / 1e-5 (mixed) of the sum of the
 // absolute values of its terms (EELEC and EGB cancel heavily, so relative-to-value would be
 // meaningless for them); the gradient difference norm is within 1e-9 / 1e-4 of the CPU gradient
 // norm.

@@ -1,4 +1,4 @@
-// AMBER prmtop/inpcrd readers and the AMBER + generalized Born CPU reference potential (issue 3).
+// AMBER prmtop/inpcrd readers and the AMBER + generalized Born CPU reference potential.
 //
 // References, all in kcal/mol and kcal/mol/A:
 //  * tests/data/gb/reference_json/*.json (REFERENCE.md): OpenMM 7.7 (Reference platform,
@@ -114,7 +114,7 @@ AmberGbParams gbParams(int igb, double saltcon, double rgbmax) {
 }
 
 double referenceTolerance(double reference) {
-  return std::max(1e-4, 1e-8 * std::abs(reference));  // issue 3: 1e-4 kcal/mol or 1e-8 relative
+  return std::max(1e-4, 1e-8 * std::abs(reference));  // 1e-4 kcal/mol or 1e-8 relative
 }
 
 double rmsOf(const std::vector<double>& g) {
@@ -785,8 +785,8 @@ TEST(AmberGbMinimization, AshConvergesWithLbfgsHistory4) {
   expectMinimisationConverges(*system, "ash");
 }
 
-// Issue 3 asks for this in CI: about 16000 L-BFGS iterations at ~3 ms each, 50-80 s on one core,
-// which the default suite can afford (it runs in parallel with the rest).
+// A full minimisation of a protein belongs in CI: about 16000 L-BFGS iterations at ~3 ms each,
+// 50-80 s on one core, which the default suite can afford (it runs in parallel with the rest).
 TEST(AmberGbMinimization, TrpcageConvergesWithLbfgsHistory4) {
   LOAD_SYSTEM_OR_SKIP(system, "trpcage");
   expectMinimisationConverges(*system, "trpcage");

@@ -1,4 +1,4 @@
-// Batched AMBER-GB on the GPU (issues 16 and 17): B structures of one topology per launch
+// Batched AMBER-GB on the GPU (docs/batched.md): B structures of one topology per launch
 // sequence against the CPU oracle (PerStructureBatchedPotential over AmberGb, i.e. the CPU
 // reference structure by structure), and the bit identity that makes one code path for B = 1 and
 // B > 1: a structure's energy and gradient are the same bits alone, in any batch, at any position,
@@ -7,7 +7,7 @@
 // other, never with the batch. Without a CUDA device the GPU tests skip; the factory and argument
 // checks on the CPU run everywhere, the slot-item layout check in every CUDA build.
 //
-// Tolerances as tests/AmberGbCudaTest.cpp (issue 4): per structure, each component within 1e-10
+// Tolerances as tests/AmberGbCudaTest.cpp: per structure, each component within 1e-10
 // (double) / 1e-5 (mixed) of the sum of the absolute values of its terms, the energy within that
 // fraction of the sum over the components, the gradient difference norm within 1e-9 / 1e-4 of
 // the CPU gradient norm.
@@ -466,7 +466,7 @@ TEST(BatchedAmberGbCuda, BadArgumentsThrowWithASentence) {
                std::invalid_argument);
 }
 
-// The launch sequence as a CUDA graph (issue 17): an argument set seen a second time is captured
+// The launch sequence as a CUDA graph: an argument set seen a second time is captured
 // once and then launched as one graph, with the bits of plain launches (an object with graphs
 // off); growing the scratch drops the graphs (they point at the old arenas) and the next
 // repeated set is captured anew; on a stream that the caller is capturing, the kernels are

@@ -1,4 +1,4 @@
-// Batched local rigid bodies on a CUDA device (issue 16 item 1, gpu/BatchedRigidBodyCuda) against
+// Batched local rigid bodies on a CUDA device (gpu/BatchedRigidBodyCuda) against
 // the CPU batch (potentials/BatchedRigidBodyPotential, itself RigidBodyPotential bit for bit):
 //   - every structure within 1e-10 of the absolute-sum scale of each rigid component (Lennard-
 //     Jones bodies of 3 to 300 atoms: warp, one-block and two-pass reductions) and the angle-axis

@@ -1,4 +1,4 @@
-// Batched local rigid bodies on the CPU (issue 16 item 1, potentials/BatchedRigidBodyPotential):
+// Batched local rigid bodies on the CPU (potentials/BatchedRigidBodyPotential):
 // every structure's energy and rigid gradient are RigidBodyPotential's bits over the same
 // atomistic potential, whatever the batch, its order, the mask and the thread count (Lennard-Jones
 // bodies of 3 to 40 atoms with free atoms; rigid Trp-cage on AMBER-GB through the factory);

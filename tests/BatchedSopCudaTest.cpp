@@ -1,4 +1,4 @@
-// Batched SOP on the GPU (issue 16 item 1): B structures of one SOP topology per launch sequence
+// Batched SOP on the GPU: B structures of one SOP topology per launch sequence
 // (gpu/BatchedSopCuda) against the CPU oracle (the factory's PerStructureBatchedPotential over
 // potentials/Sop, structure by structure), the bit identity of a structure alone and in any batch,
 // the mask, bad input, and the round-based batched L-BFGS over it. GPU tests skip without a

@@ -1,7 +1,7 @@
 // src/DistributedConnectJobs: connect runs spread over K ranks (threads standing in for them)
 // give every rank the runs of one process, bit for bit; merged in pair order, every rank's network
 // is the one-process network, it holds everything the ranks reported, and no stationary point
-// twice (issue 21 item 3's test, at the level of the jobs).
+// twice (tests/MpiPathsampleTest.cpp's check, at the level of the jobs).
 #include <gtest/gtest.h>
 
 #include <array>

@@ -1,6 +1,6 @@
-// Doubly nudged elastic band (Trygubenko and Wales 2004; seed 001 section 2.2): OPTIM's image and
-// iteration densities, the projections of the band gradient, bands on analytic surfaces whose
-// saddles are known, and LJ7 with aligned endpoints.
+// Doubly nudged elastic band (Trygubenko and Wales 2004; Mantell, Pitt and Wales, J. Chem. Theory
+// Comput. 2016, section 2.2): OPTIM's image and iteration densities, the projections of the band
+// gradient, bands on analytic surfaces whose saddles are known, and LJ7 with aligned endpoints.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Failed quenches (issue 15 item 1): a quench whose minimiser failed (non-finite energy or
+// Failed quenches (docs/reliability.md): a quench whose minimiser failed (non-finite energy or
 // gradient, the iteration cap, cold fusion far below the lowest minimum) is rejected and counted,
 // never accepted into the Markov chain and never saved; the count survives a checkpoint.
 #include <gtest/gtest.h>

@@ -122,7 +122,7 @@ TEST_F(GminCli, SameSeedTwiceGivesIdenticalLowestFiles) {
   EXPECT_NE(a, slurp(m_dir / "c/lowest")) << "a different seed should give a different run";
 }
 
-// Issue 6: the Langevin move is selectable and reproducible (same seed, same lowest file).
+// The Langevin move is selectable and reproducible (same seed, same lowest file).
 TEST_F(GminCli, LangevinMoveRunsAndIsReproducible) {
   const std::string args = "--lj 13 --steps 30 --step-size 0 --angular-threshold 0 --langevin-steps 200 "
                            "--langevin-kt 0.5 --langevin-dt 0.001 --quiet --seed 3 --output ";
@@ -144,7 +144,7 @@ TEST_F(GminCli, StartsFromACoordinatesFile) {
   EXPECT_EQ(lastLine(r.out), "lowest energy: -6.0000000000");
 }
 
-// Issue 9: basin-hopping in rigid coordinates. Atoms 1-3 form a rigid right triangle (legs 1.2
+// Basin-hopping in rigid coordinates. Atoms 1-3 form a rigid right triangle (legs 1.2
 // sigma) that keeps its shape in every saved minimum; a bad rigid-body file is a one-line error
 // naming the file and line.
 // Atoms 1-3 of every saved minimum still form the rigid right triangle of legs 1.2 sigma, and the
@@ -194,7 +194,7 @@ TEST_F(GminCli, RigidBodiesKeepTheirShapeAndBadFilesAreReported) {
       << noShape.err;
 }
 
-// Rigid bodies on the CPU walkers' threads (issue 16 item 1): each thread quenches with its own
+// Rigid bodies on the CPU walkers' threads: each thread quenches with its own
 // copy of the rigid potential (walkerPotentialCopy), so 3 walkers use min(3, cores) threads, the
 // bodies keep their shape, and a rerun gives the same lowest file whatever the threads did.
 TEST_F(GminCli, RigidWalkersQuenchOnSeveralCpuThreads) {
@@ -432,10 +432,10 @@ TEST_F(GminCli, ReadsGminsLj38ExampleDataFile) {
   EXPECT_EQ(lastLine(r.out).rfind("lowest energy: -1", 0), 0u);
 }
 
-// Issue 15: on ash with 0.6 A steps, quench 52 falls into cold fusion (a hydroxyl hydrogen onto
-// an unshielded charge) and ends at -4.6e16 kcal/mol with RMS 5e30 after its line search failed.
-// The old code accepted it and reported "lowest energy: -1314225866472064512" after 300 steps.
-// The quench is rejected and counted; every saved minimum stays physical.
+// Failed quenches: on ash with 0.6 A steps, quench 52 falls into cold fusion (a hydroxyl hydrogen
+// onto an unshielded charge) and ends at -4.6e16 kcal/mol with RMS 5e30 after its line search
+// failed. The old code accepted it and reported "lowest energy: -1314225866472064512" after 300
+// steps. The quench is rejected and counted; every saved minimum stays physical.
 TEST_F(GminCli, ColdFusionQuenchOnAshIsRejectedAndCounted) {
   const auto prmtop = testDataPath("gb/ash/ash.parm7");
   const auto rst7 = testDataPath("gb/ash/ash.rst7");
@@ -466,7 +466,7 @@ TEST_F(GminCli, NoMinimumFoundIsAnErrorNotACrash) {
       << r.out;
 }
 
-// ---- walkers (issue 18) ----
+// ---- walkers ----
 
 // The default job (LJ38, no arguments but the seed) stops at the LJ38 global minimum and says which
 // walker found it, at which quench, after how many seconds.
@@ -542,14 +542,14 @@ TEST_F(GminCli, KilledWalkerRunResumesToTheSameResults) {
   EXPECT_NE(other.err.find("holds 8 walkers, this run asks for 4"), std::string::npos) << other.err;
 }
 
-// The same on the GPU (issue 18 item 5): 256 walkers quenched together by the batched engine.
+// The same on the GPU: 256 walkers quenched together by the batched engine.
 TEST_F(GminCli, KilledGpuWalkerRunResumesToTheSameResults) {
   if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
   expectKilledRunResumesToTheSameResults(kLj13Moves + "--backend cuda --seed 6 --walkers 256 "
                                          "--steps 300 --dump-interval 25 --quiet ");
 }
 
-// AMBER-GB walkers (issue 18 item 4): every saved minimum is a minimum of the CPU reference AmberGb
+// AMBER-GB walkers: every saved minimum is a minimum of the CPU reference AmberGb
 // (energy within 1e-6 relative in double, RMS gradient below 2 x the tight RMS of 1e-4
 // kcal/mol/A). On the GPU the quenches run on the round-based engine over the batched device
 // potential, and 3 resident slots for 8 walkers (the rest refill from the queue) must give the

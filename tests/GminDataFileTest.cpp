@@ -97,7 +97,7 @@ TEST(GminDataFile, Lj38ExampleGivesTheGminDefaults) {
 
   const GminRunConfig fromFile = readGminDataFile(*path);
   expectSameParams(fromFile.basinHopping, GminRunConfig{}.basinHopping);
-  // `gmin` without arguments adds the default job's goal (issue 18): the LJ38 global minimum as
+  // `gmin` without arguments adds the default job's goal: the LJ38 global minimum as
   // target and a step cap that lets every seed reach it; otherwise the example's settings.
   BasinHoppingParams noArguments = parseGminCommandLine({}).basinHopping;
   EXPECT_EQ(noArguments.targetEnergy, -173.928427);
@@ -123,7 +123,7 @@ TEST(GminDataFile, Lj38ExampleGivesTheGminDefaults) {
   EXPECT_EQ(viaOption.warnings, w);
 }
 
-// BHPT with PTTMIN/PTTMAX: parallel tempering over the walkers (issue 18).
+// BHPT with PTTMIN/PTTMAX: parallel tempering over the walkers.
 TEST(GminDataFile, BhptKeywordsSetParallelTempering) {
   const GminRunConfig c = applyText("BHPT 7\nPTTMIN 0.6\nPTTMAX 2.4\n");
   EXPECT_TRUE(c.tempering.enabled);

@@ -1,4 +1,4 @@
-// gmin's walkers of molecules on the round-based batched engine (issue 18 item 4, src/GminWalkers):
+// gmin's walkers of molecules on the round-based batched engine (src/GminWalkers):
 // the default walker count's arithmetic, the backend choice, and runs of AMBER-GB walkers with
 // gmin's side-chain rotations and chirality/cis-trans checks (and of SOP walkers) through the
 // rounds program -- on the CPU twin (here) and on the GPU against that twin bit for bit (skipped

@@ -1,7 +1,7 @@
-// Hybrid eigenvector-following (seed 001 section 2.2, eq 15): converges to the exact saddle of an
-// analytic double well, to Mueller-Brown's two saddles, and, from the highest DNEB image between
-// the two lowest LJ7 minima, to a transition state with exactly one negative Hessian eigenvalue
-// whose descent gives two distinct minima.
+// Hybrid eigenvector-following (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.2,
+// eq 15): converges to the exact saddle of an analytic double well, to Mueller-Brown's two saddles,
+// and, from the highest DNEB image between the two lowest LJ7 minima, to a transition state with
+// exactly one negative Hessian eigenvalue whose descent gives two distinct minima.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -138,7 +138,7 @@ TEST(HybridEigenvectorFollowing, MullerBrownSaddlesAndTheMinimaTheyConnect) {
   }
 }
 
-// Item 8 of issue 7 on LJ7: DNEB between the pentagonal bipyramid and the capped octahedron, the
+// A whole connect step on LJ7: DNEB between the pentagonal bipyramid and the capped octahedron, the
 // highest image refined by hybrid EF, the transition state checked against a finite-difference
 // Hessian and descended to the two minima it connects.
 TEST(HybridEigenvectorFollowing, Lj7DnebMaximumConvergesToATransitionState) {
@@ -200,7 +200,7 @@ TEST(HybridEigenvectorFollowingGpu, DeviceWorkspacesReachTheCpuTransitionStateAn
 
   HybridEigenvectorFollowingParams cpu;
   cpu.rayleighRitz.lbfgs.rmsTolerance = 1e-4;
-  cpu.tangentSpace.historySize = 100;  // a long history, as seed 001's Table 7
+  cpu.tangentSpace.historySize = 100;  // a long history, as Mantell et al.'s Table 7
   HybridEigenvectorFollowingParams gpu = cpu;
   const LbfgsWorkspaceFactory device = lbfgsWorkspaceFactory(LbfgsBackend::Gpu);
   gpu.tangentWorkspace = device;

@@ -1,7 +1,8 @@
-// Overdamped Langevin dynamics (seed 000 eq 1) on both backends: parameter checks, the
-// Ornstein-Uhlenbeck test of seed 000 section IV.A against the exact discretised process, CPU vs
-// CUDA agreement, the basin-hopping move, and (suite Slow*) the long-run variance test that the
-// short-period LCG fails (seed 000 Fig. 2). CUDA cases skip without a device.
+// Overdamped Langevin dynamics (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011,
+// eq 1) on both backends: parameter checks, the Ornstein-Uhlenbeck test of their section IV.A
+// against the exact discretised process, CPU vs CUDA agreement, the basin-hopping move, and (suite
+// Slow*) the long-run variance test that the short-period LCG fails (their Fig. 2). CUDA cases
+// skip without a device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -158,10 +159,10 @@ TEST(LangevinCpuTest, ConsecutiveRunsContinueOneTrajectoryAndReseedRestarts) {
   EXPECT_EQ(xc, xa);
 }
 
-// ---- Ornstein-Uhlenbeck test (seed 000 section IV.A) ------------------------------------------
+// ---- Ornstein-Uhlenbeck test (Zhmurov et al. 2011, section IV.A) --------------------------------
 
-/// Seed 000's oscillators in its units (pN, nm, ps): kT = 4.1164 pN nm (298.15 K), D = kT / xi =
-/// 0.25 nm^2/ns, dt = 1 ps, with the spring stiffened from 0.01 to 329.3 pN/nm so that the
+/// Zhmurov et al.'s oscillators in its units (pN, nm, ps): kT = 4.1164 pN nm (298.15 K), D = kT /
+/// xi = 0.25 nm^2/ns, dt = 1 ps, with the spring stiffened from 0.01 to 329.3 pN/nm so that the
 /// relaxation time xi / k is 50 steps instead of 1.6 x 10^6 (a test that runs in seconds).
 struct OrnsteinUhlenbeck {
   double kT = 4.1164;                      // pN nm
@@ -543,7 +544,7 @@ TEST(LangevinMoveTest, CudaBackendMatchesCpu) {
   }
 }
 
-// ---- long-run variance test (seed 000 Fig. 2)
+// ---- long-run variance test (Zhmurov et al. 2011, Fig. 2)
 // ------------------------------------------------------
 
 /// Variance of the mean of `block` consecutive particles (one coordinate direction at a time),
@@ -568,10 +569,11 @@ double blockVarianceRatio(const std::vector<double>& x, std::size_t block, doubl
 TEST(SlowLangevinVarianceTest, LcgFailsOnceTheEnsembleExhaustsItsPeriodAndPhiloxPasses) {
   // The LCG streams divide one cycle of 2^32 words: with N particles drawing 4 words a step,
   // particle i + 1 replays particle i's noise L0 = 2^30 / N steps later. Once a run is longer than
-  // L0 and the relaxation time tau = xi / k is comparable to L0 (N tau ~ 2^30, as in seed 000's
-  // 10^4 oscillators with tau = 1.6 x 10^6 steps), neighbours are correlated, corr = rho^L0, and
-  // the ensemble mean <R(t)> fluctuates far more than kT / (k N) (seed 000 Fig. 2b). Here
-  // tau = L0 and the run is 3 L0 steps; Philox, with no period in reach, must give ratio 1.
+  // L0 and the relaxation time tau = xi / k is comparable to L0 (N tau ~ 2^30, as in the 10^4
+  // oscillators of Zhmurov et al. 2011 with tau = 1.6 x 10^6 steps), neighbours are correlated,
+  // corr = rho^L0, and the ensemble mean <R(t)> fluctuates far more than kT / (k N) (their
+  // Fig. 2b). Here tau = L0 and the run is 3 L0 steps; Philox, with no period in reach, must give
+  // ratio 1.
   //
   // The LCG's period sets the cost: about 3 x 2^30 particle-steps per generator, a second on a
   // GPU but some 10 minutes per generator on one CPU core, so without a device the test runs only

@@ -1,4 +1,4 @@
-// Mass-weighted Hessians and their log products (issue 19 item 6): a harmonic diatomic's
+// Mass-weighted Hessians and their log products (docs/pathsample.md): a harmonic diatomic's
 // vibrational frequency sqrt(k / mu), the Cholesky log product of the Ace-Ash-Nme minimum against
 // a dense eigen-decomposition of the same projected matrix, the finite-difference Hessian's
 // symmetry and step independence, transition states, and the units on the way to network.h5 and

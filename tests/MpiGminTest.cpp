@@ -1,4 +1,4 @@
-// `mpirun -n K gmin` (issue 21, docs/cluster.md): the walkers spread over K ranks give the run of
+// `mpirun -n K gmin` (docs/cluster.md): the walkers spread over K ranks give the run of
 // one process, bit for bit -- `lowest`, minima.h5, the checkpoint, the BHPT exchanges, the walker
 // that reaches the target -- for K = 1, 2 and 3; a rank that dies ends the job with a message and
 // `--resume` completes it. The ranks run on the CPU, oversubscribed (CI has 2 cores), as root

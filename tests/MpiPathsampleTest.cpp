@@ -1,4 +1,4 @@
-// `mpirun -n K pathsample grow` (issue 21 item 3, docs/cluster.md): each cycle's connect runs
+// `mpirun -n K pathsample grow` (docs/cluster.md): each cycle's connect runs
 // spread over K ranks give the network of one process -- network.h5 identical for K = 1, 2 and 3
 // on the LJ38 UNTRAP example -- that holds every stationary point the connect runs reported and
 // no stationary point twice; a rank killed with SIGKILL ends the job, and `--resume` completes

@@ -1,6 +1,6 @@
 // Non-finite values end a run with a clear error at once, never a NaN trajectory with exit 0
-// (issue 15): sop's --dt is bounded by the Euler stability limit, a blow-up under the bound is
-// caught at the next output interval, a NaN CA is refused by the PDB reader, and a 1e308
+// (docs/reliability.md): sop's --dt is bounded by the Euler stability limit, a blow-up under the
+// bound is caught at the next output interval, a NaN CA is refused by the PDB reader, and a 1e308
 // coordinate in an inpcrd stops gmin before its first quench, not when `lowest` is written.
 #include <gtest/gtest.h>
 

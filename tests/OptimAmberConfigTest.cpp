@@ -1,6 +1,7 @@
 // optim's command line for molecules: --prmtop switches to the molecule defaults (kcal/mol and
-// Angstrom, seed 001 section 3.3), the alignment loses inversion, and permutations come only with
-// a perm.allow file; Lennard-Jones runs keep all-atom permutations and inversion.
+// Angstrom, Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section 3.3), the alignment
+// loses inversion, and permutations come only with a perm.allow file; Lennard-Jones runs keep
+// all-atom permutations and inversion.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -41,7 +42,7 @@ TEST(OptimAmberConfig, MoleculeDefaultsNoInversionAndPermutationsOnlyWithPermAll
     EXPECT_FALSE(a->permutations);
   }
   const OptimSettings molecule = optimAmberDefaultSettings();
-  EXPECT_EQ(c.settings.connect.firstImages, 10);  // seed 001 section 3.3
+  EXPECT_EQ(c.settings.connect.firstImages, 10);  // Mantell et al. 2016, section 3.3
   EXPECT_EQ(c.settings.connect.firstIterations, 300);
   EXPECT_DOUBLE_EQ(c.settings.connect.dneb.rmsTolerance, 0.01);
   EXPECT_DOUBLE_EQ(c.settings.network.geometryTolerance, molecule.network.geometryTolerance);

@@ -230,7 +230,7 @@ TEST_F(OptimCli, ExtendsAGminMinimaDatabase) {
   }
 }
 
-// Issue 9: DNEB and hybrid EF in rigid coordinates (atoms 1-3 of LJ7 as one body); the database
+// DNEB and hybrid EF in rigid coordinates (atoms 1-3 of LJ7 as one body); the database
 // holds atoms.
 // stdout without what may differ between equal runs: the batch line (thread count), the elapsed
 // time and the time= of each DNEB run.
@@ -271,7 +271,7 @@ void OptimCli::expectThreadsChangeNothing(const std::string& args) {
 
 TEST_F(OptimCli, ThreadsChangeNothingInPathInfoOrOutput) { expectThreadsChangeNothing(""); }
 
-// Rigid bodies on the CPU threads (issue 16 item 1): each thread gets the rigid potential over its
+// Rigid bodies on the CPU threads: each thread gets the rigid potential over its
 // own atomistic copy, so the built-in LJ7 example with atoms 1-3 rigid batches its images,
 // descents and endpoints over 2 and 3 threads and writes the 1-thread run's path.info and output.
 TEST_F(OptimCli, RigidThreadsChangeNothingInPathInfoOrOutput) {
@@ -298,10 +298,11 @@ TEST_F(OptimCli, RigidBodiesConnectTheBuiltInLj7Minima) {
         std::min(net.minima[ts.plusMinimum].energy, net.minima[ts.minusMinimum].energy) + 1e-6);
 }
 
-// Issues 7 and 9 together: a molecule on AMBER-GB with its peptide bonds as rigid bodies (the
-// finder's bodies for the start). The run connects the two chi1 rotamers of Ace-Ash-Nme in rigid
-// coordinates, and every stored structure keeps each body's shape: its interatomic distances are
-// those of the start to round-off (Angstrom), which a Cartesian search would not preserve.
+// Connect runs and rigid bodies together: a molecule on AMBER-GB with its peptide bonds as rigid
+// bodies (the finder's bodies for the start). The run connects the two chi1 rotamers of Ace-Ash-Nme
+// in rigid coordinates, and every stored structure keeps each body's shape: its interatomic
+// distances are those of the start to round-off (Angstrom), which a Cartesian search would not
+// preserve.
 TEST_F(OptimCli, AmberMoleculeWithRigidPeptideBonds) {
   const std::optional<AshMinima> ash = makeAshMinima(1e-4);
   if (!ash) GTEST_SKIP() << "gb/ash not found";
@@ -517,7 +518,7 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
   }
 }
 
-// Rigid bodies on --backend cuda (issue 16 item 1): the built-in LJ7 example with atoms 1-3 rigid
+// Rigid bodies on --backend cuda: the built-in LJ7 example with atoms 1-3 rigid
 // sends its DNEB images through the batched rigid GPU potential (gpu/BatchedRigidBodyCuda over
 // BatchedLennardJonesCuda) and connects, with the same endpoints as the CPU run; skipped without a
 // CUDA device.

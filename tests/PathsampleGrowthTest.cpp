@@ -1,4 +1,4 @@
-// Network growth (issue 19 item 5): PATHSAMPLE's UNTRAP selection against the log of the
+// Network growth (`pathsample grow`): PATHSAMPLE's UNTRAP selection against the log of the
 // wales-group LJ38 UNTRAP example, SHORTCUT / SHORTCUT BARRIER / DIJKSTRA on small networks whose
 // answers follow from their construction, connect jobs independent of the thread count, the
 // growth record in network.h5, optim keeping endpoint sets, and `pathsample grow` with --resume

@@ -1,5 +1,6 @@
-// The shared potential test suite (DESIGN.md "Shared test suite"; the pattern of openmm's
-// tests/TestGBSAOBCForce.h, included by every platform, and pele's numerical-gradient fixture).
+// The shared potential test suite (docs/architecture.md, "CPU first, GPU equal"; the pattern of
+// openmm's tests/TestGBSAOBCForce.h, included by every platform, and pele's numerical-gradient
+// fixture).
 //
 // Every case runs on every backend: energy vs an independent reference, gradient vs central
 // differences, the directional derivative along the gradient, energy() vs energyGradient(),
@@ -265,9 +266,10 @@ CaseData loadAsh() {
   return data;
 }
 
-/// SOP (seed 000 eq B1) cases on titin I27: the native structure, whose energy is -eps_n x contacts
-/// plus the cut and force-shifted repulsion summed here over all non-bonded, non-native pairs with
-/// std::pow, and a structure with every coordinate moved by up to 0.4 A.
+/// SOP (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, eq B1) cases on titin I27:
+/// the native structure, whose energy is -eps_n x contacts plus the cut and force-shifted repulsion
+/// summed here over all non-bonded, non-native pairs with std::pow, and a structure with every
+/// coordinate moved by up to 0.4 A.
 PotentialSpec sopSpec() {
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::Sop;

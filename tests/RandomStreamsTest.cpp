@@ -1,6 +1,7 @@
-// The generators of seed 000 (plus Philox) against published known answers, their components,
-// the stream layout of RandomStreams, and the CUDA twin against the CPU (bit for bit for the
-// words, 1e-12 relative for the Gaussians). CUDA cases skip without a device.
+// The generators of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011 (plus Philox)
+// against published known answers, their components, the stream layout of RandomStreams, and the
+// CUDA twin against the CPU (bit for bit for the words, 1e-12 relative for the Gaussians). CUDA
+// cases skip without a device.
 //
 // Known-answer sources (each test cites its own):
 //   Philox4x32-10  Random123 v1.14, tests/kat_vectors (github.com/DEShawResearch/random123);
@@ -230,7 +231,7 @@ TEST(RandomComponents, LagTableIsOrderedAndChoosesTheSmallestSufficientEntry) {
                std::invalid_argument);
 }
 
-// ---- Lagged Fibonacci groups (issue 17: N beyond the lag table) --------------------------------
+// ---- Lagged Fibonacci groups (N beyond the lag table) -------------------------------------------
 
 /// FNV-1a over the words of `steps` steps.
 std::uint64_t hashSteps(RandomStreams& streams, int steps, std::vector<std::uint32_t>& words) {

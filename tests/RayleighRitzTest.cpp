@@ -1,5 +1,6 @@
-// Rayleigh-Ritz smallest eigenvector from gradients (seed 001, eqs 11-14): exact on a quadratic,
-// and the smallest non-zero eigenvalue of a finite-difference Hessian to 1e-4 relative on LJ7.
+// Rayleigh-Ritz smallest eigenvector from gradients (Mantell, Pitt and Wales, J. Chem. Theory
+// Comput. 2016, eqs 11-14): exact on a quadratic, and the smallest non-zero eigenvalue of a
+// finite-difference Hessian to 1e-4 relative on LJ7.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -131,8 +132,8 @@ TEST(RayleighRitz, NegativeEigenvalueAtAnLj7TransitionState) {
   EXPECT_LT(relativeResidual(h, r.eigenvector, r.eigenvalue), 1e-3);
 }
 
-// Seed 001's settings (RMS 0.01, 1% on the eigenvalue) from a warm start take few iterations and
-// report the eigenvalue as settled.
+// Mantell et al.'s settings (RMS 0.01, 1% on the eigenvalue) from a warm start take few iterations
+// and report the eigenvalue as settled.
 TEST(RayleighRitz, DefaultSettingsConvergeWithSettledEigenvalue) {
   LennardJones lj(7);
   const std::vector<double> x = lj7CappedOctahedron();

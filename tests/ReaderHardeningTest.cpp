@@ -1,4 +1,4 @@
-// Regression tests of issue 15's input hardening (docs/reliability.md): every reader refuses
+// Regression tests of the readers' input hardening (docs/reliability.md): every reader refuses
 // non-finite and overflowing numbers with the file, line and field in a one-line message, never
 // quotes raw bytes, and refuses counts that would size absurd allocations before allocating. Each
 // input that crashed a reader, tripped a sanitizer or was accepted wrongly (by review, the fuzz

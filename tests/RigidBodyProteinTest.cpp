@@ -1,7 +1,8 @@
-// Rigid bodies on an AMBER protein (issue 9): make_rigid_bodies' groups for Trp-cage (peptide
-// bonds, rings, sp2 centres; no overlaps, none above 11 atoms as in seed 001 Table 4), the large
-// body of the Table 5 layout, the rigid gradient against central differences on AMBER-GB, and a
-// rigidified Trp-cage minimised by L-BFGS to the angle-axis RMS tolerance. Skips without the data.
+// Rigid bodies on an AMBER protein: make_rigid_bodies' groups for Trp-cage (peptide
+// bonds, rings, sp2 centres; no overlaps, none above 11 atoms as in Mantell, Pitt and Wales, J.
+// Chem. Theory Comput. 2016, Table 4), the large body of the Table 5 layout, the rigid gradient
+// against central differences on AMBER-GB, and a rigidified Trp-cage minimised by L-BFGS to the
+// angle-axis RMS tolerance. Skips without the data.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -97,7 +98,7 @@ TEST(RigidBodyProtein, RigidTrpCageMinimisesToTheAngleAxisTolerance) {
   std::vector<double> q = rigid.system().fromAtoms(trp.x);
   LbfgsParams p;
   p.historySize = 100;
-  p.rmsTolerance = 1e-5;  // seed 001's tolerance (kcal/mol/A), in the angle-axis metric
+  p.rmsTolerance = 1e-5;  // Mantell et al.'s tolerance (kcal/mol/A), in the angle-axis metric
   p.maxIterations = 50000;
   const LbfgsResult result = Lbfgs(p).minimize(rigid, q);
   std::printf("rigid trp-cage: %d steps, E %.6f\n", result.iterations, result.energy);
@@ -120,13 +121,13 @@ TEST(RigidBodyProtein, RigidTrpCageMinimisesToTheAngleAxisTolerance) {
   }
 }
 
-// The large-body layout of seed 001 Table 5 on Trp-cage (site residue 1, local bodies from 4 A,
-// one body of 265 atoms beyond 6 A, 34 free atoms) at GMIN's settings and m = 4. Without the
-// diagonal metric the rigid L-BFGS needed 18075 steps (1 start, bench_rigid, docs/rigid-bodies.md)
-// against 16774 atomistic ones and 875 at m = 100; with it 1642. The test asserts what must hold
-// physically: the rigid minimisation (114 degrees of freedom) of the same start converges in the
-// angle-axis metric in fewer steps than the atomistic one (912), and the mapped atoms give the
-// same energy. Slow: the atomistic run takes ~1 minute on one core.
+// The large-body layout of Mantell et al. 2016, Table 5 on Trp-cage (site residue 1, local bodies
+// from 4 A, one body of 265 atoms beyond 6 A, 34 free atoms) at GMIN's settings and m = 4. Without
+// the diagonal metric the rigid L-BFGS needed 18075 steps (1 start, bench_rigid,
+// docs/rigid-bodies.md) against 16774 atomistic ones and 875 at m = 100; with it 1642. The test
+// asserts what must hold physically: the rigid minimisation (114 degrees of freedom) of the same
+// start converges in the angle-axis metric in fewer steps than the atomistic one (912), and the
+// mapped atoms give the same energy. Slow: the atomistic run takes ~1 minute on one core.
 TEST(SlowRigidBodyProtein, LargeBodyTrpCageAtHistory4ConvergesFasterThanAtomistic) {
   LOAD_TRPCAGE(trp);
   RigidBodyFinderParams f;

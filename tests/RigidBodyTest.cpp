@@ -1,7 +1,8 @@
-// Local rigid bodies on the CPU (issue 9): the rigid-body file, Rodrigues' formula and its
-// derivatives (seed 001, eqs 3-10) including the small-angle limit and an angle of pi, the
-// projected gradient against central differences, the energy of the mapped atoms, and the
-// angle-axis RMS gradient of Ruehle et al. (seed 001 ref 31).
+// Local rigid bodies on the CPU: the rigid-body file, Rodrigues' formula and its
+// derivatives (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, eqs 3-10) including the
+// small-angle limit and an angle of pi, the projected gradient against central differences, the
+// energy of the mapped atoms, and the angle-axis RMS gradient of Ruehle, Kusumaatmaja, Chakrabarti
+// and Wales (J. Chem. Theory Comput. 2013).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -441,7 +442,7 @@ namespace {
 
 // Atoms of a jittered simple cubic lattice (side^3 sites, spacing 1.1 sigma, near the LJ minimum
 // distance); one large body holds every site with x index >= freeLayers (a slab of radius ~3
-// sigma, like the large body of seed 001 Table 5), the first layers stay free atoms.
+// sigma, like the large body of Mantell et al. 2016, Table 5), the first layers stay free atoms.
 struct LjSlab {
   LjSlab(std::size_t side, std::size_t freeLayers) : lj(side * side * side) {
     const std::size_t n = side * side * side;

@@ -108,7 +108,7 @@ TEST(RunConfig, NoArgumentsGiveGminsLj38Example) {
   EXPECT_EQ(p.dumpInterval, 6000);  // DUMPINT 6000
   EXPECT_EQ(p.temperature, 1.0);    // TEMPERATURE 1.0
   // STEPS 5000 1.0 of the example; the default job caps each walker at 200000 steps instead and
-  // stops at the LJ38 global minimum (Cambridge Cluster Database), issue 18.
+  // stops at the LJ38 global minimum (Cambridge Cluster Database).
   EXPECT_EQ(p.steps, 200000);
   EXPECT_EQ(p.stepSize, 0.40);      // STEP 0.40 0.51
   EXPECT_EQ(p.angularThreshold, 0.51);

@@ -1,4 +1,4 @@
-// The `sop` executable and `gmin --sop-pdb` end to end (issue 8, item 5).
+// The `sop` executable and `gmin --sop-pdb` end to end.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,5 +1,5 @@
-// The SOP model and its dynamics on CUDA against the CPU reference (DESIGN.md "CPU first, GPU
-// equal"). Every test skips, with the reason, without a usable device.
+// The SOP model and its dynamics on CUDA against the CPU reference (docs/architecture.md, "CPU
+// first, GPU equal"). Every test skips, with the reason, without a usable device.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// SOP Langevin dynamics (seed 000 eq 1) and force spectroscopy (seed 000 section V) on the CPU.
+// SOP Langevin dynamics (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, eq 1) and
+// force spectroscopy (Zhmurov et al. 2011, section V) on the CPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -131,8 +132,8 @@ TEST(SopDynamics, TitinPulledFastShowsAForcePeakThenQDrops) {
   EXPECT_GT(r.finalExtension, r.peakExtension);
 }
 
-// Issue 8: within 1e6 steps of 0.05 ps at 5e-3 A/ps (5e5 um/s), spring 0.1 kcal/mol/A^2, titin
-// unfolds: a force peak (~6 kcal/mol/A = 420 pN at ~58 A), then Q falls to a few per cent.
+// Forced unfolding: within 1e6 steps of 0.05 ps at 5e-3 A/ps (5e5 um/s), spring 0.1 kcal/mol/A^2,
+// titin unfolds: a force peak (~6 kcal/mol/A = 420 pN at ~58 A), then Q falls to a few per cent.
 TEST(SlowSopDynamics, TitinPulledWithin1e6StepsUnfolds) {
   if (!testDataPath("sop/1TIT.pdb")) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
   const PullResult r = pullTitin(1000000, 5e-3, 5000);

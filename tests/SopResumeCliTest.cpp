@@ -1,9 +1,10 @@
-// sop --resume end to end (issue 15): a run killed with kill -9 after a checkpoint, or stopped by
-// SIGTERM between two steps, and resumed, leaves the folder of the run never interrupted: the same
-// force curves and trajectories byte for byte and the same final checkpoint (coordinates, tips
-// and random streams as hexadecimal floats, so bit for bit). A resume with another physics
-// option is refused; a finished run resumed with a larger --steps is the longer run. The signal
-// is sent once the checkpoint file shows the step it is meant for (polled): no timing races.
+// sop --resume end to end (docs/reliability.md): a run killed with kill -9 after a checkpoint, or
+// stopped by SIGTERM between two steps, and resumed, leaves the folder of the run never
+// interrupted: the same force curves and trajectories byte for byte and the same final checkpoint
+// (coordinates, tips and random streams as hexadecimal floats, so bit for bit). A resume with
+// another physics option is refused; a finished run resumed with a larger --steps is the longer
+// run. The signal is sent once the checkpoint file shows the step it is meant for (polled): no
+// timing races.
 #include <gtest/gtest.h>
 
 #include <signal.h>

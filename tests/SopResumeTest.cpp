@@ -1,5 +1,5 @@
-// sop --resume's pieces (issue 15): random streams continue from a saved state with the same words
-// as streams never interrupted (every generator, both backends); SOP dynamics restored from a
+// sop --resume's pieces (docs/sop.md): random streams continue from a saved state with the same
+// words as streams never interrupted (every generator, both backends); SOP dynamics restored from a
 // saved state reaches the uninterrupted run's coordinates bit for bit (pulling, indentation,
 // plain; CPU, and CUDA when a device is there); the sop checkpoint round-trips every bit and
 // refuses damaged files with the file and line.

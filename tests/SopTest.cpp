@@ -1,4 +1,5 @@
-// The SOP model (seed 000, Appendix B): PDB topology, energy and gradient of eq B1 on the CPU.
+// The SOP model (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, Appendix B): PDB
+// topology, energy and gradient of eq B1 on the CPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,10 +1,10 @@
-// gmin, optim and sop as a user stops them (issue 15): SIGINT/SIGTERM end every program within a
-// generous bound in whatever phase it is, with 128 + the signal as exit status and a folder that
-// --resume accepts; kill -9 after a saved cycle and optim --resume gives the uninterrupted run's
-// network; one run per output folder (a lock that dies with its holder); unwritable outputs fail
-// at the start; progress reaches a file line by line while the run goes on. No timing races: a
-// signal is sent once a line or a file shows the phase it is meant for (polled), and the only
-// clock is the bound on how long the program may take to stop.
+// gmin, optim and sop as a user stops them (docs/reliability.md): SIGINT/SIGTERM end every program
+// within a generous bound in whatever phase it is, with 128 + the signal as exit status and a
+// folder that --resume accepts; kill -9 after a saved cycle and optim --resume gives the
+// uninterrupted run's network; one run per output folder (a lock that dies with its holder);
+// unwritable outputs fail at the start; progress reaches a file line by line while the run goes on.
+// No timing races: a signal is sent once a line or a file shows the phase it is meant for (polled),
+// and the only clock is the bound on how long the program may take to stop.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// Walkers (issue 18, landscape/search/WalkerEnsemble.h): W basin-hopping chains whose quenches go
+// Walkers (landscape/search/WalkerEnsemble.h): W basin-hopping chains whose quenches go
 // through a batched minimiser together. Each walker must be exactly the single chain
 // (BasinHopping) seeded with streamSeed(seed, w) -- quench for quench, reseed for reseed -- when the
 // minimiser is Lbfgs's bit for bit, so W = 1 is today's run; a run stopped mid-way and resumed

@@ -1,4 +1,4 @@
-// Far GB pairs of the GPU pair kernel (issue 17; docs/benchmarks.md "Large sizes, step 3"): on
+// Far GB pairs of the GPU pair kernel (docs/benchmarks.md "Large sizes, step 3"): on
 // the CPU, with each system's real Born radii (the CPU reference, REFERENCE.md conditions: igb 2,
 // 0.2 M, rgbmax 12 A), the fraction of pairs i < j with x = r^2 / (4 BiBj) > X and the fraction
 // of the pair kernel's warp steps that take the far path, for several thresholds X.

@@ -1,5 +1,6 @@
 #pragma once
-// Parameter checks (DESIGN.md: check() throws a sentence naming the bad field).
+// Parameter checks: an XxxParams::check() throws a sentence naming the bad field
+// (docs/architecture.md, house rules).
 #include <stdexcept>
 #include <string>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Overdamped Langevin dynamics, Ermak-McCammon / Euler-Maruyama (seed 000 eq 1):
+// Overdamped Langevin dynamics, Ermak-McCammon / Euler-Maruyama (Zhmurov, Rybnikov, Kholodov and
+// Barsegov, J. Phys. Chem. B 2011, eq 1):
 //
 //   x(t + dt) = x(t) - (dt / xi) dU/dx + sqrt(2 kT dt / xi) g,   g ~ N(0, 1) per coordinate,
 //

@@ -1,6 +1,7 @@
 #pragma once
-// The Ermak-McCammon step of overdamped Langevin dynamics (seed 000 eq 1), shared by the CPU
-// integrator (landscape/Langevin) and the CUDA kernel (gpu/LangevinKernels):
+// The Ermak-McCammon step of overdamped Langevin dynamics (Zhmurov, Rybnikov, Kholodov and
+// Barsegov, J. Phys. Chem. B 2011, eq 1), shared by the CPU integrator (landscape/Langevin) and the
+// CUDA kernel (gpu/LangevinKernels):
 //   x' = x - (dt / xi) dU/dx + sqrt(2 kT dt / xi) g.
 #include <cmath>
 

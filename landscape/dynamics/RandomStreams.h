@@ -4,7 +4,8 @@
 // gpu/RandomStreamsCuda; both call the generator math of landscape/dynamics/RandomTerms.h, so a (kind,
 // seed, streams) triple gives the same words on both, bit for bit.
 //
-// How streams are formed (seed 000 section III):
+// How streams are formed (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, section
+// III):
 //   LCG          one generator per stream on the shared 2^32 cycle, stream i starting
 //                floor(2^32 / streams) i steps after the seed (cycle division);
 //   Ran2, Hybrid Taus  one generator per stream, its state drawn by SplitMix64 from (seed, i);

@@ -1,15 +1,18 @@
 #pragma once
-// Generator math written once (DESIGN.md "physics written once, loops written twice"): the CPU
-// streams (landscape/RandomStreams) and the CUDA kernels (gpu/RandomKernels.cuh) both call these
-// functions, so their integer streams are identical bit for bit. No CUDA headers; any compiler.
+// Generator math written once (docs/architecture.md: "physics written once, loops written twice"):
+// the CPU streams (landscape/RandomStreams) and the CUDA kernels (gpu/RandomKernels.cuh) both call
+// these functions, so their integer streams are identical bit for bit. No CUDA headers; any
+// compiler.
 //
-// Generators (seed 000 Appendix A; docs/rng.md gives state sizes and known-answer sources):
+// Generators (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, Appendix A;
+// docs/rng.md gives state sizes and known-answer sources):
 //   LCG          x' = 1664525 x + 1013904223 mod 2^32 (Numerical Recipes' ranqd1, 2nd ed. p 284)
 //   Ran2         Numerical Recipes ran2: L'Ecuyer's two LCGs with a 32-entry Bays-Durham shuffle
 //   Hybrid Taus  taus88 (L'Ecuyer, Math. Comp. 65 (1996) 203) xor the LCG (GPU Gems 3, ch. 37)
 //   Lagged Fib.  x_n = x_{n-s} + x_{n-l} mod 2^32 (the step loop is in the callers)
 //   Philox4x32-10 (Salmon, Moraes, Dror & Shaw, SC11 2011), counter-based
-// Gaussians by Box-Muller (seed 000 section II) from uniforms in (0, 1) built from the words.
+// Gaussians by Box-Muller (Zhmurov et al. 2011, section II) from uniforms in (0, 1) built from the
+// words.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +33,8 @@ LANDSCAPE_HD std::uint64_t mix64(std::uint64_t z) {
 
 /// The k-th 64-bit seeding word of stream `stream` for `seed` (k = 0, 1, ...): SplitMix64 outputs
 /// from a starting point that depends on both, so that every stream's state comes from an
-/// independent sequence (seed 000 section III.B) and not from the generator being seeded.
+/// independent sequence (Zhmurov et al. 2011, section III.B) and not from the generator being
+/// seeded.
 LANDSCAPE_HD std::uint64_t seedWord(std::uint64_t seed, std::uint64_t stream, std::uint64_t k) {
   const std::uint64_t kGamma = 0x9e3779b97f4a7c15ull;
   const std::uint64_t start = mix64(seed ^ mix64(stream * kGamma + 0x6a09e667f3bcc909ull));
@@ -64,9 +68,9 @@ LANDSCAPE_HD std::uint32_t lcgJump(std::uint32_t x, std::uint64_t k) {
   return accMul * x + accAdd;
 }
 
-/// Cycle division (seed 000 section III.A): all streams share the one cycle of 2^32 states;
-/// stream i starts floor(2^32 / streams) i steps after the seed's low 32 bits, so that streams
-/// overlap only once the ensemble has drawn the whole period.
+/// Cycle division (Zhmurov et al. 2011, section III.A): all streams share the one cycle of 2^32
+/// states; stream i starts floor(2^32 / streams) i steps after the seed's low 32 bits, so that
+/// streams overlap only once the ensemble has drawn the whole period.
 LANDSCAPE_HD std::uint32_t lcgStreamStart(std::uint64_t seed, std::uint64_t stream,
                                           std::uint64_t streams) {
   const std::uint64_t spacing = (std::uint64_t(1) << 32) / (streams > 0 ? streams : 1);
@@ -94,8 +98,8 @@ struct alignas(16) HybridTausState {
   std::uint32_t z1, z2, z3, z4;  ///< taus88 components and the LCG
 };
 
-/// Hybrid Taus (seed 000 Appendix A, GPU Gems 3 ch. 37): taus88 xor the LCG; period ~2^120 (lcm of
-/// 2^88 and 2^32; seed 000 quotes 2^121).
+/// Hybrid Taus (Zhmurov et al. 2011, Appendix A, GPU Gems 3 ch. 37): taus88 xor the LCG; period
+/// ~2^120 (lcm of 2^88 and 2^32; Zhmurov et al. 2011 quotes 2^121).
 LANDSCAPE_HD std::uint32_t hybridTausNext(HybridTausState& s) {
   return taus88Next(s.z1, s.z2, s.z3) ^ lcgNext(s.z4);
 }
@@ -120,7 +124,7 @@ constexpr std::int32_t kRan2M1 = 2147483563, kRan2A1 = 40014, kRan2Q1 = 53668, k
 constexpr std::int32_t kRan2M2 = 2147483399, kRan2A2 = 40692, kRan2Q2 = 52774, kRan2R2 = 3791;
 constexpr int kRan2TableSize = 32;
 constexpr std::int32_t kRan2Divisor = 1 + (kRan2M1 - 1) / kRan2TableSize;
-/// 35 int32 = 140 bytes (seed 000 Table 1 counts 280: it stored 35 64-bit longs).
+/// 35 int32 = 140 bytes (Zhmurov et al. 2011, Table 1 counts 280: it stored 35 64-bit longs).
 constexpr int kRan2StateWords = 3 + kRan2TableSize;
 
 struct Ran2State {

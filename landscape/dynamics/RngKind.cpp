@@ -63,8 +63,9 @@ const std::vector<LaggedFibonacciLags>& laggedFibonacciLagTable() {
   // Primitive trinomials x^l + x^s + 1 over GF(2) with l a Mersenne exponent; of each degree's
   // published trinomials (or their reciprocals x^l + x^(l-s) + 1) the one maximising min(s, l - s).
   // Degrees are kept only where they raise the supported particle count markedly.
-  //   2281 ... 44497: Kurita & Matsumoto, Math. Comp. 56 (1991) 817 (2281/1252 is seed 000's
-  //                   "sl = 1252", section VI.A);
+  //   2281 ... 44497: Kurita & Matsumoto, Math. Comp. 56 (1991) 817 (2281/1252 is the "sl = 1252"
+  //                   of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, section
+  //                   VI.A);
   //   110503:         Heringa, Bloete & Compagner, Int. J. Mod. Phys. C 3 (1992) 561;
   //   756839, 3021377: Brent, Larvala & Zimmermann, Math. Comp. 72 (2003) 1443;
   //   6972593:        Brent, Larvala & Zimmermann, Math. Comp. 74 (2005) 1001;

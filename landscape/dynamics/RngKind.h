@@ -1,8 +1,9 @@
 #pragma once
-// The random-number generators of seed 000 (section II, Appendix A) plus counter-based Philox, by
-// name, with their state sizes (seed 000 Table 1), the lag table of the shared Lagged Fibonacci
-// generator and its groups beyond the table's largest N. Host code, compiled in every build (no
-// CUDA headers); the generator math itself is in landscape/dynamics/RandomTerms.h, the CPU streams in
+// The random-number generators of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011
+// (section II, Appendix A) plus counter-based Philox, by name, with their state sizes (Zhmurov et
+// al. 2011, Table 1), the lag table of the shared Lagged Fibonacci generator and its groups beyond
+// the table's largest N. Host code, compiled in every build (no CUDA headers); the generator math
+// itself is in landscape/dynamics/RandomTerms.h, the CPU streams in
 // landscape/dynamics/RandomStreams.h and the CUDA twin in gpu/RandomStreamsCuda.h. docs/rng.md
 // describes every generator.
 #include <cstddef>
@@ -31,14 +32,14 @@ std::ostream& operator<<(std::ostream& os, RngKind kind);
 std::vector<RngKind> allRngKinds();
 
 /// Words drawn per stream (particle) and step: two Box-Muller pairs give the three Gaussian
-/// components of one particle's random force, the fourth Gaussian is discarded (seed 000 Table 1,
-/// footnote a).
+/// components of one particle's random force, the fourth Gaussian is discarded (Zhmurov et al.
+/// 2011, Table 1, footnote a).
 constexpr std::size_t kWordsPerStreamStep = 4;
 
 /// Lags of the additive Lagged Fibonacci generator x_n = x_{n-s} + x_{n-l} mod 2^32. x^l + x^s + 1
 /// is a primitive trinomial over GF(2) and 2^l - 1 a Mersenne prime, so the period is
-/// 2^31 (2^l - 1) (Brent 1994). All draws of one step are made at once (one per thread, seed 000
-/// section III.C), which needs s >= drawsPerStep and l - s >= drawsPerStep.
+/// 2^31 (2^l - 1) (Brent 1994). All draws of one step are made at once (one per thread, Zhmurov et
+/// al. 2011, section III.C), which needs s >= drawsPerStep and l - s >= drawsPerStep.
 struct LaggedFibonacciLags {
   std::uint32_t longLag = 0;   ///< l
   std::uint32_t shortLag = 0;  ///< s (0 < s < l)
@@ -96,10 +97,10 @@ LaggedFibonacciLayout singleGroupLayout(const LaggedFibonacciLags& lags, std::si
 /// and its lags serve a group (requireLagsServe(lags, groupStreams)).
 void requireLayoutServes(const LaggedFibonacciLayout& layout, std::size_t streams);
 
-/// Bytes of generator state for `streams` streams (seed 000 Table 1; our own layout): LCG 4 per
-/// stream, Hybrid Taus 16, Ran2 140 (35 int32: idum, idum2, iy and the 32-entry shuffle table),
-/// Philox 0 (the key is the seed), Lagged Fibonacci 4 l per group of laggedFibonacciLayoutFor
-/// (one group, shared by all streams, up to 7,671,142 streams).
+/// Bytes of generator state for `streams` streams (Zhmurov et al. 2011, Table 1; our own layout):
+/// LCG 4 per stream, Hybrid Taus 16, Ran2 140 (35 int32: idum, idum2, iy and the 32-entry shuffle
+/// table), Philox 0 (the key is the seed), Lagged Fibonacci 4 l per group of
+/// laggedFibonacciLayoutFor (one group, shared by all streams, up to 7,671,142 streams).
 std::size_t rngStateBytes(RngKind kind, std::size_t streams);
 
 }  // namespace landscape

@@ -1,9 +1,10 @@
 #pragma once
-// Overdamped Langevin dynamics of the SOP model (seed 000 eq 1 with U = eq B1) for many independent
-// replicas at once (SOP-GPU's "multiple runs"), with the force-spectroscopy protocols of seed 000
-// section V: constant-velocity pulling of one end by a cantilever spring while the other end is
-// fixed, and indentation by a spherical tip on a spring moving at constant velocity against the
-// structure resting on a fixed surface.
+// Overdamped Langevin dynamics of the SOP model (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys.
+// Chem. B 2011, eq 1 with U = eq B1) for many independent replicas at once (SOP-GPU's "multiple
+// runs"), with the force-spectroscopy protocols of Zhmurov et al. 2011, section V:
+// constant-velocity pulling of one end by a cantilever spring while the other end is fixed, and
+// indentation by a spherical tip on a spring moving at constant velocity against the structure
+// resting on a fixed surface.
 //
 // Units: kcal/mol, Angstrom, ps. kT in kcal/mol (0.6 ~ 300 K). The friction xi is in
 // kcal ps/(mol A^2), so dt/xi is a mobility step and kT/xi the free-bead diffusion coefficient
@@ -29,10 +30,10 @@
 
 namespace landscape {
 
-/// xi = zeta m / tau_L with SOP-GPU's zeta = 50, m = 3e-22 g, tau_L = 3 ps (seed 000 section V):
-/// 5e-21 g/ps = 5e-12 kg/s = 7.196 kcal ps/(mol A^2).
+/// xi = zeta m / tau_L with SOP-GPU's zeta = 50, m = 3e-22 g, tau_L = 3 ps (Zhmurov et al. 2011,
+/// section V): 5e-21 g/ps = 5e-12 kg/s = 7.196 kcal ps/(mol A^2).
 constexpr double kSopGpuFriction = 7.1963;
-/// The bulk-water value seed 000 quotes for HK97, 7.0e5 pN ps/nm = 7e-10 kg/s =
+/// The bulk-water value Zhmurov et al. 2011 quotes for HK97, 7.0e5 pN ps/nm = 7e-10 kg/s =
 /// 1007.5 kcal ps/(mol A^2).
 constexpr double kBulkWaterFriction = 1007.48;
 
@@ -58,8 +59,9 @@ struct SopIndentationParams {
   double tipFriction = 100;  ///< the tip's own friction (kcal ps/(mol A^2)); it moves on the axis
   std::array<double, 3> direction{0.0, 0.0, -1.0};  ///< indentation direction n (normalised)
   double startGap = 5.0;    ///< gap between the tip and the structure's top at t = 0 (A)
-  double fixedLayer = 5.0;  ///< beads within this of the structure's bottom (along n) are fixed:
-                            ///< the structure rests on the surface (seed 000 section V) (A)
+  double fixedLayer = 5.0;  ///< beads within this of the structure's bottom (along n) are fixed
+                            ///< (A): the structure rests on the surface (Zhmurov et al. 2011,
+                            ///< section V)
 };
 
 struct SopDynamicsParams {

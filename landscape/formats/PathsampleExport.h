@@ -1,37 +1,19 @@
 #pragma once
-// The text and binary files of PATHSAMPLE and OPTIM, written from (and read back into) a
-// transition network, for users of the Wales group's tools. Formats as in the wales-group LJ38
-// example (tests/data/lj38/pathsample and tests/data/lj38/optim/path.info), checked against
-// those files in tests/PathsampleExportTest.cpp:
+// The text and binary files of PATHSAMPLE and OPTIM (min.data, ts.data, points.min, points.ts,
+// path.info), written from (and read back into) a transition network, for users of the Wales
+// group's tools. Formats as in the wales-group LJ38 example (tests/data/lj38/pathsample and
+// tests/data/lj38/optim/path.info), checked against those files in tests/PathsampleExportTest.cpp;
+// the "Exports" paragraph of docs/database.md lists every column and its units.
 //
-//   min.data   one line per minimum (Fortran 2F25.15, I6, 3F20.10):
-//              energy, ln product of the positive Hessian eigenvalues, point-group order,
-//              principal moments of inertia (ascending)
-//   ts.data    one line per transition state (2F25.15, 3I10, 3F20.10): energy, ln product,
-//              point-group order, the two minima (1-based lines of min.data; the minimum reached
-//              along +eigenvector first), moments of inertia
-//   points.min, points.ts
-//              raw little-endian float64, one record of 3N coordinates per line of min.data /
-//              ts.data, no header or record markers
-//   path.info  (OPTIM) stationary points in min-ts-min triples, each point as
-//              energy (F25.15); point-group order and symbol (I6, 1X, A4); when the Hessian is
-//              known, its 3N eigenvalues in descending order (3G20.10 per line); the coordinates,
-//              one atom per line (3F25.15)
-//
-// Units are the potential's: reduced epsilon and sigma for Lennard-Jones, unit masses (so the log
-// product is a sum of ln(epsilon/sigma^2) and the moments are in sigma^2). Molecules (a
-// mass-weighted database, DatabaseMetadata::hessianMasses = "amu"): the files follow OPTIM and
-// PATHSAMPLE for AMBER, which multiply every mass-weighted Hessian eigenvalue (kcal/mol /
-// (amu Angstrom^2)) by FRQCONV^2, FRQCONV = 2.045483e13 rad/s per sqrt(kcal/mol / (amu A^2)),
-// before path.info: eigenvalues in (rad/s)^2, log products sums of ln((rad/s)^2) (3N - 6 terms for
-// a minimum, 3N - 7 for a transition state), so that PATHSAMPLE's rates come out in s^-1. Energies
-// in kcal/mol, moments in amu Angstrom^2. network.h5 keeps kcal/mol / (amu A^2); the
-// `frequencyConversion` arguments below (pathsampleFrequencyConversion) convert on the way out and
-// back in.
-//
-// Unknown values (a system above the Hessian size cap) are written as PATHSAMPLE's NOFRQS runs
-// expect them to be ignored: log product 0, point-group order 1, moments 0; path.info then has no
-// eigenvalue lines (OPTIM's NOFRQS layout). Readers return what the files hold.
+// Units are the potential's, with unit masses for Lennard-Jones. For a mass-weighted database
+// (molecules, DatabaseMetadata::hessianMasses = "amu") the files follow OPTIM and PATHSAMPLE for
+// AMBER: every mass-weighted Hessian eigenvalue (kcal/mol / (amu A^2)) is multiplied by FRQCONV^2,
+// FRQCONV = 2.045483e13 rad/s per sqrt(kcal/mol / (amu A^2)), so that PATHSAMPLE's rates come out
+// in s^-1; network.h5 keeps kcal/mol / (amu A^2), and the `frequencyConversion` arguments below
+// (pathsampleFrequencyConversion) convert on the way out and back in. Unknown values (a system
+// above the Hessian size cap) are written as PATHSAMPLE's NOFRQS runs expect to ignore them: log
+// product 0, point-group order 1, moments 0, no eigenvalue lines in path.info. Readers return what
+// the files hold.
 #include <string>
 #include <vector>
 

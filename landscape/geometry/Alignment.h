@@ -2,34 +2,11 @@
 // Minimum distance between two configurations of identical atoms over translation, rotation,
 // optional inversion and permutations of the atoms: GMIN/OPTIM's MINPERMDIST. For molecules the
 // permutations are restricted to declared groups of interchangeable atoms (OPTIM's perm.allow,
-// landscape/formats/PermAllowFile.h) and inversion is switched off (a mirror image of a chiral molecule is
-// a different molecule). Used by the
-// basin-hopping AVOID taboo list and by connection runs to measure how far apart two minima are.
+// landscape/formats/PermAllowFile.h) and inversion is switched off (a mirror image of a chiral
+// molecule is a different molecule). Used by the basin-hopping AVOID taboo list and by connection
+// runs to measure how far apart two minima are.
 //
-// Minimising over orientations is a global optimisation, solved heuristically: candidate
-// orientations of b are ranked by a cheap nearest-neighbour bound, and the best few are refined by
-// alternating the optimal permutation for a fixed orientation (Hungarian algorithm, Hungarian.h)
-// with the optimal proper rotation for a fixed permutation (Kabsch 1976) until the distance stops
-// decreasing. The candidates are the orientations that put a reference pair of atoms of a onto a
-// matching pair of b (same distances from the centroid, same separation), the principal-axes
-// alignments, the fit in the given atom order and random rotations.
-//
-// Guarantees: a moved, permuted copy of a (inverted too, when inversion is allowed) comes out at
-// distance ~0, since one of the atom-pair orientations is exact; the result never exceeds the best
-// fit in the given atom order; d(a, b) == d(b, a). For different structures the result is an upper
-// bound on the true minimum distance. Structures related by a few displaced atoms (neighbouring
-// minima) are normally aligned as well as their common atoms allow; for unrelated structures the
-// bound may sit a few per cent above the true minimum, more starts (orientationTrials,
-// randomOrientations) bring it down at proportional cost.
-//
-// With permutation groups (molecules) the atoms outside the groups keep their order, so the fit in
-// the given order is an excellent start: the search alternates, from there, the best permutation
-// within the groups (one Hungarian solve per group, processed in order as OPTIM does, swap-set
-// atoms following their group's atoms) with the Kabsch rotation, and needs no frame or random
-// starts. Cost O(N) per alternation plus the groups' small assignment problems.
-//
-// Cost: O(N^2) per candidate and O(N^3) per Hungarian solve; for LJ38 a few tens of microseconds
-// for a copy and a few hundred for different structures (tests/AlignmentTest.cpp prints both).
+// How the search works, what it guarantees and what it costs: above alignStructures().
 //
 // Coordinates are flat x1 y1 z1 x2 ... in any length unit (reduced units for Lennard-Jones,
 // Angstrom for molecules); distances come back in the same unit.
@@ -84,6 +61,31 @@ struct AlignmentResult {
   bool inverted = false;  ///< b was inverted through its centroid before the rotation
 };
 
+// Minimising over orientations is a global optimisation, solved heuristically: candidate
+// orientations of b are ranked by a cheap nearest-neighbour bound, and the best few are refined by
+// alternating the optimal permutation for a fixed orientation (Hungarian algorithm, Hungarian.h)
+// with the optimal proper rotation for a fixed permutation (Kabsch 1976) until the distance stops
+// decreasing. The candidates are the orientations that put a reference pair of atoms of a onto a
+// matching pair of b (same distances from the centroid, same separation), the principal-axes
+// alignments, the fit in the given atom order and random rotations.
+//
+// Guarantees: a moved, permuted copy of a (inverted too, when inversion is allowed) comes out at
+// distance ~0, since one of the atom-pair orientations is exact; the result never exceeds the best
+// fit in the given atom order; d(a, b) == d(b, a). For different structures the result is an upper
+// bound on the true minimum distance. Structures related by a few displaced atoms (neighbouring
+// minima) are normally aligned as well as their common atoms allow; for unrelated structures the
+// bound may sit a few per cent above the true minimum, more starts (orientationTrials,
+// randomOrientations) bring it down at proportional cost.
+//
+// With permutation groups (molecules) the atoms outside the groups keep their order, so the fit in
+// the given order is an excellent start: the search alternates, from there, the best permutation
+// within the groups (one Hungarian solve per group, processed in order as OPTIM does, swap-set
+// atoms following their group's atoms) with the Kabsch rotation, and needs no frame or random
+// starts. Cost O(N) per alternation plus the groups' small assignment problems.
+//
+// Cost: O(N^2) per candidate and O(N^3) per Hungarian solve; for LJ38 a few tens of microseconds
+// for a copy and a few hundred for different structures (tests/AlignmentTest.cpp prints both).
+//
 /// Aligns b onto a. Both must hold the same number of atoms (size a multiple of 3, at least one
 /// atom) and finite coordinates, and every atom of params.permutationGroups must exist; throws
 /// std::invalid_argument otherwise, or if params.check() fails. Deterministic for given inputs and

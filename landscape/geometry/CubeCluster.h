@@ -1,6 +1,6 @@
 #pragma once
-// Random cluster starts uniform in a cube, the starts of the batched-minimisation benchmarks
-// (issue 16): no minimum separation, so close pairs (huge LJ energies) occur as they would in a
+// Random cluster starts uniform in a cube, the starts of the batched-minimisation benchmarks:
+// no minimum separation, so close pairs (huge LJ energies) occur as they would in a
 // plain random start.
 #include <cstddef>
 #include <vector>

@@ -82,7 +82,8 @@ void sideChainGroups(const Residues& res, std::size_t r, const RigidBodyFinderPa
     if (name == "TYR")
       add({"CG", "CD1", "HD1", "CD2", "HD2", "CE1", "HE1", "CE2", "HE2", "CZ", "OH"}, 1, "ring");
     if (name == "TRP") {
-      // Two bodies keep every body at <= 11 atoms, as in seed 001 Table 4.
+      // Two bodies keep every body at <= 11 atoms, as in Mantell, Pitt and Wales, J. Chem. Theory
+      // Comput. 2016, Table 4.
       add({"CD2", "CE2", "CE3", "HE3", "CZ3", "HZ3", "CH2", "HH2", "CZ2", "HZ2"}, 1, "benzene");
       add({"CG", "CD1", "HD1", "NE1", "HE1"}, 1, "pyrrole");
     }
@@ -200,7 +201,7 @@ class SiteDistance {
     return m_site.empty() ? std::numeric_limits<double>::infinity() : of(&m_x[3 * i]);
   }
   // A local group is placed by its centre of geometry, so a thin shell between the two radii
-  // still holds whole groups (seed 001 Table 5: a 1 A layer of local bodies).
+  // still holds whole groups (Mantell et al. 2016, Table 5: a 1 A layer of local bodies).
   double ofGroup(const Candidate& c) const {
     if (m_site.empty()) return std::numeric_limits<double>::infinity();
     double centre[3] = {0.0, 0.0, 0.0};

@@ -1,7 +1,8 @@
 #pragma once
-// Local rigid bodies for an AMBER protein, chosen as seed 001 (section 3.2, Tables 4-5) chose
-// them: peptide bonds, aromatic rings and other sp2 centres, and optionally one large body of
-// everything far from a chosen site (the factorised-superposition layout of Table 5).
+// Local rigid bodies for an AMBER protein, chosen as Mantell, Pitt and Wales (J. Chem. Theory
+// Comput. 2016, section 3.2, Tables 4-5) chose them: peptide bonds, aromatic rings and other sp2
+// centres, and optionally one large body of everything far from a chosen site (the
+// factorised-superposition layout of Table 5).
 //
 //   peptide bond  C O (residue i) N H (i+1; CD for proline) and the flanking C-alpha atoms (CA, or
 //                 CH3 of ACE/NME caps); a C-alpha already claimed by the previous peptide stays

@@ -1,11 +1,11 @@
 #pragma once
 // The overall translations and rotations of a cluster of atoms as an orthonormal set of vectors
-// in the 3N-dimensional coordinate space (seed 001 section 2.2: "unit vectors for infinitesimal
-// translational and rotational displacements ... used in a projection procedure"). At a stationary
-// point of an isolated cluster these span the six zero-eigenvalue modes of the Hessian (five for a
-// linear molecule, three for a single atom); the Rayleigh-Ritz eigenvector search and the
-// finite-difference Hessian project them out so that "smallest eigenvalue" means the smallest
-// non-zero one.
+// in the 3N-dimensional coordinate space (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016,
+// section 2.2: "unit vectors for infinitesimal translational and rotational displacements ... used
+// in a projection procedure"). At a stationary point of an isolated cluster these span the six
+// zero-eigenvalue modes of the Hessian (five for a linear molecule, three for a single atom); the
+// Rayleigh-Ritz eigenvector search and the finite-difference Hessian project them out so that
+// "smallest eigenvalue" means the smallest non-zero one.
 //
 // Coordinates are flat x1 y1 z1 x2 ... in any length unit; the modes are dimensionless unit
 // vectors.

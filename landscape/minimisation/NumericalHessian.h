@@ -2,10 +2,11 @@
 // Finite-difference Hessian from gradients, and its eigen-decomposition. Used to characterise
 // stationary points: a transition state has exactly one negative eigenvalue once the overall
 // translations and rotations are removed, and the log product of the positive eigenvalues is the
-// second column of PATHSAMPLE's min.data / ts.data (DESIGN.md, HDF5 behind one file).
+// second column of PATHSAMPLE's min.data / ts.data (in landscape/network/Database's HDF5 files).
 //
 // Cost: 2n gradient calls for n coordinates and an O(n^3) symmetric eigensolver, so meant for
-// clusters and small molecules (tests, characterisation), not for the systems of seed 001's tables.
+// clusters and small molecules (tests, characterisation), not for the systems in the tables of
+// Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016.
 #include <Eigen/Core>
 #include <vector>
 

@@ -1,6 +1,7 @@
 #pragma once
-// Connect runs (OPTIM's NEWCONNECT with DIJKSTRA; seed 001 section 2.2, issue 7 item 5): given
-// two minima of a TransitionNetwork, find a chain of minima and transition states joining them.
+// Connect runs (OPTIM's NEWCONNECT with DIJKSTRA; Mantell, Pitt and Wales, J. Chem. Theory
+// Comput. 2016, section 2.2): given two minima of a TransitionNetwork, find a chain of minima and
+// transition states joining them.
 // Each cycle
 //   1. runs Dijkstra's algorithm from the start to the finish over the complete graph of the known
 //      minima, where a pair joined by a known transition state costs 0, a missing link costs
@@ -15,11 +16,11 @@
 // and the run stops when the endpoints are connected, when no untried pair is left on any path,
 // or after maxCycles cycles.
 //
-// Batched engines (issue 16, ConnectBatching): the DNEB bands' images evaluated together, and the
-// descents of all new transition states of one band minimised together (their searches first,
-// then every side in one batch, then the network updated candidate by candidate as before). With
-// per-structure CPU engines (PerStructureBatchedPotential, ParallelLbfgs) the run adds the same
-// minima and transition states in the same order as without them, bit for bit.
+// Batched engines (ConnectBatching, docs/batched.md): the DNEB bands' images evaluated together,
+// and the descents of all new transition states of one band minimised together (their searches
+// first, then every side in one batch, then the network updated candidate by candidate as before).
+// With per-structure CPU engines (PerStructureBatchedPotential, ParallelLbfgs) the run adds the
+// same minima and transition states in the same order as without them, bit for bit.
 #include <functional>
 #include <string>
 #include <vector>

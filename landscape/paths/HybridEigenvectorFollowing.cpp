@@ -111,8 +111,9 @@ HybridEigenvectorFollowing::HybridEigenvectorFollowing(
 namespace {
 
 // One search from one start: the coordinates (result.coordinates), the gradient, the followed
-// eigenvector and the uphill trust radius, with one member per part of an iteration (seed 001
-// eqs 11-15), so that the search loop reads as the method does.
+// eigenvector and the uphill trust radius, with one member per part of an iteration (Mantell, Pitt
+// and Wales, J. Chem. Theory Comput. 2016, eqs 11-15), so that the search loop reads as the method
+// does.
 class EigenvectorWalk {
  public:
   EigenvectorWalk(const HybridEigenvectorFollowingParams& params, Potential& potential,

@@ -1,7 +1,7 @@
 #pragma once
-// Hybrid eigenvector-following (Munro and Wales, Phys. Rev. B 59, 3969 (1999); seed 001 section
-// 2.2 and the settings of section 3.3): refines a transition-state candidate (a DNEB maximum) to a
-// first-order saddle. Each iteration
+// Hybrid eigenvector-following (Munro and Wales, Phys. Rev. B 59, 3969 (1999); Mantell, Pitt and
+// Wales, J. Chem. Theory Comput. 2016, section 2.2 and the settings of section 3.3): refines a
+// transition-state candidate (a DNEB maximum) to a first-order saddle. Each iteration
 //   1. finds the smallest non-zero Hessian eigenvalue lambda and its eigenvector v from gradients
 //      (RayleighRitz, eqs 11-14), starting from the previous v;
 //   2. steps uphill along v by the eigenvector-following step
@@ -47,7 +47,8 @@ class TangentSpacePotential : public Potential {
 };
 
 struct HybridEigenvectorFollowingParams {
-  /// Eigenvector search of step 1 (seed 001: 1000 iterations, RMS 0.01, 1% on the eigenvalue).
+  /// Eigenvector search of step 1 (Mantell et al. 2016: 1000 iterations, RMS 0.01, 1% on the
+  /// eigenvalue).
   RayleighRitzParams rayleighRitz;
   /// Minimiser of step 3; its maxIterations is replaced by the two counts below. Energies and
   /// lengths in the potential's units.

@@ -22,8 +22,9 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
-// Any L-BFGS workspace, with the iterate renormalised after every accepted step (seed 001
-// section 2.2: "The eigenvector is also normalized at every iteration of the minimization").
+// Any L-BFGS workspace, with the iterate renormalised after every accepted step (Mantell, Pitt and
+// Wales, J. Chem. Theory Comput. 2016, section 2.2: "The eigenvector is also normalized at every
+// iteration of the minimization").
 class NormalisingWorkspace : public LbfgsWorkspace {
  public:
   NormalisingWorkspace(LbfgsWorkspace& inner, const RayleighRitzPotential& ratio)
@@ -120,7 +121,7 @@ double RayleighRitzPotential::energy(const double* x) {
 
 double RayleighRitzPotential::energyGradient(const double* x, double* g) {
   const std::size_t n = m_x.size();
-  // xhat = P x / |P x|: normalised at every evaluation (seed 001 section 2.2).
+  // xhat = P x / |P x|: normalised at every evaluation (Mantell et al. 2016, section 2.2).
   for (std::size_t i = 0; i < n; ++i) m_unit[i] = x[i];
   if (m_modes) m_modes->projectOut(m_unit.data());
   const double norm = std::sqrt(dot(m_unit, m_unit));

@@ -1,25 +1,26 @@
 #pragma once
-// Smallest Hessian eigenvalue and eigenvector from gradients alone (seed 001 section 2.2, eqs
-// 11-14): the Rayleigh-Ritz ratio lambda(x) = x^T H x / x^2 (eq 11) is minimised over x by GMIN's
-// L-BFGS, with lambda from the gradient difference of eq 14 and its derivative in the form of
-// eq 13,
+// Smallest Hessian eigenvalue and eigenvector from gradients alone (Mantell, Pitt and Wales, J.
+// Chem. Theory Comput. 2016, section 2.2, eqs 11-14): the Rayleigh-Ritz ratio lambda(x) = x^T H x /
+// x^2 (eq 11) is minimised over x by GMIN's L-BFGS, with lambda from the gradient difference of eq
+// 14 and its derivative in the form of eq 13,
 //   lambda(x)       = [grad V(X + zeta x) - grad V(X - zeta x)] . x / (2 zeta)          (eq 14)
 //   d lambda / d x  = [grad V(X + zeta x) - grad V(X - zeta x)] / zeta - 2 lambda x      (eq 13)
-// for a unit vector x; two gradient calls per evaluation. As DESIGN.md asks, the search is an
-// adapter Potential (RayleighRitzPotential) minimised by the same Lbfgs as everything else.
+// for a unit vector x; two gradient calls per evaluation. As every search that needs a minimiser
+// (docs/architecture.md, house rules), it is an adapter Potential (RayleighRitzPotential)
+// minimised by the same Lbfgs as everything else.
 //
 // Overall translations and rotations (RigidBodyModes at X) are projected out of x and of the
 // gradient, so the result is the smallest non-zero eigenvalue of a cluster. x is normalised at
-// every iteration (seed 001 section 2.2): the adapter evaluates eqs 13-14 at the unit vector
-// xhat = P x / |P x| (P the projector), so lambda is exactly invariant to the scale of x and the
-// gradient it returns is eq 13 at xhat, and the L-BFGS workspace renormalises the iterate after
+// every iteration (Mantell et al. 2016, section 2.2): the adapter evaluates eqs 13-14 at the unit
+// vector xhat = P x / |P x| (P the projector), so lambda is exactly invariant to the scale of x and
+// the gradient it returns is eq 13 at xhat, and the L-BFGS workspace renormalises the iterate after
 // every accepted step. Renormalising moves x only along itself, where lambda is flat, so the
 // stored gradient stays valid; the {s, y} pairs keep the steps actually taken, as in OPTIM.
 //
-// Convergence (seed 001 section 3.3): RMS of d lambda / d x below lbfgs.rmsTolerance and the
-// relative change of lambda below eigenvalueTolerance on each of the final two iterations. The
-// L-BFGS loop stops on the RMS condition alone, so when lambda is still moving at that point the
-// search continues from where it stopped with a ten times tighter RMS tolerance.
+// Convergence (Mantell et al. 2016, section 3.3): RMS of d lambda / d x below lbfgs.rmsTolerance
+// and the relative change of lambda below eigenvalueTolerance on each of the final two iterations.
+// The L-BFGS loop stops on the RMS condition alone, so when lambda is still moving at that point
+// the search continues from where it stopped with a ten times tighter RMS tolerance.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -41,11 +42,12 @@ struct RayleighRitzParams {
   /// molecules in vacuum); requires 3N coordinates. Off for model surfaces and periodic systems.
   bool removeRigidBodyModes = true;
   /// Converged once |lambda_k - lambda_{k-1}| <= eigenvalueTolerance |lambda_k| on each of the
-  /// last two iterations (seed 001: 1%, "percentage change ... below 1% for the final two steps").
+  /// last two iterations (Mantell et al. 2016: 1%, "percentage change ... below 1% for the final
+  /// two steps").
   double eigenvalueTolerance = 0.01;
   /// The minimiser of lambda(x). rmsTolerance is on the RMS of d lambda / d x (energy/length^2;
-  /// seed 001: 0.01 kcal/mol/A^3 with maxIterations 1000); maxRise on lambda (energy/length^2);
-  /// maxStep on the change of the (unit) iterate.
+  /// Mantell et al. 2016: 0.01 kcal/mol/A^3 with maxIterations 1000); maxRise on lambda
+  /// (energy/length^2); maxStep on the change of the (unit) iterate.
   LbfgsParams lbfgs = defaultLbfgs();
   /// Renewed RMS-tolerance tightenings (x 0.1 each) allowed while lambda has not settled (>= 0).
   int maxTightenings = 5;

@@ -9,8 +9,8 @@
 // pushed-off points finds the same minima for well-behaved saddles at a fraction of the cost.
 //
 // descendTogether() descends several transition states at once: the pushoffs as above, then all
-// 2 K sides minimised as one batch through a BatchedMinimiser (issue 16); with ParallelLbfgs each
-// side is the single-structure minimisation bit for bit, so each result is descend()'s.
+// 2 K sides minimised as one batch through a BatchedMinimiser (docs/batched.md); with ParallelLbfgs
+// each side is the single-structure minimisation bit for bit, so each result is descend()'s.
 #include <vector>
 
 #include "landscape/minimisation/BatchedMinimiser.h"

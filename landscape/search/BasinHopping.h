@@ -1,9 +1,9 @@
 #pragma once
-// GMIN-style basin-hopping for atomic clusters (seed 001 section 2.1, eq 1): perturb, quench with
-// L-BFGS, Metropolis accept/reject at kT, adapt the step size toward the target acceptance,
-// keep the lowest distinct minima, reseed after NEWRESTART quenches without improvement, and
-// avoid the taboo list of structures that triggered earlier reseeds (AVOID). The library never
-// prints: progress goes to an observer.
+// GMIN-style basin-hopping for atomic clusters (Mantell, Pitt and Wales, J. Chem. Theory Comput.
+// 2016, section 2.1, eq 1): perturb, quench with L-BFGS, Metropolis accept/reject at kT, adapt the
+// step size toward the target acceptance, keep the lowest distinct minima, reseed after NEWRESTART
+// quenches without improvement, and avoid the taboo list of structures that triggered earlier
+// reseeds (AVOID). The library never prints: progress goes to an observer.
 // Reseeding and taboo rules follow GMIN's NEWRESTART/AVOID exactly (landscape/search/NewRestart.h).
 #include <cstdint>
 #include <functional>

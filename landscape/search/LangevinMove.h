@@ -1,7 +1,8 @@
 #pragma once
 // Basin-hopping perturbation "a short Langevin run at temperature T_md for n steps before the
-// quench" (issue 6, item 5): overdamped Langevin dynamics (seed 000 eq 1, landscape/dynamics/Langevin.h)
-// from the current minimum, on the potential's own backend (CUDA when it is device-resident).
+// quench": overdamped Langevin dynamics (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B
+// 2011, eq 1, landscape/dynamics/Langevin.h) from the current minimum, on the potential's own
+// backend (CUDA when it is device-resident).
 //
 // Reproducible: the random force of a move is a pure function of (params.seed, stream), so a run
 // that passes the quench number as `stream` perturbs identically on every rerun, and every quench

@@ -1,5 +1,5 @@
 #pragma once
-// W basin-hopping walkers (issue 18): W independent GMIN Markov chains -- each a BasinHoppingRun
+// W basin-hopping walkers: W independent GMIN Markov chains -- each a BasinHoppingRun
 // with its own step-size adaptation, Metropolis test, NEWRESTART/AVOID state and random stream
 // streamSeed(seed, w) -- that advance in rounds: every walker proposes its trial, the W trials are
 // quenched together by one BatchedMinimiser call, then every walker, in index order, finishes its

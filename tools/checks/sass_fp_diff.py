@@ -4,8 +4,8 @@
 A kernel refactored without touching its arithmetic (a body moved into a function, a loop over
 tiles) gives the same bits when every kernel keeps the same multiset of floating-point operations
 (FFMA, FMUL, FADD, DFMA, DMUL, DADD, MUFU, min/max, compares, selects, shuffles) with the same
-modifiers and constants; registers, scheduling order and .reuse flags are ignored. Used for
-issue 17 to check that moving sopStepKernel's body into sopStepTile changed no operation.
+modifiers and constants; registers, scheduling order and .reuse flags are ignored. Used to check
+that moving sopStepKernel's body into sopStepTile changed no operation.
 
 usage: tools/checks/sass_fp_diff.py OLD.o|OLD.sass NEW.o|NEW.sass [NAME_SUBSTRING]
 Needs cuobjdump (and nvdisasm) on PATH for .o files. Exit status 1 when a kernel differs.

@@ -1,7 +1,8 @@
 // make_rigid_bodies: writes a rigid-body file (GMIN's GROUP format, docs/rigid-bodies.md) for an
-// AMBER system, grouping what seed 001 (section 3.2) grouped: peptide bonds, aromatic rings and
-// sp2 centres (landscape/geometry/RigidBodyFinder.h); optionally everything farther than a radius
-// from a chosen site as one large body (seed 001 Table 5), with an atomistic zone around the site.
+// AMBER system, grouping what Mantell, Pitt and Wales (J. Chem. Theory Comput. 2016, section 3.2)
+// grouped: peptide bonds, aromatic rings and sp2 centres (landscape/geometry/RigidBodyFinder.h);
+// optionally everything farther than a radius from a chosen site as one large body (Mantell et al.
+// 2016, Table 5), with an atomistic zone around the site.
 //
 // Usage: make_rigid_bodies --prmtop F --inpcrd F --out FILE [--no-peptides] [--no-aromatics]
 //          [--no-sp2] [--site-residues 1,5,...] [--site-atoms 10,11,...]
