@@ -1,5 +1,5 @@
 #pragma once
-// B structures of one AMBER-GB system on a CUDA device (issues 16 and 17): the batched twin of
+// B structures of one AMBER-GB system on a CUDA device: the batched twin of
 // potentials/AmberGb, through the kernels of gpu/AmberGbKernels.cuh with a structure index in
 // every grid. The topology and parameter tables are uploaded once and shared by all structures;
 // each structure has its own scratch arena (Born radii, pair slots, energy components, ticket

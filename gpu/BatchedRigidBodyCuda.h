@@ -1,10 +1,10 @@
 #pragma once
-// Local rigid bodies for B structures on a CUDA device (issue 16 item 1): the twin of
+// Local rigid bodies for B structures on a CUDA device: the twin of
 // potentials/BatchedRigidBodyPotential over a device-resident batched atomistic potential (e.g.
 // gpu/BatchedLennardJonesCuda, gpu/BatchedAmberGbCuda). One evaluation on `stream`: the rotations
-// of every body of every active structure, the atoms (eq 5 of seed 001), the atomistic batch's
-// device entry point, then the per-body sums of the chain-rule terms (eqs 6-10) in a fixed tree
-// (gpu/RigidBodyKernels.cuh), never synchronising with the host. The rigid energy is the
+// of every body of every active structure, the atoms (eq 5 of Mantell et al. 2016), the atomistic
+// batch's device entry point, then the per-body sums of the chain-rule terms (eqs 6-10) in a fixed
+// tree (gpu/RigidBodyKernels.cuh), never synchronising with the host. The rigid energy is the
 // atomistic energy, written by the atomistic potential into the caller's array.
 //
 // A structure's energy and gradient are the same bits whatever the batch size, its index and the

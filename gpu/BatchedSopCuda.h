@@ -1,9 +1,9 @@
 #pragma once
-// B structures of one SOP system on a CUDA device (issue 16): the batched twin of potentials/Sop
-// (seed 000 eq B1, double precision) for minimisation (gmin walkers, the round-based batched
-// L-BFGS). The topology (bonds, native contacts) is uploaded once and shared; each structure has
-// its own scratch (Pos4 coordinates, cell list, per-bead energies, components). Kernels and their
-// order: gpu/BatchedSopKernels.cuh.
+// B structures of one SOP system on a CUDA device: the batched twin of potentials/Sop (Zhmurov,
+// Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, eq B1, double precision) for minimisation
+// (gmin walkers, the round-based batched L-BFGS). The topology (bonds, native contacts) is uploaded
+// once and shared; each structure has its own scratch (Pos4 coordinates, cell list, per-bead
+// energies, components). Kernels and their order: gpu/BatchedSopKernels.cuh.
 //
 // Units: x in Angstrom, energies kcal/mol, gradients kcal/mol/A. Neighbours: a cell list built
 // from each structure's own coordinates at every call (no Verlet list carried between calls,

@@ -1,5 +1,5 @@
 #pragma once
-// How gmin runs walkers (issue 18, landscape/search/WalkerEnsemble.h): how many by default, and
+// How gmin runs walkers (landscape/search/WalkerEnsemble.h): how many by default, and
 // the batched minimiser their quenches go through on each backend.
 //   Lennard-Jones on --backend cuda: gpu/BatchedLbfgsCuda (team kernel), all walkers in one launch;
 //   any other non-rigid system on --backend cuda whose kind the batched potential factory

@@ -1,4 +1,4 @@
-// Benchmark (not a test) of the batched engine (issue 16): Lennard-Jones minimisations per second
+// Benchmark (not a test) of the batched engine: Lennard-Jones minimisations per second
 // against the batch size B on the CPU reference (1 and 2 threads) and on CUDA, from random starts
 // uniform in a cube of half-side 1.5 N^(1/3), GMIN's L-BFGS with m = 4, maxStep 0.4, maxRise
 // 1e-4, H0 0.1, RMS 1e-6. Each row gives energy+gradient calls per minimisation, the converged

@@ -1,4 +1,4 @@
-// Benchmark (not a test): batched AMBER-GB and SOP energy + gradient on the GPU (issues 16 and 17),
+// Benchmark (not a test): batched AMBER-GB and SOP energy + gradient on the GPU,
 // gpu/BatchedAmberGbCuda and gpu/BatchedSopCuda, B structures of one protein per launch sequence,
 // printed as Markdown tables for docs/benchmarks.md.
 //
@@ -35,12 +35,12 @@
 // is gpu/SopCuda (the single-structure potential, a Verlet list reused across calls) at B = 1
 // with the same timing, to compare with the batched class's B = 1.
 //
-// Rigid rows (--rigid also|only, issue 16 item 1): the GB system in the rigid coordinates of
-// make_rigid_bodies' local groups (peptide bonds, rings, sp2 centres; seed 001 Table 4) through
-// gpu/BatchedRigidBodyCuda over the batched GB potential: the columns as above (floor: the GB
-// one, the rigid layer adds O(N) work), "scratch" the GB and rigid scratch together; each
-// structure is the file structure's rigid coordinates with every centre and free atom moved by up
-// to 0.1 A and every rotation vector by up to 0.05 rad.
+// Rigid rows (--rigid also|only): the GB system in the rigid coordinates of make_rigid_bodies'
+// local groups (peptide bonds, rings, sp2 centres; Mantell et al. 2016, Table 4) through
+// gpu/BatchedRigidBodyCuda over the batched GB potential: the columns as above (floor: the GB one,
+// the rigid layer adds O(N) work), "scratch" the GB and rigid scratch together; each structure is
+// the file structure's rigid coordinates with every centre and free atom moved by up to 0.1 A and
+// every rotation vector by up to 0.05 rad.
 //
 // Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
 //                                [--repeats K] [--precision double|mixed|both]

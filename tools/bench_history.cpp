@@ -1,4 +1,5 @@
-// bench_history: seed 001's history-size benchmark (Tables 1-4) for your own system.
+// bench_history: the history-size benchmark (Tables 1-4) of Mantell, Pitt and Wales, J. Chem.
+// Theory Comput. 2016 for your own system.
 // K starting structures are each minimised for every history size m and every implementation. For
 // molecules the starts come from high-temperature overdamped Langevin runs from the input structure
 // (landscape/Langevin, seed S + k for start k, --langevin-steps steps of 1 fs at --langevin-kt, on
@@ -13,7 +14,7 @@
 //               CUDA potential (molecules: gpu/BatchedAmberGbCuda): all K starts at once, the whole
 //               L-BFGS iteration on the device; with K = 1 the host-free single minimisation,
 //   cpu       = everything on the CPU, the K starts spread over --threads threads.
-// Every implementation minimises the K starts as one batch through a BatchedMinimiser (issue 16):
+// Every implementation minimises the K starts as one batch through a BatchedMinimiser:
 // cpu, gpu1 and gpu2 through ParallelLbfgs, whose every start is the single-structure Lbfgs bit
 // for bit (cpu: one potential per thread; gpu1/gpu2: the one CUDA potential, starts in turn).
 // A row's time is the batch's wall time / K: the time per minimisation at --threads 1 (seed
@@ -80,7 +81,8 @@ OptionTable<Options> optionTable() {
       "[--impl gpu1,gpu2,gpu-batch,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
       "[--threads T] [--rounds-compact K] [--out PREFIX] "
       "[--langevin-steps N] [--langevin-kt KT]\n"
-      "Seed 001's history-size benchmark (Tables 1-4) for your own system.\n";
+      "The history-size benchmark (Tables 1-4) of Mantell, Pitt and Wales, J. Chem. Theory\n"
+      "Comput. 2016 for your own system.\n";
   t.helpCommand();
   t.add("lj", "N", "Lennard-Jones cluster of N atoms", fieldOf(&Options::ljAtoms));
   t.add("prmtop", "F", "AMBER topology (igb 2, 0.2 M salt, rgbmax 12)", fieldOf(&Options::prmtop));
@@ -137,7 +139,8 @@ struct Cell {
   int unconverged = 0;
 };
 
-// Seed 001's settings (max step 0.4, max rise 1e-4, RMS gradient 1e-5) at history size m.
+// The settings of Mantell et al. 2016 (max step 0.4, max rise 1e-4, RMS gradient 1e-5) at history
+// size m.
 LbfgsParams historyParams(int m, int maxIterations) {
   LbfgsParams p;
   p.historySize = m;
@@ -262,9 +265,10 @@ int main(int argc, char** argv) {
     std::vector<std::vector<double>> starts(o.starts, base);
     const long langevinSteps = o.langevinSteps >= 0 ? o.langevinSteps : o.prmtop.empty() ? 0 : 2000;
     if (langevinSteps > 0) {
-      // Overdamped Langevin (seed 000 eq 1) at kT, dt 1 fs, friction 10 kcal ps/(mol A^2) (stable
-      // for AMBER bonds: dt/xi = 1e-4 A^2 mol/kcal, noise 0.016 A per step at 600 K): each
-      // start is an independent trajectory from the input structure.
+      // Overdamped Langevin (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, eq 1)
+      // at kT, dt 1 fs, friction 10 kcal ps/(mol A^2) (stable for AMBER bonds: dt/xi = 1e-4 A^2
+      // mol/kcal, noise 0.016 A per step at 600 K): each start is an independent trajectory from
+      // the input structure.
       Potential& dynamics = cudaPotential ? *cudaPotential : *cpuPotential;
       for (int k = 0; k < o.starts; ++k) {
         LangevinParams lp;

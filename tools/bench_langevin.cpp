@@ -1,7 +1,8 @@
 // Benchmark (not a test): time per oscillator-step of overdamped Langevin dynamics for N Brownian
-// oscillators in 3D (seed 000 section IV.B, Figs. 3-4) with every generator, against each
-// generator's own memory floor (DESIGN.md "Performance method"; the floors are defined in
-// gpu/BrownianOscillatorsCuda.h), beside cuRAND's Philox writing the same Gaussians to memory.
+// oscillators in 3D (Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, section IV.B,
+// Figs. 3-4) with every generator, against each generator's own memory floor (docs/benchmarks.md,
+// "Method"; the floors are defined in gpu/BrownianOscillatorsCuda.h), beside cuRAND's
+// Philox writing the same Gaussians to memory.
 //
 // Usage: bench_langevin [--sizes 1000,10000,...] [--bandwidth BYTES_PER_S] [--seconds S]
 //                       [--cpu-max N] [--steps-per-call K] [--no-library]
@@ -16,7 +17,7 @@
 //   --lagfib-access  the lagged-Fibonacci fused kernels to time, one row each (default streaming-keep;
 //                sequential, batched, streaming, streaming-keep: gpu/LaggedFibonacciAccess.h)
 //
-// Anchor and target (issue 17): the byte floor; every generator at most 1.25x it at N = 1e6 and
+// Anchor and target: the byte floor; every generator at most 1.25x it at N = 1e6 and
 // 1e7 (the target column says met / missed there).
 //
 // Columns: fused = one kernel per step (draw + Box-Muller + update, float4 positions);
@@ -58,7 +59,8 @@ namespace {
 using namespace landscape;
 using Clock = std::chrono::steady_clock;
 
-// Seed 000 section IV.A in reduced form: decay 1 - k dt / xi, amplitude sqrt(2 kT dt / xi).
+// Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, section IV.A, in reduced form:
+// decay 1 - k dt / xi, amplitude sqrt(2 kT dt / xi).
 constexpr double kDecay = 0.999;
 constexpr double kAmplitude = 0.0447;
 
@@ -213,7 +215,7 @@ int main(int argc, char** argv) {
 
     std::printf(
         "| N | generator | state (MB) | fused (us/step) | ns/oscillator-step | floor (us) "
-        "| fused / floor | target (issue 17) | library double (us/step) | CPU "
+        "| fused / floor | target | library double (us/step) | CPU "
         "(ns/oscillator-step) |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
     for (std::size_t n : sizes) {
@@ -278,7 +280,7 @@ int main(int argc, char** argv) {
           cpu =
               secondsPerStep([&] { integrator.run(x, 1); }, 1, minSeconds) / static_cast<double>(n);
         }
-        // The issue-17 target: at most 1.25x the byte floor at N = 1e6 and 1e7.
+        // The target: at most 1.25x the byte floor at N = 1e6 and 1e7.
         std::string target = "-";
         if (n == 1000000 || n == 10000000) {
           const double ratio = fused / floorSeconds;

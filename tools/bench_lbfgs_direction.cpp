@@ -50,7 +50,7 @@ class Quadratic : public Potential {
 
 struct Options {
   std::vector<long> atoms = {2492, 24920}, ms = {4, 10, 100, 1000};
-  double bandwidth = 3.2e12;  // H200 copy bandwidth (DESIGN.md)
+  double bandwidth = 3.2e12;  // H200 copy bandwidth (docs/benchmarks.md)
 };
 
 OptionTable<Options> optionTable() {

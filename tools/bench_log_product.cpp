@@ -1,5 +1,5 @@
 // Benchmark (not a test): the cost of a molecule's mass-weighted log product on the CPU path
-// (issue 19 item 6), in its three parts: the finite-difference Hessian (6N energy + gradient calls
+// in its three parts: the finite-difference Hessian (6N energy + gradient calls
 // of the AMBER GB CPU reference; --rows of its 3N rows are timed and the whole extrapolated), the
 // projection of the rigid-body modes and the Cholesky factorisation of the 3N x 3N matrix
 // (HessianLogProduct; timed in full on a symmetric positive-definite matrix of the molecule's size,

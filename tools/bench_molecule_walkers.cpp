@@ -1,4 +1,4 @@
-// Benchmark (not a test): quenches per second of gmin's walkers on a molecule (issue 18 item 4),
+// Benchmark (not a test): quenches per second of gmin's walkers on a molecule,
 // AMBER-GB trp-cage in double precision by default, against the number of walkers W, on the CPU
 // (ParallelLbfgs over a copy of the potential per core) and on the GPU (the round-based batched
 // L-BFGS over the batched AMBER-GB, gpu/BatchedLbfgsRoundsCuda). Each row is exactly

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Growth throughput of `mpirun -n K pathsample grow` against K (issue 21 item 6, docs/cluster.md,
+"""Growth throughput of `mpirun -n K pathsample grow` against K (docs/cluster.md,
 docs/benchmarks.md): connect runs per second on the LJ38 UNTRAP example.
 
 Imports tests/data/lj38/pathsample-untrap/input, then runs `pathsample grow` with its pathdata and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Walker throughput of `mpirun -n K gmin` against K (issue 21, docs/cluster.md, docs/benchmarks.md).
+"""Walker throughput of `mpirun -n K gmin` against K (docs/cluster.md, docs/benchmarks.md).
 
 Runs `gmin --lj N --walkers W --steps S --seed s` (the same total walkers every row) without
 mpirun and on K = 1, 2, ... ranks, and prints a Markdown table: quenches of all walkers, seconds

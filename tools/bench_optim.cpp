@@ -1,4 +1,5 @@
-// bench_optim: seed 001's transition-state benchmarks for an AMBER-GB system, printed as Markdown
+// bench_optim: the transition-state benchmarks of Mantell, Pitt and Wales (J. Chem. Theory
+// Comput. 2016) for an AMBER-GB system, printed as Markdown
 // in the layout of its Tables 6-8:
 //   Table 6  hybrid eigenvector-following with history size m = 4, average time per search;
 //   Table 7  the same with m = 1000;
@@ -11,7 +12,7 @@
 // count as full calls, so the floor is an upper bound of the potential's share; on a shared
 // machine other work can still push measured/floor below 1.
 //
-// Procedure (seed 001 section 3.3, scaled down):
+// Procedure (Mantell et al. 2016, section 3.3, scaled down):
 //   1. minimise --inpcrd (endpoint A) and a second minimum B: --finish FILE minimised, or A with
 //      about two of its side-chain groups turned at random (seeded; the stereocentres must
 //      survive) and minimised (the paper used a short basin-hopping run);
@@ -85,7 +86,8 @@ OptionTable<Options> optionTable() {
       "                   [--precision double|mixed] [--igb 1|2|5] [--saltcon M] [--rgbmax A]\n"
       "                   [--starts K] [--dneb-runs R] [--m 4,1000] [--seed S] [--system LABEL]\n"
       "                   [--lbfgs-backend cpu|gpu]\n"
-      "Seed 001 Tables 6-8 (hybrid EF m = 4 and 1000, DNEB m = 4) as Markdown on stdout.\n"
+      "Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Tables 6-8 (hybrid EF m = 4 and\n"
+      "1000, DNEB m = 4) as Markdown on stdout.\n"
       "Units: kcal/mol, Angstrom.\n";
   t.helpCommand();
   t.add("prmtop", "FILE", "AMBER topology", fieldOf(&Options::prmtop));
@@ -106,7 +108,7 @@ OptionTable<Options> optionTable() {
         fieldOf(&Options::system));
   addLbfgsBackendOption(t,
                         "gpu: the cuda column's eigenvector search and tangent-space L-BFGS keep "
-                        "their vectors on the device (seed 001's implementation 1)",
+                        "their vectors on the device (implementation 1 of Mantell et al. 2016)",
                         fieldOf(&Options::gpuLbfgs));
   return t;
 }
@@ -139,7 +141,8 @@ double rms(const std::vector<double>& g) {
   return std::sqrt(s / static_cast<double>(g.size()));
 }
 
-// The paper's hybrid EF settings (seed 001 section 3.3) with history size m in both L-BFGS runs.
+// The paper's hybrid EF settings (Mantell et al. 2016, section 3.3) with history size m in both
+// L-BFGS runs.
 HybridEigenvectorFollowingParams paperSearch(int m, std::uint64_t seed) {
   HybridEigenvectorFollowingParams p;
   p.rayleighRitz.lbfgs.historySize = m;
@@ -163,7 +166,7 @@ HybridEigenvectorFollowingParams paperSearch(int m, std::uint64_t seed) {
   return p;
 }
 
-// Seed 001 Table 8: 10 images, 300 iterations, m = 4, RMS 0.01 kcal/mol/A.
+// Mantell et al. 2016, Table 8: 10 images, 300 iterations, m = 4, RMS 0.01 kcal/mol/A.
 DnebParams paperDneb(int images) {
   DnebParams p;
   p.images = images;
@@ -236,10 +239,11 @@ void printTable(const std::string& title, const std::string& m, const Options& o
   }
 }
 
-// Seed 001's own rows (Titan Black GPU against one CPU core; ff99SB, igb = 2), for comparison.
+// Mantell et al.'s own rows (Titan Black GPU against one CPU core; ff99SB, igb = 2), for
+// comparison.
 void printPaperRows() {
   std::printf(
-      "\nSeed 001's rows (systems B-H, 581 to 22811 atoms; GPU / CPU seconds and ratio):\n\n"
+      "\nMantell et al.'s rows (systems B-H, 581 to 22811 atoms; GPU / CPU seconds and ratio):\n\n"
       "| System | Atoms | Table 6 (m = 4) | Table 7 (m = 1000) | Table 8 DNEB (m = 4) |\n"
       "|---|---:|---|---|---|\n"
       "| B PUMA | 581 | 14.8 / 192.1 = 13.0 | 113.3 / 142.7 = 1.3 | 2.8 / 90.1 = 32.5 |\n"

@@ -118,7 +118,7 @@ struct Options {
   double fp32Rate = 132 * 128 * 1.98e9;  ///< FP32 lane operations per second
   // lj
   std::vector<std::size_t> sizes = {38, 147, 1000, 10000};
-  double fp64Peak = 31e12;  ///< FP64 FLOP/s measured on an H200 (DESIGN.md)
+  double fp64Peak = 31e12;  ///< FP64 FLOP/s measured on an H200 (docs/benchmarks.md)
 };
 
 OptionTable<Options> optionTable() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Binding overhead of the Python module (issue 20): energy + gradient of LJ38 (reduced units)
+"""Binding overhead of the Python module: energy + gradient of LJ38 (reduced units)
 called from Python against the same call in a C++ loop, on one potential object and one x.
 
 Usage: PYTHONPATH=build/python python3 tools/bench_python.py [--calls N] [--repeats R]

@@ -1,6 +1,7 @@
-// bench_rigid: seed 001 Tables 4-5 for your own system: L-BFGS minimisations of the same starting
-// structures in rigid and in atomistic coordinates, for every history size m: average
-// minimisation time, average L-BFGS steps and time per step, rigid against atomistic.
+// bench_rigid: Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Tables 4-5, for your own
+// system: L-BFGS minimisations of the same starting structures in rigid and in atomistic
+// coordinates, for every history size m: average minimisation time, average L-BFGS steps and time
+// per step, rigid against atomistic.
 //
 // Rigid bodies come from --rigid FILE (tools/utilities/make_rigid_bodies) or are built here:
 //   --layout local  peptide bonds, aromatic rings and sp2 centres (Table 4);
@@ -11,9 +12,10 @@
 // atoms of those rigid starts, so both representations start from identical structures.
 // Backends: --backend cpu|cuda for the atomistic potential (AMBER-GB; cuda once the CUDA GB
 // exists), --lbfgs-backend cpu|gpu (gpu: the whole L-BFGS and the rigid transform on the device,
-// seed 001's implementation 1). Paper settings: max step 0.4 A, max rise 1e-4 kcal/mol, RMS 1e-5
-// kcal/mol/A (angle-axis metric for rigid, seed 001 ref 31). Also reports the cost of the rigid
-// transform per evaluation and its memory-traffic floor. Writes PREFIX.md and PREFIX.csv.
+// implementation 1 of Mantell et al. 2016). Paper settings: max step 0.4 A, max rise 1e-4
+// kcal/mol, RMS 1e-5 kcal/mol/A (angle-axis metric for rigid, Mantell et al. 2016, ref 31). Also
+// reports the cost of the rigid transform per evaluation and its memory-traffic floor. Writes
+// PREFIX.md and PREFIX.csv.
 //
 // Usage: bench_rigid --prmtop F --inpcrd F [--rigid FILE | --layout local|large
 //          [--site-residues 1,2] [--site-atoms 5,6] [--atomistic-radius R] [--large-body-radius R]]
@@ -238,7 +240,8 @@ int main(int argc, char** argv) {
     std::ofstream md(o.out + ".md"), csv(o.out + ".csv");
     if (!md || !csv) throw std::runtime_error("cannot write " + o.out + ".md/.csv");
     std::ostringstream head;
-    head << "# Rigid vs atomistic L-BFGS (seed 001 Tables 4-5 layout): " << description << "\n\n"
+    head << "# Rigid vs atomistic L-BFGS (Tables 4-5 layout of Mantell et al. 2016): "
+         << description << "\n\n"
          << o.starts << " starts (seed " << o.seed << ", perturbation " << o.perturb
          << " A), max step 0.4 A, max rise 1e-4 kcal/mol, RMS 1e-5 kcal/mol/A; rigid L-BFGS "
          << (o.metric ? "with" : "without") << " the rigid-body diagonal metric; potential on "

@@ -1,6 +1,7 @@
-// Benchmark (not a test): microseconds per Langevin step of the SOP model (seed 000 eq 1 and
-// Appendix B) for the microtubule protofilament PF8 (6928 beads) with 1, 4 and 16 replicas, next
-// to SOP-GPU on an H200 (issue 8: 38 us/step for one protofilament, 82 us/step for 16 replicas).
+// Benchmark (not a test): microseconds per Langevin step of the SOP model (Zhmurov, Rybnikov,
+// Kholodov and Barsegov, J. Phys. Chem. B 2011, eq 1 and Appendix B) for the microtubule
+// protofilament PF8 (6928 beads) with 1, 4 and 16 replicas, next to SOP-GPU on an H200 (SOP-GPU's
+// published figures: 38 us/step for one protofilament, 82 us/step for 16 replicas).
 //
 // Settings measured:
 //   sop-gpu   SOP-GPU's arithmetic and pair list: FP32, repulsion over pairs within 20 A (cut and
@@ -15,12 +16,12 @@
 // as one persistent cooperative kernel (SopDynamicsParams::cudaPersistentSteps; fixed rebuild
 // interval only, so no default+P).
 // Two floors per row: the byte floor, the memory traffic of one step (neighbour indices of every
-// row read once, plus positions, native list and the output) over the copy bandwidth (DESIGN.md
-// "Performance method"), and the issue floor, the warp instructions of the pair loops (every
+// row read once, plus positions, native list and the output) over the copy bandwidth (docs/benchmarks.md,
+// "Method"), and the issue floor, the warp instructions of the pair loops (every
 // list and native pair from both beads, kIssuePerPair and kIssuePerNative instructions each,
 // estimated from the float pair loop) over the device's issue rate (SMs x 4 schedulers x
 // clock). Rows of the sop-gpu setting also print SOP-GPU's time on an H200 (the anchor), the
-// speedup over it and the issue-17 target (1 replica <= 4 us, 16 replicas <= 20 us per step).
+// speedup over it and the kernel target (1 replica <= 4 us, 16 replicas <= 20 us per step).
 // The table is Markdown, ready to paste into docs/benchmarks.md.
 // One CPU reference line (double, one replica, a few steps) shows the serial cost.
 //
@@ -67,14 +68,14 @@ struct Setting {
 /// (the same plus the r0^2 load and the Lennard-Jones terms, about 28).
 constexpr double kIssuePerPair = 20.0, kIssuePerNative = 28.0;
 
-/// The issue-17 target per step (us) for the sop-gpu setting, or 0 where none was set.
+/// The kernel target per step (us) for the sop-gpu setting, or 0 where none was set.
 double targetMicroseconds(int replicas) {
   if (replicas == 1) return 4.0;
   if (replicas == 16) return 20.0;
   return 0.0;
 }
 
-/// SOP-GPU's published time per step on an H200 (issue 8), or 0 where none was given.
+/// SOP-GPU's published time per step on an H200, or 0 where none was given.
 double sopGpuMicroseconds(int replicas) {
   if (replicas == 1) return 38.0;
   if (replicas == 16) return 82.0;
@@ -173,7 +174,7 @@ int run(int argc, char** argv) {
   std::printf("# bench_sop: %s\n# device: %s\n", pdb.c_str(), gpuDescription().c_str());
   std::printf(
       "# byte floor: bytes per step / %.3g B/s; issue floor: pair-loop warp instructions / "
-      "(4 x %d SMs x %.3g GHz); anchor: SOP-GPU on an H200 (issue 8)\n\n",
+      "(4 x %d SMs x %.3g GHz); anchor: SOP-GPU on an H200\n\n",
       bandwidth, o.sms, o.clockGhz);
   std::printf(
       "| setting | precision | replicas | beads | us/step | byte floor (us) | x byte floor | issue "

@@ -1,5 +1,5 @@
 #pragma once
-// The vector side of L-BFGS as a backend operation (DESIGN.md): the workspace owns x, g, the search
+// The vector side of L-BFGS as a backend operation: the workspace owns x, g, the search
 // direction p and the history {s, y}; the outer loop (Lbfgs) only ever sees scalars. The CPU
 // workspace uses Eigen; a GPU workspace keeps everything in device memory and returns the same
 // scalars, so the loop of Algorithms 1-3 of Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016
