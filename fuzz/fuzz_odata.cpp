@@ -1,11 +1,11 @@
-// libFuzzer target: OPTIM's `odata` keyword file (src/OdataFile), read from a file as optim does.
+// libFuzzer target: OPTIM's `odata` keyword file (src/optim/OdataFile), read from a file as optim does.
 // Documented: std::runtime_error.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "fuzz/FuzzTarget.h"
-#include "src/OdataFile.h"
+#include "src/optim/OdataFile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;

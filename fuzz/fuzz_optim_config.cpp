@@ -1,4 +1,4 @@
-// libFuzzer target: optim's `--config FILE` (key = value, src/OptimRunConfig), through
+// libFuzzer target: optim's `--config FILE` (key = value, src/optim/OptimRunConfig), through
 // parseOptimCommandLine as the program calls it. Documented: std::runtime_error.
 #include <cstddef>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz/FuzzTarget.h"
-#include "src/OptimRunConfig.h"
+#include "src/optim/OptimRunConfig.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;

@@ -22,7 +22,7 @@
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PerStructureBatchedPotential.h"
-#include "src/OdataFile.h"
+#include "src/optim/OdataFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {

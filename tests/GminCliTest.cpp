@@ -22,8 +22,8 @@
 #include "landscape/formats/LowestFile.h"
 #include "landscape/network/Database.h"
 #include "potentials/LennardJones.h"
-#include "src/GminSystem.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/RunConfig.h"
 #include "tests/SameMinima.h"
 #include "tests/TestData.h"
 

@@ -1,4 +1,4 @@
-// GMIN `data` keyword files (src/GminDataFile.h): GMIN's LJ38 example gives the `gmin` defaults,
+// GMIN `data` keyword files (src/gmin/GminDataFile.h): GMIN's LJ38 example gives the `gmin` defaults,
 // every implemented keyword sets its field, errors name file, line and keyword, and
 // docs/gmin-keywords.md is the rendering of the keyword table.
 #include <gtest/gtest.h>
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "src/GminDataFile.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminDataFile.h"
+#include "src/gmin/RunConfig.h"
 #include "tests/TestData.h"
 
 namespace {
@@ -344,6 +344,6 @@ TEST(GminDataFile, DocMatchesTable) {
   std::ostringstream contents;
   contents << in.rdbuf();
   EXPECT_EQ(contents.str(), rendered)
-      << doc << " differs from the keyword table in src/GminDataFile.cpp; regenerate it with "
+      << doc << " differs from the keyword table in src/gmin/GminDataFile.cpp; regenerate it with "
       << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=GminDataFile.DocMatchesTable";
 }

@@ -1,4 +1,4 @@
-// gmin's walkers of molecules on the round-based batched engine (issue 18 item 4, src/GminWalkers):
+// gmin's walkers of molecules on the round-based batched engine (issue 18 item 4, src/gmin/GminWalkers):
 // the default walker count's arithmetic, the backend choice, and runs of AMBER-GB walkers with
 // gmin's side-chain rotations and chirality/cis-trans checks (and of SOP walkers) through the
 // rounds program -- on the CPU twin (here) and on the GPU against that twin bit for bit (skipped
@@ -15,9 +15,9 @@
 #include "backends/BatchedPotentialFactory.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/search/WalkerEnsemble.h"
-#include "src/GminSystem.h"
-#include "src/GminWalkers.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/GminWalkers.h"
+#include "src/gmin/RunConfig.h"
 #include "tests/TestData.h"
 
 namespace landscape {

@@ -21,7 +21,7 @@
 #include "landscape/network/Database.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "potentials/LennardJones.h"
-#include "src/PathsampleGrowth.h"
+#include "src/pathsample/PathsampleGrowth.h"
 #include "tests/TestData.h"
 
 namespace landscape {

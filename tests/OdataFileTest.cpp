@@ -1,4 +1,4 @@
-// The OPTIM odata reader (src/OdataFile) and optim's command line (src/OptimRunConfig): keyword
+// The OPTIM odata reader (src/optim/OdataFile) and optim's command line (src/optim/OptimRunConfig): keyword
 // table and docs/optim-keywords.md kept equal, the wales-group LJ38 odata mapped onto the
 // parameter structs, and one-line errors naming the file, line and keyword or option.
 #include <gtest/gtest.h>
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "src/OdataFile.h"
-#include "src/OptimRunConfig.h"
+#include "src/optim/OdataFile.h"
+#include "src/optim/OptimRunConfig.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 
@@ -66,7 +66,7 @@ TEST(OdataFile, DocMatchesTable) {
   std::ostringstream contents;
   contents << in.rdbuf();
   EXPECT_EQ(contents.str(), rendered)
-      << doc << " differs from the keyword table in src/OdataFile.cpp; regenerate it with "
+      << doc << " differs from the keyword table in src/optim/OdataFile.cpp; regenerate it with "
       << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=OdataFile.DocMatchesTable";
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "src/OptimRunConfig.h"
+#include "src/optim/OptimRunConfig.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 

@@ -1,4 +1,4 @@
-// The pathsample program (src/pathsample_main.cpp, src/PathsampleOptions, src/PathsampleCommands):
+// The pathsample program (src/pathsample/pathsample_main.cpp, src/pathsample/PathsampleOptions, src/pathsample/PathsampleCommands):
 // options and the PATHSAMPLE pathdata reader, the generated docs, and import -> rates ->
 // committors -> regroup -> export on the wales-group LJ38 UNTRAP example.
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "src/PathsampleOptions.h"
+#include "src/pathsample/PathsampleOptions.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -102,7 +102,7 @@ TEST(PathsampleCli, DocMatchesTable) {
       regenerate != nullptr && std::string(regenerate) == "1")
     std::ofstream(doc, std::ios::binary) << rendered;
   EXPECT_EQ(readAll(doc.string()), rendered)
-      << doc << " differs from the table in src/PathsampleOptions.cpp; regenerate it with "
+      << doc << " differs from the table in src/pathsample/PathsampleOptions.cpp; regenerate it with "
       << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=PathsampleCli.DocMatchesTable";
 }
 

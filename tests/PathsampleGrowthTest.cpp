@@ -29,10 +29,10 @@
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "potentials/LennardJones.h"
-#include "src/OptimDatabase.h"
+#include "src/optim/OptimDatabase.h"
 #include "tests/UnitNetworks.h"
-#include "src/OptimRunConfig.h"
-#include "src/OptimSystem.h"
+#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimSystem.h"
 #include "tests/TestData.h"
 
 namespace landscape {

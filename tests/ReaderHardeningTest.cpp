@@ -37,10 +37,10 @@
 #include "landscape/dynamics/RngKind.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
-#include "src/GminDataFile.h"
-#include "src/OdataFile.h"
-#include "src/RunConfig.h"
-#include "src/SopRunConfig.h"
+#include "src/gmin/GminDataFile.h"
+#include "src/optim/OdataFile.h"
+#include "src/gmin/RunConfig.h"
+#include "src/sop/SopRunConfig.h"
 #include "tests/TempFile.h"
 
 namespace landscape {

@@ -33,8 +33,8 @@
 #include "landscape/paths/Dneb.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PerStructureBatchedPotential.h"
-#include "src/OdataFile.h"
-#include "src/SharedOptions.h"
+#include "src/optim/OdataFile.h"
+#include "src/common/SharedOptions.h"
 
 using namespace landscape;
 

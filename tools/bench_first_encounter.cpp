@@ -2,7 +2,7 @@
 // the global minimum of LJ38, LJ75 and LJ98 (Cambridge Cluster Database energies) by gmin's walkers
 // (issue 18), against the number of walkers W, with and without BHPT, over several seeds. Each run
 // is exactly `gmin --lj N --walkers W [--bhpt] --seed s --target E_gm --max-time S` with GMIN's
-// LJ38 example settings (no symmetry moves), built through gmin's own code (src/GminWalkers), so
+// LJ38 example settings (no symmetry moves), built through gmin's own code (src/gmin/GminWalkers), so
 // the CPU rows use ParallelLbfgs and the cuda rows the batched GPU engine. Runs that miss within
 // --max-time are counted and shown with their best energy; the statistics are over the hits.
 //
@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "landscape/search/WalkerEnsemble.h"
-#include "src/GminSystem.h"
-#include "src/GminWalkers.h"
-#include "src/RunConfig.h"
-#include "src/SharedOptions.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/GminWalkers.h"
+#include "src/gmin/RunConfig.h"
+#include "src/common/SharedOptions.h"
 #include "tools/BenchStats.h"
 
 namespace {

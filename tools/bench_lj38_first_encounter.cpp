@@ -18,8 +18,8 @@
 
 #include "backends/PotentialFactory.h"
 #include "landscape/search/BasinHopping.h"
-#include "src/RunConfig.h"
-#include "src/SharedOptions.h"
+#include "src/gmin/RunConfig.h"
+#include "src/common/SharedOptions.h"
 #include "tools/BenchStats.h"
 
 namespace {

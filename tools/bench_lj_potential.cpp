@@ -14,7 +14,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "landscape/geometry/ClusterGeometry.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/DeviceBuffer.h"
