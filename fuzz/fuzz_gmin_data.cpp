@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::setUp();
   fuzz::expectOnly<std::runtime_error, std::invalid_argument>([&] {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-    GminRunConfig config = gminKeywordDefaults();
+    GminConfig config = gminKeywordDefaults();
     applyGminKeywords(in, "data", config);
     for (const std::string& warning : config.warnings) fuzz::checkMessage(warning.c_str());
     config.basinHopping.check();

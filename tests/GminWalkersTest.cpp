@@ -17,7 +17,7 @@
 #include "landscape/search/WalkerEnsemble.h"
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -51,7 +51,7 @@ class Recorder : public WalkerObserver {
 };
 
 struct AshRun {
-  GminRunConfig config;
+  GminConfig config;
   GminSystem system;
 };
 

@@ -34,7 +34,7 @@ std::string sourceDir() {
 }
 
 TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
-  const PathsampleRunConfig c = parsePathsampleCommandLine(
+  const PathsampleConfig c = parsePathsampleCommandLine(
       {"rates", "--temperature", "0.1,0.2", "--database", "x.h5", "--units", "molecular"});
   EXPECT_EQ(c.mode, "rates");
   EXPECT_EQ(c.temperatures, (std::vector<double>{0.1, 0.2}));
@@ -46,7 +46,7 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
 
   // The example's pathdata (CYCLES 0, DIJKSTRA 0) reads, with warnings for ignored keywords.
   const std::string pathdata = testDataRoot() + "/lj38/pathsample/pathdata";
-  const PathsampleRunConfig p = parsePathsampleCommandLine({"rates", "--pathdata", pathdata});
+  const PathsampleConfig p = parsePathsampleCommandLine({"rates", "--pathdata", pathdata});
   EXPECT_EQ(p.temperatures, std::vector<double>{0.1});
   EXPECT_FALSE(p.warnings.empty());
   // The command line wins over the file.
@@ -55,7 +55,7 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
             std::vector<double>{0.3});
   // The UNTRAP example's pathdata: growth settings (UNTRAP einc ethresh, CYCLES, CPUS, SEED).
   const std::string untrap = testDataRoot() + "/lj38/pathsample-untrap/input/pathdata";
-  const PathsampleRunConfig u = parsePathsampleCommandLine({"grow", "--pathdata", untrap});
+  const PathsampleConfig u = parsePathsampleCommandLine({"grow", "--pathdata", untrap});
   EXPECT_EQ(u.pairSelection, "untrap");
   EXPECT_EQ(u.untrapIncrement, 0.035);
   EXPECT_EQ(u.untrapThreshold, 3.0);
@@ -65,12 +65,12 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
   const fs::path keywords =
       fs::temp_directory_path() / ("pathdata-growth-" + std::to_string(getpid()));
   std::ofstream(keywords) << "SHORTCUT 3 BARRIER\nCYCLES 2\n";
-  const PathsampleRunConfig sc = parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
+  const PathsampleConfig sc = parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
   EXPECT_EQ(sc.pairSelection, "shortcut");
   EXPECT_EQ(sc.shortcutSteps, 3);
   EXPECT_EQ(sc.shortcutBy, "BARRIER");
   std::ofstream(keywords) << "DIJPAIR 1\n";
-  const PathsampleRunConfig dj = parsePathsampleCommandLine(
+  const PathsampleConfig dj = parsePathsampleCommandLine(
       {"grow", "--pathdata", keywords.string(), "--dijkstra-power", "2"});
   EXPECT_EQ(dj.pairSelection, "dijkstra");
   EXPECT_EQ(dj.dijkstraPower, 2.0);

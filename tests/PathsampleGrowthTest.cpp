@@ -31,7 +31,7 @@
 #include "potentials/LennardJones.h"
 #include "src/optim/OptimDatabase.h"
 #include "tests/UnitNetworks.h"
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 #include "src/optim/OptimSystem.h"
 #include "tests/TestData.h"
 
@@ -242,7 +242,7 @@ TEST(OptimDatabase, RewriteKeepsEndpointSets) {
   const std::string path =
       (fs::temp_directory_path() / ("optim-sets-" + std::to_string(getpid()) + ".h5")).string();
   TransitionNetworkDatabase::write(path, m, n);
-  OptimRunConfig config;
+  OptimConfig config;
   OptimSettings settings = config.settings;
   const OptimSystem system = makeOptimSystem(config, nullptr, 38, settings);
   TransitionNetwork network(settings.network);

@@ -17,7 +17,7 @@
 #include "landscape/search/WalkerEnsemble.h"
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 #include "src/common/SharedOptions.h"
 #include "tools/BenchStats.h"
 
@@ -98,7 +98,7 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
           std::to_string(o.maxTemperature), std::string("--bhpt-interval"),
           std::to_string(o.interval)})
       args.push_back(a);
-  const GminRunConfig config = parseGminCommandLine(args);
+  const GminConfig config = parseGminCommandLine(args);
   GminSystem system = loadGminSystem(config);
   const std::unique_ptr<Potential> host = walkerHostPotential(config, system);
   const int w = static_cast<int>(walkers);

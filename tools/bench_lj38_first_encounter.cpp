@@ -18,7 +18,7 @@
 
 #include "backends/PotentialFactory.h"
 #include "landscape/search/BasinHopping.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 #include "src/common/SharedOptions.h"
 #include "tools/BenchStats.h"
 

@@ -23,7 +23,7 @@
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
 #include "src/common/OptionTable.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 
 namespace {
 
@@ -99,7 +99,7 @@ struct Row {
 };
 
 Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
-  const GminRunConfig config = parseGminCommandLine(
+  const GminConfig config = parseGminCommandLine(
       {"--prmtop", o.prmtop, "--inpcrd", o.inpcrd, "--backend", backend, "--precision",
        o.precision, "--walkers", std::to_string(walkers), "--steps", std::to_string(o.steps),
        "--seed", std::to_string(o.seed), "--dump-interval", "0", "--quiet",

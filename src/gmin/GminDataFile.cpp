@@ -45,12 +45,12 @@ std::string gminKeywordsMarkdown() {
         "Lennard-Jones cluster (reduced units); for molecules read kcal/mol for epsilon and "
         "Angstrom for sigma. Defaults are those of `gmin` without a data file (GMIN's LJ38 "
         "example).\n"
-     << gminOptionTable().optionsMarkdown(GminRunConfig{});
+     << gminOptionTable().optionsMarkdown(GminConfig{});
   return md.str();
 }
 
-GminRunConfig gminKeywordDefaults() {
-  GminRunConfig config;
+GminConfig gminKeywordDefaults() {
+  GminConfig config;
   config.basinHopping = BasinHoppingParams{};
   // GMIN's switches are off unless their keyword is present.
   config.basinHopping.centre = false;
@@ -60,14 +60,14 @@ GminRunConfig gminKeywordDefaults() {
   return config;
 }
 
-void applyGminKeywords(std::istream& in, const std::string& source, GminRunConfig& config) {
+void applyGminKeywords(std::istream& in, const std::string& source, GminConfig& config) {
   gminOptionTable().readKeywords(in, source, config, "GMIN", "docs/gmin-keywords.md");
 }
 
-GminRunConfig readGminDataFile(const std::string& path) {
+GminConfig readGminDataFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open GMIN data file");
-  GminRunConfig config = gminKeywordDefaults();
+  GminConfig config = gminKeywordDefaults();
   applyGminKeywords(in, path, config);
   try {
     config.basinHopping.check();

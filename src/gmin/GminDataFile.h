@@ -1,5 +1,5 @@
 #pragma once
-// GMIN's `data` keyword file -> GminRunConfig.
+// GMIN's `data` keyword file -> GminConfig.
 //
 // Format (as GMIN reads it): one keyword per line followed by free-format fields separated by
 // blanks or commas; keywords are case-insensitive; '!' or '#' starts a comment that runs to the end
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "src/common/KeywordFile.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 
 namespace landscape {
 
@@ -33,21 +33,21 @@ std::string gminKeywordsMarkdown();
 
 /// What GMIN assumes for a keyword that a data file leaves out: the BasinHoppingParams defaults
 /// (documented there as GMIN's) with GMIN's switches CENTRE, NEWRESTART and AVOID off, and the
-/// system fields of GminRunConfig (LJ38, CPU, ./gmin-out) unchanged. Differs from the `gmin`
+/// system fields of GminConfig (LJ38, CPU, ./gmin-out) unchanged. Differs from the `gmin`
 /// command's no-argument defaults (gminDefaultConfig(), GMIN's LJ38 example) on purpose: a data
 /// file describes the whole run, as it does for GMIN.
-GminRunConfig gminKeywordDefaults();
+GminConfig gminKeywordDefaults();
 
 /// Applies the keywords read from `in` to `config`, in file order (a later line overrides an
 /// earlier one). `source` names the input in messages ("FILE:LINE: ..."). Warnings for ignored
 /// keywords are appended to config.warnings. Throws std::runtime_error with a one-line message
 /// naming source, line and keyword on an unknown keyword, a NotImplemented keyword, a wrong field
 /// count or a bad number. Does not run BasinHoppingParams::check().
-void applyGminKeywords(std::istream& in, const std::string& source, GminRunConfig& config);
+void applyGminKeywords(std::istream& in, const std::string& source, GminConfig& config);
 
 /// gminKeywordDefaults() with the keywords of the file at `path` applied, then checked
 /// (BasinHoppingParams::check()). Throws std::runtime_error naming the file when it cannot be
 /// opened, on any error of applyGminKeywords, or when the parameters fail their check.
-GminRunConfig readGminDataFile(const std::string& path);
+GminConfig readGminDataFile(const std::string& path);
 
 }  // namespace landscape

@@ -14,9 +14,9 @@ namespace landscape {
 
 namespace {
 
-using C = GminRunConfig;
+using C = GminConfig;
 using BH = BasinHoppingParams;
-using Table = OptionTable<GminRunConfig>;
+using Table = OptionTable<GminConfig>;
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kRadiansPerDegree = kPi / 180.0;
@@ -516,7 +516,7 @@ void addOtherKeywords(Table& t) {
 
 }  // namespace
 
-const OptionTable<GminRunConfig>& gminOptionTable() {
+const OptionTable<GminConfig>& gminOptionTable() {
   static const Table table(
       "gmin",
       "gmin (landscape " LANDSCAPE_VERSION

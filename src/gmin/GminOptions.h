@@ -1,12 +1,12 @@
 #pragma once
 // The option table of `gmin`: every command-line option, with its unit, bounds, default and help,
 // and every GMIN `data` keyword with the options its fields set (docs/gmin-keywords.md is its
-// rendering). RunConfig.cpp reads the command line through it, GminDataFile.cpp the data files.
+// rendering). GminConfig.cpp reads the command line through it, GminDataFile.cpp the data files.
 #include "src/common/OptionTable.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 
 namespace landscape {
 
-const OptionTable<GminRunConfig>& gminOptionTable();
+const OptionTable<GminConfig>& gminOptionTable();
 
 }  // namespace landscape

@@ -16,7 +16,7 @@ namespace landscape {
 
 namespace {
 
-GminSystem loadSop(const GminRunConfig& config) {
+GminSystem loadSop(const GminConfig& config) {
   GminSystem system;
   system.sop = std::make_shared<const SopTopology>(readSopTopology(config.sopPdbFile, config.sop));
   system.start = system.sop->nativeCoordinates();
@@ -28,7 +28,7 @@ GminSystem loadSop(const GminRunConfig& config) {
   return system;
 }
 
-GminSystem loadAmber(const GminRunConfig& config) {
+GminSystem loadAmber(const GminConfig& config) {
   GminSystem system;
   system.amber = std::make_shared<const AmberTopology>(readAmberTopology(config.prmtopFile));
   system.start = readAmberCoordinates(config.inpcrdFile, *system.amber).positions;
@@ -43,7 +43,7 @@ GminSystem loadAmber(const GminRunConfig& config) {
 }
 
 // --coords, or a random start (left empty, drawn by the search from the seed) of --lj atoms.
-GminSystem loadLennardJones(const GminRunConfig& config) {
+GminSystem loadLennardJones(const GminConfig& config) {
   GminSystem system;
   std::size_t atoms = config.ljAtoms;
   if (!config.coordsFile.empty()) {
@@ -65,13 +65,13 @@ GminSystem loadLennardJones(const GminRunConfig& config) {
 
 }  // namespace
 
-GminSystem loadGminSystem(const GminRunConfig& config) {
+GminSystem loadGminSystem(const GminConfig& config) {
   if (!config.sopPdbFile.empty()) return loadSop(config);
   if (!config.prmtopFile.empty()) return loadAmber(config);
   return loadLennardJones(config);
 }
 
-void addMolecularMoves(const GminRunConfig& config, GminSystem& system) {
+void addMolecularMoves(const GminConfig& config, GminSystem& system) {
   if (!system.amber) return;
   system.groups = findSideChainGroups(*system.amber);
   if (config.groupRotationProbability > 0.0 && !system.groups.empty()) {
@@ -90,7 +90,7 @@ void addMolecularMoves(const GminRunConfig& config, GminSystem& system) {
   }
 }
 
-void useRigidBodies(const GminRunConfig& config, GminSystem& system) {
+void useRigidBodies(const GminConfig& config, GminSystem& system) {
   if (config.rigidFile.empty()) return;
   // With the GPU L-BFGS the rigid transform runs on the device (gpu/RigidBodyCuda), whatever
   // backend the atomistic potential has.
@@ -130,7 +130,7 @@ void useRigidBodies(const GminRunConfig& config, GminSystem& system) {
   }
 }
 
-void addLangevinMove(const GminRunConfig& config, long firstQuench, GminSystem& system) {
+void addLangevinMove(const GminConfig& config, long firstQuench, GminSystem& system) {
   if (config.langevin.steps <= 0) return;
   LangevinParams params = config.langevin;
   params.seed = config.basinHopping.seed;

@@ -14,7 +14,7 @@
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/SopTopology.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 
 namespace landscape {
 
@@ -38,17 +38,17 @@ struct GminSystem {
 
 /// The topology (read once), the potential on --backend and the start, for SOP (--sop-pdb),
 /// AMBER-GB (--prmtop) or Lennard-Jones. Throws std::runtime_error for inconsistent input.
-GminSystem loadGminSystem(const GminRunConfig& config);
+GminSystem loadGminSystem(const GminConfig& config);
 
 /// AMBER: side-chain group rotations after the Cartesian step and the stereochemistry checks.
-void addMolecularMoves(const GminRunConfig& config, GminSystem& system);
+void addMolecularMoves(const GminConfig& config, GminSystem& system);
 
 /// --rigid FILE: the search moves to rigid coordinates over the atomistic potential; the moves
 /// and checks so far keep acting on the mapped atoms.
-void useRigidBodies(const GminRunConfig& config, GminSystem& system);
+void useRigidBodies(const GminConfig& config, GminSystem& system);
 
 /// --langevin-steps: a short Langevin run after every other move. Its noise stream is the quench
 /// number, continued from firstQuench (the checkpoint's on --resume), so reruns are identical.
-void addLangevinMove(const GminRunConfig& config, long firstQuench, GminSystem& system);
+void addLangevinMove(const GminConfig& config, long firstQuench, GminSystem& system);
 
 }  // namespace landscape

@@ -19,7 +19,7 @@ namespace landscape {
 
 namespace {
 
-bool ljOnCuda(const GminRunConfig& config, const GminSystem& system) {
+bool ljOnCuda(const GminConfig& config, const GminSystem& system) {
   return config.backend == Backend::Cuda && !system.rigidPotential &&
          system.spec.kind == PotentialSpec::Kind::LennardJones;
 }
@@ -46,7 +46,7 @@ class SharingMinimiser : public BatchedMinimiser {
 
 // The device batched potential of the system, scratch for `reserve` structures, or nullptr
 // (walkerDevicePotential).
-std::shared_ptr<BatchedPotential> devicePotential(const GminRunConfig& config,
+std::shared_ptr<BatchedPotential> devicePotential(const GminConfig& config,
                                                   const GminSystem& system, std::size_t reserve) {
   if (config.backend != Backend::Cuda || system.rigidPotential ||
       system.spec.kind == PotentialSpec::Kind::LennardJones)
@@ -65,26 +65,26 @@ std::shared_ptr<BatchedPotential> devicePotential(const GminRunConfig& config,
 
 // The potential of the probes that only look (engine choice, bytes, the default W): one
 // structure's scratch.
-std::shared_ptr<BatchedPotential> probePotential(const GminRunConfig& config,
+std::shared_ptr<BatchedPotential> probePotential(const GminConfig& config,
                                                  const GminSystem& system) {
   return devicePotential(config, system, 1);
 }
 
 // Whether the system's quenches run on the device rounds engine: tried through the factory.
-bool onDeviceRounds(const GminRunConfig& config, const GminSystem& system) {
+bool onDeviceRounds(const GminConfig& config, const GminSystem& system) {
   return probePotential(config, system) != nullptr;
 }
 
 // Device bytes of one walker on the rounds engine: its slot (history of --lbfgs-m pairs), its
 // coordinates and outcome, and the potential's scratch.
-std::size_t deviceBytesPerWalker(const GminRunConfig& config, const BatchedPotential& potential) {
+std::size_t deviceBytesPerWalker(const GminConfig& config, const BatchedPotential& potential) {
   const std::size_t n = potential.dimension();
   return roundsSlotBytes(n, config.basinHopping.lbfgs.historySize) + roundsStructureBytes(n) +
          batchedPotentialBytesPerStructure(potential);
 }
 
 // Device memory the walkers may use now: free memory (as the rounds engine counts it).
-std::size_t deviceAvailableBytes(const GminRunConfig& config, BatchedPotential& potential) {
+std::size_t deviceAvailableBytes(const GminConfig& config, BatchedPotential& potential) {
   const BatchMemory memory =
       makeBatchedMinimiserOver(potential, config.basinHopping.lbfgs, BatchedBackend::CudaRounds, {})
           ->memory();
@@ -93,7 +93,7 @@ std::size_t deviceAvailableBytes(const GminRunConfig& config, BatchedPotential& 
 
 // Each CPU thread needs its own potential: built from the spec on the CPU (rigid bodies on the
 // host over their own atomistic copy, walkerPotentialCopy); potentials on CUDA are not copied.
-bool copyable(const GminRunConfig& config, const GminSystem& system) {
+bool copyable(const GminConfig& config, const GminSystem& system) {
   return config.backend == Backend::Cpu && system.searched().backend() == Backend::Cpu;
 }
 
@@ -123,7 +123,7 @@ std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system) {
   return makeOwningRigidBodyPotential(std::move(atomistic), *system.rigid, Backend::Cpu);
 }
 
-int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
+int resolveWalkers(const GminConfig& config, const GminSystem& system, int checkpointWalkers,
                    WalkerRanks ranks) {
   if (config.walkers > 0) return config.walkers;
   if (checkpointWalkers > 0) return checkpointWalkers;
@@ -144,7 +144,7 @@ int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t a
   return static_cast<int>(std::max<std::size_t>(1, std::min(wanted, fit)));
 }
 
-std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& config,
+std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminConfig& config,
                                                         const GminSystem& system, int walkers) {
   // Scratch for the largest batch before the first graph capture (growing it inside a capture
   // would cost the engine its graph): the walkers' quenches or the tight re-quench of the list.
@@ -164,26 +164,25 @@ BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> pot
   };
 }
 
-void checkWalkerRun(const GminRunConfig& config, int walkers) {
+void checkWalkerRun(const GminConfig& config, int walkers) {
   if (walkers > 1 && config.langevin.steps > 0)
     throw std::runtime_error(
         "command line: --langevin-steps runs one chain (its noise stream is numbered by quench); "
         "use --walkers 1");
 }
 
-std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
-                                               const GminSystem& system) {
+std::unique_ptr<Potential> walkerHostPotential(const GminConfig& config, const GminSystem& system) {
   return ljOnCuda(config, system) || onDeviceRounds(config, system)
              ? makePotential(system.spec, Backend::Cpu)
              : nullptr;
 }
 
-int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers,
+int walkerThreads(const GminConfig& config, const GminSystem& system, int walkers,
                   WalkerRanks ranks) {
   return copyable(config, system) ? std::min(walkers, cores(ranks)) : 1;
 }
 
-BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
+BatchedMinimiserMaker walkerMinimiserMaker(const GminConfig& config, GminSystem& system,
                                            int walkers, WalkerRanks ranks) {
   if (ljOnCuda(config, system)) {
     const BatchedSystem lj{system.spec.atoms};
@@ -210,7 +209,7 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSyst
   };
 }
 
-std::string walkerQuenchDescription(const GminRunConfig& config, const GminSystem& system,
+std::string walkerQuenchDescription(const GminConfig& config, const GminSystem& system,
                                     int walkers) {
   if (ljOnCuda(config, system))
     return "quenches on the GPU: Lennard-Jones team kernel (gpu/BatchedLbfgsCuda), all walkers "

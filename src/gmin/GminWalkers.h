@@ -21,7 +21,7 @@
 #include "landscape/search/WalkerEnsemble.h"
 #include "potentials/BatchedPotential.h"
 #include "src/gmin/GminSystem.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 
 namespace landscape {
 
@@ -37,7 +37,7 @@ struct WalkerRanks {
 /// Lennard-Jones on CUDA, deviceWalkers() for systems on the device rounds engine, 1 for the
 /// other systems that cannot be copied (rigid bodies on the device, CUDA systems without a
 /// device batched potential), and one per CPU core of the rank's share of its node otherwise.
-int resolveWalkers(const GminRunConfig& config, const GminSystem& system, int checkpointWalkers,
+int resolveWalkers(const GminConfig& config, const GminSystem& system, int checkpointWalkers,
                    WalkerRanks ranks = {});
 
 /// A CPU copy of the potential the search runs on, for another thread: the spec's potential, in
@@ -61,9 +61,8 @@ int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t a
 /// tight re-quench of the saved minima); nullptr when there is none: another backend, rigid
 /// bodies, Lennard-Jones (its team kernel is faster) or a kind the factory builds on the host only
 /// (decided by trying the factory, so kinds added there follow with no change here).
-std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminRunConfig& config,
-                                                        const GminSystem& system,
-                                                        int walkers = 1);
+std::shared_ptr<BatchedPotential> walkerDevicePotential(const GminConfig& config,
+                                                        const GminSystem& system, int walkers = 1);
 
 /// Minimisers over one shared batched potential (kept alive by every minimiser): the rounds
 /// engine on `backend` (CudaRounds, or CpuRoundsTwin for its CPU twin) with `rounds` options.
@@ -73,16 +72,16 @@ BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> pot
 
 /// Throws std::runtime_error for walker runs gmin cannot do (the Langevin move, whose noise
 /// stream is numbered by quench, with more than one walker).
-void checkWalkerRun(const GminRunConfig& config, int walkers);
+void checkWalkerRun(const GminConfig& config, int walkers);
 
 /// The minimisers of a walker run of `walkers` walkers (on this rank); the maker keeps what it
 /// builds alive.
-BatchedMinimiserMaker walkerMinimiserMaker(const GminRunConfig& config, GminSystem& system,
+BatchedMinimiserMaker walkerMinimiserMaker(const GminConfig& config, GminSystem& system,
                                            int walkers, WalkerRanks ranks = {});
 
 /// One line for the run's header: where the walkers' quenches run and, on the device rounds
 /// engine, the default walker count's reason and the device bytes per walker.
-std::string walkerQuenchDescription(const GminRunConfig& config, const GminSystem& system,
+std::string walkerQuenchDescription(const GminConfig& config, const GminSystem& system,
                                     int walkers);
 
 /// The potential the walkers' host-side work runs on (the ASTEP atom energies of each accepted
@@ -90,12 +89,11 @@ std::string walkerQuenchDescription(const GminRunConfig& config, const GminSyste
 /// spec when the quenches run on a device batched engine (Lennard-Jones teams, the rounds engine:
 /// a device call per accepted step would stall the rounds, and SopCuda's atom energies run on the
 /// device), else nullptr (the run's own potential).
-std::unique_ptr<Potential> walkerHostPotential(const GminRunConfig& config,
-                                               const GminSystem& system);
+std::unique_ptr<Potential> walkerHostPotential(const GminConfig& config, const GminSystem& system);
 
 /// The threads the CPU minimiser uses for `walkers` walkers (1 when the system cannot be copied),
 /// at most the rank's share of the node's cores.
-int walkerThreads(const GminRunConfig& config, const GminSystem& system, int walkers,
+int walkerThreads(const GminConfig& config, const GminSystem& system, int walkers,
                   WalkerRanks ranks = {});
 
 }  // namespace landscape

@@ -28,14 +28,14 @@
 #include "src/common/LongRun.h"
 #include "src/common/OutputLock.h"
 #include "src/common/RankedMain.h"
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 
 namespace {
 
 using namespace landscape;
 
-int printHelpOrVersion(const GminRunConfig& config) {
-  if (config.action == GminRunConfig::Action::Help)
+int printHelpOrVersion(const GminConfig& config) {
+  if (config.action == GminConfig::Action::Help)
     std::cout << config.helpText;
   else
     std::cout << "gmin (landscape) " << LANDSCAPE_VERSION << "\n";
@@ -68,7 +68,7 @@ struct OutputFolder {
 // from the checkpoint's quench number. A run stopped or killed before its first checkpoint
 // leaves a folder without one: --resume then starts the run afresh there (the same options give
 // the same run), with a note.
-OutputFolder openOutputFolder(const GminRunConfig& config) {
+OutputFolder openOutputFolder(const GminConfig& config) {
   OutputFolder out;
   out.dir = config.resumeDir.empty() ? config.outputDir : config.resumeDir;
   if (!config.resumeDir.empty()) {
@@ -86,7 +86,7 @@ OutputFolder openOutputFolder(const GminRunConfig& config) {
   return out;
 }
 
-void printHeader(const GminRunConfig& config, const GminSystem& system, const BasinHoppingParams& p,
+void printHeader(const GminConfig& config, const GminSystem& system, const BasinHoppingParams& p,
                  double containerRadius) {
   const std::string name = system.searched().name();
   const auto seed = static_cast<unsigned long long>(p.seed);
@@ -132,7 +132,7 @@ void printResults(const BasinHoppingResult& result, const BasinHoppingParams& p,
 
 // The lines every run ends with: why it stopped early, the results, who reached the target
 // (`goal`, printed unless --quiet), the lowest energy.
-int finishRun(const GminRunConfig& config, const GminResultWriter& writer,
+int finishRun(const GminConfig& config, const GminResultWriter& writer,
               const BasinHoppingResult& result, const GminStopRule& stopRule,
               const std::string& dir, const std::string& goal) {
   const bool signalled = result.stoppedEarly && !stopRule.timeUp();
@@ -167,7 +167,7 @@ int finishRun(const GminRunConfig& config, const GminResultWriter& writer,
 
 // The parts of a run shared by the single chain and the walkers.
 struct RunSetup {
-  const GminRunConfig& config;
+  const GminConfig& config;
   GminSystem& system;
   const OutputFolder& out;
   BasinHoppingParams params;
@@ -195,7 +195,7 @@ void printStart(const RunSetup& run, double containerRadius) {
 }
 
 int runSingleChain(const RunSetup& run) {
-  const GminRunConfig& config = run.config;
+  const GminConfig& config = run.config;
   BasinHopping search(run.system.searched(), run.params,
                       lbfgsWorkspaceFactory(config.lbfgsBackend), run.system.hooks);
   const CheckpointFingerprint fingerprint = fingerprintOf(run, search.containerRadius());
@@ -249,7 +249,7 @@ BatchedMinimiserMaker rankMinimiserMaker(const RunSetup& run, int walkers, Walke
 }
 
 void printWalkerStart(const RunSetup& run, int walkers, WalkerRanks ranks) {
-  const GminRunConfig& config = run.config;
+  const GminConfig& config = run.config;
   if (config.quiet) return;
   const int share = (walkers + ranks.ranks - 1) / ranks.ranks;
   const int threads = walkerThreads(config, run.system, share, ranks);
@@ -267,7 +267,7 @@ void printWalkerStart(const RunSetup& run, int walkers, WalkerRanks ranks) {
 }
 
 int runWalkers(const RunSetup& run, int walkers) {
-  const GminRunConfig& config = run.config;
+  const GminConfig& config = run.config;
   GminSystem& system = run.system;
   const WalkerRanks ranks{run.ranks.size(), run.ranks.localSize()};
   const bool root = run.ranks.rank() == 0;
@@ -299,7 +299,7 @@ int runWalkers(const RunSetup& run, int walkers) {
 
 // Under mpirun, CUDA runs: each rank on its node's GPU by local rank, chosen before anything
 // touches the device.
-void chooseRankGpu(const GminRunConfig& config, Communicator& ranks) {
+void chooseRankGpu(const GminConfig& config, Communicator& ranks) {
   if (ranks.size() == 1 || config.backend != Backend::Cuda) return;
   const std::string gpu = useLocalGpu(ranks.localRank());
   if (!config.quiet && ranks.rank() == 0)
@@ -319,8 +319,8 @@ int run(int argc, char** argv, Communicator& ranks) {
   setUpLongRun("gmin");
   // Several ranks stop together, at a round's end they agree on (src/gmin/GminRanks.h).
   if (ranks.size() > 1) deferStopRequests();
-  const GminRunConfig config = parseGminCommandLine(argc, argv);
-  if (config.action != GminRunConfig::Action::Run) return printHelpOrVersion(config);
+  const GminConfig config = parseGminCommandLine(argc, argv);
+  if (config.action != GminConfig::Action::Run) return printHelpOrVersion(config);
   ranks.setTimeout(config.rankTimeout);
   if (ranks.rank() == 0)
     for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";

@@ -15,7 +15,7 @@ namespace {
 
 // Threads that get a potential of their own: copies are built from the spec on the CPU only (rigid
 // bodies on the host over their own atomistic copy).
-int cpuThreads(const OptimRunConfig& config, const OptimSystem& system) {
+int cpuThreads(const OptimConfig& config, const OptimSystem& system) {
   if (config.backend != Backend::Cpu || system.searched().backend() != Backend::Cpu) return 1;
   if (config.threads > 0) return config.threads;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -24,7 +24,7 @@ int cpuThreads(const OptimRunConfig& config, const OptimSystem& system) {
 // On --backend cuda every system has a device-resident batched potential
 // (backends/BatchedPotentialFactory: Lennard-Jones, AMBER-GB in the run's precision, and rigid
 // bodies over either).
-bool batchedOnCuda(const OptimRunConfig& config) { return config.backend == Backend::Cuda; }
+bool batchedOnCuda(const OptimConfig& config) { return config.backend == Backend::Cuda; }
 
 // A CPU copy of the search's potential for another thread.
 std::unique_ptr<Potential> cpuCopy(const OptimSystem& system) {
@@ -41,7 +41,7 @@ std::string memoryText(const char* what, const BatchedMinimiser& minimiser) {
 
 }  // namespace
 
-OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem& system,
+OptimBatching makeOptimBatching(const OptimConfig& config, const OptimSystem& system,
                                 const OptimSettings& settings) {
   OptimBatching b;
   b.threads = cpuThreads(config, system);

@@ -19,7 +19,7 @@
 #include "landscape/paths/Connect.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 #include "src/optim/OptimSystem.h"
 
 namespace landscape {
@@ -39,7 +39,7 @@ struct OptimBatching {
 
 /// The engines for this run (settings: the descent and endpoint minimisers after the system has
 /// adjusted them). Throws std::runtime_error when --backend cuda has no device.
-OptimBatching makeOptimBatching(const OptimRunConfig& config, const OptimSystem& system,
+OptimBatching makeOptimBatching(const OptimConfig& config, const OptimSystem& system,
                                 const OptimSettings& settings);
 
 }  // namespace landscape

@@ -60,7 +60,7 @@ std::vector<double> readMoleculeCoordinates(const std::string& path, const Amber
   return x;
 }
 
-OptimEndpoints moleculeEndpoints(const OptimRunConfig& config, const AmberTopology& amber) {
+OptimEndpoints moleculeEndpoints(const OptimConfig& config, const AmberTopology& amber) {
   OptimEndpoints e;
   if (!config.inpcrdFile.empty()) {
     e.reference = readAmberCoordinates(config.inpcrdFile, amber).positions;
@@ -79,7 +79,7 @@ OptimEndpoints moleculeEndpoints(const OptimRunConfig& config, const AmberTopolo
   return e;
 }
 
-OptimEndpoints clusterEndpoints(const OptimRunConfig& config) {
+OptimEndpoints clusterEndpoints(const OptimConfig& config) {
   OptimEndpoints e;
   if (config.builtInExample()) {
     e.start = {"built-in LJ7 pentagonal bipyramid", lj7PentagonalBipyramid()};
@@ -96,7 +96,7 @@ OptimEndpoints clusterEndpoints(const OptimRunConfig& config) {
   return e;
 }
 
-void checkAtomCounts(const OptimRunConfig& config, const OptimEndpoints& e) {
+void checkAtomCounts(const OptimConfig& config, const OptimEndpoints& e) {
   const std::size_t atoms = e.start.x.size() / 3;
   if (e.finish.x.size() != e.start.x.size()) {
     throw std::runtime_error(e.finish.source + " has " + std::to_string(e.finish.x.size() / 3) +
@@ -163,7 +163,7 @@ void requireMinimum(const Endpoint& e, const OptimSettings& settings) {
 
 }  // namespace
 
-OptimEndpoints loadOptimEndpoints(const OptimRunConfig& config, const AmberTopology* amber) {
+OptimEndpoints loadOptimEndpoints(const OptimConfig& config, const AmberTopology* amber) {
   OptimEndpoints e = amber ? moleculeEndpoints(config, *amber) : clusterEndpoints(config);
   if (!e.minimise) e.minimise = config.settings.reoptimiseEndpoints;
   checkAtomCounts(config, e);
@@ -214,7 +214,7 @@ void prepareEndpoints(const OptimSystem& system, OptimEndpoints& e, const OptimS
   finishEndpoint(system, e.finish, settings, true, quiet, before[1], rmsBefore[1], steps[1]);
 }
 
-void warnAboutStereochemistry(const OptimRunConfig& config, const OptimSystem& system,
+void warnAboutStereochemistry(const OptimConfig& config, const OptimSystem& system,
                               const OptimEndpoints& endpoints) {
   if (!system.amber) return;
   const StereoChecks stereo(*system.amber, endpoints.reference);

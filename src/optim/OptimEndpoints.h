@@ -9,7 +9,7 @@
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 #include "src/optim/OptimSystem.h"
 
 namespace landscape {
@@ -32,7 +32,7 @@ struct OptimEndpoints {
 
 /// Reads both endpoints (Cartesian atoms) and checks that they have the same, positive number of
 /// atoms (and --lj's, when given). amber: the molecule, or null for Lennard-Jones.
-OptimEndpoints loadOptimEndpoints(const OptimRunConfig& config, const AmberTopology* amber);
+OptimEndpoints loadOptimEndpoints(const OptimConfig& config, const AmberTopology* amber);
 
 /// Minimises the endpoint (minimise) or checks that it is a minimum already, fills its energy and
 /// RMS gradient, and unless quiet prints both and its point group.
@@ -48,7 +48,7 @@ void prepareEndpoints(const OptimSystem& system, OptimEndpoints& endpoints,
 /// A warning on stderr for each endpoint whose chirality or peptide cis/trans states differ from
 /// the reference's: a path between mirror images is not what a connect run on a protein is for,
 /// but the user may mean it.
-void warnAboutStereochemistry(const OptimRunConfig& config, const OptimSystem& system,
+void warnAboutStereochemistry(const OptimConfig& config, const OptimSystem& system,
                               const OptimEndpoints& endpoints);
 
 }  // namespace landscape

@@ -18,10 +18,10 @@ namespace landscape {
 
 namespace {
 
-using C = OptimRunConfig;
+using C = OptimConfig;
 using S = OptimSettings;
 using TS = HybridEigenvectorFollowingParams;
-using Table = OptionTable<OptimRunConfig>;
+using Table = OptionTable<OptimConfig>;
 
 template <class M>
 auto top(M member) {
@@ -566,7 +566,7 @@ void addOtherKeywords(Table& t) {
 
 }  // namespace
 
-const OptionTable<OptimRunConfig>& optimOptionTable() {
+const OptionTable<OptimConfig>& optimOptionTable() {
   static const Table table(
       "optim",
       "optim (landscape " LANDSCAPE_VERSION

@@ -15,8 +15,8 @@ namespace {
 // Symmetry operations may only map an atom onto one of the same element; the Hessian is
 // mass-weighted with the topology's masses (amu), as OPTIM does for AMBER; permutations only
 // within the perm.allow groups.
-void applyMoleculeSettings(const OptimRunConfig& config, const AmberTopology& amber,
-                           std::size_t atoms, OptimSettings& settings) {
+void applyMoleculeSettings(const OptimConfig& config, const AmberTopology& amber, std::size_t atoms,
+                           OptimSettings& settings) {
   settings.characterisation.pointGroup.atomTypes = amber.atomicNumbers;
   settings.characterisation.masses = amber.masses;
   if (config.permAllowFile.empty()) return;
@@ -31,14 +31,13 @@ void applyMoleculeSettings(const OptimRunConfig& config, const AmberTopology& am
 
 }  // namespace
 
-std::shared_ptr<const AmberTopology> readOptimTopology(const OptimRunConfig& config) {
+std::shared_ptr<const AmberTopology> readOptimTopology(const OptimConfig& config) {
   if (!config.isMolecule()) return nullptr;
   return std::make_shared<const AmberTopology>(readAmberTopology(config.prmtopFile));
 }
 
-OptimSystem makeOptimSystem(const OptimRunConfig& config,
-                            std::shared_ptr<const AmberTopology> amber, std::size_t atoms,
-                            OptimSettings& settings) {
+OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const AmberTopology> amber,
+                            std::size_t atoms, OptimSettings& settings) {
   OptimSystem system;
   PotentialSpec spec;
   if (amber) {
@@ -68,7 +67,7 @@ OptimSystem makeOptimSystem(const OptimRunConfig& config,
 // the overall motions that the eigenvector search projects out are the rigid potential's own
 // (Potential::overallMotionModes). The Hessian-derived fields are left unknown (the atomistic
 // Hessian does not describe a rigid stationary point).
-void useRigidBodies(const OptimRunConfig& config, OptimSystem& system, std::vector<double>& start,
+void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings) {
   if (config.rigidFile.empty()) return;
   const std::size_t atoms = start.size() / 3;
@@ -94,7 +93,7 @@ void useRigidBodies(const OptimRunConfig& config, OptimSystem& system, std::vect
   settings.characterisation.maxHessianAtoms = 0;
 }
 
-void useGpuLbfgs(const OptimRunConfig& config, OptimSystem& system, OptimSettings& settings) {
+void useGpuLbfgs(const OptimConfig& config, OptimSystem& system, OptimSettings& settings) {
   if (config.lbfgsBackend != LbfgsBackend::Gpu) return;
   system.workspace = lbfgsWorkspaceFactory(config.lbfgsBackend);
   (void)system.workspace(system.searched(), 1);  // no device: say so now, not after the endpoints

@@ -15,7 +15,7 @@
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 
 namespace landscape {
 
@@ -51,20 +51,19 @@ struct OptimSystem {
 };
 
 /// --prmtop read once, or null for a Lennard-Jones run.
-std::shared_ptr<const AmberTopology> readOptimTopology(const OptimRunConfig& config);
+std::shared_ptr<const AmberTopology> readOptimTopology(const OptimConfig& config);
 
 /// The potentials of an atoms-atom system (without rigid bodies yet); for molecules the atom
 /// types and perm.allow groups enter settings.
-OptimSystem makeOptimSystem(const OptimRunConfig& config,
-                            std::shared_ptr<const AmberTopology> amber, std::size_t atoms,
-                            OptimSettings& settings);
+OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const AmberTopology> amber,
+                            std::size_t atoms, OptimSettings& settings);
 
 /// --rigid FILE: the start fixes the body shapes; both endpoints (search coordinates, in and out)
 /// move to rigid coordinates and the alignment settings to those that keep bodies intact.
-void useRigidBodies(const OptimRunConfig& config, OptimSystem& system, std::vector<double>& start,
+void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings);
 
 /// --lbfgs-backend gpu: every L-BFGS but the DNEB band's keeps its vectors on the device.
-void useGpuLbfgs(const OptimRunConfig& config, OptimSystem& system, OptimSettings& settings);
+void useGpuLbfgs(const OptimConfig& config, OptimSystem& system, OptimSettings& settings);
 
 }  // namespace landscape

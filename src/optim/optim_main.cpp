@@ -28,7 +28,7 @@
 #include "src/optim/OptimEndpoints.h"
 #include "src/optim/OptimOptions.h"
 #include "src/optim/OptimProgress.h"
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 #include "src/optim/OptimSystem.h"
 #include "src/common/OutputLock.h"
 
@@ -38,15 +38,15 @@ using namespace landscape;
 
 constexpr int kExitNotConnected = 2;
 
-int printHelpOrVersion(const OptimRunConfig& config) {
-  if (config.action == OptimRunConfig::Action::Help)
+int printHelpOrVersion(const OptimConfig& config) {
+  if (config.action == OptimConfig::Action::Help)
     std::cout << config.helpText;
   else
     std::cout << "optim (landscape) " << LANDSCAPE_VERSION << "\n";
   return 0;
 }
 
-void printHeader(const OptimRunConfig& config, const OptimSystem& system,
+void printHeader(const OptimConfig& config, const OptimSystem& system,
                  const OptimSettings& settings) {
   const auto seed = static_cast<unsigned long long>(settings.seed);
   const std::string name = system.searched().name();
@@ -76,11 +76,11 @@ struct NetworkStart {
   int start = 0, finish = 0;     ///< network indices of the endpoints
 };
 
-std::string databasePathOf(const OptimRunConfig& config) {
+std::string databasePathOf(const OptimConfig& config) {
   return config.databaseFile.empty() ? config.outputDir + "/network.h5" : config.databaseFile;
 }
 
-NetworkStart startNetwork(const OptimRunConfig& config, const OptimSystem& system,
+NetworkStart startNetwork(const OptimConfig& config, const OptimSystem& system,
                           const OptimEndpoints& endpoints, TransitionNetwork& network,
                           const ConnectCheckpoint* resumed) {
   NetworkStart n;
@@ -181,7 +181,7 @@ StoredTransitionNetwork saveNetwork(const OptimSystem& system, const TransitionN
   return stored;
 }
 
-void writeResults(const OptimRunConfig& config, const OptimSystem& system,
+void writeResults(const OptimConfig& config, const OptimSystem& system,
                   const TransitionNetwork& network, NetworkStart& n,
                   const OptimSettings& settings) {
   const StoredTransitionNetwork stored = saveNetwork(system, network, n, settings);
@@ -226,7 +226,7 @@ void printSummary(const ConnectResult& result, const TransitionNetwork& network,
 
 // --resume DIR: the checkpoint saved after the last completed cycle, checked against this run's
 // options; none when DIR has no checkpoint (stopped or killed in cycle 1), which starts afresh.
-std::optional<ConnectCheckpoint> readResumeCheckpoint(const OptimRunConfig& config,
+std::optional<ConnectCheckpoint> readResumeCheckpoint(const OptimConfig& config,
                                                       const CheckpointFingerprint& fingerprint) {
   if (config.resumeDir.empty()) return std::nullopt;
   const std::string path = config.resumeDir + "/connect.checkpoint";
@@ -245,7 +245,7 @@ std::optional<ConnectCheckpoint> readResumeCheckpoint(const OptimRunConfig& conf
   return checkpoint;
 }
 
-int stoppedBeforeTheFirstCycle(const OptimRunConfig& config) {
+int stoppedBeforeTheFirstCycle(const OptimConfig& config) {
   std::fprintf(stderr, "optim: stopped by a signal before the first connect cycle; nothing "
                "written (--resume %s starts the run afresh)\n", config.outputDir.c_str());
   return stopExitStatus();
@@ -253,8 +253,8 @@ int stoppedBeforeTheFirstCycle(const OptimRunConfig& config) {
 
 int run(int argc, char** argv) {
   setUpLongRun("optim");
-  OptimRunConfig config = parseOptimCommandLine(argc, argv);
-  if (config.action != OptimRunConfig::Action::Run) return printHelpOrVersion(config);
+  OptimConfig config = parseOptimCommandLine(argc, argv);
+  if (config.action != OptimConfig::Action::Run) return printHelpOrVersion(config);
   for (const std::string& w : config.warnings) std::cerr << "optim: warning: " << w << "\n";
   if (!config.resumeDir.empty()) config.outputDir = config.resumeDir;
   const CheckpointFingerprint fingerprint = optimOptionTable().fingerprint(config);

@@ -26,20 +26,20 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
   return buffer;
 }
 
-bool molecular(const PathsampleRunConfig& c) { return c.units == "molecular"; }
+bool molecular(const PathsampleConfig& c) { return c.units == "molecular"; }
 /// kT in the energy unit for a temperature as the user gives it.
-double kTOf(const PathsampleRunConfig& c, double t) {
+double kTOf(const PathsampleConfig& c, double t) {
   return molecular(c) ? kBoltzmannKcalPerMolK * t : t;
 }
 /// Rates of the graph (inverse frequency unit) -> the reported unit.
-double rateFactor(const PathsampleRunConfig& c) {
+double rateFactor(const PathsampleConfig& c) {
   return molecular(c) ? kMolecularFrequencyPerSecond : 1.0;
 }
-std::string rateUnit(const PathsampleRunConfig& c) {
+std::string rateUnit(const PathsampleConfig& c) {
   return molecular(c) ? "s^-1" : "reduced time^-1";
 }
 
-void importDatabase(const PathsampleRunConfig& c, const ProgressPrinter& print) {
+void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
   const std::size_t atoms = pathsampleAtomCount(c.directory);
   DatabaseMetadata metadata;
   metadata.atoms = atoms;
@@ -59,7 +59,7 @@ void importDatabase(const PathsampleRunConfig& c, const ProgressPrinter& print) 
         c.database);
 }
 
-void exportDatabase(const PathsampleRunConfig& c, const ProgressPrinter& print) {
+void exportDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
   DatabaseMetadata metadata;
   const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database, &metadata);
   writePathsampleFiles(c.directory, network, pathsampleFrequencyConversion(metadata));
@@ -68,7 +68,7 @@ void exportDatabase(const PathsampleRunConfig& c, const ProgressPrinter& print) 
         " to " + c.directory);
 }
 
-StoredTransitionNetwork networkWithSets(const PathsampleRunConfig& c) {
+StoredTransitionNetwork networkWithSets(const PathsampleConfig& c) {
   StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
   if (network.setA.empty() || network.setB.empty()) {
     throw std::runtime_error(c.database + ": no endpoint sets A and B (import a database with "
@@ -79,13 +79,13 @@ StoredTransitionNetwork networkWithSets(const PathsampleRunConfig& c) {
 
 // Planck's constant in the energy unit x the rate graph's time unit (regroup's Eyring term):
 // for molecules kcal/mol x (1 / kMolecularFrequencyPerSecond) s.
-double planckOf(const PathsampleRunConfig& c) {
+double planckOf(const PathsampleConfig& c) {
   return molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * rateFactor(c)
                       : c.planck;
 }
 
 // NGT at temperature t: between minima, or (--regrouped) between the free-energy groups.
-GraphTransformationResult ratesAt(const PathsampleRunConfig& c, const StoredTransitionNetwork& n,
+GraphTransformationResult ratesAt(const PathsampleConfig& c, const StoredTransitionNetwork& n,
                                   double t, const ProgressPrinter& print) {
   const RateGraph minima = harmonicRateGraph(n, kTOf(c, t));
   if (!c.regrouped) return graphTransformationRates(minima, n.setA, n.setB);
@@ -105,7 +105,7 @@ GraphTransformationResult ratesAt(const PathsampleRunConfig& c, const StoredTran
   return graphTransformationRates(groupRateGraph(minima, groups), a, b);
 }
 
-void computeRates(const PathsampleRunConfig& c, const ProgressPrinter& print) {
+void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = networkWithSets(c);
   std::vector<RatesFileRow> k, kss, knss;
   const double factor = rateFactor(c);
@@ -137,7 +137,7 @@ void computeRates(const PathsampleRunConfig& c, const ProgressPrinter& print) {
   print("pathsample: wrote NGT.rates.new, NGT.rates.kSS and NGT.rates.kNSS to " + c.directory);
 }
 
-void computeCommittors(const PathsampleRunConfig& c, const ProgressPrinter& print) {
+void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = networkWithSets(c);
   const double t = c.temperatures.front();
   // DIRECTION AB: committors to A (reaching A before B); BA: to B.
@@ -152,7 +152,7 @@ void computeCommittors(const PathsampleRunConfig& c, const ProgressPrinter& prin
         format(" at T= %.10g for %.0f connected minima written to ", t, r.connectedNodes) + path);
 }
 
-void regroup(const PathsampleRunConfig& c, const ProgressPrinter& print) {
+void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
   const double t = c.temperatures.front();
   const double planck = planckOf(c);
@@ -179,7 +179,7 @@ void regroup(const PathsampleRunConfig& c, const ProgressPrinter& print) {
 
 }  // namespace
 
-void runPathsampleMode(const PathsampleRunConfig& c, const ProgressPrinter& print) {
+void runPathsampleMode(const PathsampleConfig& c, const ProgressPrinter& print) {
   if (c.mode == "import") return importDatabase(c, print);
   if (c.mode == "export") return exportDatabase(c, print);
   if (c.mode == "rates") return computeRates(c, print);

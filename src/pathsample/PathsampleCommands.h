@@ -12,6 +12,6 @@ using ProgressPrinter = std::function<void(const std::string& line)>;
 
 /// Runs config.mode. Throws std::runtime_error / std::invalid_argument with a sentence on bad
 /// input (missing endpoint sets, unknown log products, a disconnected network).
-void runPathsampleMode(const PathsampleRunConfig& config, const ProgressPrinter& print);
+void runPathsampleMode(const PathsampleConfig& config, const ProgressPrinter& print);
 
 }  // namespace landscape

@@ -15,7 +15,7 @@
 #include "landscape/paths/ConnectJobs.h"
 #include "src/common/DistributedConnectJobs.h"
 #include "src/common/FaultDrill.h"
-#include "src/optim/OdataFile.h"
+#include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimDatabase.h"
 #include "src/optim/OptimBatching.h"
 #include "src/optim/OptimSystem.h"
@@ -53,9 +53,9 @@ std::string odataKeywords(const std::string& path) {
 
 // The connect settings: the odata file's keywords on optim's keyword defaults, or optim's defaults
 // (OPTIM's LJ38 example for clusters, the molecule defaults with --prmtop).
-OptimRunConfig connectSettings(const PathsampleRunConfig& c, const std::string& odataText,
-                               const ProgressPrinter& print) {
-  OptimRunConfig oc;
+OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataText,
+                            const ProgressPrinter& print) {
+  OptimConfig oc;
   oc.prmtopFile = c.prmtopFile;
   oc.backend = c.backend;
   oc.lbfgsBackend = c.lbfgsBackend;
@@ -85,7 +85,7 @@ OptimRunConfig connectSettings(const PathsampleRunConfig& c, const std::string& 
 }
 
 // What a resumed run must share with the run it continues (--cycles may grow).
-std::string growthSettings(const PathsampleRunConfig& c, const std::string& odataText) {
+std::string growthSettings(const PathsampleConfig& c, const std::string& odataText) {
   std::ostringstream s;
   s.precision(17);
   s << "pair-selection=" << c.pairSelection << "\n";
@@ -110,8 +110,8 @@ std::string growthSettings(const PathsampleRunConfig& c, const std::string& odat
 
 // The state of the run: network, its stored records and the growth record.
 struct Growth {
-  const PathsampleRunConfig& config;
-  OptimRunConfig optim;
+  const PathsampleConfig& config;
+  OptimConfig optim;
   std::shared_ptr<const AmberTopology> amber;
   OptimSettings settings;
   OptimSystem system;
@@ -123,8 +123,7 @@ struct Growth {
   double kT = 0.0;
   Communicator& ranks;  // every rank holds the same network; rank 0 writes it
 
-  Growth(const PathsampleRunConfig& c, OptimRunConfig oc, const std::string& input,
-         Communicator& r)
+  Growth(const PathsampleConfig& c, OptimConfig oc, const std::string& input, Communicator& r)
       : config(c),
         optim(std::move(oc)),
         amber(readOptimTopology(optim)),
@@ -159,7 +158,7 @@ struct Growth {
   std::vector<CandidatePair> select() {
     const MinimumDistance distance = [this](int a, int b) { return network.distance(a, b); };
     const TriedPairs& tried = known.growth.triedPairs;
-    const PathsampleRunConfig& c = config;
+    const PathsampleConfig& c = config;
     // DIRECTION BA: B is the product, the paths run from A to B.
     StoredTransitionNetwork oriented;
     const bool reversed = c.direction == "BA";
@@ -262,7 +261,7 @@ std::string pairList(const std::vector<Pair>& pairs, int ranks) {
   return list;
 }
 
-std::string workers(const PathsampleRunConfig& c, Communicator& ranks) {
+std::string workers(const PathsampleConfig& c, Communicator& ranks) {
   std::string threads = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
   if (c.backend == Backend::Cuda)  // each thread's runs with engines of their own on the GPU
     threads += std::string(" sharing the GPU (images batched") +
@@ -272,13 +271,12 @@ std::string workers(const PathsampleRunConfig& c, Communicator& ranks) {
 
 }  // namespace
 
-OptimRunConfig growthConnectSettings(const PathsampleRunConfig& config,
-                                     const ProgressPrinter& print) {
+OptimConfig growthConnectSettings(const PathsampleConfig& config, const ProgressPrinter& print) {
   return connectSettings(
       config, config.odataFile.empty() ? "" : odataKeywords(config.odataFile), print);
 }
 
-bool growNetwork(const PathsampleRunConfig& c, const ProgressPrinter& print,
+bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                  const std::function<bool()>& stopRequested, Communicator& ranks) {
   const auto started = std::chrono::steady_clock::now();
   const bool resuming = !c.resumeDir.empty();

@@ -10,7 +10,7 @@
 #include <functional>
 
 #include "src/common/Communicator.h"
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 #include "src/pathsample/PathsampleCommands.h"
 #include "src/pathsample/PathsampleOptions.h"
 
@@ -18,8 +18,7 @@ namespace landscape {
 
 /// The settings of growth's connect runs: --odata's keywords (up to its POINTS line) on optim's
 /// keyword defaults, or optim's defaults; --seed applied. Warnings go to `print`.
-OptimRunConfig growthConnectSettings(const PathsampleRunConfig& config,
-                                     const ProgressPrinter& print);
+OptimConfig growthConnectSettings(const PathsampleConfig& config, const ProgressPrinter& print);
 
 /// Runs config.cycles growth cycles (or continues config.resumeDir). stopRequested is asked
 /// between connect runs: a run it stops saves what the finished connect runs found and returns.
@@ -27,7 +26,7 @@ OptimRunConfig growthConnectSettings(const PathsampleRunConfig& config,
 /// the same config; stopRequested is this rank's own (a signal to it), and the ranks agree on a
 /// stop between cycles. Runs the fault drill (src/common/FaultDrill.h) as each cycle starts, once the
 /// cycle before it is saved.
-bool growNetwork(const PathsampleRunConfig& config, const ProgressPrinter& print,
+bool growNetwork(const PathsampleConfig& config, const ProgressPrinter& print,
                  const std::function<bool()>& stopRequested, Communicator& ranks);
 
 }  // namespace landscape

@@ -14,8 +14,8 @@ namespace landscape {
 
 namespace {
 
-using C = PathsampleRunConfig;
-using Table = OptionTable<PathsampleRunConfig>;
+using C = PathsampleConfig;
+using Table = OptionTable<PathsampleConfig>;
 
 void addGeneral(Table& t) {
   t.section("General");
@@ -245,12 +245,12 @@ std::string pathsampleOptionsMarkdown() {
          "PATHSAMPLE keywords not implemented yet.\n"
          "\n" +
          keywordTableMarkdown(pathsampleOptionTable().keywords()) + "\n## Options\n\n" +
-         pathsampleOptionTable().optionsMarkdown(PathsampleRunConfig{});
+         pathsampleOptionTable().optionsMarkdown(PathsampleConfig{});
 }
 
-PathsampleRunConfig parsePathsampleCommandLine(const std::vector<std::string>& arguments) {
+PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& arguments) {
   const Table& table = pathsampleOptionTable();
-  PathsampleRunConfig c;
+  PathsampleConfig c;
   GivenOptions given;
   if (!table.read(arguments, given, c, pathsampleOptionsMarkdown)) return c;
   if (given.has("pathdata")) {

@@ -1,6 +1,6 @@
 #pragma once
 // Command line, --config file and PATHSAMPLE `pathdata` keyword file of the `pathsample` program
-// (issue 19) -> PathsampleRunConfig, through the option table of PathsampleOptions.cpp.
+// (issue 19) -> PathsampleConfig, through the option table of PathsampleOptions.cpp.
 #include <limits>
 #include <string>
 #include <vector>
@@ -11,7 +11,7 @@
 
 namespace landscape {
 
-struct PathsampleRunConfig {
+struct PathsampleConfig {
   enum class Action { Run, Help, Version };
   Action action = Action::Run;
   std::string helpText;
@@ -61,7 +61,7 @@ struct PathsampleRunConfig {
 /// Parses the arguments (without argv[0]). Sources, highest precedence first: the command line,
 /// `--config FILE`, `--pathdata FILE`. `--help`, `--help-markdown` and `--version` return at once
 /// with helpText filled. Throws std::runtime_error naming the option, or the file and line.
-PathsampleRunConfig parsePathsampleCommandLine(const std::vector<std::string>& arguments);
+PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& arguments);
 
 /// The contents of docs/pathsample-options.md: the options and pathdata keywords as Markdown.
 std::string pathsampleOptionsMarkdown();

@@ -15,9 +15,9 @@
 namespace {
 
 int run(int argc, char** argv, landscape::Communicator& ranks) {
-  const landscape::PathsampleRunConfig config =
+  const landscape::PathsampleConfig config =
       landscape::parsePathsampleCommandLine(std::vector<std::string>(argv + 1, argv + argc));
-  if (config.action != landscape::PathsampleRunConfig::Action::Run) {
+  if (config.action != landscape::PathsampleConfig::Action::Run) {
     std::cout << config.helpText;
     return 0;
   }

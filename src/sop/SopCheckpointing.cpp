@@ -8,7 +8,7 @@
 
 namespace landscape {
 
-SopCheckpointing::SopCheckpointing(const SopRunConfig& config)
+SopCheckpointing::SopCheckpointing(const SopConfig& config)
     : m_config(config),
       m_fingerprint(sopFingerprint(config)),
       m_digest(fnv1aDigest(readWholeFile(config.pdbFile, "PDB file"))) {}

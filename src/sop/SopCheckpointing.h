@@ -8,14 +8,14 @@
 #include "landscape/dynamics/SopDynamics.h"
 #include "landscape/formats/SopCheckpointFile.h"
 #include "src/sop/SopOutputFiles.h"
-#include "src/sop/SopRunConfig.h"
+#include "src/sop/SopConfig.h"
 
 namespace landscape {
 
 class SopCheckpointing {
  public:
   /// Reads the PDB file for its digest. Throws std::runtime_error when it cannot be read.
-  explicit SopCheckpointing(const SopRunConfig& config);
+  explicit SopCheckpointing(const SopConfig& config);
 
   /// The checkpoint of config.resumeDir, checked (fingerprint, PDB digest, step not beyond
   /// --steps); none without --resume, or when the folder exists but holds no checkpoint (stopped
@@ -33,7 +33,7 @@ class SopCheckpointing {
  private:
   SopCheckpoint describe(SopDynamics& md) const;
 
-  const SopRunConfig& m_config;
+  const SopConfig& m_config;
   CheckpointFingerprint m_fingerprint;
   std::string m_digest;
 };

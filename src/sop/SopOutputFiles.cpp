@@ -9,7 +9,7 @@
 
 namespace landscape {
 
-SopOutputFiles::SopOutputFiles(const SopRunConfig& config, const SopTopology& topology,
+SopOutputFiles::SopOutputFiles(const SopConfig& config, const SopTopology& topology,
                                const std::vector<double>& start, const SopDynamics& md)
     : m_config(config),
       m_topology(topology),
@@ -27,7 +27,7 @@ SopOutputFiles::SopOutputFiles(const SopRunConfig& config, const SopTopology& to
   for (int r = 0; r < config.dynamics.replicas; ++r) openReplica(r, md);
 }
 
-SopOutputFiles::SopOutputFiles(const SopRunConfig& config, const SopTopology& topology,
+SopOutputFiles::SopOutputFiles(const SopConfig& config, const SopTopology& topology,
                                const std::vector<SopOutputMark>& marks)
     : m_config(config),
       m_topology(topology),

@@ -13,7 +13,7 @@
 #include "landscape/formats/DcdFile.h"
 #include "landscape/formats/SopCheckpointFile.h"
 #include "potentials/SopTopology.h"
-#include "src/sop/SopRunConfig.h"
+#include "src/sop/SopConfig.h"
 
 namespace landscape {
 
@@ -23,12 +23,12 @@ class SopOutputFiles {
  public:
   /// Creates the files in config.outputDir (which must exist) and writes their headers; start is
   /// the structure topology.pdb shows. Throws std::runtime_error when a file cannot be written.
-  SopOutputFiles(const SopRunConfig& config, const SopTopology& topology,
+  SopOutputFiles(const SopConfig& config, const SopTopology& topology,
                  const std::vector<double>& start, const SopDynamics& md);
   /// Continues the files of an interrupted run (sop --resume): each is cut back to its mark and
   /// opened for appending. Throws std::runtime_error naming the file when it is not among the
   /// marks, is missing, or is shorter than its mark (the folder changed since the checkpoint).
-  SopOutputFiles(const SopRunConfig& config, const SopTopology& topology,
+  SopOutputFiles(const SopConfig& config, const SopTopology& topology,
                  const std::vector<SopOutputMark>& marks);
 
   /// The curve lines (every output interval) and frames (every frame interval) due at `step`,
@@ -53,7 +53,7 @@ class SopOutputFiles {
   void writeCurveLine(int r, SopDynamics& md, const std::vector<double>& x);
   void writeFrame(int r, long step, const std::vector<double>& x);
 
-  const SopRunConfig& m_config;
+  const SopConfig& m_config;
   const SopTopology& m_topology;
   bool m_dcd;
   std::vector<std::ofstream> m_curves, m_frames;

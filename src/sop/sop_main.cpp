@@ -23,13 +23,13 @@
 #include "src/common/OutputLock.h"
 #include "src/sop/SopCheckpointing.h"
 #include "src/sop/SopOutputFiles.h"
-#include "src/sop/SopRunConfig.h"
+#include "src/sop/SopConfig.h"
 
 namespace {
 
 using namespace landscape;
 
-void printHeader(const SopRunConfig& config, const SopTopology& topology) {
+void printHeader(const SopConfig& config, const SopTopology& topology) {
   const SopDynamicsParams& p = config.dynamics;
   std::printf(
       "sop: %zu beads, %zu chains, %zu native contacts from %s; %d replica(s) on %s (%s), "
@@ -43,7 +43,7 @@ void printHeader(const SopRunConfig& config, const SopTopology& topology) {
 
 // A progress line on stderr: step, simulated time, replica 0's force and Q, and the time left at
 // the current rate (of the steps this process ran, from `first`).
-void printProgress(const SopRunConfig& config, const SopTopology& topology, SopDynamics& md,
+void printProgress(const SopConfig& config, const SopTopology& topology, SopDynamics& md,
                    long first, long done, double seconds) {
   const SopSample s = sampleSop(topology, md.protocol(), md.positions(0).data(), md.tipPosition(0),
                                 md.time(), config.qTolerance);
@@ -55,7 +55,7 @@ void printProgress(const SopRunConfig& config, const SopTopology& topology, SopD
 }
 
 // The next step at which a curve line or a frame is due.
-long nextSample(const SopRunConfig& config, long done) {
+long nextSample(const SopConfig& config, long done) {
   long next = (done / config.outputInterval + 1) * config.outputInterval;
   if (config.frameInterval > 0)
     next = std::min(next, (done / config.frameInterval + 1) * config.frameInterval);
@@ -65,7 +65,7 @@ long nextSample(const SopRunConfig& config, long done) {
 // Runs the steps from where md stands in chunks that end at every output or frame interval;
 // samples after each, saves the checkpoint at every output interval and reports progress every
 // 10 s. A stop request ends it early (the caller saves the checkpoint). Returns the seconds taken.
-double runInChunks(const SopRunConfig& config, const SopTopology& topology, SopDynamics& md,
+double runInChunks(const SopConfig& config, const SopTopology& topology, SopDynamics& md,
                    SopOutputFiles& files, const SopCheckpointing& checkpoints) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto elapsed = [&t0] {
@@ -95,8 +95,8 @@ double runInChunks(const SopRunConfig& config, const SopTopology& topology, SopD
   return elapsed();
 }
 
-void printSummary(const SopRunConfig& config, const SopTopology& topology, SopDynamics& md,
-                  long first, double seconds) {
+void printSummary(const SopConfig& config, const SopTopology& topology, SopDynamics& md, long first,
+                  double seconds) {
   const SopSample last = sampleSop(topology, md.protocol(), md.positions(0).data(),
                                    md.tipPosition(0), md.time(), config.qTolerance);
   const long ran = config.steps - first;
@@ -111,7 +111,7 @@ void printSummary(const SopRunConfig& config, const SopTopology& topology, SopDy
 
 // The output files: continued from the checkpoint's marks, or new with the sample of step 0 and
 // a first checkpoint.
-std::unique_ptr<SopOutputFiles> openFiles(const SopRunConfig& config, const SopTopology& topology,
+std::unique_ptr<SopOutputFiles> openFiles(const SopConfig& config, const SopTopology& topology,
                                           const std::vector<double>& start, SopDynamics& md,
                                           const SopCheckpointing& checkpoints,
                                           const std::optional<SopCheckpoint>& resumed) {
@@ -127,8 +127,8 @@ std::unique_ptr<SopOutputFiles> openFiles(const SopRunConfig& config, const SopT
 
 int run(int argc, char** argv) {
   setUpLongRun("sop");
-  SopRunConfig config = parseSopCommandLine(argc, argv);
-  if (config.action != SopRunConfig::Action::Run) {
+  SopConfig config = parseSopCommandLine(argc, argv);
+  if (config.action != SopConfig::Action::Run) {
     std::cout << config.helpText;
     return 0;
   }

@@ -1,5 +1,5 @@
 #pragma once
-// OPTIM's `odata` keyword file -> OptimRunConfig.
+// OPTIM's `odata` keyword file -> OptimConfig.
 //
 // Format (as OPTIM reads it): one keyword per line followed by free-format fields separated by
 // blanks or commas; keywords are case-insensitive; '!' or '#' starts a comment that runs to the end
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "src/common/KeywordFile.h"
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 
 namespace landscape {
 
@@ -39,11 +39,11 @@ std::string odataKeywordsMarkdown();
 /// std::runtime_error with a one-line message naming source, line and keyword on an unknown
 /// keyword, a NotImplemented keyword, a wrong field count, a bad number or a bad POINTS line. Does
 /// not run OptimSettings::check().
-void applyOdataKeywords(std::istream& in, const std::string& source, OptimRunConfig& config);
+void applyOdataKeywords(std::istream& in, const std::string& source, OptimConfig& config);
 
-/// An OptimRunConfig whose settings are optimKeywordDefaults() with the keywords of the file at
+/// An OptimConfig whose settings are optimKeywordDefaults() with the keywords of the file at
 /// `path` applied, then checked. Throws std::runtime_error naming the file when it cannot be
 /// opened, on any error of applyOdataKeywords, or when the parameters fail their check.
-OptimRunConfig readOdataFile(const std::string& path);
+OptimConfig readOdataFile(const std::string& path);
 
 }  // namespace landscape

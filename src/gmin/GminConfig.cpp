@@ -1,4 +1,4 @@
-#include "src/gmin/RunConfig.h"
+#include "src/gmin/GminConfig.h"
 
 #include <fstream>
 #include <stdexcept>
@@ -54,7 +54,7 @@ constexpr double kLj38GlobalMinimum = -173.928427;
 constexpr long kLj38DefaultJobSteps = 200000;
 
 // LJ38 from a random start with the built-in settings: stop at its global minimum.
-void setDefaultJobGoal(const GivenOptions& given, GminRunConfig& config) {
+void setDefaultJobGoal(const GivenOptions& given, GminConfig& config) {
   const bool lj38 = config.prmtopFile.empty() && config.sopPdbFile.empty() &&
                     config.coordsFile.empty() && config.ljAtoms == 38;
   if (!lj38 || given.has("gmin-data") || given.has("target")) return;
@@ -74,7 +74,7 @@ void resolveCentre(GivenOptions& given) {
 }
 
 // The parameters together, and the options that go (or do not go) together.
-void checkGminConfig(const GminRunConfig& config) {
+void checkGminConfig(const GminConfig& config) {
   try {
     config.basinHopping.check();
     if (!config.prmtopFile.empty()) config.amber.check();
@@ -106,9 +106,9 @@ void checkGminConfig(const GminRunConfig& config) {
 
 std::vector<std::string> gminOptionNames() { return gminOptionTable().names(); }
 
-GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
-  const OptionTable<GminRunConfig>& table = gminOptionTable();
-  GminRunConfig config;
+GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
+  const OptionTable<GminConfig>& table = gminOptionTable();
+  GminConfig config;
   GivenOptions given;
   if (!table.read(arguments, given, config, gminKeywordsMarkdown)) return config;
 
@@ -133,13 +133,13 @@ GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   return config;
 }
 
-GminRunConfig parseGminCommandLine(int argc, const char* const argv[]) {
+GminConfig parseGminCommandLine(int argc, const char* const argv[]) {
   std::vector<std::string> arguments;
   for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i] ? argv[i] : "");
   return parseGminCommandLine(arguments);
 }
 
-CheckpointFingerprint gminCheckpointFingerprint(const GminRunConfig& config,
+CheckpointFingerprint gminCheckpointFingerprint(const GminConfig& config,
                                                 const GminRunFacts& facts) {
   const BasinHoppingParams& p = config.basinHopping;
   CheckpointFingerprint fingerprint = {
@@ -156,9 +156,9 @@ CheckpointFingerprint gminCheckpointFingerprint(const GminRunConfig& config,
 }
 
 void checkGminCheckpoint(const std::string& path, const CheckpointFingerprint& saved,
-                         const CheckpointFingerprint& current, const GminRunConfig& config) {
+                         const CheckpointFingerprint& current, const GminConfig& config) {
   CheckpointFingerprint upgraded =
-      gminOptionTable().upgradeFingerprint(saved, config, GminRunConfig{});
+      gminOptionTable().upgradeFingerprint(saved, config, GminConfig{});
   // The first checkpoints wrote an empty --coords as "random".
   for (auto& [key, value] : upgraded)
     if (key == "coords" && value == "random") value = "none";

@@ -1,10 +1,10 @@
-#include "src/optim/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 
 #include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
-#include "src/optim/OdataFile.h"
+#include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimOptions.h"
 
 namespace landscape {
@@ -129,7 +129,7 @@ namespace {
 
 // The molecule's options together: a start (--start, odata POINTS or --inpcrd) and --finish, no
 // --lj, and permutations only with the groups of a perm.allow file.
-void checkMoleculeOptions(OptimRunConfig& config, const GivenOptions& given) {
+void checkMoleculeOptions(OptimConfig& config, const GivenOptions& given) {
   if (given.has("lj"))
     throw std::runtime_error(given.origin("lj") +
                              " cannot be combined with --prmtop (the topology gives the atoms)");
@@ -160,7 +160,7 @@ void checkMoleculeOptions(OptimRunConfig& config, const GivenOptions& given) {
 }
 
 // The endpoints of a Lennard-Jones run and the options that need a molecule.
-void checkClusterOptions(const OptimRunConfig& config, const GivenOptions& given) {
+void checkClusterOptions(const OptimConfig& config, const GivenOptions& given) {
   for (const char* name : {"inpcrd", "igb", "saltcon", "rgbmax", "perm-allow"})
     if (given.has(name))
       throw std::runtime_error(given.origin(name) + " applies to molecules and needs --prmtop");
@@ -182,9 +182,9 @@ void checkClusterOptions(const OptimRunConfig& config, const GivenOptions& given
 
 std::vector<std::string> optimOptionNames() { return optimOptionTable().names(); }
 
-OptimRunConfig parseOptimCommandLine(const std::vector<std::string>& arguments) {
-  const OptionTable<OptimRunConfig>& table = optimOptionTable();
-  OptimRunConfig config;
+OptimConfig parseOptimCommandLine(const std::vector<std::string>& arguments) {
+  const OptionTable<OptimConfig>& table = optimOptionTable();
+  OptimConfig config;
   GivenOptions given;
   if (!table.read(arguments, given, config, odataKeywordsMarkdown)) return config;
 
@@ -216,7 +216,7 @@ OptimRunConfig parseOptimCommandLine(const std::vector<std::string>& arguments) 
   return config;
 }
 
-OptimRunConfig parseOptimCommandLine(int argc, const char* const argv[]) {
+OptimConfig parseOptimCommandLine(int argc, const char* const argv[]) {
   std::vector<std::string> arguments;
   for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i] ? argv[i] : "");
   return parseOptimCommandLine(arguments);

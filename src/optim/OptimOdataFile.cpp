@@ -1,4 +1,4 @@
-#include "src/optim/OdataFile.h"
+#include "src/optim/OptimOdataFile.h"
 
 #include <fstream>
 #include <sstream>
@@ -49,18 +49,18 @@ std::string odataKeywordsMarkdown() {
         "Lennard-Jones cluster (reduced units); for molecules (`--prmtop`) read kcal/mol for "
         "epsilon and Angstrom for sigma. Defaults are those of `optim` without an odata file "
         "(OPTIM's LJ38 example).\n"
-     << optimOptionTable().optionsMarkdown(OptimRunConfig{});
+     << optimOptionTable().optionsMarkdown(OptimConfig{});
   return md.str();
 }
 
-void applyOdataKeywords(std::istream& in, const std::string& source, OptimRunConfig& config) {
+void applyOdataKeywords(std::istream& in, const std::string& source, OptimConfig& config) {
   optimOptionTable().readKeywords(in, source, config, "OPTIM", "docs/optim-keywords.md");
 }
 
-OptimRunConfig readOdataFile(const std::string& path) {
+OptimConfig readOdataFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open OPTIM odata file");
-  OptimRunConfig config;
+  OptimConfig config;
   config.settings = optimKeywordDefaults();
   config.odataFile = path;
   applyOdataKeywords(in, path, config);

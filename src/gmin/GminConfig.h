@@ -1,5 +1,5 @@
 #pragma once
-// Command line, config file and GMIN data file of `gmin` -> GminRunConfig. The options themselves
+// Command line, config file and GMIN data file of `gmin` -> GminConfig. The options themselves
 // are declared once, in the table of GminOptions.cpp (OptionTable.h).
 #include <optional>
 #include <string>
@@ -32,7 +32,7 @@ BasinHoppingParams gminLj38ExampleParams();
 BasinHoppingParams gminAmberDefaultParams();
 
 /// What `gmin` was asked to do, fully resolved (defaults applied, files read, params checked).
-struct GminRunConfig {
+struct GminConfig {
   enum class Action { Run, Help, Version };
   Action action = Action::Run;
   std::string helpText;  ///< the text to print for Action::Help and Action::Version
@@ -98,14 +98,14 @@ struct GminRunConfig {
 /// line, the `--config FILE` INI file (`key = value` with the long option names, `#` comments),
 /// the `--gmin-data FILE` GMIN keyword file (which replaces the built-in defaults by GMIN's
 /// keyword defaults, see gminKeywordDefaults() in GminDataFile.h), the built-in defaults
-/// (GminRunConfig{}: LJ38, GMIN's LJ38 example settings). The resulting parameters are checked.
+/// (GminConfig{}: LJ38, GMIN's LJ38 example settings). The resulting parameters are checked.
 /// `--help` and `--version` return at once with helpText filled. Throws std::runtime_error with
 /// a one-line message naming the option, or the file and line, on bad input; never exits, never
 /// prints.
-GminRunConfig parseGminCommandLine(int argc, const char* const argv[]);
+GminConfig parseGminCommandLine(int argc, const char* const argv[]);
 
 /// Convenience for tests and tools: the same with the arguments after the program name.
-GminRunConfig parseGminCommandLine(const std::vector<std::string>& arguments);
+GminConfig parseGminCommandLine(const std::vector<std::string>& arguments);
 
 /// The long names of every option `gmin` accepts (without "--"), in the order of --help.
 std::vector<std::string> gminOptionNames();
@@ -121,13 +121,13 @@ struct GminRunFacts {
 /// What a resumed run must share with the original (docs/database.md): the facts, the
 /// basin-hopping settings that no option sets, and every option of the table that changes the
 /// search and is in effect for this run (AMBER's only with --prmtop, SOP's only with --sop-pdb).
-CheckpointFingerprint gminCheckpointFingerprint(const GminRunConfig& config,
+CheckpointFingerprint gminCheckpointFingerprint(const GminConfig& config,
                                                 const GminRunFacts& facts);
 
 /// checkFingerprint() for a gmin checkpoint of any version: the saved fingerprint is first put in
 /// today's terms (OptionTable::upgradeFingerprint), so that checkpoints of earlier versions still
 /// resume. Throws std::runtime_error naming `path` and the first difference.
 void checkGminCheckpoint(const std::string& path, const CheckpointFingerprint& saved,
-                         const CheckpointFingerprint& current, const GminRunConfig& config);
+                         const CheckpointFingerprint& current, const GminConfig& config);
 
 }  // namespace landscape

@@ -1,6 +1,6 @@
 #pragma once
 // Command line and config file of the `sop` executable (SOP Langevin dynamics, pulling and
-// indentation; issue 8) -> SopRunConfig, through the option table of SopRunConfig.cpp
+// indentation; issue 8) -> SopConfig, through the option table of SopConfig.cpp
 // (OptionTable.h).
 #include <string>
 #include <vector>
@@ -12,7 +12,7 @@
 
 namespace landscape {
 
-struct SopRunConfig {
+struct SopConfig {
   enum class Action { Run, Help, Version };
   Action action = Action::Run;
   std::string helpText;
@@ -34,13 +34,13 @@ struct SopRunConfig {
 /// Parses argv (argv[0] is the program name); sources, highest precedence first: the command line,
 /// `--config FILE` (INI, long option names). `--help`, `--help-markdown` and `--version` return at
 /// once with helpText filled. Throws std::runtime_error naming the option, or the file and line.
-SopRunConfig parseSopCommandLine(int argc, const char* const argv[]);
-SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments);
+SopConfig parseSopCommandLine(int argc, const char* const argv[]);
+SopConfig parseSopCommandLine(const std::vector<std::string>& arguments);
 
 /// The options a resumed run must share with the one that wrote sop.checkpoint: all but --pdb
 /// (whose contents the checkpoint's digest checks), --steps, --output, --resume, --quiet and
 /// --cuda-graph-steps and --cuda-persistent-steps.
-CheckpointFingerprint sopFingerprint(const SopRunConfig& config);
+CheckpointFingerprint sopFingerprint(const SopConfig& config);
 
 /// The contents of docs/sop-options.md: the options as Markdown tables.
 std::string sopOptionsMarkdown();

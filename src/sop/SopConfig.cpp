@@ -1,4 +1,4 @@
-#include "src/sop/SopRunConfig.h"
+#include "src/sop/SopConfig.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -13,9 +13,9 @@ namespace landscape {
 
 namespace {
 
-using C = SopRunConfig;
+using C = SopConfig;
 using D = SopDynamicsParams;
-using Table = OptionTable<SopRunConfig>;
+using Table = OptionTable<SopConfig>;
 
 template <class... M>
 auto dynamics(M... members) {
@@ -201,14 +201,14 @@ const Table& sopOptionTable() {
 
 }  // namespace
 
-CheckpointFingerprint sopFingerprint(const SopRunConfig& config) {
+CheckpointFingerprint sopFingerprint(const SopConfig& config) {
   return sopOptionTable().fingerprint(config);
 }
 
 std::string sopOptionsMarkdown() {
   return "# Options of `sop`\n"
          "\n"
-         "<!-- Generated from sop's option table in src/sop/SopRunConfig.cpp by sopOptionsMarkdown().\n"
+         "<!-- Generated from sop's option table in src/sop/SopConfig.cpp by sopOptionsMarkdown().\n"
          "     Edit the table there, then regenerate this file with `sop --help-markdown` or\n"
          "     LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=SopCli.DocMatchesTable\n"
          "     (the test fails while the two differ). -->\n"
@@ -216,7 +216,7 @@ std::string sopOptionsMarkdown() {
          "`sop` runs overdamped Langevin dynamics of the SOP model (docs/sop.md). Options come "
          "from the command line and `--config FILE` (`key = value`, long names; the command line "
          "wins). Units: kcal/mol, Angstrom, ps.\n" +
-         sopOptionTable().optionsMarkdown(SopRunConfig{});
+         sopOptionTable().optionsMarkdown(SopConfig{});
 }
 
 namespace {
@@ -225,7 +225,7 @@ namespace {
 // K dt / xi < 2; the stiffest mode of a chain (alternating beads) has K = 4 k_FENE at the native
 // bond length, so dt must stay below xi / (2 k_FENE). Stretched bonds are stiffer still, which the
 // check for non-finite coordinates at every output interval catches.
-void requireStableTimeStep(const SopRunConfig& c) {
+void requireStableTimeStep(const SopConfig& c) {
   const double dt = c.dynamics.langevin.timeStep, xi = c.dynamics.langevin.friction;
   const double limit = xi / (2.0 * c.sop.feneK);
   if (dt < limit) return;
@@ -240,9 +240,9 @@ void requireStableTimeStep(const SopRunConfig& c) {
 
 }  // namespace
 
-SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
+SopConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
   const Table& table = sopOptionTable();
-  SopRunConfig c;
+  SopConfig c;
   GivenOptions given;
   if (!table.read(arguments, given, c, sopOptionsMarkdown)) return c;
   if (given.has("friction") && given.has("friction-preset"))
@@ -259,7 +259,7 @@ SopRunConfig parseSopCommandLine(const std::vector<std::string>& arguments) {
   return c;
 }
 
-SopRunConfig parseSopCommandLine(int argc, const char* const argv[]) {
+SopConfig parseSopCommandLine(int argc, const char* const argv[]) {
   std::vector<std::string> arguments;
   for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i] ? argv[i] : "");
   return parseSopCommandLine(arguments);

@@ -1,5 +1,5 @@
 #pragma once
-// Command line, config file and OPTIM odata file of `optim` -> OptimRunConfig. The options
+// Command line, config file and OPTIM odata file of `optim` -> OptimConfig. The options
 // themselves are declared once, in the table of OptimOptions.cpp (OptionTable.h).
 #include <cstdint>
 #include <optional>
@@ -68,7 +68,7 @@ OptimSettings optimKeywordDefaults();
 void raiseDnebRandomOrientations(DnebParams& dneb, int n);
 
 /// What `optim` was asked to do, fully resolved (defaults applied, files read, params checked).
-struct OptimRunConfig {
+struct OptimConfig {
   enum class Action { Run, Help, Version };
   Action action = Action::Run;
   std::string helpText;  ///< the text to print for Action::Help and Action::Version
@@ -127,10 +127,10 @@ struct OptimRunConfig {
 /// parameters are checked. `--help` and `--version` return at once with helpText filled. Throws
 /// std::runtime_error with a one-line message naming the option, or the file and line, on bad
 /// input; never exits, never prints.
-OptimRunConfig parseOptimCommandLine(int argc, const char* const argv[]);
+OptimConfig parseOptimCommandLine(int argc, const char* const argv[]);
 
 /// The same with the arguments after the program name.
-OptimRunConfig parseOptimCommandLine(const std::vector<std::string>& arguments);
+OptimConfig parseOptimCommandLine(const std::vector<std::string>& arguments);
 
 /// The long names of every option `optim` accepts (without "--"), in the order of --help.
 std::vector<std::string> optimOptionNames();
