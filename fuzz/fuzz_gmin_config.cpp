@@ -1,4 +1,4 @@
-// libFuzzer target: gmin's `--config FILE` (key = value, src/gmin/GminConfig), through
+// libFuzzer target: gmin's `--config FILE` (key = value, src/gmin/GminOptions), through
 // parseGminCommandLine as the program calls it. Documented: std::runtime_error.
 #include <cstddef>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz/FuzzTarget.h"
-#include "src/gmin/GminConfig.h"
+#include "src/gmin/GminOptions.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;

@@ -1,4 +1,4 @@
-// libFuzzer target: optim's `--config FILE` (key = value, src/optim/OptimConfig), through
+// libFuzzer target: optim's `--config FILE` (key = value, src/optim/OptimOptions), through
 // parseOptimCommandLine as the program calls it. Documented: std::runtime_error.
 #include <cstddef>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz/FuzzTarget.h"
-#include "src/optim/OptimConfig.h"
+#include "src/optim/OptimOptions.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;

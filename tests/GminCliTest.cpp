@@ -23,7 +23,7 @@
 #include "landscape/network/Database.h"
 #include "potentials/LennardJones.h"
 #include "src/gmin/GminSystem.h"
-#include "src/gmin/GminConfig.h"
+#include "src/gmin/GminOptions.h"
 #include "tests/SameMinima.h"
 #include "tests/TestData.h"
 

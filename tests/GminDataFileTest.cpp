@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "src/gmin/GminDataFile.h"
-#include "src/gmin/GminConfig.h"
+#include "src/gmin/GminOptions.h"
 #include "tests/TestData.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The OPTIM odata reader (src/optim/OptimOdataFile) and optim's command line (src/optim/OptimConfig): keyword
+// The OPTIM odata reader (src/optim/OptimOdataFile) and optim's command line (src/optim/OptimOptions): keyword
 // table and docs/optim-keywords.md kept equal, the wales-group LJ38 odata mapped onto the
 // parameter structs, and one-line errors naming the file, line and keyword or option.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "src/optim/OptimOdataFile.h"
-#include "src/optim/OptimConfig.h"
+#include "src/optim/OptimOptions.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "src/optim/OptimConfig.h"
+#include "src/optim/OptimOptions.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 

@@ -39,8 +39,8 @@
 #include "potentials/SopTopology.h"
 #include "src/gmin/GminDataFile.h"
 #include "src/optim/OptimOdataFile.h"
-#include "src/gmin/GminConfig.h"
-#include "src/sop/SopConfig.h"
+#include "src/gmin/GminOptions.h"
+#include "src/sop/SopOptions.h"
 #include "tests/TempFile.h"
 
 namespace landscape {

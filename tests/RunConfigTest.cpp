@@ -1,4 +1,4 @@
-// parseGminCommandLine (src/gmin/GminConfig.h): the no-argument defaults are GMIN's LJ38 example;
+// parseGminCommandLine (src/gmin/GminOptions.h): the no-argument defaults are GMIN's LJ38 example;
 // command line > --config > --gmin-data > defaults; --help documents every option; bad input is a
 // one-line std::runtime_error naming the option, or the file and line.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "src/gmin/GminConfig.h"
+#include "src/gmin/GminOptions.h"
 #include "tests/TestData.h"
 
 namespace {

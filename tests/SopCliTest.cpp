@@ -8,7 +8,7 @@
 #include <string>
 
 #include "landscape/formats/DcdFile.h"
-#include "src/sop/SopConfig.h"
+#include "src/sop/SopOptions.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 
@@ -133,7 +133,7 @@ TEST(SopCli, DocMatchesTable) {
       regenerate != nullptr && std::string(regenerate) == "1")
     std::ofstream(doc, std::ios::binary) << rendered;
   EXPECT_EQ(readAll(doc.string()), rendered)
-      << doc << " differs from sop's option table in src/sop/SopConfig.cpp; regenerate it with "
+      << doc << " differs from sop's option table in src/sop/SopOptions.cpp; regenerate it with "
       << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=SopCli.DocMatchesTable";
 }
 

@@ -17,7 +17,7 @@
 #include "landscape/search/WalkerEnsemble.h"
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
-#include "src/gmin/GminConfig.h"
+#include "src/gmin/GminOptions.h"
 #include "src/common/SharedOptions.h"
 #include "tools/BenchStats.h"
 

@@ -23,7 +23,7 @@
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
 #include "src/common/OptionTable.h"
-#include "src/gmin/GminConfig.h"
+#include "src/gmin/GminOptions.h"
 
 namespace {
 

@@ -28,7 +28,7 @@
 #include "src/common/LongRun.h"
 #include "src/common/OutputLock.h"
 #include "src/common/RankedMain.h"
-#include "src/gmin/GminConfig.h"
+#include "src/gmin/GminOptions.h"
 
 namespace {
 

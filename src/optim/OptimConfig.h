@@ -1,6 +1,7 @@
 #pragma once
-// Command line, config file and OPTIM odata file of `optim` -> OptimConfig. The options
-// themselves are declared once, in the table of OptimOptions.cpp (OptionTable.h).
+// What `optim` is asked to do, OptimConfig, its algorithm settings OptimSettings and their built-in
+// defaults. The option table of OptimOptions.cpp fills it from the command line, the config file
+// and the OPTIM odata file.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -119,20 +120,5 @@ struct OptimConfig {
   bool quiet = false;                   ///< --quiet: only the three result lines
   std::vector<std::string> warnings;    ///< e.g. OPTIM keywords accepted but ignored
 };
-
-/// Parses argv (argv[0] is the program name). Sources, highest precedence first: the command
-/// line, the `--config FILE` INI file (`key = value` with the long option names, `#` comments),
-/// the `--odata FILE` OPTIM keyword file (which replaces the built-in defaults by
-/// optimKeywordDefaults()), the built-in defaults (OPTIM's LJ38 example settings). The resulting
-/// parameters are checked. `--help` and `--version` return at once with helpText filled. Throws
-/// std::runtime_error with a one-line message naming the option, or the file and line, on bad
-/// input; never exits, never prints.
-OptimConfig parseOptimCommandLine(int argc, const char* const argv[]);
-
-/// The same with the arguments after the program name.
-OptimConfig parseOptimCommandLine(const std::vector<std::string>& arguments);
-
-/// The long names of every option `optim` accepts (without "--"), in the order of --help.
-std::vector<std::string> optimOptionNames();
 
 }  // namespace landscape

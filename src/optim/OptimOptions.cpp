@@ -2,13 +2,16 @@
 
 #include <array>
 #include <cmath>
+#include <fstream>
 #include <istream>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/core/InputChecks.h"
 #include "src/common/SharedOptions.h"
+#include "src/optim/OptimOdataFile.h"
 
 #ifndef LANDSCAPE_VERSION
 #define LANDSCAPE_VERSION "unknown"
@@ -597,6 +600,103 @@ const OptionTable<OptimConfig>& optimOptionTable() {
       {addGeneralAndSystem, addMolecules, addConnect, addTransitionStateSearch, addMinimisation,
        addOutput, addKeywordsBToM, addKeywordsNToU, addOtherKeywords});
   return table;
+}
+
+namespace {
+
+// The molecule's options together: a start (--start, odata POINTS or --inpcrd) and --finish, no
+// --lj, and permutations only with the groups of a perm.allow file.
+void checkMoleculeOptions(OptimConfig& config, const GivenOptions& given) {
+  if (given.has("lj"))
+    throw std::runtime_error(given.origin("lj") +
+                             " cannot be combined with --prmtop (the topology gives the atoms)");
+  if (config.finishFile.empty())
+    throw std::runtime_error("command line: --prmtop needs --finish FILE for the second endpoint");
+  if (config.startFile.empty() && config.odataPoints.empty() && config.inpcrdFile.empty())
+    throw std::runtime_error(
+        "command line: --prmtop needs --start FILE or --inpcrd FILE for the first endpoint");
+  try {
+    config.amber.check();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("command line: AMBER-GB parameters: ") + e.what());
+  }
+  // Proteins are chiral: a mirror image is another molecule, never the same minimum.
+  AlignmentParams& network = config.settings.network.alignment;
+  AlignmentParams& dneb = config.settings.connect.dneb.alignment;
+  network.inversion = dneb.inversion = false;
+  if (!config.permAllowFile.empty()) {
+    // A perm.allow file asks for permutations, unless --permutations no says otherwise.
+    if (!given.has("permutations")) network.permutations = dneb.permutations = true;
+  } else if (network.permutations) {
+    const std::string where =
+        given.has("permutations") ? given.origin("permutations") : config.odataFile + ": PERMDIST";
+    throw std::runtime_error(where +
+                             ": permutations of a molecule's atoms need their groups, "
+                             "--perm-allow FILE (OPTIM's perm.allow)");
+  }
+}
+
+// The endpoints of a Lennard-Jones run and the options that need a molecule.
+void checkClusterOptions(const OptimConfig& config, const GivenOptions& given) {
+  for (const char* name : {"inpcrd", "igb", "saltcon", "rgbmax", "perm-allow"})
+    if (given.has(name))
+      throw std::runtime_error(given.origin(name) + " applies to molecules and needs --prmtop");
+  if (config.startFile.empty() != config.finishFile.empty() && config.odataPoints.empty())
+    throw std::runtime_error(config.startFile.empty()
+                                 ? "command line: --finish needs --start (or an odata POINTS "
+                                   "block) for the first endpoint"
+                                 : "command line: --start needs --finish for the second endpoint");
+  if (!config.odataPoints.empty() && config.finishFile.empty())
+    throw std::runtime_error(config.odataFile +
+                             ": its POINTS block is the first endpoint; give the second with "
+                             "--finish FILE");
+  if (config.builtInExample() && config.ljAtoms != 0 && config.ljAtoms != 7)
+    throw std::runtime_error("command line: --lj " + std::to_string(config.ljAtoms) +
+                             " needs --start and --finish (the built-in example is LJ7)");
+}
+
+}  // namespace
+
+std::vector<std::string> optimOptionNames() { return optimOptionTable().names(); }
+
+OptimConfig parseOptimCommandLine(const std::vector<std::string>& arguments) {
+  const OptionTable<OptimConfig>& table = optimOptionTable();
+  OptimConfig config;
+  GivenOptions given;
+  if (!table.read(arguments, given, config, odataKeywordsMarkdown)) return config;
+
+  // Molecules start from their own defaults (unless an odata file gives its keywords).
+  if (given.has("prmtop") && !given.has("odata")) config.settings = optimAmberDefaultSettings();
+  // The odata file replaces the built-in defaults. Not readOdataFile(): its check() would run
+  // before --config and the command line had their say; the merged parameters are checked once,
+  // below.
+  if (given.has("odata")) {
+    const std::string path = table.checkedSource(given, "odata");
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot open OPTIM odata file");
+    config.settings = optimKeywordDefaults();
+    config.odataFile = path;
+    applyOdataKeywords(in, path, config);  // its messages name the file and line
+  }
+  table.apply(given, config);
+
+  if (config.isMolecule())
+    checkMoleculeOptions(config, given);
+  else
+    checkClusterOptions(config, given);
+  config.settings.applySeed();
+  try {
+    config.settings.check();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("invalid parameters: ") + e.what());
+  }
+  return config;
+}
+
+OptimConfig parseOptimCommandLine(int argc, const char* const argv[]) {
+  std::vector<std::string> arguments;
+  for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i] ? argv[i] : "");
+  return parseOptimCommandLine(arguments);
 }
 
 }  // namespace landscape

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "src/pathsample/PathsampleOptions.h"
+#include "src/pathsample/PathsampleConfig.h"
 
 namespace landscape {
 

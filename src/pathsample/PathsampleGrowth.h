@@ -12,7 +12,7 @@
 #include "src/common/Communicator.h"
 #include "src/optim/OptimConfig.h"
 #include "src/pathsample/PathsampleCommands.h"
-#include "src/pathsample/PathsampleOptions.h"
+#include "src/pathsample/PathsampleConfig.h"
 
 namespace landscape {
 

@@ -3,7 +3,6 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "src/common/OptionTable.h"
 #include "src/common/SharedOptions.h"
 
 #ifndef LANDSCAPE_VERSION
@@ -211,7 +210,9 @@ void addKeywords(Table& t) {
                 {{"STARTFROMPATH", "file m1 m2", "a database from path.info (use optim)"}});
 }
 
-const Table& pathsampleOptionTable() {
+}  // namespace
+
+const OptionTable<PathsampleConfig>& pathsampleOptionTable() {
   static const Table table(
       "pathsample",
       "pathsample (landscape " LANDSCAPE_VERSION
@@ -223,8 +224,6 @@ const Table& pathsampleOptionTable() {
       {addGeneral, addKinetics, addGrowth, addKeywords});
   return table;
 }
-
-}  // namespace
 
 std::string pathsampleOptionsMarkdown() {
   return "# Options of `pathsample`\n"

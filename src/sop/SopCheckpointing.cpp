@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "landscape/formats/AtomicFile.h"
+#include "src/sop/SopOptions.h"
 
 namespace landscape {
 

@@ -1,12 +1,11 @@
 #pragma once
-// Command line and config file of the `sop` executable (SOP Langevin dynamics, pulling and
-// indentation; issue 8) -> SopConfig, through the option table of SopConfig.cpp
-// (OptionTable.h).
+// What the `sop` executable (SOP Langevin dynamics, pulling and indentation) is asked to do,
+// SopConfig. The option table of SopOptions.cpp fills it from the command line and the config
+// file.
 #include <string>
 #include <vector>
 
 #include "landscape/dynamics/SopDynamics.h"
-#include "landscape/formats/CheckpointFile.h"
 #include "potentials/Potential.h"
 #include "potentials/SopTopology.h"
 
@@ -30,19 +29,5 @@ struct SopConfig {
   std::string resumeDir;  ///< --resume DIR: continue the run saved in DIR (its --output)
   bool quiet = false;
 };
-
-/// Parses argv (argv[0] is the program name); sources, highest precedence first: the command line,
-/// `--config FILE` (INI, long option names). `--help`, `--help-markdown` and `--version` return at
-/// once with helpText filled. Throws std::runtime_error naming the option, or the file and line.
-SopConfig parseSopCommandLine(int argc, const char* const argv[]);
-SopConfig parseSopCommandLine(const std::vector<std::string>& arguments);
-
-/// The options a resumed run must share with the one that wrote sop.checkpoint: all but --pdb
-/// (whose contents the checkpoint's digest checks), --steps, --output, --resume, --quiet and
-/// --cuda-graph-steps and --cuda-persistent-steps.
-CheckpointFingerprint sopFingerprint(const SopConfig& config);
-
-/// The contents of docs/sop-options.md: the options as Markdown tables.
-std::string sopOptionsMarkdown();
 
 }  // namespace landscape

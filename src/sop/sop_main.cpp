@@ -23,7 +23,7 @@
 #include "src/common/OutputLock.h"
 #include "src/sop/SopCheckpointing.h"
 #include "src/sop/SopOutputFiles.h"
-#include "src/sop/SopConfig.h"
+#include "src/sop/SopOptions.h"
 
 namespace {
 

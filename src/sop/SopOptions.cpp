@@ -1,4 +1,4 @@
-#include "src/sop/SopConfig.h"
+#include "src/sop/SopOptions.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -188,7 +188,9 @@ void addOutput(Table& t) {
       .nonNegative();
 }
 
-const Table& sopOptionTable() {
+}  // namespace
+
+const OptionTable<SopConfig>& sopOptionTable() {
   static const Table table("sop",
                            "sop (landscape " LANDSCAPE_VERSION
                            "): SOP Langevin dynamics, pulling and indentation (issue 8).\n"
@@ -199,8 +201,6 @@ const Table& sopOptionTable() {
   return table;
 }
 
-}  // namespace
-
 CheckpointFingerprint sopFingerprint(const SopConfig& config) {
   return sopOptionTable().fingerprint(config);
 }
@@ -208,7 +208,7 @@ CheckpointFingerprint sopFingerprint(const SopConfig& config) {
 std::string sopOptionsMarkdown() {
   return "# Options of `sop`\n"
          "\n"
-         "<!-- Generated from sop's option table in src/sop/SopConfig.cpp by sopOptionsMarkdown().\n"
+         "<!-- Generated from sop's option table in src/sop/SopOptions.cpp by sopOptionsMarkdown().\n"
          "     Edit the table there, then regenerate this file with `sop --help-markdown` or\n"
          "     LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=SopCli.DocMatchesTable\n"
          "     (the test fails while the two differ). -->\n"
