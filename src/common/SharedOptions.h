@@ -1,9 +1,9 @@
 #pragma once
 // Options that several programs share, declared once for all of them: where the potential and
-// L-BFGS run, the AMBER generalized-Born settings (gmin, optim) and the SOP model parameters
-// (gmin --sop-*, sop) and the site of the rigid-body finder (make_rigid_bodies, bench_rigid). Each
-// takes the table and where the settings live in that program's
-// configuration.
+// L-BFGS run, the AMBER topology, coordinates and generalized-Born settings (gmin, optim,
+// pathsample), local rigid bodies (gmin, optim), the SOP model parameters (gmin --sop-*, sop) and
+// the site of the rigid-body finder (make_rigid_bodies, bench_rigid). Each takes the table and
+// where the settings live in that program's configuration.
 #include <string>
 
 #include "backends/LbfgsWorkspaceFactory.h"
@@ -55,6 +55,37 @@ typename OptionTable<Config>::Builder addLbfgsHistoryOption(OptionTable<Config>&
   using Field = std::remove_reference_t<decltype(field(std::declval<Config&>()))>;
   const char* value = option_field::IsVector<Field>::value ? "LIST" : "M";
   return t.add(std::move(name), value, std::move(description), field).atLeast(1);
+}
+
+/// --prmtop FILE: the AMBER topology, which makes the system a molecule on AMBER-GB (gmin, optim,
+/// pathsample); `more` follows "AMBER topology: " in the description and says what the program
+/// does with it.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addPrmtopOption(OptionTable<Config>& t,
+                                                      const std::string& more, Access field) {
+  return t.add("prmtop", "FILE", "AMBER topology: " + more, field)
+      .file()
+      .defaultText("none (Lennard-Jones)");
+}
+
+/// --inpcrd FILE: AMBER coordinates of the topology (gmin, optim); `more` is added to the
+/// description.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addInpcrdOption(OptionTable<Config>& t,
+                                                      const std::string& more, Access field) {
+  return t.add("inpcrd", "FILE", "AMBER coordinates (inpcrd/rst7, Angstrom)" + more, field).file();
+}
+
+/// --rigid FILE: local rigid bodies, GMIN-style GROUP blocks (gmin, optim; docs/rigid-bodies.md);
+/// `more` is added to the description and says what the program does with them.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addRigidOption(OptionTable<Config>& t,
+                                                     const std::string& more, Access field) {
+  return t
+      .add("rigid", "FILE",
+           "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices " + more, field)
+      .file()
+      .defaultText("none (all atoms atomistic)");
 }
 
 /// --igb, --saltcon, --rgbmax: the GB model of AMBER-GB (`amber` reaches AmberGbParams).

@@ -78,16 +78,12 @@ void addGeneralAndSystem(Table& t) {
 
 void addMolecules(Table& t) {
   t.section("Molecules (AMBER, kcal/mol and Angstrom)");
-  t.add("prmtop", "FILE",
-        "AMBER topology: basin-hopping on the AMBER force field with generalized Born solvent "
-        "(defaults then: kT 0.6 kcal/mol, step 0.3 A, no container, SAVE 10, EDIFF 0.01, 100 "
-        "steps)",
-        top(&C::prmtopFile))
-      .file()
-      .defaultText("none (Lennard-Jones)");
-  t.add("inpcrd", "FILE", "AMBER coordinates (inpcrd/rst7, Angstrom), required with --prmtop",
-        top(&C::inpcrdFile))
-      .file();
+  addPrmtopOption(t,
+                  "basin-hopping on the AMBER force field with generalized Born solvent "
+                  "(defaults then: kT 0.6 kcal/mol, step 0.3 A, no container, SAVE 10, EDIFF 0.01, "
+                  "100 steps)",
+                  top(&C::prmtopFile));
+  addInpcrdOption(t, ", required with --prmtop", top(&C::inpcrdFile));
   addAmberGbOptions(t, top(&C::amber), isAmber);
   t.flag("energy-only",
          "print the energy components of --inpcrd as sander names them (kcal/mol) and the RMS "
@@ -129,14 +125,12 @@ void addSop(Table& t) {
 
 void addRigidAndLangevin(Table& t) {
   t.section("Rigid bodies (angle-axis, seed 001 section 2.1)");
-  t.add("rigid", "FILE",
-        "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
-        "(docs/rigid-bodies.md, tools/make_rigid_bodies); needs --inpcrd or --coords, whose "
-        "structure fixes the bodies' shapes; with --lbfgs-backend gpu the rigid transform runs on "
-        "the device",
-        top(&C::rigidFile))
-      .file()
-      .defaultText("none (all atoms atomistic)");
+  addRigidOption(
+      t,
+      "(docs/rigid-bodies.md, tools/make_rigid_bodies); needs --inpcrd or --coords, whose "
+      "structure fixes the bodies' shapes; with --lbfgs-backend gpu the rigid transform "
+      "runs on the device",
+      top(&C::rigidFile));
   t.add("rigid-translation", "A", "largest random translation of a rigid body per step",
         fieldOf(&C::rigidMoves, &RigidBodyMoveParams::translation))
       .unit("length")

@@ -106,13 +106,10 @@ void addGeneralAndSystem(Table& t) {
       .atLeast(1)
       .defaultText("the CPU cores")
       .notInCheckpoint();
-  t.add("rigid", "FILE",
-        "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices "
-        "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "
-        "distances measured in them",
-        top(&C::rigidFile))
-      .file()
-      .defaultText("none (all atoms atomistic)");
+  addRigidOption(t,
+                 "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "
+                 "distances measured in them",
+                 top(&C::rigidFile));
   addPrecisionOption(t,
                      ". Transition states need double: the Rayleigh-Ritz eigenvector search "
                      "differences gradients 1e-6 A apart, and they must converge to RMS 1e-5",
@@ -121,20 +118,18 @@ void addGeneralAndSystem(Table& t) {
 
 void addMolecules(Table& t) {
   t.section("Molecules (AMBER, kcal/mol and Angstrom)");
-  t.add("prmtop", "FILE",
-        "AMBER topology: connect minima of a molecule on the AMBER force field with generalized "
-        "Born solvent; epsilon and sigma in this help then read kcal/mol and Angstrom, and the "
-        "defaults change (without --odata) to NEWCONNECT 50 3 4.0 30.0 30, first DNEB 10 images "
-        "300 iterations RMS 0.01, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, BFGSMIN 1.0D-5, MAXBFGS 0.4, "
-        "PUSHOFF 0.05, hybrid EF as seed 001 section 3.3; alignment without inversion",
-        top(&C::prmtopFile))
-      .file()
-      .defaultText("none (Lennard-Jones)");
-  t.add("inpcrd", "FILE",
-        "AMBER coordinates (inpcrd/rst7, Angstrom) of the topology: the start when no --start is "
-        "given, and the reference handedness of the stereocentres",
-        top(&C::inpcrdFile))
-      .file()
+  addPrmtopOption(
+      t,
+      "connect minima of a molecule on the AMBER force field with generalized "
+      "Born solvent; epsilon and sigma in this help then read kcal/mol and Angstrom, and the "
+      "defaults change (without --odata) to NEWCONNECT 50 3 4.0 30.0 30, first DNEB 10 images "
+      "300 iterations RMS 0.01, EDIFFTOL 1.0D-4, GEOMDIFFTOL 0.1, BFGSMIN 1.0D-5, MAXBFGS 0.4, "
+      "PUSHOFF 0.05, hybrid EF as seed 001 section 3.3; alignment without inversion",
+      top(&C::prmtopFile));
+  addInpcrdOption(t,
+                  " of the topology: the start when no --start is given, and the reference "
+                  "handedness of the stereocentres",
+                  top(&C::inpcrdFile))
       .defaultText("none, --start is the reference");
   addAmberGbOptions(t, top(&C::amber));
   t.add("perm-allow", "FILE",

@@ -144,9 +144,7 @@ void addGrowth(Table& t) {
         "docs/optim-keywords.md); default: optim's defaults", fieldOf(&C::odataFile))
       .file()
       .defaultText("");
-  t.add("prmtop", "FILE", "AMBER topology: grow a molecule's network (kcal/mol, Angstrom)",
-        fieldOf(&C::prmtopFile))
-      .file()
+  addPrmtopOption(t, "grow a molecule's network (kcal/mol, Angstrom)", fieldOf(&C::prmtopFile))
       .defaultText("");
   t.add("output", "DIR", "folder of the growth run: DIR/network.h5, rewritten after every cycle",
         fieldOf(&C::outputDir))
