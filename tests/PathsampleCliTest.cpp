@@ -36,10 +36,10 @@ std::string sourceDir() {
 TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
   const PathsampleConfig c = parsePathsampleCommandLine(
       {"rates", "--temperature", "0.1,0.2", "--database", "x.h5", "--units", "molecular"});
-  EXPECT_EQ(c.mode, "rates");
+  EXPECT_EQ(c.mode, PathsampleMode::Rates);
   EXPECT_EQ(c.temperatures, (std::vector<double>{0.1, 0.2}));
   EXPECT_EQ(c.database, "x.h5");
-  EXPECT_EQ(c.units, "molecular");
+  EXPECT_EQ(c.units, PathsampleUnits::Molecular);
   EXPECT_THROW(parsePathsampleCommandLine({"--temperature", "0.1"}), std::runtime_error);
   EXPECT_THROW(parsePathsampleCommandLine({"rates", "--temperature", "-1"}), std::runtime_error);
   EXPECT_THROW(parsePathsampleCommandLine({"grow-forever"}), std::runtime_error);
@@ -56,9 +56,9 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
   // The UNTRAP example's pathdata: growth settings (UNTRAP einc ethresh, CYCLES, CPUS, SEED).
   const std::string untrap = testDataRoot() + "/lj38/pathsample-untrap/input/pathdata";
   const PathsampleConfig u = parsePathsampleCommandLine({"grow", "--pathdata", untrap});
-  EXPECT_EQ(u.pairSelection, "untrap");
-  EXPECT_EQ(u.untrapIncrement, 0.035);
-  EXPECT_EQ(u.untrapThreshold, 3.0);
+  EXPECT_EQ(u.pairSelection, PairSelection::Untrap);
+  EXPECT_EQ(u.untrap.energyIncrement, 0.035);
+  EXPECT_EQ(u.untrap.energyThreshold, 3.0);
   EXPECT_EQ(u.cycles, 50);
   EXPECT_EQ(u.pairsPerCycle, 1);
   // SHORTCUT n BARRIER and DIJKSTRA p select their pairs; STARTFROMPATH is refused with its line.
@@ -66,13 +66,13 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
       fs::temp_directory_path() / ("pathdata-growth-" + std::to_string(getpid()));
   std::ofstream(keywords) << "SHORTCUT 3 BARRIER\nCYCLES 2\n";
   const PathsampleConfig sc = parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
-  EXPECT_EQ(sc.pairSelection, "shortcut");
+  EXPECT_EQ(sc.pairSelection, PairSelection::Shortcut);
   EXPECT_EQ(sc.shortcutSteps, 3);
-  EXPECT_EQ(sc.shortcutBy, "BARRIER");
+  EXPECT_EQ(sc.shortcutBy, ShortcutBy::Barrier);
   std::ofstream(keywords) << "DIJPAIR 1\n";
   const PathsampleConfig dj = parsePathsampleCommandLine(
       {"grow", "--pathdata", keywords.string(), "--dijkstra-power", "2"});
-  EXPECT_EQ(dj.pairSelection, "dijkstra");
+  EXPECT_EQ(dj.pairSelection, PairSelection::Dijkstra);
   EXPECT_EQ(dj.dijkstraPower, 2.0);
   std::ofstream(keywords) << "CYCLES 2\nSTARTFROMPATH path.info 1 2\n";
   try {

@@ -26,7 +26,7 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
   return buffer;
 }
 
-bool molecular(const PathsampleConfig& c) { return c.units == "molecular"; }
+bool molecular(const PathsampleConfig& c) { return c.units == PathsampleUnits::Molecular; }
 /// kT in the energy unit for a temperature as the user gives it.
 double kTOf(const PathsampleConfig& c, double t) {
   return molecular(c) ? kBoltzmannKcalPerMolK * t : t;
@@ -115,7 +115,7 @@ void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
           rateUnit(c));
     print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", ab.k * factor, ba.k * factor));
-    if (c.direction == "BA")  // the files keep their columns: T, k(A<-B), k(B<-A)
+    if (c.direction == PathsampleDirection::BA)  // the files keep their columns: T, k(A<-B), k(B<-A)
       print(format("NGT> DIRECTION BA (B the product): k(B<-A)= %.10g  kSS(B<-A)= %.10g  "
                    "kNSS(B<-A)= %.10g", ba.k * factor, ba.kSS * factor, ba.kNSS * factor));
     print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", ab.kSS * factor, ba.kSS * factor));
@@ -141,7 +141,7 @@ void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) 
   const StoredTransitionNetwork network = networkWithSets(c);
   const double t = c.temperatures.front();
   // DIRECTION AB: committors to A (reaching A before B); BA: to B.
-  const bool toB = c.direction == "BA";
+  const bool toB = c.direction == PathsampleDirection::BA;
   const GraphTransformationResult r =
       graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
                                toB ? network.setB : network.setA, toB ? network.setA : network.setB);
@@ -180,12 +180,12 @@ void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
 }  // namespace
 
 void runPathsampleMode(const PathsampleConfig& c, const ProgressPrinter& print) {
-  if (c.mode == "import") return importDatabase(c, print);
-  if (c.mode == "export") return exportDatabase(c, print);
-  if (c.mode == "rates") return computeRates(c, print);
-  if (c.mode == "committors") return computeCommittors(c, print);
-  if (c.mode == "regroup") return regroup(c, print);
-  throw std::runtime_error("unknown mode '" + c.mode + "'");
+  if (c.mode == PathsampleMode::Import) return importDatabase(c, print);
+  if (c.mode == PathsampleMode::Export) return exportDatabase(c, print);
+  if (c.mode == PathsampleMode::Rates) return computeRates(c, print);
+  if (c.mode == PathsampleMode::Committors) return computeCommittors(c, print);
+  if (c.mode == PathsampleMode::Regroup) return regroup(c, print);
+  throw std::runtime_error("unknown mode '" + (c.mode ? pathsampleModeName(*c.mode) : "") + "'");
 }
 
 }  // namespace landscape

@@ -2,15 +2,37 @@
 // What the `pathsample` program is asked to do, PathsampleConfig. The option table of
 // PathsampleOptions.cpp fills it from the command line, the --config file and the PATHSAMPLE
 // `pathdata` keyword file.
-#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
-#include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
+#include "landscape/network/UntrapPairs.h"
+#include "potentials/Potential.h"
 
 namespace landscape {
+
+/// MODE: what a run of `pathsample` does (docs/pathsample.md).
+enum class PathsampleMode { Import, Export, Rates, Committors, Regroup, Grow };
+/// --units: reduced (LJ) or molecular (kcal/mol, K, s^-1).
+enum class PathsampleUnits { Reduced, Molecular };
+/// --direction (PATHSAMPLE's DIRECTION): AB, A is the product; BA, B is.
+enum class PathsampleDirection { AB, BA };
+/// --pair-selection: how growth chooses the pairs of its connect runs (PATHSAMPLE's UNTRAP,
+/// SHORTCUT, DIJPAIR).
+enum class PairSelection { Untrap, Shortcut, Dijkstra };
+/// --shortcut-by: SHORTCUT's pairs by distance along the best path, or either side of its highest
+/// barriers (SHORTCUT n BARRIER).
+enum class ShortcutBy { Distance, Barrier };
+
+/// The names the options and the growth record use: "import", ..., "reduced", "molecular", "AB",
+/// "BA", "untrap", "shortcut", "dijkstra", "distance", "barrier".
+std::string pathsampleModeName(PathsampleMode mode);
+std::string pathsampleUnitsName(PathsampleUnits units);
+std::string pathsampleDirectionName(PathsampleDirection direction);
+std::string pairSelectionName(PairSelection selection);
+std::string shortcutByName(ShortcutBy by);
 
 struct PathsampleConfig {
   enum class Action { Run, Help, Version };
@@ -18,12 +40,12 @@ struct PathsampleConfig {
   std::string helpText;
   std::vector<std::string> warnings;  ///< pathdata keywords accepted but ignored
 
-  std::string mode;  ///< import, export, rates, committors, regroup or grow
+  std::optional<PathsampleMode> mode;    ///< MODE, the first word (required)
   std::string database = "network.h5";   ///< --database FILE: the HDF5 network
   std::string directory = ".";           ///< --directory DIR: PATHSAMPLE files (in or out)
   std::string pathdataFile;              ///< --pathdata FILE
   std::vector<double> temperatures = {0.1};  ///< --temperature T[,T2...]: kT, or K (molecular)
-  std::string units = "reduced";         ///< --units reduced|molecular
+  PathsampleUnits units = PathsampleUnits::Reduced;  ///< --units reduced|molecular
   double regroupThreshold = 0.0;         ///< --regroup-threshold DF (energy unit)
   bool regrouped = false;                ///< --regrouped: rates between free-energy groups
   /// --planck H: Planck's constant in the energy unit x the time unit of the reported rates
@@ -32,18 +54,17 @@ struct PathsampleConfig {
   double planck = 0.0;
   /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (committors to A, growth
   /// towards A); BA, B is.
-  std::string direction = "AB";
+  PathsampleDirection direction = PathsampleDirection::AB;
 
   // Growth (mode grow; docs/pathsample.md).
   int cycles = 0;                          ///< --cycles N (CYCLES)
-  std::string pairSelection = "untrap";    ///< --pair-selection untrap|shortcut|dijkstra
-  double untrapIncrement = 0.0;            ///< --untrap-increment (UNTRAP einc)
-  double untrapThreshold = 0.0;            ///< --untrap-threshold (UNTRAP ethresh)
-  double untrapDeltaMin = std::numeric_limits<double>::min();   ///< (UNTRAP edeltamin)
-  double untrapLowBarrier = std::numeric_limits<double>::min();  ///< (UNTRAP elowbar)
-  double untrapHighBarrier = std::numeric_limits<double>::max();  ///< (UNTRAP ehighbar)
+  PairSelection pairSelection = PairSelection::Untrap;  ///< --pair-selection
+  /// --untrap-increment, --untrap-threshold, --untrap-delta-min, --untrap-low-barrier,
+  /// --untrap-high-barrier (UNTRAP einc ethresh edeltamin elowbar ehighbar); its listSize is
+  /// --pair-list-size's, set when the pairs are chosen.
+  UntrapParams untrap;
   int shortcutSteps = 1;                   ///< --shortcut-steps N (SHORTCUT n)
-  std::string shortcutBy = "distance";     ///< --shortcut-by distance|barrier (SHORTCUT n BARRIER)
+  ShortcutBy shortcutBy = ShortcutBy::Distance;  ///< --shortcut-by (SHORTCUT n BARRIER)
   double dijkstraPower = 1.0;              ///< --dijkstra-power P (pair selection DIJPAIR)
   int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
   int threads = 1;                         ///< --threads N (per MPI rank)

@@ -88,14 +88,19 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
 std::string growthSettings(const PathsampleConfig& c, const std::string& odataText) {
   std::ostringstream s;
   s.precision(17);
-  s << "pair-selection=" << c.pairSelection << "\n";
-  if (c.direction != "AB") s << "direction=" << c.direction << "\n";  // AB: as before DIRECTION
-  if (c.pairSelection == "untrap")
-    s << "untrap=" << c.untrapIncrement << " " << c.untrapThreshold << " " << c.untrapDeltaMin
-      << " " << c.untrapLowBarrier << " " << c.untrapHighBarrier << "\n";
-  if (c.pairSelection == "shortcut") s << "shortcut=" << c.shortcutSteps << " " << c.shortcutBy << "\n";
-  if (c.pairSelection == "dijkstra") s << "dijkstra-power=" << c.dijkstraPower << "\n";
-  if (c.pairSelection != "untrap") s << "temperature=" << c.temperatures.front() << "\n";
+  s << "pair-selection=" << pairSelectionName(c.pairSelection) << "\n";
+  if (c.direction != PathsampleDirection::AB)  // AB: as before DIRECTION
+    s << "direction=" << pathsampleDirectionName(c.direction) << "\n";
+  const UntrapParams& u = c.untrap;
+  if (c.pairSelection == PairSelection::Untrap)
+    s << "untrap=" << u.energyIncrement << " " << u.energyThreshold << " " << u.deltaMin << " "
+      << u.lowBarrier << " " << u.highBarrier << "\n";
+  if (c.pairSelection == PairSelection::Shortcut)
+    s << "shortcut=" << c.shortcutSteps << " " << shortcutByName(c.shortcutBy) << "\n";
+  if (c.pairSelection == PairSelection::Dijkstra)
+    s << "dijkstra-power=" << c.dijkstraPower << "\n";
+  if (c.pairSelection != PairSelection::Untrap)
+    s << "temperature=" << c.temperatures.front() << "\n";
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
     << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
   // Where the runs' arithmetic happens changes their round-off (said only when not the default,
@@ -161,25 +166,20 @@ struct Growth {
     const PathsampleConfig& c = config;
     // DIRECTION BA: B is the product, the paths run from A to B.
     StoredTransitionNetwork oriented;
-    const bool reversed = c.direction == "BA";
+    const bool reversed = c.direction == PathsampleDirection::BA;
     if (reversed) {
       oriented = stored;
       std::swap(oriented.setA, oriented.setB);
     }
     const StoredTransitionNetwork& sets = reversed ? oriented : stored;
-    if (c.pairSelection == "untrap") {
-      UntrapParams p;
-      p.energyIncrement = c.untrapIncrement;
-      p.energyThreshold = c.untrapThreshold;
-      p.deltaMin = c.untrapDeltaMin;
-      p.lowBarrier = c.untrapLowBarrier;
-      p.highBarrier = c.untrapHighBarrier;
+    if (c.pairSelection == PairSelection::Untrap) {
+      UntrapParams p = c.untrap;
       p.listSize = static_cast<std::size_t>(c.listSize);
       return untrapPairs(sets, sets.setA, p, tried, distance).pairs;
     }
     std::vector<CandidatePair> pairs =
-        c.pairSelection == "shortcut"
-            ? shortcutPairs(sets, kT, c.shortcutSteps, c.shortcutBy != "distance",
+        c.pairSelection == PairSelection::Shortcut
+            ? shortcutPairs(sets, kT, c.shortcutSteps, c.shortcutBy == ShortcutBy::Barrier,
                             static_cast<std::size_t>(c.listSize), tried, distance)
             : dijkstraPairs(sets, kT, c.dijkstraPower, tried, distance);
     if (pairs.size() > static_cast<std::size_t>(c.listSize)) pairs.resize(c.listSize);
@@ -195,7 +195,7 @@ struct Growth {
       if (r.pendingPairs.empty()) {
         for (const CandidatePair& p : select()) r.pendingPairs.push_back({p.first, p.second});
         print("grow> " + std::to_string(r.pendingPairs.size()) + " candidate pairs (" +
-              config.pairSelection + ")");
+              pairSelectionName(config.pairSelection) + ")");
         if (r.pendingPairs.empty()) break;
       }
       pairs.push_back(r.pendingPairs.front());
@@ -239,11 +239,29 @@ bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
   return skipped.empty();
 }
 
+// The saved growth settings in today's terms: a run started from a pathdata SHORTCUT n BARRIER
+// saved its shortcut line as "shortcut=n BARRIER", which today reads "shortcut=n barrier" (as
+// --shortcut-by barrier always wrote it).
+std::string upgradedSettings(const std::string& saved) {
+  const std::string shortcut = "shortcut=", former = " BARRIER";
+  std::istringstream lines(saved);
+  std::string out, line;
+  bool keywords = true;  // the lines before the odata text
+  while (std::getline(lines, line)) {
+    if (line == "odata:") keywords = false;
+    if (keywords && line.rfind(shortcut, 0) == 0 && line.size() > former.size() &&
+        line.compare(line.size() - former.size(), former.size(), former) == 0)
+      line.replace(line.size() - former.size(), former.size(), " barrier");
+    out += line + "\n";
+  }
+  return saved.empty() || saved.back() == '\n' ? out : out.substr(0, out.size() - 1);
+}
+
 void checkResume(const GrowthRecord& record, const std::string& settings, const std::string& path) {
   if (record.empty()) {
     throw std::runtime_error(path + ": holds no growth run to resume (no /growth group)");
   }
-  if (record.settings != settings) {
+  if (record.settings != settings && upgradedSettings(record.settings) != settings) {
     throw std::runtime_error(path + ": the run was started with other growth settings; resume "
                                     "it with the same options (only --cycles may change).\n"
                                     "saved:\n" + record.settings + "now:\n" + settings);

@@ -16,6 +16,11 @@ namespace {
 using C = PathsampleConfig;
 using Table = OptionTable<PathsampleConfig>;
 
+template <class M>
+auto untrap(M member) {
+  return fieldOf(&C::untrap, member);
+}
+
 void addGeneral(Table& t) {
   t.section("General");
   t.standardCommands();
@@ -29,8 +34,9 @@ void addGeneral(Table& t) {
                "committors (commit.data), regroup (free-energy groups) or grow (connect runs "
                "between selected pairs, CYCLES times)",
                fieldOf(&C::mode))
-      .choices(std::vector<std::string>{"import", "export", "rates", "committors", "regroup",
-                                        "grow"})
+      .choices({PathsampleMode::Import, PathsampleMode::Export, PathsampleMode::Rates,
+                PathsampleMode::Committors, PathsampleMode::Regroup, PathsampleMode::Grow},
+               pathsampleModeName)
       .defaultText("");
   t.add("database", "FILE", "the HDF5 transition network (docs/database.md)", fieldOf(&C::database))
       .named("a file name");
@@ -53,7 +59,7 @@ void addKinetics(Table& t) {
         "temperatures in K, rates in s^-1 (log products of the mass-weighted Hessian in "
         "kcal/mol/(amu A^2); import reads min.data/ts.data in PATHSAMPLE's (rad/s)^2)",
         fieldOf(&C::units))
-      .choices(std::vector<std::string>{"reduced", "molecular"});
+      .choices({PathsampleUnits::Reduced, PathsampleUnits::Molecular}, pathsampleUnitsName);
   t.add("regroup-threshold", "DF",
         "free-energy barrier at or below which groups merge (regroup)", fieldOf(&C::regroupThreshold))
       .unit("energy unit")
@@ -75,7 +81,7 @@ void addKinetics(Table& t) {
         "towards A); BA, B (committors to B, growth towards B, the rates B<-A printed once more; "
         "the NGT.rates files keep their columns T, k(A<-B), k(B<-A))",
         fieldOf(&C::direction))
-      .choices(std::vector<std::string>{"AB", "BA"});
+      .choices({PathsampleDirection::AB, PathsampleDirection::BA}, pathsampleDirectionName);
 }
 
 void addGrowth(Table& t) {
@@ -86,32 +92,33 @@ void addGrowth(Table& t) {
         "how pairs are chosen: untrap (kinetic traps, UNTRAP), shortcut (the best kinetic path, "
         "SHORTCUT) or dijkstra (missing links of the best path, DIJPAIR)",
         fieldOf(&C::pairSelection))
-      .choices(std::vector<std::string>{"untrap", "shortcut", "dijkstra"});
+      .choices({PairSelection::Untrap, PairSelection::Shortcut, PairSelection::Dijkstra},
+               pairSelectionName);
   t.add("untrap-increment", "DE", "UNTRAP einc: threshold step of the superbasin analysis",
-        fieldOf(&C::untrapIncrement))
+        untrap(&UntrapParams::energyIncrement))
       .unit("energy unit")
       .nonNegative();
   t.add("untrap-threshold", "DE", "UNTRAP ethresh: partners lie less than this above a trap",
-        fieldOf(&C::untrapThreshold))
+        untrap(&UntrapParams::energyThreshold))
       .unit("energy unit");
   t.add("untrap-delta-min", "DE", "UNTRAP edeltamin: smallest energy difference of the metric",
-        fieldOf(&C::untrapDeltaMin))
+        untrap(&UntrapParams::deltaMin))
       .unit("energy unit")
       .defaultText("TINY");
   t.add("untrap-low-barrier", "DE", "UNTRAP elowbar: barriers found this close to the product "
-        "count as tiny", fieldOf(&C::untrapLowBarrier))
+        "count as tiny", untrap(&UntrapParams::lowBarrier))
       .unit("energy unit")
       .defaultText("TINY");
   t.add("untrap-high-barrier", "DE", "UNTRAP ehighbar: barriers at least this high count as tiny",
-        fieldOf(&C::untrapHighBarrier))
+        untrap(&UntrapParams::highBarrier))
       .unit("energy unit")
       .defaultText("HUGE");
   t.add("shortcut-steps", "N", "SHORTCUT n: steps along the best path", fieldOf(&C::shortcutSteps))
       .atLeast(1);
   t.add("shortcut-by", "", "SHORTCUT pairs: the closest minima n or more steps apart (distance) "
         "or either side of the highest barriers (barrier)", fieldOf(&C::shortcutBy))
-      .choices(std::vector<std::string>{"distance", "barrier"})
-      .choice("BARRIER", 1);
+      .choices({ShortcutBy::Distance, ShortcutBy::Barrier}, shortcutByName)
+      .choice("BARRIER", ShortcutBy::Barrier);
   t.add("dijkstra-power", "P", "dijkstra: a missing link costs distance^P (length^P)",
         fieldOf(&C::dijkstraPower))
       .positive();
@@ -259,7 +266,7 @@ PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& argu
   }
   table.apply(given, c);
   table.applyPositionals(given.positionals, c);
-  if (c.mode.empty()) {
+  if (!c.mode) {
     throw std::runtime_error("command line: MODE is required (import, export, rates, committors, "
                              "regroup or grow; --help)");
   }

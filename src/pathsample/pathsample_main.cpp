@@ -21,10 +21,10 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
     std::cout << config.helpText;
     return 0;
   }
-  if (ranks.size() > 1 && config.mode != "grow")
+  if (ranks.size() > 1 && config.mode != landscape::PathsampleMode::Grow)
     throw std::runtime_error("mpirun with " + std::to_string(ranks.size()) + " ranks: only `" +
-                             "pathsample grow` runs over ranks; run `pathsample " + config.mode +
-                             "` without mpirun");
+                             "pathsample grow` runs over ranks; run `pathsample " +
+                             landscape::pathsampleModeName(*config.mode) + "` without mpirun");
   ranks.setTimeout(config.rankTimeout);
   if (ranks.rank() == 0)
     for (const std::string& warning : config.warnings)
@@ -32,7 +32,7 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
   const auto print = [](const std::string& line) {
     std::cout << line << std::endl;  // flushed: progress of long runs
   };
-  if (config.mode == "grow") {
+  if (config.mode == landscape::PathsampleMode::Grow) {
     // SIGINT/SIGTERM are only recorded: growth stops after the connect runs under way and saves
     // them (under mpirun: all ranks, after the cycle in which any rank got the signal); a second
     // signal exits at once. Exit status 128 + the signal, as gmin, optim and sop.
