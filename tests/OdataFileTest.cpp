@@ -66,8 +66,9 @@ TEST(OdataFile, DocMatchesTable) {
   std::ostringstream contents;
   contents << in.rdbuf();
   EXPECT_EQ(contents.str(), rendered)
-      << doc << " differs from the keyword table in src/optim/OptimOdataFile.cpp; regenerate it with "
-      << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=OdataFile.DocMatchesTable";
+      << doc << " differs from the keyword table in src/optim/OptimOdataFile.cpp; regenerate it"
+      << " with LANDSCAPE_REGENERATE_DOCS=1 landscape_tests"
+      << " --gtest_filter=OdataFile.DocMatchesTable";
 }
 
 TEST(OdataFile, TableCoversEveryKeywordOfTheLj38Example) {

@@ -102,8 +102,9 @@ TEST(PathsampleCli, DocMatchesTable) {
       regenerate != nullptr && std::string(regenerate) == "1")
     std::ofstream(doc, std::ios::binary) << rendered;
   EXPECT_EQ(readAll(doc.string()), rendered)
-      << doc << " differs from the table in src/pathsample/PathsampleOptions.cpp; regenerate it with "
-      << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=PathsampleCli.DocMatchesTable";
+      << doc << " differs from the table in src/pathsample/PathsampleOptions.cpp; regenerate it"
+      << " with LANDSCAPE_REGENERATE_DOCS=1 landscape_tests"
+      << " --gtest_filter=PathsampleCli.DocMatchesTable";
 }
 
 #ifdef LANDSCAPE_PATHSAMPLE_EXECUTABLE

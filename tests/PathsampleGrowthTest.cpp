@@ -358,9 +358,9 @@ TEST(PathsampleGrowth, DirectionBaGrowsTowardsB) {
   EXPECT_NE(grown.growth.settings.find("direction=BA"), std::string::npos);
 }
 
-// SHORTCUT n BARRIER in a pathdata file and --shortcut-by barrier are one setting: the growth record
-// says "barrier", and a record that spells it "BARRIER" (written before the setting was typed)
-// still resumes.
+// SHORTCUT n BARRIER in a pathdata file and --shortcut-by barrier are one setting: the growth
+// record says "barrier", and a record that spells it "BARRIER" (written before the setting was
+// typed) still resumes.
 TEST(PathsampleGrowth, ShortcutBarrierRecordsResumeInEitherSpelling) {
   const GrowthWork w("pathsample-grow-barrier");
   const fs::path pathdata = w.dir / "pathdata";

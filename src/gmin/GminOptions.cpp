@@ -534,7 +534,7 @@ const OptionTable<GminConfig>& gminOptionTable() {
 
 namespace {
 
-// The default job's goal (issue 18): LJ38's global minimum (Cambridge Cluster Database), and a
+// The default job's goal: LJ38's global minimum (Cambridge Cluster Database), and a
 // step cap that lets every seed reach it (docs/benchmarks.md: walkers to the first hit).
 constexpr double kLj38GlobalMinimum = -173.928427;
 constexpr long kLj38DefaultJobSteps = 200000;

@@ -115,7 +115,8 @@ void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
           rateUnit(c));
     print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", ab.k * factor, ba.k * factor));
-    if (c.direction == PathsampleDirection::BA)  // the files keep their columns: T, k(A<-B), k(B<-A)
+    // the files keep their columns: T, k(A<-B), k(B<-A)
+    if (c.direction == PathsampleDirection::BA)
       print(format("NGT> DIRECTION BA (B the product): k(B<-A)= %.10g  kSS(B<-A)= %.10g  "
                    "kNSS(B<-A)= %.10g", ba.k * factor, ba.kSS * factor, ba.kNSS * factor));
     print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", ab.kSS * factor, ba.kSS * factor));

@@ -233,7 +233,8 @@ const OptionTable<PathsampleConfig>& pathsampleOptionTable() {
 std::string pathsampleOptionsMarkdown() {
   return "# Options of `pathsample`\n"
          "\n"
-         "<!-- Generated from pathsample's option table in src/pathsample/PathsampleOptions.cpp by\n"
+         "<!-- Generated from pathsample's option table in "
+         "src/pathsample/PathsampleOptions.cpp by\n"
          "     pathsampleOptionsMarkdown(). Regenerate with `pathsample --help-markdown` or\n"
          "     LANDSCAPE_REGENERATE_DOCS=1 landscape_tests "
          "--gtest_filter=PathsampleCli.DocMatchesTable\n"

@@ -208,7 +208,8 @@ CheckpointFingerprint sopFingerprint(const SopConfig& config) {
 std::string sopOptionsMarkdown() {
   return "# Options of `sop`\n"
          "\n"
-         "<!-- Generated from sop's option table in src/sop/SopOptions.cpp by sopOptionsMarkdown().\n"
+         "<!-- Generated from sop's option table in src/sop/SopOptions.cpp by "
+         "sopOptionsMarkdown().\n"
          "     Edit the table there, then regenerate this file with `sop --help-markdown` or\n"
          "     LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=SopCli.DocMatchesTable\n"
          "     (the test fails while the two differ). -->\n"
