@@ -1,4 +1,4 @@
-// libFuzzer target: gmin's `--config FILE` (key = value, src/RunConfig), through
+// libFuzzer target: gmin's `--config FILE` (key = value, src/gmin/GminOptions), through
 // parseGminCommandLine as the program calls it. Documented: std::runtime_error.
 #include <cstddef>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz/FuzzTarget.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminOptions.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const fuzz::InputFile file(".ini");
   const std::string& path = file.write(data, size);
   fuzz::expectOnly<std::runtime_error>([&] {
-    const GminRunConfig config = parseGminCommandLine(std::vector<std::string>{"--config", path});
+    const GminConfig config = parseGminCommandLine(std::vector<std::string>{"--config", path});
     for (const std::string& warning : config.warnings) fuzz::checkMessage(warning.c_str());
   });
   return 0;

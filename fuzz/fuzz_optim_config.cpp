@@ -1,4 +1,4 @@
-// libFuzzer target: optim's `--config FILE` (key = value, src/OptimRunConfig), through
+// libFuzzer target: optim's `--config FILE` (key = value, src/optim/OptimOptions), through
 // parseOptimCommandLine as the program calls it. Documented: std::runtime_error.
 #include <cstddef>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz/FuzzTarget.h"
-#include "src/OptimRunConfig.h"
+#include "src/optim/OptimOptions.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const fuzz::InputFile file(".ini");
   const std::string& path = file.write(data, size);
   fuzz::expectOnly<std::runtime_error>([&] {
-    const OptimRunConfig config = parseOptimCommandLine(std::vector<std::string>{"--config", path});
+    const OptimConfig config = parseOptimCommandLine(std::vector<std::string>{"--config", path});
     for (const std::string& warning : config.warnings) fuzz::checkMessage(warning.c_str());
   });
   return 0;

@@ -1,4 +1,4 @@
-// libFuzzer target: sop's `--config FILE` (key = value, src/SopRunConfig), through
+// libFuzzer target: sop's `--config FILE` (key = value, src/sop/SopOptions), through
 // parseSopCommandLine as the program calls it (with a --pdb, which is required). Documented:
 // std::runtime_error.
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz/FuzzTarget.h"
-#include "src/SopRunConfig.h"
+#include "src/sop/SopOptions.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;

@@ -152,8 +152,8 @@ def table_keywords(doc):
     return re.findall(r"^\| `([A-Z0-9_]+)`", (root / "docs" / doc).read_text(), re.M)
 
 
-def option_names(source):
-    return re.findall(r'\{"[A-Z][A-Za-z ,-]*", "([a-z0-9-]+)"', (root / "src" / source).read_text())
+def option_names(doc):
+    return re.findall(r"^\| `--([a-z0-9-]+)", (root / "docs" / doc).read_text(), re.M)
 
 
 dictionary("fuzz_gmin_data", table_keywords("gmin-keywords.md") + ["T", "F", ".TRUE.", "1.0D-3", "!"])
@@ -164,8 +164,8 @@ dictionary("fuzz_prmtop", ["%FLAG " + f for f in flags] +
             "%COMMENT", "%FLAG CTITLE", "%FLAG IPOL", "%FLAG RADII", "%FLAG SCREEN"])
 dictionary("fuzz_sop_pdb", ["ATOM  ", "HETATM", "TER", "ENDMDL", "END", " CA ", " N  ", "ALA", "GLY",
                             "   1.000", "-999.999", "nan", "inf"])
-dictionary("fuzz_gmin_config", option_names("RunConfig.cpp") + ["=", "#", "true", "false"])
-dictionary("fuzz_optim_config", option_names("OptimRunConfig.cpp") + ["=", "#", "true", "false"])
+dictionary("fuzz_gmin_config", option_names("gmin-keywords.md") + ["=", "#", "true", "false"])
+dictionary("fuzz_optim_config", option_names("optim-keywords.md") + ["=", "#", "true", "false"])
 dictionary("fuzz_checkpoint", ["landscape-basin-hopping-checkpoint", "fingerprint", "steps", "quench",
                                "function-calls", "restarts", "target", "step-size",
                                "accepted-in-window", "random", "markov", "chain-best",

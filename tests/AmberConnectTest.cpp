@@ -14,7 +14,7 @@
 #include "landscape/paths/Connect.h"
 #include "landscape/paths/TransitionStateDescent.h"
 #include "potentials/AmberGb.h"
-#include "src/OptimRunConfig.h"
+#include "src/optim/OptimConfig.h"
 #include "tests/AshMinima.h"
 
 namespace landscape {

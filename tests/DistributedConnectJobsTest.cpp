@@ -1,4 +1,4 @@
-// src/DistributedConnectJobs: connect runs spread over K ranks (threads standing in for them)
+// src/common/DistributedConnectJobs: connect runs spread over K ranks (threads standing in for them)
 // give every rank the runs of one process, bit for bit; merged in pair order, every rank's network
 // is the one-process network, it holds everything the ranks reported, and no stationary point
 // twice (tests/MpiPathsampleTest.cpp's check, at the level of the jobs).
@@ -11,7 +11,7 @@
 
 #include "landscape/paths/ConnectJobs.h"
 #include "potentials/LennardJones.h"
-#include "src/DistributedConnectJobs.h"
+#include "src/common/DistributedConnectJobs.h"
 #include "tests/Lj7Structures.h"
 #include "tests/ThreadRanks.h"
 

@@ -1,4 +1,4 @@
-// src/DistributedMinimiser: a batch split over K ranks gives every rank the whole batch's minima
+// src/common/DistributedMinimiser: a batch split over K ranks gives every rank the whole batch's minima
 // and results, bit for bit those of one minimiser quenching the whole batch. Here the ranks are
 // threads that exchange through memory (ThreadRanks), so the split, the wire format and the
 // reassembly are tested in every build, MPI or not; tests/MpiGminTest.cpp runs real MPI ranks.
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "landscape/minimisation/ParallelLbfgs.h"
-#include "src/DistributedMinimiser.h"
+#include "src/common/DistributedMinimiser.h"
 #include "tests/BatchedStructures.h"
 #include "tests/ThreadRanks.h"
 

@@ -22,7 +22,7 @@
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PerStructureBatchedPotential.h"
-#include "src/OdataFile.h"
+#include "src/optim/OptimOdataFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -38,7 +38,7 @@ std::optional<Lj38Example> lj38Example() {
   const auto odata = testDataPath("lj38/optim/odata");
   const auto finishFile = testDataPath("lj38/optim/finish");
   if (!odata || !finishFile) return std::nullopt;
-  const OptimRunConfig config = readOdataFile(*odata);
+  const OptimConfig config = readOdataFile(*odata);
   Lj38Example e{config.odataPoints, readCoordinates(*finishFile), config.settings.connect.dneb};
   EXPECT_EQ(e.start.size(), 114u);
   LennardJones lj(38);

@@ -22,8 +22,8 @@
 #include "landscape/formats/LowestFile.h"
 #include "landscape/network/Database.h"
 #include "potentials/LennardJones.h"
-#include "src/GminSystem.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/GminOptions.h"
 #include "tests/SameMinima.h"
 #include "tests/TestData.h"
 
@@ -573,7 +573,7 @@ class GbWalkers : public GminCli {
     const std::vector<StoredMinimum> db =
         MinimaDatabase::read((m_dir / "res/minima.h5").string());
     ASSERT_GE(db.size(), 2u);
-    const GminRunConfig cpuConfig =
+    const GminConfig cpuConfig =
         parseGminCommandLine({"--prmtop", *prmtop, "--inpcrd", *rst7, "--backend", "cpu"});
     const GminSystem cpu = loadGminSystem(cpuConfig);
     ASSERT_EQ(cpuConfig.basinHopping.tightRms, 1e-4);

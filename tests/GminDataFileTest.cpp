@@ -1,4 +1,4 @@
-// GMIN `data` keyword files (src/GminDataFile.h): GMIN's LJ38 example gives the `gmin` defaults,
+// GMIN `data` keyword files (src/gmin/GminDataFile.h): GMIN's LJ38 example gives the `gmin` defaults,
 // every implemented keyword sets its field, errors name file, line and keyword, and
 // docs/gmin-keywords.md is the rendering of the keyword table.
 #include <gtest/gtest.h>
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "src/GminDataFile.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminDataFile.h"
+#include "src/gmin/GminOptions.h"
 #include "tests/TestData.h"
 
 namespace {
@@ -57,8 +57,8 @@ void expectSameParams(const BasinHoppingParams& a, const BasinHoppingParams& b) 
   EXPECT_EQ(a.lbfgs.rmsTolerance, b.lbfgs.rmsTolerance);
 }
 
-GminRunConfig applyText(const std::string& text) {
-  GminRunConfig config = gminKeywordDefaults();
+GminConfig applyText(const std::string& text) {
+  GminConfig config = gminKeywordDefaults();
   std::istringstream in(text);
   applyGminKeywords(in, "data", config);
   return config;
@@ -95,8 +95,8 @@ TEST(GminDataFile, Lj38ExampleGivesTheGminDefaults) {
   const auto path = testDataPath("lj38/gmin/data");
   if (!path) GTEST_SKIP() << "lj38/gmin/data not found under " << testDataRoot();
 
-  const GminRunConfig fromFile = readGminDataFile(*path);
-  expectSameParams(fromFile.basinHopping, GminRunConfig{}.basinHopping);
+  const GminConfig fromFile = readGminDataFile(*path);
+  expectSameParams(fromFile.basinHopping, GminConfig{}.basinHopping);
   // `gmin` without arguments adds the default job's goal: the LJ38 global minimum as
   // target and a step cap that lets every seed reach it; otherwise the example's settings.
   BasinHoppingParams noArguments = parseGminCommandLine({}).basinHopping;
@@ -105,7 +105,7 @@ TEST(GminDataFile, Lj38ExampleGivesTheGminDefaults) {
   noArguments.steps = 5000;
   expectSameParams(fromFile.basinHopping, noArguments);
   // Through the command line too (a data file is a complete job: no default goal).
-  const GminRunConfig viaOption = parseGminCommandLine({"--gmin-data", *path});
+  const GminConfig viaOption = parseGminCommandLine({"--gmin-data", *path});
   expectSameParams(viaOption.basinHopping, noArguments);
   EXPECT_EQ(viaOption.ljAtoms, 38u);
 
@@ -125,12 +125,12 @@ TEST(GminDataFile, Lj38ExampleGivesTheGminDefaults) {
 
 // BHPT with PTTMIN/PTTMAX: parallel tempering over the walkers.
 TEST(GminDataFile, BhptKeywordsSetParallelTempering) {
-  const GminRunConfig c = applyText("BHPT 7\nPTTMIN 0.6\nPTTMAX 2.4\n");
+  const GminConfig c = applyText("BHPT 7\nPTTMIN 0.6\nPTTMAX 2.4\n");
   EXPECT_TRUE(c.tempering.enabled);
   EXPECT_EQ(c.tempering.interval, 7);
   EXPECT_EQ(c.tempering.minTemperature, 0.6);
   EXPECT_EQ(c.tempering.maxTemperature, 2.4);
-  const GminRunConfig plain = applyText("BHPT\n");
+  const GminConfig plain = applyText("BHPT\n");
   EXPECT_TRUE(plain.tempering.enabled);
   EXPECT_EQ(plain.tempering.interval, 10);
   EXPECT_FALSE(applyText("SAVE 3\n").tempering.enabled);
@@ -143,7 +143,7 @@ TEST(GminDataFile, BhptKeywordsSetParallelTempering) {
 }
 
 TEST(GminDataFile, EveryImplementedKeywordSetsItsField) {
-  const GminRunConfig c = applyText(
+  const GminConfig c = applyText(
       "! comment line\n"
       "# another\n"
       "sloppyconv 2.0D-3   ! lower case keyword, inline comment\n"
@@ -199,7 +199,7 @@ TEST(GminDataFile, EveryImplementedKeywordSetsItsField) {
   EXPECT_NO_THROW(p.check());
 
   // Optional fields keep what was there; a later line overrides an earlier one.
-  const GminRunConfig d = applyText("MAXIT 10\nSTEP 0.2\nSTEPS 5\nSTEPS 6\n");
+  const GminConfig d = applyText("MAXIT 10\nSTEP 0.2\nSTEPS 5\nSTEPS 6\n");
   EXPECT_EQ(d.basinHopping.sloppyMaxIterations, 10);
   EXPECT_EQ(d.basinHopping.tightMaxIterations, BasinHoppingParams{}.tightMaxIterations);
   EXPECT_EQ(d.basinHopping.angularThreshold, BasinHoppingParams{}.angularThreshold);
@@ -207,7 +207,7 @@ TEST(GminDataFile, EveryImplementedKeywordSetsItsField) {
 }
 
 TEST(GminDataFile, AbsentKeywordsTakeGminDefaultsWithSwitchesOff) {
-  const GminRunConfig c = applyText("\n! nothing but comments\n");
+  const GminConfig c = applyText("\n! nothing but comments\n");
   BasinHoppingParams expected;
   expected.centre = false;
   expected.newRestartSteps = 0;
@@ -219,12 +219,12 @@ TEST(GminDataFile, AbsentKeywordsTakeGminDefaultsWithSwitchesOff) {
 }
 
 TEST(GminDataFile, StopEndsTheKeywords) {
-  const GminRunConfig c = applyText("SAVE 3\nSTOP\nSAVE 4\nNOT A KEYWORD AT ALL\n");
+  const GminConfig c = applyText("SAVE 3\nSTOP\nSAVE 4\nNOT A KEYWORD AT ALL\n");
   EXPECT_EQ(c.basinHopping.saveCount, 3);
 }
 
 TEST(GminDataFile, IgnoredKeywordsWarnWithTheirLine) {
-  const GminRunConfig c = applyText("SAVE 3\nsort\nDEBUG\nMONITOR 100\n");
+  const GminConfig c = applyText("SAVE 3\nsort\nDEBUG\nMONITOR 100\n");
   ASSERT_EQ(c.warnings.size(), 3u);
   EXPECT_EQ(c.warnings[0].rfind("data:2: GMIN keyword SORT ignored", 0), 0u) << c.warnings[0];
   EXPECT_EQ(c.warnings[1].rfind("data:3: GMIN keyword DEBUG ignored", 0), 0u) << c.warnings[1];
@@ -344,6 +344,6 @@ TEST(GminDataFile, DocMatchesTable) {
   std::ostringstream contents;
   contents << in.rdbuf();
   EXPECT_EQ(contents.str(), rendered)
-      << doc << " differs from the keyword table in src/GminDataFile.cpp; regenerate it with "
+      << doc << " differs from the keyword table in src/gmin/GminDataFile.cpp; regenerate it with "
       << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=GminDataFile.DocMatchesTable";
 }

@@ -16,9 +16,9 @@
 #include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/search/WalkerEnsemble.h"
-#include "src/GminSystem.h"
-#include "src/GminWalkers.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/GminWalkers.h"
+#include "src/gmin/GminOptions.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -52,7 +52,7 @@ class Recorder : public WalkerObserver {
 };
 
 struct AshRun {
-  GminRunConfig config;
+  GminConfig config;
   GminSystem system;
 };
 
@@ -123,7 +123,7 @@ TEST(GminWalkers, DeviceWalkersFillTheMultiprocessorsWithinHalfTheMemory) {
 // The plan's arithmetic from given device properties, no device needed: the walker counts,
 // threads and shares the chain of choices gave before it was decided in one place.
 TEST(GminWalkers, PlanSizesTheWalkersFromTheFacts) {
-  GminRunConfig config;
+  GminConfig config;
   WalkerFacts facts;
   facts.cores = 4;
   facts.residentTeams = 528;  // Lennard-Jones teams resident on a device
@@ -197,7 +197,7 @@ TEST(GminWalkers, PlanSizesTheWalkersFromTheFacts) {
 
 // The engine from the options and the system alone: nothing is built to decide it.
 TEST(GminWalkers, EngineFollowsTheBackendAndTheKind) {
-  GminRunConfig config;
+  GminConfig config;
   GminSystem system;
   system.spec.kind = PotentialSpec::Kind::LennardJones;
   system.spec.atoms = 13;

@@ -21,7 +21,7 @@
 #include "landscape/network/Database.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "potentials/LennardJones.h"
-#include "src/PathsampleGrowth.h"
+#include "src/pathsample/PathsampleGrowth.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -144,9 +144,9 @@ class MpiPathsample : public ::testing::Test {
 // be an input entry or reported by a run; no two entries are the same stationary point.
 void expectDatabaseIsTheUnionOfTheReports(const StoredTransitionNetwork& grown,
                                           const std::string& input) {
-  PathsampleRunConfig config;
+  PathsampleConfig config;
   config.odataFile = input + "/odata.connect";
-  const OptimRunConfig optim = growthConnectSettings(config, [](const std::string&) {});
+  const OptimConfig optim = growthConnectSettings(config, [](const std::string&) {});
   const Connect connect(optim.settings.connect);
   const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
   const StoredTransitionNetwork start = readPathsampleFiles(input, pathsampleAtomCount(input));

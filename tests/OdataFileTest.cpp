@@ -1,4 +1,4 @@
-// The OPTIM odata reader (src/OdataFile) and optim's command line (src/OptimRunConfig): keyword
+// The OPTIM odata reader (src/optim/OptimOdataFile) and optim's command line (src/optim/OptimOptions): keyword
 // table and docs/optim-keywords.md kept equal, the wales-group LJ38 odata mapped onto the
 // parameter structs, and one-line errors naming the file, line and keyword or option.
 #include <gtest/gtest.h>
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "src/OdataFile.h"
-#include "src/OptimRunConfig.h"
+#include "src/optim/OptimOdataFile.h"
+#include "src/optim/OptimOptions.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 
@@ -25,8 +25,8 @@ std::string sourceDir() {
   return LANDSCAPE_SOURCE_DIR;
 }
 
-OptimRunConfig applied(const std::string& text) {
-  OptimRunConfig config;
+OptimConfig applied(const std::string& text) {
+  OptimConfig config;
   config.settings = optimKeywordDefaults();
   std::istringstream in(text);
   applyOdataKeywords(in, "odata", config);
@@ -66,8 +66,9 @@ TEST(OdataFile, DocMatchesTable) {
   std::ostringstream contents;
   contents << in.rdbuf();
   EXPECT_EQ(contents.str(), rendered)
-      << doc << " differs from the keyword table in src/OdataFile.cpp; regenerate it with "
-      << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=OdataFile.DocMatchesTable";
+      << doc << " differs from the keyword table in src/optim/OptimOdataFile.cpp; regenerate it"
+      << " with LANDSCAPE_REGENERATE_DOCS=1 landscape_tests"
+      << " --gtest_filter=OdataFile.DocMatchesTable";
 }
 
 TEST(OdataFile, TableCoversEveryKeywordOfTheLj38Example) {
@@ -87,7 +88,7 @@ TEST(OdataFile, TableCoversEveryKeywordOfTheLj38Example) {
 TEST(OdataFile, TheLj38ExampleGivesTheBuiltInExampleSettings) {
   const auto path = testDataPath("lj38/optim/odata");
   if (!path) GTEST_SKIP() << "tests/data/lj38/optim not found";
-  const OptimRunConfig config = readOdataFile(*path);
+  const OptimConfig config = readOdataFile(*path);
   const OptimSettings& s = config.settings;
   const OptimSettings example = optimLj38ExampleSettings();
   EXPECT_EQ(config.odataPoints.size(), 114u);  // POINTS: the LJ38 global minimum
@@ -137,7 +138,7 @@ TEST(OdataFile, TheLj38ExampleGivesTheBuiltInExampleSettings) {
 }
 
 TEST(OdataFile, KeywordDefaultsLeaveOptimsSwitchesOff) {
-  const OptimRunConfig config = applied("NEBK 5.0\n");
+  const OptimConfig config = applied("NEBK 5.0\n");
   EXPECT_FALSE(config.settings.network.alignment.permutations);
   EXPECT_FALSE(config.settings.reoptimiseEndpoints);
   EXPECT_EQ(config.settings.connect.dneb.springConstant, 5.0);
@@ -145,7 +146,7 @@ TEST(OdataFile, KeywordDefaultsLeaveOptimsSwitchesOff) {
 }
 
 TEST(OdataFile, SyntaxCommentsCaseCommasAndStop) {
-  const OptimRunConfig config = applied(
+  const OptimConfig config = applied(
       "! comment\n"
       "nebk 7.5   # trailing comment\n"
       "NOTE anything at all\n"
@@ -160,7 +161,7 @@ TEST(OdataFile, SyntaxCommentsCaseCommasAndStop) {
 }
 
 TEST(OdataFile, PointsBlock) {
-  const OptimRunConfig config = applied("NEBK 5\nPOINTS\nLA 0 0 0\n\nLA 1.1 0 0\nLA 0 1.1D0 0\n");
+  const OptimConfig config = applied("NEBK 5\nPOINTS\nLA 0 0 0\n\nLA 1.1 0 0\nLA 0 1.1D0 0\n");
   ASSERT_EQ(config.odataPoints.size(), 9u);
   EXPECT_EQ(config.odataPoints[7], 1.1);
   expectOneLineContaining(errorOf([] { applied("POINTS\nLA 0 0 0\nNEBK 5\n"); }),
@@ -172,8 +173,7 @@ TEST(OdataFile, PointsBlock) {
 
 TEST(OdataFile, RmsTolerancesOfNewconnectAndNewneb) {
   EXPECT_EQ(applied("NEWNEB 10 100 0.05\n").settings.connect.dneb.rmsTolerance, 0.05);
-  const OptimRunConfig both =
-      applied("NEWNEB 10 100 0.05\nNEWCONNECT 10 2 10.0 10.0 20 0.0 0.01\n");
+  const OptimConfig both = applied("NEWNEB 10 100 0.05\nNEWCONNECT 10 2 10.0 10.0 20 0.0 0.01\n");
   EXPECT_EQ(both.settings.connect.dneb.rmsTolerance, 0.01);
   ASSERT_EQ(both.warnings.size(), 1u);
   EXPECT_NE(both.warnings[0].find("odata:1: NEWNEB RMS tolerance 0.05 not used"), std::string::npos)
@@ -207,9 +207,9 @@ TEST(OdataFile, ErrorsNameLineAndKeyword) {
 
 // ---- the command line ----
 
-TEST(OptimRunConfig, DefaultsAreTheLj38ExampleAndTheBuiltInLj7Endpoints) {
-  const OptimRunConfig config = parseOptimCommandLine(std::vector<std::string>{});
-  EXPECT_EQ(config.action, OptimRunConfig::Action::Run);
+TEST(OptimConfig, DefaultsAreTheLj38ExampleAndTheBuiltInLj7Endpoints) {
+  const OptimConfig config = parseOptimCommandLine(std::vector<std::string>{});
+  EXPECT_EQ(config.action, OptimConfig::Action::Run);
   EXPECT_TRUE(config.builtInExample());
   EXPECT_EQ(config.outputDir, "optim-out");
   EXPECT_TRUE(config.settings.reoptimiseEndpoints);
@@ -217,9 +217,9 @@ TEST(OptimRunConfig, DefaultsAreTheLj38ExampleAndTheBuiltInLj7Endpoints) {
   EXPECT_EQ(config.settings.network.alignment.seed, config.settings.seed);
 }
 
-TEST(OptimRunConfig, HelpListsEveryOptionWithUnitsAndDefaults) {
-  const OptimRunConfig config = parseOptimCommandLine(std::vector<std::string>{"--help"});
-  ASSERT_EQ(config.action, OptimRunConfig::Action::Help);
+TEST(OptimConfig, HelpListsEveryOptionWithUnitsAndDefaults) {
+  const OptimConfig config = parseOptimCommandLine(std::vector<std::string>{"--help"});
+  ASSERT_EQ(config.action, OptimConfig::Action::Help);
   for (const std::string& name : optimOptionNames()) {
     EXPECT_NE(config.helpText.find("--" + name), std::string::npos) << name;
   }
@@ -227,13 +227,13 @@ TEST(OptimRunConfig, HelpListsEveryOptionWithUnitsAndDefaults) {
   EXPECT_NE(config.helpText.find("(default: 100)"), std::string::npos);
   EXPECT_NE(config.helpText.find("[NEWCONNECT 1st]"), std::string::npos);
   EXPECT_EQ(parseOptimCommandLine(std::vector<std::string>{"--version"}).action,
-            OptimRunConfig::Action::Version);
+            OptimConfig::Action::Version);
 }
 
-TEST(OptimRunConfig, PrecedenceCommandLineOverConfigOverOdata) {
+TEST(OptimConfig, PrecedenceCommandLineOverConfigOverOdata) {
   const TempFile odata("NEBK 3.0\nEDIFFTOL 1.0D-5\nGEOMDIFFTOL 0.3\n");
   const TempFile ini("geomdifftol = 0.25\nspring-constant = 4.0\n# comment\n", ".cfg");
-  const OptimRunConfig config = parseOptimCommandLine(
+  const OptimConfig config = parseOptimCommandLine(
       std::vector<std::string>{"--odata", odata.path(), "--config", ini.path(), "--spring-constant",
                                "5.0", "--seed", "9", "--permutations", "no"});
   EXPECT_EQ(config.settings.connect.dneb.springConstant, 5.0);  // command line
@@ -244,7 +244,7 @@ TEST(OptimRunConfig, PrecedenceCommandLineOverConfigOverOdata) {
   EXPECT_EQ(config.settings.connect.dneb.alignment.seed, 9u);
 }
 
-TEST(OptimRunConfig, BadInputGivesOneLineNamingTheOption) {
+TEST(OptimConfig, BadInputGivesOneLineNamingTheOption) {
   auto parse = [](std::vector<std::string> args) {
     return [args] { parseOptimCommandLine(args); };
   };

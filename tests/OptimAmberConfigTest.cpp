@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "src/OptimRunConfig.h"
+#include "src/optim/OptimOptions.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 
@@ -17,7 +17,7 @@ namespace landscape {
 namespace {
 
 TEST(OptimAmberConfig, LennardJonesKeepsPermutationsAndInversion) {
-  const OptimRunConfig c = parseOptimCommandLine(std::vector<std::string>{});
+  const OptimConfig c = parseOptimCommandLine(std::vector<std::string>{});
   EXPECT_FALSE(c.isMolecule());
   EXPECT_TRUE(c.settings.network.alignment.permutations);
   EXPECT_TRUE(c.settings.network.alignment.inversion);
@@ -32,7 +32,7 @@ TEST(OptimAmberConfig, MoleculeDefaultsNoInversionAndPermutationsOnlyWithPermAll
   const auto rst7 = testDataPath("gb/ash/ash.rst7");
   if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
   const std::vector<std::string> base = {"--prmtop", *prmtop, "--inpcrd", *rst7, "--finish", *rst7};
-  const OptimRunConfig c = parseOptimCommandLine(base);
+  const OptimConfig c = parseOptimCommandLine(base);
   ASSERT_TRUE(c.isMolecule());
   EXPECT_FALSE(c.builtInExample());
   EXPECT_EQ(c.amber.igb, 2);
@@ -58,7 +58,7 @@ TEST(OptimAmberConfig, MoleculeDefaultsNoInversionAndPermutationsOnlyWithPermAll
   withGroups.insert(withGroups.end(),
                     {"--perm-allow", allow.path(), "--igb", "5", "--saltcon", "0.1", "--rgbmax",
                      "20", "--backend", "cpu", "--precision", "mixed"});
-  const OptimRunConfig g = parseOptimCommandLine(withGroups);
+  const OptimConfig g = parseOptimCommandLine(withGroups);
   EXPECT_EQ(g.permAllowFile, allow.path());
   EXPECT_TRUE(g.settings.network.alignment.permutations);
   EXPECT_TRUE(g.settings.connect.dneb.alignment.permutations);
@@ -84,7 +84,7 @@ TEST(OptimAmberConfig, MoleculeDefaultsNoInversionAndPermutationsOnlyWithPermAll
         << e.what();
   }
   withOdata.insert(withOdata.end(), {"--perm-allow", allow.path()});
-  const OptimRunConfig o = parseOptimCommandLine(withOdata);
+  const OptimConfig o = parseOptimCommandLine(withOdata);
   EXPECT_DOUBLE_EQ(o.settings.connect.dneb.springConstant, 5.0);
   EXPECT_TRUE(o.settings.network.alignment.permutations);
   EXPECT_FALSE(o.settings.network.alignment.inversion);

@@ -1,4 +1,4 @@
-// The pathsample program (src/pathsample_main.cpp, src/PathsampleOptions, src/PathsampleCommands):
+// The pathsample program (src/pathsample/pathsample_main.cpp, src/pathsample/PathsampleOptions, src/pathsample/PathsampleCommands):
 // options and the PATHSAMPLE pathdata reader, the generated docs, and import -> rates ->
 // committors -> regroup -> export on the wales-group LJ38 UNTRAP example.
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "src/PathsampleOptions.h"
+#include "src/pathsample/PathsampleOptions.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -34,19 +34,19 @@ std::string sourceDir() {
 }
 
 TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
-  const PathsampleRunConfig c = parsePathsampleCommandLine(
+  const PathsampleConfig c = parsePathsampleCommandLine(
       {"rates", "--temperature", "0.1,0.2", "--database", "x.h5", "--units", "molecular"});
-  EXPECT_EQ(c.mode, "rates");
+  EXPECT_EQ(c.mode, PathsampleMode::Rates);
   EXPECT_EQ(c.temperatures, (std::vector<double>{0.1, 0.2}));
   EXPECT_EQ(c.database, "x.h5");
-  EXPECT_EQ(c.units, "molecular");
+  EXPECT_EQ(c.units, PathsampleUnits::Molecular);
   EXPECT_THROW(parsePathsampleCommandLine({"--temperature", "0.1"}), std::runtime_error);
   EXPECT_THROW(parsePathsampleCommandLine({"rates", "--temperature", "-1"}), std::runtime_error);
   EXPECT_THROW(parsePathsampleCommandLine({"grow-forever"}), std::runtime_error);
 
   // The example's pathdata (CYCLES 0, DIJKSTRA 0) reads, with warnings for ignored keywords.
   const std::string pathdata = testDataRoot() + "/lj38/pathsample/pathdata";
-  const PathsampleRunConfig p = parsePathsampleCommandLine({"rates", "--pathdata", pathdata});
+  const PathsampleConfig p = parsePathsampleCommandLine({"rates", "--pathdata", pathdata});
   EXPECT_EQ(p.temperatures, std::vector<double>{0.1});
   EXPECT_FALSE(p.warnings.empty());
   // The command line wins over the file.
@@ -55,24 +55,24 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
             std::vector<double>{0.3});
   // The UNTRAP example's pathdata: growth settings (UNTRAP einc ethresh, CYCLES, CPUS, SEED).
   const std::string untrap = testDataRoot() + "/lj38/pathsample-untrap/input/pathdata";
-  const PathsampleRunConfig u = parsePathsampleCommandLine({"grow", "--pathdata", untrap});
-  EXPECT_EQ(u.pairSelection, "untrap");
-  EXPECT_EQ(u.untrapIncrement, 0.035);
-  EXPECT_EQ(u.untrapThreshold, 3.0);
+  const PathsampleConfig u = parsePathsampleCommandLine({"grow", "--pathdata", untrap});
+  EXPECT_EQ(u.pairSelection, PairSelection::Untrap);
+  EXPECT_EQ(u.untrap.energyIncrement, 0.035);
+  EXPECT_EQ(u.untrap.energyThreshold, 3.0);
   EXPECT_EQ(u.cycles, 50);
   EXPECT_EQ(u.pairsPerCycle, 1);
   // SHORTCUT n BARRIER and DIJKSTRA p select their pairs; STARTFROMPATH is refused with its line.
   const fs::path keywords =
       fs::temp_directory_path() / ("pathdata-growth-" + std::to_string(getpid()));
   std::ofstream(keywords) << "SHORTCUT 3 BARRIER\nCYCLES 2\n";
-  const PathsampleRunConfig sc = parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
-  EXPECT_EQ(sc.pairSelection, "shortcut");
+  const PathsampleConfig sc = parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
+  EXPECT_EQ(sc.pairSelection, PairSelection::Shortcut);
   EXPECT_EQ(sc.shortcutSteps, 3);
-  EXPECT_EQ(sc.shortcutBy, "BARRIER");
+  EXPECT_EQ(sc.shortcutBy, ShortcutBy::Barrier);
   std::ofstream(keywords) << "DIJPAIR 1\n";
-  const PathsampleRunConfig dj = parsePathsampleCommandLine(
+  const PathsampleConfig dj = parsePathsampleCommandLine(
       {"grow", "--pathdata", keywords.string(), "--dijkstra-power", "2"});
-  EXPECT_EQ(dj.pairSelection, "dijkstra");
+  EXPECT_EQ(dj.pairSelection, PairSelection::Dijkstra);
   EXPECT_EQ(dj.dijkstraPower, 2.0);
   std::ofstream(keywords) << "CYCLES 2\nSTARTFROMPATH path.info 1 2\n";
   try {
@@ -102,8 +102,9 @@ TEST(PathsampleCli, DocMatchesTable) {
       regenerate != nullptr && std::string(regenerate) == "1")
     std::ofstream(doc, std::ios::binary) << rendered;
   EXPECT_EQ(readAll(doc.string()), rendered)
-      << doc << " differs from the table in src/PathsampleOptions.cpp; regenerate it with "
-      << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=PathsampleCli.DocMatchesTable";
+      << doc << " differs from the table in src/pathsample/PathsampleOptions.cpp; regenerate it"
+      << " with LANDSCAPE_REGENERATE_DOCS=1 landscape_tests"
+      << " --gtest_filter=PathsampleCli.DocMatchesTable";
 }
 
 #ifdef LANDSCAPE_PATHSAMPLE_EXECUTABLE

@@ -29,10 +29,10 @@
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "potentials/LennardJones.h"
-#include "src/OptimDatabase.h"
+#include "src/optim/OptimDatabase.h"
 #include "tests/UnitNetworks.h"
-#include "src/OptimRunConfig.h"
-#include "src/OptimSystem.h"
+#include "src/optim/OptimConfig.h"
+#include "src/optim/OptimSystem.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -242,7 +242,7 @@ TEST(OptimDatabase, RewriteKeepsEndpointSets) {
   const std::string path =
       (fs::temp_directory_path() / ("optim-sets-" + std::to_string(getpid()) + ".h5")).string();
   TransitionNetworkDatabase::write(path, m, n);
-  OptimRunConfig config;
+  OptimConfig config;
   OptimSettings settings = config.settings;
   const OptimSystem system = makeOptimSystem(config, nullptr, 38, settings);
   TransitionNetwork network(settings.network);
@@ -356,6 +356,41 @@ TEST(PathsampleGrowth, DirectionBaGrowsTowardsB) {
   EXPECT_EQ(grown.growth.triedPairs[0][1], towardsB.pairs[0].second);
   EXPECT_NE(grown.growth.triedPairs[0], (std::array<int, 2>{7, 1}));  // AB's first pair, 8-2
   EXPECT_NE(grown.growth.settings.find("direction=BA"), std::string::npos);
+}
+
+// SHORTCUT n BARRIER in a pathdata file and --shortcut-by barrier are one setting: the growth
+// record says "barrier", and a record that spells it "BARRIER" (written before the setting was
+// typed) still resumes.
+TEST(PathsampleGrowth, ShortcutBarrierRecordsResumeInEitherSpelling) {
+  const GrowthWork w("pathsample-grow-barrier");
+  const fs::path pathdata = w.dir / "pathdata";
+  std::ofstream(pathdata) << "SHORTCUT 2 BARRIER\nCYCLES 1\n";
+  const std::string grow = "grow --database " + (w.dir / "in.h5").string() + " --odata " +
+                           testDataRoot() + kUntrapInput + "/odata.connect --pair-list-size 5 ";
+  const fs::path log = w.dir / "grow.log";
+  const fs::path run1 = w.dir / "run";
+  ASSERT_EQ(run(grow + "--pathdata " + pathdata.string() + " --output " + run1.string(), log), 0)
+      << readAll(log);
+  const std::string file = (run1 / "network.h5").string();
+  DatabaseMetadata metadata;
+  StoredTransitionNetwork saved = TransitionNetworkDatabase::read(file, &metadata);
+  const std::string now = "shortcut=2 barrier\n";
+  const std::size_t at = saved.growth.settings.find(now);
+  ASSERT_NE(at, std::string::npos) << saved.growth.settings;
+  saved.growth.settings.replace(at, now.size(), "shortcut=2 BARRIER\n");
+  TransitionNetworkDatabase::write(file, metadata, saved);
+  ASSERT_EQ(run(grow + "--pair-selection shortcut --shortcut-by barrier --shortcut-steps 2 "
+                       "--cycles 2 --resume " + run1.string(),
+                log),
+            0)
+      << readAll(log);
+  EXPECT_EQ(TransitionNetworkDatabase::read(file).growth.cycles, 2);
+  // Another setting is still refused.
+  EXPECT_EQ(run(grow + "--pair-selection shortcut --shortcut-steps 2 --cycles 3 --resume " +
+                    run1.string(),
+                log),
+            1);
+  EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
 }
 
 // kill -9 once network.h5 records 2 cycles, then --resume: the same network as a run never

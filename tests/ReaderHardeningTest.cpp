@@ -37,10 +37,10 @@
 #include "landscape/dynamics/RngKind.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
-#include "src/GminDataFile.h"
-#include "src/OdataFile.h"
-#include "src/RunConfig.h"
-#include "src/SopRunConfig.h"
+#include "src/gmin/GminDataFile.h"
+#include "src/optim/OptimOdataFile.h"
+#include "src/gmin/GminOptions.h"
+#include "src/sop/SopOptions.h"
 #include "tests/TempFile.h"
 
 namespace landscape {
@@ -397,7 +397,7 @@ TEST(ReaderHardening, XyzAtomCountBeyondTheFileIsAnErrorNotAnAllocation) {
 // ---- keyword and config files ------------------------------------------------------------------
 
 TEST(ReaderHardening, GminDataFieldsWithRawBytesAreRefusedAndEscaped) {
-  GminRunConfig config = gminKeywordDefaults();
+  GminConfig config = gminKeywordDefaults();
   std::istringstream in("EDIFF 0.1\nTEMPERATURE " + kGarbage + "\n");
   expectMentions(errorOf([&] { applyGminKeywords(in, "data", config); }),
                  {"data:2:", "printable text", "\\x1B[2J"});
@@ -409,7 +409,7 @@ TEST(ReaderHardening, GminDataFieldsWithRawBytesAreRefusedAndEscaped) {
 }
 
 TEST(ReaderHardening, OdataPointsAreFiniteAndBoundedAndEscaped) {
-  OptimRunConfig config;
+  OptimConfig config;
   std::istringstream huge("POINTS\nLA 0 0 0\nLA 1e300 0 0\n");
   expectMentions(errorOf([&] { applyOdataKeywords(huge, "odata", config); }),
                  {"odata:3:", "POINTS", "'1e300'", "beyond"});

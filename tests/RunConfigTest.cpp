@@ -1,4 +1,4 @@
-// parseGminCommandLine (src/RunConfig.h): the no-argument defaults are GMIN's LJ38 example;
+// parseGminCommandLine (src/gmin/GminOptions.h): the no-argument defaults are GMIN's LJ38 example;
 // command line > --config > --gmin-data > defaults; --help documents every option; bad input is a
 // one-line std::runtime_error naming the option, or the file and line.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "src/RunConfig.h"
+#include "src/gmin/GminOptions.h"
 #include "tests/TestData.h"
 
 namespace {
@@ -87,8 +87,8 @@ bool listsOption(const std::string& help, const std::string& name) {
 }  // namespace
 
 TEST(RunConfig, NoArgumentsGiveGminsLj38Example) {
-  const GminRunConfig c = parseGminCommandLine(Args{});
-  EXPECT_EQ(c.action, GminRunConfig::Action::Run);
+  const GminConfig c = parseGminCommandLine(Args{});
+  EXPECT_EQ(c.action, GminConfig::Action::Run);
   EXPECT_EQ(c.ljAtoms, 38u);
   EXPECT_FALSE(c.ljAtomsGiven);
   EXPECT_TRUE(c.coordsFile.empty());  // random start
@@ -138,70 +138,70 @@ TEST(RunConfig, NoArgumentsGiveGminsLj38Example) {
 
   // argc/argv gives the same.
   const char* argv[] = {"gmin"};
-  const GminRunConfig fromArgv = parseGminCommandLine(1, argv);
+  const GminConfig fromArgv = parseGminCommandLine(1, argv);
   EXPECT_EQ(fromArgv.basinHopping.saveCount, 2);
   EXPECT_EQ(fromArgv.basinHopping.sloppyRms, 5.0e-3);
 }
 
 TEST(RunConfig, CommandLineOverridesEveryField) {
   TempFile coords("1 2 3\n4 5 6\n", ".coords");
-  const GminRunConfig c = parseGminCommandLine(Args{"--lj",
-                                                    "13",
-                                                    "--coords",
-                                                    coords.path(),
-                                                    "--backend",
-                                                    "cuda",
-                                                    "--steps",
-                                                    "100",
-                                                    "--temperature",
-                                                    "0.8",
-                                                    "--step-size=0.3",
-                                                    "--angular-threshold",
-                                                    "0",
-                                                    "--acceptance",
-                                                    "0.4",
-                                                    "--step-adjust-interval",
-                                                    "20",
-                                                    "--save",
-                                                    "5",
-                                                    "--ediff",
-                                                    "1D-4",
-                                                    "--target",
-                                                    "-44.326801",
-                                                    "--seed",
-                                                    "77",
-                                                    "--new-restart",
-                                                    "0",
-                                                    "--avoid-distance",
-                                                    "0",
-                                                    "--avoid-max",
-                                                    "0",
-                                                    "--avoid-reseed",
-                                                    "yes",
-                                                    "--no-centre",
-                                                    "--container-radius",
-                                                    "3.5",
-                                                    "--sloppy-rms",
-                                                    "2.5D-3",
-                                                    "--tight-rms",
-                                                    "1e-6",
-                                                    "--max-iterations",
-                                                    "300",
-                                                    "--tight-max-iterations",
-                                                    "900",
-                                                    "--lbfgs-m",
-                                                    "7",
-                                                    "--max-step",
-                                                    "0.2",
-                                                    "--max-rise",
-                                                    "1e-5",
-                                                    "--initial-guess",
-                                                    "0.05",
-                                                    "--output",
-                                                    "out/lj13",
-                                                    "--dump-interval",
-                                                    "50",
-                                                    "--quiet"});
+  const GminConfig c = parseGminCommandLine(Args{"--lj",
+                                                 "13",
+                                                 "--coords",
+                                                 coords.path(),
+                                                 "--backend",
+                                                 "cuda",
+                                                 "--steps",
+                                                 "100",
+                                                 "--temperature",
+                                                 "0.8",
+                                                 "--step-size=0.3",
+                                                 "--angular-threshold",
+                                                 "0",
+                                                 "--acceptance",
+                                                 "0.4",
+                                                 "--step-adjust-interval",
+                                                 "20",
+                                                 "--save",
+                                                 "5",
+                                                 "--ediff",
+                                                 "1D-4",
+                                                 "--target",
+                                                 "-44.326801",
+                                                 "--seed",
+                                                 "77",
+                                                 "--new-restart",
+                                                 "0",
+                                                 "--avoid-distance",
+                                                 "0",
+                                                 "--avoid-max",
+                                                 "0",
+                                                 "--avoid-reseed",
+                                                 "yes",
+                                                 "--no-centre",
+                                                 "--container-radius",
+                                                 "3.5",
+                                                 "--sloppy-rms",
+                                                 "2.5D-3",
+                                                 "--tight-rms",
+                                                 "1e-6",
+                                                 "--max-iterations",
+                                                 "300",
+                                                 "--tight-max-iterations",
+                                                 "900",
+                                                 "--lbfgs-m",
+                                                 "7",
+                                                 "--max-step",
+                                                 "0.2",
+                                                 "--max-rise",
+                                                 "1e-5",
+                                                 "--initial-guess",
+                                                 "0.05",
+                                                 "--output",
+                                                 "out/lj13",
+                                                 "--dump-interval",
+                                                 "50",
+                                                 "--quiet"});
   EXPECT_EQ(c.ljAtoms, 13u);
   EXPECT_TRUE(c.ljAtomsGiven);
   EXPECT_EQ(c.coordsFile, coords.path());
@@ -248,7 +248,7 @@ TEST(RunConfig, ConfigFileIsBelowTheCommandLine) {
       "quiet = true\n"
       "no-centre = yes\n"
       "backend = cuda\n");
-  const GminRunConfig c =
+  const GminConfig c =
       parseGminCommandLine(Args{"--config", ini.path(), "--steps", "250", "--backend", "cpu"});
   EXPECT_EQ(c.basinHopping.steps, 250);        // command line wins
   EXPECT_EQ(c.backend, Backend::Cpu);          // command line wins
@@ -261,7 +261,7 @@ TEST(RunConfig, ConfigFileIsBelowTheCommandLine) {
   EXPECT_EQ(c.basinHopping.newRestartSteps, 40);
 
   // The order of --config among the options does not matter.
-  const GminRunConfig d = parseGminCommandLine(Args{"--steps", "250", "--config", ini.path()});
+  const GminConfig d = parseGminCommandLine(Args{"--steps", "250", "--config", ini.path()});
   EXPECT_EQ(d.basinHopping.steps, 250);
 
   // A higher source may switch centring back on.
@@ -272,7 +272,7 @@ TEST(RunConfig, ConfigFileIsBelowTheCommandLine) {
 TEST(RunConfig, GminDataIsBelowConfigAndCommandLine) {
   TempFile data("STEPS 300\nTEMPERATURE 0.5\nSAVE 3\nSORT\nEDIFF 0.01\n", ".data");
   TempFile ini("temperature = 0.9\nsave = 6\n");
-  const GminRunConfig c =
+  const GminConfig c =
       parseGminCommandLine(Args{"--gmin-data", data.path(), "--config", ini.path(), "--save", "8"});
   EXPECT_EQ(c.basinHopping.steps, 300);  // data file
   EXPECT_EQ(c.basinHopping.energyDifference, 0.01);
@@ -293,8 +293,8 @@ TEST(RunConfig, GminDataIsBelowConfigAndCommandLine) {
 }
 
 TEST(RunConfig, HelpListsEveryOptionWithUnitsAndDefaults) {
-  const GminRunConfig c = parseGminCommandLine(Args{"--help"});
-  EXPECT_EQ(c.action, GminRunConfig::Action::Help);
+  const GminConfig c = parseGminCommandLine(Args{"--help"});
+  EXPECT_EQ(c.action, GminConfig::Action::Help);
   const std::string& help = c.helpText;
   for (const auto& name : kPromisedOptions)
     EXPECT_TRUE(listsOption(help, name)) << "--" << name << " missing";
@@ -330,13 +330,13 @@ TEST(RunConfig, HelpListsEveryOptionWithUnitsAndDefaults) {
                             "(epsilon/sigma)"})
     EXPECT_NE(help.find(piece), std::string::npos) << "'" << piece << "' not in help:\n" << help;
 
-  EXPECT_EQ(parseGminCommandLine(Args{"-h"}).action, GminRunConfig::Action::Help);
+  EXPECT_EQ(parseGminCommandLine(Args{"-h"}).action, GminConfig::Action::Help);
   // --help wins over everything else, even options that would fail.
   EXPECT_EQ(parseGminCommandLine(Args{"--steps", "abc", "--help"}).action,
-            GminRunConfig::Action::Help);
+            GminConfig::Action::Help);
 
-  const GminRunConfig v = parseGminCommandLine(Args{"--version"});
-  EXPECT_EQ(v.action, GminRunConfig::Action::Version);
+  const GminConfig v = parseGminCommandLine(Args{"--version"});
+  EXPECT_EQ(v.action, GminConfig::Action::Version);
   EXPECT_NE(v.helpText.find("landscape"), std::string::npos);
 }
 
@@ -435,7 +435,7 @@ TEST(RunConfig, InputsExamplesMatchTheDefaults) {
   const std::string inputs = std::string(env && *env ? env : LANDSCAPE_SOURCE_DIR) + "/inputs/";
   const BasinHoppingParams d = parseGminCommandLine(Args{}).basinHopping;
   for (const Args& args : {Args{"--config", inputs + "lj38.cfg"}, Args{"--gmin-data", inputs + "lj38.data"}}) {
-    const GminRunConfig c = parseGminCommandLine(args);
+    const GminConfig c = parseGminCommandLine(args);
     const BasinHoppingParams& p = c.basinHopping;
     EXPECT_EQ(c.ljAtoms, 38u);
     EXPECT_TRUE(c.warnings.empty()) << ::testing::PrintToString(c.warnings);
@@ -461,7 +461,7 @@ TEST(RunConfig, InputsExamplesMatchTheDefaults) {
 // The checkpoint fingerprint comes from the option table; a checkpoint written before (with the
 // hand-made list of the first version, its own key names) still resumes.
 TEST(RunConfig, CheckpointFingerprintFromTheTableReadsFirstVersionCheckpoints) {
-  const GminRunConfig c = parseGminCommandLine(Args{"--lj", "13", "--seed", "4"});
+  const GminConfig c = parseGminCommandLine(Args{"--lj", "13", "--seed", "4"});
   const GminRunFacts facts{13, "Lennard-Jones 13 atoms (cpu)", 39, 3.25};
   const CheckpointFingerprint current = gminCheckpointFingerprint(c, facts);
   EXPECT_NO_THROW(checkGminCheckpoint("cp", current, current, c));
@@ -486,7 +486,8 @@ TEST(RunConfig, CheckpointFingerprintFromTheTableReadsFirstVersionCheckpoints) {
   EXPECT_NO_THROW(checkGminCheckpoint("cp", first, current, c));
 
   // A different option is still a difference, named by today's option.
-  const GminRunConfig other = parseGminCommandLine(Args{"--lj", "13", "--seed", "4", "--lbfgs-m", "5"});
+  const GminConfig other =
+      parseGminCommandLine(Args{"--lj", "13", "--seed", "4", "--lbfgs-m", "5"});
   try {
     checkGminCheckpoint("cp", first, gminCheckpointFingerprint(other, facts), other);
     ADD_FAILURE() << "no error";

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "landscape/formats/DcdFile.h"
-#include "src/SopRunConfig.h"
+#include "src/sop/SopOptions.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 
@@ -37,7 +37,7 @@ int runCommand(const std::string& command, const std::string& log) {
 }
 
 TEST(SopCli, ParsesUnitsPresetsAndProtocol) {
-  const SopRunConfig c = parseSopCommandLine(std::vector<std::string>{
+  const SopConfig c = parseSopCommandLine(std::vector<std::string>{
       "--pdb", "x.pdb", "--friction-preset", "bulk-water", "--dt", "20", "--replicas", "16",
       "--pull", "--pull-speed", "1e-3", "--precision", "float", "--rebuild-interval", "1000"});
   EXPECT_DOUBLE_EQ(c.dynamics.langevin.friction, kBulkWaterFriction);
@@ -133,7 +133,7 @@ TEST(SopCli, DocMatchesTable) {
       regenerate != nullptr && std::string(regenerate) == "1")
     std::ofstream(doc, std::ios::binary) << rendered;
   EXPECT_EQ(readAll(doc.string()), rendered)
-      << doc << " differs from sop's option table in src/SopRunConfig.cpp; regenerate it with "
+      << doc << " differs from sop's option table in src/sop/SopOptions.cpp; regenerate it with "
       << "LANDSCAPE_REGENERATE_DOCS=1 landscape_tests --gtest_filter=SopCli.DocMatchesTable";
 }
 

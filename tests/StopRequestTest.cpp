@@ -21,7 +21,7 @@
 #include "landscape/search/BasinHopping.h"
 #include "potentials/LennardJones.h"
 #include "potentials/SopTopology.h"
-#include "src/OutputLock.h"
+#include "src/common/OutputLock.h"
 #include "tests/Lj7Structures.h"
 #include "tests/TestData.h"
 

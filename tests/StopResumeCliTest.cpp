@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "landscape/network/Database.h"
-#include "src/LongRun.h"
+#include "src/common/LongRun.h"
 #include "tests/BackgroundProgram.h"
 #include "tests/TestData.h"
 
@@ -202,7 +202,7 @@ TEST_F(StopResumeCli, OptimKilledAndStoppedResumesToTheUninterruptedNetwork) {
 }
 #endif
 
-// The second signal (src/LongRun): a program in a phase that does not poll the stop request (a
+// The second signal (src/common/LongRun): a program in a phase that does not poll the stop request (a
 // child process of this test with the programs' handlers, busy in a loop that never looks at the
 // flag) gets SIGINT, prints its "stop requested" line and goes on; SIGINT again, sent once that
 // line is in its stderr file, ends it at once with 130 and the "second signal" line.

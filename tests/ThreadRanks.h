@@ -1,5 +1,5 @@
 #pragma once
-// Ranks of a run played by threads of one process (for tests of src/Distributed*): K threads, each
+// Ranks of a run played by threads of one process (for tests of src/common/Distributed*): K threads, each
 // with its own ThreadRanks over one shared ThreadExchange, meet in allGather as MPI ranks meet in
 // MPI_Allgatherv, so that the split and reassembly are tested in every build, MPI or not.
 #include <condition_variable>
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "src/Communicator.h"
+#include "src/common/Communicator.h"
 
 namespace landscape {
 

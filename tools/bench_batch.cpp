@@ -24,8 +24,8 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "landscape/geometry/CubeCluster.h"
-#include "src/OptionTable.h"
-#include "src/SharedOptions.h"
+#include "src/common/OptionTable.h"
+#include "src/common/SharedOptions.h"
 
 namespace {
 

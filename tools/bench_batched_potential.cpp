@@ -72,7 +72,7 @@
 #include "landscape/core/Precision.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 #include "tools/GbTestData.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA

@@ -33,8 +33,8 @@
 #include "landscape/paths/Dneb.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PerStructureBatchedPotential.h"
-#include "src/OdataFile.h"
-#include "src/SharedOptions.h"
+#include "src/optim/OptimOdataFile.h"
+#include "src/common/SharedOptions.h"
 
 using namespace landscape;
 
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("usage: bench_dneb --odata FILE --finish FILE [options]");
     const std::string& odata = o.odata;
     const int every = o.every;
-    const OptimRunConfig config = readOdataFile(odata);
+    const OptimConfig config = readOdataFile(odata);
     std::vector<double> start = config.odataPoints, finish = readCoordinates(o.finish);
     if (start.empty()) throw std::invalid_argument(odata + ": no POINTS");
     LennardJones lj(start.size() / 3);

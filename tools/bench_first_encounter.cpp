@@ -33,10 +33,10 @@
 #include "backends/PotentialFactory.h"
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/WalkerEnsemble.h"
-#include "src/GminSystem.h"
-#include "src/GminWalkers.h"
-#include "src/RunConfig.h"
-#include "src/SharedOptions.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/GminWalkers.h"
+#include "src/gmin/GminOptions.h"
+#include "src/common/SharedOptions.h"
 #include "tools/BenchStats.h"
 
 namespace {
@@ -148,7 +148,7 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
           std::to_string(o.maxTemperature), std::string("--bhpt-interval"),
           std::to_string(o.interval)})
       args.push_back(a);
-  const GminRunConfig config = parseGminCommandLine(args);
+  const GminConfig config = parseGminCommandLine(args);
   GminSystem system = loadGminSystem(config);
   const GminWalkerPlan plan = planGminWalkers(config, system, 0, {}, {}, true);
   const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);

@@ -51,7 +51,7 @@
 #include "landscape/minimisation/ParallelLbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
-#include "src/SharedOptions.h"
+#include "src/common/SharedOptions.h"
 #include "tools/PythonPlot.h"
 
 namespace {

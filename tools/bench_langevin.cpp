@@ -42,7 +42,7 @@
 #include "landscape/dynamics/Langevin.h"
 #include "potentials/HarmonicWell.h"
 #include "landscape/dynamics/RngKind.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include <curand.h>

@@ -18,7 +18,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "potentials/Potential.h"
-#include "src/SharedOptions.h"
+#include "src/common/SharedOptions.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // L-BFGS over the batched AMBER-GB, gpu/BatchedLbfgsRoundsCuda). Each row is exactly
 // `gmin --prmtop P --inpcrd I --backend B --walkers W --steps S` with gmin's AMBER defaults
 // (side-chain rotations, chirality and cis/trans checks), built through gmin's own code
-// (src/GminWalkers). The rate counts the quenches of the steps after the first (all walkers wait
+// (src/gmin/GminWalkers). The rate counts the quenches of the steps after the first (all walkers wait
 // for the round's slowest quench, as in a real run) over their wall time; quench 0 (every walker
 // from the same start) and the final tight re-quench are left out.
 //
@@ -20,10 +20,10 @@
 
 #include "gpu/GpuDevice.h"
 #include "landscape/search/WalkerEnsemble.h"
-#include "src/GminSystem.h"
-#include "src/GminWalkers.h"
-#include "src/OptionTable.h"
-#include "src/RunConfig.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/GminWalkers.h"
+#include "src/common/OptionTable.h"
+#include "src/gmin/GminOptions.h"
 
 namespace {
 
@@ -99,7 +99,7 @@ struct Row {
 };
 
 Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
-  const GminRunConfig config = parseGminCommandLine(
+  const GminConfig config = parseGminCommandLine(
       {"--prmtop", o.prmtop, "--inpcrd", o.inpcrd, "--backend", backend, "--precision",
        o.precision, "--walkers", std::to_string(walkers), "--steps", std::to_string(o.steps),
        "--seed", std::to_string(o.seed), "--dump-interval", "0", "--quiet",

@@ -54,7 +54,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--gmin", default="build/gmin")
     parser.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
-    # Unbound ranks divide the node's cores between their threads (src/GminWalkers.cpp); Open MPI
+    # Unbound ranks divide the node's cores between their threads (src/gmin/GminWalkers.cpp); Open MPI
     # binds a few ranks to one core each by default, which leaves one thread per rank.
     parser.add_argument("--mpirun-options", default="--bind-to none")
     parser.add_argument("--ranks", default="0,1,2", help="comma-separated K (0: no mpirun)")

@@ -59,7 +59,7 @@
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
-#include "src/SharedOptions.h"
+#include "src/common/SharedOptions.h"
 
 namespace {
 

@@ -45,7 +45,7 @@
 #include "potentials/AmberTopology.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"
-#include "src/SharedOptions.h"
+#include "src/common/SharedOptions.h"
 
 namespace {
 

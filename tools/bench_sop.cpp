@@ -42,7 +42,7 @@
 #include "landscape/dynamics/SopDynamics.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/SopDynamicsCuda.h"

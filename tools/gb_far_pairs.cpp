@@ -22,7 +22,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 #include "tools/GbTestData.h"
 
 namespace {

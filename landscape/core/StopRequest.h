@@ -1,6 +1,6 @@
 #pragma once
 // A request to stop, shared by a program and the algorithms it runs: SIGINT/SIGTERM set it (the
-// handler lives in src/StopSignals), and every long loop polls it (L-BFGS iterations, hybrid
+// handler lives in src/common/LongRun), and every long loop polls it (L-BFGS iterations, hybrid
 // eigenvector-following, basin-hopping steps, connect cycles, dynamics chunks) so that a program
 // stops within about a second in every phase and still leaves a state that --resume continues.
 // A loop that sees the request ends with a "stopped" status; what it computed so far is neither

@@ -22,7 +22,8 @@ LAYERS = [
     "landscape/formats",
     "gpu",
     "backends",
-    "src",
+    "src/common",  # what the programs share; never a program's folder
+    "src",  # src/gmin, src/optim, src/pathsample, src/sop
     "python",
     "tools",
     "tests",

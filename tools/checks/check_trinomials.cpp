@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "landscape/dynamics/RngKind.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 
 namespace {
 

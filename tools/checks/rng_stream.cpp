@@ -26,7 +26,7 @@
 
 #include "landscape/dynamics/RandomStreams.h"
 #include "landscape/dynamics/RngKind.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 
 namespace {
 

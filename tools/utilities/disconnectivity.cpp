@@ -12,7 +12,7 @@
 
 #include "landscape/network/Database.h"
 #include "landscape/network/DisconnectivityGraph.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 #include "tools/PythonPlot.h"
 
 namespace {

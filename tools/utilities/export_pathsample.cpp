@@ -13,7 +13,7 @@
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/PathsampleExport.h"
 #include "landscape/network/Database.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 
 namespace {
 

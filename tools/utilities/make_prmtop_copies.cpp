@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "potentials/AmberCoordinates.h"
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/RigidBodySystem.h"
-#include "src/SharedOptions.h"
+#include "src/common/SharedOptions.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "src/OptionTable.h"
+#include "src/common/OptionTable.h"
 #include "tools/PythonPlot.h"
 
 namespace {

@@ -1,0 +1,176 @@
+#pragma once
+// Options that several programs share, declared once for all of them: where the potential and
+// L-BFGS run, the AMBER topology, coordinates and generalized-Born settings (gmin, optim,
+// pathsample), local rigid bodies (gmin, optim), the SOP model parameters (gmin --sop-*, sop) and
+// the site of the rigid-body finder (make_rigid_bodies, bench_rigid). Each takes the table and
+// where the settings live in that program's configuration.
+#include <string>
+
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/geometry/RigidBodyFinder.h"
+#include "potentials/AmberGb.h"
+#include "potentials/Potential.h"
+#include "landscape/core/Precision.h"
+#include "potentials/SopTopology.h"
+#include "src/common/OptionTable.h"
+
+namespace landscape {
+
+/// --backend cpu|cuda: where energies and gradients are computed.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addBackendOption(OptionTable<Config>& t, Access field) {
+  return t.add("backend", "", "where energies and gradients are computed", field)
+      .choices({Backend::Cpu, Backend::Cuda}, backendName);
+}
+
+/// --lbfgs-backend cpu|gpu with the program's description of what lives where.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addLbfgsBackendOption(OptionTable<Config>& t,
+                                                            std::string description, Access field) {
+  return t.add("lbfgs-backend", "", std::move(description), field)
+      .choices({LbfgsBackend::Cpu, LbfgsBackend::Gpu}, lbfgsBackendName);
+}
+
+/// --precision double|mixed of the CUDA AMBER-GB pair terms; `more` is added to the description.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addPrecisionOption(OptionTable<Config>& t,
+                                                         const std::string& more, Access field) {
+  return t
+      .add("precision", "",
+           "arithmetic of the CUDA AMBER-GB pair terms: double (all FP64; for quenches to RMS "
+           "1e-5) or mixed (pair arithmetic in FP32, sums in FP64; for dynamics and loose "
+           "quenches)" +
+               more,
+           field)
+      .choices({Precision::Double, Precision::Mixed}, precisionName);
+}
+
+/// --lbfgs-m: an L-BFGS history size m (stored {s, y} pairs, >= 1; GMIN's and OPTIM's keyword
+/// UPDATES), or on a list field the sizes to sweep (tools). `name` for a second one (optim's
+/// --tangent-lbfgs-m). The default is the field's, kLbfgsHistorySize unless a program says else.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addLbfgsHistoryOption(OptionTable<Config>& t,
+                                                            std::string description, Access field,
+                                                            std::string name = "lbfgs-m") {
+  using Field = std::remove_reference_t<decltype(field(std::declval<Config&>()))>;
+  const char* value = option_field::IsVector<Field>::value ? "LIST" : "M";
+  return t.add(std::move(name), value, std::move(description), field).atLeast(1);
+}
+
+/// --prmtop FILE: the AMBER topology, which makes the system a molecule on AMBER-GB (gmin, optim,
+/// pathsample); `more` follows "AMBER topology: " in the description and says what the program
+/// does with it.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addPrmtopOption(OptionTable<Config>& t,
+                                                      const std::string& more, Access field) {
+  return t.add("prmtop", "FILE", "AMBER topology: " + more, field)
+      .file()
+      .defaultText("none (Lennard-Jones)");
+}
+
+/// --inpcrd FILE: AMBER coordinates of the topology (gmin, optim); `more` is added to the
+/// description.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addInpcrdOption(OptionTable<Config>& t,
+                                                      const std::string& more, Access field) {
+  return t.add("inpcrd", "FILE", "AMBER coordinates (inpcrd/rst7, Angstrom)" + more, field).file();
+}
+
+/// --rigid FILE: local rigid bodies, GMIN-style GROUP blocks (gmin, optim; docs/rigid-bodies.md);
+/// `more` is added to the description and says what the program does with them.
+template <class Config, class Access>
+typename OptionTable<Config>::Builder addRigidOption(OptionTable<Config>& t,
+                                                     const std::string& more, Access field) {
+  return t
+      .add("rigid", "FILE",
+           "local rigid bodies: GMIN-style GROUP blocks of 1-based atom indices " + more, field)
+      .file()
+      .defaultText("none (all atoms atomistic)");
+}
+
+/// --igb, --saltcon, --rgbmax: the GB model of AMBER-GB (`amber` reaches AmberGbParams).
+template <class Config, class Access>
+void addAmberGbOptions(OptionTable<Config>& t, Access amber,
+                       typename OptionTable<Config>::Condition inEffect = nullptr) {
+  auto field = [amber](auto member) {
+    return [ amber, member ](Config & c) -> auto& { return amber(c).*member; };
+  };
+  t.add("igb", "", "generalized Born model: 1 HCT, 2 OBC-I, 5 OBC-II", field(&AmberGbParams::igb))
+      .oneOf({1, 2, 5})
+      .inEffectIf(inEffect);
+  t.add("saltcon", "M", "salt concentration, Debye-Hueckel screening of GB",
+        field(&AmberGbParams::saltcon))
+      .unit("mol/L")
+      .nonNegative()
+      .inEffectIf(inEffect);
+  t.add("rgbmax", "A", "cutoff of the Born-radius sums, AMBER's rgbmax",
+        field(&AmberGbParams::rgbmax))
+      .unit("Angstrom")
+      .positive()
+      .inEffectIf(inEffect);
+}
+
+/// The SOP force field of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, Appendix
+/// B (`sop` reaches SopParams), each option named `prefix` + fene-k, fene-r0, eps-native, ...
+/// (gmin: "sop-", sop: "").
+template <class Config, class Access>
+void addSopModelOptions(OptionTable<Config>& t, const std::string& prefix, Access sop,
+                        typename OptionTable<Config>::Condition inEffect = nullptr) {
+  struct Row {
+    const char* name;
+    const char* valueName;
+    const char* description;
+    const char* unit;
+    double SopParams::*field;
+    bool positive;
+  };
+  const Row rows[] = {
+      {"fene-k", "K", "FENE spring constant k; 20 = 14 N/m", "kcal/mol/A^2", &SopParams::feneK,
+       true},
+      {"fene-r0", "A", "FENE tolerance R0", "Angstrom", &SopParams::feneR0, true},
+      {"eps-native", "E", "native-contact depth eps_n", "kcal/mol", &SopParams::nativeEpsilon,
+       false},
+      {"eps-repulsive", "E", "repulsion strength eps_r", "kcal/mol", &SopParams::repulsiveEpsilon,
+       false},
+      {"sigma", "A", "repulsion range sigma", "Angstrom", &SopParams::sigma, true},
+      {"native-cutoff", "A", "pairs (|i-j| > 2) closer than this in the PDB are native contacts",
+       "Angstrom", &SopParams::nativeCutoff, true},
+      {"repulsive-cutoff", "A", "the repulsion is cut and force-shifted here", "Angstrom",
+       &SopParams::repulsiveCutoff, true},
+      {"chain-break", "A", "consecutive C-alpha atoms farther apart than this start a new chain",
+       "Angstrom", &SopParams::chainBreakDistance, true},
+  };
+  for (const Row& r : rows) {
+    auto b = t.add(prefix + r.name, r.valueName, r.description,
+                   [sop, member = r.field](Config& c) -> double& { return sop(c).*member; })
+                 .unit(r.unit)
+                 .inEffectIf(inEffect);
+    r.positive ? b.positive() : b.nonNegative();
+  }
+}
+
+/// --site-residues, --site-atoms, --atomistic-radius, --large-body-radius of the rigid-body
+/// finder (`finder` reaches RigidBodyFinderParams): the large body of Mantell, Pitt and Wales, J.
+/// Chem. Theory Comput. 2016, Table 5.
+template <class Config, class Access>
+void addRigidBodySiteOptions(OptionTable<Config>& t, Access finder) {
+  auto field = [finder](auto member) {
+    return [ finder, member ](Config & c) -> auto& { return finder(c).*member; };
+  };
+  t.add("site-residues", "LIST", "1-based residues of the site, comma-separated",
+        field(&RigidBodyFinderParams::centreResidues))
+      .atLeast(1);
+  t.add("site-atoms", "LIST", "1-based atoms of the site, comma-separated",
+        field(&RigidBodyFinderParams::centreAtoms))
+      .atLeast(1);
+  t.add("atomistic-radius", "R", "groups this close to the site stay atomistic",
+        field(&RigidBodyFinderParams::atomisticRadius))
+      .unit("Angstrom")
+      .nonNegative();
+  t.add("large-body-radius", "R", "groups beyond it join one large body (0: none)",
+        field(&RigidBodyFinderParams::largeBodyRadius))
+      .unit("Angstrom")
+      .nonNegative();
+}
+
+}  // namespace landscape

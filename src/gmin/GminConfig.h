@@ -1,0 +1,98 @@
+#pragma once
+// What `gmin` is asked to do, GminConfig, and its built-in defaults. The option table of
+// GminOptions.cpp fills it from the command line, the config file and the GMIN data file.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/dynamics/Langevin.h"
+#include "landscape/search/BasinHoppingParams.h"
+#include "landscape/search/ParallelTempering.h"
+#include "landscape/search/RigidBodyMoves.h"
+#include "potentials/AmberGb.h"
+#include "potentials/Potential.h"
+#include "landscape/core/Precision.h"
+#include "potentials/SopTopology.h"
+
+namespace landscape {
+
+/// The basin-hopping settings of GMIN's LJ38 example (wales-group/examples, LJ38 `data`):
+/// SLOPPYCONV 5.0D-3, TIGHTCONV 1.0D-3, EDIFF 0.003, MAXIT 600 500, SAVE 2, CENTRE, DUMPINT 6000,
+/// TEMPERATURE 1.0, STEPS 5000 1.0, STEP 0.40 0.51, NEWRESTART 40, AVOID 4.0 20 F; everything
+/// else at the BasinHoppingParams defaults. Built in code: the `gmin` command never reads the
+/// example file. These are the `gmin` command's defaults; library users of BasinHoppingParams
+/// get the generic defaults.
+BasinHoppingParams gminLj38ExampleParams();
+
+/// Defaults for an AMBER molecule (--prmtop without --gmin-data), in kcal/mol and Angstrom: kT 0.6
+/// (about 300 K), Cartesian steps up to 0.3 A, no container, angular moves or NEWRESTART, SAVE 10,
+/// EDIFF 0.01, quenches to RMS 0.01 (tight re-quench 1e-4), 100 steps.
+BasinHoppingParams gminAmberDefaultParams();
+
+/// What `gmin` was asked to do, fully resolved (defaults applied, files read, params checked).
+struct GminConfig {
+  enum class Action { Run, Help, Version };
+  Action action = Action::Run;
+  std::string helpText;  ///< the text to print for Action::Help and Action::Version
+
+  // System: a Lennard-Jones cluster (reduced units).
+  std::size_t ljAtoms = 38;        ///< --lj N (default LJ38 when nothing else is given)
+  bool ljAtomsGiven = false;       ///< --lj was given explicitly: with --coords, the file's atom
+                                   ///< count must then equal ljAtoms (checked by gmin_main)
+  std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
+                                   ///< random start inside the container, drawn from the seed
+  Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
+  Precision precision = Precision::Double;  ///< --precision double|mixed (CUDA AMBER-GB)
+  LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu: where L-BFGS runs
+
+  // System: an AMBER molecule with generalized Born solvent (kcal/mol, Angstrom).
+  std::string prmtopFile;          ///< --prmtop FILE; non-empty selects the AMBER-GB potential
+  std::string inpcrdFile;          ///< --inpcrd FILE (inpcrd/rst7), required with --prmtop
+  AmberGbParams amber;             ///< --igb 1|2|5, --saltcon M, --rgbmax A
+  bool energyOnly = false;         ///< --energy-only: print the single-point components and exit
+  double groupRotationProbability = 0.1;  ///< --group-rotation P: per side-chain group per step
+  double groupRotationMaxAngle = 3.14159265358979323846;  ///< --group-rotation-angle (radians)
+  bool stereoChecks = true;        ///< reject minima with changed chirality or cis/trans peptides
+
+  // System: an SOP coarse-grained protein (docs/sop.md; kcal/mol, Angstrom). Its force field is
+  // that of Zhmurov, Rybnikov, Kholodov and Barsegov, J. Phys. Chem. B 2011, Appendix B.
+  std::string sopPdbFile;  ///< --sop-pdb FILE; non-empty selects the SOP potential
+  SopParams sop;           ///< --sop-fene-k, --sop-eps-native, ...
+
+  /// Langevin move (docs/rng.md): before each quench, langevin.steps overdamped Langevin steps at
+  /// kT langevin.kT from the perturbed structure; langevin.steps = 0 (default) turns it off.
+  LangevinParams langevin = [] {
+    LangevinParams p;
+    p.steps = 0;
+    return p;
+  }();
+
+  /// Local rigid bodies (Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, section 2.1):
+  /// --rigid FILE (GMIN's GROUP blocks, docs/rigid-bodies.md); empty = all atoms atomistic. The
+  /// bodies' shapes come from the starting structure (--inpcrd or --coords); --step-size then acts
+  /// on the rigid coordinates (centres and free atoms in length units, angle-axis components in
+  /// radians).
+  std::string rigidFile;
+  RigidBodyMoveParams rigidMoves;  ///< --rigid-translation, --rigid-rotation, --rigid-probability
+
+  BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
+  /// --walkers W: independent Markov chains quenched together (landscape/search/WalkerEnsemble.h);
+  /// 0 = automatic (gmin_main: one per core on the CPU, the device's resident teams for LJ on
+  /// CUDA, the checkpoint's count on --resume).
+  int walkers = 0;
+  /// --walker-resident N (expert): walkers the GPU rounds engine minimises at once (molecules on
+  /// --backend cuda; the others wait and refill finished slots); changes the time only, never a
+  /// result. 0 = all walkers of the batch.
+  std::size_t walkerResident = 0;
+  ParallelTemperingParams tempering;  ///< --bhpt, --bhpt-min-temperature, ... (GMIN's BHPT)
+  double maxTime = 0.0;               ///< --max-time S: wall-clock limit in seconds; 0 = none
+  double rankTimeout = 0.0;  ///< --rank-timeout S: under mpirun, longest wait for the others; 0 = none
+  bool verbose = false;               ///< --verbose: per-quench lines of every walker
+  std::string outputDir = "gmin-out";                         ///< --output DIR
+  std::string resumeDir;  ///< --resume DIR: continue the run saved in DIR/checkpoint; empty = new run
+  bool quiet = false;                 ///< --quiet: only the final "lowest energy:" line
+  std::vector<std::string> warnings;  ///< e.g. GMIN keywords accepted but ignored
+};
+
+}  // namespace landscape

@@ -1,0 +1,657 @@
+#include "src/gmin/GminOptions.h"
+
+#include <array>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "src/common/SharedOptions.h"
+#include "src/gmin/GminDataFile.h"
+
+#ifndef LANDSCAPE_VERSION
+#define LANDSCAPE_VERSION "unknown"
+#endif
+
+namespace landscape {
+
+namespace {
+
+using C = GminConfig;
+using BH = BasinHoppingParams;
+using Table = OptionTable<GminConfig>;
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kRadiansPerDegree = kPi / 180.0;
+
+template <class M>
+auto top(M member) {
+  return fieldOf(member);
+}
+template <class M>
+auto bh(M member) {
+  return fieldOf(&C::basinHopping, member);
+}
+template <class M>
+auto lbfgs(M member) {
+  return fieldOf(&C::basinHopping, &BH::lbfgs, member);
+}
+template <class M>
+auto langevin(M member) {
+  return fieldOf(&C::langevin, member);
+}
+
+bool isAmber(const C& c) { return !c.prmtopFile.empty(); }
+bool isSop(const C& c) { return !c.sopPdbFile.empty(); }
+
+void addGeneralAndSystem(Table& t) {
+  t.section("General");
+  t.standardCommands();
+  t.source("config", "FILE",
+           "INI file of these options, `key = value` per line, `#` comments (paths in it are "
+           "relative to the working directory); the command line overrides it")
+      .commandLineOnly();
+  t.source("gmin-data", "FILE",
+           "GMIN `data` keyword file (docs/gmin-keywords.md); replaces the built-in defaults by "
+           "GMIN's keyword defaults (CENTRE, NEWRESTART, AVOID off unless given); --config and "
+           "the command line override it");
+
+  t.section("System");
+  t.add("lj", "N", "number of atoms of the Lennard-Jones cluster", top(&C::ljAtoms))
+      .atLeast(2)
+      .atMost(100000000)
+      .then([](C& c) { c.ljAtomsGiven = true; })
+      .notInCheckpoint();  // the checkpoint's `atoms`
+  t.add("coords", "FILE",
+        "starting coordinates (sigma): XYZ, or GMIN's `coords` with 3 numbers per line",
+        top(&C::coordsFile))
+      .file()
+      .defaultText("none, a random start in the container");
+  addBackendOption(t, top(&C::backend));
+  addPrecisionOption(t, "", top(&C::precision)).inEffectIf(isAmber);
+  addLbfgsBackendOption(t,
+                        "where the L-BFGS vectors live: cpu (host, with the potential on "
+                        "--backend) or gpu (the whole minimiser on the device; needs --backend "
+                        "cuda for speed)",
+                        top(&C::lbfgsBackend));
+}
+
+void addMolecules(Table& t) {
+  t.section("Molecules (AMBER, kcal/mol and Angstrom)");
+  addPrmtopOption(t,
+                  "basin-hopping on the AMBER force field with generalized Born solvent "
+                  "(defaults then: kT 0.6 kcal/mol, step 0.3 A, no container, SAVE 10, EDIFF 0.01, "
+                  "100 steps)",
+                  top(&C::prmtopFile));
+  addInpcrdOption(t, ", required with --prmtop", top(&C::inpcrdFile));
+  addAmberGbOptions(t, top(&C::amber), isAmber);
+  t.flag("energy-only",
+         "print the energy components of --inpcrd as sander names them (kcal/mol) and the RMS "
+         "gradient (kcal/mol/A), then exit",
+         top(&C::energyOnly))
+      .defaultText("")
+      .notInCheckpoint();
+  t.add("group-rotation", "P",
+        "probability per step of rotating each side-chain group about its bond (0 = off)",
+        top(&C::groupRotationProbability))
+      .atLeast(0)
+      .atMost(1)
+      .inEffectIf(isAmber);
+  t.add("group-rotation-angle", "DEG", "largest side-chain rotation",
+        top(&C::groupRotationMaxAngle))
+      .unit("degrees")
+      .positive()
+      .scale(kRadiansPerDegree)
+      .inEffectIf(isAmber);
+  t.flag("no-stereo-checks",
+         "keep minima whose chirality or peptide cis/trans state changed (rejected by default)",
+         top(&C::stereoChecks))
+      .inverted()
+      .defaultText("")
+      .inEffectIf(isAmber)
+      .formerly("stereo-checks");
+}
+
+void addSop(Table& t) {
+  t.section("SOP coarse-grained protein (kcal/mol, Angstrom)");
+  t.add("sop-pdb", "FILE",
+        "PDB file: basin-hopping on the SOP model of its C-alpha beads (Zhmurov et al., J. Phys. "
+        "Chem. B 2011, Appendix B), "
+        "starting from the native structure (AMBER-like defaults: kT 0.6 kcal/mol, step 0.3 A)",
+        top(&C::sopPdbFile))
+      .file()
+      .defaultText("none");
+  addSopModelOptions(t, "sop-", top(&C::sop), isSop);
+}
+
+void addRigidAndLangevin(Table& t) {
+  t.section(
+      "Rigid bodies (angle-axis; Mantell et al., J. Chem. Theory Comput. 2016, section 2.1)");
+  addRigidOption(
+      t,
+      "(docs/rigid-bodies.md, tools/utilities/make_rigid_bodies); needs --inpcrd or --coords, whose "
+      "structure fixes the bodies' shapes; with --lbfgs-backend gpu the rigid transform "
+      "runs on the device",
+      top(&C::rigidFile));
+  t.add("rigid-translation", "A", "largest random translation of a rigid body per step",
+        fieldOf(&C::rigidMoves, &RigidBodyMoveParams::translation))
+      .unit("length")
+      .nonNegative();
+  t.add("rigid-rotation", "DEG",
+        "largest random rotation of a rigid body about its centre per step, at most 180",
+        fieldOf(&C::rigidMoves, &RigidBodyMoveParams::rotation))
+      .unit("degrees")
+      .nonNegative()
+      .scale(kRadiansPerDegree);
+  t.add("rigid-probability", "P", "chance per body per step of a rigid-body move",
+        fieldOf(&C::rigidMoves, &RigidBodyMoveParams::probability))
+      .nonNegative();
+
+  t.section("Langevin move");
+  t.add("langevin-steps", "N",
+        "overdamped Langevin steps run before every quench (after the Cartesian step; use "
+        "--step-size 0 for Langevin-only moves); 0 = off",
+        langevin(&LangevinParams::steps))
+      .atLeast(0)
+      .atMost(100000000);
+  t.add("langevin-kt", "KT", "temperature of the Langevin move, kT", langevin(&LangevinParams::kT))
+      .unit("energy unit")
+      .nonNegative()
+      .formerly("langevin-kT");
+  t.add("langevin-dt", "DT", "Langevin time step", langevin(&LangevinParams::timeStep))
+      .unit("ps for AMBER, reduced time for LJ")
+      .positive()
+      .formerly("langevin-time-step");
+  t.add("langevin-friction", "XI", "friction xi", langevin(&LangevinParams::friction))
+      .unit("energy x time / length^2")
+      .positive();
+  t.add("langevin-generator", "", "random-number generator (docs/rng.md)",
+        langevin(&LangevinParams::generator))
+      .choices(allRngKinds(), rngKindName);
+}
+
+void addBasinHopping(Table& t) {
+  t.section("Basin-hopping");
+  t.add("steps", "N", "basin-hopping steps (of each walker), quenches after the first",
+        bh(&BH::steps))
+      .atLeast(0)
+      .defaultText("5000; 200000 for LJ38 from a random start (with its target)")
+      .notInCheckpoint();  // a resumed run may go on for longer
+  t.add("temperature", "KT", "Metropolis temperature kT", bh(&BH::temperature))
+      .unit("epsilon")
+      .positive();
+  t.add("step-size", "DX", "initial maximum displacement per coordinate", bh(&BH::stepSize))
+      .unit("sigma")
+      .nonNegative();
+  t.add("angular-threshold", "A",
+        "angular move of the most weakly bound atom when its energy exceeds A times the lowest "
+        "atom energy (0 = off)",
+        bh(&BH::angularThreshold))
+      .unit("dimensionless")
+      .nonNegative()
+      .formerly("astep");
+  t.add("acceptance", "RATIO", "acceptance ratio the step size is tuned toward",
+        bh(&BH::targetAcceptance))
+      .above(0)
+      .below(1)
+      .formerly("target-acceptance");
+  t.add("step-adjust-interval", "N", "quenches between step-size adjustments",
+        bh(&BH::stepAdjustInterval))
+      .atLeast(1);
+  t.add("save", "N", "lowest distinct minima kept", bh(&BH::saveCount)).atLeast(1);
+  t.add("ediff", "DE", "minima closer in energy than DE are the same", bh(&BH::energyDifference))
+      .unit("epsilon")
+      .nonNegative();
+  t.add("target", "E",
+        "stop at the end of the step in which a walker first finds a minimum at or below E + "
+        "EDIFF",
+        bh(&BH::targetEnergy))
+      .unit("epsilon")
+      .defaultText("none; -173.928427 (its global minimum) for LJ38 from a random start");
+  t.add("seed", "N", "random seed; the same seed gives the same run", bh(&BH::seed)).atLeast(0);
+  t.add("new-restart", "N",
+        "restart after more than N quenches without lowering the chain's best energy by EDIFF "
+        "(0 = off)",
+        bh(&BH::newRestartSteps))
+      .atLeast(0);
+  t.add("avoid-distance", "D",
+        "restart when a new chain best is within D of a taboo structure (0 = off)",
+        bh(&BH::avoidDistance))
+      .unit("sigma")
+      .nonNegative();
+  t.add("avoid-max", "N", "length of the taboo list", bh(&BH::avoidMaxSaved))
+      .atLeast(0)
+      .formerly("avoid-max-saved");
+  t.add("avoid-reseed", "",
+        "yes: NEWRESTART/AVOID restarts reseed from a random structure; no: they reject the step",
+        bh(&BH::avoidReseeds))
+      .formerly("avoid-reseeds");
+  t.flag("centre", "move the centre of mass to the origin after every step", bh(&BH::centre));
+  t.flag("no-centre", "do not move the centre of mass (turns CENTRE off)", bh(&BH::centre))
+      .inverted()
+      .defaultText("")
+      .notInCheckpoint();  // the checkpoint's `centre`
+  t.add("container-radius", "R", "spherical container radius; 0 = 2 + (3N/17.77153175)^(1/3)",
+        bh(&BH::containerRadius))
+      .unit("sigma")
+      .nonNegative()
+      .formerly("radius");
+}
+
+template <class M>
+auto bhpt(M member) {
+  return fieldOf(&C::tempering, member);
+}
+bool isBhpt(const C& c) { return c.tempering.enabled; }
+
+void addWalkers(Table& t) {
+  t.section("Walkers and goals");
+  t.add("walkers", "W",
+        "independent basin-hopping chains, each with its own step size, Metropolis test, "
+        "NEWRESTART/AVOID state and random stream (from the seed and its index), quenched "
+        "together every step (the batched engine, docs/batched.md); --steps counts each walker's "
+        "steps and --dump-interval rounds; W = 1 is the classic single chain; 0 = one per CPU "
+        "core (--backend cpu), the GPU's resident teams (LJ on --backend cuda), 2 per GPU "
+        "multiprocessor within half the free memory (molecules on --backend cuda: the "
+        "round-based GPU engine), the checkpoint's count with --resume; under `mpirun -n K` W "
+        "counts the walkers of all K ranks (the default then per rank, times K; docs/cluster.md)",
+        top(&C::walkers))
+      .atLeast(0)
+      .atMost(1 << 24)
+      .defaultText("0 (automatic)")
+      .notInCheckpoint();  // the checkpoint's walker count
+  t.add("walker-resident", "N",
+        "expert, for tests and tuning: with walkers of a molecule on --backend cuda (the "
+        "round-based GPU engine, docs/batched.md), the walkers it minimises at once; the others "
+        "wait and take the slots of finished ones. Changes the time only, never a result; 0 = all",
+        top(&C::walkerResident))
+      .atLeast(0)
+      .atMost(1 << 24)
+      .defaultText("0 (all)")
+      .notInCheckpoint();
+  t.add("max-time", "S",
+        "stop after S seconds of wall-clock time (checked once per step; results are written "
+        "and the run can be resumed); 0 = no limit",
+        top(&C::maxTime))
+      .unit("seconds")
+      .nonNegative()
+      .notInCheckpoint();
+  t.add("rank-timeout", "S",
+        "under mpirun: a rank that waits more than S seconds for the others in one exchange "
+        "(a rank hung, or died without the launcher noticing) ends the whole job with a message; "
+        "resume from the last checkpoint (docs/cluster.md); 0 = wait as long as it takes",
+        top(&C::rankTimeout))
+      .unit("seconds")
+      .nonNegative()
+      .notInCheckpoint();
+  t.flag("verbose", "with walkers: one progress line per quench of every walker",
+         top(&C::verbose))
+      .notInCheckpoint();
+  t.flag("bhpt",
+         "basin-hopping parallel tempering: the walkers become replicas at exponentially spaced "
+         "temperatures from --bhpt-min-temperature to --bhpt-max-temperature (replaces "
+         "--temperature) that swap Markov states by the replica-exchange criterion",
+         bhpt(&ParallelTemperingParams::enabled));
+  t.add("bhpt-min-temperature", "KT", "temperature of the coldest replica (walker 0)",
+        bhpt(&ParallelTemperingParams::minTemperature))
+      .unit("epsilon")
+      .positive()
+      .inEffectIf(isBhpt);
+  t.add("bhpt-max-temperature", "KT", "temperature of the hottest replica",
+        bhpt(&ParallelTemperingParams::maxTemperature))
+      .unit("epsilon")
+      .positive()
+      .inEffectIf(isBhpt);
+  t.add("bhpt-interval", "N", "steps between replica-exchange attempts",
+        bhpt(&ParallelTemperingParams::interval))
+      .atLeast(1)
+      .inEffectIf(isBhpt);
+}
+
+void addQuenchesAndOutput(Table& t) {
+  t.section("Quenches (L-BFGS)");
+  t.add("sloppy-rms", "G", "RMS gradient ending the quenches of the run", bh(&BH::sloppyRms))
+      .unit("epsilon/sigma")
+      .positive();
+  t.add("tight-rms", "G", "RMS gradient of the final re-quench of the saved minima",
+        bh(&BH::tightRms))
+      .unit("epsilon/sigma")
+      .positive();
+  t.add("max-iterations", "N", "iteration cap of the quenches of the run",
+        bh(&BH::sloppyMaxIterations))
+      .atLeast(1)
+      .formerly("sloppy-max-iterations");
+  t.add("tight-max-iterations", "N", "iteration cap of the final re-quench",
+        bh(&BH::tightMaxIterations))
+      .atLeast(1);
+  t.add("cold-fusion", "DE",
+        "a quench ending more than DE below the lowest saved minimum failed (cold fusion): it is "
+        "rejected and counted, as one with a non-finite energy or gradient or at the iteration "
+        "cap; 0 = off",
+        bh(&BH::coldFusionDrop))
+      .unit("epsilon")
+      .nonNegative()
+      .then([](C& c) {
+        double& drop = c.basinHopping.coldFusionDrop;
+        if (drop == 0.0) drop = std::numeric_limits<double>::infinity();
+      });
+  addLbfgsHistoryOption(t, "L-BFGS history size", lbfgs(&LbfgsParams::historySize))
+      .formerly("history-size");
+  t.add("max-step", "DX", "cap on the L-BFGS step length", lbfgs(&LbfgsParams::maxStep))
+      .unit("sigma")
+      .positive();
+  t.add("max-rise", "DE", "largest energy rise accepted on an L-BFGS step",
+        lbfgs(&LbfgsParams::maxRise))
+      .unit("epsilon")
+      .nonNegative();
+  t.add("initial-guess", "H0", "initial inverse-Hessian guess of L-BFGS",
+        lbfgs(&LbfgsParams::initialGuess))
+      .unit("sigma^2/epsilon")
+      .positive();
+
+  t.section("Output");
+  t.add("output", "DIR", "directory for the results (created if missing)", top(&C::outputDir))
+      .named("a directory name")
+      .defaultText("./gmin-out")
+      .notInCheckpoint();
+  t.add("dump-interval", "N",
+        "quenches between checkpoints of the lowest minima and of the state --resume continues "
+        "from (0 = at the end only)",
+        bh(&BH::dumpInterval))
+      .atLeast(0)
+      .notInCheckpoint();
+  t.add("resume", "DIR",
+        "continue the run whose --output folder is DIR from its checkpoint, with the same "
+        "options (checked); results go on in DIR and the run ends at the larger of its --steps "
+        "and this one",
+        top(&C::resumeDir))
+      .named("a directory name")
+      .defaultText("off")
+      .notInCheckpoint();
+  t.flag("quiet", "print only the final \"lowest energy:\" line", top(&C::quiet)).notInCheckpoint();
+}
+
+// GMIN's keywords, in the order of docs/gmin-keywords.md. GMIN's meaning of each follows its
+// keywords.f; the landscape field it sets is named after the arrow.
+void addImplementedKeywords(Table& t) {
+  t.keyword("ACCEPTRATIO", "ratio",
+            "acceptance ratio the step size is tuned toward, in (0, 1) -> `targetAcceptance`")
+      .field("acceptance", "the acceptance ratio");
+  t.keyword("AVOID", "dist max [reseed]",
+            "taboo list (with NEWRESTART): a new chain best within `dist` (length) of one of the "
+            "last `max` saved structures restarts the chain -> `avoidDistance`, `avoidMaxSaved`; "
+            "`reseed` T (default) reseeds from a random structure, F rejects the step instead -> "
+            "`avoidReseeds`")
+      .field("avoid-distance", "the distance")
+      .field("avoid-max", "the list length")
+      .field("avoid-reseed", "reseed", "T");
+  t.keyword("BHPT", "[interval]",
+            "basin-hopping parallel tempering over the walkers (`--walkers`; GMIN runs the "
+            "replicas over MPI): replicas at exponentially spaced temperatures PTTMIN..PTTMAX "
+            "exchanging Markov states every `interval` steps (default 10) by the replica-exchange "
+            "criterion -> `tempering`; GMIN's exchange probability EXCHPROB is not implemented")
+      .sets("bhpt", "yes")
+      .field("bhpt-interval", "the exchange interval", "10");
+  t.keyword("CENTRE", "",
+            "move the centre of mass to the origin after every step -> `centre` = true")
+      .sets("centre", "yes");
+  t.keyword("CHANGEACCEPT", "n",
+            "quenches between step-size adjustments (GMIN's NACCEPT) -> `stepAdjustInterval`")
+      .field("step-adjust-interval", "the interval");
+  t.keyword("DGUESS", "h0",
+            "L-BFGS initial inverse-Hessian guess (length^2/energy) -> `lbfgs.initialGuess`")
+      .field("initial-guess", "the guess");
+  t.keyword("DUMPINT", "n",
+            "quenches between checkpoints of the lowest minima and of the state `gmin --resume` "
+            "continues from (docs/database.md); 0 = at the end only -> `dumpInterval`")
+      .field("dump-interval", "the interval");
+  t.keyword("EDIFF", "dE",
+            "minima closer in energy than this are the same (energy) -> `energyDifference`")
+      .field("ediff", "the energy difference");
+  t.keyword("MAXBFGS", "dx", "L-BFGS cap on the step length (length) -> `lbfgs.maxStep`")
+      .field("max-step", "the maximum step");
+  t.keyword("MAXERISE", "dE",
+            "largest energy rise an L-BFGS step may make (energy) -> `lbfgs.maxRise`")
+      .field("max-rise", "the maximum rise");
+  t.keyword("MAXIT", "n [n2]",
+            "L-BFGS iteration caps: `n` for the quenches of the run, `n2` for the final tight "
+            "quenches -> `sloppyMaxIterations`, `tightMaxIterations`")
+      .field("max-iterations", "the iteration cap")
+      .field("tight-max-iterations", "the final-quench cap");
+  t.keyword("NEWRESTART", "nrelax [nhs]",
+            "reseed when `nrelax` quenches have not lowered the best energy by EDIFF -> "
+            "`newRestartSteps`; `nhs` (hard-sphere reseeding moves) must be 0 or absent, and "
+            "GMIN's MD reseeding fields are not implemented")
+      .field("new-restart", "the number of quenches")
+      .only("hard-sphere reseeding", integerRule(0), "0");
+  t.keyword("PTTMIN", "kT",
+            "temperature of the coldest BHPT replica (energy) -> `tempering.minTemperature`")
+      .field("bhpt-min-temperature", "the lowest temperature");
+  t.keyword("PTTMAX", "kT",
+            "temperature of the hottest BHPT replica (energy) -> `tempering.maxTemperature`")
+      .field("bhpt-max-temperature", "the highest temperature");
+  t.keyword("RADIUS", "r",
+            "radius of the spherical container (length); 0 = GMIN's default 2 + "
+            "(3N/17.77153175)^(1/3) -> `containerRadius`")
+      .field("container-radius", "the radius");
+  t.keyword("RANSEED", "n",
+            "seed of the random numbers; the same seed gives the same run -> `seed`")
+      .field("seed", "the seed");
+  t.keyword("RIGIDINIT", "",
+            "local rigid bodies (Mantell et al., J. Chem. Theory Comput. 2016, section 2.1) from "
+            "GMIN's `rbodyconfig` file in the "
+            "working directory (GROUP blocks, docs/rigid-bodies.md) -> `rigidFile` = rbodyconfig; "
+            "the bodies' shapes come from the starting structure (GMIN's coordsinirigid is not "
+            "read)")
+      .sets("rigid", "rbodyconfig");
+}
+
+void addMoreImplementedKeywords(Table& t) {
+  t.keyword("SAVE", "n",
+            "number of lowest distinct minima kept and re-quenched tightly -> `saveCount`")
+      .field("save", "the number of minima");
+  t.keyword("SLOPPYCONV", "g",
+            "RMS gradient (energy/length) that ends the quenches of the run -> `sloppyRms`")
+      .field("sloppy-rms", "the RMS gradient");
+  t.keyword("STEP", "step [astep]",
+            "maximum Cartesian displacement per coordinate (length) -> `stepSize`; `astep`: "
+            "angular move of the most weakly bound atom when its energy exceeds astep times the "
+            "lowest atom energy, 0 = off -> `angularThreshold`; GMIN's rigid-body fields are not "
+            "implemented")
+      .field("step-size", "the step size")
+      .field("angular-threshold", "the angular threshold");
+  t.keyword("STEPS", "n [tfac]",
+            "number of basin-hopping steps -> `steps`; `tfac`, the temperature factor per step, "
+            "must be 1.0 or absent (annealing is not implemented)")
+      .field("steps", "the number of steps")
+      .only("temperature factor", realRule(), "1.0");
+  t.keyword("TARGET", "E",
+            "stop once a minimum at or below this energy is found (one value; GMIN's list of "
+            "several targets is not implemented) -> `targetEnergy`")
+      .field("target", "the target energy");
+  t.keyword("TEMPERATURE", "kT",
+            "Metropolis temperature kT (energy; one value, GMIN's list for parallel runs is not "
+            "implemented) -> `temperature`")
+      .field("temperature", "kT");
+  t.keyword("TIGHTCONV", "g",
+            "RMS gradient (energy/length) of the final re-quench of the saved minima -> `tightRms`")
+      .field("tight-rms", "the RMS gradient");
+  t.keyword("UPDATES", "m", "L-BFGS history size (stored {s, y} pairs) -> `lbfgs.historySize`")
+      .field("lbfgs-m", "the history size");
+}
+
+void addOtherKeywords(Table& t) {
+  // ---- accepted, ignored with a warning: output and diagnostics only ----
+  t.addKeywords(
+      KeywordStatus::Ignored,
+      {{"DEBUG", "", "GMIN's debugging printout"},
+       {"DUMP", "", "write every quenched structure to a dump file"},
+       {"DUMPMIN", "",
+        "write the saved minima as dumpmin files every DUMPINT steps (landscape checkpoints its "
+        "own results, see DUMPINT)"},
+       {"MONITOR", "[n]", "GMIN's periodic progress monitoring output"},
+       {"PRTFRQ", "n", "GMIN's printing interval of the log"},
+       {"SORT", "",
+        "sort the atoms of each saved minimum by their energy in the output (cosmetic)"},
+       {"TRACKDATA", "", "write energy.dat, markov.dat and best.dat traces during the run"}});
+  // ---- keywords that would change the run: an error until implemented ----
+  t.addKeywords(
+      KeywordStatus::NotImplemented,
+      {{"FIXBOTH", "...", "fix both step size and temperature"},
+       {"FIXSTEP", "...", "fix the step size (GMIN then tunes the temperature)"},
+       {"FIXTEMP", "...", "fix the temperature"},
+       {"FREEZE", "...", "frozen atoms"},
+       {"MPI", "", "parallel runs"},
+       {"RANDOMSEED", "", "seed the random numbers from the clock (irreproducible; use RANSEED)"},
+       {"RESTART", "...", "GMIN's older reseeding scheme (use NEWRESTART)"},
+       {"RESTORE", "file", "continue a run from a GMIN dump file"},
+       {"SEED", "[n]",
+        "seed the cluster from a core structure (GMIN's meaning; the random seed is RANSEED)"}});
+  // ---- file syntax ----
+  t.addKeywords(KeywordStatus::Syntax,
+                {{"COMMENT", "text", "the line is a comment"},
+                 {"NOTE", "text", "the line is a comment"},
+                 {"STOP", "", "end of the keywords; the rest of the file is not read"}});
+}
+
+}  // namespace
+
+const OptionTable<GminConfig>& gminOptionTable() {
+  static const Table table(
+      "gmin",
+      "gmin (landscape " LANDSCAPE_VERSION
+      "): GMIN-style basin-hopping global optimisation of a Lennard-Jones cluster.\n"
+      "Usage: gmin [options]\n"
+      "\n"
+      "Units: reduced Lennard-Jones units, energy epsilon and length sigma; temperatures are kT "
+      "in epsilon.\n"
+      "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
+      "below).\n"
+      "Output goes to ./gmin-out by default (--output DIR).\n"
+      "Precedence: command line > --config FILE > --gmin-data FILE > built-in defaults.\n"
+      "Reals may use Fortran exponents (5.0D-3). [KEYWORD] is the GMIN data-file keyword.\n",
+      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping,
+       addWalkers, addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
+  return table;
+}
+
+namespace {
+
+// The default job's goal: LJ38's global minimum (Cambridge Cluster Database), and a
+// step cap that lets every seed reach it (docs/benchmarks.md: walkers to the first hit).
+constexpr double kLj38GlobalMinimum = -173.928427;
+constexpr long kLj38DefaultJobSteps = 200000;
+
+// LJ38 from a random start with the built-in settings: stop at its global minimum.
+void setDefaultJobGoal(const GivenOptions& given, GminConfig& config) {
+  const bool lj38 = config.prmtopFile.empty() && config.sopPdbFile.empty() &&
+                    config.coordsFile.empty() && config.ljAtoms == 38;
+  if (!lj38 || given.has("gmin-data") || given.has("target")) return;
+  config.basinHopping.targetEnergy = kLj38GlobalMinimum;
+  if (!given.has("steps")) config.basinHopping.steps = kLj38DefaultJobSteps;
+}
+
+// --centre and --no-centre: the higher-precedence source wins; both in one source is an error.
+void resolveCentre(GivenOptions& given) {
+  if (!given.has("centre") || !given.has("no-centre")) return;
+  const bool centreOnCommandLine = given.origin("centre").rfind("command line", 0) == 0;
+  const bool noCentreOnCommandLine = given.origin("no-centre").rfind("command line", 0) == 0;
+  if (centreOnCommandLine == noCentreOnCommandLine)
+    throw std::runtime_error(given.origin("no-centre") +
+                             ": contradicts centre given in the same place");
+  given.remove(centreOnCommandLine ? "no-centre" : "centre");
+}
+
+// The parameters together, and the options that go (or do not go) together.
+void checkGminConfig(const GminConfig& config) {
+  try {
+    config.basinHopping.check();
+    if (!config.prmtopFile.empty()) config.amber.check();
+    if (!config.sopPdbFile.empty()) config.sop.check();
+    if (config.langevin.steps > 0) config.langevin.check();
+    config.rigidMoves.check();
+    if (config.tempering.enabled) config.tempering.check();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("invalid parameters: ") + e.what());
+  }
+  if (config.prmtopFile.empty() != config.inpcrdFile.empty())
+    throw std::runtime_error("command line: --prmtop and --inpcrd go together");
+  if (config.energyOnly && config.prmtopFile.empty() && config.sopPdbFile.empty())
+    throw std::runtime_error(
+        "command line: --energy-only needs --prmtop and --inpcrd, or --sop-pdb");
+  if (!config.sopPdbFile.empty() &&
+      (!config.prmtopFile.empty() || !config.coordsFile.empty() || config.ljAtomsGiven))
+    throw std::runtime_error(
+        "command line: --sop-pdb cannot be combined with --prmtop, --lj or --coords");
+  if (!config.prmtopFile.empty() && (!config.coordsFile.empty() || config.ljAtomsGiven))
+    throw std::runtime_error("command line: --prmtop cannot be combined with --lj or --coords");
+  if (!config.rigidFile.empty() && config.prmtopFile.empty() && config.coordsFile.empty())
+    throw std::runtime_error(
+        "command line: --rigid needs a starting structure (--prmtop/--inpcrd or --coords) that "
+        "fixes the shapes of the bodies");
+}
+
+}  // namespace
+
+std::vector<std::string> gminOptionNames() { return gminOptionTable().names(); }
+
+GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
+  const OptionTable<GminConfig>& table = gminOptionTable();
+  GminConfig config;
+  GivenOptions given;
+  if (!table.read(arguments, given, config, gminKeywordsMarkdown)) return config;
+
+  // The GMIN data file replaces the built-in defaults. Not readGminDataFile(): its check() would
+  // run before --config and the command line had their say; the merged parameters are checked
+  // once, below.
+  if (given.has("gmin-data")) {
+    const std::string path = table.checkedSource(given, "gmin-data");
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot open GMIN data file");
+    config = gminKeywordDefaults();
+    applyGminKeywords(in, path, config);  // its messages name the file and line
+  }
+  // A molecule without a data file starts from the molecular defaults, not LJ38's.
+  if ((given.has("prmtop") || given.has("sop-pdb")) && !given.has("gmin-data"))
+    config.basinHopping = gminAmberDefaultParams();
+
+  resolveCentre(given);
+  table.apply(given, config);
+  setDefaultJobGoal(given, config);
+  checkGminConfig(config);
+  return config;
+}
+
+GminConfig parseGminCommandLine(int argc, const char* const argv[]) {
+  std::vector<std::string> arguments;
+  for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i] ? argv[i] : "");
+  return parseGminCommandLine(arguments);
+}
+
+CheckpointFingerprint gminCheckpointFingerprint(const GminConfig& config,
+                                                const GminRunFacts& facts) {
+  const BasinHoppingParams& p = config.basinHopping;
+  CheckpointFingerprint fingerprint = {
+      {"atoms", std::to_string(facts.atoms)},
+      {"potential", facts.potential},
+      {"dimension", std::to_string(facts.dimension)},
+      {"container-radius-used", exactText(facts.containerRadiusUsed)},
+      // Basin-hopping settings that no option sets.
+      {"step-adjust-factor", exactText(p.stepAdjustFactor)},
+      {"container", p.container ? "on" : "off"},
+  };
+  for (auto& entry : gminOptionTable().fingerprint(config)) fingerprint.push_back(entry);
+  return fingerprint;
+}
+
+void checkGminCheckpoint(const std::string& path, const CheckpointFingerprint& saved,
+                         const CheckpointFingerprint& current, const GminConfig& config) {
+  CheckpointFingerprint upgraded =
+      gminOptionTable().upgradeFingerprint(saved, config, GminConfig{});
+  // The first checkpoints wrote an empty --coords as "random".
+  for (auto& [key, value] : upgraded)
+    if (key == "coords" && value == "random") value = "none";
+  checkFingerprint(path, upgraded, current);
+}
+
+}  // namespace landscape

@@ -1,0 +1,151 @@
+#include "src/gmin/GminSystem.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "backends/LangevinFactory.h"
+#include "backends/PotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/search/RigidBodyMoves.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/RigidBodySet.h"
+
+namespace landscape {
+
+namespace {
+
+GminSystem loadSop(const GminConfig& config) {
+  GminSystem system;
+  system.sop = std::make_shared<const SopTopology>(readSopTopology(config.sopPdbFile, config.sop));
+  system.start = system.sop->nativeCoordinates();
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Sop;
+  spec.sopTopology = system.sop;
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  return system;
+}
+
+GminSystem loadAmber(const GminConfig& config) {
+  GminSystem system;
+  system.amber = std::make_shared<const AmberTopology>(readAmberTopology(config.prmtopFile));
+  system.start = readAmberCoordinates(config.inpcrdFile, *system.amber).positions;
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::AmberGb;
+  spec.amberTopology = system.amber;
+  spec.amber = config.amber;
+  spec.precision = config.precision;
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  return system;
+}
+
+// --coords, or a random start (left empty, drawn by the search from the seed) of --lj atoms.
+GminSystem loadLennardJones(const GminConfig& config) {
+  GminSystem system;
+  std::size_t atoms = config.ljAtoms;
+  if (!config.coordsFile.empty()) {
+    system.start = readCoordinates(config.coordsFile);
+    atoms = system.start.size() / 3;
+    if (config.ljAtomsGiven && config.ljAtoms != atoms) {
+      throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
+                               config.coordsFile + ", which has " + std::to_string(atoms) +
+                               " atoms");
+    }
+  }
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::LennardJones;
+  spec.atoms = atoms;
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  return system;
+}
+
+}  // namespace
+
+GminSystem loadGminSystem(const GminConfig& config) {
+  if (!config.sopPdbFile.empty()) return loadSop(config);
+  if (!config.prmtopFile.empty()) return loadAmber(config);
+  return loadLennardJones(config);
+}
+
+void addMolecularMoves(const GminConfig& config, GminSystem& system) {
+  if (!system.amber) return;
+  system.groups = findSideChainGroups(*system.amber);
+  if (config.groupRotationProbability > 0.0 && !system.groups.empty()) {
+    system.hooks.extraMove = [groups = system.groups, probability = config.groupRotationProbability,
+                              angle = config.groupRotationMaxAngle](std::vector<double>& x,
+                                                                    Random& random) {
+      rotateGroups(groups, x, probability, angle, random);
+    };
+  }
+  if (config.stereoChecks) {
+    system.stereo = std::make_unique<StereoChecks>(*system.amber, system.start);
+    const StereoChecks* stereo = system.stereo.get();
+    system.hooks.rejectReason = [stereo](const std::vector<double>& x) {
+      return stereo->violation(x);
+    };
+  }
+}
+
+void useRigidBodies(const GminConfig& config, GminSystem& system) {
+  if (config.rigidFile.empty()) return;
+  // With the GPU L-BFGS the rigid transform runs on the device (gpu/RigidBodyCuda), whatever
+  // backend the atomistic potential has.
+  const RigidBodySet set = readRigidBodies(config.rigidFile, system.start.size() / 3);
+  const Backend rigidBackend =
+      config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
+  system.rigidPotential =
+      makeRigidBodyPotential(*system.atomistic, RigidBodySystem(set, system.start), rigidBackend);
+  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
+  system.rigid = rigid;
+  system.start = rigid->fromAtoms(system.start);
+  BasinHoppingHooks& hooks = system.hooks;
+  hooks.extraMove = [rigid, moves = config.rigidMoves, atomisticMove = hooks.extraMove](
+                        std::vector<double>& q, Random& random) {
+    if (moves.active()) moveRigidBodies(*rigid, moves, q, random);
+    if (atomisticMove) {
+      std::vector<double> x = rigid->toAtoms(q);
+      atomisticMove(x, random);
+      q = rigid->fromAtoms(x);
+    }
+    rigid->canonicalise(q);
+  };
+  // CENTRE and the container act on the atoms: translate centres and free atoms together.
+  hooks.centre = [rigid](std::vector<double>& q) {
+    const std::vector<double> x = rigid->toAtoms(q);
+    const double atoms = static_cast<double>(x.size() / 3);
+    double c[3] = {0.0, 0.0, 0.0};
+    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
+    rigid->translate(q, -c[0], -c[1], -c[2]);
+  };
+  hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
+  if (hooks.rejectReason) {
+    hooks.rejectReason = [rigid,
+                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
+      return atomisticCheck(rigid->toAtoms(q));
+    };
+  }
+}
+
+void addLangevinMove(const GminConfig& config, long firstQuench, GminSystem& system) {
+  if (config.langevin.steps <= 0) return;
+  LangevinParams params = config.langevin;
+  params.seed = config.basinHopping.seed;
+  system.langevin =
+      std::make_unique<LangevinMove>(params, [](Potential& potential, const LangevinParams& p) {
+        return makeLangevinIntegrator(potential, p);
+      });
+  LangevinMove* langevin = system.langevin.get();
+  Potential* potential = &system.searched();
+  system.hooks.extraMove = [langevin, potential, earlier = system.hooks.extraMove,
+                            stream = static_cast<std::uint64_t>(firstQuench)](
+                               std::vector<double>& x, Random& random) mutable {
+    if (earlier) earlier(x, random);
+    langevin->perturb(*potential, x, ++stream);
+  };
+}
+
+}  // namespace landscape

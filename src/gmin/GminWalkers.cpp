@@ -1,0 +1,240 @@
+#include "src/gmin/GminWalkers.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include "backends/BatchedMinimiserFactory.h"
+#include "backends/BatchedPotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "gpu/DeviceMemoryPlan.h"
+#include "gpu/GpuDevice.h"
+#include "landscape/minimisation/BatchedRoundsPlan.h"
+#include "landscape/minimisation/ParallelLbfgs.h"
+
+namespace landscape {
+
+namespace {
+
+// The cores this process may run on: its affinity mask, which a launcher that binds ranks to
+// cores (mpirun does by default for a few ranks) narrows.
+int allowedCores() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return std::max(1, CPU_COUNT(&mask));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// This rank's share of the node's cores: the cores it is bound to, or, when it may run anywhere,
+// the node's cores divided among its ranks.
+int cores(WalkerRanks ranks) {
+  const int node = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int allowed = allowedCores();
+  if (allowed < node) return allowed;
+  return std::max(1, node / std::max(1, ranks.ranksOnNode));
+}
+
+// The walkers the run asks for: --walkers, the checkpoint's, 1 for the Langevin move; 0 when the
+// default applies.
+int requestedWalkers(const GminConfig& config, int checkpointWalkers) {
+  if (config.walkers > 0) return config.walkers;
+  if (checkpointWalkers > 0) return checkpointWalkers;
+  if (config.langevin.steps > 0) return 1;
+  return 0;
+}
+
+// The default walkers of one rank on `engine`.
+int defaultWalkersPerRank(WalkerEngine engine, const WalkerFacts& facts, int deviceDefaultWalkers) {
+  switch (engine) {
+    case WalkerEngine::LennardJonesTeams:
+      return static_cast<int>(facts.residentTeams);
+    case WalkerEngine::DeviceRounds:
+      return deviceDefaultWalkers;
+    case WalkerEngine::CpuThreads:
+      return facts.cores;
+    case WalkerEngine::RunPotential:
+      return 1;
+  }
+  return 1;
+}
+
+// The device batched potential of the walkers (one structure's scratch for now) and the facts
+// that size them on it.
+std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
+                                                    const GminSystem& system, WalkerFacts& facts) {
+  std::shared_ptr<BatchedPotential> potential =
+      makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
+  // A walker on the rounds engine: its slot (history of --lbfgs-m pairs), its coordinates and
+  // outcome, and the potential's scratch.
+  const std::size_t n = potential->dimension();
+  facts.bytesPerWalker = roundsSlotBytes(n, config.basinHopping.lbfgs.historySize) +
+                         roundsStructureBytes(n) + potential->bytesPerStructure();
+  const GpuProperties device = gpuProperties();
+  facts.multiprocessors = device.multiprocessors;
+  facts.freeBytes = device.freeBytes;
+  return potential;
+}
+
+}  // namespace
+
+WalkerEngine walkerEngine(const GminConfig& config, const GminSystem& system) {
+  if (config.backend == Backend::Cuda && !system.rigidPotential) {
+    if (system.spec.kind == PotentialSpec::Kind::LennardJones)
+      return WalkerEngine::LennardJonesTeams;
+    if (batchedPotentialIsDeviceResident(system.spec.kind, Backend::Cuda))
+      return WalkerEngine::DeviceRounds;
+  }
+  // Each CPU thread needs its own potential: built from the spec on the CPU (rigid bodies on the
+  // host over their own atomistic copy, walkerPotentialCopy); potentials on CUDA are not copied.
+  if (config.backend == Backend::Cpu && system.searched().backend() == Backend::Cpu)
+    return WalkerEngine::CpuThreads;
+  return WalkerEngine::RunPotential;
+}
+
+bool GminWalkerPlan::walkerRun(const GminConfig& config) const {
+  return walkers > 1 || config.tempering.enabled;
+}
+
+GminWalkerPlan planWalkers(const GminConfig& config, WalkerEngine engine, int checkpointWalkers,
+                           WalkerRanks ranks, const WalkerFacts& facts,
+                           const std::function<int(int)>& agree) {
+  GminWalkerPlan plan;
+  plan.engine = engine;
+  plan.facts = facts;
+  if (engine == WalkerEngine::DeviceRounds)
+    plan.deviceDefaultWalkers = deviceWalkers(facts.multiprocessors, facts.bytesPerWalker,
+                                              deviceBytesForBatches(facts.freeBytes, 0));
+  plan.walkers = requestedWalkers(config, checkpointWalkers);
+  if (plan.walkers == 0)
+    plan.walkers = ranks.ranks * defaultWalkersPerRank(engine, facts, plan.deviceDefaultWalkers);
+  if (agree) plan.walkers = agree(plan.walkers);
+  plan.perRank = (plan.walkers + ranks.ranks - 1) / ranks.ranks;
+  plan.threads = engine == WalkerEngine::CpuThreads ? std::min(plan.perRank, facts.cores) : 1;
+  return plan;
+}
+
+GminWalkerPlan planGminWalkers(const GminConfig& config, const GminSystem& system,
+                               int checkpointWalkers, WalkerRanks ranks,
+                               const std::function<int(int)>& agree, bool ensemble) {
+  const WalkerEngine engine = walkerEngine(config, system);
+  const int requested = requestedWalkers(config, checkpointWalkers);
+  WalkerFacts facts;
+  facts.cores = cores(ranks);
+  std::shared_ptr<BatchedPotential> potential;
+  // The device batched potential is built for the default count or a walker run (one chain
+  // quenches on the run's own potential).
+  if (engine == WalkerEngine::DeviceRounds &&
+      (ensemble || requested != 1 || config.tempering.enabled))
+    potential = deviceRoundsFacts(config, system, facts);
+  if (engine == WalkerEngine::LennardJonesTeams && requested == 0)
+    facts.residentTeams = batchedResidentStructures({system.spec.atoms}, {});
+  GminWalkerPlan plan = planWalkers(config, engine, checkpointWalkers, ranks, facts, agree);
+  if (potential && (ensemble || plan.walkerRun(config))) {
+    // Scratch for the largest batch before the first graph capture (growing it inside a capture
+    // would cost the engine its graph): the walkers' quenches or the tight re-quench of the list.
+    potential->reserve(
+        static_cast<std::size_t>(std::max({1, plan.perRank, config.basinHopping.saveCount})));
+    plan.devicePotential = std::move(potential);
+  }
+  return plan;
+}
+
+std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system) {
+  std::unique_ptr<Potential> atomistic = makePotential(system.spec, Backend::Cpu);
+  if (!system.rigid) return atomistic;
+  return makeOwningRigidBodyPotential(std::move(atomistic), *system.rigid, Backend::Cpu);
+}
+
+int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes) {
+  const std::size_t wanted =
+      static_cast<std::size_t>(std::max(1, multiprocessors)) * kWalkersPerMultiprocessor;
+  const std::size_t fit = bytesPerWalker > 0 ? availableBytes / 2 / bytesPerWalker : wanted;
+  return static_cast<int>(std::max<std::size_t>(1, std::min(wanted, fit)));
+}
+
+BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
+                                           Backend backend,
+                                           const BatchedRoundsOptions& rounds) {
+  BatchedEngineOptions options;
+  options.engine = BatchedEngine::Rounds;
+  options.rounds = rounds;
+  return [potential, backend, options](const LbfgsParams& params) {
+    return makeBatchedMinimiserOwning(potential, params, backend, options);
+  };
+}
+
+void checkWalkerRun(const GminConfig& config, int walkers) {
+  if (walkers > 1 && config.langevin.steps > 0)
+    throw std::runtime_error(
+        "command line: --langevin-steps runs one chain (its noise stream is numbered by quench); "
+        "use --walkers 1");
+}
+
+std::unique_ptr<Potential> walkerHostPotential(const GminWalkerPlan& plan,
+                                               const GminSystem& system) {
+  return plan.engine == WalkerEngine::LennardJonesTeams || plan.engine == WalkerEngine::DeviceRounds
+             ? makePotential(system.spec, Backend::Cpu)
+             : nullptr;
+}
+
+BatchedMinimiserMaker walkerMinimiserMaker(const GminWalkerPlan& plan, const GminConfig& config,
+                                           GminSystem& system) {
+  if (plan.engine == WalkerEngine::LennardJonesTeams) {
+    const BatchedSystem lj{system.spec.atoms};
+    return [lj](const LbfgsParams& params) {
+      return makeBatchedMinimiser(lj, params, Backend::Cuda, {BatchedEngine::Team});
+    };
+  }
+  if (plan.engine == WalkerEngine::DeviceRounds) {
+    if (!plan.devicePotential)
+      throw std::logic_error("walkerMinimiserMaker: a single chain's plan has no device potential");
+    BatchedRoundsOptions rounds;
+    rounds.residentStructures = config.walkerResident;
+    return roundsMinimiserMaker(plan.devicePotential, Backend::Cuda, rounds);
+  }
+  // Thread 0 evaluates the run's own potential; the others copies built from the spec.
+  auto copies = std::make_shared<std::vector<std::unique_ptr<Potential>>>();
+  std::vector<Potential*> potentials{&system.searched()};
+  for (int t = 1; t < plan.threads; ++t) {
+    copies->push_back(walkerPotentialCopy(system));
+    potentials.push_back(copies->back().get());
+  }
+  const LbfgsWorkspaceFactory workspaces = lbfgsWorkspaceFactory(config.lbfgsBackend);
+  return [copies, potentials, workspaces](const LbfgsParams& params) {
+    return std::unique_ptr<BatchedMinimiser>(
+        std::make_unique<ParallelLbfgs>(potentials, params, workspaces));
+  };
+}
+
+std::string walkerQuenchDescription(const GminWalkerPlan& plan, const GminConfig& config) {
+  switch (plan.engine) {
+    case WalkerEngine::LennardJonesTeams:
+      return "quenches on the GPU: Lennard-Jones team kernel (gpu/BatchedLbfgsCuda), all walkers "
+             "in one launch";
+    case WalkerEngine::CpuThreads:
+      return "quenches on CPU threads (ParallelLbfgs, a copy of the potential per thread)";
+    case WalkerEngine::RunPotential:
+      return "quenches one at a time on the run's potential (no device batched potential)";
+    case WalkerEngine::DeviceRounds:
+      break;
+  }
+  const std::string resident =
+      config.walkerResident > 0 && config.walkerResident < static_cast<std::size_t>(plan.perRank)
+          ? std::to_string(config.walkerResident) + " walkers"
+          : std::string("all walkers");
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "quenches on the GPU: round-based L-BFGS (gpu/BatchedLbfgsRoundsCuda) over %s, "
+                "%.3g MB of device memory per walker, %s resident; default walkers %d per GPU "
+                "(%d per multiprocessor x %d, capped by half the free memory)",
+                plan.devicePotential ? plan.devicePotential->name().c_str() : "no potential",
+                static_cast<double>(plan.facts.bytesPerWalker) / 1e6, resident.c_str(),
+                plan.deviceDefaultWalkers, kWalkersPerMultiprocessor, plan.facts.multiprocessors);
+  return line;
+}
+
+}  // namespace landscape

@@ -1,0 +1,361 @@
+// gmin: GMIN-style basin-hopping global optimisation (Mantell, Pitt and Wales, J. Chem. Theory
+// Comput. 2016, section 2.1). With no arguments: LJ38 from a random start with the settings of
+// GMIN's LJ38 example, results in ./gmin-out/. Run `gmin --help` for every option (reduced
+// Lennard-Jones units).
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backends/GpuChoice.h"
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/formats/CheckpointFile.h"
+#include "landscape/search/BasinHopping.h"
+#include "landscape/search/WalkerEnsemble.h"
+#include "potentials/AmberGb.h"
+#include "src/common/Communicator.h"
+#include "src/gmin/GminRanks.h"
+#include "src/gmin/GminProgressPrinter.h"
+#include "src/gmin/GminResultWriter.h"
+#include "src/gmin/GminStopRule.h"
+#include "src/gmin/GminSystem.h"
+#include "src/gmin/GminWalkerPrinter.h"
+#include "src/gmin/GminWalkers.h"
+#include "src/common/LongRun.h"
+#include "src/common/OutputLock.h"
+#include "src/common/RankedMain.h"
+#include "src/gmin/GminOptions.h"
+
+namespace {
+
+using namespace landscape;
+
+int printHelpOrVersion(const GminConfig& config) {
+  if (config.action == GminConfig::Action::Help)
+    std::cout << config.helpText;
+  else
+    std::cout << "gmin (landscape) " << LANDSCAPE_VERSION << "\n";
+  return 0;
+}
+
+// --energy-only: the components of the start as sander names them, then exit.
+int printSinglePoint(GminSystem& system) {
+  Potential& potential = *system.atomistic;
+  if (system.sop) {
+    for (const EnergyComponent& c : potential.energyComponents(system.start.data()))
+      std::printf("%-10s %18.8f kcal/mol\n", c.name.c_str(), c.value);
+    std::printf("%-10s %18.8f kcal/mol (%zu native contacts)\n", "TOTAL",
+                potential.energy(system.start.data()), system.sop->contacts.size());
+  } else {
+    std::cout << amberSinglePointReport(potential, system.start);
+  }
+  return 0;
+}
+
+// Where the run writes, and on --resume DIR the checkpoint it continues from.
+struct OutputFolder {
+  bool resuming = false;
+  std::string dir;
+  Checkpoint checkpoint;
+  std::string checkpointPath() const { return dir + "/checkpoint"; }  // docs/database.md
+};
+
+// The checkpoint is read before the moves are built, since the Langevin noise stream continues
+// from the checkpoint's quench number. A run stopped or killed before its first checkpoint
+// leaves a folder without one: --resume then starts the run afresh there (the same options give
+// the same run), with a note.
+OutputFolder openOutputFolder(const GminConfig& config) {
+  OutputFolder out;
+  out.dir = config.resumeDir.empty() ? config.outputDir : config.resumeDir;
+  if (!config.resumeDir.empty()) {
+    out.resuming = !std::filesystem::is_directory(out.dir) ||
+                   std::filesystem::exists(out.checkpointPath());
+    if (out.resuming)
+      out.checkpoint = readCheckpointFile(out.checkpointPath());
+    else
+      std::fprintf(stderr,
+                   "gmin: note: %s has no checkpoint (the run stopped before its first one): "
+                   "starting the run afresh there\n",
+                   out.dir.c_str());
+  }
+  std::filesystem::create_directories(out.dir);
+  return out;
+}
+
+void printHeader(const GminConfig& config, const GminSystem& system, const BasinHoppingParams& p,
+                 double containerRadius) {
+  const std::string name = system.searched().name();
+  const auto seed = static_cast<unsigned long long>(p.seed);
+  if (system.sop) {
+    std::printf("gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, seed %llu\n",
+                name.c_str(), config.sopPdbFile.c_str(), p.steps, p.temperature, p.stepSize, seed);
+  } else if (system.amber) {
+    const StereoChecks* stereo = system.stereo.get();
+    std::printf(
+        "gmin: %s from %s, %ld steps, kT %.4g kcal/mol, step %.4g A, %zu side-chain "
+        "groups rotated with probability %.3g, %zu stereocentres and %zu peptide bonds "
+        "checked, seed %llu\n",
+        name.c_str(), config.inpcrdFile.c_str(), p.steps, p.temperature, p.stepSize,
+        system.groups.size(), config.groupRotationProbability,
+        stereo ? stereo->stereocentreCount() : 0, stereo ? stereo->peptideBondCount() : 0, seed);
+  } else {
+    std::printf(
+        "gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container "
+        "radius %.4f, seed %llu (reduced LJ units)\n",
+        name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
+        p.temperature, p.stepSize, p.angularThreshold, containerRadius, seed);
+  }
+}
+
+void printResults(const BasinHoppingResult& result, const BasinHoppingParams& p,
+                  const std::string& outputDir) {
+  std::printf(
+      "gmin: %ld quenches, %ld energy+gradient calls, %ld reseeds, %ld failed quenches "
+      "rejected; results in %s/\n",
+      result.quenches, result.functionCalls, result.restarts, result.failedQuenches,
+      outputDir.c_str());
+  if (p.targetEnergy) {
+    if (result.targetReached)
+      std::printf("target %.6f reached at quench %ld after %ld function calls\n", *p.targetEnergy,
+                  result.targetQuench, result.targetFunctionCalls);
+    else
+      std::printf("target %.6f not reached\n", *p.targetEnergy);
+  }
+  for (std::size_t i = 0; i < result.lowest.size(); ++i)
+    std::printf("minimum %zu: %.10f first found at quench %ld\n", i + 1, result.lowest[i].energy,
+                result.lowest[i].firstFoundStep);
+}
+
+// The lines every run ends with: why it stopped early, the results, who reached the target
+// (`goal`, printed unless --quiet), the lowest energy.
+int finishRun(const GminConfig& config, const GminResultWriter& writer,
+              const BasinHoppingResult& result, const GminStopRule& stopRule,
+              const std::string& dir, const std::string& goal) {
+  const bool signalled = result.stoppedEarly && !stopRule.timeUp();
+  if (result.lowest.empty() && signalled) {
+    std::fprintf(stderr,
+                 "gmin: stopped by a signal before the first quench ended; nothing written "
+                 "(--resume %s starts the run afresh)\n",
+                 dir.c_str());
+    return stopExitStatus();
+  }
+  if (result.lowest.empty()) {
+    throw std::runtime_error(
+        "no minimum found: no quench both succeeded and passed the checks (" +
+        std::to_string(result.failedQuenches) +
+        " failed with a non-finite energy or gradient, at the iteration limit or by cold fusion; "
+        "see the progress lines); nothing was written to " + dir + "/lowest");
+  }
+  writer.write(result.lowest);
+  if (signalled)
+    std::fprintf(stderr,
+                 "gmin: stopped by a signal after quench %ld; results written (minima not yet "
+                 "re-quenched tightly are as saved; --resume %s continues)\n",
+                 result.quenches, dir.c_str());
+  else if (result.stoppedEarly && !config.quiet)
+    std::printf("gmin: --max-time %.6g s reached; results written (--resume %s continues)\n",
+                stopRule.maxSeconds(), dir.c_str());
+  if (!config.quiet) printResults(result, config.basinHopping, dir);
+  if (!config.quiet && !goal.empty()) std::printf("%s\n", goal.c_str());
+  std::printf("lowest energy: %.10f\n", result.lowest.front().energy);
+  return signalled ? stopExitStatus() : 0;  // 128 + signal, as shells report it
+}
+
+// The parts of a run shared by the single chain and the walkers.
+struct RunSetup {
+  const GminConfig& config;
+  GminSystem& system;
+  const OutputFolder& out;
+  BasinHoppingParams params;
+  Communicator& ranks;  ///< the processes of the run (one without mpirun)
+};
+
+CheckpointFingerprint fingerprintOf(const RunSetup& run, double containerRadius) {
+  const Potential& searched = run.system.searched();
+  const CheckpointFingerprint fingerprint = gminCheckpointFingerprint(
+      run.config, {run.system.atomistic->atomCount(), searched.name(), searched.dimension(),
+                   containerRadius});
+  if (run.out.resuming)
+    checkGminCheckpoint(run.out.checkpointPath(), run.out.checkpoint.fingerprint, fingerprint,
+                        run.config);
+  return fingerprint;
+}
+
+void printStart(const RunSetup& run, double containerRadius) {
+  if (run.config.quiet) return;
+  printHeader(run.config, run.system, run.params, containerRadius);
+  if (run.out.resuming)
+    std::printf("gmin: resuming from %s after quench %ld of %ld\n",
+                run.out.checkpointPath().c_str(), run.out.checkpoint.state.quench,
+                run.params.steps);
+}
+
+int runSingleChain(const RunSetup& run) {
+  const GminConfig& config = run.config;
+  BasinHopping search(run.system.searched(), run.params,
+                      lbfgsWorkspaceFactory(config.lbfgsBackend), run.system.hooks);
+  const CheckpointFingerprint fingerprint = fingerprintOf(run, search.containerRadius());
+  printStart(run, search.containerRadius());
+  const GminResultWriter writer(run.out.dir, *run.system.atomistic, run.system.amber.get(),
+                                run.system.sop.get(), run.system.rigid);
+  GminStopRule stopRule(config.maxTime);
+  GminProgressPrinter printer(config.quiet, writer, run.out.checkpointPath(), fingerprint,
+                              run.params.steps, stopRule);
+  const BasinHoppingResult result = run.out.resuming
+                                        ? search.resume(run.out.checkpoint.state, &printer)
+                                        : search.run(run.system.start, &printer);
+  char goal[160] = "";
+  if (result.targetReached)
+    std::snprintf(goal, sizeof goal, "gmin: target reached by walker 0 at quench %ld after %.3f s",
+                  result.targetQuench, stopRule.elapsed());
+  return finishRun(config, writer, result, stopRule, run.out.dir, goal);
+}
+
+void printWalkerSummary(const WalkerEnsembleResult& r) {
+  const std::size_t w = r.failedPerWalker.size();
+  long maxFailed = 0;
+  for (long f : r.failedPerWalker) maxFailed = std::max(maxFailed, f);
+  std::printf("gmin: %zu walkers, failed quenches per walker at most %ld\n", w, maxFailed);
+  for (std::size_t i = 0; i < r.exchange.attempts.size(); ++i)
+    std::printf("bhpt: pair %zu-%zu kT %.4g-%.4g exchanges accepted %ld of %ld (%.3f)\n", i, i + 1,
+                r.temperatures[i], r.temperatures[i + 1], r.exchange.accepted[i],
+                r.exchange.attempts[i],
+                r.exchange.attempts[i] > 0
+                    ? static_cast<double>(r.exchange.accepted[i]) / r.exchange.attempts[i]
+                    : 0.0);
+}
+
+std::string walkerGoal(const WalkerEnsembleResult& r, const GminStopRule& stopRule) {
+  if (r.targetWalker < 0) return "";
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "gmin: target reached by walker %d at its quench %ld (%ld quenches and %ld "
+                "energy+gradient calls of all walkers) after %.3f s",
+                r.targetWalker, r.total.targetQuench, r.targetRoundQuenches,
+                r.total.targetFunctionCalls, stopRule.elapsed());
+  return line;
+}
+
+void printWalkerStart(const RunSetup& run, const GminWalkerPlan& plan) {
+  const GminConfig& config = run.config;
+  if (config.quiet) return;
+  if (run.ranks.size() == 1)
+    std::printf("gmin: %d walkers%s, %d CPU threads%s\n", plan.walkers,
+                config.tempering.enabled ? " as BHPT replicas" : "", plan.threads,
+                config.backend == Backend::Cuda ? " (quenches on the GPU where possible)" : "");
+  else
+    std::printf("gmin: %d walkers%s over %s, up to %d per rank, %d CPU threads per rank%s\n",
+                plan.walkers, config.tempering.enabled ? " as BHPT replicas" : "",
+                run.ranks.description().c_str(), plan.perRank, plan.threads,
+                config.backend == Backend::Cuda ? " (quenches on each rank's GPU where possible)"
+                                                : "");
+  std::printf("gmin: walker %s\n", walkerQuenchDescription(plan, config).c_str());
+}
+
+int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
+  const GminConfig& config = run.config;
+  GminSystem& system = run.system;
+  const bool root = run.ranks.rank() == 0;
+  const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);
+  // This rank's share of the walkers on its CPU threads or GPU, split over the ranks
+  // (src/GminRanks.h).
+  WalkerEnsemble search(host ? *host : system.searched(), run.params, plan.walkers,
+                        config.tempering,
+                        distributedMinimiserMaker(walkerMinimiserMaker(plan, config, system),
+                                                  run.ranks),
+                        system.hooks);
+  Checkpoint checkpoint;
+  checkpoint.fingerprint = fingerprintOf(run, search.containerRadius());
+  checkpoint.steps = run.params.steps;
+  printStart(run, search.containerRadius());
+  printWalkerStart(run, plan);
+  const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
+                                system.sop.get(), system.rigid);
+  // --max-time is rank 0's clock; a signal to any rank stops them all.
+  GminStopRule stopRule(root ? config.maxTime : 0.0);
+  GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),
+                            checkpoint, stopRule);
+  StopOnlyObserver silent(stopRule);
+  RankWalkerObserver observer(root ? static_cast<WalkerObserver&>(printer) : silent, run.ranks);
+  const WalkerEnsembleResult result =
+      run.out.resuming ? search.resume(run.out.checkpoint.walkerState(), &observer)
+                       : search.run(system.start, &observer);
+  if (!root) return 0;  // rank 0 writes the results and reports
+  printer.printLastRound();
+  if (!config.quiet) printWalkerSummary(result);
+  return finishRun(config, writer, result.total, stopRule, run.out.dir,
+                   walkerGoal(result, stopRule));
+}
+
+// Under mpirun, CUDA runs: each rank on its node's GPU by local rank, chosen before anything
+// touches the device.
+void chooseRankGpu(const GminConfig& config, Communicator& ranks) {
+  if (ranks.size() == 1 || config.backend != Backend::Cuda) return;
+  const std::string gpu = useLocalGpu(ranks.localRank());
+  if (!config.quiet && ranks.rank() == 0)
+    std::printf("gmin: rank 0 on %s (the ranks of a node take its GPUs in turn)\n", gpu.c_str());
+}
+
+// Under mpirun: one chain cannot be split over several ranks.
+void checkRankRun(Communicator& ranks, bool walkerRun) {
+  if (ranks.size() == 1 || walkerRun) return;
+  throw std::runtime_error("mpirun with " + std::to_string(ranks.size()) +
+                           " ranks: a single chain (--walkers 1 without --bhpt) cannot be "
+                           "spread over ranks; ask for --walkers W (W >= " +
+                           std::to_string(ranks.size()) + ") or run without mpirun");
+}
+
+int run(int argc, char** argv, Communicator& ranks) {
+  setUpLongRun("gmin");
+  // Several ranks stop together, at a round's end they agree on (src/gmin/GminRanks.h).
+  if (ranks.size() > 1) deferStopRequests();
+  const GminConfig config = parseGminCommandLine(argc, argv);
+  if (config.action != GminConfig::Action::Run) return printHelpOrVersion(config);
+  ranks.setTimeout(config.rankTimeout);
+  if (ranks.rank() == 0)
+    for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
+  chooseRankGpu(config, ranks);
+
+  GminSystem system = loadGminSystem(config);
+  if (config.energyOnly) return printSinglePoint(system);
+  addMolecularMoves(config, system);
+  useRigidBodies(config, system);
+  const OutputFolder out = openOutputFolder(config);
+  const int saved = out.resuming ? out.checkpoint.walkers() : 0;
+  const GminWalkerPlan plan =
+      planGminWalkers(config, system, saved, {ranks.size(), ranks.localSize()},
+                      [&ranks](int walkers) { return agreedWalkers(walkers, ranks); });
+  const int walkers = plan.walkers;
+  if (out.resuming && walkers != saved)
+    throw std::runtime_error(out.checkpointPath() + ": the checkpoint holds " +
+                             std::to_string(saved) + " walkers, this run asks for " +
+                             std::to_string(walkers) + "; resume with the original --walkers");
+  checkWalkerRun(config, walkers);
+  std::optional<OutputLock> lock;  // rank 0 alone writes the folder
+  if (ranks.rank() == 0) {
+    lock.emplace(out.dir, "gmin");
+    for (const char* file : {"lowest", "minima.h5", "checkpoint"})
+      requireWritable(out.dir + "/" + file, file);
+  }
+  addLangevinMove(config, out.resuming ? out.checkpoint.state.quench : 0, system);
+
+  // A resumed run ends at the larger of the original and the new --steps.
+  RunSetup setup{config, system, out, config.basinHopping, ranks};
+  if (out.resuming) setup.params.steps = std::max(setup.params.steps, out.checkpoint.steps);
+  const bool walkerRun = plan.walkerRun(config);
+  if (out.resuming && out.checkpoint.isWalkerRun() != walkerRun)
+    throw std::runtime_error(out.checkpointPath() + ": the checkpoint is of a " +
+                             (walkerRun ? "single-chain" : "walker") +
+                             " run; resume with the original --walkers and --bhpt");
+  checkRankRun(ranks, walkerRun);
+  return walkerRun ? runWalkers(setup, plan) : runSingleChain(setup);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return landscape::runRankedProgram("gmin", argc, argv, run); }

@@ -1,0 +1,155 @@
+#include "src/optim/OptimDatabase.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace landscape {
+
+namespace {
+
+void checkCompatible(const std::string& path, const DatabaseMetadata& metadata, const Units& units,
+                     std::size_t atoms) {
+  if (metadata.energyUnit != units.energy || metadata.lengthUnit != units.length) {
+    throw std::runtime_error("database '" + path + "' is in units '" + metadata.energyUnit +
+                             "' and '" + metadata.lengthUnit + "', not '" + units.energy +
+                             "' and '" + units.length + "' as this run");
+  }
+  if (metadata.atoms != atoms) {
+    throw std::runtime_error("database '" + path + "' holds " + std::to_string(metadata.atoms) +
+                             "-atom structures, but the endpoints have " + std::to_string(atoms) +
+                             " atoms");
+  }
+}
+
+// The file holds atoms; a rigid search works on their best-fit rigid coordinates.
+std::vector<double> searchCoordinates(const OptimSystem& system, const std::vector<double>& x) {
+  return system.rigid ? system.rigid->fromAtoms(x) : x;
+}
+
+// Moments of inertia are computed for every characterised point: unknown ones mark a point that
+// was never characterised (gmin's minima) or whose properties were dropped below.
+bool characterised(const StationaryPointProperties& p) {
+  return !std::isnan(p.principalMoments[0]);
+}
+
+// Properties computed with other masses than this run's (a database written before optim
+// mass-weighted molecules' Hessians) are dropped, so that completeNetwork computes them again.
+template <typename Point>
+void dropPropertiesOfOtherMasses(std::vector<Point>& points, DatabaseMetadata& metadata,
+                                 const OptimSystem& system) {
+  if (metadata.hessianMasses == system.hessianMasses()) return;
+  for (Point& p : points) p.properties = StationaryPointProperties{};
+}
+
+// A set of file rows as network indices, in file order, each once.
+std::vector<int> mappedSet(const std::vector<int>& rows, const std::vector<int>& index) {
+  std::vector<int> set;
+  for (int row : rows) {
+    const int m = index[row];
+    if (std::find(set.begin(), set.end(), m) == set.end()) set.push_back(m);
+  }
+  return set;
+}
+
+}  // namespace
+
+KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, std::size_t atoms,
+                          TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet,
+                          std::size_t keepMinima, std::size_t keepStates) {
+  KnownEntries known;
+  StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
+  checkCompatible(path, metadata, system.units, atoms);
+  dropPropertiesOfOtherMasses(stored.minima, metadata, system);
+  dropPropertiesOfOtherMasses(stored.transitionStates, metadata, system);
+  metadata.hessianMasses = system.hessianMasses();
+  // Entries are appended in the order they were found, so the first ones are an earlier state.
+  if (stored.minima.size() > keepMinima) stored.minima.resize(keepMinima);
+  if (stored.transitionStates.size() > keepStates) stored.transitionStates.resize(keepStates);
+  for (const StoredTransitionState& ts : stored.transitionStates)
+    if (ts.plusMinimum >= static_cast<int>(stored.minima.size()) ||
+        ts.minusMinimum >= static_cast<int>(stored.minima.size()))
+      throw std::runtime_error(path + ": a transition state joins minima beyond the first " +
+                               std::to_string(stored.minima.size()) +
+                               " (not a network saved by an earlier cycle of this run)");
+  std::vector<int> index(stored.minima.size());
+  for (std::size_t i = 0; i < stored.minima.size(); ++i) {
+    const TransitionNetwork::Added added = network.addMinimum(
+        searchCoordinates(system, stored.minima[i].coordinates), stored.minima[i].energy);
+    index[i] = added.index;
+    if (added.isNew) known.minima.push_back(stored.minima[i]);
+  }
+  for (const StoredTransitionState& ts : stored.transitionStates) {
+    const int plus = index[ts.plusMinimum], minus = index[ts.minusMinimum];
+    if (plus == minus) continue;  // its two minima merged under this run's tolerances
+    const TransitionNetwork::Added added = network.addTransitionState(
+        searchCoordinates(system, ts.coordinates), ts.energy, ts.eigenvalue, plus, minus);
+    if (added.isNew) {
+      known.states.push_back(ts);
+      known.states.back().plusMinimum = plus;
+      known.states.back().minusMinimum = minus;
+    }
+  }
+  known.setA = mappedSet(stored.setA, index);
+  known.setB = mappedSet(stored.setB, index);
+  known.growth = stored.growth;
+  for (auto* pairs : {&known.growth.triedPairs, &known.growth.pendingPairs})
+    for (std::array<int, 2>& pair : *pairs) pair = {index[pair[0]], index[pair[1]]};
+  if (!quiet) {
+    std::printf(
+        " database> '%s': %zu minima and %zu transition states loaded (%zu and %zu "
+        "distinct under EDIFFTOL/GEOMDIFFTOL)\n",
+        path.c_str(), stored.minima.size(), stored.transitionStates.size(), network.minima().size(),
+        network.transitionStates().size());
+  }
+  return known;
+}
+
+StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,
+                                        const KnownEntries& known,
+                                        const CharacterisationParams& params) {
+  Potential& potential = system.characterisation();
+  StoredTransitionNetwork out;
+  out.setA = known.setA;
+  out.setB = known.setB;
+  out.growth = known.growth;
+  // Loaded entries keep what the file said; those never characterised (or dropped by
+  // loadDatabase) get their properties now, at the file's coordinates.
+  for (std::size_t i = 0; i < network.minima().size(); ++i) {
+    if (i < known.minima.size()) {
+      out.minima.push_back(known.minima[i]);
+      StationaryPointProperties& p = out.minima.back().properties;
+      if (!characterised(p)) p = characterise(potential, out.minima.back().coordinates, params);
+      continue;
+    }
+    StoredNetworkMinimum m;
+    m.energy = network.minima()[i].energy;
+    m.coordinates = system.atoms(network.minima()[i].coordinates);
+    m.properties = characterise(potential, m.coordinates, params);
+    out.minima.push_back(std::move(m));
+  }
+  for (std::size_t i = 0; i < network.transitionStates().size(); ++i) {
+    if (i < known.states.size()) {
+      out.transitionStates.push_back(known.states[i]);
+      StationaryPointProperties& p = out.transitionStates.back().properties;
+      if (!characterised(p)) {
+        p = characterise(potential, out.transitionStates.back().coordinates, params);
+      }
+      continue;
+    }
+    const NetworkTransitionState& t = network.transitionStates()[i];
+    StoredTransitionState ts;
+    ts.energy = t.energy;
+    ts.coordinates = system.atoms(t.coordinates);
+    ts.plusMinimum = t.plusMinimum;
+    ts.minusMinimum = t.minusMinimum;
+    ts.eigenvalue = t.eigenvalue;
+    ts.properties = characterise(potential, ts.coordinates, params);
+    out.transitionStates.push_back(std::move(ts));
+  }
+  return out;
+}
+
+}  // namespace landscape

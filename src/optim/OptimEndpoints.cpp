@@ -1,0 +1,231 @@
+#include "src/optim/OptimEndpoints.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/geometry/PointGroup.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "landscape/search/ProteinMoves.h"
+#include "potentials/AmberCoordinates.h"
+
+namespace landscape {
+
+namespace {
+
+// ---- the built-in example: the two lowest LJ7 minima ------------------------------------------
+
+// Pentagonal bipyramid (D5h, -16.505384) and capped octahedron (C3v, -15.935043) from ideal
+// geometries with nearest-neighbour distance 1.12 sigma; minimised before use.
+std::vector<double> lj7PentagonalBipyramid() {
+  const double d = 1.12, pi = 3.14159265358979323846;
+  const double ring = d / (2.0 * std::sin(pi / 5.0));
+  const double apex = std::sqrt(d * d - ring * ring);
+  std::vector<double> x;
+  for (int k = 0; k < 5; ++k) {
+    x.insert(x.end(),
+             {ring * std::cos(2.0 * pi * k / 5.0), ring * std::sin(2.0 * pi * k / 5.0), 0.0});
+  }
+  x.insert(x.end(), {0.0, 0.0, apex, 0.0, 0.0, -apex});
+  return x;
+}
+
+std::vector<double> lj7CappedOctahedron() {
+  const double a = 1.12 / std::sqrt(2.0);
+  return {a, 0, 0, -a, 0, 0, 0, a, 0, 0, -a, 0, 0, 0, a, 0, 0, -a, a, a, a};
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A molecule's coordinates (Angstrom): XYZ when the name ends in .xyz, else AMBER inpcrd/rst7;
+// either way the atom count must be the topology's.
+std::vector<double> readMoleculeCoordinates(const std::string& path, const AmberTopology& topology,
+                                            const std::string& prmtop) {
+  if (!endsWith(path, ".xyz") && !endsWith(path, ".XYZ")) {
+    return readAmberCoordinates(path, topology).positions;
+  }
+  std::vector<double> x = readCoordinates(path);
+  if (x.size() != 3 * static_cast<std::size_t>(topology.atomCount)) {
+    throw std::runtime_error(path + " has " + std::to_string(x.size() / 3) + " atoms, but " +
+                             prmtop + " has " + std::to_string(topology.atomCount));
+  }
+  return x;
+}
+
+OptimEndpoints moleculeEndpoints(const OptimConfig& config, const AmberTopology& amber) {
+  OptimEndpoints e;
+  if (!config.inpcrdFile.empty()) {
+    e.reference = readAmberCoordinates(config.inpcrdFile, amber).positions;
+  }
+  if (!config.startFile.empty()) {
+    e.start = {config.startFile,
+               readMoleculeCoordinates(config.startFile, amber, config.prmtopFile)};
+  } else if (!config.odataPoints.empty()) {
+    e.start = {config.odataFile + " POINTS", config.odataPoints};
+  } else {
+    e.start = {config.inpcrdFile, e.reference};
+  }
+  e.finish = {config.finishFile,
+              readMoleculeCoordinates(config.finishFile, amber, config.prmtopFile)};
+  if (e.reference.empty()) e.reference = e.start.x;
+  return e;
+}
+
+OptimEndpoints clusterEndpoints(const OptimConfig& config) {
+  OptimEndpoints e;
+  if (config.builtInExample()) {
+    e.start = {"built-in LJ7 pentagonal bipyramid", lj7PentagonalBipyramid()};
+    e.finish = {"built-in LJ7 capped octahedron", lj7CappedOctahedron()};
+    e.minimise = true;  // ideal geometries: always minimised
+    return e;
+  }
+  if (!config.startFile.empty()) {
+    e.start = {config.startFile, readCoordinates(config.startFile)};
+  } else {
+    e.start = {config.odataFile + " POINTS", config.odataPoints};
+  }
+  e.finish = {config.finishFile, readCoordinates(config.finishFile)};
+  return e;
+}
+
+void checkAtomCounts(const OptimConfig& config, const OptimEndpoints& e) {
+  const std::size_t atoms = e.start.x.size() / 3;
+  if (e.finish.x.size() != e.start.x.size()) {
+    throw std::runtime_error(e.finish.source + " has " + std::to_string(e.finish.x.size() / 3) +
+                             " atoms, but " + e.start.source + " has " + std::to_string(atoms));
+  }
+  if (config.ljAtoms != 0 && config.ljAtoms != atoms) {
+    throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
+                             e.start.source + ", which has " + std::to_string(atoms) + " atoms");
+  }
+  if (e.start.x.size() != 3 * atoms || atoms == 0) {
+    throw std::runtime_error(e.start.source + ": expected 3 coordinates per atom");
+  }
+}
+
+// ---- preparing -------------------------------------------------------------------------------
+
+// The potential's own RMS gradient: sqrt(|g|^2 / n), or the angle-axis metric for rigid bodies.
+double rmsGradient(Potential& potential, const std::vector<double>& x, double* energy) {
+  std::vector<double> g(x.size());
+  *energy = potential.energyGradient(x.data(), g.data());
+  return potential.rmsGradient(x.data(), g.data());
+}
+
+// Returns the L-BFGS iterations; throws when the minimisation did not converge.
+int requireConverged(const Endpoint& e, LbfgsStatus status, int iterations, double rms) {
+  if (status != LbfgsStatus::Converged) {
+    throw std::runtime_error(e.source + ": the minimisation of this endpoint did not converge (" +
+                             lbfgsStatusName(status) + " after " + std::to_string(iterations) +
+                             " iterations, RMS gradient " + std::to_string(rms) +
+                             "; see --bfgs-steps, --bfgs-rms)");
+  }
+  return iterations;
+}
+
+int minimiseEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings) {
+  const LbfgsResult r =
+      Lbfgs(settings.endpointMinimiser).minimize(system.searched(), e.x, system.workspace);
+  return requireConverged(e, r.status, r.iterations, r.rmsGradient);
+}
+
+// Both endpoints minimised as one batch; their iterations, start first. Throws for the first that
+// did not converge, as minimiseEndpoint one after the other would.
+std::array<int, 2> minimiseEndpointsTogether(OptimEndpoints& e, BatchedMinimiser& together) {
+  const std::size_t n = e.start.x.size();
+  std::vector<double> x(e.start.x);
+  x.insert(x.end(), e.finish.x.begin(), e.finish.x.end());
+  std::array<LbfgsResult, 2> r;
+  together.minimise(2, x.data(), r.data());
+  e.start.x.assign(x.begin(), x.begin() + n);
+  e.finish.x.assign(x.begin() + n, x.end());
+  return {requireConverged(e.start, r[0].status, r[0].iterations, r[0].rmsGradient),
+          requireConverged(e.finish, r[1].status, r[1].iterations, r[1].rmsGradient)};
+}
+
+void requireMinimum(const Endpoint& e, const OptimSettings& settings) {
+  if (e.rmsGradient <= settings.endpointMinimiser.rmsTolerance) return;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                ": not a minimum: RMS gradient %.3E > %.3E (BFGSMIN); minimise it first with "
+                "--reoptimise-endpoints yes (REOPTIMISEENDPOINTS)",
+                e.rmsGradient, settings.endpointMinimiser.rmsTolerance);
+  throw std::runtime_error(e.source + text);
+}
+
+}  // namespace
+
+OptimEndpoints loadOptimEndpoints(const OptimConfig& config, const AmberTopology* amber) {
+  OptimEndpoints e = amber ? moleculeEndpoints(config, *amber) : clusterEndpoints(config);
+  if (!e.minimise) e.minimise = config.settings.reoptimiseEndpoints;
+  checkAtomCounts(config, e);
+  e.atoms = e.start.x.size() / 3;
+  return e;
+}
+
+namespace {
+
+// The energy and RMS gradient after the (optional) minimisation, checked and printed.
+void finishEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings,
+                    bool minimise, bool quiet, double before, double rmsBefore, int steps) {
+  e.rmsGradient = rmsGradient(system.searched(), e.x, &e.energy);
+  if (!minimise) requireMinimum(e, settings);
+  if (quiet) return;
+  const PointGroup group = findPointGroup(system.atoms(e.x), settings.characterisation.pointGroup);
+  if (minimise) {
+    std::printf(" OPTIM> %-40s E= %16.7f RMS= %10.3E -> E= %16.7f RMS= %10.3E after %d steps\n",
+                e.source.c_str(), before, rmsBefore, e.energy, e.rmsGradient, steps);
+  } else {
+    std::printf(" OPTIM> %-40s E= %16.7f RMS= %10.3E\n", e.source.c_str(), e.energy, e.rmsGradient);
+  }
+  std::printf(" symmetry> point group %s, order %d\n", group.symbol.c_str(), group.order);
+}
+
+}  // namespace
+
+void prepareEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings& settings,
+                     bool minimise, bool quiet) {
+  double before = 0.0;
+  const double rmsBefore = rmsGradient(system.searched(), e.x, &before);
+  const int steps = minimise ? minimiseEndpoint(system, e, settings) : 0;
+  finishEndpoint(system, e, settings, minimise, quiet, before, rmsBefore, steps);
+}
+
+void prepareEndpoints(const OptimSystem& system, OptimEndpoints& e, const OptimSettings& settings,
+                      BatchedMinimiser* together, bool quiet) {
+  if (!e.minimise || !together) {
+    prepareEndpoint(system, e.start, settings, e.minimise, quiet);
+    prepareEndpoint(system, e.finish, settings, e.minimise, quiet);
+    return;
+  }
+  std::array<double, 2> before{}, rmsBefore{};
+  rmsBefore[0] = rmsGradient(system.searched(), e.start.x, &before[0]);
+  rmsBefore[1] = rmsGradient(system.searched(), e.finish.x, &before[1]);
+  const std::array<int, 2> steps = minimiseEndpointsTogether(e, *together);
+  finishEndpoint(system, e.start, settings, true, quiet, before[0], rmsBefore[0], steps[0]);
+  finishEndpoint(system, e.finish, settings, true, quiet, before[1], rmsBefore[1], steps[1]);
+}
+
+void warnAboutStereochemistry(const OptimConfig& config, const OptimSystem& system,
+                              const OptimEndpoints& endpoints) {
+  if (!system.amber) return;
+  const StereoChecks stereo(*system.amber, endpoints.reference);
+  for (const Endpoint* e : {&endpoints.start, &endpoints.finish}) {
+    const std::string violation = stereo.violation(system.atoms(e->x));
+    if (!violation.empty()) {
+      std::cerr << "optim: warning: " << e->source << " differs from the reference "
+                << (config.inpcrdFile.empty() ? endpoints.start.source : config.inpcrdFile) << ": "
+                << violation << "\n";
+    }
+  }
+}
+
+}  // namespace landscape

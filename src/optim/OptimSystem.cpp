@@ -1,0 +1,105 @@
+#include "src/optim/OptimSystem.h"
+
+#include <iostream>
+
+#include "backends/HessianBackendFactory.h"
+#include "backends/PotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "landscape/formats/PermAllowFile.h"
+#include "potentials/RigidBodySet.h"
+
+namespace landscape {
+
+namespace {
+
+// Symmetry operations may only map an atom onto one of the same element; the Hessian is
+// mass-weighted with the topology's masses (amu), as OPTIM does for AMBER; permutations only
+// within the perm.allow groups.
+void applyMoleculeSettings(const OptimConfig& config, const AmberTopology& amber, std::size_t atoms,
+                           OptimSettings& settings) {
+  settings.characterisation.pointGroup.atomTypes = amber.atomicNumbers;
+  settings.characterisation.masses = amber.masses;
+  if (config.permAllowFile.empty()) return;
+  const std::vector<PermutationGroup> groups = readPermAllow(config.permAllowFile, atoms);
+  settings.network.alignment.permutationGroups = groups;
+  settings.connect.dneb.alignment.permutationGroups = groups;
+  if (groups.empty()) {
+    settings.network.alignment.permutations = false;
+    settings.connect.dneb.alignment.permutations = false;
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const AmberTopology> readOptimTopology(const OptimConfig& config) {
+  if (!config.isMolecule()) return nullptr;
+  return std::make_shared<const AmberTopology>(readAmberTopology(config.prmtopFile));
+}
+
+OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const AmberTopology> amber,
+                            std::size_t atoms, OptimSettings& settings) {
+  OptimSystem system;
+  PotentialSpec spec;
+  if (amber) {
+    spec.kind = PotentialSpec::Kind::AmberGb;
+    spec.amberTopology = amber;
+    spec.amber = config.amber;
+    spec.precision = config.precision;
+    system.units = kAmberUnits;
+    applyMoleculeSettings(config, *amber, atoms, settings);
+  } else {
+    spec.kind = PotentialSpec::Kind::LennardJones;
+  }
+  spec.atoms = atoms;
+  system.amber = std::move(amber);
+  system.spec = spec;
+  system.atomistic = makePotential(spec, config.backend);
+  if (config.backend != Backend::Cpu) system.cpuPotential = makePotential(spec, Backend::Cpu);
+  // The stationary points' Hessians on the device too, where its gradients carry every digit.
+  if (config.backend == Backend::Cuda && (!amber || config.precision == Precision::Double) &&
+      system.atomistic->isDeviceResident()) {
+    settings.characterisation.backend = gpuHessianBackend(*system.atomistic);
+  }
+  return system;
+}
+
+// DNEB works on rigid coordinates unaligned (its distances are Euclidean in rigid coordinates);
+// the overall motions that the eigenvector search projects out are the rigid potential's own
+// (Potential::overallMotionModes). The Hessian-derived fields are left unknown (the atomistic
+// Hessian does not describe a rigid stationary point).
+void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
+                    std::vector<double>& finish, OptimSettings& settings) {
+  if (config.rigidFile.empty()) return;
+  const std::size_t atoms = start.size() / 3;
+  system.rigidPotential = makeRigidBodyPotential(
+      *system.atomistic, RigidBodySystem(readRigidBodies(config.rigidFile, atoms), start),
+      config.backend);
+  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
+  system.rigid = rigid;
+  start = rigid->fromAtoms(start);
+  finish = rigid->fromAtoms(finish);
+  // Identity of stationary points and Dijkstra's distances: atoms aligned by rotation and
+  // translation only (a permutation would break the bodies' identity).
+  if (!config.permAllowFile.empty()) {
+    std::cerr << "optim: warning: --perm-allow is ignored with --rigid (a permutation would "
+                 "break the bodies' identity)\n";
+  }
+  settings.network.toCartesian = [rigid](const std::vector<double>& q) {
+    return rigid->toAtoms(q);
+  };
+  settings.network.alignment.permutations = false;
+  settings.network.alignment.inversion = false;
+  settings.connect.dneb.alignEndpoints = false;
+  settings.characterisation.maxHessianAtoms = 0;
+}
+
+void useGpuLbfgs(const OptimConfig& config, OptimSystem& system, OptimSettings& settings) {
+  if (config.lbfgsBackend != LbfgsBackend::Gpu) return;
+  system.workspace = lbfgsWorkspaceFactory(config.lbfgsBackend);
+  (void)system.workspace(system.searched(), 1);  // no device: say so now, not after the endpoints
+  settings.connect.transitionStateSearch.tangentWorkspace = system.workspace;
+  settings.connect.transitionStateSearch.rayleighRitz.workspace = system.workspace;
+  settings.connect.descent.workspace = system.workspace;
+}
+
+}  // namespace landscape

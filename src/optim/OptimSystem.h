@@ -1,0 +1,69 @@
+#pragma once
+// What an optim run connects on: the AMBER molecule (read once) or a Lennard-Jones cluster, the
+// potential on --backend, its CPU twin for the finite-difference characterisation (on the device
+// instead with --backend cuda in double precision: settings.characterisation.backend), the
+// rigid-body potential of --rigid and the L-BFGS workspaces of --lbfgs-backend. Building it also
+// adjusts the settings that depend on the system (atom types, masses, perm.allow groups, rigid-body
+// alignment).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/PotentialFactory.h"
+#include "landscape/network/Database.h"
+#include "potentials/AmberTopology.h"
+#include "potentials/Potential.h"
+#include "potentials/RigidBodySystem.h"
+#include "src/optim/OptimConfig.h"
+
+namespace landscape {
+
+/// The units of the system, as the database stores them (gmin writes the same strings).
+struct Units {
+  const char* energy;
+  const char* length;
+};
+constexpr Units kLennardJonesUnits = {"reduced (epsilon)", "reduced (sigma)"};
+constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
+
+struct OptimSystem {
+  std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule; null for clusters
+  PotentialSpec spec;                          ///< what atomistic was built from (for copies)
+  Units units = kLennardJonesUnits;
+  std::unique_ptr<Potential> atomistic;       ///< on --backend
+  std::unique_ptr<Potential> cpuPotential;    ///< the CPU twin, when --backend is not cpu
+  std::unique_ptr<Potential> rigidPotential;  ///< --rigid: rigid coordinates over atomistic
+  const RigidBodySystem* rigid = nullptr;     ///< the system of rigidPotential
+  LbfgsWorkspaceFactory workspace;            ///< --lbfgs-backend gpu; empty: the CPU L-BFGS
+
+  /// The potential DNEB and the transition-state searches run on.
+  Potential& searched() const { return rigidPotential ? *rigidPotential : *atomistic; }
+  /// The finite-difference Hessian needs double-precision gradients: the CPU reference, unless
+  /// settings.characterisation.backend computes it on the device (--backend cuda, double).
+  Potential& characterisation() const { return cpuPotential ? *cpuPotential : *atomistic; }
+  /// The masses of the Hessian-derived fields: the topology's (amu) for a molecule, else unit.
+  const char* hessianMasses() const { return amber ? kAtomicMassesAmu : kUnitMasses; }
+  /// Cartesian atoms of coordinates x of the search (rigid coordinates when rigid is set).
+  std::vector<double> atoms(const std::vector<double>& x) const {
+    return rigid ? rigid->toAtoms(x) : x;
+  }
+};
+
+/// --prmtop read once, or null for a Lennard-Jones run.
+std::shared_ptr<const AmberTopology> readOptimTopology(const OptimConfig& config);
+
+/// The potentials of an atoms-atom system (without rigid bodies yet); for molecules the atom
+/// types and perm.allow groups enter settings.
+OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const AmberTopology> amber,
+                            std::size_t atoms, OptimSettings& settings);
+
+/// --rigid FILE: the start fixes the body shapes; both endpoints (search coordinates, in and out)
+/// move to rigid coordinates and the alignment settings to those that keep bodies intact.
+void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
+                    std::vector<double>& finish, OptimSettings& settings);
+
+/// --lbfgs-backend gpu: every L-BFGS but the DNEB band's keeps its vectors on the device.
+void useGpuLbfgs(const OptimConfig& config, OptimSystem& system, OptimSettings& settings);
+
+}  // namespace landscape

@@ -1,0 +1,83 @@
+#pragma once
+// What the `pathsample` program is asked to do, PathsampleConfig. The option table of
+// PathsampleOptions.cpp fills it from the command line, the --config file and the PATHSAMPLE
+// `pathdata` keyword file.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/core/Precision.h"
+#include "landscape/network/UntrapPairs.h"
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+/// MODE: what a run of `pathsample` does (docs/pathsample.md).
+enum class PathsampleMode { Import, Export, Rates, Committors, Regroup, Grow };
+/// --units: reduced (LJ) or molecular (kcal/mol, K, s^-1).
+enum class PathsampleUnits { Reduced, Molecular };
+/// --direction (PATHSAMPLE's DIRECTION): AB, A is the product; BA, B is.
+enum class PathsampleDirection { AB, BA };
+/// --pair-selection: how growth chooses the pairs of its connect runs (PATHSAMPLE's UNTRAP,
+/// SHORTCUT, DIJPAIR).
+enum class PairSelection { Untrap, Shortcut, Dijkstra };
+/// --shortcut-by: SHORTCUT's pairs by distance along the best path, or either side of its highest
+/// barriers (SHORTCUT n BARRIER).
+enum class ShortcutBy { Distance, Barrier };
+
+/// The names the options and the growth record use: "import", ..., "reduced", "molecular", "AB",
+/// "BA", "untrap", "shortcut", "dijkstra", "distance", "barrier".
+std::string pathsampleModeName(PathsampleMode mode);
+std::string pathsampleUnitsName(PathsampleUnits units);
+std::string pathsampleDirectionName(PathsampleDirection direction);
+std::string pairSelectionName(PairSelection selection);
+std::string shortcutByName(ShortcutBy by);
+
+struct PathsampleConfig {
+  enum class Action { Run, Help, Version };
+  Action action = Action::Run;
+  std::string helpText;
+  std::vector<std::string> warnings;  ///< pathdata keywords accepted but ignored
+
+  std::optional<PathsampleMode> mode;    ///< MODE, the first word (required)
+  std::string database = "network.h5";   ///< --database FILE: the HDF5 network
+  std::string directory = ".";           ///< --directory DIR: PATHSAMPLE files (in or out)
+  std::string pathdataFile;              ///< --pathdata FILE
+  std::vector<double> temperatures = {0.1};  ///< --temperature T[,T2...]: kT, or K (molecular)
+  PathsampleUnits units = PathsampleUnits::Reduced;  ///< --units reduced|molecular
+  double regroupThreshold = 0.0;         ///< --regroup-threshold DF (energy unit)
+  bool regrouped = false;                ///< --regrouped: rates between free-energy groups
+  /// --planck H: Planck's constant in the energy unit x the time unit of the reported rates
+  /// (PATHSAMPLE's PLANCK); 0 = the default: kPlanckKcalPerMolSecond with --units molecular, and
+  /// for reduced units no kT ln(kT/h) term in transition-state free energies.
+  double planck = 0.0;
+  /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (committors to A, growth
+  /// towards A); BA, B is.
+  PathsampleDirection direction = PathsampleDirection::AB;
+
+  // Growth (mode grow; docs/pathsample.md).
+  int cycles = 0;                          ///< --cycles N (CYCLES)
+  PairSelection pairSelection = PairSelection::Untrap;  ///< --pair-selection
+  /// --untrap-increment, --untrap-threshold, --untrap-delta-min, --untrap-low-barrier,
+  /// --untrap-high-barrier (UNTRAP einc ethresh edeltamin elowbar ehighbar); its listSize is
+  /// --pair-list-size's, set when the pairs are chosen.
+  UntrapParams untrap;
+  int shortcutSteps = 1;                   ///< --shortcut-steps N (SHORTCUT n)
+  ShortcutBy shortcutBy = ShortcutBy::Distance;  ///< --shortcut-by (SHORTCUT n BARRIER)
+  double dijkstraPower = 1.0;              ///< --dijkstra-power P (pair selection DIJPAIR)
+  int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
+  int threads = 1;                         ///< --threads N (per MPI rank)
+  Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
+  LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
+  Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic
+  double rankTimeout = 0.0;                ///< --rank-timeout S (seconds; under mpirun)
+  int listSize = 1000;                     ///< --pair-list-size N
+  std::string odataFile;                   ///< --odata FILE: connect settings (odata.connect)
+  std::string prmtopFile;                  ///< --prmtop FILE: molecules (AMBER-GB)
+  std::string outputDir = "pathsample-out";  ///< --output DIR: DIR/network.h5 of the growth run
+  std::string resumeDir;                   ///< --resume DIR: continue the growth run in DIR
+  long long seed = 1;                      ///< --seed N (SEED)
+};
+
+}  // namespace landscape

@@ -1,0 +1,366 @@
+#include "src/pathsample/PathsampleGrowth.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "landscape/network/Database.h"
+#include "landscape/network/HarmonicRates.h"
+#include "landscape/network/KineticPathPairs.h"
+#include "landscape/network/UntrapPairs.h"
+#include "landscape/paths/ConnectJobs.h"
+#include "src/common/DistributedConnectJobs.h"
+#include "src/common/FaultDrill.h"
+#include "src/optim/OptimOdataFile.h"
+#include "src/optim/OptimDatabase.h"
+#include "src/optim/OptimBatching.h"
+#include "src/optim/OptimSystem.h"
+
+namespace landscape {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Pair = std::array<int, 2>;
+
+std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0,
+                   double d = 0.0, double e = 0.0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d, e);
+  return buffer;
+}
+
+// The odata file up to its POINTS line: PATHSAMPLE appends each job's endpoints there, and growth
+// takes them from the pairs instead.
+std::string odataKeywords(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open OPTIM odata file");
+  std::string text, line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string first;
+    words >> first;
+    std::transform(first.begin(), first.end(), first.begin(), ::toupper);
+    if (first == "POINTS") break;
+    text += line + "\n";
+  }
+  return text;
+}
+
+// The connect settings: the odata file's keywords on optim's keyword defaults, or optim's defaults
+// (OPTIM's LJ38 example for clusters, the molecule defaults with --prmtop).
+OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataText,
+                            const ProgressPrinter& print) {
+  OptimConfig oc;
+  oc.prmtopFile = c.prmtopFile;
+  oc.backend = c.backend;
+  oc.lbfgsBackend = c.lbfgsBackend;
+  oc.precision = c.precision;
+  if (!c.odataFile.empty()) {
+    oc.settings = optimKeywordDefaults();
+    oc.odataFile = c.odataFile;
+    std::istringstream in(odataText);
+    applyOdataKeywords(in, c.odataFile, oc);
+  } else {
+    oc.settings = oc.isMolecule() ? optimAmberDefaultSettings() : optimLj38ExampleSettings();
+  }
+  if (oc.isMolecule()) {  // chiral, and no perm.allow groups here: rotations and translations
+    for (AlignmentParams* a : {&oc.settings.network.alignment, &oc.settings.connect.dneb.alignment})
+      a->inversion = a->permutations = false;
+  }
+  oc.settings.seed = static_cast<std::uint64_t>(c.seed);
+  oc.settings.applySeed();
+  try {
+    oc.settings.check();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error((c.odataFile.empty() ? "connect settings" : c.odataFile) + ": " +
+                             e.what());
+  }
+  for (const std::string& w : oc.warnings) print("pathsample: warning: " + w);
+  return oc;
+}
+
+// What a resumed run must share with the run it continues (--cycles may grow).
+std::string growthSettings(const PathsampleConfig& c, const std::string& odataText) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "pair-selection=" << pairSelectionName(c.pairSelection) << "\n";
+  if (c.direction != PathsampleDirection::AB)  // AB: as before DIRECTION
+    s << "direction=" << pathsampleDirectionName(c.direction) << "\n";
+  const UntrapParams& u = c.untrap;
+  if (c.pairSelection == PairSelection::Untrap)
+    s << "untrap=" << u.energyIncrement << " " << u.energyThreshold << " " << u.deltaMin << " "
+      << u.lowBarrier << " " << u.highBarrier << "\n";
+  if (c.pairSelection == PairSelection::Shortcut)
+    s << "shortcut=" << c.shortcutSteps << " " << shortcutByName(c.shortcutBy) << "\n";
+  if (c.pairSelection == PairSelection::Dijkstra)
+    s << "dijkstra-power=" << c.dijkstraPower << "\n";
+  if (c.pairSelection != PairSelection::Untrap)
+    s << "temperature=" << c.temperatures.front() << "\n";
+  s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
+    << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
+  // Where the runs' arithmetic happens changes their round-off (said only when not the default,
+  // so that runs started before these options resume).
+  if (c.backend != Backend::Cpu || c.lbfgsBackend != LbfgsBackend::Cpu)
+    s << "backend=" << backendName(c.backend) << " lbfgs-backend=" << lbfgsBackendName(c.lbfgsBackend)
+      << " precision=" << precisionName(c.precision) << "\n";
+  s << "odata:\n"
+    << odataText;
+  return s.str();
+}
+
+// The state of the run: network, its stored records and the growth record.
+struct Growth {
+  const PathsampleConfig& config;
+  OptimConfig optim;
+  std::shared_ptr<const AmberTopology> amber;
+  OptimSettings settings;
+  OptimSystem system;
+  TransitionNetwork network;
+  DatabaseMetadata metadata;
+  KnownEntries known;  // everything saved so far (network indices)
+  StoredTransitionNetwork stored;
+  std::string output;
+  double kT = 0.0;
+  Communicator& ranks;  // every rank holds the same network; rank 0 writes it
+
+  Growth(const PathsampleConfig& c, OptimConfig oc, const std::string& input, Communicator& r)
+      : config(c),
+        optim(std::move(oc)),
+        amber(readOptimTopology(optim)),
+        settings(optim.settings),
+        system(makeOptimSystem(optim, amber, MinimaDatabase::readMetadata(input).atoms, settings)),
+        network(settings.network),
+        ranks(r) {
+    known = loadDatabase(input, system, MinimaDatabase::readMetadata(input).atoms, network,
+                         metadata, true);
+    metadata.program = "pathsample";
+    const double t = c.temperatures.front();
+    kT = metadata.energyUnit == "kcal/mol" ? kBoltzmannKcalPerMolK * t : t;
+  }
+
+  // One connect run's potential and, on --backend cuda, its batched device engines (the band's
+  // images on the batched GPU potential; with --lbfgs-backend gpu the descents on the round-based
+  // batched L-BFGS): each run gets its own, so the pool's threads share the GPU.
+  ConnectJobEngine engine() const {
+    OptimSettings s = settings;
+    OptimSystem own = makeOptimSystem(optim, amber, metadata.atoms, s);
+    ConnectJobEngine e;
+    if (optim.backend == Backend::Cuda) {
+      OptimBatching b = makeOptimBatching(optim, own, s);
+      e.images = std::move(b.images);
+      e.minimised = std::move(b.minimised);
+      e.descents = std::move(b.descents);
+    }
+    e.potential = std::move(own.atomistic);
+    return e;
+  }
+
+  std::vector<CandidatePair> select() {
+    const MinimumDistance distance = [this](int a, int b) { return network.distance(a, b); };
+    const TriedPairs& tried = known.growth.triedPairs;
+    const PathsampleConfig& c = config;
+    // DIRECTION BA: B is the product, the paths run from A to B.
+    StoredTransitionNetwork oriented;
+    const bool reversed = c.direction == PathsampleDirection::BA;
+    if (reversed) {
+      oriented = stored;
+      std::swap(oriented.setA, oriented.setB);
+    }
+    const StoredTransitionNetwork& sets = reversed ? oriented : stored;
+    if (c.pairSelection == PairSelection::Untrap) {
+      UntrapParams p = c.untrap;
+      p.listSize = static_cast<std::size_t>(c.listSize);
+      return untrapPairs(sets, sets.setA, p, tried, distance).pairs;
+    }
+    std::vector<CandidatePair> pairs =
+        c.pairSelection == PairSelection::Shortcut
+            ? shortcutPairs(sets, kT, c.shortcutSteps, c.shortcutBy == ShortcutBy::Barrier,
+                            static_cast<std::size_t>(c.listSize), tried, distance)
+            : dijkstraPairs(sets, kT, c.dijkstraPower, tried, distance);
+    if (pairs.size() > static_cast<std::size_t>(c.listSize)) pairs.resize(c.listSize);
+    return pairs;
+  }
+
+  // The next pairs of the candidate list, recomputed when used up (PATHSAMPLE's NAVAIL = 0); each
+  // joins the tried pairs as it is taken.
+  std::vector<Pair> takePairs(const ProgressPrinter& print) {
+    GrowthRecord& r = known.growth;
+    std::vector<Pair> pairs;
+    while (static_cast<int>(pairs.size()) < config.pairsPerCycle) {
+      if (r.pendingPairs.empty()) {
+        for (const CandidatePair& p : select()) r.pendingPairs.push_back({p.first, p.second});
+        print("grow> " + std::to_string(r.pendingPairs.size()) + " candidate pairs (" +
+              pairSelectionName(config.pairSelection) + ")");
+        if (r.pendingPairs.empty()) break;
+      }
+      pairs.push_back(r.pendingPairs.front());
+      r.pendingPairs.erase(r.pendingPairs.begin());
+      r.triedPairs.push_back(pairs.back());
+    }
+    return pairs;
+  }
+
+  void save() {
+    stored = completeNetwork(system, network, known, settings.characterisation);
+    if (ranks.rank() == 0) TransitionNetworkDatabase::write(output, metadata, stored);
+    known.minima = stored.minima;
+    known.states = stored.transitionStates;
+  }
+};
+
+// Runs one cycle's connect runs and merges them in pair order. False when a stop left runs out
+// (their pairs go back to the front of the list and the cycle does not count).
+bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
+              const std::function<bool()>& stop, MergeCounts& total) {
+  const Connect connect(g.settings.connect);
+  const std::vector<ConnectJobResult> jobs = runConnectJobsOverRanks(
+      connect, [&g] { return g.engine(); }, g.network, pairs, pool, g.ranks, stop);
+  std::vector<Pair> skipped;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i].ran) {
+      skipped.push_back(pairs[i]);
+      continue;
+    }
+    const MergeCounts counts = mergeConnectJob(g.network, jobs[i]);
+    total.newMinima += counts.newMinima;
+    total.newTransitionStates += counts.newTransitionStates;
+  }
+  GrowthRecord& r = g.known.growth;
+  for (const Pair& p : skipped) {
+    r.triedPairs.erase(std::find(r.triedPairs.begin(), r.triedPairs.end(), p));
+  }
+  r.pendingPairs.insert(r.pendingPairs.begin(), skipped.begin(), skipped.end());
+  if (skipped.empty()) ++r.cycles;
+  return skipped.empty();
+}
+
+// The saved growth settings in today's terms: a run started from a pathdata SHORTCUT n BARRIER
+// saved its shortcut line as "shortcut=n BARRIER", which today reads "shortcut=n barrier" (as
+// --shortcut-by barrier always wrote it).
+std::string upgradedSettings(const std::string& saved) {
+  const std::string shortcut = "shortcut=", former = " BARRIER";
+  std::istringstream lines(saved);
+  std::string out, line;
+  bool keywords = true;  // the lines before the odata text
+  while (std::getline(lines, line)) {
+    if (line == "odata:") keywords = false;
+    if (keywords && line.rfind(shortcut, 0) == 0 && line.size() > former.size() &&
+        line.compare(line.size() - former.size(), former.size(), former) == 0)
+      line.replace(line.size() - former.size(), former.size(), " barrier");
+    out += line + "\n";
+  }
+  return saved.empty() || saved.back() == '\n' ? out : out.substr(0, out.size() - 1);
+}
+
+void checkResume(const GrowthRecord& record, const std::string& settings, const std::string& path) {
+  if (record.empty()) {
+    throw std::runtime_error(path + ": holds no growth run to resume (no /growth group)");
+  }
+  if (record.settings != settings && upgradedSettings(record.settings) != settings) {
+    throw std::runtime_error(path + ": the run was started with other growth settings; resume "
+                                    "it with the same options (only --cycles may change).\n"
+                                    "saved:\n" + record.settings + "now:\n" + settings);
+  }
+}
+
+// The pairs of a cycle as the progress line lists them (1-based), with the rank that ran each
+// under mpirun (pair i on rank i mod K, as runConnectJobsOverRanks spreads them).
+std::string pairList(const std::vector<Pair>& pairs, int ranks) {
+  std::string list;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    list += " " + std::to_string(pairs[i][0] + 1) + "-" + std::to_string(pairs[i][1] + 1);
+    if (ranks > 1) list += " (rank " + std::to_string(i % static_cast<std::size_t>(ranks)) + ")";
+  }
+  return list;
+}
+
+std::string workers(const PathsampleConfig& c, Communicator& ranks) {
+  std::string threads = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
+  if (c.backend == Backend::Cuda)  // each thread's runs with engines of their own on the GPU
+    threads += std::string(" sharing the GPU (images batched") +
+               (c.lbfgsBackend == LbfgsBackend::Gpu ? ", descents on the batched L-BFGS)" : ")");
+  return ranks.size() == 1 ? threads : ranks.description() + ", " + threads + " each";
+}
+
+}  // namespace
+
+OptimConfig growthConnectSettings(const PathsampleConfig& config, const ProgressPrinter& print) {
+  return connectSettings(
+      config, config.odataFile.empty() ? "" : odataKeywords(config.odataFile), print);
+}
+
+bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
+                 const std::function<bool()>& stopRequested, Communicator& ranks) {
+  const auto started = std::chrono::steady_clock::now();
+  const bool resuming = !c.resumeDir.empty();
+  const std::string dir = resuming ? c.resumeDir : c.outputDir;
+  const std::string output = (fs::path(dir) / "network.h5").string();
+  const std::string odataText = c.odataFile.empty() ? "" : odataKeywords(c.odataFile);
+  const std::string settings = growthSettings(c, odataText);
+  Growth g(c, connectSettings(c, odataText, print), resuming ? output : c.database, ranks);
+  g.output = output;
+  if (resuming) {
+    checkResume(g.known.growth, settings, output);
+  } else {
+    g.known.growth = GrowthRecord{};  // a new run: its own record
+    g.known.growth.settings = settings;
+  }
+  if (g.known.setA.empty() || g.known.setB.empty()) {
+    throw std::runtime_error((resuming ? output : c.database) +
+                             ": no endpoint sets A and B (import a database with min.A and "
+                             "min.B)");
+  }
+  // Every rank has read its input before rank 0 rewrites it (on --resume, the same file).
+  ranks.anyTrue(false);
+  if (ranks.rank() == 0) fs::create_directories(dir);
+  g.save();  // the start (or the resumed state) in DIR, characterised
+  print(format("grow> %.0f minima, %.0f transition states; cycle %.0f of %.0f; ",
+               static_cast<double>(g.stored.minima.size()),
+               static_cast<double>(g.stored.transitionStates.size()), g.known.growth.cycles,
+               c.cycles) +
+        std::to_string(c.pairsPerCycle) + " connect runs per cycle on " + workers(c, ranks) +
+        "; " + output);
+  ThreadPool pool(c.threads);
+  const FaultDrill drill = faultDrill(ranks.rank());
+  bool stopped = false;
+  while (g.known.growth.cycles < c.cycles) {
+    // Agreed by all ranks (a signal may reach one only); rank 0 has saved the cycle before.
+    if (ranks.anyTrue(stopRequested && stopRequested())) {
+      stopped = true;
+      break;
+    }
+    runFaultDrill(drill, g.known.growth.cycles + 1);
+    const std::vector<Pair> pairs = g.takePairs(print);
+    if (pairs.empty()) {
+      print("grow> no candidate pairs left: growth ends");
+      break;
+    }
+    MergeCounts found;
+    const bool complete = runCycle(g, pairs, pool, stopRequested, found);
+    g.save();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    print(format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
+                 static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
+          format("minima %.0f  ts %.0f  elapsed %.1f s  pairs:",
+                 static_cast<double>(g.stored.minima.size()),
+                 static_cast<double>(g.stored.transitionStates.size()), elapsed) +
+          pairList(pairs, ranks.size()));
+    if (!complete) {
+      stopped = true;
+      break;
+    }
+  }
+  print(format("pathsample: grew to %.0f minima and %.0f transition states in %.0f cycles; ",
+               static_cast<double>(g.stored.minima.size()),
+               static_cast<double>(g.stored.transitionStates.size()), g.known.growth.cycles) +
+        output + (stopped ? " (stopped on request; continue with --resume " + dir + ")" : ""));
+  return stopped;
+}
+
+}  // namespace landscape

@@ -1,0 +1,52 @@
+// pathsample: PATHSAMPLE databases in network.h5 and their kinetics (docs/pathsample.md).
+// Under `mpirun -n K`, `pathsample grow` spreads each cycle's connect runs over the ranks
+// (docs/cluster.md); rank 0 prints and writes network.h5.
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "src/common/LongRun.h"
+#include "src/pathsample/PathsampleCommands.h"
+#include "src/pathsample/PathsampleGrowth.h"
+#include "src/pathsample/PathsampleOptions.h"
+#include "src/common/RankedMain.h"
+
+namespace {
+
+int run(int argc, char** argv, landscape::Communicator& ranks) {
+  const landscape::PathsampleConfig config =
+      landscape::parsePathsampleCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+  if (config.action != landscape::PathsampleConfig::Action::Run) {
+    std::cout << config.helpText;
+    return 0;
+  }
+  if (ranks.size() > 1 && config.mode != landscape::PathsampleMode::Grow)
+    throw std::runtime_error("mpirun with " + std::to_string(ranks.size()) + " ranks: only `" +
+                             "pathsample grow` runs over ranks; run `pathsample " +
+                             landscape::pathsampleModeName(*config.mode) + "` without mpirun");
+  ranks.setTimeout(config.rankTimeout);
+  if (ranks.rank() == 0)
+    for (const std::string& warning : config.warnings)
+      std::cerr << "pathsample: warning: " << warning << "\n";
+  const auto print = [](const std::string& line) {
+    std::cout << line << std::endl;  // flushed: progress of long runs
+  };
+  if (config.mode == landscape::PathsampleMode::Grow) {
+    // SIGINT/SIGTERM are only recorded: growth stops after the connect runs under way and saves
+    // them (under mpirun: all ranks, after the cycle in which any rank got the signal); a second
+    // signal exits at once. Exit status 128 + the signal, as gmin, optim and sop.
+    landscape::setUpLongRun("pathsample");
+    landscape::deferStopRequests();
+    const bool stopped = landscape::growNetwork(config, print, landscape::stopSignalled, ranks);
+    return stopped ? landscape::stopExitStatus() : 0;
+  }
+  landscape::runPathsampleMode(config, print);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return landscape::runRankedProgram("pathsample", argc, argv, run);
+}
