@@ -5,10 +5,11 @@
 // The host sees only the scalars the outer loop (landscape/Lbfgs) needs: energies, p.g, |p| and
 // |g|^2.
 //
-// The direction uses the compact representation (landscape/minimisation/LbfgsCompact.h is the CPU
-// twin): per step two GEMMs read S and Y once for S^T[g y s] and Y^T[g y s], a few O(m^2) kernels
-// and cuBLAS triangular solves work on the m x m matrices, and two GEMVs read S and Y once more to
-// combine: a fixed number of launches whatever m is, instead of 4m for the two-loop recursion.
+// The direction uses the compact representation (landscape/minimisation/LbfgsHostHistory's compact
+// direction is the CPU twin): per step two GEMMs read S and Y once for S^T[g y s] and Y^T[g y s], a
+// few O(m^2) kernels and cuBLAS triangular solves work on the m x m matrices, and two GEMVs read S
+// and Y once more to combine: a fixed number of launches whatever m is, instead of 4m for the
+// two-loop recursion.
 //
 // Potentials without a device entry point are evaluated through their host entry point (copies),
 // so step-control tests can use analytic test functions. With the potential's diagonal metric

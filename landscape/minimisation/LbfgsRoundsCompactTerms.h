@@ -1,7 +1,7 @@
 #pragma once
 // The L-BFGS direction of the round-based batched engine for long histories, in the compact form
 // of Byrd, Nocedal and Schnabel (Math. Prog. 63, 129 (1994), eq 3.1; as
-// landscape/minimisation/LbfgsCompact and gpu/LbfgsCudaWorkspace), written once for host and
+// landscape/minimisation/LbfgsHostHistory and gpu/LbfgsCudaWorkspace), written once for host and
 // device: gpu/BatchedLbfgsRoundsCompactKernels.cu spreads each step over many blocks, the CPU twin
 // (landscape/minimisation/BatchedLbfgsRoundsTwin) runs the same functions in the same order of
 // every sum, so both give the same bits.
