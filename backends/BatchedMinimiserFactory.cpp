@@ -38,6 +38,13 @@ class PotentialOwningMinimiser : public BatchedMinimiser {
   std::unique_ptr<BatchedMinimiser> m_minimiser;
 };
 
+// The reference engine is the CPU's: refused on cuda before anything is built.
+void requireEngineRunsOn(BatchedEngine engine, Backend backend) {
+  if (engine == BatchedEngine::Reference && backend == Backend::Cuda)
+    throw std::invalid_argument("batched engine 'reference' does not run on cuda (the reference "
+                                "engine is the CPU's)");
+}
+
 void requireCuda(const std::string& what) {
 #ifdef LANDSCAPE_HAVE_CUDA
   if (!gpuAvailable())
@@ -97,6 +104,7 @@ std::size_t batchedResidentStructures(const BatchedSystem& system,
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiser(const BatchedSystem& system,
                                                        const LbfgsParams& params, Backend backend,
                                                        const BatchedEngineOptions& options) {
+  requireEngineRunsOn(options.engine, backend);
   if (options.engine != BatchedEngine::Team)  // over a potential of its own
     return makeBatchedMinimiserOwning(makeBatchedPotential(system, backend, options), params,
                                       backend, options);
@@ -115,10 +123,10 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& pot
                                                            const LbfgsParams& params,
                                                            Backend backend,
                                                            const BatchedEngineOptions& options) {
+  requireEngineRunsOn(options.engine, backend);
   const bool cuda = backend == Backend::Cuda;
   switch (options.engine) {
     case BatchedEngine::Reference:
-      if (cuda) break;
       return std::make_unique<BatchedLbfgs>(potential, params, options.threads);
     case BatchedEngine::Rounds:
       if (!cuda)
@@ -134,9 +142,7 @@ std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOver(BatchedPotential& pot
           "the team engine is a Lennard-Jones kernel; over any batched potential use the "
           "reference or the rounds engine");
   }
-  throw std::invalid_argument("batched engine '" + batchedEngineName(options.engine) +
-                              "' does not run on " + backendName(backend) +
-                              " (the reference engine is the CPU's)");
+  throw std::invalid_argument("unknown batched engine");
 }
 
 std::unique_ptr<BatchedMinimiser> makeBatchedMinimiserOwning(
