@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "CheckpointTexts.h"
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/search/BasinHopping.h"
@@ -169,7 +170,7 @@ TEST(FailedQuench, CountSurvivesACheckpoint) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  std::string old = text.str();
+  std::string old = asVersion1(text.str(), "landscape-basin-hopping-checkpoint");
   old.erase(old.find("failed-quenches 3\n"), std::string("failed-quenches 3\n").size());
   std::ofstream(path) << old;
   EXPECT_EQ(readCheckpointFile(path).state.failedQuenches, 0);

@@ -370,6 +370,15 @@ TEST_F(GminCli, ResumeErrorsNameTheCheckpointAndTheProblem) {
   GminRun r = gmin(kResumeArgs + "--resume part");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("part/checkpoint:"), std::string::npos) << r.err;
+  // One changed digit (a hand edit, a flipped bit) is refused by the checksum line.
+  std::string changed = text;
+  const std::size_t digit = changed.find("\nstep-size 0x") + 13;
+  changed[digit] = changed[digit] == '1' ? '2' : '1';
+  file("part/checkpoint", changed);
+  r = gmin(kResumeArgs + "--resume part");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("part/checkpoint:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("checksum mismatch"), std::string::npos) << r.err;
   file("part/checkpoint", "not a checkpoint\n");
   r = gmin(kResumeArgs + "--resume part");
   EXPECT_EQ(r.exitCode, 1);

@@ -105,5 +105,40 @@ TEST_F(NonFiniteRunCli, GminRefusesA1e308InpcrdCoordinateBeforeTheFirstQuench) {
   EXPECT_FALSE(fs::exists(m_dir / "g/lowest"));
 }
 
+
+// --energy-only printed ANGLE inf, TOTAL inf and RMS_GRADIENT -nan with exit status 0 for an
+// angle equilibrium value of -1e308, and RMS_GRADIENT -nan for two atoms at one position.
+TEST_F(NonFiniteRunCli, GminEnergyOnlyRefusesANonFiniteEnergy) {
+  const auto prmtop = testDataPath("gb/ash/ash.parm7");
+  const auto rst7 = testDataPath("gb/ash/ash.rst7");
+  if (!prmtop || !rst7) GTEST_SKIP() << "gb/ash not found";
+  const Result good = run("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE,
+                          "--prmtop '" + *prmtop + "' --inpcrd '" + *rst7 + "' --energy-only");
+  ASSERT_EQ(good.exitCode, 0) << good.err;
+
+  std::string topology = slurp(*prmtop);
+  const std::size_t angles = topology.find("%FLAG ANGLE_EQUIL_VALUE");
+  const std::size_t first = topology.find('\n', topology.find("%FORMAT", angles)) + 1;
+  topology.replace(first, 16, "-1.00000000E+308");
+  std::ofstream(m_dir / "huge.parm7") << topology;
+  Result r = run("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE,
+                 "--prmtop huge.parm7 --inpcrd '" + *rst7 + "' --energy-only");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("huge.parm7: the energy or its gradient is not finite at these coordinates: "
+                       "ANGLE = inf"),
+            std::string::npos)
+      << r.err;
+
+  std::string coordinates = slurp(*rst7);
+  const std::size_t line3 = coordinates.find('\n', coordinates.find('\n') + 1) + 1;
+  coordinates.replace(line3 + 36, 36, coordinates.substr(line3, 36));  // atom 2 onto atom 1
+  std::ofstream(m_dir / "clash.rst7") << coordinates;
+  r = run("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE,
+          "--prmtop '" + *prmtop + "' --inpcrd clash.rst7 --energy-only");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("clash.rst7 with "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("atoms 1 and 2 lie within"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace landscape

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "CheckpointTexts.h"
 #include "landscape/dynamics/SopDynamics.h"
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/formats/CoordinatesFile.h"
@@ -517,7 +518,7 @@ std::string checkpointText(const std::string& markov) {
   std::ostringstream engine;
   engine << std::mt19937_64();
   text = replaced(text, "random placeholder", "random " + engine.str());
-  return replaced(text, "markov 0x0p+0 0\n", "markov 0x0p+0 " + markov + "\n");
+  return resealed(replaced(text, "markov 0x0p+0 0\n", "markov 0x0p+0 " + markov + "\n"));
 }
 
 // The vector length of a checkpoint line sized a std::vector before its values were read: 10^18

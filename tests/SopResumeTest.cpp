@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "CheckpointTexts.h"
 #include "backends/SopDynamicsFactory.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/dynamics/RandomStreams.h"
@@ -214,23 +215,37 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 TEST(SopResume, DamagedCheckpointsAreRefusedWithTheLine) {
   const std::string text = formatSopCheckpoint(sampleCheckpoint());
   const std::string cut = text.substr(0, text.find("list-reference"));
-  EXPECT_EQ(errorOf(cut), "dir/sop.checkpoint:13: the file ends before 'list-reference' "
-                          "(truncated?)");
-  EXPECT_NE(errorOf(text.substr(0, text.size() / 2)).rfind("dir/sop.checkpoint:", 0),
+  EXPECT_EQ(errorOf(cut), "dir/sop.checkpoint: the sop checkpoint has no 'checksum' line at its "
+                          "end (truncated, or damaged after it was written)");
+  EXPECT_EQ(errorOf(resealed(cut)), "dir/sop.checkpoint:13: the file ends before 'list-reference' "
+                                    "(truncated?)");
+  EXPECT_NE(errorOf(text.substr(0, text.size() / 2)).rfind("dir/sop.checkpoint", 0),
             std::string::npos);
-  EXPECT_NE(errorOf(replaced(text, "force_curve_0.dat", "../../etc/passwd")).find("not a file name"),
+  EXPECT_NE(errorOf(resealed(replaced(text, "force_curve_0.dat", "../../etc/passwd")))
+                .find("not a file name"),
             std::string::npos);
-  EXPECT_NE(errorOf(replaced(text, "landscape-sop-checkpoint 1", "landscape-sop-checkpoint 2"))
-                .find("another version"),
+  EXPECT_NE(errorOf(resealed(replaced(text, "landscape-sop-checkpoint 2",
+                                     "landscape-sop-checkpoint 3")))
+                .find("this build reads versions 1 and 2"),
             std::string::npos);
-  EXPECT_NE(errorOf(replaced(text, "tips 0x0p+0", "tips nan")).find(":11: 'nan'"),
+  EXPECT_NE(errorOf(resealed(replaced(text, "tips 0x0p+0", "tips nan"))).find(":11: 'nan'"),
             std::string::npos)
-      << errorOf(replaced(text, "tips 0x0p+0", "tips nan"));
-  EXPECT_NE(errorOf(replaced(text, "random-step 12", "random-step 13")).find("random streams"),
+      << errorOf(resealed(replaced(text, "tips 0x0p+0", "tips nan")));
+  EXPECT_NE(errorOf(resealed(replaced(text, "random-step 12", "random-step 13")))
+                .find("random streams"),
             std::string::npos);
-  EXPECT_NE(errorOf(replaced(text, "positions 1 ", "positions 0 ")).find("expected replica 1"),
+  // One changed digit, sealed as written: refused naming the file and the checksum line.
+  EXPECT_NE(errorOf(replaced(text, "random-step 12", "random-step 13")).find("checksum mismatch"),
             std::string::npos);
-  EXPECT_EQ(errorOf(replaced(text, "positions 1 0x1.2aaaaaaaaaaabp+1", "positions 1 0x1p+1000")),
+  // The file of an earlier build (version 1, no checksum line) is read as before.
+  EXPECT_EQ(
+      formatSopCheckpoint(parseSopCheckpoint("old", asVersion1(text, "landscape-sop-checkpoint"))),
+      text);
+  EXPECT_NE(errorOf(resealed(replaced(text, "positions 1 ", "positions 0 ")))
+                .find("expected replica 1"),
+            std::string::npos);
+  EXPECT_EQ(errorOf(resealed(
+                replaced(text, "positions 1 0x1.2aaaaaaaaaaabp+1", "positions 1 0x1p+1000"))),
             "dir/sop.checkpoint:13: coordinate 1 is beyond 1000000 A");
 }
 

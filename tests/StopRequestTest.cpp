@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "CheckpointTexts.h"
 #include "landscape/core/StopRequest.h"
 #include "landscape/dynamics/SopDynamics.h"
 #include "landscape/formats/CheckpointFile.h"
@@ -247,10 +248,12 @@ TEST(ConnectCheckpointFile, RoundTripsAndRefusesDamagedFiles) {
   fails(text.substr(0, text.size() / 2), "cp:");
   std::string outside = text;
   outside.replace(outside.find("pair 0 1 1"), 10, "pair 0 7 1");
-  fails(outside, "not an integer in [0, 2]");
+  fails(resealed(outside), "not an integer in [0, 2]");
+  fails(outside, "checksum mismatch");
   std::string tooMany = text;
   tooMany.replace(tooMany.find("tries-size 3"), 12, "tries-size 9");
-  fails(tooMany, "not an integer in [0, 5]");
+  fails(resealed(tooMany), "not an integer in [0, 5]");
+  fails(tooMany, "checksum mismatch");
   fails("\x1b[2Jhello\n", "cp:1: expected 'landscape-connect-checkpoint'");
 }
 

@@ -152,7 +152,7 @@ std::string formatCheckpoint(const Checkpoint& c) {
   }
   if (c.isWalkerRun()) appendWalkers(out, c);
   out += "end\n";
-  return out;
+  return withChecksumLine(std::move(out));
 }
 
 void writeCheckpointFile(const std::string& path, const Checkpoint& checkpoint) {
@@ -162,11 +162,9 @@ void writeCheckpointFile(const std::string& path, const Checkpoint& checkpoint) 
 namespace {
 
 // The version line, the fingerprint and the run's --steps.
-void readHeader(CheckpointReader& in, Checkpoint& c) {
+void readHeader(CheckpointReader& in, Checkpoint& c, const std::string& path, bool sealed) {
   const long version = in.line(kMagic).integer();
-  if (version != kCheckpointVersion)
-    in.fail("checkpoint version " + std::to_string(version) + ", this program reads version " +
-            std::to_string(kCheckpointVersion));
+  checkSealedVersion(path, version, kCheckpointVersion, sealed, "basin-hopping checkpoint");
   in.endLine();
   const long entries = in.line("fingerprint").integer();
   in.endLine();
@@ -296,9 +294,11 @@ Checkpoint readCheckpointFile(const std::string& path) {
   if (!std::filesystem::exists(path))
     throw std::runtime_error(path + ": no basin-hopping checkpoint here (is it the --output "
                                     "folder of a gmin run?)");
-  CheckpointReader in(path, readWholeFile(path, "basin-hopping checkpoint"));
+  std::string text = readWholeFile(path, "basin-hopping checkpoint");
+  const bool sealed = removeCheckedChecksumLine(path, text);
+  CheckpointReader in(path, text);
   Checkpoint c;
-  readHeader(in, c);
+  readHeader(in, c, path, sealed);
   readChain(in, c.state);
   readNewRestart(in, c.state.newRestart);
   c.state.lowest = readLowest(in);

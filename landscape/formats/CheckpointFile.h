@@ -14,7 +14,8 @@
 
 namespace landscape {
 
-inline constexpr int kCheckpointVersion = 1;
+/// Version 2 ends with the checksum line (CheckpointReader.h); version 1 files still read.
+inline constexpr int kCheckpointVersion = 2;
 
 /// Options a resumed run must share with the original: (name, value) pairs, compared as text.
 using CheckpointFingerprint = std::vector<std::pair<std::string, std::string>>;

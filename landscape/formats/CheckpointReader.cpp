@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "landscape/core/Checksum.h"
 #include "landscape/core/InputChecks.h"
 
 namespace landscape {
@@ -15,6 +16,54 @@ std::string hexReal(double x) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%a", x);
   return buffer;
+}
+
+namespace {
+
+constexpr const char* kSealKey = "checksum crc32 ";
+
+}  // namespace
+
+std::string withChecksumLine(std::string text) {
+  const std::string seal = crc32Hex(crc32(text));
+  return text + kSealKey + seal + '\n';
+}
+
+bool removeCheckedChecksumLine(const std::string& path, std::string& text) {
+  std::size_t end = text.size();
+  if (end > 0 && text[end - 1] == '\n') --end;
+  const std::size_t start = end == 0 ? std::string::npos : text.rfind('\n', end - 1);
+  const std::size_t lineStart = start == std::string::npos ? 0 : start + 1;
+  const std::string last = text.substr(lineStart, end - lineStart);
+  if (last.rfind("checksum", 0) != 0) return false;
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + lineStart, '\n'));
+  const std::string where = path + ":" + std::to_string(line) + ": ";
+  if (last.rfind(kSealKey, 0) != 0 || last.size() != std::string(kSealKey).size() + 8)
+    throw std::runtime_error(where + "expected 'checksum crc32' and eight hexadecimal digits, found " +
+                             quoteInput(last));
+  const std::string recorded = last.substr(std::string(kSealKey).size());
+  const std::string actual = crc32Hex(crc32(text.data(), lineStart));
+  if (recorded != actual)
+    throw std::runtime_error(
+        where + "checksum mismatch: the lines above give crc32 " + actual + ", the file records " +
+        quoteInput(recorded) + ". A value was changed or damaged after the file was written, so "
+        "it is not resumed; restore it from a copy, or start a new run");
+  text.resize(lineStart);
+  return true;
+}
+
+void checkSealedVersion(const std::string& path, long version, int current, bool sealed,
+                        const std::string& what) {
+  if (version == current && !sealed)
+    throw std::runtime_error(path + ": the " + what + " has no 'checksum' line at its end "
+                             "(truncated, or damaged after it was written)");
+  if (version == current - 1 && sealed)
+    throw std::runtime_error(path + ": a " + what + " of version " + std::to_string(version) +
+                             " with a 'checksum' line (damaged?)");
+  if (version != current && version != current - 1)
+    throw std::runtime_error(path + ": a " + what + " of version " + std::to_string(version) +
+                             "; this build reads versions " + std::to_string(current - 1) +
+                             " and " + std::to_string(current));
 }
 
 CheckpointReader::CheckpointReader(const std::string& path, const std::string& text)

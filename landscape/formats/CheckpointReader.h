@@ -2,6 +2,10 @@
 // The reader of the project's line-oriented checkpoint files (gmin's checkpoint, sop.checkpoint):
 // every line is a key followed by values; reals are C99 hexadecimal floats (%a, written by
 // hexReal) or decimal. Every failure throws std::runtime_error "path:line: what was expected".
+//
+// Each file's last line is its seal, "checksum crc32 HEX": the CRC-32 of every byte before it
+// (landscape/core/Checksum.h). A digit changed after the file was written (a flipped bit, a hand
+// edit) is then refused instead of resumed; files of the previous version carry no seal.
 #include <sstream>
 #include <string>
 #include <vector>
@@ -10,6 +14,16 @@ namespace landscape {
 
 /// x as a C99 hexadecimal float (%a): every bit survives the round trip through strtod.
 std::string hexReal(double x);
+
+/// `text` with its seal appended.
+std::string withChecksumLine(std::string text);
+/// If `text` ends with a seal, checks it and removes it; returns whether there was one. Throws
+/// std::runtime_error "path:line: checksum mismatch ..." when the bytes do not give the seal.
+bool removeCheckedChecksumLine(const std::string& path, std::string& text);
+/// The version rule of the sealed formats: `version` must be `current` with a seal, or
+/// current - 1 (written before seals) without one. Throws "path: ..." otherwise, naming `what`.
+void checkSealedVersion(const std::string& path, long version, int current, bool sealed,
+                        const std::string& what);
 
 class CheckpointReader {
  public:

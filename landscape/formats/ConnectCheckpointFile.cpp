@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "landscape/formats/AtomicFile.h"
+#include "landscape/formats/CheckpointReader.h"
 #include "landscape/core/InputChecks.h"
 
 namespace landscape {
@@ -83,18 +84,18 @@ std::string formatConnectCheckpoint(const ConnectCheckpoint& c) {
     for (std::size_t j = 0; j < p.triesSize; ++j)
       if (int t = p.tries[i * p.triesSize + j]) out << "pair " << i << ' ' << j << ' ' << t << '\n';
   out << "end\n";
-  return out.str();
+  return withChecksumLine(out.str());
 }
 
 void writeConnectCheckpointFile(const std::string& path, const ConnectCheckpoint& c) {
   writeFileAtomically(path, formatConnectCheckpoint(c), "connect checkpoint");
 }
 
-ConnectCheckpoint parseConnectCheckpoint(const std::string& path, const std::string& text) {
+ConnectCheckpoint parseConnectCheckpoint(const std::string& path, std::string text) {
+  const bool sealed = removeCheckedChecksumLine(path, text);
   LineReader in(path, text);
-  if (in.integer(kMagic, 1, kMaxCount) != kConnectCheckpointVersion)
-    in.fail("a connect checkpoint of another version (this build reads version " +
-            std::to_string(kConnectCheckpointVersion) + ")");
+  checkSealedVersion(path, in.integer(kMagic, 1, kMaxCount), kConnectCheckpointVersion, sealed,
+                     "connect checkpoint");
   ConnectCheckpoint c;
   const long long options = in.integer("fingerprint", 0, 10000);
   for (long long i = 0; i < options; ++i) {

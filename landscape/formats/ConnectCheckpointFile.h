@@ -14,7 +14,8 @@
 
 namespace landscape {
 
-inline constexpr int kConnectCheckpointVersion = 1;
+/// Version 2 ends with the checksum line (CheckpointReader.h); version 1 files still read.
+inline constexpr int kConnectCheckpointVersion = 2;
 
 struct ConnectCheckpoint {
   CheckpointFingerprint fingerprint;
@@ -29,7 +30,7 @@ std::string formatConnectCheckpoint(const ConnectCheckpoint& checkpoint);
 void writeConnectCheckpointFile(const std::string& path, const ConnectCheckpoint& checkpoint);
 /// Throws std::runtime_error "path:line: ..." when the text is not a complete checkpoint of this
 /// version (counts out of range, attempt counts outside the matrix, a truncated file).
-ConnectCheckpoint parseConnectCheckpoint(const std::string& path, const std::string& text);
+ConnectCheckpoint parseConnectCheckpoint(const std::string& path, std::string text);
 ConnectCheckpoint readConnectCheckpointFile(const std::string& path);
 
 }  // namespace landscape

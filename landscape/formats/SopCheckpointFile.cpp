@@ -55,10 +55,9 @@ std::vector<double> readReals(CheckpointReader& in, std::size_t count, bool coor
   return values;
 }
 
-void readHeader(CheckpointReader& in, SopCheckpoint& c) {
-  if (in.line(kMagic).integer() != kSopCheckpointVersion)
-    in.fail("a sop checkpoint of another version (this build reads version " +
-            std::to_string(kSopCheckpointVersion) + ")");
+void readHeader(CheckpointReader& in, SopCheckpoint& c, const std::string& path, bool sealed) {
+  checkSealedVersion(path, in.line(kMagic).integer(), kSopCheckpointVersion, sealed,
+                     "sop checkpoint");
   in.endLine();
   const long entries = in.line("fingerprint").integer(0, 10000);
   in.endLine();
@@ -181,17 +180,18 @@ std::string formatSopCheckpoint(const SopCheckpoint& c) {
     out += "output " + std::to_string(m.bytes) + ' ' + std::to_string(m.records) + ' ' + m.name +
            '\n';
   }
-  return out + "end\n";
+  return withChecksumLine(out + "end\n");
 }
 
 void writeSopCheckpointFile(const std::string& path, const SopCheckpoint& checkpoint) {
   writeFileAtomically(path, formatSopCheckpoint(checkpoint), "sop checkpoint");
 }
 
-SopCheckpoint parseSopCheckpoint(const std::string& path, const std::string& text) {
+SopCheckpoint parseSopCheckpoint(const std::string& path, std::string text) {
+  const bool sealed = removeCheckedChecksumLine(path, text);
   CheckpointReader in(path, text);
   SopCheckpoint c;
-  readHeader(in, c);
+  readHeader(in, c, path, sealed);
   readState(in, c);
   readOutputs(in, c);
   in.line("end");

@@ -15,7 +15,8 @@
 
 namespace landscape {
 
-inline constexpr int kSopCheckpointVersion = 1;
+/// Version 2 ends with the checksum line (CheckpointReader.h); version 1 files still read.
+inline constexpr int kSopCheckpointVersion = 2;
 
 /// One output file of the run (a plain name inside the output folder) and how much of it belongs
 /// to the steps up to the checkpoint: bytes, and records (curve lines or trajectory frames).
@@ -47,7 +48,7 @@ void writeSopCheckpointFile(const std::string& path, const SopCheckpoint& checkp
 /// Throws std::runtime_error "path:line: ..." when the text is not a complete, consistent
 /// checkpoint of this version (sizes that do not fit replicas x beads, output names that are not
 /// plain file names, a truncated file).
-SopCheckpoint parseSopCheckpoint(const std::string& path, const std::string& text);
+SopCheckpoint parseSopCheckpoint(const std::string& path, std::string text);
 SopCheckpoint readSopCheckpointFile(const std::string& path);
 
 }  // namespace landscape

@@ -3,6 +3,7 @@
 // GMIN's LJ38 example, results in ./gmin-out/. Run `gmin --help` for every option (reduced
 // Lennard-Jones units).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -43,8 +44,55 @@ int printHelpOrVersion(const GminConfig& config) {
   return 0;
 }
 
+// Atoms of the start closer than `within` (length unit), as "atoms I and J" (1-based): the usual
+// reason for an infinite energy or a NaN gradient.
+std::string formatWithin(double within) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g A", within);
+  return text;
+}
+
+std::string coincidentAtoms(const std::vector<double>& x, double within) {
+  const std::size_t n = x.size() / 3;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double dx = x[3 * i] - x[3 * j], dy = x[3 * i + 1] - x[3 * j + 1],
+                   dz = x[3 * i + 2] - x[3 * j + 2];
+      if (dx * dx + dy * dy + dz * dz < within * within)
+        return "; atoms " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+               " lie within " + formatWithin(within) + " of each other";
+    }
+  return "";
+}
+
+// A non-finite component, total or gradient ends --energy-only with an error naming them, after
+// the report (which shows the rest), never a report with exit status 0 (docs/reliability.md).
+void requireFiniteSinglePoint(Potential& potential, const std::vector<double>& x,
+                              const std::string& source) {
+  std::string bad;
+  double total = 0.0;
+  for (const EnergyComponent& c : potential.energyComponents(x.data())) {
+    total += c.value;
+    if (!std::isfinite(c.value)) bad += (bad.empty() ? "" : ", ") + c.name + " = " +
+                                        std::to_string(c.value);
+  }
+  if (!std::isfinite(total) && bad.empty()) bad = "TOTAL = " + std::to_string(total);
+  std::vector<double> g(x.size());
+  potential.energyGradient(x.data(), g.data());
+  std::size_t first = g.size();
+  for (std::size_t k = 0; k < g.size() && first == g.size(); ++k)
+    if (!std::isfinite(g[k])) first = k;
+  if (first < g.size())
+    bad += (bad.empty() ? "" : ", ") + std::string("the gradient of atom ") +
+           std::to_string(first / 3 + 1) + " (" + std::to_string(g[first]) + ")";
+  if (!bad.empty())
+    throw std::runtime_error(source + ": the energy or its gradient is not finite at these coordinates: " + bad +
+                             coincidentAtoms(x, 1e-3) +
+                             " (check the coordinates and the topology's parameters)");
+}
+
 // --energy-only: the components of the start as sander names them, then exit.
-int printSinglePoint(GminSystem& system) {
+int printSinglePoint(const GminConfig& config, GminSystem& system) {
   Potential& potential = *system.atomistic;
   if (system.sop) {
     for (const EnergyComponent& c : potential.energyComponents(system.start.data()))
@@ -54,6 +102,10 @@ int printSinglePoint(GminSystem& system) {
   } else {
     std::cout << amberSinglePointReport(potential, system.start);
   }
+  std::cout.flush();
+  requireFiniteSinglePoint(potential, system.start,
+                           system.sop ? config.sopPdbFile
+                                      : config.inpcrdFile + " with " + config.prmtopFile);
   return 0;
 }
 
@@ -322,7 +374,7 @@ int run(int argc, char** argv, Communicator& ranks) {
   chooseRankGpu(config, ranks);
 
   GminSystem system = loadGminSystem(config);
-  if (config.energyOnly) return printSinglePoint(system);
+  if (config.energyOnly) return printSinglePoint(config, system);
   addMolecularMoves(config, system);
   useRigidBodies(config, system);
   const OutputFolder out = openOutputFolder(config);

@@ -1,0 +1,37 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "landscape/core/Checksum.h"
+
+namespace landscape {
+namespace {
+
+// Reference values: the CRC-32 check value of "123456789" (0xCBF43926, the catalogue of
+// parametrised CRC algorithms, CRC-32/ISO-HDLC), the rest from Python's zlib.crc32.
+TEST(Checksum, MatchesZlibCrc32) {
+  EXPECT_EQ(crc32(std::string("123456789")), 0xCBF43926u);
+  EXPECT_EQ(crc32(std::string()), 0u);
+  EXPECT_EQ(crc32(std::string("landscape-basin-hopping-checkpoint 3\n")), 0x40b4fe37u);
+  std::string bytes;
+  for (int copy = 0; copy < 3; ++copy)
+    for (int b = 0; b < 256; ++b) bytes += static_cast<char>(b);
+  EXPECT_EQ(crc32(bytes), 0xb0c0df2au);
+}
+
+TEST(Checksum, ContinuesAcrossPieces) {
+  const std::string text = "min.data 17 -173.928427\n";
+  EXPECT_EQ(crc32(text.substr(9), crc32(text.substr(0, 9))), crc32(text));
+}
+
+TEST(Checksum, HexFormIsEightDigits) {
+  EXPECT_EQ(crc32Hex(0xCBF43926u), "cbf43926");
+  EXPECT_EQ(crc32Hex(0x1u), "00000001");
+}
+
+TEST(Checksum, OneChangedDigitChangesIt) {
+  EXPECT_NE(crc32(std::string("step-size 0x1.8p-1\n")), crc32(std::string("step-size 0x1.9p-1\n")));
+}
+
+}  // namespace
+}  // namespace landscape
