@@ -167,6 +167,7 @@ def case(minima, states, a, b, kT, digits):
 
 
 def main():
+    sys.set_int_max_str_digits(0)  # ln q within 1e-6000 of 0 prints with a huge exponent
     directory = sys.argv[1]
     minima, states, a, b = read_network(directory)
     for text in sys.argv[2:]:
