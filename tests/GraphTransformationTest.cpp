@@ -311,7 +311,8 @@ std::map<std::pair<std::string, std::string>, std::map<std::string, double>> low
     std::string network, kT, quantity, value;
     fields >> network >> kT >> quantity >> value;
     // strtod, not stod: ln q of a committor within 1e-6000 of 1 underflows to 0, as it should.
-    table[{network, kT}][quantity] = value == "-inf" ? -HUGE_VAL : std::strtod(value.c_str(), nullptr);
+    table[{network, kT}][quantity] =
+        value == "-inf" ? -HUGE_VAL : std::strtod(value.c_str(), nullptr);
   }
   return table;
 }
@@ -330,7 +331,8 @@ void expectLogRates(const SetToSetRates& r, const std::map<std::string, double>&
                        ref.at("lnkSS_" + direction) > std::log(DBL_MIN) + 1.0 &&
                        ref.at("lnkNSS_" + direction) > std::log(DBL_MIN) + 1.0;
   EXPECT_EQ(r.representable(), inRange) << where;
-  for (double v : {r.k, r.kSS, r.kNSS, r.meanFirstPassageTime}) EXPECT_FALSE(std::isnan(v)) << where;
+  for (double v : {r.k, r.kSS, r.kNSS, r.meanFirstPassageTime})
+    EXPECT_FALSE(std::isnan(v)) << where;
   if (inRange) {
     EXPECT_NEAR(r.k / std::exp(ref.at("lnk_" + direction)), 1.0, tolerance) << where;
     EXPECT_NEAR(r.kSS / std::exp(ref.at("lnkSS_" + direction)), 1.0, tolerance) << where;

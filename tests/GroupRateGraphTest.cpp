@@ -79,7 +79,8 @@ TEST(GroupRateGraph, SteadyStateRatesEqualThoseOfTheWidenedSets) {
   }
   // At kT = 0.0005 the rates themselves underflow: the log fields carry them, and say so.
   const RateGraph cold = harmonicRateGraph(fiveMinima(), 0.0005);
-  const GraphTransformationResult r = graphTransformationRates(groupRateGraph(cold, groupsOfFive()), {0}, {2});
+  const GraphTransformationResult r =
+      graphTransformationRates(groupRateGraph(cold, groupsOfFive()), {0}, {2});
   EXPECT_LT(r.aFromB.logKSS, -745.0);
   EXPECT_EQ(r.aFromB.kSS, 0.0);
   EXPECT_FALSE(r.aFromB.representable());

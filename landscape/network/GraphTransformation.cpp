@@ -294,8 +294,10 @@ GraphTransformationResult graphTransformationRates(const RateGraph& graph,
   result.bFromA =
       ratesBetween(graph, g, originalLogTau, a, inB, result.logOccupationA, logOtherSetFirst);
   result.otherSetBeforeReturn.assign(graph.nodes, kNaN);
-  for (int x = 0; x < graph.nodes; ++x)
-    if (!std::isnan(logOtherSetFirst[x])) result.otherSetBeforeReturn[x] = std::exp(logOtherSetFirst[x]);
+  for (int x = 0; x < graph.nodes; ++x) {
+    if (!std::isnan(logOtherSetFirst[x]))
+      result.otherSetBeforeReturn[x] = std::exp(logOtherSetFirst[x]);
+  }
 
   // Committors to A and to B, each from its own boundary values so that neither is formed as one
   // minus the other (a committor of 1e-400 next to one of 1 - 1e-400 keeps its digits).

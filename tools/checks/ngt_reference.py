@@ -186,8 +186,8 @@ def main():
             l, h = low[key], high[key]
             if mp.isinf(l) or mp.isinf(h):
                 if l != h:
-                    sys.exit("%s at kT=%s: %s with %d digits, %s with %d" % (key, text, l, digits, h,
-                                                                              2 * digits))
+                    sys.exit("%s at kT=%s: %s with %d digits, %s with %d" %
+                             (key, text, l, digits, h, 2 * digits))
                 continue
             if abs(l - h) > mp.mpf(10) ** -20 * max(1, abs(h)):
                 sys.exit("%s at kT=%s: %s with %d digits, %s with %d" % (key, text, l, digits, h,
