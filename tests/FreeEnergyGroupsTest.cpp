@@ -16,13 +16,25 @@ StoredTransitionNetwork threeMinima() {
   return unitNetwork({0.0, 0.1, 0.0}, {{0.3, 0, 1}, {2.0, 1, 2}});
 }
 
+void mergesWhenBothBarriersAreBelowTheThreshold(double kT);
+
 TEST(FreeEnergyGroups, MergesWhenBothBarriersAreBelowTheThreshold) {
-  const double kT = 0.1, twoPi = 6.283185307179586;
+  // kT = 1e-4 too: Boltzmann factors exp(-0.1 / kT) = exp(-1000) underflow, the group free
+  // energies (log-sum-exp) and barriers do not.
+  for (double kT : {0.1, 0.002, 1e-4}) {
+    SCOPED_TRACE(kT);
+    mergesWhenBothBarriersAreBelowTheThreshold(kT);
+  }
+  EXPECT_THROW(regroupFreeEnergy(threeMinima(), 0.0, 1.0), std::invalid_argument);
+}
+
+void mergesWhenBothBarriersAreBelowTheThreshold(double kT) {
+  const double twoPi = 6.283185307179586;
   // F_ts(0,1) = 0.3 + kT ln 2 pi; barriers 0.3 + kT ln 2 pi (from 0) and 0.2 + kT ln 2 pi (from 1).
   const double larger = 0.3 + kT * std::log(twoPi);
   const FreeEnergyGroups merged = regroupFreeEnergy(threeMinima(), kT, larger + 1e-9);
   ASSERT_EQ(merged.members.size(), 2u);
-  const double groupF = -kT * std::log(1.0 + std::exp(-1.0));  // minima at 0 and 0.1
+  const double groupF = -kT * std::log1p(std::exp(-0.1 / kT));  // minima at 0 and 0.1
   EXPECT_NEAR(merged.freeEnergy[0], groupF, 1e-12);
   EXPECT_EQ(merged.members[0], (std::vector<int>{0, 1}));
   EXPECT_EQ(merged.members[1], (std::vector<int>{2}));
@@ -34,7 +46,6 @@ TEST(FreeEnergyGroups, MergesWhenBothBarriersAreBelowTheThreshold) {
   const double second = 2.0 + kT * std::log(twoPi) - groupF;
   EXPECT_EQ(regroupFreeEnergy(threeMinima(), kT, second + 1e-9).members.size(), 1u);
   EXPECT_EQ(regroupFreeEnergy(threeMinima(), kT, second - 1e-9).members.size(), 2u);
-  EXPECT_THROW(regroupFreeEnergy(threeMinima(), 0.0, 1.0), std::invalid_argument);
 }
 
 // A molecular pair of minima (kcal/mol, log products of the mass-weighted Hessian in

@@ -1,13 +1,21 @@
 // The graph transformation (landscape/network/GraphTransformation) against independent answers:
 // pele's analytic cases (pele-python/pele, pele/rates/tests: tests/data/kinetics/README.md), a
 // dense linear-algebra solution of the committor and first-passage equations on random networks,
-// closed forms for an ill-conditioned birth-death chain whose rates span 1e-12 .. 1e-2, and the
-// LJ38 example database at T = 0.1 (dense solution again).
+// closed forms for an ill-conditioned birth-death chain whose rates span 1e-12 .. 1e-2, the
+// LJ38 example database at T = 0.1 (dense solution again), the LJ38 networks at low temperatures
+// (kT = 0.002 .. 0.1) against an arbitrary-precision dense solution (tools/checks/ngt_reference.py,
+// numbers in tests/data/kinetics/lj38_low_temperature.tsv), and PATHSAMPLE's own NGT output on its
+// 9-community kinetics-only network (tests/data/kinetics/9comm).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cfloat>
 #include <cmath>
+#include <fstream>
+#include <map>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "landscape/formats/PathsampleExport.h"
@@ -277,6 +285,182 @@ TEST(GraphTransformation, Lj38ExampleAtTemperatureOneTenth) {
   std::printf("LJ38 example, T = 0.1: k(A<-B) = %.10g, k(B<-A) = %.10g, kSS(A<-B) = %.10g, "
               "kNSS(A<-B) = %.10g\n",
               r.aFromB.k, r.bFromA.k, r.aFromB.kSS, r.aFromB.kNSS);
+}
+
+// ---- low temperatures: the arbitrary-precision reference --------------------------------------
+
+/// A PATHSAMPLE folder's min.data, ts.data, min.A and min.B (no points needed).
+StoredTransitionNetwork kineticsOnlyNetwork(const std::string& dir) {
+  StoredTransitionNetwork n;
+  n.minima = readMinData(dir + "/min.data");
+  n.transitionStates = readTsData(dir + "/ts.data");
+  n.setA = readEndpointSet(dir + "/min.A", n.minima.size());
+  n.setB = readEndpointSet(dir + "/min.B", n.minima.size());
+  return n;
+}
+
+/// (network, kT) -> quantity -> ln value, from tests/data/kinetics/lj38_low_temperature.tsv.
+std::map<std::pair<std::string, std::string>, std::map<std::string, double>> lowTemperatureTable(
+    const std::string& path) {
+  std::map<std::pair<std::string, std::string>, std::map<std::string, double>> table;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string network, kT, quantity, value;
+    fields >> network >> kT >> quantity >> value;
+    // strtod, not stod: ln q of a committor within 1e-6000 of 1 underflows to 0, as it should.
+    table[{network, kT}][quantity] =
+        value == "-inf" ? -HUGE_VAL : std::strtod(value.c_str(), nullptr);
+  }
+  return table;
+}
+
+void expectLogRates(const SetToSetRates& r, const std::map<std::string, double>& ref,
+                    const std::string& direction, const std::string& where) {
+  // 1e-9 in the logarithm is 1e-9 relative in the rate; the log-space transformation agrees with
+  // the 60+ digit reference to about 1e-12 (rounding of ln values of magnitude up to 2600).
+  const double tolerance = 1e-9;
+  EXPECT_NEAR(r.logK, ref.at("lnk_" + direction), tolerance) << where;
+  EXPECT_NEAR(r.logKSS, ref.at("lnkSS_" + direction), tolerance) << where;
+  EXPECT_NEAR(r.logKNSS, ref.at("lnkNSS_" + direction), tolerance) << where;
+  EXPECT_NEAR(r.logMeanFirstPassageTime, ref.at("lnMFPT_" + direction), tolerance) << where;
+  const bool inRange = ref.at("lnk_" + direction) > std::log(DBL_MIN) + 1.0 &&
+                       ref.at("lnMFPT_" + direction) < std::log(DBL_MAX) - 1.0 &&
+                       ref.at("lnkSS_" + direction) > std::log(DBL_MIN) + 1.0 &&
+                       ref.at("lnkNSS_" + direction) > std::log(DBL_MIN) + 1.0;
+  EXPECT_EQ(r.representable(), inRange) << where;
+  for (double v : {r.k, r.kSS, r.kNSS, r.meanFirstPassageTime})
+    EXPECT_FALSE(std::isnan(v)) << where;
+  if (inRange) {
+    EXPECT_NEAR(r.k / std::exp(ref.at("lnk_" + direction)), 1.0, tolerance) << where;
+    EXPECT_NEAR(r.kSS / std::exp(ref.at("lnkSS_" + direction)), 1.0, tolerance) << where;
+    EXPECT_NEAR(r.kNSS / std::exp(ref.at("lnkNSS_" + direction)), 1.0, tolerance) << where;
+  } else {
+    EXPECT_EQ(r.k, 0.0) << where;  // ln k < -708: below double precision, the log carries it
+  }
+}
+
+TEST(GraphTransformation, Lj38AtLowTemperaturesMatchesArbitraryPrecisionReference) {
+  const auto tablePath = testDataPath("kinetics/lj38_low_temperature.tsv");
+  if (!tablePath) GTEST_SKIP() << "tests/data/kinetics/lj38_low_temperature.tsv missing";
+  const auto table = lowTemperatureTable(*tablePath);
+  ASSERT_EQ(table.size(), 10u);
+  for (const auto& [key, ref] : table) {
+    const auto& [folder, kTText] = key;
+    const std::string where = folder + " at kT = " + kTText;
+    const StoredTransitionNetwork network =
+        kineticsOnlyNetwork(testDataRoot() + "/lj38/pathsample-untrap/" + folder);
+    const GraphTransformationResult r =
+        graphTransformationRates(harmonicRateGraph(network, std::stod(kTText)), network.setA,
+                                 network.setB);
+    expectLogRates(r.aFromB, ref, "AB", where + ", A<-B");
+    expectLogRates(r.bFromA, ref, "BA", where + ", B<-A");
+    // Committors to A and to B on every connected minimum, relative where double holds them.
+    int compared = 0;
+    for (int x = 0; x < static_cast<int>(network.minima.size()); ++x) {
+      const auto qa = ref.find("lnqA_" + std::to_string(x + 1));
+      if (qa == ref.end()) {
+        EXPECT_TRUE(std::isnan(r.committorA[x])) << where << ", minimum " << x + 1;
+        continue;
+      }
+      const double lnqB = ref.at("lnqB_" + std::to_string(x + 1));
+      for (auto [value, lnq] : {std::pair{r.committorA[x], qa->second}, {r.committorB[x], lnqB}}) {
+        if (lnq > std::log(DBL_MIN)) {
+          EXPECT_NEAR(std::log(value), lnq, 1e-9) << where << ", minimum " << x + 1;
+          ++compared;
+        } else {
+          EXPECT_LE(value, DBL_MIN) << where << ", minimum " << x + 1;
+        }
+      }
+    }
+    EXPECT_GE(compared, 12) << where;
+  }
+}
+
+// ---- PATHSAMPLE's own NGT output -------------------------------------------------------------
+
+/// The numbers of one line of an NGT.rates file (T, then rates and times).
+std::vector<double> ratesFileLine(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<double> values;
+  double v;
+  while (in >> v) values.push_back(v);
+  return values;
+}
+
+std::vector<double> columnFile(const std::string& path) {
+  return ratesFileLine(path);  // one G20.10 number per line
+}
+
+TEST(GraphTransformation, ReproducesPathsampleNgtOnNineCommunityNetwork) {
+  // wales-group/examples Kinetics: 994 minima, 4320 transition states, A = minimum 144, B =
+  // minimum 4, T = 1 (pathdata: NGT 0 T, so PATHSAMPLE computes k, kSS and kNSS).
+  const auto minData = testDataPath("kinetics/9comm/min.data");
+  if (!minData) GTEST_SKIP() << "tests/data/kinetics/9comm missing";
+  const std::string dir = testDataRoot() + "/kinetics/9comm";
+  const StoredTransitionNetwork network = kineticsOnlyNetwork(dir);
+  ASSERT_EQ(network.minima.size(), 994u);
+  ASSERT_EQ(network.setA, std::vector<int>{143});
+  ASSERT_EQ(network.setB, std::vector<int>{3});
+  const GraphTransformationResult r =
+      graphTransformationRates(harmonicRateGraph(network, 1.0), network.setA, network.setB);
+  // NGT.rates.kSS and .kNSS: T, k(A<-B), k(B<-A); NGT.rates.new: T, k(A<-B), k(B<-A), MFPT(A<-B),
+  // MFPT(B<-A). PATHSAMPLE prints 10 significant digits.
+  const std::vector<double> kss = ratesFileLine(dir + "/expected_output/NGT.rates.kSS");
+  const std::vector<double> knss = ratesFileLine(dir + "/expected_output/NGT.rates.kNSS");
+  const std::vector<double> k = ratesFileLine(dir + "/expected_output/NGT.rates.new");
+  ASSERT_EQ(kss.size(), 3u);
+  ASSERT_EQ(knss.size(), 3u);
+  ASSERT_EQ(k.size(), 5u);
+  const double tolerance = 1e-6;
+  expectRelative(r.aFromB.kSS, kss[1], tolerance, "kSS(A<-B)");
+  expectRelative(r.bFromA.kSS, kss[2], tolerance, "kSS(B<-A)");
+  expectRelative(r.aFromB.kNSS, knss[1], tolerance, "kNSS(A<-B)");
+  expectRelative(r.bFromA.kNSS, knss[2], tolerance, "kNSS(B<-A)");
+  expectRelative(r.aFromB.k, k[1], tolerance, "k(A<-B)");
+  expectRelative(r.bFromA.k, k[2], tolerance, "k(B<-A)");
+  expectRelative(r.aFromB.meanFirstPassageTime, k[3], tolerance, "MFPT(A<-B)");
+  expectRelative(r.bFromA.meanFirstPassageTime, k[4], tolerance, "MFPT(B<-A)");
+  // commit.ngt.AB: 1 - P_Ba on A, P_Ab on B, 0 elsewhere; commit.ngt.BA: P_Ba on A, 1 - P_Ab on B.
+  const std::vector<double> ab = columnFile(dir + "/expected_output/commit.ngt.AB");
+  const std::vector<double> ba = columnFile(dir + "/expected_output/commit.ngt.BA");
+  ASSERT_EQ(ab.size(), network.minima.size());
+  ASSERT_EQ(ba.size(), network.minima.size());
+  const int a = network.setA[0], b = network.setB[0];
+  EXPECT_NEAR(1.0 - r.otherSetBeforeReturn[a], ab[a], 1e-9);
+  EXPECT_NEAR(r.otherSetBeforeReturn[a] / ba[a], 1.0, tolerance);  // 2.931563673e-08
+  EXPECT_NEAR(r.otherSetBeforeReturn[b] / ab[b], 1.0, tolerance);  // 0.4067542180
+  EXPECT_NEAR(1.0 - r.otherSetBeforeReturn[b], ba[b], 1e-9);
+  for (std::size_t x = 0; x < ab.size(); ++x) {
+    if (static_cast<int>(x) == a || static_cast<int>(x) == b) continue;
+    EXPECT_EQ(ab[x], 0.0) << x;  // PATHSAMPLE's NGT writes end-point values only
+    EXPECT_EQ(ba[x], 0.0) << x;
+    EXPECT_TRUE(std::isnan(r.otherSetBeforeReturn[x])) << x;
+  }
+  // PATHSAMPLE writes no committors for the intermediate minima here; ours solve the committor
+  // equations q_x = sum_y k(x -> y) q_y / sum_y k(x -> y), and the committors to A and B add to 1.
+  EXPECT_TRUE(r.aFromB.representable());
+  EXPECT_TRUE(r.bFromA.representable());
+  EXPECT_EQ(r.committorA[a], 1.0);
+  EXPECT_EQ(r.committorB[b], 1.0);
+  const RateGraph graph = harmonicRateGraph(network, 1.0);
+  std::vector<double> flux(network.minima.size(), 0.0), total(network.minima.size(), 0.0);
+  for (const RateEdge& e : graph.edges) {
+    if (e.from == e.to) continue;
+    flux[e.from] += std::exp(e.logRate) * r.committorA[e.to];
+    total[e.from] += std::exp(e.logRate);
+  }
+  for (std::size_t x = 0; x < network.minima.size(); ++x) {
+    if (std::isnan(r.committorA[x])) continue;
+    EXPECT_NEAR(r.committorA[x] + r.committorB[x], 1.0, 1e-12) << x;
+    if (static_cast<int>(x) != a && static_cast<int>(x) != b)
+      EXPECT_NEAR(flux[x] / total[x], r.committorA[x], 1e-12) << x;
+  }
+  std::printf("9comm, T = 1: %d minima connected; kSS(A<-B) = %.10g, kNSS(A<-B) = %.10g, "
+              "kSS(B<-A) = %.10g, kNSS(B<-A) = %.10g\n",
+              r.connectedNodes, r.aFromB.kSS, r.aFromB.kNSS, r.bFromA.kSS, r.bFromA.kNSS);
 }
 
 TEST(GraphTransformation, RejectsBadSetsAndDisconnectedNetworks) {

@@ -61,15 +61,29 @@ TEST(GroupRateGraph, GroupRatesAreEquilibriumWeightedSums) {
 }
 
 TEST(GroupRateGraph, SteadyStateRatesEqualThoseOfTheWidenedSets) {
-  for (double kT : {0.1, 0.3}) {
+  // kT = 0.002 and 0.0005: ln kSS near -500 and -2600, outside double precision's range at the
+  // lower temperature; the identity holds for the logarithms (absolute 1e-9 = relative 1e-9).
+  for (double kT : {0.1, 0.3, 0.002, 0.0005}) {
     const RateGraph minima = harmonicRateGraph(fiveMinima(), kT);
     const GraphTransformationResult widened = graphTransformationRates(minima, {0, 1}, {3, 4});
     const GraphTransformationResult grouped =
         graphTransformationRates(groupRateGraph(minima, groupsOfFive()), {0}, {2});
-    EXPECT_NEAR(grouped.aFromB.kSS, widened.aFromB.kSS, 1e-11 * widened.aFromB.kSS) << kT;
-    EXPECT_NEAR(grouped.bFromA.kSS, widened.bFromA.kSS, 1e-11 * widened.bFromA.kSS) << kT;
-    EXPECT_NEAR(grouped.detailedBalanceKSS(), 1.0, 1e-10);
+    EXPECT_NEAR(grouped.aFromB.logKSS, widened.aFromB.logKSS, 1e-9) << kT;
+    EXPECT_NEAR(grouped.bFromA.logKSS, widened.bFromA.logKSS, 1e-9) << kT;
+    EXPECT_TRUE(std::isfinite(grouped.aFromB.logK) && std::isfinite(grouped.bFromA.logK)) << kT;
+    EXPECT_NEAR(grouped.detailedBalanceKSS(), 1.0, 1e-10) << kT;
+    if (kT >= 0.1) {
+      EXPECT_NEAR(grouped.aFromB.kSS, widened.aFromB.kSS, 1e-11 * widened.aFromB.kSS) << kT;
+      EXPECT_NEAR(grouped.bFromA.kSS, widened.bFromA.kSS, 1e-11 * widened.bFromA.kSS) << kT;
+    }
   }
+  // At kT = 0.0005 the rates themselves underflow: the log fields carry them, and say so.
+  const RateGraph cold = harmonicRateGraph(fiveMinima(), 0.0005);
+  const GraphTransformationResult r =
+      graphTransformationRates(groupRateGraph(cold, groupsOfFive()), {0}, {2});
+  EXPECT_LT(r.aFromB.logKSS, -745.0);
+  EXPECT_EQ(r.aFromB.kSS, 0.0);
+  EXPECT_FALSE(r.aFromB.representable());
 }
 
 }  // namespace

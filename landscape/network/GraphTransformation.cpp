@@ -1,6 +1,7 @@
 #include "landscape/network/GraphTransformation.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -14,65 +15,83 @@ namespace landscape {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kLogZero = -HUGE_VAL;
+
+// Every quantity of the transformation is a sum of products of positive numbers, so it is kept as
+// its natural logarithm and sums become log-sum-exp: no subtraction (1 - P(x -> x) is the sum of
+// the other branching probabilities, Sharpe and Wales, Phil. Trans. R. Soc. A (2023)), and no
+// underflow or overflow whatever the spread of the rates (low temperatures, high barriers).
+
+/// ln(e^a + e^b), exact to rounding for any a, b (either may be -inf).
+double logAdd(double a, double b) {
+  if (a < b) std::swap(a, b);
+  if (b == kLogZero) return a;
+  return a + std::log1p(std::exp(b - a));
+}
 
 double logSumExp(const std::vector<double>& values) {
-  double top = -HUGE_VAL;
+  double top = kLogZero;
   for (double v : values) top = std::max(top, v);
-  if (top == -HUGE_VAL) return top;
+  if (top == kLogZero) return top;
   double sum = 0.0;
   for (double v : values) sum += std::exp(v - top);
   return top + std::log(sum);
 }
 
-/// Branching probabilities and waiting times of the minima still in the graph. A node's
-/// self-branching probability is not stored: 1 - P(x -> x) is the sum of its `out` entries.
+/// Branching probabilities and waiting times of the minima still in the graph, as logarithms. A
+/// node's self-branching probability is not stored: 1 - P(x -> x) is the sum of its `logOut`
+/// entries.
 struct BranchingGraph {
-  std::vector<std::map<int, double>> out;  // P(x -> y), y != x
-  std::vector<std::set<int>> in;           // nodes b with an entry P(b -> x)
-  std::vector<double> tau;                 // waiting times
+  std::vector<std::map<int, double>> logOut;  // ln P(x -> y), y != x
+  std::vector<std::set<int>> in;              // nodes b with an entry P(b -> x)
+  std::vector<double> logTau;                 // ln of the waiting times
   std::vector<bool> alive;
 
-  double escape(int x) const {
-    double sum = 0.0;
-    for (const auto& [y, p] : out[x]) sum += p;
-    return sum;
+  double logEscape(int x) const {
+    std::vector<double> logs;
+    logs.reserve(logOut[x].size());
+    for (const auto& [y, lp] : logOut[x]) logs.push_back(lp);
+    return logSumExp(logs);
   }
 };
 
 /// What the removal of one node leaves for the committors' back-substitution.
 struct Removal {
   int node;
-  std::map<int, double> out;
-  double escape;
+  std::map<int, double> logOut;
+  double logEscape;
 };
 
+// Trygubenko and Wales (2006), eqs. for the removal of node x:
+//   P(b -> g) += P(b -> x) P(x -> g) / (1 - P(x -> x)),  tau_b += P(b -> x) tau_x / (1 - P(x -> x))
 Removal removeNode(BranchingGraph& g, int x) {
-  const double escape = g.escape(x);
+  const double logEscape = g.logEscape(x);
   const std::set<int> predecessors = g.in[x];
   for (int b : predecessors) {
-    auto entry = g.out[b].find(x);
-    const double factor = entry->second / escape;
-    g.out[b].erase(entry);
-    g.tau[b] += factor * g.tau[x];
-    for (const auto& [y, p] : g.out[x]) {
+    auto entry = g.logOut[b].find(x);
+    const double logFactor = entry->second - logEscape;
+    g.logOut[b].erase(entry);
+    g.logTau[b] = logAdd(g.logTau[b], logFactor + g.logTau[x]);
+    for (const auto& [y, lp] : g.logOut[x]) {
       if (y == b) continue;  // back to b: joins b's self-branching probability
-      g.out[b][y] += factor * p;
+      auto [slot, added] = g.logOut[b].emplace(y, logFactor + lp);
+      if (!added) slot->second = logAdd(slot->second, logFactor + lp);
       g.in[y].insert(b);
     }
   }
-  for (const auto& [y, p] : g.out[x]) g.in[y].erase(x);
-  Removal removal{x, std::move(g.out[x]), escape};
-  g.out[x].clear();
+  for (const auto& [y, lp] : g.logOut[x]) g.in[y].erase(x);
+  Removal removal{x, std::move(g.logOut[x]), logEscape};
+  g.logOut[x].clear();
   g.in[x].clear();
   g.alive[x] = false;
   return removal;
 }
 
-/// Nodes reachable from `start` along edges of finite rate (undirected).
+/// Nodes reachable from `start` along edges of non-zero rate (undirected).
 std::vector<bool> reachable(const RateGraph& graph, const std::vector<int>& start) {
   std::vector<std::vector<int>> neighbours(graph.nodes);
   for (const RateEdge& e : graph.edges) {
-    if (e.from == e.to || e.logRate == -HUGE_VAL) continue;
+    if (e.from == e.to || e.logRate == kLogZero) continue;
     neighbours[e.from].push_back(e.to);
     neighbours[e.to].push_back(e.from);
   }
@@ -94,23 +113,23 @@ std::vector<bool> reachable(const RateGraph& graph, const std::vector<int>& star
 BranchingGraph initialGraph(const RateGraph& graph, const std::vector<bool>& keep) {
   std::vector<std::map<int, std::vector<double>>> logRates(graph.nodes);
   for (const RateEdge& e : graph.edges) {
-    if (e.from == e.to || e.logRate == -HUGE_VAL || !keep[e.from] || !keep[e.to]) continue;
+    if (e.from == e.to || e.logRate == kLogZero || !keep[e.from] || !keep[e.to]) continue;
     logRates[e.from][e.to].push_back(e.logRate);
   }
   BranchingGraph g;
-  g.out.resize(graph.nodes);
+  g.logOut.resize(graph.nodes);
   g.in.resize(graph.nodes);
-  g.tau.assign(graph.nodes, kNaN);
+  g.logTau.assign(graph.nodes, kNaN);
   g.alive = keep;
   for (int x = 0; x < graph.nodes; ++x) {
     if (!keep[x]) continue;
-    std::vector<double> perNeighbour, all;
+    std::vector<double> perNeighbour;
     for (const auto& [y, list] : logRates[x]) perNeighbour.push_back(logSumExp(list));
     const double logTotal = logSumExp(perNeighbour);
-    g.tau[x] = std::exp(-logTotal);
+    g.logTau[x] = -logTotal;  // tau_x = 1 / sum_y k(x -> y)
     std::size_t i = 0;
     for (const auto& [y, list] : logRates[x]) {
-      g.out[x][y] = std::exp(perNeighbour[i++] - logTotal);
+      g.logOut[x][y] = perNeighbour[i++] - logTotal;  // P(x -> y) = k(x -> y) tau_x
       g.in[y].insert(x);
     }
   }
@@ -120,10 +139,10 @@ BranchingGraph initialGraph(const RateGraph& graph, const std::vector<bool>& kee
 /// Removes every live node for which `remove` is true, fewest neighbours first (less fill-in).
 std::vector<Removal> removeAll(BranchingGraph& g, const std::vector<bool>& remove) {
   std::set<std::pair<std::size_t, int>> queue;
-  std::vector<std::size_t> degree(g.out.size(), 0);
-  for (std::size_t x = 0; x < g.out.size(); ++x) {
+  std::vector<std::size_t> degree(g.logOut.size(), 0);
+  for (std::size_t x = 0; x < g.logOut.size(); ++x) {
     if (!g.alive[x] || !remove[x]) continue;
-    degree[x] = g.out[x].size();
+    degree[x] = g.logOut[x].size();
     queue.insert({degree[x], static_cast<int>(x)});
   }
   std::vector<Removal> removals;
@@ -135,7 +154,7 @@ std::vector<Removal> removeAll(BranchingGraph& g, const std::vector<bool>& remov
     for (int y : touched) {
       if (!remove[y] || !g.alive[y]) continue;
       queue.erase({degree[y], y});
-      degree[y] = g.out[y].size();
+      degree[y] = g.logOut[y].size();
       queue.insert({degree[y], y});
     }
   }
@@ -146,31 +165,44 @@ double logOccupation(const RateGraph& graph, int node) {
   return graph.logEquilibrium.empty() ? 0.0 : graph.logEquilibrium[node];
 }
 
-/// Rates from `source` to `target` on the graph reduced to A and B.
+/// Rates from `source` to `target` on the graph reduced to A and B; for each source node, the
+/// probability of reaching the target before returning to the source set.
 SetToSetRates ratesBetween(const RateGraph& graph, const BranchingGraph& reduced,
-                           const std::vector<double>& originalTau, const std::vector<int>& source,
-                           const std::vector<bool>& inTarget, double logSource) {
-  SetToSetRates r;
-  double connectedWeight = 0.0, weightedTime = 0.0;
-  std::vector<bool> otherSources(reduced.out.size(), false);
+                           const std::vector<double>& originalLogTau,
+                           const std::vector<int>& source, const std::vector<bool>& inTarget,
+                           double logSource, std::vector<double>& logOtherSetFirst) {
+  std::vector<double> kTerms, kssTerms, knssTerms, weights, weightedTimes;
+  std::vector<bool> otherSources(reduced.logOut.size(), false);
   for (int s : source) otherSources[s] = reduced.alive[s];
   for (int s : source) {
     if (!reduced.alive[s]) continue;
-    const double w = std::exp(logOccupation(graph, s) - logSource);
-    double toTarget = 0.0;
-    for (const auto& [y, p] : reduced.out[s]) toTarget += inTarget[y] ? p : 0.0;
-    r.kNSS += w * toTarget / reduced.tau[s];
-    r.kSS += w * toTarget / originalTau[s];
+    const double logW = logOccupation(graph, s) - logSource;  // ln p_s / p_S
+    std::vector<double> toTarget;
+    for (const auto& [y, lp] : reduced.logOut[s])
+      if (inTarget[y]) toTarget.push_back(lp);
+    const double logCommit = logSumExp(toTarget);
+    logOtherSetFirst[s] = logCommit;
+    knssTerms.push_back(logW + logCommit - reduced.logTau[s]);
+    kssTerms.push_back(logW + logCommit - originalLogTau[s]);
     BranchingGraph alone = reduced;  // only A and B are left: small
     otherSources[s] = false;
     removeAll(alone, otherSources);
     otherSources[s] = true;
-    const double firstPassage = alone.tau[s] / alone.escape(s);
-    r.k += w / firstPassage;
-    connectedWeight += w;
-    weightedTime += w * firstPassage;
+    const double logFirstPassage = alone.logTau[s] - alone.logEscape(s);
+    kTerms.push_back(logW - logFirstPassage);
+    weights.push_back(logW);
+    weightedTimes.push_back(logW + logFirstPassage);
   }
-  r.meanFirstPassageTime = connectedWeight > 0.0 ? weightedTime / connectedWeight : HUGE_VAL;
+  SetToSetRates r;
+  r.logK = logSumExp(kTerms);
+  r.logKSS = logSumExp(kssTerms);
+  r.logKNSS = logSumExp(knssTerms);
+  r.logMeanFirstPassageTime =
+      weights.empty() ? HUGE_VAL : logSumExp(weightedTimes) - logSumExp(weights);
+  r.k = std::exp(r.logK);
+  r.kSS = std::exp(r.logKSS);
+  r.kNSS = std::exp(r.logKNSS);
+  r.meanFirstPassageTime = std::exp(r.logMeanFirstPassageTime);
   return r;
 }
 
@@ -196,16 +228,34 @@ void checkSets(const RateGraph& graph, const std::vector<int>& a, const std::vec
   }
 }
 
+/// Committors by back-substitution in reverse order of removal: q(x) = sum_y P(x -> y) q(y) /
+/// (1 - P(x -> x)) over the neighbours x had when it was removed (all removed later or endpoints).
+std::vector<double> logCommittors(const std::vector<Removal>& removals,
+                                  std::vector<double> logCommittor) {
+  for (auto removal = removals.rbegin(); removal != removals.rend(); ++removal) {
+    std::vector<double> terms;
+    for (const auto& [y, lp] : removal->logOut) terms.push_back(lp + logCommittor[y]);
+    logCommittor[removal->node] = logSumExp(terms) - removal->logEscape;
+  }
+  return logCommittor;
+}
+
 }  // namespace
 
+bool SetToSetRates::representable() const {
+  for (double v : {k, kSS, kNSS, meanFirstPassageTime})
+    if (!(v >= DBL_MIN && v <= DBL_MAX)) return false;
+  return true;
+}
+
 double GraphTransformationResult::detailedBalanceK() const {
-  return aFromB.k * std::exp(logOccupationB - logOccupationA) / bFromA.k;
+  return std::exp(aFromB.logK + logOccupationB - logOccupationA - bFromA.logK);
 }
 double GraphTransformationResult::detailedBalanceKSS() const {
-  return aFromB.kSS * std::exp(logOccupationB - logOccupationA) / bFromA.kSS;
+  return std::exp(aFromB.logKSS + logOccupationB - logOccupationA - bFromA.logKSS);
 }
 double GraphTransformationResult::detailedBalanceKNSS() const {
-  return aFromB.kNSS * std::exp(logOccupationB - logOccupationA) / bFromA.kNSS;
+  return std::exp(aFromB.logKNSS + logOccupationB - logOccupationA - bFromA.logKNSS);
 }
 
 GraphTransformationResult graphTransformationRates(const RateGraph& graph,
@@ -226,7 +276,7 @@ GraphTransformationResult graphTransformationRates(const RateGraph& graph,
     throw std::runtime_error("no minimum of set A is connected to a minimum of set B");
   }
   BranchingGraph g = initialGraph(graph, keep);
-  const std::vector<double> originalTau = g.tau;
+  const std::vector<double> originalLogTau = g.logTau;
   std::vector<bool> intermediate(graph.nodes);
   for (int x = 0; x < graph.nodes; ++x) intermediate[x] = !inA[x] && !inB[x];
   const std::vector<Removal> removals = removeAll(g, intermediate);
@@ -238,17 +288,33 @@ GraphTransformationResult graphTransformationRates(const RateGraph& graph,
   };
   result.logOccupationA = logSum(a);
   result.logOccupationB = logSum(b);
-  result.aFromB = ratesBetween(graph, g, originalTau, b, inA, result.logOccupationB);
-  result.bFromA = ratesBetween(graph, g, originalTau, a, inB, result.logOccupationA);
-
-  result.committorA.assign(graph.nodes, kNaN);
+  std::vector<double> logOtherSetFirst(graph.nodes, kNaN);
+  result.aFromB =
+      ratesBetween(graph, g, originalLogTau, b, inA, result.logOccupationB, logOtherSetFirst);
+  result.bFromA =
+      ratesBetween(graph, g, originalLogTau, a, inB, result.logOccupationA, logOtherSetFirst);
+  result.otherSetBeforeReturn.assign(graph.nodes, kNaN);
   for (int x = 0; x < graph.nodes; ++x) {
-    if (keep[x] && (inA[x] || inB[x])) result.committorA[x] = inA[x] ? 1.0 : 0.0;
+    if (!std::isnan(logOtherSetFirst[x]))
+      result.otherSetBeforeReturn[x] = std::exp(logOtherSetFirst[x]);
   }
-  for (auto removal = removals.rbegin(); removal != removals.rend(); ++removal) {
-    double sum = 0.0;
-    for (const auto& [y, p] : removal->out) sum += p * result.committorA[y];
-    result.committorA[removal->node] = sum / removal->escape;
+
+  // Committors to A and to B, each from its own boundary values so that neither is formed as one
+  // minus the other (a committor of 1e-400 next to one of 1 - 1e-400 keeps its digits).
+  std::vector<double> boundaryA(graph.nodes, kNaN), boundaryB(graph.nodes, kNaN);
+  for (int x = 0; x < graph.nodes; ++x) {
+    if (!keep[x] || !(inA[x] || inB[x])) continue;
+    boundaryA[x] = inA[x] ? 0.0 : kLogZero;
+    boundaryB[x] = inB[x] ? 0.0 : kLogZero;
+  }
+  const std::vector<double> logA = logCommittors(removals, boundaryA);
+  const std::vector<double> logB = logCommittors(removals, boundaryB);
+  result.committorA.assign(graph.nodes, kNaN);
+  result.committorB.assign(graph.nodes, kNaN);
+  for (int x = 0; x < graph.nodes; ++x) {
+    if (!keep[x]) continue;
+    result.committorA[x] = std::exp(logA[x]);
+    result.committorB[x] = std::exp(logB[x]);
   }
   return result;
 }
