@@ -85,7 +85,8 @@ void requireCharacterised(const std::vector<Point>& points, const char* kind,
     if (std::isnan(p.logProductOfPositiveEigenvalues) || p.pointGroupOrder <= 0)
       throw std::invalid_argument(
           what + ": " + kind + " " + std::to_string(i) + " (0-based) has no " +
-          (p.pointGroupOrder <= 0 ? "point-group order" : "log product of Hessian eigenvalues") +
+          (std::isnan(p.logProductOfPositiveEigenvalues) ? "log product of Hessian eigenvalues"
+                                                         : "point-group order") +
           "; harmonic rates need both for every minimum and transition state (connect(..., "
           "characterise=True), a network from optim, or min.data/ts.data)");
   }
