@@ -87,8 +87,7 @@ CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
   if (!(symmetryTolerance > 0.0) || !std::isfinite(symmetryTolerance))
     throw std::invalid_argument("connect: symmetry_tolerance must be positive (length unit), got " +
                                 std::to_string(symmetryTolerance));
-  if (maxSpectrumAtoms < 0)
-    throw std::invalid_argument("connect: spectrum_max_atoms must be >= 0");
+  if (maxSpectrumAtoms < 0) throw std::invalid_argument("connect: spectrum_max_atoms must be >= 0");
   c.params.maxSpectrumAtoms = static_cast<std::size_t>(maxSpectrumAtoms);
   c.params.pointGroup.distanceTolerance = symmetryTolerance;
   if (!prmtop.empty()) {
@@ -96,9 +95,9 @@ CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
     // operations only between atoms of one element.
     const AmberTopology amber = readAmberTopology(prmtop);
     if (amber.masses.size() != potential.atomCount())
-      throw std::invalid_argument("connect: " + prmtop + " has " +
-                                  std::to_string(amber.masses.size()) + " atoms but the potential " +
-                                  std::to_string(potential.atomCount()));
+      throw std::invalid_argument(
+          "connect: " + prmtop + " has " + std::to_string(amber.masses.size()) +
+          " atoms but the potential has " + std::to_string(potential.atomCount()));
     c.params.masses = amber.masses;
     c.params.pointGroup.atomTypes = amber.atomicNumbers;
   }
@@ -141,15 +140,15 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
   metadata.atoms = potential.atomCount();
   metadata.program = "landscape.connect";
   metadata.hessianMasses = choice.params.masses.empty() ? kUnitMasses : kAtomicMassesAmu;
-  nb::dict out = networkToDict(
-      storedNetwork(potential, network, choice, from, to.index), metadata);
+  nb::dict out = networkToDict(storedNetwork(potential, network, choice, from, to.index), metadata);
   out["status"] = connectStatusName(result.status);
   out["connected"] = result.connected();
   out["cycles"] = result.cycles;
   out["dneb_runs"] = result.dnebRuns;
   out["gradient_calls"] = result.gradientCalls;
   nb::list path;
-  for (const PathStep& s : result.path) path.append(nb::make_tuple(s.from, s.transitionState, s.to));
+  for (const PathStep& s : result.path)
+    path.append(nb::make_tuple(s.from, s.transitionState, s.to));
   out["path"] = path;
   return out;
 }
@@ -165,7 +164,8 @@ void bindConnect(nb::module_& m) {
         "spectrum_max_atoms"_a = 250, "hessian_backend"_a = "cpu",
         "optim's connect between two minima (atoms x 3; minimise them first): DNEB, hybrid "
         "eigenvector-following and descent, cycle by cycle along Dijkstra's path. Returns the "
-        "network dict of read_network (Hessian-derived fields unknown) plus 'status', "
+        "network dict of read_network (Hessian-derived fields unknown unless characterise) plus "
+        "'status', "
         "'connected', 'cycles', 'dneb_runs', 'gradient_calls' and 'path' [(minimum, "
         "transition state, minimum), ...]. Minima are the same when their energies differ by "
         "less than energy_tolerance and their aligned distance is below geometry_tolerance. "

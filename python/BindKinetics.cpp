@@ -146,8 +146,8 @@ nb::dict ratesDict(const GraphTransformationResult& r, double factor, const std:
                            ba.k, ba.kSS, ba.kNSS, ba.meanFirstPassageTime};
   for (int i = 0; i < 8; ++i)
     if (!(values[i] > 0.0) || !std::isfinite(values[i]))
-      throw std::invalid_argument(what + ": the graph transformation" + at + " gives " +
-                                  names[i] + " = " + number(values[i]) +
+      throw std::invalid_argument(what + ": the graph transformation" + at + " gives " + names[i] +
+                                  " = " + number(values[i]) +
                                   ", beyond double precision at this temperature; try a higher "
                                   "one");
   nb::dict out;
@@ -173,8 +173,10 @@ nb::dict ratesDict(const GraphTransformationResult& r, double factor, const std:
 FreeEnergyGroups groupsAt(const Problem& p, double temperature, double threshold, double planck,
                           const std::string& what) {
   if (!(threshold >= 0.0) || !std::isfinite(threshold))
-    throw std::invalid_argument(what + ": the regrouping threshold must be >= 0 and finite "
-                                       "(energy unit), got " + number(threshold));
+    throw std::invalid_argument(what +
+                                ": the regrouping threshold must be >= 0 and finite "
+                                "(energy unit), got " +
+                                number(threshold));
   const double h = p.units.planck(planck);
   if (!(h >= 0.0) || !std::isfinite(h))
     throw std::invalid_argument(what + ": planck must be >= 0 and finite, got " + number(planck));
@@ -197,8 +199,11 @@ nb::dict networkRates(const nb::dict& data, double temperature, nb::handle a, nb
     for (int g : ga)
       if (std::find(gb.begin(), gb.end(), g) != gb.end())
         throw std::invalid_argument(what + ": regrouping" + at + " and threshold " +
-                                    number(regroupThreshold) + " puts minima of a and b into one "
-                                    "group (group " + std::to_string(g) + ", 0-based); lower "
+                                    number(regroupThreshold) +
+                                    " puts minima of a and b into one "
+                                    "group (group " +
+                                    std::to_string(g) +
+                                    ", 0-based); lower "
                                     "regroup_threshold");
     r = transform(groupRateGraph(minima, groups), ga, gb, what);
     groupCount = static_cast<long long>(groups.members.size());
@@ -260,8 +265,8 @@ nb::dict graphRates(int nodes, HostIn edges, HostIn rates, nb::handle a, nb::han
                                     number(node) + ", not one of 0 to " +
                                     std::to_string(nodes - 1));
     if (!(k > 0.0) || !std::isfinite(k))
-      throw std::invalid_argument(what + ": edge " + std::to_string(e) + " has rate " +
-                                  number(k) + "; rates must be positive and finite");
+      throw std::invalid_argument(what + ": edge " + std::to_string(e) + " has rate " + number(k) +
+                                  "; rates must be positive and finite");
     graph.edges.push_back({static_cast<int>(from), static_cast<int>(to), std::log(k)});
   }
   if (!logEquilibrium.is_none()) {
@@ -297,8 +302,8 @@ void bindKinetics(nb::module_& m) {
         "(temperature = kT in the energy unit, rates in reduced time^-1), 'molecular' (K, s^-1) "
         "or 'auto'. regroup_threshold: rates between free-energy groups (REGROUPFREE); planck: h "
         "(kcal/mol s for molecular; NaN: default).");
-  m.def("network_committors", &networkCommittors, "network"_a, "temperature"_a,
-        "a"_a = nb::none(), "b"_a = nb::none(), "units"_a = "auto",
+  m.def("network_committors", &networkCommittors, "network"_a, "temperature"_a, "a"_a = nb::none(),
+        "b"_a = nb::none(), "units"_a = "auto",
         "Committor probabilities to a before b of every minimum (NaN: not connected to both).");
   m.def("network_regroup", &networkRegroup, "network"_a, "threshold"_a, "temperature"_a,
         "units"_a = "auto", "planck"_a = nan,

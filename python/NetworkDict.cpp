@@ -90,9 +90,9 @@ std::vector<Point> takePoints(const nb::dict& data, const std::string& prefix, s
   const std::vector<double> order = column(data, prefix + "_point_group_order", n, 0, what);
   const std::vector<double> moments = column(data, prefix + "_principal_moments", 3 * n, nan, what);
   const std::string spectrumKey = prefix + "_hessian_eigenvalues";
-  const std::vector<double> spectra =
-      data.contains(spectrumKey.c_str()) ? column(data, spectrumKey, n * w, nan, what)
-                                         : std::vector<double>();
+  const std::vector<double> spectra = data.contains(spectrumKey.c_str())
+                                          ? column(data, spectrumKey, n * w, nan, what)
+                                          : std::vector<double>();
   std::vector<Point> points(n);
   for (std::size_t i = 0; i < n; ++i) {
     points[i].energy = energy.data()[i];
@@ -128,8 +128,8 @@ std::vector<std::array<int, 2>> pairsFrom(const nb::dict& growth, const char* ke
                                 shapeText(shapeOf(a)) + ", not (k, 2)");
   std::vector<std::array<int, 2>> pairs(a.size() / 2);
   for (std::size_t i = 0; i < a.size(); ++i)
-    pairs[i / 2][i % 2] = static_cast<int>(integral(a.data()[i], 0, double(minima) - 1, what,
-                                                    "growth." + std::string(key), i / 2));
+    pairs[i / 2][i % 2] = static_cast<int>(
+        integral(a.data()[i], 0, double(minima) - 1, what, "growth." + std::string(key), i / 2));
   return pairs;
 }
 
@@ -199,8 +199,10 @@ StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& 
   const std::vector<double> found = column(data, "minima_first_found_step", n, -1, what);
   const std::vector<double> calls = column(data, "minima_function_calls", n, -1, what);
   for (std::size_t i = 0; i < n; ++i) {
-    network.minima[i].firstFoundStep = integral(found[i], -1, 9e15, what, "minima_first_found_step", i);
-    network.minima[i].functionCalls = integral(calls[i], -1, 9e15, what, "minima_function_calls", i);
+    network.minima[i].firstFoundStep =
+        integral(found[i], -1, 9e15, what, "minima_first_found_step", i);
+    network.minima[i].functionCalls =
+        integral(calls[i], -1, 9e15, what, "minima_function_calls", i);
   }
   if (m > 0 && !data.contains("ts_minima"))
     throw std::invalid_argument(what + ": the network has transition states but no 'ts_minima'");
@@ -210,10 +212,10 @@ StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& 
     for (int side = 0; side < 2; ++side) {
       const double e = ends[2 * t + side];
       if (!(e >= 0 && e < double(n)) || e != std::floor(e))
-        throw std::invalid_argument(
-            what + ": ts_minima[" + std::to_string(t) + "] names minimum " + std::to_string(e) +
-            ", not one of the network's " + std::to_string(n) + " minima (0-based: 0 to " +
-            std::to_string(static_cast<long long>(n) - 1) + ")");
+        throw std::invalid_argument(what + ": ts_minima[" + std::to_string(t) + "] names minimum " +
+                                    std::to_string(e) + ", not one of the network's " +
+                                    std::to_string(n) + " minima (0-based: 0 to " +
+                                    std::to_string(static_cast<long long>(n) - 1) + ")");
     }
     network.transitionStates[t].plusMinimum = static_cast<int>(ends[2 * t]);
     network.transitionStates[t].minusMinimum = static_cast<int>(ends[2 * t + 1]);
@@ -228,8 +230,9 @@ StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& 
   nb::dict growth;
   if (data.contains("growth") && !data["growth"].is_none()) {
     if (!nb::try_cast(data["growth"], growth))
-      throw std::invalid_argument(what + ": 'growth' must be a dict (cycles, settings, "
-                                         "tried_pairs, pending_pairs)");
+      throw std::invalid_argument(what +
+                                  ": 'growth' must be a dict (cycles, settings, "
+                                  "tried_pairs, pending_pairs)");
     long long cycles = 0;
     if (growth.contains("cycles") && (!nb::try_cast(growth["cycles"], cycles) || cycles < 0))
       throw std::invalid_argument(what + ": growth['cycles'] must be an integer >= 0");
