@@ -153,6 +153,24 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
   return out;
 }
 
+nb::dict characteriseOne(Potential& potential, HostIn x, const std::string& prmtop,
+                         double symmetryTolerance, long long maxSpectrumAtoms,
+                         const std::string& hessianBackend) {
+  requireValues(x.size(), potential.dimension(), shapeOf(x), "characterise", "x");
+  const CharacterisationChoice choice = characterisationOf(
+      potential, true, prmtop, symmetryTolerance, maxSpectrumAtoms, hessianBackend);
+  const std::vector<double> point(x.data(), x.data() + x.size());
+  const StationaryPointProperties p = characterise(potential, point, choice.params);
+  nb::dict out;
+  out["log_product"] = p.logProductOfPositiveEigenvalues;
+  out["point_group_order"] = p.pointGroupOrder;
+  out["principal_moments"] =
+      numpyFrom(std::vector<double>(p.principalMoments.begin(), p.principalMoments.end()), {3});
+  out["hessian_eigenvalues"] = numpyFrom(p.hessianEigenvalues, {p.hessianEigenvalues.size()});
+  out["hessian_masses"] = choice.params.masses.empty() ? kUnitMasses : kAtomicMassesAmu;
+  return out;
+}
+
 }  // namespace
 
 void bindConnect(nb::module_& m) {
@@ -178,6 +196,14 @@ void bindConnect(nb::module_& m) {
         "eigenvalues; prmtop: mass-weight the Hessian with its masses (amu) and map atoms only "
         "onto atoms of their element (AMBER, as optim); hessian_backend: 'cpu' or 'cuda' (a "
         "device-resident potential in double precision).");
+  m.def("characterise", &characteriseOne, "potential"_a, "x"_a, "prmtop"_a = "",
+        "symmetry_tolerance"_a = 1e-3, "spectrum_max_atoms"_a = 250, "hessian_backend"_a = "cpu",
+        "One stationary point characterised as optim and connect(..., characterise=True) do: "
+        "'log_product' (ln of the product of the positive Hessian eigenvalues, rigid-body modes "
+        "and a transition state's negative one left out), 'point_group_order', "
+        "'principal_moments', 'hessian_eigenvalues' (all 3N, ascending; empty above "
+        "spectrum_max_atoms atoms) and 'hessian_masses' ('unit', or 'amu' with prmtop: the "
+        "Hessian mass-weighted with its masses). Arguments as connect's.");
 }
 
 }  // namespace landscape::python

@@ -28,11 +28,7 @@ namespace {
 
 using namespace nb::literals;
 
-std::string number(double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.10g", v);
-  return buffer;
-}
+std::string number(double v) { return numberText(v); }
 
 /// pathsample's --units: reduced (kT in the energy unit, rates in reduced time^-1) or molecular
 /// (T in K, kcal/mol, rates in s^-1 from the mass-weighted frequencies in

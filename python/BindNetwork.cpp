@@ -41,6 +41,13 @@ nb::dict disconnectivityLayout(HostIn minimaEnergy, HostIn tsEnergy, HostIn tsMi
   requireValues(tsMinima.size(), 2 * tsEnergy.size(), shapeOf(tsMinima), "disconnectivity",
                 "ts_minima");
   for (std::size_t t = 0; t < tsEnergy.size(); ++t) {
+    for (int side = 0; side < 2; ++side) {
+      const double m = tsMinima.data()[2 * t + side];
+      if (!(m >= 0 && m < double(minimaEnergy.size())) || m != std::floor(m))
+        throw std::invalid_argument("disconnectivity: ts_minima[" + std::to_string(t) +
+                                    "] names minimum " + numberText(m) + ", not one of the " +
+                                    std::to_string(minimaEnergy.size()) + " minima (0-based)");
+    }
     network.transitionStates.push_back({});
     network.transitionStates.back().energy = tsEnergy.data()[t];
     network.transitionStates.back().plusMinimum = static_cast<int>(tsMinima.data()[2 * t]);

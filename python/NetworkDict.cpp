@@ -68,7 +68,7 @@ long integral(double v, double low, double high, const std::string& what, const 
               std::size_t row) {
   if (!(v >= low && v <= high) || v != std::floor(v))
     throw std::invalid_argument(what + ": '" + key + "' row " + std::to_string(row) + " holds " +
-                                std::to_string(v) + ", not an integer in [" +
+                                numberText(v) + ", not an integer in [" +
                                 std::to_string(static_cast<long long>(low)) + ", " +
                                 std::to_string(static_cast<long long>(high)) + "]");
   return static_cast<long>(v);
@@ -213,7 +213,7 @@ StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& 
       const double e = ends[2 * t + side];
       if (!(e >= 0 && e < double(n)) || e != std::floor(e))
         throw std::invalid_argument(what + ": ts_minima[" + std::to_string(t) + "] names minimum " +
-                                    std::to_string(e) + ", not one of the network's " +
+                                    numberText(e) + ", not one of the network's " +
                                     std::to_string(n) + " minima (0-based: 0 to " +
                                     std::to_string(static_cast<long long>(n) - 1) + ")");
     }

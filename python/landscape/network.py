@@ -87,7 +87,8 @@ class Network:
         min.data lines: energy, ln product of positive Hessian eigenvalues, point-group order,
         three principal moments of inertia. ts.data lines: energy, ln product, order, the two
         minima (1-based lines of min.data), moments. Coordinates are NaN when points files are
-        absent. Raises ValueError naming the file and line for malformed lines.
+        absent. min.A and min.B, when present, become set_a and set_b (0-based). Raises
+        ValueError naming the file and line for malformed lines.
         """
         minima = _read_table(os.path.join(directory, "min.data"), 6)
         states = _read_table(os.path.join(directory, "ts.data"), 8)
@@ -110,6 +111,15 @@ class Network:
             "ts_point_group_order": states[:, 2].astype(np.int64), "ts_minima": ends,
             "ts_principal_moments": states[:, 5:8], "ts_eigenvalue": np.full(m, np.nan),
         }
+        for key, name in (("set_a", "min.A"), ("set_b", "min.B")):
+            path = os.path.join(directory, name)
+            if os.path.exists(path):
+                values = read_minima_list(path)
+                bad = [v + 1 for v in values if not 0 <= v < n]
+                if bad:
+                    raise ValueError(f"{path}: minimum {bad[0]} is not a line of min.data "
+                                     f"({n} minima)")
+                data[key] = np.array(values, dtype=np.int64)
         for group, count in (("minima", n), ("ts", m)):
             points = os.path.join(directory, "points.min" if group == "minima" else "points.ts")
             data[f"{group}_coordinates"] = (_read_points(points, count, atoms) if atoms

@@ -121,7 +121,8 @@ def test_pathsample_ngt_output_of_its_kinetics_only_example():
     network = Network.from_pathsample(NINE_COMMUNITIES)
     a = read_minima_list(NINE_COMMUNITIES / "min.A")
     b = read_minima_list(NINE_COMMUNITIES / "min.B")
-    r = network.rates(1.0, a=a, b=b, units="reduced")
+    assert list(network.set_a) == a == [143] and list(network.set_b) == b == [3]  # 0-based
+    r = network.rates(1.0, units="reduced")  # the sets read from min.A and min.B
     expected = NINE_COMMUNITIES / "expected_output"
     k = fortran_table(expected / "NGT.rates.new")[0]
     kss = fortran_table(expected / "NGT.rates.kSS")[0]
@@ -225,6 +226,10 @@ def test_bad_arguments_raise_value_errors_that_name_the_problem(lj38):
         graph_rates(2, [(0, 5)], [1.0], [0], [1])
     with pytest.raises(ValueError, match="levels must be an integer >= 1"):
         network.disconnectivity_graph(levels=0)
+    with pytest.raises(ValueError,
+                       match=r"ts_minima\[0\] names minimum 1e\+300, not one of the 12 minima"):
+        landscape._landscape.disconnectivity_layout(network.minima_energy, network.ts_energy[:1],
+                                                    np.array([[0.0, 1e300]]))
 
 
 def test_disconnectivity_graph_data_and_plot(lj38, tmp_path):
@@ -391,3 +396,91 @@ def test_connect_characterisation_arguments_are_checked():
         landscape.connect(lj, a, b, characterise=True, hessian_backend="gpu")
     with pytest.raises(ValueError, match="spectrum_max_atoms must be >= 0"):
         landscape.connect(lj, a, b, characterise=True, spectrum_max_atoms=-1)
+
+
+def test_molecular_units_equal_pathsample_molecular_rates(tmp_path):
+    # The LJ38 files read as a molecule's (kcal/mol, log products of (rad/s)^2): the network says
+    # hessian_masses = 'amu', so units='auto' is molecular: temperatures in K, rates in s^-1.
+    pathsample = program("pathsample")
+    for name in ("min.data", "ts.data", "points.min", "points.ts"):
+        shutil.copy(LJ38 / name, tmp_path / name)
+    (tmp_path / "min.A").write_text("1\n2\n")
+    (tmp_path / "min.B").write_text("1\n8\n")
+    database = tmp_path / "network.h5"
+    run(pathsample, "import", "--units", "molecular", "--directory", tmp_path, "--database",
+        database)
+    run(pathsample, "rates", "--units", "molecular", "--database", database, "--directory",
+        tmp_path, "--temperature", "298,400")
+    network = Network.read(database)
+    assert network.metadata["hessian_masses"] == "amu"
+    for row in fortran_table(tmp_path / "NGT.rates.new"):
+        r = network.rates(row[0])
+        assert r["units"] == "molecular" and r["rate_unit"] == "s^-1"
+        assert r["kT"] == pytest.approx(row[0] * 8.314462618 / 4184.0, rel=1e-12)
+        assert r["k_ab"] == pytest.approx(row[1], rel=1e-9)
+        assert r["k_ba"] == pytest.approx(row[2], rel=1e-9)
+    # the same network in reduced units is another number: the units are not ignored
+    assert network.rates(298, units="reduced")["k_ab"] != pytest.approx(network.rates(298)["k_ab"])
+
+
+def rigid_body_projector(x, masses):
+    """I - Q Q^T with Q the six translations and rotations of mass-weighted coordinates."""
+    root = np.repeat(np.sqrt(masses), 3)
+    centre = np.average(x, axis=0, weights=masses)
+    vectors = []
+    for k in range(3):
+        t = np.zeros_like(x)
+        t[:, k] = 1
+        vectors.append(t.reshape(-1) * root)
+        r = np.cross(np.eye(3)[k], x - centre)
+        vectors.append(r.reshape(-1) * root)
+    q, _ = np.linalg.qr(np.array(vectors).T)
+    return np.eye(x.size) - q @ q.T
+
+
+def prmtop_masses(path):
+    """%FLAG MASS of an AMBER prmtop (amu), read here without the library."""
+    lines = pathlib.Path(path).read_text().splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("%FLAG MASS"))) + 2
+    values = []
+    for line in lines[start:]:
+        if line.startswith("%"):
+            break
+        values += [float(line[i:i + 16]) for i in range(0, len(line.rstrip()), 16)]
+    return np.array(values)
+
+
+def test_characterise_a_molecule_with_its_masses_as_optim():
+    # ash (25 atoms, AMBER-GB): the mass-weighted Hessian's log product against numpy (central
+    # differences of the gradient, rigid-body modes projected out of mass-weighted coordinates).
+    prmtop = DATA / "gb/ash/ash.parm7"
+    amber = landscape.amber_gb(str(prmtop), igb=2)
+    x, result = landscape.minimise(amber, landscape.read_inpcrd(str(DATA / "gb/ash/ash.rst7")),
+                                   landscape.LbfgsParams(rms_tolerance=1e-7,
+                                                         max_iterations=20000))
+    assert result.converged
+    masses = prmtop_masses(prmtop)
+    assert masses.size == 25
+    h = 1e-4
+    flat = x.reshape(-1)
+    hessian = np.zeros((flat.size, flat.size))
+    for i in range(flat.size):
+        plus, minus = flat.copy(), flat.copy()
+        plus[i] += h
+        minus[i] -= h
+        hessian[i] = (amber.energy_gradient(plus)[1] - amber.energy_gradient(minus)[1]) / (2 * h)
+    root = np.repeat(np.sqrt(masses), 3)
+    weighted = (hessian + hessian.T) / 2 / np.outer(root, root)
+    projector = rigid_body_projector(x, masses)
+    values = np.linalg.eigvalsh(projector @ weighted @ projector)
+    values = values[np.argsort(np.abs(values))][6:]  # the six projected modes are zero
+    assert np.all(values > 0)
+    got = landscape.characterise(amber, x, prmtop=str(prmtop), symmetry_tolerance=1e-2)
+    assert got["hessian_masses"] == "amu" and got["point_group_order"] == 1
+    assert got["log_product"] == pytest.approx(np.sum(np.log(values)), abs=1e-4)
+    unit = landscape.characterise(amber, x)
+    assert unit["hessian_masses"] == "unit"
+    assert abs(unit["log_product"] - got["log_product"]) > 10  # the masses are used
+    assert len(got["hessian_eigenvalues"]) == 75
+    with pytest.raises(ValueError, match="x has shape"):
+        landscape.characterise(amber, x[:-1])
