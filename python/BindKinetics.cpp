@@ -98,7 +98,7 @@ struct Problem {
 Problem problemOf(const nb::dict& data, double temperature, nb::handle a, nb::handle b,
                   const std::string& units, const std::string& what) {
   Problem p;
-  p.network = networkFromDict(data, p.metadata, what);
+  p.network = networkFromDict(data, p.metadata, what, false);
   p.units = unitsOf(units, p.metadata, what);
   requireTemperature(temperature, p.units, what);
   const std::size_t n = p.network.minima.size();
@@ -228,7 +228,7 @@ nb::dict networkRegroup(const nb::dict& data, double threshold, double temperatu
                         const std::string& units, double planck) {
   const std::string what = "regroup";
   Problem p;
-  p.network = networkFromDict(data, p.metadata, what);
+  p.network = networkFromDict(data, p.metadata, what, false);
   p.units = unitsOf(units, p.metadata, what);
   requireTemperature(temperature, p.units, what);
   requireCharacterised(p.network.minima, "minimum", what);

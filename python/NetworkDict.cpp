@@ -76,27 +76,28 @@ long integral(double v, double low, double high, const std::string& what, const 
 
 template <typename Point>
 std::vector<Point> takePoints(const nb::dict& data, const std::string& prefix, std::size_t atoms,
-                              const std::string& what) {
+                              const std::string& what, bool coordinates) {
   const std::string energyKey = prefix + "_energy";
   if (!data.contains(energyKey.c_str()))
     throw std::invalid_argument(what + ": the network has no '" + energyKey + "'");
   HostIn energy;
   if (!nb::try_cast(data[energyKey.c_str()], energy) || energy.ndim() != 1)
     throw std::invalid_argument(what + ": '" + energyKey + "' must be a one-dimensional array");
-  const std::size_t n = energy.size(), w = 3 * atoms;
+  const std::size_t n = energy.size(), w = coordinates ? 3 * atoms : 0;
   const double nan = std::nan("");
-  const std::vector<double> x = column(data, prefix + "_coordinates", n * w, nan, what);
+  const std::vector<double> x =
+      coordinates ? column(data, prefix + "_coordinates", n * w, nan, what) : std::vector<double>();
   const std::vector<double> logProduct = column(data, prefix + "_log_product", n, nan, what);
   const std::vector<double> order = column(data, prefix + "_point_group_order", n, 0, what);
   const std::vector<double> moments = column(data, prefix + "_principal_moments", 3 * n, nan, what);
   const std::string spectrumKey = prefix + "_hessian_eigenvalues";
-  const std::vector<double> spectra = data.contains(spectrumKey.c_str())
+  const std::vector<double> spectra = coordinates && data.contains(spectrumKey.c_str())
                                           ? column(data, spectrumKey, n * w, nan, what)
                                           : std::vector<double>();
   std::vector<Point> points(n);
   for (std::size_t i = 0; i < n; ++i) {
     points[i].energy = energy.data()[i];
-    points[i].coordinates.assign(x.begin() + i * w, x.begin() + (i + 1) * w);
+    if (coordinates) points[i].coordinates.assign(x.begin() + i * w, x.begin() + (i + 1) * w);
     points[i].properties.logProductOfPositiveEigenvalues = logProduct[i];
     points[i].properties.pointGroupOrder =
         static_cast<int>(integral(order[i], 0, 1000000, what, prefix + "_point_group_order", i));
@@ -178,7 +179,7 @@ nb::dict networkToDict(const StoredTransitionNetwork& network, const DatabaseMet
 }
 
 StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& metadata,
-                                        const std::string& what) {
+                                        const std::string& what, bool coordinates) {
   nb::dict meta;
   if (!data.contains("metadata") || !nb::try_cast(data["metadata"], meta))
     throw std::invalid_argument(what + ": the network has no 'metadata' dict");
@@ -193,8 +194,10 @@ StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& 
     throw std::invalid_argument(what + ": metadata['atoms'] must be a positive integer");
   metadata.atoms = static_cast<std::size_t>(atoms);
   StoredTransitionNetwork network;
-  network.minima = takePoints<StoredNetworkMinimum>(data, "minima", metadata.atoms, what);
-  network.transitionStates = takePoints<StoredTransitionState>(data, "ts", metadata.atoms, what);
+  network.minima =
+      takePoints<StoredNetworkMinimum>(data, "minima", metadata.atoms, what, coordinates);
+  network.transitionStates =
+      takePoints<StoredTransitionState>(data, "ts", metadata.atoms, what, coordinates);
   const std::size_t n = network.minima.size(), m = network.transitionStates.size();
   const std::vector<double> found = column(data, "minima_first_found_step", n, -1, what);
   const std::vector<double> calls = column(data, "minima_function_calls", n, -1, what);

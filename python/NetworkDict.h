@@ -17,9 +17,11 @@ nb::dict networkToDict(const StoredTransitionNetwork& network, const DatabaseMet
 
 /// The network of a dict of that layout; optional fields may be missing (unknown). Throws
 /// std::invalid_argument (ValueError) naming the first key whose shape or value is wrong.
-/// `what` starts the messages ("write_network", "rates", ...).
+/// `what` starts the messages ("write_network", "rates", ...). Without `coordinates` (kinetics:
+/// energies, log products and orders suffice) the points' coordinates and spectra stay empty, so
+/// that a large network is not copied for its rates.
 StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& metadata,
-                                        const std::string& what);
+                                        const std::string& what, bool coordinates = true);
 
 /// A 0-based set of minima (any integer sequence) checked against `minima`: non-empty, integers in
 /// range, each once. `name` ("a", "b") names it in messages.
