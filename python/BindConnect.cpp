@@ -75,19 +75,21 @@ StoredTransitionNetwork storedNetwork(Potential& potential, const TransitionNetw
 CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
                                           const std::string& prmtop, double symmetryTolerance,
                                           long long maxSpectrumAtoms,
-                                          const std::string& hessianBackend) {
+                                          const std::string& hessianBackend,
+                                          const std::string& what) {
   CharacterisationChoice c;
   c.enabled = enabled;
   if (!enabled) return c;
   if (rigidBodySystemOf(potential))
     throw std::invalid_argument(
-        "connect: characterise=True needs an atomistic potential; the Hessian of a rigid-body "
+        what +
+        ": characterise needs an atomistic potential; the Hessian of a rigid-body "
         "potential (landscape.rigid_bodies) does not describe the atoms' stationary point, and "
         "optim leaves it unknown too");
   if (!(symmetryTolerance > 0.0) || !std::isfinite(symmetryTolerance))
-    throw std::invalid_argument("connect: symmetry_tolerance must be positive (length unit), got " +
+    throw std::invalid_argument(what + ": symmetry_tolerance must be positive (length unit), got " +
                                 std::to_string(symmetryTolerance));
-  if (maxSpectrumAtoms < 0) throw std::invalid_argument("connect: spectrum_max_atoms must be >= 0");
+  if (maxSpectrumAtoms < 0) throw std::invalid_argument(what + ": spectrum_max_atoms must be >= 0");
   c.params.maxSpectrumAtoms = static_cast<std::size_t>(maxSpectrumAtoms);
   c.params.pointGroup.distanceTolerance = symmetryTolerance;
   if (!prmtop.empty()) {
@@ -96,7 +98,7 @@ CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
     const AmberTopology amber = readAmberTopology(prmtop);
     if (amber.masses.size() != potential.atomCount())
       throw std::invalid_argument(
-          "connect: " + prmtop + " has " + std::to_string(amber.masses.size()) +
+          what + ": " + prmtop + " has " + std::to_string(amber.masses.size()) +
           " atoms but the potential has " + std::to_string(potential.atomCount()));
     c.params.masses = amber.masses;
     c.params.pointGroup.atomTypes = amber.atomicNumbers;
@@ -104,7 +106,7 @@ CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
   if (hessianBackend == "cuda") {
     c.params.backend = gpuHessianBackend(potential);
   } else if (hessianBackend != "cpu") {
-    throw std::invalid_argument("connect: hessian_backend must be 'cpu' or 'cuda', got '" +
+    throw std::invalid_argument(what + ": hessian_backend must be 'cpu' or 'cuda', got '" +
                                 hessianBackend + "'");
   }
   c.params.check();
@@ -116,8 +118,9 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
                  const std::string& lengthUnit, bool characteriseAll, const std::string& prmtop,
                  double symmetryTolerance, long long maxSpectrumAtoms,
                  const std::string& hessianBackend) {
-  const CharacterisationChoice choice = characterisationOf(
-      potential, characteriseAll, prmtop, symmetryTolerance, maxSpectrumAtoms, hessianBackend);
+  const CharacterisationChoice choice =
+      characterisationOf(potential, characteriseAll, prmtop, symmetryTolerance, maxSpectrumAtoms,
+                         hessianBackend, "connect");
   const std::size_t n = potential.dimension();
   requireValues(start.size(), n, shapeOf(start), "connect", "start");
   requireValues(finish.size(), n, shapeOf(finish), "connect", "finish");
@@ -155,11 +158,23 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
 
 nb::dict characteriseOne(Potential& potential, HostIn x, const std::string& prmtop,
                          double symmetryTolerance, long long maxSpectrumAtoms,
-                         const std::string& hessianBackend) {
+                         const std::string& hessianBackend, double gradientTolerance) {
   requireValues(x.size(), potential.dimension(), shapeOf(x), "characterise", "x");
   const CharacterisationChoice choice = characterisationOf(
-      potential, true, prmtop, symmetryTolerance, maxSpectrumAtoms, hessianBackend);
+      potential, true, prmtop, symmetryTolerance, maxSpectrumAtoms, hessianBackend, "characterise");
   const std::vector<double> point(x.data(), x.data() + x.size());
+  // The log product describes a stationary point only (a harmonic well or saddle).
+  std::vector<double> g(point.size());
+  potential.energyGradient(point.data(), g.data());
+  double sum = 0.0;
+  for (double v : g) sum += v * v;
+  const double rms = std::sqrt(sum / static_cast<double>(g.size()));
+  if (!(gradientTolerance > 0.0))
+    throw std::invalid_argument("characterise: gradient_tolerance must be positive");
+  if (!(rms <= gradientTolerance))
+    throw std::invalid_argument("characterise: x is not a stationary point: its RMS gradient is " +
+                                numberText(rms) + " (energy/length), above gradient_tolerance " +
+                                numberText(gradientTolerance) + "; minimise it first");
   const StationaryPointProperties p = characterise(potential, point, choice.params);
   nb::dict out;
   out["log_product"] = p.logProductOfPositiveEigenvalues;
@@ -198,12 +213,14 @@ void bindConnect(nb::module_& m) {
         "device-resident potential in double precision).");
   m.def("characterise", &characteriseOne, "potential"_a, "x"_a, "prmtop"_a = "",
         "symmetry_tolerance"_a = 1e-3, "spectrum_max_atoms"_a = 250, "hessian_backend"_a = "cpu",
+        "gradient_tolerance"_a = 1e-3,
         "One stationary point characterised as optim and connect(..., characterise=True) do: "
         "'log_product' (ln of the product of the positive Hessian eigenvalues, rigid-body modes "
         "and a transition state's negative one left out), 'point_group_order', "
         "'principal_moments', 'hessian_eigenvalues' (all 3N, ascending; empty above "
         "spectrum_max_atoms atoms) and 'hessian_masses' ('unit', or 'amu' with prmtop: the "
-        "Hessian mass-weighted with its masses). Arguments as connect's.");
+        "Hessian mass-weighted with its masses). Arguments as connect's; x must be a "
+        "stationary point (RMS gradient at most gradient_tolerance, energy/length).");
 }
 
 }  // namespace landscape::python

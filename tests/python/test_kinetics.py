@@ -486,3 +486,21 @@ def test_characterise_a_molecule_with_its_masses_as_optim():
     assert len(got["hessian_eigenvalues"]) == 75
     with pytest.raises(ValueError, match="x has shape"):
         landscape.characterise(amber, x[:-1])
+
+
+def test_characterise_refuses_what_has_no_harmonic_well():
+    lj, a, _ = lj7_minima()
+    got = landscape.characterise(lj, a)
+    assert got["point_group_order"] == 20 and got["hessian_masses"] == "unit"
+    assert np.sum(got["hessian_eigenvalues"] < -1e-3) == 0
+    moved = a.copy()
+    moved[0, 0] += 0.05  # one atom out of place (a translation of all would still be a minimum)
+    with pytest.raises(ValueError, match=r"x is not a stationary point: its RMS gradient is"):
+        landscape.characterise(lj, moved)
+    rigid = landscape.rigid_bodies(lj, [[0, 1, 2], [3, 4, 5, 6]], a)
+    with pytest.raises(ValueError, match="characterise needs an atomistic potential"):
+        landscape.characterise(rigid, np.zeros(rigid.dimension))
+    with pytest.raises(ValueError, match="characterise: symmetry_tolerance must be positive"):
+        landscape.characterise(lj, a, symmetry_tolerance=-1)
+    with pytest.raises(RuntimeError, match="nothing.parm7"):
+        landscape.characterise(lj, a, prmtop="nothing.parm7")
