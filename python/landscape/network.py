@@ -68,6 +68,18 @@ class Network:
         return (f"Network({self.minima_count} minima, {self.ts_count} transition states, "
                 f"energies in {self.energy_unit})")
 
+    def _arrays(self):
+        """self.data with lists and tuples as numpy arrays, as the bindings take them."""
+        out = {}
+        for key, value in self.data.items():
+            if key == "growth" and isinstance(value, dict):
+                value = {k: (np.asarray(v, dtype=np.int64).reshape(-1, 2) if k.endswith("_pairs")
+                             else v) for k, v in value.items()}
+            elif key != "metadata" and isinstance(value, (list, tuple)):
+                value = np.asarray(value)
+            out[key] = value
+        return out
+
     # ---- files ----
     @classmethod
     def read(cls, path):
@@ -76,7 +88,7 @@ class Network:
 
     def write(self, path):
         """Writes the HDF5 network (docs/database.md), atomically."""
-        _landscape.write_network(os.fspath(path), self.data)
+        _landscape.write_network(os.fspath(path), self._arrays())
 
     @classmethod
     def from_pathsample(cls, directory, energy_unit="reduced (epsilon)",
@@ -147,7 +159,7 @@ class Network:
         regrouped). Raises ValueError for bad sets, temperatures or uncharacterised points.
         """
         return _landscape.network_rates(
-            self.data, float(temperature), _minima_list(a), _minima_list(b), units,
+            self._arrays(), float(temperature), _minima_list(a), _minima_list(b), units,
             np.nan if regroup_threshold is None else float(regroup_threshold),
             np.nan if planck is None else float(planck))
 
@@ -155,7 +167,7 @@ class Network:
         """Committor probabilities: for each minimum, the probability of reaching a before b
         (1 on a, 0 on b, NaN for minima not connected to both), as PATHSAMPLE's commit.data with
         DIRECTION AB. Arguments as rates()."""
-        return _landscape.network_committors(self.data, float(temperature), _minima_list(a),
+        return _landscape.network_committors(self._arrays(), float(temperature), _minima_list(a),
                                              _minima_list(b), units)
 
     def regroup(self, threshold, temperature, units="auto", planck=None):
@@ -163,8 +175,8 @@ class Network:
         REGROUPFREE: returns {'group_of_minimum': 0-based group of each minimum (groups ordered
         by free energy), 'free_energy': F of each group (energy unit), 'members': arrays of
         0-based minima}. temperature, units and planck as rates()."""
-        return _landscape.network_regroup(self.data, float(threshold), float(temperature), units,
-                                          np.nan if planck is None else float(planck))
+        return _landscape.network_regroup(self._arrays(), float(threshold), float(temperature),
+                                          units, np.nan if planck is None else float(planck))
 
     # ---- graphs ----
     def to_networkx(self):

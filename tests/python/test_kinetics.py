@@ -301,6 +301,11 @@ def test_read_write_keeps_every_group_of_a_grown_network(lj38, tmp_path):
     assert np.isnan(spectra[0]).all() and np.isfinite(spectra[-1]).all()
     network.write(tmp_path / "copy.h5")
     assert_same_h5(grown, tmp_path / "copy.h5")
+    # a growth record edited in Python is checked before it is written
+    bad = Network({**network.data, "growth": {"cycles": 1, "tried_pairs": [[0, 99]]}})
+    with pytest.raises(ValueError, match=r"'growth.tried_pairs' row 0 holds 99, not an integer"):
+        bad.write(tmp_path / "bad.h5")
+    assert not (tmp_path / "bad.h5").exists()
     # and the copy is a database pathsample reads with the same rates
     assert Network.read(tmp_path / "copy.h5").rates(0.2)["k_ab"] == network.rates(0.2)["k_ab"]
 
