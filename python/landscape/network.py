@@ -170,7 +170,7 @@ class Network:
         return _landscape.network_committors(self._arrays(), float(temperature), _minima_list(a),
                                              _minima_list(b), units)
 
-    def regroup(self, threshold, temperature, units="auto", planck=None):
+    def regroup(self, threshold, temperature, planck=None, units="auto"):
         """Free-energy groups of minima at a barrier threshold (energy unit), as PATHSAMPLE's
         REGROUPFREE: returns {'group_of_minimum': 0-based group of each minimum (groups ordered
         by free energy), 'free_energy': F of each group (energy unit), 'members': arrays of

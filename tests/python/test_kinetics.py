@@ -102,17 +102,23 @@ def test_regrouped_rates_committors_and_groups_equal_pathsample(lj38):
     assert committors[1] == 1 and committors[7] == 0  # on A and on B
     assert np.all((committors >= 0) & (committors <= 1))
 
-    run(pathsample, "regroup", "--database", database, "--directory", out, "--temperature",
-        "0.2", "--regroup-threshold", "1.0")
-    groups = network.regroup(1.0, 0.2)
-    lines = (out / "minima_groups").read_text().splitlines()
-    assert len(lines) == len(groups["members"])
-    for g, line in enumerate(lines):  # "group 1  F= -146.6  minima: 2 5" (1-based numbers)
-        head, minima = line.split("minima:")
-        assert float(head.split("F=")[1]) == pytest.approx(groups["free_energy"][g], rel=1e-9)
-        assert [int(m) - 1 for m in minima.split()] == list(groups["members"][g])
-        assert np.all(groups["group_of_minimum"][groups["members"][g]] == g)
-    assert np.all(np.diff(groups["free_energy"]) >= 0)  # lowest free energy first
+    counts = set()
+    for planck in (None, 1e-3):  # h in epsilon x reduced time: adds kT ln(kT/h) to every ts
+        options = [] if planck is None else ["--planck", str(planck)]
+        run(pathsample, "regroup", "--database", database, "--directory", out, "--temperature",
+            "0.2", "--regroup-threshold", "1.0", *options)
+        groups = network.regroup(1.0, 0.2, planck=planck)
+        lines = (out / "minima_groups").read_text().splitlines()
+        assert len(lines) == len(groups["members"])
+        for g, line in enumerate(lines):  # "group 1  F= -146.6  minima: 2 5" (1-based numbers)
+            head, minima = line.split("minima:")
+            assert float(head.split("F=")[1]) == pytest.approx(groups["free_energy"][g],
+                                                               rel=1e-9)
+            assert [int(m) - 1 for m in minima.split()] == list(groups["members"][g])
+            assert np.all(groups["group_of_minimum"][groups["members"][g]] == g)
+        assert np.all(np.diff(groups["free_energy"]) >= 0)  # lowest free energy first
+        counts.add(len(groups["members"]))
+    assert len(counts) == 2  # planck changes the barriers, so the grouping
 
 
 def test_pathsample_ngt_output_of_its_kinetics_only_example():
