@@ -120,7 +120,7 @@ Problem problemOf(const nb::dict& data, double temperature, nb::handle a, nb::ha
   return p;
 }
 
-/// NGT, turning 'not connected' into a ValueError that names the sets.
+/// NGT, with 'not connected' (std::runtime_error) as a ValueError: the sets are the caller's.
 GraphTransformationResult transform(const RateGraph& graph, const std::vector<int>& a,
                                     const std::vector<int>& b, const std::string& what) {
   try {
@@ -143,9 +143,10 @@ nb::dict ratesDict(const GraphTransformationResult& r, double factor, const std:
   for (int i = 0; i < 8; ++i)
     if (!(values[i] > 0.0) || !std::isfinite(values[i]))
       throw std::invalid_argument(what + ": the graph transformation" + at + " gives " + names[i] +
-                                  " = " + number(values[i]) +
-                                  ", beyond double precision at this temperature; try a higher "
-                                  "one");
+                                  " = " + number(values[i]) + ", beyond double precision" +
+                                  (at.empty()
+                                       ? std::string(" (rates too far apart)")
+                                       : std::string(" at this temperature; try a higher one")));
   nb::dict out;
   out["k_ab"] = ab.k * factor;
   out["k_ba"] = ba.k * factor;
