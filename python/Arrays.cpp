@@ -1,5 +1,6 @@
 #include "python/Arrays.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace landscape::python {
@@ -10,6 +11,12 @@ std::string shapeText(const std::vector<std::size_t>& shape) {
     s += (k ? ", " : "") + std::to_string(shape[k]);
   }
   return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string numberText(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.10g", value);
+  return buffer;
 }
 
 void requireValues(std::size_t got, std::size_t expected, const std::vector<std::size_t>& shape,

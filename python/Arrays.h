@@ -30,6 +30,9 @@ std::vector<std::size_t> shapeOf(const Array& a) {
 /// "(38, 3)" for messages.
 std::string shapeText(const std::vector<std::size_t>& shape);
 
+/// A number for messages, %.10g ("1e+300", "1.5", "40").
+std::string numberText(double value);
+
 /// Throws std::invalid_argument (Python ValueError) "<what>: <name> has shape S (K values) but the
 /// potential needs N values (A atoms x 3)" when got != expected.
 void requireValues(std::size_t got, std::size_t expected, const std::vector<std::size_t>& shape,

@@ -1,14 +1,22 @@
 // optim's connect (OPTIM's NEWCONNECT with Dijkstra, landscape/paths/Connect): the transition
-// states and minima joining two minima of a potential, as the network dict of read_network.
+// states and minima joining two minima of a potential, as the network dict of read_network; when
+// asked, every stationary point characterised as optim does (landscape/paths/Characterisation:
+// log product of the positive Hessian eigenvalues, point-group order, principal moments, the
+// spectrum of small systems), so that `pathsample rates` and Network.rates accept the network.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <cmath>
 #include <cstdint>
 
+#include "backends/HessianBackendFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "landscape/paths/Characterisation.h"
 #include "landscape/paths/Connect.h"
+#include "potentials/AmberTopology.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
+#include "python/NetworkDict.h"
 #include "python/Params.h"
 
 namespace landscape::python {
@@ -31,41 +39,88 @@ void bindConnectParams(nb::module_& m) {
       .done();
 }
 
-/// The network's points as the read_network dict (Hessian-derived fields unknown: NaN, 0).
-nb::dict networkDict(const TransitionNetwork& network, std::size_t atoms,
-                     const std::string& energyUnit, const std::string& lengthUnit) {
-  std::vector<double> minE, minX, tsE, tsX, eigenvalue;
-  std::vector<std::int64_t> ends;
+/// How the stationary points are characterised (optim's Characterisation options).
+struct CharacterisationChoice {
+  bool enabled = false;
+  CharacterisationParams params;
+};
+
+/// The network as stored, characterised when asked; endpoint sets A = {start}, B = {finish} as
+/// optim records them.
+StoredTransitionNetwork storedNetwork(Potential& potential, const TransitionNetwork& network,
+                                      const CharacterisationChoice& choice, int start, int finish) {
+  StoredTransitionNetwork out;
   for (const NetworkMinimum& p : network.minima()) {
-    minE.push_back(p.energy);
-    minX.insert(minX.end(), p.coordinates.begin(), p.coordinates.end());
+    StoredNetworkMinimum m;
+    m.energy = p.energy;
+    m.coordinates = p.coordinates;
+    if (choice.enabled) m.properties = characterise(potential, m.coordinates, choice.params);
+    out.minima.push_back(std::move(m));
   }
   for (const NetworkTransitionState& t : network.transitionStates()) {
-    tsE.push_back(t.energy);
-    tsX.insert(tsX.end(), t.coordinates.begin(), t.coordinates.end());
-    ends.insert(ends.end(), {t.plusMinimum, t.minusMinimum});
-    eigenvalue.push_back(t.eigenvalue);
+    StoredTransitionState ts;
+    ts.energy = t.energy;
+    ts.coordinates = t.coordinates;
+    ts.plusMinimum = t.plusMinimum;
+    ts.minusMinimum = t.minusMinimum;
+    ts.eigenvalue = t.eigenvalue;
+    if (choice.enabled) ts.properties = characterise(potential, ts.coordinates, choice.params);
+    out.transitionStates.push_back(std::move(ts));
   }
-  const std::size_t n = minE.size(), m = tsE.size();
-  nb::dict meta, out;
-  meta["potential"] = "python";
-  meta["energy_unit"] = energyUnit;
-  meta["length_unit"] = lengthUnit;
-  meta["atoms"] = atoms;
-  meta["program"] = "landscape.connect";
-  out["metadata"] = meta;
-  out["minima_energy"] = numpyFrom(std::move(minE), {n});
-  out["minima_coordinates"] = numpyFrom(std::move(minX), {n, atoms, 3});
-  out["ts_energy"] = numpyFrom(std::move(tsE), {m});
-  out["ts_coordinates"] = numpyFrom(std::move(tsX), {m, atoms, 3});
-  out["ts_minima"] = numpyOf(std::move(ends), {m, 2});
-  out["ts_eigenvalue"] = numpyFrom(std::move(eigenvalue), {m});
+  out.setA = {start};
+  out.setB = {finish};
   return out;
+}
+
+CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
+                                          const std::string& prmtop, double symmetryTolerance,
+                                          long long maxSpectrumAtoms,
+                                          const std::string& hessianBackend,
+                                          const std::string& what) {
+  CharacterisationChoice c;
+  c.enabled = enabled;
+  if (!enabled) return c;
+  if (rigidBodySystemOf(potential))
+    throw std::invalid_argument(
+        what +
+        ": characterise needs an atomistic potential; the Hessian of a rigid-body "
+        "potential (landscape.rigid_bodies) does not describe the atoms' stationary point, and "
+        "optim leaves it unknown too");
+  if (!(symmetryTolerance > 0.0) || !std::isfinite(symmetryTolerance))
+    throw std::invalid_argument(what + ": symmetry_tolerance must be positive (length unit), got " +
+                                std::to_string(symmetryTolerance));
+  if (maxSpectrumAtoms < 0) throw std::invalid_argument(what + ": spectrum_max_atoms must be >= 0");
+  c.params.maxSpectrumAtoms = static_cast<std::size_t>(maxSpectrumAtoms);
+  c.params.pointGroup.distanceTolerance = symmetryTolerance;
+  if (!prmtop.empty()) {
+    // As optim for AMBER: the Hessian mass-weighted with the prmtop's masses (amu), symmetry
+    // operations only between atoms of one element.
+    const AmberTopology amber = readAmberTopology(prmtop);
+    if (amber.masses.size() != potential.atomCount())
+      throw std::invalid_argument(
+          what + ": " + prmtop + " has " + std::to_string(amber.masses.size()) +
+          " atoms but the potential has " + std::to_string(potential.atomCount()));
+    c.params.masses = amber.masses;
+    c.params.pointGroup.atomTypes = amber.atomicNumbers;
+  }
+  if (hessianBackend == "cuda") {
+    c.params.backend = gpuHessianBackend(potential);
+  } else if (hessianBackend != "cpu") {
+    throw std::invalid_argument(what + ": hessian_backend must be 'cpu' or 'cuda', got '" +
+                                hessianBackend + "'");
+  }
+  c.params.check();
+  return c;
 }
 
 nb::dict connect(Potential& potential, HostIn start, HostIn finish, const ConnectParams& params,
                  double energyTolerance, double geometryTolerance, const std::string& energyUnit,
-                 const std::string& lengthUnit) {
+                 const std::string& lengthUnit, bool characteriseAll, const std::string& prmtop,
+                 double symmetryTolerance, long long maxSpectrumAtoms,
+                 const std::string& hessianBackend) {
+  const CharacterisationChoice choice =
+      characterisationOf(potential, characteriseAll, prmtop, symmetryTolerance, maxSpectrumAtoms,
+                         hessianBackend, "connect");
   const std::size_t n = potential.dimension();
   requireValues(start.size(), n, shapeOf(start), "connect", "start");
   requireValues(finish.size(), n, shapeOf(finish), "connect", "finish");
@@ -81,15 +136,53 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
     throw std::invalid_argument("connect: start and finish are the same minimum (energies " +
                                 std::to_string(ea) + " and " + std::to_string(eb) + ")");
   const ConnectResult result = Connect(params).connect(potential, network, from, to.index);
-  nb::dict out = networkDict(network, potential.atomCount(), energyUnit, lengthUnit);
+  DatabaseMetadata metadata;
+  metadata.potential = potential.name();
+  metadata.energyUnit = energyUnit;
+  metadata.lengthUnit = lengthUnit;
+  metadata.atoms = potential.atomCount();
+  metadata.program = "landscape.connect";
+  metadata.hessianMasses = choice.params.masses.empty() ? kUnitMasses : kAtomicMassesAmu;
+  nb::dict out = networkToDict(storedNetwork(potential, network, choice, from, to.index), metadata);
   out["status"] = connectStatusName(result.status);
   out["connected"] = result.connected();
   out["cycles"] = result.cycles;
   out["dneb_runs"] = result.dnebRuns;
   out["gradient_calls"] = result.gradientCalls;
   nb::list path;
-  for (const PathStep& s : result.path) path.append(nb::make_tuple(s.from, s.transitionState, s.to));
+  for (const PathStep& s : result.path)
+    path.append(nb::make_tuple(s.from, s.transitionState, s.to));
   out["path"] = path;
+  return out;
+}
+
+nb::dict characteriseOne(Potential& potential, HostIn x, const std::string& prmtop,
+                         double symmetryTolerance, long long maxSpectrumAtoms,
+                         const std::string& hessianBackend, double gradientTolerance) {
+  requireValues(x.size(), potential.dimension(), shapeOf(x), "characterise", "x");
+  const CharacterisationChoice choice = characterisationOf(
+      potential, true, prmtop, symmetryTolerance, maxSpectrumAtoms, hessianBackend, "characterise");
+  const std::vector<double> point(x.data(), x.data() + x.size());
+  // The log product describes a stationary point only (a harmonic well or saddle).
+  std::vector<double> g(point.size());
+  potential.energyGradient(point.data(), g.data());
+  double sum = 0.0;
+  for (double v : g) sum += v * v;
+  const double rms = std::sqrt(sum / static_cast<double>(g.size()));
+  if (!(gradientTolerance > 0.0))
+    throw std::invalid_argument("characterise: gradient_tolerance must be positive");
+  if (!(rms <= gradientTolerance))
+    throw std::invalid_argument("characterise: x is not a stationary point: its RMS gradient is " +
+                                numberText(rms) + " (energy/length), above gradient_tolerance " +
+                                numberText(gradientTolerance) + "; minimise it first");
+  const StationaryPointProperties p = characterise(potential, point, choice.params);
+  nb::dict out;
+  out["log_product"] = p.logProductOfPositiveEigenvalues;
+  out["point_group_order"] = p.pointGroupOrder;
+  out["principal_moments"] =
+      numpyFrom(std::vector<double>(p.principalMoments.begin(), p.principalMoments.end()), {3});
+  out["hessian_eigenvalues"] = numpyFrom(p.hessianEigenvalues, {p.hessianEigenvalues.size()});
+  out["hessian_masses"] = choice.params.masses.empty() ? kUnitMasses : kAtomicMassesAmu;
   return out;
 }
 
@@ -100,13 +193,34 @@ void bindConnect(nb::module_& m) {
   m.def("connect", &connect, "potential"_a, "start"_a, "finish"_a, "params"_a = ConnectParams{},
         "energy_tolerance"_a = 1e-6, "geometry_tolerance"_a = 0.2,
         "energy_unit"_a = "reduced (epsilon)", "length_unit"_a = "reduced (sigma)",
+        "characterise"_a = false, "prmtop"_a = "", "symmetry_tolerance"_a = 1e-3,
+        "spectrum_max_atoms"_a = 250, "hessian_backend"_a = "cpu",
         "optim's connect between two minima (atoms x 3; minimise them first): DNEB, hybrid "
         "eigenvector-following and descent, cycle by cycle along Dijkstra's path. Returns the "
-        "network dict of read_network (Hessian-derived fields unknown) plus 'status', "
+        "network dict of read_network (Hessian-derived fields unknown unless characterise) plus "
+        "'status', "
         "'connected', 'cycles', 'dneb_runs', 'gradient_calls' and 'path' [(minimum, "
         "transition state, minimum), ...]. Minima are the same when their energies differ by "
         "less than energy_tolerance and their aligned distance is below geometry_tolerance. "
-        "energy_unit/length_unit label the result (AMBER: 'kcal/mol', 'Angstrom').");
+        "energy_unit/length_unit label the result (AMBER: 'kcal/mol', 'Angstrom'). "
+        "set_a and set_b are [start] and [finish] (0-based), as optim records them. "
+        "characterise: every minimum and transition state gets, as optim computes them, the log "
+        "product of its positive Hessian eigenvalues (finite-difference Hessian), its point-group "
+        "order (within symmetry_tolerance, length unit; optim uses 1e-3 sigma for LJ, 1e-2 "
+        "Angstrom for AMBER), principal moments and, up to spectrum_max_atoms atoms, all Hessian "
+        "eigenvalues; prmtop: mass-weight the Hessian with its masses (amu) and map atoms only "
+        "onto atoms of their element (AMBER, as optim); hessian_backend: 'cpu' or 'cuda' (a "
+        "device-resident potential in double precision).");
+  m.def("characterise", &characteriseOne, "potential"_a, "x"_a, "prmtop"_a = "",
+        "symmetry_tolerance"_a = 1e-3, "spectrum_max_atoms"_a = 250, "hessian_backend"_a = "cpu",
+        "gradient_tolerance"_a = 1e-3,
+        "One stationary point characterised as optim and connect(..., characterise=True) do: "
+        "'log_product' (ln of the product of the positive Hessian eigenvalues, rigid-body modes "
+        "and a transition state's negative one left out), 'point_group_order', "
+        "'principal_moments', 'hessian_eigenvalues' (all 3N, ascending; empty above "
+        "spectrum_max_atoms atoms) and 'hessian_masses' ('unit', or 'amu' with prmtop: the "
+        "Hessian mass-weighted with its masses). Arguments as connect's; x must be a "
+        "stationary point (RMS gradient at most gradient_tolerance, energy/length).");
 }
 
 }  // namespace landscape::python

@@ -13,6 +13,7 @@ void bindMinimisation(nb::module_& m);    // BindMinimisation.cpp: LbfgsParams, 
 void bindBatched(nb::module_& m);         // BindBatched.cpp: batched potential and minimiser
 void bindBasinHopping(nb::module_& m);    // BindBasinHopping.cpp: basin_hopping + callback
 void bindNetwork(nb::module_& m);         // BindNetwork.cpp: network.h5, disconnectivity layout
+void bindKinetics(nb::module_& m);        // BindKinetics.cpp: rates, committors, regrouping
 void bindConnect(nb::module_& m);         // BindConnect.cpp: optim's connect
 void bindBenchmark(nb::module_& m);       // BindBenchmark.cpp: C++-side timing
 

@@ -18,6 +18,7 @@ NB_MODULE(_landscape, m) {
   bindBatched(m);
   bindBasinHopping(m);
   bindNetwork(m);
+  bindKinetics(m);
   bindConnect(m);
   bindBenchmark(m);
 }

@@ -31,6 +31,7 @@ from ._landscape import (  # noqa: F401
     basin_hopping,
     batched_lennard_jones,
     batched_minimiser,
+    characterise,
     cuda,
     lennard_jones,
     read_inpcrd,
@@ -68,7 +69,10 @@ def minimise(potential, x, params=None, lbfgs_backend="cpu", callback=None):
 
 def connect(potential, start, finish, params=None, **options):
     """optim's connect between two minima; returns a landscape.network.Network with the result
-    fields (status, connected, path, ...) in its `run` dict. See landscape._landscape.connect."""
+    fields (status, connected, path, ...) in its `run` dict. With characterise=True every
+    minimum and transition state gets optim's log product, point-group order, moments and
+    spectrum, so that Network.rates and `pathsample rates` accept the network (prmtop= for a
+    molecule's masses). See landscape._landscape.connect."""
     from .network import Network
 
     data = _landscape.connect(potential, start, finish,
