@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -45,10 +46,15 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
   EXPECT_THROW(parsePathsampleCommandLine({"grow-forever"}), std::runtime_error);
 
   // The example's pathdata (CYCLES 0, DIJKSTRA 0) reads, with warnings for ignored keywords.
+  // TEMPERATURE is PATHSAMPLE's kT; --units molecular takes Kelvin, so it is converted.
   const std::string pathdata = testDataRoot() + "/lj38/pathsample/pathdata";
   const PathsampleConfig p = parsePathsampleCommandLine({"rates", "--pathdata", pathdata});
   EXPECT_EQ(p.temperatures, std::vector<double>{0.1});
   EXPECT_FALSE(p.warnings.empty());
+  const PathsampleConfig molecularKT =
+      parsePathsampleCommandLine({"rates", "--pathdata", pathdata, "--units", "molecular"});
+  ASSERT_EQ(molecularKT.temperatures.size(), 1u);
+  EXPECT_NEAR(molecularKT.temperatures[0], 0.1 / (8.314462618 / 4184.0), 1e-9);  // kT / kB in K
   // The command line wins over the file.
   EXPECT_EQ(parsePathsampleCommandLine({"rates", "--pathdata", pathdata, "--temperature", "0.3"})
                 .temperatures,
@@ -93,6 +99,70 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
   fs::remove(unknown);
 }
 
+// Every pathdata file of wales-group/examples (tests/data/pathdata-examples) reads: each keyword is
+// implemented, ignored with a warning that says why, or refused as not implemented with a reason,
+// naming the file and line; none is unknown.
+TEST(PathsampleCli, EveryPathdataOfTheExamplesIsKnown) {
+  const fs::path folder = fs::path(testDataRoot()) / "pathdata-examples";
+  if (!fs::exists(folder)) GTEST_SKIP() << folder << " missing";
+  int read = 0, refused = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string path = entry.path().string();
+    try {
+      const PathsampleConfig c = parsePathsampleCommandLine({"rates", "--pathdata", path});
+      for (const std::string& w : c.warnings) {
+        EXPECT_NE(w.find(path + ":"), std::string::npos) << w;
+        EXPECT_NE(w.find(" ignored ("), std::string::npos) << w;
+      }
+      ++read;
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find("unknown"), std::string::npos) << what;
+      EXPECT_NE(what.find(path + ":"), std::string::npos) << what;
+      EXPECT_NE(what.find("is not implemented ("), std::string::npos) << what;
+      ++refused;
+    }
+  }
+  EXPECT_EQ(read + refused, 14);
+  // Read: LJ38 and tetra-ALA 05, trypzip, MFPT and the plain PGT_DIJ one; refused: STARTFROMPATH
+  // (LJ38 and tetra-ALA 04), WAITPDF, KMC, NGTKEEPLIST, FREEENERGY (the other Kinetics ones).
+  EXPECT_EQ(read, 5);
+
+  // The MFPT example: NGT with its arguments is mode rates, RATESCYCLE the temperatures, NOPOINTS
+  // a kinetics-only network, NATOMS 1 a dummy.
+  const std::string mfpt = (folder / "Kinetics_MFPT_9_comm_output_files_pathdata").string();
+  const PathsampleConfig m = parsePathsampleCommandLine({"--pathdata", mfpt});
+  EXPECT_EQ(m.mode, PathsampleMode::Rates);
+  EXPECT_EQ(m.temperatures, std::vector<double>{1.0});
+  EXPECT_TRUE(m.noPoints);
+  EXPECT_EQ(m.pathdataAtoms, 1u);
+  EXPECT_TRUE(m.warnings.empty());
+  // The command line's mode wins over NGT's.
+  EXPECT_EQ(parsePathsampleCommandLine({"committors", "--pathdata", mfpt}).mode,
+            PathsampleMode::Committors);
+  // trypzip: MAXTSENERGY, AMBER12 (molecular units: TEMPERATURE 0.592 kcal/mol is 297.9 K).
+  const PathsampleConfig t = parsePathsampleCommandLine(
+      {"rates", "--pathdata", (folder / "trypzip_input_pathdata").string()});
+  EXPECT_EQ(t.maxTsEnergy, -390.0);
+  EXPECT_EQ(t.units, PathsampleUnits::Molecular);
+  ASSERT_EQ(t.temperatures.size(), 1u);
+  EXPECT_NEAR(t.temperatures[0], 0.592 / (8.314462618 / 4184.0), 1e-9);
+  EXPECT_EQ(t.planck, 9.536e-14);
+  // Keywords that would change the result and are not implemented, with their reason.
+  const fs::path bad = fs::temp_directory_path() / ("pathdata-bad-" + std::to_string(getpid()));
+  for (const char* line : {"NGT 2 T", "NGT 0 maybe", "KMC 50000 1.0 0", "WAITPDF", "FREEENERGY",
+                           "NGTKEEPLIST", "NATOMS 0", "RATESCYCLE -1"}) {
+    std::ofstream(bad) << "TEMPERATURE 1.0\n" << line << "\n";
+    try {
+      parsePathsampleCommandLine({"rates", "--pathdata", bad.string()});
+      ADD_FAILURE() << line << " accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(bad.string() + ":2: "), std::string::npos) << e.what();
+    }
+  }
+  fs::remove(bad);
+}
+
 // docs/pathsample-options.md is generated from the table: LANDSCAPE_REGENERATE_DOCS=1
 // landscape_tests --gtest_filter=PathsampleCli.DocMatchesTable
 TEST(PathsampleCli, DocMatchesTable) {
@@ -108,11 +178,84 @@ TEST(PathsampleCli, DocMatchesTable) {
 }
 
 #ifdef LANDSCAPE_PATHSAMPLE_EXECUTABLE
-int run(const std::string& arguments, const fs::path& log) {
+// Runs pathsample with `arguments` (in `cwd` when given); its output goes to `log`.
+int run(const std::string& arguments, const fs::path& log, const fs::path& cwd = {}) {
   const char* env = std::getenv("LANDSCAPE_PATHSAMPLE_EXECUTABLE");
-  const std::string program = env && *env ? env : LANDSCAPE_PATHSAMPLE_EXECUTABLE;
-  const int status = std::system((program + " " + arguments + " > " + log.string() + " 2>&1").c_str());
+  const std::string program =
+      fs::absolute(env && *env ? env : LANDSCAPE_PATHSAMPLE_EXECUTABLE).string();
+  const std::string in = cwd.empty() ? "" : "cd '" + cwd.string() + "' && ";
+  const int status = std::system(
+      (in + program + " " + arguments + " > '" + fs::absolute(log).string() + "' 2>&1").c_str());
   return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+// The wales-group Kinetics/MFPT example run as PATHSAMPLE runs it: its folder (min.data, ts.data,
+// min.A, min.B, pathdata with NGT 0 T 1.1D0 1 100.1D0, RATESCYCLE 1.0, NOPOINTS) and no options.
+// PATHSAMPLE's own NGT.rates files (expected_output) are reproduced to 1e-6 relative, kNSS, kSS
+// and k in both directions and the mean first-passage times, in PATHSAMPLE's layout.
+std::vector<double> numbers(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<double> out;
+  for (double v; in >> v;) out.push_back(v);
+  return out;
+}
+
+TEST(PathsampleCli, ReproducesPathsampleNgtOnTheNineCommunityNetwork) {
+  const fs::path example = fs::path(testDataRoot()) / "kinetics" / "9comm";
+  if (!fs::exists(example / "min.data")) GTEST_SKIP() << example << " missing";
+  const fs::path work = fs::temp_directory_path() / ("pathsample-9comm-" + std::to_string(getpid()));
+  fs::create_directories(work);
+  for (const char* name : {"min.data", "ts.data", "min.A", "min.B", "pathdata"})
+    fs::copy_file(example / name, work / name, fs::copy_options::overwrite_existing);
+  const fs::path log = work / "log";
+  ASSERT_EQ(run("--pathdata pathdata --directory " + work.string(), log, work), 0) << readAll(log);
+  EXPECT_FALSE(fs::exists(work / "network.h5"));  // no database needed
+  for (const char* name : {"NGT.rates.kNSS", "NGT.rates.kSS", "NGT.rates.new"}) {
+    const std::string ours = readAll((work / name).string());
+    const std::string theirs = readAll((example / "expected_output" / name).string());
+    EXPECT_EQ(ours.size(), theirs.size()) << name << ":\n" << ours << theirs;  // G20.10E4 columns
+    const std::vector<double> a = numbers(ours), b = numbers(theirs);
+    ASSERT_EQ(a.size(), b.size()) << name;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      EXPECT_NEAR(a[i], b[i], 1e-6 * std::fabs(b[i])) << name << " column " << i + 1;
+  }
+  // The numbers of PATHSAMPLE's log (expected_output/output), written out.
+  const std::vector<double> kss = numbers(readAll((work / "NGT.rates.kSS").string()));
+  const std::vector<double> knss = numbers(readAll((work / "NGT.rates.kNSS").string()));
+  ASSERT_EQ(kss.size(), 3u);
+  ASSERT_EQ(knss.size(), 3u);
+  EXPECT_NEAR(knss[1], 0.1329748539E-11, 1e-6 * 0.1329748539E-11);  // kNSS(A<-B)
+  EXPECT_NEAR(knss[2], 0.3229297774E-11, 1e-6 * 0.3229297774E-11);  // kNSS(B<-A)
+  EXPECT_NEAR(kss[1], 0.7360803384E-02, 1e-6 * 0.7360803384E-02);    // kSS(A<-B)
+  EXPECT_NEAR(kss[2], 0.9331537817E-10, 1e-6 * 0.9331537817E-10);    // kSS(B<-A)
+
+  // MAXTSENERGY leaves out the transition states above it: the same rates as a ts.data without
+  // those lines.
+  const fs::path cut = work / "cut";
+  fs::create_directories(cut);
+  for (const char* name : {"min.data", "min.A", "min.B", "pathdata"})
+    fs::copy_file(example / name, cut / name, fs::copy_options::overwrite_existing);
+  {
+    std::ifstream in(example / "ts.data");
+    std::ofstream out(cut / "ts.data");
+    for (std::string line; std::getline(in, line);)
+      if (std::stod(line) <= 28.0) out << line << "\n";
+  }
+  std::ofstream(work / "pathdata", std::ios::app) << "MAXTSENERGY 28.0\n";
+  ASSERT_EQ(run("--pathdata pathdata", log, work), 0) << readAll(log);
+  ASSERT_EQ(run("--pathdata pathdata", log, cut), 0) << readAll(log);
+  const std::string filtered = readAll((cut / "NGT.rates.new").string());
+  EXPECT_EQ(readAll((work / "NGT.rates.new").string()), filtered);
+  EXPECT_NE(filtered, readAll((example / "expected_output" / "NGT.rates.new").string()));
+
+  // min.A equal to min.B: the message names the files and the minimum as in min.data.
+  fs::copy_file(example / "min.A", cut / "min.B", fs::copy_options::overwrite_existing);
+  EXPECT_EQ(run("--pathdata pathdata", log, cut), 1);
+  EXPECT_NE(readAll(log).find("min.A and min.B of .: minimum 144 (1-based, as in min.data) is in "
+                              "both A and B"),
+            std::string::npos)
+      << readAll(log);
+  fs::remove_all(work);
 }
 
 TEST(PathsampleCli, ImportRatesCommittorsRegroupExportOnLj38) {
@@ -130,7 +273,7 @@ TEST(PathsampleCli, ImportRatesCommittorsRegroupExportOnLj38) {
                 log), 0) << readAll(log);
   const std::string rates = readAll((work / "NGT.rates.new").string());
   EXPECT_EQ(std::count(rates.begin(), rates.end(), '\n'), 2) << rates;
-  EXPECT_EQ(rates.size(), 2u * 61u) << rates;  // 3G20.10 per line
+  EXPECT_EQ(rates.size(), 2u * 101u) << rates;  // 5G20.10E4 per line: T, k, k, MFPT, MFPT
   EXPECT_TRUE(fs::exists(work / "NGT.rates.kSS"));
   EXPECT_TRUE(fs::exists(work / "NGT.rates.kNSS"));
   ASSERT_EQ(run("committors --database " + db + " --directory " + work.string(), log), 0);

@@ -342,6 +342,30 @@ void writePathsampleFiles(const std::string& directory, const StoredTransitionNe
   }
 }
 
+void writePathsampleKineticsFiles(const std::string& directory,
+                                  const StoredTransitionNetwork& network) {
+  const int n = static_cast<int>(network.minima.size());
+  for (std::size_t i = 0; i < network.transitionStates.size(); ++i) {
+    const StoredTransitionState& ts = network.transitionStates[i];
+    if (ts.plusMinimum < 0 || ts.plusMinimum >= n || ts.minusMinimum < 0 || ts.minusMinimum >= n)
+      throw std::invalid_argument("transition state " + std::to_string(i + 1) +
+                                  " names a minimum beyond the " + std::to_string(n) + " minima");
+  }
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error) {
+    throw std::runtime_error("cannot create directory '" + directory + "': " + error.message());
+  }
+  const fs::path dir(directory);
+  writeFileAtomically((dir / "min.data").string(), formatMinData(network.minima), "min.data");
+  writeFileAtomically((dir / "ts.data").string(), formatTsData(network.transitionStates),
+                      "ts.data");
+  if (!network.setA.empty() || !network.setB.empty()) {
+    writeFileAtomically((dir / "min.A").string(), formatEndpointSet(network.setA), "min.A");
+    writeFileAtomically((dir / "min.B").string(), formatEndpointSet(network.setB), "min.B");
+  }
+}
+
 StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms,
                                             double frequencyConversion) {
   const fs::path dir(directory);

@@ -76,6 +76,12 @@ StoredTransitionNetwork withConvertedLogProducts(StoredTransitionNetwork network
 void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network,
                           double frequencyConversion = 1.0);
 
+/// Writes min.data and ts.data of a network without coordinates (PATHSAMPLE's NOPOINTS), and
+/// min.A / min.B when it has endpoint sets; no points files. Log products as stored. Throws
+/// std::invalid_argument when a transition state names an unknown minimum.
+void writePathsampleKineticsFiles(const std::string& directory,
+                                  const StoredTransitionNetwork& network);
+
 /// Reads the four files of `directory` back (atoms = N, so records of 3N values), and min.A and
 /// min.B when both exist; log products converted back to database units by
 /// `frequencyConversion`. Throws std::runtime_error when a file is missing or the record counts
