@@ -258,6 +258,105 @@ TEST(PathsampleCli, ReproducesPathsampleNgtOnTheNineCommunityNetwork) {
   fs::remove_all(work);
 }
 
+// A kinetics-only network (NOPOINTS): import makes a database without coordinates; rates,
+// committors and regroup on it give what they give on its files; export writes min.data, ts.data,
+// min.A and min.B back, without points files; grow refuses it with a sentence.
+TEST(PathsampleCli, KineticsOnlyNetworkImportsAndGivesItsKinetics) {
+  const fs::path example = fs::path(testDataRoot()) / "kinetics" / "9comm";
+  if (!fs::exists(example / "min.data")) GTEST_SKIP() << example << " missing";
+  const fs::path work = fs::temp_directory_path() / ("pathsample-nopoints-" + std::to_string(getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work / "files");
+  for (const char* name : {"min.data", "ts.data", "min.A", "min.B", "pathdata"})
+    fs::copy_file(example / name, work / "files" / name);
+  const fs::path log = work / "log";
+  const std::string db = (work / "net.h5").string();
+  ASSERT_EQ(run("import --pathdata pathdata --database " + db, log, work / "files"), 0)
+      << readAll(log);
+  EXPECT_NE(readAll(log).find("imported 994 minima, 4320 transition states, no coordinates"),
+            std::string::npos) << readAll(log);
+  ASSERT_EQ(run("rates --database " + db + " --temperature 1 --directory " +
+                    (work / "db").string(), log), 0) << readAll(log);
+  ASSERT_EQ(run("--pathdata pathdata", log, work / "files"), 0) << readAll(log);
+  for (const char* name : {"NGT.rates.new", "NGT.rates.kSS", "NGT.rates.kNSS"})
+    EXPECT_EQ(readAll((work / "db" / name).string()), readAll((work / "files" / name).string()))
+        << name;
+  ASSERT_EQ(run("committors --database " + db + " --temperature 1 --directory " +
+                    (work / "db").string(), log), 0) << readAll(log);
+  const std::vector<double> q = numbers(readAll((work / "db" / "commit.data").string()));
+  ASSERT_EQ(q.size(), 994u);
+  EXPECT_EQ(q[143], 1.0);  // minimum 144 is A
+  EXPECT_EQ(q[3], 0.0);    // minimum 4 is B
+  ASSERT_EQ(run("regroup --database " + db + " --temperature 1 --regroup-threshold 1 --directory " +
+                    (work / "db").string(), log), 0) << readAll(log);
+  EXPECT_TRUE(fs::exists(work / "db" / "minima_groups"));
+  ASSERT_EQ(run("export --database " + db + " --directory " + (work / "out").string(), log), 0)
+      << readAll(log);
+  EXPECT_FALSE(fs::exists(work / "out" / "points.min"));
+  // PATHSAMPLE's columns again (I10 for min.A and min.B), the same numbers.
+  for (const char* name : {"min.data", "ts.data", "min.A", "min.B"})
+    EXPECT_EQ(numbers(readAll((work / "out" / name).string())),
+              numbers(readAll((example / name).string()))) << name;
+  EXPECT_EQ(run("grow --database " + db + " --cycles 1 --output " + (work / "grow").string(), log),
+            1);
+  EXPECT_NE(readAll(log).find("holds a kinetics-only network"), std::string::npos) << readAll(log);
+  fs::remove_all(work);
+}
+
+// import into an existing database adds what is new and keeps what is there (its minima byte for
+// byte); another system is refused and the file left as it was.
+TEST(PathsampleCli, ImportMergesIntoAnExistingDatabaseOrRefuses) {
+  const std::string input = testDataRoot() + "/lj38/pathsample-untrap/input";
+  const std::string grown = testDataRoot() + "/lj38/pathsample-untrap/expected_output";
+  if (!fs::exists(grown + "/min.data")) GTEST_SKIP() << grown << " missing";
+  const fs::path work = fs::temp_directory_path() / ("pathsample-merge-" + std::to_string(getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  const fs::path log = work / "log";
+  const std::string db = (work / "net.h5").string();
+  ASSERT_EQ(run("import --directory " + input + " --database " + db, log), 0) << readAll(log);
+  ASSERT_EQ(run("export --database " + db + " --directory " + (work / "before").string(), log), 0);
+  // The same files again: nothing new, the file's network unchanged.
+  ASSERT_EQ(run("import --directory " + input + " --database " + db, log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("0 minima and 0 transition states are new, 12 and 11 were known; "
+                              "now 12 minima, 11 transition states"),
+            std::string::npos) << readAll(log);
+  // The grown database (64 minima, 70 TS) holds the 12 and 11: the counts add up.
+  ASSERT_EQ(run("import --directory " + grown + " --database " + db, log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("which held 12 minima and 11 transition states: 52 minima and 59 "
+                              "transition states are new, 12 and 11 were known; now 64 minima, 70 "
+                              "transition states"),
+            std::string::npos) << readAll(log);
+  ASSERT_EQ(run("export --database " + db + " --directory " + (work / "after").string(), log), 0);
+  // The earlier minima keep their rows: the first 12 lines and records are the earlier ones.
+  auto head = [](const std::string& text, std::size_t bytes) { return text.substr(0, bytes); };
+  const std::string minBefore = readAll((work / "before" / "min.data").string());
+  const std::string pointsBefore = readAll((work / "before" / "points.min").string());
+  const std::string tsBefore = readAll((work / "before" / "ts.data").string());
+  EXPECT_EQ(head(readAll((work / "after" / "min.data").string()), minBefore.size()), minBefore);
+  EXPECT_EQ(head(readAll((work / "after" / "points.min").string()), pointsBefore.size()),
+            pointsBefore);
+  EXPECT_EQ(head(readAll((work / "after" / "ts.data").string()), tsBefore.size()), tsBefore);
+  EXPECT_EQ(readAll((work / "after" / "min.A").string()), readAll(input + "/min.A"));
+  // Another system (molecular units; a kinetics-only network): refused, the file unchanged.
+  const std::string bytes = readAll(db);
+  EXPECT_EQ(run("import --directory " + input + " --database " + db + " --units molecular", log), 1);
+  EXPECT_NE(readAll(log).find("holds another system (energy unit reduced (epsilon)"),
+            std::string::npos) << readAll(log);
+  EXPECT_EQ(run("import --no-points --directory " + testDataRoot() + "/kinetics/9comm --database " +
+                    db, log), 1);
+  EXPECT_NE(readAll(log).find("duplicates cannot be recognised without structures"),
+            std::string::npos) << readAll(log);
+  EXPECT_EQ(readAll(db), bytes);
+  // NATOMS of a pathdata is checked against points.min.
+  std::ofstream(work / "pathdata") << "NATOMS 13\n";
+  EXPECT_EQ(run("import --directory " + input + " --database " + (work / "other.h5").string() +
+                    " --pathdata " + (work / "pathdata").string(), log), 1);
+  EXPECT_NE(readAll(log).find((work / "pathdata").string() + ":1: NATOMS 13, but"),
+            std::string::npos) << readAll(log);
+  fs::remove_all(work);
+}
+
 TEST(PathsampleCli, ImportRatesCommittorsRegroupExportOnLj38) {
   const std::string input = testDataRoot() + "/lj38/pathsample-untrap/input";
   if (!fs::exists(input + "/min.data")) GTEST_SKIP() << input << " missing";

@@ -14,6 +14,7 @@
 #include "landscape/network/GraphTransformation.h"
 #include "landscape/network/GroupRateGraph.h"
 #include "landscape/network/HarmonicRates.h"
+#include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/TransitionNetwork.h"
 
 namespace landscape {
@@ -43,11 +44,15 @@ std::string rateUnit(const PathsampleConfig& c) {
 
 // A network database; one without coordinates (atoms = 0) is a kinetics-only network.
 StoredTransitionNetwork readNetworkDatabase(const std::string& path, DatabaseMetadata* metadata) {
-  return TransitionNetworkDatabase::read(path, metadata);
+  return KineticsOnlyDatabase::holdsOne(path) ? KineticsOnlyDatabase::read(path, metadata)
+                                              : TransitionNetworkDatabase::read(path, metadata);
 }
 void writeNetworkDatabase(const std::string& path, const DatabaseMetadata& metadata,
                           const StoredTransitionNetwork& network) {
-  TransitionNetworkDatabase::write(path, metadata, network);
+  if (metadata.atoms == 0)
+    KineticsOnlyDatabase::write(path, metadata, network);
+  else
+    TransitionNetworkDatabase::write(path, metadata, network);
 }
 
 // ---- the network of the kinetics modes ------------------------------------------------------
