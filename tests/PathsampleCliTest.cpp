@@ -233,13 +233,14 @@ TEST(PathsampleCli, ReproducesPathsampleNgtOnTheNineCommunityNetwork) {
   // those lines.
   const fs::path cut = work / "cut";
   fs::create_directories(cut);
+  int count = 0;  // lines of the cut ts.data
   for (const char* name : {"min.data", "min.A", "min.B", "pathdata"})
     fs::copy_file(example / name, cut / name, fs::copy_options::overwrite_existing);
   {
     std::ifstream in(example / "ts.data");
     std::ofstream out(cut / "ts.data");
     for (std::string line; std::getline(in, line);)
-      if (std::stod(line) <= 28.0) out << line << "\n";
+      if (std::stod(line) <= 28.0) out << line << "\n", ++count;
   }
   std::ofstream(work / "pathdata", std::ios::app) << "MAXTSENERGY 28.0\n";
   ASSERT_EQ(run("--pathdata pathdata", log, work), 0) << readAll(log);
@@ -255,6 +256,19 @@ TEST(PathsampleCli, ReproducesPathsampleNgtOnTheNineCommunityNetwork) {
                               "both A and B"),
             std::string::npos)
       << readAll(log);
+  // A ts.data line naming a minimum beyond min.data: file and line.
+  fs::copy_file(example / "min.B", cut / "min.B", fs::copy_options::overwrite_existing);
+  std::ofstream(cut / "ts.data", std::ios::app)
+      << "30.0 1.0 1 1 995 1.0 1.0 1.0\n";
+  EXPECT_EQ(run("--pathdata pathdata", log, cut), 1);
+  EXPECT_NE(readAll(log).find("ts.data:" + std::to_string(count + 1) +
+                              ": minimum 995 is beyond min.data's 994 minima"),
+            std::string::npos)
+      << readAll(log);
+  // Sets that no transition state joins: the message names the files and the temperature.
+  std::ofstream(cut / "ts.data") << "30.0 1.0 1 1 2 1.0 1.0 1.0\n";
+  EXPECT_EQ(run("--pathdata pathdata", log, cut), 1);
+  EXPECT_NE(readAll(log).find("./min.data at T= 1: "), std::string::npos) << readAll(log);
   fs::remove_all(work);
 }
 

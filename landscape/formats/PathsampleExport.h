@@ -37,6 +37,9 @@ std::vector<StoredNetworkMinimum> readMinData(const std::string& path);
 /// Parses ts.data: 8 fields per line (or 5); minima indices are converted to 0-based and must be
 /// >= 1 in the file. Coordinates are left empty, eigenvalue NaN.
 std::vector<StoredTransitionState> readTsData(const std::string& path);
+/// The same, and every minimum must be a line of a min.data of `minimaCount` minima
+/// ("FILE:LINE: minimum K is beyond min.data's N minima" otherwise).
+std::vector<StoredTransitionState> readTsData(const std::string& path, std::size_t minimaCount);
 
 /// Writes records of coordinates as raw little-endian float64 (points.min / points.ts), atomically.
 /// Every record must have the same, non-zero size.

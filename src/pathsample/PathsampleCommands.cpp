@@ -55,6 +55,17 @@ void writeNetworkDatabase(const std::string& path, const DatabaseMetadata& metad
     TransitionNetworkDatabase::write(path, metadata, network);
 }
 
+/// Runs a step of the library's kinetics on the network of `source` at temperature t; its errors
+/// (a minimum without log product, disconnected sets, ...) come back naming the file and T.
+template <class Step>
+auto atTemperature(const std::string& source, double t, Step step) -> decltype(step()) {
+  try {
+    return step();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(source + format(" at T= %.10g: ", t) + e.what());
+  }
+}
+
 // ---- the network of the kinetics modes ------------------------------------------------------
 
 /// What rates, committors and regroup work on: the network, where it came from and the factor
@@ -87,16 +98,7 @@ StoredTransitionNetwork readKineticsFiles(const std::string& dir, bool needSets)
   n.minima = readMinData((d / "min.data").string());
   if (n.minima.empty()) throw std::runtime_error((d / "min.data").string() + ": no minima");
   const std::string tsPath = (d / "ts.data").string();
-  n.transitionStates = readTsData(tsPath);
-  const int count = static_cast<int>(n.minima.size());
-  for (std::size_t t = 0; t < n.transitionStates.size(); ++t) {
-    const StoredTransitionState& ts = n.transitionStates[t];
-    if (ts.plusMinimum >= count || ts.minusMinimum >= count)
-      throw std::runtime_error(tsPath + ": transition state " + std::to_string(t + 1) +
-                               " (the " + std::to_string(t + 1) + ". line with data) names minimum " +
-                               std::to_string(std::max(ts.plusMinimum, ts.minusMinimum) + 1) +
-                               ", but min.data has " + std::to_string(count) + " minima");
-  }
+  n.transitionStates = readTsData(tsPath, n.minima.size());
   const bool hasA = fs::exists(d / "min.A"), hasB = fs::exists(d / "min.B");
   if (hasA && hasB) {
     n.setA = readEndpointSet((d / "min.A").string(), n.minima.size());
@@ -329,10 +331,13 @@ double planckOf(const PathsampleConfig& c, const KineticsNetwork& k) {
 GraphTransformationResult ratesAt(const PathsampleConfig& c, const KineticsNetwork& k, double t,
                                   const ProgressPrinter& print) {
   const StoredTransitionNetwork& n = k.network;
-  const RateGraph minima = harmonicRateGraph(n, kTOf(c, t));
-  if (!c.regrouped) return graphTransformationRates(minima, n.setA, n.setB);
-  const FreeEnergyGroups groups =
-      regroupFreeEnergy(n, kTOf(c, t), c.regroupThreshold, planckOf(c, k));
+  const RateGraph minima = atTemperature(k.source, t, [&] { return harmonicRateGraph(n, kTOf(c, t)); });
+  if (!c.regrouped)
+    return atTemperature(k.source, t,
+                         [&] { return graphTransformationRates(minima, n.setA, n.setB); });
+  const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
+    return regroupFreeEnergy(n, kTOf(c, t), c.regroupThreshold, planckOf(c, k));
+  });
   const std::vector<int> a = groupsOf(n.setA, groups), b = groupsOf(n.setB, groups);
   for (int g : a)
     if (std::find(b.begin(), b.end(), g) != b.end())
@@ -344,7 +349,8 @@ GraphTransformationResult ratesAt(const PathsampleConfig& c, const KineticsNetwo
                static_cast<double>(groups.members.size()), static_cast<double>(n.minima.size())) +
         format(", A %.0f groups, B %.0f groups", static_cast<double>(a.size()),
                static_cast<double>(b.size())));
-  return graphTransformationRates(groupRateGraph(minima, groups), a, b);
+  return atTemperature(k.source, t,
+                       [&] { return graphTransformationRates(groupRateGraph(minima, groups), a, b); });
 }
 
 void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
@@ -392,9 +398,11 @@ void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) 
   const double t = c.temperatures.front();
   // DIRECTION AB: committors to A (reaching A before B); BA: to B.
   const bool toB = c.direction == PathsampleDirection::BA;
-  const GraphTransformationResult r =
-      graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
-                               toB ? network.setB : network.setA, toB ? network.setA : network.setB);
+  const GraphTransformationResult r = atTemperature(k.source, t, [&] {
+    return graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
+                                    toB ? network.setB : network.setA,
+                                    toB ? network.setA : network.setB);
+  });
   fs::create_directories(c.directory);
   const std::string path = (fs::path(c.directory) / "commit.data").string();
   writeFileAtomically(path, formatCommitData(r.committorA), "commit.data");
@@ -407,8 +415,9 @@ void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork& network = k.network;
   const double t = c.temperatures.front();
   const double planck = planckOf(c, k);
-  const FreeEnergyGroups groups =
-      regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
+  const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
+    return regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
+  });
   std::string text;
   for (std::size_t g = 0; g < groups.members.size(); ++g) {
     std::string line = format("group %.0f  F= %.10g  minima:", g + 1.0, groups.freeEnergy[g]);

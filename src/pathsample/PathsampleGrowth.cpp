@@ -310,6 +310,11 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                                      "--no-points, no coordinates): growth runs connect searches "
                                      "between structures, so it needs a database with "
                                      "coordinates (import with points.min and points.ts)");
+  if (const std::size_t atoms = MinimaDatabase::readMetadata(input).atoms; atoms < 2)
+    throw std::runtime_error(input + " holds a network of " + std::to_string(atoms) +
+                             " atom: growth's connect runs need at least 2 atoms (NATOMS 1 is "
+                             "PATHSAMPLE's dummy for kinetics-only networks; import those with "
+                             "--no-points and compute their kinetics)");
   if (std::isfinite(c.maxTsEnergy))
     print("grow> note: --max-ts-energy (MAXTSENERGY) applies to rates, committors and regroup; "
           "the connect runs' transition states above it are kept in the network");
