@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "landscape/formats/PathsampleExport.h"
+#include "landscape/network/Database.h"
 #include "src/pathsample/PathsampleOptions.h"
 #include "tests/TestData.h"
 
@@ -362,6 +364,32 @@ TEST(PathsampleCli, ImportMergesIntoAnExistingDatabaseOrRefuses) {
   EXPECT_NE(readAll(log).find("duplicates cannot be recognised without structures"),
             std::string::npos) << readAll(log);
   EXPECT_EQ(readAll(db), bytes);
+  // A gmin minima.h5 (minima only, with their basin-hopping steps) gets the transition states and
+  // keeps its minima and their steps.
+  const StoredTransitionNetwork files = readPathsampleFiles(input, 38);
+  std::vector<StoredMinimum> minima;
+  for (std::size_t i = 0; i < files.minima.size(); ++i)
+    minima.push_back({files.minima[i].energy, files.minima[i].coordinates, 100 + long(i), 7});
+  DatabaseMetadata gmin;
+  gmin.atoms = 38;
+  gmin.energyUnit = "reduced (epsilon)";
+  gmin.lengthUnit = "reduced (sigma)";
+  gmin.potential = "lj";
+  gmin.program = "gmin";
+  const std::string minimaH5 = (work / "minima.h5").string();
+  MinimaDatabase::write(minimaH5, gmin, {minima.rbegin(), minima.rend()});  // another order
+  ASSERT_EQ(run("import --directory " + input + " --database " + minimaH5, log), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("0 minima and 11 transition states are new"), std::string::npos)
+      << readAll(log);
+  DatabaseMetadata merged;
+  const StoredTransitionNetwork grownGmin = TransitionNetworkDatabase::read(minimaH5, &merged);
+  ASSERT_EQ(grownGmin.minima.size(), 12u);
+  EXPECT_EQ(grownGmin.transitionStates.size(), 11u);
+  EXPECT_EQ(merged.program, "gmin");
+  for (std::size_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(grownGmin.minima[i].coordinates, minima[11 - i].coordinates);
+    EXPECT_EQ(grownGmin.minima[i].firstFoundStep, minima[11 - i].firstFoundStep);
+  }
   // NATOMS of a pathdata is checked against points.min.
   std::ofstream(work / "pathdata") << "NATOMS 13\n";
   EXPECT_EQ(run("import --directory " + input + " --database " + (work / "other.h5").string() +
