@@ -126,9 +126,10 @@ TEST(PathsampleCli, EveryPathdataOfTheExamplesIsKnown) {
     }
   }
   EXPECT_EQ(read + refused, 14);
-  // Read: LJ38 and tetra-ALA 05, trypzip, MFPT and the plain PGT_DIJ one; refused: STARTFROMPATH
-  // (LJ38 and tetra-ALA 04), WAITPDF, KMC, NGTKEEPLIST, FREEENERGY (the other Kinetics ones).
-  EXPECT_EQ(read, 5);
+  // Read: LJ38 and tetra-ALA 05, trypzip, MFPT, FPT_KMC and the plain PGT_DIJ one; refused:
+  // STARTFROMPATH (LJ38 and tetra-ALA 04), WAITPDF, NGTKEEPLIST, FREEENERGY (the other Kinetics
+  // ones).
+  EXPECT_EQ(read, 6);
 
   // The MFPT example: NGT with its arguments is mode rates, RATESCYCLE the temperatures, NOPOINTS
   // a kinetics-only network, NATOMS 1 a dummy.
@@ -152,7 +153,7 @@ TEST(PathsampleCli, EveryPathdataOfTheExamplesIsKnown) {
   EXPECT_EQ(t.planck, 9.536e-14);
   // Keywords that would change the result and are not implemented, with their reason.
   const fs::path bad = fs::temp_directory_path() / ("pathdata-bad-" + std::to_string(getpid()));
-  for (const char* line : {"NGT 2 T", "NGT 0 maybe", "KMC 50000 1.0 0", "WAITPDF", "FREEENERGY",
+  for (const char* line : {"NGT 2 T", "NGT 0 maybe", "KMC 100 0.5 0", "KMC 100 1.0 2", "WAITPDF", "FREEENERGY",
                            "NGTKEEPLIST", "NATOMS 0", "RATESCYCLE -1"}) {
     std::ofstream(bad) << "TEMPERATURE 1.0\n" << line << "\n";
     try {
@@ -396,6 +397,41 @@ TEST(PathsampleCli, ImportMergesIntoAnExistingDatabaseOrRefuses) {
                     " --pathdata " + (work / "pathdata").string(), log), 1);
   EXPECT_NE(readAll(log).find((work / "pathdata").string() + ":1: NATOMS 13, but"),
             std::string::npos) << readAll(log);
+  fs::remove_all(work);
+}
+
+// Kinetic Monte Carlo (the wales-group Kinetics/FPT_KMC example: the 9-community network at
+// T = 5): the mean first-passage time A<-B agrees with the graph transformation's MFPT and with
+// PATHSAMPLE's own KMC run of that example, within the sampling errors; a seed gives its times.
+TEST(PathsampleCli, KineticMonteCarloAgreesWithNgtAndPathsample) {
+  const fs::path example = fs::path(testDataRoot()) / "kinetics" / "9comm";
+  const fs::path pathdata = fs::path(testDataRoot()) / "pathdata-examples" /
+                            "Kinetics_FPT_KMC_9_comm_output_files_pathdata";
+  if (!fs::exists(example / "min.data") || !fs::exists(pathdata)) GTEST_SKIP() << "data missing";
+  const fs::path work = fs::temp_directory_path() / ("pathsample-kmc-" + std::to_string(getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  for (const char* name : {"min.data", "ts.data", "min.A", "min.B"})
+    fs::copy_file(example / name, work / name);
+  fs::copy_file(pathdata, work / "pathdata");  // TEMPERATURE 5.0, NOPOINTS, DEBUG, KMC 50000 1.0 0
+  const fs::path log = work / "log";
+  ASSERT_EQ(run("--pathdata pathdata --kmc-runs 4000 --seed 7", log, work), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("KMC> A<-B at T= 5: 4000 runs"), std::string::npos) << readAll(log);
+  const std::string times = readAll((work / "KMC.data").string());
+  const std::vector<double> columns = numbers(times);
+  ASSERT_EQ(columns.size(), 3u * 4000u);
+  double sum = 0.0, squares = 0.0;
+  for (std::size_t i = 1; i < columns.size(); i += 3) sum += columns[i], squares += columns[i] * columns[i];
+  const double mean = sum / 4000.0;
+  const double error = std::sqrt((squares / 4000.0 - mean * mean) / 4000.0);
+  ASSERT_EQ(run("rates --pathdata pathdata", log, work), 0) << readAll(log);
+  const std::vector<double> ngt = numbers(readAll((work / "NGT.rates.new").string()));
+  ASSERT_EQ(ngt.size(), 5u);
+  EXPECT_NEAR(mean, ngt[3], 4.0 * error) << "MFPT(A<-B) by NGT " << ngt[3];
+  // PATHSAMPLE's KMC.data of the example (50000 runs): mean 11627.7, standard error 132.8.
+  EXPECT_NEAR(mean, 11627.7, 4.0 * std::hypot(error, 132.8));
+  ASSERT_EQ(run("--pathdata pathdata --kmc-runs 4000 --seed 7", log, work), 0) << readAll(log);
+  EXPECT_EQ(readAll((work / "KMC.data").string()), times);
   fs::remove_all(work);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "landscape/network/GraphTransformation.h"
 #include "landscape/network/GroupRateGraph.h"
 #include "landscape/network/HarmonicRates.h"
+#include "landscape/network/KineticMonteCarlo.h"
 #include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/TransitionNetwork.h"
 
@@ -437,6 +439,44 @@ void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
           "free energies leave out kT ln(kT/h) (docs/pathsample.md, Regrouping)");
 }
 
+// Kinetic Monte Carlo first passages into the product set (DIRECTION AB: from B to A), written
+// one per line to KMC.data: steps, first-passage time (time unit), steps again (PATHSAMPLE's
+// expected steps, the same without leapfrog moves): the columns of the wales-group example's
+// KMC.data, which its readme extracts from PATHSAMPLE's output.
+void kineticMonteCarlo(const PathsampleConfig& c, const ProgressPrinter& print) {
+  const KineticsNetwork k = kineticsNetwork(c, true);
+  const StoredTransitionNetwork& n = k.network;
+  const double t = c.temperatures.front();
+  const bool toB = c.direction == PathsampleDirection::BA;
+  const std::vector<KmcPassage> passages = atTemperature(k.source, t, [&] {
+    return kmcFirstPassages(harmonicRateGraph(n, kTOf(c, t)), toB ? n.setB : n.setA,
+                            toB ? n.setA : n.setB, c.kmcRuns, static_cast<std::uint64_t>(c.seed));
+  });
+  std::string text;
+  double sum = 0.0, squares = 0.0, steps = 0.0;
+  char line[128];
+  for (const KmcPassage& p : passages) {
+    const double time = p.time / k.rateFactor;
+    std::snprintf(line, sizeof line, "%lld %.10g %lld\n", p.steps, time, p.steps);
+    text += line;
+    sum += time;
+    squares += time * time;
+    steps += static_cast<double>(p.steps);
+  }
+  const double runs = static_cast<double>(passages.size());
+  const double mean = sum / runs;
+  const double spread = std::sqrt(std::max(0.0, squares / runs - mean * mean));
+  fs::create_directories(c.directory);
+  const std::string path = (fs::path(c.directory) / "KMC.data").string();
+  writeFileAtomically(path, text, "KMC.data");
+  const std::string unit = molecular(c) ? "s" : "reduced time";
+  print(std::string("KMC> ") + (toB ? "B<-A" : "A<-B") +
+        format(" at T= %.10g: %.0f runs, mean first-passage time %.10g", t, runs, mean) + " " +
+        unit + format(" +- %.3g (standard error), mean steps %.10g", spread / std::sqrt(runs),
+                      steps / runs));
+  print("pathsample: first-passage times written to " + path);
+}
+
 }  // namespace
 
 void runPathsampleMode(const PathsampleConfig& c, const ProgressPrinter& print) {
@@ -445,6 +485,7 @@ void runPathsampleMode(const PathsampleConfig& c, const ProgressPrinter& print) 
   if (c.mode == PathsampleMode::Rates) return computeRates(c, print);
   if (c.mode == PathsampleMode::Committors) return computeCommittors(c, print);
   if (c.mode == PathsampleMode::Regroup) return regroup(c, print);
+  if (c.mode == PathsampleMode::Kmc) return kineticMonteCarlo(c, print);
   throw std::runtime_error("unknown mode '" + (c.mode ? pathsampleModeName(*c.mode) : "") + "'");
 }
 

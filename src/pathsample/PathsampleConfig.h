@@ -15,7 +15,7 @@
 namespace landscape {
 
 /// MODE: what a run of `pathsample` does (docs/pathsample.md).
-enum class PathsampleMode { Import, Export, Rates, Committors, Regroup, Grow };
+enum class PathsampleMode { Import, Export, Rates, Committors, Regroup, Grow, Kmc };
 /// --units: reduced (LJ) or molecular (kcal/mol, K, s^-1).
 enum class PathsampleUnits { Reduced, Molecular };
 /// --direction (PATHSAMPLE's DIRECTION): AB, A is the product; BA, B is.
@@ -27,7 +27,7 @@ enum class PairSelection { Untrap, Shortcut, Dijkstra };
 /// barriers (SHORTCUT n BARRIER).
 enum class ShortcutBy { Distance, Barrier };
 
-/// The names the options and the growth record use: "import", ..., "reduced", "molecular", "AB",
+/// The names the options and the growth record use: "import", ..., "kmc", "reduced", "molecular", "AB",
 /// "BA", "untrap", "shortcut", "dijkstra", "distance", "barrier".
 std::string pathsampleModeName(PathsampleMode mode);
 std::string pathsampleUnitsName(PathsampleUnits units);
@@ -59,6 +59,8 @@ struct PathsampleConfig {
   /// --no-points (PATHSAMPLE's NOPOINTS): a kinetics-only network, min.data and ts.data without
   /// points.min and points.ts (import makes a coordinate-free database, docs/database.md).
   bool noPoints = false;
+  /// --kmc-runs N (PATHSAMPLE's KMC nruns): kinetic Monte Carlo first passages of mode kmc.
+  int kmcRuns = 1000;
   /// --max-ts-energy E (PATHSAMPLE's MAXTSENERGY): rates, committors and regroup leave out the
   /// transition states above E (energy unit); +inf = none.
   double maxTsEnergy = std::numeric_limits<double>::infinity();

@@ -33,11 +33,13 @@ void addGeneral(Table& t) {
       .commandLineOnly();
   t.positional("MODE",
                "import (PATHSAMPLE files -> database), export (database -> files), rates (NGT), "
-               "committors (commit.data), regroup (free-energy groups) or grow (connect runs "
-               "between selected pairs, CYCLES times)",
+               "committors (commit.data), regroup (free-energy groups), kmc (first-passage times "
+               "by kinetic Monte Carlo, KMC.data) or grow (connect runs between selected pairs, "
+               "CYCLES times)",
                fieldOf(&C::mode))
       .choices({PathsampleMode::Import, PathsampleMode::Export, PathsampleMode::Rates,
-                PathsampleMode::Committors, PathsampleMode::Regroup, PathsampleMode::Grow},
+                PathsampleMode::Committors, PathsampleMode::Regroup, PathsampleMode::Kmc,
+                PathsampleMode::Grow},
                pathsampleModeName)
       .defaultText("");
   t.add("database", "FILE", "the HDF5 transition network (docs/database.md)", fieldOf(&C::database))
@@ -89,6 +91,12 @@ void addKinetics(Table& t) {
          "min.A and min.B without points.min and points.ts into a database without coordinates "
          "(rates, committors, regroup and export work on it; grow needs coordinates)",
          fieldOf(&C::noPoints));
+  t.add("kmc-runs", "N",
+        "kmc: first passages from the source set to the product (DIRECTION), each a kinetic "
+        "Monte Carlo trajectory (PATHSAMPLE's KMC nruns, without leapfrog moves); seeded by "
+        "--seed",
+        fieldOf(&C::kmcRuns))
+      .atLeast(1);
   t.add("max-ts-energy", "E",
         "rates, committors and regroup leave out the transition states above E (PATHSAMPLE's "
         "MAXTSENERGY); import, export and grow keep them",
@@ -261,6 +269,27 @@ void addKeywords(Table& t) {
                 keywordReal(line, i, what[i], realRule(0.0));
               c.mode = PathsampleMode::Rates;
             });
+  t.keyword(K::Implemented, "KMC", "nruns [pairthresh [nconn]]",
+            "first-passage times by kinetic Monte Carlo (mode kmc unless the command line names "
+            "another; nruns runs); pairthresh must be 1.0 (no leapfrog moves; PATHSAMPLE's "
+            "leapfrog is not implemented) and nconn 0",
+            [](const KeywordLine& line, std::istream&, std::size_t&, C& c) {
+              try {
+                c.kmcRuns = static_cast<int>(
+                    parseInteger(line.fields.at(0), integerRule(1), 1, 2147483647));
+              } catch (const ValueError& e) {
+                line.fail(e.keywordMessage(line.keyword, "the number of runs"));
+              }
+              if (line.fields.size() > 1 &&
+                  keywordReal(line, 1, "the leapfrog threshold", realRule(0.0)) != 1.0)
+                line.fail("KMC pairthresh " + line.fields[1] +
+                          " is not implemented (must be 1.0: leapfrog moves are not implemented)");
+              if (line.fields.size() > 2 &&
+                  keywordReal(line, 2, "the connection threshold", realRule(0.0)) != 0.0)
+                line.fail("KMC nconn " + line.fields[2] +
+                          " is not implemented (must be 0: minima are not removed)");
+              c.mode = PathsampleMode::Kmc;
+            });
   t.keyword("NOPOINTS", "", "a kinetics-only network: no points.min and points.ts")
       .sets("no-points", "yes");
   t.keyword(K::Implemented, "NATOMS", "n",
@@ -347,9 +376,6 @@ void addKeywords(Table& t) {
         "first-passage-time distributions by eigendecomposition; rates gives k, kSS, kNSS and "
         "the mean first-passage times"},
        {"WAITPDFPRINT", "", "the files of WAITPDF, which is not implemented"},
-       {"KMC", "nruns [pairthresh [nconn]]",
-        "kinetic Monte Carlo first-passage times; rates gives the mean first-passage times by "
-        "the graph transformation"},
        {"NGTKEEPLIST", "",
         "partial graph transformation keeping NGTkeeplist's minima (min.data.new, ts.data.new)"},
        {"FREEENERGY", "",
