@@ -298,6 +298,20 @@ TEST(PathsampleCli, KineticsOnlyNetworkImportsAndGivesItsKinetics) {
   for (const char* name : {"NGT.rates.new", "NGT.rates.kSS", "NGT.rates.kNSS"})
     EXPECT_EQ(readAll((work / "db" / name).string()), readAll((work / "files" / name).string()))
         << name;
+  // Molecular units: the files' frequencies are PATHSAMPLE's rad/s, in the database as in the
+  // files, so both give the same rates (s^-1) at 500 K.
+  const std::string molecularDb = (work / "molecular.h5").string();
+  ASSERT_EQ(run("import --no-points --units molecular --directory " + (work / "files").string() +
+                    " --database " + molecularDb, log), 0) << readAll(log);
+  ASSERT_EQ(run("rates --units molecular --temperature 500 --database " + molecularDb +
+                    " --directory " + (work / "mdb").string(), log), 0) << readAll(log);
+  fs::create_directories(work / "mfiles");
+  for (const char* name : {"min.data", "ts.data", "min.A", "min.B", "pathdata"})
+    fs::copy_file(example / name, work / "mfiles" / name);
+  ASSERT_EQ(run("--pathdata pathdata --units molecular --temperature 500", log, work / "mfiles"), 0)
+      << readAll(log);
+  EXPECT_EQ(readAll((work / "mdb" / "NGT.rates.new").string()),
+            readAll((work / "mfiles" / "NGT.rates.new").string()));
   ASSERT_EQ(run("committors --database " + db + " --temperature 1 --directory " +
                     (work / "db").string(), log), 0) << readAll(log);
   const std::vector<double> q = numbers(readAll((work / "db" / "commit.data").string()));

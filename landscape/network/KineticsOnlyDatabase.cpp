@@ -49,6 +49,20 @@ void checkWritable(const DatabaseMetadata& metadata, const StoredTransitionNetwo
   }
 }
 
+// A molecule's log products stay those of its files, PATHSAMPLE's sums of ln((rad/s)^2) (without
+// coordinates the modes that a conversion to the mass-weighted unit counts are not known): the
+// units attribute says so.
+constexpr const char* kPathsampleFrequencyUnit = "ln((rad/s)^2), PATHSAMPLE's AMBER convention";
+
+void labelFileFrequencies(hid_t group, const DatabaseMetadata& metadata, const std::string& path) {
+  if (!massWeighted(metadata)) return;
+  const std::string where = datasetPath(kLogProductDataset, "");
+  Handle set = checked(H5Dopen2(group, kLogProductDataset, H5P_DEFAULT), H5Dclose, path,
+                       "cannot open dataset " + where);
+  check(H5Adelete(set.get(), kUnitsAttribute), path, "cannot relabel dataset " + where);
+  writeStringAttribute(set.get(), kUnitsAttribute, kPathsampleFrequencyUnit, path, where);
+}
+
 Handle createGroup(hid_t file, const char* name, const std::string& path) {
   return checked(H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, path,
                  std::string("cannot create group /") + name);
@@ -112,6 +126,7 @@ void KineticsOnlyDatabase::write(const std::string& path, const DatabaseMetadata
     createFilledDataset(minima.get(), floatColumn(kEnergyDataset, kMinimaGroup), 0,
                         metadata.energyUnit, n, energies.data(), path);
     writeProperties(minima.get(), kMinimaGroup, network.minima, metadata, path);
+    labelFileFrequencies(minima.get(), metadata, path);
     check(minima.close(), path, std::string("cannot close group /") + kMinimaGroup);
 
     std::vector<double> tsEnergies(m);
@@ -129,6 +144,7 @@ void KineticsOnlyDatabase::write(const std::string& path, const DatabaseMetadata
                         kIndexUnit, m, connected.data(), path);
     writeProperties(states.get(), kTransitionStatesGroup, network.transitionStates, metadata,
                     path);
+    labelFileFrequencies(states.get(), metadata, path);
     check(states.close(), path, std::string("cannot close group /") + kTransitionStatesGroup);
 
     writeEndpointSets(file.get(), network, path);

@@ -3,7 +3,9 @@
 // other codes) in the layout of network.h5 (docs/database.md, "Kinetics-only networks"): the root
 // attributes with atoms = 0 and kinetics_only = 1, /minima and /transition_states with the
 // energies, the fields of min.data and ts.data and the transition states' minima, /endpoints; no
-// coordinates datasets. Readers of coordinates (MinimaDatabase, TransitionNetworkDatabase) refuse
+// coordinates datasets. Log products are those of the files (PATHSAMPLE's units: reduced, or
+// ln((rad/s)^2) for molecules, which their `units` attribute then says), so rates computed from
+// them need no frequency conversion. Readers of coordinates (MinimaDatabase, TransitionNetworkDatabase) refuse
 // such a file at its atoms attribute; `pathsample` reads it through this class for its kinetics
 // and export. Kept apart from Database.cpp, whose files always have coordinates.
 #include <string>

@@ -140,7 +140,8 @@ KineticsNetwork kineticsNetwork(const PathsampleConfig& c, bool needSets) {
     checkPathdataAtoms(c, metadata.atoms, c.database);
     k.source = c.database;
     k.setNames = "the endpoint sets A and B of " + c.database;
-    k.rateFactor = rateFactor(c);
+    // A kinetics-only network keeps its files' frequencies (KineticsOnlyDatabase.h).
+    k.rateFactor = metadata.atoms == 0 ? 1.0 : rateFactor(c);
   }
   if (std::isfinite(c.maxTsEnergy)) {
     std::vector<StoredTransitionState>& ts = k.network.transitionStates;
