@@ -15,6 +15,7 @@
 
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/PathsampleExport.h"
+#include "landscape/formats/PathsampleKineticsFiles.h"
 #include "landscape/paths/Characterisation.h"
 #include "potentials/LennardJones.h"
 #include "tests/Lj7Structures.h"
@@ -243,6 +244,65 @@ TEST(PathsampleExport, ReadersNameFileAndLine) {
   StoredTransitionNetwork network = lj7Network();
   network.transitionStates[0].plusMinimum = 5;
   EXPECT_THROW(writePathsampleFiles(dir.path(), network), std::invalid_argument);
+}
+
+// The NGT.rates files in Fortran's G20.10E4, as PATHSAMPLE wrote them for the wales-group
+// Kinetics/MFPT example (tests/data/kinetics/9comm/expected_output): its strings, character for
+// character.
+TEST(PathsampleKineticsFiles, RatesColumnsAreFortranG20_10E4AsPathsampleWritesThem) {
+  EXPECT_EQ(detail::fortranGE4(1.0, 20, 10), "   1.000000000      ");
+  EXPECT_EQ(detail::fortranGE4(0.1329748539E-11, 20, 10), "  0.1329748539E-0011");
+  EXPECT_EQ(detail::fortranGE4(0.7360803384E-02, 20, 10), "  0.7360803384E-0002");
+  EXPECT_EQ(detail::fortranGE4(0.7520218829E+12, 20, 10), "  0.7520218829E+0012");
+  EXPECT_EQ(detail::fortranGE4(-0.25, 20, 10), " -0.2500000000      ");
+  EXPECT_EQ(detail::fortranGE4(0.0, 20, 10), "   0.000000000      ");
+  const std::string expected = testDataRoot() + "/kinetics/9comm/expected_output";
+  if (!fs::exists(expected + "/NGT.rates.new")) GTEST_SKIP() << expected << " missing";
+  std::ifstream in(expected + "/NGT.rates.new");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(formatPassageRatesFile({{1.0, 0.1329748539E-11, 0.3229297774E-11, 0.7520218829E+12,
+                                     0.3096648467E+12}}),
+            text.str());
+}
+
+// A kinetics-only network's files: min.data, ts.data, min.A, min.B and no points files.
+TEST(PathsampleExport, KineticsOnlyFilesHaveNoPoints) {
+  TempDir dir;
+  StoredTransitionNetwork n;
+  for (double e : {1.0, 2.0, 3.0}) {
+    StoredNetworkMinimum m;
+    m.energy = e;
+    m.properties.logProductOfPositiveEigenvalues = 1.0;
+    m.properties.pointGroupOrder = 1;
+    n.minima.push_back(m);
+  }
+  StoredTransitionState ts;
+  ts.energy = 4.0;
+  ts.plusMinimum = 0;
+  ts.minusMinimum = 2;
+  ts.properties.logProductOfPositiveEigenvalues = 1.0;
+  ts.properties.pointGroupOrder = 1;
+  n.transitionStates.push_back(ts);
+  n.setA = {0};
+  n.setB = {2};
+  writePathsampleKineticsFiles(dir.path(), n);
+  EXPECT_FALSE(fs::exists(fs::path(dir.path()) / "points.min"));
+  EXPECT_EQ(readMinData(dir.path() + "/min.data").size(), 3u);
+  const std::vector<StoredTransitionState> back = readTsData(dir.path() + "/ts.data", 3);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].minusMinimum, 2);
+  EXPECT_EQ(readEndpointSet(dir.path() + "/min.B", 3), std::vector<int>{2});
+  // ts.data naming a minimum beyond min.data: file and line.
+  try {
+    readTsData(dir.path() + "/ts.data", 2);
+    ADD_FAILURE() << "minimum 3 of 2 accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ts.data:1: minimum 3 is beyond min.data's 2 minima"),
+              std::string::npos) << e.what();
+  }
+  n.transitionStates[0].minusMinimum = 5;
+  EXPECT_THROW(writePathsampleKineticsFiles(dir.path(), n), std::invalid_argument);
 }
 
 }  // namespace

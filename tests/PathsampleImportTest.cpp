@@ -15,6 +15,7 @@
 
 #include "landscape/formats/PathsampleExport.h"
 #include "landscape/network/Database.h"
+#include "landscape/network/KineticsOnlyDatabase.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -140,6 +141,66 @@ TEST(PathsampleImport, RejectsBadInputNamingFileLineAndField) {
                                             std::string(16, '\0'));
   expectError(scratch.file("points.bin"), "record 1 (byte offset 0), coordinate 1 is not finite",
               [&] { readPoints(scratch.file("points.bin"), 3); });
+}
+
+// A kinetics-only network (PATHSAMPLE's NOPOINTS, the 9-community example) in network.h5's layout:
+// written and read back equal, recognised by holdsOne, refused by the readers of coordinates, and a
+// database with coordinates is not taken for one.
+TEST(KineticsOnlyDatabase, NineCommunityNetworkRoundTrips) {
+  const std::string source = testDataRoot() + "/kinetics/9comm";
+  if (!fs::exists(source + "/min.data")) GTEST_SKIP() << source << " missing";
+  ScratchDir scratch;
+  StoredTransitionNetwork n;
+  n.minima = readMinData(source + "/min.data");
+  n.transitionStates = readTsData(source + "/ts.data", n.minima.size());
+  n.setA = readEndpointSet(source + "/min.A", n.minima.size());
+  n.setB = readEndpointSet(source + "/min.B", n.minima.size());
+  DatabaseMetadata metadata;
+  metadata.atoms = 0;
+  metadata.energyUnit = "reduced (epsilon)";
+  metadata.lengthUnit = "reduced (sigma)";
+  metadata.program = "pathsample";
+  const std::string db = scratch.file("k.h5");
+  KineticsOnlyDatabase::write(db, metadata, n);
+  EXPECT_TRUE(KineticsOnlyDatabase::holdsOne(db));
+  DatabaseMetadata back;
+  const StoredTransitionNetwork r = KineticsOnlyDatabase::read(db, &back);
+  EXPECT_EQ(back.atoms, 0u);
+  EXPECT_EQ(back.energyUnit, metadata.energyUnit);
+  ASSERT_EQ(r.minima.size(), 994u);
+  ASSERT_EQ(r.transitionStates.size(), 4320u);
+  for (std::size_t i = 0; i < r.minima.size(); ++i) {
+    EXPECT_EQ(r.minima[i].energy, n.minima[i].energy);
+    EXPECT_EQ(r.minima[i].properties.logProductOfPositiveEigenvalues,
+              n.minima[i].properties.logProductOfPositiveEigenvalues);
+    EXPECT_EQ(r.minima[i].properties.pointGroupOrder, n.minima[i].properties.pointGroupOrder);
+    EXPECT_TRUE(r.minima[i].coordinates.empty());
+  }
+  for (std::size_t i = 0; i < r.transitionStates.size(); ++i) {
+    EXPECT_EQ(r.transitionStates[i].energy, n.transitionStates[i].energy);
+    EXPECT_EQ(r.transitionStates[i].plusMinimum, n.transitionStates[i].plusMinimum);
+    EXPECT_EQ(r.transitionStates[i].minusMinimum, n.transitionStates[i].minusMinimum);
+  }
+  EXPECT_EQ(r.setA, n.setA);
+  EXPECT_EQ(r.setB, n.setB);
+  // The readers of coordinates refuse it at its atoms attribute.
+  try {
+    TransitionNetworkDatabase::read(db);
+    ADD_FAILURE() << "a kinetics-only file read as a network with coordinates";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("atoms"), std::string::npos) << e.what();
+  }
+  // Coordinates or atoms != 0 are refused on write; other files are not kinetics-only ones.
+  metadata.atoms = 3;
+  EXPECT_THROW(KineticsOnlyDatabase::write(scratch.file("bad.h5"), metadata, n),
+               std::invalid_argument);
+  metadata.atoms = 0;
+  n.transitionStates[0].minusMinimum = 994;
+  EXPECT_THROW(KineticsOnlyDatabase::write(scratch.file("bad.h5"), metadata, n),
+               std::invalid_argument);
+  EXPECT_FALSE(fs::exists(scratch.file("bad.h5")));
+  EXPECT_FALSE(KineticsOnlyDatabase::holdsOne(scratch.file("missing.h5")));
+  EXPECT_FALSE(KineticsOnlyDatabase::holdsOne(source + "/min.data"));
 }
 
 }  // namespace

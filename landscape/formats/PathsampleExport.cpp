@@ -181,6 +181,10 @@ std::vector<StoredNetworkMinimum> readMinData(const std::string& path) {
 }
 
 std::vector<StoredTransitionState> readTsData(const std::string& path) {
+  return readTsData(path, 0);
+}
+
+std::vector<StoredTransitionState> readTsData(const std::string& path, std::size_t minimaCount) {
   const std::vector<std::string> lines = splitLines(readWholeFile(path, "ts.data"));
   std::vector<StoredTransitionState> states;
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -203,6 +207,12 @@ std::vector<StoredTransitionState> readTsData(const std::string& path) {
         static_cast<int>(integerField(path, line, f[3], "the first minimum", 1, lines[i]) - 1);
     ts.minusMinimum =
         static_cast<int>(integerField(path, line, f[4], "the second minimum", 1, lines[i]) - 1);
+    const int beyond = std::max(ts.plusMinimum, ts.minusMinimum) + 1;
+    if (minimaCount > 0 && beyond > static_cast<int>(minimaCount))
+      failAt(path, line,
+             "minimum " + std::to_string(beyond) + " is beyond min.data's " +
+                 std::to_string(minimaCount) + " minima",
+             lines[i]);
     for (std::size_t k = 5; k < f.size(); ++k) {
       ts.properties.principalMoments[k - 5] =
           realField(path, line, f[k], "a moment of inertia", lines[i]);
@@ -342,12 +352,36 @@ void writePathsampleFiles(const std::string& directory, const StoredTransitionNe
   }
 }
 
+void writePathsampleKineticsFiles(const std::string& directory,
+                                  const StoredTransitionNetwork& network) {
+  const int n = static_cast<int>(network.minima.size());
+  for (std::size_t i = 0; i < network.transitionStates.size(); ++i) {
+    const StoredTransitionState& ts = network.transitionStates[i];
+    if (ts.plusMinimum < 0 || ts.plusMinimum >= n || ts.minusMinimum < 0 || ts.minusMinimum >= n)
+      throw std::invalid_argument("transition state " + std::to_string(i + 1) +
+                                  " names a minimum beyond the " + std::to_string(n) + " minima");
+  }
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error) {
+    throw std::runtime_error("cannot create directory '" + directory + "': " + error.message());
+  }
+  const fs::path dir(directory);
+  writeFileAtomically((dir / "min.data").string(), formatMinData(network.minima), "min.data");
+  writeFileAtomically((dir / "ts.data").string(), formatTsData(network.transitionStates),
+                      "ts.data");
+  if (!network.setA.empty() || !network.setB.empty()) {
+    writeFileAtomically((dir / "min.A").string(), formatEndpointSet(network.setA), "min.A");
+    writeFileAtomically((dir / "min.B").string(), formatEndpointSet(network.setB), "min.B");
+  }
+}
+
 StoredTransitionNetwork readPathsampleFiles(const std::string& directory, std::size_t atoms,
                                             double frequencyConversion) {
   const fs::path dir(directory);
   StoredTransitionNetwork network;
   network.minima = readMinData((dir / "min.data").string());
-  network.transitionStates = readTsData((dir / "ts.data").string());
+  network.transitionStates = readTsData((dir / "ts.data").string(), network.minima.size());
   const std::vector<std::vector<double>> minimumPoints =
       readPoints((dir / "points.min").string(), 3 * atoms);
   const std::vector<std::vector<double>> tsPoints =
@@ -391,12 +425,18 @@ std::size_t pathsampleAtomCount(const std::string& directory) {
   const std::string points = (dir / "points.min").string();
   std::error_code error;
   const std::uintmax_t bytes = fs::file_size(points, error);
-  if (error) throw std::runtime_error("cannot read points file '" + points + "': " + error.message());
+  const std::string kineticsOnly =
+      " (a network without coordinates is PATHSAMPLE's NOPOINTS: pathsample import --no-points)";
+  if (error) {
+    throw std::runtime_error("cannot read points file '" + points + "': " + error.message() +
+                             kineticsOnly);
+  }
   const std::uintmax_t perAtomRecord = 24 * static_cast<std::uintmax_t>(minima);
   if (bytes == 0 || bytes % perAtomRecord != 0) {
     throw std::runtime_error("points file '" + points + "': " + std::to_string(bytes) +
                              " bytes is not " + std::to_string(minima) +
-                             " records (one per line of min.data) of 3N float64 values");
+                             " records (one per line of min.data) of 3N float64 values" +
+                             (bytes == 0 ? kineticsOnly : ""));
   }
   return static_cast<std::size_t>(bytes / perAtomRecord);
 }

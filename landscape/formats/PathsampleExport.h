@@ -37,6 +37,9 @@ std::vector<StoredNetworkMinimum> readMinData(const std::string& path);
 /// Parses ts.data: 8 fields per line (or 5); minima indices are converted to 0-based and must be
 /// >= 1 in the file. Coordinates are left empty, eigenvalue NaN.
 std::vector<StoredTransitionState> readTsData(const std::string& path);
+/// The same, and every minimum must be a line of a min.data of `minimaCount` minima
+/// ("FILE:LINE: minimum K is beyond min.data's N minima" otherwise).
+std::vector<StoredTransitionState> readTsData(const std::string& path, std::size_t minimaCount);
 
 /// Writes records of coordinates as raw little-endian float64 (points.min / points.ts), atomically.
 /// Every record must have the same, non-zero size.
@@ -75,6 +78,12 @@ StoredTransitionNetwork withConvertedLogProducts(StoredTransitionNetwork network
 /// names an unknown minimum.
 void writePathsampleFiles(const std::string& directory, const StoredTransitionNetwork& network,
                           double frequencyConversion = 1.0);
+
+/// Writes min.data and ts.data of a network without coordinates (PATHSAMPLE's NOPOINTS), and
+/// min.A / min.B when it has endpoint sets; no points files. Log products as stored. Throws
+/// std::invalid_argument when a transition state names an unknown minimum.
+void writePathsampleKineticsFiles(const std::string& directory,
+                                  const StoredTransitionNetwork& network);
 
 /// Reads the four files of `directory` back (atoms = N, so records of 3N values), and min.A and
 /// min.B when both exist; log products converted back to database units by

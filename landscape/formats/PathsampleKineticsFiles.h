@@ -5,12 +5,16 @@
 //                   reaching A (min.A) before B (min.B), PATHSAMPLE's GPFOLD for DIRECTION AB;
 //                   1 on A, 0 on B, and 0 for minima not connected to both sets (PATHSAMPLE leaves
 //                   them at their initial value)
-//   NGT.rates.new   one line per temperature (3G20.10): T, k(A<-B), k(B<-A)
-//   NGT.rates.kSS   the same columns for kSS
-//   NGT.rates.kNSS  the same columns for kNSS
+//   NGT.rates.new   one line per temperature (5G20.10E4): T, k(A<-B), k(B<-A), MFPT(A<-B),
+//                   MFPT(B<-A), as PATHSAMPLE's NGT with RATESCYCLE writes it
+//   NGT.rates.kSS   T, kSS(A<-B), kSS(B<-A) (3G20.10E4)
+//   NGT.rates.kNSS  T, kNSS(A<-B), kNSS(B<-A) (3G20.10E4)
 //
-// Rates are in the inverse time unit of the database (reduced units; or s^-1 for molecules when
-// the caller converted them), temperatures in the unit the user gave (kT, or Kelvin).
+// The layout is that of the files PATHSAMPLE wrote for the wales-group Kinetics/MFPT example
+// (tests/data/kinetics/9comm/expected_output): Fortran's G20.10E4, four-digit exponents
+// ("0.1329748539E-0011") and six trailing blanks after a fixed-point value ("   1.000000000      ").
+// Rates are in the inverse time unit of the network (reduced units; s^-1 for molecules), mean
+// first-passage times in its time unit, temperatures in the unit the user gave (kT, or Kelvin).
 #include <string>
 #include <vector>
 
@@ -26,7 +30,24 @@ struct RatesFileRow {
   double bFromA = 0.0;  ///< k(B<-A)
 };
 
-/// The text of NGT.rates.new / .kSS / .kNSS.
+/// One row of NGT.rates.new: the rates k and the mean first-passage times.
+struct PassageRatesFileRow {
+  double temperature = 0.0;
+  double aFromB = 0.0;              ///< k(A<-B)
+  double bFromA = 0.0;              ///< k(B<-A)
+  double passageTimeAFromB = 0.0;   ///< MFPT(A<-B)
+  double passageTimeBFromA = 0.0;   ///< MFPT(B<-A)
+};
+
+/// The text of NGT.rates.kSS / .kNSS (three columns).
 std::string formatRatesFile(const std::vector<RatesFileRow>& rows);
+/// The text of NGT.rates.new (five columns).
+std::string formatPassageRatesFile(const std::vector<PassageRatesFileRow>& rows);
+
+namespace detail {
+/// Fortran's Gw.dE4 edit descriptor as gfortran writes it: F(w-6).(d-s) and 6 blanks for
+/// 0.1 <= |x| < 10^d, else 0.d digits with a signed four-digit exponent, right-aligned in w.
+std::string fortranGE4(double value, int width, int digits);
+}  // namespace detail
 
 }  // namespace landscape

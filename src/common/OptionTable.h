@@ -289,7 +289,9 @@ class OptionTable : public OptionList {
   KeywordBuilder keyword(std::string keyword, std::string fields, std::string description) {
     return addKeyword(KeywordStatus::Implemented, keyword, fields, description);
   }
-  /// Ignored (a warning), not implemented (an error) or file syntax (NOTE, STOP, POINTS).
+  /// Ignored (a warning), not implemented (an error) or file syntax (NOTE, STOP, POINTS), or an
+  /// implemented keyword whose `block` reads its fields itself (reading goes on after it; after a
+  /// Syntax keyword's block it stops).
   void keyword(KeywordStatus status, std::string keyword, std::string fields,
                std::string description, Block block = nullptr) {
     addKeyword(status, keyword, fields, description);
@@ -481,10 +483,12 @@ class OptionTable : public OptionList {
 template <class Config>
 bool OptionTable<Config>::applyKeyword(const KeywordLine& line, std::istream& in,
                                        std::size_t& lineNumber, Config& config) const {
-  const KeywordEntry& k = m_keywordEntries[findKeyword(line.keyword) - m_keywords.data()];
+  const KeywordInfo* info = findKeyword(line.keyword);
+  const KeywordEntry& k = m_keywordEntries[info - m_keywords.data()];
   if (k.block) {
+    // An implemented keyword's block reads its own line; a Syntax one (POINTS) ends the keywords.
     k.block(line, in, lineNumber, config);
-    return false;
+    return info->status == KeywordStatus::Implemented;
   }
   std::string what;
   try {

@@ -1,6 +1,8 @@
 #include "src/pathsample/PathsampleCommands.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -13,6 +15,9 @@
 #include "landscape/network/GraphTransformation.h"
 #include "landscape/network/GroupRateGraph.h"
 #include "landscape/network/HarmonicRates.h"
+#include "landscape/network/KineticMonteCarlo.h"
+#include "landscape/network/KineticsOnlyDatabase.h"
+#include "landscape/network/TransitionNetwork.h"
 
 namespace landscape {
 
@@ -39,58 +44,303 @@ std::string rateUnit(const PathsampleConfig& c) {
   return molecular(c) ? "s^-1" : "reduced time^-1";
 }
 
-void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
-  const std::size_t atoms = pathsampleAtomCount(c.directory);
+// A network database; one without coordinates (atoms = 0) is a kinetics-only network.
+StoredTransitionNetwork readNetworkDatabase(const std::string& path, DatabaseMetadata* metadata) {
+  return KineticsOnlyDatabase::holdsOne(path) ? KineticsOnlyDatabase::read(path, metadata)
+                                              : TransitionNetworkDatabase::read(path, metadata);
+}
+void writeNetworkDatabase(const std::string& path, const DatabaseMetadata& metadata,
+                          const StoredTransitionNetwork& network) {
+  if (metadata.atoms == 0)
+    KineticsOnlyDatabase::write(path, metadata, network);
+  else
+    TransitionNetworkDatabase::write(path, metadata, network);
+}
+
+/// Runs a step of the library's kinetics on the network of `source` at temperature t; its errors
+/// (a minimum without log product, disconnected sets, ...) come back naming the file and T.
+template <class Step>
+auto atTemperature(const std::string& source, double t, Step step) -> decltype(step()) {
+  try {
+    return step();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(source + format(" at T= %.10g: ", t) + e.what());
+  }
+}
+
+// ---- the network of the kinetics modes ------------------------------------------------------
+
+/// What rates, committors and regroup work on: the network, where it came from and the factor
+/// from its frequencies to the reported rate unit.
+struct KineticsNetwork {
+  StoredTransitionNetwork network;
+  std::string source;       ///< the database, or "DIR/min.data" for PATHSAMPLE files
+  std::string setNames;     ///< "min.A and min.B of DIR" or "the endpoint sets of DB"
+  double rateFactor = 1.0;  ///< graph rates x this = reported rates
+};
+
+/// PATHSAMPLE's way: a run configured by a pathdata file (or --no-points) without --database
+/// reads the files of --directory (docs/pathsample.md, "Running in a PATHSAMPLE folder").
+bool readsPathsampleFolder(const PathsampleConfig& c) {
+  return !c.databaseGiven && (!c.pathdataFile.empty() || c.noPoints) &&
+         fs::exists(fs::path(c.directory) / "min.data");
+}
+
+void checkPathdataAtoms(const PathsampleConfig& c, std::size_t atoms, const std::string& where) {
+  if (c.pathdataAtoms == 0 || c.noPoints || atoms == 0 || atoms == c.pathdataAtoms) return;
+  throw std::runtime_error(c.pathdataAtomsWhere + ": NATOMS " + std::to_string(c.pathdataAtoms) +
+                           ", but " + where + " holds " + std::to_string(atoms) + " atoms");
+}
+
+/// min.data and ts.data of `dir` with min.A and min.B (required when `needSets`); transition
+/// states must name lines of min.data (ts.data line named otherwise).
+StoredTransitionNetwork readKineticsFiles(const std::string& dir, bool needSets) {
+  const fs::path d(dir);
+  StoredTransitionNetwork n;
+  n.minima = readMinData((d / "min.data").string());
+  if (n.minima.empty()) throw std::runtime_error((d / "min.data").string() + ": no minima");
+  const std::string tsPath = (d / "ts.data").string();
+  n.transitionStates = readTsData(tsPath, n.minima.size());
+  const bool hasA = fs::exists(d / "min.A"), hasB = fs::exists(d / "min.B");
+  if (hasA && hasB) {
+    n.setA = readEndpointSet((d / "min.A").string(), n.minima.size());
+    n.setB = readEndpointSet((d / "min.B").string(), n.minima.size());
+  } else if (needSets || hasA || hasB) {
+    throw std::runtime_error((d / (hasA ? "min.B" : "min.A")).string() +
+                             ": missing; the endpoint sets need min.A and min.B (a count, then "
+                             "that many 1-based lines of min.data)");
+  }
+  return n;
+}
+
+/// Checks the endpoint sets before the graph transformation sees them, in the user's words.
+void checkEndpointSets(const KineticsNetwork& k) {
+  const StoredTransitionNetwork& n = k.network;
+  if (n.setA.empty() || n.setB.empty())
+    throw std::runtime_error(k.source + ": no endpoint sets A and B (" + k.setNames +
+                             "); import a database with min.A and min.B");
+  for (int a : n.setA)
+    if (std::find(n.setB.begin(), n.setB.end(), a) != n.setB.end())
+      throw std::runtime_error(k.setNames + ": minimum " + std::to_string(a + 1) +
+                               " (1-based, as in min.data) is in both A and B; the sets must be "
+                               "disjoint");
+}
+
+KineticsNetwork kineticsNetwork(const PathsampleConfig& c, bool needSets) {
+  KineticsNetwork k;
+  if (readsPathsampleFolder(c)) {
+    k.network = readKineticsFiles(c.directory, needSets);
+    k.source = (fs::path(c.directory) / "min.data").string();
+    k.setNames = "min.A and min.B of " + c.directory;
+    // The files' frequencies are PATHSAMPLE's: reduced, or rad/s for molecules (s^-1 rates).
+    k.rateFactor = 1.0;
+  } else {
+    DatabaseMetadata metadata;
+    k.network = readNetworkDatabase(c.database, &metadata);
+    checkPathdataAtoms(c, metadata.atoms, c.database);
+    k.source = c.database;
+    k.setNames = "the endpoint sets A and B of " + c.database;
+    // A kinetics-only network keeps its files' frequencies (KineticsOnlyDatabase.h).
+    k.rateFactor = metadata.atoms == 0 ? 1.0 : rateFactor(c);
+  }
+  if (std::isfinite(c.maxTsEnergy)) {
+    std::vector<StoredTransitionState>& ts = k.network.transitionStates;
+    ts.erase(std::remove_if(ts.begin(), ts.end(),
+                            [&](const StoredTransitionState& t) { return t.energy > c.maxTsEnergy; }),
+             ts.end());
+  }
+  if (needSets) checkEndpointSets(k);
+  return k;
+}
+
+// ---- import and export -----------------------------------------------------------------------
+
+DatabaseMetadata importMetadata(const PathsampleConfig& c, std::size_t atoms) {
   DatabaseMetadata metadata;
   metadata.atoms = atoms;
   metadata.energyUnit = molecular(c) ? "kcal/mol" : "reduced (epsilon)";
   metadata.lengthUnit = molecular(c) ? "Angstrom" : "reduced (sigma)";
   // Molecular files follow OPTIM/PATHSAMPLE for AMBER: mass-weighted, frequencies in rad/s.
   metadata.hessianMasses = molecular(c) ? kAtomicMassesAmu : kUnitMasses;
-  const StoredTransitionNetwork network =
-      readPathsampleFiles(c.directory, atoms, pathsampleFrequencyConversion(metadata));
   metadata.potential = "imported from PATHSAMPLE files in " + c.directory;
   metadata.program = "pathsample";
-  TransitionNetworkDatabase::write(c.database, metadata, network);
-  print("pathsample: imported " + std::to_string(network.minima.size()) + " minima, " +
-        std::to_string(network.transitionStates.size()) + " transition states, " +
-        std::to_string(atoms) + " atoms, sets A/B of " + std::to_string(network.setA.size()) +
-        "/" + std::to_string(network.setB.size()) + " minima from " + c.directory + " into " +
-        c.database);
+  return metadata;
+}
+
+/// Refuses to merge into a database of another system; names what differs.
+void requireSameSystem(const PathsampleConfig& c, const DatabaseMetadata& stored,
+                       const DatabaseMetadata& imported) {
+  auto differ = [&](const std::string& what, const std::string& a, const std::string& b) {
+    if (a == b) return;
+    throw std::runtime_error(c.database + " holds another system (" + what + " " + a +
+                             ", the files of " + c.directory + " " + b +
+                             "): import adds to a database of the same system only; give another "
+                             "--database (the file is unchanged)");
+  };
+  differ("atoms", std::to_string(stored.atoms), std::to_string(imported.atoms));
+  differ("energy unit", stored.energyUnit, imported.energyUnit);
+  differ("length unit", stored.lengthUnit, imported.lengthUnit);
+  differ("Hessian masses", stored.hessianMasses, imported.hessianMasses);
+}
+
+/// Adds `imported` to `stored` (whose entries keep their places): minima and transition states
+/// equal to known ones within --energy-tolerance and --geometry-tolerance (after alignment) are
+/// duplicates, as in a connect run's network (TransitionNetwork.h).
+StoredTransitionNetwork mergedNetwork(const PathsampleConfig& c, StoredTransitionNetwork stored,
+                                      const StoredTransitionNetwork& imported, int& newMinima,
+                                      int& newTransitionStates, const ProgressPrinter& print) {
+  TransitionNetworkParams params;
+  params.energyTolerance = c.energyTolerance;
+  params.geometryTolerance = c.geometryTolerance;
+  // Clusters: any atom may swap with any other; molecules keep their atom order and chirality.
+  params.alignment.permutations = !molecular(c);
+  params.alignment.inversion = !molecular(c);
+  TransitionNetwork net(params);
+  std::vector<int> storedOf;  // network index -> stored index
+  auto remember = [&](int networkIndex, int storedIndex) {
+    if (networkIndex >= static_cast<int>(storedOf.size())) storedOf.resize(networkIndex + 1, -1);
+    if (storedOf[networkIndex] < 0) storedOf[networkIndex] = storedIndex;
+  };
+  std::vector<int> networkOfStored;
+  for (std::size_t i = 0; i < stored.minima.size(); ++i) {
+    const TransitionNetwork::Added a =
+        net.addMinimum(stored.minima[i].coordinates, stored.minima[i].energy);
+    remember(a.index, static_cast<int>(i));
+    networkOfStored.push_back(a.index);
+  }
+  for (const StoredTransitionState& ts : stored.transitionStates)
+    net.addTransitionState(ts.coordinates, ts.energy, -1.0, networkOfStored[ts.plusMinimum],
+                           networkOfStored[ts.minusMinimum]);
+  std::vector<int> networkOfImported, storedOfImported;
+  newMinima = newTransitionStates = 0;
+  for (const StoredNetworkMinimum& m : imported.minima) {
+    const TransitionNetwork::Added a = net.addMinimum(m.coordinates, m.energy);
+    if (a.isNew) {
+      stored.minima.push_back(m);
+      ++newMinima;
+    }
+    remember(a.index, static_cast<int>(stored.minima.size()) - 1);
+    networkOfImported.push_back(a.index);
+    storedOfImported.push_back(storedOf[a.index]);
+  }
+  for (const StoredTransitionState& ts : imported.transitionStates) {
+    const TransitionNetwork::Added a =
+        net.addTransitionState(ts.coordinates, ts.energy, -1.0, networkOfImported[ts.plusMinimum],
+                               networkOfImported[ts.minusMinimum]);
+    if (!a.isNew) continue;
+    StoredTransitionState added = ts;
+    added.plusMinimum = storedOfImported[ts.plusMinimum];
+    added.minusMinimum = storedOfImported[ts.minusMinimum];
+    stored.transitionStates.push_back(std::move(added));
+    ++newTransitionStates;
+  }
+  auto mapped = [&](const std::vector<int>& set) {
+    std::vector<int> out;
+    for (int m : set) out.push_back(storedOfImported[m]);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  if (!imported.setA.empty()) {
+    if (stored.setA.empty() && stored.setB.empty()) {
+      stored.setA = mapped(imported.setA);
+      stored.setB = mapped(imported.setB);
+    } else {
+      std::vector<int> a = stored.setA, b = stored.setB;
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      if (a != mapped(imported.setA) || b != mapped(imported.setB))
+        print("pathsample: note: the endpoint sets of " + c.database +
+              " are kept; min.A and min.B of " + c.directory + " name other minima");
+    }
+  }
+  return stored;
+}
+
+void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
+  StoredTransitionNetwork network;
+  DatabaseMetadata metadata;
+  if (c.noPoints) {
+    // PATHSAMPLE's NOPOINTS: kinetics only, no coordinates (docs/database.md).
+    network = readKineticsFiles(c.directory, false);
+    metadata = importMetadata(c, 0);
+  } else {
+    const std::size_t atoms = pathsampleAtomCount(c.directory);
+    checkPathdataAtoms(c, atoms, (fs::path(c.directory) / "points.min").string());
+    metadata = importMetadata(c, atoms);
+    network = readPathsampleFiles(c.directory, atoms, pathsampleFrequencyConversion(metadata));
+  }
+  if (!network.setA.empty()) {
+    KineticsNetwork k{network, c.directory, "min.A and min.B of " + c.directory, 1.0};
+    checkEndpointSets(k);
+  }
+  const std::string what = std::to_string(network.minima.size()) + " minima, " +
+                           std::to_string(network.transitionStates.size()) +
+                           " transition states, " +
+                           (c.noPoints ? std::string("no coordinates (kinetics only)")
+                                       : std::to_string(metadata.atoms) + " atoms") +
+                           ", sets A/B of " + std::to_string(network.setA.size()) + "/" +
+                           std::to_string(network.setB.size()) + " minima from " + c.directory;
+  if (!fs::exists(c.database)) {
+    writeNetworkDatabase(c.database, metadata, network);
+    print("pathsample: imported " + what + " into " + c.database);
+    return;
+  }
+  // An existing database is extended, never replaced.
+  DatabaseMetadata storedMetadata;
+  StoredTransitionNetwork stored = readNetworkDatabase(c.database, &storedMetadata);
+  if (storedMetadata.atoms == 0 || metadata.atoms == 0)
+    throw std::runtime_error(
+        c.database + " exists and " +
+        (metadata.atoms == 0 ? std::string("the imported network has no coordinates")
+                             : std::string("holds a network without coordinates")) +
+        ": duplicates cannot be recognised without structures, so import does not add to it; "
+        "give another --database (the file is unchanged)");
+  requireSameSystem(c, storedMetadata, metadata);
+  const std::size_t before = stored.minima.size(), beforeTs = stored.transitionStates.size();
+  int newMinima = 0, newTs = 0;
+  StoredTransitionNetwork merged =
+      mergedNetwork(c, std::move(stored), network, newMinima, newTs, print);
+  writeNetworkDatabase(c.database, storedMetadata, merged);
+  print("pathsample: imported " + what + " into " + c.database + ", which held " +
+        std::to_string(before) + " minima and " + std::to_string(beforeTs) +
+        " transition states: " + std::to_string(newMinima) + " minima and " +
+        std::to_string(newTs) + " transition states are new, " +
+        std::to_string(network.minima.size() - newMinima) + " and " +
+        std::to_string(network.transitionStates.size() - newTs) + " were known; now " +
+        std::to_string(merged.minima.size()) + " minima, " +
+        std::to_string(merged.transitionStates.size()) + " transition states");
 }
 
 void exportDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
   DatabaseMetadata metadata;
-  const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database, &metadata);
-  writePathsampleFiles(c.directory, network, pathsampleFrequencyConversion(metadata));
+  const StoredTransitionNetwork network = readNetworkDatabase(c.database, &metadata);
+  if (metadata.atoms == 0)
+    writePathsampleKineticsFiles(c.directory, network);
+  else
+    writePathsampleFiles(c.directory, network, pathsampleFrequencyConversion(metadata));
   print("pathsample: exported " + std::to_string(network.minima.size()) + " minima and " +
         std::to_string(network.transitionStates.size()) + " transition states of " + c.database +
-        " to " + c.directory);
-}
-
-StoredTransitionNetwork networkWithSets(const PathsampleConfig& c) {
-  StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
-  if (network.setA.empty() || network.setB.empty()) {
-    throw std::runtime_error(c.database + ": no endpoint sets A and B (import a database with "
-                                          "min.A and min.B)");
-  }
-  return network;
+        " to " + c.directory + (metadata.atoms == 0 ? " (kinetics only: no points files)" : ""));
 }
 
 // Planck's constant in the energy unit x the rate graph's time unit (regroup's Eyring term):
-// for molecules kcal/mol x (1 / kMolecularFrequencyPerSecond) s.
-double planckOf(const PathsampleConfig& c) {
-  return molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * rateFactor(c)
+// for molecules kcal/mol x (1 / rateFactor) s.
+double planckOf(const PathsampleConfig& c, const KineticsNetwork& k) {
+  return molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * k.rateFactor
                       : c.planck;
 }
 
 // NGT at temperature t: between minima, or (--regrouped) between the free-energy groups.
-GraphTransformationResult ratesAt(const PathsampleConfig& c, const StoredTransitionNetwork& n,
-                                  double t, const ProgressPrinter& print) {
-  const RateGraph minima = harmonicRateGraph(n, kTOf(c, t));
-  if (!c.regrouped) return graphTransformationRates(minima, n.setA, n.setB);
-  const FreeEnergyGroups groups =
-      regroupFreeEnergy(n, kTOf(c, t), c.regroupThreshold, planckOf(c));
+GraphTransformationResult ratesAt(const PathsampleConfig& c, const KineticsNetwork& k, double t,
+                                  const ProgressPrinter& print) {
+  const StoredTransitionNetwork& n = k.network;
+  const RateGraph minima = atTemperature(k.source, t, [&] { return harmonicRateGraph(n, kTOf(c, t)); });
+  if (!c.regrouped)
+    return atTemperature(k.source, t,
+                         [&] { return graphTransformationRates(minima, n.setA, n.setB); });
+  const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
+    return regroupFreeEnergy(n, kTOf(c, t), c.regroupThreshold, planckOf(c, k));
+  });
   const std::vector<int> a = groupsOf(n.setA, groups), b = groupsOf(n.setB, groups);
   for (int g : a)
     if (std::find(b.begin(), b.end(), g) != b.end())
@@ -102,13 +352,19 @@ GraphTransformationResult ratesAt(const PathsampleConfig& c, const StoredTransit
                static_cast<double>(groups.members.size()), static_cast<double>(n.minima.size())) +
         format(", A %.0f groups, B %.0f groups", static_cast<double>(a.size()),
                static_cast<double>(b.size())));
-  return graphTransformationRates(groupRateGraph(minima, groups), a, b);
+  return atTemperature(k.source, t,
+                       [&] { return graphTransformationRates(groupRateGraph(minima, groups), a, b); });
 }
 
 void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
-  const StoredTransitionNetwork network = networkWithSets(c);
-  std::vector<RatesFileRow> k, kss, knss;
-  const double factor = rateFactor(c);
+  const KineticsNetwork network = kineticsNetwork(c, true);
+  if (readsPathsampleFolder(c))
+    print("pathsample: rates of the PATHSAMPLE files in " + c.directory + " (" +
+          std::to_string(network.network.minima.size()) + " minima, " +
+          std::to_string(network.network.transitionStates.size()) + " transition states)");
+  std::vector<RatesFileRow> kss, knss;
+  std::vector<PassageRatesFileRow> k;
+  const double factor = network.rateFactor;
   for (double t : c.temperatures) {
     const GraphTransformationResult r = ratesAt(c, network, t, print);
     const SetToSetRates ab = r.aFromB, ba = r.bFromA;
@@ -126,26 +382,30 @@ void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
                  ba.meanFirstPassageTime / factor));
     print(format("NGT> detailed balance, ratios should be one: k %.10g  kSS %.10g  kNSS %.10g",
                  r.detailedBalanceK(), r.detailedBalanceKSS(), r.detailedBalanceKNSS()));
-    k.push_back({t, ab.k * factor, ba.k * factor});
+    k.push_back({t, ab.k * factor, ba.k * factor, ab.meanFirstPassageTime / factor,
+                 ba.meanFirstPassageTime / factor});
     kss.push_back({t, ab.kSS * factor, ba.kSS * factor});
     knss.push_back({t, ab.kNSS * factor, ba.kNSS * factor});
   }
   fs::create_directories(c.directory);
   const fs::path dir(c.directory);
-  writeFileAtomically((dir / "NGT.rates.new").string(), formatRatesFile(k), "NGT.rates.new");
+  writeFileAtomically((dir / "NGT.rates.new").string(), formatPassageRatesFile(k), "NGT.rates.new");
   writeFileAtomically((dir / "NGT.rates.kSS").string(), formatRatesFile(kss), "NGT.rates.kSS");
   writeFileAtomically((dir / "NGT.rates.kNSS").string(), formatRatesFile(knss), "NGT.rates.kNSS");
   print("pathsample: wrote NGT.rates.new, NGT.rates.kSS and NGT.rates.kNSS to " + c.directory);
 }
 
 void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) {
-  const StoredTransitionNetwork network = networkWithSets(c);
+  const KineticsNetwork k = kineticsNetwork(c, true);
+  const StoredTransitionNetwork& network = k.network;
   const double t = c.temperatures.front();
   // DIRECTION AB: committors to A (reaching A before B); BA: to B.
   const bool toB = c.direction == PathsampleDirection::BA;
-  const GraphTransformationResult r =
-      graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
-                               toB ? network.setB : network.setA, toB ? network.setA : network.setB);
+  const GraphTransformationResult r = atTemperature(k.source, t, [&] {
+    return graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
+                                    toB ? network.setB : network.setA,
+                                    toB ? network.setA : network.setB);
+  });
   fs::create_directories(c.directory);
   const std::string path = (fs::path(c.directory) / "commit.data").string();
   writeFileAtomically(path, formatCommitData(r.committorA), "commit.data");
@@ -154,11 +414,13 @@ void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) 
 }
 
 void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
-  const StoredTransitionNetwork network = TransitionNetworkDatabase::read(c.database);
+  const KineticsNetwork k = kineticsNetwork(c, false);
+  const StoredTransitionNetwork& network = k.network;
   const double t = c.temperatures.front();
-  const double planck = planckOf(c);
-  const FreeEnergyGroups groups =
-      regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
+  const double planck = planckOf(c, k);
+  const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
+    return regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
+  });
   std::string text;
   for (std::size_t g = 0; g < groups.members.size(); ++g) {
     std::string line = format("group %.0f  F= %.10g  minima:", g + 1.0, groups.freeEnergy[g]);
@@ -178,6 +440,44 @@ void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
           "free energies leave out kT ln(kT/h) (docs/pathsample.md, Regrouping)");
 }
 
+// Kinetic Monte Carlo first passages into the product set (DIRECTION AB: from B to A), written
+// one per line to KMC.data: steps, first-passage time (time unit), steps again (PATHSAMPLE's
+// expected steps, the same without leapfrog moves): the columns of the wales-group example's
+// KMC.data, which its readme extracts from PATHSAMPLE's output.
+void kineticMonteCarlo(const PathsampleConfig& c, const ProgressPrinter& print) {
+  const KineticsNetwork k = kineticsNetwork(c, true);
+  const StoredTransitionNetwork& n = k.network;
+  const double t = c.temperatures.front();
+  const bool toB = c.direction == PathsampleDirection::BA;
+  const std::vector<KmcPassage> passages = atTemperature(k.source, t, [&] {
+    return kmcFirstPassages(harmonicRateGraph(n, kTOf(c, t)), toB ? n.setB : n.setA,
+                            toB ? n.setA : n.setB, c.kmcRuns, static_cast<std::uint64_t>(c.seed));
+  });
+  std::string text;
+  double sum = 0.0, squares = 0.0, steps = 0.0;
+  char line[128];
+  for (const KmcPassage& p : passages) {
+    const double time = p.time / k.rateFactor;
+    std::snprintf(line, sizeof line, "%lld %.10g %lld\n", p.steps, time, p.steps);
+    text += line;
+    sum += time;
+    squares += time * time;
+    steps += static_cast<double>(p.steps);
+  }
+  const double runs = static_cast<double>(passages.size());
+  const double mean = sum / runs;
+  const double spread = std::sqrt(std::max(0.0, squares / runs - mean * mean));
+  fs::create_directories(c.directory);
+  const std::string path = (fs::path(c.directory) / "KMC.data").string();
+  writeFileAtomically(path, text, "KMC.data");
+  const std::string unit = molecular(c) ? "s" : "reduced time";
+  print(std::string("KMC> ") + (toB ? "B<-A" : "A<-B") +
+        format(" at T= %.10g: %.0f runs, mean first-passage time %.10g", t, runs, mean) + " " +
+        unit + format(" +- %.3g (standard error), mean steps %.10g", spread / std::sqrt(runs),
+                      steps / runs));
+  print("pathsample: first-passage times written to " + path);
+}
+
 }  // namespace
 
 void runPathsampleMode(const PathsampleConfig& c, const ProgressPrinter& print) {
@@ -186,6 +486,7 @@ void runPathsampleMode(const PathsampleConfig& c, const ProgressPrinter& print) 
   if (c.mode == PathsampleMode::Rates) return computeRates(c, print);
   if (c.mode == PathsampleMode::Committors) return computeCommittors(c, print);
   if (c.mode == PathsampleMode::Regroup) return regroup(c, print);
+  if (c.mode == PathsampleMode::Kmc) return kineticMonteCarlo(c, print);
   throw std::runtime_error("unknown mode '" + (c.mode ? pathsampleModeName(*c.mode) : "") + "'");
 }
 

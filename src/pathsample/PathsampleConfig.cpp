@@ -16,6 +16,8 @@ std::string pathsampleModeName(PathsampleMode mode) {
       return "regroup";
     case PathsampleMode::Grow:
       return "grow";
+    case PathsampleMode::Kmc:
+      return "kmc";
   }
   return "unknown";
 }

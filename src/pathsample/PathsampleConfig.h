@@ -2,6 +2,7 @@
 // What the `pathsample` program is asked to do, PathsampleConfig. The option table of
 // PathsampleOptions.cpp fills it from the command line, the --config file and the PATHSAMPLE
 // `pathdata` keyword file.
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@
 namespace landscape {
 
 /// MODE: what a run of `pathsample` does (docs/pathsample.md).
-enum class PathsampleMode { Import, Export, Rates, Committors, Regroup, Grow };
+enum class PathsampleMode { Import, Export, Rates, Committors, Regroup, Grow, Kmc };
 /// --units: reduced (LJ) or molecular (kcal/mol, K, s^-1).
 enum class PathsampleUnits { Reduced, Molecular };
 /// --direction (PATHSAMPLE's DIRECTION): AB, A is the product; BA, B is.
@@ -26,7 +27,7 @@ enum class PairSelection { Untrap, Shortcut, Dijkstra };
 /// barriers (SHORTCUT n BARRIER).
 enum class ShortcutBy { Distance, Barrier };
 
-/// The names the options and the growth record use: "import", ..., "reduced", "molecular", "AB",
+/// The names the options and the growth record use: "import", ..., "kmc", "reduced", "molecular", "AB",
 /// "BA", "untrap", "shortcut", "dijkstra", "distance", "barrier".
 std::string pathsampleModeName(PathsampleMode mode);
 std::string pathsampleUnitsName(PathsampleUnits units);
@@ -55,6 +56,28 @@ struct PathsampleConfig {
   /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (committors to A, growth
   /// towards A); BA, B is.
   PathsampleDirection direction = PathsampleDirection::AB;
+  /// --no-points (PATHSAMPLE's NOPOINTS): a kinetics-only network, min.data and ts.data without
+  /// points.min and points.ts (import makes a coordinate-free database, docs/database.md).
+  bool noPoints = false;
+  /// --kmc-runs N (PATHSAMPLE's KMC nruns): kinetic Monte Carlo first passages of mode kmc.
+  int kmcRuns = 1000;
+  /// --max-ts-energy E (PATHSAMPLE's MAXTSENERGY): rates, committors and regroup leave out the
+  /// transition states above E (energy unit); +inf = none.
+  double maxTsEnergy = std::numeric_limits<double>::infinity();
+  /// Whether --database was given (command line or --config): without it, a run with --pathdata
+  /// or --no-points reads the PATHSAMPLE files of --directory, as PATHSAMPLE does
+  /// (docs/pathsample.md, "Running in a PATHSAMPLE folder").
+  bool databaseGiven = false;
+  /// --energy-tolerance, --geometry-tolerance (PATHSAMPLE's ETOL, GEOMDIFFTOL): import into an
+  /// existing database takes a minimum or transition state within both of a stored one for it.
+  double energyTolerance = 1e-6;
+  double geometryTolerance = 0.2;
+
+  // What a pathdata file said in PATHSAMPLE's own terms, resolved once the command line is read.
+  std::vector<double> pathdataTemperatures;       ///< TEMPERATURE: kT in the energy unit
+  std::vector<double> pathdataRatesTemperatures;  ///< RATESCYCLE: kT in the energy unit
+  std::size_t pathdataAtoms = 0;                  ///< NATOMS; 0 = not given
+  std::string pathdataAtomsWhere;                 ///< "FILE:LINE" of NATOMS, for messages
 
   // Growth (mode grow; docs/pathsample.md).
   int cycles = 0;                          ///< --cycles N (CYCLES)

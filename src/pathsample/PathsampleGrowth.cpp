@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "landscape/network/Database.h"
 #include "landscape/network/HarmonicRates.h"
 #include "landscape/network/KineticPathPairs.h"
+#include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "src/common/DistributedConnectJobs.h"
@@ -302,7 +304,21 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   const std::string output = (fs::path(dir) / "network.h5").string();
   const std::string odataText = c.odataFile.empty() ? "" : odataKeywords(c.odataFile);
   const std::string settings = growthSettings(c, odataText);
-  Growth g(c, connectSettings(c, odataText, print), resuming ? output : c.database, ranks);
+  const std::string input = resuming ? output : c.database;
+  if (KineticsOnlyDatabase::holdsOne(input))
+    throw std::runtime_error(input + " holds a kinetics-only network (imported with NOPOINTS or "
+                                     "--no-points, no coordinates): growth runs connect searches "
+                                     "between structures, so it needs a database with "
+                                     "coordinates (import with points.min and points.ts)");
+  if (const std::size_t atoms = MinimaDatabase::readMetadata(input).atoms; atoms < 2)
+    throw std::runtime_error(input + " holds a network of " + std::to_string(atoms) +
+                             " atom: growth's connect runs need at least 2 atoms (NATOMS 1 is "
+                             "PATHSAMPLE's dummy for kinetics-only networks; import those with "
+                             "--no-points and compute their kinetics)");
+  if (std::isfinite(c.maxTsEnergy))
+    print("grow> note: --max-ts-energy (MAXTSENERGY) applies to rates, committors and regroup; "
+          "the connect runs' transition states above it are kept in the network");
+  Growth g(c, connectSettings(c, odataText, print), input, ranks);
   g.output = output;
   if (resuming) {
     checkResume(g.known.growth, settings, output);

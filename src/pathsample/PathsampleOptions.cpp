@@ -1,8 +1,10 @@
 #include "src/pathsample/PathsampleOptions.h"
 
+#include <cctype>
 #include <fstream>
 #include <stdexcept>
 
+#include "landscape/network/HarmonicRates.h"
 #include "src/common/SharedOptions.h"
 
 #ifndef LANDSCAPE_VERSION
@@ -31,11 +33,13 @@ void addGeneral(Table& t) {
       .commandLineOnly();
   t.positional("MODE",
                "import (PATHSAMPLE files -> database), export (database -> files), rates (NGT), "
-               "committors (commit.data), regroup (free-energy groups) or grow (connect runs "
-               "between selected pairs, CYCLES times)",
+               "committors (commit.data), regroup (free-energy groups), kmc (first-passage times "
+               "by kinetic Monte Carlo, KMC.data) or grow (connect runs between selected pairs, "
+               "CYCLES times)",
                fieldOf(&C::mode))
       .choices({PathsampleMode::Import, PathsampleMode::Export, PathsampleMode::Rates,
-                PathsampleMode::Committors, PathsampleMode::Regroup, PathsampleMode::Grow},
+                PathsampleMode::Committors, PathsampleMode::Regroup, PathsampleMode::Kmc,
+                PathsampleMode::Grow},
                pathsampleModeName)
       .defaultText("");
   t.add("database", "FILE", "the HDF5 transition network (docs/database.md)", fieldOf(&C::database))
@@ -82,6 +86,37 @@ void addKinetics(Table& t) {
         "the NGT.rates files keep their columns T, k(A<-B), k(B<-A))",
         fieldOf(&C::direction))
       .choices({PathsampleDirection::AB, PathsampleDirection::BA}, pathsampleDirectionName);
+  t.flag("no-points",
+         "a kinetics-only network (PATHSAMPLE's NOPOINTS): import reads min.data, ts.data, "
+         "min.A and min.B without points.min and points.ts into a database without coordinates "
+         "(rates, committors, regroup and export work on it; grow needs coordinates)",
+         fieldOf(&C::noPoints));
+  t.add("kmc-runs", "N",
+        "kmc: first passages from the source set to the product (DIRECTION), each a kinetic "
+        "Monte Carlo trajectory (PATHSAMPLE's KMC nruns, without leapfrog moves); seeded by "
+        "--seed",
+        fieldOf(&C::kmcRuns))
+      .atLeast(1);
+  t.add("max-ts-energy", "E",
+        "rates, committors and regroup leave out the transition states above E (PATHSAMPLE's "
+        "MAXTSENERGY); import, export and grow keep them",
+        fieldOf(&C::maxTsEnergy))
+      .unit("energy unit")
+      .defaultText("none");
+  t.add("energy-tolerance", "DE",
+        "import into an existing database: a minimum or transition state whose energy is within "
+        "DE of a stored one, and whose aligned distance is within --geometry-tolerance, is that "
+        "one (PATHSAMPLE's ETOL)",
+        fieldOf(&C::energyTolerance))
+      .unit("energy unit")
+      .positive();
+  t.add("geometry-tolerance", "D",
+        "import into an existing database: the distance after alignment (translation, rotation, "
+        "and for --units reduced permutation and inversion) below which structures are the same "
+        "(PATHSAMPLE's GEOMDIFFTOL)",
+        fieldOf(&C::geometryTolerance))
+      .unit("length unit")
+      .positive();
 }
 
 void addGrowth(Table& t) {
@@ -166,10 +201,114 @@ void addGrowth(Table& t) {
       .atLeast(0);
 }
 
+// A real field of a pathdata line, checked against `rule`; errors name the file and line.
+double keywordReal(const KeywordLine& line, std::size_t i, const std::string& what,
+                   const ValueRule& rule) {
+  try {
+    return parseReal(line.fields.at(i), rule);
+  } catch (const ValueError& e) {
+    line.fail(e.keywordMessage(line.keyword, what));
+  }
+}
+
+// "T1 [T2 [T3 ... [Tn]...]]": RATESCYCLE's syntax for up to n temperatures.
+std::string temperatureList(int n) {
+  std::string syntax = "kT1";
+  for (int i = 2; i <= n; ++i) syntax += " [kT" + std::to_string(i);
+  return syntax + std::string(n - 1, ']');
+}
+
+// PATHSAMPLE's logicals: T, F, .TRUE., .FALSE. (any case).
+bool isFortranLogical(std::string text) {
+  for (char& ch : text) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return text == "T" || text == "F" || text == ".TRUE." || text == ".FALSE." || text == "TRUE" ||
+         text == "FALSE";
+}
+
 void addKeywords(Table& t) {
   using K = KeywordStatus;
-  t.keyword("TEMPERATURE", "T", "temperature of the rates (kT, or K for molecules)")
-      .field("temperature", "the temperature");
+  // PATHSAMPLE's temperatures are kT in the energy unit whatever the system (its manual, "A Note
+  // on Units and Planck's Constant"); with --units molecular they become Kelvin once the command
+  // line is read (parsePathsampleCommandLine).
+  t.keyword(K::Implemented, "TEMPERATURE", "kT",
+            "kT of the kinetics in the energy unit (kcal/mol for AMBER12; --temperature takes "
+            "Kelvin with --units molecular, so kT is converted)",
+            [](const KeywordLine& line, std::istream&, std::size_t&, C& c) {
+              c.pathdataTemperatures = {keywordReal(line, 0, "kT", realRule(0.0, true))};
+            });
+  t.keyword(K::Implemented, "RATESCYCLE", temperatureList(8),
+            "rates at these kT (energy unit), one NGT.rates line each; they replace "
+            "TEMPERATURE's for mode rates (PATHSAMPLE computes them after every cycle; here "
+            "`rates` computes them once)",
+            [](const KeywordLine& line, std::istream&, std::size_t&, C& c) {
+              c.pathdataRatesTemperatures.clear();
+              for (std::size_t i = 0; i < line.fields.size(); ++i)
+                c.pathdataRatesTemperatures.push_back(
+                    keywordReal(line, i, "kT", realRule(0.0, true)));
+            });
+  t.keyword(K::Implemented, "NGT", "ncon [kss [dense [maxdense [crs]]]]",
+            "rate constants by the graph transformation: the mode is rates unless the command "
+            "line names another; ncon must be 0 (minima without connections are left out; "
+            "removing minima with up to ncon > 0 connections is not implemented); kss (T|F): k, "
+            "kSS and kNSS are always computed; dense, maxdense and crs choose PATHSAMPLE's "
+            "storage scheme and are checked but not used (one scheme here)",
+            [](const KeywordLine& line, std::istream&, std::size_t&, C& c) {
+              const std::string& ncon = line.fields.at(0);
+              try {
+                if (parseInteger(ncon, integerRule(0)) != 0)
+                  line.fail("NGT ncon " + ncon + " is not implemented (must be 0: minima with " +
+                            ncon + " or fewer connections are not removed here)");
+              } catch (const ValueError& e) {
+                line.fail(e.keywordMessage(line.keyword, "the connection threshold"));
+              }
+              if (line.fields.size() > 1 && !isFortranLogical(line.fields[1]))
+                line.fail("NGT expects T or F for kSS and kNSS, found " + quote(line.fields[1]));
+              const char* const what[] = {"", "", "the dense threshold", "the largest dense size",
+                                          "the compressed-row threshold"};
+              for (std::size_t i = 2; i < line.fields.size(); ++i)
+                keywordReal(line, i, what[i], realRule(0.0));
+              c.mode = PathsampleMode::Rates;
+            });
+  t.keyword(K::Implemented, "KMC", "nruns [pairthresh [nconn]]",
+            "first-passage times by kinetic Monte Carlo (mode kmc unless the command line names "
+            "another; nruns runs); pairthresh must be 1.0 (no leapfrog moves; PATHSAMPLE's "
+            "leapfrog is not implemented) and nconn 0",
+            [](const KeywordLine& line, std::istream&, std::size_t&, C& c) {
+              try {
+                c.kmcRuns = static_cast<int>(
+                    parseInteger(line.fields.at(0), integerRule(1), 1, 2147483647));
+              } catch (const ValueError& e) {
+                line.fail(e.keywordMessage(line.keyword, "the number of runs"));
+              }
+              if (line.fields.size() > 1 &&
+                  keywordReal(line, 1, "the leapfrog threshold", realRule(0.0)) != 1.0)
+                line.fail("KMC pairthresh " + line.fields[1] +
+                          " is not implemented (must be 1.0: leapfrog moves are not implemented)");
+              if (line.fields.size() > 2 &&
+                  keywordReal(line, 2, "the connection threshold", realRule(0.0)) != 0.0)
+                line.fail("KMC nconn " + line.fields[2] +
+                          " is not implemented (must be 0: minima are not removed)");
+              c.mode = PathsampleMode::Kmc;
+            });
+  t.keyword("NOPOINTS", "", "a kinetics-only network: no points.min and points.ts")
+      .sets("no-points", "yes");
+  t.keyword(K::Implemented, "NATOMS", "n",
+            "atoms of the system, checked against points.min (import) and the database; not "
+            "checked with NOPOINTS, where PATHSAMPLE needs a dummy value",
+            [](const KeywordLine& line, std::istream&, std::size_t&, C& c) {
+              try {
+                c.pathdataAtoms = static_cast<std::size_t>(
+                    parseInteger(line.fields.at(0), integerRule(1)));
+              } catch (const ValueError& e) {
+                line.fail(e.keywordMessage(line.keyword, "the number of atoms"));
+              }
+              c.pathdataAtomsWhere = line.where();
+            });
+  t.keyword("MAXTSENERGY", "E",
+            "transition states above E (energy unit) are left out of the kinetics")
+      .field("max-ts-energy", "the energy");
+  t.keyword("AMBER12", "", "an AMBER system: kcal/mol, frequencies in rad/s, rates in s^-1")
+      .sets("units", "molecular");
   t.keyword("REGROUPFREE", "threshold",
             "regroup minima at this free-energy barrier (rates then between the groups)")
       .field("regroup-threshold", "the threshold")
@@ -197,22 +336,52 @@ void addKeywords(Table& t) {
       .sets("pair-selection", "dijkstra")
       .unused("the attempts per pair", integerRule(1))
       .unused("the minimum connections", integerRule(0));
+  t.keyword("ETOL", "tol",
+            "energy tolerance of duplicates when import adds to a database (growth uses "
+            "--odata's EDIFFTOL)")
+      .field("energy-tolerance", "the tolerance");
+  t.keyword("GEOMDIFFTOL", "tol",
+            "distance tolerance of duplicates when import adds to a database (growth uses "
+            "--odata's GEOMDIFFTOL)")
+      .field("geometry-tolerance", "the tolerance");
   t.keyword("CPUS", "n", "connect runs per cycle").field("pairs-per-cycle", "the number of jobs");
   t.keyword("SEED", "n", "random seed of the connect runs").field("seed", "the seed");
-  t.addKeywords(K::Ignored,
-                {{"EXEC", "path", "the OPTIM executable (connect runs use the built-in engine)"},
-                 {"SYSTEM", "symbol", "OPTIM's atom symbol"},
-                 {"NATOMS", "n", "atoms (pathsample reads N from points.min)"},
-                 {"CONNECTIONS", "n [maxtries]", "minimum connections of a new minimum"},
-                 {"PERMDIST", "[tol]", "permutational alignment (growth uses --odata's)"},
-                 {"RANROT", "n", "random alignment starts (growth uses --odata's)"},
-                 {"ETOL", "tol", "energy tolerance (growth uses --odata's EDIFFTOL)"},
-                 {"GEOMDIFFTOL", "tol", "distance tolerance (growth uses --odata's)"},
-                 {"ITOL", "tol", "moment-of-inertia tolerance of growth (not used: energy and "
-                                 "minimum distance decide)"},
-                 {"DIJKSTRA", "[n]", "Dijkstra analysis of the best path (growth: DIJPAIR)"}});
-  t.addKeywords(K::NotImplemented,
-                {{"STARTFROMPATH", "file m1 m2", "a database from path.info (use optim)"}});
+  // Accepted with a warning: each description says why the keyword changes nothing here.
+  t.addKeywords(
+      K::Ignored,
+      {{"EXEC", "path", "the OPTIM executable: connect runs use the built-in engine"},
+       {"SYSTEM", "symbol", "OPTIM's atom symbol: the potential comes from --odata and --prmtop"},
+       {"CONNECTIONS", "n [maxtries]",
+        "minimum connections of a new minimum: each chosen pair gets one connect run"},
+       {"PERMDIST", "[tol]", "permutational alignment: growth aligns as --odata's PERMDIST says"},
+       {"RANROT", "n", "random alignment starts: growth uses --odata's"},
+       {"ITOL", "tol", "moment-of-inertia tolerance: energy and minimum distance decide"},
+       {"DIJKSTRA", "[n]",
+        "PATHSAMPLE's printout of the fastest path: not written here (--pair-selection "
+        "dijkstra grows along it)"},
+       {"PAIRLIST", "n",
+        "how often PATHSAMPLE renews its pair list: here a list is renewed when used up "
+        "(--pair-list-size)"},
+       {"DEBUG", "", "PATHSAMPLE's extra printing: pathsample prints what it computes"},
+       {"PRINTTAUGT", "", "PATHSAMPLE's printout of NGT's waiting times: not printed here"}});
+  // Refused: each would change what is computed, and is not implemented.
+  t.addKeywords(
+      K::NotImplemented,
+      {{"STARTFROMPATH", "file m1 m2",
+        "a database from path.info: connect the minima with optim --database, or import "
+        "PATHSAMPLE files"},
+       {"ADDPATH", "file",
+        "adding path.info's stationary points: run optim with --database on the network"},
+       {"WAITPDF", "",
+        "first-passage-time distributions by eigendecomposition; rates gives k, kSS, kNSS and "
+        "the mean first-passage times"},
+       {"WAITPDFPRINT", "", "the files of WAITPDF, which is not implemented"},
+       {"NGTKEEPLIST", "",
+        "partial graph transformation keeping NGTkeeplist's minima (min.data.new, ts.data.new)"},
+       {"FREEENERGY", "",
+        "min.data and ts.data holding free energies (a partial graph transformation's output): "
+        "their second column would not be a log product"},
+       {"RENORMREACTANT", "", "NGT with a renormalised reactant occupation"}});
 }
 
 }  // namespace
@@ -269,7 +438,19 @@ PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& argu
   table.applyPositionals(given.positionals, c);
   if (!c.mode) {
     throw std::runtime_error("command line: MODE is required (import, export, rates, committors, "
-                             "regroup or grow; --help)");
+                             "regroup or grow; --help), or an NGT line in the pathdata file");
+  }
+  c.databaseGiven = given.has("database");
+  // The pathdata's temperatures are PATHSAMPLE's kT; --temperature (which wins) takes Kelvin for
+  // molecules. RATESCYCLE's list is the one of the rates.
+  if (!given.has("temperature")) {
+    const std::vector<double>& kT =
+        c.mode == PathsampleMode::Rates && !c.pathdataRatesTemperatures.empty()
+            ? c.pathdataRatesTemperatures
+            : c.pathdataTemperatures;
+    if (!kT.empty()) c.temperatures = kT;
+    if (!kT.empty() && c.units == PathsampleUnits::Molecular)
+      for (double& t : c.temperatures) t /= kBoltzmannKcalPerMolK;
   }
   return c;
 }
