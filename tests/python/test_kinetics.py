@@ -3,7 +3,6 @@ checked against `pathsample`'s own output on the same database, PATHSAMPLE's NGT
 kinetics-only example, pele's analytic rate maps, the harmonic formula by hand, and an
 independent Hessian; and Network.read(...).write(...) checked against h5py for every group,
 dataset and attribute."""
-import os
 import pathlib
 import shutil
 import subprocess
@@ -13,7 +12,7 @@ import numpy as np
 import pytest
 
 import landscape
-from conftest import DATA, SOURCE_DIR, program
+from conftest import DATA, program
 from landscape.network import Network, graph_rates, read_minima_list
 from test_network import lj7_minima
 
@@ -159,16 +158,11 @@ def test_pele_analytic_rate_maps():
 
 
 def collagen_folder():
-    """pele's collagen network (2203 minima, 3609 ts) where a checkout has it: shared/ of the
-    source tree, tests/data/kinetics/collagen or $LANDSCAPE_SHARED_DIR/data/kinetics/collagen."""
-    candidates = [SOURCE_DIR / "shared/data/kinetics/collagen", DATA / "kinetics/collagen"]
-    if os.environ.get("LANDSCAPE_SHARED_DIR"):
-        candidates.insert(0, pathlib.Path(os.environ["LANDSCAPE_SHARED_DIR"]) /
-                          "data/kinetics/collagen")
-    for folder in candidates:
-        if (folder / "collagen.min.data").exists():
-            return folder
-    pytest.skip("pele's collagen network is not in this checkout (shared/data/kinetics/collagen)")
+    """pele's collagen network (2203 minima, 3609 ts), stored with its origin in
+    tests/data/kinetics/collagen (tests/data/README.md)."""
+    folder = DATA / "kinetics/collagen"
+    assert (folder / "collagen.min.data").exists(), f"{folder}: pele's collagen network is missing"
+    return folder
 
 
 def test_pele_collagen_known_answers(tmp_path):
