@@ -523,6 +523,51 @@ TEST(PathsampleCli, ImportRatesCommittorsRegroupExportOnLj38) {
   EXPECT_NE(readAll(log).find("pathsample: error:"), std::string::npos);
   fs::remove_all(work);
 }
+
+// At kT = 0.002 the LJ38 rates are about exp(-2235): `pathsample rates` printed k = -nan and
+// wrote it to the NGT.rates files (0.005 gave k = 0, MFPT = inf). Now the logarithms are printed
+// and written to NGT.rates.log, equal to the arbitrary-precision reference
+// (tests/data/kinetics/lj38_low_temperature.tsv, tools/checks/ngt_reference.py), and the run ends
+// with an error naming the temperatures; the files of PATHSAMPLE's layout keep the others.
+TEST(PathsampleCli, LowTemperatureRatesAreLogarithmsNeverNan) {
+  const std::string input = testDataRoot() + "/lj38/pathsample-untrap/input";
+  if (!fs::exists(input + "/min.data")) GTEST_SKIP() << input << " missing";
+  const fs::path work =
+      fs::temp_directory_path() / ("pathsample-cold-" + std::to_string(getpid()));
+  fs::create_directories(work);
+  const std::string db = (work / "network.h5").string();
+  const fs::path log = work / "log";
+  ASSERT_EQ(run("import --directory " + input + " --database " + db, log), 0) << readAll(log);
+  EXPECT_EQ(run("rates --database " + db + " --directory " + work.string() +
+                    " --temperature 0.002,0.005,0.1",
+                log), 1);
+  const std::string out = readAll(log);
+  EXPECT_EQ(out.find("nan"), std::string::npos) << out;
+  EXPECT_NE(out.find("NGT> ln k(A<-B)= -2235.012119   ln k(B<-A)= -2569.329083"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("pathsample: error: the rates at T= 0.002 (ln k(A<-B)= -2235.012119), T= "
+                     "0.005 (ln k(A<-B)= -887.0309218) lie beyond double precision"),
+            std::string::npos) << out;
+  // Every temperature in NGT.rates.log; the arbitrary-precision values to 1e-9.
+  std::istringstream logs(readAll((work / "NGT.rates.log").string()));
+  std::string header;
+  std::getline(logs, header);
+  const double reference[3][2] = {{-2235.0121186189730176, -2569.3290830105938112},
+                                  {-887.03092178904720967, -1018.5334336871465499},
+                                  {-34.099543190863687539, -36.653578558835957424}};
+  for (int row = 0; row < 3; ++row) {
+    double t = 0.0, lnkAB = 0.0, lnkBA = 0.0;
+    ASSERT_TRUE(logs >> t >> lnkAB >> lnkBA) << "row " << row;
+    EXPECT_NEAR(lnkAB, reference[row][0], 1e-9 * std::fabs(reference[row][0])) << "T= " << t;
+    EXPECT_NEAR(lnkBA, reference[row][1], 1e-9 * std::fabs(reference[row][1])) << "T= " << t;
+    std::string rest;
+    std::getline(logs, rest);
+  }
+  const std::string rates = readAll((work / "NGT.rates.new").string());
+  EXPECT_EQ(std::count(rates.begin(), rates.end(), '\n'), 1) << rates;  // T = 0.1 only
+  EXPECT_EQ(rates.find("Infinity"), std::string::npos) << rates;
+  fs::remove_all(work);
+}
 #endif
 
 }  // namespace

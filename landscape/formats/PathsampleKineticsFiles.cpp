@@ -68,4 +68,22 @@ std::string formatPassageRatesFile(const std::vector<PassageRatesFileRow>& rows)
   return text;
 }
 
+std::string formatLogRatesFile(const std::vector<LogRatesFileRow>& rows) {
+  std::string text =
+      "# T  ln k(A<-B)  ln k(B<-A)  ln kSS(A<-B)  ln kSS(B<-A)  ln kNSS(A<-B)  ln kNSS(B<-A)  "
+      "ln MFPT(A<-B)  ln MFPT(B<-A)   (rates in the inverse time unit, MFPT in the time unit)\n";
+  char buffer[64];
+  for (const LogRatesFileRow& row : rows) {
+    std::snprintf(buffer, sizeof buffer, "%.12e", row.temperature);
+    text += buffer;
+    for (const double* pair : {row.logK, row.logKSS, row.logKNSS, row.logMfpt})
+      for (int i = 0; i < 2; ++i) {
+        std::snprintf(buffer, sizeof buffer, " %.12e", pair[i]);
+        text += buffer;
+      }
+    text += "\n";
+  }
+  return text;
+}
+
 }  // namespace landscape

@@ -9,6 +9,9 @@
 //                   MFPT(B<-A), as PATHSAMPLE's NGT with RATESCYCLE writes it
 //   NGT.rates.kSS   T, kSS(A<-B), kSS(B<-A) (3G20.10E4)
 //   NGT.rates.kNSS  T, kNSS(A<-B), kNSS(B<-A) (3G20.10E4)
+//   NGT.rates.log   landscape's own: T and the natural logarithms of the eight values above,
+//                   for every temperature, also where the rates lie beyond double precision
+//                   (low temperatures, high barriers); a '#' line names the columns
 //
 // The layout is that of the files PATHSAMPLE wrote for the wales-group Kinetics/MFPT example
 // (tests/data/kinetics/9comm/expected_output): Fortran's G20.10E4, four-digit exponents
@@ -39,10 +42,21 @@ struct PassageRatesFileRow {
   double passageTimeBFromA = 0.0;   ///< MFPT(B<-A)
 };
 
+/// One row of NGT.rates.log: natural logarithms, rates in the inverse time unit.
+struct LogRatesFileRow {
+  double temperature = 0.0;
+  double logK[2] = {0.0, 0.0};     ///< ln k(A<-B), ln k(B<-A)
+  double logKSS[2] = {0.0, 0.0};   ///< ln kSS(A<-B), ln kSS(B<-A)
+  double logKNSS[2] = {0.0, 0.0};  ///< ln kNSS(A<-B), ln kNSS(B<-A)
+  double logMfpt[2] = {0.0, 0.0};  ///< ln MFPT(A<-B), ln MFPT(B<-A)
+};
+
 /// The text of NGT.rates.kSS / .kNSS (three columns).
 std::string formatRatesFile(const std::vector<RatesFileRow>& rows);
 /// The text of NGT.rates.new (five columns).
 std::string formatPassageRatesFile(const std::vector<PassageRatesFileRow>& rows);
+/// The text of NGT.rates.log: a '#' header, then T and eight logarithms per line (%.12e).
+std::string formatLogRatesFile(const std::vector<LogRatesFileRow>& rows);
 
 namespace detail {
 /// Fortran's Gw.dE4 edit descriptor as gfortran writes it: F(w-6).(d-s) and 6 blanks for

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "landscape/formats/AtomicFile.h"
@@ -356,6 +357,58 @@ GraphTransformationResult ratesAt(const PathsampleConfig& c, const KineticsNetwo
                        [&] { return graphTransformationRates(groupRateGraph(minima, groups), a, b); });
 }
 
+// The eight values of one temperature in the user's units: linear where double precision holds
+// them, and always as logarithms (the graph transformation works in logarithms).
+struct TemperatureRates {
+  LogRatesFileRow logs;
+  double k[2], kSS[2], kNSS[2], mfpt[2];
+  bool representable = true;
+};
+
+TemperatureRates ratesInUnits(double t, const GraphTransformationResult& r, double factor) {
+  TemperatureRates out;
+  out.logs.temperature = t;
+  const double lnFactor = std::log(factor);
+  const SetToSetRates* sides[2] = {&r.aFromB, &r.bFromA};
+  for (int i = 0; i < 2; ++i) {
+    const SetToSetRates& x = *sides[i];
+    out.logs.logK[i] = x.logK + lnFactor;
+    out.logs.logKSS[i] = x.logKSS + lnFactor;
+    out.logs.logKNSS[i] = x.logKNSS + lnFactor;
+    out.logs.logMfpt[i] = x.logMeanFirstPassageTime - lnFactor;
+    out.k[i] = std::exp(out.logs.logK[i]);
+    out.kSS[i] = std::exp(out.logs.logKSS[i]);
+    out.kNSS[i] = std::exp(out.logs.logKNSS[i]);
+    out.mfpt[i] = std::exp(out.logs.logMfpt[i]);
+    for (double v : {out.k[i], out.kSS[i], out.kNSS[i], out.mfpt[i]})
+      out.representable = out.representable && std::isnormal(v);
+  }
+  return out;
+}
+
+void printRates(const PathsampleConfig& c, const TemperatureRates& x,
+                const GraphTransformationResult& r, const ProgressPrinter& print) {
+  const LogRatesFileRow& l = x.logs;
+  if (x.representable) {
+    print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", x.k[0], x.k[1]));
+    // the files keep their columns: T, k(A<-B), k(B<-A)
+    if (c.direction == PathsampleDirection::BA)
+      print(format("NGT> DIRECTION BA (B the product): k(B<-A)= %.10g  kSS(B<-A)= %.10g  "
+                   "kNSS(B<-A)= %.10g", x.k[1], x.kSS[1], x.kNSS[1]));
+    print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", x.kSS[0], x.kSS[1]));
+    print(format("NGT> kNSS(A<-B)= %.10g   kNSS(B<-A)= %.10g", x.kNSS[0], x.kNSS[1]));
+    print(format("NGT> MFPT(A<-B)= %.10g   MFPT(B<-A)= %.10g", x.mfpt[0], x.mfpt[1]));
+  } else {
+    print("NGT> beyond double precision at this temperature: natural logarithms");
+    print(format("NGT> ln k(A<-B)= %.10g   ln k(B<-A)= %.10g", l.logK[0], l.logK[1]));
+    print(format("NGT> ln kSS (A<-B)= %.10g   ln kSS (B<-A)= %.10g", l.logKSS[0], l.logKSS[1]));
+    print(format("NGT> ln kNSS(A<-B)= %.10g   ln kNSS(B<-A)= %.10g", l.logKNSS[0], l.logKNSS[1]));
+    print(format("NGT> ln MFPT(A<-B)= %.10g   ln MFPT(B<-A)= %.10g", l.logMfpt[0], l.logMfpt[1]));
+  }
+  print(format("NGT> detailed balance, ratios should be one: k %.10g  kSS %.10g  kNSS %.10g",
+               r.detailedBalanceK(), r.detailedBalanceKSS(), r.detailedBalanceKNSS()));
+}
+
 void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
   const KineticsNetwork network = kineticsNetwork(c, true);
   if (readsPathsampleFolder(c))
@@ -364,35 +417,40 @@ void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
           std::to_string(network.network.transitionStates.size()) + " transition states)");
   std::vector<RatesFileRow> kss, knss;
   std::vector<PassageRatesFileRow> k;
-  const double factor = network.rateFactor;
+  std::vector<LogRatesFileRow> logs;
+  std::string beyond;  // temperatures whose rates double precision cannot hold
   for (double t : c.temperatures) {
     const GraphTransformationResult r = ratesAt(c, network, t, print);
-    const SetToSetRates ab = r.aFromB, ba = r.bFromA;
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
           rateUnit(c));
-    print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", ab.k * factor, ba.k * factor));
-    // the files keep their columns: T, k(A<-B), k(B<-A)
-    if (c.direction == PathsampleDirection::BA)
-      print(format("NGT> DIRECTION BA (B the product): k(B<-A)= %.10g  kSS(B<-A)= %.10g  "
-                   "kNSS(B<-A)= %.10g", ba.k * factor, ba.kSS * factor, ba.kNSS * factor));
-    print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", ab.kSS * factor, ba.kSS * factor));
-    print(format("NGT> kNSS(A<-B)= %.10g   kNSS(B<-A)= %.10g", ab.kNSS * factor,
-                 ba.kNSS * factor));
-    print(format("NGT> MFPT(A<-B)= %.10g   MFPT(B<-A)= %.10g", ab.meanFirstPassageTime / factor,
-                 ba.meanFirstPassageTime / factor));
-    print(format("NGT> detailed balance, ratios should be one: k %.10g  kSS %.10g  kNSS %.10g",
-                 r.detailedBalanceK(), r.detailedBalanceKSS(), r.detailedBalanceKNSS()));
-    k.push_back({t, ab.k * factor, ba.k * factor, ab.meanFirstPassageTime / factor,
-                 ba.meanFirstPassageTime / factor});
-    kss.push_back({t, ab.kSS * factor, ba.kSS * factor});
-    knss.push_back({t, ab.kNSS * factor, ba.kNSS * factor});
+    const TemperatureRates x = ratesInUnits(t, r, network.rateFactor);
+    printRates(c, x, r, print);
+    logs.push_back(x.logs);
+    if (!x.representable) {
+      beyond += std::string(beyond.empty() ? "" : ",") +
+                format(" T= %.10g (ln k(A<-B)= %.10g)", t, x.logs.logK[0]);
+      continue;
+    }
+    k.push_back({t, x.k[0], x.k[1], x.mfpt[0], x.mfpt[1]});
+    kss.push_back({t, x.kSS[0], x.kSS[1]});
+    knss.push_back({t, x.kNSS[0], x.kNSS[1]});
   }
   fs::create_directories(c.directory);
   const fs::path dir(c.directory);
   writeFileAtomically((dir / "NGT.rates.new").string(), formatPassageRatesFile(k), "NGT.rates.new");
   writeFileAtomically((dir / "NGT.rates.kSS").string(), formatRatesFile(kss), "NGT.rates.kSS");
   writeFileAtomically((dir / "NGT.rates.kNSS").string(), formatRatesFile(knss), "NGT.rates.kNSS");
-  print("pathsample: wrote NGT.rates.new, NGT.rates.kSS and NGT.rates.kNSS to " + c.directory);
+  writeFileAtomically((dir / "NGT.rates.log").string(), formatLogRatesFile(logs), "NGT.rates.log");
+  print("pathsample: wrote NGT.rates.new, NGT.rates.kSS, NGT.rates.kNSS and NGT.rates.log to " +
+        c.directory);
+  // Never a 0 or an infinity where a rate belongs: the run fails, naming the temperatures.
+  if (!beyond.empty())
+    throw std::runtime_error(
+        "the rates at" + beyond + " lie beyond double precision (below " +
+        format("%.3g", std::numeric_limits<double>::min()) +
+        " or above its largest value): their natural logarithms are printed above and written to " +
+        (dir / "NGT.rates.log").string() +
+        "; NGT.rates.new, .kSS and .kNSS hold only the other temperatures");
 }
 
 void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) {
