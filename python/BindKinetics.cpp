@@ -130,32 +130,31 @@ GraphTransformationResult transform(const RateGraph& graph, const std::vector<in
   }
 }
 
-nb::dict ratesDict(const GraphTransformationResult& r, double factor, const std::string& what,
-                   const std::string& at) {
+nb::dict ratesDict(const GraphTransformationResult& r, double factor) {
   const SetToSetRates& ab = r.aFromB;
   const SetToSetRates& ba = r.bFromA;
-  // A connected network has positive, finite rates; NaN, 0 or an infinite first-passage time
-  // means the arithmetic ran out of double precision, which is never reported as a result.
-  const char* names[] = {"k(A<-B)", "kSS(A<-B)", "kNSS(A<-B)", "MFPT(A<-B)",
-                         "k(B<-A)", "kSS(B<-A)", "kNSS(B<-A)", "MFPT(B<-A)"};
-  const double values[] = {ab.k, ab.kSS, ab.kNSS, ab.meanFirstPassageTime,
-                           ba.k, ba.kSS, ba.kNSS, ba.meanFirstPassageTime};
-  for (int i = 0; i < 8; ++i)
-    if (!(values[i] > 0.0) || !std::isfinite(values[i]))
-      throw std::invalid_argument(what + ": the graph transformation" + at + " gives " + names[i] +
-                                  " = " + number(values[i]) + ", beyond double precision" +
-                                  (at.empty()
-                                       ? std::string(" (rates too far apart)")
-                                       : std::string(" at this temperature; try a higher one")));
+  // The graph transformation works in logarithms: the log_ fields always hold the answer. Where
+  // a value lies beyond double precision (low temperatures, high barriers) the linear fields are
+  // None, never 0, inf or NaN, and 'representable' is False.
+  const double lnFactor = std::log(factor);
+  const double logs[] = {ab.logK + lnFactor,    ba.logK + lnFactor,
+                         ab.logKSS + lnFactor,  ba.logKSS + lnFactor,
+                         ab.logKNSS + lnFactor, ba.logKNSS + lnFactor,
+                         ab.logMeanFirstPassageTime - lnFactor,
+                         ba.logMeanFirstPassageTime - lnFactor};
+  const char* names[] = {"k_ab", "k_ba", "kss_ab", "kss_ba", "knss_ab", "knss_ba", "mfpt_ab",
+                         "mfpt_ba"};
+  bool representable = true;
+  for (double l : logs) representable = representable && std::isnormal(std::exp(l));
   nb::dict out;
-  out["k_ab"] = ab.k * factor;
-  out["k_ba"] = ba.k * factor;
-  out["kss_ab"] = ab.kSS * factor;
-  out["kss_ba"] = ba.kSS * factor;
-  out["knss_ab"] = ab.kNSS * factor;
-  out["knss_ba"] = ba.kNSS * factor;
-  out["mfpt_ab"] = ab.meanFirstPassageTime / factor;
-  out["mfpt_ba"] = ba.meanFirstPassageTime / factor;
+  for (int i = 0; i < 8; ++i) {
+    if (representable)
+      out[names[i]] = std::exp(logs[i]);
+    else
+      out[names[i]] = nb::none();
+    out[(std::string("log_") + names[i]).c_str()] = logs[i];
+  }
+  out["representable"] = representable;
   out["log_occupation_a"] = r.logOccupationA;
   out["log_occupation_b"] = r.logOccupationB;
   out["connected_minima"] = r.connectedNodes;
@@ -205,7 +204,7 @@ nb::dict networkRates(const nb::dict& data, double temperature, nb::handle a, nb
     r = transform(groupRateGraph(minima, groups), ga, gb, what);
     groupCount = static_cast<long long>(groups.members.size());
   }
-  nb::dict out = ratesDict(r, p.units.rateFactor(), what, at);
+  nb::dict out = ratesDict(r, p.units.rateFactor());
   out["temperature"] = temperature;
   out["kT"] = p.units.kT(temperature);
   out["units"] = p.units.name();
@@ -281,7 +280,7 @@ nb::dict graphRates(int nodes, HostIn edges, HostIn rates, nb::handle a, nb::han
       throw std::invalid_argument(what + ": node " + std::to_string(m) +
                                   " is in both a and b; the sets must be disjoint");
   const GraphTransformationResult r = transform(graph, sa, sb, what);
-  nb::dict out = ratesDict(r, 1.0, what, "");
+  nb::dict out = ratesDict(r, 1.0);
   out["committor_a"] = numpyFrom(r.committorA, {r.committorA.size()});
   return out;
 }
@@ -294,7 +293,9 @@ void bindKinetics(nb::module_& m) {
         "b"_a = nb::none(), "units"_a = "auto", "regroup_threshold"_a = nan, "planck"_a = nan,
         "pathsample rates on a read_network dict: harmonic rates and the graph transformation "
         "(NGT). Returns a dict: k_ab, kss_ab, knss_ab (PATHSAMPLE's k(A<-B): from b to a), "
-        "k_ba, kss_ba, knss_ba (k(B<-A)), mfpt_ab, mfpt_ba, detailed_balance, connected_minima, "
+        "k_ba, kss_ba, knss_ba (k(B<-A)), mfpt_ab, mfpt_ba, their natural logarithms log_k_ab, "
+        "... (always), representable (False: a value lies beyond double precision and the "
+        "linear fields are None), detailed_balance, connected_minima, "
         "... a, b: 0-based minima (default the network's set_a, set_b). units: 'reduced' "
         "(temperature = kT in the energy unit, rates in reduced time^-1), 'molecular' (K, s^-1) "
         "or 'auto'. regroup_threshold: rates between free-energy groups (REGROUPFREE); planck: h "

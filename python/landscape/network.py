@@ -154,9 +154,12 @@ class Network:
 
         Returns a dict: k_ab, kss_ab, knss_ab are PATHSAMPLE's k(A<-B), kSS(A<-B), kNSS(A<-B)
         (from b to a; NGT.rates.new's second column), k_ba, kss_ba, knss_ba the other way,
-        mfpt_ab and mfpt_ba the mean first-passage times (time unit), detailed_balance (ratios
-        that should be 1), connected_minima, rate_unit, time_unit, kT, a, b (and groups when
-        regrouped). Raises ValueError for bad sets, temperatures or uncharacterised points.
+        mfpt_ab and mfpt_ba the mean first-passage times (time unit), log_k_ab, ..., log_mfpt_ba
+        their natural logarithms (always finite: the graph transformation works in logarithms),
+        representable (False where a value lies beyond double precision, e.g. LJ38 at kT = 0.002,
+        k ~ exp(-2235): the linear fields are then None), detailed_balance (ratios that should
+        be 1), connected_minima, rate_unit, time_unit, kT, a, b (and groups when regrouped).
+        Raises ValueError for bad sets, temperatures or uncharacterised points.
         """
         return _landscape.network_rates(
             self._arrays(), float(temperature), _minima_list(a), _minima_list(b), units,
