@@ -9,6 +9,7 @@
 
 #include "landscape/network/Database.h"
 #include "landscape/network/DisconnectivityGraph.h"
+#include "landscape/network/KineticsOnlyDatabase.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
 #include "python/NetworkDict.h"
@@ -19,16 +20,23 @@ namespace {
 
 using namespace nb::literals;
 
+// A kinetics-only network (atoms = 0: PATHSAMPLE's NOPOINTS, `pathsample import --no-points`)
+// has its own reader and writer; its dict has (n, 0, 3) coordinates.
 nb::dict readNetwork(const std::string& path) {
   DatabaseMetadata metadata;
-  const StoredTransitionNetwork network = TransitionNetworkDatabase::read(path, &metadata);
+  const StoredTransitionNetwork network = KineticsOnlyDatabase::holdsOne(path)
+                                              ? KineticsOnlyDatabase::read(path, &metadata)
+                                              : TransitionNetworkDatabase::read(path, &metadata);
   return networkToDict(network, metadata);
 }
 
 void writeNetwork(const std::string& path, const nb::dict& data) {
   DatabaseMetadata metadata;
   const StoredTransitionNetwork network = networkFromDict(data, metadata, "write_network");
-  TransitionNetworkDatabase::write(path, metadata, network);
+  if (metadata.atoms == 0)
+    KineticsOnlyDatabase::write(path, metadata, network);
+  else
+    TransitionNetworkDatabase::write(path, metadata, network);
 }
 
 nb::dict disconnectivityLayout(HostIn minimaEnergy, HostIn tsEnergy, HostIn tsMinima, int levels,
@@ -80,7 +88,8 @@ nb::dict disconnectivityLayout(HostIn minimaEnergy, HostIn tsEnergy, HostIn tsMi
 void bindNetwork(nb::module_& m) {
   m.def("read_network", &readNetwork, "path"_a,
         "Reads a network or minima database (HDF5, docs/database.md) into a dict holding every "
-        "field of the file: 'metadata' (potential, energy_unit, length_unit, atoms, program, "
+        "field of the file (a kinetics-only network, imported with --no-points: atoms 0 and "
+        "(n, 0, 3) coordinates): 'metadata' (potential, energy_unit, length_unit, atoms, program, "
         "created_by, hessian_masses), minima_* and ts_* arrays (energy, coordinates (n, atoms, "
         "3), log_product, point_group_order, principal_moments, and hessian_eigenvalues (n, 3 x "
         "atoms; NaN rows: not computed) when the file has them), minima_first_found_step, "

@@ -190,8 +190,10 @@ StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& 
   metadata.createdBy = metaString(meta, "created_by", metadata.createdBy, what);
   metadata.hessianMasses = metaString(meta, "hessian_masses", kUnitMasses, what);
   long long atoms = 0;
-  if (!meta.contains("atoms") || !nb::try_cast(meta["atoms"], atoms) || atoms <= 0)
-    throw std::invalid_argument(what + ": metadata['atoms'] must be a positive integer");
+  // atoms = 0: a kinetics-only network (PATHSAMPLE's NOPOINTS; KineticsOnlyDatabase.h).
+  if (!meta.contains("atoms") || !nb::try_cast(meta["atoms"], atoms) || atoms < 0)
+    throw std::invalid_argument(what + ": metadata['atoms'] must be an integer >= 0 (0: a "
+                                "kinetics-only network, without coordinates)");
   metadata.atoms = static_cast<std::size_t>(atoms);
   StoredTransitionNetwork network;
   network.minima =

@@ -166,6 +166,29 @@ def test_pathsample_ngt_output_of_its_kinetics_only_example():
         assert got == pytest.approx(want, rel=1e-6)
 
 
+def test_kinetics_only_network_file_reads_writes_and_gives_pathsample_rates(tmp_path):
+    # `pathsample import --no-points` of the same network: a file without coordinates (atoms 0)
+    # that Python reads, gives the same rates as from the files, and writes back whole.
+    pathsample = program("pathsample")
+    run(pathsample, "import", "--no-points", "--directory", NINE_COMMUNITIES, "--database",
+        tmp_path / "kinetics.h5")
+    network = Network.read(tmp_path / "kinetics.h5")
+    assert network.metadata["atoms"] == 0
+    assert network.data["minima_coordinates"].shape == (994, 0, 3)
+    knss = fortran_table(NINE_COMMUNITIES / "expected_output/NGT.rates.kNSS")[0]
+    r = network.rates(1.0, units="reduced")
+    assert r["knss_ab"] == pytest.approx(knss[1], rel=1e-6)
+    assert r["knss_ba"] == pytest.approx(knss[2], rel=1e-6)
+    network.write(tmp_path / "copy.h5")
+    copy = Network.read(tmp_path / "copy.h5")
+    for key, value in network.data.items():
+        if isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(copy.data[key], value, err_msg=key)
+    run(pathsample, "rates", "--database", tmp_path / "copy.h5", "--directory", tmp_path,
+        "--temperature", "1.0")
+    assert fortran_table(tmp_path / "NGT.rates.kNSS")[0][1] == pytest.approx(knss[1], rel=1e-6)
+
+
 def test_pele_analytic_rate_maps():
     # tests/data/kinetics/README.md (pele's test_linalg.py and test_graph_transformation.py);
     # pele's rate_AB is the rate from A to B, PATHSAMPLE's k(B<-A) = k_ba here. Equal weights.
