@@ -82,12 +82,19 @@ TEST(PathsampleCli, ReadsOptionsAndPathdataKeywords) {
       {"grow", "--pathdata", keywords.string(), "--dijkstra-power", "2"});
   EXPECT_EQ(dj.pairSelection, PairSelection::Dijkstra);
   EXPECT_EQ(dj.dijkstraPower, 2.0);
-  std::ofstream(keywords) << "CYCLES 2\nSTARTFROMPATH path.info 1 2\n";
+  // STARTFROMPATH file m1 m2: import of path.info (the command line's mode wins).
+  std::ofstream(keywords) << "CYCLES 0\nSTARTFROMPATH path.info 1 2\nNATOMS 38\n";
+  const PathsampleConfig sfp = parsePathsampleCommandLine({"--pathdata", keywords.string()});
+  EXPECT_EQ(sfp.mode, PathsampleMode::Import);
+  EXPECT_EQ(sfp.pathInfoFile, "path.info");
+  EXPECT_EQ(sfp.pathInfoSetA, 1);
+  EXPECT_EQ(sfp.pathInfoSetB, 2);
+  std::ofstream(keywords) << "WAITPDF\n";
   try {
-    parsePathsampleCommandLine({"grow", "--pathdata", keywords.string()});
-    ADD_FAILURE() << "STARTFROMPATH accepted";
+    parsePathsampleCommandLine({"rates", "--pathdata", keywords.string()});
+    ADD_FAILURE() << "WAITPDF accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find(keywords.string() + ":2:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(keywords.string() + ":1:"), std::string::npos) << e.what();
   }
   fs::remove(keywords);
   const fs::path unknown = fs::temp_directory_path() / ("pathdata-unknown-" + std::to_string(getpid()));
@@ -126,10 +133,9 @@ TEST(PathsampleCli, EveryPathdataOfTheExamplesIsKnown) {
     }
   }
   EXPECT_EQ(read + refused, 14);
-  // Read: LJ38 and tetra-ALA 05, trypzip, MFPT, FPT_KMC and the plain PGT_DIJ one; refused:
-  // STARTFROMPATH (LJ38 and tetra-ALA 04), WAITPDF, NGTKEEPLIST, FREEENERGY (the other Kinetics
-  // ones).
-  EXPECT_EQ(read, 6);
+  // Read: LJ38 and tetra-ALA 04 (STARTFROMPATH) and 05, trypzip, MFPT, FPT_KMC and the plain
+  // PGT_DIJ one; refused: WAITPDF, NGTKEEPLIST, FREEENERGY (the other Kinetics ones).
+  EXPECT_EQ(read, 8);
 
   // The MFPT example: NGT with its arguments is mode rates, RATESCYCLE the temperatures, NOPOINTS
   // a kinetics-only network, NATOMS 1 a dummy.
@@ -201,6 +207,54 @@ std::vector<double> numbers(const std::string& text) {
   std::vector<double> out;
   for (double v; in >> v;) out.push_back(v);
   return out;
+}
+
+// PATHSAMPLE's STARTFROMPATH on the wales-group LJ38 example (LJ38/04_Creating_PATHSAMPLE_database):
+// its pathdata and OPTIM's path.info.initial, run in their folder, give PATHSAMPLE's own min.data
+// and ts.data (expected_output): the same 12 minima and 11 transition states in the same order,
+// energies, log products of the listed eigenvalues, point-group orders, moments of inertia and the
+// transition states' minima; A and B the first and second minima. ADDPATH of the same path adds
+// nothing (every point a duplicate).
+TEST(PathsampleCli, StartFromPathReproducesPathsamplesDatabase) {
+  const fs::path example = fs::path(testDataRoot()) / "lj38" / "startfrompath";
+  if (!fs::exists(example / "path.info.initial")) GTEST_SKIP() << example << " missing";
+  const fs::path work = fs::temp_directory_path() / ("pathsample-sfp-" + std::to_string(getpid()));
+  fs::create_directories(work);
+  for (const char* name : {"path.info.initial", "pathdata"})
+    fs::copy_file(example / name, work / name, fs::copy_options::overwrite_existing);
+  const fs::path log = work / "log";
+  ASSERT_EQ(run("--pathdata pathdata", log, work), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("imported 12 minima, 11 transition states, 38 atoms, sets A/B of 1/1 "
+                              "minima from path.info.initial into network.h5"),
+            std::string::npos) << readAll(log);
+  ASSERT_EQ(run("export --database network.h5 --directory out", log, work), 0) << readAll(log);
+  for (const char* name : {"min.data", "ts.data"}) {
+    const std::vector<double> ours = numbers(readAll((work / "out" / name).string()));
+    const std::vector<double> theirs =
+        numbers(readAll((example / "expected_output" / name).string()));
+    ASSERT_EQ(ours.size(), theirs.size()) << name;
+    for (std::size_t i = 0; i < ours.size(); ++i)  // 15-digit energies, 16-digit log products
+      EXPECT_NEAR(ours[i], theirs[i], 1e-12 * std::max(1.0, std::fabs(theirs[i])))
+          << name << " value " << i + 1;
+  }
+  EXPECT_EQ(numbers(readAll((work / "out" / "min.A").string())), (std::vector<double>{1, 1}));
+  EXPECT_EQ(numbers(readAll((work / "out" / "min.B").string())), (std::vector<double>{1, 2}));
+  std::ofstream(work / "addpath") << "ADDPATH path.info.initial\nNATOMS 38\n";
+  ASSERT_EQ(run("--pathdata addpath", log, work), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("0 minima and 0 transition states are new"), std::string::npos)
+      << readAll(log);
+  // Without the number of atoms, and with an m1 beyond the path's minima: errors that say so.
+  EXPECT_EQ(run("import --path-info path.info.initial --database other.h5", log, work), 1);
+  EXPECT_NE(readAll(log).find("give the number of atoms (--atoms N, or NATOMS in pathdata)"),
+            std::string::npos) << readAll(log);
+  EXPECT_EQ(run("import --path-info path.info.initial --atoms 38 --path-set-a 13 --path-set-b 1 "
+                "--database other.h5",
+                log, work),
+            1);
+  EXPECT_NE(readAll(log).find("has 12 distinct minima: --path-set-a (STARTFROMPATH) 13"),
+            std::string::npos) << readAll(log);
+  EXPECT_FALSE(fs::exists(work / "other.h5"));
+  fs::remove_all(work);
 }
 
 TEST(PathsampleCli, ReproducesPathsampleNgtOnTheNineCommunityNetwork) {

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/formats/LowestFile.h"
+#include "landscape/geometry/InertiaTensor.h"
 #include "landscape/geometry/RigidBodyModes.h"
 #include "landscape/network/HarmonicRates.h"
 
@@ -622,6 +625,72 @@ std::vector<PathInfoPoint> pathInfoTriples(const StoredTransitionNetwork& networ
     points.push_back(point(minus.energy, minus.coordinates, minus.properties));
   }
   return points;
+}
+
+namespace {
+
+// PATHSAMPLE's log product of a path.info point: the largest `kept` eigenvalues (descending in the
+// file), each divided by conversion^2.
+double pathInfoLogProduct(const PathInfoPoint& point, std::size_t kept, double conversion,
+                          const std::string& path, std::size_t pointNumber) {
+  if (point.hessianEigenvalues.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> values = point.hessianEigenvalues;
+  std::sort(values.begin(), values.end(), std::greater<double>());
+  double sum = 0.0;
+  for (std::size_t k = 0; k < kept && k < values.size(); ++k) {
+    if (!(values[k] > 0.0))
+      throw std::runtime_error(path + ": stationary point " + std::to_string(pointNumber) +
+                               " (energy " + formatted("%.10f", point.energy) + ") has eigenvalue " +
+                               std::to_string(k + 1) + " = " + formatted("%.6g", values[k]) +
+                               " among the " + std::to_string(kept) +
+                               " that must be positive");
+    sum += std::log(values[k] / (conversion * conversion));
+  }
+  return sum;
+}
+
+StationaryPointProperties pathInfoProperties(const PathInfoPoint& point, std::size_t kept,
+                                             double conversion, const std::vector<double>& masses,
+                                             const std::string& path, std::size_t pointNumber) {
+  StationaryPointProperties p;
+  p.logProductOfPositiveEigenvalues =
+      pathInfoLogProduct(point, kept, conversion, path, pointNumber);
+  for (double v : point.hessianEigenvalues) p.hessianEigenvalues.push_back(v / (conversion * conversion));
+  std::sort(p.hessianEigenvalues.begin(), p.hessianEigenvalues.end());
+  p.pointGroupOrder = point.pointGroupOrder;
+  const Eigen::Vector3d moments = principalMomentsOfInertia(point.coordinates, masses);
+  p.principalMoments = {moments[0], moments[1], moments[2]};
+  return p;
+}
+
+}  // namespace
+
+StoredTransitionNetwork networkFromPathInfo(const std::vector<PathInfoPoint>& points,
+                                            const std::string& path, double frequencyConversion,
+                                            const std::vector<double>& masses) {
+  if (points.empty() || points.size() % 3 != 0)
+    throw std::runtime_error(path + ": " + std::to_string(points.size()) +
+                             " stationary points, not whole min-sad-min triples");
+  StoredTransitionNetwork network;
+  for (std::size_t t = 0; t < points.size(); t += 3) {
+    const std::size_t dof = points[t].coordinates.size();
+    for (std::size_t k : {t, t + 2}) {
+      StoredNetworkMinimum m;
+      m.energy = points[k].energy;
+      m.coordinates = points[k].coordinates;
+      m.properties = pathInfoProperties(points[k], dof - 6, frequencyConversion, masses, path, k + 1);
+      network.minima.push_back(std::move(m));
+    }
+    StoredTransitionState ts;
+    ts.energy = points[t + 1].energy;
+    ts.coordinates = points[t + 1].coordinates;
+    ts.plusMinimum = static_cast<int>(network.minima.size()) - 2;
+    ts.minusMinimum = static_cast<int>(network.minima.size()) - 1;
+    ts.properties =
+        pathInfoProperties(points[t + 1], dof - 7, frequencyConversion, masses, path, t + 2);
+    network.transitionStates.push_back(std::move(ts));
+  }
+  return network;
 }
 
 }  // namespace landscape

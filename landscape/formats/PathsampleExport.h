@@ -130,4 +130,18 @@ std::vector<PathInfoPoint> pathInfoTriples(const StoredTransitionNetwork& networ
                                            const PointGroupParams& symmetry = {},
                                            double frequencyConversion = 1.0);
 
+/// The stationary points of path.info read as PATHSAMPLE's STARTFROMPATH and ADDPATH read them
+/// (min-sad-min triples): per triple two minima and the transition state between them (plus
+/// minimum first), every minimum listed as often as it appears (duplicates are for the caller's
+/// duplicate detection). Log products from the listed eigenvalues, as PATHSAMPLE sums them: the
+/// 3N - 6 largest of a minimum, the 3N - 7 largest of a transition state (rigid-body modes and
+/// the negative eigenvalue left out), divided by frequencyConversion^2 (OPTIM's FRQCONV2) into the
+/// database's units; NaN without eigenvalues. Point-group orders as listed; principal moments from
+/// the coordinates (unit masses, or `masses`). Throws std::runtime_error naming `path` when the
+/// points are not whole triples or a listed eigenvalue needed is not positive.
+StoredTransitionNetwork networkFromPathInfo(const std::vector<PathInfoPoint>& points,
+                                            const std::string& path,
+                                            double frequencyConversion = 1.0,
+                                            const std::vector<double>& masses = {});
+
 }  // namespace landscape

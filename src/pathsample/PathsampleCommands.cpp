@@ -257,10 +257,49 @@ StoredTransitionNetwork mergedNetwork(const PathsampleConfig& c, StoredTransitio
   return stored;
 }
 
+// OPTIM's path.info as PATHSAMPLE's STARTFROMPATH and ADDPATH read it: the triples' minima with
+// duplicates merged (first appearance kept, in order), A and B the --path-set-a/-b-th of them.
+StoredTransitionNetwork pathInfoNetwork(const PathsampleConfig& c, const DatabaseMetadata& metadata,
+                                        const ProgressPrinter& print) {
+  const StoredTransitionNetwork listed =
+      networkFromPathInfo(readPathInfo(c.pathInfoFile, metadata.atoms), c.pathInfoFile,
+                          pathsampleFrequencyConversion(metadata));
+  int newMinima = 0, newTs = 0;
+  StoredTransitionNetwork network =
+      mergedNetwork(c, StoredTransitionNetwork{}, listed, newMinima, newTs, print);
+  const int minima = static_cast<int>(network.minima.size());
+  for (const auto& [m, name] : {std::pair<int, const char*>{c.pathInfoSetA, "--path-set-a"},
+                                std::pair<int, const char*>{c.pathInfoSetB, "--path-set-b"}})
+    if (m > minima)
+      throw std::runtime_error(c.pathInfoFile + " has " + std::to_string(minima) +
+                               " distinct minima: " + name + " (STARTFROMPATH) " +
+                               std::to_string(m) + " is not one of them");
+  if ((c.pathInfoSetA > 0) != (c.pathInfoSetB > 0))
+    throw std::runtime_error("--path-set-a and --path-set-b (STARTFROMPATH m1 m2) go together");
+  if (c.pathInfoSetA > 0 && c.pathInfoSetA == c.pathInfoSetB)
+    throw std::runtime_error(c.pathInfoFile + ": minimum " + std::to_string(c.pathInfoSetA) +
+                             " cannot be both A and B (STARTFROMPATH m1 m2)");
+  if (c.pathInfoSetA > 0) {
+    network.setA = {c.pathInfoSetA - 1};
+    network.setB = {c.pathInfoSetB - 1};
+  }
+  return network;
+}
+
 void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
   StoredTransitionNetwork network;
   DatabaseMetadata metadata;
-  if (c.noPoints) {
+  std::string source = c.directory;
+  if (!c.pathInfoFile.empty()) {
+    const std::size_t atoms = c.atoms > 0 ? c.atoms : c.pathdataAtoms;
+    if (atoms == 0)
+      throw std::runtime_error("--path-info " + c.pathInfoFile +
+                               ": give the number of atoms (--atoms N, or NATOMS in pathdata)");
+    metadata = importMetadata(c, atoms);
+    metadata.potential = "imported from OPTIM's " + c.pathInfoFile;
+    network = pathInfoNetwork(c, metadata, print);
+    source = c.pathInfoFile;
+  } else if (c.noPoints) {
     // PATHSAMPLE's NOPOINTS: kinetics only, no coordinates (docs/database.md).
     network = readKineticsFiles(c.directory, false);
     metadata = importMetadata(c, 0);
@@ -280,7 +319,7 @@ void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
                            (c.noPoints ? std::string("no coordinates (kinetics only)")
                                        : std::to_string(metadata.atoms) + " atoms") +
                            ", sets A/B of " + std::to_string(network.setA.size()) + "/" +
-                           std::to_string(network.setB.size()) + " minima from " + c.directory;
+                           std::to_string(network.setB.size()) + " minima from " + source;
   if (!fs::exists(c.database)) {
     writeNetworkDatabase(c.database, metadata, network);
     print("pathsample: imported " + what + " into " + c.database);

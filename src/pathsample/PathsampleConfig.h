@@ -59,6 +59,15 @@ struct PathsampleConfig {
   /// --no-points (PATHSAMPLE's NOPOINTS): a kinetics-only network, min.data and ts.data without
   /// points.min and points.ts (import makes a coordinate-free database, docs/database.md).
   bool noPoints = false;
+  /// --path-info FILE (PATHSAMPLE's STARTFROMPATH and ADDPATH): import reads OPTIM's path.info
+  /// (min-sad-min triples of --atoms N atoms) instead of PATHSAMPLE's files of --directory.
+  std::string pathInfoFile;
+  /// --path-set-a M, --path-set-b M (STARTFROMPATH's m1 m2): A and B are the M-th minima of
+  /// path.info in order of appearance, duplicates counted once (1-based); 0 = none.
+  int pathInfoSetA = 0;
+  int pathInfoSetB = 0;
+  /// --atoms N (or NATOMS): the atoms of path.info's points.
+  std::size_t atoms = 0;
   /// --kmc-runs N (PATHSAMPLE's KMC nruns): kinetic Monte Carlo first passages of mode kmc.
   int kmcRuns = 1000;
   /// --max-ts-energy E (PATHSAMPLE's MAXTSENERGY): rates, committors and regroup leave out the

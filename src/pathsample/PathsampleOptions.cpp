@@ -91,6 +91,23 @@ void addKinetics(Table& t) {
          "min.A and min.B without points.min and points.ts into a database without coordinates "
          "(rates, committors, regroup and export work on it; grow needs coordinates)",
          fieldOf(&C::noPoints));
+  t.add("path-info", "FILE",
+        "import: OPTIM's path.info (min-sad-min triples, with Hessian eigenvalues for the log "
+        "products) instead of the PATHSAMPLE files of --directory, added to --database "
+        "(PATHSAMPLE's STARTFROMPATH and ADDPATH); needs --atoms",
+        fieldOf(&C::pathInfoFile))
+      .named("a file name");
+  t.add("path-set-a", "M",
+        "import --path-info: set A is path.info's M-th minimum in order of appearance (1-based, "
+        "duplicates counted once; STARTFROMPATH's m1); 0 = none",
+        fieldOf(&C::pathInfoSetA))
+      .nonNegative();
+  t.add("path-set-b", "M", "as --path-set-a for set B (STARTFROMPATH's m2)",
+        fieldOf(&C::pathInfoSetB))
+      .nonNegative();
+  t.add("atoms", "N", "atoms of the system: path.info's points (NATOMS)", fieldOf(&C::atoms))
+      .nonNegative()
+      .defaultText("NATOMS of --pathdata");
   t.add("kmc-runs", "N",
         "kmc: first passages from the source set to the product (DIRECTION), each a kinetic "
         "Monte Carlo trajectory (PATHSAMPLE's KMC nruns, without leapfrog moves); seeded by "
@@ -304,6 +321,17 @@ void addKeywords(Table& t) {
               }
               c.pathdataAtomsWhere = line.where();
             });
+  t.keyword("STARTFROMPATH", "file m1 m2",
+            "a database from OPTIM's path.info, A and B its m1-th and m2-th minima (mode import "
+            "unless the command line names another)")
+      .field("path-info", "the path.info file")
+      .field("path-set-a", "m1")
+      .field("path-set-b", "m2")
+      .sets("MODE", "import");
+  t.keyword("ADDPATH", "file",
+            "adds the stationary points of OPTIM's path.info to the database (mode import)")
+      .field("path-info", "the path.info file")
+      .sets("MODE", "import");
   t.keyword("MAXTSENERGY", "E",
             "transition states above E (energy unit) are left out of the kinetics")
       .field("max-ts-energy", "the energy");
@@ -367,12 +395,7 @@ void addKeywords(Table& t) {
   // Refused: each would change what is computed, and is not implemented.
   t.addKeywords(
       K::NotImplemented,
-      {{"STARTFROMPATH", "file m1 m2",
-        "a database from path.info: connect the minima with optim --database, or import "
-        "PATHSAMPLE files"},
-       {"ADDPATH", "file",
-        "adding path.info's stationary points: run optim with --database on the network"},
-       {"WAITPDF", "",
+      {{"WAITPDF", "",
         "first-passage-time distributions by eigendecomposition; rates gives k, kSS, kNSS and "
         "the mean first-passage times"},
        {"WAITPDFPRINT", "", "the files of WAITPDF, which is not implemented"},
