@@ -33,8 +33,7 @@ void MinimaDatabase::write(const std::string& path, const DatabaseMetadata& meta
   SilenceHdf5Errors silence;
   const std::string temporary = path + ".tmp";
   try {
-    Handle file = checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                          H5Fclose, path, "cannot create the temporary file '" + temporary + "'");
+    Handle file = createFile(temporary, path);
     writeRootAttributes(file.get(), metadata, path);
     Handle group = createMinimaGroup(file.get(), metadata, path);
     // One code path for writing rows: a fresh file is an empty one that is appended to.
@@ -175,8 +174,7 @@ void TransitionNetworkDatabase::write(const std::string& path, const DatabaseMet
   SilenceHdf5Errors silence;
   const std::string temporary = path + ".tmp";
   try {
-    Handle file = checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                          H5Fclose, path, "cannot create the temporary file '" + temporary + "'");
+    Handle file = createFile(temporary, path);
     writeRootAttributes(file.get(), metadata, path);
 
     // /minima: the four datasets of a minima database, then the Hessian-derived ones.

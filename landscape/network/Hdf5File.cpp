@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
 
+#include "landscape/core/InputChecks.h"
 #include "landscape/network/DatabaseSchema.h"
 
 namespace landscape::database {
@@ -24,6 +26,8 @@ namespace fs = std::filesystem;
 // of tens of KiB keep reading one minimum cheap while appending stays a few chunk writes.
 constexpr hsize_t kChunkEntries1D = 1024;         // 8 KiB of float64 or int64
 constexpr hsize_t kCoordinateChunkBytes = 65536;  // 64 KiB of coordinate rows (at least one row)
+// The longest fixed-length string attribute read (a damaged size field would size the buffer).
+constexpr std::size_t kLongestStringAttribute = std::size_t{1} << 20;
 
 // Keeps the text of the innermost entry of HDF5's error stack: walking upward, entry 0 is where
 // the library detected the problem, which says more than the API call that failed.
@@ -98,6 +102,17 @@ void invalid(const std::string& path, const std::string& sentence) {
 
 void failHdf5(const std::string& path, const std::string& what) {
   const std::string reason = takeHdf5Reason();
+  // HDF5 verifies the checksums of the metadata (superblock v2+, object headers v2, chunk
+  // indexes) and of the data chunks written with the Fletcher32 filter: a mismatch is a damaged
+  // file, said so in words.
+  std::string lower = reason;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower.find("checksum") != std::string::npos) {
+    throw std::runtime_error(prefix(path) + ": " + what +
+                             ": checksum mismatch, the file was changed after it was written "
+                             "(damaged on disk or in transfer; HDF5: " + reason + ")");
+  }
   throw std::runtime_error(prefix(path) + ": " + what +
                            (reason.empty() ? "" : " (HDF5: " + reason + ")"));
 }
@@ -174,6 +189,11 @@ std::string readStringAttribute(hid_t object, const char* name, const std::strin
   // Fixed-length strings (other writers, e.g. numpy bytes through h5py): read the bytes as stored.
   const std::size_t size = H5Tget_size(fileType.get());
   if (size == 0) failHdf5(path, what);
+  if (size > kLongestStringAttribute) {
+    invalid(path, "attribute '" + std::string(name) + "' of " + where + " declares a string of " +
+                      std::to_string(size) + " bytes (at most " +
+                      std::to_string(kLongestStringAttribute) + " are read; a damaged file?)");
+  }
   check(H5Tset_size(memoryType.get(), size), path, what);
   check(H5Tset_strpad(memoryType.get(), H5Tget_strpad(fileType.get())), path, what);
   std::string buffer(size, '\0');
@@ -213,6 +233,9 @@ void createExtendibleDataset(hid_t group, const Column& column, hsize_t width,
   Handle space = checked(H5Screate_simple(rank, dims, maxDims), H5Sclose, path, what);
   Handle properties = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, what);
   check(H5Pset_chunk(properties.get(), rank, chunk), path, what);
+  // A Fletcher32 checksum per chunk, verified by HDF5 on every read: a changed digit in a stored
+  // record is reported (failHdf5: "checksum mismatch") instead of read as data.
+  check(H5Pset_fletcher32(properties.get()), path, what);
   Handle dataset = checked(H5Dcreate2(group, column.name, column.fileType, space.get(), H5P_DEFAULT,
                                       properties.get(), H5P_DEFAULT),
                            H5Dclose, path, what);
@@ -250,6 +273,12 @@ OpenDataset openDataset(hid_t group, const Column& column, bool twoDimensional,
   if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) failHdf5(path, what);
   result.rows = dims[0];
   result.width = twoDimensional ? dims[1] : 0;
+  // A damaged shape must not size an allocation: every reader holds the whole dataset in memory.
+  requireMemory(prefix(path) + ": dataset " + name + " of " + std::to_string(result.rows) +
+                    (twoDimensional ? " x " + std::to_string(result.width) : std::string()) +
+                    " values",
+                static_cast<double>(result.rows),
+                8.0 * static_cast<double>(std::max<hsize_t>(result.width, 1)));
   return result;
 }
 
@@ -317,6 +346,17 @@ Handle openExisting(const std::string& path, unsigned flags) {
   if (isHdf5 < 0) failHdf5(path, "cannot be read");
   if (isHdf5 == 0) invalid(path, "is not an HDF5 file");
   return checked(H5Fopen(path.c_str(), flags, H5P_DEFAULT), H5Fclose, path, "cannot be opened");
+}
+
+Handle createFile(const std::string& temporary, const std::string& path) {
+  const std::string what = "cannot create the temporary file '" + temporary + "'";
+  // The HDF5 1.10 format: superblock version 3, version 2 object headers and the new chunk
+  // indexes, all of which carry checksums that HDF5 verifies when it reads them, so damaged
+  // metadata is refused before it is parsed. Readers need HDF5 1.10 or newer (h5py ships it).
+  Handle access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, what);
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V110, H5F_LIBVER_LATEST), path, what);
+  return checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose,
+                 path, what);
 }
 
 void commit(const std::string& temporary, const std::string& path) {

@@ -164,6 +164,9 @@ void readWhole(OpenDataset& set, const Column& column, void* buffer, const std::
 /// HDF5.
 Handle openExisting(const std::string& path, unsigned flags);
 
+/// Creates (truncating) the temporary file of a write, in the checksummed HDF5 1.10 file format.
+Handle createFile(const std::string& temporary, const std::string& path);
+
 /// Publishes the finished temporary file under its final name: flushed to stable storage, then
 /// renamed over `path` (atomic within a file system; the temporary file lives beside the target).
 void commit(const std::string& temporary, const std::string& path);
