@@ -109,6 +109,7 @@ void failHdf5(const std::string& path, const std::string& what) {
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (lower.find("checksum") != std::string::npos) {
+    SilenceHdf5Errors::damagedMetadataSeen() = true;
     throw std::runtime_error(prefix(path) + ": " + what +
                              ": checksum mismatch, the file was changed after it was written "
                              "(damaged on disk or in transfer; HDF5: " + reason + ")");

@@ -35,7 +35,16 @@ class SilenceHdf5Errors {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     H5Eclear2(H5E_DEFAULT);
   }
-  ~SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, m_function, m_data); }
+  ~SilenceHdf5Errors() {
+    if (!damagedMetadataSeen()) H5Eset_auto2(H5E_DEFAULT, m_function, m_data);
+  }
+  /// True once HDF5 refused a file's metadata for a checksum mismatch: HDF5 1.10 then cannot free
+  /// its cache entries, and at exit would print "infinite loop closing library" through the
+  /// automatic handler, so printing stays off for the rest of the process.
+  static bool& damagedMetadataSeen() {
+    static bool seen = false;
+    return seen;
+  }
   SilenceHdf5Errors(const SilenceHdf5Errors&) = delete;
   SilenceHdf5Errors& operator=(const SilenceHdf5Errors&) = delete;
 
