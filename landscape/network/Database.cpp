@@ -35,7 +35,7 @@ void MinimaDatabase::write(const std::string& path, const DatabaseMetadata& meta
   try {
     Handle file = createFile(temporary, path);
     writeRootAttributes(file.get(), metadata, path);
-    Handle group = createMinimaGroup(file.get(), metadata, path);
+    Handle group = createMinimaGroup(file.get(), metadata, path, minima.size());
     // One code path for writing rows: a fresh file is an empty one that is appended to.
     MinimaDatasets sets = openMinimaDatasets(group.get(), metadata.atoms, path);
     appendMinima(sets, minima, metadata.atoms, path);
@@ -178,7 +178,7 @@ void TransitionNetworkDatabase::write(const std::string& path, const DatabaseMet
     writeRootAttributes(file.get(), metadata, path);
 
     // /minima: the four datasets of a minima database, then the Hessian-derived ones.
-    Handle minimaGroup = createMinimaGroup(file.get(), metadata, path);
+    Handle minimaGroup = createMinimaGroup(file.get(), metadata, path, network.minima.size());
     std::vector<StoredMinimum> plain(network.minima.size());
     for (std::size_t i = 0; i < plain.size(); ++i) {
       const StoredNetworkMinimum& m = network.minima[i];

@@ -26,6 +26,7 @@ namespace fs = std::filesystem;
 // of tens of KiB keep reading one minimum cheap while appending stays a few chunk writes.
 constexpr hsize_t kChunkEntries1D = 1024;         // 8 KiB of float64 or int64
 constexpr hsize_t kCoordinateChunkBytes = 65536;  // 64 KiB of coordinate rows (at least one row)
+constexpr hsize_t kSmallestChunkRows = 16;
 // The longest fixed-length string attribute read (a damaged size field would size the buffer).
 constexpr std::size_t kLongestStringAttribute = std::size_t{1} << 20;
 
@@ -222,15 +223,23 @@ Column integerColumn(const char* name, const char* group) {
 }
 
 void createExtendibleDataset(hid_t group, const Column& column, hsize_t width,
-                             const std::string& units, const std::string& path) {
+                             const std::string& units, const std::string& path,
+                             hsize_t rowsHint) {
   const std::string what = "cannot create dataset " + datasetPath(column);
   const int rank = width == 0 ? 1 : 2;
   const hsize_t dims[2] = {0, width};
   const hsize_t maxDims[2] = {H5S_UNLIMITED, width};
-  const hsize_t chunk[2] = {
-      width == 0 ? kChunkEntries1D
-                 : std::max<hsize_t>(1, kCoordinateChunkBytes / (width * sizeof(double))),
-      width};
+  hsize_t chunkRows = width == 0
+                          ? kChunkEntries1D
+                          : std::max<hsize_t>(1, kCoordinateChunkBytes / (width * sizeof(double)));
+  // A chunk is stored whole: a few rows get a chunk of the next power of two of them (at least
+  // kSmallestChunkRows, so that later appends stay a few chunk writes).
+  if (rowsHint > 0) {
+    hsize_t fit = kSmallestChunkRows;
+    while (fit < rowsHint && fit < chunkRows) fit *= 2;
+    chunkRows = std::min(chunkRows, fit);
+  }
+  const hsize_t chunk[2] = {chunkRows, width};
   Handle space = checked(H5Screate_simple(rank, dims, maxDims), H5Sclose, path, what);
   Handle properties = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, what);
   check(H5Pset_chunk(properties.get(), rank, chunk), path, what);
@@ -310,7 +319,7 @@ bool hasDataset(hid_t group, const Column& column, const std::string& path) {
 
 void createFilledDataset(hid_t group, const Column& column, hsize_t width, const std::string& units,
                          hsize_t rows, const void* data, const std::string& path) {
-  createExtendibleDataset(group, column, width, units, path);
+  createExtendibleDataset(group, column, width, units, path, rows);
   OpenDataset set = openDataset(group, column, width != 0, path);
   appendRows(set, column, rows, data, path);
   check(set.dataset.close(), path, "cannot close dataset " + datasetPath(column));

@@ -135,9 +135,11 @@ Column floatColumn(const char* name, const char* group);
 Column integerColumn(const char* name, const char* group);
 
 /// Creates an empty dataset of shape (0) or (0, width), chunked and unlimited along the first axis,
-/// with a `units` attribute.
+/// with a `units` attribute. `rowsHint`, the rows about to be written (0: unknown), sizes the
+/// chunks, so that a small network is a small file.
 void createExtendibleDataset(hid_t group, const Column& column, hsize_t width,
-                             const std::string& units, const std::string& path);
+                             const std::string& units, const std::string& path,
+                             hsize_t rowsHint = 0);
 
 /// An opened dataset with its validated current shape.
 struct OpenDataset {

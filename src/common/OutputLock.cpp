@@ -75,12 +75,6 @@ std::string DatabaseLock::lockFileOf(const std::string& databasePath) {
 }
 
 DatabaseLock::DatabaseLock(const std::string& databasePath, const std::string& program) {
-  const std::filesystem::path folder = std::filesystem::path(databasePath).parent_path();
-  std::error_code error;
-  if (!folder.empty()) std::filesystem::create_directories(folder, error);
-  if (error)
-    throw std::runtime_error("cannot create the folder of database " + databasePath + ": " +
-                             error.message());
   m_fd = lockExclusively(lockFileOf(databasePath), program, "database " + databasePath,
                          "one writer per database (wait for it, stop it, or write another file)");
 }

@@ -28,7 +28,8 @@ class OutputLock {
 
 /// The lock of one database file: an exclusive flock(2) on its sibling ".NAME.lock" (the file
 /// itself is replaced by rename on every write, and HDF5 locks it for its own use), held for the
-/// whole run by every program that writes the file. Throws std::runtime_error "database FILE is in
+/// whole run by every program that writes the file. Its folder must exist (call requireWritable
+/// first for a message about the database). Throws std::runtime_error "database FILE is in
 /// use by PROGRAM (process PID on host HOST) ..." when another process holds it.
 class DatabaseLock {
  public:

@@ -286,9 +286,9 @@ int run(int argc, char** argv) {
   const CheckpointFingerprint fingerprint = optimOptionTable().fingerprint(config);
   const std::optional<ConnectCheckpoint> resumed = readResumeCheckpoint(config, fingerprint);
   const OutputLock lock(config.outputDir, "optim");
-  const DatabaseLock databaseLock(databasePathOf(config), "optim");
   const std::string checkpointPath = config.outputDir + "/connect.checkpoint";
   requireWritable(databasePathOf(config), "the transition-network database");
+  const DatabaseLock databaseLock(databasePathOf(config), "optim");
   requireWritable(config.outputDir + "/path.info", "path.info");
   requireWritable(checkpointPath, "the connect checkpoint");
   OptimSettings settings = config.settings;  // the system adds atom types, groups, rigid bodies

@@ -45,7 +45,10 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
   }
   // Import writes --database: one writer per database file.
   std::optional<landscape::DatabaseLock> lock;
-  if (config.mode == landscape::PathsampleMode::Import) lock.emplace(config.database, "pathsample import");
+  if (config.mode == landscape::PathsampleMode::Import) {
+    landscape::requireWritable(config.database, "the database");
+    lock.emplace(config.database, "pathsample import");
+  }
   landscape::runPathsampleMode(config, print);
   return 0;
 }
