@@ -206,6 +206,18 @@ TEST_F(DatabaseSafety, GminResumeKeepsTheTransitionStatesOptimAdded) {
   EXPECT_EQ(MinimaDatabase::count(at("g/minima.h5")), after.minima.size());
 }
 
+// gmin into a folder whose minima.h5 holds another system's network (transition states added by
+// optim): refused before the run, the file untouched.
+TEST_F(DatabaseSafety, GminRefusesToReplaceAnotherSystemsNetwork) {
+  fs::create_directories(m_dir / "g");
+  DatabaseMetadata m = ljMetadata(7);
+  TransitionNetworkDatabase::write(at("g/minima.h5"), m, lj7Network());
+  const std::uint64_t before = checksum(m_dir / "g/minima.h5");
+  expectRefused(run(gmin(), "--lj 13 --steps 5 --quiet --output g"), "another system's network");
+  EXPECT_EQ(checksum(m_dir / "g/minima.h5"), before);
+  EXPECT_FALSE(fs::exists(m_dir / "g/lowest")) << "refused before any work";
+}
+
 // optim into a folder that holds another system's network.h5: refused, the file untouched. The
 // same system's network there is extended, never replaced.
 TEST_F(DatabaseSafety, OptimRefusesAnotherSystemsNetworkInItsOutputFolder) {
