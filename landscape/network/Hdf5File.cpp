@@ -75,6 +75,39 @@ Handle openScalarAttribute(hid_t object, const char* name, H5T_class_t expectedC
   return attribute;
 }
 
+/// Counts against sizes: rows that were written are stored whole (chunks are allocated whole, and
+/// without a compression filter a value takes its 8 bytes), so a shape larger than the dataset's
+/// storage is a damaged shape, refused before it sizes a read. Compressed datasets (other
+/// writers) are not checked here.
+void requireStoredRows(const OpenDataset& set, const std::string& name, const std::string& path) {
+  const std::string what = "cannot inspect dataset " + name;
+  Handle properties = checked(H5Dget_create_plist(set.dataset.get()), H5Pclose, path, what);
+  const int filters = H5Pget_nfilters(properties.get());
+  if (filters < 0) failHdf5(path, what);
+  for (int i = 0; i < filters; ++i) {
+    unsigned flags = 0;
+    std::size_t elements = 0;
+    const H5Z_filter_t filter =
+        H5Pget_filter2(properties.get(), static_cast<unsigned>(i), &flags, &elements, nullptr, 0,
+                       nullptr, nullptr);
+    if (filter < 0) failHdf5(path, what);
+    if (filter != H5Z_FILTER_FLETCHER32) return;
+  }
+  Handle type = checked(H5Dget_type(set.dataset.get()), H5Tclose, path, what);
+  const std::size_t valueBytes = H5Tget_size(type.get());
+  if (valueBytes == 0) failHdf5(path, what);
+  const double needed = static_cast<double>(set.rows) *
+                        static_cast<double>(std::max<hsize_t>(set.width, 1)) *
+                        static_cast<double>(valueBytes);
+  const double stored = static_cast<double>(H5Dget_storage_size(set.dataset.get()));
+  if (needed > stored) {
+    invalid(path, "dataset " + name + " declares " + std::to_string(set.rows) + " rows (" +
+                      std::to_string(static_cast<long long>(needed)) + " bytes), but only " +
+                      std::to_string(static_cast<long long>(stored)) +
+                      " bytes are stored (a damaged shape?)");
+  }
+}
+
 /// Flushes `file` to stable storage so that the rename in commit() publishes complete data even
 /// across a power loss. File systems that cannot sync (EINVAL, EROFS, ENOTSUP) are accepted as they
 /// are.
@@ -283,6 +316,7 @@ OpenDataset openDataset(hid_t group, const Column& column, bool twoDimensional,
   if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) failHdf5(path, what);
   result.rows = dims[0];
   result.width = twoDimensional ? dims[1] : 0;
+  requireStoredRows(result, name, path);
   // A damaged shape must not size an allocation: every reader holds the whole dataset in memory.
   requireMemory(prefix(path) + ": dataset " + name + " of " + std::to_string(result.rows) +
                     (twoDimensional ? " x " + std::to_string(result.width) : std::string()) +
