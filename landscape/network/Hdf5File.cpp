@@ -170,16 +170,20 @@ bool hasAttribute(hid_t object, const char* name, const std::string& path,
 void writeStringAttribute(hid_t object, const char* name, const std::string& value,
                           const std::string& path, const std::string& where) {
   const std::string what = "cannot write attribute '" + std::string(name) + "' of " + where;
-  // Variable-length UTF-8, so h5py returns str and h5dump prints the text without padding.
+  // Fixed-length UTF-8, null-padded, stored inside the object header, which carries a checksum
+  // (createFile): a variable-length string would live in HDF5's global heap, which has none, and
+  // whose damaged lengths libhdf5 1.10 copies past its buffers.
   Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, path, what);
-  check(H5Tset_size(type.get(), H5T_VARIABLE), path, what);
+  check(H5Tset_size(type.get(), std::max<std::size_t>(1, value.size())), path, what);
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), path, what);
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), path, what);
   Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, path, what);
   Handle attribute =
       checked(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
               path, what);
-  const char* data = value.c_str();
-  check(H5Awrite(attribute.get(), type.get(), &data), path, what);
+  std::string data = value;
+  data.resize(std::max<std::size_t>(1, value.size()), '\0');
+  check(H5Awrite(attribute.get(), type.get(), data.data()), path, what);
   check(attribute.close(), path, what);
 }
 
@@ -231,6 +235,7 @@ std::string readStringAttribute(hid_t object, const char* name, const std::strin
   }
   check(H5Tset_size(memoryType.get(), size), path, what);
   check(H5Tset_strpad(memoryType.get(), H5Tget_strpad(fileType.get())), path, what);
+  check(H5Tset_cset(memoryType.get(), H5Tget_cset(fileType.get())), path, what);
   std::string buffer(size, '\0');
   check(H5Aread(attribute.get(), memoryType.get(), buffer.data()), path, what);
   buffer.resize(std::min(buffer.find('\0'), buffer.size()));

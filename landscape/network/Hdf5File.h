@@ -97,7 +97,7 @@ Handle checked(hid_t id, Handle::Closer closer, const std::string& path, const s
 bool hasAttribute(hid_t object, const char* name, const std::string& path,
                   const std::string& where);
 
-/// A scalar string attribute, variable-length UTF-8 (h5py returns str).
+/// A scalar string attribute, fixed-length UTF-8, null-padded (h5py returns numpy.bytes_).
 void writeStringAttribute(hid_t object, const char* name, const std::string& value,
                           const std::string& path, const std::string& where);
 
