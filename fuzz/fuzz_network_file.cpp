@@ -17,6 +17,12 @@
 #include "fuzz/FuzzTarget.h"
 #include "landscape/network/Database.h"
 
+// libhdf5 1.10 loses the metadata-cache entries of a block whose checksum fails (direct leaks of
+// memory it allocated itself, not reachable from any identifier this project holds; HDF5 then also
+// cannot terminate cleanly at exit). They are not this project's leaks, so LeakSanitizer ignores
+// allocations made inside libhdf5; a leak of the project's own allocations is still a finding.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libhdf5\n"; }
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;
   fuzz::setUp();

@@ -285,8 +285,8 @@ TEST_F(DatabaseSafety, OptimResumeRefusesANetworkReplacedAfterItsCheckpoint) {
   EXPECT_EQ(checksum(m_dir / "o/network.h5"), before);
 }
 
-// A stored coordinate of 1e300 (finite, but its squared distances are not): the alignment's
-// complaint now names the database.
+// A stored coordinate of 1e300 (finite, but its squared distances are not): refused with the
+// database, the minimum (1-based) and the coordinate, before the alignment meets it.
 TEST_F(DatabaseSafety, AnAbsurdCoordinateIsReportedWithTheDatabase) {
   StoredTransitionNetwork n = lj7Network();
   n.minima[1].coordinates[0] = 1e300;
@@ -295,7 +295,7 @@ TEST_F(DatabaseSafety, AnAbsurdCoordinateIsReportedWithTheDatabase) {
   TransitionNetworkDatabase::write(at("net.h5"), m, n);
   const std::uint64_t before = checksum(m_dir / "net.h5");
   const ProgramRun r = run(optim(), "--database net.h5 --output o --quiet");
-  expectRefused(r, "database 'net.h5'");
+  expectRefused(r, "database 'net.h5': minimum 2 has coordinate 1 = ");
   EXPECT_NE(r.err.find("a damaged file?"), std::string::npos) << r.err;
   EXPECT_EQ(checksum(m_dir / "net.h5"), before);
 }

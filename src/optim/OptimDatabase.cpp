@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "landscape/core/InputChecks.h"
 #include "landscape/network/DatabaseCompatibility.h"
 
 namespace landscape {
@@ -29,6 +30,26 @@ void checkCompatible(const std::string& path, const DatabaseMetadata& metadata, 
   const std::string different = databaseIncompatibility(metadata, run);
   if (!different.empty())
     throw std::runtime_error("database '" + path + "' is another system's: " + different);
+}
+
+// A structure a search starts from is at most kMaxInputCoordinate in magnitude, as one the user
+// gives (docs/reliability.md): beyond it the file is damaged, and squared distances would overflow
+// in the alignment of the network's duplicate check.
+void requireSearchableCoordinates(const std::string& path, const StoredTransitionNetwork& stored) {
+  auto check = [&](const std::vector<double>& x, const std::string& what) {
+    for (std::size_t k = 0; k < x.size(); ++k)
+      if (std::abs(x[k]) > kMaxInputCoordinate) {
+        char value[64];
+        std::snprintf(value, sizeof value, "%.6g, beyond the %g", x[k], kMaxInputCoordinate);
+        throw std::runtime_error("database '" + path + "': " + what + " has coordinate " +
+                                 std::to_string(k + 1) + " = " + value +
+                                 " length units of any structure (a damaged file?)");
+      }
+  };
+  for (std::size_t i = 0; i < stored.minima.size(); ++i)
+    check(stored.minima[i].coordinates, "minimum " + std::to_string(i + 1));
+  for (std::size_t t = 0; t < stored.transitionStates.size(); ++t)
+    check(stored.transitionStates[t].coordinates, "transition state " + std::to_string(t + 1));
 }
 
 // Every entry of the file that names a minimum must name one of the first `kept` (the network
@@ -103,6 +124,7 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
   if (stored.minima.size() > keepMinima) stored.minima.resize(keepMinima);
   if (stored.transitionStates.size() > keepStates) stored.transitionStates.resize(keepStates);
   requireWithinKept(path, stored, stored.minima.size());
+  requireSearchableCoordinates(path, stored);
   std::vector<int> index(stored.minima.size());
   for (std::size_t i = 0; i < stored.minima.size(); ++i) {
     TransitionNetwork::Added added{};
