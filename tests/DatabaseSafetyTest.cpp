@@ -145,6 +145,18 @@ TEST_F(DatabaseSafety, TwoOptimRunsOnOneDatabaseTheSecondIsRefused) {
   EXPECT_FALSE(fs::exists(m_dir / "two/path.info")) << "refused before any work";
 }
 
+// A real second process: optim --database on the minima.h5 of a gmin run still under way is
+// refused naming gmin's process, and writes nothing there.
+TEST_F(DatabaseSafety, OptimCannotWriteTheMinimaDatabaseOfARunningGmin) {
+  Background job(m_dir, gmin(), {"--lj", "3000", "--steps", "5", "--output", "g"}, "gmin");
+  ASSERT_TRUE(job.waitForOutput("gmin: Lennard-Jones 3000 atoms")) << job.err();
+  const ProgramRun r = run(optim(), "--database g/minima.h5 --output o --quiet");
+  expectRefused(r, "database g/minima.h5 is in use by gmin (process " + std::to_string(job.pid()) +
+                       " on host ");
+  EXPECT_FALSE(fs::exists(m_dir / "g/minima.h5"));
+  job.stopWith(SIGKILL);
+}
+
 TEST_F(DatabaseSafety, PathsampleGrowAndImportTakeTheirLocks) {
   ASSERT_EQ(run(optim(), "--output o --quiet").exitCode, 0);
   const std::string grow = "grow --database o/network.h5 --temperature 0.1 --cycles 1 "
