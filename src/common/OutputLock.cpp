@@ -70,7 +70,10 @@ OutputLock::~OutputLock() {
 }
 
 std::string DatabaseLock::lockFileOf(const std::string& databasePath) {
-  const std::filesystem::path path(databasePath);
+  // Beside the file itself, however it is named (a symbolic link, another relative path).
+  std::error_code error;
+  std::filesystem::path path = std::filesystem::weakly_canonical(databasePath, error);
+  if (error) path = databasePath;
   return (path.parent_path() / ("." + path.filename().string() + ".lock")).string();
 }
 
