@@ -403,7 +403,7 @@ Handle createFile(const std::string& temporary, const std::string& path) {
   // indexes, all of which carry checksums that HDF5 verifies when it reads them, so damaged
   // metadata is refused before it is parsed. Readers need HDF5 1.10 or newer (h5py ships it).
   Handle access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, what);
-  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V110, H5F_LIBVER_LATEST), path, what);
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V110, H5F_LIBVER_V110), path, what);
   return checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose,
                  path, what);
 }
