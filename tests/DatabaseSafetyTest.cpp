@@ -398,5 +398,23 @@ TEST(DatabaseOldFormat, AFileWithoutChecksumsStillReads) {
   EXPECT_EQ(n.transitionStates[0].minusMinimum, 1);
 }
 
+// Extending such a file rewrites it with the checksums: optim --database on it, then a changed
+// digit in one of its first minimum's energy is a checksum mismatch.
+TEST_F(DatabaseSafety, ExtendingAFileWithoutChecksumsWritesThem) {
+  const std::optional<std::string> old = testDataPath("database/lj7-network-unchecksummed.h5");
+  if (!old) GTEST_SKIP() << "tests/data/database not available";
+  fs::copy_file(*old, m_dir / "net.h5");
+  const ProgramRun r = run(optim(), "--database net.h5 --output o --quiet");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string bytes = bytesOf(m_dir / "net.h5");
+  const std::size_t at = findDouble(bytes, -15.935043);
+  ASSERT_NE(at, std::string::npos);
+  std::string damaged = bytes;
+  damaged[at] = static_cast<char>(damaged[at] ^ 0x01);
+  writeBytes(m_dir / "damaged.h5", damaged);
+  const std::string error = readError((m_dir / "damaged.h5").string());
+  EXPECT_NE(error.find("checksum mismatch"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace landscape
