@@ -168,7 +168,8 @@ TEST_F(DatabaseSafety, PathsampleGrowAndImportTakeTheirLocks) {
                            "--pair-selection dijkstra --output ";
   {
     const OutputLock running(at("busy"), "pathsample grow");
-    expectRefused(run(pathsample(), grow + "busy"), "busy is in use by " + holder("pathsample grow"));
+    expectRefused(run(pathsample(), grow + "busy"),
+                  "busy is in use by " + holder("pathsample grow"));
   }
   EXPECT_FALSE(fs::exists(m_dir / "busy/network.h5"));
   // Another run's network in the output folder is not replaced by this growth.
@@ -182,8 +183,8 @@ TEST_F(DatabaseSafety, PathsampleGrowAndImportTakeTheirLocks) {
   if (!minData) GTEST_SKIP() << "tests/data/lj38/pathsample not available";
   {
     const DatabaseLock running(at("imported.h5"), "optim");
-    expectRefused(run(pathsample(), "import --directory " + fs::path(*minData).parent_path().string() +
-                                        " --database imported.h5"),
+    const std::string directory = fs::path(*minData).parent_path().string();
+    expectRefused(run(pathsample(), "import --directory " + directory + " --database imported.h5"),
                   "database imported.h5 is in use by " + holder("optim"));
   }
   EXPECT_FALSE(fs::exists(m_dir / "imported.h5"));

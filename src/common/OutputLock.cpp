@@ -59,7 +59,8 @@ int lockExclusively(const std::string& lockPath, const std::string& program,
 OutputLock::OutputLock(const std::string& dir, const std::string& program) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
-  if (error) throw std::runtime_error("cannot create the output folder " + dir + ": " + error.message());
+  if (error)
+    throw std::runtime_error("cannot create the output folder " + dir + ": " + error.message());
   m_fd = lockExclusively(dir + "/.lock", program, dir,
                          "one run per output folder (wait for it, stop it, or choose another "
                          "--output)");

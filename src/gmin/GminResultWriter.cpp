@@ -51,9 +51,10 @@ namespace {
 bool sameRecord(const StoredNetworkMinimum& a, const StoredMinimum& b) {
   if (std::abs(a.energy - b.energy) > 1e-9 * std::max(1.0, std::abs(a.energy))) return false;
   if (a.coordinates.size() != b.coordinates.size()) return false;
-  for (std::size_t k = 0; k < a.coordinates.size(); ++k)
-    if (std::abs(a.coordinates[k] - b.coordinates[k]) > 1e-9 * std::max(1.0, std::abs(a.coordinates[k])))
-      return false;
+  for (std::size_t k = 0; k < a.coordinates.size(); ++k) {
+    const double scale = std::max(1.0, std::abs(a.coordinates[k]));
+    if (std::abs(a.coordinates[k] - b.coordinates[k]) > 1e-9 * scale) return false;
+  }
   return true;
 }
 
@@ -67,7 +68,7 @@ void GminResultWriter::writeKeepingNetwork(const std::vector<StoredMinimum>& min
     if (std::any_of(begin, begin + static_cast<std::ptrdiff_t>(keptCount),
                     [&m](const StoredNetworkMinimum& k) { return sameRecord(k, m); }))
       continue;
-    StoredNetworkMinimum added;  // not characterised: optim computes its properties when it loads it
+    StoredNetworkMinimum added;  // not characterised: optim computes its properties on loading
     added.energy = m.energy;
     added.coordinates = m.coordinates;
     added.firstFoundStep = m.firstFoundStep;

@@ -72,7 +72,8 @@ void requireWithinKept(const std::string& path, const StoredTransitionNetwork& s
   }
   for (const auto* set : {&stored.setA, &stored.setB})
     for (int row : *set)
-      if (beyond(row)) refuse(std::string("endpoint set ") + (set == &stored.setA ? "A" : "B"), row);
+      if (beyond(row))
+        refuse(std::string("endpoint set ") + (set == &stored.setA ? "A" : "B"), row);
   for (const auto* pairs : {&stored.growth.triedPairs, &stored.growth.pendingPairs})
     for (const std::array<int, 2>& pair : *pairs)
       for (int row : pair)
