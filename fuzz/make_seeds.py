@@ -26,6 +26,11 @@ def text(relative):
     return (data / relative).read_bytes()
 
 
+# The network.h5 seeds come from the built programs; kept when they are not built.
+network_target = "fuzz_network_file"
+kept_networks = {p.name: p.read_bytes() for p in (corpus / network_target).glob("*")} \
+    if (corpus / network_target).exists() else {}
+
 if corpus.exists():
     shutil.rmtree(corpus)
 
@@ -133,6 +138,37 @@ seed("fuzz_sop_checkpoint", "titin_pull_list_reference.sop.checkpoint",
 # ---- the database target is structure-aware: its seeds are arbitrary bytes ----
 seed("fuzz_database", "zeros", bytes(64))
 seed("fuzz_database", "ones", bytes([1] * 64))
+# ---- network.h5 as the programs write it (fuzz_network_file: damaged bytes of real files) ----
+# The tests' databases: gmin's LJ7 minima.h5, optim's LJ7 network.h5, that minima.h5 extended by
+# optim --database, the LJ38 PATHSAMPLE example imported, and a pathsample grow output (/growth).
+# Needs gmin, optim and pathsample built in $LANDSCAPE_BUILD (default: build/).
+import os
+import subprocess
+import tempfile
+
+build = pathlib.Path(os.environ.get("LANDSCAPE_BUILD", root / "build"))
+if all((build / p).exists() for p in ("gmin", "optim", "pathsample")):
+    with tempfile.TemporaryDirectory() as work:
+        def program(*args):
+            subprocess.run([str(build / args[0]), *args[1:]], cwd=work, check=True,
+                           stdout=subprocess.DEVNULL)
+        program("gmin", "--lj", "7", "--steps", "30", "--quiet", "--output", "g")
+        seed(network_target, "gmin_lj7_minima.h5", (pathlib.Path(work) / "g/minima.h5").read_bytes())
+        program("optim", "--output", "o", "--quiet")
+        seed(network_target, "optim_lj7_network.h5", (pathlib.Path(work) / "o/network.h5").read_bytes())
+        program("optim", "--database", "g/minima.h5", "--output", "o2", "--quiet")
+        seed(network_target, "gmin_lj7_minima_extended_by_optim.h5",
+             (pathlib.Path(work) / "g/minima.h5").read_bytes())
+        program("pathsample", "import", "--directory", str(data / "lj38/pathsample"), "--database",
+                "lj38.h5")
+        seed(network_target, "lj38_imported.h5", (pathlib.Path(work) / "lj38.h5").read_bytes())
+        program("pathsample", "grow", "--database", "o/network.h5", "--output", "gr", "--cycles", "1",
+                "--temperature", "0.1", "--pair-selection", "dijkstra")
+        seed(network_target, "grow_lj7_network.h5", (pathlib.Path(work) / "gr/network.h5").read_bytes())
+else:
+    for name, content in kept_networks.items():
+        seed(network_target, name, content)
+
 # ---- dictionaries (libFuzzer -dict): the words the readers look for ----
 import re
 dictionaries = root / "fuzz" / "dict"

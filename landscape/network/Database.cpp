@@ -33,10 +33,9 @@ void MinimaDatabase::write(const std::string& path, const DatabaseMetadata& meta
   SilenceHdf5Errors silence;
   const std::string temporary = path + ".tmp";
   try {
-    Handle file = checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                          H5Fclose, path, "cannot create the temporary file '" + temporary + "'");
+    Handle file = createFile(temporary, path);
     writeRootAttributes(file.get(), metadata, path);
-    Handle group = createMinimaGroup(file.get(), metadata, path);
+    Handle group = createMinimaGroup(file.get(), metadata, path, minima.size());
     // One code path for writing rows: a fresh file is an empty one that is appended to.
     MinimaDatasets sets = openMinimaDatasets(group.get(), metadata.atoms, path);
     appendMinima(sets, minima, metadata.atoms, path);
@@ -175,12 +174,11 @@ void TransitionNetworkDatabase::write(const std::string& path, const DatabaseMet
   SilenceHdf5Errors silence;
   const std::string temporary = path + ".tmp";
   try {
-    Handle file = checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                          H5Fclose, path, "cannot create the temporary file '" + temporary + "'");
+    Handle file = createFile(temporary, path);
     writeRootAttributes(file.get(), metadata, path);
 
     // /minima: the four datasets of a minima database, then the Hessian-derived ones.
-    Handle minimaGroup = createMinimaGroup(file.get(), metadata, path);
+    Handle minimaGroup = createMinimaGroup(file.get(), metadata, path, network.minima.size());
     std::vector<StoredMinimum> plain(network.minima.size());
     for (std::size_t i = 0; i < plain.size(); ++i) {
       const StoredNetworkMinimum& m = network.minima[i];

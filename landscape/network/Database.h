@@ -43,7 +43,8 @@ struct DatabaseMetadata {
 /// Reads and writes minima.h5. All functions are static: the file is opened and closed within each
 /// call, so no HDF5 handle outlives a call. Errors throw std::runtime_error whose message names the
 /// file and the group, dataset or attribute involved; HDF5's own error printing is switched off for
-/// the duration of each call. One writer per file at a time (the ".tmp" sibling is not locked).
+/// the duration of each call. One writer per file at a time: the library does not lock the file
+/// (or its ".tmp" sibling); the programs hold DatabaseLock (src/common/OutputLock.h) for that.
 class MinimaDatabase {
  public:
   /// The schema this build writes and the newest it reads. Additive changes (new groups, datasets

@@ -13,14 +13,16 @@ Column coordinatesColumn() { return floatColumn(kCoordinatesDataset, kMinimaGrou
 Column firstFoundStepColumn() { return integerColumn(kFirstFoundStepDataset, kMinimaGroup); }
 Column functionCallsColumn() { return integerColumn(kFunctionCallsDataset, kMinimaGroup); }
 
-Handle createMinimaGroup(hid_t file, const DatabaseMetadata& metadata, const std::string& path) {
+Handle createMinimaGroup(hid_t file, const DatabaseMetadata& metadata, const std::string& path,
+                         hsize_t rowsHint) {
   Handle group = checked(H5Gcreate2(file, kMinimaGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                          H5Gclose, path, std::string("cannot create group /") + kMinimaGroup);
   const hsize_t width = 3 * static_cast<hsize_t>(metadata.atoms);
-  createExtendibleDataset(group.get(), energyColumn(), 0, metadata.energyUnit, path);
-  createExtendibleDataset(group.get(), coordinatesColumn(), width, metadata.lengthUnit, path);
-  createExtendibleDataset(group.get(), firstFoundStepColumn(), 0, kCountUnit, path);
-  createExtendibleDataset(group.get(), functionCallsColumn(), 0, kCountUnit, path);
+  createExtendibleDataset(group.get(), energyColumn(), 0, metadata.energyUnit, path, rowsHint);
+  createExtendibleDataset(group.get(), coordinatesColumn(), width, metadata.lengthUnit, path,
+                          rowsHint);
+  createExtendibleDataset(group.get(), firstFoundStepColumn(), 0, kCountUnit, path, rowsHint);
+  createExtendibleDataset(group.get(), functionCallsColumn(), 0, kCountUnit, path, rowsHint);
   return group;
 }
 

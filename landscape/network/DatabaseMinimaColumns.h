@@ -18,7 +18,8 @@ Column firstFoundStepColumn();
 Column functionCallsColumn();
 
 /// Creates /minima in `file` with its four datasets, empty and extendible.
-Handle createMinimaGroup(hid_t file, const DatabaseMetadata& metadata, const std::string& path);
+Handle createMinimaGroup(hid_t file, const DatabaseMetadata& metadata, const std::string& path,
+                         hsize_t rowsHint = 0);
 
 /// Opens /minima, which must exist.
 Handle openMinimaGroup(hid_t file, const std::string& path);

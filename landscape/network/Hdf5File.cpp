@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
 
+#include "landscape/core/InputChecks.h"
 #include "landscape/network/DatabaseSchema.h"
 
 namespace landscape::database {
@@ -24,6 +26,9 @@ namespace fs = std::filesystem;
 // of tens of KiB keep reading one minimum cheap while appending stays a few chunk writes.
 constexpr hsize_t kChunkEntries1D = 1024;         // 8 KiB of float64 or int64
 constexpr hsize_t kCoordinateChunkBytes = 65536;  // 64 KiB of coordinate rows (at least one row)
+constexpr hsize_t kSmallestChunkRows = 16;
+// The longest fixed-length string attribute read (a damaged size field would size the buffer).
+constexpr std::size_t kLongestStringAttribute = std::size_t{1} << 20;
 
 // Keeps the text of the innermost entry of HDF5's error stack: walking upward, entry 0 is where
 // the library detected the problem, which says more than the API call that failed.
@@ -70,6 +75,39 @@ Handle openScalarAttribute(hid_t object, const char* name, H5T_class_t expectedC
   return attribute;
 }
 
+/// Counts against sizes: rows that were written are stored whole (chunks are allocated whole, and
+/// without a compression filter a value takes its 8 bytes), so a shape larger than the dataset's
+/// storage is a damaged shape, refused before it sizes a read. Compressed datasets (other
+/// writers) are not checked here.
+void requireStoredRows(const OpenDataset& set, const std::string& name, const std::string& path) {
+  const std::string what = "cannot inspect dataset " + name;
+  Handle properties = checked(H5Dget_create_plist(set.dataset.get()), H5Pclose, path, what);
+  const int filters = H5Pget_nfilters(properties.get());
+  if (filters < 0) failHdf5(path, what);
+  for (int i = 0; i < filters; ++i) {
+    unsigned flags = 0;
+    std::size_t elements = 0;
+    const H5Z_filter_t filter =
+        H5Pget_filter2(properties.get(), static_cast<unsigned>(i), &flags, &elements, nullptr, 0,
+                       nullptr, nullptr);
+    if (filter < 0) failHdf5(path, what);
+    if (filter != H5Z_FILTER_FLETCHER32) return;
+  }
+  Handle type = checked(H5Dget_type(set.dataset.get()), H5Tclose, path, what);
+  const std::size_t valueBytes = H5Tget_size(type.get());
+  if (valueBytes == 0) failHdf5(path, what);
+  const double needed = static_cast<double>(set.rows) *
+                        static_cast<double>(std::max<hsize_t>(set.width, 1)) *
+                        static_cast<double>(valueBytes);
+  const double stored = static_cast<double>(H5Dget_storage_size(set.dataset.get()));
+  if (needed > stored) {
+    invalid(path, "dataset " + name + " declares " + std::to_string(set.rows) + " rows (" +
+                      std::to_string(static_cast<long long>(needed)) + " bytes), but only " +
+                      std::to_string(static_cast<long long>(stored)) +
+                      " bytes are stored (a damaged shape?)");
+  }
+}
+
 /// Flushes `file` to stable storage so that the rename in commit() publishes complete data even
 /// across a power loss. File systems that cannot sync (EINVAL, EROFS, ENOTSUP) are accepted as they
 /// are.
@@ -98,6 +136,18 @@ void invalid(const std::string& path, const std::string& sentence) {
 
 void failHdf5(const std::string& path, const std::string& what) {
   const std::string reason = takeHdf5Reason();
+  // HDF5 verifies the checksums of the metadata (superblock v2+, object headers v2, chunk
+  // indexes) and of the data chunks written with the Fletcher32 filter: a mismatch is a damaged
+  // file, said so in words.
+  std::string lower = reason;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower.find("checksum") != std::string::npos) {
+    SilenceHdf5Errors::damagedMetadataSeen() = true;
+    throw std::runtime_error(prefix(path) + ": " + what +
+                             ": checksum mismatch, the file was changed after it was written "
+                             "(damaged on disk or in transfer; HDF5: " + reason + ")");
+  }
   throw std::runtime_error(prefix(path) + ": " + what +
                            (reason.empty() ? "" : " (HDF5: " + reason + ")"));
 }
@@ -120,16 +170,20 @@ bool hasAttribute(hid_t object, const char* name, const std::string& path,
 void writeStringAttribute(hid_t object, const char* name, const std::string& value,
                           const std::string& path, const std::string& where) {
   const std::string what = "cannot write attribute '" + std::string(name) + "' of " + where;
-  // Variable-length UTF-8, so h5py returns str and h5dump prints the text without padding.
+  // Fixed-length UTF-8, null-padded, stored inside the object header, which carries a checksum
+  // (createFile): a variable-length string would live in HDF5's global heap, which has none, and
+  // whose damaged lengths libhdf5 1.10 copies past its buffers.
   Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, path, what);
-  check(H5Tset_size(type.get(), H5T_VARIABLE), path, what);
+  check(H5Tset_size(type.get(), std::max<std::size_t>(1, value.size())), path, what);
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), path, what);
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), path, what);
   Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, path, what);
   Handle attribute =
       checked(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
               path, what);
-  const char* data = value.c_str();
-  check(H5Awrite(attribute.get(), type.get(), &data), path, what);
+  std::string data = value;
+  data.resize(std::max<std::size_t>(1, value.size()), '\0');
+  check(H5Awrite(attribute.get(), type.get(), data.data()), path, what);
   check(attribute.close(), path, what);
 }
 
@@ -174,8 +228,14 @@ std::string readStringAttribute(hid_t object, const char* name, const std::strin
   // Fixed-length strings (other writers, e.g. numpy bytes through h5py): read the bytes as stored.
   const std::size_t size = H5Tget_size(fileType.get());
   if (size == 0) failHdf5(path, what);
+  if (size > kLongestStringAttribute) {
+    invalid(path, "attribute '" + std::string(name) + "' of " + where + " declares a string of " +
+                      std::to_string(size) + " bytes (at most " +
+                      std::to_string(kLongestStringAttribute) + " are read; a damaged file?)");
+  }
   check(H5Tset_size(memoryType.get(), size), path, what);
   check(H5Tset_strpad(memoryType.get(), H5Tget_strpad(fileType.get())), path, what);
+  check(H5Tset_cset(memoryType.get(), H5Tget_cset(fileType.get())), path, what);
   std::string buffer(size, '\0');
   check(H5Aread(attribute.get(), memoryType.get(), buffer.data()), path, what);
   buffer.resize(std::min(buffer.find('\0'), buffer.size()));
@@ -201,18 +261,29 @@ Column integerColumn(const char* name, const char* group) {
 }
 
 void createExtendibleDataset(hid_t group, const Column& column, hsize_t width,
-                             const std::string& units, const std::string& path) {
+                             const std::string& units, const std::string& path,
+                             hsize_t rowsHint) {
   const std::string what = "cannot create dataset " + datasetPath(column);
   const int rank = width == 0 ? 1 : 2;
   const hsize_t dims[2] = {0, width};
   const hsize_t maxDims[2] = {H5S_UNLIMITED, width};
-  const hsize_t chunk[2] = {
-      width == 0 ? kChunkEntries1D
-                 : std::max<hsize_t>(1, kCoordinateChunkBytes / (width * sizeof(double))),
-      width};
+  hsize_t chunkRows = width == 0
+                          ? kChunkEntries1D
+                          : std::max<hsize_t>(1, kCoordinateChunkBytes / (width * sizeof(double)));
+  // A chunk is stored whole: a few rows get a chunk of the next power of two of them (at least
+  // kSmallestChunkRows, so that later appends stay a few chunk writes).
+  if (rowsHint > 0) {
+    hsize_t fit = kSmallestChunkRows;
+    while (fit < rowsHint && fit < chunkRows) fit *= 2;
+    chunkRows = std::min(chunkRows, fit);
+  }
+  const hsize_t chunk[2] = {chunkRows, width};
   Handle space = checked(H5Screate_simple(rank, dims, maxDims), H5Sclose, path, what);
   Handle properties = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, what);
   check(H5Pset_chunk(properties.get(), rank, chunk), path, what);
+  // A Fletcher32 checksum per chunk, verified by HDF5 on every read: a changed digit in a stored
+  // record is reported (failHdf5: "checksum mismatch") instead of read as data.
+  check(H5Pset_fletcher32(properties.get()), path, what);
   Handle dataset = checked(H5Dcreate2(group, column.name, column.fileType, space.get(), H5P_DEFAULT,
                                       properties.get(), H5P_DEFAULT),
                            H5Dclose, path, what);
@@ -250,6 +321,13 @@ OpenDataset openDataset(hid_t group, const Column& column, bool twoDimensional,
   if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) failHdf5(path, what);
   result.rows = dims[0];
   result.width = twoDimensional ? dims[1] : 0;
+  requireStoredRows(result, name, path);
+  // A damaged shape must not size an allocation: every reader holds the whole dataset in memory.
+  requireMemory(prefix(path) + ": dataset " + name + " of " + std::to_string(result.rows) +
+                    (twoDimensional ? " x " + std::to_string(result.width) : std::string()) +
+                    " values",
+                static_cast<double>(result.rows),
+                8.0 * static_cast<double>(std::max<hsize_t>(result.width, 1)));
   return result;
 }
 
@@ -280,7 +358,7 @@ bool hasDataset(hid_t group, const Column& column, const std::string& path) {
 
 void createFilledDataset(hid_t group, const Column& column, hsize_t width, const std::string& units,
                          hsize_t rows, const void* data, const std::string& path) {
-  createExtendibleDataset(group, column, width, units, path);
+  createExtendibleDataset(group, column, width, units, path, rows);
   OpenDataset set = openDataset(group, column, width != 0, path);
   appendRows(set, column, rows, data, path);
   check(set.dataset.close(), path, "cannot close dataset " + datasetPath(column));
@@ -317,6 +395,17 @@ Handle openExisting(const std::string& path, unsigned flags) {
   if (isHdf5 < 0) failHdf5(path, "cannot be read");
   if (isHdf5 == 0) invalid(path, "is not an HDF5 file");
   return checked(H5Fopen(path.c_str(), flags, H5P_DEFAULT), H5Fclose, path, "cannot be opened");
+}
+
+Handle createFile(const std::string& temporary, const std::string& path) {
+  const std::string what = "cannot create the temporary file '" + temporary + "'";
+  // The HDF5 1.10 format: superblock version 3, version 2 object headers and the new chunk
+  // indexes, all of which carry checksums that HDF5 verifies when it reads them, so damaged
+  // metadata is refused before it is parsed. Readers need HDF5 1.10 or newer (h5py ships it).
+  Handle access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, what);
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V110, H5F_LIBVER_V110), path, what);
+  return checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose,
+                 path, what);
 }
 
 void commit(const std::string& temporary, const std::string& path) {

@@ -35,7 +35,16 @@ class SilenceHdf5Errors {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     H5Eclear2(H5E_DEFAULT);
   }
-  ~SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, m_function, m_data); }
+  ~SilenceHdf5Errors() {
+    if (!damagedMetadataSeen()) H5Eset_auto2(H5E_DEFAULT, m_function, m_data);
+  }
+  /// True once HDF5 refused a file's metadata for a checksum mismatch: HDF5 1.10 then cannot free
+  /// its cache entries, and at exit would print "infinite loop closing library" through the
+  /// automatic handler, so printing stays off for the rest of the process.
+  static bool& damagedMetadataSeen() {
+    static bool seen = false;
+    return seen;
+  }
   SilenceHdf5Errors(const SilenceHdf5Errors&) = delete;
   SilenceHdf5Errors& operator=(const SilenceHdf5Errors&) = delete;
 
@@ -88,7 +97,7 @@ Handle checked(hid_t id, Handle::Closer closer, const std::string& path, const s
 bool hasAttribute(hid_t object, const char* name, const std::string& path,
                   const std::string& where);
 
-/// A scalar string attribute, variable-length UTF-8 (h5py returns str).
+/// A scalar string attribute, fixed-length UTF-8, null-padded (h5py returns numpy.bytes_).
 void writeStringAttribute(hid_t object, const char* name, const std::string& value,
                           const std::string& path, const std::string& where);
 
@@ -126,9 +135,11 @@ Column floatColumn(const char* name, const char* group);
 Column integerColumn(const char* name, const char* group);
 
 /// Creates an empty dataset of shape (0) or (0, width), chunked and unlimited along the first axis,
-/// with a `units` attribute.
+/// with a `units` attribute. `rowsHint`, the rows about to be written (0: unknown), sizes the
+/// chunks, so that a small network is a small file.
 void createExtendibleDataset(hid_t group, const Column& column, hsize_t width,
-                             const std::string& units, const std::string& path);
+                             const std::string& units, const std::string& path,
+                             hsize_t rowsHint = 0);
 
 /// An opened dataset with its validated current shape.
 struct OpenDataset {
@@ -163,6 +174,9 @@ void readWhole(OpenDataset& set, const Column& column, void* buffer, const std::
 /// Opens an existing HDF5 file, saying in one sentence why when it is missing, a directory or not
 /// HDF5.
 Handle openExisting(const std::string& path, unsigned flags);
+
+/// Creates (truncating) the temporary file of a write, in the checksummed HDF5 1.10 file format.
+Handle createFile(const std::string& temporary, const std::string& path);
 
 /// Publishes the finished temporary file under its final name: flushed to stable storage, then
 /// renamed over `path` (atomic within a file system; the temporary file lives beside the target).

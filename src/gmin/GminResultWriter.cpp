@@ -1,7 +1,13 @@
 #include "src/gmin/GminResultWriter.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <stdexcept>
+
+#include "landscape/network/DatabaseCompatibility.h"
 
 #include "landscape/formats/LowestFile.h"
 #include "potentials/AmberCoordinates.h"
@@ -18,6 +24,58 @@ GminResultWriter::GminResultWriter(const std::string& dir, const Potential& pote
   m_metadata.lengthUnit = molecular ? "Angstrom" : "reduced (sigma)";
   m_metadata.atoms = rigid ? rigid->atomCount() : potential.atomCount();
   m_metadata.program = "gmin";
+  const std::string path = m_dir + "/minima.h5";
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return;
+  DatabaseMetadata stored;
+  StoredTransitionNetwork network = TransitionNetworkDatabase::read(path, &stored);
+  const bool characterised =
+      std::any_of(network.minima.begin(), network.minima.end(), [](const StoredNetworkMinimum& m) {
+        return !std::isnan(m.properties.principalMoments[0]);
+      });
+  if (network.transitionStates.empty() && network.setA.empty() && network.setB.empty() &&
+      network.growth.empty() && !characterised)
+    return;  // gmin's own list: rewritten whole, as always
+  const std::string different = databaseIncompatibility(stored, m_metadata);
+  if (!different.empty())
+    throw std::runtime_error(path + " holds another system's network (" + different +
+                             "): gmin would replace it; choose another --output");
+  m_kept = std::move(network);
+  m_keptMetadata = stored;
+}
+
+namespace {
+
+// The same minimum as stored: energy and every coordinate equal to rounding (a resumed run's list
+// holds the rows it wrote, read back).
+bool sameRecord(const StoredNetworkMinimum& a, const StoredMinimum& b) {
+  if (std::abs(a.energy - b.energy) > 1e-9 * std::max(1.0, std::abs(a.energy))) return false;
+  if (a.coordinates.size() != b.coordinates.size()) return false;
+  for (std::size_t k = 0; k < a.coordinates.size(); ++k) {
+    const double scale = std::max(1.0, std::abs(a.coordinates[k]));
+    if (std::abs(a.coordinates[k] - b.coordinates[k]) > 1e-9 * scale) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void GminResultWriter::writeKeepingNetwork(const std::vector<StoredMinimum>& minima) const {
+  StoredTransitionNetwork network = *m_kept;
+  const std::size_t keptCount = network.minima.size();
+  for (const StoredMinimum& m : minima) {
+    const auto begin = network.minima.begin();
+    if (std::any_of(begin, begin + static_cast<std::ptrdiff_t>(keptCount),
+                    [&m](const StoredNetworkMinimum& k) { return sameRecord(k, m); }))
+      continue;
+    StoredNetworkMinimum added;  // not characterised: optim computes its properties on loading
+    added.energy = m.energy;
+    added.coordinates = m.coordinates;
+    added.firstFoundStep = m.firstFoundStep;
+    added.functionCalls = m.functionCalls;
+    network.minima.push_back(std::move(added));
+  }
+  TransitionNetworkDatabase::write(m_dir + "/minima.h5", m_keptMetadata, network);
 }
 
 void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
@@ -25,7 +83,10 @@ void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
   if (m_rigid)
     for (StoredMinimum& m : minima) m.coordinates = m_rigid->toAtoms(m.coordinates);
   writeLowestFile(m_dir + "/lowest", minima);
-  MinimaDatabase::write(m_dir + "/minima.h5", m_metadata, minima);
+  if (m_kept)
+    writeKeepingNetwork(minima);
+  else
+    MinimaDatabase::write(m_dir + "/minima.h5", m_metadata, minima);
   if (m_sop) writeSopModels(minima);
   if (m_amber) writeAmberFiles(minima);
 }

@@ -2,11 +2,13 @@
 // What gmin writes into its output folder after every checkpoint and at the end: `lowest`
 // (GMIN's format) and `minima.h5`, both replaced atomically so that an interrupted run keeps its
 // last checkpoint; for molecules also one PDB (and for AMBER one rst7) file per minimum.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "landscape/network/Database.h"
 #include "landscape/network/StoredMinimum.h"
+#include "landscape/network/StoredNetwork.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
@@ -18,7 +20,12 @@ class GminResultWriter {
  public:
   /// potential: the atomistic potential; amber: the AMBER molecule, whose minima are also written
   /// as PDB and rst7 files; sop: the SOP protein, whose minima are written as C-alpha PDB files;
-  /// rigid: set when the search runs in rigid coordinates (minima are written as atoms).
+  /// rigid: set when the search runs in rigid coordinates (minima are written as atoms). When
+  /// DIR/minima.h5 holds more than gmin writes (transition states, Hessian-derived fields, endpoint
+  /// sets or a growth record that optim or pathsample added), it is kept: every write adds the
+  /// search's minima that are not in it yet after its own rows, so nothing another program stored
+  /// is lost. Such a file of another system (atoms, units, potential) is refused here, before the
+  /// run (std::runtime_error naming the file).
   GminResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* amber,
                    const SopTopology* sop, const RigidBodySystem* rigid);
 
@@ -28,12 +35,16 @@ class GminResultWriter {
  private:
   void writeSopModels(const std::vector<StoredMinimum>& minima) const;
   void writeAmberFiles(const std::vector<StoredMinimum>& minima) const;
+  void writeKeepingNetwork(const std::vector<StoredMinimum>& minima) const;
 
   std::string m_dir;
   const AmberTopology* m_amber;
   const SopTopology* m_sop;
   const RigidBodySystem* m_rigid;
   DatabaseMetadata m_metadata;
+  /// The network in minima.h5 when the run began, when it holds more than gmin's minima.
+  std::optional<StoredTransitionNetwork> m_kept;
+  DatabaseMetadata m_keptMetadata;
 };
 
 }  // namespace landscape

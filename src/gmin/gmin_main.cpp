@@ -389,8 +389,10 @@ int run(int argc, char** argv, Communicator& ranks) {
                              std::to_string(walkers) + "; resume with the original --walkers");
   checkWalkerRun(config, walkers);
   std::optional<OutputLock> lock;  // rank 0 alone writes the folder
+  std::optional<DatabaseLock> databaseLock;  // and its minima.h5, which optim may extend
   if (ranks.rank() == 0) {
     lock.emplace(out.dir, "gmin");
+    databaseLock.emplace(out.dir + "/minima.h5", "gmin");
     for (const char* file : {"lowest", "minima.h5", "checkpoint"})
       requireWritable(out.dir + "/" + file, file);
   }

@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "landscape/core/InputChecks.h"
+#include "landscape/network/DatabaseCompatibility.h"
+
 namespace landscape {
 
 namespace {
 
 void checkCompatible(const std::string& path, const DatabaseMetadata& metadata, const Units& units,
-                     std::size_t atoms) {
+                     std::size_t atoms, const std::string& potential) {
   if (metadata.energyUnit != units.energy || metadata.lengthUnit != units.length) {
     throw std::runtime_error("database '" + path + "' is in units '" + metadata.energyUnit +
                              "' and '" + metadata.lengthUnit + "', not '" + units.energy +
@@ -22,6 +25,59 @@ void checkCompatible(const std::string& path, const DatabaseMetadata& metadata, 
                              "-atom structures, but the endpoints have " + std::to_string(atoms) +
                              " atoms");
   }
+  DatabaseMetadata run = metadata;
+  run.potential = potential;
+  const std::string different = databaseIncompatibility(metadata, run);
+  if (!different.empty())
+    throw std::runtime_error("database '" + path + "' is another system's: " + different);
+}
+
+// A structure a search starts from is at most kMaxInputCoordinate in magnitude, as one the user
+// gives (docs/reliability.md): beyond it the file is damaged, and squared distances would overflow
+// in the alignment of the network's duplicate check.
+void requireSearchableCoordinates(const std::string& path, const StoredTransitionNetwork& stored) {
+  auto check = [&](const std::vector<double>& x, const std::string& what) {
+    for (std::size_t k = 0; k < x.size(); ++k)
+      if (std::abs(x[k]) > kMaxInputCoordinate) {
+        char value[64];
+        std::snprintf(value, sizeof value, "%.6g, beyond the %g", x[k], kMaxInputCoordinate);
+        throw std::runtime_error("database '" + path + "': " + what + " has coordinate " +
+                                 std::to_string(k + 1) + " = " + value +
+                                 " length units of any structure (a damaged file?)");
+      }
+  };
+  for (std::size_t i = 0; i < stored.minima.size(); ++i)
+    check(stored.minima[i].coordinates, "minimum " + std::to_string(i + 1));
+  for (std::size_t t = 0; t < stored.transitionStates.size(); ++t)
+    check(stored.transitionStates[t].coordinates, "transition state " + std::to_string(t + 1));
+}
+
+// Every entry of the file that names a minimum must name one of the first `kept` (the network
+// this run's connect checkpoint saw): a database replaced since then (another run's, or one grown
+// by pathsample) is refused rather than read through an index cut to that count.
+void requireWithinKept(const std::string& path, const StoredTransitionNetwork& stored,
+                       std::size_t kept) {
+  auto beyond = [kept](int row) { return row < 0 || static_cast<std::size_t>(row) >= kept; };
+  auto refuse = [&](const std::string& what, int row) {
+    throw std::runtime_error(
+        "database '" + path + "': " + what + " names minimum " + std::to_string(row + 1) +
+        ", but the connect checkpoint of this run saved a network of " + std::to_string(kept) +
+        " minima: the database was replaced after the checkpoint (not the network this run "
+        "saved); resume with the database it wrote, or start a new run with --database");
+  };
+  for (std::size_t i = 0; i < stored.transitionStates.size(); ++i) {
+    const StoredTransitionState& ts = stored.transitionStates[i];
+    for (int row : {ts.plusMinimum, ts.minusMinimum})
+      if (beyond(row)) refuse("transition state " + std::to_string(i + 1), row);
+  }
+  for (const auto* set : {&stored.setA, &stored.setB})
+    for (int row : *set)
+      if (beyond(row))
+        refuse(std::string("endpoint set ") + (set == &stored.setA ? "A" : "B"), row);
+  for (const auto* pairs : {&stored.growth.triedPairs, &stored.growth.pendingPairs})
+    for (const std::array<int, 2>& pair : *pairs)
+      for (int row : pair)
+        if (beyond(row)) refuse("a growth pair", row);
 }
 
 // The file holds atoms; a rigid search works on their best-fit rigid coordinates.
@@ -61,31 +117,43 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
                           std::size_t keepMinima, std::size_t keepStates) {
   KnownEntries known;
   StoredTransitionNetwork stored = TransitionNetworkDatabase::read(path, &metadata);
-  checkCompatible(path, metadata, system.units, atoms);
+  checkCompatible(path, metadata, system.units, atoms, system.searched().name());
   dropPropertiesOfOtherMasses(stored.minima, metadata, system);
   dropPropertiesOfOtherMasses(stored.transitionStates, metadata, system);
   metadata.hessianMasses = system.hessianMasses();
   // Entries are appended in the order they were found, so the first ones are an earlier state.
   if (stored.minima.size() > keepMinima) stored.minima.resize(keepMinima);
   if (stored.transitionStates.size() > keepStates) stored.transitionStates.resize(keepStates);
-  for (const StoredTransitionState& ts : stored.transitionStates)
-    if (ts.plusMinimum >= static_cast<int>(stored.minima.size()) ||
-        ts.minusMinimum >= static_cast<int>(stored.minima.size()))
-      throw std::runtime_error(path + ": a transition state joins minima beyond the first " +
-                               std::to_string(stored.minima.size()) +
-                               " (not a network saved by an earlier cycle of this run)");
+  requireWithinKept(path, stored, stored.minima.size());
+  requireSearchableCoordinates(path, stored);
   std::vector<int> index(stored.minima.size());
   for (std::size_t i = 0; i < stored.minima.size(); ++i) {
-    const TransitionNetwork::Added added = network.addMinimum(
-        searchCoordinates(system, stored.minima[i].coordinates), stored.minima[i].energy);
+    TransitionNetwork::Added added{};
+    try {  // the alignment refuses what no structure of this system can be (e.g. 1e300 Angstrom)
+      added = network.addMinimum(searchCoordinates(system, stored.minima[i].coordinates),
+                                 stored.minima[i].energy);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("database '" + path + "': minimum " + std::to_string(i + 1) +
+                               " cannot be compared with the network's minima (a damaged "
+                               "file?): " + e.what());
+    }
     index[i] = added.index;
     if (added.isNew) known.minima.push_back(stored.minima[i]);
   }
-  for (const StoredTransitionState& ts : stored.transitionStates) {
+  for (std::size_t t = 0; t < stored.transitionStates.size(); ++t) {
+    const StoredTransitionState& ts = stored.transitionStates[t];
     const int plus = index[ts.plusMinimum], minus = index[ts.minusMinimum];
     if (plus == minus) continue;  // its two minima merged under this run's tolerances
-    const TransitionNetwork::Added added = network.addTransitionState(
-        searchCoordinates(system, ts.coordinates), ts.energy, ts.eigenvalue, plus, minus);
+    TransitionNetwork::Added added{};
+    try {
+      added = network.addTransitionState(searchCoordinates(system, ts.coordinates), ts.energy,
+                                         ts.eigenvalue, plus, minus);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("database '" + path + "': transition state " +
+                               std::to_string(t + 1) +
+                               " cannot be compared with the network's transition states (a "
+                               "damaged file?): " + e.what());
+    }
     if (added.isNew) {
       known.states.push_back(ts);
       known.states.back().plusMinimum = plus;

@@ -306,15 +306,16 @@ void addMinimisation(Table& t) {
 void addOutput(Table& t) {
   t.section("Output");
   t.add("output", "DIR",
-        "directory for the results (created if missing): network.h5 (unless --database), "
-        "path.info",
+        "directory for the results (created if missing): network.h5 (unless --database; one "
+        "already there is extended, another system's refused), path.info",
         top(&C::outputDir))
       .named("a directory name")
       .defaultText("./optim-out")
       .notInCheckpoint();
   t.add("database", "FILE",
-        "transition-network HDF5 file to extend: read when it exists (a gmin minima.h5 too), "
-        "rewritten with everything found after every connect cycle",
+        "transition-network HDF5 file to extend: read when it exists (a gmin minima.h5 too; "
+        "another system's is refused), rewritten with everything found after every connect "
+        "cycle; one writer at a time",
         top(&C::databaseFile))
       .named("a file name")
       .defaultText("none, DIR/network.h5 is written")

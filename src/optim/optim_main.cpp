@@ -80,20 +80,39 @@ std::string databasePathOf(const OptimConfig& config) {
   return config.databaseFile.empty() ? config.outputDir + "/network.h5" : config.databaseFile;
 }
 
+// The database given by --database, or the network.h5 already in the output folder; another
+// system's is refused with the way out.
+KnownEntries loadFolderOrGivenDatabase(const OptimConfig& config, const std::string& path,
+                                       const OptimSystem& system, std::size_t atoms,
+                                       TransitionNetwork& network, DatabaseMetadata& metadata) {
+  if (!config.databaseFile.empty())
+    return loadDatabase(path, system, atoms, network, metadata, config.quiet);
+  try {
+    return loadDatabase(path, system, atoms, network, metadata, config.quiet);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + "; optim extends the network.h5 of its " +
+                             "output folder and never replaces it: choose another --output");
+  }
+}
+
 NetworkStart startNetwork(const OptimConfig& config, const OptimSystem& system,
                           const OptimEndpoints& endpoints, TransitionNetwork& network,
                           const ConnectCheckpoint* resumed) {
   NetworkStart n;
   n.databasePath = databasePathOf(config);
   std::error_code error;
+  // Without --database, a network.h5 already in the output folder is this folder's network: it
+  // is extended (another system's is refused by loadDatabase), never replaced.
   const bool load = resumed ? resumed->progress.cycles > 0
-                            : !config.databaseFile.empty() &&
-                                  std::filesystem::exists(config.databaseFile, error);
+                            : std::filesystem::exists(n.databasePath, error);
+  if (load && !resumed && config.databaseFile.empty() && !config.quiet)
+    std::printf(" database> %s exists: extending it (the run's new stationary points are added)\n",
+                n.databasePath.c_str());
   if (load) {
     n.known = resumed ? loadDatabase(n.databasePath, system, endpoints.atoms, network, n.metadata,
                                      config.quiet, resumed->minima, resumed->transitionStates)
-                      : loadDatabase(n.databasePath, system, endpoints.atoms, network, n.metadata,
-                                     config.quiet);
+                      : loadFolderOrGivenDatabase(config, n.databasePath, system,
+                                                  endpoints.atoms, network, n.metadata);
   } else {
     n.metadata.potential = system.searched().name();
     n.metadata.energyUnit = system.units.energy;
@@ -113,8 +132,15 @@ NetworkStart startNetwork(const OptimConfig& config, const OptimSystem& system,
                              ": the database is older than the checkpoint");
   const Endpoint& s = endpoints.start;
   const Endpoint& f = endpoints.finish;
-  n.start = network.addMinimum(s.x, s.energy).index;
-  n.finish = network.addMinimum(f.x, f.energy).index;
+  try {
+    n.start = network.addMinimum(s.x, s.energy).index;
+    n.finish = network.addMinimum(f.x, f.energy).index;
+  } catch (const std::invalid_argument& e) {
+    if (!load) throw;
+    // Only a stored minimum can make the comparison impossible (the endpoints were checked).
+    throw std::runtime_error("database '" + n.databasePath + "': the endpoints cannot be " +
+                             "compared with its minima (a damaged file?): " + e.what());
+  }
   if (n.start == n.finish) {
     throw std::runtime_error(s.source + " and " + f.source +
                              " are the same minimum (energies within EDIFFTOL and distance "
@@ -262,6 +288,7 @@ int run(int argc, char** argv) {
   const OutputLock lock(config.outputDir, "optim");
   const std::string checkpointPath = config.outputDir + "/connect.checkpoint";
   requireWritable(databasePathOf(config), "the transition-network database");
+  const DatabaseLock databaseLock(databasePathOf(config), "optim");
   requireWritable(config.outputDir + "/path.info", "path.info");
   requireWritable(checkpointPath, "the connect checkpoint");
   OptimSettings settings = config.settings;  // the system adds atom types, groups, rigid bodies

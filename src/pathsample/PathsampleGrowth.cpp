@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,6 +18,7 @@
 #include "landscape/paths/ConnectJobs.h"
 #include "src/common/DistributedConnectJobs.h"
 #include "src/common/FaultDrill.h"
+#include "src/common/OutputLock.h"
 #include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimDatabase.h"
 #include "src/optim/OptimBatching.h"
@@ -304,6 +306,20 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   const std::string output = (fs::path(dir) / "network.h5").string();
   const std::string odataText = c.odataFile.empty() ? "" : odataKeywords(c.odataFile);
   const std::string settings = growthSettings(c, odataText);
+  // One writer per folder and per network (rank 0 writes); a folder's network is continued with
+  // --resume or grown in place (--database DIR/network.h5), never replaced by another.
+  std::optional<OutputLock> folderLock;
+  std::optional<DatabaseLock> networkLock;
+  if (ranks.rank() == 0) {
+    folderLock.emplace(dir, "pathsample grow");
+    networkLock.emplace(output, "pathsample grow");
+    std::error_code error;
+    if (!resuming && fs::exists(output, error) && !fs::equivalent(output, c.database, error))
+      throw std::runtime_error(output + " exists: it would be replaced by the network grown from " +
+                               c.database + " (continue it with --resume " + dir +
+                               ", grow it with --database " + output +
+                               ", or choose another --output)");
+  }
   const std::string input = resuming ? output : c.database;
   if (KineticsOnlyDatabase::holdsOne(input))
     throw std::runtime_error(input + " holds a kinetics-only network (imported with NOPOINTS or "

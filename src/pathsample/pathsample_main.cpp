@@ -2,11 +2,13 @@
 // Under `mpirun -n K`, `pathsample grow` spreads each cycle's connect runs over the ranks
 // (docs/cluster.md); rank 0 prints and writes network.h5.
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "src/common/LongRun.h"
+#include "src/common/OutputLock.h"
 #include "src/pathsample/PathsampleCommands.h"
 #include "src/pathsample/PathsampleGrowth.h"
 #include "src/pathsample/PathsampleOptions.h"
@@ -40,6 +42,12 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
     landscape::deferStopRequests();
     const bool stopped = landscape::growNetwork(config, print, landscape::stopSignalled, ranks);
     return stopped ? landscape::stopExitStatus() : 0;
+  }
+  // Import writes --database: one writer per database file.
+  std::optional<landscape::DatabaseLock> lock;
+  if (config.mode == landscape::PathsampleMode::Import) {
+    landscape::requireWritable(config.database, "the database");
+    lock.emplace(config.database, "pathsample import");
   }
   landscape::runPathsampleMode(config, print);
   return 0;
