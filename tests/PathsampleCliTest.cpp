@@ -257,6 +257,46 @@ TEST(PathsampleCli, StartFromPathReproducesPathsamplesDatabase) {
   fs::remove_all(work);
 }
 
+// PATHSAMPLE's LJ38 UNTRAP example run as PATHSAMPLE runs it: in its folder, its pathdata (UNTRAP,
+// CYCLES) and odata.connect, no options but fewer cycles. The folder's files are imported into
+// pathsample-out/network.h5, grown, and written back as PATHSAMPLE files there: the same network as
+// `import` then `grow --database --odata`, and the input's minima first, unchanged.
+TEST(PathsampleCli, GrowsInAPathsampleFolderFromItsPathdata) {
+  const fs::path example = fs::path(testDataRoot()) / "lj38" / "pathsample-untrap" / "input";
+  if (!fs::exists(example / "min.data")) GTEST_SKIP() << example << " missing";
+  const fs::path work = fs::temp_directory_path() / ("pathsample-folder-" + std::to_string(getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  fs::copy(example, work / "folder");
+  const fs::path log = work / "log";
+  ASSERT_EQ(run("--pathdata pathdata --cycles 4", log, work / "folder"), 0) << readAll(log);
+  EXPECT_NE(readAll(log).find("grew to"), std::string::npos) << readAll(log);
+  const std::string grown = readAll((work / "folder" / "pathsample-out" / "min.data").string());
+  const std::string input = readAll((example / "min.data").string());
+  EXPECT_EQ(grown.substr(0, input.size()), input);
+  EXPECT_GT(grown.size(), input.size());
+  // The same growth through a database.
+  ASSERT_EQ(run("import --directory " + example.string() + " --database " +
+                    (work / "net.h5").string(),
+                log), 0) << readAll(log);
+  ASSERT_EQ(run("grow --database " + (work / "net.h5").string() + " --pathdata " +
+                    (example / "pathdata").string() + " --odata " +
+                    (example / "odata.connect").string() + " --cycles 4 --output " +
+                    (work / "db-grow").string(),
+                log), 0) << readAll(log);
+  ASSERT_EQ(run("export --database " + (work / "db-grow" / "network.h5").string() +
+                    " --directory " + (work / "db-files").string(),
+                log), 0) << readAll(log);
+  for (const char* name : {"min.data", "ts.data", "points.min", "points.ts"})
+    EXPECT_TRUE(readAll((work / "db-files" / name).string()) ==
+                readAll((work / "folder" / "pathsample-out" / name).string())) << name;
+  // A second run there would replace the grown network: refused, naming the way to continue.
+  EXPECT_EQ(run("--pathdata pathdata --cycles 4", log, work / "folder"), 1);
+  EXPECT_NE(readAll(log).find("grown from the PATHSAMPLE files of ."), std::string::npos)
+      << readAll(log);
+  fs::remove_all(work);
+}
+
 TEST(PathsampleCli, ReproducesPathsampleNgtOnTheNineCommunityNetwork) {
   const fs::path example = fs::path(testDataRoot()) / "kinetics" / "9comm";
   if (!fs::exists(example / "min.data")) GTEST_SKIP() << example << " missing";

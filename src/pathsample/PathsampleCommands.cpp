@@ -80,12 +80,14 @@ struct KineticsNetwork {
   double rateFactor = 1.0;  ///< graph rates x this = reported rates
 };
 
-/// PATHSAMPLE's way: a run configured by a pathdata file (or --no-points) without --database
-/// reads the files of --directory (docs/pathsample.md, "Running in a PATHSAMPLE folder").
+}  // namespace
+
 bool readsPathsampleFolder(const PathsampleConfig& c) {
   return !c.databaseGiven && (!c.pathdataFile.empty() || c.noPoints) &&
          fs::exists(fs::path(c.directory) / "min.data");
 }
+
+namespace {
 
 void checkPathdataAtoms(const PathsampleConfig& c, std::size_t atoms, const std::string& where) {
   if (c.pathdataAtoms == 0 || c.noPoints || atoms == 0 || atoms == c.pathdataAtoms) return;

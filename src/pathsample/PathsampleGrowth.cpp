@@ -1,5 +1,7 @@
 #include "src/pathsample/PathsampleGrowth.h"
 
+#include "src/pathsample/PathsampleCommands.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,6 +25,7 @@
 #include "src/optim/OptimDatabase.h"
 #include "src/optim/OptimBatching.h"
 #include "src/optim/OptimSystem.h"
+#include "src/pathsample/PathsampleCommands.h"
 
 namespace landscape {
 
@@ -314,13 +317,27 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
     folderLock.emplace(dir, "pathsample grow");
     networkLock.emplace(output, "pathsample grow");
     std::error_code error;
-    if (!resuming && fs::exists(output, error) && !fs::equivalent(output, c.database, error))
+    if (!resuming && fs::exists(output, error) &&
+        (readsPathsampleFolder(c) || !fs::equivalent(output, c.database, error)))
       throw std::runtime_error(output + " exists: it would be replaced by the network grown from " +
-                               c.database + " (continue it with --resume " + dir +
+                               (readsPathsampleFolder(c) ? "the PATHSAMPLE files of " + c.directory
+                                                         : c.database) +
+                               " (continue it with --resume " + dir +
                                ", grow it with --database " + output +
                                ", or choose another --output)");
   }
-  const std::string input = resuming ? output : c.database;
+  // Run in a PATHSAMPLE folder (its pathdata, min.data ..., no --database): the folder's files
+  // are imported into the output folder's network.h5, which then grows in place; the grown
+  // network's PATHSAMPLE files are written beside it at the end.
+  const bool fromFolder = !resuming && readsPathsampleFolder(c);
+  if (fromFolder && ranks.rank() == 0) {
+    PathsampleConfig import = c;
+    import.mode = PathsampleMode::Import;
+    import.database = output;
+    runPathsampleMode(import, print);
+  }
+  if (fromFolder) ranks.broadcast(0L);  // the others read it once rank 0 has written it
+  const std::string input = resuming || fromFolder ? output : c.database;
   if (KineticsOnlyDatabase::holdsOne(input))
     throw std::runtime_error(input + " holds a kinetics-only network (imported with NOPOINTS or "
                                      "--no-points, no coordinates): growth runs connect searches "
@@ -387,6 +404,13 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       stopped = true;
       break;
     }
+  }
+  if (readsPathsampleFolder(c) && ranks.rank() == 0) {
+    PathsampleConfig files = c;
+    files.mode = PathsampleMode::Export;
+    files.database = output;
+    files.directory = dir;
+    runPathsampleMode(files, print);
   }
   print(format("pathsample: grew to %.0f minima and %.0f transition states in %.0f cycles; ",
                static_cast<double>(g.stored.minima.size()),

@@ -1,6 +1,7 @@
 #include "src/pathsample/PathsampleOptions.h"
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -459,9 +460,18 @@ PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& argu
   }
   table.apply(given, c);
   table.applyPositionals(given.positionals, c);
+  // A pathdata that asks for connect cycles and names no other task grows the network, as
+  // PATHSAMPLE does with it; its folder's odata.connect is the connect runs' odata.
+  if (!c.mode && !c.pathdataFile.empty() && c.cycles > 0) {
+    c.mode = PathsampleMode::Grow;
+    const std::string odata = (std::filesystem::path(c.pathdataFile).parent_path() /
+                               "odata.connect").string();
+    if (!given.has("odata") && std::filesystem::exists(odata)) c.odataFile = odata;
+  }
   if (!c.mode) {
     throw std::runtime_error("command line: MODE is required (import, export, rates, committors, "
-                             "regroup or grow; --help), or an NGT line in the pathdata file");
+                             "regroup, kmc or grow; --help), or in the pathdata file an NGT or "
+                             "KMC line, STARTFROMPATH, ADDPATH or CYCLES n > 0");
   }
   c.databaseGiven = given.has("database");
   // The pathdata's temperatures are PATHSAMPLE's kT; --temperature (which wins) takes Kelvin for
