@@ -7,9 +7,14 @@
 // transition state needs (--eigen).
 //
 // With --gpu (CUDA builds, a device) the GPU path too: the whole finite-difference Hessian on the
-// device (gpu/HessianLogProductCuda, the CUDA AMBER-GB potential) and the cuSOLVER factorisation.
+// device (gpu/HessianLogProductCuda, the CUDA AMBER-GB potential, one displaced structure per
+// call), the same Hessians batched (landscape/minimisation/BatchedNumericalHessian over the
+// batched CUDA AMBER-GB potential: --points stationary points, --batch structures per call) with
+// their floor (the batched potential's own time for as many structures), and the cuSOLVER
+// factorisation.
 //
 // Usage: bench_log_product [--prmtop FILE --inpcrd FILE] [--rows K] [--eigen] [--gpu]
+//                          [--points P] [--batch B]
 //   default: tests/data/gb/myoglobin (2492 atoms).
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
@@ -18,6 +23,7 @@
 #include <cstdio>
 #include <ctime>
 #include <exception>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -29,6 +35,9 @@
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "src/common/OptionTable.h"
+
+#include "backends/BatchedPotentialFactory.h"
+#include "landscape/minimisation/BatchedNumericalHessian.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
@@ -45,6 +54,8 @@ struct Options {
   int rows = 10;
   bool eigen = false;
   bool gpu = false;
+  int points = 4;
+  int batch = 1024;
 };
 
 OptionTable<Options> optionTable() {
@@ -55,7 +66,9 @@ OptionTable<Options> optionTable() {
       "(K of its 3N rows timed, 2 gradient calls each, the rest extrapolated), the projection of\n"
       "the rigid-body modes and the Cholesky factorisation (timed in full on a positive-definite\n"
       "matrix of the size), and with --eigen the eigenvalues a transition state needs. Default:\n"
-      "myoglobin (2492 atoms). Times: processor seconds of the one thread (wall in parentheses).\n";
+      "myoglobin (2492 atoms). Times: processor seconds of the one thread (wall in parentheses).\n"
+      "--gpu adds the device: one structure per call, then --points Hessians batched in calls\n"
+      "of --batch structures, with the floor (the batched potential alone) and the ratio.\n";
   t.helpCommand();
   t.add("prmtop", "FILE", "AMBER topology", fieldOf(&Options::prmtop));
   t.add("inpcrd", "FILE", "coordinates", fieldOf(&Options::inpcrd));
@@ -63,6 +76,12 @@ OptionTable<Options> optionTable() {
   t.flag("eigen", "also time the eigenvalues of the 3N x 3N matrix (minutes for a protein)",
          fieldOf(&Options::eigen));
   t.flag("gpu", "also time the GPU path (CUDA builds with a device)", fieldOf(&Options::gpu));
+  t.add("points", "P", "--gpu: stationary points whose Hessians are batched together",
+        fieldOf(&Options::points))
+      .atLeast(1);
+  t.add("batch", "B", "--gpu: displaced structures per batched potential call",
+        fieldOf(&Options::batch))
+      .atLeast(2);
   return t;
 }
 
@@ -94,6 +113,50 @@ Eigen::MatrixXd positiveDefinite(Eigen::Index n) {
   return m;
 }
 
+#ifdef LANDSCAPE_HAVE_CUDA
+/// --points Hessians through the batched CUDA AMBER-GB potential, --batch structures per call,
+/// against the one-structure GPU Hessian (`single` s, `reference` its matrix) and the floor: the
+/// batched potential's own time for the same structures (calls of --batch copies of x).
+void runBatchedHessians(const Options& o, const AmberTopology& topology,
+                        const std::vector<double>& x, const Eigen::MatrixXd& reference,
+                        double single) {
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::AmberGb;
+  spec.atoms = static_cast<std::size_t>(topology.atomCount);
+  spec.amberTopology = std::make_shared<const AmberTopology>(topology);
+  BatchedPotentialOptions options;
+  options.reserveBatch = static_cast<std::size_t>(o.batch);
+  options.gbLayout = AmberGbCudaLayout::Throughput;
+  std::unique_ptr<BatchedPotential> batched =
+      makeBatchedPotentialForSpec(spec, Backend::Cuda, options);
+  const std::vector<std::vector<double>> points(static_cast<std::size_t>(o.points), x);
+  BatchedHessianParams params;
+  params.maxBatch = static_cast<std::size_t>(o.batch);
+  batchedNumericalHessians(*batched, {x}, params);  // warm-up: kernels loaded, scratch touched
+  Stopwatch timer;
+  const std::vector<Eigen::MatrixXd> h = batchedNumericalHessians(*batched, points, params);
+  const double seconds = timer.wallSeconds();
+  const std::size_t structures = 2 * x.size() * points.size();
+  const std::size_t b = std::min<std::size_t>(params.maxBatch - params.maxBatch % 2, structures);
+  std::vector<double> copies, g(b * x.size()), e(b);
+  for (std::size_t k = 0; k < b; ++k) copies.insert(copies.end(), x.begin(), x.end());
+  const std::size_t calls = (structures + b - 1) / b;
+  Stopwatch floorTimer;
+  for (std::size_t c = 0; c < calls; ++c)
+    batched->energyGradient(b, copies.data(), g.data(), e.data(), nullptr);
+  const double floor = floorTimer.wallSeconds();
+  const double difference =
+      (h.front() - reference).cwiseAbs().maxCoeff() / reference.cwiseAbs().maxCoeff();
+  std::printf(
+      "  GPU batched Hessians: %d points, %zu structures in %zu calls of <= %zu: %.3f s wall, "
+      "%.4f s per Hessian (%.1fx the one-structure GPU Hessian); floor (the batched potential "
+      "alone) %.3f s: %.2fx the floor; %.3g evaluations/s; max |H - H_single| / max |H| = %.2g\n",
+      o.points, structures, calls, b, seconds, seconds / o.points,
+      single / (seconds / o.points), floor, seconds / floor,
+      static_cast<double>(structures) / seconds, difference);
+}
+#endif
+
 /// The GPU path: the whole finite-difference Hessian on the device, then the factorisation of
 /// `spd` (Cholesky) and, with --eigen, of the Hessian itself (indefinite away from a minimum).
 void runGpu(const Options& o, const AmberTopology& topology, const std::vector<double>& x,
@@ -107,8 +170,10 @@ void runGpu(const Options& o, const AmberTopology& topology, const std::vector<d
   AmberGbCuda gpu(topology);
   Stopwatch fd;
   Eigen::MatrixXd h = numericalHessianCuda(gpu, x);
-  std::printf("  GPU finite-difference Hessian, all %ld rows: %.2f s wall\n",
-              static_cast<long>(h.rows()), fd.wallSeconds());
+  const double single = fd.wallSeconds();
+  std::printf("  GPU finite-difference Hessian, all %ld rows, one structure per call: %.3f s wall\n",
+              static_cast<long>(h.rows()), single);
+  runBatchedHessians(o, topology, x, h, single);
   Eigen::MatrixXd m = spd;
   const RigidBodyModes modes = RigidBodyModes::massWeighted(x, topology.masses);
   Stopwatch factorisation;
