@@ -1,6 +1,11 @@
 #include "backends/HessianBackendFactory.h"
 
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
+
+#include "backends/BatchedPotentialFactory.h"
+#include "landscape/minimisation/BatchedNumericalHessian.h"
 
 #include "gpu/GpuDevice.h"
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -30,6 +35,42 @@ HessianBackend gpuHessianBackend(Potential& devicePotential) {
   (void)devicePotential;
   throw std::runtime_error("GPU Hessian: this build has no CUDA support");
 #endif
+}
+
+namespace {
+
+std::size_t hessianBatchOf(const BatchedPotential& batched) {
+  constexpr std::size_t kMostStructures = 1024;
+  constexpr double kMostScratchBytes = 2.0 * 1024 * 1024 * 1024;
+  const std::size_t perStructure = batched.bytesPerStructure();
+  if (perStructure == 0) return kMostStructures;
+  return std::clamp<std::size_t>(
+      static_cast<std::size_t>(kMostScratchBytes / static_cast<double>(perStructure)), 2,
+      kMostStructures);
+}
+
+}  // namespace
+
+void useBatchedHessians(HessianBackend& backend, BatchedPotential& batched) {
+  backend.hessians = [&batched](const std::vector<std::vector<double>>& points, double step) {
+    BatchedHessianParams params;
+    params.step = step;
+    params.maxBatch = hessianBatchOf(batched);
+    return batchedNumericalHessians(batched, points, params);
+  };
+}
+
+void useBatchedGpuHessians(HessianBackend& backend, const PotentialSpec& spec) {
+  if (!gpuAvailable())
+    throw std::runtime_error("GPU Hessian: no CUDA device found (" + gpuDescription() + ")");
+  auto owned = std::make_shared<std::unique_ptr<BatchedPotential>>();
+  backend.hessians = [spec, owned](const std::vector<std::vector<double>>& points, double step) {
+    if (!*owned) *owned = makeBatchedPotentialForSpec(spec, Backend::Cuda);
+    BatchedHessianParams params;
+    params.step = step;
+    params.maxBatch = hessianBatchOf(**owned);
+    return batchedNumericalHessians(**owned, points, params);
+  };
 }
 
 }  // namespace landscape

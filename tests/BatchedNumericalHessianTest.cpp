@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "backends/BatchedPotentialFactory.h"
+#include "backends/HessianBackendFactory.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/minimisation/BatchedNumericalHessian.h"
 #include "landscape/minimisation/NumericalHessian.h"
+#include "landscape/paths/Characterisation.h"
 #include "potentials/AmberGb.h"
 #include "potentials/LennardJones.h"
 #include "tests/AshMinima.h"
@@ -74,6 +76,39 @@ TEST(BatchedNumericalHessian, AmberGbOverCpuThreadsEqualsNumericalHessian) {
   EXPECT_EQ((h[1] - numericalHessian(single, ash->second)).cwiseAbs().maxCoeff(), 0.0);
 }
 
+void expectSameProperties(const StationaryPointProperties& a, const StationaryPointProperties& b,
+                          double tolerance) {
+  EXPECT_EQ(a.pointGroupOrder, b.pointGroupOrder);
+  EXPECT_NEAR(a.logProductOfPositiveEigenvalues, b.logProductOfPositiveEigenvalues,
+              tolerance * std::fabs(b.logProductOfPositiveEigenvalues));
+  ASSERT_EQ(a.hessianEigenvalues.size(), b.hessianEigenvalues.size());
+  for (std::size_t k = 0; k < a.hessianEigenvalues.size(); ++k)
+    EXPECT_NEAR(a.hessianEigenvalues[k], b.hessianEigenvalues[k],
+                tolerance * (1.0 + std::fabs(b.hessianEigenvalues[k])));
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(a.principalMoments[k], b.principalMoments[k]);
+}
+
+// optim's characterisation of a cycle's new points together (characteriseTogether with batched
+// Hessians) is characterise point by point: bit for bit on the CPU.
+TEST(BatchedNumericalHessian, CharacteriseTogetherIsCharacterisePointByPoint) {
+  LennardJones single(7);
+  std::unique_ptr<BatchedPotential> batched =
+      makeBatchedPotentialForSpec(ljSpec(7), Backend::Cpu, {2});
+  CharacterisationParams params;
+  useBatchedHessians(params.backend, *batched);
+  const std::vector<std::vector<double>> points = lj7Points();
+  const std::vector<StationaryPointProperties> together =
+      characteriseTogether(single, points, params);
+  ASSERT_EQ(together.size(), points.size());
+  for (std::size_t p = 0; p < points.size(); ++p)
+    expectSameProperties(together[p], characterise(single, points[p]), 0.0);
+  EXPECT_EQ(together[0].pointGroupOrder, 20);  // D5h
+  EXPECT_EQ(together[1].pointGroupOrder, 6);   // C3v
+  EXPECT_TRUE(characteriseTogether(single, {}, params).empty());
+  EXPECT_THROW(characteriseTogether(single, {std::vector<double>(3, 0.0)}, params),
+               std::invalid_argument);
+}
+
 TEST(BatchedNumericalHessian, BadArgumentsAreRefused) {
   std::unique_ptr<BatchedPotential> batched = makeBatchedPotentialForSpec(ljSpec(7), Backend::Cpu);
   BatchedHessianParams bad;
@@ -102,8 +137,26 @@ TEST(BatchedNumericalHessian, CudaBatchedPotentialsMatchTheCpuTwin) {
         << "LJ7 point " << p + 1;
     EXPECT_EQ((h[p] - h[p].transpose()).cwiseAbs().maxCoeff(), 0.0);
   }
+  // optim's GPU characterisation: both Ace-Ash-Nme minima together, mass-weighted, against the
+  // one-point GPU backend.
   const std::optional<AshMinima> ash = makeAshMinima(1e-3);
   if (!ash) GTEST_SKIP() << "gb/ash not found";
+  {
+    PotentialSpec gbSpec;
+    gbSpec.kind = PotentialSpec::Kind::AmberGb;
+    gbSpec.atoms = static_cast<std::size_t>(ash->topology.atomCount);
+    gbSpec.amberTopology = std::make_shared<const AmberTopology>(ash->topology);
+    std::unique_ptr<Potential> device = makePotential(gbSpec, Backend::Cuda);
+    CharacterisationParams one;
+    one.masses = ash->topology.masses;
+    one.backend = gpuHessianBackend(*device);
+    CharacterisationParams together = one;
+    useBatchedGpuHessians(together.backend, gbSpec);
+    const std::vector<StationaryPointProperties> both =
+        characteriseTogether(*device, {ash->first, ash->second}, together);
+    expectSameProperties(both[0], characterise(*device, ash->first, one), 1e-9);
+    expectSameProperties(both[1], characterise(*device, ash->second, one), 1e-9);
+  }
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::AmberGb;
   spec.atoms = static_cast<std::size_t>(ash->topology.atomCount);

@@ -1,5 +1,6 @@
 #include "landscape/paths/Characterisation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -28,10 +29,8 @@ namespace {
 
 /// The log product and, for small systems, all 3N eigenvalues of the (mass-weighted) Hessian.
 void characteriseHessian(Potential& potential, const std::vector<double>& x,
-                         const CharacterisationParams& params, StationaryPointProperties& p) {
-  Eigen::MatrixXd hessian = params.backend.hessian
-                                ? params.backend.hessian(x, params.hessianStep)
-                                : numericalHessian(potential, x, params.hessianStep);
+                         const CharacterisationParams& params, Eigen::MatrixXd hessian,
+                         StationaryPointProperties& p) {
   if (!params.masses.empty()) massWeightHessian(hessian, params.masses);
   if (potential.atomCount() <= params.maxSpectrumAtoms) {
     const HessianSpectrum full = hessianSpectrum(hessian);
@@ -45,11 +44,14 @@ void characteriseHessian(Potential& potential, const std::vector<double>& x,
                                           : hessianLogProduct(hessian, modes).logProduct;
 }
 
-}  // namespace
+Eigen::MatrixXd hessianAt(Potential& potential, const std::vector<double>& x,
+                          const CharacterisationParams& params) {
+  return params.backend.hessian ? params.backend.hessian(x, params.hessianStep)
+                                : numericalHessian(potential, x, params.hessianStep);
+}
 
-StationaryPointProperties characterise(Potential& potential, const std::vector<double>& x,
-                                       const CharacterisationParams& params) {
-  params.check();
+void checkPoint(Potential& potential, const std::vector<double>& x,
+                const CharacterisationParams& params) {
   if (x.size() != potential.dimension()) {
     throw std::invalid_argument("characterise: " + std::to_string(x.size()) +
                                 " coordinates, the potential expects " +
@@ -59,15 +61,58 @@ StationaryPointProperties characterise(Potential& potential, const std::vector<d
     throw std::invalid_argument("characterise: " + std::to_string(params.masses.size()) +
                                 " masses for " + std::to_string(x.size() / 3) + " atoms");
   }
+}
+
+/// Point group and moments; the Hessian-derived fields from `hessian` when given.
+StationaryPointProperties propertiesOf(Potential& potential, const std::vector<double>& x,
+                                       const CharacterisationParams& params,
+                                       Eigen::MatrixXd* hessian) {
   StationaryPointProperties properties;
   const PointGroup group = findPointGroup(x, params.pointGroup);
   properties.pointGroupOrder = group.order;
   const Eigen::Vector3d moments = principalMomentsOfInertia(x, params.masses);
   for (int k = 0; k < 3; ++k) properties.principalMoments[k] = moments[k];
-  if (potential.atomCount() <= params.maxHessianAtoms) {
-    characteriseHessian(potential, x, params, properties);
-  }
+  if (hessian) characteriseHessian(potential, x, params, std::move(*hessian), properties);
   return properties;
+}
+
+}  // namespace
+
+StationaryPointProperties characterise(Potential& potential, const std::vector<double>& x,
+                                       const CharacterisationParams& params) {
+  params.check();
+  checkPoint(potential, x, params);
+  if (potential.atomCount() > params.maxHessianAtoms)
+    return propertiesOf(potential, x, params, nullptr);
+  Eigen::MatrixXd hessian = hessianAt(potential, x, params);
+  return propertiesOf(potential, x, params, &hessian);
+}
+
+std::vector<StationaryPointProperties> characteriseTogether(
+    Potential& potential, const std::vector<std::vector<double>>& points,
+    const CharacterisationParams& params) {
+  params.check();
+  for (const std::vector<double>& x : points) checkPoint(potential, x, params);
+  std::vector<StationaryPointProperties> out;
+  out.reserve(points.size());
+  if (!params.backend.hessians || potential.atomCount() > params.maxHessianAtoms) {
+    for (const std::vector<double>& x : points) out.push_back(characterise(potential, x, params));
+    return out;
+  }
+  // Groups of points whose Hessians (n x n doubles each) stay within 512 MiB of host memory.
+  const double bytes = 8.0 * static_cast<double>(potential.dimension()) *
+                       static_cast<double>(potential.dimension());
+  const std::size_t group =
+      std::max<std::size_t>(1, static_cast<std::size_t>(512.0 * 1024 * 1024 / bytes));
+  for (std::size_t first = 0; first < points.size(); first += group) {
+    const std::vector<std::vector<double>> some(
+        points.begin() + static_cast<std::ptrdiff_t>(first),
+        points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), first + group)));
+    std::vector<Eigen::MatrixXd> hessians = params.backend.hessians(some, params.hessianStep);
+    for (std::size_t k = 0; k < some.size(); ++k)
+      out.push_back(propertiesOf(potential, some[k], params, &hessians[k]));
+  }
+  return out;
 }
 
 }  // namespace landscape

@@ -33,6 +33,12 @@ struct HessianBackend {
   /// As hessianLogProduct.
   std::function<HessianLogProduct(Eigen::MatrixXd& hessian, const RigidBodyModes& modes)>
       logProduct;
+  /// The Hessians of several points at once (BatchedNumericalHessian: their displaced structures
+  /// through a batched potential); characteriseTogether uses it, characterise uses `hessian`.
+  /// Empty: one point at a time.
+  std::function<std::vector<Eigen::MatrixXd>(const std::vector<std::vector<double>>& points,
+                                             double step)>
+      hessians;
 };
 
 struct CharacterisationParams {
@@ -59,5 +65,12 @@ struct CharacterisationParams {
 /// std::invalid_argument on a size mismatch (coordinates or masses) or bad params.
 StationaryPointProperties characterise(Potential& potential, const std::vector<double>& x,
                                        const CharacterisationParams& params = {});
+
+/// characterise for each of `points`, with their Hessians computed together when
+/// params.backend.hessians is set (in groups of at most 512 MiB of Hessians); the same properties
+/// as characterise point by point whenever the batched Hessians are the single ones' bits.
+std::vector<StationaryPointProperties> characteriseTogether(
+    Potential& potential, const std::vector<std::vector<double>>& points,
+    const CharacterisationParams& params = {});
 
 }  // namespace landscape

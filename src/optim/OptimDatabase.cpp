@@ -184,27 +184,23 @@ StoredTransitionNetwork completeNetwork(const OptimSystem& system, const Transit
   out.setB = known.setB;
   out.growth = known.growth;
   // Loaded entries keep what the file said; those never characterised (or dropped by
-  // loadDatabase) get their properties now, at the file's coordinates.
+  // loadDatabase), and the new ones, get their properties now, all together
+  // (characteriseTogether: their Hessians share batched calls where the backend has them).
+  std::vector<StationaryPointProperties*> pending;
+  std::vector<std::vector<double>> points;
   for (std::size_t i = 0; i < network.minima().size(); ++i) {
     if (i < known.minima.size()) {
       out.minima.push_back(known.minima[i]);
-      StationaryPointProperties& p = out.minima.back().properties;
-      if (!characterised(p)) p = characterise(potential, out.minima.back().coordinates, params);
-      continue;
+    } else {
+      StoredNetworkMinimum m;
+      m.energy = network.minima()[i].energy;
+      m.coordinates = system.atoms(network.minima()[i].coordinates);
+      out.minima.push_back(std::move(m));
     }
-    StoredNetworkMinimum m;
-    m.energy = network.minima()[i].energy;
-    m.coordinates = system.atoms(network.minima()[i].coordinates);
-    m.properties = characterise(potential, m.coordinates, params);
-    out.minima.push_back(std::move(m));
   }
   for (std::size_t i = 0; i < network.transitionStates().size(); ++i) {
     if (i < known.states.size()) {
       out.transitionStates.push_back(known.states[i]);
-      StationaryPointProperties& p = out.transitionStates.back().properties;
-      if (!characterised(p)) {
-        p = characterise(potential, out.transitionStates.back().coordinates, params);
-      }
       continue;
     }
     const NetworkTransitionState& t = network.transitionStates()[i];
@@ -214,9 +210,20 @@ StoredTransitionNetwork completeNetwork(const OptimSystem& system, const Transit
     ts.plusMinimum = t.plusMinimum;
     ts.minusMinimum = t.minusMinimum;
     ts.eigenvalue = t.eigenvalue;
-    ts.properties = characterise(potential, ts.coordinates, params);
     out.transitionStates.push_back(std::move(ts));
   }
+  for (std::size_t i = 0; i < out.minima.size(); ++i)
+    if (i >= known.minima.size() || !characterised(out.minima[i].properties)) {
+      pending.push_back(&out.minima[i].properties);
+      points.push_back(out.minima[i].coordinates);
+    }
+  for (std::size_t i = 0; i < out.transitionStates.size(); ++i)
+    if (i >= known.states.size() || !characterised(out.transitionStates[i].properties)) {
+      pending.push_back(&out.transitionStates[i].properties);
+      points.push_back(out.transitionStates[i].coordinates);
+    }
+  std::vector<StationaryPointProperties> found = characteriseTogether(potential, points, params);
+  for (std::size_t k = 0; k < pending.size(); ++k) *pending[k] = std::move(found[k]);
   return out;
 }
 

@@ -59,6 +59,8 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
   if (config.backend == Backend::Cuda && (!amber || config.precision == Precision::Double) &&
       system.atomistic->isDeviceResident()) {
     settings.characterisation.backend = gpuHessianBackend(*system.atomistic);
+    // Several new stationary points (a cycle's, a growth cycle's) share batched calls.
+    useBatchedGpuHessians(settings.characterisation.backend, spec);
   }
   return system;
 }
