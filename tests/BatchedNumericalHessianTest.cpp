@@ -66,8 +66,7 @@ TEST(BatchedNumericalHessian, AmberGbOverCpuThreadsEqualsNumericalHessian) {
   spec.kind = PotentialSpec::Kind::AmberGb;
   spec.atoms = static_cast<std::size_t>(ash->topology.atomCount);
   spec.amberTopology = std::make_shared<const AmberTopology>(ash->topology);
-  std::unique_ptr<BatchedPotential> batched =
-      makeBatchedPotentialForSpec(spec, Backend::Cpu, {2});
+  std::unique_ptr<BatchedPotential> batched = makeBatchedPotentialForSpec(spec, Backend::Cpu, {2});
   BatchedHessianParams params;
   params.maxBatch = 31;  // odd: rounded down to 30 so that +h and -h share a call
   const std::vector<Eigen::MatrixXd> h =
@@ -163,15 +162,15 @@ TEST(BatchedNumericalHessian, CudaBatchedPotentialsMatchTheCpuTwin) {
   spec.amberTopology = std::make_shared<const AmberTopology>(ash->topology);
   BatchedPotentialOptions options;
   options.reserveBatch = params.maxBatch;
-  std::unique_ptr<BatchedPotential> gbCuda = makeBatchedPotentialForSpec(spec, Backend::Cuda, options);
+  std::unique_ptr<BatchedPotential> gbCuda =
+      makeBatchedPotentialForSpec(spec, Backend::Cuda, options);
   AmberGb gb(ash->topology);
   const std::vector<Eigen::MatrixXd> hg =
       batchedNumericalHessians(*gbCuda, {ash->first, ash->second}, params);
   for (const auto& [index, x] : {std::pair<int, const std::vector<double>*>{0, &ash->first},
                                  std::pair<int, const std::vector<double>*>{1, &ash->second}}) {
     const Eigen::MatrixXd reference = numericalHessian(gb, *x);
-    EXPECT_LT((hg[index] - reference).cwiseAbs().maxCoeff() / reference.cwiseAbs().maxCoeff(),
-              1e-8)
+    EXPECT_LT((hg[index] - reference).cwiseAbs().maxCoeff() / reference.cwiseAbs().maxCoeff(), 1e-8)
         << "Ace-Ash-Nme minimum " << index + 1;
   }
 }

@@ -12,9 +12,9 @@ void BatchedHessianParams::check() const {
     throw std::invalid_argument("BatchedHessianParams.step must be > 0 and finite");
 }
 
-std::vector<Eigen::MatrixXd> batchedNumericalHessians(BatchedPotential& potential,
-                                                      const std::vector<std::vector<double>>& points,
-                                                      const BatchedHessianParams& params) {
+std::vector<Eigen::MatrixXd> batchedNumericalHessians(
+    BatchedPotential& potential, const std::vector<std::vector<double>>& points,
+    const BatchedHessianParams& params) {
   params.check();
   const std::size_t n = potential.dimension();
   for (std::size_t p = 0; p < points.size(); ++p)

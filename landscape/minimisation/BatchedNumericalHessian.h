@@ -17,7 +17,7 @@
 namespace landscape {
 
 struct BatchedHessianParams {
-  double step = 1e-5;         ///< finite-difference step h (length), > 0, as numericalHessian
+  double step = 1e-5;  ///< finite-difference step h (length), > 0, as numericalHessian
   /// Structures per potential call (rounded down to an even number, at least 2, so that a
   /// coordinate's +h and -h structures share a call); 0 = all 2 n x points in one call.
   std::size_t maxBatch = 0;
@@ -28,8 +28,8 @@ struct BatchedHessianParams {
 /// The Hessian (n x n, energy/length^2) of each point (n = potential.dimension() coordinates
 /// each). Throws std::invalid_argument for bad params or a point of the wrong size; a non-finite
 /// gradient leaves non-finite entries, as numericalHessian does.
-std::vector<Eigen::MatrixXd> batchedNumericalHessians(BatchedPotential& potential,
-                                                      const std::vector<std::vector<double>>& points,
-                                                      const BatchedHessianParams& params = {});
+std::vector<Eigen::MatrixXd> batchedNumericalHessians(
+    BatchedPotential& potential, const std::vector<std::vector<double>>& points,
+    const BatchedHessianParams& params = {});
 
 }  // namespace landscape

@@ -19,6 +19,8 @@
 #include "landscape/network/KineticMonteCarlo.h"
 #include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/TransitionNetwork.h"
+#include "src/pathsample/PathsampleImport.h"
+#include "src/pathsample/PathsampleNetworkSource.h"
 
 namespace landscape {
 
@@ -32,31 +34,7 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
   return buffer;
 }
 
-bool molecular(const PathsampleConfig& c) { return c.units == PathsampleUnits::Molecular; }
-/// kT in the energy unit for a temperature as the user gives it.
-double kTOf(const PathsampleConfig& c, double t) {
-  return molecular(c) ? kBoltzmannKcalPerMolK * t : t;
-}
-/// Rates of the graph (inverse frequency unit) -> the reported unit.
-double rateFactor(const PathsampleConfig& c) {
-  return molecular(c) ? kMolecularFrequencyPerSecond : 1.0;
-}
-std::string rateUnit(const PathsampleConfig& c) {
-  return molecular(c) ? "s^-1" : "reduced time^-1";
-}
 
-// A network database; one without coordinates (atoms = 0) is a kinetics-only network.
-StoredTransitionNetwork readNetworkDatabase(const std::string& path, DatabaseMetadata* metadata) {
-  return KineticsOnlyDatabase::holdsOne(path) ? KineticsOnlyDatabase::read(path, metadata)
-                                              : TransitionNetworkDatabase::read(path, metadata);
-}
-void writeNetworkDatabase(const std::string& path, const DatabaseMetadata& metadata,
-                          const StoredTransitionNetwork& network) {
-  if (metadata.atoms == 0)
-    KineticsOnlyDatabase::write(path, metadata, network);
-  else
-    TransitionNetworkDatabase::write(path, metadata, network);
-}
 
 /// Runs a step of the library's kinetics on the network of `source` at temperature t; its errors
 /// (a minimum without log product, disconnected sets, ...) come back naming the file and T.
@@ -69,306 +47,12 @@ auto atTemperature(const std::string& source, double t, Step step) -> decltype(s
   }
 }
 
-// ---- the network of the kinetics modes ------------------------------------------------------
 
-/// What rates, committors and regroup work on: the network, where it came from and the factor
-/// from its frequencies to the reported rate unit.
-struct KineticsNetwork {
-  StoredTransitionNetwork network;
-  std::string source;       ///< the database, or "DIR/min.data" for PATHSAMPLE files
-  std::string setNames;     ///< "min.A and min.B of DIR" or "the endpoint sets of DB"
-  double rateFactor = 1.0;  ///< graph rates x this = reported rates
-};
-
-}  // namespace
-
-bool readsPathsampleFolder(const PathsampleConfig& c) {
-  return !c.databaseGiven && (!c.pathdataFile.empty() || c.noPoints) &&
-         fs::exists(fs::path(c.directory) / "min.data");
-}
-
-namespace {
-
-void checkPathdataAtoms(const PathsampleConfig& c, std::size_t atoms, const std::string& where) {
-  if (c.pathdataAtoms == 0 || c.noPoints || atoms == 0 || atoms == c.pathdataAtoms) return;
-  throw std::runtime_error(c.pathdataAtomsWhere + ": NATOMS " + std::to_string(c.pathdataAtoms) +
-                           ", but " + where + " holds " + std::to_string(atoms) + " atoms");
-}
-
-/// min.data and ts.data of `dir` with min.A and min.B (required when `needSets`); transition
-/// states must name lines of min.data (ts.data line named otherwise).
-StoredTransitionNetwork readKineticsFiles(const std::string& dir, bool needSets) {
-  const fs::path d(dir);
-  StoredTransitionNetwork n;
-  n.minima = readMinData((d / "min.data").string());
-  if (n.minima.empty()) throw std::runtime_error((d / "min.data").string() + ": no minima");
-  const std::string tsPath = (d / "ts.data").string();
-  n.transitionStates = readTsData(tsPath, n.minima.size());
-  const bool hasA = fs::exists(d / "min.A"), hasB = fs::exists(d / "min.B");
-  if (hasA && hasB) {
-    n.setA = readEndpointSet((d / "min.A").string(), n.minima.size());
-    n.setB = readEndpointSet((d / "min.B").string(), n.minima.size());
-  } else if (needSets || hasA || hasB) {
-    throw std::runtime_error((d / (hasA ? "min.B" : "min.A")).string() +
-                             ": missing; the endpoint sets need min.A and min.B (a count, then "
-                             "that many 1-based lines of min.data)");
-  }
-  return n;
-}
-
-/// Checks the endpoint sets before the graph transformation sees them, in the user's words.
-void checkEndpointSets(const KineticsNetwork& k) {
-  const StoredTransitionNetwork& n = k.network;
-  if (n.setA.empty() || n.setB.empty())
-    throw std::runtime_error(k.source + ": no endpoint sets A and B (" + k.setNames +
-                             "); import a database with min.A and min.B");
-  for (int a : n.setA)
-    if (std::find(n.setB.begin(), n.setB.end(), a) != n.setB.end())
-      throw std::runtime_error(k.setNames + ": minimum " + std::to_string(a + 1) +
-                               " (1-based, as in min.data) is in both A and B; the sets must be "
-                               "disjoint");
-}
-
-KineticsNetwork kineticsNetwork(const PathsampleConfig& c, bool needSets) {
-  KineticsNetwork k;
-  if (readsPathsampleFolder(c)) {
-    k.network = readKineticsFiles(c.directory, needSets);
-    k.source = (fs::path(c.directory) / "min.data").string();
-    k.setNames = "min.A and min.B of " + c.directory;
-    // The files' frequencies are PATHSAMPLE's: reduced, or rad/s for molecules (s^-1 rates).
-    k.rateFactor = 1.0;
-  } else {
-    DatabaseMetadata metadata;
-    k.network = readNetworkDatabase(c.database, &metadata);
-    checkPathdataAtoms(c, metadata.atoms, c.database);
-    k.source = c.database;
-    k.setNames = "the endpoint sets A and B of " + c.database;
-    // A kinetics-only network keeps its files' frequencies (KineticsOnlyDatabase.h).
-    k.rateFactor = metadata.atoms == 0 ? 1.0 : rateFactor(c);
-  }
-  if (std::isfinite(c.maxTsEnergy)) {
-    std::vector<StoredTransitionState>& ts = k.network.transitionStates;
-    ts.erase(std::remove_if(ts.begin(), ts.end(),
-                            [&](const StoredTransitionState& t) { return t.energy > c.maxTsEnergy; }),
-             ts.end());
-  }
-  if (needSets) checkEndpointSets(k);
-  return k;
-}
-
-// ---- import and export -----------------------------------------------------------------------
-
-DatabaseMetadata importMetadata(const PathsampleConfig& c, std::size_t atoms) {
-  DatabaseMetadata metadata;
-  metadata.atoms = atoms;
-  metadata.energyUnit = molecular(c) ? "kcal/mol" : "reduced (epsilon)";
-  metadata.lengthUnit = molecular(c) ? "Angstrom" : "reduced (sigma)";
-  // Molecular files follow OPTIM/PATHSAMPLE for AMBER: mass-weighted, frequencies in rad/s.
-  metadata.hessianMasses = molecular(c) ? kAtomicMassesAmu : kUnitMasses;
-  metadata.potential = "imported from PATHSAMPLE files in " + c.directory;
-  metadata.program = "pathsample";
-  return metadata;
-}
-
-/// Refuses to merge into a database of another system; names what differs.
-void requireSameSystem(const PathsampleConfig& c, const DatabaseMetadata& stored,
-                       const DatabaseMetadata& imported) {
-  auto differ = [&](const std::string& what, const std::string& a, const std::string& b) {
-    if (a == b) return;
-    throw std::runtime_error(c.database + " holds another system (" + what + " " + a +
-                             ", the files of " + c.directory + " " + b +
-                             "): import adds to a database of the same system only; give another "
-                             "--database (the file is unchanged)");
-  };
-  differ("atoms", std::to_string(stored.atoms), std::to_string(imported.atoms));
-  differ("energy unit", stored.energyUnit, imported.energyUnit);
-  differ("length unit", stored.lengthUnit, imported.lengthUnit);
-  differ("Hessian masses", stored.hessianMasses, imported.hessianMasses);
-}
-
-/// Adds `imported` to `stored` (whose entries keep their places): minima and transition states
-/// equal to known ones within --energy-tolerance and --geometry-tolerance (after alignment) are
-/// duplicates, as in a connect run's network (TransitionNetwork.h).
-StoredTransitionNetwork mergedNetwork(const PathsampleConfig& c, StoredTransitionNetwork stored,
-                                      const StoredTransitionNetwork& imported, int& newMinima,
-                                      int& newTransitionStates, const ProgressPrinter& print) {
-  TransitionNetworkParams params;
-  params.energyTolerance = c.energyTolerance;
-  params.geometryTolerance = c.geometryTolerance;
-  // Clusters: any atom may swap with any other; molecules keep their atom order and chirality.
-  params.alignment.permutations = !molecular(c);
-  params.alignment.inversion = !molecular(c);
-  TransitionNetwork net(params);
-  std::vector<int> storedOf;  // network index -> stored index
-  auto remember = [&](int networkIndex, int storedIndex) {
-    if (networkIndex >= static_cast<int>(storedOf.size())) storedOf.resize(networkIndex + 1, -1);
-    if (storedOf[networkIndex] < 0) storedOf[networkIndex] = storedIndex;
-  };
-  std::vector<int> networkOfStored;
-  for (std::size_t i = 0; i < stored.minima.size(); ++i) {
-    const TransitionNetwork::Added a =
-        net.addMinimum(stored.minima[i].coordinates, stored.minima[i].energy);
-    remember(a.index, static_cast<int>(i));
-    networkOfStored.push_back(a.index);
-  }
-  for (const StoredTransitionState& ts : stored.transitionStates)
-    net.addTransitionState(ts.coordinates, ts.energy, -1.0, networkOfStored[ts.plusMinimum],
-                           networkOfStored[ts.minusMinimum]);
-  std::vector<int> networkOfImported, storedOfImported;
-  newMinima = newTransitionStates = 0;
-  for (const StoredNetworkMinimum& m : imported.minima) {
-    const TransitionNetwork::Added a = net.addMinimum(m.coordinates, m.energy);
-    if (a.isNew) {
-      stored.minima.push_back(m);
-      ++newMinima;
-    }
-    remember(a.index, static_cast<int>(stored.minima.size()) - 1);
-    networkOfImported.push_back(a.index);
-    storedOfImported.push_back(storedOf[a.index]);
-  }
-  for (const StoredTransitionState& ts : imported.transitionStates) {
-    const TransitionNetwork::Added a =
-        net.addTransitionState(ts.coordinates, ts.energy, -1.0, networkOfImported[ts.plusMinimum],
-                               networkOfImported[ts.minusMinimum]);
-    if (!a.isNew) continue;
-    StoredTransitionState added = ts;
-    added.plusMinimum = storedOfImported[ts.plusMinimum];
-    added.minusMinimum = storedOfImported[ts.minusMinimum];
-    stored.transitionStates.push_back(std::move(added));
-    ++newTransitionStates;
-  }
-  auto mapped = [&](const std::vector<int>& set) {
-    std::vector<int> out;
-    for (int m : set) out.push_back(storedOfImported[m]);
-    std::sort(out.begin(), out.end());
-    return out;
-  };
-  if (!imported.setA.empty()) {
-    if (stored.setA.empty() && stored.setB.empty()) {
-      stored.setA = mapped(imported.setA);
-      stored.setB = mapped(imported.setB);
-    } else {
-      std::vector<int> a = stored.setA, b = stored.setB;
-      std::sort(a.begin(), a.end());
-      std::sort(b.begin(), b.end());
-      if (a != mapped(imported.setA) || b != mapped(imported.setB))
-        print("pathsample: note: the endpoint sets of " + c.database +
-              " are kept; min.A and min.B of " + c.directory + " name other minima");
-    }
-  }
-  return stored;
-}
-
-// OPTIM's path.info as PATHSAMPLE's STARTFROMPATH and ADDPATH read it: the triples' minima with
-// duplicates merged (first appearance kept, in order), A and B the --path-set-a/-b-th of them.
-StoredTransitionNetwork pathInfoNetwork(const PathsampleConfig& c, const DatabaseMetadata& metadata,
-                                        const ProgressPrinter& print) {
-  const StoredTransitionNetwork listed =
-      networkFromPathInfo(readPathInfo(c.pathInfoFile, metadata.atoms), c.pathInfoFile,
-                          pathsampleFrequencyConversion(metadata));
-  int newMinima = 0, newTs = 0;
-  StoredTransitionNetwork network =
-      mergedNetwork(c, StoredTransitionNetwork{}, listed, newMinima, newTs, print);
-  const int minima = static_cast<int>(network.minima.size());
-  for (const auto& [m, name] : {std::pair<int, const char*>{c.pathInfoSetA, "--path-set-a"},
-                                std::pair<int, const char*>{c.pathInfoSetB, "--path-set-b"}})
-    if (m > minima)
-      throw std::runtime_error(c.pathInfoFile + " has " + std::to_string(minima) +
-                               " distinct minima: " + name + " (STARTFROMPATH) " +
-                               std::to_string(m) + " is not one of them");
-  if ((c.pathInfoSetA > 0) != (c.pathInfoSetB > 0))
-    throw std::runtime_error("--path-set-a and --path-set-b (STARTFROMPATH m1 m2) go together");
-  if (c.pathInfoSetA > 0 && c.pathInfoSetA == c.pathInfoSetB)
-    throw std::runtime_error(c.pathInfoFile + ": minimum " + std::to_string(c.pathInfoSetA) +
-                             " cannot be both A and B (STARTFROMPATH m1 m2)");
-  if (c.pathInfoSetA > 0) {
-    network.setA = {c.pathInfoSetA - 1};
-    network.setB = {c.pathInfoSetB - 1};
-  }
-  return network;
-}
-
-void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
-  StoredTransitionNetwork network;
-  DatabaseMetadata metadata;
-  std::string source = c.directory;
-  if (!c.pathInfoFile.empty()) {
-    const std::size_t atoms = c.atoms > 0 ? c.atoms : c.pathdataAtoms;
-    if (atoms == 0)
-      throw std::runtime_error("--path-info " + c.pathInfoFile +
-                               ": give the number of atoms (--atoms N, or NATOMS in pathdata)");
-    metadata = importMetadata(c, atoms);
-    metadata.potential = "imported from OPTIM's " + c.pathInfoFile;
-    network = pathInfoNetwork(c, metadata, print);
-    source = c.pathInfoFile;
-  } else if (c.noPoints) {
-    // PATHSAMPLE's NOPOINTS: kinetics only, no coordinates (docs/database.md).
-    network = readKineticsFiles(c.directory, false);
-    metadata = importMetadata(c, 0);
-  } else {
-    const std::size_t atoms = pathsampleAtomCount(c.directory);
-    checkPathdataAtoms(c, atoms, (fs::path(c.directory) / "points.min").string());
-    metadata = importMetadata(c, atoms);
-    network = readPathsampleFiles(c.directory, atoms, pathsampleFrequencyConversion(metadata));
-  }
-  if (!network.setA.empty()) {
-    KineticsNetwork k{network, c.directory, "min.A and min.B of " + c.directory, 1.0};
-    checkEndpointSets(k);
-  }
-  const std::string what = std::to_string(network.minima.size()) + " minima, " +
-                           std::to_string(network.transitionStates.size()) +
-                           " transition states, " +
-                           (c.noPoints ? std::string("no coordinates (kinetics only)")
-                                       : std::to_string(metadata.atoms) + " atoms") +
-                           ", sets A/B of " + std::to_string(network.setA.size()) + "/" +
-                           std::to_string(network.setB.size()) + " minima from " + source;
-  if (!fs::exists(c.database)) {
-    writeNetworkDatabase(c.database, metadata, network);
-    print("pathsample: imported " + what + " into " + c.database);
-    return;
-  }
-  // An existing database is extended, never replaced.
-  DatabaseMetadata storedMetadata;
-  StoredTransitionNetwork stored = readNetworkDatabase(c.database, &storedMetadata);
-  if (storedMetadata.atoms == 0 || metadata.atoms == 0)
-    throw std::runtime_error(
-        c.database + " exists and " +
-        (metadata.atoms == 0 ? std::string("the imported network has no coordinates")
-                             : std::string("holds a network without coordinates")) +
-        ": duplicates cannot be recognised without structures, so import does not add to it; "
-        "give another --database (the file is unchanged)");
-  requireSameSystem(c, storedMetadata, metadata);
-  const std::size_t before = stored.minima.size(), beforeTs = stored.transitionStates.size();
-  int newMinima = 0, newTs = 0;
-  StoredTransitionNetwork merged =
-      mergedNetwork(c, std::move(stored), network, newMinima, newTs, print);
-  writeNetworkDatabase(c.database, storedMetadata, merged);
-  print("pathsample: imported " + what + " into " + c.database + ", which held " +
-        std::to_string(before) + " minima and " + std::to_string(beforeTs) +
-        " transition states: " + std::to_string(newMinima) + " minima and " +
-        std::to_string(newTs) + " transition states are new, " +
-        std::to_string(network.minima.size() - newMinima) + " and " +
-        std::to_string(network.transitionStates.size() - newTs) + " were known; now " +
-        std::to_string(merged.minima.size()) + " minima, " +
-        std::to_string(merged.transitionStates.size()) + " transition states");
-}
-
-void exportDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
-  DatabaseMetadata metadata;
-  const StoredTransitionNetwork network = readNetworkDatabase(c.database, &metadata);
-  if (metadata.atoms == 0)
-    writePathsampleKineticsFiles(c.directory, network);
-  else
-    writePathsampleFiles(c.directory, network, pathsampleFrequencyConversion(metadata));
-  print("pathsample: exported " + std::to_string(network.minima.size()) + " minima and " +
-        std::to_string(network.transitionStates.size()) + " transition states of " + c.database +
-        " to " + c.directory + (metadata.atoms == 0 ? " (kinetics only: no points files)" : ""));
-}
 
 // Planck's constant in the energy unit x the rate graph's time unit (regroup's Eyring term):
 // for molecules kcal/mol x (1 / rateFactor) s.
 double planckOf(const PathsampleConfig& c, const KineticsNetwork& k) {
-  return molecular(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * k.rateFactor
+  return usesMolecularUnits(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * k.rateFactor
                       : c.planck;
 }
 
@@ -376,12 +60,12 @@ double planckOf(const PathsampleConfig& c, const KineticsNetwork& k) {
 GraphTransformationResult ratesAt(const PathsampleConfig& c, const KineticsNetwork& k, double t,
                                   const ProgressPrinter& print) {
   const StoredTransitionNetwork& n = k.network;
-  const RateGraph minima = atTemperature(k.source, t, [&] { return harmonicRateGraph(n, kTOf(c, t)); });
+  const RateGraph minima = atTemperature(k.source, t, [&] { return harmonicRateGraph(n, kTOfTemperature(c, t)); });
   if (!c.regrouped)
     return atTemperature(k.source, t,
                          [&] { return graphTransformationRates(minima, n.setA, n.setB); });
   const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
-    return regroupFreeEnergy(n, kTOf(c, t), c.regroupThreshold, planckOf(c, k));
+    return regroupFreeEnergy(n, kTOfTemperature(c, t), c.regroupThreshold, planckOf(c, k));
   });
   const std::vector<int> a = groupsOf(n.setA, groups), b = groupsOf(n.setB, groups);
   for (int g : a)
@@ -463,7 +147,7 @@ void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
   for (double t : c.temperatures) {
     const GraphTransformationResult r = ratesAt(c, network, t, print);
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
-          rateUnit(c));
+          reportedRateUnit(c));
     const TemperatureRates x = ratesInUnits(t, r, network.rateFactor);
     printRates(c, x, r, print);
     logs.push_back(x.logs);
@@ -501,7 +185,7 @@ void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) 
   // DIRECTION AB: committors to A (reaching A before B); BA: to B.
   const bool toB = c.direction == PathsampleDirection::BA;
   const GraphTransformationResult r = atTemperature(k.source, t, [&] {
-    return graphTransformationRates(harmonicRateGraph(network, kTOf(c, t)),
+    return graphTransformationRates(harmonicRateGraph(network, kTOfTemperature(c, t)),
                                     toB ? network.setB : network.setA,
                                     toB ? network.setA : network.setB);
   });
@@ -518,7 +202,7 @@ void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
   const double t = c.temperatures.front();
   const double planck = planckOf(c, k);
   const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
-    return regroupFreeEnergy(network, kTOf(c, t), c.regroupThreshold, planck);
+    return regroupFreeEnergy(network, kTOfTemperature(c, t), c.regroupThreshold, planck);
   });
   std::string text;
   for (std::size_t g = 0; g < groups.members.size(); ++g) {
@@ -549,7 +233,7 @@ void kineticMonteCarlo(const PathsampleConfig& c, const ProgressPrinter& print) 
   const double t = c.temperatures.front();
   const bool toB = c.direction == PathsampleDirection::BA;
   const std::vector<KmcPassage> passages = atTemperature(k.source, t, [&] {
-    return kmcFirstPassages(harmonicRateGraph(n, kTOf(c, t)), toB ? n.setB : n.setA,
+    return kmcFirstPassages(harmonicRateGraph(n, kTOfTemperature(c, t)), toB ? n.setB : n.setA,
                             toB ? n.setA : n.setB, c.kmcRuns, static_cast<std::uint64_t>(c.seed));
   });
   std::string text;
@@ -569,7 +253,7 @@ void kineticMonteCarlo(const PathsampleConfig& c, const ProgressPrinter& print) 
   fs::create_directories(c.directory);
   const std::string path = (fs::path(c.directory) / "KMC.data").string();
   writeFileAtomically(path, text, "KMC.data");
-  const std::string unit = molecular(c) ? "s" : "reduced time";
+  const std::string unit = usesMolecularUnits(c) ? "s" : "reduced time";
   print(std::string("KMC> ") + (toB ? "B<-A" : "A<-B") +
         format(" at T= %.10g: %.0f runs, mean first-passage time %.10g", t, runs, mean) + " " +
         unit + format(" +- %.3g (standard error), mean steps %.10g", spread / std::sqrt(runs),

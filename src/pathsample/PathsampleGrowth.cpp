@@ -1,6 +1,7 @@
 #include "src/pathsample/PathsampleGrowth.h"
 
 #include "src/pathsample/PathsampleCommands.h"
+#include "src/pathsample/PathsampleNetworkSource.h"
 
 #include <algorithm>
 #include <chrono>
