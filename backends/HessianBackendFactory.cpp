@@ -49,14 +49,20 @@ std::size_t hessianBatchOf(const BatchedPotential& batched) {
       kMostStructures);
 }
 
+std::vector<Eigen::MatrixXd> hessiansThrough(BatchedPotential& batched,
+                                             const std::vector<std::vector<double>>& points,
+                                             double step) {
+  BatchedHessianParams params;
+  params.step = step;
+  params.maxBatch = hessianBatchOf(batched);
+  return batchedNumericalHessians(batched, points, params);
+}
+
 }  // namespace
 
 void useBatchedHessians(HessianBackend& backend, BatchedPotential& batched) {
   backend.hessians = [&batched](const std::vector<std::vector<double>>& points, double step) {
-    BatchedHessianParams params;
-    params.step = step;
-    params.maxBatch = hessianBatchOf(batched);
-    return batchedNumericalHessians(batched, points, params);
+    return hessiansThrough(batched, points, step);
   };
 }
 
@@ -66,10 +72,7 @@ void useBatchedGpuHessians(HessianBackend& backend, const PotentialSpec& spec) {
   auto owned = std::make_shared<std::unique_ptr<BatchedPotential>>();
   backend.hessians = [spec, owned](const std::vector<std::vector<double>>& points, double step) {
     if (!*owned) *owned = makeBatchedPotentialForSpec(spec, Backend::Cuda);
-    BatchedHessianParams params;
-    params.step = step;
-    params.maxBatch = hessianBatchOf(**owned);
-    return batchedNumericalHessians(**owned, points, params);
+    return hessiansThrough(**owned, points, step);
   };
 }
 

@@ -131,28 +131,24 @@ GraphTransformationResult transform(const RateGraph& graph, const std::vector<in
 }
 
 nb::dict ratesDict(const GraphTransformationResult& r, double factor) {
-  const SetToSetRates& ab = r.aFromB;
-  const SetToSetRates& ba = r.bFromA;
   // The graph transformation works in logarithms: the log_ fields always hold the answer. Where
   // a value lies beyond double precision (low temperatures, high barriers) the linear fields are
   // None, never 0, inf or NaN, and 'representable' is False.
-  const double lnFactor = std::log(factor);
-  const double logs[] = {ab.logK + lnFactor,    ba.logK + lnFactor,
-                         ab.logKSS + lnFactor,  ba.logKSS + lnFactor,
-                         ab.logKNSS + lnFactor, ba.logKNSS + lnFactor,
-                         ab.logMeanFirstPassageTime - lnFactor,
-                         ba.logMeanFirstPassageTime - lnFactor};
-  const char* names[] = {"k_ab", "k_ba", "kss_ab", "kss_ba", "knss_ab", "knss_ba", "mfpt_ab",
-                         "mfpt_ba"};
-  bool representable = true;
-  for (double l : logs) representable = representable && std::isnormal(std::exp(l));
+  const SetToSetRates ab = r.aFromB.inUnits(factor), ba = r.bFromA.inUnits(factor);
+  const bool representable = ab.representable() && ba.representable();
+  const std::pair<const char*, double> linear[] = {
+      {"k_ab", ab.k},       {"k_ba", ba.k},       {"kss_ab", ab.kSS},
+      {"kss_ba", ba.kSS},   {"knss_ab", ab.kNSS}, {"knss_ba", ba.kNSS},
+      {"mfpt_ab", ab.meanFirstPassageTime}, {"mfpt_ba", ba.meanFirstPassageTime}};
+  const double logs[] = {ab.logK,    ba.logK,    ab.logKSS, ba.logKSS, ab.logKNSS,
+                         ba.logKNSS, ab.logMeanFirstPassageTime, ba.logMeanFirstPassageTime};
   nb::dict out;
   for (int i = 0; i < 8; ++i) {
     if (representable)
-      out[names[i]] = std::exp(logs[i]);
+      out[linear[i].first] = linear[i].second;
     else
-      out[names[i]] = nb::none();
-    out[(std::string("log_") + names[i]).c_str()] = logs[i];
+      out[linear[i].first] = nb::none();
+    out[(std::string("log_") + linear[i].first).c_str()] = logs[i];
   }
   out["representable"] = representable;
   out["log_occupation_a"] = r.logOccupationA;

@@ -21,22 +21,17 @@ namespace {
 using namespace nb::literals;
 
 // A kinetics-only network (atoms = 0: PATHSAMPLE's NOPOINTS, `pathsample import --no-points`)
-// has its own reader and writer; its dict has (n, 0, 3) coordinates.
+// has (n, 0, 3) coordinates in its dict.
 nb::dict readNetwork(const std::string& path) {
   DatabaseMetadata metadata;
-  const StoredTransitionNetwork network = KineticsOnlyDatabase::holdsOne(path)
-                                              ? KineticsOnlyDatabase::read(path, &metadata)
-                                              : TransitionNetworkDatabase::read(path, &metadata);
+  const StoredTransitionNetwork network = readNetworkOfEitherKind(path, &metadata);
   return networkToDict(network, metadata);
 }
 
 void writeNetwork(const std::string& path, const nb::dict& data) {
   DatabaseMetadata metadata;
   const StoredTransitionNetwork network = networkFromDict(data, metadata, "write_network");
-  if (metadata.atoms == 0)
-    KineticsOnlyDatabase::write(path, metadata, network);
-  else
-    TransitionNetworkDatabase::write(path, metadata, network);
+  writeNetworkOfEitherKind(path, metadata, network);
 }
 
 nb::dict disconnectivityLayout(HostIn minimaEnergy, HostIn tsEnergy, HostIn tsMinima, int levels,

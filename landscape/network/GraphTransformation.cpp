@@ -199,11 +199,7 @@ SetToSetRates ratesBetween(const RateGraph& graph, const BranchingGraph& reduced
   r.logKNSS = logSumExp(knssTerms);
   r.logMeanFirstPassageTime =
       weights.empty() ? HUGE_VAL : logSumExp(weightedTimes) - logSumExp(weights);
-  r.k = std::exp(r.logK);
-  r.kSS = std::exp(r.logKSS);
-  r.kNSS = std::exp(r.logKNSS);
-  r.meanFirstPassageTime = std::exp(r.logMeanFirstPassageTime);
-  return r;
+  return r.inUnits(1.0);
 }
 
 void checkSets(const RateGraph& graph, const std::vector<int>& a, const std::vector<int>& b) {
@@ -241,6 +237,20 @@ std::vector<double> logCommittors(const std::vector<Removal>& removals,
 }
 
 }  // namespace
+
+SetToSetRates SetToSetRates::inUnits(double rateFactor) const {
+  const double lnFactor = std::log(rateFactor);
+  SetToSetRates r = *this;
+  r.logK += lnFactor;
+  r.logKSS += lnFactor;
+  r.logKNSS += lnFactor;
+  r.logMeanFirstPassageTime -= lnFactor;
+  r.k = std::exp(r.logK);
+  r.kSS = std::exp(r.logKSS);
+  r.kNSS = std::exp(r.logKNSS);
+  r.meanFirstPassageTime = std::exp(r.logMeanFirstPassageTime);
+  return r;
+}
 
 bool SetToSetRates::representable() const {
   for (double v : {k, kSS, kNSS, meanFirstPassageTime})

@@ -53,6 +53,9 @@ struct SetToSetRates {
   /// DBL_MIN and DBL_MAX), i.e. the linear fields carry full precision; otherwise only the log
   /// fields do.
   bool representable() const;
+  /// The same rates in another unit: rates x rateFactor (> 0) and the time / rateFactor, shifted
+  /// in the logarithms and the linear fields formed from them again (molecules: s^-1).
+  SetToSetRates inUnits(double rateFactor) const;
 };
 
 struct GraphTransformationResult {

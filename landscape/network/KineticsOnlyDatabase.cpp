@@ -222,4 +222,18 @@ StoredTransitionNetwork KineticsOnlyDatabase::read(const std::string& path,
   return network;
 }
 
+StoredTransitionNetwork readNetworkOfEitherKind(const std::string& path,
+                                               DatabaseMetadata* metadata) {
+  return KineticsOnlyDatabase::holdsOne(path) ? KineticsOnlyDatabase::read(path, metadata)
+                                              : TransitionNetworkDatabase::read(path, metadata);
+}
+
+void writeNetworkOfEitherKind(const std::string& path, const DatabaseMetadata& metadata,
+                              const StoredTransitionNetwork& network) {
+  if (metadata.atoms == 0)
+    KineticsOnlyDatabase::write(path, metadata, network);
+  else
+    TransitionNetworkDatabase::write(path, metadata, network);
+}
+
 }  // namespace landscape

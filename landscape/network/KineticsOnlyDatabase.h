@@ -35,4 +35,11 @@ class KineticsOnlyDatabase {
                                       DatabaseMetadata* metadata = nullptr);
 };
 
+/// A network file of either kind, chosen by what the file (or, to write, metadata.atoms) says:
+/// kinetics-only (atoms = 0, KineticsOnlyDatabase) or with coordinates (TransitionNetworkDatabase).
+StoredTransitionNetwork readNetworkOfEitherKind(const std::string& path,
+                                               DatabaseMetadata* metadata = nullptr);
+void writeNetworkOfEitherKind(const std::string& path, const DatabaseMetadata& metadata,
+                              const StoredTransitionNetwork& network);
+
 }  // namespace landscape

@@ -82,53 +82,52 @@ GraphTransformationResult ratesAt(const PathsampleConfig& c, const KineticsNetwo
                        [&] { return graphTransformationRates(groupRateGraph(minima, groups), a, b); });
 }
 
-// The eight values of one temperature in the user's units: linear where double precision holds
-// them, and always as logarithms (the graph transformation works in logarithms).
+// The eight values of one temperature in the user's units: the logarithms always (the graph
+// transformation works in them), the linear values where double precision holds them.
 struct TemperatureRates {
-  LogRatesFileRow logs;
-  double k[2], kSS[2], kNSS[2], mfpt[2];
+  SetToSetRates side[2];  // A<-B, B<-A
   bool representable = true;
+  LogRatesFileRow logs() const {
+    LogRatesFileRow l;
+    for (int i = 0; i < 2; ++i) {
+      l.logK[i] = side[i].logK;
+      l.logKSS[i] = side[i].logKSS;
+      l.logKNSS[i] = side[i].logKNSS;
+      l.logMfpt[i] = side[i].logMeanFirstPassageTime;
+    }
+    return l;
+  }
 };
 
-TemperatureRates ratesInUnits(double t, const GraphTransformationResult& r, double factor) {
+TemperatureRates ratesInUnits(const GraphTransformationResult& r, double factor) {
   TemperatureRates out;
-  out.logs.temperature = t;
-  const double lnFactor = std::log(factor);
-  const SetToSetRates* sides[2] = {&r.aFromB, &r.bFromA};
-  for (int i = 0; i < 2; ++i) {
-    const SetToSetRates& x = *sides[i];
-    out.logs.logK[i] = x.logK + lnFactor;
-    out.logs.logKSS[i] = x.logKSS + lnFactor;
-    out.logs.logKNSS[i] = x.logKNSS + lnFactor;
-    out.logs.logMfpt[i] = x.logMeanFirstPassageTime - lnFactor;
-    out.k[i] = std::exp(out.logs.logK[i]);
-    out.kSS[i] = std::exp(out.logs.logKSS[i]);
-    out.kNSS[i] = std::exp(out.logs.logKNSS[i]);
-    out.mfpt[i] = std::exp(out.logs.logMfpt[i]);
-    for (double v : {out.k[i], out.kSS[i], out.kNSS[i], out.mfpt[i]})
-      out.representable = out.representable && std::isnormal(v);
-  }
+  out.side[0] = r.aFromB.inUnits(factor);
+  out.side[1] = r.bFromA.inUnits(factor);
+  out.representable = out.side[0].representable() && out.side[1].representable();
   return out;
 }
 
 void printRates(const PathsampleConfig& c, const TemperatureRates& x,
                 const GraphTransformationResult& r, const ProgressPrinter& print) {
-  const LogRatesFileRow& l = x.logs;
+  const SetToSetRates& ab = x.side[0];
+  const SetToSetRates& ba = x.side[1];
   if (x.representable) {
-    print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", x.k[0], x.k[1]));
+    print(format("NGT> k(A<-B)= %.10g   k(B<-A)= %.10g", ab.k, ba.k));
     // the files keep their columns: T, k(A<-B), k(B<-A)
     if (c.direction == PathsampleDirection::BA)
       print(format("NGT> DIRECTION BA (B the product): k(B<-A)= %.10g  kSS(B<-A)= %.10g  "
-                   "kNSS(B<-A)= %.10g", x.k[1], x.kSS[1], x.kNSS[1]));
-    print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", x.kSS[0], x.kSS[1]));
-    print(format("NGT> kNSS(A<-B)= %.10g   kNSS(B<-A)= %.10g", x.kNSS[0], x.kNSS[1]));
-    print(format("NGT> MFPT(A<-B)= %.10g   MFPT(B<-A)= %.10g", x.mfpt[0], x.mfpt[1]));
+                   "kNSS(B<-A)= %.10g", ba.k, ba.kSS, ba.kNSS));
+    print(format("NGT> kSS (A<-B)= %.10g   kSS (B<-A)= %.10g", ab.kSS, ba.kSS));
+    print(format("NGT> kNSS(A<-B)= %.10g   kNSS(B<-A)= %.10g", ab.kNSS, ba.kNSS));
+    print(format("NGT> MFPT(A<-B)= %.10g   MFPT(B<-A)= %.10g", ab.meanFirstPassageTime,
+                 ba.meanFirstPassageTime));
   } else {
     print("NGT> beyond double precision at this temperature: natural logarithms");
-    print(format("NGT> ln k(A<-B)= %.10g   ln k(B<-A)= %.10g", l.logK[0], l.logK[1]));
-    print(format("NGT> ln kSS (A<-B)= %.10g   ln kSS (B<-A)= %.10g", l.logKSS[0], l.logKSS[1]));
-    print(format("NGT> ln kNSS(A<-B)= %.10g   ln kNSS(B<-A)= %.10g", l.logKNSS[0], l.logKNSS[1]));
-    print(format("NGT> ln MFPT(A<-B)= %.10g   ln MFPT(B<-A)= %.10g", l.logMfpt[0], l.logMfpt[1]));
+    print(format("NGT> ln k(A<-B)= %.10g   ln k(B<-A)= %.10g", ab.logK, ba.logK));
+    print(format("NGT> ln kSS (A<-B)= %.10g   ln kSS (B<-A)= %.10g", ab.logKSS, ba.logKSS));
+    print(format("NGT> ln kNSS(A<-B)= %.10g   ln kNSS(B<-A)= %.10g", ab.logKNSS, ba.logKNSS));
+    print(format("NGT> ln MFPT(A<-B)= %.10g   ln MFPT(B<-A)= %.10g", ab.logMeanFirstPassageTime,
+                 ba.logMeanFirstPassageTime));
   }
   print(format("NGT> detailed balance, ratios should be one: k %.10g  kSS %.10g  kNSS %.10g",
                r.detailedBalanceK(), r.detailedBalanceKSS(), r.detailedBalanceKNSS()));
@@ -148,17 +147,19 @@ void computeRates(const PathsampleConfig& c, const ProgressPrinter& print) {
     const GraphTransformationResult r = ratesAt(c, network, t, print);
     print(format("NGT> T= %.10g  connected minima= %.0f  rates in ", t, r.connectedNodes) +
           reportedRateUnit(c));
-    const TemperatureRates x = ratesInUnits(t, r, network.rateFactor);
+    const TemperatureRates x = ratesInUnits(r, network.rateFactor);
     printRates(c, x, r, print);
-    logs.push_back(x.logs);
+    logs.push_back(x.logs());
+    logs.back().temperature = t;
     if (!x.representable) {
       beyond += std::string(beyond.empty() ? "" : ",") +
-                format(" T= %.10g (ln k(A<-B)= %.10g)", t, x.logs.logK[0]);
+                format(" T= %.10g (ln k(A<-B)= %.10g)", t, x.side[0].logK);
       continue;
     }
-    k.push_back({t, x.k[0], x.k[1], x.mfpt[0], x.mfpt[1]});
-    kss.push_back({t, x.kSS[0], x.kSS[1]});
-    knss.push_back({t, x.kNSS[0], x.kNSS[1]});
+    k.push_back({t, x.side[0].k, x.side[1].k, x.side[0].meanFirstPassageTime,
+                 x.side[1].meanFirstPassageTime});
+    kss.push_back({t, x.side[0].kSS, x.side[1].kSS});
+    knss.push_back({t, x.side[0].kNSS, x.side[1].kNSS});
   }
   fs::create_directories(c.directory);
   const fs::path dir(c.directory);

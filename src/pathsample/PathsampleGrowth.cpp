@@ -310,6 +310,10 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   const std::string output = (fs::path(dir) / "network.h5").string();
   const std::string odataText = c.odataFile.empty() ? "" : odataKeywords(c.odataFile);
   const std::string settings = growthSettings(c, odataText);
+  // Run in a PATHSAMPLE folder (its pathdata, min.data ..., no --database): the folder's files
+  // are imported into the output folder's network.h5, which then grows in place; the grown
+  // network's PATHSAMPLE files are written beside it at the end.
+  const bool inFolder = readsPathsampleFolder(c);
   // One writer per folder and per network (rank 0 writes); a folder's network is continued with
   // --resume or grown in place (--database DIR/network.h5), never replaced by another.
   std::optional<OutputLock> folderLock;
@@ -319,18 +323,14 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
     networkLock.emplace(output, "pathsample grow");
     std::error_code error;
     if (!resuming && fs::exists(output, error) &&
-        (readsPathsampleFolder(c) || !fs::equivalent(output, c.database, error)))
+        (inFolder || !fs::equivalent(output, c.database, error)))
       throw std::runtime_error(output + " exists: it would be replaced by the network grown from " +
-                               (readsPathsampleFolder(c) ? "the PATHSAMPLE files of " + c.directory
-                                                         : c.database) +
+                               (inFolder ? "the PATHSAMPLE files of " + c.directory : c.database) +
                                " (continue it with --resume " + dir +
                                ", grow it with --database " + output +
                                ", or choose another --output)");
   }
-  // Run in a PATHSAMPLE folder (its pathdata, min.data ..., no --database): the folder's files
-  // are imported into the output folder's network.h5, which then grows in place; the grown
-  // network's PATHSAMPLE files are written beside it at the end.
-  const bool fromFolder = !resuming && readsPathsampleFolder(c);
+  const bool fromFolder = !resuming && inFolder;
   if (fromFolder && ranks.rank() == 0) {
     PathsampleConfig import = c;
     import.mode = PathsampleMode::Import;
@@ -406,7 +406,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       break;
     }
   }
-  if (readsPathsampleFolder(c) && ranks.rank() == 0) {
+  if (inFolder && ranks.rank() == 0) {
     PathsampleConfig files = c;
     files.mode = PathsampleMode::Export;
     files.database = output;

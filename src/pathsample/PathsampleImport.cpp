@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "landscape/formats/PathsampleExport.h"
+#include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "src/pathsample/PathsampleNetworkSource.h"
 
@@ -182,13 +183,13 @@ void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
                            ", sets A/B of " + std::to_string(network.setA.size()) + "/" +
                            std::to_string(network.setB.size()) + " minima from " + source;
   if (!fs::exists(c.database)) {
-    writeNetworkDatabase(c.database, metadata, network);
+    writeNetworkOfEitherKind(c.database, metadata, network);
     print("pathsample: imported " + what + " into " + c.database);
     return;
   }
   // An existing database is extended, never replaced.
   DatabaseMetadata storedMetadata;
-  StoredTransitionNetwork stored = readNetworkDatabase(c.database, &storedMetadata);
+  StoredTransitionNetwork stored = readNetworkOfEitherKind(c.database, &storedMetadata);
   if (storedMetadata.atoms == 0 || metadata.atoms == 0)
     throw std::runtime_error(
         c.database + " exists and " +
@@ -201,7 +202,7 @@ void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
   int newMinima = 0, newTs = 0;
   StoredTransitionNetwork merged =
       mergedNetwork(c, std::move(stored), network, newMinima, newTs, print);
-  writeNetworkDatabase(c.database, storedMetadata, merged);
+  writeNetworkOfEitherKind(c.database, storedMetadata, merged);
   print("pathsample: imported " + what + " into " + c.database + ", which held " +
         std::to_string(before) + " minima and " + std::to_string(beforeTs) +
         " transition states: " + std::to_string(newMinima) + " minima and " +
@@ -214,7 +215,7 @@ void importDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
 
 void exportDatabase(const PathsampleConfig& c, const ProgressPrinter& print) {
   DatabaseMetadata metadata;
-  const StoredTransitionNetwork network = readNetworkDatabase(c.database, &metadata);
+  const StoredTransitionNetwork network = readNetworkOfEitherKind(c.database, &metadata);
   if (metadata.atoms == 0)
     writePathsampleKineticsFiles(c.directory, network);
   else

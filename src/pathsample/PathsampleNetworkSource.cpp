@@ -26,19 +26,6 @@ std::string reportedRateUnit(const PathsampleConfig& c) {
   return usesMolecularUnits(c) ? "s^-1" : "reduced time^-1";
 }
 
-// A network database; one without coordinates (atoms = 0) is a kinetics-only network.
-StoredTransitionNetwork readNetworkDatabase(const std::string& path, DatabaseMetadata* metadata) {
-  return KineticsOnlyDatabase::holdsOne(path) ? KineticsOnlyDatabase::read(path, metadata)
-                                              : TransitionNetworkDatabase::read(path, metadata);
-}
-void writeNetworkDatabase(const std::string& path, const DatabaseMetadata& metadata,
-                          const StoredTransitionNetwork& network) {
-  if (metadata.atoms == 0)
-    KineticsOnlyDatabase::write(path, metadata, network);
-  else
-    TransitionNetworkDatabase::write(path, metadata, network);
-}
-
 bool readsPathsampleFolder(const PathsampleConfig& c) {
   return !c.databaseGiven && (!c.pathdataFile.empty() || c.noPoints) &&
          fs::exists(fs::path(c.directory) / "min.data");
@@ -94,7 +81,7 @@ KineticsNetwork kineticsNetwork(const PathsampleConfig& c, bool needSets) {
     k.rateFactor = 1.0;
   } else {
     DatabaseMetadata metadata;
-    k.network = readNetworkDatabase(c.database, &metadata);
+    k.network = readNetworkOfEitherKind(c.database, &metadata);
     checkPathdataAtoms(c, metadata.atoms, c.database);
     k.source = c.database;
     k.setNames = "the endpoint sets A and B of " + c.database;

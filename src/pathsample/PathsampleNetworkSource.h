@@ -19,11 +19,6 @@ double kTOfTemperature(const PathsampleConfig& c, double t);
 double reportedRateFactor(const PathsampleConfig& c);
 std::string reportedRateUnit(const PathsampleConfig& c);
 
-/// A network database; one without coordinates (atoms = 0) is a kinetics-only network.
-StoredTransitionNetwork readNetworkDatabase(const std::string& path, DatabaseMetadata* metadata);
-void writeNetworkDatabase(const std::string& path, const DatabaseMetadata& metadata,
-                          const StoredTransitionNetwork& network);
-
 /// What rates, committors and regroup work on: the network, where it came from and the factor
 /// from its frequencies to the reported rate unit.
 struct KineticsNetwork {
