@@ -27,7 +27,10 @@
 #include "landscape/network/HarmonicRates.h"
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/UntrapPairs.h"
+#include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/paths/ConnectJobs.h"
+#include "potentials/BatchedLennardJones.h"
+#include "potentials/SharedBatchedPotential.h"
 #include "potentials/LennardJones.h"
 #include "src/optim/OptimDatabase.h"
 #include "tests/UnitNetworks.h"
@@ -195,6 +198,54 @@ TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
     EXPECT_FALSE(job.ran);
 }
 
+// Connect runs in flight sharing one batched potential (SharedBatchedPotential: each run's
+// potential, band images and descents are views of a member) add the same minima and transition
+// states, bit for bit, as runs with potentials of their own, for 1 and 3 runs in flight: a
+// structure's bits do not depend on the calls it shares.
+TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
+  const StoredTransitionNetwork stored = untrapExample();
+  OptimSettings settings = optimLj38ExampleSettings();
+  settings.connect.maxCycles = 4;
+  settings.connect.dneb.maxImages = 5;
+  const Connect connect(settings.connect);
+  const std::vector<std::array<int, 2>> pairs{{7, 1}, {9, 1}, {6, 3}};
+  const auto grown = [&](const ConnectEngineMaker& engine, int inFlight) {
+    TransitionNetwork network = lj38Network(stored);
+    for (const StoredTransitionState& t : stored.transitionStates)
+      network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+    ThreadPool pool(inFlight);
+    for (const ConnectJobResult& job : runConnectJobs(connect, engine, network, pairs, pool)) {
+      EXPECT_TRUE(job.ran);
+      mergeConnectJob(network, job);
+    }
+    std::vector<double> values;
+    for (const NetworkMinimum& m : network.minima()) {
+      values.push_back(m.energy);
+      values.insert(values.end(), m.coordinates.begin(), m.coordinates.end());
+    }
+    for (const NetworkTransitionState& t : network.transitionStates()) {
+      values.push_back(t.energy);
+      values.insert(values.end(), t.coordinates.begin(), t.coordinates.end());
+    }
+    return values;
+  };
+  const std::vector<double> alone =
+      grown(potentialOnly([] { return std::make_unique<LennardJones>(38); }), 1);
+  BatchedLennardJones batched(38, 2);
+  SharedBatchedPotential shared(batched);
+  const ConnectEngineMaker member = [&] {
+    ConnectJobEngine e;
+    e.member = std::make_unique<SharedBatchedPotential::Member>(shared);
+    e.potential = e.member->potential();
+    e.images = e.member->batched();
+    e.descents = std::make_unique<BatchedLbfgs>(*e.images, settings.connect.descent.minimiser, 1);
+    return e;
+  };
+  EXPECT_EQ(grown(member, 1), alone);
+  EXPECT_EQ(grown(member, 3), alone);
+  EXPECT_GT(shared.statistics().structures, shared.statistics().calls);  // images share calls
+}
+
 TEST(GrowthRecord, RoundTripsThroughNetworkFile) {
   StoredTransitionNetwork n = untrapExample();
   n.growth.cycles = 3;
@@ -281,6 +332,25 @@ std::string growArguments(const fs::path& work, int cycles) {
   const std::string input = testDataRoot() + kUntrapInput;
   return "grow --database " + (work / "in.h5").string() + " --pathdata " + input +
          "/pathdata --odata " + input + "/odata.connect --cycles " + std::to_string(cycles);
+}
+
+// Two grown networks hold the same minima and transition states, bit for bit, in one order.
+void expectSameNetworks(const fs::path& a, const fs::path& b) {
+  const StoredTransitionNetwork x = TransitionNetworkDatabase::read(a.string());
+  const StoredTransitionNetwork y = TransitionNetworkDatabase::read(b.string());
+  EXPECT_EQ(x.growth.triedPairs, y.growth.triedPairs);
+  ASSERT_EQ(x.minima.size(), y.minima.size());
+  ASSERT_EQ(x.transitionStates.size(), y.transitionStates.size());
+  for (std::size_t i = 0; i < x.minima.size(); ++i) {
+    EXPECT_EQ(x.minima[i].energy, y.minima[i].energy) << i;
+    EXPECT_EQ(x.minima[i].coordinates, y.minima[i].coordinates) << i;
+  }
+  for (std::size_t i = 0; i < x.transitionStates.size(); ++i) {
+    EXPECT_EQ(x.transitionStates[i].energy, y.transitionStates[i].energy) << i;
+    EXPECT_EQ(x.transitionStates[i].coordinates, y.transitionStates[i].coordinates) << i;
+    EXPECT_EQ(x.transitionStates[i].plusMinimum, y.transitionStates[i].plusMinimum) << i;
+    EXPECT_EQ(x.transitionStates[i].minusMinimum, y.transitionStates[i].minusMinimum) << i;
+  }
 }
 
 struct GrowthWork {
@@ -446,17 +516,33 @@ TEST(PathsampleGrowth, ResumeAfterKillNineMatchesUninterruptedRun) {
   }
 }
 
-// --backend cuda: two pairs per cycle on two threads sharing the GPU, each run's band images on the
-// batched device potential and its descents on the round-based batched L-BFGS. The pairs are
-// UNTRAP's (they do not depend on the backend), and every stationary point saved is one on the
-// CPU potential too: minima to the odata's BFGSMIN 1e-6, transition states to BFGSTS's 1e-4,
-// with one negative Hessian eigenvalue. Without a device the run stops with one sentence.
+// The same scheduler on the CPU: three connect runs in flight whose structures share calls of
+// two CPU potentials give the network of runs with potentials of their own, bit for bit.
+TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
+  const GrowthWork w("pathsample-in-flight");
+  const std::string common = growArguments(w.dir, 2) + " --pairs-per-cycle 3 --output ";
+  ASSERT_EQ(run(common + (w.dir / "alone").string(), w.dir / "alone.log"), 0)
+      << readAll(w.dir / "alone.log");
+  const fs::path log = w.dir / "shared.log";
+  ASSERT_EQ(run(common + (w.dir / "shared").string() + " --jobs-in-flight 3 --threads 2", log), 0)
+      << readAll(log);
+  EXPECT_NE(readAll(log).find("3 in flight, their structures in shared calls of"),
+            std::string::npos)
+      << readAll(log);
+  expectSameNetworks(w.dir / "alone" / "network.h5", w.dir / "shared" / "network.h5");
+}
+
+// --backend cuda: two pairs per cycle in flight together, every structure of both runs (band
+// images, transition-state searches, descents) in shared calls of the device's batched potential.
+// The pairs are UNTRAP's (they do not depend on the backend), and every stationary point saved is
+// one on the CPU potential too: minima to the odata's BFGSMIN 1e-6, transition states to BFGSTS's
+// 1e-4, with one negative Hessian eigenvalue. The network is the same bit for bit with one run in
+// flight. Without a device the run stops with one sentence.
 TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
   const GrowthWork w("pathsample-grow-cuda");
   const fs::path log = w.dir / "grow.log";
   const std::string arguments = growArguments(w.dir, 2) + " --pairs-per-cycle 2 --threads 2 " +
-                                "--backend cuda --lbfgs-backend gpu --output " +
-                                (w.dir / "run").string();
+                                "--backend cuda --output " + (w.dir / "run").string();
   if (!gpuAvailable()) {
     ASSERT_EQ(run(arguments, log), 1) << readAll(log);
     const std::string text = readAll(log);
@@ -468,10 +554,16 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
     return;
   }
   ASSERT_EQ(run(arguments, log), 0) << readAll(log);
-  EXPECT_NE(readAll(log).find("2 threads sharing the GPU (images batched, descents on the batched "
-                              "L-BFGS)"),
+  EXPECT_NE(readAll(log).find("2 in flight, their structures in shared calls of"),
             std::string::npos)
       << readAll(log);
+  EXPECT_NE(readAll(log).find("batch fill"), std::string::npos) << readAll(log);
+  ASSERT_EQ(run(growArguments(w.dir, 2) + " --pairs-per-cycle 2 --jobs-in-flight 1 --backend " +
+                    "cuda --output " + (w.dir / "one").string(),
+                w.dir / "one.log"),
+            0)
+      << readAll(w.dir / "one.log");
+  expectSameNetworks(w.dir / "run" / "network.h5", w.dir / "one" / "network.h5");
   const StoredTransitionNetwork grown =
       TransitionNetworkDatabase::read((w.dir / "run" / "network.h5").string());
   EXPECT_EQ(grown.growth.cycles, 2);

@@ -4,9 +4,10 @@
 // OPTIM the two endpoints), so the runs are independent and run side by side on a thread pool;
 // their minima and transition states are then merged into the growing network one job after the
 // other in pair order, with its duplicate detection. The result does not depend on the thread
-// count. A job may bring batched engines of its own (a GPU's batched images and descents,
-// `pathsample grow --backend cuda`), so that each run's bands and descents are batched on the
-// device while the pool runs several pairs side by side.
+// count. A job's engine may be a member of a SharedBatchedPotential (`pathsample grow --backend
+// cuda`, or --jobs-in-flight on the CPU): then every structure of every run in flight (band
+// images, transition-state searches, descents) joins shared batched calls, so that many runs
+// fill the device together while each keeps its own history, trust radius and decisions.
 #include <array>
 #include <functional>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "landscape/paths/Connect.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
+#include "potentials/SharedBatchedPotential.h"
 #include "landscape/core/ThreadPool.h"
 
 namespace landscape {
@@ -35,6 +37,9 @@ using PotentialMaker = std::function<std::unique_ptr<Potential>()>;
 /// What one connect run works with: its potential and, each optional, batched engines of the
 /// same system (ConnectBatching's), owned here so that each job has its own.
 struct ConnectJobEngine {
+  /// With a shared batched potential: this run's membership, behind its potential, images and
+  /// descents (declared first: it outlives them).
+  std::unique_ptr<SharedBatchedPotential::Member> member;
   std::unique_ptr<Potential> potential;
   std::unique_ptr<BatchedPotential> images;     ///< DNEB images; null: one at a time
   std::unique_ptr<BatchedPotential> minimised;  ///< the descents' potential, when they need one

@@ -100,6 +100,9 @@ struct PathsampleConfig {
   double dijkstraPower = 1.0;              ///< --dijkstra-power P (pair selection DIJPAIR)
   int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
   int threads = 1;                         ///< --threads N (per MPI rank)
+  /// --jobs-in-flight K (per MPI rank): connect runs at once, their evaluations shared in batched
+  /// calls; 0 = automatic (cuda: the cycle's pairs; cpu: one run per thread, nothing shared).
+  int jobsInFlight = 0;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
   Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic

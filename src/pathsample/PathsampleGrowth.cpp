@@ -18,7 +18,11 @@
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/UntrapPairs.h"
+#include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/paths/ConnectJobs.h"
+#include "backends/BatchedPotentialFactory.h"
+#include "potentials/PerStructureBatchedPotential.h"
+#include "potentials/SharedBatchedPotential.h"
 #include "src/common/DistributedConnectJobs.h"
 #include "src/common/FaultDrill.h"
 #include "src/common/OutputLock.h"
@@ -151,10 +155,49 @@ struct Growth {
     kT = metadata.energyUnit == "kcal/mol" ? kBoltzmannKcalPerMolK * t : t;
   }
 
-  // One connect run's potential and, on --backend cuda, its batched device engines (the band's
-  // images on the batched GPU potential; with --lbfgs-backend gpu the descents on the round-based
-  // batched L-BFGS): each run gets its own, so the pool's threads share the GPU.
+  // With runs in flight sharing batched calls (sharedEvaluations): the batched potential (cuda:
+  // the device's; cpu: over `threads` CPU potentials) and the gate every run's structures go through.
+  std::vector<std::unique_ptr<Potential>> cpuPotentials;
+  std::unique_ptr<BatchedPotential> batched;
+  std::unique_ptr<SharedBatchedPotential> shared;
+
+  // Every connect run's structures through one batched potential: the band's images, each
+  // transition-state search and descent of every run in flight join the same calls
+  // (potentials/SharedBatchedPotential). A structure's bits do not depend on the batch, so neither
+  // does the network on the number of runs in flight. On cuda AMBER-GB uses the layout for batches
+  // that fill the device by their number (fixed, so that the bits are too).
+  void shareEvaluations(int threads) {
+    if (optim.backend == Backend::Cuda) {
+      BatchedPotentialOptions options;
+      options.gbLayout = AmberGbCudaLayout::Throughput;
+      options.reserveBatch = 256;
+      batched = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, options);
+    } else {
+      std::vector<Potential*> each;
+      for (int t = 0; t < threads; ++t) {
+        cpuPotentials.push_back(makePotential(system.spec, Backend::Cpu));
+        each.push_back(cpuPotentials.back().get());
+      }
+      batched = std::make_unique<PerStructureBatchedPotential>(each);
+    }
+    shared = std::make_unique<SharedBatchedPotential>(*batched);
+  }
+
+  // One connect run's engines. Shared: a membership of the shared potential, with the descents
+  // of each band on the CPU reference L-BFGS over it (bit for bit Lbfgs, one structure per
+  // request row). Otherwise its own potential and, on --backend cuda, its batched device engines
+  // (the band's images on the batched GPU potential; with --lbfgs-backend gpu the descents on the
+  // round-based batched L-BFGS).
   ConnectJobEngine engine() const {
+    if (shared) {
+      ConnectJobEngine e;
+      e.member = std::make_unique<SharedBatchedPotential::Member>(*shared);
+      e.potential = e.member->potential();
+      e.images = e.member->batched();
+      e.descents =
+          std::make_unique<BatchedLbfgs>(*e.images, settings.connect.descent.minimiser, 1);
+      return e;
+    }
     OptimSettings s = settings;
     OptimSystem own = makeOptimSystem(optim, amber, metadata.atoms, s);
     ConnectJobEngine e;
@@ -287,12 +330,36 @@ std::string pairList(const std::vector<Pair>& pairs, int ranks) {
   return list;
 }
 
-std::string workers(const PathsampleConfig& c, Communicator& ranks) {
-  std::string threads = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
-  if (c.backend == Backend::Cuda)  // each thread's runs with engines of their own on the GPU
-    threads += std::string(" sharing the GPU (images batched") +
-               (c.lbfgsBackend == LbfgsBackend::Gpu ? ", descents on the batched L-BFGS)" : ")");
-  return ranks.size() == 1 ? threads : ranks.description() + ", " + threads + " each";
+// Connect runs under way at once per rank (--jobs-in-flight; 0: cuda the cycle's pairs, cpu one
+// per thread).
+int jobsInFlight(const PathsampleConfig& c) {
+  if (c.jobsInFlight > 0) return c.jobsInFlight;
+  return c.backend == Backend::Cuda ? c.pairsPerCycle : c.threads;
+}
+
+// Whether the runs share batched calls (always on cuda; on cpu when --jobs-in-flight is given).
+bool sharesEvaluations(const PathsampleConfig& c) {
+  return c.backend == Backend::Cuda || c.jobsInFlight > 0;
+}
+
+std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ranks) {
+  const int jobs = jobsInFlight(c);
+  std::string text;
+  if (g.shared)
+    text = std::to_string(jobs) + " in flight, their structures in shared calls of " +
+           g.batched->name();
+  else
+    text = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
+  return ranks.size() == 1 ? text : ranks.description() + ", " + text + " each";
+}
+
+// The shared calls of a cycle: structures per call (how full the batches were).
+std::string batchFill(const SharedBatchStatistics& before, const SharedBatchStatistics& after) {
+  const long calls = after.calls - before.calls;
+  if (calls == 0) return "";
+  return format("  batch fill %.1f structures per call (%.0f calls)",
+                static_cast<double>(after.structures - before.structures) / calls,
+                static_cast<double>(calls));
 }
 
 }  // namespace
@@ -354,6 +421,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
           "the connect runs' transition states above it are kept in the network");
   Growth g(c, connectSettings(c, odataText, print), input, ranks);
   g.output = output;
+  if (sharesEvaluations(c)) g.shareEvaluations(c.threads);
   if (resuming) {
     checkResume(g.known.growth, settings, output);
   } else {
@@ -373,9 +441,13 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                static_cast<double>(g.stored.minima.size()),
                static_cast<double>(g.stored.transitionStates.size()), g.known.growth.cycles,
                c.cycles) +
-        std::to_string(c.pairsPerCycle) + " connect runs per cycle on " + workers(c, ranks) +
+        std::to_string(c.pairsPerCycle) + " connect runs per cycle, " + workers(c, g, ranks) +
         "; " + output);
-  ThreadPool pool(c.threads);
+  if (g.shared && c.pairsPerCycle < 64)
+    print("grow> note: the device fills with many connect runs in flight (e.g. --pairs-per-cycle "
+          "256): " + std::to_string(c.pairsPerCycle) + " per cycle leave most of it idle");
+  ThreadPool pool(jobsInFlight(c));
+  const std::size_t statesAtStart = g.stored.transitionStates.size();
   const FaultDrill drill = faultDrill(ranks.rank());
   bool stopped = false;
   while (g.known.growth.cycles < c.cycles) {
@@ -391,16 +463,20 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       break;
     }
     MergeCounts found;
+    const SharedBatchStatistics before = g.shared ? g.shared->statistics() : SharedBatchStatistics{};
     const bool complete = runCycle(g, pairs, pool, stopRequested, found);
+    const std::string fill = g.shared ? batchFill(before, g.shared->statistics()) : "";
     g.save();
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
     print(format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
                  static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
-          format("minima %.0f  ts %.0f  elapsed %.1f s  pairs:",
+          format("minima %.0f  ts %.0f  elapsed %.1f s  ts per hour %.0f",
                  static_cast<double>(g.stored.minima.size()),
-                 static_cast<double>(g.stored.transitionStates.size()), elapsed) +
-          pairList(pairs, ranks.size()));
+                 static_cast<double>(g.stored.transitionStates.size()), elapsed,
+                 elapsed > 0 ? added * 3600.0 / elapsed : 0.0) +
+          fill + "  pairs:" + pairList(pairs, ranks.size()));
     if (!complete) {
       stopped = true;
       break;

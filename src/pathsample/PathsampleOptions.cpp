@@ -182,6 +182,14 @@ void addGrowth(Table& t) {
         "not depend on it)", fieldOf(&C::threads))
       .atLeast(1)
       .notInCheckpoint();
+  t.add("jobs-in-flight", "K",
+        "connect runs under way at once per MPI rank, every structure they evaluate gathered into "
+        "shared batched calls (cuda: of the device's batched potential; cpu: of --threads CPU "
+        "potentials). 0: cuda all the cycle's pairs, cpu one run per thread with nothing shared "
+        "(results do not depend on it)",
+        fieldOf(&C::jobsInFlight))
+      .atLeast(0)
+      .notInCheckpoint();
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
                         "where the connect runs' L-BFGS vectors live: cpu (host) or gpu (device; "

@@ -1,0 +1,195 @@
+#include "potentials/SharedBatchedPotential.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace landscape {
+
+namespace {
+
+// The member's single-structure view.
+class MemberPotential : public Potential {
+ public:
+  MemberPotential(SharedBatchedPotential::Member& member, const BatchedPotential& potential)
+      : m_member(member), m_potential(potential), m_gradient(potential.dimension()) {}
+
+  std::size_t dimension() const override { return m_potential.dimension(); }
+  std::string name() const override { return m_potential.name() + ", shared"; }
+  Backend backend() const override { return m_potential.backend(); }
+  double energy(const double* x) override { return energyGradient(x, m_gradient.data()); }
+  double energyGradient(const double* x, double* g) override {
+    double energy = 0.0;
+    m_member.evaluate(1, x, g, &energy);
+    return energy;
+  }
+
+ private:
+  SharedBatchedPotential::Member& m_member;
+  const BatchedPotential& m_potential;
+  std::vector<double> m_gradient;
+};
+
+// The member's batched view: one request per call, inactive structures left out.
+class MemberBatchedPotential : public BatchedPotential {
+ public:
+  MemberBatchedPotential(SharedBatchedPotential::Member& member, const BatchedPotential& potential)
+      : m_member(member), m_potential(potential) {}
+
+  std::size_t dimension() const override { return m_potential.dimension(); }
+  std::string name() const override { return m_potential.name() + ", shared"; }
+  Backend backend() const override { return m_potential.backend(); }
+  void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
+                      const std::uint8_t* active) override {
+    const std::size_t n = dimension();
+    if (active == nullptr) return m_member.evaluate(batch, x, g, energy);
+    std::vector<std::size_t> rows;
+    for (std::size_t b = 0; b < batch; ++b)
+      if (active[b] != 0) rows.push_back(b);
+    m_x.resize(rows.size() * n);
+    m_g.resize(rows.size() * n);
+    m_energy.resize(rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      std::memcpy(&m_x[k * n], x + rows[k] * n, n * sizeof(double));
+    if (!rows.empty()) m_member.evaluate(rows.size(), m_x.data(), m_g.data(), m_energy.data());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      std::memcpy(g + rows[k] * n, &m_g[k * n], n * sizeof(double));
+      energy[rows[k]] = m_energy[k];
+    }
+  }
+
+ private:
+  SharedBatchedPotential::Member& m_member;
+  const BatchedPotential& m_potential;
+  std::vector<double> m_x, m_g, m_energy;
+};
+
+}  // namespace
+
+SharedBatchedPotential::SharedBatchedPotential(BatchedPotential& potential, Options options)
+    : m_potential(potential), m_options(options) {
+  if (options.maxBatch == 0)
+    throw std::invalid_argument("shared batched potential: maxBatch must be at least 1");
+}
+
+SharedBatchStatistics SharedBatchedPotential::statistics() const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_statistics;
+}
+
+int SharedBatchedPotential::members() const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_members;
+}
+
+void SharedBatchedPotential::join() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  ++m_members;
+}
+
+void SharedBatchedPotential::leave() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  --m_members;
+  m_changed.notify_all();  // the members still here may be all that a call waited for
+}
+
+bool SharedBatchedPotential::batchIsDue(std::chrono::steady_clock::time_point now) const {
+  if (m_calling || m_waiting.empty()) return false;
+  return static_cast<int>(m_waiting.size()) >= m_members ||
+         m_waitingStructures >= m_options.maxBatch || now - m_oldest >= m_options.patience;
+}
+
+void SharedBatchedPotential::submit(Request& request) {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  if (m_waiting.empty()) m_oldest = std::chrono::steady_clock::now();
+  m_waiting.push_back(&request);
+  m_waitingStructures += request.count;
+  while (!request.done) {
+    if (batchIsDue(std::chrono::steady_clock::now())) {
+      callOnce(lock);
+      continue;
+    }
+    if (m_calling || m_waiting.empty())
+      m_changed.wait(lock);
+    else
+      m_changed.wait_until(lock, m_oldest + m_options.patience);
+  }
+  if (request.error) std::rethrow_exception(request.error);
+}
+
+void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
+  // The waiting requests in arrival order, up to maxBatch structures (at least one request).
+  std::vector<Request*> taken;
+  std::size_t structures = 0;
+  std::size_t k = 0;
+  for (; k < m_waiting.size(); ++k) {
+    if (!taken.empty() && structures + m_waiting[k]->count > m_options.maxBatch) break;
+    taken.push_back(m_waiting[k]);
+    structures += m_waiting[k]->count;
+  }
+  m_waiting.erase(m_waiting.begin(), m_waiting.begin() + static_cast<std::ptrdiff_t>(k));
+  m_waitingStructures -= structures;
+  if (!m_waiting.empty()) m_oldest = std::chrono::steady_clock::now();
+  m_calling = true;
+  lock.unlock();
+
+  const std::size_t n = m_potential.dimension();
+  std::exception_ptr error;
+  try {
+    m_x.resize(structures * n);
+    m_g.resize(structures * n);
+    m_energies.resize(structures);
+    std::size_t row = 0;
+    for (const Request* r : taken) {
+      std::memcpy(&m_x[row * n], r->x, r->count * n * sizeof(double));
+      row += r->count;
+    }
+    for (std::size_t first = 0; first < structures; first += m_options.maxBatch) {
+      const std::size_t count = std::min(m_options.maxBatch, structures - first);
+      m_potential.energyGradient(count, &m_x[first * n], &m_g[first * n], &m_energies[first],
+                                 nullptr);
+    }
+    row = 0;
+    for (Request* r : taken) {
+      std::memcpy(r->g, &m_g[row * n], r->count * n * sizeof(double));
+      std::memcpy(r->energies, &m_energies[row], r->count * sizeof(double));
+      row += r->count;
+    }
+  } catch (...) {
+    error = std::current_exception();
+  }
+
+  lock.lock();
+  for (Request* r : taken) {
+    r->error = error;
+    r->done = true;
+  }
+  m_calling = false;
+  ++m_statistics.calls;
+  m_statistics.structures += static_cast<long>(structures);
+  m_statistics.requests += static_cast<long>(taken.size());
+  m_changed.notify_all();
+}
+
+SharedBatchedPotential::Member::Member(SharedBatchedPotential& shared) : m_shared(shared) {
+  m_shared.join();
+}
+
+SharedBatchedPotential::Member::~Member() { m_shared.leave(); }
+
+void SharedBatchedPotential::Member::evaluate(std::size_t count, const double* x, double* g,
+                                              double* energies) {
+  if (count == 0) return;
+  Request request{count, x, g, energies, false, nullptr};
+  m_shared.submit(request);
+}
+
+std::unique_ptr<Potential> SharedBatchedPotential::Member::potential() {
+  return std::make_unique<MemberPotential>(*this, m_shared.m_potential);
+}
+
+std::unique_ptr<BatchedPotential> SharedBatchedPotential::Member::batched() {
+  return std::make_unique<MemberBatchedPotential>(*this, m_shared.m_potential);
+}
+
+}  // namespace landscape

@@ -1,0 +1,116 @@
+#pragma once
+// One batched potential shared by many threads, each running a search of its own (the connect
+// runs in flight of network growth): every thread is a member and asks for its structures (one,
+// or a DNEB band's images) through views of its own, a Potential and a BatchedPotential, and the
+// requests of all members go to the batched potential together, as one call.
+//
+// When a call happens: as soon as every member is waiting for an answer (nothing any member does
+// on the host can add to the batch any more), or the waiting structures reach maxBatch, or the
+// oldest request has waited `patience` (a member busy on the host for long, e.g. aligning
+// structures, does not hold the others up). The member whose arrival completes the batch makes
+// the call on its own thread; nothing else runs in the background.
+//
+// A structure's energy and gradient are the batched potential's bits for those coordinates, and
+// the batched potentials of backends/BatchedPotentialFactory give the same bits whatever the
+// batch (each structure is computed alone), so what a member computes does not depend on which
+// other requests shared its call, on timing or on the number of members: a search run through a
+// member gives the same result as the same search on the batched potential with a batch of one.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "potentials/BatchedPotential.h"
+#include "potentials/Potential.h"
+
+namespace landscape {
+
+/// How full the shared calls were (for progress lines).
+struct SharedBatchStatistics {
+  long calls = 0;       ///< batched potential calls
+  long structures = 0;  ///< structures evaluated in them
+  long requests = 0;    ///< member requests they answered
+  /// Mean structures per call (0 before the first call).
+  double meanBatch() const { return calls > 0 ? static_cast<double>(structures) / calls : 0.0; }
+};
+
+class SharedBatchedPotential {
+ public:
+  struct Options {
+    std::size_t maxBatch = 4096;  ///< structures per call at most (a larger request is split)
+    std::chrono::microseconds patience{2000};  ///< longest wait for members busy elsewhere
+  };
+
+  /// `potential` (not owned) must outlive this object and every member. Throws
+  /// std::invalid_argument when maxBatch is 0.
+  SharedBatchedPotential(BatchedPotential& potential, Options options);
+  SharedBatchedPotential(BatchedPotential& potential)
+      : SharedBatchedPotential(potential, Options{}) {}
+  SharedBatchedPotential(const SharedBatchedPotential&) = delete;
+  SharedBatchedPotential& operator=(const SharedBatchedPotential&) = delete;
+
+  std::size_t dimension() const { return m_potential.dimension(); }
+  const BatchedPotential& potential() const { return m_potential; }
+  SharedBatchStatistics statistics() const;
+  /// Members now (threads whose searches are in flight).
+  int members() const;
+
+  /// A member: the views of one thread. While it exists the shared calls wait for it (up to the
+  /// patience); destroy it when the thread's work ends. Each view is for its thread only; a
+  /// member's views must not outlive it.
+  class Member {
+   public:
+    explicit Member(SharedBatchedPotential& shared);
+    ~Member();
+    Member(const Member&) = delete;
+    Member& operator=(const Member&) = delete;
+
+    /// The structures x[count x n] evaluated in the next shared call: energies[count], g[count x n]
+    /// (host arrays). Exceptions of the batched potential are rethrown here.
+    void evaluate(std::size_t count, const double* x, double* g, double* energies);
+    /// A single-structure view (owned by the caller; refers to this member).
+    std::unique_ptr<Potential> potential();
+    /// A batched view (owned by the caller; refers to this member): its calls are one request.
+    std::unique_ptr<BatchedPotential> batched();
+
+   private:
+    SharedBatchedPotential& m_shared;
+  };
+
+ private:
+  struct Request {
+    std::size_t count;
+    const double* x;
+    double* g;
+    double* energies;
+    bool done = false;
+    std::exception_ptr error;
+  };
+  friend class Member;
+
+  void join();
+  void leave();
+  void submit(Request& request);
+  bool batchIsDue(std::chrono::steady_clock::time_point now) const;
+  /// Evaluates the waiting requests (called with the lock held; releases it during the call).
+  void callOnce(std::unique_lock<std::mutex>& lock);
+
+  BatchedPotential& m_potential;
+  Options m_options;
+  mutable std::mutex m_mutex;
+  std::condition_variable m_changed;
+  int m_members = 0;
+  bool m_calling = false;
+  std::vector<Request*> m_waiting;
+  std::size_t m_waitingStructures = 0;
+  std::chrono::steady_clock::time_point m_oldest;
+  std::vector<double> m_x, m_g, m_energies;  // the call's staging (used by the caller only)
+  SharedBatchStatistics m_statistics;
+};
+
+}  // namespace landscape

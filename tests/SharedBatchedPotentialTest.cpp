@@ -1,0 +1,164 @@
+// potentials/SharedBatchedPotential: the evaluations of many threads gathered into shared
+// batched calls give each thread the bits it would get alone, and the calls really are shared.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "landscape/core/Random.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/minimisation/BatchedLbfgs.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "potentials/BatchedLennardJones.h"
+#include "potentials/LennardJones.h"
+#include "potentials/SharedBatchedPotential.h"
+
+namespace landscape {
+namespace {
+
+std::vector<std::vector<double>> starts(std::size_t count, std::size_t atoms) {
+  Random random(20261128);
+  std::vector<std::vector<double>> x;
+  for (std::size_t i = 0; i < count; ++i) x.push_back(randomCluster(atoms, 2.0, 0.8, random));
+  return x;
+}
+
+// Four threads minimise LJ13 clusters through members of one shared potential; each result is
+// Lbfgs on the single-structure LennardJones bit for bit (BatchedLennardJones gives its bits).
+// The members exist before any thread starts and the patience is long, so the first call waits
+// for all four: fewer calls than requests, whatever the machine's load.
+TEST(SharedBatchedPotential, ThreadsGetTheirOwnBitsInSharedCalls) {
+  const std::size_t atoms = 13;
+  const auto x0 = starts(4, atoms);
+  LbfgsParams params;
+  params.rmsTolerance = 1e-6;
+  const Lbfgs lbfgs(params);
+  std::vector<std::vector<double>> alone = x0;
+  std::vector<LbfgsResult> aloneResults;
+  LennardJones lj(atoms);
+  for (auto& x : alone) aloneResults.push_back(lbfgs.minimize(lj, x));
+
+  BatchedLennardJones batched(atoms, 1);
+  SharedBatchedPotential shared(batched, {64, std::chrono::seconds(30)});
+  std::vector<std::unique_ptr<SharedBatchedPotential::Member>> members;
+  for (int t = 0; t < 4; ++t)
+    members.push_back(std::make_unique<SharedBatchedPotential::Member>(shared));
+  EXPECT_EQ(shared.members(), 4);
+  std::vector<std::vector<double>> together = x0;
+  std::vector<LbfgsResult> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::unique_ptr<Potential> mine = members[t]->potential();
+      results[t] = lbfgs.minimize(*mine, together[t]);
+      members[t].reset();  // leaves: the others' calls stop waiting for it
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(shared.members(), 0);
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_TRUE(results[t].converged());
+    EXPECT_EQ(results[t].energy, aloneResults[t].energy) << t;
+    EXPECT_EQ(results[t].iterations, aloneResults[t].iterations) << t;
+    EXPECT_EQ(together[t], alone[t]) << t;
+  }
+  const SharedBatchStatistics s = shared.statistics();
+  long calls = 0;
+  for (const LbfgsResult& r : aloneResults) calls += r.functionCalls;
+  EXPECT_EQ(s.requests, calls);
+  EXPECT_EQ(s.structures, calls);
+  EXPECT_LT(s.calls, s.requests);
+  EXPECT_GT(s.meanBatch(), 1.0);
+}
+
+// The batched view: a request of several structures with an active mask evaluates the active
+// ones only (the rows of the others keep their values), as BatchedPotential promises; a batched
+// minimiser over the view is BatchedLbfgs over the potential itself.
+TEST(SharedBatchedPotential, BatchedViewHonoursTheMaskAndDrivesBatchedLbfgs) {
+  const std::size_t atoms = 7, n = 3 * atoms;
+  const auto x0 = starts(3, atoms);
+  BatchedLennardJones batched(atoms, 1);
+  SharedBatchedPotential shared(batched);
+  SharedBatchedPotential::Member member(shared);
+  std::unique_ptr<BatchedPotential> view = member.batched();
+  std::vector<double> x;
+  for (const auto& s : x0) x.insert(x.end(), s.begin(), s.end());
+  std::vector<double> g(3 * n, -7.0), e(3, -7.0), gDirect(3 * n), eDirect(3);
+  const std::vector<std::uint8_t> active{1, 0, 1};
+  view->energyGradient(3, x.data(), g.data(), e.data(), active.data());
+  batched.energyGradient(3, x.data(), gDirect.data(), eDirect.data(), nullptr);
+  EXPECT_EQ(e[0], eDirect[0]);
+  EXPECT_EQ(e[1], -7.0);
+  EXPECT_EQ(e[2], eDirect[2]);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(g[i], gDirect[i]);
+    EXPECT_EQ(g[n + i], -7.0);
+    EXPECT_EQ(g[2 * n + i], gDirect[2 * n + i]);
+  }
+  EXPECT_EQ(shared.statistics().structures, 2);
+
+  LbfgsParams params;
+  params.rmsTolerance = 1e-6;
+  std::vector<double> viaView = x, direct = x;
+  std::vector<LbfgsResult> a(3), b(3);
+  BatchedLbfgs(*view, params, 1).minimise(3, viaView.data(), a.data());
+  BatchedLbfgs(batched, params, 1).minimise(3, direct.data(), b.data());
+  EXPECT_EQ(viaView, direct);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(a[k].energy, b[k].energy);
+}
+
+// A batched potential that throws: every member whose structures were in the failed call gets
+// the exception on its own thread, and the next call works again.
+class FailingOnce : public BatchedPotential {
+ public:
+  std::size_t dimension() const override { return 3; }
+  std::string name() const override { return "failing once"; }
+  void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
+                      const std::uint8_t*) override {
+    if (!m_failed) {
+      m_failed = true;
+      throw std::runtime_error("device lost");
+    }
+    for (std::size_t b = 0; b < batch; ++b) {
+      energy[b] = x[3 * b];
+      for (int i = 0; i < 3; ++i) g[3 * b + i] = 1.0;
+    }
+  }
+
+ private:
+  bool m_failed = false;
+};
+
+TEST(SharedBatchedPotential, ErrorsReachEveryMemberOfTheFailedCall) {
+  FailingOnce failing;
+  SharedBatchedPotential shared(failing, {16, std::chrono::seconds(30)});
+  std::vector<std::unique_ptr<SharedBatchedPotential::Member>> members;
+  for (int t = 0; t < 3; ++t)
+    members.push_back(std::make_unique<SharedBatchedPotential::Member>(shared));
+  std::atomic<int> errors{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] {
+      const double x[3] = {1.0 + t, 0.0, 0.0};
+      double g[3], e = 0.0;
+      try {
+        members[t]->evaluate(1, x, g, &e);
+      } catch (const std::runtime_error& error) {
+        if (std::string(error.what()) == "device lost") ++errors;
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(errors.load(), 3);  // all three waited for one call, which failed
+  members.resize(1);            // the others leave: the next call waits for nobody
+  const double x[3] = {5.0, 0.0, 0.0};
+  double g[3], e = 0.0;
+  members[0]->evaluate(1, x, g, &e);
+  EXPECT_EQ(e, 5.0);
+  EXPECT_THROW(SharedBatchedPotential(failing, {0, std::chrono::seconds(1)}),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace landscape
