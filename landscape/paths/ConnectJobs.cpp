@@ -6,7 +6,8 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
                                              ThreadPool& pool,
-                                             const std::function<bool()>& stopRequested) {
+                                             const std::function<bool()>& stopRequested,
+                                             const ConnectRunEnded& runEnded) {
   // Copies of the endpoints first: the network is not touched by the workers.
   std::vector<std::array<NetworkMinimum, 2>> ends(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i)
@@ -25,6 +26,7 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
     }
     r.minima = own.minima();
     r.transitionStates = own.transitionStates();
+    if (runEnded) runEnded(i, r);
   });
   return results;
 }

@@ -48,6 +48,10 @@ struct ConnectJobEngine {
 };
 using ConnectEngineMaker = std::function<ConnectJobEngine()>;
 
+/// Called on the pool's thread as each run ends, with its index in `pairs` (progress lines; the
+/// caller serialises what it prints).
+using ConnectRunEnded = std::function<void(std::size_t, const ConnectJobResult&)>;
+
 /// Connects each pair (indices of `network`'s minima) on `pool`, each run with an engine of its
 /// own. `stopRequested` is asked before each run starts; a run it stops is left out (ran =
 /// false). Results are in pair order.
@@ -55,7 +59,8 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
                                              ThreadPool& pool,
-                                             const std::function<bool()>& stopRequested = {});
+                                             const std::function<bool()>& stopRequested = {},
+                                             const ConnectRunEnded& runEnded = {});
 
 /// The same with a potential alone (nothing batched).
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const PotentialMaker& potential,

@@ -20,11 +20,12 @@ namespace landscape {
 
 /// runConnectJobs over `ranks` (collective: every rank calls it with the same network and pairs).
 /// `stopRequested` is asked by each rank before each of its runs; a run it stops is left out
-/// (ran = false) on every rank alike.
+/// (ran = false) on every rank alike. `runEnded` hears of the runs of this rank only (pair indices
+/// into `pairs`).
 std::vector<ConnectJobResult> runConnectJobsOverRanks(
     const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
     const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, Communicator& ranks,
-    const std::function<bool()>& stopRequested = {});
+    const std::function<bool()>& stopRequested = {}, const ConnectRunEnded& runEnded = {});
 
 /// One run's result on the wire, every field.
 void putConnectJob(ByteWriter& out, const ConnectJobResult& job);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -160,6 +161,7 @@ struct Growth {
   std::vector<std::unique_ptr<Potential>> cpuPotentials;
   std::unique_ptr<BatchedPotential> batched;
   std::unique_ptr<SharedBatchedPotential> shared;
+  long statesFound = 0;  // by the runs of this process since it started, before the merge
 
   // Every connect run's structures through one batched potential: the band's images, each
   // transition-state search and descent of every run in flight join the same calls
@@ -267,10 +269,33 @@ struct Growth {
 // Runs one cycle's connect runs and merges them in pair order. False when a stop left runs out
 // (their pairs go back to the front of the list and the cycle does not count).
 bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
-              const std::function<bool()>& stop, MergeCounts& total) {
+              const std::function<bool()>& stop, MergeCounts& total, const ProgressPrinter& print,
+              std::chrono::steady_clock::time_point started) {
   const Connect connect(g.settings.connect);
+  // A line per run as it ends (rank 0's runs under mpirun): the runs in flight, and the transition
+  // states the runs have found per hour so far, before the merge recognises duplicates.
+  std::mutex printing;
+  int ended = 0;
+  const auto runEnded = [&](std::size_t i, const ConnectJobResult& job) {
+    if (!job.ran || g.ranks.rank() != 0) return;
+    std::lock_guard<std::mutex> lock(printing);
+    ++ended;
+    g.statesFound += static_cast<long>(job.transitionStates.size());
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::string line = "run " + std::to_string(ended) + " of " + std::to_string(pairs.size()) +
+                       " ended: pair " + std::to_string(pairs[i][0] + 1) + "-" +
+                       std::to_string(pairs[i][1] + 1) + " " +
+                       (job.result.connected() ? "connected" : "not connected") + ", " +
+                       std::to_string(job.transitionStates.size()) + " ts";
+    if (g.shared) line += "; in flight " + std::to_string(g.shared->members() - 1);
+    line += format("; found %.0f ts per hour (before duplicates)  elapsed %.1f s",
+                   elapsed > 0 ? static_cast<double>(g.statesFound) * 3600.0 / elapsed : 0.0,
+                   elapsed);
+    print(line);
+  };
   const std::vector<ConnectJobResult> jobs = runConnectJobsOverRanks(
-      connect, [&g] { return g.engine(); }, g.network, pairs, pool, g.ranks, stop);
+      connect, [&g] { return g.engine(); }, g.network, pairs, pool, g.ranks, stop, runEnded);
   std::vector<Pair> skipped;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (!jobs[i].ran) {
@@ -357,9 +382,9 @@ std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ra
 std::string batchFill(const SharedBatchStatistics& before, const SharedBatchStatistics& after) {
   const long calls = after.calls - before.calls;
   if (calls == 0) return "";
-  return format("  batch fill %.1f structures per call (%.0f calls)",
-                static_cast<double>(after.structures - before.structures) / calls,
-                static_cast<double>(calls));
+  const double structures = static_cast<double>(after.structures - before.structures);
+  return format("  batch fill %.1f structures per call (%.0f calls, %.0f structures)",
+                structures / calls, static_cast<double>(calls), structures);
 }
 
 }  // namespace
@@ -464,7 +489,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
     }
     MergeCounts found;
     const SharedBatchStatistics before = g.shared ? g.shared->statistics() : SharedBatchStatistics{};
-    const bool complete = runCycle(g, pairs, pool, stopRequested, found);
+    const bool complete = runCycle(g, pairs, pool, stopRequested, found, print, started);
     const std::string fill = g.shared ? batchFill(before, g.shared->statistics()) : "";
     g.save();
     const double elapsed =

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Transition-network growth throughput against connect runs in flight (docs/benchmarks.md):
+`pathsample grow` on the CPU (one core, all cores) and on the GPU with K runs in flight, whose
+structures share batched calls of the device's batched potential (potentials/SharedBatchedPotential).
+
+Systems:
+  lj38     the LJ38 UNTRAP example (tests/data/lj38/pathsample-untrap/input: its pathdata and
+           odata.connect, UNTRAP 0.035 3.0), imported once.
+  trpcage  trp-cage (tests/data/gb/trpcage, AMBER-GB igb 2, double): a short gmin run on the GPU
+           (--max-time --gmin-seconds, the lowest --save 30 minima kept), then one optim connect
+           cycle between its lowest and fifth-lowest minima on the GPU, which stores the two as sets
+           A and B in gmin's minima.h5; growth then chooses pairs with --pair-selection
+           (dijkstra: DIJPAIR, the missing links of the best path; shortcut: SHORTCUT 2) at 298 K.
+           Or --database FILE: a network of trp-cage with sets A and B made elsewhere.
+
+Rows (--rows, comma-separated): cT = --backend cpu --threads T (each run its own potential, as
+PATHSAMPLE's jobs); gK = --backend cuda --jobs-in-flight K. Every row grows from the same network
+with the same --pairs-per-cycle P and --cycles C, so the rows of one backend must end with the same
+network (column "same network": compared with the first row of that backend through h5dump's text
+or h5py; the GPU's network differs from the CPU's by round-off).
+
+Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
+the first characterisation not counted), runs/s, transition states added and per hour, structures
+evaluated per second in the shared calls (GPU rows: the "batch fill" lines) with the mean
+structures per call, "x 1 core" (runs/s over the first c1 row's), and "of potential": structures/s
+over --potential-rate (the batched potential's own structures per second at a full batch, from
+bench_batched_potential for trp-cage or bench_batch for LJ38: give the number you measured on the
+same device).
+
+  tools/bench_network_growth.py --system lj38 --rows c1,c16,g1,g8,g64,g256 --pairs 256 --cycles 2
+  tools/bench_network_growth.py --system trpcage --rows c16,g64,g256 --pairs 256 --cycles 2"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LJ38 = os.path.join(SOURCE, "tests", "data", "lj38", "pathsample-untrap", "input")
+TRPCAGE = os.path.join(SOURCE, "tests", "data", "gb", "trpcage")
+CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed\s+([0-9.]+) s")
+RUN = re.compile(r"^run \d+ of \d+ ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
+FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures\)")
+
+
+def run(command, what, timeout=None, accepted=(0,)):
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"bench_network_growth: {what} took more than {timeout} s: {' '.join(command)}")
+    if done.returncode not in accepted:
+        sys.exit(f"bench_network_growth: {what} failed ({done.returncode}): {' '.join(command)}\n"
+                 f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+def network_text(path):
+    if shutil.which("h5dump"):
+        done = subprocess.run(["h5dump", path], capture_output=True, text=True, check=True)
+        return done.stdout.split("\n", 1)[1]
+    import h5py
+    lines = []
+    with h5py.File(path, "r") as f:
+        def visit(name, item):
+            lines.extend(f"{name}@{k}={v!r}" for k, v in sorted(item.attrs.items()))
+            if isinstance(item, h5py.Dataset):
+                lines.append(f"{name}={item[()].tobytes().hex()}")
+        lines.extend(f"@{k}={v!r}" for k, v in sorted(f.attrs.items()))
+        f.visititems(visit)
+    return "\n".join(lines)
+
+
+def prepare(args, scratch):
+    """The start network and the grow arguments of the system."""
+    if args.system == "lj38":
+        database = os.path.join(scratch, "in.h5")
+        run([args.pathsample, "import", "--directory", LJ38, "--database", database], "import")
+        return ["--database", database, "--pathdata", os.path.join(LJ38, "pathdata"),
+                "--odata", os.path.join(LJ38, "odata.connect")]
+    prmtop = os.path.join(TRPCAGE, "prmtop")
+    common = ["--prmtop", prmtop, "--pair-selection", args.pair_selection, "--temperature", "298"]
+    if args.pair_selection == "shortcut":
+        common += ["--shortcut-steps", "2"]
+    if args.database:
+        return ["--database", args.database] + common
+    gmin = os.path.join(scratch, "gmin")
+    print(f"# gmin on {args.gmin_backend} for {args.gmin_seconds} s", file=sys.stderr)
+    run([args.gmin, "--prmtop", prmtop, "--inpcrd", os.path.join(TRPCAGE, "inpcrd"),
+         "--backend", args.gmin_backend, "--max-time", str(args.gmin_seconds), "--save", "30",
+         "--seed", "1", "--quiet", "--output", gmin], "gmin")
+    minima = sorted(f for f in os.listdir(gmin) if re.fullmatch(r"minimum_\d+\.rst7", f))
+    if len(minima) < 2:
+        sys.exit("bench_network_growth: gmin kept fewer than 2 minima")
+    finish = minima[min(4, len(minima) - 1)]
+    print(f"# optim {minima[0]} -> {finish}, 1 connect cycle", file=sys.stderr)
+    database = os.path.join(gmin, "minima.h5")
+    run([args.optim, "--prmtop", prmtop, "--start", os.path.join(gmin, minima[0]),
+         "--finish", os.path.join(gmin, finish), "--backend", args.gmin_backend,
+         "--max-cycles", "1", "--database", database, "--quiet",
+         "--output", os.path.join(scratch, "optim")], "optim", accepted=(0, 2))  # 2: not joined
+    return ["--database", database] + common
+
+
+def runs_ended(out):
+    """Connect runs ended, transition states they found (before duplicates) and the elapsed
+    seconds at the last run line: what a row that did not finish a cycle reached."""
+    runs = [m for m in map(RUN.match, out.splitlines()) if m]
+    if not runs:
+        return None
+    return len(runs), sum(int(m.group(1)) for m in runs), float(runs[-1].group(2))
+
+
+def grow(args, row, start, scratch):
+    folder = os.path.join(scratch, row)
+    count = int(row[1:])
+    command = [args.pathsample, "grow"] + start + [
+        "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles), "--output", folder]
+    if row[0] == "c":
+        command += ["--backend", "cpu", "--threads", str(count)]
+    else:
+        command += ["--backend", "cuda", "--jobs-in-flight", str(count)]
+    print(f"# {row}: {' '.join(command)}", file=sys.stderr)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=args.row_timeout)
+    except subprocess.TimeoutExpired as e:
+        partial = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        with open(os.path.join(scratch, row + ".log"), "w") as log:
+            log.write(partial)
+        shutil.rmtree(folder, ignore_errors=True)
+        return {"partial": runs_ended(partial)}
+    if done.returncode != 0:
+        sys.exit(f"bench_network_growth: {row} failed ({done.returncode}): {' '.join(command)}\n"
+                 f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    out = done.stdout
+    with open(os.path.join(scratch, row + ".log"), "w") as log:
+        log.write(out)
+    cycles = [m for m in map(CYCLE.match, out.splitlines()) if m]
+    if not cycles:
+        sys.exit(f"bench_network_growth: no cycle line from {row}:\n{out}")
+    fills = [m for m in map(FILL.search, out.splitlines()) if m]
+    result = {
+        "partial": runs_ended(out),
+        "runs": sum(int(m.group(2)) for m in cycles),
+        "ts": sum(int(m.group(3)) for m in cycles),
+        "seconds": float(cycles[-1].group(4)),
+        "calls": sum(int(m.group(2)) for m in fills),
+        "structures": sum(int(m.group(3)) for m in fills),
+        "network": network_text(os.path.join(folder, "network.h5")),
+    }
+    shutil.rmtree(folder)
+    return result
+
+
+def main():
+    build = os.path.join(SOURCE, "build")
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--system", choices=["lj38", "trpcage"], default="lj38")
+    p.add_argument("--rows", default="c1,g1,g8,g64")
+    p.add_argument("--pairs", type=int, default=64, help="--pairs-per-cycle of every row")
+    p.add_argument("--cycles", type=int, default=2)
+    p.add_argument("--pair-selection", choices=["dijkstra", "shortcut"], default="dijkstra",
+                   help="trpcage: DIJPAIR or SHORTCUT 2")
+    p.add_argument("--database", help="trpcage: start from this network instead of gmin + optim")
+    p.add_argument("--gmin-seconds", type=float, default=20.0)
+    p.add_argument("--gmin-backend", default="cuda")
+    p.add_argument("--potential-rate", type=float, default=0.0,
+                   help="the batched potential's structures per second at a full batch")
+    p.add_argument("--pathsample", default=os.path.join(build, "pathsample"))
+    p.add_argument("--gmin", default=os.path.join(build, "gmin"))
+    p.add_argument("--optim", default=os.path.join(build, "optim"))
+    p.add_argument("--row-timeout", type=float, help="seconds a row may take (default: no limit)")
+    p.add_argument("--keep", help="a folder for the start network (default: a temporary one)")
+    args = p.parse_args()
+    rows = args.rows.split(",")
+    for row in rows:
+        if not re.fullmatch(r"[cg][1-9]\d*", row):
+            sys.exit(f"bench_network_growth: bad row {row!r} (cT or gK)")
+    scratch = args.keep or tempfile.mkdtemp(prefix="bench-network-growth-")
+    os.makedirs(scratch, exist_ok=True)
+    start = prepare(args, scratch)
+    results = {row: grow(args, row, start, scratch) for row in rows}
+    one_core = results.get("c1")
+    if one_core and "runs" not in one_core:  # did not finish a cycle
+        one_core = None
+    first = {}
+    print(f"\n{args.system}: --pairs-per-cycle {args.pairs}, --cycles {args.cycles}"
+          + (f", {args.pair_selection}" if args.system == "trpcage" else "") + "\n")
+    print("| row | in flight | connect runs | seconds | runs/s | TS added | TS per hour "
+          "| structures/s | per call | x 1 core | of potential | same network |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        r = results[row]
+        if "runs" not in r:
+            ended = r["partial"]
+            text = "no run ended"
+            if ended:
+                runs, found, seconds = ended
+                text = (f"{runs} runs ended in {seconds:.0f} s: {runs / seconds:.3f} runs/s, "
+                        f"{found} TS found ({found * 3600.0 / seconds:.0f} per hour, before "
+                        "duplicates)")
+            print(f"| {row} | {row[1:]} | cycle not finished in {args.row_timeout:.0f} s: {text} "
+                  "| | | | | | | | | |")
+            continue
+        rate = r["runs"] / r["seconds"] if r["seconds"] > 0 else float("nan")
+        per_hour = r["ts"] * 3600.0 / r["seconds"] if r["seconds"] > 0 else float("nan")
+        structures = r["structures"] / r["seconds"] if r["structures"] else 0.0
+        per_call = r["structures"] / r["calls"] if r["calls"] else 0.0
+        core = ""
+        if one_core and one_core["seconds"] > 0:
+            core = f"{rate / (one_core['runs'] / one_core['seconds']):.2f}"
+        potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
+        same = first.setdefault(row[0], r["network"]) == r["network"]
+        flight = row[1:] if row[0] == "g" else f"{row[1:]} (threads)"
+        print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
+              f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {core} | {potential} | "
+              f"{'yes' if same else 'NO'} |")
+
+
+if __name__ == "__main__":
+    main()
