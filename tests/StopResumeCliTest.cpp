@@ -28,6 +28,7 @@
 #include "landscape/network/Database.h"
 #include "src/common/LongRun.h"
 #include "tests/BackgroundProgram.h"
+#include "tests/SlowFirstBandOdata.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -208,16 +209,6 @@ std::string pathsample() {
   return program("LANDSCAPE_PATHSAMPLE_EXECUTABLE", LANDSCAPE_PATHSAMPLE_EXECUTABLE);
 }
 
-// The LJ38 example's connect settings with a first DNEB band of 100 images run for its 10000
-// iterations (an RMS tolerance of 1e-6 is not reached): one connect run of the growth below takes
-// about 4 s on one core, so a signal sent as its cycle starts finds it in flight.
-const char* const kSlowFirstBandOdata =
-    "NEWCONNECT 100 1 20.0 20.0 30 0.0 1.0D-6\n"
-    "NEWNEB 100 10000 1.0D-6\n"
-    "NEBK 10.0\nDIJKSTRA 1\nPERMDIST 0.01D0\nRANROT 5\nEDIFFTOL 1.0D-6\nGEOMDIFFTOL 0.2\n"
-    "BFGSMIN 1.0D-6\nUPDATES 10 10\nPUSHOFF 0.02\nREOPTIMISEENDPOINTS\nBFGSSTEPS 5000\n"
-    "MAXBFGS 0.2 0.2\nSTEPS 200\nBFGSTS 50 3 25 0.0001\nMAXSTEP 0.1\nMAXMAX 0.2\nTRAD 0.2\n";
-
 // pathsample grow stops inside a connect run: the network of one optim cycle on the LJ38 example
 // (9 minima, 5 transition states, A and B its endpoints) grows by Dijkstra pairs; SIGTERM once the
 // first cycle's pair is announced ends the run in flight with 143 within the bound. network.h5
@@ -232,7 +223,7 @@ TEST_F(StopResumeCli, PathsampleGrowSigtermStopsTheConnectRunInFlight) {
   ASSERT_EQ(start.exitCode, 2) << "one cycle does not connect the example\n" << start.err;
   const StoredTransitionNetwork input =
       TransitionNetworkDatabase::read((m_dir / "start/network.h5").string());
-  std::ofstream(m_dir / "odata.grow") << kSlowFirstBandOdata;
+  std::ofstream(m_dir / "odata.grow") << slowFirstBandOdata();
   const std::string grow = "grow --database start/network.h5 --odata odata.grow "
                            "--pair-selection dijkstra --cycles 1 ";
   const ProgramRun whole = run(pathsample(), grow + "--output whole");
