@@ -36,9 +36,10 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
   };
   if (config.mode == landscape::PathsampleMode::Grow) {
     // SIGINT/SIGTERM request the stop at once: the connect runs under way poll it and end
-    // "stopped", their pairs go back to the front of the list (the cycle does not count) and the
-    // network of the last whole cycle is saved. Under mpirun a rank that got no signal finishes
-    // its runs and all ranks stop at the top of the next cycle. A second signal exits at once.
+    // "stopped" and are dropped, their pairs go back to the front of the list (the cycle does not
+    // count), and what the finished runs found is saved. Under mpirun a rank that got no signal
+    // finishes its runs and all ranks stop at the top of the next cycle. A second signal exits
+    // at once.
     // Exit status 128 + the signal, as gmin, optim and sop.
     landscape::setUpLongRun("pathsample");
     const bool stopped = landscape::growNetwork(config, print, landscape::stopSignalled, ranks);
