@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -21,11 +22,13 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "landscape/network/Database.h"
 #include "src/common/LongRun.h"
 #include "tests/BackgroundProgram.h"
+#include "tests/SlowFirstBandOdata.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -200,57 +203,188 @@ TEST_F(StopResumeCli, OptimKilledAndStoppedResumesToTheUninterruptedNetwork) {
   expectSameNetwork(m_dir / "part/network.h5", m_dir / "full/network.h5");
   EXPECT_EQ(slurp(m_dir / "part/path.info"), slurp(m_dir / "full/path.info"));
 }
+
+#ifdef LANDSCAPE_PATHSAMPLE_EXECUTABLE
+std::string pathsample() {
+  return program("LANDSCAPE_PATHSAMPLE_EXECUTABLE", LANDSCAPE_PATHSAMPLE_EXECUTABLE);
+}
+
+// pathsample grow stops inside a connect run: the network of one optim cycle on the LJ38 example
+// (9 minima, 5 transition states, A and B its endpoints) grows by Dijkstra pairs; SIGTERM once the
+// first cycle's pair is announced ends the run in flight with 143 within the bound. network.h5
+// holds the input network with no cycle counted and the pair first on the list; --resume runs it
+// from scratch and ends with the network of a run never interrupted, bit for bit.
+TEST_F(StopResumeCli, PathsampleGrowSigtermStopsTheConnectRunInFlight) {
+  const auto odata = testDataPath("lj38/optim/odata");
+  const auto finish = testDataPath("lj38/optim/finish");
+  if (!odata || !finish) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  const ProgramRun start = run(optim(), "--odata '" + *odata + "' --finish '" + *finish +
+                                            "' --max-cycles 1 --output start");
+  ASSERT_EQ(start.exitCode, 2) << "one cycle does not connect the example\n" << start.err;
+  const StoredTransitionNetwork input =
+      TransitionNetworkDatabase::read((m_dir / "start/network.h5").string());
+  std::ofstream(m_dir / "odata.grow") << slowFirstBandOdata();
+  const std::string grow = "grow --database start/network.h5 --odata odata.grow "
+                           "--pair-selection dijkstra --cycles 1 ";
+  const ProgramRun whole = run(pathsample(), grow + "--output whole");
+  ASSERT_EQ(whole.exitCode, 0) << whole.err;
+  ASSERT_NE(whole.out.find("cycle 1  pairs 1 "), std::string::npos) << whole.out;
+  {
+    Background job(m_dir, pathsample(),
+                   {"grow", "--database", "start/network.h5", "--odata", "odata.grow",
+                    "--pair-selection", "dijkstra", "--cycles", "1", "--output", "part"},
+                   "grow");
+    ASSERT_TRUE(job.waitForOutput("candidate pairs (dijkstra)")) << job.out() << job.err();
+    const auto [status, seconds] = job.stopWith(SIGTERM);
+    EXPECT_EQ(status, 128 + SIGTERM) << job.out() << job.err();
+    EXPECT_LT(seconds, kStopBoundSeconds);
+    std::printf("pathsample grow stopped %.3f s after SIGTERM\n", seconds);
+    EXPECT_NE(job.err().find("pathsample: stop requested"), std::string::npos) << job.err();
+    EXPECT_NE(job.out().find("stopped on request; continue with --resume part"),
+              std::string::npos)
+        << job.out();
+  }
+  // The run in flight was dropped, not merged: no cycle, the input network, its pair first.
+  const StoredTransitionNetwork stopped =
+      TransitionNetworkDatabase::read((m_dir / "part/network.h5").string());
+  const StoredTransitionNetwork grown =
+      TransitionNetworkDatabase::read((m_dir / "whole/network.h5").string());
+  EXPECT_EQ(stopped.growth.cycles, 0);
+  EXPECT_TRUE(stopped.growth.triedPairs.empty());
+  ASSERT_FALSE(stopped.growth.pendingPairs.empty());
+  ASSERT_EQ(grown.growth.triedPairs.size(), 1u);
+  EXPECT_EQ(stopped.growth.pendingPairs.front(), grown.growth.triedPairs.front());
+  EXPECT_EQ(stopped.minima.size(), input.minima.size());
+  EXPECT_EQ(stopped.transitionStates.size(), input.transitionStates.size());
+  const ProgramRun resumed = run(pathsample(), grow + "--resume part");
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
+  expectSameNetwork(m_dir / "part/network.h5", m_dir / "whole/network.h5");
+  const StoredTransitionNetwork again =
+      TransitionNetworkDatabase::read((m_dir / "part/network.h5").string());
+  EXPECT_EQ(again.growth.cycles, 1);
+  EXPECT_EQ(again.growth.triedPairs, grown.growth.triedPairs);
+  EXPECT_EQ(again.growth.pendingPairs, grown.growth.pendingPairs);
+}
+#endif
 #endif
 
-// The second signal (src/common/LongRun): a program in a phase that does not poll the stop request (a
-// child process of this test with the programs' handlers, busy in a loop that never looks at the
-// flag) gets SIGINT, prints its "stop requested" line and goes on; SIGINT again, sent once that
-// line is in its stderr file, ends it at once with 130 and the "second signal" line.
-TEST_F(StopResumeCli, SecondSignalExitsAtOnceFromAPhaseThatDoesNotPoll) {
-  const fs::path log = m_dir / "child.err";
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(err, 2);
-    setUpLongRun("child");
-    const ssize_t ready = ::write(2, "child: busy\n", 12);
-    (void)ready;
-    for (volatile unsigned long spin = 0;; spin = spin + 1) {
+// Sends `signal` to `pid` from a process of its own (a child of this test that exits at once), as
+// a second `kill` from another shell would.
+void killFromAnotherProcess(pid_t pid, int signal) {
+  const pid_t sender = ::fork();
+  if (sender == 0) ::_exit(::kill(pid, signal) == 0 ? 0 : 1);
+  if (sender > 0) ::waitpid(sender, nullptr, 0);
+}
+
+// A child process of this test with the programs' handlers (src/common/LongRun), busy in a loop
+// that never looks at the stop flag (a phase that does not poll), leading a process group of its
+// own; its stderr goes to `log`.
+class BusyChild {
+ public:
+  explicit BusyChild(const fs::path& log) : m_log(log) {
+    m_pid = ::fork();
+    if (m_pid == 0) {
+      ::setpgid(0, 0);
+      const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(err, 2);
+      setUpLongRun("child");
+      const ssize_t ready = ::write(2, "child: busy\n", 12);
+      (void)ready;
+      for (volatile unsigned long spin = 0;; spin = spin + 1) {
+      }
+    }
+    if (m_pid > 0) ::setpgid(m_pid, m_pid);  // either call makes it the group's leader first
+  }
+  ~BusyChild() {
+    if (m_pid > 0 && !m_ended) {
+      ::kill(m_pid, SIGKILL);
+      ::waitpid(m_pid, nullptr, 0);
     }
   }
-  const auto waitFor = [&](const std::string& text) {
+  pid_t pid() const { return m_pid; }
+  std::string log() const { return slurp(m_log); }
+  // Polls the log for `text` (60 s at most, a bound for failures only).
+  bool waitFor(const std::string& text) const {
     const auto end = Clock::now() + std::chrono::seconds(60);
-    while (Clock::now() < end && slurp(log).find(text) == std::string::npos)
+    while (Clock::now() < end && log().find(text) == std::string::npos)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return slurp(log).find(text) != std::string::npos;
-  };
-  bool ok = waitFor("child: busy");
+    return log().find(text) != std::string::npos;
+  }
+  bool running() {
+    int status = 0;
+    if (!m_ended && ::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+      m_ended = true;
+      m_status = status;
+    }
+    return !m_ended;
+  }
+  // Waits for the exit (killing it after `seconds`): the wait status and the seconds from `t0`.
+  std::pair<int, double> waitForExit(Clock::time_point t0, double seconds) {
+    while (running() && Clock::now() - t0 < std::chrono::duration<double>(seconds))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (running()) {
+      ::kill(m_pid, SIGKILL);
+      ::waitpid(m_pid, &m_status, 0);
+      m_ended = true;
+    }
+    return {m_status, took};
+  }
+
+ private:
+  fs::path m_log;
+  pid_t m_pid = -1;
+  bool m_ended = false;
+  int m_status = 0;
+};
+
+// The second signal (src/common/LongRun): the busy child gets SIGINT, prints its "stop requested"
+// line and goes on; SIGINT again, from another process once that line is in its stderr file, ends
+// it at once with 130 and the "second signal" line.
+TEST_F(StopResumeCli, SecondSignalExitsAtOnceFromAPhaseThatDoesNotPoll) {
+  BusyChild child(m_dir / "child.err");
+  ASSERT_GT(child.pid(), 0);
+  bool ok = child.waitFor("child: busy");
   if (ok) {
-    ::kill(child, SIGINT);
-    ok = waitFor("child: stop requested");
+    ::kill(child.pid(), SIGINT);
+    ok = child.waitFor("child: stop requested");
   }
-  int status = 0;
-  pid_t exited = ::waitpid(child, &status, WNOHANG);
-  EXPECT_EQ(exited, 0) << "the first signal ended it: the loop never polls";
+  EXPECT_TRUE(child.running()) << "the first signal ended it: the loop never polls";
   const auto t0 = Clock::now();
-  ::kill(child, SIGINT);
-  while (ok && exited == 0 &&
-         Clock::now() - t0 < std::chrono::duration<double>(kStopBoundSeconds)) {
-    exited = ::waitpid(child, &status, WNOHANG);
-    if (exited == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (exited == 0) {
-    ::kill(child, SIGKILL);
-    ::waitpid(child, &status, 0);
-  }
-  ASSERT_TRUE(ok) << slurp(log);
-  ASSERT_TRUE(WIFEXITED(status)) << slurp(log);
+  killFromAnotherProcess(child.pid(), SIGINT);
+  const auto [status, seconds] = child.waitForExit(t0, ok ? kStopBoundSeconds : 0.0);
+  ASSERT_TRUE(ok) << child.log();
+  ASSERT_TRUE(WIFEXITED(status)) << child.log();
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
   EXPECT_LT(seconds, 2.0);
-  EXPECT_NE(slurp(log).find("child: second signal: exiting at once"), std::string::npos)
-      << slurp(log);
+  EXPECT_NE(child.log().find("child: second signal: exiting at once"), std::string::npos)
+      << child.log();
+}
+
+// What GNU timeout (without --foreground) and Slurm do: SIGTERM to the program, then the same
+// SIGTERM to its process group, both from one process. That is one request: the busy child prints
+// the "repeated" line and goes on. A SIGTERM from another process is the second signal: exit 143
+// at once.
+TEST_F(StopResumeCli, SignalRepeatedToTheProcessGroupIsOneRequest) {
+  BusyChild child(m_dir / "child.err");
+  ASSERT_GT(child.pid(), 0);
+  ASSERT_TRUE(child.waitFor("child: busy")) << child.log();
+  ::kill(child.pid(), SIGTERM);
+  ASSERT_TRUE(child.waitFor("child: stop requested")) << child.log();
+  ASSERT_EQ(::killpg(child.pid(), SIGTERM), 0) << std::strerror(errno);
+  ASSERT_TRUE(child.waitFor("child: signal repeated by the same sender (process group): still "
+                            "stopping"))
+      << child.log();
+  EXPECT_TRUE(child.running()) << "the repeated signal ended it\n" << child.log();
+  EXPECT_EQ(child.log().find("second signal: exiting"), std::string::npos) << child.log();
+  const auto t0 = Clock::now();
+  killFromAnotherProcess(child.pid(), SIGTERM);
+  const auto [status, seconds] = child.waitForExit(t0, kStopBoundSeconds);
+  ASSERT_TRUE(WIFEXITED(status)) << child.log();
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  EXPECT_LT(seconds, 2.0);
+  EXPECT_NE(child.log().find("child: second signal: exiting at once"), std::string::npos)
+      << child.log();
 }
 
 #ifdef LANDSCAPE_SOP_EXECUTABLE

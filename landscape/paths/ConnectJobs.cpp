@@ -23,6 +23,12 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
     if (start != finish) {
       const ConnectJobEngine e = engine();
       r.result = connect.connect(*e.potential, own, start, finish, {}, e.batching());
+      // A run the stop request cut short counts as one never started: what it found so far
+      // depends on when the signal came, so it is dropped and the pair runs again from scratch.
+      if (r.result.status == ConnectStatus::Stopped) {
+        r = ConnectJobResult{};
+        return;
+      }
     }
     r.minima = own.minima();
     r.transitionStates = own.transitionStates();

@@ -35,11 +35,13 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
     std::cout << line << std::endl;  // flushed: progress of long runs
   };
   if (config.mode == landscape::PathsampleMode::Grow) {
-    // SIGINT/SIGTERM are only recorded: growth stops after the connect runs under way and saves
-    // them (under mpirun: all ranks, after the cycle in which any rank got the signal); a second
-    // signal exits at once. Exit status 128 + the signal, as gmin, optim and sop.
+    // SIGINT/SIGTERM request the stop at once: the connect runs under way poll it and end
+    // "stopped" and are dropped, their pairs go back to the front of the list (the cycle does not
+    // count), and what the finished runs found is saved. Under mpirun a rank that got no signal
+    // finishes its runs and all ranks stop at the top of the next cycle. A second signal exits
+    // at once.
+    // Exit status 128 + the signal, as gmin, optim and sop.
     landscape::setUpLongRun("pathsample");
-    landscape::deferStopRequests();
     const bool stopped = landscape::growNetwork(config, print, landscape::stopSignalled, ranks);
     return stopped ? landscape::stopExitStatus() : 0;
   }
