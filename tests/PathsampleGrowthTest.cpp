@@ -526,7 +526,7 @@ TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
   const fs::path log = w.dir / "shared.log";
   ASSERT_EQ(run(common + (w.dir / "shared").string() + " --jobs-in-flight 3 --threads 2", log), 0)
       << readAll(log);
-  EXPECT_NE(readAll(log).find("3 in flight, their structures in shared calls of"),
+  EXPECT_NE(readAll(log).find("on 3 in flight, their structures in shared calls of"),
             std::string::npos)
       << readAll(log);
   expectSameNetworks(w.dir / "alone" / "network.h5", w.dir / "shared" / "network.h5");
@@ -554,7 +554,7 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
     return;
   }
   ASSERT_EQ(run(arguments, log), 0) << readAll(log);
-  EXPECT_NE(readAll(log).find("2 in flight, their structures in shared calls of"),
+  EXPECT_NE(readAll(log).find("on 2 in flight, their structures in shared calls of"),
             std::string::npos)
       << readAll(log);
   EXPECT_NE(readAll(log).find("batch fill"), std::string::npos) << readAll(log);

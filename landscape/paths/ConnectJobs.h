@@ -25,7 +25,8 @@ namespace landscape {
 
 /// What one connect run found: the job's own network (its two endpoints first).
 struct ConnectJobResult {
-  bool ran = false;  ///< false: skipped because a stop was requested before it started
+  /// false: a stop was requested before it started or while it ran (nothing of it kept)
+  bool ran = false;
   ConnectResult result;
   std::vector<NetworkMinimum> minima;
   std::vector<NetworkTransitionState> transitionStates;  ///< minima indices into `minima`
@@ -54,7 +55,8 @@ using ConnectRunEnded = std::function<void(std::size_t, const ConnectJobResult&)
 
 /// Connects each pair (indices of `network`'s minima) on `pool`, each run with an engine of its
 /// own. `stopRequested` is asked before each run starts; a run it stops is left out (ran =
-/// false). Results are in pair order.
+/// false), and so is a run that the stop request (landscape/core/StopRequest) ends
+/// (ConnectStatus::Stopped). Results are in pair order.
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,

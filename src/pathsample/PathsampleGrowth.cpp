@@ -266,8 +266,10 @@ struct Growth {
   }
 };
 
-// Runs one cycle's connect runs and merges them in pair order. False when a stop left runs out
-// (their pairs go back to the front of the list and the cycle does not count).
+// Runs one cycle's connect runs and merges them in pair order. False when a stop left any run
+// out: then nothing of the cycle is merged and all its pairs go back to the front of the list in
+// their order, so that the resumed run repeats the cycle as it would have run uninterrupted (the
+// network never depends on when a signal came).
 bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
               const std::function<bool()>& stop, MergeCounts& total, const ProgressPrinter& print,
               std::chrono::steady_clock::time_point started) {
@@ -296,23 +298,20 @@ bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
   };
   const std::vector<ConnectJobResult> jobs = runConnectJobsOverRanks(
       connect, [&g] { return g.engine(); }, g.network, pairs, pool, g.ranks, stop, runEnded);
-  std::vector<Pair> skipped;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (!jobs[i].ran) {
-      skipped.push_back(pairs[i]);
-      continue;
-    }
-    const MergeCounts counts = mergeConnectJob(g.network, jobs[i]);
+  GrowthRecord& r = g.known.growth;
+  if (std::any_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return !j.ran; })) {
+    for (const Pair& p : pairs)
+      r.triedPairs.erase(std::find(r.triedPairs.begin(), r.triedPairs.end(), p));
+    r.pendingPairs.insert(r.pendingPairs.begin(), pairs.begin(), pairs.end());
+    return false;
+  }
+  for (const ConnectJobResult& job : jobs) {
+    const MergeCounts counts = mergeConnectJob(g.network, job);
     total.newMinima += counts.newMinima;
     total.newTransitionStates += counts.newTransitionStates;
   }
-  GrowthRecord& r = g.known.growth;
-  for (const Pair& p : skipped) {
-    r.triedPairs.erase(std::find(r.triedPairs.begin(), r.triedPairs.end(), p));
-  }
-  r.pendingPairs.insert(r.pendingPairs.begin(), skipped.begin(), skipped.end());
-  if (skipped.empty()) ++r.cycles;
-  return skipped.empty();
+  ++r.cycles;
+  return true;
 }
 
 // The saved growth settings in today's terms: a run started from a pathdata SHORTCUT n BARRIER
@@ -375,7 +374,7 @@ std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ra
            g.batched->name();
   else
     text = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
-  return ranks.size() == 1 ? text : ranks.description() + ", " + text + " each";
+  return " on " + (ranks.size() == 1 ? text : ranks.description() + ", " + text + " each");
 }
 
 // The shared calls of a cycle: structures per call (how full the batches were).
@@ -466,7 +465,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                static_cast<double>(g.stored.minima.size()),
                static_cast<double>(g.stored.transitionStates.size()), g.known.growth.cycles,
                c.cycles) +
-        std::to_string(c.pairsPerCycle) + " connect runs per cycle, " + workers(c, g, ranks) +
+        std::to_string(c.pairsPerCycle) + " connect runs per cycle" + workers(c, g, ranks) +
         "; " + output);
   if (g.shared && c.pairsPerCycle < 64)
     print("grow> note: the device fills with many connect runs in flight (e.g. --pairs-per-cycle "
@@ -495,6 +494,13 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
+    if (!complete) {
+      print(format("cycle %.0f stopped after %.1f s: nothing of it merged, its ",
+                   g.known.growth.cycles + 1, elapsed) +
+            std::to_string(pairs.size()) + " pairs first on the list again");
+      stopped = true;
+      break;
+    }
     print(format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
                  static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
           format("minima %.0f  ts %.0f  elapsed %.1f s  ts per hour %.0f",
@@ -502,10 +508,6 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                  static_cast<double>(g.stored.transitionStates.size()), elapsed,
                  elapsed > 0 ? added * 3600.0 / elapsed : 0.0) +
           fill + "  pairs:" + pairList(pairs, ranks.size()));
-    if (!complete) {
-      stopped = true;
-      break;
-    }
   }
   if (inFolder && ranks.rank() == 0) {
     PathsampleConfig files = c;

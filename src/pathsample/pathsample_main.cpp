@@ -2,6 +2,7 @@
 // Under `mpirun -n K`, `pathsample grow` spreads each cycle's connect runs over the ranks
 // (docs/cluster.md); rank 0 prints and writes network.h5.
 #include <iostream>
+#include <csignal>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -36,14 +37,18 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
   };
   if (config.mode == landscape::PathsampleMode::Grow) {
     // SIGINT/SIGTERM request the stop at once: the connect runs under way poll it and end
-    // "stopped" and are dropped, their pairs go back to the front of the list (the cycle does not
-    // count), and what the finished runs found is saved. Under mpirun a rank that got no signal
-    // finishes its runs and all ranks stop at the top of the next cycle. A second signal exits
-    // at once.
-    // Exit status 128 + the signal, as gmin, optim and sop.
+    // "stopped", and the cycle they belong to is left out as a whole (its pairs go back to the
+    // front of the list). Under mpirun a rank that got no signal finishes its runs and all ranks
+    // stop at the top of the next cycle. A second signal exits at once.
+    // Exit status 128 + the signal, as gmin, optim and sop; under mpirun every rank agrees on it
+    // (SIGTERM's where any rank got one), so that mpirun's status does not depend on which rank
+    // exits first.
     landscape::setUpLongRun("pathsample");
     const bool stopped = landscape::growNetwork(config, print, landscape::stopSignalled, ranks);
-    return stopped ? landscape::stopExitStatus() : 0;
+    if (!stopped) return 0;
+    const unsigned mine = !landscape::stopSignalled() ? 0u
+                          : landscape::stopExitStatus() == 128 + SIGTERM ? 2u : 1u;
+    return (ranks.anyBits(mine) & 2u) != 0 ? 128 + SIGTERM : 128 + SIGINT;
   }
   // Import writes --database: one writer per database file.
   std::optional<landscape::DatabaseLock> lock;
