@@ -21,6 +21,11 @@ std::vector<EnergyComponent> Potential::energyComponents(const double* x) {
 
 bool Potential::perAtomEnergies(const double*, double*) { return false; }
 
+void Potential::energyGradients(std::size_t count, const double* x, double* g, double* energies) {
+  const std::size_t n = dimension();
+  for (std::size_t b = 0; b < count; ++b) energies[b] = energyGradient(x + b * n, g + b * n);
+}
+
 double Potential::energyGradientDevice(const double*, double*) {
   throw std::logic_error(name() + " has no device-resident entry point (it runs on the host)");
 }

@@ -43,6 +43,13 @@ class Potential {
   /// Energy at x; the gradient is written to g (dimension() entries), overwriting it.
   virtual double energyGradient(const double* x, double* g) = 0;
 
+  /// `count` structures at once (x and g [count x dimension()], energies [count], host): an
+  /// algorithm that needs several independent evaluations (the two displaced gradients of the
+  /// Rayleigh-Ritz ratio) asks for them together. The default calls energyGradient() on each in
+  /// order, so the values are its bits; a potential whose calls are gathered into batched calls
+  /// (potentials/SharedBatchedPotential) sends them as one request.
+  virtual void energyGradients(std::size_t count, const double* x, double* g, double* energies);
+
   /// Per-term breakdown; the values sum to energy(x). The default is one "TOTAL" entry.
   virtual std::vector<EnergyComponent> energyComponents(const double* x);
 

@@ -23,6 +23,9 @@ class MemberPotential : public Potential {
     m_member.evaluate(1, x, g, &energy);
     return energy;
   }
+  void energyGradients(std::size_t count, const double* x, double* g, double* energies) override {
+    m_member.evaluate(count, x, g, energies);
+  }
 
  private:
   SharedBatchedPotential::Member& m_member;

@@ -12,6 +12,7 @@
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/minimisation/Lbfgs.h"
+#include "landscape/paths/RayleighRitz.h"
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
 #include "potentials/SharedBatchedPotential.h"
@@ -107,6 +108,31 @@ TEST(SharedBatchedPotential, BatchedViewHonoursTheMaskAndDrivesBatchedLbfgs) {
   BatchedLbfgs(batched, params, 1).minimise(3, direct.data(), b.data());
   EXPECT_EQ(viaView, direct);
   for (int k = 0; k < 3; ++k) EXPECT_EQ(a[k].energy, b[k].energy);
+}
+
+// The Rayleigh-Ritz ratio asks for its two displaced gradients together (Potential::
+// energyGradients): through a member they are one request of two structures, and the eigenpair is
+// the one found on the single-structure potential, bit for bit.
+TEST(SharedBatchedPotential, RayleighRitzSendsItsTwoGradientsAsOneRequest) {
+  const std::size_t atoms = 13;
+  std::vector<double> x = starts(1, atoms)[0];
+  LennardJones lj(atoms);
+  const Lbfgs lbfgs(LbfgsParams{});
+  lbfgs.minimize(lj, x);
+  const RayleighRitz search(RayleighRitzParams{});
+  const std::vector<double> guess = randomUnitVector(x.size(), 7);
+  const RayleighRitzResult alone = search.smallestEigenvector(lj, x, guess);
+  BatchedLennardJones batched(atoms, 1);
+  SharedBatchedPotential shared(batched);
+  SharedBatchedPotential::Member member(shared);
+  std::unique_ptr<Potential> view = member.potential();
+  const RayleighRitzResult through = search.smallestEigenvector(*view, x, guess);
+  EXPECT_EQ(through.eigenvalue, alone.eigenvalue);
+  EXPECT_EQ(through.eigenvector, alone.eigenvector);
+  EXPECT_GT(alone.eigenvalue, 0.0);  // a minimum: the smallest non-zero eigenvalue is positive
+  const SharedBatchStatistics s = shared.statistics();
+  EXPECT_EQ(s.structures, through.gradientCalls);
+  EXPECT_EQ(s.structures, 2 * s.requests);
 }
 
 // A batched potential that throws: every member whose structures were in the failed call gets

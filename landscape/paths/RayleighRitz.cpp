@@ -105,9 +105,8 @@ RayleighRitzPotential::RayleighRitzPotential(Potential& potential,
   }
   const std::size_t n = m_x.size();
   m_unit.resize(n);
-  m_displaced.resize(n);
-  m_gradientPlus.resize(n);
-  m_gradientMinus.resize(n);
+  m_displaced.resize(2 * n);
+  m_gradients.resize(2 * n);
   m_scratch.resize(n);
 }
 
@@ -131,22 +130,25 @@ double RayleighRitzPotential::energyGradient(const double* x, double* g) {
   }
   for (double& v : m_unit) v /= norm;
 
-  for (std::size_t i = 0; i < n; ++i) m_displaced[i] = m_x[i] + m_zeta * m_unit[i];
-  m_potential.energyGradient(m_displaced.data(), m_gradientPlus.data());
-  for (std::size_t i = 0; i < n; ++i) m_displaced[i] = m_x[i] - m_zeta * m_unit[i];
-  m_potential.energyGradient(m_displaced.data(), m_gradientMinus.data());
+  // X + zeta xhat and X - zeta xhat, asked for together (one request where calls are batched).
+  for (std::size_t i = 0; i < n; ++i) {
+    m_displaced[i] = m_x[i] + m_zeta * m_unit[i];
+    m_displaced[n + i] = m_x[i] - m_zeta * m_unit[i];
+  }
+  m_potential.energyGradients(2, m_displaced.data(), m_gradients.data(), m_energies);
   m_gradientCalls += 2;
 
   // Eq 14 for |xhat| = 1.
+  double* difference = m_gradients.data();  // grad V(X + zeta x) - grad V(X - zeta x)
   double lambda = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    m_gradientPlus[i] -= m_gradientMinus[i];  // now grad V(X + zeta x) - grad V(X - zeta x)
-    lambda += m_gradientPlus[i] * m_unit[i];
+    difference[i] -= m_gradients[n + i];
+    lambda += difference[i] * m_unit[i];
   }
   lambda /= 2.0 * m_zeta;
   // Eq 13 at the unit vector (orthogonal to it, since lambda is its own Rayleigh quotient).
   for (std::size_t i = 0; i < n; ++i) {
-    g[i] = m_gradientPlus[i] / m_zeta - 2.0 * lambda * m_unit[i];
+    g[i] = difference[i] / m_zeta - 2.0 * lambda * m_unit[i];
   }
   if (m_modes) m_modes->projectOut(g);
   return lambda;

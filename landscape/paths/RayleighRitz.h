@@ -98,7 +98,9 @@ class RayleighRitzPotential : public Potential {
   std::vector<double> m_x;
   double m_zeta;
   std::optional<RigidBodyModes> m_modes;  ///< empty when not projecting
-  std::vector<double> m_unit, m_displaced, m_gradientPlus, m_gradientMinus, m_scratch;
+  std::vector<double> m_unit, m_scratch;
+  std::vector<double> m_displaced, m_gradients;  // [2 x n]: X + zeta xhat, then X - zeta xhat
+  double m_energies[2] = {0.0, 0.0};
   long m_gradientCalls = 0;
 };
 
