@@ -77,6 +77,20 @@ class SharedBatchedPotential {
     std::unique_ptr<Potential> potential();
     /// A batched view (owned by the caller; refers to this member): its calls are one request.
     std::unique_ptr<BatchedPotential> batched();
+    SharedBatchedPotential& shared() { return m_shared; }
+
+    /// While an Aside exists the member is not counted (its thread waits for other members, e.g.
+    /// threads it started, and asks for nothing itself), so that no call waits for it.
+    class Aside {
+     public:
+      explicit Aside(Member& member) : m_member(member) { m_member.m_shared.leave(); }
+      ~Aside() { m_member.m_shared.join(); }
+      Aside(const Aside&) = delete;
+      Aside& operator=(const Aside&) = delete;
+
+     private:
+      Member& m_member;
+    };
 
    private:
     SharedBatchedPotential& m_shared;

@@ -199,7 +199,8 @@ TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
 }
 
 // Connect runs in flight sharing one batched potential (SharedBatchedPotential: each run's
-// potential, band images and descents are views of a member) add the same minima and transition
+// potential, band images and descents are views of a member, and its band's candidates are
+// searched side by side by members of their own) add the same minima and transition
 // states, bit for bit, as runs with potentials of their own, for 1 and 3 runs in flight: a
 // structure's bits do not depend on the calls it shares.
 TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
@@ -239,6 +240,7 @@ TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
     e.potential = e.member->potential();
     e.images = e.member->batched();
     e.descents = std::make_unique<BatchedLbfgs>(*e.images, settings.connect.descent.minimiser, 1);
+    e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, 3);
     return e;
   };
   EXPECT_EQ(grown(member, 1), alone);

@@ -268,9 +268,24 @@ class ConnectRun {
   // searchCandidate makes them. False when a stop request abandoned the cycle.
   bool searchCandidatesTogether(const DnebResult& band, ConnectAttempt& attempt) {
     std::vector<TransitionStateResult> found;
-    for (int candidate : band.candidates) {
+    if (m_batching.searches) {
+      found.resize(band.candidates.size());
+      m_batching.searches->forEach(found.size(), [&](std::size_t k, Potential& potential) {
+        if (stopRequested()) return;
+        const int candidate = band.candidates[k];
+        found[k] = m_search.findTransitionState(potential, band.images[candidate],
+                                                band.tangents[candidate]);
+      });
       if (stopRequested()) return false;
-      found.push_back(search(band, candidate));
+      for (const TransitionStateResult& ts : found) {  // counted as search() counts them
+        ++m_result.transitionStateSearches;
+        m_result.gradientCalls += ts.gradientCalls;
+      }
+    } else {
+      for (int candidate : band.candidates) {
+        if (stopRequested()) return false;
+        found.push_back(search(band, candidate));
+      }
     }
     std::vector<std::vector<double>> points, modes;
     std::vector<int> descentOf(found.size(), -1);  // index into the batch's results

@@ -27,6 +27,7 @@
 
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/network/TransitionNetwork.h"
+#include "landscape/paths/ConcurrentSearches.h"
 #include "landscape/paths/Dneb.h"
 #include "landscape/paths/HybridEigenvectorFollowing.h"
 #include "landscape/paths/TransitionStateDescent.h"
@@ -113,6 +114,9 @@ struct ConnectBatching {
   /// count in gradientCalls, including a side descended from a transition state that an earlier
   /// candidate of the same band added first (then left out, as before).
   BatchedMinimiser* descents = nullptr;
+  /// With descents: runs the hybrid EF searches of a band's candidates side by side (each
+  /// depends on the band only, so the results are those of one search after the other).
+  ConcurrentSearches* searches = nullptr;
 };
 
 struct ConnectResult {

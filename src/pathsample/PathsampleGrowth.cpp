@@ -40,6 +40,8 @@ namespace {
 namespace fs = std::filesystem;
 using Pair = std::array<int, 2>;
 
+constexpr int kSearchThreadsPerRun = 4;  // a band's candidates refined side by side
+
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0,
                    double d = 0.0, double e = 0.0) {
   char buffer[256];
@@ -187,7 +189,8 @@ struct Growth {
 
   // One connect run's engines. Shared: a membership of the shared potential, with the descents
   // of each band on the CPU reference L-BFGS over it (bit for bit Lbfgs, one structure per
-  // request row). Otherwise its own potential and, on --backend cuda, its batched device engines
+  // request row) and the band's candidates searched side by side (kSearchThreadsPerRun, each a
+  // member while it searches; DNEB bands rarely have more maxima). Otherwise its own potential and, on --backend cuda, its batched device engines
   // (the band's images on the batched GPU potential; with --lbfgs-backend gpu the descents on the
   // round-based batched L-BFGS).
   ConnectJobEngine engine() const {
@@ -198,6 +201,7 @@ struct Growth {
       e.images = e.member->batched();
       e.descents =
           std::make_unique<BatchedLbfgs>(*e.images, settings.connect.descent.minimiser, 1);
+      e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, kSearchThreadsPerRun);
       return e;
     }
     OptimSettings s = settings;
