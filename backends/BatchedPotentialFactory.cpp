@@ -127,6 +127,15 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
 }
 
+std::unique_ptr<BatchedPotential> makeSharedBatchedBase(const PotentialSpec& spec, Backend backend,
+                                                        int threads) {
+  BatchedPotentialOptions options;
+  options.threads = threads;
+  options.reserveBatch = backend == Backend::Cuda ? 256 : 1;
+  options.gbLayout = AmberGbCudaLayout::Throughput;
+  return makeBatchedPotentialForSpec(spec, backend, options);
+}
+
 std::unique_ptr<BatchedPotential> makeBatchedRigidPotential(const PotentialSpec& spec,
                                                             const RigidBodySystem& system,
                                                             Backend backend,

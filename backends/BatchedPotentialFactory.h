@@ -40,6 +40,14 @@ struct BatchedPotentialOptions {
 std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
     const PotentialSpec& spec, Backend backend, const BatchedPotentialOptions& options = {});
 
+/// The batched potential that searches of many threads share (potentials/SharedBatchedPotential:
+/// growth's connect runs in flight, optim's concurrent searches): on cuda with the AMBER-GB layout
+/// for batches that fill the device by their number (fixed, so that a structure's bits are too)
+/// and scratch for 256 structures; on cpu over `threads` potentials of its own (bit for bit the
+/// single-structure potential's).
+std::unique_ptr<BatchedPotential> makeSharedBatchedBase(const PotentialSpec& spec, Backend backend,
+                                                        int threads);
+
 /// The batched potential of spec in the rigid coordinates of `system` (which must describe
 /// spec's atoms): the atomistic batch of makeBatchedPotentialForSpec with the rigid transform and
 /// reductions over it, both owned by the result. On cpu the transform uses options.threads

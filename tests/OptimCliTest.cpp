@@ -237,8 +237,7 @@ TEST_F(OptimCli, ExtendsAGminMinimaDatabase) {
 std::string withoutTimeAndBatch(const std::string& out) {
   std::string kept;
   for (const std::string& line : lines(out)) {
-    if (line.rfind(" batch> ", 0) == 0 || line.find("Elapsed time=") != std::string::npos)
-      continue;
+    if (line.rfind(" batch> ", 0) == 0 || line.find("Elapsed time=") != std::string::npos) continue;
     kept += line.substr(0, line.find(" time=")) + "\n";
   }
   return kept;
@@ -270,6 +269,30 @@ void OptimCli::expectThreadsChangeNothing(const std::string& args) {
 }
 
 TEST_F(OptimCli, ThreadsChangeNothingInPathInfoOrOutput) { expectThreadsChangeNothing(""); }
+
+// --searches-in-flight: a band's candidates refined side by side, every structure through
+// shared batched calls of CPU potentials: path.info and stdout are the one-search-at-a-time run's
+// bytes, for 1 and 2 threads; the batch line says so. With --rigid the option is refused.
+TEST_F(OptimCli, SearchesInFlightChangeNothingInPathInfoOrOutput) {
+  const OptimRun plain = optim("--threads 1 --output plain");
+  ASSERT_EQ(plain.exitCode, 0) << plain.out << plain.err;
+  fs::rename(m_dir / "plain", m_dir / "p");
+  for (int threads : {1, 2}) {
+    const OptimRun r =
+        optim("--threads " + std::to_string(threads) + " --searches-in-flight 3 --output plain");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("a band's candidates 3 side by side, every structure in shared calls"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(slurp(m_dir / "plain" / "path.info"), slurp(m_dir / "p" / "path.info")) << threads;
+    EXPECT_EQ(withoutTimeAndBatch(r.out), withoutTimeAndBatch(plain.out)) << threads;
+    fs::remove_all(m_dir / "plain");
+  }
+  file("body.rigid", "GROUP 3\n1\n2\n3\n");
+  const OptimRun rigid = optim("--rigid body.rigid --searches-in-flight 2 --output r");
+  EXPECT_EQ(rigid.exitCode, 1) << rigid.out << rigid.err;
+  EXPECT_NE(rigid.err.find("--searches-in-flight 2 with --rigid"), std::string::npos) << rigid.err;
+}
 
 // Rigid bodies on the CPU threads: each thread gets the rigid potential over its
 // own atomistic copy, so the built-in LJ7 example with atoms 1-3 rigid batches its images,
@@ -494,27 +517,37 @@ TEST_F(OptimCli, AmberMoleculeOnTheCudaBackend) {
   writeAmberRestart((m_dir / "a.rst7").string(), ash->first, "ash minimum");
   writeAmberRestart((m_dir / "b.rst7").string(), ash->second, "ash chi1 rotamer");
   const std::string args = "--prmtop '" + ash->prmtop + "' --start a.rst7 --finish b.rst7 ";
-  const OptimRun cuda = optim(args + "--backend cuda --precision double --output cuda");
-  ASSERT_EQ(cuda.exitCode, 0) << cuda.out << cuda.err;
-  EXPECT_EQ(summary(cuda.out).connected, "yes");
-  const StoredTransitionNetwork net =
-      TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
-  ASSERT_GE(net.minima.size(), 2u);
-  EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-4);
-  EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-4);
-  // The Hessians came from the device (gpu/HessianLogProductCuda): the CPU path agrees.
-  AmberGb cpu(ash->topology);
-  CharacterisationParams onCpu;
-  onCpu.masses = ash->topology.masses;
-  for (const StoredTransitionState& ts : net.transitionStates) {
-    ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);
-    EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);
-    const double f = characterise(cpu, ts.coordinates, onCpu).logProductOfPositiveEigenvalues;
-    EXPECT_NEAR(ts.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
-  }
-  for (const StoredNetworkMinimum& m : net.minima) {
-    const double f = characterise(cpu, m.coordinates, onCpu).logProductOfPositiveEigenvalues;
-    EXPECT_NEAR(m.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
+  // Also with the band's candidates side by side through shared calls of the batched device
+  // potential (--searches-in-flight): its round-off, the same checks.
+  for (const std::string way : {"", "--searches-in-flight 4 "}) {
+    fs::remove_all(m_dir / "cuda");
+    const OptimRun cuda = optim(args + way + "--backend cuda --precision double --output cuda");
+    ASSERT_EQ(cuda.exitCode, 0) << cuda.out << cuda.err;
+    EXPECT_EQ(summary(cuda.out).connected, "yes") << way;
+    if (!way.empty())
+      EXPECT_NE(
+          cuda.out.find("4 side by side, every structure in shared calls of batched AMBER GB"),
+          std::string::npos)
+          << cuda.out;
+    const StoredTransitionNetwork net =
+        TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
+    ASSERT_GE(net.minima.size(), 2u);
+    EXPECT_NEAR(net.minima[0].energy, ash->firstEnergy, 1e-4);
+    EXPECT_NEAR(net.minima[1].energy, ash->secondEnergy, 1e-4);
+    // The Hessians came from the device (gpu/HessianLogProductCuda): the CPU path agrees.
+    AmberGb cpu(ash->topology);
+    CharacterisationParams onCpu;
+    onCpu.masses = ash->topology.masses;
+    for (const StoredTransitionState& ts : net.transitionStates) {
+      ASSERT_EQ(ts.properties.hessianEigenvalues.size(), 75u);
+      EXPECT_LT(ts.properties.hessianEigenvalues.front(), -1e-2);
+      const double f = characterise(cpu, ts.coordinates, onCpu).logProductOfPositiveEigenvalues;
+      EXPECT_NEAR(ts.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
+    }
+    for (const StoredNetworkMinimum& m : net.minima) {
+      const double f = characterise(cpu, m.coordinates, onCpu).logProductOfPositiveEigenvalues;
+      EXPECT_NEAR(m.properties.logProductOfPositiveEigenvalues, f, 1e-8 * std::abs(f));
+    }
   }
 }
 
@@ -534,8 +567,10 @@ TEST_F(OptimCli, RigidImagesOnTheCudaBackend) {
       << cuda.out;
   EXPECT_NE(cuda.out.find("rigid bodies"), std::string::npos) << cuda.out;
   EXPECT_EQ(summary(cuda.out).connected, "yes");
-  const StoredTransitionNetwork a = TransitionNetworkDatabase::read((m_dir / "cpu/network.h5").string());
-  const StoredTransitionNetwork b = TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
+  const StoredTransitionNetwork a =
+      TransitionNetworkDatabase::read((m_dir / "cpu/network.h5").string());
+  const StoredTransitionNetwork b =
+      TransitionNetworkDatabase::read((m_dir / "cuda/network.h5").string());
   ASSERT_GE(b.minima.size(), 2u);
   EXPECT_NEAR(b.minima[0].energy, a.minima[0].energy, 1e-8);
   EXPECT_NEAR(b.minima[1].energy, a.minima[1].energy, 1e-8);

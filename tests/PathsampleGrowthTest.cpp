@@ -27,7 +27,6 @@
 #include "landscape/network/HarmonicRates.h"
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/UntrapPairs.h"
-#include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/SharedBatchedPotential.h"
@@ -235,13 +234,7 @@ TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
   BatchedLennardJones batched(38, 2);
   SharedBatchedPotential shared(batched);
   const ConnectEngineMaker member = [&] {
-    ConnectJobEngine e;
-    e.member = std::make_unique<SharedBatchedPotential::Member>(shared);
-    e.potential = e.member->potential();
-    e.images = e.member->batched();
-    e.descents = std::make_unique<BatchedLbfgs>(*e.images, settings.connect.descent.minimiser, 1);
-    e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, 3);
-    return e;
+    return sharedConnectEngine(shared, settings.connect.descent.minimiser, 3);
   };
   EXPECT_EQ(grown(member, 1), alone);
   EXPECT_EQ(grown(member, 3), alone);

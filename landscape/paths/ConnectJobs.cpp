@@ -1,5 +1,7 @@
 #include "landscape/paths/ConnectJobs.h"
 
+#include "landscape/minimisation/BatchedLbfgs.h"
+
 namespace landscape {
 
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
@@ -51,6 +53,17 @@ ConnectEngineMaker potentialOnly(PotentialMaker potential) {
     e.potential = potential();
     return e;
   };
+}
+
+ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
+                                     const LbfgsParams& descentMinimiser, int searchThreads) {
+  ConnectJobEngine e;
+  e.member = std::make_unique<SharedBatchedPotential::Member>(shared);
+  e.potential = e.member->potential();
+  e.images = e.member->batched();
+  e.descents = std::make_unique<BatchedLbfgs>(*e.images, descentMinimiser, 1);
+  e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searchThreads);
+  return e;
 }
 
 MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job) {

@@ -75,6 +75,13 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Poten
 /// An engine maker whose engines hold `potential`'s potentials and nothing batched.
 ConnectEngineMaker potentialOnly(PotentialMaker potential);
 
+/// A run's engine over a shared batched potential: a new membership, its single-structure and
+/// batched views as the potential and the band's images, the descents on the CPU reference
+/// L-BFGS over the batched view (`descentMinimiser`: the connect's descent.minimiser; bit for
+/// bit Lbfgs), and the band's candidates searched side by side on `searchThreads` threads (>= 1).
+ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
+                                     const LbfgsParams& descentMinimiser, int searchThreads);
+
 struct MergeCounts {
   int newMinima = 0;
   int newTransitionStates = 0;

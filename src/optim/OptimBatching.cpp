@@ -45,6 +45,22 @@ OptimBatching makeOptimBatching(const OptimConfig& config, const OptimSystem& sy
                                 const OptimSettings& settings) {
   OptimBatching b;
   b.threads = cpuThreads(config, system);
+  if (config.searchesInFlight > 1) {
+    if (system.rigid)
+      throw std::runtime_error("--searches-in-flight " + std::to_string(config.searchesInFlight) +
+                               " with --rigid: the shared batched calls have no rigid-body "
+                               "coordinates; leave one of them out");
+    if (config.lbfgsBackend == LbfgsBackend::Gpu)
+      throw std::runtime_error("--searches-in-flight " + std::to_string(config.searchesInFlight) +
+                               " with --lbfgs-backend gpu: the searches side by side keep their "
+                               "L-BFGS vectors on the host; use --lbfgs-backend cpu");
+    const int threads = config.backend == Backend::Cpu ? b.threads : 1;
+    b.sharedBase = makeSharedBatchedBase(system.spec, config.backend, threads);
+    b.shared = std::make_unique<SharedBatchedPotential>(*b.sharedBase);
+    b.sharedEngine = sharedConnectEngine(*b.shared, settings.connect.descent.minimiser,
+                                         config.searchesInFlight);
+    b.searchesInFlight = config.searchesInFlight;
+  }
   if (batchedOnCuda(config)) {
     if (system.rigid) {
       // Rigid images through the batched transform and reductions. The descents and endpoints
@@ -80,14 +96,18 @@ OptimBatching makeOptimBatching(const OptimConfig& config, const OptimSystem& sy
 }
 
 std::string OptimBatching::describe() const {
-  if (!images) return "one structure at a time (1 thread)";
+  std::string searches;
+  if (shared)
+    searches = "; connect: a band's candidates " + std::to_string(searchesInFlight) +
+               " side by side, every structure in shared calls of " + sharedBase->name();
+  if (!images) return "one structure at a time (1 thread)" + searches;
   // An image's coordinates, gradient and energy (the band's arrays, or the device's staging).
   const std::size_t imageBytes = (2 * images->dimension() + 1) * sizeof(double);
   std::string text = "DNEB images through " + images->name() + ", " +
                      std::to_string(imageBytes) + " bytes per image";
   if (descents) text += "; " + memoryText("descents", *descents);
   if (endpoints) text += "; " + memoryText("endpoints", *endpoints);
-  return text;
+  return text + searches;
 }
 
 }  // namespace landscape

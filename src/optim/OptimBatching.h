@@ -17,6 +17,8 @@
 
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/paths/Connect.h"
+#include "landscape/paths/ConnectJobs.h"
+#include "potentials/SharedBatchedPotential.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 #include "src/optim/OptimConfig.h"
@@ -25,6 +27,12 @@
 namespace landscape {
 
 struct OptimBatching {
+  /// --searches-in-flight N > 1: the batched potential every structure of the connect run goes
+  /// through, its gate and the run's engine over it (sharedConnectEngine); null otherwise.
+  std::unique_ptr<BatchedPotential> sharedBase;
+  std::unique_ptr<SharedBatchedPotential> shared;
+  ConnectJobEngine sharedEngine;
+  int searchesInFlight = 1;
   std::vector<std::unique_ptr<Potential>> copies;  ///< the potentials of threads 2..T
   std::unique_ptr<BatchedPotential> images;        ///< DNEB images; null: one at a time
   std::unique_ptr<BatchedPotential> minimised;     ///< the device minimisers' potential (cuda)
@@ -32,7 +40,13 @@ struct OptimBatching {
   std::unique_ptr<BatchedMinimiser> endpoints;     ///< null: one endpoint at a time
   int threads = 1;
 
-  ConnectBatching connect() const { return {images.get(), descents.get()}; }
+  ConnectBatching connect() const {
+    return shared ? sharedEngine.batching() : ConnectBatching{images.get(), descents.get()};
+  }
+  /// The potential connect runs on: the shared engine's view, or `searched` (the system's).
+  Potential& connectPotential(Potential& searched) const {
+    return shared ? *sharedEngine.potential : searched;
+  }
   /// One line for the header ("batch> ..."), with the bytes per structure of the minimisers.
   std::string describe() const;
 };

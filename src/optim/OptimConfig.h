@@ -96,6 +96,10 @@ struct OptimConfig {
   /// results do not depend on T); 0 = the machine's cores. Potentials on CUDA (rigid bodies on
   /// the device included) are not copied: one thread.
   int threads = 0;
+  /// --searches-in-flight N: a band's candidates refined side by side on N threads, every
+  /// structure of the connect run through shared batched calls (potentials/
+  /// SharedBatchedPotential); 1 = one search after another.
+  int searchesInFlight = 1;
   /// --rigid FILE: local rigid bodies (GMIN-style GROUP blocks, docs/rigid-bodies.md). DNEB and
   /// hybrid EF then run in rigid coordinates (centres, angle-axis vectors, free atoms); distances
   /// are Euclidean in those coordinates (no alignment); the start endpoint fixes the body shapes;

@@ -325,10 +325,10 @@ int run(int argc, char** argv) {
   };
   const Connect connect(c);
   const ConnectResult result =
-      resumed ? connect.resume(system.searched(), network, n.start, n.finish, resumed->progress,
-                               observer, batching.connect())
-              : connect.connect(system.searched(), network, n.start, n.finish, observer,
-                                batching.connect());
+      resumed ? connect.resume(batching.connectPotential(system.searched()), network, n.start,
+                               n.finish, resumed->progress, observer, batching.connect())
+              : connect.connect(batching.connectPotential(system.searched()), network, n.start,
+                                n.finish, observer, batching.connect());
   if (result.status == ConnectStatus::Stopped) {
     std::fprintf(stderr,
                  "optim: stopped by a signal in connect cycle %d; %s and %s hold the network "

@@ -19,10 +19,8 @@
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/UntrapPairs.h"
-#include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "backends/BatchedPotentialFactory.h"
-#include "potentials/PerStructureBatchedPotential.h"
 #include "potentials/SharedBatchedPotential.h"
 #include "src/common/DistributedConnectJobs.h"
 #include "src/common/FaultDrill.h"
@@ -158,9 +156,8 @@ struct Growth {
     kT = metadata.energyUnit == "kcal/mol" ? kBoltzmannKcalPerMolK * t : t;
   }
 
-  // With runs in flight sharing batched calls (sharedEvaluations): the batched potential (cuda:
-  // the device's; cpu: over `threads` CPU potentials) and the gate every run's structures go through.
-  std::vector<std::unique_ptr<Potential>> cpuPotentials;
+  // With runs in flight sharing batched calls: the batched potential (cuda: the device's; cpu:
+  // over `threads` CPU potentials) and the gate every run's structures go through.
   std::unique_ptr<BatchedPotential> batched;
   std::unique_ptr<SharedBatchedPotential> shared;
   long statesFound = 0;  // by the runs of this process since it started, before the merge
@@ -168,42 +165,20 @@ struct Growth {
   // Every connect run's structures through one batched potential: the band's images, each
   // transition-state search and descent of every run in flight join the same calls
   // (potentials/SharedBatchedPotential). A structure's bits do not depend on the batch, so neither
-  // does the network on the number of runs in flight. On cuda AMBER-GB uses the layout for batches
-  // that fill the device by their number (fixed, so that the bits are too).
+  // does the network on the number of runs in flight.
   void shareEvaluations(int threads) {
-    if (optim.backend == Backend::Cuda) {
-      BatchedPotentialOptions options;
-      options.gbLayout = AmberGbCudaLayout::Throughput;
-      options.reserveBatch = 256;
-      batched = makeBatchedPotentialForSpec(system.spec, Backend::Cuda, options);
-    } else {
-      std::vector<Potential*> each;
-      for (int t = 0; t < threads; ++t) {
-        cpuPotentials.push_back(makePotential(system.spec, Backend::Cpu));
-        each.push_back(cpuPotentials.back().get());
-      }
-      batched = std::make_unique<PerStructureBatchedPotential>(each);
-    }
+    batched = makeSharedBatchedBase(system.spec, optim.backend, threads);
     shared = std::make_unique<SharedBatchedPotential>(*batched);
   }
 
-  // One connect run's engines. Shared: a membership of the shared potential, with the descents
-  // of each band on the CPU reference L-BFGS over it (bit for bit Lbfgs, one structure per
-  // request row) and the band's candidates searched side by side (kSearchThreadsPerRun, each a
-  // member while it searches; DNEB bands rarely have more maxima). Otherwise its own potential and, on --backend cuda, its batched device engines
-  // (the band's images on the batched GPU potential; with --lbfgs-backend gpu the descents on the
-  // round-based batched L-BFGS).
+  // One connect run's engines. Shared: sharedConnectEngine, with the band's candidates searched
+  // side by side (kSearchThreadsPerRun; DNEB bands rarely have more maxima). Otherwise its own
+  // potential and, on --backend cuda, its batched device engines (the band's images on the
+  // batched GPU potential; with --lbfgs-backend gpu the descents on the round-based batched
+  // L-BFGS).
   ConnectJobEngine engine() const {
-    if (shared) {
-      ConnectJobEngine e;
-      e.member = std::make_unique<SharedBatchedPotential::Member>(*shared);
-      e.potential = e.member->potential();
-      e.images = e.member->batched();
-      e.descents =
-          std::make_unique<BatchedLbfgs>(*e.images, settings.connect.descent.minimiser, 1);
-      e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, kSearchThreadsPerRun);
-      return e;
-    }
+    if (shared)
+      return sharedConnectEngine(*shared, settings.connect.descent.minimiser, kSearchThreadsPerRun);
     OptimSettings s = settings;
     OptimSystem own = makeOptimSystem(optim, amber, metadata.atoms, s);
     ConnectJobEngine e;
