@@ -2,6 +2,7 @@
 // batched calls give each thread the bits it would get alone, and the calls really are shared.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <stdexcept>
@@ -133,6 +134,49 @@ TEST(SharedBatchedPotential, RayleighRitzSendsItsTwoGradientsAsOneRequest) {
   const SharedBatchStatistics s = shared.statistics();
   EXPECT_EQ(s.structures, through.gradientCalls);
   EXPECT_EQ(s.structures, 2 * s.requests);
+}
+
+// Many threads joining and leaving at random, asking for one to five structures at a time, some
+// stepping aside meanwhile: the patience is long, so a call happens only when every member waits
+// (or the batch is full). Every answer is the batched potential's own (a deadlock would hang the
+// test; none may).
+TEST(SharedBatchedPotential, MembersComingAndGoingAlwaysGetTheirAnswers) {
+  const std::size_t atoms = 5, n = 3 * atoms;
+  BatchedLennardJones batched(atoms, 1);
+  SharedBatchedPotential shared(batched, {8, std::chrono::seconds(60)});
+  const auto x0 = starts(5, atoms);
+  std::vector<double> x;
+  for (const auto& s : x0) x.insert(x.end(), s.begin(), s.end());
+  std::vector<double> g(5 * n), e(5);
+  batched.energyGradient(5, x.data(), g.data(), e.data(), nullptr);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 12; ++t)
+    threads.emplace_back([&, t] {
+      Random random(static_cast<std::uint64_t>(100 + t));
+      for (int round = 0; round < 6; ++round) {
+        SharedBatchedPotential::Member member(shared);
+        const int asks = 1 + static_cast<int>(random.uniform() * 20);
+        for (int a = 0; a < asks; ++a) {
+          const std::size_t count = 1 + static_cast<std::size_t>(random.uniform() * 5) % 5;
+          std::vector<double> gm(count * n), em(count);
+          member.evaluate(count, x.data(), gm.data(), em.data());
+          for (std::size_t b = 0; b < count; ++b)
+            if (em[b] != e[b] || !std::equal(gm.begin() + b * n, gm.begin() + (b + 1) * n,
+                                             g.begin() + b * n))
+              ++wrong;
+          if (random.uniform() < 0.2) {
+            const SharedBatchedPotential::Member::Aside aside(member);
+            std::this_thread::yield();
+          }
+        }
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(shared.members(), 0);
+  const SharedBatchStatistics s = shared.statistics();
+  EXPECT_LE(s.meanBatch(), 8.0);  // a call takes requests up to maxBatch structures
 }
 
 // A batched potential that throws: every member whose structures were in the failed call gets

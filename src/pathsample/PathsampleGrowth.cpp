@@ -269,7 +269,7 @@ bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
                        std::to_string(pairs[i][1] + 1) + " " +
                        (job.result.connected() ? "connected" : "not connected") + ", " +
                        std::to_string(job.transitionStates.size()) + " ts";
-    if (g.shared) line += "; in flight " + std::to_string(g.shared->members() - 1);
+    if (g.shared) line += "; searches in flight " + std::to_string(g.shared->members() - 1);
     line += format("; found %.0f ts per hour (before duplicates)  elapsed %.1f s",
                    elapsed > 0 ? static_cast<double>(g.statesFound) * 3600.0 / elapsed : 0.0,
                    elapsed);
