@@ -13,8 +13,9 @@ the database does not depend on K or on the threads).
   tools/bench_mpi_growth.py --pathsample build/pathsample --rows t1,t2,k1,k2 --cycles 8
 
 Rows: tT = no mpirun, --threads T; kK = mpirun -n K, --threads 1 per rank; gT = no mpirun,
---threads T sharing the GPU (--backend cuda --lbfgs-backend gpu: each connect run's images and
-descents batched on the device; its network differs from the CPU rows' by round-off).
+--backend cuda --jobs-in-flight T: T connect runs in flight whose structures share batched calls of
+the device's potential (its network differs from the CPU rows' by round-off; tools/
+bench_network_growth.py measures growth against runs in flight in more detail).
 
   tools/bench_mpi_growth.py --rows t1,t16,g1,g4,g16 --pairs 16   # CPU threads against the GPU"""
 import argparse
@@ -59,9 +60,9 @@ def run_row(args, row, scratch):
                 "--pathdata", os.path.join(EXAMPLE, "pathdata"),
                 "--odata", os.path.join(EXAMPLE, "odata.connect"),
                 "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles),
-                "--threads", str(1 if row[0] == "k" else count), "--output", folder]
+                "--threads", str(count if row[0] == "t" else 1), "--output", folder]
     if row[0] == "g":
-        command += ["--backend", "cuda", "--lbfgs-backend", "gpu"]
+        command += ["--backend", "cuda", "--jobs-in-flight", str(count)]
     environment = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     start = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, env=environment)

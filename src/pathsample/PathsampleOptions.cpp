@@ -192,9 +192,9 @@ void addGrowth(Table& t) {
       .notInCheckpoint();
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
-                        "where the connect runs' L-BFGS vectors live: cpu (host) or gpu (device; "
-                        "with --backend cuda each run's descents go to the device's batched "
-                        "L-BFGS)",
+                        "where the connect runs' L-BFGS vectors live: cpu (host) or gpu "
+                        "(accepted for optim's settings; with --backend cuda the runs in flight "
+                        "share batched calls and keep their vectors on the host)",
                         fieldOf(&C::lbfgsBackend));
   addPrecisionOption(t, ". Transition states need double", fieldOf(&C::precision));
   t.add("rank-timeout", "S",
