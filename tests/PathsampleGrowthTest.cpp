@@ -497,18 +497,8 @@ TEST(PathsampleGrowth, ResumeAfterKillNineMatchesUninterruptedRun) {
   const StoredTransitionNetwork a = TransitionNetworkDatabase::read((w.dir / "whole/network.h5").string());
   const StoredTransitionNetwork b = TransitionNetworkDatabase::read((killed / "network.h5").string());
   EXPECT_EQ(b.growth.cycles, cycles);
-  EXPECT_EQ(a.growth.triedPairs, b.growth.triedPairs);
   EXPECT_EQ(a.growth.pendingPairs, b.growth.pendingPairs);
-  ASSERT_EQ(a.minima.size(), b.minima.size());
-  ASSERT_EQ(a.transitionStates.size(), b.transitionStates.size());
-  for (std::size_t i = 0; i < a.minima.size(); ++i) {
-    EXPECT_EQ(a.minima[i].energy, b.minima[i].energy) << i;
-    EXPECT_EQ(a.minima[i].coordinates, b.minima[i].coordinates) << i;
-  }
-  for (std::size_t i = 0; i < a.transitionStates.size(); ++i) {
-    EXPECT_EQ(a.transitionStates[i].energy, b.transitionStates[i].energy) << i;
-    EXPECT_EQ(a.transitionStates[i].plusMinimum, b.transitionStates[i].plusMinimum) << i;
-  }
+  expectSameNetworks(w.dir / "whole/network.h5", killed / "network.h5");
 }
 
 // The same scheduler on the CPU: three connect runs in flight whose structures share calls of

@@ -37,6 +37,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench_mpi_growth import network_text  # the network's every dataset as text
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LJ38 = os.path.join(SOURCE, "tests", "data", "lj38", "pathsample-untrap", "input")
 TRPCAGE = os.path.join(SOURCE, "tests", "data", "gb", "trpcage")
@@ -54,22 +56,6 @@ def run(command, what, timeout=None, accepted=(0,)):
         sys.exit(f"bench_network_growth: {what} failed ({done.returncode}): {' '.join(command)}\n"
                  f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     return done.stdout
-
-
-def network_text(path):
-    if shutil.which("h5dump"):
-        done = subprocess.run(["h5dump", path], capture_output=True, text=True, check=True)
-        return done.stdout.split("\n", 1)[1]
-    import h5py
-    lines = []
-    with h5py.File(path, "r") as f:
-        def visit(name, item):
-            lines.extend(f"{name}@{k}={v!r}" for k, v in sorted(item.attrs.items()))
-            if isinstance(item, h5py.Dataset):
-                lines.append(f"{name}={item[()].tobytes().hex()}")
-        lines.extend(f"@{k}={v!r}" for k, v in sorted(f.attrs.items()))
-        f.visititems(visit)
-    return "\n".join(lines)
 
 
 def prepare(args, scratch):
