@@ -43,7 +43,6 @@ struct ConnectJobEngine {
   std::unique_ptr<SharedBatchedPotential::Member> member;
   std::unique_ptr<Potential> potential;
   std::unique_ptr<BatchedPotential> images;     ///< DNEB images; null: one at a time
-  std::unique_ptr<BatchedPotential> minimised;  ///< the descents' potential, when they need one
   std::unique_ptr<BatchedMinimiser> descents;   ///< null: one side at a time
   std::unique_ptr<ConcurrentSearches> searches;  ///< null: a band's candidates one at a time
   ConnectBatching batching() const { return {images.get(), descents.get(), searches.get()}; }

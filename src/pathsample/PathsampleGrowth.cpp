@@ -27,7 +27,6 @@
 #include "src/common/OutputLock.h"
 #include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimDatabase.h"
-#include "src/optim/OptimBatching.h"
 #include "src/optim/OptimSystem.h"
 #include "src/pathsample/PathsampleCommands.h"
 
@@ -172,23 +171,14 @@ struct Growth {
   }
 
   // One connect run's engines. Shared: sharedConnectEngine, with the band's candidates searched
-  // side by side (kSearchThreadsPerRun; DNEB bands rarely have more maxima). Otherwise its own
-  // potential and, on --backend cuda, its batched device engines (the band's images on the
-  // batched GPU potential; with --lbfgs-backend gpu the descents on the round-based batched
-  // L-BFGS).
+  // side by side (kSearchThreadsPerRun; DNEB bands rarely have more maxima). Otherwise (the CPU
+  // without --jobs-in-flight) a CPU potential of its own, one structure at a time.
   ConnectJobEngine engine() const {
     if (shared)
       return sharedConnectEngine(*shared, settings.connect.descent.minimiser, kSearchThreadsPerRun);
     OptimSettings s = settings;
-    OptimSystem own = makeOptimSystem(optim, amber, metadata.atoms, s);
     ConnectJobEngine e;
-    if (optim.backend == Backend::Cuda) {
-      OptimBatching b = makeOptimBatching(optim, own, s);
-      e.images = std::move(b.images);
-      e.minimised = std::move(b.minimised);
-      e.descents = std::move(b.descents);
-    }
-    e.potential = std::move(own.atomistic);
+    e.potential = std::move(makeOptimSystem(optim, amber, metadata.atoms, s).atomistic);
     return e;
   }
 
