@@ -241,6 +241,42 @@ TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
   EXPECT_GT(shared.statistics().structures, shared.statistics().calls);  // images share calls
 }
 
+// A connect run on the example's 12 minima (no transition states), whose Dijkstra paths have
+// several missing links: with the shared engine every link's band and searches of a cycle run side
+// by side before the links are taken in order, and the network is the plain run's, bit for bit.
+TEST(Connect, CycleLinksSideBySideGrowTheSameNetwork) {
+  const StoredTransitionNetwork stored = untrapExample();
+  OptimSettings settings = optimLj38ExampleSettings();
+  settings.connect.maxCycles = 3;
+  settings.connect.dneb.maxImages = 5;
+  const Connect connect(settings.connect);
+  const auto grown = [&](Potential& potential, const ConnectBatching& batching, int& multiLink) {
+    TransitionNetwork network = lj38Network(stored);
+    ConnectObserver observer;
+    observer.onCycle = [&](const ConnectCycle& c) { multiLink += c.missingLinks.size() > 1; };
+    connect.connect(potential, network, 7, 1, observer, batching);
+    std::vector<double> values;
+    for (const NetworkMinimum& m : network.minima()) {
+      values.push_back(m.energy);
+      values.insert(values.end(), m.coordinates.begin(), m.coordinates.end());
+    }
+    for (const NetworkTransitionState& t : network.transitionStates()) {
+      values.push_back(t.energy);
+      values.insert(values.end(), t.coordinates.begin(), t.coordinates.end());
+    }
+    return values;
+  };
+  LennardJones lj(38);
+  int plainLinks = 0, sharedLinks = 0;
+  const std::vector<double> plain = grown(lj, {}, plainLinks);
+  BatchedLennardJones batched(38, 2);
+  SharedBatchedPotential shared(batched);
+  const ConnectJobEngine e = sharedConnectEngine(shared, settings.connect.descent.minimiser, 3);
+  EXPECT_EQ(grown(*e.potential, e.batching(), sharedLinks), plain);
+  EXPECT_GE(plainLinks, 1);  // a cycle with several missing links was run
+  EXPECT_EQ(sharedLinks, plainLinks);
+}
+
 TEST(GrowthRecord, RoundTripsThroughNetworkFile) {
   StoredTransitionNetwork n = untrapExample();
   n.growth.cycles = 3;

@@ -180,11 +180,57 @@ class ConnectRun {
     if (chain.empty()) return false;
     const ConnectCycle info = missingLinks(cycle, chain);
     if (m_observer.onCycle) m_observer.onCycle(info);
+    std::vector<LinkWork> ahead;
+    if (m_batching.searches && m_batching.descents && info.missingLinks.size() > 1) {
+      ahead = bandsAndSearchesTogether(info);
+      if (stopRequested()) return true;  // the cycle is abandoned
+    }
     for (std::size_t link = 0; link < info.missingLinks.size(); ++link) {
-      tryPair(cycle, info.missingLinks[link], info.distances[link]);
+      tryPair(cycle, info.missingLinks[link], info.distances[link],
+              ahead.empty() ? nullptr : &ahead[link]);
       if (m_network.connected(m_start, m_finish) || stopRequested()) break;
     }
     return true;
+  }
+
+  // A missing link's DNEB band and the hybrid EF searches of its candidates, computed ahead.
+  struct LinkWork {
+    DnebResult band;
+    std::vector<TransitionStateResult> found;  // one per band candidate
+  };
+
+  // The bands of every missing link of the cycle and their candidates' searches side by side
+  // (each depends on its link's two minima alone, so each is what tryPair would compute when it
+  // reached the link); tryPair then takes them in link order and the network grows exactly as
+  // when links are tried one after the other. The links after the one that connects the
+  // endpoints were computed for nothing (they are never reported or counted).
+  std::vector<LinkWork> bandsAndSearchesTogether(const ConnectCycle& info) {
+    std::vector<LinkWork> work(info.missingLinks.size());
+    const bool firstRun = m_result.dnebRuns == 0;
+    m_batching.searches->forEach(work.size(), [&](std::size_t k, SearchEngine& engine) {
+      if (stopRequested()) return;
+      const auto [a, b] = info.missingLinks[k];
+      work[k].band = Dneb(bandParams(firstRun && k == 0))
+                         .run(engine.potential, m_network.minima()[a].coordinates,
+                              m_network.minima()[b].coordinates, {}, &engine.batched);
+      for (int candidate : work[k].band.candidates) {
+        if (stopRequested()) return;
+        work[k].found.push_back(m_search.findTransitionState(
+            engine.potential, work[k].band.images[candidate], work[k].band.tangents[candidate]));
+      }
+    });
+    return work;
+  }
+
+  // The DNEB settings of a run: the very first run of a connect with its own image and iteration
+  // counts (OPTIM's NEWNEB line), later runs scaled with the distance by DnebParams.
+  DnebParams bandParams(bool first) const {
+    DnebParams dp = m_params.dneb;
+    if (first) {
+      if (m_params.firstImages > 0) dp.images = m_params.firstImages;
+      if (m_params.firstIterations > 0) dp.iterations = m_params.firstIterations;
+    }
+    return dp;
   }
 
   ConnectCycle missingLinks(int cycle, const std::vector<int>& chain) const {
@@ -199,21 +245,21 @@ class ConnectRun {
     return info;
   }
 
-  // A DNEB run between minima a and b (the first run of a connect with its own image and
-  // iteration counts), then every candidate of the band.
-  void tryPair(int cycle, std::pair<int, int> pair, double distance) {
+  // A DNEB run between minima a and b, then every candidate of the band; `ahead`: the band and
+  // searches computed beforehand (bandsAndSearchesTogether), or null.
+  void tryPair(int cycle, std::pair<int, int> pair, double distance, const LinkWork* ahead) {
     const auto [a, b] = pair;
     m_tries[static_cast<std::size_t>(a) * m_size + b] += 1;
     m_tries[static_cast<std::size_t>(b) * m_size + a] += 1;
-    DnebParams dp = m_params.dneb;
-    if (m_result.dnebRuns == 0) {
-      if (m_params.firstImages > 0) dp.images = m_params.firstImages;
-      if (m_params.firstIterations > 0) dp.iterations = m_params.firstIterations;
+    DnebResult computed;
+    if (!ahead) {
+      // Copies: the network may grow (and reallocate) while this pair is processed.
+      const std::vector<double> from = m_network.minima()[a].coordinates;
+      const std::vector<double> to = m_network.minima()[b].coordinates;
+      computed = Dneb(bandParams(m_result.dnebRuns == 0))
+                     .run(m_potential, from, to, {}, m_batching.images);
     }
-    // Copies: the network may grow (and reallocate) while this pair is processed.
-    const std::vector<double> from = m_network.minima()[a].coordinates;
-    const std::vector<double> to = m_network.minima()[b].coordinates;
-    const DnebResult band = Dneb(dp).run(m_potential, from, to, {}, m_batching.images);
+    const DnebResult& band = ahead ? ahead->band : computed;
     ++m_result.dnebRuns;
     m_result.gradientCalls += band.functionCalls;
     ConnectAttempt attempt{cycle,
@@ -229,7 +275,8 @@ class ConnectRun {
                            0,
                            0};
     if (m_batching.descents && !band.candidates.empty()) {
-      if (searchCandidatesTogether(band, attempt) && m_observer.onAttempt)
+      if (searchCandidatesTogether(band, attempt, ahead ? &ahead->found : nullptr) &&
+          m_observer.onAttempt)
         m_observer.onAttempt(attempt);
       return;
     }
@@ -265,18 +312,24 @@ class ConnectRun {
   // searchCandidate for every candidate of the band, the descents in one batch: every search
   // first (each depends on the band only), then both sides of every converged transition state
   // the network does not hold yet, then the network updates in candidate order exactly as
-  // searchCandidate makes them. False when a stop request abandoned the cycle.
-  bool searchCandidatesTogether(const DnebResult& band, ConnectAttempt& attempt) {
+  // searchCandidate makes them (`ahead`: the searches made beforehand by
+  // bandsAndSearchesTogether, or null). False when a stop request abandoned the cycle.
+  bool searchCandidatesTogether(const DnebResult& band, ConnectAttempt& attempt,
+                                const std::vector<TransitionStateResult>* ahead) {
     std::vector<TransitionStateResult> found;
-    if (m_batching.searches) {
-      found.resize(band.candidates.size());
-      m_batching.searches->forEach(found.size(), [&](std::size_t k, Potential& potential) {
-        if (stopRequested()) return;
-        const int candidate = band.candidates[k];
-        found[k] = m_search.findTransitionState(potential, band.images[candidate],
-                                                band.tangents[candidate]);
-      });
-      if (stopRequested()) return false;
+    if (ahead || m_batching.searches) {
+      if (ahead) {
+        found = *ahead;
+      } else {
+        found.resize(band.candidates.size());
+        m_batching.searches->forEach(found.size(), [&](std::size_t k, SearchEngine& engine) {
+          if (stopRequested()) return;
+          const int candidate = band.candidates[k];
+          found[k] = m_search.findTransitionState(engine.potential, band.images[candidate],
+                                                  band.tangents[candidate]);
+        });
+      }
+      if (stopRequested() || found.size() != band.candidates.size()) return false;
       for (const TransitionStateResult& ts : found) {  // counted as search() counts them
         ++m_result.transitionStateSearches;
         m_result.gradientCalls += ts.gradientCalls;

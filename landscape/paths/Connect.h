@@ -114,8 +114,11 @@ struct ConnectBatching {
   /// count in gradientCalls, including a side descended from a transition state that an earlier
   /// candidate of the same band added first (then left out, as before).
   BatchedMinimiser* descents = nullptr;
-  /// With descents: runs the hybrid EF searches of a band's candidates side by side (each
-  /// depends on the band only, so the results are those of one search after the other).
+  /// With descents: runs the hybrid EF searches of a band's candidates side by side, and when a
+  /// cycle has several missing links, every link's DNEB band with its searches side by side
+  /// before the links are taken in order (each depends on its band, or its two minima, only, so
+  /// the network is the one of one search after the other; the links after the one that
+  /// connects the endpoints are computed for nothing).
   ConcurrentSearches* searches = nullptr;
 };
 
