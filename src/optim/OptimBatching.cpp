@@ -98,7 +98,8 @@ OptimBatching makeOptimBatching(const OptimConfig& config, const OptimSystem& sy
 std::string OptimBatching::describe() const {
   std::string searches;
   if (shared)
-    searches = "; connect: a band's candidates " + std::to_string(searchesInFlight) +
+    searches = "; connect: a cycle's bands and a band's candidates " +
+               std::to_string(searchesInFlight) +
                " side by side, every structure in shared calls of " + sharedBase->name();
   if (!images) return "one structure at a time (1 thread)" + searches;
   // An image's coordinates, gradient and energy (the band's arrays, or the device's staging).

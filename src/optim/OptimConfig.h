@@ -96,7 +96,8 @@ struct OptimConfig {
   /// results do not depend on T); 0 = the machine's cores. Potentials on CUDA (rigid bodies on
   /// the device included) are not copied: one thread.
   int threads = 0;
-  /// --searches-in-flight N: a band's candidates refined side by side on N threads, every
+  /// --searches-in-flight N: a cycle's DNEB bands and a band's candidates side by side on N
+  /// threads, every
   /// structure of the connect run through shared batched calls (potentials/
   /// SharedBatchedPotential); 1 = one search after another.
   int searchesInFlight = 1;
