@@ -18,9 +18,11 @@
 //
 // Batched engines (ConnectBatching, docs/batched.md): the DNEB bands' images evaluated together,
 // and the descents of all new transition states of one band minimised together (their searches
-// first, then every side in one batch, then the network updated candidate by candidate as before).
-// With per-structure CPU engines (PerStructureBatchedPotential, ParallelLbfgs) the run adds the
-// same minima and transition states in the same order as without them, bit for bit.
+// first, then every side in one batch, then the network updated candidate by candidate as before),
+// and with ConcurrentSearches the searches, and a cycle's bands, side by side (computed ahead,
+// taken in order). With per-structure CPU engines (PerStructureBatchedPotential, ParallelLbfgs,
+// SharedBatchedPotential over CPU potentials) the run adds the same minima and transition states
+// in the same order as without them, bit for bit.
 #include <functional>
 #include <string>
 #include <vector>
