@@ -436,7 +436,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                c.cycles) +
         std::to_string(c.pairsPerCycle) + " connect runs per cycle" + workers(c, g, ranks) +
         "; " + output);
-  if (g.shared && c.pairsPerCycle < 64)
+  if (c.backend == Backend::Cuda && c.pairsPerCycle < 64)
     print("grow> note: the device fills with many connect runs in flight (e.g. --pairs-per-cycle "
           "256): " + std::to_string(c.pairsPerCycle) + " per cycle leave most of it idle");
   ThreadPool pool(jobsInFlight(c));
