@@ -58,6 +58,13 @@ class Calculator(AseCalculator):
 
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
         super().calculate(atoms, properties, system_changes)
+        if np.any(self.atoms.pbc):
+            # The potentials have no box: minimum images would be ignored and the energy of a
+            # periodic system silently wrong, so such atoms are refused.
+            raise ValueError(
+                f"landscape.ase.Calculator: atoms with periodic boundaries (pbc="
+                f"{self.atoms.pbc.tolist()}) are not supported: {self.potential.name} has no "
+                "box; set atoms.pbc = False for a cluster or molecule in vacuum")
         x = np.ascontiguousarray(self.atoms.positions / self.length_scale, dtype=np.float64)
         energy, gradient = self.potential.energy_gradient(x)
         self.results["energy"] = self.results["free_energy"] = energy * self.energy_scale

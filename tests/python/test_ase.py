@@ -75,3 +75,14 @@ def test_ase_bfgs_on_trpcage_agrees_with_our_minimiser(trpcage):
     ase_energy = atoms.get_potential_energy() / KCAL_PER_MOL_IN_EV
     assert -1e-6 < ase_energy - result.energy < 0.03
     assert np.abs(atoms.positions - ours).max() < 0.1
+
+
+def test_periodic_atoms_are_refused_not_silently_wrong(lj38_minimum):
+    # ASE's own LennardJones with pbc in a 4 sigma box differs from the cluster's energy; ours has
+    # no box, so it must refuse such atoms with a sentence rather than return the cluster's energy.
+    atoms = Atoms("Ar38", positions=lj38_minimum, cell=[4.0, 4.0, 4.0], pbc=True)
+    atoms.calc = Calculator.lennard_jones(38)
+    with pytest.raises(ValueError, match="periodic boundaries"):
+        atoms.get_potential_energy()
+    atoms.pbc = False
+    assert atoms.get_potential_energy() == pytest.approx(LJ38_GLOBAL_MINIMUM, abs=1e-6)
