@@ -99,12 +99,13 @@ void SharedBatchedPotential::leave() {
 bool SharedBatchedPotential::batchIsDue(std::chrono::steady_clock::time_point now) const {
   if (m_calling || m_waiting.empty()) return false;
   return static_cast<int>(m_waiting.size()) >= m_members ||
-         m_waitingStructures >= m_options.maxBatch || now - m_oldest >= m_options.patience;
+         m_waitingStructures >= m_options.maxBatch ||
+         now - m_waiting.front()->arrived >= m_options.patience;
 }
 
 void SharedBatchedPotential::submit(Request& request) {
   std::unique_lock<std::mutex> lock(m_mutex);
-  if (m_waiting.empty()) m_oldest = std::chrono::steady_clock::now();
+  request.arrived = std::chrono::steady_clock::now();
   m_waiting.push_back(&request);
   m_waitingStructures += request.count;
   while (!request.done) {
@@ -115,7 +116,7 @@ void SharedBatchedPotential::submit(Request& request) {
     if (m_calling || m_waiting.empty())
       m_changed.wait(lock);
     else
-      m_changed.wait_until(lock, m_oldest + m_options.patience);
+      m_changed.wait_until(lock, m_waiting.front()->arrived + m_options.patience);
   }
   if (request.error) std::rethrow_exception(request.error);
 }
@@ -132,7 +133,6 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
   }
   m_waiting.erase(m_waiting.begin(), m_waiting.begin() + static_cast<std::ptrdiff_t>(k));
   m_waitingStructures -= structures;
-  if (!m_waiting.empty()) m_oldest = std::chrono::steady_clock::now();
   m_calling = true;
   lock.unlock();
 
@@ -183,7 +183,7 @@ SharedBatchedPotential::Member::~Member() { m_shared.leave(); }
 void SharedBatchedPotential::Member::evaluate(std::size_t count, const double* x, double* g,
                                               double* energies) {
   if (count == 0) return;
-  Request request{count, x, g, energies, false, nullptr};
+  Request request{count, x, g, energies, false, nullptr, {}};
   m_shared.submit(request);
 }
 

@@ -104,6 +104,7 @@ class SharedBatchedPotential {
     double* energies;
     bool done = false;
     std::exception_ptr error;
+    std::chrono::steady_clock::time_point arrived;
   };
   friend class Member;
 
@@ -122,7 +123,6 @@ class SharedBatchedPotential {
   bool m_calling = false;
   std::vector<Request*> m_waiting;
   std::size_t m_waitingStructures = 0;
-  std::chrono::steady_clock::time_point m_oldest;
   std::vector<double> m_x, m_g, m_energies;  // the call's staging (used by the caller only)
   SharedBatchStatistics m_statistics;
 };

@@ -197,6 +197,21 @@ TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
     EXPECT_FALSE(job.ran);
 }
 
+// Every minimum's and transition state's energy and coordinates, in network order: two networks
+// are the same bits when these are equal.
+std::vector<double> energiesAndCoordinates(const TransitionNetwork& network) {
+  std::vector<double> values;
+  for (const NetworkMinimum& m : network.minima()) {
+    values.push_back(m.energy);
+    values.insert(values.end(), m.coordinates.begin(), m.coordinates.end());
+  }
+  for (const NetworkTransitionState& t : network.transitionStates()) {
+    values.push_back(t.energy);
+    values.insert(values.end(), t.coordinates.begin(), t.coordinates.end());
+  }
+  return values;
+}
+
 // Connect runs in flight sharing one batched potential (SharedBatchedPotential: each run's
 // potential, band images and descents are views of a member, and its band's candidates are
 // searched side by side by members of their own) add the same minima and transition
@@ -218,16 +233,7 @@ TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
       EXPECT_TRUE(job.ran);
       mergeConnectJob(network, job);
     }
-    std::vector<double> values;
-    for (const NetworkMinimum& m : network.minima()) {
-      values.push_back(m.energy);
-      values.insert(values.end(), m.coordinates.begin(), m.coordinates.end());
-    }
-    for (const NetworkTransitionState& t : network.transitionStates()) {
-      values.push_back(t.energy);
-      values.insert(values.end(), t.coordinates.begin(), t.coordinates.end());
-    }
-    return values;
+    return energiesAndCoordinates(network);
   };
   const std::vector<double> alone =
       grown(potentialOnly([] { return std::make_unique<LennardJones>(38); }), 1);
@@ -255,16 +261,7 @@ TEST(Connect, CycleLinksSideBySideGrowTheSameNetwork) {
     ConnectObserver observer;
     observer.onCycle = [&](const ConnectCycle& c) { multiLink += c.missingLinks.size() > 1; };
     connect.connect(potential, network, 7, 1, observer, batching);
-    std::vector<double> values;
-    for (const NetworkMinimum& m : network.minima()) {
-      values.push_back(m.energy);
-      values.insert(values.end(), m.coordinates.begin(), m.coordinates.end());
-    }
-    for (const NetworkTransitionState& t : network.transitionStates()) {
-      values.push_back(t.energy);
-      values.insert(values.end(), t.coordinates.begin(), t.coordinates.end());
-    }
-    return values;
+    return energiesAndCoordinates(network);
   };
   LennardJones lj(38);
   int plainLinks = 0, sharedLinks = 0;
