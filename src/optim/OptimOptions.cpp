@@ -113,7 +113,8 @@ void addGeneralAndSystem(Table& t) {
         "single-structure kernels'), of --threads CPU potentials on cpu (the same results as "
         "N = 1). Not with --rigid or --lbfgs-backend gpu. 1: one search after another",
         top(&C::searchesInFlight))
-      .atLeast(1);
+      .atLeast(1)
+      .atMost(256);
   addRigidOption(t,
                  "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "
                  "distances measured in them",

@@ -35,6 +35,9 @@ std::string pathsampleDirectionName(PathsampleDirection direction);
 std::string pairSelectionName(PairSelection selection);
 std::string shortcutByName(ShortcutBy by);
 
+/// Connect runs in flight per rank at most: each is a thread (with 3 more for its searches).
+constexpr int kMaxJobsInFlight = 1024;
+
 struct PathsampleConfig {
   enum class Action { Run, Help, Version };
   Action action = Action::Run;
@@ -101,7 +104,8 @@ struct PathsampleConfig {
   int pairsPerCycle = 1;                   ///< --pairs-per-cycle N (CPUS)
   int threads = 1;                         ///< --threads N (per MPI rank)
   /// --jobs-in-flight K (per MPI rank): connect runs at once, their evaluations shared in batched
-  /// calls; 0 = automatic (cuda: the cycle's pairs; cpu: one run per thread, nothing shared).
+  /// calls; 0 = automatic (cuda: the cycle's pairs, at most kMaxJobsInFlight; cpu: one run per
+  /// thread, nothing shared).
   int jobsInFlight = 0;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu

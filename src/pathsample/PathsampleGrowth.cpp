@@ -324,10 +324,12 @@ std::string pairList(const std::vector<Pair>& pairs, int ranks) {
 }
 
 // Connect runs under way at once per rank (--jobs-in-flight; 0: cuda the cycle's pairs, cpu one
-// per thread).
+// per thread), never more than a cycle's pairs (the others would idle) or kMaxJobsInFlight.
 int jobsInFlight(const PathsampleConfig& c) {
-  if (c.jobsInFlight > 0) return c.jobsInFlight;
-  return c.backend == Backend::Cuda ? c.pairsPerCycle : c.threads;
+  const int asked = c.jobsInFlight > 0               ? c.jobsInFlight
+                    : c.backend == Backend::Cuda ? c.pairsPerCycle
+                                                 : c.threads;
+  return std::min({asked, c.pairsPerCycle, kMaxJobsInFlight});
 }
 
 // Whether the runs share batched calls (always on cuda; on cpu when --jobs-in-flight is given).

@@ -181,14 +181,17 @@ void addGrowth(Table& t) {
   t.add("threads", "N", "CPU threads running a cycle's connect runs, per MPI rank (results do "
         "not depend on it)", fieldOf(&C::threads))
       .atLeast(1)
+      .atMost(kMaxJobsInFlight)
       .notInCheckpoint();
   t.add("jobs-in-flight", "K",
         "connect runs under way at once per MPI rank, every structure they evaluate gathered into "
         "shared batched calls (cuda: of the device's batched potential; cpu: of --threads CPU "
-        "potentials). 0: cuda all the cycle's pairs, cpu one run per thread with nothing shared "
-        "(results do not depend on it)",
+        "potentials; each run is a thread, with 3 more for its searches). 0: cuda all the "
+        "cycle's pairs (at most 1024), cpu one run per thread with nothing shared (results do "
+        "not depend on it)",
         fieldOf(&C::jobsInFlight))
       .atLeast(0)
+      .atMost(kMaxJobsInFlight)
       .notInCheckpoint();
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
