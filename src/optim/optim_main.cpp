@@ -329,6 +329,13 @@ int run(int argc, char** argv) {
                                n.finish, resumed->progress, observer, batching.connect())
               : connect.connect(batching.connectPotential(system.searched()), network, n.start,
                                 n.finish, observer, batching.connect());
+  if (result.status == ConnectStatus::Stopped && !resumed && result.cycles <= 1) {
+    std::fprintf(stderr,  // no cycle ended, so no network or checkpoint was saved
+                 "optim: stopped by a signal in connect cycle 1, before anything was saved "
+                 "(--resume %s starts the run afresh)\n",
+                 config.outputDir.c_str());
+    return stopExitStatus();
+  }
   if (result.status == ConnectStatus::Stopped) {
     std::fprintf(stderr,
                  "optim: stopped by a signal in connect cycle %d; %s and %s hold the network "
