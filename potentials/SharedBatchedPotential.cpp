@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "landscape/core/Fibres.h"
+
 namespace landscape {
 
 namespace {
@@ -108,17 +110,42 @@ void SharedBatchedPotential::submit(Request& request) {
   request.arrived = std::chrono::steady_clock::now();
   m_waiting.push_back(&request);
   m_waitingStructures += request.count;
-  while (!request.done) {
-    if (batchIsDue(std::chrono::steady_clock::now())) {
-      callOnce(lock);
-      continue;
+  if (FibreScheduler::onFibre()) {
+    // The thread's other fibres compute their next structures meanwhile; when all of them wait,
+    // the thread makes the call (or waits for the one under way on another thread).
+    lock.unlock();
+    FibreScheduler::waitUntil([&request] { return request.done.load(std::memory_order_acquire); },
+                              [this](const std::function<bool()>& anyReady) {
+                                awaitProgress(anyReady);
+                              });
+  } else {
+    while (!request.done.load(std::memory_order_relaxed)) {
+      if (batchIsDue(std::chrono::steady_clock::now())) {
+        callOnce(lock);
+        continue;
+      }
+      waitForChange(lock);
     }
-    if (m_calling || m_waiting.empty())
-      m_changed.wait(lock);
-    else
-      m_changed.wait_until(lock, m_waiting.front()->arrived + m_options.patience);
   }
   if (request.error) std::rethrow_exception(request.error);
+}
+
+void SharedBatchedPotential::awaitProgress(const std::function<bool()>& anyReady) {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  while (!anyReady()) {
+    if (batchIsDue(std::chrono::steady_clock::now())) {
+      callOnce(lock);
+      return;
+    }
+    waitForChange(lock);
+  }
+}
+
+void SharedBatchedPotential::waitForChange(std::unique_lock<std::mutex>& lock) {
+  if (m_calling || m_waiting.empty())
+    m_changed.wait(lock);
+  else
+    m_changed.wait_until(lock, m_waiting.front()->arrived + m_options.patience);
 }
 
 void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
@@ -165,7 +192,7 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
   lock.lock();
   for (Request* r : taken) {
     r->error = error;
-    r->done = true;
+    r->done.store(true, std::memory_order_release);
   }
   m_calling = false;
   ++m_statistics.calls;
@@ -183,7 +210,11 @@ SharedBatchedPotential::Member::~Member() { m_shared.leave(); }
 void SharedBatchedPotential::Member::evaluate(std::size_t count, const double* x, double* g,
                                               double* energies) {
   if (count == 0) return;
-  Request request{count, x, g, energies, false, nullptr, {}};
+  Request request;
+  request.count = count;
+  request.x = x;
+  request.g = g;
+  request.energies = energies;
   m_shared.submit(request);
 }
 

@@ -1,25 +1,28 @@
 #pragma once
-// One batched potential shared by many threads, each running a search of its own (the connect
-// runs in flight of network growth): every thread is a member and asks for its structures (one,
-// or a DNEB band's images) through views of its own, a Potential and a BatchedPotential, and the
-// requests of all members go to the batched potential together, as one call.
+// One batched potential shared by many searches (the connect runs in flight of network growth):
+// each search is a member, a thread or a fibre (landscape/core/Fibres), and asks for its
+// structures (one, or a DNEB band's images) through views of its own, a Potential and a
+// BatchedPotential; the requests of all members go to the batched potential together, as one call.
 //
 // When a call happens: as soon as every member is waiting for an answer (nothing any member does
 // on the host can add to the batch any more), or the waiting structures reach maxBatch, or the
 // oldest request has waited `patience` (a member busy on the host for long, e.g. aligning
-// structures, does not hold the others up). The member whose arrival completes the batch makes
-// the call on its own thread; nothing else runs in the background.
+// structures, does not hold the others up). The thread whose member completes the batch makes
+// the call; nothing else runs in the background. Fibres wait without blocking their thread, so
+// that a thread runs many searches at the cost of one (its fibres' requests leave together).
 //
 // A structure's energy and gradient are the batched potential's bits for those coordinates, and
 // the batched potentials of backends/BatchedPotentialFactory give the same bits whatever the
 // batch (each structure is computed alone), so what a member computes does not depend on which
 // other requests shared its call, on timing or on the number of members: a search run through a
 // member gives the same result as the same search on the batched potential with a batch of one.
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,12 +60,12 @@ class SharedBatchedPotential {
   std::size_t dimension() const { return m_potential.dimension(); }
   const BatchedPotential& potential() const { return m_potential; }
   SharedBatchStatistics statistics() const;
-  /// Members now (threads whose searches are in flight).
+  /// Members now (threads or fibres whose searches are in flight).
   int members() const;
 
-  /// A member: the views of one thread. While it exists the shared calls wait for it (up to the
-  /// patience); destroy it when the thread's work ends. Each view is for its thread only; a
-  /// member's views must not outlive it.
+  /// A member: the views of one thread or fibre. While it exists the shared calls wait for it
+  /// (up to the patience); destroy it when its work ends. Each view is for its own thread or
+  /// fibre only; a member's views must not outlive it.
   class Member {
    public:
     explicit Member(SharedBatchedPotential& shared);
@@ -79,8 +82,8 @@ class SharedBatchedPotential {
     std::unique_ptr<BatchedPotential> batched();
     SharedBatchedPotential& shared() { return m_shared; }
 
-    /// While an Aside exists the member is not counted (its thread waits for other members, e.g.
-    /// threads it started, and asks for nothing itself), so that no call waits for it.
+    /// While an Aside exists the member is not counted (it waits for other members, e.g. the
+    /// fibres it started, and asks for nothing itself), so that no call waits for it.
     class Aside {
      public:
       explicit Aside(Member& member) : m_member(member) { m_member.m_shared.leave(); }
@@ -98,11 +101,11 @@ class SharedBatchedPotential {
 
  private:
   struct Request {
-    std::size_t count;
-    const double* x;
-    double* g;
-    double* energies;
-    bool done = false;
+    std::size_t count = 0;
+    const double* x = nullptr;
+    double* g = nullptr;
+    double* energies = nullptr;
+    std::atomic<bool> done{false};  // read by its fibre's scheduler without the lock
     std::exception_ptr error;
     std::chrono::steady_clock::time_point arrived;
   };
@@ -112,6 +115,11 @@ class SharedBatchedPotential {
   void leave();
   void submit(Request& request);
   bool batchIsDue(std::chrono::steady_clock::time_point now) const;
+  /// A thread whose fibres all wait: returns once anyReady() holds, making the call when it is
+  /// due (landscape/core/Fibres).
+  void awaitProgress(const std::function<bool()>& anyReady);
+  /// Blocks until the waiting requests change or the oldest has waited the patience.
+  void waitForChange(std::unique_lock<std::mutex>& lock);
   /// Evaluates the waiting requests (called with the lock held; releases it during the call).
   void callOnce(std::unique_lock<std::mutex>& lock);
 

@@ -77,7 +77,7 @@ TEST(DistributedConnectJobs, EveryRankGetsTheRunsOfOneProcessAndTheSameNetwork) 
       ThreadPool own(1);
       const std::size_t r = static_cast<std::size_t>(ranks.rank());
       got[r] = runConnectJobsOverRanks(g.connect, potentialOnly(g.lj), g.network, g.pairs, own,
-                                       ranks);
+                                       1, ranks);
       for (const ConnectJobResult& job : got[r]) mergeConnectJob(g.network, job);
       networks[r] = g.network;
     });

@@ -215,8 +215,8 @@ std::vector<double> energiesAndCoordinates(const TransitionNetwork& network) {
 // Connect runs in flight sharing one batched potential (SharedBatchedPotential: each run's
 // potential, band images and descents are views of a member, and its band's candidates are
 // searched side by side by members of their own) add the same minima and transition
-// states, bit for bit, as runs with potentials of their own, for 1 and 3 runs in flight: a
-// structure's bits do not depend on the calls it shares.
+// states, bit for bit, as runs with potentials of their own, for 1 and 3 runs in flight on one
+// thread (fibres) and 3 on two threads: a structure's bits do not depend on the calls it shares.
 TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
   const StoredTransitionNetwork stored = untrapExample();
   OptimSettings settings = optimLj38ExampleSettings();
@@ -224,27 +224,34 @@ TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
   settings.connect.dneb.maxImages = 5;
   const Connect connect(settings.connect);
   const std::vector<std::array<int, 2>> pairs{{7, 1}, {9, 1}, {6, 3}};
-  const auto grown = [&](const ConnectEngineMaker& engine, int inFlight) {
+  const auto grown = [&](const ConnectEngineMaker& engine, int threads, int inFlight) {
     TransitionNetwork network = lj38Network(stored);
     for (const StoredTransitionState& t : stored.transitionStates)
       network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
-    ThreadPool pool(inFlight);
-    for (const ConnectJobResult& job : runConnectJobs(connect, engine, network, pairs, pool)) {
+    ThreadPool pool(threads);
+    for (const ConnectJobResult& job :
+         runConnectJobs(connect, engine, network, pairs, pool, inFlight)) {
       EXPECT_TRUE(job.ran);
       mergeConnectJob(network, job);
     }
     return energiesAndCoordinates(network);
   };
   const std::vector<double> alone =
-      grown(potentialOnly([] { return std::make_unique<LennardJones>(38); }), 1);
+      grown(potentialOnly([] { return std::make_unique<LennardJones>(38); }), 1, 1);
   BatchedLennardJones batched(38, 2);
   SharedBatchedPotential shared(batched);
   const ConnectEngineMaker member = [&] {
     return sharedConnectEngine(shared, settings.connect.descent.minimiser, 3);
   };
-  EXPECT_EQ(grown(member, 1), alone);
-  EXPECT_EQ(grown(member, 3), alone);
+  EXPECT_EQ(grown(member, 1, 1), alone);
+  const SharedBatchStatistics one = shared.statistics();
+  EXPECT_EQ(grown(member, 1, 3), alone);
+  const SharedBatchStatistics fibres = shared.statistics();
+  EXPECT_EQ(grown(member, 2, 3), alone);
   EXPECT_GT(shared.statistics().structures, shared.statistics().calls);  // images share calls
+  // The same structures; three runs' fibres on one thread share calls, so fewer of them.
+  EXPECT_EQ(fibres.structures - one.structures, one.structures);
+  EXPECT_LT(fibres.calls - one.calls, one.calls);
 }
 
 // A connect run on the example's 12 minima (no transition states), whose Dijkstra paths have
@@ -544,7 +551,7 @@ TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
   const fs::path log = w.dir / "shared.log";
   ASSERT_EQ(run(common + (w.dir / "shared").string() + " --jobs-in-flight 3 --threads 2", log), 0)
       << readAll(log);
-  EXPECT_NE(readAll(log).find("on 3 in flight, their structures in shared calls of"),
+  EXPECT_NE(readAll(log).find("on 3 in flight on 2 threads, their structures in shared calls of"),
             std::string::npos)
       << readAll(log);
   expectSameNetworks(w.dir / "alone" / "network.h5", w.dir / "shared" / "network.h5");
@@ -572,7 +579,7 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
     return;
   }
   ASSERT_EQ(run(arguments, log), 0) << readAll(log);
-  EXPECT_NE(readAll(log).find("on 2 in flight, their structures in shared calls of"),
+  EXPECT_NE(readAll(log).find("on 2 in flight on 2 threads, their structures in shared calls of"),
             std::string::npos)
       << readAll(log);
   EXPECT_NE(readAll(log).find("batch fill"), std::string::npos) << readAll(log);

@@ -14,7 +14,8 @@ Systems:
            Or --database FILE: a network of trp-cage with sets A and B made elsewhere.
 
 Rows (--rows, comma-separated): cT = --backend cpu --threads T (each run its own potential, as
-PATHSAMPLE's jobs); gK = --backend cuda --jobs-in-flight K. Every row grows from the same network
+PATHSAMPLE's jobs); gK = --backend cuda --jobs-in-flight K --threads min(K, --gpu-threads), each
+thread running its share of the K runs as fibres (gKtT: T threads). Every row grows from the same network
 with the same --pairs-per-cycle P and --cycles C, so the rows of one backend must end with the same
 network (column "same network": compared with the first row of that backend through h5dump's text
 or h5py; the GPU's network differs from the CPU's by round-off).
@@ -98,15 +99,24 @@ def runs_ended(out):
     return len(runs), sum(int(m.group(1)) for m in runs), float(runs[-1].group(2))
 
 
+def row_counts(args, row):
+    """A row's runs in flight (cT: threads) and threads."""
+    match = re.fullmatch(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?", row)
+    count = int(match.group(2))
+    if match.group(1) == "c":
+        return count, count
+    return count, int(match.group(3)) if match.group(3) else min(count, args.gpu_threads)
+
+
 def grow(args, row, start, scratch):
     folder = os.path.join(scratch, row)
-    count = int(row[1:])
+    count, threads = row_counts(args, row)
     command = [args.pathsample, "grow"] + start + [
         "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles), "--output", folder]
     if row[0] == "c":
         command += ["--backend", "cpu", "--threads", str(count)]
     else:
-        command += ["--backend", "cuda", "--jobs-in-flight", str(count)]
+        command += ["--backend", "cuda", "--jobs-in-flight", str(count), "--threads", str(threads)]
     print(f"# {row}: {' '.join(command)}", file=sys.stderr)
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=args.row_timeout)
@@ -156,13 +166,15 @@ def main():
     p.add_argument("--pathsample", default=os.path.join(build, "pathsample"))
     p.add_argument("--gmin", default=os.path.join(build, "gmin"))
     p.add_argument("--optim", default=os.path.join(build, "optim"))
+    p.add_argument("--gpu-threads", type=int, default=os.cpu_count(),
+                   help="threads of a gK row at most (default: the host's cores)")
     p.add_argument("--row-timeout", type=float, help="seconds a row may take (default: no limit)")
     p.add_argument("--keep", help="a folder for the start network (default: a temporary one)")
     args = p.parse_args()
     rows = args.rows.split(",")
     for row in rows:
-        if not re.fullmatch(r"[cg][1-9]\d*", row):
-            sys.exit(f"bench_network_growth: bad row {row!r} (cT or gK)")
+        if not re.fullmatch(r"c[1-9]\d*|g[1-9]\d*(t[1-9]\d*)?", row):
+            sys.exit(f"bench_network_growth: bad row {row!r} (cT, gK or gKtT)")
     scratch = args.keep or tempfile.mkdtemp(prefix="bench-network-growth-")
     os.makedirs(scratch, exist_ok=True)
     start = prepare(args, scratch)
@@ -178,6 +190,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         r = results[row]
+        count, threads = row_counts(args, row)
+        flight = f"{count} on {threads} threads" if row[0] == "g" else f"{count} (threads)"
         if "runs" not in r:
             ended = r["partial"]
             text = "no run ended"
@@ -186,7 +200,7 @@ def main():
                 text = (f"{runs} runs ended in {seconds:.0f} s: {runs / seconds:.3f} runs/s, "
                         f"{found} TS found ({found * 3600.0 / seconds:.0f} per hour, before "
                         "duplicates)")
-            print(f"| {row} | {row[1:]} | cycle not finished in {args.row_timeout:.0f} s: {text} "
+            print(f"| {row} | {flight} | cycle not finished in {args.row_timeout:.0f} s: {text} "
                   "| | | | | | | | | |")
             continue
         rate = r["runs"] / r["seconds"] if r["seconds"] > 0 else float("nan")
@@ -198,7 +212,8 @@ def main():
             core = f"{rate / (one_core['runs'] / one_core['seconds']):.2f}"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
         same = first.setdefault(row[0], r["network"]) == r["network"]
-        flight = row[1:] if row[0] == "g" else f"{row[1:]} (threads)"
+        count, threads = row_counts(args, row)
+        flight = f"{count} on {threads} threads" if row[0] == "g" else f"{count} (threads)"
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
               f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {core} | {potential} | "
               f"{'yes' if same else 'NO'} |")

@@ -2,14 +2,12 @@
 // Independent searches of one connect run side by side: the hybrid eigenvector-following
 // refinements of a DNEB band's candidates depend on the band alone, and the DNEB bands of a
 // cycle's missing links on their two minima alone (Connect), so they may run at once, each with a
-// potential of its own. Over a
-// shared batched potential (potentials/SharedBatchedPotential) each search thread is a member, so
-// that the candidates' evaluations join the same batched calls as every other run's; the results
-// are each search's own bits, whatever runs beside it.
+// potential of its own. Over a shared batched potential (potentials/SharedBatchedPotential) each
+// search is a member, so that the candidates' evaluations join the same batched calls as every
+// other run's; the results are each search's own bits, whatever runs beside it.
 #include <cstddef>
 #include <functional>
 
-#include "landscape/core/ThreadPool.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 #include "potentials/SharedBatchedPotential.h"
@@ -33,19 +31,20 @@ class ConcurrentSearches {
                        const std::function<void(std::size_t, SearchEngine&)>& task) = 0;
 };
 
-/// Searches on `threads` threads, each a member of `owner`'s shared potential while it searches;
-/// `owner` (the run's own membership, whose thread calls forEach and then only waits) steps
-/// aside meanwhile.
+/// Searches as fibres (landscape/core/Fibres), at most `searches` at once, each a member of
+/// `owner`'s shared potential while it searches: on the owner's thread when it runs on a fibre
+/// (the fibres of a thread's other runs go on meanwhile), else on the calling thread. `owner`
+/// (the run's own membership, which only waits meanwhile) steps aside.
 class SharedConcurrentSearches : public ConcurrentSearches {
  public:
-  /// threads >= 1; throws std::invalid_argument otherwise.
-  SharedConcurrentSearches(SharedBatchedPotential::Member& owner, int threads);
+  /// searches >= 1; throws std::invalid_argument otherwise.
+  SharedConcurrentSearches(SharedBatchedPotential::Member& owner, int searches);
   void forEach(std::size_t count,
                const std::function<void(std::size_t, SearchEngine&)>& task) override;
 
  private:
   SharedBatchedPotential::Member& m_owner;
-  ThreadPool m_pool;
+  int m_searches;
 };
 
 }  // namespace landscape

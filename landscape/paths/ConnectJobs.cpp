@@ -1,5 +1,9 @@
 #include "landscape/paths/ConnectJobs.h"
 
+#include <algorithm>
+#include <atomic>
+
+#include "landscape/core/Fibres.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
 
 namespace landscape {
@@ -7,7 +11,7 @@ namespace landscape {
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
-                                             ThreadPool& pool,
+                                             ThreadPool& pool, int runsInFlight,
                                              const std::function<bool()>& stopRequested,
                                              const ConnectRunEnded& runEnded) {
   // Copies of the endpoints first: the network is not touched by the workers.
@@ -15,7 +19,7 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
   for (std::size_t i = 0; i < pairs.size(); ++i)
     for (int side = 0; side < 2; ++side) ends[i][side] = network.minima().at(pairs[i][side]);
   std::vector<ConnectJobResult> results(pairs.size());
-  pool.forEach(pairs.size(), [&](std::size_t i) {
+  const auto runOne = [&](std::size_t i) {
     if (stopRequested && stopRequested()) return;
     TransitionNetwork own(network.params());
     const int start = own.addMinimum(ends[i][0].coordinates, ends[i][0].energy).index;
@@ -35,6 +39,19 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
     r.minima = own.minima();
     r.transitionStates = own.transitionStates();
     if (runEnded) runEnded(i, r);
+  };
+  // Each thread keeps its share of the runs in flight as fibres, each fibre taking the next pair
+  // as its run ends; which thread runs a pair does not matter (a run depends on its pair alone).
+  const std::size_t threads = static_cast<std::size_t>(pool.threads());
+  const std::size_t perThread =
+      std::max<std::size_t>(1, (static_cast<std::size_t>(std::max(runsInFlight, 1)) + threads - 1) /
+                                   threads);
+  std::atomic<std::size_t> next{0};
+  const FibreScheduler::Task runs = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < pairs.size();) runOne(i);
+  };
+  pool.forEach(threads, [&](std::size_t) {
+    FibreScheduler::run(std::vector<FibreScheduler::Task>(perThread, runs));
   });
   return results;
 }
@@ -44,7 +61,8 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Poten
                                              const std::vector<std::array<int, 2>>& pairs,
                                              ThreadPool& pool,
                                              const std::function<bool()>& stopRequested) {
-  return runConnectJobs(connect, potentialOnly(potential), network, pairs, pool, stopRequested);
+  return runConnectJobs(connect, potentialOnly(potential), network, pairs, pool, pool.threads(),
+                        stopRequested);
 }
 
 ConnectEngineMaker potentialOnly(PotentialMaker potential) {
@@ -56,13 +74,13 @@ ConnectEngineMaker potentialOnly(PotentialMaker potential) {
 }
 
 ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
-                                     const LbfgsParams& descentMinimiser, int searchThreads) {
+                                     const LbfgsParams& descentMinimiser, int searches) {
   ConnectJobEngine e;
   e.member = std::make_unique<SharedBatchedPotential::Member>(shared);
   e.potential = e.member->potential();
   e.images = e.member->batched();
   e.descents = std::make_unique<BatchedLbfgs>(*e.images, descentMinimiser, 1);
-  e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searchThreads);
+  e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searches);
   return e;
 }
 

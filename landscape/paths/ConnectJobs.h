@@ -1,7 +1,8 @@
 #pragma once
 // A batch of connect runs for network growth (PATHSAMPLE's OPTIM jobs of one cycle): each pair
 // of minima is connected on a network of its own holding just the two minima (as PATHSAMPLE hands
-// OPTIM the two endpoints), so the runs are independent and run side by side on a thread pool;
+// OPTIM the two endpoints), so the runs are independent and run side by side, as fibres of a
+// thread pool's threads (landscape/core/Fibres);
 // their minima and transition states are then merged into the growing network one job after the
 // other in pair order, with its duplicate detection. The result does not depend on the thread
 // count. A job's engine may be a member of a SharedBatchedPotential (`pathsample grow --backend
@@ -53,18 +54,21 @@ using ConnectEngineMaker = std::function<ConnectJobEngine()>;
 /// caller serialises what it prints).
 using ConnectRunEnded = std::function<void(std::size_t, const ConnectJobResult&)>;
 
-/// Connects each pair (indices of `network`'s minima) on `pool`, each run with an engine of its
-/// own. `stopRequested` is asked before each run starts; a run it stops is left out (ran =
-/// false), and so is a run that the stop request (landscape/core/StopRequest) ends
-/// (ConnectStatus::Stopped). Results are in pair order.
+/// Connects each pair (indices of `network`'s minima) on `pool`'s threads, each run with an engine
+/// of its own, `runsInFlight` runs under way at once (at least one per thread): each thread runs
+/// its share as fibres (landscape/core/Fibres), which give the thread to one another while they
+/// wait for a shared batched potential's calls, so that one thread keeps many runs in flight.
+/// `stopRequested` is asked before each run starts; a run it stops is left out (ran = false), and
+/// so is a run that the stop request (landscape/core/StopRequest) ends (ConnectStatus::Stopped).
+/// Results are in pair order and do not depend on the threads or the runs in flight.
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
-                                             ThreadPool& pool,
+                                             ThreadPool& pool, int runsInFlight,
                                              const std::function<bool()>& stopRequested = {},
                                              const ConnectRunEnded& runEnded = {});
 
-/// The same with a potential alone (nothing batched).
+/// The same with a potential alone (nothing batched), one run per thread.
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const PotentialMaker& potential,
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
@@ -77,9 +81,9 @@ ConnectEngineMaker potentialOnly(PotentialMaker potential);
 /// A run's engine over a shared batched potential: a new membership, its single-structure and
 /// batched views as the potential and the band's images, the descents on the CPU reference
 /// L-BFGS over the batched view (`descentMinimiser`: the connect's descent.minimiser; bit for
-/// bit Lbfgs), and the band's candidates searched side by side on `searchThreads` threads (>= 1).
+/// bit Lbfgs), and the band's candidates searched side by side, `searches` (>= 1) at once.
 ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
-                                     const LbfgsParams& descentMinimiser, int searchThreads);
+                                     const LbfgsParams& descentMinimiser, int searches);
 
 struct MergeCounts {
   int newMinima = 0;

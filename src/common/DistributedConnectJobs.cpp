@@ -57,7 +57,8 @@ ConnectJobResult getConnectJob(ByteReader& in) {
 
 std::vector<ConnectJobResult> runConnectJobsOverRanks(
     const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
-    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, Communicator& ranks,
+    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
+    Communicator& ranks,
     const std::function<bool()>& stopRequested, const ConnectRunEnded& runEnded) {
   const std::size_t size = static_cast<std::size_t>(ranks.size());
   std::vector<std::array<int, 2>> mine;
@@ -65,7 +66,7 @@ std::vector<ConnectJobResult> runConnectJobsOverRanks(
     mine.push_back(pairs[i]);
   ByteWriter out;
   for (const ConnectJobResult& job :
-       runConnectJobs(connect, engine, network, mine, pool, stopRequested,
+       runConnectJobs(connect, engine, network, mine, pool, runsInFlight, stopRequested,
                       [&](std::size_t i, const ConnectJobResult& job) {
                         if (runEnded) runEnded(static_cast<std::size_t>(ranks.rank()) + i * size, job);
                       }))

@@ -24,7 +24,8 @@ namespace landscape {
 /// into `pairs`).
 std::vector<ConnectJobResult> runConnectJobsOverRanks(
     const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
-    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, Communicator& ranks,
+    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
+    Communicator& ranks,
     const std::function<bool()>& stopRequested = {}, const ConnectRunEnded& runEnded = {});
 
 /// One run's result on the wire, every field.

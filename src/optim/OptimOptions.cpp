@@ -108,7 +108,8 @@ void addGeneralAndSystem(Table& t) {
       .notInCheckpoint();
   t.add("searches-in-flight", "N",
         "the DNEB bands of a cycle's missing links and the hybrid EF refinements of a band's "
-        "candidates run side by side on N threads, and every structure of the connect run "
+        "candidates run side by side, N at once (fibres of one thread), and every structure of "
+        "the connect run "
         "(images, searches, descents) goes through shared batched calls: of the device's batched potential on --backend cuda (its round-off, not the "
         "single-structure kernels'), of --threads CPU potentials on cpu (the same results as "
         "N = 1). Not with --rigid or --lbfgs-backend gpu. 1: one search after another",

@@ -37,7 +37,7 @@ namespace {
 namespace fs = std::filesystem;
 using Pair = std::array<int, 2>;
 
-constexpr int kSearchThreadsPerRun = 4;  // a band's candidates refined side by side
+constexpr int kSearchesPerRun = 4;  // a band's candidates refined side by side
 
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0,
                    double d = 0.0, double e = 0.0) {
@@ -171,11 +171,11 @@ struct Growth {
   }
 
   // One connect run's engines. Shared: sharedConnectEngine, with the band's candidates searched
-  // side by side (kSearchThreadsPerRun; DNEB bands rarely have more maxima). Otherwise (the CPU
+  // side by side (kSearchesPerRun; DNEB bands rarely have more maxima). Otherwise (the CPU
   // without --jobs-in-flight) a CPU potential of its own, one structure at a time.
   ConnectJobEngine engine() const {
     if (shared)
-      return sharedConnectEngine(*shared, settings.connect.descent.minimiser, kSearchThreadsPerRun);
+      return sharedConnectEngine(*shared, settings.connect.descent.minimiser, kSearchesPerRun);
     OptimSettings s = settings;
     ConnectJobEngine e;
     e.potential = std::move(makeOptimSystem(optim, amber, metadata.atoms, s).atomistic);
@@ -238,6 +238,8 @@ struct Growth {
 // Runs one cycle's connect runs and merges them in pair order. False when a stop left any run
 // out: then nothing of the cycle is merged and all its pairs go back to the front of the list in
 // their order, so that the resumed run repeats the cycle as it would have run uninterrupted (the
+int jobsInFlight(const PathsampleConfig& c);
+
 // network never depends on when a signal came).
 bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
               const std::function<bool()>& stop, MergeCounts& total, const ProgressPrinter& print,
@@ -259,14 +261,15 @@ bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
                        std::to_string(pairs[i][1] + 1) + " " +
                        (job.result.connected() ? "connected" : "not connected") + ", " +
                        std::to_string(job.transitionStates.size()) + " ts";
-    if (g.shared) line += "; searches in flight " + std::to_string(g.shared->members() - 1);
+    if (g.shared) line += "; searches in flight " + std::to_string(g.shared->members());
     line += format("; found %.0f ts per hour (before duplicates)  elapsed %.1f s",
                    elapsed > 0 ? static_cast<double>(g.statesFound) * 3600.0 / elapsed : 0.0,
                    elapsed);
     print(line);
   };
   const std::vector<ConnectJobResult> jobs = runConnectJobsOverRanks(
-      connect, [&g] { return g.engine(); }, g.network, pairs, pool, g.ranks, stop, runEnded);
+      connect, [&g] { return g.engine(); }, g.network, pairs, pool, jobsInFlight(g.config),
+      g.ranks, stop, runEnded);
   GrowthRecord& r = g.known.growth;
   if (std::any_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return !j.ran; })) {
     for (const Pair& p : pairs)
@@ -332,6 +335,9 @@ int jobsInFlight(const PathsampleConfig& c) {
   return std::min({asked, c.pairsPerCycle, kMaxJobsInFlight});
 }
 
+// The threads that run the connect runs in flight (each thread its share of them, as fibres).
+int threadsRunningJobs(const PathsampleConfig& c) { return std::min(c.threads, jobsInFlight(c)); }
+
 // Whether the runs share batched calls (always on cuda; on cpu when --jobs-in-flight is given).
 bool sharesEvaluations(const PathsampleConfig& c) {
   return c.backend == Backend::Cuda || c.jobsInFlight > 0;
@@ -341,8 +347,9 @@ std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ra
   const int jobs = jobsInFlight(c);
   std::string text;
   if (g.shared)
-    text = std::to_string(jobs) + " in flight, their structures in shared calls of " +
-           g.batched->name();
+    text = std::to_string(jobs) + " in flight on " + std::to_string(threadsRunningJobs(c)) +
+           (threadsRunningJobs(c) == 1 ? " thread" : " threads") +
+           ", their structures in shared calls of " + g.batched->name();
   else
     text = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
   return " on " + (ranks.size() == 1 ? text : ranks.description() + ", " + text + " each");
@@ -441,7 +448,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   if (c.backend == Backend::Cuda && c.pairsPerCycle < 64)
     print("grow> note: the device fills with many connect runs in flight (e.g. --pairs-per-cycle "
           "256): " + std::to_string(c.pairsPerCycle) + " per cycle leave most of it idle");
-  ThreadPool pool(jobsInFlight(c));
+  ThreadPool pool(threadsRunningJobs(c));
   const std::size_t statesAtStart = g.stored.transitionStates.size();
   const FaultDrill drill = faultDrill(ranks.rank());
   bool stopped = false;

@@ -178,15 +178,17 @@ void addGrowth(Table& t) {
   t.add("pairs-per-cycle", "N", "connect runs per cycle (PATHSAMPLE's CPUS)",
         fieldOf(&C::pairsPerCycle))
       .atLeast(1);
-  t.add("threads", "N", "CPU threads running a cycle's connect runs, per MPI rank (results do "
-        "not depend on it)", fieldOf(&C::threads))
+  t.add("threads", "N", "CPU threads running a cycle's connect runs, per MPI rank (with "
+        "--jobs-in-flight and on cuda, each runs its share of the runs in flight; give the host's "
+        "cores; results do not depend on it)", fieldOf(&C::threads))
       .atLeast(1)
       .atMost(kMaxJobsInFlight)
       .notInCheckpoint();
   t.add("jobs-in-flight", "K",
         "connect runs under way at once per MPI rank, every structure they evaluate gathered into "
         "shared batched calls (cuda: of the device's batched potential; cpu: of --threads CPU "
-        "potentials; each run is a thread, with 3 more for its searches). 0: cuda all the "
+        "potentials; the runs are fibres spread over --threads threads, each with up to 4 "
+        "searches of its own). 0: cuda all the "
         "cycle's pairs (at most 1024), cpu one run per thread with nothing shared (results do "
         "not depend on it)",
         fieldOf(&C::jobsInFlight))
