@@ -14,7 +14,8 @@ namespace nb = nanobind;
 
 /// A host float64 array, C-contiguous; other dtypes and orders are converted (copied) on entry.
 using HostIn = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
-/// A host float64 array the bindings write into (no conversion: it must already be float64, C order).
+/// A host float64 array the bindings write into (no conversion: it must already be float64, C
+/// order).
 using HostOut = nb::ndarray<double, nb::c_contig, nb::device::cpu>;
 /// What the bindings return: a numpy array.
 using NumpyArray = nb::ndarray<nb::numpy, double>;
@@ -37,6 +38,16 @@ std::string numberText(double value);
 /// potential needs N values (A atoms x 3)" when got != expected.
 void requireValues(std::size_t got, std::size_t expected, const std::vector<std::size_t>& shape,
                    const std::string& what, const std::string& name);
+
+/// Coordinates: as requireValues, and shaped (N / 3, 3) or flat (N,) only (a transposed (3, A)
+/// array has the right count and the wrong atoms).
+void requireCoordinates(std::size_t got, std::size_t expected,
+                        const std::vector<std::size_t>& shape, const std::string& what,
+                        const std::string& name);
+
+/// Throws std::invalid_argument naming the first NaN or infinity of x[n] (a search's start).
+void requireFinite(const double* x, std::size_t n, const std::string& what,
+                   const std::string& name);
 
 /// A new numpy array of `shape` holding `values` (moved; values.size() must match the shape).
 template <typename T>

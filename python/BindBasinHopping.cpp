@@ -85,9 +85,9 @@ void bindParams(nb::module_& m) {
 void bindResult(nb::module_& m) {
   nb::class_<StoredMinimum>(m, "Minimum", "A minimum found by basin-hopping.")
       .def_ro("energy", &StoredMinimum::energy, "energy unit of the potential")
-      .def_prop_ro("coordinates",
-                   [](const StoredMinimum& s) { return numpyCoordinates(s.coordinates); },
-                   nb::rv_policy::automatic, "(atoms, 3) in the length unit")
+      .def_prop_ro(
+          "coordinates", [](const StoredMinimum& s) { return numpyCoordinates(s.coordinates); },
+          nb::rv_policy::automatic, "(atoms, 3) in the length unit")
       .def_ro("first_found_step", &StoredMinimum::firstFoundStep, "quench that found it")
       .def_ro("function_calls", &StoredMinimum::functionCalls, "energy+gradient calls by then");
   using R = BasinHoppingResult;
@@ -108,7 +108,9 @@ BasinHoppingResult basinHopping(Potential& potential, const BasinHoppingParams& 
                                 const std::string& lbfgsBackend) {
   std::vector<double> x;
   if (start) {
-    requireValues(start->size(), potential.dimension(), shapeOf(*start), "basin_hopping", "start");
+    requireCoordinates(start->size(), potential.dimension(), shapeOf(*start), "basin_hopping",
+                       "start");
+    requireFinite(start->data(), start->size(), "basin_hopping", "start");
     x.assign(start->data(), start->data() + start->size());
   }
   BasinHopping search(potential, params, lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)));

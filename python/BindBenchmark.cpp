@@ -15,7 +15,7 @@ void bindBenchmark(nb::module_& m) {
   m.def(
       "time_energy_gradient",
       [](Potential& p, HostIn x, long calls) {
-        requireValues(x.size(), p.dimension(), shapeOf(x), "time_energy_gradient", "x");
+        requireCoordinates(x.size(), p.dimension(), shapeOf(x), "time_energy_gradient", "x");
         if (calls < 1) throw std::invalid_argument("time_energy_gradient: calls must be >= 1");
         std::vector<double> g(p.dimension());
         double sink = 0.0;

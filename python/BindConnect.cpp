@@ -3,6 +3,7 @@
 // asked, every stationary point characterised as optim does (landscape/paths/Characterisation:
 // log product of the positive Hessian eigenvalues, point-group order, principal moments, the
 // spectrum of small systems), so that `pathsample rates` and Network.rates accept the network.
+#include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -115,15 +116,17 @@ CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
 
 nb::dict connect(Potential& potential, HostIn start, HostIn finish, const ConnectParams& params,
                  double energyTolerance, double geometryTolerance, const std::string& energyUnit,
-                 const std::string& lengthUnit, bool characteriseAll, const std::string& prmtop,
-                 double symmetryTolerance, long long maxSpectrumAtoms,
-                 const std::string& hessianBackend) {
+                 const std::string& lengthUnit, bool characteriseAll,
+                 const std::filesystem::path& prmtop, double symmetryTolerance,
+                 long long maxSpectrumAtoms, const std::string& hessianBackend) {
   const CharacterisationChoice choice =
-      characterisationOf(potential, characteriseAll, prmtop, symmetryTolerance, maxSpectrumAtoms,
-                         hessianBackend, "connect");
+      characterisationOf(potential, characteriseAll, prmtop.string(), symmetryTolerance,
+                         maxSpectrumAtoms, hessianBackend, "connect");
   const std::size_t n = potential.dimension();
-  requireValues(start.size(), n, shapeOf(start), "connect", "start");
-  requireValues(finish.size(), n, shapeOf(finish), "connect", "finish");
+  requireCoordinates(start.size(), n, shapeOf(start), "connect", "start");
+  requireCoordinates(finish.size(), n, shapeOf(finish), "connect", "finish");
+  requireFinite(start.data(), start.size(), "connect", "start");
+  requireFinite(finish.data(), finish.size(), "connect", "finish");
   TransitionNetworkParams networkParams;
   networkParams.energyTolerance = energyTolerance;
   networkParams.geometryTolerance = geometryTolerance;
@@ -156,12 +159,13 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
   return out;
 }
 
-nb::dict characteriseOne(Potential& potential, HostIn x, const std::string& prmtop,
+nb::dict characteriseOne(Potential& potential, HostIn x, const std::filesystem::path& prmtop,
                          double symmetryTolerance, long long maxSpectrumAtoms,
                          const std::string& hessianBackend, double gradientTolerance) {
-  requireValues(x.size(), potential.dimension(), shapeOf(x), "characterise", "x");
-  const CharacterisationChoice choice = characterisationOf(
-      potential, true, prmtop, symmetryTolerance, maxSpectrumAtoms, hessianBackend, "characterise");
+  requireCoordinates(x.size(), potential.dimension(), shapeOf(x), "characterise", "x");
+  const CharacterisationChoice choice =
+      characterisationOf(potential, true, prmtop.string(), symmetryTolerance, maxSpectrumAtoms,
+                         hessianBackend, "characterise");
   const std::vector<double> point(x.data(), x.data() + x.size());
   // The log product describes a stationary point only (a harmonic well or saddle).
   std::vector<double> g(point.size());

@@ -98,13 +98,13 @@ DeviceArray emptyDevice(const std::vector<std::size_t>& shape) {
 
 nb::tuple deviceEnergyGradient(Potential& p, DeviceIn x, nb::object out) {
   requireDeviceResident(p, "energy_gradient");
-  requireValues(x.size(), p.dimension(), shapeOf(x), "energy_gradient", "x");
+  requireCoordinates(x.size(), p.dimension(), shapeOf(x), "energy_gradient", "x");
 #ifdef LANDSCAPE_HAVE_CUDA
   if (!out.is_none()) {  // written in place and handed back as the caller's own object
     DeviceOut g;
     if (!nb::try_cast(out, g))
       throw std::invalid_argument("energy_gradient: out must be a C-contiguous float64 CUDA array");
-    requireValues(g.size(), p.dimension(), shapeOf(g), "energy_gradient", "out");
+    requireCoordinates(g.size(), p.dimension(), shapeOf(g), "energy_gradient", "out");
     const double e = p.energyGradientDevice(x.data(), g.data());
     return nb::make_tuple(e, out);
   }

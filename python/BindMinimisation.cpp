@@ -39,8 +39,10 @@ void bindLbfgsResult(nb::module_& m) {
       .def_ro("rms_gradient", &LbfgsResult::rmsGradient, "final RMS gradient (energy/length)")
       .def_ro("iterations", &LbfgsResult::iterations)
       .def_ro("function_calls", &LbfgsResult::functionCalls, "energy + gradient evaluations")
-      .def_prop_ro("status", [](const LbfgsResult& r) { return lbfgsStatusName(r.status); },
-                   "'converged', 'iteration limit', 'energy rose along steepest descent' or 'non-finite energy'")
+      .def_prop_ro(
+          "status", [](const LbfgsResult& r) { return lbfgsStatusName(r.status); },
+          "'converged', 'iteration limit', 'energy rose along steepest descent' or 'non-finite "
+          "energy'")
       .def_prop_ro("converged", &LbfgsResult::converged)
       .def("__repr__", [](const LbfgsResult& r) {
         return "LbfgsResult(energy=" + std::to_string(r.energy) +
@@ -52,7 +54,8 @@ void bindLbfgsResult(nb::module_& m) {
 
 nb::tuple minimise(Potential& potential, HostIn x, const LbfgsParams& params,
                    const std::string& lbfgsBackend, nb::object callback) {
-  requireValues(x.size(), potential.dimension(), shapeOf(x), "minimise", "x");
+  requireCoordinates(x.size(), potential.dimension(), shapeOf(x), "minimise", "x");
+  requireFinite(x.data(), x.size(), "minimise", "x");
   std::vector<double> coordinates(x.data(), x.data() + x.size());
   Lbfgs::Observer observer;
   if (!callback.is_none()) {
@@ -60,9 +63,8 @@ nb::tuple minimise(Potential& potential, HostIn x, const LbfgsParams& params,
       callback(it.iteration, it.energy, it.rmsGradient);
     };
   }
-  const LbfgsResult result =
-      Lbfgs(params).minimize(potential, coordinates,
-                             lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)), observer);
+  const LbfgsResult result = Lbfgs(params).minimize(
+      potential, coordinates, lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)), observer);
   return nb::make_tuple(numpyFrom(std::move(coordinates), shapeOf(x)), result);
 }
 

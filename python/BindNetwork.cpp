@@ -1,6 +1,7 @@
 // The transition-network database (docs/database.md: gmin's minima.h5, optim's network.h5) as
 // dicts of numpy arrays, and the disconnectivity-graph layout (landscape/network/
 // DisconnectivityGraph) that landscape.plots draws. landscape/network.py wraps both.
+#include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -22,13 +23,15 @@ using namespace nb::literals;
 
 // A kinetics-only network (atoms = 0: PATHSAMPLE's NOPOINTS, `pathsample import --no-points`)
 // has (n, 0, 3) coordinates in its dict.
-nb::dict readNetwork(const std::string& path) {
+nb::dict readNetwork(const std::filesystem::path& file) {
+  const std::string path = file.string();
   DatabaseMetadata metadata;
   const StoredTransitionNetwork network = readNetworkOfEitherKind(path, &metadata);
   return networkToDict(network, metadata);
 }
 
-void writeNetwork(const std::string& path, const nb::dict& data) {
+void writeNetwork(const std::filesystem::path& file, const nb::dict& data) {
+  const std::string path = file.string();
   DatabaseMetadata metadata;
   const StoredTransitionNetwork network = networkFromDict(data, metadata, "write_network");
   writeNetworkOfEitherKind(path, metadata, network);

@@ -1,5 +1,6 @@
 // Potentials: the Potential interface on numpy arrays and the factories of the library's potentials
 // (Lennard-Jones, AMBER-GB with every GB option, SOP from a PDB, local rigid bodies).
+#include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -15,6 +16,7 @@
 #include "python/Bindings.h"
 #include "python/DeviceArrays.h"
 #include "python/Params.h"
+#include "python/PythonPotential.h"
 
 namespace landscape::python {
 
@@ -23,14 +25,14 @@ namespace {
 using namespace nb::literals;
 
 double energyOf(Potential& p, HostIn x) {
-  requireValues(x.size(), p.dimension(), shapeOf(x), "energy", "x");
+  requireCoordinates(x.size(), p.dimension(), shapeOf(x), "energy", "x");
   return p.energy(x.data());
 }
 
 nb::tuple energyGradientOf(Potential& p, HostIn x, std::optional<HostOut> out) {
-  requireValues(x.size(), p.dimension(), shapeOf(x), "energy_gradient", "x");
+  requireCoordinates(x.size(), p.dimension(), shapeOf(x), "energy_gradient", "x");
   if (out) {
-    requireValues(out->size(), p.dimension(), shapeOf(*out), "energy_gradient", "out");
+    requireCoordinates(out->size(), p.dimension(), shapeOf(*out), "energy_gradient", "out");
     const double e = p.energyGradient(x.data(), out->data());
     return nb::make_tuple(e, *out);
   }
@@ -40,7 +42,7 @@ nb::tuple energyGradientOf(Potential& p, HostIn x, std::optional<HostOut> out) {
 }
 
 nb::dict componentsOf(Potential& p, HostIn x) {
-  requireValues(x.size(), p.dimension(), shapeOf(x), "energy_components", "x");
+  requireCoordinates(x.size(), p.dimension(), shapeOf(x), "energy_components", "x");
   nb::dict d;
   for (const EnergyComponent& c : p.energyComponents(x.data())) d[c.name.c_str()] = c.value;
   return d;
@@ -54,19 +56,21 @@ const RigidBodySystem& rigidSystem(const Potential& p, const char* what) {
   return *system;
 }
 
-std::unique_ptr<Potential> lennardJones(std::size_t atoms, const std::string& backend) {
+std::unique_ptr<Potential> lennardJones(long long atoms, const std::string& backend) {
+  if (atoms < 2)
+    throw std::invalid_argument("lennard_jones: atoms must be >= 2, not " + std::to_string(atoms));
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::LennardJones;
-  spec.atoms = atoms;
+  spec.atoms = static_cast<std::size_t>(atoms);
   return makePotential(spec, parseBackend(backend));
 }
 
-std::unique_ptr<Potential> amberGb(const std::string& prmtop, int igb, double saltcon,
+std::unique_ptr<Potential> amberGb(const std::filesystem::path& prmtop, int igb, double saltcon,
                                    double rgbmax, double intdiel, double extdiel,
                                    const std::string& precision, const std::string& backend) {
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.amberTopology = std::make_shared<AmberTopology>(readAmberTopology(prmtop));
+  spec.amberTopology = std::make_shared<AmberTopology>(readAmberTopology(prmtop.string()));
   spec.amber.igb = igb;
   spec.amber.saltcon = saltcon;
   spec.amber.rgbmax = rgbmax;
@@ -77,17 +81,18 @@ std::unique_ptr<Potential> amberGb(const std::string& prmtop, int igb, double sa
   return makePotential(spec, parseBackend(backend));
 }
 
-std::unique_ptr<Potential> sop(const std::string& pdb, const SopParams& params,
+std::unique_ptr<Potential> sop(const std::filesystem::path& pdb, const SopParams& params,
                                const std::string& backend, double skin) {
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::Sop;
-  spec.sopTopology = std::make_shared<SopTopology>(readSopTopology(pdb, params));
+  spec.sopTopology = std::make_shared<SopTopology>(readSopTopology(pdb.string(), params));
   spec.sopSkin = skin;
   return makePotential(spec, parseBackend(backend));
 }
 
 RigidBodySet bodiesFrom(nb::handle bodies, std::size_t atoms) {
-  if (nb::isinstance<nb::str>(bodies)) return readRigidBodies(nb::cast<std::string>(bodies), atoms);
+  if (nb::isinstance<nb::str>(bodies) || nb::hasattr(bodies, "__fspath__"))
+    return readRigidBodies(nb::cast<std::filesystem::path>(bodies).string(), atoms);
   RigidBodySet set(atoms);
   std::size_t b = 0;
   for (nb::handle body : bodies) {
@@ -98,30 +103,44 @@ RigidBodySet bodiesFrom(nb::handle bodies, std::size_t atoms) {
 
 std::unique_ptr<Potential> rigidBodies(Potential& atomistic, nb::handle bodies, HostIn reference,
                                        const std::string& backend) {
-  requireValues(reference.size(), atomistic.dimension(), shapeOf(reference), "rigid_bodies",
-                "reference");
+  requireCoordinates(reference.size(), atomistic.dimension(), shapeOf(reference), "rigid_bodies",
+                     "reference");
   const std::vector<double> x(reference.data(), reference.data() + reference.size());
   RigidBodySystem system(bodiesFrom(bodies, atomistic.atomCount()), x);
   return makeRigidBodyPotential(atomistic, std::move(system), parseBackend(backend));
 }
 
 void bindPotentialClass(nb::module_& m) {
-  nb::class_<Potential>(m, "Potential",
-                        "An energy function of Cartesian (or rigid-body) coordinates. Energies in "
-                        "the potential's unit (reduced epsilon for Lennard-Jones, kcal/mol for "
-                        "AMBER-GB and SOP), gradients in energy/length (length: sigma or "
-                        "Angstrom). Coordinates: float64 arrays of dimension values, usually "
-                        "shaped (atoms, 3).")
+  nb::class_<Potential, PythonPotential>(
+      m, "Potential",
+      "An energy function of Cartesian (or rigid-body) coordinates. Energies in the potential's "
+      "unit (reduced epsilon for Lennard-Jones, kcal/mol for AMBER-GB and SOP), gradients in "
+      "energy/length (length: sigma or Angstrom). Coordinates: float64 arrays of dimension "
+      "values, usually shaped (atoms, 3).\n\n"
+      "Subclass it to bring an energy function of your own to every algorithm (minimise, "
+      "basin_hopping, connect, characterise): call super().__init__(dimension, name) and define "
+      "energy_gradient(self, x) -> (energy, gradient), x a new float64 array (atoms, 3), the "
+      "gradient a float64 array of that shape (or flat), in your energy and length units. "
+      "landscape.FunctionPotential wraps a plain function, landscape.ase.CalculatorPotential "
+      "an ASE calculator.")
+      .def(nb::init<std::size_t, std::string>(), "dimension"_a, "name"_a = "Python potential",
+           "A potential written in Python of `dimension` values per structure (3 x atoms).")
       .def_prop_ro("dimension", &Potential::dimension, "Degrees of freedom (3 x atoms).")
       .def_prop_ro("atoms", &Potential::atomCount, "dimension / 3.")
       .def_prop_ro("name", &Potential::name, "Short description, e.g. 'Lennard-Jones 38 atoms'.")
-      .def_prop_ro("backend", [](const Potential& p) { return backendName(p.backend()); },
-                   "'cpu' or 'cuda'.")
+      .def_prop_ro(
+          "backend", [](const Potential& p) { return backendName(p.backend()); },
+          "'cpu' or 'cuda'.")
+      .def("__repr__",
+           [](const Potential& p) {
+             return "<landscape.Potential " + p.name() + ", " + std::to_string(p.dimension()) +
+                    " values>";
+           })
       .def_prop_ro("is_device_resident", &Potential::isDeviceResident,
                    "True when energy_gradient accepts CUDA device arrays without copies.")
       .def("energy", &energyOf, "x"_a, "Energy at x (energy unit).")
       .def("energy", &deviceEnergy, "x"_a, "Energy at a CUDA device array x (float64).")
-      .def("energy_gradient", &energyGradientOf, "x"_a, "out"_a = nb::none(),
+      .def("energy_gradient", &energyGradientOf, "x"_a, "out"_a.noconvert() = nb::none(),
            "(energy, gradient) at x; the gradient (energy/length, shaped like x) is written into "
            "`out` when given (float64, C order), which avoids an allocation per call.")
       .def("energy_gradient", &deviceEnergyGradient, "x"_a, "out"_a = nb::none(),
@@ -136,7 +155,7 @@ void bindPotentialClass(nb::module_& m) {
           "to_atoms",
           [](const Potential& p, HostIn q) {
             const RigidBodySystem& s = rigidSystem(p, "to_atoms");
-            requireValues(q.size(), s.dimension(), shapeOf(q), "to_atoms", "q");
+            requireCoordinates(q.size(), s.dimension(), shapeOf(q), "to_atoms", "q");
             std::vector<double> x(3 * s.atomCount());
             s.toAtoms(q.data(), x.data());
             return numpyCoordinates(std::move(x));
@@ -146,7 +165,7 @@ void bindPotentialClass(nb::module_& m) {
           "from_atoms",
           [](const Potential& p, HostIn x) {
             const RigidBodySystem& s = rigidSystem(p, "from_atoms");
-            requireValues(x.size(), 3 * s.atomCount(), shapeOf(x), "from_atoms", "x");
+            requireCoordinates(x.size(), 3 * s.atomCount(), shapeOf(x), "from_atoms", "x");
             return numpyFrom(s.fromAtoms(std::vector<double>(x.data(), x.data() + x.size())),
                              {s.dimension()});
           },
@@ -186,12 +205,14 @@ void bindPotentials(nb::module_& m) {
         "precision: 'double' or 'mixed' (CUDA pair terms in float); backend: 'cpu' or 'cuda'.");
   m.def(
       "read_inpcrd",
-      [](const std::string& path) { return numpyCoordinates(readAmberCoordinates(path).positions); },
+      [](const std::filesystem::path& path) {
+        return numpyCoordinates(readAmberCoordinates(path.string()).positions);
+      },
       "path"_a, "Coordinates of an AMBER inpcrd/rst7 file, (atoms, 3) in Angstrom.");
   m.def(
       "amber_elements",
-      [](const std::string& prmtop) {
-        const AmberTopology t = readAmberTopology(prmtop);
+      [](const std::filesystem::path& prmtop) {
+        const AmberTopology t = readAmberTopology(prmtop.string());
         std::vector<std::string> symbols;
         for (int z : t.atomicNumbers) symbols.push_back(elementSymbol(z));
         return symbols;
@@ -202,12 +223,12 @@ void bindPotentials(nb::module_& m) {
         "C-alpha; kcal/mol, Angstrom). skin: Verlet-list skin of the CUDA backend (Angstrom).");
   m.def(
       "sop_native_coordinates",
-      [](const std::string& pdb, const SopParams& params) {
-        return numpyCoordinates(readSopTopology(pdb, params).nativeCoordinates());
+      [](const std::filesystem::path& pdb, const SopParams& params) {
+        return numpyCoordinates(readSopTopology(pdb.string(), params).nativeCoordinates());
       },
       "pdb"_a, "params"_a = SopParams{}, "The C-alpha beads of a PDB file, (beads, 3) Angstrom.");
-  m.def("rigid_bodies", &rigidBodies, "atomistic"_a, "bodies"_a, "reference"_a,
-        "backend"_a = "cpu", nb::keep_alive<0, 1>(),
+  m.def("rigid_bodies", &rigidBodies, "atomistic"_a, "bodies"_a, "reference"_a, "backend"_a = "cpu",
+        nb::keep_alive<0, 1>(),
         "Local rigid bodies over an atomistic potential (docs/rigid-bodies.md). bodies: a GMIN "
         "rbodyconfig file path, or a list of lists of 0-based atom indices (>= 3 atoms each); "
         "reference: (atoms, 3) Angstrom defining each body's shape. The result's coordinates are "

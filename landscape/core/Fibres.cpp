@@ -112,7 +112,7 @@ void prepareContext(MachineContext& c, void* bottom, std::size_t size, void (*st
   slot[0] = 0;
   slot[-1] = reinterpret_cast<std::uint64_t>(start);  // where the switch's ret goes
   for (int k = 2; k <= 7; ++k) slot[-k] = 0;          // rbp, rbx, r12-r15
-  std::uint32_t mxcsr = 0;  // this thread's SSE and x87 control words
+  std::uint32_t mxcsr = 0;                            // this thread's SSE and x87 control words
   std::uint16_t x87 = 0;
   asm volatile("stmxcsr %0" : "=m"(mxcsr));
   asm volatile("fnstcw %0" : "=m"(x87));
@@ -307,7 +307,9 @@ class Scheduler {
 
 }  // namespace
 
-bool FibreScheduler::onFibre() { return t_scheduler != nullptr && t_scheduler->running() != nullptr; }
+bool FibreScheduler::onFibre() {
+  return t_scheduler != nullptr && t_scheduler->running() != nullptr;
+}
 
 void FibreScheduler::run(const std::vector<Task>& tasks) {
   if (tasks.empty()) return;

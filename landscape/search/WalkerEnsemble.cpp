@@ -26,6 +26,9 @@ class WalkerEnsemble::Relay : public BasinHoppingObserver {
   void onRestart(const RestartReport& r) override {
     if (m_ensemble.m_observer) m_ensemble.m_observer->onRestart(m_walker, r);
   }
+  void onTightQuench(const TightQuenchReport& t) override {
+    if (m_ensemble.m_observer) m_ensemble.m_observer->onTightQuench(t);
+  }
   double acceptance() const { return steps > 0 ? static_cast<double>(accepted) / steps : 0.0; }
   long steps = 0, accepted = 0;  ///< since this process started the run
 

@@ -51,6 +51,8 @@ class WalkerObserver {
   virtual void onRestart(int /*walker*/, const RestartReport&) {}
   /// After every round.
   virtual void onRound(const WalkerRoundReport&) {}
+  /// Each minimum of the shared list's final tight re-quench (GMIN's "Final Quench" lines).
+  virtual void onTightQuench(const TightQuenchReport&) {}
   /// Every params.dumpInterval rounds (if > 0): the shared lowest minima, to be saved.
   virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
   /// The state to continue from, after each onCheckpoint and once when the rounds end.

@@ -1,9 +1,8 @@
 """landscape: energy landscapes of clusters and biomolecules from Python (docs/python.md).
 
 Units are the library's: Lennard-Jones in reduced units (energy epsilon, length sigma); AMBER-GB
-and SOP in kcal/mol and Angstrom. Coordinates are float64 arrays shaped (atoms, 3) (any shape with
-the right number of values is accepted and kept); gradients are d(energy)/d(coordinate), never
-forces. CUDA potentials (backend='cuda') also take device arrays through DLPack without copies.
+and SOP in kcal/mol and Angstrom. Coordinates are float64 arrays shaped (atoms, 3) or flat
+(3 x atoms,), their shape kept; gradients are d(energy)/d(coordinate), never forces. CUDA potentials (backend='cuda') also take device arrays through DLPack without copies.
 
     import landscape
     lj = landscape.lennard_jones(38)
@@ -13,6 +12,10 @@ forces. CUDA potentials (backend='cuda') also take device arrays through DLPack 
 Submodules: landscape.network (network.h5 as numpy arrays and a networkx graph), landscape.plots
 (matplotlib figures; also `python3 -m landscape.plots`), landscape.ase (an ASE calculator),
 landscape.cuda (device arrays without CuPy or PyTorch).
+
+Energy functions of your own: subclass landscape.Potential (define energy_gradient), wrap a
+function with landscape.FunctionPotential, or an ASE calculator with
+landscape.ase.CalculatorPotential; every algorithm takes them.
 """
 from . import _landscape
 from ._landscape import (  # noqa: F401
@@ -41,6 +44,37 @@ from ._landscape import (  # noqa: F401
 )
 
 __version__ = getattr(_landscape, "__version__", "unknown")
+
+
+class FunctionPotential(Potential):
+    """A Python function as a Potential: f(x) -> (energy, gradient), x a float64 array shaped
+    (atoms, 3), the gradient a float64 array of that shape (or flat), in units of your choosing
+    (the algorithms' energies and lengths are then in them). Accepted wherever a potential is:
+    minimise, basin_hopping, connect, characterise.
+
+        def morse(x, rho=6.0):
+            ...
+            return energy, gradient
+        potential = landscape.FunctionPotential(morse, atoms=13)
+    """
+
+    def __init__(self, function, atoms=None, dimension=None, name=None):
+        if (atoms is None) == (dimension is None):
+            raise ValueError("FunctionPotential: give atoms or dimension (3 x atoms), not both")
+        if atoms is not None:
+            if not isinstance(atoms, int) or isinstance(atoms, bool) or atoms < 1:
+                raise ValueError(f"FunctionPotential: atoms must be a positive int, not {atoms!r}")
+            dimension = 3 * atoms
+        elif not isinstance(dimension, int) or isinstance(dimension, bool) or dimension < 1:
+            raise ValueError(f"FunctionPotential: dimension must be a positive int, not "
+                             f"{dimension!r}")
+        if not callable(function):
+            raise TypeError(f"FunctionPotential: {function!r} is not callable")
+        super().__init__(dimension, name or getattr(function, "__name__", "Python function"))
+        self.function = function
+
+    def energy_gradient(self, x):
+        return self.function(x)
 
 
 def _is_cuda_array(x):

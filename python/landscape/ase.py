@@ -13,6 +13,13 @@ Forces are minus the gradient: F = -(energy_scale / length_scale) dU/dx.
     from landscape.ase import Calculator
     atoms.calc = Calculator.amber_gb("sys.prmtop", igb=2)     # kcal/mol -> eV
     atoms.calc = Calculator(landscape.lennard_jones(38), epsilon=0.0104, sigma=3.40)  # argon
+
+The other way round, CalculatorPotential makes any ASE calculator (EMT, a DFT code, a
+machine-learned model) a landscape.Potential in eV and Angstrom, for minimise, basin_hopping,
+connect and characterise:
+
+    from ase.calculators.emt import EMT
+    potential = CalculatorPotential(ase.Atoms("Cu13", positions=x), EMT())
 """
 import numpy as np
 from ase import units
@@ -20,6 +27,7 @@ from ase.calculators.calculator import Calculator as AseCalculator
 from ase.calculators.calculator import all_changes
 
 from . import _landscape
+from ._landscape import Potential
 
 KCAL_PER_MOL_IN_EV = units.kcal / units.mol
 
@@ -69,3 +77,32 @@ class Calculator(AseCalculator):
         energy, gradient = self.potential.energy_gradient(x)
         self.results["energy"] = self.results["free_energy"] = energy * self.energy_scale
         self.results["forces"] = -gradient * (self.energy_scale / self.length_scale)
+
+
+class CalculatorPotential(Potential):
+    """An ASE calculator as a landscape.Potential: energies in eV, lengths in Angstrom (ASE's
+    units, unconverted), the gradient minus the calculator's forces (eV/Angstrom).
+
+    atoms: the system (its symbols, masses, charges, ...; a copy is kept as ase_atoms, its
+    positions replaced by each structure evaluated); calculator: the ASE calculator (default: atoms.calc). Periodic
+    atoms are refused, as by Calculator: the algorithms' alignment and moves know no box.
+    """
+
+    def __init__(self, atoms, calculator=None, name=None):
+        calculator = atoms.calc if calculator is None else calculator
+        if calculator is None:
+            raise ValueError("CalculatorPotential: no calculator (pass one, or set atoms.calc)")
+        if np.any(atoms.pbc):
+            raise ValueError(f"CalculatorPotential: atoms with periodic boundaries (pbc="
+                             f"{atoms.pbc.tolist()}) are not supported: the algorithms know no "
+                             "box; set atoms.pbc = False for a cluster or molecule in vacuum")
+        super().__init__(3 * len(atoms),
+                         name or f"ASE {type(calculator).__name__} {atoms.get_chemical_formula()}")
+        self.ase_atoms = atoms.copy()
+        self.ase_atoms.calc = calculator
+
+    def energy_gradient(self, x):
+        self.ase_atoms.positions = np.reshape(x, (-1, 3))
+        energy = self.ase_atoms.get_potential_energy()
+        gradient = -np.ascontiguousarray(self.ase_atoms.get_forces(), dtype=np.float64)
+        return float(energy), gradient

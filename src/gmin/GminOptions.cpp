@@ -520,11 +520,12 @@ const OptionTable<GminConfig>& gminOptionTable() {
   static const Table table(
       "gmin",
       "gmin (landscape " LANDSCAPE_VERSION
-      "): GMIN-style basin-hopping global optimisation of a Lennard-Jones cluster.\n"
+      "): GMIN-style basin-hopping global optimisation of Lennard-Jones clusters, AMBER-GB "
+      "molecules (--prmtop), SOP proteins (--sop-pdb) and rigid bodies.\n"
       "Usage: gmin [options]\n"
       "\n"
-      "Units: reduced Lennard-Jones units, energy epsilon and length sigma; temperatures are kT "
-      "in epsilon.\n"
+      "Units: reduced Lennard-Jones units (energy epsilon, length sigma; temperatures are kT in "
+      "epsilon); AMBER-GB and SOP in kcal/mol and Angstrom (temperatures kT in kcal/mol).\n"
       "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
       "below).\n"
       "Output goes to ./gmin-out by default (--output DIR).\n"

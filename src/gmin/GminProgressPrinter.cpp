@@ -54,9 +54,12 @@ void GminProgressPrinter::onRestart(const RestartReport& r) {
 // GMIN prints its TIGHTCONV re-quench as "Final Quench" lines; a long one (90 s on trpcage) is
 // no longer silent.
 void GminProgressPrinter::onTightQuench(const TightQuenchReport& t) {
-  if (m_quiet) return;
+  if (!m_quiet) printFinalQuenchLine(t, m_stopRule.elapsed());
+}
+
+void printFinalQuenchLine(const TightQuenchReport& t, double elapsed) {
   std::printf("Final Quench %5zu of %zu E= %17.10f steps= %5d RMS= %9.2E t= %10.2f%s\n", t.index,
-              t.count, t.energy, t.lbfgsIterations, t.rmsGradient, m_stopRule.elapsed(),
+              t.count, t.energy, t.lbfgsIterations, t.rmsGradient, elapsed,
               t.failure.empty() ? "" : ("  failed, kept as saved: " + t.failure).c_str());
 }
 

@@ -16,6 +16,8 @@ namespace landscape {
 /// GMIN's progress line of one quench (and the reason it was rejected), after `prefix`
 /// ("" for the single chain, "W 12 " for a walker).
 void printQuenchLine(const char* prefix, const QuenchReport& q, double elapsedSeconds);
+/// GMIN's "Final Quench i of n E= ... steps= ... RMS= ... t= ..." line of a tight re-quench.
+void printFinalQuenchLine(const TightQuenchReport& t, double elapsedSeconds);
 
 class GminProgressPrinter : public BasinHoppingObserver {
  public:

@@ -38,6 +38,7 @@ class RankWalkerObserver : public WalkerObserver {
   }
   void onRestart(int walker, const RestartReport& r) override { m_own.onRestart(walker, r); }
   void onRound(const WalkerRoundReport& r) override;
+  void onTightQuench(const TightQuenchReport& t) override { m_own.onTightQuench(t); }
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override {
     m_own.onCheckpoint(minima);
   }

@@ -53,6 +53,10 @@ void GminWalkerPrinter::onRound(const WalkerRoundReport& r) {
   printRound(r);
 }
 
+void GminWalkerPrinter::onTightQuench(const TightQuenchReport& t) {
+  if (!m_quiet) printFinalQuenchLine(t, m_stopRule.elapsed());
+}
+
 void GminWalkerPrinter::printLastRound() {
   if (!m_quiet && !m_lastPrinted) printRound(m_last);
 }

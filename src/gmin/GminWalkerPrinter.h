@@ -23,6 +23,7 @@ class GminWalkerPrinter : public WalkerObserver {
   void onStepAdjust(int walker, const StepAdjustReport& s) override;
   void onRestart(int walker, const RestartReport& r) override;
   void onRound(const WalkerRoundReport& r) override;
+  void onTightQuench(const TightQuenchReport& t) override;
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
   void onState(const WalkerEnsembleState& state) override;
   bool stopRequested() override { return m_stopRule.stop(); }

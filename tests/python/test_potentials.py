@@ -1,5 +1,7 @@
 """Potentials through the bindings: reference energies of the C++ suite and of independent
 codes, gradients against finite differences, components, and errors as exceptions."""
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -117,7 +119,7 @@ def test_rigid_bodies_round_trip_and_gradient(trpcage):
 
 def test_errors_raise_python_exceptions_with_the_library_message(trpcage, tmp_path):
     lj = landscape.lennard_jones(38)
-    with pytest.raises(ValueError, match=r"energy: x has shape \(5, 3\).*114 values"):
+    with pytest.raises(ValueError, match=r"energy: x has shape \(5, 3\).*\(38, 3\) or \(114,\)"):
         lj.energy(np.zeros((5, 3)))
     with pytest.raises(ValueError, match="atoms must be >= 2"):
         landscape.lennard_jones(1)
@@ -139,8 +141,46 @@ def test_errors_raise_python_exceptions_with_the_library_message(trpcage, tmp_pa
         landscape.LbfgsParams(history_size=0)
 
 
+def test_pitfalls_are_refused_with_clear_messages(lj38_minimum):
+    """What a pele, ASE or scipy user may try: each is an error naming the problem, or works."""
+    lj = landscape.lennard_jones(38)
+    # A transposed (3, N) array has 3N values and the wrong atoms.
+    with pytest.raises(ValueError, match=r"shape \(3, 38\).*a transposed array"):
+        lj.energy(np.ascontiguousarray(lj38_minimum.T))
+    assert lj.energy(lj38_minimum.reshape(-1)) == lj.energy(lj38_minimum)  # flat is fine
+    # A NaN start is refused before any search starts.
+    start = lj38_minimum.copy()
+    start[4, 1] = np.nan
+    with pytest.raises(ValueError, match="non-finite value.*flat index 13"):
+        landscape.minimise(lj, start)
+    with pytest.raises(ValueError, match="basin_hopping: start holds a non-finite"):
+        landscape.basin_hopping(lj, landscape.BasinHoppingParams(steps=1), start=start)
+    # out must be float64 (a float32 out was a converted copy, left unwritten).
+    with pytest.raises(TypeError):
+        lj.energy_gradient(lj38_minimum, out=np.zeros((38, 3), dtype=np.float32))
+    out = np.zeros((38, 3))
+    energy, g = lj.energy_gradient(lj38_minimum, out=out)
+    assert g is out or np.shares_memory(g, out)
+    assert np.abs(out).max() > 0.0
+    with pytest.raises(ValueError, match="atoms must be >= 2, not -3"):
+        landscape.lennard_jones(-3)
+    assert repr(lj) == "<landscape.Potential Lennard-Jones 38 atoms (cpu), 114 values>"
+    assert repr(landscape.LbfgsParams()).startswith("LbfgsParams(history_size=")
+    assert "steps=" in repr(landscape.BasinHoppingParams())
+
+
 @pytest.mark.skipif(landscape.cuda.available(), reason="checks the message of a build or "
                     "machine without CUDA")
 def test_cuda_backend_without_a_device_says_why():
     with pytest.raises(RuntimeError, match="cuda"):
         landscape.lennard_jones(38, backend="cuda")
+
+
+def test_paths_may_be_pathlib_paths(trpcage, tmp_path):
+    prmtop, inpcrd = (pathlib.Path(p) for p in trpcage)
+    x = landscape.read_inpcrd(inpcrd)
+    assert x.shape == (304, 3)
+    assert landscape.amber_gb(prmtop).energy(x) == landscape.amber_gb(str(prmtop)).energy(x)
+    assert len(landscape.amber_elements(prmtop)) == 304
+    with pytest.raises(RuntimeError, match="missing.prmtop"):
+        landscape.amber_gb(tmp_path / "missing.prmtop")

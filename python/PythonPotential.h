@@ -1,0 +1,44 @@
+#pragma once
+// A Potential written in Python: landscape.Potential subclassed, its energy_gradient(x) -> (energy,
+// gradient) called by every algorithm of the library (minimise, basin_hopping, connect,
+// characterise) as the built-in potentials are. landscape.FunctionPotential (a plain function)
+// and landscape.ase.CalculatorPotential (an ASE calculator) are such subclasses.
+//
+// The algorithms run on the caller's thread with the GIL held, so a call into Python needs no
+// thread switch; the GIL is taken anyway (a thread of the library's own could call). What the
+// method returns is checked (a pair, a finite-or-not float and dimension values of float64 in
+// the shape of the coordinates, or flat), and an exception it raises reaches the caller of the
+// algorithm with a note naming the evaluation.
+#include <nanobind/nanobind.h>
+#include <nanobind/trampoline.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "potentials/Potential.h"
+
+namespace landscape::python {
+
+class PythonPotential : public Potential {
+ public:
+  NB_TRAMPOLINE(Potential);
+
+  /// dimension: values per structure (3 x atoms for Cartesian coordinates); name for messages.
+  PythonPotential(std::size_t dimension, std::string name);
+
+  std::size_t dimension() const override { return m_dimension; }
+  std::string name() const override { return m_name; }
+  double energy(const double* x) override;
+  double energyGradient(const double* x, double* g) override;
+  /// Evaluations so far (named in the note of an exception).
+  long evaluations() const { return m_evaluations; }
+
+ private:
+  std::size_t m_dimension;
+  std::string m_name;
+  std::vector<double> m_gradient;
+  long m_evaluations = 0;
+};
+
+}  // namespace landscape::python

@@ -1,0 +1,163 @@
+"""Energy functions of the user's own in every algorithm: landscape.Potential subclassed,
+landscape.FunctionPotential over a numpy function, landscape.ase.CalculatorPotential over an ASE
+calculator. Reference values: the Cambridge Cluster Database (Morse M13 at rho = 6, Doye and
+Wales), the library's own Lennard-Jones (the same function written in numpy), ASE's own BFGS."""
+import numpy as np
+import pytest
+
+import landscape
+from conftest import finite_difference_gradient
+from test_network import lj7_minima
+
+MORSE13_RHO6 = -42.439863  # CCD, Morse clusters rho = 6 (../shared/data/clusters/morse_rho6.tsv)
+
+
+def morse(x, rho=6.0):
+    """Morse cluster, eps = r0 = 1: sum over pairs of e^{rho(1-r)} (e^{rho(1-r)} - 2)."""
+    x = np.reshape(x, (-1, 3))
+    d = x[:, None, :] - x[None, :, :]
+    r = np.sqrt((d * d).sum(-1))
+    upper = np.triu_indices(len(x), 1)
+    e = np.exp(rho * (1.0 - r[upper]))
+    coefficient = np.zeros_like(r)
+    coefficient[upper] = (2.0 * e - 2.0) * (-rho * e) / r[upper]  # dV/dr / r
+    coefficient += coefficient.T
+    return float(np.sum(e * (e - 2.0))), (coefficient[:, :, None] * d).sum(1)
+
+
+def lennard_jones(x):
+    """Lennard-Jones in reduced units, 4 (r^-12 - r^-6) per pair, written in numpy."""
+    x = np.reshape(x, (-1, 3))
+    d = x[:, None, :] - x[None, :, :]
+    r2 = (d * d).sum(-1)
+    upper = np.triu_indices(len(x), 1)
+    inv6 = 1.0 / r2[upper] ** 3
+    coefficient = np.zeros_like(r2)
+    coefficient[upper] = (-48.0 * inv6 * inv6 + 24.0 * inv6) / r2[upper]  # dV/dr / r
+    coefficient += coefficient.T
+    return float(np.sum(4.0 * (inv6 * inv6 - inv6))), (coefficient[:, :, None] * d).sum(1)
+
+
+def test_morse_gradient_is_its_energys_derivative():
+    x = np.random.default_rng(1).uniform(-1.2, 1.2, (13, 3))
+    potential = landscape.FunctionPotential(morse, atoms=13)
+    _, g = morse(x)
+    np.testing.assert_allclose(finite_difference_gradient(potential.energy, x), g, rtol=1e-6,
+                               atol=1e-6)
+    assert potential.energy(x) == morse(x)[0]
+    assert repr(potential) == "<landscape.Potential morse, 39 values>"
+
+
+def test_basin_hopping_finds_the_ccd_morse13_minimum_with_a_numpy_function():
+    potential = landscape.FunctionPotential(morse, atoms=13)
+    params = landscape.BasinHoppingParams(steps=300, seed=2, target_energy=MORSE13_RHO6 + 1e-4)
+    result = landscape.basin_hopping(potential, params)
+    assert result.target_reached, [m.energy for m in result.lowest]
+    assert result.lowest[0].energy == pytest.approx(MORSE13_RHO6, abs=1e-6)
+
+
+def test_numpy_lennard_jones_gives_the_builtin_minima_and_transition_states():
+    builtin, a, b = lj7_minima()
+    own = landscape.FunctionPotential(lennard_jones, atoms=7, name="numpy LJ7")
+    x = a + np.random.default_rng(3).normal(0.0, 0.05, a.shape)
+    params = landscape.LbfgsParams(rms_tolerance=1e-8, max_iterations=5000)
+    (x_own, r_own), (x_builtin, r_builtin) = (landscape.minimise(p, x, params)
+                                              for p in (own, builtin))
+    assert r_own.converged and r_builtin.converged
+    assert r_own.energy == pytest.approx(r_builtin.energy, abs=1e-10)
+    np.testing.assert_allclose(x_own, x_builtin, atol=1e-6)
+    ours, theirs = (landscape.connect(p, a, b) for p in (own, builtin))
+    assert ours.run["connected"] and theirs.run["connected"]
+    np.testing.assert_allclose(np.sort(ours.ts_energy), np.sort(theirs.ts_energy), atol=1e-8)
+    np.testing.assert_allclose(np.sort(ours.minima_energy), np.sort(theirs.minima_energy),
+                               atol=1e-8)
+
+
+def test_a_subclass_is_called_by_the_algorithms():
+    class Harmonic(landscape.Potential):
+        def __init__(self):
+            super().__init__(6, "two springs")
+            self.calls = 0
+
+        def energy_gradient(self, x):
+            self.calls += 1
+            return 0.5 * float(np.sum(x * x)), np.array(x, dtype=np.float64)
+
+    potential = Harmonic()
+    x, result = landscape.minimise(potential, np.ones((2, 3)))
+    assert result.converged and potential.calls == result.function_calls
+    np.testing.assert_allclose(x, 0.0, atol=1e-5)
+    assert potential.name == "two springs" and potential.dimension == 6
+
+
+def test_an_exception_in_the_function_reaches_the_caller_naming_the_evaluation():
+    calls = []
+
+    def failing(x):
+        calls.append(1)
+        if len(calls) == 5:
+            raise ZeroDivisionError("the user's bug")
+        return lennard_jones(x)
+
+    builtin, a, _ = lj7_minima()
+    with pytest.raises(ZeroDivisionError, match="the user's bug") as caught:
+        landscape.minimise(landscape.FunctionPotential(failing, atoms=7), a * 1.05)
+    assert "raised in evaluation 5 of failing's energy_gradient" in caught.value.__notes__
+
+
+@pytest.mark.parametrize("returned, message", [
+    (lambda x: 1.0, r"must return \(energy, gradient\)"),
+    (lambda x: ("low", np.zeros(21)), "energy that is not a number"),
+    (lambda x: (1.0, np.zeros((3, 7))), r"gradient of shape \(3, 7\) but \(7, 3\) is needed"),
+    (lambda x: (1.0, np.zeros(21, dtype=np.float32)), "dtype float32"),
+    (lambda x: (1.0, [0.0] * 21), "gradient of type list"),
+])
+def test_a_bad_return_is_a_value_error_naming_the_problem(returned, message):
+    with pytest.raises(ValueError, match=message):
+        landscape.minimise(landscape.FunctionPotential(returned, atoms=7), np.ones((7, 3)))
+
+
+def test_bad_construction_is_refused():
+    with pytest.raises(ValueError, match="atoms must be a positive int"):
+        landscape.FunctionPotential(morse, atoms=0)
+    with pytest.raises(ValueError, match="not both"):
+        landscape.FunctionPotential(morse, atoms=3, dimension=9)
+    with pytest.raises(TypeError, match="not callable"):
+        landscape.FunctionPotential(3, atoms=3)
+
+
+def test_ase_emt_copper_minimised_as_ase_minimises_it_and_connected():
+    ase = pytest.importorskip("ase")
+    from ase.calculators.emt import EMT
+    from ase.cluster import Icosahedron
+    from ase.optimize import BFGS
+
+    from landscape.ase import CalculatorPotential
+
+    cluster = Icosahedron("Cu", 2)  # Cu13
+    cluster.pbc = False
+    rng = np.random.default_rng(4)
+    start = cluster.positions + rng.normal(0.0, 0.1, cluster.positions.shape)
+    potential = CalculatorPotential(cluster, EMT())
+    params = landscape.LbfgsParams(rms_tolerance=1e-6, max_iterations=5000, max_step=0.2)
+    icosahedron, result = landscape.minimise(potential, start, params)
+    assert result.converged
+    reference = ase.Atoms(cluster.symbols, positions=start, calculator=EMT())
+    BFGS(reference, logfile=None).run(fmax=1e-6)
+    assert result.energy == pytest.approx(reference.get_potential_energy(), abs=1e-8)
+    # Other minima from a short basin-hopping run from the icosahedron (eV, Angstrom).
+    hopping = landscape.BasinHoppingParams(steps=20, seed=1, step_size=1.2, temperature=0.5,
+                                           container=False, save_count=5, energy_difference=1e-3)
+    lowest = landscape.basin_hopping(potential, hopping, start=icosahedron).lowest
+    assert len(lowest) >= 3 and lowest[0].energy == pytest.approx(result.energy, abs=1e-8)
+    other = lowest[2].coordinates
+    network = landscape.connect(potential, icosahedron, other, energy_unit="eV",
+                                length_unit="Angstrom")
+    assert network.run["connected"] and len(network.ts_energy) >= 1
+    for u, v, data in network.to_networkx().edges(data=True):
+        assert data["energy"] > max(network.minima_energy[u], network.minima_energy[v])
+    with pytest.raises(ValueError, match="periodic"):
+        periodic = cluster.copy()
+        periodic.pbc = True
+        periodic.cell = [20.0, 20.0, 20.0]
+        CalculatorPotential(periodic, EMT())
