@@ -22,19 +22,9 @@ import numpy as np
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(SOURCE, "build", "python"))
+sys.path.insert(0, os.path.join(SOURCE, "tests", "python"))
 import landscape  # noqa: E402
-
-
-def numpy_lennard_jones(x):
-    x = np.reshape(x, (-1, 3))
-    d = x[:, None, :] - x[None, :, :]
-    r2 = (d * d).sum(-1)
-    upper = np.triu_indices(len(x), 1)
-    inv6 = 1.0 / r2[upper] ** 3
-    coefficient = np.zeros_like(r2)
-    coefficient[upper] = (-48.0 * inv6 * inv6 + 24.0 * inv6) / r2[upper]
-    coefficient += coefficient.T
-    return float(np.sum(4.0 * (inv6 * inv6 - inv6))), (coefficient[:, :, None] * d).sum(1)
+from numpy_potentials import lennard_jones as numpy_lennard_jones  # noqa: E402
 
 
 def timed(potential, starts, params, repeats):

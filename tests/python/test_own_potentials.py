@@ -7,35 +7,10 @@ import pytest
 
 import landscape
 from conftest import finite_difference_gradient
+from numpy_potentials import lennard_jones, morse
 from test_network import lj7_minima
 
 MORSE13_RHO6 = -42.439863  # CCD, Morse clusters rho = 6 (../shared/data/clusters/morse_rho6.tsv)
-
-
-def morse(x, rho=6.0):
-    """Morse cluster, eps = r0 = 1: sum over pairs of e^{rho(1-r)} (e^{rho(1-r)} - 2)."""
-    x = np.reshape(x, (-1, 3))
-    d = x[:, None, :] - x[None, :, :]
-    r = np.sqrt((d * d).sum(-1))
-    upper = np.triu_indices(len(x), 1)
-    e = np.exp(rho * (1.0 - r[upper]))
-    coefficient = np.zeros_like(r)
-    coefficient[upper] = (2.0 * e - 2.0) * (-rho * e) / r[upper]  # dV/dr / r
-    coefficient += coefficient.T
-    return float(np.sum(e * (e - 2.0))), (coefficient[:, :, None] * d).sum(1)
-
-
-def lennard_jones(x):
-    """Lennard-Jones in reduced units, 4 (r^-12 - r^-6) per pair, written in numpy."""
-    x = np.reshape(x, (-1, 3))
-    d = x[:, None, :] - x[None, :, :]
-    r2 = (d * d).sum(-1)
-    upper = np.triu_indices(len(x), 1)
-    inv6 = 1.0 / r2[upper] ** 3
-    coefficient = np.zeros_like(r2)
-    coefficient[upper] = (-48.0 * inv6 * inv6 + 24.0 * inv6) / r2[upper]  # dV/dr / r
-    coefficient += coefficient.T
-    return float(np.sum(4.0 * (inv6 * inv6 - inv6))), (coefficient[:, :, None] * d).sum(1)
 
 
 def test_morse_gradient_is_its_energys_derivative():
