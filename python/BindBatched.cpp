@@ -5,9 +5,11 @@
 #include <nanobind/stl/vector.h>
 
 #include "backends/BatchedMinimiserFactory.h"
+#include "landscape/minimisation/BatchedLbfgs.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
 #include "python/DeviceArrays.h"
+#include "python/PythonPotential.h"
 
 namespace landscape::python {
 
@@ -56,9 +58,17 @@ nb::tuple batchedMinimise(BatchedMinimiser& minimiser, HostIn x) {
 }  // namespace
 
 void bindBatched(nb::module_& m) {
-  nb::class_<BatchedPotential>(m, "BatchedPotential",
-                               "B structures of one system evaluated together; units as the "
-                               "single-structure potential.")
+  nb::class_<BatchedPotential, PythonBatchedPotential>(
+      m, "BatchedPotential",
+      "B structures of one system evaluated together; units as the single-structure potential.\n\n"
+      "Subclass it to bring a batched model of your own to the batched engine "
+      "(batched_minimiser_over): call super().__init__(dimension, name) and define "
+      "energy_gradient(self, X) -> (energies, gradients), X a new float64 array (B, atoms, 3) "
+      "of the structures still minimising, energies (B,) and gradients shaped like X, float64 "
+      "numpy arrays. landscape.FunctionBatchedPotential wraps a plain function.")
+      .def(nb::init<std::size_t, std::string>(), "dimension"_a,
+           "name"_a = "Python batched potential",
+           "A batched potential written in Python of `dimension` values per structure.")
       .def_prop_ro("dimension", &BatchedPotential::dimension, "values per structure (3 x atoms)")
       .def_prop_ro("name", &BatchedPotential::name)
       .def_prop_ro("backend", [](const BatchedPotential& p) { return backendName(p.backend()); })
@@ -101,12 +111,22 @@ void bindBatched(nb::module_& m) {
         options.threads = threads;
         return makeBatchedMinimiser(system, params, where, options);
       },
-      "atoms"_a, "params"_a = LbfgsParams{}, "backend"_a = "cpu", "engine"_a = "",
-      "threads"_a = 1,
+      "atoms"_a, "params"_a = LbfgsParams{}, "backend"_a = "cpu", "engine"_a = "", "threads"_a = 1,
       "Batched L-BFGS for Lennard-Jones clusters of `atoms` atoms. backend: 'cpu' or 'cuda'. "
       "engine: 'reference' (cpu only: each structure bit for bit as landscape.minimise; the "
       "default on cpu), 'team' (the GPU kernel, or on cpu its arithmetic order; the default on "
       "cuda) or 'rounds' (the round-based engine).");
+  m.def(
+      "batched_minimiser_over",
+      [](BatchedPotential& potential, const LbfgsParams& params) {
+        return std::unique_ptr<BatchedMinimiser>(
+            std::make_unique<BatchedLbfgs>(potential, params, 1));
+      },
+      "potential"_a, "params"_a = LbfgsParams{}, nb::keep_alive<0, 1>(),
+      "GMIN's L-BFGS on B structures at once over any batched potential, your own subclass of "
+      "BatchedPotential included: each round asks the potential for every structure still "
+      "minimising in one call, and each structure runs exactly as landscape.minimise would on "
+      "its energies (the CPU reference engine; its vector work on the calling thread).");
 }
 
 }  // namespace landscape::python

@@ -96,4 +96,64 @@ double PythonPotential::energyGradient(const double* x, double* g) {
   return energy;
 }
 
+PythonBatchedPotential::PythonBatchedPotential(std::size_t dimension, std::string name)
+    : m_dimension(dimension), m_name(std::move(name)) {
+  if (dimension == 0)
+    throw std::invalid_argument(
+        "landscape.BatchedPotential: dimension must be at least 1 (3 x "
+        "atoms)");
+  if (m_name.empty()) m_name = "Python batched potential";
+}
+
+void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, double* g,
+                                            double* energy, const std::uint8_t* active) {
+  std::vector<std::size_t> rows;
+  for (std::size_t b = 0; b < batch; ++b)
+    if (active == nullptr || active[b] != 0) rows.push_back(b);
+  if (rows.empty()) return;
+  nb::gil_scoped_acquire gil;
+  const long call = ++m_calls;
+  const std::size_t n = m_dimension, count = rows.size();
+  std::vector<double> staged(count * n);
+  for (std::size_t k = 0; k < count; ++k)
+    std::copy(x + rows[k] * n, x + (rows[k] + 1) * n, staged.begin() + k * n);
+  const std::vector<std::size_t> shape =
+      n % 3 == 0 ? std::vector<std::size_t>{count, n / 3, 3} : std::vector<std::size_t>{count, n};
+  NumpyArray structures = numpyFrom(std::move(staged), shape);
+  const auto where = [&] {
+    return " (call " + std::to_string(call) + " of " + m_name + "'s energy_gradient, " +
+           std::to_string(count) + " structures)";
+  };
+  constexpr std::uint64_t hash = nb::detail::str_hash("energy_gradient");
+  nb::object result;
+  {
+    nb::detail::ticket ticket(nb_trampoline, "energy_gradient", hash, true);
+    try {
+      result = nb_trampoline.base().attr(ticket.key)(structures);
+    } catch (nb::python_error& e) {
+      const nb::handle value = e.value();
+      if (nb::hasattr(value, "add_note")) value.attr("add_note")("raised in" + where());
+      throw;
+    }
+  }
+  if (!nb::isinstance<nb::tuple>(result) || nb::len(result) != 2)
+    throw std::invalid_argument("energy_gradient must return (energies, gradients), a tuple of 2" +
+                                where());
+  nb::ndarray<const double, nb::c_contig, nb::device::cpu> energies, gradients;
+  if (!nb::try_cast(result[0], energies, false) || !nb::try_cast(result[1], gradients, false))
+    throw std::invalid_argument(
+        "energy_gradient must return C-contiguous float64 numpy arrays on "
+        "the host (numpy.ascontiguousarray(a, dtype=numpy.float64))" +
+        where());
+  if (energies.size() != count || shapeOf(gradients) != shape)
+    throw std::invalid_argument("energy_gradient returned energies of shape " +
+                                shapeText(shapeOf(energies)) + " and gradients of shape " +
+                                shapeText(shapeOf(gradients)) + " but (" + std::to_string(count) +
+                                ",) and " + shapeText(shape) + " are needed" + where());
+  for (std::size_t k = 0; k < count; ++k) {
+    energy[rows[k]] = energies.data()[k];
+    std::copy(gradients.data() + k * n, gradients.data() + (k + 1) * n, g + rows[k] * n);
+  }
+}
+
 }  // namespace landscape::python

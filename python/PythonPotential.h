@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 
 namespace landscape::python {
@@ -39,6 +40,27 @@ class PythonPotential : public Potential {
   std::string m_name;
   std::vector<double> m_gradient;
   long m_evaluations = 0;
+};
+
+/// A batched model written in Python: landscape.BatchedPotential subclassed, its
+/// energy_gradient(X) -> (energies, gradients) called with the active structures of each call
+/// only, X float64 (B, atoms, 3), energies (B,), gradients shaped like X, all float64 numpy
+/// arrays on the host. The batched engine (landscape.batched_minimiser_over) drives it.
+class PythonBatchedPotential : public BatchedPotential {
+ public:
+  NB_TRAMPOLINE(BatchedPotential);
+
+  PythonBatchedPotential(std::size_t dimension, std::string name);
+
+  std::size_t dimension() const override { return m_dimension; }
+  std::string name() const override { return m_name; }
+  void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
+                      const std::uint8_t* active) override;
+
+ private:
+  std::size_t m_dimension;
+  std::string m_name;
+  long m_calls = 0;
 };
 
 }  // namespace landscape::python

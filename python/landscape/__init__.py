@@ -34,6 +34,7 @@ from ._landscape import (  # noqa: F401
     basin_hopping,
     batched_lennard_jones,
     batched_minimiser,
+    batched_minimiser_over,
     characterise,
     cuda,
     lennard_jones,
@@ -71,6 +72,26 @@ class FunctionPotential(Potential):
         if not callable(function):
             raise TypeError(f"FunctionPotential: {function!r} is not callable")
         super().__init__(dimension, name or getattr(function, "__name__", "Python function"))
+        self.function = function
+
+    def energy_gradient(self, x):
+        return self.function(x)
+
+
+class FunctionBatchedPotential(BatchedPotential):
+    """A Python function on a batch as a BatchedPotential: f(X) -> (energies, gradients), X a
+    float64 array (B, atoms, 3) of the structures the engine asks for, energies (B,) and
+    gradients shaped like X, float64 numpy arrays, in units of your choosing. Drive it with
+    landscape.batched_minimiser_over(potential, params).minimise(X).
+    """
+
+    def __init__(self, function, atoms, name=None):
+        if not isinstance(atoms, int) or isinstance(atoms, bool) or atoms < 1:
+            raise ValueError(f"FunctionBatchedPotential: atoms must be a positive int, not "
+                             f"{atoms!r}")
+        if not callable(function):
+            raise TypeError(f"FunctionBatchedPotential: {function!r} is not callable")
+        super().__init__(3 * atoms, name or getattr(function, "__name__", "Python function"))
         self.function = function
 
     def energy_gradient(self, x):

@@ -27,3 +27,15 @@ def lennard_jones(x):
     coefficient[upper] = (-48.0 * inv6 * inv6 + 24.0 * inv6) / r2[upper]  # dV/dr / r
     coefficient += coefficient.T
     return float(np.sum(4.0 * (inv6 * inv6 - inv6))), (coefficient[:, :, None] * d).sum(1)
+
+
+def batched_lennard_jones(structures):
+    """lennard_jones on a batch (B, atoms, 3): energies (B,) and gradients (B, atoms, 3)."""
+    d = structures[:, :, None, :] - structures[:, None, :, :]
+    r2 = (d * d).sum(-1)
+    i, j = np.triu_indices(structures.shape[1], 1)
+    inv6 = 1.0 / r2[:, i, j] ** 3
+    coefficient = np.zeros_like(r2)
+    coefficient[:, i, j] = (-48.0 * inv6 * inv6 + 24.0 * inv6) / r2[:, i, j]
+    coefficient += coefficient.transpose(0, 2, 1)
+    return np.sum(4.0 * (inv6 * inv6 - inv6), axis=1), (coefficient[..., None] * d).sum(2)

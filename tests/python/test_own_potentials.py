@@ -7,7 +7,7 @@ import pytest
 
 import landscape
 from conftest import finite_difference_gradient
-from numpy_potentials import lennard_jones, morse
+from numpy_potentials import batched_lennard_jones, lennard_jones, morse
 from test_network import lj7_minima
 
 MORSE13_RHO6 = -42.439863  # CCD, Morse clusters rho = 6 (../shared/data/clusters/morse_rho6.tsv)
@@ -136,3 +136,31 @@ def test_ase_emt_copper_minimised_as_ase_minimises_it_and_connected():
         periodic.pbc = True
         periodic.cell = [20.0, 20.0, 20.0]
         CalculatorPotential(periodic, EMT())
+
+
+def test_a_batched_numpy_model_drives_the_batched_engine():
+    """LJ13 written in numpy on (B, 13, 3): the batched engine asks for the structures still
+    minimising in one call per round, and finds the minima the built-in potential finds."""
+    calls = []
+
+    def model(structures):
+        calls.append(len(structures))
+        return batched_lennard_jones(structures)
+
+    starts = np.random.default_rng(5).uniform(0.0, 2.5, (8, 13, 3))
+    params = landscape.LbfgsParams(rms_tolerance=1e-7, max_iterations=5000)
+    minimiser = landscape.batched_minimiser_over(
+        landscape.FunctionBatchedPotential(model, atoms=13), params)
+    minima, report = minimiser.minimise(starts)
+    builtin = landscape.lennard_jones(13)
+    for b in range(len(starts)):
+        x, r = landscape.minimise(builtin, starts[b], params)
+        assert report["status"][b] == "converged" and r.converged
+        assert report["energy"][b] == pytest.approx(r.energy, abs=1e-9)
+        assert report["energy"][b] == pytest.approx(builtin.energy(minima[b]), abs=1e-9)
+    assert calls[0] == 8 and max(calls) == 8 and min(calls) >= 1
+    assert len(calls) == max(report["function_calls"])  # one call per round
+    assert sum(calls) == sum(report["function_calls"])
+    with pytest.raises(ValueError, match=r"energies of shape \(3,\).*\(8,\)"):
+        landscape.batched_minimiser_over(landscape.FunctionBatchedPotential(
+            lambda s: (np.zeros(3), np.zeros_like(s)), atoms=13)).minimise(starts)
