@@ -2,6 +2,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include <functional>
 #include <stdexcept>
 #include <utility>
 
@@ -14,6 +15,21 @@ namespace {
 // "evaluation 17 of morse's energy_gradient": where an error arose.
 std::string evaluationText(long evaluation, const std::string& name) {
   return "evaluation " + std::to_string(evaluation) + " of " + name + "'s energy_gradient";
+}
+
+// The Python override of energy_gradient called on `argument`; an exception it raises gets the
+// note "raised in <where()>" (Python 3.11 and later) and goes on to the algorithm's caller.
+nb::object callEnergyGradient(const nb::detail::trampoline& trampoline, const NumpyArray& argument,
+                              const std::function<std::string()>& where) {
+  constexpr std::uint64_t hash = nb::detail::str_hash("energy_gradient");
+  nb::detail::ticket ticket(trampoline, "energy_gradient", hash, true);
+  try {
+    return trampoline.base().attr(ticket.key)(argument);
+  } catch (nb::python_error& e) {
+    const nb::handle value = e.value();
+    if (nb::hasattr(value, "add_note")) value.attr("add_note")("raised in " + where());
+    throw;
+  }
 }
 
 }  // namespace
@@ -37,19 +53,8 @@ double PythonPotential::energyGradient(const double* x, double* g) {
                                              : std::vector<std::size_t>{m_dimension};
   // A new array each call: the method may keep or change it without touching the algorithm's.
   NumpyArray coordinates = numpyFrom(std::vector<double>(x, x + m_dimension), shape);
-  constexpr std::uint64_t hash = nb::detail::str_hash("energy_gradient");
-  nb::object result;
-  {
-    nb::detail::ticket ticket(nb_trampoline, "energy_gradient", hash, true);
-    try {
-      result = nb_trampoline.base().attr(ticket.key)(coordinates);
-    } catch (nb::python_error& e) {
-      const nb::handle value = e.value();
-      if (nb::hasattr(value, "add_note"))
-        value.attr("add_note")("raised in " + evaluationText(evaluation, m_name));
-      throw;
-    }
-  }
+  const nb::object result = callEnergyGradient(nb_trampoline, coordinates,
+                                               [&] { return evaluationText(evaluation, m_name); });
   const auto where = [&] { return " (" + evaluationText(evaluation, m_name) + ")"; };
   if (!nb::isinstance<nb::tuple>(result) || nb::len(result) != 2)
     throw std::invalid_argument(
@@ -124,18 +129,9 @@ void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, 
     return " (call " + std::to_string(call) + " of " + m_name + "'s energy_gradient, " +
            std::to_string(count) + " structures)";
   };
-  constexpr std::uint64_t hash = nb::detail::str_hash("energy_gradient");
-  nb::object result;
-  {
-    nb::detail::ticket ticket(nb_trampoline, "energy_gradient", hash, true);
-    try {
-      result = nb_trampoline.base().attr(ticket.key)(structures);
-    } catch (nb::python_error& e) {
-      const nb::handle value = e.value();
-      if (nb::hasattr(value, "add_note")) value.attr("add_note")("raised in" + where());
-      throw;
-    }
-  }
+  const nb::object result = callEnergyGradient(nb_trampoline, structures, [&] {
+    return "call " + std::to_string(call) + " of " + m_name + "'s energy_gradient";
+  });
   if (!nb::isinstance<nb::tuple>(result) || nb::len(result) != 2)
     throw std::invalid_argument("energy_gradient must return (energies, gradients), a tuple of 2" +
                                 where());
