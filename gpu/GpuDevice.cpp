@@ -44,6 +44,17 @@ bool gpuAvailable() { return deviceQuery().count > 0; }
 
 std::string gpuDescription() {
   const DeviceQuery& query = deviceQuery();
+  if (query.status == cudaErrorInsufficientDriver) {
+    // The runtime reports a missing driver as an old one: tell the two apart.
+    int runtime = 0, driver = 0;
+    (void)cudaRuntimeGetVersion(&runtime);
+    (void)cudaDriverGetVersion(&driver);
+    (void)cudaGetLastError();
+    if (driver == 0) return "no CUDA device found: no NVIDIA driver is installed on this machine";
+    return "no CUDA device found: the NVIDIA driver supports CUDA " + versionString(driver) +
+           " but this build's runtime is CUDA " + versionString(runtime) +
+           " (update the driver)";
+  }
   if (query.status != cudaSuccess)
     return std::string("no CUDA device found: ") + cudaGetErrorString(query.status);
   if (query.count == 0) return "no CUDA device found";

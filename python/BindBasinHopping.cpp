@@ -115,7 +115,19 @@ BasinHoppingResult basinHopping(Potential& potential, const BasinHoppingParams& 
   }
   BasinHopping search(potential, params, lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)));
   CallbackObserver observer(std::move(onQuench));
-  return search.run(std::move(x), &observer);
+  BasinHoppingResult result = search.run(std::move(x), &observer);
+  // A run whose every quench failed saved nothing: say so instead of returning an empty list.
+  if (result.lowest.empty() && result.failedQuenches > 0) {
+    const std::string message =
+        "basin_hopping: every one of the " + std::to_string(result.failedQuenches) +
+        " quenches failed (none converged to sloppy_rms " + numberText(params.sloppyRms) +
+        " within sloppy_max_iterations " + std::to_string(params.sloppyMaxIterations) +
+        "), so no minimum was saved. The defaults are GMIN's for Lennard-Jones clusters; for a "
+        "molecule raise sloppy_max_iterations and tight_max_iterations, set container=False and "
+        "a step_size in its length unit (see on_quench's 'status' and 'reject_reason')";
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, message.c_str(), 1) != 0) throw nb::python_error();
+  }
+  return result;
 }
 
 }  // namespace

@@ -609,6 +609,8 @@ TEST(PotentialFactoryTest, CudaWithoutDeviceThrowsASentence) {
     const std::string message = error.what();
 #ifdef LANDSCAPE_HAVE_CUDA
     EXPECT_NE(message.find("no CUDA device found"), std::string::npos) << message;
+    // The runtime calls a missing driver an old one; the message says which it is.
+    EXPECT_EQ(message.find("driver version is insufficient"), std::string::npos) << message;
 #else
     EXPECT_NE(message.find("this build has no CUDA support"), std::string::npos) << message;
 #endif

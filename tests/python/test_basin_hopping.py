@@ -48,3 +48,11 @@ def test_start_structure_and_callback_errors_propagate():
 
     with pytest.raises(KeyError, match="from the callback"):
         landscape.basin_hopping(lj, landscape.BasinHoppingParams(steps=5), on_quench=broken)
+
+
+def test_a_run_whose_every_quench_fails_warns_instead_of_returning_nothing_silently():
+    lj = landscape.lennard_jones(13)
+    params = landscape.BasinHoppingParams(steps=3, seed=1, sloppy_max_iterations=1)
+    with pytest.warns(RuntimeWarning, match="every one of the 4 quenches failed"):
+        result = landscape.basin_hopping(lj, params)
+    assert result.lowest == [] and result.failed_quenches == 4  # the start's quench and 3 steps
