@@ -79,7 +79,16 @@ void bindParams(nb::module_& m) {
       .field("seed", &P::seed, "random seed; the same seed gives the same run")
       .field("cold_fusion_drop", &P::coldFusionDrop, "failed quench below lowest - this (energy)")
       .field("lbfgs", &P::lbfgs, "LbfgsParams of every quench")
-      .done();
+      .done()
+      .def_static("gmin_lj38_example", &gminLj38ExampleParams,
+                  "gmin's defaults for clusters (GMIN's LJ38 example: SAVE 2, EDIFF 0.003, "
+                  "SLOPPYCONV 5e-3, TIGHTCONV 1e-3, NEWRESTART 40, AVOID 4.0 20 F, ASTEP 0.51, "
+                  "...); basin_hopping's params when none are given for a cluster")
+      .def_static("gmin_molecule", &gminAmberDefaultParams,
+                  "gmin's defaults for a molecule (--prmtop or --sop-pdb without a data file; "
+                  "kcal/mol and Angstrom: kT 0.6, steps up to 0.3 A, no container, SAVE 10, EDIFF "
+                  "0.01, SLOPPYCONV 1e-2 within 20000 iterations, TIGHTCONV 1e-4, 100 steps); "
+                  "basin_hopping's params when none are given for AMBER-GB or SOP");
 }
 
 void bindResult(nb::module_& m) {
@@ -103,9 +112,19 @@ void bindResult(nb::module_& m) {
       .def_ro("final_step_size", &R::finalStepSize);
 }
 
-BasinHoppingResult basinHopping(Potential& potential, const BasinHoppingParams& params,
+// gmin's choice of defaults: the molecule's for AMBER-GB and SOP (named so by the library's
+// potentials), the LJ38 example's for everything else.
+BasinHoppingParams gminDefaultsFor(const Potential& potential) {
+  const std::string name = potential.name();
+  const bool molecule = name.rfind("AMBER GB", 0) == 0 || name.rfind("SOP ", 0) == 0;
+  return molecule ? gminAmberDefaultParams() : gminLj38ExampleParams();
+}
+
+BasinHoppingResult basinHopping(Potential& potential,
+                                const std::optional<BasinHoppingParams>& given,
                                 std::optional<HostIn> start, nb::object onQuench,
                                 const std::string& lbfgsBackend) {
+  const BasinHoppingParams params = given ? *given : gminDefaultsFor(potential);
   std::vector<double> x;
   if (start) {
     requireCoordinates(start->size(), potential.dimension(), shapeOf(*start), "basin_hopping",
@@ -122,9 +141,10 @@ BasinHoppingResult basinHopping(Potential& potential, const BasinHoppingParams& 
         "basin_hopping: every one of the " + std::to_string(result.failedQuenches) +
         " quenches failed (none converged to sloppy_rms " + numberText(params.sloppyRms) +
         " within sloppy_max_iterations " + std::to_string(params.sloppyMaxIterations) +
-        "), so no minimum was saved. The defaults are GMIN's for Lennard-Jones clusters; for a "
-        "molecule raise sloppy_max_iterations and tight_max_iterations, set container=False and "
-        "a step_size in its length unit (see on_quench's 'status' and 'reject_reason')";
+        "), so no minimum was saved. BasinHoppingParams() holds generic defaults; "
+        "BasinHoppingParams.gmin_molecule() and gmin_lj38_example() are gmin's (for a molecule: "
+        "more iterations, no container, steps in Angstrom); see on_quench's 'status' and "
+        "'reject_reason'";
     if (PyErr_WarnEx(PyExc_RuntimeWarning, message.c_str(), 1) != 0) throw nb::python_error();
   }
   return result;
@@ -135,10 +155,12 @@ BasinHoppingResult basinHopping(Potential& potential, const BasinHoppingParams& 
 void bindBasinHopping(nb::module_& m) {
   bindParams(m);
   bindResult(m);
-  m.def("basin_hopping", &basinHopping, "potential"_a, "params"_a = BasinHoppingParams{},
+  m.def("basin_hopping", &basinHopping, "potential"_a, "params"_a = nb::none(),
         "start"_a = nb::none(), "on_quench"_a = nb::none(), "lbfgs_backend"_a = "cpu",
         "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
-        "drawn from params.seed. on_quench(report) is called after every quench with a dict "
+        "drawn from params.seed. params: gmin's own defaults when not given "
+        "(BasinHoppingParams.gmin_molecule() for AMBER-GB and SOP, gmin_lj38_example() "
+        "otherwise). on_quench(report) is called after every quench with a dict "
         "(quench, energy, markov_energy, accepted, iterations, rms_gradient, status, rejected, "
         "reject_reason, function_calls); returning True stops the run. Failed quenches are "
         "rejected, never saved. Cluster moves only (the protein moves of gmin --prmtop are not "

@@ -49,4 +49,18 @@ struct BasinHoppingParams {
   void check() const;
 };
 
+/// The basin-hopping settings of GMIN's LJ38 example (wales-group/examples, LJ38 `data`):
+/// SLOPPYCONV 5.0D-3, TIGHTCONV 1.0D-3, EDIFF 0.003, MAXIT 600 500, SAVE 2, CENTRE, DUMPINT 6000,
+/// TEMPERATURE 1.0, STEPS 5000 1.0, STEP 0.40 0.51, NEWRESTART 40, AVOID 4.0 20 F; everything
+/// else at the BasinHoppingParams defaults. Built in code: the `gmin` command never reads the
+/// example file. The `gmin` command's defaults for clusters (and Python's basin_hopping without
+/// params); BasinHoppingParams{} holds the generic defaults.
+BasinHoppingParams gminLj38ExampleParams();
+
+/// The `gmin` command's defaults for a molecule (AMBER-GB or SOP without --gmin-data; Python's
+/// basin_hopping on such a potential without params), in kcal/mol and Angstrom: kT 0.6
+/// (about 300 K), Cartesian steps up to 0.3 A, no container, angular moves or NEWRESTART, SAVE 10,
+/// EDIFF 0.01, quenches to RMS 0.01 (tight re-quench 1e-4), 100 steps.
+BasinHoppingParams gminAmberDefaultParams();
+
 }  // namespace landscape

@@ -17,18 +17,8 @@
 
 namespace landscape {
 
-/// The basin-hopping settings of GMIN's LJ38 example (wales-group/examples, LJ38 `data`):
-/// SLOPPYCONV 5.0D-3, TIGHTCONV 1.0D-3, EDIFF 0.003, MAXIT 600 500, SAVE 2, CENTRE, DUMPINT 6000,
-/// TEMPERATURE 1.0, STEPS 5000 1.0, STEP 0.40 0.51, NEWRESTART 40, AVOID 4.0 20 F; everything
-/// else at the BasinHoppingParams defaults. Built in code: the `gmin` command never reads the
-/// example file. These are the `gmin` command's defaults; library users of BasinHoppingParams
-/// get the generic defaults.
-BasinHoppingParams gminLj38ExampleParams();
-
-/// Defaults for an AMBER molecule (--prmtop without --gmin-data), in kcal/mol and Angstrom: kT 0.6
-/// (about 300 K), Cartesian steps up to 0.3 A, no container, angular moves or NEWRESTART, SAVE 10,
-/// EDIFF 0.01, quenches to RMS 0.01 (tight re-quench 1e-4), 100 steps.
-BasinHoppingParams gminAmberDefaultParams();
+// gminLj38ExampleParams() and gminAmberDefaultParams(), the `gmin` command's defaults, are the
+// library's (landscape/search/BasinHoppingParams.h), so that Python gets the same ones.
 
 /// What `gmin` was asked to do, fully resolved (defaults applied, files read, params checked).
 struct GminConfig {

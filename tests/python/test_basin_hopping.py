@@ -56,3 +56,18 @@ def test_a_run_whose_every_quench_fails_warns_instead_of_returning_nothing_silen
     with pytest.warns(RuntimeWarning, match="every one of the 4 quenches failed"):
         result = landscape.basin_hopping(lj, params)
     assert result.lowest == [] and result.failed_quenches == 4  # the start's quench and 3 steps
+
+
+def test_without_params_the_run_takes_gmins_own_defaults():
+    cluster = landscape.BasinHoppingParams.gmin_lj38_example()
+    molecule = landscape.BasinHoppingParams.gmin_molecule()
+    assert (cluster.save_count, cluster.energy_difference, cluster.new_restart_steps) == (2, 0.003,
+                                                                                          40)
+    assert not molecule.container and molecule.sloppy_max_iterations == 20000
+    assert molecule.temperature == 0.6 and molecule.save_count == 10
+    # LJ13 without params: gmin's SAVE 2, where BasinHoppingParams() keeps 10.
+    stop_after = lambda report: report["quench"] >= 30  # noqa: E731
+    lj = landscape.lennard_jones(13)
+    assert len(landscape.basin_hopping(lj, on_quench=stop_after).lowest) <= 2
+    generic = landscape.basin_hopping(lj, landscape.BasinHoppingParams(steps=30, seed=1))
+    assert len(generic.lowest) > 2
