@@ -356,7 +356,9 @@ int main(int argc, char** argv) {
     std::string text((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>());
     std::printf("%s", text.substr(head.str().size()).c_str());
     // The plot: landscape.plots history (matplotlib, installed by tools/setup.sh).
-    if (landscape::runPythonPlot("bench_history", {"history", o.out + ".csv", "-o", o.out + ".png"}))
+    const std::string title = system + ", " + std::to_string(o.starts) + " starts";
+    if (landscape::runPythonPlot("bench_history",
+                                 {"history", o.out + ".csv", "-o", o.out + ".png", "--title", title}))
       std::fprintf(stderr, "bench_history: no plot (landscape.plots failed); tables written\n");
     return 0;
   } catch (const std::exception& e) {

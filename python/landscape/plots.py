@@ -78,8 +78,11 @@ def disconnectivity(network, levels=20, first=None, delta=None, all_minima=False
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
     ax.set_ylabel(energy_label(network.energy_unit))
-    ax.set_title(title or f"Disconnectivity graph: {len(layout['minima'])} minima, "
-                          f"{network.ts_count} transition states, {levels} levels")
+    # Drawn minima against the network's: the transition states are the network's own count.
+    drawn, total = len(layout["minima"]), len(energies)
+    ax.set_title(title or f"Disconnectivity graph: {drawn} of {total} minima drawn, "
+                          f"network of {network.ts_count} transition states, {levels} levels",
+                 fontsize=10)
     if colour_sets:
         ax.legend(loc="lower right", frameon=False)
     fig.tight_layout()
@@ -159,8 +162,14 @@ def force_curve(paths, labels=None, title=None):
 # ---- L-BFGS history size (tools/bench_history) ----
 def history(csv_path, title=None):
     """bench_history's CSV (columns impl, m, avg_seconds): average minimisation time against the
-    L-BFGS history size m, log-log, one line per implementation."""
+    L-BFGS history size m, one line per implementation. The m axis is logarithmic (base 2, the
+    values of m as ticks); the time axis is logarithmic only when the times span more than a
+    factor of 3, else linear with plain numbers. A curve whose times all lie within 10% of their
+    mean is flagged in the figure: one timed batch per m cannot tell such differences from timing
+    noise."""
     import csv
+
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
     plt = _pyplot()
     series = {}
@@ -169,17 +178,37 @@ def history(csv_path, title=None):
             series.setdefault(row["impl"], []).append((int(row["m"]), float(row["avg_seconds"])))
     names = {"gpu1": "GPU impl. 1 (all on GPU)", "gpu2": "GPU impl. 2 (potential on GPU)",
              "cpu": "CPU"}
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    notes = []
     for impl, points in series.items():
         points.sort()
-        ax.plot([m for m, _ in points], [t for _, t in points], "o-", label=names.get(impl, impl))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+        times = np.array([t for _, t in points])
+        label = names.get(impl, impl)
+        ax.plot([m for m, _ in points], times, "o-", label=label)
+        if len(times) > 1 and np.all(np.abs(times - times.mean()) <= 0.1 * times.mean()):
+            spread = 100.0 * (times.max() - times.min()) / times.mean()
+            notes.append(f"{label}: all within {spread:.0f}% of each other: timing noise, not a "
+                         "trend (one batch per m)")
+    all_m = sorted({m for points in series.values() for m, _ in points})
+    all_t = np.array([t for points in series.values() for _, t in points])
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(all_m))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    if all_t.size and all_t.min() > 0 and all_t.max() / all_t.min() > 3.0:
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(0.0, 1.15 * all_t.max() if all_t.size else 1.0)
+        ax.yaxis.set_major_formatter(ScalarFormatter(useOffset=False))
     ax.set_xlabel("L-BFGS history size m (stored pairs)")
     ax.set_ylabel("average minimisation time / s")
     ax.set_title(title or "Minimisation time against history size")
-    ax.legend()
-    fig.tight_layout()
+    ax.legend(loc="best")
+    if notes:
+        fig.text(0.01, 0.01, "\n".join(notes), fontsize=7, color="0.35", va="bottom")
+        fig.tight_layout(rect=(0, 0.04 * len(notes) + 0.02, 1, 1))
+    else:
+        fig.tight_layout()
     return fig
 
 

@@ -50,6 +50,10 @@ def test_disconnectivity_graph_draws_the_layout_with_dinfo_options():
     assert sorted(t.get_text() for t in ax.texts) == ["2", "8"]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A (1 minimum)",
                                                                   "B (1 minimum)"]
+    # The title says how many of the network's minima are drawn, not the drawn beside all TS.
+    assert ax.get_title() == (f"Disconnectivity graph: {len(layout['minima'])} of "
+                              f"{len(network.minima_energy)} minima drawn, network of "
+                              f"{network.ts_count} transition states, 29 levels")
 
 
 def test_every_drawn_minimum_has_a_line_ending_at_its_energy():
@@ -115,6 +119,16 @@ def test_history_and_trace_from_a_real_gmin_run(tmp_path):
     assert [line.get_label() for line in fig.axes[0].get_lines()] == [
         "CPU", "GPU impl. 1 (all on GPU)"]
     assert "history size" in fig.axes[0].get_xlabel()
+    assert fig.axes[0].get_yscale() == "log"  # 0.1 to 0.7 s: a factor of 7
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["4", "8"]
+    # Times within 1.5x: a linear axis with plain numbers, and a flat curve flagged as noise.
+    (tmp_path / "n.csv").write_text("impl,m,avg_seconds\ncpu,4,0.081\ncpu,8,0.083\n"
+                                    "cpu,16,0.080\ngpu1,4,0.09\ngpu1,8,0.12\n")
+    fig = plots.history(tmp_path / "n.csv", title="LJ38, 20 starts")
+    assert fig.axes[0].get_yscale() == "linear" and fig.axes[0].get_title() == "LJ38, 20 starts"
+    assert any("CPU: all within 4% of each other: timing noise" in t.get_text()
+               for t in fig.texts)
+    assert not any("GPU" in t.get_text() for t in fig.texts)
     gmin = program("gmin")
     log = tmp_path / "gmin.log"
     with open(log, "w") as out:
