@@ -5,6 +5,7 @@
 #include "gpu/BatchedLennardJonesCuda.h"
 #include "gpu/BatchedLennardJonesKernels.cuh"
 #include "gpu/CudaCheck.h"
+#include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/GpuDevice.h"
 
@@ -45,6 +46,12 @@ struct BatchedLennardJonesCuda::DeviceState {
     active = DeviceBuffer<std::uint8_t>(batch);
     g.zero();  // rows of inactive structures are copied back unread; keep them defined
     energy.zero();
+    // Page-locked staging: the copies go at the bus's speed, asynchronously on the stream.
+    hostX = PinnedBuffer<double>(batch * n);
+    hostG = PinnedBuffer<double>(batch * n);
+    hostEnergy = PinnedBuffer<double>(batch);
+    hostActive = PinnedBuffer<std::uint8_t>(batch);
+    if (!stream) stream = CudaStream::create(cudaStreamNonBlocking);
   }
 
   std::size_t atoms;
@@ -53,6 +60,9 @@ struct BatchedLennardJonesCuda::DeviceState {
   DeviceBuffer<PairSlot> slots;
   DeviceBuffer<double> x, g, energy;  // staging of the host entry point
   DeviceBuffer<std::uint8_t> active;
+  PinnedBuffer<double> hostX, hostG, hostEnergy;
+  PinnedBuffer<std::uint8_t> hostActive;
+  CudaStream stream;  // the host entry point's own: one synchronisation per call
 };
 
 BatchedLennardJonesCuda::BatchedLennardJonesCuda(std::size_t atoms, BatchedTeamShape shape)
@@ -82,25 +92,35 @@ void BatchedLennardJonesCuda::energyGradientDevice(std::size_t batch, const doub
   launchBatchedLennardJones(a, static_cast<cudaStream_t>(stream));
 }
 
-// Copies everything in and out, then writes only the active structures' rows on the host, as
-// the interface promises.
+// Copies everything in and out through page-locked staging on the entry point's own stream (one
+// synchronisation per call), then writes only the active structures' rows on the host, as the
+// interface promises.
 void BatchedLennardJonesCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                              double* energy, const std::uint8_t* active) {
   if (batch == 0) return;
   DeviceState& st = *m_state;
   const std::size_t n = dimension();
   st.reserve(batch);
-  st.x.copyFromHost(x, batch * n);
-  if (active) st.active.copyFromHost(active, batch);
+  const cudaStream_t stream = st.stream.get();
+  std::copy(x, x + batch * n, st.hostX.data());
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.x.data(), st.hostX.data(), batch * n * sizeof(double),
+                                       cudaMemcpyHostToDevice, stream));
+  if (active) {
+    std::copy(active, active + batch, st.hostActive.data());
+    LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.active.data(), st.hostActive.data(), batch,
+                                         cudaMemcpyHostToDevice, stream));
+  }
   energyGradientDevice(batch, st.x.data(), st.g.data(), st.energy.data(),
-                       active ? st.active.data() : nullptr, nullptr);
-  std::vector<double> gHost(batch * n), eHost(batch);
-  st.g.copyToHost(gHost.data(), batch * n);  // synchronous: waits, reports kernel errors
-  st.energy.copyToHost(eHost.data(), batch);
+                       active ? st.active.data() : nullptr, stream);
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.hostG.data(), st.g.data(), batch * n * sizeof(double),
+                                       cudaMemcpyDeviceToHost, stream));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.hostEnergy.data(), st.energy.data(),
+                                       batch * sizeof(double), cudaMemcpyDeviceToHost, stream));
+  LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));  // waits, reports kernel errors
   for (std::size_t b = 0; b < batch; ++b) {
     if (active && !active[b]) continue;
-    energy[b] = eHost[b];
-    std::copy(gHost.begin() + b * n, gHost.begin() + (b + 1) * n, g + b * n);
+    energy[b] = st.hostEnergy.data()[b];
+    std::copy(st.hostG.data() + b * n, st.hostG.data() + (b + 1) * n, g + b * n);
   }
 }
 

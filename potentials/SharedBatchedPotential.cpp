@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "landscape/core/Fibres.h"
 
@@ -95,6 +96,7 @@ void SharedBatchedPotential::join() {
 void SharedBatchedPotential::leave() {
   std::lock_guard<std::mutex> lock(m_mutex);
   --m_members;
+  m_changes.fetch_add(1, std::memory_order_release);
   m_changed.notify_all();  // the members still here may be all that a call waited for
 }
 
@@ -142,6 +144,18 @@ void SharedBatchedPotential::awaitProgress(const std::function<bool()>& anyReady
 }
 
 void SharedBatchedPotential::waitForChange(std::unique_lock<std::mutex>& lock) {
+  // A short spin first: with a core per thread the call under way usually ends within tens of
+  // microseconds, and being woken from the condition variable costs as much again every round.
+  if (m_options.spin.count() > 0) {
+    const std::uint64_t seen = m_changes.load(std::memory_order_acquire);
+    const auto until = std::chrono::steady_clock::now() + m_options.spin;
+    lock.unlock();
+    while (m_changes.load(std::memory_order_acquire) == seen &&
+           std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+    lock.lock();
+    if (m_changes.load(std::memory_order_acquire) != seen) return;
+  }
   if (m_calling || m_waiting.empty())
     m_changed.wait(lock);
   else
@@ -198,6 +212,7 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
   ++m_statistics.calls;
   m_statistics.structures += static_cast<long>(structures);
   m_statistics.requests += static_cast<long>(taken.size());
+  m_changes.fetch_add(1, std::memory_order_release);
   m_changed.notify_all();
 }
 

@@ -47,6 +47,9 @@ class SharedBatchedPotential {
   struct Options {
     std::size_t maxBatch = 4096;  ///< structures per call at most (a larger request is split)
     std::chrono::microseconds patience{2000};  ///< longest wait for members busy elsewhere
+    /// How long a waiting thread spins (yielding) for a change before it sleeps on the condition
+    /// variable: a sleeping thread's wake-up costs tens of microseconds per round. 0: never spins.
+    std::chrono::microseconds spin{50};
   };
 
   /// `potential` (not owned) must outlive this object and every member. Throws
@@ -133,6 +136,7 @@ class SharedBatchedPotential {
   std::size_t m_waitingStructures = 0;
   std::vector<double> m_x, m_g, m_energies;  // the call's staging (used by the caller only)
   SharedBatchStatistics m_statistics;
+  std::atomic<std::uint64_t> m_changes{0};  // bumped under the lock with every notify_all
 };
 
 }  // namespace landscape
