@@ -2,12 +2,15 @@
 // Python callback per quench. Energies and kT in the potential's energy unit, lengths in its length
 // unit (GMIN's convention).
 #include <Python.h>
+#include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/search/BasinHopping.h"
+#include "landscape/search/ProteinMoves.h"
+#include "potentials/AmberTopology.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
 #include "python/Params.h"
@@ -17,6 +20,8 @@ namespace landscape::python {
 namespace {
 
 using namespace nb::literals;
+
+constexpr double kPi = 3.14159265358979323846;
 
 /// Calls on_quench(report) after every quench; a callback that returns True stops the run (the
 /// saved minima are still re-quenched and returned), and so does Ctrl-C (KeyboardInterrupt is
@@ -123,7 +128,10 @@ BasinHoppingParams gminDefaultsFor(const Potential& potential) {
 BasinHoppingResult basinHopping(Potential& potential,
                                 const std::optional<BasinHoppingParams>& given,
                                 std::optional<HostIn> start, nb::object onQuench,
-                                const std::string& lbfgsBackend) {
+                                const std::string& lbfgsBackend,
+                                const std::optional<std::filesystem::path>& prmtop,
+                                double groupRotation, double groupRotationAngle,
+                                bool stereoChecks) {
   const BasinHoppingParams params = given ? *given : gminDefaultsFor(potential);
   std::vector<double> x;
   if (start) {
@@ -132,7 +140,39 @@ BasinHoppingResult basinHopping(Potential& potential,
     requireFinite(start->data(), start->size(), "basin_hopping", "start");
     x.assign(start->data(), start->data() + start->size());
   }
-  BasinHopping search(potential, params, lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)));
+  // gmin --prmtop's moves and checks (GMIN's GROUPROTATION and its AMBER stereochemistry
+  // checks): side-chain groups rotated after the Cartesian step, and minima whose chirality or
+  // peptide cis/trans states differ from the start's rejected.
+  BasinHoppingHooks hooks;
+  std::optional<AmberTopology> topology;
+  std::unique_ptr<StereoChecks> stereo;
+  if (prmtop) {
+    topology = readAmberTopology(prmtop->string());
+    if (3 * static_cast<std::size_t>(topology->atomCount) != potential.dimension())
+      throw std::invalid_argument("basin_hopping: " + prmtop->string() + " has " +
+                                  std::to_string(topology->atomCount) +
+                                  " atoms but the potential " + potential.name() + " has " +
+                                  std::to_string(potential.dimension() / 3));
+    if (!start)
+      throw std::invalid_argument(
+          "basin_hopping: with prmtop, give the molecule's start "
+          "(read_inpcrd): a random cluster is no molecule");
+    if (!(groupRotation >= 0.0 && groupRotation <= 1.0))
+      throw std::invalid_argument("basin_hopping: group_rotation must be in [0, 1], not " +
+                                  numberText(groupRotation));
+    const std::vector<RotatableGroup> groups = findSideChainGroups(*topology);
+    if (groupRotation > 0.0 && !groups.empty())
+      hooks.extraMove = [groups, groupRotation, groupRotationAngle](std::vector<double>& y,
+                                                                    Random& random) {
+        rotateGroups(groups, y, groupRotation, groupRotationAngle, random);
+      };
+    if (stereoChecks) {
+      stereo = std::make_unique<StereoChecks>(*topology, x);
+      hooks.rejectReason = [&stereo](const std::vector<double>& y) { return stereo->violation(y); };
+    }
+  }
+  BasinHopping search(potential, params, lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)),
+                      std::move(hooks));
   CallbackObserver observer(std::move(onQuench));
   BasinHoppingResult result = search.run(std::move(x), &observer);
   // A run whose every quench failed saved nothing: say so instead of returning an empty list.
@@ -157,14 +197,19 @@ void bindBasinHopping(nb::module_& m) {
   bindResult(m);
   m.def("basin_hopping", &basinHopping, "potential"_a, "params"_a = nb::none(),
         "start"_a = nb::none(), "on_quench"_a = nb::none(), "lbfgs_backend"_a = "cpu",
+        "prmtop"_a = nb::none(), "group_rotation"_a = 0.1, "group_rotation_angle"_a = kPi,
+        "stereo_checks"_a = true,
         "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
         "drawn from params.seed. params: gmin's own defaults when not given "
         "(BasinHoppingParams.gmin_molecule() for AMBER-GB and SOP, gmin_lj38_example() "
         "otherwise). on_quench(report) is called after every quench with a dict "
         "(quench, energy, markov_energy, accepted, iterations, rms_gradient, status, rejected, "
         "reject_reason, function_calls); returning True stops the run. Failed quenches are "
-        "rejected, never saved. Cluster moves only (the protein moves of gmin --prmtop are not "
-        "bound).");
+        "rejected, never saved. prmtop (an AMBER molecule; start required): gmin --prmtop's "
+        "moves and checks, each side-chain group rotated with probability group_rotation by up "
+        "to group_rotation_angle radians after the Cartesian step, and with stereo_checks "
+        "minima whose chirality or peptide cis/trans states differ from the start's rejected "
+        "(reject_reason names the change).");
 }
 
 }  // namespace landscape::python

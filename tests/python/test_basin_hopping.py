@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import landscape
+from conftest import DATA
 
 LJ13_GLOBAL_MINIMUM = -44.326801  # icosahedron (Cambridge Cluster Database; README.md)
 
@@ -71,3 +72,32 @@ def test_without_params_the_run_takes_gmins_own_defaults():
     assert len(landscape.basin_hopping(lj, on_quench=stop_after).lowest) <= 2
     generic = landscape.basin_hopping(lj, landscape.BasinHoppingParams(steps=30, seed=1))
     assert len(generic.lowest) > 2
+
+
+def test_prmtop_adds_gmins_side_chain_rotations_and_stereochemistry_checks():
+    """Ace-ASH-Nme (25 atoms, ParmEd's test files): steps of up to 1.5 A invert its stereocentre
+    now and then; those minima are rejected with the change named, as gmin --prmtop does."""
+    prmtop = DATA / "gb/ash/ash.parm7"
+    x = landscape.read_inpcrd(DATA / "gb/ash/ash.rst7")
+    gb = landscape.amber_gb(prmtop)
+    params = landscape.BasinHoppingParams.gmin_molecule()
+    params.step_size, params.steps, params.seed = 1.5, 60, 3
+
+    def run(**options):
+        reasons = []
+        result = landscape.basin_hopping(gb, params, start=x, prmtop=prmtop,
+                                         on_quench=lambda q: reasons.append(q["reject_reason"]),
+                                         **options)
+        return [m.energy for m in result.lowest], reasons
+
+    checked, reasons = run()
+    assert any(r == "chirality of CA 9 (ASH 2) inverted" for r in reasons)
+    _, unchecked = run(stereo_checks=False)
+    assert not any("chirality" in r or "cis" in r for r in unchecked)
+    assert run()[0] == checked  # the same seed, the same run
+    assert run(group_rotation=0.0)[0] != checked  # the rotations take part
+    with pytest.raises(ValueError, match="give the molecule's start"):
+        landscape.basin_hopping(gb, params, prmtop=prmtop)
+    with pytest.raises(ValueError, match="has 25 atoms but the potential"):
+        landscape.basin_hopping(landscape.lennard_jones(7), params, start=np.zeros((7, 3)),
+                                prmtop=prmtop)
