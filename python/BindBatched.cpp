@@ -1,11 +1,13 @@
 // The batched engine (docs/batched.md) on (B, atoms, 3) arrays: B structures of one
 // system evaluated or minimised together, on the CPU (threads), the CPU twin or the GPU.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include "backends/BatchedMinimiserFactory.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
+#include "landscape/search/WalkerEnsemble.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
 #include "python/DeviceArrays.h"
@@ -53,6 +55,47 @@ nb::tuple batchedMinimise(BatchedMinimiser& minimiser, HostIn x) {
   out["function_calls"] = numpyFrom(std::move(calls), {batch});
   out["status"] = status;
   return nb::make_tuple(numpyFrom(std::move(coordinates), shapeOf(x)), out);
+}
+
+// One structure at a time through a batched potential: what the walkers' host side (random
+// starts, hooks) needs of a model that only evaluates batches.
+class OneOfBatch : public Potential {
+ public:
+  explicit OneOfBatch(BatchedPotential& batched)
+      : m_batched(batched), m_gradient(batched.dimension()) {}
+  std::size_t dimension() const override { return m_batched.dimension(); }
+  std::string name() const override { return m_batched.name(); }
+  double energy(const double* x) override { return energyGradient(x, m_gradient.data()); }
+  double energyGradient(const double* x, double* g) override {
+    double energy = 0.0;
+    m_batched.energyGradient(1, x, g, &energy, nullptr);
+    return energy;
+  }
+
+ private:
+  BatchedPotential& m_batched;
+  std::vector<double> m_gradient;
+};
+
+// gmin's walkers over any batched potential: W GMIN chains whose trial structures are quenched
+// together, one batched L-BFGS (the CPU reference engine) per round.
+BasinHoppingResult walkers(BatchedPotential& batched,
+                           const std::optional<BasinHoppingParams>& given, int count,
+                           std::optional<HostIn> start) {
+  const BasinHoppingParams params = given ? *given : gminLj38ExampleParams();
+  std::vector<double> x;
+  if (start) {
+    requireCoordinates(start->size(), batched.dimension(), shapeOf(*start), "walkers", "start");
+    requireFinite(start->data(), start->size(), "walkers", "start");
+    x.assign(start->data(), start->data() + start->size());
+  }
+  OneOfBatch potential(batched);
+  WalkerEnsemble ensemble(potential, params, count, ParallelTemperingParams{},
+                          [&batched](const LbfgsParams& quench) {
+                            return std::unique_ptr<BatchedMinimiser>(
+                                std::make_unique<BatchedLbfgs>(batched, quench, 1));
+                          });
+  return ensemble.run(x).total;
 }
 
 }  // namespace
@@ -127,6 +170,15 @@ void bindBatched(nb::module_& m) {
       "BatchedPotential included: each round asks the potential for every structure still "
       "minimising in one call, and each structure runs exactly as landscape.minimise would on "
       "its energies (the CPU reference engine; its vector work on the calling thread).");
+  m.def("walkers", &walkers, "potential"_a, "params"_a = nb::none(), "walkers"_a = 64,
+        "start"_a = nb::none(),
+        "gmin's basin-hopping walkers over a batched potential (your own BatchedPotential "
+        "included): `walkers` GMIN Markov chains, each with its own seed stream, step size, "
+        "Metropolis test and NEWRESTART/AVOID state, whose trial structures are quenched "
+        "together by one batched L-BFGS per round (one call of the potential per L-BFGS "
+        "round); one shared list of the lowest minima, re-quenched tightly at the end. params: "
+        "gmin's cluster defaults (BasinHoppingParams.gmin_lj38_example()) when not given; "
+        "params.steps rounds. Returns a BasinHoppingResult (totals over the walkers).");
 }
 
 }  // namespace landscape::python

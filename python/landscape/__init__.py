@@ -35,6 +35,7 @@ from ._landscape import (  # noqa: F401
     batched_lennard_jones,
     batched_minimiser,
     batched_minimiser_over,
+    walkers,
     characterise,
     cuda,
     lennard_jones,

@@ -164,3 +164,17 @@ def test_a_batched_numpy_model_drives_the_batched_engine():
     with pytest.raises(ValueError, match=r"energies of shape \(3,\).*\(8,\)"):
         landscape.batched_minimiser_over(landscape.FunctionBatchedPotential(
             lambda s: (np.zeros(3), np.zeros_like(s)), atoms=13)).minimise(starts)
+
+
+def test_gmins_walkers_run_on_a_batched_numpy_model_and_find_the_builtin_minima():
+    """16 walkers of gmin's LJ cluster defaults for 30 rounds on LJ13 written in numpy: the same
+    lowest minima as the same walkers on the built-in batched Lennard-Jones."""
+    params = landscape.BasinHoppingParams.gmin_lj38_example()
+    params.steps, params.seed = 30, 2
+    model = landscape.FunctionBatchedPotential(batched_lennard_jones, atoms=13)
+    ours = landscape.walkers(model, params, walkers=16)
+    theirs = landscape.walkers(landscape.batched_lennard_jones(13), params, walkers=16)
+    assert ours.quenches == theirs.quenches == 16 * 30
+    assert ours.lowest[0].energy == pytest.approx(-44.326801, abs=1e-5)  # CCD LJ13
+    np.testing.assert_allclose([m.energy for m in ours.lowest],
+                               [m.energy for m in theirs.lowest], atol=1e-5)
