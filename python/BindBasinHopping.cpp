@@ -2,6 +2,8 @@
 // Python callback per quench. Energies and kT in the potential's energy unit, lengths in its length
 // unit (GMIN's convention).
 #include <Python.h>
+
+#include <stdexcept>
 #include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>

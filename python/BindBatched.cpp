@@ -1,6 +1,8 @@
 // The batched engine (docs/batched.md) on (B, atoms, 3) arrays: B structures of one
 // system evaluated or minimised together, on the CPU (threads), the CPU twin or the GPU.
 #include <nanobind/stl/optional.h>
+
+#include <stdexcept>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
@@ -57,6 +59,22 @@ nb::tuple batchedMinimise(BatchedMinimiser& minimiser, HostIn x) {
   return nb::make_tuple(numpyFrom(std::move(coordinates), shapeOf(x)), out);
 }
 
+// 'reference': BatchedLbfgs on the host entry point; 'rounds': the round-based engine on the
+// device entry point (a device-resident potential).
+std::unique_ptr<BatchedMinimiser> minimiserOver(BatchedPotential& potential,
+                                                const LbfgsParams& params,
+                                                const std::string& engine) {
+  if (engine == "reference") return std::make_unique<BatchedLbfgs>(potential, params, 1);
+  if (engine == "rounds") {
+    if (!potential.isDeviceResident())
+      throw std::invalid_argument("engine 'rounds': " + potential.name() +
+                                  " has no device entry (a BatchedPotential(device=True) model "
+                                  "or backend='cuda'); use engine='reference'");
+    return makeBatchedMinimiserOver(potential, params, Backend::Cuda, {BatchedEngine::Rounds});
+  }
+  throw std::invalid_argument("engine must be 'reference' or 'rounds', not '" + engine + "'");
+}
+
 // One structure at a time through a batched potential: what the walkers' host side (random
 // starts, hooks) needs of a model that only evaluates batches.
 class OneOfBatch : public Potential {
@@ -81,7 +99,7 @@ class OneOfBatch : public Potential {
 // together, one batched L-BFGS (the CPU reference engine) per round.
 BasinHoppingResult walkers(BatchedPotential& batched,
                            const std::optional<BasinHoppingParams>& given, int count,
-                           std::optional<HostIn> start) {
+                           std::optional<HostIn> start, const std::string& engine) {
   const BasinHoppingParams params = given ? *given : gminLj38ExampleParams();
   std::vector<double> x;
   if (start) {
@@ -91,9 +109,8 @@ BasinHoppingResult walkers(BatchedPotential& batched,
   }
   OneOfBatch potential(batched);
   WalkerEnsemble ensemble(potential, params, count, ParallelTemperingParams{},
-                          [&batched](const LbfgsParams& quench) {
-                            return std::unique_ptr<BatchedMinimiser>(
-                                std::make_unique<BatchedLbfgs>(batched, quench, 1));
+                          [&batched, &engine](const LbfgsParams& quench) {
+                            return minimiserOver(batched, quench, engine);
                           });
   return ensemble.run(x).total;
 }
@@ -109,9 +126,12 @@ void bindBatched(nb::module_& m) {
       "energy_gradient(self, X) -> (energies, gradients), X a new float64 array (B, atoms, 3) "
       "of the structures still minimising, energies (B,) and gradients shaped like X, float64 "
       "numpy arrays. landscape.FunctionBatchedPotential wraps a plain function.")
-      .def(nb::init<std::size_t, std::string>(), "dimension"_a,
-           "name"_a = "Python batched potential",
-           "A batched potential written in Python of `dimension` values per structure.")
+      .def(nb::init<std::size_t, std::string, bool>(), "dimension"_a,
+           "name"_a = "Python batched potential", "device"_a = false,
+           "A batched potential written in Python of `dimension` values per structure. "
+           "device=True: a model on the GPU, called with the engine's CUDA arrays (DLPack, "
+           "valid during the call only) and returning CUDA arrays (CuPy, PyTorch, JAX); "
+           "engine='rounds' then keeps the L-BFGS and its decisions on the device.")
       .def_prop_ro("dimension", &BatchedPotential::dimension, "values per structure (3 x atoms)")
       .def_prop_ro("name", &BatchedPotential::name)
       .def_prop_ro("backend", [](const BatchedPotential& p) { return backendName(p.backend()); })
@@ -161,24 +181,26 @@ void bindBatched(nb::module_& m) {
       "cuda) or 'rounds' (the round-based engine).");
   m.def(
       "batched_minimiser_over",
-      [](BatchedPotential& potential, const LbfgsParams& params) {
-        return std::unique_ptr<BatchedMinimiser>(
-            std::make_unique<BatchedLbfgs>(potential, params, 1));
+      [](BatchedPotential& potential, const LbfgsParams& params, const std::string& engine) {
+        return minimiserOver(potential, params, engine);
       },
-      "potential"_a, "params"_a = LbfgsParams{}, nb::keep_alive<0, 1>(),
+      "potential"_a, "params"_a = LbfgsParams{}, "engine"_a = "reference", nb::keep_alive<0, 1>(),
       "GMIN's L-BFGS on B structures at once over any batched potential, your own subclass of "
       "BatchedPotential included: each round asks the potential for every structure still "
       "minimising in one call, and each structure runs exactly as landscape.minimise would on "
-      "its energies (the CPU reference engine; its vector work on the calling thread).");
+      "its energies. engine: 'reference' (the CPU reference engine, its vector work on the "
+      "calling thread) or 'rounds' (the round-based engine on the device: for a device model, "
+      "BatchedPotential(device=True), or a batched potential with backend='cuda').");
   m.def("walkers", &walkers, "potential"_a, "params"_a = nb::none(), "walkers"_a = 64,
-        "start"_a = nb::none(),
+        "start"_a = nb::none(), "engine"_a = "reference",
         "gmin's basin-hopping walkers over a batched potential (your own BatchedPotential "
         "included): `walkers` GMIN Markov chains, each with its own seed stream, step size, "
         "Metropolis test and NEWRESTART/AVOID state, whose trial structures are quenched "
         "together by one batched L-BFGS per round (one call of the potential per L-BFGS "
         "round); one shared list of the lowest minima, re-quenched tightly at the end. params: "
         "gmin's cluster defaults (BasinHoppingParams.gmin_lj38_example()) when not given; "
-        "params.steps rounds. Returns a BasinHoppingResult (totals over the walkers).");
+        "params.steps rounds; engine as batched_minimiser_over's. Returns a BasinHoppingResult "
+        "(totals over the walkers).");
 }
 
 }  // namespace landscape::python

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 
 #include "backends/HessianBackendFactory.h"
 #include "backends/RigidBodyFactory.h"

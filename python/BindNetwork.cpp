@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 
 #include "landscape/network/Database.h"
 #include "landscape/network/DisconnectivityGraph.h"

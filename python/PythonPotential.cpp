@@ -8,6 +8,10 @@
 
 #include "python/Arrays.h"
 
+#ifdef LANDSCAPE_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 namespace landscape::python {
 
 namespace {
@@ -19,7 +23,8 @@ std::string evaluationText(long evaluation, const std::string& name) {
 
 // The Python override of energy_gradient called on `argument`; an exception it raises gets the
 // note "raised in <where()>" (Python 3.11 and later) and goes on to the algorithm's caller.
-nb::object callEnergyGradient(const nb::detail::trampoline& trampoline, const NumpyArray& argument,
+template <typename Array>
+nb::object callEnergyGradient(const nb::detail::trampoline& trampoline, const Array& argument,
                               const std::function<std::string()>& where) {
   constexpr std::uint64_t hash = nb::detail::str_hash("energy_gradient");
   nb::detail::ticket ticket(trampoline, "energy_gradient", hash, true);
@@ -101,8 +106,14 @@ double PythonPotential::energyGradient(const double* x, double* g) {
   return energy;
 }
 
-PythonBatchedPotential::PythonBatchedPotential(std::size_t dimension, std::string name)
-    : m_dimension(dimension), m_name(std::move(name)) {
+PythonBatchedPotential::PythonBatchedPotential(std::size_t dimension, std::string name, bool device)
+    : m_dimension(dimension), m_name(std::move(name)), m_device(device) {
+#ifndef LANDSCAPE_HAVE_CUDA
+  if (device)
+    throw std::runtime_error(
+        "landscape.BatchedPotential(device=True): this build has no CUDA "
+        "support");
+#endif
   if (dimension == 0)
     throw std::invalid_argument(
         "landscape.BatchedPotential: dimension must be at least 1 (3 x "
@@ -112,6 +123,7 @@ PythonBatchedPotential::PythonBatchedPotential(std::size_t dimension, std::strin
 
 void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, double* g,
                                             double* energy, const std::uint8_t* active) {
+  if (m_device) return energyGradientThroughDevice(batch, x, g, energy, active);
   std::vector<std::size_t> rows;
   for (std::size_t b = 0; b < batch; ++b)
     if (active == nullptr || active[b] != 0) rows.push_back(b);
@@ -150,6 +162,110 @@ void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, 
     energy[rows[k]] = energies.data()[k];
     std::copy(gradients.data() + k * n, gradients.data() + (k + 1) * n, g + rows[k] * n);
   }
+}
+
+#ifdef LANDSCAPE_HAVE_CUDA
+namespace {
+
+void checkCuda(cudaError_t status, const std::string& what) {
+  if (status != cudaSuccess) throw std::runtime_error(what + ": " + cudaGetErrorString(status));
+}
+
+}  // namespace
+#endif
+
+void PythonBatchedPotential::energyGradientDevice(std::size_t batch, const double* d_x, double* d_g,
+                                                  double* d_energy, const std::uint8_t* d_active,
+                                                  DeviceStream stream) {
+  (void)d_active;  // every structure is evaluated: a model computes its batch whole
+#ifdef LANDSCAPE_HAVE_CUDA
+  if (!m_device) throw std::logic_error(m_name + ": the device entry of a host model was called");
+  if (batch == 0) return;
+  const std::size_t n = m_dimension;
+  // The engine wrote x on its stream; the model runs on its library's streams.
+  checkCuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), m_name);
+  nb::gil_scoped_acquire gil;
+  const long call = ++m_calls;
+  int deviceId = 0;
+  checkCuda(cudaGetDevice(&deviceId), m_name);
+  const std::vector<std::size_t> shape =
+      n % 3 == 0 ? std::vector<std::size_t>{batch, n / 3, 3} : std::vector<std::size_t>{batch, n};
+  // A view of the engine's array, valid for this call only: its owner frees nothing.
+  const nb::capsule view(d_x, [](void*) noexcept {});
+  const nb::ndarray<nb::array_api, const double, nb::device::cuda> structures(
+      d_x, shape.size(), shape.data(), view, nullptr, nb::dtype<double>(),
+      nb::device::cuda::value, deviceId);
+  const auto where = [&] {
+    return " (call " + std::to_string(call) + " of " + m_name + "'s energy_gradient, " +
+           std::to_string(batch) + " structures on the device)";
+  };
+  const nb::object result = callEnergyGradient(nb_trampoline, structures, [&] {
+    return "call " + std::to_string(call) + " of " + m_name + "'s energy_gradient";
+  });
+  if (!nb::isinstance<nb::tuple>(result) || nb::len(result) != 2)
+    throw std::invalid_argument("energy_gradient must return (energies, gradients), a tuple of 2" +
+                                where());
+  nb::ndarray<const double, nb::c_contig, nb::device::cuda> energies, gradients;
+  if (!nb::try_cast(result[0], energies, false) || !nb::try_cast(result[1], gradients, false))
+    throw std::invalid_argument(
+        "energy_gradient of a device model must return C-contiguous "
+        "float64 CUDA arrays (DLPack: CuPy, PyTorch, JAX)" +
+        where());
+  if (energies.size() != batch || gradients.size() != batch * n)
+    throw std::invalid_argument("energy_gradient returned energies of shape " +
+                                shapeText(shapeOf(energies)) + " and gradients of shape " +
+                                shapeText(shapeOf(gradients)) + " but (" + std::to_string(batch) +
+                                ",) and " + shapeText(shape) + " are needed" + where());
+  // The model's kernels ran on its own streams: wait for them, then copy on the legacy stream
+  // (synchronous, so the engine's next kernels see the results).
+  checkCuda(cudaDeviceSynchronize(), m_name + "'s energy_gradient");
+  checkCuda(cudaMemcpy(d_g, gradients.data(), batch * n * sizeof(double), cudaMemcpyDeviceToDevice),
+            m_name);
+  checkCuda(cudaMemcpy(d_energy, energies.data(), batch * sizeof(double), cudaMemcpyDeviceToDevice),
+            m_name);
+#else
+  (void)batch, (void)d_x, (void)d_g, (void)d_energy, (void)stream;
+  throw std::runtime_error(m_name + ": this build has no CUDA support");
+#endif
+}
+
+// A device model's host entry: the batch staged through device memory.
+void PythonBatchedPotential::energyGradientThroughDevice(std::size_t batch, const double* x,
+                                                         double* g, double* energy,
+                                                         const std::uint8_t* active) {
+#ifdef LANDSCAPE_HAVE_CUDA
+  const std::size_t n = m_dimension;
+  double *d_x = nullptr, *d_g = nullptr, *d_energy = nullptr;
+  checkCuda(cudaMalloc(&d_x, batch * n * sizeof(double)), m_name);
+  const auto release = [&] {
+    cudaFree(d_x);
+    cudaFree(d_g);
+    cudaFree(d_energy);
+  };
+  try {
+    checkCuda(cudaMalloc(&d_g, batch * n * sizeof(double)), m_name);
+    checkCuda(cudaMalloc(&d_energy, batch * sizeof(double)), m_name);
+    checkCuda(cudaMemcpy(d_x, x, batch * n * sizeof(double), cudaMemcpyHostToDevice), m_name);
+    energyGradientDevice(batch, d_x, d_g, d_energy, nullptr, nullptr);
+    std::vector<double> hostG(batch * n), hostE(batch);
+    checkCuda(cudaMemcpy(hostG.data(), d_g, hostG.size() * sizeof(double), cudaMemcpyDeviceToHost),
+              m_name);
+    checkCuda(cudaMemcpy(hostE.data(), d_energy, batch * sizeof(double), cudaMemcpyDeviceToHost),
+              m_name);
+    for (std::size_t b = 0; b < batch; ++b) {
+      if (active && !active[b]) continue;
+      energy[b] = hostE[b];
+      std::copy(hostG.begin() + b * n, hostG.begin() + (b + 1) * n, g + b * n);
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
+#else
+  (void)batch, (void)x, (void)g, (void)energy, (void)active;
+  throw std::runtime_error(m_name + ": this build has no CUDA support");
+#endif
 }
 
 }  // namespace landscape::python

@@ -46,20 +46,33 @@ class PythonPotential : public Potential {
 /// energy_gradient(X) -> (energies, gradients) called with the active structures of each call
 /// only, X float64 (B, atoms, 3), energies (B,), gradients shaped like X, all float64 numpy
 /// arrays on the host. The batched engine (landscape.batched_minimiser_over) drives it.
+///
+/// device = true: a model on the GPU. The engine's device arrays go to energy_gradient as DLPack
+/// arrays without copies (valid during the call only); it returns DLPack device arrays (CuPy,
+/// PyTorch, JAX), copied device to device into the engine's. The rounds engine drives it with
+/// its decisions on the device.
 class PythonBatchedPotential : public BatchedPotential {
  public:
   NB_TRAMPOLINE(BatchedPotential);
 
-  PythonBatchedPotential(std::size_t dimension, std::string name);
+  PythonBatchedPotential(std::size_t dimension, std::string name, bool device);
 
   std::size_t dimension() const override { return m_dimension; }
   std::string name() const override { return m_name; }
+  Backend backend() const override { return m_device ? Backend::Cuda : Backend::Cpu; }
+  bool isDeviceResident() const override { return m_device; }
   void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                       const std::uint8_t* active) override;
+  void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,
+                            const std::uint8_t* d_active, DeviceStream stream) override;
 
  private:
+  void energyGradientThroughDevice(std::size_t batch, const double* x, double* g, double* energy,
+                                   const std::uint8_t* active);
+
   std::size_t m_dimension;
   std::string m_name;
+  bool m_device;
   long m_calls = 0;
 };
 

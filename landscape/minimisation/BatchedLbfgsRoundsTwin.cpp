@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"

@@ -83,16 +83,19 @@ class FunctionBatchedPotential(BatchedPotential):
     """A Python function on a batch as a BatchedPotential: f(X) -> (energies, gradients), X a
     float64 array (B, atoms, 3) of the structures the engine asks for, energies (B,) and
     gradients shaped like X, float64 numpy arrays, in units of your choosing. Drive it with
-    landscape.batched_minimiser_over(potential, params).minimise(X).
+    landscape.batched_minimiser_over(potential, params).minimise(X), or landscape.walkers.
+    device=True: f takes and returns CUDA arrays (DLPack: torch.from_dlpack(X), cupy.from_dlpack);
+    engine='rounds' keeps the L-BFGS on the device.
     """
 
-    def __init__(self, function, atoms, name=None):
+    def __init__(self, function, atoms, name=None, device=False):
         if not isinstance(atoms, int) or isinstance(atoms, bool) or atoms < 1:
             raise ValueError(f"FunctionBatchedPotential: atoms must be a positive int, not "
                              f"{atoms!r}")
         if not callable(function):
             raise TypeError(f"FunctionBatchedPotential: {function!r} is not callable")
-        super().__init__(3 * atoms, name or getattr(function, "__name__", "Python function"))
+        super().__init__(3 * atoms, name or getattr(function, "__name__", "Python function"),
+                         device)
         self.function = function
 
     def energy_gradient(self, x):

@@ -1,6 +1,7 @@
 #include "src/common/DistributedConnectJobs.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 namespace landscape {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/core/InputChecks.h"

@@ -1,6 +1,7 @@
 #include "src/optim/OptimBatching.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <thread>
 
 #include "backends/BatchedMinimiserFactory.h"

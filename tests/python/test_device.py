@@ -76,3 +76,54 @@ def test_cupy_arrays_when_cupy_is_installed(lj38_minimum):
     assert energy == pytest.approx(LJ38_GLOBAL_MINIMUM, abs=1e-6)
     assert np.allclose(cupy.asnumpy(g), landscape.lennard_jones(38).energy_gradient(
         lj38_minimum)[1], atol=1e-10)
+
+
+def torch_lennard_jones(torch):
+    """LJ in reduced units written in PyTorch on (B, atoms, 3) CUDA tensors, for device models."""
+
+    def model(structures):
+        x = torch.from_dlpack(structures)  # the engine's array, no copy
+        d = x[:, :, None, :] - x[:, None, :, :]
+        r2 = (d * d).sum(-1)
+        eye = torch.eye(x.shape[1], dtype=x.dtype, device=x.device)
+        inv6 = (1.0 - eye) / (r2 + eye) ** 3
+        energies = 2.0 * (inv6 * inv6 - inv6).sum((1, 2))
+        coefficient = (-48.0 * inv6 * inv6 + 24.0 * inv6) / (r2 + eye)
+        gradients = (coefficient[..., None] * d).sum(2)
+        return energies.contiguous(), gradients.contiguous()
+
+    return model
+
+
+def test_a_pytorch_model_on_the_device_drives_the_rounds_engine():
+    """LJ written in PyTorch, called with the engine's device arrays (DLPack, no copies): the
+    rounds engine minimises 32 LJ13 starts to the built-in device potential's minima."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    model = landscape.FunctionBatchedPotential(torch_lennard_jones(torch), atoms=13, device=True)
+    builtin = landscape.batched_lennard_jones(13, backend="cuda")
+    starts = np.random.default_rng(5).uniform(0.0, 2.5, (32, 13, 3))
+    params = landscape.LbfgsParams(rms_tolerance=1e-7, max_iterations=5000)
+    ours, ours_report = landscape.batched_minimiser_over(model, params, "rounds").minimise(starts)
+    theirs, theirs_report = landscape.batched_minimiser_over(builtin, params, "rounds").minimise(
+        starts)
+    assert all(s == "converged" for s in ours_report["status"])
+    np.testing.assert_allclose(ours_report["energy"], theirs_report["energy"], atol=1e-8)
+
+
+def test_gmins_walkers_run_on_a_pytorch_model_on_the_device():
+    """gmin's walkers with the rounds engine over the PyTorch LJ13: the built-in walkers'
+    lowest minima, LJ13's global one first."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    model = landscape.FunctionBatchedPotential(torch_lennard_jones(torch), atoms=13, device=True)
+    builtin = landscape.batched_lennard_jones(13, backend="cuda")
+    walk = landscape.BasinHoppingParams.gmin_lj38_example()
+    walk.steps, walk.seed = 20, 2
+    a = landscape.walkers(model, walk, walkers=64, engine="rounds")
+    b = landscape.walkers(builtin, walk, walkers=64, engine="rounds")
+    assert a.lowest[0].energy == pytest.approx(-44.326801, abs=1e-5)
+    np.testing.assert_allclose([m.energy for m in a.lowest], [m.energy for m in b.lowest],
+                               atol=1e-5)
