@@ -37,6 +37,31 @@ nb::object callEnergyGradient(const nb::detail::trampoline& trampoline, const Ar
   }
 }
 
+// A batched model's return, checked: (energies, gradients), C-contiguous float64 arrays on
+// `Device`, `count` energies and gradients shaped `shape` (or, with anyShape, holding as many
+// values). `arrays` says what is needed, where() which call it was.
+template <typename Device>
+std::pair<nb::ndarray<const double, nb::c_contig, Device>,
+          nb::ndarray<const double, nb::c_contig, Device>>
+checkedBatch(const nb::object& result, std::size_t count, const std::vector<std::size_t>& shape,
+             bool anyShape, const char* arrays, const std::function<std::string()>& where) {
+  if (!nb::isinstance<nb::tuple>(result) || nb::len(result) != 2)
+    throw std::invalid_argument("energy_gradient must return (energies, gradients), a tuple of 2" +
+                                where());
+  nb::ndarray<const double, nb::c_contig, Device> energies, gradients;
+  if (!nb::try_cast(result[0], energies, false) || !nb::try_cast(result[1], gradients, false))
+    throw std::invalid_argument(std::string("energy_gradient must return ") + arrays + where());
+  std::size_t values = 1;
+  for (std::size_t s : shape) values *= s;
+  const bool fits = anyShape ? gradients.size() == values : shapeOf(gradients) == shape;
+  if (energies.size() != count || !fits)
+    throw std::invalid_argument("energy_gradient returned energies of shape " +
+                                shapeText(shapeOf(energies)) + " and gradients of shape " +
+                                shapeText(shapeOf(gradients)) + " but (" + std::to_string(count) +
+                                ",) and " + shapeText(shape) + " are needed" + where());
+  return {energies, gradients};
+}
+
 }  // namespace
 
 PythonPotential::PythonPotential(std::size_t dimension, std::string name)
@@ -137,27 +162,14 @@ void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, 
   const std::vector<std::size_t> shape =
       n % 3 == 0 ? std::vector<std::size_t>{count, n / 3, 3} : std::vector<std::size_t>{count, n};
   NumpyArray structures = numpyFrom(std::move(staged), shape);
-  const auto where = [&] {
-    return " (call " + std::to_string(call) + " of " + m_name + "'s energy_gradient, " +
-           std::to_string(count) + " structures)";
-  };
-  const nb::object result = callEnergyGradient(nb_trampoline, structures, [&] {
+  const auto called = [&] {
     return "call " + std::to_string(call) + " of " + m_name + "'s energy_gradient";
-  });
-  if (!nb::isinstance<nb::tuple>(result) || nb::len(result) != 2)
-    throw std::invalid_argument("energy_gradient must return (energies, gradients), a tuple of 2" +
-                                where());
-  nb::ndarray<const double, nb::c_contig, nb::device::cpu> energies, gradients;
-  if (!nb::try_cast(result[0], energies, false) || !nb::try_cast(result[1], gradients, false))
-    throw std::invalid_argument(
-        "energy_gradient must return C-contiguous float64 numpy arrays on "
-        "the host (numpy.ascontiguousarray(a, dtype=numpy.float64))" +
-        where());
-  if (energies.size() != count || shapeOf(gradients) != shape)
-    throw std::invalid_argument("energy_gradient returned energies of shape " +
-                                shapeText(shapeOf(energies)) + " and gradients of shape " +
-                                shapeText(shapeOf(gradients)) + " but (" + std::to_string(count) +
-                                ",) and " + shapeText(shape) + " are needed" + where());
+  };
+  const auto [energies, gradients] = checkedBatch<nb::device::cpu>(
+      callEnergyGradient(nb_trampoline, structures, called), count, shape, false,
+      "C-contiguous float64 numpy arrays on the host (numpy.ascontiguousarray(a, "
+      "dtype=numpy.float64))",
+      [&] { return " (" + called() + ", " + std::to_string(count) + " structures)"; });
   for (std::size_t k = 0; k < count; ++k) {
     energy[rows[k]] = energies.data()[k];
     std::copy(gradients.data() + k * n, gradients.data() + (k + 1) * n, g + rows[k] * n);
@@ -193,29 +205,16 @@ void PythonBatchedPotential::energyGradientDevice(std::size_t batch, const doubl
   // A view of the engine's array, valid for this call only: its owner frees nothing.
   const nb::capsule view(d_x, [](void*) noexcept {});
   const nb::ndarray<nb::array_api, const double, nb::device::cuda> structures(
-      d_x, shape.size(), shape.data(), view, nullptr, nb::dtype<double>(),
-      nb::device::cuda::value, deviceId);
-  const auto where = [&] {
-    return " (call " + std::to_string(call) + " of " + m_name + "'s energy_gradient, " +
-           std::to_string(batch) + " structures on the device)";
-  };
-  const nb::object result = callEnergyGradient(nb_trampoline, structures, [&] {
+      d_x, shape.size(), shape.data(), view, nullptr, nb::dtype<double>(), nb::device::cuda::value,
+      deviceId);
+  const auto called = [&] {
     return "call " + std::to_string(call) + " of " + m_name + "'s energy_gradient";
-  });
-  if (!nb::isinstance<nb::tuple>(result) || nb::len(result) != 2)
-    throw std::invalid_argument("energy_gradient must return (energies, gradients), a tuple of 2" +
-                                where());
-  nb::ndarray<const double, nb::c_contig, nb::device::cuda> energies, gradients;
-  if (!nb::try_cast(result[0], energies, false) || !nb::try_cast(result[1], gradients, false))
-    throw std::invalid_argument(
-        "energy_gradient of a device model must return C-contiguous "
-        "float64 CUDA arrays (DLPack: CuPy, PyTorch, JAX)" +
-        where());
-  if (energies.size() != batch || gradients.size() != batch * n)
-    throw std::invalid_argument("energy_gradient returned energies of shape " +
-                                shapeText(shapeOf(energies)) + " and gradients of shape " +
-                                shapeText(shapeOf(gradients)) + " but (" + std::to_string(batch) +
-                                ",) and " + shapeText(shape) + " are needed" + where());
+  };
+  const auto [energies, gradients] = checkedBatch<nb::device::cuda>(
+      callEnergyGradient(nb_trampoline, structures, called), batch, shape, true,
+      "C-contiguous float64 CUDA arrays (DLPack: CuPy, PyTorch, JAX)", [&] {
+        return " (" + called() + ", " + std::to_string(batch) + " structures on the device)";
+      });
   // The model's kernels ran on its own streams: wait for them, then copy on the legacy stream
   // (synchronous, so the engine's next kernels see the results).
   checkCuda(cudaDeviceSynchronize(), m_name + "'s energy_gradient");

@@ -64,19 +64,26 @@ class FunctionPotential(Potential):
         if (atoms is None) == (dimension is None):
             raise ValueError("FunctionPotential: give atoms or dimension (3 x atoms), not both")
         if atoms is not None:
-            if not isinstance(atoms, int) or isinstance(atoms, bool) or atoms < 1:
-                raise ValueError(f"FunctionPotential: atoms must be a positive int, not {atoms!r}")
-            dimension = 3 * atoms
-        elif not isinstance(dimension, int) or isinstance(dimension, bool) or dimension < 1:
-            raise ValueError(f"FunctionPotential: dimension must be a positive int, not "
-                             f"{dimension!r}")
-        if not callable(function):
-            raise TypeError(f"FunctionPotential: {function!r} is not callable")
-        super().__init__(dimension, name or getattr(function, "__name__", "Python function"))
+            dimension = 3 * _positive_int("FunctionPotential", "atoms", atoms)
+        _check_function("FunctionPotential", function)
+        super().__init__(_positive_int("FunctionPotential", "dimension", dimension),
+                         name or getattr(function, "__name__", "Python function"))
         self.function = function
 
     def energy_gradient(self, x):
         return self.function(x)
+
+
+def _positive_int(owner, what, value):
+    """value, when it is a positive int (not a bool); ValueError naming owner and what otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{owner}: {what} must be a positive int, not {value!r}")
+    return value
+
+
+def _check_function(owner, function):
+    if not callable(function):
+        raise TypeError(f"{owner}: {function!r} is not callable")
 
 
 class FunctionBatchedPotential(BatchedPotential):
@@ -89,13 +96,9 @@ class FunctionBatchedPotential(BatchedPotential):
     """
 
     def __init__(self, function, atoms, name=None, device=False):
-        if not isinstance(atoms, int) or isinstance(atoms, bool) or atoms < 1:
-            raise ValueError(f"FunctionBatchedPotential: atoms must be a positive int, not "
-                             f"{atoms!r}")
-        if not callable(function):
-            raise TypeError(f"FunctionBatchedPotential: {function!r} is not callable")
-        super().__init__(3 * atoms, name or getattr(function, "__name__", "Python function"),
-                         device)
+        _check_function("FunctionBatchedPotential", function)
+        super().__init__(3 * _positive_int("FunctionBatchedPotential", "atoms", atoms),
+                         name or getattr(function, "__name__", "Python function"), device)
         self.function = function
 
     def energy_gradient(self, x):
