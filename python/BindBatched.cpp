@@ -1,11 +1,11 @@
 // The batched engine (docs/batched.md) on (B, atoms, 3) arrays: B structures of one
 // system evaluated or minimised together, on the CPU (threads), the CPU twin or the GPU.
 #include <nanobind/stl/optional.h>
-
-#include <stdexcept>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
+
+#include <stdexcept>
 
 #include "backends/BatchedMinimiserFactory.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
@@ -29,8 +29,22 @@ std::size_t batchOf(const HostIn& x, std::size_t n, const char* what) {
   return x.shape(0);
 }
 
-nb::tuple batchedEnergyGradient(BatchedPotential& p, HostIn x) {
+nb::tuple batchedEnergyGradient(BatchedPotential& p, HostIn x, nb::object out) {
   const std::size_t n = p.dimension(), batch = batchOf(x, n, "energy_gradient");
+  if (!out.is_none()) {  // written in place (a model's out=), handed back as the caller's objects
+    HostOut e, g;
+    if (!nb::isinstance<nb::tuple>(out) || nb::len(out) != 2 || !nb::try_cast(out[0], e, false) ||
+        !nb::try_cast(out[1], g, false))
+      throw std::invalid_argument(
+          "energy_gradient: out must be (energies, gradients), C-contiguous float64 arrays");
+    if (e.size() != batch || g.size() != x.size())
+      throw std::invalid_argument("energy_gradient: out holds arrays of shapes " +
+                                  shapeText(shapeOf(e)) + " and " + shapeText(shapeOf(g)) +
+                                  " but (" + std::to_string(batch) + ",) and " +
+                                  shapeText(shapeOf(x)) + " are needed");
+    p.energyGradient(batch, x.data(), g.data(), e.data(), nullptr);
+    return nb::borrow<nb::tuple>(out);
+  }
   std::vector<double> g(batch * n), e(batch);
   p.energyGradient(batch, x.data(), g.data(), e.data(), nullptr);
   return nb::make_tuple(numpyFrom(std::move(e), {batch}), numpyFrom(std::move(g), shapeOf(x)));
@@ -125,7 +139,11 @@ void bindBatched(nb::module_& m) {
       "(batched_minimiser_over): call super().__init__(dimension, name) and define "
       "energy_gradient(self, X) -> (energies, gradients), X a new float64 array (B, atoms, 3) "
       "of the structures still minimising, energies (B,) and gradients shaped like X, float64 "
-      "numpy arrays. landscape.FunctionBatchedPotential wraps a plain function.")
+      "numpy arrays. Or define energy_gradient(self, X, out) (or set fills_out = True) to "
+      "write into the engine's own arrays, out = (energies, gradients): no allocation and no "
+      "copy per call (on the GPU most of what a call costs beyond the model's arithmetic); "
+      "energies left unwritten read as NaN. landscape.FunctionBatchedPotential wraps a plain "
+      "function.")
       .def(nb::init<std::size_t, std::string, bool>(), "dimension"_a,
            "name"_a = "Python batched potential", "device"_a = false,
            "A batched potential written in Python of `dimension` values per structure. "
@@ -135,11 +153,13 @@ void bindBatched(nb::module_& m) {
       .def_prop_ro("dimension", &BatchedPotential::dimension, "values per structure (3 x atoms)")
       .def_prop_ro("name", &BatchedPotential::name)
       .def_prop_ro("backend", [](const BatchedPotential& p) { return backendName(p.backend()); })
-      .def("energy_gradient", &batchedEnergyGradient, "x"_a,
+      .def("energy_gradient", &batchedEnergyGradient, "x"_a, "out"_a = nb::none(),
            "(energies [B], gradients shaped like x) for host coordinates x of shape (B, atoms, "
-           "3).")
-      .def("energy_gradient", &deviceBatchedEnergyGradient, "x"_a,
-           "The same on a CUDA device array (backend='cuda'): results are new device arrays.");
+           "3): new arrays, or written into out=(energies, gradients) (float64, C order), "
+           "which is returned.")
+      .def("energy_gradient", &deviceBatchedEnergyGradient, "x"_a, "out"_a = nb::none(),
+           "The same on a CUDA device array (backend='cuda'): new device arrays, or written "
+           "into out=(energies, gradients) (CUDA arrays).");
   m.def(
       "batched_lennard_jones",
       [](std::size_t atoms, const std::string& backend, int threads) {

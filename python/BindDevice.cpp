@@ -28,8 +28,9 @@ using namespace nb::literals;
 using DeviceArray = nb::ndarray<nb::array_api, double, nb::device::cuda>;
 
 [[noreturn]] void noCuda(const std::string& what) {
-  throw std::runtime_error(what + ": this build has no CUDA support (build with nvcc present, "
-                                  "LANDSCAPE_CUDA=AUTO or ON)");
+  throw std::runtime_error(what +
+                           ": this build has no CUDA support (build with nvcc present, "
+                           "LANDSCAPE_CUDA=AUTO or ON)");
 }
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -121,7 +122,7 @@ double deviceEnergy(Potential& p, DeviceIn x) {
   return nb::cast<double>(deviceEnergyGradient(p, x, nb::none())[0]);
 }
 
-nb::tuple deviceBatchedEnergyGradient(BatchedPotential& p, DeviceIn x) {
+nb::tuple deviceBatchedEnergyGradient(BatchedPotential& p, DeviceIn x, nb::object out) {
   if (!p.isDeviceResident())
     throw std::invalid_argument("energy_gradient: " + p.name() +
                                 " runs on the host; pass a numpy array");
@@ -131,12 +132,28 @@ nb::tuple deviceBatchedEnergyGradient(BatchedPotential& p, DeviceIn x) {
                                 " but (B, " + std::to_string(n / 3) + ", 3) is needed");
 #ifdef LANDSCAPE_HAVE_CUDA
   const std::size_t batch = x.shape(0);
+  if (!out.is_none()) {  // written in place (a model's out=), handed back as the caller's objects
+    DeviceOut e, g;
+    if (!nb::isinstance<nb::tuple>(out) || nb::len(out) != 2 || !nb::try_cast(out[0], e) ||
+        !nb::try_cast(out[1], g))
+      throw std::invalid_argument(
+          "energy_gradient: out must be (energies, gradients), C-contiguous float64 CUDA arrays");
+    if (e.size() != batch || g.size() != x.size())
+      throw std::invalid_argument("energy_gradient: out holds arrays of shapes " +
+                                  shapeText(shapeOf(e)) + " and " + shapeText(shapeOf(g)) +
+                                  " but (" + std::to_string(batch) + ",) and " +
+                                  shapeText(shapeOf(x)) + " are needed");
+    p.energyGradientDevice(batch, x.data(), g.data(), e.data(), nullptr, nullptr);
+    check(cudaDeviceSynchronize(), "energy_gradient");
+    return nb::borrow<nb::tuple>(out);
+  }
   DeviceArray g = newDeviceArray(shapeOf(x), "energy_gradient");
   DeviceArray e = newDeviceArray({batch}, "energy_gradient");
   p.energyGradientDevice(batch, x.data(), g.data(), e.data(), nullptr, nullptr);
   check(cudaDeviceSynchronize(), "energy_gradient");
   return nb::make_tuple(e, g);
 #else
+  (void)out;
   noCuda("energy_gradient");
 #endif
 }
@@ -166,8 +183,8 @@ void bindDeviceArrays(nb::module_& m) {
       },
       "destination"_a, "source"_a, "Copies host array source into device array destination.");
   cuda.def(
-      "data_pointer", [](DeviceIn x) { return reinterpret_cast<std::uintptr_t>(x.data()); },
-      "x"_a, "The device address of x's data (for checking that nothing was copied).");
+      "data_pointer", [](DeviceIn x) { return reinterpret_cast<std::uintptr_t>(x.data()); }, "x"_a,
+      "The device address of x's data (for checking that nothing was copied).");
 }
 
 }  // namespace landscape::python

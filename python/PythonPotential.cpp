@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -23,13 +24,17 @@ std::string evaluationText(long evaluation, const std::string& name) {
 
 // The Python override of energy_gradient called on `argument`; an exception it raises gets the
 // note "raised in <where()>" (Python 3.11 and later) and goes on to the algorithm's caller.
+// With `out` (a model that fills the engine's arrays), the call is energy_gradient(argument,
+// out=out).
 template <typename Array>
 nb::object callEnergyGradient(const nb::detail::trampoline& trampoline, const Array& argument,
-                              const std::function<std::string()>& where) {
+                              const std::function<std::string()>& where,
+                              nb::handle out = nb::handle()) {
   constexpr std::uint64_t hash = nb::detail::str_hash("energy_gradient");
   nb::detail::ticket ticket(trampoline, "energy_gradient", hash, true);
   try {
-    return trampoline.base().attr(ticket.key)(argument);
+    const nb::object method = trampoline.base().attr(ticket.key);
+    return out.is_valid() ? method(argument, nb::arg("out") = out) : method(argument);
   } catch (nb::python_error& e) {
     const nb::handle value = e.value();
     if (nb::hasattr(value, "add_note")) value.attr("add_note")("raised in " + where());
@@ -146,6 +151,29 @@ PythonBatchedPotential::PythonBatchedPotential(std::size_t dimension, std::strin
   if (m_name.empty()) m_name = "Python batched potential";
 }
 
+bool PythonBatchedPotential::fillsOut() {
+  if (m_fillsOut >= 0) return m_fillsOut == 1;
+  nb::gil_scoped_acquire gil;
+  const nb::handle self = nb_trampoline.base();
+  const nb::object declared = nb::getattr(self, "fills_out", nb::none());
+  bool fills = false;
+  if (!declared.is_none()) {
+    fills = PyObject_IsTrue(declared.ptr()) == 1;
+  } else {
+    // energy_gradient(self, X, out): the signature says so.
+    try {
+      const nb::object parameters = nb::module_::import_("inspect")
+                                        .attr("signature")(self.attr("energy_gradient"))
+                                        .attr("parameters");
+      fills = nb::cast<bool>(parameters.attr("__contains__")("out"));
+    } catch (nb::python_error&) {
+      fills = false;  // no signature to read (a compiled callable): the returning protocol
+    }
+  }
+  m_fillsOut = fills ? 1 : 0;
+  return fills;
+}
+
 void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, double* g,
                                             double* energy, const std::uint8_t* active) {
   if (m_device) return energyGradientThroughDevice(batch, x, g, energy, active);
@@ -153,6 +181,7 @@ void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, 
   for (std::size_t b = 0; b < batch; ++b)
     if (active == nullptr || active[b] != 0) rows.push_back(b);
   if (rows.empty()) return;
+  const bool fills = fillsOut();
   nb::gil_scoped_acquire gil;
   const long call = ++m_calls;
   const std::size_t n = m_dimension, count = rows.size();
@@ -165,6 +194,18 @@ void PythonBatchedPotential::energyGradient(std::size_t batch, const double* x, 
   const auto called = [&] {
     return "call " + std::to_string(call) + " of " + m_name + "'s energy_gradient";
   };
+  if (fills) {
+    std::vector<double> unwritten(count, std::numeric_limits<double>::quiet_NaN());
+    NumpyArray energiesOut = numpyFrom(std::move(unwritten), {count});
+    NumpyArray gradientsOut = numpyFrom(std::vector<double>(count * n), shape);
+    callEnergyGradient(nb_trampoline, structures, called,
+                       nb::make_tuple(energiesOut, gradientsOut));
+    for (std::size_t k = 0; k < count; ++k) {
+      energy[rows[k]] = energiesOut.data()[k];
+      std::copy(gradientsOut.data() + k * n, gradientsOut.data() + (k + 1) * n, g + rows[k] * n);
+    }
+    return;
+  }
   const auto [energies, gradients] = checkedBatch<nb::device::cpu>(
       callEnergyGradient(nb_trampoline, structures, called), count, shape, false,
       "C-contiguous float64 numpy arrays on the host (numpy.ascontiguousarray(a, "
@@ -194,6 +235,12 @@ void PythonBatchedPotential::energyGradientDevice(std::size_t batch, const doubl
   if (!m_device) throw std::logic_error(m_name + ": the device entry of a host model was called");
   if (batch == 0) return;
   const std::size_t n = m_dimension;
+  const bool fills = fillsOut();
+  // All bits set is a NaN: energies the model leaves unwritten read as non-finite.
+  if (fills)
+    checkCuda(
+        cudaMemsetAsync(d_energy, 0xFF, batch * sizeof(double), static_cast<cudaStream_t>(stream)),
+        m_name);
   // The engine wrote x on its stream; the model runs on its library's streams.
   checkCuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), m_name);
   nb::gil_scoped_acquire gil;
@@ -210,6 +257,21 @@ void PythonBatchedPotential::energyGradientDevice(std::size_t batch, const doubl
   const auto called = [&] {
     return "call " + std::to_string(call) + " of " + m_name + "'s energy_gradient";
   };
+  if (fills) {
+    const nb::capsule engineOwned(d_g, [](void*) noexcept {});
+    const std::size_t energyShape[1] = {batch};
+    const nb::ndarray<nb::array_api, double, nb::device::cuda> energiesOut(
+        d_energy, 1, energyShape, engineOwned, nullptr, nb::dtype<double>(),
+        nb::device::cuda::value, deviceId);
+    const nb::ndarray<nb::array_api, double, nb::device::cuda> gradientsOut(
+        d_g, shape.size(), shape.data(), engineOwned, nullptr, nb::dtype<double>(),
+        nb::device::cuda::value, deviceId);
+    callEnergyGradient(nb_trampoline, structures, called,
+                       nb::make_tuple(energiesOut, gradientsOut));
+    // Its kernels ran on its library's streams: done before the engine reads the results.
+    checkCuda(cudaDeviceSynchronize(), m_name + "'s energy_gradient");
+    return;
+  }
   const auto [energies, gradients] = checkedBatch<nb::device::cuda>(
       callEnergyGradient(nb_trampoline, structures, called), batch, shape, true,
       "C-contiguous float64 CUDA arrays (DLPack: CuPy, PyTorch, JAX)", [&] {

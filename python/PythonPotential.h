@@ -51,6 +51,13 @@ class PythonPotential : public Potential {
 /// arrays without copies (valid during the call only); it returns DLPack device arrays (CuPy,
 /// PyTorch, JAX), copied device to device into the engine's. The rounds engine drives it with
 /// its decisions on the device.
+///
+/// A model whose energy_gradient takes `out` (or that sets fills_out = True) is called as
+/// energy_gradient(X, out=(energies, gradients)) with the engine's own result arrays and writes
+/// into them (as pele's potentials fill the gradient they are given): no allocation and no copy
+/// per call, which on the GPU is most of what a call costs beyond the model's arithmetic. The
+/// energies are NaN until it writes them, so one it left unwritten stops the minimisation as a
+/// non-finite energy instead of passing on stale values.
 class PythonBatchedPotential : public BatchedPotential {
  public:
   NB_TRAMPOLINE(BatchedPotential);
@@ -69,11 +76,14 @@ class PythonBatchedPotential : public BatchedPotential {
  private:
   void energyGradientThroughDevice(std::size_t batch, const double* x, double* g, double* energy,
                                    const std::uint8_t* active);
+  /// Whether energy_gradient writes into out=(energies, gradients) (asked once).
+  bool fillsOut();
 
   std::size_t m_dimension;
   std::string m_name;
   bool m_device;
   long m_calls = 0;
+  int m_fillsOut = -1;  ///< -1: not asked yet
 };
 
 }  // namespace landscape::python

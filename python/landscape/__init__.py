@@ -93,6 +93,9 @@ class FunctionBatchedPotential(BatchedPotential):
     landscape.batched_minimiser_over(potential, params).minimise(X), or landscape.walkers.
     device=True: f takes and returns CUDA arrays (DLPack: torch.from_dlpack(X), cupy.from_dlpack);
     engine='rounds' keeps the L-BFGS on the device.
+    A function f(X, out) that takes `out` writes into the engine's arrays instead of returning
+    new ones: out = (energies, gradients), e.g. torch.from_dlpack(out[1]).copy_(g), with no
+    allocation or copy of the engine's per call (the fast path for device models).
     """
 
     def __init__(self, function, atoms, name=None, device=False):
@@ -100,9 +103,20 @@ class FunctionBatchedPotential(BatchedPotential):
         super().__init__(3 * _positive_int("FunctionBatchedPotential", "atoms", atoms),
                          name or getattr(function, "__name__", "Python function"), device)
         self.function = function
+        self.fills_out = _takes_out(function)
 
-    def energy_gradient(self, x):
-        return self.function(x)
+    def energy_gradient(self, x, out=None):
+        return self.function(x) if out is None else self.function(x, out=out)
+
+
+def _takes_out(function):
+    """True when function has a parameter named out (it writes into the engine's arrays)."""
+    import inspect
+
+    try:
+        return "out" in inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a callable without a signature to read
+        return False
 
 
 def _is_cuda_array(x):

@@ -127,3 +127,48 @@ def test_gmins_walkers_run_on_a_pytorch_model_on_the_device():
     assert a.lowest[0].energy == pytest.approx(-44.326801, abs=1e-5)
     np.testing.assert_allclose([m.energy for m in a.lowest], [m.energy for m in b.lowest],
                                atol=1e-5)
+
+
+def test_device_models_that_fill_the_engines_arrays():
+    """Models f(X, out) writing into the engine's device arrays: the built-in kernel called back
+    through Python gives the built-in engine's minima bit for bit, and a PyTorch LJ13 writing with
+    copy_ the built-in minima (1e-8); energies left unwritten stop the run as non-finite."""
+    builtin = landscape.batched_lennard_jones(13, backend="cuda")
+    starts = np.random.default_rng(6).uniform(0.0, 2.5, (32, 13, 3))
+    params = landscape.LbfgsParams(rms_tolerance=1e-7, max_iterations=5000)
+
+    def wrapped(x, out):
+        builtin.energy_gradient(x, out=out)
+
+    ours, ours_report = landscape.batched_minimiser_over(
+        landscape.FunctionBatchedPotential(wrapped, atoms=13, device=True), params,
+        "rounds").minimise(starts)
+    theirs, theirs_report = landscape.batched_minimiser_over(builtin, params, "rounds").minimise(
+        starts)
+    np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(ours_report["energy"], theirs_report["energy"])
+
+    def gradients_only(x, out):
+        energies = landscape.cuda.empty([len(starts)])
+        builtin.energy_gradient(x, out=(energies, out[1]))
+
+    _, report = landscape.batched_minimiser_over(
+        landscape.FunctionBatchedPotential(gradients_only, atoms=13, device=True), params,
+        "rounds").minimise(starts)
+    assert set(report["status"]) == {"non-finite energy"}
+
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    model = torch_lennard_jones(torch)
+
+    def torch_into(x, out):
+        energies, gradients = model(x)
+        torch.from_dlpack(out[0]).copy_(energies)
+        torch.from_dlpack(out[1]).copy_(gradients)
+
+    _, torch_report = landscape.batched_minimiser_over(
+        landscape.FunctionBatchedPotential(torch_into, atoms=13, device=True), params,
+        "rounds").minimise(starts)
+    assert all(s == "converged" for s in torch_report["status"])
+    np.testing.assert_allclose(torch_report["energy"], theirs_report["energy"], atol=1e-8)

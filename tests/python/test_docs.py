@@ -14,8 +14,8 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", (SOURCE_DIR / "docs/python.md").re
                       re.S)
 
 
-def test_the_page_has_the_six_examples():
-    assert len(EXAMPLES) == 6
+def test_the_page_has_the_seven_examples():
+    assert len(EXAMPLES) == 7
 
 
 @pytest.mark.parametrize("number", range(len(EXAMPLES)))

@@ -178,3 +178,66 @@ def test_gmins_walkers_run_on_a_batched_numpy_model_and_find_the_builtin_minima(
     assert ours.lowest[0].energy == pytest.approx(-44.326801, abs=1e-5)  # CCD LJ13
     np.testing.assert_allclose([m.energy for m in ours.lowest],
                                [m.energy for m in theirs.lowest], atol=1e-5)
+
+
+def test_a_batched_model_that_fills_the_engines_arrays_runs_as_one_that_returns_them():
+    """A model f(X, out) writing into the engine's arrays (out = (energies, gradients)) gives the
+    minimisations of the same model returning new arrays, bit for bit; a model that leaves the
+    energies unwritten stops every structure as a non-finite energy instead of passing on stale
+    values."""
+    def filling(structures, out):
+        energies, gradients = batched_lennard_jones(structures)
+        out[0][...] = energies
+        out[1][...] = gradients
+
+    starts = np.random.default_rng(7).uniform(0.0, 2.5, (6, 13, 3))
+    params = landscape.LbfgsParams(rms_tolerance=1e-7, max_iterations=5000)
+    model = landscape.FunctionBatchedPotential(filling, atoms=13)
+    assert model.fills_out
+    ours, ours_report = landscape.batched_minimiser_over(model, params).minimise(starts)
+    theirs, theirs_report = landscape.batched_minimiser_over(
+        landscape.FunctionBatchedPotential(batched_lennard_jones, atoms=13), params).minimise(starts)
+    np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(ours_report["energy"], theirs_report["energy"])
+    assert all(s == "converged" for s in ours_report["status"])
+
+    def gradients_only(structures, out):
+        out[1][...] = batched_lennard_jones(structures)[1]
+
+    _, report = landscape.batched_minimiser_over(
+        landscape.FunctionBatchedPotential(gradients_only, atoms=13), params).minimise(starts)
+    assert set(report["status"]) == {"non-finite energy"}
+
+
+def test_a_subclass_declares_filling_by_its_signature_or_fills_out():
+    """energy_gradient(self, X, out) is called with out; fills_out = False overrides the
+    signature; the built-in batched potential writes into out= and returns those arrays."""
+    seen = []
+
+    class Filling(landscape.BatchedPotential):
+        def __init__(self, fills=None):
+            super().__init__(39, "filling")
+            if fills is not None:
+                self.fills_out = fills
+
+        def energy_gradient(self, x, out=None):
+            seen.append(out is not None)
+            energies, gradients = batched_lennard_jones(x)
+            if out is None:
+                return energies, gradients
+            out[0][...], out[1][...] = energies, gradients
+
+    starts = np.random.default_rng(8).uniform(0.0, 2.5, (3, 13, 3))
+    for fills in (None, False):
+        seen.clear()
+        landscape.batched_minimiser_over(Filling(fills)).minimise(starts)
+        assert set(seen) == {fills is None}
+    builtin = landscape.batched_lennard_jones(13)
+    energies, gradients = np.empty(3), np.empty((3, 13, 3))
+    returned = builtin.energy_gradient(starts, out=(energies, gradients))
+    assert returned[0] is energies and returned[1] is gradients
+    expected = batched_lennard_jones(starts)
+    np.testing.assert_allclose(energies, expected[0], rtol=1e-12)
+    np.testing.assert_allclose(gradients, expected[1], rtol=1e-10, atol=1e-10)
+    with pytest.raises(ValueError, match=r"out holds arrays of shapes \(2,\)"):
+        builtin.energy_gradient(starts, out=(np.empty(2), gradients))
