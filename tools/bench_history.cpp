@@ -21,7 +21,8 @@
 // 001's tables), the throughput per start with more threads or gpu-batch.
 // Paper settings by default: max step 0.4, max rise 1e-4, RMS gradient 1e-5 (kcal/mol and Angstrom
 // for molecules; reduced units for Lennard-Jones). Writes PREFIX.md, PREFIX.csv and, when Python's
-// matplotlib is available, PREFIX.png (python3 -m landscape.plots history). Progress goes to stderr.
+// matplotlib is available, PREFIX.png (python3 -m landscape.plots history). Progress goes to
+// stderr.
 //
 // Usage: bench_history --lj N [--starts K] [--m 4,10,...] [--impl gpu1,gpu2,cpu] [--seed S]
 //                      [--perturb DX] [--max-iterations N] [--threads T] [--out PREFIX]
@@ -39,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/BatchedMinimiserFactory.h"
 #include "backends/BatchedPotentialFactory.h"
 #include "backends/LangevinFactory.h"
 #include "backends/LbfgsWorkspaceFactory.h"
@@ -46,7 +48,6 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Random.h"
 #include "landscape/geometry/ClusterGeometry.h"
-#include "backends/BatchedMinimiserFactory.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
 #include "potentials/AmberCoordinates.h"
@@ -71,6 +72,7 @@ struct Options {
   double langevinKt = 1.2;  // kcal/mol (about 600 K)
   int maxIterations = 100000;
   int roundsCompact = 0;  // BatchedRoundsOptions::compactFromHistory of the gpu-rounds rows
+  int repeats = 3;        // timings of each cell's batch (the mean and its spread)
   std::string out = "bench_history";
 };
 
@@ -79,7 +81,7 @@ OptionTable<Options> optionTable() {
   t.about =
       "usage: bench_history --lj N | --prmtop F --inpcrd F [--starts K] [--m 4,10,...] "
       "[--impl gpu1,gpu2,gpu-batch,cpu] [--seed S] [--perturb DX] [--max-iterations N] "
-      "[--threads T] [--rounds-compact K] [--out PREFIX] "
+      "[--threads T] [--rounds-compact K] [--repeats R] [--out PREFIX] "
       "[--langevin-steps N] [--langevin-kt KT]\n"
       "The history-size benchmark (Tables 1-4) of Mantell, Pitt and Wales, J. Chem. Theory\n"
       "Comput. 2016 for your own system.\n";
@@ -119,6 +121,12 @@ OptionTable<Options> optionTable() {
         "n >= 1024 and n >= 2 m; -1: always the two-loop recursion)",
         fieldOf(&Options::roundsCompact))
       .atLeast(-1);
+  t.add("repeats", "R",
+        "times each cell's batch is minimised from the same starts: the time is their mean, "
+        "the error bar their standard deviation (the same iterates each time; only the timing "
+        "differs)",
+        fieldOf(&Options::repeats))
+      .atLeast(1);
   t.add("out", "PREFIX", "PREFIX.md, PREFIX.csv and PREFIX.png", fieldOf(&Options::out));
   return t;
 }
@@ -133,7 +141,8 @@ Options parse(int argc, char** argv) {
 }
 
 struct Cell {
-  double seconds = 0.0;
+  double seconds = 0.0;  // mean over the repeats of the batch's wall time
+  double spread = 0.0;   // standard deviation of the batch's wall time over the repeats
   double steps = 0.0;
   int runs = 0;
   int unconverged = 0;
@@ -153,11 +162,11 @@ LbfgsParams historyParams(int m, int maxIterations) {
 
 // What the implementations run on.
 struct HistoryEngines {
-  std::vector<Potential*> cpu;  // one CPU potential per --threads
-  Potential* cuda = nullptr;    // the CUDA potential (gpu1, gpu2)
+  std::vector<Potential*> cpu;            // one CPU potential per --threads
+  Potential* cuda = nullptr;              // the CUDA potential (gpu1, gpu2)
   BatchedPotential* cudaBatch = nullptr;  // the batched CUDA potential (gpu-rounds)
   int roundsCompact = 0;                  // its compactFromHistory
-  std::size_t ljAtoms = 0;      // Lennard-Jones atoms; 0 for a molecule
+  std::size_t ljAtoms = 0;                // Lennard-Jones atoms; 0 for a molecule
 };
 
 // The batched minimiser of one implementation, or null with the reason in `why` when it cannot
@@ -176,8 +185,9 @@ std::unique_ptr<BatchedMinimiser> historyMinimiser(const std::string& impl, cons
     return makeBatchedMinimiserOver(*e.cudaBatch, p, Backend::Cuda, options);
   }
   if (e.ljAtoms == 0) {
-    why = "the team kernel is for Lennard-Jones clusters (gpu-rounds is the batched GPU row for "
-          "molecules)";
+    why =
+        "the team kernel is for Lennard-Jones clusters (gpu-rounds is the batched GPU row for "
+        "molecules)";
     return nullptr;
   }
   try {
@@ -188,23 +198,28 @@ std::unique_ptr<BatchedMinimiser> historyMinimiser(const std::string& impl, cons
   }
 }
 
-// The K starts minimised as one batch: the batch's memory (refused, naming the largest batch that
-// fits, when K does not), then one line per start.
+// The K starts minimised as one batch, `repeats` times: the batch's memory (refused, naming the
+// largest batch that fits, when K does not), then one line per start of the first repeat.
 Cell minimiseStarts(BatchedMinimiser& minimiser, const std::vector<std::vector<double>>& starts,
-                    int m, const std::string& impl) {
+                    int m, const std::string& impl, int repeats) {
   const std::size_t n = minimiser.dimension(), k = starts.size();
   const BatchMemory memory = minimiser.memory();
   std::fprintf(stderr, "m %5d %-9s %s: %zu bytes of %s per start, largest batch %zu\n", m,
                impl.c_str(), minimiser.name().c_str(), memory.bytesPerStructure,
                memory.where.c_str(), memory.largestBatch());
   requireBatchFits(k, memory);
-  std::vector<double> x(k * n);
-  for (std::size_t b = 0; b < k; ++b) std::copy(starts[b].begin(), starts[b].end(), &x[b * n]);
+  std::vector<double> x(k * n), times;
   std::vector<LbfgsResult> results(k);
-  const auto t0 = std::chrono::steady_clock::now();
-  minimiser.minimise(k, x.data(), results.data());
+  for (int r = 0; r < repeats; ++r) {
+    for (std::size_t b = 0; b < k; ++b) std::copy(starts[b].begin(), starts[b].end(), &x[b * n]);
+    const auto t0 = std::chrono::steady_clock::now();
+    minimiser.minimise(k, x.data(), results.data());
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
   Cell cell;
-  cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (double t : times) cell.seconds += t / repeats;
+  for (double t : times) cell.spread += (t - cell.seconds) * (t - cell.seconds);
+  cell.spread = repeats > 1 ? std::sqrt(cell.spread / (repeats - 1)) : 0.0;
   for (std::size_t b = 0; b < k; ++b) {
     const LbfgsResult& r = results[b];
     cell.steps += r.iterations;
@@ -213,8 +228,8 @@ Cell minimiseStarts(BatchedMinimiser& minimiser, const std::vector<std::vector<d
     std::fprintf(stderr, "m %5d %-9s start %3zu: %6d steps, E %.8f, %s\n", m, impl.c_str(), b,
                  r.iterations, r.energy, lbfgsStatusName(r.status).c_str());
   }
-  std::fprintf(stderr, "m %5d %-9s batch of %zu starts: %.3f s\n", m, impl.c_str(), k,
-               cell.seconds);
+  std::fprintf(stderr, "m %5d %-9s batch of %zu starts: %.3f +- %.3f s over %d repeats\n", m,
+               impl.c_str(), k, cell.seconds, cell.spread, repeats);
   return cell;
 }
 
@@ -249,8 +264,8 @@ int main(int argc, char** argv) {
         o.implementations.end()) {
       BatchedPotentialOptions batchOptions;
       batchOptions.reserveBatch = static_cast<std::size_t>(o.starts);
-      batchOptions.gbLayout = o.starts > 1 ? AmberGbCudaLayout::Throughput
-                                           : AmberGbCudaLayout::Latency;
+      batchOptions.gbLayout =
+          o.starts > 1 ? AmberGbCudaLayout::Throughput : AmberGbCudaLayout::Latency;
       cudaBatch = makeBatchedPotentialForSpec(spec, Backend::Cuda, batchOptions);
     }
 
@@ -308,7 +323,7 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "m %5d %-9s skipped: %s\n", m, impl.c_str(), why.c_str());
           continue;
         }
-        cells[{m, impl}] = minimiseStarts(*minimiser, starts, m, impl);
+        cells[{m, impl}] = minimiseStarts(*minimiser, starts, m, impl, o.repeats);
       }
     }
 
@@ -323,11 +338,12 @@ int main(int argc, char** argv) {
          << "), max step 0.4, max rise 1e-4, RMS 1e-5, at most " << o.maxIterations
          << " steps; the K starts of a row are one batch (cpu over " << o.threads
          << (o.threads == 1 ? " thread" : " threads")
-         << "), time = batch wall time / K\n\nGPU: " << gpuDescription() << "\n\n";
+         << "), time = batch wall time / K, mean +- standard deviation over " << o.repeats
+         << (o.repeats == 1 ? " timing" : " timings") << "\n\nGPU: " << gpuDescription() << "\n\n";
     md << head.str();
-    md << "| m | impl | avg minimization time (s) | avg L-BFGS steps | time per step (ms) | "
-          "CPU / impl | unconverged |\n|---|---|---|---|---|---|---|\n";
-    csv << "m,impl,avg_seconds,avg_steps,ms_per_step,cpu_over_impl,unconverged\n";
+    md << "| m | impl | avg minimization time (s) | +- | avg L-BFGS steps | time per step (ms) | "
+          "CPU / impl | unconverged |\n|---|---|---|---|---|---|---|---|\n";
+    csv << "m,impl,avg_seconds,avg_steps,ms_per_step,cpu_over_impl,unconverged,std_seconds\n";
     for (int m : o.historySizes) {
       const auto cpuIt = cells.find({m, "cpu"});
       for (const std::string& impl : o.implementations) {
@@ -338,12 +354,14 @@ int main(int argc, char** argv) {
         const double ratio =
             cpuIt != cells.end() ? (cpuIt->second.seconds / cpuIt->second.runs) / avg : NAN;
         char line[256];
-        std::snprintf(line, sizeof line, "| %d | %s | %.4g | %.1f | %.4g | %.3g | %d |\n", m,
-                      impl.c_str(), avg, steps, 1e3 * c.seconds / std::max(c.steps, 1.0), ratio,
-                      c.unconverged);
+        const double spread = c.spread / c.runs;
+        std::snprintf(line, sizeof line, "| %d | %s | %.4g | %.2g | %.1f | %.4g | %.3g | %d |\n", m,
+                      impl.c_str(), avg, spread, steps, 1e3 * c.seconds / std::max(c.steps, 1.0),
+                      ratio, c.unconverged);
         md << line;
-        std::snprintf(line, sizeof line, "%d,%s,%.6g,%.2f,%.6g,%.4g,%d\n", m, impl.c_str(), avg,
-                      steps, 1e3 * c.seconds / std::max(c.steps, 1.0), ratio, c.unconverged);
+        std::snprintf(line, sizeof line, "%d,%s,%.6g,%.2f,%.6g,%.4g,%d,%.6g\n", m, impl.c_str(),
+                      avg, steps, 1e3 * c.seconds / std::max(c.steps, 1.0), ratio, c.unconverged,
+                      spread);
         csv << line;
       }
     }
@@ -356,9 +374,10 @@ int main(int argc, char** argv) {
     std::string text((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>());
     std::printf("%s", text.substr(head.str().size()).c_str());
     // The plot: landscape.plots history (matplotlib, installed by tools/setup.sh).
-    const std::string title = system + ", " + std::to_string(o.starts) + " starts";
-    if (landscape::runPythonPlot("bench_history",
-                                 {"history", o.out + ".csv", "-o", o.out + ".png", "--title", title}))
+    const std::string title = system + ", " + std::to_string(o.starts) + " starts, " +
+                              std::to_string(o.repeats) + (o.repeats == 1 ? " timing" : " timings");
+    if (landscape::runPythonPlot(
+            "bench_history", {"history", o.out + ".csv", "-o", o.out + ".png", "--title", title}))
       std::fprintf(stderr, "bench_history: no plot (landscape.plots failed); tables written\n");
     return 0;
   } catch (const std::exception& e) {

@@ -161,12 +161,13 @@ def force_curve(paths, labels=None, title=None):
 
 # ---- L-BFGS history size (tools/bench_history) ----
 def history(csv_path, title=None):
-    """bench_history's CSV (columns impl, m, avg_seconds): average minimisation time against the
-    L-BFGS history size m, one line per implementation. The m axis is logarithmic (base 2, the
-    values of m as ticks); the time axis is logarithmic only when the times span more than a
-    factor of 3, else linear with plain numbers. A curve whose times all lie within 10% of their
-    mean is flagged in the figure: one timed batch per m cannot tell such differences from timing
-    noise."""
+    """bench_history's CSV (columns impl, m, avg_seconds, and std_seconds when it timed each
+    batch more than once): average minimisation time against the L-BFGS history size m, one line
+    per implementation, with error bars of one standard deviation over the timings. The m axis is
+    logarithmic (base 2, the values of m as ticks); the time axis is logarithmic only when the
+    times span more than a factor of 3, else linear with plain numbers. A curve whose times all
+    lie within 10% of their mean, or within its own error bars, is flagged in the figure as
+    timing noise rather than a trend."""
     import csv
 
     from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
@@ -175,22 +176,31 @@ def history(csv_path, title=None):
     series = {}
     with open(csv_path, newline="") as f:
         for row in csv.DictReader(f):
-            series.setdefault(row["impl"], []).append((int(row["m"]), float(row["avg_seconds"])))
+            spread = float(row.get("std_seconds") or 0.0)
+            series.setdefault(row["impl"], []).append(
+                (int(row["m"]), float(row["avg_seconds"]), spread))
     names = {"gpu1": "GPU impl. 1 (all on GPU)", "gpu2": "GPU impl. 2 (potential on GPU)",
              "cpu": "CPU"}
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     notes = []
     for impl, points in series.items():
         points.sort()
-        times = np.array([t for _, t in points])
+        times = np.array([t for _, t, _ in points])
+        errors = np.array([e for _, _, e in points])
         label = names.get(impl, impl)
-        ax.plot([m for m, _ in points], times, "o-", label=label)
-        if len(times) > 1 and np.all(np.abs(times - times.mean()) <= 0.1 * times.mean()):
-            spread = 100.0 * (times.max() - times.min()) / times.mean()
+        ax.errorbar([m for m, _, _ in points], times, yerr=errors if errors.any() else None,
+                    fmt="o-", capsize=3, label=label)
+        if len(times) < 2:
+            continue
+        spread = 100.0 * (times.max() - times.min()) / times.mean()
+        if np.all(np.abs(times - times.mean()) <= 0.1 * times.mean()):
             notes.append(f"{label}: all within {spread:.0f}% of each other: timing noise, not a "
-                         "trend (one batch per m)")
-    all_m = sorted({m for points in series.values() for m, _ in points})
-    all_t = np.array([t for points in series.values() for _, t in points])
+                         "trend")
+        elif errors.any() and times.max() - times.min() <= 2.0 * errors.max():
+            notes.append(f"{label}: the differences lie within the error bars: timing noise, "
+                         "not a trend")
+    all_m = sorted({m for points in series.values() for m, _, _ in points})
+    all_t = np.array([t + e for points in series.values() for _, t, e in points])
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(all_m))
     ax.xaxis.set_minor_locator(NullLocator())

@@ -116,7 +116,7 @@ def test_force_curve_plots_the_file_columns_with_units(tmp_path):
 def test_history_and_trace_from_a_real_gmin_run(tmp_path):
     (tmp_path / "h.csv").write_text("impl,m,avg_seconds\ncpu,4,0.5\ncpu,8,0.7\ngpu1,4,0.1\n")
     fig = plots.history(tmp_path / "h.csv")
-    assert [line.get_label() for line in fig.axes[0].get_lines()] == [
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [
         "CPU", "GPU impl. 1 (all on GPU)"]
     assert "history size" in fig.axes[0].get_xlabel()
     assert fig.axes[0].get_yscale() == "log"  # 0.1 to 0.7 s: a factor of 7
@@ -127,6 +127,15 @@ def test_history_and_trace_from_a_real_gmin_run(tmp_path):
     fig = plots.history(tmp_path / "n.csv", title="LJ38, 20 starts")
     assert fig.axes[0].get_yscale() == "linear" and fig.axes[0].get_title() == "LJ38, 20 starts"
     assert any("CPU: all within 4% of each other: timing noise" in t.get_text()
+               for t in fig.texts)
+    assert not any("GPU" in t.get_text() for t in fig.texts)
+    # Repeated timings: error bars of their standard deviation; a curve whose differences lie
+    # within them is flagged too.
+    (tmp_path / "e.csv").write_text("impl,m,avg_seconds,std_seconds\ncpu,4,0.08,0.02\n"
+                                    "cpu,8,0.11,0.02\ngpu1,4,0.05,0.001\ngpu1,8,0.5,0.002\n")
+    fig = plots.history(tmp_path / "e.csv")
+    assert len(fig.axes[0].collections) == 2  # one set of vertical error bars per curve
+    assert any("CPU: the differences lie within the error bars" in t.get_text()
                for t in fig.texts)
     assert not any("GPU" in t.get_text() for t in fig.texts)
     gmin = program("gmin")
