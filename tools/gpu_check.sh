@@ -341,14 +341,14 @@ suite_lbfgs() {
   bench "L-BFGS direction against the byte floor" \
     bench_lbfgs_direction -- "$build/bench_lbfgs_direction" --atoms 38,2492,24920 --m 4,10,100,1000
   bench "history-size tables, LJ2500" \
-    history_lj2500 -- "$build/bench_history" --lj 2500 --starts 2 --m 4,10,100,1000 \
+    history_lj2500 -- "$build/bench_history" --lj 2500 --starts 2 --repeats 1 --m 4,10,100,1000 \
     --max-iterations 20000 --out "$dir/history_lj2500"
 }
 
 suite_rounds() {
   gtest tests 'BatchedLbfgsRounds*:BatchedMinimiserFactory.*' '^\[ (rounds|compact)'
   local mb=(--prmtop "$gb/myoglobin/prmtop" --inpcrd "$gb/myoglobin/inpcrd")
-  local h=("$build/bench_history" --starts 1 --impl gpu-rounds) k m c
+  local h=("$build/bench_history" --starts 1 --repeats 1 --impl gpu-rounds) k m c
   bench "bench_batch: the team kernel (cuda) against the rounds engine" \
     bench_batch -- "$build/bench_batch" --sizes 13,38,75,147 --batches 1,8,64,512,4096,32768 \
     --backends cpu1,cuda,rounds --cpu-seconds 5
