@@ -11,13 +11,10 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "backends/HessianBackendFactory.h"
-#include "backends/RigidBodyFactory.h"
-#include "landscape/paths/Characterisation.h"
 #include "landscape/paths/Connect.h"
-#include "potentials/AmberTopology.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
+#include "python/CharacterisationChoice.h"
 #include "python/NetworkDict.h"
 #include "python/Params.h"
 
@@ -40,12 +37,6 @@ void bindConnectParams(nb::module_& m) {
       .field("first_iterations", &P::firstIterations, "iterations of the first DNEB run")
       .done();
 }
-
-/// How the stationary points are characterised (optim's Characterisation options).
-struct CharacterisationChoice {
-  bool enabled = false;
-  CharacterisationParams params;
-};
 
 /// The network as stored, characterised when asked; endpoint sets A = {start}, B = {finish} as
 /// optim records them.
@@ -72,47 +63,6 @@ StoredTransitionNetwork storedNetwork(Potential& potential, const TransitionNetw
   out.setA = {start};
   out.setB = {finish};
   return out;
-}
-
-CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
-                                          const std::string& prmtop, double symmetryTolerance,
-                                          long long maxSpectrumAtoms,
-                                          const std::string& hessianBackend,
-                                          const std::string& what) {
-  CharacterisationChoice c;
-  c.enabled = enabled;
-  if (!enabled) return c;
-  if (rigidBodySystemOf(potential))
-    throw std::invalid_argument(
-        what +
-        ": characterise needs an atomistic potential; the Hessian of a rigid-body "
-        "potential (landscape.rigid_bodies) does not describe the atoms' stationary point, and "
-        "optim leaves it unknown too");
-  if (!(symmetryTolerance > 0.0) || !std::isfinite(symmetryTolerance))
-    throw std::invalid_argument(what + ": symmetry_tolerance must be positive (length unit), got " +
-                                std::to_string(symmetryTolerance));
-  if (maxSpectrumAtoms < 0) throw std::invalid_argument(what + ": spectrum_max_atoms must be >= 0");
-  c.params.maxSpectrumAtoms = static_cast<std::size_t>(maxSpectrumAtoms);
-  c.params.pointGroup.distanceTolerance = symmetryTolerance;
-  if (!prmtop.empty()) {
-    // As optim for AMBER: the Hessian mass-weighted with the prmtop's masses (amu), symmetry
-    // operations only between atoms of one element.
-    const AmberTopology amber = readAmberTopology(prmtop);
-    if (amber.masses.size() != potential.atomCount())
-      throw std::invalid_argument(
-          what + ": " + prmtop + " has " + std::to_string(amber.masses.size()) +
-          " atoms but the potential has " + std::to_string(potential.atomCount()));
-    c.params.masses = amber.masses;
-    c.params.pointGroup.atomTypes = amber.atomicNumbers;
-  }
-  if (hessianBackend == "cuda") {
-    c.params.backend = gpuHessianBackend(potential);
-  } else if (hessianBackend != "cpu") {
-    throw std::invalid_argument(what + ": hessian_backend must be 'cpu' or 'cuda', got '" +
-                                hessianBackend + "'");
-  }
-  c.params.check();
-  return c;
 }
 
 nb::dict connect(Potential& potential, HostIn start, HostIn finish, const ConnectParams& params,
@@ -146,7 +96,7 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
   metadata.lengthUnit = lengthUnit;
   metadata.atoms = potential.atomCount();
   metadata.program = "landscape.connect";
-  metadata.hessianMasses = choice.params.masses.empty() ? kUnitMasses : kAtomicMassesAmu;
+  metadata.hessianMasses = choice.hessianMasses();
   nb::dict out = networkToDict(storedNetwork(potential, network, choice, from, to.index), metadata);
   out["status"] = connectStatusName(result.status);
   out["connected"] = result.connected();
@@ -187,7 +137,7 @@ nb::dict characteriseOne(Potential& potential, HostIn x, const std::filesystem::
   out["principal_moments"] =
       numpyFrom(std::vector<double>(p.principalMoments.begin(), p.principalMoments.end()), {3});
   out["hessian_eigenvalues"] = numpyFrom(p.hessianEigenvalues, {p.hessianEigenvalues.size()});
-  out["hessian_masses"] = choice.params.masses.empty() ? kUnitMasses : kAtomicMassesAmu;
+  out["hessian_masses"] = choice.hessianMasses();
   return out;
 }
 

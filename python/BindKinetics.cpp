@@ -20,6 +20,7 @@
 #include "landscape/network/HarmonicRates.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
+#include "python/KineticUnits.h"
 #include "python/NetworkDict.h"
 
 namespace landscape::python {
@@ -29,64 +30,6 @@ namespace {
 using namespace nb::literals;
 
 std::string number(double v) { return numberText(v); }
-
-/// pathsample's --units: reduced (kT in the energy unit, rates in reduced time^-1) or molecular
-/// (T in K, kcal/mol, rates in s^-1 from the mass-weighted frequencies in
-/// sqrt(kcal/mol / (amu Angstrom^2))). 'auto': molecular when the network's Hessians are
-/// mass-weighted in amu (hessian_masses, as optim writes AMBER networks).
-struct KineticUnits {
-  bool molecular = false;
-  double kT(double temperature) const {
-    return molecular ? kBoltzmannKcalPerMolK * temperature : temperature;
-  }
-  double rateFactor() const { return molecular ? kMolecularFrequencyPerSecond : 1.0; }
-  std::string name() const { return molecular ? "molecular" : "reduced"; }
-  std::string rateUnit() const { return molecular ? "s^-1" : "reduced time^-1"; }
-  std::string timeUnit() const { return molecular ? "s" : "reduced time"; }
-  std::string temperatureUnit() const { return molecular ? "K" : "energy unit (kT)"; }
-  /// Planck's constant in the energy unit x the rate graph's time unit; NaN: the default
-  /// (kPlanckKcalPerMolSecond for molecular units, 0 = no kT ln(kT/h) term for reduced).
-  double planck(double given) const {
-    if (std::isnan(given)) return molecular ? kPlanckKcalPerMolSecond * rateFactor() : 0.0;
-    return molecular ? given * rateFactor() : given;
-  }
-};
-
-KineticUnits unitsOf(const std::string& units, const DatabaseMetadata& metadata,
-                     const std::string& what) {
-  KineticUnits u;
-  if (units == "auto") {
-    u.molecular = metadata.hessianMasses == kAtomicMassesAmu;
-  } else if (units == "molecular" || units == "reduced") {
-    u.molecular = units == "molecular";
-  } else {
-    throw std::invalid_argument(what + ": units must be 'reduced', 'molecular' or 'auto', got '" +
-                                units + "'");
-  }
-  return u;
-}
-
-void requireTemperature(double t, const KineticUnits& u, const std::string& what) {
-  if (!(t > 0.0) || !std::isfinite(t))
-    throw std::invalid_argument(what + ": the temperature must be positive and finite (" +
-                                u.temperatureUnit() + "), got " + number(t));
-}
-
-/// Every point needs its log product and point-group order (the harmonic rates).
-template <typename Point>
-void requireCharacterised(const std::vector<Point>& points, const char* kind,
-                          const std::string& what) {
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const StationaryPointProperties& p = points[i].properties;
-    if (std::isnan(p.logProductOfPositiveEigenvalues) || p.pointGroupOrder <= 0)
-      throw std::invalid_argument(
-          what + ": " + kind + " " + std::to_string(i) + " (0-based) has no " +
-          (std::isnan(p.logProductOfPositiveEigenvalues) ? "log product of Hessian eigenvalues"
-                                                         : "point-group order") +
-          "; harmonic rates need both for every minimum and transition state (connect(..., "
-          "characterise=True), a network from optim, or min.data/ts.data)");
-  }
-}
 
 struct Problem {
   DatabaseMetadata metadata;

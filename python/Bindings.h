@@ -15,6 +15,7 @@ void bindBasinHopping(nb::module_& m);    // BindBasinHopping.cpp: basin_hopping
 void bindNetwork(nb::module_& m);         // BindNetwork.cpp: network.h5, disconnectivity layout
 void bindKinetics(nb::module_& m);        // BindKinetics.cpp: rates, committors, regrouping
 void bindConnect(nb::module_& m);         // BindConnect.cpp: optim's connect
+void bindPaths(nb::module_& m);           // BindPaths.cpp: DNEB, hybrid EF, descent, growth
 void bindBenchmark(nb::module_& m);       // BindBenchmark.cpp: C++-side timing
 
 }  // namespace landscape::python

@@ -8,7 +8,8 @@ NB_MODULE(_landscape, m) {
   using namespace landscape::python;
   m.doc() =
       "landscape's compiled core: potentials, GMIN L-BFGS, the batched engine, basin-hopping, "
-      "optim's connect and the network database. Import the package `landscape`, not this.";
+      "optim's connect, DNEB, hybrid eigenvector-following, network growth and the network "
+      "database. Import the package `landscape`, not this.";
 #ifdef LANDSCAPE_VERSION
   m.attr("__version__") = LANDSCAPE_VERSION;
 #endif
@@ -20,5 +21,6 @@ NB_MODULE(_landscape, m) {
   bindNetwork(m);
   bindKinetics(m);
   bindConnect(m);
+  bindPaths(m);
   bindBenchmark(m);
 }

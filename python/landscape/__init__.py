@@ -24,11 +24,13 @@ from ._landscape import (  # noqa: F401
     BatchedMinimiser,
     BatchedPotential,
     ConnectParams,
+    DnebParams,
     LbfgsParams,
     LbfgsResult,
     Minimum,
     Potential,
     SopParams,
+    TransitionStateParams,
     amber_elements,
     amber_gb,
     basin_hopping,
@@ -37,6 +39,9 @@ from ._landscape import (  # noqa: F401
     batched_minimiser_over,
     walkers,
     characterise,
+    descend,
+    dneb,
+    find_transition_state,
     cuda,
     lennard_jones,
     read_inpcrd,
@@ -158,3 +163,21 @@ def connect(potential, start, finish, params=None, **options):
     network = Network(data)
     network.run = run
     return network
+
+
+def grow(potential, network, cycles=1, **options):
+    """PATHSAMPLE's network growth (`pathsample grow`) for any potential, Python ones included:
+    `cycles` cycles of connect runs between pairs chosen by selection='untrap', 'shortcut' or
+    'dijkstra', merged into the network. `network` is a landscape.network.Network (as connect
+    returns it) or its dict, with set_a and set_b; returns the grown Network, its `growth` field
+    the growth record and its `run` dict what this call did (cycles, pairs, connected,
+    new_minima, new_transition_states, gradient_calls, status). See landscape._landscape.grow."""
+    from .network import Network
+
+    data = network._arrays() if isinstance(network, Network) else dict(network)
+    grown = _landscape.grow(potential, data, cycles, **options)
+    run = {key: grown.pop(key) for key in ("cycles", "pairs", "connected", "new_minima",
+                                           "new_transition_states", "gradient_calls", "status")}
+    result = Network(grown)
+    result.run = run
+    return result
