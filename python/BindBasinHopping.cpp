@@ -2,12 +2,12 @@
 // Python callback per quench. Energies and kT in the potential's energy unit, lengths in its length
 // unit (GMIN's convention).
 #include <Python.h>
-
-#include <stdexcept>
 #include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+
+#include <stdexcept>
 
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/search/BasinHopping.h"
@@ -82,6 +82,9 @@ void bindParams(nb::module_& m) {
       .field("avoid_distance", &P::avoidDistance, "AVOID taboo distance (length); 0 = off")
       .field("avoid_max_saved", &P::avoidMaxSaved, "AVOID taboo list length")
       .field("avoid_reseeds", &P::avoidReseeds, "AVOID: restarts reseed (True) or reject")
+      .field("crowd_limit", &P::crowdLimit,
+             "walkers: at most this many on one minimum (Markov energies within EDIFF) after a "
+             "round, the others reseeded; 0 = no limit")
       .field("target_energy", &P::targetEnergy, "stop at the first minimum at or below this")
       .field("seed", &P::seed, "random seed; the same seed gives the same run")
       .field("cold_fusion_drop", &P::coldFusionDrop, "failed quench below lowest - this (energy)")

@@ -1,12 +1,11 @@
 // Walkers (landscape/search/WalkerEnsemble.h): W basin-hopping chains whose quenches go
 // through a batched minimiser together. Each walker must be exactly the single chain
-// (BasinHopping) seeded with streamSeed(seed, w) -- quench for quench, reseed for reseed -- when the
-// minimiser is Lbfgs's bit for bit, so W = 1 is today's run; a run stopped mid-way and resumed
+// (BasinHopping) seeded with streamSeed(seed, w) -- quench for quench, reseed for reseed -- when
+// the minimiser is Lbfgs's bit for bit, so W = 1 is today's run; a run stopped mid-way and resumed
 // from its state (through the checkpoint file) must equal the uninterrupted run; the target stops
 // the run at the first walker that reaches it; failed quenches are counted per walker and never
 // saved; BHPT's ladder and exchange criterion follow their formulas.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cmath>
@@ -64,8 +63,8 @@ struct Quench {
   }
 };
 Quench quenchOf(const QuenchReport& q) {
-  return {q.quench, q.energy, q.markovEnergy, q.lbfgsIterations, q.accepted, q.failed,
-          q.evaporated, q.functionCalls};
+  return {q.quench,   q.energy, q.markovEnergy, q.lbfgsIterations,
+          q.accepted, q.failed, q.evaporated,   q.functionCalls};
 }
 
 class ChainRecorder : public BasinHoppingObserver {
@@ -190,7 +189,8 @@ TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
   pt.interval = 4;
   ParallelMaker engine(13, 2);
   WalkerRecorder full;
-  const WalkerEnsembleResult reference = WalkerEnsemble(lj, p, 8, pt, engine.maker()).run({}, &full);
+  const WalkerEnsembleResult reference =
+      WalkerEnsemble(lj, p, 8, pt, engine.maker()).run({}, &full);
 
   WalkerRecorder first(23);
   WalkerEnsemble(lj, p, 8, pt, engine.maker()).run({}, &first);
@@ -198,8 +198,9 @@ TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
   Checkpoint c;
   c.steps = p.steps;
   c.setWalkerState(first.states.back());
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("landscape-walkers-" + std::to_string(::getpid()))).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("landscape-walkers-" + std::to_string(::getpid())))
+          .string();
   writeCheckpointFile(path, c);
   const Checkpoint read = readCheckpointFile(path);
   std::filesystem::remove(path);
@@ -218,6 +219,67 @@ TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
   long accepted = 0;
   for (long a : reference.exchange.accepted) accepted += a;
   EXPECT_GT(accepted, 0) << "the replicas should exchange";
+}
+
+// The walkers' Markov states and their crowd-limit reseeds, round by round.
+class CrowdRecorder : public WalkerObserver {
+ public:
+  void onRestart(int w, const RestartReport& r) override {
+    if (r.reason == RestartReport::Reason::Crowded)
+      crowded[r.quench].push_back({w, r.chainBestEnergy});
+  }
+  void onState(const WalkerEnsembleState& s) override {
+    std::vector<double> energies;
+    for (const BasinHoppingState& w : s.walkers) energies.push_back(w.markovEnergy);
+    markov.push_back(energies);
+  }
+  std::map<long, std::vector<std::pair<int, double>>> crowded;  ///< round -> (walker, energy left)
+  std::vector<std::vector<double>> markov;                      ///< after each round
+};
+
+// crowdLimit K: after every round at most K of the walkers that kept their Markov state share one
+// minimum (energies within EDIFF), and every walker moved off a minimum left it to K lower-index
+// walkers; the run is the same for a seed whatever the threads.
+TEST(WalkerEnsemble, CrowdLimitKeepsAtMostKWalkersOnOneMinimum) {
+  LennardJones lj(13);
+  for (int limit : {1, 2}) {
+    BasinHoppingParams p = walkerParams(40, 5);
+    p.newRestartSteps = 0;  // every reseed is the crowd limit's
+    p.avoidDistance = 0.0;
+    p.crowdLimit = limit;
+    p.dumpInterval = 1;  // the state after every round
+    ParallelMaker engine(13, 2);
+    CrowdRecorder walkers;
+    const WalkerEnsembleResult r = WalkerEnsemble(lj, p, 12, {}, engine.maker()).run({}, &walkers);
+    ASSERT_EQ(walkers.markov.size(), 41u);  // after every round, and once at the end
+    std::size_t moved = 0;
+    for (long round = 1; round <= 40; ++round) {
+      const std::vector<double>& e = walkers.markov[static_cast<std::size_t>(round - 1)];
+      std::vector<bool> reseeded(12, false);
+      for (const auto& [w, left] : walkers.crowded[round]) {
+        reseeded[static_cast<std::size_t>(w)] = true;
+        int stayed = 0;  // lower-index walkers still on the minimum it left
+        for (int v = 0; v < w; ++v)
+          stayed += std::abs(e[static_cast<std::size_t>(v)] - left) < p.energyDifference;
+        EXPECT_GE(stayed, limit) << "round " << round << " walker " << w;
+        ++moved;
+      }
+      for (std::size_t a = 0; a < 12; ++a) {
+        if (reseeded[a]) continue;
+        int same = 1;
+        for (std::size_t b = a + 1; b < 12; ++b)
+          same += !reseeded[b] && std::abs(e[a] - e[b]) < p.energyDifference;
+        EXPECT_LE(same, limit) << "round " << round << " walker " << a << " E " << e[a];
+      }
+    }
+    EXPECT_GT(moved, 10u) << "LJ13's walkers gather on its global minimum: the limit must act";
+    EXPECT_EQ(r.total.restarts, static_cast<long>(moved));
+    ParallelMaker other(13, 3);
+    CrowdRecorder again;
+    const WalkerEnsembleResult s = WalkerEnsemble(lj, p, 12, {}, other.maker()).run({}, &again);
+    EXPECT_EQ(again.markov, walkers.markov);
+    expectSameMinima(s.total.lowest, r.total.lowest);
+  }
 }
 
 // The run stops after the round in which the first walker reaches the target; the walker named is
@@ -273,7 +335,8 @@ TEST(WalkerEnsemble, FailedQuenchesAreCountedPerWalkerAndNeverSaved) {
   for (const StoredMinimum& m : r.total.lowest) {
     bool fromGoodQuench = false;
     for (auto& [w, qs] : walkers.quenches)
-      for (const Quench& q : qs) fromGoodQuench |= !q.failed && std::abs(q.energy - m.energy) < 1e-2;
+      for (const Quench& q : qs)
+        fromGoodQuench |= !q.failed && std::abs(q.energy - m.energy) < 1e-2;
     EXPECT_TRUE(fromGoodQuench) << m.energy;
   }
 }
@@ -297,8 +360,7 @@ TEST(WalkerEnsembleCuda, EqualsTheCpuTwinBitForBit) {
     };
   };
   WalkerRecorder twin, gpu;
-  const WalkerEnsembleResult a =
-      WalkerEnsemble(lj, p, 64, {}, on(Backend::Cpu)).run({}, &twin);
+  const WalkerEnsembleResult a = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cpu)).run({}, &twin);
   const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cuda)).run({}, &gpu);
   for (int w = 0; w < 64; ++w) EXPECT_EQ(gpu.quenches[w], twin.quenches[w]) << "walker " << w;
   expectSameMinima(b.total.lowest, a.total.lowest);

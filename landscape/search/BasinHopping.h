@@ -21,18 +21,18 @@
 namespace landscape {
 
 struct QuenchReport {
-  long quench;              ///< 0 = the starting structure, then 1..steps
-  double energy;            ///< quenched energy
+  long quench;    ///< 0 = the starting structure, then 1..steps
+  double energy;  ///< quenched energy
   int lbfgsIterations;
   double rmsGradient;
   LbfgsStatus status;
-  double markovEnergy;      ///< energy of the current Markov state after the accept/reject
+  double markovEnergy;  ///< energy of the current Markov state after the accept/reject
   bool accepted;
-  bool evaporated;          ///< an atom ended outside the container, or a hook rejected the
-                            ///< structure (step rejected; see rejectReason)
-  std::string rejectReason; ///< why the structure was rejected, empty otherwise
-  bool taboo;               ///< near a taboo structure (AVOID): step rejected or chain reseeded
-  long functionCalls;       ///< cumulative energy + gradient evaluations
+  bool evaporated;           ///< an atom ended outside the container, or a hook rejected the
+                             ///< structure (step rejected; see rejectReason)
+  std::string rejectReason;  ///< why the structure was rejected, empty otherwise
+  bool taboo;                ///< near a taboo structure (AVOID): step rejected or chain reseeded
+  long functionCalls;        ///< cumulative energy + gradient evaluations
   /// The minimiser failed (non-finite energy or gradient, iteration cap, cold fusion; the reason
   /// is rejectReason): the structure is neither saved nor accepted. Quench 0 failing leaves the
   /// start as the Markov state with energy +infinity, so that the first good quench replaces it.
@@ -42,19 +42,19 @@ struct QuenchReport {
 
 struct StepAdjustReport {
   long quench;
-  double acceptanceRatio;   ///< over the last stepAdjustInterval quenches
-  double stepSize;          ///< new step size
+  double acceptanceRatio;  ///< over the last stepAdjustInterval quenches
+  double stepSize;         ///< new step size
 };
 
 /// A NEWRESTART event (see NewRestart.h): a reseed, or a step rejected by the taboo rules.
 struct RestartReport {
-  enum class Reason { NoImprovement, Taboo };
+  enum class Reason { NoImprovement, Taboo, Crowded };
   long quench;
   Reason reason;
-  bool reseeded;            ///< a new random chain was started (else the step was rejected)
-  double chainBestEnergy;   ///< best energy of the chain at the decision
-  double markovEnergy;      ///< Markov energy afterwards (the new chain's start when reseeded)
-  std::size_t tabooSize;    ///< taboo structures saved (AVOID)
+  bool reseeded;           ///< a new random chain was started (else the step was rejected)
+  double chainBestEnergy;  ///< best energy of the chain at the decision
+  double markovEnergy;     ///< Markov energy afterwards (the new chain's start when reseeded)
+  std::size_t tabooSize;   ///< taboo structures saved (AVOID)
 };
 
 /// One minimum of the final tight re-quench (GMIN's TIGHTCONV "Final Quench" lines).
@@ -65,7 +65,7 @@ struct TightQuenchReport {
   int lbfgsIterations;
   double rmsGradient;
   LbfgsStatus status;
-  std::string failure;       ///< why the quench failed (the minimum is kept as saved); else empty
+  std::string failure;  ///< why the quench failed (the minimum is kept as saved); else empty
 };
 
 class BasinHoppingObserver {
@@ -89,16 +89,16 @@ class BasinHoppingObserver {
 struct BasinHoppingResult {
   /// Re-quenched tightly, lowest first; empty when no quench succeeded.
   std::vector<StoredMinimum> lowest;
-  long quenches = 0;                  ///< basin-hopping steps done (not counting quench 0)
-  bool stoppedEarly = false;          ///< the observer or a stop request ended the run
-  long functionCalls = 0;             ///< all energy + gradient evaluations, tight re-quench included
-  long restarts = 0;                  ///< reseeds from random structures
+  long quenches = 0;          ///< basin-hopping steps done (not counting quench 0)
+  bool stoppedEarly = false;  ///< the observer or a stop request ended the run
+  long functionCalls = 0;     ///< all energy + gradient evaluations, tight re-quench included
+  long restarts = 0;          ///< reseeds from random structures
   /// Quenches rejected because the minimiser failed (QuenchReport::failed), reseed quenches and
   /// tight re-quenches included; a failed tight re-quench keeps the minimum as the run saved it.
   long failedQuenches = 0;
   bool targetReached = false;
-  long targetQuench = -1;             ///< quench at which the target was first reached
-  long targetFunctionCalls = -1;      ///< function calls up to that quench
+  long targetQuench = -1;         ///< quench at which the target was first reached
+  long targetFunctionCalls = -1;  ///< function calls up to that quench
   double finalStepSize = 0.0;
 };
 

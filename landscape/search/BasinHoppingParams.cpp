@@ -27,6 +27,7 @@ void BasinHoppingParams::check() const {
   require(newRestartSteps >= 0, "NEWRESTART steps must be >= 0");
   require(std::isfinite(avoidDistance) && avoidDistance >= 0.0, "AVOID distance must be >= 0");
   require(avoidMaxSaved >= 0, "AVOID list length must be >= 0");
+  require(crowdLimit >= 0, "the crowd limit (walkers per minimum) must be >= 0");
   require(avoidDistance == 0.0 || avoidMaxSaved >= 1,
           "AVOID needs a list length >= 1 when its distance is > 0");
   require(!targetEnergy || std::isfinite(*targetEnergy), "target energy must be finite");

@@ -11,40 +11,45 @@
 namespace landscape {
 
 struct BasinHoppingParams {
-  long steps = 5000;                ///< [STEPS] basin-hopping steps (quenches after the first)
-  double temperature = 1.0;         ///< [TEMPERATURE] Metropolis kT (energy)
-  double stepSize = 0.4;            ///< [STEP 1st] max Cartesian displacement per coordinate
-  double angularThreshold = 0.0;    ///< [STEP 2nd] ASTEP: angular move of the most weakly bound
-                                    ///< atom when its energy > ASTEP * (lowest atom energy); 0 = off
-  int stepAdjustInterval = 50;      ///< [NACCEPT] quenches between step-size adjustments
-  double targetAcceptance = 0.5;    ///< [ACCRAT] acceptance ratio the step size is tuned toward
-  double stepAdjustFactor = 1.05;   ///< step size multiplied/divided by this
-  int saveCount = 10;               ///< [SAVE] number of lowest distinct minima kept
-  double energyDifference = 0.02;   ///< [EDIFF] minima closer in energy than this are the same
-  double sloppyRms = 1e-3;          ///< [SLOPPYCONV] RMS gradient for quenches during the run
-  int sloppyMaxIterations = 1000;   ///< [MAXIT 1st] L-BFGS cap during the run
-  double tightRms = 1e-5;           ///< [TIGHTCONV] RMS gradient for the final re-quench of saved minima
-  int tightMaxIterations = 1000;    ///< [MAXIT 2nd] L-BFGS cap for the tight re-quench
-  bool centre = true;               ///< [CENTRE] remove the centre of mass after every step
-  double containerRadius = 0.0;     ///< [RADIUS] spherical container radius; 0 = GMIN's default
-                                    ///< 2 + (3 N / 17.77153175)^(1/3) for clusters
-  bool container = true;            ///< false for molecules: no container, no evaporation check
-  int newRestartSteps = 0;          ///< [NEWRESTART] restart after more than this many quenches
-                                    ///< without lowering the chain's best energy by EDIFF; 0 = off
-  double avoidDistance = 0.0;       ///< [AVOID 1st] taboo when a new chain best is within this
-                                    ///< permutational distance of a saved structure; 0 = off
-  int avoidMaxSaved = 0;            ///< [AVOID 2nd] taboo list length (most recent kept)
-  bool avoidReseeds = true;         ///< [AVOID 3rd] T (GMIN's default): restarts reseed from a
-                                    ///< random structure; F: the step is rejected instead
+  long steps = 5000;               ///< [STEPS] basin-hopping steps (quenches after the first)
+  double temperature = 1.0;        ///< [TEMPERATURE] Metropolis kT (energy)
+  double stepSize = 0.4;           ///< [STEP 1st] max Cartesian displacement per coordinate
+  double angularThreshold = 0.0;   ///< [STEP 2nd] ASTEP: angular move of the most weakly bound
+                                   ///< atom when its energy > ASTEP * (lowest atom energy); 0 = off
+  int stepAdjustInterval = 50;     ///< [NACCEPT] quenches between step-size adjustments
+  double targetAcceptance = 0.5;   ///< [ACCRAT] acceptance ratio the step size is tuned toward
+  double stepAdjustFactor = 1.05;  ///< step size multiplied/divided by this
+  int saveCount = 10;              ///< [SAVE] number of lowest distinct minima kept
+  double energyDifference = 0.02;  ///< [EDIFF] minima closer in energy than this are the same
+  double sloppyRms = 1e-3;         ///< [SLOPPYCONV] RMS gradient for quenches during the run
+  int sloppyMaxIterations = 1000;  ///< [MAXIT 1st] L-BFGS cap during the run
+  double tightRms = 1e-5;  ///< [TIGHTCONV] RMS gradient for the final re-quench of saved minima
+  int tightMaxIterations = 1000;  ///< [MAXIT 2nd] L-BFGS cap for the tight re-quench
+  bool centre = true;             ///< [CENTRE] remove the centre of mass after every step
+  double containerRadius = 0.0;   ///< [RADIUS] spherical container radius; 0 = GMIN's default
+                                  ///< 2 + (3 N / 17.77153175)^(1/3) for clusters
+  bool container = true;          ///< false for molecules: no container, no evaporation check
+  int newRestartSteps = 0;        ///< [NEWRESTART] restart after more than this many quenches
+                                  ///< without lowering the chain's best energy by EDIFF; 0 = off
+  double avoidDistance = 0.0;     ///< [AVOID 1st] taboo when a new chain best is within this
+                                  ///< permutational distance of a saved structure; 0 = off
+  int avoidMaxSaved = 0;          ///< [AVOID 2nd] taboo list length (most recent kept)
+  bool avoidReseeds = true;       ///< [AVOID 3rd] T (GMIN's default): restarts reseed from a
+                                  ///< random structure; F: the step is rejected instead
+  /// Walkers only (WalkerEnsemble): at most this many walkers may hold one minimum (Markov
+  /// energies within EDIFF) at the end of a round; the others, highest index first, are reseeded
+  /// from random structures, so that the walkers cannot all collapse into one funnel. 0 = no
+  /// limit.
+  int crowdLimit = 0;
   std::optional<double> targetEnergy;  ///< [TARGET] stop once a minimum at or below this is found
-  std::uint64_t seed = 1;           ///< [SEED] random seed; the same seed gives the same run
-  int dumpInterval = 0;             ///< [DUMPINT] quenches between checkpoints of the results; 0 = end only
+  std::uint64_t seed = 1;              ///< [SEED] random seed; the same seed gives the same run
+  int dumpInterval = 0;  ///< [DUMPINT] quenches between checkpoints of the results; 0 = end only
   /// Cold-fusion guard (energy): a quench that ends more than this below the lowest saved minimum
   /// is a failed minimisation (an AMBER hydrogen fallen into an unshielded charge, energies of
   /// -1e18), rejected and counted like a quench that ended with a non-finite energy or gradient or
   /// at the iteration cap. Relative, as OPTIM's DNEB guard; infinity = off.
   double coldFusionDrop = 1.0e4;
-  LbfgsParams lbfgs;                ///< history size, max step, max rise for every quench
+  LbfgsParams lbfgs;  ///< history size, max step, max rise for every quench
 
   void check() const;
 };

@@ -143,8 +143,8 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   m_result.quenches = step;
   const bool taboo = restarting && decision.reason == NewRestart::Reason::Taboo;
   m_report.onQuench({step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
-                     accepted, !valid, whyRejected, taboo, m_result.functionCalls,
-                     !failed.empty(), m_result.failedQuenches});
+                     accepted, !valid, whyRejected, taboo, m_result.functionCalls, !failed.empty(),
+                     m_result.failedQuenches});
 
   if (valid) checkTarget(step, q.energy);
   adjustStepSize(step);
@@ -169,6 +169,10 @@ void BasinHoppingRun::completeReseed(long step, std::vector<double> x, const Lbf
   m_newRestart.startChain(step, m_markovEnergy, m_markov);
   ++m_result.restarts;
   reportRestart(step, m_pendingReseed);
+}
+
+void BasinHoppingRun::crowdOut() {
+  m_pendingReseed = {NewRestart::Action::Reseed, NewRestart::Reason::Crowded, m_markovEnergy};
 }
 
 BasinHoppingState BasinHoppingRun::state() const {
@@ -217,8 +221,8 @@ void BasinHoppingRun::keepRefined(std::vector<std::vector<double>> x,
     if (stopped) m_result.stoppedEarly = true;
     if (!stopped) settle(x[i], q[i]);
     const std::string failed = stopped ? "" : countFailure(q[i]);
-    m_report.onTightQuench({i + 1, refined.size(), refined[i].energy, q[i].energy,
-                            q[i].iterations, q[i].rmsGradient, q[i].status, failed});
+    m_report.onTightQuench({i + 1, refined.size(), refined[i].energy, q[i].energy, q[i].iterations,
+                            q[i].rmsGradient, q[i].status, failed});
     if (stopped || !failed.empty()) continue;
     refined[i].coordinates = std::move(x[i]);
     refined[i].energy = q[i].energy;
@@ -329,12 +333,12 @@ void BasinHoppingRun::adjustStepSize(long step) {
 }
 
 void BasinHoppingRun::reportRestart(long step, const NewRestart::Decision& decision) {
-  m_report.onRestart({step,
-                      decision.reason == NewRestart::Reason::Taboo
-                          ? RestartReport::Reason::Taboo
-                          : RestartReport::Reason::NoImprovement,
-                      decision.action == NewRestart::Action::Reseed, decision.chainBestEnergy,
-                      m_markovEnergy, m_newRestart.tabooSize()});
+  const RestartReport::Reason reason =
+      decision.reason == NewRestart::Reason::Taboo     ? RestartReport::Reason::Taboo
+      : decision.reason == NewRestart::Reason::Crowded ? RestartReport::Reason::Crowded
+                                                       : RestartReport::Reason::NoImprovement;
+  m_report.onRestart({step, reason, decision.action == NewRestart::Action::Reseed,
+                      decision.chainBestEnergy, m_markovEnergy, m_newRestart.tabooSize()});
 }
 
 void BasinHoppingRun::exchangeMarkovState(BasinHoppingRun& other) {

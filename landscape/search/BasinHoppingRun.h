@@ -6,8 +6,8 @@
 //
 // One chain of a walker ensemble too (WalkerEnsemble.h): a step is cut at its quenches --
 // proposeTrial(), the quench (here, or batched with the other walkers' elsewhere), completeStep(),
-// and when NEWRESTART reseeds, reseedStart(), its quench and completeReseed() -- so that the walkers
-// run exactly this chain code while their quenches go through a batched minimiser together.
+// and when NEWRESTART reseeds, reseedStart(), its quench and completeReseed() -- so that the
+// walkers run exactly this chain code while their quenches go through a batched minimiser together.
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +60,9 @@ class BasinHoppingRun {
   /// then quenches reseedStart() and hands it to completeReseed() before the next step.
   bool completeStep(long step, std::vector<double> x, const LbfgsResult& q);
   std::vector<double> reseedStart() { return randomStart(); }
+  /// Another walker holds this chain's minimum (crowdLimit): the caller reseeds it as after
+  /// completeStep() returned true.
+  void crowdOut();
   void completeReseed(long step, std::vector<double> x, const LbfgsResult& q);
   /// Tight re-quench done elsewhere: x[i] and q[i] are the minimiser's output for
   /// state().lowest[i]; failed ones are counted and keep the minimum as the run saved it.

@@ -18,11 +18,13 @@ namespace landscape {
 class NewRestart {
  public:
   enum class Action {
-    None,      ///< carry on with the Metropolis test
-    Reject,    ///< reject this step (taboo, or no improvement with AVOID ... F)
-    Reseed,    ///< abandon the chain: quench a random structure and make it the Markov state
+    None,    ///< carry on with the Metropolis test
+    Reject,  ///< reject this step (taboo, or no improvement with AVOID ... F)
+    Reseed,  ///< abandon the chain: quench a random structure and make it the Markov state
   };
-  enum class Reason { NoImprovement, Taboo };
+  /// Crowded: another walker holds the same minimum (BasinHoppingParams::crowdLimit; decided by
+  /// the walker ensemble, not here).
+  enum class Reason { NoImprovement, Taboo, Crowded };
   struct Decision {
     Action action = Action::None;
     Reason reason = Reason::NoImprovement;
@@ -33,10 +35,10 @@ class NewRestart {
   struct State {
     double best = 0.0, previousBest = 0.0;  ///< EBEST and the one before it
     std::vector<double> bestCoords, previousBestCoords;
-    long bestStep = 0;                      ///< JBEST: last quench that improved by > EDIFF
+    long bestStep = 0;  ///< JBEST: last quench that improved by > EDIFF
     std::vector<double> tabooEnergies;
     std::vector<std::vector<double>> tabooCoords;
-    std::size_t tabooNext = 0;              ///< cyclic write position in the taboo list
+    std::size_t tabooNext = 0;  ///< cyclic write position in the taboo list
   };
 
   explicit NewRestart(const BasinHoppingParams& params);

@@ -1,6 +1,8 @@
 #include "landscape/search/WalkerEnsemble.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <limits>
 #include <stdexcept>
 
@@ -65,14 +67,13 @@ WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& p
   if (walkers < 1) throw std::invalid_argument("a walker ensemble needs at least one walker");
   if (!m_makeMinimiser) throw std::invalid_argument("a walker ensemble needs a minimiser maker");
   m_common.check();
-  m_radius = !params.container ? std::numeric_limits<double>::infinity()
+  m_radius = !params.container              ? std::numeric_limits<double>::infinity()
              : params.containerRadius > 0.0 ? params.containerRadius
                                             : defaultContainerRadius(potential.atomCount());
   m_temperatures.assign(static_cast<std::size_t>(walkers), params.temperature);
   if (tempering.enabled) {
     tempering.check();
-    m_temperatures =
-        temperatureLadder(walkers, tempering.minTemperature, tempering.maxTemperature);
+    m_temperatures = temperatureLadder(walkers, tempering.minTemperature, tempering.maxTemperature);
     m_exchange = std::make_unique<ReplicaExchange>(m_temperatures, params.seed);
     m_exchangeInterval = tempering.interval;
   }
@@ -83,9 +84,8 @@ WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& p
     p.temperature = m_temperatures[static_cast<std::size_t>(w)];
     p.dumpInterval = 0;  // checkpoints are the ensemble's
     m_relays.push_back(std::make_unique<Relay>(*this, w));
-    m_chains.push_back(std::make_unique<BasinHoppingRun>(m_potential, p, m_hooks, m_radius,
-                                                         LbfgsWorkspaceFactory{}, *m_relays.back(),
-                                                         &m_lowest));
+    m_chains.push_back(std::make_unique<BasinHoppingRun>(
+        m_potential, p, m_hooks, m_radius, LbfgsWorkspaceFactory{}, *m_relays.back(), &m_lowest));
   }
 }
 
@@ -112,8 +112,8 @@ WalkerEnsembleResult WalkerEnsemble::resume(const WalkerEnsembleState& state,
 }
 
 WalkerEnsembleResult WalkerEnsemble::runRounds(long firstStep, WalkerObserver& observer) {
-  m_sloppy = m_makeMinimiser(quenchParams(m_common, m_common.sloppyRms,
-                                          m_common.sloppyMaxIterations));
+  m_sloppy =
+      m_makeMinimiser(quenchParams(m_common, m_common.sloppyRms, m_common.sloppyMaxIterations));
   for (long step = firstStep; m_started && step <= m_common.steps && m_targetWalker < 0; ++step) {
     if (observer.stopRequested() || stopRequested()) {
       m_stoppedEarly = true;
@@ -128,8 +128,8 @@ WalkerEnsembleResult WalkerEnsemble::runRounds(long firstStep, WalkerObserver& o
 long WalkerEnsemble::begin(const std::vector<double>& start) {
   std::vector<std::vector<double>> x;
   for (auto& chain : m_chains) x.push_back(chain->initialStructure(start));
-  auto minimiser = m_makeMinimiser(
-      quenchParams(m_common, m_common.sloppyRms, m_common.sloppyMaxIterations));
+  auto minimiser =
+      m_makeMinimiser(quenchParams(m_common, m_common.sloppyRms, m_common.sloppyMaxIterations));
   const std::vector<LbfgsResult> q = quench(*minimiser, x);
   for (std::size_t w = 0; w < m_chains.size(); ++w) m_chains[w]->beginWith(std::move(x[w]), q[w]);
   if (anyStopped(q)) {  // no state to continue from: a resume starts afresh
@@ -179,6 +179,7 @@ bool WalkerEnsemble::round(long step) {
   std::vector<std::size_t> reseeding;
   for (std::size_t w = 0; w < m_chains.size(); ++w)
     if (m_chains[w]->completeStep(step, std::move(x[w]), q[w])) reseeding.push_back(w);
+  if (m_common.crowdLimit > 0) crowdOut(reseeding);
   if (!reseeding.empty()) {
     std::vector<std::vector<double>> starts;
     for (std::size_t w : reseeding) starts.push_back(m_chains[w]->reseedStart());
@@ -194,6 +195,40 @@ bool WalkerEnsemble::round(long step) {
     m_observer->onState(state());
   }
   return true;
+}
+
+void WalkerEnsemble::crowdOut(std::vector<std::size_t>& reseeding) {
+  if (m_targetWalker >= 0) return;
+  for (const auto& chain : m_chains)
+    if (chain->targetReached()) return;  // the run ends with this round
+  // The walkers that keep their Markov state, by energy (then index): runs of energies within
+  // EDIFF of the run's first are one minimum, as the lowest-minima list counts them.
+  std::vector<bool> leaving(m_chains.size(), false);
+  for (std::size_t w : reseeding) leaving[w] = true;
+  std::vector<std::size_t> order;
+  for (std::size_t w = 0; w < m_chains.size(); ++w)
+    if (!leaving[w] && std::isfinite(m_chains[w]->markovEnergy())) order.push_back(w);
+  std::stable_sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) {
+    return m_chains[a]->markovEnergy() < m_chains[b]->markovEnergy();
+  });
+  const auto limit = static_cast<std::size_t>(m_common.crowdLimit);
+  for (std::size_t first = 0; first < order.size();) {
+    std::size_t end = first + 1;
+    const double energy = m_chains[order[first]]->markovEnergy();
+    while (end < order.size() &&
+           m_chains[order[end]]->markovEnergy() - energy < m_common.energyDifference)
+      ++end;
+    // The lowest indices stay, so that which walkers move does not depend on the sort.
+    std::vector<std::size_t> group(order.begin() + static_cast<std::ptrdiff_t>(first),
+                                   order.begin() + static_cast<std::ptrdiff_t>(end));
+    std::sort(group.begin(), group.end());
+    for (std::size_t k = limit; k < group.size(); ++k) {
+      m_chains[group[k]]->crowdOut();
+      reseeding.push_back(group[k]);
+    }
+    first = end;
+  }
+  std::sort(reseeding.begin(), reseeding.end());
 }
 
 void WalkerEnsemble::noteTarget(long step) {
@@ -260,8 +295,8 @@ WalkerRoundReport WalkerEnsemble::roundReport(long step) const {
 
 // The shared list re-quenched tightly in one batch; walker 0 counts the failed re-quenches.
 WalkerEnsembleResult WalkerEnsemble::finish() {
-  auto tight = m_makeMinimiser(
-      quenchParams(m_common, m_common.tightRms, m_common.tightMaxIterations));
+  auto tight =
+      m_makeMinimiser(quenchParams(m_common, m_common.tightRms, m_common.tightMaxIterations));
   std::vector<std::vector<double>> x;
   for (const StoredMinimum& m : m_lowest.minima()) x.push_back(m.coordinates);
   const std::vector<LbfgsResult> q = quench(*tight, x);

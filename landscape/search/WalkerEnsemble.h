@@ -8,8 +8,12 @@
 // the minimiser is Lbfgs's bit for bit (ParallelLbfgs, BatchedLbfgs). One lowest-minima list is
 // shared; a walker's quenches depend on the others only through its cold-fusion test against that
 // list. With ParallelTemperingParams::enabled the walkers are the replicas of GMIN's BHPT
-// (ParallelTempering.h). The run stops at the end of the first round in which a walker reaches
-// the target, or when the observer asks; the library never prints or reads clocks.
+// (ParallelTempering.h). With BasinHoppingParams::crowdLimit the walkers also see one another at
+// the end of every round: at most that many may hold one minimum, the others are reseeded with
+// the NEWRESTART reseeds (in index order, so the run stays the same for a seed whatever the ranks
+// or threads), and a funnel cannot swallow the whole population. The run stops at the end of the
+// first round in which a walker reaches the target, or when the observer asks; the library never
+// prints or reads clocks.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -26,18 +30,18 @@ namespace landscape {
 struct WalkerEnsembleState {
   /// One per walker; walker 0's `lowest` is the shared list, the others' are empty.
   std::vector<BasinHoppingState> walkers;
-  bool exchanges = false;         ///< BHPT on: `exchange` is meaningful
+  bool exchanges = false;  ///< BHPT on: `exchange` is meaningful
   ReplicaExchange::State exchange;
 };
 
 /// A summary of one round, for progress lines.
 struct WalkerRoundReport {
-  long round;               ///< the quench number every walker has reached
-  long quenches;            ///< quenches of all walkers (steps, not counting quench 0 or reseeds)
-  long functionCalls;       ///< energy + gradient evaluations of all walkers
-  long failedQuenches;      ///< of all walkers
-  long restarts;            ///< NEWRESTART reseeds of all walkers
-  double bestEnergy;        ///< lowest saved minimum (+infinity while none)
+  long round;           ///< the quench number every walker has reached
+  long quenches;        ///< quenches of all walkers (steps, not counting quench 0 or reseeds)
+  long functionCalls;   ///< energy + gradient evaluations of all walkers
+  long failedQuenches;  ///< of all walkers
+  long restarts;        ///< NEWRESTART reseeds of all walkers
+  double bestEnergy;    ///< lowest saved minimum (+infinity while none)
   /// Acceptance ratio of each walker's steps so far: lowest, median and highest over the walkers.
   double minAcceptance, medianAcceptance, maxAcceptance;
 };
@@ -66,8 +70,8 @@ struct WalkerEnsembleResult {
   /// re-quenched tightly, stoppedEarly; targetQuench is the hit walker's quench number and
   /// targetFunctionCalls the calls of all walkers up to the end of that round.
   BasinHoppingResult total;
-  int targetWalker = -1;             ///< lowest index among the walkers that reached the target
-  long targetRoundQuenches = -1;     ///< quenches of all walkers up to the end of that round
+  int targetWalker = -1;          ///< lowest index among the walkers that reached the target
+  long targetRoundQuenches = -1;  ///< quenches of all walkers up to the end of that round
   std::vector<long> failedPerWalker;
   std::vector<double> acceptancePerWalker;  ///< accepted / steps of each walker
   std::vector<double> temperatures;         ///< each walker's kT
@@ -107,6 +111,9 @@ class WalkerEnsemble {
   /// Quenches the structures x[i] (moved in and out) with `minimiser`.
   std::vector<LbfgsResult> quench(BatchedMinimiser& minimiser, std::vector<std::vector<double>>& x);
   void exchange();
+  /// BasinHoppingParams::crowdLimit: walkers beyond the limit on one minimum join `reseeding`
+  /// (kept in index order).
+  void crowdOut(std::vector<std::size_t>& reseeding);
   /// After the quenches of `step`: the first walker (lowest index) that has reached the target.
   void noteTarget(long step);
   WalkerEnsembleState state() const;

@@ -125,14 +125,13 @@ void addSop(Table& t) {
 }
 
 void addRigidAndLangevin(Table& t) {
-  t.section(
-      "Rigid bodies (angle-axis; Mantell et al., J. Chem. Theory Comput. 2016, section 2.1)");
-  addRigidOption(
-      t,
-      "(docs/rigid-bodies.md, tools/utilities/make_rigid_bodies); needs --inpcrd or --coords, whose "
-      "structure fixes the bodies' shapes; with --lbfgs-backend gpu the rigid transform "
-      "runs on the device",
-      top(&C::rigidFile));
+  t.section("Rigid bodies (angle-axis; Mantell et al., J. Chem. Theory Comput. 2016, section 2.1)");
+  addRigidOption(t,
+                 "(docs/rigid-bodies.md, tools/utilities/make_rigid_bodies); needs --inpcrd or "
+                 "--coords, whose "
+                 "structure fixes the bodies' shapes; with --lbfgs-backend gpu the rigid transform "
+                 "runs on the device",
+                 top(&C::rigidFile));
   t.add("rigid-translation", "A", "largest random translation of a rigid body per step",
         fieldOf(&C::rigidMoves, &RigidBodyMoveParams::translation))
       .unit("length")
@@ -219,6 +218,12 @@ void addBasinHopping(Table& t) {
         bh(&BH::avoidDistance))
       .unit("sigma")
       .nonNegative();
+  t.add("crowd-limit", "K",
+        "walkers: at most K walkers may hold one minimum (Markov energies within EDIFF) at the "
+        "end of a round; the others (highest index first) are reseeded from random structures "
+        "(0 = no limit)",
+        bh(&BH::crowdLimit))
+      .atLeast(0);
   t.add("avoid-max", "N", "length of the taboo list", bh(&BH::avoidMaxSaved))
       .atLeast(0)
       .formerly("avoid-max-saved");
@@ -284,8 +289,7 @@ void addWalkers(Table& t) {
       .unit("seconds")
       .nonNegative()
       .notInCheckpoint();
-  t.flag("verbose", "with walkers: one progress line per quench of every walker",
-         top(&C::verbose))
+  t.flag("verbose", "with walkers: one progress line per quench of every walker", top(&C::verbose))
       .notInCheckpoint();
   t.flag("bhpt",
          "basin-hopping parallel tempering: the walkers become replicas at exponentially spaced "
@@ -531,8 +535,8 @@ const OptionTable<GminConfig>& gminOptionTable() {
       "Output goes to ./gmin-out by default (--output DIR).\n"
       "Precedence: command line > --config FILE > --gmin-data FILE > built-in defaults.\n"
       "Reals may use Fortran exponents (5.0D-3). [KEYWORD] is the GMIN data-file keyword.\n",
-      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping,
-       addWalkers, addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
+      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping, addWalkers,
+       addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
   return table;
 }
 

@@ -41,6 +41,8 @@ void GminProgressPrinter::onRestart(const RestartReport& r) {
   if (m_quiet) return;
   const char* why = r.reason == RestartReport::Reason::Taboo
                         ? "new best within the AVOID distance of a taboo structure"
+                    : r.reason == RestartReport::Reason::Crowded
+                        ? "crowded (more walkers than --crowd-limit on this minimum)"
                         : "no improvement for NEWRESTART quenches";
   if (r.reseeded)
     std::printf(
