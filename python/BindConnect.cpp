@@ -51,12 +51,7 @@ StoredTransitionNetwork storedNetwork(Potential& potential, const TransitionNetw
     out.minima.push_back(std::move(m));
   }
   for (const NetworkTransitionState& t : network.transitionStates()) {
-    StoredTransitionState ts;
-    ts.energy = t.energy;
-    ts.coordinates = t.coordinates;
-    ts.plusMinimum = t.plusMinimum;
-    ts.minusMinimum = t.minusMinimum;
-    ts.eigenvalue = t.eigenvalue;
+    StoredTransitionState ts = storedTransitionState(t);
     if (choice.enabled) ts.properties = characterise(potential, ts.coordinates, choice.params);
     out.transitionStates.push_back(std::move(ts));
   }

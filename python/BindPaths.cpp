@@ -332,14 +332,7 @@ struct Growth {
       minima.push_back(std::move(m));
     }
     for (std::size_t i = states.size(); i < network.transitionStates().size(); ++i) {
-      const NetworkTransitionState& t = network.transitionStates()[i];
-      StoredTransitionState ts;
-      ts.energy = t.energy;
-      ts.coordinates = t.coordinates;
-      ts.plusMinimum = t.plusMinimum;
-      ts.minusMinimum = t.minusMinimum;
-      ts.eigenvalue = t.eigenvalue;
-      states.push_back(std::move(ts));
+      states.push_back(storedTransitionState(network.transitionStates()[i]));
     }
     if (!choice.enabled) return;
     std::vector<StationaryPointProperties*> pending;

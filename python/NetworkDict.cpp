@@ -192,7 +192,8 @@ StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& 
   long long atoms = 0;
   // atoms = 0: a kinetics-only network (PATHSAMPLE's NOPOINTS; KineticsOnlyDatabase.h).
   if (!meta.contains("atoms") || !nb::try_cast(meta["atoms"], atoms) || atoms < 0)
-    throw std::invalid_argument(what + ": metadata['atoms'] must be an integer >= 0 (0: a "
+    throw std::invalid_argument(what +
+                                ": metadata['atoms'] must be an integer >= 0 (0: a "
                                 "kinetics-only network, without coordinates)");
   metadata.atoms = static_cast<std::size_t>(atoms);
   StoredTransitionNetwork network;
@@ -278,6 +279,16 @@ std::vector<int> minimaSet(nb::handle values, std::size_t minima, const std::str
   }
   if (set.empty()) throw std::invalid_argument(what + ": " + name + " is empty");
   return set;
+}
+
+StoredTransitionState storedTransitionState(const NetworkTransitionState& t) {
+  StoredTransitionState ts;
+  ts.energy = t.energy;
+  ts.coordinates = t.coordinates;
+  ts.plusMinimum = t.plusMinimum;
+  ts.minusMinimum = t.minusMinimum;
+  ts.eigenvalue = t.eigenvalue;
+  return ts;
 }
 
 }  // namespace landscape::python

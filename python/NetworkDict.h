@@ -7,6 +7,7 @@
 
 #include "landscape/network/Database.h"
 #include "landscape/network/StoredNetwork.h"
+#include "landscape/network/TransitionNetwork.h"
 
 namespace landscape::python {
 
@@ -22,6 +23,9 @@ nb::dict networkToDict(const StoredTransitionNetwork& network, const DatabaseMet
 /// that a large network is not copied for its rates.
 StoredTransitionNetwork networkFromDict(const nb::dict& data, DatabaseMetadata& metadata,
                                         const std::string& what, bool coordinates = true);
+
+/// A connect run's transition state as the network stores it (properties unknown).
+StoredTransitionState storedTransitionState(const NetworkTransitionState& t);
 
 /// A 0-based set of minima (any integer sequence) checked against `minima`: non-empty, integers in
 /// range, each once. `name` ("a", "b") names it in messages.
