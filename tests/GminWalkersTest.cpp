@@ -16,9 +16,9 @@
 #include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/search/WalkerEnsemble.h"
+#include "src/gmin/GminOptions.h"
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
-#include "src/gmin/GminOptions.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -61,8 +61,8 @@ std::unique_ptr<AshRun> titinRun(const std::string& backend, long steps) {
   const auto pdb = testDataPath("sop/1TIT.pdb");
   if (!pdb) return nullptr;
   auto run = std::make_unique<AshRun>();
-  run->config = parseGminCommandLine({"--sop-pdb", *pdb, "--backend", backend, "--steps",
-                                      std::to_string(steps), "--seed", "3"});
+  run->config = parseGminCommandLine(
+      {"--sop-pdb", *pdb, "--backend", backend, "--steps", std::to_string(steps), "--seed", "3"});
   run->system = loadGminSystem(run->config);
   addMolecularMoves(run->config, run->system);
   return run;
@@ -75,10 +75,10 @@ std::unique_ptr<AshRun> ashRun(const std::string& backend, long steps) {
   const auto rst7 = testDataPath("gb/ash/ash.rst7");
   if (!prmtop || !rst7) return nullptr;
   auto run = std::make_unique<AshRun>();
-  run->config = parseGminCommandLine(
-      {"--prmtop", *prmtop, "--inpcrd", *rst7, "--backend", backend, "--precision", "double",
-       "--steps", std::to_string(steps), "--step-size", "0.9", "--group-rotation", "0.5",
-       "--seed", "7"});
+  run->config =
+      parseGminCommandLine({"--prmtop", *prmtop, "--inpcrd", *rst7, "--backend", backend,
+                            "--precision", "double", "--steps", std::to_string(steps),
+                            "--step-size", "0.9", "--group-rotation", "0.5", "--seed", "7"});
   run->system = loadGminSystem(run->config);
   addMolecularMoves(run->config, run->system);
   return run;
@@ -126,7 +126,7 @@ TEST(GminWalkers, PlanSizesTheWalkersFromTheFacts) {
   GminConfig config;
   WalkerFacts facts;
   facts.cores = 4;
-  facts.residentTeams = 528;  // Lennard-Jones teams resident on a device
+  facts.clusterAtoms = 75;  // a Lennard-Jones cluster past kLargeClusterAtoms
   facts.multiprocessors = 132;
   facts.bytesPerWalker = 2'100'000;
   facts.freeBytes = std::size_t{79} << 30;
@@ -134,12 +134,16 @@ TEST(GminWalkers, PlanSizesTheWalkersFromTheFacts) {
 
   // Defaults per rank, times the ranks.
   GminWalkerPlan lj = planWalkers(config, WalkerEngine::LennardJonesTeams, 0, one, facts);
-  EXPECT_EQ(lj.walkers, 528);
-  EXPECT_EQ(lj.perRank, 528);
+  EXPECT_EQ(lj.walkers, 4096);
+  EXPECT_EQ(lj.perRank, 4096);
   EXPECT_EQ(lj.threads, 1);
   lj = planWalkers(config, WalkerEngine::LennardJonesTeams, 0, three, facts);
-  EXPECT_EQ(lj.walkers, 3 * 528);
-  EXPECT_EQ(lj.perRank, 528);
+  EXPECT_EQ(lj.walkers, 3 * 4096);
+  EXPECT_EQ(lj.perRank, 4096);
+  WalkerFacts smallCluster = facts;
+  smallCluster.clusterAtoms = 38;
+  EXPECT_EQ(planWalkers(config, WalkerEngine::LennardJonesTeams, 0, one, smallCluster).walkers,
+            256);
 
   GminWalkerPlan rounds = planWalkers(config, WalkerEngine::DeviceRounds, 0, one, facts);
   EXPECT_EQ(rounds.walkers, 2 * 132);
@@ -271,15 +275,14 @@ TEST(GminWalkers, GbWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   ASSERT_NE(host, nullptr);
   BatchedRoundsOptions all, three;
   three.residentStructures = 3;
-  const Outcome gpu = runWalkers(*run, *host, 8,
-                                 roundsMinimiserMaker(device, Backend::Cuda, all));
-  const Outcome twin = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cpu, all));
-  const Outcome refill = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cuda, three));
+  const Outcome gpu = runWalkers(*run, *host, 8, roundsMinimiserMaker(device, Backend::Cuda, all));
+  const Outcome twin = runWalkers(*run, *host, 8, roundsMinimiserMaker(device, Backend::Cpu, all));
+  const Outcome refill =
+      runWalkers(*run, *host, 8, roundsMinimiserMaker(device, Backend::Cuda, three));
   expectSameRuns(gpu, twin);
   expectSameRuns(gpu, refill);
-  EXPECT_GT(gpu.trace.hookRejects, 0) << "the chirality/cis-trans checks should reject some quenches";
+  EXPECT_GT(gpu.trace.hookRejects, 0)
+      << "the chirality/cis-trans checks should reject some quenches";
   // gmin's own maker picks the same engine.
   const Outcome gmin =
       runWalkers(*run, *host, 8, walkerMinimiserMaker(plan, run->config, run->system));
@@ -307,10 +310,9 @@ TEST(GminWalkers, SopWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   three.residentStructures = 3;
   const Outcome gmin =
       runWalkers(*run, *host, 8, walkerMinimiserMaker(plan, run->config, run->system));
-  const Outcome twin = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cpu, all));
-  const Outcome refill = runWalkers(
-      *run, *host, 8, roundsMinimiserMaker(device, Backend::Cuda, three));
+  const Outcome twin = runWalkers(*run, *host, 8, roundsMinimiserMaker(device, Backend::Cpu, all));
+  const Outcome refill =
+      runWalkers(*run, *host, 8, roundsMinimiserMaker(device, Backend::Cuda, three));
   expectSameRuns(gmin, twin);
   expectSameRuns(gmin, refill);
   EXPECT_FALSE(gmin.result.total.lowest.empty());

@@ -68,7 +68,7 @@ struct GminConfig {
 
   BasinHoppingParams basinHopping = gminLj38ExampleParams();  ///< defaults = GMIN's LJ38 example
   /// --walkers W: independent Markov chains quenched together (landscape/search/WalkerEnsemble.h);
-  /// 0 = automatic (gmin_main: one per core on the CPU, the device's resident teams for LJ on
+  /// 0 = automatic (gmin_main: one per core on the CPU, clusterWalkers() for LJ on
   /// CUDA, the checkpoint's count on --resume).
   int walkers = 0;
   /// --walker-resident N (expert): walkers the GPU rounds engine minimises at once (molecules on

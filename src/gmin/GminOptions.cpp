@@ -256,7 +256,8 @@ void addWalkers(Table& t) {
         "NEWRESTART/AVOID state and random stream (from the seed and its index), quenched "
         "together every step (the batched engine, docs/batched.md); --steps counts each walker's "
         "steps and --dump-interval rounds; W = 1 is the classic single chain; 0 = one per CPU "
-        "core (--backend cpu), the GPU's resident teams (LJ on --backend cuda), 2 per GPU "
+        "core (--backend cpu), 256 for clusters under 50 atoms and 4096 from 50 on (LJ on --backend cuda: the counts with the shortest time to "
+        "the global minimum measured, docs/benchmarks.md), 2 per GPU "
         "multiprocessor within half the free memory (molecules on --backend cuda: the "
         "round-based GPU engine), the checkpoint's count with --resume; under `mpirun -n K` W "
         "counts the walkers of all K ranks (the default then per rank, times K; docs/cluster.md)",

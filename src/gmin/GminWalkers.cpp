@@ -51,7 +51,7 @@ int requestedWalkers(const GminConfig& config, int checkpointWalkers) {
 int defaultWalkersPerRank(WalkerEngine engine, const WalkerFacts& facts, int deviceDefaultWalkers) {
   switch (engine) {
     case WalkerEngine::LennardJonesTeams:
-      return static_cast<int>(facts.residentTeams);
+      return clusterWalkers(facts.clusterAtoms);
     case WalkerEngine::DeviceRounds:
       return deviceDefaultWalkers;
     case WalkerEngine::CpuThreads:
@@ -81,6 +81,8 @@ std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
 
 }  // namespace
 
+int clusterWalkers(std::size_t atoms) { return atoms < kLargeClusterAtoms ? 256 : 4096; }
+
 WalkerEngine walkerEngine(const GminConfig& config, const GminSystem& system) {
   if (config.backend == Backend::Cuda && !system.rigidPotential) {
     if (system.spec.kind == PotentialSpec::Kind::LennardJones)
@@ -109,7 +111,8 @@ GminWalkerPlan planWalkers(const GminConfig& config, WalkerEngine engine, int ch
     plan.deviceDefaultWalkers = deviceWalkers(facts.multiprocessors, facts.bytesPerWalker,
                                               deviceBytesForBatches(facts.freeBytes, 0));
   plan.walkers = requestedWalkers(config, checkpointWalkers);
-  if (plan.walkers == 0)
+  plan.automatic = plan.walkers == 0;
+  if (plan.automatic)
     plan.walkers = ranks.ranks * defaultWalkersPerRank(engine, facts, plan.deviceDefaultWalkers);
   if (agree) plan.walkers = agree(plan.walkers);
   plan.perRank = (plan.walkers + ranks.ranks - 1) / ranks.ranks;
@@ -131,7 +134,7 @@ GminWalkerPlan planGminWalkers(const GminConfig& config, const GminSystem& syste
       (ensemble || requested != 1 || config.tempering.enabled))
     potential = deviceRoundsFacts(config, system, facts);
   if (engine == WalkerEngine::LennardJonesTeams && requested == 0)
-    facts.residentTeams = batchedResidentStructures({system.spec.atoms}, {});
+    facts.clusterAtoms = system.spec.atoms;
   GminWalkerPlan plan = planWalkers(config, engine, checkpointWalkers, ranks, facts, agree);
   if (potential && (ensemble || plan.walkerRun(config))) {
     // Scratch for the largest batch before the first graph capture (growing it inside a capture
@@ -157,8 +160,7 @@ int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t a
 }
 
 BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
-                                           Backend backend,
-                                           const BatchedRoundsOptions& rounds) {
+                                           Backend backend, const BatchedRoundsOptions& rounds) {
   BatchedEngineOptions options;
   options.engine = BatchedEngine::Rounds;
   options.rounds = rounds;

@@ -15,8 +15,7 @@
 // checks, Metropolis, NEWRESTART) in walker order, exactly as on the CPU.
 // A run decides all this once (planGminWalkers: the engine, the walker count, the CPU threads and
 // the device batched potential, from the options and the device's properties); the rest of gmin
-// reads the plan. Nothing is built only to be asked and thrown away: the Lennard-Jones teams a
-// device holds come from its properties and the kernel's occupancy (batchedResidentStructures).
+// reads the plan. Nothing is built only to be asked and thrown away.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -25,8 +24,8 @@
 #include "backends/BatchedMinimiserFactory.h"
 #include "landscape/search/WalkerEnsemble.h"
 #include "potentials/BatchedPotential.h"
-#include "src/gmin/GminSystem.h"
 #include "src/gmin/GminConfig.h"
+#include "src/gmin/GminSystem.h"
 
 namespace landscape {
 
@@ -53,11 +52,21 @@ enum class WalkerEngine {
 /// potential (rigid bodies on the device).
 WalkerEngine walkerEngine(const GminConfig& config, const GminSystem& system);
 
+/// The default walkers of a Lennard-Jones cluster on the GPU, chosen for the time to the global
+/// minimum rather than throughput (docs/benchmarks.md, "Walkers: the default W"): on an H200 the
+/// LJ38 minimum took a median 0.14 s of search at W = 256 and 0.68 s at the 2112 resident teams;
+/// LJ75 was found by 8 of 8 seeds at W = 4096 (median 4.8 s) and by 6 of 8 at its 1056 resident
+/// teams (median about 22 s), LJ98 by 3 of 3 at 4096 and 3 of 5 at 528. More walkers cost more per
+/// round but keep the hard double funnels from swallowing every chain.
+int clusterWalkers(std::size_t atoms);
+/// Clusters from this size on get the larger default (clusterWalkers).
+constexpr std::size_t kLargeClusterAtoms = 50;
+
 /// What the default walker count is sized from: the node's cores and the device's properties.
 /// planGminWalkers reads them (GpuProperties, the potential's memory plan); tests give them.
 struct WalkerFacts {
   int cores = 1;                   ///< this rank's share of its node's cores
-  std::size_t residentTeams = 0;   ///< LennardJonesTeams: structures the kernel runs at once
+  std::size_t clusterAtoms = 0;    ///< LennardJonesTeams: the cluster's atoms
   int multiprocessors = 0;         ///< DeviceRounds: the device's
   std::size_t freeBytes = 0;       ///< DeviceRounds: free device memory, the potential built
   std::size_t bytesPerWalker = 0;  ///< DeviceRounds: device bytes of one walker
@@ -66,9 +75,10 @@ struct WalkerFacts {
 /// How a run's walkers go, decided once (planGminWalkers) and read by the rest of gmin.
 struct GminWalkerPlan {
   WalkerEngine engine = WalkerEngine::RunPotential;
-  int walkers = 1;  ///< the walkers of the run, all ranks together
-  int perRank = 1;  ///< the walkers one rank quenches: ceil(walkers / ranks)
-  int threads = 1;  ///< CPU threads of a rank's minimiser: min(perRank, cores) on CpuThreads
+  int walkers = 1;         ///< the walkers of the run, all ranks together
+  bool automatic = false;  ///< walkers is the default (no --walkers, no checkpoint)
+  int perRank = 1;         ///< the walkers one rank quenches: ceil(walkers / ranks)
+  int threads = 1;         ///< CPU threads of a rank's minimiser: min(perRank, cores) on CpuThreads
   /// DeviceRounds: the default walkers of one device (deviceWalkers() from the facts).
   int deviceDefaultWalkers = 0;
   WalkerFacts facts;
@@ -83,16 +93,16 @@ struct GminWalkerPlan {
 
 /// The plan's arithmetic, reading nothing: walkers = --walkers, or when 0: `checkpointWalkers` on
 /// --resume (> 0), else 1 for the Langevin move (which cannot be split into walkers), else per
-/// rank facts.residentTeams (LennardJonesTeams), deviceWalkers() of the facts with the free memory
-/// less kDeviceHeadroomBytes (DeviceRounds), facts.cores (CpuThreads) or 1 (RunPotential), times
-/// the ranks; then `agree` (when given) turns that count into the run's (rank 0's under mpirun,
-/// src/GminRanks.h), from which perRank and threads follow. No devicePotential.
+/// rank clusterWalkers(facts.clusterAtoms) (LennardJonesTeams), deviceWalkers() of the facts with
+/// the free memory less kDeviceHeadroomBytes (DeviceRounds), facts.cores (CpuThreads) or 1
+/// (RunPotential), times the ranks; then `agree` (when given) turns that count into the run's (rank
+/// 0's under mpirun, src/GminRanks.h), from which perRank and threads follow. No devicePotential.
 GminWalkerPlan planWalkers(const GminConfig& config, WalkerEngine engine, int checkpointWalkers,
                            WalkerRanks ranks, const WalkerFacts& facts,
                            const std::function<int(int)>& agree = {});
 
-/// gmin's plan, decided once: walkerEngine(), the facts that engine needs -- the Lennard-Jones
-/// teams a device holds (batchedResidentStructures, for the default count), or on DeviceRounds the
+/// gmin's plan, decided once: walkerEngine(), the facts that engine needs -- the cluster's atoms
+/// (LennardJonesTeams, for the default count), or on DeviceRounds the
 /// device batched potential (built once, and kept as the plan's devicePotential in a walker run),
 /// its bytes per walker (its memory plan, BatchedPotential::bytesPerStructure(), with the rounds
 /// engine's slot and structure) and the device's multiprocessors and free memory (gpuProperties())
@@ -123,8 +133,7 @@ int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t a
 /// Minimisers over one shared batched potential (kept alive by every minimiser): the rounds
 /// engine on `backend` (cuda, or on cpu its twin) with `rounds` options.
 BatchedMinimiserMaker roundsMinimiserMaker(std::shared_ptr<BatchedPotential> potential,
-                                           Backend backend,
-                                           const BatchedRoundsOptions& rounds);
+                                           Backend backend, const BatchedRoundsOptions& rounds);
 
 /// Throws std::runtime_error for walker runs gmin cannot do (the Langevin move, whose noise
 /// stream is numbered by quench, with more than one walker).

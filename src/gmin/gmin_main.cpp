@@ -307,6 +307,12 @@ void printWalkerStart(const RunSetup& run, const GminWalkerPlan& plan) {
                 config.backend == Backend::Cuda ? " (quenches on each rank's GPU where possible)"
                                                 : "");
   std::printf("gmin: walker %s\n", walkerQuenchDescription(plan, config).c_str());
+  if (plan.automatic && plan.engine == WalkerEngine::LennardJonesTeams)
+    std::printf("gmin: %d walkers per GPU is the default for clusters %s %zu atoms, chosen for the "
+                "time to the global minimum (LJ38 at 256, LJ75 and LJ98 at 4096 measured "
+                "fastest; docs/benchmarks.md); --walkers changes it\n",
+                plan.perRank, plan.facts.clusterAtoms < kLargeClusterAtoms ? "under" : "of at least",
+                kLargeClusterAtoms);
 }
 
 int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
