@@ -1,7 +1,7 @@
 // Benchmark (not a test): wall time, quenches and energy+gradient calls to the first encounter of
-// the global minimum of LJ38, LJ75 and LJ98 (Cambridge Cluster Database energies) with GMIN's LJ38
-// example settings (STEP 0.40 0.51, TEMPERATURE 1.0, NEWRESTART 40, AVOID 4.0 20, SLOPPYCONV
-// 5e-3, ...), each run from its own random start (seeds 1..N) to its first hit.
+// the global minimum of LJ38, LJ75, LJ76, LJ77 and LJ98 (Cambridge Cluster Database energies) with
+// GMIN's LJ38 example settings (STEP 0.40 0.51, TEMPERATURE 1.0, NEWRESTART 40, AVOID 4.0 20,
+// SLOPPYCONV 5e-3, ...), each run from its own random start (seeds 1..N) to its first hit.
 //
 // Walkers (the default): gmin's walkers against the number of walkers W, with and without BHPT.
 // Each run is exactly `gmin --lj N --walkers W [--bhpt] --seed s --target E_gm --max-time S` (no
@@ -14,7 +14,8 @@
 // standard deviation, standard error and median of quenches, calls and seconds, and for LJ38
 // GMIN's published 2825 +/- 3093 quenches over 100 random starts. Exit status 2 if a run missed.
 //
-// Usage: bench_first_encounter [--sizes 38,75,98] [--walkers 1,2,4,...] [--seeds N] [--bhpt both]
+// Usage: bench_first_encounter [--sizes 38,75,98] [--walkers 0,1,2,4,...] [--seeds N] [--bhpt both]
+//                              [--crowd-limit K]
 //                              [--max-time S] [--backend cpu|cuda] [--bhpt-min-temperature T] ...
 //        bench_first_encounter --chain [--sizes 38] [--runs N] [--threads T] [--max-steps S]
 //                              [--backend cpu|cuda]
@@ -33,10 +34,10 @@
 #include "backends/PotentialFactory.h"
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/WalkerEnsemble.h"
+#include "src/common/SharedOptions.h"
+#include "src/gmin/GminOptions.h"
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
-#include "src/gmin/GminOptions.h"
-#include "src/common/SharedOptions.h"
 #include "tools/BenchStats.h"
 
 namespace {
@@ -45,7 +46,7 @@ using namespace landscape;
 
 // Global minima, reduced units (Cambridge Cluster Database).
 const std::map<std::size_t, double> kGlobalMinima = {
-    {38, -173.928427}, {75, -397.492331}, {98, -543.665361}};
+    {38, -173.928427}, {75, -397.492331}, {76, -402.894866}, {77, -409.083517}, {98, -543.665361}};
 
 /// GMIN's published LJ38 first encounter: quenches over 100 random starts.
 constexpr double kGminMeanQuenches = 2825.0, kGminStdQuenches = 3093.0;
@@ -56,6 +57,7 @@ struct Options {
   std::vector<std::size_t> walkers = {1, 2, 4, 16, 64, 256, 1024, 4096};
   long seeds = 0;  ///< 0: 10 (walkers), 50 (--chain)
   std::string bhpt = "both";
+  int crowdLimit = 0;  ///< gmin --crowd-limit
   double maxTime = 60.0;
   double minTemperature = 0.8, maxTemperature = 2.0;
   long interval = 10;
@@ -78,7 +80,7 @@ OptionTable<Options> optionTable() {
       "3093 quenches; exit status 2 if any run missed within --max-steps.\n";
   t.helpCommand();
   t.flag("chain", "single basin-hopping chains instead of walkers", fieldOf(&Options::chain));
-  t.add("sizes", "LIST", "cluster sizes (38, 75, 98)", fieldOf(&Options::sizes))
+  t.add("sizes", "LIST", "cluster sizes (38, 75, 76, 77, 98)", fieldOf(&Options::sizes))
       .atLeast(38)
       .defaultText("38,75,98; 38 with --chain");
   t.add("seeds", "N", "runs per row (seeds 1..N)", fieldOf(&Options::seeds))
@@ -87,7 +89,11 @@ OptionTable<Options> optionTable() {
       .defaultText("10; 50 with --chain");
   addBackendOption(t, fieldOf(&Options::backend));
   t.section("walkers (without --chain)");
-  t.add("walkers", "LIST", "walker counts W", fieldOf(&Options::walkers)).atLeast(1);
+  t.add("walkers", "LIST", "walker counts W (0: gmin's default for the cluster)",
+        fieldOf(&Options::walkers))
+      .atLeast(0);
+  t.add("crowd-limit", "K", "gmin --crowd-limit K (0: off)", fieldOf(&Options::crowdLimit))
+      .atLeast(0);
   t.add("bhpt", "off|on|both", "rows without and/or with parallel tempering",
         fieldOf(&Options::bhpt));
   t.add("max-time", "S", "wall-clock limit per run", fieldOf(&Options::maxTime))
@@ -126,7 +132,9 @@ struct Outcome {
   double seconds, quenches, calls, best;
 };
 
-Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool bhpt, long seed) {
+// W = 0: gmin's default, which the plan decides (stored in defaultWalkers for the table).
+Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool bhpt, long seed,
+                int& defaultWalkers) {
   std::vector<std::string> args = {"--lj",
                                    std::to_string(atoms),
                                    "--walkers",
@@ -140,7 +148,9 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
                                    "--steps",
                                    "100000000",
                                    "--target",
-                                   std::to_string(kGlobalMinima.at(atoms))};
+                                   std::to_string(kGlobalMinima.at(atoms)),
+                                   "--crowd-limit",
+                                   std::to_string(o.crowdLimit)};
   if (bhpt)
     for (const std::string& a :
          {std::string("--bhpt"), std::string("--bhpt-min-temperature"),
@@ -153,16 +163,17 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
   const GminWalkerPlan plan = planGminWalkers(config, system, 0, {}, {}, true);
   const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);
   WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, plan.walkers,
-                        config.tempering, walkerMinimiserMaker(plan, config, system),
-                        system.hooks);
+                        config.tempering, walkerMinimiserMaker(plan, config, system), system.hooks);
   Deadline deadline(o.maxTime);
   const WalkerEnsembleResult r = search.run({}, &deadline);
+  defaultWalkers = plan.walkers;
   return {r.targetWalker >= 0, deadline.elapsed(), static_cast<double>(r.targetRoundQuenches),
           static_cast<double>(r.total.targetFunctionCalls),
           r.total.lowest.empty() ? 0.0 : r.total.lowest.front().energy};
 }
 
-void printRow(std::size_t atoms, std::size_t walkers, bool bhpt, const std::vector<Outcome>& runs) {
+void printRow(std::size_t atoms, const std::string& walkers, bool bhpt,
+              const std::vector<Outcome>& runs) {
   std::vector<double> t, q, c;
   double bestMiss = 0.0;
   long misses = 0;
@@ -178,9 +189,9 @@ void printRow(std::size_t atoms, std::size_t walkers, bool bhpt, const std::vect
   }
   const Stats st = stats(t), sq = stats(q), sc = stats(c);
   std::printf(
-      "| LJ%zu | %zu | %s | %zu/%zu | %.3f | %.3f +/- %.3f | %.0f | %.0f +/- %.0f | %.3g | %.3g "
+      "| LJ%zu | %s | %s | %zu/%zu | %.3f | %.3f +/- %.3f | %.0f | %.0f +/- %.0f | %.3g | %.3g "
       "+/- %.2g |",
-      atoms, walkers, bhpt ? "on" : "off", t.size(), runs.size(), st.median, st.mean,
+      atoms, walkers.c_str(), bhpt ? "on" : "off", t.size(), runs.size(), st.median, st.mean,
       st.stderrOfMean, sq.median, sq.mean, sq.stderrOfMean, sc.median, sc.mean, sc.stderrOfMean);
   if (misses > 0)
     std::printf(" %ld missed, best %.6f |\n", misses, bestMiss);
@@ -280,7 +291,7 @@ int main(int argc, char** argv) {
     for (std::size_t atoms : o.sizes)
       if (!kGlobalMinima.count(atoms))
         throw std::runtime_error("--sizes: no known global minimum for LJ" + std::to_string(atoms) +
-                                 " (38, 75 or 98)");
+                                 " (38, 75, 76, 77 or 98)");
     if (o.chain) {
       bool allHit = true;
       for (std::size_t i = 0; i < o.sizes.size(); ++i) {
@@ -294,9 +305,9 @@ int main(int argc, char** argv) {
     if (o.bhpt != "off") modes.push_back(true);
     std::printf(
         "first encounter of the global minimum, GMIN LJ38 example settings, %s backend, seeds "
-        "1..%ld, at most %.0f s per run; BHPT kT %.3g..%.3g every %ld steps\n\n",
+        "1..%ld, at most %.0f s per run; BHPT kT %.3g..%.3g every %ld steps; crowd limit %d\n\n",
         backendName(o.backend).c_str(), o.seeds, o.maxTime, o.minTemperature, o.maxTemperature,
-        o.interval);
+        o.interval, o.crowdLimit);
     std::printf(
         "| cluster | W | BHPT | hits | median s | mean s +/- s.e. | median quenches | mean "
         "quenches +/- s.e. | median calls | mean calls +/- s.e. | misses |\n"
@@ -305,13 +316,16 @@ int main(int argc, char** argv) {
       for (std::size_t walkers : o.walkers)
         for (bool bhpt : modes) {
           std::vector<Outcome> runs;
+          int planned = 0;
           for (long seed = 1; seed <= o.seeds; ++seed) {
-            runs.push_back(runOnce(o, atoms, walkers, bhpt, seed));
+            runs.push_back(runOnce(o, atoms, walkers, bhpt, seed, planned));
             std::fprintf(stderr, "LJ%zu W %zu bhpt %d seed %ld: %s %.3f s, best %.6f\n", atoms,
                          walkers, bhpt ? 1 : 0, seed, runs.back().hit ? "hit" : "miss",
                          runs.back().seconds, runs.back().best);
           }
-          printRow(atoms, walkers, bhpt, runs);
+          printRow(atoms,
+                   walkers == 0 ? std::to_string(planned) + " (default)" : std::to_string(walkers),
+                   bhpt, runs);
         }
     return 0;
   } catch (const std::exception& e) {
