@@ -198,7 +198,6 @@ bool WalkerEnsemble::round(long step) {
 }
 
 void WalkerEnsemble::crowdOut(std::vector<std::size_t>& reseeding) {
-  if (m_targetWalker >= 0) return;
   for (const auto& chain : m_chains)
     if (chain->targetReached()) return;  // the run ends with this round
   // The walkers that keep their Markov state, by energy (then index): runs of energies within

@@ -39,3 +39,16 @@ def batched_lennard_jones(structures):
     coefficient[:, i, j] = (-48.0 * inv6 * inv6 + 24.0 * inv6) / r2[:, i, j]
     coefficient += coefficient.transpose(0, 2, 1)
     return np.sum(4.0 * (inv6 * inv6 - inv6), axis=1), (coefficient[..., None] * d).sum(2)
+
+
+def finite_difference_hessian(gradient, x, h):
+    """Central differences of gradient(x) (any shape; flattened), symmetrised: a Hessian that
+    depends on the library only through `gradient`."""
+    flat = np.reshape(x, -1)
+    hessian = np.zeros((flat.size, flat.size))
+    for i in range(flat.size):
+        plus, minus = flat.copy(), flat.copy()
+        plus[i] += h
+        minus[i] -= h
+        hessian[i] = (np.reshape(gradient(plus), -1) - np.reshape(gradient(minus), -1)) / (2 * h)
+    return 0.5 * (hessian + hessian.T)

@@ -13,6 +13,7 @@ import pytest
 
 import landscape
 from conftest import DATA, program
+from numpy_potentials import finite_difference_hessian
 from landscape.network import Network, graph_rates, read_minima_list
 from test_network import lj7_minima
 
@@ -379,14 +380,8 @@ def harmonic_rate(network, m, t, kT):
 def independent_log_product(lj, x, h=1e-4):
     """ln of the product of the positive Hessian eigenvalues (the six zero modes and, at a
     transition state, the negative one left out) from central differences of the gradient."""
-    x = x.reshape(-1)
-    hessian = np.zeros((x.size, x.size))
-    for i in range(x.size):
-        plus, minus = x.copy(), x.copy()
-        plus[i] += h
-        minus[i] -= h
-        hessian[i] = (lj.energy_gradient(plus)[1] - lj.energy_gradient(minus)[1]) / (2 * h)
-    values = np.linalg.eigvalsh((hessian + hessian.T) / 2)
+    hessian = finite_difference_hessian(lambda y: lj.energy_gradient(y)[1], x, h)
+    values = np.linalg.eigvalsh(hessian)
     return np.sum(np.log(values[values > 1e-3])), values
 
 

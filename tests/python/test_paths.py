@@ -14,7 +14,7 @@ import pytest
 
 import landscape
 from conftest import SOURCE_DIR
-from numpy_potentials import lennard_jones
+from numpy_potentials import finite_difference_hessian, lennard_jones
 from test_network import lj7_minima
 
 
@@ -47,15 +47,7 @@ def lj8_network():
 
 def numpy_hessian(x, h=1e-5):
     """Central differences of the numpy Lennard-Jones gradient: independent of the library."""
-    flat = x.reshape(-1)
-    hessian = np.zeros((flat.size, flat.size))
-    for i in range(flat.size):
-        plus, minus = flat.copy(), flat.copy()
-        plus[i] += h
-        minus[i] -= h
-        hessian[i] = (lennard_jones(plus)[1].reshape(-1) - lennard_jones(minus)[1].reshape(-1)) / (
-            2 * h)
-    return 0.5 * (hessian + hessian.T)
+    return finite_difference_hessian(lambda y: lennard_jones(y)[1], x, h)
 
 
 def rms_gradient(x):
