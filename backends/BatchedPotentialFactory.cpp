@@ -122,6 +122,12 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       return std::make_unique<BatchedSopCuda>(*spec.sopTopology, options.reserveBatch);
 #endif
       break;
+    case PotentialSpec::Kind::Pair:
+      if (!spec.pairModel)
+        throw std::invalid_argument(
+            "makeBatchedPotentialForSpec: PotentialSpec.pairModel must hold the pair model");
+      if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
+      throw std::runtime_error("makeBatchedPotentialForSpec: pair potentials run on cpu only");
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
@@ -164,6 +170,8 @@ bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend)
     case PotentialSpec::Kind::AmberGb:       // BatchedAmberGbCuda
     case PotentialSpec::Kind::Sop:           // BatchedSopCuda
       return true;
+    case PotentialSpec::Kind::Pair:
+      return false;
   }
   return false;
 }

@@ -5,6 +5,7 @@
 
 #include "gpu/GpuDevice.h"
 #include "potentials/LennardJones.h"
+#include "potentials/PairPotential.h"
 #include "potentials/Sop.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -72,6 +73,16 @@ std::unique_ptr<Potential> makeSop(const PotentialSpec& spec, Backend backend) {
 #endif
 }
 
+std::unique_ptr<Potential> makePair(const PotentialSpec& spec, Backend backend) {
+  if (!spec.pairModel)
+    throw std::invalid_argument(
+        "makePotential: PotentialSpec.pairModel must hold the species, law and box of a pair "
+        "potential");
+  if (backend == Backend::Cpu) return std::make_unique<PairPotential>(*spec.pairModel);
+  requireCuda();
+  throw std::runtime_error("makePotential: pair potentials run on the cpu backend only");
+}
+
 }  // namespace
 
 std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
@@ -82,6 +93,8 @@ std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend back
       return makeAmberGb(spec, backend);
     case PotentialSpec::Kind::Sop:
       return makeSop(spec, backend);
+    case PotentialSpec::Kind::Pair:
+      return makePair(spec, backend);
   }
   throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
 }

@@ -8,6 +8,7 @@
 
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
@@ -18,7 +19,7 @@ namespace landscape {
 /// result with the potentials it builds (a CPU twin, a rigid-body wrapper) and with its own
 /// output code, instead of every factory call parsing the file again.
 struct PotentialSpec {
-  enum class Kind { LennardJones, AmberGb, Sop };
+  enum class Kind { LennardJones, AmberGb, Sop, Pair };
   Kind kind = Kind::LennardJones;
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
   /// AmberGb: the molecule (readAmberTopology); required.
@@ -30,6 +31,8 @@ struct PotentialSpec {
   /// Sop: the C-alpha beads with their eq B1 parameters (readSopTopology); required.
   std::shared_ptr<const SopTopology> sopTopology;
   double sopSkin = 2.0;    ///< Sop on CUDA: Verlet-list skin (A)
+  /// Pair: species, law, cutoff and box (potentials/PairModel.h); required.
+  std::shared_ptr<const PairModel> pairModel;
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked
