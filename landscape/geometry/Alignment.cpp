@@ -1,6 +1,7 @@
 #include "landscape/geometry/Alignment.h"
 
 #include "landscape/geometry/Hungarian.h"
+#include "landscape/geometry/PeriodicAlignment.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -555,6 +557,13 @@ void AlignmentParams::check() const {
           "alignment maxIterations must be >= 1, got " + std::to_string(maxIterations));
   require(std::isfinite(convergence) && convergence >= 0.0,
           "alignment convergence must be finite and >= 0 (length)");
+  for (int k = 0; k < 3; ++k) {
+    std::ostringstream got;
+    got << box.length[k];
+    require(std::isfinite(box.length[k]) && box.length[k] >= 0.0,
+            "alignment box.length[" + std::to_string(k) +
+                "] must be finite and >= 0 (0 = open axis), got " + got.str());
+  }
   std::vector<int> groupOf;  // atom -> 1 + the group that permutes it, 0 for none
   for (std::size_t g = 0; g < permutationGroups.size(); ++g) {
     const PermutationGroup& group = permutationGroups[g];
@@ -614,6 +623,8 @@ AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<
                       " atoms (0-based indices)");
   }
 
+  if (params.box.periodic()) return alignPeriodicStructures(a, b, params);
+
   // The search is heuristic, so aligning b onto a and a onto b could end in different local
   // minima. Running it in one canonical direction and inverting the transformation when needed
   // makes the distance symmetric by construction, as AVOID lists and connection runs assume.
@@ -652,6 +663,7 @@ AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<
     }
   }
   result.distance = std::sqrt(squared);
+  result.translation = centroidA - sign * (result.rotation * centroidB);
   return result;
 }
 

@@ -6,13 +6,20 @@
 // molecule is a different molecule). Used by the basin-hopping AVOID taboo list and by connection
 // runs to measure how far apart two minima are.
 //
-// How the search works, what it guarantees and what it costs: above alignStructures().
+// In a periodic box (params.box, potentials/PeriodicBox.h: bulk liquids and glasses) the symmetries
+// are translations modulo the box and permutations only; alignStructures() hands such systems to
+// alignPeriodicStructures() (PeriodicAlignment.h), which measures minimum-image distances.
+//
+// How the search works, what it guarantees and what it costs: above alignStructures(), and for a
+// periodic box above alignPeriodicStructures().
 //
 // Coordinates are flat x1 y1 z1 x2 ... in any length unit (reduced units for Lennard-Jones,
 // Angstrom for molecules); distances come back in the same unit.
 #include <Eigen/Core>
 #include <cstdint>
 #include <vector>
+
+#include "potentials/PeriodicBox.h"
 
 namespace landscape {
 
@@ -43,6 +50,12 @@ struct AlignmentParams {
                                 ///< distance by less than this, and a distance below it ends the
                                 ///< search as an exact match (>= 0)
   std::uint64_t seed = 20240611;  ///< seed of the random rotations: same inputs, same result
+  /// Periodic axes (length > 0, in the coordinates' unit; 0 = open axis, the default: a cluster).
+  /// With any periodic axis the alignment is over translations modulo the box and permutations,
+  /// with minimum-image distances (alignPeriodicStructures); rotations and inversion are not
+  /// symmetries of a box, so inversion and randomOrientations are not used, and
+  /// orientationTrials counts refined translation starts. Edges must be finite and >= 0.
+  PeriodicBox box;
 
   /// Throws std::invalid_argument with a sentence naming the first bad field. Atom indices are
   /// checked against the structure size in alignStructures().
@@ -54,11 +67,18 @@ struct AlignmentResult {
   /// as GMIN reports MINPERMDIST distances).
   double distance = 0.0;
   /// b moved onto a: alignedB atom i = s * rotation * (b atom permutation[i] - centroid(b))
-  /// + centroid(a), with s = -1 if inverted else +1. Flat x y z per atom, like the inputs.
+  /// + centroid(a), with s = -1 if inverted else +1. Flat x y z per atom, like the inputs. In a
+  /// periodic box: b atom permutation[i] + translation, moved by whole box edges to the image
+  /// nearest to a atom i, so that a - alignedB is the minimum-image displacement.
   std::vector<double> alignedB;
   std::vector<int> permutation;  ///< alignedB atom i is b atom permutation[i]
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< proper rotation (det +1)
-  bool inverted = false;  ///< b was inverted through its centroid before the rotation
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< proper rotation (det +1); the
+                                                           ///< identity in a periodic box
+  bool inverted = false;  ///< b was inverted through its centroid before the rotation (never in
+                          ///< a periodic box)
+  /// alignedB atom i = s * rotation * b atom permutation[i] + translation, up to rounding (and
+  /// whole box edges in a periodic box, where it is reduced to its minimum image).
+  Eigen::Vector3d translation = Eigen::Vector3d::Zero();
 };
 
 // Minimising over orientations is a global optimisation, solved heuristically: candidate
@@ -89,7 +109,8 @@ struct AlignmentResult {
 /// Aligns b onto a. Both must hold the same number of atoms (size a multiple of 3, at least one
 /// atom) and finite coordinates, and every atom of params.permutationGroups must exist; throws
 /// std::invalid_argument otherwise, or if params.check() fails. Deterministic for given inputs and
-/// params.
+/// params. With a periodic params.box the work is alignPeriodicStructures()'s
+/// (PeriodicAlignment.h).
 AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<double>& b,
                                 const AlignmentParams& params = {});
 
