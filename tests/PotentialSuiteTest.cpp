@@ -32,6 +32,7 @@
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/SopTopology.h"
+#include "tests/PairReferenceCases.h"
 #include "tests/TestData.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -204,6 +205,7 @@ struct CaseData {
   /// The parsed topology the case's spec needs (AMBER-GB, SOP), read once with the coordinates.
   std::shared_ptr<const AmberTopology> amberTopology;
   std::shared_ptr<const SopTopology> sopTopology;
+  std::shared_ptr<const PairModel> pairModel;  ///< pair potentials: species, law, cutoff, box
 };
 
 struct PotentialCase {
@@ -313,6 +315,40 @@ CaseData loadSopTitin(bool perturb) {
   return data;
 }
 
+CaseData loadPairReference(const std::string& name) {
+  CaseData data;
+  const std::optional<std::string> path = testDataPath("pair/" + name + ".txt");
+  if (!path) {
+    data.skipReason = "pair reference " + testDataRoot() + "/pair/" + name + ".txt not found";
+    return data;
+  }
+  const PairReferenceCase c = readPairReferenceCase(*path);
+  data.x = c.x;
+  data.referenceEnergy = c.energy;
+  data.referenceTolerance = 1e-10 * std::abs(c.energy);
+  data.pairModel = c.model;
+  return data;
+}
+
+CaseData loadTabulatedLjBox() {
+  const std::optional<std::string> path = testDataPath("pair/lj_pbc_ts.txt");
+  CaseData data;
+  if (!path) {
+    data.skipReason = "pair reference " + testDataRoot() + "/pair/lj_pbc_ts.txt not found";
+    return data;
+  }
+  const PairReferenceCase c = readPairReferenceCase(*path);
+  PairModel m = *c.model;
+  m.law = PairLaw::Tabulated;
+  m.tables = {tabulatePairFunction(
+      [](double r) { return 4.0 * (std::pow(r, -12) - std::pow(r, -6)); }, 0.8, 2.5, 1024,
+      "Lennard-Jones 0.8..2.5, 1024 pieces")};
+  m.pairs[0].table = 0;
+  data.x = c.x;
+  data.pairModel = std::make_shared<const PairModel>(std::move(m));
+  return data;
+}
+
 std::vector<PotentialCase> potentialCases() {
   std::vector<PotentialCase> cases;
   // Repulsive wall, the minimum 2^(1/6) (zero gradient), the attractive well and the tail.
@@ -354,6 +390,16 @@ std::vector<PotentialCase> potentialCases() {
   cases.push_back({"AmberGbAsh", ashSpec(Precision::Double), loadAsh});
   cases.push_back({"SopTitinNative", sopSpec(), [] { return loadSopTitin(false); }});
   cases.push_back({"SopTitinPerturbed", sopSpec(), [] { return loadSopTitin(true); }, false});
+  // Pair potentials: reference energies from LAMMPS and pele (tests/data/pair/README.md).
+  PotentialSpec pair;
+  pair.kind = PotentialSpec::Kind::Pair;
+  for (const char* name : {"blj13_pele", "ka_n256_ts", "ka_n256_fs", "morse_pbc_ts"}) {
+    const std::string file = name;
+    cases.push_back({std::string("Pair_") + name, pair, [file] { return loadPairReference(file); }});
+  }
+  // A tabulated Lennard-Jones box (1024 pieces; no independent energy): the interpolant's own
+  // gradient, bit identity and the CUDA twin.
+  cases.push_back({"PairTabulatedLjBox", pair, loadTabulatedLjBox, false});
   return cases;
 }
 
@@ -410,6 +456,7 @@ class PotentialSuiteTest : public testing::TestWithParam<SuiteParam> {
     m_spec = param.potentialCase.spec;
     m_spec.amberTopology = m_case.amberTopology;
     m_spec.sopTopology = m_case.sopTopology;
+    if (m_case.pairModel) m_spec.pairModel = m_case.pairModel;
     m_potential = makePotential(m_spec, param.backend);
     ASSERT_EQ(m_potential->dimension(), m_case.x.size());
     ASSERT_EQ(m_potential->backend(), param.backend);
