@@ -15,6 +15,7 @@
 #include "potentials/AmberTopology.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
+#include "python/PairModels.h"
 #include "python/Params.h"
 
 namespace landscape::python {
@@ -137,7 +138,14 @@ BasinHoppingResult basinHopping(Potential& potential,
                                 const std::optional<std::filesystem::path>& prmtop,
                                 double groupRotation, double groupRotationAngle,
                                 bool stereoChecks) {
-  const BasinHoppingParams params = given ? *given : gminDefaultsFor(potential);
+  // A periodic pair system: gmin's cluster defaults without what assumes a cluster, and given
+  // settings that cannot work in a box refused (python/PairModels.h).
+  const PairModel* model = pairModelOf(potential);
+  const bool box = model && model->box.periodic();
+  const BasinHoppingParams params = given ? *given
+                                    : box ? boxBasinHoppingParams(gminDefaultsFor(potential))
+                                          : gminDefaultsFor(potential);
+  if (model) requireBoxBasinHopping(*model, params, start.has_value(), "basin_hopping");
   std::vector<double> x;
   if (start) {
     requireCoordinates(start->size(), potential.dimension(), shapeOf(*start), "basin_hopping",
@@ -207,7 +215,9 @@ void bindBasinHopping(nb::module_& m) {
         "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
         "drawn from params.seed. params: gmin's own defaults when not given "
         "(BasinHoppingParams.gmin_molecule() for AMBER-GB and SOP, gmin_lj38_example() "
-        "otherwise). on_quench(report) is called after every quench with a dict "
+        "otherwise; for a periodic pair potential without its container, angular moves, "
+        "NEWRESTART, AVOID and crowd limit, and start is then required). on_quench(report) is "
+        "called after every quench with a dict "
         "(quench, energy, markov_energy, accepted, iterations, rms_gradient, status, rejected, "
         "reject_reason, function_calls); returning True stops the run. Failed quenches are "
         "rejected, never saved. prmtop (an AMBER molecule; start required): gmin --prmtop's "

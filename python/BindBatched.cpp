@@ -13,6 +13,7 @@
 #include "python/Arrays.h"
 #include "python/Bindings.h"
 #include "python/DeviceArrays.h"
+#include "python/PairModels.h"
 #include "python/PythonPotential.h"
 
 namespace landscape::python {
@@ -114,7 +115,14 @@ class OneOfBatch : public Potential {
 BasinHoppingResult walkers(BatchedPotential& batched,
                            const std::optional<BasinHoppingParams>& given, int count,
                            std::optional<HostIn> start, const std::string& engine) {
-  const BasinHoppingParams params = given ? *given : gminLj38ExampleParams();
+  // A periodic pair system: gmin's cluster defaults without what assumes a cluster, and given
+  // settings that cannot work in a box refused (python/PairModels.h).
+  const PairModel* model = pairModelOf(batched);
+  const bool box = model && model->box.periodic();
+  const BasinHoppingParams params = given ? *given
+                                    : box ? boxBasinHoppingParams(gminLj38ExampleParams())
+                                          : gminLj38ExampleParams();
+  if (model) requireBoxBasinHopping(*model, params, start.has_value(), "walkers");
   std::vector<double> x;
   if (start) {
     requireCoordinates(start->size(), batched.dimension(), shapeOf(*start), "walkers", "start");
@@ -132,8 +140,9 @@ BasinHoppingResult walkers(BatchedPotential& batched,
 }  // namespace
 
 void bindBatched(nb::module_& m) {
+  // dynamic_attr: batched_pair_potential records its PairModel on the object (BindPairs.cpp).
   nb::class_<BatchedPotential, PythonBatchedPotential>(
-      m, "BatchedPotential",
+      m, "BatchedPotential", nb::dynamic_attr(),
       "B structures of one system evaluated together; units as the single-structure potential.\n\n"
       "Subclass it to bring a batched model of your own to the batched engine "
       "(batched_minimiser_over): call super().__init__(dimension, name) and define "
@@ -153,6 +162,12 @@ void bindBatched(nb::module_& m) {
       .def_prop_ro("dimension", &BatchedPotential::dimension, "values per structure (3 x atoms)")
       .def_prop_ro("name", &BatchedPotential::name)
       .def_prop_ro("backend", [](const BatchedPotential& p) { return backendName(p.backend()); })
+      .def_prop_ro(
+          "pair_model",
+          [](nb::handle_t<BatchedPotential> self) {
+            return nb::getattr(self, "_pair_model", nb::none());
+          },
+          "The PairModel of landscape.batched_pair_potential; None for other batched potentials.")
       .def("energy_gradient", &batchedEnergyGradient, "x"_a, "out"_a = nb::none(),
            "(energies [B], gradients shaped like x) for host coordinates x of shape (B, atoms, "
            "3): new arrays, or written into out=(energies, gradients) (float64, C order), "
@@ -218,7 +233,9 @@ void bindBatched(nb::module_& m) {
         "Metropolis test and NEWRESTART/AVOID state, whose trial structures are quenched "
         "together by one batched L-BFGS per round (one call of the potential per L-BFGS "
         "round); one shared list of the lowest minima, re-quenched tightly at the end. params: "
-        "gmin's cluster defaults (BasinHoppingParams.gmin_lj38_example()) when not given; "
+        "gmin's cluster defaults (BasinHoppingParams.gmin_lj38_example()) when not given (for a "
+        "periodic batched_pair_potential without the container, angular moves, NEWRESTART, "
+        "AVOID and crowd limit, and start is then required); "
         "params.steps rounds; engine as batched_minimiser_over's. Returns a BasinHoppingResult "
         "(totals over the walkers).");
 }

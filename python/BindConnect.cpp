@@ -16,6 +16,7 @@
 #include "python/Bindings.h"
 #include "python/CharacterisationChoice.h"
 #include "python/NetworkDict.h"
+#include "python/PairModels.h"
 #include "python/Params.h"
 
 namespace landscape::python {
@@ -76,6 +77,11 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
   TransitionNetworkParams networkParams;
   networkParams.energyTolerance = energyTolerance;
   networkParams.geometryTolerance = geometryTolerance;
+  // A pair system's structures are compared and aligned as optim does for them: permutations
+  // within a species, translations modulo its box (python/PairModels.h).
+  ConnectParams connectParams = params;
+  restrictAlignment(potential, networkParams.alignment);
+  restrictAlignment(potential, connectParams.dneb.alignment);
   TransitionNetwork network(networkParams);
   std::vector<double> a(start.data(), start.data() + n), b(finish.data(), finish.data() + n);
   const double ea = potential.energy(a.data()), eb = potential.energy(b.data());
@@ -84,7 +90,7 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
   if (!to.isNew)
     throw std::invalid_argument("connect: start and finish are the same minimum (energies " +
                                 std::to_string(ea) + " and " + std::to_string(eb) + ")");
-  const ConnectResult result = Connect(params).connect(potential, network, from, to.index);
+  const ConnectResult result = Connect(connectParams).connect(potential, network, from, to.index);
   DatabaseMetadata metadata;
   metadata.potential = potential.name();
   metadata.energyUnit = energyUnit;

@@ -32,6 +32,7 @@
 #include "python/CharacterisationChoice.h"
 #include "python/KineticUnits.h"
 #include "python/NetworkDict.h"
+#include "python/PairModels.h"
 #include "python/Params.h"
 
 namespace landscape::python {
@@ -111,7 +112,11 @@ void bindDnebParams(nb::module_& m) {
 nb::dict dneb(Potential& potential, HostIn start, HostIn finish, const DnebParams& params) {
   const std::vector<double> a = startOf(potential, start, "dneb", "start");
   const std::vector<double> b = startOf(potential, finish, "dneb", "finish");
-  const DnebResult r = Dneb(params).run(potential, a, b);
+  // A pair system's endpoints are aligned as optim aligns them: permutations within a species,
+  // translations modulo its box (python/PairModels.h).
+  DnebParams adapted = params;
+  restrictAlignment(potential, adapted.alignment);
+  const DnebResult r = Dneb(adapted).run(potential, a, b);
   const std::size_t n = potential.dimension(), count = r.images.size();
   std::vector<double> images, tangents(count * n, 0.0);
   for (std::size_t i = 0; i < count; ++i) {
@@ -610,11 +615,16 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
       growthOptions(selection, pairsPerCycle, listSize, direction, temperature, kinetic,
                     untrapIncrement, untrapThreshold, untrapDeltaMin, untrapLowBarrier,
                     untrapHighBarrier, shortcutSteps, shortcutBy, dijkstraPower, input);
-  const Connect connect(connectParams);
+  // A pair system's structures are compared and aligned as optim does for them: permutations
+  // within a species, translations modulo its box (python/PairModels.h).
+  ConnectParams adapted = connectParams;
+  restrictAlignment(potential, adapted.dneb.alignment);
+  const Connect connect(adapted);
 
   TransitionNetworkParams networkParams;
   networkParams.energyTolerance = energyTolerance;
   networkParams.geometryTolerance = geometryTolerance;
+  restrictAlignment(potential, networkParams.alignment);
   Growth g(networkParams);
   load(g, input);
   // A record of other settings keeps its tried pairs (they were connected) but not its list.

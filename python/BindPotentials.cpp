@@ -111,8 +111,10 @@ std::unique_ptr<Potential> rigidBodies(Potential& atomistic, nb::handle bodies, 
 }
 
 void bindPotentialClass(nb::module_& m) {
+  // dynamic_attr: the pair potentials' factories record their PairModel on the object
+  // (python/BindPairs.cpp), whatever class the backend's factory built.
   nb::class_<Potential, PythonPotential>(
-      m, "Potential",
+      m, "Potential", nb::dynamic_attr(),
       "An energy function of Cartesian (or rigid-body) coordinates. Energies in the potential's "
       "unit (reduced epsilon for Lennard-Jones, kcal/mol for AMBER-GB and SOP), gradients in "
       "energy/length (length: sigma or Angstrom). Coordinates: float64 arrays of dimension "
@@ -136,6 +138,11 @@ void bindPotentialClass(nb::module_& m) {
              return "<landscape.Potential " + p.name() + ", " + std::to_string(p.dimension()) +
                     " values>";
            })
+      .def_prop_ro(
+          "pair_model",
+          [](nb::handle_t<Potential> self) { return nb::getattr(self, "_pair_model", nb::none()); },
+          "The PairModel of a pair potential (landscape.pair_potential, kob_andersen, "
+          "binary_lennard_jones, morse): its species, cutoff and box; None for other potentials.")
       .def_prop_ro("is_device_resident", &Potential::isDeviceResident,
                    "True when energy_gradient accepts CUDA device arrays without copies.")
       .def("energy", &energyOf, "x"_a, "Energy at x (energy unit).")

@@ -6,6 +6,7 @@
 #include "backends/HessianBackendFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "potentials/AmberTopology.h"
+#include "python/PairModels.h"
 
 namespace landscape::python {
 
@@ -40,6 +41,8 @@ CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
     c.params.masses = amber.masses;
     c.params.pointGroup.atomTypes = amber.atomicNumbers;
   }
+  // A pair system: symmetry operations within a species; a periodic one refused (PairModels.h).
+  restrictCharacterisation(potential, c.params, what);
   if (hessianBackend == "cuda") {
     c.params.backend = gpuHessianBackend(potential);
   } else if (hessianBackend != "cpu") {

@@ -17,6 +17,7 @@ NB_MODULE(_landscape, m) {
   bindDeviceArrays(m);
   bindMinimisation(m);
   bindBatched(m);
+  bindPairPotentials(m);
   bindBasinHopping(m);
   bindNetwork(m);
   bindKinetics(m);

@@ -1,13 +1,16 @@
 """landscape: energy landscapes of clusters and biomolecules from Python (docs/python.md).
 
-Units are the library's: Lennard-Jones in reduced units (energy epsilon, length sigma); AMBER-GB
-and SOP in kcal/mol and Angstrom. Coordinates are float64 arrays shaped (atoms, 3) or flat
+Units are the library's: Lennard-Jones and pair potentials in reduced units (energy epsilon,
+length sigma, or r0 for Morse); AMBER-GB and SOP in kcal/mol and Angstrom. Coordinates are float64 arrays shaped (atoms, 3) or flat
 (3 x atoms,), their shape kept; gradients are d(energy)/d(coordinate), never forces. CUDA potentials (backend='cuda') also take device arrays through DLPack without copies.
 
     import landscape
     lj = landscape.lennard_jones(38)
     result = landscape.basin_hopping(lj, landscape.BasinHoppingParams(steps=1000, seed=3))
     print(result.lowest[0].energy)
+
+Pair systems (species, cutoffs, periodic boxes, tables): landscape.PairModel and
+landscape.pair_potential(model), or landscape.kob_andersen, binary_lennard_jones, morse.
 
 Submodules: landscape.network (network.h5 as numpy arrays and a networkx graph), landscape.plots
 (matplotlib figures; also `python3 -m landscape.plots`), landscape.ase (an ASE calculator),
@@ -28,6 +31,9 @@ from ._landscape import (  # noqa: F401
     LbfgsParams,
     LbfgsResult,
     Minimum,
+    PairModel,
+    PairParameters,
+    PairTable,
     Potential,
     SopParams,
     TransitionStateParams,
@@ -37,6 +43,12 @@ from ._landscape import (  # noqa: F401
     batched_lennard_jones,
     batched_minimiser,
     batched_minimiser_over,
+    batched_pair_potential,
+    binary_lennard_jones,
+    kob_andersen,
+    morse,
+    pair_potential,
+    pair_table,
     walkers,
     characterise,
     descend,

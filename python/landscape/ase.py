@@ -8,11 +8,26 @@ Units. ASE works in eV and Angstrom (forces in eV/Angstrom). The conversion is e
   own LennardJones calculator does; positions are divided by sigma, energies multiplied by epsilon
   and forces by epsilon / sigma. The defaults epsilon = 1 eV, sigma = 1 Angstrom make ASE's
   numbers equal the reduced ones.
+- Pair potentials (landscape.pair_potential, kob_andersen, morse, ...; reduced units of the
+  model): epsilon and sigma as for Lennard-Jones (for Morse: the well depth and r0), default 1.
 Forces are minus the gradient: F = -(energy_scale / length_scale) dU/dx.
+
+Periodic cells. Only a pair potential has a box (its pair_model.box, in its length unit). Atoms
+with any periodic axis are accepted when the potential's box is that cell: an orthorhombic cell
+(off-diagonal elements zero) whose edges, divided by length_scale, equal the box's edges to
+1e-10 relative, periodic exactly on the axes where atoms.pbc is True (0 in the box elsewhere).
+Energies and forces are then those of the minimum image (every cutoff is at most half an edge,
+PairModel checks it). Anything else raises ValueError with a sentence: periodic atoms on a
+potential without a box (its energy would silently be the cluster's), a box that differs from
+the cell, a non-orthorhombic cell, and open atoms on a periodic potential. A cell that changes
+(an NPT run, a cell relaxation) is checked at every calculation, so it fails as soon as it no
+longer is the potential's box. Stress is not implemented (ASE raises
+PropertyNotImplementedError for get_stress): the potentials give no virial.
 
     from landscape.ase import Calculator
     atoms.calc = Calculator.amber_gb("sys.prmtop", igb=2)     # kcal/mol -> eV
     atoms.calc = Calculator(landscape.lennard_jones(38), epsilon=0.0104, sigma=3.40)  # argon
+    atoms.calc = Calculator(landscape.kob_andersen(256, 5.975))  # atoms.cell = 5.975 Angstrom
 
 The other way round, CalculatorPotential makes any ASE calculator (EMT, a DFT code, a
 machine-learned model) a landscape.Potential in eV and Angstrom, for minimise, basin_hopping,
@@ -36,7 +51,9 @@ class Calculator(AseCalculator):
     """ASE calculator of a landscape.Potential (CPU or CUDA; host arrays).
 
     energy_scale: eV per energy unit of the potential; length_scale: Angstrom per length unit.
-    Use the constructors amber_gb / lennard_jones / for_potential, which choose them.
+    Use the constructors amber_gb / lennard_jones / pair, which choose them. Energies and forces;
+    stress is not implemented. A pair potential with a box takes atoms whose periodic cell is
+    that box (times length_scale); other periodic atoms raise ValueError (module docstring).
     """
 
     implemented_properties = ["energy", "free_energy", "forces"]
@@ -48,9 +65,10 @@ class Calculator(AseCalculator):
         if epsilon is not None or sigma is not None:  # Lennard-Jones in reduced units
             energy_scale, length_scale = (1.0 if epsilon is None else epsilon,
                                           1.0 if sigma is None else sigma)
-        if energy_scale is None:
-            energy_scale = 1.0 if potential.name.startswith("Lennard-Jones") else \
-                KCAL_PER_MOL_IN_EV
+        if energy_scale is None:  # reduced units: Lennard-Jones and pair models
+            reduced = (potential.name.startswith("Lennard-Jones")
+                       or getattr(potential, "pair_model", None) is not None)
+            energy_scale = 1.0 if reduced else KCAL_PER_MOL_IN_EV
         self.energy_scale = float(energy_scale)
         self.length_scale = float(length_scale)
 
@@ -64,15 +82,45 @@ class Calculator(AseCalculator):
         """Lennard-Jones with epsilon in eV and sigma in Angstrom."""
         return cls(_landscape.lennard_jones(atoms, backend), epsilon=epsilon, sigma=sigma)
 
+    @classmethod
+    def pair(cls, model, epsilon=1.0, sigma=1.0, backend="cpu"):
+        """A pair potential of a landscape.PairModel, its reduced units converted with epsilon
+        (eV) and sigma (Angstrom; r0 for Morse). A periodic model needs atoms whose cell is its
+        box times sigma (see the module's docstring)."""
+        return cls(_landscape.pair_potential(model, backend), epsilon=epsilon, sigma=sigma)
+
+    def _check_cell(self):
+        """Refuses atoms whose periodic cell is not the potential's box, with a sentence: ASE
+        would otherwise get the energy of another system (a cluster's, or another box's)."""
+        pbc = np.asarray(self.atoms.pbc, dtype=bool)
+        model = getattr(self.potential, "pair_model", None)
+        box = np.zeros(3) if model is None else np.asarray(model.box, dtype=np.float64)
+        name = f"landscape.ase.Calculator: {self.potential.name}"
+        if not np.any(box > 0):
+            if np.any(pbc):
+                # Minimum images would be ignored and the energy of a periodic system silently
+                # the cluster's, so such atoms are refused.
+                raise ValueError(
+                    f"{name} has no box, so atoms with periodic boundaries (pbc={pbc.tolist()}) "
+                    "would get a cluster's energy; set atoms.pbc = False for a cluster or "
+                    "molecule in vacuum, or use a pair potential with a box "
+                    "(landscape.PairModel(..., box=...))")
+            return
+        cell = np.asarray(self.atoms.cell[:], dtype=np.float64) / self.length_scale
+        diagonal = np.diag(cell)
+        if np.any(np.abs(cell - np.diag(diagonal)) > 1e-12 * np.abs(diagonal).max(initial=1.0)):
+            raise ValueError(f"{name} has an orthorhombic box, but atoms.cell is not orthorhombic "
+                             f"(off-diagonal elements):\n{self.atoms.cell[:]}")
+        wanted = np.where(pbc, diagonal, 0.0)
+        if not np.all(np.abs(wanted - box) <= 1e-10 * np.maximum(np.abs(box), np.abs(wanted))):
+            raise ValueError(
+                f"{name}: atoms.cell / length_scale with pbc={pbc.tolist()} is the box "
+                f"{wanted.tolist()}, but the potential's box is {box.tolist()} (0: an open axis); "
+                "the cell's periodic edges, divided by length_scale (sigma), must be the box's")
+
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
         super().calculate(atoms, properties, system_changes)
-        if np.any(self.atoms.pbc):
-            # The potentials have no box: minimum images would be ignored and the energy of a
-            # periodic system silently wrong, so such atoms are refused.
-            raise ValueError(
-                f"landscape.ase.Calculator: atoms with periodic boundaries (pbc="
-                f"{self.atoms.pbc.tolist()}) are not supported: {self.potential.name} has no "
-                "box; set atoms.pbc = False for a cluster or molecule in vacuum")
+        self._check_cell()
         x = np.ascontiguousarray(self.atoms.positions / self.length_scale, dtype=np.float64)
         energy, gradient = self.potential.energy_gradient(x)
         self.results["energy"] = self.results["free_energy"] = energy * self.energy_scale
@@ -84,8 +132,10 @@ class CalculatorPotential(Potential):
     units, unconverted), the gradient minus the calculator's forces (eV/Angstrom).
 
     atoms: the system (its symbols, masses, charges, ...; a copy is kept as ase_atoms, its
-    positions replaced by each structure evaluated); calculator: the ASE calculator (default: atoms.calc). Periodic
-    atoms are refused, as by Calculator: the algorithms' alignment and moves know no box.
+    positions replaced by each structure evaluated); calculator: the ASE calculator (default:
+    atoms.calc). Periodic atoms are refused: the algorithms would align, compare and move their
+    structures as a cluster's (they learn a box only from a pair potential's pair_model; use
+    landscape.pair_potential for a periodic pair system).
     """
 
     def __init__(self, atoms, calculator=None, name=None):

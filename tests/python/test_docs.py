@@ -14,8 +14,8 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", (SOURCE_DIR / "docs/python.md").re
                       re.S)
 
 
-def test_the_page_has_the_eight_examples():
-    assert len(EXAMPLES) == 8
+def test_the_page_has_the_nine_examples():
+    assert len(EXAMPLES) == 9
 
 
 @pytest.mark.parametrize("number", range(len(EXAMPLES)))
