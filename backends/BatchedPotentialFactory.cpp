@@ -13,6 +13,7 @@
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/BatchedLennardJonesCuda.h"
+#include "gpu/BatchedPairPotentialCuda.h"
 #include "gpu/BatchedRigidBodyCuda.h"
 #include "gpu/BatchedSopCuda.h"
 #endif
@@ -127,7 +128,11 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
         throw std::invalid_argument(
             "makeBatchedPotentialForSpec: PotentialSpec.pairModel must hold the pair model");
       if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
-      throw std::runtime_error("makeBatchedPotentialForSpec: pair potentials run on cpu only");
+      requireCuda("pair potential");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedPairPotentialCuda>(*spec.pairModel);
+#endif
+      break;
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
@@ -169,9 +174,8 @@ bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend)
     case PotentialSpec::Kind::LennardJones:  // BatchedLennardJonesCuda
     case PotentialSpec::Kind::AmberGb:       // BatchedAmberGbCuda
     case PotentialSpec::Kind::Sop:           // BatchedSopCuda
+    case PotentialSpec::Kind::Pair:          // BatchedPairPotentialCuda
       return true;
-    case PotentialSpec::Kind::Pair:
-      return false;
   }
   return false;
 }

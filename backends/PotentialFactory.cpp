@@ -11,6 +11,7 @@
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
 #include "gpu/LennardJonesCuda.h"
+#include "gpu/PairPotentialCuda.h"
 #include "gpu/SopCuda.h"
 #endif
 
@@ -80,7 +81,11 @@ std::unique_ptr<Potential> makePair(const PotentialSpec& spec, Backend backend) 
         "potential");
   if (backend == Backend::Cpu) return std::make_unique<PairPotential>(*spec.pairModel);
   requireCuda();
-  throw std::runtime_error("makePotential: pair potentials run on the cpu backend only");
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<PairPotentialCuda>(*spec.pairModel);  // default skin
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
 }
 
 }  // namespace

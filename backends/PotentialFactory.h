@@ -26,12 +26,13 @@ struct PotentialSpec {
   std::shared_ptr<const AmberTopology> amberTopology;
   AmberGbParams amber;     ///< AmberGb: igb, salt, rgbmax (kcal/mol, Angstrom)
   /// CUDA backends: arithmetic of the pair terms (AmberGb: double or mixed, checked on every
-  /// backend; Lennard-Jones and SOP potentials are always double).
+  /// backend; Lennard-Jones, SOP and pair potentials are always double).
   Precision precision = Precision::Double;
   /// Sop: the C-alpha beads with their eq B1 parameters (readSopTopology); required.
   std::shared_ptr<const SopTopology> sopTopology;
   double sopSkin = 2.0;    ///< Sop on CUDA: Verlet-list skin (A)
-  /// Pair: species, law, cutoff and box (potentials/PairModel.h); required.
+  /// Pair: species, law, cutoff and box (potentials/PairModel.h); required. CPU: PairPotential;
+  /// CUDA: PairPotentialCuda (all pairs without a cutoff, else a Verlet list of skin 0.3).
   std::shared_ptr<const PairModel> pairModel;
 };
 

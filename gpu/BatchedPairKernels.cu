@@ -1,0 +1,160 @@
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/BatchedPairKernels.cuh"
+#include "gpu/CudaCheck.h"
+
+namespace landscape {
+namespace {
+
+constexpr int kCoefficientWords = static_cast<int>(sizeof(PairCoefficients) / sizeof(double));
+constexpr int kMaxWarps = 32;
+
+template <PairLaw kLaw>
+__global__ void batchedPairKernel(BatchedPairArgs a) {
+  const std::size_t b = blockIdx.x;
+  if (a.d_active && !a.d_active[b]) return;
+  extern __shared__ double shared[];
+  const int n = a.atoms, n3 = 3 * n, species = a.speciesCount;
+  PairCoefficients* pairs = reinterpret_cast<PairCoefficients*>(shared);
+  double* xs = shared + species * species * kCoefficientWords;
+  double* warpSums = xs + n3;
+  int* sp = reinterpret_cast<int*>(warpSums + kMaxWarps);
+
+  const double* x = a.d_x + b * static_cast<std::size_t>(n3);
+  loadPairCoefficients(pairs, a.d_pairs, species * species);
+  for (int k = threadIdx.x; k < n3; k += blockDim.x) xs[k] = x[k];
+  for (int k = threadIdx.x; k < n; k += blockDim.x) sp[k] = __ldg(a.d_species + k);
+  __syncthreads();
+
+  const int lanes = a.lanesPerAtom;
+  const int lane = threadIdx.x & (lanes - 1);
+  const int perPass = blockDim.x / lanes;
+  double* g = a.d_g + b * static_cast<std::size_t>(n3);
+  double energy = 0.0;  // the energies of this thread's atoms (lane 0 of each)
+  // The pass count is the same for every thread, so whole warps reach the shuffles together.
+  for (int first = 0; first < n; first += perPass) {
+    const int i = first + static_cast<int>(threadIdx.x) / lanes;
+    double e = 0.0, gx = 0.0, gy = 0.0, gz = 0.0;
+    if (i < n) {
+      const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2];
+      const PairCoefficients* row = pairs + sp[i] * species;
+      for (int j = lane; j < n; j += lanes) {
+        if (j == i) continue;
+        double d[3];
+        const double r2 =
+            pairSeparationDevice(a.box, xi, yi, zi, xs[3 * j], xs[3 * j + 1], xs[3 * j + 2], d);
+        const PairTerm t = pairTermDevice<kLaw>(row[sp[j]], r2, a.d_table);
+        e += t.energy;
+        gx += t.dEdrOverR * d[0];
+        gy += t.dEdrOverR * d[1];
+        gz += t.dEdrOverR * d[2];
+      }
+    }
+    // A fixed butterfly: every lane of the group ends with the same bits (a + b = b + a).
+    for (int offset = lanes / 2; offset > 0; offset >>= 1) {
+      e += __shfl_xor_sync(0xffffffffu, e, offset);
+      gx += __shfl_xor_sync(0xffffffffu, gx, offset);
+      gy += __shfl_xor_sync(0xffffffffu, gy, offset);
+      gz += __shfl_xor_sync(0xffffffffu, gz, offset);
+    }
+    if (lane == 0 && i < n) {
+      g[3 * i] = gx;
+      g[3 * i + 1] = gy;
+      g[3 * i + 2] = gz;
+      energy += e;
+    }
+  }
+
+  // Fixed order: each warp's butterfly, then thread 0 adds the warps in order.
+  for (int offset = 16; offset > 0; offset >>= 1)
+    energy += __shfl_xor_sync(0xffffffffu, energy, offset);
+  const int warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  if ((threadIdx.x & 31) == 0) warpSums[warp] = energy;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double total = 0.0;
+    for (int w = 0; w < warps; ++w) total += warpSums[w];
+    a.d_energy[b] = 0.5 * total;  // every pair was counted by both of its atoms
+  }
+}
+
+template <PairLaw kLaw>
+void setSharedLimit(int bytes) {
+  LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(batchedPairKernel<kLaw>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
+}  // namespace
+
+std::size_t batchedPairSharedBytes(int atoms, int speciesCount, int threads) {
+  (void)threads;  // the warp sums take kMaxWarps slots whatever the block size
+  return static_cast<std::size_t>(speciesCount) * speciesCount * sizeof(PairCoefficients) +
+         (3 * static_cast<std::size_t>(atoms) + kMaxWarps) * sizeof(double) +
+         static_cast<std::size_t>(atoms) * sizeof(int);
+}
+
+int batchedPairLanesPerAtom(int atoms, int threads) {
+  int best = 1;
+  long long bestRounds = LLONG_MAX;
+  for (int lanes = 1; lanes <= 32 && lanes <= threads; lanes *= 2) {
+    const long long perPass = threads / lanes;
+    const long long passes = (atoms + perPass - 1) / perPass;
+    const long long partners = (atoms + lanes - 1) / lanes;
+    if (passes * partners < bestRounds) {
+      bestRounds = passes * partners;
+      best = lanes;
+    }
+  }
+  return best;
+}
+
+void prepareBatchedPairKernels(std::size_t bytes, int atoms) {
+  if (bytes <= 48 * 1024) return;
+  int device = 0, optIn = 0;
+  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+  LANDSCAPE_CUDA_CHECK(
+      cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (bytes > static_cast<std::size_t>(optIn))
+    throw std::invalid_argument(
+        "batched pair potential on cuda: " + std::to_string(atoms) + " atoms need " +
+        std::to_string(bytes) + " bytes of shared memory per structure, the device gives " +
+        std::to_string(optIn) + " (gpu/PairPotentialCuda evaluates one large structure)");
+  setSharedLimit<PairLaw::LennardJones>(static_cast<int>(bytes));
+  setSharedLimit<PairLaw::Morse>(static_cast<int>(bytes));
+  setSharedLimit<PairLaw::Tabulated>(static_cast<int>(bytes));
+}
+
+void launchBatchedPair(const BatchedPairArgs& a, cudaStream_t stream) {
+  if (a.batch == 0) return;
+  if (a.batch > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("launchBatchedPair: at most " + std::to_string(INT_MAX) +
+                                " structures per launch, got " + std::to_string(a.batch));
+  if (!a.d_x || !a.d_g || !a.d_energy || !a.d_pairs || !a.d_species)
+    throw std::invalid_argument("launchBatchedPair: coordinates, gradients, energies, pair "
+                                "constants and species must be device arrays");
+  if (a.law == PairLaw::Tabulated && !a.d_table)
+    throw std::invalid_argument("launchBatchedPair: a tabulated law needs its table");
+  if (a.atoms < 2 || a.threads < 32 || a.threads > 1024 || a.threads % 32 != 0 ||
+      a.lanesPerAtom < 1 || a.lanesPerAtom > 32 || (a.lanesPerAtom & (a.lanesPerAtom - 1)) != 0)
+    throw std::invalid_argument("launchBatchedPair: atoms " + std::to_string(a.atoms) +
+                                ", threads " + std::to_string(a.threads) + ", lanes per atom " +
+                                std::to_string(a.lanesPerAtom) + " out of range");
+  const std::size_t bytes = batchedPairSharedBytes(a.atoms, a.speciesCount, a.threads);
+  const dim3 grid(static_cast<unsigned int>(a.batch));
+  switch (a.law) {
+    case PairLaw::LennardJones:
+      batchedPairKernel<PairLaw::LennardJones><<<grid, a.threads, bytes, stream>>>(a);
+      break;
+    case PairLaw::Morse:
+      batchedPairKernel<PairLaw::Morse><<<grid, a.threads, bytes, stream>>>(a);
+      break;
+    case PairLaw::Tabulated:
+      batchedPairKernel<PairLaw::Tabulated><<<grid, a.threads, bytes, stream>>>(a);
+      break;
+  }
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace landscape
