@@ -172,3 +172,38 @@ def test_device_models_that_fill_the_engines_arrays():
         "rounds").minimise(starts)
     assert all(s == "converged" for s in torch_report["status"])
     np.testing.assert_allclose(torch_report["energy"], theirs_report["energy"], atol=1e-8)
+
+
+def test_pair_potentials_on_the_device_are_the_cpus():
+    """kob_andersen and morse with backend='cuda' (the factories' CUDA pair potentials) against
+    the CPU reference, on host and device arrays, single and batched; the model is recorded on the
+    device potential as on the CPU one."""
+    atoms = 1000
+    edge = (atoms / 1.2) ** (1 / 3)
+    cpu = landscape.kob_andersen(atoms, edge)
+    gpu = landscape.kob_andersen(atoms, edge, backend="cuda")
+    assert gpu.is_device_resident and gpu.backend == "cuda"
+    assert gpu.pair_model is not None and gpu.pair_model.box == cpu.pair_model.box
+    rng = np.random.default_rng(3)
+    grid = np.stack(np.meshgrid(*[np.arange(10)] * 3, indexing="ij"), -1).reshape(-1, 3)
+    x = grid * (edge / 10) + 0.1 * rng.standard_normal((atoms, 3))  # a liquid-like start
+    e_cpu, g_cpu = cpu.energy_gradient(x)
+    scale = np.abs(g_cpu).max()
+    for energy, gradient in (gpu.energy_gradient(x),
+                             gpu.energy_gradient(landscape.cuda.to_device(x))):
+        if not isinstance(gradient, np.ndarray):
+            gradient = landscape.cuda.to_host(gradient)
+        assert energy == pytest.approx(e_cpu, rel=1e-12)
+        assert np.abs(gradient - g_cpu).max() <= 1e-10 * scale
+    x_min, result = landscape.minimise(gpu, landscape.cuda.to_device(x),
+                                       landscape.LbfgsParams(max_iterations=20000))
+    assert result.converged
+    assert cpu.energy(landscape.cuda.to_host(x_min)) == pytest.approx(result.energy, rel=1e-10)
+    morse = landscape.morse(13, backend="cuda")
+    y = x[:13] * 0.3
+    assert morse.energy(y) == pytest.approx(landscape.morse(13).energy(y), rel=1e-12)
+    batched = landscape.batched_pair_potential(cpu.pair_model, backend="cuda")
+    energies, gradients = batched.energy_gradient(np.stack([x, x + 0.01]))
+    assert energies[0] == pytest.approx(e_cpu, rel=1e-12)
+    assert energies[1] == pytest.approx(cpu.energy(x + 0.01), rel=1e-12)
+    assert np.abs(gradients[0] - g_cpu).max() <= 1e-10 * scale
