@@ -75,7 +75,7 @@ void requireTrailingBlank(const std::string& path, const std::vector<Line>& line
 }
 
 std::vector<double> readXyz(const std::string& path, const std::vector<Line>& lines,
-                            long long atoms) {
+                            long long atoms, std::vector<std::string>* labels) {
   if (atoms < 1) fail(path, 1, "expected an atom count >= 1, found " + std::to_string(atoms));
   const std::size_t n = static_cast<std::size_t>(atoms);
   std::vector<double> x;
@@ -94,6 +94,7 @@ std::vector<double> readXyz(const std::string& path, const std::vector<Line>& li
       fail(path, line.number,
            "expected a label and 3 numbers, found " + std::to_string(tokens.size()) + " fields");
     appendXyzTriple(path, line, tokens, 1, x);
+    if (labels) labels->push_back(tokens[0]);
   }
   requireTrailingBlank(path, lines, 2 + n,
                        "expected " + std::to_string(n) +
@@ -118,7 +119,8 @@ std::vector<double> readBareCoords(const std::string& path, const std::vector<Li
 
 }  // namespace
 
-std::vector<double> readCoordinates(const std::string& path) {
+std::vector<double> readCoordinates(const std::string& path, std::vector<std::string>* labels) {
+  if (labels) labels->clear();
   const std::vector<Line> lines = readLines(path);
   std::size_t firstUsed = 0;
   while (firstUsed < lines.size() && isBlank(lines[firstUsed].text)) ++firstUsed;
@@ -136,7 +138,7 @@ std::vector<double> readCoordinates(const std::string& path) {
       fail(path, 1,
            "expected an atom count (XYZ) or 3 numbers (GMIN coords), found " +
                quoteInput(firstTokens[0]));
-    return readXyz(path, lines, *atoms);
+    return readXyz(path, lines, *atoms, labels);
   }
   return readBareCoords(path, lines);
 }

@@ -22,8 +22,11 @@ namespace landscape {
 /// Blank lines may follow the last atom. Fortran D exponents are accepted (1.5D-2).
 /// Throws std::runtime_error "FILE:LINE: expected ..., found ..." on an unreadable or empty file,
 /// a line with the wrong number of fields, a token that is not a number, a non-finite number, or
-/// an XYZ atom count that disagrees with the atom lines.
-std::vector<double> readCoordinates(const std::string& path);
+/// an XYZ atom count that disagrees with the atom lines. When `labels` is given it receives the
+/// XYZ file's first column, one label per atom (species names of a binary mixture, checked by the
+/// programs), and is left empty for a GMIN coords file, which has none.
+std::vector<double> readCoordinates(const std::string& path,
+                                    std::vector<std::string>* labels = nullptr);
 
 /// Writes an XYZ file: the atom count, the comment (newlines replaced by spaces), then one
 /// `label x y z` line per atom with 15 decimals. Throws std::invalid_argument when x.size() is

@@ -263,12 +263,19 @@ std::string fortranG(double value, int width, int digits) {
 
 }  // namespace detail
 
-std::string formatLowest(const std::vector<StoredMinimum>& minima, const std::string& atomLabel) {
+namespace {
+
+// The atom label as GMIN writes it: A2 (left-aligned), then 1X.
+std::string labelField(const std::string& atomLabel) {
   requireLabel(atomLabel);
   std::string label = atomLabel;
-  if (label.size() < kLabelWidth) label.resize(kLabelWidth, ' ');  // A2: left-aligned
-  label += ' ';                                                    // 1X
+  if (label.size() < kLabelWidth) label.resize(kLabelWidth, ' ');
+  return label + ' ';
+}
 
+// labels: one field per atom (perAtom), or a single field for every atom.
+std::string formatMinima(const std::vector<StoredMinimum>& minima,
+                         const std::vector<std::string>& labels, bool perAtom) {
   std::string text;
   for (std::size_t i = 0; i < minima.size(); ++i) {
     const StoredMinimum& minimum = minima[i];
@@ -288,8 +295,12 @@ std::string formatLowest(const std::vector<StoredMinimum>& minima, const std::st
               " function calls";
     }
     text += '\n';
+    if (perAtom && labels.size() != values / 3)
+      throw std::invalid_argument("lowest: minimum " + std::to_string(i + 1) + " has " +
+                                  std::to_string(values / 3) + " atoms but " +
+                                  std::to_string(labels.size()) + " atom labels were given");
     for (std::size_t atom = 0; atom < values / 3; ++atom) {
-      text += label;
+      text += perAtom ? labels[atom] : labels.front();
       for (int k = 0; k < 3; ++k) {
         const double x = minimum.coordinates[3 * atom + k];
         const std::string field = fortranF(x, kCoordinateWidth, kCoordinateDecimals);
@@ -307,9 +318,22 @@ std::string formatLowest(const std::vector<StoredMinimum>& minima, const std::st
   return text;
 }
 
-void writeLowestFile(const std::string& path, const std::vector<StoredMinimum>& minima,
-                     const std::string& atomLabel) {
-  const std::string text = formatLowest(minima, atomLabel);
+}  // namespace
+
+std::string formatLowest(const std::vector<StoredMinimum>& minima, const std::string& atomLabel) {
+  return formatMinima(minima, {labelField(atomLabel)}, false);
+}
+
+std::string formatLowestLabelled(const std::vector<StoredMinimum>& minima,
+                                 const std::vector<std::string>& atomLabels) {
+  std::vector<std::string> fields;
+  for (const std::string& label : atomLabels) fields.push_back(labelField(label));
+  return formatMinima(minima, fields, true);
+}
+
+namespace {
+
+void writeLowestText(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp";
   try {
     {
@@ -337,6 +361,18 @@ void writeLowestFile(const std::string& path, const std::vector<StoredMinimum>& 
     fs::remove(temporary, ignored);
     throw;
   }
+}
+
+}  // namespace
+
+void writeLowestFile(const std::string& path, const std::vector<StoredMinimum>& minima,
+                     const std::string& atomLabel) {
+  writeLowestText(path, formatLowest(minima, atomLabel));
+}
+
+void writeLowestFileLabelled(const std::string& path, const std::vector<StoredMinimum>& minima,
+                             const std::vector<std::string>& atomLabels) {
+  writeLowestText(path, formatLowestLabelled(minima, atomLabels));
 }
 
 std::vector<StoredMinimum> readLowestFile(const std::string& path,

@@ -30,10 +30,20 @@ inline constexpr const char* kLowestDefaultAtomLabel = "LA";
 std::string formatLowest(const std::vector<StoredMinimum>& minima,
                          const std::string& atomLabel = kLowestDefaultAtomLabel);
 
+/// formatLowest with a label per atom (a mixture's species names, "A" and "B"): atomLabels holds
+/// one non-empty label without whitespace per atom of every minimum; GMIN writes its labels
+/// left-aligned in 2 columns, longer ones push the numbers right. Throws std::invalid_argument as
+/// formatLowest does, and when a minimum has not atomLabels.size() atoms.
+std::string formatLowestLabelled(const std::vector<StoredMinimum>& minima,
+                                 const std::vector<std::string>& atomLabels);
+
 /// Writes formatLowest(minima, atomLabel) to `path` atomically. Throws std::runtime_error naming
 /// the file when it cannot be written.
 void writeLowestFile(const std::string& path, const std::vector<StoredMinimum>& minima,
                      const std::string& atomLabel = kLowestDefaultAtomLabel);
+/// Writes formatLowestLabelled(minima, atomLabels) to `path` atomically, as writeLowestFile.
+void writeLowestFileLabelled(const std::string& path, const std::vector<StoredMinimum>& minima,
+                             const std::vector<std::string>& atomLabels);
 
 /// Parses a `lowest` file. Accepts GMIN's older energy line without "after ... function calls"
 /// (functionCalls is then -1), Fortran exponents (1.0D-3, 0.1+100) and blank lines between

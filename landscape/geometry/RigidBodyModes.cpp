@@ -82,6 +82,24 @@ RigidBodyModes RigidBodyModes::fromCandidates(const Eigen::MatrixXd& candidates)
   return modes;
 }
 
+RigidBodyModes RigidBodyModes::translations(std::size_t dimension,
+                                            const std::vector<double>& masses) {
+  if (dimension == 0 || dimension % 3 != 0)
+    throw std::invalid_argument("RigidBodyModes::translations: " + std::to_string(dimension) +
+                                " coordinates is not a positive multiple of 3");
+  if (!masses.empty() && 3 * masses.size() != dimension)
+    throw std::invalid_argument("RigidBodyModes::translations: " + std::to_string(masses.size()) +
+                                " masses for " + std::to_string(dimension / 3) + " atoms");
+  Eigen::MatrixXd candidates = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(dimension), 3);
+  for (std::size_t i = 0; i < dimension; ++i) {
+    const double m = masses.empty() ? 1.0 : masses[i / 3];
+    if (!(std::isfinite(m) && m > 0.0))
+      throw std::invalid_argument("RigidBodyModes::translations: masses must be > 0");
+    candidates(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i % 3)) = std::sqrt(m);
+  }
+  return fromCandidates(candidates);
+}
+
 void RigidBodyModes::orthonormalise(const Eigen::MatrixXd& candidates) {
   // Modified Gram-Schmidt, dropping dependent candidates.
   const Eigen::Index n = candidates.rows();

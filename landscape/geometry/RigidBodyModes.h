@@ -27,6 +27,10 @@ class RigidBodyModes {
   /// The modes spanned by the given candidate columns (e.g. Potential::overallMotionModes for
   /// coordinates that are not 3N Cartesians), orthonormalised, dependent ones dropped.
   static RigidBodyModes fromCandidates(const Eigen::MatrixXd& candidates);
+  /// The three overall translations alone (unit masses, or sqrt(m_a) e_k with `masses`): the zero
+  /// modes of atoms in a periodic box, where rotations are not symmetries. `dimension` is 3N, a
+  /// positive multiple of 3; throws std::invalid_argument otherwise or when masses do not fit.
+  static RigidBodyModes translations(std::size_t dimension, const std::vector<double>& masses = {});
   /// The modes in mass-weighted coordinates q_i = sqrt(m_a) x_i (a the atom of coordinate i), in
   /// which the Hessian H_ij / sqrt(m_a m_b) gives the normal modes: translations sqrt(m_a) e_k and
   /// rotations sqrt(m_a) e_k x (r_a - centre of mass), orthonormalised. `masses` holds N positive

@@ -6,7 +6,8 @@ namespace landscape {
 
 std::string potentialIdentity(const std::string& potential) {
   bool ours = false;
-  for (const char* family : {"Lennard-Jones ", "AMBER GB ", "SOP "})
+  // The pair potentials' (PairModel::describe()) too: "Morse rho 6 13 atoms", "tabulated pair".
+  for (const char* family : {"Lennard-Jones ", "AMBER GB ", "SOP ", "Morse ", "tabulated pair "})
     ours = ours || potential.rfind(family, 0) == 0;
   if (!ours) return "";
   std::string identity = potential.substr(0, potential.find(" with "));

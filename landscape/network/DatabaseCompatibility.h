@@ -10,7 +10,9 @@
 namespace landscape {
 
 /// The potential's identity in a DatabaseMetadata::potential string written by landscape
-/// ("Lennard-Jones 38 atoms (cpu)" -> "Lennard-Jones 38 atoms"; the backend in parentheses and a
+/// ("Lennard-Jones 38 atoms (cpu)" -> "Lennard-Jones 38 atoms"; the pair potentials' descriptions,
+/// "Morse rho 6 13 atoms", "Lennard-Jones 80 atoms (64 A + 16 B), ... box 4.4 x 4.4 x 4.4", with
+/// their species, cutoff and box; the backend in parentheses and a
 /// rigid-body description after " with " are not part of it), or "" when the string does not name
 /// one of landscape's potentials (an import's description, an empty string): then it is not
 /// compared.

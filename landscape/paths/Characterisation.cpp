@@ -38,7 +38,9 @@ void characteriseHessian(Potential& potential, const std::vector<double>& x,
                                 full.eigenvalues.data() + full.eigenvalues.size());
   }
   const RigidBodyModes modes =
-      params.masses.empty() ? RigidBodyModes(x) : RigidBodyModes::massWeighted(x, params.masses);
+      params.translationsOnly ? RigidBodyModes::translations(x.size(), params.masses)
+      : params.masses.empty() ? RigidBodyModes(x)
+                              : RigidBodyModes::massWeighted(x, params.masses);
   p.logProductOfPositiveEigenvalues = params.backend.logProduct
                                           ? params.backend.logProduct(hessian, modes).logProduct
                                           : hessianLogProduct(hessian, modes).logProduct;
@@ -68,8 +70,8 @@ StationaryPointProperties propertiesOf(Potential& potential, const std::vector<d
                                        const CharacterisationParams& params,
                                        Eigen::MatrixXd* hessian) {
   StationaryPointProperties properties;
-  const PointGroup group = findPointGroup(x, params.pointGroup);
-  properties.pointGroupOrder = group.order;
+  properties.pointGroupOrder =
+      params.translationsOnly ? 1 : findPointGroup(x, params.pointGroup).order;
   const Eigen::Vector3d moments = principalMomentsOfInertia(x, params.masses);
   for (int k = 0; k < 3; ++k) properties.principalMoments[k] = moments[k];
   if (hessian) characteriseHessian(potential, x, params, std::move(*hessian), properties);

@@ -55,6 +55,11 @@ struct CharacterisationParams {
   /// are mass-weighted. Empty: unit masses (atomic clusters).
   std::vector<double> masses;
   PointGroupParams pointGroup;  ///< tolerance (length) and atom types of the symmetry search
+  /// Atoms in a periodic box (potentials/PeriodicBox.h): the log product removes the three
+  /// overall translations only (rotations are not symmetries of a box, their directions carry
+  /// real curvature), and the point-group order is 1 (a configuration in a box has no molecular
+  /// symmetry that PATHSAMPLE's degeneracy counts).
+  bool translationsOnly = false;
   HessianBackend backend;       ///< empty: the CPU path
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.

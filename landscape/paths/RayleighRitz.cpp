@@ -81,7 +81,7 @@ void RayleighRitzParams::check() const {
 
 RayleighRitzPotential::RayleighRitzPotential(Potential& potential,
                                              const std::vector<double>& coordinates, double zeta,
-                                             bool removeRigidBodyModes)
+                                             bool removeRigidBodyModes, bool translationsOnly)
     : m_potential(potential), m_x(coordinates), m_zeta(zeta) {
   if (coordinates.size() != potential.dimension()) {
     throw std::invalid_argument(
@@ -93,7 +93,9 @@ RayleighRitzPotential::RayleighRitzPotential(Potential& potential,
   }
   // Built only when used: a model surface need not have 3N coordinates.
   // Potentials in other coordinates (rigid bodies) supply their own overall motions.
-  if (removeRigidBodyModes) {
+  if (removeRigidBodyModes && translationsOnly) {
+    m_modes = RigidBodyModes::translations(coordinates.size());
+  } else if (removeRigidBodyModes) {
     std::vector<double> own;
     if (potential.overallMotionModes(coordinates.data(), own)) {
       m_modes = RigidBodyModes::fromCandidates(Eigen::Map<const Eigen::MatrixXd>(
@@ -177,7 +179,8 @@ RayleighRitz::RayleighRitz(const RayleighRitzParams& params) : m_params(params) 
 RayleighRitzResult RayleighRitz::smallestEigenvector(
     Potential& potential, const std::vector<double>& coordinates,
     const std::vector<double>& initialGuess) const {
-  RayleighRitzPotential ratio(potential, coordinates, m_params.zeta, m_params.removeRigidBodyModes);
+  RayleighRitzPotential ratio(potential, coordinates, m_params.zeta, m_params.removeRigidBodyModes,
+                              m_params.translationsOnly);
   RayleighRitzResult result;
   result.eigenvector = initialGuess;
   ratio.normalise(result.eigenvector);

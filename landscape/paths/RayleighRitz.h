@@ -41,6 +41,10 @@ struct RayleighRitzParams {
   /// Project the overall translations and rotations out of x and d lambda / d x (clusters and
   /// molecules in vacuum); requires 3N coordinates. Off for model surfaces and periodic systems.
   bool removeRigidBodyModes = true;
+  /// With removeRigidBodyModes: project out the three overall translations only (atoms in a
+  /// periodic box, potentials/PeriodicBox.h, where rotations are not symmetries and their
+  /// directions carry real curvature).
+  bool translationsOnly = false;
   /// Converged once |lambda_k - lambda_{k-1}| <= eigenvalueTolerance |lambda_k| on each of the
   /// last two iterations (Mantell et al. 2016: 1%, "percentage change ... below 1% for the final
   /// two steps").
@@ -75,9 +79,10 @@ struct RayleighRitzResult {
 class RayleighRitzPotential : public Potential {
  public:
   /// X = coordinates (copied); zeta > 0 (length). With removeRigidBodyModes the modes are those of
-  /// X (RigidBodyModes; throws std::invalid_argument unless X has 3N coordinates).
+  /// X (RigidBodyModes; throws std::invalid_argument unless X has 3N coordinates), the overall
+  /// translations alone with translationsOnly (a periodic box).
   RayleighRitzPotential(Potential& potential, const std::vector<double>& coordinates, double zeta,
-                        bool removeRigidBodyModes);
+                        bool removeRigidBodyModes, bool translationsOnly = false);
 
   std::size_t dimension() const override { return m_x.size(); }
   std::string name() const override;

@@ -103,7 +103,8 @@ struct BasinHoppingResult {
 };
 
 /// System-specific additions to the cluster moves (e.g. AMBER side-chain rotations and
-/// stereochemistry checks, landscape/search/ProteinMoves.h). Both are optional.
+/// stereochemistry checks, landscape/search/ProteinMoves.h) and replacements of what assumes a
+/// cluster of identical atoms (random starts, AVOID's distance). All are optional.
 struct BasinHoppingHooks {
   /// Applied to the perturbed structure after the Cartesian displacement, before the quench.
   std::function<void(std::vector<double>& x, Random& random)> extraMove;
@@ -115,6 +116,14 @@ struct BasinHoppingHooks {
   /// removeCentreOfMass() and maxRadius() of x (ClusterGeometry.h).
   std::function<void(std::vector<double>& x)> centre;
   std::function<double(const std::vector<double>& x)> maxRadius;
+  /// A random structure for a run without a start and for every reseed (NEWRESTART, the walkers'
+  /// crowd limit), drawn from the chain's generator (atoms in a periodic box: uniform in the box,
+  /// BoxGeometry.h). Empty: randomCluster() inside the container (ClusterGeometry.h).
+  std::function<std::vector<double>(Random& random)> randomStructure;
+  /// The distance AVOID compares a new chain best with its taboo structures by (a binary mixture:
+  /// permutations within each species; a periodic box: minimum-image distances over translations
+  /// modulo the box, Alignment.h). Empty: minimumDistance() of a cluster of identical atoms.
+  std::function<double(const std::vector<double>& a, const std::vector<double>& b)> distance;
 };
 
 class BasinHopping {

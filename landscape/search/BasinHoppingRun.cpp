@@ -45,7 +45,7 @@ BasinHoppingRun::BasinHoppingRun(Potential& potential, const BasinHoppingParams&
       m_ownLowest(static_cast<std::size_t>(params.saveCount), params.energyDifference),
       m_lowest(shared ? *shared : m_ownLowest),
       m_stepTaker(radius, params.angularThreshold),
-      m_newRestart(params),
+      m_newRestart(params, hooks.distance),
       m_stepSize(params.stepSize) {}
 
 long BasinHoppingRun::begin(std::vector<double> start) {
@@ -249,6 +249,7 @@ void BasinHoppingRun::settle(std::vector<double>& x, const LbfgsResult& q) {
 }
 
 std::vector<double> BasinHoppingRun::randomStart() {
+  if (m_hooks.randomStructure) return m_hooks.randomStructure(m_random);
   return randomCluster(m_potential.atomCount(), m_radius, kRandomStartSeparation, m_random);
 }
 

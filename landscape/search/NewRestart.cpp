@@ -2,17 +2,19 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "landscape/geometry/Alignment.h"
 
 namespace landscape {
 
-NewRestart::NewRestart(const BasinHoppingParams& params)
+NewRestart::NewRestart(const BasinHoppingParams& params, Distance distance)
     : m_relax(params.newRestartSteps),
       m_avoidDistance(params.avoidDistance),
       m_maxSaved(static_cast<std::size_t>(params.avoidMaxSaved)),
       m_reseeds(params.avoidReseeds),
-      m_ediff(params.energyDifference) {}
+      m_ediff(params.energyDifference),
+      m_distance(std::move(distance)) {}
 
 NewRestart::State NewRestart::state() const {
   return {m_best,         m_previousBest,  m_bestCoords, m_previousBestCoords,
@@ -73,7 +75,8 @@ NewRestart::Decision NewRestart::afterQuench(long step, double energy,
   if (!noImprovement && m_avoidDistance > 0.0 && step == m_bestStep) {
     for (std::size_t i = 0; i < m_tabooCoords.size() && !taboo; ++i) {
       if (energy < m_tabooEnergies[i] - m_ediff) continue;  // clearly lower: never taboo
-      distance = minimumDistance(x, m_tabooCoords[i]);
+      distance =
+          m_distance ? m_distance(x, m_tabooCoords[i]) : minimumDistance(x, m_tabooCoords[i]);
       taboo = distance < m_avoidDistance;
     }
   }

@@ -9,6 +9,7 @@
 //    taboo structure not lower in energy by more than EDIFF; closer than avoidDistance triggers a
 //    reseed (T) or rejects the step (F).
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "landscape/search/BasinHoppingParams.h"
@@ -41,7 +42,12 @@ class NewRestart {
     std::size_t tabooNext = 0;  ///< cyclic write position in the taboo list
   };
 
-  explicit NewRestart(const BasinHoppingParams& params);
+  /// The distance between two structures (AVOID's test).
+  using Distance = std::function<double(const std::vector<double>&, const std::vector<double>&)>;
+
+  /// `distance`: how AVOID measures a chain best against the taboo structures; empty:
+  /// minimumDistance() of a cluster of identical atoms (Alignment.h).
+  explicit NewRestart(const BasinHoppingParams& params, Distance distance = {});
 
   State state() const;
   /// Restores a state(); throws std::invalid_argument when the taboo list does not fit the
@@ -62,6 +68,7 @@ class NewRestart {
   std::size_t m_maxSaved;
   bool m_reseeds;
   double m_ediff;
+  Distance m_distance;
   double m_best = 0.0, m_previousBest = 0.0;
   std::vector<double> m_bestCoords, m_previousBestCoords;
   long m_bestStep = 0;
