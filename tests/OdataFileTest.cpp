@@ -193,8 +193,8 @@ TEST(OdataFile, ErrorsNameLineAndKeyword) {
   // One attempt per pair: no pair is retried, so the increment has no effect (PATHSAMPLE's
   // odata.connect of the LJ38 UNTRAP example).
   EXPECT_EQ(applied("NEWCONNECT 4 1 20.0 20.0 5 5.0 0.025\n").settings.connect.dneb.maxImages, 5);
-  expectOneLineContaining(errorOf([] { applied("BULK 1 1 1\n"); }),
-                          {"odata:1:", "BULK is not implemented"});
+  expectOneLineContaining(errorOf([] { applied("TWOD\n"); }),
+                          {"odata:1:", "TWOD is not implemented"});
   expectOneLineContaining(errorOf([] { applied("DIJKSTRA 0\n"); }), {"DIJKSTRA expects", "> 0"});
   expectOneLineContaining(errorOf([] { applied("REOPTIMISEENDPOINTS 1\n"); }),
                           {"REOPTIMISEENDPOINTS expects no fields"});

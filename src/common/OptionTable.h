@@ -179,6 +179,21 @@ class OptionTable : public OptionList {
     }
     /// The next field is checked against `rule` and then not used (PERMDIST's tolerance).
     KeywordBuilder& unused(std::string what, ValueRule rule) { return only(what, rule, ""); }
+    /// The next field is one part of `option`'s value (BLJCLUSTER's five numbers of --binary-lj,
+    /// PERIODIC's edges of --box): checked by `rule`, then handed to `set`; the docs name the
+    /// keyword beside the option once.
+    KeywordBuilder& part(const std::string& option, std::string what, ValueRule rule,
+                         std::function<void(Config&, double)> set) {
+      m_table.requireOption(option);
+      const std::string& keyword = m_table.m_keywords[m_index].keyword;
+      bool named = false;
+      for (const auto& o : m_table.m_options)
+        if (o.name == option)
+          for (const auto& k : o.keywords) named = named || k == keyword;
+      if (!named) addRef(option, "");
+      entry().fields.push_back({std::move(what), "", "", std::move(rule), "", std::move(set)});
+      return *this;
+    }
     /// The next field sets what no option does: `set` receives the checked number.
     KeywordBuilder& number(std::string what, ValueRule rule,
                            std::function<void(Config&, double)> set) {

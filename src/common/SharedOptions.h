@@ -1,8 +1,10 @@
 #pragma once
 // Options that several programs share, declared once for all of them: where the potential and
 // L-BFGS run, the AMBER topology, coordinates and generalized-Born settings (gmin, optim,
-// pathsample), local rigid bodies (gmin, optim), the SOP model parameters (gmin --sop-*, sop) and
-// the site of the rigid-body finder (make_rigid_bodies, bench_rigid). Each takes the table and
+// pathsample), local rigid bodies (gmin, optim), pair systems (gmin, optim, pathsample: Morse,
+// binary Lennard-Jones, Kob-Andersen, tables, cutoffs and periodic boxes; src/common/PairSystem.h),
+// the SOP model parameters (gmin --sop-*, sop) and the site of the rigid-body finder
+// (make_rigid_bodies, bench_rigid). Each takes the table and
 // where the settings live in that program's configuration.
 #include <string>
 
@@ -13,6 +15,7 @@
 #include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
 #include "src/common/OptionTable.h"
+#include "src/common/PairSystem.h"
 
 namespace landscape {
 
@@ -171,6 +174,79 @@ void addRigidBodySiteOptions(OptionTable<Config>& t, Access finder) {
         field(&RigidBodyFinderParams::largeBodyRadius))
       .unit("Angstrom")
       .nonNegative();
+}
+
+/// --morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --cutoff-convention and --box: a
+/// pair system (`pair` reaches PairSystemConfig; docs/pair-potentials.md). In a checkpoint's
+/// fingerprint only when one of them is given, so that runs of plain Lennard-Jones resume as
+/// before. `boxMore` is added to --box's description (what the program does differently in a box).
+template <class Config, class Access>
+void addPairSystemOptions(OptionTable<Config>& t, Access pair, const std::string& boxMore) {
+  auto field = [pair](auto member) {
+    return [ pair, member ](Config & c) -> auto& { return pair(c).*member; };
+  };
+  const auto isPair = [pair](const Config& c) { return pair(const_cast<Config&>(c)).active(); };
+  t.add("morse", "RHO",
+        "Morse pair potential of range RHO, GMIN's MORSE: V = e^{RHO (1 - r)} (e^{RHO (1 - r)} - "
+        "2), energies in the well depth and lengths in the pair distance r0 (6 gives the Morse "
+        "clusters of Doye and Wales, J. Chem. Soc., Faraday Trans. 93, 4233 (1997))",
+        field(&PairSystemConfig::morseRho))
+      .unit("dimensionless")
+      .positive()
+      .defaultText("none (Lennard-Jones)")
+      .inEffectIf(isPair);
+  t.add("binary-lj", "NA,EAB,EBB,SAB,SBB",
+        "binary Lennard-Jones (GMIN's BINARY and BLJCLUSTER): the first NA atoms are A (epsilon "
+        "and sigma of A-A are the units), the others B, with epsilon_AB, epsilon_BB, sigma_AB and "
+        "sigma_BB in those units; an XYZ start's labels A/B (or LA/LB) must agree",
+        field(&PairSystemConfig::binaryLj))
+      .positive()
+      .defaultText("none")
+      .inEffectIf(isPair);
+  t.flag("kob-andersen",
+         "the Kob-Andersen 80:20 binary Lennard-Jones mixture (Kob and Andersen, Phys. Rev. E 51, "
+         "4626 (1995)): the first round(0.8 N) atoms A, epsilon_AB 1.5, epsilon_BB 0.5, sigma_AB "
+         "0.8, sigma_BB 0.88, truncated and shifted at 2.5 sigma_ab as published (unless "
+         "--cutoff, --cutoff-convention); with --box a bulk glass former (its studies use N/V = "
+         "1.2)",
+         field(&PairSystemConfig::kobAndersen))
+      .inEffectIf(isPair);
+  t.add("pair-table", "FILE",
+        "a tabulated pair potential of one species (rows `r V(r)` in the table's own units, "
+        "uniform spacing, an odd count; docs/pair-potentials.md), cut at the table's end unless "
+        "--cutoff",
+        field(&PairSystemConfig::tableFile))
+      .file()
+      .defaultText("none")
+      .inEffectIf(isPair);
+  t.add("cutoff", "RC",
+        "cut every species pair at RC times its sigma (r0 for Morse; absolute for a table) with "
+        "--cutoff-convention; a periodic box needs one of at most half its edge; 0 = no cutoff",
+        field(&PairSystemConfig::cutoff))
+      .unit("sigma of each pair")
+      .nonNegative()
+      .defaultText("0 (none); 2.5 with --kob-andersen; the table's end with --pair-table")
+      .inEffectIf(isPair);
+  t.add("cutoff-convention", "",
+        "how a pair is cut at rc: truncated (V jumps), shifted (V - V(rc): Kob and Andersen's, "
+        "the force jumps), force-shifted or quadratic-smoothed (V + A0 + A2 r^2: Stoddard and "
+        "Ford, Phys. Rev. A 8, 1504 (1973), GMIN's BLJCLUSTER and SHIFTCUT); the last two keep V "
+        "and V' continuous, as minimisers, Hessians and transition-state searches need",
+        field(&PairSystemConfig::convention))
+      .choices({PairCutoff::Truncated, PairCutoff::Shifted, PairCutoff::ForceShifted,
+                PairCutoff::QuadraticSmoothed},
+               pairCutoffName)
+      .defaultText("quadratic-smoothed; shifted with --kob-andersen (the published model)")
+      .inEffectIf(isPair);
+  t.add("box", "L|LX,LY,LZ",
+        "orthorhombic periodic box of edge L (a cube) or LX, LY, LZ, minimum-image convention; "
+        "needs a cutoff of at most half the edge" +
+            boxMore,
+        field(&PairSystemConfig::box))
+      .unit("sigma")
+      .positive()
+      .defaultText("none (a cluster in open space)")
+      .inEffectIf(isPair);
 }
 
 }  // namespace landscape

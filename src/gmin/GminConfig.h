@@ -14,6 +14,7 @@
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
+#include "src/common/PairSystem.h"
 
 namespace landscape {
 
@@ -26,10 +27,12 @@ struct GminConfig {
   Action action = Action::Run;
   std::string helpText;  ///< the text to print for Action::Help and Action::Version
 
-  // System: a Lennard-Jones cluster (reduced units).
-  std::size_t ljAtoms = 38;        ///< --lj N (default LJ38 when nothing else is given)
+  // System: a Lennard-Jones cluster (reduced units), or a pair system (Morse, binary
+  // Lennard-Jones, Kob-Andersen, a table; with a cutoff and a periodic box).
+  std::size_t ljAtoms = 38;        ///< --lj N, --atoms N (default LJ38 when nothing else is given)
   bool ljAtomsGiven = false;       ///< --lj was given explicitly: with --coords, the file's atom
                                    ///< count must then equal ljAtoms (checked by gmin_main)
+  PairSystemConfig pair;  ///< --morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --box
   std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
                                    ///< random start inside the container, drawn from the seed
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
@@ -83,6 +86,7 @@ struct GminConfig {
   std::string resumeDir;  ///< --resume DIR: continue the run saved in DIR/checkpoint; empty = new run
   bool quiet = false;                 ///< --quiet: only the final "lowest energy:" line
   std::vector<std::string> warnings;  ///< e.g. GMIN keywords accepted but ignored
+  KeywordOrigins keywordOrigins;      ///< the data file's implemented lines, for messages
 };
 
 }  // namespace landscape

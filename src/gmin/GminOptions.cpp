@@ -44,6 +44,14 @@ auto langevin(M member) {
 bool isAmber(const C& c) { return !c.prmtopFile.empty(); }
 bool isSop(const C& c) { return !c.sopPdbFile.empty(); }
 
+// Field i of BINARY and BLJCLUSTER (--binary-lj), of PERIODIC (--box).
+std::function<void(C&, double)> binaryField(std::size_t i) {
+  return [i](C& c, double v) { setBinaryLjField(c.pair, i, v); };
+}
+std::function<void(C&, double)> boxField(std::size_t i) {
+  return [i](C& c, double v) { setBoxField(c.pair, i, v); };
+}
+
 void addGeneralAndSystem(Table& t) {
   t.section("General");
   t.standardCommands();
@@ -57,7 +65,11 @@ void addGeneralAndSystem(Table& t) {
            "the command line override it");
 
   t.section("System");
-  t.add("lj", "N", "number of atoms of the Lennard-Jones cluster", top(&C::ljAtoms))
+  t.add("lj", "N",
+        "number of atoms: of the Lennard-Jones cluster, or of the pair system of the options "
+        "below",
+        top(&C::ljAtoms))
+      .alias("atoms")
       .atLeast(2)
       .atMost(100000000)
       .then([](C& c) { c.ljAtomsGiven = true; })
@@ -66,7 +78,10 @@ void addGeneralAndSystem(Table& t) {
         "starting coordinates (sigma): XYZ, or GMIN's `coords` with 3 numbers per line",
         top(&C::coordsFile))
       .file()
-      .defaultText("none, a random start in the container");
+      .defaultText("none, a random start in the container (in the box with --box)");
+  addPairSystemOptions(t, top(&C::pair),
+                       "; random starts uniform in the box, no centring, container or angular "
+                       "moves, minima written wrapped into the box");
   addBackendOption(t, top(&C::backend));
   addPrecisionOption(t, "", top(&C::precision)).inEffectIf(isAmber);
   addLbfgsBackendOption(t,
@@ -397,6 +412,26 @@ void addImplementedKeywords(Table& t) {
             "criterion -> `tempering`; GMIN's exchange probability EXCHPROB is not implemented")
       .sets("bhpt", "yes")
       .field("bhpt-interval", "the exchange interval", "10");
+  t.keyword("BINARY", "ntypea epsab epsbb sigab sigbb",
+            "binary Lennard-Jones: the first `ntypea` atoms are A (the units), the others B, with "
+            "epsilon_AB, epsilon_BB, sigma_AB, sigma_BB; uncut in a cluster, with PERIODIC a "
+            "cutoff from SHIFTCUT -> `pair.binaryLj` (--binary-lj)")
+      .part("binary-lj", "the number of A atoms", integerRule(1), binaryField(0))
+      .part("binary-lj", "epsilon_AB", realRule(0, true), binaryField(1))
+      .part("binary-lj", "epsilon_BB", realRule(0, true), binaryField(2))
+      .part("binary-lj", "sigma_AB", realRule(0, true), binaryField(3))
+      .part("binary-lj", "sigma_BB", realRule(0, true), binaryField(4));
+  t.keyword("BLJCLUSTER", "ntypea epsab epsbb sigab sigbb cutoff",
+            "binary Lennard-Jones cluster as BINARY, each pair cut at `cutoff` times its sigma "
+            "with GMIN's quadratic smoothing (V and V' zero at the cutoff; pele's BLJCut) -> "
+            "`pair.binaryLj` (--binary-lj), `pair.cutoff`, `pair.convention` = quadratic-smoothed")
+      .sets("cutoff-convention", "quadratic-smoothed")
+      .part("binary-lj", "the number of A atoms", integerRule(1), binaryField(0))
+      .part("binary-lj", "epsilon_AB", realRule(0, true), binaryField(1))
+      .part("binary-lj", "epsilon_BB", realRule(0, true), binaryField(2))
+      .part("binary-lj", "sigma_AB", realRule(0, true), binaryField(3))
+      .part("binary-lj", "sigma_BB", realRule(0, true), binaryField(4))
+      .field("cutoff", "the cutoff (in units of each pair's sigma)");
   t.keyword("CENTRE", "",
             "move the centre of mass to the origin after every step -> `centre` = true")
       .sets("centre", "yes");
@@ -423,12 +458,24 @@ void addImplementedKeywords(Table& t) {
             "quenches -> `sloppyMaxIterations`, `tightMaxIterations`")
       .field("max-iterations", "the iteration cap")
       .field("tight-max-iterations", "the final-quench cap");
+  t.keyword("MORSE", "[rho]",
+            "Morse pair potential of range `rho` (GMIN's default 6), energies in the well depth "
+            "and lengths in r0 -> `pair.morseRho` (--morse)")
+      .field("morse", "rho", "6");
   t.keyword("NEWRESTART", "nrelax [nhs]",
             "reseed when `nrelax` quenches have not lowered the best energy by EDIFF -> "
             "`newRestartSteps`; `nhs` (hard-sphere reseeding moves) must be 0 or absent, and "
             "GMIN's MD reseeding fields are not implemented")
       .field("new-restart", "the number of quenches")
       .only("hard-sphere reseeding", integerRule(0), "0");
+  t.keyword("PERIODIC", "boxlx [boxly boxlz]",
+            "orthorhombic periodic box with the minimum-image convention, one edge for a cube "
+            "(length); needs a cutoff (SHIFTCUT, BLJCLUSTER); random starts fill the box, and "
+            "CENTRE, RADIUS and STEP's angular moves, which need a cluster, may not be given -> "
+            "`pair.box` (--box)")
+      .part("box", "the box length x", realRule(0, true), boxField(0))
+      .part("box", "the box length y", realRule(0, true), boxField(1))
+      .part("box", "the box length z", realRule(0, true), boxField(2));
   t.keyword("PTTMIN", "kT",
             "temperature of the coldest BHPT replica (energy) -> `tempering.minTemperature`")
       .field("bhpt-min-temperature", "the lowest temperature");
@@ -455,6 +502,12 @@ void addMoreImplementedKeywords(Table& t) {
   t.keyword("SAVE", "n",
             "number of lowest distinct minima kept and re-quenched tightly -> `saveCount`")
       .field("save", "the number of minima");
+  t.keyword("SHIFTCUT", "cutoff",
+            "cut every pair at `cutoff` times its sigma with the quadratic smoothing of GMIN's "
+            "periodic binary Lennard-Jones (LJPSHIFT: Stoddard and Ford, Phys. Rev. A 8, 1504 "
+            "(1973)) -> `pair.cutoff` (--cutoff), `pair.convention` = quadratic-smoothed")
+      .sets("cutoff-convention", "quadratic-smoothed")
+      .field("cutoff", "the cutoff (in units of each pair's sigma)");
   t.keyword("SLOPPYCONV", "g",
             "RMS gradient (energy/length) that ends the quenches of the run -> `sloppyRms`")
       .field("sloppy-rms", "the RMS gradient");
@@ -517,6 +570,10 @@ void addOtherKeywords(Table& t) {
                 {{"COMMENT", "text", "the line is a comment"},
                  {"NOTE", "text", "the line is a comment"},
                  {"STOP", "", "end of the keywords; the rest of the file is not read"}});
+  // Where each implemented keyword stood, for messages about settings that go (or not) together.
+  t.afterKeywords([](const std::vector<KeywordLine>& lines, C& config) {
+    for (const KeywordLine& line : lines) noteKeywordOrigin(line, config.keywordOrigins);
+  });
 }
 
 }  // namespace
@@ -525,12 +582,14 @@ const OptionTable<GminConfig>& gminOptionTable() {
   static const Table table(
       "gmin",
       "gmin (landscape " LANDSCAPE_VERSION
-      "): GMIN-style basin-hopping global optimisation of Lennard-Jones clusters, AMBER-GB "
-      "molecules (--prmtop), SOP proteins (--sop-pdb) and rigid bodies.\n"
+      "): GMIN-style basin-hopping global optimisation of Lennard-Jones clusters, pair "
+      "systems (Morse, binary Lennard-Jones, Kob-Andersen, tables; clusters or periodic boxes), "
+      "AMBER-GB molecules (--prmtop), SOP proteins (--sop-pdb) and rigid bodies.\n"
       "Usage: gmin [options]\n"
       "\n"
       "Units: reduced Lennard-Jones units (energy epsilon, length sigma; temperatures are kT in "
-      "epsilon); AMBER-GB and SOP in kcal/mol and Angstrom (temperatures kT in kcal/mol).\n"
+      "epsilon), for pair systems those of the A-A pair (Morse: the well depth and r0); AMBER-GB "
+      "and SOP in kcal/mol and Angstrom (temperatures kT in kcal/mol).\n"
       "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
       "below).\n"
       "Output goes to ./gmin-out by default (--output DIR).\n"
@@ -551,7 +610,7 @@ constexpr long kLj38DefaultJobSteps = 200000;
 // LJ38 from a random start with the built-in settings: stop at its global minimum.
 void setDefaultJobGoal(const GivenOptions& given, GminConfig& config) {
   const bool lj38 = config.prmtopFile.empty() && config.sopPdbFile.empty() &&
-                    config.coordsFile.empty() && config.ljAtoms == 38;
+                    config.coordsFile.empty() && !config.pair.active() && config.ljAtoms == 38;
   if (!lj38 || given.has("gmin-data") || given.has("target")) return;
   config.basinHopping.targetEnergy = kLj38GlobalMinimum;
   if (!given.has("steps")) config.basinHopping.steps = kLj38DefaultJobSteps;
@@ -566,6 +625,47 @@ void resolveCentre(GivenOptions& given) {
     throw std::runtime_error(given.origin("no-centre") +
                              ": contradicts centre given in the same place");
   given.remove(centreOnCommandLine ? "no-centre" : "centre");
+}
+
+// A pair system is a system of atoms: not with a molecule, and without rigid bodies (whose moves
+// and alignment assume a cluster of one kind of atom).
+void checkPairSystemOptions(const GminConfig& config) {
+  const PairSystemConfig& pair = config.pair;
+  if (!pair.active()) return;
+  if (!config.prmtopFile.empty() || !config.sopPdbFile.empty())
+    throw std::runtime_error(pair.systemOrigin() + ": a pair system cannot be combined with " +
+                             (config.prmtopFile.empty() ? "--sop-pdb" : "--prmtop"));
+  if (!config.rigidFile.empty())
+    throw std::runtime_error(pair.systemOrigin() +
+                             ": rigid bodies (--rigid) are for molecules and Lennard-Jones "
+                             "clusters, not pair systems");
+}
+
+// What a periodic box has not: a centre of mass to fix (CENTRE), a container (RADIUS) and a
+// cluster surface for the angular move of the most weakly bound atom (STEP's second field, GMIN's
+// ASTEP). The defaults (GMIN's LJ38 example has all three) are switched off; a setting asked for
+// by name is refused, naming where.
+void adaptSearchToBox(const GivenOptions& given, GminConfig& config) {
+  if (!config.pair.periodic()) return;
+  BasinHoppingParams& p = config.basinHopping;
+  auto askedFor = [&](const char* option, const char* keyword) -> std::string {
+    if (given.has(option)) return given.origin(option);
+    const auto it = config.keywordOrigins.find(keyword);
+    return it == config.keywordOrigins.end() ? "" : it->second.where() + ": " + keyword;
+  };
+  const std::string box = " in a periodic box (" + config.pair.origin("box") + ")";
+  std::string where;
+  if (p.centre && !(where = askedFor("centre", "CENTRE")).empty())
+    throw std::runtime_error(where + ": there is no cluster to centre" + box);
+  if (p.angularThreshold > 0.0 && !(where = askedFor("angular-threshold", "STEP")).empty())
+    throw std::runtime_error(where +
+                             ": angular moves put an atom on a cluster's surface, which has none" +
+                             box + "; set the angular threshold (STEP's second field) to 0");
+  if (p.containerRadius > 0.0 && !(where = askedFor("container-radius", "RADIUS")).empty())
+    throw std::runtime_error(where + ": there is no container" + box);
+  p.centre = false;
+  p.container = false;
+  p.angularThreshold = 0.0;
 }
 
 // The parameters together, and the options that go (or do not go) together.
@@ -623,6 +723,9 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
 
   resolveCentre(given);
   table.apply(given, config);
+  resolvePairSystem(config.pair, given, config.keywordOrigins);
+  checkPairSystemOptions(config);
+  adaptSearchToBox(given, config);
   setDefaultJobGoal(given, config);
   checkGminConfig(config);
   return config;
@@ -646,6 +749,8 @@ CheckpointFingerprint gminCheckpointFingerprint(const GminConfig& config,
       {"step-adjust-factor", exactText(p.stepAdjustFactor)},
       {"container", p.container ? "on" : "off"},
   };
+  // Every number of a pair system, exactly (the options hold a table's name, not its rows).
+  if (!facts.pairModel.empty()) fingerprint.push_back({"pair-model", facts.pairModel});
   for (auto& entry : gminOptionTable().fingerprint(config)) fingerprint.push_back(entry);
   return fingerprint;
 }

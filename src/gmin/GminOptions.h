@@ -36,6 +36,7 @@ struct GminRunFacts {
   std::string potential;  ///< Potential::name()
   std::size_t dimension = 0;
   double containerRadiusUsed = 0.0;
+  std::string pairModel;  ///< pairModelFingerprint() of a pair system; empty otherwise
 };
 
 /// What a resumed run must share with the original (docs/database.md): the facts, the

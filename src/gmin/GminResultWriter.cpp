@@ -9,15 +9,18 @@
 
 #include "landscape/network/DatabaseCompatibility.h"
 
+#include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/LowestFile.h"
+#include "landscape/geometry/BoxGeometry.h"
 #include "potentials/AmberCoordinates.h"
+#include "src/common/PairSystem.h"
 
 namespace landscape {
 
 GminResultWriter::GminResultWriter(const std::string& dir, const Potential& potential,
                                    const AmberTopology* amber, const SopTopology* sop,
-                                   const RigidBodySystem* rigid)
-    : m_dir(dir), m_amber(amber), m_sop(sop), m_rigid(rigid) {
+                                   const RigidBodySystem* rigid, const PairModel* pair)
+    : m_dir(dir), m_amber(amber), m_sop(sop), m_rigid(rigid), m_pair(pair) {
   m_metadata.potential = potential.name();
   const bool molecular = amber != nullptr || sop != nullptr;
   m_metadata.energyUnit = molecular ? "kcal/mol" : "reduced (epsilon)";
@@ -82,13 +85,49 @@ void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
   std::vector<StoredMinimum> minima = searched;
   if (m_rigid)
     for (StoredMinimum& m : minima) m.coordinates = m_rigid->toAtoms(m.coordinates);
-  writeLowestFile(m_dir + "/lowest", minima);
+  if (m_pair && m_pair->box.periodic())
+    for (StoredMinimum& m : minima) wrapIntoBox(m.coordinates, m_pair->box);
+  if (m_pair && m_pair->speciesCount() > 1)
+    writeLowestFileLabelled(m_dir + "/lowest", minima, speciesLabels(*m_pair, ""));
+  else
+    writeLowestFile(m_dir + "/lowest", minima);
+  if (m_pair) writePairXyz(minima);
   if (m_kept)
     writeKeepingNetwork(minima);
   else
     MinimaDatabase::write(m_dir + "/minima.h5", m_metadata, minima);
   if (m_sop) writeSopModels(minima);
   if (m_amber) writeAmberFiles(minima);
+}
+
+// Extended XYZ (the comment line's key=value pairs as ASE and OVITO read them): the species
+// (GMIN's LA for one species), the energy and, in a periodic box, the lattice and pbc flags.
+void GminResultWriter::writePairXyz(const std::vector<StoredMinimum>& minima) const {
+  const std::vector<std::string> labels = speciesLabels(*m_pair, "LA");
+  const PeriodicBox& box = m_pair->box;
+  std::string text;
+  char line[256];
+  for (std::size_t i = 0; i < minima.size(); ++i) {
+    const std::vector<double>& x = minima[i].coordinates;
+    text += std::to_string(x.size() / 3) + "\n";
+    if (box.periodic()) {
+      std::snprintf(line, sizeof line, "Lattice=\"%.10g 0 0 0 %.10g 0 0 0 %.10g\" pbc=\"T T T\" ",
+                    box.length[0], box.length[1], box.length[2]);
+      text += line;
+    }
+    std::snprintf(
+        line, sizeof line,
+        "Properties=species:S:1:pos:R:3 energy=%.10f minimum=%zu first_found_at_quench=%ld "
+        "potential=\"%s\"\n",
+        minima[i].energy, i + 1, minima[i].firstFoundStep, m_pair->describe().c_str());
+    text += line;
+    for (std::size_t a = 0; 3 * a + 2 < x.size(); ++a) {
+      std::snprintf(line, sizeof line, "%-2s %20.10f %20.10f %20.10f\n", labels[a].c_str(),
+                    x[3 * a], x[3 * a + 1], x[3 * a + 2]);
+      text += line;
+    }
+  }
+  writeFileAtomically(m_dir + "/minima.xyz", text, "minima.xyz");
 }
 
 void GminResultWriter::writeSopModels(const std::vector<StoredMinimum>& minima) const {

@@ -10,6 +10,7 @@
 #include "landscape/network/StoredMinimum.h"
 #include "landscape/network/StoredNetwork.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/SopTopology.h"
@@ -25,9 +26,13 @@ class GminResultWriter {
   /// sets or a growth record that optim or pathsample added), it is kept: every write adds the
   /// search's minima that are not in it yet after its own rows, so nothing another program stored
   /// is lost. Such a file of another system (atoms, units, potential) is refused here, before the
-  /// run (std::runtime_error naming the file).
+  /// run (std::runtime_error naming the file). pair: a pair system, whose minima are also written
+  /// as extended XYZ (minima.xyz: species, energy and, in a periodic box, the lattice) and whose
+  /// atoms are labelled with their species in `lowest` when there are several; in a periodic box
+  /// every file holds the minima wrapped into the box.
   GminResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* amber,
-                   const SopTopology* sop, const RigidBodySystem* rigid);
+                   const SopTopology* sop, const RigidBodySystem* rigid,
+                   const PairModel* pair = nullptr);
 
   /// Writes the minima of the search (in its coordinates), lowest first.
   void write(const std::vector<StoredMinimum>& searched) const;
@@ -36,11 +41,13 @@ class GminResultWriter {
   void writeSopModels(const std::vector<StoredMinimum>& minima) const;
   void writeAmberFiles(const std::vector<StoredMinimum>& minima) const;
   void writeKeepingNetwork(const std::vector<StoredMinimum>& minima) const;
+  void writePairXyz(const std::vector<StoredMinimum>& minima) const;
 
   std::string m_dir;
   const AmberTopology* m_amber;
   const SopTopology* m_sop;
   const RigidBodySystem* m_rigid;
+  const PairModel* m_pair;
   DatabaseMetadata m_metadata;
   /// The network in minima.h5 when the run began, when it holds more than gmin's minima.
   std::optional<StoredTransitionNetwork> m_kept;

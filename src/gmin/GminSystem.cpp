@@ -7,6 +7,8 @@
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/CoordinatesFile.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/geometry/BoxGeometry.h"
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberCoordinates.h"
@@ -42,24 +44,68 @@ GminSystem loadAmber(const GminConfig& config) {
   return system;
 }
 
-// --coords, or a random start (left empty, drawn by the search from the seed) of --lj atoms.
+// --coords (its labels into `labels`), or a random start (left empty, drawn by the search from
+// the seed) of --lj atoms. Returns the atom count.
+std::size_t loadAtomsStart(const GminConfig& config, GminSystem& system,
+                           std::vector<std::string>* labels = nullptr) {
+  if (config.coordsFile.empty()) return config.ljAtoms;
+  system.start = readCoordinates(config.coordsFile, labels);
+  const std::size_t atoms = system.start.size() / 3;
+  if (config.ljAtomsGiven && config.ljAtoms != atoms) {
+    throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
+                             config.coordsFile + ", which has " + std::to_string(atoms) + " atoms");
+  }
+  return atoms;
+}
+
 GminSystem loadLennardJones(const GminConfig& config) {
   GminSystem system;
-  std::size_t atoms = config.ljAtoms;
-  if (!config.coordsFile.empty()) {
-    system.start = readCoordinates(config.coordsFile);
-    atoms = system.start.size() / 3;
-    if (config.ljAtomsGiven && config.ljAtoms != atoms) {
-      throw std::runtime_error("--lj " + std::to_string(config.ljAtoms) + " disagrees with " +
-                               config.coordsFile + ", which has " + std::to_string(atoms) +
-                               " atoms");
-    }
-  }
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::LennardJones;
-  spec.atoms = atoms;
+  spec.atoms = loadAtomsStart(config, system);
   system.atomistic = makePotential(spec, config.backend);
   system.spec = spec;
+  return system;
+}
+
+// Random starts keep atoms this far apart (length units), as the cluster's do
+// (BasinHoppingRun.cpp), so that the first quench does not start from overlapping atoms.
+constexpr double kRandomStartSeparation = 0.7;
+
+// What replaces the cluster's assumptions in the search (the hooks of BasinHopping.h).
+void addPairSystemHooks(GminSystem& system) {
+  const PairModel& model = *system.pair;
+  if (model.speciesCount() > 1 || model.box.periodic()) {
+    const AlignmentParams alignment = pairAlignment(model, AlignmentParams{});
+    system.hooks.distance = [alignment](const std::vector<double>& a,
+                                        const std::vector<double>& b) {
+      return minimumDistance(a, b, alignment);
+    };
+  }
+  if (!model.box.periodic()) return;
+  system.hooks.randomStructure = [box = model.box, atoms = model.atoms()](Random& random) {
+    return randomBoxStructure(atoms, box, kRandomStartSeparation, random);
+  };
+  // The step moves atoms across the faces; the trial is taken back into the box, so that a long
+  // run's coordinates stay bounded (the energy is the same at every image).
+  system.hooks.extraMove = [box = model.box](std::vector<double>& x, Random&) {
+    wrapIntoBox(x, box);
+  };
+}
+
+GminSystem loadPairSystem(const GminConfig& config) {
+  GminSystem system;
+  std::vector<std::string> labels;
+  const std::size_t atoms = loadAtomsStart(config, system, &labels);
+  system.pair = std::make_shared<const PairModel>(makePairModel(config.pair, atoms));
+  checkSpeciesLabels(*system.pair, labels, config.coordsFile, config.pair.systemOrigin());
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Pair;
+  spec.atoms = atoms;
+  spec.pairModel = system.pair;
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  addPairSystemHooks(system);
   return system;
 }
 
@@ -68,6 +114,7 @@ GminSystem loadLennardJones(const GminConfig& config) {
 GminSystem loadGminSystem(const GminConfig& config) {
   if (!config.sopPdbFile.empty()) return loadSop(config);
   if (!config.prmtopFile.empty()) return loadAmber(config);
+  if (config.pair.active()) return loadPairSystem(config);
   return loadLennardJones(config);
 }
 

@@ -11,6 +11,7 @@
 #include "landscape/search/LangevinMove.h"
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/SopTopology.h"
@@ -21,6 +22,7 @@ namespace landscape {
 struct GminSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule, read once
   std::shared_ptr<const SopTopology> sop;      ///< --sop-pdb: the protein, read once
+  std::shared_ptr<const PairModel> pair;       ///< a pair system (--morse, --box, ...)
   std::unique_ptr<Potential> atomistic;        ///< the potential of the atoms
   PotentialSpec spec;                          ///< what atomistic was built from (walkers' copies)
   std::unique_ptr<Potential> rigidPotential;   ///< --rigid: rigid coordinates over atomistic
@@ -37,7 +39,11 @@ struct GminSystem {
 };
 
 /// The topology (read once), the potential on --backend and the start, for SOP (--sop-pdb),
-/// AMBER-GB (--prmtop) or Lennard-Jones. Throws std::runtime_error for inconsistent input.
+/// AMBER-GB (--prmtop), a pair system or Lennard-Jones. A pair system also brings what replaces
+/// the cluster's assumptions: AVOID's distance with one permutation group per species and, in a
+/// periodic box, minimum images over translations modulo the box; in a box, random starts
+/// uniform in it and trial structures wrapped into it. Throws std::runtime_error for inconsistent
+/// input (an XYZ start whose species labels disagree, an atom count that differs from --lj).
 GminSystem loadGminSystem(const GminConfig& config);
 
 /// AMBER: side-chain group rotations after the Cartesian step and the stereochemistry checks.

@@ -29,6 +29,7 @@
 #include "src/gmin/GminWalkers.h"
 #include "src/common/LongRun.h"
 #include "src/common/OutputLock.h"
+#include "src/common/PairSystem.h"
 #include "src/common/RankedMain.h"
 #include "src/gmin/GminOptions.h"
 
@@ -155,12 +156,20 @@ void printHeader(const GminConfig& config, const GminSystem& system, const Basin
         name.c_str(), config.inpcrdFile.c_str(), p.steps, p.temperature, p.stepSize,
         system.groups.size(), config.groupRotationProbability,
         stereo ? stereo->stereocentreCount() : 0, stereo ? stereo->peptideBondCount() : 0, seed);
+  } else if (system.pair && system.pair->box.periodic()) {
+    const PeriodicBox& box = system.pair->box;
+    std::printf(
+        "gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, periodic box %.6g x %.6g x %.6g "
+        "(minimum images; no container, centring or angular moves), seed %llu (reduced units)\n",
+        name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
+        p.temperature, p.stepSize, box.length[0], box.length[1], box.length[2], seed);
   } else {
     std::printf(
         "gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container "
-        "radius %.4f, seed %llu (reduced LJ units)\n",
+        "radius %.4f, seed %llu (reduced %s units)\n",
         name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
-        p.temperature, p.stepSize, p.angularThreshold, containerRadius, seed);
+        p.temperature, p.stepSize, p.angularThreshold, containerRadius, seed,
+        system.pair ? "pair" : "LJ");
   }
 }
 
@@ -231,7 +240,8 @@ CheckpointFingerprint fingerprintOf(const RunSetup& run, double containerRadius)
   const Potential& searched = run.system.searched();
   const CheckpointFingerprint fingerprint = gminCheckpointFingerprint(
       run.config, {run.system.atomistic->atomCount(), searched.name(), searched.dimension(),
-                   containerRadius});
+                   containerRadius,
+                   run.system.pair ? pairModelFingerprint(*run.system.pair) : std::string()});
   if (run.out.resuming)
     checkGminCheckpoint(run.out.checkpointPath(), run.out.checkpoint.fingerprint, fingerprint,
                         run.config);
@@ -254,7 +264,7 @@ int runSingleChain(const RunSetup& run) {
   const CheckpointFingerprint fingerprint = fingerprintOf(run, search.containerRadius());
   printStart(run, search.containerRadius());
   const GminResultWriter writer(run.out.dir, *run.system.atomistic, run.system.amber.get(),
-                                run.system.sop.get(), run.system.rigid);
+                                run.system.sop.get(), run.system.rigid, run.system.pair.get());
   GminStopRule stopRule(config.maxTime);
   GminProgressPrinter printer(config.quiet, writer, run.out.checkpointPath(), fingerprint,
                               run.params.steps, stopRule);
@@ -333,7 +343,7 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
   printStart(run, search.containerRadius());
   printWalkerStart(run, plan);
   const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
-                                system.sop.get(), system.rigid);
+                                system.sop.get(), system.rigid, system.pair.get());
   // --max-time is rank 0's clock; a signal to any rank stops them all.
   GminStopRule stopRule(root ? config.maxTime : 0.0);
   GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),

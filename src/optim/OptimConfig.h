@@ -15,6 +15,7 @@
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
+#include "src/common/PairSystem.h"
 
 namespace landscape {
 
@@ -76,7 +77,10 @@ struct OptimConfig {
 
   // System: a Lennard-Jones cluster (reduced units) or, with --prmtop, a molecule on AMBER-GB
   // (kcal/mol and Angstrom).
-  std::size_t ljAtoms = 0;  ///< --lj N; 0 = from the endpoint files
+  std::size_t ljAtoms = 0;  ///< --lj N, --atoms N; 0 = from the endpoint files
+  /// A pair system (--morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --box; OPTIM's
+  /// MORSE, BLJCLUSTER, BULK): its species come from the order of the endpoints' atoms.
+  PairSystemConfig pair;
   std::string startFile;    ///< --start FILE (xyz or GMIN's bare coords; molecules also rst7)
   std::string finishFile;   ///< --finish FILE
   /// Start coordinates from an odata POINTS block (used when no --start is given).
@@ -124,6 +128,7 @@ struct OptimConfig {
   std::string resumeDir;  ///< --resume DIR: continue the connect run saved in DIR (its --output)
   bool quiet = false;                   ///< --quiet: only the three result lines
   std::vector<std::string> warnings;    ///< e.g. OPTIM keywords accepted but ignored
+  KeywordOrigins keywordOrigins;        ///< the odata file's implemented lines, for messages
 };
 
 }  // namespace landscape

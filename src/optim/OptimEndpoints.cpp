@@ -11,6 +11,7 @@
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
+#include "src/common/PairSystem.h"
 
 namespace landscape {
 
@@ -88,11 +89,13 @@ OptimEndpoints clusterEndpoints(const OptimConfig& config) {
     return e;
   }
   if (!config.startFile.empty()) {
-    e.start = {config.startFile, readCoordinates(config.startFile)};
+    e.start.source = config.startFile;
+    e.start.x = readCoordinates(config.startFile, &e.start.labels);
   } else {
     e.start = {config.odataFile + " POINTS", config.odataPoints};
   }
-  e.finish = {config.finishFile, readCoordinates(config.finishFile)};
+  e.finish.source = config.finishFile;
+  e.finish.x = readCoordinates(config.finishFile, &e.finish.labels);
   return e;
 }
 
@@ -179,13 +182,17 @@ void finishEndpoint(const OptimSystem& system, Endpoint& e, const OptimSettings&
   e.rmsGradient = rmsGradient(system.searched(), e.x, &e.energy);
   if (!minimise) requireMinimum(e, settings);
   if (quiet) return;
-  const PointGroup group = findPointGroup(system.atoms(e.x), settings.characterisation.pointGroup);
   if (minimise) {
     std::printf(" OPTIM> %-40s E= %16.7f RMS= %10.3E -> E= %16.7f RMS= %10.3E after %d steps\n",
                 e.source.c_str(), before, rmsBefore, e.energy, e.rmsGradient, steps);
   } else {
     std::printf(" OPTIM> %-40s E= %16.7f RMS= %10.3E\n", e.source.c_str(), e.energy, e.rmsGradient);
   }
+  if (settings.characterisation.translationsOnly) {
+    std::printf(" symmetry> periodic box: no point group (order 1)\n");
+    return;
+  }
+  const PointGroup group = findPointGroup(system.atoms(e.x), settings.characterisation.pointGroup);
   std::printf(" symmetry> point group %s, order %d\n", group.symbol.c_str(), group.order);
 }
 
@@ -212,6 +219,13 @@ void prepareEndpoints(const OptimSystem& system, OptimEndpoints& e, const OptimS
   const std::array<int, 2> steps = minimiseEndpointsTogether(e, *together);
   finishEndpoint(system, e.start, settings, true, quiet, before[0], rmsBefore[0], steps[0]);
   finishEndpoint(system, e.finish, settings, true, quiet, before[1], rmsBefore[1], steps[1]);
+}
+
+void checkEndpointSpecies(const OptimConfig& config, const OptimSystem& system,
+                          const OptimEndpoints& endpoints) {
+  if (!system.pair) return;
+  for (const Endpoint* e : {&endpoints.start, &endpoints.finish})
+    checkSpeciesLabels(*system.pair, e->labels, e->source, config.pair.systemOrigin());
 }
 
 void warnAboutStereochemistry(const OptimConfig& config, const OptimSystem& system,

@@ -19,6 +19,7 @@ struct Endpoint {
   std::vector<double> x;
   double energy = 0.0;
   double rmsGradient = 0.0;
+  std::vector<std::string> labels;  ///< an XYZ file's atom labels (pair systems check species)
 };
 
 struct OptimEndpoints {
@@ -33,6 +34,12 @@ struct OptimEndpoints {
 /// Reads both endpoints (Cartesian atoms) and checks that they have the same, positive number of
 /// atoms (and --lj's, when given). amber: the molecule, or null for Lennard-Jones.
 OptimEndpoints loadOptimEndpoints(const OptimConfig& config, const AmberTopology* amber);
+
+/// A pair system of several species: the endpoints' XYZ labels must name each atom's species
+/// (checkSpeciesLabels, src/common/PairSystem.h). Throws std::runtime_error naming the file and
+/// line of the first atom that disagrees.
+void checkEndpointSpecies(const OptimConfig& config, const OptimSystem& system,
+                          const OptimEndpoints& endpoints);
 
 /// Minimises the endpoint (minimise) or checks that it is a minimum already, fills its energy and
 /// RMS gradient, and unless quiet prints both and its point group.

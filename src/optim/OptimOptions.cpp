@@ -30,6 +30,14 @@ template <class M>
 auto top(M member) {
   return fieldOf(member);
 }
+
+// Field i of BLJCLUSTER (--binary-lj), of BULK (--box).
+std::function<void(C&, double)> binaryField(std::size_t i) {
+  return [i](C& c, double v) { setBinaryLjField(c.pair, i, v); };
+}
+std::function<void(C&, double)> boxField(std::size_t i) {
+  return [i](C& c, double v) { setBoxField(c.pair, i, v); };
+}
 template <class... M>
 auto connect(M... members) {
   return fieldOf(&C::settings, &S::connect, members...);
@@ -72,8 +80,11 @@ void addGeneralAndSystem(Table& t) {
            "POINTS block is the start; --config and the command line override it");
 
   t.section("System");
-  t.add("lj", "N", "number of atoms of the Lennard-Jones cluster; must match the endpoint files",
+  t.add("lj", "N",
+        "number of atoms of the Lennard-Jones cluster or pair system; must match the endpoint "
+        "files",
         top(&C::ljAtoms))
+      .alias("atoms")
       .atLeast(2)
       .atMost(100000000)
       .defaultText("from the endpoints");
@@ -124,6 +135,11 @@ void addGeneralAndSystem(Table& t) {
                      ". Transition states need double: the Rayleigh-Ritz eigenvector search "
                      "differences gradients 1e-6 A apart, and they must converge to RMS 1e-5",
                      top(&C::precision));
+  addPairSystemOptions(t, top(&C::pair),
+                       "; the endpoints' distances, the DNEB interpolation and the duplicate "
+                       "checks use minimum images over translations modulo the box (the finish "
+                       "is aligned onto the start first), and only the overall translations are "
+                       "zero modes");
 }
 
 void addMolecules(Table& t) {
@@ -369,6 +385,26 @@ void addKeywordsBToM(Table& t) {
       .field("tangent-iterations-before", "the tangent-space iterations")
       .field("tangent-iterations-after", "the converged tangent-space iterations")
       .field("rr-rms", "the eigenvector RMS tolerance");
+  t.keyword("BLJCLUSTER", "ntypea epsab epsbb sigab sigbb cutoff",
+            "binary Lennard-Jones: the first `ntypea` atoms of the endpoints are A (the units), "
+            "the others B, with epsilon_AB, epsilon_BB, sigma_AB, sigma_BB; each pair cut at "
+            "`cutoff` times its sigma with GMIN's quadratic smoothing (V and V' zero there) -> "
+            "`pair.binaryLj` (--binary-lj), `pair.cutoff`, `pair.convention` = quadratic-smoothed")
+      .sets("cutoff-convention", "quadratic-smoothed")
+      .part("binary-lj", "the number of A atoms", integerRule(1), binaryField(0))
+      .part("binary-lj", "epsilon_AB", realRule(0, true), binaryField(1))
+      .part("binary-lj", "epsilon_BB", realRule(0, true), binaryField(2))
+      .part("binary-lj", "sigma_AB", realRule(0, true), binaryField(3))
+      .part("binary-lj", "sigma_BB", realRule(0, true), binaryField(4))
+      .field("cutoff", "the cutoff (in units of each pair's sigma)");
+  t.keyword("BULK", "boxlx [boxly boxlz]",
+            "orthorhombic periodic box with the minimum-image convention (length; one edge: a "
+            "cube), for a pair system with a cutoff (BLJCLUSTER, --cutoff, --kob-andersen): "
+            "distances, the DNEB interpolation and duplicates over translations modulo the box, "
+            "only the translations as zero modes -> `pair.box` (--box)")
+      .part("box", "the box length x", realRule(0, true), boxField(0))
+      .part("box", "the box length y", realRule(0, true), boxField(1))
+      .part("box", "the box length z", realRule(0, true), boxField(2));
   t.keyword("DIJKSTRA", "n",
             "choose the pair to connect by Dijkstra's algorithm with a missing link costing "
             "distance^n (n > 0; OPTIM's other cost functions, n = 0, are not implemented) -> "
@@ -401,6 +437,11 @@ void addKeywordsBToM(Table& t) {
             "first maximum uphill step of eigenvector-following (length) -> "
             "`connect.transitionStateSearch.initialUphillStep`")
       .field("max-step", "the maximum step");
+  t.keyword("MORSE", "[rho]",
+            "Morse pair potential of range `rho` (GMIN's keyword; default 6; OPTIM chooses Morse "
+            "by the atom label M), energies in the well depth and lengths in r0 -> "
+            "`pair.morseRho` (--morse)")
+      .field("morse", "rho", "6");
 }
 
 void addKeywordsNToU(Table& t) {
@@ -553,7 +594,6 @@ void addOtherKeywords(Table& t) {
   // ---- keywords that would change the run: an error until implemented ----
   t.addKeywords(K::NotImplemented,
                 {{"AMBER9", "...", "AMBER potential (molecules will come through --prmtop)"},
-                 {"BULK", "...", "periodic boundary conditions"},
                  {"CHARMM", "...", "CHARMM potential"},
                  {"CONNECT", "...", "OPTIM's older connection scheme (use NEWCONNECT)"},
                  {"FREEZE", "...", "frozen atoms"},
@@ -571,6 +611,7 @@ void addOtherKeywords(Table& t) {
   t.afterKeywords([](const std::vector<KeywordLine>& lines, C& config) {
     checkImageIncrement(lines);
     resolveNebRms(lines, config);
+    for (const KeywordLine& line : lines) noteKeywordOrigin(line, config.keywordOrigins);
   });
 }
 
@@ -581,9 +622,10 @@ const OptionTable<OptimConfig>& optimOptionTable() {
       "optim",
       "optim (landscape " LANDSCAPE_VERSION
       "): OPTIM-style connect runs: a chain of minima and transition states\n"
-      "between two minima of a Lennard-Jones cluster or an AMBER-GB molecule (DNEB, hybrid\n"
-      "eigenvector-following, Dijkstra's choice of the next pair), stored in a\n"
-      "transition-network database.\n"
+      "between two minima of a Lennard-Jones cluster, a pair system (Morse, binary\n"
+      "Lennard-Jones, Kob-Andersen, tables; clusters or periodic boxes) or an AMBER-GB\n"
+      "molecule (DNEB, hybrid eigenvector-following, Dijkstra's choice of the next pair),\n"
+      "stored in a transition-network database.\n"
       "Usage: optim [options]\n"
       "       optim --start A.xyz --finish B.xyz [--lj N]\n"
       "       optim --odata odata --finish finish        (OPTIM's input files)\n"
@@ -614,6 +656,10 @@ namespace {
 // The molecule's options together: a start (--start, odata POINTS or --inpcrd) and --finish, no
 // --lj, and permutations only with the groups of a perm.allow file.
 void checkMoleculeOptions(OptimConfig& config, const GivenOptions& given) {
+  if (config.pair.active()) {
+    throw std::runtime_error(config.pair.systemOrigin() +
+                             ": a pair system cannot be combined with --prmtop");
+  }
   if (given.has("lj"))
     throw std::runtime_error(given.origin("lj") +
                              " cannot be combined with --prmtop (the topology gives the atoms)");
@@ -657,6 +703,14 @@ void checkClusterOptions(const OptimConfig& config, const GivenOptions& given) {
     throw std::runtime_error(config.odataFile +
                              ": its POINTS block is the first endpoint; give the second with "
                              "--finish FILE");
+  if (config.pair.active() && !config.rigidFile.empty())
+    throw std::runtime_error(config.pair.systemOrigin() +
+                             ": rigid bodies (--rigid) are not supported for pair systems");
+  if (config.builtInExample() && config.pair.active()) {
+    throw std::runtime_error(config.pair.systemOrigin() +
+                             ": a pair system needs its endpoints, --start and --finish (or odata "
+                             "POINTS and --finish); the built-in example is LJ7");
+  }
   if (config.builtInExample() && config.ljAtoms != 0 && config.ljAtoms != 7)
     throw std::runtime_error("command line: --lj " + std::to_string(config.ljAtoms) +
                              " needs --start and --finish (the built-in example is LJ7)");
@@ -686,6 +740,7 @@ OptimConfig parseOptimCommandLine(const std::vector<std::string>& arguments) {
     applyOdataKeywords(in, path, config);  // its messages name the file and line
   }
   table.apply(given, config);
+  resolvePairSystem(config.pair, given, config.keywordOrigins);
 
   if (config.isMolecule())
     checkMoleculeOptions(config, given);

@@ -7,6 +7,7 @@
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/PermAllowFile.h"
 #include "potentials/RigidBodySet.h"
+#include "src/common/PairSystem.h"
 
 namespace landscape {
 
@@ -29,6 +30,20 @@ void applyMoleculeSettings(const OptimConfig& config, const AmberTopology& amber
   }
 }
 
+// The species and the box of a pair system in every setting that compares or characterises its
+// structures: an A atom is never permuted onto a B atom nor mapped onto one by a symmetry
+// operation; in a box distances are minimum-image ones over translations modulo the box (the
+// DNEB's finish aligned so onto the start makes its interpolation use minimum-image
+// displacements), and only the three translations are zero modes.
+void applyPairSettings(const PairModel& model, OptimSettings& settings) {
+  settings.network.alignment = pairAlignment(model, settings.network.alignment);
+  settings.connect.dneb.alignment = pairAlignment(model, settings.connect.dneb.alignment);
+  if (model.speciesCount() > 1) settings.characterisation.pointGroup.atomTypes = model.species;
+  if (!model.box.periodic()) return;
+  settings.characterisation.translationsOnly = true;
+  settings.connect.transitionStateSearch.rayleighRitz.translationsOnly = true;
+}
+
 }  // namespace
 
 std::shared_ptr<const AmberTopology> readOptimTopology(const OptimConfig& config) {
@@ -47,6 +62,11 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     spec.precision = config.precision;
     system.units = kAmberUnits;
     applyMoleculeSettings(config, *amber, atoms, settings);
+  } else if (config.pair.active()) {
+    system.pair = std::make_shared<const PairModel>(makePairModel(config.pair, atoms));
+    spec.kind = PotentialSpec::Kind::Pair;
+    spec.pairModel = system.pair;
+    applyPairSettings(*system.pair, settings);
   } else {
     spec.kind = PotentialSpec::Kind::LennardJones;
   }

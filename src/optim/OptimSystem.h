@@ -13,6 +13,7 @@
 #include "backends/PotentialFactory.h"
 #include "landscape/network/Database.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
 #include "src/optim/OptimConfig.h"
@@ -29,6 +30,7 @@ constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
 
 struct OptimSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule; null for clusters
+  std::shared_ptr<const PairModel> pair;       ///< a pair system (--morse, --box, BULK, ...)
   PotentialSpec spec;                          ///< what atomistic was built from (for copies)
   Units units = kLennardJonesUnits;
   std::unique_ptr<Potential> atomistic;       ///< on --backend
@@ -54,7 +56,10 @@ struct OptimSystem {
 std::shared_ptr<const AmberTopology> readOptimTopology(const OptimConfig& config);
 
 /// The potentials of an atoms-atom system (without rigid bodies yet); for molecules the atom
-/// types and perm.allow groups enter settings.
+/// types and perm.allow groups enter settings; for a pair system the species (one permutation
+/// group each, the point group's atom types) and the box (minimum-image alignment of the network
+/// and of the DNEB endpoints, translations as the only zero modes of the eigenvector search and
+/// the Hessians).
 OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const AmberTopology> amber,
                             std::size_t atoms, OptimSettings& settings);
 

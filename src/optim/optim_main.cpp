@@ -297,6 +297,7 @@ int run(int argc, char** argv) {
   std::shared_ptr<const AmberTopology> amber = readOptimTopology(config);
   OptimEndpoints endpoints = loadOptimEndpoints(config, amber.get());
   OptimSystem system = makeOptimSystem(config, std::move(amber), endpoints.atoms, settings);
+  checkEndpointSpecies(config, system, endpoints);
   useRigidBodies(config, system, endpoints.start.x, endpoints.finish.x, settings);
   useGpuLbfgs(config, system, settings);
   const OptimBatching batching = makeOptimBatching(config, system, settings);

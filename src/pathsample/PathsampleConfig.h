@@ -11,6 +11,7 @@
 #include "landscape/core/Precision.h"
 #include "landscape/network/UntrapPairs.h"
 #include "potentials/Potential.h"
+#include "src/common/PairSystem.h"
 
 namespace landscape {
 
@@ -114,6 +115,9 @@ struct PathsampleConfig {
   int listSize = 1000;                     ///< --pair-list-size N
   std::string odataFile;                   ///< --odata FILE: connect settings (odata.connect)
   std::string prmtopFile;                  ///< --prmtop FILE: molecules (AMBER-GB)
+  /// grow: a pair system (--morse, --box, ...); when given it replaces the --odata file's
+  /// (MORSE, BLJCLUSTER, BULK).
+  PairSystemConfig pair;
   std::string outputDir = "pathsample-out";  ///< --output DIR: DIR/network.h5 of the growth run
   std::string resumeDir;                   ///< --resume DIR: continue the growth run in DIR
   long long seed = 1;                      ///< --seed N (SEED)

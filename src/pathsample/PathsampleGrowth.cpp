@@ -80,6 +80,14 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
   } else {
     oc.settings = oc.isMolecule() ? optimAmberDefaultSettings() : optimLj38ExampleSettings();
   }
+  // The pair system of the command line, or else the odata's keywords (checked as optim does).
+  if (c.pair.active())
+    oc.pair = c.pair;
+  else
+    resolvePairSystem(oc.pair, GivenOptions{}, oc.keywordOrigins);
+  if (oc.pair.active() && oc.isMolecule())
+    throw std::runtime_error(oc.pair.systemOrigin() +
+                             ": a pair system cannot be combined with --prmtop");
   if (oc.isMolecule()) {  // chiral, and no perm.allow groups here: rotations and translations
     for (AlignmentParams* a : {&oc.settings.network.alignment, &oc.settings.connect.dneb.alignment})
       a->inversion = a->permutations = false;

@@ -219,6 +219,10 @@ void addGrowth(Table& t) {
       .defaultText("");
   addPrmtopOption(t, "grow a molecule's network (kcal/mol, Angstrom)", fieldOf(&C::prmtopFile))
       .defaultText("");
+  addPairSystemOptions(t, fieldOf(&C::pair),
+                       "; the connect runs as optim's (minimum-image distances, DNEB "
+                       "interpolation and duplicates). grow: these options replace the pair "
+                       "system of --odata (MORSE, BLJCLUSTER, BULK)");
   t.add("output", "DIR", "folder of the growth run: DIR/network.h5, rewritten after every cycle",
         fieldOf(&C::outputDir))
       .named("a directory name")
@@ -473,6 +477,7 @@ PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& argu
   }
   table.apply(given, c);
   table.applyPositionals(given.positionals, c);
+  resolvePairSystem(c.pair, given, {});
   // A pathdata that asks for connect cycles and names no other task grows the network, as
   // PATHSAMPLE does with it; its folder's odata.connect is the connect runs' odata.
   if (!c.mode && !c.pathdataFile.empty() && c.cycles > 0) {
