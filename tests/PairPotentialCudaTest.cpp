@@ -30,6 +30,7 @@
 #include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
 #include "potentials/BatchedPotential.h"
+#include "landscape/geometry/BoxGeometry.h"
 #include "potentials/PairModel.h"
 #include "potentials/PairPotential.h"
 
@@ -76,48 +77,6 @@ TEST(PairPotentialFactory, PairOnCudaIsDeviceResidentOrSaysWhyNot) {
 
 // ---- configurations ------------------------------------------------------------------------
 
-/// A liquid-like box: n atoms on the sites of a lattice filling a cube of edge (n / density)^(1/3)
-/// (fcc when n = 4 c^3, else n sites drawn from a simple cubic grid of m^3 >= n), the sites dealt
-/// to the atoms in random order (so that the species mix) and every coordinate moved by up to
-/// `amplitude`. Coordinates stay near the box [0, edge).
-std::vector<double> latticeLiquid(std::size_t n, double density, double amplitude, unsigned seed,
-                                  double* edgeOut) {
-  const double edge = std::cbrt(static_cast<double>(n) / density);
-  std::mt19937_64 rng(seed);
-  std::vector<double> sites;
-  const int c = static_cast<int>(std::lround(std::cbrt(n / 4.0)));
-  if (static_cast<std::size_t>(4 * c * c * c) == n) {
-    const double a = edge / c, basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
-    for (int i = 0; i < c; ++i)
-      for (int j = 0; j < c; ++j)
-        for (int k = 0; k < c; ++k)
-          for (const auto& b : basis) {
-            sites.push_back((i + b[0]) * a);
-            sites.push_back((j + b[1]) * a);
-            sites.push_back((k + b[2]) * a);
-          }
-  } else {
-    int m = 1;
-    while (static_cast<std::size_t>(m * m * m) < n) ++m;
-    const double a = edge / m;
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < m; ++j)
-        for (int k = 0; k < m; ++k) {
-          sites.push_back(i * a);
-          sites.push_back(j * a);
-          sites.push_back(k * a);
-        }
-  }
-  std::vector<std::size_t> deal(sites.size() / 3);
-  for (std::size_t s = 0; s < deal.size(); ++s) deal[s] = s;
-  std::shuffle(deal.begin(), deal.end(), rng);
-  std::uniform_real_distribution<double> u(-amplitude, amplitude);
-  std::vector<double> x(3 * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (int k = 0; k < 3; ++k) x[3 * i + k] = sites[3 * deal[i] + k] + u(rng);
-  if (edgeOut) *edgeOut = edge;
-  return x;
-}
 
 /// n atoms in a cube of edge `edge` (open), no two closer than minSeparation.
 std::vector<double> randomCluster(std::size_t n, double edge, double minSeparation,
@@ -261,7 +220,7 @@ TEST(PairPotentialCuda, KobAndersenBoxesMatchTheCpuUnderEveryCutoffConvention) {
       double edge = 0.0;
       std::vector<double> batch;
       for (unsigned seed = 1; seed <= 3; ++seed) {
-        const std::vector<double> x = latticeLiquid(atoms, 1.2, 0.05 + 0.05 * seed, seed, &edge);
+        const std::vector<double> x = perturbedLatticeInBox(atoms, 1.2, 0.05 + 0.05 * seed, seed, &edge);
         batch.insert(batch.end(), x.begin(), x.end());
       }
       expectBothMatchTheCpu(kobAndersenBox(atoms, c, edge), batch,
@@ -295,13 +254,13 @@ TEST(PairPotentialCuda, MorseBoxTabulatedPairsAndAnOpenClusterWithACutoffMatchTh
   morse.cutoff = PairCutoff::ForceShifted;
   morse.pairs[0].cutoff = 1.8;
   double edge = 0.0;
-  std::vector<double> batch = latticeLiquid(300, 1.0, 0.1, 3, &edge);
+  std::vector<double> batch = perturbedLatticeInBox(300, 1.0, 0.1, 3, &edge);
   morse.box.length[0] = morse.box.length[1] = morse.box.length[2] = edge;
   expectBothMatchTheCpu(morse, batch, "Morse box");
   // The Kob-Andersen law tabulated, shifted.
   batch.clear();
   for (unsigned seed = 4; seed <= 5; ++seed) {
-    const std::vector<double> x = latticeLiquid(500, 1.2, 0.1, seed, &edge);
+    const std::vector<double> x = perturbedLatticeInBox(500, 1.2, 0.1, seed, &edge);
     batch.insert(batch.end(), x.begin(), x.end());
   }
   expectBothMatchTheCpu(tabulatedTwin(kobAndersenBox(500, PairCutoff::Shifted, edge)), batch,
@@ -331,7 +290,7 @@ TEST(BatchedPairPotentialCuda, AStructureHasTheSameBitsWhateverItsBatch) {
   {
     std::vector<double> x;
     for (unsigned seed = 1; seed <= 9; ++seed) {
-      const std::vector<double> s = latticeLiquid(256, 1.2, 0.1, seed, &edge);
+      const std::vector<double> s = perturbedLatticeInBox(256, 1.2, 0.1, seed, &edge);
       x.insert(x.end(), s.begin(), s.end());
     }
     systems.emplace_back(kobAndersenBox(256, PairCutoff::Shifted, edge), x);
@@ -409,7 +368,7 @@ TEST(PairPotentialCuda, NeighbourListFollowsTheCpuThroughMovesWithAndWithoutRebu
   REQUIRE_GPU();
   double edge = 0.0;
   const std::size_t atoms = 4000;
-  const std::vector<double> x0 = latticeLiquid(atoms, 1.2, 0.1, 11, &edge);
+  const std::vector<double> x0 = perturbedLatticeInBox(atoms, 1.2, 0.1, 11, &edge);
   const PairModel model = kobAndersenBox(atoms, PairCutoff::Shifted, edge);
   PairPotentialCuda gpu(model);
   ASSERT_TRUE(gpu.usesNeighbourList());
@@ -447,7 +406,7 @@ TEST(PairPotentialCuda, NeighbourListFollowsTheCpuThroughMovesWithAndWithoutRebu
 TEST(PairPotentialCuda, RunsRepeatBitForBit) {
   REQUIRE_GPU();
   double edge = 0.0;
-  const std::vector<double> x0 = latticeLiquid(4000, 1.2, 0.1, 12, &edge);
+  const std::vector<double> x0 = perturbedLatticeInBox(4000, 1.2, 0.1, 12, &edge);
   const std::vector<std::vector<double>> path = {x0, movedBy(x0, 0.1, 31), movedBy(x0, 0.4, 32)};
   const PairModel ka = kobAndersenBox(4000, PairCutoff::ForceShifted, edge);
   const PairModel blj = binaryLennardJonesModel(4000, 3200, 1.5, 0.5, 0.8, 0.88, 0.0, PairCutoff::None);
@@ -474,7 +433,7 @@ TEST(PairPotentialCuda, RunsRepeatBitForBit) {
 TEST(PairPotentialCuda, UnwrappedCoordinatesGiveTheWrappedEnergy) {
   REQUIRE_GPU();
   double edge = 0.0;
-  const std::vector<double> x = latticeLiquid(1000, 1.2, 0.1, 13, &edge);
+  const std::vector<double> x = perturbedLatticeInBox(1000, 1.2, 0.1, 13, &edge);
   const PairModel model = kobAndersenBox(1000, PairCutoff::Shifted, edge);
   std::mt19937_64 rng(14);
   std::uniform_int_distribution<int> images(-3, 3);
@@ -501,7 +460,7 @@ TEST(PairPotentialCuda, UnwrappedCoordinatesGiveTheWrappedEnergy) {
 TEST(PairPotentialCuda, FactoriesBuildTheCudaClasses) {
   REQUIRE_GPU();
   double edge = 0.0;
-  const std::vector<double> x = latticeLiquid(256, 1.2, 0.1, 15, &edge);
+  const std::vector<double> x = perturbedLatticeInBox(256, 1.2, 0.1, 15, &edge);
   const PairModel model = kobAndersenBox(256, PairCutoff::Shifted, edge);
   const std::unique_ptr<Potential> single = makePotential(pairSpec(model), Backend::Cuda);
   EXPECT_TRUE(single->isDeviceResident());
@@ -540,7 +499,7 @@ TEST(PairPotentialCuda, RoundsEngineQuenchesKobAndersenBoxes) {
   const std::size_t batch = 6, atoms = 256, n = 3 * atoms;
   std::vector<double> x0;
   for (unsigned seed = 1; seed <= batch; ++seed) {
-    const std::vector<double> s = latticeLiquid(atoms, 1.2, 0.2, 40 + seed, &edge);
+    const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.2, 40 + seed, &edge);
     x0.insert(x0.end(), s.begin(), s.end());
   }
   const PairModel model = kobAndersenBox(atoms, PairCutoff::Shifted, edge);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "landscape/geometry/BoxGeometry.h"
 #include "potentials/PairModel.h"
 #include "potentials/PairPotential.h"
 #include "tests/TempFile.h"
@@ -279,6 +280,34 @@ TEST(PairPotential, BadModelsAreRefusedWithTheReason) {
   EXPECT_NE(reason(lennardJonesModel(1)).find("at least 2 atoms"), std::string::npos);
   EXPECT_THROW(parsePairCutoff("smooth"), std::invalid_argument);
   EXPECT_EQ(parsePairCutoff("force-shifted"), PairCutoff::ForceShifted);
+}
+
+}  // namespace
+}  // namespace landscape
+
+namespace landscape {
+namespace {
+
+// The lattice start of dense boxes (landscape/geometry/BoxGeometry): the density asked for, fcc
+// neighbours 2^(-1/2) a apart, so no pair closer than that less twice the displacement's length.
+TEST(PerturbedLatticeInBox, FillsTheBoxAtTheDensityWithoutOverlaps) {
+  double edge = 0.0;
+  const std::vector<double> x = perturbedLatticeInBox(256, 1.2, 0.05, 4, &edge);
+  ASSERT_EQ(x.size(), 3u * 256);
+  EXPECT_NEAR(edge, std::cbrt(256 / 1.2), 1e-12);
+  PeriodicBox box;
+  box.length[0] = box.length[1] = box.length[2] = edge;
+  const double nearest = edge / 4 / std::sqrt(2.0);
+  double closest = 1e9;
+  for (int i = 0; i < 256; ++i)
+    for (int j = i + 1; j < 256; ++j) {
+      double d[3] = {x[3 * i] - x[3 * j], x[3 * i + 1] - x[3 * j + 1], x[3 * i + 2] - x[3 * j + 2]};
+      box.minimumImage(d);
+      closest = std::min(closest, std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+    }
+  EXPECT_GE(closest, nearest - 2 * std::sqrt(3.0) * 0.05);
+  EXPECT_LT(closest, nearest + 2 * std::sqrt(3.0) * 0.05);
+  EXPECT_EQ(perturbedLatticeInBox(256, 1.2, 0.05, 4), x);  // the seed fixes it
 }
 
 }  // namespace

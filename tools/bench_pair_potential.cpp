@@ -60,6 +60,7 @@
 #include "gpu/BatchedPairPotentialCuda.h"  // CUDA-free header; the class exists in CUDA builds
 #include "gpu/GpuDevice.h"
 #include "gpu/PairPotentialCuda.h"  // likewise
+#include "landscape/geometry/BoxGeometry.h"
 #include "potentials/PairModel.h"
 #include "src/common/OptionTable.h"
 
@@ -129,45 +130,6 @@ OptionTable<Options> optionTable() {
   return t;
 }
 
-/// The configuration of the header: a perturbed lattice at `density`, sites dealt at random.
-std::vector<double> latticeLiquid(std::size_t n, double density, double amplitude, unsigned seed,
-                                  double* edgeOut) {
-  const double edge = std::cbrt(static_cast<double>(n) / density);
-  std::mt19937_64 rng(seed);
-  std::vector<double> sites;
-  const long c = std::lround(std::cbrt(n / 4.0));
-  if (static_cast<std::size_t>(4 * c * c * c) == n) {
-    const double a = edge / c, basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
-    for (long i = 0; i < c; ++i)
-      for (long j = 0; j < c; ++j)
-        for (long k = 0; k < c; ++k)
-          for (const auto& b : basis) {
-            sites.push_back((i + b[0]) * a);
-            sites.push_back((j + b[1]) * a);
-            sites.push_back((k + b[2]) * a);
-          }
-  } else {
-    long m = 1;
-    while (static_cast<std::size_t>(m * m * m) < n) ++m;
-    const double a = edge / m;
-    for (long i = 0; i < m; ++i)
-      for (long j = 0; j < m; ++j)
-        for (long k = 0; k < m; ++k) {
-          sites.push_back(i * a);
-          sites.push_back(j * a);
-          sites.push_back(k * a);
-        }
-  }
-  std::vector<std::size_t> deal(sites.size() / 3);
-  for (std::size_t s = 0; s < deal.size(); ++s) deal[s] = s;
-  std::shuffle(deal.begin(), deal.end(), rng);
-  std::uniform_real_distribution<double> u(-amplitude, amplitude);
-  std::vector<double> x(3 * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (int k = 0; k < 3; ++k) x[3 * i + k] = sites[3 * deal[i] + k] + u(rng);
-  *edgeOut = edge;
-  return x;
-}
 
 PairModel kobAndersenBox(std::size_t n, double edge) {
   PeriodicBox box;
@@ -319,7 +281,7 @@ void singleRows(const Options& o) {
   std::vector<SingleTiming> timings;
   for (std::size_t n : o.sizes) {
     double edge = 0.0;
-    const std::vector<double> x = latticeLiquid(n, 1.2, 0.1, 7, &edge);
+    const std::vector<double> x = perturbedLatticeInBox(n, 1.2, 0.1, 7, &edge);
     const PairModel model = kobAndersenBox(n, edge);
     timings.push_back(timeSingle(model, x, o));
     rows.push_back({n, 1e3 * timings.back().callUs / n, 1e3 * timings.back().deviceUs / n});
@@ -363,7 +325,7 @@ void singleRows(const Options& o) {
   std::printf("\n");
   for (std::size_t n : o.sizes) {
     double edge = 0.0;
-    const std::vector<double> x = latticeLiquid(n, 1.2, 0.1, 7, &edge);
+    const std::vector<double> x = perturbedLatticeInBox(n, 1.2, 0.1, 7, &edge);
     const PairModel model = kobAndersenBox(n, edge);
     std::printf("| %zu |", n);
     for (int lanes : o.lanes) {
@@ -380,7 +342,7 @@ void tableRows(const Options& o) {
   std::printf("| kernel | N | B | analytic us | tabulated us | tabulated / analytic |\n"
               "|---|---|---|---|---|---|\n");
   double edge = 0.0;
-  const std::vector<double> x = latticeLiquid(o.tableSize, 1.2, 0.1, 8, &edge);
+  const std::vector<double> x = perturbedLatticeInBox(o.tableSize, 1.2, 0.1, 8, &edge);
   const PairModel model = kobAndersenBox(o.tableSize, edge);
   const double analytic = timeSingle(model, x, o, 0, false).callUs;
   const double table = timeSingle(tabulated(model), x, o, 0, false).callUs;
@@ -389,7 +351,7 @@ void tableRows(const Options& o) {
   const std::size_t batch = 4096;
   std::vector<double> xs;
   for (std::size_t b = 0; b < batch; ++b) {
-    const std::vector<double> s = latticeLiquid(256, 1.2, 0.1, 100 + b, &edge);
+    const std::vector<double> s = perturbedLatticeInBox(256, 1.2, 0.1, 100 + b, &edge);
     xs.insert(xs.end(), s.begin(), s.end());
   }
   const PairModel small = kobAndersenBox(256, edge);
@@ -410,7 +372,7 @@ void batchedRows(const Options& o) {
     double edge = 0.0;
     std::vector<double> starts;
     for (std::size_t b = 0; b < batch; ++b) {
-      const std::vector<double> s = latticeLiquid(atoms, 1.2, 0.2, 1000 + b, &edge);
+      const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.2, 1000 + b, &edge);
       starts.insert(starts.end(), s.begin(), s.end());
     }
     const PairModel model = kobAndersenBox(atoms, edge);

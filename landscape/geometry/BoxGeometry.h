@@ -22,6 +22,14 @@ namespace landscape {
 std::vector<double> randomBoxStructure(std::size_t atoms, const PeriodicBox& box,
                                        double minSeparation, Random& random);
 
+/// A liquid-like start for a dense box, where random sequential addition cannot place the atoms:
+/// n atoms on the sites of a lattice filling a cube of edge (n / density)^(1/3) (fcc when n = 4 c^3,
+/// else n sites of a simple cubic grid of m^3 >= n sites), the sites dealt to the atoms in an order
+/// drawn from `seed` (so that species mix) and every coordinate moved by up to `amplitude`.
+/// Coordinates stay near [0, edge); the edge is written to *edgeOut when given.
+std::vector<double> perturbedLatticeInBox(std::size_t n, double density, double amplitude,
+                                          unsigned seed, double* edgeOut = nullptr);
+
 /// Every coordinate moved into [0, L_k) along the periodic axes (PeriodicBox::wrapped); open axes
 /// and the energy of a pair potential with the minimum-image convention are unchanged.
 void wrapIntoBox(std::vector<double>& x, const PeriodicBox& box);
