@@ -176,6 +176,17 @@ void addRigidBodySiteOptions(OptionTable<Config>& t, Access finder) {
       .nonNegative();
 }
 
+/// The five numbers of GMIN's BINARY and BLJCLUSTER (ntypea epsab epsbb sigab sigbb) as parts of
+/// --binary-lj on keyword builder `k` (gmin's and optim's tables); field(i) sets number i.
+template <class Builder, class Field>
+auto& binaryLjKeywordParts(Builder&& k, Field field) {
+  return k.part("binary-lj", "the number of A atoms", integerRule(1), field(0))
+      .part("binary-lj", "epsilon_AB", realRule(0, true), field(1))
+      .part("binary-lj", "epsilon_BB", realRule(0, true), field(2))
+      .part("binary-lj", "sigma_AB", realRule(0, true), field(3))
+      .part("binary-lj", "sigma_BB", realRule(0, true), field(4));
+}
+
 /// --morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --cutoff-convention and --box: a
 /// pair system (`pair` reaches PairSystemConfig; docs/pair-potentials.md). In a checkpoint's
 /// fingerprint only when one of them is given, so that runs of plain Lennard-Jones resume as

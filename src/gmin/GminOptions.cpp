@@ -412,25 +412,21 @@ void addImplementedKeywords(Table& t) {
             "criterion -> `tempering`; GMIN's exchange probability EXCHPROB is not implemented")
       .sets("bhpt", "yes")
       .field("bhpt-interval", "the exchange interval", "10");
-  t.keyword("BINARY", "ntypea epsab epsbb sigab sigbb",
-            "binary Lennard-Jones: the first `ntypea` atoms are A (the units), the others B, with "
-            "epsilon_AB, epsilon_BB, sigma_AB, sigma_BB; uncut in a cluster, with PERIODIC a "
-            "cutoff from SHIFTCUT -> `pair.binaryLj` (--binary-lj)")
-      .part("binary-lj", "the number of A atoms", integerRule(1), binaryField(0))
-      .part("binary-lj", "epsilon_AB", realRule(0, true), binaryField(1))
-      .part("binary-lj", "epsilon_BB", realRule(0, true), binaryField(2))
-      .part("binary-lj", "sigma_AB", realRule(0, true), binaryField(3))
-      .part("binary-lj", "sigma_BB", realRule(0, true), binaryField(4));
-  t.keyword("BLJCLUSTER", "ntypea epsab epsbb sigab sigbb cutoff",
-            "binary Lennard-Jones cluster as BINARY, each pair cut at `cutoff` times its sigma "
-            "with GMIN's quadratic smoothing (V and V' zero at the cutoff; pele's BLJCut) -> "
-            "`pair.binaryLj` (--binary-lj), `pair.cutoff`, `pair.convention` = quadratic-smoothed")
-      .sets("cutoff-convention", "quadratic-smoothed")
-      .part("binary-lj", "the number of A atoms", integerRule(1), binaryField(0))
-      .part("binary-lj", "epsilon_AB", realRule(0, true), binaryField(1))
-      .part("binary-lj", "epsilon_BB", realRule(0, true), binaryField(2))
-      .part("binary-lj", "sigma_AB", realRule(0, true), binaryField(3))
-      .part("binary-lj", "sigma_BB", realRule(0, true), binaryField(4))
+  binaryLjKeywordParts(
+      t.keyword(
+          "BINARY", "ntypea epsab epsbb sigab sigbb",
+          "binary Lennard-Jones: the first `ntypea` atoms are A (the units), the others B, with "
+          "epsilon_AB, epsilon_BB, sigma_AB, sigma_BB; uncut in a cluster, with PERIODIC a "
+          "cutoff from SHIFTCUT -> `pair.binaryLj` (--binary-lj)"),
+      binaryField);
+  binaryLjKeywordParts(
+      t.keyword(
+           "BLJCLUSTER", "ntypea epsab epsbb sigab sigbb cutoff",
+           "binary Lennard-Jones cluster as BINARY, each pair cut at `cutoff` times its sigma "
+           "with GMIN's quadratic smoothing (V and V' zero at the cutoff; pele's BLJCut) -> "
+           "`pair.binaryLj` (--binary-lj), `pair.cutoff`, `pair.convention` = quadratic-smoothed")
+          .sets("cutoff-convention", "quadratic-smoothed"),
+      binaryField)
       .field("cutoff", "the cutoff (in units of each pair's sigma)");
   t.keyword("CENTRE", "",
             "move the centre of mass to the origin after every step -> `centre` = true")

@@ -385,17 +385,15 @@ void addKeywordsBToM(Table& t) {
       .field("tangent-iterations-before", "the tangent-space iterations")
       .field("tangent-iterations-after", "the converged tangent-space iterations")
       .field("rr-rms", "the eigenvector RMS tolerance");
-  t.keyword("BLJCLUSTER", "ntypea epsab epsbb sigab sigbb cutoff",
-            "binary Lennard-Jones: the first `ntypea` atoms of the endpoints are A (the units), "
-            "the others B, with epsilon_AB, epsilon_BB, sigma_AB, sigma_BB; each pair cut at "
-            "`cutoff` times its sigma with GMIN's quadratic smoothing (V and V' zero there) -> "
-            "`pair.binaryLj` (--binary-lj), `pair.cutoff`, `pair.convention` = quadratic-smoothed")
-      .sets("cutoff-convention", "quadratic-smoothed")
-      .part("binary-lj", "the number of A atoms", integerRule(1), binaryField(0))
-      .part("binary-lj", "epsilon_AB", realRule(0, true), binaryField(1))
-      .part("binary-lj", "epsilon_BB", realRule(0, true), binaryField(2))
-      .part("binary-lj", "sigma_AB", realRule(0, true), binaryField(3))
-      .part("binary-lj", "sigma_BB", realRule(0, true), binaryField(4))
+  binaryLjKeywordParts(
+      t.keyword(
+           "BLJCLUSTER", "ntypea epsab epsbb sigab sigbb cutoff",
+           "binary Lennard-Jones: the first `ntypea` atoms of the endpoints are A (the units), "
+           "the others B, with epsilon_AB, epsilon_BB, sigma_AB, sigma_BB; each pair cut at "
+           "`cutoff` times its sigma with GMIN's quadratic smoothing (V and V' zero there) -> "
+           "`pair.binaryLj` (--binary-lj), `pair.cutoff`, `pair.convention` = quadratic-smoothed")
+          .sets("cutoff-convention", "quadratic-smoothed"),
+      binaryField)
       .field("cutoff", "the cutoff (in units of each pair's sigma)");
   t.keyword("BULK", "boxlx [boxly boxlz]",
             "orthorhombic periodic box with the minimum-image convention (length; one edge: a "
