@@ -24,6 +24,7 @@
 #include "backends/BatchedPotentialFactory.h"
 #include "src/gmin/GminOptions.h"
 #include "src/gmin/GminWalkers.h"
+#include "tests/BackgroundProgram.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -31,17 +32,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ProgramRun {
-  int exitCode;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cli_test::ProgramRun;
+using cli_test::runProgram;
+using cli_test::slurp;
 
 std::string lastLine(const std::string& text) {
   std::string s = text;
@@ -99,16 +92,10 @@ class GminPairCli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(m_dir); }
 
-  static std::string executable() {
-    const char* env = std::getenv("LANDSCAPE_GMIN_EXECUTABLE");
-    return env && *env ? env : LANDSCAPE_GMIN_EXECUTABLE;
-  }
   ProgramRun gmin(const std::string& args) {
-    const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
-    const std::string command = "cd '" + m_dir.string() + "' && '" + executable() + "' " + args +
-                                " > '" + out.string() + "' 2> '" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+    return runProgram(m_dir,
+                      cli_test::program("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE),
+                      args);
   }
   fs::path file(const std::string& name, const std::string& content) {
     const fs::path p = m_dir / name;

@@ -20,6 +20,7 @@
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/network/Database.h"
 #include "potentials/PairPotential.h"
+#include "tests/BackgroundProgram.h"
 #include "tests/TestData.h"
 
 #if defined(LANDSCAPE_OPTIM_EXECUTABLE) && defined(LANDSCAPE_PATHSAMPLE_EXECUTABLE)
@@ -29,17 +30,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ProgramRun {
-  int exitCode;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cli_test::ProgramRun;
+using cli_test::runProgram;
+using cli_test::slurp;
 
 std::size_t lineCount(const std::string& text) {
   std::size_t n = 0;
@@ -99,11 +92,7 @@ class OptimPair : public ::testing::Test {
     if (!m_dir.empty()) fs::remove_all(m_dir);
   }
   ProgramRun program(const char* executable, const std::string& args) {
-    const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
-    const std::string command = "cd '" + m_dir.string() + "' && '" + executable + "' " + args +
-                                " > '" + out.string() + "' 2> '" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+    return runProgram(m_dir, executable, args);
   }
   ProgramRun optim(const std::string& args) { return program(LANDSCAPE_OPTIM_EXECUTABLE, args); }
   ProgramRun pathsample(const std::string& args) {
