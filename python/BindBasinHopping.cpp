@@ -11,6 +11,7 @@
 
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/search/BasinHopping.h"
+#include "landscape/search/PairModelHooks.h"
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberTopology.h"
 #include "python/Arrays.h"
@@ -145,7 +146,7 @@ BasinHoppingResult basinHopping(Potential& potential,
   const BasinHoppingParams params = given ? *given
                                     : box ? boxBasinHoppingParams(gminDefaultsFor(potential))
                                           : gminDefaultsFor(potential);
-  if (model) requireBoxBasinHopping(*model, params, start.has_value(), "basin_hopping");
+  if (model) requireBoxBasinHopping(*model, params, "basin_hopping");
   std::vector<double> x;
   if (start) {
     requireCoordinates(start->size(), potential.dimension(), shapeOf(*start), "basin_hopping",
@@ -156,7 +157,8 @@ BasinHoppingResult basinHopping(Potential& potential,
   // gmin --prmtop's moves and checks (GMIN's GROUPROTATION and its AMBER stereochemistry
   // checks): side-chain groups rotated after the Cartesian step, and minima whose chirality or
   // peptide cis/trans states differ from the start's rejected.
-  BasinHoppingHooks hooks;
+  // A pair model's species and box (landscape/search/PairModelHooks.h), as gmin's.
+  BasinHoppingHooks hooks = model ? pairModelHooks(*model) : BasinHoppingHooks{};
   std::optional<AmberTopology> topology;
   std::unique_ptr<StereoChecks> stereo;
   if (prmtop) {
@@ -215,8 +217,10 @@ void bindBasinHopping(nb::module_& m) {
         "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
         "drawn from params.seed. params: gmin's own defaults when not given "
         "(BasinHoppingParams.gmin_molecule() for AMBER-GB and SOP, gmin_lj38_example() "
-        "otherwise; for a periodic pair potential without its container, angular moves, "
-        "NEWRESTART, AVOID and crowd limit, and start is then required). on_quench(report) is "
+        "otherwise; for a periodic pair potential without the container and angular moves, as "
+        "gmin --box). A pair potential's minima are compared with its species' permutations and "
+        "box, and in a box random starts and reseeds are uniform in it and every trial is "
+        "wrapped back into it, as gmin's. on_quench(report) is "
         "called after every quench with a dict "
         "(quench, energy, markov_energy, accepted, iterations, rms_gradient, status, rejected, "
         "reject_reason, function_calls); returning True stops the run. Failed quenches are "

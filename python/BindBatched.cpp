@@ -9,6 +9,7 @@
 
 #include "backends/BatchedMinimiserFactory.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
+#include "landscape/search/PairModelHooks.h"
 #include "landscape/search/WalkerEnsemble.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
@@ -122,7 +123,7 @@ BasinHoppingResult walkers(BatchedPotential& batched,
   const BasinHoppingParams params = given ? *given
                                     : box ? boxBasinHoppingParams(gminLj38ExampleParams())
                                           : gminLj38ExampleParams();
-  if (model) requireBoxBasinHopping(*model, params, start.has_value(), "walkers");
+  if (model) requireBoxBasinHopping(*model, params, "walkers");
   std::vector<double> x;
   if (start) {
     requireCoordinates(start->size(), batched.dimension(), shapeOf(*start), "walkers", "start");
@@ -133,7 +134,8 @@ BasinHoppingResult walkers(BatchedPotential& batched,
   WalkerEnsemble ensemble(potential, params, count, ParallelTemperingParams{},
                           [&batched, &engine](const LbfgsParams& quench) {
                             return minimiserOver(batched, quench, engine);
-                          });
+                          },
+                          model ? pairModelHooks(*model) : BasinHoppingHooks{});
   return ensemble.run(x).total;
 }
 
@@ -234,8 +236,9 @@ void bindBatched(nb::module_& m) {
         "together by one batched L-BFGS per round (one call of the potential per L-BFGS "
         "round); one shared list of the lowest minima, re-quenched tightly at the end. params: "
         "gmin's cluster defaults (BasinHoppingParams.gmin_lj38_example()) when not given (for a "
-        "periodic batched_pair_potential without the container, angular moves, NEWRESTART, "
-        "AVOID and crowd limit, and start is then required); "
+        "periodic batched_pair_potential without the container and angular moves, as gmin --box; "
+        "a pair model's species and box reach the comparisons, random starts and reseeds as in "
+        "basin_hopping); "
         "params.steps rounds; engine as batched_minimiser_over's. Returns a BasinHoppingResult "
         "(totals over the walkers).");
 }

@@ -21,6 +21,7 @@
 
 #include "backends/BatchedPotentialFactory.h"
 #include "backends/PotentialFactory.h"
+#include "landscape/geometry/PairModelAlignment.h"
 #include "potentials/PairPotential.h"
 #include "potentials/PairTable.h"
 #include "python/Arrays.h"
@@ -684,17 +685,7 @@ const PairModel* pairModelOf(const BatchedPotential& potential) {
 }
 
 void restrictAlignment(const PairModel& model, AlignmentParams& alignment) {
-  alignment.box = model.box;
-  if (model.speciesCount() < 2 || !alignment.permutations) return;
-  alignment.permutationGroups.clear();
-  for (int s = 0; s < model.speciesCount(); ++s) {
-    PermutationGroup group;
-    for (std::size_t i = 0; i < model.atoms(); ++i)
-      if (model.species[i] == s) group.atoms.push_back(static_cast<int>(i));
-    if (group.atoms.size() >= 2) alignment.permutationGroups.push_back(std::move(group));
-  }
-  // No species of two atoms: nothing may be permuted (no groups would mean every atom).
-  if (alignment.permutationGroups.empty()) alignment.permutations = false;
+  alignment = pairAlignment(model, alignment);
 }
 
 void restrictAlignment(const Potential& potential, AlignmentParams& alignment) {
@@ -716,30 +707,18 @@ void restrictCharacterisation(const Potential& potential, CharacterisationParams
 }
 
 void requireBoxBasinHopping(const PairModel& model, const BasinHoppingParams& params,
-                            bool haveStart, const std::string& what) {
-  if (!model.box.periodic()) return;
-  const std::string head = what + ": the pair potential is periodic (" + model.describe() + "): ";
-  if (params.container)
-    throw std::invalid_argument(head +
-                                "set container=False (the container rejects every "
-                                "structure with an atom beyond its radius from the origin, and "
-                                "atoms of a box lie everywhere in it)");
-  if (params.newRestartSteps > 0 || params.crowdLimit > 0)
-    throw std::invalid_argument(head +
-                                "set new_restart_steps=0 and crowd_limit=0 (their reseeds "
-                                "are random clusters, not atoms in the box)");
-  if (!haveStart)
-    throw std::invalid_argument(head +
-                                "give start (atoms in the box, e.g. a quenched "
-                                "configuration): the random start is a cluster");
+                            const std::string& what) {
+  if (!model.box.periodic() || !params.container) return;
+  throw std::invalid_argument(what + ": the pair potential is periodic (" + model.describe() +
+                              "): set container=False (the container rejects every structure "
+                              "with an atom beyond its radius from the origin, and atoms of a "
+                              "box lie everywhere in it)");
 }
 
 BasinHoppingParams boxBasinHoppingParams(BasinHoppingParams params) {
+  params.centre = false;
   params.container = false;
   params.angularThreshold = 0.0;
-  params.newRestartSteps = 0;
-  params.avoidDistance = 0.0;
-  params.crowdLimit = 0;
   return params;
 }
 

@@ -22,10 +22,8 @@ const PairModel* pairModelOf(const Potential& potential);
 /// The same for landscape.batched_pair_potential.
 const PairModel* pairModelOf(const BatchedPotential& potential);
 
-/// `alignment` restricted to the model, as the programs align a pair system: the model's box, and
-/// with more than one species one permutation group per species (of two atoms or more; none at
-/// all when no species has two). Inversion is kept for clusters (the mirror image of a pair
-/// system has the same energy); the periodic alignment ignores it.
+/// `alignment` restricted to the model, as the programs align a pair system (pairAlignment of
+/// landscape/geometry/PairModelAlignment.h).
 void restrictAlignment(const PairModel& model, AlignmentParams& alignment);
 /// restrictAlignment for the potential's model; nothing for other potentials.
 void restrictAlignment(const Potential& potential, AlignmentParams& alignment);
@@ -37,15 +35,15 @@ void restrictAlignment(const Potential& potential, AlignmentParams& alignment);
 void restrictCharacterisation(const Potential& potential, CharacterisationParams& params,
                               const std::string& what);
 
-/// Basin-hopping in a periodic box: gmin's cluster settings that cannot work there refused with a
-/// sentence (std::invalid_argument, starting with `what`): the container (atoms of a box lie far
-/// from the origin, so every quench would evaporate), NEWRESTART and the crowd limit (their
-/// reseeds are random clusters) and a run without a start (its random start is a cluster too).
-/// Nothing for open models.
+/// Basin-hopping in a periodic box: the container refused with a sentence (std::invalid_argument,
+/// starting with `what`): atoms of a box lie far from the origin, so every quench would evaporate.
+/// Nothing for open models. Random starts and reseeds come from pairModelHooks
+/// (landscape/search/PairModelHooks.h), uniform in the box, as gmin's.
 void requireBoxBasinHopping(const PairModel& model, const BasinHoppingParams& params,
-                            bool haveStart, const std::string& what);
-/// gmin's defaults for a periodic box: `params` without the container, angular moves (ASTEP
-/// places an atom on a cluster's surface), NEWRESTART, AVOID and the crowd limit.
+                            const std::string& what);
+/// gmin's defaults for a periodic box (gmin's adaptSearchToBox): `params` without centring (a box
+/// has no centre of mass to fix), the container and angular moves (ASTEP places an atom on a
+/// cluster's surface).
 BasinHoppingParams boxBasinHoppingParams(BasinHoppingParams params);
 
 }  // namespace landscape::python

@@ -24,6 +24,7 @@
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/NewRestart.h"
 #include "potentials/PairPotential.h"
+#include "landscape/geometry/PairModelAlignment.h"
 #include "src/common/PairSystem.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"

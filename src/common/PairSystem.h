@@ -3,8 +3,9 @@
 // the programs"): the law (--morse, --binary-lj, --kob-andersen, --pair-table; GMIN's MORSE,
 // BINARY, BLJCLUSTER), the cutoff (--cutoff, --cutoff-convention; GMIN's SHIFTCUT) and the periodic
 // box (--box; GMIN's PERIODIC, OPTIM's BULK), and what the programs build from it: the PairModel
-// of potentials/PairModel.h, the alignment of its structures (one permutation group per species,
-// the box), the check of an XYZ file's species labels and the exact text a checkpoint compares.
+// of potentials/PairModel.h, the check of an XYZ file's species labels and the exact text a
+// checkpoint compares (the alignment of its structures is landscape/geometry/PairModelAlignment.h,
+// the search's hooks landscape/search/PairModelHooks.h).
 // The options themselves are declared once for every program in SharedOptions.h
 // (addPairSystemOptions); each program's keywords fill the same fields.
 //
@@ -17,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "landscape/geometry/Alignment.h"
 #include "potentials/PairModel.h"
 #include "src/common/KeywordFile.h"
 #include "src/common/OptionList.h"
@@ -96,12 +96,6 @@ PairModel makePairModel(const PairSystemConfig& pair, std::size_t atoms);
 
 /// The option that chose the law ("--morse"), or "" for single-species Lennard-Jones.
 std::string pairLawOption(const PairSystemConfig& pair);
-
-/// `base` made fit for the model's structures: the box, and for more than one species one
-/// permutation group per species (species of at least two atoms) so that an A atom is never
-/// mapped onto a B atom (OPTIM's perm.allow for a binary mixture). Inversion is kept for clusters
-/// (a mirror image of an achiral pair system has the same energy).
-AlignmentParams pairAlignment(const PairModel& model, AlignmentParams base);
 
 /// The labels of an XYZ file (readCoordinates' first column) checked against the model's species:
 /// with more than one species, labels that name species (the species' names "A", "B", or GMIN's

@@ -10,6 +10,7 @@
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/BoxGeometry.h"
 #include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/search/PairModelHooks.h"
 #include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/RigidBodySet.h"
@@ -68,31 +69,6 @@ GminSystem loadLennardJones(const GminConfig& config) {
   return system;
 }
 
-// Random starts keep atoms this far apart (length units), as the cluster's do
-// (BasinHoppingRun.cpp), so that the first quench does not start from overlapping atoms.
-constexpr double kRandomStartSeparation = 0.7;
-
-// What replaces the cluster's assumptions in the search (the hooks of BasinHopping.h).
-void addPairSystemHooks(GminSystem& system) {
-  const PairModel& model = *system.pair;
-  if (model.speciesCount() > 1 || model.box.periodic()) {
-    const AlignmentParams alignment = pairAlignment(model, AlignmentParams{});
-    system.hooks.distance = [alignment](const std::vector<double>& a,
-                                        const std::vector<double>& b) {
-      return minimumDistance(a, b, alignment);
-    };
-  }
-  if (!model.box.periodic()) return;
-  system.hooks.randomStructure = [box = model.box, atoms = model.atoms()](Random& random) {
-    return randomBoxStructure(atoms, box, kRandomStartSeparation, random);
-  };
-  // The step moves atoms across the faces; the trial is taken back into the box, so that a long
-  // run's coordinates stay bounded (the energy is the same at every image).
-  system.hooks.extraMove = [box = model.box](std::vector<double>& x, Random&) {
-    wrapIntoBox(x, box);
-  };
-}
-
 GminSystem loadPairSystem(const GminConfig& config) {
   GminSystem system;
   std::vector<std::string> labels;
@@ -105,7 +81,7 @@ GminSystem loadPairSystem(const GminConfig& config) {
   spec.pairModel = system.pair;
   system.atomistic = makePotential(spec, config.backend);
   system.spec = spec;
-  addPairSystemHooks(system);
+  system.hooks = pairModelHooks(*system.pair);
   return system;
 }
 

@@ -6,6 +6,7 @@
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/PermAllowFile.h"
+#include "landscape/geometry/PairModelAlignment.h"
 #include "potentials/RigidBodySet.h"
 #include "src/common/PairSystem.h"
 

@@ -411,25 +411,30 @@ def test_characterisation_respects_species_and_refuses_boxes():
         landscape.characterise(ka, lattice(160, ka_density_box(160), np.random.default_rng(1)))
 
 
-def test_basin_hopping_in_a_box_needs_a_start_and_no_container():
+def test_basin_hopping_in_a_box_starts_and_reseeds_in_the_box_and_refuses_a_container():
     atoms, edge = 64, ka_density_box(64)
     ka = landscape.kob_andersen(atoms, edge, cutoff=1.8)  # 1.8 below half of 3.76
     start, quench = landscape.minimise(ka, lattice(atoms, edge, np.random.default_rng(9), 0.1))
-    with pytest.raises(ValueError, match="give start"):
-        landscape.basin_hopping(ka)
     with pytest.raises(ValueError, match="container=False"):
         landscape.basin_hopping(ka, landscape.BasinHoppingParams(steps=3), start=start)
-    params = landscape.BasinHoppingParams(steps=3, container=False, new_restart_steps=5)
-    with pytest.raises(ValueError, match="new_restart_steps=0"):
-        landscape.basin_hopping(ka, params, start=start)
     reports = []
     stop = lambda report: reports.append(report) or report["quench"] >= 30  # noqa: E731
     result = landscape.basin_hopping(ka, start=start, on_quench=stop)  # gmin's, box-adapted
     assert result.lowest and result.lowest[0].energy <= quench.energy + 1e-6
     assert not any(r["rejected"] for r in reports)  # nothing evaporates from a container
+    # No start, and reseeds every 5 steps without a lower minimum (NEWRESTART): both are drawn
+    # uniform in the box with atoms 0.7 apart, so no quench starts from overlapping atoms (a
+    # random cluster of 64 atoms would not fit in this box at its own density).
+    params = landscape.BasinHoppingParams(steps=40, centre=False, container=False,
+                                          new_restart_steps=5, seed=3)
+    reseeded = landscape.basin_hopping(ka, params)
+    assert reseeded.restarts > 0 and reseeded.failed_quenches == 0
+    assert reseeded.lowest[0].energy < quench.energy  # below the quenched perturbed lattice
+    for minimum in reseeded.lowest:  # every saved minimum: trials wrapped into the box
+        assert np.all(minimum.coordinates > -1.0) and np.all(minimum.coordinates < edge + 1.0)
     batched = landscape.batched_pair_potential(ka.pair_model)
-    with pytest.raises(ValueError, match="give start"):
-        landscape.walkers(batched, walkers=2)
     params = landscape.BasinHoppingParams(steps=10, container=False, seed=1)
     walked = landscape.walkers(batched, params, walkers=4, start=start)
     assert walked.failed_quenches == 0 and walked.lowest[0].energy < quench.energy
+    unstarted = landscape.walkers(batched, params, walkers=4)
+    assert unstarted.failed_quenches == 0 and unstarted.lowest[0].energy < quench.energy
