@@ -82,6 +82,7 @@ nb::dict connect(Potential& potential, HostIn start, HostIn finish, const Connec
   ConnectParams connectParams = params;
   restrictAlignment(potential, networkParams.alignment);
   restrictAlignment(potential, connectParams.dneb.alignment);
+  restrictTransitionStateSearch(potential, connectParams.transitionStateSearch);
   TransitionNetwork network(networkParams);
   std::vector<double> a(start.data(), start.data() + n), b(finish.data(), finish.data() + n);
   const double ea = potential.energy(a.data()), eb = potential.energy(b.data());

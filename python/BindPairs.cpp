@@ -692,18 +692,18 @@ void restrictAlignment(const Potential& potential, AlignmentParams& alignment) {
   if (const PairModel* model = pairModelOf(potential)) restrictAlignment(*model, alignment);
 }
 
-void restrictCharacterisation(const Potential& potential, CharacterisationParams& params,
-                              const std::string& what) {
+void restrictCharacterisation(const Potential& potential, CharacterisationParams& params) {
   const PairModel* model = pairModelOf(potential);
   if (!model) return;
-  if (model->box.periodic())
-    throw std::invalid_argument(
-        what + ": " + potential.name() +
-        " is periodic: optim's log product leaves out six rigid-body modes, but a box has three "
-        "zero modes (translations) and no point group, so its rates would be wrong; characterise "
-        "clusters only");
+  if (model->box.periodic()) params.translationsOnly = true;
   if (model->speciesCount() > 1 && params.pointGroup.atomTypes.empty())
     params.pointGroup.atomTypes = model->species;
+}
+
+void restrictTransitionStateSearch(const Potential& potential,
+                                   HybridEigenvectorFollowingParams& params) {
+  const PairModel* model = pairModelOf(potential);
+  if (model && model->box.periodic()) params.rayleighRitz.translationsOnly = true;
 }
 
 void requireBoxBasinHopping(const PairModel& model, const BasinHoppingParams& params,

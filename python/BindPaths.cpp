@@ -191,8 +191,10 @@ nb::dict findTransitionState(Potential& potential, HostIn x, const std::optional
                                   ": eigenvector_guess is zero; give a direction (e.g. a "
                                   "DNEB tangent) or None for a random one");
   }
+  HybridEigenvectorFollowingParams adapted = params;
+  restrictTransitionStateSearch(potential, adapted);  // a box: translations alone (PairModels.h)
   const TransitionStateResult r =
-      HybridEigenvectorFollowing(params).findTransitionState(potential, start, v);
+      HybridEigenvectorFollowing(adapted).findTransitionState(potential, start, v);
   nb::dict out;
   out["energy"] = r.energy;
   out["coordinates"] = numpyFrom(r.coordinates, shapeOf(x));
@@ -619,6 +621,7 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
   // within a species, translations modulo its box (python/PairModels.h).
   ConnectParams adapted = connectParams;
   restrictAlignment(potential, adapted.dneb.alignment);
+  restrictTransitionStateSearch(potential, adapted.transitionStateSearch);
   const Connect connect(adapted);
 
   TransitionNetworkParams networkParams;

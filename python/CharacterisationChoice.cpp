@@ -41,8 +41,9 @@ CharacterisationChoice characterisationOf(Potential& potential, bool enabled,
     c.params.masses = amber.masses;
     c.params.pointGroup.atomTypes = amber.atomicNumbers;
   }
-  // A pair system: symmetry operations within a species; a periodic one refused (PairModels.h).
-  restrictCharacterisation(potential, c.params, what);
+  // A pair system: symmetry operations within a species; in a box translations alone are zero
+  // modes (PairModels.h).
+  restrictCharacterisation(potential, c.params);
   if (hessianBackend == "cuda") {
     c.params.backend = gpuHessianBackend(potential);
   } else if (hessianBackend != "cpu") {

@@ -8,6 +8,7 @@
 
 #include "landscape/geometry/Alignment.h"
 #include "landscape/paths/Characterisation.h"
+#include "landscape/paths/HybridEigenvectorFollowing.h"
 #include "landscape/search/BasinHoppingParams.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/PairModel.h"
@@ -28,12 +29,14 @@ void restrictAlignment(const PairModel& model, AlignmentParams& alignment);
 /// restrictAlignment for the potential's model; nothing for other potentials.
 void restrictAlignment(const Potential& potential, AlignmentParams& alignment);
 
-/// Characterisation of a pair system's stationary points: symmetry operations map atoms only onto
-/// atoms of their species. Throws std::invalid_argument (messages starting with `what`) for a
-/// periodic model: optim's log product leaves out six rigid-body modes, and a box has three
-/// (translations), so its rates would be wrong.
-void restrictCharacterisation(const Potential& potential, CharacterisationParams& params,
-                              const std::string& what);
+/// Characterisation of a pair system's stationary points as optim's: symmetry operations map atoms
+/// only onto atoms of their species; in a periodic box the log product leaves out the three
+/// translations only (rotations are no symmetry of a box) and the point-group order is 1.
+void restrictCharacterisation(const Potential& potential, CharacterisationParams& params);
+/// A transition-state search on a pair system in a box: the Rayleigh-Ritz eigenvector is kept
+/// orthogonal to the three translations only, as optim's (rotations carry real curvature there).
+void restrictTransitionStateSearch(const Potential& potential,
+                                   HybridEigenvectorFollowingParams& params);
 
 /// Basin-hopping in a periodic box: the container refused with a sentence (std::invalid_argument,
 /// starting with `what`): atoms of a box lie far from the origin, so every quench would evaporate.

@@ -406,9 +406,30 @@ def test_characterisation_respects_species_and_refuses_boxes():
     assert landscape.characterise(lj13, y)["point_group_order"] == 120
     assert landscape.characterise(landscape.binary_lennard_jones(13, 12, **same),
                                   y)["point_group_order"] == 10
-    ka = landscape.kob_andersen(160, ka_density_box(160))
-    with pytest.raises(ValueError, match="periodic"):
-        landscape.characterise(ka, lattice(160, ka_density_box(160), np.random.default_rng(1)))
+
+
+def test_characterisation_in_a_box_leaves_out_the_three_translations_only():
+    atoms, edge = 32, ka_density_box(32)
+    ka = landscape.kob_andersen(atoms, edge, cutoff=1.4)  # 1.4 below half of 2.99
+    x, result = landscape.minimise(ka, lattice(atoms, edge, np.random.default_rng(4), 0.1),
+                                   landscape.LbfgsParams(rms_tolerance=1e-9))
+    assert result.converged
+    c = landscape.characterise(ka, x)
+    # An independent Hessian: central differences of the gradient in numpy, symmetrised.
+    h, n = 1e-5, 3 * atoms
+    hessian = np.empty((n, n))
+    flat = x.ravel()
+    for k in range(n):
+        step = np.zeros(n)
+        step[k] = h
+        plus = ka.energy_gradient(flat + step)[1].ravel()
+        minus = ka.energy_gradient(flat - step)[1].ravel()
+        hessian[k] = (plus - minus) / (2 * h)
+    eigenvalues = np.linalg.eigvalsh(0.5 * (hessian + hessian.T))
+    assert np.all(np.abs(eigenvalues[:3]) < 1e-5)  # the translations
+    assert eigenvalues[3] > 1e-3                    # rotations are no zero modes in a box
+    assert c["log_product"] == pytest.approx(np.log(eigenvalues[3:]).sum(), abs=1e-5)
+    assert c["point_group_order"] == 1
 
 
 def test_basin_hopping_in_a_box_starts_and_reseeds_in_the_box_and_refuses_a_container():
