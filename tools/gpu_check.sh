@@ -37,6 +37,10 @@
 #               Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016), bench_batched_potential
 #   sop         SOP, batched and dynamics: bench_sop (plain, CUDA Graphs, persistent launches),
 #               bench_batched_potential --models sop
+#   pair        pair potentials with species, cutoffs, boxes and tables on CUDA, one structure
+#               (Verlet list) and batched: tests and the programs' pair tests, sanitizers,
+#               bench_pair_potential (KA N = 4,000-1,000,000, lanes, tabulated, batched KA 256),
+#               gmin's Kob-Andersen 256 walkers, ncu of the list evaluation
 #   rng         random streams and overdamped Langevin (alias langevin): bench_langevin, ncu of
 #               the lagged-Fibonacci step
 #   walkers     gmin's molecule walkers on the round-based engine: bench_molecule_walkers
@@ -77,7 +81,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-all_suites=(tests sanitizers lj lbfgs rounds batch gb rigid sop rng walkers optim)
+all_suites=(tests sanitizers lj lbfgs rounds batch gb rigid sop pair rng walkers optim)
 out="${OUT:-gpu-check-out}"
 build="${BUILD_DIR:-build}"
 parts="${PARTS:-tests,sanitizers,bench,profile}"
@@ -513,6 +517,27 @@ suite_sop() {
     'BatchedSopCuda/BatchedSopCudaVsCpu.EveryStructureMatchesTheCpuOracle/1TIT_B7'
 }
 
+suite_pair() {
+  local cuda='PairPotentialCuda*:BatchedPairPotentialCuda*:PotentialSuite*Pair*cuda*'
+  cuda+=':PairPotentialFactory*:BatchedPotentialFactory*Pair*'
+  gtest tests "$cuda:GminPairCli*:GminPairWalkers*:GminPairInputs*:OptimPair*:PairInherent*"
+  bench "bench_pair_potential: Kob-Andersen E+G N = 4,000-1,000,000, lanes 1-8, tabulated, \
+batched KA 256" bench_pair_potential -- "$build/bench_pair_potential" --lanes 1,2,4,8
+  # gmin's default walker count on the device, Kob-Andersen 256 in its box (inputs/ka256.data):
+  # the progress lines give the quenches per second.
+  heading "gmin inputs/ka256.data on cuda, 20 steps"
+  run gmin_ka256 -- "$build/gmin" --gmin-data inputs/ka256.data --atoms 256 --backend cuda \
+    --steps 20 --output "$scratch/gmin-ka256"
+  verdict gmin_ka256 'quenches|lowest energy'
+  sanitize memcheck "$cuda"
+  sanitize "racecheck synccheck" 'BatchedPairPotentialCuda*:PairPotentialCuda*'
+  profile --pairs "ncu Verlet-list evaluation, KA N = 64,000" \
+    'pairListEvaluateKernel|gpu__time_duration' ncu-pair-list -- \
+    ncu --kernel-name regex:pairListEvaluateKernel --launch-skip 5 --launch-count 3 \
+    --cache-control none --clock-control none --metrics gpu__time_duration.sum \
+    "$build/bench_pair_potential" --sizes 64000 --no-quench --batches 64 --min-seconds 0.01
+}
+
 suite_rng() {
   local access=sequential,batched,streaming,streaming-keep a
   gtest tests "$(filter 'Random*' '*Langevin*' 'HarmonicWellCuda*' 'BrownianOscillators*' \
@@ -582,6 +607,7 @@ describe() {
     gb) echo "AMBER-GB on CUDA: tests and users, bench_potential, gb_far_pairs, batched, ncu" ;;
     rigid) echo "rigid bodies: tests, bench_rigid (Tables 4-5 layouts), batched rigid rows" ;;
     sop) echo "SOP: batched and dynamics tests, bench_sop, bench_batched_potential --models sop" ;;
+    pair) echo "pair potentials: tests, sanitizers, bench_pair_potential, gmin KA 256, ncu" ;;
     rng) echo "random streams and Langevin: tests, bench_langevin, ncu of the lagged Fibonacci" ;;
     walkers) echo "molecule walkers: tests, bench_molecule_walkers, gmin's default W" ;;
     optim) echo "transition-state tables with bench_optim (trpcage, myoglobin)" ;;
