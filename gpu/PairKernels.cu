@@ -334,8 +334,10 @@ __global__ void __launch_bounds__(kPairBlock)
     const PairCoefficients* row = pairs + l.d_slotSpecies[s] * m.speciesCount;
     const int count = l.d_counts[s];
     const unsigned int* entry = l.d_list + s;
-    // Unrolled so that the loads of several entries are in flight together.
-#pragma unroll 4
+    // Not unrolled: unrolling by 2, 4 or 8 keeps more loads of one thread in flight but costs
+    // registers and so resident warps; measured on an H200 (docs/benchmarks.md, "Pair
+    // potentials on the GPU") the plain loop is 4% faster at 64,000 atoms and 9% at 10^6.
+#pragma unroll 1
     for (int k = lane; k < count; k += lanes) {
       const unsigned int word = __ldg(entry + static_cast<std::size_t>(k) * n);
       const PairPosition q = loadPosition(l.d_positions, static_cast<int>(word >> 4));
