@@ -12,6 +12,7 @@
 #include "potentials/PerStructureBatchedPotential.h"
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/BatchedAmberGbCuda.h"
+#include "gpu/BatchedGuptaCuda.h"
 #include "gpu/BatchedLennardJonesCuda.h"
 #include "gpu/BatchedPairPotentialCuda.h"
 #include "gpu/BatchedRigidBodyCuda.h"
@@ -133,6 +134,19 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       return std::make_unique<BatchedPairPotentialCuda>(*spec.pairModel);
 #endif
       break;
+    case PotentialSpec::Kind::Gupta:
+      if (spec.atoms < 2)
+        throw std::invalid_argument(
+            "makeBatchedPotentialForSpec: PotentialSpec.atoms must be >= 2 for a Gupta cluster, "
+            "got " +
+            std::to_string(spec.atoms));
+      spec.gupta.check();
+      if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
+      requireCuda("Gupta potential");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedGuptaCuda>(spec.atoms, spec.gupta);
+#endif
+      break;
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
@@ -175,6 +189,7 @@ bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend)
     case PotentialSpec::Kind::AmberGb:       // BatchedAmberGbCuda
     case PotentialSpec::Kind::Sop:           // BatchedSopCuda
     case PotentialSpec::Kind::Pair:          // BatchedPairPotentialCuda
+    case PotentialSpec::Kind::Gupta:         // BatchedGuptaCuda
       return true;
   }
   return false;

@@ -10,6 +10,8 @@
 //                  cuda: BatchedSopCuda (cell list rebuilt per call; spec.sopSkin unused)
 //   pair           cpu: PerStructureBatchedPotential over `threads` PairPotential copies
 //                  cuda: BatchedPairPotentialCuda (a block per structure, every pair)
+//   Gupta          cpu: PerStructureBatchedPotential over `threads` GuptaPotential copies
+//                  cuda: BatchedGuptaCuda (a block per structure: densities, then gradients)
 // On the CPU a structure's energy and gradient are the single-structure potential's bits; on the
 // GPU they are the same bits whatever the batch (see each class).
 // makeBatchedRigidPotential puts local rigid bodies over the system's batched potential:

@@ -4,12 +4,14 @@
 #include <string>
 
 #include "gpu/GpuDevice.h"
+#include "potentials/GuptaPotential.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PairPotential.h"
 #include "potentials/Sop.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
+#include "gpu/GuptaCuda.h"
 #include "gpu/LennardJonesCuda.h"
 #include "gpu/PairPotentialCuda.h"
 #include "gpu/SopCuda.h"
@@ -88,6 +90,21 @@ std::unique_ptr<Potential> makePair(const PotentialSpec& spec, Backend backend) 
 #endif
 }
 
+std::unique_ptr<Potential> makeGupta(const PotentialSpec& spec, Backend backend) {
+  if (spec.atoms < 2)
+    throw std::invalid_argument(
+        "makePotential: PotentialSpec.atoms must be >= 2 for a Gupta cluster, got " +
+        std::to_string(spec.atoms));
+  spec.gupta.check();
+  if (backend == Backend::Cpu) return std::make_unique<GuptaPotential>(spec.atoms, spec.gupta);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<GuptaCuda>(spec.atoms, spec.gupta);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
 }  // namespace
 
 std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
@@ -100,6 +117,8 @@ std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend back
       return makeSop(spec, backend);
     case PotentialSpec::Kind::Pair:
       return makePair(spec, backend);
+    case PotentialSpec::Kind::Gupta:
+      return makeGupta(spec, backend);
   }
   throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
 }

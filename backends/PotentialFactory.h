@@ -8,6 +8,7 @@
 
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/GuptaPotential.h"
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
@@ -19,7 +20,7 @@ namespace landscape {
 /// result with the potentials it builds (a CPU twin, a rigid-body wrapper) and with its own
 /// output code, instead of every factory call parsing the file again.
 struct PotentialSpec {
-  enum class Kind { LennardJones, AmberGb, Sop, Pair };
+  enum class Kind { LennardJones, AmberGb, Sop, Pair, Gupta };
   Kind kind = Kind::LennardJones;
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
   /// AmberGb: the molecule (readAmberTopology); required.
@@ -34,6 +35,9 @@ struct PotentialSpec {
   /// Pair: species, law, cutoff and box (potentials/PairModel.h); required. CPU: PairPotential;
   /// CUDA: PairPotentialCuda (all pairs without a cutoff, else a Verlet list of skin 0.3).
   std::shared_ptr<const PairModel> pairModel;
+  /// Gupta: the metal's parameters (potentials/GuptaPotential.h) of a cluster of `atoms` (>= 2).
+  /// CPU: GuptaPotential; CUDA: GuptaCuda (a batch of one of BatchedGuptaCuda). Always double.
+  GuptaParams gupta;
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked

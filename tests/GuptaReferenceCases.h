@@ -1,0 +1,84 @@
+#pragma once
+// The Gupta references of tests/data/clusters (README.md there): pele's Gupta13 coordinates and
+// the energies and gradients ASAP computed (tools/utilities/make_gupta_references.py), read for
+// the CPU and CUDA tests of the Gupta potential.
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "TestData.h"
+#include "potentials/GuptaPotential.h"
+
+namespace landscape {
+
+struct GuptaReferenceCase {
+  std::string name;
+  GuptaParams params;
+  std::vector<double> x, g;  ///< [3N] positions and the reference gradient dE/dx
+  double energy = 0.0;
+  std::size_t atoms() const { return x.size() / 3; }
+};
+
+/// Every case of tests/data/clusters/gupta_asap.txt; empty when the file is not found.
+inline std::vector<GuptaReferenceCase> readGuptaReferenceCases() {
+  std::vector<GuptaReferenceCase> cases;
+  const auto path = testDataPath("clusters/gupta_asap.txt");
+  if (!path) return cases;
+  std::ifstream in(*path);
+  std::string line;
+  std::size_t rows = 0, atoms = 0;  // rows: atom lines still to read (after `energy`)
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream s(line);
+    std::string key;
+    if (rows > 0) {
+      double v[6];
+      std::istringstream row(line);
+      for (double& value : v)
+        if (!(row >> value)) throw std::runtime_error(*path + ": bad atom row: " + line);
+      GuptaReferenceCase& c = cases.back();
+      for (int k = 0; k < 3; ++k) {
+        c.x.push_back(v[k]);
+        c.g.push_back(v[3 + k]);
+      }
+      --rows;
+      continue;
+    }
+    s >> key;
+    if (key == "case") {
+      cases.emplace_back();
+      s >> cases.back().name;
+    } else if (key == "params") {
+      GuptaParams& p = cases.back().params;
+      s >> p.p >> p.q >> p.a >> p.xi >> p.r0;
+    } else if (key == "atoms") {
+      s >> atoms;
+    } else if (key == "energy") {
+      s >> cases.back().energy;
+      rows = atoms;
+    } else {
+      throw std::runtime_error(*path + ": unexpected line: " + line);
+    }
+  }
+  return cases;
+}
+
+/// pele's Gupta13 coordinates (tests/data/clusters/gupta13_x0.txt); empty when not found.
+inline std::vector<double> readGupta13Coordinates() {
+  std::vector<double> x;
+  const auto path = testDataPath("clusters/gupta13_x0.txt");
+  if (!path) return x;
+  std::ifstream in(*path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream s(line);
+    double v;
+    while (s >> v) x.push_back(v);
+  }
+  return x;
+}
+
+}  // namespace landscape
