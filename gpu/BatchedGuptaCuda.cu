@@ -22,7 +22,8 @@ void requireArrays(const void* x, const void* g, const void* energy, const char*
 
 struct BatchedGuptaCuda::DeviceState {
   DeviceState(std::size_t n, const GuptaParams& p, int requestedThreads) : params(p) {
-    if (n < 2) throw std::invalid_argument("batched Gupta potential on cuda: needs at least 2 atoms");
+    if (n < 2)
+      throw std::invalid_argument("batched Gupta potential on cuda: needs at least 2 atoms");
     if (n > static_cast<std::size_t>(INT_MAX / 4))
       throw std::invalid_argument("batched Gupta potential on cuda: too many atoms (" +
                                   std::to_string(n) + ")");
@@ -83,8 +84,8 @@ void BatchedGuptaCuda::energyGradientDevice(std::size_t batch, const double* d_x
   launchBatchedGupta(a, static_cast<cudaStream_t>(stream));
 }
 
-void BatchedGuptaCuda::energyGradient(std::size_t batch, const double* x, double* g,
-                                      double* energy, const std::uint8_t* active) {
+void BatchedGuptaCuda::energyGradient(std::size_t batch, const double* x, double* g, double* energy,
+                                      const std::uint8_t* active) {
   if (batch == 0) return;
   requireArrays(x, g, energy, "host entry point");
   m_state->staging.run(batch, dimension(), x, g, energy, active,

@@ -15,9 +15,7 @@ struct GuptaCuda::DeviceState {
 };
 
 GuptaCuda::GuptaCuda(std::size_t atoms, const GuptaParams& params)
-    : m_atoms(atoms),
-      m_params(params),
-      m_device(std::make_unique<DeviceState>(atoms, params)) {}
+    : m_atoms(atoms), m_params(params), m_device(std::make_unique<DeviceState>(atoms, params)) {}
 
 GuptaCuda::~GuptaCuda() = default;
 

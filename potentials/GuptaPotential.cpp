@@ -1,8 +1,8 @@
 #include "potentials/GuptaPotential.h"
 
 #include <cctype>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "landscape/core/InputChecks.h"
@@ -19,8 +19,8 @@ std::string number(double v) {
 }
 
 void requireFinite(double v, const char* field) {
-  require(std::isfinite(v), std::string("GuptaParams.") + field + " must be finite, got " +
-                                number(v));
+  require(std::isfinite(v),
+          std::string("GuptaParams.") + field + " must be finite, got " + number(v));
 }
 
 struct MetalRow {
@@ -175,8 +175,7 @@ double GuptaPotential::energyGradient(const double* x, double* g) {
                            x[3 * i + 2] - x[3 * j + 2]};
       const double r = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
       const GuptaPairTerm t = guptaPair(m_constants, r);
-      const double dEdrOverR =
-          guptaPairDerivative(m_constants, t, m_density[i], m_density[j]) / r;
+      const double dEdrOverR = guptaPairDerivative(m_constants, t, m_density[i], m_density[j]) / r;
       for (int c = 0; c < 3; ++c) {
         g[3 * i + c] += dEdrOverR * d[c];
         g[3 * j + c] -= dEdrOverR * d[c];

@@ -2,7 +2,8 @@
 // The Gupta (second-moment tight-binding, RGL) many-body potential of a metal cluster, CPU
 // reference: every pair, no cutoff, double precision (physics in potentials/GuptaTerms.h; Gupta,
 // Phys. Rev. B 23, 6265 (1981); Cleri and Rosato, Phys. Rev. B 48, 22 (1993)).
-//   E = sum_i [ A sum_{j != i} e^{p (1 - r_ij / r0)} - xi sqrt( sum_{j != i} e^{2 q (1 - r_ij / r0)} ) ]
+//   E = sum_i [ A sum_{j != i} e^{p (1 - r_ij / r0)} - xi sqrt( sum_{j != i} e^{2 q (1 - r_ij /
+//   r0)} ) ]
 // Units: energies in those of A and xi (eV for the named metals), lengths in those of r0. The
 // named metals use r0 = 1 as GMIN does: lengths in units of the bulk nearest-neighbour distance.
 // The CUDA twin is gpu/BatchedGuptaCuda (its batch of one: gpu/GuptaCuda).

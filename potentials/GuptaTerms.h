@@ -19,11 +19,11 @@ namespace landscape {
 
 /// The constants a loop needs, as plain doubles (device kernels take them by value).
 struct GuptaConstants {
-  double p = 0.0;           ///< repulsive range (dimensionless)
-  double twoQ = 0.0;        ///< 2 q: the density's range (dimensionless)
-  double a = 0.0;           ///< repulsion energy A (energy)
-  double xi = 0.0;          ///< band energy xi (energy)
-  double inverseR0 = 1.0;   ///< 1 / r0 (inverse length)
+  double p = 0.0;          ///< repulsive range (dimensionless)
+  double twoQ = 0.0;       ///< 2 q: the density's range (dimensionless)
+  double a = 0.0;          ///< repulsion energy A (energy)
+  double xi = 0.0;         ///< band energy xi (energy)
+  double inverseR0 = 1.0;  ///< 1 / r0 (inverse length)
 };
 
 /// One pair at distance r: its repulsion e^{p (1 - r/r0)} and density e^{2q (1 - r/r0)}, and

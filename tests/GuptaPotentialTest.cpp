@@ -85,12 +85,15 @@ TEST(GuptaPotential, DimerIsTheClosedForm) {
   for (double r : {2.0, 2.884, 3.5, 6.0}) {
     const std::vector<double> x = {0.1, -0.2, 0.3, 0.1 + r, -0.2, 0.3};
     const double s = 1.0 - r / params.r0;
-    const double expected = 2.0 * (params.a * std::exp(params.p * s) - params.xi * std::exp(params.q * s));
-    const double dEdr = 2.0 * (-params.a * params.p * std::exp(params.p * s) +
-                               params.xi * params.q * std::exp(params.q * s)) /
+    const double expected =
+        2.0 * (params.a * std::exp(params.p * s) - params.xi * std::exp(params.q * s));
+    const double dEdr = 2.0 *
+                        (-params.a * params.p * std::exp(params.p * s) +
+                         params.xi * params.q * std::exp(params.q * s)) /
                         params.r0;
     std::vector<double> g(6);
-    EXPECT_NEAR(potential.energyGradient(x.data(), g.data()), expected, 1e-13 * std::fabs(expected));
+    EXPECT_NEAR(potential.energyGradient(x.data(), g.data()), expected,
+                1e-13 * std::fabs(expected));
     EXPECT_NEAR(g[3], dEdr, 1e-12 * std::max(1.0, std::fabs(dEdr)));
     EXPECT_NEAR(g[0], -dEdr, 1e-12 * std::max(1.0, std::fabs(dEdr)));
     EXPECT_EQ(g[1], 0.0);

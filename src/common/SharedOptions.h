@@ -3,6 +3,7 @@
 // L-BFGS run, the AMBER topology, coordinates and generalized-Born settings (gmin, optim,
 // pathsample), local rigid bodies (gmin, optim), pair systems (gmin, optim, pathsample: Morse,
 // binary Lennard-Jones, Kob-Andersen, tables, cutoffs and periodic boxes; src/common/PairSystem.h),
+// Gupta metal clusters (gmin, optim, pathsample; src/common/GuptaSystem.h),
 // the SOP model parameters (gmin --sop-*, sop) and the site of the rigid-body finder
 // (make_rigid_bodies, bench_rigid). Each takes the table and
 // where the settings live in that program's configuration.
@@ -14,6 +15,7 @@
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
+#include "src/common/GuptaSystem.h"
 #include "src/common/OptionTable.h"
 #include "src/common/PairSystem.h"
 
@@ -258,6 +260,32 @@ void addPairSystemOptions(OptionTable<Config>& t, Access pair, const std::string
       .positive()
       .defaultText("none (a cluster in open space)")
       .inEffectIf(isPair);
+}
+
+/// --gupta METAL and --gupta-params P,Q,A,XI: a Gupta metal cluster (`gupta` reaches
+/// GuptaSystemConfig; docs/gupta.md). In a checkpoint's fingerprint only when one of them is given.
+template <class Config, class Access>
+void addGuptaSystemOptions(OptionTable<Config>& t, Access gupta) {
+  auto field = [gupta](auto member) {
+    return [ gupta, member ](Config & c) -> auto& { return gupta(c).*member; };
+  };
+  const auto isGupta = [gupta](const Config& c) { return gupta(const_cast<Config&>(c)).active(); };
+  t.add("gupta", "METAL",
+        "Gupta (second-moment tight-binding) cluster of a metal, Ni, Cu, Pd, Pt or Au, of Cleri "
+        "and Rosato's table (Phys. Rev. B 48, 22 (1993)): E = sum_i [A sum_j e^{p(1 - r_ij)} - "
+        "xi sqrt(sum_j e^{2q(1 - r_ij)})], energies in eV, lengths in the bulk nearest-neighbour "
+        "distance r0 (GMIN's GUPTA); every pair, no cutoff",
+        field(&GuptaSystemConfig::metal))
+      .choices(guptaMetals(), guptaMetalName)
+      .defaultText("none (Lennard-Jones)")
+      .inEffectIf(isGupta);
+  t.add("gupta-params", "P,Q,A,XI",
+        "a Gupta cluster of these parameters instead of a named metal: p and q (dimensionless, > "
+        "0), A and xi (the energy unit), lengths in r0",
+        field(&GuptaSystemConfig::parameters))
+      .nonNegative()
+      .defaultText("none")
+      .inEffectIf(isGupta);
 }
 
 }  // namespace landscape

@@ -14,6 +14,7 @@
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
+#include "src/common/GuptaSystem.h"
 #include "src/common/PairSystem.h"
 
 namespace landscape {
@@ -33,6 +34,7 @@ struct GminConfig {
   bool ljAtomsGiven = false;       ///< --lj was given explicitly: with --coords, the file's atom
                                    ///< count must then equal ljAtoms (checked by gmin_main)
   PairSystemConfig pair;  ///< --morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --box
+  GuptaSystemConfig gupta;  ///< --gupta METAL, --gupta-params [GUPTA]: a metal cluster (eV, r0)
   std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
                                    ///< random start inside the container, drawn from the seed
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs

@@ -82,6 +82,7 @@ void addGeneralAndSystem(Table& t) {
   addPairSystemOptions(t, top(&C::pair),
                        "; random starts uniform in the box, no centring, container or angular "
                        "moves, minima written wrapped into the box");
+  addGuptaSystemOptions(t, top(&C::gupta));
   addBackendOption(t, top(&C::backend));
   addPrecisionOption(t, "", top(&C::precision)).inEffectIf(isAmber);
   addLbfgsBackendOption(t,
@@ -444,6 +445,15 @@ void addImplementedKeywords(Table& t) {
   t.keyword("EDIFF", "dE",
             "minima closer in energy than this are the same (energy) -> `energyDifference`")
       .field("ediff", "the energy difference");
+  t.keyword("GUPTA", "type",
+            "Gupta metal cluster of GMIN's Gupta.f table row `type`: " + guptaGminTypesText() +
+                " (Cleri and Rosato's parameters, lengths in r0); GMIN's other rows are not "
+                "implemented -> `gupta.metal` (--gupta)")
+      .number("the metal type", [] {
+        ValueRule rule = integerRule(1);
+        rule.allowed = guptaGminTypes();
+        return rule;
+      }(), [](C& c, double type) { setGuptaMetalOfGminType(c.gupta, type); });
   t.keyword("MAXBFGS", "dx", "L-BFGS cap on the step length (length) -> `lbfgs.maxStep`")
       .field("max-step", "the maximum step");
   t.keyword("MAXERISE", "dE",
@@ -580,11 +590,12 @@ const OptionTable<GminConfig>& gminOptionTable() {
       "gmin (landscape " LANDSCAPE_VERSION
       "): GMIN-style basin-hopping global optimisation of Lennard-Jones clusters, pair "
       "systems (Morse, binary Lennard-Jones, Kob-Andersen, tables; clusters or periodic boxes), "
-      "AMBER-GB molecules (--prmtop), SOP proteins (--sop-pdb) and rigid bodies.\n"
+      "Gupta metal clusters (--gupta), AMBER-GB molecules (--prmtop), SOP proteins (--sop-pdb) and rigid bodies.\n"
       "Usage: gmin [options]\n"
       "\n"
       "Units: reduced Lennard-Jones units (energy epsilon, length sigma; temperatures are kT in "
-      "epsilon), for pair systems those of the A-A pair (Morse: the well depth and r0); AMBER-GB "
+      "epsilon), for pair systems those of the A-A pair (Morse: the well depth and r0), for "
+      "Gupta clusters eV and the nearest-neighbour distance r0; AMBER-GB "
       "and SOP in kcal/mol and Angstrom (temperatures kT in kcal/mol).\n"
       "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
       "below).\n"
@@ -606,7 +617,8 @@ constexpr long kLj38DefaultJobSteps = 200000;
 // LJ38 from a random start with the built-in settings: stop at its global minimum.
 void setDefaultJobGoal(const GivenOptions& given, GminConfig& config) {
   const bool lj38 = config.prmtopFile.empty() && config.sopPdbFile.empty() &&
-                    config.coordsFile.empty() && !config.pair.active() && config.ljAtoms == 38;
+                    config.coordsFile.empty() && !config.pair.active() &&
+                    !config.gupta.active() && config.ljAtoms == 38;
   if (!lj38 || given.has("gmin-data") || given.has("target")) return;
   config.basinHopping.targetEnergy = kLj38GlobalMinimum;
   if (!given.has("steps")) config.basinHopping.steps = kLj38DefaultJobSteps;
@@ -627,6 +639,17 @@ void resolveCentre(GivenOptions& given) {
 // and alignment assume a cluster of one kind of atom).
 void checkPairSystemOptions(const GminConfig& config) {
   const PairSystemConfig& pair = config.pair;
+  if (config.gupta.active()) {
+    // A Gupta cluster, like a pair system, is a cluster of atoms of its own potential.
+    const std::string other = pair.active()                 ? pair.systemOrigin()
+                              : !config.prmtopFile.empty() ? "--prmtop"
+                              : !config.sopPdbFile.empty() ? "--sop-pdb"
+                              : !config.rigidFile.empty()  ? "--rigid"
+                                                           : "";
+    if (!other.empty())
+      throw std::runtime_error(config.gupta.origin() +
+                               ": a Gupta cluster cannot be combined with " + other);
+  }
   if (!pair.active()) return;
   if (!config.prmtopFile.empty() || !config.sopPdbFile.empty())
     throw std::runtime_error(pair.systemOrigin() + ": a pair system cannot be combined with " +
@@ -720,6 +743,7 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   resolveCentre(given);
   table.apply(given, config);
   resolvePairSystem(config.pair, given, config.keywordOrigins);
+  resolveGuptaSystem(config.gupta, given, config.keywordOrigins);
   checkPairSystemOptions(config);
   adaptSearchToBox(given, config);
   setDefaultJobGoal(given, config);

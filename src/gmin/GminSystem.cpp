@@ -69,6 +69,19 @@ GminSystem loadLennardJones(const GminConfig& config) {
   return system;
 }
 
+// A Gupta metal cluster (docs/gupta.md): a cluster of one kind of atom, searched as Lennard-Jones
+// is (the same moves, container and alignment), on its own potential.
+GminSystem loadGupta(const GminConfig& config) {
+  GminSystem system;
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Gupta;
+  spec.atoms = loadAtomsStart(config, system);
+  spec.gupta = guptaParamsOf(config.gupta);
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  return system;
+}
+
 GminSystem loadPairSystem(const GminConfig& config) {
   GminSystem system;
   std::vector<std::string> labels;
@@ -90,6 +103,7 @@ GminSystem loadPairSystem(const GminConfig& config) {
 GminSystem loadGminSystem(const GminConfig& config) {
   if (!config.sopPdbFile.empty()) return loadSop(config);
   if (!config.prmtopFile.empty()) return loadAmber(config);
+  if (config.gupta.active()) return loadGupta(config);
   if (config.pair.active()) return loadPairSystem(config);
   return loadLennardJones(config);
 }

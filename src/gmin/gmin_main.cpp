@@ -166,10 +166,12 @@ void printHeader(const GminConfig& config, const GminSystem& system, const Basin
   } else {
     std::printf(
         "gmin: %s, %s start, %ld steps, kT %.4g, step %.4g, ASTEP %.4g, container "
-        "radius %.4f, seed %llu (reduced %s units)\n",
+        "radius %.4f, seed %llu (reduced %s)\n",
         name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
         p.temperature, p.stepSize, p.angularThreshold, containerRadius, seed,
-        system.pair ? "pair" : "LJ");
+        system.pair                                     ? "pair units"
+        : system.spec.kind == PotentialSpec::Kind::Gupta ? "Gupta units: eV and r0"
+                                                         : "LJ units");
   }
 }
 

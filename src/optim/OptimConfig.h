@@ -15,6 +15,7 @@
 #include "potentials/AmberGb.h"
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
+#include "src/common/GuptaSystem.h"
 #include "src/common/PairSystem.h"
 
 namespace landscape {
@@ -81,6 +82,8 @@ struct OptimConfig {
   /// A pair system (--morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --box; OPTIM's
   /// MORSE, BLJCLUSTER, BULK): its species come from the order of the endpoints' atoms.
   PairSystemConfig pair;
+  /// A Gupta metal cluster (--gupta, --gupta-params; OPTIM's GUPTA): eV, lengths in r0.
+  GuptaSystemConfig gupta;
   std::string startFile;    ///< --start FILE (xyz or GMIN's bare coords; molecules also rst7)
   std::string finishFile;   ///< --finish FILE
   /// Start coordinates from an odata POINTS block (used when no --start is given).

@@ -140,6 +140,7 @@ void addGeneralAndSystem(Table& t) {
                        "checks use minimum images over translations modulo the box (the finish "
                        "is aligned onto the start first), and only the overall translations are "
                        "zero modes");
+  addGuptaSystemOptions(t, top(&C::gupta));
 }
 
 void addMolecules(Table& t) {
@@ -435,6 +436,16 @@ void addKeywordsBToM(Table& t) {
             "first maximum uphill step of eigenvector-following (length) -> "
             "`connect.transitionStateSearch.initialUphillStep`")
       .field("max-step", "the maximum step");
+  t.keyword("GUPTA", "type",
+            "Gupta metal cluster of OPTIM's Gupta table row `type`: " + guptaGminTypesText() +
+                " (Cleri and Rosato's parameters, lengths in r0; OPTIM also wants the atoms "
+                "labelled GP, which is not needed here); the other rows are not implemented -> "
+                "`gupta.metal` (--gupta)")
+      .number("the metal type", [] {
+        ValueRule rule = integerRule(1);
+        rule.allowed = guptaGminTypes();
+        return rule;
+      }(), [](C& c, double type) { setGuptaMetalOfGminType(c.gupta, type); });
   t.keyword("MORSE", "[rho]",
             "Morse pair potential of range `rho` (GMIN's keyword; default 6; OPTIM chooses Morse "
             "by the atom label M), energies in the well depth and lengths in r0 -> "
@@ -687,6 +698,23 @@ void checkMoleculeOptions(OptimConfig& config, const GivenOptions& given) {
   }
 }
 
+// A Gupta cluster is a cluster of atoms of its own potential: not with a pair system, a molecule
+// or rigid bodies, and with its endpoints (the built-in example is LJ7).
+void checkGuptaOptions(const OptimConfig& config) {
+  if (!config.gupta.active()) return;
+  const std::string other = config.pair.active()        ? config.pair.systemOrigin()
+                            : config.isMolecule()       ? std::string("--prmtop")
+                            : !config.rigidFile.empty() ? std::string("--rigid")
+                                                        : std::string();
+  if (!other.empty())
+    throw std::runtime_error(config.gupta.origin() + ": a Gupta cluster cannot be combined with " +
+                             other);
+  if (config.builtInExample())
+    throw std::runtime_error(config.gupta.origin() +
+                             ": a Gupta cluster needs its endpoints, --start and --finish (or "
+                             "odata POINTS and --finish); the built-in example is LJ7");
+}
+
 // The endpoints of a Lennard-Jones run and the options that need a molecule.
 void checkClusterOptions(const OptimConfig& config, const GivenOptions& given) {
   for (const char* name : {"inpcrd", "igb", "saltcon", "rgbmax", "perm-allow"})
@@ -739,6 +767,8 @@ OptimConfig parseOptimCommandLine(const std::vector<std::string>& arguments) {
   }
   table.apply(given, config);
   resolvePairSystem(config.pair, given, config.keywordOrigins);
+  resolveGuptaSystem(config.gupta, given, config.keywordOrigins);
+  checkGuptaOptions(config);
 
   if (config.isMolecule())
     checkMoleculeOptions(config, given);

@@ -68,6 +68,9 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     spec.kind = PotentialSpec::Kind::Pair;
     spec.pairModel = system.pair;
     applyPairSettings(*system.pair, settings);
+  } else if (config.gupta.active()) {
+    spec.kind = PotentialSpec::Kind::Gupta;  // a cluster of one kind of atom, as Lennard-Jones
+    spec.gupta = guptaParamsOf(config.gupta);
   } else {
     spec.kind = PotentialSpec::Kind::LennardJones;
   }

@@ -11,6 +11,7 @@
 #include "landscape/core/Precision.h"
 #include "landscape/network/UntrapPairs.h"
 #include "potentials/Potential.h"
+#include "src/common/GuptaSystem.h"
 #include "src/common/PairSystem.h"
 
 namespace landscape {
@@ -118,6 +119,9 @@ struct PathsampleConfig {
   /// grow: a pair system (--morse, --box, ...); when given it replaces the --odata file's
   /// (MORSE, BLJCLUSTER, BULK).
   PairSystemConfig pair;
+  /// grow: a Gupta metal cluster (--gupta, --gupta-params); when given it replaces the --odata
+  /// file's GUPTA.
+  GuptaSystemConfig gupta;
   std::string outputDir = "pathsample-out";  ///< --output DIR: DIR/network.h5 of the growth run
   std::string resumeDir;                   ///< --resume DIR: continue the growth run in DIR
   long long seed = 1;                      ///< --seed N (SEED)

@@ -88,6 +88,19 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
   if (oc.pair.active() && oc.isMolecule())
     throw std::runtime_error(oc.pair.systemOrigin() +
                              ": a pair system cannot be combined with --prmtop");
+  // A Gupta cluster likewise: the command line's, or else the odata's GUPTA; a system given on
+  // the command line replaces the odata's, whichever kind each is.
+  if (c.gupta.active()) {
+    oc.gupta = c.gupta;
+    if (!c.pair.active()) oc.pair = PairSystemConfig{};
+  } else if (c.pair.active()) {
+    oc.gupta = GuptaSystemConfig{};
+  } else {
+    resolveGuptaSystem(oc.gupta, GivenOptions{}, oc.keywordOrigins);
+  }
+  if (oc.gupta.active() && (oc.isMolecule() || oc.pair.active()))
+    throw std::runtime_error(oc.gupta.origin() + ": a Gupta cluster cannot be combined with " +
+                             (oc.isMolecule() ? std::string("--prmtop") : oc.pair.systemOrigin()));
   if (oc.isMolecule()) {  // chiral, and no perm.allow groups here: rotations and translations
     for (AlignmentParams* a : {&oc.settings.network.alignment, &oc.settings.connect.dneb.alignment})
       a->inversion = a->permutations = false;

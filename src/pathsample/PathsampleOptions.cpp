@@ -223,6 +223,7 @@ void addGrowth(Table& t) {
                        "; the connect runs as optim's (minimum-image distances, DNEB "
                        "interpolation and duplicates). grow: these options replace the pair "
                        "system of --odata (MORSE, BLJCLUSTER, BULK)");
+  addGuptaSystemOptions(t, fieldOf(&C::gupta));
   t.add("output", "DIR", "folder of the growth run: DIR/network.h5, rewritten after every cycle",
         fieldOf(&C::outputDir))
       .named("a directory name")
@@ -478,6 +479,7 @@ PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& argu
   table.apply(given, c);
   table.applyPositionals(given.positionals, c);
   resolvePairSystem(c.pair, given, {});
+  resolveGuptaSystem(c.gupta, given, {});
   // A pathdata that asks for connect cycles and names no other task grows the network, as
   // PATHSAMPLE does with it; its folder's odata.connect is the connect runs' odata.
   if (!c.mode && !c.pathdataFile.empty() && c.cycles > 0) {
