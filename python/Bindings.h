@@ -12,6 +12,7 @@ void bindDeviceArrays(nb::module_& m);    // BindDevice.cpp: landscape.cuda, dev
 void bindMinimisation(nb::module_& m);    // BindMinimisation.cpp: LbfgsParams, minimise
 void bindBatched(nb::module_& m);         // BindBatched.cpp: batched potential and minimiser
 void bindPairPotentials(nb::module_& m);  // BindPairs.cpp: PairModel, tables, pair potentials
+void bindGuptaPotentials(nb::module_& m);  // BindGupta.cpp: Gupta metal clusters
 void bindBasinHopping(nb::module_& m);    // BindBasinHopping.cpp: basin_hopping + callback
 void bindNetwork(nb::module_& m);         // BindNetwork.cpp: network.h5, disconnectivity layout
 void bindKinetics(nb::module_& m);        // BindKinetics.cpp: rates, committors, regrouping

@@ -18,6 +18,7 @@ NB_MODULE(_landscape, m) {
   bindMinimisation(m);
   bindBatched(m);
   bindPairPotentials(m);
+  bindGuptaPotentials(m);
   bindBasinHopping(m);
   bindNetwork(m);
   bindKinetics(m);

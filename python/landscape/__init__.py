@@ -11,6 +11,8 @@ length sigma, or r0 for Morse); AMBER-GB and SOP in kcal/mol and Angstrom. Coord
 
 Pair systems (species, cutoffs, periodic boxes, tables): landscape.PairModel and
 landscape.pair_potential(model), or landscape.kob_andersen, binary_lennard_jones, morse.
+Gupta metal clusters (eV, lengths in r0): landscape.gupta(atoms, p, q, a, xi, r0),
+landscape.gupta_metal(atoms, 'Pt'), landscape.batched_gupta.
 
 Submodules: landscape.network (network.h5 as numpy arrays and a networkx graph), landscape.plots
 (matplotlib figures; also `python3 -m landscape.plots`), landscape.ase (an ASE calculator),
@@ -44,7 +46,11 @@ from ._landscape import (  # noqa: F401
     batched_minimiser,
     batched_minimiser_over,
     batched_pair_potential,
+    batched_gupta,
     binary_lennard_jones,
+    gupta,
+    gupta_metal,
+    gupta_metal_parameters,
     kob_andersen,
     morse,
     pair_potential,
