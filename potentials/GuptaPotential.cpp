@@ -197,7 +197,7 @@ std::vector<EnergyComponent> GuptaPotential::energyComponents(const double* x) {
 bool GuptaPotential::perAtomEnergies(const double* x, double* atomEnergies) {
   atomSums(x);
   for (std::size_t i = 0; i < m_atoms; ++i)
-    atomEnergies[i] = guptaAtomEnergy(m_constants, m_repulsion[i], m_density[i]);
+    atomEnergies[i] = 2.0 * guptaAtomEnergy(m_constants, m_repulsion[i], m_density[i]);
   return true;
 }
 

@@ -66,7 +66,9 @@ class GuptaPotential : public Potential {
   /// REPULSION (A sum of the pair exponentials) and BAND (-xi sum sqrt(rho_i)), Cleri and Rosato's
   /// E_R and E_B.
   std::vector<EnergyComponent> energyComponents(const double* x) override;
-  /// Atom i's term of the sum above (its repulsions and its own band energy).
+  /// Twice atom i's term of the sum above (its repulsions and its own band energy), so that the
+  /// atoms' values sum to 2E as a pair potential's sums over partners do (Potential's contract;
+  /// GMIN's VAT ranks atoms by it for the angular move).
   bool perAtomEnergies(const double* x, double* atomEnergies) override;
 
   const GuptaParams& params() const { return m_params; }

@@ -1,7 +1,8 @@
 // The Gupta potential on the CPU (potentials/GuptaPotential): pele's Gupta13 energy, ASAP's
 // energies and gradients (an independent code: tests/data/clusters/gupta_asap.txt), the dimer in
-// closed form, central differences, invariance under rotations and translations, components and
-// per-atom energies that sum to the energy, the named metals and the parameter checks.
+// closed form, central differences, invariance under rotations and translations, components that
+// sum to the energy and per-atom energies to twice it (as a pair potential's), the named metals
+// and the parameter checks.
 //
 // Tolerances: pele's energy to 1e-8 absolute (it is quoted to 8 decimals); ASAP's energies to
 // 1e-12 relative and gradients to 1e-10 of max(1, max |g|) (double rounding in another summation
@@ -153,7 +154,7 @@ TEST(GuptaPotential, InvariantUnderRotationAndTranslation) {
     }
 }
 
-TEST(GuptaPotential, ComponentsAndAtomEnergiesSumToTheEnergy) {
+TEST(GuptaPotential, ComponentsSumToTheEnergyAndAtomEnergiesToTwice) {
   const std::vector<double> x = randomCluster(25, 9);
   GuptaPotential potential(25, guptaMetalParams(GuptaMetal::Copper));
   const double e = potential.energy(x.data());
@@ -170,7 +171,7 @@ TEST(GuptaPotential, ComponentsAndAtomEnergiesSumToTheEnergy) {
   ASSERT_TRUE(potential.perAtomEnergies(x.data(), atoms.data()));
   sum = 0.0;
   for (double v : atoms) sum += v;
-  EXPECT_NEAR(sum, e, 1e-12 * std::fabs(e));
+  EXPECT_NEAR(sum, 2.0 * e, 1e-12 * std::fabs(e));  // every atom's share counted as pairs are
 }
 
 TEST(GuptaPotential, GradientIsOverwrittenAndAFarAtomHasNone) {

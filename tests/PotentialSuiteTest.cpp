@@ -7,7 +7,8 @@
 // overwrite-not-accumulate, CUDA vs CPU agreement, run-to-run bit identity, the device-resident
 // entry point and per-atom energies. CUDA cases skip, with the reason, when no device is usable.
 //
-// A new potential joins by adding a PotentialSpec kind and cases to potentialCases() (LJ, SOP).
+// A new potential joins by adding a PotentialSpec kind and cases to potentialCases() (LJ, SOP,
+// pair potentials, Gupta).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,6 +33,7 @@
 #include "potentials/AmberTopology.h"
 #include "potentials/Potential.h"
 #include "potentials/SopTopology.h"
+#include "tests/GuptaReferenceCases.h"
 #include "tests/PairReferenceCases.h"
 #include "tests/TestData.h"
 
@@ -349,6 +351,30 @@ CaseData loadTabulatedLjBox() {
   return data;
 }
 
+/// A Gupta cluster of tests/data/clusters/gupta_asap.txt: ASAP's energy is the reference.
+CaseData loadGuptaReference(const std::string& name) {
+  CaseData data;
+  for (const GuptaReferenceCase& c : readGuptaReferenceCases())
+    if (c.name == name) {
+      data.x = c.x;
+      data.referenceEnergy = c.energy;
+      data.referenceTolerance = 1e-12 * std::abs(c.energy);
+      return data;
+    }
+  data.skipReason = "Gupta reference " + name + " not found in " + testDataRoot() +
+                    "/clusters/gupta_asap.txt";
+  return data;
+}
+
+PotentialSpec guptaSpec(std::size_t atoms, GuptaMetal metal, double r0) {
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Gupta;
+  spec.atoms = atoms;
+  spec.gupta = guptaMetalParams(metal);
+  spec.gupta.r0 = r0;
+  return spec;
+}
+
 std::vector<PotentialCase> potentialCases() {
   std::vector<PotentialCase> cases;
   // Repulsive wall, the minimum 2^(1/6) (zero gradient), the attractive well and the tail.
@@ -400,6 +426,21 @@ std::vector<PotentialCase> potentialCases() {
   // A tabulated Lennard-Jones box (1024 pieces; no independent energy): the interpolant's own
   // gradient, bit identity and the CUDA twin.
   cases.push_back({"PairTabulatedLjBox", pair, loadTabulatedLjBox, false});
+  // Gupta metal clusters: energies from ASAP (tests/data/clusters/README.md).
+  const struct {
+    const char* name;
+    std::size_t atoms;
+    GuptaMetal metal;
+    double r0;
+  } gupta[] = {{"gupta13_pt", 13, GuptaMetal::Platinum, 1.0},
+               {"au38_angstrom", 38, GuptaMetal::Gold, 2.884},
+               {"ni20", 20, GuptaMetal::Nickel, 1.0},
+               {"cu55", 55, GuptaMetal::Copper, 1.0}};
+  for (const auto& g : gupta) {
+    const std::string name = g.name;
+    cases.push_back({"Gupta_" + name, guptaSpec(g.atoms, g.metal, g.r0),
+                     [name] { return loadGuptaReference(name); }});
+  }
   return cases;
 }
 
