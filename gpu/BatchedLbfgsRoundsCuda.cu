@@ -85,6 +85,9 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     // Defined contents everywhere: rows of idle slots are handed to the potential (masked out).
     for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
       b->zero(stream);
+    // The potential's own per-structure arrays before any capture: grown inside one, its
+    // allocation would fail the capture (or be captured).
+    potential.reserve(count);
     slots = count;
   }
 

@@ -12,6 +12,18 @@
 // and (threads, L) alone, which the potential fixes at construction, so they are the same bits
 // whatever the batch size, the structure's position, the active mask and the other structures.
 // Inactive structures return at once.
+//
+// With a Verlet list (Verlet, Phys. Rev. 159, 98 (1967)), each row of the batch keeps its own:
+// the positions of its last build and, per atom i and lane l, the partners j = l, l + L, ... (in
+// that order) within the pair's cutoff plus the skin. The block first tests whether any atom moved
+// more than half the skin from the row's build positions (minimum image; NaN counts as moved, so
+// a fresh row, whose positions are NaN, builds); if so every thread rebuilds its own (i, l) list
+// while it evaluates, and the row's positions are replaced. A lane then visits its listed partners
+// in the order it visits them without the list, and the partners it skips lie beyond their cutoff,
+// where the term is exactly zero (PairDevice.cuh) and adding it changes no bit: the list path gives
+// the bits of the path over every pair, whatever the row held before (another structure, an older
+// state of this one). A list longer than its capacity is not stored; that (i, l) then visits every
+// partner, with the same bits.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -36,10 +48,20 @@ struct BatchedPairArgs {
   int threads = 256;      ///< block size: a multiple of 32, at most 1024
   int lanesPerAtom = 1;   ///< L: 1, 2, 4, 8, 16 or 32
   std::size_t batch = 0;  ///< at most INT_MAX
+  // The Verlet list (all null: every pair).
+  const double* d_listRadius2 = nullptr;  ///< (cutoff + skin)^2 per species pair
+  double halfSkin2 = 0.0;                 ///< (skin / 2)^2: the displacement that rebuilds
+  double* d_reference = nullptr;          ///< [batch x 3N] positions of each row's last build
+  /// [batch x capacity x N L]: entry k of (i, l) at k N L + i L + l of its row
+  unsigned short* d_list = nullptr;
+  int* d_counts = nullptr;           ///< [batch x N L] listed partners (> capacity: not stored)
+  unsigned int* d_rebuilds = nullptr;  ///< rows rebuilt, summed over launches
+  int listCapacity = 0;              ///< entries per (i, l)
 };
 
 /// Dynamic shared memory of a block: the species pairs' constants, the coordinates (3N doubles),
-/// the species (N ints) and the warps' partial energies.
+/// the species (N ints) and the warps' partial energies (the list path reads the list radii from
+/// global memory).
 std::size_t batchedPairSharedBytes(int atoms, int speciesCount, int threads);
 
 /// The lanes per atom that make a block of `threads` threads take the fewest pair rounds for

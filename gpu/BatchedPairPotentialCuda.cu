@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -9,6 +11,7 @@
 #include "gpu/BatchedPairPotentialCuda.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
 
 namespace landscape {
@@ -21,11 +24,38 @@ void requireArrays(const void* x, const void* g, const void* energy, const char*
                                 ": coordinates, gradients and energies must not be null");
 }
 
+// The longest cutoff over the species pairs.
+double longestCutoff(const PairModel& model) {
+  double longest = 0.0;
+  for (const PairParameters& p : model.pairs) longest = std::max(longest, p.cutoff);
+  return longest;
+}
+
+// The fraction of the box's volume in the list's sphere (the longest cutoff plus the skin); 1 for
+// an open axis (a cluster: any atom may be anyone's partner).
+double listSphereFraction(const PairModel& model, double skin) {
+  if (!model.box.periodic()) return 1.0;
+  double volume = 1.0;
+  for (double edge : model.box.length) {
+    if (!(edge > 0.0)) return 1.0;
+    volume *= edge;
+  }
+  const double r = longestCutoff(model) + skin;
+  return std::min(1.0, 4.0 / 3.0 * 3.14159265358979323846 * r * r * r / volume);
+}
+
 }  // namespace
 
 struct BatchedPairPotentialCuda::DeviceState {
-  DeviceState(PairModel m, int requestedThreads) : model(std::move(m)) {
+  DeviceState(PairModel m, int requestedThreads, BatchedPairList listMode, double listSkin)
+      : model(std::move(m)), skin(listSkin) {
     model.check();
+    if (!(skin > 0.0) || !std::isfinite(skin))
+      throw std::invalid_argument("batched pair potential on cuda: the skin must be positive, "
+                                  "got " + std::to_string(skin));
+    if (listMode == BatchedPairList::Always && model.cutoff == PairCutoff::None)
+      throw std::invalid_argument("batched pair potential on cuda: a Verlet list needs a cutoff "
+                                  "(" + model.describe() + " has none)");
     if (model.atoms() > static_cast<std::size_t>(INT_MAX / 3))
       throw std::invalid_argument("batched pair potential on cuda: too many atoms (" +
                                   std::to_string(model.atoms()) + ")");
@@ -48,9 +78,48 @@ struct BatchedPairPotentialCuda::DeviceState {
     std::vector<double> table = model.tableCoefficients();
     if (table.empty()) table.push_back(0.0);  // a valid pointer for every law
     tables = DeviceBuffer<double>(table);
+    const double fraction = listSphereFraction(model, skin);
+    useList = model.cutoff != PairCutoff::None && atoms <= 65536 &&
+              (listMode == BatchedPairList::Always ||
+               (listMode == BatchedPairList::Automatic && fraction <= 0.5));
+    if (!useList) return;
+    std::vector<double> radius2(model.pairs.size());
+    for (std::size_t k = 0; k < radius2.size(); ++k)
+      radius2[k] = (model.pairs[k].cutoff + skin) * (model.pairs[k].cutoff + skin);
+    listRadius2 = DeviceBuffer<double>(radius2);
+    // Room for 1.5 times the expected partners of one (atom, lane) plus 8, at most all of them.
+    const int partners = (atoms + lanes - 1) / lanes;
+    capacity = std::min(partners, static_cast<int>(std::ceil(1.5 * fraction * partners)) + 8);
+    rebuilds = DeviceBuffer<unsigned int>(1);
+    LANDSCAPE_CUDA_CHECK(cudaMemset(rebuilds.data(), 0, sizeof(unsigned int)));
   }
 
-  BatchedPairArgs args(std::size_t batch) const {
+  std::size_t slots() const { return static_cast<std::size_t>(atoms) * lanes; }
+  std::size_t bytesPerStructure() const {
+    if (!useList) return 0;
+    return 3 * static_cast<std::size_t>(atoms) * sizeof(double) + slots() * sizeof(int) +
+           static_cast<std::size_t>(capacity) * slots() * sizeof(unsigned short);
+  }
+  std::size_t heldBytes() const { return reservedRows * bytesPerStructure(); }
+
+  void reserve(std::size_t batch) {
+    if (!useList || batch <= reservedRows) return;
+    requireScratchFits("batched pair potential on cuda", batch, bytesPerStructure(), heldBytes(),
+                       static_cast<std::size_t>(INT_MAX));
+    // Free first: old and new need not fit together.
+    reference = {};
+    counts = {};
+    list = {};
+    reservedRows = 0;
+    reference = DeviceBuffer<double>(batch * 3 * static_cast<std::size_t>(atoms));
+    counts = DeviceBuffer<int>(batch * slots());
+    list = DeviceBuffer<unsigned short>(std::max<std::size_t>(1, batch * capacity * slots()));
+    // NaN positions (all bits set): every row builds at its first evaluation.
+    LANDSCAPE_CUDA_CHECK(cudaMemset(reference.data(), 0xff, reference.size() * sizeof(double)));
+    reservedRows = batch;
+  }
+
+  BatchedPairArgs args(std::size_t batch) {
     BatchedPairArgs a;
     a.d_pairs = pairs.data();
     a.d_species = species.data();
@@ -62,20 +131,40 @@ struct BatchedPairPotentialCuda::DeviceState {
     a.threads = threads;
     a.lanesPerAtom = lanes;
     a.batch = batch;
+    if (useList) {
+      a.d_listRadius2 = listRadius2.data();
+      a.halfSkin2 = 0.25 * skin * skin;
+      a.d_reference = reference.data();
+      a.d_list = list.data();
+      a.d_counts = counts.data();
+      a.d_rebuilds = rebuilds.data();
+      a.listCapacity = capacity;
+    }
     return a;
   }
 
   PairModel model;
+  double skin = 0.3;
   int atoms = 0, threads = 256, lanes = 1;
   std::size_t sharedBytes = 0;
   DeviceBuffer<PairCoefficients> pairs;
   DeviceBuffer<int> species;
   DeviceBuffer<double> tables;
+  // The Verlet lists (useList): per species pair, and per row for reservedRows rows.
+  bool useList = false;
+  int capacity = 0;
+  std::size_t reservedRows = 0;
+  DeviceBuffer<double> listRadius2;
+  DeviceBuffer<double> reference;
+  DeviceBuffer<int> counts;
+  DeviceBuffer<unsigned short> list;
+  DeviceBuffer<unsigned int> rebuilds;
   BatchedHostStaging staging;  // the host entry point's arrays
 };
 
-BatchedPairPotentialCuda::BatchedPairPotentialCuda(PairModel model, int threadsPerStructure)
-    : m_state(std::make_unique<DeviceState>(std::move(model), threadsPerStructure)) {}
+BatchedPairPotentialCuda::BatchedPairPotentialCuda(PairModel model, int threadsPerStructure,
+                                                   BatchedPairList list, double skin)
+    : m_state(std::make_unique<DeviceState>(std::move(model), threadsPerStructure, list, skin)) {}
 
 BatchedPairPotentialCuda::~BatchedPairPotentialCuda() = default;
 
@@ -83,10 +172,25 @@ std::size_t BatchedPairPotentialCuda::dimension() const { return 3 * m_state->mo
 const PairModel& BatchedPairPotentialCuda::model() const { return m_state->model; }
 int BatchedPairPotentialCuda::threadsPerStructure() const { return m_state->threads; }
 int BatchedPairPotentialCuda::lanesPerAtom() const { return m_state->lanes; }
+bool BatchedPairPotentialCuda::usesNeighbourList() const { return m_state->useList; }
+double BatchedPairPotentialCuda::skin() const { return m_state->skin; }
+int BatchedPairPotentialCuda::listCapacity() const { return m_state->capacity; }
+std::size_t BatchedPairPotentialCuda::bytesPerStructure() const {
+  return m_state->bytesPerStructure();
+}
+void BatchedPairPotentialCuda::reserve(std::size_t batch) { m_state->reserve(batch); }
+
+long BatchedPairPotentialCuda::listRebuilds() const {
+  if (!m_state->useList) return 0;
+  unsigned int count = 0;
+  LANDSCAPE_CUDA_CHECK(cudaMemcpy(&count, m_state->rebuilds.data(), sizeof count,
+                                  cudaMemcpyDeviceToHost));
+  return static_cast<long>(count);
+}
 
 std::string BatchedPairPotentialCuda::name() const {
   return "batched " + m_state->model.describe() + " (cuda, " + std::to_string(m_state->threads) +
-         " threads per structure)";
+         " threads per structure" + (m_state->useList ? ", Verlet lists" : "") + ")";
 }
 
 void BatchedPairPotentialCuda::energyGradientDevice(std::size_t batch, const double* d_x,
@@ -95,6 +199,7 @@ void BatchedPairPotentialCuda::energyGradientDevice(std::size_t batch, const dou
                                                     DeviceStream stream) {
   if (batch == 0) return;
   requireArrays(d_x, d_g, d_energy, "device entry point");
+  m_state->reserve(batch);
   BatchedPairArgs a = m_state->args(batch);
   a.d_x = d_x;
   a.d_g = d_g;

@@ -2,14 +2,18 @@
 // B structures of one pair model (potentials/PairModel.h: binary Lennard-Jones and Morse
 // clusters, Kob-Andersen boxes, tabulated pairs) on a CUDA device: the batched engine's potential
 // (docs/batched.md) for clusters of tens to hundreds of atoms and periodic boxes of up to a few
-// thousand. One block per structure with every pair under the minimum image
-// (gpu/BatchedPairKernels.cuh); the model's constants are uploaded once and nothing is kept per
-// structure, so the device entry point never allocates or synchronises (a CUDA graph may capture
-// it: the rounds engine's).
+// thousand. One block per structure (gpu/BatchedPairKernels.cuh), over every pair under the
+// minimum image or, in a periodic box whose list sphere is well inside it, over each row's own
+// Verlet list (cutoff plus the skin, rebuilt in the same launch when an atom of the row moved more
+// than half the skin). The model's constants are uploaded once; the list's per-row arrays are
+// allocated by reserve(B) (the device entry point reserves a larger batch itself, which
+// allocates and synchronises: reserve first where a CUDA graph captures it, as the rounds
+// engine's does).
 //
 // Bits: a structure's energy and gradient are the same whatever the batch size, its position in
-// the batch, the active mask, the other structures, the stream and the entry point, and from run
-// to run (no atomics; the block shape is fixed at construction). Against the CPU reference
+// the batch, the active mask, the other structures, the stream, the entry point, and with or
+// without the list (the list only leaves out terms that are exactly zero), and from run to run
+// (no atomics in the sums; the block shape is fixed at construction). Against the CPU reference
 // potentials/PairPotential they agree to rounding (a different summation order and the image and
 // r of gpu/PairDevice.cuh): tests/PairPotentialCudaTest.cpp asks 1e-12 of the sum of |pair
 // energies| on the energy and 1e-10 of max |g| on every gradient entry.
@@ -26,13 +30,24 @@
 
 namespace landscape {
 
+/// Whether the rows keep Verlet lists.
+enum class BatchedPairList {
+  Automatic,  ///< a list when the box is periodic, there is a cutoff and the list's sphere (the
+              ///< longest cutoff plus the skin) holds at most half the box's volume
+  Always,     ///< a list whenever the model has a cutoff
+  Never,      ///< every pair
+};
+
 class BatchedPairPotentialCuda : public BatchedPotential {
  public:
   /// threadsPerStructure: the block size (a multiple of 32 up to 1024); 0 chooses 128 up to 128
-  /// atoms and 256 above. Throws std::invalid_argument for a bad model (PairModel::check) or
-  /// block size, or a structure too large for one block's shared memory (then gpu/PairPotentialCuda
-  /// is the class to use), std::runtime_error without a device.
-  explicit BatchedPairPotentialCuda(PairModel model, int threadsPerStructure = 0);
+  /// atoms and 256 above. skin (length units, > 0): the list holds each pair within its cutoff
+  /// plus the skin. Throws std::invalid_argument for a bad model (PairModel::check), block size
+  /// or skin, a list asked for without a cutoff, or a structure too large for one block's shared
+  /// memory (then gpu/PairPotentialCuda is the class to use), std::runtime_error without a device.
+  explicit BatchedPairPotentialCuda(PairModel model, int threadsPerStructure = 0,
+                                    BatchedPairList list = BatchedPairList::Automatic,
+                                    double skin = 0.3);
   ~BatchedPairPotentialCuda() override;
 
   std::size_t dimension() const override;
@@ -49,15 +64,25 @@ class BatchedPairPotentialCuda : public BatchedPotential {
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,
                             const std::uint8_t* d_active, DeviceStream stream) override;
 
-  /// 0: nothing is kept per structure on the device (the engine's arrays are the only ones).
-  std::size_t bytesPerStructure() const override { return 0; }
-  /// Nothing to allocate (BatchedPotential): any batch runs without growing anything.
-  void reserve(std::size_t batch) override { (void)batch; }
+  /// With a list: the row's build positions, its list and counts; 0 without (the engine's arrays
+  /// are the only ones).
+  std::size_t bytesPerStructure() const override;
+  /// With a list: the per-row arrays for `batch` rows (freed and allocated anew when larger; the
+  /// rows' lists are then rebuilt at their next evaluation). Throws std::runtime_error when they do
+  /// not fit in device memory (gpu/DeviceMemoryPlan.h).
+  void reserve(std::size_t batch) override;
 
   const PairModel& model() const;
   int threadsPerStructure() const;
   /// Lanes that share an atom (gpu/BatchedPairKernels.cuh).
   int lanesPerAtom() const;
+  /// Whether the rows keep Verlet lists, their skin and the entries each (atom, lane) holds (a
+  /// longer list is not stored: that atom and lane then visit every partner).
+  bool usesNeighbourList() const;
+  double skin() const;
+  int listCapacity() const;
+  /// Rows rebuilt so far, summed over launches (synchronous: waits for the device).
+  long listRebuilds() const;
 
  private:
   struct DeviceState;

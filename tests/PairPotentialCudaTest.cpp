@@ -361,6 +361,91 @@ std::vector<double> movedBy(const std::vector<double>& x0, double length, unsign
   return x;
 }
 
+// Each row's Verlet list in the batched kernel (gpu/BatchedPairKernels.cuh) only leaves out terms
+// that are exactly zero, so the list path gives the bits of the path over every pair: Kob-Andersen
+// 256 at density 1.2 (the list's sphere is 43% of the box) through moves below half the skin (no
+// rebuild), beyond it (every row rebuilds), rows handed other structures (the rows whose new
+// structure is far from their build rebuild), a row crowded beyond the list's capacity (that
+// atom's lane visits every partner) and a NaN; Morse and tabulated laws alike.
+TEST(BatchedPairPotentialCuda, VerletListsGiveTheBitsOfEveryPairThroughMovesAndRowSwaps) {
+  REQUIRE_GPU();
+  double edge = 0.0;
+  const std::size_t atoms = 256, n = 3 * atoms, batch = 6;
+  std::vector<double> x0;
+  for (unsigned seed = 1; seed <= batch; ++seed) {
+    const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.1, seed, &edge);
+    x0.insert(x0.end(), s.begin(), s.end());
+  }
+  std::vector<PairModel> models{kobAndersenBox(atoms, PairCutoff::Shifted, edge),
+                                kobAndersenBox(atoms, PairCutoff::QuadraticSmoothed, edge)};
+  {
+    PairModel morse = morseModel(atoms, 6.0);
+    morse.cutoff = PairCutoff::Shifted;
+    PairParameters p = morse.pair(0, 0);
+    p.cutoff = 2.2;
+    morse.setPair(0, 0, p);
+    morse.box.length[0] = morse.box.length[1] = morse.box.length[2] = edge;
+    models.push_back(morse);
+  }
+  for (const PairModel& model : models) {
+    BatchedPairPotentialCuda listed(model, 0, BatchedPairList::Always);
+    BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
+    ASSERT_TRUE(listed.usesNeighbourList());
+    ASSERT_FALSE(every.usesNeighbourList());
+    EXPECT_GT(listed.bytesPerStructure(), 0u);
+    EXPECT_EQ(every.bytesPerStructure(), 0u);
+    long expected = 0;
+    auto check = [&](const std::vector<double>& x, long rebuilt, const std::string& what) {
+      const Evaluated a = evaluateHost(listed, x), b = evaluateHost(every, x);
+      EXPECT_TRUE(sameBits(a.e.data(), b.e.data(), batch)) << model.describe() << ": " << what;
+      EXPECT_TRUE(sameBits(a.g.data(), b.g.data(), x.size())) << model.describe() << ": " << what;
+      expected += rebuilt;
+      EXPECT_EQ(listed.listRebuilds(), expected) << model.describe() << ": " << what;
+    };
+    check(x0, static_cast<long>(batch), "first evaluation (every row builds)");
+    check(movedBy(x0, 0.14, 3), 0, "every atom moved 0.14 (below half the skin 0.15)");
+    check(movedBy(x0, 0.14, 4), 0, "another move of 0.14 from the build positions");
+    const std::vector<double> x1 = movedBy(x0, 0.3, 5);
+    check(x1, static_cast<long>(batch), "every atom moved 0.3");
+    std::vector<double> swapped(x1.begin() + n, x1.begin() + 2 * n);  // rows 0 and 1 exchanged
+    swapped.insert(swapped.end(), x1.begin(), x1.begin() + n);
+    swapped.insert(swapped.end(), x1.begin() + 2 * n, x1.end());
+    check(swapped, 2, "rows 0 and 1 holding each other's structure");
+    // Row 2: 150 atoms squeezed into a cube of edge 1 around atom 0: their lists overflow.
+    std::vector<double> crowded = swapped;
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-0.5, 0.5);
+    for (std::size_t i = 1; i <= 150; ++i)
+      for (int k = 0; k < 3; ++k) crowded[2 * n + 3 * i + k] = crowded[2 * n + k] + u(rng);
+    check(crowded, 1, "a crowded row (lists beyond their capacity)");
+    std::vector<double> poisoned = crowded;
+    poisoned[3 * n + 7] = std::numeric_limits<double>::quiet_NaN();
+    const Evaluated a = evaluateHost(listed, poisoned);
+    EXPECT_TRUE(std::isnan(a.e[3])) << model.describe();
+    ++expected;  // row 3 rebuilt from the NaN
+    check(crowded, 1, "row 3 back from its NaN (its build positions held the NaN)");
+  }
+}
+
+TEST(BatchedPairPotentialCuda, ChoosesAListForBoxesWhoseListSphereIsWellInside) {
+  REQUIRE_GPU();
+  double edge = 0.0;
+  perturbedLatticeInBox(256, 1.2, 0.1, 1, &edge);
+  EXPECT_TRUE(BatchedPairPotentialCuda(kobAndersenBox(256, PairCutoff::Shifted, edge))
+                  .usesNeighbourList());  // sphere of 2.8: 43% of the box
+  perturbedLatticeInBox(160, 1.2, 0.1, 1, &edge);
+  EXPECT_FALSE(BatchedPairPotentialCuda(kobAndersenBox(160, PairCutoff::Shifted, edge))
+                   .usesNeighbourList());  // edge 5.11: the sphere is 69% of the box
+  const PairModel cluster =
+      binaryLennardJonesModel(38, 30, 1.5, 0.5, 0.8, 0.88, 0.0, PairCutoff::None);
+  EXPECT_FALSE(BatchedPairPotentialCuda(cluster).usesNeighbourList());
+  EXPECT_THROW(BatchedPairPotentialCuda(cluster, 0, BatchedPairList::Always), std::invalid_argument);
+  EXPECT_THROW(BatchedPairPotentialCuda(kobAndersenBox(256, PairCutoff::Shifted, 5.975), 0,
+                                        BatchedPairList::Always, 0.0),
+               std::invalid_argument);
+}
+
+
 // Kob-Andersen, 4,000 atoms at density 1.2, skin 0.3: moves of every atom by 0.14 (below half the
 // skin) keep the list; one atom moved by 0.2 and then every atom by 0.3 rebuild it; the CPU agrees
 // at every point, per-atom energies included.

@@ -28,17 +28,20 @@
 //    pieces (potentials/PairTable, quadratic interpolation) from 0.5 to the cutoff, on the single
 //    structure (N = --table-size) and the batched kernel (N = 256): time ratio tabulated /
 //    analytic.
-// 3. Batched Kob-Andersen N = 256 (gpu/BatchedPairPotentialCuda, a block of 256 threads per
-//    structure, every pair under the minimum image) at B = --batches:
+// 3. Batched Kob-Andersen N = 256 and 1,000 (gpu/BatchedPairPotentialCuda, a block of 256
+//    threads per structure), over every pair under the minimum image and over each row's Verlet
+//    list (skin 0.3), at B = --batches (N = 1,000: the first of them, at most 1,024):
 //    evals/s     structures evaluated per second, device entry point, launches queued back to
 //                back on a stream (CUDA events), B / (time per launch);
-//    floor       FP64: 40 operations per ordered pair, 256 x 255 ordered pairs per structure (each
-//                pair is evaluated from both atoms), at 1.67e13 operations/s;
+//    floor       FP64: 40 operations per ordered pair, N (N - 1) ordered pairs per structure (each
+//                pair is evaluated from both atoms; the same floor for both paths), at 1.67e13
+//                operations/s;
 //    quenches/s  the rounds engine (makeBatchedMinimiserOver, BatchedEngine::Rounds) from B
 //                starts, GMIN's L-BFGS defaults (m = 4, maxStep 0.4, maxRise 1e-4, RMS 1e-5) and
 //                at most --max-iterations steps, timed on a second run of the same batch (the
 //                first captures the graphs); calls/quench and the converged fraction; the quench
-//                floor is the evaluation floor over the calls per quench (the L-BFGS vector work,
+//                floor is the evaluation floor over the calls per quench; rebuilds/quench the
+//                list builds per structure in the timed run (the L-BFGS vector work,
 //                (5 + 2m) 768 doubles per structure and round, adds ~17 ns at 4.8 TB/s and is left
 //                out).
 //
@@ -355,55 +358,70 @@ void tableRows(const Options& o) {
     xs.insert(xs.end(), s.begin(), s.end());
   }
   const PairModel small = kobAndersenBox(256, edge);
-  BatchedPairPotentialCuda a(small), t(tabulated(small));
+  // Every pair, as the first tables of this program measured it.
+  BatchedPairPotentialCuda a(small, 0, BatchedPairList::Never),
+      t(tabulated(small), 0, BatchedPairList::Never);
   const double ta = 1e6 * timeBatchedLaunch(a, xs, batch, o);
   const double tt = 1e6 * timeBatchedLaunch(t, xs, batch, o);
   std::printf("| batched (all pairs) | 256 | %zu | %.1f | %.1f | %.3f |\n\n", batch, ta, tt, tt / ta);
 }
 
 void batchedRows(const Options& o) {
-  std::printf("## Batched Kob-Andersen N = 256 (gpu/BatchedPairPotentialCuda)\n\n");
+  std::printf("## Batched Kob-Andersen (gpu/BatchedPairPotentialCuda): every pair against each "
+              "row's Verlet list\n\n");
   std::printf(
-      "| B | evals/s | floor evals/s | x floor | quenches/s | calls/quench | converged | quench "
-      "floor/s | x floor |\n|---|---|---|---|---|---|---|---|---|\n");
-  const std::size_t atoms = 256;
-  const double evalFloor = o.peak / (kFlopsPerPair * atoms * (atoms - 1));
-  for (std::size_t batch : o.batches) {
-    double edge = 0.0;
-    std::vector<double> starts;
-    for (std::size_t b = 0; b < batch; ++b) {
-      const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.2, 1000 + b, &edge);
-      starts.insert(starts.end(), s.begin(), s.end());
+      "| N | path | B | evals/s | floor evals/s | x floor | quenches/s | calls/quench | "
+      "rebuilds/quench | converged | quench floor/s | x floor |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (std::size_t atoms : {std::size_t{256}, std::size_t{1000}}) {
+    // The floor counts every ordered pair (the path over every pair), for both paths.
+    const double evalFloor = o.peak / (kFlopsPerPair * atoms * (atoms - 1));
+    std::vector<std::size_t> batches = o.batches;
+    if (atoms > 256) batches = {std::min<std::size_t>(o.batches.front(), 1024)};
+    for (std::size_t batch : batches) {
+      double edge = 0.0;
+      std::vector<double> starts;
+      for (std::size_t b = 0; b < batch; ++b) {
+        const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.2, 1000 + b, &edge);
+        starts.insert(starts.end(), s.begin(), s.end());
+      }
+      const PairModel model = kobAndersenBox(atoms, edge);
+      for (BatchedPairList path : {BatchedPairList::Never, BatchedPairList::Automatic}) {
+        BatchedPairPotentialCuda potential(model, 0, path);
+        const char* name = potential.usesNeighbourList() ? "Verlet lists" : "every pair";
+        const double evalRate = batch / timeBatchedLaunch(potential, starts, batch, o);
+        if (o.noQuench) {
+          std::printf("| %zu | %s | %zu | %.3g | %.3g | %.2f | | | | | | |\n", atoms, name, batch,
+                      evalRate, evalFloor, evalFloor / evalRate);
+          continue;
+        }
+        LbfgsParams params;  // GMIN's defaults
+        params.maxIterations = o.maxIterations;
+        BatchedEngineOptions engine;
+        engine.engine = BatchedEngine::Rounds;
+        auto minimiser = makeBatchedMinimiserOver(potential, params, Backend::Cuda, engine);
+        std::vector<LbfgsResult> results(batch);
+        std::vector<double> x = starts;
+        minimiser->minimise(batch, x.data(), results.data());  // captures the graphs
+        x = starts;
+        const long rebuildsBefore = potential.listRebuilds();
+        const auto start = std::chrono::steady_clock::now();
+        minimiser->minimise(batch, x.data(), results.data());
+        const double seconds = secondsSince(start);
+        const double rebuilds =
+            static_cast<double>(potential.listRebuilds() - rebuildsBefore) / batch;
+        double calls = 0.0, converged = 0.0;
+        for (const LbfgsResult& r : results) {
+          calls += static_cast<double>(r.functionCalls) / batch;
+          converged += r.converged() ? 1.0 / batch : 0.0;
+        }
+        const double quenchRate = batch / seconds;
+        std::printf("| %zu | %s | %zu | %.3g | %.3g | %.2f | %.0f | %.0f | %.1f | %.3f | %.0f | "
+                    "%.2f |\n",
+                    atoms, name, batch, evalRate, evalFloor, evalFloor / evalRate, quenchRate,
+                    calls, rebuilds, converged, evalFloor / calls, evalFloor / calls / quenchRate);
+      }
     }
-    const PairModel model = kobAndersenBox(atoms, edge);
-    BatchedPairPotentialCuda potential(model);
-    const double evalRate = batch / timeBatchedLaunch(potential, starts, batch, o);
-    if (o.noQuench) {
-      std::printf("| %zu | %.3g | %.3g | %.2f | | | | | |\n", batch, evalRate, evalFloor,
-                  evalFloor / evalRate);
-      continue;
-    }
-    LbfgsParams params;  // GMIN's defaults
-    params.maxIterations = o.maxIterations;
-    BatchedEngineOptions engine;
-    engine.engine = BatchedEngine::Rounds;
-    auto minimiser = makeBatchedMinimiserOver(potential, params, Backend::Cuda, engine);
-    std::vector<LbfgsResult> results(batch);
-    std::vector<double> x = starts;
-    minimiser->minimise(batch, x.data(), results.data());  // captures the graphs
-    x = starts;
-    const auto start = std::chrono::steady_clock::now();
-    minimiser->minimise(batch, x.data(), results.data());
-    const double seconds = secondsSince(start);
-    double calls = 0.0, converged = 0.0;
-    for (const LbfgsResult& r : results) {
-      calls += static_cast<double>(r.functionCalls) / batch;
-      converged += r.converged() ? 1.0 / batch : 0.0;
-    }
-    const double quenchRate = batch / seconds;
-    std::printf("| %zu | %.3g | %.3g | %.2f | %.0f | %.0f | %.3f | %.0f | %.2f |\n", batch,
-                evalRate, evalFloor, evalFloor / evalRate, quenchRate, calls, converged,
-                evalFloor / calls, evalFloor / calls / quenchRate);
   }
   std::printf("\n");
 }
