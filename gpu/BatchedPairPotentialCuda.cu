@@ -83,9 +83,14 @@ struct BatchedPairPotentialCuda::DeviceState {
               (listMode == BatchedPairList::Always ||
                (listMode == BatchedPairList::Automatic && fraction <= 0.5));
     if (!useList) return;
+    // The list radius is the cutoff plus the skin, widened by a relative 1e-9: the rounding of
+    // r^2 and of the displacement test (a few ulp) can then never leave out a pair that has come
+    // within its cutoff (a listed extra pair only adds an exact zero).
     std::vector<double> radius2(model.pairs.size());
-    for (std::size_t k = 0; k < radius2.size(); ++k)
-      radius2[k] = (model.pairs[k].cutoff + skin) * (model.pairs[k].cutoff + skin);
+    for (std::size_t k = 0; k < radius2.size(); ++k) {
+      const double r = (model.pairs[k].cutoff + skin) * (1.0 + 1e-9);
+      radius2[k] = r * r;
+    }
     listRadius2 = DeviceBuffer<double>(radius2);
     // Room for 1.5 times the expected partners of one (atom, lane) plus 8, at most all of them.
     const int partners = (atoms + lanes - 1) / lanes;

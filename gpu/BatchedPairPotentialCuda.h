@@ -19,7 +19,9 @@
 // energies| on the energy and 1e-10 of max |g| on every gradient entry.
 //
 // Units: the model's (reduced for the named systems). CUDA-free header (pimpl); the class exists
-// only in CUDA builds (makeBatchedPotentialForSpec builds it). Not thread-safe.
+// only in CUDA builds (makeBatchedPotentialForSpec builds it). Not thread-safe; with lists a
+// launch writes its rows' lists, so two launches in flight at once (two streams) must not share
+// row indices.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -195,11 +195,15 @@ void expectBothMatchTheCpu(const PairModel& model, const std::vector<double>& ba
   const std::size_t n = 3 * model.atoms(), count = batch.size() / n;
   BatchedPairPotentialCuda batched(model);
   const Evaluated dev = evaluateHost(batched, batch);
+  // A second call reads the rows' stored lists where the potential keeps them (the first builds).
+  const Evaluated listed = evaluateHost(batched, batch);
   PairPotentialCuda automatic(model), one(model, 0.3, 1), two(model, 0.3, 2), four(model, 0.3, 4);
   for (std::size_t b = 0; b < count; ++b) {
     const double* x = &batch[b * n];
     const Reference cpu = cpuReference(model, x);
     expectMatches(cpu, dev.e[b], &dev.g[b * n], what + ", batched, structure " + std::to_string(b));
+    expectMatches(cpu, listed.e[b], &listed.g[b * n],
+                  what + ", batched second call, structure " + std::to_string(b));
     for (PairPotentialCuda* single : {&automatic, &one, &two, &four}) {
       std::vector<double> g(n);
       const double e = single->energyGradient(x, g.data());
@@ -387,6 +391,7 @@ TEST(BatchedPairPotentialCuda, VerletListsGiveTheBitsOfEveryPairThroughMovesAndR
     morse.box.length[0] = morse.box.length[1] = morse.box.length[2] = edge;
     models.push_back(morse);
   }
+  models.push_back(tabulatedTwin(kobAndersenBox(atoms, PairCutoff::Shifted, edge)));
   for (const PairModel& model : models) {
     BatchedPairPotentialCuda listed(model, 0, BatchedPairList::Always);
     BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
@@ -443,6 +448,217 @@ TEST(BatchedPairPotentialCuda, ChoosesAListForBoxesWhoseListSphereIsWellInside) 
   EXPECT_THROW(BatchedPairPotentialCuda(kobAndersenBox(256, PairCutoff::Shifted, 5.975), 0,
                                         BatchedPairList::Always, 0.0),
                std::invalid_argument);
+}
+
+/// The largest displacement of an atom of row `row` of x from the same row of `from` under the
+/// minimum image of a cube of edge `edge` (infinite where `from` holds a NaN).
+double largestDisplacement(const std::vector<double>& x, const std::vector<double>& from,
+                           std::size_t row, std::size_t n, double edge) {
+  double largest = 0.0;
+  for (std::size_t i = row * n; i < (row + 1) * n; i += 3) {
+    double r2 = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      double d = x[i + k] - from[i + k];
+      d -= edge * std::nearbyint(d / edge);
+      r2 += d * d;
+    }
+    if (std::isnan(r2)) return std::numeric_limits<double>::infinity();  // never built
+    largest = std::max(largest, std::sqrt(r2));
+  }
+  return largest;
+}
+
+// A quench-like sequence: every atom drifts 0.04 per call along its own fixed direction, so a row
+// rebuilds when an atom's drift since the row's last build passes half the skin (0.15): at the 4th
+// call, not at each. Row 1 is masked out at the 4th call (neither read nor rebuilt) and rebuilds
+// when it returns; rows 0 and 2 hold two structures 0.05 apart per atom, drifting alike, and
+// exchange them at the 6th call without a rebuild (each row's new structure is within half the
+// skin of its build). The rebuilds are those of the rule applied here on the host, and at every
+// call the list path gives the bits of the path over every pair.
+TEST(BatchedPairPotentialCuda, VerletListsFollowADriftRebuildingOnlyPastHalfTheSkin) {
+  REQUIRE_GPU();
+  double edge = 0.0;
+  const std::size_t atoms = 256, n = 3 * atoms, batch = 4;
+  std::vector<double> x;
+  for (unsigned seed = 1; seed <= batch; ++seed) {
+    const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.1, 20 + seed, &edge);
+    x.insert(x.end(), s.begin(), s.end());
+  }
+  // Row 2 starts as row 0 moved by 0.05 per atom, and drifts as row 0 does.
+  const std::vector<double> near = movedBy(std::vector<double>(x.begin(), x.begin() + n), 0.05, 9);
+  std::copy(near.begin(), near.end(), x.begin() + 2 * n);
+  std::vector<double> direction = movedBy(std::vector<double>(x.size(), 0.0), 1.0, 10);
+  std::copy(direction.begin(), direction.begin() + n, direction.begin() + 2 * n);
+  const PairModel model = kobAndersenBox(atoms, PairCutoff::QuadraticSmoothed, edge);
+  BatchedPairPotentialCuda listed(model, 0, BatchedPairList::Always);
+  BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
+  std::vector<double> built(x.size(), std::numeric_limits<double>::quiet_NaN());
+  long expected = 0;
+  for (int call = 0; call <= 12; ++call) {
+    const std::string what = "call " + std::to_string(call);
+    std::vector<std::uint8_t> active(batch, 1);
+    if (call == 4) active[1] = 0;
+    if (call == 6) {  // rows 0 and 2 exchange their structures
+      std::vector<double> row0(x.begin(), x.begin() + n);
+      std::copy(x.begin() + 2 * n, x.begin() + 3 * n, x.begin());
+      std::copy(row0.begin(), row0.end(), x.begin() + 2 * n);
+    }
+    std::vector<int> rebuilds;  // the rows the rule rebuilds at this call
+    for (std::size_t b = 0; b < batch; ++b) {
+      if (!active[b]) continue;
+      const double moved = largestDisplacement(x, built, b, n, edge);
+      ASSERT_GT(std::abs(moved - 0.15), 1e-6) << what << ": row " << b << " on the threshold";
+      if (!(moved <= 0.15)) {
+        rebuilds.push_back(static_cast<int>(b));
+        std::copy(x.begin() + b * n, x.begin() + (b + 1) * n, built.begin() + b * n);
+      }
+    }
+    if (call == 0) EXPECT_EQ(rebuilds, (std::vector<int>{0, 1, 2, 3}));
+    if (call >= 1 && call <= 3) EXPECT_TRUE(rebuilds.empty()) << what;
+    if (call == 4) EXPECT_EQ(rebuilds, (std::vector<int>{0, 2, 3}));
+    if (call == 5) EXPECT_EQ(rebuilds, (std::vector<int>{1}));
+    if (call == 6) EXPECT_TRUE(rebuilds.empty()) << what << ": the exchange needs no rebuild";
+    const Evaluated a = evaluateHost(listed, x, active), b = evaluateHost(every, x, active);
+    EXPECT_TRUE(sameBits(a.e.data(), b.e.data(), batch)) << what;
+    EXPECT_TRUE(sameBits(a.g.data(), b.g.data(), x.size())) << what;
+    expected += static_cast<long>(rebuilds.size());
+    EXPECT_EQ(listed.listRebuilds(), expected) << what;
+    for (std::size_t k = 0; k < x.size(); ++k) x[k] += 0.04 * direction[k];
+  }
+  EXPECT_EQ(every.listRebuilds(), 0);
+}
+
+// The rounds engine (graphs captured, three resident structures taking the next of eight as each
+// finishes, so rows hold one structure after another) quenches the same minima, bit for bit, over
+// the rows' lists as over every pair; the CPU twin over the list potential's host entry point
+// agrees too (tests/BatchedLbfgsRoundsTest.cpp holds the twin to the GPU engine).
+TEST(BatchedPairPotentialCuda, RoundsEngineQuenchesTheSameBitsWithAndWithoutLists) {
+  REQUIRE_GPU();
+  double edge = 0.0;
+  const std::size_t batch = 8, atoms = 256, n = 3 * atoms;
+  std::vector<double> x0;
+  for (unsigned seed = 1; seed <= batch; ++seed) {
+    const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.2, 60 + seed, &edge);
+    x0.insert(x0.end(), s.begin(), s.end());
+  }
+  const PairModel model = kobAndersenBox(atoms, PairCutoff::Shifted, edge);
+  BatchedPairPotentialCuda listed(model, 0, BatchedPairList::Always);
+  BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
+  LbfgsParams params;  // GMIN's defaults
+  params.maxIterations = 10000;
+  BatchedEngineOptions options;
+  options.engine = BatchedEngine::Rounds;
+  options.rounds.residentStructures = 3;
+  options.rounds.roundsPerPoll = 8;
+  auto quench = [&](BatchedPairPotentialCuda& potential, Backend backend) {
+    auto minimiser = makeBatchedMinimiserOver(potential, params, backend, options);
+    std::vector<double> x = x0;
+    std::vector<LbfgsResult> results(batch);
+    minimiser->minimise(batch, x.data(), results.data());
+    return std::make_pair(x, results);
+  };
+  const auto withLists = quench(listed, Backend::Cuda);
+  const long rebuilds = listed.listRebuilds();
+  const auto withoutLists = quench(every, Backend::Cuda);
+  const auto twin = quench(listed, Backend::Cpu);
+  EXPECT_GT(rebuilds, static_cast<long>(batch));  // the atoms travel beyond half the skin
+  for (std::size_t b = 0; b < batch; ++b) {
+    ASSERT_EQ(withLists.second[b].status, LbfgsStatus::Converged) << b;
+    for (const auto* other : {&withoutLists, &twin}) {
+      EXPECT_TRUE(sameBits(&withLists.second[b].energy, &other->second[b].energy, 1)) << b;
+      EXPECT_EQ(withLists.second[b].iterations, other->second[b].iterations) << b;
+      EXPECT_TRUE(sameBits(&withLists.first[b * n], &other->first[b * n], n)) << b;
+    }
+  }
+}
+
+// After reserve(B) the device entry point neither allocates nor synchronises: it is captured in a
+// CUDA graph, and replays of the graph over new coordinates (copied into the captured array)
+// rebuild the rows' lists where the atoms moved past half the skin, with the bits of every pair.
+TEST(BatchedPairPotentialCuda, ReservedListsAreCapturedInAGraph) {
+  REQUIRE_GPU();
+  double edge = 0.0;
+  const std::size_t atoms = 256, batch = 3;
+  std::vector<double> x0;
+  for (unsigned seed = 1; seed <= batch; ++seed) {
+    const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.1, 30 + seed, &edge);
+    x0.insert(x0.end(), s.begin(), s.end());
+  }
+  const PairModel model = kobAndersenBox(atoms, PairCutoff::Shifted, edge);
+  BatchedPairPotentialCuda listed(model, 0, BatchedPairList::Always);
+  BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
+  listed.reserve(batch);
+  DeviceBuffer<double> dx(x0), dg(x0.size()), de(batch);
+  cudaStream_t stream = nullptr;
+  LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  listed.energyGradientDevice(batch, dx.data(), dg.data(), de.data(), nullptr, stream);
+  cudaGraph_t graph = nullptr;
+  LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec = nullptr;
+  LANDSCAPE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  LANDSCAPE_CUDA_CHECK(cudaGraphDestroy(graph));
+  long expected = 0;
+  // Builds at x0, kept 0.1 away, rebuilt 0.2 away, kept 0.1 from the new build.
+  const std::vector<double> x2 = movedBy(x0, 0.2, 13);
+  const std::vector<std::pair<std::vector<double>, long>> steps{
+      {x0, 3}, {movedBy(x0, 0.1, 12), 0}, {x2, 3}, {movedBy(x2, 0.1, 14), 0}};
+  for (const auto& [x, rebuilt] : steps) {
+    LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(dx.data(), x.data(), x.size() * sizeof(double),
+                                         cudaMemcpyHostToDevice, stream));
+    LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::vector<double> g = dg.toHost(), e = de.toHost();
+    const Evaluated b = evaluateHost(every, x);
+    EXPECT_TRUE(sameBits(e.data(), b.e.data(), batch));
+    EXPECT_TRUE(sameBits(g.data(), b.g.data(), x.size()));
+    expected += rebuilt;
+    EXPECT_EQ(listed.listRebuilds(), expected);
+  }
+  LANDSCAPE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  LANDSCAPE_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// The rows' arrays: the build positions (3N doubles), the count of each (atom, lane) and its
+// entries (capacity 16-bit indices each), per row. A larger reserve() starts them anew (every row
+// builds at its next evaluation), a smaller one keeps them; a batch beyond device memory throws.
+TEST(BatchedPairPotentialCuda, ReserveHoldsTheRowsListsAndGrowsOnlyForLargerBatches) {
+  REQUIRE_GPU();
+  double edge = 0.0;
+  const std::size_t atoms = 256, batch = 2;
+  std::vector<double> x;
+  for (unsigned seed = 1; seed <= batch; ++seed) {
+    const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.1, 40 + seed, &edge);
+    x.insert(x.end(), s.begin(), s.end());
+  }
+  const PairModel model = kobAndersenBox(atoms, PairCutoff::Shifted, edge);
+  BatchedPairPotentialCuda listed(model, 0, BatchedPairList::Always);
+  const std::size_t slots = atoms * static_cast<std::size_t>(listed.lanesPerAtom());
+  EXPECT_EQ(listed.bytesPerStructure(),
+            3 * atoms * sizeof(double) + slots * sizeof(int) +
+                static_cast<std::size_t>(listed.listCapacity()) * slots * sizeof(std::uint16_t));
+  // The capacity holds the mean partners of an (atom, lane): density x 4/3 pi (2.5 + 0.3)^3 over
+  // the lanes, at least (A-A's cutoff is the longest).
+  const double mean = 1.2 * 4.0 / 3.0 * 3.14159265358979 * 2.8 * 2.8 * 2.8 / listed.lanesPerAtom();
+  EXPECT_GE(listed.listCapacity(), static_cast<int>(mean));
+  EXPECT_LE(listed.listCapacity(), static_cast<int>((atoms + listed.lanesPerAtom() - 1) /
+                                                     listed.lanesPerAtom()));
+  evaluateHost(listed, x);
+  EXPECT_EQ(listed.listRebuilds(), 2);
+  evaluateHost(listed, x);
+  EXPECT_EQ(listed.listRebuilds(), 2);  // the stored lists
+  listed.reserve(1);                    // smaller: kept
+  evaluateHost(listed, x);
+  EXPECT_EQ(listed.listRebuilds(), 2);
+  listed.reserve(5);  // larger: new arrays, every row builds again
+  evaluateHost(listed, x);
+  EXPECT_EQ(listed.listRebuilds(), 4);
+  EXPECT_THROW(listed.reserve(std::size_t{1} << 40), std::runtime_error);
+  evaluateHost(listed, x);  // still usable after the refusal
+  BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
+  EXPECT_EQ(every.bytesPerStructure(), 0u);
+  EXPECT_NO_THROW(every.reserve(std::size_t{1} << 40));  // nothing to hold
+  EXPECT_EQ(every.listRebuilds(), 0);
 }
 
 
