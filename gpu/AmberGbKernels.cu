@@ -393,16 +393,18 @@ __device__ __forceinline__ void pairLj(const GbAtomParams& p, int type, float& l
 /// from the model, float from the kernel parameters' float copy (GbFloatModel).
 template <typename Real>
 struct PairConstants {
-  Real kappa, interiorInverse, exteriorInverse;
+  Real kappa, interiorInverse, exteriorInverse, cutoff2;
   __device__ explicit PairConstants(const GbEvalArgs& a) {
     if constexpr (std::is_same<Real, float>::value) {
       kappa = a.floatModel.kappa;
       interiorInverse = a.floatModel.interiorInverse;
       exteriorInverse = a.floatModel.exteriorInverse;
+      cutoff2 = a.floatModel.cutoff2;
     } else {
       kappa = a.model.kappa;
       interiorInverse = a.model.interiorInverse;
       exteriorInverse = a.model.exteriorInverse;
+      cutoff2 = a.model.cutoff2;
     }
   }
 };
@@ -464,6 +466,12 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
   const Real kappa = model.kappa;
   const Real interiorInverse = model.interiorInverse;
   const Real exteriorInverse = model.exteriorInverse;
+  const Real cutoff2 = model.cutoff2;
+  // With a finite cut, a tile pair whose boxes lie farther apart than cut has no pair within it
+  // (the boxes of this evaluation's positions, as the Born-radius kernels use them).
+  const bool cutTiles = a.model.cutoff2 < 1e300;
+  __shared__ GbTileBox sRowBox[kGbPairWarps];
+  if (cutTiles && rowTile && lane == 0) sRowBox[warp] = a.d_tileBox[row];
 
   // FP64 sums. In mixed precision each column tile is summed in FP32 first (t* below) and added
   // here, as in OpenMM's mixed mode; in double precision the t* sums are the FP64 sums themselves
@@ -492,7 +500,10 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     }
     for (int c = 0; c < kGbSlotValues; ++c) sh.acc[warp][c][lane] = Real(0);
     __syncthreads();
-    if (rowTile && row <= column) {
+    // The same for the whole warp.
+    const bool near = rowTile && row <= column &&
+                      (!cutTiles || boxesNear(sRowBox[warp], a.d_tileBox[column], a.model.cutoff2));
+    if (near) {
       const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
       if constexpr (kTileSums) {
         tgx = tgy = tgz = tdEdB = tVdw = tEel = tGb = Real(0);
@@ -507,7 +518,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
       Real cx = Real(0), cy = Real(0), cz = Real(0), cb = Real(0);
       for (int s = firstStep; s < firstStep + stepCount; ++s) {
         const int m = (lane + s) & (kGbTile - 1);  // (lane + s) mod 32, one instruction
-        const bool pair = active && m < width && (column != row || m > lane);
+        bool pair = active && m < width && (column != row || m > lane);
         Real dx = Real(0), dy = Real(0), dz = Real(0), r2 = Real(0), inverseBb = Real(0);
         if (pair) {
           dx = xr - sh.x[m];
@@ -515,6 +526,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
           dz = zr - sh.z[m];
           r2 = dx * dx + dy * dy + dz * dz;
           inverseBb = inverseBi * sh.inverseBorn[m];
+          pair = !(r2 > cutoff2);  // sander's cut (egb.F90, Step 2 keeps r^2 <= cut^2); NaN stays
         }
         // Far pairs (x = r^2 / (4 BiBj) > X, potentials/AmberGbTerms.h): f = r and dE/dB = 0,
         // so no exp(-x), one inverse square root for GB, LJ and Coulomb, and no dE/dB sums. The
@@ -1040,6 +1052,7 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   a.floatModel.kappa = static_cast<float>(args.model.kappa);
   a.floatModel.interiorInverse = static_cast<float>(args.model.interiorInverse);
   a.floatModel.exteriorInverse = static_cast<float>(args.model.exteriorInverse);
+  a.floatModel.cutoff2 = static_cast<float>(args.model.cutoff2);
   for (std::size_t first = 0; first < batch; first += kGbMaxGridY) {
     const unsigned count =
         static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));

@@ -52,6 +52,7 @@ struct GbFloatModel {
   float kappa = 0.0f;            ///< 1/A
   float interiorInverse = 0.0f;  ///< 1 / eps_in
   float exteriorInverse = 0.0f;  ///< 1 / eps_out
+  float cutoff2 = 0.0f;          ///< sander's cut squared, A^2 (+infinity: every pair)
 };
 
 /// The pair kernel's task grid: a task is (row block, column chunk); it exists when its chunk

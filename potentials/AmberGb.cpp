@@ -36,6 +36,8 @@ void AmberGbParams::check() const {
       "AmberGbParams.saltcon must be a finite concentration >= 0 mol/L, got " + number(saltcon));
   require(std::isfinite(rgbmax) && rgbmax > 0.0,
           "AmberGbParams.rgbmax must be a finite length > 0 Angstrom, got " + number(rgbmax));
+  require(cut > 0.0, "AmberGbParams.cut must be a length > 0 Angstrom (infinity: no cutoff), got " +
+                         number(cut));
   require(
       std::isfinite(dielectricInterior) && dielectricInterior > 0.0,
       "AmberGbParams.dielectricInterior must be finite and > 0, got " + number(dielectricInterior));
@@ -64,6 +66,7 @@ AmberGbTables buildAmberGbTables(const AmberTopology& top, const AmberGbParams& 
   t.model.kappa = params.kappa();
   t.model.interiorInverse = 1.0 / params.dielectricInterior;
   t.model.exteriorInverse = 1.0 / params.dielectricExterior;
+  t.model.cutoff2 = params.cut * params.cut;
 
   t.charges = top.charges;
   t.gbRadius = top.gbRadii;
@@ -324,7 +327,7 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
     if (atomEnergies) atomEnergies[i] += 2.0 * self.energy;
   }
 
-  // ---- all pairs: GB pair term (no exclusions), LJ and Coulomb (non-excluded only) ----
+  // ---- the pairs within cut: GB pair term (no exclusions), LJ and Coulomb (non-excluded) ----
   std::fill(m_excludedMark.begin(), m_excludedMark.end(), -1);
   for (std::size_t i = 0; i < n; ++i) {
     for (int k = t.exclusionOffsets[i]; k < t.exclusionOffsets[i + 1]; ++k)
@@ -339,6 +342,7 @@ AmberEnergyBreakdown AmberGb::evaluate(const double* x, double* g, double* atomE
       const double* xj = x + 3 * j;
       const double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
       const double r2 = amberDot(d, d);
+      if (r2 > model.cutoff2) continue;  // sander's cut (egb.F90, Step 2 keeps r^2 <= cut^2)
       const double qiqj = qi * t.charges[j];
       const AmberGbPairTerm gb = amberGbPair(r2, qiqj, m_born[i], m_born[j], model);
       e.egb += gb.energy;

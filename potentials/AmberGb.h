@@ -1,15 +1,16 @@
 #pragma once
 // AMBER force field with generalized Born implicit solvent, CPU reference (double precision,
 // simple loops, always built: docs/architecture.md, "CPU first, GPU equal"). The energy is sander's
-// for imin = 1, ntb = 0, cut = infinity and igb = 1, 2 or 5:
+// for imin = 1, ntb = 0, igb = 1, 2 or 5 and any cut (AmberGbParams::cut; infinity by default):
 //   BOND + ANGLE + DIHED (proper and improper torsions, several Fourier terms each)
 //   + VDWAALS + EELEC (Lennard-Jones 12-6 with the prmtop's A/B coefficients and Coulomb over all
-//     pairs not in the prmtop's exclusion list, no cutoff)
+//     pairs not in the prmtop's exclusion list within cut)
 //   + 1-4_VDW + 1-4_EEL (end atoms of proper torsions, divided by the prmtop's SCNB/SCEE)
-//   + EGB (generalized Born over all pairs and atoms, Born radii from the HCT integral with
+//   + EGB (generalized Born over all atoms and the pairs within cut, Born radii from the HCT integral with
 //     AMBER's rgbmax smooth cutoff, HCT or OBC rescaling, salt screening).
 // Units: kcal/mol, Angstrom; gradients in kcal/mol/A. The model, its branches and the measured
 // agreement with sander/OpenMM references are in docs/amber-gb.md.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct AmberGbParams {
   /// rgbmax >= 5 x the largest screened radius S_j (R_j - 0.09) of the topology (about 8.2 A
   /// for proteins), checked by the AmberGb constructor.
   double rgbmax = 12.0;
+  /// Non-bonded cutoff, Angstrom (sander's cut with igb > 0): a pair farther apart than cut has
+  /// no EELEC, VDWAALS or GB off-diagonal term (plain truncation, as sander's egb: Step 2 keeps
+  /// the pairs with r^2 <= cut^2); the Born radii (rgbmax), the GB self terms and the 1-4 terms
+  /// are not cut. Infinity (the default, sander's 9999): every pair.
+  double cut = std::numeric_limits<double>::infinity();
   double dielectricInterior = 1.0;   ///< solute dielectric eps_in (sander's intdiel)
   double dielectricExterior = 78.5;  ///< solvent dielectric eps_out (sander's extdiel)
 

@@ -57,6 +57,9 @@ struct AmberGbModel {
   double kappa;               ///< Debye-Hueckel screening, 1/A (0.73 sqrt(0.10806 saltcon))
   double interiorInverse;     ///< 1 / eps_in
   double exteriorInverse;     ///< 1 / eps_out
+  /// sander's cut squared, A^2: the pair terms (EELEC, VDWAALS, the GB off-diagonal term) of a
+  /// pair with r^2 > cutoff2 are left out (+infinity: every pair)
+  double cutoff2;
 };
 
 // ---- small vector helpers ------------------------------------------------------------------

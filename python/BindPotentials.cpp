@@ -6,6 +6,7 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -67,13 +68,15 @@ std::unique_ptr<Potential> lennardJones(long long atoms, const std::string& back
 
 std::unique_ptr<Potential> amberGb(const std::filesystem::path& prmtop, int igb, double saltcon,
                                    double rgbmax, double intdiel, double extdiel,
-                                   const std::string& precision, const std::string& backend) {
+                                   const std::string& precision, const std::string& backend,
+                                   double cut) {
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::AmberGb;
   spec.amberTopology = std::make_shared<AmberTopology>(readAmberTopology(prmtop.string()));
   spec.amber.igb = igb;
   spec.amber.saltcon = saltcon;
   spec.amber.rgbmax = rgbmax;
+  spec.amber.cut = cut;
   spec.amber.dielectricInterior = intdiel;
   spec.amber.dielectricExterior = extdiel;
   spec.amber.check();
@@ -206,10 +209,13 @@ void bindPotentials(nb::module_& m) {
         "in epsilon, lengths in sigma. backend: 'cpu' or 'cuda'.");
   m.def("amber_gb", &amberGb, "prmtop"_a, "igb"_a = 2, "saltcon"_a = 0.2, "rgbmax"_a = 12.0,
         "intdiel"_a = 1.0, "extdiel"_a = 78.5, "precision"_a = "double", "backend"_a = "cpu",
+        "cut"_a = std::numeric_limits<double>::infinity(),
         "AMBER force field with generalized Born solvent from a prmtop (kcal/mol, Angstrom; "
         "docs/amber-gb.md). igb: 1 (HCT), 2 (OBC I) or 5 (OBC II); saltcon in mol/L; rgbmax "
         "(Born-radius cutoff) in Angstrom; intdiel/extdiel: solute/solvent dielectric; "
-        "precision: 'double' or 'mixed' (CUDA pair terms in float); backend: 'cpu' or 'cuda'.");
+        "precision: 'double' or 'mixed' (CUDA pair terms in float); backend: 'cpu' or 'cuda'; "
+        "cut: sander's non-bonded cutoff in Angstrom (pairs farther apart have no EELEC, VDWAALS "
+        "or GB off-diagonal term; infinity: every pair).");
   m.def(
       "read_inpcrd",
       [](const std::filesystem::path& path) {

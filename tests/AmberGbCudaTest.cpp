@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -40,6 +41,8 @@ struct GbCudaCase {
   /// Random displacement of every coordinate, Angstrom (0: the file's structure), so that close
   /// contacts and all descreening branches are exercised away from a relaxed geometry.
   double jiggle;
+  /// sander's cut, Angstrom (AmberGbParams::cut; infinity: every pair).
+  double cut = std::numeric_limits<double>::infinity();
 };
 
 std::string caseName(const testing::TestParamInfo<std::tuple<GbCudaCase, Precision>>& info) {
@@ -71,6 +74,7 @@ bool loadCase(const GbCudaCase& c, Loaded* out, std::string* why) {
   out->params.igb = c.igb;
   out->params.saltcon = c.saltcon;
   out->params.rgbmax = c.rgbmax;
+  out->params.cut = c.cut;
   if (c.jiggle > 0.0) {
     std::mt19937_64 rng(20261122);
     std::uniform_real_distribution<double> u(-c.jiggle, c.jiggle);
@@ -181,6 +185,11 @@ const GbCudaCase kCases[] = {
     {"trx", "gb/trx/prmtop.gb2", "gb/trx/trxox.2.4ns.x", 0.2, 12.0, 2, 0.0},
     {"myoglobin", "gb/myoglobin/prmtop", "gb/myoglobin/inpcrd", 0.2, 12.0, 2, 0.0},
     {"myoglobin_x4", "gb/myoglobin_x4/prmtop", "gb/myoglobin_x4/inpcrd", 0.2, 12.0, 2, 0.0},
+    // sander's cut: pairs beyond it left out, and tile pairs whose boxes lie beyond it skipped.
+    {"trpcage_cut10", "gb/trpcage/prmtop", "gb/trpcage/inpcrd", 0.2, 9.0, 2, 0.2, 10.0},
+    {"trx_igb5_cut14", "gb/trx/prmtop.gb2", "gb/trx/trxox.2.4ns.x", 0.2, 12.0, 5, 0.0, 14.0},
+    {"myoglobin_x4_cut12", "gb/myoglobin_x4/prmtop", "gb/myoglobin_x4/inpcrd", 0.2, 12.0, 2, 0.0,
+     12.0},
 };
 
 INSTANTIATE_TEST_SUITE_P(AmberGbCuda, AmberGbCudaVsCpu,

@@ -596,6 +596,78 @@ void expectGradientMatchesCentralDifferences(Potential& potential, std::vector<d
               potential.name().c_str(), gMax, worst);
 }
 
+// sander's non-bonded cutoff (AmberGbParams::cut): every component against OpenMM's Reference
+// platform with the pair terms cut at cut (tests/data/gb/cutoff/references.tsv: plain truncation
+// of EELEC, VDWAALS and the GB off-diagonal term; Born radii, self and 1-4 terms uncut;
+// tools/utilities/make_gb_cutoff_references.py), for trpcage and trx, igb 2 and 5, rgbmax 9 and
+// 12, cut 11 to 20 A. OpenMM takes the prmtop's torsion phases as they are: the correction is the
+// one of ComponentsAndRmsForceMatchReference. Tolerance: 1e-4 kcal/mol or 1e-8 relative.
+TEST(AmberGbCutoff, EveryComponentMatchesOpenMmWithTheSameCut) {
+  const auto table = testDataPath("gb/cutoff/references.tsv");
+  if (!table) GTEST_SKIP() << "tests/data/gb/cutoff/references.tsv not found";
+  std::ifstream in(*table);
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("system", 0) == 0) continue;
+    std::istringstream fields(line);
+    std::string system, prmtopFile, inpcrdFile;
+    int igb = 0;
+    double saltcon = 0.0, rgbmax = 0.0, cut = 0.0, v[10];
+    fields >> system >> prmtopFile >> inpcrdFile >> igb >> saltcon >> rgbmax >> cut;
+    for (double& value : v) fields >> value;
+    ASSERT_TRUE(fields) << line;
+    LOAD_SYSTEM_OR_SKIP(loaded, system);
+    const std::vector<double>& x = loaded->coordinates.positions;
+    AmberGbParams params = gbParams(igb, saltcon, rgbmax);
+    params.cut = cut;
+    AmberGb gb(loaded->topology, params);
+    const AmberEnergyBreakdown e = gb.breakdown(x.data());
+    std::vector<double> g(x.size());
+    const double total = gb.energyGradient(x.data(), g.data());
+    const double phaseCorrection = independentDihedralEnergy(loaded->topology, x, false) -
+                                   independentDihedralEnergy(loaded->topology, x, true);
+    const std::string what = system + " igb " + std::to_string(igb) + " rgbmax " +
+                             std::to_string(rgbmax) + " cut " + std::to_string(cut);
+    const std::pair<const char*, std::pair<double, double>> checks[] = {
+        {"BOND", {e.bond, v[0]}},       {"ANGLE", {e.angle, v[1]}},
+        {"DIHED", {e.dihedral, v[2] - phaseCorrection}},
+        {"VDWAALS", {e.vdw, v[3]}},     {"EELEC", {e.eel, v[4]}},
+        {"1-4_VDW", {e.vdw14, v[5]}},   {"1-4_EEL", {e.eel14, v[6]}},
+        {"EGB", {e.egb, v[7]}},         {"TOTAL", {total, v[8] - phaseCorrection}},
+        {"RMS_GRADIENT", {rmsOf(g), v[9]}},
+    };
+    for (const auto& [name, pair] : checks)
+      EXPECT_NEAR(pair.first, pair.second, referenceTolerance(pair.second)) << what << ": " << name;
+    // The cut changes the pair terms: the uncut energy is another number.
+    AmberGb uncut(loaded->topology, gbParams(igb, saltcon, rgbmax));
+    EXPECT_GT(std::abs(uncut.breakdown(x.data()).eel - e.eel), 1.0) << what;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 6);
+}
+
+TEST(AmberGbCutoff, GradientMatchesCentralDifferencesAndTheCutIsChecked) {
+  LOAD_SYSTEM_OR_SKIP(system, "trpcage");
+  for (int igb : {2, 5}) {
+    AmberGbParams params = gbParams(igb, 0.2, 9.0);
+    params.cut = 10.0;
+    AmberGb gb(system->topology, params);
+    expectGradientMatchesCentralDifferences(gb, system->coordinates.positions, 5);
+  }
+  for (double bad : {0.0, -3.0, std::numeric_limits<double>::quiet_NaN()}) {
+    AmberGbParams params = gbParams(2, 0.2, 12.0);
+    params.cut = bad;
+    EXPECT_THROW(params.check(), std::invalid_argument) << bad;
+  }
+  // A cut beyond every pair is no cut: the same bits as the default (infinity).
+  AmberGbParams far = gbParams(2, 0.2, 12.0);
+  far.cut = 1e6;
+  AmberGb a(system->topology, far), b(system->topology, gbParams(2, 0.2, 12.0));
+  const std::vector<double>& x = system->coordinates.positions;
+  EXPECT_EQ(a.energy(x.data()), b.energy(x.data()));
+}
+
 TEST(AmberGbGradient, AshAllModelsMatchCentralDifferences) {
   LOAD_SYSTEM_OR_SKIP(system, "ash");
   // rgbmax 6.5 A (just above sander's minimum 5 x 1.2 A here) puts many pairs in the smooth

@@ -93,7 +93,7 @@ typename OptionTable<Config>::Builder addRigidOption(OptionTable<Config>& t,
       .defaultText("none (all atoms atomistic)");
 }
 
-/// --igb, --saltcon, --rgbmax: the GB model of AMBER-GB (`amber` reaches AmberGbParams).
+/// --igb, --saltcon, --rgbmax, --cut: the GB model of AMBER-GB (`amber` reaches AmberGbParams).
 template <class Config, class Access>
 void addAmberGbOptions(OptionTable<Config>& t, Access amber,
                        typename OptionTable<Config>::Condition inEffect = nullptr) {
@@ -112,6 +112,14 @@ void addAmberGbOptions(OptionTable<Config>& t, Access amber,
         field(&AmberGbParams::rgbmax))
       .unit("Angstrom")
       .positive()
+      .inEffectIf(inEffect);
+  t.add("cut", "A",
+        "non-bonded cutoff, sander's cut: pairs farther apart have no EELEC, VDWAALS or GB "
+        "off-diagonal term (Born radii, self and 1-4 terms are not cut)",
+        field(&AmberGbParams::cut))
+      .unit("Angstrom")
+      .positive()
+      .defaultText("none (every pair; sander's 9999)")
       .inEffectIf(inEffect);
 }
 

@@ -717,7 +717,7 @@ void checkGuptaOptions(const OptimConfig& config) {
 
 // The endpoints of a Lennard-Jones run and the options that need a molecule.
 void checkClusterOptions(const OptimConfig& config, const GivenOptions& given) {
-  for (const char* name : {"inpcrd", "igb", "saltcon", "rgbmax", "perm-allow"})
+  for (const char* name : {"inpcrd", "igb", "saltcon", "rgbmax", "cut", "perm-allow"})
     if (given.has(name))
       throw std::runtime_error(given.origin(name) + " applies to molecules and needs --prmtop");
   if (config.startFile.empty() != config.finishFile.empty() && config.odataPoints.empty())
