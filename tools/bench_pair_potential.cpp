@@ -28,11 +28,16 @@
 //    pieces (potentials/PairTable, quadratic interpolation) from 0.5 to the cutoff, on the single
 //    structure (N = --table-size) and the batched kernel (N = 256): time ratio tabulated /
 //    analytic.
-// 3. Batched Kob-Andersen N = 256 and 1,000 (gpu/BatchedPairPotentialCuda, a block of 256
-//    threads per structure), over every pair under the minimum image and over each row's Verlet
-//    list (skin 0.3), at B = --batches (N = 1,000: the first of them, at most 1,024):
+// 3. Batched Kob-Andersen N = --batched-sizes (256 and 1,000; gpu/BatchedPairPotentialCuda, a
+//    block of 256 threads per structure), over every pair under the minimum image and over each
+//    row's Verlet list (skin --skin, where the potential's automatic choice takes one), at
+//    B = --batches (N > 256: the first of them, at most 1,024):
 //    evals/s     structures evaluated per second, device entry point, launches queued back to
-//                back on a stream (CUDA events), B / (time per launch);
+//                back on a stream (CUDA events), B / (time per launch), the same coordinates at
+//                every launch (the lists built once);
+//    rebuild evals/s  likewise, the launches alternating between the starts and the starts with
+//                atom 0 of each structure moved by the skin: every row rebuilds its list at every
+//                launch (a pass over every pair that also stores the partners);
 //    floor       FP64: 40 operations per ordered pair, N (N - 1) ordered pairs per structure (each
 //                pair is evaluated from both atoms; the same floor for both paths), at 1.67e13
 //                operations/s;
@@ -44,10 +49,13 @@
 //                list builds per structure in the timed run (the L-BFGS vector work,
 //                (5 + 2m) 768 doubles per structure and round, adds ~17 ns at 4.8 TB/s and is left
 //                out).
+//    A second table gives the lists' ratios to every pair at each (N, B): evaluations, the
+//    rebuild launch's time over the every-pair launch's, and quenches.
 //
 // Usage: bench_pair_potential [--sizes 4000,16000,...] [--batches 1024,4096] [--skin S]
 //                             [--min-seconds S] [--table-size N] [--max-iterations I]
 //                             [--fp64-peak F] [--bandwidth B] [--no-quench] [--lanes 1,2,4,8]
+//                             [--batched-sizes 256,1000] [--batched-only]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -86,6 +94,7 @@ constexpr double kBytesPerAtom = 152.0;
 struct Options {
   std::vector<std::size_t> sizes{4000, 16000, 64000, 256000, 1000000};
   std::vector<std::size_t> batches{1024, 4096};
+  std::vector<std::size_t> batchedSizes{256, 1000};
   double skin = 0.3;
   double minSeconds = 0.3;
   std::size_t tableSize = 64000;
@@ -93,6 +102,7 @@ struct Options {
   double peak = 132.0 * 64.0 * 1.98e9;
   double bandwidth = 4.3e12;
   bool noQuench = false;
+  bool batchedOnly = false;
   std::vector<int> lanes;  ///< lanes per atom of the sweep (empty: no sweep)
 };
 
@@ -104,13 +114,24 @@ OptionTable<Options> optionTable() {
       "                            [--skin S] [--min-seconds S] [--table-size N]\n"
       "                            [--max-iterations I] [--fp64-peak F] [--bandwidth B] "
       "[--no-quench]\n"
+      "                            [--lanes 1,2,4,8] [--batched-sizes 256,1000] "
+      "[--batched-only]\n"
       "Kob-Andersen 80:20 at density 1.2, shifted at 2.5 sigma_ab, on the GPU: one structure "
       "over its Verlet list (time per call, per atom, list build), tabulated against analytic, "
-      "and batched N = 256 (evaluations and rounds-engine quenches per second), with floors.\n";
+      "and batched N = 256 and 1,000 over every pair and over each row's Verlet list "
+      "(evaluations, list rebuilds and rounds-engine quenches per second, and their ratios), "
+      "with floors. Lengths in sigma_AA, times in seconds.\n";
   t.helpCommand();
   t.add("sizes", "LIST", "atoms of the single-structure rows", fieldOf(&Options::sizes)).atLeast(2);
-  t.add("batches", "LIST", "batch sizes of the N = 256 rows", fieldOf(&Options::batches))
+  t.add("batches", "LIST",
+        "batch sizes of the batched rows (N > 256: the first, at most 1024)",
+        fieldOf(&Options::batches))
       .atLeast(1);
+  t.add("batched-sizes", "LIST", "atoms of the batched rows (Kob-Andersen boxes)",
+        fieldOf(&Options::batchedSizes))
+      .atLeast(2);
+  t.flag("batched-only", "measure the batched rows alone (no single-structure or table rows)",
+         fieldOf(&Options::batchedOnly));
   t.add("skin", "S", "Verlet-list skin", fieldOf(&Options::skin)).positive();
   t.add("min-seconds", "S", "time each measurement for at least S seconds",
         fieldOf(&Options::minSeconds))
@@ -236,23 +257,27 @@ SingleTiming timeSingle(const PairModel& model, const std::vector<double>& x, co
   return t;
 }
 
-/// Seconds per launch of the batched device entry point over B structures (events).
+/// Seconds per launch of the batched device entry point over B structures (events). With
+/// `other` (the same size as x), the launches alternate between x and other.
 double timeBatchedLaunch(BatchedPairPotentialCuda& potential, const std::vector<double>& x,
-                         std::size_t batch, const Options& o) {
-  DeviceBuffer<double> dx(x), dg(x.size()), de(batch);
+                         std::size_t batch, const Options& o,
+                         const std::vector<double>* other = nullptr) {
+  DeviceBuffer<double> dx(x), dy(other ? *other : std::vector<double>(1)), dg(x.size()),
+      de(batch);
+  const double* inputs[2] = {dx.data(), other ? dy.data() : dx.data()};
   cudaStream_t stream = nullptr;
   cudaEvent_t begin = nullptr, end = nullptr;
   LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   LANDSCAPE_CUDA_CHECK(cudaEventCreate(&begin));
   LANDSCAPE_CUDA_CHECK(cudaEventCreate(&end));
-  potential.energyGradientDevice(batch, dx.data(), dg.data(), de.data(), nullptr, stream);
+  potential.energyGradientDevice(batch, inputs[1], dg.data(), de.data(), nullptr, stream);
   LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
   int launches = 10;
   double seconds = 0.0;
   for (;;) {
     LANDSCAPE_CUDA_CHECK(cudaEventRecord(begin, stream));
     for (int k = 0; k < launches; ++k)
-      potential.energyGradientDevice(batch, dx.data(), dg.data(), de.data(), nullptr, stream);
+      potential.energyGradientDevice(batch, inputs[k & 1], dg.data(), de.data(), nullptr, stream);
     LANDSCAPE_CUDA_CHECK(cudaEventRecord(end, stream));
     LANDSCAPE_CUDA_CHECK(cudaEventSynchronize(end));
     float ms = 0.0f;
@@ -366,14 +391,24 @@ void tableRows(const Options& o) {
   std::printf("| batched (all pairs) | 256 | %zu | %.1f | %.1f | %.3f |\n\n", batch, ta, tt, tt / ta);
 }
 
+/// One row of the batched table: a path (every pair or the rows' lists) at (N, B).
+struct BatchedRow {
+  std::size_t atoms = 0, batch = 0;
+  bool list = false;
+  double evalRate = 0.0;     ///< structures per second, the same coordinates every launch
+  double rebuildRate = 0.0;  ///< structures per second, every row rebuilt at every launch (list)
+  double quenchRate = 0.0, calls = 0.0, rebuilds = 0.0, converged = 0.0;
+};
+
 void batchedRows(const Options& o) {
   std::printf("## Batched Kob-Andersen (gpu/BatchedPairPotentialCuda): every pair against each "
               "row's Verlet list\n\n");
   std::printf(
-      "| N | path | B | evals/s | floor evals/s | x floor | quenches/s | calls/quench | "
-      "rebuilds/quench | converged | quench floor/s | x floor |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (std::size_t atoms : {std::size_t{256}, std::size_t{1000}}) {
+      "| N | path | B | evals/s | rebuild evals/s | floor evals/s | x floor | quenches/s | "
+      "calls/quench | rebuilds/quench | converged | quench floor/s | x floor |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<BatchedRow> rows;
+  for (std::size_t atoms : o.batchedSizes) {
     // The floor counts every ordered pair (the path over every pair), for both paths.
     const double evalFloor = o.peak / (kFlopsPerPair * atoms * (atoms - 1));
     std::vector<std::size_t> batches = o.batches;
@@ -385,14 +420,26 @@ void batchedRows(const Options& o) {
         const std::vector<double> s = perturbedLatticeInBox(atoms, 1.2, 0.2, 1000 + b, &edge);
         starts.insert(starts.end(), s.begin(), s.end());
       }
+      // The starts with atom 0 of every structure moved by the whole skin: launches alternating
+      // between the two rebuild every row each time.
+      std::vector<double> moved = starts;
+      for (std::size_t b = 0; b < batch; ++b) moved[3 * atoms * b] += o.skin;
       const PairModel model = kobAndersenBox(atoms, edge);
       for (BatchedPairList path : {BatchedPairList::Never, BatchedPairList::Automatic}) {
-        BatchedPairPotentialCuda potential(model, 0, path);
-        const char* name = potential.usesNeighbourList() ? "Verlet lists" : "every pair";
-        const double evalRate = batch / timeBatchedLaunch(potential, starts, batch, o);
+        BatchedPairPotentialCuda potential(model, 0, path, o.skin);
+        BatchedRow row;
+        row.atoms = atoms;
+        row.batch = batch;
+        row.list = potential.usesNeighbourList();
+        const char* name = row.list ? "Verlet lists" : "every pair";
+        row.evalRate = batch / timeBatchedLaunch(potential, starts, batch, o);
+        if (row.list) row.rebuildRate = batch / timeBatchedLaunch(potential, starts, batch, o, &moved);
+        char rebuildText[32] = "";
+        if (row.list) std::snprintf(rebuildText, sizeof rebuildText, "%.3g", row.rebuildRate);
         if (o.noQuench) {
-          std::printf("| %zu | %s | %zu | %.3g | %.3g | %.2f | | | | | | |\n", atoms, name, batch,
-                      evalRate, evalFloor, evalFloor / evalRate);
+          std::printf("| %zu | %s | %zu | %.3g | %s | %.3g | %.2f | | | | | | |\n", atoms, name,
+                      batch, row.evalRate, rebuildText, evalFloor, evalFloor / row.evalRate);
+          rows.push_back(row);
           continue;
         }
         LbfgsParams params;  // GMIN's defaults
@@ -408,20 +455,39 @@ void batchedRows(const Options& o) {
         const auto start = std::chrono::steady_clock::now();
         minimiser->minimise(batch, x.data(), results.data());
         const double seconds = secondsSince(start);
-        const double rebuilds =
-            static_cast<double>(potential.listRebuilds() - rebuildsBefore) / batch;
-        double calls = 0.0, converged = 0.0;
+        row.rebuilds = static_cast<double>(potential.listRebuilds() - rebuildsBefore) / batch;
         for (const LbfgsResult& r : results) {
-          calls += static_cast<double>(r.functionCalls) / batch;
-          converged += r.converged() ? 1.0 / batch : 0.0;
+          row.calls += static_cast<double>(r.functionCalls) / batch;
+          row.converged += r.converged() ? 1.0 / batch : 0.0;
         }
-        const double quenchRate = batch / seconds;
-        std::printf("| %zu | %s | %zu | %.3g | %.3g | %.2f | %.0f | %.0f | %.1f | %.3f | %.0f | "
-                    "%.2f |\n",
-                    atoms, name, batch, evalRate, evalFloor, evalFloor / evalRate, quenchRate,
-                    calls, rebuilds, converged, evalFloor / calls, evalFloor / calls / quenchRate);
+        row.quenchRate = batch / seconds;
+        std::printf("| %zu | %s | %zu | %.3g | %s | %.3g | %.2f | %.0f | %.0f | %.1f | %.3f | %.0f "
+                    "| %.2f |\n",
+                    atoms, name, batch, row.evalRate, rebuildText, evalFloor,
+                    evalFloor / row.evalRate, row.quenchRate, row.calls, row.rebuilds,
+                    row.converged, evalFloor / row.calls, evalFloor / row.calls / row.quenchRate);
+        rows.push_back(row);
       }
     }
+  }
+  // The lists against every pair at each (N, B): evaluations without rebuilds, launches in which
+  // every row rebuilds (the list's build: a pass over every pair that also stores the partners),
+  // and quenches.
+  std::printf(
+      "\n### Verlet lists / every pair\n\n"
+      "| N | B | list | evals/s ratio | rebuild launch / every-pair launch | quenches/s ratio |\n"
+      "|---|---|---|---|---|---|\n");
+  for (std::size_t k = 0; k + 1 < rows.size(); k += 2) {
+    const BatchedRow& every = rows[k];
+    const BatchedRow& listed = rows[k + 1];
+    if (!listed.list) {
+      std::printf("| %zu | %zu | not chosen | | | |\n", every.atoms, every.batch);
+      continue;
+    }
+    char quench[32] = "";
+    if (!o.noQuench) std::snprintf(quench, sizeof quench, "%.2f", listed.quenchRate / every.quenchRate);
+    std::printf("| %zu | %zu | yes | %.2f | %.2f | %s |\n", every.atoms, every.batch,
+                listed.evalRate / every.evalRate, every.evalRate / listed.rebuildRate, quench);
   }
   std::printf("\n");
 }
@@ -440,8 +506,10 @@ int main(int argc, char** argv) {
       std::printf("no CUDA device: nothing to measure\n");
       return 0;
     }
-    singleRows(o);
-    tableRows(o);
+    if (!o.batchedOnly) {
+      singleRows(o);
+      tableRows(o);
+    }
     batchedRows(o);
     return 0;
 #else
