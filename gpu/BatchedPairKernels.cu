@@ -69,7 +69,7 @@ __global__ void batchedPairKernel(BatchedPairArgs a) {
     rebuild = __syncthreads_or(moved);  // also: every read of `reference` is done
     if (rebuild) {
       for (int k = threadIdx.x; k < n3; k += blockDim.x) reference[k] = xs[k];
-      if (threadIdx.x == 0 && a.d_rebuilds) atomicAdd(a.d_rebuilds, 1u);
+      if (threadIdx.x == 0 && a.d_rebuilds) atomicAdd(a.d_rebuilds, 1ull);
     }
   }
   double* g = a.d_g + b * static_cast<std::size_t>(n3);

@@ -55,7 +55,7 @@ struct BatchedPairArgs {
   /// [batch x capacity x N L]: entry k of (i, l) at k N L + i L + l of its row
   unsigned short* d_list = nullptr;
   int* d_counts = nullptr;           ///< [batch x N L] listed partners (> capacity: not stored)
-  unsigned int* d_rebuilds = nullptr;  ///< rows rebuilt, summed over launches
+  unsigned long long* d_rebuilds = nullptr;  ///< rows rebuilt, summed over launches
   int listCapacity = 0;              ///< entries per (i, l)
 };
 

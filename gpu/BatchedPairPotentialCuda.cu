@@ -95,8 +95,9 @@ struct BatchedPairPotentialCuda::DeviceState {
     // Room for 1.5 times the expected partners of one (atom, lane) plus 8, at most all of them.
     const int partners = (atoms + lanes - 1) / lanes;
     capacity = std::min(partners, static_cast<int>(std::ceil(1.5 * fraction * partners)) + 8);
-    rebuilds = DeviceBuffer<unsigned int>(1);
-    LANDSCAPE_CUDA_CHECK(cudaMemset(rebuilds.data(), 0, sizeof(unsigned int)));
+    rebuilds = DeviceBuffer<unsigned long long>(1);
+    LANDSCAPE_CUDA_CHECK(cudaMemset(rebuilds.data(), 0, sizeof(unsigned long long)));
+    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's first launch
   }
 
   std::size_t slots() const { return static_cast<std::size_t>(atoms) * lanes; }
@@ -121,6 +122,8 @@ struct BatchedPairPotentialCuda::DeviceState {
     list = DeviceBuffer<unsigned short>(std::max<std::size_t>(1, batch * capacity * slots()));
     // NaN positions (all bits set): every row builds at its first evaluation.
     LANDSCAPE_CUDA_CHECK(cudaMemset(reference.data(), 0xff, reference.size() * sizeof(double)));
+    // Set before any stream's next launch (a non-blocking stream does not wait for the memset).
+    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
     reservedRows = batch;
   }
 
@@ -163,7 +166,7 @@ struct BatchedPairPotentialCuda::DeviceState {
   DeviceBuffer<double> reference;
   DeviceBuffer<int> counts;
   DeviceBuffer<unsigned short> list;
-  DeviceBuffer<unsigned int> rebuilds;
+  DeviceBuffer<unsigned long long> rebuilds;
   BatchedHostStaging staging;  // the host entry point's arrays
 };
 
@@ -187,7 +190,9 @@ void BatchedPairPotentialCuda::reserve(std::size_t batch) { m_state->reserve(bat
 
 long BatchedPairPotentialCuda::listRebuilds() const {
   if (!m_state->useList) return 0;
-  unsigned int count = 0;
+  // Every stream's launches counted (a non-blocking stream's too).
+  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+  unsigned long long count = 0;
   LANDSCAPE_CUDA_CHECK(cudaMemcpy(&count, m_state->rebuilds.data(), sizeof count,
                                   cudaMemcpyDeviceToHost));
   return static_cast<long>(count);
