@@ -49,7 +49,8 @@ struct BatchedPairArgs {
   int lanesPerAtom = 1;   ///< L: 1, 2, 4, 8, 16 or 32
   std::size_t batch = 0;  ///< at most INT_MAX
   // The Verlet list (all null: every pair).
-  const double* d_listRadius2 = nullptr;  ///< (cutoff + skin)^2 per species pair
+  /// ((cutoff + skin)(1 + 1e-9))^2 per species pair (the margin absorbs the rounding of r^2)
+  const double* d_listRadius2 = nullptr;
   double halfSkin2 = 0.0;                 ///< (skin / 2)^2: the displacement that rebuilds
   double* d_reference = nullptr;          ///< [batch x 3N] positions of each row's last build
   /// [batch x capacity x N L]: entry k of (i, l) at k N L + i L + l of its row
