@@ -31,9 +31,11 @@ struct AmberGbParams {
   /// for proteins), checked by the AmberGb constructor.
   double rgbmax = 12.0;
   /// Non-bonded cutoff, Angstrom (sander's cut with igb > 0): a pair farther apart than cut has
-  /// no EELEC, VDWAALS or GB off-diagonal term (plain truncation, as sander's egb: Step 2 keeps
-  /// the pairs with r^2 <= cut^2); the Born radii (rgbmax), the GB self terms and the 1-4 terms
-  /// are not cut. Infinity (the default, sander's 9999): every pair.
+  /// no EELEC, VDWAALS or GB off-diagonal term (plain truncation, no shift: msander
+  /// src/msander/egb.F90, subroutine egb, Step 2 keeps the pairs with r^2 <= cut, cut having been
+  /// squared in mdread.F90); the Born radii (egb_calc_radii: rgbmax alone), the GB self terms
+  /// (egb, Step 3) and the 1-4 terms (ephi) are not cut. Infinity (the default, sander's 9999):
+  /// every pair.
   double cut = std::numeric_limits<double>::infinity();
   double dielectricInterior = 1.0;   ///< solute dielectric eps_in (sander's intdiel)
   double dielectricExterior = 78.5;  ///< solvent dielectric eps_out (sander's extdiel)

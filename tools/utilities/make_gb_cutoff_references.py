@@ -1,27 +1,34 @@
 #!/usr/bin/env python3
-"""Independent reference energies of AMBER-GB with sander's non-bonded cutoff `cut`, from OpenMM.
+"""Independent reference energies and gradients of AMBER-GB with sander's non-bonded cutoff `cut`,
+from OpenMM.
 
-sander with igb > 0 and a finite cut (egb.F90, Step 2) keeps the pair terms EELEC, VDWAALS and
-the GB off-diagonal term of the pairs with r^2 <= cut^2, plain truncation, while the Born radii
-(rgbmax), the GB self terms and the 1-4 terms are not cut. Here, on OpenMM's double-precision
-Reference platform:
+sander with igb > 0 and a finite cut (msander src/msander/egb.F90, subroutine egb, "Step 2"; cut
+is squared in mdread.F90) keeps the pair terms EELEC, VDWAALS and the GB off-diagonal term of the
+pairs with r^2 <= cut^2, plain truncation, while the Born radii (egb_calc_radii: rgbmax only), the
+GB self terms (egb, Step 3) and the 1-4 terms (ephi) are not cut. Here, on OpenMM's
+double-precision Reference platform:
   EELEC, VDWAALS  CustomNonbondedForce with CutoffNonPeriodic at cut (no reaction field, no
-                  switch), every prmtop exclusion and 1-4 pair excluded;
+                  switch, no long-range correction), every prmtop exclusion and 1-4 pair excluded;
   1-4 EEL, 1-4 NB NonbondedForce exceptions, no cutoff;
   EGB             the CustomGBForce of sander's igb 2/5 (HCT integral with the 5-term Taylor
                   branch and the smooth rgbmax shell, OBC rescaling, AMBER's kappa and Coulomb
-                  constant 18.2223^2), with CutoffNonPeriodic at cut. OpenMM applies that cutoff
-                  to the Born-radius integral too, which sander does not; the two agree only when
-                  cut >= rgbmax + the largest screened radius (every term of the integral then
-                  lies within cut), so only such (rgbmax, cut) pairs are written.
-Energies in kcal/mol; bonds, angles and torsions as OpenMM's AmberPrmtopFile builds them.
+                  constant 18.2223^2) with NoCutoff, its pair energy multiplied by step(cut - r).
+                  A CutoffNonPeriodic CustomGBForce would cut the Born-radius integral at cut too,
+                  which sander does not; the step factor cuts the pair energy alone, for any cut.
+Energies in kcal/mol; bonds, angles and torsions as OpenMM's AmberPrmtopFile builds them (torsion
+phases as the prmtop stores them: the C++ test removes sander's snapping of 3.141594 to pi).
+
+Writes <out>/references.tsv (every component's energy, the total and the RMS force) and, for the
+cases marked with gradients, <out>/gradients/<system>_igb<igb>_rgbmax<R>_cut<C>.tsv: per atom the
+gradients (dE/dx = -force, kcal/mol/A) of VDWAALS, EELEC and EGB, the three components the cut
+changes.
 
   python3 -m venv /tmp/ommenv && /tmp/ommenv/bin/pip install openmm numpy
-  /tmp/ommenv/bin/python tools/utilities/make_gb_cutoff_references.py > tests/data/gb/cutoff/references.tsv
+  /tmp/ommenv/bin/python tools/utilities/make_gb_cutoff_references.py --out tests/data/gb/cutoff
 """
+import argparse
 import math
 import os
-import sys
 
 import openmm as mm
 import openmm.app as app
@@ -32,15 +39,19 @@ AMBER_COULOMB_KJNM = 18.2223 ** 2 * 4.184 / 10.0  # sander's constant in kJ/mol 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "tests", "data", "gb")
 
-# (name, prmtop, inpcrd, igb, saltcon, rgbmax A, cut A)
+TRPCAGE = ("trpcage", "trpcage/prmtop", "trpcage/inpcrd")
+TRX = ("trx", "trx/prmtop.gb2", "trx/trxox.2.4ns.x")
+# (system, prmtop, inpcrd), igb, saltcon mol/L, rgbmax A, cut A, per-atom gradients written
 CASES = [
-    ("trpcage", "trpcage/prmtop", "trpcage/inpcrd", 2, 0.2, 12.0, 14.0),
-    ("trpcage", "trpcage/prmtop", "trpcage/inpcrd", 5, 0.2, 12.0, 16.0),
-    ("trpcage", "trpcage/prmtop", "trpcage/inpcrd", 2, 0.2, 9.0, 11.0),
-    ("trx", "trx/prmtop.gb2", "trx/trxox.2.4ns.x", 2, 0.2, 12.0, 14.0),
-    ("trx", "trx/prmtop.gb2", "trx/trxox.2.4ns.x", 5, 0.2, 12.0, 20.0),
-    ("trx", "trx/prmtop.gb2", "trx/trxox.2.4ns.x", 2, 0.0, 9.0, 11.0),
-]
+    (TRPCAGE, 2, 0.2, 12.0, 14.0, False),
+    (TRPCAGE, 5, 0.2, 12.0, 16.0, False),
+    (TRPCAGE, 2, 0.2, 9.0, 11.0, False),
+    (TRX, 2, 0.2, 12.0, 14.0, False),
+    (TRX, 5, 0.2, 12.0, 20.0, False),
+    (TRX, 2, 0.0, 9.0, 11.0, False),
+] + [(TRPCAGE, igb, 0.2, 12.0, cut, True) for igb in (2, 5) for cut in (8.0, 12.0)] + [
+    (TRX, igb, 0.2, 12.0, cut, True) for igb in (2, 5) for cut in (8.0, 12.0, 16.0)]
+GRADIENT_COMPONENTS = ["VDWAALS", "EELEC", "EGB"]
 OBC = {2: (0.8, 0.0, 2.909125), 5: (1.0, 0.8, 4.85)}
 
 
@@ -50,7 +61,7 @@ def gb_force(charges, radii_A, screen, saltcon, rgbmax_A, igb, cut_nm):
     for name in ("q", "or", "sr", "rad"):
         g.addPerParticleParameter(name)
     kappa = 0.73 * math.sqrt(0.10806 * saltcon) * 10.0  # 1/nm
-    for k, v in (("R", rgbmax_A / 10.0), ("TA", 1 / 3), ("TB", 2 / 5), ("TC", 3 / 7),
+    for k, v in (("R", rgbmax_A / 10.0), ("CUT", cut_nm), ("TA", 1 / 3), ("TB", 2 / 5), ("TC", 3 / 7),
                  ("TD", 4 / 9), ("TDD", 5 / 11), ("alpha", alpha), ("beta", beta),
                  ("gamma", gamma), ("kappa", kappa), ("epsw", 78.5), ("KC", AMBER_COULOMB_KJNM)):
         g.addGlobalParameter(k, v)
@@ -66,14 +77,16 @@ def gb_force(charges, radii_A, screen, saltcon, rgbmax_A, igb, cut_nm):
     g.addComputedValue("B", "1/(1/or-tanh(psi*(alpha-beta*psi+gamma*psi*psi))/rad); psi=I*or",
                        mm.CustomGBForce.SingleParticle)
     g.addEnergyTerm("-0.5*KC*q*q*(1-exp(-kappa*B)/epsw)/B", mm.CustomGBForce.SingleParticle)
-    g.addEnergyTerm("-KC*q1*q2*(1-exp(-kappa*f)/epsw)/f; f=sqrt(r*r+B1*B2*exp(-r*r/(4*B1*B2)))",
+    # step(CUT - r) = 1 for r <= cut: sander's r^2 <= cut^2, plain truncation (no force from the
+    # step); the Born radii B1, B2 come from every pair (NoCutoff below).
+    g.addEnergyTerm("step(CUT-r)*(-KC*q1*q2*(1-exp(-kappa*f)/epsw)/f);"
+                    " f=sqrt(r*r+B1*B2*exp(-r*r/(4*B1*B2)))",
                     mm.CustomGBForce.ParticlePairNoExclusions)
     for q, rad, sc in zip(charges, radii_A, screen):
         rr = rad / 10.0
         orr = rr - 0.009
         g.addParticle([q, orr, sc * orr, rr])
-    g.setNonbondedMethod(mm.CustomGBForce.CutoffNonPeriodic)
-    g.setCutoffDistance(cut_nm)
+    g.setNonbondedMethod(mm.CustomGBForce.NoCutoff)
     return g
 
 
@@ -84,11 +97,6 @@ def energies(prmtop_path, inpcrd_path, igb, saltcon, rgbmax, cut):
     charges = [float(x) / 18.2223 for x in raw["CHARGE"]]
     radii = [float(x) for x in raw["RADII"]]
     screen = [float(x) for x in raw["SCREEN"]]
-    # The largest screened radius: OpenMM cuts the Born-radius integral at cut, sander does not.
-    fsmax = max(s * (r - 0.09) for s, r in zip(screen, radii))
-    if cut < rgbmax + fsmax:
-        sys.exit(f"cut {cut} < rgbmax {rgbmax} + largest screened radius {fsmax:.3f}: "
-                 "OpenMM would cut the Born radii, sander does not")
     base = prmtop.createSystem(nonbondedMethod=app.NoCutoff, constraints=None,
                                implicitSolvent=None, removeCMMotion=False)
     system = mm.System()
@@ -148,29 +156,60 @@ def energies(prmtop_path, inpcrd_path, igb, saltcon, rgbmax, cut):
                          mm.Platform.getPlatformByName("Reference"))
     context.setPositions(positions)
     out = {}
+    gradients = {}
     for name, group in groups.items():
-        state = context.getState(getEnergy=True, groups={group})
+        state = context.getState(getEnergy=True, getForces=True, groups={group})
         out[name] = state.getPotentialEnergy().value_in_unit(u.kilojoule_per_mole) * KJ2KCAL
+        forces = state.getForces(asNumpy=False).value_in_unit(u.kilojoule_per_mole / u.nanometer)
+        # dE/dx in kcal/mol/A: -F, kJ -> kcal, 1/nm -> 1/A
+        gradients[name] = [[-c * KJ2KCAL / 10.0 for c in (f[0], f[1], f[2])] for f in forces]
     state = context.getState(getEnergy=True, getForces=True)
     out["TOTAL"] = state.getPotentialEnergy().value_in_unit(u.kilojoule_per_mole) * KJ2KCAL
     forces = state.getForces(asNumpy=False).value_in_unit(u.kilojoule_per_mole / u.nanometer)
     s2 = sum(f[0] ** 2 + f[1] ** 2 + f[2] ** 2 for f in forces)
     out["RMS_FORCE"] = math.sqrt(s2 / (3 * len(forces))) * KJ2KCAL / 10.0
-    return out
+    return out, gradients
+
+
+def case_name(system, igb, rgbmax, cut):
+    return f"{system}_igb{igb}_rgbmax{rgbmax:g}_cut{cut:g}"
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(DATA, "cutoff"),
+                        help="folder of references.tsv and gradients/ (default tests/data/gb/cutoff)")
+    args = parser.parse_args()
+    os.makedirs(os.path.join(args.out, "gradients"), exist_ok=True)
     columns = ["BOND", "ANGLE", "DIHED", "VDWAALS", "EELEC", "1-4 NB", "1-4 EEL", "EGB", "TOTAL",
                "RMS_FORCE"]
-    print("# AMBER-GB with sander's cut: OpenMM " + mm.__version__ + " Reference platform, "
-          "tools/utilities/make_gb_cutoff_references.py; kcal/mol, RMS force kcal/mol/A per "
-          "Cartesian component")
-    print("\t".join(["system", "prmtop", "inpcrd", "igb", "saltcon", "rgbmax", "cut"] + columns))
-    for name, prmtop, inpcrd, igb, salt, rgbmax, cut in CASES:
-        e = energies(os.path.join(DATA, prmtop), os.path.join(DATA, inpcrd), igb, salt, rgbmax,
-                     cut)
-        print("\t".join([name, prmtop, inpcrd, str(igb), f"{salt:g}", f"{rgbmax:g}", f"{cut:g}"] +
-                        [f"{e[c]:.6f}" for c in columns]), flush=True)
+    with open(os.path.join(args.out, "references.tsv"), "w") as table:
+        table.write("# AMBER-GB with sander's cut: OpenMM " + mm.__version__ + " Reference platform, "
+                    "tools/utilities/make_gb_cutoff_references.py; kcal/mol, RMS force kcal/mol/A "
+                    "per Cartesian component\n")
+        table.write("\t".join(["system", "prmtop", "inpcrd", "igb", "saltcon", "rgbmax", "cut"] +
+                              columns) + "\n")
+        for (name, prmtop, inpcrd), igb, salt, rgbmax, cut, with_gradients in CASES:
+            e, g = energies(os.path.join(DATA, prmtop), os.path.join(DATA, inpcrd), igb, salt,
+                            rgbmax, cut)
+            table.write("\t".join([name, prmtop, inpcrd, str(igb), f"{salt:g}", f"{rgbmax:g}",
+                                   f"{cut:g}"] + [f"{e[c]:.6f}" for c in columns]) + "\n")
+            table.flush()
+            print(case_name(name, igb, rgbmax, cut), "EGB", f"{e['EGB']:.6f}", flush=True)
+            if not with_gradients:
+                continue
+            path = os.path.join(args.out, "gradients", case_name(name, igb, rgbmax, cut) + ".tsv")
+            with open(path, "w") as out:
+                out.write(f"# {name} ({prmtop}, {inpcrd}) igb {igb} saltcon {salt:g} mol/L rgbmax "
+                          f"{rgbmax:g} A cut {cut:g} A: OpenMM {mm.__version__} Reference platform, "
+                          "tools/utilities/make_gb_cutoff_references.py\n")
+                out.write("# per atom (0-based): dE/dx, dE/dy, dE/dz of each component, "
+                          "kcal/mol/A\n")
+                out.write("\t".join(["atom"] + [f"{c}_{k}" for c in GRADIENT_COMPONENTS
+                                                for k in "xyz"]) + "\n")
+                for atom in range(len(g["EGB"])):
+                    out.write("\t".join([str(atom)] + [f"{v:.10g}" for c in GRADIENT_COMPONENTS
+                                                       for v in g[c][atom]]) + "\n")
 
 
 if __name__ == "__main__":
