@@ -77,10 +77,19 @@ LANDSCAPE_HD void tabulatedPairValue(const PairCoefficients& p, const double* co
   }
   int piece = static_cast<int>(s);
   if (piece >= p.tablePieces) piece = p.tablePieces - 1;  // r at the last knot itself
-  const double z = r - (p.tableStart + piece * p.tableWidth);
   const double* abc = coefficients + 3 * (p.tableOffset + piece);
+#ifdef __CUDA_ARCH__
+  // Every multiply-add spelled out: the kernels inline this in several loops (every pair, a
+  // list's build, a stored list), whose sums must have the same bits, so no rounding may be left
+  // to the compiler's choice of contraction.
+  const double z = r - fma(static_cast<double>(piece), p.tableWidth, p.tableStart);
+  value = fma(fma(abc[0], z, abc[1]), z, abc[2]);
+  derivative = fma(2.0 * abc[0], z, abc[1]);
+#else
+  const double z = r - (p.tableStart + piece * p.tableWidth);
   value = (abc[0] * z + abc[1]) * z + abc[2];
   derivative = 2.0 * abc[0] * z + abc[1];
+#endif
 }
 
 /// The bare law V(r) and V'(r) at distance r (r2 = r^2; r is read only when needsDistance).
