@@ -77,19 +77,21 @@ __device__ __forceinline__ PairTerm pairTermDevice(const PairCoefficients& p, do
     } else {
       double derivative;
       tabulatedPairValue(p, table, r, value, derivative);
-      derivativeOverR = derivative * rInverse;
+      derivativeOverR = __dmul_rn(derivative, rInverse);  // never fused with what follows
     }
   }
+  // The correction's roundings spelled out (intrinsics are never contracted): the kernels inline
+  // this term in several loops whose sums must have the same bits.
   if (cut2 > 0.0) {
-    value += p.shift0 + p.shift2 * r2;
-    derivativeOverR += 2.0 * p.shift2;
+    value = __dadd_rn(value, __fma_rn(p.shift2, r2, p.shift0));
+    derivativeOverR = __dadd_rn(derivativeOverR, 2.0 * p.shift2);
     if (p.shift1 != 0.0) {
       if (kLaw == PairLaw::LennardJones) {
         rInverse = rsqrt(r2);
         r = r2 * rInverse;
       }
-      value += p.shift1 * r;
-      derivativeOverR += p.shift1 * rInverse;
+      value = __fma_rn(p.shift1, r, value);
+      derivativeOverR = __fma_rn(p.shift1, rInverse, derivativeOverR);
     }
   }
   return {value, derivativeOverR};
