@@ -1,5 +1,6 @@
 #include "backends/PotentialFactory.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,7 @@
 
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
+#include "gpu/AmberGbListCuda.h"
 #include "gpu/GuptaCuda.h"
 #include "gpu/LennardJonesCuda.h"
 #include "gpu/PairPotentialCuda.h"
@@ -57,6 +59,10 @@ std::unique_ptr<Potential> makeAmberGb(const PotentialSpec& spec, Backend backen
   if (backend == Backend::Cpu) return std::make_unique<AmberGb>(*spec.amberTopology, spec.amber);
   requireCuda();
 #ifdef LANDSCAPE_HAVE_CUDA
+  // sander's cut: the pairs within it and the Born-radius pairs within rgbmax + S_j are found by
+  // a Verlet list (gpu/AmberGbListCuda); without a cut every pair is visited by the tile kernels.
+  if (std::isfinite(spec.amber.cut))
+    return std::make_unique<AmberGbListCuda>(*spec.amberTopology, spec.amber, spec.precision);
   return std::make_unique<AmberGbCuda>(*spec.amberTopology, spec.amber, spec.precision);
 #else
   return nullptr;  // not reached: requireCuda() throws in builds without CUDA

@@ -6,6 +6,7 @@
 
 #include "gpu/AmberGbKernels.cuh"
 #include "gpu/CudaCheck.h"
+#include "potentials/AmberGb.h"
 
 namespace landscape {
 namespace {
@@ -940,6 +941,42 @@ GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts) {
     for (int c = 0; c < l.chunks; ++c)
       if (gbPairTaskExists(l, b, c)) ++l.taskCount;
   return l;
+}
+
+namespace {
+
+__global__ void __launch_bounds__(kGbBondedBlock)
+    gbBondedKernel(GbBondedArgs a, GbBondedBlocks blocks) {
+  gbBondedBlock(a, blocks, static_cast<int>(blockIdx.x));
+}
+
+}  // namespace
+
+void launchGbBonded(const GbBondedArgs& args, const GbBondedBlocks& blocks, cudaStream_t stream) {
+  if (blocks.total() == 0) return;
+  gbBondedKernel<<<static_cast<unsigned>(blocks.total()), kGbBondedBlock, 0, stream>>>(args,
+                                                                                       blocks);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void gbBondedAtomSlots(const AmberGbTables& t, std::size_t atoms, std::vector<int>& offsets,
+                       std::vector<int>& slots) {
+  std::vector<std::vector<int>> perAtom(atoms);
+  int slot = 0;
+  for (const AmberBondTerm& b : t.bonds)
+    for (int atom : {b.i, b.j}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  for (const AmberAngleTerm& a : t.angles)
+    for (int atom : {a.i, a.j, a.k}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  for (const AmberDihedralTerm& d : t.dihedrals)
+    for (int atom : {d.i, d.j, d.k, d.l}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  for (const AmberPair14Term& p : t.pairs14)
+    for (int atom : {p.i, p.j}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
+  offsets.assign(1, 0);
+  slots.clear();
+  for (const std::vector<int>& list : perAtom) {
+    slots.insert(slots.end(), list.begin(), list.end());
+    offsets.push_back(static_cast<int>(slots.size()));
+  }
 }
 
 GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14) {

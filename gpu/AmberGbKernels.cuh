@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "potentials/AmberGbTerms.h"
 
@@ -146,6 +147,19 @@ struct GbBondedBlocks {
   __host__ __device__ int total() const { return bonds + angles + dihedrals + pairs14; }
 };
 GbBondedBlocks gbBondedBlocks(int bonds, int angles, int dihedrals, int pairs14);
+
+struct AmberGbTables;
+/// For each atom, its bonded gradient slots in ascending order (the slot numbering of
+/// GbBondedArgs: bonds 2 per term, then angles 3, dihedrals 4, 1-4 pairs 2): a CSR that the
+/// gradient assembly gathers in a fixed order. offsets gets atoms + 1 entries.
+void gbBondedAtomSlots(const AmberGbTables& tables, std::size_t atoms, std::vector<int>& offsets,
+                       std::vector<int>& slots);
+
+/// The bonded and 1-4 terms of one structure alone, as the first blocks of the pair grid compute
+/// them (the same device code, the same bits): blocks.total() blocks of kGbBondedBlock threads,
+/// gradients to args.d_slotGradient, per-block energies to args.d_blockEnergy. For callers
+/// without the tile grid (gpu/AmberGbListKernels).
+void launchGbBonded(const GbBondedArgs& args, const GbBondedBlocks& blocks, cudaStream_t stream);
 
 /// Structures per launch: grid.y is limited to 65535.
 constexpr int kGbMaxGridY = 65535;

@@ -81,28 +81,6 @@ ExclusionTiles buildExclusionTiles(const AmberGbTables& t, int tiles) {
   return e;
 }
 
-/// For each atom, its bonded gradient slots in ascending order (the slot numbering of
-/// GbBondedArgs): a CSR the chain-rule kernel gathers in a fixed order.
-void buildAtomSlots(const AmberGbTables& t, std::size_t atoms, std::vector<int>& offsets,
-                    std::vector<int>& slots) {
-  std::vector<std::vector<int>> perAtom(atoms);
-  int slot = 0;
-  for (const AmberBondTerm& b : t.bonds)
-    for (int atom : {b.i, b.j}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
-  for (const AmberAngleTerm& a : t.angles)
-    for (int atom : {a.i, a.j, a.k}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
-  for (const AmberDihedralTerm& d : t.dihedrals)
-    for (int atom : {d.i, d.j, d.k, d.l}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
-  for (const AmberPair14Term& p : t.pairs14)
-    for (int atom : {p.i, p.j}) perAtom[static_cast<std::size_t>(atom)].push_back(slot++);
-  offsets.assign(1, 0);
-  slots.clear();
-  for (const std::vector<int>& list : perAtom) {
-    slots.insert(slots.end(), list.begin(), list.end());
-    offsets.push_back(static_cast<int>(slots.size()));
-  }
-}
-
 void requireArrays(std::size_t batch, const void* x, const void* g, const void* energy,
                    const char* where) {
   if (batch == 0)
@@ -316,7 +294,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   d.dihedrals = DeviceBuffer<AmberDihedralTerm>(t.dihedrals);
   d.pairs14 = DeviceBuffer<AmberPair14Term>(t.pairs14);
   std::vector<int> slotOffsets, slots;
-  buildAtomSlots(t, m_atoms, slotOffsets, slots);
+  gbBondedAtomSlots(t, m_atoms, slotOffsets, slots);
   d.atomSlotOffsets = DeviceBuffer<int>(slotOffsets);
   d.atomSlots = DeviceBuffer<int>(slots);
   d.bondedBlocks = gbBondedBlocks(static_cast<int>(t.bonds.size()), static_cast<int>(t.angles.size()),
