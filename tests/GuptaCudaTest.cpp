@@ -81,23 +81,6 @@ TEST(GuptaPotentialFactory, GuptaOnCudaIsDeviceResidentOrSaysWhyNot) {
 #define REQUIRE_GPU() \
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription()
 
-std::vector<double> randomCluster(std::size_t n, unsigned seed, double r0 = 1.0) {
-  std::mt19937_64 rng(seed);
-  const double radius = 0.62 * r0 * std::cbrt(static_cast<double>(n));
-  std::uniform_real_distribution<double> u(-radius, radius);
-  std::vector<double> x;
-  while (x.size() < 3 * n) {
-    const double v[3] = {u(rng), u(rng), u(rng)};
-    if (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > radius * radius) continue;
-    bool clear = true;
-    for (std::size_t j = 0; j < x.size(); j += 3) {
-      const double dx = v[0] - x[j], dy = v[1] - x[j + 1], dz = v[2] - x[j + 2];
-      clear = clear && dx * dx + dy * dy + dz * dz > 0.85 * 0.85 * r0 * r0;
-    }
-    if (clear) x.insert(x.end(), v, v + 3);
-  }
-  return x;
-}
 
 bool sameBits(const double* a, const double* b, std::size_t n) {
   return std::memcmp(a, b, n * sizeof(double)) == 0;
@@ -152,7 +135,7 @@ TEST(BatchedGuptaCuda, MatchesTheCpuTwinAndAsap) {
     const GuptaParams params = guptaMetalParams(GuptaMetal::Gold);
     std::vector<double> x;
     for (unsigned s = 0; s < 3; ++s) {
-      const std::vector<double> one = randomCluster(atoms, 100 + s + static_cast<unsigned>(atoms));
+      const std::vector<double> one = guptaRandomCluster(atoms, 100 + s + static_cast<unsigned>(atoms));
       x.insert(x.end(), one.begin(), one.end());
     }
     BatchedGuptaCuda potential(atoms, params);
@@ -169,7 +152,7 @@ TEST(BatchedGuptaCuda, AStructureHasTheSameBitsWhateverItsBatch) {
   const GuptaParams params = guptaMetalParams(GuptaMetal::Platinum);
   std::vector<double> x;
   for (unsigned seed = 1; seed <= batch; ++seed) {
-    const std::vector<double> s = randomCluster(atoms, seed);
+    const std::vector<double> s = guptaRandomCluster(atoms, seed);
     x.insert(x.end(), s.begin(), s.end());
   }
   BatchedGuptaCuda potential(atoms, params);

@@ -32,24 +32,6 @@ double maxAbs(const std::vector<double>& v) {
   return m;
 }
 
-// A random cluster: atoms at random in a sphere, no two closer than 0.85 r0.
-std::vector<double> randomCluster(std::size_t n, unsigned seed, double r0 = 1.0) {
-  std::mt19937_64 rng(seed);
-  const double radius = 0.62 * r0 * std::cbrt(static_cast<double>(n));
-  std::uniform_real_distribution<double> u(-radius, radius);
-  std::vector<double> x;
-  while (x.size() < 3 * n) {
-    const double v[3] = {u(rng), u(rng), u(rng)};
-    if (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > radius * radius) continue;
-    bool clear = true;
-    for (std::size_t j = 0; j < x.size(); j += 3) {
-      const double dx = v[0] - x[j], dy = v[1] - x[j + 1], dz = v[2] - x[j + 2];
-      clear = clear && dx * dx + dy * dy + dz * dz > 0.85 * 0.85 * r0 * r0;
-    }
-    if (clear) x.insert(x.end(), v, v + 3);
-  }
-  return x;
-}
 
 TEST(GuptaPotential, Gupta13MatchesPele) {
   const std::vector<double> x = readGupta13Coordinates();
@@ -107,7 +89,7 @@ TEST(GuptaPotential, GradientMatchesCentralDifferences) {
     SCOPED_TRACE(guptaMetalName(metal));
     GuptaParams params = guptaMetalParams(metal);
     params.r0 = metal == GuptaMetal::Gold ? 2.884 : 1.0;  // one case with lengths not in r0
-    const std::vector<double> x0 = randomCluster(19, 11 + static_cast<unsigned>(metal), params.r0);
+    const std::vector<double> x0 = guptaRandomCluster(19, 11 + static_cast<unsigned>(metal), params.r0);
     GuptaPotential potential(19, params);
     std::vector<double> g(x0.size());
     potential.energyGradient(x0.data(), g.data());
@@ -124,7 +106,7 @@ TEST(GuptaPotential, GradientMatchesCentralDifferences) {
 }
 
 TEST(GuptaPotential, InvariantUnderRotationAndTranslation) {
-  const std::vector<double> x = randomCluster(30, 5);
+  const std::vector<double> x = guptaRandomCluster(30, 5);
   GuptaPotential potential(30, platinum());
   std::vector<double> g(x.size()), gMoved(x.size());
   const double e = potential.energyGradient(x.data(), g.data());
@@ -155,7 +137,7 @@ TEST(GuptaPotential, InvariantUnderRotationAndTranslation) {
 }
 
 TEST(GuptaPotential, ComponentsSumToTheEnergyAndAtomEnergiesToTwice) {
-  const std::vector<double> x = randomCluster(25, 9);
+  const std::vector<double> x = guptaRandomCluster(25, 9);
   GuptaPotential potential(25, guptaMetalParams(GuptaMetal::Copper));
   const double e = potential.energy(x.data());
   double sum = 0.0;
@@ -176,7 +158,7 @@ TEST(GuptaPotential, ComponentsSumToTheEnergyAndAtomEnergiesToTwice) {
 
 TEST(GuptaPotential, GradientIsOverwrittenAndAFarAtomHasNone) {
   // The last atom 1000 r0 away: its density underflows to 0 and its gradient is 0, not NaN.
-  std::vector<double> x = randomCluster(6, 3);
+  std::vector<double> x = guptaRandomCluster(6, 3);
   x.insert(x.end(), {1000.0, 0.0, 0.0});
   GuptaPotential potential(7, platinum());
   std::vector<double> g(x.size(), 123.0);

@@ -2,7 +2,9 @@
 // The Gupta references of tests/data/clusters (README.md there): pele's Gupta13 coordinates and
 // the energies and gradients ASAP computed (tools/utilities/make_gupta_references.py), read for
 // the CPU and CUDA tests of the Gupta potential.
+#include <cmath>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -12,6 +14,27 @@
 #include "potentials/GuptaPotential.h"
 
 namespace landscape {
+
+/// A random cluster for the Gupta tests: atoms at random in a sphere of radius 0.62 r0 n^(1/3),
+/// no two closer than 0.85 r0 (the CPU and CUDA tests draw the same ones from a seed).
+inline std::vector<double> guptaRandomCluster(std::size_t n, unsigned seed, double r0 = 1.0) {
+  std::mt19937_64 rng(seed);
+  const double radius = 0.62 * r0 * std::cbrt(static_cast<double>(n));
+  std::uniform_real_distribution<double> u(-radius, radius);
+  std::vector<double> x;
+  while (x.size() < 3 * n) {
+    const double v[3] = {u(rng), u(rng), u(rng)};
+    if (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > radius * radius) continue;
+    bool clear = true;
+    for (std::size_t j = 0; j < x.size(); j += 3) {
+      const double dx = v[0] - x[j], dy = v[1] - x[j + 1], dz = v[2] - x[j + 2];
+      clear = clear && dx * dx + dy * dy + dz * dz > 0.85 * 0.85 * r0 * r0;
+    }
+    if (clear) x.insert(x.end(), v, v + 3);
+  }
+  return x;
+}
+
 
 struct GuptaReferenceCase {
   std::string name;
