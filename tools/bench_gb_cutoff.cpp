@@ -18,7 +18,7 @@
 // Usage: bench_gb_cutoff --prmtop FILE --inpcrd FILE [--cuts none,20,16,12] [--rgbmax 12]
 //                        [--igb 2] [--precisions double,mixed] [--repeats 10]
 //                        [--paths tiles,list] [--skin 2] [--lanes 0]
-// A 100,000-atom system: tools/utilities/make_prmtop_copies --prmtop
+// A 100,000-atom system: build/make_prmtop_copies --prmtop
 // tests/data/gb/myoglobin/prmtop.mbondi2 --inpcrd tests/data/gb/myoglobin/inpcrd --grid 4x5x2
 // --copies 40 --output /tmp/mb40 (99,680 atoms).
 #include <algorithm>
