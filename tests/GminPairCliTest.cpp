@@ -161,6 +161,26 @@ TEST_F(GminPairCli, FindsTheMorseRho14GlobalMinimaOfDoyesThesis) {
   }
 }
 
+// The GB model's options without an AMBER molecule would change nothing: refused by name (as
+// optim refuses them), and accepted with --prmtop.
+TEST(GminMoleculeOptions, GbOptionsWithoutAMoleculeAreRefused) {
+  for (const char* option : {"--cut", "--rgbmax", "--saltcon", "--igb"}) {
+    const std::string value = std::string(option) == "--igb" ? "5" : "10";
+    try {
+      parseGminCommandLine(std::vector<std::string>{"--lj", "13", option, value});
+      ADD_FAILURE() << option << " accepted without --prmtop";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("command line: ") + option +
+                                           " applies to AMBER molecules and needs --prmtop");
+    }
+  }
+  const char* env = std::getenv("LANDSCAPE_SOURCE_DIR");
+  const std::string gb = std::string(env && *env ? env : LANDSCAPE_SOURCE_DIR) + "/tests/data/gb/";
+  const GminConfig molecule = parseGminCommandLine(std::vector<std::string>{
+      "--prmtop", gb + "ash/ash.parm7", "--inpcrd", gb + "ash/ash.rst7", "--cut", "8"});
+  EXPECT_EQ(molecule.amber.cut, 8.0);
+}
+
 TEST_F(GminPairCli, BljclusterDataFileRunsABinaryClusterWithItsSpecies) {
   file("data",
        "BLJCLUSTER 10 1.5 0.5 0.8 0.88 2.5\n"

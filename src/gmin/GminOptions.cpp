@@ -637,6 +637,15 @@ void resolveCentre(GivenOptions& given) {
 
 // A pair system is a system of atoms: not with a molecule, and without rigid bodies (whose moves
 // and alignment assume a cluster of one kind of atom).
+// The GB model's options name an AMBER molecule's solvent: given without --prmtop they would
+// change nothing, so they are refused (as optim does) instead of ignored.
+void checkMoleculeOptions(const GivenOptions& given, const GminConfig& config) {
+  if (isAmber(config)) return;
+  for (const char* name : {"igb", "saltcon", "rgbmax", "cut"})
+    if (given.has(name))
+      throw std::runtime_error(given.origin(name) + " applies to AMBER molecules and needs --prmtop");
+}
+
 void checkPairSystemOptions(const GminConfig& config) {
   const PairSystemConfig& pair = config.pair;
   if (config.gupta.active()) {
@@ -744,6 +753,7 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   table.apply(given, config);
   resolvePairSystem(config.pair, given, config.keywordOrigins);
   resolveGuptaSystem(config.gupta, given, config.keywordOrigins);
+  checkMoleculeOptions(given, config);
   checkPairSystemOptions(config);
   adaptSearchToBox(given, config);
   setDefaultJobGoal(given, config);
