@@ -34,9 +34,10 @@ namespace landscape {
 
 /// Whether the rows keep Verlet lists.
 enum class BatchedPairList {
-  Automatic,  ///< a list when the box is periodic, there is a cutoff and the list's sphere (the
-              ///< longest cutoff plus the skin) holds at most half the box's volume
-  Always,     ///< a list whenever the model has a cutoff
+  Automatic,  ///< a list when the box is periodic, there is a cutoff, the law is not tabulated
+              ///< and the list's sphere (the longest cutoff plus the skin) holds at most half the
+              ///< box's volume
+  Always,     ///< a list whenever the model has a cutoff (not for tabulated laws)
   Never,      ///< every pair
 };
 

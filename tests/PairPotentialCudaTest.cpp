@@ -370,7 +370,7 @@ std::vector<double> movedBy(const std::vector<double>& x0, double length, unsign
 // 256 at density 1.2 (the list's sphere is 43% of the box) through moves below half the skin (no
 // rebuild), beyond it (every row rebuilds), rows handed other structures (the rows whose new
 // structure is far from their build rebuild), a row crowded beyond the list's capacity (that
-// atom's lane visits every partner) and a NaN; Morse and tabulated laws alike.
+// atom's lane visits every partner) and a NaN; Lennard-Jones under two conventions and Morse (tabulated laws keep every pair).
 TEST(BatchedPairPotentialCuda, VerletListsGiveTheBitsOfEveryPairThroughMovesAndRowSwaps) {
   REQUIRE_GPU();
   double edge = 0.0;
@@ -391,7 +391,13 @@ TEST(BatchedPairPotentialCuda, VerletListsGiveTheBitsOfEveryPairThroughMovesAndR
     morse.box.length[0] = morse.box.length[1] = morse.box.length[2] = edge;
     models.push_back(morse);
   }
-  models.push_back(tabulatedTwin(kobAndersenBox(atoms, PairCutoff::Shifted, edge)));
+  // Tabulated laws keep every pair (BatchedPairPotentialCuda.h): Always is refused, Automatic
+  // takes every pair.
+  {
+    const PairModel table = tabulatedTwin(kobAndersenBox(atoms, PairCutoff::Shifted, edge));
+    EXPECT_THROW(BatchedPairPotentialCuda(table, 0, BatchedPairList::Always), std::invalid_argument);
+    EXPECT_FALSE(BatchedPairPotentialCuda(table).usesNeighbourList());
+  }
   for (const PairModel& model : models) {
     BatchedPairPotentialCuda listed(model, 0, BatchedPairList::Always);
     BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
