@@ -242,6 +242,8 @@ TEST(GminDataFile, FieldCountAndNumberErrors) {
   expectError("EDIFF abc\n", {"data:1: EDIFF expects a number", "'abc'"});
   expectError("SAVE 2.5\n", {"data:1: SAVE expects an integer", "'2.5'"});
   expectError("SAVE 0\n", {"data:1: SAVE expects", ">= 1"});
+  // A keyword with a set of allowed integers names them.
+  expectError("GUPTA 3\n", {"data:1: GUPTA expects 1, 2, 4, 7 or 8 for the metal type", "'3'"});
   expectError("CENTRE 1\n", {"data:1: CENTRE expects no fields, found 1 field"});
   expectError("\nSTEP 0.4 0.5 0.3\n", {"data:2: STEP expects 'step [astep]'"});
   expectError("TEMPERATURE 1.0 2.0\n", {"data:1: TEMPERATURE expects 'kT' (1 field)"});

@@ -42,6 +42,9 @@ std::string alternatives(const std::vector<std::string>& items) {
 
 // The value's kind in a sentence: "a number", "an integer".
 std::string kindPhrase(const ValueRule& r) {
+  // A set of allowed values names them ("1, 2, 4, 7 or 8"), so that a keyword's message says
+  // what it takes rather than "an integer" for an integer outside the set.
+  if (!r.allowed.empty()) return r.expected();
   switch (r.kind) {
     case ValueKind::Integer:
       return "an integer";
