@@ -5,6 +5,7 @@
 #include "gpu/BatchedGuptaCuda.h"
 #include "gpu/BatchedGuptaKernels.cuh"
 #include "gpu/BatchedHostStaging.h"
+#include "gpu/BlockShape.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/GpuDevice.h"
 
@@ -28,12 +29,7 @@ struct BatchedGuptaCuda::DeviceState {
       throw std::invalid_argument("batched Gupta potential on cuda: too many atoms (" +
                                   std::to_string(n) + ")");
     params.check();
-    if (requestedThreads != 0 &&
-        (requestedThreads < 32 || requestedThreads > 1024 || requestedThreads % 32 != 0))
-      throw std::invalid_argument(
-          "batched Gupta potential on cuda: threads per structure must be a multiple of 32 from "
-          "32 to 1024 (or 0: chosen), got " +
-          std::to_string(requestedThreads));
+    requireThreadsPerStructure("batched Gupta potential on cuda", requestedThreads);
     if (!gpuAvailable())
       throw std::runtime_error("batched Gupta potential on cuda: no CUDA device (" +
                                gpuDescription() + ")");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpu/BatchedHostStaging.h"
+#include "gpu/BlockShape.h"
 #include "gpu/BatchedPairKernels.cuh"
 #include "gpu/BatchedPairPotentialCuda.h"
 #include "gpu/CudaCheck.h"
@@ -65,12 +66,7 @@ struct BatchedPairPotentialCuda::DeviceState {
     if (model.atoms() > static_cast<std::size_t>(INT_MAX / 3))
       throw std::invalid_argument("batched pair potential on cuda: too many atoms (" +
                                   std::to_string(model.atoms()) + ")");
-    if (requestedThreads != 0 &&
-        (requestedThreads < 32 || requestedThreads > 1024 || requestedThreads % 32 != 0))
-      throw std::invalid_argument(
-          "batched pair potential on cuda: threads per structure must be a multiple of 32 from "
-          "32 to 1024 (or 0: chosen), got " +
-          std::to_string(requestedThreads));
+    requireThreadsPerStructure("batched pair potential on cuda", requestedThreads);
     if (!gpuAvailable())
       throw std::runtime_error("batched pair potential on cuda: no CUDA device (" +
                                gpuDescription() + ")");
