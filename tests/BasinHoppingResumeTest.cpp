@@ -254,6 +254,49 @@ TEST_F(BasinHoppingResume, PeriodicCheckpointContinuesTheRunAfterACrash) {
   expectSameRun(reference, full, pieced, resumed);
 }
 
+// Symmetrisation episodes (SYMMETRISECSM with downhill steps that draw random numbers; SYMMETRISE
+// with several candidates) carry over a stop, even one inside an episode, and through the file.
+TEST_F(BasinHoppingResume, RunsWithSymmetrisationResumeBitForBit) {
+  LennardJones lj(13);
+  for (const auto scheme :
+       {SymmetrisationParams::Scheme::Csm, SymmetrisationParams::Scheme::CoreCompletion}) {
+    BasinHoppingParams p = resumeParams(90);
+    p.dumpInterval = 1;
+    p.symmetrisation.scheme = scheme;
+    p.symmetrisation.interval = 4;
+    p.symmetrisation.csmQuenches = 3;
+    p.symmetrisation.core.orbitTolerance = 0.03;
+    p.symmetrisation.core.overlapDistance = 0.7;
+    p.symmetrisation.core.maxCandidates = 3;
+    SCOPED_TRACE(scheme == SymmetrisationParams::Scheme::Csm ? "SYMMETRISECSM" : "SYMMETRISE");
+    Recorder reference;
+    const BasinHoppingResult full = BasinHopping(lj, p).run({}, &reference);
+    std::vector<long> insideEpisode;  // stops after a candidate that is not an episode's last
+    for (std::size_t i = 1; i + 1 < reference.quenches.size(); ++i)
+      if (reference.quenches[i].symmetrisation && reference.quenches[i + 1].symmetrisation)
+        insideEpisode.push_back(reference.quenches[i].quench);
+    ASSERT_GE(insideEpisode.size(), 2u) << "no episode of several quenches to stop inside";
+    for (long k : {insideEpisode.front(), insideEpisode.back(), 50L}) {
+      SCOPED_TRACE("stopped after quench " + std::to_string(k));
+      Recorder first(k);
+      BasinHopping(lj, p).run({}, &first);
+      ASSERT_EQ(first.states.back().quench, k);
+      Recorder second;
+      const BasinHoppingResult resumed =
+          BasinHopping(lj, p).resume(throughFile(first.states.back(), p), &second);
+      Recorder pieced;
+      append(pieced, first);
+      append(pieced, second);
+      expectSameRun(reference, full, pieced, resumed);
+      const Symmetrisation::State &a = reference.states[k - 1].symmetrisation,
+                                  &b = first.states.back().symmetrisation;
+      EXPECT_EQ(a.candidates.size(), b.candidates.size());
+      EXPECT_EQ(a.downhillStepsLeft, b.downhillStepsLeft);
+      EXPECT_EQ(reference.states[k - 1].stepsInWindow, first.states.back().stepsInWindow);
+    }
+  }
+}
+
 // The comparison above notices a missing piece of state: resuming with the random engine
 // restarted from the seed gives a different run.
 TEST_F(BasinHoppingResume, ALostRandomStateChangesTheRun) {

@@ -35,8 +35,32 @@ void appendVector(std::string& out, const std::vector<double>& x) {
 
 }  // namespace
 
+namespace {
+
+// Only a run with symmetrisation adds these, so that earlier checkpoints stay valid.
+void addSymmetrisation(CheckpointFingerprint& f, const SymmetrisationParams& s) {
+  if (!s.on()) return;
+  const bool csm = s.scheme == SymmetrisationParams::Scheme::Csm;
+  f.emplace_back("symmetrisation", csm ? "SYMMETRISECSM" : "SYMMETRISE");
+  f.emplace_back("symmetrisation-interval", std::to_string(s.interval));
+  if (csm) {
+    f.emplace_back("csm", s.csmGroup + ' ' + exact(s.csmEpsilon) + ' ' + std::to_string(s.csmSteps) +
+                              ' ' + std::to_string(s.csmQuenches) + ' ' +
+                              std::to_string(s.csmMaxIterations));
+    return;
+  }
+  const CoreSymmetryParams& c = s.core;
+  f.emplace_back("symmetrise", exact(c.orbitTolerance) + ' ' + exact(c.symmetryTolerance) + ' ' +
+                                   exact(c.occupiedTolerance) + ' ' +
+                                   exact(c.holeMergeTolerance) + ' ' + exact(c.overlapDistance) +
+                                   ' ' + std::to_string(c.maxCandidates) + ' ' +
+                                   exact(s.matrixDifference) + ' ' + exact(c.centreDecay));
+}
+
+}  // namespace
+
 CheckpointFingerprint basinHoppingFingerprint(const BasinHoppingParams& p) {
-  return {{"temperature", exact(p.temperature)},
+  CheckpointFingerprint f{{"temperature", exact(p.temperature)},
           {"step-size", exact(p.stepSize)},
           {"astep", exact(p.angularThreshold)},
           {"step-adjust-interval", std::to_string(p.stepAdjustInterval)},
@@ -62,9 +86,31 @@ CheckpointFingerprint basinHoppingFingerprint(const BasinHoppingParams& p) {
           {"max-rise", exact(p.lbfgs.maxRise)},
           {"initial-guess", exact(p.lbfgs.initialGuess)},
           {"cold-fusion", exact(p.coldFusionDrop)}};
+  addSymmetrisation(f, p.symmetrisation);
+  return f;
 }
 
 namespace {
+
+// A symmetrisation episode (Symmetrisation.h) and the step-size window it shifts; nothing for a
+// run that never tried one (its window is the quench number modulo the interval).
+void appendSymmetrisation(std::string& out, const BasinHoppingState& s) {
+  const Symmetrisation::State& y = s.symmetrisation;
+  if (std::isnan(y.lastAttemptEnergy) && !y.ordinaryStepOwed && !y.inEpisode()) return;
+  out += "steps-in-window " + std::to_string(s.stepsInWindow) + '\n';
+  out += "symmetrisation " + hex(y.lastAttemptEnergy) + ' ' + (y.ordinaryStepOwed ? "1" : "0") +
+         ' ' + std::to_string(y.downhillStepsLeft) + ' ' + std::to_string(y.quenched) + ' ' +
+         hex(y.bestEnergy) + ' ' + std::to_string(y.candidates.size()) + '\n';
+  out += "symmetrisation-best ";
+  appendVector(out, y.best);
+  out += '\n';
+  for (const std::vector<double>& c : y.candidates) {
+    out += "symmetrisation-candidate ";
+    appendVector(out, c);
+    out += '\n';
+  }
+  out += "symmetrisation-detail " + y.detail + '\n';
+}
 
 // Counters, step size, random state, the Markov state, NEWRESTART and AVOID of one chain.
 void appendChain(std::string& out, const BasinHoppingState& s) {
@@ -80,6 +126,7 @@ void appendChain(std::string& out, const BasinHoppingState& s) {
   out += "markov " + hex(s.markovEnergy) + ' ';
   appendVector(out, s.markov);
   out += '\n';
+  appendSymmetrisation(out, s);
   const NewRestart::State& r = s.newRestart;
   out += "chain-best " + hex(r.best) + ' ' + std::to_string(r.bestStep) + ' ';
   appendVector(out, r.bestCoords);
@@ -179,6 +226,26 @@ void readHeader(CheckpointReader& in, Checkpoint& c, const std::string& path, bo
   in.endLine();
 }
 
+void readSymmetrisation(CheckpointReader& in, Symmetrisation::State& y) {
+  y.lastAttemptEnergy = in.line("symmetrisation").real(true);
+  y.ordinaryStepOwed = in.integer() != 0;
+  y.downhillStepsLeft = static_cast<int>(in.integer());
+  y.quenched = static_cast<int>(in.integer());
+  y.bestEnergy = in.real(true);
+  const long candidates = in.integer();
+  if (y.downhillStepsLeft < 0 || y.quenched < 0 || candidates < 0)
+    in.fail("negative symmetrisation count");
+  in.endLine();
+  y.best = in.line("symmetrisation-best").vector();
+  in.endLine();
+  for (long i = 0; i < candidates; ++i) {
+    y.candidates.push_back(in.line("symmetrisation-candidate").vector());
+    in.endLine();
+  }
+  in.line("symmetrisation-detail");
+  y.detail = in.rest();
+}
+
 // Counters, step size, random state and the Markov state.
 void readChain(CheckpointReader& in, BasinHoppingState& s) {
   s.quench = in.line("quench").integer();
@@ -211,6 +278,12 @@ void readChain(CheckpointReader& in, BasinHoppingState& s) {
   s.markovEnergy = in.line("markov").real(true);  // +inf until a quench succeeds
   s.markov = in.vector();
   in.endLine();
+  if (in.nextLineIs("steps-in-window")) {  // a run with symmetrisation moves
+    s.stepsInWindow = in.line("steps-in-window").integer();
+    if (s.stepsInWindow < 0) in.fail("negative steps-in-window");
+    in.endLine();
+    readSymmetrisation(in, s.symmetrisation);
+  }
 }
 
 // NEWRESTART's chain best and the AVOID taboo list.

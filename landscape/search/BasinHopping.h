@@ -16,6 +16,7 @@
 #include "landscape/network/StoredMinimum.h"
 #include "landscape/search/BasinHoppingParams.h"
 #include "landscape/search/BasinHoppingState.h"
+#include "landscape/search/Symmetrisation.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
@@ -38,6 +39,9 @@ struct QuenchReport {
   /// start as the Markov state with energy +infinity, so that the first good quench replaces it.
   bool failed = false;
   long failedQuenches = 0;  ///< failed quenches so far
+  /// The quench was of a symmetrisation candidate (SYMMETRISE, SYMMETRISECSM; Symmetrisation.h):
+  /// never accepted by Metropolis, the episode's end decides (onSymmetrisation).
+  bool symmetrisation = false;
 };
 
 struct StepAdjustReport {
@@ -75,6 +79,8 @@ class BasinHoppingObserver {
   virtual void onStepAdjust(const StepAdjustReport&) {}
   virtual void onRestart(const RestartReport&) {}
   virtual void onTightQuench(const TightQuenchReport&) {}
+  /// A symmetrisation episode ended (its candidate quenches were reported by onQuench).
+  virtual void onSymmetrisation(const SymmetrisationReport&) {}
   /// Every params.dumpInterval quenches (if > 0): the current lowest minima, to be saved.
   virtual void onCheckpoint(const std::vector<StoredMinimum>&) {}
   /// The complete state to continue from, after each onCheckpoint and once more when the loop

@@ -34,6 +34,7 @@ void BasinHoppingParams::check() const {
   require(dumpInterval >= 0, "DUMPINT must be >= 0");
   require(coldFusionDrop > 0.0, "cold-fusion drop must be > 0 (energy; infinity = off)");
   lbfgs.check();
+  symmetrisation.check();
 }
 
 BasinHoppingParams gminLj38ExampleParams() {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "landscape/minimisation/LbfgsParams.h"
+#include "landscape/search/SymmetrisationParams.h"
 
 namespace landscape {
 
@@ -50,6 +51,8 @@ struct BasinHoppingParams {
   /// at the iteration cap. Relative, as OPTIM's DNEB guard; infinity = off.
   double coldFusionDrop = 1.0e4;
   LbfgsParams lbfgs;  ///< history size, max step, max rise for every quench
+  /// [SYMMETRISE, SYMMETRISECSM] symmetry-adapted moves (Symmetrisation.h); off by default
+  SymmetrisationParams symmetrisation;
 
   void check() const;
 };

@@ -46,7 +46,8 @@ BasinHoppingRun::BasinHoppingRun(Potential& potential, const BasinHoppingParams&
       m_lowest(shared ? *shared : m_ownLowest),
       m_stepTaker(radius, params.angularThreshold),
       m_newRestart(params, hooks.distance),
-      m_stepSize(params.stepSize) {}
+      m_stepSize(params.stepSize),
+      m_symmetrisation(params.symmetrisation, params.energyDifference, params.seed) {}
 
 long BasinHoppingRun::begin(std::vector<double> start) {
   std::vector<double> x = initialStructure(std::move(start));
@@ -89,6 +90,9 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
   m_markovEnergy = state.markovEnergy;
   m_stepSize = state.stepSize;
   m_acceptedInWindow = state.acceptedInWindow;
+  m_stepsInWindow = state.stepsInWindow >= 0 ? state.stepsInWindow
+                                             : state.quench % m_params.stepAdjustInterval;
+  m_symmetrisation.restore(state.symmetrisation);
   m_result.quenches = state.quench;
   m_result.functionCalls = state.functionCalls;
   m_result.restarts = state.restarts;
@@ -126,9 +130,18 @@ void BasinHoppingRun::step(long step) {
   checkpoint(step);
 }
 
+std::vector<double> BasinHoppingRun::proposeTrial() {
+  m_trialIsCandidate = m_symmetrisation.prepare(m_result.quenches + 1, m_markov, m_markovEnergy,
+                                                m_atomEnergies);
+  if (m_trialIsCandidate) return m_symmetrisation.candidate(m_stepTaker, m_stepSize, m_random);
+  return perturbedMarkovState();
+}
+
 bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const LbfgsResult& q) {
   if (q.status == LbfgsStatus::Stopped)
     throw std::logic_error("basin-hopping: a stopped quench must be undone, not completed");
+  if (m_trialIsCandidate) return completeCandidate(step, std::move(trial), q);
+  m_symmetrisation.ordinaryStepDone();
   settle(trial, q);
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
@@ -157,6 +170,29 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   return false;
 }
 
+bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const LbfgsResult& q) {
+  m_trialIsCandidate = false;
+  settle(x, q);
+  const std::string failed = countFailure(q);
+  const std::string whyRejected = failed.empty() ? rejectReason(x) : failed;
+  const bool valid = whyRejected.empty();
+  if (valid) m_lowest.offer({q.energy, x, step, m_result.functionCalls});
+  m_result.quenches = step;
+  QuenchReport report{step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
+                      false, !valid, whyRejected, false, m_result.functionCalls,
+                      !failed.empty(), m_result.failedQuenches};
+  report.symmetrisation = true;
+  m_report.onQuench(report);
+  if (valid) checkTarget(step, q.energy);
+  m_symmetrisation.record(q.energy, valid ? std::move(x) : std::vector<double>{}, valid);
+  if (m_symmetrisation.episodeOver(m_result.targetReached)) {
+    const SymmetrisationReport r = m_symmetrisation.finishEpisode(step, m_markov, m_markovEnergy);
+    if (r.changedMarkov) refreshAtomEnergies();
+    m_report.onSymmetrisation(r);
+  }
+  return false;
+}
+
 void BasinHoppingRun::completeReseed(long step, std::vector<double> x, const LbfgsResult& q) {
   // A stop request inside the reseed quench leaves the new chain where the quench stopped, with
   // energy +infinity as after a failed quench (the one place where a resumed run departs from the
@@ -182,6 +218,8 @@ BasinHoppingState BasinHoppingRun::state() const {
   s.markovEnergy = m_markovEnergy;
   s.stepSize = m_stepSize;
   s.acceptedInWindow = m_acceptedInWindow;
+  s.stepsInWindow = m_stepsInWindow;
+  s.symmetrisation = m_symmetrisation.state();
   s.functionCalls = m_result.functionCalls;
   s.restarts = m_result.restarts;
   s.failedQuenches = m_result.failedQuenches;
@@ -325,7 +363,8 @@ void BasinHoppingRun::checkTarget(long step, double energy) {
 }
 
 void BasinHoppingRun::adjustStepSize(long step) {
-  if (step % m_params.stepAdjustInterval != 0) return;
+  if (++m_stepsInWindow < m_params.stepAdjustInterval) return;
+  m_stepsInWindow = 0;
   const double ratio = static_cast<double>(m_acceptedInWindow) / m_params.stepAdjustInterval;
   m_stepSize = ratio > m_params.targetAcceptance ? m_stepSize * m_params.stepAdjustFactor
                                                  : m_stepSize / m_params.stepAdjustFactor;

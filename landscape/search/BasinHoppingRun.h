@@ -19,6 +19,7 @@
 #include "landscape/search/ClusterStepTaker.h"
 #include "landscape/search/LowestMinima.h"
 #include "landscape/search/NewRestart.h"
+#include "landscape/search/Symmetrisation.h"
 
 namespace landscape {
 
@@ -50,8 +51,9 @@ class BasinHoppingRun {
   std::vector<double> initialStructure(std::vector<double> start);
   /// Quench 0 done: x is the minimiser's output for initialStructure(), q its result.
   long beginWith(std::vector<double> x, const LbfgsResult& q);
-  /// The trial of the next step: the Markov state perturbed (draws random numbers).
-  std::vector<double> proposeTrial() { return perturbedMarkovState(); }
+  /// The trial of the next step: the Markov state perturbed (draws random numbers), or the next
+  /// symmetrisation candidate when an episode is under way or due (Symmetrisation.h).
+  std::vector<double> proposeTrial();
   /// The random source, to undo a proposal whose quench a stop request ended (rewind()).
   const Random& random() const { return m_random; }
   void rewind(const Random& random) { m_random = random; }
@@ -109,8 +111,10 @@ class BasinHoppingRun {
   /// The ASTEP per-atom energies of the Markov state (empty when ASTEP is off or unavailable).
   void refreshAtomEnergies();
   void checkTarget(long step, double energy);
-  /// Every NACCEPT steps: step size toward the target acceptance ratio.
+  /// Every NACCEPT ordinary steps: step size toward the target acceptance ratio.
   void adjustStepSize(long step);
+  /// completeStep() for a symmetrisation candidate's quench.
+  bool completeCandidate(long step, std::vector<double> x, const LbfgsResult& q);
   /// Reports a NEWRESTART decision other than None (after the reseed, when it reseeds).
   void reportRestart(long step, const NewRestart::Decision& decision);
   void checkpoint(long step);
@@ -136,6 +140,9 @@ class BasinHoppingRun {
   std::vector<double> m_atomEnergies;  ///< GMIN's VAT of the Markov state
   double m_stepSize;
   long m_acceptedInWindow = 0;
+  long m_stepsInWindow = 0;  ///< ordinary steps since the last step-size adjustment
+  Symmetrisation m_symmetrisation;
+  bool m_trialIsCandidate = false;  ///< proposeTrial() handed out a symmetrisation candidate
   NewRestart::Decision m_pendingReseed;  ///< between completeStep() and completeReseed()
   bool m_started = true;
 };

@@ -7,6 +7,7 @@
 
 #include "landscape/network/StoredMinimum.h"
 #include "landscape/search/NewRestart.h"
+#include "landscape/search/Symmetrisation.h"
 
 namespace landscape {
 
@@ -16,6 +17,9 @@ struct BasinHoppingState {
   double markovEnergy = 0.0;        ///< its energy (potential's unit)
   double stepSize = 0.0;            ///< current adapted step size (length unit)
   long acceptedInWindow = 0;        ///< accepted steps since the last step-size adjustment
+  /// Ordinary steps since the last step-size adjustment (symmetrisation quenches are not
+  /// counted); -1: quench modulo the adjustment interval (checkpoints written before it existed).
+  long stepsInWindow = -1;
   long functionCalls = 0;           ///< energy + gradient evaluations so far
   long restarts = 0;                ///< reseeds so far
   long failedQuenches = 0;          ///< quenches whose minimiser failed, so far
@@ -24,6 +28,7 @@ struct BasinHoppingState {
   long targetFunctionCalls = -1;
   std::string random;               ///< Random::state() after the last quench
   NewRestart::State newRestart;     ///< NEWRESTART / AVOID: chain best, taboo list
+  Symmetrisation::State symmetrisation;  ///< SYMMETRISE / SYMMETRISECSM episode under way
   /// The saved lowest minima as the run holds them (sloppy quenches, before the final tight
   /// re-quench), so that the resumed run re-quenches exactly what an uninterrupted run would.
   std::vector<StoredMinimum> lowest;

@@ -16,7 +16,7 @@ class WalkerEnsemble::Relay : public BasinHoppingObserver {
  public:
   Relay(WalkerEnsemble& ensemble, int walker) : m_ensemble(ensemble), m_walker(walker) {}
   void onQuench(const QuenchReport& q) override {
-    if (q.quench > 0) {
+    if (q.quench > 0 && !q.symmetrisation) {
       ++steps;
       if (q.accepted) ++accepted;
     }
@@ -30,6 +30,9 @@ class WalkerEnsemble::Relay : public BasinHoppingObserver {
   }
   void onTightQuench(const TightQuenchReport& t) override {
     if (m_ensemble.m_observer) m_ensemble.m_observer->onTightQuench(t);
+  }
+  void onSymmetrisation(const SymmetrisationReport& r) override {
+    if (m_ensemble.m_observer) m_ensemble.m_observer->onSymmetrisation(m_walker, r);
   }
   double acceptance() const { return steps > 0 ? static_cast<double>(accepted) / steps : 0.0; }
   long steps = 0, accepted = 0;  ///< since this process started the run

@@ -53,6 +53,7 @@ class WalkerObserver {
   virtual void onQuench(int /*walker*/, const QuenchReport&) {}
   virtual void onStepAdjust(int /*walker*/, const StepAdjustReport&) {}
   virtual void onRestart(int /*walker*/, const RestartReport&) {}
+  virtual void onSymmetrisation(int /*walker*/, const SymmetrisationReport&) {}
   /// After every round.
   virtual void onRound(const WalkerRoundReport&) {}
   /// Each minimum of the shared list's final tight re-quench (GMIN's "Final Quench" lines).

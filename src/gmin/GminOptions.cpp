@@ -37,6 +37,23 @@ auto lbfgs(M member) {
   return fieldOf(&C::basinHopping, &BH::lbfgs, member);
 }
 template <class M>
+auto symmetrisation(M member) {
+  return fieldOf(&C::basinHopping, &BH::symmetrisation, member);
+}
+template <class M>
+auto coreSymmetry(M member) {
+  return fieldOf(&C::basinHopping, &BH::symmetrisation, &SymmetrisationParams::core, member);
+}
+
+std::string symmetrisationSchemeName(SymmetrisationParams::Scheme s) {
+  switch (s) {
+    case SymmetrisationParams::Scheme::CoreCompletion: return "core";
+    case SymmetrisationParams::Scheme::Csm: return "csm";
+    default: return "off";
+  }
+}
+
+template <class M>
 auto langevin(M member) {
   return fieldOf(&C::langevin, member);
 }
@@ -183,6 +200,77 @@ void addRigidAndLangevin(Table& t) {
   t.add("langevin-generator", "", "random-number generator (docs/rng.md)",
         langevin(&LangevinParams::generator))
       .choices(allRngKinds(), rngKindName);
+}
+
+// GMIN's SYMMETRISE and SYMMETRISECSM (landscape/search/Symmetrisation.h).
+void addSymmetrisation(Table& t) {
+  t.section("Symmetry-adapted moves (clusters of identical atoms)");
+  t.add("symmetrise", "",
+        "symmetry-adapted moves (Oakley, Johnston and Wales 2013): core = GMIN's SYMMETRISE "
+        "(outer atoms moved into the vacant sites of the most symmetric core, up to "
+        "--symmetrise-candidates quenches per attempt), csm = SYMMETRISECSM (the minimum averaged "
+        "with its image under inversion, continuous symmetry measure, then quenched); an attempt's "
+        "lowest minimum replaces the Markov state when more than EDIFF below it",
+        symmetrisation(&SymmetrisationParams::scheme))
+      .choices(std::vector<SymmetrisationParams::Scheme>{SymmetrisationParams::Scheme::Off,
+                                                         SymmetrisationParams::Scheme::CoreCompletion,
+                                                         SymmetrisationParams::Scheme::Csm},
+               symmetrisationSchemeName);
+  t.add("symmetrise-interval", "N",
+        "quenches between attempts (core: only on a Markov minimum not tried before)",
+        symmetrisation(&SymmetrisationParams::interval))
+      .atLeast(1);
+  t.add("symmetrise-orbit-tolerance", "D",
+        "core: atoms whose distances from the centre differ by less than D share an orbit",
+        coreSymmetry(&CoreSymmetryParams::orbitTolerance))
+      .unit("sigma")
+      .positive();
+  t.add("symmetrise-symmetry-tolerance", "D", "core: distance tolerance of the core's point group",
+        coreSymmetry(&CoreSymmetryParams::symmetryTolerance))
+      .unit("sigma")
+      .positive();
+  t.add("symmetrise-occupied-tolerance", "D",
+        "core: a symmetry image within D of an atom is that atom (an occupied site)",
+        coreSymmetry(&CoreSymmetryParams::occupiedTolerance))
+      .unit("sigma")
+      .positive();
+  t.add("symmetrise-merge-tolerance", "D", "core: vacant sites within D of each other are one",
+        coreSymmetry(&CoreSymmetryParams::holeMergeTolerance))
+      .unit("sigma")
+      .positive();
+  t.add("symmetrise-overlap", "D",
+        "core: a vacant site must be at least D from every atom",
+        coreSymmetry(&CoreSymmetryParams::overlapDistance))
+      .unit("sigma")
+      .positive();
+  t.add("symmetrise-candidates", "N", "core: at most N candidate quenches per attempt",
+        coreSymmetry(&CoreSymmetryParams::maxCandidates))
+      .atLeast(1);
+  t.add("symmetrise-centre-decay", "K",
+        "core: the centre weights atoms by exp(-K r), r their distance from it (0 = centroid)",
+        coreSymmetry(&CoreSymmetryParams::centreDecay))
+      .unit("1/sigma")
+      .nonNegative();
+  t.add("csm-group", "NAME",
+        "csm: point group of the continuous symmetry measure; only CI (inversion through the "
+        "centroid) is implemented",
+        symmetrisation(&SymmetrisationParams::csmGroup))
+      .choices(std::vector<std::string>{"CI"});
+  t.add("csm-epsilon", "E", "csm: a measure below E is reported as exact symmetry",
+        symmetrisation(&SymmetrisationParams::csmEpsilon))
+      .nonNegative();
+  t.add("csm-steps", "N",
+        "csm: GMIN's random orientations of the group's frame; read, no effect for CI",
+        symmetrisation(&SymmetrisationParams::csmSteps))
+      .atLeast(0);
+  t.add("csm-quenches", "N",
+        "csm: quenches per attempt: the averaged structure, then downhill steps from the lowest",
+        symmetrisation(&SymmetrisationParams::csmQuenches))
+      .atLeast(1);
+  t.add("csm-max-iterations", "N",
+        "csm: GMIN's orientation-minimisation cap, read and not needed for CI",
+        symmetrisation(&SymmetrisationParams::csmMaxIterations))
+      .atLeast(0);
 }
 
 void addBasinHopping(Table& t) {
@@ -529,6 +617,37 @@ void addMoreImplementedKeywords(Table& t) {
             "must be 1.0 or absent (annealing is not implemented)")
       .field("steps", "the number of steps")
       .only("temperature factor", realRule(), "1.0");
+  t.keyword("SYMMETRISE", "[nint tol1 tol2 tol3 tol4 tol5 nsymqmax matdiff distfac]",
+            "symmetry-adapted moves into the vacant sites of the most symmetric core (Oakley, "
+            "Johnston and Wales 2013; landscape/geometry/CoreSymmetryCompletion.h, our "
+            "construction from the paper's description) -> `symmetrisation`: every `nint` "
+            "quenches; tol1 orbit, tol2 point-group, tol3 occupied-site, tol4 merge and tol5 "
+            "overlap distances (length); at most `nsymqmax` quenches; `matdiff` read and not "
+            "used; `distfac` the core-weighted centre's decay (1/length)")
+      .sets("symmetrise", "core")
+      .field("symmetrise-interval", "the interval")
+      .field("symmetrise-orbit-tolerance", "SYMTOL1")
+      .field("symmetrise-symmetry-tolerance", "SYMTOL2")
+      .field("symmetrise-occupied-tolerance", "SYMTOL3")
+      .field("symmetrise-merge-tolerance", "SYMTOL4")
+      .field("symmetrise-overlap", "SYMTOL5")
+      .field("symmetrise-candidates", "NSYMQMAX")
+      .number("MATDIFF", realRule(0),
+              [](C& c, double v) { c.basinHopping.symmetrisation.matrixDifference = v; })
+      .field("symmetrise-centre-decay", "DISTFAC");
+  t.keyword("SYMMETRISECSM", "[nint group eps steps quenches maxit]",
+            "quench the minimum averaged with its inversion image (continuous symmetry "
+            "measure of Zabrodsky, Peleg and Avnir 1992; landscape/geometry/CsmSymmetrisation.h) "
+            "-> `symmetrisation`: every `nint` quenches; `group` CI only; `eps` exact-symmetry "
+            "threshold; `steps` and `maxit` read (CI needs no orientation search); `quenches` "
+            "per attempt")
+      .sets("symmetrise", "csm")
+      .field("symmetrise-interval", "the interval")
+      .field("csm-group", "the point group")
+      .field("csm-epsilon", "CSMEPS")
+      .field("csm-steps", "CSMSTEPS")
+      .field("csm-quenches", "CSMQUENCHES")
+      .field("csm-max-iterations", "CSMMAXIT");
   t.keyword("TARGET", "E",
             "stop once a minimum at or below this energy is found (one value; GMIN's list of "
             "several targets is not implemented) -> `targetEnergy`")
@@ -554,6 +673,9 @@ void addOtherKeywords(Table& t) {
         "write the saved minima as dumpmin files every DUMPINT steps (landscape checkpoints its "
         "own results, see DUMPINT)"},
        {"MONITOR", "[n]", "GMIN's periodic progress monitoring output"},
+       {"PERMDIST", "[tol]",
+        "compare minima over permutations of the atoms: gmin always does for clusters of "
+        "identical atoms (AVOID, SYMMETRISECSM)"},
        {"PRTFRQ", "n", "GMIN's printing interval of the log"},
        {"SORT", "",
         "sort the atoms of each saved minimum by their energy in the output (cosmetic)"},
@@ -602,7 +724,7 @@ const OptionTable<GminConfig>& gminOptionTable() {
       "Output goes to ./gmin-out by default (--output DIR).\n"
       "Precedence: command line > --config FILE > --gmin-data FILE > built-in defaults.\n"
       "Reals may use Fortran exponents (5.0D-3). [KEYWORD] is the GMIN data-file keyword.\n",
-      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping, addWalkers,
+      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping, addSymmetrisation, addWalkers,
        addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
   return table;
 }
@@ -710,6 +832,23 @@ void checkGminConfig(const GminConfig& config) {
   }
   if (config.prmtopFile.empty() != config.inpcrdFile.empty())
     throw std::runtime_error("command line: --prmtop and --inpcrd go together");
+  if (config.basinHopping.symmetrisation.on()) {
+    const PairSystemConfig& pair = config.pair;
+    const bool identicalAtoms = config.prmtopFile.empty() && config.sopPdbFile.empty() &&
+                                config.rigidFile.empty() && !pair.periodic() &&
+                                !pair.binaryLj && !pair.kobAndersen;
+    if (!identicalAtoms) {
+      const auto it = config.keywordOrigins.find(
+          config.basinHopping.symmetrisation.scheme == SymmetrisationParams::Scheme::Csm
+              ? "SYMMETRISECSM"
+              : "SYMMETRISE");
+      throw std::runtime_error(
+          (it == config.keywordOrigins.end() ? std::string("command line: --symmetrise")
+                                             : it->second.where() + ": " + it->first) +
+          ": symmetry-adapted moves need a cluster of identical atoms (Lennard-Jones, Morse, "
+          "Gupta or one tabulated pair law in open space)");
+    }
+  }
   if (config.energyOnly && config.prmtopFile.empty() && config.sopPdbFile.empty())
     throw std::runtime_error(
         "command line: --energy-only needs --prmtop and --inpcrd, or --sop-pdb");

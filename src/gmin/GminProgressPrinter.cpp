@@ -17,9 +17,10 @@ GminProgressPrinter::GminProgressPrinter(bool quiet, const GminResultWriter& wri
 
 void printQuenchLine(const char* prefix, const QuenchReport& q, double elapsedSeconds) {
   std::printf(
-      "%sQu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s\n", prefix,
+      "%sQu %8ld E= %17.10f steps= %5d RMS= %9.2E Markov E= %17.10f t= %10.2f%s%s\n", prefix,
       q.quench, q.energy, q.lbfgsIterations, q.rmsGradient, q.markovEnergy, elapsedSeconds,
-      q.status == LbfgsStatus::Converged ? "" : ("  (" + lbfgsStatusName(q.status) + ")").c_str());
+      q.status == LbfgsStatus::Converged ? "" : ("  (" + lbfgsStatusName(q.status) + ")").c_str(),
+      q.symmetrisation ? "  in symmetrisation" : "");
   if (q.failed)
     std::printf("%s   step rejected: %s (%ld failed so far)\n", prefix, q.rejectReason.c_str(),
                 q.failedQuenches);
@@ -51,6 +52,19 @@ void GminProgressPrinter::onRestart(const RestartReport& r) {
         why, r.quench, r.chainBestEnergy, r.markovEnergy, r.tabooSize);
   else
     std::printf("newres> %s: step %ld rejected, taboo list %zu\n", why, r.quench, r.tabooSize);
+}
+
+void GminProgressPrinter::onSymmetrisation(const SymmetrisationReport& r) {
+  if (!m_quiet) printSymmetrisationLine("", r);
+}
+
+// GMIN's "symmetrise> changing current minimum" lines, with what the attempt found.
+void printSymmetrisationLine(const char* prefix, const SymmetrisationReport& r) {
+  char best[64] = "none";
+  if (r.candidates > 0 && r.bestEnergy < 1e300) std::snprintf(best, sizeof best, "%.10f", r.bestEnergy);
+  std::printf("%s%s> %s: %d quenches, lowest %s, %s Markov E %.10f\n", prefix, r.scheme.c_str(),
+              r.detail.c_str(), r.candidates, best, r.changedMarkov ? "new" : "kept",
+              r.markovEnergy);
 }
 
 // GMIN prints its TIGHTCONV re-quench as "Final Quench" lines; a long one (90 s on trpcage) is

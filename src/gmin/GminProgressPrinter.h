@@ -18,6 +18,8 @@ namespace landscape {
 void printQuenchLine(const char* prefix, const QuenchReport& q, double elapsedSeconds);
 /// GMIN's "Final Quench i of n E= ... steps= ... RMS= ... t= ..." line of a tight re-quench.
 void printFinalQuenchLine(const TightQuenchReport& t, double elapsedSeconds);
+/// The end of a SYMMETRISE or SYMMETRISECSM attempt.
+void printSymmetrisationLine(const char* prefix, const SymmetrisationReport& r);
 
 class GminProgressPrinter : public BasinHoppingObserver {
  public:
@@ -29,6 +31,7 @@ class GminProgressPrinter : public BasinHoppingObserver {
   void onQuench(const QuenchReport& q) override;
   void onStepAdjust(const StepAdjustReport& s) override;
   void onRestart(const RestartReport& r) override;
+  void onSymmetrisation(const SymmetrisationReport& r) override;
   void onTightQuench(const TightQuenchReport& t) override;
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
   void onState(const BasinHoppingState& state) override;

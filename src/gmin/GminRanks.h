@@ -37,6 +37,9 @@ class RankWalkerObserver : public WalkerObserver {
     m_own.onStepAdjust(walker, s);
   }
   void onRestart(int walker, const RestartReport& r) override { m_own.onRestart(walker, r); }
+  void onSymmetrisation(int walker, const SymmetrisationReport& r) override {
+    m_own.onSymmetrisation(walker, r);
+  }
   void onRound(const WalkerRoundReport& r) override;
   void onTightQuench(const TightQuenchReport& t) override { m_own.onTightQuench(t); }
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override {

@@ -44,6 +44,13 @@ void GminWalkerPrinter::onRestart(int walker, const RestartReport& r) {
               r.markovEnergy);
 }
 
+void GminWalkerPrinter::onSymmetrisation(int walker, const SymmetrisationReport& r) {
+  if (!m_verbose) return;
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "W %5d ", walker);
+  printSymmetrisationLine(prefix, r);
+}
+
 void GminWalkerPrinter::onRound(const WalkerRoundReport& r) {
   m_last = r;
   m_lastPrinted = false;

@@ -22,6 +22,7 @@ class GminWalkerPrinter : public WalkerObserver {
   void onQuench(int walker, const QuenchReport& q) override;
   void onStepAdjust(int walker, const StepAdjustReport& s) override;
   void onRestart(int walker, const RestartReport& r) override;
+  void onSymmetrisation(int walker, const SymmetrisationReport& r) override;
   void onRound(const WalkerRoundReport& r) override;
   void onTightQuench(const TightQuenchReport& t) override;
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
