@@ -177,6 +177,33 @@ TEST(WalkerEnsemble, EachWalkerIsTheSingleChainOfItsStream) {
   EXPECT_GE(ensemble.total.functionCalls, calls);  // + the shared list's tight re-quench
 }
 
+// With symmetrisation on, each walker computes its candidates on the ensemble's host threads
+// before the round (WalkerEnsemble::round): still the single chain of its stream, quench by quench.
+TEST(WalkerEnsemble, WalkersWithSymmetrisationAreTheSingleChainsOfTheirStreams) {
+  LennardJones lj(13);
+  for (const auto scheme :
+       {SymmetrisationParams::Scheme::Csm, SymmetrisationParams::Scheme::CoreCompletion}) {
+    BasinHoppingParams p = walkerParams(40, 21);
+    p.symmetrisation.scheme = scheme;
+    p.symmetrisation.interval = 2;
+    p.symmetrisation.csmQuenches = 2;
+    p.symmetrisation.core.orbitTolerance = 0.03;
+    p.symmetrisation.core.overlapDistance = 0.7;
+    p.symmetrisation.core.maxCandidates = 4;
+    ParallelMaker maker(13, 3);
+    WalkerRecorder walkers;
+    const int w = 6;
+    WalkerEnsemble(lj, p, w, {}, maker.maker()).run({}, &walkers);
+    for (int i = 0; i < w; ++i) {
+      BasinHoppingParams own = p;
+      own.seed = streamSeed(p.seed, static_cast<std::uint64_t>(i));
+      ChainRecorder chain;
+      BasinHopping(lj, own).run({}, &chain);
+      EXPECT_EQ(walkers.quenches[i], chain.quenches) << "walker " << i;
+    }
+  }
+}
+
 // Stopped after round 23, written to a checkpoint file and read back, resumed to round 70: the
 // same quenches, exchanges and minima as the run that never stopped (8 walkers, BHPT on).
 TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
@@ -351,6 +378,28 @@ TEST(WalkerEnsembleCuda, EqualsTheCpuTwinBitForBit) {
   p.avoidDistance = 4.0;
   p.avoidMaxSaved = 20;
   // One shape on both sides (one warp, tiles of 8: LJ38's automatic shape on the H100/H200).
+  auto on = [](Backend backend) {
+    return [backend](const LbfgsParams& params) {
+      BatchedEngineOptions options;
+      options.engine = BatchedEngine::Team;
+      options.shape = {1, 8};
+      return makeBatchedMinimiser({38}, params, backend, options);
+    };
+  };
+  WalkerRecorder twin, gpu;
+  const WalkerEnsembleResult a = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cpu)).run({}, &twin);
+  const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cuda)).run({}, &gpu);
+  for (int w = 0; w < 64; ++w) EXPECT_EQ(gpu.quenches[w], twin.quenches[w]) << "walker " << w;
+  expectSameMinima(b.total.lowest, a.total.lowest);
+}
+
+// SYMMETRISECSM candidates quenched by the LJ team kernel: the GPU walkers remain the CPU twin's.
+TEST(WalkerEnsembleCuda, WithSymmetrisationEqualsTheCpuTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  LennardJones lj(38);
+  BasinHoppingParams p = walkerParams(25, 8);
+  p.symmetrisation.scheme = SymmetrisationParams::Scheme::Csm;
+  p.symmetrisation.interval = 1;
   auto on = [](Backend backend) {
     return [backend](const LbfgsParams& params) {
       BatchedEngineOptions options;

@@ -4,8 +4,9 @@
 // SLOPPYCONV 5e-3, ...), each run from its own random start (seeds 1..N) to its first hit.
 //
 // Walkers (the default): gmin's walkers against the number of walkers W, with and without BHPT.
-// Each run is exactly `gmin --lj N --walkers W [--bhpt] --seed s --target E_gm --max-time S` (no
-// symmetry moves), built through gmin's own code (src/GminWalkers), so the CPU rows use
+// Each run is exactly `gmin --lj N --walkers W [--bhpt] --seed s --target E_gm --max-time S` (with
+// gmin's default symmetry moves unless --symmetrise or --gmin-options set them), built through
+// gmin's own code (src/GminWalkers), so the CPU rows use
 // ParallelLbfgs and the cuda rows the batched GPU engine. Runs that miss within --max-time are
 // counted and shown with their best energy; the statistics are over the hits.
 //
@@ -28,6 +29,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -65,6 +67,16 @@ GminMfet gminMfet(const std::string& scheme) {
 /// gmin's options for the example's input with `scheme`: the basic input is gmin's default for
 /// clusters; SYMMETRISE 1 0.02 0.040 0.09 0.1 0.5 18 0.32 2.0 with TEMPERATURE 3.3; SYMMETRISECSM
 /// 1 CI 1.0D-6 30 1 50 with TEMPERATURE 3.0 (LJ38/02_Calculating_MFET/input_SYMMETRISE*/data).
+std::vector<std::string> schemeArguments(const std::string& scheme);
+
+/// schemeArguments(o.symmetrise), then o.gminOptions split at blanks.
+std::vector<std::string> extraArguments(const std::string& scheme, const std::string& more) {
+  std::vector<std::string> args = schemeArguments(scheme);
+  std::istringstream words(more);
+  for (std::string w; words >> w;) args.push_back(w);
+  return args;
+}
+
 std::vector<std::string> schemeArguments(const std::string& scheme) {
   if (scheme == "core")
     return {"--symmetrise", "core", "--temperature", "3.3", "--symmetrise-interval", "1",
@@ -76,6 +88,7 @@ std::vector<std::string> schemeArguments(const std::string& scheme) {
     return {"--symmetrise", "csm", "--temperature", "3.0", "--symmetrise-interval", "1",
             "--csm-group", "CI", "--csm-epsilon", "1e-6", "--csm-steps", "30", "--csm-quenches",
             "1", "--csm-max-iterations", "50"};
+  if (scheme == "off") return {"--symmetrise", "off"};
   return {};
 }
 
@@ -84,9 +97,11 @@ struct Options {
   std::vector<std::size_t> sizes;  ///< empty: 38,75,98 (walkers), 38 (--chain)
   std::vector<std::size_t> walkers = {1, 2, 4, 16, 64, 256, 1024, 4096};
   long seeds = 0;  ///< 0: 10 (walkers), 50 (--chain)
+  long firstSeed = 1;  ///< walkers: seeds firstSeed .. firstSeed + seeds - 1
   std::string bhpt = "both";
   int crowdLimit = 0;  ///< gmin --crowd-limit
-  std::string symmetrise = "off";  ///< off, core or csm: GMIN's example input of that name
+  std::string symmetrise = "default";  ///< default, off, core or csm: GMIN's example inputs
+  std::string gminOptions;         ///< more gmin options, after the scheme's
   double maxTime = 60.0;
   double minTemperature = 0.8, maxTemperature = 2.0;
   long interval = 10;
@@ -118,11 +133,20 @@ OptionTable<Options> optionTable() {
       .defaultText("10; 50 with --chain");
   addBackendOption(t, fieldOf(&Options::backend));
   t.add("symmetrise", "",
-        "off: GMIN's basic LJ38 example input; core: its SYMMETRISE input; csm: its "
-        "SYMMETRISECSM input (each with the example's temperature)",
+        "default: gmin's defaults (GMIN's basic LJ38 example input; Lennard-Jones walkers on the "
+        "GPU under 50 atoms add SYMMETRISECSM every 10 quenches); off: the basic input with no symmetry moves; "
+        "core: the example's SYMMETRISE input; csm: its SYMMETRISECSM input (each with the "
+        "example's temperature)",
         fieldOf(&Options::symmetrise))
-      .choices(std::vector<std::string>{"off", "core", "csm"});
+      .choices(std::vector<std::string>{"default", "off", "core", "csm"});
+  t.add("gmin-options", "TEXT",
+        "more gmin options for every run, after --symmetrise's (e.g. \"--symmetrise csm "
+        "--symmetrise-interval 5\" for gmin's defaults with SYMMETRISECSM every 5 quenches)",
+        fieldOf(&Options::gminOptions));
   t.section("walkers (without --chain)");
+  t.add("first-seed", "S", "the first seed (a long table in several calls)",
+        fieldOf(&Options::firstSeed))
+      .atLeast(1);
   t.add("walkers", "LIST", "walker counts W (0: gmin's default for the cluster)",
         fieldOf(&Options::walkers))
       .atLeast(0);
@@ -185,7 +209,7 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
                                    std::to_string(kGlobalMinima.at(atoms)),
                                    "--crowd-limit",
                                    std::to_string(o.crowdLimit)};
-  for (const std::string& a : schemeArguments(o.symmetrise)) args.push_back(a);
+  for (const std::string& a : extraArguments(o.symmetrise, o.gminOptions)) args.push_back(a);
   if (bhpt)
     for (const std::string& a :
          {std::string("--bhpt"), std::string("--bhpt-min-temperature"),
@@ -193,9 +217,10 @@ Outcome runOnce(const Options& o, std::size_t atoms, std::size_t walkers, bool b
           std::to_string(o.maxTemperature), std::string("--bhpt-interval"),
           std::to_string(o.interval)})
       args.push_back(a);
-  const GminConfig config = parseGminCommandLine(args);
+  GminConfig config = parseGminCommandLine(args);
   GminSystem system = loadGminSystem(config);
   const GminWalkerPlan plan = planGminWalkers(config, system, 0, {}, {}, true);
+  useDefaultSymmetrisation(config, plan, nullptr);  // as gmin: SYMMETRISECSM on GPU walkers
   const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);
   WalkerEnsemble search(host ? *host : system.searched(), config.basinHopping, plan.walkers,
                         config.tempering, walkerMinimiserMaker(plan, config, system), system.hooks);
@@ -240,7 +265,7 @@ void printRow(std::size_t atoms, const std::string& walkers, bool bhpt,
 bool runChains(const Options& o, std::size_t atoms) {
   const double globalMinimum = kGlobalMinima.at(atoms);
   std::vector<std::string> args = {"--lj", std::to_string(atoms)};
-  for (const std::string& a : schemeArguments(o.symmetrise)) args.push_back(a);
+  for (const std::string& a : extraArguments(o.symmetrise, o.gminOptions)) args.push_back(a);
   BasinHoppingParams base = parseGminCommandLine(args).basinHopping;
   base.steps = o.maxSteps;
   base.targetEnergy = globalMinimum;
@@ -342,10 +367,11 @@ int main(int argc, char** argv) {
     if (o.bhpt != "on") modes.push_back(false);
     if (o.bhpt != "off") modes.push_back(true);
     std::printf(
-        "first encounter of the global minimum, GMIN LJ38 example settings, %s backend, seeds "
-        "1..%ld, at most %.0f s per run; BHPT kT %.3g..%.3g every %ld steps; crowd limit %d\n\n",
-        backendName(o.backend).c_str(), o.seeds, o.maxTime, o.minTemperature, o.maxTemperature,
-        o.interval, o.crowdLimit);
+        "first encounter of the global minimum, GMIN LJ38 example settings (symmetrise %s; gmin "
+        "options '%s'), %s backend, seeds %ld..%ld, at most %.0f s per run; BHPT kT %.3g..%.3g "
+        "every %ld steps; crowd limit %d\n\n",
+        o.symmetrise.c_str(), o.gminOptions.c_str(), backendName(o.backend).c_str(), o.firstSeed,
+        o.firstSeed + o.seeds - 1, o.maxTime, o.minTemperature, o.maxTemperature, o.interval, o.crowdLimit);
     std::printf(
         "| cluster | W | BHPT | hits | median s | mean s +/- s.e. | median quenches | mean "
         "quenches +/- s.e. | median calls | mean calls +/- s.e. | misses |\n"
@@ -355,7 +381,7 @@ int main(int argc, char** argv) {
         for (bool bhpt : modes) {
           std::vector<Outcome> runs;
           int planned = 0;
-          for (long seed = 1; seed <= o.seeds; ++seed) {
+          for (long seed = o.firstSeed; seed < o.firstSeed + o.seeds; ++seed) {
             runs.push_back(runOnce(o, atoms, walkers, bhpt, seed, planned));
             std::fprintf(stderr, "LJ%zu W %zu bhpt %d seed %ld: %s %.3f s, best %.6f\n", atoms,
                          walkers, bhpt ? 1 : 0, seed, runs.back().hit ? "hit" : "miss",

@@ -130,6 +130,10 @@ void BasinHoppingRun::step(long step) {
   checkpoint(step);
 }
 
+void BasinHoppingRun::prepareSymmetrisation() {
+  m_symmetrisation.prepare(m_result.quenches + 1, m_markov, m_markovEnergy, m_atomEnergies);
+}
+
 std::vector<double> BasinHoppingRun::proposeTrial() {
   m_trialIsCandidate = m_symmetrisation.prepare(m_result.quenches + 1, m_markov, m_markovEnergy,
                                                 m_atomEnergies);

@@ -54,6 +54,10 @@ class BasinHoppingRun {
   /// The trial of the next step: the Markov state perturbed (draws random numbers), or the next
   /// symmetrisation candidate when an episode is under way or due (Symmetrisation.h).
   std::vector<double> proposeTrial();
+  /// Starts the symmetrisation episode that proposeTrial() would start (Symmetrisation::prepare),
+  /// so that walkers can compute their candidates on several threads first; draws no random
+  /// numbers and touches nothing but this chain.
+  void prepareSymmetrisation();
   /// The random source, to undo a proposal whose quench a stop request ended (rewind()).
   const Random& random() const { return m_random; }
   void rewind(const Random& random) { m_random = random; }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 #include "landscape/core/StopRequest.h"
 #include "landscape/geometry/ClusterGeometry.h"
@@ -169,6 +170,17 @@ bool WalkerEnsemble::round(long step) {
   std::vector<Random> randomBefore;
   std::vector<std::vector<double>> x;
   x.reserve(m_chains.size());
+  if (m_common.symmetrisation.on() && m_chains.size() > 1) {
+    // Symmetrisation candidates cost an assignment or a point-group search per walker: spread
+    // over host threads while the device is idle between rounds.
+    if (!m_candidatePool) {
+      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+      m_candidatePool = std::make_unique<ThreadPool>(
+          static_cast<int>(std::min<std::size_t>(cores, m_chains.size())));
+    }
+    m_candidatePool->forEach(m_chains.size(),
+                             [&](std::size_t w) { m_chains[w]->prepareSymmetrisation(); });
+  }
   for (auto& chain : m_chains) {
     randomBefore.push_back(chain->random());
     x.push_back(chain->proposeTrial());

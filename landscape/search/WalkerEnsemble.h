@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "landscape/core/ThreadPool.h"
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/BasinHoppingRun.h"
@@ -135,6 +136,9 @@ class WalkerEnsemble {
   std::vector<std::unique_ptr<Relay>> m_relays;
   std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;
   std::unique_ptr<BatchedMinimiser> m_sloppy;
+  /// Host threads that compute the walkers' symmetrisation candidates of a round at once (each
+  /// walker's alone, so the round is the same for any number); made when symmetrisation is on.
+  std::unique_ptr<ThreadPool> m_candidatePool;
   WalkerObserver* m_observer = nullptr;
   int m_targetWalker = -1;
   long m_targetRoundQuenches = -1;

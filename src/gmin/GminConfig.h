@@ -33,6 +33,8 @@ struct GminConfig {
   std::size_t ljAtoms = 38;        ///< --lj N, --atoms N (default LJ38 when nothing else is given)
   bool ljAtomsGiven = false;       ///< --lj was given explicitly: with --coords, the file's atom
                                    ///< count must then equal ljAtoms (checked by gmin_main)
+  bool symmetriseGiven = false;    ///< --symmetrise, SYMMETRISE or SYMMETRISECSM was given: no
+                                   ///< default symmetrisation (gmin_main, GPU walkers)
   PairSystemConfig pair;  ///< --morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --box
   GuptaSystemConfig gupta;  ///< --gupta METAL, --gupta-params [GUPTA]: a metal cluster (eV, r0)
   std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =

@@ -888,6 +888,9 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   if ((given.has("prmtop") || given.has("sop-pdb")) && !given.has("gmin-data"))
     config.basinHopping = gminAmberDefaultParams();
 
+  config.symmetriseGiven = given.has("symmetrise") ||
+                           config.keywordOrigins.count("SYMMETRISE") > 0 ||
+                           config.keywordOrigins.count("SYMMETRISECSM") > 0;
   resolveCentre(given);
   table.apply(given, config);
   resolvePairSystem(config.pair, given, config.keywordOrigins);

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "backends/BatchedMinimiserFactory.h"
+#include "landscape/formats/CheckpointFile.h"
 #include "landscape/search/WalkerEnsemble.h"
 #include "potentials/BatchedPotential.h"
 #include "src/gmin/GminConfig.h"
@@ -113,6 +114,15 @@ GminWalkerPlan planWalkers(const GminConfig& config, WalkerEngine engine, int ch
 GminWalkerPlan planGminWalkers(const GminConfig& config, const GminSystem& system,
                                int checkpointWalkers, WalkerRanks ranks = {},
                                const std::function<int(int)>& agree = {}, bool ensemble = false);
+
+/// SYMMETRISECSM's default interval for Lennard-Jones walkers on the GPU (useDefaultSymmetrisation).
+constexpr int kDefaultCsmInterval = 10;
+/// Lennard-Jones walkers on the GPU (the team engine) of clusters under kLargeClusterAtoms atoms
+/// try SYMMETRISECSM every kDefaultCsmInterval quenches unless --symmetrise or a SYMMETRISE
+/// keyword says otherwise; a resumed run (its
+/// checkpoint's fingerprint in `resumedFrom`) keeps what it was made with.
+void useDefaultSymmetrisation(GminConfig& config, const GminWalkerPlan& plan,
+                              const CheckpointFingerprint* resumedFrom);
 
 /// A CPU copy of the potential the search runs on, for another thread: the spec's potential, in
 /// rigid coordinates over it with --rigid (the same bits as system.searched() when that runs on

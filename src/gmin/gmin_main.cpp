@@ -325,6 +325,13 @@ void printWalkerStart(const RunSetup& run, const GminWalkerPlan& plan) {
                 "fastest; docs/benchmarks.md); --walkers changes it\n",
                 plan.perRank, plan.facts.clusterAtoms < kLargeClusterAtoms ? "under" : "of at least",
                 kLargeClusterAtoms);
+  if (plan.engine == WalkerEngine::LennardJonesTeams && !config.symmetriseGiven &&
+      config.basinHopping.symmetrisation.on())
+    std::printf("gmin: SYMMETRISECSM (Ci) every %d quenches is the default for Lennard-Jones "
+                "walkers on the GPU under %zu atoms, chosen for the time to the global minimum "
+                "(LJ38 3.4x sooner; it slows LJ98; docs/benchmarks.md); --symmetrise off changes "
+                "it\n",
+                config.basinHopping.symmetrisation.interval, kLargeClusterAtoms);
 }
 
 int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
@@ -384,7 +391,7 @@ int run(int argc, char** argv, Communicator& ranks) {
   setUpLongRun("gmin");
   // Several ranks stop together, at a round's end they agree on (src/gmin/GminRanks.h).
   if (ranks.size() > 1) deferStopRequests();
-  const GminConfig config = parseGminCommandLine(argc, argv);
+  GminConfig config = parseGminCommandLine(argc, argv);
   if (config.action != GminConfig::Action::Run) return printHelpOrVersion(config);
   ranks.setTimeout(config.rankTimeout);
   if (ranks.rank() == 0)
@@ -400,6 +407,7 @@ int run(int argc, char** argv, Communicator& ranks) {
   const GminWalkerPlan plan =
       planGminWalkers(config, system, saved, {ranks.size(), ranks.localSize()},
                       [&ranks](int walkers) { return agreedWalkers(walkers, ranks); });
+  useDefaultSymmetrisation(config, plan, out.resuming ? &out.checkpoint.fingerprint : nullptr);
   const int walkers = plan.walkers;
   if (out.resuming && walkers != saved)
     throw std::runtime_error(out.checkpointPath() + ": the checkpoint holds " +
