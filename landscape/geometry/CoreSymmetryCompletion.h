@@ -18,15 +18,15 @@
 //    non-core atom (floater). An image within occupiedTolerance of an atom is occupied; otherwise
 //    it is a hole when it is at least overlapDistance from every atom; a hole within
 //    holeMergeTolerance of an earlier one is that one.
-// 5. Candidates: x with one floater f moved into one hole h. A hole's coordination is the number
-//    of atoms within 1.25 d_nn of it (d_nn: the median over atoms of the nearest-neighbour
-//    distance). Pairs are ordered by (hole coordination, highest first; floater rank: highest atom
-//    energy first, or without energies the farthest from c first; hole index; floater index); a
-//    pair is skipped when the hole has fewer than 3 neighbours other than f; at most maxCandidates.
-//    The coordination that orders the holes counts every atom (f included), so that the order of
-//    the holes does not depend on the floater: counting only atoms other than f there ranks a
-//    vacancy lower for the adatom next to it, the atom that left it, than for every other floater
-//    (LJ38 with a vertex lifted 1 sigma: 20 other vertices fill NSYMQMAX = 20 before it).
+// 5. Candidates: candidate k is x with the k least bound floaters (highest atom energy first, or
+//    without energies the farthest from c first) moved one after another, each into the free hole
+//    with the most atoms within 1.25 d_nn of it (d_nn: the median over atoms of the
+//    nearest-neighbour distance; the moving atom not counted, holes nearer than overlapDistance
+//    to the moved structure excluded, recounted after every move; ties by hole index), skipping a
+//    floater for which every free hole has fewer than 3 such neighbours; at most maxCandidates.
+//    Moving several atoms completes a core whose orbits lack several (one atom per candidate did
+//    not reach LJ38 from GMIN's SYMMETRISE input; docs/benchmarks.md). holeCoordination reports
+//    each hole's count in x.
 //
 // Cost per call (one core of the build machine, Release build, CoreSymmetryCompletion.CostPerCall):
 // 0.3 ms for LJ38, its global minimum or with a vertex moved to a hollow (cores of 6, 14 and 37
