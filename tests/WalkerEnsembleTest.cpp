@@ -370,6 +370,17 @@ TEST(WalkerEnsemble, FailedQuenchesAreCountedPerWalkerAndNeverSaved) {
 
 // GPU walkers (LJ38 on --backend cuda): 64 walkers whose quenches run in one BatchedLbfgsCuda
 // launch per round make the same quenches, bit for bit, as with the kernel's CPU twin.
+// The LJ38 team engine with one shape on both sides (one warp, tiles of 8: LJ38's automatic shape
+// on the H100/H200), so that the GPU run is its CPU twin's bit for bit.
+BatchedMinimiserMaker lj38TeamEngine(Backend backend) {
+  return [backend](const LbfgsParams& params) {
+    BatchedEngineOptions options;
+    options.engine = BatchedEngine::Team;
+    options.shape = {1, 8};
+    return makeBatchedMinimiser({38}, params, backend, options);
+  };
+}
+
 TEST(WalkerEnsembleCuda, EqualsTheCpuTwinBitForBit) {
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
   LennardJones lj(38);
@@ -377,18 +388,11 @@ TEST(WalkerEnsembleCuda, EqualsTheCpuTwinBitForBit) {
   p.newRestartSteps = 40;
   p.avoidDistance = 4.0;
   p.avoidMaxSaved = 20;
-  // One shape on both sides (one warp, tiles of 8: LJ38's automatic shape on the H100/H200).
-  auto on = [](Backend backend) {
-    return [backend](const LbfgsParams& params) {
-      BatchedEngineOptions options;
-      options.engine = BatchedEngine::Team;
-      options.shape = {1, 8};
-      return makeBatchedMinimiser({38}, params, backend, options);
-    };
-  };
   WalkerRecorder twin, gpu;
-  const WalkerEnsembleResult a = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cpu)).run({}, &twin);
-  const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cuda)).run({}, &gpu);
+  const WalkerEnsembleResult a =
+      WalkerEnsemble(lj, p, 64, {}, lj38TeamEngine(Backend::Cpu)).run({}, &twin);
+  const WalkerEnsembleResult b =
+      WalkerEnsemble(lj, p, 64, {}, lj38TeamEngine(Backend::Cuda)).run({}, &gpu);
   for (int w = 0; w < 64; ++w) EXPECT_EQ(gpu.quenches[w], twin.quenches[w]) << "walker " << w;
   expectSameMinima(b.total.lowest, a.total.lowest);
 }
@@ -400,17 +404,11 @@ TEST(WalkerEnsembleCuda, WithSymmetrisationEqualsTheCpuTwinBitForBit) {
   BasinHoppingParams p = walkerParams(25, 8);
   p.symmetrisation.scheme = SymmetrisationParams::Scheme::Csm;
   p.symmetrisation.interval = 1;
-  auto on = [](Backend backend) {
-    return [backend](const LbfgsParams& params) {
-      BatchedEngineOptions options;
-      options.engine = BatchedEngine::Team;
-      options.shape = {1, 8};
-      return makeBatchedMinimiser({38}, params, backend, options);
-    };
-  };
   WalkerRecorder twin, gpu;
-  const WalkerEnsembleResult a = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cpu)).run({}, &twin);
-  const WalkerEnsembleResult b = WalkerEnsemble(lj, p, 64, {}, on(Backend::Cuda)).run({}, &gpu);
+  const WalkerEnsembleResult a =
+      WalkerEnsemble(lj, p, 64, {}, lj38TeamEngine(Backend::Cpu)).run({}, &twin);
+  const WalkerEnsembleResult b =
+      WalkerEnsemble(lj, p, 64, {}, lj38TeamEngine(Backend::Cuda)).run({}, &gpu);
   for (int w = 0; w < 64; ++w) EXPECT_EQ(gpu.quenches[w], twin.quenches[w]) << "walker " << w;
   expectSameMinima(b.total.lowest, a.total.lowest);
 }
