@@ -59,7 +59,39 @@ class CallbackObserver : public BasinHoppingObserver {
   bool m_stop = false;
 };
 
+// GMIN's symmetry-adapted moves (landscape/search/SymmetrisationParams.h).
+void bindSymmetrisationParams(nb::module_& m) {
+  nb::enum_<SymmetrisationParams::Scheme>(m, "SymmetrisationScheme",
+                                          "off; core: GMIN's SYMMETRISE; csm: SYMMETRISECSM")
+      .value("off", SymmetrisationParams::Scheme::Off)
+      .value("core", SymmetrisationParams::Scheme::CoreCompletion)
+      .value("csm", SymmetrisationParams::Scheme::Csm);
+  using C = CoreSymmetryParams;
+  ParamsClass<C>(m, "CoreSymmetryParams",
+                 "SYMMETRISE's tolerances (lengths) and limits "
+                 "(landscape/geometry/CoreSymmetryCompletion.h)")
+      .field("orbit_tolerance", &C::orbitTolerance, "SYMTOL1: one shell within this (length)")
+      .field("symmetry_tolerance", &C::symmetryTolerance, "SYMTOL2: point-group tolerance")
+      .field("occupied_tolerance", &C::occupiedTolerance, "SYMTOL3: an image this near is an atom")
+      .field("hole_merge_tolerance", &C::holeMergeTolerance, "SYMTOL4: holes this near are one")
+      .field("overlap_distance", &C::overlapDistance, "SYMTOL5: a hole is this far from atoms")
+      .field("max_candidates", &C::maxCandidates, "NSYMQMAX: candidate quenches per attempt")
+      .field("centre_decay", &C::centreDecay, "DISTFAC: core-weighted centre (1/length)")
+      .done();
+  using S = SymmetrisationParams;
+  ParamsClass<S>(m, "SymmetrisationParams",
+                 "GMIN's SYMMETRISE / SYMMETRISECSM (Oakley, Johnston and Wales 2013) for clusters "
+                 "of identical atoms")
+      .field("scheme", &S::scheme, "SymmetrisationScheme.off, .core or .csm")
+      .field("interval", &S::interval, "quenches between attempts (NSYMINTERVAL)")
+      .field("core", &S::core, "CoreSymmetryParams of SYMMETRISE")
+      .field("csm_group", &S::csmGroup, "CSM point group: 'CI' only")
+      .field("csm_quenches", &S::csmQuenches, "CSMQUENCHES: quenches per attempt")
+      .done();
+}
+
 void bindParams(nb::module_& m) {
+  bindSymmetrisationParams(m);
   using P = BasinHoppingParams;
   ParamsClass<P>(m, "BasinHoppingParams",
                  "GMIN basin-hopping settings (docs/gmin-keywords.md names the keyword of each). "
@@ -91,6 +123,8 @@ void bindParams(nb::module_& m) {
       .field("seed", &P::seed, "random seed; the same seed gives the same run")
       .field("cold_fusion_drop", &P::coldFusionDrop, "failed quench below lowest - this (energy)")
       .field("lbfgs", &P::lbfgs, "LbfgsParams of every quench")
+      .field("symmetrisation", &P::symmetrisation,
+             "SymmetrisationParams: SYMMETRISE / SYMMETRISECSM moves (off by default)")
       .done()
       .def_static("gmin_lj38_example", &gminLj38ExampleParams,
                   "gmin's defaults for clusters (GMIN's LJ38 example: SAVE 2, EDIFF 0.003, "
