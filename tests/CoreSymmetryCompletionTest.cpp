@@ -355,35 +355,6 @@ TEST(CoreSymmetryCompletion, Lj13LiftedVertexFoundThroughD5dCore) {
   EXPECT_NEAR(lowestQuenched(r), kLj13, 1e-4);
 }
 
-// LJ13 with a vertex moved to a face hollow on the far side (a plain quench keeps the defect,
-// -41.47). With the default SYMTOL1 the 11 vertices are one shell, whose group, C5v about the
-// vacancy, maps no floater onto it (the vacancy lies on the axis). The adatom moves the centroid
-// 0.21 sigma towards itself, so the vertices' distances from it spread out (0.89, 0.95, 0.95,
-// 1.04, ...): with SYMTOL1 = 0.03 the centre and the three nearest vertices, a tetrahedron with
-// the exact C3v of the icosahedron's three-fold axis (Td within SYMTOL2 = 0.1: edges 1.09 and
-// 1.15 sigma), are the core, and C3v maps a vertex onto the vacancy. SYMTOL5 = 0.7 sigma: nearer
-// images overlap an atom (an LJ energy above 10^2 epsilon); at 0.1 they are holes with more
-// neighbours than the vacancy and rank first.
-TEST(CoreSymmetryCompletion, Lj13VertexOnAFaceReturnsToIcosahedron) {
-  const std::vector<double> x = lj13();
-  ASSERT_NEAR(energy(x), kLj13, 1e-5) << "construction of the icosahedron";
-  const int v = 1;
-  const std::vector<double> y = vacancyAndAdatom(x, v);
-  std::vector<double> plain = y;
-  ASSERT_GT(quench(plain), kLj13 + 0.5) << "the defect must survive a plain quench";
-  CoreSymmetryParams p;
-  p.orbitTolerance = 0.03;
-  p.overlapDistance = 0.7;
-  const CoreSymmetryCompletion r = completeCoreSymmetry(y, atomEnergies(y), p);
-  EXPECT_EQ(r.coreAtoms, 4);
-  EXPECT_EQ(r.order % 6, 0) << "contains C3v";
-  EXPECT_LT(nearestHole(r, atom(x, v)), 0.1) << "the vacated vertex site is a hole";
-  ASSERT_FALSE(r.candidates.empty());
-  EXPECT_EQ(r.movedAtoms.front(), v);
-  EXPECT_NEAR(energy(r.candidates.front()), kLj13, 1e-6);
-  EXPECT_NEAR(lowestQuenched(r), kLj13, 1e-4);
-}
-
 TEST(CoreSymmetryCompletion, SameInputGivesSameCandidates) {
   const std::vector<double> x = lj38Minimum();
   if (x.empty()) GTEST_SKIP() << "tests/data/lj38/gmin/lowest is absent";

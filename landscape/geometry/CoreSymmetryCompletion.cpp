@@ -22,7 +22,6 @@ using Vec = Eigen::Vector3d;
 constexpr int kCentrePasses = 200;
 constexpr double kCentreConverged = 1e-4;  // length
 constexpr int kSmallestCore = 4;
-constexpr int kGiveUpCoreAtoms = 20;
 constexpr double kNeighbourFactor = 1.25;  // coordination shell: 1.25 d_nn
 constexpr int kBareSite = 3;               // a hole with fewer neighbours (other than f) is bare
 
@@ -194,10 +193,15 @@ CoreSymmetryCompletion completeCoreSymmetry(const std::vector<double>& x,
       coreX.insert(coreX.end(), {q.x(), q.y(), q.z()});
     }
     PointGroup group = findPointGroup(coreX, groupParams);
-    if (group.order < best.order) break;
-    best = std::move(group);  // higher order, or a tie: the larger core
-    bestSize = size;
-    if (best.order == 1 && size >= static_cast<std::size_t>(kGiveUpCoreAtoms)) break;
+    // The largest order x atoms, the larger core on a tie: a big core of modest symmetry beats a
+    // tetrahedron of four atoms (Td, 24), whose images of the outer atoms are tens to hundreds of
+    // holes. Stopping at the first core whose order falls found LJ38 from GMIN's SYMMETRISE input
+    // in 2035 +/- 319 quenches; this rule in 1036 +/- 90 (GMIN 738 +/- 70; docs/benchmarks.md).
+    if (static_cast<std::size_t>(group.order) * size >=
+        static_cast<std::size_t>(best.order) * bestSize) {
+      best = std::move(group);
+      bestSize = size;
+    }
   }
   if (best.order == 1) return out;
   out.coreAtoms = static_cast<int>(bestSize);

@@ -10,10 +10,12 @@
 // 2. Atoms sorted by distance from c (ties by index); an orbit (shell) is a run of consecutive
 //    atoms whose successive distances differ by less than orbitTolerance.
 // 3. Cores are the first k orbits, k = 1, 2, ...; the point group (findPointGroup, tolerance
-//    symmetryTolerance) of every core of 4 or more atoms is found. The highest order wins, the
-//    larger core on a tie; growth stops once the order falls below the best, or with no core when
-//    the best order is still 1 at 20 or more core atoms. No core (order 1) or a core of every atom:
-//    no candidates.
+//    symmetryTolerance) of every core of 4 or more atoms is found, and the core with the largest
+//    order x atoms wins (the larger on a tie): a big core of modest symmetry beats a tetrahedron
+//    of four atoms, whose images are hundreds of holes (LJ38 from GMIN's SYMMETRISE input: 1036
+//    quenches on average against 2035 when the most symmetric small core won). The price: LJ13
+//    with a vertex moved onto the far side keeps a 12-atom C2v core, not the 4-atom C3v one whose
+//    holes include the vacancy. A core of order 1 or of every atom: no candidates.
 // 4. Holes: every operation of the core's group (about the core's centroid) applied to every
 //    non-core atom (floater). An image within occupiedTolerance of an atom is occupied; otherwise
 //    it is a hole when it is at least overlapDistance from every atom; a hole within
