@@ -214,7 +214,8 @@ class OptionTable : public OptionList {
     std::string ordinal(std::size_t i) const {
       if (m_table.m_keywords[m_index].maxFields <= 1) return "";
       static const char* const names[] = {"1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"};
-      return std::string(" ") + names[i];
+      // SYMMETRISE has nine fields: past the table, the number spelled out.
+      return i < 8 ? std::string(" ") + names[i] : " " + std::to_string(i + 1) + "th";
     }
     void addRef(const std::string& option, const std::string& suffix) {
       for (auto& o : m_table.m_options)
