@@ -1,6 +1,7 @@
 // Tests of the Hungarian assignment solver and of MINPERMDIST-style structure alignment.
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/Hungarian.h"
+#include "tests/GminLowestFile.h"
 
 #include <gtest/gtest.h>
 
@@ -28,6 +29,7 @@ using landscape::AlignmentParams;
 using landscape::AlignmentResult;
 using landscape::alignStructures;
 using landscape::minimumDistance;
+using landscape::readGminLowest;
 using landscape::solveAssignment;
 
 // ---------------------------------------------------------------- helpers
@@ -42,34 +44,6 @@ std::string testDataDir() {
 }
 
 std::string lj38LowestPath() { return testDataDir() + "/lj38/gmin/lowest"; }
-
-// All structures of a GMIN `lowest` file: per structure a line with the atom count, a line
-// "Energy of minimum ...", then one line "SYMBOL x y z" per atom. Empty if the file is absent.
-std::vector<std::vector<double>> readGminLowest(const std::string& path) {
-  std::vector<std::vector<double>> structures;
-  std::ifstream in(path);
-  if (!in) return structures;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream countLine(line);
-    int atoms = 0;
-    if (!(countLine >> atoms)) continue;
-    if (!std::getline(in, line)) throw std::runtime_error(path + ": missing energy line");
-    std::vector<double> x;
-    for (int i = 0; i < atoms; ++i) {
-      if (!std::getline(in, line)) throw std::runtime_error(path + ": truncated structure");
-      std::istringstream atom(line);
-      std::string symbol;
-      double c[3];
-      if (!(atom >> symbol >> c[0] >> c[1] >> c[2])) {
-        throw std::runtime_error(path + ": bad atom line '" + line + "'");
-      }
-      x.insert(x.end(), c, c + 3);
-    }
-    structures.push_back(std::move(x));
-  }
-  return structures;
-}
 
 // Random cluster in a sphere, at roughly liquid density, with no two atoms closer than 0.8.
 std::vector<double> randomCluster(int atoms, unsigned seed) {

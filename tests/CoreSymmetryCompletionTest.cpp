@@ -24,6 +24,7 @@
 #include "landscape/geometry/CoreSymmetryCompletion.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "potentials/LennardJones.h"
+#include "tests/GminLowestFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -81,23 +82,6 @@ double nearestHole(const CoreSymmetryCompletion& result, const Vec& p) {
   return nearest;
 }
 
-// The first structure of GMIN's LJ38 example output (count line, energy line, "SI x y z" lines).
-std::vector<double> readLj38Lowest(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  std::getline(in, line);
-  std::vector<double> x;
-  for (int i = 0; i < 38 && std::getline(in, line); ++i) {
-    std::istringstream fields(line);
-    std::string symbol;
-    double c[3];
-    if (!(fields >> symbol >> c[0] >> c[1] >> c[2])) throw std::runtime_error("bad line " + line);
-    x.insert(x.end(), c, c + 3);
-  }
-  if (x.size() != 3 * 38) throw std::runtime_error(path + ": fewer than 38 atoms");
-  return x;
-}
 
 // Icosahedron vertices (0, +-1, +-phi) and cyclic permutations, scaled to length `radius`.
 std::vector<Vec> icosahedronVertices(double radius) {
@@ -214,7 +198,7 @@ std::vector<double> vacancyAndAdatom(const std::vector<double>& x, int v) {
 std::vector<double> lj38Minimum() {
   const std::optional<std::string> path = testDataPath("lj38/gmin/lowest");
   if (!path) return {};
-  return readLj38Lowest(*path);
+  return readGminLowest(*path).front();
 }
 
 // A vertex of the truncated octahedron: 6 neighbours (1 inner octahedron atom, 2 (111) face

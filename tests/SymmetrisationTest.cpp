@@ -19,6 +19,7 @@
 #include "potentials/LennardJones.h"
 #include "src/gmin/GminDataFile.h"
 #include "src/gmin/GminOptions.h"
+#include "tests/GminLowestFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -26,21 +27,6 @@ namespace {
 
 constexpr double kLj38 = -173.928427;  // Cambridge Cluster Database, truncated octahedron (Oh)
 
-std::vector<double> readXyzLike(const std::string& path, int atoms) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  std::getline(in, line);
-  std::vector<double> x;
-  for (int i = 0; i < atoms && std::getline(in, line); ++i) {
-    std::istringstream fields(line);
-    std::string symbol;
-    double c[3];
-    if (!(fields >> symbol >> c[0] >> c[1] >> c[2])) throw std::runtime_error("bad line " + line);
-    x.insert(x.end(), c, c + 3);
-  }
-  return x;
-}
 
 std::vector<double> rotatedAndMoved(const std::vector<double>& x) {
   const Eigen::Matrix3d r =
@@ -57,7 +43,7 @@ std::vector<double> rotatedAndMoved(const std::vector<double>& x) {
 TEST(CsmSymmetrisation, TheOhGlobalMinimumOfLj38IsCentrosymmetric) {
   const auto path = testDataPath("lj38/gmin/lowest");
   if (!path) GTEST_SKIP() << "tests/data/lj38/gmin/lowest is absent";
-  const std::vector<double> x = readXyzLike(*path, 38);
+  const std::vector<double> x = readGminLowest(*path).front();
   ASSERT_EQ(x.size(), 3u * 38);
   // Oh contains the inversion: the measure vanishes and the average is the structure itself, to
   // within the file's convergence (GMIN's TIGHTCONV 1e-3 leaves atoms about 1e-5 off their

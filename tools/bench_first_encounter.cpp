@@ -67,16 +67,6 @@ GminMfet gminMfet(const std::string& scheme) {
 /// gmin's options for the example's input with `scheme`: the basic input is gmin's default for
 /// clusters; SYMMETRISE 1 0.02 0.040 0.09 0.1 0.5 18 0.32 2.0 with TEMPERATURE 3.3; SYMMETRISECSM
 /// 1 CI 1.0D-6 30 1 50 with TEMPERATURE 3.0 (LJ38/02_Calculating_MFET/input_SYMMETRISE*/data).
-std::vector<std::string> schemeArguments(const std::string& scheme);
-
-/// schemeArguments(o.symmetrise), then o.gminOptions split at blanks.
-std::vector<std::string> extraArguments(const std::string& scheme, const std::string& more) {
-  std::vector<std::string> args = schemeArguments(scheme);
-  std::istringstream words(more);
-  for (std::string w; words >> w;) args.push_back(w);
-  return args;
-}
-
 std::vector<std::string> schemeArguments(const std::string& scheme) {
   if (scheme == "core")
     return {"--symmetrise", "core", "--temperature", "3.3", "--symmetrise-interval", "1",
@@ -90,6 +80,14 @@ std::vector<std::string> schemeArguments(const std::string& scheme) {
             "1", "--csm-max-iterations", "50"};
   if (scheme == "off") return {"--symmetrise", "off"};
   return {};
+}
+
+/// schemeArguments(o.symmetrise), then o.gminOptions split at blanks.
+std::vector<std::string> extraArguments(const std::string& scheme, const std::string& more) {
+  std::vector<std::string> args = schemeArguments(scheme);
+  std::istringstream words(more);
+  for (std::string w; words >> w;) args.push_back(w);
+  return args;
 }
 
 struct Options {

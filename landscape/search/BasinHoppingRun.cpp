@@ -47,7 +47,7 @@ BasinHoppingRun::BasinHoppingRun(Potential& potential, const BasinHoppingParams&
       m_stepTaker(radius, params.angularThreshold),
       m_newRestart(params, hooks.distance),
       m_stepSize(params.stepSize),
-      m_symmetrisation(params.symmetrisation, params.energyDifference, params.seed) {}
+      m_symmetrisation(params.symmetrisation, params.energyDifference) {}
 
 long BasinHoppingRun::begin(std::vector<double> start) {
   std::vector<double> x = initialStructure(std::move(start));
@@ -130,13 +130,12 @@ void BasinHoppingRun::step(long step) {
   checkpoint(step);
 }
 
-void BasinHoppingRun::prepareSymmetrisation() {
-  m_symmetrisation.prepare(m_result.quenches + 1, m_markov, m_markovEnergy, m_atomEnergies);
+bool BasinHoppingRun::prepareSymmetrisation() {
+  return m_symmetrisation.prepare(m_result.quenches + 1, m_markov, m_markovEnergy, m_atomEnergies);
 }
 
 std::vector<double> BasinHoppingRun::proposeTrial() {
-  m_trialIsCandidate = m_symmetrisation.prepare(m_result.quenches + 1, m_markov, m_markovEnergy,
-                                                m_atomEnergies);
+  m_trialIsCandidate = prepareSymmetrisation();
   if (m_trialIsCandidate) return m_symmetrisation.candidate(m_stepTaker, m_stepSize, m_random);
   return perturbedMarkovState();
 }

@@ -56,8 +56,8 @@ class BasinHoppingRun {
   std::vector<double> proposeTrial();
   /// Starts the symmetrisation episode that proposeTrial() would start (Symmetrisation::prepare),
   /// so that walkers can compute their candidates on several threads first; draws no random
-  /// numbers and touches nothing but this chain.
-  void prepareSymmetrisation();
+  /// numbers and touches nothing but this chain. True when the next step quenches a candidate.
+  bool prepareSymmetrisation();
   /// The random source, to undo a proposal whose quench a stop request ended (rewind()).
   const Random& random() const { return m_random; }
   void rewind(const Random& random) { m_random = random; }

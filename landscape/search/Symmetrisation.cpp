@@ -34,9 +34,8 @@ void SymmetrisationParams::check() const {
   require(csmMaxIterations >= 0, "CSMMAXIT must be >= 0");
 }
 
-Symmetrisation::Symmetrisation(const SymmetrisationParams& params, double ediff,
-                               std::uint64_t seed)
-    : m_params(params), m_ediff(ediff), m_seed(seed) {}
+Symmetrisation::Symmetrisation(const SymmetrisationParams& params, double ediff)
+    : m_params(params), m_ediff(ediff) {}
 
 bool Symmetrisation::due(long step, double markovEnergy) const {
   if (!on() || m_state.ordinaryStepOwed || !std::isfinite(markovEnergy)) return false;

@@ -19,7 +19,6 @@
 // changed by more than EDIFF since the last attempt (SYMMETRISECSM tries every interval, as GMIN
 // does). Candidates are computed from the Markov state without drawing from the chain's random
 // numbers, so that a run stopped in a candidate's quench resumes identically.
-#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -56,9 +55,8 @@ class Symmetrisation {
     bool inEpisode() const { return !candidates.empty() || downhillStepsLeft > 0; }
   };
 
-  /// params must have passed check(); ediff is BasinHoppingParams::energyDifference, seed the
-  /// run's (the CSM image search is seeded from it and the step).
-  Symmetrisation(const SymmetrisationParams& params, double ediff, std::uint64_t seed);
+  /// params must have passed check(); ediff is BasinHoppingParams::energyDifference.
+  Symmetrisation(const SymmetrisationParams& params, double ediff);
 
   bool on() const { return m_params.on(); }
   /// Before step `step`: starts an episode when one is due (above). True when the step quenches a
@@ -90,7 +88,6 @@ class Symmetrisation {
 
   SymmetrisationParams m_params;
   double m_ediff;
-  std::uint64_t m_seed;
   State m_state;
 };
 
