@@ -432,6 +432,38 @@ TEST(RigidBodyMoves, RotationAboutTheCentreAndTranslationWithinBounds) {
   EXPECT_THROW(bad.check(), std::invalid_argument);
 }
 
+// Uniform rotations (Haar measure) have E[R] = 0, so E[trace R] = 0; a uniform angle about a
+// uniform axis would give E[trace R] = 1 + 2 E[cos angle] = 1. 2000 bodies: each mean has a
+// standard error sqrt(1/3 / 2000) = 0.013 (trace: sqrt(1 / 2000) = 0.022).
+TEST(RigidBodyMoves, RandomStartHasCentresInTheBallAndUniformOrientations) {
+  const std::size_t bodies = 2000;
+  RigidBodySet set(3 * bodies);
+  std::vector<double> reference;
+  for (std::size_t b = 0; b < bodies; ++b) {
+    set.addBody({3 * b, 3 * b + 1, 3 * b + 2});
+    for (double v : {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0}) reference.push_back(v + b);
+  }
+  const RigidBodySystem system(set, reference);
+  Random random(11);
+  const std::vector<double> q = randomRigidStructure(system, 3.0, random);
+  ASSERT_EQ(q.size(), system.dimension());
+  double meanR[9] = {0.0}, trace = 0.0;
+  for (std::size_t b = 0; b < bodies; ++b) {
+    EXPECT_LE(std::sqrt(q[3 * b] * q[3 * b] + q[3 * b + 1] * q[3 * b + 1] +
+                        q[3 * b + 2] * q[3 * b + 2]),
+              3.0);
+    const double* p = &q[3 * bodies + 3 * b];
+    EXPECT_LE(std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]), kPi + 1e-12);
+    double R[9];
+    rotationMatrix(p, R);
+    for (int k = 0; k < 9; ++k) meanR[k] += R[k] / bodies;
+    trace += (R[0] + R[4] + R[8]) / bodies;
+  }
+  for (int k = 0; k < 9; ++k) EXPECT_NEAR(meanR[k], 0.0, 0.06) << k;
+  EXPECT_NEAR(trace, 0.0, 0.1);
+  EXPECT_THROW(randomRigidStructure(system, 0.0, random), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace landscape
 

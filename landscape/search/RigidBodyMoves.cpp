@@ -62,4 +62,37 @@ void moveRigidBodies(const RigidBodySystem& system, const RigidBodyMoveParams& p
   }
 }
 
+std::vector<double> randomRigidStructure(const RigidBodySystem& system, double radius,
+                                         Random& random) {
+  require(std::isfinite(radius) && radius > 0.0,
+          "random rigid start: the radius must be positive (length)");
+  const std::size_t B = system.bodyCount();
+  std::vector<double> q(system.dimension(), 0.0);
+  double v[3];
+  for (std::size_t b = 0; b < B; ++b) {
+    unitBall(random, v);
+    for (int k = 0; k < 3; ++k) q[3 * b + k] = radius * v[k];
+  }
+  for (std::size_t b = 0; b < B; ++b) {
+    // Shoemake: q = (sqrt(1-u1) sin 2pi u2, sqrt(1-u1) cos 2pi u2, sqrt(u1) sin 2pi u3,
+    // sqrt(u1) cos 2pi u3) is uniform on the unit 3-sphere, hence a uniform rotation; its
+    // angle-axis vector is 2 acos(w) times the unit axis, taken with w >= 0 so |p| <= pi.
+    const double u1 = random.uniform(), u2 = random.uniform(), u3 = random.uniform();
+    double x = std::sqrt(1.0 - u1) * std::sin(2.0 * kPi * u2);
+    double y = std::sqrt(1.0 - u1) * std::cos(2.0 * kPi * u2);
+    double z = std::sqrt(u1) * std::sin(2.0 * kPi * u3);
+    double w = std::sqrt(u1) * std::cos(2.0 * kPi * u3);
+    if (w < 0.0) x = -x, y = -y, z = -z, w = -w;
+    const double s = std::sqrt(x * x + y * y + z * z);
+    const double angle = 2.0 * std::atan2(s, w);
+    double* p = &q[3 * B + 3 * b];
+    if (s > 0.0) p[0] = angle * x / s, p[1] = angle * y / s, p[2] = angle * z / s;
+  }
+  for (std::size_t f = 0; f < system.freeAtomCount(); ++f) {
+    unitBall(random, v);
+    for (int k = 0; k < 3; ++k) q[6 * B + 3 * f + k] = radius * v[k];
+  }
+  return q;
+}
+
 }  // namespace landscape

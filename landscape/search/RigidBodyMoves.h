@@ -25,4 +25,11 @@ struct RigidBodyMoveParams {
 void moveRigidBodies(const RigidBodySystem& system, const RigidBodyMoveParams& params,
                      std::vector<double>& q, Random& random);
 
+/// A random start for the bodies of `system` (rigid coordinates): centres and free atoms uniform
+/// in the ball of `radius` (length) about the origin, orientations uniform over all rotations
+/// (Shoemake's uniform quaternions, Graphics Gems III, 1992) as angle-axis vectors with |p| <= pi.
+/// Throws std::invalid_argument for a radius that is not positive and finite.
+std::vector<double> randomRigidStructure(const RigidBodySystem& system, double radius,
+                                         Random& random);
+
 }  // namespace landscape
