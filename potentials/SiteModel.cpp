@@ -26,8 +26,8 @@ void SiteModel::check() const {
     bad("c6 has " + std::to_string(c6.size()) + " entries for " + std::to_string(n) + " sites");
   if (c12.size() != n)
     bad("c12 has " + std::to_string(c12.size()) + " entries for " + std::to_string(n) + " sites");
-  if (molecule[0] != 0) bad("molecule: the first site belongs to molecule " +
-                            std::to_string(molecule[0]) + ", not 0");
+  if (molecule[0] != 0)
+    bad("molecule: the first site belongs to molecule " + std::to_string(molecule[0]) + ", not 0");
   std::size_t run = 1;
   for (std::size_t i = 1; i <= n; ++i) {
     if (i < n && molecule[i] == molecule[i - 1]) {
