@@ -16,6 +16,7 @@
 #include "gpu/BatchedLennardJonesCuda.h"
 #include "gpu/BatchedPairPotentialCuda.h"
 #include "gpu/BatchedRigidBodyCuda.h"
+#include "gpu/BatchedSitePotentialCuda.h"
 #include "gpu/BatchedSopCuda.h"
 #endif
 
@@ -147,6 +148,18 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       return std::make_unique<BatchedGuptaCuda>(spec.atoms, spec.gupta);
 #endif
       break;
+    case PotentialSpec::Kind::Sites:
+      if (!spec.siteModel)
+        throw std::invalid_argument(
+            "makeBatchedPotentialForSpec: PotentialSpec.siteModel must hold the sites of the "
+            "rigid molecules");
+      spec.siteModel->check();
+      if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
+      requireCuda("site potential");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedSitePotentialCuda>(*spec.siteModel);
+#endif
+      break;
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
@@ -190,6 +203,7 @@ bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend)
     case PotentialSpec::Kind::Sop:           // BatchedSopCuda
     case PotentialSpec::Kind::Pair:          // BatchedPairPotentialCuda
     case PotentialSpec::Kind::Gupta:         // BatchedGuptaCuda
+    case PotentialSpec::Kind::Sites:         // BatchedSitePotentialCuda
       return true;
   }
   return false;

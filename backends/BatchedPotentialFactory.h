@@ -12,6 +12,9 @@
 //                  cuda: BatchedPairPotentialCuda (a block per structure, every pair)
 //   Gupta          cpu: PerStructureBatchedPotential over `threads` GuptaPotential copies
 //                  cuda: BatchedGuptaCuda (a block per structure: densities, then gradients)
+//   sites          cpu: PerStructureBatchedPotential over `threads` SitePotential copies
+//                  cuda: BatchedSitePotentialCuda (a block per structure, interacting site pairs)
+//                  (rigid water: makeBatchedRigidPotential with WaterCluster's rigid system)
 // On the CPU a structure's energy and gradient are the single-structure potential's bits; on the
 // GPU they are the same bits whatever the batch (see each class).
 // makeBatchedRigidPotential puts local rigid bodies over the system's batched potential:

@@ -8,6 +8,7 @@
 #include "potentials/GuptaPotential.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PairPotential.h"
+#include "potentials/SitePotential.h"
 #include "potentials/Sop.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -16,6 +17,7 @@
 #include "gpu/GuptaCuda.h"
 #include "gpu/LennardJonesCuda.h"
 #include "gpu/PairPotentialCuda.h"
+#include "gpu/SitePotentialCuda.h"
 #include "gpu/SopCuda.h"
 #endif
 
@@ -111,6 +113,20 @@ std::unique_ptr<Potential> makeGupta(const PotentialSpec& spec, Backend backend)
 #endif
 }
 
+std::unique_ptr<Potential> makeSites(const PotentialSpec& spec, Backend backend) {
+  if (!spec.siteModel)
+    throw std::invalid_argument(
+        "makePotential: PotentialSpec.siteModel must hold the sites of the rigid molecules");
+  spec.siteModel->check();
+  if (backend == Backend::Cpu) return std::make_unique<SitePotential>(*spec.siteModel);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<SitePotentialCuda>(*spec.siteModel);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
 }  // namespace
 
 std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
@@ -125,6 +141,8 @@ std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend back
       return makePair(spec, backend);
     case PotentialSpec::Kind::Gupta:
       return makeGupta(spec, backend);
+    case PotentialSpec::Kind::Sites:
+      return makeSites(spec, backend);
   }
   throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
 }

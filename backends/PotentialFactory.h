@@ -10,6 +10,7 @@
 #include "potentials/AmberTopology.h"
 #include "potentials/GuptaPotential.h"
 #include "potentials/PairModel.h"
+#include "potentials/SiteModel.h"
 #include "potentials/Potential.h"
 #include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
@@ -20,7 +21,7 @@ namespace landscape {
 /// result with the potentials it builds (a CPU twin, a rigid-body wrapper) and with its own
 /// output code, instead of every factory call parsing the file again.
 struct PotentialSpec {
-  enum class Kind { LennardJones, AmberGb, Sop, Pair, Gupta };
+  enum class Kind { LennardJones, AmberGb, Sop, Pair, Gupta, Sites };
   Kind kind = Kind::LennardJones;
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
   /// AmberGb: the molecule (readAmberTopology); required.
@@ -38,6 +39,11 @@ struct PotentialSpec {
   /// Gupta: the metal's parameters (potentials/GuptaPotential.h) of a cluster of `atoms` (>= 2).
   /// CPU: GuptaPotential; CUDA: GuptaCuda (a batch of one of BatchedGuptaCuda). Always double.
   GuptaParams gupta;
+  /// Sites: the interaction sites of rigid molecules (potentials/SiteModel.h, e.g. rigid TIP4P
+  /// water from potentials/WaterCluster) over 3 x sites Cartesians in the model's units; required.
+  /// CPU: SitePotential; CUDA: SitePotentialCuda (a batch of one of BatchedSitePotentialCuda).
+  /// Always double. makeBatchedRigidPotential makes each molecule one rigid body.
+  std::shared_ptr<const SiteModel> siteModel;
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked

@@ -1,0 +1,114 @@
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/BatchedSiteKernels.cuh"
+#include "gpu/CudaCheck.h"
+#include "potentials/SiteTerms.h"
+
+namespace landscape {
+namespace {
+
+constexpr int kMaxWarps = 32;
+
+__global__ void batchedSiteKernel(BatchedSiteArgs a) {
+  const std::size_t b = blockIdx.x;
+  if (a.d_active && !a.d_active[b]) return;
+  extern __shared__ double shared[];
+  const int n = a.sites, n3 = 3 * n;
+  double* xs = shared;
+  double* cs = xs + n3;  // c6, c12, kqq of each kind
+  double* warpSums = cs + 3 * a.kinds;
+
+  const double* x = a.d_x + b * static_cast<std::size_t>(n3);
+  for (int k = threadIdx.x; k < n3; k += blockDim.x) xs[k] = x[k];
+  for (int k = threadIdx.x; k < a.kinds; k += blockDim.x) {
+    const SitePairCoefficients c = a.d_coefficients[k];
+    cs[3 * k] = c.c6;
+    cs[3 * k + 1] = c.c12;
+    cs[3 * k + 2] = c.kqq;
+  }
+  __syncthreads();
+
+  double energy = 0.0;
+  double* g = a.d_g + b * static_cast<std::size_t>(n3);
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2];
+    double gx = 0.0, gy = 0.0, gz = 0.0;
+    const int partners = a.d_count[i];
+    for (int k = 0; k < partners; ++k) {
+      const SitePartner p = a.d_entries[static_cast<std::size_t>(k) * n + i];
+      const int j = p.site;
+      const double dx = xi - xs[3 * j], dy = yi - xs[3 * j + 1], dz = zi - xs[3 * j + 2];
+      const double* c = cs + 3 * p.kind;
+      const SitePairTerm t = sitePairCombined(dx * dx + dy * dy + dz * dz, c[0], c[1], c[2]);
+      if (j > i) energy += t.energy;
+      gx += t.dEdrOverR * dx;
+      gy += t.dEdrOverR * dy;
+      gz += t.dEdrOverR * dz;
+    }
+    g[3 * i] = gx;
+    g[3 * i + 1] = gy;
+    g[3 * i + 2] = gz;
+  }
+
+  // Fixed order: each warp's butterfly, then thread 0 adds the warps in order.
+  for (int offset = 16; offset > 0; offset >>= 1)
+    energy += __shfl_xor_sync(0xffffffffu, energy, offset);
+  const int warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  if ((threadIdx.x & 31) == 0) warpSums[warp] = energy;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double total = 0.0;
+    for (int w = 0; w < warps; ++w) total += warpSums[w];
+    a.d_energy[b] = total;
+  }
+}
+
+}  // namespace
+
+std::size_t batchedSiteSharedBytes(int sites, int kinds) {
+  return (3 * static_cast<std::size_t>(sites) + 3 * static_cast<std::size_t>(kinds) + kMaxWarps) *
+         sizeof(double);
+}
+
+int batchedSiteThreads(int sites) {
+  const int covering = (sites + 31) / 32 * 32;
+  return covering < 32 ? 32 : covering > 256 ? 256 : covering;
+}
+
+void prepareBatchedSiteKernel(std::size_t bytes, int sites) {
+  if (bytes <= 48 * 1024) return;
+  int device = 0, optIn = 0;
+  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+  LANDSCAPE_CUDA_CHECK(
+      cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (bytes > static_cast<std::size_t>(optIn))
+    throw std::invalid_argument("batched site potential on cuda: " + std::to_string(sites) +
+                                " sites need " + std::to_string(bytes) +
+                                " bytes of shared memory per structure, the device gives " +
+                                std::to_string(optIn));
+  LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(
+      batchedSiteKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
+void launchBatchedSites(const BatchedSiteArgs& a, cudaStream_t stream) {
+  if (a.batch == 0) return;
+  if (a.batch > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("launchBatchedSites: at most " + std::to_string(INT_MAX) +
+                                " structures per launch, got " + std::to_string(a.batch));
+  if (!a.d_x || !a.d_g || !a.d_energy)
+    throw std::invalid_argument(
+        "launchBatchedSites: coordinates, gradients and energies must be device arrays");
+  if (!a.d_count || (a.kinds > 0 && (!a.d_entries || !a.d_coefficients)))
+    throw std::invalid_argument("launchBatchedSites: the partner table is not on the device");
+  if (a.sites < 2 || a.kinds < 0 || a.threads < 32 || a.threads > 1024 || a.threads % 32 != 0)
+    throw std::invalid_argument("launchBatchedSites: sites " + std::to_string(a.sites) +
+                                ", kinds " + std::to_string(a.kinds) + ", threads " +
+                                std::to_string(a.threads) + " out of range");
+  const std::size_t bytes = batchedSiteSharedBytes(a.sites, a.kinds);
+  batchedSiteKernel<<<dim3(static_cast<unsigned int>(a.batch)), a.threads, bytes, stream>>>(a);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace landscape
