@@ -103,6 +103,24 @@ TEST(SitePotential, GradientMatchesCentralDifferences) {
   EXPECT_NEAR(sum, p.energy(x.data()), 1e-10);
 }
 
+TEST(SitePotential, GradientOverwritesAndEnergiesAgree) {
+  const WaterCluster w = tip4pCluster(4);
+  SitePotential p(w.model);
+  const std::vector<double> x = randomWaterSites(w, 13);
+  std::vector<double> g1(x.size(), std::numeric_limits<double>::quiet_NaN()), g2(x.size(), 7.0);
+  const double e1 = p.energyGradient(x.data(), g1.data());
+  const double e2 = p.energyGradient(x.data(), g2.data());
+  EXPECT_EQ(e1, e2);
+  EXPECT_EQ(g1, g2);
+  EXPECT_NEAR(p.energy(x.data()), e1, 1e-12 * (1.0 + std::abs(e1)));
+  // No net force or torque on an isolated cluster: the gradient sums to zero.
+  for (int c = 0; c < 3; ++c) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < x.size() / 3; ++i) sum += g1[3 * i + c];
+    EXPECT_NEAR(sum, 0.0, 1e-9);
+  }
+}
+
 TEST(SitePotential, RigidAngleAxisGradientMatchesCentralDifferences) {
   const WaterCluster w = tip4pCluster(6);
   SitePotential sites(w.model);
