@@ -42,11 +42,25 @@
 // the file structure's rigid coordinates with every centre and free atom moved by up to 0.1 A and
 // every rotation vector by up to 0.05 rad.
 //
+// Water rows (--models water or all; gpu/BatchedSitePotentialCuda under gpu/BatchedRigidBodyCuda,
+// through makeBatchedRigidPotential): rigid TIP4P clusters (H2O)N (--water-systems water20 =
+// N = 20; potentials/WaterCluster, kJ/mol and Angstrom) in rigid coordinates (6N per structure),
+// B = --water-batches (default 1, 64, 1024, 8192). Each structure is one hydrogen-bonded cluster
+// (molecules on a 3.1 A grid with random orientations, quenched by L-BFGS on the CPU) with every
+// rigid coordinate moved by up to 0.05 (A or rad). Columns: the cuda times as above; cpu
+// us/structure the host entry point of the same factory on one CPU core (BatchedRigidBodyPotential
+// over SitePotential, 1 thread), median over calls; "cuda / cpu" the per-structure speed-up;
+// floor us the FP64 floor of the site pairs that interact (10 of a TIP4P molecule pair's 16),
+// 60 FP64 lane operations per pair (distance, 1/r^2, sqrt, C12/r^12 - C6/r^6 + k q q / r, its
+// derivative, the gradient; each pair once) at the 16.7e12 operations/s above; the rigid layer's
+// O(N) work is not counted. Without a device only the cpu columns are printed.
+//
 // Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
 //                                [--repeats K] [--precision double|mixed|both]
-//                                [--layout latency|throughput|both] [--models gb|sop|both]
-//                                [--rigid off|also|only]
+//                                [--layout latency|throughput|both]
+//                                [--models gb|sop|both|water|all] [--rigid off|also|only]
 //                                [--sop-systems 1TIT,PF8] [--sop-batches 1,16,...]
+//                                [--water-systems water20,...] [--water-batches 1,64,...]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -61,17 +75,22 @@
 #include <vector>
 
 #include "gpu/BatchedAmberGbCuda.h"  // CUDA-free header; the class exists in CUDA builds
+#include "backends/BatchedPotentialFactory.h"
 #include "gpu/BatchedSopCuda.h"      // CUDA-free header; the class exists in CUDA builds
 #include "gpu/BatchedRigidBodyCuda.h"  // likewise
 #include "gpu/GpuDevice.h"
 #include "landscape/geometry/RigidBodyFinder.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "gpu/SopCuda.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "landscape/core/Precision.h"
+#include "potentials/RigidBodyPotential.h"
+#include "potentials/SitePotential.h"
 #include "potentials/Sop.h"
 #include "potentials/SopTopology.h"
+#include "potentials/WaterCluster.h"
 #include "src/common/OptionTable.h"
 #include "tools/GbTestData.h"
 
@@ -111,6 +130,8 @@ struct Options {
   std::string models = "both";
   std::vector<std::string> sopSystems{"1TIT", "PF8"};
   std::vector<std::string> sopBatches{"1", "16", "128", "1024"};
+  std::vector<std::string> waterSystems{"water20"};
+  std::vector<std::string> waterBatches{"1", "64", "1024", "8192"};
 };
 
 struct SopBenchSystem {
@@ -125,10 +146,13 @@ OptionTable<Options> optionTable() {
   OptionTable<Options> t("bench_batched_potential");
   t.about =
       "usage: bench_batched_potential [--data DIR] [--systems a,b] [--batches 1,8,...] [--repeats "
-      "K]\n                               [--precision double|mixed|both] [--models gb|sop|both]\n"
-      "Batched AMBER-GB (gpu/BatchedAmberGbCuda) and SOP (gpu/BatchedSopCuda) energy + gradient\n"
-      "on the GPU: time per launch sequence and per structure against B, the speed-up over B = 1\n"
-      "and the floor per structure, as Markdown tables. Needs a CUDA device.\n";
+      "K]\n                               [--precision double|mixed|both]\n"
+      "                               [--models gb|sop|both|water|all]\n"
+      "Batched AMBER-GB (gpu/BatchedAmberGbCuda), SOP (gpu/BatchedSopCuda) and rigid TIP4P water\n"
+      "(gpu/BatchedSitePotentialCuda under gpu/BatchedRigidBodyCuda) energy + gradient on the GPU:\n"
+      "time per launch sequence and per structure against B, the speed-up over B = 1 and the floor\n"
+      "per structure, as Markdown tables; water rows also time one CPU core. Needs a CUDA device\n"
+      "(water rows without one print the CPU columns only).\n";
   t.helpCommand();
   t.add("data", "DIR", "GB test systems (default <source>/tests/data/gb)", fieldOf(&Options::data));
   t.add("systems", "LIST",
@@ -143,11 +167,19 @@ OptionTable<Options> optionTable() {
         "GB rows: off (atomistic), also (atomistic then rigid) or only (rigid): local rigid bodies "
         "over the batched GB potential (default off)",
         fieldOf(&Options::rigid));
-  t.add("models", "M", "gb, sop or both (default both)", fieldOf(&Options::models));
+  t.add("models", "M",
+        "gb, sop, both (gb and sop), water (rigid TIP4P clusters) or all (default both)",
+        fieldOf(&Options::models));
   t.add("sop-systems", "LIST", "comma-separated subset of 1TIT,PF8 (default both)",
         fieldOf(&Options::sopSystems));
   t.add("sop-batches", "LIST", "SOP batch sizes B (default 1,16,128,1024)",
         fieldOf(&Options::sopBatches));
+  t.add("water-systems", "LIST",
+        "rigid TIP4P clusters waterN, N molecules >= 2, comma-separated (default water20; "
+        "kJ/mol, Angstrom)",
+        fieldOf(&Options::waterSystems));
+  t.add("water-batches", "LIST", "water batch sizes B (default 1,64,1024,8192)",
+        fieldOf(&Options::waterBatches));
   return t;
 }
 
@@ -332,21 +364,161 @@ void benchSop(const Options& o, const std::vector<long>& batches) {
 }
 #endif
 
+
+/// N of a water system name "waterN" (N >= 2); 0 for anything else.
+std::size_t waterMolecules(const std::string& name) {
+  if (name.rfind("water", 0) != 0 || name.size() == 5) return 0;
+  char* end = nullptr;
+  const long n = std::strtol(name.c_str() + 5, &end, 10);
+  return *end == '\0' && n >= 2 ? static_cast<std::size_t>(n) : 0;
+}
+
+/// `count` rigid structures of (H2O)N (rigid coordinates of `system`): molecules on a 3.1 A grid
+/// with random orientations, quenched by L-BFGS (a hydrogen-bonded cluster), then each structure
+/// with every coordinate moved by up to 0.05 A or rad.
+std::vector<double> waterStructures(const WaterCluster& water, const RigidBodySystem& system,
+                                    std::size_t count) {
+  const std::size_t n = water.moleculeCount();
+  std::mt19937_64 rng(4000 + n);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::size_t side = 1;
+  while (side * side * side < n) ++side;
+  std::vector<double> q0(system.dimension());
+  for (std::size_t m = 0; m < n; ++m) {
+    const std::size_t cell[3] = {m % side, (m / side) % side, m / (side * side)};
+    for (int c = 0; c < 3; ++c) q0[3 * m + c] = 3.1 * static_cast<double>(cell[c]) + 0.2 * unit(rng);
+    for (int c = 0; c < 3; ++c) q0[3 * n + 3 * m + c] = 1.8 * unit(rng);  // |p| < pi
+  }
+  SitePotential sites(water.model);
+  RigidBodyPotential rigid(sites, system);
+  LbfgsParams params;
+  params.maxIterations = 5000;
+  params.rmsTolerance = 1e-3;
+  Lbfgs(params).minimize(rigid, q0);
+  std::vector<double> q;
+  q.reserve(count * q0.size());
+  for (std::size_t b = 0; b < count; ++b)
+    for (double v : q0) q.push_back(v + 0.05 * unit(rng));
+  return q;
+}
+
+/// Median wall time (ms) of the host entry point over calls, at least 3 and until 0.5 s.
+double cpuCallMs(BatchedPotential& potential, std::size_t batch, const std::vector<double>& q) {
+  std::vector<double> g(batch * potential.dimension()), e(batch);
+  potential.energyGradient(batch, q.data(), g.data(), e.data(), nullptr);  // warm-up
+  std::vector<double> times;
+  double total = 0.0;
+  while (times.size() < 3 || (total < 500.0 && times.size() < 50)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    potential.energyGradient(batch, q.data(), g.data(), e.data(), nullptr);
+    times.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    total += times.back();
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+/// The water rows: rigid TIP4P (H2O)N on cuda (when a device is present) and on one CPU core.
+void benchWater(const Options& o, const std::vector<long>& batches, bool gpu) {
+  std::printf(
+      "\n| water system | molecules | B | cuda synced ms | cuda queued ms | cuda us/structure | "
+      "cuda structures/s | cpu us/structure (1 core) | cpu structures/s | cuda / cpu | floor us "
+      "| x floor | B=1 bits |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  const long largest = *std::max_element(batches.begin(), batches.end());
+  for (const std::string& name : o.waterSystems) {
+    const WaterCluster water = tip4pCluster(waterMolecules(name));
+    const RigidBodySystem system = water.rigidSystem();
+    const std::size_t n = system.dimension();
+    PotentialSpec spec;
+    spec.kind = PotentialSpec::Kind::Sites;
+    spec.siteModel = std::make_shared<const SiteModel>(water.model);
+    const double molecules = static_cast<double>(water.moleculeCount());
+    // TIP4P: O-O, 4 H-H, 4 H-M and M-M of every molecule pair interact.
+    const double pairs = 10.0 * molecules * (molecules - 1.0) / 2.0;
+    const double floorUs = 1e6 * 60.0 * pairs / kFp64OperationsPerSecond;
+    const std::vector<double> q = waterStructures(water, system, static_cast<std::size_t>(largest));
+    BatchedPotentialOptions cpuOptions;  // one thread
+    auto cpu = makeBatchedRigidPotential(spec, system, Backend::Cpu, cpuOptions);
+    std::vector<double> eOne, gOne;
+    for (long batch : batches) {
+      const std::size_t B = static_cast<std::size_t>(batch);
+      const double cpuUs = 1e3 * cpuCallMs(*cpu, B, q) / static_cast<double>(B);
+      char cudaCells[160] = "- | - | - | - ", ratio[32] = "-", xFloor[32] = "-", bits[8] = "-";
+#ifdef LANDSCAPE_HAVE_CUDA
+      if (gpu) {
+        BatchedPotentialOptions options;
+        options.reserveBatch = B;
+        auto device = makeBatchedRigidPotential(spec, system, Backend::Cuda, options);
+        DeviceBuffer<double> dQ(B * n), dG(B * n), dE(B);
+        dQ.copyFromHost(q.data(), B * n);
+        const auto [syncedMs, queuedMs] = timeCalls(o.repeats, [&] {
+          device->energyGradientDevice(B, dQ.data(), dG.data(), dE.data(), nullptr, nullptr);
+        });
+        const double us = 1e3 * queuedMs / static_cast<double>(B);
+        std::vector<double> e(1), g(n);
+        dE.copyToHost(e.data(), 1);
+        dG.copyToHost(g.data(), n);
+        if (eOne.empty()) {
+          eOne = e;
+          gOne = g;
+        }
+        const bool same = std::memcmp(e.data(), eOne.data(), sizeof(double)) == 0 &&
+                          std::memcmp(g.data(), gOne.data(), n * sizeof(double)) == 0;
+        std::snprintf(cudaCells, sizeof cudaCells, "%.4f | %.4f | %.4f | %.3g ", syncedMs,
+                      queuedMs, us, 1e6 / us);
+        std::snprintf(ratio, sizeof ratio, "%.1f", cpuUs / us);
+        std::snprintf(xFloor, sizeof xFloor, "%.0f", us / floorUs);
+        std::snprintf(bits, sizeof bits, "%s", same ? "yes" : "NO");
+      }
+#else
+      (void)gpu;
+      (void)n;
+#endif
+      std::printf("| %s | %.0f | %zu | %s| %.3f | %.3g | %s | %.5f | %s | %s |\n", name.c_str(),
+                  molecules, B, cudaCells, cpuUs, 1e6 / cpuUs, ratio, floorUs, xFloor, bits);
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options o;
   parseToolCommandLine(optionTable(), argc, argv, o);
-  std::vector<long> batches, sopBatches;
+  std::vector<long> batches, sopBatches, waterBatches;
   if (!parseBatches(o.batches, "batches", batches) ||
-      !parseBatches(o.sopBatches, "sop-batches", sopBatches))
+      !parseBatches(o.sopBatches, "sop-batches", sopBatches) ||
+      !parseBatches(o.waterBatches, "water-batches", waterBatches))
     return 1;
-  const bool gb = o.models == "gb" || o.models == "both";
-  const bool sop = o.models == "sop" || o.models == "both";
-  if (!gb && !sop) {
-    std::fprintf(stderr, "bench_batched_potential: --models must be gb, sop or both\n");
+  bool gb = o.models == "gb" || o.models == "both" || o.models == "all";
+  bool sop = o.models == "sop" || o.models == "both" || o.models == "all";
+  bool water = o.models == "water" || o.models == "all";
+  if (!gb && !sop && !water) {
+    std::fprintf(stderr,
+                 "bench_batched_potential: --models must be gb, sop, both, water or all, not '%s'\n",
+                 o.models.c_str());
     return 1;
   }
+  // --systems waterN: the water rows of those clusters (alone when --systems names no GB system).
+  std::vector<std::string> gbNames, waterNames;
+  for (const std::string& name : o.systems)
+    (name.rfind("water", 0) == 0 ? waterNames : gbNames).push_back(name);
+  if (!waterNames.empty()) {
+    water = true;
+    o.waterSystems = waterNames;
+    o.systems = gbNames;
+    if (gbNames.empty()) gb = sop = false;
+  }
+  for (const std::string& name : o.waterSystems)
+    if (waterMolecules(name) == 0) {
+      std::fprintf(stderr,
+                   "bench_batched_potential: unknown water system '%s' (waterN, N >= 2 molecules)\n",
+                   name.c_str());
+      return 1;
+    }
   for (const std::string& name : o.sopSystems)
     if (std::none_of(std::begin(kSopSystems), std::end(kSopSystems),
                      [&](const SopBenchSystem& s) { return name == s.name; })) {
@@ -378,15 +550,23 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_batched_potential: unknown system '%s'\n", name.c_str());
       return 1;
     }
-#ifndef LANDSCAPE_HAVE_CUDA
-  std::fprintf(stderr, "bench_batched_potential: this build has no CUDA support\n");
-  return 1;
-#else
-  if (!gpuAvailable()) {
+  const bool device = gpuAvailable();
+  if ((gb || sop) && !device) {
     std::fprintf(stderr, "bench_batched_potential: no CUDA device (%s)\n",
                  gpuDescription().c_str());
     return 1;
   }
+#ifndef LANDSCAPE_HAVE_CUDA
+  if (water) {
+    try {
+      benchWater(o, waterBatches, false);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "bench_batched_potential: %s\n", e.what());
+      return 1;
+    }
+  }
+  return 0;
+#else
   try {
     std::printf("device: %s\n\n", gpuDescription().c_str());
     if (gb)
@@ -472,6 +652,7 @@ int main(int argc, char** argv) {
       }
     }
     if (sop) benchSop(o, sopBatches);
+    if (water) benchWater(o, waterBatches, device);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_batched_potential: %s\n", e.what());
     return 1;
