@@ -31,8 +31,8 @@ void GayBerneParams::check() const {
   require(positiveFinite(kappaPrime),
           "Gay-Berne kappa' (side-by-side / end-to-end well depth) must be finite and > 0, not " +
               number(kappaPrime) + ".");
-  require(positiveFinite(mu), "Gay-Berne mu must be finite and > 0 (kappa'^(1/mu) is used), not " +
-                                  number(mu) + ".");
+  require(positiveFinite(mu),
+          "Gay-Berne mu must be finite and > 0 (kappa'^(1/mu) is used), not " + number(mu) + ".");
   require(std::isfinite(nu) && nu >= 0.0,
           "Gay-Berne nu must be finite and >= 0, not " + number(nu) + ".");
   require(std::isfinite(cutoff) && cutoff >= 0.0,
@@ -114,7 +114,7 @@ double GayBerne::evaluate(const double* x, double* g, double* atomEnergies) {
       for (int c = 0; c < 3; ++c) r[c] = centre[3 * j + c] - centre[3 * i + c];
       const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
       if (cut2 > 0.0 && r2 > cut2) continue;
-      double dr[3], dui[3], duj[3];
+      double dr[3] = {0.0, 0.0, 0.0}, dui[3] = {0.0, 0.0, 0.0}, duj[3] = {0.0, 0.0, 0.0};
       const GayBernePairTerm t = gayBernePair(m_shape, r, &axis[3 * i], &axis[3 * j],
                                               g != nullptr ? dr : nullptr, dui, duj);
       overlap = overlap || t.overlap;
@@ -175,8 +175,8 @@ RigidBodySystem GayBerneCluster::rigidSystem() const {
 
 GayBerneCluster gayBerneCluster(const GayBerneParams& params, std::size_t n) {
   params.check();
-  require(n >= 2, "A Gay-Berne cluster needs at least 2 ellipsoids, not " + std::to_string(n) +
-                      ".");
+  require(n >= 2,
+          "A Gay-Berne cluster needs at least 2 ellipsoids, not " + std::to_string(n) + ".");
   GayBerneCluster cluster;
   cluster.params = params;
   cluster.bodies = RigidBodySet(kGayBerneMarkers * n);

@@ -40,7 +40,7 @@ struct GayBerneShape {
 /// derivatives are then the formula's values at that R, meaningless). r2 = |r|^2 > 0.
 struct GayBernePairTerm {
   double energy;
-  double R;     ///< (|r| - sigma + sigma0) / sigma0
+  double R;      ///< (|r| - sigma + sigma0) / sigma0
   double sigma;  ///< contact distance of this orientation
   double eps;    ///< well depth of this orientation
   bool overlap;  ///< R <= 0

@@ -16,6 +16,7 @@
 #include "landscape/core/Random.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "potentials/GayBerne.h"
+#include "potentials/LennardJones.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/RigidBodyTerms.h"
@@ -142,7 +143,10 @@ std::vector<Dimer> classicDimers(const GayBerneParams& p) {
   return {
       {"side by side", {1, 0, 0}, {1, 0, 0}, p.sigma0, parallel},
       {"end to end", {0, 0, 1}, {0, 0, 1}, p.kappa * p.sigma0, parallel / p.kappaPrime},
-      {"T", {0, 0, 1}, {1, 0, 0}, p.sigma0 * std::sqrt(0.5 * (p.kappa * p.kappa + 1.0)),
+      {"T",
+       {0, 0, 1},
+       {1, 0, 0},
+       p.sigma0 * std::sqrt(0.5 * (p.kappa * p.kappa + 1.0)),
        p.eps0 * std::pow(2.0 / (1.0 + kp), p.mu)},
       {"cross", {1, 0, 0}, {0, 1, 0}, p.sigma0, p.eps0},
   };
@@ -290,7 +294,9 @@ TEST(GayBerne, EnergyInvariantUnderOverallMotionAndAxisReversal) {
   for (std::size_t i = 0; i < x.size(); i += 3) {
     for (int k = 0; k < 3; ++k)
       moved[i + k] = R[3 * k] * x[i] + R[3 * k + 1] * x[i + 1] + R[3 * k + 2] * x[i + 2] +
-                     (k == 0 ? 10.0 : k == 1 ? -3.5 : 0.25);
+                     (k == 0   ? 10.0
+                      : k == 1 ? -3.5
+                               : 0.25);
   }
   EXPECT_NEAR(gb.energy(moved.data()), e, 1e-12 * std::fabs(e));
   // u -> -u for each ellipsoid in turn: swap markers 0 and 1 (the centre stays).
@@ -301,12 +307,52 @@ TEST(GayBerne, EnergyInvariantUnderOverallMotionAndAxisReversal) {
   }
 }
 
+// Parallel ellipsoids whose centres lie in one plane perpendicular to their common axis: every
+// pair is side by side (a = b = 0, c = 1), so sigma = sigma0 and eps = eps0 (1 - chi^2)^(-nu/2)
+// for every separation, and the cluster energy is eps times the Lennard-Jones energy of the
+// centres in units of sigma0: checked against potentials/LennardJones, an independent code.
+TEST(GayBerne, ParallelMonolayerIsScaledLennardJones) {
+  Random random(33);
+  GayBerneParams p;
+  p.sigma0 = 1.3;
+  p.eps0 = 0.8;
+  p.nu = 2.0;
+  const std::size_t n = 9;
+  double u[3];
+  randomUnit(random, u);
+  // Two unit vectors spanning the plane perpendicular to u.
+  double e1[3] = {u[1], -u[0], 0.0};
+  const double l1 = std::sqrt(e1[0] * e1[0] + e1[1] * e1[1]);
+  for (double& v : e1) v /= l1;
+  const double e2[3] = {u[1] * e1[2] - u[2] * e1[1], u[2] * e1[0] - u[0] * e1[2],
+                        u[0] * e1[1] - u[1] * e1[0]};
+  std::vector<double> centres, axes, reduced;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double s = 1.2 * static_cast<double>(k % 3) + 0.1 * random.symmetric();
+    const double t = 1.2 * static_cast<double>(k / 3) + 0.1 * random.symmetric();
+    for (int d = 0; d < 3; ++d) {
+      centres.push_back(p.sigma0 * (s * e1[d] + t * e2[d]) + 5.0);
+      axes.push_back(u[d]);
+    }
+    reduced.insert(reduced.end(), {s, t, 0.0});
+  }
+  GayBerne gb(p, n);
+  const GayBerneCluster cluster = gayBerneCluster(p, n);
+  const std::vector<double> x =
+      cluster.rigidSystem().toAtoms(gayBerneRigidCoordinates(centres, axes));
+  LennardJones lj(n);
+  const double chi = 0.8;  // kappa = 3
+  const double eps = p.eps0 * std::pow(1.0 - chi * chi, -0.5 * p.nu);
+  const double expected = eps * lj.energy(reduced.data());
+  EXPECT_NEAR(gb.energy(x.data()), expected, 1e-12 * std::fabs(expected));
+}
+
 TEST(GayBerne, CutoffOverlapAndPerAtomEnergies) {
   GayBerneParams p;
   // Three side by side along x (axes z) at 2^(1/6): pairs (0,1), (1,2) at the well, (0,2) at
   // twice that, U = 4 eps (R^-12 - R^-6) with R = 2^(7/6), eps = 5/3.
-  const std::vector<double> x = markersOf(
-      {0, 0, 0, kTwoSixth, 0, 0, 2 * kTwoSixth, 0, 0}, {0, 0, 1, 0, 0, 1, 0, 0, 1});
+  const std::vector<double> x =
+      markersOf({0, 0, 0, kTwoSixth, 0, 0, 2 * kTwoSixth, 0, 0}, {0, 0, 1, 0, 0, 1, 0, 0, 1});
   const double far = 4.0 * (5.0 / 3.0) * (std::pow(2.0, -14.0) - std::pow(2.0, -7.0));
   GayBerne all(p, 3);
   EXPECT_NEAR(all.energy(x.data()), -10.0 / 3.0 + far, 1e-12);
