@@ -103,6 +103,8 @@ void bindParams(nb::module_& m) {
       .field("step_adjust_interval", &P::stepAdjustInterval, "quenches per step adjustment")
       .field("target_acceptance", &P::targetAcceptance, "acceptance ratio aimed at (ACCRAT)")
       .field("step_adjust_factor", &P::stepAdjustFactor, "step size multiplied/divided by this")
+      .field("fixed_step", &P::fixedStep,
+             "keep step_size fixed: no adjustment toward target_acceptance (GMIN's FIXBOTH)")
       .field("save_count", &P::saveCount, "lowest distinct minima kept (SAVE)")
       .field("energy_difference", &P::energyDifference, "minima closer are the same (EDIFF)")
       .field("sloppy_rms", &P::sloppyRms, "RMS gradient of quenches during the run (energy/length)")

@@ -245,7 +245,7 @@ TEST(GminDataFile, FieldCountAndNumberErrors) {
   // A keyword with a set of allowed integers names them.
   expectError("GUPTA 3\n", {"data:1: GUPTA expects 1, 2, 4, 7 or 8 for the metal type", "'3'"});
   expectError("CENTRE 1\n", {"data:1: CENTRE expects no fields, found 1 field"});
-  expectError("\nSTEP 0.4 0.5 0.3\n", {"data:2: STEP expects 'step [astep]'"});
+  expectError("\nSTEP 0.4 0.5 0.3 0.1\n", {"data:2: STEP expects 'step [astep [ostep]]'"});
   expectError("TEMPERATURE 1.0 2.0\n", {"data:1: TEMPERATURE expects 'kT' (1 field)"});
   expectError("TEMPERATURE -1\n", {"data:1: TEMPERATURE expects kT > 0, found -1"});
   expectError("AVOID 4.0 20 X\n", {"data:1: AVOID expects a logical (T or F)", "'X'"});

@@ -75,4 +75,22 @@ BasinHoppingParams gminAmberDefaultParams() {
   return p;
 }
 
+BasinHoppingParams gminWaterDefaultParams() {
+  BasinHoppingParams p;
+  p.steps = 10000;
+  p.temperature = 8.0;
+  p.stepSize = 0.0;
+  p.angularThreshold = 0.0;
+  p.saveCount = 10;
+  p.energyDifference = 0.01;
+  p.sloppyRms = 0.1;
+  p.sloppyMaxIterations = 10000;
+  p.tightRms = 1e-4;
+  p.tightMaxIterations = 50000;
+  p.lbfgs.maxStep = 0.5;
+  p.container = false;
+  p.centre = true;
+  return p;
+}
+
 }  // namespace landscape

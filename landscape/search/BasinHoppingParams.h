@@ -20,6 +20,7 @@ struct BasinHoppingParams {
   int stepAdjustInterval = 50;     ///< [NACCEPT] quenches between step-size adjustments
   double targetAcceptance = 0.5;   ///< [ACCRAT] acceptance ratio the step size is tuned toward
   double stepAdjustFactor = 1.05;  ///< step size multiplied/divided by this
+  bool fixedStep = false;          ///< [FIXBOTH] keep stepSize: no adjustment toward ACCRAT
   int saveCount = 10;              ///< [SAVE] number of lowest distinct minima kept
   double energyDifference = 0.02;  ///< [EDIFF] minima closer in energy than this are the same
   double sloppyRms = 1e-3;         ///< [SLOPPYCONV] RMS gradient for quenches during the run
@@ -70,5 +71,11 @@ BasinHoppingParams gminLj38ExampleParams();
 /// (about 300 K), Cartesian steps up to 0.3 A, no container, angular moves or NEWRESTART, SAVE 10,
 /// EDIFF 0.01, quenches to RMS 0.01 (tight re-quench 1e-4), 100 steps.
 BasinHoppingParams gminAmberDefaultParams();
+
+/// gmin's defaults for rigid water clusters (kJ/mol, Angstrom), after GMIN's TIP4P example input
+/// (pele-python/pele playground/gmin_tip4p: TEMPERATURE 8, SLOPPYCONV 0.1, MAXBFGS 0.5, EDIFF 0.01,
+/// CENTRE): kT 8 kJ/mol, no Cartesian step (the moves are the rigid bodies'), quenches to RMS 0.1
+/// kJ/mol/A, the saved minima to 1e-4, no container.
+BasinHoppingParams gminWaterDefaultParams();
 
 }  // namespace landscape

@@ -366,6 +366,7 @@ void BasinHoppingRun::checkTarget(long step, double energy) {
 }
 
 void BasinHoppingRun::adjustStepSize(long step) {
+  if (m_params.fixedStep) return;
   if (++m_stepsInWindow < m_params.stepAdjustInterval) return;
   m_stepsInWindow = 0;
   const double ratio = static_cast<double>(m_acceptedInWindow) / m_params.stepAdjustInterval;

@@ -159,9 +159,21 @@ bool parseYesNo(const std::string& text) {
   throw ValueError(rule, text);
 }
 
+// An integer, or a real that is one exactly (GMIN's own inputs write STEPS 1.D5: GMIN reads
+// such counts as reals and truncates; here only exact integers below 2^53 pass).
+namespace {
+std::optional<long long> parseIntegerValue(const std::string& text) {
+  if (const auto v = parseFortranInteger(text)) return v;
+  const auto real = parseFortranReal(text);
+  if (!real || std::fabs(*real) > 9007199254740992.0 || *real != std::floor(*real))
+    return std::nullopt;
+  return static_cast<long long>(*real);
+}
+}  // namespace
+
 long long parseInteger(const std::string& text, const ValueRule& rule, long long typeMin,
                        long long typeMax) {
-  const auto v = parseFortranInteger(text);
+  const auto v = parseIntegerValue(text);
   if (!v) throw ValueError(rule, text);
   if (!rule.allowed.empty()) {
     bool allowed = false;

@@ -37,6 +37,11 @@ struct GminConfig {
                                    ///< default symmetrisation (gmin_main, GPU walkers)
   PairSystemConfig pair;  ///< --morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --box
   GuptaSystemConfig gupta;  ///< --gupta METAL, --gupta-params [GUPTA]: a metal cluster (eV, r0)
+  /// System: a cluster of rigid water molecules (docs/water.md; kJ/mol, Angstrom): "tip4p"
+  /// (--water tip4p, GMIN's NTIP 4); empty = none. Searched in angle-axis coordinates (one rigid
+  /// body per molecule) with the rigid-body moves.
+  std::string waterModel;
+  std::size_t waterMolecules = 0;  ///< --molecules N; with --coords: the file's (GMIN's layout)
   std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
                                    ///< random start inside the container, drawn from the seed
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs

@@ -100,6 +100,22 @@ void addGeneralAndSystem(Table& t) {
                        "; random starts uniform in the box, no centring, container or angular "
                        "moves, minima written wrapped into the box");
   addGuptaSystemOptions(t, top(&C::gupta));
+  t.add("water", "",
+        "a cluster of rigid water molecules in angle-axis coordinates, one rigid body each "
+        "(docs/water.md): tip4p = TIP4P (Jorgensen et al., J. Chem. Phys. 79, 926 (1983)) as "
+        "GMIN's NTIP 4 defines it, energies in kJ/mol and lengths in Angstrom; moved by the "
+        "rigid-body moves (--rigid-translation, --rigid-rotation) and --step-size on the "
+        "angle-axis coordinates",
+        top(&C::waterModel))
+      .choices(std::vector<std::string>{"tip4p"})
+      .defaultText("none");
+  t.add("molecules", "N",
+        "number of water molecules (--water); with --coords the file's count (GMIN's layout: "
+        "N oxygen positions, then N angle-axis vectors)",
+        top(&C::waterMolecules))
+      .atLeast(2)
+      .atMost(100000)
+      .inEffectIf([](const C& c) { return !c.waterModel.empty(); });
   addBackendOption(t, top(&C::backend));
   addPrecisionOption(t, "", top(&C::precision)).inEffectIf(isAmber);
   addLbfgsBackendOption(t,
@@ -335,6 +351,10 @@ void addBasinHopping(Table& t) {
         "yes: NEWRESTART/AVOID restarts reseed from a random structure; no: they reject the step",
         bh(&BH::avoidReseeds))
       .formerly("avoid-reseeds");
+  t.flag("fixed-step",
+         "keep the step size fixed instead of tuning it toward the acceptance ratio every "
+         "--step-adjust-interval quenches (the temperature is never tuned)",
+         bh(&BH::fixedStep));
   t.flag("centre", "move the centre of mass to the origin after every step", bh(&BH::centre));
   t.flag("no-centre", "do not move the centre of mass (turns CENTRE off)", bh(&BH::centre))
       .inverted()
@@ -533,6 +553,10 @@ void addImplementedKeywords(Table& t) {
   t.keyword("EDIFF", "dE",
             "minima closer in energy than this are the same (energy) -> `energyDifference`")
       .field("ediff", "the energy difference");
+  t.keyword("FIXBOTH", "",
+            "fix the step size and the temperature (gmin never tunes the temperature) -> "
+            "`fixedStep`; GMIN's per-run fields are not read")
+      .sets("fixed-step", "yes");
   t.keyword("GUPTA", "type",
             "Gupta metal cluster of GMIN's Gupta.f table row `type`: " + guptaGminTypesText() +
                 " (Cleri and Rosato's parameters, lengths in r0); GMIN's other rows are not "
@@ -556,6 +580,12 @@ void addImplementedKeywords(Table& t) {
             "Morse pair potential of range `rho` (GMIN's default 6), energies in the well depth "
             "and lengths in r0 -> `pair.morseRho` (--morse)")
       .field("morse", "rho", "6");
+  t.keyword("NTIP", "model",
+            "rigid water molecules (GMIN's TIPnP family): 4 = TIP4P, the only one implemented; "
+            "the molecules come from `coords` (N oxygen positions, then N angle-axis vectors) -> "
+            "`waterModel` (--water tip4p)")
+      .sets("water", "tip4p")
+      .only("the water model", integerRule(1), "4");
   t.keyword("NEWRESTART", "nrelax [nhs]",
             "reseed when `nrelax` quenches have not lowered the best energy by EDIFF -> "
             "`newRestartSteps`; `nhs` (hard-sphere reseeding moves) must be 0 or absent, and "
@@ -605,13 +635,16 @@ void addMoreImplementedKeywords(Table& t) {
   t.keyword("SLOPPYCONV", "g",
             "RMS gradient (energy/length) that ends the quenches of the run -> `sloppyRms`")
       .field("sloppy-rms", "the RMS gradient");
-  t.keyword("STEP", "step [astep]",
+  t.keyword("STEP", "step [astep [ostep]]",
             "maximum Cartesian displacement per coordinate (length) -> `stepSize`; `astep`: "
             "angular move of the most weakly bound atom when its energy exceeds astep times the "
-            "lowest atom energy, 0 = off -> `angularThreshold`; GMIN's rigid-body fields are not "
-            "implemented")
+            "lowest atom energy, 0 = off -> `angularThreshold`; `ostep`: largest rotation of a "
+            "rigid body per step (radians, GMIN's OSTEP) -> `rigidMoves.rotation` "
+            "(--rigid-rotation)")
       .field("step-size", "the step size")
-      .field("angular-threshold", "the angular threshold");
+      .field("angular-threshold", "the angular threshold")
+      .number("the rigid-body rotation", realRule(0),
+              [](C& c, double radians) { c.rigidMoves.rotation = radians; });
   t.keyword("STEPS", "n [tfac]",
             "number of basin-hopping steps -> `steps`; `tfac`, the temperature factor per step, "
             "must be 1.0 or absent (annealing is not implemented)")
@@ -672,6 +705,9 @@ void addOtherKeywords(Table& t) {
        {"DUMPMIN", "",
         "write the saved minima as dumpmin files every DUMPINT steps (landscape checkpoints its "
         "own results, see DUMPINT)"},
+       {"GEOMDIFFTOL", "d",
+        "geometric tolerance for telling minima apart: gmin's lowest list tells them apart by "
+        "EDIFF alone"},
        {"MONITOR", "[n]", "GMIN's periodic progress monitoring output"},
        {"PERMDIST", "[tol]",
         "compare minima over permutations of the atoms: gmin always does for clusters of "
@@ -683,8 +719,7 @@ void addOtherKeywords(Table& t) {
   // ---- keywords that would change the run: an error until implemented ----
   t.addKeywords(
       KeywordStatus::NotImplemented,
-      {{"FIXBOTH", "...", "fix both step size and temperature"},
-       {"FIXSTEP", "...", "fix the step size (GMIN then tunes the temperature)"},
+      {{"FIXSTEP", "...", "fix the step size (GMIN then tunes the temperature)"},
        {"FIXTEMP", "...", "fix the temperature"},
        {"FREEZE", "...", "frozen atoms"},
        {"MPI", "", "parallel runs"},
@@ -740,7 +775,7 @@ constexpr long kLj38DefaultJobSteps = 200000;
 void setDefaultJobGoal(const GivenOptions& given, GminConfig& config) {
   const bool lj38 = config.prmtopFile.empty() && config.sopPdbFile.empty() &&
                     config.coordsFile.empty() && !config.pair.active() &&
-                    !config.gupta.active() && config.ljAtoms == 38;
+                    !config.gupta.active() && config.waterModel.empty() && config.ljAtoms == 38;
   if (!lj38 || given.has("gmin-data") || given.has("target")) return;
   config.basinHopping.targetEnergy = kLj38GlobalMinimum;
   if (!given.has("steps")) config.basinHopping.steps = kLj38DefaultJobSteps;
@@ -789,6 +824,37 @@ void checkPairSystemOptions(const GminConfig& config) {
     throw std::runtime_error(pair.systemOrigin() +
                              ": rigid bodies (--rigid) are for molecules and Lennard-Jones "
                              "clusters, not pair systems");
+}
+
+// Rigid water: a system of its own (not with a molecule, a pair system, Gupta, --lj or --rigid),
+// with its molecule count from --molecules or --coords, and GMIN's rotation step (STEP's ostep,
+// 1.57 rad in GMIN's TIP4P example) when no rigid-body move was asked for.
+void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
+  if (config.waterModel.empty()) {
+    if (given.has("molecules"))
+      throw std::runtime_error(given.origin("molecules") + " counts water molecules and needs --water");
+    return;
+  }
+  const auto ntip = config.keywordOrigins.find("NTIP");
+  const std::string origin = given.has("water") ? given.origin("water")
+                             : ntip != config.keywordOrigins.end()
+                                 ? ntip->second.where() + ": NTIP"
+                                 : std::string("--water");
+  const std::string other = config.pair.active()         ? config.pair.systemOrigin()
+                            : config.gupta.active()       ? config.gupta.origin()
+                            : !config.prmtopFile.empty()  ? std::string("--prmtop")
+                            : !config.sopPdbFile.empty()  ? std::string("--sop-pdb")
+                            : !config.rigidFile.empty()   ? std::string("--rigid")
+                            : config.ljAtomsGiven         ? std::string("--lj")
+                                                          : std::string();
+  if (!other.empty())
+    throw std::runtime_error(origin + ": a water cluster cannot be combined with " + other);
+  if (config.coordsFile.empty() && config.waterMolecules == 0)
+    throw std::runtime_error(origin + ": give the number of molecules (--molecules N) or a "
+                             "starting structure (--coords, GMIN's layout)");
+  if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
+      config.rigidMoves.rotation == 0.0 && config.rigidMoves.translation == 0.0)
+    config.rigidMoves.rotation = 1.57;
 }
 
 // What a periodic box has not: a centre of mass to fix (CENTRE), a container (RADIUS) and a
@@ -887,6 +953,8 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   // A molecule without a data file starts from the molecular defaults, not LJ38's.
   if ((given.has("prmtop") || given.has("sop-pdb")) && !given.has("gmin-data"))
     config.basinHopping = gminAmberDefaultParams();
+  if (given.has("water") && !given.has("gmin-data"))
+    config.basinHopping = gminWaterDefaultParams();
 
   config.symmetriseGiven = given.has("symmetrise") ||
                            config.keywordOrigins.count("SYMMETRISE") > 0 ||
@@ -897,6 +965,7 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   resolveGuptaSystem(config.gupta, given, config.keywordOrigins);
   checkMoleculeOptions(given, config);
   checkPairSystemOptions(config);
+  resolveWaterSystem(given, config);
   adaptSearchToBox(given, config);
   setDefaultJobGoal(given, config);
   checkGminConfig(config);

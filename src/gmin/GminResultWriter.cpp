@@ -19,12 +19,17 @@ namespace landscape {
 
 GminResultWriter::GminResultWriter(const std::string& dir, const Potential& potential,
                                    const AmberTopology* amber, const SopTopology* sop,
-                                   const RigidBodySystem* rigid, const PairModel* pair)
-    : m_dir(dir), m_amber(amber), m_sop(sop), m_rigid(rigid), m_pair(pair) {
+                                   const RigidBodySystem* rigid, const PairModel* pair,
+                                   const WaterCluster* water)
+    : m_dir(dir), m_amber(amber), m_sop(sop), m_rigid(rigid), m_pair(pair), m_water(water) {
   m_metadata.potential = potential.name();
   const bool molecular = amber != nullptr || sop != nullptr;
-  m_metadata.energyUnit = molecular ? "kcal/mol" : "reduced (epsilon)";
-  m_metadata.lengthUnit = molecular ? "Angstrom" : "reduced (sigma)";
+  m_metadata.energyUnit = water       ? water->model.energyUnit
+                          : molecular ? "kcal/mol"
+                                      : "reduced (epsilon)";
+  m_metadata.lengthUnit = water       ? water->model.lengthUnit
+                          : molecular ? "Angstrom"
+                                      : "reduced (sigma)";
   m_metadata.atoms = rigid ? rigid->atomCount() : potential.atomCount();
   m_metadata.program = "gmin";
   const std::string path = m_dir + "/minima.h5";
@@ -87,10 +92,17 @@ void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
     for (StoredMinimum& m : minima) m.coordinates = m_rigid->toAtoms(m.coordinates);
   if (m_pair && m_pair->box.periodic())
     for (StoredMinimum& m : minima) wrapIntoBox(m.coordinates, m_pair->box);
-  if (m_pair && m_pair->speciesCount() > 1)
+  if (m_pair && m_pair->speciesCount() > 1) {
     writeLowestFileLabelled(m_dir + "/lowest", minima, speciesLabels(*m_pair, ""));
-  else
+  } else if (m_water) {
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < m_water->moleculeCount(); ++i)
+      for (const char* site : {"O", "H", "H", "X"}) labels.emplace_back(site);
+    writeLowestFileLabelled(m_dir + "/lowest", minima, labels);
+  }
+  else {
     writeLowestFile(m_dir + "/lowest", minima);
+  }
   if (m_pair) writePairXyz(minima);
   if (m_kept)
     writeKeepingNetwork(minima);

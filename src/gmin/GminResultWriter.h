@@ -13,6 +13,7 @@
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
+#include "potentials/WaterCluster.h"
 #include "potentials/SopTopology.h"
 
 namespace landscape {
@@ -29,10 +30,12 @@ class GminResultWriter {
   /// run (std::runtime_error naming the file). pair: a pair system, whose minima are also written
   /// as extended XYZ (minima.xyz: species, energy and, in a periodic box, the lattice) and whose
   /// atoms are labelled with their species in `lowest` when there are several; in a periodic box
-  /// every file holds the minima wrapped into the box.
+  /// every file holds the minima wrapped into the box. water: rigid water, whose sites are
+  /// written as O, H, H and X (the massless M site; ASE's and OVITO's dummy element) in the
+  /// model's units (kJ/mol, Angstrom).
   GminResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* amber,
                    const SopTopology* sop, const RigidBodySystem* rigid,
-                   const PairModel* pair = nullptr);
+                   const PairModel* pair = nullptr, const WaterCluster* water = nullptr);
 
   /// Writes the minima of the search (in its coordinates), lowest first.
   void write(const std::vector<StoredMinimum>& searched) const;
@@ -48,6 +51,7 @@ class GminResultWriter {
   const SopTopology* m_sop;
   const RigidBodySystem* m_rigid;
   const PairModel* m_pair;
+  const WaterCluster* m_water;
   DatabaseMetadata m_metadata;
   /// The network in minima.h5 when the run began, when it holds more than gmin's minima.
   std::optional<StoredTransitionNetwork> m_kept;

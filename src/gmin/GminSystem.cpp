@@ -1,5 +1,6 @@
 #include "src/gmin/GminSystem.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/RigidBodySet.h"
+#include "potentials/WaterCluster.h"
 
 namespace landscape {
 
@@ -98,9 +100,92 @@ GminSystem loadPairSystem(const GminConfig& config) {
   return system;
 }
 
+// Rigid coordinates for the search: the rigid-body moves (then any atomistic move on the mapped
+// atoms), CENTRE and the container on the atoms, and checks of the atoms.
+void installRigidHooks(const RigidBodySystem* rigid, const RigidBodyMoveParams& moves,
+                       BasinHoppingHooks& hooks) {
+  hooks.extraMove = [rigid, moves, atomisticMove = hooks.extraMove](std::vector<double>& q,
+                                                                    Random& random) {
+    if (moves.active()) moveRigidBodies(*rigid, moves, q, random);
+    if (atomisticMove) {
+      std::vector<double> x = rigid->toAtoms(q);
+      atomisticMove(x, random);
+      q = rigid->fromAtoms(x);
+    }
+    rigid->canonicalise(q);
+  };
+  // CENTRE and the container act on the atoms: translate centres and free atoms together.
+  hooks.centre = [rigid](std::vector<double>& q) {
+    const std::vector<double> x = rigid->toAtoms(q);
+    const double atoms = static_cast<double>(x.size() / 3);
+    double c[3] = {0.0, 0.0, 0.0};
+    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
+    rigid->translate(q, -c[0], -c[1], -c[2]);
+  };
+  hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
+  if (hooks.rejectReason) {
+    hooks.rejectReason = [rigid,
+                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
+      return atomisticCheck(rigid->toAtoms(q));
+    };
+  }
+}
+
+// Random water starts: centres in a ball of the container's radius, or of 2.5 N^(1/3) A (liquid
+// water holds a molecule per 30 A^3, a ball of 1.93 N^(1/3) A; the margin spares most overlaps).
+double waterStartRadius(const GminConfig& config, std::size_t molecules) {
+  if (config.basinHopping.container && config.basinHopping.containerRadius > 0.0)
+    return config.basinHopping.containerRadius;
+  return 2.5 * std::cbrt(static_cast<double>(molecules));
+}
+
+// Rigid water (--water tip4p; GMIN's NTIP 4): the site potential on --backend under the rigid
+// layer, each molecule one body. --coords holds GMIN's layout (N oxygens, then N angle-axis
+// vectors with GMIN's orientation convention, potentials/WaterCluster.h).
+GminSystem loadWater(const GminConfig& config) {
+  GminSystem system;
+  std::vector<double> gmin;
+  std::size_t molecules = config.waterMolecules;
+  if (!config.coordsFile.empty()) {
+    gmin = readCoordinates(config.coordsFile);
+    if (gmin.size() % 6 != 0)
+      throw std::runtime_error(config.coordsFile + ": rigid water needs GMIN's layout, N oxygen "
+                               "positions then N angle-axis vectors (an even number of lines); "
+                               "found " + std::to_string(gmin.size() / 3) + " lines");
+    if (config.waterMolecules != 0 && config.waterMolecules != gmin.size() / 6)
+      throw std::runtime_error("--molecules " + std::to_string(config.waterMolecules) +
+                               " disagrees with " + config.coordsFile + ", which holds " +
+                               std::to_string(gmin.size() / 6) + " molecules");
+    molecules = gmin.size() / 6;
+  }
+  if (molecules < 2)
+    throw std::runtime_error("a water cluster needs at least 2 molecules");
+  system.water = std::make_shared<const WaterCluster>(tip4pCluster(molecules));
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Sites;
+  spec.atoms = system.water->model.siteCount();
+  spec.siteModel = std::make_shared<const SiteModel>(system.water->model);
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  const Backend rigidBackend =
+      config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
+  system.rigidPotential =
+      makeRigidBodyPotential(*system.atomistic, system.water->rigidSystem(), rigidBackend);
+  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
+  system.rigid = rigid;
+  if (!gmin.empty()) system.start = system.water->gminToRigid(gmin);
+  installRigidHooks(rigid, config.rigidMoves, system.hooks);
+  system.hooks.randomStructure = [rigid, radius = waterStartRadius(config, molecules)](
+                                     Random& random) {
+    return randomRigidStructure(*rigid, radius, random);
+  };
+  return system;
+}
+
 }  // namespace
 
 GminSystem loadGminSystem(const GminConfig& config) {
+  if (!config.waterModel.empty()) return loadWater(config);
   if (!config.sopPdbFile.empty()) return loadSop(config);
   if (!config.prmtopFile.empty()) return loadAmber(config);
   if (config.gupta.active()) return loadGupta(config);
@@ -139,32 +224,7 @@ void useRigidBodies(const GminConfig& config, GminSystem& system) {
   const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
   system.rigid = rigid;
   system.start = rigid->fromAtoms(system.start);
-  BasinHoppingHooks& hooks = system.hooks;
-  hooks.extraMove = [rigid, moves = config.rigidMoves, atomisticMove = hooks.extraMove](
-                        std::vector<double>& q, Random& random) {
-    if (moves.active()) moveRigidBodies(*rigid, moves, q, random);
-    if (atomisticMove) {
-      std::vector<double> x = rigid->toAtoms(q);
-      atomisticMove(x, random);
-      q = rigid->fromAtoms(x);
-    }
-    rigid->canonicalise(q);
-  };
-  // CENTRE and the container act on the atoms: translate centres and free atoms together.
-  hooks.centre = [rigid](std::vector<double>& q) {
-    const std::vector<double> x = rigid->toAtoms(q);
-    const double atoms = static_cast<double>(x.size() / 3);
-    double c[3] = {0.0, 0.0, 0.0};
-    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
-    rigid->translate(q, -c[0], -c[1], -c[2]);
-  };
-  hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
-  if (hooks.rejectReason) {
-    hooks.rejectReason = [rigid,
-                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
-      return atomisticCheck(rigid->toAtoms(q));
-    };
-  }
+  installRigidHooks(rigid, config.rigidMoves, system.hooks);
 }
 
 void addLangevinMove(const GminConfig& config, long firstQuench, GminSystem& system) {

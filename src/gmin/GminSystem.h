@@ -15,6 +15,7 @@
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/SopTopology.h"
+#include "potentials/WaterCluster.h"
 #include "src/gmin/GminConfig.h"
 
 namespace landscape {
@@ -23,9 +24,10 @@ struct GminSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule, read once
   std::shared_ptr<const SopTopology> sop;      ///< --sop-pdb: the protein, read once
   std::shared_ptr<const PairModel> pair;       ///< a pair system (--morse, --box, ...)
+  std::shared_ptr<const WaterCluster> water;   ///< --water: the molecules and GMIN's frame
   std::unique_ptr<Potential> atomistic;        ///< the potential of the atoms
   PotentialSpec spec;                          ///< what atomistic was built from (walkers' copies)
-  std::unique_ptr<Potential> rigidPotential;   ///< --rigid: rigid coordinates over atomistic
+  std::unique_ptr<Potential> rigidPotential;   ///< --rigid, --water: rigid coordinates over atomistic
   const RigidBodySystem* rigid = nullptr;      ///< the system of rigidPotential
   /// In the search's coordinates (rigid ones with --rigid); empty: a random cluster.
   std::vector<double> start;
@@ -39,7 +41,8 @@ struct GminSystem {
 };
 
 /// The topology (read once), the potential on --backend and the start, for SOP (--sop-pdb),
-/// AMBER-GB (--prmtop), a pair system or Lennard-Jones. A pair system also brings what replaces
+/// AMBER-GB (--prmtop), rigid water (--water: already in rigid coordinates, one body per
+/// molecule, with the rigid-body moves and random rigid starts), a pair system or Lennard-Jones. A pair system also brings what replaces
 /// the cluster's assumptions: AVOID's distance with one permutation group per species and, in a
 /// periodic box, minimum images over translations modulo the box; in a box, random starts
 /// uniform in it and trial structures wrapped into it. Throws std::runtime_error for inconsistent

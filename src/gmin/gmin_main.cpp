@@ -156,6 +156,15 @@ void printHeader(const GminConfig& config, const GminSystem& system, const Basin
         name.c_str(), config.inpcrdFile.c_str(), p.steps, p.temperature, p.stepSize,
         system.groups.size(), config.groupRotationProbability,
         stereo ? stereo->stereocentreCount() : 0, stereo ? stereo->peptideBondCount() : 0, seed);
+  } else if (system.water) {
+    const RigidBodyMoveParams& moves = config.rigidMoves;
+    std::printf(
+        "gmin: %s, %s start, %ld steps, kT %.4g kJ/mol, step %.4g, rigid-body moves up to "
+        "%.4g A and %.4g rad (probability %.3g), container radius %.4f A, seed %llu (kJ/mol, "
+        "Angstrom)\n",
+        name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
+        p.temperature, p.stepSize, moves.translation, moves.rotation, moves.probability,
+        containerRadius, seed);
   } else if (system.pair && system.pair->box.periodic()) {
     const PeriodicBox& box = system.pair->box;
     std::printf(
@@ -266,7 +275,8 @@ int runSingleChain(const RunSetup& run) {
   const CheckpointFingerprint fingerprint = fingerprintOf(run, search.containerRadius());
   printStart(run, search.containerRadius());
   const GminResultWriter writer(run.out.dir, *run.system.atomistic, run.system.amber.get(),
-                                run.system.sop.get(), run.system.rigid, run.system.pair.get());
+                                run.system.sop.get(), run.system.rigid, run.system.pair.get(),
+                                run.system.water.get());
   GminStopRule stopRule(config.maxTime);
   GminProgressPrinter printer(config.quiet, writer, run.out.checkpointPath(), fingerprint,
                               run.params.steps, stopRule);
@@ -352,7 +362,8 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
   printStart(run, search.containerRadius());
   printWalkerStart(run, plan);
   const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
-                                system.sop.get(), system.rigid, system.pair.get());
+                                system.sop.get(), system.rigid, system.pair.get(),
+                                system.water.get());
   // --max-time is rank 0's clock; a signal to any rank stops them all.
   GminStopRule stopRule(root ? config.maxTime : 0.0);
   GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),
