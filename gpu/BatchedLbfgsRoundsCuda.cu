@@ -12,6 +12,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
+#include "landscape/minimisation/LbfgsDiagonalMetric.h"
 #include "landscape/minimisation/LbfgsRoundsCompactTerms.h"
 
 namespace landscape {
@@ -31,7 +32,16 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
       throw std::runtime_error("batched L-BFGS rounds on cuda: no CUDA device (" +
                                gpuDescription() + ")");
     threads = resolveRoundsTeamThreads(options.threadsPerStructure, n);
-    compact = roundsCompactDirections(options, n, params.historySize);
+    std::vector<double> w;
+    if (params.useDiagonalMetric && potential.diagonalMetric(w)) {
+      const LbfgsDiagonalMetric metric = lbfgsDiagonalMetric(w, n, potential.name());
+      sqrtW = DeviceBuffer<double>(std::vector<double>(metric.sqrtW.data(),
+                                                       metric.sqrtW.data() + n));
+      invSqrtW = DeviceBuffer<double>(std::vector<double>(metric.invSqrtW.data(),
+                                                          metric.invSqrtW.data() + n));
+    }
+    gradientMetric = potential.hasGradientMetric();
+    compact = roundsCompactDirections(options, n, params.historySize, sqrtW.size() > 0);
     stream = CudaStream::create(cudaStreamNonBlocking);
     for (CudaEvent& e : polled) e = CudaEvent::create(cudaEventDisableTiming);
     entry = CudaEvent::create(cudaEventDisableTiming);
@@ -46,11 +56,15 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     if (exec) (void)cudaGraphExecDestroy(exec);
   }
 
-  std::size_t slotBytes() const { return roundsSlotBytes(n, params.historySize, compact); }
+  // A slot's bytes, with its RMS gradient under a gradient metric (the diagonal metric's scales
+  // are held from the constructor on).
+  std::size_t slotBytes() const {
+    return roundsSlotBytes(n, params.historySize, compact) + (gradientMetric ? sizeof(double) : 0);
+  }
 
   std::size_t heldBytes() const {
     std::size_t bytes = ioX.bytes() + ioOutcomes.bytes() + state.bytes() + active.bytes() +
-                        compactStore.bytes() + pending.bytes();
+                        compactStore.bytes() + pending.bytes() + rms.bytes();
     for (const DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
       bytes += b->bytes();
     return bytes;
@@ -67,6 +81,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     active = DeviceBuffer<std::uint8_t>();
     compactStore = DeviceBuffer<double>();
     pending = DeviceBuffer<std::uint8_t>();
+    rms = DeviceBuffer<double>();
     for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p}) *b = DeviceBuffer<double>(count * n);
     s = DeviceBuffer<double>(count * m * n);
     y = DeviceBuffer<double>(count * m * n);
@@ -81,6 +96,10 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
       pending = DeviceBuffer<std::uint8_t>(count);
       compactStore.zero(stream);
       pending.zero(stream);
+    }
+    if (gradientMetric) {
+      rms = DeviceBuffer<double>(count);
+      rms.zero(stream);
     }
     // Defined contents everywhere: rows of idle slots are handed to the potential (masked out).
     for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
@@ -104,6 +123,12 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
       a.compact = compactStore.data();
       a.pending = pending.data();
     }
+    if (sqrtW.size() > 0) {
+      a.metric.sqrtW = sqrtW.data();
+      a.metric.invSqrtW = invSqrtW.data();
+    }
+    a.metric.gradientMetric = gradientMetric;
+    if (gradientMetric) a.rms = rms.data();
     return a;
   }
 
@@ -117,6 +142,9 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     const BatchedRoundsArgs a = args();
     for (int k = 0; k < options.roundsPerPoll; ++k) {
       potential.energyGradientDevice(slots, xt.data(), gt.data(), energy.data(), active.data(),
+                                     stream);
+      if (gradientMetric)
+        potential.rmsGradientsDevice(slots, xt.data(), gt.data(), rms.data(), active.data(),
                                      stream);
       launchBatchedRoundsAdvance(a, stream);
       if (compact) launchBatchedRoundsCompactDirection(a, stream);
@@ -171,6 +199,9 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   std::size_t n;
   int threads = 32;
   bool compact = false;  // directions in the compact form (roundsCompactDirections)
+  bool gradientMetric = false;          // the potential's RMS gradients (rmsGradientsDevice)
+  DeviceBuffer<double> sqrtW, invSqrtW;  // [n] the diagonal metric's scales, or empty
+  DeviceBuffer<double> rms;              // [slots] RMS gradients (gradient metric only)
   CudaStream stream;
   CudaEvent polled[2];
   CudaEvent entry;

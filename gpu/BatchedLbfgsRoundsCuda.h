@@ -15,6 +15,12 @@
 // (BatchedLbfgs, = Lbfgs) to round-off. CUDA-free header (pimpl); exists only in CUDA builds. A
 // stop request (landscape/core/StopRequest.h), polled with the count, ends the unfinished
 // structures with status Stopped. Not thread-safe.
+//
+// The potential's metric (LbfgsRoundsMetric, as its twin): its diagonal metric, uploaded once and
+// the same for every structure, when LbfgsParams::useDiagonalMetric is set (two-loop directions
+// only: roundsCompactDirections); under a gradient metric its rmsGradientsDevice after every
+// round's energies, one RMS per slot, for the convergence test (gpu/BatchedRigidBodyCuda: the
+// angle-axis RMS, computed on the device).
 #include <cstddef>
 #include <memory>
 

@@ -25,7 +25,8 @@ __global__ void __launch_bounds__(32 * kMaxWarps) roundsAdvanceKernel(BatchedRou
   const LbfgsTeamStorage st = roundsSlotStorage(a.slots, r, n, m);
   RoundsRowTeam::Owned p{a.slots.p + r * static_cast<std::size_t>(n)};
   if (lbfgsRoundsEvaluating(s.phase))
-    lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings, a.pending != nullptr);
+    lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings, a.pending != nullptr,
+                       a.metric, a.rms ? a.rms[r] : 0.0);
   const BatchedRoundsJob job = *a.d_job;
   if (s.phase == kRoundsFinished) {
     if (team.isLeader()) job.outcomes[s.structure] = lbfgsStepResult(s.step);
@@ -111,6 +112,15 @@ void checkArgs(const BatchedRoundsArgs& a) {
   if ((a.pending == nullptr) != (a.compact == nullptr))
     throw std::invalid_argument(
         "batched L-BFGS rounds: the compact storage and the pending flags go together");
+  if ((a.metric.sqrtW == nullptr) != (a.metric.invSqrtW == nullptr))
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: the diagonal metric's two scale arrays go together");
+  if (a.metric.sqrtW && a.compact)
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: compact directions have no diagonal metric");
+  if (a.metric.gradientMetric != (a.rms != nullptr))
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: a gradient metric and the RMS gradients go together");
 }
 
 }  // namespace

@@ -52,6 +52,11 @@ struct BatchedRoundsArgs {
   /// whose direction the compact kernels compute this round; both null: two-loop directions.
   double* compact = nullptr;
   std::uint8_t* pending = nullptr;
+  /// The potential's metric (LbfgsRoundsMetric: the diagonal metric's [n] scales in device
+  /// memory, uploaded once, or null) and, under a gradient metric, [slots] RMS gradients that the
+  /// potential writes each round after the energies (rms null otherwise).
+  LbfgsRoundsMetric metric;
+  const double* rms = nullptr;
 };
 
 /// One advance of every slot (a block each): the decision after the potential's evaluation,

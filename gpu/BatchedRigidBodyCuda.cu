@@ -133,6 +133,8 @@ struct BatchedRigidBodyCuda::DeviceState {
   DeviceBuffer<double> atomX, atomG;        // [B x 3N] atomistic scratch
   DeviceBuffer<double> partialA, partialB;  // [B x 6 partialStride] partial body sums
   BatchedHostStaging staging;               // the host entry point's arrays
+  DeviceBuffer<double> rmsQ, rmsG, rms;     // the host RMS gradients' arrays
+  DeviceBuffer<std::uint8_t> rmsActive;
 };
 
 BatchedRigidBodyCuda::BatchedRigidBodyCuda(BatchedPotential& atomistic, RigidBodySystem system,
@@ -200,6 +202,45 @@ void BatchedRigidBodyCuda::metricSumsDevice(std::size_t batch, const double* d_q
   const DeviceState& d = *m_device;
   launchRigidMetricNorm(d.argsFor(d_active), batch, d_q, d_g, d.secondMoment.data(), d_sums,
                         static_cast<cudaStream_t>(stream));
+}
+
+void BatchedRigidBodyCuda::rmsGradientsDevice(std::size_t batch, const double* d_q,
+                                              const double* d_g, double* d_rms,
+                                              const std::uint8_t* d_active, DeviceStream stream) {
+  if (batch == 0) return;
+  if (!d_q || !d_g || !d_rms)
+    throw std::invalid_argument(
+        "batched rigid bodies on cuda, RMS gradients: coordinates, gradients and RMS must not be "
+        "null");
+  const DeviceState& d = *m_device;
+  launchRigidMetricRms(d.argsFor(d_active), batch, d_q, d_g, d.secondMoment.data(), d_rms,
+                       static_cast<cudaStream_t>(stream));
+}
+
+void BatchedRigidBodyCuda::rmsGradients(std::size_t batch, const double* q, const double* g,
+                                        double* rms, const std::uint8_t* active) {
+  if (batch == 0) return;
+  if (!q || !g || !rms)
+    throw std::invalid_argument(
+        "batched rigid bodies on cuda, RMS gradients: coordinates, gradients and RMS must not be "
+        "null");
+  DeviceState& d = *m_device;
+  const std::size_t n = dimension();
+  if (d.rms.size() < batch) {
+    d.rmsQ = DeviceBuffer<double>(batch * n);
+    d.rmsG = DeviceBuffer<double>(batch * n);
+    d.rms = DeviceBuffer<double>(batch);
+    d.rmsActive = DeviceBuffer<std::uint8_t>(batch);
+  }
+  d.rmsQ.copyFromHost(q, batch * n);
+  d.rmsG.copyFromHost(g, batch * n);
+  if (active) d.rmsActive.copyFromHost(active, batch);
+  rmsGradientsDevice(batch, d.rmsQ.data(), d.rmsG.data(), d.rms.data(),
+                     active ? d.rmsActive.data() : nullptr, nullptr);
+  std::vector<double> out(batch);
+  d.rms.copyToHost(out.data(), batch);  // synchronous: reports the kernel's faults
+  for (std::size_t b = 0; b < batch; ++b)
+    if (!active || active[b]) rms[b] = out[b];
 }
 
 void BatchedRigidBodyCuda::energyGradient(std::size_t batch, const double* q, double* g,

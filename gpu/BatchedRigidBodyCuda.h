@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "potentials/BatchedPotential.h"
 #include "potentials/RigidBodySystem.h"
@@ -57,6 +58,21 @@ class BatchedRigidBodyCuda : public BatchedPotential {
   /// (except to grow the scratch, see above). Throws std::invalid_argument for a null array.
   void energyGradientDevice(std::size_t batch, const double* d_q, double* d_g, double* d_energy,
                             const std::uint8_t* d_active, DeviceStream stream) override;
+
+  /// The metric of potentials/BatchedRigidBodyPotential (RigidBodySystem::diagonalMetric, the
+  /// angle-axis RMS). rmsGradientsDevice: one block per active structure in a fixed order
+  /// (gpu/RigidBodyKernels.cuh launchRigidMetricRms), equal to RigidBodySystem::rmsGradient to
+  /// rounding; rmsGradients (host) copies q, g and the mask in and runs the same kernel, so its
+  /// bits are the device entry point's (synchronous, legacy default stream).
+  bool diagonalMetric(std::vector<double>& w) const override {
+    w = m_system.diagonalMetric();
+    return true;
+  }
+  bool hasGradientMetric() const override { return true; }
+  void rmsGradients(std::size_t batch, const double* q, const double* g, double* rms,
+                    const std::uint8_t* active) override;
+  void rmsGradientsDevice(std::size_t batch, const double* d_q, const double* d_g, double* d_rms,
+                          const std::uint8_t* d_active, DeviceStream stream) override;
 
   /// Atoms d_x [batch x 3N] of the active structures of d_q, on `stream`, not synchronised.
   void toAtomsDevice(std::size_t batch, const double* d_q, double* d_x,

@@ -191,7 +191,9 @@ __global__ void freeAtomsKernel(RigidBodyArgs a, std::size_t first,
   dst[2] = src[2];
 }
 
-// One block per structure (blockIdx.x), so no grid.y cut is needed.
+// One block per structure (blockIdx.x), so no grid.y cut is needed. Rms: the result is
+// sqrt(sum / 3N), RigidBodySystem::rmsGradient's last step, instead of the sum.
+template <bool Rms>
 __global__ void metricNormKernel(RigidBodyArgs a, const double* __restrict__ q,
                                  const double* __restrict__ gRigid,
                                  const double* __restrict__ secondMoment, double* result) {
@@ -221,7 +223,8 @@ __global__ void metricNormKernel(RigidBodyArgs a, const double* __restrict__ q,
     sum += v * v;
   }
   const double total = BlockReduce(storage).Sum(sum);
-  if (threadIdx.x == 0) result[s] = total;
+  if (threadIdx.x == 0)
+    result[s] = Rms ? sqrt(total / static_cast<double>(3 * a.atoms)) : total;
 }
 
 unsigned int gridFor(std::size_t threads, int block) {
@@ -321,8 +324,19 @@ void launchRigidMetricNorm(const RigidBodyArgs& args, std::size_t batch, const d
   requireArgs(args, batch, d_q, d_result, "launchRigidMetricNorm");
   if (batch == 0) return;
   if (batch > 0x7fffffffu) throw std::invalid_argument("launchRigidMetricNorm: batch too large");
-  metricNormKernel<<<static_cast<unsigned int>(batch), kRigidBlockSize, 0, stream>>>(
+  metricNormKernel<false><<<static_cast<unsigned int>(batch), kRigidBlockSize, 0, stream>>>(
       args, d_q, d_gRigid, d_secondMoment, d_result);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchRigidMetricRms(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                          const double* d_gRigid, const double* d_secondMoment, double* d_rms,
+                          cudaStream_t stream) {
+  requireArgs(args, batch, d_q, d_rms, "launchRigidMetricRms");
+  if (batch == 0) return;
+  if (batch > 0x7fffffffu) throw std::invalid_argument("launchRigidMetricRms: batch too large");
+  metricNormKernel<true><<<static_cast<unsigned int>(batch), kRigidBlockSize, 0, stream>>>(
+      args, d_q, d_gRigid, d_secondMoment, d_rms);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

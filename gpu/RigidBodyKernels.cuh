@@ -72,5 +72,10 @@ void launchRigidFreeAtoms(const RigidBodyArgs& args, std::size_t batch, const do
 void launchRigidMetricNorm(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
                            const double* d_gRigid, const double* d_secondMoment, double* d_result,
                            cudaStream_t stream);
+/// As launchRigidMetricNorm, then sqrt(sum / 3N) into d_rms[s]: the angle-axis RMS gradient
+/// (RigidBodySystem::rmsGradient) of each active structure.
+void launchRigidMetricRms(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                          const double* d_gRigid, const double* d_secondMoment, double* d_rms,
+                          cudaStream_t stream);
 
 }  // namespace landscape

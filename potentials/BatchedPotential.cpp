@@ -1,5 +1,6 @@
 #include "potentials/BatchedPotential.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -8,6 +9,24 @@ namespace landscape {
 void BatchedPotential::energyGradientDevice(std::size_t, const double*, double*, double*,
                                             const std::uint8_t*, DeviceStream) {
   throw std::logic_error(name() + " has no device entry point (it is not device resident)");
+}
+
+bool BatchedPotential::diagonalMetric(std::vector<double>&) const { return false; }
+
+void BatchedPotential::rmsGradients(std::size_t batch, const double*, const double* g,
+                                    double* rms, const std::uint8_t* active) {
+  const std::size_t n = dimension();
+  for (std::size_t b = 0; b < batch; ++b) {
+    if (active && !active[b]) continue;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) sum += g[b * n + i] * g[b * n + i];
+    rms[b] = std::sqrt(sum / static_cast<double>(n));
+  }
+}
+
+void BatchedPotential::rmsGradientsDevice(std::size_t, const double*, const double*, double*,
+                                          const std::uint8_t*, DeviceStream) {
+  throw std::logic_error(name() + " has no device RMS gradient (it is not device resident)");
 }
 
 std::size_t evaluateBatch(BatchedPotential& potential, const std::vector<double>& x,

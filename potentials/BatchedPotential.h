@@ -58,6 +58,28 @@ class BatchedPotential {
   /// by default. Device potentials throw std::runtime_error naming the bytes per structure and
   /// the largest batch that fits when the device has too little free memory.
   virtual void reserve(std::size_t batch) { (void)batch; }
+
+  /// The metric of coordinates that are not plain Cartesians (rigid bodies), as the
+  /// single-structure Potential of the same system has it: the same for every structure.
+  /// Constant diagonal metric w (dimension() positive entries, Potential::diagonalMetric): false
+  /// (the default) for plain Cartesians. Batched minimisers precondition with it when
+  /// LbfgsParams::useDiagonalMetric is set (docs/lbfgs.md).
+  virtual bool diagonalMetric(std::vector<double>& w) const;
+  /// True when convergence tests use rmsGradients() instead of sqrt(|g|^2 / n)
+  /// (Potential::hasGradientMetric; rigid bodies: the angle-axis metric of Ruehle, Kusumaatmaja,
+  /// Chakrabarti and Wales, J. Chem. Theory Comput. 2013).
+  virtual bool hasGradientMetric() const { return false; }
+  /// Host: rms[b] = the RMS gradient (energy / length) of g[b] at x[b] in the potential's metric
+  /// (Potential::rmsGradient) for every active b (every b when active is nullptr); inactive
+  /// entries are neither read nor written. The default is sqrt(|g|^2 / n).
+  virtual void rmsGradients(std::size_t batch, const double* x, const double* g, double* rms,
+                            const std::uint8_t* active);
+  /// Device: as rmsGradients() on device arrays (d_active may be nullptr), enqueued on `stream`
+  /// and not synchronised; no allocation, so that a CUDA graph may capture it. The default throws
+  /// std::logic_error.
+  virtual void rmsGradientsDevice(std::size_t batch, const double* d_x, const double* d_g,
+                                  double* d_rms, const std::uint8_t* d_active,
+                                  DeviceStream stream);
 };
 
 /// The host entry point on vectors, with its sizes checked: x holds B >= 1 structures of

@@ -44,4 +44,17 @@ void BatchedRigidBodyPotential::energyGradient(std::size_t batch, const double* 
   });
 }
 
+void BatchedRigidBodyPotential::rmsGradients(std::size_t batch, const double* q, const double* g,
+                                             double* rms, const std::uint8_t* active) {
+  if (batch == 0) return;
+  if (q == nullptr || g == nullptr || rms == nullptr)
+    throw std::invalid_argument("batched rigid bodies: null array for the RMS gradients of " +
+                                std::to_string(batch) + " structures");
+  const std::size_t n = dimension();
+  m_pool.forEach(batch, [&](std::size_t b) {
+    if (active && !active[b]) return;
+    rms[b] = m_system.rmsGradient(q + b * n, g + b * n);
+  });
+}
+
 }  // namespace landscape

@@ -12,8 +12,9 @@
 //
 // Units: the atomistic potential's (kcal/mol and Angstrom for AMBER-GB, reduced for LJ); gradient
 // components are energy/length for centres and free atoms, energy/radian for angle-axis ones.
-// Batched minimisers converge on the plain RMS of this gradient (BatchedPotential carries no
-// metric); RigidBodySystem::rmsGradient gives the angle-axis RMS of a result.
+// The metric is RigidBodyPotential's: diagonalMetric (RigidBodySystem::diagonalMetric) and the
+// angle-axis RMS (RigidBodySystem::rmsGradient, per structure, the same bits), which batched
+// minimisers use as Lbfgs does (docs/lbfgs.md).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -42,6 +43,15 @@ class BatchedRigidBodyPotential : public BatchedPotential {
   /// scratch, grown to the largest batch seen.
   void energyGradient(std::size_t batch, const double* q, double* g, double* energy,
                       const std::uint8_t* active) override;
+
+  bool diagonalMetric(std::vector<double>& w) const override {
+    w = m_system.diagonalMetric();
+    return true;
+  }
+  bool hasGradientMetric() const override { return true; }
+  /// RigidBodySystem::rmsGradient of every active structure, spread over the thread pool.
+  void rmsGradients(std::size_t batch, const double* q, const double* g, double* rms,
+                    const std::uint8_t* active) override;
 
  private:
   BatchedPotential& m_atomistic;

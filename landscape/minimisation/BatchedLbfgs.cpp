@@ -8,8 +8,14 @@
 namespace landscape {
 
 BatchedLbfgs::BatchedLbfgs(BatchedPotential& potential, const LbfgsParams& params, int threads)
-    : m_potential(potential), m_params(params), m_pool(threads) {
+    : m_potential(potential),
+      m_params(params),
+      m_pool(threads),
+      m_gradientMetric(potential.hasGradientMetric()) {
   m_params.check();
+  std::vector<double> w;
+  if (m_params.useDiagonalMetric && m_potential.diagonalMetric(w))
+    m_metric = lbfgsDiagonalMetric(w, m_potential.dimension(), m_potential.name());
 }
 
 std::string BatchedLbfgs::name() const {
@@ -20,8 +26,9 @@ std::string BatchedLbfgs::name() const {
 BatchMemory BatchedLbfgs::memory() const {
   const std::size_t n = dimension(), m = static_cast<std::size_t>(m_params.historySize);
   BatchMemory memory;
-  // Run: x, g, p, trial x and g, s and y, rho and alpha; round: point, gradient, energy, mask.
-  memory.bytesPerStructure = sizeof(double) * ((5 + 2 * m) * n + 2 * m + 2 * n + 1) + 1 +
+  // Run: x, g, p, trial x and g, s and y, rho and alpha; round: point, gradient, energy, RMS,
+  // mask.
+  memory.bytesPerStructure = sizeof(double) * ((5 + 2 * m) * n + 2 * m + 2 * n + 2) + 1 +
                              sizeof(LbfgsStructureRun) + sizeof(LbfgsResult);
   memory.availableBytes = halfThePhysicalMemory();
   memory.where = kHostBatchMemory;
@@ -32,10 +39,12 @@ void BatchedLbfgs::prepare(std::size_t batch, const double* x) {
   const std::size_t n = dimension();
   const int dim = static_cast<int>(n);
   while (m_runs.size() < batch)
-    m_runs.push_back(std::make_unique<LbfgsStructureRun>(dim, m_params));
+    m_runs.push_back(
+        std::make_unique<LbfgsStructureRun>(dim, m_params, &m_metric, m_gradientMetric));
   m_points.resize(batch * n);
   m_gradients.resize(batch * n);
   m_energies.resize(batch);
+  m_rms.assign(batch, 0.0);
   m_active.assign(batch, 1);
   m_pool.forEach(batch, [&](std::size_t b) {
     m_runs[b]->start(x + b * n);
@@ -65,11 +74,14 @@ void BatchedLbfgs::minimise(std::size_t batch, double* x, LbfgsResult* results) 
     }
     m_potential.energyGradient(batch, m_points.data(), m_gradients.data(), m_energies.data(),
                                m_active.data());
+    if (m_gradientMetric)
+      m_potential.rmsGradients(batch, m_points.data(), m_gradients.data(), m_rms.data(),
+                               m_active.data());
     m_pool.forEach(batch, [&](std::size_t b) {
       if (!m_active[b]) return;
       LbfgsStructureRun& run = *m_runs[b];
       std::memcpy(run.trialGradient(), &m_gradients[b * n], n * sizeof(double));
-      run.advance(m_energies[b]);
+      run.advance(m_energies[b], m_rms[b]);
       stage(b);
     });
   }

@@ -7,12 +7,17 @@
 // Lbfgs::minimize with the single-structure potential whose batched twin `potential` is (e.g.
 // LennardJones for BatchedLennardJones), independent of the batch, its order and the threads.
 // A stop request (landscape/core/StopRequest.h) is polled before every round: the structures
-// not yet finished end with LbfgsStatus::Stopped at their last accepted point.
+// not yet finished end with LbfgsStatus::Stopped at their last accepted point. The potential's
+// metric is Lbfgs's (docs/lbfgs.md): its diagonal metric when LbfgsParams::useDiagonalMetric is
+// set, and under a gradient metric its RMS of every evaluated point (rmsGradients, one call per
+// round), so that over BatchedRigidBodyPotential each structure is Lbfgs over
+// RigidBodyPotential bit for bit.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "landscape/minimisation/BatchedMinimiser.h"
+#include "landscape/minimisation/LbfgsDiagonalMetric.h"
 #include "landscape/minimisation/LbfgsStructureRun.h"
 #include "potentials/BatchedPotential.h"
 #include "landscape/core/ThreadPool.h"
@@ -41,7 +46,10 @@ class BatchedLbfgs : public BatchedMinimiser {
   LbfgsParams m_params;
   ThreadPool m_pool;
   std::vector<std::unique_ptr<LbfgsStructureRun>> m_runs;
+  LbfgsDiagonalMetric m_metric;  // the potential's diagonal metric (off: none or not used)
+  bool m_gradientMetric;
   std::vector<double> m_points, m_gradients, m_energies;  // [batch x n], [batch x n], [batch]
+  std::vector<double> m_rms;                              // [batch] under a gradient metric
   std::vector<std::uint8_t> m_active;
 };
 

@@ -85,11 +85,19 @@ void batchedRoundsCompactDirection(const LbfgsTeamStorage& st, const LbfgsCompac
 BatchedLbfgsRoundsTwin::BatchedLbfgsRoundsTwin(BatchedPotential& potential,
                                                const LbfgsParams& params,
                                                const BatchedRoundsOptions& options, int threads)
-    : m_potential(potential), m_params(params), m_options(options), m_pool(threads) {
+    : m_potential(potential),
+      m_params(params),
+      m_options(options),
+      m_gradientMetric(potential.hasGradientMetric()),
+      m_pool(threads) {
   m_params.check();
   m_options.check();
   m_teamThreads = resolveRoundsTeamThreads(m_options.threadsPerStructure, dimension());
-  m_compact = roundsCompactDirections(m_options, dimension(), m_params.historySize);
+  std::vector<double> w;
+  if (m_params.useDiagonalMetric && m_potential.diagonalMetric(w))
+    m_metric = lbfgsDiagonalMetric(w, dimension(), m_potential.name());
+  m_compact =
+      roundsCompactDirections(m_options, dimension(), m_params.historySize, m_metric.on());
 }
 
 std::string BatchedLbfgsRoundsTwin::name() const {
@@ -101,7 +109,8 @@ std::string BatchedLbfgsRoundsTwin::name() const {
 BatchMemory BatchedLbfgsRoundsTwin::memory() const {
   const std::size_t n = dimension();
   BatchMemory memory;
-  const std::size_t slot = roundsSlotBytes(n, m_params.historySize, m_compact);
+  const std::size_t slot = roundsSlotBytes(n, m_params.historySize, m_compact) +
+                           (m_gradientMetric ? sizeof(double) : 0);  // the RMS gradient
   memory.bytesPerStructure = roundsStructureBytes(n) + (m_options.residentStructures ? 0 : slot);
   memory.fixedBytes = m_options.residentStructures * slot;
   memory.availableBytes = halfThePhysicalMemory();
@@ -131,9 +140,16 @@ void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, LbfgsResult*
   m_rho.assign(slots * m, 0.0);
   m_alpha.assign(slots * m, 0.0);
   m_energy.assign(slots, 0.0);
+  m_rms.assign(slots, 0.0);
   m_active.assign(slots, 0);
   m_state.assign(slots, LbfgsRoundsState{});
   const LbfgsTeamSettings settings = lbfgsTeamSettings(m_params, n);
+  LbfgsRoundsMetric metric;
+  if (m_metric.on()) {
+    metric.sqrtW = m_metric.sqrtW.data();
+    metric.invSqrtW = m_metric.invSqrtW.data();
+  }
+  metric.gradientMetric = m_gradientMetric;
   const std::size_t compactDoubles =
       m_compact ? static_cast<std::size_t>(lbfgsCompactSlotDoubles(settings.n, settings.m)) : 0;
   m_compactStore.assign(slots * compactDoubles, 0.0);
@@ -161,7 +177,8 @@ void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, LbfgsResult*
     const LbfgsTeamStorage st = slotStorage(r);
     RoundsTwinTeam::Owned p{&m_p[r * n]};
     if (lbfgsRoundsEvaluating(m_state[r].phase))
-      lbfgsRoundsAdvance(team, st, p, m_state[r], m_energy[r], settings, m_compact);
+      lbfgsRoundsAdvance(team, st, p, m_state[r], m_energy[r], settings, m_compact, metric,
+                         m_rms[r]);
     if (m_state[r].phase == kRoundsDirection)
       batchedRoundsCompactDirection(
           st, lbfgsCompactLayout(&m_compactStore[r * compactDoubles], settings.n, settings.m), p.v,
@@ -185,6 +202,8 @@ void BatchedLbfgsRoundsTwin::minimise(std::size_t batch, double* x, LbfgsResult*
       return;
     }
     m_potential.energyGradient(slots, m_xt.data(), m_gt.data(), m_energy.data(), m_active.data());
+    if (m_gradientMetric)
+      m_potential.rmsGradients(slots, m_xt.data(), m_gt.data(), m_rms.data(), m_active.data());
     m_pool.forEach(slots, advance);
   }
 }

@@ -12,12 +12,16 @@
 // structures with status Stopped at their last accepted point (never started: energy NaN).
 // Long histories (roundsCompactDirections) take the compact direction of
 // landscape/minimisation/LbfgsRoundsCompactTerms.h, pass by pass in the GPU kernels' order.
+// The potential's metric as the GPU engine takes it (LbfgsRoundsMetric): its diagonal metric when
+// LbfgsParams::useDiagonalMetric is set (two-loop directions only), and under a gradient metric
+// its rmsGradients of every evaluated slot, one call per round after the energies.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/minimisation/BatchedRoundsPlan.h"
+#include "landscape/minimisation/LbfgsDiagonalMetric.h"
 #include "potentials/BatchedPotential.h"
 #include "landscape/minimisation/LbfgsRoundsCompactTerms.h"
 #include "landscape/core/ThreadPool.h"
@@ -57,10 +61,13 @@ class BatchedLbfgsRoundsTwin : public BatchedMinimiser {
   LbfgsParams m_params;
   BatchedRoundsOptions m_options;
   int m_teamThreads;
+  LbfgsDiagonalMetric m_metric;  // the potential's diagonal metric (off: none or not used)
+  bool m_gradientMetric;
   bool m_compact;  // directions in the compact form (roundsCompactDirections)
   ThreadPool m_pool;
   // Slots: [R x n] x, g, trial x and g, p; [R x m x n] s and y; [R x m] rho and alpha; [R].
   std::vector<double> m_x, m_g, m_xt, m_gt, m_p, m_s, m_y, m_rho, m_alpha, m_energy;
+  std::vector<double> m_rms;  // [R] the potential's RMS gradients (gradient metric)
   std::vector<std::uint8_t> m_active;
   std::vector<LbfgsRoundsState> m_state;
   std::vector<double> m_compactStore;  // [R x lbfgsCompactSlotDoubles] when m_compact

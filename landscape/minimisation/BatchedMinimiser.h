@@ -5,7 +5,8 @@
 // history reset, RMS test, iteration cap, status -- kept per structure. Implementations: BatchedLbfgs (CPU reference: each structure
 // bit for bit today's Lbfgs), BatchedLbfgsTwin (CPU twin of the GPU kernel's order) and
 // gpu/BatchedLbfgsCuda (one persistent kernel); backends/BatchedMinimiserFactory picks one.
-// Batched minimisers work in plain Cartesians (no diagonal or gradient metric).
+// Under a potential's metric (BatchedPotential::diagonalMetric, hasGradientMetric: rigid bodies)
+// the reference and the rounds engine precondition and converge as Lbfgs does (docs/lbfgs.md).
 #include <cstddef>
 #include <string>
 

@@ -29,6 +29,19 @@ bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n,
          n >= 2 * static_cast<std::size_t>(m);
 }
 
+bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m,
+                             bool diagonalMetric) {
+  if (!diagonalMetric) return roundsCompactDirections(options, n, m);
+  if (options.compactFromHistory > 0 && m >= options.compactFromHistory)
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: compact directions (compactFromHistory " +
+        std::to_string(options.compactFromHistory) +
+        ") have no diagonal metric and the potential has one; leave compactFromHistory at 0 "
+        "(automatic: two-loop directions under a metric), set it to -1, or switch the metric off "
+        "(LbfgsParams::useDiagonalMetric)");
+  return false;
+}
+
 int roundsTeamThreads(std::size_t n) {
   const std::size_t threads = (n + 7) / 8;
   const std::size_t rounded = (threads + 31) / 32 * 32;

@@ -51,6 +51,12 @@ constexpr std::size_t kRoundsCompactAutoDimension = 1024;
 /// Whether the engine computes directions in the compact form for n degrees of freedom and a
 /// history of m pairs under `options`.
 bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m);
+/// As above for a potential that is minimised under its diagonal metric when `diagonalMetric`
+/// (LbfgsRoundsMetric): the compact form has no metric, so the automatic choice falls back to
+/// two-loop directions and a compactFromHistory that asks for compact ones is refused with
+/// std::invalid_argument.
+bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m,
+                             bool diagonalMetric);
 
 /// The team size for n degrees of freedom: about 8 components per thread, a multiple of 32 in
 /// [32, 1024].

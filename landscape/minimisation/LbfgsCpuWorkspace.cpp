@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
+
+#include "landscape/minimisation/LbfgsDiagonalMetric.h"
 
 namespace landscape {
 
@@ -45,19 +48,10 @@ void LbfgsCpuWorkspace::useDiagonalMetric(bool on) {
   if (m_options.compactDirection)
     throw std::invalid_argument("L-BFGS: the compact direction has no diagonal metric (" +
                                 m_potential.name() + " has one)");
-  if (m_metricW.size() != static_cast<std::size_t>(m_x.size()))
-    throw std::invalid_argument("L-BFGS: the diagonal metric of " + m_potential.name() + " has " +
-                                std::to_string(m_metricW.size()) + " entries, expected " +
-                                std::to_string(m_x.size()));
-  m_sqrtW.resize(m_x.size());
-  m_invSqrtW.resize(m_x.size());
-  for (Eigen::Index i = 0; i < m_x.size(); ++i) {
-    if (!(m_metricW[i] > 0.0) || !std::isfinite(m_metricW[i]))
-      throw std::invalid_argument("L-BFGS: the diagonal metric of " + m_potential.name() +
-                                  " must be finite and > 0 (entry " + std::to_string(i) + ")");
-    m_sqrtW[i] = std::sqrt(m_metricW[i]);
-    m_invSqrtW[i] = 1.0 / m_sqrtW[i];
-  }
+  LbfgsDiagonalMetric metric =
+      lbfgsDiagonalMetric(m_metricW, static_cast<std::size_t>(m_x.size()), m_potential.name());
+  m_sqrtW = std::move(metric.sqrtW);
+  m_invSqrtW = std::move(metric.invSqrtW);
 }
 
 double LbfgsCpuWorkspace::stepNorm() const {

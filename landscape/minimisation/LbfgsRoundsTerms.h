@@ -19,6 +19,17 @@
 
 namespace landscape {
 
+/// The potential's metric in a rounds run, the same for every structure (LbfgsCpuWorkspace's, in
+/// team order): a diagonal metric w (LbfgsDiagonalMetric's n scales sqrt(w) and 1 / sqrt(w); both
+/// null: none) runs L-BFGS in u = sqrt(w) x, so H0 = gamma W^-1 and |p|_W caps the step; a
+/// gradient metric takes the potential's RMS gradient of the point just evaluated
+/// (BatchedPotential::rmsGradients, lbfgsRoundsAdvance's metricRms) instead of sqrt(|g|^2 / n).
+struct LbfgsRoundsMetric {
+  const double* sqrtW = nullptr;
+  const double* invSqrtW = nullptr;
+  bool gradientMetric = false;
+};
+
 /// Where a slot of the resident batch stands.
 enum LbfgsRoundsPhase : int {
   kRoundsEmpty = 0,      ///< no structure: take the next one from the queue
@@ -62,16 +73,23 @@ LANDSCAPE_HD void lbfgsRoundsLoad(Team& team, const LbfgsTeamStorage& st, const 
 
 /// Algorithm 1, lines 7-9, as lbfgsTeamAccept (same sums, same guards) but moving x = xt and
 /// g = gt by copies, since a slot's rows keep their place in the batch arrays; returns |g|^2.
+/// Under a diagonal metric the pair is that of u = sqrt(w) x: s sqrt(w) and y / sqrt(w).
 template <class Team>
 LANDSCAPE_HD double lbfgsRoundsAccept(Team& team, const LbfgsTeamStorage& st, LbfgsHistory& h,
-                                      const LbfgsTeamSettings& set) {
+                                      const LbfgsTeamSettings& set,
+                                      const LbfgsRoundsMetric& metric = {}) {
+  const double *sqrtW = metric.sqrtW, *invSqrtW = metric.invSqrtW;
   const int slot = h.push(set.m);
   double* sv = st.s + static_cast<long>(slot) * set.n;
   double* yv = st.y + static_cast<long>(slot) * set.n;
   double *x = st.x, *g = st.g;
   const double *xt = st.xt, *gt = st.gt;
   const TeamSum<3> r = team.template sumOwned<3>([&](int c, int, TeamSum<3>& acc) {
-    const double sc = xt[c] - x[c], yc = gt[c] - g[c];
+    double sc = xt[c] - x[c], yc = gt[c] - g[c];
+    if (sqrtW) {
+      sc = sc * sqrtW[c];
+      yc = yc * invSqrtW[c];
+    }
     sv[c] = sc;
     yv[c] = yc;
     acc.v[0] = fma(yc, sc, acc.v[0]);
@@ -91,23 +109,29 @@ LANDSCAPE_HD double lbfgsRoundsAccept(Team& team, const LbfgsTeamStorage& st, Lb
 /// compact form (Direction: LbfgsRoundsCompactTerms.h computes p, reverses an uphill one, scales
 /// and sets the trial the same way). An empty history (the first iteration, a reset) always takes
 /// the two-loop path, p = -H0 g, so both paths start and restart alike.
+/// A metric (LbfgsRoundsMetric) goes with two-loop directions only: the compact form has none.
 template <class Team>
 LANDSCAPE_HD void lbfgsRoundsProceed(Team& team, const LbfgsTeamStorage& st,
                                      typename Team::Owned& p, LbfgsRoundsState& s, LbfgsNext next,
-                                     const LbfgsTeamSettings& set, bool compact) {
+                                     const LbfgsTeamSettings& set, bool compact,
+                                     const LbfgsRoundsMetric& metric = {},
+                                     double metricRms = 0.0) {
   // Within a round the requests come in this order only: an accept leads to a direction or the
   // end, a direction always to a trial.
   const LbfgsStepLimits limits = set.limits();
-  if (next == LbfgsNext::Accept)
-    next = lbfgsStepAccepted(
-        s.step, lbfgsTeamRms(team, lbfgsRoundsAccept(team, st, s.history, set)), limits);
+  if (next == LbfgsNext::Accept) {
+    const double gg = lbfgsRoundsAccept(team, st, s.history, set, metric);
+    next = lbfgsStepAccepted(s.step, metric.gradientMetric ? metricRms : lbfgsTeamRms(team, gg),
+                             limits);
+  }
   if (next == LbfgsNext::Direction || next == LbfgsNext::ClearAndDirection) {
     if (next == LbfgsNext::ClearAndDirection) s.history.clear();
     if (compact && s.history.length > 0) {
       s.phase = kRoundsDirection;
       return;
     }
-    const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, s.history, set);
+    const LbfgsTeamDirection d =
+        lbfgsTeamDirection(team, st, p, s.history, set, metric.invSqrtW);
     next = lbfgsStepDirection(s.step, d.directionDotGradient, d.directionNorm, limits);
     if (s.step.reversed) team.forOwned([&](int, int q) { p[q] = -p[q]; });
   }
@@ -120,11 +144,14 @@ LANDSCAPE_HD void lbfgsRoundsProceed(Team& team, const LbfgsTeamStorage& st,
 }
 
 /// One round's decision for a structure whose point the potential has just evaluated (energy at
-/// xt, gradient in gt): see lbfgsRoundsProceed.
+/// xt, gradient in gt, under a gradient metric the potential's RMS gradient there in metricRms):
+/// see lbfgsRoundsProceed.
 template <class Team>
 LANDSCAPE_HD void lbfgsRoundsAdvance(Team& team, const LbfgsTeamStorage& st,
                                      typename Team::Owned& p, LbfgsRoundsState& s, double energy,
-                                     const LbfgsTeamSettings& set, bool compact = false) {
+                                     const LbfgsTeamSettings& set, bool compact = false,
+                                     const LbfgsRoundsMetric& metric = {},
+                                     double metricRms = 0.0) {
   LbfgsNext next;
   if (s.phase == kRoundsStart) {
     double* g = st.g;
@@ -134,11 +161,13 @@ LANDSCAPE_HD void lbfgsRoundsAdvance(Team& team, const LbfgsTeamStorage& st,
       acc.v[0] = fma(gt[c], gt[c], acc.v[0]);
     });
     s.history.clear();
-    next = lbfgsStepStart(s.step, energy, lbfgsTeamRms(team, gg.v[0]), set.limits());
+    next = lbfgsStepStart(s.step, energy,
+                          metric.gradientMetric ? metricRms : lbfgsTeamRms(team, gg.v[0]),
+                          set.limits());
   } else {
     next = lbfgsStepTrial(s.step, energy, set.limits());
   }
-  lbfgsRoundsProceed(team, st, p, s, next, set, compact);
+  lbfgsRoundsProceed(team, st, p, s, next, set, compact, metric, metricRms);
 }
 
 /// Ends an unfinished run now, as LbfgsStructureRun::stop: status Stopped at the last accepted

@@ -99,26 +99,33 @@ struct LbfgsTeamDirection {
 /// Algorithm 2: p = -H g by the two-loop recursion, H0 = initialGuess on an empty history, else
 /// gamma. Each pass over the components ends one update of p and starts the next dot product
 /// (same operations, one pass instead of two); alpha goes through team storage (written by the
-/// leader) because m is a run-time size.
+/// leader) because m is a run-time size. With a diagonal metric (invSqrtW: n entries 1 / sqrt(w),
+/// LbfgsDiagonalMetric; null: none) the recursion runs in u = sqrt(w) x on the gradient
+/// g / sqrt(w) and a history of such pairs (lbfgsRoundsAccept), p.g and |p| are taken there and
+/// p is then scaled back to x (LbfgsCpuWorkspace::computeDirection).
 template <class Team>
 LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamStorage& st,
                                                    typename Team::Owned& p,
                                                    const LbfgsHistory& h,
-                                                   const LbfgsTeamSettings& set) {
+                                                   const LbfgsTeamSettings& set,
+                                                   const double* invSqrtW = nullptr) {
   team.sync();  // rho written by the leader in lbfgsTeamAccept
   const long n = set.n;
   const double* g = st.g;
+  const double* w = invSqrtW;
+  // The gradient in the coordinates the recursion runs in.
+  auto gradient = [&](int c) { return w ? g[c] * w[c] : g[c]; };
   const double h0 = h.length == 0 ? set.initialGuess : h.gamma;
   // First loop, newest pair first: alpha_k = rho_k s_k.p, p -= alpha_k y_k.
   TeamSum<1> dot{};
   if (h.length > 0) {
     const double* s = st.s + h.slot(h.length - 1, set.m) * n;
     dot = team.template sumOwned<1>([&](int c, int q, TeamSum<1>& acc) {
-      p[q] = g[c];
+      p[q] = gradient(c);
       acc.v[0] = fma(s[c], p[q], acc.v[0]);
     });
   } else {
-    team.forOwned([&](int c, int q) { p[q] = g[c] * h0; });
+    team.forOwned([&](int c, int q) { p[q] = gradient(c) * h0; });
   }
   for (int k = h.length - 1; k >= 0; --k) {
     const int slot = h.slot(k, set.m);
@@ -157,16 +164,18 @@ LANDSCAPE_HD LbfgsTeamDirection lbfgsTeamDirection(Team& team, const LbfgsTeamSt
     } else {
       d = team.template sumOwned<2>([&](int c, int q, TeamSum<2>& acc) {
         p[q] = -fma(coefficient, s[c], p[q]);
-        acc.v[0] = fma(p[q], g[c], acc.v[0]);
+        acc.v[0] = fma(p[q], gradient(c), acc.v[0]);
         acc.v[1] = fma(p[q], p[q], acc.v[1]);
+        if (w) p[q] = p[q] * w[c];
       });
     }
   }
   if (h.length == 0)
     d = team.template sumOwned<2>([&](int c, int q, TeamSum<2>& acc) {
       p[q] = -p[q];
-      acc.v[0] = fma(p[q], g[c], acc.v[0]);
+      acc.v[0] = fma(p[q], gradient(c), acc.v[0]);
       acc.v[1] = fma(p[q], p[q], acc.v[1]);
+      if (w) p[q] = p[q] * w[c];
     });
   return {d.v[0], sqrt(d.v[1])};
 }
