@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "backends/RigidBodyFactory.h"
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/PairModelHooks.h"
 #include "landscape/search/ProteinMoves.h"
@@ -18,6 +19,7 @@
 #include "python/Bindings.h"
 #include "python/PairModels.h"
 #include "python/Params.h"
+#include "python/RigidMolecules.h"
 
 namespace landscape::python {
 
@@ -136,7 +138,13 @@ void bindParams(nb::module_& m) {
                   "gmin's defaults for a molecule (--prmtop or --sop-pdb without a data file; "
                   "kcal/mol and Angstrom: kT 0.6, steps up to 0.3 A, no container, SAVE 10, EDIFF "
                   "0.01, SLOPPYCONV 1e-2 within 20000 iterations, TIGHTCONV 1e-4, 100 steps); "
-                  "basin_hopping's params when none are given for AMBER-GB or SOP");
+                  "basin_hopping's params when none are given for AMBER-GB or SOP")
+      .def_static("gmin_water", &gminWaterDefaultParams,
+                  "gmin --water's defaults (GMIN's TIP4P example; kJ/mol and Angstrom: kT 8, no "
+                  "Cartesian step (the rigid rotations do the moving), no container, SAVE 10, "
+                  "EDIFF 0.01, SLOPPYCONV 0.1 within 10000 iterations, TIGHTCONV 1e-4, MAXBFGS "
+                  "0.5, 10000 steps); basin_hopping's params when none are given for "
+                  "tip4p_cluster");
 }
 
 void bindResult(nb::module_& m) {
@@ -168,18 +176,20 @@ BasinHoppingParams gminDefaultsFor(const Potential& potential) {
   return molecule ? gminAmberDefaultParams() : gminLj38ExampleParams();
 }
 
-BasinHoppingResult basinHopping(Potential& potential,
-                                const std::optional<BasinHoppingParams>& given,
-                                std::optional<HostIn> start, nb::object onQuench,
-                                const std::string& lbfgsBackend,
-                                const std::optional<std::filesystem::path>& prmtop,
-                                double groupRotation, double groupRotationAngle,
-                                bool stereoChecks) {
+BasinHoppingResult basinHopping(
+    Potential& potential, const std::optional<BasinHoppingParams>& given,
+    std::optional<HostIn> start, nb::object onQuench, const std::string& lbfgsBackend,
+    const std::optional<std::filesystem::path>& prmtop, double groupRotation,
+    double groupRotationAngle, bool stereoChecks, std::optional<double> rigidTranslation,
+    std::optional<double> rigidRotation, std::optional<double> rigidProbability) {
   // A periodic pair system: gmin's cluster defaults without what assumes a cluster, and given
-  // settings that cannot work in a box refused (python/PairModels.h).
+  // settings that cannot work in a box refused (python/PairModels.h). Rigid water and
+  // ellipsoids: the settings their constructors recorded (python/RigidMolecules.h).
   const PairModel* model = pairModelOf(potential);
   const bool box = model && model->box.periodic();
-  const BasinHoppingParams params = given ? *given
+  const std::optional<RigidSearchDefaults> rigidDefaults = rigidSearchDefaultsOf(potential);
+  const BasinHoppingParams params = given           ? *given
+                                    : rigidDefaults ? rigidDefaults->params
                                     : box ? boxBasinHoppingParams(gminDefaultsFor(potential))
                                           : gminDefaultsFor(potential);
   if (model) requireBoxBasinHopping(*model, params, "basin_hopping");
@@ -222,6 +232,25 @@ BasinHoppingResult basinHopping(Potential& potential,
       hooks.rejectReason = [&stereo](const std::vector<double>& y) { return stereo->violation(y); };
     }
   }
+  // Rigid-body coordinates (tip4p_cluster, gay_berne_cluster, rigid_bodies): gmin's rigid-body
+  // moves, CENTRE and the container on the atoms, and random rigid starts.
+  if (const RigidBodySystem* rigid = rigidBodySystemOf(potential)) {
+    RigidBodyMoveParams moves = rigidDefaults ? rigidDefaults->moves : RigidBodyMoveParams{};
+    if (rigidTranslation) moves.translation = *rigidTranslation;
+    if (rigidRotation) moves.rotation = *rigidRotation;
+    if (rigidProbability) moves.probability = *rigidProbability;
+    moves.check();
+    const double startRadius = params.container && params.containerRadius > 0.0
+                                   ? params.containerRadius
+                               : rigidDefaults ? rigidDefaults->startRadius
+                                               : 0.0;
+    installRigidSearchHooks(*rigid, moves, startRadius, hooks);
+  } else if (rigidTranslation || rigidRotation || rigidProbability) {
+    throw std::invalid_argument(
+        "basin_hopping: rigid_translation, rigid_rotation and "
+        "rigid_probability move rigid bodies, and " +
+        potential.name() + " has none (tip4p_cluster, gay_berne_cluster, rigid_bodies)");
+  }
   BasinHopping search(potential, params, lbfgsWorkspaceFactory(parseLbfgsBackend(lbfgsBackend)),
                       std::move(hooks));
   CallbackObserver observer(std::move(onQuench));
@@ -249,12 +278,21 @@ void bindBasinHopping(nb::module_& m) {
   m.def("basin_hopping", &basinHopping, "potential"_a, "params"_a = nb::none(),
         "start"_a = nb::none(), "on_quench"_a = nb::none(), "lbfgs_backend"_a = "cpu",
         "prmtop"_a = nb::none(), "group_rotation"_a = 0.1, "group_rotation_angle"_a = kPi,
-        "stereo_checks"_a = true,
+        "stereo_checks"_a = true, "rigid_translation"_a = nb::none(),
+        "rigid_rotation"_a = nb::none(), "rigid_probability"_a = nb::none(),
         "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
         "drawn from params.seed. params: gmin's own defaults when not given "
         "(BasinHoppingParams.gmin_molecule() for AMBER-GB and SOP, gmin_lj38_example() "
         "otherwise; for a periodic pair potential without the container and angular moves, as "
-        "gmin --box). A pair potential's minima are compared with its species' permutations and "
+        "gmin --box; for tip4p_cluster and gay_berne_cluster the settings their docstrings "
+        "give). A rigid-body potential (tip4p_cluster, gay_berne_cluster, rigid_bodies) is "
+        "searched in its rigid coordinates as gmin --water and --rigid do: after the Cartesian "
+        "step each body is moved with probability rigid_probability by up to rigid_translation "
+        "(length) and rotated by up to rigid_rotation (radians, <= pi) about its centre "
+        "(defaults: the constructor's, else no rigid move and probability 1), CENTRE and the "
+        "container act on the atoms, and tip4p_cluster and gay_berne_cluster start from random "
+        "rigid clusters (centres in a ball, uniform orientations). A pair potential's minima are "
+        "compared with its species' permutations and "
         "box, and in a box random starts and reseeds are uniform in it and every trial is "
         "wrapped back into it, as gmin's. on_quench(report) is "
         "called after every quench with a dict "

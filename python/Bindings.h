@@ -13,6 +13,7 @@ void bindMinimisation(nb::module_& m);    // BindMinimisation.cpp: LbfgsParams, 
 void bindBatched(nb::module_& m);         // BindBatched.cpp: batched potential and minimiser
 void bindPairPotentials(nb::module_& m);  // BindPairs.cpp: PairModel, tables, pair potentials
 void bindGuptaPotentials(nb::module_& m);  // BindGupta.cpp: Gupta metal clusters
+void bindRigidMolecules(nb::module_& m);  // BindRigidMolecules.cpp: TIP4P water, Gay-Berne
 void bindBasinHopping(nb::module_& m);    // BindBasinHopping.cpp: basin_hopping + callback
 void bindNetwork(nb::module_& m);         // BindNetwork.cpp: network.h5, disconnectivity layout
 void bindKinetics(nb::module_& m);        // BindKinetics.cpp: rates, committors, regrouping

@@ -19,6 +19,7 @@ NB_MODULE(_landscape, m) {
   bindBatched(m);
   bindPairPotentials(m);
   bindGuptaPotentials(m);
+  bindRigidMolecules(m);
   bindBasinHopping(m);
   bindNetwork(m);
   bindKinetics(m);

@@ -13,6 +13,10 @@ Pair systems (species, cutoffs, periodic boxes, tables): landscape.PairModel and
 landscape.pair_potential(model), or landscape.kob_andersen, binary_lennard_jones, morse.
 Gupta metal clusters (eV, lengths in r0): landscape.gupta(atoms, p, q, a, xi, r0),
 landscape.gupta_metal(atoms, 'Pt'), landscape.batched_gupta.
+Rigid molecules in rigid coordinates (centres, then angle-axis vectors): TIP4P water clusters
+(kJ/mol, Angstrom) landscape.tip4p_cluster(N) with tip4p_from_gmin, tip4p_sites, tip4p_symbols;
+Gay-Berne ellipsoids (reduced units) landscape.gay_berne_cluster(n, kappa=3, ...) with
+gay_berne_coordinates, gay_berne_markers, gay_berne_centres_axes.
 
 Submodules: landscape.network (network.h5 as numpy arrays and a networkx graph), landscape.plots
 (matplotlib figures; also `python3 -m landscape.plots`), landscape.ase (an ASE calculator),
@@ -54,6 +58,10 @@ from ._landscape import (  # noqa: F401
     gupta,
     gupta_metal,
     gupta_metal_parameters,
+    gay_berne_centres_axes,
+    gay_berne_cluster,
+    gay_berne_coordinates,
+    gay_berne_markers,
     kob_andersen,
     morse,
     pair_potential,
@@ -69,6 +77,13 @@ from ._landscape import (  # noqa: F401
     rigid_bodies,
     sop,
     sop_native_coordinates,
+    tip4p_cluster,
+    tip4p_from_gmin,
+    tip4p_from_sites,
+    tip4p_sites,
+    tip4p_sites_from_gmin,
+    tip4p_symbols,
+    tip4p_to_gmin,
 )
 
 __version__ = getattr(_landscape, "__version__", "unknown")

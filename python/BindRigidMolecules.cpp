@@ -1,0 +1,347 @@
+// Rigid molecules from Python: rigid TIP4P water clusters (potentials/WaterCluster, docs/water.md)
+// and Gay-Berne ellipsoids as rigid bodies of 4 markers (potentials/GayBerne, docs/gay-berne.md),
+// as potentials in rigid coordinates (centres, then angle-axis vectors) that every algorithm taking
+// a Potential accepts, with the conversions to GMIN's TIP4P coordinates, site Cartesians, ASE's
+// symbols and the ellipsoids' centres and axes. basin_hopping searches them as gmin does
+// (rigid-body moves, python/RigidMolecules.h), with the settings recorded here.
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backends/PotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "potentials/GayBerne.h"
+#include "potentials/WaterCluster.h"
+#include "python/Arrays.h"
+#include "python/Bindings.h"
+#include "python/RigidMolecules.h"
+
+namespace landscape::python {
+
+namespace {
+
+using namespace nb::literals;
+
+/// Where the constructors below record the search settings on the potential's Python object.
+constexpr const char* kSearchAttribute = "_rigid_search";
+
+constexpr const char* kTip4pUnits =
+    " Units: kJ/mol and Angstrom (GMIN's and the Cambridge Cluster Database's for TIP4P); rigid "
+    "coordinates q (2N rows of 3: the N molecules' centres of geometry of their 4 sites in "
+    "Angstrom, then N angle-axis vectors in radians), gradients in kJ/mol/Angstrom and "
+    "kJ/mol/radian.";
+constexpr const char* kGayBerneUnits =
+    " Units: reduced (lengths in sigma0, energies in eps0; docs/gay-berne.md); rigid coordinates q "
+    "(2n rows of 3: centres, then angle-axis vectors in radians, p = 0 the axis along +z).";
+
+std::size_t countOf(long long n, const std::string& what, const char* noun) {
+  if (n < 2)
+    throw std::invalid_argument(what + ": a cluster needs at least 2 " + noun + ", not " +
+                                std::to_string(n));
+  return static_cast<std::size_t>(n);
+}
+
+/// n from an array of `rows` x n rows of 3 (GMIN's TIP4P coordinates: 2 rows per molecule).
+std::size_t moleculesOf(const HostIn& a, std::size_t rows, const std::string& what,
+                        const std::string& name, const std::string& layout) {
+  const std::size_t per = 3 * rows;
+  const std::vector<std::size_t> shape = shapeOf(a);
+  const bool shaped = (shape.size() == 2 && shape[1] == 3) || shape.size() == 1;
+  if (!shaped || a.size() == 0 || a.size() % per != 0)
+    throw std::invalid_argument(what + ": " + name + " has shape " + shapeText(shape) +
+                                " but needs " + layout + " (a multiple of " + std::to_string(rows) +
+                                " rows of 3)");
+  return a.size() / per;
+}
+
+std::vector<double> valuesOf(const HostIn& a) { return {a.data(), a.data() + a.size()}; }
+
+void record(nb::object& potential, const RigidSearchDefaults& d) {
+  nb::dict search;
+  search["params"] = nb::cast(d.params);
+  search["translation"] = d.moves.translation;
+  search["rotation"] = d.moves.rotation;
+  search["probability"] = d.moves.probability;
+  search["start_radius"] = d.startRadius;
+  nb::setattr(potential, kSearchAttribute, search);
+}
+
+// ---- TIP4P ----
+
+nb::object tip4pPotential(long long molecules, const std::string& backend) {
+  const WaterCluster water = tip4pCluster(countOf(molecules, "tip4p_cluster", "molecules"));
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Sites;
+  spec.atoms = water.model.siteCount();
+  spec.siteModel = std::make_shared<const SiteModel>(water.model);
+  // cpu: RigidBodyPotential over SitePotential; cuda: RigidBodyCuda over SitePotentialCuda (the
+  // factories' single-structure pair, as gmin --water --backend cuda --lbfgs-backend gpu).
+  const Backend b = parseBackend(backend);
+  nb::object potential =
+      nb::cast(makeOwningRigidBodyPotential(makePotential(spec, b), water.rigidSystem(), b));
+  RigidSearchDefaults d;
+  d.params = gminWaterDefaultParams();
+  d.moves.rotation = 1.57;  // GMIN's TIP4P example: STEP 0.0 0.0 1.57 (rigid rotations only)
+  // Liquid water holds a molecule per 30 A^3 (a ball of 1.93 N^(1/3) A); gmin's margin.
+  d.startRadius = 2.5 * std::cbrt(static_cast<double>(molecules));
+  record(potential, d);
+  return potential;
+}
+
+nb::list tip4pSymbols(long long molecules) {
+  const std::size_t n = countOf(molecules, "tip4p_symbols", "molecules");
+  nb::list symbols;
+  for (std::size_t i = 0; i < n; ++i)
+    for (const char* s : {"O", "H", "H", "X"}) symbols.append(s);
+  return symbols;
+}
+
+WaterCluster waterOf(const HostIn& a, std::size_t rowsPerMolecule, const std::string& what,
+                     const std::string& name, const std::string& layout) {
+  const std::size_t n = moleculesOf(a, rowsPerMolecule, what, name, layout);
+  return tip4pCluster(countOf(static_cast<long long>(n), what, "molecules"));
+}
+
+constexpr const char* kGminLayout = "GMIN's layout: N oxygens, then N angle-axis vectors";
+constexpr const char* kRigidLayout = "rigid coordinates: N centres, then N angle-axis vectors";
+constexpr const char* kSiteLayout = "4 sites per molecule, O H H M";
+
+NumpyArray tip4pFromGmin(HostIn gmin) {
+  const WaterCluster w = waterOf(gmin, 2, "tip4p_from_gmin", "gmin", kGminLayout);
+  return numpyCoordinates(w.gminToRigid(valuesOf(gmin)));
+}
+
+NumpyArray tip4pToGmin(HostIn q) {
+  const WaterCluster w = waterOf(q, 2, "tip4p_to_gmin", "q", kRigidLayout);
+  return numpyCoordinates(w.sitesToGmin(w.rigidSystem().toAtoms(valuesOf(q))));
+}
+
+NumpyArray tip4pSites(HostIn q) {
+  const WaterCluster w = waterOf(q, 2, "tip4p_sites", "q", kRigidLayout);
+  return numpyCoordinates(w.rigidSystem().toAtoms(valuesOf(q)));
+}
+
+NumpyArray tip4pSitesFromGmin(HostIn gmin) {
+  const WaterCluster w = waterOf(gmin, 2, "tip4p_sites_from_gmin", "gmin", kGminLayout);
+  return numpyCoordinates(w.gminToSites(valuesOf(gmin)));
+}
+
+NumpyArray tip4pFromSites(HostIn sites) {
+  const WaterCluster w = waterOf(sites, 4, "tip4p_from_sites", "sites", kSiteLayout);
+  return numpyCoordinates(w.rigidSystem().fromAtoms(valuesOf(sites)));
+}
+
+// ---- Gay-Berne ----
+
+GayBerneParams gayBerneParams(double sigma0, double eps0, double kappa, double kappaPrime,
+                              double mu, double nu, double cutoff) {
+  GayBerneParams p;
+  p.sigma0 = sigma0;
+  p.eps0 = eps0;
+  p.kappa = kappa;
+  p.kappaPrime = kappaPrime;
+  p.mu = mu;
+  p.nu = nu;
+  p.cutoff = cutoff;
+  p.check();
+  return p;
+}
+
+nb::object gayBernePotential(long long ellipsoids, double sigma0, double eps0, double kappa,
+                             double kappaPrime, double mu, double nu, double cutoff,
+                             const std::string& backend) {
+  const std::size_t n = countOf(ellipsoids, "gay_berne_cluster", "ellipsoids");
+  const GayBerneParams params = gayBerneParams(sigma0, eps0, kappa, kappaPrime, mu, nu, cutoff);
+  if (parseBackend(backend) != Backend::Cpu)
+    throw std::invalid_argument(
+        "gay_berne_cluster: backend '" + backend +
+        "' has no Gay-Berne pair potential (the library has a CPU one only, potentials/GayBerne; "
+        "no PotentialSpec kind builds a CUDA twin): use backend='cpu'");
+  const GayBerneCluster cluster = gayBerneCluster(params, n);
+  nb::object potential = nb::cast(makeOwningRigidBodyPotential(
+      std::make_unique<GayBerne>(params, n), cluster.rigidSystem(), Backend::Cpu));
+  // bench_gay_berne_clusters's search: rigid moves only (0.5 sigma0, 0.6 rad), kT 1 eps0, quenches
+  // to 1e-4 and 1e-7, starts in a ball of 1.5 kappa sigma0 n^(1/3).
+  RigidSearchDefaults d;
+  BasinHoppingParams& p = d.params;
+  p.temperature = 1.0 * eps0;
+  p.stepSize = 0.0;
+  p.angularThreshold = 0.0;
+  p.container = false;
+  p.centre = true;
+  p.saveCount = 5;
+  p.energyDifference = 1e-4 * eps0;
+  p.sloppyRms = 1e-4 * eps0 / sigma0;
+  p.sloppyMaxIterations = 5000;
+  p.tightRms = 1e-7 * eps0 / sigma0;
+  p.tightMaxIterations = 20000;
+  p.newRestartSteps = 0;
+  p.avoidDistance = 0.0;
+  d.moves.translation = 0.5 * sigma0;
+  d.moves.rotation = 0.6;
+  d.startRadius = 1.5 * kappa * sigma0 * std::cbrt(static_cast<double>(n));
+  record(potential, d);
+  return potential;
+}
+
+/// The rigid system of n ellipsoids (the bodies' shapes do not depend on the parameters).
+RigidBodySystem ellipsoidSystem(std::size_t n) {
+  return gayBerneCluster(GayBerneParams{}, n).rigidSystem();
+}
+
+std::pair<std::vector<double>, std::vector<double>> centresAxesIn(HostIn centres, HostIn axes,
+                                                                  const std::string& what) {
+  const std::size_t n = moleculesOf(centres, 1, what, "centres", "one centre per ellipsoid");
+  requireCoordinates(axes.size(), 3 * n, shapeOf(axes), what, "axes");
+  countOf(static_cast<long long>(n), what, "ellipsoids");
+  return {valuesOf(centres), valuesOf(axes)};
+}
+
+NumpyArray gayBerneCoordinates(HostIn centres, HostIn axes) {
+  auto [c, a] = centresAxesIn(centres, axes, "gay_berne_coordinates");
+  return numpyCoordinates(gayBerneRigidCoordinates(c, a));
+}
+
+NumpyArray gayBerneMarkers(HostIn centres, HostIn axes) {
+  auto [c, a] = centresAxesIn(centres, axes, "gay_berne_markers");
+  return numpyCoordinates(ellipsoidSystem(c.size() / 3).toAtoms(gayBerneRigidCoordinates(c, a)));
+}
+
+nb::tuple gayBerneCentresAxes(HostIn markers) {
+  const std::size_t n = moleculesOf(markers, kGayBerneMarkers, "gay_berne_centres_axes", "markers",
+                                    "4 markers per ellipsoid");
+  std::vector<double> centres(3 * n), axes(3 * n);
+  for (std::size_t k = 0; k < n; ++k)
+    GayBerne::centreAndAxis(markers.data(), k, &centres[3 * k], &axes[3 * k]);
+  return nb::make_tuple(numpyFrom(std::move(centres), {n, 3}), numpyFrom(std::move(axes), {n, 3}));
+}
+
+}  // namespace
+
+std::optional<RigidSearchDefaults> rigidSearchDefaultsOf(const Potential& potential) {
+  nb::handle self = nb::find(potential);
+  if (!self.is_valid()) return std::nullopt;
+  nb::object recorded = nb::getattr(self, kSearchAttribute, nb::none());
+  if (recorded.is_none()) return std::nullopt;
+  nb::dict search = nb::cast<nb::dict>(recorded);
+  RigidSearchDefaults d;
+  d.params = nb::cast<BasinHoppingParams>(search["params"]);
+  d.moves.translation = nb::cast<double>(search["translation"]);
+  d.moves.rotation = nb::cast<double>(search["rotation"]);
+  d.moves.probability = nb::cast<double>(search["probability"]);
+  d.startRadius = nb::cast<double>(search["start_radius"]);
+  return d;
+}
+
+void installRigidSearchHooks(const RigidBodySystem& system, const RigidBodyMoveParams& moves,
+                             double startRadius, BasinHoppingHooks& hooks) {
+  const RigidBodySystem* rigid = &system;
+  hooks.extraMove = [rigid, moves, atomisticMove = hooks.extraMove](std::vector<double>& q,
+                                                                    Random& random) {
+    if (moves.active()) moveRigidBodies(*rigid, moves, q, random);
+    if (atomisticMove) {
+      std::vector<double> x = rigid->toAtoms(q);
+      atomisticMove(x, random);
+      q = rigid->fromAtoms(x);
+    }
+    rigid->canonicalise(q);
+  };
+  hooks.centre = [rigid](std::vector<double>& q) {
+    const std::vector<double> x = rigid->toAtoms(q);
+    const double atoms = static_cast<double>(x.size() / 3);
+    double c[3] = {0.0, 0.0, 0.0};
+    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
+    rigid->translate(q, -c[0], -c[1], -c[2]);
+  };
+  hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
+  if (hooks.rejectReason) {
+    hooks.rejectReason = [rigid,
+                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
+      return atomisticCheck(rigid->toAtoms(q));
+    };
+  }
+  if (startRadius > 0.0)
+    hooks.randomStructure = [rigid, startRadius](Random& random) {
+      return randomRigidStructure(*rigid, startRadius, random);
+    };
+}
+
+void bindRigidMolecules(nb::module_& m) {
+  m.def("tip4p_cluster", &tip4pPotential, "molecules"_a, "backend"_a = "cpu",
+        (std::string(
+             "N rigid TIP4P water molecules (Jorgensen et al., J. Chem. Phys. 79, 926 (1983)) as "
+             "GMIN defines them (NTIP 4; docs/water.md): sites O, H, H and the charge site M of "
+             "every molecule, intramolecular pairs excluded, GMIN's Coulomb constant 1389.354848 "
+             "kJ/mol A/e^2, no cutoff, each molecule one rigid body. backend 'cpu': "
+             "RigidBodyPotential over SitePotential; 'cuda': the device rigid layer over "
+             "SitePotentialCuda (RuntimeError without a device). basin_hopping without params "
+             "uses gmin --water's settings (GMIN's TIP4P example: kT 8 kJ/mol, rigid rotations up "
+             "to 1.57 rad, no Cartesian step, SLOPPYCONV 0.1, MAXBFGS 0.5, random starts in a "
+             "ball of 2.5 N^(1/3) A). to_atoms(q) gives the sites. molecules >= 2.") +
+         kTip4pUnits)
+            .c_str());
+  m.def("tip4p_symbols", &tip4pSymbols, "molecules"_a,
+        "Element symbols of the sites of N molecules for ASE, ['O', 'H', 'H', 'X'] per molecule "
+        "(X: ASE's dummy element for the massless charge site M): ase.Atoms(tip4p_symbols(N), "
+        "tip4p_sites(q)).");
+  m.def("tip4p_from_gmin", &tip4pFromGmin, "gmin"_a,
+        (std::string("Our rigid coordinates (2N, 3) of GMIN's TIP4P coordinates (its coords "
+                     "file: N oxygen positions in Angstrom, then N angle-axis vectors p in "
+                     "radians; GMIN places the sites at O + R(-p) s0, docs/water.md).") +
+         kTip4pUnits)
+            .c_str());
+  m.def("tip4p_to_gmin", &tip4pToGmin, "q"_a,
+        "GMIN's TIP4P coordinates (2N, 3: N oxygens in Angstrom, then N angle-axis vectors in "
+        "radians, |p| <= pi) of our rigid coordinates q; the inverse of tip4p_from_gmin.");
+  m.def("tip4p_sites", &tip4pSites, "q"_a,
+        "Site Cartesians (4N, 3) in Angstrom, O H H M per molecule, of rigid coordinates q "
+        "(as tip4p_cluster(N).to_atoms(q)).");
+  m.def("tip4p_sites_from_gmin", &tip4pSitesFromGmin, "gmin"_a,
+        "Site Cartesians (4N, 3) in Angstrom, O H H M per molecule, of GMIN's TIP4P coordinates "
+        "(N oxygens, then N angle-axis vectors).");
+  m.def("tip4p_from_sites", &tip4pFromSites, "sites"_a,
+        "Rigid coordinates (2N, 3) of site Cartesians (4N, 3; Angstrom; O H H M per molecule), "
+        "the best fit of each molecule's TIP4P geometry (exact for rigid molecules).");
+
+  m.def("gay_berne_cluster", &gayBernePotential, "ellipsoids"_a, "sigma0"_a = 1.0, "eps0"_a = 1.0,
+        "kappa"_a = 3.0, "kappa_prime"_a = 5.0, "mu"_a = 2.0, "nu"_a = 1.0, "cutoff"_a = 0.0,
+        "backend"_a = "cpu",
+        (std::string(
+             "n uniaxial Gay-Berne ellipsoids (Gay and Berne, J. Chem. Phys. 74, 3316 (1981); "
+             "general mu, nu of Berardi, Fava and Zannoni, Chem. Phys. Lett. 236, 462 (1995)) as "
+             "rigid bodies of 4 markers (docs/gay-berne.md). sigma0: side-by-side contact "
+             "distance (> 0); eps0: cross-configuration well depth (> 0); kappa: length over "
+             "breadth (> 0); kappa_prime: side-by-side over end-to-end well depth (> 0); mu > 0, "
+             "nu >= 0: the strength exponents; cutoff: centre-centre cutoff (0: none; pairs "
+             "beyond it left out unshifted). Defaults: Gay and Berne's set 3, 5, 2, 1. Energy "
+             "+inf where surfaces overlap by more than sigma0. backend: 'cpu' only (no CUDA "
+             "Gay-Berne pair potential). basin_hopping without params: rigid moves of up to 0.5 "
+             "sigma0 and 0.6 rad, kT 1 eps0, no Cartesian step, random starts in a ball of 1.5 "
+             "kappa sigma0 n^(1/3). to_atoms(q) gives the markers. ellipsoids >= 2.") +
+         kGayBerneUnits)
+            .c_str());
+  m.def("gay_berne_coordinates", &gayBerneCoordinates, "centres"_a, "axes"_a,
+        (std::string("Rigid coordinates (2n, 3) of ellipsoids at centres (n, 3) with axes (n, 3; "
+                     "any length but 0): each angle-axis vector the shortest rotation taking +z "
+                     "to the axis (the spin about the axis is free).") +
+         kGayBerneUnits)
+            .c_str());
+  m.def("gay_berne_markers", &gayBerneMarkers, "centres"_a, "axes"_a,
+        "The 4 marker Cartesians per ellipsoid (4n, 3; centre +- u and two markers across it, "
+        "one sigma0-unit from the centre) of ellipsoids at centres (n, 3) with axes u (n, 3), "
+        "reduced units.");
+  m.def("gay_berne_centres_axes", &gayBerneCentresAxes, "markers"_a,
+        "(centres, axes), each (n, 3), of marker Cartesians (4n, 3; e.g. potential.to_atoms(q)): "
+        "the mean of each ellipsoid's 4 markers and the unit axis (m0 - m1) / |m0 - m1|, reduced "
+        "units.");
+}
+
+}  // namespace landscape::python
