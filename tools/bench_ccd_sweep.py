@@ -11,7 +11,9 @@ after X s", which leaves out start-up), and the lowest energy of the runs that m
 Systems and their tables (tests/data/clusters/README.md): lj (Lennard-Jones, N = 2..150,
 reduced units), morse6 (Morse, rho = 6, N = 1..80, units of the well depth; gmin's
 `--morse 6`) and morse14 (Morse, rho = 14, N = 5..11 from Doye's thesis, 4 decimals; gmin's
-`--morse 14 --steps 1000000`). The target is the table's energy plus half a unit of its last
+`--morse 14 --steps 1000000`) and tip4p (rigid TIP4P water clusters (H2O)n in kJ/mol, the sizes
+tests/data/clusters/tip4p_wales_hodges.tsv holds, 2 decimals; gmin's `--water tip4p --molecules
+N`). The target is the table's energy plus half a unit of its last
 decimal. Sizes: comma-separated list with ranges (13-40, 41-80/5 for every fifth).
 Exit status 1 when any run missed, so a script can stop on it."""
 import argparse
@@ -27,7 +29,9 @@ import tempfile
 # Morse at rho = 14 gets a long run: gmin's default step count ends its runs on this very rough
 # landscape well before the time limit.
 TABLES = {"lj": ("lj_ccd.tsv", [], 5e-7), "morse6": ("morse_rho6.tsv", ["--morse", "6"], 5e-7),
-          "morse14": ("morse_rho14.tsv", ["--morse", "14", "--steps", "1000000"], 5e-5)}
+          "morse14": ("morse_rho14.tsv", ["--morse", "14", "--steps", "1000000"], 5e-5),
+          "tip4p": ("tip4p_wales_hodges.tsv", ["--water", "tip4p", "--steps", "100000000"],
+                    5e-3)}
 REACHED = re.compile(r"target reached by walker .* after ([0-9.]+) s")
 LOWEST = re.compile(r"^lowest energy:\s*(\S+)", re.MULTILINE)
 
@@ -62,7 +66,8 @@ def parse_sizes(text):
 
 def run(args, size, target, seed, extra):
     with tempfile.TemporaryDirectory() as folder:
-        command = [args.gmin, "--lj", str(size)] + extra + [
+        count = ["--molecules" if "--water" in extra else "--lj", str(size)]
+        command = [args.gmin] + count + extra + [
             "--seed", str(seed), "--target", repr(target), "--max-time", str(args.max_time),
             "--backend", args.backend, "--output", os.path.join(folder, "out")] + args.extra
         done = subprocess.run(command, capture_output=True, text=True,

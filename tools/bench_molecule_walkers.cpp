@@ -1,5 +1,6 @@
 // Benchmark (not a test): quenches per second of gmin's walkers on a molecule,
-// AMBER-GB trp-cage in double precision by default, against the number of walkers W, on the CPU
+// AMBER-GB trp-cage in double precision by default (or, with --water N, a cluster of N rigid
+// TIP4P molecules from random starts: `gmin --water tip4p --molecules N`), against the number of walkers W, on the CPU
 // (ParallelLbfgs over a copy of the potential per core) and on the GPU (the round-based batched
 // L-BFGS over the batched AMBER-GB, gpu/BatchedLbfgsRoundsCuda). Each row is exactly
 // `gmin --prmtop P --inpcrd I --backend B --walkers W --steps S` with gmin's AMBER defaults
@@ -8,7 +9,7 @@
 // for the round's slowest quench, as in a real run) over their wall time; quench 0 (every walker
 // from the same start) and the final tight re-quench are left out.
 //
-// Usage: bench_molecule_walkers [--prmtop F --inpcrd F] [--walkers 1,8,32,128,512]
+// Usage: bench_molecule_walkers [--prmtop F --inpcrd F | --water N] [--walkers 1,8,32,128,512]
 //                               [--backends cpu,cuda] [--steps S] [--cpu-seconds T]
 #include <algorithm>
 #include <chrono>
@@ -39,6 +40,7 @@ struct Options {
   long steps = 4;
   double cpuSeconds = 300.0;
   long seed = 1;
+  long water = 0;  ///< > 0: rigid TIP4P molecules instead of the AMBER molecule
 };
 
 OptionTable<Options> optionTable() {
@@ -66,6 +68,11 @@ OptionTable<Options> optionTable() {
       .unit("seconds")
       .positive();
   t.add("seed", "N", "random seed of the runs", fieldOf(&Options::seed)).atLeast(1);
+  t.add("water", "N",
+        "a cluster of N rigid TIP4P molecules (gmin --water tip4p, random starts, kJ/mol) "
+        "instead of --prmtop; 0 = the AMBER molecule",
+        fieldOf(&Options::water))
+      .atLeast(0);
   return t;
 }
 
@@ -100,12 +107,17 @@ struct Row {
 };
 
 Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
-  const GminConfig config = parseGminCommandLine(
-      {"--prmtop", o.prmtop, "--inpcrd", o.inpcrd, "--backend", backend, "--precision",
-       o.precision, "--walkers", std::to_string(walkers), "--steps", std::to_string(o.steps),
-       "--seed", std::to_string(o.seed), "--dump-interval", "0", "--quiet",
-       // the final tight re-quench is not timed: one iteration keeps it short
-       "--tight-max-iterations", "1"});
+  std::vector<std::string> molecule = {"--prmtop", o.prmtop, "--inpcrd", o.inpcrd,
+                                       "--precision", o.precision};
+  if (o.water > 0) molecule = {"--water", "tip4p", "--molecules", std::to_string(o.water)};
+  std::vector<std::string> arguments = {
+      "--backend", backend, "--walkers", std::to_string(walkers), "--steps",
+      std::to_string(o.steps), "--seed", std::to_string(o.seed), "--dump-interval", "0",
+      "--quiet",
+      // the final tight re-quench is not timed: one iteration keeps it short
+      "--tight-max-iterations", "1"};
+  arguments.insert(arguments.begin(), molecule.begin(), molecule.end());
+  const GminConfig config = parseGminCommandLine(arguments);
   GminSystem system = loadGminSystem(config);
   addMolecularMoves(config, system);
   const GminWalkerPlan plan = planGminWalkers(config, system, 0, {}, {}, true);
@@ -129,8 +141,14 @@ int main(int argc, char** argv) {
   try {
     Options o;
     parseToolCommandLine(optionTable(), argc, argv, o);
-    std::printf("walker quenches per second, %s (GB %s), steps 2..%ld of each walker, seed %ld\n",
-                o.prmtop.c_str(), o.precision.c_str(), o.steps, o.seed);
+    if (o.water > 0)
+      std::printf("walker quenches per second, (H2O)%ld rigid TIP4P from random starts, steps "
+                  "2..%ld of each walker, seed %ld\n",
+                  o.water, o.steps, o.seed);
+    else
+      std::printf(
+          "walker quenches per second, %s (GB %s), steps 2..%ld of each walker, seed %ld\n",
+          o.prmtop.c_str(), o.precision.c_str(), o.steps, o.seed);
     std::printf("device: %s\n\n", gpuDescription().c_str());
     std::printf(
         "| backend | W | CPU threads | quenches | seconds | quenches/s | calls/quench | vs W = 1 "

@@ -66,8 +66,11 @@ int defaultWalkersPerRank(WalkerEngine engine, const WalkerFacts& facts, int dev
 // that size them on it.
 std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
                                                     const GminSystem& system, WalkerFacts& facts) {
+  // Rigid bodies (--rigid, --water): the rigid layer over the device batch; the rounds engine
+  // minimises in its angle-axis metric (docs/lbfgs.md).
   std::shared_ptr<BatchedPotential> potential =
-      makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
+      system.rigid ? makeBatchedRigidPotential(system.spec, *system.rigid, Backend::Cuda, {})
+                   : makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
   // A walker on the rounds engine: its slot (history of --lbfgs-m pairs), its coordinates and
   // outcome, and the potential's scratch.
   const std::size_t n = potential->dimension();
@@ -103,8 +106,8 @@ void useDefaultSymmetrisation(GminConfig& config, const GminWalkerPlan& plan,
 }
 
 WalkerEngine walkerEngine(const GminConfig& config, const GminSystem& system) {
-  if (config.backend == Backend::Cuda && !system.rigidPotential) {
-    if (system.spec.kind == PotentialSpec::Kind::LennardJones)
+  if (config.backend == Backend::Cuda) {
+    if (!system.rigidPotential && system.spec.kind == PotentialSpec::Kind::LennardJones)
       return WalkerEngine::LennardJonesTeams;
     if (batchedPotentialIsDeviceResident(system.spec.kind, Backend::Cuda))
       return WalkerEngine::DeviceRounds;
@@ -198,7 +201,7 @@ void checkWalkerRun(const GminConfig& config, int walkers) {
 std::unique_ptr<Potential> walkerHostPotential(const GminWalkerPlan& plan,
                                                const GminSystem& system) {
   return plan.engine == WalkerEngine::LennardJonesTeams || plan.engine == WalkerEngine::DeviceRounds
-             ? makePotential(system.spec, Backend::Cpu)
+             ? walkerPotentialCopy(system)
              : nullptr;
 }
 
