@@ -14,8 +14,8 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", (SOURCE_DIR / "docs/python.md").re
                       re.S)
 
 
-def test_the_page_has_the_nine_examples():
-    assert len(EXAMPLES) == 9
+def test_the_page_has_the_ten_examples():
+    assert len(EXAMPLES) == 10
 
 
 @pytest.mark.parametrize("number", range(len(EXAMPLES)))

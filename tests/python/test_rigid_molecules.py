@@ -2,12 +2,13 @@
 rigid TIP4P water (kJ/mol, Angstrom) and Gay-Berne ellipsoids (reduced units) as potentials in
 rigid coordinates, through the algorithms that take any Potential."""
 import math
+import subprocess
 
 import numpy as np
 import pytest
 
 import landscape
-from conftest import DATA, finite_difference_gradient
+from conftest import DATA, SOURCE_DIR, finite_difference_gradient, program
 
 
 def wales_hodges_minima():
@@ -156,6 +157,26 @@ def test_basin_hopping_rigid_moves_are_checked():
     with pytest.raises(ValueError, match="has none"):
         landscape.basin_hopping(landscape.lennard_jones(4), landscape.BasinHoppingParams(steps=1),
                                 rigid_rotation=0.5)
+
+
+def test_the_example_inputs_run_as_their_headers_say(tmp_path):
+    """inputs/tip4p8.data + tip4p8.coords reach the octamer's D2d cube; inputs/tip4p20.cfg reads
+    (its cuda backend replaced by the CPU's, a few steps)."""
+    gmin = program("gmin")
+    inputs = SOURCE_DIR / "inputs"
+    run = subprocess.run([str(gmin), "--gmin-data", str(inputs / "tip4p8.data"), "--coords",
+                          str(inputs / "tip4p8.coords"), "--steps", "50", "--output",
+                          str(tmp_path / "w8")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lowest = float(run.stdout.split("lowest energy:")[1].split()[0])
+    assert lowest == pytest.approx(TIP4P_OCTAMER, abs=0.01)
+    run = subprocess.run([str(gmin), "--config", str(inputs / "tip4p20.cfg"), "--backend", "cpu",
+                          "--steps", "3", "--output", str(tmp_path / "w20")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "target -872.990000 not reached" in run.stdout
+    symbols = (tmp_path / "w20" / "lowest").read_text().split("\n")[2:82]
+    assert [line.split()[0] for line in symbols] == ["O", "H", "H", "X"] * 20
 
 
 def gay_berne_side_by_side_depth(eps0, kappa, nu):
