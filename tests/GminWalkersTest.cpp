@@ -128,6 +128,11 @@ TEST(GminWalkers, DeviceWalkersFillTheMultiprocessorsWithinHalfTheMemory) {
   // At least one, even when one does not fit (the engine then refuses it with its message).
   EXPECT_EQ(deviceWalkers(132, 2'100'000, 1000), 1);
   EXPECT_EQ(deviceWalkers(0, 0, 0), kWalkersPerMultiprocessor);
+  // Small structures (rigid water: 6 per molecule) fill the device with many more walkers.
+  EXPECT_EQ(walkersPerMultiprocessor(120), kWalkersPerMultiprocessorSmall);
+  EXPECT_EQ(walkersPerMultiprocessor(912), kWalkersPerMultiprocessor);  // trp-cage
+  EXPECT_EQ(deviceWalkers(132, 25'000, std::size_t{79} << 30, walkersPerMultiprocessor(120)),
+            32 * 132);
 }
 
 // The plan's arithmetic from given device properties, no device needed: the walker counts,

@@ -94,13 +94,22 @@ class WaterCli : public ::testing::Test {
   fs::path m_dir;
 };
 
-TEST(WaterOptions, WaterDefaultsAreGminsTip4pExample) {
+TEST(WaterOptions, WaterDefaultsAndGminsTip4pExample) {
   const GminConfig c = parseGminCommandLine({"--water", "tip4p", "--molecules", "8"});
   EXPECT_EQ(c.waterModel, "tip4p");
   EXPECT_EQ(c.waterMolecules, 8u);
-  EXPECT_EQ(c.basinHopping.temperature, 8.0);  // TEMPERATURE 8 (kJ/mol)
+  EXPECT_EQ(c.basinHopping.temperature, 4.0);  // kJ/mol
   EXPECT_EQ(c.basinHopping.sloppyRms, 0.1);    // SLOPPYCONV 0.1
-  EXPECT_EQ(c.rigidMoves.rotation, 1.57);      // STEP 0 0 1.57
+  EXPECT_NEAR(c.rigidMoves.rotation, 3.14159265358979, 1e-12);
+  EXPECT_EQ(c.rigidMoves.translation, 0.5);
+  EXPECT_EQ(c.rigidMoves.probability, 0.25);
+  // GMIN's own moves when its data file gives them: STEP 0 0 1.57 (radians).
+  const fs::path data = fs::path(LANDSCAPE_SOURCE_DIR) / "tests/data/water/gmin-tip4p/data";
+  const GminConfig g = parseGminCommandLine({"--gmin-data", data.string(), "--molecules", "8"});
+  EXPECT_EQ(g.rigidMoves.rotation, 1.57);
+  EXPECT_EQ(g.rigidMoves.translation, 0.0);
+  EXPECT_EQ(g.basinHopping.temperature, 8.0);
+  EXPECT_TRUE(g.basinHopping.fixedStep);
   EXPECT_FALSE(c.basinHopping.targetEnergy.has_value());  // not the LJ38 default job
   // GMIN's STEP ostep in radians, FIXBOTH, and counts written as reals (STEPS 1.D5).
   const GminConfig k = parseGminCommandLine({"--water", "tip4p", "--molecules", "8", "--steps",
@@ -121,6 +130,20 @@ TEST_F(WaterCli, GminFindsTheTip4pOctamerCubes) {
   ASSERT_GE(lowest.size(), 2u);
   EXPECT_NEAR(lowest[0].energy, kOctamer, 0.01);
   EXPECT_NEAR(lowest[1].energy, -305.41, 0.01);  // the S4 cube, 0.11 kJ/mol above
+}
+
+// TARGET with loose quenches: the D2d cube's quenches stop at RMS 0.1 kJ/mol/A up to 0.008 kJ/mol
+// above -305.5189, outside a target window of EDIFF 0.0005 about -305.518; the first one,
+// re-quenched tightly for the target test, reaches it (at quench 123 of walker 1; tested on the
+// loose energies alone, with --tight-rms 0.1, not before quench 773).
+TEST_F(WaterCli, TargetIsTestedOnATightRequenchOfALooseQuench) {
+  const ProgramRun r = gmin("--water tip4p --molecules 8 --walkers 2 --steps 200 --seed 1 "
+                            "--ediff 0.0005 --target -305.518 --output t8");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("target reached"), std::string::npos) << lastLine(r.out);
+  const std::vector<StoredMinimum> lowest = checkedLowest("t8", 8);
+  ASSERT_FALSE(lowest.empty());
+  EXPECT_NEAR(lowest[0].energy, -305.5189, 1e-4);
 }
 
 // GMIN's TIP4P input as it stands (its coords: 8 oxygens then 8 angle-axis vectors in GMIN's

@@ -32,6 +32,7 @@ TABLES = {"lj": ("lj_ccd.tsv", [], 5e-7), "morse6": ("morse_rho6.tsv", ["--morse
           "morse14": ("morse_rho14.tsv", ["--morse", "14", "--steps", "1000000"], 5e-5),
           "tip4p": ("tip4p_wales_hodges.tsv", ["--water", "tip4p", "--steps", "100000000"],
                     5e-3)}
+
 REACHED = re.compile(r"target reached by walker .* after ([0-9.]+) s")
 LOWEST = re.compile(r"^lowest energy:\s*(\S+)", re.MULTILINE)
 
@@ -109,6 +110,10 @@ def main():
         times, misses = [], []
         for seed in range(1, args.seeds + 1):
             seconds, lowest = run(args, size, table[size] + rounding, seed, system_options)
+            # gmin's target allows EDIFF more; the run counts when its tightly re-quenched
+            # lowest energy rounds to the table's too.
+            if seconds is not None and not lowest <= table[size] + rounding:
+                seconds = None
             if seconds is None:
                 misses.append(lowest)
             else:

@@ -78,7 +78,7 @@ BasinHoppingParams gminAmberDefaultParams() {
 BasinHoppingParams gminWaterDefaultParams() {
   BasinHoppingParams p;
   p.steps = 10000;
-  p.temperature = 8.0;
+  p.temperature = 4.0;
   p.stepSize = 0.0;
   p.angularThreshold = 0.0;
   p.saveCount = 10;

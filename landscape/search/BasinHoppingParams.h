@@ -73,8 +73,9 @@ BasinHoppingParams gminLj38ExampleParams();
 BasinHoppingParams gminAmberDefaultParams();
 
 /// gmin's defaults for rigid water clusters (kJ/mol, Angstrom), after GMIN's TIP4P example input
-/// (pele-python/pele playground/gmin_tip4p: TEMPERATURE 8, SLOPPYCONV 0.1, MAXBFGS 0.5, EDIFF 0.01,
-/// CENTRE): kT 8 kJ/mol, no Cartesian step (the moves are the rigid bodies'), quenches to RMS 0.1
+/// (pele-python/pele playground/gmin_tip4p: SLOPPYCONV 0.1, MAXBFGS 0.5, EDIFF 0.01, CENTRE) but
+/// at kT 4 kJ/mol (its 8 found the (H2O)20 global minimum less often on an H200;
+/// docs/benchmarks.md): no Cartesian step (the moves are the rigid bodies'), quenches to RMS 0.1
 /// kJ/mol/A, the saved minima to 1e-4, no container.
 BasinHoppingParams gminWaterDefaultParams();
 

@@ -114,7 +114,8 @@ class BasinHoppingRun {
   void moveMarkovState(std::vector<double> x, double energy);
   /// The ASTEP per-atom energies of the Markov state (empty when ASTEP is off or unavailable).
   void refreshAtomEnergies();
-  void checkTarget(long step, double energy);
+  /// Sets the target flags when `energy` (of the quenched `x`) reaches TARGET + EDIFF.
+  void checkTarget(long step, double energy, const std::vector<double>& x);
   /// Every NACCEPT ordinary steps: step size toward the target acceptance ratio.
   void adjustStepSize(long step);
   /// completeStep() for a symmetrisation candidate's quench.

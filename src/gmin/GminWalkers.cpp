@@ -74,6 +74,9 @@ std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
   // A walker on the rounds engine: its slot (history of --lbfgs-m pairs), its coordinates and
   // outcome, and the potential's scratch.
   const std::size_t n = potential->dimension();
+  // Measured for rigid water only: the other small systems keep 2 per multiprocessor until
+  // measured (their default walker counts, and so their runs, stay as they were).
+  facts.dimension = system.rigid ? n : 0;
   facts.bytesPerWalker = roundsSlotBytes(n, config.basinHopping.lbfgs.historySize) +
                          roundsStructureBytes(n) + potential->bytesPerStructure();
   const GpuProperties device = gpuProperties();
@@ -130,8 +133,10 @@ GminWalkerPlan planWalkers(const GminConfig& config, WalkerEngine engine, int ch
   plan.engine = engine;
   plan.facts = facts;
   if (engine == WalkerEngine::DeviceRounds)
-    plan.deviceDefaultWalkers = deviceWalkers(facts.multiprocessors, facts.bytesPerWalker,
-                                              deviceBytesForBatches(facts.freeBytes, 0));
+    plan.deviceDefaultWalkers =
+        deviceWalkers(facts.multiprocessors, facts.bytesPerWalker,
+                      deviceBytesForBatches(facts.freeBytes, 0),
+                      walkersPerMultiprocessor(facts.dimension));
   plan.walkers = requestedWalkers(config, checkpointWalkers);
   plan.automatic = plan.walkers == 0;
   if (plan.automatic)
@@ -174,9 +179,15 @@ std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system) {
   return makeOwningRigidBodyPotential(std::move(atomistic), *system.rigid, Backend::Cpu);
 }
 
-int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes) {
-  const std::size_t wanted =
-      static_cast<std::size_t>(std::max(1, multiprocessors)) * kWalkersPerMultiprocessor;
+int walkersPerMultiprocessor(std::size_t dimension) {
+  return dimension > 0 && dimension <= kSmallStructureDimension ? kWalkersPerMultiprocessorSmall
+                                                                : kWalkersPerMultiprocessor;
+}
+
+int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes,
+                  int perMultiprocessor) {
+  const std::size_t wanted = static_cast<std::size_t>(std::max(1, multiprocessors)) *
+                             static_cast<std::size_t>(std::max(1, perMultiprocessor));
   const std::size_t fit = bytesPerWalker > 0 ? availableBytes / 2 / bytesPerWalker : wanted;
   return static_cast<int>(std::max<std::size_t>(1, std::min(wanted, fit)));
 }
@@ -257,7 +268,8 @@ std::string walkerQuenchDescription(const GminWalkerPlan& plan, const GminConfig
                 "(%d per multiprocessor x %d, capped by half the free memory)",
                 plan.devicePotential ? plan.devicePotential->name().c_str() : "no potential",
                 static_cast<double>(plan.facts.bytesPerWalker) / 1e6, resident.c_str(),
-                plan.deviceDefaultWalkers, kWalkersPerMultiprocessor, plan.facts.multiprocessors);
+                plan.deviceDefaultWalkers, walkersPerMultiprocessor(plan.facts.dimension),
+                plan.facts.multiprocessors);
   return line;
 }
 

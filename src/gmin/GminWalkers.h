@@ -71,6 +71,7 @@ struct WalkerFacts {
   int multiprocessors = 0;         ///< DeviceRounds: the device's
   std::size_t freeBytes = 0;       ///< DeviceRounds: free device memory, the potential built
   std::size_t bytesPerWalker = 0;  ///< DeviceRounds: device bytes of one walker
+  std::size_t dimension = 0;       ///< DeviceRounds: coordinates of one structure
 };
 
 /// How a run's walkers go, decided once (planGminWalkers) and read by the rest of gmin.
@@ -135,10 +136,22 @@ std::unique_ptr<Potential> walkerPotentialCopy(const GminSystem& system);
 /// structure) then have 20 or more blocks per multiprocessor.
 inline constexpr int kWalkersPerMultiprocessor = 2;
 
-/// The default walkers of one device on the rounds engine: kWalkersPerMultiprocessor x
-/// `multiprocessors`, capped so that that many walkers take at most half of `availableBytes` at
-/// `bytesPerWalker` each (the tight re-quench's engine and other buffers get the rest); at least 1.
-int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes);
+/// Small structures (at most kSmallStructureDimension coordinates) have one small block each in
+/// the potential too, so the device fills only with many more walkers: rigid TIP4P (H2O)20 (120
+/// coordinates) on an H200 ran 19,800 quenches/s at 2 per multiprocessor (264), 39,900 at 8 and
+/// 50,700 at 32 (4224), and 48,100 at 128 (docs/benchmarks.md, "Rigid water").
+inline constexpr int kWalkersPerMultiprocessorSmall = 32;
+inline constexpr std::size_t kSmallStructureDimension = 256;
+
+/// kWalkersPerMultiprocessorSmall for structures of at most kSmallStructureDimension coordinates,
+/// else kWalkersPerMultiprocessor.
+int walkersPerMultiprocessor(std::size_t dimension);
+
+/// The default walkers of one device on the rounds engine: perMultiprocessor x `multiprocessors`,
+/// capped so that that many walkers take at most half of `availableBytes` at `bytesPerWalker`
+/// each (the tight re-quench's engine and other buffers get the rest); at least 1.
+int deviceWalkers(int multiprocessors, std::size_t bytesPerWalker, std::size_t availableBytes,
+                  int perMultiprocessor = kWalkersPerMultiprocessor);
 
 /// Minimisers over one shared batched potential (kept alive by every minimiser): the rounds
 /// engine on `backend` (cuda, or on cpu its twin) with `rounds` options.
