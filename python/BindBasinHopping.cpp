@@ -19,6 +19,7 @@
 #include "python/Bindings.h"
 #include "python/PairModels.h"
 #include "python/Params.h"
+#include "landscape/search/RigidBodySearch.h"
 #include "python/RigidMolecules.h"
 
 namespace landscape::python {
@@ -140,8 +141,8 @@ void bindParams(nb::module_& m) {
                   "0.01, SLOPPYCONV 1e-2 within 20000 iterations, TIGHTCONV 1e-4, 100 steps); "
                   "basin_hopping's params when none are given for AMBER-GB or SOP")
       .def_static("gmin_water", &gminWaterDefaultParams,
-                  "gmin --water's defaults (GMIN's TIP4P example; kJ/mol and Angstrom: kT 8, no "
-                  "Cartesian step (the rigid rotations do the moving), no container, SAVE 10, "
+                  "gmin --water's defaults (after GMIN's TIP4P example; kJ/mol and Angstrom: kT "
+                  "4, no Cartesian step (the rigid-body moves do the moving), no container, SAVE 10, "
                   "EDIFF 0.01, SLOPPYCONV 0.1 within 10000 iterations, TIGHTCONV 1e-4, MAXBFGS "
                   "0.5, 10000 steps); basin_hopping's params when none are given for "
                   "tip4p_cluster");
@@ -244,7 +245,7 @@ BasinHoppingResult basinHopping(
                                    ? params.containerRadius
                                : rigidDefaults ? rigidDefaults->startRadius
                                                : 0.0;
-    installRigidSearchHooks(*rigid, moves, startRadius, hooks);
+    installRigidBodyHooks(*rigid, moves, startRadius, hooks);
   } else if (rigidTranslation || rigidRotation || rigidProbability) {
     throw std::invalid_argument(
         "basin_hopping: rigid_translation, rigid_rotation and "

@@ -22,6 +22,7 @@
 #include "potentials/WaterCluster.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
+#include "landscape/search/RigidBodySearch.h"
 #include "python/RigidMolecules.h"
 
 namespace landscape::python {
@@ -88,10 +89,9 @@ nb::object tip4pPotential(long long molecules, const std::string& backend) {
   nb::object potential =
       nb::cast(makeOwningRigidBodyPotential(makePotential(spec, b), water.rigidSystem(), b));
   RigidSearchDefaults d;
-  d.params = gminWaterDefaultParams();
-  d.moves.rotation = 1.57;  // GMIN's TIP4P example: STEP 0.0 0.0 1.57 (rigid rotations only)
-  // Liquid water holds a molecule per 30 A^3 (a ball of 1.93 N^(1/3) A); gmin's margin.
-  d.startRadius = 2.5 * std::cbrt(static_cast<double>(molecules));
+  d.params = gminWaterDefaultParams();  // gmin --water's settings
+  d.moves = waterRigidBodyMoves();
+  d.startRadius = waterStartRadius(molecules);
   record(potential, d);
   return potential;
 }
@@ -241,39 +241,6 @@ std::optional<RigidSearchDefaults> rigidSearchDefaultsOf(const Potential& potent
   return d;
 }
 
-void installRigidSearchHooks(const RigidBodySystem& system, const RigidBodyMoveParams& moves,
-                             double startRadius, BasinHoppingHooks& hooks) {
-  const RigidBodySystem* rigid = &system;
-  hooks.extraMove = [rigid, moves, atomisticMove = hooks.extraMove](std::vector<double>& q,
-                                                                    Random& random) {
-    if (moves.active()) moveRigidBodies(*rigid, moves, q, random);
-    if (atomisticMove) {
-      std::vector<double> x = rigid->toAtoms(q);
-      atomisticMove(x, random);
-      q = rigid->fromAtoms(x);
-    }
-    rigid->canonicalise(q);
-  };
-  hooks.centre = [rigid](std::vector<double>& q) {
-    const std::vector<double> x = rigid->toAtoms(q);
-    const double atoms = static_cast<double>(x.size() / 3);
-    double c[3] = {0.0, 0.0, 0.0};
-    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
-    rigid->translate(q, -c[0], -c[1], -c[2]);
-  };
-  hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
-  if (hooks.rejectReason) {
-    hooks.rejectReason = [rigid,
-                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
-      return atomisticCheck(rigid->toAtoms(q));
-    };
-  }
-  if (startRadius > 0.0)
-    hooks.randomStructure = [rigid, startRadius](Random& random) {
-      return randomRigidStructure(*rigid, startRadius, random);
-    };
-}
-
 void bindRigidMolecules(nb::module_& m) {
   m.def("tip4p_cluster", &tip4pPotential, "molecules"_a, "backend"_a = "cpu",
         (std::string(
@@ -283,9 +250,9 @@ void bindRigidMolecules(nb::module_& m) {
              "kJ/mol A/e^2, no cutoff, each molecule one rigid body. backend 'cpu': "
              "RigidBodyPotential over SitePotential; 'cuda': the device rigid layer over "
              "SitePotentialCuda (RuntimeError without a device). basin_hopping without params "
-             "uses gmin --water's settings (GMIN's TIP4P example: kT 8 kJ/mol, rigid rotations up "
-             "to 1.57 rad, no Cartesian step, SLOPPYCONV 0.1, MAXBFGS 0.5, random starts in a "
-             "ball of 2.5 N^(1/3) A). to_atoms(q) gives the sites. molecules >= 2.") +
+             "uses gmin --water's settings (kT 4 kJ/mol, no Cartesian step, SLOPPYCONV 0.1, "
+             "MAXBFGS 0.5; a quarter of the molecules moved per step, turned by up to pi and "
+             "shifted by up to 0.5 A; random starts in a ball of 2.5 N^(1/3) A). to_atoms(q) gives the sites. molecules >= 2.") +
          kTip4pUnits)
             .c_str());
   m.def("tip4p_symbols", &tip4pSymbols, "molecules"_a,

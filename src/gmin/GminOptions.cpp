@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "landscape/search/RigidBodySearch.h"
 #include "src/common/SharedOptions.h"
 #include "src/gmin/GminDataFile.h"
 
@@ -827,11 +828,8 @@ void checkPairSystemOptions(const GminConfig& config) {
 }
 
 // Rigid water: a system of its own (not with a molecule, a pair system, Gupta, --lj or --rigid),
-// with its molecule count from --molecules or --coords. Without any rigid-body move asked for
-// (options or STEP's ostep), a quarter of the molecules are moved per step, each turned by up to
-// pi and shifted by up to 0.5 A: on an H200 these found the TIP4P (H2O)20 global minimum where
-// GMIN's example moves (every molecule turned by up to 1.57 rad, none shifted) did not
-// (docs/benchmarks.md, "Rigid water").
+// with its molecule count from --molecules or --coords, and waterRigidBodyMoves() when no
+// rigid-body move was asked for (options or STEP's ostep).
 void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
   if (config.waterModel.empty()) {
     if (given.has("molecules"))
@@ -858,9 +856,7 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
   if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
       !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
       config.rigidMoves.translation == 0.0) {
-    config.rigidMoves.rotation = 3.14159265358979323846;
-    config.rigidMoves.translation = 0.5;
-    config.rigidMoves.probability = 0.25;
+    config.rigidMoves = waterRigidBodyMoves();
   }
 }
 

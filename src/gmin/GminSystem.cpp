@@ -13,6 +13,7 @@
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/search/PairModelHooks.h"
 #include "landscape/search/RigidBodyMoves.h"
+#include "landscape/search/RigidBodySearch.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/WaterCluster.h"
@@ -100,43 +101,12 @@ GminSystem loadPairSystem(const GminConfig& config) {
   return system;
 }
 
-// Rigid coordinates for the search: the rigid-body moves (then any atomistic move on the mapped
-// atoms), CENTRE and the container on the atoms, and checks of the atoms.
-void installRigidHooks(const RigidBodySystem* rigid, const RigidBodyMoveParams& moves,
-                       BasinHoppingHooks& hooks) {
-  hooks.extraMove = [rigid, moves, atomisticMove = hooks.extraMove](std::vector<double>& q,
-                                                                    Random& random) {
-    if (moves.active()) moveRigidBodies(*rigid, moves, q, random);
-    if (atomisticMove) {
-      std::vector<double> x = rigid->toAtoms(q);
-      atomisticMove(x, random);
-      q = rigid->fromAtoms(x);
-    }
-    rigid->canonicalise(q);
-  };
-  // CENTRE and the container act on the atoms: translate centres and free atoms together.
-  hooks.centre = [rigid](std::vector<double>& q) {
-    const std::vector<double> x = rigid->toAtoms(q);
-    const double atoms = static_cast<double>(x.size() / 3);
-    double c[3] = {0.0, 0.0, 0.0};
-    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
-    rigid->translate(q, -c[0], -c[1], -c[2]);
-  };
-  hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
-  if (hooks.rejectReason) {
-    hooks.rejectReason = [rigid,
-                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
-      return atomisticCheck(rigid->toAtoms(q));
-    };
-  }
-}
-
-// Random water starts: centres in a ball of the container's radius, or of 2.5 N^(1/3) A (liquid
-// water holds a molecule per 30 A^3, a ball of 1.93 N^(1/3) A; the margin spares most overlaps).
-double waterStartRadius(const GminConfig& config, std::size_t molecules) {
+// Random water starts in the container when there is one (RADIUS), else in
+// waterStartRadius(N).
+double waterStartBall(const GminConfig& config, std::size_t molecules) {
   if (config.basinHopping.container && config.basinHopping.containerRadius > 0.0)
     return config.basinHopping.containerRadius;
-  return 2.5 * std::cbrt(static_cast<double>(molecules));
+  return waterStartRadius(molecules);
 }
 
 // Rigid water (--water tip4p; GMIN's NTIP 4): the site potential on --backend under the rigid
@@ -174,11 +144,8 @@ GminSystem loadWater(const GminConfig& config) {
   const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
   system.rigid = rigid;
   if (!gmin.empty()) system.start = system.water->gminToRigid(gmin);
-  installRigidHooks(rigid, config.rigidMoves, system.hooks);
-  system.hooks.randomStructure = [rigid, radius = waterStartRadius(config, molecules)](
-                                     Random& random) {
-    return randomRigidStructure(*rigid, radius, random);
-  };
+  installRigidBodyHooks(*rigid, config.rigidMoves, waterStartBall(config, molecules),
+                        system.hooks);
   return system;
 }
 
@@ -224,7 +191,7 @@ void useRigidBodies(const GminConfig& config, GminSystem& system) {
   const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
   system.rigid = rigid;
   system.start = rigid->fromAtoms(system.start);
-  installRigidHooks(rigid, config.rigidMoves, system.hooks);
+  installRigidBodyHooks(*rigid, config.rigidMoves, 0.0, system.hooks);
 }
 
 void addLangevinMove(const GminConfig& config, long firstQuench, GminSystem& system) {

@@ -1,0 +1,56 @@
+#include "landscape/search/RigidBodySearch.h"
+
+#include <cmath>
+#include <vector>
+
+#include "landscape/geometry/ClusterGeometry.h"
+
+namespace landscape {
+
+void installRigidBodyHooks(const RigidBodySystem& system, const RigidBodyMoveParams& moves,
+                           double startRadius, BasinHoppingHooks& hooks) {
+  const RigidBodySystem* rigid = &system;
+  hooks.extraMove = [rigid, moves, atomisticMove = hooks.extraMove](std::vector<double>& q,
+                                                                    Random& random) {
+    if (moves.active()) moveRigidBodies(*rigid, moves, q, random);
+    if (atomisticMove) {
+      std::vector<double> x = rigid->toAtoms(q);
+      atomisticMove(x, random);
+      q = rigid->fromAtoms(x);
+    }
+    rigid->canonicalise(q);
+  };
+  // CENTRE and the container act on the atoms: translate centres and free atoms together.
+  hooks.centre = [rigid](std::vector<double>& q) {
+    const std::vector<double> x = rigid->toAtoms(q);
+    const double atoms = static_cast<double>(x.size() / 3);
+    double c[3] = {0.0, 0.0, 0.0};
+    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
+    rigid->translate(q, -c[0], -c[1], -c[2]);
+  };
+  hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };
+  if (hooks.rejectReason) {
+    hooks.rejectReason = [rigid,
+                          atomisticCheck = hooks.rejectReason](const std::vector<double>& q) {
+      return atomisticCheck(rigid->toAtoms(q));
+    };
+  }
+  if (startRadius > 0.0)
+    hooks.randomStructure = [rigid, startRadius](Random& random) {
+      return randomRigidStructure(*rigid, startRadius, random);
+    };
+}
+
+RigidBodyMoveParams waterRigidBodyMoves() {
+  RigidBodyMoveParams moves;
+  moves.translation = 0.5;
+  moves.rotation = 3.14159265358979323846;
+  moves.probability = 0.25;
+  return moves;
+}
+
+double waterStartRadius(std::size_t molecules) {
+  return 2.5 * std::cbrt(static_cast<double>(molecules));
+}
+
+}  // namespace landscape
