@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gpu/BatchedGuptaKernels.cuh"
+#include "gpu/BlockShape.h"
 #include "gpu/CudaCheck.h"
 
 namespace landscape {
@@ -81,22 +82,12 @@ std::size_t batchedGuptaSharedBytes(int atoms) {
   return (4 * static_cast<std::size_t>(atoms) + kMaxWarps) * sizeof(double);
 }
 
-int batchedGuptaThreads(int atoms) {
-  const int covering = (atoms + 31) / 32 * 32;
-  return covering < 32 ? 32 : covering > 256 ? 256 : covering;
-}
+int batchedGuptaThreads(int atoms) { return warpsCovering(atoms); }
 
 void prepareBatchedGuptaKernel(std::size_t bytes, int atoms) {
-  if (bytes <= 48 * 1024) return;
-  int device = 0, optIn = 0;
-  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
-  LANDSCAPE_CUDA_CHECK(
-      cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (bytes > static_cast<std::size_t>(optIn))
-    throw std::invalid_argument("batched Gupta potential on cuda: " + std::to_string(atoms) +
-                                " atoms need " + std::to_string(bytes) +
-                                " bytes of shared memory per structure, the device gives " +
-                                std::to_string(optIn));
+  if (!needsSharedMemoryOptIn(bytes, "batched Gupta potential on cuda",
+                              std::to_string(atoms) + " atoms"))
+    return;
   LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(
       batchedGuptaKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }

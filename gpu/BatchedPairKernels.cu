@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gpu/BatchedPairKernels.cuh"
+#include "gpu/BlockShape.h"
 #include "gpu/CudaCheck.h"
 
 namespace landscape {
@@ -179,16 +180,10 @@ int batchedPairLanesPerAtom(int atoms, int threads) {
 }
 
 void prepareBatchedPairKernels(std::size_t bytes, int atoms) {
-  if (bytes <= 48 * 1024) return;
-  int device = 0, optIn = 0;
-  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
-  LANDSCAPE_CUDA_CHECK(
-      cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (bytes > static_cast<std::size_t>(optIn))
-    throw std::invalid_argument(
-        "batched pair potential on cuda: " + std::to_string(atoms) + " atoms need " +
-        std::to_string(bytes) + " bytes of shared memory per structure, the device gives " +
-        std::to_string(optIn) + " (gpu/PairPotentialCuda evaluates one large structure)");
+  if (!needsSharedMemoryOptIn(bytes, "batched pair potential on cuda",
+                              std::to_string(atoms) + " atoms",
+                              " (gpu/PairPotentialCuda evaluates one large structure)"))
+    return;
   setSharedLimit<PairLaw::LennardJones>(static_cast<int>(bytes));
   setSharedLimit<PairLaw::Morse>(static_cast<int>(bytes));
   setSharedLimit<PairLaw::Tabulated>(static_cast<int>(bytes));

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gpu/BatchedSiteKernels.cuh"
+#include "gpu/BlockShape.h"
 #include "gpu/CudaCheck.h"
 #include "potentials/SiteTerms.h"
 
@@ -72,22 +73,12 @@ std::size_t batchedSiteSharedBytes(int sites, int kinds) {
          sizeof(double);
 }
 
-int batchedSiteThreads(int sites) {
-  const int covering = (sites + 31) / 32 * 32;
-  return covering < 32 ? 32 : covering > 256 ? 256 : covering;
-}
+int batchedSiteThreads(int sites) { return warpsCovering(sites); }
 
 void prepareBatchedSiteKernel(std::size_t bytes, int sites) {
-  if (bytes <= 48 * 1024) return;
-  int device = 0, optIn = 0;
-  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
-  LANDSCAPE_CUDA_CHECK(
-      cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (bytes > static_cast<std::size_t>(optIn))
-    throw std::invalid_argument("batched site potential on cuda: " + std::to_string(sites) +
-                                " sites need " + std::to_string(bytes) +
-                                " bytes of shared memory per structure, the device gives " +
-                                std::to_string(optIn));
+  if (!needsSharedMemoryOptIn(bytes, "batched site potential on cuda",
+                              std::to_string(sites) + " sites"))
+    return;
   LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(
       batchedSiteKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }

@@ -92,6 +92,14 @@ GpuProperties gpuProperties() {
   return properties;
 }
 
+int sharedMemoryOptIn() {
+  int device = 0, optIn = 0;
+  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+  LANDSCAPE_CUDA_CHECK(
+      cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return optIn;
+}
+
 #else  // no CUDA in this build
 
 bool gpuAvailable() { return false; }
@@ -99,6 +107,8 @@ bool gpuAvailable() { return false; }
 std::string gpuDescription() { return "this build has no CUDA support"; }
 
 GpuProperties gpuProperties() { return {}; }
+
+int sharedMemoryOptIn() { return 0; }
 
 #endif
 
