@@ -29,8 +29,8 @@ using cli_test::ProgramRun;
 using cli_test::runProgram;
 
 // The TIP4P octamer's global minimum, the D2d cube, and the S4 cube just above it (Wales and
-// Hodges, Chem. Phys. Lett. 286, 65 (1998), as the Cambridge Cluster Database lists the global
-// minimum: -305.52 kJ/mol).
+// Hodges, Chem. Phys. Lett. 286, 65 (1998): -305.52 kJ/mol for the global minimum, as
+// tests/data/clusters/tip4p_wales_hodges.tsv quotes it from a secondary source).
 constexpr double kOctamer = -305.52;
 
 std::size_t lineCount(const std::string& text) {
