@@ -20,6 +20,7 @@
 #include "src/gmin/GminOptions.h"
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
+#include "tests/TempFile.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -331,6 +332,41 @@ TEST(GminWalkers, SopWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   expectSameRuns(gmin, twin);
   expectSameRuns(gmin, refill);
   EXPECT_FALSE(gmin.result.total.lowest.empty());
+}
+
+// Local rigid bodies (--rigid) over Lennard-Jones on cuda: the rounds engine over the rigid layer
+// over the device Lennard-Jones batch (the team kernel has no metric), its CPU twin's runs bit for
+// bit, and every saved minimum keeps the body's shape (the right triangle of legs 1.2 sigma).
+TEST(GminWalkers, RigidLennardJonesWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  const TempFile coords("5\nsquare\nLA 0 0 0\nLA 1.2 0 0\nLA 0 1.2 0\nLA 1.2 1.2 0\nLA 0.6 0.6 0.9\n",
+                        ".xyz");
+  const TempFile bodies("GROUP 3\n1 2 3\n", ".rigid");
+  auto run = std::make_unique<AshRun>();
+  run->config = parseGminCommandLine({"--coords", coords.path(), "--rigid", bodies.path(),
+                                      "--backend", "cuda", "--steps", "10", "--step-size", "0.2",
+                                      "--rigid-rotation", "30", "--rigid-translation", "0.2",
+                                      "--seed", "4"});
+  run->system = loadGminSystem(run->config);
+  useRigidBodies(run->config, run->system);
+  run->config.walkers = 8;
+  const GminWalkerPlan plan = planGminWalkers(run->config, run->system, 0);
+  EXPECT_EQ(plan.engine, WalkerEngine::DeviceRounds);
+  ASSERT_NE(plan.devicePotential, nullptr);
+  const auto host = walkerHostPotential(plan, run->system);
+  ASSERT_NE(host, nullptr);
+  BatchedRoundsOptions all;
+  const Outcome gmin =
+      runWalkers(*run, *host, 8, walkerMinimiserMaker(plan, run->config, run->system));
+  const Outcome twin =
+      runWalkers(*run, *host, 8, roundsMinimiserMaker(plan.devicePotential, Backend::Cpu, all));
+  expectSameRuns(gmin, twin);
+  ASSERT_FALSE(gmin.result.total.lowest.empty());
+  for (const StoredMinimum& m : gmin.result.total.lowest) {
+    const std::vector<double> x = run->system.rigid->toAtoms(m.coordinates);
+    EXPECT_NEAR(std::hypot(x[0] - x[3], x[1] - x[4], x[2] - x[5]), 1.2, 1e-9);
+    EXPECT_NEAR(std::hypot(x[3] - x[6], x[4] - x[7], x[5] - x[8]), 1.2 * std::sqrt(2.0), 1e-9);
+  }
 }
 
 // Rigid water: the rounds engine over the rigid layer over the device site potential minimises in
