@@ -155,8 +155,6 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   if (valid) decision = m_newRestart.afterQuench(step, q.energy, trial);
   const bool restarting = decision.action != NewRestart::Action::None;
   const bool accepted = valid && !restarting && metropolis(q.energy);
-  std::vector<double> quenched;  // for the target's tight re-quench
-  if (valid && m_params.targetEnergy) quenched = trial;
   if (accepted) moveMarkovState(std::move(trial), q.energy);
   m_result.quenches = step;
   const bool taboo = restarting && decision.reason == NewRestart::Reason::Taboo;
@@ -164,7 +162,7 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
                      accepted, !valid, whyRejected, taboo, m_result.functionCalls, !failed.empty(),
                      m_result.failedQuenches});
 
-  if (valid) checkTarget(step, q.energy, quenched);
+  if (valid) checkTarget(step, q.energy, accepted ? m_markov : trial);  // trial moved if accepted
   adjustStepSize(step);
   if (!restarting || m_result.targetReached) return false;
   if (decision.action == NewRestart::Action::Reseed) {
