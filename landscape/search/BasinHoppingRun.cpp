@@ -75,7 +75,7 @@ long BasinHoppingRun::beginWith(std::vector<double> x, const LbfgsResult& q) {
   settle(m_markov, q);
   const std::string failed = countFailure(q);
   m_markovEnergy = failed.empty() ? q.energy : kFailedEnergy;
-  if (failed.empty()) m_lowest.offer({q.energy, m_markov, 0, m_result.functionCalls});
+  if (failed.empty()) offerMinimum({q.energy, m_markov, 0, m_result.functionCalls});
   m_report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
                      failed.empty(), !failed.empty(), failed, false, m_result.functionCalls,
                      !failed.empty(), m_result.failedQuenches});
@@ -149,7 +149,7 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
   const bool valid = whyRejected.empty();
-  if (valid) m_lowest.offer({q.energy, trial, step, m_result.functionCalls});
+  if (valid) offerMinimum({q.energy, trial, step, m_result.functionCalls});
 
   NewRestart::Decision decision;
   if (valid) decision = m_newRestart.afterQuench(step, q.energy, trial);
@@ -179,7 +179,7 @@ bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const 
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(x) : failed;
   const bool valid = whyRejected.empty();
-  if (valid) m_lowest.offer({q.energy, x, step, m_result.functionCalls});
+  if (valid) offerMinimum({q.energy, x, step, m_result.functionCalls});
   m_result.quenches = step;
   QuenchReport report{step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
                       false, !valid, whyRejected, false, m_result.functionCalls,
@@ -394,11 +394,17 @@ void BasinHoppingRun::reportRestart(long step, const NewRestart::Decision& decis
                       decision.chainBestEnergy, m_markovEnergy, m_newRestart.tabooSize()});
 }
 
-void BasinHoppingRun::exchangeMarkovState(BasinHoppingRun& other) {
-  std::swap(m_markov, other.m_markov);
-  std::swap(m_markovEnergy, other.m_markovEnergy);
+void BasinHoppingRun::takeMarkovState(std::vector<double> x, double energy) {
+  m_markov = std::move(x);
+  m_markovEnergy = energy;
   refreshAtomEnergies();
-  other.refreshAtomEnergies();
+}
+
+void BasinHoppingRun::offerMinimum(StoredMinimum minimum) {
+  if (m_offerSink)
+    m_offerSink(std::move(minimum));
+  else
+    m_lowest.offer(minimum);
 }
 
 void BasinHoppingRun::checkpoint(long step) {

@@ -8,6 +8,7 @@
 // proposeTrial(), the quench (here, or batched with the other walkers' elsewhere), completeStep(),
 // and when NEWRESTART reseeds, reseedStart(), its quench and completeReseed() -- so that the
 // walkers run exactly this chain code while their quenches go through a batched minimiser together.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -77,8 +78,13 @@ class BasinHoppingRun {
   /// The Markov state and its energy, for replica exchange (ParallelTempering.h).
   const std::vector<double>& markov() const { return m_markov; }
   double markovEnergy() const { return m_markovEnergy; }
-  /// Swaps the Markov states of two chains (configurations move, temperatures stay).
-  void exchangeMarkovState(BasinHoppingRun& other);
+  /// Takes over another chain's Markov state (replica exchange: configurations move, temperatures
+  /// stay).
+  void takeMarkovState(std::vector<double> x, double energy);
+  /// Where the minima this chain saves go: the walker ensemble collects them during a phase of its
+  /// round and offers them to the shared list afterwards, in walker order (WalkerEnsemble.h);
+  /// unset: straight into the list.
+  void setOfferSink(std::function<void(StoredMinimum)> sink) { m_offerSink = std::move(sink); }
   const BasinHoppingParams& params() const { return m_params; }
   const BasinHoppingResult& result() const { return m_result; }
   double stepSize() const { return m_stepSize; }
@@ -123,6 +129,8 @@ class BasinHoppingRun {
   /// Reports a NEWRESTART decision other than None (after the reseed, when it reseeds).
   void reportRestart(long step, const NewRestart::Decision& decision);
   void checkpoint(long step);
+  /// A minimum to save: to the offer sink when set, else to the list.
+  void offerMinimum(StoredMinimum minimum);
 
   Potential& m_potential;
   const BasinHoppingParams& m_params;
@@ -136,6 +144,7 @@ class BasinHoppingRun {
   const std::unique_ptr<LbfgsWorkspace> m_workspace;  ///< null for a walker
   LowestMinima m_ownLowest;
   LowestMinima& m_lowest;  ///< m_ownLowest, or the walker ensemble's shared list
+  std::function<void(StoredMinimum)> m_offerSink;
   const ClusterStepTaker m_stepTaker;
   NewRestart m_newRestart;
   BasinHoppingResult m_result;

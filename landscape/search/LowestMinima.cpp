@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace landscape {
@@ -23,6 +24,11 @@ bool LowestMinima::offer(const StoredMinimum& minimum) {
   m_minima.insert(at, minimum);
   if (m_minima.size() > m_capacity) m_minima.pop_back();
   return true;
+}
+
+double LowestMinima::entryBar() const {
+  return m_minima.size() < m_capacity ? std::numeric_limits<double>::infinity()
+                                      : m_minima.back().energy;
 }
 
 void LowestMinima::replace(std::vector<StoredMinimum> minima) {

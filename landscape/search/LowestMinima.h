@@ -20,6 +20,9 @@ class LowestMinima {
   const std::vector<StoredMinimum>& minima() const { return m_minima; }  ///< lowest first
   bool empty() const { return m_minima.empty(); }
   double lowestEnergy() const { return m_minima.front().energy; }
+  /// The energy that a new minimum must be below to enter: +infinity while the list has room.
+  /// Once the list is full it only ever falls, so a minimum refused by it now is refused later.
+  double entryBar() const;
 
  private:
   std::size_t m_capacity;

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "landscape/core/StopRequest.h"
 #include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/search/WalkerMessages.h"
 
 namespace landscape {
 
@@ -52,7 +55,7 @@ LbfgsParams quenchParams(const BasinHoppingParams& p, double rms, int maxIterati
   return q;
 }
 
-bool anyStopped(const std::vector<LbfgsResult>& q) {
+bool stoppedHere(const std::vector<LbfgsResult>& q) {
   for (const LbfgsResult& r : q)
     if (r.status == LbfgsStatus::Stopped) return true;
   return false;
@@ -60,17 +63,37 @@ bool anyStopped(const std::vector<LbfgsResult>& q) {
 
 }  // namespace
 
+WalkerSlice walkerSlice(std::size_t total, int index, int count) {
+  if (count < 1 || index < 0 || index >= count)
+    throw std::invalid_argument("walker slice: process " + std::to_string(index) + " of " +
+                                std::to_string(count));
+  const auto k = static_cast<std::size_t>(count), i = static_cast<std::size_t>(index);
+  const std::size_t base = total / k, extra = total % k;
+  const std::size_t first = i * base + std::min(i, extra);
+  return {first, first + base + (i < extra ? 1 : 0)};
+}
+
 WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& params, int walkers,
                                const ParallelTemperingParams& tempering,
-                               BatchedMinimiserMaker makeMinimiser, BasinHoppingHooks hooks)
+                               BatchedMinimiserMaker makeMinimiser, BasinHoppingHooks hooks,
+                               WalkerPeers* peers)
     : m_potential(potential),
       m_common(params),
       m_hooks(std::move(hooks)),
       m_makeMinimiser(std::move(makeMinimiser)),
+      m_peers(peers && peers->count() > 1 ? peers : nullptr),
+      m_walkers(walkers),
       m_lowest(static_cast<std::size_t>(std::max(params.saveCount, 1)), params.energyDifference) {
   if (walkers < 1) throw std::invalid_argument("a walker ensemble needs at least one walker");
   if (!m_makeMinimiser) throw std::invalid_argument("a walker ensemble needs a minimiser maker");
+  if (m_peers && walkers < m_peers->count())
+    throw std::invalid_argument("a walker ensemble over " + std::to_string(m_peers->count()) +
+                                " processes needs at least as many walkers, not " +
+                                std::to_string(walkers));
   m_common.check();
+  m_slice = m_peers ? walkerSlice(static_cast<std::size_t>(walkers), m_peers->index(),
+                                  m_peers->count())
+                    : WalkerSlice{0, static_cast<std::size_t>(walkers)};
   m_radius = !params.container              ? std::numeric_limits<double>::infinity()
              : params.containerRadius > 0.0 ? params.containerRadius
                                             : defaultContainerRadius(potential.atomCount());
@@ -81,15 +104,18 @@ WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& p
     m_exchange = std::make_unique<ReplicaExchange>(m_temperatures, params.seed);
     m_exchangeInterval = tempering.interval;
   }
-  m_params.resize(static_cast<std::size_t>(walkers), params);
-  for (int w = 0; w < walkers; ++w) {
-    BasinHoppingParams& p = m_params[static_cast<std::size_t>(w)];
+  // Reserved first: every chain keeps a reference to its params.
+  m_params.resize(m_slice.count(), params);
+  for (std::size_t i = 0; i < m_slice.count(); ++i) {
+    const std::size_t w = m_slice.first + i;
+    BasinHoppingParams& p = m_params[i];
     p.seed = streamSeed(params.seed, static_cast<std::uint64_t>(w));
-    p.temperature = m_temperatures[static_cast<std::size_t>(w)];
+    p.temperature = m_temperatures[w];
     p.dumpInterval = 0;  // checkpoints are the ensemble's
-    m_relays.push_back(std::make_unique<Relay>(*this, w));
+    m_relays.push_back(std::make_unique<Relay>(*this, static_cast<int>(w)));
     m_chains.push_back(std::make_unique<BasinHoppingRun>(
         m_potential, p, m_hooks, m_radius, LbfgsWorkspaceFactory{}, *m_relays.back(), &m_lowest));
+    m_chains.back()->setOfferSink([this](StoredMinimum m) { m_saved.push_back(std::move(m)); });
   }
 }
 
@@ -119,13 +145,15 @@ WalkerEnsembleResult WalkerEnsemble::runRounds(long firstStep, WalkerObserver& o
   m_sloppy =
       m_makeMinimiser(quenchParams(m_common, m_common.sloppyRms, m_common.sloppyMaxIterations));
   for (long step = firstStep; m_started && step <= m_common.steps && m_targetWalker < 0; ++step) {
-    if (observer.stopRequested() || stopRequested()) {
+    // The observer's answer is agreed by the processes (gmin's RankWalkerObserver); a stop
+    // request here is honoured only without peers, where no other process waits on this one.
+    if (observer.stopRequested() || (!m_peers && stopRequested())) {
       m_stoppedEarly = true;
       break;
     }
     if (!round(step)) break;
   }
-  if (m_started) observer.onState(state());
+  if (m_started) observer.onState(gatheredState());
   return finish();
 }
 
@@ -135,19 +163,21 @@ long WalkerEnsemble::begin(const std::vector<double>& start) {
   auto minimiser =
       m_makeMinimiser(quenchParams(m_common, m_common.sloppyRms, m_common.sloppyMaxIterations));
   const std::vector<LbfgsResult> q = quench(*minimiser, x);
+  const bool stopped = anyStopped(q);
   for (std::size_t w = 0; w < m_chains.size(); ++w) m_chains[w]->beginWith(std::move(x[w]), q[w]);
-  if (anyStopped(q)) {  // no state to continue from: a resume starts afresh
+  offerSaved();
+  if (stopped) {  // no state to continue from: a resume starts afresh
     m_stoppedEarly = true;
     m_started = false;
   }
-  noteTarget(0);
+  noteTarget(0, combinedCensus());
   return 1;
 }
 
 long WalkerEnsemble::restore(const WalkerEnsembleState& state) {
-  if (state.walkers.size() != m_chains.size())
+  if (state.walkers.size() != static_cast<std::size_t>(m_walkers))
     throw std::invalid_argument("walker state: " + std::to_string(state.walkers.size()) +
-                                " walkers, this run has " + std::to_string(m_chains.size()));
+                                " walkers, this run has " + std::to_string(m_walkers));
   if (state.exchanges != static_cast<bool>(m_exchange))
     throw std::invalid_argument("walker state: parallel tempering is " +
                                 std::string(state.exchanges ? "on" : "off") +
@@ -158,9 +188,10 @@ long WalkerEnsemble::restore(const WalkerEnsembleState& state) {
       throw std::invalid_argument("walker state: the walkers are at different quenches");
   // Already distinct and sorted: offering them in order rebuilds the same list.
   for (const StoredMinimum& m : state.walkers.front().lowest) m_lowest.offer(m);
-  for (std::size_t w = 0; w < m_chains.size(); ++w) m_chains[w]->restore(state.walkers[w]);
+  for (std::size_t i = 0; i < m_chains.size(); ++i)
+    m_chains[i]->restore(state.walkers[m_slice.first + i]);
   if (m_exchange) m_exchange->restore(state.exchange);
-  noteTarget(quench);
+  noteTarget(quench, combinedCensus());
   return quench + 1;
 }
 
@@ -194,7 +225,13 @@ bool WalkerEnsemble::round(long step) {
   std::vector<std::size_t> reseeding;
   for (std::size_t w = 0; w < m_chains.size(); ++w)
     if (m_chains[w]->completeStep(step, std::move(x[w]), q[w])) reseeding.push_back(w);
-  if (m_common.crowdLimit > 0) crowdOut(reseeding);
+  if (m_common.crowdLimit > 0) {
+    Census crowd;
+    offerSaved(&reseeding, &crowd);
+    crowdOut(crowd, reseeding);
+  } else {
+    offerSaved();
+  }
   if (!reseeding.empty()) {
     std::vector<std::vector<double>> starts;
     for (std::size_t w : reseeding) starts.push_back(m_chains[w]->reseedStart());
@@ -202,57 +239,169 @@ bool WalkerEnsemble::round(long step) {
     for (std::size_t i = 0; i < reseeding.size(); ++i)
       m_chains[reseeding[i]]->completeReseed(step, std::move(starts[i]), q[i]);
   }
-  noteTarget(step);
-  if (m_exchange && m_targetWalker < 0 && step % m_exchangeInterval == 0) exchange();
-  m_observer->onRound(roundReport(step));
+  offerSaved();
+  const Census census = combinedCensus();
+  noteTarget(step, census);
+  if (m_exchange && m_targetWalker < 0 && step % m_exchangeInterval == 0) exchange(census);
+  m_observer->onRound(roundReport(step, census));
   if (m_common.dumpInterval > 0 && step % m_common.dumpInterval == 0) {
     m_observer->onCheckpoint(m_lowest.minima());
-    m_observer->onState(state());
+    m_observer->onState(gatheredState());
   }
   return true;
 }
 
-void WalkerEnsemble::crowdOut(std::vector<std::size_t>& reseeding) {
-  for (const auto& chain : m_chains)
-    if (chain->targetReached()) return;  // the run ends with this round
+std::vector<std::vector<char>> WalkerEnsemble::share(const std::vector<char>& mine) {
+  if (!m_peers) return {mine};
+  return m_peers->allGather(mine);
+}
+
+bool WalkerEnsemble::anyStopped(const std::vector<LbfgsResult>& q) {
+  const bool here = stoppedHere(q);
+  if (!m_peers) return here;
+  for (const std::vector<char>& part : share({here ? char{1} : char{0}}))
+    if (!part.empty() && part.front() != 0) return true;
+  return false;
+}
+
+void WalkerEnsemble::offerSaved(const std::vector<std::size_t>* reseeding, Census* crowd) {
+  std::vector<StoredMinimum> saved;
+  saved.swap(m_saved);
+  // The crowd limit's view of this process's walkers: their Markov energies, +infinity for those
+  // already reseeding, and whether one reached the target.
+  std::vector<double> energy;
+  bool target = false;
+  if (crowd) {
+    for (const auto& chain : m_chains) {
+      energy.push_back(chain->markovEnergy());
+      target = target || chain->targetReached();
+    }
+    for (std::size_t i : *reseeding) energy[i] = std::numeric_limits<double>::infinity();
+    *crowd = Census{};
+  }
+  if (!m_peers) {
+    for (const StoredMinimum& m : saved) m_lowest.offer(m);
+    if (crowd) {
+      crowd->markovEnergy = std::move(energy);
+      crowd->targetWalker = target ? 0 : -1;
+    }
+    return;
+  }
+  // Only minima that can still enter the list travel (LowestMinima::entryBar).
+  const double bar = m_lowest.entryBar();
+  ByteWriter out;
+  out.put(static_cast<std::uint64_t>(
+      std::count_if(saved.begin(), saved.end(), [bar](const StoredMinimum& m) { return m.energy < bar; })));
+  for (const StoredMinimum& m : saved)
+    if (m.energy < bar) putStoredMinimum(out, m);
+  if (crowd) {
+    out.put(static_cast<std::uint8_t>(target));
+    out.putVector(energy);
+  }
+  const std::vector<std::vector<char>> parts = share(out.bytes());
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    ByteReader in(parts[p], "walker process " + std::to_string(p) + "'s new minima");
+    const std::size_t count = in.getCount(sizeof(double) + 3 * sizeof(std::uint64_t));
+    for (std::size_t i = 0; i < count; ++i) m_lowest.offer(getStoredMinimum(in));
+    if (!crowd) continue;
+    if (in.get<std::uint8_t>() != 0) crowd->targetWalker = 0;
+    const std::vector<double> theirs = in.getVector<double>();
+    crowd->markovEnergy.insert(crowd->markovEnergy.end(), theirs.begin(), theirs.end());
+  }
+  if (crowd && crowd->markovEnergy.size() != static_cast<std::size_t>(m_walkers))
+    throw std::runtime_error("walker processes: the crowd census counts " +
+                             std::to_string(crowd->markovEnergy.size()) + " walkers, the run has " +
+                             std::to_string(m_walkers));
+}
+
+WalkerEnsemble::Census WalkerEnsemble::localCensus() const {
+  Census c;
+  for (std::size_t i = 0; i < m_chains.size(); ++i) {
+    const BasinHoppingResult& r = m_chains[i]->result();
+    c.markovEnergy.push_back(m_chains[i]->markovEnergy());
+    c.acceptance.push_back(m_relays[i]->acceptance());
+    c.quenches += r.quenches;
+    c.functionCalls += r.functionCalls;
+    c.failedQuenches += r.failedQuenches;
+    c.restarts += r.restarts;
+    if (c.targetWalker < 0 && m_chains[i]->targetReached()) {
+      c.targetWalker = static_cast<int>(m_slice.first + i);
+      c.targetQuench = r.targetQuench;
+    }
+  }
+  return c;
+}
+
+WalkerEnsemble::Census WalkerEnsemble::combinedCensus() {
+  Census mine = localCensus();
+  if (!m_peers) return mine;
+  ByteWriter out;
+  out.putVector(mine.markovEnergy);
+  out.putVector(mine.acceptance);
+  for (long v : {mine.quenches, mine.functionCalls, mine.failedQuenches, mine.restarts,
+                 static_cast<long>(mine.targetWalker), mine.targetQuench})
+    out.put(static_cast<std::int64_t>(v));
+  Census all;
+  const std::vector<std::vector<char>> parts = share(out.bytes());
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    ByteReader in(parts[p], "walker process " + std::to_string(p) + "'s round census");
+    const std::vector<double> energy = in.getVector<double>(), acceptance = in.getVector<double>();
+    all.markovEnergy.insert(all.markovEnergy.end(), energy.begin(), energy.end());
+    all.acceptance.insert(all.acceptance.end(), acceptance.begin(), acceptance.end());
+    all.quenches += in.get<std::int64_t>();
+    all.functionCalls += in.get<std::int64_t>();
+    all.failedQuenches += in.get<std::int64_t>();
+    all.restarts += in.get<std::int64_t>();
+    const auto target = static_cast<int>(in.get<std::int64_t>());
+    const auto targetQuench = static_cast<long>(in.get<std::int64_t>());
+    if (all.targetWalker < 0 && target >= 0) {
+      all.targetWalker = target;
+      all.targetQuench = targetQuench;
+    }
+  }
+  if (all.markovEnergy.size() != static_cast<std::size_t>(m_walkers))
+    throw std::runtime_error("walker processes: the census counts " +
+                             std::to_string(all.markovEnergy.size()) + " walkers, the run has " +
+                             std::to_string(m_walkers));
+  return all;
+}
+
+void WalkerEnsemble::crowdOut(const Census& census, std::vector<std::size_t>& reseeding) {
+  if (census.targetWalker >= 0) return;  // the run ends with this round
   // The walkers that keep their Markov state, by energy (then index): runs of energies within
   // EDIFF of the run's first are one minimum, as the lowest-minima list counts them.
-  std::vector<bool> leaving(m_chains.size(), false);
-  for (std::size_t w : reseeding) leaving[w] = true;
+  const std::vector<double>& energy = census.markovEnergy;
   std::vector<std::size_t> order;
-  for (std::size_t w = 0; w < m_chains.size(); ++w)
-    if (!leaving[w] && std::isfinite(m_chains[w]->markovEnergy())) order.push_back(w);
-  std::stable_sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) {
-    return m_chains[a]->markovEnergy() < m_chains[b]->markovEnergy();
-  });
+  for (std::size_t w = 0; w < energy.size(); ++w)
+    if (std::isfinite(energy[w])) order.push_back(w);
+  std::stable_sort(order.begin(), order.end(),
+                   [&energy](std::size_t a, std::size_t b) { return energy[a] < energy[b]; });
   const auto limit = static_cast<std::size_t>(m_common.crowdLimit);
   for (std::size_t first = 0; first < order.size();) {
     std::size_t end = first + 1;
-    const double energy = m_chains[order[first]]->markovEnergy();
-    while (end < order.size() &&
-           m_chains[order[end]]->markovEnergy() - energy < m_common.energyDifference)
+    while (end < order.size() && energy[order[end]] - energy[order[first]] < m_common.energyDifference)
       ++end;
     // The lowest indices stay, so that which walkers move does not depend on the sort.
     std::vector<std::size_t> group(order.begin() + static_cast<std::ptrdiff_t>(first),
                                    order.begin() + static_cast<std::ptrdiff_t>(end));
     std::sort(group.begin(), group.end());
     for (std::size_t k = limit; k < group.size(); ++k) {
-      m_chains[group[k]]->crowdOut();
-      reseeding.push_back(group[k]);
+      if (group[k] < m_slice.first || group[k] >= m_slice.last) continue;  // another process's
+      const std::size_t local = group[k] - m_slice.first;
+      m_chains[local]->crowdOut();
+      reseeding.push_back(local);
     }
     first = end;
   }
   std::sort(reseeding.begin(), reseeding.end());
 }
 
-void WalkerEnsemble::noteTarget(long step) {
-  for (std::size_t w = 0; w < m_chains.size() && m_targetWalker < 0; ++w) {
-    if (!m_chains[w]->targetReached()) continue;
-    m_targetWalker = static_cast<int>(w);
-    m_targetRoundQuenches = step * static_cast<long>(m_chains.size());
-    m_targetFunctionCalls = 0;
-    for (const auto& chain : m_chains) m_targetFunctionCalls += chain->result().functionCalls;
-  }
+void WalkerEnsemble::noteTarget(long step, const Census& census) {
+  if (m_targetWalker >= 0 || census.targetWalker < 0) return;
+  m_targetWalker = census.targetWalker;
+  m_targetQuench = census.targetQuench;
+  m_targetRoundQuenches = step * static_cast<long>(m_walkers);
+  m_targetFunctionCalls = census.functionCalls;
 }
 
 std::vector<LbfgsResult> WalkerEnsemble::quench(BatchedMinimiser& minimiser,
@@ -261,19 +410,75 @@ std::vector<LbfgsResult> WalkerEnsemble::quench(BatchedMinimiser& minimiser,
   std::vector<double> batch(x.size() * n);
   for (std::size_t b = 0; b < x.size(); ++b) std::copy(x[b].begin(), x[b].end(), &batch[b * n]);
   std::vector<LbfgsResult> results(x.size());
-  minimiser.minimise(x.size(), batch.data(), results.data());
+  if (!x.empty()) minimiser.minimise(x.size(), batch.data(), results.data());
   for (std::size_t b = 0; b < x.size(); ++b)
     std::copy(&batch[b * n], &batch[b * n] + n, x[b].begin());
   return results;
 }
 
-void WalkerEnsemble::exchange() {
-  std::vector<double> energy;
-  for (const auto& chain : m_chains) energy.push_back(chain->markovEnergy());
-  m_exchange->exchange(energy, [this](int i, int j) {
-    m_chains[static_cast<std::size_t>(i)]->exchangeMarkovState(
-        *m_chains[static_cast<std::size_t>(j)]);
+// The exchanges are decided alike on every process from the census's energies; a Markov state
+// whose new walker is another process's travels there.
+void WalkerEnsemble::exchange(const Census& census) {
+  std::vector<std::size_t> from(static_cast<std::size_t>(m_walkers));
+  for (std::size_t w = 0; w < from.size(); ++w) from[w] = w;
+  m_exchange->exchange(census.markovEnergy, [&from](int i, int j) {
+    std::swap(from[static_cast<std::size_t>(i)], from[static_cast<std::size_t>(j)]);
   });
+  const auto mine = [this](std::size_t w) { return w >= m_slice.first && w < m_slice.last; };
+  // Old states first: the swaps are pairs, so a walker's old state is read before it is replaced.
+  std::vector<std::pair<std::vector<double>, double>> arriving(m_chains.size());
+  std::vector<bool> moves(m_chains.size(), false);
+  ByteWriter out;
+  // Whether any exchange crosses a boundary between processes (alike on every process).
+  bool crosses = false;
+  if (m_peers) {
+    std::vector<int> owner(from.size());
+    for (int p = 0; p < m_peers->count(); ++p) {
+      const WalkerSlice slice =
+          walkerSlice(static_cast<std::size_t>(m_walkers), p, m_peers->count());
+      std::fill(owner.begin() + static_cast<std::ptrdiff_t>(slice.first),
+                owner.begin() + static_cast<std::ptrdiff_t>(slice.last), p);
+    }
+    for (std::size_t w = 0; w < from.size(); ++w) crosses = crosses || owner[w] != owner[from[w]];
+  }
+  std::vector<std::vector<char>> parts;
+  if (m_peers && crosses) {
+    std::uint64_t leaving = 0;
+    for (std::size_t w = m_slice.first; w < m_slice.last; ++w)
+      if (from[w] != w && !mine(from[w])) ++leaving;
+    out.put(leaving);
+    for (std::size_t w = m_slice.first; w < m_slice.last; ++w) {
+      if (from[w] == w || mine(from[w])) continue;
+      const BasinHoppingRun& chain = *m_chains[w - m_slice.first];
+      out.put(static_cast<std::uint64_t>(w));
+      out.put(chain.markovEnergy());
+      out.putVector(chain.markov());
+    }
+    parts = share(out.bytes());
+  }
+  for (std::size_t i = 0; i < m_chains.size(); ++i) {
+    const std::size_t w = m_slice.first + i, source = from[w];
+    if (source == w || !mine(source)) continue;
+    const BasinHoppingRun& chain = *m_chains[source - m_slice.first];
+    arriving[i] = {chain.markov(), chain.markovEnergy()};
+    moves[i] = true;
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    ByteReader in(parts[p], "walker process " + std::to_string(p) + "'s exchanged states");
+    const std::size_t count = in.getCount(2 * sizeof(std::uint64_t) + sizeof(double));
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto source = static_cast<std::size_t>(in.get<std::uint64_t>());
+      const double energy = in.get<double>();
+      std::vector<double> x = in.getVector<double>();
+      if (source >= from.size()) throw std::runtime_error("exchanged state of a walker out of range");
+      const std::size_t target = from[source];  // the pairs swap: source's state goes to from[source]
+      if (!mine(target)) continue;
+      arriving[target - m_slice.first] = {std::move(x), energy};
+      moves[target - m_slice.first] = true;
+    }
+  }
+  for (std::size_t i = 0; i < m_chains.size(); ++i)
+    if (moves[i]) m_chains[i]->takeMarkovState(std::move(arriving[i].first), arriving[i].second);
 }
 
 WalkerEnsembleState WalkerEnsemble::state() const {
@@ -282,23 +487,42 @@ WalkerEnsembleState WalkerEnsemble::state() const {
     s.walkers.push_back(chain->state());
     s.walkers.back().lowest.clear();
   }
-  s.walkers.front().lowest = m_lowest.minima();
+  if (m_slice.first == 0) s.walkers.front().lowest = m_lowest.minima();
   s.exchanges = static_cast<bool>(m_exchange);
   if (m_exchange) s.exchange = m_exchange->state();
   return s;
 }
 
-WalkerRoundReport WalkerEnsemble::roundReport(long step) const {
-  WalkerRoundReport r{step, 0, 0, 0, 0, std::numeric_limits<double>::infinity(), 0.0, 0.0, 0.0};
-  std::vector<double> acceptance;
-  for (std::size_t w = 0; w < m_chains.size(); ++w) {
-    const BasinHoppingResult& c = m_chains[w]->result();
-    r.quenches += c.quenches;
-    r.functionCalls += c.functionCalls;
-    r.failedQuenches += c.failedQuenches;
-    r.restarts += c.restarts;
-    acceptance.push_back(m_relays[w]->acceptance());
+WalkerEnsembleState WalkerEnsemble::gatheredState() {
+  WalkerEnsembleState mine = state();
+  if (!m_peers) return mine;
+  ByteWriter out;
+  out.put(static_cast<std::uint64_t>(mine.walkers.size()));
+  for (const BasinHoppingState& s : mine.walkers) putBasinHoppingState(out, s);
+  const std::vector<std::vector<char>> parts = m_peers->gather(out.bytes());
+  if (parts.empty()) return {};  // not process 0
+  WalkerEnsembleState all;
+  all.exchanges = mine.exchanges;
+  all.exchange = mine.exchange;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    ByteReader in(parts[p], "walker process " + std::to_string(p) + "'s walker states");
+    const std::size_t count = in.getCount(sizeof(std::uint64_t));
+    for (std::size_t i = 0; i < count; ++i) all.walkers.push_back(getBasinHoppingState(in));
   }
+  return all;
+}
+
+WalkerRoundReport WalkerEnsemble::roundReport(long step, const Census& census) const {
+  WalkerRoundReport r{step,
+                      census.quenches,
+                      census.functionCalls,
+                      census.failedQuenches,
+                      census.restarts,
+                      std::numeric_limits<double>::infinity(),
+                      0.0,
+                      0.0,
+                      0.0};
+  std::vector<double> acceptance = census.acceptance;
   if (!m_lowest.empty()) r.bestEnergy = m_lowest.lowestEnergy();
   std::sort(acceptance.begin(), acceptance.end());
   r.minAcceptance = acceptance.front();
@@ -307,37 +531,65 @@ WalkerRoundReport WalkerEnsemble::roundReport(long step) const {
   return r;
 }
 
-// The shared list re-quenched tightly in one batch; walker 0 counts the failed re-quenches.
+// The shared list re-quenched tightly in one batch by the process of walker 0, which counts the
+// failed re-quenches; the other processes send it their walkers' counts.
 WalkerEnsembleResult WalkerEnsemble::finish() {
-  auto tight =
-      m_makeMinimiser(quenchParams(m_common, m_common.tightRms, m_common.tightMaxIterations));
-  std::vector<std::vector<double>> x;
-  for (const StoredMinimum& m : m_lowest.minima()) x.push_back(m.coordinates);
-  const std::vector<LbfgsResult> q = quench(*tight, x);
-  m_chains.front()->keepRefined(std::move(x), q);
-
-  WalkerEnsembleResult result;
-  BasinHoppingResult& total = result.total;
-  for (std::size_t w = 0; w < m_chains.size(); ++w) {
-    const BasinHoppingResult& c = m_chains[w]->result();
+  if (m_slice.first == 0) {
+    auto tight =
+        m_makeMinimiser(quenchParams(m_common, m_common.tightRms, m_common.tightMaxIterations));
+    std::vector<std::vector<double>> x;
+    for (const StoredMinimum& m : m_lowest.minima()) x.push_back(m.coordinates);
+    const std::vector<LbfgsResult> q = quench(*tight, x);
+    m_chains.front()->keepRefined(std::move(x), q);
+  }
+  std::vector<long> failed;
+  std::vector<double> acceptance;
+  BasinHoppingResult total;
+  for (std::size_t i = 0; i < m_chains.size(); ++i) {
+    const BasinHoppingResult& c = m_chains[i]->result();
     total.quenches += c.quenches;
     total.functionCalls += c.functionCalls;
     total.restarts += c.restarts;
     total.failedQuenches += c.failedQuenches;
-    result.failedPerWalker.push_back(c.failedQuenches);
-    result.acceptancePerWalker.push_back(m_relays[w]->acceptance());
+    failed.push_back(c.failedQuenches);
+    acceptance.push_back(m_relays[i]->acceptance());
   }
+  WalkerEnsembleResult result;
+  if (m_peers) {
+    ByteWriter out;
+    for (long v : {total.quenches, total.functionCalls, total.restarts, total.failedQuenches})
+      out.put(static_cast<std::int64_t>(v));
+    std::vector<std::int64_t> failed64(failed.begin(), failed.end());
+    out.putVector(failed64);
+    out.putVector(acceptance);
+    const std::vector<std::vector<char>> parts = m_peers->gather(out.bytes());
+    total = BasinHoppingResult{};
+    failed.clear();
+    acceptance.clear();
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      ByteReader in(parts[p], "walker process " + std::to_string(p) + "'s totals");
+      total.quenches += in.get<std::int64_t>();
+      total.functionCalls += in.get<std::int64_t>();
+      total.restarts += in.get<std::int64_t>();
+      total.failedQuenches += in.get<std::int64_t>();
+      for (std::int64_t f : in.getVector<std::int64_t>()) failed.push_back(static_cast<long>(f));
+      const std::vector<double> a = in.getVector<double>();
+      acceptance.insert(acceptance.end(), a.begin(), a.end());
+    }
+  }
+  result.failedPerWalker = std::move(failed);
+  result.acceptancePerWalker = std::move(acceptance);
   total.lowest = m_lowest.minima();
   total.stoppedEarly = m_stoppedEarly;
-  total.finalStepSize = m_chains.front()->stepSize();
+  if (m_slice.first == 0) total.finalStepSize = m_chains.front()->stepSize();
   if (m_targetWalker >= 0) {
-    const BasinHoppingResult& hit = m_chains[static_cast<std::size_t>(m_targetWalker)]->result();
     total.targetReached = true;
-    total.targetQuench = hit.targetQuench;
+    total.targetQuench = m_targetQuench;
     total.targetFunctionCalls = m_targetFunctionCalls;
     result.targetWalker = m_targetWalker;
     result.targetRoundQuenches = m_targetRoundQuenches;
   }
+  result.total = std::move(total);
   result.temperatures = m_temperatures;
   if (m_exchange) result.exchange = m_exchange->state();
   return result;

@@ -7,13 +7,23 @@
 // stream is the seed itself, so W = 1 is BasinHopping's single chain quench for quench whenever
 // the minimiser is Lbfgs's bit for bit (ParallelLbfgs, BatchedLbfgs). One lowest-minima list is
 // shared; a walker's quenches depend on the others only through its cold-fusion test against that
-// list. With ParallelTemperingParams::enabled the walkers are the replicas of GMIN's BHPT
+// list, and that list takes a round's new minima at the end of each phase of the round (the trial
+// quenches, then the reseeds), in walker order; the cold-fusion test reads it as it stood before the
+// phase. With ParallelTemperingParams::enabled the walkers are the replicas of GMIN's BHPT
 // (ParallelTempering.h). With BasinHoppingParams::crowdLimit the walkers also see one another at
 // the end of every round: at most that many may hold one minimum, the others are reseeded with
 // the NEWRESTART reseeds (in index order, so the run stays the same for a seed whatever the ranks
 // or threads), and a funnel cannot swallow the whole population. The run stops at the end of the
 // first round in which a walker reaches the target, or when the observer asks; the library never
 // prints or reads clocks.
+//
+// Spread over several processes (WalkerPeers.h: gmin under mpirun), each process runs only its own
+// walkers' chains and quenches, and per round they exchange only what couples the walkers: the new
+// minima that can still enter the lowest list, a few numbers per walker (Markov energy and
+// acceptance, for the crowd limit, the replica exchanges, the target and the progress line), and
+// the Markov states that a replica exchange moves between processes. Every process rebuilds the same
+// lowest list and takes the same decisions, so the run is the one-process run whatever the number
+// of processes; process 0 gathers the whole state for checkpoints and the result.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -24,6 +34,7 @@
 #include "landscape/search/BasinHoppingRun.h"
 #include "landscape/search/LowestMinima.h"
 #include "landscape/search/ParallelTempering.h"
+#include "landscape/search/WalkerPeers.h"
 
 namespace landscape {
 
@@ -87,39 +98,68 @@ using BatchedMinimiserMaker =
 class WalkerEnsemble {
  public:
   /// `potential` serves the hooks, the ASTEP atom energies and the random starts (the host side);
-  /// quenches go through the minimisers `makeMinimiser` builds. Throws std::invalid_argument for
-  /// walkers < 1 or bad params.
+  /// quenches go through the minimisers `makeMinimiser` builds. `walkers` counts all processes'
+  /// walkers; with `peers` (which must outlive the ensemble) this process runs
+  /// walkerSlice(walkers, peers->index(), peers->count()) of them, and run(), resume() and the
+  /// observer's onRound, onCheckpoint and onState are collective; the result and the states that
+  /// onState reports are whole on process 0 only. Throws std::invalid_argument for walkers < 1,
+  /// fewer walkers than processes or bad params.
   WalkerEnsemble(Potential& potential, const BasinHoppingParams& params, int walkers,
                  const ParallelTemperingParams& tempering, BatchedMinimiserMaker makeMinimiser,
-                 BasinHoppingHooks hooks = {});
+                 BasinHoppingHooks hooks = {}, WalkerPeers* peers = nullptr);
   ~WalkerEnsemble();
 
   /// Every walker starts from `start` (a random cluster from its own stream when empty).
   WalkerEnsembleResult run(const std::vector<double>& start, WalkerObserver* observer = nullptr);
-  /// Continues from a state that observer->onState reported (same settings; steps may be larger).
-  /// Throws std::invalid_argument when it does not fit.
+  /// Continues from a state that observer->onState reported (same settings; steps may be larger;
+  /// every process gets the whole state). Throws std::invalid_argument when it does not fit.
   WalkerEnsembleResult resume(const WalkerEnsembleState& state, WalkerObserver* observer = nullptr);
 
-  int walkers() const { return static_cast<int>(m_params.size()); }
+  int walkers() const { return m_walkers; }
+  /// The walkers this process runs.
+  WalkerSlice slice() const { return m_slice; }
   double containerRadius() const { return m_radius; }
   const std::vector<double>& temperatures() const { return m_temperatures; }
 
  private:
   class Relay;
+  /// What the walkers report at the end of a phase, for decisions every process takes alike:
+  /// each walker's Markov energy and acceptance, the totals of the round report and the first
+  /// walker that reached the target (all processes' walkers, in walker order).
+  struct Census {
+    std::vector<double> markovEnergy, acceptance;
+    long quenches = 0, functionCalls = 0, failedQuenches = 0, restarts = 0;
+    int targetWalker = -1;
+    long targetQuench = -1;
+  };
   long begin(const std::vector<double>& start);
   long restore(const WalkerEnsembleState& state);
   /// One step of every walker; false when a stop request ended it (the round is undone).
   bool round(long step);
   /// Quenches the structures x[i] (moved in and out) with `minimiser`.
   std::vector<LbfgsResult> quench(BatchedMinimiser& minimiser, std::vector<std::vector<double>>& x);
-  void exchange();
+  /// True on every process when a stop request ended a quench of `q` on any of them.
+  bool anyStopped(const std::vector<LbfgsResult>& q);
+  /// `mine` from every process, in process order (just `mine` without peers).
+  std::vector<std::vector<char>> share(const std::vector<char>& mine);
+  /// The minima the walkers saved since the last call, every process's, offered to the shared
+  /// list in walker order. With `crowd`, also the census that crowdOut decides on (the walkers
+  /// `reseeding`, this process's, count as +infinity).
+  void offerSaved(const std::vector<std::size_t>* reseeding = nullptr, Census* crowd = nullptr);
+  /// This process's walkers' part of a census, or (combine) every process's.
+  Census localCensus() const;
+  Census combinedCensus();
+  void exchange(const Census& census);
   /// BasinHoppingParams::crowdLimit: walkers beyond the limit on one minimum join `reseeding`
-  /// (kept in index order).
-  void crowdOut(std::vector<std::size_t>& reseeding);
-  /// After the quenches of `step`: the first walker (lowest index) that has reached the target.
-  void noteTarget(long step);
+  /// (this process's, kept in index order), decided on `census` (offerSaved's).
+  void crowdOut(const Census& census, std::vector<std::size_t>& reseeding);
+  /// After the quenches of `step`: the first walker (lowest index) that has reached the target,
+  /// and the progress line.
+  void noteTarget(long step, const Census& census);
   WalkerEnsembleState state() const;
-  WalkerRoundReport roundReport(long step) const;
+  /// state() of every process, whole on process 0 (collective).
+  WalkerEnsembleState gatheredState();
+  WalkerRoundReport roundReport(long step, const Census& census) const;
   WalkerEnsembleResult finish();
   WalkerEnsembleResult runRounds(long firstStep, WalkerObserver& observer);
 
@@ -127,20 +167,26 @@ class WalkerEnsemble {
   BasinHoppingParams m_common;
   BasinHoppingHooks m_hooks;
   BatchedMinimiserMaker m_makeMinimiser;
+  WalkerPeers* m_peers;
+  int m_walkers;
+  WalkerSlice m_slice;
   double m_radius;
-  std::vector<double> m_temperatures;
-  std::vector<BasinHoppingParams> m_params;  ///< per walker: its seed and temperature
+  std::vector<double> m_temperatures;        ///< every walker's
+  std::vector<BasinHoppingParams> m_params;  ///< per walker of this process: its seed and kT
   std::unique_ptr<ReplicaExchange> m_exchange;
   long m_exchangeInterval = 0;
   LowestMinima m_lowest;
+  /// The minima this process's walkers saved in the phase under way, in walker order.
+  std::vector<StoredMinimum> m_saved;
   std::vector<std::unique_ptr<Relay>> m_relays;
-  std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;
+  std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;  ///< this process's walkers
   std::unique_ptr<BatchedMinimiser> m_sloppy;
   /// Host threads that compute the walkers' symmetrisation candidates of a round at once (each
   /// walker's alone, so the round is the same for any number); made when symmetrisation is on.
   std::unique_ptr<ThreadPool> m_candidatePool;
   WalkerObserver* m_observer = nullptr;
   int m_targetWalker = -1;
+  long m_targetQuench = -1;
   long m_targetRoundQuenches = -1;
   long m_targetFunctionCalls = -1;
   bool m_stoppedEarly = false;

@@ -32,6 +32,13 @@ class Communicator {
     checkOwnSize(mine, sizes);
     return allGather(mine);
   }
+  /// Every rank's `mine`, in rank order, on rank 0; empty on the others. This default goes
+  /// through allGather (every rank receives everything); MpiCommunicator sends to rank 0 alone.
+  virtual std::vector<std::vector<char>> gather(const std::vector<char>& mine) {
+    std::vector<std::vector<char>> all = allGather(mine);
+    if (rank() != 0) all.clear();
+    return all;
+  }
   /// The bitwise OR of every rank's `mine` (flags several ranks raise), on every rank.
   virtual unsigned anyBits(unsigned mine) = 0;
   /// True on every rank when `mine` is true on at least one.

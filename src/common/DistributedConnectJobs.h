@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "landscape/paths/ConnectJobs.h"
-#include "src/common/ByteStream.h"
+#include "landscape/core/ByteStream.h"
 #include "src/common/Communicator.h"
 
 namespace landscape {

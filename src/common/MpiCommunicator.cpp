@@ -29,6 +29,7 @@ class MpiCommunicator : public Communicator {
   std::vector<std::vector<char>> allGather(const std::vector<char>& mine) override;
   std::vector<std::vector<char>> allGather(const std::vector<char>& mine,
                                            const std::vector<std::size_t>& sizes) override;
+  std::vector<std::vector<char>> gather(const std::vector<char>& mine) override;
   unsigned anyBits(unsigned mine) override;
   long broadcast(long value) override;
   [[noreturn]] void abort(int code) override;
@@ -120,6 +121,33 @@ std::vector<std::vector<char>> MpiCommunicator::allGather(const std::vector<char
   std::vector<std::vector<char>> parts;
   for (std::size_t r = 0; r < counts.size(); ++r)
     parts.emplace_back(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);
+  return parts;
+}
+
+std::vector<std::vector<char>> MpiCommunicator::gather(const std::vector<char>& mine) {
+  if (mine.size() > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("MPI gather: more than 2^31 bytes from one rank");
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(m_size)), offsets(counts.size(), 0);
+  MPI_Request request;
+  MPI_Igather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+  wait(request);
+  std::size_t total = 0;
+  if (m_rank == 0)
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      if (total + static_cast<std::size_t>(counts[r]) > static_cast<std::size_t>(INT_MAX))
+        throw std::invalid_argument("MPI gather: more than 2^31 bytes");
+      offsets[r] = static_cast<int>(total);
+      total += static_cast<std::size_t>(counts[r]);
+    }
+  std::vector<char> all(total);
+  MPI_Igatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0,
+               MPI_COMM_WORLD, &request);
+  wait(request);
+  std::vector<std::vector<char>> parts;
+  if (m_rank == 0)
+    for (std::size_t r = 0; r < counts.size(); ++r)
+      parts.emplace_back(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);
   return parts;
 }
 

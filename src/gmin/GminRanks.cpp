@@ -1,19 +1,9 @@
 #include "src/gmin/GminRanks.h"
 
 #include "landscape/core/StopRequest.h"
-#include "src/common/DistributedMinimiser.h"
 #include "src/common/LongRun.h"
 
 namespace landscape {
-
-BatchedMinimiserMaker distributedMinimiserMaker(BatchedMinimiserMaker local,
-                                                Communicator& ranks) {
-  if (ranks.size() == 1) return local;
-  return [local = std::move(local), &ranks](const LbfgsParams& params) {
-    return std::unique_ptr<BatchedMinimiser>(
-        std::make_unique<DistributedMinimiser>(local(params), ranks));
-  };
-}
 
 int agreedWalkers(int walkers, Communicator& ranks) {
   return static_cast<int>(ranks.broadcast(walkers));

@@ -1,24 +1,42 @@
 #pragma once
-// How `mpirun -n K gmin` spreads a walker run over K ranks (docs/cluster.md). Every rank
-// runs the same WalkerEnsemble: every walker's Markov chain, the shared lowest list and the
-// replica exchanges, on the same quench results. Only the quenches are divided
-// (src/common/DistributedMinimiser.h: rank r quenches its contiguous block of the walkers, then every
-// rank receives every block), so every rank makes the same decisions, and the run -- `lowest`,
+// How `mpirun -n K gmin` spreads a walker run over K ranks (docs/cluster.md). Each rank owns a
+// contiguous block of the walkers (landscape/search/WalkerPeers.h: walkerSlice) and runs their
+// Markov chains and quenches on its own CPU threads or GPU; per round the ranks exchange only what
+// couples the walkers (the new minima that can enter the lowest list, each walker's Markov energy
+// and acceptance, the Markov states a replica exchange moves between ranks: WalkerEnsemble.h), so
+// every rank keeps the same lowest list and takes the same decisions, and the run -- `lowest`,
 // minima.h5, the checkpoint, the target walker, the round it stops at -- is the one-process run's
-// for any K. Rank 0 alone prints and writes the output files; a stop (signal, --max-time) is agreed
-// by all ranks at the end of a round (a rank's signal handler only records the signal,
-// src/common/LongRun.h deferStopRequests(), so that no rank's loops end on their own).
+// for any K. Rank 0 gathers every walker's state for the checkpoint, prints and writes the output
+// files; a stop (signal, --max-time) is agreed by all ranks at the end of a round (a rank's signal
+// handler only records the signal, src/common/LongRun.h deferStopRequests(), so that no rank's
+// loops end on their own).
 #include <memory>
+#include <vector>
 
 #include "landscape/search/WalkerEnsemble.h"
+#include "landscape/search/WalkerPeers.h"
 #include "src/common/Communicator.h"
 #include "src/common/FaultDrill.h"
 #include "src/gmin/GminStopRule.h"
 
 namespace landscape {
 
-/// `local` with each minimiser it makes split over `ranks` (unchanged for one rank).
-BatchedMinimiserMaker distributedMinimiserMaker(BatchedMinimiserMaker local, Communicator& ranks);
+/// The ranks of a run as the walker ensemble's processes.
+class RankWalkerPeers : public WalkerPeers {
+ public:
+  explicit RankWalkerPeers(Communicator& ranks) : m_ranks(ranks) {}
+  int index() const override { return m_ranks.rank(); }
+  int count() const override { return m_ranks.size(); }
+  std::vector<std::vector<char>> allGather(const std::vector<char>& mine) override {
+    return m_ranks.allGather(mine);
+  }
+  std::vector<std::vector<char>> gather(const std::vector<char>& mine) override {
+    return m_ranks.gather(mine);
+  }
+
+ private:
+  Communicator& m_ranks;
+};
 
 /// The walker count of every rank: rank 0's (it owns the checkpoint; the ranks of a job on
 /// different machines could count different cores).

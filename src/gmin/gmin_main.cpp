@@ -349,13 +349,12 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
   GminSystem& system = run.system;
   const bool root = run.ranks.rank() == 0;
   const std::unique_ptr<Potential> host = walkerHostPotential(plan, system);
-  // This rank's share of the walkers on its CPU threads or GPU, split over the ranks
-  // (src/GminRanks.h).
+  // This rank's own walkers, their chains and quenches on its CPU threads or GPU
+  // (src/gmin/GminRanks.h).
+  RankWalkerPeers peers(run.ranks);
   WalkerEnsemble search(host ? *host : system.searched(), run.params, plan.walkers,
-                        config.tempering,
-                        distributedMinimiserMaker(walkerMinimiserMaker(plan, config, system),
-                                                  run.ranks),
-                        system.hooks);
+                        config.tempering, walkerMinimiserMaker(plan, config, system),
+                        system.hooks, &peers);
   Checkpoint checkpoint;
   checkpoint.fingerprint = fingerprintOf(run, search.containerRadius());
   checkpoint.steps = run.params.steps;

@@ -1,8 +1,8 @@
 #pragma once
-// Plain values and vectors as bytes, for the messages between the ranks of one run
-// (src/common/Communicator.h): every rank runs the same build, so a value travels as its own bytes and
-// arrives bit for bit. ByteReader checks every read against the message's end and names the
-// message when it is short.
+// Plain values and vectors as bytes, for the messages between the processes of one run (the
+// ranks of src/common/Communicator.h, the walker processes of landscape/search/WalkerPeers.h):
+// every process runs the same build, so a value travels as its own bytes and arrives bit for bit.
+// ByteReader checks every read against the message's end and names the message when it is short.
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>

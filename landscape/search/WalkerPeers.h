@@ -1,0 +1,32 @@
+#pragma once
+// The processes of one walker run spread over several (gmin under mpirun, docs/cluster.md). Each
+// process owns a contiguous block of the walkers (walkerSlice) and runs their Markov chains and
+// quenches itself; what couples walkers travels between the processes as a few small messages per
+// round (WalkerEnsemble.h says which). The library knows no MPI: gmin adapts its Communicator to
+// this interface (src/gmin/GminRanks.h), tests play the processes with threads.
+#include <cstddef>
+#include <vector>
+
+namespace landscape {
+
+/// Walkers [first, last) of `total` that process `index` of `count` owns: contiguous blocks in
+/// process order, the first total % count processes one walker more.
+struct WalkerSlice {
+  std::size_t first = 0, last = 0;
+  std::size_t count() const { return last - first; }
+};
+WalkerSlice walkerSlice(std::size_t total, int index, int count);
+
+class WalkerPeers {
+ public:
+  virtual ~WalkerPeers() = default;
+  virtual int index() const = 0;  ///< this process, 0 .. count() - 1; 0 owns the run's output
+  virtual int count() const = 0;
+  /// Collective (every process calls it, in the same order): every process's `mine`, in process
+  /// order, on every process.
+  virtual std::vector<std::vector<char>> allGather(const std::vector<char>& mine) = 0;
+  /// Collective: every process's `mine`, in process order, on process 0; empty elsewhere.
+  virtual std::vector<std::vector<char>> gather(const std::vector<char>& mine) = 0;
+};
+
+}  // namespace landscape
