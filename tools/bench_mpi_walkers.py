@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
 """Walker throughput of `mpirun -n K gmin` against K (docs/cluster.md, docs/benchmarks.md).
 
-Runs `gmin --lj N --walkers W --steps S --seed s` (the same total walkers every row) without
-mpirun and on K = 1, 2, ... ranks, and prints a Markdown table: quenches of all walkers, seconds
-of the run (gmin's own t= on its last progress line, so the MPI start-up is not counted; the
-whole command's wall time beside it), quenches per second, the speed-up over the first row, and
-whether `lowest` is byte-identical to the first row's (it must be: the walker streams depend on the
+Runs `gmin --lj N --walkers W --steps S --seed s` without mpirun and on K = 1, 2, ... ranks, and
+prints a Markdown table: walkers, quenches of all walkers, seconds of the run (gmin's own t= on its
+last progress line, so the MPI start-up is not counted; the whole command's wall time beside it),
+quenches per second, the speed-up over the first row, the parallel efficiency (speed-up over the
+first row's, divided by K over the first row's K, counting no mpirun as 1), and whether `lowest` is
+byte-identical to the first row's (it must be with the same W: the walker streams depend on the
 global walker index only).
 
+With --walkers W every row runs W walkers (strong scaling, the lowest files comparable); with
+--walkers-per-rank P row K runs P x K (weak scaling: each rank, on its own GPU, as full as one
+process is with P). --atoms 0 leaves out --lj: name the system in the extra options (after --).
+
   tools/bench_mpi_walkers.py --gmin build/gmin --ranks 0,1,2 --atoms 38 --walkers 8 --steps 400
-  tools/bench_mpi_walkers.py --backend cuda --ranks 0,1,2,4 --walkers 4096 --steps 50  # one GPU
+  tools/bench_mpi_walkers.py --backend cuda --ranks 0,2 --atoms 75 --walkers-per-rank 4096 \
+      --steps 60   # one GPU per rank
+  tools/bench_mpi_walkers.py --backend cuda --ranks 0,2 --atoms 0 --walkers-per-rank 264 --steps 4 \
+      -- --prmtop tests/data/gb/trpcage/prmtop --inpcrd tests/data/gb/trpcage/inpcrd
 
 Rank count 0 means gmin without mpirun. Ranks of a node divide its CPU cores between their
 threads (--mpirun-options, default --bind-to none; a rank bound to cores uses those); with
@@ -27,13 +35,17 @@ import time
 LAST_ROUND = re.compile(r"^walkers: step\s+\d+\s+quenches\s+(\d+).*t=\s*([0-9.]+)\s*$")
 
 
+def walkers_of(args, ranks):
+    return args.walkers_per_rank * max(ranks, 1) if args.walkers_per_rank else args.walkers
+
+
 def run_row(args, ranks, folder):
     command = []
     if ranks > 0:
         command = [args.mpirun, "--oversubscribe", "-n", str(ranks)] + args.mpirun_options.split()
-    command += [args.gmin, "--lj", str(args.atoms), "--walkers", str(args.walkers), "--steps",
-                str(args.steps), "--seed", str(args.seed), "--backend", args.backend,
-                "--output", folder] + args.extra
+    command += [args.gmin] + (["--lj", str(args.atoms)] if args.atoms > 0 else [])
+    command += ["--walkers", str(walkers_of(args, ranks)), "--steps", str(args.steps), "--seed",
+                str(args.seed), "--backend", args.backend, "--output", folder] + args.extra
     environment = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     start = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, env=environment)
@@ -59,7 +71,9 @@ def main():
     parser.add_argument("--mpirun-options", default="--bind-to none")
     parser.add_argument("--ranks", default="0,1,2", help="comma-separated K (0: no mpirun)")
     parser.add_argument("--atoms", type=int, default=38)
-    parser.add_argument("--walkers", type=int, default=8)
+    parser.add_argument("--walkers", type=int, default=8, help="walkers of every row")
+    parser.add_argument("--walkers-per-rank", type=int, default=0,
+                        help="walkers of row K: this times K (weak scaling); overrides --walkers")
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
@@ -68,11 +82,15 @@ def main():
     args = parser.parse_args()
     ranks = [int(k) for k in args.ranks.split(",")]
 
-    print(f"LJ{args.atoms}, {args.walkers} walkers, {args.steps} steps, seed {args.seed}, "
-          f"--backend {args.backend}, {os.cpu_count()} CPU cores")
-    print("| ranks | quenches | run s | command s | quenches/s | speed-up | lowest as row 1 |")
-    print("|---|---|---|---|---|---|---|")
-    first_rate, first_digest = None, None
+    system = f"LJ{args.atoms}" if args.atoms > 0 else " ".join(args.extra)
+    walkers = (f"{args.walkers_per_rank} walkers per rank" if args.walkers_per_rank
+               else f"{args.walkers} walkers")
+    print(f"{system}, {walkers}, {args.steps} steps, seed {args.seed}, --backend {args.backend}, "
+          f"{os.cpu_count()} CPU cores")
+    print("| ranks | walkers | quenches | run s | command s | quenches/s | speed-up | efficiency "
+          "| lowest as row 1 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    first_rate, first_digest, first_k = None, None, None
     with tempfile.TemporaryDirectory() as scratch:
         for k in ranks:
             rows = [run_row(args, k, os.path.join(scratch, f"k{k}-{r}"))
@@ -81,9 +99,13 @@ def main():
             rate = quenches / seconds if seconds > 0 else float("inf")
             first_rate = first_rate or rate
             first_digest = first_digest or digest
+            first_k = first_k or max(k, 1)
             label = "none (no mpirun)" if k == 0 else str(k)
-            print(f"| {label} | {quenches} | {seconds:.2f} | {wall:.2f} | {rate:.0f} | "
-                  f"{rate / first_rate:.2f} | {'yes' if digest == first_digest else 'NO'} |",
+            same = "yes" if digest == first_digest else (
+                "no (other W)" if walkers_of(args, k) != walkers_of(args, ranks[0]) else "NO")
+            speed_up = rate / first_rate
+            print(f"| {label} | {walkers_of(args, k)} | {quenches} | {seconds:.2f} | {wall:.2f} | "
+                  f"{rate:.0f} | {speed_up:.2f} | {speed_up * first_k / max(k, 1):.2f} | {same} |",
                   flush=True)
 
 

@@ -83,7 +83,8 @@ WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& p
       m_makeMinimiser(std::move(makeMinimiser)),
       m_peers(peers && peers->count() > 1 ? peers : nullptr),
       m_walkers(walkers),
-      m_lowest(static_cast<std::size_t>(std::max(params.saveCount, 1)), params.energyDifference) {
+      m_lowest(static_cast<std::size_t>(std::max(params.saveCount, 1)), params.energyDifference),
+      m_hostThreads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
   if (walkers < 1) throw std::invalid_argument("a walker ensemble needs at least one walker");
   if (!m_makeMinimiser) throw std::invalid_argument("a walker ensemble needs a minimiser maker");
   if (m_peers && walkers < m_peers->count())
@@ -204,11 +205,9 @@ bool WalkerEnsemble::round(long step) {
   if (m_common.symmetrisation.on() && m_chains.size() > 1) {
     // Symmetrisation candidates cost an assignment or a point-group search per walker: spread
     // over host threads while the device is idle between rounds.
-    if (!m_candidatePool) {
-      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-      m_candidatePool = std::make_unique<ThreadPool>(
-          static_cast<int>(std::min<std::size_t>(cores, m_chains.size())));
-    }
+    if (!m_candidatePool)
+      m_candidatePool = std::make_unique<ThreadPool>(static_cast<int>(
+          std::min<std::size_t>(static_cast<std::size_t>(m_hostThreads), m_chains.size())));
     m_candidatePool->forEach(m_chains.size(),
                              [&](std::size_t w) { m_chains[w]->prepareSymmetrisation(); });
   }

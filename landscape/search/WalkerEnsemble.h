@@ -24,6 +24,7 @@
 // the Markov states that a replica exchange moves between processes. Every process rebuilds the same
 // lowest list and takes the same decisions, so the run is the one-process run whatever the number
 // of processes; process 0 gathers the whole state for checkpoints and the result.
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -115,6 +116,9 @@ class WalkerEnsemble {
   /// every process gets the whole state). Throws std::invalid_argument when it does not fit.
   WalkerEnsembleResult resume(const WalkerEnsembleState& state, WalkerObserver* observer = nullptr);
 
+  /// Host threads for the walkers' symmetrisation candidates (default: every core; processes that
+  /// share a node give each its share).
+  void setHostThreads(int threads) { m_hostThreads = std::max(threads, 1); }
   int walkers() const { return m_walkers; }
   /// The walkers this process runs.
   WalkerSlice slice() const { return m_slice; }
@@ -184,6 +188,7 @@ class WalkerEnsemble {
   /// Host threads that compute the walkers' symmetrisation candidates of a round at once (each
   /// walker's alone, so the round is the same for any number); made when symmetrisation is on.
   std::unique_ptr<ThreadPool> m_candidatePool;
+  int m_hostThreads;
   WalkerObserver* m_observer = nullptr;
   int m_targetWalker = -1;
   long m_targetQuench = -1;

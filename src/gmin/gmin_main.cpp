@@ -355,6 +355,7 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
   WalkerEnsemble search(host ? *host : system.searched(), run.params, plan.walkers,
                         config.tempering, walkerMinimiserMaker(plan, config, system),
                         system.hooks, &peers);
+  search.setHostThreads(plan.facts.cores);  // this rank's share of its node's cores
   Checkpoint checkpoint;
   checkpoint.fingerprint = fingerprintOf(run, search.containerRadius());
   checkpoint.steps = run.params.steps;
