@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "landscape/core/ByteStream.h"
+#include "landscape/core/IndexBlock.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
 #include "landscape/search/ParallelTempering.h"
 #include "landscape/search/WalkerEnsemble.h"
@@ -32,7 +33,7 @@ TEST(WalkerPeers, SlicesCoverTheWalkersInProcessOrderAndDifferByAtMostOne) {
     for (int count = 1; count <= 5; ++count) {
       std::size_t next = 0, smallest = total, largest = 0;
       for (int p = 0; p < count; ++p) {
-        const WalkerSlice s = walkerSlice(total, p, count);
+        const IndexBlock s = indexBlock(total, p, count);
         EXPECT_EQ(s.first, next) << total << " over " << count;
         next = s.last;
         smallest = std::min(smallest, s.count());
@@ -41,7 +42,7 @@ TEST(WalkerPeers, SlicesCoverTheWalkersInProcessOrderAndDifferByAtMostOne) {
       EXPECT_EQ(next, total);
       EXPECT_LE(largest - smallest, 1u);
     }
-  EXPECT_THROW(walkerSlice(5, 3, 3), std::invalid_argument);
+  EXPECT_THROW(indexBlock(5, 3, 3), std::invalid_argument);
 }
 
 // Every field of a walker's state, through the bytes and back.

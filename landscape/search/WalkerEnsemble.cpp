@@ -63,16 +63,6 @@ bool stoppedHere(const std::vector<LbfgsResult>& q) {
 
 }  // namespace
 
-WalkerSlice walkerSlice(std::size_t total, int index, int count) {
-  if (count < 1 || index < 0 || index >= count)
-    throw std::invalid_argument("walker slice: process " + std::to_string(index) + " of " +
-                                std::to_string(count));
-  const auto k = static_cast<std::size_t>(count), i = static_cast<std::size_t>(index);
-  const std::size_t base = total / k, extra = total % k;
-  const std::size_t first = i * base + std::min(i, extra);
-  return {first, first + base + (i < extra ? 1 : 0)};
-}
-
 WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& params, int walkers,
                                const ParallelTemperingParams& tempering,
                                BatchedMinimiserMaker makeMinimiser, BasinHoppingHooks hooks,
@@ -92,9 +82,9 @@ WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& p
                                 " processes needs at least as many walkers, not " +
                                 std::to_string(walkers));
   m_common.check();
-  m_slice = m_peers ? walkerSlice(static_cast<std::size_t>(walkers), m_peers->index(),
+  m_slice = m_peers ? indexBlock(static_cast<std::size_t>(walkers), m_peers->index(),
                                   m_peers->count())
-                    : WalkerSlice{0, static_cast<std::size_t>(walkers)};
+                    : IndexBlock{0, static_cast<std::size_t>(walkers)};
   m_radius = !params.container              ? std::numeric_limits<double>::infinity()
              : params.containerRadius > 0.0 ? params.containerRadius
                                             : defaultContainerRadius(potential.atomCount());
@@ -433,8 +423,8 @@ void WalkerEnsemble::exchange(const Census& census) {
   if (m_peers) {
     std::vector<int> owner(from.size());
     for (int p = 0; p < m_peers->count(); ++p) {
-      const WalkerSlice slice =
-          walkerSlice(static_cast<std::size_t>(m_walkers), p, m_peers->count());
+      const IndexBlock slice =
+          indexBlock(static_cast<std::size_t>(m_walkers), p, m_peers->count());
       std::fill(owner.begin() + static_cast<std::ptrdiff_t>(slice.first),
                 owner.begin() + static_cast<std::ptrdiff_t>(slice.last), p);
     }

@@ -29,6 +29,7 @@
 #include <memory>
 #include <vector>
 
+#include "landscape/core/IndexBlock.h"
 #include "landscape/core/ThreadPool.h"
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/search/BasinHopping.h"
@@ -101,7 +102,7 @@ class WalkerEnsemble {
   /// `potential` serves the hooks, the ASTEP atom energies and the random starts (the host side);
   /// quenches go through the minimisers `makeMinimiser` builds. `walkers` counts all processes'
   /// walkers; with `peers` (which must outlive the ensemble) this process runs
-  /// walkerSlice(walkers, peers->index(), peers->count()) of them, and run(), resume() and the
+  /// indexBlock(walkers, peers->index(), peers->count()) of them, and run(), resume() and the
   /// observer's onRound, onCheckpoint and onState are collective; the result and the states that
   /// onState reports are whole on process 0 only. Throws std::invalid_argument for walkers < 1,
   /// fewer walkers than processes or bad params.
@@ -121,7 +122,7 @@ class WalkerEnsemble {
   void setHostThreads(int threads) { m_hostThreads = std::max(threads, 1); }
   int walkers() const { return m_walkers; }
   /// The walkers this process runs.
-  WalkerSlice slice() const { return m_slice; }
+  IndexBlock slice() const { return m_slice; }
   double containerRadius() const { return m_radius; }
   const std::vector<double>& temperatures() const { return m_temperatures; }
 
@@ -173,7 +174,7 @@ class WalkerEnsemble {
   BatchedMinimiserMaker m_makeMinimiser;
   WalkerPeers* m_peers;
   int m_walkers;
-  WalkerSlice m_slice;
+  IndexBlock m_slice;
   double m_radius;
   std::vector<double> m_temperatures;        ///< every walker's
   std::vector<BasinHoppingParams> m_params;  ///< per walker of this process: its seed and kT

@@ -1,21 +1,12 @@
 #pragma once
 // The processes of one walker run spread over several (gmin under mpirun, docs/cluster.md). Each
-// process owns a contiguous block of the walkers (walkerSlice) and runs their Markov chains and
-// quenches itself; what couples walkers travels between the processes as a few small messages per
-// round (WalkerEnsemble.h says which). The library knows no MPI: gmin adapts its Communicator to
+// process owns a contiguous block of the walkers (landscape/core/IndexBlock.h) and runs their
+// Markov chains and quenches itself; what couples walkers travels between the processes as a few
+// small messages per round (WalkerEnsemble.h says which). The library knows no MPI: gmin adapts its Communicator to
 // this interface (src/gmin/GminRanks.h), tests play the processes with threads.
-#include <cstddef>
 #include <vector>
 
 namespace landscape {
-
-/// Walkers [first, last) of `total` that process `index` of `count` owns: contiguous blocks in
-/// process order, the first total % count processes one walker more.
-struct WalkerSlice {
-  std::size_t first = 0, last = 0;
-  std::size_t count() const { return last - first; }
-};
-WalkerSlice walkerSlice(std::size_t total, int index, int count);
 
 class WalkerPeers {
  public:

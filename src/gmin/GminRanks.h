@@ -1,6 +1,6 @@
 #pragma once
 // How `mpirun -n K gmin` spreads a walker run over K ranks (docs/cluster.md). Each rank owns a
-// contiguous block of the walkers (landscape/search/WalkerPeers.h: walkerSlice) and runs their
+// contiguous block of the walkers (landscape/core/IndexBlock.h) and runs their
 // Markov chains and quenches on its own CPU threads or GPU; per round the ranks exchange only what
 // couples the walkers (the new minima that can enter the lowest list, each walker's Markov energy
 // and acceptance, the Markov states a replica exchange moves between ranks: WalkerEnsemble.h), so

@@ -177,7 +177,8 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
 
 StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,
                                         const KnownEntries& known,
-                                        const CharacterisationParams& params) {
+                                        const CharacterisationParams& params,
+                                        const PointCharacteriser& characteriseAll) {
   Potential& potential = system.characterisation();
   StoredTransitionNetwork out;
   out.setA = known.setA;
@@ -222,7 +223,12 @@ StoredTransitionNetwork completeNetwork(const OptimSystem& system, const Transit
       pending.push_back(&out.transitionStates[i].properties);
       points.push_back(out.transitionStates[i].coordinates);
     }
-  std::vector<StationaryPointProperties> found = characteriseTogether(potential, points, params);
+  std::vector<StationaryPointProperties> found =
+      characteriseAll ? characteriseAll(potential, points, params)
+                      : characteriseTogether(potential, points, params);
+  if (found.size() != points.size())
+    throw std::logic_error("characterisation returned " + std::to_string(found.size()) +
+                           " results for " + std::to_string(points.size()) + " points");
   for (std::size_t k = 0; k < pending.size(); ++k) *pending[k] = std::move(found[k]);
   return out;
 }

@@ -3,6 +3,7 @@
 // before the endpoints, and everything is written back afterwards with the new stationary points
 // characterised (docs/database.md).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,20 @@ KnownEntries loadDatabase(const std::string& path, const OptimSystem& system, st
                           TransitionNetwork& network, DatabaseMetadata& metadata, bool quiet,
                           std::size_t keepMinima = SIZE_MAX, std::size_t keepStates = SIZE_MAX);
 
+/// Characterises `points` on `potential` (characteriseTogether, or spread over the ranks of a run:
+/// src/common/DistributedCharacterisation.h), the properties in the points' order.
+using PointCharacteriser = std::function<std::vector<StationaryPointProperties>(
+    Potential& potential, const std::vector<std::vector<double>>& points,
+    const CharacterisationParams& params)>;
+
 /// Everything in the network as stored records: loaded entries keep what the file said (endpoint
 /// sets and growth record included), new ones are characterised now (Hessian up to the size cap,
 /// mass-weighted for molecules; point group, moments of inertia), and so are loaded entries that
 /// never were (gmin's minima) or whose properties loadDatabase dropped. With rigid bodies the
-/// records hold atoms, characterised on the atomistic potential.
+/// records hold atoms, characterised on the atomistic potential, by `characteriseAll` when given.
 StoredTransitionNetwork completeNetwork(const OptimSystem& system, const TransitionNetwork& network,
                                         const KnownEntries& known,
-                                        const CharacterisationParams& params);
+                                        const CharacterisationParams& params,
+                                        const PointCharacteriser& characteriseAll = {});
 
 }  // namespace landscape

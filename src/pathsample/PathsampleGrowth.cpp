@@ -22,6 +22,7 @@
 #include "landscape/paths/ConnectJobs.h"
 #include "backends/BatchedPotentialFactory.h"
 #include "potentials/SharedBatchedPotential.h"
+#include "src/common/DistributedCharacterisation.h"
 #include "src/common/DistributedConnectJobs.h"
 #include "src/common/FaultDrill.h"
 #include "src/common/OutputLock.h"
@@ -249,7 +250,13 @@ struct Growth {
   }
 
   void save() {
-    stored = completeNetwork(system, network, known, settings.characterisation);
+    // Each rank characterises its block of the new points (src/common/DistributedCharacterisation.h).
+    stored = completeNetwork(
+        system, network, known, settings.characterisation,
+        [this](Potential& potential, const std::vector<std::vector<double>>& points,
+               const CharacterisationParams& params) {
+          return characteriseOverRanks(potential, points, params, ranks);
+        });
     if (ranks.rank() == 0) TransitionNetworkDatabase::write(output, metadata, stored);
     known.minima = stored.minima;
     known.states = stored.transitionStates;
