@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "backends/GpuChoice.h"
+
 namespace landscape {
 
 int runRankedProgram(const char* program, int argc, char** argv,
@@ -34,6 +36,14 @@ int runRankedProgram(const char* program, int argc, char** argv,
     ranks->abort(1);
   }
   return 1;  // not reached: abort ends the process
+}
+
+void useRankGpu(const char* program, bool cuda, bool quiet, Communicator& ranks) {
+  if (ranks.size() == 1 || !cuda) return;
+  const std::string gpu = useLocalGpu(ranks.localRank());
+  if (!quiet && ranks.rank() == 0)
+    std::printf("%s: rank 0 on %s (the ranks of a node take its GPUs in turn)\n", program,
+                gpu.c_str());
 }
 
 }  // namespace landscape

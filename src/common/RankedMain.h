@@ -16,4 +16,10 @@ namespace landscape {
 int runRankedProgram(const char* program, int argc, char** argv,
                      const std::function<int(int, char**, Communicator&)>& run);
 
+/// Under mpirun with a CUDA run: makes this rank's GPU its node's device (local rank mod devices),
+/// before anything touches the device, and on rank 0 (unless `quiet`) prints
+/// "PROGRAM: rank 0 on GPU i of n (the ranks of a node take its GPUs in turn)". Nothing for one
+/// process or another backend.
+void useRankGpu(const char* program, bool cuda, bool quiet, Communicator& ranks);
+
 }  // namespace landscape

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "backends/GpuChoice.h"
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/formats/CheckpointFile.h"
 #include "landscape/search/BasinHopping.h"
@@ -380,15 +379,6 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
                    walkerGoal(result, stopRule));
 }
 
-// Under mpirun, CUDA runs: each rank on its node's GPU by local rank, chosen before anything
-// touches the device.
-void chooseRankGpu(const GminConfig& config, Communicator& ranks) {
-  if (ranks.size() == 1 || config.backend != Backend::Cuda) return;
-  const std::string gpu = useLocalGpu(ranks.localRank());
-  if (!config.quiet && ranks.rank() == 0)
-    std::printf("gmin: rank 0 on %s (the ranks of a node take its GPUs in turn)\n", gpu.c_str());
-}
-
 // Under mpirun: one chain cannot be split over several ranks.
 void checkRankRun(Communicator& ranks, bool walkerRun) {
   if (ranks.size() == 1 || walkerRun) return;
@@ -407,7 +397,7 @@ int run(int argc, char** argv, Communicator& ranks) {
   ranks.setTimeout(config.rankTimeout);
   if (ranks.rank() == 0)
     for (const std::string& w : config.warnings) std::cerr << "gmin: warning: " << w << "\n";
-  chooseRankGpu(config, ranks);
+  useRankGpu("gmin", config.backend == Backend::Cuda, config.quiet, ranks);
 
   GminSystem system = loadGminSystem(config);
   if (config.energyOnly) return printSinglePoint(config, system);

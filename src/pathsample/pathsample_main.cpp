@@ -36,6 +36,7 @@ int run(int argc, char** argv, landscape::Communicator& ranks) {
     std::cout << line << std::endl;  // flushed: progress of long runs
   };
   if (config.mode == landscape::PathsampleMode::Grow) {
+    landscape::useRankGpu("pathsample", config.backend == landscape::Backend::Cuda, false, ranks);
     // SIGINT/SIGTERM request the stop at once: the connect runs under way poll it and end
     // "stopped", and the cycle they belong to is left out as a whole (its pairs go back to the
     // front of the list). Under mpirun a rank that got no signal finishes its runs and all ranks
