@@ -385,7 +385,8 @@ void addWalkers(Table& t) {
         "the global minimum measured, docs/benchmarks.md), 2 per GPU "
         "multiprocessor within half the free memory (molecules on --backend cuda: the "
         "round-based GPU engine), the checkpoint's count with --resume; under `mpirun -n K` W "
-        "counts the walkers of all K ranks (the default then per rank, times K; docs/cluster.md)",
+        "counts the walkers of all K ranks, each rank running its own block of them (the "
+        "default then per rank, times K; docs/cluster.md)",
         top(&C::walkers))
       .atLeast(0)
       .atMost(1 << 24)
