@@ -1,6 +1,7 @@
 // The optim executable end to end: the built-in LJ7 example, OPTIM input files, extending a
 // database, and one-line errors with a non-zero exit on bad input. The LJ38 example of
 // tests/data/lj38/optim runs in the slow suite.
+#include <Eigen/Dense>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,7 +26,10 @@
 #include "landscape/paths/Characterisation.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
+#include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"
+#include "potentials/SitePotential.h"
+#include "potentials/WaterCluster.h"
 #include "tests/AshMinima.h"
 #include "tests/Lj7Structures.h"
 #include "tests/TestData.h"
@@ -643,6 +647,127 @@ TEST_F(OptimCli, AmberInputErrorsNameFileAndLine) {
 
 // OPTIM's LJ38 example (tests/data/lj38/optim) through the command line: OPTIM needed 5 connect
 // cycles and found 8 transition states on the path, the highest at -168.7591078.
+// ---- rigid TIP4P water (--water) ----------------------------------------------------------------
+
+// GMIN's TIP4P octamer input (tests/data/water/gmin-tip4p/coords: 8 oxygens, then 8 angle-axis
+// vectors), with the angle-axis x component of the first `turned` molecules increased by 2 rad.
+std::vector<double> tip4pOctamerInput(int turned) {
+  std::vector<double> x =
+      readCoordinates((fs::path(LANDSCAPE_SOURCE_DIR) / "tests/data/water/gmin-tip4p/coords").string());
+  for (int m = 0; m < turned; ++m) x[24 + 3 * static_cast<std::size_t>(m)] += 2.0;
+  return x;
+}
+
+std::string gminLines(const std::vector<double>& x) {
+  std::ostringstream out;
+  out << std::setprecision(17);
+  for (std::size_t i = 0; i < x.size(); i += 3) out << x[i] << " " << x[i + 1] << " " << x[i + 2] << "\n";
+  return out.str();
+}
+
+// Negative eigenvalues of the finite-difference Hessian (central differences of the gradient,
+// symmetrised) of `potential` at q, below -threshold.
+int negativeEigenvalues(Potential& potential, const std::vector<double>& q, double threshold,
+                        double* lowest) {
+  const std::size_t n = q.size();
+  const double h = 1e-5;
+  Eigen::MatrixXd hessian(n, n);
+  std::vector<double> x = q, gp(n), gm(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = q[i] + h;
+    potential.energyGradient(x.data(), gp.data());
+    x[i] = q[i] - h;
+    potential.energyGradient(x.data(), gm.data());
+    x[i] = q[i];
+    for (std::size_t j = 0; j < n; ++j) hessian(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = (gp[j] - gm[j]) / (2 * h);
+  }
+  const Eigen::MatrixXd symmetric = 0.5 * (hessian + hessian.transpose());
+  const Eigen::VectorXd values = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric).eigenvalues();
+  *lowest = values(0);
+  int negative = 0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) negative += values(i) < -threshold;
+  return negative;
+}
+
+// Two minima of the TIP4P octamer (GMIN's input, and it with two molecules turned, each minimised
+// first) connected in angle-axis coordinates: every stored transition state, checked here on our
+// own finite-difference Hessian of the rigid potential, is a stationary point with exactly one
+// negative eigenvalue and lies above both its minima; the minima have none; energies in kJ/mol.
+TEST_F(OptimCli, WaterOctamerMinimaConnectInAngleAxisCoordinates) {
+  file("start.coords", gminLines(tip4pOctamerInput(0)));
+  file("finish.coords", gminLines(tip4pOctamerInput(2)));
+  const OptimRun r = optim("--water tip4p --start start.coords --finish finish.coords");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(energy kJ/mol, length Angstrom)"), std::string::npos) << r.out;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected, "yes");
+  EXPECT_GE(s.transitionStates, 1);
+  DatabaseMetadata meta;
+  const StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((m_dir / "optim-out/network.h5").string(), &meta);
+  EXPECT_EQ(meta.atoms, 32u);  // 8 molecules of 4 sites
+  EXPECT_EQ(meta.energyUnit, "kJ/mol");
+  ASSERT_FALSE(net.transitionStates.empty());
+  const WaterCluster water = tip4pCluster(8);
+  SitePotential sites(water.model);
+  RigidBodyPotential rigid(sites, water.rigidSystem());
+  for (std::size_t k = 0; k < net.transitionStates.size(); ++k) {
+    const StoredTransitionState& ts = net.transitionStates[k];
+    const std::vector<double> q = water.rigidSystem().fromAtoms(ts.coordinates);
+    std::vector<double> g(q.size());
+    const double e = rigid.energyGradient(q.data(), g.data());
+    EXPECT_NEAR(e, ts.energy, 1e-6) << "ts " << k;
+    EXPECT_LT(rigid.rmsGradient(q.data(), g.data()), 1e-3) << "ts " << k;
+    double lowest = 0;
+    EXPECT_EQ(negativeEigenvalues(rigid, q, 1e-2, &lowest), 1) << "ts " << k << " lowest " << lowest;
+    EXPECT_GT(ts.energy, std::max(net.minima[ts.plusMinimum].energy,
+                                  net.minima[ts.minusMinimum].energy))
+        << "ts " << k;
+  }
+  for (std::size_t k = 0; k < net.minima.size(); ++k) {
+    const std::vector<double> q = water.rigidSystem().fromAtoms(net.minima[k].coordinates);
+    double lowest = 0;
+    EXPECT_EQ(negativeEigenvalues(rigid, q, 1e-2, &lowest), 0) << "minimum " << k;
+  }
+}
+
+// The start's minimum written as sites (XYZ) with two molecules swapped, one molecule's hydrogens
+// swapped, turned about z and moved: the same minimum, found over the molecules' and hydrogens'
+// permutations (a connect run is refused with the reason).
+TEST_F(OptimCli, WaterPermutedCopyIsTheSameMinimum) {
+  file("start.coords", gminLines(tip4pOctamerInput(0)));
+  const WaterCluster water = tip4pCluster(8);
+  std::vector<double> x = water.gminToSites(tip4pOctamerInput(0));
+  auto site = [&x](int molecule, int s) { return &x[static_cast<std::size_t>(12 * molecule + 3 * s)]; };
+  for (int s = 0; s < 4; ++s) std::swap_ranges(site(1, s), site(1, s) + 3, site(2, s));
+  std::swap_ranges(site(0, 1), site(0, 1) + 3, site(0, 2));
+  std::ostringstream xyz;
+  xyz << "32\npermuted\n" << std::setprecision(17);
+  const char* label[4] = {"O", "H", "H", "X"};
+  for (int i = 0; i < 32; ++i) {
+    const double* p = &x[3 * static_cast<std::size_t>(i)];
+    xyz << label[i % 4] << " " << -p[1] + 3.0 << " " << p[0] - 1.0 << " " << p[2] + 0.5 << "\n";
+  }
+  file("finish.xyz", xyz.str());
+  expectError("--water tip4p --start start.coords --finish finish.xyz", "are the same minimum");
+}
+
+TEST_F(OptimCli, WaterBadInputGivesOneLineErrors) {
+  file("start.coords", gminLines(tip4pOctamerInput(0)));
+  std::vector<double> odd = tip4pOctamerInput(0);
+  odd.resize(odd.size() - 3);
+  file("odd.coords", gminLines(odd));
+  file("short.xyz", "3\nthree sites\nO 0 0 0\nH 1 0 0\nH 0 1 0\n");
+  expectError("--water tip4p --start start.coords --finish odd.coords",
+              "odd.coords: rigid water needs GMIN's layout");
+  expectError("--water tip4p --start start.coords --finish short.xyz",
+              "4 sites per molecule (O H H M), found 3 atoms");
+  expectError("--water tip4p --start start.coords", "--water needs --start FILE and --finish FILE");
+  expectError("--water tip4p --lj 8 --start start.coords --finish start.coords",
+              "--water cannot be combined with");
+  expectError("--water tip5p --start start.coords --finish start.coords", "tip5p");
+}
+
 class SlowOptimCli : public OptimCli {};
 
 TEST_F(SlowOptimCli, Lj38ExampleFromOptimsInputFiles) {

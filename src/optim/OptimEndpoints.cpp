@@ -11,6 +11,7 @@
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
+#include "potentials/WaterCluster.h"
 #include "src/common/PairSystem.h"
 
 namespace landscape {
@@ -77,6 +78,38 @@ OptimEndpoints moleculeEndpoints(const OptimConfig& config, const AmberTopology&
   e.finish = {config.finishFile,
               readMoleculeCoordinates(config.finishFile, amber, config.prmtopFile)};
   if (e.reference.empty()) e.reference = e.start.x;
+  return e;
+}
+
+// A water endpoint as site Cartesians (O H H M per molecule, Angstrom): XYZ of the sites when the
+// name ends in .xyz, else GMIN's layout (N oxygens, then N angle-axis vectors).
+Endpoint waterEndpoint(const std::string& path) {
+  Endpoint e;
+  e.source = path;
+  std::vector<double> x = readCoordinates(path, &e.labels);
+  if (endsWith(path, ".xyz") || endsWith(path, ".XYZ")) {
+    if (x.size() % 12 != 0)
+      throw std::runtime_error(path + ": rigid TIP4P water needs 4 sites per molecule (O H H M), "
+                               "found " + std::to_string(x.size() / 3) + " atoms");
+    e.x = std::move(x);
+  } else {
+    if (x.size() % 6 != 0 || x.empty())
+      throw std::runtime_error(path + ": rigid water needs GMIN's layout, N oxygen positions then "
+                               "N angle-axis vectors (an even number of lines); found " +
+                               std::to_string(x.size() / 3) + " lines");
+    e.x = tip4pCluster(x.size() / 6).gminToSites(x);
+  }
+  e.labels.clear();
+  return e;
+}
+
+OptimEndpoints waterEndpoints(const OptimConfig& config) {
+  OptimEndpoints e;
+  e.minimise = true;
+  e.start = waterEndpoint(config.startFile);
+  e.finish = waterEndpoint(config.finishFile);
+  if (e.start.x.size() < 24)
+    throw std::runtime_error(config.startFile + ": a water cluster needs at least 2 molecules");
   return e;
 }
 
@@ -167,8 +200,12 @@ void requireMinimum(const Endpoint& e, const OptimSettings& settings) {
 }  // namespace
 
 OptimEndpoints loadOptimEndpoints(const OptimConfig& config, const AmberTopology* amber) {
-  OptimEndpoints e = amber ? moleculeEndpoints(config, *amber) : clusterEndpoints(config);
-  if (!e.minimise) e.minimise = config.settings.reoptimiseEndpoints;
+  OptimEndpoints e = amber              ? moleculeEndpoints(config, *amber)
+                     : config.isWater() ? waterEndpoints(config)
+                                        : clusterEndpoints(config);
+  // Water endpoints come as written sites or GMIN's coordinates, fitted to rigid molecules:
+  // always minimised in rigid coordinates.
+  if (!e.minimise) e.minimise = config.settings.reoptimiseEndpoints || config.isWater();
   checkAtomCounts(config, e);
   e.atoms = e.start.x.size() / 3;
   return e;

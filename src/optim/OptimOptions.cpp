@@ -131,6 +131,17 @@ void addGeneralAndSystem(Table& t) {
                  "(docs/rigid-bodies.md); DNEB and hybrid EF then work in rigid coordinates with "
                  "distances measured in them",
                  top(&C::rigidFile));
+  t.add("water", "MODEL",
+        "a cluster of rigid water molecules, one rigid body each (docs/water.md): tip4p = TIP4P "
+        "(Jorgensen et al., J. Chem. Phys. 79, 926 (1983)) as GMIN's NTIP 4 defines it, energies "
+        "in kJ/mol and lengths in Angstrom; --start and --finish in GMIN's layout (N oxygen "
+        "positions, then N angle-axis vectors) or XYZ of the sites O H H M (.xyz: gmin's "
+        "`lowest`, X for M); DNEB and hybrid EF work in angle-axis coordinates, minima are "
+        "told apart over rotations, translations, inversion and permutations of the molecules "
+        "and of each molecule's hydrogens, and the finish is so aligned onto the start",
+        top(&C::waterModel))
+      .choices(std::vector<std::string>{"tip4p"})
+      .defaultText("none");
   addPrecisionOption(t,
                      ". Transition states need double: the Rayleigh-Ritz eigenvector search "
                      "differences gradients 1e-6 A apart, and they must converge to RMS 1e-5",
@@ -715,6 +726,22 @@ void checkGuptaOptions(const OptimConfig& config) {
                              "odata POINTS and --finish); the built-in example is LJ7");
 }
 
+// Rigid water: its own potential and bodies, both endpoints from files.
+void checkWaterOptions(const OptimConfig& config, const GivenOptions& given) {
+  if (!config.isWater()) return;
+  const std::string other = config.pair.active()        ? config.pair.systemOrigin()
+                            : config.isMolecule()       ? std::string("--prmtop")
+                            : config.gupta.active()     ? config.gupta.origin()
+                            : !config.rigidFile.empty() ? std::string("--rigid")
+                            : given.has("lj")           ? given.origin("lj")
+                                                        : std::string();
+  if (!other.empty())
+    throw std::runtime_error("command line: --water cannot be combined with " + other +
+                             " (the molecules are the rigid bodies, the files give their count)");
+  if (config.startFile.empty() || config.finishFile.empty())
+    throw std::runtime_error("command line: --water needs --start FILE and --finish FILE");
+}
+
 // The endpoints of a Lennard-Jones run and the options that need a molecule.
 void checkClusterOptions(const OptimConfig& config, const GivenOptions& given) {
   for (const char* name : {"inpcrd", "igb", "saltcon", "rgbmax", "cut", "perm-allow"})
@@ -769,6 +796,7 @@ OptimConfig parseOptimCommandLine(const std::vector<std::string>& arguments) {
   resolvePairSystem(config.pair, given, config.keywordOrigins);
   resolveGuptaSystem(config.gupta, given, config.keywordOrigins);
   checkGuptaOptions(config);
+  checkWaterOptions(config, given);
 
   if (config.isMolecule())
     checkMoleculeOptions(config, given);

@@ -6,6 +6,7 @@
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/PermAllowFile.h"
+#include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/PairModelAlignment.h"
 #include "potentials/RigidBodySet.h"
 #include "src/common/PairSystem.h"
@@ -68,6 +69,11 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     spec.kind = PotentialSpec::Kind::Pair;
     spec.pairModel = system.pair;
     applyPairSettings(*system.pair, settings);
+  } else if (config.isWater()) {
+    system.water = std::make_shared<const WaterCluster>(tip4pCluster(atoms / 4));
+    spec.kind = PotentialSpec::Kind::Sites;
+    spec.siteModel = std::make_shared<const SiteModel>(system.water->model);
+    system.units = kWaterUnits;
   } else if (config.gupta.active()) {
     spec.kind = PotentialSpec::Kind::Gupta;  // a cluster of one kind of atom, as Lennard-Jones
     spec.gupta = guptaParamsOf(config.gupta);
@@ -93,8 +99,54 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
 // the overall motions that the eigenvector search projects out are the rigid potential's own
 // (Potential::overallMotionModes). The Hessian-derived fields are left unknown (the atomistic
 // Hessian does not describe a rigid stationary point).
+namespace {
+
+// Which sites of a water cluster may trade places: the molecules (their oxygens, with the
+// hydrogens and M site following) and, within each, the two hydrogens (OPTIM's perm.allow for
+// rigid water; the groups nest, landscape/geometry/Alignment.h).
+std::vector<PermutationGroup> waterPermutationGroups(const WaterCluster& water) {
+  const auto sites = static_cast<int>(water.sitesPerMolecule());
+  const auto molecules = static_cast<int>(water.moleculeCount());
+  PermutationGroup oxygens;
+  oxygens.swapSets.resize(static_cast<std::size_t>(sites - 1));  // follower k of each oxygen
+  for (int m = 0; m < molecules; ++m) {
+    oxygens.atoms.push_back(m * sites);
+    for (int k = 1; k < sites; ++k)
+      oxygens.swapSets[static_cast<std::size_t>(k - 1)].push_back(m * sites + k);
+  }
+  std::vector<PermutationGroup> groups{std::move(oxygens)};
+  for (int m = 0; m < molecules; ++m) groups.push_back({{m * sites + 1, m * sites + 2}, {}});
+  return groups;
+}
+
+// --water: the molecules as rigid bodies over the site potential; minima compared (and the
+// finish aligned onto the start) over the molecules' and hydrogens' permutations.
+void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
+                   std::vector<double>& finish, OptimSettings& settings) {
+  const WaterCluster& water = *system.water;
+  AlignmentParams& alignment = settings.network.alignment;
+  alignment.permutations = true;
+  alignment.permutationGroups = waterPermutationGroups(water);
+  alignment.inversion = true;  // the mirror image of a cluster of achiral molecules: one minimum
+  finish = alignStructures(start, finish, alignment).alignedB;
+  system.rigidPotential =
+      makeRigidBodyPotential(*system.atomistic, water.rigidSystem(), config.backend);
+  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
+  system.rigid = rigid;
+  start = rigid->fromAtoms(start);
+  finish = rigid->fromAtoms(finish);
+  settings.network.toCartesian = [rigid](const std::vector<double>& q) {
+    return rigid->toAtoms(q);
+  };
+  settings.connect.dneb.alignEndpoints = false;
+  settings.characterisation.maxHessianAtoms = 0;
+}
+
+}  // namespace
+
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings) {
+  if (system.water) return useRigidWater(config, system, start, finish, settings);
   if (config.rigidFile.empty()) return;
   const std::size_t atoms = start.size() / 3;
   system.rigidPotential = makeRigidBodyPotential(

@@ -16,6 +16,7 @@
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
+#include "potentials/WaterCluster.h"
 #include "src/optim/OptimConfig.h"
 
 namespace landscape {
@@ -27,10 +28,12 @@ struct Units {
 };
 constexpr Units kLennardJonesUnits = {"reduced (epsilon)", "reduced (sigma)"};
 constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
+constexpr Units kWaterUnits = {"kJ/mol", "Angstrom"};
 
 struct OptimSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule; null for clusters
   std::shared_ptr<const PairModel> pair;       ///< a pair system (--morse, --box, BULK, ...)
+  std::shared_ptr<const WaterCluster> water;   ///< --water: the molecules and their sites
   PotentialSpec spec;                          ///< what atomistic was built from (for copies)
   Units units = kLennardJonesUnits;
   std::unique_ptr<Potential> atomistic;       ///< on --backend
@@ -65,6 +68,9 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
 
 /// --rigid FILE: the start fixes the body shapes; both endpoints (search coordinates, in and out)
 /// move to rigid coordinates and the alignment settings to those that keep bodies intact.
+/// --water: each molecule a body; the finish is first aligned onto the start over rotations,
+/// translations, inversion and permutations of the molecules and of their hydrogens, which the
+/// network's duplicate checks then also use.
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings);
 

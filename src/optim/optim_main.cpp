@@ -51,6 +51,13 @@ void printHeader(const OptimConfig& config, const OptimSystem& system,
                  const OptimSettings& settings) {
   const auto seed = static_cast<unsigned long long>(settings.seed);
   const std::string name = system.searched().name();
+  if (system.water) {
+    std::printf("optim: %s (energy kJ/mol, length Angstrom), seed %llu\n", name.c_str(), seed);
+    std::printf(" alignment> translation, rotation and inversion; permutations of the %zu "
+                "molecules and of each molecule's hydrogens\n",
+                system.water->moleculeCount());
+    return;
+  }
   if (!system.amber) {
     std::printf("optim: %s (reduced units: energy epsilon, length sigma), seed %llu\n",
                 name.c_str(), seed);
