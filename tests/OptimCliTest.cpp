@@ -689,22 +689,13 @@ int negativeEigenvalues(Potential& potential, const std::vector<double>& q, doub
   return negative;
 }
 
-// Two minima of the TIP4P octamer (GMIN's input, and it with two molecules turned, each minimised
-// first) connected in angle-axis coordinates: every stored transition state, checked here on our
-// own finite-difference Hessian of the rigid potential, is a stationary point with exactly one
+// The network of a water connect run in `folder`: every stored transition state, checked on our
+// own finite-difference Hessian of the rigid CPU potential, is a stationary point with exactly one
 // negative eigenvalue and lies above both its minima; the minima have none; energies in kJ/mol.
-TEST_F(OptimCli, WaterOctamerMinimaConnectInAngleAxisCoordinates) {
-  file("start.coords", gminLines(tip4pOctamerInput(0)));
-  file("finish.coords", gminLines(tip4pOctamerInput(2)));
-  const OptimRun r = optim("--water tip4p --start start.coords --finish finish.coords");
-  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("(energy kJ/mol, length Angstrom)"), std::string::npos) << r.out;
-  const Summary s = summary(r.out);
-  EXPECT_EQ(s.connected, "yes");
-  EXPECT_GE(s.transitionStates, 1);
+void expectWaterNetworkOfStationaryPoints(const fs::path& folder) {
   DatabaseMetadata meta;
   const StoredTransitionNetwork net =
-      TransitionNetworkDatabase::read((m_dir / "optim-out/network.h5").string(), &meta);
+      TransitionNetworkDatabase::read((folder / "network.h5").string(), &meta);
   EXPECT_EQ(meta.atoms, 32u);  // 8 molecules of 4 sites
   EXPECT_EQ(meta.energyUnit, "kJ/mol");
   ASSERT_FALSE(net.transitionStates.empty());
@@ -729,6 +720,34 @@ TEST_F(OptimCli, WaterOctamerMinimaConnectInAngleAxisCoordinates) {
     double lowest = 0;
     EXPECT_EQ(negativeEigenvalues(rigid, q, 1e-2, &lowest), 0) << "minimum " << k;
   }
+}
+
+// Two minima of the TIP4P octamer (GMIN's input, and it with two molecules turned, each minimised
+// first) connected in angle-axis coordinates.
+TEST_F(OptimCli, WaterOctamerMinimaConnectInAngleAxisCoordinates) {
+  file("start.coords", gminLines(tip4pOctamerInput(0)));
+  file("finish.coords", gminLines(tip4pOctamerInput(2)));
+  const OptimRun r = optim("--water tip4p --start start.coords --finish finish.coords");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(energy kJ/mol, length Angstrom)"), std::string::npos) << r.out;
+  const Summary s = summary(r.out);
+  EXPECT_EQ(s.connected, "yes");
+  EXPECT_GE(s.transitionStates, 1);
+  expectWaterNetworkOfStationaryPoints(m_dir / "optim-out");
+}
+
+// The same on --backend cuda: the device site potential under the device rigid layer, the DNEB
+// images through the batched rigid potential; the stationary points checked on the CPU.
+TEST_F(OptimCli, WaterOctamerOnTheCudaBackend) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  file("start.coords", gminLines(tip4pOctamerInput(0)));
+  file("finish.coords", gminLines(tip4pOctamerInput(2)));
+  const OptimRun r =
+      optim("--water tip4p --backend cuda --start start.coords --finish finish.coords");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(cuda"), std::string::npos) << r.out;
+  EXPECT_EQ(summary(r.out).connected, "yes");
+  expectWaterNetworkOfStationaryPoints(m_dir / "optim-out");
 }
 
 // The start's minimum written as sites (XYZ) with two molecules swapped, one molecule's hydrogens
