@@ -75,7 +75,7 @@ long BasinHoppingRun::beginWith(std::vector<double> x, const LbfgsResult& q) {
   settle(m_markov, q);
   const std::string failed = countFailure(q);
   m_markovEnergy = failed.empty() ? q.energy : kFailedEnergy;
-  if (failed.empty()) offerMinimum({q.energy, m_markov, 0, m_result.functionCalls});
+  if (failed.empty()) offerMinimum(q.energy, m_markov, 0);
   m_report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
                      failed.empty(), !failed.empty(), failed, false, m_result.functionCalls,
                      !failed.empty(), m_result.failedQuenches});
@@ -149,7 +149,7 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
   const bool valid = whyRejected.empty();
-  if (valid) offerMinimum({q.energy, trial, step, m_result.functionCalls});
+  if (valid) offerMinimum(q.energy, trial, step);
 
   NewRestart::Decision decision;
   if (valid) decision = m_newRestart.afterQuench(step, q.energy, trial);
@@ -179,7 +179,7 @@ bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const 
   const std::string failed = countFailure(q);
   const std::string whyRejected = failed.empty() ? rejectReason(x) : failed;
   const bool valid = whyRejected.empty();
-  if (valid) offerMinimum({q.energy, x, step, m_result.functionCalls});
+  if (valid) offerMinimum(q.energy, x, step);
   m_result.quenches = step;
   QuenchReport report{step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
                       false, !valid, whyRejected, false, m_result.functionCalls,
@@ -400,7 +400,10 @@ void BasinHoppingRun::takeMarkovState(std::vector<double> x, double energy) {
   refreshAtomEnergies();
 }
 
-void BasinHoppingRun::offerMinimum(StoredMinimum minimum) {
+void BasinHoppingRun::offerMinimum(double energy, const std::vector<double>& x, long step) {
+  // Refused now, refused after any other offer (LowestMinima::entryBar): no copy of x made.
+  if (!(energy < m_lowest.entryBar())) return;
+  StoredMinimum minimum{energy, x, step, m_result.functionCalls};
   if (m_offerSink)
     m_offerSink(std::move(minimum));
   else

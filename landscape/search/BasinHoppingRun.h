@@ -129,8 +129,9 @@ class BasinHoppingRun {
   /// Reports a NEWRESTART decision other than None (after the reseed, when it reseeds).
   void reportRestart(long step, const NewRestart::Decision& decision);
   void checkpoint(long step);
-  /// A minimum to save: to the offer sink when set, else to the list.
-  void offerMinimum(StoredMinimum minimum);
+  /// The minimum x of energy `energy` found at quench `step`, to save: to the offer sink when
+  /// set, else to the list; dropped at once when the list would refuse it whatever comes first.
+  void offerMinimum(double energy, const std::vector<double>& x, long step);
 
   Potential& m_potential;
   const BasinHoppingParams& m_params;

@@ -276,13 +276,11 @@ void WalkerEnsemble::offerSaved(const std::vector<std::size_t>* reseeding, Censu
     }
     return;
   }
-  // Only minima that can still enter the list travel (LowestMinima::entryBar).
-  const double bar = m_lowest.entryBar();
+  // Only minima that can still enter the list were saved (BasinHoppingRun::offerMinimum: below
+  // LowestMinima::entryBar), so only they travel.
   ByteWriter out;
-  out.put(static_cast<std::uint64_t>(
-      std::count_if(saved.begin(), saved.end(), [bar](const StoredMinimum& m) { return m.energy < bar; })));
-  for (const StoredMinimum& m : saved)
-    if (m.energy < bar) putStoredMinimum(out, m);
+  out.put(static_cast<std::uint64_t>(saved.size()));
+  for (const StoredMinimum& m : saved) putStoredMinimum(out, m);
   if (crowd) {
     out.put(static_cast<std::uint8_t>(target));
     out.putVector(energy);
@@ -396,7 +394,9 @@ void WalkerEnsemble::noteTarget(long step, const Census& census) {
 std::vector<LbfgsResult> WalkerEnsemble::quench(BatchedMinimiser& minimiser,
                                                 std::vector<std::vector<double>>& x) {
   const std::size_t n = m_potential.dimension();
-  std::vector<double> batch(x.size() * n);
+  // Kept between calls: thousands of walkers' coordinates, not allocated and cleared every round.
+  std::vector<double>& batch = m_batch;
+  if (batch.size() < x.size() * n) batch.resize(x.size() * n);
   for (std::size_t b = 0; b < x.size(); ++b) std::copy(x[b].begin(), x[b].end(), &batch[b * n]);
   std::vector<LbfgsResult> results(x.size());
   if (!x.empty()) minimiser.minimise(x.size(), batch.data(), results.data());

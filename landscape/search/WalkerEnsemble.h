@@ -183,6 +183,7 @@ class WalkerEnsemble {
   LowestMinima m_lowest;
   /// The minima this process's walkers saved in the phase under way, in walker order.
   std::vector<StoredMinimum> m_saved;
+  std::vector<double> m_batch;  ///< quench()'s coordinates of every structure, kept between calls
   std::vector<std::unique_ptr<Relay>> m_relays;
   std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;  ///< this process's walkers
   std::unique_ptr<BatchedMinimiser> m_sloppy;
