@@ -23,6 +23,7 @@
 #include "landscape/search/WalkerPeers.h"
 #include "potentials/LennardJones.h"
 #include "src/gmin/GminRanks.h"
+#include "tests/WalkerTestParams.h"
 #include "tests/ThreadRanks.h"
 
 namespace landscape {
@@ -270,24 +271,11 @@ void expectSameRun(const SpreadRun& spread, const SpreadRun& solo, const std::st
       EXPECT_TRUE(s.walkers.empty()) << what << ": only process 0 holds the whole state";
 }
 
-// LJ13 with every piece of a chain's state in use (ASTEP, step adaptation, NEWRESTART, AVOID).
+// LJ13 walkers (tests/WalkerTestParams.h) checkpointed every 10 rounds.
 RunSetup lj13(long steps, std::uint64_t seed) {
   RunSetup s;
-  BasinHoppingParams& p = s.params;
-  p.steps = steps;
-  p.angularThreshold = 0.51;
-  p.stepAdjustInterval = 7;
-  p.saveCount = 4;
-  p.energyDifference = 0.003;
-  p.sloppyRms = 5e-3;
-  p.sloppyMaxIterations = 600;
-  p.tightRms = 1e-3;
-  p.tightMaxIterations = 500;
-  p.newRestartSteps = 6;
-  p.avoidDistance = 1.0;
-  p.avoidMaxSaved = 3;
-  p.dumpInterval = 10;
-  p.seed = seed;
+  s.params = walkerParams(steps, seed);
+  s.params.dumpInterval = 10;
   return s;
 }
 
