@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -36,6 +37,10 @@
 #include "src/optim/OptimConfig.h"
 #include "src/optim/OptimSystem.h"
 #include "tests/TestData.h"
+#include "landscape/core/ThreadPool.h"
+#include "src/common/Communicator.h"
+#include "src/pathsample/PathsampleGrowth.h"
+#include "src/pathsample/PathsampleOptions.h"
 
 namespace landscape {
 namespace {
@@ -92,6 +97,43 @@ TEST(UntrapPairs, MatchesPathsampleLogOfLj38Example) {
   p.energyIncrement = 0.0;
   EXPECT_THROW(untrapPairs(stored, stored.setA, p, {}, [](int, int) { return 1.0; }),
                std::invalid_argument);
+}
+
+// The distances a selection asks for, computed ahead on threads (TransitionNetwork::
+// precomputeDistances, as pathsample grow does), change nothing: the same pairs, partners and
+// scores bit for bit; a stop between two leaves the finished ones, and the rest come later.
+TEST(UntrapPairs, DistancesComputedAheadOnThreadsChangeNothing) {
+  const StoredTransitionNetwork stored = untrapExample();
+  UntrapParams p;
+  p.energyIncrement = 0.035;
+  p.energyThreshold = 3.0;
+  const TransitionNetwork alone = lj38Network(stored);
+  const UntrapSelection one = untrapPairs(stored, stored.setA, p, {},
+                                          [&](int a, int b) { return alone.distance(a, b); });
+  const TransitionNetwork ahead = lj38Network(stored);
+  ThreadPool pool(3);
+  std::size_t asked = 0;
+  const UntrapSelection two = untrapPairs(
+      stored, stored.setA, p, {}, [&](int a, int b) { return ahead.distance(a, b); },
+      [&](const std::vector<std::pair<int, int>>& pairs) {
+        asked += pairs.size();
+        EXPECT_TRUE(ahead.precomputeDistances(pairs, pool));
+      });
+  EXPECT_GT(asked, 10u);
+  ASSERT_EQ(two.pairs.size(), one.pairs.size());
+  for (std::size_t i = 0; i < one.pairs.size(); ++i) {
+    EXPECT_EQ(two.pairs[i].first, one.pairs[i].first) << i;
+    EXPECT_EQ(two.pairs[i].second, one.pairs[i].second) << i;
+    EXPECT_EQ(two.pairs[i].score, one.pairs[i].score) << i;
+  }
+  const TransitionNetwork stopped = lj38Network(stored);
+  std::vector<std::pair<int, int>> all;
+  for (int a = 0; a < 12; ++a)
+    for (int b = a + 1; b < 12; ++b) all.emplace_back(a, b);
+  std::atomic<int> calls{0};
+  EXPECT_FALSE(stopped.precomputeDistances(all, pool, [&] { return ++calls > 20; }));
+  EXPECT_TRUE(stopped.precomputeDistances(all, pool));
+  for (const auto& [a, b] : all) EXPECT_EQ(stopped.distance(a, b), alone.distance(a, b));
 }
 
 // A chain 4 - 3 - 2 - 1 - 0 (B = {4}, A = {0}) with a detour 4 - 5 - 0 over high barriers.
@@ -734,6 +776,47 @@ TEST(PathsampleGrowth, SigintStopsAndSaves) {
   EXPECT_EQ(WEXITSTATUS(status), 130) << readAll(w.dir / "log");
   EXPECT_NE(readAll(w.dir / "log").find("continue with --resume"), std::string::npos);
   EXPECT_GE(cycles, 1);
+}
+
+// A stop request while a cycle's pairs are chosen (in a big network a new UNTRAP list takes
+// minutes of distances) ends the run there: the growth record as the last cycle saved it, and
+// --resume grows the network of the uninterrupted run.
+TEST(PathsampleGrowth, StopWhileChoosingPairsEndsTheRunAndResumes) {
+  const GrowthWork w("pathsample-stop-choosing");
+  auto words = [](const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string word; in >> word;) out.push_back(word);
+    return out;
+  };
+  const std::string part = (w.dir / "part").string(), whole = (w.dir / "whole").string();
+  std::vector<std::string> printed;
+  const ProgressPrinter print = [&printed](const std::string& line) { printed.push_back(line); };
+  SoloCommunicator solo;
+  // The first question is the one before cycle 1; the next come from the distance threads.
+  std::atomic<int> asked{0};
+  const bool stopped = growNetwork(
+      parsePathsampleCommandLine(words(growArguments(w.dir, 3) + " --output " + part)), print,
+      [&asked] { return ++asked > 1; }, solo);
+  EXPECT_TRUE(stopped);
+  EXPECT_GT(asked.load(), 1);
+  bool said = false;
+  for (const std::string& line : printed)
+    said = said || line.find("cycle 1 stopped while its pairs were chosen") != std::string::npos;
+  EXPECT_TRUE(said);
+  const StoredTransitionNetwork saved =
+      TransitionNetworkDatabase::read(part + "/network.h5");
+  EXPECT_EQ(saved.growth.cycles, 0);
+  EXPECT_TRUE(saved.growth.triedPairs.empty());
+  EXPECT_TRUE(saved.growth.pendingPairs.empty());
+  const std::function<bool()> never = [] { return false; };
+  EXPECT_FALSE(growNetwork(
+      parsePathsampleCommandLine(words(growArguments(w.dir, 3) + " --resume " + part)), print,
+      never, solo));
+  EXPECT_FALSE(growNetwork(
+      parsePathsampleCommandLine(words(growArguments(w.dir, 3) + " --output " + whole)), print,
+      never, solo));
+  expectSameNetworks(part + "/network.h5", whole + "/network.h5");
 }
 
 // The wales-group LJ38 UNTRAP example in full: 50 cycles of UNTRAP 0.035 3.0 from 12 minima and

@@ -5,6 +5,7 @@
 // propose again.
 #include <array>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace landscape {
@@ -20,6 +21,11 @@ struct CandidatePair {
 /// The minimum distance between minima a and b (length unit; landscape/Alignment's, over
 /// translation, rotation and permutations as the network compares structures).
 using MinimumDistance = std::function<double(int a, int b)>;
+
+/// Told the pairs whose MinimumDistance a selection is about to ask for, all at once, so that
+/// they can be computed ahead together (TransitionNetwork::precomputeDistances, on several
+/// threads); may be empty. The answers must not change: a selection is the same with or without.
+using DistancePrefetch = std::function<void(const std::vector<std::pair<int, int>>& pairs)>;
 
 /// The pairs tried so far, in order (PATHSAMPLE's PAIR1/PAIR2).
 using TriedPairs = std::vector<std::array<int, 2>>;

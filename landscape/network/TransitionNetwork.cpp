@@ -121,6 +121,36 @@ double TransitionNetwork::distance(int a, int b) const {
   return d;
 }
 
+bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int>>& pairs,
+                                            ThreadPool& pool,
+                                            const std::function<bool()>& stop) const {
+  std::vector<std::pair<int, int>> missing;
+  for (const auto& [a, b] : pairs) {
+    checkMinimum(a, "minimum");
+    checkMinimum(b, "minimum");
+    const std::pair<int, int> key(std::min(a, b), std::max(a, b));
+    if (a != b && m_distances.find(key) == m_distances.end()) missing.push_back(key);
+  }
+  std::sort(missing.begin(), missing.end());
+  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+  std::vector<double> d(missing.size());
+  std::vector<char> computed(missing.size(), 0);
+  pool.forEach(missing.size(), [&](std::size_t i) {
+    if (stop && stop()) return;
+    d[i] = structureDistance(m_minima[missing[i].first].coordinates,
+                             m_minima[missing[i].second].coordinates);
+    computed[i] = 1;
+  });
+  bool all = true;
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    if (computed[i])
+      m_distances.emplace(missing[i], d[i]);
+    else
+      all = false;
+  }
+  return all;
+}
+
 bool TransitionNetwork::directlyConnected(int a, int b) const {
   checkMinimum(a, "minimum");
   checkMinimum(b, "minimum");

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "landscape/core/ThreadPool.h"
 #include "landscape/geometry/Alignment.h"
 
 namespace landscape {
@@ -78,6 +79,12 @@ class TransitionNetwork {
 
   /// Distance between minima a and b (cached; the alignment's when alignStructures).
   double distance(int a, int b) const;
+  /// distance() of each of `pairs` not known yet, computed together on `pool`'s threads (each a
+  /// function of its two structures alone, so every later distance() is what it would have been).
+  /// `stop`, when given, is asked before each; returns false when it said stop (the distances
+  /// finished by then are kept).
+  bool precomputeDistances(const std::vector<std::pair<int, int>>& pairs, ThreadPool& pool,
+                           const std::function<bool()>& stop = {}) const;
   /// True when a chain of known transition states joins minima a and b.
   bool connected(int a, int b) const;
   /// A path with the fewest transition states from a to b; empty when not connected or a == b.

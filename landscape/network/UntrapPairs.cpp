@@ -118,28 +118,37 @@ std::vector<std::vector<int>> neighboursOf(const StoredTransitionNetwork& networ
   return neighbours;
 }
 
-// The closest eligible partner of one candidate (PATHSAMPLE's min2 loop); keeps the first
-// partner when none qualifies.
-void closestPartner(const StoredTransitionNetwork& network, const std::vector<int>& oldBasin,
-                    const std::vector<char>& oldHasProduct, const std::vector<int>& neighbours,
-                    const UntrapParams& p, bool listFull, const TriedPairs& tried,
-                    const MinimumDistance& distance, CandidatePair& pair) {
-  const int t = pair.first;
-  double best = 1e100;
-  int computed = 0;
+// The partners whose distance PATHSAMPLE's min2 loop computes for candidate t: minima of an old
+// superbasin holding a product, within energyThreshold above t, neither joined to t by a
+// transition state nor tried with it; once the list is full, at most kMaxDistancesPerCandidate + 1.
+std::vector<int> eligiblePartners(const StoredTransitionNetwork& network, int t,
+                                  const std::vector<int>& oldBasin,
+                                  const std::vector<char>& oldHasProduct,
+                                  const std::vector<int>& neighbours, const UntrapParams& p,
+                                  bool listFull, const TriedPairs& tried) {
+  std::vector<int> partners;
   for (int j = 0; j < static_cast<int>(network.minima.size()); ++j) {
     if (oldBasin[j] < 0 || !oldHasProduct[oldBasin[j]]) continue;
     if (!(network.minima[j].energy - network.minima[t].energy < p.energyThreshold)) continue;
     bool connected = false;
     for (int k : neighbours) connected = connected || k == j;
     if (connected || wasTried(tried, t, j, true)) continue;
-    const double d = distance(t, j);
-    ++computed;
+    partners.push_back(j);
+    if (static_cast<int>(partners.size()) > kMaxDistancesPerCandidate && listFull) break;
+  }
+  return partners;
+}
+
+// The closest of the partners (the first of equals); keeps the pair's partner when there is none.
+void closestPartner(const std::vector<int>& partners, const MinimumDistance& distance,
+                    CandidatePair& pair) {
+  double best = 1e100;
+  for (int j : partners) {
+    const double d = distance(pair.first, j);
     if (d < best) {
       best = d;
       pair.second = j;
     }
-    if (computed > kMaxDistancesPerCandidate && listFull) return;
   }
 }
 
@@ -157,7 +166,7 @@ void UntrapParams::check() const {
 
 UntrapSelection untrapPairs(const StoredTransitionNetwork& network, const std::vector<int>& product,
                             const UntrapParams& params, const TriedPairs& tried,
-                            const MinimumDistance& distance) {
+                            const MinimumDistance& distance, const DistancePrefetch& prefetch) {
   params.check();
   const int n = static_cast<int>(network.minima.size());
   require(!product.empty(), "UNTRAP needs a product set (min.A)");
@@ -188,11 +197,20 @@ UntrapSelection untrapPairs(const StoredTransitionNetwork& network, const std::v
   std::vector<char> oldHasProduct(n, 0);
   sweepThresholds(low, high, params.energyIncrement, [&](double threshold) {
     const Superbasins s = superbasins(network, isProduct, threshold);
+    // The candidates that reach a product at this threshold, their partners, and every distance
+    // they need told ahead, then each candidate's closest partner.
+    std::vector<std::pair<std::size_t, std::vector<int>>> reached;
+    std::vector<std::pair<int, int>> needed;
     for (std::size_t k = 0; k < out.pairs.size(); ++k) {
       const int t = out.pairs[k].first;
       if (done[k] || s.basin[t] < 0 || !s.hasProduct[s.basin[t]]) continue;
-      closestPartner(network, oldBasin, oldHasProduct, neighbours[t], params, listFull, tried,
-                     distance, out.pairs[k]);
+      reached.emplace_back(k, eligiblePartners(network, t, oldBasin, oldHasProduct, neighbours[t],
+                                               params, listFull, tried));
+      for (int j : reached.back().second) needed.emplace_back(t, j);
+    }
+    if (prefetch && !needed.empty()) prefetch(needed);
+    for (auto& [k, partners] : reached) {
+      closestPartner(partners, distance, out.pairs[k]);
       done[k] = 1;
       ++doneCount;
     }

@@ -48,9 +48,11 @@ struct UntrapSelection {
 
 /// The UNTRAP pairs of `network` towards the minima of `product` (set A for rates A<-B,
 /// PATHSAMPLE's DIRECTION AB). Throws std::invalid_argument when the product set is empty or
-/// names a minimum outside the network, or the parameters fail their check.
+/// names a minimum outside the network, or the parameters fail their check. `prefetch` hears of
+/// each energy threshold's distances before they are asked for.
 UntrapSelection untrapPairs(const StoredTransitionNetwork& network, const std::vector<int>& product,
                             const UntrapParams& params, const TriedPairs& tried,
-                            const MinimumDistance& distance);
+                            const MinimumDistance& distance,
+                            const DistancePrefetch& prefetch = {});
 
 }  // namespace landscape

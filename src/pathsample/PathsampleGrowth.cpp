@@ -147,6 +147,9 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
   return s.str();
 }
 
+// A stop request that ended the choice of a cycle's pairs (one process).
+struct SelectionStopped {};
+
 // The state of the run: network, its stored records and the growth record.
 struct Growth {
   const PathsampleConfig& config;
@@ -204,8 +207,19 @@ struct Growth {
     return e;
   }
 
+  // Computes a selection's distances ahead on the pool's threads (one process: and stops the
+  // selection on a stop request, throwing SelectionStopped; under mpirun stops are agreed between
+  // cycles, so every rank selects alike to the end).
+  ThreadPool* pool = nullptr;
+  std::function<bool()> stopSelection;
+
   std::vector<CandidatePair> select() {
     const MinimumDistance distance = [this](int a, int b) { return network.distance(a, b); };
+    DistancePrefetch prefetch;
+    if (pool)
+      prefetch = [this](const std::vector<std::pair<int, int>>& pairs) {
+        if (!network.precomputeDistances(pairs, *pool, stopSelection)) throw SelectionStopped{};
+      };
     const TriedPairs& tried = known.growth.triedPairs;
     const PathsampleConfig& c = config;
     // DIRECTION BA: B is the product, the paths run from A to B.
@@ -219,7 +233,7 @@ struct Growth {
     if (c.pairSelection == PairSelection::Untrap) {
       UntrapParams p = c.untrap;
       p.listSize = static_cast<std::size_t>(c.listSize);
-      return untrapPairs(sets, sets.setA, p, tried, distance).pairs;
+      return untrapPairs(sets, sets.setA, p, tried, distance, prefetch).pairs;
     }
     std::vector<CandidatePair> pairs =
         c.pairSelection == PairSelection::Shortcut
@@ -477,6 +491,8 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
     print("grow> note: the device fills with many connect runs in flight (e.g. --pairs-per-cycle "
           "256): " + std::to_string(c.pairsPerCycle) + " per cycle leave most of it idle");
   ThreadPool pool(threadsRunningJobs(c));
+  g.pool = &pool;
+  if (ranks.size() == 1) g.stopSelection = stopRequested;
   const std::size_t statesAtStart = g.stored.transitionStates.size();
   const FaultDrill drill = faultDrill(ranks.rank());
   bool stopped = false;
@@ -487,7 +503,20 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       break;
     }
     runFaultDrill(drill, g.known.growth.cycles + 1);
-    const std::vector<Pair> pairs = g.takePairs(print);
+    // A stop while the pairs are chosen (a new candidate list can take minutes in a big network)
+    // leaves the growth record as the last cycle saved it.
+    const GrowthRecord record = g.known.growth;
+    std::vector<Pair> pairs;
+    try {
+      pairs = g.takePairs(print);
+    } catch (const SelectionStopped&) {
+      g.known.growth = record;
+      print(format("cycle %.0f stopped while its pairs were chosen: the state of cycle %.0f is "
+                   "saved",
+                   g.known.growth.cycles + 1, g.known.growth.cycles));
+      stopped = true;
+      break;
+    }
     if (pairs.empty()) {
       print("grow> no candidate pairs left: growth ends");
       break;
