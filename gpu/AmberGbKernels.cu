@@ -1,5 +1,5 @@
-#include <cub/block/block_reduce.cuh>
 #include <algorithm>
+#include <cub/block/block_reduce.cuh>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -125,7 +125,8 @@ __device__ bool lastBlockToArrive(unsigned* counter, unsigned blocks) {
 
 /// Fixed-order sum over the 32 lanes of a warp; the result is in lane 0.
 __device__ inline double warpSum(double v) {
-  for (int offset = kGbTile / 2; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
+  for (int offset = kGbTile / 2; offset > 0; offset /= 2)
+    v += __shfl_down_sync(kFullMask, v, offset);
   return v;
 }
 
@@ -179,8 +180,8 @@ __global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
 
 /// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
 template <typename Real>
-__device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox, int tile, int worker,
-                               int lane) {
+__device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox,
+                                               int tile, int worker, int lane) {
   const int n = static_cast<int>(a.atoms);
   const int tiles = a.layout.tiles;
   const int parts = a.gather.columnParts;
@@ -231,9 +232,10 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
         const Real dx = xr - xm, dy = yr - ym, dz = zr - zm;
         const Real r2 = dx * dx + dy * dy + dz * dz;
         if (r2 <= cut2) {
-          // The value-only twin of amberDescreening, one reciprocal of r for every branch.
-          const Real r = sqrt(r2);
-          unitSum += amberDescreeningValue<Real>(r, Real(1) / r, rhoI, sm, rgbmax);
+          // The value-only twin of amberDescreening, one reciprocal of r for every branch; 1/r
+          // by the reciprocal square root and r = r^2 / r from it (no square root, no division).
+          const Real ir = amberInverseSqrt<Real>(r2);
+          unitSum += amberDescreeningValue<Real>(r2 * ir, ir, rhoI, sm, rgbmax);
         }
       }
     }
@@ -292,31 +294,30 @@ __device__ inline void storeSlot(double* slots, long long slot, const double* g,
   for (int c = 0; c < 3; ++c) slots[3 * slot + c] = scale * g[c];
 }
 
-/// Block `block` of the bonded terms (run by the first blocks of the pair grid; every thread of
-/// the block calls it).
-__device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks, int block) {
-  static_assert(kGbBondedBlock == kGbPairWarps * kGbTile, "bonded blocks run in the pair grid");
+/// Term k (< kGbBondedBlock) of bonded block `block`: its gradient slots, its energy added to e0
+/// (1-4 pairs: VDW to e0, EEL to e1).
+__device__ __forceinline__ void gbBondedTerm(const GbBondedArgs& a, const GbBondedBlocks& blocks,
+                                             int block, int k, double& e0, double& e1) {
   const double* x = a.d_x;
-  double e0 = 0.0, e1 = 0.0;
   const long long angleSlots = 2LL * a.bonds;
   const long long dihedralSlots = angleSlots + 3LL * a.angles;
   const long long pairSlots = dihedralSlots + 4LL * a.dihedrals;
   if (block < blocks.bonds) {
-    const int t = block * kGbBondedBlock + threadIdx.x;
+    const int t = block * kGbBondedBlock + k;
     if (t < a.bonds) {
       const AmberBondTerm b = a.d_bonds[t];
       double gi[3];
-      e0 = amberBond(x + 3 * b.i, x + 3 * b.j, b.forceConstant, b.equilibrium, gi);
+      e0 += amberBond(x + 3 * b.i, x + 3 * b.j, b.forceConstant, b.equilibrium, gi);
       storeSlot(a.d_slotGradient, 2LL * t, gi, 1.0);
       storeSlot(a.d_slotGradient, 2LL * t + 1, gi, -1.0);
     }
   } else if (block < blocks.bonds + blocks.angles) {
-    const int t = (block - blocks.bonds) * kGbBondedBlock + threadIdx.x;
+    const int t = (block - blocks.bonds) * kGbBondedBlock + k;
     if (t < a.angles) {
       const AmberAngleTerm g = a.d_angles[t];
       double gi[3], gk[3], gj[3];
-      e0 = amberAngle(x + 3 * g.i, x + 3 * g.j, x + 3 * g.k, g.forceConstant, g.equilibrium, gi,
-                      gk);
+      e0 +=
+          amberAngle(x + 3 * g.i, x + 3 * g.j, x + 3 * g.k, g.forceConstant, g.equilibrium, gi, gk);
       for (int c = 0; c < 3; ++c) gj[c] = -gi[c] - gk[c];
       const long long s = angleSlots + 3LL * t;
       storeSlot(a.d_slotGradient, s, gi, 1.0);
@@ -324,17 +325,16 @@ __device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBon
       storeSlot(a.d_slotGradient, s + 2, gk, 1.0);
     }
   } else if (block < blocks.bonds + blocks.angles + blocks.dihedrals) {
-    const int t = (block - blocks.bonds - blocks.angles) * kGbBondedBlock + threadIdx.x;
+    const int t = (block - blocks.bonds - blocks.angles) * kGbBondedBlock + k;
     if (t < a.dihedrals) {
       const AmberDihedralTerm d = a.d_dihedrals[t];
       double g[12];
-      e0 = amberDihedral(x + 3 * d.i, x + 3 * d.j, x + 3 * d.k, x + 3 * d.l, d, g);
+      e0 += amberDihedral(x + 3 * d.i, x + 3 * d.j, x + 3 * d.k, x + 3 * d.l, d, g);
       const long long s = dihedralSlots + 4LL * t;
-      for (int k = 0; k < 4; ++k) storeSlot(a.d_slotGradient, s + k, g + 3 * k, 1.0);
+      for (int q = 0; q < 4; ++q) storeSlot(a.d_slotGradient, s + q, g + 3 * q, 1.0);
     }
   } else {
-    const int t =
-        (block - blocks.bonds - blocks.angles - blocks.dihedrals) * kGbBondedBlock + threadIdx.x;
+    const int t = (block - blocks.bonds - blocks.angles - blocks.dihedrals) * kGbBondedBlock + k;
     if (t < a.pairs14) {
       const AmberPair14Term p = a.d_pairs14[t];
       const double d[3] = {x[3 * p.i] - x[3 * p.j], x[3 * p.i + 1] - x[3 * p.j + 1],
@@ -342,14 +342,27 @@ __device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBon
       const double r2 = amberDot(d, d);
       const AmberPairTerm lj = amberLennardJones(r2, p.a, p.b);
       const AmberPairTerm el = amberCoulomb(r2, p.chargeProduct);
-      e0 = lj.energy;
-      e1 = el.energy;
+      e0 += lj.energy;
+      e1 += el.energy;
       const double s = lj.dEdrOverR + el.dEdrOverR;
       storeSlot(a.d_slotGradient, pairSlots + 2LL * t, d, s);
       storeSlot(a.d_slotGradient, pairSlots + 2LL * t + 1, d, -s);
     }
   }
-  using BlockReduce = cub::BlockReduce<double, kGbBondedBlock>;
+}
+
+/// Block `block` of the bonded terms (run by the first blocks of the pair grid; every thread of
+/// the block calls it): kGbBondedBlock terms of one kind, on THREADS threads (the pair grid's
+/// block), each thread taking terms threadIdx.x, + THREADS, ... and adding their energies in that
+/// order (one term each when THREADS = kGbBondedBlock).
+template <int THREADS>
+__device__ __forceinline__ void gbBondedBlock(const GbBondedArgs& a, const GbBondedBlocks& blocks,
+                                              int block) {
+  static_assert(kGbBondedBlock % THREADS == 0, "a bonded block's terms divide over its threads");
+  double e0 = 0.0, e1 = 0.0;
+  for (int k = threadIdx.x; k < kGbBondedBlock; k += THREADS)
+    gbBondedTerm(a, blocks, block, k, e0, e1);
+  using BlockReduce = cub::BlockReduce<double, THREADS>;
   __shared__ typename BlockReduce::TempStorage storage;
   const double sum0 = BlockReduce(storage).Sum(e0);
   __syncthreads();
@@ -415,30 +428,33 @@ struct PairConstants {
 /// (separate __shared__ arrays each cost an address computation per step).
 static_assert((kGbTile & (kGbTile - 1)) == 0, "the rotation takes lane + s mod kGbTile by a mask");
 
-template <typename Real>
+template <typename Real, int ROWS>
 struct PairShared {
   // Column-tile positions relative to the tile's first atom, charge, B, 1/B, LJ type.
   Real x[kGbTile], y[kGbTile], z[kGbTile], charge[kGbTile], born[kGbTile], inverseBorn[kGbTile];
   int type[kGbTile];
   /// Each warp's column sums dE/dx, dE/dy, dE/dz, dE/dB of the tile (zero for a warp that skips).
-  Real acc[kGbPairWarps][kGbSlotValues][kGbTile];
+  Real acc[ROWS][kGbSlotValues][kGbTile];
 };
 
-template <typename Real>
-__global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEvalArgs batchArgs) {
+// ROWS row tiles (warps) per block, GbPairLayout::rows; at most 85 registers per thread (3 blocks
+// of 8 warps per SM, the same registers for any ROWS).
+template <typename Real, int ROWS>
+__global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
+    gbPairsKernel(GbEvalArgs batchArgs) {
   awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   const int bondedBlocks = a.bondedBlocks.total();
   if (static_cast<int>(blockIdx.x) < bondedBlocks) {  // the bonded terms first: no tail
-    gbBondedBlock(a.bonded, a.bondedBlocks, static_cast<int>(blockIdx.x));
+    gbBondedBlock<ROWS * kGbTile>(a.bonded, a.bondedBlocks, static_cast<int>(blockIdx.x));
     return;
   }
   // Column-tile positions relative to the tile's first atom, in Real: in mixed precision every
   // pair operation is FP32 (no conversion per pair), and the offsets stay small where precision
   // matters (close pairs).
-  __shared__ PairShared<Real> sh;
+  __shared__ PairShared<Real, ROWS> sh;
 
   const GbPairLayout& layout = a.layout;
   const PairTask task = pairTask(a, static_cast<int>(blockIdx.x) - bondedBlocks);
@@ -446,7 +462,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
   const int stepCount = kGbTile / layout.parts, firstStep = task.part * stepCount;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int n = static_cast<int>(a.atoms);
-  const int row = rowBlock * kGbPairWarps + warp;
+  const int row = rowBlock * ROWS + warp;
   const bool rowTile = row < layout.tiles;
   const int i = row * kGbTile + lane;
   const bool active = rowTile && i < n;
@@ -471,7 +487,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
   // With a finite cut, a tile pair whose boxes lie farther apart than cut has no pair within it
   // (the boxes of this evaluation's positions, as the Born-radius kernels use them).
   const bool cutTiles = a.model.cutoff2 < 1e300;
-  __shared__ GbTileBox sRowBox[kGbPairWarps];
+  __shared__ GbTileBox sRowBox[ROWS];
   if (cutTiles && rowTile && lane == 0) sRowBox[warp] = a.d_tileBox[row];
 
   // FP64 sums. In mixed precision each column tile is summed in FP32 first (t* below) and added
@@ -540,8 +556,8 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
           Real dEdrOverR, ir = Real(0);
           if (far) {
             ir = amberInverseSqrt<Real>(r2);
-            const AmberPairTermT<Real> gb = amberGbPairFar<Real>(r2, ir, qiqj, kappa,
-                                                                 interiorInverse, exteriorInverse);
+            const AmberPairTermT<Real> gb =
+                amberGbPairFar<Real>(r2, ir, qiqj, kappa, interiorInverse, exteriorInverse);
             tGb += gb.energy;
             dEdrOverR = gb.dEdrOverR;
           } else {
@@ -559,7 +575,8 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
             Real ljA, ljB;
             pairLj(a.params, type, ljA, ljB);
             const AmberPairTermT<Real> lj = amberLennardJonesFromInverse<Real>(ir * ir, ljA, ljB);
-            const AmberPairTermT<Real> el = amberCoulombFromInverse<Real>(ir, qiqj * interiorInverse);
+            const AmberPairTermT<Real> el =
+                amberCoulombFromInverse<Real>(ir, qiqj * interiorInverse);
             tVdw += lj.energy;
             tEel += el.energy;
             dEdrOverR += lj.dEdrOverR + el.dEdrOverR;
@@ -594,10 +611,12 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
       }
     }
     __syncthreads();
-    if (threadIdx.x < kGbSlotValues * kGbTile) {
-      const int c = threadIdx.x / kGbTile, l = threadIdx.x % kGbTile;
+    // The column sums of the block's warps, in warp order (blocks of fewer than kGbSlotValues
+    // warps write several values per thread).
+    for (int t = threadIdx.x; t < kGbSlotValues * kGbTile; t += ROWS * kGbTile) {
+      const int c = t / kGbTile, l = t % kGbTile;
       double v = 0.0;
-      for (int w = 0; w < kGbPairWarps; ++w) v += double(sh.acc[w][c][l]);
+      for (int w = 0; w < ROWS; ++w) v += double(sh.acc[w][c][l]);
       a.d_columnSlots[columnSlotBase(layout, column, rowBlock, task.part) + c * kGbTile + l] = v;
     }
     __syncthreads();
@@ -618,7 +637,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile, 3) gbPairsKernel(GbEval
     a.d_rowSlots[base + 2 * kGbTile] = gz;
     a.d_rowSlots[base + 3 * kGbTile] = dEdB;
   }
-  using BlockReduce = cub::BlockReduce<double, kGbPairWarps * kGbTile>;
+  using BlockReduce = cub::BlockReduce<double, ROWS * kGbTile>;
   __shared__ typename BlockReduce::TempStorage storage;
   const double vdw = BlockReduce(storage).Sum(eVdw);
   __syncthreads();
@@ -776,8 +795,10 @@ __global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
 
 // ---- 4: chain rule through the Born radii, and the final gradient --------------------------
 
-template <typename Real>
-__global__ void __launch_bounds__(kGbPairWarps* kGbTile)
+// At most 85 registers per thread, as gbPairsKernel (in double 24 warps per SM with a few spills
+// outside the pair loop run faster than 16 without).
+template <typename Real, int ROWS>
+__global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
     gbChainPairsKernel(GbEvalArgs batchArgs) {
   awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
@@ -788,7 +809,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   // Tile pairs whose boxes lie beyond the cutoff are skipped; their slots are written as zeros.
   __shared__ Real sx[kGbTile], sy[kGbTile], sz[kGbTile];
   __shared__ Real sRho[kGbTile], sScreened[kGbTile], sdEdSum[kGbTile];
-  __shared__ Real sAcc[kGbPairWarps][3][kGbTile];
+  __shared__ Real sAcc[ROWS][3][kGbTile];
 
   const GbPairLayout& layout = a.layout;
   const PairTask task = pairTask(a, static_cast<int>(blockIdx.x));
@@ -796,7 +817,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   const int stepCount = kGbTile / layout.parts, firstStep = task.part * stepCount;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   const int n = static_cast<int>(a.atoms);
-  const int row = rowBlock * kGbPairWarps + warp;
+  const int row = rowBlock * ROWS + warp;
   const bool rowTile = row < layout.tiles;
   const int i = row * kGbTile + lane;
   const bool active = rowTile && i < n;
@@ -812,7 +833,7 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
   }
   // The row boxes in shared memory, not in 12 registers per thread (occupancy); read after the
   // first barrier of the column loop.
-  __shared__ GbTileBox sRowBox[kGbPairWarps];
+  __shared__ GbTileBox sRowBox[ROWS];
   if (rowTile && lane == 0) sRowBox[warp] = a.d_tileBox[row];
   const Real rgbmax = Real(a.model.rgbmax);
   const double cutoff2 = a.descreenCutoff * a.descreenCutoff;
@@ -844,17 +865,21 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
       const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
       if constexpr (kTileSums) tgx = tgy = tgz = Real(0);
       const int width = minInt(kGbTile, n - column * kGbTile);
-      // The rotation of gbPairsKernel, this block's part of it.
+      // The rotation of gbPairsKernel, this block's part of it, the column atom's accumulators
+      // travelling with it as there (the same additions in the same order as a shared-memory
+      // read-modify-write per pair, without its loads and stores).
+      Real cx = Real(0), cy = Real(0), cz = Real(0);
       for (int s = firstStep; s < firstStep + stepCount; ++s) {
-        const int m = (lane + s) % kGbTile;
+        const int m = (lane + s) & (kGbTile - 1);
         if (active && m < width && (column != row || m > lane)) {
           const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
           const Real r2 = dx * dx + dy * dy + dz * dz;
           if (r2 <= cut2) {
             // One reciprocal of r for both directions and the 1/r of dE/dr (the derivative-only
-            // twin of amberDescreening multiplies where it divides).
-            const Real r = sqrt(r2);
-            const Real ir = Real(1) / r;
+            // twin of amberDescreening multiplies where it divides), by the reciprocal square
+            // root, and r = r^2 / r from it.
+            const Real ir = amberInverseSqrt<Real>(r2);
+            const Real r = r2 * ir;
             const Real dIij = amberDescreeningDerivative<Real>(r, ir, rhoI, sScreened[m], rgbmax);
             const Real dIji = amberDescreeningDerivative<Real>(r, ir, sRho[m], sI, rgbmax);
             const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) * ir;
@@ -862,13 +887,20 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
             tgx += fx;
             tgy += fy;
             tgz += fz;
-            sAcc[warp][0][m] -= fx;
-            sAcc[warp][1][m] -= fy;
-            sAcc[warp][2][m] -= fz;
+            cx -= fx;
+            cy -= fy;
+            cz -= fz;
           }
         }
-        __syncwarp();
+        const int next = (lane + 1) & (kGbTile - 1);
+        cx = __shfl_sync(kFullMask, cx, next);
+        cy = __shfl_sync(kFullMask, cy, next);
+        cz = __shfl_sync(kFullMask, cz, next);
       }
+      const int held = (lane + firstStep + stepCount) & (kGbTile - 1);  // the atom lane l holds
+      sAcc[warp][0][held] = cx;
+      sAcc[warp][1][held] = cy;
+      sAcc[warp][2][held] = cz;
       if constexpr (kTileSums) {
         gx += double(tgx);
         gy += double(tgy);
@@ -876,11 +908,11 @@ __global__ void __launch_bounds__(kGbPairWarps* kGbTile)
       }
     }
     __syncthreads();
-    if (threadIdx.x < kGbSlotValues * kGbTile) {
-      const int c = threadIdx.x / kGbTile, l = threadIdx.x % kGbTile;
+    for (int t = threadIdx.x; t < kGbSlotValues * kGbTile; t += ROWS * kGbTile) {
+      const int c = t / kGbTile, l = t % kGbTile;
       double v = 0.0;
       if (c < 3)
-        for (int w = 0; w < kGbPairWarps; ++w) v += double(sAcc[w][c][l]);
+        for (int w = 0; w < ROWS; ++w) v += double(sAcc[w][c][l]);
       a.d_chainColumnSlots[columnSlotBase(layout, column, rowBlock, task.part) + c * kGbTile + l] =
           v;
     }
@@ -926,15 +958,19 @@ unsigned int blocksFor(long long items, int perBlock) {
 
 }  // namespace
 
-GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts) {
+GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts, int rows) {
   if (atoms == 0) throw std::invalid_argument("gbPairLayout: atoms must be > 0");
   if (chunk < 1) throw std::invalid_argument("gbPairLayout: chunk must be >= 1");
   if (parts < 1 || parts > kGbTile || kGbTile % parts != 0)
     throw std::invalid_argument("gbPairLayout: parts must divide " + std::to_string(kGbTile));
+  if (rows != 1 && rows != 2 && rows != 4 && rows != kGbPairWarps)
+    throw std::invalid_argument("gbPairLayout: rows per block must be 1, 2, 4 or 8, got " +
+                                std::to_string(rows));
   GbPairLayout l;
+  l.rows = rows;
   l.tiles = static_cast<int>((atoms + kGbTile - 1) / kGbTile);
   l.chunk = chunk;
-  l.rowBlocks = (l.tiles + kGbPairWarps - 1) / kGbPairWarps;
+  l.rowBlocks = (l.tiles + rows - 1) / rows;
   l.chunks = (l.tiles + chunk - 1) / chunk;
   l.parts = parts;
   for (int b = 0; b < l.rowBlocks; ++b)
@@ -947,7 +983,7 @@ namespace {
 
 __global__ void __launch_bounds__(kGbBondedBlock)
     gbBondedKernel(GbBondedArgs a, GbBondedBlocks blocks) {
-  gbBondedBlock(a, blocks, static_cast<int>(blockIdx.x));
+  gbBondedBlock<kGbBondedBlock>(a, blocks, static_cast<int>(blockIdx.x));
 }
 
 }  // namespace
@@ -1071,6 +1107,25 @@ void launchGbKernel(void (*kernel)(GbEvalArgs), unsigned blocks, unsigned struct
   LANDSCAPE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a));
 }
 
+/// Calls f(std::integral_constant<int, R>{}) for the rows per block r (1, 2, 4 or 8).
+template <class F>
+void withPairRows(int r, F f) {
+  switch (r) {
+    case 1:
+      f(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      f(std::integral_constant<int, 2>{});
+      break;
+    case 4:
+      f(std::integral_constant<int, 4>{});
+      break;
+    default:
+      f(std::integral_constant<int, kGbPairWarps>{});
+      break;
+  }
+}
+
 }  // namespace
 
 template <typename Real>
@@ -1091,19 +1146,22 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   a.floatModel.exteriorInverse = static_cast<float>(args.model.exteriorInverse);
   a.floatModel.cutoff2 = static_cast<float>(args.model.cutoff2);
   for (std::size_t first = 0; first < batch; first += kGbMaxGridY) {
-    const unsigned count =
-        static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
+    const unsigned count = static_cast<unsigned>(std::min<std::size_t>(kGbMaxGridY, batch - first));
     a.batch.first = static_cast<long long>(first);
     // The first kernel follows whatever the caller enqueued before, in the ordinary way.
     launchGbKernel(gbTileBoxesKernel, boxBlocks, count, 4 * kGbTile, stream, false, a);
     launchGbKernel(gbBornRadiiKernel<Real>, bornBlocks, count, kGbGatherWarps * kGbTile, stream,
                    programmatic, a);
-    launchGbKernel(gbPairsKernel<Real>, pairBlocks, count, kGbPairWarps * kGbTile, stream,
-                   programmatic, a);
+    withPairRows(l.rows, [&](auto rows) {
+      launchGbKernel(gbPairsKernel<Real, rows.value>, pairBlocks, count, rows.value * kGbTile,
+                     stream, programmatic, a);
+    });
     launchGbKernel(gbPairReduceKernel, pairSumBlocks, count, kGbReduceWarps * kGbTile, stream,
                    programmatic, a);
-    launchGbKernel(gbChainPairsKernel<Real>, chainBlocks, count, kGbPairWarps * kGbTile, stream,
-                   programmatic, a);
+    withPairRows(l.rows, [&](auto rows) {
+      launchGbKernel(gbChainPairsKernel<Real, rows.value>, chainBlocks, count, rows.value * kGbTile,
+                     stream, programmatic, a);
+    });
     launchGbKernel(gbAssembleGradientKernel, assembleBlocks, count, kGbReduceWarps * kGbTile,
                    stream, programmatic, a);
   }

@@ -15,15 +15,18 @@
 
 namespace landscape {
 
-constexpr int kGbTile = 32;       ///< atoms per tile (one warp)
-constexpr int kGbPairWarps = 8;   ///< row tiles per block of the pair kernel
+constexpr int kGbTile = 32;  ///< atoms per tile (one warp)
+/// Row tiles (warps) per block of the pair and chain-rule kernels at most; a layout takes 8, 4, 2
+/// or 1 (GbPairLayout::rows).
+constexpr int kGbPairWarps = 8;
 /// Warps per block of the Born-radius kernel; the blocks of one row tile share its work units.
 constexpr int kGbGatherWarps = 16;
 /// Warps per block of the per-atom slot sums (one block per tile and value: lanes are the tile's
 /// atoms, warps take the slot items in turn).
 constexpr int kGbReduceWarps = 16;
 constexpr int kGbBondedBlock = 256;  ///< threads per block of the bonded kernel
-constexpr int kGbSlotValues = 4;     ///< per atom and slot of the pair kernel: dE/dx, dE/dy, dE/dz, dE/dB
+/// Per atom and slot of the pair kernel: dE/dx, dE/dy, dE/dz, dE/dB.
+constexpr int kGbSlotValues = 4;
 
 /// Axis-aligned bounding box of one tile, Angstrom.
 struct GbTileBox {
@@ -56,22 +59,26 @@ struct GbFloatModel {
   float cutoff2 = 0.0f;          ///< sander's cut squared, A^2 (+infinity: every pair)
 };
 
-/// The pair kernel's task grid: a task is (row block, column chunk); it exists when its chunk
-/// holds a tile >= the block's first tile.
+/// The pair kernel's task grid: a task is (row block of `rows` row tiles, column chunk); it exists
+/// when its chunk holds a tile >= the block's first tile. A block's warps whose row tile lies
+/// beyond a column tile have no pair with it and wait: small systems take fewer rows per block so
+/// that fewer warps wait (trp-cage's 10 tiles: 55 tile pairs on 96 warps of 8-row blocks, on 60
+/// of 2-row blocks).
 /// Each task runs as `parts` blocks, block p taking rotation steps [p 32/parts, (p + 1) 32/parts)
 /// of every tile pair: small systems get parts > 1 so that the grid fills the device and the serial
 /// chain of a warp is short.
 struct GbPairLayout {
-  int tiles = 0;       ///< T = ceil(N / 32)
-  int chunk = 1;       ///< C, column tiles per task
-  int rowBlocks = 0;   ///< ceil(T / kGbPairWarps)
-  int chunks = 0;      ///< ceil(T / C)
+  int tiles = 0;            ///< T = ceil(N / 32)
+  int chunk = 1;            ///< C, column tiles per task
+  int rows = kGbPairWarps;  ///< R, row tiles (warps) per block: 1, 2, 4 or 8
+  int rowBlocks = 0;        ///< ceil(T / R)
+  int chunks = 0;           ///< ceil(T / C)
   int taskCount = 0;
-  int parts = 1;       ///< S, a power of two dividing 32
+  int parts = 1;  ///< S, a power of two dividing 32
 };
 
-/// Builds the layout for N atoms, the chosen chunk length and step parts.
-GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts);
+/// Builds the layout for N atoms, the chosen chunk length, step parts and rows per block.
+GbPairLayout gbPairLayout(std::size_t atoms, int chunk, int parts, int rows = kGbPairWarps);
 
 /// Last column tile of chunk c.
 __host__ __device__ inline int gbChunkLastTile(const GbPairLayout& l, int c) {
@@ -81,7 +88,7 @@ __host__ __device__ inline int gbChunkLastTile(const GbPairLayout& l, int c) {
 
 /// A task (row block b, chunk c) exists when the chunk reaches the block's first row tile.
 __host__ __device__ inline bool gbPairTaskExists(const GbPairLayout& l, int b, int c) {
-  return gbChunkLastTile(l, c) >= b * kGbPairWarps;
+  return gbChunkLastTile(l, c) >= b * l.rows;
 }
 
 /// The pair-grid slot items of one tile, as the per-atom sums read them: item j < rowCount is the
@@ -99,8 +106,8 @@ struct GbTileSlotItems {
 
 __host__ __device__ inline GbTileSlotItems gbTileSlotItems(const GbPairLayout& l, int tile) {
   const long long item = static_cast<long long>(kGbSlotValues) * kGbTile;
-  const int firstChunk = (tile / kGbPairWarps) * kGbPairWarps / l.chunk;
-  const int lastRowBlock = gbChunkLastTile(l, tile / l.chunk) / kGbPairWarps;
+  const int firstChunk = (tile / l.rows) * l.rows / l.chunk;
+  const int lastRowBlock = gbChunkLastTile(l, tile / l.chunk) / l.rows;
   GbTileSlotItems s;
   s.rowBase = (static_cast<long long>(tile) * l.chunks + firstChunk) * l.parts * item;
   s.rowCount = (l.chunks - firstChunk) * l.parts;
@@ -168,19 +175,19 @@ constexpr int kGbMaxGridY = 65535;
 /// (every array starts on a 256-byte boundary), and the arena's length. Built by gbScratchLayout
 /// from the system alone.
 struct GbScratchLayout {
-  long long tileBox = 0;        ///< T boxes of 6 doubles
-  long long bornPartial = 0;    ///< T x P x 32
+  long long tileBox = 0;                                        ///< T boxes of 6 doubles
+  long long bornPartial = 0;                                    ///< T x P x 32
   long long born = 0, dBornDSum = 0, selfDEdB = 0, dEdSum = 0;  ///< N each
-  long long tileSelfEnergy = 0; ///< T
-  long long rowSlots = 0, chainRowSlots = 0;        ///< T x chunks x S x 4 x 32 each
-  long long columnSlots = 0, chainColumnSlots = 0;  ///< T x rowBlocks x S x 4 x 32 each
-  long long pairBlockEnergy = 0;  ///< taskCount x S x 3
-  long long pairGradient = 0;     ///< 3N
-  long long slotGradient = 0;     ///< 3 x bonded slots (at least 1)
-  long long bondedBlockEnergy = 0;  ///< 2 x bonded blocks (at least 1)
-  long long components = 0;       ///< 8
-  long long stride = 0;           ///< doubles per structure
-  long long tickets = 0;          ///< ticket counters per structure: T (Born radii)
+  long long tileSelfEnergy = 0;                                 ///< T
+  long long rowSlots = 0, chainRowSlots = 0;                    ///< T x chunks x S x 4 x 32 each
+  long long columnSlots = 0, chainColumnSlots = 0;              ///< T x rowBlocks x S x 4 x 32 each
+  long long pairBlockEnergy = 0;                                ///< taskCount x S x 3
+  long long pairGradient = 0;                                   ///< 3N
+  long long slotGradient = 0;                                   ///< 3 x bonded slots (at least 1)
+  long long bondedBlockEnergy = 0;                              ///< 2 x bonded blocks (at least 1)
+  long long components = 0;                                     ///< 8
+  long long stride = 0;                                         ///< doubles per structure
+  long long tickets = 0;  ///< ticket counters per structure: T (Born radii)
 };
 
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
@@ -216,18 +223,18 @@ struct GbEvalArgs {
   double* d_total = nullptr;    ///< 1 per structure: the energy, kcal/mol (overwritten)
 
   // Scratch of one structure (GbScratchLayout).
-  GbTileBox* d_tileBox = nullptr;     ///< T
-  double* d_bornPartial = nullptr;    ///< T x P x 32: block partials of I_i
-  unsigned* d_tileTickets = nullptr;  ///< T, zero between kernels (the last block resets)
-  double* d_born = nullptr;           ///< N, A
-  double* d_dBornDSum = nullptr;      ///< N, A^2
-  double* d_tileSelfEnergy = nullptr; ///< T: GB self energy of each tile, kcal/mol
-  double* d_selfDEdB = nullptr;       ///< N, kcal/mol/A
-  double* d_rowSlots = nullptr;       ///< T x chunks x S x 4 x 32
-  double* d_columnSlots = nullptr;    ///< T x rowBlocks x S x 4 x 32
-  double* d_pairBlockEnergy = nullptr;  ///< taskCount x S x 3 (VDWAALS, EELEC, EGB pairs)
-  double* d_pairGradient = nullptr;   ///< 3N
-  double* d_dEdSum = nullptr;         ///< N: dE/dB_i dB_i/dI_i, kcal/mol A
+  GbTileBox* d_tileBox = nullptr;        ///< T
+  double* d_bornPartial = nullptr;       ///< T x P x 32: block partials of I_i
+  unsigned* d_tileTickets = nullptr;     ///< T, zero between kernels (the last block resets)
+  double* d_born = nullptr;              ///< N, A
+  double* d_dBornDSum = nullptr;         ///< N, A^2
+  double* d_tileSelfEnergy = nullptr;    ///< T: GB self energy of each tile, kcal/mol
+  double* d_selfDEdB = nullptr;          ///< N, kcal/mol/A
+  double* d_rowSlots = nullptr;          ///< T x chunks x S x 4 x 32
+  double* d_columnSlots = nullptr;       ///< T x rowBlocks x S x 4 x 32
+  double* d_pairBlockEnergy = nullptr;   ///< taskCount x S x 3 (VDWAALS, EELEC, EGB pairs)
+  double* d_pairGradient = nullptr;      ///< 3N
+  double* d_dEdSum = nullptr;            ///< N: dE/dB_i dB_i/dI_i, kcal/mol A
   double* d_chainRowSlots = nullptr;     ///< as d_rowSlots, for the chain-rule pass
   double* d_chainColumnSlots = nullptr;  ///< as d_columnSlots, for the chain-rule pass
 

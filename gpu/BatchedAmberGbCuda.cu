@@ -1,5 +1,3 @@
-#include "gpu/BatchedAmberGbCuda.h"
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -9,6 +7,7 @@
 #include <utility>
 
 #include "gpu/AmberGbKernels.cuh"
+#include "gpu/BatchedAmberGbCuda.h"
 #include "gpu/BatchedHostStaging.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/CudaHandles.h"
@@ -41,6 +40,27 @@ int choosePairParts(int taskCount) {
   return parts;
 }
 
+/// Row tiles per block of the pair grids in the throughput layout: the most (8, 4, 2, 1) whose
+/// blocks keep at least 90% of their warps busy (a warp whose row tile lies beyond the block's
+/// column tile has no pair and waits; the fewer rows, the fewer such warps, but the more column
+/// loads and column slots), else the one that keeps the most busy. trp-cage (10 tiles): 2 rows,
+/// 55 tile pairs on 60 warps (8 rows: 96); myoglobin (78 tiles): 8 rows, 92%.
+int choosePairRows(std::size_t atoms, int chunk) {
+  int best = kGbPairWarps;
+  double bestBusy = 0.0;
+  for (int rows : {kGbPairWarps, 4, 2, 1}) {
+    const GbPairLayout l = gbPairLayout(atoms, chunk, 1, rows);
+    const double tilePairs = 0.5 * l.tiles * (l.tiles + 1);
+    const double busy = tilePairs / (static_cast<double>(l.taskCount) * rows * l.chunk);
+    if (busy >= 0.9) return rows;
+    if (busy > bestBusy) {
+      best = rows;
+      bestBusy = busy;
+    }
+  }
+  return best;
+}
+
 /// The Born-radius gather: column parts of 4 atoms for small systems (short serial chains), whole
 /// column tiles for large ones; as many blocks per tile as fill the device without leaving warps
 /// with no unit at all.
@@ -66,7 +86,7 @@ ExclusionTiles buildExclusionTiles(const AmberGbTables& t, int tiles) {
   for (int i = 0; i < n; ++i)
     for (int k = t.exclusionOffsets[i]; k < t.exclusionOffsets[i + 1]; ++k) {
       const int j = t.exclusions[static_cast<std::size_t>(k)];  // j > i
-      auto& masks = byTilePair[{i / kGbTile, j / kGbTile}];  // value-initialised to zeros
+      auto& masks = byTilePair[{i / kGbTile, j / kGbTile}];     // value-initialised to zeros
       masks[static_cast<std::size_t>(i % kGbTile)] |= 1u << (j % kGbTile);
     }
   ExclusionTiles e;
@@ -266,7 +286,8 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   const int chunk = choosePairChunk(m_atoms);
   const bool latency = layout == AmberGbCudaLayout::Latency;
   const int parts = latency ? choosePairParts(gbPairLayout(m_atoms, chunk, 1).taskCount) : 1;
-  d.layout = gbPairLayout(m_atoms, chunk, parts);
+  d.layout =
+      gbPairLayout(m_atoms, chunk, parts, latency ? kGbPairWarps : choosePairRows(m_atoms, chunk));
   d.gather = chooseGatherLayout(d.layout.tiles);
   if (!latency) d.gather.blocksPerTile = 1;
 
@@ -297,15 +318,15 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   gbBondedAtomSlots(t, m_atoms, slotOffsets, slots);
   d.atomSlotOffsets = DeviceBuffer<int>(slotOffsets);
   d.atomSlots = DeviceBuffer<int>(slots);
-  d.bondedBlocks = gbBondedBlocks(static_cast<int>(t.bonds.size()), static_cast<int>(t.angles.size()),
-                                  static_cast<int>(t.dihedrals.size()),
-                                  static_cast<int>(t.pairs14.size()));
+  d.bondedBlocks =
+      gbBondedBlocks(static_cast<int>(t.bonds.size()), static_cast<int>(t.angles.size()),
+                     static_cast<int>(t.dihedrals.size()), static_cast<int>(t.pairs14.size()));
 
   std::vector<int2> tasks;
   for (int b = 0; b < d.layout.rowBlocks; ++b)
     for (int c = 0; c < d.layout.chunks; ++c)
       if (std::min(d.layout.tiles - 1, c * d.layout.chunk + d.layout.chunk - 1) >=
-          b * kGbPairWarps)
+          b * d.layout.rows)
         tasks.push_back(make_int2(b, c));
   if (static_cast<int>(tasks.size()) != d.layout.taskCount)
     throw std::logic_error("BatchedAmberGbCuda: pair task list disagrees with gbPairLayout");
@@ -465,10 +486,11 @@ std::vector<double> BatchedAmberGbCuda::bornRadii(std::size_t b) const {
     throw std::out_of_range("batched AMBER-GB on cuda: structure " + std::to_string(b) +
                             " is beyond the " + std::to_string(d.reservedBatch) + " reserved");
   std::vector<double> born(m_atoms);
-  LANDSCAPE_CUDA_CHECK(cudaMemcpy(
-      born.data(), d.scratch.data() + b * static_cast<std::size_t>(d.scratchLayout.stride) +
-                       static_cast<std::size_t>(d.scratchLayout.born),
-      m_atoms * sizeof(double), cudaMemcpyDeviceToHost));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpy(born.data(),
+                                  d.scratch.data() +
+                                      b * static_cast<std::size_t>(d.scratchLayout.stride) +
+                                      static_cast<std::size_t>(d.scratchLayout.born),
+                                  m_atoms * sizeof(double), cudaMemcpyDeviceToHost));
   return born;
 }
 

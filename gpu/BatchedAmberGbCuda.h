@@ -44,7 +44,8 @@ enum class AmberGbCudaLayout {
   /// over up to 8 blocks and each tile's Born radii over several blocks).
   Latency,
   /// Each tile pair in one block, each tile's Born radii in one block: 1/S of the pair and chain
-  /// slots to write and read, for batches that fill the device by their number.
+  /// slots to write and read, for batches that fill the device by their number; small systems
+  /// take fewer row tiles per pair block (GbPairLayout::rows) so that few warps wait.
   Throughput,
 };
 

@@ -26,12 +26,12 @@
 
 #include "backends/BatchedPotentialFactory.h"
 #include "gpu/GpuDevice.h"
+#include "landscape/core/Precision.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/PerStructureBatchedPotential.h"
-#include "landscape/core/Precision.h"
 #include "tests/TestData.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -191,44 +191,48 @@ TEST(BatchedPotentialFactory, EvaluateBatchRefusesMismatchedSizes) {
 // The per-atom slot sums read, for each tile, exactly the slot items that the pair grid writes for
 // it, in (chunk, part) order for its row slots and (row block, part) order for its column slots:
 // the task list is enumerated here as the pair kernel runs it (task (b, c) exists when chunk c
-// reaches row tile 8 b; its blocks write row slots of tiles 8 b .. 8 b + 7 and column slots of
-// the chunk's tiles) and compared with gbTileSlotItems' two contiguous ranges. Host only.
+// reaches row tile R b; its blocks write row slots of tiles R b .. R b + R - 1 and column slots of
+// the chunk's tiles, R rows per block) and compared with gbTileSlotItems' two contiguous ranges.
+// Host only.
 TEST(BatchedAmberGbLayout, SlotItemsOfATileAreThoseThePairGridWrites) {
   const long long item = static_cast<long long>(kGbSlotValues) * kGbTile;
   for (std::size_t atoms : {1, 25, 32, 33, 257, 304, 1664, 2492, 4000, 24920})
     for (int chunk : {1, 2, 3, 8})
-      for (int parts : {1, 2, 4, 8}) {
-        const GbPairLayout l = gbPairLayout(atoms, chunk, parts);
-        std::vector<std::vector<long long>> rowWritten(l.tiles), columnWritten(l.tiles);
-        int tasks = 0;
-        for (int b = 0; b < l.rowBlocks; ++b)
-          for (int c = 0; c < l.chunks; ++c) {
-            const int lastColumn = std::min(l.tiles - 1, c * chunk + chunk - 1);
-            if (lastColumn < b * kGbPairWarps) continue;
-            ++tasks;
-            for (int part = 0; part < parts; ++part) {
-              for (int row = b * kGbPairWarps; row < std::min(l.tiles, (b + 1) * kGbPairWarps);
-                   ++row)
-                rowWritten[row].push_back(((1LL * row * l.chunks + c) * parts + part) * item);
-              for (int column = c * chunk; column <= lastColumn; ++column)
-                columnWritten[column].push_back(((1LL * column * l.rowBlocks + b) * parts + part) *
-                                                item);
+      for (int parts : {1, 2, 4, 8})
+        for (int rows : {1, 2, 4, 8}) {
+          const GbPairLayout l = gbPairLayout(atoms, chunk, parts, rows);
+          ASSERT_EQ(l.rows, rows);
+          std::vector<std::vector<long long>> rowWritten(l.tiles), columnWritten(l.tiles);
+          int tasks = 0;
+          for (int b = 0; b < l.rowBlocks; ++b)
+            for (int c = 0; c < l.chunks; ++c) {
+              const int lastColumn = std::min(l.tiles - 1, c * chunk + chunk - 1);
+              if (lastColumn < b * rows) continue;
+              ++tasks;
+              for (int part = 0; part < parts; ++part) {
+                for (int row = b * rows; row < std::min(l.tiles, (b + 1) * rows); ++row)
+                  rowWritten[row].push_back(((1LL * row * l.chunks + c) * parts + part) * item);
+                for (int column = c * chunk; column <= lastColumn; ++column)
+                  columnWritten[column].push_back(
+                      ((1LL * column * l.rowBlocks + b) * parts + part) * item);
+              }
             }
+          ASSERT_EQ(tasks, l.taskCount);
+          for (int tile = 0; tile < l.tiles; ++tile) {
+            std::sort(rowWritten[tile].begin(), rowWritten[tile].end());
+            std::sort(columnWritten[tile].begin(), columnWritten[tile].end());
+            const GbTileSlotItems s = gbTileSlotItems(l, tile);
+            std::vector<long long> rowRead, columnRead;
+            for (int j = 0; j < s.rowCount; ++j) rowRead.push_back(s.rowBase + j * item);
+            for (int j = 0; j < s.columnCount; ++j) columnRead.push_back(s.columnBase + j * item);
+            ASSERT_EQ(rowRead, rowWritten[tile]) << atoms << " atoms, chunk " << chunk << ", parts "
+                                                 << parts << ", rows " << rows << ", tile " << tile;
+            ASSERT_EQ(columnRead, columnWritten[tile])
+                << atoms << " atoms, chunk " << chunk << ", parts " << parts << ", rows " << rows
+                << ", tile " << tile;
           }
-        ASSERT_EQ(tasks, l.taskCount);
-        for (int tile = 0; tile < l.tiles; ++tile) {
-          std::sort(rowWritten[tile].begin(), rowWritten[tile].end());
-          std::sort(columnWritten[tile].begin(), columnWritten[tile].end());
-          const GbTileSlotItems s = gbTileSlotItems(l, tile);
-          std::vector<long long> rowRead, columnRead;
-          for (int j = 0; j < s.rowCount; ++j) rowRead.push_back(s.rowBase + j * item);
-          for (int j = 0; j < s.columnCount; ++j) columnRead.push_back(s.columnBase + j * item);
-          ASSERT_EQ(rowRead, rowWritten[tile])
-              << atoms << " atoms, chunk " << chunk << ", parts " << parts << ", tile " << tile;
-          ASSERT_EQ(columnRead, columnWritten[tile])
-              << atoms << " atoms, chunk " << chunk << ", parts " << parts << ", tile " << tile;
         }
-      }
+  EXPECT_THROW(gbPairLayout(304, 1, 1, 3), std::invalid_argument);
 }
 
 struct Evaluated {
@@ -246,8 +250,8 @@ Evaluated evaluateHost(BatchedPotential& p, const std::vector<double>& x,
 }
 
 /// Structure b of x alone, as a batch of one of a fresh BatchedAmberGbCuda.
-Evaluated alone(const Loaded& sys, Precision precision, const std::vector<double>& x,
-                std::size_t b, AmberGbCudaLayout layout = AmberGbCudaLayout::Latency) {
+Evaluated alone(const Loaded& sys, Precision precision, const std::vector<double>& x, std::size_t b,
+                AmberGbCudaLayout layout = AmberGbCudaLayout::Latency) {
   BatchedAmberGbCuda single(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = single.dimension();
   return evaluateHost(single, std::vector<double>(x.begin() + b * n, x.begin() + (b + 1) * n));
@@ -415,7 +419,8 @@ TEST_P(BatchedAmberGbCudaBits, AnOverlapDoesNotDisturbTheOthers) {
   BatchedAmberGbCuda gpu(*sys.topology, sys.params, precision, 1, layout);
   const std::size_t n = gpu.dimension();
   const std::size_t i = 40, j = 200;  // distant in sequence: an LJ pair, not excluded
-  for (int c = 0; c < 3; ++c) x[overlap * n + 3 * j + c] = x[overlap * n + 3 * i + c] + 0.05 / std::sqrt(3.0);
+  for (int c = 0; c < 3; ++c)
+    x[overlap * n + 3 * j + c] = x[overlap * n + 3 * i + c] + 0.05 / std::sqrt(3.0);
   const Evaluated r = evaluateHost(gpu, x);
   EXPECT_FALSE(r.e[overlap] < 1e10) << "the overlapping structure's energy " << r.e[overlap];
   for (std::size_t b = 0; b < batch; ++b) {
@@ -631,8 +636,8 @@ TEST(BatchedPotentialFactory, AmberGbOnCudaIsTheBatchedKernel) {
   std::string why;
   if (!load(kAsh, &sys, &why)) GTEST_SKIP() << why;
   PotentialSpec spec = amberSpec(sys);
-  std::unique_ptr<BatchedPotential> p = makeBatchedPotentialForSpec(
-      spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
+  std::unique_ptr<BatchedPotential> p =
+      makeBatchedPotentialForSpec(spec, Backend::Cuda, {1, {}, 8, AmberGbCudaLayout::Throughput});
   ASSERT_NE(dynamic_cast<BatchedAmberGbCuda*>(p.get()), nullptr);
   EXPECT_EQ(dynamic_cast<BatchedAmberGbCuda&>(*p).layout(), AmberGbCudaLayout::Throughput);
   EXPECT_TRUE(p->isDeviceResident());

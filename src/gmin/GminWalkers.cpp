@@ -62,15 +62,25 @@ int defaultWalkersPerRank(WalkerEngine engine, const WalkerFacts& facts, int dev
   return 1;
 }
 
+// Walkers per rank from which AMBER-GB takes the layout for batches that fill the device by their
+// number: on the H200 it is the faster from about 16 structures per call (trp-cage, double: 4.9
+// against 6.4 us per structure at B = 256; docs/benchmarks.md, "Batched AMBER GB").
+constexpr int kGbThroughputLayoutWalkers = 16;
+
 // The device batched potential of the walkers (one structure's scratch for now) and the facts
-// that size them on it.
+// that size them on it; `perRank`: the walkers each rank will run (0: the default, hundreds).
 std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
-                                                    const GminSystem& system, WalkerFacts& facts) {
+                                                    const GminSystem& system, int perRank,
+                                                    WalkerFacts& facts) {
+  BatchedPotentialOptions options;
+  options.gbLayout = perRank == 0 || perRank >= kGbThroughputLayoutWalkers
+                         ? AmberGbCudaLayout::Throughput
+                         : AmberGbCudaLayout::Latency;
   // Rigid bodies (--rigid, --water): the rigid layer over the device batch; the rounds engine
   // minimises in its angle-axis metric (docs/lbfgs.md).
   std::shared_ptr<BatchedPotential> potential =
-      system.rigid ? makeBatchedRigidPotential(system.spec, *system.rigid, Backend::Cuda, {})
-                   : makeBatchedPotentialForSpec(system.spec, Backend::Cuda, {});
+      system.rigid ? makeBatchedRigidPotential(system.spec, *system.rigid, Backend::Cuda, options)
+                   : makeBatchedPotentialForSpec(system.spec, Backend::Cuda, options);
   // A walker on the rounds engine: its slot (history of --lbfgs-m pairs), its coordinates and
   // outcome, and the potential's scratch.
   const std::size_t n = potential->dimension();
@@ -159,7 +169,8 @@ GminWalkerPlan planGminWalkers(const GminConfig& config, const GminSystem& syste
   // quenches on the run's own potential).
   if (engine == WalkerEngine::DeviceRounds &&
       (ensemble || requested != 1 || config.tempering.enabled))
-    potential = deviceRoundsFacts(config, system, facts);
+    potential = deviceRoundsFacts(config, system,
+                                  (requested + ranks.ranks - 1) / std::max(1, ranks.ranks), facts);
   if (engine == WalkerEngine::LennardJonesTeams && requested == 0)
     facts.clusterAtoms = system.spec.atoms;
   GminWalkerPlan plan = planWalkers(config, engine, checkpointWalkers, ranks, facts, agree);
