@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -27,6 +28,7 @@
 #include "backends/BatchedPotentialFactory.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/core/Precision.h"
+#include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
@@ -651,6 +653,40 @@ TEST(BatchedPotentialFactory, AmberGbOnCudaIsTheBatchedKernel) {
   spec.kind = PotentialSpec::Kind::LennardJones;
   spec.atoms = 13;
   EXPECT_EQ(makeBatchedPotentialForSpec(spec, Backend::Cuda)->dimension(), 39u);
+}
+
+// gmin's walkers quench in mixed precision by default (--quench-precision) and stop at gmin's
+// AMBER SLOPPYCONV, RMS 0.01 kcal/mol/A: at such a loose trp-cage minimum (reached in double),
+// the mixed gradient must differ from the double one by far less than that tolerance, or the
+// quenches' stopping test would read the arithmetic's error. Both in the walkers' layout.
+TEST(BatchedAmberGbCuda, MixedGradientErrorAtALooseMinimumIsFarBelowTheSloppyRms) {
+  REQUIRE_GPU();
+  Loaded sys;
+  std::string why;
+  if (!load(kTrpcage, &sys, &why)) GTEST_SKIP() << why;
+  constexpr double kSloppyRms = 0.01;
+  AmberGbCuda single(*sys.topology, sys.params, Precision::Double);
+  LbfgsParams p;
+  p.rmsTolerance = kSloppyRms;
+  p.maxIterations = 20000;
+  std::vector<double> x = sys.x;
+  ASSERT_TRUE(Lbfgs(p).minimize(single, x).converged());
+  BatchedAmberGbCuda dbl(*sys.topology, sys.params, Precision::Double, 1,
+                         AmberGbCudaLayout::Throughput);
+  BatchedAmberGbCuda mixed(*sys.topology, sys.params, Precision::Mixed, 1,
+                           AmberGbCudaLayout::Throughput);
+  const Evaluated d = evaluateHost(dbl, x), m = evaluateHost(mixed, x);
+  const std::size_t n = x.size();
+  double g2 = 0.0, e2 = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    g2 += d.g[k] * d.g[k];
+    e2 += (m.g[k] - d.g[k]) * (m.g[k] - d.g[k]);
+  }
+  const double rms = std::sqrt(g2 / n), errorRms = std::sqrt(e2 / n);
+  std::printf("trp-cage at RMS %.3g kcal/mol/A: mixed - double gradient RMS %.3g, energy %.3g\n",
+              rms, errorRms, m.e[0] - d.e[0]);
+  EXPECT_LT(rms, kSloppyRms);
+  EXPECT_LT(errorRms, 0.1 * kSloppyRms);
 }
 
 #endif  // LANDSCAPE_HAVE_CUDA

@@ -563,7 +563,8 @@ TEST_F(GminCli, KilledGpuWalkerRunResumesToTheSameResults) {
 // AMBER-GB walkers: every saved minimum is a minimum of the CPU reference AmberGb
 // (energy within 1e-6 relative in double, RMS gradient below 2 x the tight RMS of 1e-4
 // kcal/mol/A). On the GPU the quenches run on the round-based engine over the batched device
-// potential, and 3 resident slots for 8 walkers (the rest refill from the queue) must give the
+// potential, in mixed precision (gmin's default --quench-precision) with the tight re-quench in
+// double, and 3 resident slots for 8 walkers (the rest refill from the queue) must give the
 // same files bit for bit.
 class GbWalkers : public GminCli {
  protected:
@@ -580,6 +581,12 @@ class GbWalkers : public GminCli {
     EXPECT_NE(r.out.find(backend == "cuda" ? "round-based L-BFGS" : "ParallelLbfgs"),
               std::string::npos)
         << r.out;
+    if (backend == "cuda") {
+      EXPECT_NE(r.out.find("(cuda, mixed, "), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("; the tight re-quench over batched AMBER GB"), std::string::npos)
+          << r.out;
+      EXPECT_NE(r.out.find("(cuda, double, "), std::string::npos) << r.out;
+    }
 
     const std::vector<StoredMinimum> db =
         MinimaDatabase::read((m_dir / "res/minima.h5").string());

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -26,8 +27,11 @@
 namespace landscape {
 namespace {
 
-// A walker's quench as it reports it, every number compared exactly, the reject reason included
-// (chirality, cis/trans, cold fusion, ...).
+// A walker's quench as it reports it, every number compared bit for bit (a failed quench's NaN
+// energy equals itself; mixed-precision AMBER-GB quenches of overlapping trial structures end so),
+// the reject reason included (chirality, cis/trans, cold fusion, ...).
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
 struct Quench {
   long quench;
   double energy, markovEnergy, rms;
@@ -36,9 +40,10 @@ struct Quench {
   std::string reason;
   long calls;
   bool operator==(const Quench& o) const {
-    return quench == o.quench && energy == o.energy && markovEnergy == o.markovEnergy &&
-           rms == o.rms && iterations == o.iterations && accepted == o.accepted &&
-           failed == o.failed && rejected == o.rejected && reason == o.reason && calls == o.calls;
+    return quench == o.quench && sameBits(energy, o.energy) &&
+           sameBits(markovEnergy, o.markovEnergy) && sameBits(rms, o.rms) &&
+           iterations == o.iterations && accepted == o.accepted && failed == o.failed &&
+           rejected == o.rejected && reason == o.reason && calls == o.calls;
   }
 };
 

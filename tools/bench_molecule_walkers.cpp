@@ -1,13 +1,13 @@
 // Benchmark (not a test): quenches per second of gmin's walkers on a molecule,
-// AMBER-GB trp-cage in double precision by default (or, with --water N, a cluster of N rigid
-// TIP4P molecules from random starts: `gmin --water tip4p --molecules N`), against the number of walkers W, on the CPU
-// (ParallelLbfgs over a copy of the potential per core) and on the GPU (the round-based batched
-// L-BFGS over the batched AMBER-GB, gpu/BatchedLbfgsRoundsCuda). Each row is exactly
-// `gmin --prmtop P --inpcrd I --backend B --walkers W --steps S` with gmin's AMBER defaults
+// AMBER-GB trp-cage with gmin's default quench arithmetic (or, with --water N, a cluster of N rigid
+// TIP4P molecules from random starts: `gmin --water tip4p --molecules N`), against the number of
+// walkers W, on the CPU (ParallelLbfgs over a copy of the potential per core) and on the GPU (the
+// round-based batched L-BFGS over the batched AMBER-GB, gpu/BatchedLbfgsRoundsCuda). Each row is
+// exactly `gmin --prmtop P --inpcrd I --backend B --walkers W --steps S` with gmin's AMBER defaults
 // (side-chain rotations, chirality and cis/trans checks), built through gmin's own code
-// (src/gmin/GminWalkers). The rate counts the quenches of the steps after the first (all walkers wait
-// for the round's slowest quench, as in a real run) over their wall time; quench 0 (every walker
-// from the same start) and the final tight re-quench are left out.
+// (src/gmin/GminWalkers). The rate counts the quenches of the steps after the first (all walkers
+// wait for the round's slowest quench, as in a real run) over their wall time; quench 0 (every
+// walker from the same start) and the final tight re-quench are left out.
 //
 // Usage: bench_molecule_walkers [--prmtop F --inpcrd F | --water N] [--walkers 1,8,32,128,512]
 //                               [--backends cpu,cuda] [--steps S] [--cpu-seconds T]
@@ -34,7 +34,7 @@ using namespace landscape;
 struct Options {
   std::string prmtop = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb/trpcage/prmtop";
   std::string inpcrd = std::string(LANDSCAPE_SOURCE_DIR) + "/tests/data/gb/trpcage/inpcrd";
-  std::string precision = "double";
+  std::string precision = "mixed";  ///< gmin --quench-precision
   std::vector<std::size_t> walkers = {1, 8, 32, 128, 512};
   std::vector<std::string> backends = {"cpu", "cuda"};
   long steps = 4;
@@ -48,13 +48,15 @@ OptionTable<Options> optionTable() {
   t.about =
       "usage: bench_molecule_walkers [--prmtop F --inpcrd F] [--walkers 1,8,32,128,512]\n"
       "                              [--backends cpu,cuda] [--steps S] [--cpu-seconds T]\n"
-      "Quenches per second of gmin's walkers on an AMBER-GB molecule (default trp-cage, double)\n"
+      "Quenches per second of gmin's walkers on an AMBER-GB molecule (default trp-cage)\n"
       "against W on the CPU and the GPU, with the ratio to W = 1 and to the CPU.\n";
   t.helpCommand();
   t.add("prmtop", "FILE", "AMBER topology", fieldOf(&Options::prmtop));
   t.add("inpcrd", "FILE", "start coordinates (every walker's quench 0)",
         fieldOf(&Options::inpcrd));
-  t.add("precision", "P", "GB precision on the GPU (double, mixed)",
+  t.add("precision", "P",
+        "arithmetic of the walkers' quenches on the GPU (gmin --quench-precision: mixed, "
+        "gmin's default, or double)",
         fieldOf(&Options::precision));
   t.add("walkers", "LIST", "walker counts W", fieldOf(&Options::walkers)).atLeast(1);
   t.add("backends", "LIST", "cpu, cuda or both (the CPU first, for the ratio)",
@@ -107,8 +109,8 @@ struct Row {
 };
 
 Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
-  std::vector<std::string> molecule = {"--prmtop", o.prmtop, "--inpcrd", o.inpcrd,
-                                       "--precision", o.precision};
+  std::vector<std::string> molecule = {"--prmtop",           o.prmtop,   "--inpcrd", o.inpcrd,
+                                       "--quench-precision", o.precision};
   if (o.water > 0) molecule = {"--water", "tip4p", "--molecules", std::to_string(o.water)};
   std::vector<std::string> arguments = {
       "--backend", backend, "--walkers", std::to_string(walkers), "--steps",

@@ -524,8 +524,9 @@ WalkerRoundReport WalkerEnsemble::roundReport(long step, const Census& census) c
 // failed re-quenches; the other processes send it their walkers' counts.
 WalkerEnsembleResult WalkerEnsemble::finish() {
   if (m_slice.first == 0) {
-    auto tight =
-        m_makeMinimiser(quenchParams(m_common, m_common.tightRms, m_common.tightMaxIterations));
+    const LbfgsParams params =
+        quenchParams(m_common, m_common.tightRms, m_common.tightMaxIterations);
+    auto tight = m_makeTight ? m_makeTight(params) : m_makeMinimiser(params);
     std::vector<std::vector<double>> x;
     for (const StoredMinimum& m : m_lowest.minima()) x.push_back(m.coordinates);
     const std::vector<LbfgsResult> q = quench(*tight, x);

@@ -117,6 +117,12 @@ class WalkerEnsemble {
   /// every process gets the whole state). Throws std::invalid_argument when it does not fit.
   WalkerEnsembleResult resume(const WalkerEnsembleState& state, WalkerObserver* observer = nullptr);
 
+  /// The minimisers of the final tight re-quench of the shared list (GMIN's TIGHTCONV), when
+  /// they differ from the quenches' (gmin's AMBER-GB walkers quench in mixed precision and
+  /// re-quench in double); empty: makeMinimiser's.
+  void setTightMinimiserMaker(BatchedMinimiserMaker makeTight) {
+    m_makeTight = std::move(makeTight);
+  }
   /// Host threads for the walkers' symmetrisation candidates (default: every core; processes that
   /// share a node give each its share).
   void setHostThreads(int threads) { m_hostThreads = std::max(threads, 1); }
@@ -172,6 +178,7 @@ class WalkerEnsemble {
   BasinHoppingParams m_common;
   BasinHoppingHooks m_hooks;
   BatchedMinimiserMaker m_makeMinimiser;
+  BatchedMinimiserMaker m_makeTight;  ///< empty: m_makeMinimiser
   WalkerPeers* m_peers;
   int m_walkers;
   IndexBlock m_slice;

@@ -46,6 +46,9 @@ struct GminConfig {
                                    ///< random start inside the container, drawn from the seed
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs
   Precision precision = Precision::Double;  ///< --precision double|mixed (CUDA AMBER-GB)
+  /// --quench-precision: the walkers' sloppy quenches on the CUDA AMBER-GB batch (the final tight
+  /// re-quench and single structures keep `precision`).
+  Precision quenchPrecision = Precision::Mixed;
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu: where L-BFGS runs
 
   // System: an AMBER molecule with generalized Born solvent (kcal/mol, Angstrom).

@@ -119,6 +119,17 @@ void addGeneralAndSystem(Table& t) {
       .inEffectIf([](const C& c) { return !c.waterModel.empty(); });
   addBackendOption(t, top(&C::backend));
   addPrecisionOption(t, "", top(&C::precision)).inEffectIf(isAmber);
+  // Wales and Doye's split of quenches (J. Phys. Chem. A 101, 5111 (1997); GMIN's SLOPPYCONV and
+  // TIGHTCONV): the Markov chain needs only loose minima, the saved ones are re-quenched tightly.
+  t.add("quench-precision", "",
+        "arithmetic of the walkers' quenches (SLOPPYCONV; two or more walkers) on the CUDA "
+        "AMBER-GB batch: mixed (FP32 pair arithmetic, FP64 sums; at a trp-cage minimum its "
+        "gradient differs from double by RMS 2.4e-6 kcal/mol/A, far below the sloppy RMS of "
+        "0.01) or double; the final tight re-quench of the saved minima (TIGHTCONV), and so "
+        "the energies written, use --precision",
+        top(&C::quenchPrecision))
+      .choices({Precision::Double, Precision::Mixed}, precisionName)
+      .inEffectIf([](const C& c) { return isAmber(c) && c.backend == Backend::Cuda; });
   addLbfgsBackendOption(t,
                         "where the L-BFGS vectors live: cpu (host, with the potential on "
                         "--backend) or gpu (the whole minimiser on the device; needs --backend "

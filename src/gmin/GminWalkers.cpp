@@ -67,20 +67,29 @@ int defaultWalkersPerRank(WalkerEngine engine, const WalkerFacts& facts, int dev
 // against 6.4 us per structure at B = 256; docs/benchmarks.md, "Batched AMBER GB").
 constexpr int kGbThroughputLayoutWalkers = 16;
 
-// The device batched potential of the walkers (one structure's scratch for now) and the facts
-// that size them on it; `perRank`: the walkers each rank will run (0: the default, hundreds).
-std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
-                                                    const GminSystem& system, int perRank,
-                                                    WalkerFacts& facts) {
+// The device batched potential of the system in `precision` (AMBER-GB; the other kinds have one
+// arithmetic); `perRank`: the walkers each rank will run (0: the default, hundreds).
+std::shared_ptr<BatchedPotential> deviceBatchedPotential(const GminSystem& system,
+                                                         Precision precision, int perRank) {
   BatchedPotentialOptions options;
   options.gbLayout = perRank == 0 || perRank >= kGbThroughputLayoutWalkers
                          ? AmberGbCudaLayout::Throughput
                          : AmberGbCudaLayout::Latency;
+  PotentialSpec spec = system.spec;
+  if (spec.kind == PotentialSpec::Kind::AmberGb) spec.precision = precision;
   // Rigid bodies (--rigid, --water): the rigid layer over the device batch; the rounds engine
   // minimises in its angle-axis metric (docs/lbfgs.md).
+  return system.rigid ? makeBatchedRigidPotential(spec, *system.rigid, Backend::Cuda, options)
+                      : makeBatchedPotentialForSpec(spec, Backend::Cuda, options);
+}
+
+// The device batched potential of the walkers' quenches (one structure's scratch for now) and the
+// facts that size them on it.
+std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
+                                                    const GminSystem& system, int perRank,
+                                                    WalkerFacts& facts) {
   std::shared_ptr<BatchedPotential> potential =
-      system.rigid ? makeBatchedRigidPotential(system.spec, *system.rigid, Backend::Cuda, options)
-                   : makeBatchedPotentialForSpec(system.spec, Backend::Cuda, options);
+      deviceBatchedPotential(system, config.quenchPrecision, perRank);
   // A walker on the rounds engine: its slot (history of --lbfgs-m pairs), its coordinates and
   // outcome, and the potential's scratch.
   const std::size_t n = potential->dimension();
@@ -180,6 +189,12 @@ GminWalkerPlan planGminWalkers(const GminConfig& config, const GminSystem& syste
     potential->reserve(
         static_cast<std::size_t>(std::max({1, plan.perRank, config.basinHopping.saveCount})));
     plan.devicePotential = std::move(potential);
+    if (system.spec.kind == PotentialSpec::Kind::AmberGb &&
+        config.quenchPrecision != config.precision) {
+      plan.tightDevicePotential = deviceBatchedPotential(system, config.precision, 0);
+      plan.tightDevicePotential->reserve(
+          static_cast<std::size_t>(std::max(1, config.basinHopping.saveCount)));
+    }
   }
   return plan;
 }
@@ -256,6 +271,14 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminWalkerPlan& plan, const Gmi
   };
 }
 
+BatchedMinimiserMaker walkerTightMinimiserMaker(const GminWalkerPlan& plan,
+                                                const GminConfig& config) {
+  if (!plan.tightDevicePotential) return {};
+  BatchedRoundsOptions rounds;
+  rounds.residentStructures = config.walkerResident;
+  return roundsMinimiserMaker(plan.tightDevicePotential, Backend::Cuda, rounds);
+}
+
 std::string walkerQuenchDescription(const GminWalkerPlan& plan, const GminConfig& config) {
   switch (plan.engine) {
     case WalkerEngine::LennardJonesTeams:
@@ -272,15 +295,18 @@ std::string walkerQuenchDescription(const GminWalkerPlan& plan, const GminConfig
       config.walkerResident > 0 && config.walkerResident < static_cast<std::size_t>(plan.perRank)
           ? std::to_string(config.walkerResident) + " walkers"
           : std::string("all walkers");
-  char line[512];
+  const std::string tight = plan.tightDevicePotential
+                                ? "; the tight re-quench over " + plan.tightDevicePotential->name()
+                                : std::string();
+  char line[768];
   std::snprintf(line, sizeof line,
                 "quenches on the GPU: round-based L-BFGS (gpu/BatchedLbfgsRoundsCuda) over %s, "
                 "%.3g MB of device memory per walker, %s resident; default walkers %d per GPU "
-                "(%d per multiprocessor x %d, capped by half the free memory)",
+                "(%d per multiprocessor x %d, capped by half the free memory)%s",
                 plan.devicePotential ? plan.devicePotential->name().c_str() : "no potential",
                 static_cast<double>(plan.facts.bytesPerWalker) / 1e6, resident.c_str(),
                 plan.deviceDefaultWalkers, walkersPerMultiprocessor(plan.facts.dimension),
-                plan.facts.multiprocessors);
+                plan.facts.multiprocessors, tight.c_str());
   return line;
 }
 

@@ -88,6 +88,10 @@ struct GminWalkerPlan {
   /// scratch reserved for the largest batch (perRank walkers or the tight re-quench of the
   /// saved minima), shared by every minimiser of walkerMinimiserMaker; else nullptr.
   std::shared_ptr<BatchedPotential> devicePotential;
+  /// DeviceRounds, in a walker run whose quenches run in other arithmetic than --precision
+  /// (AMBER-GB's --quench-precision): the device batched potential in --precision for the tight
+  /// re-quench of the saved minima; else nullptr (the tight re-quench takes devicePotential).
+  std::shared_ptr<BatchedPotential> tightDevicePotential;
 
   /// A walker run (WalkerEnsemble) rather than one chain (BasinHopping).
   bool walkerRun(const GminConfig& config) const;
@@ -115,6 +119,11 @@ GminWalkerPlan planWalkers(const GminConfig& config, WalkerEngine engine, int ch
 GminWalkerPlan planGminWalkers(const GminConfig& config, const GminSystem& system,
                                int checkpointWalkers, WalkerRanks ranks = {},
                                const std::function<int(int)>& agree = {}, bool ensemble = false);
+
+/// The tight re-quench's minimiser maker when the plan has a tightDevicePotential (the rounds
+/// engine over it), else an empty function: the walkers' own maker serves.
+BatchedMinimiserMaker walkerTightMinimiserMaker(const GminWalkerPlan& plan,
+                                                const GminConfig& config);
 
 /// SYMMETRISECSM's default interval for Lennard-Jones walkers on the GPU (useDefaultSymmetrisation).
 constexpr int kDefaultCsmInterval = 10;

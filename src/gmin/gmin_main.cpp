@@ -355,6 +355,7 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
                         config.tempering, walkerMinimiserMaker(plan, config, system),
                         system.hooks, &peers);
   search.setHostThreads(plan.facts.cores);  // this rank's share of its node's cores
+  search.setTightMinimiserMaker(walkerTightMinimiserMaker(plan, config));
   Checkpoint checkpoint;
   checkpoint.fingerprint = fingerprintOf(run, search.containerRadius());
   checkpoint.steps = run.params.steps;
