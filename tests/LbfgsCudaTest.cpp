@@ -114,8 +114,13 @@ bool trpcageStart(TrpcageStart* out) {
   return true;
 }
 
+// `toTheEnd`: each run must also converge to a minimum of the CPU reference (its energy there to
+// 1e-9 relative, the reference's RMS gradient below twice the tolerance). The three runs' minima
+// are not compared with each other: over thousands of steps from the inpcrd the round-off
+// differences grow as they do for LJ38 from a random start (lj38PerturbedMinimum), and the runs
+// may end in neighbouring minima (2.9 kcal/mol apart on the H200).
 void compareImplementations(const TrpcageStart& start, const LbfgsParams& p, std::size_t iterates,
-                            double finalTolerance) {
+                            bool toTheEnd) {
   auto cpuPotential = makePotential(start.spec, Backend::Cpu);
   auto cudaPotential = makePotential(start.spec, Backend::Cuda);
   const Trace cpu = minimizeOn(LbfgsBackend::Cpu, *cpuPotential, start.x, p);
@@ -130,12 +135,16 @@ void compareImplementations(const TrpcageStart& start, const LbfgsParams& p, std
     EXPECT_NEAR(gpu1.iterations[i].energy, e, 1e-9 * std::abs(e)) << "it " << i;
     EXPECT_EQ(gpu1.iterations[i].backtracks, cpu.iterations[i].backtracks) << "it " << i;
   }
-  if (finalTolerance > 0.0) {
-    EXPECT_TRUE(cpu.result.converged());
-    EXPECT_TRUE(gpu1.result.converged());
-    EXPECT_TRUE(gpu2.result.converged());
-    EXPECT_NEAR(gpu1.result.energy, cpu.result.energy, finalTolerance);
-    EXPECT_NEAR(gpu2.result.energy, cpu.result.energy, finalTolerance);
+  if (!toTheEnd) return;
+  for (const Trace* t : {&cpu, &gpu1, &gpu2}) {
+    EXPECT_TRUE(t->result.converged());
+    std::vector<double> g(t->x.size());
+    const double e = cpuPotential->energyGradient(t->x.data(), g.data());
+    double g2 = 0.0;
+    for (double v : g) g2 += v * v;
+    EXPECT_NEAR(t->result.energy, e, 1e-9 * std::abs(e));
+    EXPECT_LT(std::sqrt(g2 / static_cast<double>(g.size())), 2.0 * p.rmsTolerance)
+        << "minimum at " << e;
   }
 }
 
@@ -150,11 +159,11 @@ TEST(LbfgsCuda, ThreeImplementationsFollowTheSameIteratesOnTrpcage) {
   p.maxRise = 1e-4;
   p.rmsTolerance = 1e-5;
   p.maxIterations = 50;
-  compareImplementations(start, p, 50, 0.0);
+  compareImplementations(start, p, 50, false);
 }
 
 // The whole minimisation to RMS 1e-5 kcal/mol/A (about 16000 steps; the CPU run takes about a
-// minute), so in the slow suite: all three reach the same minimum energy.
+// minute), so in the slow suite: all three reach a minimum of the CPU reference.
 TEST(SlowLbfgsCuda, ThreeImplementationsReachTheSameTrpcageMinimum) {
   SKIP_WITHOUT_GPU();
   TrpcageStart start;
@@ -165,7 +174,7 @@ TEST(SlowLbfgsCuda, ThreeImplementationsReachTheSameTrpcageMinimum) {
   p.maxRise = 1e-4;
   p.rmsTolerance = 1e-5;
   p.maxIterations = 100000;
-  compareImplementations(start, p, 50, 1e-3);
+  compareImplementations(start, p, 50, true);
 }
 
 TEST(LbfgsCuda, RunsAreBitIdentical) {
