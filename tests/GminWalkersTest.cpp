@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +20,7 @@
 #include "src/gmin/GminOptions.h"
 #include "src/gmin/GminSystem.h"
 #include "src/gmin/GminWalkers.h"
+#include "tests/BatchedStructures.h"
 #include "tests/TempFile.h"
 #include "tests/TestData.h"
 
@@ -30,7 +30,7 @@ namespace {
 // A walker's quench as it reports it, every number compared bit for bit (a failed quench's NaN
 // energy equals itself; mixed-precision AMBER-GB quenches of overlapping trial structures end so),
 // the reject reason included (chirality, cis/trans, cold fusion, ...).
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using batchtest::sameBits;
 
 struct Quench {
   long quench;

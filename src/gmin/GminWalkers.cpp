@@ -242,6 +242,18 @@ std::unique_ptr<Potential> walkerHostPotential(const GminWalkerPlan& plan,
              : nullptr;
 }
 
+namespace {
+
+// The rounds engine on the device over `potential`, with --walker-resident slots.
+BatchedMinimiserMaker deviceRoundsMaker(std::shared_ptr<BatchedPotential> potential,
+                                        const GminConfig& config) {
+  BatchedRoundsOptions rounds;
+  rounds.residentStructures = config.walkerResident;
+  return roundsMinimiserMaker(std::move(potential), Backend::Cuda, rounds);
+}
+
+}  // namespace
+
 BatchedMinimiserMaker walkerMinimiserMaker(const GminWalkerPlan& plan, const GminConfig& config,
                                            GminSystem& system) {
   if (plan.engine == WalkerEngine::LennardJonesTeams) {
@@ -253,9 +265,7 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminWalkerPlan& plan, const Gmi
   if (plan.engine == WalkerEngine::DeviceRounds) {
     if (!plan.devicePotential)
       throw std::logic_error("walkerMinimiserMaker: a single chain's plan has no device potential");
-    BatchedRoundsOptions rounds;
-    rounds.residentStructures = config.walkerResident;
-    return roundsMinimiserMaker(plan.devicePotential, Backend::Cuda, rounds);
+    return deviceRoundsMaker(plan.devicePotential, config);
   }
   // Thread 0 evaluates the run's own potential; the others copies built from the spec.
   auto copies = std::make_shared<std::vector<std::unique_ptr<Potential>>>();
@@ -274,9 +284,7 @@ BatchedMinimiserMaker walkerMinimiserMaker(const GminWalkerPlan& plan, const Gmi
 BatchedMinimiserMaker walkerTightMinimiserMaker(const GminWalkerPlan& plan,
                                                 const GminConfig& config) {
   if (!plan.tightDevicePotential) return {};
-  BatchedRoundsOptions rounds;
-  rounds.residentStructures = config.walkerResident;
-  return roundsMinimiserMaker(plan.tightDevicePotential, Backend::Cuda, rounds);
+  return deviceRoundsMaker(plan.tightDevicePotential, config);
 }
 
 std::string walkerQuenchDescription(const GminWalkerPlan& plan, const GminConfig& config) {
