@@ -210,6 +210,18 @@ TEST_F(MpiPathsample, NetworkIsTheSameForOneTwoAndThreeRanks) {
   expectDatabaseIsTheUnionOfTheReports(grown, m_input);
 }
 
+// --cycles-in-flight 2 over ranks: each rank runs its share of both cycles in flight, and every
+// rank receives and merges them in cycle and pair order: the one-process network, bit for bit.
+TEST_F(MpiPathsample, CyclesInFlightGiveTheOneProcessNetworkOnTwoRanks) {
+  const std::string overlap = grow(4) + "--pair-list-size 4 --cycles-in-flight 2 --output ";
+  for (int k : {0, 2}) {
+    const ProgramRun r = pathsample(k, overlap + "k" + std::to_string(k));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+  }
+  expectSameNetworkFiles(m_dir / "k0/network.h5", m_dir / "k2/network.h5");
+  EXPECT_EQ(TransitionNetworkDatabase::read((m_dir / "k2/network.h5").string()).growth.cycles, 4);
+}
+
 // The fault drill kills rank 1 of 3 (SIGKILL) as cycle 2 starts, once cycle 1 is saved: the
 // launcher ends the job with its message, network.h5 holds cycle 1, and `--resume` (on 2 ranks)
 // completes the run with the network of a run never interrupted.

@@ -778,17 +778,19 @@ TEST(PathsampleGrowth, SigintStopsAndSaves) {
   EXPECT_GE(cycles, 1);
 }
 
+// The command line's words, as a shell would split them.
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string word; in >> word;) out.push_back(word);
+  return out;
+}
+
 // A stop request while a cycle's pairs are chosen (in a big network a new UNTRAP list takes
 // minutes of distances) ends the run there: the growth record as the last cycle saved it, and
 // --resume grows the network of the uninterrupted run.
 TEST(PathsampleGrowth, StopWhileChoosingPairsEndsTheRunAndResumes) {
   const GrowthWork w("pathsample-stop-choosing");
-  auto words = [](const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string word; in >> word;) out.push_back(word);
-    return out;
-  };
   const std::string part = (w.dir / "part").string(), whole = (w.dir / "whole").string();
   std::vector<std::string> printed;
   const ProgressPrinter print = [&printed](const std::string& line) { printed.push_back(line); };
@@ -817,6 +819,142 @@ TEST(PathsampleGrowth, StopWhileChoosingPairsEndsTheRunAndResumes) {
       parsePathsampleCommandLine(words(growArguments(w.dir, 3) + " --output " + whole)), print,
       never, solo));
   expectSameNetworks(part + "/network.h5", whole + "/network.h5");
+}
+
+// UNTRAP lists of 3 pairs, 2 per cycle: the list runs out every cycle or two, so the networks the
+// lists are chosen from show in the pairs.
+std::string overlappingGrowth(const fs::path& work, int cycles, int cyclesInFlight) {
+  return growArguments(work, cycles) + " --pairs-per-cycle 2 --pair-list-size 3" +
+         " --cycles-in-flight " + std::to_string(cyclesInFlight);
+}
+
+// --cycles-in-flight D: cycle k's pairs are taken from PATHSAMPLE's candidate list, recomputed
+// when it runs out from the network as it stood once cycle k - D had merged. The test replays
+// that rule with its own UNTRAP selections on the networks the run saved after each cycle and
+// gets the run's pairs; the same rule with lag 1 does not.
+TEST(PathsampleGrowth, CyclesInFlightTakePairsFromTheNetworkOfCycleKMinusD) {
+  const GrowthWork w("pathsample-cycles-lag");
+  const int cycles = 6, lag = 2;
+  const std::string out = (w.dir / "run").string();
+  const PathsampleConfig config =
+      parsePathsampleCommandLine(words(overlappingGrowth(w.dir, cycles, lag) + " --output " + out));
+  std::vector<StoredTransitionNetwork> after;  // after[k]: the network once k cycles merged
+  const ProgressPrinter print = [&](const std::string& line) {
+    if (line.rfind("grow> ", 0) == 0 && line.find(" minima, ") != std::string::npos)
+      after.push_back(TransitionNetworkDatabase::read(out + "/network.h5"));
+    if (line.rfind("cycle ", 0) == 0 && line.find("  pairs ") != std::string::npos)
+      after.push_back(TransitionNetworkDatabase::read(out + "/network.h5"));
+  };
+  SoloCommunicator solo;
+  ASSERT_FALSE(growNetwork(
+      config, print, [] { return false; }, solo));
+  ASSERT_EQ(after.size(), static_cast<std::size_t>(cycles + 1));
+  const TriedPairs& ran = after.back().growth.triedPairs;
+  ASSERT_EQ(ran.size(), 2u * cycles);
+  const auto replay = [&](int d) {
+    UntrapParams p = config.untrap;
+    p.listSize = static_cast<std::size_t>(config.listSize);
+    TriedPairs tried, pending;
+    for (int k = 1; k <= cycles; ++k)
+      for (int taken = 0; taken < config.pairsPerCycle; ++taken) {
+        if (pending.empty()) {
+          const StoredTransitionNetwork& net = after[static_cast<std::size_t>(std::max(0, k - d))];
+          const TransitionNetwork distances = lj38Network(net);
+          for (const CandidatePair& c : untrapPairs(net, net.setA, p, tried, [&](int a, int b) {
+                                          return distances.distance(a, b);
+                                        }).pairs)
+            pending.push_back({c.first, c.second});
+        }
+        if (pending.empty()) return tried;
+        tried.push_back(pending.front());
+        pending.erase(pending.begin());
+      }
+    return tried;
+  };
+  EXPECT_EQ(replay(lag), ran);
+  EXPECT_NE(replay(1), ran);  // the lag shows in these pairs
+}
+
+// --cycles-in-flight 2: the same network for one thread and for two runs in flight on two
+// threads sharing batched calls; resuming with another D is refused.
+TEST(PathsampleGrowth, CyclesInFlightGrowOneNetworkWhateverTheThreads) {
+  const GrowthWork w("pathsample-cycles-threads");
+  const fs::path log = w.dir / "shared.log";
+  ASSERT_EQ(run(overlappingGrowth(w.dir, 4, 2) + " --output " + (w.dir / "one").string(),
+                w.dir / "one.log"),
+            0)
+      << readAll(w.dir / "one.log");
+  ASSERT_EQ(run(overlappingGrowth(w.dir, 4, 2) + " --jobs-in-flight 2 --threads 2 --output " +
+                    (w.dir / "shared").string(),
+                log),
+            0)
+      << readAll(log);
+  EXPECT_NE(readAll(log).find("; 2 cycles in flight, each with these"), std::string::npos)
+      << readAll(log);
+  expectSameNetworks(w.dir / "one" / "network.h5", w.dir / "shared" / "network.h5");
+  EXPECT_EQ(run(overlappingGrowth(w.dir, 5, 3) + " --resume " + (w.dir / "one").string(), log), 1);
+  EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
+}
+
+// --cycles-in-flight 2 on cuda: both cycles' runs share the device's batched calls; the network
+// is the same for one run in flight per cycle and for all of them.
+TEST(PathsampleGrowth, CudaCyclesInFlightGrowOneNetworkForAnyRunsInFlight) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  const GrowthWork w("pathsample-cycles-cuda");
+  const std::string common = overlappingGrowth(w.dir, 4, 2) + " --backend cuda --output ";
+  for (const auto& [folder, runs] :
+       {std::pair<std::string, std::string>{"one", " --jobs-in-flight 1"}, {"all", " --threads 2"}})
+    ASSERT_EQ(run(common + (w.dir / folder).string() + runs, w.dir / "log"), 0)
+        << readAll(w.dir / "log");
+  expectSameNetworks(w.dir / "one" / "network.h5", w.dir / "all" / "network.h5");
+  EXPECT_EQ(TransitionNetworkDatabase::read((w.dir / "all" / "network.h5").string()).growth.cycles,
+            4);
+}
+
+// With cycles in flight, what is saved after each merge is the state before the cycles still in
+// flight were taken: a copy of network.h5 taken as cycle 2's line is printed (a kill -9 there)
+// resumes to the uninterrupted network, and so do runs stopped after 2, 5 and 9 stop checks
+// (before runs, while pairs are chosen, between cycles: wherever the threads were then).
+TEST(PathsampleGrowth, CyclesInFlightResumeAfterAKillOrAStop) {
+  const GrowthWork w("pathsample-cycles-resume");
+  const int cycles = 5;
+  const std::string whole = (w.dir / "whole").string(), copy = (w.dir / "killed").string();
+  const auto grow = [&](const std::string& tail, const std::function<bool()>& stop,
+                        const ProgressPrinter& print) {
+    SoloCommunicator solo;
+    return growNetwork(
+        parsePathsampleCommandLine(words(overlappingGrowth(w.dir, cycles, 2) + tail)), print, stop,
+        solo);
+  };
+  const std::function<bool()> never = [] { return false; };
+  const ProgressPrinter quiet = [](const std::string&) {};
+  const ProgressPrinter killAtCycle2 = [&](const std::string& line) {
+    if (line.rfind("cycle 2  pairs ", 0) != 0) return;
+    fs::create_directories(copy);
+    fs::copy_file(whole + "/network.h5", copy + "/network.h5");
+  };
+  ASSERT_FALSE(grow(" --output " + whole, never, killAtCycle2));
+  const StoredTransitionNetwork done = TransitionNetworkDatabase::read(whole + "/network.h5");
+  const TriedPairs& tried = done.growth.triedPairs;
+  ASSERT_EQ(tried.size(), 2u * cycles);
+  const StoredTransitionNetwork killed = TransitionNetworkDatabase::read(copy + "/network.h5");
+  EXPECT_EQ(killed.growth.cycles, 2);
+  EXPECT_EQ(killed.growth.triedPairs, TriedPairs(tried.begin(), tried.begin() + 4));
+  ASSERT_GE(killed.growth.pendingPairs.size(), 2u);  // cycle 3's, in flight then, first again
+  EXPECT_EQ(TriedPairs(killed.growth.pendingPairs.begin(), killed.growth.pendingPairs.begin() + 2),
+            TriedPairs(tried.begin() + 4, tried.begin() + 6));
+  ASSERT_FALSE(grow(" --resume " + copy, never, quiet));
+  expectSameNetworks(whole + "/network.h5", copy + "/network.h5");
+  for (int checks : {2, 5, 9}) {
+    const std::string part = (w.dir / ("stopped" + std::to_string(checks))).string();
+    std::atomic<int> asked{0};
+    EXPECT_TRUE(grow(
+        " --output " + part, [&] { return ++asked > checks; }, quiet))
+        << checks;
+    EXPECT_LT(TransitionNetworkDatabase::read(part + "/network.h5").growth.cycles, cycles);
+    ASSERT_FALSE(grow(" --resume " + part, never, quiet));
+    expectSameNetworks(whole + "/network.h5", part + "/network.h5");
+  }
 }
 
 // The wales-group LJ38 UNTRAP example in full: 50 cycles of UNTRAP 0.035 3.0 from 12 minima and

@@ -15,10 +15,13 @@ Systems:
 
 Rows (--rows, comma-separated): cT = --backend cpu --threads T (each run its own potential, as
 PATHSAMPLE's jobs); gK = --backend cuda --jobs-in-flight K --threads min(K, --gpu-threads), each
-thread running its share of the K runs as fibres (gKtT: T threads). Every row grows from the same network
-with the same --pairs-per-cycle P and --cycles C, so the rows of one backend must end with the same
-network (column "same network": compared with the first row of that backend through h5dump's text
-or h5py; the GPU's network differs from the CPU's by round-off).
+thread running its share of the K runs as fibres (gKtT: T threads); a suffix dD runs D cycles at
+once (--cycles-in-flight D: cycle k's pairs taken once cycle k - D has merged, so the next cycles'
+runs keep the device busy while a cycle's slowest runs end), e.g. g64d2. Every row grows from the
+same network with the same --pairs-per-cycle P and --cycles C, so the rows of one backend and one
+D must end with the same network (column "same network": compared with the first such row through
+h5dump's text or h5py; the GPU's network differs from the CPU's by round-off, and D changes which
+pairs are taken).
 
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures
@@ -29,7 +32,8 @@ bench_batched_potential for trp-cage or bench_batch for LJ38: give the number yo
 same device).
 
   tools/bench_network_growth.py --system lj38 --rows c1,c16,g1,g8,g64,g256 --pairs 256 --cycles 2
-  tools/bench_network_growth.py --system trpcage --rows c16,g64,g256 --pairs 256 --cycles 2"""
+  tools/bench_network_growth.py --system trpcage --rows c16,g64,g256 --pairs 256 --cycles 2
+  tools/bench_network_growth.py --system lj38 --rows g64,g64d2,g64d4 --pairs 37 --cycles 8"""
 import argparse
 import os
 import re
@@ -44,7 +48,8 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LJ38 = os.path.join(SOURCE, "tests", "data", "lj38", "pathsample-untrap", "input")
 TRPCAGE = os.path.join(SOURCE, "tests", "data", "gb", "trpcage")
 CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed\s+([0-9.]+) s")
-RUN = re.compile(r"^run \d+ of \d+ ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
+RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
+ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures\)")
 
 
@@ -100,19 +105,27 @@ def runs_ended(out):
 
 
 def row_counts(args, row):
-    """A row's runs in flight (cT: threads) and threads."""
-    match = re.fullmatch(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?", row)
+    """A row's runs in flight (cT: threads), threads and cycles in flight."""
+    match = ROW.fullmatch(row)
     count = int(match.group(2))
+    cycles = int(match.group(4)) if match.group(4) else 1
     if match.group(1) == "c":
-        return count, count
-    return count, int(match.group(3)) if match.group(3) else min(count, args.gpu_threads)
+        return count, count, cycles
+    return (count, int(match.group(3)) if match.group(3) else min(count, args.gpu_threads),
+            cycles)
+
+
+def in_flight(row, count, threads, cycles):
+    text = f"{count} on {threads} threads" if row[0] == "g" else f"{count} (threads)"
+    return text + (f", {cycles} cycles" if cycles > 1 else "")
 
 
 def grow(args, row, start, scratch):
     folder = os.path.join(scratch, row)
-    count, threads = row_counts(args, row)
+    count, threads, cycles = row_counts(args, row)
     command = [args.pathsample, "grow"] + start + [
-        "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles), "--output", folder]
+        "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles), "--output", folder,
+        "--cycles-in-flight", str(cycles)]
     if row[0] == "c":
         command += ["--backend", "cpu", "--threads", str(count)]
     else:
@@ -173,8 +186,8 @@ def main():
     args = p.parse_args()
     rows = args.rows.split(",")
     for row in rows:
-        if not re.fullmatch(r"c[1-9]\d*|g[1-9]\d*(t[1-9]\d*)?", row):
-            sys.exit(f"bench_network_growth: bad row {row!r} (cT, gK or gKtT)")
+        if not ROW.fullmatch(row) or (row[0] == "c" and "t" in row):
+            sys.exit(f"bench_network_growth: bad row {row!r} (cT, gK or gKtT, each with dD or not)")
     scratch = args.keep or tempfile.mkdtemp(prefix="bench-network-growth-")
     os.makedirs(scratch, exist_ok=True)
     start = prepare(args, scratch)
@@ -190,8 +203,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         r = results[row]
-        count, threads = row_counts(args, row)
-        flight = f"{count} on {threads} threads" if row[0] == "g" else f"{count} (threads)"
+        count, threads, cycles = row_counts(args, row)
+        flight = in_flight(row, count, threads, cycles)
         if "runs" not in r:
             ended = r["partial"]
             text = "no run ended"
@@ -211,9 +224,7 @@ def main():
         if one_core and one_core["seconds"] > 0:
             core = f"{rate / (one_core['runs'] / one_core['seconds']):.2f}"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
-        same = first.setdefault(row[0], r["network"]) == r["network"]
-        count, threads = row_counts(args, row)
-        flight = f"{count} on {threads} threads" if row[0] == "g" else f"{count} (threads)"
+        same = first.setdefault((row[0], cycles), r["network"]) == r["network"]
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
               f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {core} | {potential} | "
               f"{'yes' if same else 'NO'} |")

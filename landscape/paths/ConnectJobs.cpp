@@ -8,6 +8,14 @@
 
 namespace landscape {
 
+ConnectJobEnds connectJobEnds(const TransitionNetwork& network,
+                              const std::vector<std::array<int, 2>>& pairs) {
+  ConnectJobEnds e{network.params(), std::vector<std::array<NetworkMinimum, 2>>(pairs.size())};
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    for (int side = 0; side < 2; ++side) e.ends[i][side] = network.minima().at(pairs[i][side]);
+  return e;
+}
+
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
@@ -15,13 +23,21 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
                                              const std::function<bool()>& stopRequested,
                                              const ConnectRunEnded& runEnded) {
   // Copies of the endpoints first: the network is not touched by the workers.
-  std::vector<std::array<NetworkMinimum, 2>> ends(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i)
-    for (int side = 0; side < 2; ++side) ends[i][side] = network.minima().at(pairs[i][side]);
-  std::vector<ConnectJobResult> results(pairs.size());
+  return runConnectJobs(connect, engine, connectJobEnds(network, pairs), pool, runsInFlight,
+                        stopRequested, runEnded);
+}
+
+std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
+                                             const ConnectEngineMaker& engine,
+                                             const ConnectJobEnds& endpoints, ThreadPool& pool,
+                                             int runsInFlight,
+                                             const std::function<bool()>& stopRequested,
+                                             const ConnectRunEnded& runEnded) {
+  const std::vector<std::array<NetworkMinimum, 2>>& ends = endpoints.ends;
+  std::vector<ConnectJobResult> results(ends.size());
   const auto runOne = [&](std::size_t i) {
     if (stopRequested && stopRequested()) return;
-    TransitionNetwork own(network.params());
+    TransitionNetwork own(endpoints.params);
     const int start = own.addMinimum(ends[i][0].coordinates, ends[i][0].energy).index;
     const int finish = own.addMinimum(ends[i][1].coordinates, ends[i][1].energy).index;
     ConnectJobResult& r = results[i];
@@ -48,7 +64,7 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
                                    threads);
   std::atomic<std::size_t> next{0};
   const FibreScheduler::Task runs = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < pairs.size();) runOne(i);
+    for (std::size_t i; (i = next.fetch_add(1)) < ends.size();) runOne(i);
   };
   pool.forEach(threads, [&](std::size_t) {
     FibreScheduler::run(std::vector<FibreScheduler::Task>(perThread, runs));

@@ -54,6 +54,15 @@ using ConnectEngineMaker = std::function<ConnectJobEngine()>;
 /// caller serialises what it prints).
 using ConnectRunEnded = std::function<void(std::size_t, const ConnectJobResult&)>;
 
+/// The two endpoints of each pair, copied out of a network: the runs read these alone, so the
+/// network may change (later cycles merged) while they run.
+struct ConnectJobEnds {
+  TransitionNetworkParams params;
+  std::vector<std::array<NetworkMinimum, 2>> ends;  ///< per pair: start, finish
+};
+ConnectJobEnds connectJobEnds(const TransitionNetwork& network,
+                              const std::vector<std::array<int, 2>>& pairs);
+
 /// Connects each pair (indices of `network`'s minima) on `pool`'s threads, each run with an engine
 /// of its own, `runsInFlight` runs under way at once (at least one per thread): each thread runs
 /// its share as fibres (landscape/core/Fibres), which give the thread to one another while they
@@ -65,6 +74,14 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const Conne
                                              const TransitionNetwork& network,
                                              const std::vector<std::array<int, 2>>& pairs,
                                              ThreadPool& pool, int runsInFlight,
+                                             const std::function<bool()>& stopRequested = {},
+                                             const ConnectRunEnded& runEnded = {});
+
+/// The same from endpoints copied beforehand (`ends.ends` in pair order).
+std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
+                                             const ConnectEngineMaker& engine,
+                                             const ConnectJobEnds& ends, ThreadPool& pool,
+                                             int runsInFlight,
                                              const std::function<bool()>& stopRequested = {},
                                              const ConnectRunEnded& runEnded = {});
 

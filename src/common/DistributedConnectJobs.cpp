@@ -56,32 +56,48 @@ ConnectJobResult getConnectJob(ByteReader& in) {
   return job;
 }
 
-std::vector<ConnectJobResult> runConnectJobsOverRanks(
-    const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
-    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
-    Communicator& ranks,
-    const std::function<bool()>& stopRequested, const ConnectRunEnded& runEnded) {
+std::vector<ConnectJobResult> runOwnConnectJobs(const Connect& connect,
+                                                const ConnectEngineMaker& engine,
+                                                const ConnectJobEnds& ends, ThreadPool& pool,
+                                                int runsInFlight, int rank, int ranks,
+                                                const std::function<bool()>& stopRequested,
+                                                const ConnectRunEnded& runEnded) {
+  const std::size_t size = static_cast<std::size_t>(ranks);
+  ConnectJobEnds mine{ends.params, {}};
+  for (std::size_t i = static_cast<std::size_t>(rank); i < ends.ends.size(); i += size)
+    mine.ends.push_back(ends.ends[i]);
+  return runConnectJobs(connect, engine, mine, pool, runsInFlight, stopRequested,
+                        [&](std::size_t i, const ConnectJobResult& job) {
+                          if (runEnded) runEnded(static_cast<std::size_t>(rank) + i * size, job);
+                        });
+}
+
+std::vector<ConnectJobResult> gatherConnectJobs(const std::vector<ConnectJobResult>& own,
+                                                std::size_t pairs, Communicator& ranks) {
   const std::size_t size = static_cast<std::size_t>(ranks.size());
-  std::vector<std::array<int, 2>> mine;
-  for (std::size_t i = static_cast<std::size_t>(ranks.rank()); i < pairs.size(); i += size)
-    mine.push_back(pairs[i]);
   ByteWriter out;
-  for (const ConnectJobResult& job :
-       runConnectJobs(connect, engine, network, mine, pool, runsInFlight, stopRequested,
-                      [&](std::size_t i, const ConnectJobResult& job) {
-                        if (runEnded) runEnded(static_cast<std::size_t>(ranks.rank()) + i * size, job);
-                      }))
-    putConnectJob(out, job);
+  for (const ConnectJobResult& job : own) putConnectJob(out, job);
   const std::vector<std::vector<char>> received = ranks.allGather(out.bytes());
-  std::vector<ConnectJobResult> jobs(pairs.size());
+  std::vector<ConnectJobResult> jobs(pairs);
   for (std::size_t r = 0; r < size; ++r) {
     ByteReader in(received[r], "rank " + std::to_string(r) + "'s connect runs");
-    for (std::size_t i = r; i < pairs.size(); i += size) jobs[i] = getConnectJob(in);
+    for (std::size_t i = r; i < pairs; i += size) jobs[i] = getConnectJob(in);
     if (!in.done())
       throw std::runtime_error("rank " + std::to_string(r) + " sent more connect runs than its " +
                                "pairs");
   }
   return jobs;
+}
+
+std::vector<ConnectJobResult> runConnectJobsOverRanks(
+    const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
+    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
+    Communicator& ranks, const std::function<bool()>& stopRequested,
+    const ConnectRunEnded& runEnded) {
+  return gatherConnectJobs(
+      runOwnConnectJobs(connect, engine, connectJobEnds(network, pairs), pool, runsInFlight,
+                        ranks.rank(), ranks.size(), stopRequested, runEnded),
+      pairs.size(), ranks);
 }
 
 }  // namespace landscape

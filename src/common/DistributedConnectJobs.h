@@ -28,6 +28,19 @@ std::vector<ConnectJobResult> runConnectJobsOverRanks(
     Communicator& ranks,
     const std::function<bool()>& stopRequested = {}, const ConnectRunEnded& runEnded = {});
 
+/// The two halves of runConnectJobsOverRanks, for cycles that overlap (pathsample grow
+/// --cycles-in-flight): this rank's runs of the pairs whose endpoints `ends` holds (pair i on rank
+/// i mod `ranks`), which pass no message and may run on any thread; then, on the thread that makes
+/// the run's collective calls, every rank's runs in pair order (collective).
+std::vector<ConnectJobResult> runOwnConnectJobs(const Connect& connect,
+                                                const ConnectEngineMaker& engine,
+                                                const ConnectJobEnds& ends, ThreadPool& pool,
+                                                int runsInFlight, int rank, int ranks,
+                                                const std::function<bool()>& stopRequested = {},
+                                                const ConnectRunEnded& runEnded = {});
+std::vector<ConnectJobResult> gatherConnectJobs(const std::vector<ConnectJobResult>& own,
+                                                std::size_t pairs, Communicator& ranks);
+
 /// One run's result on the wire, every field.
 void putConnectJob(ByteWriter& out, const ConnectJobResult& job);
 ConnectJobResult getConnectJob(ByteReader& in);

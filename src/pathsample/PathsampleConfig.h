@@ -39,6 +39,8 @@ std::string shortcutByName(ShortcutBy by);
 
 /// Connect runs in flight per rank at most: each is a thread (with 3 more for its searches).
 constexpr int kMaxJobsInFlight = 1024;
+/// Growth cycles under way at once at most (--cycles-in-flight).
+constexpr int kMaxCyclesInFlight = 16;
 
 struct PathsampleConfig {
   enum class Action { Run, Help, Version };
@@ -109,6 +111,11 @@ struct PathsampleConfig {
   /// calls; 0 = automatic (cuda: the cycle's pairs, at most kMaxJobsInFlight; cpu: one run per
   /// thread, nothing shared).
   int jobsInFlight = 0;
+  /// --cycles-in-flight D: cycle c's pairs are taken once cycle c - D has merged, so D cycles run
+  /// at once and the next cycle's runs fill the device while a cycle's slowest runs end. 1:
+  /// PATHSAMPLE's cycles, one after the other. Part of the growth settings (the network depends
+  /// on it).
+  int cyclesInFlight = 1;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
   Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic

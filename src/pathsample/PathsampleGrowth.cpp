@@ -1,35 +1,36 @@
 #include "src/pathsample/PathsampleGrowth.h"
 
-#include "src/pathsample/PathsampleCommands.h"
-#include "src/pathsample/PathsampleNetworkSource.h"
-
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 
+#include "backends/BatchedPotentialFactory.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/HarmonicRates.h"
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
-#include "backends/BatchedPotentialFactory.h"
 #include "potentials/SharedBatchedPotential.h"
 #include "src/common/DistributedCharacterisation.h"
 #include "src/common/DistributedConnectJobs.h"
 #include "src/common/FaultDrill.h"
 #include "src/common/OutputLock.h"
-#include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimDatabase.h"
+#include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimSystem.h"
 #include "src/pathsample/PathsampleCommands.h"
+#include "src/pathsample/PathsampleNetworkSource.h"
 
 namespace landscape {
 
@@ -135,6 +136,8 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
     s << "dijkstra-power=" << c.dijkstraPower << "\n";
   if (c.pairSelection != PairSelection::Untrap)
     s << "temperature=" << c.temperatures.front() << "\n";
+  if (c.cyclesInFlight != 1)  // 1 (PATHSAMPLE's cycles): as before the option
+    s << "cycles-in-flight=" << c.cyclesInFlight << "\n";
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
     << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
   // Where the runs' arithmetic happens changes their round-off (said only when not the default,
@@ -145,6 +148,16 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
   s << "odata:\n"
     << odataText;
   return s.str();
+}
+
+// Cycles taken but not merged, given back: their pairs leave the tried pairs and go first on
+// the list again, oldest cycle first, so that the next cycles take them again in the same order.
+void giveBack(GrowthRecord& r, const std::vector<std::vector<Pair>>& cycles) {
+  for (auto cycle = cycles.rbegin(); cycle != cycles.rend(); ++cycle) {
+    for (const Pair& p : *cycle)
+      r.triedPairs.erase(std::find(r.triedPairs.begin(), r.triedPairs.end(), p));
+    r.pendingPairs.insert(r.pendingPairs.begin(), cycle->begin(), cycle->end());
+  }
 }
 
 // A stop request that ended the choice of a cycle's pairs (one process).
@@ -263,7 +276,10 @@ struct Growth {
     return pairs;
   }
 
-  void save() {
+  // Saves the network and the growth record as they would stand had the cycles in flight never
+  // been taken (`inFlight`, the pairs of each, oldest first): a run killed now resumes by taking
+  // them again, in the same order, from the same network.
+  void save(const std::vector<std::vector<Pair>>& inFlight = {}) {
     // Each rank characterises its block of the new points (src/common/DistributedCharacterisation.h).
     stored = completeNetwork(
         system, network, known, settings.characterisation,
@@ -271,61 +287,80 @@ struct Growth {
                const CharacterisationParams& params) {
           return characteriseOverRanks(potential, points, params, ranks);
         });
+    giveBack(stored.growth, inFlight);
     if (ranks.rank() == 0) TransitionNetworkDatabase::write(output, metadata, stored);
     known.minima = stored.minima;
     known.states = stored.transitionStates;
   }
 };
 
-// Runs one cycle's connect runs and merges them in pair order. False when a stop left any run
-// out: then nothing of the cycle is merged and all its pairs go back to the front of the list in
-// their order, so that the resumed run repeats the cycle as it would have run uninterrupted (the
 int jobsInFlight(const PathsampleConfig& c);
 
-// network never depends on when a signal came).
-bool runCycle(Growth& g, const std::vector<Pair>& pairs, ThreadPool& pool,
-              const std::function<bool()>& stop, MergeCounts& total, const ProgressPrinter& print,
-              std::chrono::steady_clock::time_point started) {
-  const Connect connect(g.settings.connect);
-  // A line per run as it ends (rank 0's runs under mpirun): the runs in flight, and the transition
-  // states the runs have found per hour so far, before the merge recognises duplicates.
-  std::mutex printing;
-  int ended = 0;
-  const auto runEnded = [&](std::size_t i, const ConnectJobResult& job) {
+// A cycle under way: its pairs, and this rank's runs of them on a thread pool of the cycle's own
+// (the runs read copies of their endpoints, never the network, which later merges change).
+struct CycleInFlight {
+  int number = 0;  // 1-based
+  std::vector<Pair> pairs;
+  int ended = 0;                                   // this rank's runs ended so far (progress lines)
+  std::future<std::vector<ConnectJobResult>> own;  // last: its destructor waits for the runs
+};
+
+// Starts cycle `number`'s connect runs on `pool` (this rank's share of them) and returns at once.
+// A line per run as it ends (rank 0's runs under mpirun): the runs in flight, and the transition
+// states the runs have found per hour so far, before the merge recognises duplicates.
+void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
+                const std::function<bool()>& stop, std::mutex& printing,
+                const ProgressPrinter& print, std::chrono::steady_clock::time_point started) {
+  const ConnectRunEnded runEnded = [&g, &cycle, &printing, &print, started](
+                                       std::size_t i, const ConnectJobResult& job) {
     if (!job.ran || g.ranks.rank() != 0) return;
     std::lock_guard<std::mutex> lock(printing);
-    ++ended;
+    ++cycle.ended;
     g.statesFound += static_cast<long>(job.transitionStates.size());
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::string line = "run " + std::to_string(ended) + " of " + std::to_string(pairs.size()) +
-                       " ended: pair " + std::to_string(pairs[i][0] + 1) + "-" +
-                       std::to_string(pairs[i][1] + 1) + " " +
-                       (job.result.connected() ? "connected" : "not connected") + ", " +
-                       std::to_string(job.transitionStates.size()) + " ts";
+    const std::vector<Pair>& pairs = cycle.pairs;
+    std::string line =
+        "run " + std::to_string(cycle.ended) + " of " + std::to_string(pairs.size()) +
+        (g.config.cyclesInFlight > 1 ? " of cycle " + std::to_string(cycle.number)
+                                     : std::string()) +
+        " ended: pair " + std::to_string(pairs[i][0] + 1) + "-" + std::to_string(pairs[i][1] + 1) +
+        " " + (job.result.connected() ? "connected" : "not connected") + ", " +
+        std::to_string(job.transitionStates.size()) + " ts";
     if (g.shared) line += "; searches in flight " + std::to_string(g.shared->members());
     line += format("; found %.0f ts per hour (before duplicates)  elapsed %.1f s",
                    elapsed > 0 ? static_cast<double>(g.statesFound) * 3600.0 / elapsed : 0.0,
                    elapsed);
     print(line);
   };
-  const std::vector<ConnectJobResult> jobs = runConnectJobsOverRanks(
-      connect, [&g] { return g.engine(); }, g.network, pairs, pool, jobsInFlight(g.config),
-      g.ranks, stop, runEnded);
-  GrowthRecord& r = g.known.growth;
-  if (std::any_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return !j.ran; })) {
-    for (const Pair& p : pairs)
-      r.triedPairs.erase(std::find(r.triedPairs.begin(), r.triedPairs.end(), p));
-    r.pendingPairs.insert(r.pendingPairs.begin(), pairs.begin(), pairs.end());
-    return false;
-  }
+  cycle.own = std::async(
+      std::launch::async, [&g, &pool, stop, runEnded, ends = connectJobEnds(g.network, cycle.pairs),
+                           connect = Connect(g.settings.connect)] {
+        return runOwnConnectJobs(
+            connect, [&g] { return g.engine(); }, ends, pool, jobsInFlight(g.config),
+            g.ranks.rank(), g.ranks.size(), stop, runEnded);
+      });
+}
+
+// Waits for a cycle's runs and receives every rank's (collective). False when a stop left any
+// run out: then nothing of the cycle may be merged, and its pairs go back to the front of the list
+// in their order (giveBack), so that the resumed run repeats the cycle as it would have run
+// uninterrupted (the network never depends on when a signal came).
+bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>& jobs) {
+  jobs = gatherConnectJobs(cycle.own.get(), cycle.pairs.size(), g.ranks);
+  return std::all_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return j.ran; });
+}
+
+// Merges a finished cycle's runs into the network in pair order.
+MergeCounts mergeCycle(Growth& g, const std::vector<ConnectJobResult>& jobs) {
+  MergeCounts total;
   for (const ConnectJobResult& job : jobs) {
     const MergeCounts counts = mergeConnectJob(g.network, job);
     total.newMinima += counts.newMinima;
     total.newTransitionStates += counts.newTransitionStates;
   }
-  ++r.cycles;
-  return true;
+  ++g.known.growth.cycles;
+  return total;
 }
 
 // The saved growth settings in today's terms: a run started from a pathdata SHORTCUT n BARRIER
@@ -394,7 +429,10 @@ std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ra
            ", their structures in shared calls of " + g.batched->name();
   else
     text = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
-  return " on " + (ranks.size() == 1 ? text : ranks.description() + ", " + text + " each");
+  text = " on " + (ranks.size() == 1 ? text : ranks.description() + ", " + text + " each");
+  if (c.cyclesInFlight > 1)
+    text += "; " + std::to_string(c.cyclesInFlight) + " cycles in flight, each with these";
+  return text;
 }
 
 // The shared calls of a cycle: structures per call (how full the batches were).
@@ -490,59 +528,116 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   if (c.backend == Backend::Cuda && c.pairsPerCycle < 64)
     print("grow> note: the device fills with many connect runs in flight (e.g. --pairs-per-cycle "
           "256): " + std::to_string(c.pairsPerCycle) + " per cycle leave most of it idle");
-  ThreadPool pool(threadsRunningJobs(c));
-  g.pool = &pool;
+  // One pool per cycle in flight: cycle n runs on pool n mod D, free again since cycle n - D
+  // has ended; the pair selection computes its distances ahead on a pool of its own.
+  std::vector<std::unique_ptr<ThreadPool>> pools;
+  for (int k = 0; k < c.cyclesInFlight; ++k)
+    pools.push_back(std::make_unique<ThreadPool>(threadsRunningJobs(c)));
+  ThreadPool selectionPool(c.threads);
+  g.pool = &selectionPool;
   if (ranks.size() == 1) g.stopSelection = stopRequested;
   const std::size_t statesAtStart = g.stored.transitionStates.size();
   const FaultDrill drill = faultDrill(ranks.rank());
+  std::mutex printing;
+  // A failure here leaves the runs in flight: none starts after it (they still end first).
+  std::atomic<bool> abandoned{false};
+  const std::function<bool()> stopRuns = [&abandoned, &stopRequested] {
+    return abandoned.load() || (stopRequested && stopRequested());
+  };
+  const auto pairsOf = [](const std::deque<CycleInFlight>& cycles, std::size_t from) {
+    std::vector<std::vector<Pair>> pairs;
+    for (std::size_t k = from; k < cycles.size(); ++k) pairs.push_back(cycles[k].pairs);
+    return pairs;
+  };
   bool stopped = false;
-  while (g.known.growth.cycles < c.cycles) {
-    // Agreed by all ranks (a signal may reach one only); rank 0 has saved the cycle before.
-    if (ranks.anyTrue(stopRequested && stopRequested())) {
-      stopped = true;
-      break;
+  int taken = g.known.growth.cycles;  // cycles whose pairs were taken
+  SharedBatchStatistics since = g.shared ? g.shared->statistics() : SharedBatchStatistics{};
+  std::deque<CycleInFlight> inFlight;  // oldest first
+  try {
+    while (true) {
+      // Agreed by all ranks (a signal may reach one only); rank 0 has saved the cycle before.
+      if (!stopped && ranks.anyTrue(stopRequested && stopRequested())) stopped = true;
+      // Cycles start until D are under way: cycle n's pairs are taken once cycle n - D has
+      // merged, from the network as it then stood.
+      bool noPairs = false;
+      while (!stopped && inFlight.size() < static_cast<std::size_t>(c.cyclesInFlight) &&
+             taken < c.cycles) {
+        runFaultDrill(drill, taken + 1);
+        // A stop while the pairs are chosen (a new candidate list can take minutes in a big
+        // network) leaves the growth record as the last cycle taken left it.
+        const GrowthRecord record = g.known.growth;
+        std::vector<Pair> pairs;
+        try {
+          pairs = g.takePairs(print);
+        } catch (const SelectionStopped&) {
+          g.known.growth = record;
+          print(
+              format("cycle %.0f stopped while its pairs were chosen: the state of cycle %.0f "
+                     "is saved",
+                     taken + 1, g.known.growth.cycles));
+          stopped = true;
+          break;
+        }
+        if (pairs.empty()) {  // perhaps not once the cycles in flight have merged
+          noPairs = true;
+          break;
+        }
+        CycleInFlight& cycle = inFlight.emplace_back();
+        cycle.number = ++taken;
+        cycle.pairs = std::move(pairs);
+        startCycle(g, cycle, *pools[static_cast<std::size_t>(cycle.number % c.cyclesInFlight)],
+                   stopRuns, printing, print, started);
+      }
+      if (inFlight.empty()) {
+        if (noPairs) print("grow> no candidate pairs left: growth ends");
+        break;
+      }
+      std::vector<ConnectJobResult> jobs;
+      if (!finishCycle(g, inFlight.front(), jobs)) {
+        // Every cycle from this one on is given back: none may merge before it.
+        stopped = true;
+        const std::vector<std::vector<Pair>> back = pairsOf(inFlight, 0);
+        for (std::size_t k = 1; k < inFlight.size(); ++k) finishCycle(g, inFlight[k], jobs);
+        giveBack(g.known.growth, back);
+        g.save();
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::size_t pairs = 0;
+        for (const std::vector<Pair>& cycle : back) pairs += cycle.size();
+        const std::string which =
+            back.size() == 1
+                ? format("cycle %.0f", inFlight.front().number)
+                : format("cycles %.0f-%.0f", inFlight.front().number, inFlight.back().number);
+        print(which + format(" stopped after %.1f s: nothing of ", elapsed) +
+              (back.size() == 1 ? "it merged, its " : "them merged, their ") +
+              std::to_string(pairs) + " pairs first on the list again");
+        inFlight.clear();
+        break;
+      }
+      const MergeCounts found = mergeCycle(g, jobs);
+      const std::vector<Pair> pairs = std::move(inFlight.front().pairs);
+      inFlight.pop_front();
+      std::string fill;
+      if (g.shared) {
+        const SharedBatchStatistics now = g.shared->statistics();
+        fill = batchFill(since, now);
+        since = now;
+      }
+      g.save(pairsOf(inFlight, 0));
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
+      print(format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
+                   static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
+            format("minima %.0f  ts %.0f  elapsed %.1f s  ts per hour %.0f",
+                   static_cast<double>(g.stored.minima.size()),
+                   static_cast<double>(g.stored.transitionStates.size()), elapsed,
+                   elapsed > 0 ? added * 3600.0 / elapsed : 0.0) +
+            fill + "  pairs:" + pairList(pairs, ranks.size()));
     }
-    runFaultDrill(drill, g.known.growth.cycles + 1);
-    // A stop while the pairs are chosen (a new candidate list can take minutes in a big network)
-    // leaves the growth record as the last cycle saved it.
-    const GrowthRecord record = g.known.growth;
-    std::vector<Pair> pairs;
-    try {
-      pairs = g.takePairs(print);
-    } catch (const SelectionStopped&) {
-      g.known.growth = record;
-      print(format("cycle %.0f stopped while its pairs were chosen: the state of cycle %.0f is "
-                   "saved",
-                   g.known.growth.cycles + 1, g.known.growth.cycles));
-      stopped = true;
-      break;
-    }
-    if (pairs.empty()) {
-      print("grow> no candidate pairs left: growth ends");
-      break;
-    }
-    MergeCounts found;
-    const SharedBatchStatistics before = g.shared ? g.shared->statistics() : SharedBatchStatistics{};
-    const bool complete = runCycle(g, pairs, pool, stopRequested, found, print, started);
-    const std::string fill = g.shared ? batchFill(before, g.shared->statistics()) : "";
-    g.save();
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
-    if (!complete) {
-      print(format("cycle %.0f stopped after %.1f s: nothing of it merged, its ",
-                   g.known.growth.cycles + 1, elapsed) +
-            std::to_string(pairs.size()) + " pairs first on the list again");
-      stopped = true;
-      break;
-    }
-    print(format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
-                 static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
-          format("minima %.0f  ts %.0f  elapsed %.1f s  ts per hour %.0f",
-                 static_cast<double>(g.stored.minima.size()),
-                 static_cast<double>(g.stored.transitionStates.size()), elapsed,
-                 elapsed > 0 ? added * 3600.0 / elapsed : 0.0) +
-          fill + "  pairs:" + pairList(pairs, ranks.size()));
+  } catch (...) {
+    abandoned = true;
+    throw;
   }
   if (inFolder && ranks.rank() == 0) {
     PathsampleConfig files = c;

@@ -195,6 +195,16 @@ void addGrowth(Table& t) {
       .atLeast(0)
       .atMost(kMaxJobsInFlight)
       .notInCheckpoint();
+  t.add("cycles-in-flight", "D",
+        "growth cycles under way at once: cycle c's pairs are taken from the network as it stood "
+        "once cycle c - D had merged, and cycles still merge in order, so the next cycles' runs "
+        "keep the device busy while a cycle's slowest runs end. The network depends on D (a "
+        "growth setting) but not on threads, runs in flight, ranks or timing. Each cycle in "
+        "flight has --jobs-in-flight runs on --threads threads of its own. 1: PATHSAMPLE's "
+        "cycles, one after the other",
+        fieldOf(&C::cyclesInFlight))
+      .atLeast(1)
+      .atMost(kMaxCyclesInFlight);
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
                         "where the connect runs' L-BFGS vectors live: cpu (host) or gpu "
