@@ -49,6 +49,8 @@ LJ38 = os.path.join(SOURCE, "tests", "data", "lj38", "pathsample-untrap", "input
 TRPCAGE = os.path.join(SOURCE, "tests", "data", "gb", "trpcage")
 CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed\s+([0-9.]+) s")
 RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
+WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+) structures each, "
+                     r"([0-9.]+) structures per second")
 ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures\)")
 
@@ -96,12 +98,17 @@ def prepare(args, scratch):
 
 
 def runs_ended(out):
-    """Connect runs ended, transition states they found (before duplicates) and the elapsed
-    seconds at the last run line: what a row that did not finish a cycle reached."""
+    """Connect runs ended, transition states they found (before duplicates), the elapsed
+    seconds at the last run line, and the mean structures per call and per second of the waiting
+    lines (one a minute): what a row that did not finish a cycle reached."""
     runs = [m for m in map(RUN.match, out.splitlines()) if m]
+    waits = [m for m in map(WAITING.match, out.splitlines()) if m]
+    per_call = sum(float(m.group(1)) for m in waits) / len(waits) if waits else 0.0
+    per_second = sum(float(m.group(2)) for m in waits) / len(waits) if waits else 0.0
     if not runs:
-        return None
-    return len(runs), sum(int(m.group(1)) for m in runs), float(runs[-1].group(2))
+        return 0, 0, 0.0, per_call, per_second
+    return (len(runs), sum(int(m.group(1)) for m in runs), float(runs[-1].group(2)), per_call,
+            per_second)
 
 
 def row_counts(args, row):
@@ -206,13 +213,17 @@ def main():
         count, threads, cycles = row_counts(args, row)
         flight = in_flight(row, count, threads, cycles)
         if "runs" not in r:
-            ended = r["partial"]
+            runs, found, seconds, per_call, per_second = r["partial"]
             text = "no run ended"
-            if ended:
-                runs, found, seconds = ended
+            if runs:
                 text = (f"{runs} runs ended in {seconds:.0f} s: {runs / seconds:.3f} runs/s, "
                         f"{found} TS found ({found * 3600.0 / seconds:.0f} per hour, before "
                         "duplicates)")
+            if per_second:
+                text += (f"; shared calls {per_call:.1f} structures each, {per_second:.0f} "
+                         "structures/s")
+                if args.potential_rate:
+                    text += f" ({per_second / args.potential_rate:.3f} of the potential's)"
             print(f"| {row} | {flight} | cycle not finished in {args.row_timeout:.0f} s: {text} "
                   "| | | | | | | | | |")
             continue

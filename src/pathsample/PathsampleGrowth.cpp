@@ -296,6 +296,10 @@ struct Growth {
 
 int jobsInFlight(const PathsampleConfig& c);
 
+// A molecule's cycle can last many minutes: while one is awaited, a line this often says how the
+// runs in flight are doing.
+constexpr int kWaitingLineSeconds = 60;
+
 // A cycle under way: its pairs, and this rank's runs of them on a thread pool of the cycle's own
 // (the runs read copies of their endpoints, never the network, which later merges change).
 struct CycleInFlight {
@@ -346,7 +350,12 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
 // run out: then nothing of the cycle may be merged, and its pairs go back to the front of the list
 // in their order (giveBack), so that the resumed run repeats the cycle as it would have run
 // uninterrupted (the network never depends on when a signal came).
-bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>& jobs) {
+// `waiting` is called every kWaitingLineSeconds while this rank's runs of the cycle go on.
+bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>& jobs,
+                 const std::function<void()>& waiting = {}) {
+  while (waiting &&
+         cycle.own.wait_for(std::chrono::seconds(kWaitingLineSeconds)) != std::future_status::ready)
+    waiting();
   jobs = gatherConnectJobs(cycle.own.get(), cycle.pairs.size(), g.ranks);
   return std::all_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return j.ran; });
 }
@@ -361,6 +370,54 @@ MergeCounts mergeCycle(Growth& g, const std::vector<ConnectJobResult>& jobs) {
   }
   ++g.known.growth.cycles;
   return total;
+}
+
+// The shared calls as the last waiting line saw them.
+struct WaitingWindow {
+  std::chrono::steady_clock::time_point at;
+  SharedBatchStatistics calls;
+};
+
+// While a cycle is awaited: the cycles in flight, their runs ended (this rank's), the searches in
+// flight, the transition states found so far per hour (before duplicates) and, with shared calls,
+// how full they were and the structures evaluated per second since the last such line.
+std::string waitingLine(const Growth& g, const std::deque<CycleInFlight>& inFlight,
+                        std::mutex& printing, WaitingWindow& last,
+                        std::chrono::steady_clock::time_point started) {
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - started).count();
+  std::size_t runs = 0;
+  int ended = 0;
+  long found = 0;
+  {
+    std::lock_guard<std::mutex> lock(printing);
+    for (const CycleInFlight& c : inFlight) {
+      runs += c.pairs.size();
+      ended += c.ended;
+    }
+    found = g.statesFound;
+  }
+  const std::string cycles =
+      inFlight.size() == 1
+          ? format("cycle %.0f", inFlight.front().number)
+          : format("cycles %.0f-%.0f", inFlight.front().number, inFlight.back().number);
+  std::string line = "grow> " + cycles + " under way: " + std::to_string(ended) + " of " +
+                     std::to_string(runs) + " runs ended";
+  if (g.ranks.size() > 1) line += " (rank 0's)";
+  if (g.shared) line += ", searches in flight " + std::to_string(g.shared->members());
+  line += format(", found %.0f ts per hour (before duplicates)  elapsed %.1f s",
+                 elapsed > 0 ? static_cast<double>(found) * 3600.0 / elapsed : 0.0, elapsed);
+  if (g.shared) {
+    const SharedBatchStatistics calls = g.shared->statistics();
+    const double window = std::chrono::duration<double>(now - last.at).count();
+    const double structures = static_cast<double>(calls.structures - last.calls.structures);
+    const long made = calls.calls - last.calls.calls;
+    if (made > 0 && window > 0)
+      line += format("  shared calls %.1f structures each, %.0f structures per second",
+                     structures / static_cast<double>(made), structures / window);
+    last = {now, calls};
+  }
+  return line;
 }
 
 // The saved growth settings in today's terms: a run started from a pathdata SHORTCUT n BARRIER
@@ -553,6 +610,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   int taken = g.known.growth.cycles;  // cycles whose pairs were taken
   SharedBatchStatistics since = g.shared ? g.shared->statistics() : SharedBatchStatistics{};
   std::deque<CycleInFlight> inFlight;  // oldest first
+  WaitingWindow lastWait{std::chrono::steady_clock::now(), since};
   try {
     while (true) {
       // Agreed by all ranks (a signal may reach one only); rank 0 has saved the cycle before.
@@ -593,7 +651,9 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         break;
       }
       std::vector<ConnectJobResult> jobs;
-      if (!finishCycle(g, inFlight.front(), jobs)) {
+      if (!finishCycle(g, inFlight.front(), jobs, [&] {
+            if (ranks.rank() == 0) print(waitingLine(g, inFlight, printing, lastWait, started));
+          })) {
         // Every cycle from this one on is given back: none may merge before it.
         stopped = true;
         const std::vector<std::vector<Pair>> back = pairsOf(inFlight, 0);
