@@ -100,11 +100,16 @@ void SharedBatchedPotential::leave() {
   m_changed.notify_all();  // the members still here may be all that a call waited for
 }
 
+std::chrono::microseconds SharedBatchedPotential::patience() const {
+  if (!m_options.patienceFollowsCalls) return m_options.patience;
+  return std::clamp(m_lastCall, m_options.minimumPatience, m_options.patience);
+}
+
 bool SharedBatchedPotential::batchIsDue(std::chrono::steady_clock::time_point now) const {
   if (m_calling || m_waiting.empty()) return false;
   return static_cast<int>(m_waiting.size()) >= m_members ||
          m_waitingStructures >= m_options.maxBatch ||
-         now - m_waiting.front()->arrived >= m_options.patience;
+         now - m_waiting.front()->arrived >= patience();
 }
 
 void SharedBatchedPotential::submit(Request& request) {
@@ -159,7 +164,7 @@ void SharedBatchedPotential::waitForChange(std::unique_lock<std::mutex>& lock) {
   if (m_calling || m_waiting.empty())
     m_changed.wait(lock);
   else
-    m_changed.wait_until(lock, m_waiting.front()->arrived + m_options.patience);
+    m_changed.wait_until(lock, m_waiting.front()->arrived + patience());
 }
 
 void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
@@ -176,6 +181,7 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
   m_waitingStructures -= structures;
   m_calling = true;
   lock.unlock();
+  const auto began = std::chrono::steady_clock::now();
 
   const std::size_t n = m_potential.dimension();
   std::exception_ptr error;
@@ -203,12 +209,15 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
     error = std::current_exception();
   }
 
+  const auto took = std::chrono::steady_clock::now() - began;
   lock.lock();
   for (Request* r : taken) {
     r->error = error;
     r->done.store(true, std::memory_order_release);
   }
   m_calling = false;
+  m_lastCall = std::chrono::duration_cast<std::chrono::microseconds>(took);
+  m_statistics.callSeconds += std::chrono::duration<double>(took).count();
   ++m_statistics.calls;
   m_statistics.structures += static_cast<long>(structures);
   m_statistics.requests += static_cast<long>(taken.size());

@@ -38,6 +38,7 @@ struct SharedBatchStatistics {
   long calls = 0;       ///< batched potential calls
   long structures = 0;  ///< structures evaluated in them
   long requests = 0;    ///< member requests they answered
+  double callSeconds = 0.0;  ///< wall time spent in the calls (the potential busy)
   /// Mean structures per call (0 before the first call).
   double meanBatch() const { return calls > 0 ? static_cast<double>(structures) / calls : 0.0; }
 };
@@ -47,6 +48,11 @@ class SharedBatchedPotential {
   struct Options {
     std::size_t maxBatch = 4096;  ///< structures per call at most (a larger request is split)
     std::chrono::microseconds patience{2000};  ///< longest wait for members busy elsewhere
+    /// When true the wait for members busy elsewhere is the last call's duration (within
+    /// [minimumPatience, patience]): a member busy on the host for longer than a call takes then
+    /// joins the next call instead of holding up everyone else's. Never changes a structure's bits.
+    bool patienceFollowsCalls = false;
+    std::chrono::microseconds minimumPatience{50};
     /// How long a waiting thread spins (yielding) for a change before it sleeps on the condition
     /// variable: a sleeping thread's wake-up costs tens of microseconds per round. 0: never spins.
     std::chrono::microseconds spin{50};
@@ -118,6 +124,8 @@ class SharedBatchedPotential {
   void leave();
   void submit(Request& request);
   bool batchIsDue(std::chrono::steady_clock::time_point now) const;
+  /// How long the oldest waiting request waits for members busy elsewhere (with the lock held).
+  std::chrono::microseconds patience() const;
   /// A thread whose fibres all wait: returns once anyReady() holds, making the call when it is
   /// due (landscape/core/Fibres).
   void awaitProgress(const std::function<bool()>& anyReady);
@@ -136,6 +144,7 @@ class SharedBatchedPotential {
   std::size_t m_waitingStructures = 0;
   std::vector<double> m_x, m_g, m_energies;  // the call's staging (used by the caller only)
   SharedBatchStatistics m_statistics;
+  std::chrono::microseconds m_lastCall{0};  // the last call's duration
   std::atomic<std::uint64_t> m_changes{0};  // bumped under the lock with every notify_all
 };
 

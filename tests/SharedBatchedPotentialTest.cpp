@@ -75,6 +75,47 @@ TEST(SharedBatchedPotential, ThreadsGetTheirOwnBitsInSharedCalls) {
   EXPECT_GT(s.meanBatch(), 1.0);
 }
 
+// Patience that follows the calls (a member busy on the host longer than a call takes joins the
+// next call): only which structures share a call changes, never a structure's bits. The time in
+// calls is counted.
+TEST(SharedBatchedPotential, PatienceFollowingTheCallsChangesNoBits) {
+  const std::size_t atoms = 13;
+  const auto x0 = starts(6, atoms);
+  LbfgsParams params;
+  params.rmsTolerance = 1e-6;
+  const Lbfgs lbfgs(params);
+  LennardJones lj(atoms);
+  BatchedLennardJones batched(atoms, 1);
+  SharedBatchedPotential::Options options;
+  options.patienceFollowsCalls = true;
+  SharedBatchedPotential shared(batched, options);
+  std::vector<std::unique_ptr<SharedBatchedPotential::Member>> members;
+  for (std::size_t t = 0; t < x0.size(); ++t)
+    members.push_back(std::make_unique<SharedBatchedPotential::Member>(shared));
+  std::vector<std::vector<double>> together = x0;
+  std::vector<LbfgsResult> results(x0.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < x0.size(); ++t)
+    threads.emplace_back([&, t] {
+      std::unique_ptr<Potential> mine = members[t]->potential();
+      results[t] = lbfgs.minimize(*mine, together[t]);
+      members[t].reset();
+    });
+  for (std::thread& t : threads) t.join();
+  long calls = 0;
+  for (std::size_t t = 0; t < x0.size(); ++t) {
+    std::vector<double> alone = x0[t];
+    const LbfgsResult expected = lbfgs.minimize(lj, alone);
+    EXPECT_TRUE(results[t].converged()) << t;
+    EXPECT_EQ(results[t].energy, expected.energy) << t;
+    EXPECT_EQ(together[t], alone) << t;
+    calls += expected.functionCalls;
+  }
+  const SharedBatchStatistics s = shared.statistics();
+  EXPECT_EQ(s.structures, calls);
+  EXPECT_GT(s.callSeconds, 0.0);
+}
+
 // The batched view: a request of several structures with an active mask evaluates the active
 // ones only (the rows of the others keep their values), as BatchedPotential promises; a batched
 // minimiser over the view is BatchedLbfgs over the potential itself.

@@ -21,7 +21,8 @@ runs keep the device busy while a cycle's slowest runs end), e.g. g64d2. Every r
 same network with the same --pairs-per-cycle P and --cycles C, so the rows of one backend and one
 D must end with the same network (column "same network": compared with the first such row through
 h5dump's text or h5py; the GPU's network differs from the CPU's by round-off, and D changes which
-pairs are taken).
+pairs are taken). A suffix pU sets --call-patience U (microseconds; 0, the default, follows the
+calls), e.g. g64p2000.
 
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures
@@ -51,7 +52,7 @@ CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed
 RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
 WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+) structures each, "
                      r"([0-9.]+) structures per second")
-ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?")
+ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures\)")
 
 
@@ -133,6 +134,9 @@ def grow(args, row, start, scratch):
     command = [args.pathsample, "grow"] + start + [
         "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles), "--output", folder,
         "--cycles-in-flight", str(cycles)]
+    patience = ROW.fullmatch(row).group(5)
+    if patience is not None:
+        command += ["--call-patience", patience]
     if row[0] == "c":
         command += ["--backend", "cpu", "--threads", str(count)]
     else:
@@ -194,7 +198,7 @@ def main():
     rows = args.rows.split(",")
     for row in rows:
         if not ROW.fullmatch(row) or (row[0] == "c" and "t" in row):
-            sys.exit(f"bench_network_growth: bad row {row!r} (cT, gK or gKtT, each with dD or not)")
+            sys.exit(f"bench_network_growth: bad row {row!r} (cT, gK or gKtT, each with dD and pU or not)")
     scratch = args.keep or tempfile.mkdtemp(prefix="bench-network-growth-")
     os.makedirs(scratch, exist_ok=True)
     start = prepare(args, scratch)

@@ -116,6 +116,9 @@ struct PathsampleConfig {
   /// PATHSAMPLE's cycles, one after the other. Part of the growth settings (the network depends
   /// on it).
   int cyclesInFlight = 1;
+  /// --call-patience US: how long a shared call waits for runs busy on the host (microseconds);
+  /// 0 = as long as the last call took, within [50, 2000]. Never changes the network.
+  int callPatience = 0;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
   Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic

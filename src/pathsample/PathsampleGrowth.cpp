@@ -203,9 +203,14 @@ struct Growth {
   // transition-state search and descent of every run in flight join the same calls
   // (potentials/SharedBatchedPotential). A structure's bits do not depend on the batch, so neither
   // does the network on the number of runs in flight.
-  void shareEvaluations(int threads) {
+  void shareEvaluations(int threads, int patience) {
     batched = makeSharedBatchedBase(system.spec, optim.backend, threads);
-    shared = std::make_unique<SharedBatchedPotential>(*batched);
+    SharedBatchedPotential::Options options;
+    if (patience > 0)
+      options.patience = std::chrono::microseconds(patience);
+    else
+      options.patienceFollowsCalls = true;
+    shared = std::make_unique<SharedBatchedPotential>(*batched, options);
   }
 
   // One connect run's engines. Shared: sharedConnectEngine, with the band's candidates searched
@@ -413,8 +418,11 @@ std::string waitingLine(const Growth& g, const std::deque<CycleInFlight>& inFlig
     const double structures = static_cast<double>(calls.structures - last.calls.structures);
     const long made = calls.calls - last.calls.calls;
     if (made > 0 && window > 0)
-      line += format("  shared calls %.1f structures each, %.0f structures per second",
-                     structures / static_cast<double>(made), structures / window);
+      line += format(
+          "  shared calls %.1f structures each, %.0f structures per second, "
+          "%.0f%% of the time in calls",
+          structures / static_cast<double>(made), structures / window,
+          100.0 * (calls.callSeconds - last.calls.callSeconds) / window);
     last = {now, calls};
   }
   return line;
@@ -560,7 +568,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
           "the connect runs' transition states above it are kept in the network");
   Growth g(c, connectSettings(c, odataText, print), input, ranks);
   g.output = output;
-  if (sharesEvaluations(c)) g.shareEvaluations(c.threads);
+  if (sharesEvaluations(c)) g.shareEvaluations(c.threads, c.callPatience);
   if (resuming) {
     checkResume(g.known.growth, settings, output);
   } else {

@@ -205,6 +205,14 @@ void addGrowth(Table& t) {
         fieldOf(&C::cyclesInFlight))
       .atLeast(1)
       .atMost(kMaxCyclesInFlight);
+  t.add("call-patience", "US",
+        "with shared calls: how long a call waits for connect runs busy on the host, in "
+        "microseconds, before it goes without them (they join the next one). 0: as long as the "
+        "last call took, at least 50 and at most 2000 (results do not depend on it)",
+        fieldOf(&C::callPatience))
+      .atLeast(0)
+      .atMost(1000000)
+      .notInCheckpoint();
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
                         "where the connect runs' L-BFGS vectors live: cpu (host) or gpu "
