@@ -609,9 +609,9 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   const std::function<bool()> stopRuns = [&abandoned, &stopRequested] {
     return abandoned.load() || (stopRequested && stopRequested());
   };
-  const auto pairsOf = [](const std::deque<CycleInFlight>& cycles, std::size_t from) {
+  const auto pairsOf = [](const std::deque<CycleInFlight>& cycles) {
     std::vector<std::vector<Pair>> pairs;
-    for (std::size_t k = from; k < cycles.size(); ++k) pairs.push_back(cycles[k].pairs);
+    for (const CycleInFlight& cycle : cycles) pairs.push_back(cycle.pairs);
     return pairs;
   };
   bool stopped = false;
@@ -664,7 +664,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
           })) {
         // Every cycle from this one on is given back: none may merge before it.
         stopped = true;
-        const std::vector<std::vector<Pair>> back = pairsOf(inFlight, 0);
+        const std::vector<std::vector<Pair>> back = pairsOf(inFlight);
         for (std::size_t k = 1; k < inFlight.size(); ++k) finishCycle(g, inFlight[k], jobs);
         giveBack(g.known.growth, back);
         g.save();
@@ -691,7 +691,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         fill = batchFill(since, now);
         since = now;
       }
-      g.save(pairsOf(inFlight, 0));
+      g.save(pairsOf(inFlight));
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
