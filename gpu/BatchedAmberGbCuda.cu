@@ -453,7 +453,11 @@ bool BatchedAmberGbCuda::graphLaunches() const { return m_device->useGraphs; }
 
 std::size_t BatchedAmberGbCuda::graphsCaptured() const { return m_device->graphsCaptured; }
 
-// Only the active structures' rows cross the bus, in runs of consecutive active structures.
+// Through gpu/BatchedHostStaging: page-locked copies of the active rows, one wait per call.
+BatchedPotential::HostArrays BatchedAmberGbCuda::hostArrays(std::size_t batch) {
+  return m_device->staging.arrays(batch, dimension());
+}
+
 void BatchedAmberGbCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                         double* energy, const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");

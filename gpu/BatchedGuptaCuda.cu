@@ -80,6 +80,10 @@ void BatchedGuptaCuda::energyGradientDevice(std::size_t batch, const double* d_x
   launchBatchedGupta(a, static_cast<cudaStream_t>(stream));
 }
 
+BatchedPotential::HostArrays BatchedGuptaCuda::hostArrays(std::size_t batch) {
+  return m_state->staging.arrays(batch, dimension());
+}
+
 void BatchedGuptaCuda::energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                                       const std::uint8_t* active) {
   if (batch == 0) return;

@@ -41,6 +41,8 @@ class BatchedGuptaCuda : public BatchedPotential {
   /// legacy default stream). Throws std::invalid_argument for a null array.
   void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                       const std::uint8_t* active) override;
+  /// The host entry point's own page-locked arrays (gpu/BatchedHostStaging.h).
+  HostArrays hostArrays(std::size_t batch) override;
   bool isDeviceResident() const override { return true; }
   /// Device entry point (BatchedPotential): one launch on `stream`, not synchronised. Throws
   /// std::invalid_argument for a null array or more than INT_MAX structures.

@@ -2,6 +2,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gpu/BatchedHostStaging.h"
 #include "gpu/BatchedLennardJonesCuda.h"
 #include "gpu/BatchedLennardJonesKernels.cuh"
 #include "gpu/CudaCheck.h"
@@ -37,32 +38,11 @@ struct BatchedLennardJonesCuda::DeviceState {
     return a;
   }
 
-  void reserve(std::size_t batch) {
-    const std::size_t n = 3 * atoms;
-    if (energy.size() >= batch) return;
-    x = DeviceBuffer<double>(batch * n);
-    g = DeviceBuffer<double>(batch * n);
-    energy = DeviceBuffer<double>(batch);
-    active = DeviceBuffer<std::uint8_t>(batch);
-    g.zero();  // rows of inactive structures are copied back unread; keep them defined
-    energy.zero();
-    // Page-locked staging: the copies go at the bus's speed, asynchronously on the stream.
-    hostX = PinnedBuffer<double>(batch * n);
-    hostG = PinnedBuffer<double>(batch * n);
-    hostEnergy = PinnedBuffer<double>(batch);
-    hostActive = PinnedBuffer<std::uint8_t>(batch);
-    if (!stream) stream = CudaStream::create(cudaStreamNonBlocking);
-  }
-
   std::size_t atoms;
   BatchedTeamShape shape;
   PairTileSchedule schedule;
   DeviceBuffer<PairSlot> slots;
-  DeviceBuffer<double> x, g, energy;  // staging of the host entry point
-  DeviceBuffer<std::uint8_t> active;
-  PinnedBuffer<double> hostX, hostG, hostEnergy;
-  PinnedBuffer<std::uint8_t> hostActive;
-  CudaStream stream;  // the host entry point's own: one synchronisation per call
+  BatchedHostStaging staging;  // the host entry point's arrays
 };
 
 BatchedLennardJonesCuda::BatchedLennardJonesCuda(std::size_t atoms, BatchedTeamShape shape)
@@ -92,36 +72,17 @@ void BatchedLennardJonesCuda::energyGradientDevice(std::size_t batch, const doub
   launchBatchedLennardJones(a, static_cast<cudaStream_t>(stream));
 }
 
-// Copies everything in and out through page-locked staging on the entry point's own stream (one
-// synchronisation per call), then writes only the active structures' rows on the host, as the
-// interface promises.
+BatchedPotential::HostArrays BatchedLennardJonesCuda::hostArrays(std::size_t batch) {
+  return m_state->staging.arrays(batch, dimension());
+}
+
 void BatchedLennardJonesCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                              double* energy, const std::uint8_t* active) {
   if (batch == 0) return;
-  DeviceState& st = *m_state;
-  const std::size_t n = dimension();
-  st.reserve(batch);
-  const cudaStream_t stream = st.stream.get();
-  std::copy(x, x + batch * n, st.hostX.data());
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.x.data(), st.hostX.data(), batch * n * sizeof(double),
-                                       cudaMemcpyHostToDevice, stream));
-  if (active) {
-    std::copy(active, active + batch, st.hostActive.data());
-    LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.active.data(), st.hostActive.data(), batch,
-                                         cudaMemcpyHostToDevice, stream));
-  }
-  energyGradientDevice(batch, st.x.data(), st.g.data(), st.energy.data(),
-                       active ? st.active.data() : nullptr, stream);
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.hostG.data(), st.g.data(), batch * n * sizeof(double),
-                                       cudaMemcpyDeviceToHost, stream));
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(st.hostEnergy.data(), st.energy.data(),
-                                       batch * sizeof(double), cudaMemcpyDeviceToHost, stream));
-  LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));  // waits, reports kernel errors
-  for (std::size_t b = 0; b < batch; ++b) {
-    if (active && !active[b]) continue;
-    energy[b] = st.hostEnergy.data()[b];
-    std::copy(st.hostG.data() + b * n, st.hostG.data() + (b + 1) * n, g + b * n);
-  }
+  m_state->staging.run(batch, dimension(), x, g, energy, active,
+                       [&](const double* dx, double* dg, double* de, const std::uint8_t* da) {
+                         energyGradientDevice(batch, dx, dg, de, da, nullptr);
+                       });
 }
 
 }  // namespace landscape

@@ -26,6 +26,8 @@ class BatchedLennardJonesCuda : public BatchedPotential {
   Backend backend() const override { return Backend::Cuda; }
   void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                       const std::uint8_t* active) override;
+  /// The host entry point's own page-locked arrays (gpu/BatchedHostStaging.h).
+  HostArrays hostArrays(std::size_t batch) override;
   bool isDeviceResident() const override { return true; }
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,
                             const std::uint8_t* d_active, DeviceStream stream) override;

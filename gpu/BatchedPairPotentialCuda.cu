@@ -221,6 +221,10 @@ void BatchedPairPotentialCuda::energyGradientDevice(std::size_t batch, const dou
   launchBatchedPair(a, static_cast<cudaStream_t>(stream));
 }
 
+BatchedPotential::HostArrays BatchedPairPotentialCuda::hostArrays(std::size_t batch) {
+  return m_state->staging.arrays(batch, dimension());
+}
+
 void BatchedPairPotentialCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                               double* energy, const std::uint8_t* active) {
   if (batch == 0) return;

@@ -243,6 +243,10 @@ void BatchedRigidBodyCuda::rmsGradients(std::size_t batch, const double* q, cons
     if (!active || active[b]) rms[b] = out[b];
 }
 
+BatchedPotential::HostArrays BatchedRigidBodyCuda::hostArrays(std::size_t batch) {
+  return m_device->staging.arrays(batch, dimension());
+}
+
 void BatchedRigidBodyCuda::energyGradient(std::size_t batch, const double* q, double* g,
                                           double* energy, const std::uint8_t* active) {
   requireArrays(batch, q, g, energy, "host entry point");

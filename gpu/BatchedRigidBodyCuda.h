@@ -52,6 +52,8 @@ class BatchedRigidBodyCuda : public BatchedPotential {
   /// (synchronous, legacy default stream). Throws std::invalid_argument for a null array.
   void energyGradient(std::size_t batch, const double* q, double* g, double* energy,
                       const std::uint8_t* active) override;
+  /// The host entry point's own page-locked arrays (gpu/BatchedHostStaging.h).
+  HostArrays hostArrays(std::size_t batch) override;
   bool isDeviceResident() const override { return true; }
   /// Device entry point (BatchedPotential): d_q, d_g [batch x dimension()], d_energy [batch],
   /// d_active [batch] or nullptr, all device memory; enqueued on `stream`, not synchronised

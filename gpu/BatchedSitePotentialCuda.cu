@@ -89,6 +89,10 @@ void BatchedSitePotentialCuda::energyGradientDevice(std::size_t batch, const dou
   launchBatchedSites(a, static_cast<cudaStream_t>(stream));
 }
 
+BatchedPotential::HostArrays BatchedSitePotentialCuda::hostArrays(std::size_t batch) {
+  return m_state->staging.arrays(batch, dimension());
+}
+
 void BatchedSitePotentialCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                               double* energy, const std::uint8_t* active) {
   if (batch == 0) return;

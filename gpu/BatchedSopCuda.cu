@@ -168,6 +168,10 @@ void BatchedSopCuda::energyGradientDevice(std::size_t batch, const double* d_x, 
   launchSopBatchEnergyGradient(a, static_cast<cudaStream_t>(stream));
 }
 
+BatchedPotential::HostArrays BatchedSopCuda::hostArrays(std::size_t batch) {
+  return m_device->staging.arrays(batch, dimension());
+}
+
 void BatchedSopCuda::energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                                     const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");

@@ -38,6 +38,20 @@ class BatchedPotential {
   virtual void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                               const std::uint8_t* active) = 0;
 
+  /// Host arrays for host-entry calls of up to `batch` structures (x and g of batch x n doubles,
+  /// energy of batch): a caller that assembles its batch there and passes them to
+  /// energyGradient() saves a host copy each way (a device potential's page-locked staging).
+  /// Valid until the next hostArrays() call with a larger batch or the potential's end; for one
+  /// caller at a time. All nullptr (the default): plain host memory is as good.
+  struct HostArrays {
+    double* x = nullptr;
+    double* g = nullptr;
+    double* energy = nullptr;
+  };
+  virtual HostArrays hostArrays(std::size_t batch) {
+    (void)batch;
+    return {};
+  }
   /// True when energyGradientDevice() may be called (CUDA backends).
   virtual bool isDeviceResident() const { return false; }
   /// Device entry point: as energyGradient() on device arrays (d_active may be nullptr), enqueued

@@ -186,23 +186,31 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
   const std::size_t n = m_potential.dimension();
   std::exception_ptr error;
   try {
-    m_x.resize(structures * n);
-    m_g.resize(structures * n);
-    m_energies.resize(structures);
+    // The batch is assembled where the potential's host entry point reads it (a device
+    // potential's page-locked staging), or in arrays of our own.
+    const std::size_t call = std::min(m_options.maxBatch, structures);
+    BatchedPotential::HostArrays arrays = m_potential.hostArrays(call);
+    const bool inPlace = arrays.x != nullptr && structures <= call;
+    if (!inPlace) {
+      m_x.resize(structures * n);
+      m_g.resize(structures * n);
+      m_energies.resize(structures);
+      arrays = {m_x.data(), m_g.data(), m_energies.data()};
+    }
     std::size_t row = 0;
     for (const Request* r : taken) {
-      std::memcpy(&m_x[row * n], r->x, r->count * n * sizeof(double));
+      std::memcpy(arrays.x + row * n, r->x, r->count * n * sizeof(double));
       row += r->count;
     }
     for (std::size_t first = 0; first < structures; first += m_options.maxBatch) {
       const std::size_t count = std::min(m_options.maxBatch, structures - first);
-      m_potential.energyGradient(count, &m_x[first * n], &m_g[first * n], &m_energies[first],
-                                 nullptr);
+      m_potential.energyGradient(count, arrays.x + first * n, arrays.g + first * n,
+                                 arrays.energy + first, nullptr);
     }
     row = 0;
     for (Request* r : taken) {
-      std::memcpy(r->g, &m_g[row * n], r->count * n * sizeof(double));
-      std::memcpy(r->energies, &m_energies[row], r->count * sizeof(double));
+      std::memcpy(r->g, arrays.g + row * n, r->count * n * sizeof(double));
+      std::memcpy(r->energies, arrays.energy + row, r->count * sizeof(double));
       row += r->count;
     }
   } catch (...) {

@@ -6,8 +6,10 @@
 // skip without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <vector>
 
 #include "backends/BatchedMinimiserFactory.h"
@@ -191,6 +193,47 @@ TEST(BatchedLennardJonesCuda, DeviceEntryEqualsTheTeamTwinBitForBit) {
       EXPECT_TRUE(sameBits(&g[b * n], gt.data(), n)) << atoms << " atoms, structure " << b;
     }
   }
+}
+
+// The host entry point's staging (gpu/BatchedHostStaging.h) in pieces of about a MiB: LJ38 at
+// B = 3000 (2.7 MB of coordinates, three pieces) with inactive structures at both ends and
+// throughout: every active structure's bits are the team twin's and no inactive row is written,
+// whether the arrays are the caller's or the potential's own page-locked ones (hostArrays), and
+// a call on the arrays of a smaller batch is refused.
+TEST(BatchedLennardJonesCuda, HostEntryInPiecesAndInPlaceEqualsTheTwin) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t atoms = 38, n = 3 * atoms, batch = 3000;
+  BatchedLennardJonesCuda gpu(atoms);
+  LennardJonesTeam twin(gpu.schedule(), 32 * gpu.shape().warps);
+  const std::vector<double> x = cubeBatch(atoms, static_cast<int>(batch), 91);
+  std::vector<std::uint8_t> active(batch, 1);
+  for (std::size_t b = 0; b < batch; ++b)
+    if (b < 5 || b + 7 >= batch || b % 3 == 1) active[b] = 0;
+  std::vector<double> g(batch * n, -1.0), e(batch, -1.0);
+  gpu.energyGradient(batch, x.data(), g.data(), e.data(), active.data());
+  const BatchedPotential::HostArrays own = gpu.hostArrays(batch);
+  ASSERT_NE(own.x, nullptr);
+  std::copy(x.begin(), x.end(), own.x);
+  std::fill(own.g, own.g + batch * n, -1.0);
+  std::fill(own.energy, own.energy + batch, -1.0);
+  gpu.energyGradient(batch, own.x, own.g, own.energy, active.data());
+  int wrong = 0;
+  for (std::size_t b = 0; b < batch; ++b) {
+    if (!active[b]) {
+      wrong +=
+          e[b] != -1.0 || own.energy[b] != -1.0 || g[b * n + n - 1] != -1.0 || own.g[b * n] != -1.0;
+      continue;
+    }
+    std::vector<double> gt(n);
+    const double et = twin.energyGradient(&x[b * n], gt.data());
+    wrong += !sameBits(e[b], et) || !sameBits(&g[b * n], gt.data(), n) ||
+             !sameBits(own.energy[b], et) || !sameBits(&own.g[b * n], gt.data(), n);
+  }
+  EXPECT_EQ(wrong, 0);
+
+  BatchedLennardJonesCuda small(atoms);
+  const BatchedPotential::HostArrays ten = small.hostArrays(10);
+  EXPECT_THROW(small.energyGradient(20, ten.x, ten.g, ten.energy, nullptr), std::logic_error);
 }
 
 #endif  // LANDSCAPE_HAVE_CUDA

@@ -271,5 +271,55 @@ TEST(SharedBatchedPotential, ErrorsReachEveryMemberOfTheFailedCall) {
                std::invalid_argument);
 }
 
+// A batched potential with host arrays of its own (as a device potential's page-locked
+// staging): the shared calls assemble their batch there and pass those arrays, so no other copy
+// is made; the answers are the potential's bits. A call larger than maxBatch is split and goes
+// through the shared potential's own arrays.
+class WithHostArrays : public BatchedPotential {
+ public:
+  explicit WithHostArrays(std::size_t atoms) : m_lj(atoms, 1) {}
+  std::size_t dimension() const override { return m_lj.dimension(); }
+  std::string name() const override { return "with host arrays"; }
+  HostArrays hostArrays(std::size_t batch) override {
+    if (m_x.size() < batch * dimension()) {
+      m_x.resize(batch * dimension());
+      m_g.resize(batch * dimension());
+      m_energy.resize(batch);
+    }
+    return {m_x.data(), m_g.data(), m_energy.data()};
+  }
+  void energyGradient(std::size_t batch, const double* x, double* g, double* energy,
+                      const std::uint8_t* active) override {
+    (x == m_x.data() && g == m_g.data() && energy == m_energy.data() ? inPlace : copied) += 1;
+    m_lj.energyGradient(batch, x, g, energy, active);
+  }
+  int inPlace = 0, copied = 0;
+
+ private:
+  BatchedLennardJones m_lj;
+  std::vector<double> m_x, m_g, m_energy;
+};
+
+TEST(SharedBatchedPotential, CallsAssembleTheirBatchInThePotentialsHostArrays) {
+  const std::size_t atoms = 7, n = 3 * atoms;
+  WithHostArrays potential(atoms);
+  BatchedLennardJones reference(atoms, 1);
+  const auto x0 = starts(6, atoms);
+  std::vector<double> x;
+  for (const auto& s : x0) x.insert(x.end(), s.begin(), s.end());
+  std::vector<double> g(6 * n), e(6);
+  reference.energyGradient(6, x.data(), g.data(), e.data(), nullptr);
+  for (const std::size_t maxBatch : {8, 4}) {
+    SharedBatchedPotential shared(potential, {maxBatch, std::chrono::seconds(1)});
+    SharedBatchedPotential::Member member(shared);
+    std::vector<double> gm(6 * n, -1.0), em(6, -1.0);
+    member.evaluate(6, x.data(), gm.data(), em.data());
+    EXPECT_EQ(gm, g) << "maxBatch " << maxBatch;
+    EXPECT_EQ(em, e) << "maxBatch " << maxBatch;
+  }
+  EXPECT_EQ(potential.inPlace, 1);  // 6 structures in one call of at most 8
+  EXPECT_EQ(potential.copied, 2);   // 4 + 2 in calls of at most 4
+}
+
 }  // namespace
 }  // namespace landscape

@@ -8,6 +8,11 @@
 //   synced ms       wall time of one call of the device entry point followed by
 //                   cudaDeviceSynchronize, median of --repeats (the latency a host-driven loop
 //                   sees)
+//   host ms         the same for the host entry point (host arrays in and out: the staging's
+//                   page-locked copies and one wait, as a shared call of network growth pays)
+//   pageable ms     the same through plain cudaMemcpy of pageable host arrays (x in, g and the
+//                   energies out), as the host entry point copied before its staging was
+//                   page-locked
 //   queued ms       --repeats calls enqueued back to back, one synchronisation, / repeats (what a
 //                   device-resident minimiser that never waits sees)
 //   us/structure    queued ms / B; structures/s its inverse; "x B=1" the per-structure speed-up
@@ -263,6 +268,23 @@ struct GbSeries {
     std::vector<double> e(1), g(n);
     dE.copyToHost(e.data(), 1);
     dG.copyToHost(g.data(), n);
+    std::vector<double> hostG(B * n), hostE(B);
+    const double hostMs =
+        timeCalls(repeats, [&] {
+          potential.energyGradient(B, x.data(), hostG.data(), hostE.data(), nullptr);
+        }).first;
+    // The same through pageable cudaMemcpy, as the host entry point copied before its staging
+    // became page-locked: x in, the device entry point, g and the energies out.
+    const double pageableMs =
+        timeCalls(repeats, [&] {
+          LANDSCAPE_CUDA_CHECK(
+              cudaMemcpy(dX.data(), x.data(), B * n * sizeof(double), cudaMemcpyHostToDevice));
+          potential.energyGradientDevice(B, dX.data(), dG.data(), dE.data(), nullptr, nullptr);
+          LANDSCAPE_CUDA_CHECK(
+              cudaMemcpy(hostG.data(), dG.data(), B * n * sizeof(double), cudaMemcpyDeviceToHost));
+          LANDSCAPE_CUDA_CHECK(
+              cudaMemcpy(hostE.data(), dE.data(), B * sizeof(double), cudaMemcpyDeviceToHost));
+        }).first;
     if (eOne.empty()) {  // the first B is the reference for the bits column
       eOne = e;
       gOne = g;
@@ -274,10 +296,11 @@ struct GbSeries {
     if (perStructureAtOne > 0.0)
       std::snprintf(speedup, sizeof speedup, "%.1f", perStructureAtOne / perStructureUs);
     std::printf(
-        "| %s | %s | %s | %zu | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s | %.2f |\n",
-        system.c_str(), precision.c_str(), layout.c_str(), B, syncedMs, queuedMs, perStructureUs,
-        1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs, sameBits ? "yes" : "NO",
-        static_cast<double>(scratchBytes) / (1 << 20));
+        "| %s | %s | %s | %zu | %.4f | %.4f | %.4f | %.4f | %.3f | %.3g | %s | %.3f | %.1f | %s "
+        "| %.2f |\n",
+        system.c_str(), precision.c_str(), layout.c_str(), B, syncedMs, hostMs, pageableMs,
+        queuedMs, perStructureUs, 1e6 / perStructureUs, speedup, floorUs, perStructureUs / floorUs,
+        sameBits ? "yes" : "NO", static_cast<double>(scratchBytes) / (1 << 20));
     std::fflush(stdout);
   }
 };
@@ -571,9 +594,10 @@ int main(int argc, char** argv) {
     std::printf("device: %s\n\n", gpuDescription().c_str());
     if (gb)
       std::printf(
-          "| system | precision | layout | B | synced ms | queued ms | us/structure | structures/s "
-          "| x B=1 | floor us | x floor | B=1 bits | scratch MB/structure |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+          "| system | precision | layout | B | synced ms | host ms | pageable ms | queued ms "
+          "| us/structure | structures/s | x B=1 | floor us | x floor | B=1 bits "
+          "| scratch MB/structure |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const BenchSystem& s : kSystems) {
       if (!gb) break;
       if (std::find(o.systems.begin(), o.systems.end(), s.name) == o.systems.end()) continue;
