@@ -113,9 +113,10 @@ void requireArrays(std::size_t batch, const void* x, const void* g, const void* 
 
 /// Argument sets whose launch sequences are kept as executable graphs, and argument sets
 /// remembered as seen once (a set becomes a graph on its second use, so callers that pass fresh
-/// arrays every time never pay for a capture).
-constexpr std::size_t kMaxGraphs = 8;
-constexpr std::size_t kMaxSeen = 8;
+/// arrays every time never pay for a capture). Many, because the shared calls of network growth
+/// change their batch every call (one to a few hundred structures): each size keeps its graph.
+constexpr std::size_t kMaxGraphs = 256;
+constexpr std::size_t kMaxSeen = 256;
 
 /// What a captured launch sequence bakes in besides the scratch: the caller's arrays and B.
 struct LaunchKey {
@@ -461,10 +462,7 @@ BatchedPotential::HostArrays BatchedAmberGbCuda::hostArrays(std::size_t batch) {
 void BatchedAmberGbCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                         double* energy, const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");
-  m_device->staging.run(batch, dimension(), x, g, energy, active,
-                        [&](const double* dx, double* dg, double* de, const std::uint8_t* da) {
-                          energyGradientDevice(batch, dx, dg, de, da, nullptr);
-                        });
+  m_device->staging.run(*this, batch, x, g, energy, active);
 }
 
 AmberEnergyBreakdown BatchedAmberGbCuda::breakdown(std::size_t b) const {

@@ -2,10 +2,10 @@
 // The host entry point of a device-resident batched potential (docs/batched.md): the active
 // structures' rows go through page-locked staging arrays, in pieces of about a MiB so that the
 // host's copy of one piece overlaps the bus's copy of the one before (a pageable cudaMemcpy
-// does the same through the driver's own buffer, with a synchronisation per copy); one wait per
-// call. A caller that assembles its batch in the staging arrays themselves (arrays(), as the
-// shared calls of network growth do) saves the host's copies. Include only from CUDA
-// translation units.
+// does the same through the driver's own buffer, with a synchronisation per copy), on a stream
+// of the staging's own; one wait per call. A caller that assembles its batch in the staging arrays
+// themselves (arrays(), as the shared calls of network growth do) saves the host's copies. Include
+// only from CUDA translation units.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -45,21 +45,21 @@ class BatchedHostStaging {
     return {m_hostX.data(), m_hostG.data(), m_hostEnergy.data()};
   }
 
-  /// Copies the active rows of x ([batch x n]) to the device, calls
-  /// device(d_x, d_g, d_energy, d_active) (which enqueues on the legacy default stream; d_active
-  /// is nullptr when `active` is) and copies the active rows of g and energy back; writes nothing
-  /// else. Synchronous: the copies are queued on the legacy stream after the kernels, and the
-  /// waits at the end report their faults.
-  template <typename Device>
-  void run(std::size_t batch, std::size_t n, const double* x, double* g, double* energy,
-           const std::uint8_t* active, Device device) {
+  /// The host entry point of `potential` (a device-resident batched potential of n = its
+  /// dimension coordinates per structure): copies the active rows of x ([batch x n]) to the
+  /// device, calls its device entry point on the staging's stream and copies the active rows of g
+  /// and energy back; writes nothing else. Synchronous: the waits at the end report the kernels'
+  /// faults.
+  void run(BatchedPotential& potential, std::size_t batch, const double* x, double* g,
+           double* energy, const std::uint8_t* active) {
+    const std::size_t n = potential.dimension();
     if ((x == m_hostX.data() || g == m_hostG.data() || energy == m_hostEnergy.data()) &&
         m_energy.size() < batch)
       throw std::logic_error("batched host staging: a call of " + std::to_string(batch) +
                              " structures on the arrays of a smaller batch (" +
                              std::to_string(m_energy.size()) + ")");
     reserve(batch, n);
-    const cudaStream_t legacy = cudaStreamLegacy;
+    const cudaStream_t stream = m_stream.get();
     // The span [first, last) of rows that cross the bus (inactive rows inside it travel unread),
     // in pieces of `rows` rows.
     std::size_t first = 0, last = batch;
@@ -80,14 +80,15 @@ class BatchedHostStaging {
         });
       LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_x.data() + begin * n, m_hostX.data() + begin * n,
                                            (end - begin) * n * sizeof(double),
-                                           cudaMemcpyHostToDevice, legacy));
+                                           cudaMemcpyHostToDevice, stream));
     }
     if (active) {
       std::copy(active, active + batch, m_hostActive.data());
       LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_active.data(), m_hostActive.data(), batch,
-                                           cudaMemcpyHostToDevice, legacy));
+                                           cudaMemcpyHostToDevice, stream));
     }
-    device(m_x.data(), m_g.data(), m_energy.data(), active ? m_active.data() : nullptr);
+    potential.energyGradientDevice(batch, m_x.data(), m_g.data(), m_energy.data(),
+                                   active ? m_active.data() : nullptr, stream);
     // Results in place with holes in the mask come back run by run (inactive rows of the
     // caller's arrays are never written); otherwise the piece's span at once.
     const bool runByRun = active && (g == m_hostG.data() || energy == m_hostEnergy.data());
@@ -96,16 +97,16 @@ class BatchedHostStaging {
       const auto copyBack = [&](std::size_t row, std::size_t count) {
         LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_hostG.data() + row * n, m_g.data() + row * n,
                                              count * n * sizeof(double), cudaMemcpyDeviceToHost,
-                                             legacy));
+                                             stream));
         LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_hostEnergy.data() + row, m_energy.data() + row,
                                              count * sizeof(double), cudaMemcpyDeviceToHost,
-                                             legacy));
+                                             stream));
       };
       if (runByRun)
         forEachActiveRun(begin, end, active, copyBack);
       else
         copyBack(begin, end - begin);
-      LANDSCAPE_CUDA_CHECK(cudaEventRecord(m_pieceDone[p].get(), legacy));
+      LANDSCAPE_CUDA_CHECK(cudaEventRecord(m_pieceDone[p].get(), stream));
     }
     for (std::size_t p = 0; p < pieces; ++p) {
       const std::size_t begin = first + p * rows, end = std::min(last, begin + rows);
@@ -117,7 +118,7 @@ class BatchedHostStaging {
           std::copy(m_hostEnergy.data() + row, m_hostEnergy.data() + row + count, energy + row);
       });
     }
-    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(legacy));  // no span: the kernels' faults
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));  // no span: the kernels' faults
   }
 
  private:
@@ -136,12 +137,17 @@ class BatchedHostStaging {
     m_hostG = PinnedBuffer<double>(batch * n);
     m_hostEnergy = PinnedBuffer<double>(batch);
     m_hostActive = PinnedBuffer<std::uint8_t>(batch);
+    // Blocking (ordered with the legacy default stream, as a cudaMemcpy would be) but not with
+    // other potentials' staging streams: two potentials' host entry points called from two
+    // threads overlap on the device.
+    if (!m_stream) m_stream = CudaStream::create(cudaStreamDefault);
   }
 
   DeviceBuffer<double> m_x, m_g, m_energy;
   DeviceBuffer<std::uint8_t> m_active;
   PinnedBuffer<double> m_hostX, m_hostG, m_hostEnergy;
   PinnedBuffer<std::uint8_t> m_hostActive;
+  CudaStream m_stream;
   std::vector<CudaEvent> m_pieceDone;  // one per piece: its g and energies are on the host
 };
 

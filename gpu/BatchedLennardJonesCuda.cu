@@ -79,10 +79,7 @@ BatchedPotential::HostArrays BatchedLennardJonesCuda::hostArrays(std::size_t bat
 void BatchedLennardJonesCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                              double* energy, const std::uint8_t* active) {
   if (batch == 0) return;
-  m_state->staging.run(batch, dimension(), x, g, energy, active,
-                       [&](const double* dx, double* dg, double* de, const std::uint8_t* da) {
-                         energyGradientDevice(batch, dx, dg, de, da, nullptr);
-                       });
+  m_state->staging.run(*this, batch, x, g, energy, active);
 }
 
 }  // namespace landscape

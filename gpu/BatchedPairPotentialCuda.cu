@@ -229,10 +229,7 @@ void BatchedPairPotentialCuda::energyGradient(std::size_t batch, const double* x
                                               double* energy, const std::uint8_t* active) {
   if (batch == 0) return;
   requireArrays(x, g, energy, "host entry point");
-  m_state->staging.run(batch, dimension(), x, g, energy, active,
-                       [&](const double* d_x, double* d_g, double* d_e, const std::uint8_t* d_a) {
-                         energyGradientDevice(batch, d_x, d_g, d_e, d_a, nullptr);
-                       });
+  m_state->staging.run(*this, batch, x, g, energy, active);
 }
 
 }  // namespace landscape

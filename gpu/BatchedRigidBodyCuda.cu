@@ -251,10 +251,7 @@ void BatchedRigidBodyCuda::energyGradient(std::size_t batch, const double* q, do
                                           double* energy, const std::uint8_t* active) {
   requireArrays(batch, q, g, energy, "host entry point");
   if (batch == 0) return;
-  m_device->staging.run(batch, dimension(), q, g, energy, active,
-                        [&](const double* d_q, double* d_g, double* d_e, const std::uint8_t* d_a) {
-                          energyGradientDevice(batch, d_q, d_g, d_e, d_a, nullptr);
-                        });
+  m_device->staging.run(*this, batch, q, g, energy, active);
 }
 
 }  // namespace landscape

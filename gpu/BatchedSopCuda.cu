@@ -175,10 +175,7 @@ BatchedPotential::HostArrays BatchedSopCuda::hostArrays(std::size_t batch) {
 void BatchedSopCuda::energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                                     const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");
-  m_device->staging.run(batch, dimension(), x, g, energy, active,
-                        [&](const double* d_x, double* d_g, double* d_e, const std::uint8_t* d_a) {
-                          energyGradientDevice(batch, d_x, d_g, d_e, d_a, nullptr);
-                        });
+  m_device->staging.run(*this, batch, x, g, energy, active);
 }
 
 std::array<double, 3> BatchedSopCuda::components(std::size_t b) const {
