@@ -130,8 +130,8 @@ class BatchedHostStaging {
     m_g = DeviceBuffer<double>(batch * n);
     m_energy = DeviceBuffer<double>(batch);
     m_active = DeviceBuffer<std::uint8_t>(batch);
-    m_g.zero();  // rows of inactive structures inside the span travel back unread: keep them
-                 // defined
+    // Rows of inactive structures inside the span travel back unread: keep them defined.
+    m_g.zero();
     m_energy.zero();
     m_hostX = PinnedBuffer<double>(batch * n);
     m_hostG = PinnedBuffer<double>(batch * n);
