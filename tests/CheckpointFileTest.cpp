@@ -107,6 +107,43 @@ TEST_F(CheckpointFileTest, RoundTripKeepsEveryBit) {
   EXPECT_EQ(formatCheckpoint(r), formatCheckpoint(c));
 }
 
+// Hundreds of walkers are formatted in blocks on several threads: the text must be that of the
+// chains one after another in walker order, each as the single-chain file writes its lines.
+TEST_F(CheckpointFileTest, ManyWalkersAreWrittenInOrderAsSingleChains) {
+  const Checkpoint base = example();
+  const auto chainLines = [&](const BasinHoppingState& s) {
+    Checkpoint single = base;
+    single.state = s;
+    single.state.lowest.clear();
+    const std::string text = formatCheckpoint(single);
+    const std::size_t from = text.find("\nquench ") + 1, to = text.find("\nlowest 0\n") + 1;
+    return text.substr(from, to - from);
+  };
+  Checkpoint c = base;
+  std::string expected;
+  for (int w = 1; w < 300; ++w) {  // five blocks of 64 walkers and a partial one
+    BasinHoppingState s = base.state;
+    s.lowest.clear();
+    s.quench = 1000 + w;
+    s.markov = {0.1 * w, -1.0 / w, 1e-310 * w, 3.0 / (7.0 + w), -2.5, 1e300 / w};
+    s.newRestart.bestCoords = {1.0 * w, 2, 3, 4, 5, 6.0 / w};
+    c.otherWalkers.push_back(s);
+    expected += chainLines(s);
+  }
+  const std::string text = formatCheckpoint(c);
+  const std::size_t from = text.find("walkers 300\n") + 12;
+  ASSERT_NE(from, std::string::npos + 12);
+  EXPECT_EQ(text.substr(from, expected.size()), expected);
+  EXPECT_EQ(text.compare(from + expected.size(), 10, "exchanges "), 0);
+  writeCheckpointFile(m_path, c);
+  const Checkpoint r = readCheckpointFile(m_path);
+  ASSERT_EQ(r.otherWalkers.size(), 299u);
+  for (int w = 1; w < 300; ++w) {
+    EXPECT_EQ(r.otherWalkers[w - 1].quench, 1000 + w);
+    EXPECT_TRUE(sameBits(r.otherWalkers[w - 1].markov[1], -1.0 / w));
+  }
+}
+
 TEST_F(CheckpointFileTest, ErrorsNameTheFileLineAndProblem) {
   auto message = [&](const std::string& text) -> std::string {
     std::ofstream(m_path) << text;

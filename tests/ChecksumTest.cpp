@@ -19,6 +19,23 @@ TEST(Checksum, MatchesZlibCrc32) {
   EXPECT_EQ(crc32(bytes), 0xb0c0df2au);
 }
 
+// Long buffers go eight bytes at a time: every alignment and tail against Python's zlib.crc32 of
+// the same bytes ((31 i^2 + 7 i) mod 251).
+TEST(Checksum, LongBuffersAtAnyOffsetMatchZlib) {
+  std::string bytes(100003, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<char>((i * i * 31 + 7 * i) % 251);
+  EXPECT_EQ(crc32(bytes), 0xc7e02adfu);
+  EXPECT_EQ(crc32(bytes.data() + 1, 100000), 0x17c03545u);
+  EXPECT_EQ(crc32(bytes.data() + 3, 77777), 0xfc73cb51u);
+  EXPECT_EQ(crc32(bytes.data() + 5, 13), 0x439f1a42u);
+  EXPECT_EQ(crc32(bytes.data() + 7, 8), 0xc0988b63u);
+  EXPECT_EQ(crc32(bytes.data() + 2, 0), 0u);
+  // Any split continues to the same value.
+  for (std::size_t cut : {1u, 7u, 8u, 9u, 4097u})
+    EXPECT_EQ(crc32(bytes.data() + cut, bytes.size() - cut, crc32(bytes.data(), cut)), 0xc7e02adfu);
+}
+
 TEST(Checksum, ContinuesAcrossPieces) {
   const std::string text = "min.data 17 -173.928427\n";
   EXPECT_EQ(crc32(text.substr(9), crc32(text.substr(0, 9))), crc32(text));

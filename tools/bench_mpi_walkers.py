@@ -5,9 +5,12 @@ Runs `gmin --lj N --walkers W --steps S --seed s` without mpirun and on K = 1, 2
 prints a Markdown table: walkers, quenches of all walkers, seconds of the run (gmin's own t= on its
 last progress line, so the MPI start-up is not counted; the whole command's wall time beside it),
 quenches per second, the speed-up over the first row, the parallel efficiency (speed-up over the
-first row's, divided by K over the first row's K, counting no mpirun as 1), and whether `lowest` is
-byte-identical to the first row's (it must be with the same W: the walker streams depend on the
-global walker index only).
+first row's, divided by K over the first row's K, counting no mpirun as 1), the same rate and
+efficiency of the rounds alone (between the first and the last progress line printed while they
+ran, gmin printing one a second: without the start, the final checkpoint of every walker, which
+rank 0 writes, and the final re-quench; "-" for a run too short for two lines), and whether
+`lowest` is byte-identical to the first row's (it must be with the same W: the walker streams depend
+on the global walker index only).
 
 With --walkers W every row runs W walkers (strong scaling, the lowest files comparable); with
 --walkers-per-rank P row K runs P x K (weak scaling: each rank, on its own GPU, as full as one
@@ -53,13 +56,24 @@ def run_row(args, ranks, folder):
     if done.returncode != 0:
         sys.exit(f"bench_mpi_walkers: {' '.join(command)} failed ({done.returncode}):\n"
                  f"{done.stderr}")
-    last = [m for m in map(LAST_ROUND.match, done.stdout.splitlines()) if m]
+    last, rounds = [], []
+    for line in done.stdout.splitlines():
+        if line.startswith("Final Quench") and not rounds:
+            rounds = list(last)  # the lines printed while the rounds ran
+        match = LAST_ROUND.match(line)
+        if match:
+            last.append(match)
     if not last:
         sys.exit(f"bench_mpi_walkers: no progress line in the output of {' '.join(command)}")
+    rounds = rounds or last[:-1]
     quenches, seconds = int(last[-1].group(1)), float(last[-1].group(2))
+    round_rate = None  # between the first and the last line printed while the rounds ran
+    if len(rounds) >= 2 and float(rounds[-1].group(2)) > float(rounds[0].group(2)):
+        round_rate = ((int(rounds[-1].group(1)) - int(rounds[0].group(1))) /
+                      (float(rounds[-1].group(2)) - float(rounds[0].group(2))))
     with open(os.path.join(folder, "lowest"), "rb") as lowest:
         digest = hashlib.sha256(lowest.read()).hexdigest()
-    return quenches, seconds, wall, digest
+    return quenches, seconds, wall, digest, round_rate
 
 
 def main():
@@ -88,24 +102,28 @@ def main():
     print(f"{system}, {walkers}, {args.steps} steps, seed {args.seed}, --backend {args.backend}, "
           f"{os.cpu_count()} CPU cores")
     print("| ranks | walkers | quenches | run s | command s | quenches/s | speed-up | efficiency "
-          "| lowest as row 1 |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    first_rate, first_digest, first_k = None, None, None
+          "| rounds quenches/s | rounds efficiency | lowest as row 1 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    first_rate, first_round_rate, first_digest, first_k = None, None, None, None
     with tempfile.TemporaryDirectory() as scratch:
         for k in ranks:
             rows = [run_row(args, k, os.path.join(scratch, f"k{k}-{r}"))
                     for r in range(args.repeats)]
-            quenches, seconds, wall, digest = min(rows, key=lambda row: row[1])
+            quenches, seconds, wall, digest, round_rate = min(rows, key=lambda row: row[1])
             rate = quenches / seconds if seconds > 0 else float("inf")
             first_rate = first_rate or rate
+            first_round_rate = first_round_rate or round_rate
             first_digest = first_digest or digest
             first_k = first_k or max(k, 1)
             label = "none (no mpirun)" if k == 0 else str(k)
             same = "yes" if digest == first_digest else (
                 "no (other W)" if walkers_of(args, k) != walkers_of(args, ranks[0]) else "NO")
             speed_up = rate / first_rate
+            scale = first_k / max(k, 1)
+            rounds = (f"{round_rate:.0f} | {round_rate / first_round_rate * scale:.2f}"
+                      if round_rate and first_round_rate else "- | -")
             print(f"| {label} | {walkers_of(args, k)} | {quenches} | {seconds:.2f} | {wall:.2f} | "
-                  f"{rate:.0f} | {speed_up:.2f} | {speed_up * first_k / max(k, 1):.2f} | {same} |",
+                  f"{rate:.0f} | {speed_up:.2f} | {speed_up * scale:.2f} | {rounds} | {same} |",
                   flush=True)
 
 

@@ -26,7 +26,10 @@ constexpr const char* kSealKey = "checksum crc32 ";
 
 std::string withChecksumLine(std::string text) {
   const std::string seal = crc32Hex(crc32(text));
-  return text + kSealKey + seal + '\n';
+  text += kSealKey;
+  text += seal;
+  text += '\n';
+  return text;
 }
 
 bool removeCheckedChecksumLine(const std::string& path, std::string& text) {
