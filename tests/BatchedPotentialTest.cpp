@@ -5,22 +5,24 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include "landscape/core/PairTileSchedule.h"
 #include "landscape/core/Random.h"
+#include "landscape/core/TeamTerms.h"
+#include "landscape/core/ThreadPool.h"
 #include "potentials/AmberGb.h"
 #include "potentials/BatchedLennardJones.h"
-#include "potentials/PerStructureBatchedPotential.h"
 #include "potentials/LennardJones.h"
 #include "potentials/LennardJonesTeam.h"
 #include "potentials/LennardJonesTeamTerms.h"
-#include "landscape/core/PairTileSchedule.h"
-#include "landscape/core/TeamTerms.h"
-#include "landscape/core/ThreadPool.h"
+#include "potentials/PerStructureBatchedPotential.h"
 #include "tests/AshMinima.h"
 #include "tests/BatchedStructures.h"
 
@@ -45,6 +47,35 @@ TEST(BatchedThreadPool, RunsEveryItemOnceAndRethrows) {
     pool.forEach(5, [](std::size_t) {});  // usable after an exception
   }
   EXPECT_THROW(ThreadPool(0), std::invalid_argument);
+}
+
+// The per-thread state a worker needs (a rank's GPU: the CUDA runtime's current device is per host
+// thread) is set by the start function on every worker; a failing start reaches the caller.
+thread_local int tWorkerMark = 0;
+
+TEST(BatchedThreadPool, EveryWorkerRunsTheStartFunctionFirst) {
+  tWorkerMark = 7;  // the caller's thread works too, with its own setting
+  ThreadPool::setWorkerStart([] { tWorkerMark = 7; });
+  {
+    ThreadPool pool(4);
+    std::vector<int> seen(400, 0);
+    pool.forEach(seen.size(), [&](std::size_t i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(50));  // spread over the workers
+      seen[i] = tWorkerMark;
+    });
+    for (int s : seen) EXPECT_EQ(s, 7);
+  }
+  ThreadPool::setWorkerStart([] { throw std::runtime_error("no such device"); });
+  {
+    ThreadPool pool(2);
+    EXPECT_THROW(pool.forEach(8, [](std::size_t) {}), std::runtime_error);
+  }
+  ThreadPool::setWorkerStart({});
+  ThreadPool pool(2);
+  tWorkerMark = 0;
+  std::vector<int> seen(100, -1);
+  pool.forEach(seen.size(), [&](std::size_t i) { seen[i] = tWorkerMark; });
+  for (int s : seen) EXPECT_EQ(s, 0);
 }
 
 TEST(BatchedPotential, LennardJonesIsTheSingleStructurePotentialBitForBit) {

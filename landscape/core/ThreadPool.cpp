@@ -5,6 +5,21 @@
 
 namespace landscape {
 
+namespace {
+
+std::function<void()>& workerStart() {
+  static std::function<void()> start;
+  return start;
+}
+
+}  // namespace
+
+void ThreadPool::setWorkerStart(std::function<void()> start) { workerStart() = std::move(start); }
+
+void ThreadPool::startWorker() {
+  if (workerStart()) workerStart()();
+}
+
 ThreadPool::ThreadPool(int threads) {
   if (threads < 1)
     throw std::invalid_argument("a thread pool needs at least 1 thread, got " +
@@ -36,6 +51,14 @@ void ThreadPool::drain() {
 
 void ThreadPool::workerLoop() {
   std::size_t seen = 0;
+  {
+    try {
+      startWorker();
+    } catch (...) {  // every forEach rethrows it to its caller
+      std::lock_guard<std::mutex> lock(m_mutex);
+      if (!m_startError) m_startError = std::current_exception();
+    }
+  }
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(m_mutex);
@@ -69,6 +92,7 @@ void ThreadPool::forEach(std::size_t count, const std::function<void(std::size_t
   std::unique_lock<std::mutex> lock(m_mutex);
   m_done.wait(lock, [&] { return m_busy == 0; });
   m_task = nullptr;
+  if (m_startError) std::rethrow_exception(m_startError);
   if (m_error) std::rethrow_exception(m_error);
 }
 

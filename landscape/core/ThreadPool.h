@@ -25,6 +25,15 @@ class ThreadPool {
 
   int threads() const { return static_cast<int>(m_workers.size()) + 1; }
 
+  /// Runs first on every worker thread of the pools made afterwards. A process of a multi-GPU run
+  /// sets it to make its chosen device current (backends/GpuChoice): the CUDA runtime keeps the
+  /// current device per host thread, and a worker would otherwise launch on device 0 with
+  /// another device's memory. Set once at start-up, before any pool exists.
+  static void setWorkerStart(std::function<void()> start);
+  /// Runs that function (if any) on the calling thread: for a thread made outside a pool
+  /// (std::async) that uses a pool or the device.
+  static void startWorker();
+
   /// Calls task(i) once for every i in [0, count) and returns when all calls have returned. The
   /// first exception a task throws is rethrown here (the remaining items still run). Not
   /// reentrant: one forEach at a time per pool.
@@ -44,6 +53,7 @@ class ThreadPool {
   int m_busy = 0;                // workers still inside the current generation
   bool m_stop = false;
   std::exception_ptr m_error;
+  std::exception_ptr m_startError;  // from setWorkerStart's function on a worker
 };
 
 }  // namespace landscape

@@ -345,6 +345,7 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
   cycle.own = std::async(
       std::launch::async, [&g, &pool, stop, runEnded, ends = connectJobEnds(g.network, cycle.pairs),
                            connect = Connect(g.settings.connect)] {
+        ThreadPool::startWorker();  // this rank's GPU: the current device is per thread
         return runOwnConnectJobs(
             connect, [&g] { return g.engine(); }, ends, pool, jobsInFlight(g.config),
             g.ranks.rank(), g.ranks.size(), stop, runEnded);
