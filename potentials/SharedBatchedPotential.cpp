@@ -187,11 +187,11 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
   std::exception_ptr error;
   try {
     // The batch is assembled where the potential's host entry point reads it (a device
-    // potential's page-locked staging), or in arrays of our own.
-    const std::size_t call = std::min(m_options.maxBatch, structures);
-    BatchedPotential::HostArrays arrays = m_potential.hostArrays(call);
-    const bool inPlace = arrays.x != nullptr && structures <= call;
-    if (!inPlace) {
+    // potential's page-locked staging), or, when it has none or the call is split by maxBatch,
+    // in arrays of our own (asking for the potential's would make it allocate arrays unused).
+    BatchedPotential::HostArrays arrays{};
+    if (structures <= m_options.maxBatch) arrays = m_potential.hostArrays(structures);
+    if (arrays.x == nullptr) {
       m_x.resize(structures * n);
       m_g.resize(structures * n);
       m_energies.resize(structures);

@@ -281,6 +281,7 @@ class WithHostArrays : public BatchedPotential {
   std::size_t dimension() const override { return m_lj.dimension(); }
   std::string name() const override { return "with host arrays"; }
   HostArrays hostArrays(std::size_t batch) override {
+    asked.push_back(batch);
     if (m_x.size() < batch * dimension()) {
       m_x.resize(batch * dimension());
       m_g.resize(batch * dimension());
@@ -294,6 +295,7 @@ class WithHostArrays : public BatchedPotential {
     m_lj.energyGradient(batch, x, g, energy, active);
   }
   int inPlace = 0, copied = 0;
+  std::vector<std::size_t> asked;  // the batches hostArrays was asked for
 
  private:
   BatchedLennardJones m_lj;
@@ -319,6 +321,8 @@ TEST(SharedBatchedPotential, CallsAssembleTheirBatchInThePotentialsHostArrays) {
   }
   EXPECT_EQ(potential.inPlace, 1);  // 6 structures in one call of at most 8
   EXPECT_EQ(potential.copied, 2);   // 4 + 2 in calls of at most 4
+  // The split call asks for no arrays it would not use.
+  EXPECT_EQ(potential.asked, std::vector<std::size_t>{6});
 }
 
 }  // namespace
