@@ -248,7 +248,8 @@ std::vector<std::vector<char>> WalkerEnsemble::share(const std::vector<char>& mi
 bool WalkerEnsemble::anyStopped(const std::vector<LbfgsResult>& q) {
   const bool here = stoppedHere(q);
   if (!m_peers) return here;
-  for (const std::vector<char>& part : share({here ? char{1} : char{0}}))
+  const std::vector<std::size_t> oneByte(static_cast<std::size_t>(m_peers->count()), 1);
+  for (const std::vector<char>& part : m_peers->allGather({here ? char{1} : char{0}}, oneByte))
     if (!part.empty() && part.front() != 0) return true;
   return false;
 }
@@ -328,8 +329,17 @@ WalkerEnsemble::Census WalkerEnsemble::combinedCensus() {
   for (long v : {mine.quenches, mine.functionCalls, mine.failedQuenches, mine.restarts,
                  static_cast<long>(mine.targetWalker), mine.targetQuench})
     out.put(static_cast<std::int64_t>(v));
+  // Every process knows every census's size: two counted vectors of its walkers' doubles and
+  // six integers.
+  std::vector<std::size_t> sizes;
+  for (int p = 0; p < m_peers->count(); ++p) {
+    const std::size_t walkers =
+        indexBlock(static_cast<std::size_t>(m_walkers), p, m_peers->count()).count();
+    sizes.push_back(2 * (sizeof(std::uint64_t) + walkers * sizeof(double)) +
+                    6 * sizeof(std::int64_t));
+  }
   Census all;
-  const std::vector<std::vector<char>> parts = share(out.bytes());
+  const std::vector<std::vector<char>> parts = m_peers->allGather(out.bytes(), sizes);
   for (std::size_t p = 0; p < parts.size(); ++p) {
     ByteReader in(parts[p], "walker process " + std::to_string(p) + "'s round census");
     const std::vector<double> energy = in.getVector<double>(), acceptance = in.getVector<double>();

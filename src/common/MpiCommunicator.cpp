@@ -66,9 +66,11 @@ std::string MpiCommunicator::description() const {
 }
 
 // Polls rather than MPI_Wait: a rank that waits for a slower one (its quenches took longer) spins
-// for the first 2 ms, the time a round's exchange takes, then sleeps between polls, leaving the
-// core to the ranks still working (Open MPI's MPI_Wait spins, which on a shared or oversubscribed
-// node takes the core from them); and gives up after the timeout when one is set.
+// for the first 2 ms, the time a round's exchange takes, then sleeps 50 us between polls, leaving
+// the core to the ranks still working (Open MPI's MPI_Wait spins, which on a shared or
+// oversubscribed node takes the core from them); and gives up after the timeout when one is set.
+// The sleep is short because a non-blocking collective advances only in MPI_Test: the late rank's
+// part waits for the sleeper's next poll, once per collective of a round (was 200 us).
 void MpiCommunicator::wait(MPI_Request& request) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
@@ -86,7 +88,7 @@ void MpiCommunicator::wait(MPI_Request& request) {
       std::fflush(stderr);
       abort(1);
     }
-    if (waited > 2e-3) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (waited > 2e-3) std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
 }
 

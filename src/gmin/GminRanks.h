@@ -30,6 +30,10 @@ class RankWalkerPeers : public WalkerPeers {
   std::vector<std::vector<char>> allGather(const std::vector<char>& mine) override {
     return m_ranks.allGather(mine);
   }
+  std::vector<std::vector<char>> allGather(const std::vector<char>& mine,
+                                           const std::vector<std::size_t>& sizes) override {
+    return m_ranks.allGather(mine, sizes);
+  }
   std::vector<std::vector<char>> gather(const std::vector<char>& mine) override {
     return m_ranks.gather(mine);
   }
