@@ -51,13 +51,11 @@ void ThreadPool::drain() {
 
 void ThreadPool::workerLoop() {
   std::size_t seen = 0;
-  {
-    try {
-      startWorker();
-    } catch (...) {  // every forEach rethrows it to its caller
-      std::lock_guard<std::mutex> lock(m_mutex);
-      if (!m_startError) m_startError = std::current_exception();
-    }
+  try {
+    startWorker();
+  } catch (...) {  // every forEach rethrows it to its caller
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (!m_startError) m_startError = std::current_exception();
   }
   for (;;) {
     {

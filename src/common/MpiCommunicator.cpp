@@ -70,7 +70,7 @@ std::string MpiCommunicator::description() const {
 // the core to the ranks still working (Open MPI's MPI_Wait spins, which on a shared or
 // oversubscribed node takes the core from them); and gives up after the timeout when one is set.
 // The sleep is short because a non-blocking collective advances only in MPI_Test: the late rank's
-// part waits for the sleeper's next poll, once per collective of a round (was 200 us).
+// part waits for the sleeper's next poll, once per collective of a round.
 void MpiCommunicator::wait(MPI_Request& request) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
