@@ -158,11 +158,10 @@ void appendCounts(std::string& out, const std::string& key, const std::vector<lo
 // bytes are those of one thread.
 void appendChains(std::string& out, const std::vector<BasinHoppingState>& chains) {
   constexpr std::size_t kChainsPerBlock = 64;
-  constexpr unsigned kMaxThreads = 16;
+  constexpr std::size_t kMaxThreads = 16;
   const std::size_t blocks = (chains.size() + kChainsPerBlock - 1) / kChainsPerBlock;
-  const unsigned threads =
-      std::min({std::max(1u, std::thread::hardware_concurrency()), kMaxThreads,
-                static_cast<unsigned>(std::min<std::size_t>(blocks, kMaxThreads))});
+  const std::size_t threads =
+      std::min<std::size_t>({std::thread::hardware_concurrency(), kMaxThreads, blocks});
   if (threads < 2) {
     for (const BasinHoppingState& w : chains) appendChain(out, w);
     return;

@@ -5,8 +5,6 @@
 // small messages per round (WalkerEnsemble.h says which). The library knows no MPI: gmin adapts its Communicator to
 // this interface (src/gmin/GminRanks.h), tests play the processes with threads.
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 namespace landscape {
@@ -23,13 +21,7 @@ class WalkerPeers {
   /// which saves a collective exchange of the sizes (a round makes several). Throws
   /// std::invalid_argument when `mine` is not sizes[index()] bytes.
   virtual std::vector<std::vector<char>> allGather(const std::vector<char>& mine,
-                                                   const std::vector<std::size_t>& sizes) {
-    if (index() < 0 || static_cast<std::size_t>(index()) >= sizes.size() ||
-        sizes[static_cast<std::size_t>(index())] != mine.size())
-      throw std::invalid_argument("walker processes: a contribution of " +
-                                  std::to_string(mine.size()) + " bytes, not the size agreed");
-    return allGather(mine);
-  }
+                                                   const std::vector<std::size_t>& sizes) = 0;
   /// Collective: every process's `mine`, in process order, on process 0; empty elsewhere.
   virtual std::vector<std::vector<char>> gather(const std::vector<char>& mine) = 0;
 };
