@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/BatchedMinimiserFactory.h"
@@ -156,6 +157,70 @@ TEST(WalkerEnsemble, EachWalkerIsTheSingleChainOfItsStream) {
   }
   EXPECT_EQ(ensemble.total.quenches, 60 * w);
   EXPECT_GE(ensemble.total.functionCalls, calls);  // + the shared list's tight re-quench
+}
+
+// The walkers propose their steps and test their quenches on the ensemble's host threads
+// (WalkerEnsemble::forEachChain): the run is the same, report for report and minimum for minimum,
+// for 1, 3 and 16 threads, with NEWRESTART reseeds and BHPT exchanges under way.
+TEST(WalkerEnsemble, EveryNumberOfHostThreadsGivesTheSameRun) {
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(50, 17);
+  ParallelTemperingParams pt;
+  pt.enabled = true;
+  pt.minTemperature = 0.5;
+  pt.maxTemperature = 2.0;
+  pt.interval = 5;
+  ParallelMaker engine(13, 2);
+  std::vector<WalkerRecorder> recorders(3);
+  std::vector<WalkerEnsembleResult> results;
+  const int threads[] = {1, 3, 16};
+  for (int t = 0; t < 3; ++t) {
+    WalkerEnsemble ensemble(lj, p, 12, pt, engine.maker());
+    ensemble.setHostThreads(threads[t]);
+    results.push_back(ensemble.run({}, &recorders[t]));
+  }
+  int reseeds = 0;
+  for (const auto& r : recorders[0].reseeds) reseeds += r.second;
+  ASSERT_GT(reseeds, 0) << "the settings should reseed";
+  for (int t = 1; t < 3; ++t) {
+    for (int w = 0; w < 12; ++w) {
+      EXPECT_EQ(recorders[t].quenches[w], recorders[0].quenches[w])
+          << threads[t] << " threads, walker " << w;
+      EXPECT_EQ(recorders[t].reseeds[w], recorders[0].reseeds[w]);
+    }
+    expectSameMinima(results[t].total.lowest, results[0].total.lowest);
+    EXPECT_EQ(results[t].total.functionCalls, results[0].total.functionCalls);
+    EXPECT_EQ(results[t].exchange.accepted, results[0].exchange.accepted);
+  }
+}
+
+// Hooks that are not concurrent (a move that keeps a counter, as gmin's Langevin move does) run
+// on the calling thread, one walker after the other, whatever the host threads.
+TEST(WalkerEnsemble, HooksThatAreNotConcurrentRunOnTheCallingThreadInWalkerOrder) {
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(6, 4);
+  std::vector<std::thread::id> callers;
+  std::vector<double> firstCoordinate;
+  BasinHoppingHooks hooks;
+  hooks.extraMove = [&](std::vector<double>& x, Random&) {
+    callers.push_back(std::this_thread::get_id());
+    firstCoordinate.push_back(x[0]);
+  };
+  hooks.concurrent = false;
+  ParallelMaker engine(13, 2);
+  WalkerEnsemble ensemble(lj, p, 8, {}, engine.maker(), hooks);
+  ensemble.setHostThreads(4);
+  ensemble.run({});
+  ASSERT_EQ(callers.size(), 6u * 8u);  // steps 1..6 of 8 walkers
+  for (const std::thread::id& id : callers) EXPECT_EQ(id, std::this_thread::get_id());
+
+  // The same moves, in the same order, as one walker after the other on one thread.
+  std::vector<double> sequential;
+  hooks.extraMove = [&](std::vector<double>& x, Random&) { sequential.push_back(x[0]); };
+  WalkerEnsemble one(lj, p, 8, {}, engine.maker(), hooks);
+  one.setHostThreads(1);
+  one.run({});
+  EXPECT_EQ(sequential, firstCoordinate);
 }
 
 // With symmetrisation on, each walker computes its candidates on the ensemble's host threads

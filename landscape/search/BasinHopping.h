@@ -130,6 +130,10 @@ struct BasinHoppingHooks {
   /// permutations within each species; a periodic box: minimum-image distances over translations
   /// modulo the box, Alignment.h). Empty: minimumDistance() of a cluster of identical atoms.
   std::function<double(const std::vector<double>& a, const std::vector<double>& b)> distance;
+  /// Whether the hooks may run for several chains at once (each with its own coordinates and
+  /// generator): walker ensembles then propose and test their steps on host threads. False for a
+  /// hook that keeps state of its own or evaluates the shared potential (gmin's Langevin move).
+  bool concurrent = true;
 };
 
 class BasinHopping {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "landscape/core/StopRequest.h"
 #include "landscape/geometry/ClusterGeometry.h"
@@ -47,7 +48,8 @@ BasinHoppingRun::BasinHoppingRun(Potential& potential, const BasinHoppingParams&
       m_stepTaker(radius, params.angularThreshold),
       m_newRestart(params, hooks.distance),
       m_stepSize(params.stepSize),
-      m_symmetrisation(params.symmetrisation, params.energyDifference) {}
+      m_symmetrisation(params.symmetrisation, params.energyDifference),
+      m_randomBeforeTrial(m_random) {}
 
 long BasinHoppingRun::begin(std::vector<double> start) {
   std::vector<double> x = initialStructure(std::move(start));
@@ -114,11 +116,10 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
 void BasinHoppingRun::step(long step) {
   // A quench ended by a stop request leaves the run as it was before this step (random numbers
   // and counters included), so that a resume repeats the step exactly.
-  const Random randomBefore = m_random;
   std::vector<double> trial = proposeTrial();
   const LbfgsResult q = quench(trial, m_sloppy);
   if (q.status == LbfgsStatus::Stopped) {
-    m_random = randomBefore;
+    undoProposal();
     m_result.stoppedEarly = true;
     return;
   }
@@ -135,19 +136,28 @@ bool BasinHoppingRun::prepareSymmetrisation() {
 }
 
 std::vector<double> BasinHoppingRun::proposeTrial() {
+  m_randomBeforeTrial = m_random;
   m_trialIsCandidate = prepareSymmetrisation();
   if (m_trialIsCandidate) return m_symmetrisation.candidate(m_stepTaker, m_stepSize, m_random);
   return perturbedMarkovState();
 }
 
-bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const LbfgsResult& q) {
+void BasinHoppingRun::prepareCompletion(std::vector<double>& x, const LbfgsResult& q) {
   if (q.status == LbfgsStatus::Stopped)
     throw std::logic_error("basin-hopping: a stopped quench must be undone, not completed");
-  if (m_trialIsCandidate) return completeCandidate(step, std::move(trial), q);
-  m_symmetrisation.ordinaryStepDone();
-  settle(trial, q);
+  settle(x, q);
   const std::string failed = countFailure(q);
-  const std::string whyRejected = failed.empty() ? rejectReason(trial) : failed;
+  m_completion.failed = !failed.empty();
+  m_completion.whyRejected = failed.empty() ? rejectReason(x) : failed;
+  m_completion.prepared = true;
+}
+
+bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const LbfgsResult& q) {
+  if (!m_completion.prepared) prepareCompletion(trial, q);
+  const Completion done = std::exchange(m_completion, Completion{});
+  if (m_trialIsCandidate) return completeCandidate(step, std::move(trial), q, done);
+  m_symmetrisation.ordinaryStepDone();
+  const std::string& whyRejected = done.whyRejected;
   const bool valid = whyRejected.empty();
   if (valid) offerMinimum(q.energy, trial, step);
 
@@ -159,7 +169,7 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   m_result.quenches = step;
   const bool taboo = restarting && decision.reason == NewRestart::Reason::Taboo;
   m_report.onQuench({step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
-                     accepted, !valid, whyRejected, taboo, m_result.functionCalls, !failed.empty(),
+                     accepted, !valid, whyRejected, taboo, m_result.functionCalls, done.failed,
                      m_result.failedQuenches});
 
   if (valid) checkTarget(step, q.energy, accepted ? m_markov : trial);  // trial moved if accepted
@@ -173,17 +183,26 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   return false;
 }
 
-bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const LbfgsResult& q) {
+bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const LbfgsResult& q,
+                                        const Completion& done) {
   m_trialIsCandidate = false;
-  settle(x, q);
-  const std::string failed = countFailure(q);
-  const std::string whyRejected = failed.empty() ? rejectReason(x) : failed;
+  const std::string& whyRejected = done.whyRejected;
   const bool valid = whyRejected.empty();
   if (valid) offerMinimum(q.energy, x, step);
   m_result.quenches = step;
-  QuenchReport report{step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
-                      false, !valid, whyRejected, false, m_result.functionCalls,
-                      !failed.empty(), m_result.failedQuenches};
+  QuenchReport report{step,
+                      q.energy,
+                      q.iterations,
+                      q.rmsGradient,
+                      q.status,
+                      m_markovEnergy,
+                      false,
+                      !valid,
+                      whyRejected,
+                      false,
+                      m_result.functionCalls,
+                      done.failed,
+                      m_result.failedQuenches};
   report.symmetrisation = true;
   m_report.onQuench(report);
   if (valid) checkTarget(step, q.energy, x);

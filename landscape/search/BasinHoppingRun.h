@@ -53,15 +53,23 @@ class BasinHoppingRun {
   /// Quench 0 done: x is the minimiser's output for initialStructure(), q its result.
   long beginWith(std::vector<double> x, const LbfgsResult& q);
   /// The trial of the next step: the Markov state perturbed (draws random numbers), or the next
-  /// symmetrisation candidate when an episode is under way or due (Symmetrisation.h).
+  /// symmetrisation candidate when an episode is under way or due (Symmetrisation.h). Keeps the
+  /// random source as it was before, for undoProposal(). Touches nothing but this chain (and the
+  /// hooks, BasinHoppingHooks::concurrent), so walkers propose on several threads at once.
   std::vector<double> proposeTrial();
-  /// Starts the symmetrisation episode that proposeTrial() would start (Symmetrisation::prepare),
-  /// so that walkers can compute their candidates on several threads first; draws no random
-  /// numbers and touches nothing but this chain. True when the next step quenches a candidate.
+  /// Starts the symmetrisation episode that proposeTrial() would start (Symmetrisation::prepare);
+  /// draws no random numbers and touches nothing but this chain. True when the next step quenches
+  /// a candidate.
   bool prepareSymmetrisation();
-  /// The random source, to undo a proposal whose quench a stop request ended (rewind()).
-  const Random& random() const { return m_random; }
-  void rewind(const Random& random) { m_random = random; }
+  /// Undoes the last proposeTrial() whose quench a stop request ended: the random source as it was
+  /// before it, so that a resume repeats the step exactly.
+  void undoProposal() { m_random = m_randomBeforeTrial; }
+  /// The part of completeStep() that reads only this chain and the shared list's energies, which
+  /// no chain changes until every walker has completed its step: x (the minimiser's output)
+  /// centred, the quench's calls counted, its failure and rejection tests. Walkers run it on
+  /// several threads, then completeStep() in walker order; completeStep() runs it itself when
+  /// it has not run for this quench.
+  void prepareCompletion(std::vector<double>& x, const LbfgsResult& q);
   /// The rest of step `step` once the trial is quenched (x the minimiser's output, q its result):
   /// accept or reject, adapt the step size, NEWRESTART. True when NEWRESTART reseeds: the caller
   /// then quenches reseedStart() and hands it to completeReseed() before the next step.
@@ -124,8 +132,15 @@ class BasinHoppingRun {
   void checkTarget(long step, double energy, const std::vector<double>& x);
   /// Every NACCEPT ordinary steps: step size toward the target acceptance ratio.
   void adjustStepSize(long step);
+  /// What prepareCompletion() found for the quench that completeStep() takes next.
+  struct Completion {
+    bool prepared = false;
+    bool failed = false;      ///< the minimiser failed (failure(q) not empty; counted)
+    std::string whyRejected;  ///< the failure, or rejectReason(x); empty: x may be kept
+  };
   /// completeStep() for a symmetrisation candidate's quench.
-  bool completeCandidate(long step, std::vector<double> x, const LbfgsResult& q);
+  bool completeCandidate(long step, std::vector<double> x, const LbfgsResult& q,
+                         const Completion& done);
   /// Reports a NEWRESTART decision other than None (after the reseed, when it reseeds).
   void reportRestart(long step, const NewRestart::Decision& decision);
   void checkpoint(long step);
@@ -158,6 +173,8 @@ class BasinHoppingRun {
   long m_stepsInWindow = 0;  ///< ordinary steps since the last step-size adjustment
   Symmetrisation m_symmetrisation;
   bool m_trialIsCandidate = false;  ///< proposeTrial() handed out a symmetrisation candidate
+  Random m_randomBeforeTrial;       ///< m_random before the last proposeTrial()
+  Completion m_completion;          ///< of the quench of the trial under way
   NewRestart::Decision m_pendingReseed;  ///< between completeStep() and completeReseed()
   bool m_started = true;
 };

@@ -187,31 +187,17 @@ long WalkerEnsemble::restore(const WalkerEnsembleState& state) {
 }
 
 bool WalkerEnsemble::round(long step) {
+  std::vector<std::vector<double>> x(m_chains.size());
+  forEachChain([&](std::size_t w) { x[w] = m_chains[w]->proposeTrial(); });
+  std::vector<LbfgsResult> q = quench(*m_sloppy, x);
   // A stop request that ended a quench of this round undoes the round (every walker's random
   // source as before its proposal), so that a resume repeats it exactly.
-  std::vector<Random> randomBefore;  // 2.5 kB each: reserved, not regrown, for 4096 walkers
-  randomBefore.reserve(m_chains.size());
-  std::vector<std::vector<double>> x;
-  x.reserve(m_chains.size());
-  if (m_common.symmetrisation.on() && m_chains.size() > 1) {
-    // Symmetrisation candidates cost an assignment or a point-group search per walker: spread
-    // over host threads while the device is idle between rounds.
-    if (!m_candidatePool)
-      m_candidatePool = std::make_unique<ThreadPool>(static_cast<int>(
-          std::min<std::size_t>(static_cast<std::size_t>(m_hostThreads), m_chains.size())));
-    m_candidatePool->forEach(m_chains.size(),
-                             [&](std::size_t w) { m_chains[w]->prepareSymmetrisation(); });
-  }
-  for (auto& chain : m_chains) {
-    randomBefore.push_back(chain->random());
-    x.push_back(chain->proposeTrial());
-  }
-  std::vector<LbfgsResult> q = quench(*m_sloppy, x);
   if (anyStopped(q)) {
-    for (std::size_t w = 0; w < m_chains.size(); ++w) m_chains[w]->rewind(randomBefore[w]);
+    for (auto& chain : m_chains) chain->undoProposal();
     m_stoppedEarly = true;
     return false;
   }
+  forEachChain([&](std::size_t w) { m_chains[w]->prepareCompletion(x[w], q[w]); });
   std::vector<std::size_t> reseeding;
   for (std::size_t w = 0; w < m_chains.size(); ++w)
     if (m_chains[w]->completeStep(step, std::move(x[w]), q[w])) reseeding.push_back(w);
@@ -239,6 +225,17 @@ bool WalkerEnsemble::round(long step) {
     m_observer->onState(gatheredState());
   }
   return true;
+}
+
+void WalkerEnsemble::forEachChain(const std::function<void(std::size_t)>& work) {
+  if (!m_hooks.concurrent || m_hostThreads < 2 || m_chains.size() < 2) {
+    for (std::size_t w = 0; w < m_chains.size(); ++w) work(w);
+    return;
+  }
+  if (!m_chainPool)
+    m_chainPool = std::make_unique<ThreadPool>(static_cast<int>(
+        std::min<std::size_t>(static_cast<std::size_t>(m_hostThreads), m_chains.size())));
+  m_chainPool->forEach(m_chains.size(), work);
 }
 
 std::vector<std::vector<char>> WalkerEnsemble::share(const std::vector<char>& mine) {

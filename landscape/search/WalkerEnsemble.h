@@ -123,8 +123,9 @@ class WalkerEnsemble {
   void setTightMinimiserMaker(BatchedMinimiserMaker makeTight) {
     m_makeTight = std::move(makeTight);
   }
-  /// Host threads for the walkers' symmetrisation candidates (default: every core; processes that
-  /// share a node give each its share).
+  /// Host threads on which the walkers propose their steps and test their quenches (default: every
+  /// core; processes that share a node give each its share). Each walker's work touches only its
+  /// own chain, so the run is the same for any number.
   void setHostThreads(int threads) { m_hostThreads = std::max(threads, 1); }
   int walkers() const { return m_walkers; }
   /// The walkers this process runs.
@@ -147,6 +148,9 @@ class WalkerEnsemble {
   long restore(const WalkerEnsembleState& state);
   /// One step of every walker; false when a stop request ended it (the round is undone).
   bool round(long step);
+  /// work(w) for every chain w of this process: on the host threads when the hooks allow it
+  /// (BasinHoppingHooks::concurrent), else one after the other.
+  void forEachChain(const std::function<void(std::size_t)>& work);
   /// Quenches the structures x[i] (moved in and out) with `minimiser`.
   std::vector<LbfgsResult> quench(BatchedMinimiser& minimiser, std::vector<std::vector<double>>& x);
   /// True on every process when a stop request ended a quench of `q` on any of them.
@@ -194,9 +198,8 @@ class WalkerEnsemble {
   std::vector<std::unique_ptr<Relay>> m_relays;
   std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;  ///< this process's walkers
   std::unique_ptr<BatchedMinimiser> m_sloppy;
-  /// Host threads that compute the walkers' symmetrisation candidates of a round at once (each
-  /// walker's alone, so the round is the same for any number); made when symmetrisation is on.
-  std::unique_ptr<ThreadPool> m_candidatePool;
+  /// Host threads for forEachChain, made at its first use.
+  std::unique_ptr<ThreadPool> m_chainPool;
   int m_hostThreads;
   WalkerObserver* m_observer = nullptr;
   int m_targetWalker = -1;

@@ -210,6 +210,7 @@ void addLangevinMove(const GminConfig& config, long firstQuench, GminSystem& sys
     if (earlier) earlier(x, random);
     langevin->perturb(*potential, x, ++stream);
   };
+  system.hooks.concurrent = false;  // one stream counter, and the shared potential
 }
 
 }  // namespace landscape
