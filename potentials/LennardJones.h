@@ -17,6 +17,7 @@ class LennardJones : public Potential {
   double energy(const double* x) override;
   double energyGradient(const double* x, double* g) override;
   bool perAtomEnergies(const double* x, double* atomEnergies) override;
+  bool concurrentPerAtomEnergies() const override { return true; }
 
  private:
   std::size_t m_atoms;

@@ -18,6 +18,7 @@ class PairPotential : public Potential {
   double energy(const double* x) override;
   double energyGradient(const double* x, double* g) override;
   bool perAtomEnergies(const double* x, double* atomEnergies) override;
+  bool concurrentPerAtomEnergies() const override { return true; }
 
   const PairModel& model() const { return m_model; }
 

@@ -56,6 +56,9 @@ class Potential {
   /// Energy of each atom's interactions summed over all its partners (GMIN's VAT, used by the
   /// angular move for weakly bound atoms). Returns false when the potential cannot provide it.
   virtual bool perAtomEnergies(const double* x, double* atomEnergies);
+  /// True when perAtomEnergies() may run on several threads at once (it keeps no scratch and
+  /// touches no device): walker ensembles then compute their chains' on host threads.
+  virtual bool concurrentPerAtomEnergies() const { return false; }
 
   /// True when energyGradientDevice() may be called (CUDA backends).
   virtual bool isDeviceResident() const { return false; }

@@ -81,7 +81,7 @@ long BasinHoppingRun::beginWith(std::vector<double> x, const LbfgsResult& q) {
   m_report.onQuench({0, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
                      failed.empty(), !failed.empty(), failed, false, m_result.functionCalls,
                      !failed.empty(), m_result.failedQuenches});
-  refreshAtomEnergies();
+  m_atomEnergiesStale = true;
   if (failed.empty()) checkTarget(0, q.energy, m_markov);
   m_newRestart.startChain(0, m_markovEnergy, m_markov);
   return 1;
@@ -109,7 +109,7 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
   if (&m_lowest == &m_ownLowest)
     for (const StoredMinimum& m : state.lowest) m_lowest.offer(m);
   // The ASTEP atom energies are a function of the Markov state, so they are recomputed.
-  refreshAtomEnergies();
+  m_atomEnergiesStale = true;
   return state.quench + 1;
 }
 
@@ -132,6 +132,7 @@ void BasinHoppingRun::step(long step) {
 }
 
 bool BasinHoppingRun::prepareSymmetrisation() {
+  updateAtomEnergies();
   return m_symmetrisation.prepare(m_result.quenches + 1, m_markov, m_markovEnergy, m_atomEnergies);
 }
 
@@ -209,7 +210,7 @@ bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const 
   m_symmetrisation.record(q.energy, valid ? std::move(x) : std::vector<double>{}, valid);
   if (m_symmetrisation.episodeOver(m_result.targetReached)) {
     const SymmetrisationReport r = m_symmetrisation.finishEpisode(step, m_markov, m_markovEnergy);
-    if (r.changedMarkov) refreshAtomEnergies();
+    if (r.changedMarkov) m_atomEnergiesStale = true;
     m_report.onSymmetrisation(r);
   }
   return false;
@@ -223,7 +224,7 @@ void BasinHoppingRun::completeReseed(long step, std::vector<double> x, const Lbf
   m_markov = std::move(x);
   settle(m_markov, q);
   m_markovEnergy = !stopped && countFailure(q).empty() ? q.energy : kFailedEnergy;
-  refreshAtomEnergies();
+  m_atomEnergiesStale = true;
   m_newRestart.startChain(step, m_markovEnergy, m_markov);
   ++m_result.restarts;
   reportRestart(step, m_pendingReseed);
@@ -363,11 +364,13 @@ bool BasinHoppingRun::metropolis(double energy) {
 void BasinHoppingRun::moveMarkovState(std::vector<double> x, double energy) {
   m_markov = std::move(x);
   m_markovEnergy = energy;
-  refreshAtomEnergies();
+  m_atomEnergiesStale = true;
   ++m_acceptedInWindow;
 }
 
-void BasinHoppingRun::refreshAtomEnergies() {
+void BasinHoppingRun::updateAtomEnergies() {
+  if (!m_atomEnergiesStale) return;
+  m_atomEnergiesStale = false;
   m_atomEnergies.assign(m_potential.atomCount(), 0.0);
   // No angular move away from a Markov state whose quench failed: its atom energies are no guide.
   if (m_params.angularThreshold <= 0.0 || !std::isfinite(m_markovEnergy) ||
@@ -416,7 +419,7 @@ void BasinHoppingRun::reportRestart(long step, const NewRestart::Decision& decis
 void BasinHoppingRun::takeMarkovState(std::vector<double> x, double energy) {
   m_markov = std::move(x);
   m_markovEnergy = energy;
-  refreshAtomEnergies();
+  m_atomEnergiesStale = true;
 }
 
 void BasinHoppingRun::offerMinimum(double energy, const std::vector<double>& x, long step) {

@@ -57,6 +57,11 @@ class BasinHoppingRun {
   /// random source as it was before, for undoProposal(). Touches nothing but this chain (and the
   /// hooks, BasinHoppingHooks::concurrent), so walkers propose on several threads at once.
   std::vector<double> proposeTrial();
+  /// The ASTEP per-atom energies of the Markov state (empty when ASTEP is off or unavailable),
+  /// computed when the state has changed since they last were: a change only marks them, so that
+  /// walkers compute them for every chain at once on host threads where the potential allows it
+  /// (Potential::concurrentPerAtomEnergies). prepareSymmetrisation() and so proposeTrial() call it.
+  void updateAtomEnergies();
   /// Starts the symmetrisation episode that proposeTrial() would start (Symmetrisation::prepare);
   /// draws no random numbers and touches nothing but this chain. True when the next step quenches
   /// a candidate.
@@ -126,8 +131,6 @@ class BasinHoppingRun {
   /// Metropolis at kT; draws a random number only for an uphill step, as GMIN does.
   bool metropolis(double energy);
   void moveMarkovState(std::vector<double> x, double energy);
-  /// The ASTEP per-atom energies of the Markov state (empty when ASTEP is off or unavailable).
-  void refreshAtomEnergies();
   /// Sets the target flags when `energy` (of the quenched `x`) reaches TARGET + EDIFF.
   void checkTarget(long step, double energy, const std::vector<double>& x);
   /// Every NACCEPT ordinary steps: step size toward the target acceptance ratio.
@@ -168,6 +171,7 @@ class BasinHoppingRun {
   std::vector<double> m_markov;
   double m_markovEnergy = 0.0;
   std::vector<double> m_atomEnergies;  ///< GMIN's VAT of the Markov state
+  bool m_atomEnergiesStale = true;     ///< the Markov state changed since they were computed
   double m_stepSize;
   long m_acceptedInWindow = 0;
   long m_stepsInWindow = 0;  ///< ordinary steps since the last step-size adjustment

@@ -187,8 +187,10 @@ long WalkerEnsemble::restore(const WalkerEnsembleState& state) {
 }
 
 bool WalkerEnsemble::round(long step) {
+  forEachChain(m_potential.concurrentPerAtomEnergies(),
+               [&](std::size_t w) { m_chains[w]->updateAtomEnergies(); });
   std::vector<std::vector<double>> x(m_chains.size());
-  forEachChain([&](std::size_t w) { x[w] = m_chains[w]->proposeTrial(); });
+  forEachChain(m_hooks.concurrent, [&](std::size_t w) { x[w] = m_chains[w]->proposeTrial(); });
   std::vector<LbfgsResult> q = quench(*m_sloppy, x);
   // A stop request that ended a quench of this round undoes the round (every walker's random
   // source as before its proposal), so that a resume repeats it exactly.
@@ -197,7 +199,8 @@ bool WalkerEnsemble::round(long step) {
     m_stoppedEarly = true;
     return false;
   }
-  forEachChain([&](std::size_t w) { m_chains[w]->prepareCompletion(x[w], q[w]); });
+  forEachChain(m_hooks.concurrent,
+               [&](std::size_t w) { m_chains[w]->prepareCompletion(x[w], q[w]); });
   std::vector<std::size_t> reseeding;
   for (std::size_t w = 0; w < m_chains.size(); ++w)
     if (m_chains[w]->completeStep(step, std::move(x[w]), q[w])) reseeding.push_back(w);
@@ -227,8 +230,8 @@ bool WalkerEnsemble::round(long step) {
   return true;
 }
 
-void WalkerEnsemble::forEachChain(const std::function<void(std::size_t)>& work) {
-  if (!m_hooks.concurrent || m_hostThreads < 2 || m_chains.size() < 2) {
+void WalkerEnsemble::forEachChain(bool concurrent, const std::function<void(std::size_t)>& work) {
+  if (!concurrent || m_hostThreads < 2 || m_chains.size() < 2) {
     for (std::size_t w = 0; w < m_chains.size(); ++w) work(w);
     return;
   }

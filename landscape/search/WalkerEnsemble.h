@@ -148,9 +148,9 @@ class WalkerEnsemble {
   long restore(const WalkerEnsembleState& state);
   /// One step of every walker; false when a stop request ended it (the round is undone).
   bool round(long step);
-  /// work(w) for every chain w of this process: on the host threads when the hooks allow it
-  /// (BasinHoppingHooks::concurrent), else one after the other.
-  void forEachChain(const std::function<void(std::size_t)>& work);
+  /// work(w) for every chain w of this process: on the host threads when `concurrent` (the hooks,
+  /// BasinHoppingHooks::concurrent, or the potential allow it), else one after the other.
+  void forEachChain(bool concurrent, const std::function<void(std::size_t)>& work);
   /// Quenches the structures x[i] (moved in and out) with `minimiser`.
   std::vector<LbfgsResult> quench(BatchedMinimiser& minimiser, std::vector<std::vector<double>>& x);
   /// True on every process when a stop request ended a quench of `q` on any of them.
