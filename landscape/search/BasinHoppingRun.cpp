@@ -143,18 +143,23 @@ std::vector<double> BasinHoppingRun::proposeTrial() {
   return perturbedMarkovState();
 }
 
-void BasinHoppingRun::prepareCompletion(std::vector<double>& x, const LbfgsResult& q) {
+void BasinHoppingRun::prepareCompletion(long step, std::vector<double>& x, const LbfgsResult& q) {
   if (q.status == LbfgsStatus::Stopped)
     throw std::logic_error("basin-hopping: a stopped quench must be undone, not completed");
   settle(x, q);
   const std::string failed = countFailure(q);
   m_completion.failed = !failed.empty();
   m_completion.whyRejected = failed.empty() ? rejectReason(x) : failed;
+  // NEWRESTART reads and changes only this chain's state, and AVOID's distances to its taboo
+  // structures are the costly part of a step on the host (alignments of the whole cluster).
+  m_completion.decision = NewRestart::Decision{};
+  if (!m_trialIsCandidate && m_completion.whyRejected.empty())
+    m_completion.decision = m_newRestart.afterQuench(step, q.energy, x);
   m_completion.prepared = true;
 }
 
 bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const LbfgsResult& q) {
-  if (!m_completion.prepared) prepareCompletion(trial, q);
+  if (!m_completion.prepared) prepareCompletion(step, trial, q);
   const Completion done = std::exchange(m_completion, Completion{});
   if (m_trialIsCandidate) return completeCandidate(step, std::move(trial), q, done);
   m_symmetrisation.ordinaryStepDone();
@@ -162,8 +167,7 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   const bool valid = whyRejected.empty();
   if (valid) offerMinimum(q.energy, trial, step);
 
-  NewRestart::Decision decision;
-  if (valid) decision = m_newRestart.afterQuench(step, q.energy, trial);
+  const NewRestart::Decision& decision = done.decision;
   const bool restarting = decision.action != NewRestart::Action::None;
   const bool accepted = valid && !restarting && metropolis(q.energy);
   if (accepted) moveMarkovState(std::move(trial), q.energy);

@@ -71,10 +71,10 @@ class BasinHoppingRun {
   void undoProposal() { m_random = m_randomBeforeTrial; }
   /// The part of completeStep() that reads only this chain and the shared list's energies, which
   /// no chain changes until every walker has completed its step: x (the minimiser's output)
-  /// centred, the quench's calls counted, its failure and rejection tests. Walkers run it on
-  /// several threads, then completeStep() in walker order; completeStep() runs it itself when
-  /// it has not run for this quench.
-  void prepareCompletion(std::vector<double>& x, const LbfgsResult& q);
+  /// centred, the quench's calls counted, its failure and rejection tests, NEWRESTART's decision
+  /// (with AVOID's distances). Walkers run it on several threads, then completeStep() in walker
+  /// order; completeStep() runs it itself when it has not run for this quench.
+  void prepareCompletion(long step, std::vector<double>& x, const LbfgsResult& q);
   /// The rest of step `step` once the trial is quenched (x the minimiser's output, q its result):
   /// accept or reject, adapt the step size, NEWRESTART. True when NEWRESTART reseeds: the caller
   /// then quenches reseedStart() and hands it to completeReseed() before the next step.
@@ -140,6 +140,7 @@ class BasinHoppingRun {
     bool prepared = false;
     bool failed = false;      ///< the minimiser failed (failure(q) not empty; counted)
     std::string whyRejected;  ///< the failure, or rejectReason(x); empty: x may be kept
+    NewRestart::Decision decision;  ///< NEWRESTART's, for an ordinary step's quench that is kept
   };
   /// completeStep() for a symmetrisation candidate's quench.
   bool completeCandidate(long step, std::vector<double> x, const LbfgsResult& q,

@@ -200,7 +200,7 @@ bool WalkerEnsemble::round(long step) {
     return false;
   }
   forEachChain(m_hooks.concurrent,
-               [&](std::size_t w) { m_chains[w]->prepareCompletion(x[w], q[w]); });
+               [&](std::size_t w) { m_chains[w]->prepareCompletion(step, x[w], q[w]); });
   std::vector<std::size_t> reseeding;
   for (std::size_t w = 0; w < m_chains.size(); ++w)
     if (m_chains[w]->completeStep(step, std::move(x[w]), q[w])) reseeding.push_back(w);
