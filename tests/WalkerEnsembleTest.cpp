@@ -89,6 +89,16 @@ struct ParallelMaker {
   std::vector<std::unique_ptr<Potential>> potentials;
 };
 
+// BHPT between kT 0.5 and 2 (LJ13's walkers exchange often there).
+ParallelTemperingParams ladderFrom05To2(int interval) {
+  ParallelTemperingParams pt;
+  pt.enabled = true;
+  pt.minTemperature = 0.5;
+  pt.maxTemperature = 2.0;
+  pt.interval = interval;
+  return pt;
+}
+
 void expectSameMinima(const std::vector<StoredMinimum>& a, const std::vector<StoredMinimum>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -165,11 +175,7 @@ TEST(WalkerEnsemble, EachWalkerIsTheSingleChainOfItsStream) {
 TEST(WalkerEnsemble, EveryNumberOfHostThreadsGivesTheSameRun) {
   LennardJones lj(13);
   const BasinHoppingParams p = walkerParams(50, 17);
-  ParallelTemperingParams pt;
-  pt.enabled = true;
-  pt.minTemperature = 0.5;
-  pt.maxTemperature = 2.0;
-  pt.interval = 5;
+  const ParallelTemperingParams pt = ladderFrom05To2(/*interval=*/5);
   ParallelMaker engine(13, 2);
   std::vector<WalkerRecorder> recorders(3);
   std::vector<WalkerEnsembleResult> results;
@@ -255,11 +261,7 @@ TEST(WalkerEnsemble, WalkersWithSymmetrisationAreTheSingleChainsOfTheirStreams) 
 TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
   LennardJones lj(13);
   const BasinHoppingParams p = walkerParams(70, 3);
-  ParallelTemperingParams pt;
-  pt.enabled = true;
-  pt.minTemperature = 0.5;
-  pt.maxTemperature = 2.0;
-  pt.interval = 4;
+  const ParallelTemperingParams pt = ladderFrom05To2(/*interval=*/4);
   ParallelMaker engine(13, 2);
   WalkerRecorder full;
   const WalkerEnsembleResult reference =

@@ -195,19 +195,9 @@ bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const 
   const bool valid = whyRejected.empty();
   if (valid) offerMinimum(q.energy, x, step);
   m_result.quenches = step;
-  QuenchReport report{step,
-                      q.energy,
-                      q.iterations,
-                      q.rmsGradient,
-                      q.status,
-                      m_markovEnergy,
-                      false,
-                      !valid,
-                      whyRejected,
-                      false,
-                      m_result.functionCalls,
-                      done.failed,
-                      m_result.failedQuenches};
+  QuenchReport report{step, q.energy, q.iterations, q.rmsGradient, q.status, m_markovEnergy,
+                      false, !valid, whyRejected, false, m_result.functionCalls,
+                      done.failed, m_result.failedQuenches};
   report.symmetrisation = true;
   m_report.onQuench(report);
   if (valid) checkTarget(step, q.energy, x);
