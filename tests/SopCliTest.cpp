@@ -1,5 +1,6 @@
 // The `sop` executable and `gmin --sop-pdb` end to end.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,12 @@ namespace landscape {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A path in the temporary directory that no other test process uses (CI and a second checkout may
+// run the suite at once on one machine).
+fs::path processTempPath(const std::string& name) {
+  return fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+}
 
 std::string readAll(const std::string& path) {
   std::ifstream in(path);
@@ -58,14 +65,14 @@ TEST(SopCli, ParsesUnitsPresetsAndProtocol) {
 TEST(SopCli, PullsTitinAndWritesCurveAndFrames) {
   const auto pdb = testDataPath("sop/1TIT.pdb");
   if (!pdb) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
-  const fs::path dir = fs::temp_directory_path() / "landscape-sop-cli-test";
+  const fs::path dir = processTempPath("landscape-sop-cli-test");
   fs::remove_all(dir);
   const std::string command = executable("LANDSCAPE_SOP_EXECUTABLE", LANDSCAPE_SOP_EXECUTABLE) +
                               " --pdb " + *pdb +
                               " --pull --steps 400 --output-interval 100 --frame-interval 200 "
                               "--replicas 2 --output " +
                               dir.string();
-  ASSERT_EQ(runCommand(command, (fs::temp_directory_path() / "sop-cli.log").string()), 0);
+  ASSERT_EQ(runCommand(command, processTempPath("sop-cli.log").string()), 0);
   const std::string curve = readAll((dir / "force_curve_1.dat").string());
   EXPECT_NE(curve.find("time_ps force_kcal_mol_A force_pN extension_A tip_A Q"), std::string::npos);
   int lines = 0;
@@ -74,12 +81,14 @@ TEST(SopCli, PullsTitinAndWritesCurveAndFrames) {
   const std::string frames = readAll((dir / "trajectory_0.pdb").string());
   EXPECT_NE(frames.find("MODEL        3"), std::string::npos);
   // The same as DCD frames for VMD, with the PDB of the beads beside them.
-  ASSERT_EQ(runCommand(command + " --trajectory-format dcd",
-                       (fs::temp_directory_path() / "sop-cli-dcd.log").string()),
-            0);
+  ASSERT_EQ(
+      runCommand(command + " --trajectory-format dcd", processTempPath("sop-cli-dcd.log").string()),
+      0);
   EXPECT_EQ(readDcd((dir / "trajectory_1.dcd").string()).size(), 3u);  // steps 0, 200, 400
   EXPECT_TRUE(fs::exists(dir / "topology.pdb"));
   fs::remove_all(dir);
+  fs::remove(processTempPath("sop-cli.log"));
+  fs::remove(processTempPath("sop-cli-dcd.log"));
 }
 #endif
 
@@ -106,7 +115,7 @@ TEST(SopCli, DcdFramesRoundTrip) {
 TEST(SopCli, GminEnergyOnlyPrintsTheComponents) {
   const auto pdb = testDataPath("sop/1TIT.pdb");
   if (!pdb) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
-  const std::string log = (fs::temp_directory_path() / "gmin-sop.log").string();
+  const std::string log = processTempPath("gmin-sop.log").string();
   ASSERT_EQ(runCommand(executable("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE) +
                            " --sop-pdb " + *pdb + " --energy-only",
                        log),
@@ -114,6 +123,7 @@ TEST(SopCli, GminEnergyOnlyPrintsTheComponents) {
   const std::string out = readAll(log);
   EXPECT_NE(out.find("NATIVE          -382.50000000"), std::string::npos) << out;  // 255 x -1.5
   EXPECT_NE(out.find("FENE"), std::string::npos);
+  fs::remove(log);
 }
 
 }  // namespace
