@@ -12,6 +12,7 @@
 #include "potentials/PerStructureBatchedPotential.h"
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/BatchedAmberGbCuda.h"
+#include "gpu/BatchedGayBerneCuda.h"
 #include "gpu/BatchedGuptaCuda.h"
 #include "gpu/BatchedLennardJonesCuda.h"
 #include "gpu/BatchedPairPotentialCuda.h"
@@ -160,6 +161,16 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       return std::make_unique<BatchedSitePotentialCuda>(*spec.siteModel);
 #endif
       break;
+    case PotentialSpec::Kind::GayBerne: {
+      const std::size_t ellipsoids = gayBerneEllipsoidsOf(spec);
+      if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
+      requireCuda("Gay-Berne potential");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedGayBerneCuda>(spec.gayBerne, ellipsoids);
+#endif
+      (void)ellipsoids;
+      break;
+    }
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
@@ -204,6 +215,7 @@ bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend)
     case PotentialSpec::Kind::Pair:          // BatchedPairPotentialCuda
     case PotentialSpec::Kind::Gupta:         // BatchedGuptaCuda
     case PotentialSpec::Kind::Sites:         // BatchedSitePotentialCuda
+    case PotentialSpec::Kind::GayBerne:      // BatchedGayBerneCuda
       return true;
   }
   return false;

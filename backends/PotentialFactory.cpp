@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/GpuDevice.h"
+#include "potentials/GayBerne.h"
 #include "potentials/GuptaPotential.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PairPotential.h"
@@ -14,6 +15,7 @@
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
 #include "gpu/AmberGbListCuda.h"
+#include "gpu/GayBerneCuda.h"
 #include "gpu/GuptaCuda.h"
 #include "gpu/LennardJonesCuda.h"
 #include "gpu/PairPotentialCuda.h"
@@ -127,7 +129,33 @@ std::unique_ptr<Potential> makeSites(const PotentialSpec& spec, Backend backend)
 #endif
 }
 
+// The ellipsoid count of a Gay-Berne spec: atoms are its markers, 4 per ellipsoid.
+std::size_t gayBerneEllipsoids(const PotentialSpec& spec, const char* who) {
+  if (spec.atoms < 2 * kGayBerneMarkers || spec.atoms % kGayBerneMarkers != 0)
+    throw std::invalid_argument(std::string(who) +
+                                ": PotentialSpec.atoms counts Gay-Berne markers, 4 per ellipsoid "
+                                "and at least 2 ellipsoids; got " +
+                                std::to_string(spec.atoms));
+  spec.gayBerne.check();
+  return spec.atoms / kGayBerneMarkers;
+}
+
+std::unique_ptr<Potential> makeGayBerne(const PotentialSpec& spec, Backend backend) {
+  const std::size_t ellipsoids = gayBerneEllipsoids(spec, "makePotential");
+  if (backend == Backend::Cpu) return std::make_unique<GayBerne>(spec.gayBerne, ellipsoids);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<GayBerneCuda>(spec.gayBerne, ellipsoids);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
 }  // namespace
+
+std::size_t gayBerneEllipsoidsOf(const PotentialSpec& spec) {
+  return gayBerneEllipsoids(spec, "PotentialSpec");
+}
 
 std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend) {
   switch (spec.kind) {
@@ -143,6 +171,8 @@ std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend back
       return makeGupta(spec, backend);
     case PotentialSpec::Kind::Sites:
       return makeSites(spec, backend);
+    case PotentialSpec::Kind::GayBerne:
+      return makeGayBerne(spec, backend);
   }
   throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
 }

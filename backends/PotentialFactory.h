@@ -6,13 +6,14 @@
 #include <memory>
 #include <string>
 
+#include "landscape/core/Precision.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/GayBerne.h"
 #include "potentials/GuptaPotential.h"
 #include "potentials/PairModel.h"
-#include "potentials/SiteModel.h"
 #include "potentials/Potential.h"
-#include "landscape/core/Precision.h"
+#include "potentials/SiteModel.h"
 #include "potentials/SopTopology.h"
 
 namespace landscape {
@@ -21,7 +22,7 @@ namespace landscape {
 /// result with the potentials it builds (a CPU twin, a rigid-body wrapper) and with its own
 /// output code, instead of every factory call parsing the file again.
 struct PotentialSpec {
-  enum class Kind { LennardJones, AmberGb, Sop, Pair, Gupta, Sites };
+  enum class Kind { LennardJones, AmberGb, Sop, Pair, Gupta, Sites, GayBerne };
   Kind kind = Kind::LennardJones;
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
   /// AmberGb: the molecule (readAmberTopology); required.
@@ -44,11 +45,20 @@ struct PotentialSpec {
   /// CPU: SitePotential; CUDA: SitePotentialCuda (a batch of one of BatchedSitePotentialCuda).
   /// Always double. makeBatchedRigidPotential makes each molecule one rigid body.
   std::shared_ptr<const SiteModel> siteModel;
+  /// GayBerne: uniaxial Gay-Berne ellipsoids (potentials/GayBerne.h, reduced units), each 4
+  /// marker sites, so `atoms` = 4 x ellipsoids (>= 8). CPU: GayBerne; CUDA: GayBerneCuda (a batch
+  /// of one of BatchedGayBerneCuda). Always double. makeBatchedRigidPotential with
+  /// GayBerneCluster::rigidSystem() makes each ellipsoid one rigid body.
+  GayBerneParams gayBerne;
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked
 /// for and this build has no CUDA support or no CUDA device is found, and std::invalid_argument
 /// for a bad spec.
 std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend backend);
+
+/// The ellipsoids of a GayBerne spec (atoms / 4). Throws std::invalid_argument when atoms is not
+/// 4 markers per ellipsoid for at least 2 ellipsoids, or for bad parameters.
+std::size_t gayBerneEllipsoidsOf(const PotentialSpec& spec);
 
 }  // namespace landscape

@@ -160,34 +160,18 @@ nb::object gayBernePotential(long long ellipsoids, double sigma0, double eps0, d
                              const std::string& backend) {
   const std::size_t n = countOf(ellipsoids, "gay_berne_cluster", "ellipsoids");
   const GayBerneParams params = gayBerneParams(sigma0, eps0, kappa, kappaPrime, mu, nu, cutoff);
-  if (parseBackend(backend) != Backend::Cpu)
-    throw std::invalid_argument(
-        "gay_berne_cluster: backend '" + backend +
-        "' has no Gay-Berne pair potential (the library has a CPU one only, potentials/GayBerne; "
-        "no PotentialSpec kind builds a CUDA twin): use backend='cpu'");
   const GayBerneCluster cluster = gayBerneCluster(params, n);
-  nb::object potential = nb::cast(makeOwningRigidBodyPotential(
-      std::make_unique<GayBerne>(params, n), cluster.rigidSystem(), Backend::Cpu));
-  // bench_gay_berne_clusters's search: rigid moves only (0.5 sigma0, 0.6 rad), kT 1 eps0, quenches
-  // to 1e-4 and 1e-7, starts in a ball of 1.5 kappa sigma0 n^(1/3).
-  RigidSearchDefaults d;
-  BasinHoppingParams& p = d.params;
-  p.temperature = 1.0 * eps0;
-  p.stepSize = 0.0;
-  p.angularThreshold = 0.0;
-  p.container = false;
-  p.centre = true;
-  p.saveCount = 5;
-  p.energyDifference = 1e-4 * eps0;
-  p.sloppyRms = 1e-4 * eps0 / sigma0;
-  p.sloppyMaxIterations = 5000;
-  p.tightRms = 1e-7 * eps0 / sigma0;
-  p.tightMaxIterations = 20000;
-  p.newRestartSteps = 0;
-  p.avoidDistance = 0.0;
-  d.moves.translation = 0.5 * sigma0;
-  d.moves.rotation = 0.6;
-  d.startRadius = 1.5 * kappa * sigma0 * std::cbrt(static_cast<double>(n));
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::GayBerne;
+  spec.atoms = kGayBerneMarkers * n;
+  spec.gayBerne = params;
+  // cpu: RigidBodyPotential over GayBerne; cuda: RigidBodyCuda over GayBerneCuda (as
+  // tip4p_cluster).
+  const Backend b = parseBackend(backend);
+  nb::object potential =
+      nb::cast(makeOwningRigidBodyPotential(makePotential(spec, b), cluster.rigidSystem(), b));
+  // bench_gay_berne_clusters's search, as gmin --ellipsoids runs it.
+  const RigidSearchDefaults d = gayBerneClusterSearch(params, n);
   record(potential, d);
   return potential;
 }
@@ -289,8 +273,9 @@ void bindRigidMolecules(nb::module_& m) {
              "breadth (> 0); kappa_prime: side-by-side over end-to-end well depth (> 0); mu > 0, "
              "nu >= 0: the strength exponents; cutoff: centre-centre cutoff (0: none; pairs "
              "beyond it left out unshifted). Defaults: Gay and Berne's set 3, 5, 2, 1. Energy "
-             "+inf where surfaces overlap by more than sigma0. backend: 'cpu' only (no CUDA "
-             "Gay-Berne pair potential). basin_hopping without params: rigid moves of up to 0.5 "
+             "+inf where surfaces overlap by more than sigma0. backend: 'cpu' (RigidBodyPotential "
+             "over GayBerne) or 'cuda' (the device rigid layer over its CUDA twin, GayBerneCuda). "
+             "basin_hopping without params: rigid moves of up to 0.5 "
              "sigma0 and 0.6 rad, kT 1 eps0, no Cartesian step, random starts in a ball of 1.5 "
              "kappa sigma0 n^(1/3). to_atoms(q) gives the markers. ellipsoids >= 2.") +
          kGayBerneUnits)

@@ -7,17 +7,15 @@
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/BasinHoppingParams.h"
 #include "landscape/search/RigidBodyMoves.h"
+#include "landscape/search/RigidBodySearch.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
 
 namespace landscape::python {
 
-/// What a rigid cluster is searched with when basin_hopping is given no settings.
-struct RigidSearchDefaults {
-  BasinHoppingParams params;  ///< TIP4P: gmin --water's (gminWaterDefaultParams)
-  RigidBodyMoveParams moves;  ///< TIP4P: waterRigidBodyMoves()
-  double startRadius = 0.0;   ///< random starts: centres in this ball (length); 0: none
-};
+/// What a rigid cluster is searched with when basin_hopping is given no settings (TIP4P: gmin
+/// --water's; Gay-Berne: gayBerneClusterSearch, as gmin --ellipsoids).
+using RigidSearchDefaults = RigidClusterSearch;
 
 /// The defaults recorded on a potential made by tip4p_cluster or gay_berne_cluster; nullopt for
 /// every other potential.

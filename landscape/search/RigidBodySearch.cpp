@@ -53,4 +53,27 @@ double waterStartRadius(std::size_t molecules) {
   return 2.5 * std::cbrt(static_cast<double>(molecules));
 }
 
+RigidClusterSearch gayBerneClusterSearch(const GayBerneParams& gb, std::size_t ellipsoids) {
+  gb.check();
+  RigidClusterSearch d;
+  BasinHoppingParams& p = d.params;
+  p.temperature = 1.0 * gb.eps0;
+  p.stepSize = 0.0;
+  p.angularThreshold = 0.0;
+  p.container = false;
+  p.centre = true;
+  p.saveCount = 5;
+  p.energyDifference = 1e-4 * gb.eps0;
+  p.sloppyRms = 1e-4 * gb.eps0 / gb.sigma0;
+  p.sloppyMaxIterations = 5000;
+  p.tightRms = 1e-7 * gb.eps0 / gb.sigma0;
+  p.tightMaxIterations = 20000;
+  p.newRestartSteps = 0;
+  p.avoidDistance = 0.0;
+  d.moves.translation = 0.5 * gb.sigma0;
+  d.moves.rotation = 0.6;
+  d.startRadius = 1.5 * gb.kappa * gb.sigma0 * std::cbrt(static_cast<double>(ellipsoids));
+  return d;
+}
+
 }  // namespace landscape

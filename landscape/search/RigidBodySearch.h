@@ -7,7 +7,9 @@
 #include <cstddef>
 
 #include "landscape/search/BasinHopping.h"
+#include "landscape/search/BasinHoppingParams.h"
 #include "landscape/search/RigidBodyMoves.h"
+#include "potentials/GayBerne.h"
 #include "potentials/RigidBodySystem.h"
 
 namespace landscape {
@@ -30,5 +32,20 @@ RigidBodyMoveParams waterRigidBodyMoves();
 /// Random water starts: centres in a ball of 2.5 N^(1/3) A (liquid water holds a molecule per
 /// 30 A^3, a ball of 1.93 N^(1/3) A; the margin spares most overlaps).
 double waterStartRadius(std::size_t molecules);
+
+/// How a cluster of rigid bodies is searched by default: the chain's settings, the rigid-body
+/// moves and the ball of random starts (length; 0: none).
+struct RigidClusterSearch {
+  BasinHoppingParams params;
+  RigidBodyMoveParams moves;
+  double startRadius = 0.0;
+};
+
+/// Gay-Berne ellipsoids (docs/gay-berne.md): rigid-body moves only (0.5 sigma0 and 0.6 rad, every
+/// ellipsoid), kT 1 eps0, quenches to RMS 1e-4 and, for the saved minima, 1e-7 eps0/sigma0 (EDIFF
+/// 1e-4 eps0), random starts with centres in a ball of 1.5 kappa sigma0 n^(1/3): the settings with
+/// which tools/bench_gay_berne_clusters found the same lowest minimum of n = 4 to 13 in 8 of 8
+/// runs each; BasinHoppingParams' defaults otherwise.
+RigidClusterSearch gayBerneClusterSearch(const GayBerneParams& params, std::size_t ellipsoids);
 
 }  // namespace landscape

@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/core/Precision.h"
 #include "landscape/dynamics/Langevin.h"
 #include "landscape/search/BasinHoppingParams.h"
 #include "landscape/search/ParallelTempering.h"
 #include "landscape/search/RigidBodyMoves.h"
 #include "potentials/AmberGb.h"
+#include "potentials/GayBerne.h"
 #include "potentials/Potential.h"
-#include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
 #include "src/common/GuptaSystem.h"
 #include "src/common/PairSystem.h"
@@ -42,6 +43,11 @@ struct GminConfig {
   /// body per molecule) with the rigid-body moves.
   std::string waterModel;
   std::size_t waterMolecules = 0;  ///< --molecules N; with --coords: the file's (GMIN's layout)
+  /// System: a cluster of uniaxial Gay-Berne ellipsoids (docs/gay-berne.md; reduced units sigma0
+  /// and eps0, both 1): --ellipsoids N, 0 = none. Searched in angle-axis coordinates (one rigid
+  /// body of 4 markers per ellipsoid) with the rigid-body moves.
+  std::size_t ellipsoids = 0;
+  GayBerneParams gayBerne;         ///< --gay-berne-kappa, -kappa-prime, -mu, -nu, -cutoff
   std::string coordsFile;          ///< --coords FILE (xyz or GMIN's bare 3-column coords); empty =
                                    ///< random start inside the container, drawn from the seed
   Backend backend = Backend::Cpu;  ///< --backend cpu|cuda: where the potential runs

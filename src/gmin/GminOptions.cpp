@@ -117,6 +117,44 @@ void addGeneralAndSystem(Table& t) {
       .atLeast(2)
       .atMost(100000)
       .inEffectIf([](const C& c) { return !c.waterModel.empty(); });
+  const auto isEllipsoids = [](const C& c) { return c.ellipsoids > 0; };
+  t.add("ellipsoids", "N",
+        "a cluster of N uniaxial Gay-Berne ellipsoids (Gay and Berne, J. Chem. Phys. 74, 3316 "
+        "(1981); docs/gay-berne.md) in angle-axis coordinates, each one rigid body of 4 marker "
+        "sites, in reduced units (lengths in sigma0, energies in eps0, the cross-configuration "
+        "well depth); moved by the rigid-body moves only; without --coords (N centres, then N "
+        "angle-axis vectors, p = 0 the axis along z) the start is a lattice of parallel "
+        "ellipsoids at the side-by-side and end-to-end well distances; `lowest` holds each "
+        "ellipsoid's 4 markers (E: the axis tips at "
+        "+-1 sigma0, X: the side markers), ellipsoids.xyz its centre, orientation and semi-axes "
+        "(extended XYZ, as OVITO reads ellipsoids)",
+        top(&C::ellipsoids))
+      .atLeast(2)
+      .atMost(100000)
+      .defaultText("none");
+  t.add("gay-berne-kappa", "K", "Gay-Berne kappa: length over breadth (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::kappa))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-kappa-prime", "K",
+        "Gay-Berne kappa': side-by-side over end-to-end well depth (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::kappaPrime))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-mu", "MU", "Gay-Berne exponent mu (--ellipsoids; Berardi et al. 1995)",
+        fieldOf(&C::gayBerne, &GayBerneParams::mu))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-nu", "NU", "Gay-Berne exponent nu (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::nu))
+      .nonNegative()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-cutoff", "RC",
+        "Gay-Berne centre-centre cutoff (--ellipsoids; sigma0); pairs beyond it are left out "
+        "unshifted; 0: none",
+        fieldOf(&C::gayBerne, &GayBerneParams::cutoff))
+      .nonNegative()
+      .inEffectIf(isEllipsoids);
   addBackendOption(t, top(&C::backend));
   addPrecisionOption(t, "", top(&C::precision)).inEffectIf(isAmber);
   // Wales and Doye's split of quenches (J. Phys. Chem. A 101, 5111 (1997); GMIN's SLOPPYCONV and
@@ -761,21 +799,23 @@ const OptionTable<GminConfig>& gminOptionTable() {
       "): GMIN-style basin-hopping global optimisation of Lennard-Jones clusters, pair "
       "systems (Morse, binary Lennard-Jones, Kob-Andersen, tables; clusters or periodic boxes), "
       "Gupta metal clusters (--gupta), AMBER-GB molecules (--prmtop), SOP proteins (--sop-pdb), "
-      "rigid water clusters (--water) and rigid bodies.\n"
+      "rigid water clusters (--water), Gay-Berne ellipsoids (--ellipsoids) and rigid bodies.\n"
       "Usage: gmin [options]\n"
       "\n"
       "Units: reduced Lennard-Jones units (energy epsilon, length sigma; temperatures are kT in "
       "epsilon), for pair systems those of the A-A pair (Morse: the well depth and r0), for "
       "Gupta clusters eV and the nearest-neighbour distance r0; AMBER-GB "
       "and SOP in kcal/mol and Angstrom (temperatures kT in kcal/mol); rigid TIP4P water in "
-      "kJ/mol and Angstrom (GMIN's unit for it; kT in kJ/mol).\n"
+      "kJ/mol and Angstrom (GMIN's unit for it; kT in kJ/mol); Gay-Berne ellipsoids in reduced "
+      "units (length sigma0, energy eps0; kT in eps0).\n"
       "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
       "below).\n"
       "Output goes to ./gmin-out by default (--output DIR).\n"
       "Precedence: command line > --config FILE > --gmin-data FILE > built-in defaults.\n"
       "Reals may use Fortran exponents (5.0D-3). [KEYWORD] is the GMIN data-file keyword.\n",
-      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping, addSymmetrisation, addWalkers,
-       addQuenchesAndOutput, addImplementedKeywords, addMoreImplementedKeywords, addOtherKeywords});
+      {addGeneralAndSystem, addMolecules, addSop, addRigidAndLangevin, addBasinHopping,
+       addSymmetrisation, addWalkers, addQuenchesAndOutput, addImplementedKeywords,
+       addMoreImplementedKeywords, addOtherKeywords});
   return table;
 }
 
@@ -789,8 +829,8 @@ constexpr long kLj38DefaultJobSteps = 200000;
 // LJ38 from a random start with the built-in settings: stop at its global minimum.
 void setDefaultJobGoal(const GivenOptions& given, GminConfig& config) {
   const bool lj38 = config.prmtopFile.empty() && config.sopPdbFile.empty() &&
-                    config.coordsFile.empty() && !config.pair.active() &&
-                    !config.gupta.active() && config.waterModel.empty() && config.ljAtoms == 38;
+                    config.coordsFile.empty() && !config.pair.active() && !config.gupta.active() &&
+                    config.waterModel.empty() && config.ellipsoids == 0 && config.ljAtoms == 38;
   if (!lj38 || given.has("gmin-data") || given.has("target")) return;
   config.basinHopping.targetEnergy = kLj38GlobalMinimum;
   if (!given.has("steps")) config.basinHopping.steps = kLj38DefaultJobSteps;
@@ -871,6 +911,42 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
       !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
       config.rigidMoves.translation == 0.0) {
     config.rigidMoves = waterRigidBodyMoves();
+  }
+}
+
+// Gay-Berne ellipsoids: a system of their own (as rigid water), their parameters checked here, and
+// gayBerneClusterSearch's rigid-body moves when none was asked for.
+void resolveEllipsoidSystem(const GivenOptions& given, GminConfig& config) {
+  static const char* const kParameters[] = {"gay-berne-kappa", "gay-berne-kappa-prime",
+                                            "gay-berne-mu", "gay-berne-nu", "gay-berne-cutoff"};
+  if (config.ellipsoids == 0) {
+    for (const char* name : kParameters)
+      if (given.has(name))
+        throw std::runtime_error(given.origin(name) +
+                                 " is a parameter of Gay-Berne ellipsoids "
+                                 "and needs --ellipsoids");
+    return;
+  }
+  const std::string origin = given.origin("ellipsoids");
+  const std::string other = !config.waterModel.empty()   ? std::string("--water")
+                            : config.pair.active()       ? config.pair.systemOrigin()
+                            : config.gupta.active()      ? config.gupta.origin()
+                            : !config.prmtopFile.empty() ? std::string("--prmtop")
+                            : !config.sopPdbFile.empty() ? std::string("--sop-pdb")
+                            : !config.rigidFile.empty()  ? std::string("--rigid")
+                            : config.ljAtomsGiven        ? std::string("--lj")
+                                                         : std::string();
+  if (!other.empty())
+    throw std::runtime_error(origin + ": Gay-Berne ellipsoids cannot be combined with " + other);
+  try {
+    config.gayBerne.check();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("invalid parameters: ") + e.what());
+  }
+  if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
+      !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
+      config.rigidMoves.translation == 0.0) {
+    config.rigidMoves = gayBerneClusterSearch(config.gayBerne, config.ellipsoids).moves;
   }
 }
 
@@ -972,6 +1048,9 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
     config.basinHopping = gminAmberDefaultParams();
   if (given.has("water") && !given.has("gmin-data"))
     config.basinHopping = gminWaterDefaultParams();
+  // Reduced units: the search settings do not depend on the Gay-Berne parameters.
+  if (given.has("ellipsoids") && !given.has("gmin-data"))
+    config.basinHopping = gayBerneClusterSearch(GayBerneParams(), 2).params;
 
   config.symmetriseGiven = given.has("symmetrise") ||
                            config.keywordOrigins.count("SYMMETRISE") > 0 ||
@@ -983,6 +1062,7 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   checkMoleculeOptions(given, config);
   checkPairSystemOptions(config);
   resolveWaterSystem(given, config);
+  resolveEllipsoidSystem(given, config);
   adaptSearchToBox(given, config);
   setDefaultJobGoal(given, config);
   checkGminConfig(config);

@@ -1,17 +1,17 @@
 #include "src/gmin/GminResultWriter.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
-#include "landscape/network/DatabaseCompatibility.h"
-
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/LowestFile.h"
 #include "landscape/geometry/BoxGeometry.h"
+#include "landscape/network/DatabaseCompatibility.h"
 #include "potentials/AmberCoordinates.h"
 #include "src/common/PairSystem.h"
 
@@ -20,16 +20,24 @@ namespace landscape {
 GminResultWriter::GminResultWriter(const std::string& dir, const Potential& potential,
                                    const AmberTopology* amber, const SopTopology* sop,
                                    const RigidBodySystem* rigid, const PairModel* pair,
-                                   const WaterCluster* water)
-    : m_dir(dir), m_amber(amber), m_sop(sop), m_rigid(rigid), m_pair(pair), m_water(water) {
+                                   const WaterCluster* water, const GayBerneCluster* ellipsoids)
+    : m_dir(dir),
+      m_amber(amber),
+      m_sop(sop),
+      m_rigid(rigid),
+      m_pair(pair),
+      m_water(water),
+      m_ellipsoids(ellipsoids) {
   m_metadata.potential = potential.name();
   const bool molecular = amber != nullptr || sop != nullptr;
-  m_metadata.energyUnit = water       ? water->model.energyUnit
-                          : molecular ? "kcal/mol"
-                                      : "reduced (epsilon)";
-  m_metadata.lengthUnit = water       ? water->model.lengthUnit
-                          : molecular ? "Angstrom"
-                                      : "reduced (sigma)";
+  m_metadata.energyUnit = water        ? water->model.energyUnit
+                          : molecular  ? "kcal/mol"
+                          : ellipsoids ? "reduced (eps0)"
+                                       : "reduced (epsilon)";
+  m_metadata.lengthUnit = water        ? water->model.lengthUnit
+                          : molecular  ? "Angstrom"
+                          : ellipsoids ? "reduced (sigma0)"
+                                       : "reduced (sigma)";
   m_metadata.atoms = rigid ? rigid->atomCount() : potential.atomCount();
   m_metadata.program = "gmin";
   const std::string path = m_dir + "/minima.h5";
@@ -99,11 +107,16 @@ void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
     for (std::size_t i = 0; i < m_water->moleculeCount(); ++i)
       for (const char* site : {"O", "H", "H", "X"}) labels.emplace_back(site);
     writeLowestFileLabelled(m_dir + "/lowest", minima, labels);
-  }
-  else {
+  } else if (m_ellipsoids) {
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < m_ellipsoids->ellipsoidCount(); ++i)
+      for (const char* marker : {"E", "E", "X", "X"}) labels.emplace_back(marker);
+    writeLowestFileLabelled(m_dir + "/lowest", minima, labels);
+  } else {
     writeLowestFile(m_dir + "/lowest", minima);
   }
   if (m_pair) writePairXyz(minima);
+  if (m_ellipsoids) writeEllipsoidXyz(minima);
   if (m_kept)
     writeKeepingNetwork(minima);
   else
@@ -140,6 +153,79 @@ void GminResultWriter::writePairXyz(const std::vector<StoredMinimum>& minima) co
     }
   }
   writeFileAtomically(m_dir + "/minima.xyz", text, "minima.xyz");
+}
+
+namespace {
+
+// The unit quaternion (x, y, z, w) of the rotation whose matrix has columns ex, ey, ez (Shepperd,
+// J. Guid. Control 1, 223 (1978): the largest of w, x, y, z first, for accuracy).
+std::array<double, 4> quaternionOfFrame(const double ex[3], const double ey[3],
+                                        const double ez[3]) {
+  const double m00 = ex[0], m11 = ey[1], m22 = ez[2];
+  const double trace = m00 + m11 + m22;
+  double x, y, z, w;
+  if (trace >= m00 && trace >= m11 && trace >= m22) {
+    w = 0.5 * std::sqrt(1.0 + trace);
+    const double f = 0.25 / w;
+    x = (ey[2] - ez[1]) * f, y = (ez[0] - ex[2]) * f, z = (ex[1] - ey[0]) * f;
+  } else if (m00 >= m11 && m00 >= m22) {
+    x = 0.5 * std::sqrt(1.0 + m00 - m11 - m22);
+    const double f = 0.25 / x;
+    w = (ey[2] - ez[1]) * f, y = (ey[0] + ex[1]) * f, z = (ez[0] + ex[2]) * f;
+  } else if (m11 >= m22) {
+    y = 0.5 * std::sqrt(1.0 - m00 + m11 - m22);
+    const double f = 0.25 / y;
+    w = (ez[0] - ex[2]) * f, x = (ey[0] + ex[1]) * f, z = (ez[1] + ey[2]) * f;
+  } else {
+    z = 0.5 * std::sqrt(1.0 - m00 - m11 + m22);
+    const double f = 0.25 / z;
+    w = (ex[1] - ey[0]) * f, x = (ez[0] + ex[2]) * f, y = (ez[1] + ey[2]) * f;
+  }
+  if (w < 0.0) x = -x, y = -y, z = -z, w = -w;
+  return {x, y, z, w};
+}
+
+}  // namespace
+
+// Extended XYZ of the ellipsoids (OVITO's Orientation and Aspherical Shape columns): the centre,
+// the body frame's quaternion (its z the symmetry axis, from markers 0 and 1; its x from markers
+// 2 and 3) and the semi-axes sigma0 / 2, sigma0 / 2, kappa sigma0 / 2.
+void GminResultWriter::writeEllipsoidXyz(const std::vector<StoredMinimum>& minima) const {
+  const GayBerneParams& p = m_ellipsoids->params;
+  const std::size_t n = m_ellipsoids->ellipsoidCount();
+  std::string text;
+  char line[512];
+  for (std::size_t i = 0; i < minima.size(); ++i) {
+    const std::vector<double>& x = minima[i].coordinates;
+    std::snprintf(line, sizeof line,
+                  "%zu\nProperties=species:S:1:pos:R:3:orientation:R:4:aspherical_shape:R:3 "
+                  "energy=%.10f minimum=%zu first_found_at_quench=%ld units=\"reduced: sigma0, "
+                  "eps0\" potential=\"Gay-Berne kappa %.6g kappa' %.6g mu %.6g nu %.6g\"\n",
+                  n, minima[i].energy, i + 1, minima[i].firstFoundStep, p.kappa, p.kappaPrime, p.mu,
+                  p.nu);
+    text += line;
+    for (std::size_t k = 0; k < n; ++k) {
+      const double* m = &x[3 * kGayBerneMarkers * k];
+      double centre[3], ez[3], ex[3], ey[3];
+      GayBerne::centreAndAxis(x.data(), k, centre, ez);
+      double norm = 0.0;
+      for (int c = 0; c < 3; ++c) {
+        ex[c] = m[6 + c] - m[9 + c];
+        norm += ex[c] * ex[c];
+      }
+      for (int c = 0; c < 3; ++c) ex[c] /= std::sqrt(norm);
+      ey[0] = ez[1] * ex[2] - ez[2] * ex[1];
+      ey[1] = ez[2] * ex[0] - ez[0] * ex[2];
+      ey[2] = ez[0] * ex[1] - ez[1] * ex[0];
+      const std::array<double, 4> q = quaternionOfFrame(ex, ey, ez);
+      std::snprintf(line, sizeof line,
+                    "E %18.10f %18.10f %18.10f %14.10f %14.10f %14.10f %14.10f %.6g %.6g %.6g\n",
+                    centre[0], centre[1], centre[2], q[0], q[1], q[2], q[3], 0.5 * p.sigma0,
+                    0.5 * p.sigma0, 0.5 * p.kappa * p.sigma0);
+      text += line;
+    }
+  }
+  writeFileAtomically(m_dir + "/ellipsoids.xyz", text, "ellipsoids.xyz");
 }
 
 void GminResultWriter::writeSopModels(const std::vector<StoredMinimum>& minima) const {

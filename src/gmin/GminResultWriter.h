@@ -10,11 +10,12 @@
 #include "landscape/network/StoredMinimum.h"
 #include "landscape/network/StoredNetwork.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/GayBerne.h"
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
-#include "potentials/WaterCluster.h"
 #include "potentials/SopTopology.h"
+#include "potentials/WaterCluster.h"
 
 namespace landscape {
 
@@ -32,10 +33,14 @@ class GminResultWriter {
   /// atoms are labelled with their species in `lowest` when there are several; in a periodic box
   /// every file holds the minima wrapped into the box. water: rigid water, whose sites are
   /// written as O, H, H and X (the massless M site; ASE's and OVITO's dummy element) in the
-  /// model's units (kJ/mol, Angstrom).
+  /// model's units (kJ/mol, Angstrom). ellipsoids: Gay-Berne ellipsoids (reduced units), whose 4
+  /// markers are written as E, E (the axis tips) and X, X in `lowest`, and each ellipsoid's
+  /// centre, orientation quaternion and semi-axes as extended XYZ (ellipsoids.xyz, as OVITO reads
+  /// ellipsoids).
   GminResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* amber,
                    const SopTopology* sop, const RigidBodySystem* rigid,
-                   const PairModel* pair = nullptr, const WaterCluster* water = nullptr);
+                   const PairModel* pair = nullptr, const WaterCluster* water = nullptr,
+                   const GayBerneCluster* ellipsoids = nullptr);
 
   /// Writes the minima of the search (in its coordinates), lowest first.
   void write(const std::vector<StoredMinimum>& searched) const;
@@ -45,6 +50,7 @@ class GminResultWriter {
   void writeAmberFiles(const std::vector<StoredMinimum>& minima) const;
   void writeKeepingNetwork(const std::vector<StoredMinimum>& minima) const;
   void writePairXyz(const std::vector<StoredMinimum>& minima) const;
+  void writeEllipsoidXyz(const std::vector<StoredMinimum>& minima) const;
 
   std::string m_dir;
   const AmberTopology* m_amber;
@@ -52,6 +58,7 @@ class GminResultWriter {
   const RigidBodySystem* m_rigid;
   const PairModel* m_pair;
   const WaterCluster* m_water;
+  const GayBerneCluster* m_ellipsoids;
   DatabaseMetadata m_metadata;
   /// The network in minima.h5 when the run began, when it holds more than gmin's minima.
   std::optional<StoredTransitionNetwork> m_kept;

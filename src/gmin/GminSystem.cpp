@@ -149,10 +149,51 @@ GminSystem loadWater(const GminConfig& config) {
   return system;
 }
 
+// Gay-Berne ellipsoids (--ellipsoids N): the marker potential on --backend under the rigid layer,
+// each ellipsoid one body. --coords holds N centres, then N angle-axis vectors (p = 0: the axis
+// along z); without it the search starts from gayBerneCluster's lattice (parallel axes at the
+// wells' distances): random starts in a ball that spares overlaps are so dilute that the first
+// quenches leave fragments which the rigid-body moves rarely join (LJ-like tails; no container).
+GminSystem loadEllipsoids(const GminConfig& config) {
+  GminSystem system;
+  const std::size_t n = config.ellipsoids;
+  if (!config.coordsFile.empty()) {
+    std::vector<double> q = readCoordinates(config.coordsFile);
+    if (q.size() != 6 * n)
+      throw std::runtime_error(config.coordsFile + ": " + std::to_string(n) + " ellipsoids need " +
+                               std::to_string(2 * n) +
+                               " lines (N centres, then N angle-axis vectors); found " +
+                               std::to_string(q.size() / 3));
+    system.start = std::move(q);
+  }
+  system.ellipsoids = std::make_shared<const GayBerneCluster>(gayBerneCluster(config.gayBerne, n));
+  if (system.start.empty())
+    system.start = system.ellipsoids->rigidSystem().fromAtoms(system.ellipsoids->referenceMarkers);
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::GayBerne;
+  spec.atoms = kGayBerneMarkers * n;
+  spec.gayBerne = config.gayBerne;
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  const Backend rigidBackend =
+      config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
+  system.rigidPotential =
+      makeRigidBodyPotential(*system.atomistic, system.ellipsoids->rigidSystem(), rigidBackend);
+  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
+  system.rigid = rigid;
+  const double startRadius =
+      config.basinHopping.container && config.basinHopping.containerRadius > 0.0
+          ? config.basinHopping.containerRadius
+          : gayBerneClusterSearch(config.gayBerne, n).startRadius;
+  installRigidBodyHooks(*rigid, config.rigidMoves, startRadius, system.hooks);
+  return system;
+}
+
 }  // namespace
 
 GminSystem loadGminSystem(const GminConfig& config) {
   if (!config.waterModel.empty()) return loadWater(config);
+  if (config.ellipsoids > 0) return loadEllipsoids(config);
   if (!config.sopPdbFile.empty()) return loadSop(config);
   if (!config.prmtopFile.empty()) return loadAmber(config);
   if (config.gupta.active()) return loadGupta(config);

@@ -11,6 +11,7 @@
 #include "landscape/search/LangevinMove.h"
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/GayBerne.h"
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
@@ -25,9 +26,10 @@ struct GminSystem {
   std::shared_ptr<const SopTopology> sop;      ///< --sop-pdb: the protein, read once
   std::shared_ptr<const PairModel> pair;       ///< a pair system (--morse, --box, ...)
   std::shared_ptr<const WaterCluster> water;   ///< --water: the molecules and GMIN's frame
+  std::shared_ptr<const GayBerneCluster> ellipsoids;  ///< --ellipsoids: the bodies and markers
   std::unique_ptr<Potential> atomistic;        ///< the potential of the atoms
   PotentialSpec spec;                          ///< what atomistic was built from (walkers' copies)
-  std::unique_ptr<Potential> rigidPotential;   ///< --rigid, --water: rigid coordinates over atomistic
+  std::unique_ptr<Potential> rigidPotential;  ///< --rigid, --water, --ellipsoids: rigid coordinates
   const RigidBodySystem* rigid = nullptr;      ///< the system of rigidPotential
   /// In the search's coordinates (rigid ones with --rigid); empty: a random cluster.
   std::vector<double> start;
@@ -41,8 +43,9 @@ struct GminSystem {
 };
 
 /// The topology (read once), the potential on --backend and the start, for SOP (--sop-pdb),
-/// AMBER-GB (--prmtop), rigid water (--water: already in rigid coordinates, one body per
-/// molecule, with the rigid-body moves and random rigid starts), a pair system or Lennard-Jones. A pair system also brings what replaces
+/// AMBER-GB (--prmtop), rigid water (--water) or Gay-Berne ellipsoids (--ellipsoids) (both
+/// already in rigid coordinates, one body per molecule or ellipsoid, with the rigid-body moves and
+/// random rigid starts), a pair system or Lennard-Jones. A pair system also brings what replaces
 /// the cluster's assumptions: AVOID's distance with one permutation group per species and, in a
 /// periodic box, minimum images over translations modulo the box; in a box, random starts
 /// uniform in it and trial structures wrapped into it. Throws std::runtime_error for inconsistent

@@ -164,6 +164,13 @@ void printHeader(const GminConfig& config, const GminSystem& system, const Basin
         name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
         p.temperature, p.stepSize, moves.translation, moves.rotation, moves.probability,
         containerRadius, seed);
+  } else if (system.ellipsoids) {
+    const RigidBodyMoveParams& moves = config.rigidMoves;
+    std::printf(
+        "gmin: %s, %s start, %ld steps, kT %.4g eps0, rigid-body moves up to %.4g sigma0 and "
+        "%.4g rad (probability %.3g), seed %llu (reduced units: sigma0, eps0)\n",
+        name.c_str(), config.coordsFile.empty() ? "lattice" : config.coordsFile.c_str(), p.steps,
+        p.temperature, moves.translation, moves.rotation, moves.probability, seed);
   } else if (system.pair && system.pair->box.periodic()) {
     const PeriodicBox& box = system.pair->box;
     std::printf(
@@ -275,7 +282,7 @@ int runSingleChain(const RunSetup& run) {
   printStart(run, search.containerRadius());
   const GminResultWriter writer(run.out.dir, *run.system.atomistic, run.system.amber.get(),
                                 run.system.sop.get(), run.system.rigid, run.system.pair.get(),
-                                run.system.water.get());
+                                run.system.water.get(), run.system.ellipsoids.get());
   GminStopRule stopRule(config.maxTime);
   GminProgressPrinter printer(config.quiet, writer, run.out.checkpointPath(), fingerprint,
                               run.params.steps, stopRule);
@@ -363,7 +370,7 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
   printWalkerStart(run, plan);
   const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
                                 system.sop.get(), system.rigid, system.pair.get(),
-                                system.water.get());
+                                system.water.get(), system.ellipsoids.get());
   // --max-time is rank 0's clock; a signal to any rank stops them all.
   GminStopRule stopRule(root ? config.maxTime : 0.0);
   GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),

@@ -236,14 +236,31 @@ def test_bad_arguments_raise_value_errors():
         landscape.gay_berne_cluster(2, kappa=-1.0)
     with pytest.raises(ValueError, match="eps0"):
         landscape.gay_berne_cluster(2, eps0=-0.5)
-    with pytest.raises(ValueError, match="cuda"):
-        landscape.gay_berne_cluster(2, backend="cuda")
+    with pytest.raises(ValueError, match="tpu"):
+        landscape.gay_berne_cluster(2, backend="tpu")
     with pytest.raises(ValueError, match="GMIN's layout"):
         landscape.tip4p_from_gmin(np.zeros((3, 3)))
     with pytest.raises(ValueError, match="axes"):
         landscape.gay_berne_coordinates(np.zeros((2, 3)), np.zeros((3, 3)))
     with pytest.raises(ValueError):
         landscape.tip4p_symbols(0)
+
+
+@pytest.mark.skipif(not landscape.cuda.available(),
+                    reason="no CUDA device (landscape.cuda.description() says why)")
+def test_gay_berne_on_the_device_equals_the_cpu():
+    rng = np.random.default_rng(9)
+    centres = np.array([[0.0, 0.0, 0.0], [1.3, 0.2, 0.1], [0.1, 1.4, -0.2], [1.2, 1.3, 0.3]])
+    axes = np.array([[0.0, 0.1, 1.0], [0.1, 0.0, 1.0], [0.0, -0.1, 1.0], [0.05, 0.05, 1.0]])
+    q = (landscape.gay_berne_coordinates(centres, axes)
+         + 0.02 * rng.normal(size=(8, 3))).ravel()
+    cpu = landscape.gay_berne_cluster(4)
+    gpu = landscape.gay_berne_cluster(4, backend="cuda")
+    e_cpu, g_cpu = cpu.energy_gradient(q)
+    e_gpu, g_gpu = gpu.energy_gradient(q)
+    assert e_cpu < 0.0
+    assert e_gpu == pytest.approx(e_cpu, rel=1e-10)
+    assert g_gpu == pytest.approx(g_cpu, abs=1e-10 * np.abs(g_cpu).max())
 
 
 @pytest.mark.skipif(not landscape.cuda.available(),
