@@ -150,6 +150,17 @@ TEST_F(EllipsoidCli, SevenEllipsoidsFormTheScaledLennardJonesHexagon) {
   }
 }
 
+// The example input (inputs/gay-berne13.cfg) on the CPU: it stops at its target.
+TEST_F(EllipsoidCli, TheExampleInputReachesItsTarget) {
+  const fs::path config = fs::path(LANDSCAPE_SOURCE_DIR) / "inputs/gay-berne13.cfg";
+  const ProgramRun r = gmin("--config " + config.string() + " --backend cpu --output g13");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("target reached"), std::string::npos) << r.out.substr(r.out.size() - 400);
+  const std::vector<StoredMinimum> lowest = readLowestFile((m_dir / "g13" / "lowest").string());
+  ASSERT_FALSE(lowest.empty());
+  EXPECT_NEAR(lowest[0].energy, -46.340109, 1e-6);
+}
+
 TEST_F(EllipsoidCli, BadInputGivesOneLineErrorsNamingWhere) {
   expectOneLineError(gmin("--gay-berne-kappa 4"), "command line: --gay-berne-kappa",
                      "needs --ellipsoids");

@@ -1,6 +1,7 @@
 // Benchmark (not a test): quenches per second of gmin's walkers on a molecule,
 // AMBER-GB trp-cage with gmin's default quench arithmetic (or, with --water N, a cluster of N rigid
-// TIP4P molecules from random starts: `gmin --water tip4p --molecules N`), against the number of
+// TIP4P molecules from random starts: `gmin --water tip4p --molecules N`; with --ellipsoids N, N
+// Gay-Berne ellipsoids from gmin's lattice start: `gmin --ellipsoids N`), against the number of
 // walkers W, on the CPU (ParallelLbfgs over a copy of the potential per core) and on the GPU (the
 // round-based batched L-BFGS over the batched AMBER-GB, gpu/BatchedLbfgsRoundsCuda). Each row is
 // exactly `gmin --prmtop P --inpcrd I --backend B --walkers W --steps S` with gmin's AMBER defaults
@@ -9,7 +10,8 @@
 // wait for the round's slowest quench, as in a real run) over their wall time; quench 0 (every
 // walker from the same start) and the final tight re-quench are left out.
 //
-// Usage: bench_molecule_walkers [--prmtop F --inpcrd F | --water N] [--walkers 1,8,32,128,512]
+// Usage: bench_molecule_walkers [--prmtop F --inpcrd F | --water N | --ellipsoids N]
+//                               [--walkers 1,8,32,128,512]
 //                               [--backends cpu,cuda] [--steps S] [--cpu-seconds T]
 #include <algorithm>
 #include <chrono>
@@ -41,6 +43,7 @@ struct Options {
   double cpuSeconds = 300.0;
   long seed = 1;
   long water = 0;  ///< > 0: rigid TIP4P molecules instead of the AMBER molecule
+  long ellipsoids = 0;  ///< > 0: Gay-Berne ellipsoids instead of the AMBER molecule
 };
 
 OptionTable<Options> optionTable() {
@@ -74,6 +77,11 @@ OptionTable<Options> optionTable() {
         "a cluster of N rigid TIP4P molecules (gmin --water tip4p, random starts, kJ/mol) "
         "instead of --prmtop; 0 = the AMBER molecule",
         fieldOf(&Options::water))
+      .atLeast(0);
+  t.add("ellipsoids", "N",
+        "a cluster of N Gay-Berne ellipsoids (gmin --ellipsoids, Gay and Berne's 1981 set, "
+        "reduced units) instead of --prmtop; 0 = the AMBER molecule",
+        fieldOf(&Options::ellipsoids))
       .atLeast(0);
   return t;
 }
@@ -112,6 +120,7 @@ Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
   std::vector<std::string> molecule = {"--prmtop",           o.prmtop,   "--inpcrd", o.inpcrd,
                                        "--quench-precision", o.precision};
   if (o.water > 0) molecule = {"--water", "tip4p", "--molecules", std::to_string(o.water)};
+  if (o.ellipsoids > 0) molecule = {"--ellipsoids", std::to_string(o.ellipsoids)};
   std::vector<std::string> arguments = {
       "--backend", backend, "--walkers", std::to_string(walkers), "--steps",
       std::to_string(o.steps), "--seed", std::to_string(o.seed), "--dump-interval", "0",
@@ -147,6 +156,10 @@ int main(int argc, char** argv) {
       std::printf("walker quenches per second, (H2O)%ld rigid TIP4P from random starts, steps "
                   "2..%ld of each walker, seed %ld\n",
                   o.water, o.steps, o.seed);
+    else if (o.ellipsoids > 0)
+      std::printf("walker quenches per second, %ld Gay-Berne ellipsoids from gmin's lattice start, "
+                  "steps 2..%ld of each walker, seed %ld\n",
+                  o.ellipsoids, o.steps, o.seed);
     else
       std::printf(
           "walker quenches per second, %s (GB %s), steps 2..%ld of each walker, seed %ld\n",
