@@ -1,17 +1,12 @@
+#include "gpu/BatchOfOne.cuh"
 #include "gpu/BatchedGayBerneCuda.h"
-#include "gpu/CudaCheck.h"
-#include "gpu/DeviceBuffer.h"
 #include "gpu/GayBerneCuda.h"
 
 namespace landscape {
 
-// One structure is a batch of one: one code path for B = 1 and B > 1.
-struct GayBerneCuda::DeviceState {
-  DeviceState(const GayBerneParams& params, std::size_t ellipsoids)
-      : batched(params, ellipsoids), x(batched.dimension()), g(batched.dimension()), energy(1) {}
-  BatchedGayBerneCuda batched;
-  DeviceBuffer<double> x, g;  // for host callers
-  DeviceBuffer<double> energy;
+// One structure is a batch of one (gpu/BatchOfOne.cuh).
+struct GayBerneCuda::DeviceState : BatchOfOne<BatchedGayBerneCuda> {
+  using BatchOfOne::BatchOfOne;
 };
 
 GayBerneCuda::GayBerneCuda(const GayBerneParams& params, std::size_t ellipsoids)
@@ -27,27 +22,14 @@ std::string GayBerneCuda::name() const {
 }
 
 double GayBerneCuda::energyGradientDevice(const double* d_x, double* d_g) {
-  DeviceState& d = *m_device;
-  d.batched.energyGradientDevice(1, d_x, d_g, d.energy.data(), nullptr, nullptr);
-  double e = 0.0;
-  d.energy.copyToHost(&e, 1);  // synchronises (legacy stream) and reports a kernel fault here
-  return e;
+  return m_device->energyGradientDevice(d_x, d_g);
 }
 
 double GayBerneCuda::energyGradient(const double* x, double* g) {
-  DeviceState& d = *m_device;
-  const std::size_t n = dimension();
-  d.x.copyFromHost(x, n);
-  const double e = energyGradientDevice(d.x.data(), d.g.data());
-  d.g.copyToHost(g, n);
-  return e;
+  return m_device->energyGradient(x, g);
 }
 
-double GayBerneCuda::energy(const double* x) {
-  DeviceState& d = *m_device;
-  d.x.copyFromHost(x, dimension());
-  return energyGradientDevice(d.x.data(), d.g.data());
-}
+double GayBerneCuda::energy(const double* x) { return m_device->energyOnly(x); }
 
 bool GayBerneCuda::perAtomEnergies(const double* x, double* atomEnergies) {
   if (!m_reference)

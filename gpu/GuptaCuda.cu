@@ -1,17 +1,12 @@
+#include "gpu/BatchOfOne.cuh"
 #include "gpu/BatchedGuptaCuda.h"
-#include "gpu/CudaCheck.h"
-#include "gpu/DeviceBuffer.h"
 #include "gpu/GuptaCuda.h"
 
 namespace landscape {
 
-// One structure is a batch of one: one code path for B = 1 and B > 1.
-struct GuptaCuda::DeviceState {
-  DeviceState(std::size_t atoms, const GuptaParams& params)
-      : batched(atoms, params), x(3 * atoms), g(3 * atoms), energy(1) {}
-  BatchedGuptaCuda batched;
-  DeviceBuffer<double> x, g;  // for host callers
-  DeviceBuffer<double> energy;
+// One structure is a batch of one (gpu/BatchOfOne.cuh).
+struct GuptaCuda::DeviceState : BatchOfOne<BatchedGuptaCuda> {
+  using BatchOfOne::BatchOfOne;
 };
 
 GuptaCuda::GuptaCuda(std::size_t atoms, const GuptaParams& params)
@@ -24,26 +19,14 @@ std::string GuptaCuda::name() const {
 }
 
 double GuptaCuda::energyGradientDevice(const double* d_x, double* d_g) {
-  DeviceState& d = *m_device;
-  d.batched.energyGradientDevice(1, d_x, d_g, d.energy.data(), nullptr, nullptr);
-  double e = 0.0;
-  d.energy.copyToHost(&e, 1);  // synchronises (legacy stream) and reports a kernel fault here
-  return e;
+  return m_device->energyGradientDevice(d_x, d_g);
 }
 
 double GuptaCuda::energyGradient(const double* x, double* g) {
-  DeviceState& d = *m_device;
-  d.x.copyFromHost(x, 3 * m_atoms);
-  const double e = energyGradientDevice(d.x.data(), d.g.data());
-  d.g.copyToHost(g, 3 * m_atoms);
-  return e;
+  return m_device->energyGradient(x, g);
 }
 
-double GuptaCuda::energy(const double* x) {
-  DeviceState& d = *m_device;
-  d.x.copyFromHost(x, 3 * m_atoms);
-  return energyGradientDevice(d.x.data(), d.g.data());
-}
+double GuptaCuda::energy(const double* x) { return m_device->energyOnly(x); }
 
 GuptaPotential& GuptaCuda::reference() {
   if (!m_reference) m_reference = std::make_unique<GuptaPotential>(m_atoms, m_params);

@@ -1,17 +1,12 @@
+#include "gpu/BatchOfOne.cuh"
 #include "gpu/BatchedSitePotentialCuda.h"
-#include "gpu/CudaCheck.h"
-#include "gpu/DeviceBuffer.h"
 #include "gpu/SitePotentialCuda.h"
 
 namespace landscape {
 
-// One structure is a batch of one: one code path for B = 1 and B > 1.
-struct SitePotentialCuda::DeviceState {
-  explicit DeviceState(const SiteModel& model)
-      : batched(model), x(batched.dimension()), g(batched.dimension()), energy(1) {}
-  BatchedSitePotentialCuda batched;
-  DeviceBuffer<double> x, g;  // for host callers
-  DeviceBuffer<double> energy;
+// One structure is a batch of one (gpu/BatchOfOne.cuh).
+struct SitePotentialCuda::DeviceState : BatchOfOne<BatchedSitePotentialCuda> {
+  using BatchOfOne::BatchOfOne;
 };
 
 SitePotentialCuda::SitePotentialCuda(const SiteModel& model)
@@ -29,27 +24,14 @@ std::string SitePotentialCuda::name() const {
 }
 
 double SitePotentialCuda::energyGradientDevice(const double* d_x, double* d_g) {
-  DeviceState& d = *m_device;
-  d.batched.energyGradientDevice(1, d_x, d_g, d.energy.data(), nullptr, nullptr);
-  double e = 0.0;
-  d.energy.copyToHost(&e, 1);  // synchronises (legacy stream) and reports a kernel fault here
-  return e;
+  return m_device->energyGradientDevice(d_x, d_g);
 }
 
 double SitePotentialCuda::energyGradient(const double* x, double* g) {
-  DeviceState& d = *m_device;
-  const std::size_t n = dimension();
-  d.x.copyFromHost(x, n);
-  const double e = energyGradientDevice(d.x.data(), d.g.data());
-  d.g.copyToHost(g, n);
-  return e;
+  return m_device->energyGradient(x, g);
 }
 
-double SitePotentialCuda::energy(const double* x) {
-  DeviceState& d = *m_device;
-  d.x.copyFromHost(x, dimension());
-  return energyGradientDevice(d.x.data(), d.g.data());
-}
+double SitePotentialCuda::energy(const double* x) { return m_device->energyOnly(x); }
 
 SitePotential& SitePotentialCuda::reference() {
   if (!m_reference) m_reference = std::make_unique<SitePotential>(m_device->batched.model());
