@@ -58,7 +58,10 @@
 // floor us the FP64 floor of the site pairs that interact (10 of a TIP4P molecule pair's 16),
 // 60 FP64 lane operations per pair (distance, 1/r^2, sqrt, C12/r^12 - C6/r^6 + k q q / r, its
 // derivative, the gradient; each pair once) at the 16.7e12 operations/s above; the rigid layer's
-// O(N) work is not counted. Without a device only the cpu columns are printed.
+// O(N) work is not counted. Without a device only the cpu columns are printed. The same rows take
+// Gay-Berne ellipsoids (ellipsoidsN in --water-systems or --systems: gpu/BatchedGayBerneCuda under
+// the rigid layer, gmin's lattice start with every rigid coordinate moved by up to 0.05, reduced
+// units), with a floor of about 200 FP64 lane operations per ellipsoid pair, each pair once.
 //
 // Usage: bench_batched_potential [--data DIR] [--systems trpcage,myoglobin] [--batches 1,8,...]
 //                                [--repeats K] [--precision double|mixed|both]
@@ -79,18 +82,19 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/BatchedAmberGbCuda.h"  // CUDA-free header; the class exists in CUDA builds
 #include "backends/BatchedPotentialFactory.h"
-#include "gpu/BatchedSopCuda.h"      // CUDA-free header; the class exists in CUDA builds
+#include "gpu/BatchedAmberGbCuda.h"    // CUDA-free header; the class exists in CUDA builds
 #include "gpu/BatchedRigidBodyCuda.h"  // likewise
+#include "gpu/BatchedSopCuda.h"        // CUDA-free header; the class exists in CUDA builds
 #include "gpu/GpuDevice.h"
+#include "gpu/SopCuda.h"
+#include "landscape/core/Precision.h"
 #include "landscape/geometry/RigidBodyFinder.h"
 #include "landscape/minimisation/Lbfgs.h"
-#include "gpu/SopCuda.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
-#include "landscape/core/Precision.h"
+#include "potentials/GayBerne.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/SitePotential.h"
 #include "potentials/Sop.h"
@@ -180,8 +184,8 @@ OptionTable<Options> optionTable() {
   t.add("sop-batches", "LIST", "SOP batch sizes B (default 1,16,128,1024)",
         fieldOf(&Options::sopBatches));
   t.add("water-systems", "LIST",
-        "rigid TIP4P clusters waterN, N molecules >= 2, comma-separated (default water20; "
-        "kJ/mol, Angstrom)",
+        "rigid clusters, comma-separated: waterN, N TIP4P molecules (kJ/mol, Angstrom), or "
+        "ellipsoidsN, N Gay-Berne ellipsoids (reduced units); N >= 2 (default water20)",
         fieldOf(&Options::waterSystems));
   t.add("water-batches", "LIST", "water batch sizes B (default 1,64,1024,8192)",
         fieldOf(&Options::waterBatches));
@@ -387,14 +391,16 @@ void benchSop(const Options& o, const std::vector<long>& batches) {
 }
 #endif
 
-
-/// N of a water system name "waterN" (N >= 2); 0 for anything else.
-std::size_t waterMolecules(const std::string& name) {
-  if (name.rfind("water", 0) != 0 || name.size() == 5) return 0;
+/// N of a rigid-cluster system name: "waterN" (TIP4P molecules) or "ellipsoidsN" (Gay-Berne
+/// ellipsoids), N >= 2; 0 for anything else.
+std::size_t clusterCount(const std::string& name, const std::string& prefix) {
+  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return 0;
   char* end = nullptr;
-  const long n = std::strtol(name.c_str() + 5, &end, 10);
+  const long n = std::strtol(name.c_str() + prefix.size(), &end, 10);
   return *end == '\0' && n >= 2 ? static_cast<std::size_t>(n) : 0;
 }
+std::size_t waterMolecules(const std::string& name) { return clusterCount(name, "water"); }
+std::size_t ellipsoidCount(const std::string& name) { return clusterCount(name, "ellipsoids"); }
 
 /// `count` rigid structures of (H2O)N (rigid coordinates of `system`): molecules on a 3.1 A grid
 /// with random orientations, quenched by L-BFGS (a hydrogen-bonded cluster), then each structure
@@ -442,26 +448,61 @@ double cpuCallMs(BatchedPotential& potential, std::size_t batch, const std::vect
   return times[times.size() / 2];
 }
 
-/// The water rows: rigid TIP4P (H2O)N on cuda (when a device is present) and on one CPU core.
-void benchWater(const Options& o, const std::vector<long>& batches, bool gpu) {
+/// One rigid-cluster row set: what the factories build, the structures and the floor.
+struct RigidCluster {
+  PotentialSpec spec;
+  RigidBodySystem system;
+  double count = 0.0;    ///< molecules or ellipsoids
+  double floorUs = 0.0;  ///< FP64 floor per structure
+  std::vector<double> structures;
+};
+
+RigidCluster rigidCluster(const std::string& name, std::size_t largest) {
+  if (const std::size_t molecules = waterMolecules(name)) {
+    const WaterCluster water = tip4pCluster(molecules);
+    RigidCluster c{PotentialSpec(), water.rigidSystem(), static_cast<double>(molecules), 0.0, {}};
+    c.spec.kind = PotentialSpec::Kind::Sites;
+    c.spec.siteModel = std::make_shared<const SiteModel>(water.model);
+    // TIP4P: O-O, 4 H-H, 4 H-M and M-M of every molecule pair interact.
+    const double pairs = 10.0 * c.count * (c.count - 1.0) / 2.0;
+    c.floorUs = 1e6 * 60.0 * pairs / kFp64OperationsPerSecond;
+    c.structures = waterStructures(water, c.system, largest);
+    return c;
+  }
+  const std::size_t n = ellipsoidCount(name);
+  const GayBerneCluster cluster = gayBerneCluster(GayBerneParams(), n);
+  RigidCluster c{PotentialSpec(), cluster.rigidSystem(), static_cast<double>(n), 0.0, {}};
+  c.spec.kind = PotentialSpec::Kind::GayBerne;
+  c.spec.atoms = kGayBerneMarkers * n;
+  // About 200 FP64 lane operations per ellipsoid pair (potentials/GayBerneTerms.h: the unit
+  // vector, a, b, c, H and its derivatives twice, two pow, R^-12 and R^-6, the derivatives in r,
+  // u_i, u_j), each pair once.
+  c.floorUs = 1e6 * 200.0 * c.count * (c.count - 1.0) / 2.0 / kFp64OperationsPerSecond;
+  // gmin's lattice start, every rigid coordinate moved by up to 0.05 (sigma0 or rad).
+  const std::vector<double> q0 = c.system.fromAtoms(cluster.referenceMarkers);
+  std::mt19937_64 rng(5000 + n);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (std::size_t b = 0; b < largest; ++b)
+    for (double v : q0) c.structures.push_back(v + 0.05 * unit(rng));
+  return c;
+}
+
+/// The rigid-cluster rows: rigid TIP4P (H2O)N and Gay-Berne ellipsoids on cuda (when a device is
+/// present) and on one CPU core.
+void benchRigidClusters(const Options& o, const std::vector<long>& batches, bool gpu) {
   std::printf(
-      "\n| water system | molecules | B | cuda synced ms | cuda queued ms | cuda us/structure | "
+      "\n| rigid cluster | molecules | B | cuda synced ms | cuda queued ms | cuda us/structure | "
       "cuda structures/s | cpu us/structure (1 core) | cpu structures/s | cuda / cpu | floor us "
       "| x floor | B=1 bits |\n"
       "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const long largest = *std::max_element(batches.begin(), batches.end());
   for (const std::string& name : o.waterSystems) {
-    const WaterCluster water = tip4pCluster(waterMolecules(name));
-    const RigidBodySystem system = water.rigidSystem();
+    const RigidCluster cluster = rigidCluster(name, static_cast<std::size_t>(largest));
+    const RigidBodySystem& system = cluster.system;
+    const PotentialSpec& spec = cluster.spec;
     const std::size_t n = system.dimension();
-    PotentialSpec spec;
-    spec.kind = PotentialSpec::Kind::Sites;
-    spec.siteModel = std::make_shared<const SiteModel>(water.model);
-    const double molecules = static_cast<double>(water.moleculeCount());
-    // TIP4P: O-O, 4 H-H, 4 H-M and M-M of every molecule pair interact.
-    const double pairs = 10.0 * molecules * (molecules - 1.0) / 2.0;
-    const double floorUs = 1e6 * 60.0 * pairs / kFp64OperationsPerSecond;
-    const std::vector<double> q = waterStructures(water, system, static_cast<std::size_t>(largest));
+    const double molecules = cluster.count, floorUs = cluster.floorUs;
+    const std::vector<double>& q = cluster.structures;
     BatchedPotentialOptions cpuOptions;  // one thread
     auto cpu = makeBatchedRigidPotential(spec, system, Backend::Cpu, cpuOptions);
     std::vector<double> eOne, gOne;
@@ -528,7 +569,8 @@ int main(int argc, char** argv) {
   // --systems waterN: the water rows of those clusters (alone when --systems names no GB system).
   std::vector<std::string> gbNames, waterNames;
   for (const std::string& name : o.systems)
-    (name.rfind("water", 0) == 0 ? waterNames : gbNames).push_back(name);
+    (name.rfind("water", 0) == 0 || name.rfind("ellipsoids", 0) == 0 ? waterNames : gbNames)
+        .push_back(name);
   if (!waterNames.empty()) {
     water = true;
     o.waterSystems = waterNames;
@@ -536,9 +578,10 @@ int main(int argc, char** argv) {
     if (gbNames.empty()) gb = sop = false;
   }
   for (const std::string& name : o.waterSystems)
-    if (waterMolecules(name) == 0) {
+    if (waterMolecules(name) == 0 && ellipsoidCount(name) == 0) {
       std::fprintf(stderr,
-                   "bench_batched_potential: unknown water system '%s' (waterN, N >= 2 molecules)\n",
+                   "bench_batched_potential: unknown rigid cluster '%s' (waterN or ellipsoidsN, N "
+                   ">= 2)\n",
                    name.c_str());
       return 1;
     }
@@ -582,7 +625,7 @@ int main(int argc, char** argv) {
 #ifndef LANDSCAPE_HAVE_CUDA
   if (water) {
     try {
-      benchWater(o, waterBatches, false);
+      benchRigidClusters(o, waterBatches, false);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "bench_batched_potential: %s\n", e.what());
       return 1;
@@ -676,7 +719,7 @@ int main(int argc, char** argv) {
       }
     }
     if (sop) benchSop(o, sopBatches);
-    if (water) benchWater(o, waterBatches, device);
+    if (water) benchRigidClusters(o, waterBatches, device);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_batched_potential: %s\n", e.what());
     return 1;
