@@ -200,6 +200,8 @@ BasinHoppingResult basinHopping(
                        "start");
     requireFinite(start->data(), start->size(), "basin_hopping", "start");
     x.assign(start->data(), start->data() + start->size());
+  } else if (rigidDefaults) {
+    x = rigidDefaults->start;  // gay_berne_cluster: the lattice; tip4p_cluster: none (random)
   }
   // gmin --prmtop's moves and checks (GMIN's GROUPROTATION and its AMBER stereochemistry
   // checks): side-chain groups rotated after the Cartesian step, and minima whose chirality or
@@ -276,34 +278,36 @@ BasinHoppingResult basinHopping(
 void bindBasinHopping(nb::module_& m) {
   bindParams(m);
   bindResult(m);
-  m.def("basin_hopping", &basinHopping, "potential"_a, "params"_a = nb::none(),
-        "start"_a = nb::none(), "on_quench"_a = nb::none(), "lbfgs_backend"_a = "cpu",
-        "prmtop"_a = nb::none(), "group_rotation"_a = 0.1, "group_rotation_angle"_a = kPi,
-        "stereo_checks"_a = true, "rigid_translation"_a = nb::none(),
-        "rigid_rotation"_a = nb::none(), "rigid_probability"_a = nb::none(),
-        "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
-        "drawn from params.seed. params: gmin's own defaults when not given "
-        "(BasinHoppingParams.gmin_molecule() for AMBER-GB and SOP, gmin_lj38_example() "
-        "otherwise; for a periodic pair potential without the container and angular moves, as "
-        "gmin --box; for tip4p_cluster and gay_berne_cluster the settings their docstrings "
-        "give). A rigid-body potential (tip4p_cluster, gay_berne_cluster, rigid_bodies) is "
-        "searched in its rigid coordinates as gmin --water and --rigid do: after the Cartesian "
-        "step each body is moved with probability rigid_probability by up to rigid_translation "
-        "(length) and rotated by up to rigid_rotation (radians, <= pi) about its centre "
-        "(defaults: the constructor's, else no rigid move and probability 1), CENTRE and the "
-        "container act on the atoms, and tip4p_cluster and gay_berne_cluster start from random "
-        "rigid clusters (centres in a ball, uniform orientations). A pair potential's minima are "
-        "compared with its species' permutations and "
-        "box, and in a box random starts and reseeds are uniform in it and every trial is "
-        "wrapped back into it, as gmin's. on_quench(report) is "
-        "called after every quench with a dict "
-        "(quench, energy, markov_energy, accepted, iterations, rms_gradient, status, rejected, "
-        "reject_reason, function_calls); returning True stops the run. Failed quenches are "
-        "rejected, never saved. prmtop (an AMBER molecule; start required): gmin --prmtop's "
-        "moves and checks, each side-chain group rotated with probability group_rotation by up "
-        "to group_rotation_angle radians after the Cartesian step, and with stereo_checks "
-        "minima whose chirality or peptide cis/trans states differ from the start's rejected "
-        "(reject_reason names the change).");
+  m.def(
+      "basin_hopping", &basinHopping, "potential"_a, "params"_a = nb::none(),
+      "start"_a = nb::none(), "on_quench"_a = nb::none(), "lbfgs_backend"_a = "cpu",
+      "prmtop"_a = nb::none(), "group_rotation"_a = 0.1, "group_rotation_angle"_a = kPi,
+      "stereo_checks"_a = true, "rigid_translation"_a = nb::none(), "rigid_rotation"_a = nb::none(),
+      "rigid_probability"_a = nb::none(),
+      "GMIN basin-hopping on the potential from `start` (atoms x 3), or from a random cluster "
+      "drawn from params.seed. params: gmin's own defaults when not given "
+      "(BasinHoppingParams.gmin_molecule() for AMBER-GB and SOP, gmin_lj38_example() "
+      "otherwise; for a periodic pair potential without the container and angular moves, as "
+      "gmin --box; for tip4p_cluster and gay_berne_cluster the settings their docstrings "
+      "give). A rigid-body potential (tip4p_cluster, gay_berne_cluster, rigid_bodies) is "
+      "searched in its rigid coordinates as gmin --water and --rigid do: after the Cartesian "
+      "step each body is moved with probability rigid_probability by up to rigid_translation "
+      "(length) and rotated by up to rigid_rotation (radians, <= pi) about its centre "
+      "(defaults: the constructor's, else no rigid move and probability 1), CENTRE and the "
+      "container act on the atoms, tip4p_cluster starts from a random rigid cluster (centres in a "
+      "ball, uniform orientations) and gay_berne_cluster from a lattice of parallel ellipsoids "
+      "at the wells' distances, as gmin --ellipsoids. A pair potential's minima are "
+      "compared with its species' permutations and "
+      "box, and in a box random starts and reseeds are uniform in it and every trial is "
+      "wrapped back into it, as gmin's. on_quench(report) is "
+      "called after every quench with a dict "
+      "(quench, energy, markov_energy, accepted, iterations, rms_gradient, status, rejected, "
+      "reject_reason, function_calls); returning True stops the run. Failed quenches are "
+      "rejected, never saved. prmtop (an AMBER molecule; start required): gmin --prmtop's "
+      "moves and checks, each side-chain group rotated with probability group_rotation by up "
+      "to group_rotation_angle radians after the Cartesian step, and with stereo_checks "
+      "minima whose chirality or peptide cis/trans states differ from the start's rejected "
+      "(reject_reason names the change).");
 }
 
 }  // namespace landscape::python

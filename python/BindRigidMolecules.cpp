@@ -18,11 +18,11 @@
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/search/RigidBodySearch.h"
 #include "potentials/GayBerne.h"
 #include "potentials/WaterCluster.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
-#include "landscape/search/RigidBodySearch.h"
 #include "python/RigidMolecules.h"
 
 namespace landscape::python {
@@ -72,6 +72,7 @@ void record(nb::object& potential, const RigidSearchDefaults& d) {
   search["rotation"] = d.moves.rotation;
   search["probability"] = d.moves.probability;
   search["start_radius"] = d.startRadius;
+  search["start"] = nb::cast(d.start);
   nb::setattr(potential, kSearchAttribute, search);
 }
 
@@ -222,6 +223,7 @@ std::optional<RigidSearchDefaults> rigidSearchDefaultsOf(const Potential& potent
   d.moves.rotation = nb::cast<double>(search["rotation"]);
   d.moves.probability = nb::cast<double>(search["probability"]);
   d.startRadius = nb::cast<double>(search["start_radius"]);
+  d.start = nb::cast<std::vector<double>>(search["start"]);
   return d;
 }
 
@@ -276,8 +278,9 @@ void bindRigidMolecules(nb::module_& m) {
              "+inf where surfaces overlap by more than sigma0. backend: 'cpu' (RigidBodyPotential "
              "over GayBerne) or 'cuda' (the device rigid layer over its CUDA twin, GayBerneCuda). "
              "basin_hopping without params: rigid moves of up to 0.5 "
-             "sigma0 and 0.6 rad, kT 1 eps0, no Cartesian step, random starts in a ball of 1.5 "
-             "kappa sigma0 n^(1/3). to_atoms(q) gives the markers. ellipsoids >= 2.") +
+             "sigma0 and 0.6 rad, kT 1 eps0, no Cartesian step, from a lattice of parallel "
+             "ellipsoids at the wells' distances (gmin --ellipsoids's start). to_atoms(q) gives "
+             "the markers. ellipsoids >= 2.") +
          kGayBerneUnits)
             .c_str());
   m.def("gay_berne_coordinates", &gayBerneCoordinates, "centres"_a, "axes"_a,

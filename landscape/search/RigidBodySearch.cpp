@@ -73,6 +73,8 @@ RigidClusterSearch gayBerneClusterSearch(const GayBerneParams& gb, std::size_t e
   d.moves.translation = 0.5 * gb.sigma0;
   d.moves.rotation = 0.6;
   d.startRadius = 1.5 * gb.kappa * gb.sigma0 * std::cbrt(static_cast<double>(ellipsoids));
+  const GayBerneCluster lattice = gayBerneCluster(gb, ellipsoids);
+  d.start = lattice.rigidSystem().fromAtoms(lattice.referenceMarkers);
   return d;
 }
 

@@ -5,6 +5,7 @@
 // the moves rigid water is searched with by default. gmin (--water, --rigid) and Python's
 // basin_hopping share them.
 #include <cstddef>
+#include <vector>
 
 #include "landscape/search/BasinHopping.h"
 #include "landscape/search/BasinHoppingParams.h"
@@ -34,18 +35,21 @@ RigidBodyMoveParams waterRigidBodyMoves();
 double waterStartRadius(std::size_t molecules);
 
 /// How a cluster of rigid bodies is searched by default: the chain's settings, the rigid-body
-/// moves and the ball of random starts (length; 0: none).
+/// moves, the ball of random starts and reseeds (length; 0: none) and the start when none is given
+/// (rigid coordinates; empty: a random start in the ball).
 struct RigidClusterSearch {
   BasinHoppingParams params;
   RigidBodyMoveParams moves;
   double startRadius = 0.0;
+  std::vector<double> start;
 };
 
 /// Gay-Berne ellipsoids (docs/gay-berne.md): rigid-body moves only (0.5 sigma0 and 0.6 rad, every
 /// ellipsoid), kT 1 eps0, quenches to RMS 1e-4 and, for the saved minima, 1e-7 eps0/sigma0 (EDIFF
-/// 1e-4 eps0), random starts with centres in a ball of 1.5 kappa sigma0 n^(1/3): the settings with
-/// which tools/bench_gay_berne_clusters found the same lowest minimum of n = 4 to 13 in 8 of 8
-/// runs each; BasinHoppingParams' defaults otherwise.
+/// 1e-4 eps0), from gayBerneCluster's lattice (parallel axes at the wells' distances; random
+/// starts loose enough to spare overlaps leave the first quenches in fragments), reseeds in a ball
+/// of 1.5 kappa sigma0 n^(1/3): the settings with which tools/bench_gay_berne_clusters found the
+/// same lowest minimum of n = 4 to 13 in 8 of 8 runs each; BasinHoppingParams' defaults otherwise.
 RigidClusterSearch gayBerneClusterSearch(const GayBerneParams& params, std::size_t ellipsoids);
 
 }  // namespace landscape

@@ -167,8 +167,8 @@ GminSystem loadEllipsoids(const GminConfig& config) {
     system.start = std::move(q);
   }
   system.ellipsoids = std::make_shared<const GayBerneCluster>(gayBerneCluster(config.gayBerne, n));
-  if (system.start.empty())
-    system.start = system.ellipsoids->rigidSystem().fromAtoms(system.ellipsoids->referenceMarkers);
+  const RigidClusterSearch search = gayBerneClusterSearch(config.gayBerne, n);
+  if (system.start.empty()) system.start = search.start;
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::GayBerne;
   spec.atoms = kGayBerneMarkers * n;

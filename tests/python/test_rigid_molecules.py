@@ -210,6 +210,19 @@ def test_gay_berne_side_by_side_dimer_minimum_is_the_closed_form(params):
     assert u[0] @ r == pytest.approx(0.0, abs=1e-5)
 
 
+def test_gay_berne_basin_hopping_from_the_lattice_finds_the_scaled_hexagon():
+    """Seven ellipsoids side by side in one layer: 5/3 eps0 times the planar Lennard-Jones hexagon
+    of their centres (docs/gay-berne.md), computed here with the Lennard-Jones potential."""
+    angles = np.arange(6) * np.pi / 3
+    hexagon = np.vstack([[0.0, 0.0, 0.0],
+                         np.column_stack([1.12 * np.cos(angles), 1.12 * np.sin(angles),
+                                          np.zeros(6)])])
+    _, planar = landscape.minimise(landscape.lennard_jones(7), hexagon.ravel(),
+                                   landscape.LbfgsParams(rms_tolerance=1e-10))
+    result = landscape.basin_hopping(landscape.gay_berne_cluster(7))
+    assert result.lowest[0].energy == pytest.approx(5.0 / 3.0 * planar.energy, abs=1e-7)
+
+
 def test_gay_berne_marker_conversions_and_gradient():
     rng = np.random.default_rng(5)
     centres = np.array([[0.0, 0.0, 0.0], [1.3, 0.2, 0.1], [0.1, 1.4, -0.2]])
