@@ -172,6 +172,8 @@ TEST_F(EllipsoidCli, BadInputGivesOneLineErrorsNamingWhere) {
   expectOneLineError(gmin("--ellipsoids 5 --gay-berne-kappa -2"), "command line: --gay-berne-kappa",
                      "-2");
   expectOneLineError(gmin("--ellipsoids 5 --gay-berne-cutoff 1"), "invalid parameters", "cutoff");
+  expectOneLineError(gmin("--ellipsoids 5 --angular-threshold 0.5"),
+                     "command line: --angular-threshold", "rigid-rotation");
   file("three", "0 0 0\n3 0 0\n0 3 0\n");
   expectOneLineError(gmin("--ellipsoids 2 --coords three"), "three", "4 lines");
 }

@@ -172,6 +172,8 @@ TEST_F(WaterCli, BadInputGivesOneLineErrorsNamingWhere) {
                      "cannot be combined with --lj");
   expectOneLineError(gmin("--water tip4p"), "command line: --water", "--molecules");
   expectOneLineError(gmin("--molecules 8"), "command line: --molecules", "needs --water");
+  expectOneLineError(gmin("--water tip4p --molecules 8 --angular-threshold 0.3"),
+                     "command line: --angular-threshold", "surface");
   expectOneLineError(gmin("--water tip5p --molecules 8"), "command line: --water", "tip4p");
   file("data", "NTIP 3\n");
   expectOneLineError(gmin("--gmin-data data --molecules 8"), "data:1", "NTIP");

@@ -881,6 +881,26 @@ void checkPairSystemOptions(const GminConfig& config) {
                              "clusters, not pair systems");
 }
 
+// Rigid molecules (water, ellipsoids) move by rigid-body moves: GMIN's angular move (ASTEP) puts
+// one atom on the cluster's surface, which would break a body (the rigid potential has no
+// per-atom energies, so it would silently never happen). Asked for by name, it is refused.
+void refuseAngularMoves(const GivenOptions& given, const GminConfig& config,
+                        const std::string& origin) {
+  if (config.basinHopping.angularThreshold <= 0.0) return;
+  std::string where;
+  if (given.has("angular-threshold")) {
+    where = given.origin("angular-threshold");
+  } else if (const auto it = config.keywordOrigins.find("STEP");
+             it != config.keywordOrigins.end()) {
+    where = it->second.where() + ": STEP";
+  }
+  if (!where.empty())
+    throw std::runtime_error(where + ": angular moves put one atom on the cluster's surface; " +
+                             origin +
+                             " moves whole bodies (--rigid-translation, --rigid-rotation): "
+                             "set the angular threshold (STEP's second field) to 0");
+}
+
 // Rigid water: a system of its own (not with a molecule, a pair system, Gupta, --lj or --rigid),
 // with its molecule count from --molecules or --coords, and waterRigidBodyMoves() when no
 // rigid-body move was asked for (options or STEP's ostep).
@@ -907,6 +927,7 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
   if (config.coordsFile.empty() && config.waterMolecules == 0)
     throw std::runtime_error(origin + ": give the number of molecules (--molecules N) or a "
                              "starting structure (--coords, GMIN's layout)");
+  refuseAngularMoves(given, config, "rigid water");
   if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
       !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
       config.rigidMoves.translation == 0.0) {
@@ -943,6 +964,7 @@ void resolveEllipsoidSystem(const GivenOptions& given, GminConfig& config) {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("invalid parameters: ") + e.what());
   }
+  refuseAngularMoves(given, config, "a cluster of ellipsoids");
   if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
       !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
       config.rigidMoves.translation == 0.0) {
