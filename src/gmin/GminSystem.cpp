@@ -184,7 +184,7 @@ GminSystem loadEllipsoids(const GminConfig& config) {
   const double startRadius =
       config.basinHopping.container && config.basinHopping.containerRadius > 0.0
           ? config.basinHopping.containerRadius
-          : gayBerneClusterSearch(config.gayBerne, n).startRadius;
+          : search.startRadius;
   installRigidBodyHooks(*rigid, config.rigidMoves, startRadius, system.hooks);
   return system;
 }
