@@ -901,6 +901,29 @@ void refuseAngularMoves(const GivenOptions& given, const GminConfig& config,
                              "set the angular threshold (STEP's second field) to 0");
 }
 
+// A cluster of rigid molecules is a system of its own: the first other system asked for (water,
+// a pair system, Gupta, a molecule, --rigid or --lj), or "" when there is none.
+std::string otherSystemThanMolecules(const GminConfig& config, bool water) {
+  return !water && !config.waterModel.empty() ? std::string("--water")
+         : config.pair.active()               ? config.pair.systemOrigin()
+         : config.gupta.active()              ? config.gupta.origin()
+         : !config.prmtopFile.empty()         ? std::string("--prmtop")
+         : !config.sopPdbFile.empty()         ? std::string("--sop-pdb")
+         : !config.rigidFile.empty()          ? std::string("--rigid")
+         : config.ljAtomsGiven                ? std::string("--lj")
+                                              : std::string();
+}
+
+// The molecules' own rigid-body moves, unless a rigid-body move was asked for (options or STEP's
+// ostep).
+void useDefaultRigidMoves(const GivenOptions& given, const RigidBodyMoveParams& moves,
+                          GminConfig& config) {
+  if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
+      !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
+      config.rigidMoves.translation == 0.0)
+    config.rigidMoves = moves;
+}
+
 // Rigid water: a system of its own (not with a molecule, a pair system, Gupta, --lj or --rigid),
 // with its molecule count from --molecules or --coords, and waterRigidBodyMoves() when no
 // rigid-body move was asked for (options or STEP's ostep).
@@ -915,24 +938,14 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
                              : ntip != config.keywordOrigins.end()
                                  ? ntip->second.where() + ": NTIP"
                                  : std::string("--water");
-  const std::string other = config.pair.active()         ? config.pair.systemOrigin()
-                            : config.gupta.active()       ? config.gupta.origin()
-                            : !config.prmtopFile.empty()  ? std::string("--prmtop")
-                            : !config.sopPdbFile.empty()  ? std::string("--sop-pdb")
-                            : !config.rigidFile.empty()   ? std::string("--rigid")
-                            : config.ljAtomsGiven         ? std::string("--lj")
-                                                          : std::string();
+  const std::string other = otherSystemThanMolecules(config, true);
   if (!other.empty())
     throw std::runtime_error(origin + ": a water cluster cannot be combined with " + other);
   if (config.coordsFile.empty() && config.waterMolecules == 0)
     throw std::runtime_error(origin + ": give the number of molecules (--molecules N) or a "
                              "starting structure (--coords, GMIN's layout)");
   refuseAngularMoves(given, config, "rigid water");
-  if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
-      !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
-      config.rigidMoves.translation == 0.0) {
-    config.rigidMoves = waterRigidBodyMoves();
-  }
+  useDefaultRigidMoves(given, waterRigidBodyMoves(), config);
 }
 
 // Gay-Berne ellipsoids: a system of their own (as rigid water), their parameters checked here, and
@@ -949,14 +962,7 @@ void resolveEllipsoidSystem(const GivenOptions& given, GminConfig& config) {
     return;
   }
   const std::string origin = given.origin("ellipsoids");
-  const std::string other = !config.waterModel.empty()   ? std::string("--water")
-                            : config.pair.active()       ? config.pair.systemOrigin()
-                            : config.gupta.active()      ? config.gupta.origin()
-                            : !config.prmtopFile.empty() ? std::string("--prmtop")
-                            : !config.sopPdbFile.empty() ? std::string("--sop-pdb")
-                            : !config.rigidFile.empty()  ? std::string("--rigid")
-                            : config.ljAtomsGiven        ? std::string("--lj")
-                                                         : std::string();
+  const std::string other = otherSystemThanMolecules(config, false);
   if (!other.empty())
     throw std::runtime_error(origin + ": Gay-Berne ellipsoids cannot be combined with " + other);
   try {
@@ -965,11 +971,8 @@ void resolveEllipsoidSystem(const GivenOptions& given, GminConfig& config) {
     throw std::runtime_error(std::string("invalid parameters: ") + e.what());
   }
   refuseAngularMoves(given, config, "a cluster of ellipsoids");
-  if (!given.has("rigid-rotation") && !given.has("rigid-translation") &&
-      !given.has("rigid-probability") && config.rigidMoves.rotation == 0.0 &&
-      config.rigidMoves.translation == 0.0) {
-    config.rigidMoves = gayBerneClusterSearch(config.gayBerne, config.ellipsoids).moves;
-  }
+  useDefaultRigidMoves(given, gayBerneClusterSearch(config.gayBerne, config.ellipsoids).moves,
+                       config);
 }
 
 // What a periodic box has not: a centre of mass to fix (CENTRE), a container (RADIUS) and a

@@ -101,12 +101,21 @@ GminSystem loadPairSystem(const GminConfig& config) {
   return system;
 }
 
-// Random water starts in the container when there is one (RADIUS), else in
-// waterStartRadius(N).
-double waterStartBall(const GminConfig& config, std::size_t molecules) {
-  if (config.basinHopping.container && config.basinHopping.containerRadius > 0.0)
-    return config.basinHopping.containerRadius;
-  return waterStartRadius(molecules);
+// Rigid molecules (--water, --ellipsoids): the atomistic potential of `spec` on --backend under
+// the rigid layer of `bodies` (on the device with the GPU L-BFGS), with the rigid-body moves and
+// random starts and reseeds in a ball of `startRadius` (the container's radius when there is one).
+void useRigidMolecules(const GminConfig& config, const PotentialSpec& spec,
+                       const RigidBodySystem& bodies, double startRadius, GminSystem& system) {
+  system.atomistic = makePotential(spec, config.backend);
+  system.spec = spec;
+  const Backend rigidBackend =
+      config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
+  system.rigidPotential = makeRigidBodyPotential(*system.atomistic, bodies, rigidBackend);
+  system.rigid = rigidBodySystemOf(*system.rigidPotential);
+  const BasinHoppingParams& p = config.basinHopping;
+  installRigidBodyHooks(*system.rigid, config.rigidMoves,
+                        p.container && p.containerRadius > 0.0 ? p.containerRadius : startRadius,
+                        system.hooks);
 }
 
 // Rigid water (--water tip4p; GMIN's NTIP 4): the site potential on --backend under the rigid
@@ -135,17 +144,8 @@ GminSystem loadWater(const GminConfig& config) {
   spec.kind = PotentialSpec::Kind::Sites;
   spec.atoms = system.water->model.siteCount();
   spec.siteModel = std::make_shared<const SiteModel>(system.water->model);
-  system.atomistic = makePotential(spec, config.backend);
-  system.spec = spec;
-  const Backend rigidBackend =
-      config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
-  system.rigidPotential =
-      makeRigidBodyPotential(*system.atomistic, system.water->rigidSystem(), rigidBackend);
-  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
-  system.rigid = rigid;
+  useRigidMolecules(config, spec, system.water->rigidSystem(), waterStartRadius(molecules), system);
   if (!gmin.empty()) system.start = system.water->gminToRigid(gmin);
-  installRigidBodyHooks(*rigid, config.rigidMoves, waterStartBall(config, molecules),
-                        system.hooks);
   return system;
 }
 
@@ -173,19 +173,7 @@ GminSystem loadEllipsoids(const GminConfig& config) {
   spec.kind = PotentialSpec::Kind::GayBerne;
   spec.atoms = kGayBerneMarkers * n;
   spec.gayBerne = config.gayBerne;
-  system.atomistic = makePotential(spec, config.backend);
-  system.spec = spec;
-  const Backend rigidBackend =
-      config.lbfgsBackend == LbfgsBackend::Gpu ? Backend::Cuda : Backend::Cpu;
-  system.rigidPotential =
-      makeRigidBodyPotential(*system.atomistic, system.ellipsoids->rigidSystem(), rigidBackend);
-  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
-  system.rigid = rigid;
-  const double startRadius =
-      config.basinHopping.container && config.basinHopping.containerRadius > 0.0
-          ? config.basinHopping.containerRadius
-          : search.startRadius;
-  installRigidBodyHooks(*rigid, config.rigidMoves, startRadius, system.hooks);
+  useRigidMolecules(config, spec, system.ellipsoids->rigidSystem(), search.startRadius, system);
   return system;
 }
 
