@@ -25,6 +25,7 @@ struct BatchedGayBerneCuda::DeviceState {
   DeviceState(const GayBerneParams& p, std::size_t n, int requestedThreads)
       : params(p), ellipsoids(n) {
     params.check();
+    shape = params.shape();
     require(n >= 2 && n <= 1000000,
             "batched Gay-Berne potential on cuda: 2 to 1000000 "
             "ellipsoids, not " +
@@ -39,6 +40,7 @@ struct BatchedGayBerneCuda::DeviceState {
   }
 
   GayBerneParams params;
+  GayBerneShape shape;  // chi and chi' once, not on every call
   std::size_t ellipsoids;
   int threads = 32;
   BatchedHostStaging staging;  // the host entry point's arrays
@@ -78,7 +80,7 @@ void BatchedGayBerneCuda::energyGradientDevice(std::size_t batch, const double* 
   a.d_g = d_g;
   a.d_energy = d_energy;
   a.d_active = d_active;
-  a.shape = s.params.shape();
+  a.shape = s.shape;
   a.cutoff2 = s.params.cutoff * s.params.cutoff;
   a.ellipsoids = static_cast<int>(s.ellipsoids);
   a.threads = s.threads;
