@@ -36,6 +36,7 @@
 // Usage: bench_optim --prmtop FILE --inpcrd FILE [--finish FILE] [--backend cpu|cuda|cpu,cuda]
 //                    [--precision double|mixed] [--igb 1|2|5] [--saltcon M] [--rgbmax A]
 //                    [--starts K] [--dneb-runs R] [--m 4,1000] [--seed S] [--system LABEL]
+//                    [--lbfgs-backend cpu|gpu] [--trace]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -76,6 +77,7 @@ struct Options {
   std::vector<int> historySizes = {4, 1000};
   std::uint64_t seed = 1;
   LbfgsBackend gpuLbfgs = LbfgsBackend::Cpu;  // where the cuda column's hybrid EF keeps its vectors
+  bool trace = false;
 };
 
 OptionTable<Options> optionTable() {
@@ -85,7 +87,7 @@ OptionTable<Options> optionTable() {
       "cpu|cuda|cpu,cuda]\n"
       "                   [--precision double|mixed] [--igb 1|2|5] [--saltcon M] [--rgbmax A]\n"
       "                   [--starts K] [--dneb-runs R] [--m 4,1000] [--seed S] [--system LABEL]\n"
-      "                   [--lbfgs-backend cpu|gpu]\n"
+      "                   [--lbfgs-backend cpu|gpu] [--trace]\n"
       "Mantell, Pitt and Wales, J. Chem. Theory Comput. 2016, Tables 6-8 (hybrid EF m = 4 and\n"
       "1000, DNEB m = 4) as Markdown on stdout.\n"
       "Units: kcal/mol, Angstrom.\n";
@@ -110,6 +112,10 @@ OptionTable<Options> optionTable() {
                         "gpu: the cuda column's eigenvector search and tangent-space L-BFGS keep "
                         "their vectors on the device (implementation 1 of Mantell et al. 2016)",
                         fieldOf(&Options::gpuLbfgs));
+  t.flag("trace",
+         "print every hybrid EF iteration to stderr (energy, RMS gradient, eigenvalue, overlap, "
+         "uphill step, Rayleigh-Ritz and tangent-space iterations)",
+         fieldOf(&Options::trace));
   return t;
 }
 
@@ -191,6 +197,9 @@ struct Cell {  // one backend of one table row
   bool measured = false;
   int runs = 0, converged = 0;
   double seconds = 0.0, iterations = 0.0, calls = 0.0;
+  // Hybrid EF only: Rayleigh-Ritz and tangent-space L-BFGS iterations over the converged searches
+  // (each Rayleigh-Ritz iteration costs two gradient calls, eq 14).
+  double eigenIterations = 0.0, tangentIterations = 0.0;
   double secondsPerCall = 0.0;  // one energy+gradient call on this backend
   double average() const { return converged > 0 ? seconds / converged : NAN; }
   double floor() const { return converged > 0 ? calls / converged * secondsPerCall : NAN; }
@@ -222,18 +231,24 @@ void printTable(const std::string& title, const std::string& m, const Options& o
               fixed(cpu.average()).c_str(), fixed(cpu.average() / gpu.average(), 1).c_str());
   std::printf(
       "\n| backend | %s converged | mean iterations | mean potential calls | "
-      "time per call/ms | floor (calls x time per call)/s | measured/floor |\n",
+      "Rayleigh-Ritz iterations per iteration | calls in Rayleigh-Ritz | tangent-space "
+      "iterations per iteration | time per call/ms | floor (calls x time per call)/s | "
+      "measured/floor |\n",
       what.c_str());
-  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const auto& [name, c] : {std::pair<const char*, const Cell&>{"GPU (cuda)", gpu},
                                 std::pair<const char*, const Cell&>{"CPU", cpu}}) {
     if (!c.measured) {
-      std::printf("| %s | not run | | | | | |\n", name);
+      std::printf("| %s | not run | | | | | | | | |\n", name);
       continue;
     }
     const double n = c.converged > 0 ? c.converged : NAN;
-    std::printf("| %s | %d/%d | %s | %s | %s | %s | %s |\n", name, c.converged, c.runs,
-                general(c.iterations / n).c_str(), general(c.calls / n).c_str(),
+    const bool search = c.eigenIterations > 0.0;  // DNEB rows have none
+    std::printf("| %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, c.converged,
+                c.runs, general(c.iterations / n).c_str(), general(c.calls / n).c_str(),
+                search ? general(c.eigenIterations / c.iterations).c_str() : "-",
+                search ? (fixed(100.0 * 2.0 * c.eigenIterations / c.calls, 0) + "%").c_str() : "-",
+                search ? general(c.tangentIterations / c.iterations).c_str() : "-",
                 fixed(1e3 * c.secondsPerCall, 4).c_str(), fixed(c.floor(), 3).c_str(),
                 fixed(c.average() / c.floor(), 2).c_str());
   }
@@ -389,17 +404,34 @@ int main(int argc, char** argv) {
         const HybridEigenvectorFollowing search(params);
         for (std::size_t s = 0; s < starts.size(); ++s) {
           Counting counting(potential);
+          double eigen = 0.0, tangent = 0.0;
+          const auto count = [&](const HefIteration& it) {
+            eigen += it.eigenvectorIterations;
+            tangent += it.tangentIterations;
+            if (o.trace)
+              std::fprintf(stderr,
+                           "bench_optim:   iteration %d: E = %.6f, RMS %.3e, lambda %.4f, overlap "
+                           "%.6f, h %.4f (max %.3f), Rayleigh-Ritz %d, tangent space %d\n",
+                           it.iteration, it.energy, it.rmsGradient, it.eigenvalue, it.overlap,
+                           it.uphillStep, it.maxUphillStep, it.eigenvectorIterations,
+                           it.tangentIterations);
+          };
           const auto t = Clock::now();
-          const TransitionStateResult r = search.findTransitionState(counting, starts[s]);
+          const TransitionStateResult r =
+              search.findTransitionState(counting, starts[s], {}, count);
           const double elapsed = seconds(t);
           ++cell.runs;
           std::fprintf(stderr,
                        "bench_optim: %s m=%d start %zu: %s after %d iterations, E = %.6f, "
-                       "lambda = %.4g, %.2f s\n",
+                       "lambda = %.4g, %.2f s; %ld calls, Rayleigh-Ritz iterations %.0f, "
+                       "tangent-space iterations %.0f\n",
                        backend.c_str(), m, s + 1, transitionStateStatusName(r.status).c_str(),
-                       r.iterations, r.energy, r.eigenvalue, elapsed);
+                       r.iterations, r.energy, r.eigenvalue, elapsed, counting.calls(), eigen,
+                       tangent);
           if (!r.converged()) continue;
           ++cell.converged;
+          cell.eigenIterations += eigen;
+          cell.tangentIterations += tangent;
           cell.seconds += elapsed;
           cell.iterations += r.iterations;
           cell.calls += static_cast<double>(counting.calls());
