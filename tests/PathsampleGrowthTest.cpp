@@ -14,13 +14,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "gpu/GpuDevice.h"
-#include "potentials/AmberCoordinates.h"
-#include "potentials/AmberGb.h"
-#include "tests/AshMinima.h"
+#include "landscape/core/ThreadPool.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/formats/PathsampleExport.h"
 #include "landscape/network/Database.h"
@@ -29,18 +28,20 @@
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
+#include "potentials/AmberCoordinates.h"
+#include "potentials/AmberGb.h"
 #include "potentials/BatchedLennardJones.h"
-#include "potentials/SharedBatchedPotential.h"
 #include "potentials/LennardJones.h"
-#include "src/optim/OptimDatabase.h"
-#include "tests/UnitNetworks.h"
-#include "src/optim/OptimConfig.h"
-#include "src/optim/OptimSystem.h"
-#include "tests/TestData.h"
-#include "landscape/core/ThreadPool.h"
+#include "potentials/SharedBatchedPotential.h"
 #include "src/common/Communicator.h"
+#include "src/optim/OptimConfig.h"
+#include "src/optim/OptimDatabase.h"
+#include "src/optim/OptimSystem.h"
 #include "src/pathsample/PathsampleGrowth.h"
 #include "src/pathsample/PathsampleOptions.h"
+#include "tests/AshMinima.h"
+#include "tests/TestData.h"
+#include "tests/UnitNetworks.h"
 
 namespace landscape {
 namespace {
@@ -237,6 +238,47 @@ TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
   for (const ConnectJobResult& job :
        runConnectJobs(connect, lj, network, {{7, 1}}, pool, [] { return true; }))
     EXPECT_FALSE(job.ran);
+}
+
+// The progress callbacks (growth's progress lines): every run's end once, with its pair index,
+// and every DNEB attempt as it is made, so that the transition states counted while the runs go
+// on add up to those the runs end with (before the merge).
+TEST(ConnectJobs, ProgressHearsEveryAttemptAndEveryRun) {
+  const StoredTransitionNetwork stored = untrapExample();
+  OptimSettings settings = optimLj38ExampleSettings();
+  settings.connect.maxCycles = 4;
+  settings.connect.dneb.maxImages = 5;
+  const Connect connect(settings.connect);
+  const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
+  TransitionNetwork network = lj38Network(stored);
+  const std::vector<std::array<int, 2>> pairs = {{7, 1}, {9, 1}, {6, 3}};
+  ThreadPool pool(2);
+  std::mutex mutex;
+  std::vector<int> ended(pairs.size(), 0);
+  long attempts = 0, found = 0;
+  ConnectJobProgress progress;
+  progress.runEnded = [&](std::size_t i, const ConnectJobResult& job) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ASSERT_LT(i, pairs.size());
+    ++ended[i];
+    EXPECT_TRUE(job.ran);
+  };
+  progress.attemptMade = [&](const ConnectAttempt& attempt) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++attempts;
+    found += attempt.newTransitionStates;
+  };
+  const auto jobs =
+      runConnectJobs(connect, potentialOnly(lj), network, pairs, pool, 2, {}, progress);
+  long dnebRuns = 0, states = 0;
+  for (const ConnectJobResult& job : jobs) {
+    dnebRuns += job.result.dnebRuns;
+    states += static_cast<long>(job.transitionStates.size());
+  }
+  EXPECT_EQ(ended, std::vector<int>(pairs.size(), 1));
+  EXPECT_EQ(attempts, dnebRuns);
+  EXPECT_EQ(found, states);
+  EXPECT_GT(found, 0);
 }
 
 // Every minimum's and transition state's energy and coordinates, in network order: two networks

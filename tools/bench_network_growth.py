@@ -54,6 +54,7 @@ WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+
                      r"([0-9.]+) structures per second")
 ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures\)")
+FOUND = re.compile(r"found ([0-9]+) ts per hour \(before duplicates\)\s+elapsed ([0-9.]+) s")
 
 
 def run(command, what, timeout=None, accepted=(0,)):
@@ -100,16 +101,21 @@ def prepare(args, scratch):
 
 def runs_ended(out):
     """Connect runs ended, transition states they found (before duplicates), the elapsed
-    seconds at the last run line, and the mean structures per call and per second of the waiting
-    lines (one a minute): what a row that did not finish a cycle reached."""
-    runs = [m for m in map(RUN.match, out.splitlines()) if m]
-    waits = [m for m in map(WAITING.match, out.splitlines()) if m]
+    seconds at the last run line, the mean structures per call and per second of the waiting
+    lines (one a minute), and the last run or waiting line's transition states found per hour
+    (by every run in flight, counted after each DNEB attempt; before duplicates) with its elapsed
+    seconds: what a row that did not finish a cycle reached."""
+    lines = out.splitlines()
+    runs = [m for m in map(RUN.match, lines) if m]
+    waits = [m for m in map(WAITING.match, lines) if m]
+    found = [m for m in map(FOUND.search, lines) if m]
     per_call = sum(float(m.group(1)) for m in waits) / len(waits) if waits else 0.0
     per_second = sum(float(m.group(2)) for m in waits) / len(waits) if waits else 0.0
+    in_flight = (int(found[-1].group(1)), float(found[-1].group(2))) if found else (0, 0.0)
     if not runs:
-        return 0, 0, 0.0, per_call, per_second
+        return 0, 0, 0.0, per_call, per_second, in_flight
     return (len(runs), sum(int(m.group(1)) for m in runs), float(runs[-1].group(2)), per_call,
-            per_second)
+            per_second, in_flight)
 
 
 def row_counts(args, row):
@@ -217,12 +223,14 @@ def main():
         count, threads, cycles = row_counts(args, row)
         flight = in_flight(row, count, threads, cycles)
         if "runs" not in r:
-            runs, found, seconds, per_call, per_second = r["partial"]
+            runs, found, seconds, per_call, per_second, (hourly, at) = r["partial"]
             text = "no run ended"
             if runs:
                 text = (f"{runs} runs ended in {seconds:.0f} s: {runs / seconds:.3f} runs/s, "
-                        f"{found} TS found ({found * 3600.0 / seconds:.0f} per hour, before "
-                        "duplicates)")
+                        f"{found} TS found by them")
+            if at:
+                text += (f"; {hourly} TS found per hour by the runs in flight at {at:.0f} s "
+                         "(before duplicates)")
             if per_second:
                 text += (f"; shared calls {per_call:.1f} structures each, {per_second:.0f} "
                          "structures/s")

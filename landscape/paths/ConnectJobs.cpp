@@ -16,15 +16,13 @@ ConnectJobEnds connectJobEnds(const TransitionNetwork& network,
   return e;
 }
 
-std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
-                                             const TransitionNetwork& network,
-                                             const std::vector<std::array<int, 2>>& pairs,
-                                             ThreadPool& pool, int runsInFlight,
-                                             const std::function<bool()>& stopRequested,
-                                             const ConnectRunEnded& runEnded) {
+std::vector<ConnectJobResult> runConnectJobs(
+    const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
+    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
+    const std::function<bool()>& stopRequested, const ConnectJobProgress& progress) {
   // Copies of the endpoints first: the network is not touched by the workers.
   return runConnectJobs(connect, engine, connectJobEnds(network, pairs), pool, runsInFlight,
-                        stopRequested, runEnded);
+                        stopRequested, progress);
 }
 
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
@@ -32,8 +30,10 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
                                              const ConnectJobEnds& endpoints, ThreadPool& pool,
                                              int runsInFlight,
                                              const std::function<bool()>& stopRequested,
-                                             const ConnectRunEnded& runEnded) {
+                                             const ConnectJobProgress& progress) {
   const std::vector<std::array<NetworkMinimum, 2>>& ends = endpoints.ends;
+  ConnectObserver observer;
+  observer.onAttempt = progress.attemptMade;
   std::vector<ConnectJobResult> results(ends.size());
   const auto runOne = [&](std::size_t i) {
     if (stopRequested && stopRequested()) return;
@@ -44,7 +44,7 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
     r.ran = true;
     if (start != finish) {
       const ConnectJobEngine e = engine();
-      r.result = connect.connect(*e.potential, own, start, finish, {}, e.batching());
+      r.result = connect.connect(*e.potential, own, start, finish, observer, e.batching());
       // A run the stop request cut short counts as one never started: what it found so far
       // depends on when the signal came, so it is dropped and the pair runs again from scratch.
       if (r.result.status == ConnectStatus::Stopped) {
@@ -54,7 +54,7 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
     }
     r.minima = own.minima();
     r.transitionStates = own.transitionStates();
-    if (runEnded) runEnded(i, r);
+    if (progress.runEnded) progress.runEnded(i, r);
   };
   // Each thread keeps its share of the runs in flight as fibres, each fibre taking the next pair
   // as its run ends; which thread runs a pair does not matter (a run depends on its pair alone).

@@ -50,9 +50,15 @@ struct ConnectJobEngine {
 };
 using ConnectEngineMaker = std::function<ConnectJobEngine()>;
 
-/// Called on the pool's thread as each run ends, with its index in `pairs` (progress lines; the
-/// caller serialises what it prints).
-using ConnectRunEnded = std::function<void(std::size_t, const ConnectJobResult&)>;
+/// What the caller hears of the runs as they go (progress lines), each optional and called on the
+/// pool's threads, several at once (the caller serialises what it prints).
+struct ConnectJobProgress {
+  /// As each run ends, with its index in `pairs`.
+  std::function<void(std::size_t, const ConnectJobResult&)> runEnded;
+  /// After every DNEB attempt of any run (ConnectObserver::onAttempt): what the runs find while
+  /// they are still under way (a molecule's run lasts minutes).
+  std::function<void(const ConnectAttempt&)> attemptMade;
+};
 
 /// The two endpoints of each pair, copied out of a network: the runs read these alone, so the
 /// network may change (later cycles merged) while they run.
@@ -70,12 +76,10 @@ ConnectJobEnds connectJobEnds(const TransitionNetwork& network,
 /// `stopRequested` is asked before each run starts; a run it stops is left out (ran = false), and
 /// so is a run that the stop request (landscape/core/StopRequest) ends (ConnectStatus::Stopped).
 /// Results are in pair order and do not depend on the threads or the runs in flight.
-std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const ConnectEngineMaker& engine,
-                                             const TransitionNetwork& network,
-                                             const std::vector<std::array<int, 2>>& pairs,
-                                             ThreadPool& pool, int runsInFlight,
-                                             const std::function<bool()>& stopRequested = {},
-                                             const ConnectRunEnded& runEnded = {});
+std::vector<ConnectJobResult> runConnectJobs(
+    const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
+    const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
+    const std::function<bool()>& stopRequested = {}, const ConnectJobProgress& progress = {});
 
 /// The same from endpoints copied beforehand (`ends.ends` in pair order).
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
@@ -83,7 +87,7 @@ std::vector<ConnectJobResult> runConnectJobs(const Connect& connect,
                                              const ConnectJobEnds& ends, ThreadPool& pool,
                                              int runsInFlight,
                                              const std::function<bool()>& stopRequested = {},
-                                             const ConnectRunEnded& runEnded = {});
+                                             const ConnectJobProgress& progress = {});
 
 /// The same with a potential alone (nothing batched), one run per thread.
 std::vector<ConnectJobResult> runConnectJobs(const Connect& connect, const PotentialMaker& potential,

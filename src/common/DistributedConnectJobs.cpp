@@ -61,15 +61,17 @@ std::vector<ConnectJobResult> runOwnConnectJobs(const Connect& connect,
                                                 const ConnectJobEnds& ends, ThreadPool& pool,
                                                 int runsInFlight, int rank, int ranks,
                                                 const std::function<bool()>& stopRequested,
-                                                const ConnectRunEnded& runEnded) {
+                                                const ConnectJobProgress& progress) {
   const std::size_t size = static_cast<std::size_t>(ranks);
   ConnectJobEnds mine{ends.params, {}};
   for (std::size_t i = static_cast<std::size_t>(rank); i < ends.ends.size(); i += size)
     mine.ends.push_back(ends.ends[i]);
-  return runConnectJobs(connect, engine, mine, pool, runsInFlight, stopRequested,
-                        [&](std::size_t i, const ConnectJobResult& job) {
-                          if (runEnded) runEnded(static_cast<std::size_t>(rank) + i * size, job);
-                        });
+  ConnectJobProgress own{{}, progress.attemptMade};
+  if (progress.runEnded)  // this rank's i-th run is pair rank + i * ranks
+    own.runEnded = [&](std::size_t i, const ConnectJobResult& job) {
+      progress.runEnded(static_cast<std::size_t>(rank) + i * size, job);
+    };
+  return runConnectJobs(connect, engine, mine, pool, runsInFlight, stopRequested, own);
 }
 
 std::vector<ConnectJobResult> gatherConnectJobs(const std::vector<ConnectJobResult>& own,
@@ -93,10 +95,10 @@ std::vector<ConnectJobResult> runConnectJobsOverRanks(
     const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
     const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
     Communicator& ranks, const std::function<bool()>& stopRequested,
-    const ConnectRunEnded& runEnded) {
+    const ConnectJobProgress& progress) {
   return gatherConnectJobs(
       runOwnConnectJobs(connect, engine, connectJobEnds(network, pairs), pool, runsInFlight,
-                        ranks.rank(), ranks.size(), stopRequested, runEnded),
+                        ranks.rank(), ranks.size(), stopRequested, progress),
       pairs.size(), ranks);
 }
 

@@ -20,13 +20,13 @@ namespace landscape {
 
 /// runConnectJobs over `ranks` (collective: every rank calls it with the same network and pairs).
 /// `stopRequested` is asked by each rank before each of its runs; a run it stops is left out
-/// (ran = false) on every rank alike. `runEnded` hears of the runs of this rank only (pair indices
+/// (ran = false) on every rank alike. `progress` hears of the runs of this rank only (pair indices
 /// into `pairs`).
 std::vector<ConnectJobResult> runConnectJobsOverRanks(
     const Connect& connect, const ConnectEngineMaker& engine, const TransitionNetwork& network,
     const std::vector<std::array<int, 2>>& pairs, ThreadPool& pool, int runsInFlight,
-    Communicator& ranks,
-    const std::function<bool()>& stopRequested = {}, const ConnectRunEnded& runEnded = {});
+    Communicator& ranks, const std::function<bool()>& stopRequested = {},
+    const ConnectJobProgress& progress = {});
 
 /// The two halves of runConnectJobsOverRanks, for cycles that overlap (pathsample grow
 /// --cycles-in-flight): this rank's runs of the pairs whose endpoints `ends` holds (pair i on rank
@@ -37,7 +37,7 @@ std::vector<ConnectJobResult> runOwnConnectJobs(const Connect& connect,
                                                 const ConnectJobEnds& ends, ThreadPool& pool,
                                                 int runsInFlight, int rank, int ranks,
                                                 const std::function<bool()>& stopRequested = {},
-                                                const ConnectRunEnded& runEnded = {});
+                                                const ConnectJobProgress& progress = {});
 std::vector<ConnectJobResult> gatherConnectJobs(const std::vector<ConnectJobResult>& own,
                                                 std::size_t pairs, Communicator& ranks);
 

@@ -197,7 +197,9 @@ struct Growth {
   // over `threads` CPU potentials) and the gate every run's structures go through.
   std::unique_ptr<BatchedPotential> batched;
   std::unique_ptr<SharedBatchedPotential> shared;
-  long statesFound = 0;  // by the runs of this process since it started, before the merge
+  // Transition states new to their run's own network, counted after each DNEB attempt of the runs
+  // of this process since it started (before the merge; a molecule's run lasts minutes).
+  std::atomic<long> statesFound{0};
 
   // Every connect run's structures through one batched potential: the band's images, each
   // transition-state search and descent of every run in flight join the same calls
@@ -316,16 +318,16 @@ struct CycleInFlight {
 
 // Starts cycle `number`'s connect runs on `pool` (this rank's share of them) and returns at once.
 // A line per run as it ends (rank 0's runs under mpirun): the runs in flight, and the transition
-// states the runs have found per hour so far, before the merge recognises duplicates.
+// states the runs have found per hour so far (counted after each DNEB attempt of every run in
+// flight), before the merge recognises duplicates.
 void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
                 const std::function<bool()>& stop, std::mutex& printing,
                 const ProgressPrinter& print, std::chrono::steady_clock::time_point started) {
-  const ConnectRunEnded runEnded = [&g, &cycle, &printing, &print, started](
-                                       std::size_t i, const ConnectJobResult& job) {
+  const auto runEnded = [&g, &cycle, &printing, &print, started](std::size_t i,
+                                                                 const ConnectJobResult& job) {
     if (!job.ran || g.ranks.rank() != 0) return;
     std::lock_guard<std::mutex> lock(printing);
     ++cycle.ended;
-    g.statesFound += static_cast<long>(job.transitionStates.size());
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::vector<Pair>& pairs = cycle.pairs;
@@ -338,17 +340,21 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
         std::to_string(job.transitionStates.size()) + " ts";
     if (g.shared) line += "; searches in flight " + std::to_string(g.shared->members());
     line += format("; found %.0f ts per hour (before duplicates)  elapsed %.1f s",
-                   elapsed > 0 ? static_cast<double>(g.statesFound) * 3600.0 / elapsed : 0.0,
+                   elapsed > 0 ? static_cast<double>(g.statesFound.load()) * 3600.0 / elapsed : 0.0,
                    elapsed);
     print(line);
   };
+  const auto attemptMade = [&g](const ConnectAttempt& attempt) {
+    g.statesFound += attempt.newTransitionStates;
+  };
   cycle.own = std::async(
-      std::launch::async, [&g, &pool, stop, runEnded, ends = connectJobEnds(g.network, cycle.pairs),
-                           connect = Connect(g.settings.connect)] {
+      std::launch::async,
+      [&g, &pool, stop, progress = ConnectJobProgress{runEnded, attemptMade},
+       ends = connectJobEnds(g.network, cycle.pairs), connect = Connect(g.settings.connect)] {
         ThreadPool::startWorker();  // this rank's GPU: the current device is per thread
         return runOwnConnectJobs(
             connect, [&g] { return g.engine(); }, ends, pool, jobsInFlight(g.config),
-            g.ranks.rank(), g.ranks.size(), stop, runEnded);
+            g.ranks.rank(), g.ranks.size(), stop, progress);
       });
 }
 
@@ -401,7 +407,7 @@ std::string waitingLine(const Growth& g, const std::deque<CycleInFlight>& inFlig
       runs += c.pairs.size();
       ended += c.ended;
     }
-    found = g.statesFound;
+    found = g.statesFound.load();
   }
   const std::string cycles =
       inFlight.size() == 1
