@@ -18,7 +18,9 @@
 
 #include "backends/BatchedMinimiserFactory.h"
 #include "gpu/GpuDevice.h"
+#include "landscape/core/StopRequest.h"
 #include "landscape/formats/CheckpointFile.h"
+#include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
 #include "landscape/search/BasinHopping.h"
@@ -294,6 +296,109 @@ TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
   long accepted = 0;
   for (long a : reference.exchange.accepted) accepted += a;
   EXPECT_GT(accepted, 0) << "the replicas should exchange";
+}
+
+// Random starts (quench 0 and NEWRESTART reseeds) as the chains draw them, with a stop request on
+// call `stopAt` (0: never): the reseed quench that follows is cut short at its first iteration.
+BasinHoppingHooks startsStoppingAt(int stopAt, std::shared_ptr<int> calls) {
+  BasinHoppingHooks hooks;
+  hooks.randomStructure = [stopAt, calls](Random& random) {
+    if (++*calls == stopAt) requestStop();
+    return randomCluster(13, defaultContainerRadius(13), 0.7, random);
+  };
+  return hooks;
+}
+
+struct ClearStopRequest {
+  ~ClearStopRequest() { clearStopRequest(); }
+};
+
+// A stop request during a NEWRESTART reseed quench: the steps of that round are complete, the
+// reseeds stay pending in the state (through the checkpoint file), and the resumed run quenches
+// them first and ends exactly as the run that never stopped (before, the reseeded walker started
+// where the stopped quench left it, with energy +infinity, and the runs parted).
+TEST(WalkerEnsemble, StopInAReseedQuenchResumesToTheUninterruptedRun) {
+  ClearStopRequest clear;
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(70, 3);
+  const int walkers = 4;
+  ParallelMaker engine(13, 2);
+  WalkerRecorder full;
+  const WalkerEnsembleResult reference =
+      WalkerEnsemble(lj, p, walkers, {}, engine.maker(),
+                     startsStoppingAt(0, std::make_shared<int>(0)))
+          .run({}, &full);
+  int reseeds = 0;
+  for (const auto& [w, n] : full.reseeds) reseeds += n;
+  ASSERT_GT(reseeds, 1) << "the settings should reseed";
+
+  // Calls 1-4 are the walkers' quench-0 starts; call 6 is the second reseed's.
+  WalkerRecorder first;
+  const WalkerEnsembleResult stopped = WalkerEnsemble(lj, p, walkers, {}, engine.maker(),
+                                                      startsStoppingAt(6, std::make_shared<int>(0)))
+                                           .run({}, &first);
+  clearStopRequest();
+  ASSERT_TRUE(stopped.total.stoppedEarly);
+  ASSERT_FALSE(first.states.empty());
+  int pending = 0;
+  for (const BasinHoppingState& s : first.states.back().walkers)
+    pending += !s.pendingReseedStart.empty();
+  ASSERT_EQ(pending, 1) << "the stop should come in a reseed quench";
+  Checkpoint c;
+  c.steps = p.steps;
+  c.setWalkerState(first.states.back());
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("landscape-reseed-" + std::to_string(::getpid())))
+          .string();
+  writeCheckpointFile(path, c);
+  const Checkpoint read = readCheckpointFile(path);
+  std::filesystem::remove(path);
+  WalkerRecorder second;
+  const WalkerEnsembleResult resumed = WalkerEnsemble(lj, p, walkers, {}, engine.maker(),
+                                                      startsStoppingAt(0, std::make_shared<int>(0)))
+                                           .resume(read.walkerState(), &second);
+  for (int w = 0; w < walkers; ++w) {
+    std::vector<Quench> pieced = first.quenches[w];
+    pieced.insert(pieced.end(), second.quenches[w].begin(), second.quenches[w].end());
+    EXPECT_EQ(pieced, full.quenches[w]) << "walker " << w;
+    EXPECT_EQ(first.reseeds[w] + second.reseeds[w], full.reseeds[w]) << "walker " << w;
+  }
+  expectSameMinima(resumed.total.lowest, reference.total.lowest);
+  EXPECT_EQ(resumed.total.functionCalls, reference.total.functionCalls);
+}
+
+// The same for one chain (BasinHopping): a reseed quench cut short is quenched first on resume.
+TEST(WalkerEnsemble, OneChainStoppedInAReseedQuenchResumesToTheUninterruptedRun) {
+  ClearStopRequest clear;
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(120, 5);
+  ChainRecorder full;
+  const BasinHoppingResult reference =
+      BasinHopping(lj, p, {}, startsStoppingAt(0, std::make_shared<int>(0))).run({}, &full);
+  ASSERT_GT(full.reseeds, 1) << "the settings should reseed";
+
+  class StateRecorder : public ChainRecorder {
+   public:
+    void onState(const BasinHoppingState& s) override { states.push_back(s); }
+    std::vector<BasinHoppingState> states;
+  } first;
+  // Call 1 is quench 0's start; call 3 the second reseed's.
+  const BasinHoppingResult stopped =
+      BasinHopping(lj, p, {}, startsStoppingAt(3, std::make_shared<int>(0))).run({}, &first);
+  clearStopRequest();
+  ASSERT_TRUE(stopped.stoppedEarly);
+  ASSERT_FALSE(first.states.empty());
+  ASSERT_FALSE(first.states.back().pendingReseedStart.empty());
+  ChainRecorder second;
+  const BasinHoppingResult resumed =
+      BasinHopping(lj, p, {}, startsStoppingAt(0, std::make_shared<int>(0)))
+          .resume(first.states.back(), &second);
+  std::vector<Quench> pieced = first.quenches;
+  pieced.insert(pieced.end(), second.quenches.begin(), second.quenches.end());
+  EXPECT_EQ(pieced, full.quenches);
+  EXPECT_EQ(first.reseeds + second.reseeds, full.reseeds);
+  expectSameMinima(resumed.lowest, reference.lowest);
+  EXPECT_EQ(resumed.functionCalls, reference.functionCalls);
 }
 
 // The walkers' Markov states and their crowd-limit reseeds, round by round.

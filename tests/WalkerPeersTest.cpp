@@ -79,6 +79,8 @@ TEST(WalkerPeers, StateTravelsWithEveryBit) {
   s.symmetrisation.best = {6.0};
   s.symmetrisation.detail = "C2v core";
   s.lowest = {{-44.0, {7.0, 8.0}, 3, 40}, {-43.0, {9.0}, 5, -1}};
+  s.pendingReseedStart = {0.5, -0.25};
+  s.pendingReseed = {NewRestart::Action::Reseed, NewRestart::Reason::Crowded, -42.5};
   ByteWriter out;
   putBasinHoppingState(out, s);
   ByteReader in(out.bytes(), "state");
@@ -116,6 +118,10 @@ TEST(WalkerPeers, StateTravelsWithEveryBit) {
   ASSERT_EQ(t.lowest.size(), 2u);
   EXPECT_EQ(t.lowest[1].coordinates, s.lowest[1].coordinates);
   EXPECT_EQ(t.lowest[1].functionCalls, -1);
+  EXPECT_EQ(t.pendingReseedStart, s.pendingReseedStart);
+  EXPECT_EQ(t.pendingReseed.action, NewRestart::Action::Reseed);
+  EXPECT_EQ(t.pendingReseed.reason, NewRestart::Reason::Crowded);
+  EXPECT_EQ(t.pendingReseed.chainBestEnergy, -42.5);
   std::vector<char> cut = out.bytes();
   cut.resize(cut.size() - 3);
   ByteReader shortIn(cut, "walker process 1's walker states");

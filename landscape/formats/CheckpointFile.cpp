@@ -118,7 +118,14 @@ void appendSymmetrisation(std::string& out, const BasinHoppingState& s) {
   out += "symmetrisation-detail " + y.detail + '\n';
 }
 
-// Counters, step size, random state, the Markov state, NEWRESTART and AVOID of one chain.
+const char* const kReseedReasons[] = {"no-improvement", "taboo", "crowded"};
+
+std::string reseedReasonName(NewRestart::Reason reason) {
+  return kReseedReasons[static_cast<int>(reason)];
+}
+
+// Counters, step size, random state, the Markov state, NEWRESTART and AVOID of one chain, and a
+// reseed left pending by a stop request.
 void appendChain(std::string& out, const BasinHoppingState& s) {
   out += "quench " + std::to_string(s.quench) + '\n';
   out += "function-calls " + std::to_string(s.functionCalls) + '\n';
@@ -142,6 +149,12 @@ void appendChain(std::string& out, const BasinHoppingState& s) {
   for (std::size_t i = 0; i < r.tabooCoords.size(); ++i) {
     out += "taboo-structure " + hex(r.tabooEnergies[i]) + ' ';
     appendVector(out, r.tabooCoords[i]);
+    out += '\n';
+  }
+  if (!s.pendingReseedStart.empty()) {  // a reseed whose quench a stop request cut short
+    out += "pending-reseed " + reseedReasonName(s.pendingReseed.reason) + ' ' +
+           hex(s.pendingReseed.chainBestEnergy) + ' ';
+    appendVector(out, s.pendingReseedStart);
     out += '\n';
   }
 }
@@ -339,6 +352,27 @@ void readNewRestart(CheckpointReader& in, NewRestart::State& r) {
   }
 }
 
+// A reseed a stop request left pending (written only then).
+void readPendingReseed(CheckpointReader& in, BasinHoppingState& s) {
+  if (!in.nextLineIs("pending-reseed")) return;
+  in.line("pending-reseed");
+  const std::string reason = in.word();
+  bool known = false;
+  for (int r = 0; r < 3; ++r) {
+    if (reason != kReseedReasons[r]) continue;
+    s.pendingReseed.reason = static_cast<NewRestart::Reason>(r);
+    known = true;
+  }
+  if (!known) in.fail("pending-reseed: unknown reason " + quoteInput(reason));
+  s.pendingReseed.action = NewRestart::Action::Reseed;
+  s.pendingReseed.chainBestEnergy = in.real(true);
+  s.pendingReseedStart = in.vector();
+  if (s.pendingReseedStart.size() != s.markov.size())
+    in.fail("pending-reseed: " + std::to_string(s.pendingReseedStart.size()) +
+            " coordinates, the Markov state has " + std::to_string(s.markov.size()));
+  in.endLine();
+}
+
 std::vector<StoredMinimum> readLowest(CheckpointReader& in) {
   std::vector<StoredMinimum> minima;
   const long lowest = in.line("lowest").integer();
@@ -375,6 +409,7 @@ void readWalkers(CheckpointReader& in, Checkpoint& c) {
     BasinHoppingState s;
     readChain(in, s);
     readNewRestart(in, s.newRestart);
+    readPendingReseed(in, s);
     c.otherWalkers.push_back(std::move(s));
   }
   c.exchanges = in.line("exchanges").integer() != 0;
@@ -406,6 +441,7 @@ Checkpoint readCheckpointFile(const std::string& path) {
   readHeader(in, c, path, sealed);
   readChain(in, c.state);
   readNewRestart(in, c.state.newRestart);
+  readPendingReseed(in, c.state);
   c.state.lowest = readLowest(in);
   if (in.nextLineIs("walkers")) readWalkers(in, c);
   in.line("end");

@@ -60,7 +60,9 @@ BasinHoppingResult BasinHopping::runFrom(std::vector<double> start,
   BasinHoppingObserver& report = observer ? *observer : silent;
   BasinHoppingRun run(m_potential, m_params, m_hooks, m_radius, m_workspaceFactory, report);
   const long firstStep = resumed ? run.restore(*resumed) : run.begin(std::move(start));
-  for (long step = firstStep; step <= m_params.steps && !run.targetReached(); ++step) {
+  // A run stopped in a reseed quench finishes that reseed first.
+  const bool going = !resumed || run.completePendingReseed();
+  for (long step = firstStep; going && step <= m_params.steps && !run.targetReached(); ++step) {
     if (report.stopRequested() || landscape::stopRequested()) {
       run.stopEarly();
       break;

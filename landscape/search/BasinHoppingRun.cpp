@@ -104,6 +104,8 @@ long BasinHoppingRun::restore(const BasinHoppingState& state) {
   m_result.targetFunctionCalls = state.targetFunctionCalls;
   m_random.restore(state.random);
   m_newRestart.restore(state.newRestart);
+  m_unquenchedReseed = state.pendingReseedStart;
+  m_pendingReseed = state.pendingReseed;
   // Already distinct and sorted: offering them in order rebuilds the same list. A walker's list is
   // the ensemble's, restored once by the ensemble.
   if (&m_lowest == &m_ownLowest)
@@ -124,11 +126,35 @@ void BasinHoppingRun::step(long step) {
     return;
   }
   if (completeStep(step, std::move(trial), q)) {
-    std::vector<double> x = reseedStart();
+    const std::vector<double> start = reseedStart();
+    std::vector<double> x = start;
     const LbfgsResult r = quench(x, m_sloppy);
+    if (r.status == LbfgsStatus::Stopped) {
+      keepReseedForResume(start);
+      return;
+    }
     completeReseed(step, std::move(x), r);
   }
   checkpoint(step);
+}
+
+void BasinHoppingRun::keepReseedForResume(std::vector<double> start) {
+  m_unquenchedReseed = std::move(start);
+  m_result.stoppedEarly = true;
+}
+
+bool BasinHoppingRun::completePendingReseed() {
+  if (m_unquenchedReseed.empty()) return true;
+  std::vector<double> x = m_unquenchedReseed;
+  const LbfgsResult r = quench(x, m_sloppy);
+  if (r.status == LbfgsStatus::Stopped) {
+    m_result.stoppedEarly = true;
+    return false;
+  }
+  const long step = m_result.quenches;
+  completeReseed(step, std::move(x), r);
+  checkpoint(step);
+  return true;
 }
 
 bool BasinHoppingRun::prepareSymmetrisation() {
@@ -211,13 +237,12 @@ bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const 
 }
 
 void BasinHoppingRun::completeReseed(long step, std::vector<double> x, const LbfgsResult& q) {
-  // A stop request inside the reseed quench leaves the new chain where the quench stopped, with
-  // energy +infinity as after a failed quench (the one place where a resumed run departs from the
-  // uninterrupted one; docs/reliability.md).
-  const bool stopped = q.status == LbfgsStatus::Stopped;
+  if (q.status == LbfgsStatus::Stopped)
+    throw std::logic_error("basin-hopping: a stopped reseed quench must be kept for the resume");
+  m_unquenchedReseed.clear();
   m_markov = std::move(x);
   settle(m_markov, q);
-  m_markovEnergy = !stopped && countFailure(q).empty() ? q.energy : kFailedEnergy;
+  m_markovEnergy = countFailure(q).empty() ? q.energy : kFailedEnergy;
   m_atomEnergiesStale = true;
   m_newRestart.startChain(step, m_markovEnergy, m_markov);
   ++m_result.restarts;
@@ -246,6 +271,8 @@ BasinHoppingState BasinHoppingRun::state() const {
   s.random = m_random.state();
   s.newRestart = m_newRestart.state();
   s.lowest = m_lowest.minima();
+  s.pendingReseedStart = m_unquenchedReseed;
+  if (!m_unquenchedReseed.empty()) s.pendingReseed = m_pendingReseed;
   return s;
 }
 

@@ -83,7 +83,18 @@ class BasinHoppingRun {
   /// Another walker holds this chain's minimum (crowdLimit): the caller reseeds it as after
   /// completeStep() returned true.
   void crowdOut();
+  /// The reseed quenched from reseedStart(): x the minimiser's output, q its result (never a
+  /// stopped one: see keepReseedForResume).
   void completeReseed(long step, std::vector<double> x, const LbfgsResult& q);
+  /// A stop request ended the reseed quench from `start` (reseedStart()'s structure): the reseed
+  /// stays pending in state(), and a resumed run quenches it first (completePendingReseed, or
+  /// the walker ensemble), so that it continues exactly as the run never stopped.
+  void keepReseedForResume(std::vector<double> start);
+  /// The structure of a reseed left pending by keepReseedForResume (empty: none).
+  const std::vector<double>& pendingReseedStart() const { return m_unquenchedReseed; }
+  /// Resumed single chain: quenches the pending reseed, if any, and completes the step it belongs
+  /// to (its checkpoint included). False when a stop request ended that quench again.
+  bool completePendingReseed();
   /// Tight re-quench done elsewhere: x[i] and q[i] are the minimiser's output for
   /// state().lowest[i]; failed ones are counted and keep the minimum as the run saved it.
   void keepRefined(std::vector<std::vector<double>> x, const std::vector<LbfgsResult>& q);
@@ -181,6 +192,7 @@ class BasinHoppingRun {
   Random m_randomBeforeTrial;       ///< m_random before the last proposeTrial()
   Completion m_completion;          ///< of the quench of the trial under way
   NewRestart::Decision m_pendingReseed;  ///< between completeStep() and completeReseed()
+  std::vector<double> m_unquenchedReseed;  ///< keepReseedForResume's start (empty: none)
   bool m_started = true;
 };
 

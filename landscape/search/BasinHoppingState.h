@@ -32,6 +32,11 @@ struct BasinHoppingState {
   /// The saved lowest minima as the run holds them (sloppy quenches, before the final tight
   /// re-quench), so that the resumed run re-quenches exactly what an uninterrupted run would.
   std::vector<StoredMinimum> lowest;
+  /// A NEWRESTART reseed that a stop request cut short in its quench: the random structure it
+  /// quenches (empty: none pending) and the decision that called for it, so that the resumed run
+  /// quenches it before its next step and continues exactly as the run never stopped.
+  std::vector<double> pendingReseedStart;
+  NewRestart::Decision pendingReseed;
 };
 
 }  // namespace landscape

@@ -135,7 +135,10 @@ WalkerEnsembleResult WalkerEnsemble::resume(const WalkerEnsembleState& state,
 WalkerEnsembleResult WalkerEnsemble::runRounds(long firstStep, WalkerObserver& observer) {
   m_sloppy =
       m_makeMinimiser(quenchParams(m_common, m_common.sloppyRms, m_common.sloppyMaxIterations));
-  for (long step = firstStep; m_started && step <= m_common.steps && m_targetWalker < 0; ++step) {
+  // A resumed run whose last round a stop ended in its reseed quenches finishes that round first.
+  bool going = !m_started || finishStoppedRound(firstStep - 1);
+  for (long step = firstStep; going && m_started && step <= m_common.steps && m_targetWalker < 0;
+       ++step) {
     // The observer's answer is agreed by the processes (gmin's RankWalkerObserver); a stop
     // request here is honoured only without peers, where no other process waits on this one.
     if (observer.stopRequested() || (!m_peers && stopRequested())) {
@@ -211,13 +214,39 @@ bool WalkerEnsemble::round(long step) {
   } else {
     offerSaved();
   }
-  if (!reseeding.empty()) {
-    std::vector<std::vector<double>> starts;
-    for (std::size_t w : reseeding) starts.push_back(m_chains[w]->reseedStart());
-    q = quench(*m_sloppy, starts);
-    for (std::size_t i = 0; i < reseeding.size(); ++i)
-      m_chains[reseeding[i]]->completeReseed(step, std::move(starts[i]), q[i]);
+  std::vector<std::vector<double>> starts;
+  for (std::size_t w : reseeding) starts.push_back(m_chains[w]->reseedStart());
+  return reseedAndFinishRound(step, reseeding, std::move(starts));
+}
+
+bool WalkerEnsemble::finishStoppedRound(long step) {
+  std::vector<std::size_t> pending;
+  std::vector<std::vector<double>> starts;
+  for (std::size_t w = 0; w < m_chains.size(); ++w) {
+    if (m_chains[w]->pendingReseedStart().empty()) continue;
+    pending.push_back(w);
+    starts.push_back(m_chains[w]->pendingReseedStart());
   }
+  bool any = false;
+  for (const std::vector<char>& part : share({pending.empty() ? char{0} : char{1}}))
+    any = any || (!part.empty() && part.front() != 0);
+  return !any || reseedAndFinishRound(step, pending, std::move(starts));
+}
+
+bool WalkerEnsemble::reseedAndFinishRound(long step, const std::vector<std::size_t>& reseeding,
+                                          std::vector<std::vector<double>> starts) {
+  std::vector<std::vector<double>> x = starts;
+  const std::vector<LbfgsResult> q = quench(*m_sloppy, x);
+  // A stop request that ended a reseed quench leaves those reseeds pending in the saved state
+  // (the steps themselves are complete), so that a resume quenches them and goes on exactly.
+  if (anyStopped(q)) {
+    for (std::size_t i = 0; i < reseeding.size(); ++i)
+      m_chains[reseeding[i]]->keepReseedForResume(std::move(starts[i]));
+    m_stoppedEarly = true;
+    return false;
+  }
+  for (std::size_t i = 0; i < reseeding.size(); ++i)
+    m_chains[reseeding[i]]->completeReseed(step, std::move(x[i]), q[i]);
   offerSaved();
   const Census census = combinedCensus();
   noteTarget(step, census);

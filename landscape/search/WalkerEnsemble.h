@@ -146,8 +146,17 @@ class WalkerEnsemble {
   };
   long begin(const std::vector<double>& start);
   long restore(const WalkerEnsembleState& state);
-  /// One step of every walker; false when a stop request ended it (the round is undone).
+  /// One step of every walker; false when a stop request ended it (the round is undone, or, when
+  /// the stop came in the reseed quenches, those reseeds are left pending in the state).
   bool round(long step);
+  /// The end of round `step` from its reseeds on: `starts` (this process's chains `reseeding`)
+  /// quenched and completed, the minima offered, the target, BHPT exchange, report and checkpoint.
+  /// False when a stop request ended the reseed quenches. Collective.
+  bool reseedAndFinishRound(long step, const std::vector<std::size_t>& reseeding,
+                            std::vector<std::vector<double>> starts);
+  /// A resumed run: the reseeds that a stop left pending in round `step`, and the rest of that
+  /// round. False when a stop request ended them again. Collective.
+  bool finishStoppedRound(long step);
   /// work(w) for every chain w of this process: on the host threads when `concurrent` (the hooks,
   /// BasinHoppingHooks::concurrent, or the potential allow it), else one after the other.
   void forEachChain(bool concurrent, const std::function<void(std::size_t)>& work);

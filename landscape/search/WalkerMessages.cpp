@@ -82,6 +82,10 @@ void putBasinHoppingState(ByteWriter& out, const BasinHoppingState& s) {
   putString(out, y.detail);
   out.put(static_cast<std::uint64_t>(s.lowest.size()));
   for (const StoredMinimum& m : s.lowest) putStoredMinimum(out, m);
+  out.putVector(s.pendingReseedStart);
+  out.put(static_cast<std::uint8_t>(s.pendingReseed.action));
+  out.put(static_cast<std::uint8_t>(s.pendingReseed.reason));
+  out.put(s.pendingReseed.chainBestEnergy);
 }
 
 BasinHoppingState getBasinHoppingState(ByteReader& in) {
@@ -119,6 +123,10 @@ BasinHoppingState getBasinHoppingState(ByteReader& in) {
   y.detail = getString(in);
   s.lowest.resize(in.getCount(sizeof(double) + 3 * sizeof(std::uint64_t)));
   for (StoredMinimum& m : s.lowest) m = getStoredMinimum(in);
+  s.pendingReseedStart = in.getVector<double>();
+  s.pendingReseed.action = static_cast<NewRestart::Action>(in.get<std::uint8_t>());
+  s.pendingReseed.reason = static_cast<NewRestart::Reason>(in.get<std::uint8_t>());
+  s.pendingReseed.chainBestEnergy = in.get<double>();
   return s;
 }
 
