@@ -203,14 +203,19 @@ TEST(KineticPathPairs, DijkstraProposesTheMissingLinks) {
   EXPECT_TRUE(shortcutPairs(n, 0.1, 1, false, 10, {}, distance).empty());
 }
 
+// The connect runs of the UNTRAP example's odata.connect: NEWCONNECT 4 1 20.0 20.0 5 5.0 0.025.
+Connect untrapExampleConnect() {
+  OptimSettings settings = optimLj38ExampleSettings();
+  settings.connect.maxCycles = 4;
+  settings.connect.dneb.maxImages = 5;
+  return Connect(settings.connect);
+}
+
 // Two connect runs of the UNTRAP example's first pairs, on one thread and on two: the merged
 // networks are the same, entry for entry.
 TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
   const StoredTransitionNetwork stored = untrapExample();
-  OptimSettings settings = optimLj38ExampleSettings();
-  settings.connect.maxCycles = 4;  // odata.connect: NEWCONNECT 4 1 20.0 20.0 5 5.0 0.025
-  settings.connect.dneb.maxImages = 5;
-  const Connect connect(settings.connect);
+  const Connect connect = untrapExampleConnect();
   const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
   std::vector<std::vector<double>> energies;
   for (int threads : {1, 2}) {
@@ -245,10 +250,7 @@ TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
 // on add up to those the runs end with (before the merge).
 TEST(ConnectJobs, ProgressHearsEveryAttemptAndEveryRun) {
   const StoredTransitionNetwork stored = untrapExample();
-  OptimSettings settings = optimLj38ExampleSettings();
-  settings.connect.maxCycles = 4;
-  settings.connect.dneb.maxImages = 5;
-  const Connect connect(settings.connect);
+  const Connect connect = untrapExampleConnect();
   const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
   TransitionNetwork network = lj38Network(stored);
   const std::vector<std::array<int, 2>> pairs = {{7, 1}, {9, 1}, {6, 3}};
@@ -303,10 +305,7 @@ std::vector<double> energiesAndCoordinates(const TransitionNetwork& network) {
 // thread (fibres) and 3 on two threads: a structure's bits do not depend on the calls it shares.
 TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
   const StoredTransitionNetwork stored = untrapExample();
-  OptimSettings settings = optimLj38ExampleSettings();
-  settings.connect.maxCycles = 4;
-  settings.connect.dneb.maxImages = 5;
-  const Connect connect(settings.connect);
+  const Connect connect = untrapExampleConnect();
   const std::vector<std::array<int, 2>> pairs{{7, 1}, {9, 1}, {6, 3}};
   const auto grown = [&](const ConnectEngineMaker& engine, int threads, int inFlight) {
     TransitionNetwork network = lj38Network(stored);
@@ -325,7 +324,7 @@ TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
   BatchedLennardJones batched(38, 2);
   SharedBatchedPotential shared(batched);
   const ConnectEngineMaker member = [&] {
-    return sharedConnectEngine(shared, settings.connect.descent.minimiser, 3);
+    return sharedConnectEngine(shared, connect.params().descent.minimiser, 3);
   };
   EXPECT_EQ(grown(member, 1, 1), alone);
   const SharedBatchStatistics one = shared.statistics();
