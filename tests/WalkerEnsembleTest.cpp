@@ -258,6 +258,20 @@ TEST(WalkerEnsemble, WalkersWithSymmetrisationAreTheSingleChainsOfTheirStreams) 
   }
 }
 
+// A walker state written to a checkpoint file and read back, as gmin --resume reads it.
+Checkpoint throughCheckpointFile(const WalkerEnsembleState& state, long steps) {
+  Checkpoint c;
+  c.steps = steps;
+  c.setWalkerState(state);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("landscape-walkers-" + std::to_string(::getpid())))
+          .string();
+  writeCheckpointFile(path, c);
+  const Checkpoint read = readCheckpointFile(path);
+  std::filesystem::remove(path);
+  return read;
+}
+
 // Stopped after round 23, written to a checkpoint file and read back, resumed to round 70: the
 // same quenches, exchanges and minima as the run that never stopped (8 walkers, BHPT on).
 TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
@@ -272,15 +286,7 @@ TEST(WalkerEnsemble, ResumedRunEqualsTheUninterruptedRun) {
   WalkerRecorder first(23);
   WalkerEnsemble(lj, p, 8, pt, engine.maker()).run({}, &first);
   ASSERT_FALSE(first.states.empty());
-  Checkpoint c;
-  c.steps = p.steps;
-  c.setWalkerState(first.states.back());
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("landscape-walkers-" + std::to_string(::getpid())))
-          .string();
-  writeCheckpointFile(path, c);
-  const Checkpoint read = readCheckpointFile(path);
-  std::filesystem::remove(path);
+  const Checkpoint read = throughCheckpointFile(first.states.back(), p.steps);
   ASSERT_EQ(read.walkers(), 8);
   WalkerRecorder second;
   const WalkerEnsembleResult resumed =
@@ -344,15 +350,7 @@ TEST(WalkerEnsemble, StopInAReseedQuenchResumesToTheUninterruptedRun) {
   for (const BasinHoppingState& s : first.states.back().walkers)
     pending += !s.pendingReseedStart.empty();
   ASSERT_EQ(pending, 1) << "the stop should come in a reseed quench";
-  Checkpoint c;
-  c.steps = p.steps;
-  c.setWalkerState(first.states.back());
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("landscape-reseed-" + std::to_string(::getpid())))
-          .string();
-  writeCheckpointFile(path, c);
-  const Checkpoint read = readCheckpointFile(path);
-  std::filesystem::remove(path);
+  const Checkpoint read = throughCheckpointFile(first.states.back(), p.steps);
   WalkerRecorder second;
   const WalkerEnsembleResult resumed = WalkerEnsemble(lj, p, walkers, {}, engine.maker(),
                                                       startsStoppingAt(0, std::make_shared<int>(0)))

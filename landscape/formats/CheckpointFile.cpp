@@ -357,13 +357,10 @@ void readPendingReseed(CheckpointReader& in, BasinHoppingState& s) {
   if (!in.nextLineIs("pending-reseed")) return;
   in.line("pending-reseed");
   const std::string reason = in.word();
-  bool known = false;
-  for (int r = 0; r < 3; ++r) {
-    if (reason != kReseedReasons[r]) continue;
-    s.pendingReseed.reason = static_cast<NewRestart::Reason>(r);
-    known = true;
-  }
-  if (!known) in.fail("pending-reseed: unknown reason " + quoteInput(reason));
+  const auto* found = std::find(std::begin(kReseedReasons), std::end(kReseedReasons), reason);
+  if (found == std::end(kReseedReasons))
+    in.fail("pending-reseed: unknown reason " + quoteInput(reason));
+  s.pendingReseed.reason = static_cast<NewRestart::Reason>(found - std::begin(kReseedReasons));
   s.pendingReseed.action = NewRestart::Action::Reseed;
   s.pendingReseed.chainBestEnergy = in.real(true);
   s.pendingReseedStart = in.vector();
