@@ -546,6 +546,35 @@ TEST(PathsampleGrowth, DirectionBaGrowsTowardsB) {
   EXPECT_NE(grown.growth.settings.find("direction=BA"), std::string::npos);
 }
 
+// --connect-cycles N replaces NEWCONNECT's nconmax of the odata file (4 in the example) and of
+// optim's defaults, for every connect run; it is a growth setting, so a resume without it is
+// refused.
+TEST(PathsampleGrowth, ConnectCyclesReplaceNewconnectsNconmax) {
+  PathsampleConfig config;
+  config.odataFile = testDataRoot() + kUntrapInput + "/odata.connect";
+  const auto quiet = [](const std::string&) {};
+  EXPECT_EQ(growthConnectSettings(config, quiet).settings.connect.maxCycles, 4);
+  config.connectCycles = 2;
+  EXPECT_EQ(growthConnectSettings(config, quiet).settings.connect.maxCycles, 2);
+  PathsampleConfig defaults;
+  defaults.connectCycles = 7;
+  EXPECT_EQ(growthConnectSettings(defaults, quiet).settings.connect.maxCycles, 7);
+
+  const GrowthWork w("pathsample-grow-connect-cycles");
+  const fs::path log = w.dir / "grow.log";
+  const fs::path dir = w.dir / "run";
+  ASSERT_EQ(run(growArguments(w.dir, 1) + " --connect-cycles 1 --output " + dir.string(), log), 0)
+      << readAll(log);
+  const StoredTransitionNetwork grown =
+      TransitionNetworkDatabase::read((dir / "network.h5").string());
+  EXPECT_NE(grown.growth.settings.find("connect-cycles=1\n"), std::string::npos)
+      << grown.growth.settings;
+  EXPECT_EQ(run(growArguments(w.dir, 2) + " --resume " + dir.string(), log), 1);
+  EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
+  EXPECT_EQ(run(growArguments(w.dir, 2) + " --connect-cycles 1 --resume " + dir.string(), log), 0)
+      << readAll(log);
+}
+
 // SHORTCUT n BARRIER in a pathdata file and --shortcut-by barrier are one setting: the growth
 // record says "barrier", and a record that spells it "BARRIER" (written before the setting was
 // typed) still resumes.

@@ -140,6 +140,8 @@ def grow(args, row, start, scratch):
     command = [args.pathsample, "grow"] + start + [
         "--pairs-per-cycle", str(args.pairs), "--cycles", str(args.cycles), "--output", folder,
         "--cycles-in-flight", str(cycles)]
+    if args.connect_cycles:
+        command += ["--connect-cycles", str(args.connect_cycles)]
     patience = ROW.fullmatch(row).group(5)
     if patience is not None:
         command += ["--call-patience", patience]
@@ -155,7 +157,16 @@ def grow(args, row, start, scratch):
         with open(os.path.join(scratch, row + ".log"), "w") as log:
             log.write(partial)
         shutil.rmtree(folder, ignore_errors=True)
-        return {"partial": runs_ended(partial)}
+        cycles = [m for m in map(CYCLE.match, partial.splitlines()) if m]
+        if not cycles:
+            return {"partial": runs_ended(partial)}
+        # The cycles that ended before the limit (the network is not compared).
+        return {"partial": runs_ended(partial),
+                "runs": sum(int(m.group(2)) for m in cycles),
+                "ts": sum(int(m.group(3)) for m in cycles),
+                "seconds": float(cycles[-1].group(4)),
+                "calls": 0, "structures": 0, "network": None,
+                "cycles done": len(cycles)}
     if done.returncode != 0:
         sys.exit(f"bench_network_growth: {row} failed ({done.returncode}): {' '.join(command)}\n"
                  f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
@@ -189,6 +200,8 @@ def main():
     p.add_argument("--pair-selection", choices=["dijkstra", "shortcut"], default="dijkstra",
                    help="trpcage: DIJPAIR or SHORTCUT 2")
     p.add_argument("--database", help="trpcage: start from this network instead of gmin + optim")
+    p.add_argument("--connect-cycles", type=int, default=0,
+                   help="grow's --connect-cycles (NEWCONNECT nconmax of every run; 0: the default)")
     p.add_argument("--gmin-seconds", type=float, default=20.0)
     p.add_argument("--gmin-backend", default="cuda")
     p.add_argument("--potential-rate", type=float, default=0.0,
@@ -214,7 +227,8 @@ def main():
         one_core = None
     first = {}
     print(f"\n{args.system}: --pairs-per-cycle {args.pairs}, --cycles {args.cycles}"
-          + (f", {args.pair_selection}" if args.system == "trpcage" else "") + "\n")
+          + (f", {args.pair_selection}" if args.system == "trpcage" else "")
+          + (f", --connect-cycles {args.connect_cycles}" if args.connect_cycles else "") + "\n")
     print("| row | in flight | connect runs | seconds | runs/s | TS added | TS per hour "
           "| structures/s | per call | x 1 core | of potential | same network |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -246,11 +260,16 @@ def main():
         core = ""
         if one_core and one_core["seconds"] > 0:
             core = f"{rate / (one_core['runs'] / one_core['seconds']):.2f}"
+        if r["network"] is None:  # the cycles that ended within --row-timeout
+            same = f"{r['cycles done']} of {args.cycles} cycles in {args.row_timeout:.0f} s"
+            if r["partial"][4]:  # the waiting lines' shared calls
+                structures, per_call = r["partial"][4], r["partial"][3]
+        else:
+            same = "yes" if first.setdefault((row[0], cycles), r["network"]) == r["network"] else "NO"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
-        same = first.setdefault((row[0], cycles), r["network"]) == r["network"]
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
               f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {core} | {potential} | "
-              f"{'yes' if same else 'NO'} |")
+              f"{same} |")
 
 
 if __name__ == "__main__":

@@ -125,6 +125,9 @@ struct PathsampleConfig {
   double rankTimeout = 0.0;                ///< --rank-timeout S (seconds; under mpirun)
   int listSize = 1000;                     ///< --pair-list-size N
   std::string odataFile;                   ///< --odata FILE: connect settings (odata.connect)
+  /// --connect-cycles N: NEWCONNECT's nconmax for every connect run, in place of the odata's or
+  /// optim's default; 0 = theirs. Part of the growth settings.
+  int connectCycles = 0;
   std::string prmtopFile;                  ///< --prmtop FILE: molecules (AMBER-GB)
   /// grow: a pair system (--morse, --box, ...); when given it replaces the --odata file's
   /// (MORSE, BLJCLUSTER, BULK).

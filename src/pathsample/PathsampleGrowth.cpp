@@ -82,6 +82,7 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
   } else {
     oc.settings = oc.isMolecule() ? optimAmberDefaultSettings() : optimLj38ExampleSettings();
   }
+  if (c.connectCycles > 0) oc.settings.connect.maxCycles = c.connectCycles;
   // The pair system of the command line, or else the odata's keywords (checked as optim does).
   if (c.pair.active())
     oc.pair = c.pair;
@@ -138,6 +139,8 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
     s << "temperature=" << c.temperatures.front() << "\n";
   if (c.cyclesInFlight != 1)  // 1 (PATHSAMPLE's cycles): as before the option
     s << "cycles-in-flight=" << c.cyclesInFlight << "\n";
+  if (c.connectCycles != 0)  // 0 (the odata's or optim's): as before the option
+    s << "connect-cycles=" << c.connectCycles << "\n";
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
     << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
   // Where the runs' arithmetic happens changes their round-off (said only when not the default,

@@ -235,6 +235,13 @@ void addGrowth(Table& t) {
         "docs/optim-keywords.md); default: optim's defaults", fieldOf(&C::odataFile))
       .file()
       .defaultText("");
+  t.add("connect-cycles", "N",
+        "connect cycles of each run before it gives up (NEWCONNECT's nconmax), in place of the "
+        "--odata file's or optim's default (50 for molecules, 100 for clusters): a cycle lasts as "
+        "long as its slowest run, and a run that does not connect spends all its cycles. 0: "
+        "theirs",
+        fieldOf(&C::connectCycles))
+      .atLeast(0);
   addPrmtopOption(t, "grow a molecule's network (kcal/mol, Angstrom)", fieldOf(&C::prmtopFile))
       .defaultText("");
   addPairSystemOptions(t, fieldOf(&C::pair),
