@@ -1,9 +1,10 @@
 // SIGTERM to one rank of `mpirun -n 2 pathsample grow` while both run a connect run
 // (docs/cluster.md, docs/reliability.md): the signalled rank stops its run at once and drops it,
 // the other finishes its own, and the ranks agree to stop at the top of the next cycle. network.h5
-// then holds no new cycle, the finished run's pair among those tried and the stopped run's pair
-// first on the list. The signal is sent once rank 0 has announced the cycle's pairs (a line in
-// its output), never after a fixed time. Skipped without MPI support.
+// then holds no new cycle and both pairs first on the list; the finished run is kept in
+// run/ended-runs, so that --resume runs only the stopped one. The signal is sent once rank 0 has
+// announced the cycle's pairs (a line in its output), never after a fixed time. Skipped without
+// MPI support.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -137,6 +138,20 @@ TEST(MpiPathsampleStop, SigtermToOneRankStopsItsRunAndTheOtherRankFinishesItsOwn
   ASSERT_GE(saved.growth.pendingPairs.size(), 2u);
   EXPECT_EQ(saved.growth.pendingPairs[0], (std::array<int, 2>{7, 1}));
   EXPECT_EQ(saved.growth.pendingPairs[1], (std::array<int, 2>{9, 1}));
+  // Rank 0's ended run is kept for --resume, which runs only 10-2 again.
+  EXPECT_NE(out.find("1 of those runs had ended and are kept"), std::string::npos) << out;
+  ASSERT_TRUE(fs::exists(dir / "run/ended-runs"));
+  std::string resume =
+      "cd '" + dir.string() + "' && OMPI_ALLOW_RUN_AS_ROOT=1 " + "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+  for (std::size_t i = 0; i + 2 < args.size(); ++i) resume += " '" + args[i] + "'";
+  resume += " --resume run > resume.txt 2>&1";
+  EXPECT_EQ(std::system(resume.c_str()), 0) << slurp(dir / "resume.txt");
+  const std::string resumed = slurp(dir / "resume.txt");
+  EXPECT_NE(resumed.find("cycle 1: 1 of its 2 runs ended before a stop and are kept"),
+            std::string::npos)
+      << resumed;
+  EXPECT_EQ(TransitionNetworkDatabase::read((dir / "run/network.h5").string()).growth.cycles, 2);
+  EXPECT_FALSE(fs::exists(dir / "run/ended-runs"));
   fs::remove_all(dir);
 #endif
 }

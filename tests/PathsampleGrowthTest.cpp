@@ -966,6 +966,62 @@ TEST(PathsampleGrowth, CyclesInFlightGrowOneNetworkWhateverTheThreads) {
   EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
 }
 
+// A stop in a cycle keeps the runs of it that had ended (DIR/ended-runs): --resume runs only the
+// others and ends with the network of a run never interrupted, bit for bit; the file goes once
+// its cycle has merged, and a damaged one is refused with its name.
+TEST(PathsampleGrowth, StoppedCycleKeepsItsEndedRunsForResume) {
+  const GrowthWork w("pathsample-ended-runs");
+  const std::string whole = (w.dir / "whole").string(), part = (w.dir / "part").string();
+  const auto grow = [&](const std::string& tail, const std::function<bool()>& stop,
+                        const ProgressPrinter& print) {
+    SoloCommunicator solo;
+    return growNetwork(parsePathsampleCommandLine(words(growArguments(w.dir, 3) +
+                                                        " --pairs-per-cycle 4 --threads 1" + tail)),
+                       print, stop, solo);
+  };
+  const std::function<bool()> never = [] { return false; };
+  ASSERT_FALSE(grow(" --output " + whole, never, [](const std::string&) {}));
+
+  std::string log;
+  bool secondCycle = false;
+  std::atomic<bool> stop{false};
+  const ProgressPrinter stopAfterTwoRuns = [&](const std::string& line) {
+    log += line + "\n";
+    if (line.rfind("cycle 1  pairs ", 0) == 0) secondCycle = true;
+    if (secondCycle && line.rfind("run 2 of 4 ended", 0) == 0) stop = true;
+  };
+  ASSERT_TRUE(grow(
+      " --output " + part, [&] { return stop.load(); }, stopAfterTwoRuns));
+  EXPECT_NE(log.find("2 of those runs had ended and are kept"), std::string::npos) << log;
+  EXPECT_EQ(TransitionNetworkDatabase::read(part + "/network.h5").growth.cycles, 1);
+  const std::string file = part + "/ended-runs";
+  ASSERT_TRUE(fs::exists(file));
+
+  const std::string saved = readAll(file);
+  std::string damaged = saved;
+  damaged[damaged.size() / 2] ^= 0x10;
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << damaged;
+  try {
+    grow(" --resume " + part, never, [](const std::string&) {});
+    ADD_FAILURE() << "a damaged " << file << " was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(file + ": damaged"), std::string::npos) << e.what();
+  }
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << saved;
+
+  log.clear();
+  ASSERT_FALSE(
+      grow(" --resume " + part, never, [&](const std::string& line) { log += line + "\n"; }));
+  EXPECT_NE(log.find("cycle 2: 2 of its 4 runs ended before a stop and are kept"),
+            std::string::npos)
+      << log;
+  const std::string cycle2 = log.substr(0, log.find("cycle 2  pairs "));  // the kept runs' cycle
+  EXPECT_NE(cycle2.find("run 3 of 4 ended"), std::string::npos) << log;
+  EXPECT_EQ(cycle2.find("run 2 of 4 ended"), std::string::npos) << log;
+  expectSameNetworks(whole + "/network.h5", part + "/network.h5");
+  EXPECT_FALSE(fs::exists(file));
+}
+
 // --cycles-in-flight 2 on cuda: both cycles' runs share the device's batched calls; the network
 // is the same for one run in flight per cycle and for all of them.
 TEST(PathsampleGrowth, CudaCyclesInFlightGrowOneNetworkForAnyRunsInFlight) {

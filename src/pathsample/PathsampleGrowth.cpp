@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "backends/BatchedPotentialFactory.h"
+#include "landscape/formats/AtomicFile.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/HarmonicRates.h"
 #include "landscape/network/KineticPathPairs.h"
@@ -29,6 +30,7 @@
 #include "src/optim/OptimDatabase.h"
 #include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimSystem.h"
+#include "src/pathsample/EndedConnectRuns.h"
 #include "src/pathsample/PathsampleCommands.h"
 #include "src/pathsample/PathsampleNetworkSource.h"
 
@@ -203,6 +205,40 @@ struct Growth {
   // Transition states new to their run's own network, counted after each DNEB attempt of the runs
   // of this process since it started (before the merge; a molecule's run lasts minutes).
   std::atomic<long> statesFound{0};
+  // The runs that had ended in cycles a stop cut short (DIR/ended-runs): a cycle takes its pairs'
+  // results from here instead of running them again; dropped once their cycle has merged.
+  EndedConnectRuns ended;
+  std::string endedFile;
+
+  std::vector<double> minimumEnergies() const {
+    std::vector<double> energies;
+    for (const NetworkMinimum& m : network.minima()) energies.push_back(m.energy);
+    return energies;
+  }
+  // The kept runs of an interrupted run, on every rank (rank 0 reads the file).
+  void loadEndedRuns() {
+    std::vector<char> bytes;
+    if (ranks.rank() == 0 && fs::exists(endedFile)) {
+      const std::string text = readWholeFile(endedFile, "ended connect runs");
+      bytes.assign(text.begin(), text.end());
+    }
+    const std::vector<char> all = ranks.allGather(bytes)[0];
+    if (all.empty()) return;
+    ended = decodeEndedConnectRuns(std::string(all.begin(), all.end()), endedFile,
+                                   known.growth.settings, minimumEnergies(),
+                                   network.minima().front().coordinates.size());
+  }
+  // Rank 0 rewrites the file (removes it once no run is kept).
+  void saveEndedRuns() const {
+    if (ranks.rank() != 0) return;
+    if (ended.empty()) {
+      fs::remove(endedFile);
+      return;
+    }
+    writeFileAtomically(endedFile,
+                        encodeEndedConnectRuns(ended, known.growth.settings, minimumEnergies()),
+                        "ended connect runs");
+  }
 
   // Every connect run's structures through one batched potential: the band's images, each
   // transition-state search and descent of every run in flight join the same calls
@@ -315,18 +351,32 @@ constexpr int kWaitingLineSeconds = 60;
 struct CycleInFlight {
   int number = 0;  // 1-based
   std::vector<Pair> pairs;
+  std::vector<std::size_t> toRun;  // indices into pairs of the runs started (the others were kept)
   int ended = 0;                                   // this rank's runs ended so far (progress lines)
   std::future<std::vector<ConnectJobResult>> own;  // last: its destructor waits for the runs
 };
 
-// Starts cycle `number`'s connect runs on `pool` (this rank's share of them) and returns at once.
+// Starts cycle `number`'s connect runs on `pool` (this rank's share of them) and returns at once;
+// the pairs whose runs had ended before a stop (g.ended) are not run again.
 // A line per run as it ends (rank 0's runs under mpirun): the runs in flight, and the transition
 // states the runs have found per hour so far (counted after each DNEB attempt of every run in
 // flight), before the merge recognises duplicates.
 void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
                 const std::function<bool()>& stop, std::mutex& printing,
                 const ProgressPrinter& print, std::chrono::steady_clock::time_point started) {
-  const auto runEnded = [&g, &cycle, &printing, &print, started](std::size_t i,
+  std::vector<Pair> running;
+  for (std::size_t j = 0; j < cycle.pairs.size(); ++j) {
+    if (g.ended.count(cycle.pairs[j]) != 0) continue;
+    cycle.toRun.push_back(j);
+    running.push_back(cycle.pairs[j]);
+  }
+  if (running.size() < cycle.pairs.size() && g.ranks.rank() == 0) {
+    cycle.ended = static_cast<int>(cycle.pairs.size() - running.size());
+    print(format("grow> cycle %.0f: %.0f of its %.0f runs ended before a stop and are kept (",
+                 cycle.number, cycle.ended, static_cast<double>(cycle.pairs.size())) +
+          g.endedFile + "); " + std::to_string(running.size()) + " to run");
+  }
+  const auto runEnded = [&g, &cycle, &printing, &print, started](std::size_t k,
                                                                  const ConnectJobResult& job) {
     if (!job.ran || g.ranks.rank() != 0) return;
     std::lock_guard<std::mutex> lock(printing);
@@ -334,6 +384,7 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::vector<Pair>& pairs = cycle.pairs;
+    const std::size_t i = cycle.toRun[k];
     std::string line =
         "run " + std::to_string(cycle.ended) + " of " + std::to_string(pairs.size()) +
         (g.config.cyclesInFlight > 1 ? " of cycle " + std::to_string(cycle.number)
@@ -353,7 +404,7 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
   cycle.own = std::async(
       std::launch::async,
       [&g, &pool, stop, progress = ConnectJobProgress{runEnded, attemptMade},
-       ends = connectJobEnds(g.network, cycle.pairs), connect = Connect(g.settings.connect)] {
+       ends = connectJobEnds(g.network, running), connect = Connect(g.settings.connect)] {
         ThreadPool::startWorker();  // this rank's GPU: the current device is per thread
         return runOwnConnectJobs(
             connect, [&g] { return g.engine(); }, ends, pool, jobsInFlight(g.config),
@@ -371,7 +422,16 @@ bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>&
   while (waiting &&
          cycle.own.wait_for(std::chrono::seconds(kWaitingLineSeconds)) != std::future_status::ready)
     waiting();
-  jobs = gatherConnectJobs(cycle.own.get(), cycle.pairs.size(), g.ranks);
+  std::vector<ConnectJobResult> run =
+      gatherConnectJobs(cycle.own.get(), cycle.toRun.size(), g.ranks);
+  jobs.assign(cycle.pairs.size(), ConnectJobResult{});
+  std::vector<bool> started(cycle.pairs.size(), false);
+  for (std::size_t k = 0; k < run.size(); ++k) {
+    jobs[cycle.toRun[k]] = std::move(run[k]);
+    started[cycle.toRun[k]] = true;
+  }
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    if (!started[j]) jobs[j] = g.ended.at(cycle.pairs[j]);
   return std::all_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return j.ran; });
 }
 
@@ -579,11 +639,14 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   Growth g(c, connectSettings(c, odataText, print), input, ranks);
   g.output = output;
   if (sharesEvaluations(c)) g.shareEvaluations(c.threads, c.callPatience);
+  g.endedFile = endedConnectRunsPath(dir);
   if (resuming) {
     checkResume(g.known.growth, settings, output);
+    g.loadEndedRuns();
   } else {
     g.known.growth = GrowthRecord{};  // a new run: its own record
     g.known.growth.settings = settings;
+    if (ranks.rank() == 0) fs::remove(g.endedFile);  // an earlier run's, never this one's
   }
   if (g.known.setA.empty() || g.known.setB.empty()) {
     throw std::runtime_error((resuming ? output : c.database) +
@@ -672,10 +735,20 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       if (!finishCycle(g, inFlight.front(), jobs, [&] {
             if (ranks.rank() == 0) print(waitingLine(g, inFlight, printing, lastWait, started));
           })) {
-        // Every cycle from this one on is given back: none may merge before it.
+        // Every cycle from this one on is given back: none may merge before it. Their runs that
+        // had ended are kept for --resume (written before the record that gives their pairs back).
         stopped = true;
         const std::vector<std::vector<Pair>> back = pairsOf(inFlight);
-        for (std::size_t k = 1; k < inFlight.size(); ++k) finishCycle(g, inFlight[k], jobs);
+        std::size_t kept = 0;
+        for (std::size_t k = 0; k < inFlight.size(); ++k) {
+          if (k > 0) finishCycle(g, inFlight[k], jobs);
+          for (std::size_t j = 0; j < jobs.size(); ++j) {
+            if (!jobs[j].ran) continue;
+            g.ended[inFlight[k].pairs[j]] = std::move(jobs[j]);
+            ++kept;
+          }
+        }
+        g.saveEndedRuns();
         giveBack(g.known.growth, back);
         g.save();
         const double elapsed =
@@ -688,7 +761,10 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                 : format("cycles %.0f-%.0f", inFlight.front().number, inFlight.back().number);
         print(which + format(" stopped after %.1f s: nothing of ", elapsed) +
               (back.size() == 1 ? "it merged, its " : "them merged, their ") +
-              std::to_string(pairs) + " pairs first on the list again");
+              std::to_string(pairs) + " pairs first on the list again" +
+              (kept > 0 ? "; " + std::to_string(kept) + " of those runs had ended and are kept (" +
+                              g.endedFile + ")"
+                        : std::string()));
         inFlight.clear();
         break;
       }
@@ -702,6 +778,9 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         since = now;
       }
       g.save(pairsOf(inFlight));
+      std::size_t used = 0;
+      for (const Pair& pair : pairs) used += g.ended.erase(pair);
+      if (used > 0) g.saveEndedRuns();
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
