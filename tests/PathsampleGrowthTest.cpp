@@ -547,9 +547,10 @@ TEST(PathsampleGrowth, DirectionBaGrowsTowardsB) {
 }
 
 // --connect-cycles N replaces NEWCONNECT's nconmax of the odata file (4 in the example) and of
-// optim's defaults, for every connect run; it is a growth setting, so a resume without it is
-// refused.
-TEST(PathsampleGrowth, ConnectCyclesReplaceNewconnectsNconmax) {
+// optim's defaults, for every connect run, and --ts-steps N the STEPS of every transition-state
+// search (200 in the example, HybridEigenvectorFollowingParams's 1000 for molecules); each is a
+// growth setting, so a resume without it is refused.
+TEST(PathsampleGrowth, ConnectCyclesAndTsStepsReplaceTheOdatasAndTheDefaults) {
   PathsampleConfig config;
   config.odataFile = testDataRoot() + kUntrapInput + "/odata.connect";
   const auto quiet = [](const std::string&) {};
@@ -559,19 +560,43 @@ TEST(PathsampleGrowth, ConnectCyclesReplaceNewconnectsNconmax) {
   PathsampleConfig defaults;
   defaults.connectCycles = 7;
   EXPECT_EQ(growthConnectSettings(defaults, quiet).settings.connect.maxCycles, 7);
+  EXPECT_EQ(
+      growthConnectSettings(config, quiet).settings.connect.transitionStateSearch.maxIterations,
+      200);
+  config.tsSteps = 30;
+  EXPECT_EQ(
+      growthConnectSettings(config, quiet).settings.connect.transitionStateSearch.maxIterations,
+      30);
+  PathsampleConfig molecule;
+  molecule.prmtopFile = testDataRoot() + "/gb/trpcage/prmtop";
+  EXPECT_EQ(
+      growthConnectSettings(molecule, quiet).settings.connect.transitionStateSearch.maxIterations,
+      1000);
+  molecule.tsSteps = 150;
+  EXPECT_EQ(
+      growthConnectSettings(molecule, quiet).settings.connect.transitionStateSearch.maxIterations,
+      150);
 
   const GrowthWork w("pathsample-grow-connect-cycles");
   const fs::path log = w.dir / "grow.log";
   const fs::path dir = w.dir / "run";
-  ASSERT_EQ(run(growArguments(w.dir, 1) + " --connect-cycles 1 --output " + dir.string(), log), 0)
+  ASSERT_EQ(
+      run(growArguments(w.dir, 1) + " --connect-cycles 1 --ts-steps 150 --output " + dir.string(),
+          log),
+      0)
       << readAll(log);
   const StoredTransitionNetwork grown =
       TransitionNetworkDatabase::read((dir / "network.h5").string());
-  EXPECT_NE(grown.growth.settings.find("connect-cycles=1\n"), std::string::npos)
+  EXPECT_NE(grown.growth.settings.find("connect-cycles=1\nts-steps=150\n"), std::string::npos)
       << grown.growth.settings;
-  EXPECT_EQ(run(growArguments(w.dir, 2) + " --resume " + dir.string(), log), 1);
-  EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
-  EXPECT_EQ(run(growArguments(w.dir, 2) + " --connect-cycles 1 --resume " + dir.string(), log), 0)
+  for (const std::string& partial : {" --ts-steps 150", " --connect-cycles 1"}) {
+    EXPECT_EQ(run(growArguments(w.dir, 2) + partial + " --resume " + dir.string(), log), 1);
+    EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
+  }
+  EXPECT_EQ(
+      run(growArguments(w.dir, 2) + " --connect-cycles 1 --ts-steps 150 --resume " + dir.string(),
+          log),
+      0)
       << readAll(log);
 }
 

@@ -142,6 +142,8 @@ def grow(args, row, start, scratch):
         "--cycles-in-flight", str(cycles)]
     if args.connect_cycles:
         command += ["--connect-cycles", str(args.connect_cycles)]
+    if args.ts_steps:
+        command += ["--ts-steps", str(args.ts_steps)]
     patience = ROW.fullmatch(row).group(5)
     if patience is not None:
         command += ["--call-patience", patience]
@@ -202,6 +204,8 @@ def main():
     p.add_argument("--database", help="trpcage: start from this network instead of gmin + optim")
     p.add_argument("--connect-cycles", type=int, default=0,
                    help="grow's --connect-cycles (NEWCONNECT nconmax of every run; 0: the default)")
+    p.add_argument("--ts-steps", type=int, default=0,
+                   help="grow's --ts-steps (STEPS of every transition-state search; 0: the default)")
     p.add_argument("--gmin-seconds", type=float, default=20.0)
     p.add_argument("--gmin-backend", default="cuda")
     p.add_argument("--potential-rate", type=float, default=0.0,
@@ -228,7 +232,8 @@ def main():
     first = {}
     print(f"\n{args.system}: --pairs-per-cycle {args.pairs}, --cycles {args.cycles}"
           + (f", {args.pair_selection}" if args.system == "trpcage" else "")
-          + (f", --connect-cycles {args.connect_cycles}" if args.connect_cycles else "") + "\n")
+          + (f", --connect-cycles {args.connect_cycles}" if args.connect_cycles else "")
+          + (f", --ts-steps {args.ts_steps}" if args.ts_steps else "") + "\n")
     print("| row | in flight | connect runs | seconds | runs/s | TS added | TS per hour "
           "| structures/s | per call | x 1 core | of potential | same network |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")

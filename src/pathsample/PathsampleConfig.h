@@ -128,6 +128,9 @@ struct PathsampleConfig {
   /// --connect-cycles N: NEWCONNECT's nconmax for every connect run, in place of the odata's or
   /// optim's default; 0 = theirs. Part of the growth settings.
   int connectCycles = 0;
+  /// --ts-steps N: eigenvector-following iterations of every transition-state search (OPTIM's
+  /// STEPS), in place of the odata's or optim's default; 0 = theirs. Part of the growth settings.
+  int tsSteps = 0;
   std::string prmtopFile;                  ///< --prmtop FILE: molecules (AMBER-GB)
   /// grow: a pair system (--morse, --box, ...); when given it replaces the --odata file's
   /// (MORSE, BLJCLUSTER, BULK).

@@ -85,6 +85,7 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
     oc.settings = oc.isMolecule() ? optimAmberDefaultSettings() : optimLj38ExampleSettings();
   }
   if (c.connectCycles > 0) oc.settings.connect.maxCycles = c.connectCycles;
+  if (c.tsSteps > 0) oc.settings.connect.transitionStateSearch.maxIterations = c.tsSteps;
   // The pair system of the command line, or else the odata's keywords (checked as optim does).
   if (c.pair.active())
     oc.pair = c.pair;
@@ -143,6 +144,8 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
     s << "cycles-in-flight=" << c.cyclesInFlight << "\n";
   if (c.connectCycles != 0)  // 0 (the odata's or optim's): as before the option
     s << "connect-cycles=" << c.connectCycles << "\n";
+  if (c.tsSteps != 0)  // likewise
+    s << "ts-steps=" << c.tsSteps << "\n";
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
     << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
   // Where the runs' arithmetic happens changes their round-off (said only when not the default,

@@ -242,6 +242,13 @@ void addGrowth(Table& t) {
         "theirs",
         fieldOf(&C::connectCycles))
       .atLeast(0);
+  t.add("ts-steps", "N",
+        "eigenvector-following iterations of each transition-state search before it gives up "
+        "(OPTIM's STEPS, optim --ts-steps), in place of the --odata file's or optim's default "
+        "(1000 for molecules, 200 for clusters): a search that does not converge spends them "
+        "all, and its run and cycle wait for it. 0: theirs",
+        fieldOf(&C::tsSteps))
+      .atLeast(0);
   addPrmtopOption(t, "grow a molecule's network (kcal/mol, Angstrom)", fieldOf(&C::prmtopFile))
       .defaultText("");
   addPairSystemOptions(t, fieldOf(&C::pair),
