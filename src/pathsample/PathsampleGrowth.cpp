@@ -328,7 +328,13 @@ struct Growth {
   // Saves the network and the growth record as they would stand had the cycles in flight never
   // been taken (`inFlight`, the pairs of each, oldest first): a run killed now resumes by taking
   // them again, in the same order, from the same network.
-  void save(const std::vector<std::vector<Pair>>& inFlight = {}) {
+  // What a save spent (seconds): the new points' characterisation (Hessians), then the write.
+  struct SaveSeconds {
+    double characterisation = 0.0;
+    double write = 0.0;
+  };
+  SaveSeconds save(const std::vector<std::vector<Pair>>& inFlight = {}) {
+    const auto start = std::chrono::steady_clock::now();
     // Each rank characterises its block of the new points (src/common/DistributedCharacterisation.h).
     stored = completeNetwork(
         system, network, known, settings.characterisation,
@@ -336,10 +342,14 @@ struct Growth {
                const CharacterisationParams& params) {
           return characteriseOverRanks(potential, points, params, ranks);
         });
+    const auto characterised = std::chrono::steady_clock::now();
     giveBack(stored.growth, inFlight);
     if (ranks.rank() == 0) TransitionNetworkDatabase::write(output, metadata, stored);
     known.minima = stored.minima;
     known.states = stored.transitionStates;
+    return {
+        std::chrono::duration<double>(characterised - start).count(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - characterised).count()};
   }
 };
 
@@ -771,7 +781,10 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         inFlight.clear();
         break;
       }
+      const auto merging = std::chrono::steady_clock::now();
       const MergeCounts found = mergeCycle(g, jobs);
+      const double mergeSeconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - merging).count();
       const std::vector<Pair> pairs = std::move(inFlight.front().pairs);
       inFlight.pop_front();
       std::string fill;
@@ -780,7 +793,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         fill = batchFill(since, now);
         since = now;
       }
-      g.save(pairsOf(inFlight));
+      const Growth::SaveSeconds saved = g.save(pairsOf(inFlight));
       std::size_t used = 0;
       for (const Pair& pair : pairs) used += g.ended.erase(pair);
       if (used > 0) g.saveEndedRuns();
@@ -793,6 +806,8 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                    static_cast<double>(g.stored.minima.size()),
                    static_cast<double>(g.stored.transitionStates.size()), elapsed,
                    elapsed > 0 ? added * 3600.0 / elapsed : 0.0) +
+            format("  merge %.1f s  characterisation %.1f s  write %.1f s", mergeSeconds,
+                   saved.characterisation, saved.write) +
             fill + "  pairs:" + pairList(pairs, ranks.size()));
     }
   } catch (...) {
