@@ -147,8 +147,9 @@ TEST(MpiPathsampleStop, SigtermToOneRankStopsItsRunAndTheOtherRankFinishesItsOwn
   resume += " --resume run > resume.txt 2>&1";
   EXPECT_EQ(std::system(resume.c_str()), 0) << slurp(dir / "resume.txt");
   const std::string resumed = slurp(dir / "resume.txt");
-  EXPECT_NE(resumed.find("cycle 1: 1 of its 2 runs ended before a stop and are kept"),
-            std::string::npos)
+  EXPECT_NE(
+      resumed.find("cycle 1: 1 of its 2 runs ended before the run was interrupted and are kept"),
+      std::string::npos)
       << resumed;
   EXPECT_EQ(TransitionNetworkDatabase::read((dir / "run/network.h5").string()).growth.cycles, 2);
   EXPECT_FALSE(fs::exists(dir / "run/ended-runs"));

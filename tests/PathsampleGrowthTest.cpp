@@ -11,7 +11,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -991,6 +993,22 @@ TEST(PathsampleGrowth, CyclesInFlightGrowOneNetworkWhateverTheThreads) {
   EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
 }
 
+// Where each record of an ended-runs file starts (docs/database.md: a header line, then records
+// of an 8-byte length, the content and a 4-byte CRC-32).
+namespace {
+std::vector<std::size_t> endedRunsRecords(const std::string& bytes) {
+  std::vector<std::size_t> starts;
+  std::size_t at = bytes.find('\n') + 1;
+  while (at + sizeof(std::uint64_t) <= bytes.size()) {
+    starts.push_back(at);
+    std::uint64_t size = 0;
+    std::memcpy(&size, bytes.data() + at, sizeof size);
+    at += sizeof size + size + sizeof(std::uint32_t);
+  }
+  return starts;
+}
+}  // namespace
+
 // A stop in a cycle keeps the runs of it that had ended (DIR/ended-runs): --resume runs only the
 // others and ends with the network of a run never interrupted, bit for bit; the file goes once
 // its cycle has merged, and a damaged one is refused with its name.
@@ -1023,8 +1041,10 @@ TEST(PathsampleGrowth, StoppedCycleKeepsItsEndedRunsForResume) {
   ASSERT_TRUE(fs::exists(file));
 
   const std::string saved = readAll(file);
+  const std::vector<std::size_t> records = endedRunsRecords(saved);
+  ASSERT_EQ(records.size(), 3u);  // the settings and two runs
   std::string damaged = saved;
-  damaged[damaged.size() / 2] ^= 0x10;
+  damaged[records[1] + 20] ^= 0x10;  // inside the first run's record: damage, not a cut
   std::ofstream(file, std::ios::binary | std::ios::trunc) << damaged;
   try {
     grow(" --resume " + part, never, [](const std::string&) {});
@@ -1037,7 +1057,7 @@ TEST(PathsampleGrowth, StoppedCycleKeepsItsEndedRunsForResume) {
   log.clear();
   ASSERT_FALSE(
       grow(" --resume " + part, never, [&](const std::string& line) { log += line + "\n"; }));
-  EXPECT_NE(log.find("cycle 2: 2 of its 4 runs ended before a stop and are kept"),
+  EXPECT_NE(log.find("cycle 2: 2 of its 4 runs ended before the run was interrupted and are kept"),
             std::string::npos)
       << log;
   const std::string cycle2 = log.substr(0, log.find("cycle 2  pairs "));  // the kept runs' cycle
@@ -1045,6 +1065,72 @@ TEST(PathsampleGrowth, StoppedCycleKeepsItsEndedRunsForResume) {
   EXPECT_EQ(cycle2.find("run 2 of 4 ended"), std::string::npos) << log;
   expectSameNetworks(whole + "/network.h5", part + "/network.h5");
   EXPECT_FALSE(fs::exists(file));
+}
+
+// A kill -9 in a cycle keeps the runs of it that had ended: each is appended to DIR/ended-runs and
+// flushed before its line is printed, so the folder copied as "run 2 of 4 ended" of cycle 2 is
+// printed is what a kill there leaves. Its --resume runs only the other two and ends with the
+// network of a run never interrupted; with the last record cut short (a kill during the append)
+// one run is kept and the cut is said; after the cycle's merge was saved, its runs are dropped.
+TEST(PathsampleGrowth, KilledCycleKeepsTheRunsThatHadEnded) {
+  const GrowthWork w("pathsample-killed-runs");
+  const std::string whole = (w.dir / "whole").string();
+  const auto grow = [&](const std::string& tail, const ProgressPrinter& print) {
+    SoloCommunicator solo;
+    return growNetwork(
+        parsePathsampleCommandLine(
+            words(growArguments(w.dir, 3) + " --pairs-per-cycle 4 --threads 1" + tail)),
+        print, [] { return false; }, solo);
+  };
+  bool secondCycle = false, copied = false;
+  const std::string killed = (w.dir / "killed").string(), cut = (w.dir / "cut").string();
+  const std::string merged = (w.dir / "merged").string();
+  ASSERT_FALSE(grow(" --output " + whole, [&](const std::string& line) {
+    if (line.rfind("cycle 1  pairs ", 0) == 0) secondCycle = true;
+    if (line.rfind("cycle 2  pairs ", 0) == 0) {  // saved, the file not yet rewritten
+      fs::create_directories(merged);
+      fs::copy_file(whole + "/network.h5", merged + "/network.h5");
+    }
+    if (!secondCycle || copied || line.rfind("run 2 of 4 ended", 0) != 0) return;
+    copied = true;
+    for (const std::string& copy : {killed, cut}) {
+      fs::create_directories(copy);
+      for (const char* name : {"network.h5", "ended-runs"})
+        fs::copy_file(whole + "/" + name, copy + "/" + name);
+    }
+  }));
+  EXPECT_FALSE(fs::exists(whole + "/ended-runs"));  // removed once cycle 2 had merged
+  ASSERT_EQ(TransitionNetworkDatabase::read(killed + "/network.h5").growth.cycles, 1);
+  const std::string journal = readAll(killed + "/ended-runs");
+  ASSERT_EQ(endedRunsRecords(journal).size(), 3u);  // the settings and two runs
+  fs::copy_file(killed + "/ended-runs", w.dir / "killed-journal");
+
+  std::string log;
+  ASSERT_FALSE(grow(" --resume " + killed, [&](const std::string& line) { log += line + "\n"; }));
+  EXPECT_NE(log.find("cycle 2: 2 of its 4 runs ended before the run was interrupted and are kept"),
+            std::string::npos)
+      << log;
+  expectSameNetworks(whole + "/network.h5", killed + "/network.h5");
+
+  std::ofstream(cut + "/ended-runs", std::ios::binary | std::ios::trunc)
+      << journal.substr(0, journal.size() - 5);
+  log.clear();
+  ASSERT_FALSE(grow(" --resume " + cut, [&](const std::string& line) { log += line + "\n"; }));
+  EXPECT_NE(log.find("its last run's record was cut short"), std::string::npos) << log;
+  EXPECT_NE(log.find("cycle 2: 1 of its 4 runs ended before the run was interrupted and are kept"),
+            std::string::npos)
+      << log;
+  expectSameNetworks(whole + "/network.h5", cut + "/network.h5");
+  EXPECT_FALSE(fs::exists(cut + "/ended-runs"));
+
+  // A kill after cycle 2's merge was saved but before the file was rewritten: its runs are of
+  // tried pairs now, and are dropped.
+  fs::copy_file(w.dir / "killed-journal", merged + "/ended-runs");
+  log.clear();
+  ASSERT_FALSE(grow(" --resume " + merged, [&](const std::string& line) { log += line + "\n"; }));
+  EXPECT_EQ(log.find("are kept"), std::string::npos) << log;
+  expectSameNetworks(whole + "/network.h5", merged + "/network.h5");
+  EXPECT_FALSE(fs::exists(merged + "/ended-runs"));
 }
 
 // --cycles-in-flight 2 on cuda: both cycles' runs share the device's batched calls; the network

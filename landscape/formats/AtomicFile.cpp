@@ -13,6 +13,21 @@
 
 namespace landscape {
 
+namespace {
+
+// fsync of an open file; file systems that cannot sync are accepted as they are.
+void flushToDisk(int descriptor, const std::string& prefix, const std::string& file) {
+  const int status = ::fsync(descriptor);
+  const int error = errno;
+  if (status != 0 && error != EINVAL && error != EROFS && error != ENOTSUP) {
+    ::close(descriptor);
+    throw std::runtime_error(prefix + "cannot flush '" + file +
+                             "' to disk: " + std::strerror(error));
+  }
+}
+
+}  // namespace
+
 void writeFileAtomically(const std::string& path, const std::string& bytes,
                          const std::string& what) {
   const std::string temporary = path + ".tmp";
@@ -33,14 +48,8 @@ void writeFileAtomically(const std::string& path, const std::string& bytes,
       throw std::runtime_error(prefix + "cannot reopen '" + temporary +
                                "' to flush it: " + std::strerror(errno));
     }
-    const int status = ::fsync(descriptor);
-    const int error = errno;
+    flushToDisk(descriptor, prefix, temporary);
     ::close(descriptor);
-    // File systems that cannot sync are accepted as they are.
-    if (status != 0 && error != EINVAL && error != EROFS && error != ENOTSUP) {
-      throw std::runtime_error(prefix + "cannot flush '" + temporary +
-                               "' to disk: " + std::strerror(error));
-    }
     std::error_code renameError;
     std::filesystem::rename(temporary, path, renameError);
     if (renameError) {
@@ -52,6 +61,26 @@ void writeFileAtomically(const std::string& path, const std::string& bytes,
     std::filesystem::remove(temporary, ignored);
     throw;
   }
+}
+
+void appendToFileDurably(const std::string& path, const std::string& bytes,
+                         const std::string& what) {
+  const std::string prefix = what + " '" + path + "': ";
+  const int descriptor = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (descriptor < 0) throw std::runtime_error(prefix + "cannot open it: " + std::strerror(errno));
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(descriptor, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = errno;
+      ::close(descriptor);
+      throw std::runtime_error(prefix + "cannot append to it: " + std::strerror(error));
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  flushToDisk(descriptor, prefix, path);
+  ::close(descriptor);
 }
 
 std::string readWholeFile(const std::string& path, const std::string& what) {

@@ -11,6 +11,13 @@ namespace landscape {
 void writeFileAtomically(const std::string& path, const std::string& bytes,
                          const std::string& what);
 
+/// Appends `bytes` to `path` (created when missing) in one write and flushes the file to disk
+/// (fsync) before it returns: a journal's record. A kill during the write can leave the record
+/// cut short, which the journal's reader must recognise. Throws std::runtime_error naming the
+/// file when it cannot be written.
+void appendToFileDurably(const std::string& path, const std::string& bytes,
+                         const std::string& what);
+
 /// The whole content of a file (binary). Throws std::runtime_error naming it when it cannot be
 /// read.
 std::string readWholeFile(const std::string& path, const std::string& what);

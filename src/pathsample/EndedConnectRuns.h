@@ -1,10 +1,15 @@
 #pragma once
-// The connect runs that had ended when a stop cut their growth cycle short, kept in the growth
+// The connect runs of a growth cycle that had ended before the cycle merged, kept in the growth
 // folder (DIR/ended-runs) so that `pathsample grow --resume` merges them instead of running their
-// pairs again. A stopped cycle merges nothing (the network must not depend on when a signal
-// came), and a trp-cage cycle can hold hundreds of runs of minutes each; a run depends on its
-// pair's endpoints and the connect settings alone, so the kept result is the one a new run would
-// give, bit for bit. docs/database.md describes the file.
+// pairs again. A cycle that a stop or a kill cuts short merges nothing (the network must not
+// depend on when a signal came), and a trp-cage cycle can hold hundreds of runs of minutes each;
+// a run depends on its pair's endpoints and the connect settings alone, so the kept result is the
+// one a new run would give, bit for bit.
+//
+// The file is a journal: a header, the growth settings, then one record per run, each with its
+// own length and CRC-32, appended and flushed to disk as the run ends (a kill -9 loses at most the
+// record being written), or written whole and atomically at a stop and after a merge.
+// docs/database.md describes it.
 #include <array>
 #include <map>
 #include <string>
@@ -20,18 +25,33 @@ using EndedConnectRuns = std::map<std::array<int, 2>, ConnectJobResult>;
 /// The file of a growth folder.
 std::string endedConnectRunsPath(const std::string& folder);
 
-/// The file's bytes: a header, the growth settings they were run with, each run with its pair and
-/// the energies of the pair's minima, then a CRC-32 of everything before it.
+/// The start of a file: its header and the growth settings the runs were made with.
+std::string encodeEndedConnectRunsStart(const std::string& settings);
+
+/// One run's record: its pair with the energies of the pair's minima, then the run.
+std::string encodeEndedConnectRun(const std::array<int, 2>& pair,
+                                  const std::array<double, 2>& pairEnergies,
+                                  const ConnectJobResult& job);
+
+/// A whole file: the start, then every run's record.
 std::string encodeEndedConnectRuns(const EndedConnectRuns& runs, const std::string& settings,
                                    const std::vector<double>& minimumEnergies);
 
-/// Reads what encodeEndedConnectRuns wrote. Throws std::runtime_error naming `path` for a
-/// damaged file (checksum, truncation), other growth settings, or a run whose pair is not one of
-/// `minimumEnergies`' minima or whose endpoints' energies differ (another network's runs), or
-/// whose points do not have `dimension` coordinates.
-EndedConnectRuns decodeEndedConnectRuns(const std::string& bytes, const std::string& path,
-                                        const std::string& settings,
-                                        const std::vector<double>& minimumEnergies,
-                                        std::size_t dimension);
+struct EndedConnectRunsFile {
+  EndedConnectRuns runs;
+  /// The last record was cut short (a kill or a crash while it was appended): its run is not in
+  /// `runs` and runs again; the file should be rewritten before anything is appended to it.
+  bool lastRecordCutShort = false;
+};
+
+/// Reads what the functions above wrote. Throws std::runtime_error naming `path` for a damaged
+/// file (a bad header, a record whose checksum does not match that is not the last one), other
+/// growth settings, or a run whose pair is not one of `minimumEnergies`' minima or whose
+/// endpoints' energies differ (another network's runs), or whose points do not have `dimension`
+/// coordinates.
+EndedConnectRunsFile decodeEndedConnectRuns(const std::string& bytes, const std::string& path,
+                                            const std::string& settings,
+                                            const std::vector<double>& minimumEnergies,
+                                            std::size_t dimension);
 
 }  // namespace landscape

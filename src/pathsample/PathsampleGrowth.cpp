@@ -11,6 +11,7 @@
 #include <future>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -208,9 +209,11 @@ struct Growth {
   // Transition states new to their run's own network, counted after each DNEB attempt of the runs
   // of this process since it started (before the merge; a molecule's run lasts minutes).
   std::atomic<long> statesFound{0};
-  // The runs that had ended in cycles a stop cut short (DIR/ended-runs): a cycle takes its pairs'
-  // results from here instead of running them again; dropped once their cycle has merged.
+  // The runs that had ended in cycles not yet merged (DIR/ended-runs): those an interrupted run
+  // kept, which a cycle takes instead of running their pairs again, and (rank 0) this run's own as
+  // each ends; dropped once their cycle has merged. Runs end on the cycles' threads.
   EndedConnectRuns ended;
+  std::mutex endedLock;
   std::string endedFile;
 
   std::vector<double> minimumEnergies() const {
@@ -218,8 +221,11 @@ struct Growth {
     for (const NetworkMinimum& m : network.minima()) energies.push_back(m.energy);
     return energies;
   }
-  // The kept runs of an interrupted run, on every rank (rank 0 reads the file).
-  void loadEndedRuns() {
+  // The kept runs of an interrupted run, on every rank (rank 0 reads the file): those of pairs
+  // not yet tried (a kill after a merge was saved but before the file was rewritten leaves the
+  // merged cycle's runs there too). Rank 0 rewrites the file when its last record was cut short
+  // (a kill while it was appended; that run runs again), so that appends follow whole records.
+  void loadEndedRuns(const ProgressPrinter& print) {
     std::vector<char> bytes;
     if (ranks.rank() == 0 && fs::exists(endedFile)) {
       const std::string text = readWholeFile(endedFile, "ended connect runs");
@@ -227,13 +233,23 @@ struct Growth {
     }
     const std::vector<char> all = ranks.allGather(bytes)[0];
     if (all.empty()) return;
-    ended = decodeEndedConnectRuns(std::string(all.begin(), all.end()), endedFile,
-                                   known.growth.settings, minimumEnergies(),
-                                   network.minima().front().coordinates.size());
+    EndedConnectRunsFile file = decodeEndedConnectRuns(
+        std::string(all.begin(), all.end()), endedFile, known.growth.settings, minimumEnergies(),
+        network.minima().front().coordinates.size());
+    const std::set<Pair> tried(known.growth.triedPairs.begin(), known.growth.triedPairs.end());
+    for (auto run = file.runs.begin(); run != file.runs.end();)
+      run = tried.count(run->first) != 0 ? file.runs.erase(run) : std::next(run);
+    ended = std::move(file.runs);
+    if (file.lastRecordCutShort && ranks.rank() == 0)
+      print("grow> " + endedFile +
+            ": its last run's record was cut short (a kill while it was written); that run "
+            "runs again");
+    saveEndedRuns();
   }
-  // Rank 0 rewrites the file (removes it once no run is kept).
-  void saveEndedRuns() const {
+  // Rank 0 rewrites the file whole (removes it once no run is kept).
+  void saveEndedRuns() {
     if (ranks.rank() != 0) return;
+    std::lock_guard<std::mutex> lock(endedLock);
     if (ended.empty()) {
       fs::remove(endedFile);
       return;
@@ -241,6 +257,22 @@ struct Growth {
     writeFileAtomically(endedFile,
                         encodeEndedConnectRuns(ended, known.growth.settings, minimumEnergies()),
                         "ended connect runs");
+  }
+  // Rank 0 keeps a run of its own as it ends: appended to the file, flushed to disk, so that a
+  // kill -9 before its cycle merges does not lose it. `energies`: those of the pair's minima.
+  void keepEndedRun(const Pair& pair, const std::array<double, 2>& energies,
+                    const ConnectJobResult& job) {
+    if (ranks.rank() != 0) return;
+    std::lock_guard<std::mutex> lock(endedLock);
+    std::string bytes;
+    if (!fs::exists(endedFile)) bytes = encodeEndedConnectRunsStart(known.growth.settings);
+    appendToFileDurably(endedFile, bytes + encodeEndedConnectRun(pair, energies, job),
+                        "ended connect runs");
+    ended[pair] = job;
+  }
+  bool isKept(const Pair& pair) {
+    std::lock_guard<std::mutex> lock(endedLock);
+    return ended.count(pair) != 0;
   }
 
   // Every connect run's structures through one batched potential: the band's images, each
@@ -370,7 +402,7 @@ struct CycleInFlight {
 };
 
 // Starts cycle `number`'s connect runs on `pool` (this rank's share of them) and returns at once;
-// the pairs whose runs had ended before a stop (g.ended) are not run again.
+// the pairs whose runs had ended before an interruption (g.ended) are not run again.
 // A line per run as it ends (rank 0's runs under mpirun): the runs in flight, and the transition
 // states the runs have found per hour so far (counted after each DNEB attempt of every run in
 // flight), before the merge recognises duplicates.
@@ -378,20 +410,25 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
                 const std::function<bool()>& stop, std::mutex& printing,
                 const ProgressPrinter& print, std::chrono::steady_clock::time_point started) {
   std::vector<Pair> running;
+  std::vector<std::array<double, 2>> energies;  // of each running pair's minima, for the file
   for (std::size_t j = 0; j < cycle.pairs.size(); ++j) {
-    if (g.ended.count(cycle.pairs[j]) != 0) continue;
+    if (g.isKept(cycle.pairs[j])) continue;
     cycle.toRun.push_back(j);
     running.push_back(cycle.pairs[j]);
+    energies.push_back({g.network.minima()[static_cast<std::size_t>(running.back()[0])].energy,
+                        g.network.minima()[static_cast<std::size_t>(running.back()[1])].energy});
   }
   if (running.size() < cycle.pairs.size() && g.ranks.rank() == 0) {
     cycle.ended = static_cast<int>(cycle.pairs.size() - running.size());
-    print(format("grow> cycle %.0f: %.0f of its %.0f runs ended before a stop and are kept (",
+    print(format("grow> cycle %.0f: %.0f of its %.0f runs ended before the run was interrupted and "
+                 "are kept (",
                  cycle.number, cycle.ended, static_cast<double>(cycle.pairs.size())) +
           g.endedFile + "); " + std::to_string(running.size()) + " to run");
   }
-  const auto runEnded = [&g, &cycle, &printing, &print, started](std::size_t k,
-                                                                 const ConnectJobResult& job) {
+  const auto runEnded = [&g, &cycle, &printing, &print, started, energies = std::move(energies)](
+                            std::size_t k, const ConnectJobResult& job) {
     if (!job.ran || g.ranks.rank() != 0) return;
+    g.keepEndedRun(cycle.pairs[cycle.toRun[k]], energies[k], job);  // before its line is printed
     std::lock_guard<std::mutex> lock(printing);
     ++cycle.ended;
     const double elapsed =
@@ -444,7 +481,10 @@ bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>&
     started[cycle.toRun[k]] = true;
   }
   for (std::size_t j = 0; j < jobs.size(); ++j)
-    if (!started[j]) jobs[j] = g.ended.at(cycle.pairs[j]);
+    if (!started[j]) {
+      std::lock_guard<std::mutex> lock(g.endedLock);
+      jobs[j] = g.ended.at(cycle.pairs[j]);
+    }
   return std::all_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return j.ran; });
 }
 
@@ -655,7 +695,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   g.endedFile = endedConnectRunsPath(dir);
   if (resuming) {
     checkResume(g.known.growth, settings, output);
-    g.loadEndedRuns();
+    g.loadEndedRuns(print);
   } else {
     g.known.growth = GrowthRecord{};  // a new run: its own record
     g.known.growth.settings = settings;
@@ -755,6 +795,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         std::size_t kept = 0;
         for (std::size_t k = 0; k < inFlight.size(); ++k) {
           if (k > 0) finishCycle(g, inFlight[k], jobs);
+          std::lock_guard<std::mutex> lock(g.endedLock);
           for (std::size_t j = 0; j < jobs.size(); ++j) {
             if (!jobs[j].ran) continue;
             g.ended[inFlight[k].pairs[j]] = std::move(jobs[j]);
@@ -795,7 +836,10 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       }
       const Growth::SaveSeconds saved = g.save(pairsOf(inFlight));
       std::size_t used = 0;
-      for (const Pair& pair : pairs) used += g.ended.erase(pair);
+      {
+        std::lock_guard<std::mutex> lock(g.endedLock);
+        for (const Pair& pair : pairs) used += g.ended.erase(pair);
+      }
       if (used > 0) g.saveEndedRuns();
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
