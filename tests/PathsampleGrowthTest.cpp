@@ -562,22 +562,17 @@ TEST(PathsampleGrowth, ConnectCyclesAndTsStepsReplaceTheOdatasAndTheDefaults) {
   PathsampleConfig defaults;
   defaults.connectCycles = 7;
   EXPECT_EQ(growthConnectSettings(defaults, quiet).settings.connect.maxCycles, 7);
-  EXPECT_EQ(
-      growthConnectSettings(config, quiet).settings.connect.transitionStateSearch.maxIterations,
-      200);
+  const auto tsSteps = [&](const PathsampleConfig& c) {
+    return growthConnectSettings(c, quiet).settings.connect.transitionStateSearch.maxIterations;
+  };
+  EXPECT_EQ(tsSteps(config), 200);
   config.tsSteps = 30;
-  EXPECT_EQ(
-      growthConnectSettings(config, quiet).settings.connect.transitionStateSearch.maxIterations,
-      30);
+  EXPECT_EQ(tsSteps(config), 30);
   PathsampleConfig molecule;
   molecule.prmtopFile = testDataRoot() + "/gb/trpcage/prmtop";
-  EXPECT_EQ(
-      growthConnectSettings(molecule, quiet).settings.connect.transitionStateSearch.maxIterations,
-      1000);
+  EXPECT_EQ(tsSteps(molecule), 1000);
   molecule.tsSteps = 150;
-  EXPECT_EQ(
-      growthConnectSettings(molecule, quiet).settings.connect.transitionStateSearch.maxIterations,
-      150);
+  EXPECT_EQ(tsSteps(molecule), 150);
 
   const GrowthWork w("pathsample-grow-connect-cycles");
   const fs::path log = w.dir / "grow.log";
