@@ -67,7 +67,7 @@ std::string encodeEndedConnectRuns(const EndedConnectRuns& runs, const std::stri
   return bytes;
 }
 
-EndedConnectRunsFile decodeEndedConnectRuns(const std::string& bytes, const std::string& path,
+EndedConnectRunsFile decodeEndedConnectRuns(std::string_view bytes, const std::string& path,
                                             const std::string& settings,
                                             const std::vector<double>& minimumEnergies,
                                             std::size_t dimension) {

@@ -13,6 +13,7 @@
 #include <array>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "landscape/paths/ConnectJobs.h"
@@ -49,7 +50,7 @@ struct EndedConnectRunsFile {
 /// growth settings, or a run whose pair is not one of `minimumEnergies`' minima or whose
 /// endpoints' energies differ (another network's runs), or whose points do not have `dimension`
 /// coordinates.
-EndedConnectRunsFile decodeEndedConnectRuns(const std::string& bytes, const std::string& path,
+EndedConnectRunsFile decodeEndedConnectRuns(std::string_view bytes, const std::string& path,
                                             const std::string& settings,
                                             const std::vector<double>& minimumEnergies,
                                             std::size_t dimension);

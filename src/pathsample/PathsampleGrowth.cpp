@@ -234,8 +234,8 @@ struct Growth {
     const std::vector<char> all = ranks.allGather(bytes)[0];
     if (all.empty()) return;
     EndedConnectRunsFile file = decodeEndedConnectRuns(
-        std::string(all.begin(), all.end()), endedFile, known.growth.settings, minimumEnergies(),
-        network.minima().front().coordinates.size());
+        std::string_view(all.data(), all.size()), endedFile, known.growth.settings,
+        minimumEnergies(), network.minima().front().coordinates.size());
     const std::set<Pair> tried(known.growth.triedPairs.begin(), known.growth.triedPairs.end());
     for (auto run = file.runs.begin(); run != file.runs.end();)
       run = tried.count(run->first) != 0 ? file.runs.erase(run) : std::next(run);
@@ -475,16 +475,13 @@ bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>&
   std::vector<ConnectJobResult> run =
       gatherConnectJobs(cycle.own.get(), cycle.toRun.size(), g.ranks);
   jobs.assign(cycle.pairs.size(), ConnectJobResult{});
-  std::vector<bool> started(cycle.pairs.size(), false);
-  for (std::size_t k = 0; k < run.size(); ++k) {
-    jobs[cycle.toRun[k]] = std::move(run[k]);
-    started[cycle.toRun[k]] = true;
+  {
+    std::lock_guard<std::mutex> lock(g.endedLock);
+    std::size_t k = 0;  // cycle.toRun is increasing: the pairs run, the others were kept
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      jobs[j] =
+          k < run.size() && cycle.toRun[k] == j ? std::move(run[k++]) : g.ended.at(cycle.pairs[j]);
   }
-  for (std::size_t j = 0; j < jobs.size(); ++j)
-    if (!started[j]) {
-      std::lock_guard<std::mutex> lock(g.endedLock);
-      jobs[j] = g.ended.at(cycle.pairs[j]);
-    }
   return std::all_of(jobs.begin(), jobs.end(), [](const ConnectJobResult& j) { return j.ran; });
 }
 
