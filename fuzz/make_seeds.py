@@ -125,6 +125,7 @@ seed("fuzz_checkpoint", "two_atoms", checkpoint)
 # ---- checkpoints written by real optim and sop runs (tests/data/checkpoints/README.md) ----
 for name in ("lj38_connect_cycle1.checkpoint", "lj38_connect_cycle5.checkpoint"):
     seed("fuzz_connect_checkpoint", name, text("checkpoints/" + name))
+seed("fuzz_ended_runs", "lj38_grow.ended-runs", text("checkpoints/lj38_grow.ended-runs"))
 for name in ("titin_pull_philox.sop.checkpoint", "titin_indent_ran2.sop.checkpoint"):
     seed("fuzz_sop_checkpoint", name, text("checkpoints/" + name))
 # A CUDA run's checkpoint adds the Verlet list's reference: the pull seed with one, replica 0's
