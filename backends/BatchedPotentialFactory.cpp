@@ -182,7 +182,9 @@ std::unique_ptr<BatchedPotential> makeSharedBatchedBase(const PotentialSpec& spe
   options.threads = threads;
   options.reserveBatch = backend == Backend::Cuda ? 256 : 1;
   options.gbLayout = AmberGbCudaLayout::Throughput;
-  return makeBatchedPotentialForSpec(spec, backend, options);
+  std::unique_ptr<BatchedPotential> base = makeBatchedPotentialForSpec(spec, backend, options);
+  base->preferOnDevice();  // every search waits on its calls: ahead of other work on the device
+  return base;
 }
 
 std::unique_ptr<BatchedPotential> makeBatchedRigidPotential(const PotentialSpec& spec,

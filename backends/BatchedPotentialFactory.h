@@ -49,9 +49,9 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
 
 /// The batched potential that searches of many threads share (potentials/SharedBatchedPotential:
 /// growth's connect runs in flight, optim's concurrent searches): on cuda with the AMBER-GB layout
-/// for batches that fill the device by their number (fixed, so that a structure's bits are too)
-/// and scratch for 256 structures; on cpu over `threads` potentials of its own (bit for bit the
-/// single-structure potential's).
+/// for batches that fill the device by their number (fixed, so that a structure's bits are too),
+/// scratch for 256 structures and the greatest stream priority (preferOnDevice); on cpu over
+/// `threads` potentials of its own (bit for bit the single-structure potential's).
 std::unique_ptr<BatchedPotential> makeSharedBatchedBase(const PotentialSpec& spec, Backend backend,
                                                         int threads);
 

@@ -27,8 +27,10 @@ HessianBackend gpuHessianBackend(Potential& devicePotential) {
   backend.hessian = [&devicePotential](const std::vector<double>& x, double step) {
     return numericalHessianCuda(devicePotential, x, step);
   };
-  backend.logProduct = [](Eigen::MatrixXd& hessian, const RigidBodyModes& modes) {
-    return hessianLogProductCuda(hessian, modes);
+  // One factorisation's stream, handle and buffers for all the backend's points.
+  auto factorisation = std::make_shared<HessianFactorisationCuda>();
+  backend.logProduct = [factorisation](Eigen::MatrixXd& hessian, const RigidBodyModes& modes) {
+    return factorisation->logProduct(hessian, modes);
   };
   return backend;
 #else

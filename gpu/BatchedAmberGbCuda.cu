@@ -459,6 +459,8 @@ BatchedPotential::HostArrays BatchedAmberGbCuda::hostArrays(std::size_t batch) {
   return m_device->staging.arrays(batch, dimension());
 }
 
+void BatchedAmberGbCuda::preferOnDevice() { m_device->staging.preferOnDevice(); }
+
 void BatchedAmberGbCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                         double* energy, const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");

@@ -92,6 +92,8 @@ BatchedPotential::HostArrays BatchedGayBerneCuda::hostArrays(std::size_t batch) 
   return m_state->staging.arrays(batch, dimension());
 }
 
+void BatchedGayBerneCuda::preferOnDevice() { m_state->staging.preferOnDevice(); }
+
 void BatchedGayBerneCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                          double* energy, const std::uint8_t* active) {
   if (batch == 0) return;

@@ -84,6 +84,8 @@ BatchedPotential::HostArrays BatchedGuptaCuda::hostArrays(std::size_t batch) {
   return m_state->staging.arrays(batch, dimension());
 }
 
+void BatchedGuptaCuda::preferOnDevice() { m_state->staging.preferOnDevice(); }
+
 void BatchedGuptaCuda::energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                                       const std::uint8_t* active) {
   if (batch == 0) return;

@@ -43,6 +43,7 @@ class BatchedGuptaCuda : public BatchedPotential {
                       const std::uint8_t* active) override;
   /// The host entry point's own page-locked arrays (gpu/BatchedHostStaging.h).
   HostArrays hostArrays(std::size_t batch) override;
+  void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
   /// Device entry point (BatchedPotential): one launch on `stream`, not synchronised. Throws
   /// std::invalid_argument for a null array or more than INT_MAX structures.

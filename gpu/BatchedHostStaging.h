@@ -121,6 +121,15 @@ class BatchedHostStaging {
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));  // no span: the kernels' faults
   }
 
+  /// BatchedPotential::preferOnDevice: the stream at the device's greatest priority from now on.
+  void preferOnDevice() {
+    m_urgent = true;
+    if (m_stream) {
+      LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(m_stream.get()));
+      m_stream = newStream();
+    }
+  }
+
  private:
   static constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
 
@@ -137,10 +146,14 @@ class BatchedHostStaging {
     m_hostG = PinnedBuffer<double>(batch * n);
     m_hostEnergy = PinnedBuffer<double>(batch);
     m_hostActive = PinnedBuffer<std::uint8_t>(batch);
-    // Blocking (ordered with the legacy default stream, as a cudaMemcpy would be) but not with
-    // other potentials' staging streams: two potentials' host entry points called from two
-    // threads overlap on the device.
-    if (!m_stream) m_stream = CudaStream::create(cudaStreamDefault);
+    if (!m_stream) m_stream = newStream();
+  }
+
+  // Blocking (ordered with the legacy default stream, as a cudaMemcpy would be) but not with
+  // other potentials' staging streams: two potentials' host entry points called from two threads
+  // overlap on the device.
+  CudaStream newStream() const {
+    return CudaStream::create(cudaStreamDefault, m_urgent ? greatestStreamPriority() : 0);
   }
 
   DeviceBuffer<double> m_x, m_g, m_energy;
@@ -148,6 +161,7 @@ class BatchedHostStaging {
   PinnedBuffer<double> m_hostX, m_hostG, m_hostEnergy;
   PinnedBuffer<std::uint8_t> m_hostActive;
   CudaStream m_stream;
+  bool m_urgent = false;               // preferOnDevice()
   std::vector<CudaEvent> m_pieceDone;  // one per piece: its g and energies are on the host
 };
 

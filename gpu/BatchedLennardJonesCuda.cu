@@ -76,6 +76,8 @@ BatchedPotential::HostArrays BatchedLennardJonesCuda::hostArrays(std::size_t bat
   return m_state->staging.arrays(batch, dimension());
 }
 
+void BatchedLennardJonesCuda::preferOnDevice() { m_state->staging.preferOnDevice(); }
+
 void BatchedLennardJonesCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                              double* energy, const std::uint8_t* active) {
   if (batch == 0) return;

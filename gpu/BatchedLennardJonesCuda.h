@@ -28,6 +28,7 @@ class BatchedLennardJonesCuda : public BatchedPotential {
                       const std::uint8_t* active) override;
   /// The host entry point's own page-locked arrays (gpu/BatchedHostStaging.h).
   HostArrays hostArrays(std::size_t batch) override;
+  void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,
                             const std::uint8_t* d_active, DeviceStream stream) override;

@@ -225,6 +225,8 @@ BatchedPotential::HostArrays BatchedPairPotentialCuda::hostArrays(std::size_t ba
   return m_state->staging.arrays(batch, dimension());
 }
 
+void BatchedPairPotentialCuda::preferOnDevice() { m_state->staging.preferOnDevice(); }
+
 void BatchedPairPotentialCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                               double* energy, const std::uint8_t* active) {
   if (batch == 0) return;

@@ -247,6 +247,8 @@ BatchedPotential::HostArrays BatchedRigidBodyCuda::hostArrays(std::size_t batch)
   return m_device->staging.arrays(batch, dimension());
 }
 
+void BatchedRigidBodyCuda::preferOnDevice() { m_device->staging.preferOnDevice(); }
+
 void BatchedRigidBodyCuda::energyGradient(std::size_t batch, const double* q, double* g,
                                           double* energy, const std::uint8_t* active) {
   requireArrays(batch, q, g, energy, "host entry point");

@@ -54,6 +54,7 @@ class BatchedRigidBodyCuda : public BatchedPotential {
                       const std::uint8_t* active) override;
   /// The host entry point's own page-locked arrays (gpu/BatchedHostStaging.h).
   HostArrays hostArrays(std::size_t batch) override;
+  void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
   /// Device entry point (BatchedPotential): d_q, d_g [batch x dimension()], d_energy [batch],
   /// d_active [batch] or nullptr, all device memory; enqueued on `stream`, not synchronised

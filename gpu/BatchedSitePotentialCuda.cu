@@ -93,6 +93,8 @@ BatchedPotential::HostArrays BatchedSitePotentialCuda::hostArrays(std::size_t ba
   return m_state->staging.arrays(batch, dimension());
 }
 
+void BatchedSitePotentialCuda::preferOnDevice() { m_state->staging.preferOnDevice(); }
+
 void BatchedSitePotentialCuda::energyGradient(std::size_t batch, const double* x, double* g,
                                               double* energy, const std::uint8_t* active) {
   if (batch == 0) return;

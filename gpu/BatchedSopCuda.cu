@@ -172,6 +172,8 @@ BatchedPotential::HostArrays BatchedSopCuda::hostArrays(std::size_t batch) {
   return m_device->staging.arrays(batch, dimension());
 }
 
+void BatchedSopCuda::preferOnDevice() { m_device->staging.preferOnDevice(); }
+
 void BatchedSopCuda::energyGradient(std::size_t batch, const double* x, double* g, double* energy,
                                     const std::uint8_t* active) {
   requireArrays(batch, x, g, energy, "host entry point");

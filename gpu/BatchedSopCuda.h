@@ -58,6 +58,7 @@ class BatchedSopCuda : public BatchedPotential {
                       const std::uint8_t* active) override;
   /// The host entry point's own page-locked arrays (gpu/BatchedHostStaging.h).
   HostArrays hostArrays(std::size_t batch) override;
+  void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
   /// Device entry point (BatchedPotential): d_x, d_g [batch x 3N], d_energy [batch], d_active
   /// [batch] or nullptr, all device memory; enqueued on `stream`, not synchronised. Throws

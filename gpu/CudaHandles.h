@@ -78,7 +78,17 @@ struct FlagsTraits {
   static void release(H handle) noexcept { (void)Destroy(handle); }
 };
 
-using StreamTraits = FlagsTraits<cudaStream_t, cudaStreamCreateWithFlags, cudaStreamDestroy>;
+/// Streams: create(flags) or create(flags, priority) (lower numbers are greater priorities;
+/// greatestStreamPriority()).
+struct StreamTraits {
+  using Handle = cudaStream_t;
+  static cudaStream_t create(unsigned int flags, int priority = 0) {
+    cudaStream_t handle = nullptr;
+    LANDSCAPE_CUDA_CHECK(cudaStreamCreateWithPriority(&handle, flags, priority));
+    return handle;
+  }
+  static void release(cudaStream_t handle) noexcept { (void)cudaStreamDestroy(handle); }
+};
 using EventTraits = FlagsTraits<cudaEvent_t, cudaEventCreateWithFlags, cudaEventDestroy>;
 
 template <typename T>
@@ -97,9 +107,17 @@ struct PinnedTraits {
 }  // namespace detail
 
 /// A CUDA stream: CudaStream::create(cudaStreamDefault) (blocking: ordered with the legacy default
-/// stream) or create(cudaStreamNonBlocking). Destroying it returns at once; its queued work still
-/// runs.
+/// stream) or create(cudaStreamNonBlocking), optionally with a priority (create(flags,
+/// greatestStreamPriority())). Destroying it returns at once; its queued work still runs.
 using CudaStream = detail::CudaHandle<detail::StreamTraits>;
+
+/// The current device's greatest stream priority (its block scheduler starts such streams' waiting
+/// blocks first; CUDA Programming Guide, "Stream Priorities").
+inline int greatestStreamPriority() {
+  int least = 0, greatest = 0;
+  LANDSCAPE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  return greatest;
+}
 
 /// A CUDA event: CudaEvent::create(cudaEventDefault, cudaEventDisableTiming, ...).
 using CudaEvent = detail::CudaHandle<detail::EventTraits>;

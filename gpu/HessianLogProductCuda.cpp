@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/HessianLogProductKernels.cuh"
 
@@ -42,43 +43,95 @@ void setCoordinate(DeviceBuffer<double>& x, int i, double value) {
   LANDSCAPE_CUDA_CHECK(cudaMemcpy(x.data() + i, &value, sizeof value, cudaMemcpyHostToDevice));
 }
 
-/// Cholesky of the lower triangle of d_m in place; false when not positive definite.
-bool choleskyLogDeterminant(const CusolverHandle& solver, DeviceBuffer<double>& d_m, int n,
-                            double& logDeterminant) {
-  int lwork = 0;
-  LANDSCAPE_CUSOLVER_CHECK(
-      cusolverDnDpotrf_bufferSize(solver.get(), CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n, &lwork));
-  DeviceBuffer<double> work(static_cast<std::size_t>(lwork));
-  DeviceBuffer<int> info(1);
-  LANDSCAPE_CUSOLVER_CHECK(cusolverDnDpotrf(solver.get(), CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n,
-                                            work.data(), lwork, info.data()));
-  if (info.toHost()[0] != 0) return false;
-  DeviceBuffer<double> sum(1);
-  launchLogDiagonalSum(d_m.data(), n, sum.data());
-  logDeterminant = 2.0 * sum.toHost()[0];
-  return std::isfinite(logDeterminant);
-}
-
-Eigen::VectorXd eigenvalues(const CusolverHandle& solver, DeviceBuffer<double>& d_m, int n) {
-  DeviceBuffer<double> values(static_cast<std::size_t>(n));
-  int lwork = 0;
-  LANDSCAPE_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(solver.get(), CUSOLVER_EIG_MODE_NOVECTOR,
-                                                       CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n,
-                                                       values.data(), &lwork));
-  DeviceBuffer<double> work(static_cast<std::size_t>(lwork));
-  DeviceBuffer<int> info(1);
-  LANDSCAPE_CUSOLVER_CHECK(cusolverDnDsyevd(solver.get(), CUSOLVER_EIG_MODE_NOVECTOR,
-                                            CUBLAS_FILL_MODE_LOWER, n, d_m.data(), n, values.data(),
-                                            work.data(), lwork, info.data()));
-  if (info.toHost()[0] != 0) {
-    throw std::runtime_error("hessianLogProductCuda: cusolverDnDsyevd did not converge (info " +
-                             std::to_string(info.toHost()[0]) + ")");
-  }
-  const std::vector<double> host = values.toHost();
-  return Eigen::Map<const Eigen::VectorXd>(host.data(), n);
+template <typename T>
+void reserve(DeviceBuffer<T>& buffer, std::size_t count) {
+  if (buffer.size() < count) buffer = DeviceBuffer<T>(count);
 }
 
 }  // namespace
+
+// Everything on a non-blocking stream of its own, buffers kept between calls.
+struct HessianFactorisationCuda::State {
+  CudaStream stream = CudaStream::create(cudaStreamNonBlocking);
+  CusolverHandle solver;
+  DeviceBuffer<double> m, work, values, sum;
+  DeviceBuffer<int> info;
+
+  State() { LANDSCAPE_CUSOLVER_CHECK(cusolverDnSetStream(solver.get(), stream.get())); }
+
+  template <typename T>
+  void toDevice(DeviceBuffer<T>& d, const T* host, std::size_t count) {
+    LANDSCAPE_CUDA_CHECK(
+        cudaMemcpyAsync(d.data(), host, count * sizeof(T), cudaMemcpyHostToDevice, stream.get()));
+  }
+  template <typename T>
+  void toHost(T* host, const DeviceBuffer<T>& d, std::size_t count) {
+    LANDSCAPE_CUDA_CHECK(
+        cudaMemcpyAsync(host, d.data(), count * sizeof(T), cudaMemcpyDeviceToHost, stream.get()));
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  }
+  int status() {
+    int value = 0;
+    toHost(&value, info, 1);
+    return value;
+  }
+
+  /// Cholesky of the lower triangle of m in place; false when not positive definite.
+  bool choleskyLogDeterminant(int n, double& logDeterminant) {
+    int lwork = 0;
+    LANDSCAPE_CUSOLVER_CHECK(
+        cusolverDnDpotrf_bufferSize(solver.get(), CUBLAS_FILL_MODE_LOWER, n, m.data(), n, &lwork));
+    reserve(work, static_cast<std::size_t>(lwork));
+    LANDSCAPE_CUSOLVER_CHECK(cusolverDnDpotrf(solver.get(), CUBLAS_FILL_MODE_LOWER, n, m.data(), n,
+                                              work.data(), lwork, info.data()));
+    if (status() != 0) return false;
+    launchLogDiagonalSum(m.data(), n, sum.data(), stream.get());
+    double half = 0.0;
+    toHost(&half, sum, 1);
+    logDeterminant = 2.0 * half;
+    return std::isfinite(logDeterminant);
+  }
+
+  Eigen::VectorXd eigenvalues(int n) {
+    reserve(values, static_cast<std::size_t>(n));
+    int lwork = 0;
+    LANDSCAPE_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(solver.get(), CUSOLVER_EIG_MODE_NOVECTOR,
+                                                         CUBLAS_FILL_MODE_LOWER, n, m.data(), n,
+                                                         values.data(), &lwork));
+    reserve(work, static_cast<std::size_t>(lwork));
+    LANDSCAPE_CUSOLVER_CHECK(cusolverDnDsyevd(solver.get(), CUSOLVER_EIG_MODE_NOVECTOR,
+                                              CUBLAS_FILL_MODE_LOWER, n, m.data(), n, values.data(),
+                                              work.data(), lwork, info.data()));
+    if (const int failed = status(); failed != 0)
+      throw std::runtime_error("hessianLogProductCuda: cusolverDnDsyevd did not converge (info " +
+                               std::to_string(failed) + ")");
+    Eigen::VectorXd host(n);
+    toHost(host.data(), values, static_cast<std::size_t>(n));
+    return host;
+  }
+};
+
+HessianFactorisationCuda::HessianFactorisationCuda() = default;
+HessianFactorisationCuda::~HessianFactorisationCuda() = default;
+
+HessianLogProduct HessianFactorisationCuda::logProduct(Eigen::MatrixXd& hessian,
+                                                       const RigidBodyModes& modes) {
+  const double c = shiftRigidBodyModes(hessian, modes);
+  const int n = static_cast<int>(hessian.rows());
+  std::lock_guard<std::mutex> lock(m_lock);
+  if (!m_state) m_state = std::make_unique<State>();
+  State& s = *m_state;
+  reserve(s.m, static_cast<std::size_t>(hessian.size()));
+  reserve(s.info, 1);
+  reserve(s.sum, 1);
+  s.toDevice(s.m, hessian.data(), static_cast<std::size_t>(hessian.size()));
+  double logDeterminant = 0.0;
+  if (s.choleskyLogDeterminant(n, logDeterminant))
+    return logProductFromDeterminant(logDeterminant, n, modes.count(), c);
+  // potrf overwrote the lower triangle
+  s.toDevice(s.m, hessian.data(), static_cast<std::size_t>(hessian.size()));
+  return logProductFromEigenvalues(s.eigenvalues(n), modes.count(), c);
+}
 
 Eigen::MatrixXd numericalHessianCuda(Potential& potential, const std::vector<double>& x,
                                      double step) {
@@ -113,17 +166,8 @@ Eigen::MatrixXd numericalHessianCuda(Potential& potential, const std::vector<dou
 }
 
 HessianLogProduct hessianLogProductCuda(Eigen::MatrixXd& hessian, const RigidBodyModes& modes) {
-  const double c = shiftRigidBodyModes(hessian, modes);
-  const int n = static_cast<int>(hessian.rows());
-  const CusolverHandle solver;
-  DeviceBuffer<double> d_m(hessian.size());
-  d_m.copyFromHost(hessian.data(), d_m.size());
-  double logDeterminant = 0.0;
-  if (choleskyLogDeterminant(solver, d_m, n, logDeterminant)) {
-    return logProductFromDeterminant(logDeterminant, n, modes.count(), c);
-  }
-  d_m.copyFromHost(hessian.data(), d_m.size());  // potrf overwrote the lower triangle
-  return logProductFromEigenvalues(eigenvalues(solver, d_m, n), modes.count(), c);
+  HessianFactorisationCuda factorisation;
+  return factorisation.logProduct(hessian, modes);
 }
 
 }  // namespace landscape

@@ -8,6 +8,8 @@
 // (LANDSCAPE_HAVE_CUDA): callers guard their use; the CPU twin is NumericalHessian and
 // HessianLogProduct (tests/HessianLogProductCudaTest.cpp compares the two).
 #include <Eigen/Core>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "landscape/geometry/RigidBodyModes.h"
@@ -25,5 +27,25 @@ Eigen::MatrixXd numericalHessianCuda(Potential& potential, const std::vector<dou
 /// hessianLogProduct with the factorisation on the device; the same result up to rounding.
 /// `hessian` is overwritten with H' (as hessianLogProduct).
 HessianLogProduct hessianLogProductCuda(Eigen::MatrixXd& hessian, const RigidBodyModes& modes);
+
+/// hessianLogProductCuda for many Hessians: the cuSOLVER handle, a non-blocking stream and the
+/// device buffers are made at the first call and kept. Nothing goes through the legacy default
+/// stream or frees memory per call, either of which would wait for (and hold up) other streams'
+/// work, such as the connect runs that a growth cycle characterises beside. One call at a time
+/// (concurrent callers wait for each other).
+class HessianFactorisationCuda {
+ public:
+  HessianFactorisationCuda();
+  ~HessianFactorisationCuda();
+  HessianFactorisationCuda(const HessianFactorisationCuda&) = delete;
+  HessianFactorisationCuda& operator=(const HessianFactorisationCuda&) = delete;
+  /// As hessianLogProductCuda, bit for bit.
+  HessianLogProduct logProduct(Eigen::MatrixXd& hessian, const RigidBodyModes& modes);
+
+ private:
+  struct State;
+  std::mutex m_lock;
+  std::unique_ptr<State> m_state;
+};
 
 }  // namespace landscape

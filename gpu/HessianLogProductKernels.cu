@@ -59,8 +59,8 @@ void launchSymmetrise(double* m, int n) {
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
-void launchLogDiagonalSum(const double* m, int n, double* sum) {
-  logDiagonalSum<<<1, kThreads>>>(m, n, sum);
+void launchLogDiagonalSum(const double* m, int n, double* sum, cudaStream_t stream) {
+  logDiagonalSum<<<1, kThreads, 0, stream>>>(m, n, sum);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

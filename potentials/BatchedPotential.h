@@ -52,6 +52,11 @@ class BatchedPotential {
     (void)batch;
     return {};
   }
+  /// Device potentials: the host entry point's work runs at the device's greatest stream
+  /// priority from now on, so that its kernels start before other streams' waiting work (network
+  /// growth's shared calls, whose searches wait on each, beside the Hessians of the runs that have
+  /// ended). A no-op by default.
+  virtual void preferOnDevice() {}
   /// True when energyGradientDevice() may be called (CUDA backends).
   virtual bool isDeviceResident() const { return false; }
   /// Device entry point: as energyGradient() on device arrays (d_active may be nullptr), enqueued

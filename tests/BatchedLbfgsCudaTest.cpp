@@ -236,6 +236,30 @@ TEST(BatchedLennardJonesCuda, HostEntryInPiecesAndInPlaceEqualsTheTwin) {
   EXPECT_THROW(small.energyGradient(20, ten.x, ten.g, ten.energy, nullptr), std::logic_error);
 }
 
+// preferOnDevice (the shared calls of network growth): the host entry point's stream changes
+// priority, before and after its first call; the bits stay the team twin's.
+TEST(BatchedLennardJonesCuda, PreferredOnDeviceKeepsItsBits) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t atoms = 38, n = 3 * atoms, batch = 64;
+  const std::vector<double> x = cubeBatch(atoms, static_cast<int>(batch), 17);
+  BatchedLennardJonesCuda before(atoms), after(atoms);
+  LennardJonesTeam twin(before.schedule(), 32 * before.shape().warps);
+  before.preferOnDevice();
+  std::vector<double> g1(batch * n), e1(batch), g2(batch * n), e2(batch);
+  before.energyGradient(batch, x.data(), g1.data(), e1.data(), nullptr);
+  after.energyGradient(batch, x.data(), g2.data(), e2.data(), nullptr);
+  after.preferOnDevice();
+  after.energyGradient(batch, x.data(), g2.data(), e2.data(), nullptr);
+  int wrong = 0;
+  for (std::size_t b = 0; b < batch; ++b) {
+    std::vector<double> gt(n);
+    const double et = twin.energyGradient(&x[b * n], gt.data());
+    wrong += !sameBits(e1[b], et) || !sameBits(&g1[b * n], gt.data(), n) || !sameBits(e2[b], et) ||
+             !sameBits(&g2[b * n], gt.data(), n);
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 #endif  // LANDSCAPE_HAVE_CUDA
 
 TEST(BatchedMinimiserFactory, CudaWithoutADeviceSaysWhy) {

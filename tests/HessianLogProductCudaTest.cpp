@@ -64,12 +64,49 @@ TEST(HessianLogProductCuda, TransitionStateEigenvaluesMatchTheCpuTwin) {
   EXPECT_NEAR(onGpu.logProduct, onCpu.logProduct, 1e-10 * std::abs(onCpu.logProduct));
 }
 
+// One HessianFactorisationCuda for many Hessians (a growth cycle's points): a minimum's
+// (Cholesky), a transition state's (eigenvalues), of two sizes in turn, each the bits of a fresh
+// hessianLogProductCuda.
+TEST(HessianLogProductCuda, KeptFactorisationGivesTheBitsOfFreshOnes) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::optional<AshMinima> ash = makeAshMinima();
+  if (!ash) GTEST_SKIP() << "tests/data/gb/ash not found";
+  AmberGb cpu(ash->topology);
+  Eigen::MatrixXd minimum = numericalHessian(cpu, ash->first);
+  massWeightHessian(minimum, ash->topology.masses);
+  const RigidBodyModes minimumModes =
+      RigidBodyModes::massWeighted(ash->first, ash->topology.masses);
+  const std::vector<double> x = lj7CappedOctahedron();
+  const RigidBodyModes saddleModes(x);
+  const Eigen::MatrixXd q = saddleModes.complementBasis();
+  Eigen::VectorXd lambda(q.cols());
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) lambda[i] = i == 3 ? -1.5 : 0.2 + 3.0 * i;
+  const Eigen::MatrixXd saddle = q * lambda.asDiagonal() * q.transpose();
+  HessianFactorisationCuda kept;
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& [h, modes] :
+         {std::pair<const Eigen::MatrixXd*, const RigidBodyModes*>{&minimum, &minimumModes},
+          {&saddle, &saddleModes}}) {
+      Eigen::MatrixXd a = *h, b = *h;
+      const HessianLogProduct fresh = hessianLogProductCuda(a, *modes);
+      const HessianLogProduct again = kept.logProduct(b, *modes);
+      EXPECT_EQ(again.method, fresh.method);
+      EXPECT_EQ(again.logProduct, fresh.logProduct) << "round " << round;
+      EXPECT_EQ(again.negativeEigenvalues, fresh.negativeEigenvalues);
+      EXPECT_EQ(again.positiveEigenvalues, fresh.positiveEigenvalues);
+    }
+  }
+}
+
 #else
 
 TEST(HessianLogProductCuda, AshMinimumMatchesTheCpuTwin) {
   GTEST_SKIP() << "this build has no CUDA support";
 }
 TEST(HessianLogProductCuda, TransitionStateEigenvaluesMatchTheCpuTwin) {
+  GTEST_SKIP() << "this build has no CUDA support";
+}
+TEST(HessianLogProductCuda, KeptFactorisationGivesTheBitsOfFreshOnes) {
   GTEST_SKIP() << "this build has no CUDA support";
 }
 

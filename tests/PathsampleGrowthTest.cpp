@@ -696,7 +696,8 @@ TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
 // The pairs are UNTRAP's (they do not depend on the backend), and every stationary point saved is
 // one on the CPU potential too: minima to the odata's BFGSMIN 1e-6, transition states to BFGSTS's
 // 1e-4, with one negative Hessian eigenvalue. The network is the same bit for bit with one run in
-// flight. Without a device the run stops with one sentence.
+// flight (whichever new points were characterised ahead, as runs ended). Without a device the run
+// stops with one sentence.
 TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
   const GrowthWork w("pathsample-grow-cuda");
   const fs::path log = w.dir / "grow.log";
@@ -717,6 +718,8 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
             std::string::npos)
       << readAll(log);
   EXPECT_NE(readAll(log).find("batch fill"), std::string::npos) << readAll(log);
+  // The runs' points were characterised as they ended (the cycle's tail), and taken at the merge.
+  EXPECT_NE(readAll(log).find(" points done ahead)"), std::string::npos) << readAll(log);
   ASSERT_EQ(run(growArguments(w.dir, 2) + " --pairs-per-cycle 2 --jobs-in-flight 1 --backend " +
                     "cuda --output " + (w.dir / "one").string(),
                 w.dir / "one.log"),

@@ -31,6 +31,7 @@
 #include "src/optim/OptimDatabase.h"
 #include "src/optim/OptimOdataFile.h"
 #include "src/optim/OptimSystem.h"
+#include "src/pathsample/CharacterisationAhead.h"
 #include "src/pathsample/EndedConnectRuns.h"
 #include "src/pathsample/PathsampleCommands.h"
 #include "src/pathsample/PathsampleNetworkSource.h"
@@ -43,6 +44,12 @@ namespace fs = std::filesystem;
 using Pair = std::array<int, 2>;
 
 constexpr int kSearchesPerRun = 4;  // a band's candidates refined side by side
+// Characterisation ahead starts when at most 1/kAheadFraction of the runs in flight remain (a
+// trp-cage cycle's last quarter: fewer searches than fill the device), kAheadChunk points at a
+// time (a merge waits for at most one chunk: four trp-cage Hessians, a few tenths of a second on
+// an H200).
+constexpr int kAheadFraction = 4;
+constexpr std::size_t kAheadChunk = 4;
 
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0,
                    double d = 0.0, double e = 0.0) {
@@ -216,6 +223,38 @@ struct Growth {
   std::mutex endedLock;
   std::string endedFile;
 
+  // One process with batched Hessians on the device: the new points of each run as it ends are
+  // characterised once no more than aheadWhenRunsInFlight runs are in flight (the cycle's tail,
+  // when the device has room), and the merge's save takes them
+  // (src/pathsample/CharacterisationAhead.h).
+  std::unique_ptr<CharacterisationAhead> ahead;
+  std::atomic<int> runsInFlight{0};
+  int aheadWhenRunsInFlight = 0;
+  void characteriseAhead(int jobsInFlight) {
+    if (ranks.size() != 1 || !settings.characterisation.backend.hessians) return;
+    aheadWhenRunsInFlight = std::max(1, jobsInFlight / kAheadFraction);
+    ahead = std::make_unique<CharacterisationAhead>(
+        [this](const std::vector<std::vector<double>>& points) {
+          return characteriseTogether(system.characterisation(), points, settings.characterisation);
+        },
+        settings.network.energyTolerance, kAheadChunk, [] { ThreadPool::startWorker(); });
+  }
+  // A run's stationary points for `ahead` (those the network knows are skipped there).
+  void addAhead(const ConnectJobResult& job) {
+    if (!ahead) return;
+    for (const NetworkMinimum& m : job.minima) ahead->add(m.energy, system.atoms(m.coordinates));
+    for (const NetworkTransitionState& t : job.transitionStates)
+      ahead->add(t.energy, system.atoms(t.coordinates));
+  }
+  void runsStarted(int runs) {
+    runsInFlight += runs;
+    if (ahead) ahead->allow(runsInFlight.load() <= aheadWhenRunsInFlight);
+  }
+  void runEnded(const ConnectJobResult& job) {
+    addAhead(job);
+    if (--runsInFlight <= aheadWhenRunsInFlight && ahead) ahead->allow(true);
+  }
+
   std::vector<double> minimumEnergies() const {
     std::vector<double> energies;
     for (const NetworkMinimum& m : network.minima()) energies.push_back(m.energy);
@@ -361,27 +400,43 @@ struct Growth {
   // been taken (`inFlight`, the pairs of each, oldest first): a run killed now resumes by taking
   // them again, in the same order, from the same network.
   // What a save spent (seconds): the new points' characterisation (Hessians), then the write.
+  // With `ahead`, how many of the points were found characterised ahead.
   struct SaveSeconds {
     double characterisation = 0.0;
     double write = 0.0;
+    CharacterisationAhead::Use ahead;
   };
   SaveSeconds save(const std::vector<std::vector<Pair>>& inFlight = {}) {
     const auto start = std::chrono::steady_clock::now();
-    // Each rank characterises its block of the new points (src/common/DistributedCharacterisation.h).
+    SaveSeconds spent;
+    // Each rank characterises its block of the new points
+    // (src/common/DistributedCharacterisation.h), those not done ahead.
     stored = completeNetwork(
         system, network, known, settings.characterisation,
-        [this](Potential& potential, const std::vector<std::vector<double>>& points,
-               const CharacterisationParams& params) {
-          return characteriseOverRanks(potential, points, params, ranks);
+        [this, &spent](Potential& potential, const std::vector<std::vector<double>>& points,
+                       const CharacterisationParams& params) {
+          const CharacterisationAhead::Characterise rest =
+              [&](const std::vector<std::vector<double>>& others) {
+                return characteriseOverRanks(potential, others, params, ranks);
+              };
+          return ahead ? ahead->take(points, rest, &spent.ahead) : rest(points);
         });
+    if (ahead) {
+      std::vector<double> energies;
+      for (const StoredNetworkMinimum& m : stored.minima) energies.push_back(m.energy);
+      for (const StoredTransitionState& t : stored.transitionStates) energies.push_back(t.energy);
+      ahead->know(std::move(energies));
+      ahead->allow(runsInFlight.load() <= aheadWhenRunsInFlight);
+    }
     const auto characterised = std::chrono::steady_clock::now();
     giveBack(stored.growth, inFlight);
     if (ranks.rank() == 0) TransitionNetworkDatabase::write(output, metadata, stored);
     known.minima = stored.minima;
     known.states = stored.transitionStates;
-    return {
-        std::chrono::duration<double>(characterised - start).count(),
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - characterised).count()};
+    spent.characterisation = std::chrono::duration<double>(characterised - start).count();
+    spent.write =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - characterised).count();
+    return spent;
   }
 };
 
@@ -425,10 +480,17 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
                  cycle.number, cycle.ended, static_cast<double>(cycle.pairs.size())) +
           g.endedFile + "); " + std::to_string(running.size()) + " to run");
   }
+  for (const Pair& pair : cycle.pairs)
+    if (g.isKept(pair)) {
+      std::lock_guard<std::mutex> lock(g.endedLock);
+      g.addAhead(g.ended.at(pair));
+    }
+  g.runsStarted(static_cast<int>(running.size()));
   const auto runEnded = [&g, &cycle, &printing, &print, started, energies = std::move(energies)](
                             std::size_t k, const ConnectJobResult& job) {
     if (!job.ran || g.ranks.rank() != 0) return;
     g.keepEndedRun(cycle.pairs[cycle.toRun[k]], energies[k], job);  // before its line is printed
+    g.runEnded(job);
     std::lock_guard<std::mutex> lock(printing);
     ++cycle.ended;
     const double elapsed =
@@ -689,6 +751,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   Growth g(c, connectSettings(c, odataText, print), input, ranks);
   g.output = output;
   if (sharesEvaluations(c)) g.shareEvaluations(c.threads, c.callPatience);
+  g.characteriseAhead(jobsInFlight(c));
   g.endedFile = endedConnectRunsPath(dir);
   if (resuming) {
     checkResume(g.known.growth, settings, output);
@@ -841,15 +904,20 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
-      print(format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
-                   static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
-            format("minima %.0f  ts %.0f  elapsed %.1f s  ts per hour %.0f",
-                   static_cast<double>(g.stored.minima.size()),
-                   static_cast<double>(g.stored.transitionStates.size()), elapsed,
-                   elapsed > 0 ? added * 3600.0 / elapsed : 0.0) +
-            format("  merge %.1f s  characterisation %.1f s  write %.1f s", mergeSeconds,
-                   saved.characterisation, saved.write) +
-            fill + "  pairs:" + pairList(pairs, ranks.size()));
+      print(
+          format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
+                 static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
+          format("minima %.0f  ts %.0f  elapsed %.1f s  ts per hour %.0f",
+                 static_cast<double>(g.stored.minima.size()),
+                 static_cast<double>(g.stored.transitionStates.size()), elapsed,
+                 elapsed > 0 ? added * 3600.0 / elapsed : 0.0) +
+          format("  merge %.1f s  characterisation %.1f s", mergeSeconds, saved.characterisation) +
+          (saved.ahead.points > 0
+               ? format(" (%.0f of %.0f points done ahead)", static_cast<double>(saved.ahead.ahead),
+                        static_cast<double>(saved.ahead.points))
+               : std::string()) +
+          format("  write %.1f s", saved.write) + fill +
+          "  pairs:" + pairList(pairs, ranks.size()));
     }
   } catch (...) {
     abandoned = true;
