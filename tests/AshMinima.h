@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/PotentialFactory.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
@@ -39,6 +40,15 @@ struct AshMinima {
   AmberTopology topology;
   std::vector<double> first, second;             ///< minima, Angstrom
   double firstEnergy = 0.0, secondEnergy = 0.0;  ///< kcal/mol
+
+  /// The molecule as the factories take it (AMBER-GB, default parameters, double precision).
+  PotentialSpec spec() const {
+    PotentialSpec s;
+    s.kind = PotentialSpec::Kind::AmberGb;
+    s.atoms = static_cast<std::size_t>(topology.atomCount);
+    s.amberTopology = std::make_shared<const AmberTopology>(topology);
+    return s;
+  }
 };
 
 /// The two minima (L-BFGS to RMS 1e-6 kcal/mol/A with the default AMBER-GB parameters), or

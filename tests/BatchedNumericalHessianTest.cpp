@@ -62,10 +62,7 @@ TEST(BatchedNumericalHessian, AmberGbOverCpuThreadsEqualsNumericalHessian) {
   const std::optional<AshMinima> ash = makeAshMinima(1e-3);
   if (!ash) GTEST_SKIP() << "gb/ash not found";
   AmberGb single(ash->topology);
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.atoms = static_cast<std::size_t>(ash->topology.atomCount);
-  spec.amberTopology = std::make_shared<const AmberTopology>(ash->topology);
+  const PotentialSpec spec = ash->spec();
   std::unique_ptr<BatchedPotential> batched = makeBatchedPotentialForSpec(spec, Backend::Cpu, {2});
   BatchedHessianParams params;
   params.maxBatch = 31;  // odd: rounded down to 30 so that +h and -h share a call
@@ -141,10 +138,7 @@ TEST(BatchedNumericalHessian, CudaBatchedPotentialsMatchTheCpuTwin) {
   const std::optional<AshMinima> ash = makeAshMinima(1e-3);
   if (!ash) GTEST_SKIP() << "gb/ash not found";
   {
-    PotentialSpec gbSpec;
-    gbSpec.kind = PotentialSpec::Kind::AmberGb;
-    gbSpec.atoms = static_cast<std::size_t>(ash->topology.atomCount);
-    gbSpec.amberTopology = std::make_shared<const AmberTopology>(ash->topology);
+    const PotentialSpec gbSpec = ash->spec();
     std::unique_ptr<Potential> device = makePotential(gbSpec, Backend::Cuda);
     CharacterisationParams one;
     one.masses = ash->topology.masses;
@@ -156,10 +150,7 @@ TEST(BatchedNumericalHessian, CudaBatchedPotentialsMatchTheCpuTwin) {
     expectSameProperties(both[0], characterise(*device, ash->first, one), 1e-9);
     expectSameProperties(both[1], characterise(*device, ash->second, one), 1e-9);
   }
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.atoms = static_cast<std::size_t>(ash->topology.atomCount);
-  spec.amberTopology = std::make_shared<const AmberTopology>(ash->topology);
+  const PotentialSpec spec = ash->spec();
   BatchedPotentialOptions options;
   options.reserveBatch = params.maxBatch;
   std::unique_ptr<BatchedPotential> gbCuda =

@@ -136,10 +136,7 @@ TEST(CharacterisationAhead, CudaBatchedHessiansGiveTheSameBitsInAnyChunk) {
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
   const std::optional<AshMinima> ash = makeAshMinima(1e-3);
   ASSERT_TRUE(ash) << "gb/ash not found";
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.atoms = static_cast<std::size_t>(ash->topology.atomCount);
-  spec.amberTopology = std::make_shared<const AmberTopology>(ash->topology);
+  const PotentialSpec spec = ash->spec();
   std::unique_ptr<Potential> device = makePotential(spec, Backend::Cuda);
   CharacterisationParams params;
   params.masses = ash->topology.masses;
