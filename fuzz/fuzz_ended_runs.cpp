@@ -14,31 +14,13 @@
 #include "fuzz/FuzzTarget.h"
 #include "src/pathsample/EndedConnectRuns.h"
 
-namespace {
-
-// The records' contents as docs/database.md lays them out, as far as they are whole.
-std::vector<std::string_view> records(std::string_view bytes) {
-  std::vector<std::string_view> out;
-  std::size_t at = bytes.find('\n');
-  if (at == std::string_view::npos) return out;
-  ++at;
-  while (bytes.size() - at >= sizeof(std::uint64_t) + sizeof(std::uint32_t)) {
-    std::uint64_t size = 0;
-    std::memcpy(&size, bytes.data() + at, sizeof size);
-    if (size > bytes.size() - at - sizeof size - sizeof(std::uint32_t)) break;
-    out.push_back(bytes.substr(at + sizeof size, static_cast<std::size_t>(size)));
-    at += sizeof size + static_cast<std::size_t>(size) + sizeof(std::uint32_t);
-  }
-  return out;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace landscape;
   fuzz::setUp();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  const std::vector<std::string_view> contents = records(bytes);
+  std::vector<std::string_view> contents;
+  for (const EndedConnectRunsRecord& r : endedConnectRunsRecords(bytes))
+    contents.push_back(r.content);
   const std::string settings = contents.empty() ? std::string() : std::string(contents[0]);
   constexpr std::size_t kMinima = 4096;
   std::vector<double> energies(kMinima, 0.0);

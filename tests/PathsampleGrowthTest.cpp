@@ -39,6 +39,7 @@
 #include "src/optim/OptimConfig.h"
 #include "src/optim/OptimDatabase.h"
 #include "src/optim/OptimSystem.h"
+#include "src/pathsample/EndedConnectRuns.h"
 #include "src/pathsample/PathsampleGrowth.h"
 #include "src/pathsample/PathsampleOptions.h"
 #include "tests/AshMinima.h"
@@ -991,22 +992,6 @@ TEST(PathsampleGrowth, CyclesInFlightGrowOneNetworkWhateverTheThreads) {
   EXPECT_NE(readAll(log).find("other growth settings"), std::string::npos) << readAll(log);
 }
 
-// Where each record of an ended-runs file starts (docs/database.md: a header line, then records
-// of an 8-byte length, the content and a 4-byte CRC-32).
-namespace {
-std::vector<std::size_t> endedRunsRecords(const std::string& bytes) {
-  std::vector<std::size_t> starts;
-  std::size_t at = bytes.find('\n') + 1;
-  while (at + sizeof(std::uint64_t) <= bytes.size()) {
-    starts.push_back(at);
-    std::uint64_t size = 0;
-    std::memcpy(&size, bytes.data() + at, sizeof size);
-    at += sizeof size + size + sizeof(std::uint32_t);
-  }
-  return starts;
-}
-}  // namespace
-
 // A stop in a cycle keeps the runs of it that had ended (DIR/ended-runs): --resume runs only the
 // others and ends with the network of a run never interrupted, bit for bit; the file goes once
 // its cycle has merged, and a damaged one is refused with its name.
@@ -1039,10 +1024,10 @@ TEST(PathsampleGrowth, StoppedCycleKeepsItsEndedRunsForResume) {
   ASSERT_TRUE(fs::exists(file));
 
   const std::string saved = readAll(file);
-  const std::vector<std::size_t> records = endedRunsRecords(saved);
+  const std::vector<EndedConnectRunsRecord> records = endedConnectRunsRecords(saved);
   ASSERT_EQ(records.size(), 3u);  // the settings and two runs
   std::string damaged = saved;
-  damaged[records[1] + 20] ^= 0x10;  // inside the first run's record: damage, not a cut
+  damaged[records[1].start + 20] ^= 0x10;  // inside the first run's record: damage, not a cut
   std::ofstream(file, std::ios::binary | std::ios::trunc) << damaged;
   try {
     grow(" --resume " + part, never, [](const std::string&) {});
@@ -1100,7 +1085,7 @@ TEST(PathsampleGrowth, KilledCycleKeepsTheRunsThatHadEnded) {
   EXPECT_FALSE(fs::exists(whole + "/ended-runs"));  // removed once cycle 2 had merged
   ASSERT_EQ(TransitionNetworkDatabase::read(killed + "/network.h5").growth.cycles, 1);
   const std::string journal = readAll(killed + "/ended-runs");
-  ASSERT_EQ(endedRunsRecords(journal).size(), 3u);  // the settings and two runs
+  ASSERT_EQ(endedConnectRunsRecords(journal).size(), 3u);  // the settings and two runs
   fs::copy_file(killed + "/ended-runs", w.dir / "killed-journal");
 
   std::string log;

@@ -67,6 +67,29 @@ std::string encodeEndedConnectRuns(const EndedConnectRuns& runs, const std::stri
   return bytes;
 }
 
+std::size_t EndedConnectRunsRecord::end() const { return start + kFraming + content.size(); }
+
+std::vector<EndedConnectRunsRecord> endedConnectRunsRecords(std::string_view bytes) {
+  std::vector<EndedConnectRunsRecord> records;
+  if (bytes.size() < kHeaderSize || bytes.compare(0, kHeaderSize, kHeader, kHeaderSize) != 0)
+    return records;
+  std::size_t at = kHeaderSize;
+  while (bytes.size() - at >= kFraming) {
+    std::uint64_t size = 0;
+    std::memcpy(&size, bytes.data() + at, sizeof size);
+    if (size > bytes.size() - at - kFraming) break;
+    EndedConnectRunsRecord r;
+    r.start = at;
+    r.content = bytes.substr(at + sizeof size, static_cast<std::size_t>(size));
+    std::uint32_t stored = 0;
+    std::memcpy(&stored, r.content.data() + r.content.size(), sizeof stored);
+    r.intact = crc32(r.content.data(), r.content.size()) == stored;
+    records.push_back(r);
+    at = r.end();
+  }
+  return records;
+}
+
 EndedConnectRunsFile decodeEndedConnectRuns(std::string_view bytes, const std::string& path,
                                             const std::string& settings,
                                             const std::vector<double>& minimumEnergies,
@@ -79,33 +102,18 @@ EndedConnectRunsFile decodeEndedConnectRuns(std::string_view bytes, const std::s
   // length says, or (a crash before the disk had all of it) with a checksum that does not match:
   // such a last record is dropped. A bad checksum before the last record is damage.
   std::vector<std::vector<char>> contents;
-  std::size_t at = kHeaderSize;
-  while (at < bytes.size()) {
-    const std::size_t left = bytes.size() - at;
-    std::uint64_t size = 0;
-    if (left < kFraming) {
-      file.lastRecordCutShort = true;
-      break;
-    }
-    std::memcpy(&size, bytes.data() + at, sizeof size);
-    if (size > left - kFraming) {
-      file.lastRecordCutShort = true;
-      break;
-    }
-    const char* content = bytes.data() + at + sizeof size;
-    std::uint32_t stored = 0;
-    std::memcpy(&stored, content + size, sizeof stored);
-    at += kFraming + static_cast<std::size_t>(size);
-    if (crc32(content, static_cast<std::size_t>(size)) != stored) {
-      if (at == bytes.size()) {
+  const std::vector<EndedConnectRunsRecord> records = endedConnectRunsRecords(bytes);
+  file.lastRecordCutShort = (records.empty() ? kHeaderSize : records.back().end()) != bytes.size();
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    if (!records[k].intact) {
+      if (records[k].end() == bytes.size()) {
         file.lastRecordCutShort = true;
         break;
       }
       throw std::runtime_error(path + ": damaged (the CRC-32 of its record " +
-                               std::to_string(contents.size() + 1) +
-                               " does not match its content)" + remove);
+                               std::to_string(k + 1) + " does not match its content)" + remove);
     }
-    contents.emplace_back(content, content + size);
+    contents.emplace_back(records[k].content.begin(), records[k].content.end());
   }
   if (contents.empty()) return file;  // the settings were being written
   if (std::string(contents[0].begin(), contents[0].end()) != settings)

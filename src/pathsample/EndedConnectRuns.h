@@ -38,6 +38,19 @@ std::string encodeEndedConnectRun(const std::array<int, 2>& pair,
 std::string encodeEndedConnectRuns(const EndedConnectRuns& runs, const std::string& settings,
                                    const std::vector<double>& minimumEnergies);
 
+/// One record of a file, as it lies: where it starts (its length field), its content and
+/// whether its CRC-32 matches.
+struct EndedConnectRunsRecord {
+  std::size_t start = 0;
+  std::string_view content;
+  bool intact = false;
+  std::size_t end() const;  ///< just past its CRC
+};
+
+/// The whole records of a file after its header (none when the header is not this version's),
+/// up to the first that the bytes cut short.
+std::vector<EndedConnectRunsRecord> endedConnectRunsRecords(std::string_view bytes);
+
 struct EndedConnectRunsFile {
   EndedConnectRuns runs;
   /// The last record was cut short (a kill or a crash while it was appended): its run is not in
