@@ -15,15 +15,28 @@ namespace landscape {
 
 namespace {
 
-// fsync of an open file; file systems that cannot sync are accepted as they are.
-void flushToDisk(int descriptor, const std::string& prefix, const std::string& file) {
-  const int status = ::fsync(descriptor);
-  const int error = errno;
-  if (status != 0 && error != EINVAL && error != EROFS && error != ENOTSUP) {
-    ::close(descriptor);
-    throw std::runtime_error(prefix + "cannot flush '" + file +
-                             "' to disk: " + std::strerror(error));
+// An open file descriptor, closed when it goes, whichever way.
+class OpenFile {
+ public:
+  explicit OpenFile(int descriptor) : m_descriptor(descriptor) {}
+  ~OpenFile() {
+    if (m_descriptor >= 0) ::close(m_descriptor);
   }
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+  int get() const { return m_descriptor; }
+
+ private:
+  int m_descriptor;
+};
+
+// fsync of an open file; file systems that cannot sync are accepted as they are.
+void flushToDisk(const OpenFile& file, const std::string& prefix, const std::string& name) {
+  const int status = ::fsync(file.get());
+  const int error = errno;
+  if (status != 0 && error != EINVAL && error != EROFS && error != ENOTSUP)
+    throw std::runtime_error(prefix + "cannot flush '" + name +
+                             "' to disk: " + std::strerror(error));
 }
 
 }  // namespace
@@ -43,13 +56,14 @@ void writeFileAtomically(const std::string& path, const std::string& bytes,
       out.close();
       if (!out) throw std::runtime_error(prefix + "cannot write '" + temporary + "'");
     }
-    const int descriptor = ::open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) {
-      throw std::runtime_error(prefix + "cannot reopen '" + temporary +
-                               "' to flush it: " + std::strerror(errno));
+    {
+      const OpenFile file(::open(temporary.c_str(), O_RDONLY | O_CLOEXEC));
+      if (file.get() < 0) {
+        throw std::runtime_error(prefix + "cannot reopen '" + temporary +
+                                 "' to flush it: " + std::strerror(errno));
+      }
+      flushToDisk(file, prefix, temporary);
     }
-    flushToDisk(descriptor, prefix, temporary);
-    ::close(descriptor);
     std::error_code renameError;
     std::filesystem::rename(temporary, path, renameError);
     if (renameError) {
@@ -66,21 +80,19 @@ void writeFileAtomically(const std::string& path, const std::string& bytes,
 void appendToFileDurably(const std::string& path, const std::string& bytes,
                          const std::string& what) {
   const std::string prefix = what + " '" + path + "': ";
-  const int descriptor = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (descriptor < 0) throw std::runtime_error(prefix + "cannot open it: " + std::strerror(errno));
+  const OpenFile file(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+  if (file.get() < 0) throw std::runtime_error(prefix + "cannot open it: " + std::strerror(errno));
   std::size_t written = 0;
   while (written < bytes.size()) {
-    const ssize_t n = ::write(descriptor, bytes.data() + written, bytes.size() - written);
+    const ssize_t n = ::write(file.get(), bytes.data() + written, bytes.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      const int error = errno;
-      ::close(descriptor);
+      const int error = errno;  // before the message's allocations
       throw std::runtime_error(prefix + "cannot append to it: " + std::strerror(error));
     }
     written += static_cast<std::size_t>(n);
   }
-  flushToDisk(descriptor, prefix, path);
-  ::close(descriptor);
+  flushToDisk(file, prefix, path);
 }
 
 std::string readWholeFile(const std::string& path, const std::string& what) {
