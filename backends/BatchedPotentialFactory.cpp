@@ -18,6 +18,7 @@
 #include "gpu/BatchedPairPotentialCuda.h"
 #include "gpu/BatchedRigidBodyCuda.h"
 #include "gpu/BatchedSitePotentialCuda.h"
+#include "gpu/BatchedSoftStickyDipoleCuda.h"
 #include "gpu/BatchedSopCuda.h"
 #endif
 
@@ -171,6 +172,16 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
       (void)ellipsoids;
       break;
     }
+    case PotentialSpec::Kind::SoftStickyDipole: {
+      const std::size_t molecules = softStickyDipoleMoleculesOf(spec);
+      if (backend == Backend::Cpu) return perStructureOnCpu(spec, options.threads);
+      requireCuda("SSD water potential");
+#ifdef LANDSCAPE_HAVE_CUDA
+      return std::make_unique<BatchedSoftStickyDipoleCuda>(spec.softStickyDipole, molecules);
+#endif
+      (void)molecules;
+      break;
+    }
   }
   throw std::invalid_argument(
       "makeBatchedPotentialForSpec: PotentialSpec.kind holds an unknown value");
@@ -218,6 +229,7 @@ bool batchedPotentialIsDeviceResident(PotentialSpec::Kind kind, Backend backend)
     case PotentialSpec::Kind::Gupta:         // BatchedGuptaCuda
     case PotentialSpec::Kind::Sites:         // BatchedSitePotentialCuda
     case PotentialSpec::Kind::GayBerne:      // BatchedGayBerneCuda
+    case PotentialSpec::Kind::SoftStickyDipole:  // BatchedSoftStickyDipoleCuda
       return true;
   }
   return false;

@@ -10,6 +10,7 @@
 #include "potentials/LennardJones.h"
 #include "potentials/PairPotential.h"
 #include "potentials/SitePotential.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/Sop.h"
 
 #ifdef LANDSCAPE_HAVE_CUDA
@@ -20,6 +21,7 @@
 #include "gpu/LennardJonesCuda.h"
 #include "gpu/PairPotentialCuda.h"
 #include "gpu/SitePotentialCuda.h"
+#include "gpu/SoftStickyDipoleCuda.h"
 #include "gpu/SopCuda.h"
 #endif
 
@@ -151,7 +153,34 @@ std::unique_ptr<Potential> makeGayBerne(const PotentialSpec& spec, Backend backe
 #endif
 }
 
+// The molecule count of an SSD spec: atoms are its markers, 4 per molecule.
+std::size_t softStickyDipoleMolecules(const PotentialSpec& spec, const char* who) {
+  if (spec.atoms < 2 * kSoftStickyDipoleMarkers || spec.atoms % kSoftStickyDipoleMarkers != 0)
+    throw std::invalid_argument(std::string(who) +
+                                ": PotentialSpec.atoms counts SSD water markers, 4 per molecule "
+                                "and at least 2 molecules; got " +
+                                std::to_string(spec.atoms));
+  spec.softStickyDipole.check();
+  return spec.atoms / kSoftStickyDipoleMarkers;
+}
+
+std::unique_ptr<Potential> makeSoftStickyDipole(const PotentialSpec& spec, Backend backend) {
+  const std::size_t molecules = softStickyDipoleMolecules(spec, "makePotential");
+  if (backend == Backend::Cpu)
+    return std::make_unique<SoftStickyDipole>(spec.softStickyDipole, molecules);
+  requireCuda();
+#ifdef LANDSCAPE_HAVE_CUDA
+  return std::make_unique<SoftStickyDipoleCuda>(spec.softStickyDipole, molecules);
+#else
+  return nullptr;  // not reached: requireCuda() throws in builds without CUDA
+#endif
+}
+
 }  // namespace
+
+std::size_t softStickyDipoleMoleculesOf(const PotentialSpec& spec) {
+  return softStickyDipoleMolecules(spec, "PotentialSpec");
+}
 
 std::size_t gayBerneEllipsoidsOf(const PotentialSpec& spec) {
   return gayBerneEllipsoids(spec, "PotentialSpec");
@@ -173,6 +202,8 @@ std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend back
       return makeSites(spec, backend);
     case PotentialSpec::Kind::GayBerne:
       return makeGayBerne(spec, backend);
+    case PotentialSpec::Kind::SoftStickyDipole:
+      return makeSoftStickyDipole(spec, backend);
   }
   throw std::invalid_argument("makePotential: PotentialSpec.kind holds an unknown value");
 }

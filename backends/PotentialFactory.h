@@ -14,6 +14,7 @@
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/SiteModel.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/SopTopology.h"
 
 namespace landscape {
@@ -22,7 +23,7 @@ namespace landscape {
 /// result with the potentials it builds (a CPU twin, a rigid-body wrapper) and with its own
 /// output code, instead of every factory call parsing the file again.
 struct PotentialSpec {
-  enum class Kind { LennardJones, AmberGb, Sop, Pair, Gupta, Sites, GayBerne };
+  enum class Kind { LennardJones, AmberGb, Sop, Pair, Gupta, Sites, GayBerne, SoftStickyDipole };
   Kind kind = Kind::LennardJones;
   std::size_t atoms = 0;   ///< number of atoms (Lennard-Jones: >= 2)
   /// AmberGb: the molecule (readAmberTopology); required.
@@ -50,6 +51,12 @@ struct PotentialSpec {
   /// of one of BatchedGayBerneCuda). Always double. makeBatchedRigidPotential with
   /// GayBerneCluster::rigidSystem() makes each ellipsoid one rigid body.
   GayBerneParams gayBerne;
+  /// SoftStickyDipole: soft-sticky-dipole water (potentials/SoftStickyDipole.h, kcal/mol and
+  /// Angstrom), each molecule 4 marker sites, so `atoms` = 4 x molecules (>= 8). CPU:
+  /// SoftStickyDipole; CUDA: SoftStickyDipoleCuda (a batch of one of BatchedSoftStickyDipoleCuda).
+  /// Always double. makeBatchedRigidPotential with SoftStickyDipoleCluster::rigidSystem() makes
+  /// each molecule one rigid body.
+  SoftStickyDipoleParams softStickyDipole;
 };
 
 /// Builds the potential of spec on backend. Throws std::runtime_error when Backend::Cuda is asked
@@ -60,5 +67,9 @@ std::unique_ptr<Potential> makePotential(const PotentialSpec& spec, Backend back
 /// The ellipsoids of a GayBerne spec (atoms / 4). Throws std::invalid_argument when atoms is not
 /// 4 markers per ellipsoid for at least 2 ellipsoids, or for bad parameters.
 std::size_t gayBerneEllipsoidsOf(const PotentialSpec& spec);
+
+/// The molecules of a SoftStickyDipole spec (atoms / 4). Throws std::invalid_argument when atoms
+/// is not 4 markers per molecule for at least 2 molecules, or for bad parameters.
+std::size_t softStickyDipoleMoleculesOf(const PotentialSpec& spec);
 
 }  // namespace landscape

@@ -20,6 +20,7 @@
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/search/RigidBodySearch.h"
 #include "potentials/GayBerne.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/WaterCluster.h"
 #include "python/Arrays.h"
 #include "python/Bindings.h"
@@ -39,6 +40,10 @@ constexpr const char* kTip4pUnits =
     "coordinates q (2N rows of 3: the N molecules' centres of geometry of their 4 sites in "
     "Angstrom, then N angle-axis vectors in radians), gradients in kJ/mol/Angstrom and "
     "kJ/mol/radian.";
+constexpr const char* kSsdUnits =
+    " Units: kcal/mol and Angstrom; rigid coordinates q (2N rows of 3: the centres in Angstrom, "
+    "then N angle-axis vectors in radians, p = 0 the dipole along +z), gradients in "
+    "kcal/mol/Angstrom and kcal/mol/radian.";
 constexpr const char* kGayBerneUnits =
     " Units: reduced (lengths in sigma0, energies in eps0; docs/gay-berne.md); rigid coordinates q "
     "(2n rows of 3: centres, then angle-axis vectors in radians, p = 0 the axis along +z).";
@@ -138,6 +143,35 @@ NumpyArray tip4pSitesFromGmin(HostIn gmin) {
 NumpyArray tip4pFromSites(HostIn sites) {
   const WaterCluster w = waterOf(sites, 4, "tip4p_from_sites", "sites", kSiteLayout);
   return numpyCoordinates(w.rigidSystem().fromAtoms(valuesOf(sites)));
+}
+
+// ---- SSD water ----
+
+nb::object ssdWaterPotential(long long molecules, const std::string& backend) {
+  const std::size_t n = countOf(molecules, "ssd_water_cluster", "molecules");
+  const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), n);
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::SoftStickyDipole;
+  spec.atoms = kSoftStickyDipoleMarkers * n;
+  spec.softStickyDipole = cluster.params;
+  const Backend b = parseBackend(backend);
+  nb::object potential =
+      nb::cast(makeOwningRigidBodyPotential(makePotential(spec, b), cluster.rigidSystem(), b));
+  RigidSearchDefaults d;
+  d.params = gminWaterDefaultParams();  // gmin --water ssd's settings
+  d.params.temperature = 1.0;           // kcal/mol
+  d.moves = waterRigidBodyMoves();
+  d.startRadius = waterStartRadius(n);
+  record(potential, d);
+  return potential;
+}
+
+NumpyArray ssdWaterAtoms(HostIn q) {
+  const std::size_t n = moleculesOf(q, 2, "ssd_water_atoms", "q", kRigidLayout);
+  countOf(static_cast<long long>(n), "ssd_water_atoms", "molecules");
+  const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), n);
+  std::vector<double> atoms = cluster.drawnAtoms(valuesOf(q));
+  return numpyFrom(std::move(atoms), {3 * n, 3});
 }
 
 // ---- Gay-Berne ----
@@ -264,6 +298,23 @@ void bindRigidMolecules(nb::module_& m) {
         "Rigid coordinates (2N, 3) of site Cartesians (4N, 3; Angstrom; O H H M per molecule), "
         "the best fit of each molecule's TIP4P geometry (exact for rigid molecules).");
 
+  m.def("ssd_water_cluster", &ssdWaterPotential, "molecules"_a, "backend"_a = "cpu",
+        (std::string(
+             "N soft-sticky-dipole (SSD) water molecules (Liu and Ichiye, J. Phys. Chem. 100, "
+             "2723 (1996); the water of BRAHMS; docs/water.md): one centre each with a "
+             "Lennard-Jones core, a 2.35 D point dipole and the tetrahedral sticky term, no "
+             "cutoff, each molecule a rigid body of 4 markers. backend 'cpu': RigidBodyPotential "
+             "over SoftStickyDipole; 'cuda': the device rigid layer over SoftStickyDipoleCuda "
+             "(RuntimeError without a device). basin_hopping without params uses gmin --water "
+             "ssd's settings (kT 1 kcal/mol, rigid water's moves and random starts). "
+             "to_atoms(q) gives the markers, ssd_water_atoms(q) the molecules drawn as O, H, H. "
+             "molecules >= 2.") +
+         kSsdUnits)
+            .c_str());
+  m.def("ssd_water_atoms", &ssdWaterAtoms, "q"_a,
+        "O, H, H Cartesians (3N, 3; Angstrom) of SSD rigid coordinates q for drawing: O at the "
+        "centre, the hydrogens 0.9572 A away at 104.52 degrees in the body y-z plane towards the "
+        "dipole (the model itself has one centre). Symbols: ['O', 'H', 'H'] * N.");
   m.def("gay_berne_cluster", &gayBernePotential, "ellipsoids"_a, "sigma0"_a = 1.0, "eps0"_a = 1.0,
         "kappa"_a = 3.0, "kappa_prime"_a = 5.0, "mu"_a = 2.0, "nu"_a = 1.0, "cutoff"_a = 0.0,
         "backend"_a = "cpu",

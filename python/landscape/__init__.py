@@ -16,7 +16,8 @@ landscape.gupta_metal(atoms, 'Pt'), landscape.batched_gupta.
 Rigid molecules in rigid coordinates (centres, then angle-axis vectors): TIP4P water clusters
 (kJ/mol, Angstrom) landscape.tip4p_cluster(N) with tip4p_from_gmin, tip4p_sites, tip4p_symbols;
 Gay-Berne ellipsoids (reduced units) landscape.gay_berne_cluster(n, kappa=3, ...) with
-gay_berne_coordinates, gay_berne_markers, gay_berne_centres_axes.
+gay_berne_coordinates, gay_berne_markers, gay_berne_centres_axes; SSD water (kcal/mol,
+Angstrom) landscape.ssd_water_cluster(N) with ssd_water_atoms.
 
 Submodules: landscape.network (network.h5 as numpy arrays and a networkx graph), landscape.plots
 (matplotlib figures; also `python3 -m landscape.plots`), landscape.ase (an ASE calculator),
@@ -66,6 +67,8 @@ from ._landscape import (  # noqa: F401
     morse,
     pair_potential,
     pair_table,
+    ssd_water_atoms,
+    ssd_water_cluster,
     walkers,
     characterise,
     descend,

@@ -38,9 +38,9 @@ struct GminConfig {
                                    ///< default symmetrisation (gmin_main, GPU walkers)
   PairSystemConfig pair;  ///< --morse, --binary-lj, --kob-andersen, --pair-table, --cutoff, --box
   GuptaSystemConfig gupta;  ///< --gupta METAL, --gupta-params [GUPTA]: a metal cluster (eV, r0)
-  /// System: a cluster of rigid water molecules (docs/water.md; kJ/mol, Angstrom): "tip4p"
-  /// (--water tip4p, GMIN's NTIP 4); empty = none. Searched in angle-axis coordinates (one rigid
-  /// body per molecule) with the rigid-body moves.
+  /// System: a cluster of rigid water molecules (docs/water.md): "tip4p" (--water tip4p, GMIN's
+  /// NTIP 4; kJ/mol, Angstrom) or "ssd" (soft-sticky dipoles; kcal/mol, Angstrom); empty = none.
+  /// Searched in angle-axis coordinates (one rigid body per molecule) with the rigid-body moves.
   std::string waterModel;
   std::size_t waterMolecules = 0;  ///< --molecules N; with --coords: the file's (GMIN's layout)
   /// System: a cluster of uniaxial Gay-Berne ellipsoids (docs/gay-berne.md; reduced units sigma0

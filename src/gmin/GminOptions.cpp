@@ -104,15 +104,19 @@ void addGeneralAndSystem(Table& t) {
   t.add("water", "",
         "a cluster of rigid water molecules in angle-axis coordinates, one rigid body each "
         "(docs/water.md): tip4p = TIP4P (Jorgensen et al., J. Chem. Phys. 79, 926 (1983)) as "
-        "GMIN's NTIP 4 defines it, energies in kJ/mol and lengths in Angstrom; moved by the "
+        "GMIN's NTIP 4 defines it, energies in kJ/mol and lengths in Angstrom; ssd = the "
+        "soft-sticky-dipole water of Liu and Ichiye (J. Phys. Chem. 100, 2723 (1996)), one "
+        "centre with a Lennard-Jones core, a point dipole and a tetrahedral sticky term, "
+        "energies in kcal/mol and lengths in Angstrom (kT 1 kcal/mol by default); moved by the "
         "rigid-body moves (--rigid-translation, --rigid-rotation) and --step-size on the "
         "angle-axis coordinates",
         top(&C::waterModel))
-      .choices(std::vector<std::string>{"tip4p"})
+      .choices(std::vector<std::string>{"tip4p", "ssd"})
       .defaultText("none");
   t.add("molecules", "N",
-        "number of water molecules (--water); with --coords the file's count (GMIN's layout: "
-        "N oxygen positions, then N angle-axis vectors)",
+        "number of water molecules (--water); with --coords the file's count (TIP4P: GMIN's "
+        "layout, N oxygen positions, then N angle-axis vectors; SSD: N centres, then N "
+        "angle-axis vectors, p = 0 the dipole along z)",
         top(&C::waterMolecules))
       .atLeast(2)
       .atMost(100000)
@@ -806,7 +810,8 @@ const OptionTable<GminConfig>& gminOptionTable() {
       "epsilon), for pair systems those of the A-A pair (Morse: the well depth and r0), for "
       "Gupta clusters eV and the nearest-neighbour distance r0; AMBER-GB "
       "and SOP in kcal/mol and Angstrom (temperatures kT in kcal/mol); rigid TIP4P water in "
-      "kJ/mol and Angstrom (GMIN's unit for it; kT in kJ/mol); Gay-Berne ellipsoids in reduced "
+      "kJ/mol and Angstrom (GMIN's unit for it; kT in kJ/mol), SSD water in kcal/mol and "
+      "Angstrom (kT in kcal/mol); Gay-Berne ellipsoids in reduced "
       "units (length sigma0, energy eps0; kT in eps0).\n"
       "With no options gmin runs GMIN's LJ38 example (LJ38 from a random start; the defaults "
       "below).\n"
@@ -1071,8 +1076,11 @@ GminConfig parseGminCommandLine(const std::vector<std::string>& arguments) {
   // A molecule without a data file starts from the molecular defaults, not LJ38's.
   if ((given.has("prmtop") || given.has("sop-pdb")) && !given.has("gmin-data"))
     config.basinHopping = gminAmberDefaultParams();
-  if (given.has("water") && !given.has("gmin-data"))
+  if (given.has("water") && !given.has("gmin-data")) {
     config.basinHopping = gminWaterDefaultParams();
+    // TIP4P's kT of 4 kJ/mol is about 1 kcal/mol, SSD's unit.
+    if (given.value("water") == "ssd") config.basinHopping.temperature = 1.0;
+  }
   // Reduced units: the search settings do not depend on the Gay-Berne parameters.
   if (given.has("ellipsoids") && !given.has("gmin-data"))
     config.basinHopping = gayBerneClusterSearch(GayBerneParams(), 2).params;

@@ -20,16 +20,18 @@ namespace landscape {
 GminResultWriter::GminResultWriter(const std::string& dir, const Potential& potential,
                                    const AmberTopology* amber, const SopTopology* sop,
                                    const RigidBodySystem* rigid, const PairModel* pair,
-                                   const WaterCluster* water, const GayBerneCluster* ellipsoids)
+                                   const WaterCluster* water, const GayBerneCluster* ellipsoids,
+                                   const SoftStickyDipoleCluster* ssdWater)
     : m_dir(dir),
       m_amber(amber),
       m_sop(sop),
       m_rigid(rigid),
       m_pair(pair),
       m_water(water),
-      m_ellipsoids(ellipsoids) {
+      m_ellipsoids(ellipsoids),
+      m_ssdWater(ssdWater) {
   m_metadata.potential = potential.name();
-  const bool molecular = amber != nullptr || sop != nullptr;
+  const bool molecular = amber != nullptr || sop != nullptr || ssdWater != nullptr;
   m_metadata.energyUnit = water        ? water->model.energyUnit
                           : molecular  ? "kcal/mol"
                           : ellipsoids ? "reduced (eps0)"
@@ -107,6 +109,11 @@ void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
     for (std::size_t i = 0; i < m_water->moleculeCount(); ++i)
       for (const char* site : {"O", "H", "H", "X"}) labels.emplace_back(site);
     writeLowestFileLabelled(m_dir + "/lowest", minima, labels);
+  } else if (m_ssdWater) {
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < m_ssdWater->moleculeCount(); ++i)
+      for (const char* marker : {"D", "D", "X", "X"}) labels.emplace_back(marker);
+    writeLowestFileLabelled(m_dir + "/lowest", minima, labels);
   } else if (m_ellipsoids) {
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < m_ellipsoids->ellipsoidCount(); ++i)
@@ -117,6 +124,7 @@ void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
   }
   if (m_pair) writePairXyz(minima);
   if (m_ellipsoids) writeEllipsoidXyz(minima);
+  if (m_ssdWater) writeSsdWaterXyz(searched);
   if (m_kept)
     writeKeepingNetwork(minima);
   else
@@ -226,6 +234,29 @@ void GminResultWriter::writeEllipsoidXyz(const std::vector<StoredMinimum>& minim
     }
   }
   writeFileAtomically(m_dir + "/ellipsoids.xyz", text, "ellipsoids.xyz");
+}
+
+// Extended XYZ of SSD water drawn as O, H, H (the model has one centre; the hydrogens show its
+// frame), from the search's rigid coordinates.
+void GminResultWriter::writeSsdWaterXyz(const std::vector<StoredMinimum>& searched) const {
+  const std::size_t n = m_ssdWater->moleculeCount();
+  std::string text;
+  char line[256];
+  for (std::size_t i = 0; i < searched.size(); ++i) {
+    const std::vector<double> atoms = m_ssdWater->drawnAtoms(searched[i].coordinates);
+    std::snprintf(line, sizeof line,
+                  "%zu\nProperties=species:S:1:pos:R:3 energy=%.10f minimum=%zu "
+                  "first_found_at_quench=%ld units=\"kcal/mol, Angstrom\" potential=\"SSD water "
+                  "(Liu and Ichiye 1996)\"\n",
+                  3 * n, searched[i].energy, i + 1, searched[i].firstFoundStep);
+    text += line;
+    for (std::size_t a = 0; a < 3 * n; ++a) {
+      std::snprintf(line, sizeof line, "%s %18.10f %18.10f %18.10f\n", a % 3 == 0 ? "O" : "H",
+                    atoms[3 * a], atoms[3 * a + 1], atoms[3 * a + 2]);
+      text += line;
+    }
+  }
+  writeFileAtomically(m_dir + "/water.xyz", text, "water.xyz");
 }
 
 void GminResultWriter::writeSopModels(const std::vector<StoredMinimum>& minima) const {

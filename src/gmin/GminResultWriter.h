@@ -14,6 +14,7 @@
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/SopTopology.h"
 #include "potentials/WaterCluster.h"
 
@@ -36,11 +37,14 @@ class GminResultWriter {
   /// model's units (kJ/mol, Angstrom). ellipsoids: Gay-Berne ellipsoids (reduced units), whose 4
   /// markers are written as E, E (the axis tips) and X, X in `lowest`, and each ellipsoid's
   /// centre, orientation quaternion and semi-axes as extended XYZ (ellipsoids.xyz, as OVITO reads
-  /// ellipsoids).
+  /// ellipsoids). ssdWater: SSD water (kcal/mol, Angstrom), whose 4 markers are written as D, D
+  /// (along the dipole) and X, X in `lowest`, and each molecule drawn as O, H, H in water.xyz
+  /// (extended XYZ; SoftStickyDipoleCluster::drawnAtoms).
   GminResultWriter(const std::string& dir, const Potential& potential, const AmberTopology* amber,
                    const SopTopology* sop, const RigidBodySystem* rigid,
                    const PairModel* pair = nullptr, const WaterCluster* water = nullptr,
-                   const GayBerneCluster* ellipsoids = nullptr);
+                   const GayBerneCluster* ellipsoids = nullptr,
+                   const SoftStickyDipoleCluster* ssdWater = nullptr);
 
   /// Writes the minima of the search (in its coordinates), lowest first.
   void write(const std::vector<StoredMinimum>& searched) const;
@@ -51,6 +55,7 @@ class GminResultWriter {
   void writeKeepingNetwork(const std::vector<StoredMinimum>& minima) const;
   void writePairXyz(const std::vector<StoredMinimum>& minima) const;
   void writeEllipsoidXyz(const std::vector<StoredMinimum>& minima) const;
+  void writeSsdWaterXyz(const std::vector<StoredMinimum>& searched) const;
 
   std::string m_dir;
   const AmberTopology* m_amber;
@@ -59,6 +64,7 @@ class GminResultWriter {
   const PairModel* m_pair;
   const WaterCluster* m_water;
   const GayBerneCluster* m_ellipsoids;
+  const SoftStickyDipoleCluster* m_ssdWater;
   DatabaseMetadata m_metadata;
   /// The network in minima.h5 when the run began, when it holds more than gmin's minima.
   std::optional<StoredTransitionNetwork> m_kept;

@@ -118,10 +118,43 @@ void useRigidMolecules(const GminConfig& config, const PotentialSpec& spec,
                         system.hooks);
 }
 
+// SSD water (--water ssd): the marker potential on --backend under the rigid layer, each molecule
+// one body, from random starts in waterStartRadius' ball. --coords holds N centres, then N
+// angle-axis vectors (p = 0: the dipole along z and the hydrogens' plane y-z).
+GminSystem loadSsdWater(const GminConfig& config) {
+  GminSystem system;
+  std::size_t molecules = config.waterMolecules;
+  if (!config.coordsFile.empty()) {
+    std::vector<double> q = readCoordinates(config.coordsFile);
+    if (q.size() % 6 != 0)
+      throw std::runtime_error(config.coordsFile +
+                               ": SSD water needs N centres then N angle-axis "
+                               "vectors (an even number of lines); found " +
+                               std::to_string(q.size() / 3) + " lines");
+    if (config.waterMolecules != 0 && config.waterMolecules != q.size() / 6)
+      throw std::runtime_error("--molecules " + std::to_string(config.waterMolecules) +
+                               " disagrees with " + config.coordsFile + ", which holds " +
+                               std::to_string(q.size() / 6) + " molecules");
+    molecules = q.size() / 6;
+    system.start = std::move(q);
+  }
+  if (molecules < 2) throw std::runtime_error("a water cluster needs at least 2 molecules");
+  system.ssdWater = std::make_shared<const SoftStickyDipoleCluster>(
+      softStickyDipoleCluster(SoftStickyDipoleParams(), molecules));
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::SoftStickyDipole;
+  spec.atoms = kSoftStickyDipoleMarkers * molecules;
+  spec.softStickyDipole = system.ssdWater->params;
+  useRigidMolecules(config, spec, system.ssdWater->rigidSystem(), waterStartRadius(molecules),
+                    system);
+  return system;
+}
+
 // Rigid water (--water tip4p; GMIN's NTIP 4): the site potential on --backend under the rigid
 // layer, each molecule one body. --coords holds GMIN's layout (N oxygens, then N angle-axis
 // vectors with GMIN's orientation convention, potentials/WaterCluster.h).
 GminSystem loadWater(const GminConfig& config) {
+  if (config.waterModel == "ssd") return loadSsdWater(config);
   GminSystem system;
   std::vector<double> gmin;
   std::size_t molecules = config.waterMolecules;

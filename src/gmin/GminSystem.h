@@ -15,6 +15,7 @@
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/SopTopology.h"
 #include "potentials/WaterCluster.h"
 #include "src/gmin/GminConfig.h"
@@ -27,6 +28,7 @@ struct GminSystem {
   std::shared_ptr<const PairModel> pair;       ///< a pair system (--morse, --box, ...)
   std::shared_ptr<const WaterCluster> water;   ///< --water: the molecules and GMIN's frame
   std::shared_ptr<const GayBerneCluster> ellipsoids;  ///< --ellipsoids: the bodies and markers
+  std::shared_ptr<const SoftStickyDipoleCluster> ssdWater;  ///< --water ssd: bodies and markers
   std::unique_ptr<Potential> atomistic;        ///< the potential of the atoms
   PotentialSpec spec;                          ///< what atomistic was built from (walkers' copies)
   std::unique_ptr<Potential> rigidPotential;  ///< --rigid, --water, --ellipsoids: rigid coordinates

@@ -155,15 +155,16 @@ void printHeader(const GminConfig& config, const GminSystem& system, const Basin
         name.c_str(), config.inpcrdFile.c_str(), p.steps, p.temperature, p.stepSize,
         system.groups.size(), config.groupRotationProbability,
         stereo ? stereo->stereocentreCount() : 0, stereo ? stereo->peptideBondCount() : 0, seed);
-  } else if (system.water) {
+  } else if (system.water || system.ssdWater) {
     const RigidBodyMoveParams& moves = config.rigidMoves;
+    const char* energy = system.water ? "kJ/mol" : "kcal/mol";
     std::printf(
-        "gmin: %s, %s start, %ld steps, kT %.4g kJ/mol, step %.4g, rigid-body moves up to "
-        "%.4g A and %.4g rad (probability %.3g), container radius %.4f A, seed %llu (kJ/mol, "
+        "gmin: %s, %s start, %ld steps, kT %.4g %s, step %.4g, rigid-body moves up to "
+        "%.4g A and %.4g rad (probability %.3g), container radius %.4f A, seed %llu (%s, "
         "Angstrom)\n",
         name.c_str(), system.start.empty() ? "random" : config.coordsFile.c_str(), p.steps,
-        p.temperature, p.stepSize, moves.translation, moves.rotation, moves.probability,
-        containerRadius, seed);
+        p.temperature, energy, p.stepSize, moves.translation, moves.rotation, moves.probability,
+        containerRadius, seed, energy);
   } else if (system.ellipsoids) {
     const RigidBodyMoveParams& moves = config.rigidMoves;
     std::printf(
@@ -282,7 +283,8 @@ int runSingleChain(const RunSetup& run) {
   printStart(run, search.containerRadius());
   const GminResultWriter writer(run.out.dir, *run.system.atomistic, run.system.amber.get(),
                                 run.system.sop.get(), run.system.rigid, run.system.pair.get(),
-                                run.system.water.get(), run.system.ellipsoids.get());
+                                run.system.water.get(), run.system.ellipsoids.get(),
+                                run.system.ssdWater.get());
   GminStopRule stopRule(config.maxTime);
   GminProgressPrinter printer(config.quiet, writer, run.out.checkpointPath(), fingerprint,
                               run.params.steps, stopRule);
@@ -370,7 +372,7 @@ int runWalkers(const RunSetup& run, const GminWalkerPlan& plan) {
   printWalkerStart(run, plan);
   const GminResultWriter writer(run.out.dir, *system.atomistic, system.amber.get(),
                                 system.sop.get(), system.rigid, system.pair.get(),
-                                system.water.get(), system.ellipsoids.get());
+                                system.water.get(), system.ellipsoids.get(), system.ssdWater.get());
   // --max-time is rank 0's clock; a signal to any rank stops them all.
   GminStopRule stopRule(root ? config.maxTime : 0.0);
   GminWalkerPrinter printer(config.quiet, config.verbose, writer, run.out.checkpointPath(),

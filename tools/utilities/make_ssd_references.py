@@ -7,6 +7,8 @@ dipole along body +z) instead of markers, and the sticky angles are evaluated as
 
   make_ssd_references.py dimer             the dimer's global minimum: the lowest of 300 BFGS
                                            minimisations from random starts (scipy)
+  make_ssd_references.py cluster N STARTS  the lowest minimum of N molecules found by STARTS BFGS
+                                           minimisations from random starts in a ball (scipy)
   make_ssd_references.py energies FILE     the energy of each configuration of FILE
                                            (tests/data/water/ssd_configs.txt's format)
 """
@@ -78,6 +80,24 @@ def dimer():
     print(f"dimer minimum {best.fun:.6f} kcal/mol, centres {np.linalg.norm(best.x[:3]):.6f} A apart")
 
 
+def cluster(n, starts):
+    from scipy.optimize import minimize
+
+    def f(v):
+        c = v[: 3 * n].reshape(n, 3)
+        return energy(list(c), [rotation(v[3 * n + 3 * k: 3 * n + 3 * k + 3]) for k in range(n)])
+
+    rng = np.random.default_rng(n)
+    best = None
+    for _ in range(starts):
+        c = rng.uniform(-1, 1, size=(n, 3)) * 2.5 * n ** (1 / 3)
+        v = np.concatenate([c.ravel(), rng.normal(size=3 * n)])
+        res = minimize(f, v, method="BFGS", options={"gtol": 1e-7})
+        if best is None or res.fun < best.fun:
+            best = res
+    print(f"{n} molecules: lowest {best.fun:.6f} kcal/mol of {starts} minimisations")
+
+
 def energies(path):
     with open(path) as f:
         lines = [l for l in f if not l.startswith("#")]
@@ -94,6 +114,8 @@ def energies(path):
 if __name__ == "__main__":
     if len(sys.argv) == 2 and sys.argv[1] == "dimer":
         dimer()
+    elif len(sys.argv) == 4 and sys.argv[1] == "cluster":
+        cluster(int(sys.argv[2]), int(sys.argv[3]))
     elif len(sys.argv) == 3 and sys.argv[1] == "energies":
         energies(sys.argv[2])
     else:
