@@ -137,6 +137,15 @@ TEST_F(SsdWaterCli, GminFindsTheSmallClustersOfAnIndependentSearch) {
   }
 }
 
+// inputs/ssd20.cfg reads and runs (its cuda backend replaced by the CPU's, a few steps).
+TEST_F(SsdWaterCli, ExampleInputRuns) {
+  const fs::path input = fs::path(LANDSCAPE_SOURCE_DIR) / "inputs/ssd20.cfg";
+  const ProgramRun r = gmin("--config " + input.string() + " --backend cpu --steps 3 --output e20");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("target -211.026461 not reached"), std::string::npos) << r.out;
+  checkedLowest("e20", 20);
+}
+
 TEST_F(SsdWaterCli, BadInputGivesOneLineErrorsNamingWhere) {
   std::ofstream(m_dir / "odd") << "0 0 0\n3 0 0\n0 3 0\n";
   expectOneLineError(gmin("--water ssd --coords odd"), "odd", "N centres then N angle-axis");

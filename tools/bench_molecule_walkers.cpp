@@ -10,7 +10,8 @@
 // wait for the round's slowest quench, as in a real run) over their wall time; quench 0 (every
 // walker from the same start) and the final tight re-quench are left out.
 //
-// Usage: bench_molecule_walkers [--prmtop F --inpcrd F | --water N | --ellipsoids N]
+// Usage: bench_molecule_walkers [--prmtop F --inpcrd F | --water N [--water-model ssd] |
+// --ellipsoids N]
 //                               [--walkers 1,8,32,128,512]
 //                               [--backends cpu,cuda] [--steps S] [--cpu-seconds T]
 #include <algorithm>
@@ -42,7 +43,8 @@ struct Options {
   long steps = 4;
   double cpuSeconds = 300.0;
   long seed = 1;
-  long water = 0;  ///< > 0: rigid TIP4P molecules instead of the AMBER molecule
+  long water = 0;                    ///< > 0: rigid water molecules instead of the AMBER molecule
+  std::string waterModel = "tip4p";  ///< gmin --water's model: tip4p or ssd
   long ellipsoids = 0;  ///< > 0: Gay-Berne ellipsoids instead of the AMBER molecule
 };
 
@@ -74,10 +76,14 @@ OptionTable<Options> optionTable() {
       .positive();
   t.add("seed", "N", "random seed of the runs", fieldOf(&Options::seed)).atLeast(1);
   t.add("water", "N",
-        "a cluster of N rigid TIP4P molecules (gmin --water tip4p, random starts, kJ/mol) "
-        "instead of --prmtop; 0 = the AMBER molecule",
+        "a cluster of N rigid water molecules (gmin --water MODEL, random starts) instead of "
+        "--prmtop; 0 = the AMBER molecule",
         fieldOf(&Options::water))
       .atLeast(0);
+  t.add("water-model", "MODEL",
+        "the water of --water: tip4p (kJ/mol) or ssd (soft-sticky dipoles, kcal/mol)",
+        fieldOf(&Options::waterModel))
+      .choices(std::vector<std::string>{"tip4p", "ssd"});
   t.add("ellipsoids", "N",
         "a cluster of N Gay-Berne ellipsoids (gmin --ellipsoids, Gay and Berne's 1981 set, "
         "reduced units) instead of --prmtop; 0 = the AMBER molecule",
@@ -119,7 +125,7 @@ struct Row {
 Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
   std::vector<std::string> molecule = {"--prmtop",           o.prmtop,   "--inpcrd", o.inpcrd,
                                        "--quench-precision", o.precision};
-  if (o.water > 0) molecule = {"--water", "tip4p", "--molecules", std::to_string(o.water)};
+  if (o.water > 0) molecule = {"--water", o.waterModel, "--molecules", std::to_string(o.water)};
   if (o.ellipsoids > 0) molecule = {"--ellipsoids", std::to_string(o.ellipsoids)};
   std::vector<std::string> arguments = {
       "--backend", backend, "--walkers", std::to_string(walkers), "--steps",
@@ -153,9 +159,10 @@ int main(int argc, char** argv) {
     Options o;
     parseToolCommandLine(optionTable(), argc, argv, o);
     if (o.water > 0)
-      std::printf("walker quenches per second, (H2O)%ld rigid TIP4P from random starts, steps "
-                  "2..%ld of each walker, seed %ld\n",
-                  o.water, o.steps, o.seed);
+      std::printf(
+          "walker quenches per second, (H2O)%ld rigid %s from random starts, steps "
+          "2..%ld of each walker, seed %ld\n",
+          o.water, o.waterModel == "ssd" ? "SSD" : "TIP4P", o.steps, o.seed);
     else if (o.ellipsoids > 0)
       std::printf("walker quenches per second, %ld Gay-Berne ellipsoids from gmin's lattice start, "
                   "steps 2..%ld of each walker, seed %ld\n",
