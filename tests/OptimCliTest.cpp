@@ -1,11 +1,11 @@
 // The optim executable end to end: the built-in LJ7 example, OPTIM input files, extending a
 // database, and one-line errors with a non-zero exit on bad input. The LJ38 example of
 // tests/data/lj38/optim runs in the slow suite.
-#include <Eigen/Dense>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <Eigen/Dense>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +29,7 @@
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/SitePotential.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/WaterCluster.h"
 #include "tests/AshMinima.h"
 #include "tests/Lj7Structures.h"
@@ -691,20 +692,19 @@ int negativeEigenvalues(Potential& potential, const std::vector<double>& q, doub
 
 // The network of a water connect run in `folder`: every stored transition state, checked on our
 // own finite-difference Hessian of the rigid CPU potential, is a stationary point with exactly one
-// negative eigenvalue and lies above both its minima; the minima have none; energies in kJ/mol.
-void expectWaterNetworkOfStationaryPoints(const fs::path& folder) {
+// negative eigenvalue and lies above both its minima; the minima have none; energies in `unit`.
+void expectRigidNetworkOfStationaryPoints(const fs::path& folder, Potential& atomistic,
+                                          const RigidBodySystem& bodies, const std::string& unit) {
   DatabaseMetadata meta;
   const StoredTransitionNetwork net =
       TransitionNetworkDatabase::read((folder / "network.h5").string(), &meta);
-  EXPECT_EQ(meta.atoms, 32u);  // 8 molecules of 4 sites
-  EXPECT_EQ(meta.energyUnit, "kJ/mol");
+  EXPECT_EQ(meta.atoms, bodies.atomCount());
+  EXPECT_EQ(meta.energyUnit, unit);
   ASSERT_FALSE(net.transitionStates.empty());
-  const WaterCluster water = tip4pCluster(8);
-  SitePotential sites(water.model);
-  RigidBodyPotential rigid(sites, water.rigidSystem());
+  RigidBodyPotential rigid(atomistic, bodies);
   for (std::size_t k = 0; k < net.transitionStates.size(); ++k) {
     const StoredTransitionState& ts = net.transitionStates[k];
-    const std::vector<double> q = water.rigidSystem().fromAtoms(ts.coordinates);
+    const std::vector<double> q = bodies.fromAtoms(ts.coordinates);
     std::vector<double> g(q.size());
     const double e = rigid.energyGradient(q.data(), g.data());
     EXPECT_NEAR(e, ts.energy, 1e-6) << "ts " << k;
@@ -716,10 +716,17 @@ void expectWaterNetworkOfStationaryPoints(const fs::path& folder) {
         << "ts " << k;
   }
   for (std::size_t k = 0; k < net.minima.size(); ++k) {
-    const std::vector<double> q = water.rigidSystem().fromAtoms(net.minima[k].coordinates);
+    const std::vector<double> q = bodies.fromAtoms(net.minima[k].coordinates);
     double lowest = 0;
     EXPECT_EQ(negativeEigenvalues(rigid, q, 1e-2, &lowest), 0) << "minimum " << k;
   }
+}
+
+// The TIP4P octamer's network (8 molecules of 4 sites, kJ/mol).
+void expectWaterNetworkOfStationaryPoints(const fs::path& folder) {
+  const WaterCluster water = tip4pCluster(8);
+  SitePotential sites(water.model);
+  expectRigidNetworkOfStationaryPoints(folder, sites, water.rigidSystem(), "kJ/mol");
 }
 
 // Two minima of the TIP4P octamer (GMIN's input, and it with two molecules turned, each minimised
@@ -785,6 +792,70 @@ TEST_F(OptimCli, WaterBadInputGivesOneLineErrors) {
   expectError("--water tip4p --lj 8 --start start.coords --finish start.coords",
               "--water cannot be combined with");
   expectError("--water tip5p --start start.coords --finish start.coords", "tip5p");
+}
+
+// ---- SSD water (--water ssd)
+// ---------------------------------------------------------------------
+
+// Two low minima of SSD (H2O)8 (tests/data/water/ssd8_*.xyz, gmin's markers) connected in
+// angle-axis coordinates; the stationary points checked on the CPU rigid potential (kcal/mol).
+TEST_F(OptimCli, SsdWaterOctamerMinimaConnect) {
+  const auto a = testDataPath("water/ssd8_a.xyz");
+  const auto b = testDataPath("water/ssd8_b.xyz");
+  if (!a || !b) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
+  fs::copy_file(*a, m_dir / "a.xyz");
+  fs::copy_file(*b, m_dir / "b.xyz");
+  const OptimRun r = optim("--water ssd --start a.xyz --finish b.xyz");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(energy kcal/mol, length Angstrom)"), std::string::npos) << r.out;
+  EXPECT_EQ(summary(r.out).connected, "yes");
+  const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), 8);
+  SoftStickyDipole ssd(cluster.params, 8);
+  expectRigidNetworkOfStationaryPoints(m_dir / "optim-out", ssd, cluster.rigidSystem(), "kcal/mol");
+}
+
+// The same on --backend cuda: the device marker potential under the device rigid layer.
+TEST_F(OptimCli, SsdWaterOctamerOnTheCudaBackend) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  const auto a = testDataPath("water/ssd8_a.xyz");
+  const auto b = testDataPath("water/ssd8_b.xyz");
+  if (!a || !b) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
+  fs::copy_file(*a, m_dir / "a.xyz");
+  fs::copy_file(*b, m_dir / "b.xyz");
+  const OptimRun r = optim("--water ssd --backend cuda --start a.xyz --finish b.xyz");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(cuda"), std::string::npos) << r.out;
+  EXPECT_EQ(summary(r.out).connected, "yes");
+  const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), 8);
+  SoftStickyDipole ssd(cluster.params, 8);
+  expectRigidNetworkOfStationaryPoints(m_dir / "optim-out", ssd, cluster.rigidSystem(), "kcal/mol");
+}
+
+// The first minimum with two molecules swapped, one molecule turned by pi about its dipole (its
+// side markers swapped), the whole turned about z and moved: the same minimum, found over the
+// molecules' and side markers' permutations. The run is refused with the reason.
+TEST_F(OptimCli, SsdWaterPermutedCopyIsTheSameMinimum) {
+  const auto a = testDataPath("water/ssd8_a.xyz");
+  if (!a) GTEST_SKIP() << "tests/data/water/ssd8_a.xyz not found";
+  fs::copy_file(*a, m_dir / "a.xyz");
+  std::vector<double> x = readCoordinates(*a);
+  auto marker = [&x](int molecule, int s) {
+    return &x[static_cast<std::size_t>(12 * molecule + 3 * s)];
+  };
+  for (int s = 0; s < 4; ++s) std::swap_ranges(marker(1, s), marker(1, s) + 3, marker(2, s));
+  std::swap_ranges(marker(0, 2), marker(0, 2) + 3, marker(0, 3));
+  std::ostringstream xyz;
+  xyz << "32\npermuted\n" << std::setprecision(17);
+  const char* label[4] = {"D", "D", "X", "X"};
+  for (int i = 0; i < 32; ++i) {
+    const double* p = &x[3 * static_cast<std::size_t>(i)];
+    xyz << label[i % 4] << " " << -p[1] + 3.0 << " " << p[0] - 1.0 << " " << p[2] + 0.5 << "\n";
+  }
+  file("b.xyz", xyz.str());
+  expectError("--water ssd --start a.xyz --finish b.xyz", "are the same minimum");
+  file("short.xyz", "3\nthree markers\nD 0 0 0\nD 1 0 0\nX 0 1 0\n");
+  expectError("--water ssd --start a.xyz --finish short.xyz",
+              "4 markers per molecule (D D X X), found 3 atoms");
 }
 
 class SlowOptimCli : public OptimCli {};

@@ -113,8 +113,8 @@ struct OptimConfig {
   /// are Euclidean in those coordinates (no alignment); the start endpoint fixes the body shapes;
   /// the database keeps Cartesian atoms.
   std::string rigidFile;
-  /// --water tip4p: rigid TIP4P molecules (docs/water.md), one rigid body each, searched in
-  /// angle-axis coordinates; the endpoints' files give the molecules. Empty: no water.
+  /// --water tip4p or ssd: rigid TIP4P or SSD molecules (docs/water.md), one rigid body each,
+  /// searched in angle-axis coordinates; the endpoints' files give the molecules. Empty: no water.
   std::string waterModel;
   bool isWater() const { return !waterModel.empty(); }
   /// --precision: arithmetic of the CUDA AMBER-GB pair terms (as gmin's).

@@ -11,6 +11,7 @@
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/WaterCluster.h"
 #include "src/common/PairSystem.h"
 
@@ -81,6 +82,32 @@ OptimEndpoints moleculeEndpoints(const OptimConfig& config, const AmberTopology&
   return e;
 }
 
+// An SSD water endpoint as markers (4 per molecule, Angstrom): XYZ of the markers when the name
+// ends in .xyz (gmin --water ssd's `lowest`, D D X X), else rigid coordinates (N centres, then N
+// angle-axis vectors; gmin --coords' layout).
+Endpoint ssdWaterEndpoint(const std::string& path) {
+  Endpoint e;
+  e.source = path;
+  std::vector<double> x = readCoordinates(path, &e.labels);
+  e.labels.clear();
+  if (endsWith(path, ".xyz") || endsWith(path, ".XYZ")) {
+    if (x.size() % 12 != 0)
+      throw std::runtime_error(path +
+                               ": SSD water needs 4 markers per molecule (D D X X), "
+                               "found " +
+                               std::to_string(x.size() / 3) + " atoms");
+    e.x = std::move(x);
+    return e;
+  }
+  if (x.size() % 6 != 0 || x.size() < 12)
+    throw std::runtime_error(path +
+                             ": SSD water needs N centres then N angle-axis vectors (an "
+                             "even number of lines, N >= 2); found " +
+                             std::to_string(x.size() / 3) + " lines");
+  e.x = softStickyDipoleCluster(SoftStickyDipoleParams(), x.size() / 6).rigidSystem().toAtoms(x);
+  return e;
+}
+
 // A water endpoint as site Cartesians (O H H M per molecule, Angstrom): XYZ of the sites when the
 // name ends in .xyz, else GMIN's layout (N oxygens, then N angle-axis vectors).
 Endpoint waterEndpoint(const std::string& path) {
@@ -106,8 +133,9 @@ Endpoint waterEndpoint(const std::string& path) {
 OptimEndpoints waterEndpoints(const OptimConfig& config) {
   OptimEndpoints e;
   e.minimise = true;
-  e.start = waterEndpoint(config.startFile);
-  e.finish = waterEndpoint(config.finishFile);
+  const bool ssd = config.waterModel == "ssd";
+  e.start = ssd ? ssdWaterEndpoint(config.startFile) : waterEndpoint(config.startFile);
+  e.finish = ssd ? ssdWaterEndpoint(config.finishFile) : waterEndpoint(config.finishFile);
   if (e.start.x.size() < 24)
     throw std::runtime_error(config.startFile + ": a water cluster needs at least 2 molecules");
   return e;

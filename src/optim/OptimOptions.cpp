@@ -138,9 +138,12 @@ void addGeneralAndSystem(Table& t) {
         "positions, then N angle-axis vectors) or XYZ of the sites O H H M (.xyz: gmin's "
         "`lowest`, X for M); DNEB and hybrid EF work in angle-axis coordinates, minima are "
         "told apart over rotations, translations, inversion and permutations of the molecules "
-        "and of each molecule's hydrogens, and the finish is so aligned onto the start",
+        "and of each molecule's hydrogens, and the finish is so aligned onto the start; ssd = "
+        "soft-sticky-dipole water (Liu and Ichiye, J. Phys. Chem. 100, 2723 (1996)), kcal/mol "
+        "and Angstrom, --start and --finish as N centres then N angle-axis vectors (gmin "
+        "--coords) or XYZ of the 4 markers per molecule (.xyz: gmin --water ssd's `lowest`)",
         top(&C::waterModel))
-      .choices(std::vector<std::string>{"tip4p"})
+      .choices(std::vector<std::string>{"tip4p", "ssd"})
       .defaultText("none");
   addPrecisionOption(t,
                      ". Transition states need double: the Rayleigh-Ritz eigenvector search "

@@ -69,6 +69,12 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     spec.kind = PotentialSpec::Kind::Pair;
     spec.pairModel = system.pair;
     applyPairSettings(*system.pair, settings);
+  } else if (config.waterModel == "ssd") {
+    system.ssdWater = std::make_shared<const SoftStickyDipoleCluster>(
+        softStickyDipoleCluster(SoftStickyDipoleParams(), atoms / kSoftStickyDipoleMarkers));
+    spec.kind = PotentialSpec::Kind::SoftStickyDipole;
+    spec.softStickyDipole = system.ssdWater->params;
+    system.units = kSsdWaterUnits;
   } else if (config.isWater()) {
     system.water = std::make_shared<const WaterCluster>(tip4pCluster(atoms / 4));
     spec.kind = PotentialSpec::Kind::Sites;
@@ -101,12 +107,15 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
 // Hessian does not describe a rigid stationary point).
 namespace {
 
-// Which sites of a water cluster may trade places: the molecules (their oxygens, with the
-// hydrogens and M site following) and, within each, the two hydrogens (OPTIM's perm.allow for
-// rigid water; the groups nest, landscape/geometry/Alignment.h).
-std::vector<PermutationGroup> waterPermutationGroups(const WaterCluster& water) {
-  const auto sites = static_cast<int>(water.sitesPerMolecule());
-  const auto molecules = static_cast<int>(water.moleculeCount());
+// Which sites of a water cluster may trade places: the molecules (their first sites, with the
+// others following) and, within each, sites `first` and first + 1: TIP4P's two hydrogens (OPTIM's
+// perm.allow for rigid water), SSD's two side markers (its turn by pi about the dipole, which
+// leaves the sticky term, sin(theta) sin(2 theta) cos(2 phi), unchanged). The groups nest
+// (landscape/geometry/Alignment.h).
+std::vector<PermutationGroup> waterPermutationGroups(std::size_t sitesPerMolecule,
+                                                     std::size_t moleculeCount, int first) {
+  const auto sites = static_cast<int>(sitesPerMolecule);
+  const auto molecules = static_cast<int>(moleculeCount);
   PermutationGroup oxygens;
   oxygens.swapSets.resize(static_cast<std::size_t>(sites - 1));  // follower k of each oxygen
   for (int m = 0; m < molecules; ++m) {
@@ -115,22 +124,30 @@ std::vector<PermutationGroup> waterPermutationGroups(const WaterCluster& water) 
       oxygens.swapSets[static_cast<std::size_t>(k - 1)].push_back(m * sites + k);
   }
   std::vector<PermutationGroup> groups{std::move(oxygens)};
-  for (int m = 0; m < molecules; ++m) groups.push_back({{m * sites + 1, m * sites + 2}, {}});
+  for (int m = 0; m < molecules; ++m)
+    groups.push_back({{m * sites + first, m * sites + first + 1}, {}});
   return groups;
 }
 
-// --water: the molecules as rigid bodies over the site potential; minima compared (and the
-// finish aligned onto the start) over the molecules' and hydrogens' permutations.
+// --water: the molecules as rigid bodies over the site (TIP4P) or marker (SSD) potential; minima
+// compared (and the finish aligned onto the start) over the molecules' and hydrogens' (side
+// markers') permutations.
 void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                    std::vector<double>& finish, OptimSettings& settings) {
-  const WaterCluster& water = *system.water;
+  const RigidBodySystem bodies =
+      system.water ? system.water->rigidSystem() : system.ssdWater->rigidSystem();
   AlignmentParams& alignment = settings.network.alignment;
   alignment.permutations = true;
-  alignment.permutationGroups = waterPermutationGroups(water);
-  alignment.inversion = true;  // the mirror image of a cluster of achiral molecules: one minimum
+  alignment.permutationGroups =
+      system.water
+          ? waterPermutationGroups(system.water->sitesPerMolecule(), system.water->moleculeCount(),
+                                   1)
+          : waterPermutationGroups(kSoftStickyDipoleMarkers, system.ssdWater->moleculeCount(), 2);
+  // The mirror image of a cluster of achiral molecules: one minimum. (SSD's markers inverted are
+  // the molecule turned by pi about its y axis, and U is unchanged.)
+  alignment.inversion = true;
   finish = alignStructures(start, finish, alignment).alignedB;
-  system.rigidPotential =
-      makeRigidBodyPotential(*system.atomistic, water.rigidSystem(), config.backend);
+  system.rigidPotential = makeRigidBodyPotential(*system.atomistic, bodies, config.backend);
   const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
   system.rigid = rigid;
   start = rigid->fromAtoms(start);
@@ -146,7 +163,8 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<d
 
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings) {
-  if (system.water) return useRigidWater(config, system, start, finish, settings);
+  if (system.water || system.ssdWater)
+    return useRigidWater(config, system, start, finish, settings);
   if (config.rigidFile.empty()) return;
   const std::size_t atoms = start.size() / 3;
   system.rigidPotential = makeRigidBodyPotential(

@@ -16,6 +16,7 @@
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
+#include "potentials/SoftStickyDipole.h"
 #include "potentials/WaterCluster.h"
 #include "src/optim/OptimConfig.h"
 
@@ -29,11 +30,14 @@ struct Units {
 constexpr Units kLennardJonesUnits = {"reduced (epsilon)", "reduced (sigma)"};
 constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
 constexpr Units kWaterUnits = {"kJ/mol", "Angstrom"};
+constexpr Units kSsdWaterUnits = {"kcal/mol", "Angstrom"};
 
 struct OptimSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule; null for clusters
   std::shared_ptr<const PairModel> pair;       ///< a pair system (--morse, --box, BULK, ...)
-  std::shared_ptr<const WaterCluster> water;   ///< --water: the molecules and their sites
+  std::shared_ptr<const WaterCluster> water;   ///< --water tip4p: the molecules and their sites
+  /// --water ssd: the molecules and their markers
+  std::shared_ptr<const SoftStickyDipoleCluster> ssdWater;
   PotentialSpec spec;                          ///< what atomistic was built from (for copies)
   Units units = kLennardJonesUnits;
   std::unique_ptr<Potential> atomistic;       ///< on --backend
@@ -69,8 +73,9 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
 /// --rigid FILE: the start fixes the body shapes; both endpoints (search coordinates, in and out)
 /// move to rigid coordinates and the alignment settings to those that keep bodies intact.
 /// --water: each molecule a body; the finish is first aligned onto the start over rotations,
-/// translations, inversion and permutations of the molecules and of their hydrogens, which the
-/// network's duplicate checks then also use.
+/// translations, inversion and permutations of the molecules and of their hydrogens (SSD: of the
+/// two side markers, the molecule's turn by pi about its dipole), which the network's duplicate
+/// checks then also use.
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings);
 

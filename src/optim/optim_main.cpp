@@ -51,6 +51,15 @@ void printHeader(const OptimConfig& config, const OptimSystem& system,
                  const OptimSettings& settings) {
   const auto seed = static_cast<unsigned long long>(settings.seed);
   const std::string name = system.searched().name();
+  if (system.ssdWater) {
+    std::printf("optim: %s (energy kcal/mol, length Angstrom), seed %llu\n", name.c_str(), seed);
+    std::printf(
+        " alignment> translation, rotation and inversion; permutations of the %zu "
+        "molecules and of each molecule's side markers (its turn by pi about the "
+        "dipole)\n",
+        system.ssdWater->moleculeCount());
+    return;
+  }
   if (system.water) {
     std::printf("optim: %s (energy kJ/mol, length Angstrom), seed %llu\n", name.c_str(), seed);
     std::printf(" alignment> translation, rotation and inversion; permutations of the %zu "
