@@ -19,6 +19,7 @@
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/RigidBodyTerms.h"
+#include "tests/FiniteDifferences.h"
 #include "tests/TempFile.h"
 
 namespace landscape {
@@ -196,21 +197,6 @@ struct Lj30Rigid {
   std::vector<double> q;
 };
 
-void expectGradientMatchesDifferences(Potential& potential, const std::vector<double>& q) {
-  std::vector<double> g(q.size());
-  potential.energyGradient(q.data(), g.data());
-  const double h = 1e-6;
-  double scale = 0.0;
-  for (double v : g) scale = std::max(scale, std::fabs(v));
-  for (std::size_t i = 0; i < q.size(); ++i) {
-    std::vector<double> plus = q, minus = q;
-    plus[i] += h;
-    minus[i] -= h;
-    const double fd = (potential.energy(plus.data()) - potential.energy(minus.data())) / (2.0 * h);
-    EXPECT_NEAR(g[i], fd, 1e-6 * std::max(1.0, scale)) << "component " << i;
-  }
-}
-
 TEST(RigidBodyPotential, GradientMatchesCentralDifferences) {
   Lj30Rigid s;
   ASSERT_EQ(s.potential->dimension(), 6u * 2u + 3u * 16u);
@@ -220,17 +206,17 @@ TEST(RigidBodyPotential, GradientMatchesCentralDifferences) {
   s.q[8] = 1.1;
   s.q[9] = -2.0;
   s.q[11] = 0.5;
-  expectGradientMatchesDifferences(*s.potential, s.q);
+  expectGradientMatchesDifferences(*s.potential, s.q, 1e-6);
 }
 
 TEST(RigidBodyPotential, GradientAtAnglesZeroAndPi) {
   Lj30Rigid s;
   for (int k = 0; k < 6; ++k) s.q[6 + k] = 0.0;
-  expectGradientMatchesDifferences(*s.potential, s.q);
+  expectGradientMatchesDifferences(*s.potential, s.q, 1e-6);
   s.q[6] = kPi;
   s.q[10] = kPi / std::sqrt(2.0);
   s.q[11] = -kPi / std::sqrt(2.0);
-  expectGradientMatchesDifferences(*s.potential, s.q);
+  expectGradientMatchesDifferences(*s.potential, s.q, 1e-6);
 }
 
 TEST(RigidBodyPotential, EnergyEqualsAtomisticEnergyOfMappedAtoms) {

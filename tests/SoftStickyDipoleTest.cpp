@@ -21,6 +21,7 @@
 #include "potentials/RigidBodySystem.h"
 #include "potentials/RigidBodyTerms.h"
 #include "potentials/SoftStickyDipole.h"
+#include "tests/FiniteDifferences.h"
 
 namespace landscape {
 namespace {
@@ -62,23 +63,6 @@ std::vector<double> randomMarkers(std::size_t n, Random& random) {
     appendRotation(p, R);
   }
   return markersOf(centres, R);
-}
-
-void expectGradientMatchesDifferences(Potential& potential, const std::vector<double>& x,
-                                      double tolerance) {
-  std::vector<double> g(x.size());
-  const double e = potential.energyGradient(x.data(), g.data());
-  ASSERT_TRUE(std::isfinite(e));
-  const double h = 1e-6;
-  double scale = 1.0;
-  for (double v : g) scale = std::max(scale, std::fabs(v));
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    std::vector<double> plus = x, minus = x;
-    plus[i] += h;
-    minus[i] -= h;
-    const double fd = (potential.energy(plus.data()) - potential.energy(minus.data())) / (2.0 * h);
-    EXPECT_NEAR(g[i], fd, tolerance * scale) << "component " << i;
-  }
 }
 
 TEST(SoftStickyDipole, MarkerGradientMatchesCentralDifferences) {
