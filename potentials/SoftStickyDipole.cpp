@@ -152,6 +152,15 @@ RigidBodySystem SoftStickyDipoleCluster::rigidSystem() const {
   return RigidBodySystem(bodies, referenceMarkers);
 }
 
+RigidBodyMasses SoftStickyDipoleCluster::masses() const {
+  // referenceMarkers hold every molecule at p = 0: its body axes are the lab axes.
+  const RigidBodyMass molecule =
+      rigidBodyMassOfInertia(18.0153, {1.7696, 0.6145, 1.1550}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
+  RigidBodyMasses out;
+  out.bodies.assign(moleculeCount(), molecule);
+  return out;
+}
+
 std::vector<double> SoftStickyDipoleCluster::drawnAtoms(const std::vector<double>& q) const {
   const std::vector<double> markers = rigidSystem().toAtoms(q);
   const std::size_t n = moleculeCount();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "potentials/Potential.h"
+#include "potentials/RigidBodyMasses.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/SoftStickyDipoleTerms.h"
@@ -86,6 +87,10 @@ struct SoftStickyDipoleCluster {
 
   std::size_t moleculeCount() const { return bodies.bodyCount(); }
   RigidBodySystem rigidSystem() const;
+  /// The molecules' masses: 18.0153 amu at the centre, principal moments 1.7696, 0.6145 and
+  /// 1.1550 amu A^2 about the body x, y and z axes (water's, as OpenMD's SSD atom type has them:
+  /// x normal to the molecule's plane, the hydrogens drawn along y); the markers carry no mass.
+  RigidBodyMasses masses() const;
   /// O and H positions (3 x 3 n, Angstrom) of rigid coordinates q for drawing: O at the centre,
   /// the hydrogens 0.9572 A away at 104.52 degrees in the body y-z plane towards +z (where the
   /// sticky term attracts and the dipole points); the model itself has no hydrogens.

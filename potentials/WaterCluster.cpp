@@ -64,6 +64,13 @@ std::vector<double> WaterCluster::gminToRigid(const std::vector<double>& gmin) c
   return rigidSystem().fromAtoms(gminToSites(gmin));
 }
 
+RigidBodyMasses WaterCluster::masses() const {
+  std::vector<double> atomMasses;
+  for (std::size_t m = 0; m < moleculeCount(); ++m)
+    atomMasses.insert(atomMasses.end(), {15.9994, 1.008, 1.008, 0.0});
+  return rigidBodyMassesOfAtoms(rigidSystem(), atomMasses);
+}
+
 WaterCluster tip4pCluster(std::size_t molecules) {
   if (molecules < 2)
     throw std::invalid_argument("a TIP4P water cluster needs at least 2 molecules, got " +

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "potentials/RigidBodyMasses.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
 #include "potentials/SiteModel.h"
@@ -47,6 +48,9 @@ struct WaterCluster {
   std::vector<double> referenceSites() const;
   /// RigidBodySystem(bodies, referenceSites()).
   RigidBodySystem rigidSystem() const;
+  /// The molecules' masses on their sites, as TIP4P has them: O 15.9994 and H 1.008 amu (AMBER's
+  /// masses), M none.
+  RigidBodyMasses masses() const;
 
   /// GMIN's rigid coordinates (6N: oxygens, then angle-axis vectors) to site Cartesians (3 x 4N):
   /// site = O + R(-p) s0. Throws std::invalid_argument when the size is not 6N.

@@ -338,7 +338,12 @@ TEST_F(AshHessian, PathsampleFilesUseOptimsFrequencyUnitsAndComeBack) {
   metadata.hessianMasses = kUnitMasses;
   EXPECT_EQ(pathsampleFrequencyConversion(metadata), 1.0);
   metadata.hessianMasses = kAtomicMassesAmu;
+  // kJ/mol (TIP4P water): sqrt(1000 J / N_A / (amu A^2)) = 1.0e13 s^-1, FRQCONV / sqrt(4.184).
   metadata.energyUnit = "kJ/mol";
+  EXPECT_NEAR(pathsampleFrequencyConversion(metadata),
+              kMolecularFrequencyPerSecond / std::sqrt(4.184),
+              1e-9 * kKjMolecularFrequencyPerSecond);
+  metadata.energyUnit = "eV";
   EXPECT_THROW(pathsampleFrequencyConversion(metadata), std::invalid_argument);
 }
 

@@ -24,6 +24,7 @@
 #include "landscape/geometry/RigidBodyFinder.h"
 #include "landscape/network/Database.h"
 #include "landscape/paths/Characterisation.h"
+#include "landscape/paths/RigidBodyNormalModes.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/RigidBodyPotential.h"
@@ -666,10 +667,9 @@ std::string gminLines(const std::vector<double>& x) {
   return out.str();
 }
 
-// Negative eigenvalues of the finite-difference Hessian (central differences of the gradient,
-// symmetrised) of `potential` at q, below -threshold.
-int negativeEigenvalues(Potential& potential, const std::vector<double>& q, double threshold,
-                        double* lowest) {
+// The finite-difference Hessian (central differences of the gradient, symmetrised) of `potential`
+// at q.
+Eigen::MatrixXd finiteDifferenceHessian(Potential& potential, const std::vector<double>& q) {
   const std::size_t n = q.size();
   const double h = 1e-5;
   Eigen::MatrixXd hessian(n, n);
@@ -682,7 +682,13 @@ int negativeEigenvalues(Potential& potential, const std::vector<double>& q, doub
     x[i] = q[i];
     for (std::size_t j = 0; j < n; ++j) hessian(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = (gp[j] - gm[j]) / (2 * h);
   }
-  const Eigen::MatrixXd symmetric = 0.5 * (hessian + hessian.transpose());
+  return 0.5 * (hessian + hessian.transpose());
+}
+
+// Its eigenvalues below -threshold.
+int negativeEigenvalues(Potential& potential, const std::vector<double>& q, double threshold,
+                        double* lowest) {
+  const Eigen::MatrixXd symmetric = finiteDifferenceHessian(potential, q);
   const Eigen::VectorXd values = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric).eigenvalues();
   *lowest = values(0);
   int negative = 0;
@@ -690,16 +696,46 @@ int negativeEigenvalues(Potential& potential, const std::vector<double>& q, doub
   return negative;
 }
 
+// The molecules' normal modes at rigid coordinates q from our own finite-difference Hessian H of
+// the rigid potential and the kinetic metric G = L L^T: the eigenvalues of L^-1 H L^-T without the
+// six overall motions (those of smallest magnitude). Returns how many are negative and sets
+// *logProduct to the sum of the logs of the positive ones.
+int negativeNormalModes(Potential& rigid, const RigidBodySystem& bodies,
+                        const RigidBodyMasses& masses, const std::vector<double>& q,
+                        double* logProduct) {
+  const Eigen::LLT<Eigen::MatrixXd> llt(kineticMetric(bodies, masses, q));
+  const Eigen::MatrixXd half = llt.matrixL().solve(finiteDifferenceHessian(rigid, q));
+  const Eigen::MatrixXd K = llt.matrixL().solve(half.transpose());
+  Eigen::VectorXd values =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(0.5 * (K + K.transpose())).eigenvalues();
+  std::vector<double> v(values.data(), values.data() + values.size());
+  std::sort(v.begin(), v.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
+  EXPECT_LT(std::abs(v[5]), 1e-3 * std::abs(v[6]));
+  int negative = 0;
+  *logProduct = 0.0;
+  for (std::size_t k = 6; k < v.size(); ++k) {
+    if (v[k] < 0)
+      ++negative;
+    else
+      *logProduct += std::log(v[k]);
+  }
+  return negative;
+}
+
 // The network of a water connect run in `folder`: every stored transition state, checked on our
 // own finite-difference Hessian of the rigid CPU potential, is a stationary point with exactly one
 // negative eigenvalue and lies above both its minima; the minima have none; energies in `unit`.
+// The molecules' normal modes (`masses`) give each transition state one imaginary frequency and
+// each minimum none, and their log products are the stored ones.
 void expectRigidNetworkOfStationaryPoints(const fs::path& folder, Potential& atomistic,
-                                          const RigidBodySystem& bodies, const std::string& unit) {
+                                          const RigidBodySystem& bodies,
+                                          const RigidBodyMasses& masses, const std::string& unit) {
   DatabaseMetadata meta;
   const StoredTransitionNetwork net =
       TransitionNetworkDatabase::read((folder / "network.h5").string(), &meta);
   EXPECT_EQ(meta.atoms, bodies.atomCount());
   EXPECT_EQ(meta.energyUnit, unit);
+  EXPECT_EQ(meta.hessianMasses, "amu");
   ASSERT_FALSE(net.transitionStates.empty());
   RigidBodyPotential rigid(atomistic, bodies);
   for (std::size_t k = 0; k < net.transitionStates.size(); ++k) {
@@ -711,6 +747,9 @@ void expectRigidNetworkOfStationaryPoints(const fs::path& folder, Potential& ato
     EXPECT_LT(rigid.rmsGradient(q.data(), g.data()), 1e-3) << "ts " << k;
     double lowest = 0;
     EXPECT_EQ(negativeEigenvalues(rigid, q, 1e-2, &lowest), 1) << "ts " << k << " lowest " << lowest;
+    double logProduct = 0;
+    EXPECT_EQ(negativeNormalModes(rigid, bodies, masses, q, &logProduct), 1) << "ts " << k;
+    EXPECT_NEAR(ts.properties.logProductOfPositiveEigenvalues, logProduct, 1e-4) << "ts " << k;
     EXPECT_GT(ts.energy, std::max(net.minima[ts.plusMinimum].energy,
                                   net.minima[ts.minusMinimum].energy))
         << "ts " << k;
@@ -719,6 +758,10 @@ void expectRigidNetworkOfStationaryPoints(const fs::path& folder, Potential& ato
     const std::vector<double> q = bodies.fromAtoms(net.minima[k].coordinates);
     double lowest = 0;
     EXPECT_EQ(negativeEigenvalues(rigid, q, 1e-2, &lowest), 0) << "minimum " << k;
+    double logProduct = 0;
+    EXPECT_EQ(negativeNormalModes(rigid, bodies, masses, q, &logProduct), 0) << "minimum " << k;
+    EXPECT_NEAR(net.minima[k].properties.logProductOfPositiveEigenvalues, logProduct, 1e-4)
+        << "minimum " << k;
   }
 }
 
@@ -726,7 +769,8 @@ void expectRigidNetworkOfStationaryPoints(const fs::path& folder, Potential& ato
 void expectWaterNetworkOfStationaryPoints(const fs::path& folder) {
   const WaterCluster water = tip4pCluster(8);
   SitePotential sites(water.model);
-  expectRigidNetworkOfStationaryPoints(folder, sites, water.rigidSystem(), "kJ/mol");
+  expectRigidNetworkOfStationaryPoints(folder, sites, water.rigidSystem(), water.masses(),
+                                       "kJ/mol");
 }
 
 // Two minima of the TIP4P octamer (GMIN's input, and it with two molecules turned, each minimised
@@ -811,7 +855,8 @@ TEST_F(OptimCli, SsdWaterOctamerMinimaConnect) {
   EXPECT_EQ(summary(r.out).connected, "yes");
   const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), 8);
   SoftStickyDipole ssd(cluster.params, 8);
-  expectRigidNetworkOfStationaryPoints(m_dir / "optim-out", ssd, cluster.rigidSystem(), "kcal/mol");
+  expectRigidNetworkOfStationaryPoints(m_dir / "optim-out", ssd, cluster.rigidSystem(),
+                                       cluster.masses(), "kcal/mol");
 }
 
 // The same on --backend cuda: the device marker potential under the device rigid layer.
@@ -828,7 +873,8 @@ TEST_F(OptimCli, SsdWaterOctamerOnTheCudaBackend) {
   EXPECT_EQ(summary(r.out).connected, "yes");
   const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), 8);
   SoftStickyDipole ssd(cluster.params, 8);
-  expectRigidNetworkOfStationaryPoints(m_dir / "optim-out", ssd, cluster.rigidSystem(), "kcal/mol");
+  expectRigidNetworkOfStationaryPoints(m_dir / "optim-out", ssd, cluster.rigidSystem(),
+                                       cluster.masses(), "kcal/mol");
 }
 
 // The first minimum with two molecules swapped, one molecule turned by pi about its dipole (its

@@ -276,13 +276,15 @@ std::vector<std::vector<double>> readPoints(const std::string& path,
 
 double pathsampleFrequencyConversion(const DatabaseMetadata& metadata) {
   if (metadata.hessianMasses != kAtomicMassesAmu) return 1.0;
-  if (metadata.energyUnit != "kcal/mol" || metadata.lengthUnit != "Angstrom") {
+  if ((metadata.energyUnit != "kcal/mol" && metadata.energyUnit != "kJ/mol") ||
+      metadata.lengthUnit != "Angstrom") {
     throw std::invalid_argument("a mass-weighted database in '" + metadata.energyUnit + "' and '" +
                                 metadata.lengthUnit +
-                                "': PATHSAMPLE's frequency conversion is known for kcal/mol and "
-                                "Angstrom only");
+                                "': PATHSAMPLE's frequency conversion is known for kcal/mol or "
+                                "kJ/mol and Angstrom only");
   }
-  return kMolecularFrequencyPerSecond;
+  return metadata.energyUnit == "kJ/mol" ? kKjMolecularFrequencyPerSecond
+                                         : kMolecularFrequencyPerSecond;
 }
 
 namespace {

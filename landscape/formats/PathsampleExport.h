@@ -59,8 +59,13 @@ std::vector<int> readEndpointSet(const std::string& path, std::size_t minimaCoun
 
 /// The angular frequency of the files per frequency unit of a database with this metadata: 1 for
 /// unit masses (the files hold what network.h5 holds), kMolecularFrequencyPerSecond (OPTIM's
-/// FRQCONV for AMBER, rad/s per sqrt(kcal/mol / (amu A^2))) for a mass-weighted database. Throws
-/// std::invalid_argument for a mass-weighted database not in kcal/mol and Angstrom.
+/// FRQCONV for AMBER, rad/s per sqrt(kcal/mol / (amu A^2))) for a mass-weighted database,
+/// kKjMolecularFrequencyPerSecond for one in kJ/mol (TIP4P water's normal modes). Throws
+/// std::invalid_argument for a mass-weighted database in other units. (A rigid-molecule database's
+/// log products are shifted as if its 3N atomic coordinates were vibrating: by ln FRQCONV^2 for
+/// each of 3N - 6 modes rather than 6B - 6. Every rate and free-energy difference, which is all
+/// PATHSAMPLE takes from them, is unchanged: a minimum and a transition state differ by one mode
+/// either way.)
 double pathsampleFrequencyConversion(const DatabaseMetadata& metadata);
 
 /// The log products of `network` with every finite, non-zero log product shifted by

@@ -25,6 +25,11 @@ namespace landscape {
 constexpr double kMolecularFrequencyPerSecond = 2.0454828280e13;
 /// Boltzmann's constant in kcal/mol/K (R / 4184 J/kcal).
 constexpr double kBoltzmannKcalPerMolK = 8.314462618 / 4184.0;
+/// Boltzmann's constant in kJ/mol/K (R / 1000 J/kJ): TIP4P water's networks are in kJ/mol.
+constexpr double kBoltzmannKjPerMolK = 8.314462618 / 1000.0;
+/// sqrt(kJ/mol / (amu Angstrom^2)) in s^-1 (CODATA 2018: 1000 J / N_A per amu Angstrom^2, with
+/// N_A amu = 0.99999999965e-3 kg/mol), kMolecularFrequencyPerSecond / sqrt(4.184).
+constexpr double kKjMolecularFrequencyPerSecond = 1.0000000000e13;
 /// Planck's constant in kcal/mol x s (CODATA 2018 h N_A / 4184 J/kcal): the value PATHSAMPLE's
 /// PLANCK keyword needs with rates in s^-1 (its manual, "A Note on Units and Planck's Constant").
 constexpr double kPlanckKcalPerMolSecond = 6.62607015e-34 * 6.02214076e23 / 4184.0;

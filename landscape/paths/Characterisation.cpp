@@ -9,6 +9,7 @@
 #include "landscape/geometry/InertiaTensor.h"
 #include "landscape/minimisation/HessianLogProduct.h"
 #include "landscape/minimisation/NumericalHessian.h"
+#include "landscape/paths/RigidBodyNormalModes.h"
 
 namespace landscape {
 
@@ -18,6 +19,8 @@ void CharacterisationParams::check() const {
   for (double m : masses) {
     require(std::isfinite(m) && m > 0.0, "characterisation masses must be > 0 (amu)");
   }
+  require(!rigidBodies || masses.empty(),
+          "characterisation of rigid bodies takes the masses of the bodies, not masses");
   try {
     pointGroup.check();
   } catch (const std::invalid_argument& e) {
@@ -84,6 +87,7 @@ StationaryPointProperties characterise(Potential& potential, const std::vector<d
                                        const CharacterisationParams& params) {
   params.check();
   checkPoint(potential, x, params);
+  if (params.rigidBodies) return characteriseRigidBodies(*params.rigidBodies, x, params);
   if (potential.atomCount() > params.maxHessianAtoms)
     return propertiesOf(potential, x, params, nullptr);
   Eigen::MatrixXd hessian = hessianAt(potential, x, params);
@@ -97,7 +101,8 @@ std::vector<StationaryPointProperties> characteriseTogether(
   for (const std::vector<double>& x : points) checkPoint(potential, x, params);
   std::vector<StationaryPointProperties> out;
   out.reserve(points.size());
-  if (!params.backend.hessians || potential.atomCount() > params.maxHessianAtoms) {
+  if (!params.backend.hessians || params.rigidBodies ||
+      potential.atomCount() > params.maxHessianAtoms) {
     for (const std::vector<double>& x : points) out.push_back(characterise(potential, x, params));
     return out;
   }

@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "landscape/geometry/PointGroup.h"
@@ -23,6 +24,8 @@
 #include "potentials/Potential.h"
 
 namespace landscape {
+
+struct RigidBodyVibrations;  // landscape/paths/RigidBodyNormalModes.h
 
 /// Where the Hessian and its factorisation are computed. Empty members: the CPU path
 /// (numericalHessian of the potential given to characterise(), hessianLogProduct). optim's CUDA
@@ -61,6 +64,12 @@ struct CharacterisationParams {
   /// symmetry that PATHSAMPLE's degeneracy counts).
   bool translationsOnly = false;
   HessianBackend backend;       ///< empty: the CPU path
+  /// Rigid molecules (optim and grow with --water): the points are still given as the atoms of
+  /// the potential passed to characterise (the point group is theirs), but the Hessian is that of
+  /// rigidBodies->potential in rigid coordinates, weighted by the bodies' kinetic metric, so the
+  /// eigenvalues are the squared angular frequencies of rigid molecules
+  /// (landscape/paths/RigidBodyNormalModes.h). `masses` stays empty and `backend` unused.
+  std::shared_ptr<const RigidBodyVibrations> rigidBodies;
 
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;

@@ -8,6 +8,7 @@
 #include "landscape/formats/PermAllowFile.h"
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/PairModelAlignment.h"
+#include "landscape/paths/RigidBodyNormalModes.h"
 #include "potentials/RigidBodySet.h"
 #include "src/common/PairSystem.h"
 
@@ -103,8 +104,9 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
 
 // DNEB works on rigid coordinates unaligned (its distances are Euclidean in rigid coordinates);
 // the overall motions that the eigenvector search projects out are the rigid potential's own
-// (Potential::overallMotionModes). The Hessian-derived fields are left unknown (the atomistic
-// Hessian does not describe a rigid stationary point).
+// (Potential::overallMotionModes). With --rigid the Hessian-derived fields are left unknown (the
+// atomistic Hessian does not describe a rigid stationary point); water's come from the
+// molecules' normal modes (landscape/paths/RigidBodyNormalModes.h).
 namespace {
 
 // Which sites of a water cluster may trade places: the molecules (their first sites, with the
@@ -156,7 +158,19 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<d
     return rigid->toAtoms(q);
   };
   settings.connect.dneb.alignEndpoints = false;
-  settings.characterisation.maxHessianAtoms = 0;
+  // The molecules' normal modes: the Hessian of a CPU copy of the rigid potential (double
+  // precision, any backend), weighted by the molecules' masses; the point group over sites of
+  // like kind (TIP4P: O, H, M; SSD: the dipole's head and tail markers, the side markers).
+  settings.characterisation.rigidBodies = std::make_shared<RigidBodyVibrations>(
+      std::shared_ptr<Potential>(makeOwningRigidBodyPotential(
+          makePotential(system.spec, Backend::Cpu), bodies, Backend::Cpu)),
+      bodies, system.water ? system.water->masses() : system.ssdWater->masses());
+  settings.characterisation.backend = HessianBackend{};
+  const std::vector<int> kinds =
+      system.water ? std::vector<int>{8, 1, 1, 0} : std::vector<int>{1, 2, 3, 3};
+  std::vector<int>& types = settings.characterisation.pointGroup.atomTypes;
+  types.clear();
+  for (std::size_t k = 0; k < bodies.atomCount(); ++k) types.push_back(kinds[k % kinds.size()]);
 }
 
 }  // namespace

@@ -51,8 +51,11 @@ struct OptimSystem {
   /// The finite-difference Hessian needs double-precision gradients: the CPU reference, unless
   /// settings.characterisation.backend computes it on the device (--backend cuda, double).
   Potential& characterisation() const { return cpuPotential ? *cpuPotential : *atomistic; }
-  /// The masses of the Hessian-derived fields: the topology's (amu) for a molecule, else unit.
-  const char* hessianMasses() const { return amber ? kAtomicMassesAmu : kUnitMasses; }
+  /// The masses of the Hessian-derived fields: amu for a molecule (the topology's) and for water
+  /// (the molecules' normal modes), else unit.
+  const char* hessianMasses() const {
+    return amber || water || ssdWater ? kAtomicMassesAmu : kUnitMasses;
+  }
   /// Cartesian atoms of coordinates x of the search (rigid coordinates when rigid is set).
   std::vector<double> atoms(const std::vector<double>& x) const {
     return rigid ? rigid->toAtoms(x) : x;

@@ -206,7 +206,9 @@ struct Growth {
                          metadata, true);
     metadata.program = "pathsample";
     const double t = c.temperatures.front();
-    kT = metadata.energyUnit == "kcal/mol" ? kBoltzmannKcalPerMolK * t : t;
+    kT = metadata.energyUnit == "kcal/mol" ? kBoltzmannKcalPerMolK * t
+         : metadata.energyUnit == "kJ/mol" ? kBoltzmannKjPerMolK * t
+                                           : t;
   }
 
   // With runs in flight sharing batched calls: the batched potential (cuda: the device's; cpu:

@@ -83,6 +83,15 @@ KineticsNetwork kineticsNetwork(const PathsampleConfig& c, bool needSets) {
     DatabaseMetadata metadata;
     k.network = readNetworkOfEitherKind(c.database, &metadata);
     checkPathdataAtoms(c, metadata.atoms, c.database);
+    // The kinetics take kT and the frequency unit from --units: a network in another energy unit
+    // (TIP4P water's kJ/mol) would give wrong rates without a word.
+    if (metadata.energyUnit == "kJ/mol")
+      throw std::runtime_error(c.database +
+                               ": its energies are in kJ/mol; the kinetics need kcal/mol "
+                               "(--units molecular) or reduced units");
+    if (usesMolecularUnits(c) && metadata.atoms != 0 && metadata.energyUnit != "kcal/mol")
+      throw std::runtime_error(c.database + ": its energies are in '" + metadata.energyUnit +
+                               "'; --units molecular needs a network in kcal/mol");
     k.source = c.database;
     k.setNames = "the endpoint sets A and B of " + c.database;
     // A kinetics-only network keeps its files' frequencies (KineticsOnlyDatabase.h).
