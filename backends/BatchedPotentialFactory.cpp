@@ -188,12 +188,14 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
 }
 
 std::unique_ptr<BatchedPotential> makeSharedBatchedBase(const PotentialSpec& spec, Backend backend,
-                                                        int threads) {
+                                                        int threads, const RigidBodySystem* rigid) {
   BatchedPotentialOptions options;
   options.threads = threads;
   options.reserveBatch = backend == Backend::Cuda ? 256 : 1;
   options.gbLayout = AmberGbCudaLayout::Throughput;
-  std::unique_ptr<BatchedPotential> base = makeBatchedPotentialForSpec(spec, backend, options);
+  std::unique_ptr<BatchedPotential> base =
+      rigid ? makeBatchedRigidPotential(spec, *rigid, backend, options)
+            : makeBatchedPotentialForSpec(spec, backend, options);
   base->preferOnDevice();  // every search waits on its calls: ahead of other work on the device
   return base;
 }

@@ -51,9 +51,12 @@ std::unique_ptr<BatchedPotential> makeBatchedPotentialForSpec(
 /// growth's connect runs in flight, optim's concurrent searches): on cuda with the AMBER-GB layout
 /// for batches that fill the device by their number (fixed, so that a structure's bits are too),
 /// scratch for 256 structures and the greatest stream priority (preferOnDevice); on cpu over
-/// `threads` potentials of its own (bit for bit the single-structure potential's).
+/// `threads` potentials of its own (bit for bit the single-structure potential's). With `rigid`,
+/// in its rigid coordinates (makeBatchedRigidPotential; pair it with
+/// SharedBatchedPotential::Options::geometry).
 std::unique_ptr<BatchedPotential> makeSharedBatchedBase(const PotentialSpec& spec, Backend backend,
-                                                        int threads);
+                                                        int threads,
+                                                        const RigidBodySystem* rigid = nullptr);
 
 /// The batched potential of spec in the rigid coordinates of `system` (which must describe
 /// spec's atoms): the atomistic batch of makeBatchedPotentialForSpec with the rigid transform and

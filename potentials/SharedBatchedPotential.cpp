@@ -14,8 +14,12 @@ namespace {
 // The member's single-structure view.
 class MemberPotential : public Potential {
  public:
-  MemberPotential(SharedBatchedPotential::Member& member, const BatchedPotential& potential)
-      : m_member(member), m_potential(potential), m_gradient(potential.dimension()) {}
+  MemberPotential(SharedBatchedPotential::Member& member, const BatchedPotential& potential,
+                  Potential* geometry)
+      : m_member(member),
+        m_potential(potential),
+        m_geometry(geometry),
+        m_gradient(potential.dimension()) {}
 
   std::size_t dimension() const override { return m_potential.dimension(); }
   std::string name() const override { return m_potential.name() + ", shared"; }
@@ -29,18 +33,44 @@ class MemberPotential : public Potential {
   void energyGradients(std::size_t count, const double* x, double* g, double* energies) override {
     m_member.evaluate(count, x, g, energies);
   }
+  bool hasGradientMetric() const override { return m_geometry && m_geometry->hasGradientMetric(); }
+  double rmsGradient(const double* x, const double* g) override {
+    return m_geometry ? m_geometry->rmsGradient(x, g) : Potential::rmsGradient(x, g);
+  }
+  bool overallMotionModes(const double* x, std::vector<double>& modes) const override {
+    return m_geometry ? m_geometry->overallMotionModes(x, modes)
+                      : Potential::overallMotionModes(x, modes);
+  }
+  bool diagonalMetric(std::vector<double>& w) const override {
+    return m_geometry ? m_geometry->diagonalMetric(w) : Potential::diagonalMetric(w);
+  }
 
  private:
   SharedBatchedPotential::Member& m_member;
   const BatchedPotential& m_potential;
+  Potential* m_geometry;
   std::vector<double> m_gradient;
 };
 
 // The member's batched view: one request per call, inactive structures left out.
 class MemberBatchedPotential : public BatchedPotential {
  public:
-  MemberBatchedPotential(SharedBatchedPotential::Member& member, const BatchedPotential& potential)
-      : m_member(member), m_potential(potential) {}
+  MemberBatchedPotential(SharedBatchedPotential::Member& member, const BatchedPotential& potential,
+                         Potential* geometry)
+      : m_member(member), m_potential(potential), m_geometry(geometry) {}
+
+  bool hasGradientMetric() const override { return m_geometry && m_geometry->hasGradientMetric(); }
+  void rmsGradients(std::size_t batch, const double* x, const double* g, double* rms,
+                    const std::uint8_t* active) override {
+    if (!m_geometry) return BatchedPotential::rmsGradients(batch, x, g, rms, active);
+    const std::size_t n = dimension();
+    for (std::size_t b = 0; b < batch; ++b)
+      if (active == nullptr || active[b] != 0)
+        rms[b] = m_geometry->rmsGradient(x + b * n, g + b * n);
+  }
+  bool diagonalMetric(std::vector<double>& w) const override {
+    return m_geometry ? m_geometry->diagonalMetric(w) : BatchedPotential::diagonalMetric(w);
+  }
 
   std::size_t dimension() const override { return m_potential.dimension(); }
   std::string name() const override { return m_potential.name() + ", shared"; }
@@ -67,6 +97,7 @@ class MemberBatchedPotential : public BatchedPotential {
  private:
   SharedBatchedPotential::Member& m_member;
   const BatchedPotential& m_potential;
+  Potential* m_geometry;
   std::vector<double> m_x, m_g, m_energy;
 };
 
@@ -251,11 +282,13 @@ void SharedBatchedPotential::Member::evaluate(std::size_t count, const double* x
 }
 
 std::unique_ptr<Potential> SharedBatchedPotential::Member::potential() {
-  return std::make_unique<MemberPotential>(*this, m_shared.m_potential);
+  return std::make_unique<MemberPotential>(*this, m_shared.m_potential,
+                                           m_shared.m_options.geometry);
 }
 
 std::unique_ptr<BatchedPotential> SharedBatchedPotential::Member::batched() {
-  return std::make_unique<MemberBatchedPotential>(*this, m_shared.m_potential);
+  return std::make_unique<MemberBatchedPotential>(*this, m_shared.m_potential,
+                                                  m_shared.m_options.geometry);
 }
 
 }  // namespace landscape

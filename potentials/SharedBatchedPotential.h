@@ -56,6 +56,13 @@ class SharedBatchedPotential {
     /// How long a waiting thread spins (yielding) for a change before it sleeps on the condition
     /// variable: a sleeping thread's wake-up costs tens of microseconds per round. 0: never spins.
     std::chrono::microseconds spin{50};
+    /// Coordinates that are not plain Cartesians (rigid bodies): a single-structure potential of
+    /// the same coordinates, never evaluated here, whose metric and overall motions
+    /// (hasGradientMetric, rmsGradient, overallMotionModes, diagonalMetric) the members' views
+    /// report, so that a search through a member converges and projects as it would on that
+    /// potential. It must answer them from several threads at once (RigidBodyPotential does: they
+    /// read its system's geometry alone) and outlive this object. Null: plain Cartesians.
+    Potential* geometry = nullptr;
   };
 
   /// `potential` (not owned) must outlive this object and every member. Throws

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/BatchedPotentialFactory.h"
 #include "landscape/core/Random.h"
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
@@ -16,7 +17,10 @@
 #include "landscape/paths/RayleighRitz.h"
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
+#include "potentials/RigidBodyPotential.h"
 #include "potentials/SharedBatchedPotential.h"
+#include "potentials/SitePotential.h"
+#include "potentials/WaterCluster.h"
 
 namespace landscape {
 namespace {
@@ -150,6 +154,53 @@ TEST(SharedBatchedPotential, BatchedViewHonoursTheMaskAndDrivesBatchedLbfgs) {
   BatchedLbfgs(batched, params, 1).minimise(3, direct.data(), b.data());
   EXPECT_EQ(viaView, direct);
   for (int k = 0; k < 3; ++k) EXPECT_EQ(a[k].energy, b[k].energy);
+}
+
+// Rigid coordinates through a member (network growth of rigid water): with Options::geometry the
+// views report the rigid potential's angle-axis RMS gradient, L-BFGS metric and overall motions
+// while their energies come from the shared calls; without it, those of plain Cartesians.
+TEST(SharedBatchedPotential, ViewsTakeTheMetricAndOverallMotionsOfTheirGeometry) {
+  const WaterCluster water = tip4pCluster(2);
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::Sites;
+  spec.siteModel = std::make_shared<const SiteModel>(water.model);
+  spec.atoms = water.model.siteCount();
+  const std::unique_ptr<BatchedPotential> batched =
+      makeBatchedRigidPotential(spec, water.rigidSystem(), Backend::Cpu);
+  SitePotential sites(water.model);
+  RigidBodyPotential rigid(sites, water.rigidSystem());
+  Random random(5);
+  std::vector<double> q(12);
+  for (std::size_t i = 0; i < 12; ++i)
+    q[i] = (i < 3 ? 0.0 : i < 6 ? 3.0 : 1.0) + random.symmetric();
+  std::vector<double> g(12), gRigid(12);
+  SharedBatchedPotential::Options options;
+  options.geometry = &rigid;
+  SharedBatchedPotential shared(*batched, options);
+  SharedBatchedPotential::Member member(shared);
+  const std::unique_ptr<Potential> view = member.potential();
+  const double e = view->energyGradient(q.data(), g.data());
+  EXPECT_NEAR(e, rigid.energyGradient(q.data(), gRigid.data()), 1e-10);
+  EXPECT_TRUE(view->hasGradientMetric());
+  EXPECT_EQ(view->rmsGradient(q.data(), g.data()), rigid.rmsGradient(q.data(), g.data()));
+  std::vector<double> modes, rigidModes, w, rigidW;
+  ASSERT_TRUE(view->overallMotionModes(q.data(), modes));
+  rigid.overallMotionModes(q.data(), rigidModes);
+  EXPECT_EQ(modes, rigidModes);
+  ASSERT_TRUE(view->diagonalMetric(w));
+  rigid.diagonalMetric(rigidW);
+  EXPECT_EQ(w, rigidW);
+  const std::unique_ptr<BatchedPotential> images = member.batched();
+  EXPECT_TRUE(images->hasGradientMetric());
+  double rms = 0.0;
+  images->rmsGradients(1, q.data(), g.data(), &rms, nullptr);
+  EXPECT_EQ(rms, rigid.rmsGradient(q.data(), g.data()));
+
+  SharedBatchedPotential plain(*batched);
+  SharedBatchedPotential::Member other(plain);
+  const std::unique_ptr<Potential> cartesian = other.potential();
+  EXPECT_FALSE(cartesian->hasGradientMetric());
+  EXPECT_FALSE(cartesian->overallMotionModes(q.data(), modes));
 }
 
 // The Rayleigh-Ritz ratio asks for its two displaced gradients together (Potential::

@@ -9,6 +9,7 @@
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/PairModelAlignment.h"
 #include "landscape/paths/RigidBodyNormalModes.h"
+#include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"
 #include "src/common/PairSystem.h"
 
@@ -131,11 +132,9 @@ std::vector<PermutationGroup> waterPermutationGroups(std::size_t sitesPerMolecul
   return groups;
 }
 
-// --water: the molecules as rigid bodies over the site (TIP4P) or marker (SSD) potential; minima
-// compared (and the finish aligned onto the start) over the molecules' and hydrogens' (side
-// markers') permutations.
-void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
-                   std::vector<double>& finish, OptimSettings& settings) {
+}  // namespace
+
+void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings& settings) {
   const RigidBodySystem bodies =
       system.water ? system.water->rigidSystem() : system.ssdWater->rigidSystem();
   AlignmentParams& alignment = settings.network.alignment;
@@ -148,12 +147,9 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<d
   // The mirror image of a cluster of achiral molecules: one minimum. (SSD's markers inverted are
   // the molecule turned by pi about its y axis, and U is unchanged.)
   alignment.inversion = true;
-  finish = alignStructures(start, finish, alignment).alignedB;
   system.rigidPotential = makeRigidBodyPotential(*system.atomistic, bodies, config.backend);
   const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
   system.rigid = rigid;
-  start = rigid->fromAtoms(start);
-  finish = rigid->fromAtoms(finish);
   settings.network.toCartesian = [rigid](const std::vector<double>& q) {
     return rigid->toAtoms(q);
   };
@@ -161,6 +157,9 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<d
   // The molecules' normal modes: the Hessian of a CPU copy of the rigid potential (double
   // precision, any backend), weighted by the molecules' masses; the point group over sites of
   // like kind (TIP4P: O, H, M; SSD: the dipole's head and tail markers, the side markers).
+  std::unique_ptr<Potential> cpu = makePotential(system.spec, Backend::Cpu);
+  system.geometry = std::make_unique<RigidBodyPotential>(*cpu, bodies);
+  system.geometryAtoms = std::move(cpu);
   settings.characterisation.rigidBodies = std::make_shared<RigidBodyVibrations>(
       std::shared_ptr<Potential>(makeOwningRigidBodyPotential(
           makePotential(system.spec, Backend::Cpu), bodies, Backend::Cpu)),
@@ -173,12 +172,17 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, std::vector<d
   for (std::size_t k = 0; k < bodies.atomCount(); ++k) types.push_back(kinds[k % kinds.size()]);
 }
 
-}  // namespace
-
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings) {
-  if (system.water || system.ssdWater)
-    return useRigidWater(config, system, start, finish, settings);
+  if (system.water || system.ssdWater) {
+    // The finish aligned onto the start over the molecules' symmetries, then both in rigid
+    // coordinates.
+    useRigidWater(config, system, settings);
+    finish = alignStructures(start, finish, settings.network.alignment).alignedB;
+    start = system.rigid->fromAtoms(start);
+    finish = system.rigid->fromAtoms(finish);
+    return;
+  }
   if (config.rigidFile.empty()) return;
   const std::size_t atoms = start.size() / 3;
   system.rigidPotential = makeRigidBodyPotential(

@@ -44,6 +44,11 @@ struct OptimSystem {
   std::unique_ptr<Potential> cpuPotential;    ///< the CPU twin, when --backend is not cpu
   std::unique_ptr<Potential> rigidPotential;  ///< --rigid: rigid coordinates over atomistic
   const RigidBodySystem* rigid = nullptr;     ///< the system of rigidPotential
+  /// --water: the rigid coordinates' metric and overall motions on the host, for views that
+  /// evaluate elsewhere (SharedBatchedPotential::Options::geometry); never evaluated, over a CPU
+  /// copy of the atomistic potential (geometryAtoms).
+  std::unique_ptr<Potential> geometryAtoms;
+  std::unique_ptr<Potential> geometry;
   LbfgsWorkspaceFactory workspace;            ///< --lbfgs-backend gpu; empty: the CPU L-BFGS
 
   /// The potential DNEB and the transition-state searches run on.
@@ -81,6 +86,13 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
 /// checks then also use.
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings);
+
+/// --water without endpoints (network growth): each molecule a rigid body of the search
+/// (rigidPotential, rigid, geometry); minima compared over rotations, translations, inversion and
+/// permutations of the molecules and of their hydrogens (SSD: of the two side markers); the
+/// stationary points characterised by the molecules' normal modes
+/// (landscape/paths/RigidBodyNormalModes.h).
+void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings& settings);
 
 /// --lbfgs-backend gpu: every L-BFGS but the DNEB band's keeps its vectors on the device.
 void useGpuLbfgs(const OptimConfig& config, OptimSystem& system, OptimSettings& settings);

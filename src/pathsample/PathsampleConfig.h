@@ -138,6 +138,9 @@ struct PathsampleConfig {
   /// grow: a Gupta metal cluster (--gupta, --gupta-params); when given it replaces the --odata
   /// file's GUPTA.
   GuptaSystemConfig gupta;
+  /// grow: rigid water (--water tip4p|ssd; docs/water.md), the molecules counted from the
+  /// database's sites; empty: none.
+  std::string waterModel;
   std::string outputDir = "pathsample-out";  ///< --output DIR: DIR/network.h5 of the growth run
   std::string resumeDir;                   ///< --resume DIR: continue the growth run in DIR
   long long seed = 1;                      ///< --seed N (SEED)

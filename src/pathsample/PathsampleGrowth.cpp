@@ -16,6 +16,8 @@
 #include <stdexcept>
 
 #include "backends/BatchedPotentialFactory.h"
+#include "backends/PotentialFactory.h"
+#include "backends/RigidBodyFactory.h"
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/HarmonicRates.h"
@@ -81,6 +83,7 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
                             const ProgressPrinter& print) {
   OptimConfig oc;
   oc.prmtopFile = c.prmtopFile;
+  oc.waterModel = c.waterModel;
   oc.backend = c.backend;
   oc.lbfgsBackend = c.lbfgsBackend;
   oc.precision = c.precision;
@@ -115,6 +118,12 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
   if (oc.gupta.active() && (oc.isMolecule() || oc.pair.active()))
     throw std::runtime_error(oc.gupta.origin() + ": a Gupta cluster cannot be combined with " +
                              (oc.isMolecule() ? std::string("--prmtop") : oc.pair.systemOrigin()));
+  if (oc.isWater() && (oc.isMolecule() || oc.pair.active() || oc.gupta.active()))
+    throw std::runtime_error("command line: --water cannot be combined with " +
+                             (oc.isMolecule()    ? std::string("--prmtop")
+                              : oc.pair.active() ? oc.pair.systemOrigin()
+                                                 : oc.gupta.origin()) +
+                             " (the molecules are the system)");
   if (oc.isMolecule()) {  // chiral, and no perm.allow groups here: rotations and translations
     for (AlignmentParams* a : {&oc.settings.network.alignment, &oc.settings.connect.dneb.alignment})
       a->inversion = a->permutations = false;
@@ -156,6 +165,7 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
     s << "ts-steps=" << c.tsSteps << "\n";
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
     << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
+  if (!c.waterModel.empty()) s << "water=" << c.waterModel << "\n";
   // Where the runs' arithmetic happens changes their round-off (said only when not the default,
   // so that runs started before these options resume).
   if (c.backend != Backend::Cpu || c.lbfgsBackend != LbfgsBackend::Cpu)
@@ -179,6 +189,14 @@ void giveBack(GrowthRecord& r, const std::vector<std::vector<Pair>>& cycles) {
 // A stop request that ended the choice of a cycle's pairs (one process).
 struct SelectionStopped {};
 
+// The connect runs' system: optim's, with rigid water's molecules as bodies.
+OptimSystem makeGrowthSystem(const OptimConfig& optim, std::shared_ptr<const AmberTopology> amber,
+                             std::size_t atoms, OptimSettings& settings) {
+  OptimSystem system = makeOptimSystem(optim, std::move(amber), atoms, settings);
+  if (optim.isWater()) useRigidWater(optim, system, settings);
+  return system;
+}
+
 // The state of the run: network, its stored records and the growth record.
 struct Growth {
   const PathsampleConfig& config;
@@ -199,7 +217,7 @@ struct Growth {
         optim(std::move(oc)),
         amber(readOptimTopology(optim)),
         settings(optim.settings),
-        system(makeOptimSystem(optim, amber, MinimaDatabase::readMetadata(input).atoms, settings)),
+        system(makeGrowthSystem(optim, amber, MinimaDatabase::readMetadata(input).atoms, settings)),
         network(settings.network),
         ranks(r) {
     known = loadDatabase(input, system, MinimaDatabase::readMetadata(input).atoms, network,
@@ -321,8 +339,9 @@ struct Growth {
   // (potentials/SharedBatchedPotential). A structure's bits do not depend on the batch, so neither
   // does the network on the number of runs in flight.
   void shareEvaluations(int threads, int patience) {
-    batched = makeSharedBatchedBase(system.spec, optim.backend, threads);
+    batched = makeSharedBatchedBase(system.spec, optim.backend, threads, system.rigid);
     SharedBatchedPotential::Options options;
+    options.geometry = system.geometry.get();  // rigid water: angle-axis metric, overall motions
     if (patience > 0)
       options.patience = std::chrono::microseconds(patience);
     else
@@ -338,6 +357,11 @@ struct Growth {
       return sharedConnectEngine(*shared, settings.connect.descent.minimiser, kSearchesPerRun);
     OptimSettings s = settings;
     ConnectJobEngine e;
+    if (system.rigid) {  // rigid water: its rigid bodies over a copy of the atomistic potential
+      e.potential = makeOwningRigidBodyPotential(makePotential(system.spec, optim.backend),
+                                                 *system.rigid, optim.backend);
+      return e;
+    }
     e.potential = std::move(makeOptimSystem(optim, amber, metadata.atoms, s).atomistic);
     return e;
   }

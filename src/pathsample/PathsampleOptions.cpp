@@ -256,6 +256,15 @@ void addGrowth(Table& t) {
                        "interpolation and duplicates). grow: these options replace the pair "
                        "system of --odata (MORSE, BLJCLUSTER, BULK)");
   addGuptaSystemOptions(t, fieldOf(&C::gupta));
+  t.add("water", "MODEL",
+        "grow a network of rigid water molecules (docs/water.md), as optim --water: tip4p = TIP4P "
+        "as GMIN's NTIP 4 (kJ/mol, Angstrom; the database holds the sites O H H M), ssd = "
+        "soft-sticky-dipole water (kcal/mol, Angstrom; the database holds 4 markers per "
+        "molecule); the runs work in angle-axis coordinates, minima are told apart over the "
+        "molecules' symmetries and characterised by the molecules' normal modes",
+        fieldOf(&C::waterModel))
+      .choices(std::vector<std::string>{"tip4p", "ssd"})
+      .defaultText("none");
   t.add("output", "DIR", "folder of the growth run: DIR/network.h5, rewritten after every cycle",
         fieldOf(&C::outputDir))
       .named("a directory name")

@@ -1,0 +1,209 @@
+// `pathsample grow --water`: transition networks of rigid water clusters grown from an optim
+// connect run, in angle-axis coordinates, the stationary points characterised by the molecules'
+// normal modes (landscape/paths/RigidBodyNormalModes). SSD networks (kcal/mol) feed the kinetics;
+// TIP4P networks (kJ/mol) grow, and the kinetics refuse them rather than misread their unit.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/GpuDevice.h"
+#include "landscape/formats/CoordinatesFile.h"
+#include "landscape/network/Database.h"
+#include "potentials/RigidBodyPotential.h"
+#include "potentials/SitePotential.h"
+#include "potentials/SoftStickyDipole.h"
+#include "potentials/WaterCluster.h"
+#include "tests/TestData.h"
+
+namespace landscape {
+namespace {
+
+namespace fs = std::filesystem;
+
+#if defined(LANDSCAPE_PATHSAMPLE_EXECUTABLE) && defined(LANDSCAPE_OPTIM_EXECUTABLE)
+
+// The programs, as the environment names them (a copy of the build elsewhere) or as built.
+std::string programOf(const char* variable, const char* built) {
+  const char* env = std::getenv(variable);
+  return env && *env ? env : built;
+}
+
+// Runs a program in `dir` with its output in dir/log; returns its exit status.
+int run(const fs::path& dir, const std::string& program, const std::string& arguments) {
+  const std::string command =
+      "cd " + dir.string() + " && " + program + " " + arguments + " > log 2>&1";
+  const int status = std::system(command.c_str());
+  return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+std::string readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Work {
+  fs::path dir;
+  explicit Work(const std::string& name)
+      : dir(fs::temp_directory_path() / (name + "-" + std::to_string(getpid()))) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~Work() { fs::remove_all(dir); }
+  int optim(const std::string& a) const {
+    return run(dir, programOf("LANDSCAPE_OPTIM_EXECUTABLE", LANDSCAPE_OPTIM_EXECUTABLE), a);
+  }
+  int pathsample(const std::string& a) const {
+    return run(dir, programOf("LANDSCAPE_PATHSAMPLE_EXECUTABLE", LANDSCAPE_PATHSAMPLE_EXECUTABLE),
+               a);
+  }
+  std::string log() const { return readAll(dir / "log"); }
+};
+
+// Every transition state of a grown network is a stationary point of the rigid CPU potential
+// above both its minima; every point has a finite log product of its normal modes (amu).
+void expectCharacterisedStationaryPoints(const fs::path& file, Potential& atomistic,
+                                         const RigidBodySystem& bodies) {
+  DatabaseMetadata meta;
+  const StoredTransitionNetwork net = TransitionNetworkDatabase::read(file.string(), &meta);
+  EXPECT_EQ(meta.hessianMasses, "amu");
+  RigidBodyPotential rigid(atomistic, bodies);
+  for (std::size_t k = 0; k < net.transitionStates.size(); ++k) {
+    const StoredTransitionState& ts = net.transitionStates[k];
+    const std::vector<double> q = bodies.fromAtoms(ts.coordinates);
+    std::vector<double> g(q.size());
+    EXPECT_NEAR(rigid.energyGradient(q.data(), g.data()), ts.energy, 1e-6) << "ts " << k;
+    EXPECT_LT(rigid.rmsGradient(q.data(), g.data()), 1e-3) << "ts " << k;
+    EXPECT_GT(ts.energy,
+              std::max(net.minima[ts.plusMinimum].energy, net.minima[ts.minusMinimum].energy));
+    EXPECT_TRUE(std::isfinite(ts.properties.logProductOfPositiveEigenvalues)) << "ts " << k;
+  }
+  for (std::size_t k = 0; k < net.minima.size(); ++k)
+    EXPECT_TRUE(std::isfinite(net.minima[k].properties.logProductOfPositiveEigenvalues))
+        << "minimum " << k;
+}
+
+std::size_t transitionStatesOf(const fs::path& file) {
+  return TransitionNetworkDatabase::read(file.string()).transitionStates.size();
+}
+
+// Two grown networks hold the same points, bit for bit, in one order.
+void expectSameNetworks(const fs::path& a, const fs::path& b) {
+  const StoredTransitionNetwork x = TransitionNetworkDatabase::read(a.string());
+  const StoredTransitionNetwork y = TransitionNetworkDatabase::read(b.string());
+  ASSERT_EQ(x.minima.size(), y.minima.size());
+  ASSERT_EQ(x.transitionStates.size(), y.transitionStates.size());
+  for (std::size_t i = 0; i < x.minima.size(); ++i) {
+    EXPECT_EQ(x.minima[i].coordinates, y.minima[i].coordinates) << i;
+    EXPECT_EQ(x.minima[i].properties.logProductOfPositiveEigenvalues,
+              y.minima[i].properties.logProductOfPositiveEigenvalues)
+        << i;
+  }
+  for (std::size_t i = 0; i < x.transitionStates.size(); ++i) {
+    EXPECT_EQ(x.transitionStates[i].coordinates, y.transitionStates[i].coordinates) << i;
+    EXPECT_EQ(x.transitionStates[i].plusMinimum, y.transitionStates[i].plusMinimum) << i;
+  }
+}
+
+// SSD (H2O)8: optim connects two minima; two DIJPAIR cycles at 298 K grow the network alike with
+// one run per thread (each its own potential) and with the runs in flight sharing batched calls
+// of the rigid potential; the kinetics read the grown network in kcal/mol and s^-1; a resume
+// without --water is refused.
+TEST(WaterGrowth, SsdNetworkGrowsAlikeWithAndWithoutSharedCalls) {
+  const auto a = testDataPath("water/ssd8_a.xyz");
+  const auto b = testDataPath("water/ssd8_b.xyz");
+  if (!a || !b) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
+  const Work w("water-growth-ssd");
+  fs::copy_file(*a, w.dir / "a.xyz");
+  fs::copy_file(*b, w.dir / "b.xyz");
+  ASSERT_EQ(w.optim("--water ssd --start a.xyz --finish b.xyz"), 0) << w.log();
+  const std::string grow =
+      "grow --water ssd --database optim-out/network.h5 --cycles 2 --pairs-per-cycle 3 "
+      "--pair-selection dijkstra --temperature 298 ";
+  ASSERT_EQ(w.pathsample(grow + "--threads 1 --output one"), 0) << w.log();
+  ASSERT_EQ(w.pathsample(grow + "--threads 2 --jobs-in-flight 3 --output shared"), 0) << w.log();
+  EXPECT_NE(w.log().find("batch fill"), std::string::npos) << w.log();
+  expectSameNetworks(w.dir / "one" / "network.h5", w.dir / "shared" / "network.h5");
+  EXPECT_GT(transitionStatesOf(w.dir / "one" / "network.h5"),
+            transitionStatesOf(w.dir / "optim-out" / "network.h5"));
+  const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), 8);
+  SoftStickyDipole ssd(cluster.params, 8);
+  expectCharacterisedStationaryPoints(w.dir / "one" / "network.h5", ssd, cluster.rigidSystem());
+
+  ASSERT_EQ(w.pathsample("rates --database one/network.h5 --units molecular --temperature 298"), 0)
+      << w.log();
+  EXPECT_NE(w.log().find("MFPT(A<-B)="), std::string::npos) << w.log();
+
+  EXPECT_EQ(w.pathsample("grow --database optim-out/network.h5 --cycles 3 --pairs-per-cycle 3 "
+                         "--pair-selection dijkstra --temperature 298 --resume one"),
+            1);
+}
+
+// The same growth on --backend cuda: the runs in flight share batched calls of the device's rigid
+// SSD potential; one run in flight and all of them grow the same network, whose stationary points
+// hold on the CPU potential.
+TEST(WaterGrowth, CudaSsdNetworkGrowsAlikeForAnyRunsInFlight) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  const auto a = testDataPath("water/ssd8_a.xyz");
+  const auto b = testDataPath("water/ssd8_b.xyz");
+  if (!a || !b) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
+  const Work w("water-growth-ssd-cuda");
+  fs::copy_file(*a, w.dir / "a.xyz");
+  fs::copy_file(*b, w.dir / "b.xyz");
+  ASSERT_EQ(w.optim("--water ssd --start a.xyz --finish b.xyz"), 0) << w.log();
+  const std::string grow =
+      "grow --water ssd --backend cuda --database optim-out/network.h5 --cycles 2 "
+      "--pairs-per-cycle 3 --pair-selection dijkstra --temperature 298 ";
+  ASSERT_EQ(w.pathsample(grow + "--jobs-in-flight 1 --output one"), 0) << w.log();
+  ASSERT_EQ(w.pathsample(grow + "--threads 2 --output all"), 0) << w.log();
+  expectSameNetworks(w.dir / "one" / "network.h5", w.dir / "all" / "network.h5");
+  const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), 8);
+  SoftStickyDipole ssd(cluster.params, 8);
+  expectCharacterisedStationaryPoints(w.dir / "all" / "network.h5", ssd, cluster.rigidSystem());
+}
+
+// TIP4P (H2O)8 (GMIN's input, and it with two molecules turned): a grown network in kJ/mol with
+// its normal modes; `pathsample rates` refuses it, naming the unit.
+TEST(WaterGrowth, Tip4pNetworkGrowsAndTheKineticsRefuseItsKjPerMol) {
+  const auto coords = testDataPath("water/gmin-tip4p/coords");
+  if (!coords) GTEST_SKIP() << "tests/data/water/gmin-tip4p/coords not found";
+  const Work w("water-growth-tip4p");
+  std::vector<double> x = readCoordinates(*coords);
+  std::ostringstream start, finish;
+  start << std::setprecision(17);
+  finish << std::setprecision(17);
+  for (std::size_t i = 0; i < x.size(); i += 3) {
+    start << x[i] << " " << x[i + 1] << " " << x[i + 2] << "\n";
+    const double turn = i == 24 || i == 27 ? 2.0 : 0.0;  // the first two angle-axis vectors
+    finish << x[i] + turn << " " << x[i + 1] << " " << x[i + 2] << "\n";
+  }
+  std::ofstream(w.dir / "start.coords") << start.str();
+  std::ofstream(w.dir / "finish.coords") << finish.str();
+  ASSERT_EQ(w.optim("--water tip4p --start start.coords --finish finish.coords"), 0) << w.log();
+  ASSERT_EQ(w.pathsample("grow --water tip4p --database optim-out/network.h5 --cycles 1 "
+                         "--pairs-per-cycle 2 --pair-selection dijkstra --temperature 200 "
+                         "--threads 2 --jobs-in-flight 2 --output grown"),
+            0)
+      << w.log();
+  const WaterCluster water = tip4pCluster(8);
+  SitePotential sites(water.model);
+  expectCharacterisedStationaryPoints(w.dir / "grown" / "network.h5", sites, water.rigidSystem());
+  EXPECT_EQ(w.pathsample("rates --database grown/network.h5 --units molecular --temperature 200"),
+            1);
+  EXPECT_NE(w.log().find("its energies are in kJ/mol"), std::string::npos) << w.log();
+}
+
+#endif
+
+}  // namespace
+}  // namespace landscape
