@@ -47,17 +47,17 @@ OptimBatching makeOptimBatching(const OptimConfig& config, const OptimSystem& sy
   OptimBatching b;
   b.threads = cpuThreads(config, system);
   if (config.searchesInFlight > 1) {
-    if (system.rigid)
-      throw std::runtime_error("--searches-in-flight " + std::to_string(config.searchesInFlight) +
-                               " with --rigid: the shared batched calls have no rigid-body "
-                               "coordinates; leave one of them out");
     if (config.lbfgsBackend == LbfgsBackend::Gpu)
       throw std::runtime_error("--searches-in-flight " + std::to_string(config.searchesInFlight) +
                                " with --lbfgs-backend gpu: the searches side by side keep their "
                                "L-BFGS vectors on the host; use --lbfgs-backend cpu");
     const int threads = config.backend == Backend::Cpu ? b.threads : 1;
-    b.sharedBase = makeSharedBatchedBase(system.spec, config.backend, threads);
-    b.shared = std::make_unique<SharedBatchedPotential>(*b.sharedBase);
+    // Rigid bodies: the batched rigid potential, the views' metric and overall motions from the
+    // host copy of the rigid potential.
+    b.sharedBase = makeSharedBatchedBase(system.spec, config.backend, threads, system.rigid);
+    SharedBatchedPotential::Options options;
+    options.geometry = system.geometry.get();
+    b.shared = std::make_unique<SharedBatchedPotential>(*b.sharedBase, options);
     b.sharedEngine = sharedConnectEngine(*b.shared, settings.connect.descent.minimiser,
                                          config.searchesInFlight);
     b.searchesInFlight = config.searchesInFlight;

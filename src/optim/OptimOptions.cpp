@@ -117,14 +117,17 @@ void addGeneralAndSystem(Table& t) {
       .atLeast(1)
       .defaultText("the CPU cores")
       .notInCheckpoint();
-  t.add("searches-in-flight", "N",
-        "the DNEB bands of a cycle's missing links and the hybrid EF refinements of a band's "
-        "candidates run side by side, N at once (fibres of one thread), and every structure of "
-        "the connect run "
-        "(images, searches, descents) goes through shared batched calls: of the device's batched potential on --backend cuda (its round-off, not the "
-        "single-structure kernels'), of --threads CPU potentials on cpu (the same results as "
-        "N = 1). Not with --rigid or --lbfgs-backend gpu. 1: one search after another",
-        top(&C::searchesInFlight))
+  t.add(
+       "searches-in-flight", "N",
+       "the DNEB bands of a cycle's missing links and the hybrid EF refinements of a band's "
+       "candidates run side by side, N at once (fibres of one thread), and every structure of "
+       "the connect run "
+       "(images, searches, descents) goes through shared batched calls: of the device's batched "
+       "potential on --backend cuda (its round-off, not the "
+       "single-structure kernels'), of --threads CPU potentials on cpu (the same results as "
+       "N = 1; with --rigid or --water in rigid coordinates). Not with --lbfgs-backend gpu. 1: one "
+       "search after another",
+       top(&C::searchesInFlight))
       .atLeast(1)
       .atMost(256);
   addRigidOption(t,

@@ -134,6 +134,16 @@ std::vector<PermutationGroup> waterPermutationGroups(std::size_t sitesPerMolecul
 
 }  // namespace
 
+namespace {
+
+// The rigid coordinates' metric and overall motions on the host (OptimSystem::geometry).
+void keepHostGeometry(OptimSystem& system) {
+  system.geometryAtoms = makePotential(system.spec, Backend::Cpu);
+  system.geometry = std::make_unique<RigidBodyPotential>(*system.geometryAtoms, *system.rigid);
+}
+
+}  // namespace
+
 void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings& settings) {
   const RigidBodySystem bodies =
       system.water ? system.water->rigidSystem() : system.ssdWater->rigidSystem();
@@ -157,9 +167,7 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings
   // The molecules' normal modes: the Hessian of a CPU copy of the rigid potential (double
   // precision, any backend), weighted by the molecules' masses; the point group over sites of
   // like kind (TIP4P: O, H, M; SSD: the dipole's head and tail markers, the side markers).
-  std::unique_ptr<Potential> cpu = makePotential(system.spec, Backend::Cpu);
-  system.geometry = std::make_unique<RigidBodyPotential>(*cpu, bodies);
-  system.geometryAtoms = std::move(cpu);
+  keepHostGeometry(system);
   settings.characterisation.rigidBodies = std::make_shared<RigidBodyVibrations>(
       std::shared_ptr<Potential>(makeOwningRigidBodyPotential(
           makePotential(system.spec, Backend::Cpu), bodies, Backend::Cpu)),
@@ -190,6 +198,7 @@ void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<
       config.backend);
   const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
   system.rigid = rigid;
+  keepHostGeometry(system);
   start = rigid->fromAtoms(start);
   finish = rigid->fromAtoms(finish);
   // Identity of stationary points and Dijkstra's distances: atoms aligned by rotation and

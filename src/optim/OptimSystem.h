@@ -44,7 +44,7 @@ struct OptimSystem {
   std::unique_ptr<Potential> cpuPotential;    ///< the CPU twin, when --backend is not cpu
   std::unique_ptr<Potential> rigidPotential;  ///< --rigid: rigid coordinates over atomistic
   const RigidBodySystem* rigid = nullptr;     ///< the system of rigidPotential
-  /// --water: the rigid coordinates' metric and overall motions on the host, for views that
+  /// Rigid bodies: the rigid coordinates' metric and overall motions on the host, for views that
   /// evaluate elsewhere (SharedBatchedPotential::Options::geometry); never evaluated, over a CPU
   /// copy of the atomistic potential (geometryAtoms).
   std::unique_ptr<Potential> geometryAtoms;
