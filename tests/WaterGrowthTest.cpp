@@ -22,6 +22,7 @@
 #include "potentials/SitePotential.h"
 #include "potentials/SoftStickyDipole.h"
 #include "potentials/WaterCluster.h"
+#include "tests/BackgroundProgram.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -31,11 +32,8 @@ namespace fs = std::filesystem;
 
 #if defined(LANDSCAPE_PATHSAMPLE_EXECUTABLE) && defined(LANDSCAPE_OPTIM_EXECUTABLE)
 
-// The programs, as the environment names them (a copy of the build elsewhere) or as built.
-std::string programOf(const char* variable, const char* built) {
-  const char* env = std::getenv(variable);
-  return env && *env ? env : built;
-}
+using cli_test::program;
+using cli_test::slurp;
 
 // Runs a program in `dir` with its output in dir/log; returns its exit status.
 int run(const fs::path& dir, const std::string& program, const std::string& arguments) {
@@ -43,13 +41,6 @@ int run(const fs::path& dir, const std::string& program, const std::string& argu
       "cd " + dir.string() + " && " + program + " " + arguments + " > log 2>&1";
   const int status = std::system(command.c_str());
   return status == -1 ? -1 : WEXITSTATUS(status);
-}
-
-std::string readAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 struct Work {
@@ -61,13 +52,12 @@ struct Work {
   }
   ~Work() { fs::remove_all(dir); }
   int optim(const std::string& a) const {
-    return run(dir, programOf("LANDSCAPE_OPTIM_EXECUTABLE", LANDSCAPE_OPTIM_EXECUTABLE), a);
+    return run(dir, program("LANDSCAPE_OPTIM_EXECUTABLE", LANDSCAPE_OPTIM_EXECUTABLE), a);
   }
   int pathsample(const std::string& a) const {
-    return run(dir, programOf("LANDSCAPE_PATHSAMPLE_EXECUTABLE", LANDSCAPE_PATHSAMPLE_EXECUTABLE),
-               a);
+    return run(dir, program("LANDSCAPE_PATHSAMPLE_EXECUTABLE", LANDSCAPE_PATHSAMPLE_EXECUTABLE), a);
   }
-  std::string log() const { return readAll(dir / "log"); }
+  std::string log() const { return slurp(dir / "log"); }
 };
 
 // Every transition state of a grown network is a stationary point of the rigid CPU potential
@@ -115,18 +105,25 @@ void expectSameNetworks(const fs::path& a, const fs::path& b) {
   }
 }
 
+// The start of an SSD (H2O)8 growth: optim connects two low minima (tests/data/water/ssd8_*.xyz)
+// into w.dir/optim-out/network.h5. False when the data are missing.
+bool startSsdNetwork(const Work& w) {
+  const auto a = testDataPath("water/ssd8_a.xyz");
+  const auto b = testDataPath("water/ssd8_b.xyz");
+  if (!a || !b) return false;
+  fs::copy_file(*a, w.dir / "a.xyz");
+  fs::copy_file(*b, w.dir / "b.xyz");
+  EXPECT_EQ(w.optim("--water ssd --start a.xyz --finish b.xyz"), 0) << w.log();
+  return true;
+}
+
 // SSD (H2O)8: optim connects two minima; two DIJPAIR cycles at 298 K grow the network alike with
 // one run per thread (each its own potential) and with the runs in flight sharing batched calls
 // of the rigid potential; the kinetics read the grown network in kcal/mol and s^-1; a resume
 // without --water is refused.
 TEST(WaterGrowth, SsdNetworkGrowsAlikeWithAndWithoutSharedCalls) {
-  const auto a = testDataPath("water/ssd8_a.xyz");
-  const auto b = testDataPath("water/ssd8_b.xyz");
-  if (!a || !b) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
   const Work w("water-growth-ssd");
-  fs::copy_file(*a, w.dir / "a.xyz");
-  fs::copy_file(*b, w.dir / "b.xyz");
-  ASSERT_EQ(w.optim("--water ssd --start a.xyz --finish b.xyz"), 0) << w.log();
+  if (!startSsdNetwork(w)) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
   const std::string grow =
       "grow --water ssd --database optim-out/network.h5 --cycles 2 --pairs-per-cycle 3 "
       "--pair-selection dijkstra --temperature 298 ";
@@ -154,13 +151,8 @@ TEST(WaterGrowth, SsdNetworkGrowsAlikeWithAndWithoutSharedCalls) {
 // hold on the CPU potential.
 TEST(WaterGrowth, CudaSsdNetworkGrowsAlikeForAnyRunsInFlight) {
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
-  const auto a = testDataPath("water/ssd8_a.xyz");
-  const auto b = testDataPath("water/ssd8_b.xyz");
-  if (!a || !b) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
   const Work w("water-growth-ssd-cuda");
-  fs::copy_file(*a, w.dir / "a.xyz");
-  fs::copy_file(*b, w.dir / "b.xyz");
-  ASSERT_EQ(w.optim("--water ssd --start a.xyz --finish b.xyz"), 0) << w.log();
+  if (!startSsdNetwork(w)) GTEST_SKIP() << "tests/data/water/ssd8_*.xyz not found";
   const std::string grow =
       "grow --water ssd --backend cuda --database optim-out/network.h5 --cycles 2 "
       "--pairs-per-cycle 3 --pair-selection dijkstra --temperature 298 ";
