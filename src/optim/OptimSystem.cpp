@@ -9,7 +9,6 @@
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/PairModelAlignment.h"
 #include "landscape/paths/RigidBodyNormalModes.h"
-#include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySet.h"
 #include "src/common/PairSystem.h"
 
@@ -132,14 +131,11 @@ std::vector<PermutationGroup> waterPermutationGroups(std::size_t sitesPerMolecul
   return groups;
 }
 
-}  // namespace
-
-namespace {
-
-// The rigid coordinates' metric and overall motions on the host (OptimSystem::geometry).
+// The rigid coordinates' metric and overall motions on the host (OptimSystem::geometry): the
+// rigid potential over a CPU copy of the atomistic one.
 void keepHostGeometry(OptimSystem& system) {
-  system.geometryAtoms = makePotential(system.spec, Backend::Cpu);
-  system.geometry = std::make_unique<RigidBodyPotential>(*system.geometryAtoms, *system.rigid);
+  system.geometry = makeOwningRigidBodyPotential(makePotential(system.spec, Backend::Cpu),
+                                                 *system.rigid, Backend::Cpu);
 }
 
 }  // namespace
@@ -164,14 +160,13 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings
     return rigid->toAtoms(q);
   };
   settings.connect.dneb.alignEndpoints = false;
-  // The molecules' normal modes: the Hessian of a CPU copy of the rigid potential (double
-  // precision, any backend), weighted by the molecules' masses; the point group over sites of
-  // like kind (TIP4P: O, H, M; SSD: the dipole's head and tail markers, the side markers).
+  // The molecules' normal modes: the Hessian of the host rigid potential (double precision, any
+  // backend; its geometry answers the views meanwhile, its evaluations take turns), weighted by
+  // the molecules' masses; the point group over sites of like kind (TIP4P: O, H, M; SSD: the
+  // dipole's head and tail markers, the side markers).
   keepHostGeometry(system);
   settings.characterisation.rigidBodies = std::make_shared<RigidBodyVibrations>(
-      std::shared_ptr<Potential>(makeOwningRigidBodyPotential(
-          makePotential(system.spec, Backend::Cpu), bodies, Backend::Cpu)),
-      bodies, system.water ? system.water->masses() : system.ssdWater->masses());
+      system.geometry, bodies, system.water ? system.water->masses() : system.ssdWater->masses());
   settings.characterisation.backend = HessianBackend{};
   const std::vector<int> kinds =
       system.water ? std::vector<int>{8, 1, 1, 0} : std::vector<int>{1, 2, 3, 3};

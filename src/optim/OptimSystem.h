@@ -44,11 +44,10 @@ struct OptimSystem {
   std::unique_ptr<Potential> cpuPotential;    ///< the CPU twin, when --backend is not cpu
   std::unique_ptr<Potential> rigidPotential;  ///< --rigid: rigid coordinates over atomistic
   const RigidBodySystem* rigid = nullptr;     ///< the system of rigidPotential
-  /// Rigid bodies: the rigid coordinates' metric and overall motions on the host, for views that
-  /// evaluate elsewhere (SharedBatchedPotential::Options::geometry); never evaluated, over a CPU
-  /// copy of the atomistic potential (geometryAtoms).
-  std::unique_ptr<Potential> geometryAtoms;
-  std::unique_ptr<Potential> geometry;
+  /// Rigid bodies: the rigid potential over a CPU copy of the atomistic one, whose metric and
+  /// overall motions answer views that evaluate elsewhere (SharedBatchedPotential::Options::
+  /// geometry); water's normal modes evaluate it (RigidBodyVibrations).
+  std::shared_ptr<Potential> geometry;
   LbfgsWorkspaceFactory workspace;            ///< --lbfgs-backend gpu; empty: the CPU L-BFGS
 
   /// The potential DNEB and the transition-state searches run on.

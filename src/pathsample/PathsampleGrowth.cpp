@@ -355,13 +355,13 @@ struct Growth {
   ConnectJobEngine engine() const {
     if (shared)
       return sharedConnectEngine(*shared, settings.connect.descent.minimiser, kSearchesPerRun);
-    OptimSettings s = settings;
     ConnectJobEngine e;
     if (system.rigid) {  // rigid water: its rigid bodies over a copy of the atomistic potential
       e.potential = makeOwningRigidBodyPotential(makePotential(system.spec, optim.backend),
                                                  *system.rigid, optim.backend);
       return e;
     }
+    OptimSettings s = settings;
     e.potential = std::move(makeOptimSystem(optim, amber, metadata.atoms, s).atomistic);
     return e;
   }
