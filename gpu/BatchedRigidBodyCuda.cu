@@ -39,8 +39,10 @@ struct BatchedRigidBodyCuda::DeviceState {
     if (!gpuAvailable())
       throw std::runtime_error("rigid bodies on cuda: no CUDA device (" + gpuDescription() + ")");
     std::vector<int> entryBody;
-    for (std::size_t b = 0; b < s.bodyCount(); ++b)
+    for (std::size_t b = 0; b < s.bodyCount(); ++b) {
       entryBody.insert(entryBody.end(), s.bodySize(b), static_cast<int>(b));
+      largestBody = std::max(largestBody, static_cast<int>(s.bodySize(b)));
+    }
     const RigidReductionPlan plan = makeRigidReductionPlan(s);
     std::vector<RigidPassBlock> allBlocks;
     for (const auto& p : plan.passes) {
@@ -100,17 +102,30 @@ struct BatchedRigidBodyCuda::DeviceState {
     return a;
   }
 
+  // The tree width of the compact kernels, or 0 for the general ones.
+  int compactWidth() const {
+    return layout == RigidKernelLayout::Automatic ? rigidCompactTreeWidth(largestBody) : 0;
+  }
+
   void toAtoms(std::size_t batch, const double* d_q, double* d_x, const std::uint8_t* d_active,
                cudaStream_t stream) {
     const RigidBodyArgs a = argsFor(d_active);
+    if (compactWidth() > 0) {
+      launchRigidCompactToAtoms(a, batch, d_q, d_x, stream);
+      return;
+    }
     launchRigidRotations(a, batch, d_q, stream);
     launchRigidToAtoms(a, batch, d_q, d_x, stream);
   }
 
-  // The rigid gradient from the atomistic one in atomG (rotations of d_q already computed).
-  void project(std::size_t batch, double* d_g, const std::uint8_t* d_active,
+  // The rigid gradient at d_q from the atomistic one in atomG (after toAtoms of d_q).
+  void project(std::size_t batch, const double* d_q, double* d_g, const std::uint8_t* d_active,
                cudaStream_t stream) {
     const RigidBodyArgs a = argsFor(d_active);
+    if (const int width = compactWidth(); width > 0) {
+      launchRigidCompactProject(a, batch, width, d_q, atomG.data(), d_g, stream);
+      return;
+    }
     launchRigidSmallBodies(a, batch, smallBodies.data(), smallBodies.size(), atomG.data(), d_g,
                            stream);
     for (std::size_t k = 0; k < passOffset.size(); ++k) {
@@ -124,6 +139,8 @@ struct BatchedRigidBodyCuda::DeviceState {
   }
 
   RigidBodyArgs args;
+  int largestBody = 0;
+  RigidKernelLayout layout = RigidKernelLayout::Automatic;
   std::size_t reservedBatch = 0;
   DeviceBuffer<int> bodyStart, bodyOfEntry, bodyAtoms, freeAtoms, smallBodies;
   DeviceBuffer<double> reference, secondMoment;
@@ -138,7 +155,7 @@ struct BatchedRigidBodyCuda::DeviceState {
 };
 
 BatchedRigidBodyCuda::BatchedRigidBodyCuda(BatchedPotential& atomistic, RigidBodySystem system,
-                                           std::size_t reserveBatch)
+                                           std::size_t reserveBatch, RigidKernelLayout layout)
     : m_atomistic(atomistic), m_system(std::move(system)) {
   if (m_atomistic.dimension() != 3 * m_system.atomCount())
     throw std::invalid_argument("batched rigid bodies on cuda: the potential " +
@@ -152,6 +169,7 @@ BatchedRigidBodyCuda::BatchedRigidBodyCuda(BatchedPotential& atomistic, RigidBod
   if (reserveBatch == 0)
     throw std::invalid_argument("batched rigid bodies on cuda: reserveBatch must be at least 1");
   m_device = std::make_unique<DeviceState>(m_system);
+  m_device->layout = layout;
   m_device->reserve(reserveBatch);
 }
 
@@ -184,7 +202,7 @@ void BatchedRigidBodyCuda::energyGradientDevice(std::size_t batch, const double*
   d.toAtoms(batch, d_q, d.atomX.data(), d_active, s);
   m_atomistic.energyGradientDevice(batch, d.atomX.data(), d.atomG.data(), d_energy, d_active,
                                    stream);
-  d.project(batch, d_g, d_active, s);
+  d.project(batch, d_q, d_g, d_active, s);
 }
 
 void BatchedRigidBodyCuda::toAtomsDevice(std::size_t batch, const double* d_q, double* d_x,

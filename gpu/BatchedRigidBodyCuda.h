@@ -19,7 +19,8 @@
 // `reserveBatch` does that beforehand, so that a captured CUDA graph (the rounds engine) sees no
 // allocation. Units: the atomistic potential's; gradient components energy/length for centres
 // and free atoms, energy/radian for angle-axis components. CUDA-free header (pimpl); the class
-// exists only in CUDA builds. Not thread-safe.
+// exists only in CUDA builds. Not thread-safe. Systems of small bodies (molecules of a few sites)
+// run compact kernels with a thread per atom or body of every structure (RigidKernelLayout).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,13 +32,21 @@
 
 namespace landscape {
 
+/// Which kernels turn rigid coordinates into atoms and atomistic gradients into rigid ones.
+/// Automatic: the compact ones (a thread per atom or body of every structure;
+/// gpu/RigidBodyKernels.cuh) where every body has at most 8 atoms, else the general ones; General:
+/// always the general ones. They agree to rounding; the choice depends on the system alone, so a
+/// structure's bits still do not depend on the batch.
+enum class RigidKernelLayout { Automatic, General };
+
 class BatchedRigidBodyCuda : public BatchedPotential {
  public:
   /// `atomistic` must be device resident, outlive this object and have 3 x system.atomCount()
   /// coordinates per structure; reserveBatch >= 1. Throws std::invalid_argument otherwise and
   /// std::runtime_error without a device or when the scratch does not fit.
   BatchedRigidBodyCuda(BatchedPotential& atomistic, RigidBodySystem system,
-                       std::size_t reserveBatch = 1);
+                       std::size_t reserveBatch = 1,
+                       RigidKernelLayout layout = RigidKernelLayout::Automatic);
   ~BatchedRigidBodyCuda() override;
 
   const RigidBodySystem& system() const { return m_system; }

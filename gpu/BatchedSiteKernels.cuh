@@ -11,7 +11,9 @@
 // over the warps in order, so a structure's energy and gradient depend on its coordinates, the
 // model and the block size alone (fixed at construction): the same bits whatever the batch size,
 // the structure's position, the active mask and the other structures. Inactive structures return
-// at once. gpu/SitePartnerTable.cpp siteTableEnergyGradient is the loop's CPU twin.
+// at once. gpu/SitePartnerTable.cpp siteTableEnergyGradient is the loop's CPU twin; the kernel
+// forms r^-1 with the device's reciprocal square root where the twin divides and takes a square
+// root, so the two agree to rounding.
 #include <cuda_runtime.h>
 
 #include <cstddef>

@@ -191,6 +191,122 @@ __global__ void freeAtomsKernel(RigidBodyArgs a, std::size_t first,
   dst[2] = src[2];
 }
 
+// The compact layout: thread i of a launch serves structure first + i / perStructure and within it
+// item i % perStructure (an atom or a body, then the free atoms). 32-bit indices within a launch:
+// compactLaunches cuts a batch into launches that fit them.
+__device__ __forceinline__ bool compactItem(const RigidBodyArgs& a, std::size_t first,
+                                            unsigned int perStructure, unsigned int count,
+                                            std::size_t& s, unsigned int& item) {
+  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return false;
+  const unsigned int local = i / perStructure;
+  item = i - local * perStructure;
+  s = first + local;
+  return a.d_active == nullptr || a.d_active[s] != 0;
+}
+
+// A thread per body atom (then per free atom): r_i = r_I + R r0_i (eq 5), R formed from the
+// body's p by each of its atoms (a few FP64 operations, against the 36 strided doubles per body a
+// stored rotation costs), so that consecutive threads write consecutive atoms.
+__global__ void compactToAtomsKernel(RigidBodyArgs a, std::size_t first, unsigned int perStructure,
+                                     unsigned int count, const double* __restrict__ q,
+                                     double* __restrict__ x) {
+  std::size_t s;
+  unsigned int i;
+  if (!compactItem(a, first, perStructure, count, s, i)) return;
+  const double* qs = q + s * rigidDim(a);
+  double* xs = x + s * 3 * a.atoms;
+  if (i >= a.entries) {
+    const std::size_t f = i - a.entries;
+    const int atom = a.d_freeAtoms[f];
+    const double* src = qs + 6 * a.bodies + 3 * f;
+    xs[3 * atom] = src[0];
+    xs[3 * atom + 1] = src[1];
+    xs[3 * atom + 2] = src[2];
+    return;
+  }
+  const int b = a.d_bodyOfEntry[i];
+  const int atom = a.d_bodyAtoms[i];
+  const double p[3] = {qs[3 * a.bodies + 3 * b], qs[3 * a.bodies + 3 * b + 1],
+                       qs[3 * a.bodies + 3 * b + 2]};
+  double R[9];
+  rotationMatrix(p, R);
+  const double r0[3] = {a.d_reference[3 * i], a.d_reference[3 * i + 1], a.d_reference[3 * i + 2]};
+  double r[3];
+  matVec3(R, r0, r);
+  xs[3 * atom] = qs[3 * b] + r[0];
+  xs[3 * atom + 1] = qs[3 * b + 1] + r[1];
+  xs[3 * atom + 2] = qs[3 * b + 2] + r[2];
+}
+
+// A thread per body (then per free atom): dR/dp_k from the body's p, its atoms' six chain-rule
+// terms (eqs 6-7), summed in smallBodiesKernel's warp tree replayed in registers: warpSum adds lane
+// l + offset to lane l for offsets 16, 8, 4, 2, 1, lanes past the body holding 0, so the offsets of
+// at least Width (the power of two >= the largest body) add those zeros.
+template <int Width>
+__global__ void compactProjectKernel(RigidBodyArgs a, std::size_t first, unsigned int perStructure,
+                                     unsigned int count, const double* __restrict__ q,
+                                     const double* __restrict__ gAtoms,
+                                     double* __restrict__ gRigid) {
+  std::size_t s;
+  unsigned int b;
+  if (!compactItem(a, first, perStructure, count, s, b)) return;
+  double* gs = gRigid + s * rigidDim(a);
+  const double* ga = gAtoms + s * 3 * a.atoms;
+  if (b >= a.bodies) {
+    const std::size_t f = b - a.bodies;
+    const double* src = ga + 3 * static_cast<std::size_t>(a.d_freeAtoms[f]);
+    double* dst = gs + 6 * a.bodies + 3 * f;
+    dst[0] = src[0];
+    dst[1] = src[1];
+    dst[2] = src[2];
+    return;
+  }
+  const double* qs = q + s * rigidDim(a);
+  const double p[3] = {qs[3 * a.bodies + 3 * b], qs[3 * a.bodies + 3 * b + 1],
+                       qs[3 * a.bodies + 3 * b + 2]};
+  double R[9], D[3][9];
+  rotationMatrixAndDerivatives(p, R, D[0], D[1], D[2]);
+  const int begin = a.d_bodyStart[b];
+  const int n = a.d_bodyStart[b + 1] - begin;
+  double v[Width][6];
+#pragma unroll
+  for (int l = 0; l < Width; ++l) {
+#pragma unroll
+    for (int c = 0; c < 6; ++c) v[l][c] = 0.0;
+    if (l < n) {
+      const int e = begin + l;
+      const int atom = a.d_bodyAtoms[e];
+      const double g[3] = {ga[3 * atom], ga[3 * atom + 1], ga[3 * atom + 2]};
+      const double r0[3] = {a.d_reference[3 * e], a.d_reference[3 * e + 1],
+                            a.d_reference[3 * e + 2]};
+      v[l][0] = g[0];
+      v[l][1] = g[1];
+      v[l][2] = g[2];
+#pragma unroll
+      for (int k = 0; k < 3; ++k) {
+        double d[3];
+        matVec3(D[k], r0, d);
+        v[l][3 + k] = g[0] * d[0] + g[1] * d[1] + g[2] * d[2];
+      }
+    }
+  }
+#pragma unroll
+  for (int offset = kWarp / 2; offset > 0; offset >>= 1) {
+#pragma unroll
+    for (int l = 0; l < Width; ++l) {
+      if (offset >= Width) {
+#pragma unroll
+        for (int c = 0; c < 6; ++c) v[l][c] += 0.0;
+      } else if (l < offset) {
+#pragma unroll
+        for (int c = 0; c < 6; ++c) v[l][c] += v[l + offset][c];
+      }
+    }
+  }
+  writeBodyGradient(a, static_cast<int>(b), v[0], gs);
+}
+
 // One block per structure (blockIdx.x), so no grid.y cut is needed. Rms: the result is
 // sqrt(sum / 3N), RigidBodySystem::rmsGradient's last step, instead of the sum.
 template <bool Rms, int Threads>
@@ -272,7 +388,73 @@ void forEachStructureRun(std::size_t batch, Launch launch) {
                       std::min(kRigidMaxStructuresPerLaunch, batch - first)));
 }
 
+// The compact grid: perStructure threads per structure, 128 per block, launches of at most 2^31
+// threads (the same kernels and arithmetic whatever the batch).
+constexpr int kCompactBlock = 128;
+
+template <typename Launch>
+void compactLaunches(std::size_t batch, std::size_t perStructure, Launch launch) {
+  const std::size_t most = std::max<std::size_t>(1, (std::size_t{1} << 31) / perStructure);
+  for (std::size_t first = 0; first < batch; first += most) {
+    const auto count = static_cast<unsigned int>(std::min(most, batch - first) * perStructure);
+    launch(first, gridFor(count, kCompactBlock), count);
+    LANDSCAPE_CUDA_CHECK_LAUNCH();
+  }
+}
+
 }  // namespace
+
+int rigidCompactTreeWidth(int largestBody) {
+  if (largestBody < 1 || largestBody > kRigidCompactBodyLimit) return 0;
+  int width = 1;
+  while (width < largestBody) width *= 2;
+  return width;
+}
+
+void launchRigidCompactToAtoms(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                               double* d_x, cudaStream_t stream) {
+  requireArgs(args, batch, d_q, d_x, "launchRigidCompactToAtoms");
+  const std::size_t perStructure = args.entries + args.freeAtoms;
+  if (batch == 0) return;
+  compactLaunches(batch, perStructure, [&](std::size_t first, unsigned int grid, unsigned int n) {
+    compactToAtomsKernel<<<grid, kCompactBlock, 0, stream>>>(
+        args, first, static_cast<unsigned int>(perStructure), n, d_q, d_x);
+  });
+}
+
+void launchRigidCompactProject(const RigidBodyArgs& args, std::size_t batch, int treeWidth,
+                               const double* d_q, const double* d_gAtoms, double* d_gRigid,
+                               cudaStream_t stream) {
+  requireArgs(args, batch, d_gAtoms, d_gRigid, "launchRigidCompactProject");
+  if (d_q == nullptr && batch > 0)
+    throw std::invalid_argument("launchRigidCompactProject: null coordinates");
+  if (batch == 0) return;
+  const std::size_t perStructure = args.bodies + args.freeAtoms;
+  compactLaunches(batch, perStructure, [&](std::size_t first, unsigned int grid, unsigned int n) {
+    const auto per = static_cast<unsigned int>(perStructure);
+    switch (treeWidth) {
+      case 1:
+        compactProjectKernel<1>
+            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
+        break;
+      case 2:
+        compactProjectKernel<2>
+            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
+        break;
+      case 4:
+        compactProjectKernel<4>
+            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
+        break;
+      case 8:
+        compactProjectKernel<8>
+            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
+        break;
+      default:
+        throw std::invalid_argument("launchRigidCompactProject: tree width " +
+                                    std::to_string(treeWidth) + " is not 1, 2, 4 or 8");
+    }
+  });
+}
 
 void launchRigidRotations(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
                           cudaStream_t stream) {

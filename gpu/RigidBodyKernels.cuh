@@ -66,6 +66,27 @@ void launchRigidBodyPass(const RigidBodyArgs& args, std::size_t batch,
 void launchRigidFreeAtoms(const RigidBodyArgs& args, std::size_t batch, const double* d_gAtoms,
                           double* d_gRigid, cudaStream_t stream);
 
+/// The compact layout, for systems whose bodies are all small (molecules of a few sites: water,
+/// ellipsoid markers), so that they fill the device instead of leaving most threads of a block per
+/// structure idle: a flat grid with a thread per body atom (placement) or per body (the sums), then
+/// per free atom, of every structure. Nothing is stored between the two: each forms R or its
+/// derivatives from p itself. Equal to the general kernels to rounding (the same formulas; the
+/// compiler's contractions differ between kernels); the sums of a body in smallBodies' order.
+constexpr int kRigidCompactBodyLimit = 8;
+/// The power of two >= largestBody (1, 2, 4 or 8) when bodies of that size take the compact
+/// layout, else 0.
+int rigidCompactTreeWidth(int largestBody);
+
+/// Atoms d_x [batch x 3N] from q (as launchRigidRotations then launchRigidToAtoms).
+void launchRigidCompactToAtoms(const RigidBodyArgs& args, std::size_t batch, const double* d_q,
+                               double* d_x, cudaStream_t stream);
+
+/// The rigid gradient d_gRigid at d_q from the atomistic one (the bodies as launchRigidSmallBodies,
+/// the free atoms as launchRigidFreeAtoms); treeWidth from rigidCompactTreeWidth.
+void launchRigidCompactProject(const RigidBodyArgs& args, std::size_t batch, int treeWidth,
+                               const double* d_q, const double* d_gAtoms, double* d_gRigid,
+                               cudaStream_t stream);
+
 /// sum_I (|g_rI|^2 / N_I + g_pI^T M_I^-1 g_pI) + sum_f |g_f|^2 of each active structure into
 /// d_result[s] (one block per structure, fixed order); d_secondMoment holds S (9 per body). The
 /// angle-axis metric of Ruehle, Kusumaatmaja, Chakrabarti and Wales, J. Chem. Theory Comput. 2013.

@@ -6,6 +6,7 @@
 //   - a structure's bits do not depend on the batch (up to 70000 structures: two launches per
 //     kernel), its position, the mask or the entry point, and inactive rows stay untouched;
 //   - the device gradient against central differences in rigid coordinates;
+//   - the compact kernels of small bodies against the general ones and the CPU;
 //   - the round-based GPU L-BFGS over the batch equals its CPU twin bit for bit (graph captured),
 //     converges, and the CPU sees the minima converged too.
 // All cases skip without a CUDA device.
@@ -345,6 +346,60 @@ TEST(BatchedRigidBodyCuda, RoundsEngineEqualsItsTwinAndConvergesOnTheCpuToo) {
     EXPECT_LT(metric, plain * metricOverPlainBound(system, &got.x[b * n]) * (1 + 1e-12))
         << "structure " << b;
     EXPECT_LT(end.e[b], start.e[b]) << "structure " << b;
+  }
+}
+
+// Small bodies run the compact kernels (a thread per atom or body of every structure): for both
+// tree widths that bodies of atoms take (3-4 and 5-8 atoms; a body needs 3), with free atoms and
+// under a mask, their energies and gradients agree with the CPU batch and with the general kernels
+// within 1e-10 of the absolute-sum scales (as EveryStructureMatchesTheCpuBatch) and their atoms
+// with the general kernels' within 1e-14 of the coordinates' size; inactive rows stay untouched.
+TEST(BatchedRigidBodyCuda, CompactKernelsAgreeWithTheGeneralKernelsAndTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const std::vector<std::size_t>& sizes :
+       {std::vector<std::size_t>{3, 3}, {3, 4, 4, 3}, {8, 5, 3, 3, 7}}) {
+    const rigidtest::Layout layout = makeLayout(sizes, 5, 17);
+    const std::size_t atoms = layout.atoms.size() / 3;
+    const RigidBodySystem system(layout.set, layout.atoms);
+    const std::size_t n = system.dimension(), batch = 301;
+    const std::vector<double> q = perturbedRigidBatch(system, layout.atoms, batch, 0.05, 0.9, 3);
+    BatchedLennardJonesCuda lj(atoms);
+    BatchedRigidBodyCuda compact(lj, system), general(lj, system, 1, RigidKernelLayout::General);
+    BatchedLennardJones ljCpu(atoms, 2);
+    BatchedRigidBodyPotential cpu(ljCpu, system, 2);
+    std::vector<std::uint8_t> mask(batch, 1);
+    for (std::size_t b = 0; b < batch; b += 5) mask[b] = 0;
+    const Evaluated c = evaluate(compact, q, mask), g = evaluate(general, q, mask),
+                    h = evaluate(cpu, q);
+    for (std::size_t b = 0; b < batch; ++b) {
+      if (!mask[b]) {
+        ASSERT_TRUE(std::isnan(c.e[b]) && std::isnan(c.g[b * n]) && std::isnan(c.g[b * n + n - 1]))
+            << b;
+        continue;
+      }
+      const Scales scale = ljScales(system, &q[b * n]);
+      ASSERT_LE(std::fabs(c.e[b] - h.e[b]), 1e-10 * scale.energy) << b;
+      ASSERT_LE(std::fabs(c.e[b] - g.e[b]), 1e-10 * scale.energy) << b;
+      for (std::size_t k = 0; k < n; ++k) {
+        ASSERT_LE(std::fabs(c.g[b * n + k] - h.g[b * n + k]), 1e-10 * scale.gradient[k])
+            << sizes.size() << " bodies, structure " << b << ", component " << k;
+        ASSERT_LE(std::fabs(c.g[b * n + k] - g.g[b * n + k]), 1e-10 * scale.gradient[k])
+            << sizes.size() << " bodies, structure " << b << ", component " << k;
+      }
+    }
+    // The atoms themselves, through the device entry point.
+    DeviceBuffer<double> dq(q), xc(batch * 3 * atoms), xg(batch * 3 * atoms);
+    compact.toAtomsDevice(batch, dq.data(), xc.data(), nullptr, nullptr);
+    general.toAtomsDevice(batch, dq.data(), xg.data(), nullptr, nullptr);
+    std::vector<double> hc(batch * 3 * atoms), hg(batch * 3 * atoms);
+    xc.copyToHost(hc.data(), hc.size());
+    xg.copyToHost(hg.data(), hg.size());
+    double size = 0.0, worst = 0.0;
+    for (std::size_t i = 0; i < hc.size(); ++i) {
+      size = std::max(size, std::fabs(hg[i]));
+      worst = std::max(worst, std::fabs(hc[i] - hg[i]));
+    }
+    EXPECT_LE(worst, 1e-14 * size) << sizes.size() << " bodies";
   }
 }
 
