@@ -206,6 +206,8 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   CudaEvent polled[2];
   CudaEvent entry;
   PinnedBuffer<int> hostCount;  // mapped: [2] active counts of alternate polls
+  PinnedBuffer<double> hostX;   // hostBatch's array
+  std::size_t hostXSize = 0;
   int* deviceCount = nullptr;   // its device address
   std::size_t slots = 0;
   DeviceBuffer<double> x, g, xt, gt, p, s, y, rho, alpha, energy;
@@ -299,6 +301,16 @@ void BatchedLbfgsRoundsCuda::minimiseDevice(std::size_t batch, double* d_x,
     st.runChunk(parity);
   }
   LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(st.stream));
+}
+
+double* BatchedLbfgsRoundsCuda::hostBatch(std::size_t batch) {
+  DeviceState& st = *m_state;
+  if (st.hostXSize < batch * st.n) {
+    st.hostX = PinnedBuffer<double>();  // free first: old and new need not fit together
+    st.hostX = PinnedBuffer<double>(batch * st.n);
+    st.hostXSize = batch * st.n;
+  }
+  return st.hostX.data();
 }
 
 void BatchedLbfgsRoundsCuda::minimise(std::size_t batch, double* x, LbfgsResult* results) {

@@ -34,6 +34,7 @@ __global__ void batchedSiteKernel(BatchedSiteArgs a) {
   double* xs = shared;
   double* cs = xs + n3;  // c6, c12, kqq of each kind
   double* warpSums = cs + 3 * a.kinds;
+  double* partial = warpSums + kMaxWarps;  // 3 per chunk
 
   const double* x = a.d_x + b * static_cast<std::size_t>(n3);
   for (int k = threadIdx.x; k < n3; k += blockDim.x) xs[k] = x[k];
@@ -46,21 +47,38 @@ __global__ void batchedSiteKernel(BatchedSiteArgs a) {
   __syncthreads();
 
   double energy = 0.0;
-  double* g = a.d_g + b * static_cast<std::size_t>(n3);
-  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+  for (int t = threadIdx.x; t < a.chunks; t += blockDim.x) {
+    const SiteChunk chunk = a.d_chunks[t];
+    const int i = chunk.site;
     const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2];
     double gx = 0.0, gy = 0.0, gz = 0.0;
-    const int partners = a.d_count[i];
-    for (int k = 0; k < partners; ++k) {
+    for (int k = chunk.begin; k < chunk.end; ++k) {
       const SitePartner p = a.d_entries[static_cast<std::size_t>(k) * n + i];
       const int j = p.site;
       const double dx = xi - xs[3 * j], dy = yi - xs[3 * j + 1], dz = zi - xs[3 * j + 2];
       const double* c = cs + 3 * p.kind;
-      const SitePairTerm t = sitePairOnDevice(dx * dx + dy * dy + dz * dz, c[0], c[1], c[2]);
-      if (j > i) energy += t.energy;
-      gx += t.dEdrOverR * dx;
-      gy += t.dEdrOverR * dy;
-      gz += t.dEdrOverR * dz;
+      const SitePairTerm term = sitePairOnDevice(dx * dx + dy * dy + dz * dz, c[0], c[1], c[2]);
+      if (j > i) energy += term.energy;
+      gx += term.dEdrOverR * dx;
+      gy += term.dEdrOverR * dy;
+      gz += term.dEdrOverR * dz;
+    }
+    partial[3 * t] = gx;
+    partial[3 * t + 1] = gy;
+    partial[3 * t + 2] = gz;
+  }
+  __syncthreads();
+
+  // Site i: its chunks' sums in chunk order (chunk i is its first).
+  double* g = a.d_g + b * static_cast<std::size_t>(n3);
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    double gx = partial[3 * i], gy = partial[3 * i + 1], gz = partial[3 * i + 2];
+    for (int c = 1; c < a.chunksPerSite; ++c) {
+      const int chunk = a.d_chunkOf[c * n + i];
+      if (chunk < 0) break;
+      gx += partial[3 * chunk];
+      gy += partial[3 * chunk + 1];
+      gz += partial[3 * chunk + 2];
     }
     g[3 * i] = gx;
     g[3 * i + 1] = gy;
@@ -82,12 +100,13 @@ __global__ void batchedSiteKernel(BatchedSiteArgs a) {
 
 }  // namespace
 
-std::size_t batchedSiteSharedBytes(int sites, int kinds) {
-  return (3 * static_cast<std::size_t>(sites) + 3 * static_cast<std::size_t>(kinds) + kMaxWarps) *
+std::size_t batchedSiteSharedBytes(int sites, int kinds, int chunks) {
+  return (3 * static_cast<std::size_t>(sites) + 3 * static_cast<std::size_t>(kinds) + kMaxWarps +
+          3 * static_cast<std::size_t>(chunks)) *
          sizeof(double);
 }
 
-int batchedSiteThreads(int sites) { return warpsCovering(sites); }
+int batchedSiteThreads(int chunks) { return warpsCovering(chunks); }
 
 void prepareBatchedSiteKernel(std::size_t bytes, int sites) {
   if (!needsSharedMemoryOptIn(bytes, "batched site potential on cuda",
@@ -105,13 +124,14 @@ void launchBatchedSites(const BatchedSiteArgs& a, cudaStream_t stream) {
   if (!a.d_x || !a.d_g || !a.d_energy)
     throw std::invalid_argument(
         "launchBatchedSites: coordinates, gradients and energies must be device arrays");
-  if (!a.d_count || (a.kinds > 0 && (!a.d_entries || !a.d_coefficients)))
+  if (!a.d_chunks || !a.d_chunkOf || (a.kinds > 0 && (!a.d_entries || !a.d_coefficients)))
     throw std::invalid_argument("launchBatchedSites: the partner table is not on the device");
-  if (a.sites < 2 || a.kinds < 0 || a.threads < 32 || a.threads > 1024 || a.threads % 32 != 0)
+  if (a.sites < 2 || a.kinds < 0 || a.chunks < a.sites || a.chunksPerSite < 1 || a.threads < 32 ||
+      a.threads > 1024 || a.threads % 32 != 0)
     throw std::invalid_argument("launchBatchedSites: sites " + std::to_string(a.sites) +
                                 ", kinds " + std::to_string(a.kinds) + ", threads " +
                                 std::to_string(a.threads) + " out of range");
-  const std::size_t bytes = batchedSiteSharedBytes(a.sites, a.kinds);
+  const std::size_t bytes = batchedSiteSharedBytes(a.sites, a.kinds, a.chunks);
   batchedSiteKernel<<<dim3(static_cast<unsigned int>(a.batch)), a.threads, bytes, stream>>>(a);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }

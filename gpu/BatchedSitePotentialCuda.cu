@@ -29,20 +29,23 @@ struct BatchedSitePotentialCuda::DeviceState {
     if (!gpuAvailable())
       throw std::runtime_error("batched site potential on cuda: no CUDA device (" +
                                gpuDescription() + ")");
-    threads = requestedThreads != 0 ? requestedThreads : batchedSiteThreads(table.sites);
+    const int chunkCount = static_cast<int>(table.chunks.size());
+    threads = requestedThreads != 0 ? requestedThreads : batchedSiteThreads(chunkCount);
     kinds = static_cast<int>(table.coefficients.size());
-    prepareBatchedSiteKernel(batchedSiteSharedBytes(table.sites, kinds), table.sites);
-    count = DeviceBuffer<int>(table.count);
+    prepareBatchedSiteKernel(batchedSiteSharedBytes(table.sites, kinds, chunkCount), table.sites);
     entries = DeviceBuffer<SitePartner>(table.entries);
     coefficients = DeviceBuffer<SitePairCoefficients>(table.coefficients);
+    chunks = DeviceBuffer<SiteChunk>(table.chunks);
+    chunkOf = DeviceBuffer<int>(table.chunkOf);
   }
 
   SiteModel model;
   SitePartnerTable table;
   int threads = 128, kinds = 0;
-  DeviceBuffer<int> count;
   DeviceBuffer<SitePartner> entries;
   DeviceBuffer<SitePairCoefficients> coefficients;
+  DeviceBuffer<SiteChunk> chunks;
+  DeviceBuffer<int> chunkOf;
   BatchedHostStaging staging;  // the host entry point's arrays
 };
 
@@ -79,11 +82,14 @@ void BatchedSitePotentialCuda::energyGradientDevice(std::size_t batch, const dou
   a.d_g = d_g;
   a.d_energy = d_energy;
   a.d_active = d_active;
-  a.d_count = s.count.data();
   a.d_entries = s.entries.data();
   a.d_coefficients = s.coefficients.data();
+  a.d_chunks = s.chunks.data();
+  a.d_chunkOf = s.chunkOf.data();
   a.sites = s.table.sites;
   a.kinds = s.kinds;
+  a.chunks = static_cast<int>(s.table.chunks.size());
+  a.chunksPerSite = s.table.chunksPerSite;
   a.threads = s.threads;
   a.batch = batch;
   launchBatchedSites(a, static_cast<cudaStream_t>(stream));

@@ -2,7 +2,7 @@
 // B structures of one site model (potentials/SiteModel.h: the sites of rigid molecules, rigid
 // TIP4P water first) on a CUDA device: the batched engine's potential (docs/batched.md) over
 // 3 x sites Cartesians, which gpu/BatchedRigidBodyCuda turns into rigid-molecule coordinates. One
-// block per structure, each site summing its interacting partners on other molecules
+// block per structure, a thread per chunk of a site's interacting partners on other molecules
 // (gpu/SitePartnerTable.h: pairs with no charge product and no Lennard-Jones are never visited;
 // gpu/BatchedSiteKernels.cuh). The partner table and the pair coefficients are uploaded once at
 // construction and nothing is kept per structure, so the device entry point never allocates or
@@ -30,9 +30,9 @@ namespace landscape {
 class BatchedSitePotentialCuda : public BatchedPotential {
  public:
   /// threadsPerStructure: the block size (a multiple of 32 up to 1024); 0 chooses the smallest
-  /// multiple of 32 covering the sites, at most 256. Throws std::invalid_argument for a bad model
-  /// (SiteModel::check) or block size, or a model too large for one block's shared memory,
-  /// std::runtime_error without a device.
+  /// multiple of 32 covering the partner table's chunks, at most 256. Throws std::invalid_argument
+  /// for a bad model (SiteModel::check) or block size, or a model too large for one block's shared
+  /// memory, std::runtime_error without a device.
   explicit BatchedSitePotentialCuda(const SiteModel& model, int threadsPerStructure = 0);
   ~BatchedSitePotentialCuda() override;
 

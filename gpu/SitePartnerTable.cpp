@@ -1,5 +1,6 @@
 #include "gpu/SitePartnerTable.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "potentials/SiteTerms.h"
 
@@ -75,29 +77,55 @@ SitePartnerTable buildSitePartnerTable(const SiteModel& model) {
     t.count[i] = static_cast<int>(lists[i].size());
     for (std::size_t k = 0; k < lists[i].size(); ++k) t.entries[k * n + i] = lists[i][k];
   }
+  int shortest = t.widest;
+  for (int c : t.count)
+    if (c > 0 && c < shortest) shortest = c;
+  t.chunkLength = std::max(shortest, kMinimumSiteChunk);
+  t.chunksPerSite = std::max(1, (t.widest + t.chunkLength - 1) / t.chunkLength);
+  t.chunkOf.assign(static_cast<std::size_t>(t.chunksPerSite) * n, -1);
+  for (int c = 0; c < t.chunksPerSite; ++c)
+    for (std::size_t i = 0; i < n; ++i) {
+      const int begin = c * t.chunkLength;
+      if (c > 0 && begin >= t.count[i]) continue;
+      t.chunkOf[static_cast<std::size_t>(c) * n + i] = static_cast<int>(t.chunks.size());
+      t.chunks.push_back({static_cast<int>(i), begin, std::min(t.count[i], begin + t.chunkLength)});
+    }
   return t;
 }
 
 double siteTableEnergyGradient(const SitePartnerTable& t, const double* x, double* g) {
   const std::size_t n = static_cast<std::size_t>(t.sites);
   double energy = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
+  std::vector<double> partial(3 * t.chunks.size());
+  for (std::size_t c = 0; c < t.chunks.size(); ++c) {
+    const SiteChunk& chunk = t.chunks[c];
+    const std::size_t i = static_cast<std::size_t>(chunk.site);
     double gx = 0.0, gy = 0.0, gz = 0.0;
-    for (int k = 0; k < t.count[i]; ++k) {
+    for (int k = chunk.begin; k < chunk.end; ++k) {
       const SitePartner p = t.entries[static_cast<std::size_t>(k) * n + i];
       const std::size_t j = static_cast<std::size_t>(p.site);
       const double dx = x[3 * i] - x[3 * j], dy = x[3 * i + 1] - x[3 * j + 1],
                    dz = x[3 * i + 2] - x[3 * j + 2];
-      const SitePairCoefficients& c = t.coefficients[static_cast<std::size_t>(p.kind)];
-      const SitePairTerm term = sitePairCombined(dx * dx + dy * dy + dz * dz, c.c6, c.c12, c.kqq);
+      const SitePairCoefficients& cf = t.coefficients[static_cast<std::size_t>(p.kind)];
+      const SitePairTerm term =
+          sitePairCombined(dx * dx + dy * dy + dz * dz, cf.c6, cf.c12, cf.kqq);
       if (j > i) energy += term.energy;
       gx += term.dEdrOverR * dx;
       gy += term.dEdrOverR * dy;
       gz += term.dEdrOverR * dz;
     }
-    g[3 * i] = gx;
-    g[3 * i + 1] = gy;
-    g[3 * i + 2] = gz;
+    partial[3 * c] = gx;
+    partial[3 * c + 1] = gy;
+    partial[3 * c + 2] = gz;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum[3] = {partial[3 * i], partial[3 * i + 1], partial[3 * i + 2]};
+    for (int c = 1; c < t.chunksPerSite; ++c) {
+      const int chunk = t.chunkOf[static_cast<std::size_t>(c) * n + i];
+      if (chunk < 0) break;
+      for (int d = 0; d < 3; ++d) sum[d] += partial[3 * static_cast<std::size_t>(chunk) + d];
+    }
+    for (int d = 0; d < 3; ++d) g[3 * i + d] = sum[d];
   }
   return energy;
 }

@@ -27,24 +27,44 @@ struct alignas(8) SitePartner {
   int kind = 0;  ///< index into SitePartnerTable::coefficients
 };
 
+/// Entries [begin, end) of site `site`'s partner list: the work of one kernel thread.
+struct SiteChunk {
+  int site = 0;
+  int begin = 0;
+  int end = 0;
+};
+
 struct SitePartnerTable {
   int sites = 0;
   int widest = 0;                    ///< the largest partner count
   std::vector<int> count;            ///< partners of each site
   std::vector<SitePartner> entries;  ///< [widest x sites], entry k of site i at k * sites + i
   std::vector<SitePairCoefficients> coefficients;  ///< the distinct combined coefficients
+  /// The partner lists cut into chunks of at most chunkLength entries, so that the kernel's threads
+  /// (a chunk each) have work of like length: TIP4P's oxygen has n - 1 partners and each H and M
+  /// 3 (n - 1), so with a thread per site two thirds of the oxygens' loop slots idled. Chunk-major:
+  /// chunk 0 of every site in site order (chunk i is site i's first, empty for a site without
+  /// partners), then chunk 1 of every site that has one, and so on, so that a warp's threads read
+  /// neighbouring entries of the same row k.
+  int chunkLength = 0;            ///< the shortest non-empty list, at least kMinimumSiteChunk
+  int chunksPerSite = 0;          ///< the most chunks of one site
+  std::vector<SiteChunk> chunks;  ///< in the order above
+  std::vector<int> chunkOf;       ///< [chunksPerSite x sites]: chunk c of site i, or -1
   /// Pairs i < j listed (each appears in both sites' lists).
   std::size_t pairCount() const;
 };
+
+/// The shortest chunk length a table uses (shorter lists are not cut finer).
+constexpr int kMinimumSiteChunk = 8;
 
 /// The table of a checked model (SiteModel::check is called; throws its std::invalid_argument, and
 /// std::invalid_argument when the sites or entries overflow an int).
 SitePartnerTable buildSitePartnerTable(const SiteModel& model);
 
-/// CPU twin of the kernel's loop (gpu/BatchedSiteKernels.cu), one structure of 3 x sites
-/// Cartesians: site i sums its partners in list order, the energy counting each pair from its
-/// lower site, the gradient of site i from all of its partners. Returns the energy; g gets 3 x
-/// sites entries.
+/// CPU twin of the kernel's loops (gpu/BatchedSiteKernels.cu), one structure of 3 x sites
+/// Cartesians: each chunk sums its partners in list order, the energy counting each pair from its
+/// lower site; the gradient of site i is its chunks' sums added in chunk order. Returns the energy
+/// (summed chunk after chunk); g gets 3 x sites entries.
 double siteTableEnergyGradient(const SitePartnerTable& table, const double* x, double* g);
 
 }  // namespace landscape

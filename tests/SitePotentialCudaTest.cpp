@@ -5,9 +5,9 @@
 // against RigidBodyPotential over SitePotential on the CPU); the bits of a structure whatever its
 // batch, position, mask, stream and entry point, and from run to run; inactive rows untouched.
 // On every machine: the partner table (gpu/SitePartnerTable.h) against TIP4P's charges and
-// Lennard-Jones sites, the kernel loop's CPU twin against SitePotential, and the factories' CPU
-// paths (Kind::Sites) against the potentials they wrap, bit for bit. GPU tests skip without a
-// device.
+// Lennard-Jones sites, its chunks, the kernel loop's CPU twin against SitePotential, and the
+// factories' CPU paths (Kind::Sites) against the potentials they wrap, bit for bit. GPU tests skip
+// without a device.
 //
 // Tolerances (double rounding; the GPU evaluates each pair from both sites and sums each site's
 // partners in list order, the CPU every pair i < j once): the energy within 1e-10 of |E| of the
@@ -200,6 +200,42 @@ TEST(SitePartnerTable, Tip4pKeepsTheTenInteractingPairsOfEachMoleculePair) {
         if (k > 0)
           ASSERT_LT(t.entries[static_cast<std::size_t>(k - 1) * t.sites + i].site, p.site);
       }
+  }
+}
+
+// The chunks of the partner lists: every list covered once, in order, by chunks of at most
+// chunkLength entries; chunk i is site i's first; chunk-major order; chunkOf names them. TIP4P
+// (H2O)20: chunks of 19 (the oxygens' lists), 1 per oxygen and 3 per H and M, 200 in all; (H2O)8:
+// the oxygens' 7 is below the shortest chunk (8), so H and M take 8 + 8 + 5; (H2O)2: one each.
+TEST(SitePartnerTable, PartnerListsAreCutIntoChunksOfLikeLength) {
+  const struct {
+    std::size_t molecules;
+    int length, perSite, chunks;
+  } cases[] = {{2, 8, 1, 8}, {8, 8, 3, 8 + 24 * 3}, {20, 19, 3, 20 + 60 * 3}};
+  for (const auto& c : cases) {
+    const SitePartnerTable t = buildSitePartnerTable(tip4pCluster(c.molecules).model);
+    EXPECT_EQ(t.chunkLength, c.length) << c.molecules;
+    EXPECT_EQ(t.chunksPerSite, c.perSite) << c.molecules;
+    ASSERT_EQ(static_cast<int>(t.chunks.size()), c.chunks) << c.molecules;
+    for (int i = 0; i < t.sites; ++i) {
+      int covered = 0;
+      for (int k = 0; k < t.chunksPerSite; ++k) {
+        const int at = t.chunkOf[static_cast<std::size_t>(k) * t.sites + i];
+        if (k == 0) EXPECT_EQ(at, i);
+        if (at < 0) break;
+        const SiteChunk& chunk = t.chunks[static_cast<std::size_t>(at)];
+        EXPECT_EQ(chunk.site, i);
+        EXPECT_EQ(chunk.begin, covered);
+        EXPECT_LE(chunk.end - chunk.begin, t.chunkLength);
+        covered = chunk.end;
+      }
+      EXPECT_EQ(covered, t.count[i]) << "site " << i;
+    }
+    for (std::size_t k = 1; k < t.chunks.size(); ++k)
+      EXPECT_TRUE(
+          t.chunks[k - 1].begin < t.chunks[k].begin ||
+          (t.chunks[k - 1].begin == t.chunks[k].begin && t.chunks[k - 1].site < t.chunks[k].site))
+          << "chunk " << k;
   }
 }
 

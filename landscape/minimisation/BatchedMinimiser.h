@@ -63,6 +63,14 @@ class BatchedMinimiser {
   /// on the rest of the batch. Throws std::invalid_argument (requireBatchFits) before touching
   /// anything when the batch does not fit.
   virtual void minimise(std::size_t batch, double* x, LbfgsResult* results) = 0;
+  /// A host array of batch x n that the caller may fill and pass to minimise as x, where the
+  /// minimiser has one that is cheaper to use than the caller's memory (page-locked, so that the
+  /// copies to and from a device are one DMA each); valid until the next hostBatch call or the
+  /// minimiser's end. nullptr where it has none (the CPU engines).
+  virtual double* hostBatch(std::size_t batch) {
+    (void)batch;
+    return nullptr;
+  }
 };
 
 }  // namespace landscape

@@ -260,14 +260,22 @@ bool WalkerEnsemble::reseedAndFinishRound(long step, const std::vector<std::size
 }
 
 void WalkerEnsemble::forEachChain(bool concurrent, const std::function<void(std::size_t)>& work) {
-  if (!concurrent || m_hostThreads < 2 || m_chains.size() < 2) {
+  if (!concurrent) {
     for (std::size_t w = 0; w < m_chains.size(); ++w) work(w);
+    return;
+  }
+  forEachIndex(m_chains.size(), work);
+}
+
+void WalkerEnsemble::forEachIndex(std::size_t count, const std::function<void(std::size_t)>& work) {
+  if (m_hostThreads < 2 || count < 2 || m_chains.size() < 2) {
+    for (std::size_t i = 0; i < count; ++i) work(i);
     return;
   }
   if (!m_chainPool)
     m_chainPool = std::make_unique<ThreadPool>(static_cast<int>(
         std::min<std::size_t>(static_cast<std::size_t>(m_hostThreads), m_chains.size())));
-  m_chainPool->forEach(m_chains.size(), work);
+  m_chainPool->forEach(count, work);
 }
 
 std::vector<std::vector<char>> WalkerEnsemble::share(const std::vector<char>& mine) {
@@ -434,14 +442,21 @@ void WalkerEnsemble::noteTarget(long step, const Census& census) {
 std::vector<LbfgsResult> WalkerEnsemble::quench(BatchedMinimiser& minimiser,
                                                 std::vector<std::vector<double>>& x) {
   const std::size_t n = m_potential.dimension();
-  // Kept between calls: thousands of walkers' coordinates, not allocated and cleared every round.
-  std::vector<double>& batch = m_batch;
-  if (batch.size() < x.size() * n) batch.resize(x.size() * n);
-  for (std::size_t b = 0; b < x.size(); ++b) std::copy(x[b].begin(), x[b].end(), &batch[b * n]);
   std::vector<LbfgsResult> results(x.size());
-  if (!x.empty()) minimiser.minimise(x.size(), batch.data(), results.data());
-  for (std::size_t b = 0; b < x.size(); ++b)
-    std::copy(&batch[b * n], &batch[b * n] + n, x[b].begin());
+  if (x.empty()) return results;
+  // The minimiser's own array where it has one (page-locked on the GPU), else ours, kept between
+  // calls: thousands of walkers' coordinates, not allocated every round. The copies run on the
+  // host threads (tens of MB for thousands of walkers of rigid water).
+  double* batch = minimiser.hostBatch(x.size());
+  if (batch == nullptr) {
+    if (m_batch.size() < x.size() * n) m_batch.resize(x.size() * n);
+    batch = m_batch.data();
+  }
+  forEachIndex(x.size(),
+               [&](std::size_t b) { std::copy(x[b].begin(), x[b].end(), batch + b * n); });
+  minimiser.minimise(x.size(), batch, results.data());
+  forEachIndex(x.size(),
+               [&](std::size_t b) { std::copy(batch + b * n, batch + (b + 1) * n, x[b].begin()); });
   return results;
 }
 

@@ -160,6 +160,8 @@ class WalkerEnsemble {
   /// work(w) for every chain w of this process: on the host threads when `concurrent` (the hooks,
   /// BasinHoppingHooks::concurrent, or the potential allow it), else one after the other.
   void forEachChain(bool concurrent, const std::function<void(std::size_t)>& work);
+  /// work(i) for i in [0, count) on the host threads (work that touches nothing shared).
+  void forEachIndex(std::size_t count, const std::function<void(std::size_t)>& work);
   /// Quenches the structures x[i] (moved in and out) with `minimiser`.
   std::vector<LbfgsResult> quench(BatchedMinimiser& minimiser, std::vector<std::vector<double>>& x);
   /// True on every process when a stop request ended a quench of `q` on any of them.
@@ -203,7 +205,7 @@ class WalkerEnsemble {
   LowestMinima m_lowest;
   /// The minima this process's walkers saved in the phase under way, in walker order.
   std::vector<StoredMinimum> m_saved;
-  std::vector<double> m_batch;  ///< quench()'s coordinates of every structure, kept between calls
+  std::vector<double> m_batch;  ///< quench()'s coordinates where the minimiser has no hostBatch
   std::vector<std::unique_ptr<Relay>> m_relays;
   std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;  ///< this process's walkers
   std::unique_ptr<BatchedMinimiser> m_sloppy;
