@@ -429,30 +429,20 @@ void launchRigidCompactProject(const RigidBodyArgs& args, std::size_t batch, int
   if (d_q == nullptr && batch > 0)
     throw std::invalid_argument("launchRigidCompactProject: null coordinates");
   if (batch == 0) return;
+  using Kernel = void (*)(RigidBodyArgs, std::size_t, unsigned int, unsigned int, const double*,
+                          const double*, double*);
+  const Kernel kernel = treeWidth == 1   ? compactProjectKernel<1>
+                        : treeWidth == 2 ? compactProjectKernel<2>
+                        : treeWidth == 4 ? compactProjectKernel<4>
+                        : treeWidth == 8 ? compactProjectKernel<8>
+                                         : nullptr;
+  if (kernel == nullptr)
+    throw std::invalid_argument("launchRigidCompactProject: tree width " +
+                                std::to_string(treeWidth) + " is not 1, 2, 4 or 8");
   const std::size_t perStructure = args.bodies + args.freeAtoms;
   compactLaunches(batch, perStructure, [&](std::size_t first, unsigned int grid, unsigned int n) {
-    const auto per = static_cast<unsigned int>(perStructure);
-    switch (treeWidth) {
-      case 1:
-        compactProjectKernel<1>
-            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
-        break;
-      case 2:
-        compactProjectKernel<2>
-            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
-        break;
-      case 4:
-        compactProjectKernel<4>
-            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
-        break;
-      case 8:
-        compactProjectKernel<8>
-            <<<grid, kCompactBlock, 0, stream>>>(args, first, per, n, d_q, d_gAtoms, d_gRigid);
-        break;
-      default:
-        throw std::invalid_argument("launchRigidCompactProject: tree width " +
-                                    std::to_string(treeWidth) + " is not 1, 2, 4 or 8");
-    }
+    kernel<<<grid, kCompactBlock, 0, stream>>>(args, first, static_cast<unsigned int>(perStructure),
+                                               n, d_q, d_gAtoms, d_gRigid);
   });
 }
 
