@@ -1,13 +1,8 @@
 // Tests of the Hungarian assignment solver and of MINPERMDIST-style structure alignment.
-#include "landscape/geometry/Alignment.h"
-#include "landscape/geometry/Hungarian.h"
-#include "tests/GminLowestFile.h"
-
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,6 +17,11 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "landscape/core/VectorDispatch.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/geometry/Hungarian.h"
+#include "tests/GminLowestFile.h"
 
 namespace {
 
@@ -479,6 +479,57 @@ TEST(AlignmentTest, Lj38LowestMinimaAreDistinct) {
   EXPECT_LE(ab.distance, kabsch + 1e-12);
   expectConsistent(a, b, ab);
   EXPECT_NEAR(moved, ab.distance, 0.05 * ab.distance);
+}
+
+// The search's O(N^2) loops and the assignment solver run AVX2 versions where the processor has
+// AVX2 (core/VectorDispatch.h); results must not depend on which ran, down to the last bit and
+// the choice among tied assignments.
+TEST(VectorDispatchTest, AlignmentsAndAssignmentsAreTheSameBitsWithAndWithoutAvx2) {
+  if (!landscape::cpuHasAvx2()) GTEST_SKIP() << "this processor has no AVX2: one version only";
+  struct Outcome {
+    std::vector<AlignmentResult> alignments;
+    std::vector<std::vector<int>> assignments;
+    std::vector<Eigen::VectorXd> potentials;
+  };
+  const auto run = [](bool baseline) {
+    landscape::useBaselineLoops(baseline);
+    Outcome out;
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<int> small(0, 3);  // many ties
+    for (int t = 0; t < 400; ++t) {
+      const int n = 1 + t % 23, m = n + (t / 23) % 4;
+      Eigen::MatrixXd c(n, m);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < m; ++j) c(i, j) = t % 2 ? small(rng) : 0.25 * (small(rng) - 1.5);
+      Eigen::VectorXd potentials;
+      out.assignments.push_back(solveAssignment(c, potentials));
+      c(0, 0) += 1.0;  // and warm-started on a changed matrix
+      out.assignments.push_back(solveAssignment(c, potentials));
+      out.potentials.push_back(potentials);
+    }
+    for (int atoms : {3, 13, 38, 75}) {
+      for (unsigned seed = 1; seed <= 3; ++seed) {
+        const std::vector<double> a = randomCluster(atoms, 7 * atoms + seed);
+        out.alignments.push_back(alignStructures(a, movedCopy(a, seed, seed == 2)));
+        out.alignments.push_back(alignStructures(a, randomCluster(atoms, 5 * atoms + seed)));
+        std::vector<double> nudged = movedCopy(a, seed + 10, false);
+        for (std::size_t k = 0; k < nudged.size(); k += 7) nudged[k] += 0.3;
+        out.alignments.push_back(alignStructures(a, nudged));
+      }
+    }
+    landscape::useBaselineLoops(false);
+    return out;
+  };
+  const Outcome avx2 = run(false), baseline = run(true);
+  EXPECT_EQ(avx2.assignments, baseline.assignments);
+  for (std::size_t k = 0; k < avx2.potentials.size(); ++k)
+    EXPECT_EQ(avx2.potentials[k], baseline.potentials[k]) << "problem " << k;
+  for (std::size_t k = 0; k < avx2.alignments.size(); ++k) {
+    EXPECT_EQ(avx2.alignments[k].distance, baseline.alignments[k].distance) << "case " << k;
+    EXPECT_EQ(avx2.alignments[k].permutation, baseline.alignments[k].permutation) << "case " << k;
+    EXPECT_EQ(avx2.alignments[k].rotation, baseline.alignments[k].rotation) << "case " << k;
+    EXPECT_EQ(avx2.alignments[k].alignedB, baseline.alignments[k].alignedB) << "case " << k;
+  }
 }
 
 // Not a pass/fail benchmark: prints the cost per call so that regressions show in the log.

@@ -1,12 +1,8 @@
 #include "landscape/geometry/Alignment.h"
 
-#include "landscape/geometry/Hungarian.h"
-#include "landscape/geometry/PeriodicAlignment.h"
-
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,6 +12,10 @@
 #include <string>
 #include <tuple>
 #include <utility>
+
+#include "landscape/core/VectorDispatch.h"
+#include "landscape/geometry/Hungarian.h"
+#include "landscape/geometry/PeriodicAlignment.h"
 
 namespace landscape {
 
@@ -48,6 +48,60 @@ constexpr double kMinSine = 0.5;
 // Starts whose rotations differ by less than this (Frobenius norm, about sqrt(2) x the angle in
 // radians) lead to the same fit, so only the better ranked one is refined.
 constexpr double kDistinctRotation = 0.1;
+
+// The O(N^2) loops of the search, compiled for AVX2 and for baseline x86-64
+// (core/VectorDispatch.h): elementwise arithmetic and min only, so both give the same bits.
+
+// nearest[i] = min_j |a_i - b_j|^2 for a split by component and b as 3 x n columns.
+LANDSCAPE_VECTOR_LOOP void nearestSquaredLoop(const double* ax, const double* ay, const double* az,
+                                              const double* b, Eigen::Index n, double* nearest) {
+  for (Eigen::Index i = 0; i < n; ++i) nearest[i] = std::numeric_limits<double>::infinity();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double bx = b[3 * j], by = b[3 * j + 1], bz = b[3 * j + 2];
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double dx = ax[i] - bx, dy = ay[i] - by, dz = az[i] - bz;
+      nearest[i] = std::min(nearest[i], dx * dx + dy * dy + dz * dz);
+    }
+  }
+}
+LANDSCAPE_TARGET_AVX2 void nearestSquaredAvx2(const double* ax, const double* ay, const double* az,
+                                              const double* b, Eigen::Index n, double* nearest) {
+  nearestSquaredLoop(ax, ay, az, b, n, nearest);
+}
+void nearestSquared(const double* ax, const double* ay, const double* az, const double* b,
+                    Eigen::Index n, double* nearest) {
+  if (cpuHasAvx2())
+    nearestSquaredAvx2(ax, ay, az, b, n, nearest);
+  else
+    nearestSquaredLoop(ax, ay, az, b, n, nearest);
+}
+
+// cost(i, j) = |a_i - b_j|^2, row-major, for a and b split by component.
+LANDSCAPE_VECTOR_LOOP void squaredDistancesLoop(const double* ax, const double* ay,
+                                                const double* az, const double* bx,
+                                                const double* by, const double* bz, Eigen::Index n,
+                                                double* cost) {
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double* row = cost + i * n;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double dx = ax[i] - bx[j], dy = ay[i] - by[j], dz = az[i] - bz[j];
+      row[j] = dx * dx + dy * dy + dz * dz;
+    }
+  }
+}
+LANDSCAPE_TARGET_AVX2 void squaredDistancesAvx2(const double* ax, const double* ay,
+                                                const double* az, const double* bx,
+                                                const double* by, const double* bz, Eigen::Index n,
+                                                double* cost) {
+  squaredDistancesLoop(ax, ay, az, bx, by, bz, n, cost);
+}
+void squaredDistances(const double* ax, const double* ay, const double* az, const double* bx,
+                      const double* by, const double* bz, Eigen::Index n, double* cost) {
+  if (cpuHasAvx2())
+    squaredDistancesAvx2(ax, ay, az, bx, by, bz, n, cost);
+  else
+    squaredDistancesLoop(ax, ay, az, bx, by, bz, n, cost);
+}
 
 struct Fit {
   double squared = std::numeric_limits<double>::infinity();  // sum of squared deviations
@@ -253,30 +307,18 @@ class AlignmentSearch {
   // the squared distance itself when the nearest neighbours form a permutation.
   double nearestNeighbourBound(const Eigen::Matrix3d& rotation, bool inverted) {
     m_rotated.noalias() = rotation * m_b[inverted ? 1 : 0];
-    const Eigen::Index n = m_a.cols();
-    m_nearest.setConstant(std::numeric_limits<double>::infinity());
-    double* nearest = m_nearest.data();
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const double bx = m_rotated(0, j), by = m_rotated(1, j), bz = m_rotated(2, j);
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const double dx = m_ax[i] - bx, dy = m_ay[i] - by, dz = m_az[i] - bz;
-        nearest[i] = std::min(nearest[i], dx * dx + dy * dy + dz * dz);
-      }
-    }
+    nearestSquared(m_ax.data(), m_ay.data(), m_az.data(), m_rotated.data(), m_a.cols(),
+                   m_nearest.data());
     return m_nearest.sum();
   }
 
   void fillCost(const Eigen::Matrix3d& rotation, bool inverted) {
     m_rotated.noalias() = rotation * m_b[inverted ? 1 : 0];
-    const Eigen::Index n = m_a.cols();
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const double bx = m_rotated(0, j), by = m_rotated(1, j), bz = m_rotated(2, j);
-      double* column = m_cost.col(j).data();
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const double dx = m_ax[i] - bx, dy = m_ay[i] - by, dz = m_az[i] - bz;
-        column[i] = dx * dx + dy * dy + dz * dz;
-      }
-    }
+    m_bx = m_rotated.row(0).transpose();
+    m_by = m_rotated.row(1).transpose();
+    m_bz = m_rotated.row(2).transpose();
+    squaredDistances(m_ax.data(), m_ay.data(), m_az.data(), m_bx.data(), m_by.data(), m_bz.data(),
+                     m_a.cols(), m_cost.data());
   }
 
   // Alternates the optimal permutation for the current rotation with the optimal rotation for
@@ -531,8 +573,9 @@ class AlignmentSearch {
   std::mt19937_64 m_rng;
   Eigen::VectorXd m_ax, m_ay, m_az;  // a split by component for the O(N^2) loops
   Points m_rotated;
+  Eigen::VectorXd m_bx, m_by, m_bz;  // m_rotated split by component
   Eigen::VectorXd m_nearest;
-  Eigen::MatrixXd m_cost;
+  AssignmentCost m_cost;  // row i: atom i of a
   std::vector<int> m_identity;
   std::vector<Candidate> m_candidates;
   Fit m_best;

@@ -9,6 +9,9 @@
 
 namespace landscape {
 
+/// A cost matrix stored row by row, as the solver walks it (the alignment fills one directly).
+using AssignmentCost = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 /// Returns assignment with assignment[row] = column, each column used at most once, minimising
 /// sum_row cost(row, assignment[row]). Requires cost.rows() <= cost.cols() and finite entries;
 /// throws std::invalid_argument otherwise. A matrix without rows gives an empty assignment.
@@ -20,5 +23,8 @@ std::vector<int> solveAssignment(const Eigen::MatrixXd& cost);
 /// with the same number of columns (any other size, or non-finite values, means a cold start) and
 /// receives those of this solve. The assignment is optimal either way; only the time differs.
 std::vector<int> solveAssignment(const Eigen::MatrixXd& cost, Eigen::VectorXd& columnPotentials);
+
+/// The same for a matrix stored row by row, without a copy: the same answer, bit for bit.
+std::vector<int> solveAssignment(const AssignmentCost& cost, Eigen::VectorXd& columnPotentials);
 
 }  // namespace landscape

@@ -1,0 +1,157 @@
+// Benchmark (not a test): the cost of one alignment (alignStructures, GMIN/OPTIM's MINPERMDIST) of
+// Lennard-Jones minima, the work behind gmin's AVOID taboo list, duplicate checks and connect
+// runs' distances. Pairs of three kinds per cluster size:
+//   copy       a minimum against a moved, permuted copy of itself (distance ~0);
+//   neighbour  a minimum against the minimum reached after displacing three of its atoms by up to
+//              1.2 sigma per coordinate and quenching: the pairs AVOID mostly sees (distances below
+//              its 4 sigma, often the same minimum again to the quench tolerance);
+//   unrelated  two minima quenched from independent random starts.
+// Each kind is timed with the AVX2 loops (where the processor has them) and with the baseline
+// x86-64 loops (core/VectorDispatch.h), and the two must give the same distances bit for bit.
+//
+// Usage: bench_alignment [--atoms LIST] [--pairs N] [--seconds S]
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "landscape/core/Random.h"
+#include "landscape/core/VectorDispatch.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/geometry/ClusterGeometry.h"
+#include "landscape/minimisation/Lbfgs.h"
+#include "potentials/LennardJones.h"
+#include "src/common/OptionTable.h"
+
+namespace {
+
+using namespace landscape;
+
+struct Options {
+  std::vector<std::size_t> atoms = {38, 75, 150};
+  int pairs = 20;
+  double seconds = 1.0;
+};
+
+OptionTable<Options> optionTable() {
+  OptionTable<Options> t("bench_alignment");
+  t.about =
+      "usage: bench_alignment [--atoms LIST] [--pairs N] [--seconds S]\n"
+      "Microseconds per alignment of Lennard-Jones minima (reduced units): copies, neighbouring\n"
+      "minima (three atoms displaced and quenched) and unrelated minima, with the AVX2 loops and\n"
+      "with the baseline x86-64 loops, which must agree bit for bit.\n";
+  t.helpCommand();
+  t.add("atoms", "LIST", "cluster sizes", fieldOf(&Options::atoms));
+  t.add("pairs", "N", "pairs of each kind per size", fieldOf(&Options::pairs)).atLeast(1);
+  t.add("seconds", "S", "least time per timed cell (the pairs are repeated)",
+        fieldOf(&Options::seconds));
+  return t;
+}
+
+std::vector<double> quenched(LennardJones& potential, std::vector<double> x) {
+  LbfgsParams params;
+  params.maxIterations = 5000;
+  params.rmsTolerance = 1e-6;
+  Lbfgs(params).minimize(potential, x);
+  return x;
+}
+
+std::vector<double> movedCopy(const std::vector<double>& x, Random& random) {
+  const double angle = 2.0 * M_PI * random.uniform();
+  const double c = std::cos(angle), s = std::sin(angle);
+  const std::size_t n = x.size() / 3;
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t from = (i * 7 + 3) % n;  // a permutation whenever n is not a multiple of 7
+    const std::size_t source = n % 7 == 0 ? i : from;
+    y[3 * i] = c * x[3 * source] - s * x[3 * source + 1] + 0.5;
+    y[3 * i + 1] = s * x[3 * source] + c * x[3 * source + 1] - 0.25;
+    y[3 * i + 2] = x[3 * source + 2] + 0.125;
+  }
+  return y;
+}
+
+struct Timing {
+  double microseconds = 0.0;
+  std::vector<double> distances;
+};
+
+Timing timeAlignments(const std::vector<std::pair<std::vector<double>, std::vector<double>>>& pairs,
+                      double seconds) {
+  Timing t;
+  for (const auto& [a, b] : pairs) t.distances.push_back(minimumDistance(a, b));
+  long calls = 0;
+  const auto start = std::chrono::steady_clock::now();
+  double elapsed = 0.0;
+  while (elapsed < seconds) {
+    for (const auto& [a, b] : pairs) minimumDistance(a, b);
+    calls += static_cast<long>(pairs.size());
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  t.microseconds = 1e6 * elapsed / static_cast<double>(calls);
+  return t;
+}
+
+int run(const Options& o) {
+  const bool avx2 = cpuHasAvx2();
+  std::printf("alignStructures, us per call (one thread); AVX2 %s\n\n",
+              avx2 ? "available" : "not available: both columns run the baseline loops");
+  std::printf(
+      "| atoms | pairs | mean distance | AVX2 loops | baseline loops | speed-up | same bits |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  for (const std::size_t size : o.atoms) {
+    const int atoms = static_cast<int>(size);
+    LennardJones potential(static_cast<std::size_t>(atoms));
+    Random random(static_cast<std::uint64_t>(atoms));
+    const double radius = std::cbrt(static_cast<double>(atoms)) * 0.9;
+    const auto randomMinimum = [&]() {
+      return quenched(potential,
+                      randomCluster(static_cast<std::size_t>(atoms), radius, 0.7, random));
+    };
+    std::vector<std::pair<std::vector<double>, std::vector<double>>> kinds[3];
+    for (int p = 0; p < o.pairs; ++p) {
+      const std::vector<double> a = randomMinimum();
+      kinds[0].emplace_back(a, movedCopy(a, random));
+      std::vector<double> displaced = a;
+      for (int moved = 0; moved < 3; ++moved) {
+        const std::size_t atom = static_cast<std::size_t>(random.uniform() * atoms) % atoms;
+        for (int k = 0; k < 3; ++k) displaced[3 * atom + k] += 1.2 * (2.0 * random.uniform() - 1.0);
+      }
+      kinds[1].emplace_back(a, movedCopy(quenched(potential, displaced), random));
+      kinds[2].emplace_back(a, randomMinimum());
+    }
+    const char* names[3] = {"copy", "neighbour", "unrelated"};
+    for (int k = 0; k < 3; ++k) {
+      useBaselineLoops(false);
+      const Timing fast = timeAlignments(kinds[k], o.seconds);
+      useBaselineLoops(true);
+      const Timing baseline = timeAlignments(kinds[k], o.seconds);
+      useBaselineLoops(false);
+      double mean = 0.0;
+      for (double d : fast.distances) mean += d / static_cast<double>(fast.distances.size());
+      const bool same = std::memcmp(fast.distances.data(), baseline.distances.data(),
+                                    fast.distances.size() * sizeof(double)) == 0;
+      std::printf("| %d %s | %zu | %.3f | %.1f | %.1f | %.2fx | %s |\n", atoms, names[k],
+                  kinds[k].size(), mean, fast.microseconds, baseline.microseconds,
+                  baseline.microseconds / fast.microseconds, same ? "yes" : "NO");
+      if (!same) return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Options o;
+    parseToolCommandLine(optionTable(), argc, argv, o);
+    return run(o);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_alignment: %s\n", error.what());
+    return 1;
+  }
+}
