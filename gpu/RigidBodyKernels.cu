@@ -91,6 +91,25 @@ __global__ void rotationsKernel(RigidBodyArgs a, std::size_t first, const double
   }
 }
 
+// A free atom's three coordinates between the rigid coordinates (after the 6 per body) and the
+// Cartesian ones, both ways: a free atom's rigid coordinates are its Cartesian ones.
+__device__ __forceinline__ void freeAtomToCartesian(const RigidBodyArgs& a, std::size_t f,
+                                                    const double* qs, double* xs) {
+  const int atom = a.d_freeAtoms[f];
+  const double* src = qs + 6 * a.bodies + 3 * f;
+  xs[3 * atom] = src[0];
+  xs[3 * atom + 1] = src[1];
+  xs[3 * atom + 2] = src[2];
+}
+__device__ __forceinline__ void freeAtomToRigid(const RigidBodyArgs& a, std::size_t f,
+                                                const double* xs, double* qs) {
+  const double* src = xs + 3 * static_cast<std::size_t>(a.d_freeAtoms[f]);
+  double* dst = qs + 6 * a.bodies + 3 * f;
+  dst[0] = src[0];
+  dst[1] = src[1];
+  dst[2] = src[2];
+}
+
 __global__ void toAtomsKernel(RigidBodyArgs a, std::size_t first, const double* __restrict__ q,
                               double* __restrict__ x) {
   std::size_t s;
@@ -109,12 +128,7 @@ __global__ void toAtomsKernel(RigidBodyArgs a, std::size_t first, const double* 
     xs[3 * atom + 1] = qs[3 * b + 1] + r[1];
     xs[3 * atom + 2] = qs[3 * b + 2] + r[2];
   } else if (i < a.entries + a.freeAtoms) {
-    const std::size_t f = i - a.entries;
-    const int atom = a.d_freeAtoms[f];
-    const double* src = qs + 6 * a.bodies + 3 * f;
-    xs[3 * atom] = src[0];
-    xs[3 * atom + 1] = src[1];
-    xs[3 * atom + 2] = src[2];
+    freeAtomToCartesian(a, i - a.entries, qs, xs);
   }
 }
 
@@ -183,12 +197,7 @@ __global__ void freeAtomsKernel(RigidBodyArgs a, std::size_t first,
   if (!structureOf(a, first, s)) return;
   const std::size_t f = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (f >= a.freeAtoms) return;
-  const int atom = a.d_freeAtoms[f];
-  const double* src = gAtoms + s * 3 * a.atoms + 3 * static_cast<std::size_t>(atom);
-  double* dst = gRigid + s * rigidDim(a) + 6 * a.bodies + 3 * f;
-  dst[0] = src[0];
-  dst[1] = src[1];
-  dst[2] = src[2];
+  freeAtomToRigid(a, f, gAtoms + s * 3 * a.atoms, gRigid + s * rigidDim(a));
 }
 
 // The compact layout: thread i of a launch serves structure first + i / perStructure and within it
@@ -217,12 +226,7 @@ __global__ void compactToAtomsKernel(RigidBodyArgs a, std::size_t first, unsigne
   const double* qs = q + s * rigidDim(a);
   double* xs = x + s * 3 * a.atoms;
   if (i >= a.entries) {
-    const std::size_t f = i - a.entries;
-    const int atom = a.d_freeAtoms[f];
-    const double* src = qs + 6 * a.bodies + 3 * f;
-    xs[3 * atom] = src[0];
-    xs[3 * atom + 1] = src[1];
-    xs[3 * atom + 2] = src[2];
+    freeAtomToCartesian(a, i - a.entries, qs, xs);
     return;
   }
   const int b = a.d_bodyOfEntry[i];
@@ -254,12 +258,7 @@ __global__ void compactProjectKernel(RigidBodyArgs a, std::size_t first, unsigne
   double* gs = gRigid + s * rigidDim(a);
   const double* ga = gAtoms + s * 3 * a.atoms;
   if (b >= a.bodies) {
-    const std::size_t f = b - a.bodies;
-    const double* src = ga + 3 * static_cast<std::size_t>(a.d_freeAtoms[f]);
-    double* dst = gs + 6 * a.bodies + 3 * f;
-    dst[0] = src[0];
-    dst[1] = src[1];
-    dst[2] = src[2];
+    freeAtomToRigid(a, b - a.bodies, ga, gs);
     return;
   }
   const double* qs = q + s * rigidDim(a);
