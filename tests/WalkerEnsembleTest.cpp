@@ -10,8 +10,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -270,6 +272,75 @@ Checkpoint throughCheckpointFile(const WalkerEnsembleState& state, long steps) {
   const Checkpoint read = readCheckpointFile(path);
   std::filesystem::remove(path);
   return read;
+}
+
+// The bytes of a walker state's checkpoint file.
+std::string checkpointBytes(const WalkerEnsembleState& state, long steps) {
+  Checkpoint c;
+  c.steps = steps;
+  c.setWalkerState(state);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("landscape-walker-bytes-" + std::to_string(::getpid())))
+                               .string();
+  writeCheckpointFile(path, c);
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  std::filesystem::remove(path);
+  return bytes.str();
+}
+
+// Without per-walker reports (gmin without --verbose) the walkers complete their steps on host
+// threads, but for symmetrisation candidates and quenches re-quenched near the target, which
+// complete on the calling thread: the run must be the one of completions one after the other in
+// walker order (an observer that records the reports), down to every walker's state in the final
+// checkpoint and the saved minima. The target lies 0.02 below LJ13's global minimum, so that
+// quenches near the minimum are re-quenched and none reaches it.
+class QuietObserver : public WalkerObserver {
+ public:
+  bool wantsWalkerReports() const override { return false; }
+  void onState(const WalkerEnsembleState& s) override { last = s; }
+  WalkerEnsembleState last;
+};
+
+TEST(WalkerEnsemble, WalkersCompletingOnHostThreadsGiveTheRunOfOneAfterTheOther) {
+  LennardJones lj(13);
+  for (const bool symmetrise : {false, true}) {
+    BasinHoppingParams p = walkerParams(60, 29);
+    p.targetEnergy = -44.326801 - 0.02;
+    if (symmetrise) {
+      p.symmetrisation.scheme = SymmetrisationParams::Scheme::Csm;
+      p.symmetrisation.interval = 2;
+      p.symmetrisation.csmQuenches = 2;
+    }
+    const ParallelTemperingParams pt = ladderFrom05To2(/*interval=*/5);
+    ParallelMaker engine(13, 2);
+    WalkerRecorder recorded;
+    WalkerEnsemble one(lj, p, 12, pt, engine.maker());
+    one.setHostThreads(4);
+    const WalkerEnsembleResult serial = one.run({}, &recorded);
+    QuietObserver quiet;
+    WalkerEnsemble many(lj, p, 12, pt, engine.maker());
+    many.setHostThreads(4);
+    const WalkerEnsembleResult threaded = many.run({}, &quiet);
+    ASSERT_FALSE(recorded.states.empty());
+    EXPECT_LT(serial.targetWalker, 0) << "the target must stay out of reach";
+    EXPECT_EQ(checkpointBytes(quiet.last, p.steps),
+              checkpointBytes(recorded.states.back(), p.steps))
+        << (symmetrise ? "with" : "without") << " symmetrisation";
+    expectSameMinima(threaded.total.lowest, serial.total.lowest);
+    EXPECT_EQ(threaded.total.functionCalls, serial.total.functionCalls);
+    EXPECT_EQ(threaded.exchange.accepted, serial.exchange.accepted);
+    int reseeds = 0, nearTarget = 0;
+    for (const auto& r : recorded.reseeds) reseeds += r.second;
+    const double reach = *p.targetEnergy + p.energyDifference;
+    for (const auto& [walker, quenches] : recorded.quenches)
+      for (const Quench& q : quenches)
+        nearTarget +=
+            !q.rejected && q.energy > reach && q.energy <= reach + 10 * p.energyDifference;
+    EXPECT_GT(reseeds, 0) << "NEWRESTART should reseed";
+    EXPECT_GT(nearTarget, 0) << "some quenches should be re-quenched for the target";
+  }
 }
 
 // Stopped after round 23, written to a checkpoint file and read back, resumed to round 70: the

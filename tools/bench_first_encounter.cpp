@@ -173,6 +173,7 @@ OptionTable<Options> optionTable() {
 class Deadline : public WalkerObserver {
  public:
   explicit Deadline(double seconds) : m_seconds(seconds) {}
+  bool wantsWalkerReports() const override { return false; }  // as gmin without --verbose
   bool stopRequested() override { return elapsed() >= m_seconds; }
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();

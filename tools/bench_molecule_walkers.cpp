@@ -95,6 +95,7 @@ OptionTable<Options> optionTable() {
 // Times the rounds after the first: wall time and quenches from the end of round 1 on.
 class RoundClock : public WalkerObserver {
  public:
+  bool wantsWalkerReports() const override { return false; }  // as gmin without --verbose
   void onRound(const WalkerRoundReport& r) override {
     const auto now = std::chrono::steady_clock::now();
     if (r.round == 1) {

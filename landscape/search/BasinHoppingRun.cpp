@@ -214,6 +214,11 @@ bool BasinHoppingRun::completeStep(long step, std::vector<double> trial, const L
   return false;
 }
 
+bool BasinHoppingRun::completionIsLocal(const LbfgsResult& q) const {
+  if (m_trialIsCandidate || !m_completion.prepared) return false;
+  return !m_completion.whyRejected.empty() || !requenchesForTarget(q.energy);
+}
+
 bool BasinHoppingRun::completeCandidate(long step, std::vector<double> x, const LbfgsResult& q,
                                         const Completion& done) {
   m_trialIsCandidate = false;
@@ -399,14 +404,20 @@ void BasinHoppingRun::updateAtomEnergies() {
     m_atomEnergies.clear();
 }
 
+// A quench that stopped at SLOPPYCONV lies above its minimum (by about |g|^2 / 2k: 0.04 kJ/mol
+// for TIP4P (H2O)20 at RMS 0.1), so one within 10 EDIFF of the target is re-quenched at
+// TIGHTCONV, on a copy, and tested at that energy. The chain and its counts are unchanged.
+bool BasinHoppingRun::requenchesForTarget(double energy) const {
+  if (!m_params.targetEnergy) return false;
+  const double reach = *m_params.targetEnergy + m_params.energyDifference;
+  return !(energy <= reach) && energy <= reach + 10.0 * m_params.energyDifference &&
+         m_params.tightRms < m_params.sloppyRms;
+}
+
 void BasinHoppingRun::checkTarget(long step, double energy, const std::vector<double>& x) {
   if (!m_params.targetEnergy) return;
   const double reach = *m_params.targetEnergy + m_params.energyDifference;
-  // A quench that stopped at SLOPPYCONV lies above its minimum (by about |g|^2 / 2k: 0.04 kJ/mol
-  // for TIP4P (H2O)20 at RMS 0.1), so one within 10 EDIFF of the target is re-quenched at
-  // TIGHTCONV, on a copy, and tested at that energy. The chain and its counts are unchanged.
-  if (!(energy <= reach) && energy <= reach + 10.0 * m_params.energyDifference &&
-      m_params.tightRms < m_params.sloppyRms) {
+  if (requenchesForTarget(energy)) {
     std::vector<double> tight = x;
     energy = m_tight.minimize(m_potential, tight).energy;
   }

@@ -79,6 +79,11 @@ class BasinHoppingRun {
   /// accept or reject, adapt the step size, NEWRESTART. True when NEWRESTART reseeds: the caller
   /// then quenches reseedStart() and hands it to completeReseed() before the next step.
   bool completeStep(long step, std::vector<double> x, const LbfgsResult& q);
+  /// After prepareCompletion(): whether completeStep() for q touches nothing outside this chain
+  /// but its offer sink and its observer, so that walkers may complete their steps on several
+  /// threads. Not so for a symmetrisation candidate (its episode may quench on the potential) or a
+  /// quench close enough to the target to be re-quenched tightly on the potential.
+  bool completionIsLocal(const LbfgsResult& q) const;
   std::vector<double> reseedStart() { return randomStart(); }
   /// Another walker holds this chain's minimum (crowdLimit): the caller reseeds it as after
   /// completeStep() returned true.
@@ -144,6 +149,8 @@ class BasinHoppingRun {
   void moveMarkovState(std::vector<double> x, double energy);
   /// Sets the target flags when `energy` (of the quenched `x`) reaches TARGET + EDIFF.
   void checkTarget(long step, double energy, const std::vector<double>& x);
+  /// Whether checkTarget() re-quenches x tightly before it decides.
+  bool requenchesForTarget(double energy) const;
   /// Every NACCEPT ordinary steps: step size toward the target acceptance ratio.
   void adjustStepSize(long step);
   /// What prepareCompletion() found for the quench that completeStep() takes next.

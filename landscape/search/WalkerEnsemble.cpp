@@ -106,8 +106,11 @@ WalkerEnsemble::WalkerEnsemble(Potential& potential, const BasinHoppingParams& p
     m_relays.push_back(std::make_unique<Relay>(*this, static_cast<int>(w)));
     m_chains.push_back(std::make_unique<BasinHoppingRun>(
         m_potential, p, m_hooks, m_radius, LbfgsWorkspaceFactory{}, *m_relays.back(), &m_lowest));
-    m_chains.back()->setOfferSink([this](StoredMinimum m) { m_saved.push_back(std::move(m)); });
+    m_chains.back()->setOfferSink([this, i](StoredMinimum m) {
+      (m_savingByChain ? m_savedByChain[i] : m_saved).push_back(std::move(m));
+    });
   }
+  m_savedByChain.resize(m_chains.size());
 }
 
 WalkerEnsemble::~WalkerEnsemble() = default;
@@ -205,8 +208,7 @@ bool WalkerEnsemble::round(long step) {
   forEachChain(m_hooks.concurrent,
                [&](std::size_t w) { m_chains[w]->prepareCompletion(step, x[w], q[w]); });
   std::vector<std::size_t> reseeding;
-  for (std::size_t w = 0; w < m_chains.size(); ++w)
-    if (m_chains[w]->completeStep(step, std::move(x[w]), q[w])) reseeding.push_back(w);
+  completeSteps(step, x, q, reseeding);
   if (m_common.crowdLimit > 0) {
     Census crowd;
     offerSaved(&reseeding, &crowd);
@@ -217,6 +219,40 @@ bool WalkerEnsemble::round(long step) {
   std::vector<std::vector<double>> starts;
   for (std::size_t w : reseeding) starts.push_back(m_chains[w]->reseedStart());
   return reseedAndFinishRound(step, reseeding, std::move(starts));
+}
+
+// The chains are independent: a chain's completion changes nothing shared but through its saved
+// minima (kept by chain, then saved in walker order) and its reports (to an observer that ignores
+// them). The few completions that quench on the shared potential run afterwards on this thread,
+// so every chain ends in the state, and m_saved in the order, of completions one after the other.
+void WalkerEnsemble::completeSteps(long step, std::vector<std::vector<double>>& x,
+                                   const std::vector<LbfgsResult>& q,
+                                   std::vector<std::size_t>& reseeding) {
+  const std::size_t n = m_chains.size();
+  std::vector<char> reseeds(n, 0);
+  if (m_observer && m_observer->wantsWalkerReports()) {
+    for (std::size_t w = 0; w < n; ++w)
+      reseeds[w] = m_chains[w]->completeStep(step, std::move(x[w]), q[w]);
+  } else {
+    std::vector<char> done(n, 0);
+    struct Saving {
+      bool& byChain;
+      ~Saving() { byChain = false; }
+    } saving{m_savingByChain = true};
+    forEachIndex(n, [&](std::size_t w) {
+      if (!m_chains[w]->completionIsLocal(q[w])) return;
+      reseeds[w] = m_chains[w]->completeStep(step, std::move(x[w]), q[w]);
+      done[w] = 1;
+    });
+    for (std::size_t w = 0; w < n; ++w)
+      if (!done[w]) reseeds[w] = m_chains[w]->completeStep(step, std::move(x[w]), q[w]);
+    for (std::vector<StoredMinimum>& saved : m_savedByChain) {
+      for (StoredMinimum& m : saved) m_saved.push_back(std::move(m));
+      saved.clear();
+    }
+  }
+  for (std::size_t w = 0; w < n; ++w)
+    if (reseeds[w]) reseeding.push_back(w);
 }
 
 bool WalkerEnsemble::finishStoppedRound(long step) {

@@ -68,6 +68,10 @@ class WalkerObserver {
   virtual void onStepAdjust(int /*walker*/, const StepAdjustReport&) {}
   virtual void onRestart(int /*walker*/, const RestartReport&) {}
   virtual void onSymmetrisation(int /*walker*/, const SymmetrisationReport&) {}
+  /// False when the four reports above do nothing (and may be called from several threads at
+  /// once): the walkers then complete their steps on host threads; true keeps the reports in
+  /// walker order, from one thread.
+  virtual bool wantsWalkerReports() const { return true; }
   /// After every round.
   virtual void onRound(const WalkerRoundReport&) {}
   /// Each minimum of the shared list's final tight re-quench (GMIN's "Final Quench" lines).
@@ -149,6 +153,10 @@ class WalkerEnsemble {
   /// One step of every walker; false when a stop request ended it (the round is undone, or, when
   /// the stop came in the reseed quenches, those reseeds are left pending in the state).
   bool round(long step);
+  /// completeStep() of every chain of this process, x and q the quenches' output; the chains
+  /// that reseed go into `reseeding`, in walker order.
+  void completeSteps(long step, std::vector<std::vector<double>>& x,
+                     const std::vector<LbfgsResult>& q, std::vector<std::size_t>& reseeding);
   /// The end of round `step` from its reseeds on: `starts` (this process's chains `reseeding`)
   /// quenched and completed, the minima offered, the target, BHPT exchange, report and checkpoint.
   /// False when a stop request ended the reseed quenches. Collective.
@@ -205,6 +213,10 @@ class WalkerEnsemble {
   LowestMinima m_lowest;
   /// The minima this process's walkers saved in the phase under way, in walker order.
   std::vector<StoredMinimum> m_saved;
+  /// While chains complete their steps on several threads, each chain's saved minima wait here
+  /// (by chain) and join m_saved in walker order afterwards.
+  bool m_savingByChain = false;
+  std::vector<std::vector<StoredMinimum>> m_savedByChain;
   std::vector<double> m_batch;  ///< quench()'s coordinates where the minimiser has no hostBatch
   std::vector<std::unique_ptr<Relay>> m_relays;
   std::vector<std::unique_ptr<BasinHoppingRun>> m_chains;  ///< this process's walkers

@@ -62,6 +62,7 @@ class RankWalkerObserver : public WalkerObserver {
   void onSymmetrisation(int walker, const SymmetrisationReport& r) override {
     m_own.onSymmetrisation(walker, r);
   }
+  bool wantsWalkerReports() const override { return m_own.wantsWalkerReports(); }
   void onRound(const WalkerRoundReport& r) override;
   void onTightQuench(const TightQuenchReport& t) override { m_own.onTightQuench(t); }
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override {
@@ -82,6 +83,7 @@ class RankWalkerObserver : public WalkerObserver {
 class StopOnlyObserver : public WalkerObserver {
  public:
   explicit StopOnlyObserver(GminStopRule& stopRule) : m_stopRule(stopRule) {}
+  bool wantsWalkerReports() const override { return false; }
   bool stopRequested() override { return m_stopRule.stop(); }
 
  private:

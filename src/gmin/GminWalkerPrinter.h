@@ -23,6 +23,7 @@ class GminWalkerPrinter : public WalkerObserver {
   void onStepAdjust(int walker, const StepAdjustReport& s) override;
   void onRestart(int walker, const RestartReport& r) override;
   void onSymmetrisation(int walker, const SymmetrisationReport& r) override;
+  bool wantsWalkerReports() const override { return m_verbose; }
   void onRound(const WalkerRoundReport& r) override;
   void onTightQuench(const TightQuenchReport& t) override;
   void onCheckpoint(const std::vector<StoredMinimum>& minima) override { m_writer.write(minima); }
