@@ -10,7 +10,8 @@ std::atomic<bool> baselineAsked{false};
 
 bool cpuHasAvx2() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const bool has = __builtin_cpu_supports("avx2");
+  // __builtin_cpu_init: safe even when first asked from a static initialiser.
+  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
   return has && !baselineAsked.load(std::memory_order_relaxed);
 #else
   return false;
