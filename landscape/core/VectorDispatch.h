@@ -8,10 +8,12 @@
 // and the loop may use only operations whose result does not depend on the vector width
 // (elementwise arithmetic, min and max); a sum's order would, so sums stay outside.
 //
-// Usage:
+// Usage, a loop the compiler vectorises (landscape/geometry/Alignment.cpp):
 //   LANDSCAPE_VECTOR_LOOP void body(...) { plain loop }
 //   LANDSCAPE_TARGET_AVX2 void bodyAvx2(...) { body(...); }
 //   if (cpuHasAvx2()) bodyAvx2(...); else body(...);
+// or, where the loop needs AVX2 intrinsics (gathers, masks: landscape/geometry/Hungarian.cpp), a
+// lambda marked LANDSCAPE_TARGET_AVX2 under `if (cpuHasAvx2())`, then the plain loop for the rest.
 
 namespace landscape {
 
