@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "landscape/core/Fibres.h"
@@ -107,6 +108,9 @@ SharedBatchedPotential::SharedBatchedPotential(BatchedPotential& potential, Opti
     : m_potential(potential), m_options(options) {
   if (options.maxBatch == 0)
     throw std::invalid_argument("shared batched potential: maxBatch must be at least 1");
+  if (options.copyPieces < 1)
+    throw std::invalid_argument("shared batched potential: copyPieces must be at least 1, got " +
+                                std::to_string(options.copyPieces));
 }
 
 SharedBatchStatistics SharedBatchedPotential::statistics() const {
@@ -180,6 +184,7 @@ void SharedBatchedPotential::awaitProgress(const std::function<bool()>& anyReady
 }
 
 void SharedBatchedPotential::waitForChange(std::unique_lock<std::mutex>& lock) {
+  helpCopy(lock);
   // A short spin first: with a core per thread the call under way usually ends within tens of
   // microseconds, and being woken from the condition variable costs as much again every round.
   if (m_options.spin.count() > 0) {
@@ -187,8 +192,12 @@ void SharedBatchedPotential::waitForChange(std::unique_lock<std::mutex>& lock) {
     const auto until = std::chrono::steady_clock::now() + m_options.spin;
     lock.unlock();
     while (m_changes.load(std::memory_order_acquire) == seen &&
-           std::chrono::steady_clock::now() < until)
-      std::this_thread::yield();
+           std::chrono::steady_clock::now() < until) {
+      if (m_copyOpen.load(std::memory_order_relaxed))
+        takeCopyPieces();
+      else
+        std::this_thread::yield();
+    }
     lock.lock();
     if (m_changes.load(std::memory_order_acquire) != seen) return;
   }
@@ -216,6 +225,7 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
 
   const std::size_t n = m_potential.dimension();
   std::exception_ptr error;
+  std::chrono::steady_clock::duration copied{0};
   try {
     // The batch is assembled where the potential's host entry point reads it (a device
     // potential's page-locked staging), or, when it has none or the call is split by maxBatch,
@@ -228,22 +238,17 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
       m_energies.resize(structures);
       arrays = {m_x.data(), m_g.data(), m_energies.data()};
     }
-    std::size_t row = 0;
-    for (const Request* r : taken) {
-      std::memcpy(arrays.x + row * n, r->x, r->count * n * sizeof(double));
-      row += r->count;
-    }
+    const auto copyIn = std::chrono::steady_clock::now();
+    copyRequests(taken, structures, arrays, true);
+    copied += std::chrono::steady_clock::now() - copyIn;
     for (std::size_t first = 0; first < structures; first += m_options.maxBatch) {
       const std::size_t count = std::min(m_options.maxBatch, structures - first);
       m_potential.energyGradient(count, arrays.x + first * n, arrays.g + first * n,
                                  arrays.energy + first, nullptr);
     }
-    row = 0;
-    for (Request* r : taken) {
-      std::memcpy(r->g, arrays.g + row * n, r->count * n * sizeof(double));
-      std::memcpy(r->energies, arrays.energy + row, r->count * sizeof(double));
-      row += r->count;
-    }
+    const auto copyOut = std::chrono::steady_clock::now();
+    copyRequests(taken, structures, arrays, false);
+    copied += std::chrono::steady_clock::now() - copyOut;
   } catch (...) {
     error = std::current_exception();
   }
@@ -257,11 +262,74 @@ void SharedBatchedPotential::callOnce(std::unique_lock<std::mutex>& lock) {
   m_calling = false;
   m_lastCall = std::chrono::duration_cast<std::chrono::microseconds>(took);
   m_statistics.callSeconds += std::chrono::duration<double>(took).count();
+  m_statistics.copySeconds += std::chrono::duration<double>(copied).count();
   ++m_statistics.calls;
   m_statistics.structures += static_cast<long>(structures);
   m_statistics.requests += static_cast<long>(taken.size());
   m_changes.fetch_add(1, std::memory_order_release);
   m_changed.notify_all();
+}
+
+void SharedBatchedPotential::copyRequests(const std::vector<Request*>& taken,
+                                          std::size_t structures,
+                                          const BatchedPotential::HostArrays& arrays, bool in) {
+  const std::size_t n = m_potential.dimension();
+  // Each piece is a run of whole requests of about equal bytes; row[k] is request k's first row.
+  std::vector<std::size_t> row(taken.size() + 1, 0);
+  for (std::size_t k = 0; k < taken.size(); ++k) row[k + 1] = row[k] + taken[k]->count;
+  const auto copy = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const Request& r = *taken[k];
+      if (in) {
+        std::memcpy(arrays.x + row[k] * n, r.x, r.count * n * sizeof(double));
+      } else {
+        std::memcpy(r.g, arrays.g + row[k] * n, r.count * n * sizeof(double));
+        std::memcpy(r.energies, arrays.energy + row[k], r.count * sizeof(double));
+      }
+    }
+  };
+  const std::size_t bytes = structures * n * sizeof(double);
+  const std::size_t pieces = std::min(
+      {static_cast<std::size_t>(m_options.copyPieces), taken.size(), bytes / kBytesPerCopyPiece});
+  if (pieces <= 1) return copy(0, taken.size());
+  // Piece p takes the requests whose first row lies in [p, p + 1) x structures / pieces.
+  std::vector<std::size_t> first(pieces + 1, taken.size());
+  first[0] = 0;
+  for (std::size_t p = 1, k = 0; p < pieces; ++p) {
+    while (k < taken.size() && row[k] * pieces < p * structures) ++k;
+    first[p] = k;
+  }
+  const std::function<void(std::size_t)> piece = [&](std::size_t p) {
+    copy(first[p], first[p + 1]);
+  };
+  m_copyTask = &piece;
+  m_copyPieces = pieces;
+  m_copyNext.store(0);
+  m_copyDone.store(0);
+  m_copyOpen.store(true);
+  m_changed.notify_all();  // sleeping waiters come to help (a missed one only does not help)
+  takeCopyPieces();
+  while (m_copyDone.load(std::memory_order_acquire) < pieces) std::this_thread::yield();
+  m_copyOpen.store(false);
+  while (m_copyHelpers.load() != 0) std::this_thread::yield();
+}
+
+void SharedBatchedPotential::takeCopyPieces() {
+  m_copyHelpers.fetch_add(1);
+  if (m_copyOpen.load()) {
+    for (std::size_t p; (p = m_copyNext.fetch_add(1)) < m_copyPieces;) {
+      (*m_copyTask)(p);
+      m_copyDone.fetch_add(1, std::memory_order_release);
+    }
+  }
+  m_copyHelpers.fetch_sub(1);
+}
+
+void SharedBatchedPotential::helpCopy(std::unique_lock<std::mutex>& lock) {
+  if (!m_copyOpen.load(std::memory_order_relaxed)) return;
+  lock.unlock();
+  takeCopyPieces();
+  lock.lock();
 }
 
 SharedBatchedPotential::Member::Member(SharedBatchedPotential& shared) : m_shared(shared) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -118,6 +119,64 @@ TEST(SharedBatchedPotential, PatienceFollowingTheCallsChangesNoBits) {
   const SharedBatchStatistics s = shared.statistics();
   EXPECT_EQ(s.structures, calls);
   EXPECT_GT(s.callSeconds, 0.0);
+}
+
+// A call of 2.5 MB copies its members' structures in and the answers out in four pieces, taken by
+// the calling thread and the threads waiting for the call: every member gets the rows of its own
+// request, the bits of the batched potential evaluating that request alone.
+TEST(SharedBatchedPotential, CopiesOnSeveralThreadsPutEveryRowInItsPlace) {
+  const std::size_t atoms = 200, perMember = 128, n = 3 * atoms;
+  const int memberCount = 4;
+  ASSERT_GE(memberCount * perMember * n * sizeof(double),
+            4 * SharedBatchedPotential::kBytesPerCopyPiece);
+  std::vector<std::vector<double>> x(memberCount);
+  Random random(20261201);
+  for (auto& xi : x)
+    for (std::size_t b = 0; b < perMember; ++b) {
+      const std::vector<double> c = randomCluster(atoms, 6.0, 0.8, random);
+      xi.insert(xi.end(), c.begin(), c.end());
+    }
+  BatchedLennardJones batched(atoms, 1);
+  SharedBatchedPotential::Options options;
+  options.patience = std::chrono::seconds(30);  // the first call waits for all four
+  options.copyPieces = 4;
+  SharedBatchedPotential shared(batched, options);
+  std::vector<std::unique_ptr<SharedBatchedPotential::Member>> members;
+  for (int t = 0; t < memberCount; ++t)
+    members.push_back(std::make_unique<SharedBatchedPotential::Member>(shared));
+  std::vector<std::vector<double>> g(memberCount, std::vector<double>(perMember * n));
+  std::vector<std::vector<double>> e(memberCount, std::vector<double>(perMember));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < memberCount; ++t)
+    threads.emplace_back([&, t] {
+      members[t]->evaluate(perMember, x[t].data(), g[t].data(), e[t].data());
+      members[t].reset();
+    });
+  for (std::thread& t : threads) t.join();
+  const SharedBatchStatistics s = shared.statistics();
+  EXPECT_EQ(s.calls, 1);
+  EXPECT_EQ(s.structures, static_cast<long>(memberCount * perMember));
+  EXPECT_GT(s.copySeconds, 0.0);
+  EXPECT_LE(s.copySeconds, s.callSeconds);
+  for (int t = 0; t < memberCount; ++t) {
+    std::vector<double> gAlone(perMember * n), eAlone(perMember);
+    batched.energyGradient(perMember, x[t].data(), gAlone.data(), eAlone.data(), nullptr);
+    EXPECT_EQ(g[t], gAlone) << t;
+    EXPECT_EQ(e[t], eAlone) << t;
+  }
+}
+
+// Copies cut into no pieces are refused with a sentence naming the field.
+TEST(SharedBatchedPotential, RefusesCopiesInNoPieces) {
+  BatchedLennardJones batched(13, 1);
+  SharedBatchedPotential::Options options;
+  options.copyPieces = 0;
+  try {
+    SharedBatchedPotential shared(batched, options);
+    FAIL() << "accepted copyPieces = 0";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("copyPieces"), std::string::npos) << e.what();
+  }
 }
 
 // The batched view: a request of several structures with an active mask evaluates the active

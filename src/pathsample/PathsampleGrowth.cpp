@@ -628,9 +628,10 @@ std::string waitingLine(const Growth& g, const std::deque<CycleInFlight>& inFlig
     if (made > 0 && window > 0)
       line += format(
           "  shared calls %.1f structures each, %.0f structures per second, "
-          "%.0f%% of the time in calls",
+          "%.0f%% of the time in calls (%.0f%% copying)",
           structures / static_cast<double>(made), structures / window,
-          100.0 * (calls.callSeconds - last.calls.callSeconds) / window);
+          100.0 * (calls.callSeconds - last.calls.callSeconds) / window,
+          100.0 * (calls.copySeconds - last.calls.copySeconds) / window);
     last = {now, calls};
   }
   return line;
