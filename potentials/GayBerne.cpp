@@ -170,7 +170,13 @@ bool GayBerne::perAtomEnergies(const double* x, double* atomEnergies) {
 }
 
 RigidBodySystem GayBerneCluster::rigidSystem() const {
-  return RigidBodySystem(bodies, referenceMarkers);
+  RigidBodySystem system(bodies, referenceMarkers);
+  // The energy sees only each body's centre and axis (markers 0 and 1 on +-z): its spin about z
+  // is a zero mode, which transition-state searches and normal modes project out.
+  std::vector<double> axes;
+  for (std::size_t b = 0; b < bodies.bodyCount(); ++b) axes.insert(axes.end(), {0.0, 0.0, 1.0});
+  system.setSpinAxes(axes);
+  return system;
 }
 
 GayBerneCluster gayBerneCluster(const GayBerneParams& params, std::size_t n) {

@@ -80,7 +80,8 @@ struct GayBerneCluster {
   std::vector<double> referenceMarkers;
 
   std::size_t ellipsoidCount() const { return bodies.bodyCount(); }
-  /// RigidBodySystem(bodies, referenceMarkers): p = 0 is the axis along +z.
+  /// RigidBodySystem(bodies, referenceMarkers): p = 0 is the axis along +z, which is every
+  /// body's spin axis (RigidBodySystem::setSpinAxes).
   RigidBodySystem rigidSystem() const;
 };
 

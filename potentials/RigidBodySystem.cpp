@@ -211,9 +211,30 @@ void RigidBodySystem::translate(std::vector<double>& q, double dx, double dy, do
     for (int k = 0; k < 3; ++k) q[6 * B + 3 * f + k] += d[k];
 }
 
+void RigidBodySystem::setSpinAxes(const std::vector<double>& axes) {
+  if (axes.size() != 3 * bodyCount())
+    throw std::invalid_argument("rigid bodies: " + std::to_string(axes.size()) +
+                                " spin-axis components for " + std::to_string(bodyCount()) +
+                                " bodies (3 each)");
+  for (std::size_t b = 0; b < bodyCount(); ++b) {
+    const double norm = Eigen::Vector3d(&axes[3 * b]).norm();
+    if (!(norm == 0.0 || std::fabs(norm - 1.0) < 1e-12))
+      throw std::invalid_argument("rigid body " + std::to_string(b + 1) +
+                                  ": its spin-axis entry must be a unit vector or zero");
+  }
+  m_spinAxes = axes;
+}
+
+std::size_t RigidBodySystem::spinAxisCount() const {
+  std::size_t count = 0;
+  for (std::size_t b = 0; b < m_spinAxes.size() / 3; ++b)
+    if (Eigen::Vector3d(&m_spinAxes[3 * b]).squaredNorm() > 0.0) ++count;
+  return count;
+}
+
 void RigidBodySystem::overallMotionModes(const double* q, std::vector<double>& modes) const {
   const std::size_t n = dimension(), B = bodyCount();
-  modes.assign(6 * n, 0.0);
+  modes.assign((6 + spinAxisCount()) * n, 0.0);
   std::vector<double> x(3 * m_atomCount);
   toAtoms(q, x.data());
   Eigen::Vector3d c = Eigen::Vector3d::Zero();
@@ -230,6 +251,7 @@ void RigidBodySystem::overallMotionModes(const double* q, std::vector<double>& m
       for (int j = 0; j < 3; ++j) modes[(3 + k) * n + o + j] = w[j];
     }
   }
+  std::size_t spin = 6;  // the next spin mode
   for (std::size_t b = 0; b < B; ++b) {
     double R[9], D[3][9];
     rotationMatrixAndDerivatives(q + 3 * B + 3 * b, R, D[0], D[1], D[2]);
@@ -246,6 +268,12 @@ void RigidBodySystem::overallMotionModes(const double* q, std::vector<double>& m
       const Eigen::Vector3d dp = lu.solve(Eigen::Vector3d::Unit(k));
       for (int j = 0; j < 3; ++j) modes[(3 + k) * n + 3 * B + 3 * b + j] = dp[j];
     }
+    if (m_spinAxes.empty()) continue;
+    const Eigen::Vector3d axis(&m_spinAxes[3 * b]);
+    if (axis.squaredNorm() == 0.0) continue;
+    const Eigen::Vector3d dp = lu.solve(Rt.transpose() * axis);  // w = R a
+    for (int j = 0; j < 3; ++j) modes[spin * n + 3 * B + 3 * b + j] = dp[j];
+    ++spin;
   }
 }
 

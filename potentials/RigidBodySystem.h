@@ -69,9 +69,21 @@ class RigidBodySystem {
   /// Translates every atom by (dx, dy, dz): the centres and the free atoms move, p does not.
   void translate(std::vector<double>& q, double dx, double dy, double dz) const;
 
-  /// Overall translations (x, y, z) then rotations about the atoms' centroid (x, y, z) as 6
+  /// Bodies whose potential is symmetric about an axis through their centre (uniaxial
+  /// ellipsoids: the markers off the axis exist only to define the rotation): axes[b] is body
+  /// b's axis in its reference frame (a unit vector), or zero for a body without one. A spin about
+  /// such an axis changes no energy, so it is a zero mode of the Hessian beside the overall
+  /// motions, and overallMotionModes() adds it. Throws std::invalid_argument when there is not one
+  /// entry per body or an entry is neither zero nor of unit length.
+  void setSpinAxes(const std::vector<double>& axes);
+  /// Bodies with a spin axis.
+  std::size_t spinAxisCount() const;
+
+  /// Overall translations (x, y, z) then rotations about the atoms' centroid (x, y, z), then the
+  /// spin of each body with a spin axis (setSpinAxes, in body order), as 6 + spinAxisCount()
   /// vectors of rigid coordinates at q: modes[k * dimension() + i]. A rotation w moves centres and
-  /// free atoms by w x (r - c) and p by dp with sum_l vee(R^l R^T) dp_l = w.
+  /// free atoms by w x (r - c) and p by dp with sum_l vee(R^l R^T) dp_l = w; a spin moves only
+  /// its body's p, by the dp of w = R(p) a (the axis in the world frame).
   void overallMotionModes(const double* q, std::vector<double>& modes) const;
 
   /// Replaces every p_I with |p_I| > pi by the equivalent p_I (1 - 2 pi / |p_I|) (same rotation),
@@ -85,6 +97,7 @@ class RigidBodySystem {
   std::vector<double> m_reference;
   std::vector<double> m_secondMoment;
   std::vector<std::size_t> m_freeAtoms;
+  std::vector<double> m_spinAxes;  // 3 per body (zero: none), or empty
 };
 
 /// Rotation vector p (|p| <= pi) of the row-major rotation matrix R, accurate near 0 and pi.

@@ -291,6 +291,60 @@ TEST(GayBerne, EnergyInvariantUnderOverallMotionAndAxisReversal) {
   }
 }
 
+// Each ellipsoid's spin about its axis changes no energy: the rigid system lists it among the
+// zero modes (6 overall motions, then one spin per body). Along a spin mode the gradient has no
+// component, the body's centre and axis markers stay put to first order while its side markers
+// turn, and no other body moves.
+TEST(GayBerne, EverySpinAboutAnAxisIsAZeroMode) {
+  Random random(41);
+  const std::size_t n = 5;
+  const GayBerneCluster cluster = gayBerneCluster(GayBerneParams(), n);
+  GayBerne gb(cluster.params, n);
+  RigidBodyPotential rigid(gb, cluster.rigidSystem());
+  const RigidBodySystem& system = rigid.system();
+  ASSERT_EQ(system.spinAxisCount(), n);
+  const std::vector<double> q = system.fromAtoms(randomMarkers(n, random));
+  const std::size_t d = system.dimension();
+  std::vector<double> modes, g(d);
+  ASSERT_TRUE(rigid.overallMotionModes(q.data(), modes));
+  ASSERT_EQ(modes.size(), (6 + n) * d);
+  rigid.energyGradient(q.data(), g.data());
+  double gNorm = 0.0;
+  for (double v : g) gNorm += v * v;
+  gNorm = std::sqrt(gNorm);
+  ASSERT_GT(gNorm, 1e-3);  // not a stationary point: the zero component is the symmetry's
+  const std::vector<double> x0 = system.toAtoms(q);
+  const double eps = 1e-6;
+  for (std::size_t b = 0; b < n; ++b) {
+    const double* spin = &modes[(6 + b) * d];
+    double along = 0.0, norm = 0.0;
+    for (std::size_t i = 0; i < d; ++i) {
+      along += g[i] * spin[i];
+      norm += spin[i] * spin[i];
+      const bool ownAngleAxis = i >= 3 * n + 3 * b && i < 3 * n + 3 * b + 3;
+      if (!ownAngleAxis) EXPECT_EQ(spin[i], 0.0) << "body " << b << " coordinate " << i;
+    }
+    norm = std::sqrt(norm);
+    ASSERT_GT(norm, 0.1) << b;
+    EXPECT_NEAR(along, 0.0, 1e-12 * gNorm * norm) << "body " << b;
+    std::vector<double> moved = q;
+    for (std::size_t i = 0; i < d; ++i) moved[i] += eps * spin[i] / norm;
+    const std::vector<double> x = system.toAtoms(moved);
+    for (std::size_t m = 0; m < 4; ++m) {
+      double shift = 0.0;
+      for (int k = 0; k < 3; ++k) {
+        const double delta = x[12 * b + 3 * m + k] - x0[12 * b + 3 * m + k];
+        shift += delta * delta;
+      }
+      shift = std::sqrt(shift);
+      if (m < 2)
+        EXPECT_LT(shift, 1e-9) << "axis marker " << m << " of body " << b;
+      else
+        EXPECT_GT(shift, 0.1 * eps) << "side marker " << m << " of body " << b;
+    }
+  }
+}
+
 // Parallel ellipsoids whose centres lie in one plane perpendicular to their common axis: every
 // pair is side by side (a = b = 0, c = 1), so sigma = sigma0 and eps = eps0 (1 - chi^2)^(-nu/2)
 // for every separation, and the cluster energy is eps times the Lennard-Jones energy of the

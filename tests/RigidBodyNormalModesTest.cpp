@@ -21,6 +21,8 @@
 #include "landscape/minimisation/NumericalHessian.h"
 #include "landscape/paths/Characterisation.h"
 #include "landscape/paths/RigidBodyNormalModes.h"
+#include "potentials/GayBerne.h"
+#include "potentials/RigidBodyMasses.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/SitePotential.h"
 #include "potentials/SoftStickyDipole.h"
@@ -209,6 +211,41 @@ TEST(RigidBodyNormalModes, SsdTrimerMatchesExponentialCoordinatesAboutTheCentres
       cluster.masses());
   const StationaryPointProperties ours = characterise(ssd, x, params);
   expectSameSpectra(*params.rigidBodies, x, ours, independentSquaredFrequencies(ssd, x, molecules));
+}
+
+// A side-by-side Gay-Berne dimer (unit masses on the markers): its rigid Hessian has 8 zero modes,
+// the 6 overall motions and each body's spin about its axis (RigidBodySystem::setSpinAxes), which
+// the metric-weighted Hessian's modes remove, leaving the 4 vibrations, all positive. One is the
+// stretch along the centres, omega^2 = U''(r) / mu with U = 4 eps [(sigma0/r)^12 - (sigma0/r)^6],
+// eps = 5/3 (side by side, Gay and Berne 1981's set) and mu = 2 (4 markers each): at r = 2^(1/6),
+// U'' = 72 eps / 2^(1/3). Without the spin axes two near-zero modes would stay among them.
+TEST(RigidBodyNormalModes, GayBerneDimerSpinsAreZeroModes) {
+  const GayBerneCluster cluster = gayBerneCluster(GayBerneParams(), 2);
+  GayBerne gb(cluster.params, 2);
+  RigidBodyPotential rigid(gb, cluster.rigidSystem());
+  std::vector<double> q =
+      gayBerneRigidCoordinates({0, 0, 0, 1.2, 0.02, 0.03}, {0, 0.05, 1, 0.02, -0.04, 1});
+  LbfgsParams params;
+  params.rmsTolerance = 1e-10;
+  params.maxIterations = 10000;
+  ASSERT_TRUE(Lbfgs(params).minimize(rigid, q).converged());
+  const RigidBodySystem& system = rigid.system();
+  const RigidBodyMasses masses = rigidBodyMassesOfAtoms(system, std::vector<double>(8, 1.0));
+  const Eigen::MatrixXd hessian = numericalHessian(rigid, q, 1e-5);
+  const MetricWeightedHessian weighted = metricWeightedHessian(system, masses, q, hessian);
+  ASSERT_EQ(weighted.modes.count(), 8);
+  const Eigen::MatrixXd basis = weighted.modes.complementBasis();
+  const Eigen::VectorXd vibrations =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(basis.transpose() * weighted.hessian * basis)
+          .eigenvalues();
+  ASSERT_EQ(vibrations.size(), 4);
+  const double stretch = 72.0 * (5.0 / 3.0) / std::pow(2.0, 1.0 / 3.0) / 2.0;
+  double nearest = vibrations[0];
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_GT(vibrations[k], 1e-3 * stretch) << k;
+    if (std::fabs(vibrations[k] - stretch) < std::fabs(nearest - stretch)) nearest = vibrations[k];
+  }
+  EXPECT_NEAR(nearest, stretch, 1e-5 * stretch);
 }
 
 // G = J^T M J, J = d(atoms)/dq by central differences of toAtoms, the TIP4P masses on the sites,

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "landscape/core/Random.h"
@@ -88,6 +90,32 @@ TEST(RigidBodySystem, RejectsCollinearBody) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("collinear"), std::string::npos) << e.what();
   }
+}
+
+// Spin axes: one per body, each a unit vector or zero; anything else is refused with a sentence.
+// Bodies without one add no mode.
+TEST(RigidBodySystem, SpinAxesAreUnitVectorsOrZeroOnePerBody) {
+  RigidBodySet set(6);
+  set.addBody({0, 1, 2});
+  set.addBody({3, 4, 5});
+  const std::vector<double> x = {0, 0, 0, 1, 0, 0, 0, 1, 0, 4, 0, 0, 5, 0, 0, 4, 1, 0};
+  RigidBodySystem system(set, x);
+  EXPECT_EQ(system.spinAxisCount(), 0u);
+  for (const std::vector<double>& bad :
+       {std::vector<double>{0, 0, 1}, std::vector<double>{0, 0, 2, 0, 0, 1},
+        std::vector<double>{0, 0, 1, 0, 0.5, 0}}) {
+    try {
+      system.setSpinAxes(bad);
+      FAIL() << "accepted " << bad.size() << " components";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("spin-axis"), std::string::npos) << e.what();
+    }
+  }
+  system.setSpinAxes({0, 0, 0, 0, 0, 1});
+  EXPECT_EQ(system.spinAxisCount(), 1u);
+  std::vector<double> modes;
+  system.overallMotionModes(system.fromAtoms(x).data(), modes);
+  EXPECT_EQ(modes.size(), 7 * system.dimension());
 }
 
 // --- Rodrigues' formula -------------------------------------------------------------------------

@@ -134,7 +134,8 @@ MetricWeightedHessian metricWeightedHessian(const RigidBodySystem& system,
   std::vector<double> motions;
   system.overallMotionModes(q.data(), motions);
   const auto n = G.rows();
-  const Eigen::Map<const Eigen::MatrixXd> T(motions.data(), n, 6);
+  const Eigen::Map<const Eigen::MatrixXd> T(motions.data(), n,
+                                            static_cast<Eigen::Index>(motions.size()) / n);
   const Eigen::MatrixXd candidates = llt.matrixU() * T;  // L^T t_k
   return {std::move(K), RigidBodyModes::fromCandidates(candidates)};
 }

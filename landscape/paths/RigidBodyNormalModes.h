@@ -5,7 +5,8 @@
 // T = 1/2 q'^T G(q) q' and at a stationary point the squared angular frequencies are the
 // eigenvalues of G^-1 H, H the Hessian of the energy in q (no gradient terms: the gradient is
 // zero). With G = L L^T (Cholesky), they are those of the symmetric K = L^-1 H L^-T; the overall
-// translations and rotations t_k (zero modes of H) are the zero modes L^T t_k of K, removed as
+// translations and rotations t_k (zero modes of H), and the spins of bodies with a spin axis
+// (uniaxial ellipsoids, RigidBodySystem::setSpinAxes), are the zero modes L^T t_k of K, removed as
 // HessianLogProduct removes a cluster's. Units: energy / (amu Angstrom^2), as a mass-weighted
 // atomistic Hessian's (kcal/mol for SSD water, kJ/mol for TIP4P), so that a rigid molecule's
 // intermolecular frequencies are those of its atoms held rigid.
