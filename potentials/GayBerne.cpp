@@ -179,6 +179,39 @@ RigidBodySystem GayBerneCluster::rigidSystem() const {
   return system;
 }
 
+RigidBodyMasses GayBerneCluster::masses() const {
+  const double a = 0.5 * params.sigma0, c = 0.5 * params.kappa * params.sigma0;
+  const double across = (a * a + c * c) / 5.0, along = 2.0 * a * a / 5.0;
+  RigidBodyMasses m;
+  const RigidBodyMass one =
+      rigidBodyMassOfInertia(1.0, {across, across, along}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
+  m.bodies.assign(ellipsoidCount(), one);
+  return m;
+}
+
+std::vector<double> GayBerneCluster::centresAndTips(const std::vector<double>& markers) const {
+  require(markers.size() == 3 * kGayBerneMarkers * ellipsoidCount(),
+          "Gay-Berne axis tips: " + std::to_string(markers.size()) + " coordinates for " +
+              std::to_string(ellipsoidCount()) + " ellipsoids of 4 markers");
+  std::vector<double> points;
+  points.reserve(9 * ellipsoidCount());
+  for (std::size_t b = 0; b < ellipsoidCount(); ++b) {
+    const double* m = &markers[3 * kGayBerneMarkers * b];
+    for (int k = 0; k < 3; ++k) points.push_back(0.25 * (m[k] + m[3 + k] + m[6 + k] + m[9 + k]));
+    points.insert(points.end(), m, m + 6);
+  }
+  return points;
+}
+
+std::vector<std::size_t> GayBerneCluster::axisTipIndices() const {
+  std::vector<std::size_t> tips;
+  for (std::size_t b = 0; b < ellipsoidCount(); ++b) {
+    tips.push_back(kGayBerneMarkers * b);
+    tips.push_back(kGayBerneMarkers * b + 1);
+  }
+  return tips;
+}
+
 GayBerneCluster gayBerneCluster(const GayBerneParams& params, std::size_t n) {
   params.check();
   require(n >= 2,

@@ -15,6 +15,7 @@
 
 #include "potentials/GayBerneTerms.h"
 #include "potentials/Potential.h"
+#include "potentials/RigidBodyMasses.h"
 #include "potentials/RigidBodySet.h"
 #include "potentials/RigidBodySystem.h"
 
@@ -80,6 +81,18 @@ struct GayBerneCluster {
   std::vector<double> referenceMarkers;
 
   std::size_t ellipsoidCount() const { return bodies.bodyCount(); }
+  /// Each ellipsoid a uniform solid ellipsoid of revolution of unit mass (reduced units m0) and
+  /// semi-axes sigma0 / 2, sigma0 / 2 and kappa sigma0 / 2 (along its axis): moments
+  /// m (a^2 + c^2) / 5 about the two perpendicular axes and 2 m a^2 / 5 about its own (the last
+  /// moves nothing the energy sees: the spin is a zero mode).
+  RigidBodyMasses masses() const;
+  /// The centre and the two axis tips (markers 0 and 1) of every ellipsoid in `markers` (4 per
+  /// ellipsoid), 3 points each: what tells two structures apart, since the side markers follow
+  /// the arbitrary spin. (The centre lets an alignment permute the ellipsoids with their tips
+  /// following, and swap each one's tips, as nested permutation groups.)
+  std::vector<double> centresAndTips(const std::vector<double>& markers) const;
+  /// Indices of the axis tips among the markers (0, 1, 4, 5, ...).
+  std::vector<std::size_t> axisTipIndices() const;
   /// RigidBodySystem(bodies, referenceMarkers): p = 0 is the axis along +z, which is every
   /// body's spin axis (RigidBodySystem::setSpinAxes).
   RigidBodySystem rigidSystem() const;

@@ -149,7 +149,22 @@ StationaryPointProperties characteriseRigidBodies(const RigidBodyVibrations& vib
               std::to_string(system.atomCount()) + " atoms");
   const std::vector<double> q = system.fromAtoms(atoms);
   StationaryPointProperties p;
-  p.pointGroupOrder = findPointGroup(atoms, params.pointGroup).order;
+  if (vibrations.symmetryAtoms.empty()) {
+    p.pointGroupOrder = findPointGroup(atoms, params.pointGroup).order;
+  } else {
+    std::vector<double> sites;
+    PointGroupParams kinds = params.pointGroup;
+    kinds.atomTypes.clear();
+    for (std::size_t a : vibrations.symmetryAtoms) {
+      require(a < system.atomCount(), "rigid-body normal modes: symmetry atom " +
+                                          std::to_string(a + 1) + " beyond the " +
+                                          std::to_string(system.atomCount()) + " atoms");
+      sites.insert(sites.end(), atoms.begin() + 3 * a, atoms.begin() + 3 * a + 3);
+      if (!params.pointGroup.atomTypes.empty())
+        kinds.atomTypes.push_back(params.pointGroup.atomTypes[a]);
+    }
+    p.pointGroupOrder = findPointGroup(sites, kinds).order;
+  }
   const Eigen::Vector3d moments = principalMomentsOfRigidBodies(system, vibrations.masses, q);
   for (int k = 0; k < 3; ++k) p.principalMoments[k] = moments[k];
   if (system.atomCount() > params.maxHessianAtoms) return p;

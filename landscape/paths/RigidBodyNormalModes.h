@@ -39,6 +39,9 @@ struct RigidBodyVibrations {
   std::shared_ptr<Potential> potential;
   RigidBodySystem system;
   RigidBodyMasses masses;
+  /// The atoms whose point group is the point's (indices, ascending); empty = all. Uniaxial
+  /// ellipsoids give their axis tips: the side markers follow the spin, which is arbitrary.
+  std::vector<std::size_t> symmetryAtoms;
   mutable std::mutex busy;  ///< one Hessian at a time through `potential`
 };
 
@@ -67,10 +70,10 @@ MetricWeightedHessian metricWeightedHessian(const RigidBodySystem& system,
 /// The stationary point given by the atoms of its bodies (as a database stores them): its rigid
 /// coordinates by the best fit (RigidBodySystem::fromAtoms), the finite-difference Hessian of
 /// vibrations.potential there (step params.hessianStep, in Angstrom and radians), then the log
-/// product of K; the point group of the atoms (params.pointGroup) and the moments of the mass
-/// model. The eigenvalues are not kept: the database and path.info hold 3N per point, one per
-/// atomic coordinate, and rigid molecules have 6 per body. Throws std::invalid_argument when the
-/// sizes do not fit.
+/// product of K; the point group of the atoms (params.pointGroup; vibrations.symmetryAtoms when
+/// given) and the moments of the mass model. The eigenvalues are not kept: the database and
+/// path.info hold 3N per point, one per atomic coordinate, and rigid molecules have 6 per body.
+/// Throws std::invalid_argument when the sizes do not fit.
 StationaryPointProperties characteriseRigidBodies(const RigidBodyVibrations& vibrations,
                                                   const std::vector<double>& atoms,
                                                   const CharacterisationParams& params);

@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/core/Precision.h"
 #include "landscape/minimisation/LbfgsParams.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Characterisation.h"
 #include "landscape/paths/Connect.h"
 #include "potentials/AmberGb.h"
+#include "potentials/GayBerne.h"
 #include "potentials/Potential.h"
-#include "landscape/core/Precision.h"
 #include "src/common/GuptaSystem.h"
 #include "src/common/PairSystem.h"
 
@@ -117,6 +118,12 @@ struct OptimConfig {
   /// searched in angle-axis coordinates; the endpoints' files give the molecules. Empty: no water.
   std::string waterModel;
   bool isWater() const { return !waterModel.empty(); }
+  /// --ellipsoids: uniaxial Gay-Berne ellipsoids (docs/gay-berne.md), one rigid body of 4
+  /// markers each, searched in angle-axis coordinates; the endpoints' files give their count.
+  bool ellipsoids = false;
+  GayBerneParams gayBerne;  ///< --gay-berne-kappa, -kappa-prime, -mu, -nu, -cutoff
+  /// Rigid molecules of a model (water or ellipsoids): the endpoints' files give them.
+  bool isRigidMolecules() const { return isWater() || ellipsoids; }
   /// --precision: arithmetic of the CUDA AMBER-GB pair terms (as gmin's).
   Precision precision = Precision::Double;
 

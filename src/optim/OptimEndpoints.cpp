@@ -11,6 +11,7 @@
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/search/ProteinMoves.h"
 #include "potentials/AmberCoordinates.h"
+#include "potentials/GayBerne.h"
 #include "potentials/SoftStickyDipole.h"
 #include "potentials/WaterCluster.h"
 #include "src/common/PairSystem.h"
@@ -130,6 +131,40 @@ Endpoint waterEndpoint(const std::string& path) {
   return e;
 }
 
+// An ellipsoid endpoint as markers (4 per ellipsoid, sigma0): XYZ of the markers when the name
+// ends in .xyz (gmin --ellipsoids' `lowest`, E E X X), else rigid coordinates (N centres, then N
+// angle-axis vectors; gmin --coords' layout).
+Endpoint ellipsoidEndpoint(const std::string& path, const GayBerneParams& params) {
+  Endpoint e;
+  e.source = path;
+  std::vector<double> x = readCoordinates(path, &e.labels);
+  e.labels.clear();
+  if (endsWith(path, ".xyz") || endsWith(path, ".XYZ")) {
+    if (x.size() % 12 != 0 || x.size() < 24)
+      throw std::runtime_error(path +
+                               ": ellipsoids need 4 markers each (E E X X), at least 2 "
+                               "ellipsoids; found " +
+                               std::to_string(x.size() / 3) + " atoms");
+    e.x = std::move(x);
+    return e;
+  }
+  if (x.size() % 6 != 0 || x.size() < 12)
+    throw std::runtime_error(path +
+                             ": ellipsoids need N centres then N angle-axis vectors (an even "
+                             "number of lines, N >= 2); found " +
+                             std::to_string(x.size() / 3) + " lines");
+  e.x = gayBerneCluster(params, x.size() / 6).rigidSystem().toAtoms(x);
+  return e;
+}
+
+OptimEndpoints ellipsoidEndpoints(const OptimConfig& config) {
+  OptimEndpoints e;
+  e.minimise = true;
+  e.start = ellipsoidEndpoint(config.startFile, config.gayBerne);
+  e.finish = ellipsoidEndpoint(config.finishFile, config.gayBerne);
+  return e;
+}
+
 OptimEndpoints waterEndpoints(const OptimConfig& config) {
   OptimEndpoints e;
   e.minimise = true;
@@ -228,12 +263,13 @@ void requireMinimum(const Endpoint& e, const OptimSettings& settings) {
 }  // namespace
 
 OptimEndpoints loadOptimEndpoints(const OptimConfig& config, const AmberTopology* amber) {
-  OptimEndpoints e = amber              ? moleculeEndpoints(config, *amber)
-                     : config.isWater() ? waterEndpoints(config)
-                                        : clusterEndpoints(config);
-  // Water endpoints come as written sites or GMIN's coordinates, fitted to rigid molecules:
-  // always minimised in rigid coordinates.
-  if (!e.minimise) e.minimise = config.settings.reoptimiseEndpoints || config.isWater();
+  OptimEndpoints e = amber               ? moleculeEndpoints(config, *amber)
+                     : config.isWater()  ? waterEndpoints(config)
+                     : config.ellipsoids ? ellipsoidEndpoints(config)
+                                         : clusterEndpoints(config);
+  // Rigid molecules' endpoints come as written sites or GMIN's coordinates, fitted to rigid
+  // bodies: always minimised in rigid coordinates.
+  if (!e.minimise) e.minimise = config.settings.reoptimiseEndpoints || config.isRigidMolecules();
   checkAtomCounts(config, e);
   e.atoms = e.start.x.size() / 3;
   return e;

@@ -148,6 +148,41 @@ void addGeneralAndSystem(Table& t) {
         top(&C::waterModel))
       .choices(std::vector<std::string>{"tip4p", "ssd"})
       .defaultText("none");
+  const auto isEllipsoids = [](const C& c) { return c.ellipsoids; };
+  t.flag("ellipsoids",
+         "a cluster of uniaxial Gay-Berne ellipsoids (Gay and Berne, J. Chem. Phys. 74, 3316 "
+         "(1981); docs/gay-berne.md), each one rigid body of 4 markers, in reduced units "
+         "(sigma0, eps0; masses m0); --start and --finish as N centres then N angle-axis vectors "
+         "(gmin --coords; p = 0 the axis along z) or XYZ of the 4 markers per ellipsoid (.xyz: "
+         "gmin --ellipsoids' `lowest`, E E X X); DNEB and hybrid EF work in angle-axis "
+         "coordinates with each ellipsoid's spin about its axis projected out, minima are told "
+         "apart by the centres and axis tips over rotations, translations, inversion, "
+         "permutations of the ellipsoids and their head-to-tail turns, and the finish is so "
+         "aligned onto the start; normal modes with each ellipsoid a uniform solid of unit mass",
+         top(&C::ellipsoids));
+  t.add("gay-berne-kappa", "K", "Gay-Berne kappa: length over breadth (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::kappa))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-kappa-prime", "K",
+        "Gay-Berne kappa': side-by-side over end-to-end well depth (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::kappaPrime))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-mu", "MU", "Gay-Berne exponent mu (--ellipsoids; Berardi et al. 1995)",
+        fieldOf(&C::gayBerne, &GayBerneParams::mu))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-nu", "NU", "Gay-Berne exponent nu (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::nu))
+      .nonNegative()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-cutoff", "RC",
+        "Gay-Berne centre-centre cutoff (--ellipsoids; sigma0); pairs beyond it are left out "
+        "unshifted; 0: none",
+        fieldOf(&C::gayBerne, &GayBerneParams::cutoff))
+      .nonNegative()
+      .inEffectIf(isEllipsoids);
   addPrecisionOption(t,
                      ". Transition states need double: the Rayleigh-Ritz eigenvector search "
                      "differences gradients 1e-6 A apart, and they must converge to RMS 1e-5",
@@ -732,20 +767,28 @@ void checkGuptaOptions(const OptimConfig& config) {
                              "odata POINTS and --finish); the built-in example is LJ7");
 }
 
-// Rigid water: its own potential and bodies, both endpoints from files.
+// Rigid water or ellipsoids: their own potential and bodies, both endpoints from files.
 void checkWaterOptions(const OptimConfig& config, const GivenOptions& given) {
-  if (!config.isWater()) return;
-  const std::string other = config.pair.active()        ? config.pair.systemOrigin()
-                            : config.isMolecule()       ? std::string("--prmtop")
-                            : config.gupta.active()     ? config.gupta.origin()
-                            : !config.rigidFile.empty() ? std::string("--rigid")
-                            : given.has("lj")           ? given.origin("lj")
-                                                        : std::string();
+  if (!config.isRigidMolecules()) return;
+  const std::string self = config.isWater() ? "--water" : "--ellipsoids";
+  const std::string other = config.pair.active()                    ? config.pair.systemOrigin()
+                            : config.isMolecule()                   ? std::string("--prmtop")
+                            : config.gupta.active()                 ? config.gupta.origin()
+                            : !config.rigidFile.empty()             ? std::string("--rigid")
+                            : given.has("lj")                       ? given.origin("lj")
+                            : config.isWater() && config.ellipsoids ? std::string("--ellipsoids")
+                                                                    : std::string();
   if (!other.empty())
-    throw std::runtime_error("command line: --water cannot be combined with " + other +
+    throw std::runtime_error("command line: " + self + " cannot be combined with " + other +
                              " (the molecules are the rigid bodies, the files give their count)");
   if (config.startFile.empty() || config.finishFile.empty())
-    throw std::runtime_error("command line: --water needs --start FILE and --finish FILE");
+    throw std::runtime_error("command line: " + self + " needs --start FILE and --finish FILE");
+  if (!config.ellipsoids) return;
+  try {
+    config.gayBerne.check();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("command line: ") + e.what());
+  }
 }
 
 // The endpoints of a Lennard-Jones run and the options that need a molecule.

@@ -1,5 +1,7 @@
 #include "src/optim/OptimSystem.h"
 
+#include <Eigen/Core>
+#include <cmath>
 #include <iostream>
 
 #include "backends/HessianBackendFactory.h"
@@ -76,6 +78,12 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     spec.kind = PotentialSpec::Kind::SoftStickyDipole;
     spec.softStickyDipole = system.ssdWater->params;
     system.units = kSsdWaterUnits;
+  } else if (config.ellipsoids) {
+    system.ellipsoids = std::make_shared<const GayBerneCluster>(
+        gayBerneCluster(config.gayBerne, atoms / kGayBerneMarkers));
+    spec.kind = PotentialSpec::Kind::GayBerne;
+    spec.gayBerne = config.gayBerne;
+    system.units = kGayBerneUnits;
   } else if (config.isWater()) {
     system.water = std::make_shared<const WaterCluster>(tip4pCluster(atoms / 4));
     spec.kind = PotentialSpec::Kind::Sites;
@@ -175,8 +183,108 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings
   for (std::size_t k = 0; k < bodies.atomCount(); ++k) types.push_back(kinds[k % kinds.size()]);
 }
 
+void useRigidEllipsoids(const OptimConfig& config, OptimSystem& system, OptimSettings& settings) {
+  const GayBerneCluster& ellipsoids = *system.ellipsoids;
+  const RigidBodySystem bodies = ellipsoids.rigidSystem();
+  // Distances over the centres and axis tips alone (3 points per ellipsoid), every point free to
+  // trade places with any other: alignStructures searches orientations only without permutation
+  // groups (with groups it refines the fit in the given order), and it does not need them here,
+  // since a tip lies inside its own ellipsoid, where no other centre or tip can be. The mirror
+  // image is the same cluster.
+  AlignmentParams& alignment = settings.network.alignment;
+  alignment.permutations = true;
+  alignment.permutationGroups.clear();
+  alignment.inversion = true;
+  system.rigidPotential = makeRigidBodyPotential(*system.atomistic, bodies, config.backend);
+  const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
+  system.rigid = rigid;
+  const std::shared_ptr<const GayBerneCluster> shape = system.ellipsoids;
+  settings.network.toCartesian = [rigid, shape](const std::vector<double>& q) {
+    return shape->centresAndTips(rigid->toAtoms(q));
+  };
+  settings.connect.dneb.alignEndpoints = false;
+  keepHostGeometry(system);
+  auto vibrations =
+      std::make_shared<RigidBodyVibrations>(system.geometry, bodies, ellipsoids.masses());
+  vibrations->symmetryAtoms = ellipsoids.axisTipIndices();
+  settings.characterisation.rigidBodies = std::move(vibrations);
+  settings.characterisation.backend = HessianBackend{};
+  settings.characterisation.pointGroup.atomTypes.clear();
+}
+
+namespace {
+
+// The finish's ellipsoids moved onto the start's by the alignment of their centres and axis tips
+// (3 points each, GayBerneCluster::centresAndTips), as rigid coordinates: ellipsoid i of the
+// result is the finish's ellipsoid whose centre the alignment put on the start's centre i (the
+// nearest one left when it put a tip there), turned head to tail where that brings its axis
+// nearer the start's, each spin the shortest turn from z (gayBerneRigidCoordinates). The finish's
+// structure is unchanged: only moved, relabelled and spun.
+std::vector<double> ellipsoidsAlignedOnto(const std::vector<double>& start,
+                                          const std::vector<double>& finish,
+                                          const AlignmentResult& fit) {
+  const std::size_t n = start.size() / 9;
+  const double sign = fit.inverted ? -1.0 : 1.0;
+  auto moved = [&](const double* x) {
+    return Eigen::Vector3d(sign * (fit.rotation * Eigen::Vector3d(x)) + fit.translation);
+  };
+  std::vector<Eigen::Vector3d> centres(n), axes(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    centres[j] = moved(&finish[9 * j]);
+    axes[j] = (moved(&finish[9 * j + 3]) - moved(&finish[9 * j + 6])).normalized();
+  }
+  std::vector<bool> used(n, false);
+  std::vector<double> c, u;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Vector3d target(&start[9 * i]);
+    std::size_t j = static_cast<std::size_t>(fit.permutation[3 * i]);
+    if (j % 3 != 0 || used[j / 3]) {
+      j = n;  // the nearest centre left
+      for (std::size_t k = 0; k < n; ++k)
+        if (!used[k] && (j == n || (centres[k] - target).norm() < (centres[j] - target).norm()))
+          j = k;
+    } else {
+      j /= 3;
+    }
+    used[j] = true;
+    const Eigen::Vector3d axisA =
+        Eigen::Vector3d(&start[9 * i + 3]) - Eigen::Vector3d(&start[9 * i + 6]);
+    const Eigen::Vector3d axis = axes[j].dot(axisA) < 0.0 ? Eigen::Vector3d(-axes[j]) : axes[j];
+    c.insert(c.end(), {centres[j][0], centres[j][1], centres[j][2]});
+    u.insert(u.end(), {axis[0], axis[1], axis[2]});
+  }
+  return gayBerneRigidCoordinates(c, u);
+}
+
+// The start's ellipsoids as rigid coordinates, each spin the shortest turn from z.
+std::vector<double> ellipsoidsAt(const std::vector<double>& points) {
+  std::vector<double> c, u;
+  for (std::size_t i = 0; i < points.size() / 9; ++i) {
+    const Eigen::Vector3d axis =
+        (Eigen::Vector3d(&points[9 * i + 3]) - Eigen::Vector3d(&points[9 * i + 6])).normalized();
+    c.insert(c.end(), points.begin() + 9 * i, points.begin() + 9 * i + 3);
+    u.insert(u.end(), {axis[0], axis[1], axis[2]});
+  }
+  return gayBerneRigidCoordinates(c, u);
+}
+
+}  // namespace
+
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings) {
+  if (system.ellipsoids) {
+    // The finish aligned onto the start by the axis tips, then both in rigid coordinates with
+    // every spin the shortest turn from z (a spin moves nothing the energy sees).
+    useRigidEllipsoids(config, system, settings);
+    const GayBerneCluster& e = *system.ellipsoids;
+    const std::vector<double> startPoints = e.centresAndTips(start);
+    const std::vector<double> finishPoints = e.centresAndTips(finish);
+    const AlignmentResult fit =
+        alignStructures(startPoints, finishPoints, settings.network.alignment);
+    start = ellipsoidsAt(startPoints);
+    finish = ellipsoidsAlignedOnto(startPoints, finishPoints, fit);
+    return;
+  }
   if (system.water || system.ssdWater) {
     // The finish aligned onto the start over the molecules' symmetries, then both in rigid
     // coordinates.

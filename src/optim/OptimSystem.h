@@ -13,6 +13,7 @@
 #include "backends/PotentialFactory.h"
 #include "landscape/network/Database.h"
 #include "potentials/AmberTopology.h"
+#include "potentials/GayBerne.h"
 #include "potentials/PairModel.h"
 #include "potentials/Potential.h"
 #include "potentials/RigidBodySystem.h"
@@ -31,6 +32,7 @@ constexpr Units kLennardJonesUnits = {"reduced (epsilon)", "reduced (sigma)"};
 constexpr Units kAmberUnits = {"kcal/mol", "Angstrom"};
 constexpr Units kWaterUnits = {"kJ/mol", "Angstrom"};
 constexpr Units kSsdWaterUnits = {"kcal/mol", "Angstrom"};
+constexpr Units kGayBerneUnits = {"reduced (eps0)", "reduced (sigma0)"};
 
 struct OptimSystem {
   std::shared_ptr<const AmberTopology> amber;  ///< --prmtop: the molecule; null for clusters
@@ -38,6 +40,8 @@ struct OptimSystem {
   std::shared_ptr<const WaterCluster> water;   ///< --water tip4p: the molecules and their sites
   /// --water ssd: the molecules and their markers
   std::shared_ptr<const SoftStickyDipoleCluster> ssdWater;
+  /// --ellipsoids: the Gay-Berne ellipsoids and their markers
+  std::shared_ptr<const GayBerneCluster> ellipsoids;
   PotentialSpec spec;                          ///< what atomistic was built from (for copies)
   Units units = kLennardJonesUnits;
   std::unique_ptr<Potential> atomistic;       ///< on --backend
@@ -82,9 +86,17 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
 /// --water: each molecule a body; the finish is first aligned onto the start over rotations,
 /// translations, inversion and permutations of the molecules and of their hydrogens (SSD: of the
 /// two side markers, the molecule's turn by pi about its dipole), which the network's duplicate
-/// checks then also use.
+/// checks then also use. --ellipsoids: each ellipsoid a body; the finish aligned onto the start by
+/// the centres and axis tips (useRigidEllipsoids), every spin then the shortest turn from z.
 void useRigidBodies(const OptimConfig& config, OptimSystem& system, std::vector<double>& start,
                     std::vector<double>& finish, OptimSettings& settings);
+
+/// --ellipsoids: each ellipsoid a rigid body of the search (rigidPotential, rigid, geometry) with
+/// its spin projected out; minima compared by their centres and axis tips over rotations,
+/// translations, inversion, permutations of the ellipsoids and their head-to-tail turns; the
+/// stationary points characterised by the normal modes of uniform solid ellipsoids, their point
+/// group that of the axis tips.
+void useRigidEllipsoids(const OptimConfig& config, OptimSystem& system, OptimSettings& settings);
 
 /// --water without endpoints (network growth): each molecule a rigid body of the search
 /// (rigidPotential, rigid, geometry); minima compared over rotations, translations, inversion and

@@ -51,6 +51,16 @@ void printHeader(const OptimConfig& config, const OptimSystem& system,
                  const OptimSettings& settings) {
   const auto seed = static_cast<unsigned long long>(settings.seed);
   const std::string name = system.searched().name();
+  if (system.ellipsoids) {
+    std::printf("optim: %s (energy %s, length %s), seed %llu\n", name.c_str(), system.units.energy,
+                system.units.length, seed);
+    std::printf(
+        " alignment> the centres and axis tips: translation, rotation and inversion; "
+        "permutations of the %zu ellipsoids and their head-to-tail turns (each spin about its "
+        "axis is a zero mode, projected out)\n",
+        system.ellipsoids->ellipsoidCount());
+    return;
+  }
   if (system.ssdWater) {
     std::printf("optim: %s (energy kcal/mol, length Angstrom), seed %llu\n", name.c_str(), seed);
     std::printf(
