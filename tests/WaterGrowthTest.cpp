@@ -2,6 +2,7 @@
 // connect run, in angle-axis coordinates, the stationary points characterised by the molecules'
 // normal modes (landscape/paths/RigidBodyNormalModes). SSD networks (kcal/mol) feed the kinetics;
 // TIP4P networks (kJ/mol) grow, and the kinetics refuse them rather than misread their unit.
+// `pathsample grow --ellipsoids` grows networks of Gay-Berne ellipsoids the same way.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "gpu/GpuDevice.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/network/Database.h"
+#include "potentials/GayBerne.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/SitePotential.h"
 #include "potentials/SoftStickyDipole.h"
@@ -57,16 +59,20 @@ struct Work {
   int pathsample(const std::string& a) const {
     return run(dir, program("LANDSCAPE_PATHSAMPLE_EXECUTABLE", LANDSCAPE_PATHSAMPLE_EXECUTABLE), a);
   }
+  int gmin(const std::string& a) const {
+    return run(dir, program("LANDSCAPE_GMIN_EXECUTABLE", LANDSCAPE_GMIN_EXECUTABLE), a);
+  }
   std::string log() const { return slurp(dir / "log"); }
 };
 
 // Every transition state of a grown network is a stationary point of the rigid CPU potential
 // above both its minima; every point has a finite log product of its normal modes (amu).
 void expectCharacterisedStationaryPoints(const fs::path& file, Potential& atomistic,
-                                         const RigidBodySystem& bodies) {
+                                         const RigidBodySystem& bodies,
+                                         const std::string& masses = "amu") {
   DatabaseMetadata meta;
   const StoredTransitionNetwork net = TransitionNetworkDatabase::read(file.string(), &meta);
-  EXPECT_EQ(meta.hessianMasses, "amu");
+  EXPECT_EQ(meta.hessianMasses, masses);
   RigidBodyPotential rigid(atomistic, bodies);
   for (std::size_t k = 0; k < net.transitionStates.size(); ++k) {
     const StoredTransitionState& ts = net.transitionStates[k];
@@ -144,6 +150,47 @@ TEST(WaterGrowth, SsdNetworkGrowsAlikeWithAndWithoutSharedCalls) {
   EXPECT_EQ(w.pathsample("grow --database optim-out/network.h5 --cycles 3 --pairs-per-cycle 3 "
                          "--pair-selection dijkstra --temperature 298 --resume one"),
             1);
+}
+
+// Gay-Berne ellipsoids: gmin's 5 lowest minima of 6 ellipsoids (CPU, seed 3), optim's attempt to
+// connect the first and third (sets A and B, not joined), then one DIJPAIR cycle at kT 0.2 eps0
+// grows the network alike with one run per thread and with the runs in flight sharing batched
+// calls; every point found is a stationary point of the CPU rigid potential, characterised.
+TEST(WaterGrowth, EllipsoidNetworkGrowsAlikeWithAndWithoutSharedCalls) {
+  const Work w("ellipsoid-growth");
+  ASSERT_EQ(w.gmin("--ellipsoids 6 --steps 300 --save 5 --seed 3 --backend cpu --output gmin"), 0)
+      << w.log();
+  // `lowest` holds one XYZ frame per minimum (26 lines: count, comment, 24 markers).
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(w.dir / "gmin" / "lowest");
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  ASSERT_GE(lines.size(), 5u * 26u);
+  auto frame = [&](std::size_t k, const std::string& name) {
+    std::ofstream out(w.dir / name);
+    for (std::size_t i = 26 * k; i < 26 * (k + 1); ++i) out << lines[i] << "\n";
+  };
+  frame(0, "a.xyz");
+  frame(2, "c.xyz");
+  EXPECT_EQ(w.optim("--ellipsoids --start a.xyz --finish c.xyz --database gmin/minima.h5"), 2)
+      << w.log();  // 2: not connected
+  const std::string grow =
+      "grow --ellipsoids --database gmin/minima.h5 --cycles 1 --pairs-per-cycle 3 "
+      "--pair-selection dijkstra --temperature 0.2 ";
+  ASSERT_EQ(w.pathsample(grow + "--threads 1 --output one"), 0) << w.log();
+  ASSERT_EQ(w.pathsample(grow + "--threads 2 --jobs-in-flight 3 --output shared"), 0) << w.log();
+  EXPECT_NE(w.log().find("batch fill"), std::string::npos) << w.log();
+  expectSameNetworks(w.dir / "one" / "network.h5", w.dir / "shared" / "network.h5");
+  EXPECT_GT(transitionStatesOf(w.dir / "one" / "network.h5"),
+            transitionStatesOf(w.dir / "gmin" / "minima.h5"));
+  const GayBerneCluster cluster = gayBerneCluster(GayBerneParams(), 6);
+  GayBerne gb(cluster.params, 6);
+  expectCharacterisedStationaryPoints(w.dir / "one" / "network.h5", gb, cluster.rigidSystem(),
+                                      "unit");
+  EXPECT_EQ(w.pathsample("grow --database gmin/minima.h5 --cycles 2 --pairs-per-cycle 3 "
+                         "--pair-selection dijkstra --temperature 0.2 --resume one"),
+            1);  // without --ellipsoids: another run's settings
 }
 
 // The same growth on --backend cuda: the runs in flight share batched calls of the device's rigid

@@ -3,6 +3,8 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include "backends/HessianBackendFactory.h"
 #include "backends/PotentialFactory.h"
@@ -79,6 +81,9 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     spec.softStickyDipole = system.ssdWater->params;
     system.units = kSsdWaterUnits;
   } else if (config.ellipsoids) {
+    if (atoms % kGayBerneMarkers != 0 || atoms < 2 * kGayBerneMarkers)
+      throw std::runtime_error("ellipsoids: " + std::to_string(atoms) +
+                               " atoms are not 4 markers for each of at least 2 ellipsoids");
     system.ellipsoids = std::make_shared<const GayBerneCluster>(
         gayBerneCluster(config.gayBerne, atoms / kGayBerneMarkers));
     spec.kind = PotentialSpec::Kind::GayBerne;

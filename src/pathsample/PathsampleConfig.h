@@ -10,6 +10,7 @@
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/core/Precision.h"
 #include "landscape/network/UntrapPairs.h"
+#include "potentials/GayBerne.h"
 #include "potentials/Potential.h"
 #include "src/common/GuptaSystem.h"
 #include "src/common/PairSystem.h"
@@ -141,6 +142,10 @@ struct PathsampleConfig {
   /// grow: rigid water (--water tip4p|ssd; docs/water.md), the molecules counted from the
   /// database's sites; empty: none.
   std::string waterModel;
+  /// grow: uniaxial Gay-Berne ellipsoids (--ellipsoids; docs/gay-berne.md), counted from the
+  /// database's markers (4 per ellipsoid), with their parameters (--gay-berne-kappa, ...).
+  bool ellipsoids = false;
+  GayBerneParams gayBerne;
   std::string outputDir = "pathsample-out";  ///< --output DIR: DIR/network.h5 of the growth run
   std::string resumeDir;                   ///< --resume DIR: continue the growth run in DIR
   long long seed = 1;                      ///< --seed N (SEED)

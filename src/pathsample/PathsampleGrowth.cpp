@@ -84,6 +84,8 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
   OptimConfig oc;
   oc.prmtopFile = c.prmtopFile;
   oc.waterModel = c.waterModel;
+  oc.ellipsoids = c.ellipsoids;
+  oc.gayBerne = c.gayBerne;
   oc.backend = c.backend;
   oc.lbfgsBackend = c.lbfgsBackend;
   oc.precision = c.precision;
@@ -118,12 +120,23 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
   if (oc.gupta.active() && (oc.isMolecule() || oc.pair.active()))
     throw std::runtime_error(oc.gupta.origin() + ": a Gupta cluster cannot be combined with " +
                              (oc.isMolecule() ? std::string("--prmtop") : oc.pair.systemOrigin()));
-  if (oc.isWater() && (oc.isMolecule() || oc.pair.active() || oc.gupta.active()))
-    throw std::runtime_error("command line: --water cannot be combined with " +
-                             (oc.isMolecule()    ? std::string("--prmtop")
-                              : oc.pair.active() ? oc.pair.systemOrigin()
-                                                 : oc.gupta.origin()) +
+  if (oc.isRigidMolecules() &&
+      (oc.isMolecule() || oc.pair.active() || oc.gupta.active() || (oc.isWater() && oc.ellipsoids)))
+    throw std::runtime_error(std::string("command line: ") +
+                             (oc.isWater() ? "--water" : "--ellipsoids") +
+                             " cannot be combined with " +
+                             (oc.isMolecule()     ? std::string("--prmtop")
+                              : oc.pair.active()  ? oc.pair.systemOrigin()
+                              : oc.gupta.active() ? oc.gupta.origin()
+                                                  : std::string("--ellipsoids")) +
                              " (the molecules are the system)");
+  if (oc.ellipsoids) {
+    try {
+      oc.gayBerne.check();
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(std::string("command line: ") + e.what());
+    }
+  }
   if (oc.isMolecule()) {  // chiral, and no perm.allow groups here: rotations and translations
     for (AlignmentParams* a : {&oc.settings.network.alignment, &oc.settings.connect.dneb.alignment})
       a->inversion = a->permutations = false;
@@ -166,6 +179,12 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
     << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
   if (!c.waterModel.empty()) s << "water=" << c.waterModel << "\n";
+  if (c.ellipsoids) {
+    const GayBerneParams& g = c.gayBerne;
+    s << "ellipsoids=gay-berne sigma0 " << g.sigma0 << " eps0 " << g.eps0 << " kappa " << g.kappa
+      << " kappa' " << g.kappaPrime << " mu " << g.mu << " nu " << g.nu << " cutoff " << g.cutoff
+      << "\n";
+  }
   // Where the runs' arithmetic happens changes their round-off (said only when not the default,
   // so that runs started before these options resume).
   if (c.backend != Backend::Cpu || c.lbfgsBackend != LbfgsBackend::Cpu)
@@ -189,11 +208,12 @@ void giveBack(GrowthRecord& r, const std::vector<std::vector<Pair>>& cycles) {
 // A stop request that ended the choice of a cycle's pairs (one process).
 struct SelectionStopped {};
 
-// The connect runs' system: optim's, with rigid water's molecules as bodies.
+// The connect runs' system: optim's, with rigid water's molecules or the ellipsoids as bodies.
 OptimSystem makeGrowthSystem(const OptimConfig& optim, std::shared_ptr<const AmberTopology> amber,
                              std::size_t atoms, OptimSettings& settings) {
   OptimSystem system = makeOptimSystem(optim, std::move(amber), atoms, settings);
   if (optim.isWater()) useRigidWater(optim, system, settings);
+  if (optim.ellipsoids) useRigidEllipsoids(optim, system, settings);
   return system;
 }
 

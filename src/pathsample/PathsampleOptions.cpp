@@ -265,6 +265,37 @@ void addGrowth(Table& t) {
         fieldOf(&C::waterModel))
       .choices(std::vector<std::string>{"tip4p", "ssd"})
       .defaultText("none");
+  const auto isEllipsoids = [](const C& c) { return c.ellipsoids; };
+  t.flag("ellipsoids",
+         "grow a network of uniaxial Gay-Berne ellipsoids (docs/gay-berne.md), as optim "
+         "--ellipsoids: reduced units, the database holds 4 markers per ellipsoid; the runs work "
+         "in angle-axis coordinates with each spin projected out, minima are told apart by the "
+         "centres and axis tips and characterised by the normal modes of unit-mass solid "
+         "ellipsoids",
+         fieldOf(&C::ellipsoids));
+  t.add("gay-berne-kappa", "K", "Gay-Berne kappa: length over breadth (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::kappa))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-kappa-prime", "K",
+        "Gay-Berne kappa': side-by-side over end-to-end well depth (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::kappaPrime))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-mu", "MU", "Gay-Berne exponent mu (--ellipsoids; Berardi et al. 1995)",
+        fieldOf(&C::gayBerne, &GayBerneParams::mu))
+      .positive()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-nu", "NU", "Gay-Berne exponent nu (--ellipsoids)",
+        fieldOf(&C::gayBerne, &GayBerneParams::nu))
+      .nonNegative()
+      .inEffectIf(isEllipsoids);
+  t.add("gay-berne-cutoff", "RC",
+        "Gay-Berne centre-centre cutoff (--ellipsoids; sigma0); pairs beyond it are left out "
+        "unshifted; 0: none",
+        fieldOf(&C::gayBerne, &GayBerneParams::cutoff))
+      .nonNegative()
+      .inEffectIf(isEllipsoids);
   t.add("output", "DIR", "folder of the growth run: DIR/network.h5, rewritten after every cycle",
         fieldOf(&C::outputDir))
       .named("a directory name")
