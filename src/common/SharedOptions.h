@@ -10,10 +10,11 @@
 #include <string>
 
 #include "backends/LbfgsWorkspaceFactory.h"
+#include "landscape/core/Precision.h"
 #include "landscape/geometry/RigidBodyFinder.h"
 #include "potentials/AmberGb.h"
+#include "potentials/GayBerne.h"
 #include "potentials/Potential.h"
-#include "landscape/core/Precision.h"
 #include "potentials/SopTopology.h"
 #include "src/common/GuptaSystem.h"
 #include "src/common/OptionTable.h"
@@ -294,6 +295,38 @@ void addGuptaSystemOptions(OptionTable<Config>& t, Access gupta) {
       .nonNegative()
       .defaultText("none")
       .inEffectIf(isGupta);
+}
+
+/// --gay-berne-kappa, -kappa-prime, -mu, -nu and -cutoff: the parameters of uniaxial Gay-Berne
+/// ellipsoids (`params` reaches GayBerneParams; docs/gay-berne.md), in effect when `inEffect`
+/// holds (--ellipsoids).
+template <class Config, class Access, class InEffect>
+void addGayBerneOptions(OptionTable<Config>& t, Access params, InEffect inEffect) {
+  auto field = [params](auto member) {
+    return [ params, member ](Config & c) -> auto& { return params(c).*member; };
+  };
+  t.add("gay-berne-kappa", "K", "Gay-Berne kappa: length over breadth (--ellipsoids)",
+        field(&GayBerneParams::kappa))
+      .positive()
+      .inEffectIf(inEffect);
+  t.add("gay-berne-kappa-prime", "K",
+        "Gay-Berne kappa': side-by-side over end-to-end well depth (--ellipsoids)",
+        field(&GayBerneParams::kappaPrime))
+      .positive()
+      .inEffectIf(inEffect);
+  t.add("gay-berne-mu", "MU", "Gay-Berne exponent mu (--ellipsoids; Berardi et al. 1995)",
+        field(&GayBerneParams::mu))
+      .positive()
+      .inEffectIf(inEffect);
+  t.add("gay-berne-nu", "NU", "Gay-Berne exponent nu (--ellipsoids)", field(&GayBerneParams::nu))
+      .nonNegative()
+      .inEffectIf(inEffect);
+  t.add("gay-berne-cutoff", "RC",
+        "Gay-Berne centre-centre cutoff (--ellipsoids; sigma0); pairs beyond it are left out "
+        "unshifted; 0: none",
+        field(&GayBerneParams::cutoff))
+      .nonNegative()
+      .inEffectIf(inEffect);
 }
 
 }  // namespace landscape

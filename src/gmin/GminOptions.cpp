@@ -136,29 +136,7 @@ void addGeneralAndSystem(Table& t) {
       .atLeast(2)
       .atMost(100000)
       .defaultText("none");
-  t.add("gay-berne-kappa", "K", "Gay-Berne kappa: length over breadth (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::kappa))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-kappa-prime", "K",
-        "Gay-Berne kappa': side-by-side over end-to-end well depth (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::kappaPrime))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-mu", "MU", "Gay-Berne exponent mu (--ellipsoids; Berardi et al. 1995)",
-        fieldOf(&C::gayBerne, &GayBerneParams::mu))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-nu", "NU", "Gay-Berne exponent nu (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::nu))
-      .nonNegative()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-cutoff", "RC",
-        "Gay-Berne centre-centre cutoff (--ellipsoids; sigma0); pairs beyond it are left out "
-        "unshifted; 0: none",
-        fieldOf(&C::gayBerne, &GayBerneParams::cutoff))
-      .nonNegative()
-      .inEffectIf(isEllipsoids);
+  addGayBerneOptions(t, top(&C::gayBerne), isEllipsoids);
   addBackendOption(t, top(&C::backend));
   addPrecisionOption(t, "", top(&C::precision)).inEffectIf(isAmber);
   // Wales and Doye's split of quenches (J. Phys. Chem. A 101, 5111 (1997); GMIN's SLOPPYCONV and

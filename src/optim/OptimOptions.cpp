@@ -160,29 +160,7 @@ void addGeneralAndSystem(Table& t) {
          "permutations of the ellipsoids and their head-to-tail turns, and the finish is so "
          "aligned onto the start; normal modes with each ellipsoid a uniform solid of unit mass",
          top(&C::ellipsoids));
-  t.add("gay-berne-kappa", "K", "Gay-Berne kappa: length over breadth (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::kappa))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-kappa-prime", "K",
-        "Gay-Berne kappa': side-by-side over end-to-end well depth (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::kappaPrime))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-mu", "MU", "Gay-Berne exponent mu (--ellipsoids; Berardi et al. 1995)",
-        fieldOf(&C::gayBerne, &GayBerneParams::mu))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-nu", "NU", "Gay-Berne exponent nu (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::nu))
-      .nonNegative()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-cutoff", "RC",
-        "Gay-Berne centre-centre cutoff (--ellipsoids; sigma0); pairs beyond it are left out "
-        "unshifted; 0: none",
-        fieldOf(&C::gayBerne, &GayBerneParams::cutoff))
-      .nonNegative()
-      .inEffectIf(isEllipsoids);
+  addGayBerneOptions(t, top(&C::gayBerne), isEllipsoids);
   addPrecisionOption(t,
                      ". Transition states need double: the Rayleigh-Ritz eigenvector search "
                      "differences gradients 1e-6 A apart, and they must converge to RMS 1e-5",

@@ -273,29 +273,7 @@ void addGrowth(Table& t) {
          "centres and axis tips and characterised by the normal modes of unit-mass solid "
          "ellipsoids",
          fieldOf(&C::ellipsoids));
-  t.add("gay-berne-kappa", "K", "Gay-Berne kappa: length over breadth (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::kappa))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-kappa-prime", "K",
-        "Gay-Berne kappa': side-by-side over end-to-end well depth (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::kappaPrime))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-mu", "MU", "Gay-Berne exponent mu (--ellipsoids; Berardi et al. 1995)",
-        fieldOf(&C::gayBerne, &GayBerneParams::mu))
-      .positive()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-nu", "NU", "Gay-Berne exponent nu (--ellipsoids)",
-        fieldOf(&C::gayBerne, &GayBerneParams::nu))
-      .nonNegative()
-      .inEffectIf(isEllipsoids);
-  t.add("gay-berne-cutoff", "RC",
-        "Gay-Berne centre-centre cutoff (--ellipsoids; sigma0); pairs beyond it are left out "
-        "unshifted; 0: none",
-        fieldOf(&C::gayBerne, &GayBerneParams::cutoff))
-      .nonNegative()
-      .inEffectIf(isEllipsoids);
+  addGayBerneOptions(t, fieldOf(&C::gayBerne), isEllipsoids);
   t.add("output", "DIR", "folder of the growth run: DIR/network.h5, rewritten after every cycle",
         fieldOf(&C::outputDir))
       .named("a directory name")
