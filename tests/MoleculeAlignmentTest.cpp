@@ -153,6 +153,42 @@ TEST(MoleculeAlignment, SwapSetsFollowTheirGroupAndNestedGroupsPermuteAfterwards
   EXPECT_GT(minimumDistance(x, y, bare), 1.0);
 }
 
+// A cluster of molecules, every atom in a group (no atom fixes the frame): a copy with the
+// molecules shuffled, each one's two "hydrogens" swapped, turned by a large rotation and moved is
+// recognised, so the orientation is searched, not only refined from the fit in the given order.
+TEST(MoleculeAlignment, ClustersOfMoleculesFindAShuffledTurnedCopy) {
+  std::mt19937 rng(20261201);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int molecules = 8;
+  std::vector<double> x;
+  for (int m = 0; m < molecules; ++m) {  // an "oxygen" on a loose grid, two "hydrogens" near it
+    const double o[3] = {2.8 * (m % 2) + 0.3 * u(rng), 2.8 * ((m / 2) % 2) + 0.3 * u(rng),
+                         2.8 * (m / 4) + 0.3 * u(rng)};
+    x.insert(x.end(), o, o + 3);
+    for (int h = 0; h < 2; ++h)
+      for (int k = 0; k < 3; ++k) x.push_back(o[k] + 0.6 * u(rng));
+  }
+  AlignmentParams p;
+  p.permutations = true;
+  p.inversion = false;
+  PermutationGroup oxygens;
+  oxygens.swapSets.resize(2);
+  for (int m = 0; m < molecules; ++m) {
+    oxygens.atoms.push_back(3 * m);
+    oxygens.swapSets[0].push_back(3 * m + 1);
+    oxygens.swapSets[1].push_back(3 * m + 2);
+  }
+  p.permutationGroups.push_back(oxygens);
+  for (int m = 0; m < molecules; ++m) p.permutationGroups.push_back({{3 * m + 1, 3 * m + 2}, {}});
+  std::vector<double> y = moved(x, 11);
+  const int order[molecules] = {5, 2, 7, 0, 3, 6, 1, 4};
+  std::vector<double> shuffled(y.size());
+  for (int m = 0; m < molecules; ++m)
+    std::copy(y.begin() + 9 * order[m], y.begin() + 9 * order[m] + 9, shuffled.begin() + 9 * m);
+  for (int m = 0; m < molecules; m += 2) swapAtoms(shuffled, 3 * m + 1, 3 * m + 2);
+  EXPECT_LT(minimumDistance(x, shuffled, p), 1e-8);
+}
+
 TEST(MoleculeAlignment, RejectsBadGroups) {
   const std::vector<double> x(3 * 5, 0.0);
   std::vector<double> y = x;

@@ -242,7 +242,12 @@ class AlignmentSearch {
           consider(refineGroups(kabschRotationOfSubset(m_a, m_b[c], fixed), c == 1));
         }
       }
-      return m_best;
+      // Atoms that no group moves fix the frame (a molecule with perm.allow groups). Without
+      // them (a cluster of molecules, every one in a group) the given order says nothing about
+      // the orientation, so the candidate orientations below are searched too, each refined
+      // within the groups.
+      if (fixed.size() >= 3 || exact()) return m_best;
+      m_withinGroups = true;
     }
 
     // Frame starts first: for a copy one of them is exact and ends the search.
@@ -279,7 +284,7 @@ class AlignmentSearch {
         return s->inverted == c.inverted && (s->rotation - c.rotation).norm() < kDistinctRotation;
       });
       if (duplicate) continue;
-      consider(refine(c.rotation, c.inverted));
+      consider(refineStart(c.rotation, c.inverted));
       started.push_back(&c);
       ++trials;
     }
@@ -300,7 +305,7 @@ class AlignmentSearch {
     const double score = nearestNeighbourBound(rotation, inverted);
     const bool now = score <= m_params.convergence * m_params.convergence;
     m_candidates.push_back({score, rotation, inverted, now});
-    if (now) consider(refine(rotation, inverted));
+    if (now) consider(refineStart(rotation, inverted));
   }
 
   // sum_i min_j |a_i - R b_j|^2: a lower bound on the squared distance in this orientation, and
@@ -405,6 +410,11 @@ class AlignmentSearch {
       if (!moved[i]) fixed.push_back(static_cast<int>(i));
     }
     return fixed;
+  }
+
+  // A candidate orientation refined as the search requires: all atoms, or within the groups.
+  Fit refineStart(const Eigen::Matrix3d& start, bool inverted) {
+    return m_withinGroups ? refineGroups(start, inverted) : refine(start, inverted);
   }
 
   // refine() with the permutation restricted to the groups.
@@ -578,6 +588,7 @@ class AlignmentSearch {
   AssignmentCost m_cost;  // row i: atom i of a
   std::vector<int> m_identity;
   std::vector<Candidate> m_candidates;
+  bool m_withinGroups = false;  // the candidates are refined within the permutation groups
   Fit m_best;
 };
 

@@ -101,7 +101,10 @@ struct AlignmentResult {
 // the given order is an excellent start: the search alternates, from there, the best permutation
 // within the groups (one Hungarian solve per group, processed in order as OPTIM does, swap-set
 // atoms following their group's atoms) with the Kabsch rotation, and needs no frame or random
-// starts. Cost O(N) per alternation plus the groups' small assignment problems.
+// starts. Cost O(N) per alternation plus the groups' small assignment problems. When fewer than 3
+// atoms lie outside every group (a cluster of molecules: water, ellipsoids), the given order says
+// nothing about the orientation, so the candidate orientations above are searched as well, each
+// refined within the groups.
 //
 // Cost: O(N^2) per candidate and O(N^3) per Hungarian solve; for LJ38 a few tens of microseconds
 // for a copy and a few hundred for different structures (tests/AlignmentTest.cpp prints both).

@@ -9,6 +9,7 @@
 #include "backends/HessianBackendFactory.h"
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
+#include "landscape/core/Require.h"
 #include "landscape/formats/PermAllowFile.h"
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/PairModelAlignment.h"
@@ -191,14 +192,12 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings
 void useRigidEllipsoids(const OptimConfig& config, OptimSystem& system, OptimSettings& settings) {
   const GayBerneCluster& ellipsoids = *system.ellipsoids;
   const RigidBodySystem bodies = ellipsoids.rigidSystem();
-  // Distances over the centres and axis tips alone (3 points per ellipsoid), every point free to
-  // trade places with any other: alignStructures searches orientations only without permutation
-  // groups (with groups it refines the fit in the given order), and it does not need them here,
-  // since a tip lies inside its own ellipsoid, where no other centre or tip can be. The mirror
+  // Distances over the centres and axis tips alone (3 points per ellipsoid): the ellipsoids
+  // permute, their tips following, and each may turn head to tail (its tips swap). The mirror
   // image is the same cluster.
   AlignmentParams& alignment = settings.network.alignment;
   alignment.permutations = true;
-  alignment.permutationGroups.clear();
+  alignment.permutationGroups = waterPermutationGroups(3, ellipsoids.ellipsoidCount(), 1);
   alignment.inversion = true;
   system.rigidPotential = makeRigidBodyPotential(*system.atomistic, bodies, config.backend);
   const RigidBodySystem* rigid = rigidBodySystemOf(*system.rigidPotential);
@@ -221,10 +220,10 @@ namespace {
 
 // The finish's ellipsoids moved onto the start's by the alignment of their centres and axis tips
 // (3 points each, GayBerneCluster::centresAndTips), as rigid coordinates: ellipsoid i of the
-// result is the finish's ellipsoid whose centre the alignment put on the start's centre i (the
-// nearest one left when it put a tip there), turned head to tail where that brings its axis
-// nearer the start's, each spin the shortest turn from z (gayBerneRigidCoordinates). The finish's
-// structure is unchanged: only moved, relabelled and spun.
+// result is the finish's ellipsoid whose centre the alignment put on the start's centre i,
+// turned head to tail where that brings its axis nearer the start's, each spin the shortest turn
+// from z (gayBerneRigidCoordinates). The finish's structure is unchanged: only moved, relabelled
+// and spun.
 std::vector<double> ellipsoidsAlignedOnto(const std::vector<double>& start,
                                           const std::vector<double>& finish,
                                           const AlignmentResult& fit) {
@@ -241,16 +240,9 @@ std::vector<double> ellipsoidsAlignedOnto(const std::vector<double>& start,
   std::vector<bool> used(n, false);
   std::vector<double> c, u;
   for (std::size_t i = 0; i < n; ++i) {
-    const Eigen::Vector3d target(&start[9 * i]);
-    std::size_t j = static_cast<std::size_t>(fit.permutation[3 * i]);
-    if (j % 3 != 0 || used[j / 3]) {
-      j = n;  // the nearest centre left
-      for (std::size_t k = 0; k < n; ++k)
-        if (!used[k] && (j == n || (centres[k] - target).norm() < (centres[j] - target).norm()))
-          j = k;
-    } else {
-      j /= 3;
-    }
+    // The centres form a permutation group of their own: a centre goes onto a centre.
+    const std::size_t j = static_cast<std::size_t>(fit.permutation[3 * i]) / 3;
+    require(!used[j], "ellipsoids: the alignment put two ellipsoids on one");
     used[j] = true;
     const Eigen::Vector3d axisA =
         Eigen::Vector3d(&start[9 * i + 3]) - Eigen::Vector3d(&start[9 * i + 6]);
