@@ -83,30 +83,42 @@ OptimEndpoints moleculeEndpoints(const OptimConfig& config, const AmberTopology&
   return e;
 }
 
-// An SSD water endpoint as markers (4 per molecule, Angstrom): XYZ of the markers when the name
-// ends in .xyz (gmin --water ssd's `lowest`, D D X X), else rigid coordinates (N centres, then N
-// angle-axis vectors; gmin --coords' layout).
-Endpoint ssdWaterEndpoint(const std::string& path) {
+// An endpoint of bodies of 4 markers (SSD water, ellipsoids): XYZ of the markers when the name
+// ends in .xyz (gmin's `lowest`), else rigid coordinates (N centres, then N angle-axis vectors;
+// gmin --coords' layout) turned into markers by `toMarkers`. `xyzNeeds` and `rigidNeeds` begin the
+// errors; an XYZ file needs at least `leastXyzValues` numbers.
+template <typename ToMarkers>
+Endpoint markerBodyEndpoint(const std::string& path, const std::string& xyzNeeds,
+                            std::size_t leastXyzValues, const std::string& rigidNeeds,
+                            ToMarkers toMarkers) {
   Endpoint e;
   e.source = path;
   std::vector<double> x = readCoordinates(path, &e.labels);
   e.labels.clear();
   if (endsWith(path, ".xyz") || endsWith(path, ".XYZ")) {
-    if (x.size() % 12 != 0)
-      throw std::runtime_error(path +
-                               ": SSD water needs 4 markers per molecule (D D X X), "
-                               "found " +
-                               std::to_string(x.size() / 3) + " atoms");
+    if (x.size() % 12 != 0 || x.size() < leastXyzValues)
+      throw std::runtime_error(path + ": " + xyzNeeds + "found " + std::to_string(x.size() / 3) +
+                               " atoms");
     e.x = std::move(x);
     return e;
   }
   if (x.size() % 6 != 0 || x.size() < 12)
-    throw std::runtime_error(path +
-                             ": SSD water needs N centres then N angle-axis vectors (an "
-                             "even number of lines, N >= 2); found " +
+    throw std::runtime_error(path + ": " + rigidNeeds +
+                             " N centres then N angle-axis vectors (an even number of lines, N "
+                             ">= 2); found " +
                              std::to_string(x.size() / 3) + " lines");
-  e.x = softStickyDipoleCluster(SoftStickyDipoleParams(), x.size() / 6).rigidSystem().toAtoms(x);
+  e.x = toMarkers(x);
   return e;
+}
+
+// An SSD water endpoint as markers (4 per molecule, Angstrom, D D X X).
+Endpoint ssdWaterEndpoint(const std::string& path) {
+  return markerBodyEndpoint(path, "SSD water needs 4 markers per molecule (D D X X), ", 12,
+                            "SSD water needs", [](const std::vector<double>& q) {
+                              return softStickyDipoleCluster(SoftStickyDipoleParams(), q.size() / 6)
+                                  .rigidSystem()
+                                  .toAtoms(q);
+                            });
 }
 
 // A water endpoint as site Cartesians (O H H M per molecule, Angstrom): XYZ of the sites when the
@@ -131,30 +143,13 @@ Endpoint waterEndpoint(const std::string& path) {
   return e;
 }
 
-// An ellipsoid endpoint as markers (4 per ellipsoid, sigma0): XYZ of the markers when the name
-// ends in .xyz (gmin --ellipsoids' `lowest`, E E X X), else rigid coordinates (N centres, then N
-// angle-axis vectors; gmin --coords' layout).
+// An ellipsoid endpoint as markers (4 per ellipsoid, sigma0, E E X X).
 Endpoint ellipsoidEndpoint(const std::string& path, const GayBerneParams& params) {
-  Endpoint e;
-  e.source = path;
-  std::vector<double> x = readCoordinates(path, &e.labels);
-  e.labels.clear();
-  if (endsWith(path, ".xyz") || endsWith(path, ".XYZ")) {
-    if (x.size() % 12 != 0 || x.size() < 24)
-      throw std::runtime_error(path +
-                               ": ellipsoids need 4 markers each (E E X X), at least 2 "
-                               "ellipsoids; found " +
-                               std::to_string(x.size() / 3) + " atoms");
-    e.x = std::move(x);
-    return e;
-  }
-  if (x.size() % 6 != 0 || x.size() < 12)
-    throw std::runtime_error(path +
-                             ": ellipsoids need N centres then N angle-axis vectors (an even "
-                             "number of lines, N >= 2); found " +
-                             std::to_string(x.size() / 3) + " lines");
-  e.x = gayBerneCluster(params, x.size() / 6).rigidSystem().toAtoms(x);
-  return e;
+  return markerBodyEndpoint(path,
+                            "ellipsoids need 4 markers each (E E X X), at least 2 ellipsoids; ", 24,
+                            "ellipsoids need", [&params](const std::vector<double>& q) {
+                              return gayBerneCluster(params, q.size() / 6).rigidSystem().toAtoms(q);
+                            });
 }
 
 OptimEndpoints ellipsoidEndpoints(const OptimConfig& config) {
