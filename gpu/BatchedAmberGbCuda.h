@@ -74,6 +74,8 @@ class BatchedAmberGbCuda : public BatchedPotential {
   HostArrays hostArrays(std::size_t batch) override;
   void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
+  /// Nothing of a call is kept per row: rows may move between calls (BatchedPotential).
+  bool rowsMayMove() const override { return true; }
   /// Device entry point (BatchedPotential): d_x, d_g [batch x 3N], d_energy [batch],
   /// d_active [batch] or nullptr, all device memory; enqueued on `stream`, not synchronised.
   /// Throws std::invalid_argument for batch 0 or a null array.

@@ -47,6 +47,8 @@ class BatchedGayBerneCuda : public BatchedPotential {
   HostArrays hostArrays(std::size_t batch) override;
   void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
+  /// Nothing of a call is kept per row: rows may move between calls (BatchedPotential).
+  bool rowsMayMove() const override { return true; }
   /// Device entry point (BatchedPotential): one launch on `stream`, not synchronised. Throws
   /// std::invalid_argument for a null array or more than INT_MAX structures.
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,

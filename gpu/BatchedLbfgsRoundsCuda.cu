@@ -45,7 +45,8 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     stream = CudaStream::create(cudaStreamNonBlocking);
     for (CudaEvent& e : polled) e = CudaEvent::create(cudaEventDisableTiming);
     entry = CudaEvent::create(cudaEventDisableTiming);
-    hostCount = PinnedBuffer<int>(2, cudaHostAllocMapped);
+    packable = options.packFactor >= 2 && potential.rowsMayMove();
+    hostCount = PinnedBuffer<int>(3, cudaHostAllocMapped);
     deviceCount = hostCount.devicePointer();
     queue = DeviceBuffer<unsigned int>(1);
     job = DeviceBuffer<BatchedRoundsJob>(1);
@@ -53,7 +54,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
 
   ~DeviceState() {
     // Destructors must not throw: errors here mean the context is already gone.
-    if (exec) (void)cudaGraphExecDestroy(exec);
+    for (const auto& graph : graphs) (void)cudaGraphExecDestroy(graph.second);
   }
 
   // A slot's bytes, with its RMS gradient under a gradient metric (the diagonal metric's scales
@@ -62,18 +63,48 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     return roundsSlotBytes(n, params.historySize, compact) + (gradientMetric ? sizeof(double) : 0);
   }
 
+  // The rows of the slot arrays, each with its bytes per slot.
+  std::vector<std::pair<void*, std::size_t>> slotRows() {
+    const std::size_t m = static_cast<std::size_t>(params.historySize);
+    std::vector<std::pair<void*, std::size_t>> rows;
+    for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p}) rows.push_back({b->data(), n * 8});
+    for (DeviceBuffer<double>* b : {&s, &y}) rows.push_back({b->data(), m * n * 8});
+    for (DeviceBuffer<double>* b : {&rho, &alpha}) rows.push_back({b->data(), m * 8});
+    rows.push_back({energy.data(), 8});
+    rows.push_back({active.data(), 1});
+    rows.push_back({state.data(), sizeof(LbfgsRoundsState)});
+    if (compact) {
+      rows.push_back({compactStore.data(), 8 * static_cast<std::size_t>(lbfgsCompactSlotDoubles(
+                                                   static_cast<int>(n), params.historySize))});
+      rows.push_back({pending.data(), 1});
+    }
+    if (gradientMetric) rows.push_back({rms.data(), 8});
+    return rows;
+  }
+
+  // Packing's scratch per slot: a packed batch holds at most 1/packFactor of the rows, each
+  // gathered there one array at a time.
+  std::size_t packBytesPerSlot() const {
+    return packable ? roundsPackBytes(n, params.historySize, compact, options.packFactor) : 0;
+  }
+
   std::size_t heldBytes() const {
     std::size_t bytes = ioX.bytes() + ioOutcomes.bytes() + state.bytes() + active.bytes() +
-                        compactStore.bytes() + pending.bytes() + rms.bytes();
+                        compactStore.bytes() + pending.bytes() + rms.bytes() + packMap.bytes() +
+                        packScratch.bytes();
     for (const DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
       bytes += b->bytes();
     return bytes;
   }
 
-  // Slot arrays for exactly `count` slots (a graph captured for other pointers is dropped).
+  // Slot arrays for exactly `count` slots, all in use (the graphs captured for other pointers are
+  // dropped).
   void reserveSlots(std::size_t count) {
-    if (count == slots) return;
-    dropGraph();
+    slots = count;
+    if (count == capacity) return;
+    dropGraphs();
+    packMap = DeviceBuffer<int>();
+    packScratch = DeviceBuffer<unsigned char>();
     const std::size_t m = static_cast<std::size_t>(params.historySize);
     for (DeviceBuffer<double>* b : {&x, &g, &xt, &gt, &p, &s, &y, &rho, &alpha, &energy})
       *b = DeviceBuffer<double>();  // free before allocating the new set
@@ -107,7 +138,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     // The potential's own per-structure arrays before any capture: grown inside one, its
     // allocation would fail the capture (or be captured).
     potential.reserve(count);
-    slots = count;
+    capacity = count;
   }
 
   BatchedRoundsArgs args() {
@@ -132,9 +163,49 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     return a;
   }
 
-  void dropGraph() {
-    if (exec) LANDSCAPE_CUDA_CHECK(cudaGraphExecDestroy(exec));
-    exec = nullptr;
+  void dropGraphs() {
+    for (const auto& graph : graphs) LANDSCAPE_CUDA_CHECK(cudaGraphExecDestroy(graph.second));
+    graphs.clear();
+  }
+
+  // The graph of the rounds over the first `slots` rows: captured at its first use, kept while
+  // the arrays are (a packed batch uses a few row counts, the same at every call of one batch).
+  cudaGraphExec_t graphForSlots() {
+    for (const auto& graph : graphs)
+      if (graph.first == slots) return graph.second;
+    cudaGraphExec_t exec = captureGraph();
+    if (exec) graphs.push_back({slots, exec});
+    return exec;
+  }
+
+  // Packs the structures still minimising into the first rows (BatchedRoundsOptions::packFactor),
+  // after the rounds in flight. False when none is left.
+  bool pack() {
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (packMap.size() < capacity) packMap = DeviceBuffer<int>(capacity);
+    launchBatchedRoundsPackMap(state.data(), slots, packMap.data(), deviceCount + 2, stream);
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::size_t live =
+        static_cast<std::size_t>(*static_cast<volatile int*>(hostCount.data() + 2));
+    if (live == 0) return false;
+    const std::size_t rows = roundsPackedSlots(slots, live, options.packFactor);
+    if (rows == slots) return true;
+    const std::vector<std::pair<void*, std::size_t>> arrays = slotRows();
+    std::size_t widest = 0;
+    for (const auto& a : arrays) widest = std::max(widest, a.second);
+    if (packScratch.size() < live * widest)
+      packScratch = DeviceBuffer<unsigned char>(capacity / options.packFactor * widest);
+    for (const auto& a : arrays) {
+      launchBatchedRoundsGatherRows(a.first, packScratch.data(), packMap.data(), live, a.second,
+                                    stream);
+      LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(a.first, packScratch.data(), live * a.second,
+                                           cudaMemcpyDeviceToDevice, stream));
+    }
+    launchBatchedRoundsIdleRows(state.data(), active.data(), compact ? pending.data() : nullptr,
+                                live, rows, stream);
+    slots = rows;
+    ++stats.packs;
+    return true;
   }
 
   // The rounds between two polls, enqueued one by one.
@@ -151,9 +222,9 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     }
   }
 
-  // Captures enqueueRounds() into a graph; false (and plain launches from then on) when the
+  // Captures enqueueRounds() into a graph; null (and plain launches from then on) when the
   // potential cannot be captured.
-  bool captureGraph() {
+  cudaGraphExec_t captureGraph() {
     LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     bool enqueued = true;
     try {
@@ -163,6 +234,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
     }
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+    cudaGraphExec_t exec = nullptr;
     bool ok = enqueued && ended == cudaSuccess && graph != nullptr;
     if (ok) ok = cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;
     if (graph) (void)cudaGraphDestroy(graph);
@@ -171,11 +243,12 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
       exec = nullptr;
       graphFailed = true;
     }
-    return ok;
+    return exec;
   }
 
   void runChunk(int parity) {
-    if (options.useGraph && !graphFailed && (exec || captureGraph())) {
+    cudaGraphExec_t exec = options.useGraph && !graphFailed ? graphForSlots() : nullptr;
+    if (exec) {
       LANDSCAPE_CUDA_CHECK(cudaGraphLaunch(exec, stream));
       stats.graph = true;
     } else {
@@ -200,16 +273,18 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   int threads = 32;
   bool compact = false;  // directions in the compact form (roundsCompactDirections)
   bool gradientMetric = false;          // the potential's RMS gradients (rmsGradientsDevice)
+  bool packable = false;                // packFactor set and the potential's rows may move
   DeviceBuffer<double> sqrtW, invSqrtW;  // [n] the diagonal metric's scales, or empty
   DeviceBuffer<double> rms;              // [slots] RMS gradients (gradient metric only)
   CudaStream stream;
   CudaEvent polled[2];
   CudaEvent entry;
-  PinnedBuffer<int> hostCount;  // mapped: [2] active counts of alternate polls
+  PinnedBuffer<int> hostCount;  // mapped: [2] active counts of alternate polls, [2] pack's live
   PinnedBuffer<double> hostX;   // hostBatch's array
   std::size_t hostXSize = 0;
   int* deviceCount = nullptr;   // its device address
-  std::size_t slots = 0;
+  std::size_t capacity = 0;     // rows of the slot arrays
+  std::size_t slots = 0;        // rows in use: all, or fewer once packed
   DeviceBuffer<double> x, g, xt, gt, p, s, y, rho, alpha, energy;
   DeviceBuffer<std::uint8_t> active;
   DeviceBuffer<LbfgsRoundsState> state;
@@ -220,7 +295,9 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   BatchedRoundsJob hostJob{};  // source of the asynchronous copy into `job`
   DeviceBuffer<double> ioX;    // staging of the host entry point
   DeviceBuffer<LbfgsResult> ioOutcomes;
-  cudaGraphExec_t exec = nullptr;
+  DeviceBuffer<int> packMap;                                    // [capacity] packing's source rows
+  DeviceBuffer<unsigned char> packScratch;                      // one array's packed rows
+  std::vector<std::pair<std::size_t, cudaGraphExec_t>> graphs;  // by the rows in use
   bool graphFailed = false;
   BatchedRoundsStats stats;
 };
@@ -255,8 +332,9 @@ BatchMemory BatchedLbfgsRoundsCuda::memory() const {
   LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
   BatchMemory memory;
   const std::size_t resident = st.options.residentStructures;
-  memory.bytesPerStructure = roundsStructureBytes(st.n) + (resident ? 0 : st.slotBytes());
-  memory.fixedBytes = kDeviceHeadroomBytes + resident * st.slotBytes();
+  const std::size_t perSlot = st.slotBytes() + st.packBytesPerSlot();
+  memory.bytesPerStructure = roundsStructureBytes(st.n) + (resident ? 0 : perSlot);
+  memory.fixedBytes = kDeviceHeadroomBytes + resident * perSlot;
   memory.availableBytes = freeBytes + st.heldBytes();
   memory.where = "device memory";
   return memory;
@@ -298,9 +376,16 @@ void BatchedLbfgsRoundsCuda::minimiseDevice(std::size_t batch, double* d_x,
       st.stopAll(batch);
       break;
     }
+    // Fewer than slots/packFactor minimising: the queue is empty (a slot idles only then).
+    if (st.packable &&
+        roundsPackedSlots(st.slots, static_cast<std::size_t>(stillActive), st.options.packFactor) <
+            st.slots &&
+        !st.pack())
+      break;
     st.runChunk(parity);
   }
   LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(st.stream));
+  st.stats.lastSlots = st.slots;
 }
 
 double* BatchedLbfgsRoundsCuda::hostBatch(std::size_t batch) {

@@ -7,7 +7,9 @@
 // are captured in a CUDA graph. The host looks at the number of active slots only every
 // roundsPerPoll rounds (a count kernel into mapped host memory, one poll kept in flight), never
 // inside a round; finished slots take the next waiting structure from a device queue, so the batch
-// stays full when it exceeds residentStructures. B = 1 runs the same code.
+// stays full when it exceeds residentStructures. B = 1 runs the same code. Once the queue is empty
+// and at most 1/packFactor of the slots are still minimising, those are packed into the first rows
+// and the rounds (a graph per row count, kept) launch over fewer rows (BatchedRoundsOptions).
 //
 // Results equal the CPU twin (landscape/minimisation/BatchedLbfgsRoundsTwin) over a potential
 // whose host entry point gives the device entry point's bits, bit for bit for the same
@@ -36,6 +38,8 @@ struct BatchedRoundsStats {
   long rounds = 0;     ///< rounds enqueued (potential calls on the resident batch)
   long polls = 0;      ///< host reads of the active count
   bool graph = false;  ///< the rounds ran as a captured CUDA graph
+  long packs = 0;      ///< times the structures still minimising were packed into fewer rows
+  std::size_t lastSlots = 0;  ///< rows in use at the end (the resident batch, or fewer if packed)
 };
 
 class BatchedLbfgsRoundsCuda : public BatchedMinimiser {

@@ -1,5 +1,6 @@
 // Compiled with -fmad=false (CMakeLists.txt): the CPU twin rounds every multiply and add alone.
 #include <climits>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -94,6 +95,58 @@ __global__ void roundsStopWaitingKernel(const BatchedRoundsJob* d_job, std::size
     job.outcomes[b] = lbfgsStoppedResult(nan);
 }
 
+constexpr int kPackMapThreads = 1024;
+
+// Each thread counts the live slots of its own contiguous chunk; a scan of the counts gives each
+// chunk its first place, so the map keeps slot order.
+__global__ void __launch_bounds__(kPackMapThreads)
+    roundsPackMapKernel(const LbfgsRoundsState* state, std::size_t slots, int* map, int* live) {
+  __shared__ int offsets[kPackMapThreads];
+  const std::size_t chunk = (slots + kPackMapThreads - 1) / kPackMapThreads;
+  const std::size_t begin = threadIdx.x * chunk;
+  const std::size_t end = begin + chunk < slots ? begin + chunk : slots;
+  int count = 0;
+  for (std::size_t r = begin; r < end; ++r) count += state[r].phase != kRoundsIdle;
+  offsets[threadIdx.x] = count;
+  __syncthreads();
+  for (int o = 1; o < kPackMapThreads; o *= 2) {  // inclusive scan (Hillis and Steele)
+    const int add = threadIdx.x >= o ? offsets[threadIdx.x - o] : 0;
+    __syncthreads();
+    offsets[threadIdx.x] += add;
+    __syncthreads();
+  }
+  int j = offsets[threadIdx.x] - count;
+  for (std::size_t r = begin; r < end; ++r)
+    if (state[r].phase != kRoundsIdle) map[j++] = static_cast<int>(r);
+  if (threadIdx.x == kPackMapThreads - 1) *static_cast<volatile int*>(live) = offsets[threadIdx.x];
+}
+
+template <class Word>
+__global__ void roundsGatherRowsKernel(const Word* src, Word* dst, const int* map, std::size_t rows,
+                                       std::size_t rowWords) {
+  const std::size_t total = rows * rowWords;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::size_t j = i / rowWords, c = i - j * rowWords;
+    dst[i] = src[static_cast<std::size_t>(map[j]) * rowWords + c];
+  }
+}
+
+__global__ void roundsIdleRowsKernel(LbfgsRoundsState* state, std::uint8_t* active,
+                                     std::uint8_t* pending, std::size_t from, std::size_t to) {
+  for (std::size_t r = from + blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+       r < to; r += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    state[r].phase = kRoundsIdle;
+    active[r] = 0;
+    if (pending) pending[r] = 0;
+  }
+}
+
+unsigned int gridFor(std::size_t items, int threads) {
+  const std::size_t blocks = (items + threads - 1) / threads;
+  return static_cast<unsigned int>(blocks < 65536 ? (blocks > 0 ? blocks : 1) : 65536);
+}
+
 void checkArgs(const BatchedRoundsArgs& a) {
   const BatchedRoundsSlots& s = a.slots;
   if (!s.x || !s.g || !s.xt || !s.gt || !s.p || !s.s || !s.y || !s.rho || !s.alpha || !s.energy ||
@@ -137,6 +190,50 @@ void launchBatchedRoundsCount(const std::uint8_t* active, std::size_t slots, int
   if (!active || !d_count)
     throw std::invalid_argument("launchBatchedRoundsCount: every device pointer must be set");
   roundsCountKernel<<<1, kCountThreads, 0, stream>>>(active, slots, d_count);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchBatchedRoundsPackMap(const LbfgsRoundsState* state, std::size_t slots, int* d_map,
+                                int* d_live, cudaStream_t stream) {
+  if (!state || !d_map || !d_live)
+    throw std::invalid_argument("launchBatchedRoundsPackMap: every device pointer must be set");
+  if (slots > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("launchBatchedRoundsPackMap: at most INT_MAX slots");
+  roundsPackMapKernel<<<1, kPackMapThreads, 0, stream>>>(state, slots, d_map, d_live);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchBatchedRoundsGatherRows(const void* src, void* dst, const int* d_map, std::size_t rows,
+                                   std::size_t rowBytes, cudaStream_t stream) {
+  if (!src || !dst || !d_map)
+    throw std::invalid_argument("launchBatchedRoundsGatherRows: every device pointer must be set");
+  if (rows == 0 || rowBytes == 0) return;
+  constexpr int kThreads = 256;
+  const bool words = rowBytes % sizeof(double) == 0 &&
+                     reinterpret_cast<std::uintptr_t>(src) % sizeof(double) == 0 &&
+                     reinterpret_cast<std::uintptr_t>(dst) % sizeof(double) == 0;
+  if (words) {
+    const std::size_t rowWords = rowBytes / sizeof(double);
+    roundsGatherRowsKernel<<<gridFor(rows * rowWords, kThreads), kThreads, 0, stream>>>(
+        static_cast<const unsigned long long*>(src), static_cast<unsigned long long*>(dst), d_map,
+        rows, rowWords);
+  } else {
+    roundsGatherRowsKernel<<<gridFor(rows * rowBytes, kThreads), kThreads, 0, stream>>>(
+        static_cast<const unsigned char*>(src), static_cast<unsigned char*>(dst), d_map, rows,
+        rowBytes);
+  }
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchBatchedRoundsIdleRows(LbfgsRoundsState* state, std::uint8_t* active,
+                                 std::uint8_t* pending, std::size_t from, std::size_t to,
+                                 cudaStream_t stream) {
+  if (!state || !active)
+    throw std::invalid_argument("launchBatchedRoundsIdleRows: state and active must be set");
+  if (from >= to) return;
+  constexpr int kThreads = 256;
+  roundsIdleRowsKernel<<<gridFor(to - from, kThreads), kThreads, 0, stream>>>(state, active,
+                                                                              pending, from, to);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

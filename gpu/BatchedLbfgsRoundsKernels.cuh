@@ -81,4 +81,22 @@ void launchBatchedRoundsCount(const std::uint8_t* active, std::size_t slots, int
 void launchBatchedRoundsStop(const BatchedRoundsArgs& args, std::size_t from, std::size_t batch,
                              cudaStream_t stream);
 
+/// Packing a batch's tail (BatchedRoundsOptions::packFactor), step 1: d_map[j] = the j-th of the
+/// first `slots` slots, in slot order, whose phase is not kRoundsIdle (its structure is still
+/// minimising), and *d_live = their number (a volatile store: mapped host memory may be the
+/// target). One block; enqueued on `stream`, checked.
+void launchBatchedRoundsPackMap(const LbfgsRoundsState* state, std::size_t slots, int* d_map,
+                                int* d_live, cudaStream_t stream);
+
+/// Step 2, for each slot array: dst row j = src row d_map[j] for j < rows, rowBytes each (dst
+/// must not overlap src). Enqueued on `stream`, checked.
+void launchBatchedRoundsGatherRows(const void* src, void* dst, const int* d_map, std::size_t rows,
+                                   std::size_t rowBytes, cudaStream_t stream);
+
+/// Step 3: slots [from, to) idle (phase kRoundsIdle, active flag 0, pending flag 0 where
+/// `pending` is set). Enqueued on `stream`, checked.
+void launchBatchedRoundsIdleRows(LbfgsRoundsState* state, std::uint8_t* active,
+                                 std::uint8_t* pending, std::size_t from, std::size_t to,
+                                 cudaStream_t stream);
+
 }  // namespace landscape

@@ -30,6 +30,8 @@ class BatchedLennardJonesCuda : public BatchedPotential {
   HostArrays hostArrays(std::size_t batch) override;
   void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
+  /// Nothing of a call is kept per row: rows may move between calls (BatchedPotential).
+  bool rowsMayMove() const override { return true; }
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,
                             const std::uint8_t* d_active, DeviceStream stream) override;
 

@@ -65,6 +65,9 @@ class BatchedPairPotentialCuda : public BatchedPotential {
   HostArrays hostArrays(std::size_t batch) override;
   void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
+  /// Rows may move between calls, with Verlet lists too: a row rebuilds its list whenever an atom
+  /// lies more than half the skin from the row's build positions, whichever structure it holds.
+  bool rowsMayMove() const override { return true; }
   /// Device entry point (BatchedPotential): one launch on `stream`, not synchronised. Throws
   /// std::invalid_argument for a null array or more than INT_MAX structures.
   void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g, double* d_energy,

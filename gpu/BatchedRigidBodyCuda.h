@@ -65,6 +65,8 @@ class BatchedRigidBodyCuda : public BatchedPotential {
   HostArrays hostArrays(std::size_t batch) override;
   void preferOnDevice() override;
   bool isDeviceResident() const override { return true; }
+  /// The rigid layer keeps nothing per row between calls: as its atomistic potential.
+  bool rowsMayMove() const override { return m_atomistic.rowsMayMove(); }
   /// Device entry point (BatchedPotential): d_q, d_g [batch x dimension()], d_energy [batch],
   /// d_active [batch] or nullptr, all device memory; enqueued on `stream`, not synchronised
   /// (except to grow the scratch, see above). Throws std::invalid_argument for a null array.

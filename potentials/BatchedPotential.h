@@ -64,6 +64,13 @@ class BatchedPotential {
   virtual void energyGradientDevice(std::size_t batch, const double* d_x, double* d_g,
                                     double* d_energy, const std::uint8_t* d_active,
                                     DeviceStream stream);
+  /// True when a row's energy and gradient are the bits of its coordinates in that call, whatever
+  /// the row held in earlier calls (no per-structure potential object, nothing kept per row that a
+  /// different structure would not refresh), so that a caller may move a structure to another row
+  /// between two calls: the rounds engine then packs the structures still minimising into the
+  /// first rows once most have finished (BatchedRoundsOptions::packFactor). False by default
+  /// (moving is never assumed to be safe).
+  virtual bool rowsMayMove() const { return false; }
 
   /// The memory plan of a batch (gpu/DeviceMemoryPlan.h): bytes of device memory that each
   /// structure of a batch adds to this potential's own buffers (its scratch, and that of a

@@ -109,6 +109,31 @@ TEST(BatchedLbfgsMetricCuda, RoundsEngineEqualsItsTwinBitForBit) {
   }
 }
 
+// Packing the tail under the angle-axis metric (the RMS gradients move with their rows): 400
+// rigid structures give the unpacked engine's bits; the engine does pack.
+TEST(BatchedLbfgsMetricCuda, PackingTheTailChangesNoBit) {
+  SKIP_WITHOUT_GPU();
+  const RigidLj lj;
+  const std::size_t n = lj.system.dimension(), batch = 400;
+  std::vector<double> q0 = perturbedRigidBatch(lj.system, lj.layout.atoms, batch, 0.1, 0.6, 71);
+  BatchedLennardJonesCuda atomistic(lj.atoms);
+  BatchedRigidBodyCuda potential(atomistic, lj.system, batch);
+  ASSERT_TRUE(potential.rowsMayMove());
+  LbfgsParams params = benchParams(5000);
+  params.useDiagonalMetric = true;
+  BatchedRoundsOptions unpacked = roundsOptions(0, 32, 0);
+  unpacked.packFactor = 0;
+  BatchedLbfgsRoundsCuda plain(potential, params, unpacked);
+  const MinimisedBatch want = minimiseBatch(plain, q0);
+  for (int poll : {1, 32}) {
+    BatchedRoundsOptions o = roundsOptions(0, poll, 0);
+    o.packFactor = 2;
+    BatchedLbfgsRoundsCuda gpu(potential, params, o);
+    expectSameBatch(minimiseBatch(gpu, q0), want, n, "packed, poll " + std::to_string(poll));
+    EXPECT_GT(gpu.lastStats().packs, 0) << poll;
+  }
+}
+
 // The engine on the device against the twin over the CPU batch, from starts near minima: the
 // rounds tests' tolerance (energy 1e-10 relative, the same convergence).
 TEST(BatchedLbfgsMetricCuda, RoundsEngineFollowsTheCpuTwinInsideABasin) {

@@ -105,6 +105,56 @@ TEST(BatchedLbfgsRoundsCuda, SameBitsForEveryPollIntervalResidentBatchAndGraph) 
   }
 }
 
+// Packing the tail (BatchedRoundsOptions::packFactor) changes the time only: 605 LJ38 structures
+// (the mixed roles, 30 cube starts that take hundreds of iterations, then 570 perturbed minima
+// that take a few tens, so that the cube starts make the tail) give the bits of the unpacked
+// engine and of the twin for several factors, polls, resident batches and with and without the
+// graph, two-loop and compact directions; the engine does pack.
+TEST(BatchedLbfgsRoundsCuda, PackingTheTailChangesNoBit) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t atoms = 38, n = 3 * atoms;
+  std::vector<double> x0 = mixedBatch(atoms, 53, 30);
+  const std::vector<double> minimum = quenchedMinimum(atoms, 54);
+  for (int k = 0; k < 570; ++k) {
+    const std::vector<double> near = perturbed(minimum, 1e-3, 1000 + k);
+    x0.insert(x0.end(), near.begin(), near.end());
+  }
+  BatchedLennardJonesCuda potential(atoms);
+  ASSERT_TRUE(potential.rowsMayMove());
+  for (int compactFrom : {-1, 8}) {
+    LbfgsParams params = benchParams(300);
+    if (compactFrom > 0) params.historySize = 16;
+    BatchedRoundsOptions unpacked = roundsOptions(0);
+    unpacked.packFactor = 0;
+    unpacked.compactFromHistory = compactFrom;
+    BatchedLbfgsRoundsCuda plain(potential, params, unpacked);
+    const MinimisedBatch want = minimiseBatch(plain, x0);
+    EXPECT_EQ(plain.lastStats().packs, 0);
+    BatchedLbfgsRoundsTwin twin(potential, params, unpacked, 2);
+    expectSameBatch(want, minimiseBatch(twin, x0), n, "unpacked against the twin");
+    for (int factor : {2, 4, 16})
+      for (int poll : {1, 32})
+        for (std::size_t resident : {0, 256})
+          for (bool graph : {true, false}) {
+            if (poll == 1 && !graph) continue;  // slow under the sanitizers
+            BatchedRoundsOptions o = roundsOptions(0, poll, resident, graph);
+            o.packFactor = factor;
+            o.compactFromHistory = compactFrom;
+            BatchedLbfgsRoundsCuda gpu(potential, params, o);
+            const std::string what = "pack factor " + std::to_string(factor) + ", poll " +
+                                     std::to_string(poll) + ", resident " +
+                                     std::to_string(resident) + (graph ? ", graph" : ", launches") +
+                                     (compactFrom > 0 ? ", compact" : ", two-loop");
+            for (int call = 0; call < 2; ++call)  // the second reuses the packed graphs
+              expectSameBatch(minimiseBatch(gpu, x0), want, n, what);
+            const std::size_t slots = resident ? resident : x0.size() / n;
+            if (slots / factor < kRoundsPackedSlotsAtLeast) continue;  // too few rows to pack
+            EXPECT_GT(gpu.lastStats().packs, 0) << what;
+            EXPECT_LT(gpu.lastStats().lastSlots, slots) << what;
+          }
+  }
+}
+
 // B = 1 with many degrees of freedom (a 600-atom cluster, n = 1800, 256 threads) and a history
 // longer than the run is short (m = 50: the circular history wraps) against the twin.
 TEST(BatchedLbfgsRoundsCuda, LargeStructureAloneAndLongHistoryEqualTheTwin) {
@@ -236,7 +286,15 @@ TEST(BatchedLbfgsRoundsCuda, MemoryAndRefusals) {
   BatchedLennardJonesCuda potential(atoms);
   BatchedLbfgsRoundsCuda gpu(potential, benchParams(100));
   const std::size_t slot = 8 * ((5 + 2 * 4) * n + 2 * 4 + 1) + 1 + 80;
-  EXPECT_EQ(gpu.memory().bytesPerStructure, slot + 8 * n + 32);
+  // Packing's scratch: a quarter of the widest row (the history, 4 n doubles), a map entry and a
+  // byte per slot.
+  const std::size_t pack = 8 * 4 * n / 4 + 1 + 4;
+  EXPECT_EQ(gpu.memory().bytesPerStructure, slot + pack + 8 * n + 32);
+  BatchedRoundsOptions unpacked;
+  unpacked.packFactor = 0;
+  EXPECT_EQ(
+      BatchedLbfgsRoundsCuda(potential, benchParams(100), unpacked).memory().bytesPerStructure,
+      slot + 8 * n + 32);
   const std::size_t largest = gpu.maxBatch();
   ASSERT_GT(largest, 10000u);
   try {

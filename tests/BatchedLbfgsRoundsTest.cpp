@@ -272,6 +272,33 @@ TEST(BatchedLbfgsRoundsTwin, MemoryAndRefusals) {
   EXPECT_THROW(BatchedLbfgsRoundsTwin(potential, params, {}, 1), std::invalid_argument);
 }
 
+// The rows a packed tail uses: the deepest level slots / factor^j that holds the structures still
+// minimising and keeps at least kRoundsPackedSlotsAtLeast rows.
+TEST(BatchedRoundsPlan, PackedSlotsAreTheDeepestLevelThatHoldsTheLive) {
+  EXPECT_EQ(roundsPackedSlots(16896, 16896, 4), 16896u);
+  EXPECT_EQ(roundsPackedSlots(16896, 4225, 4), 16896u);
+  EXPECT_EQ(roundsPackedSlots(16896, 4224, 4), 4224u);
+  EXPECT_EQ(roundsPackedSlots(16896, 1056, 4), 1056u);
+  EXPECT_EQ(roundsPackedSlots(16896, 100, 4), 264u);
+  EXPECT_EQ(roundsPackedSlots(16896, 66, 4), 66u);
+  EXPECT_EQ(roundsPackedSlots(16896, 1, 4), 66u);  // 66 / 4 = 16 rows would be too few
+  EXPECT_EQ(roundsPackedSlots(100, 1, 4), 100u);
+  EXPECT_EQ(roundsPackedSlots(128, 32, 4), 32u);
+  EXPECT_EQ(roundsPackedSlots(1024, 33, 2), 64u);
+  EXPECT_EQ(roundsPackedSlots(1000, 10, 0), 1000u);
+  EXPECT_EQ(kRoundsPackedSlotsAtLeast, 32u);
+  for (int bad : {1, -1, -4}) {
+    BatchedRoundsOptions o;
+    o.packFactor = bad;
+    try {
+      o.check();
+      FAIL() << "no exception for " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("packFactor"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(BatchedMinimiserFactory, RoundsEngine) {
   EXPECT_EQ(parseBatchedEngine("rounds"), BatchedEngine::Rounds);
   EXPECT_EQ(batchedEngineName(BatchedEngine::Rounds), "rounds");

@@ -407,5 +407,30 @@ TEST(GminWalkers, WaterWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
   }
 }
 
+// The walkers' quenches with their tails packed into fewer rows (gmin's default, --walker-pack 4
+// and 2) are the run of the unpacked engine bit for bit: 256 TIP4P octamer walkers, whose slowest
+// quenches take several times the mean number of calls.
+TEST(GminWalkers, WaterWalkersWithPackedTailsAreTheUnpackedRunBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  auto run = waterRun("cuda", 4);
+  run->config.walkers = 256;
+  const GminWalkerPlan plan = planGminWalkers(run->config, run->system, 0);
+  ASSERT_EQ(plan.engine, WalkerEngine::DeviceRounds);
+  ASSERT_TRUE(plan.devicePotential->rowsMayMove());
+  EXPECT_EQ(run->config.walkerPack, 4);
+  const auto host = walkerHostPotential(plan, run->system);
+  BatchedRoundsOptions unpacked, byTwo;
+  unpacked.packFactor = 0;
+  byTwo.packFactor = 2;
+  const Outcome packed =
+      runWalkers(*run, *host, 256, walkerMinimiserMaker(plan, run->config, run->system));
+  expectSameRuns(packed,
+                 runWalkers(*run, *host, 256,
+                            roundsMinimiserMaker(plan.devicePotential, Backend::Cuda, unpacked)));
+  expectSameRuns(packed,
+                 runWalkers(*run, *host, 256,
+                            roundsMinimiserMaker(plan.devicePotential, Backend::Cuda, byTwo)));
+}
+
 }  // namespace
 }  // namespace landscape

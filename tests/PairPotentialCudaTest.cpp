@@ -403,6 +403,7 @@ TEST(BatchedPairPotentialCuda, VerletListsGiveTheBitsOfEveryPairThroughMovesAndR
     BatchedPairPotentialCuda every(model, 0, BatchedPairList::Never);
     ASSERT_TRUE(listed.usesNeighbourList());
     ASSERT_FALSE(every.usesNeighbourList());
+    EXPECT_TRUE(listed.rowsMayMove());  // what the row swap below shows
     EXPECT_GT(listed.bytesPerStructure(), 0u);
     EXPECT_EQ(every.bytesPerStructure(), 0u);
     long expected = 0;

@@ -152,13 +152,16 @@ TEST(WaterGrowth, SsdNetworkGrowsAlikeWithAndWithoutSharedCalls) {
             1);
 }
 
-// Gay-Berne ellipsoids: gmin's 5 lowest minima of 6 ellipsoids (CPU, seed 3), one optim cycle
-// between the first and third (sets A and B, not joined), then one DIJPAIR cycle at kT 0.2 eps0
-// grows the network alike with one run per thread and with the runs in flight sharing batched
+// Gay-Berne ellipsoids: gmin's 5 lowest minima of 6 ellipsoids (CPU, 2 walkers, seed 3), one optim
+// cycle between the first and third (sets A and B, not joined), then one DIJPAIR cycle at kT 0.2
+// eps0 grows the network alike with one run per thread and with the runs in flight sharing batched
 // calls; every point found is a stationary point of the CPU rigid potential, characterised.
 TEST(WaterGrowth, EllipsoidNetworkGrowsAlikeWithAndWithoutSharedCalls) {
   const Work w("ellipsoid-growth");
-  ASSERT_EQ(w.gmin("--ellipsoids 6 --steps 300 --save 5 --seed 3 --backend cpu --output gmin"), 0)
+  // Two walkers whatever the cores (the CPU default is one per core).
+  ASSERT_EQ(w.gmin("--ellipsoids 6 --walkers 2 --steps 300 --save 5 --seed 3 --backend cpu "
+                   "--output gmin"),
+            0)
       << w.log();
   // `lowest` holds one XYZ frame per minimum (26 lines: count, comment, 24 markers).
   std::vector<std::string> lines;

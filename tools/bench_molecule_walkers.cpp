@@ -46,6 +46,7 @@ struct Options {
   long water = 0;                    ///< > 0: rigid water molecules instead of the AMBER molecule
   std::string waterModel = "tip4p";  ///< gmin --water's model: tip4p or ssd
   long ellipsoids = 0;  ///< > 0: Gay-Berne ellipsoids instead of the AMBER molecule
+  long pack = 4;        ///< gmin --walker-pack
 };
 
 OptionTable<Options> optionTable() {
@@ -88,6 +89,11 @@ OptionTable<Options> optionTable() {
         "a cluster of N Gay-Berne ellipsoids (gmin --ellipsoids, Gay and Berne's 1981 set, "
         "reduced units) instead of --prmtop; 0 = the AMBER molecule",
         fieldOf(&Options::ellipsoids))
+      .atLeast(0);
+  t.add("pack", "F",
+        "gmin --walker-pack: the GPU engine packs a quench's tail into fewer rows once at most 1/F "
+        "of the walkers are still quenching; 0 = never",
+        fieldOf(&Options::pack))
       .atLeast(0);
   return t;
 }
@@ -133,7 +139,7 @@ Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
       std::to_string(o.steps), "--seed", std::to_string(o.seed), "--dump-interval", "0",
       "--quiet",
       // the final tight re-quench is not timed: one iteration keeps it short
-      "--tight-max-iterations", "1"};
+      "--tight-max-iterations", "1", "--walker-pack", std::to_string(o.pack)};
   arguments.insert(arguments.begin(), molecule.begin(), molecule.end());
   const GminConfig config = parseGminCommandLine(arguments);
   GminSystem system = loadGminSystem(config);

@@ -15,11 +15,23 @@ void BatchedRoundsOptions::check() const {
   if (roundsPerPoll < 1)
     throw std::invalid_argument("batched L-BFGS rounds: roundsPerPoll must be at least 1, not " +
                                 std::to_string(roundsPerPoll));
+  if (packFactor != 0 && packFactor < 2)
+    throw std::invalid_argument(
+        "batched L-BFGS rounds: packFactor must be 0 (never pack) or at least 2, not " +
+        std::to_string(packFactor));
   if (compactFromHistory < -1)
     throw std::invalid_argument(
         "batched L-BFGS rounds: compactFromHistory must be -1 (never), 0 (automatic) or a history "
         "size >= 1, not " +
         std::to_string(compactFromHistory));
+}
+
+std::size_t roundsPackedSlots(std::size_t slots, std::size_t live, int packFactor) {
+  if (packFactor < 2) return slots;
+  const std::size_t factor = static_cast<std::size_t>(packFactor);
+  std::size_t rows = slots;
+  while (rows / factor >= kRoundsPackedSlotsAtLeast && live <= rows / factor) rows /= factor;
+  return rows;
 }
 
 bool roundsCompactDirections(const BatchedRoundsOptions& options, std::size_t n, int m) {
@@ -63,6 +75,18 @@ std::size_t roundsSlotBytes(std::size_t n, int m, bool compact) {
   const std::size_t chunks = (mm + kCompactPairsPerChunk - 1) / kCompactPairsPerChunk;
   const std::size_t blocks = (n + kCompactComponentThreads - 1) / kCompactComponentThreads;
   return base + sizeof(double) * (3 * mm * mm + 8 * mm + chunks * n + 2 * blocks) + 1;
+}
+
+std::size_t roundsPackBytes(std::size_t n, int m, bool compact, int packFactor) {
+  if (packFactor < 2) return 0;
+  const std::size_t history = sizeof(double) * static_cast<std::size_t>(m) * n;
+  std::size_t widest = history > sizeof(LbfgsRoundsState) ? history : sizeof(LbfgsRoundsState);
+  if (compact) {
+    // The compact storage: what roundsSlotBytes adds for it, less the pending flag.
+    const std::size_t storage = roundsSlotBytes(n, m, true) - roundsSlotBytes(n, m, false) - 1;
+    if (storage > widest) widest = storage;
+  }
+  return widest / static_cast<std::size_t>(packFactor) + 1 + sizeof(int);
 }
 
 std::size_t roundsStructureBytes(std::size_t n) {

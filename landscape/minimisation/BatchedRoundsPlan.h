@@ -22,6 +22,15 @@ struct BatchedRoundsOptions {
   /// Capture the rounds between two polls in a CUDA graph (falls back to plain launches when the
   /// potential cannot be captured).
   bool useGraph = true;
+  /// Packing of a batch's tail: at a poll at which at most 1/packFactor of the resident slots are
+  /// still minimising (so no structure waits any more), those move to the first rows and the
+  /// rounds go on over the first slots/packFactor^j rows only, j as large as fits them (never
+  /// fewer than kRoundsPackedSlotsAtLeast rows). A round's kernels then launch over the rows still
+  /// in use instead of every row of the batch: in a walker step's quench the slowest structures
+  /// take about five times the mean number of calls, and those late rounds cost the launch of the
+  /// whole batch. Only over a potential whose rows may move (BatchedPotential::rowsMayMove); 0:
+  /// never. Changes the time only, never a bit of a result.
+  int packFactor = 4;
   /// History size m from which a structure's direction is computed in the compact form
   /// (landscape/minimisation/LbfgsRoundsCompactTerms.h: the history work spread over the device in seven
   /// kernels) instead of the two-loop recursion in the structure's own block. 0: automatic
@@ -32,6 +41,16 @@ struct BatchedRoundsOptions {
   /// Throws std::invalid_argument with a sentence naming the first bad field.
   void check() const;
 };
+
+/// The fewest rows that BatchedRoundsOptions::packFactor packs a batch into: below a few blocks'
+/// worth the launches cost the same whatever the rows.
+inline constexpr std::size_t kRoundsPackedSlotsAtLeast = 32;
+
+/// The rows that `live` structures still minimising over `slots` resident rows are packed into:
+/// slots / packFactor^j for the largest j with live <= slots / packFactor^j and
+/// slots / packFactor^j >= kRoundsPackedSlotsAtLeast; `slots` itself (no packing) when there is
+/// no such j >= 1 or packFactor is 0.
+std::size_t roundsPackedSlots(std::size_t slots, std::size_t live, int packFactor);
 
 /// The automatic choice (BatchedRoundsOptions::compactFromHistory = 0): compact directions when
 /// m >= kRoundsCompactAutoHistory, n >= kRoundsCompactAutoDimension and n >= 2 m. Why: the
@@ -72,5 +91,10 @@ std::size_t roundsSlotBytes(std::size_t n, int m, bool compact = false);
 /// Bytes of one structure of the batch outside the slots: its coordinates (in, minimum out) and
 /// its 32-byte outcome.
 std::size_t roundsStructureBytes(std::size_t n);
+
+/// Bytes per slot of packing's scratch (BatchedRoundsOptions::packFactor >= 2; 0 otherwise): the
+/// widest slot row (the history's m n doubles, the state, or the compact storage) over packFactor,
+/// since a packed tail holds at most that share of the rows, plus the map's int and a byte.
+std::size_t roundsPackBytes(std::size_t n, int m, bool compact, int packFactor);
 
 }  // namespace landscape

@@ -8,6 +8,7 @@
 #include "backends/LbfgsWorkspaceFactory.h"
 #include "landscape/core/Precision.h"
 #include "landscape/dynamics/Langevin.h"
+#include "landscape/minimisation/BatchedRoundsPlan.h"
 #include "landscape/search/BasinHoppingParams.h"
 #include "landscape/search/ParallelTempering.h"
 #include "landscape/search/RigidBodyMoves.h"
@@ -96,6 +97,9 @@ struct GminConfig {
   /// --backend cuda; the others wait and refill finished slots); changes the time only, never a
   /// result. 0 = all walkers of the batch.
   std::size_t walkerResident = 0;
+  /// --walker-pack F (expert): BatchedRoundsOptions::packFactor of the walkers' rounds engine;
+  /// changes the time only, never a result. 0 = never pack.
+  int walkerPack = BatchedRoundsOptions{}.packFactor;
   ParallelTemperingParams tempering;  ///< --bhpt, --bhpt-min-temperature, ... (GMIN's BHPT)
   double maxTime = 0.0;               ///< --max-time S: wall-clock limit in seconds; 0 = none
   double rankTimeout = 0.0;  ///< --rank-timeout S: under mpirun, longest wait for the others; 0 = none

@@ -432,6 +432,15 @@ void addWalkers(Table& t) {
       .atMost(1 << 24)
       .defaultText("0 (all)")
       .notInCheckpoint();
+  t.add("walker-pack", "F",
+        "expert, for tests and tuning: with walkers of a molecule on --backend cuda, once at most "
+        "1/F of the walkers are still quenching, the round-based GPU engine packs them into the "
+        "first rows and launches over those only (docs/batched.md). Changes the time only, never "
+        "a result; 0 = never",
+        top(&C::walkerPack))
+      .atLeast(0)
+      .atMost(1 << 20)
+      .notInCheckpoint();
   t.add("max-time", "S",
         "stop after S seconds of wall-clock time (checked once per step; results are written "
         "and the run can be resumed); 0 = no limit",
@@ -999,6 +1008,8 @@ void checkGminConfig(const GminConfig& config) {
   }
   if (config.prmtopFile.empty() != config.inpcrdFile.empty())
     throw std::runtime_error("command line: --prmtop and --inpcrd go together");
+  if (config.walkerPack == 1)
+    throw std::runtime_error("command line: --walker-pack must be 0 (never pack) or at least 2");
   if (config.basinHopping.symmetrisation.on()) {
     const PairSystemConfig& pair = config.pair;
     const bool identicalAtoms = config.prmtopFile.empty() && config.sopPdbFile.empty() &&

@@ -96,8 +96,10 @@ std::shared_ptr<BatchedPotential> deviceRoundsFacts(const GminConfig& config,
   // Measured for rigid water only: the other small systems keep 2 per multiprocessor until
   // measured (their default walker counts, and so their runs, stay as they were).
   facts.dimension = system.rigid ? n : 0;
-  facts.bytesPerWalker = roundsSlotBytes(n, config.basinHopping.lbfgs.historySize) +
-                         roundsStructureBytes(n) + potential->bytesPerStructure();
+  const int m = config.basinHopping.lbfgs.historySize;
+  facts.bytesPerWalker =
+      roundsSlotBytes(n, m) + roundsStructureBytes(n) + potential->bytesPerStructure() +
+      (potential->rowsMayMove() ? roundsPackBytes(n, m, false, config.walkerPack) : 0);
   const GpuProperties device = gpuProperties();
   facts.multiprocessors = device.multiprocessors;
   facts.freeBytes = device.freeBytes;
@@ -249,6 +251,7 @@ BatchedMinimiserMaker deviceRoundsMaker(std::shared_ptr<BatchedPotential> potent
                                         const GminConfig& config) {
   BatchedRoundsOptions rounds;
   rounds.residentStructures = config.walkerResident;
+  rounds.packFactor = config.walkerPack;
   return roundsMinimiserMaker(std::move(potential), Backend::Cuda, rounds);
 }
 
