@@ -152,14 +152,12 @@ TEST(WaterGrowth, SsdNetworkGrowsAlikeWithAndWithoutSharedCalls) {
             1);
 }
 
-// Gay-Berne ellipsoids: gmin's 5 lowest minima of 6 ellipsoids (CPU, 2 walkers, seed 3), one optim
-// cycle between the first and third (sets A and B, not joined), then one DIJPAIR cycle at kT 0.2
-// eps0 grows the network alike with one run per thread and with the runs in flight sharing batched
-// calls; every point found is a stationary point of the CPU rigid potential, characterised.
-TEST(WaterGrowth, EllipsoidNetworkGrowsAlikeWithAndWithoutSharedCalls) {
-  const Work w("ellipsoid-growth");
-  // Two walkers whatever the cores (the CPU default is one per core).
-  ASSERT_EQ(w.gmin("--ellipsoids 6 --walkers 2 --steps 300 --save 5 --seed 3 --backend cpu "
+// gmin's 5 lowest minima of 6 Gay-Berne ellipsoids (CPU, 2 walkers whatever the cores, seed 3)
+// in gmin/minima.h5 and frames a.xyz and c.xyz of the first and third; then one optim cycle
+// between them on `backend` (exit 2: not connected within the one cycle). False after a failed
+// assertion.
+bool startEllipsoidNetwork(const Work& w, const std::string& backend = "cpu") {
+  EXPECT_EQ(w.gmin("--ellipsoids 6 --walkers 2 --steps 300 --save 5 --seed 3 --backend cpu "
                    "--output gmin"),
             0)
       << w.log();
@@ -169,17 +167,28 @@ TEST(WaterGrowth, EllipsoidNetworkGrowsAlikeWithAndWithoutSharedCalls) {
     std::ifstream in(w.dir / "gmin" / "lowest");
     for (std::string line; std::getline(in, line);) lines.push_back(line);
   }
-  ASSERT_GE(lines.size(), 5u * 26u);
+  EXPECT_GE(lines.size(), 5u * 26u);
+  if (lines.size() < 5u * 26u) return false;
   auto frame = [&](std::size_t k, const std::string& name) {
     std::ofstream out(w.dir / name);
     for (std::size_t i = 26 * k; i < 26 * (k + 1); ++i) out << lines[i] << "\n";
   };
   frame(0, "a.xyz");
   frame(2, "c.xyz");
-  EXPECT_EQ(w.optim("--ellipsoids --start a.xyz --finish c.xyz --database gmin/minima.h5 "
-                    "--max-cycles 1"),
-            2)
-      << w.log();  // 2: not connected within the one cycle
+  const int optim = w.optim("--ellipsoids --backend " + backend +
+                            " --start a.xyz --finish c.xyz --database gmin/minima.h5 "
+                            "--max-cycles 1");
+  EXPECT_EQ(optim, 2) << w.log();  // 2: not connected within the one cycle
+  return optim == 2;
+}
+
+// Gay-Berne ellipsoids: gmin's 5 lowest minima of 6 ellipsoids (CPU, 2 walkers, seed 3), one optim
+// cycle between the first and third (sets A and B, not joined), then one DIJPAIR cycle at kT 0.2
+// eps0 grows the network alike with one run per thread and with the runs in flight sharing batched
+// calls; every point found is a stationary point of the CPU rigid potential, characterised.
+TEST(WaterGrowth, EllipsoidNetworkGrowsAlikeWithAndWithoutSharedCalls) {
+  const Work w("ellipsoid-growth");
+  if (!startEllipsoidNetwork(w)) return;
   const std::string grow =
       "grow --ellipsoids --database gmin/minima.h5 --cycles 1 --pairs-per-cycle 3 "
       "--pair-selection dijkstra --temperature 0.2 ";
@@ -214,6 +223,27 @@ TEST(WaterGrowth, CudaSsdNetworkGrowsAlikeForAnyRunsInFlight) {
   const SoftStickyDipoleCluster cluster = softStickyDipoleCluster(SoftStickyDipoleParams(), 8);
   SoftStickyDipole ssd(cluster.params, 8);
   expectCharacterisedStationaryPoints(w.dir / "all" / "network.h5", ssd, cluster.rigidSystem());
+}
+
+// The ellipsoids on --backend cuda: optim's cycle and then the growth with one run in flight and
+// with all of them sharing batched calls of the device's rigid Gay-Berne potential grow the same
+// network, whose stationary points hold on the CPU potential.
+TEST(WaterGrowth, CudaEllipsoidNetworkGrowsAlikeForAnyRunsInFlight) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  const Work w("ellipsoid-growth-cuda");
+  if (!startEllipsoidNetwork(w, "cuda")) return;
+  const std::string grow =
+      "grow --ellipsoids --backend cuda --database gmin/minima.h5 --cycles 1 --pairs-per-cycle 3 "
+      "--pair-selection dijkstra --temperature 0.2 ";
+  ASSERT_EQ(w.pathsample(grow + "--jobs-in-flight 1 --output one"), 0) << w.log();
+  ASSERT_EQ(w.pathsample(grow + "--threads 2 --output all"), 0) << w.log();
+  expectSameNetworks(w.dir / "one" / "network.h5", w.dir / "all" / "network.h5");
+  EXPECT_GT(transitionStatesOf(w.dir / "all" / "network.h5"),
+            transitionStatesOf(w.dir / "gmin" / "minima.h5"));
+  const GayBerneCluster cluster = gayBerneCluster(GayBerneParams(), 6);
+  GayBerne gb(cluster.params, 6);
+  expectCharacterisedStationaryPoints(w.dir / "all" / "network.h5", gb, cluster.rigidSystem(),
+                                      "unit");
 }
 
 // TIP4P (H2O)8 (GMIN's input, and it with two molecules turned): a grown network in kJ/mol with
