@@ -49,6 +49,30 @@ TEST(BatchedThreadPool, RunsEveryItemOnceAndRethrows) {
   EXPECT_THROW(ThreadPool(0), std::invalid_argument);
 }
 
+// Items handed out `grain` at a time: every item of every count still runs once, whatever the
+// grain against the count (a grain larger than the count, one that does not divide it).
+TEST(BatchedThreadPool, EveryGrainRunsEveryItemOnce) {
+  ThreadPool pool(3);
+  for (std::size_t grain : {1, 2, 7, 33, 5000})
+    for (std::size_t count : {0, 1, 2, 31, 1000, 4097}) {
+      std::vector<std::atomic<int>> hits(count);
+      pool.forEach(
+          count, [&](std::size_t i) { ++hits[i]; }, grain);
+      for (std::size_t i = 0; i < count; ++i)
+        EXPECT_EQ(hits[i].load(), 1) << "grain " << grain << ", count " << count << ", item " << i;
+    }
+  EXPECT_THROW(pool.forEach(
+                   3, [](std::size_t) {}, 0),
+               std::invalid_argument);
+  EXPECT_THROW(pool.forEach(
+                   40,
+                   [](std::size_t i) {
+                     if (i == 17) throw std::runtime_error("item 17");
+                   },
+                   8),
+               std::runtime_error);
+}
+
 // The per-thread state a worker needs (a rank's GPU: the CUDA runtime's current device is per host
 // thread) is set by the start function on every worker; a failing start reaches the caller.
 thread_local int tWorkerMark = 0;

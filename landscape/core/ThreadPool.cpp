@@ -39,12 +39,16 @@ ThreadPool::~ThreadPool() {
 
 // Takes items until none is left; the first exception is kept for the caller.
 void ThreadPool::drain() {
-  for (std::size_t i = m_next++; i < m_count; i = m_next++) {
-    try {
-      (*m_task)(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(m_mutex);
-      if (!m_error) m_error = std::current_exception();
+  for (std::size_t first = m_next.fetch_add(m_grain); first < m_count;
+       first = m_next.fetch_add(m_grain)) {
+    const std::size_t last = first + m_grain < m_count ? first + m_grain : m_count;
+    for (std::size_t i = first; i < last; ++i) {
+      try {
+        (*m_task)(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (!m_error) m_error = std::current_exception();
+      }
     }
   }
 }
@@ -70,7 +74,9 @@ void ThreadPool::workerLoop() {
   }
 }
 
-void ThreadPool::forEach(std::size_t count, const std::function<void(std::size_t)>& task) {
+void ThreadPool::forEach(std::size_t count, const std::function<void(std::size_t)>& task,
+                         std::size_t grain) {
+  if (grain == 0) throw std::invalid_argument("ThreadPool::forEach: grain must be at least 1");
   if (count == 0) return;
   if (m_workers.empty() || count == 1) {  // nothing to share: no locking, no wake-ups
     for (std::size_t i = 0; i < count; ++i) task(i);
@@ -80,6 +86,7 @@ void ThreadPool::forEach(std::size_t count, const std::function<void(std::size_t
     std::lock_guard<std::mutex> lock(m_mutex);
     m_task = &task;
     m_count = count;
+    m_grain = grain;
     m_next = 0;
     m_error = nullptr;
     m_busy = static_cast<int>(m_workers.size());

@@ -397,6 +397,10 @@ void BasinHoppingRun::moveMarkovState(std::vector<double> x, double energy) {
 void BasinHoppingRun::updateAtomEnergies() {
   if (!m_atomEnergiesStale) return;
   m_atomEnergiesStale = false;
+  if (m_params.angularThreshold <= 0.0) {  // no ASTEP: nothing to compute or to fill
+    m_atomEnergies.clear();
+    return;
+  }
   m_atomEnergies.assign(m_potential.atomCount(), 0.0);
   // No angular move away from a Markov state whose quench failed: its atom energies are no guide.
   if (m_params.angularThreshold <= 0.0 || !std::isfinite(m_markovEnergy) ||

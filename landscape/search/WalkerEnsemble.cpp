@@ -193,7 +193,8 @@ long WalkerEnsemble::restore(const WalkerEnsembleState& state) {
 }
 
 bool WalkerEnsemble::round(long step) {
-  forEachChain(m_potential.concurrentPerAtomEnergies(),
+  // Without ASTEP there is nothing to compute, so no need for one walker after the other.
+  forEachChain(m_potential.concurrentPerAtomEnergies() || m_common.angularThreshold <= 0.0,
                [&](std::size_t w) { m_chains[w]->updateAtomEnergies(); });
   std::vector<std::vector<double>> x(m_chains.size());
   forEachChain(m_hooks.concurrent, [&](std::size_t w) { x[w] = m_chains[w]->proposeTrial(); });
@@ -311,7 +312,11 @@ void WalkerEnsemble::forEachIndex(std::size_t count, const std::function<void(st
   if (!m_chainPool)
     m_chainPool = std::make_unique<ThreadPool>(static_cast<int>(
         std::min<std::size_t>(static_cast<std::size_t>(m_hostThreads), m_chains.size())));
-  m_chainPool->forEach(count, work);
+  // Thousands of walkers' items of a few microseconds each: a grab of about 1/32 of a thread's
+  // share at a time (one at a time, the counter's cache line moving between the cores cost a
+  // TIP4P (H2O)20 step of 16,896 walkers about 2 ms per loop on the H200's host).
+  const std::size_t threads = static_cast<std::size_t>(m_chainPool->threads());
+  m_chainPool->forEach(count, work, std::max<std::size_t>(1, count / (32 * threads)));
 }
 
 std::vector<std::vector<char>> WalkerEnsemble::share(const std::vector<char>& mine) {
