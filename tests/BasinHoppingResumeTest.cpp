@@ -329,6 +329,21 @@ TEST_F(BasinHoppingResume, StateForAnotherSystemIsRejected) {
   }
 }
 
+// A copy taken k draws ago and skipped forward by k is the generator again: the same state and
+// the same numbers next (BasinHoppingRun::undoProposal goes back to a mark this way).
+TEST(Random, ACopySkippedForwardIsTheGeneratorAgain) {
+  Random random(42);
+  for (int i = 0; i < 100; ++i) random.uniform();
+  const Random mark = random;
+  for (int i = 0; i < 5000; ++i) random.symmetric();  // through several of the engine's blocks
+  EXPECT_EQ(random.draws(), mark.draws() + 5000);
+  Random back = mark;
+  back.skip(5000);
+  EXPECT_EQ(back.draws(), random.draws());
+  EXPECT_EQ(back.state(), random.state());
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(back.uniform(), random.uniform());
+}
+
 TEST(Random, StateRoundTripContinuesTheStream) {
   Random a(17);
   for (int i = 0; i < 1000; ++i) a.uniform();

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -431,6 +432,48 @@ TEST(WalkerEnsemble, StopInAReseedQuenchResumesToTheUninterruptedRun) {
     pieced.insert(pieced.end(), second.quenches[w].begin(), second.quenches[w].end());
     EXPECT_EQ(pieced, full.quenches[w]) << "walker " << w;
     EXPECT_EQ(first.reseeds[w] + second.reseeds[w], full.reseeds[w]) << "walker " << w;
+  }
+  expectSameMinima(resumed.total.lowest, reference.total.lowest);
+  EXPECT_EQ(resumed.total.functionCalls, reference.total.functionCalls);
+}
+
+// A stop request in a trial quench late in the run, thousands of random numbers after the chains'
+// last generator marks (BasinHoppingRun::undoProposal): every walker's proposal of that round is
+// undone, and the resumed run equals the run that never stopped.
+TEST(WalkerEnsemble, StopInALateTrialQuenchResumesToTheUninterruptedRun) {
+  ClearStopRequest clear;
+  LennardJones lj(13);
+  const BasinHoppingParams p = walkerParams(160, 11);
+  const int walkers = 4;
+  ParallelMaker engine(13, 2);
+  auto stoppingAt = [](long stopAt) {
+    BasinHoppingHooks hooks;
+    auto calls = std::make_shared<std::atomic<long>>(0);
+    hooks.extraMove = [stopAt, calls](std::vector<double>&, Random&) {
+      if (++*calls == stopAt) requestStop();
+    };
+    return hooks;
+  };
+  WalkerRecorder full;
+  const WalkerEnsembleResult reference =
+      WalkerEnsemble(lj, p, walkers, {}, engine.maker(), stoppingAt(0)).run({}, &full);
+  // Proposal 4 x 137 + 2: in round 138, about 5,000 draws into each chain.
+  WalkerRecorder first;
+  const WalkerEnsembleResult stopped =
+      WalkerEnsemble(lj, p, walkers, {}, engine.maker(), stoppingAt(4 * 137 + 2)).run({}, &first);
+  clearStopRequest();
+  ASSERT_TRUE(stopped.total.stoppedEarly);
+  ASSERT_FALSE(first.states.empty());
+  const Checkpoint read = throughCheckpointFile(first.states.back(), p.steps);
+  WalkerRecorder second;
+  const WalkerEnsembleResult resumed =
+      WalkerEnsemble(lj, p, walkers, {}, engine.maker(), stoppingAt(0))
+          .resume(read.walkerState(), &second);
+  for (int w = 0; w < walkers; ++w) {
+    EXPECT_LT(first.quenches[w].size(), full.quenches[w].size()) << "walker " << w;
+    std::vector<Quench> pieced = first.quenches[w];
+    pieced.insert(pieced.end(), second.quenches[w].begin(), second.quenches[w].end());
+    EXPECT_EQ(pieced, full.quenches[w]) << "walker " << w;
   }
   expectSameMinima(resumed.total.lowest, reference.total.lowest);
   EXPECT_EQ(resumed.total.functionCalls, reference.total.functionCalls);

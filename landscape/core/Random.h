@@ -25,7 +25,10 @@ class Random {
  public:
   explicit Random(std::uint64_t seed) : m_engine(seed) {}
   /// Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }
+  double uniform() {
+    ++m_draws;
+    return static_cast<double>(m_engine() >> 11) * 0x1.0p-53;
+  }
   /// Uniform in [-1, 1).
   double symmetric() { return 2.0 * uniform() - 1.0; }
 
@@ -47,8 +50,19 @@ class Random {
     m_engine = engine;
   }
 
+  /// Numbers drawn so far by this object and the ones it was copied from (a count, not part of
+  /// state(): restore() changes the stream and keeps counting).
+  std::uint64_t draws() const { return m_draws; }
+  /// Moves on by `count` numbers without forming them (the engine's discard), counted as drawn:
+  /// a copy taken `count` draws ago, skipped forward, is this object again.
+  void skip(std::uint64_t count) {
+    m_engine.discard(count);
+    m_draws += count;
+  }
+
  private:
   std::mt19937_64 m_engine;
+  std::uint64_t m_draws = 0;
 };
 
 }  // namespace landscape

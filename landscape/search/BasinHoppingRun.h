@@ -68,7 +68,7 @@ class BasinHoppingRun {
   bool prepareSymmetrisation();
   /// Undoes the last proposeTrial() whose quench a stop request ended: the random source as it was
   /// before it, so that a resume repeats the step exactly.
-  void undoProposal() { m_random = m_randomBeforeTrial; }
+  void undoProposal();
   /// The part of completeStep() that reads only this chain and the shared list's energies, which
   /// no chain changes until every walker has completed its step: x (the minimiser's output)
   /// centred, the quench's calls counted, its failure and rejection tests, NEWRESTART's decision
@@ -196,7 +196,10 @@ class BasinHoppingRun {
   long m_stepsInWindow = 0;  ///< ordinary steps since the last step-size adjustment
   Symmetrisation m_symmetrisation;
   bool m_trialIsCandidate = false;  ///< proposeTrial() handed out a symmetrisation candidate
-  Random m_randomBeforeTrial;       ///< m_random before the last proposeTrial()
+  /// m_random at an earlier proposal (renewed every kRandomMarkDraws draws) and its draws when
+  /// the last proposeTrial() began: undoProposal() goes back to the mark and skips forward.
+  Random m_randomMark;
+  std::uint64_t m_drawsBeforeTrial = 0;
   Completion m_completion;          ///< of the quench of the trial under way
   NewRestart::Decision m_pendingReseed;  ///< between completeStep() and completeReseed()
   std::vector<double> m_unquenchedReseed;  ///< keepReseedForResume's start (empty: none)
