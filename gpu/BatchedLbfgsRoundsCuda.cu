@@ -279,7 +279,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   CudaStream stream;
   CudaEvent polled[2];
   CudaEvent entry;
-  PinnedBuffer<int> hostCount;  // mapped: [2] active counts of alternate polls, [2] pack's live
+  PinnedBuffer<int> hostCount;  // mapped: [0], [1] alternate polls' active counts; [2] pack's live
   PinnedBuffer<double> hostX;   // hostBatch's array
   std::size_t hostXSize = 0;
   int* deviceCount = nullptr;   // its device address
