@@ -34,9 +34,9 @@ void SiteModel::check() const {
       ++run;
       continue;
     }
-    if (run < 3)
-      bad("molecule " + std::to_string(molecule[i - 1]) + " has " + std::to_string(run) +
-          " sites; a rigid molecule needs at least 3");
+    if (run == 2)
+      bad("molecule " + std::to_string(molecule[i - 1]) +
+          " has 2 sites; a rigid molecule needs at least 3 (a point bead has 1)");
     if (i < n && molecule[i] != molecule[i - 1] + 1)
       bad("molecule: site " + std::to_string(i) + " belongs to molecule " +
           std::to_string(molecule[i]) + " after molecule " + std::to_string(molecule[i - 1]) +

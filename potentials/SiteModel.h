@@ -5,6 +5,8 @@
 // Impey and Klein, J. Chem. Phys. 79, 926 (1983)) is the first user: potentials/WaterCluster
 // builds it, potentials/SitePotential evaluates it (CPU) and the pair law is
 // potentials/SiteTerms.h. docs/water.md describes the model, units and GMIN's conventions.
+// A molecule of one site is a point bead (an ion among the water molecules): the rigid layer
+// leaves it a free atom, with no orientation.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -34,7 +36,8 @@ struct SiteModel {
 
   /// Throws std::invalid_argument naming the bad field: no sites, fewer than 2 molecules, charge /
   /// c6 / c12 sizes that disagree with molecule, molecule indices that decrease or skip, a molecule
-  /// of fewer than 3 sites (a rigid body needs 3 non-collinear points), negative or non-finite c6,
+  /// of 2 sites (a rigid body needs 3 non-collinear points; a point bead has 1), negative or
+  /// non-finite c6,
   /// c12 or charges, a negative or non-finite Coulomb constant, empty units.
   void check() const;
 };

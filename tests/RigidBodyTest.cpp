@@ -441,6 +441,25 @@ TEST(RigidBodyMoves, RotationAboutTheCentreAndTranslationWithinBounds) {
     EXPECT_LE(std::sqrt(d2), 0.3);
     for (int k = 0; k < 3; ++k) EXPECT_EQ(q[6 + 3 * b + k], s.q[6 + 3 * b + k]);
   }
+  for (std::size_t i = 12; i < q.size(); ++i) EXPECT_EQ(q[i], s.q[i]);  // free atoms kept
+  // Point beads among rigid molecules: the free atoms take the translations too, each by at most
+  // the translation, after the bodies (whose moves draw the same numbers as without them).
+  RigidBodyMoveParams beads = shiftOnly;
+  beads.freeAtoms = true;
+  std::vector<double> withBeads = s.q;
+  q = s.q;
+  Random a(9), b(9);
+  moveRigidBodies(*s.system, shiftOnly, q, a);
+  moveRigidBodies(*s.system, beads, withBeads, b);
+  for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(withBeads[i], q[i]);
+  std::size_t moved = 0;
+  for (std::size_t f = 0; f < s.system->freeAtomCount(); ++f) {
+    double d2 = 0.0;
+    for (int k = 0; k < 3; ++k) d2 += std::pow(withBeads[12 + 3 * f + k] - s.q[12 + 3 * f + k], 2);
+    EXPECT_LE(std::sqrt(d2), 0.3);
+    moved += d2 > 0.0;
+  }
+  EXPECT_EQ(moved, s.system->freeAtomCount());  // probability 1
   RigidBodyMoveParams bad;
   bad.rotation = 4.0;
   EXPECT_THROW(bad.check(), std::invalid_argument);

@@ -26,13 +26,16 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/BatchedPotentialFactory.h"
 #include "backends/PotentialFactory.h"
 #include "gpu/GpuDevice.h"
 #include "gpu/SitePartnerTable.h"
+#include "landscape/core/Random.h"
 #include "landscape/minimisation/Lbfgs.h"
+#include "landscape/search/RigidBodyMoves.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/RigidBodyPotential.h"
 #include "potentials/RigidBodySystem.h"
@@ -102,6 +105,26 @@ std::vector<double> randomRigidWater(const RigidBodySystem& system, std::size_t 
   std::vector<double> q;
   for (std::size_t b = 0; b < batch; ++b)
     for (double v : q0) q.push_back(v + 0.05 * unit(rng));
+  return q;
+}
+
+/// `batch` bound clusters of TIP4P molecules with ions (water.ions): a random start in a ball of
+/// 4 A quenched by L-BFGS on the CPU rigid potential to RMS 1e-3, then every rigid coordinate
+/// (centres, angle-axis vectors, the ions' positions) moved by up to 0.05 per structure.
+std::vector<double> boundWaterWithIons(const WaterCluster& water, std::size_t batch,
+                                       unsigned seed) {
+  const RigidBodySystem system = water.rigidSystem();
+  Random random(seed);
+  std::vector<double> q0 = randomRigidStructure(system, 4.0, random);
+  SitePotential sites(water.model);
+  RigidBodyPotential rigid(sites, system);
+  LbfgsParams params;
+  params.maxIterations = 3000;
+  params.rmsTolerance = 1e-3;
+  Lbfgs(params).minimize(rigid, q0);
+  std::vector<double> q;
+  for (std::size_t b = 0; b < batch; ++b)
+    for (double v : q0) q.push_back(v + 0.05 * random.symmetric());
   return q;
 }
 
@@ -322,6 +345,29 @@ TEST(SitePotentialFactory, CpuPathsAreThePotentialsTheyWrapBitForBit) {
 }
 
 #ifdef LANDSCAPE_HAVE_CUDA
+// Ions among the molecules (one-site molecules, free atoms of the rigid layer): Na+ and Cl- carry a
+// charge and a Lennard-Jones core, so an ion pairs with all 4 sites of each molecule (O by
+// Lennard-Jones, H, H and M by charge) and with the other ion. The kernel loop's twin against
+// SitePotential on such clusters.
+TEST(SitePartnerTable, IonsPairWithEverySiteThatCanInteract) {
+  const WaterCluster water = tip4pCluster(8, tip4pIonsFromList("Na+,Cl-"));
+  const SitePartnerTable t = buildSitePartnerTable(water.model);
+  EXPECT_EQ(t.sites, 34);
+  EXPECT_EQ(t.pairCount(), 10u * 28u + 4u * 8u * 2u + 1u);
+  EXPECT_EQ(t.count[32], 4 * 8 + 1);
+  EXPECT_EQ(t.count[33], 4 * 8 + 1);
+  EXPECT_EQ(t.count[0], 7 + 2);  // an oxygen: 7 oxygens and both ions
+  const std::vector<double> x = sitesOf(water.rigidSystem(), boundWaterWithIons(water, 3, 5));
+  SitePotential cpu(water.model);
+  const std::size_t dim = cpu.dimension();
+  for (std::size_t b = 0; b < 3; ++b) {
+    std::vector<double> g(dim), gc(dim);
+    const double e = siteTableEnergyGradient(t, &x[b * dim], g.data());
+    const double ec = cpu.energyGradient(&x[b * dim], gc.data());
+    EXPECT_LT(ec, -100.0);  // bound
+    expectClose(e, g.data(), ec, gc.data(), dim, "structure " + std::to_string(b));
+  }
+}
 
 #define REQUIRE_GPU() \
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription()
@@ -472,6 +518,35 @@ TEST(BatchedSitePotentialCuda, RigidWaterMatchesTheCpuRigidBodyPotential) {
         std::vector<double> gc(dq);
         const double ec = cpu.energyGradient(&q[b * dq], gc.data());
         expectClose(out.e[b], &out.g[b * dq], ec, gc.data(), dq, what);
+      }
+    }
+  }
+}
+
+// Ions among the molecules: the rigid layer's free atoms on cuda (BatchedRigidBodyCuda's free-atom
+// path over BatchedSitePotentialCuda) against the CPU rigid potential.
+TEST(BatchedSitePotentialCuda, RigidWaterWithIonsMatchesTheCpuRigidBodyPotential) {
+  REQUIRE_GPU();
+  for (const auto& [n, list] : {std::pair<std::size_t, const char*>{8, "Na+,Cl-"},
+                                std::pair<std::size_t, const char*>{20, "Na+:2,Cl-:2"}}) {
+    const WaterCluster water = tip4pCluster(n, tip4pIonsFromList(list));
+    const RigidBodySystem system = water.rigidSystem();
+    const PotentialSpec spec = siteSpec(water.model);
+    SitePotential sites(water.model);
+    RigidBodyPotential cpu(sites, system);
+    const std::size_t dq = system.dimension();
+    for (std::size_t batch : {1u, 7u, 256u}) {
+      BatchedPotentialOptions options;
+      options.reserveBatch = batch;
+      auto gpu = makeBatchedRigidPotential(spec, system, Backend::Cuda, options);
+      const std::vector<double> q = boundWaterWithIons(water, batch, 70 + n + batch);
+      const Evaluated out = evaluateHost(*gpu, q);
+      for (std::size_t b = 0; b < batch; ++b) {
+        std::vector<double> gc(dq);
+        const double ec = cpu.energyGradient(&q[b * dq], gc.data());
+        expectClose(out.e[b], &out.g[b * dq], ec, gc.data(), dq,
+                    water.model.name + ", B = " + std::to_string(batch) + ", structure " +
+                        std::to_string(b));
       }
     }
   }

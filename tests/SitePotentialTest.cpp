@@ -175,6 +175,14 @@ TEST(SiteModel, CheckNamesTheBadField) {
   m.molecule = {0, 0, 0, 1, 1, 2};
   expectCheckError(m, "molecule 1 has 2 sites");
   m = twoTriangles();
+  m.molecule = {0, 0, 0, 1, 2, 2};
+  expectCheckError(m,
+                   "molecule 2 has 2 sites; a rigid molecule needs at least 3 (a point bead "
+                   "has 1)");
+  m = twoTriangles();
+  m.molecule = {0, 0, 0, 1, 2, 3};  // a triangle and three point beads
+  EXPECT_NO_THROW(m.check());
+  m = twoTriangles();
   m.molecule = {0, 0, 0, 2, 2, 2};
   expectCheckError(m, "molecule-major");
   m = twoTriangles();

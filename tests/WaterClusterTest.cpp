@@ -18,6 +18,7 @@
 #include "potentials/RigidBodyTerms.h"
 #include "potentials/SitePotential.h"
 #include "potentials/WaterCluster.h"
+#include "tests/FiniteDifferences.h"
 #include "tests/TestData.h"
 
 namespace landscape {
@@ -196,6 +197,147 @@ TEST(WaterCluster, Tip4pDimerMinimumIsTheCambridgeClusterDatabases) {
   EXPECT_NEAR(roo, 2.75, 0.005);
   EXPECT_NEAR(result.energy / 4.184, -6.24, 0.005);
   RecordProperty("oo_distance_angstrom", std::to_string(roo));
+}
+
+// tests/data/water/tip4p_ions_ase.txt: "structure NAME N K E_GMIN_K E_ASE", then 4N site lines
+// (O H H M) and K ion lines ("Na x y z", "Cl x y z").
+struct AseIonStructure {
+  std::string name;
+  std::size_t molecules = 0, ions = 0;
+  double energyGminK = 0.0, energyAse = 0.0;
+  std::string ionList;  // for tip4pIonsFromList, e.g. "Na+,Cl-"
+  std::vector<double> sites;
+};
+
+std::vector<AseIonStructure> aseIonReferences() {
+  const auto path = testDataPath("water/tip4p_ions_ase.txt");
+  if (!path) return {};
+  std::ifstream in(*path);
+  std::vector<AseIonStructure> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string head;
+    fields >> head;
+    if (head == "structure") {
+      out.emplace_back();
+      AseIonStructure& r = out.back();
+      fields >> r.name >> r.molecules >> r.ions >> r.energyGminK >> r.energyAse;
+      continue;
+    }
+    if (head == "Na" || head == "Cl")
+      out.back().ionList +=
+          (out.back().ionList.empty() ? "" : ",") + head + (head == "Na" ? "+" : "-");
+    double x, y, z;
+    fields >> x >> y >> z;
+    out.back().sites.insert(out.back().sites.end(), {x, y, z});
+  }
+  return out;
+}
+
+TEST(WaterIons, EnergiesMatchAse) {
+  const std::vector<AseIonStructure> refs = aseIonReferences();
+  if (refs.empty()) GTEST_SKIP() << "tests/data/water/tip4p_ions_ase.txt not found";
+  ASSERT_EQ(refs.size(), 6u);
+  for (const AseIonStructure& r : refs) {
+    SCOPED_TRACE(r.name);
+    const WaterCluster w = tip4pCluster(r.molecules, tip4pIonsFromList(r.ionList));
+    ASSERT_EQ(w.ionCount(), r.ions);
+    ASSERT_EQ(w.moleculeCount(), r.molecules);
+    ASSERT_EQ(r.sites.size(), 3 * w.model.siteCount());
+    SitePotential sites(w.model);
+    const double e = sites.energy(r.sites.data());
+    EXPECT_NEAR(e, r.energyGminK, 1e-9 * (1.0 + std::abs(e)));
+    // ASE's own Coulomb constant, 1.9637e-7 relative below GMIN's, in every Coulomb pair.
+    const double coulomb = sites.energyComponents(r.sites.data())[1].value;
+    EXPECT_NEAR(e - r.energyAse, 1.9637e-7 * coulomb, 1e-4 * 1.9637e-7 * std::abs(coulomb) + 1e-9);
+    // As rigid molecules and free ions: the same energy from our rigid coordinates.
+    RigidBodyPotential rigid(sites, w.rigidSystem());
+    const std::vector<double> q = w.rigidSystem().fromAtoms(r.sites);
+    ASSERT_EQ(q.size(), 6 * r.molecules + 3 * r.ions);
+    EXPECT_NEAR(rigid.energy(q.data()), r.energyGminK, 1e-7 * (1.0 + std::abs(e)));
+  }
+}
+
+TEST(WaterIons, RigidGradientMatchesFiniteDifferences) {
+  const std::vector<AseIonStructure> refs = aseIonReferences();
+  if (refs.empty()) GTEST_SKIP() << "tests/data/water/tip4p_ions_ase.txt not found";
+  const AseIonStructure& r = refs.back();
+  ASSERT_EQ(r.name, "nacl_h2o_8");
+  const WaterCluster w = tip4pCluster(r.molecules, tip4pIonsFromList(r.ionList));
+  SitePotential sites(w.model);
+  expectGradientMatchesDifferences(sites, r.sites, 1e-6);
+  // Angle-axis vectors and the ions' Cartesians (the last 6 coordinates) together.
+  RigidBodyPotential rigid(sites, w.rigidSystem());
+  std::vector<double> q = w.rigidSystem().fromAtoms(r.sites);
+  for (std::size_t i = 3 * r.molecules; i < 6 * r.molecules; ++i) q[i] += 0.1;  // p away from 0
+  expectGradientMatchesDifferences(rigid, q, 1e-6);
+}
+
+TEST(WaterIons, IonsAreFreeAtomsAfterTheMolecules) {
+  const WaterCluster w = tip4pCluster(3, tip4pIonsFromList("Na+:2,Cl-"));
+  EXPECT_EQ(w.model.name, "TIP4P water x 3 + Na+ x 2 + Cl- x 1");
+  EXPECT_EQ(w.moleculeCount(), 3u);
+  EXPECT_EQ(w.ionCount(), 3u);
+  EXPECT_EQ(w.model.siteCount(), 15u);
+  EXPECT_EQ(w.model.moleculeCount(), 6u);
+  const RigidBodySystem system = w.rigidSystem();
+  EXPECT_EQ(system.bodyCount(), 3u);
+  EXPECT_EQ(system.freeAtoms(), (std::vector<std::size_t>{12, 13, 14}));
+  EXPECT_EQ(system.dimension(), 27u);
+  EXPECT_EQ(w.siteLabels(), (std::vector<std::string>{"O", "H", "H", "X", "O", "H", "H", "X", "O",
+                                                      "H", "H", "X", "Na", "Na", "Cl"}));
+  // OPLS-AA's Na+ and Cl- (opls_407, opls_401) as the model's c6 and c12 (4 eps sigma^6, ^12).
+  EXPECT_EQ(w.model.charge[12], 1.0);
+  EXPECT_EQ(w.model.charge[14], -1.0);
+  EXPECT_NEAR(w.model.c6[12], 4.0 * 0.0115980 * std::pow(3.33045, 6), 1e-12);
+  EXPECT_NEAR(w.model.c12[14], 4.0 * 0.492833 * std::pow(4.41724, 12), 1e-3);
+  // GMIN's layout with the ions' positions last, both ways.
+  std::vector<double> gmin = {0.0, 0.0,  0.0, 2.8,  0.1, 0.0,  0.0,  2.9,  -0.2,  //
+                              0.3, -0.2, 0.1, 1.0,  0.5, -0.4, -2.0, 0.2,  0.9,   //
+                              1.5, 1.5,  1.5, -1.5, 1.4, 0.0,  0.2,  -2.5, 1.0};
+  const std::vector<double> sites = w.gminToSites(gmin);
+  ASSERT_EQ(sites.size(), 45u);
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_EQ(sites[36 + i], gmin[18 + i]);
+  const std::vector<double> back = w.sitesToGmin(sites);
+  for (std::size_t i = 0; i < gmin.size(); ++i) EXPECT_NEAR(back[i], gmin[i], 1e-12) << i;
+  const std::vector<double> q = w.gminToRigid(gmin);
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_NEAR(q[18 + i], gmin[18 + i], 1e-12);
+  EXPECT_THROW(w.gminToSites(std::vector<double>(18)), std::invalid_argument);
+  // Masses: the ions' own on the free atoms.
+  const RigidBodyMasses masses = w.masses();
+  EXPECT_NEAR(masses.freeAtomMasses.at(0), 22.98977, 1e-12);
+  EXPECT_NEAR(masses.freeAtomMasses.at(2), 35.453, 1e-12);
+  // One molecule is enough with an ion; none is not.
+  EXPECT_NO_THROW(tip4pCluster(1, tip4pIonsFromList("Cl-")));
+  EXPECT_THROW(tip4pCluster(1), std::invalid_argument);
+  EXPECT_THROW(tip4pCluster(0, tip4pIonsFromList("Na+,Cl-")), std::invalid_argument);
+}
+
+TEST(WaterIons, ListsNameKnownIonsWithCounts) {
+  EXPECT_TRUE(tip4pIonsFromList("").empty());
+  const std::vector<WaterIon> ions = tip4pIonsFromList("Cl-,Na+:3");
+  ASSERT_EQ(ions.size(), 4u);
+  EXPECT_EQ(ions[0].name, "Cl-");
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(ions[i].name, "Na+");
+  const auto refused = [](const std::string& list, const std::string& part) {
+    try {
+      tip4pIonsFromList(list);
+      ADD_FAILURE() << list << ": no error";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  refused("K+", "known: Na+, Cl-");
+  refused("Na", "entry 'Na' names no known ion");
+  refused("Na+:0", "not an integer from 1 to 100000");
+  refused("Na+:2.5", "not an integer");
+  refused("Na+:", "not an integer");
+  refused("Na+:-1", "not an integer");
+  refused("Na+:1000000", "not an integer");
+  refused("Na+,", "entry '' is empty");
+  refused(",Cl-", "is empty");
 }
 
 }  // namespace

@@ -60,6 +60,13 @@ void moveRigidBodies(const RigidBodySystem& system, const RigidBodyMoveParams& p
       rotationVectorOf(R, p);
     }
   }
+  if (!params.freeAtoms || params.translation <= 0.0) return;
+  for (std::size_t f = 0; f < system.freeAtomCount(); ++f) {
+    if (random.uniform() >= params.probability) continue;
+    double d[3];
+    unitBall(random, d);
+    for (int k = 0; k < 3; ++k) q[6 * B + 3 * f + k] += params.translation * d[k];
+  }
 }
 
 std::vector<double> randomRigidStructure(const RigidBodySystem& system, double radius,

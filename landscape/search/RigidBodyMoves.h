@@ -3,7 +3,9 @@
 // `probability`, is translated by a random vector of length up to `translation` and rotated by a
 // random angle up to `rotation` about a uniformly random axis through its centre of geometry. The
 // new rotation is composed with the old one (R' = R_move R) and stored as an angle-axis vector
-// with |p| <= pi. Acts on rigid coordinates (potentials/RigidBodySystem.h).
+// with |p| <= pi. Acts on rigid coordinates (potentials/RigidBodySystem.h). Free atoms are the
+// atomistic steps' (local rigid bodies of a molecule), unless they are point beads among rigid
+// molecules (ions among water molecules: `freeAtoms`), which take the bodies' translations.
 #include <vector>
 
 #include "landscape/core/Random.h"
@@ -15,13 +17,16 @@ struct RigidBodyMoveParams {
   double translation = 0.0;  ///< largest displacement of a body's centre (length; 0 = none)
   double rotation = 0.0;     ///< largest rotation of a body (radians, <= pi; 0 = none)
   double probability = 1.0;  ///< chance per body per step of being moved, in [0, 1]
+  /// Free atoms are moved too, after the bodies, each as a body without rotation.
+  bool freeAtoms = false;
 
   /// Throws std::invalid_argument naming the bad field.
   void check() const;
   bool active() const { return probability > 0.0 && (translation > 0.0 || rotation > 0.0); }
 };
 
-/// Moves the bodies of q (rigid coordinates of `system`) in place; free atoms are untouched.
+/// Moves the bodies of q (rigid coordinates of `system`) in place; free atoms only with
+/// params.freeAtoms.
 void moveRigidBodies(const RigidBodySystem& system, const RigidBodyMoveParams& params,
                      std::vector<double>& q, Random& random);
 
