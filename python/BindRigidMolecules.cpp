@@ -76,6 +76,7 @@ void record(nb::object& potential, const RigidSearchDefaults& d) {
   search["translation"] = d.moves.translation;
   search["rotation"] = d.moves.rotation;
   search["probability"] = d.moves.probability;
+  search["free_atoms"] = d.moves.freeAtoms;
   search["start_radius"] = d.startRadius;
   search["start"] = nb::cast(d.start);
   nb::setattr(potential, kSearchAttribute, search);
@@ -83,8 +84,18 @@ void record(nb::object& potential, const RigidSearchDefaults& d) {
 
 // ---- TIP4P ----
 
-nb::object tip4pPotential(long long molecules, const std::string& backend) {
-  const WaterCluster water = tip4pCluster(countOf(molecules, "tip4p_cluster", "molecules"));
+std::vector<WaterIon> ionsOf(const std::string& ions, const std::string& what) {
+  try {
+    return tip4pIonsFromList(ions);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(what + ": " + e.what());
+  }
+}
+
+nb::object tip4pPotential(long long molecules, const std::string& backend,
+                          const std::string& ions) {
+  const WaterCluster water =
+      tip4pCluster(countOf(molecules, "tip4p_cluster", "molecules"), ionsOf(ions, "tip4p_cluster"));
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::Sites;
   spec.atoms = water.model.siteCount();
@@ -97,16 +108,17 @@ nb::object tip4pPotential(long long molecules, const std::string& backend) {
   RigidSearchDefaults d;
   d.params = gminWaterDefaultParams();  // gmin --water's settings
   d.moves = waterRigidBodyMoves();
-  d.startRadius = waterStartRadius(molecules);
+  d.moves.freeAtoms = water.ionCount() > 0;  // the ions take the molecules' translations
+  d.startRadius = waterStartRadius(water.moleculeCount() + water.ionCount());
   record(potential, d);
   return potential;
 }
 
-nb::list tip4pSymbols(long long molecules) {
-  const std::size_t n = countOf(molecules, "tip4p_symbols", "molecules");
+nb::list tip4pSymbols(long long molecules, const std::string& ions) {
+  const WaterCluster water =
+      tip4pCluster(countOf(molecules, "tip4p_symbols", "molecules"), ionsOf(ions, "tip4p_symbols"));
   nb::list symbols;
-  for (std::size_t i = 0; i < n; ++i)
-    for (const char* s : {"O", "H", "H", "X"}) symbols.append(s);
+  for (const std::string& s : water.siteLabels()) symbols.append(s);
   return symbols;
 }
 
@@ -256,13 +268,14 @@ std::optional<RigidSearchDefaults> rigidSearchDefaultsOf(const Potential& potent
   d.moves.translation = nb::cast<double>(search["translation"]);
   d.moves.rotation = nb::cast<double>(search["rotation"]);
   d.moves.probability = nb::cast<double>(search["probability"]);
+  if (search.contains("free_atoms")) d.moves.freeAtoms = nb::cast<bool>(search["free_atoms"]);
   d.startRadius = nb::cast<double>(search["start_radius"]);
   d.start = nb::cast<std::vector<double>>(search["start"]);
   return d;
 }
 
 void bindRigidMolecules(nb::module_& m) {
-  m.def("tip4p_cluster", &tip4pPotential, "molecules"_a, "backend"_a = "cpu",
+  m.def("tip4p_cluster", &tip4pPotential, "molecules"_a, "backend"_a = "cpu", "ions"_a = "",
         (std::string(
              "N rigid TIP4P water molecules (Jorgensen et al., J. Chem. Phys. 79, 926 (1983)) as "
              "GMIN defines them (NTIP 4; docs/water.md): sites O, H, H and the charge site M of "
@@ -272,13 +285,19 @@ void bindRigidMolecules(nb::module_& m) {
              "SitePotentialCuda (RuntimeError without a device). basin_hopping without params "
              "uses gmin --water's settings (kT 4 kJ/mol, no Cartesian step, SLOPPYCONV 0.1, "
              "MAXBFGS 0.5; a quarter of the molecules moved per step, turned by up to pi and "
-             "shifted by up to 0.5 A; random starts in a ball of 2.5 N^(1/3) A). to_atoms(q) gives the sites. molecules >= 2.") +
+             "shifted by up to 0.5 A; random starts in a ball of 2.5 N^(1/3) A). to_atoms(q) gives "
+             "the sites. molecules >= 2. "
+             "ions: point ions among the molecules, 'NAME[:COUNT],...' (e.g. 'Na+:2,Cl-:2'; "
+             "OPLS-AA's Na+ and Cl-, Lennard-Jones cores combined geometrically), free atoms "
+             "after the molecules' sites and coordinates (q: 2N + K rows), moved by the "
+             "molecules' translations.") +
          kTip4pUnits)
             .c_str());
-  m.def("tip4p_symbols", &tip4pSymbols, "molecules"_a,
+  m.def("tip4p_symbols", &tip4pSymbols, "molecules"_a, "ions"_a = "",
         "Element symbols of the sites of N molecules for ASE, ['O', 'H', 'H', 'X'] per molecule "
-        "(X: ASE's dummy element for the massless charge site M): ase.Atoms(tip4p_symbols(N), "
-        "tip4p_sites(q)).");
+        "(X: ASE's dummy element for the massless charge site M), then each ion's ('Na', 'Cl'): "
+        "ase.Atoms(tip4p_symbols(N), tip4p_sites(q)), or with ions "
+        "ase.Atoms(tip4p_symbols(N, ions), tip4p_cluster(N, ions=ions).to_atoms(q)).");
   m.def("tip4p_from_gmin", &tip4pFromGmin, "gmin"_a,
         (std::string("Our rigid coordinates (2N, 3) of GMIN's TIP4P coordinates (its coords "
                      "file: N oxygen positions in Angstrom, then N angle-axis vectors p in "

@@ -92,10 +92,14 @@ std::unique_ptr<AshRun> ashRun(const std::string& backend, long steps) {
 }
 
 // gmin's rigid TIP4P octamer from a random start (kJ/mol, Angstrom).
-std::unique_ptr<AshRun> waterRun(const std::string& backend, long steps) {
+std::unique_ptr<AshRun> waterRun(const std::string& backend, long steps,
+                                 const std::string& ions = "") {
   auto run = std::make_unique<AshRun>();
-  run->config = parseGminCommandLine({"--water", "tip4p", "--molecules", "8", "--backend", backend,
-                                      "--steps", std::to_string(steps), "--seed", "5"});
+  std::vector<std::string> args = {"--water",   "tip4p", "--molecules", "8",
+                                   "--backend", backend, "--steps",     std::to_string(steps),
+                                   "--seed",    "5"};
+  if (!ions.empty()) args.insert(args.end(), {"--ions", ions});
+  run->config = parseGminCommandLine(args);
   run->system = loadGminSystem(run->config);
   return run;
 }
@@ -376,10 +380,10 @@ TEST(GminWalkers, RigidLennardJonesWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
 
 // Rigid water: the rounds engine over the rigid layer over the device site potential minimises in
 // the angle-axis metric; the GPU run is its CPU twin's over the same potential bit for bit,
-// refill included, and its minima are stationary points of the CPU reference.
-TEST(GminWalkers, WaterWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
-  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
-  auto run = waterRun("cuda", 10);
+// refill included, and its minima are stationary points of the CPU reference. With ions
+// (--ions), which the rigid layer keeps as free atoms.
+void expectWaterWalkersAreTheRoundsTwin(const std::string& ions) {
+  auto run = waterRun("cuda", 10, ions);
   run->config.walkers = 8;
   const GminWalkerPlan plan = planGminWalkers(run->config, run->system, 0);
   EXPECT_EQ(plan.engine, WalkerEngine::DeviceRounds);
@@ -405,6 +409,16 @@ TEST(GminWalkers, WaterWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
                 1e-9 * std::fabs(m.energy));
     EXPECT_LT(host->rmsGradient(m.coordinates.data(), g.data()), run->config.basinHopping.sloppyRms);
   }
+}
+
+TEST(GminWalkers, WaterWalkersOnTheGpuAreTheRoundsTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  expectWaterWalkersAreTheRoundsTwin("");
+}
+
+TEST(GminWalkers, WaterWalkersWithIonsOnTheGpuAreTheRoundsTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no usable CUDA device: " << gpuDescription();
+  expectWaterWalkersAreTheRoundsTwin("Na+,Cl-");
 }
 
 // The walkers' quenches with their tails packed into fewer rows (gmin's default, --walker-pack 4

@@ -64,18 +64,24 @@ class WaterCli : public ::testing::Test {
   }
   // The lowest minima of a run: labels O H H X per molecule, each minimum a stationary point of
   // the CPU reference in rigid coordinates at the energy written.
-  std::vector<StoredMinimum> checkedLowest(const std::string& output, std::size_t molecules) {
+  // With ions (--ions), their element labels follow the molecules' sites.
+  std::vector<StoredMinimum> checkedLowest(const std::string& output, std::size_t molecules,
+                                           const std::string& ions = "") {
     std::vector<std::string> labels;
     const std::vector<StoredMinimum> lowest =
         readLowestFile((m_dir / output / "lowest").string(), &labels);
-    const WaterCluster water = tip4pCluster(molecules);
+    const WaterCluster water = tip4pCluster(molecules, tip4pIonsFromList(ions));
     SitePotential sites(water.model);
     RigidBodyPotential rigid(sites, water.rigidSystem());
-    EXPECT_EQ(labels.size(), 4 * molecules);
+    EXPECT_EQ(labels.size(), 4 * molecules + water.ionCount());
     for (std::size_t i = 0; i < labels.size(); ++i)
-      EXPECT_EQ(labels[i], (i % 4 == 0 ? "O" : i % 4 == 3 ? "X" : "H")) << i;
+      EXPECT_EQ(labels[i], i >= 4 * molecules ? water.ions[i - 4 * molecules].element
+                           : i % 4 == 0       ? "O"
+                           : i % 4 == 3       ? "X"
+                                              : "H")
+          << i;
     for (const StoredMinimum& m : lowest) {
-      EXPECT_EQ(m.coordinates.size(), 12 * molecules);
+      EXPECT_EQ(m.coordinates.size(), 3 * water.model.siteCount());
       const std::vector<double> q = water.rigidSystem().fromAtoms(m.coordinates);
       std::vector<double> g(q.size());
       const double e = rigid.energyGradient(q.data(), g.data());
@@ -162,7 +168,61 @@ TEST_F(WaterCli, GminReadsGminsTip4pInput) {
   EXPECT_NEAR(lowest[0].energy, kOctamer, 0.01);
 }
 
+// Na+(H2O)4 with OPLS-AA's Na+: every seed reaches the same lowest minimum, -310.12006 kJ/mol,
+// whose four molecules all bind to the ion at one distance (2.381 A), as the first hydration shell
+// of Na+ holds four or more molecules (the ion-oxygen distance of this model, 2.38 A, is the one
+// Aqvist fitted to hydration data, J. Phys. Chem. 94, 8021 (1990)).
+TEST_F(WaterCli, GminPutsFourMoleculesAroundASodiumIon) {
+  double first = 0.0;
+  for (int seed : {1, 2, 3}) {
+    SCOPED_TRACE(seed);
+    const std::string out = "na" + std::to_string(seed);
+    const ProgramRun r = gmin(
+        "--water tip4p --molecules 4 --ions Na+ --walkers 2 --steps 400 "
+        "--seed " +
+        std::to_string(seed) + " --output " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("TIP4P water x 4 + Na+ x 1"), std::string::npos) << r.out.substr(0, 300);
+    const std::vector<StoredMinimum> lowest = checkedLowest(out, 4, "Na+");
+    ASSERT_FALSE(lowest.empty());
+    if (seed == 1) first = lowest[0].energy;
+    EXPECT_NEAR(lowest[0].energy, first, 1e-6);
+    const std::vector<double>& x = lowest[0].coordinates;
+    for (std::size_t m = 0; m < 4; ++m) {
+      const double d =
+          std::sqrt(std::pow(x[12 * m] - x[48], 2) + std::pow(x[12 * m + 1] - x[49], 2) +
+                    std::pow(x[12 * m + 2] - x[50], 2));
+      EXPECT_NEAR(d, 2.3807, 1e-3) << "molecule " << m;
+    }
+  }
+  EXPECT_NEAR(first, -310.12006, 1e-5);
+}
+
+// --coords with ions: GMIN's layout, then one line per ion; the run starts there.
+TEST_F(WaterCli, GminReadsIonsAfterGminsLayout) {
+  file("start", "0 0 0\n2.9 0 0\n0 2.9 0\n0.3 0.2 0.1\n-1 0.5 0.2\n0.4 -0.3 2\n1.4 1.4 1.9\n");
+  const ProgramRun r = gmin(
+      "--water tip4p --ions Cl- --coords start --walkers 1 --steps 20 "
+      "--seed 4 --output c3");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("TIP4P water x 3 + Cl- x 1"), std::string::npos) << r.out.substr(0, 300);
+  EXPECT_FALSE(checkedLowest("c3", 3, "Cl-").empty());
+}
+
 TEST_F(WaterCli, BadInputGivesOneLineErrorsNamingWhere) {
+  expectOneLineError(gmin("--water tip4p --molecules 4 --ions K+"), "command line: --ions",
+                     "known: Na+, Cl-");
+  expectOneLineError(gmin("--water tip4p --molecules 4 --ions Na+:0"), "command line: --ions",
+                     "not an integer from 1 to 100000");
+  expectOneLineError(gmin("--water tip4p --molecules 4 --ions Na+,"), "command line: --ions",
+                     "is empty");
+  expectOneLineError(gmin("--water ssd --molecules 4 --ions Na+"), "command line: --ions",
+                     "ions are for TIP4P water");
+  expectOneLineError(gmin("--lj 13 --ions Na+"), "command line: --ions",
+                     "ions are for TIP4P water");
+  file("five", "0 0 0\n3 0 0\n0 0 0\n0 0 0\n1 1 1\n");
+  expectOneLineError(gmin("--water tip4p --ions Na+:2 --coords five"), "five",
+                     "then 2 ion positions");
   file("odd", "0 0 0\n3 0 0\n0 3 0\n");
   expectOneLineError(gmin("--water tip4p --coords odd"), "odd", "GMIN's layout");
   file("four", "0 0 0\n3 0 0\n0 0 0\n0 0 0\n");

@@ -44,6 +44,9 @@ struct GminConfig {
   /// Searched in angle-axis coordinates (one rigid body per molecule) with the rigid-body moves.
   std::string waterModel;
   std::size_t waterMolecules = 0;  ///< --molecules N; with --coords: the file's (GMIN's layout)
+  /// --ions LIST: point ions among TIP4P molecules, "NAME[:COUNT],..." (potentials/WaterCluster's
+  /// tip4pIonsFromList: Na+, Cl-); empty = none.
+  std::string waterIons;
   /// System: a cluster of uniaxial Gay-Berne ellipsoids (docs/gay-berne.md; reduced units sigma0
   /// and eps0, both 1): --ellipsoids N, 0 = none. Searched in angle-axis coordinates (one rigid
   /// body of 4 markers per ellipsoid) with the rigid-body moves.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "landscape/search/RigidBodySearch.h"
+#include "potentials/WaterCluster.h"
 #include "src/common/SharedOptions.h"
 #include "src/gmin/GminDataFile.h"
 
@@ -121,6 +122,15 @@ void addGeneralAndSystem(Table& t) {
       .atLeast(2)
       .atMost(100000)
       .inEffectIf([](const C& c) { return !c.waterModel.empty(); });
+  t.add("ions", "LIST",
+        "point ions among the TIP4P molecules (--water tip4p), NAME[:COUNT] separated by commas, "
+        "e.g. Na+:2,Cl-:2: Na+ and Cl- of OPLS-AA (charges +-1 e, Lennard-Jones cores combined "
+        "geometrically with the oxygens'; docs/water.md), free atoms moved by the rigid-body "
+        "translations; with --coords their positions follow GMIN's layout (N oxygens, N "
+        "angle-axis vectors, then one line per ion)",
+        top(&C::waterIons))
+      .defaultText("none")
+      .inEffectIf([](const C& c) { return c.waterModel == "tip4p"; });
   const auto isEllipsoids = [](const C& c) { return c.ellipsoids > 0; };
   t.add("ellipsoids", "N",
         "a cluster of N uniaxial Gay-Berne ellipsoids (Gay and Berne, J. Chem. Phys. 74, 3316 "
@@ -923,6 +933,8 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
   if (config.waterModel.empty()) {
     if (given.has("molecules"))
       throw std::runtime_error(given.origin("molecules") + " counts water molecules and needs --water");
+    if (given.has("ions"))
+      throw std::runtime_error(given.origin("ions") + ": ions are for TIP4P water (--water tip4p)");
     return;
   }
   const auto ntip = config.keywordOrigins.find("NTIP");
@@ -938,6 +950,16 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
                              "starting structure (--coords, GMIN's layout)");
   refuseAngularMoves(given, config, "rigid water");
   useDefaultRigidMoves(given, waterRigidBodyMoves(), config);
+  if (!config.waterIons.empty()) {
+    if (config.waterModel != "tip4p")
+      throw std::runtime_error(given.origin("ions") + ": ions are for TIP4P water (--water tip4p)");
+    try {
+      tip4pIonsFromList(config.waterIons);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(given.origin("ions") + ": " + e.what());
+    }
+    config.rigidMoves.freeAtoms = true;  // the ions take the molecules' translations
+  }
 }
 
 // Gay-Berne ellipsoids: a system of their own (as rigid water), their parameters checked here, and

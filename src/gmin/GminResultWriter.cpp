@@ -105,10 +105,7 @@ void GminResultWriter::write(const std::vector<StoredMinimum>& searched) const {
   if (m_pair && m_pair->speciesCount() > 1) {
     writeLowestFileLabelled(m_dir + "/lowest", minima, speciesLabels(*m_pair, ""));
   } else if (m_water) {
-    std::vector<std::string> labels;
-    for (std::size_t i = 0; i < m_water->moleculeCount(); ++i)
-      for (const char* site : {"O", "H", "H", "X"}) labels.emplace_back(site);
-    writeLowestFileLabelled(m_dir + "/lowest", minima, labels);
+    writeLowestFileLabelled(m_dir + "/lowest", minima, m_water->siteLabels());
   } else if (m_ssdWater) {
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < m_ssdWater->moleculeCount(); ++i)

@@ -151,33 +151,41 @@ GminSystem loadSsdWater(const GminConfig& config) {
 }
 
 // Rigid water (--water tip4p; GMIN's NTIP 4): the site potential on --backend under the rigid
-// layer, each molecule one body. --coords holds GMIN's layout (N oxygens, then N angle-axis
-// vectors with GMIN's orientation convention, potentials/WaterCluster.h).
+// layer, each molecule one body, the ions (--ions) free atoms. --coords holds GMIN's layout (N
+// oxygens, then N angle-axis vectors with GMIN's orientation convention,
+// potentials/WaterCluster.h), then one position per ion.
 GminSystem loadWater(const GminConfig& config) {
   if (config.waterModel == "ssd") return loadSsdWater(config);
   GminSystem system;
+  const std::vector<WaterIon> ions = tip4pIonsFromList(config.waterIons);
   std::vector<double> gmin;
   std::size_t molecules = config.waterMolecules;
   if (!config.coordsFile.empty()) {
     gmin = readCoordinates(config.coordsFile);
-    if (gmin.size() % 6 != 0)
-      throw std::runtime_error(config.coordsFile + ": rigid water needs GMIN's layout, N oxygen "
-                               "positions then N angle-axis vectors (an even number of lines); "
-                               "found " + std::to_string(gmin.size() / 3) + " lines");
-    if (config.waterMolecules != 0 && config.waterMolecules != gmin.size() / 6)
+    const std::size_t lines = gmin.size() / 3;
+    if (lines < ions.size() || (lines - ions.size()) % 2 != 0)
+      throw std::runtime_error(config.coordsFile +
+                               ": rigid water needs GMIN's layout, N oxygen positions then N "
+                               "angle-axis vectors" +
+                               (ions.empty()
+                                    ? std::string(" (an even number of lines)")
+                                    : ", then " + std::to_string(ions.size()) + " ion positions") +
+                               "; found " + std::to_string(lines) + " lines");
+    if (config.waterMolecules != 0 && config.waterMolecules != (lines - ions.size()) / 2)
       throw std::runtime_error("--molecules " + std::to_string(config.waterMolecules) +
                                " disagrees with " + config.coordsFile + ", which holds " +
-                               std::to_string(gmin.size() / 6) + " molecules");
-    molecules = gmin.size() / 6;
+                               std::to_string((lines - ions.size()) / 2) + " molecules");
+    molecules = (lines - ions.size()) / 2;
   }
   if (molecules < 2)
     throw std::runtime_error("a water cluster needs at least 2 molecules");
-  system.water = std::make_shared<const WaterCluster>(tip4pCluster(molecules));
+  system.water = std::make_shared<const WaterCluster>(tip4pCluster(molecules, ions));
   PotentialSpec spec;
   spec.kind = PotentialSpec::Kind::Sites;
   spec.atoms = system.water->model.siteCount();
   spec.siteModel = std::make_shared<const SiteModel>(system.water->model);
-  useRigidMolecules(config, spec, system.water->rigidSystem(), waterStartRadius(molecules), system);
+  useRigidMolecules(config, spec, system.water->rigidSystem(),
+                    waterStartRadius(molecules + ions.size()), system);
   if (!gmin.empty()) system.start = system.water->gminToRigid(gmin);
   return system;
 }

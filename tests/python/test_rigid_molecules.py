@@ -150,6 +150,42 @@ def test_basin_hopping_finds_the_octamer_d2d_cube():
     assert ((d > 2.5) & (d < 3.0)).sum(axis=1).tolist() == [3] * 8
 
 
+def test_water_with_ions_matches_ase_and_finds_the_sodium_tetrahydrate():
+    """Na+ and Cl- among TIP4P molecules: the energy of tests/data/water/tip4p_ions_ase.txt's
+    Na+Cl-(H2O)8 (ASE, Coulomb constant GMIN's), finite differences of the rigid gradient (the
+    ions' Cartesians last), and basin-hopping's Na+(H2O)4: four molecules at 2.381 A from the
+    ion, -310.12006 kJ/mol (as gmin finds it, tests/WaterCliTest.cpp)."""
+    lines = (DATA / "water" / "tip4p_ions_ase.txt").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("structure nacl_h2o_8"))
+    reference = float(lines[start].split()[4])
+    rows = [line.split() for line in lines[start + 1:start + 1 + 34]]
+    sites = np.array([[float(v) for v in row[1:]] for row in rows])
+    assert [row[0] for row in rows[32:]] == ["Na", "Cl"]
+    water = landscape.tip4p_cluster(8, ions="Na+,Cl-")
+    assert landscape.tip4p_symbols(8, "Na+,Cl-")[-3:] == ["X", "Na", "Cl"]
+    assert water.dimension == 6 * 8 + 3 * 2
+    q = landscape.tip4p_from_sites(sites[:32]).ravel()
+    q = np.concatenate([q, sites[32:].ravel()])
+    # The molecules refitted to our body frame (its coordinates rounded to 1e-9 A, ASE's from rOH
+    # and HOH): agreement to 1e-7 relative, as WaterIons.EnergiesMatchAse asks of the rigid path.
+    assert water.energy(q) == pytest.approx(reference, rel=1e-7)
+    assert water.to_atoms(q).ravel() == pytest.approx(sites.ravel(), abs=1e-8)
+    _, g = water.energy_gradient(q)
+    assert g == pytest.approx(finite_difference_gradient(water.energy, q, h=1e-6),
+                              abs=1e-6 * np.abs(g).max())
+    with pytest.raises(ValueError, match="known: Na"):
+        landscape.tip4p_cluster(4, ions="K+")
+
+    hydrate = landscape.tip4p_cluster(4, ions="Na+")
+    params = landscape.BasinHoppingParams.gmin_water()
+    params.steps = 300
+    params.seed = 2
+    result = landscape.basin_hopping(hydrate, params)
+    assert result.lowest[0].energy == pytest.approx(-310.12006, abs=1e-4)
+    x = hydrate.to_atoms(result.lowest[0].coordinates).reshape(-1, 3)
+    assert np.linalg.norm(x[:16:4] - x[16], axis=1) == pytest.approx([2.3807] * 4, abs=1e-3)
+
+
 def test_basin_hopping_rigid_moves_are_checked():
     water = landscape.tip4p_cluster(2)
     with pytest.raises(ValueError, match="rotation"):
@@ -161,7 +197,8 @@ def test_basin_hopping_rigid_moves_are_checked():
 
 def test_the_example_inputs_run_as_their_headers_say(tmp_path):
     """inputs/tip4p8.data + tip4p8.coords reach the octamer's D2d cube; inputs/tip4p20.cfg reads
-    (its cuda backend replaced by the CPU's, a few steps)."""
+    (its cuda backend replaced by the CPU's, a few steps); inputs/tip4p-nacl8.cfg reaches its
+    target."""
     gmin = program("gmin")
     inputs = SOURCE_DIR / "inputs"
     run = subprocess.run([str(gmin), "--gmin-data", str(inputs / "tip4p8.data"), "--coords",
@@ -177,6 +214,13 @@ def test_the_example_inputs_run_as_their_headers_say(tmp_path):
     assert "target -872.990000 not reached" in run.stdout
     symbols = (tmp_path / "w20" / "lowest").read_text().split("\n")[2:82]
     assert [line.split()[0] for line in symbols] == ["O", "H", "H", "X"] * 20
+    # inputs/tip4p-nacl8.cfg: Na+ Cl- (H2O)8 on the CPU, stopped at its target.
+    run = subprocess.run([str(gmin), "--config", str(inputs / "tip4p-nacl8.cfg"), "--output",
+                          str(tmp_path / "nacl8")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "target reached" in run.stdout
+    symbols = (tmp_path / "nacl8" / "lowest").read_text().split("\n")[2:36]
+    assert [line.split()[0] for line in symbols] == ["O", "H", "H", "X"] * 8 + ["Na", "Cl"]
 
 
 def gay_berne_side_by_side_depth(eps0, kappa, nu):
