@@ -856,6 +856,63 @@ TEST_F(OptimCli, WaterBadInputGivesOneLineErrors) {
   expectError("--water tip5p --start start.coords --finish start.coords", "tip5p");
 }
 
+// ---- TIP4P water with ions (--ions) ----------------------------------------------------------
+
+// Two minima of Cl-(H2O)4 (tests/data/water/cl4_*.xyz, gmin's sites with the ion last) connected in
+// rigid coordinates with the ion a free atom; every stationary point checked on the CPU, the
+// molecules' and the ion's masses in the normal modes.
+TEST_F(OptimCli, WaterWithAnIonConnectsThroughStationaryPoints) {
+  const auto a = testDataPath("water/cl4_a.xyz");
+  const auto b = testDataPath("water/cl4_b.xyz");
+  if (!a || !b) GTEST_SKIP() << "tests/data/water/cl4_*.xyz not found";
+  fs::copy_file(*a, m_dir / "a.xyz");
+  fs::copy_file(*b, m_dir / "b.xyz");
+  const OptimRun r = optim("--water tip4p --ions Cl- --start a.xyz --finish b.xyz");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("TIP4P water x 4 + Cl- x 1"), std::string::npos) << r.out;
+  EXPECT_EQ(summary(r.out).connected, "yes");
+  const WaterCluster water = tip4pCluster(4, tip4pIonsFromList("Cl-"));
+  SitePotential sites(water.model);
+  expectRigidNetworkOfStationaryPoints(m_dir / "optim-out", sites, water.rigidSystem(),
+                                       water.masses(), "kJ/mol");
+}
+
+// A minimum of (NaCl)2(H2O)6 (tests/data/water/nacl2_w6.xyz) and its copy with the two Na+ and
+// the two Cl- swapped, turned and moved: the same minimum over permutations of like ions.
+TEST_F(OptimCli, WaterWithIonsPermutedCopyIsTheSameMinimum) {
+  const auto path = testDataPath("water/nacl2_w6.xyz");
+  if (!path) GTEST_SKIP() << "tests/data/water/nacl2_w6.xyz not found";
+  fs::copy_file(*path, m_dir / "start.xyz");
+  std::vector<std::string> labels;
+  std::vector<double> x = readCoordinates(*path, &labels);
+  ASSERT_EQ(labels.size(), 28u);
+  std::swap_ranges(&x[3 * 24], &x[3 * 25], &x[3 * 25]);
+  std::swap_ranges(&x[3 * 26], &x[3 * 27], &x[3 * 27]);
+  std::ostringstream xyz;
+  xyz << "28\npermuted\n" << std::setprecision(17);
+  for (std::size_t i = 0; i < 28; ++i)
+    xyz << labels[i] << " " << -x[3 * i + 1] + 3.0 << " " << x[3 * i] - 1.0 << " "
+        << x[3 * i + 2] + 0.5 << "\n";
+  file("finish.xyz", xyz.str());
+  expectError("--water tip4p --ions Na+:2,Cl-:2 --start start.xyz --finish finish.xyz",
+              "are the same minimum");
+}
+
+TEST_F(OptimCli, WaterWithIonsBadInputGivesOneLineErrors) {
+  const auto a = testDataPath("water/cl4_a.xyz");
+  if (!a) GTEST_SKIP() << "tests/data/water/cl4_a.xyz not found";
+  fs::copy_file(*a, m_dir / "a.xyz");
+  expectError("--water tip4p --ions Na+ --start a.xyz --finish a.xyz",
+              "a.xyz: atom 17 is 'Cl' where --ions puts Na+ (Na)");
+  expectError("--water tip4p --ions Cl-:2 --start a.xyz --finish a.xyz",
+              "4 sites per molecule (O H H M), then one line per ion (2), found 17 atoms");
+  expectError("--water tip4p --start a.xyz --finish a.xyz", "found 17 atoms");
+  expectError("--water ssd --ions Cl- --start a.xyz --finish a.xyz",
+              "--ions: ions are for TIP4P water");
+  expectError("--ions Cl- --start a.xyz --finish a.xyz", "--ions: ions are for TIP4P water");
+  expectError("--water tip4p --ions I- --start a.xyz --finish a.xyz", "known: Na+, Cl-");
+}
+
 // ---- SSD water (--water ssd)
 // ---------------------------------------------------------------------
 

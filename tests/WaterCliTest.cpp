@@ -123,6 +123,15 @@ TEST(WaterOptions, WaterDefaultsAndGminsTip4pExample) {
   EXPECT_EQ(k.basinHopping.steps, 100);
   EXPECT_TRUE(k.basinHopping.fixedStep);
   EXPECT_THROW(parseGminCommandLine({"--steps", "1.55D1"}), std::runtime_error);
+  // No container by default; a radius asked for puts the molecules in one (ions among them may
+  // otherwise fly off), and the ions take the rigid-body translations.
+  EXPECT_FALSE(c.basinHopping.container);
+  EXPECT_FALSE(c.rigidMoves.freeAtoms);
+  const GminConfig r = parseGminCommandLine(
+      {"--water", "tip4p", "--molecules", "6", "--ions", "Cl-:2", "--container-radius", "6"});
+  EXPECT_TRUE(r.basinHopping.container);
+  EXPECT_EQ(r.basinHopping.containerRadius, 6.0);
+  EXPECT_TRUE(r.rigidMoves.freeAtoms);
 }
 
 // From a random start on 2 CPU threads: the D2d and S4 cubes, the two lowest octamers.

@@ -277,6 +277,31 @@ TEST(WaterGrowth, Tip4pNetworkGrowsAndTheKineticsRefuseItsKjPerMol) {
   EXPECT_NE(w.log().find("its energies are in kJ/mol"), std::string::npos) << w.log();
 }
 
+// Cl-(H2O)4 with the ion a free atom: optim connects two minima (tests/data/water/cl4_*.xyz), two
+// SHORTCUT cycles grow the network with the runs in flight sharing batched calls, every point
+// characterised; a resume that forgets --ions is refused with the reason.
+TEST(WaterGrowth, Tip4pNetworkWithAnIonGrows) {
+  const auto a = testDataPath("water/cl4_a.xyz");
+  const auto b = testDataPath("water/cl4_b.xyz");
+  if (!a || !b) GTEST_SKIP() << "tests/data/water/cl4_*.xyz not found";
+  const Work w("water-growth-ion");
+  fs::copy_file(*a, w.dir / "a.xyz");
+  fs::copy_file(*b, w.dir / "b.xyz");
+  ASSERT_EQ(w.optim("--water tip4p --ions Cl- --start a.xyz --finish b.xyz"), 0) << w.log();
+  const std::string grow =
+      "grow --water tip4p --database optim-out/network.h5 --cycles 2 "
+      "--pairs-per-cycle 2 --pair-selection shortcut --temperature 200 "
+      "--threads 2 --jobs-in-flight 2 ";
+  ASSERT_EQ(w.pathsample(grow + "--ions Cl- --output grown"), 0) << w.log();
+  const std::size_t before = transitionStatesOf(w.dir / "optim-out" / "network.h5");
+  EXPECT_GT(transitionStatesOf(w.dir / "grown" / "network.h5"), before);
+  const WaterCluster water = tip4pCluster(4, tip4pIonsFromList("Cl-"));
+  SitePotential sites(water.model);
+  expectCharacterisedStationaryPoints(w.dir / "grown" / "network.h5", sites, water.rigidSystem());
+  EXPECT_EQ(w.pathsample(grow + "--resume grown"), 1);
+  EXPECT_NE(w.log().find("ions among them need --ions"), std::string::npos) << w.log();
+}
+
 #endif
 
 }  // namespace

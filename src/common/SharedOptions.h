@@ -4,9 +4,10 @@
 // pathsample), local rigid bodies (gmin, optim), pair systems (gmin, optim, pathsample: Morse,
 // binary Lennard-Jones, Kob-Andersen, tables, cutoffs and periodic boxes; src/common/PairSystem.h),
 // Gupta metal clusters (gmin, optim, pathsample; src/common/GuptaSystem.h),
-// the SOP model parameters (gmin --sop-*, sop) and the site of the rigid-body finder
-// (make_rigid_bodies, bench_rigid). Each takes the table and
-// where the settings live in that program's configuration.
+// the SOP model parameters (gmin --sop-*, sop), the site of the rigid-body finder
+// (make_rigid_bodies, bench_rigid) and the ions among TIP4P molecules (gmin, optim, pathsample).
+// Each takes the table and where the settings live in that program's configuration.
+#include <stdexcept>
 #include <string>
 
 #include "backends/LbfgsWorkspaceFactory.h"
@@ -16,6 +17,7 @@
 #include "potentials/GayBerne.h"
 #include "potentials/Potential.h"
 #include "potentials/SopTopology.h"
+#include "potentials/WaterCluster.h"
 #include "src/common/GuptaSystem.h"
 #include "src/common/OptionTable.h"
 #include "src/common/PairSystem.h"
@@ -327,6 +329,39 @@ void addGayBerneOptions(OptionTable<Config>& t, Access params, InEffect inEffect
         field(&GayBerneParams::cutoff))
       .nonNegative()
       .inEffectIf(inEffect);
+}
+
+/// --ions LIST: point ions among TIP4P molecules (docs/water.md, "Ions among the molecules";
+/// potentials/WaterCluster's tip4pIonsFromList); `more` is added to the description and says where
+/// the program reads their positions.
+template <class Config, class Access, class InEffect>
+typename OptionTable<Config>::Builder addWaterIonsOption(OptionTable<Config>& t, Access field,
+                                                         InEffect inEffect,
+                                                         const std::string& more) {
+  return t
+      .add("ions", "LIST",
+           "point ions among the TIP4P molecules (--water tip4p), NAME[:COUNT] separated by "
+           "commas, e.g. Na+:2,Cl-:2: Na+ and Cl- of OPLS-AA (charges +-1 e, Lennard-Jones cores "
+           "combined geometrically with the oxygens'; docs/water.md), free atoms of the rigid "
+           "layer after the molecules" +
+               more,
+           field)
+      .defaultText("none")
+      .inEffectIf(inEffect);
+}
+
+/// Refuses an --ions list given at `origin` (e.g. "command line: --ions") for a run whose water
+/// model is not TIP4P, or one tip4pIonsFromList refuses, with the origin in the message.
+inline void checkWaterIons(const std::string& origin, const std::string& list,
+                           const std::string& waterModel) {
+  if (list.empty()) return;
+  if (waterModel != "tip4p")
+    throw std::runtime_error(origin + ": ions are for TIP4P water (--water tip4p)");
+  try {
+    tip4pIonsFromList(list);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(origin + ": " + e.what());
+  }
 }
 
 }  // namespace landscape

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "landscape/search/RigidBodySearch.h"
-#include "potentials/WaterCluster.h"
 #include "src/common/SharedOptions.h"
 #include "src/gmin/GminDataFile.h"
 
@@ -122,15 +121,11 @@ void addGeneralAndSystem(Table& t) {
       .atLeast(2)
       .atMost(100000)
       .inEffectIf([](const C& c) { return !c.waterModel.empty(); });
-  t.add("ions", "LIST",
-        "point ions among the TIP4P molecules (--water tip4p), NAME[:COUNT] separated by commas, "
-        "e.g. Na+:2,Cl-:2: Na+ and Cl- of OPLS-AA (charges +-1 e, Lennard-Jones cores combined "
-        "geometrically with the oxygens'; docs/water.md), free atoms moved by the rigid-body "
-        "translations; with --coords their positions follow GMIN's layout (N oxygens, N "
-        "angle-axis vectors, then one line per ion)",
-        top(&C::waterIons))
-      .defaultText("none")
-      .inEffectIf([](const C& c) { return c.waterModel == "tip4p"; });
+  addWaterIonsOption(
+      t, top(&C::waterIons), [](const C& c) { return c.waterModel == "tip4p"; },
+      ", moved by the rigid-body translations; with --coords their positions "
+      "follow GMIN's layout (N oxygens, N angle-axis vectors, then one line per "
+      "ion)");
   const auto isEllipsoids = [](const C& c) { return c.ellipsoids > 0; };
   t.add("ellipsoids", "N",
         "a cluster of N uniaxial Gay-Berne ellipsoids (Gay and Berne, J. Chem. Phys. 74, 3316 "
@@ -402,11 +397,17 @@ void addBasinHopping(Table& t) {
       .inverted()
       .defaultText("")
       .notInCheckpoint();  // the checkpoint's `centre`
-  t.add("container-radius", "R", "spherical container radius; 0 = 2 + (3N/17.77153175)^(1/3)",
+  t.add("container-radius", "R",
+        "spherical container radius; 0 = 2 + (3N/17.77153175)^(1/3); for the systems without a "
+        "container by default (molecules, water, ellipsoids) a radius > 0 puts them in one (a "
+        "cluster with a net charge may otherwise shed ions)",
         bh(&BH::containerRadius))
       .unit("sigma")
       .nonNegative()
-      .formerly("radius");
+      .formerly("radius")
+      .then([](C& c) {
+        if (c.basinHopping.containerRadius > 0.0) c.basinHopping.container = true;
+      });
 }
 
 template <class M>
@@ -933,8 +934,7 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
   if (config.waterModel.empty()) {
     if (given.has("molecules"))
       throw std::runtime_error(given.origin("molecules") + " counts water molecules and needs --water");
-    if (given.has("ions"))
-      throw std::runtime_error(given.origin("ions") + ": ions are for TIP4P water (--water tip4p)");
+    if (given.has("ions")) checkWaterIons(given.origin("ions"), config.waterIons, "");
     return;
   }
   const auto ntip = config.keywordOrigins.find("NTIP");
@@ -951,13 +951,7 @@ void resolveWaterSystem(const GivenOptions& given, GminConfig& config) {
   refuseAngularMoves(given, config, "rigid water");
   useDefaultRigidMoves(given, waterRigidBodyMoves(), config);
   if (!config.waterIons.empty()) {
-    if (config.waterModel != "tip4p")
-      throw std::runtime_error(given.origin("ions") + ": ions are for TIP4P water (--water tip4p)");
-    try {
-      tip4pIonsFromList(config.waterIons);
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(given.origin("ions") + ": " + e.what());
-    }
+    checkWaterIons(given.origin("ions"), config.waterIons, config.waterModel);
     config.rigidMoves.freeAtoms = true;  // the ions take the molecules' translations
   }
 }

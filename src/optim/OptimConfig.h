@@ -118,6 +118,9 @@ struct OptimConfig {
   /// searched in angle-axis coordinates; the endpoints' files give the molecules. Empty: no water.
   std::string waterModel;
   bool isWater() const { return !waterModel.empty(); }
+  /// --ions LIST: point ions among TIP4P molecules (potentials/WaterCluster's tip4pIonsFromList),
+  /// the last atoms of both endpoints; empty = none.
+  std::string waterIons;
   /// --ellipsoids: uniaxial Gay-Berne ellipsoids (docs/gay-berne.md), one rigid body of 4
   /// markers each, searched in angle-axis coordinates; the endpoints' files give their count.
   bool ellipsoids = false;

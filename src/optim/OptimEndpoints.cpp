@@ -121,23 +121,34 @@ Endpoint ssdWaterEndpoint(const std::string& path) {
                             });
 }
 
-// A water endpoint as site Cartesians (O H H M per molecule, Angstrom): XYZ of the sites when the
-// name ends in .xyz, else GMIN's layout (N oxygens, then N angle-axis vectors).
-Endpoint waterEndpoint(const std::string& path) {
+// A water endpoint as site Cartesians (O H H M per molecule, then the ions; Angstrom): XYZ of the
+// sites when the name ends in .xyz, else GMIN's layout (N oxygens, then N angle-axis vectors, then
+// the ions' positions).
+Endpoint waterEndpoint(const std::string& path, const std::vector<WaterIon>& ions) {
   Endpoint e;
   e.source = path;
   std::vector<double> x = readCoordinates(path, &e.labels);
+  const std::size_t k = ions.size(), lines = x.size() / 3;
+  const std::string withIons =
+      k == 0 ? std::string() : ", then one line per ion (" + std::to_string(k) + ")";
   if (endsWith(path, ".xyz") || endsWith(path, ".XYZ")) {
-    if (x.size() % 12 != 0)
-      throw std::runtime_error(path + ": rigid TIP4P water needs 4 sites per molecule (O H H M), "
-                               "found " + std::to_string(x.size() / 3) + " atoms");
+    if (lines < k || (lines - k) % 4 != 0)
+      throw std::runtime_error(path + ": rigid TIP4P water needs 4 sites per molecule (O H H M)" +
+                               withIons + ", found " + std::to_string(lines) + " atoms");
+    for (std::size_t i = 0; i < k && e.labels.size() == lines; ++i)
+      if (e.labels[lines - k + i] != ions[i].element)
+        throw std::runtime_error(path + ": atom " + std::to_string(lines - k + i + 1) + " is '" +
+                                 e.labels[lines - k + i] + "' where --ions puts " + ions[i].name +
+                                 " (" + ions[i].element + ")");
     e.x = std::move(x);
   } else {
-    if (x.size() % 6 != 0 || x.empty())
-      throw std::runtime_error(path + ": rigid water needs GMIN's layout, N oxygen positions then "
-                               "N angle-axis vectors (an even number of lines); found " +
-                               std::to_string(x.size() / 3) + " lines");
-    e.x = tip4pCluster(x.size() / 6).gminToSites(x);
+    if (lines < k || (lines - k) % 2 != 0 || lines == k)
+      throw std::runtime_error(path +
+                               ": rigid water needs GMIN's layout, N oxygen positions then "
+                               "N angle-axis vectors" +
+                               (k == 0 ? std::string(" (an even number of lines)") : withIons) +
+                               "; found " + std::to_string(lines) + " lines");
+    e.x = tip4pCluster((lines - k) / 2, ions).gminToSites(x);
   }
   e.labels.clear();
   return e;
@@ -164,8 +175,9 @@ OptimEndpoints waterEndpoints(const OptimConfig& config) {
   OptimEndpoints e;
   e.minimise = true;
   const bool ssd = config.waterModel == "ssd";
-  e.start = ssd ? ssdWaterEndpoint(config.startFile) : waterEndpoint(config.startFile);
-  e.finish = ssd ? ssdWaterEndpoint(config.finishFile) : waterEndpoint(config.finishFile);
+  const std::vector<WaterIon> ions = tip4pIonsFromList(config.waterIons);
+  e.start = ssd ? ssdWaterEndpoint(config.startFile) : waterEndpoint(config.startFile, ions);
+  e.finish = ssd ? ssdWaterEndpoint(config.finishFile) : waterEndpoint(config.finishFile, ions);
   if (e.start.x.size() < 24)
     throw std::runtime_error(config.startFile + ": a water cluster needs at least 2 molecules");
   return e;

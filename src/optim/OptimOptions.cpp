@@ -148,6 +148,11 @@ void addGeneralAndSystem(Table& t) {
         top(&C::waterModel))
       .choices(std::vector<std::string>{"tip4p", "ssd"})
       .defaultText("none");
+  addWaterIonsOption(
+      t, top(&C::waterIons), [](const C& c) { return c.waterModel == "tip4p"; },
+      "; --start and --finish then end with one line per ion, after the "
+      "angle-axis vectors (GMIN's layout) or the molecules' sites (.xyz, labelled "
+      "by element, Na or Cl); identical ions are permuted when minima are compared");
   const auto isEllipsoids = [](const C& c) { return c.ellipsoids; };
   t.flag("ellipsoids",
          "a cluster of uniaxial Gay-Berne ellipsoids (Gay and Berne, J. Chem. Phys. 74, 3316 "
@@ -747,6 +752,7 @@ void checkGuptaOptions(const OptimConfig& config) {
 
 // Rigid water or ellipsoids: their own potential and bodies, both endpoints from files.
 void checkWaterOptions(const OptimConfig& config, const GivenOptions& given) {
+  if (given.has("ions")) checkWaterIons(given.origin("ions"), config.waterIons, config.waterModel);
   if (!config.isRigidMolecules()) return;
   const std::string self = config.isWater() ? "--water" : "--ellipsoids";
   const std::string other = config.pair.active()                    ? config.pair.systemOrigin()

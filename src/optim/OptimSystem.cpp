@@ -91,7 +91,15 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     spec.gayBerne = config.gayBerne;
     system.units = kGayBerneUnits;
   } else if (config.isWater()) {
-    system.water = std::make_shared<const WaterCluster>(tip4pCluster(atoms / 4));
+    const std::vector<WaterIon> ions = tip4pIonsFromList(config.waterIons);
+    if (atoms < ions.size() + 8 || (atoms - ions.size()) % 4 != 0)
+      throw std::runtime_error("water: " + std::to_string(atoms) +
+                               " atoms are not 4 sites for "
+                               "each of at least 2 molecules" +
+                               (ions.empty() ? std::string(" (ions among them need --ions)")
+                                             : " and " + std::to_string(ions.size()) + " ions"));
+    system.water =
+        std::make_shared<const WaterCluster>(tip4pCluster((atoms - ions.size()) / 4, ions));
     spec.kind = PotentialSpec::Kind::Sites;
     spec.siteModel = std::make_shared<const SiteModel>(system.water->model);
     system.units = kWaterUnits;
@@ -127,9 +135,11 @@ namespace {
 // others following) and, within each, sites `first` and first + 1: TIP4P's two hydrogens (OPTIM's
 // perm.allow for rigid water), SSD's two side markers (its turn by pi about the dipole, which
 // leaves the sticky term, sin(theta) sin(2 theta) cos(2 phi), unchanged). The groups nest
-// (landscape/geometry/Alignment.h).
+// (landscape/geometry/Alignment.h). Ions (`ions`, after the molecules' sites) trade places
+// with ions of their kind.
 std::vector<PermutationGroup> waterPermutationGroups(std::size_t sitesPerMolecule,
-                                                     std::size_t moleculeCount, int first) {
+                                                     std::size_t moleculeCount, int first,
+                                                     const std::vector<WaterIon>& ions = {}) {
   const auto sites = static_cast<int>(sitesPerMolecule);
   const auto molecules = static_cast<int>(moleculeCount);
   PermutationGroup oxygens;
@@ -142,6 +152,12 @@ std::vector<PermutationGroup> waterPermutationGroups(std::size_t sitesPerMolecul
   std::vector<PermutationGroup> groups{std::move(oxygens)};
   for (int m = 0; m < molecules; ++m)
     groups.push_back({{m * sites + first, m * sites + first + 1}, {}});
+  for (const WaterIon& kind : tip4pIonTypes()) {
+    PermutationGroup alike;
+    for (std::size_t i = 0; i < ions.size(); ++i)
+      if (ions[i].name == kind.name) alike.atoms.push_back(molecules * sites + static_cast<int>(i));
+    if (alike.atoms.size() >= 2) groups.push_back(std::move(alike));
+  }
   return groups;
 }
 
@@ -162,7 +178,7 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings
   alignment.permutationGroups =
       system.water
           ? waterPermutationGroups(system.water->sitesPerMolecule(), system.water->moleculeCount(),
-                                   1)
+                                   1, system.water->ions)
           : waterPermutationGroups(kSoftStickyDipoleMarkers, system.ssdWater->moleculeCount(), 2);
   // The mirror image of a cluster of achiral molecules: one minimum. (SSD's markers inverted are
   // the molecule turned by pi about its y axis, and U is unchanged.)
@@ -176,8 +192,8 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings
   settings.connect.dneb.alignEndpoints = false;
   // The molecules' normal modes: the Hessian of the host rigid potential (double precision, any
   // backend; its geometry answers the views meanwhile, its evaluations take turns), weighted by
-  // the molecules' masses; the point group over sites of like kind (TIP4P: O, H, M; SSD: the
-  // dipole's head and tail markers, the side markers).
+  // the molecules' masses; the point group over sites of like kind (TIP4P: O, H, M and each kind
+  // of ion; SSD: the dipole's head and tail markers, the side markers).
   keepHostGeometry(system);
   settings.characterisation.rigidBodies = std::make_shared<RigidBodyVibrations>(
       system.geometry, bodies, system.water ? system.water->masses() : system.ssdWater->masses());
@@ -186,7 +202,13 @@ void useRigidWater(const OptimConfig& config, OptimSystem& system, OptimSettings
       system.water ? std::vector<int>{8, 1, 1, 0} : std::vector<int>{1, 2, 3, 3};
   std::vector<int>& types = settings.characterisation.pointGroup.atomTypes;
   types.clear();
-  for (std::size_t k = 0; k < bodies.atomCount(); ++k) types.push_back(kinds[k % kinds.size()]);
+  const std::size_t siteCount =
+      system.water ? 4 * system.water->moleculeCount() : bodies.atomCount();
+  for (std::size_t k = 0; k < siteCount; ++k) types.push_back(kinds[k % kinds.size()]);
+  if (!system.water) return;
+  for (const WaterIon& ion : system.water->ions)  // the kind's place in the table, after O H M
+    for (std::size_t t = 0; t < tip4pIonTypes().size(); ++t)
+      if (tip4pIonTypes()[t].name == ion.name) types.push_back(100 + static_cast<int>(t));
 }
 
 void useRigidEllipsoids(const OptimConfig& config, OptimSystem& system, OptimSettings& settings) {

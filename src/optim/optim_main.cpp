@@ -72,9 +72,11 @@ void printHeader(const OptimConfig& config, const OptimSystem& system,
   }
   if (system.water) {
     std::printf("optim: %s (energy kJ/mol, length Angstrom), seed %llu\n", name.c_str(), seed);
-    std::printf(" alignment> translation, rotation and inversion; permutations of the %zu "
-                "molecules and of each molecule's hydrogens\n",
-                system.water->moleculeCount());
+    std::printf(
+        " alignment> translation, rotation and inversion; permutations of the %zu "
+        "molecules and of each molecule's hydrogens%s\n",
+        system.water->moleculeCount(),
+        system.water->ionCount() > 0 ? ", and of ions of one kind" : "");
     return;
   }
   if (!system.amber) {

@@ -142,6 +142,9 @@ struct PathsampleConfig {
   /// grow: rigid water (--water tip4p|ssd; docs/water.md), the molecules counted from the
   /// database's sites; empty: none.
   std::string waterModel;
+  /// grow: point ions among TIP4P molecules (--ions; potentials/WaterCluster's
+  /// tip4pIonsFromList), the database's last atoms; empty: none.
+  std::string waterIons;
   /// grow: uniaxial Gay-Berne ellipsoids (--ellipsoids; docs/gay-berne.md), counted from the
   /// database's markers (4 per ellipsoid), with their parameters (--gay-berne-kappa, ...).
   bool ellipsoids = false;

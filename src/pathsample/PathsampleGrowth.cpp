@@ -84,6 +84,7 @@ OptimConfig connectSettings(const PathsampleConfig& c, const std::string& odataT
   OptimConfig oc;
   oc.prmtopFile = c.prmtopFile;
   oc.waterModel = c.waterModel;
+  oc.waterIons = c.waterIons;
   oc.ellipsoids = c.ellipsoids;
   oc.gayBerne = c.gayBerne;
   oc.backend = c.backend;
@@ -179,6 +180,7 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
   s << "pairs-per-cycle=" << c.pairsPerCycle << "\npair-list-size=" << c.listSize
     << "\nseed=" << c.seed << "\nprmtop=" << c.prmtopFile << "\n";
   if (!c.waterModel.empty()) s << "water=" << c.waterModel << "\n";
+  if (!c.waterIons.empty()) s << "ions=" << c.waterIons << "\n";
   if (c.ellipsoids) {
     const GayBerneParams& g = c.gayBerne;
     s << "ellipsoids=gay-berne sigma0 " << g.sigma0 << " eps0 " << g.eps0 << " kappa " << g.kappa

@@ -265,6 +265,10 @@ void addGrowth(Table& t) {
         fieldOf(&C::waterModel))
       .choices(std::vector<std::string>{"tip4p", "ssd"})
       .defaultText("none");
+  addWaterIonsOption(
+      t, fieldOf(&C::waterIons), [](const C& c) { return c.waterModel == "tip4p"; },
+      " (the database's last atoms, as optim --ions wrote them); identical ions "
+      "are permuted when minima are compared");
   const auto isEllipsoids = [](const C& c) { return c.ellipsoids; };
   t.flag("ellipsoids",
          "grow a network of uniaxial Gay-Berne ellipsoids (docs/gay-berne.md), as optim "
@@ -530,6 +534,7 @@ PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& argu
   table.applyPositionals(given.positionals, c);
   resolvePairSystem(c.pair, given, {});
   resolveGuptaSystem(c.gupta, given, {});
+  if (given.has("ions")) checkWaterIons(given.origin("ions"), c.waterIons, c.waterModel);
   // A pathdata that asks for connect cycles and names no other task grows the network, as
   // PATHSAMPLE does with it; its folder's odata.connect is the connect runs' odata.
   if (!c.mode && !c.pathdataFile.empty() && c.cycles > 0) {
