@@ -8,7 +8,9 @@
 // (side-chain rotations, chirality and cis/trans checks), built through gmin's own code
 // (src/gmin/GminWalkers). The rate counts the quenches of the steps after the first (all walkers
 // wait for the round's slowest quench, as in a real run) over their wall time; quench 0 (every
-// walker from the same start) and the final tight re-quench are left out.
+// walker from the same start) and the final tight re-quench are left out. After the table, each
+// row's walker step by phase (WalkerEnsemble's WalkerPhaseSeconds, every round): the quench call
+// against the host's work around it (proposals, the quenches' tests, the completions, the rest).
 //
 // Usage: bench_molecule_walkers [--prmtop F --inpcrd F | --water N [--water-model ssd] |
 // --ellipsoids N]
@@ -144,6 +146,7 @@ struct Row {
   long quenches;
   int threads;
   std::string engine;
+  WalkerPhaseSeconds phases;  // of every round
 };
 
 Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
@@ -173,7 +176,25 @@ Row runOnce(const Options& o, const std::string& backend, std::size_t walkers) {
           clock.quenches > 0 ? static_cast<double>(clock.calls) / clock.quenches : 0.0,
           clock.quenches,
           plan.threads,
-          walkerQuenchDescription(plan, config)};
+          walkerQuenchDescription(plan, config),
+          search.phaseSeconds()};
+}
+
+// A row's walker step by phase: milliseconds per round and the host's share (everything but the
+// quench call).
+std::string phaseLine(const std::string& backend, std::size_t walkers,
+                      const WalkerPhaseSeconds& p) {
+  const double n = p.rounds > 0 ? static_cast<double>(p.rounds) : 1.0;
+  const double host = p.atomEnergies + p.propose + p.prepare + p.complete + p.finish;
+  const double all = host + p.quench;
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "| %s | %zu | %ld | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f%% | %.2f |\n",
+                backend.c_str(), walkers, p.rounds, 1e3 * p.quench / n, 1e3 * p.atomEnergies / n,
+                1e3 * p.propose / n, 1e3 * p.prepare / n, 1e3 * p.complete / n, 1e3 * p.finish / n,
+                all > 0.0 ? 100.0 * host / all : 0.0,
+                walkers > 0 ? 1e6 * host / n / static_cast<double>(walkers) : 0.0);
+  return line;
 }
 
 }  // namespace
@@ -205,6 +226,7 @@ int main(int argc, char** argv) {
     std::map<std::size_t, double> cpuRate;  // by W, for the GPU rows' ratio
     double cpuBest = 0.0;
     std::vector<std::string> engines;
+    std::string phases;  // the rows' steps by phase, printed after the table
     for (const std::string& backend : o.backends) {
       if (backend != "cpu" && backend != "cuda")
         throw std::runtime_error("--backends: 'cpu' or 'cuda', not '" + backend + "'");
@@ -253,13 +275,19 @@ int main(int argc, char** argv) {
           std::snprintf(text, sizeof text, "%.2f (CPU's best)", r.rate / cpuBest);
           vsCpu = text;
         }
+        phases += phaseLine(backend, w, r.phases);
         std::printf("| %s | %zu | %d | %ld | %.3f | %.3g | %.0f | %.2f | %s |\n", backend.c_str(),
                     w, r.threads, r.quenches, r.seconds, r.rate, r.callsPerQuench,
                     first > 0.0 ? r.rate / first : 0.0, vsCpu.c_str());
         std::fflush(stdout);
       }
     }
-    std::printf("\n");
+    std::printf(
+        "\nA walker step by phase (ms per round, all rounds; host: all but the quench call; "
+        "WalkerPhaseSeconds):\n\n| backend | W | rounds | quench | atom energies | propose | "
+        "prepare | complete | finish | host share | host us per walker |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|\n%s\n",
+        phases.c_str());
     for (const std::string& e : engines) std::printf("engine: %s\n", e.c_str());
     return 0;
   } catch (const std::exception& e) {

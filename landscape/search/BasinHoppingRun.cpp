@@ -391,7 +391,10 @@ std::string BasinHoppingRun::countFailure(const LbfgsResult& q) {
 }
 
 std::string BasinHoppingRun::rejectReason(const std::vector<double>& x) const {
-  if ((m_hooks.maxRadius ? m_hooks.maxRadius(x) : maxRadius(x)) > m_radius)
+  // Without a container (an infinite radius) no atom can leave it: rigid molecules' radius hook
+  // builds every atom, a third of a water walker's host work per step.
+  if (std::isfinite(m_radius) &&
+      (m_hooks.maxRadius ? m_hooks.maxRadius(x) : maxRadius(x)) > m_radius)
     return "an atom left the container";
   if (m_hooks.rejectReason) return m_hooks.rejectReason(x);
   return "";

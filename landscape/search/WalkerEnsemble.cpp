@@ -1,6 +1,7 @@
 #include "landscape/search/WalkerEnsemble.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -193,12 +194,23 @@ long WalkerEnsemble::restore(const WalkerEnsembleState& state) {
 }
 
 bool WalkerEnsemble::round(long step) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point mark = Clock::now();
+  const auto lap = [&mark](double& phase) {
+    const Clock::time_point now = Clock::now();
+    phase += std::chrono::duration<double>(now - mark).count();
+    mark = now;
+  };
+  WalkerPhaseSeconds& t = m_phaseSeconds;
   // Without ASTEP there is nothing to compute, so no need for one walker after the other.
   forEachChain(m_potential.concurrentPerAtomEnergies() || m_common.angularThreshold <= 0.0,
                [&](std::size_t w) { m_chains[w]->updateAtomEnergies(); });
+  lap(t.atomEnergies);
   std::vector<std::vector<double>> x(m_chains.size());
   forEachChain(m_hooks.concurrent, [&](std::size_t w) { x[w] = m_chains[w]->proposeTrial(); });
+  lap(t.propose);
   std::vector<LbfgsResult> q = quench(*m_sloppy, x);
+  lap(t.quench);
   // A stop request that ended a quench of this round undoes the round (every walker's random
   // source as before its proposal), so that a resume repeats it exactly.
   if (anyStopped(q)) {
@@ -208,8 +220,10 @@ bool WalkerEnsemble::round(long step) {
   }
   forEachChain(m_hooks.concurrent,
                [&](std::size_t w) { m_chains[w]->prepareCompletion(step, x[w], q[w]); });
+  lap(t.prepare);
   std::vector<std::size_t> reseeding;
   completeSteps(step, x, q, reseeding);
+  lap(t.complete);
   if (m_common.crowdLimit > 0) {
     Census crowd;
     offerSaved(&reseeding, &crowd);
@@ -219,7 +233,10 @@ bool WalkerEnsemble::round(long step) {
   }
   std::vector<std::vector<double>> starts;
   for (std::size_t w : reseeding) starts.push_back(m_chains[w]->reseedStart());
-  return reseedAndFinishRound(step, reseeding, std::move(starts));
+  const bool going = reseedAndFinishRound(step, reseeding, std::move(starts));
+  lap(t.finish);
+  ++t.rounds;
+  return going;
 }
 
 // The chains are independent: a chain's completion changes nothing shared but through its saved

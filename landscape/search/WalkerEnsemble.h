@@ -97,6 +97,20 @@ struct WalkerEnsembleResult {
   ReplicaExchange::State exchange;          ///< BHPT counts per pair (empty without BHPT)
 };
 
+/// Wall seconds of a run's rounds by phase, summed over the rounds after the first quench (for
+/// benchmarks: how much of a walker step the host takes beside the quenches).
+struct WalkerPhaseSeconds {
+  double atomEnergies = 0.0;  ///< the chains' per-atom energies (ASTEP)
+  double propose = 0.0;       ///< the chains' proposals
+  double quench = 0.0;        ///< the batched minimiser's call
+  double prepare = 0.0;       ///< the chains' tests of their quenches (prepareCompletion)
+  double complete = 0.0;      ///< the chains' completions (Metropolis, saving, NEWRESTART)
+  /// The rest of the round: saving into the shared list, reseeds and their quenches, the census,
+  /// exchanges, the observer.
+  double finish = 0.0;
+  long rounds = 0;
+};
+
 /// Builds a batched minimiser for the given quench settings (sloppy or tight).
 using BatchedMinimiserMaker =
     std::function<std::unique_ptr<BatchedMinimiser>(const LbfgsParams& params)>;
@@ -136,6 +150,8 @@ class WalkerEnsemble {
   IndexBlock slice() const { return m_slice; }
   double containerRadius() const { return m_radius; }
   const std::vector<double>& temperatures() const { return m_temperatures; }
+  /// This process's rounds so far, by phase.
+  const WalkerPhaseSeconds& phaseSeconds() const { return m_phaseSeconds; }
 
  private:
   class Relay;
@@ -230,6 +246,7 @@ class WalkerEnsemble {
   long m_targetRoundQuenches = -1;
   long m_targetFunctionCalls = -1;
   bool m_stoppedEarly = false;
+  WalkerPhaseSeconds m_phaseSeconds;
   bool m_started = true;  ///< false when a stop request ended quench 0: no state to save
 };
 
