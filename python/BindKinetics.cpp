@@ -236,9 +236,10 @@ void bindKinetics(nb::module_& m) {
         "... (always), representable (False: a value lies beyond double precision and the "
         "linear fields are None), detailed_balance, connected_minima, "
         "... a, b: 0-based minima (default the network's set_a, set_b). units: 'reduced' "
-        "(temperature = kT in the energy unit, rates in reduced time^-1), 'molecular' (K, s^-1) "
-        "or 'auto'. regroup_threshold: rates between free-energy groups (REGROUPFREE); planck: h "
-        "(kcal/mol s for molecular; NaN: default).");
+        "(temperature = kT in the energy unit, rates in reduced time^-1), 'molecular' (K, s^-1; "
+        "kT and the frequency unit in the network's kcal/mol or kJ/mol) or 'auto' (molecular "
+        "when hessian_masses is 'amu'). regroup_threshold: rates between free-energy groups "
+        "(REGROUPFREE); planck: h (energy unit x s for molecular; NaN: default).");
   m.def("network_committors", &networkCommittors, "network"_a, "temperature"_a, "a"_a = nb::none(),
         "b"_a = nb::none(), "units"_a = "auto",
         "Committor probabilities to a before b of every minimum (NaN: not connected to both).");

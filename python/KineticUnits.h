@@ -15,27 +15,32 @@
 namespace landscape::python {
 
 /// pathsample's --units: reduced (kT in the energy unit, rates in reduced time^-1) or molecular
-/// (T in K, kcal/mol, rates in s^-1 from the mass-weighted frequencies in
-/// sqrt(kcal/mol / (amu Angstrom^2))). 'auto': molecular when the network's Hessians are
-/// mass-weighted in amu (hessian_masses, as optim writes AMBER networks).
+/// (T in K, rates in s^-1 from the mass-weighted frequencies in sqrt(energy unit / (amu
+/// Angstrom^2)), the network's energy unit kcal/mol or kJ/mol: MolecularKineticConstants).
+/// 'auto': molecular when the network's Hessians are mass-weighted in amu (hessian_masses, as
+/// optim writes AMBER and water networks).
 struct KineticUnits {
   bool molecular = false;
+  MolecularKineticConstants constants = molecularKineticConstants("kcal/mol");
   double kT(double temperature) const {
-    return molecular ? kBoltzmannKcalPerMolK * temperature : temperature;
+    return molecular ? constants.boltzmann * temperature : temperature;
   }
-  double rateFactor() const { return molecular ? kMolecularFrequencyPerSecond : 1.0; }
+  double rateFactor() const { return molecular ? constants.frequencyPerSecond : 1.0; }
   std::string name() const { return molecular ? "molecular" : "reduced"; }
   std::string rateUnit() const { return molecular ? "s^-1" : "reduced time^-1"; }
   std::string timeUnit() const { return molecular ? "s" : "reduced time"; }
   std::string temperatureUnit() const { return molecular ? "K" : "energy unit (kT)"; }
   /// Planck's constant in the energy unit x the rate graph's time unit; NaN: the default
-  /// (kPlanckKcalPerMolSecond for molecular units, 0 = no kT ln(kT/h) term for reduced).
+  /// (h N_A in the energy unit x s for molecular units, 0 = no kT ln(kT/h) term for reduced).
   double planck(double given) const {
-    if (std::isnan(given)) return molecular ? kPlanckKcalPerMolSecond * rateFactor() : 0.0;
+    if (std::isnan(given)) return molecular ? constants.planckSeconds * rateFactor() : 0.0;
     return molecular ? given * rateFactor() : given;
   }
 };
 
+/// A network without an energy unit (a dict built by hand) is taken as kcal/mol's when molecular;
+/// one in kJ/mol (TIP4P water) gets kJ/mol's constants; reduced units refuse kJ/mol, whose rates
+/// they would report in the wrong unit.
 inline KineticUnits unitsOf(const std::string& units, const DatabaseMetadata& metadata,
                             const std::string& what) {
   KineticUnits u;
@@ -47,6 +52,13 @@ inline KineticUnits unitsOf(const std::string& units, const DatabaseMetadata& me
     throw std::invalid_argument(what + ": units must be 'reduced', 'molecular' or 'auto', got '" +
                                 units + "'");
   }
+  const std::string& unit = metadata.energyUnit;
+  if (u.molecular && (unit == "kcal/mol" || unit == "kJ/mol"))
+    u.constants = molecularKineticConstants(unit);
+  if (!u.molecular && unit == "kJ/mol")
+    throw std::invalid_argument(what +
+                                ": the network's energies are in kJ/mol; its kinetics "
+                                "need units='molecular' (temperatures in K, rates in s^-1)");
   return u;
 }
 

@@ -347,6 +347,26 @@ TEST_F(AshHessian, PathsampleFilesUseOptimsFrequencyUnitsAndComeBack) {
   EXPECT_THROW(pathsampleFrequencyConversion(metadata), std::invalid_argument);
 }
 
+// The kinetics' constants in each molecular energy unit (CODATA 2018 R, h and N_A; 4.184 J/cal):
+// kT, the frequency unit squared and h N_A scale as the energy unit, so that a rate is the same in
+// either; another unit is refused by name.
+TEST(MassWeightedHessian, MolecularKineticConstantsScaleWithTheEnergyUnit) {
+  const MolecularKineticConstants kcal = molecularKineticConstants("kcal/mol");
+  const MolecularKineticConstants kj = molecularKineticConstants("kJ/mol");
+  EXPECT_NEAR(kcal.boltzmann * 298.15, 0.5925, 1e-4);  // RT at 25 C: 0.5925 kcal/mol
+  EXPECT_NEAR(kj.boltzmann * 298.15, 2.4790, 1e-4);    // and 2.4790 kJ/mol
+  EXPECT_NEAR(kj.boltzmann / kcal.boltzmann, 4.184, 1e-12);
+  EXPECT_NEAR(std::pow(kcal.frequencyPerSecond / kj.frequencyPerSecond, 2), 4.184, 1e-8);
+  EXPECT_NEAR(kj.planckSeconds / kcal.planckSeconds, 4.184, 1e-12);
+  EXPECT_NEAR(kj.planckSeconds, 3.990312712e-13, 1e-21);  // h N_A = 3.990312712e-10 J s / mol
+  try {
+    molecularKineticConstants("eV");
+    ADD_FAILURE() << "eV accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'eV'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MassWeightedHessian, DatabaseRecordsTheMassesOfItsHessianFields) {
   StoredTransitionNetwork network;
   StoredNetworkMinimum m;

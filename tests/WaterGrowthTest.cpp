@@ -1,7 +1,7 @@
 // `pathsample grow --water`: transition networks of rigid water clusters grown from an optim
 // connect run, in angle-axis coordinates, the stationary points characterised by the molecules'
 // normal modes (landscape/paths/RigidBodyNormalModes). SSD networks (kcal/mol) feed the kinetics;
-// TIP4P networks (kJ/mol) grow, and the kinetics refuse them rather than misread their unit.
+// TIP4P networks (kJ/mol) grow, and their kinetics take kJ/mol's constants.
 // `pathsample grow --ellipsoids` grows networks of Gay-Berne ellipsoids the same way.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -87,6 +87,13 @@ void expectCharacterisedStationaryPoints(const fs::path& file, Potential& atomis
   for (std::size_t k = 0; k < net.minima.size(); ++k)
     EXPECT_TRUE(std::isfinite(net.minima[k].properties.logProductOfPositiveEigenvalues))
         << "minimum " << k;
+}
+
+// k(A<-B) of pathsample rates' first NGT line in `log`; NaN when there is none.
+double rateAtoB(const std::string& log) {
+  const std::size_t at = log.find("NGT> k(A<-B)= ");
+  if (at == std::string::npos) return std::nan("");
+  return std::stod(log.substr(at + 14));
 }
 
 std::size_t transitionStatesOf(const fs::path& file) {
@@ -248,7 +255,7 @@ TEST(WaterGrowth, CudaEllipsoidNetworkGrowsAlikeForAnyRunsInFlight) {
 
 // TIP4P (H2O)8 (GMIN's input, and it with two molecules turned): a grown network in kJ/mol with
 // its normal modes; `pathsample rates` refuses it, naming the unit.
-TEST(WaterGrowth, Tip4pNetworkGrowsAndTheKineticsRefuseItsKjPerMol) {
+TEST(WaterGrowth, Tip4pNetworkGrowsAndItsRatesDoNotDependOnTheEnergyUnit) {
   const auto coords = testDataPath("water/gmin-tip4p/coords");
   if (!coords) GTEST_SKIP() << "tests/data/water/gmin-tip4p/coords not found";
   const Work w("water-growth-tip4p");
@@ -272,9 +279,45 @@ TEST(WaterGrowth, Tip4pNetworkGrowsAndTheKineticsRefuseItsKjPerMol) {
   const WaterCluster water = tip4pCluster(8);
   SitePotential sites(water.model);
   expectCharacterisedStationaryPoints(w.dir / "grown" / "network.h5", sites, water.rigidSystem());
-  EXPECT_EQ(w.pathsample("rates --database grown/network.h5 --units molecular --temperature 200"),
+  // The kinetics in kJ/mol's constants give the rates of the same network written in kcal/mol
+  // (energies / 4.184; each log product of n positive squared frequencies less n ln 4.184: 6N - 6
+  // molecular modes at a minimum, one fewer at a transition state): a rate does not depend on
+  // the energy unit. Reduced units would misread kJ/mol: refused.
+  ASSERT_EQ(w.pathsample("rates --database grown/network.h5 --units molecular --temperature 200 "
+                         "--directory kj"),
+            0)
+      << w.log();
+  const double kj = rateAtoB(w.log());
+  DatabaseMetadata meta;
+  StoredTransitionNetwork net =
+      TransitionNetworkDatabase::read((w.dir / "grown" / "network.h5").string(), &meta);
+  ASSERT_EQ(meta.energyUnit, "kJ/mol");
+  const double lnUnit = std::log(4.184), modes = 6.0 * 8 - 6.0;
+  for (StoredNetworkMinimum& m : net.minima) {
+    m.energy /= 4.184;
+    m.properties.logProductOfPositiveEigenvalues -= modes * lnUnit;
+  }
+  for (StoredTransitionState& t : net.transitionStates) {
+    t.energy /= 4.184;
+    t.properties.logProductOfPositiveEigenvalues -= (modes - 1.0) * lnUnit;
+  }
+  meta.energyUnit = "kcal/mol";
+  TransitionNetworkDatabase::write((w.dir / "kcal.h5").string(), meta, net);
+  ASSERT_EQ(w.pathsample("rates --database kcal.h5 --units molecular --temperature 200 "
+                         "--directory kcal"),
+            0)
+      << w.log();
+  const double kcal = rateAtoB(w.log());
+  EXPECT_GT(kj, 0.0);
+  EXPECT_NEAR(kj / kcal, 1.0, 1e-8) << kj << " " << kcal;
+  EXPECT_EQ(w.pathsample("rates --database grown/network.h5 --temperature 200"), 1);
+  EXPECT_NE(w.log().find("its kinetics need --units molecular"), std::string::npos) << w.log();
+  // PATHSAMPLE's TEMPERATURE is kT, read as kcal/mol: for a kJ/mol network, K are asked for.
+  std::ofstream(w.dir / "pathdata") << "TEMPERATURE 1.66\n";
+  EXPECT_EQ(w.pathsample("rates --pathdata pathdata --database grown/network.h5 --units "
+                         "molecular"),
             1);
-  EXPECT_NE(w.log().find("its energies are in kJ/mol"), std::string::npos) << w.log();
+  EXPECT_NE(w.log().find("give --temperature in K"), std::string::npos) << w.log();
 }
 
 // Cl-(H2O)4 with the ion a free atom: optim connects two minima (tests/data/water/cl4_*.xyz), two

@@ -24,6 +24,16 @@ void requireKnown(const StationaryPointProperties& p, const std::string& what) {
 
 }  // namespace
 
+MolecularKineticConstants molecularKineticConstants(const std::string& energyUnit) {
+  if (energyUnit == "kcal/mol")
+    return {energyUnit, kBoltzmannKcalPerMolK, kMolecularFrequencyPerSecond,
+            kPlanckKcalPerMolSecond};
+  if (energyUnit == "kJ/mol")
+    return {energyUnit, kBoltzmannKjPerMolK, kKjMolecularFrequencyPerSecond, kPlanckKjPerMolSecond};
+  throw std::invalid_argument("molecular kinetics: energies in '" + energyUnit +
+                              "'; the constants are known for kcal/mol and kJ/mol");
+}
+
 double harmonicLogRate(double minimumEnergy, double minimumLogProduct, int minimumOrder,
                        double tsEnergy, double tsLogProduct, int tsOrder, double kT) {
   return std::log(static_cast<double>(minimumOrder) / (2.0 * kPi * tsOrder)) +

@@ -13,7 +13,9 @@
 // Units: the rate unit is the inverse of the time unit the frequencies imply. Reduced units (LJ,
 // unit masses): 1 / sqrt(m sigma^2 / epsilon). Molecules (kcal/mol, Angstrom, amu, log products of
 // the mass-weighted Hessian): the frequency unit sqrt(kcal/mol / (amu Angstrom^2)) is
-// kMolecularFrequencyPerSecond s^-1, and a temperature T in Kelvin is kT = kBoltzmannKcalPerMolK T.
+// kMolecularFrequencyPerSecond s^-1, and a temperature T in Kelvin is kT = kBoltzmannKcalPerMolK T;
+// in kJ/mol (TIP4P water) the same with the kJ/mol constants (molecularKineticConstants).
+#include <string>
 #include <vector>
 
 #include "landscape/network/RateGraph.h"
@@ -33,6 +35,23 @@ constexpr double kKjMolecularFrequencyPerSecond = 1.0000000000e13;
 /// Planck's constant in kcal/mol x s (CODATA 2018 h N_A / 4184 J/kcal): the value PATHSAMPLE's
 /// PLANCK keyword needs with rates in s^-1 (its manual, "A Note on Units and Planck's Constant").
 constexpr double kPlanckKcalPerMolSecond = 6.62607015e-34 * 6.02214076e23 / 4184.0;
+
+/// Planck's constant in kJ/mol x s (CODATA 2018 h N_A / 1000 J/kJ).
+constexpr double kPlanckKjPerMolSecond = 6.62607015e-34 * 6.02214076e23 / 1000.0;
+
+/// The constants of molecular kinetics (temperatures in K, rates in s^-1, masses in amu, lengths
+/// in Angstrom) in a network's energy unit: kcal/mol (AMBER, SOP, SSD water) or kJ/mol (TIP4P
+/// water). A rate or a time does not depend on which: the energies, kT and the frequency unit
+/// change together.
+struct MolecularKineticConstants {
+  std::string energyUnit;     ///< "kcal/mol" or "kJ/mol"
+  double boltzmann;           ///< kT per K in the energy unit
+  double frequencyPerSecond;  ///< sqrt(energy unit / (amu Angstrom^2)) in s^-1
+  double planckSeconds;       ///< h N_A in the energy unit x s
+};
+/// Those of `energyUnit`; throws std::invalid_argument naming any unit but "kcal/mol" and
+/// "kJ/mol".
+MolecularKineticConstants molecularKineticConstants(const std::string& energyUnit);
 
 /// ln k of one transition state from minimum `from` (the harmonic formula above).
 double harmonicLogRate(double minimumEnergy, double minimumLogProduct, int minimumOrder,

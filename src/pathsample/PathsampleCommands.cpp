@@ -47,25 +47,24 @@ auto atTemperature(const std::string& source, double t, Step step) -> decltype(s
   }
 }
 
-
-
 // Planck's constant in the energy unit x the rate graph's time unit (regroup's Eyring term):
-// for molecules kcal/mol x (1 / rateFactor) s.
+// for molecules the energy unit x (1 / rateFactor) s.
 double planckOf(const PathsampleConfig& c, const KineticsNetwork& k) {
-  return usesMolecularUnits(c) ? (c.planck > 0.0 ? c.planck : kPlanckKcalPerMolSecond) * k.rateFactor
-                      : c.planck;
+  return usesMolecularUnits(c) ? (c.planck > 0.0 ? c.planck : k.planckSeconds) * k.rateFactor
+                               : c.planck;
 }
 
 // NGT at temperature t: between minima, or (--regrouped) between the free-energy groups.
 GraphTransformationResult ratesAt(const PathsampleConfig& c, const KineticsNetwork& k, double t,
                                   const ProgressPrinter& print) {
   const StoredTransitionNetwork& n = k.network;
-  const RateGraph minima = atTemperature(k.source, t, [&] { return harmonicRateGraph(n, kTOfTemperature(c, t)); });
+  const RateGraph minima =
+      atTemperature(k.source, t, [&] { return harmonicRateGraph(n, k.kT(t)); });
   if (!c.regrouped)
     return atTemperature(k.source, t,
                          [&] { return graphTransformationRates(minima, n.setA, n.setB); });
   const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
-    return regroupFreeEnergy(n, kTOfTemperature(c, t), c.regroupThreshold, planckOf(c, k));
+    return regroupFreeEnergy(n, k.kT(t), c.regroupThreshold, planckOf(c, k));
   });
   const std::vector<int> a = groupsOf(n.setA, groups), b = groupsOf(n.setB, groups);
   for (int g : a)
@@ -186,7 +185,7 @@ void computeCommittors(const PathsampleConfig& c, const ProgressPrinter& print) 
   // DIRECTION AB: committors to A (reaching A before B); BA: to B.
   const bool toB = c.direction == PathsampleDirection::BA;
   const GraphTransformationResult r = atTemperature(k.source, t, [&] {
-    return graphTransformationRates(harmonicRateGraph(network, kTOfTemperature(c, t)),
+    return graphTransformationRates(harmonicRateGraph(network, k.kT(t)),
                                     toB ? network.setB : network.setA,
                                     toB ? network.setA : network.setB);
   });
@@ -202,9 +201,8 @@ void regroup(const PathsampleConfig& c, const ProgressPrinter& print) {
   const StoredTransitionNetwork& network = k.network;
   const double t = c.temperatures.front();
   const double planck = planckOf(c, k);
-  const FreeEnergyGroups groups = atTemperature(k.source, t, [&] {
-    return regroupFreeEnergy(network, kTOfTemperature(c, t), c.regroupThreshold, planck);
-  });
+  const FreeEnergyGroups groups = atTemperature(
+      k.source, t, [&] { return regroupFreeEnergy(network, k.kT(t), c.regroupThreshold, planck); });
   std::string text;
   for (std::size_t g = 0; g < groups.members.size(); ++g) {
     std::string line = format("group %.0f  F= %.10g  minima:", g + 1.0, groups.freeEnergy[g]);
@@ -234,7 +232,7 @@ void kineticMonteCarlo(const PathsampleConfig& c, const ProgressPrinter& print) 
   const double t = c.temperatures.front();
   const bool toB = c.direction == PathsampleDirection::BA;
   const std::vector<KmcPassage> passages = atTemperature(k.source, t, [&] {
-    return kmcFirstPassages(harmonicRateGraph(n, kTOfTemperature(c, t)), toB ? n.setB : n.setA,
+    return kmcFirstPassages(harmonicRateGraph(n, k.kT(t)), toB ? n.setB : n.setA,
                             toB ? n.setA : n.setB, c.kmcRuns, static_cast<std::uint64_t>(c.seed));
   });
   std::string text;

@@ -58,8 +58,9 @@ struct PathsampleConfig {
   double regroupThreshold = 0.0;         ///< --regroup-threshold DF (energy unit)
   bool regrouped = false;                ///< --regrouped: rates between free-energy groups
   /// --planck H: Planck's constant in the energy unit x the time unit of the reported rates
-  /// (PATHSAMPLE's PLANCK); 0 = the default: kPlanckKcalPerMolSecond with --units molecular, and
-  /// for reduced units no kT ln(kT/h) term in transition-state free energies.
+  /// (PATHSAMPLE's PLANCK); 0 = the default: h N_A in the network's energy unit x s with --units
+  /// molecular (MolecularKineticConstants), and for reduced units no kT ln(kT/h) term in
+  /// transition-state free energies.
   double planck = 0.0;
   /// --direction AB|BA (PATHSAMPLE's DIRECTION): AB, A is the product (committors to A, growth
   /// towards A); BA, B is.
@@ -93,6 +94,9 @@ struct PathsampleConfig {
   // What a pathdata file said in PATHSAMPLE's own terms, resolved once the command line is read.
   std::vector<double> pathdataTemperatures;       ///< TEMPERATURE: kT in the energy unit
   std::vector<double> pathdataRatesTemperatures;  ///< RATESCYCLE: kT in the energy unit
+  /// --temperature was not given and `temperatures` came from TEMPERATURE or RATESCYCLE (with
+  /// --units molecular converted from kT in kcal/mol to K).
+  bool temperaturesFromPathdata = false;
   std::size_t pathdataAtoms = 0;                  ///< NATOMS; 0 = not given
   std::string pathdataAtomsWhere;                 ///< "FILE:LINE" of NATOMS, for messages
 

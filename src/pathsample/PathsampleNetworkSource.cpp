@@ -14,14 +14,6 @@ namespace landscape {
 namespace fs = std::filesystem;
 
 bool usesMolecularUnits(const PathsampleConfig& c) { return c.units == PathsampleUnits::Molecular; }
-/// kT in the energy unit for a temperature as the user gives it.
-double kTOfTemperature(const PathsampleConfig& c, double t) {
-  return usesMolecularUnits(c) ? kBoltzmannKcalPerMolK * t : t;
-}
-/// Rates of the graph (inverse frequency unit) -> the reported unit.
-double reportedRateFactor(const PathsampleConfig& c) {
-  return usesMolecularUnits(c) ? kMolecularFrequencyPerSecond : 1.0;
-}
 std::string reportedRateUnit(const PathsampleConfig& c) {
   return usesMolecularUnits(c) ? "s^-1" : "reduced time^-1";
 }
@@ -79,23 +71,44 @@ KineticsNetwork kineticsNetwork(const PathsampleConfig& c, bool needSets) {
     k.setNames = "min.A and min.B of " + c.directory;
     // The files' frequencies are PATHSAMPLE's: reduced, or rad/s for molecules (s^-1 rates).
     k.rateFactor = 1.0;
+    if (usesMolecularUnits(c)) {  // PATHSAMPLE's molecules: kcal/mol (AMBER)
+      const MolecularKineticConstants kcal = molecularKineticConstants("kcal/mol");
+      k.kTPerTemperature = kcal.boltzmann;
+      k.planckSeconds = kcal.planckSeconds;
+    }
   } else {
     DatabaseMetadata metadata;
     k.network = readNetworkOfEitherKind(c.database, &metadata);
     checkPathdataAtoms(c, metadata.atoms, c.database);
-    // The kinetics take kT and the frequency unit from --units: a network in another energy unit
-    // (TIP4P water's kJ/mol) would give wrong rates without a word.
-    if (metadata.energyUnit == "kJ/mol")
-      throw std::runtime_error(c.database +
-                               ": its energies are in kJ/mol; the kinetics need kcal/mol "
-                               "(--units molecular) or reduced units");
-    if (usesMolecularUnits(c) && metadata.atoms != 0 && metadata.energyUnit != "kcal/mol")
-      throw std::runtime_error(c.database + ": its energies are in '" + metadata.energyUnit +
-                               "'; --units molecular needs a network in kcal/mol");
     k.source = c.database;
     k.setNames = "the endpoint sets A and B of " + c.database;
-    // A kinetics-only network keeps its files' frequencies (KineticsOnlyDatabase.h).
-    k.rateFactor = metadata.atoms == 0 ? 1.0 : reportedRateFactor(c);
+    // A kinetics-only network keeps its files' frequencies (KineticsOnlyDatabase.h): rad/s and
+    // kcal/mol for molecules, as PATHSAMPLE's files hold them.
+    const bool kineticsOnly = metadata.atoms == 0;
+    const std::string unit = kineticsOnly ? std::string("kcal/mol") : metadata.energyUnit;
+    // kT and the frequency unit follow the network's energy unit (TIP4P water's kJ/mol, kcal/mol
+    // otherwise). Reduced units take kT in the energy unit and report the graph's rates as they
+    // are: for kJ/mol they would be read as kcal/mol's, so they are refused.
+    if (usesMolecularUnits(c)) {
+      MolecularKineticConstants constants;
+      try {
+        constants = molecularKineticConstants(unit);
+      } catch (const std::invalid_argument&) {
+        throw std::runtime_error(c.database + ": its energies are in '" + unit +
+                                 "'; --units molecular needs a network in kcal/mol or kJ/mol");
+      }
+      if (unit != "kcal/mol" && c.temperaturesFromPathdata)
+        throw std::runtime_error(c.database + ": its energies are in " + unit +
+                                 ", and the temperatures came from " + c.pathdataFile +
+                                 " (PATHSAMPLE's kT, read as kcal/mol); give --temperature in K");
+      k.kTPerTemperature = constants.boltzmann;
+      k.planckSeconds = constants.planckSeconds;
+      k.rateFactor = kineticsOnly ? 1.0 : constants.frequencyPerSecond;
+    } else if (metadata.energyUnit == "kJ/mol") {
+      throw std::runtime_error(c.database +
+                               ": its energies are in kJ/mol; its kinetics need --units "
+                               "molecular (temperatures in K, rates in s^-1)");
+    }
   }
   if (std::isfinite(c.maxTsEnergy)) {
     std::vector<StoredTransitionState>& ts = k.network.transitionStates;

@@ -11,21 +11,23 @@
 
 namespace landscape {
 
-/// --units molecular: kcal/mol, temperatures in K, rates in s^-1.
+/// --units molecular: kcal/mol or kJ/mol (the network's), temperatures in K, rates in s^-1.
 bool usesMolecularUnits(const PathsampleConfig& c);
-/// kT in the energy unit for a temperature as the user gives it.
-double kTOfTemperature(const PathsampleConfig& c, double t);
-/// Rates of a database's rate graph (inverse frequency unit) x this = the reported rates.
-double reportedRateFactor(const PathsampleConfig& c);
 std::string reportedRateUnit(const PathsampleConfig& c);
 
-/// What rates, committors and regroup work on: the network, where it came from and the factor
-/// from its frequencies to the reported rate unit.
+/// What rates, committors and regroup work on: the network, where it came from, the factor from
+/// its frequencies to the reported rate unit and kT per unit of temperature as the user gives it.
 struct KineticsNetwork {
   StoredTransitionNetwork network;
   std::string source;       ///< the database, or "DIR/min.data" for PATHSAMPLE files
   std::string setNames;     ///< "min.A and min.B of DIR" or "the endpoint sets of DB"
   double rateFactor = 1.0;  ///< graph rates x this = reported rates
+  /// kT per temperature unit: 1 for reduced units (the temperature is kT), Boltzmann's constant in
+  /// the network's energy unit per K for molecular ones.
+  double kTPerTemperature = 1.0;
+  /// Planck's constant in the energy unit x s (molecular units; 0 for reduced ones).
+  double planckSeconds = 0.0;
+  double kT(double temperature) const { return kTPerTemperature * temperature; }
 };
 
 /// PATHSAMPLE's way: a run configured by a pathdata file (or --no-points) without --database

@@ -60,9 +60,10 @@ void addKinetics(Table& t) {
         fieldOf(&C::temperatures))
       .positive();
   t.add("units", "",
-        "reduced: energies, kT and rates in reduced units (LJ); molecular: kcal/mol, "
-        "temperatures in K, rates in s^-1 (log products of the mass-weighted Hessian in "
-        "kcal/mol/(amu A^2); import reads min.data/ts.data in PATHSAMPLE's (rad/s)^2)",
+        "reduced: energies, kT and rates in reduced units (LJ); molecular: kcal/mol (or the "
+        "kJ/mol of a TIP4P water network), temperatures in K, rates in s^-1 (log products of "
+        "the mass-weighted Hessian in kcal/mol/(amu A^2) or kJ/mol/(amu A^2); import reads "
+        "min.data/ts.data in PATHSAMPLE's (rad/s)^2)",
         fieldOf(&C::units))
       .choices({PathsampleUnits::Reduced, PathsampleUnits::Molecular}, pathsampleUnitsName);
   t.add("regroup-threshold", "DF",
@@ -557,6 +558,7 @@ PathsampleConfig parsePathsampleCommandLine(const std::vector<std::string>& argu
             ? c.pathdataRatesTemperatures
             : c.pathdataTemperatures;
     if (!kT.empty()) c.temperatures = kT;
+    c.temperaturesFromPathdata = !kT.empty();
     if (!kT.empty() && c.units == PathsampleUnits::Molecular)
       for (double& t : c.temperatures) t /= kBoltzmannKcalPerMolK;
   }

@@ -3,6 +3,7 @@ checked against `pathsample`'s own output on the same database, PATHSAMPLE's NGT
 kinetics-only example, pele's analytic rate maps, the harmonic formula by hand, and an
 independent Hessian; and Network.read(...).write(...) checked against h5py for every group,
 dataset and attribute."""
+import math
 import pathlib
 import shutil
 import subprocess
@@ -470,6 +471,42 @@ def test_molecular_units_equal_pathsample_molecular_rates(tmp_path):
         assert r["k_ba"] == pytest.approx(row[2], rel=1e-9)
     # the same network in reduced units is another number: the units are not ignored
     assert network.rates(298, units="reduced")["k_ab"] != pytest.approx(network.rates(298)["k_ab"])
+
+
+def test_molecular_rates_do_not_depend_on_the_energy_unit(tmp_path):
+    """The LJ38 network of the test above written in kJ/mol (TIP4P water's unit): energies x 4.184,
+    each log product of n squared frequencies plus n ln 4.184 (3N - 6 at a minimum, 3N - 7 at a
+    transition state). With units='auto' its rates take kJ/mol's constants and equal the
+    kcal/mol network's; reduced units would misread kJ/mol and are refused."""
+    pathsample = program("pathsample")
+    for name in ("min.data", "ts.data", "points.min", "points.ts"):
+        shutil.copy(LJ38 / name, tmp_path / name)
+    (tmp_path / "min.A").write_text("1\n2\n")
+    (tmp_path / "min.B").write_text("1\n8\n")
+    kcal = tmp_path / "kcal.h5"
+    run(pathsample, "import", "--units", "molecular", "--directory", tmp_path, "--database", kcal)
+    kj = tmp_path / "kj.h5"
+    shutil.copy(kcal, kj)
+    modes = 3 * 38 - 6
+    with h5py.File(kj, "r+") as f:
+        f.attrs["energy_unit"] = "kJ/mol"
+        for group, n in (("minima", modes), ("transition_states", modes - 1)):
+            f[group]["energy"][...] = f[group]["energy"][...] * 4.184
+            f[group]["log_product_frequencies"][...] = (
+                f[group]["log_product_frequencies"][...] + n * math.log(4.184))
+    a, b = Network.read(kcal), Network.read(kj)
+    for t in (298.0, 400.0):
+        ra, rb = a.rates(t), b.rates(t)
+        assert rb["kT"] == pytest.approx(t * 8.314462618 / 1000.0, rel=1e-12)
+        assert rb["k_ab"] == pytest.approx(ra["k_ab"], rel=1e-9)
+        assert rb["k_ba"] == pytest.approx(ra["k_ba"], rel=1e-9)
+    with pytest.raises(ValueError, match="kJ/mol; its kinetics need units='molecular'"):
+        b.rates(298.0, units="reduced")
+    # pathsample reads it alike
+    run(pathsample, "rates", "--units", "molecular", "--database", kj, "--directory", tmp_path,
+        "--temperature", "298")
+    row = fortran_table(tmp_path / "NGT.rates.new")[0]
+    assert row[1] == pytest.approx(a.rates(298.0)["k_ab"], rel=1e-9)
 
 
 def rigid_body_projector(x, masses):
