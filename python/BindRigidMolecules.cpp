@@ -122,38 +122,52 @@ nb::list tip4pSymbols(long long molecules, const std::string& ions) {
   return symbols;
 }
 
+// The molecules of an array of `rowsPerMolecule` rows of 3 per molecule followed by one row per
+// ion of `ions`.
 WaterCluster waterOf(const HostIn& a, std::size_t rowsPerMolecule, const std::string& what,
-                     const std::string& name, const std::string& layout) {
-  const std::size_t n = moleculesOf(a, rowsPerMolecule, what, name, layout);
-  return tip4pCluster(countOf(static_cast<long long>(n), what, "molecules"));
+                     const std::string& name, const std::string& layout, const std::string& ions) {
+  const std::vector<WaterIon> list = ionsOf(ions, what);
+  if (list.empty()) {
+    const std::size_t n = moleculesOf(a, rowsPerMolecule, what, name, layout);
+    return tip4pCluster(countOf(static_cast<long long>(n), what, "molecules"));
+  }
+  const std::vector<std::size_t> shape = shapeOf(a);
+  const bool shaped = (shape.size() == 2 && shape[1] == 3) || shape.size() == 1;
+  const std::size_t rows = a.size() / 3, k = list.size();
+  if (!shaped || a.size() % 3 != 0 || rows <= k || (rows - k) % rowsPerMolecule != 0)
+    throw std::invalid_argument(what + ": " + name + " has shape " + shapeText(shape) +
+                                " but needs " + layout + ", then one row per ion (" +
+                                std::to_string(k) + ")");
+  return tip4pCluster(
+      countOf(static_cast<long long>((rows - k) / rowsPerMolecule), what, "molecules"), list);
 }
 
 constexpr const char* kGminLayout = "GMIN's layout: N oxygens, then N angle-axis vectors";
 constexpr const char* kRigidLayout = "rigid coordinates: N centres, then N angle-axis vectors";
 constexpr const char* kSiteLayout = "4 sites per molecule, O H H M";
 
-NumpyArray tip4pFromGmin(HostIn gmin) {
-  const WaterCluster w = waterOf(gmin, 2, "tip4p_from_gmin", "gmin", kGminLayout);
+NumpyArray tip4pFromGmin(HostIn gmin, const std::string& ions) {
+  const WaterCluster w = waterOf(gmin, 2, "tip4p_from_gmin", "gmin", kGminLayout, ions);
   return numpyCoordinates(w.gminToRigid(valuesOf(gmin)));
 }
 
-NumpyArray tip4pToGmin(HostIn q) {
-  const WaterCluster w = waterOf(q, 2, "tip4p_to_gmin", "q", kRigidLayout);
+NumpyArray tip4pToGmin(HostIn q, const std::string& ions) {
+  const WaterCluster w = waterOf(q, 2, "tip4p_to_gmin", "q", kRigidLayout, ions);
   return numpyCoordinates(w.sitesToGmin(w.rigidSystem().toAtoms(valuesOf(q))));
 }
 
-NumpyArray tip4pSites(HostIn q) {
-  const WaterCluster w = waterOf(q, 2, "tip4p_sites", "q", kRigidLayout);
+NumpyArray tip4pSites(HostIn q, const std::string& ions) {
+  const WaterCluster w = waterOf(q, 2, "tip4p_sites", "q", kRigidLayout, ions);
   return numpyCoordinates(w.rigidSystem().toAtoms(valuesOf(q)));
 }
 
-NumpyArray tip4pSitesFromGmin(HostIn gmin) {
-  const WaterCluster w = waterOf(gmin, 2, "tip4p_sites_from_gmin", "gmin", kGminLayout);
+NumpyArray tip4pSitesFromGmin(HostIn gmin, const std::string& ions) {
+  const WaterCluster w = waterOf(gmin, 2, "tip4p_sites_from_gmin", "gmin", kGminLayout, ions);
   return numpyCoordinates(w.gminToSites(valuesOf(gmin)));
 }
 
-NumpyArray tip4pFromSites(HostIn sites) {
-  const WaterCluster w = waterOf(sites, 4, "tip4p_from_sites", "sites", kSiteLayout);
+NumpyArray tip4pFromSites(HostIn sites, const std::string& ions) {
+  const WaterCluster w = waterOf(sites, 4, "tip4p_from_sites", "sites", kSiteLayout, ions);
   return numpyCoordinates(w.rigidSystem().fromAtoms(valuesOf(sites)));
 }
 
@@ -298,24 +312,26 @@ void bindRigidMolecules(nb::module_& m) {
         "(X: ASE's dummy element for the massless charge site M), then each ion's ('Na', 'Cl'): "
         "ase.Atoms(tip4p_symbols(N), tip4p_sites(q)), or with ions "
         "ase.Atoms(tip4p_symbols(N, ions), tip4p_cluster(N, ions=ions).to_atoms(q)).");
-  m.def("tip4p_from_gmin", &tip4pFromGmin, "gmin"_a,
+  m.def("tip4p_from_gmin", &tip4pFromGmin, "gmin"_a, "ions"_a = "",
         (std::string("Our rigid coordinates (2N, 3) of GMIN's TIP4P coordinates (its coords "
                      "file: N oxygen positions in Angstrom, then N angle-axis vectors p in "
                      "radians; GMIN places the sites at O + R(-p) s0, docs/water.md).") +
          kTip4pUnits)
             .c_str());
-  m.def("tip4p_to_gmin", &tip4pToGmin, "q"_a,
+  m.def("tip4p_to_gmin", &tip4pToGmin, "q"_a, "ions"_a = "",
         "GMIN's TIP4P coordinates (2N, 3: N oxygens in Angstrom, then N angle-axis vectors in "
         "radians, |p| <= pi) of our rigid coordinates q; the inverse of tip4p_from_gmin.");
-  m.def("tip4p_sites", &tip4pSites, "q"_a,
+  m.def("tip4p_sites", &tip4pSites, "q"_a, "ions"_a = "",
         "Site Cartesians (4N, 3) in Angstrom, O H H M per molecule, of rigid coordinates q "
         "(as tip4p_cluster(N).to_atoms(q)).");
-  m.def("tip4p_sites_from_gmin", &tip4pSitesFromGmin, "gmin"_a,
+  m.def("tip4p_sites_from_gmin", &tip4pSitesFromGmin, "gmin"_a, "ions"_a = "",
         "Site Cartesians (4N, 3) in Angstrom, O H H M per molecule, of GMIN's TIP4P coordinates "
         "(N oxygens, then N angle-axis vectors).");
-  m.def("tip4p_from_sites", &tip4pFromSites, "sites"_a,
+  m.def("tip4p_from_sites", &tip4pFromSites, "sites"_a, "ions"_a = "",
         "Rigid coordinates (2N, 3) of site Cartesians (4N, 3; Angstrom; O H H M per molecule), "
-        "the best fit of each molecule's TIP4P geometry (exact for rigid molecules).");
+        "the best fit of each molecule's TIP4P geometry (exact for rigid molecules). Each of "
+        "these conversions takes ions='NAME[:COUNT],...' as tip4p_cluster does: one more row "
+        "per ion, after the molecules' rows, in every layout (its position, unchanged).");
 
   m.def("ssd_water_cluster", &ssdWaterPotential, "molecules"_a, "backend"_a = "cpu",
         (std::string(

@@ -164,8 +164,15 @@ def test_water_with_ions_matches_ase_and_finds_the_sodium_tetrahydrate():
     water = landscape.tip4p_cluster(8, ions="Na+,Cl-")
     assert landscape.tip4p_symbols(8, "Na+,Cl-")[-3:] == ["X", "Na", "Cl"]
     assert water.dimension == 6 * 8 + 3 * 2
-    q = landscape.tip4p_from_sites(sites[:32]).ravel()
-    q = np.concatenate([q, sites[32:].ravel()])
+    q = landscape.tip4p_from_sites(sites, ions="Na+,Cl-").ravel()
+    assert q[-6:] == pytest.approx(sites[32:].ravel(), abs=0)  # the ions' rows unchanged
+    gmin = landscape.tip4p_to_gmin(q, ions="Na+,Cl-")
+    assert gmin.shape == (18, 3)
+    assert landscape.tip4p_from_gmin(gmin, ions="Na+,Cl-").ravel() == pytest.approx(q, abs=1e-9)
+    assert landscape.tip4p_sites_from_gmin(gmin, "Na+,Cl-") == pytest.approx(
+        landscape.tip4p_sites(q, "Na+,Cl-"), abs=1e-9)
+    with pytest.raises(ValueError, match="then one row per ion"):
+        landscape.tip4p_sites(q[:-3], ions="Na+,Cl-")
     # The molecules refitted to our body frame (its coordinates rounded to 1e-9 A, ASE's from rOH
     # and HOH): agreement to 1e-7 relative, as WaterIons.EnergiesMatchAse asks of the rigid path.
     assert water.energy(q) == pytest.approx(reference, rel=1e-7)
