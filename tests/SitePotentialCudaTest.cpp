@@ -486,69 +486,57 @@ TEST(SitePotentialCuda, GradientMatchesCentralDifferences) {
   expectCentralDifferences(Backend::Cuda);
 }
 
-// Rigid water: makeBatchedRigidPotential on cuda (BatchedRigidBodyCuda over
-// BatchedSitePotentialCuda) against RigidBodyPotential over SitePotential on the CPU.
+// `batch` structures q of `water` (rigid coordinates) through makeBatchedRigidPotential on cuda
+// (BatchedRigidBodyCuda over BatchedSitePotentialCuda), the middle one inactive, against
+// RigidBodyPotential over SitePotential on the CPU; inactive rows are left untouched.
+void expectRigidBatchMatchesTheCpu(const WaterCluster& water, const std::vector<double>& q,
+                                   std::size_t batch) {
+  const RigidBodySystem system = water.rigidSystem();
+  SitePotential sites(water.model);
+  RigidBodyPotential cpu(sites, system);
+  const std::size_t dq = system.dimension();
+  BatchedPotentialOptions options;
+  options.reserveBatch = batch;
+  auto gpu = makeBatchedRigidPotential(siteSpec(water.model), system, Backend::Cuda, options);
+  ASSERT_TRUE(gpu->isDeviceResident());
+  std::vector<std::uint8_t> active(batch, 1);
+  if (batch > 1) active[batch / 2] = 0;
+  const Evaluated out = evaluateHost(*gpu, q, active);
+  for (std::size_t b = 0; b < batch; ++b) {
+    const std::string what =
+        water.model.name + ", B = " + std::to_string(batch) + ", structure " + std::to_string(b);
+    if (!active[b]) {
+      EXPECT_TRUE(std::isnan(out.e[b])) << what << " (inactive row written)";
+      for (std::size_t k = 0; k < dq; ++k)
+        ASSERT_TRUE(std::isnan(out.g[b * dq + k])) << what << " (inactive row written)";
+      continue;
+    }
+    std::vector<double> gc(dq);
+    const double ec = cpu.energyGradient(&q[b * dq], gc.data());
+    expectClose(out.e[b], &out.g[b * dq], ec, gc.data(), dq, what);
+  }
+}
+
+// Rigid water against the CPU rigid potential.
 TEST(BatchedSitePotentialCuda, RigidWaterMatchesTheCpuRigidBodyPotential) {
   REQUIRE_GPU();
   for (std::size_t n : {2u, 8u, 20u}) {
     const WaterCluster water = tip4pCluster(n);
-    const RigidBodySystem system = water.rigidSystem();
-    const PotentialSpec spec = siteSpec(water.model);
-    SitePotential sites(water.model);
-    RigidBodyPotential cpu(sites, system);
-    const std::size_t dq = system.dimension();
-    for (std::size_t batch : {1u, 7u, 256u}) {
-      BatchedPotentialOptions options;
-      options.reserveBatch = batch;
-      auto gpu = makeBatchedRigidPotential(spec, system, Backend::Cuda, options);
-      ASSERT_TRUE(gpu->isDeviceResident());
-      const std::vector<double> q = randomRigidWater(system, n, batch, 900 + 10 * n + batch);
-      std::vector<std::uint8_t> active(batch, 1);
-      if (batch > 1) active[batch / 2] = 0;
-      const Evaluated out = evaluateHost(*gpu, q, active);
-      for (std::size_t b = 0; b < batch; ++b) {
-        const std::string what = std::to_string(n) + " molecules, B = " + std::to_string(batch) +
-                                 ", structure " + std::to_string(b);
-        if (!active[b]) {
-          EXPECT_TRUE(std::isnan(out.e[b])) << what << " (inactive row written)";
-          for (std::size_t k = 0; k < dq; ++k)
-            ASSERT_TRUE(std::isnan(out.g[b * dq + k])) << what << " (inactive row written)";
-          continue;
-        }
-        std::vector<double> gc(dq);
-        const double ec = cpu.energyGradient(&q[b * dq], gc.data());
-        expectClose(out.e[b], &out.g[b * dq], ec, gc.data(), dq, what);
-      }
-    }
+    for (std::size_t batch : {1u, 7u, 256u})
+      expectRigidBatchMatchesTheCpu(
+          water, randomRigidWater(water.rigidSystem(), n, batch, 900 + 10 * n + batch), batch);
   }
 }
 
 // Ions among the molecules: the rigid layer's free atoms on cuda (BatchedRigidBodyCuda's free-atom
-// path over BatchedSitePotentialCuda) against the CPU rigid potential.
+// path) against the CPU rigid potential.
 TEST(BatchedSitePotentialCuda, RigidWaterWithIonsMatchesTheCpuRigidBodyPotential) {
   REQUIRE_GPU();
   for (const auto& [n, list] : {std::pair<std::size_t, const char*>{8, "Na+,Cl-"},
                                 std::pair<std::size_t, const char*>{20, "Na+:2,Cl-:2"}}) {
     const WaterCluster water = tip4pCluster(n, tip4pIonsFromList(list));
-    const RigidBodySystem system = water.rigidSystem();
-    const PotentialSpec spec = siteSpec(water.model);
-    SitePotential sites(water.model);
-    RigidBodyPotential cpu(sites, system);
-    const std::size_t dq = system.dimension();
-    for (std::size_t batch : {1u, 7u, 256u}) {
-      BatchedPotentialOptions options;
-      options.reserveBatch = batch;
-      auto gpu = makeBatchedRigidPotential(spec, system, Backend::Cuda, options);
-      const std::vector<double> q = boundWaterWithIons(water, batch, 70 + n + batch);
-      const Evaluated out = evaluateHost(*gpu, q);
-      for (std::size_t b = 0; b < batch; ++b) {
-        std::vector<double> gc(dq);
-        const double ec = cpu.energyGradient(&q[b * dq], gc.data());
-        expectClose(out.e[b], &out.g[b * dq], ec, gc.data(), dq,
-                    water.model.name + ", B = " + std::to_string(batch) + ", structure " +
-                        std::to_string(b));
-      }
-    }
+    for (std::size_t batch : {1u, 7u, 256u})
+      expectRigidBatchMatchesTheCpu(water, boundWaterWithIons(water, batch, 70 + n + batch), batch);
   }
 }
 

@@ -61,15 +61,18 @@ TEST(WaterCluster, Tip4pConstantsAreJorgensens) {
   EXPECT_EQ(w.rigidSystem().dimension(), 18u);
 }
 
-// tests/data/water/tip4p_ase.txt: "structure NAME N E_GMIN_K E_ASE", then 4N "X x y z" lines.
+// tests/data/water/tip4p_ase.txt: "structure NAME N E_GMIN_K E_ASE", then 4N "X x y z" lines;
+// tip4p_ions_ase.txt: "structure NAME N K E_GMIN_K E_ASE", the 4N site lines, then K ion lines
+// ("Na x y z", "Cl x y z").
 struct AseStructure {
   std::string name;
-  std::size_t molecules = 0;
+  std::size_t molecules = 0, ions = 0;
   double energyGminK = 0.0, energyAse = 0.0;
+  std::string ionList;  // for tip4pIonsFromList, e.g. "Na+,Cl-"
   std::vector<double> sites;
 };
 
-std::vector<AseStructure> readAseReferences(const std::string& path) {
+std::vector<AseStructure> readAseReferences(const std::string& path, bool withIons) {
   std::ifstream in(path);
   std::vector<AseStructure> out;
   std::string line;
@@ -80,13 +83,18 @@ std::vector<AseStructure> readAseReferences(const std::string& path) {
     fields >> head;
     if (head == "structure") {
       out.emplace_back();
-      fields >> out.back().name >> out.back().molecules >> out.back().energyGminK >>
-          out.back().energyAse;
-    } else {
-      double x, y, z;
-      fields >> x >> y >> z;
-      out.back().sites.insert(out.back().sites.end(), {x, y, z});
+      AseStructure& r = out.back();
+      fields >> r.name >> r.molecules;
+      if (withIons) fields >> r.ions;
+      fields >> r.energyGminK >> r.energyAse;
+      continue;
     }
+    if (head == "Na" || head == "Cl")
+      out.back().ionList +=
+          (out.back().ionList.empty() ? "" : ",") + head + (head == "Na" ? "+" : "-");
+    double x, y, z;
+    fields >> x >> y >> z;
+    out.back().sites.insert(out.back().sites.end(), {x, y, z});
   }
   return out;
 }
@@ -94,7 +102,7 @@ std::vector<AseStructure> readAseReferences(const std::string& path) {
 std::vector<AseStructure> aseReferences() {
   const auto path = testDataPath("water/tip4p_ase.txt");
   if (!path) return {};
-  return readAseReferences(*path);
+  return readAseReferences(*path, false);
 }
 
 TEST(WaterCluster, EnergiesMatchAse) {
@@ -199,48 +207,17 @@ TEST(WaterCluster, Tip4pDimerMinimumIsTheCambridgeClusterDatabases) {
   RecordProperty("oo_distance_angstrom", std::to_string(roo));
 }
 
-// tests/data/water/tip4p_ions_ase.txt: "structure NAME N K E_GMIN_K E_ASE", then 4N site lines
-// (O H H M) and K ion lines ("Na x y z", "Cl x y z").
-struct AseIonStructure {
-  std::string name;
-  std::size_t molecules = 0, ions = 0;
-  double energyGminK = 0.0, energyAse = 0.0;
-  std::string ionList;  // for tip4pIonsFromList, e.g. "Na+,Cl-"
-  std::vector<double> sites;
-};
-
-std::vector<AseIonStructure> aseIonReferences() {
+std::vector<AseStructure> aseIonReferences() {
   const auto path = testDataPath("water/tip4p_ions_ase.txt");
   if (!path) return {};
-  std::ifstream in(*path);
-  std::vector<AseIonStructure> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string head;
-    fields >> head;
-    if (head == "structure") {
-      out.emplace_back();
-      AseIonStructure& r = out.back();
-      fields >> r.name >> r.molecules >> r.ions >> r.energyGminK >> r.energyAse;
-      continue;
-    }
-    if (head == "Na" || head == "Cl")
-      out.back().ionList +=
-          (out.back().ionList.empty() ? "" : ",") + head + (head == "Na" ? "+" : "-");
-    double x, y, z;
-    fields >> x >> y >> z;
-    out.back().sites.insert(out.back().sites.end(), {x, y, z});
-  }
-  return out;
+  return readAseReferences(*path, true);
 }
 
 TEST(WaterIons, EnergiesMatchAse) {
-  const std::vector<AseIonStructure> refs = aseIonReferences();
+  const std::vector<AseStructure> refs = aseIonReferences();
   if (refs.empty()) GTEST_SKIP() << "tests/data/water/tip4p_ions_ase.txt not found";
   ASSERT_EQ(refs.size(), 6u);
-  for (const AseIonStructure& r : refs) {
+  for (const AseStructure& r : refs) {
     SCOPED_TRACE(r.name);
     const WaterCluster w = tip4pCluster(r.molecules, tip4pIonsFromList(r.ionList));
     ASSERT_EQ(w.ionCount(), r.ions);
@@ -261,9 +238,9 @@ TEST(WaterIons, EnergiesMatchAse) {
 }
 
 TEST(WaterIons, RigidGradientMatchesFiniteDifferences) {
-  const std::vector<AseIonStructure> refs = aseIonReferences();
+  const std::vector<AseStructure> refs = aseIonReferences();
   if (refs.empty()) GTEST_SKIP() << "tests/data/water/tip4p_ions_ase.txt not found";
-  const AseIonStructure& r = refs.back();
+  const AseStructure& r = refs.back();
   ASSERT_EQ(r.name, "nacl_h2o_8");
   const WaterCluster w = tip4pCluster(r.molecules, tip4pIonsFromList(r.ionList));
   SitePotential sites(w.model);

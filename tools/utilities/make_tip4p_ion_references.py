@@ -50,6 +50,7 @@ from ase import Atoms, units
 from ase.calculators.combine_mm import CombineMM
 from ase.calculators.counterions import AtomicCounterIon
 from ase.calculators.tip4p import TIP4P, angleHOH, rOH
+from make_tip4p_references import random_rotation  # uniform rotations (Shoemake)
 
 GMIN_COULOMB = 1389.354848  # kJ/mol A / e^2
 KJ_PER_MOL = units.kJ / units.mol
@@ -75,17 +76,6 @@ def geometric(sigma1, sigma2, epsilon1, epsilon2):
     sigma1, sigma2 = np.asarray(sigma1, float), np.asarray(sigma2, float)
     epsilon1, epsilon2 = np.asarray(epsilon1, float), np.asarray(epsilon2, float)
     return np.sqrt(np.outer(sigma1, sigma2)), np.sqrt(np.outer(epsilon1, epsilon2))
-
-
-def random_rotation(rng):
-    """Uniform random rotation matrix (Shoemake's quaternion)."""
-    u1, u2, u3 = rng.random(3)
-    a, b = np.sqrt(1 - u1), np.sqrt(u1)
-    w, x, y, z = a * np.sin(2 * np.pi * u2), a * np.cos(2 * np.pi * u2), \
-        b * np.sin(2 * np.pi * u3), b * np.cos(2 * np.pi * u3)
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
 
 
 def random_structure(molecules, ions, rng):
