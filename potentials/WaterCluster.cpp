@@ -136,8 +136,7 @@ RigidBodyMasses WaterCluster::masses() const {
 WaterCluster tip4pCluster(std::size_t molecules, const std::vector<WaterIon>& ions) {
   if (molecules == 0 || molecules + ions.size() < 2)
     throw std::invalid_argument(
-        "a TIP4P water cluster needs at least 2 molecules (or 1 with an "
-        "ion), got " +
+        "a TIP4P water cluster needs at least 2 molecules (or 1 with an ion), got " +
         std::to_string(molecules) +
         (ions.empty() ? std::string() : " and " + std::to_string(ions.size()) + " ions"));
   WaterCluster w;

@@ -55,17 +55,22 @@ std::size_t countOf(long long n, const std::string& what, const char* noun) {
   return static_cast<std::size_t>(n);
 }
 
-/// n from an array of `rows` x n rows of 3 (GMIN's TIP4P coordinates: 2 rows per molecule).
+/// n from an array of `rows` x n rows of 3 followed by `trailing` rows (GMIN's TIP4P coordinates:
+/// 2 rows per molecule, then one per ion).
 std::size_t moleculesOf(const HostIn& a, std::size_t rows, const std::string& what,
-                        const std::string& name, const std::string& layout) {
-  const std::size_t per = 3 * rows;
+                        const std::string& name, const std::string& layout,
+                        std::size_t trailing = 0) {
   const std::vector<std::size_t> shape = shapeOf(a);
   const bool shaped = (shape.size() == 2 && shape[1] == 3) || shape.size() == 1;
-  if (!shaped || a.size() == 0 || a.size() % per != 0)
-    throw std::invalid_argument(what + ": " + name + " has shape " + shapeText(shape) +
-                                " but needs " + layout + " (a multiple of " + std::to_string(rows) +
-                                " rows of 3)");
-  return a.size() / per;
+  const std::size_t all = a.size() / 3;
+  if (!shaped || a.size() % 3 != 0 || all <= trailing || (all - trailing) % rows != 0)
+    throw std::invalid_argument(
+        what + ": " + name + " has shape " + shapeText(shape) + " but needs " + layout +
+        " (a multiple of " + std::to_string(rows) + " rows of 3" +
+        (trailing > 0 ? ", then one row per ion (" + std::to_string(trailing) + ")"
+                      : std::string()) +
+        ")");
+  return (all - trailing) / rows;
 }
 
 std::vector<double> valuesOf(const HostIn& a) { return {a.data(), a.data() + a.size()}; }
@@ -127,19 +132,8 @@ nb::list tip4pSymbols(long long molecules, const std::string& ions) {
 WaterCluster waterOf(const HostIn& a, std::size_t rowsPerMolecule, const std::string& what,
                      const std::string& name, const std::string& layout, const std::string& ions) {
   const std::vector<WaterIon> list = ionsOf(ions, what);
-  if (list.empty()) {
-    const std::size_t n = moleculesOf(a, rowsPerMolecule, what, name, layout);
-    return tip4pCluster(countOf(static_cast<long long>(n), what, "molecules"));
-  }
-  const std::vector<std::size_t> shape = shapeOf(a);
-  const bool shaped = (shape.size() == 2 && shape[1] == 3) || shape.size() == 1;
-  const std::size_t rows = a.size() / 3, k = list.size();
-  if (!shaped || a.size() % 3 != 0 || rows <= k || (rows - k) % rowsPerMolecule != 0)
-    throw std::invalid_argument(what + ": " + name + " has shape " + shapeText(shape) +
-                                " but needs " + layout + ", then one row per ion (" +
-                                std::to_string(k) + ")");
-  return tip4pCluster(
-      countOf(static_cast<long long>((rows - k) / rowsPerMolecule), what, "molecules"), list);
+  const std::size_t n = moleculesOf(a, rowsPerMolecule, what, name, layout, list.size());
+  return tip4pCluster(countOf(static_cast<long long>(n), what, "molecules"), list);
 }
 
 constexpr const char* kGminLayout = "GMIN's layout: N oxygens, then N angle-axis vectors";

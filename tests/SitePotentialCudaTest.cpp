@@ -262,22 +262,28 @@ TEST(SitePartnerTable, PartnerListsAreCutIntoChunksOfLikeLength) {
   }
 }
 
-// The kernel's loop on the CPU (siteTableEnergyGradient) against SitePotential.
+// The kernel's loop on the CPU (siteTableEnergyGradient) against SitePotential on the structures
+// of x (site Cartesians); each CPU energy must lie below `bound`.
+void expectKernelLoopTwin(const WaterCluster& water, const std::vector<double>& x,
+                          double bound = std::numeric_limits<double>::infinity()) {
+  const SitePartnerTable t = buildSitePartnerTable(water.model);
+  SitePotential cpu(water.model);
+  const std::size_t dim = cpu.dimension();
+  for (std::size_t b = 0; b < x.size() / dim; ++b) {
+    std::vector<double> g(dim), gc(dim);
+    const double e = siteTableEnergyGradient(t, &x[b * dim], g.data());
+    const double ec = cpu.energyGradient(&x[b * dim], gc.data());
+    EXPECT_LT(ec, bound);
+    expectClose(e, g.data(), ec, gc.data(), dim,
+                water.model.name + ", structure " + std::to_string(b));
+  }
+}
+
 TEST(SitePartnerTable, KernelLoopTwinMatchesSitePotential) {
   for (std::size_t n : {2u, 8u, 20u}) {
     const WaterCluster water = tip4pCluster(n);
     const RigidBodySystem system = water.rigidSystem();
-    const std::vector<double> x = sitesOf(system, randomRigidWater(system, n, 3, 40 + n));
-    const SitePartnerTable t = buildSitePartnerTable(water.model);
-    SitePotential cpu(water.model);
-    const std::size_t dim = cpu.dimension();
-    for (std::size_t b = 0; b < 3; ++b) {
-      std::vector<double> g(dim), gc(dim);
-      const double e = siteTableEnergyGradient(t, &x[b * dim], g.data());
-      const double ec = cpu.energyGradient(&x[b * dim], gc.data());
-      expectClose(e, g.data(), ec, gc.data(), dim,
-                  std::to_string(n) + " molecules, structure " + std::to_string(b));
-    }
+    expectKernelLoopTwin(water, sitesOf(system, randomRigidWater(system, n, 3, 40 + n)));
   }
 }
 
@@ -357,16 +363,9 @@ TEST(SitePartnerTable, IonsPairWithEverySiteThatCanInteract) {
   EXPECT_EQ(t.count[32], 4 * 8 + 1);
   EXPECT_EQ(t.count[33], 4 * 8 + 1);
   EXPECT_EQ(t.count[0], 7 + 2);  // an oxygen: 7 oxygens and both ions
-  const std::vector<double> x = sitesOf(water.rigidSystem(), boundWaterWithIons(water, 3, 5));
-  SitePotential cpu(water.model);
-  const std::size_t dim = cpu.dimension();
-  for (std::size_t b = 0; b < 3; ++b) {
-    std::vector<double> g(dim), gc(dim);
-    const double e = siteTableEnergyGradient(t, &x[b * dim], g.data());
-    const double ec = cpu.energyGradient(&x[b * dim], gc.data());
-    EXPECT_LT(ec, -100.0);  // bound
-    expectClose(e, g.data(), ec, gc.data(), dim, "structure " + std::to_string(b));
-  }
+  // Bound clusters: each below -100 kJ/mol.
+  expectKernelLoopTwin(water, sitesOf(water.rigidSystem(), boundWaterWithIons(water, 3, 5)),
+                       -100.0);
 }
 
 #define REQUIRE_GPU() \

@@ -448,17 +448,23 @@ def test_connect_characterisation_arguments_are_checked():
         landscape.connect(lj, a, b, characterise=True, spectrum_max_atoms=-1)
 
 
-def test_molecular_units_equal_pathsample_molecular_rates(tmp_path):
-    # The LJ38 files read as a molecule's (kcal/mol, log products of (rad/s)^2): the network says
-    # hessian_masses = 'amu', so units='auto' is molecular: temperatures in K, rates in s^-1.
-    pathsample = program("pathsample")
+def import_lj38_as_molecule(pathsample, folder, database):
+    """The LJ38 files read as a molecule's (kcal/mol, log products of (rad/s)^2) into `database`,
+    A = {2}, B = {8}."""
     for name in ("min.data", "ts.data", "points.min", "points.ts"):
-        shutil.copy(LJ38 / name, tmp_path / name)
-    (tmp_path / "min.A").write_text("1\n2\n")
-    (tmp_path / "min.B").write_text("1\n8\n")
-    database = tmp_path / "network.h5"
-    run(pathsample, "import", "--units", "molecular", "--directory", tmp_path, "--database",
+        shutil.copy(LJ38 / name, folder / name)
+    (folder / "min.A").write_text("1\n2\n")
+    (folder / "min.B").write_text("1\n8\n")
+    run(pathsample, "import", "--units", "molecular", "--directory", folder, "--database",
         database)
+
+
+def test_molecular_units_equal_pathsample_molecular_rates(tmp_path):
+    # The LJ38 files read as a molecule's: the network says hessian_masses = 'amu', so
+    # units='auto' is molecular: temperatures in K, rates in s^-1.
+    pathsample = program("pathsample")
+    database = tmp_path / "network.h5"
+    import_lj38_as_molecule(pathsample, tmp_path, database)
     run(pathsample, "rates", "--units", "molecular", "--database", database, "--directory",
         tmp_path, "--temperature", "298,400")
     network = Network.read(database)
@@ -479,12 +485,8 @@ def test_molecular_rates_do_not_depend_on_the_energy_unit(tmp_path):
     transition state). With units='auto' its rates take kJ/mol's constants and equal the
     kcal/mol network's; reduced units would misread kJ/mol and are refused."""
     pathsample = program("pathsample")
-    for name in ("min.data", "ts.data", "points.min", "points.ts"):
-        shutil.copy(LJ38 / name, tmp_path / name)
-    (tmp_path / "min.A").write_text("1\n2\n")
-    (tmp_path / "min.B").write_text("1\n8\n")
     kcal = tmp_path / "kcal.h5"
-    run(pathsample, "import", "--units", "molecular", "--directory", tmp_path, "--database", kcal)
+    import_lj38_as_molecule(pathsample, tmp_path, kcal)
     kj = tmp_path / "kj.h5"
     shutil.copy(kcal, kj)
     modes = 3 * 38 - 6
