@@ -21,6 +21,8 @@ Structures:
         default_rng, seed in the header), oxygens placed one at a time in a ball, each new one at
         2.7 to 3.4 Angstrom from some oxygen and at least 2.7 from all; the body frame is ASE's
         rOH = 0.9572 A, HOH = 104.52 degrees.
+  gm_n21   the lowest (H2O)21 minimum landscape's gmin has found, tests/data/water/tip4p21_gm.xyz
+        (its O H H sites; ASE places M).
   gmin_example   GMIN's TIP4P example tests/data/water/gmin-tip4p/coords (pele-python/pele
         playground/gmin_tip4p): 8 oxygen positions, then 8 angle-axis vectors p. The sites are
         placed here by GMIN's own formula (its TIP4P routine, the site-site distance), written
@@ -105,6 +107,15 @@ def random_cluster(n, rng):
     return np.array(atoms)
 
 
+def xyz_ohh(path):
+    """O, H, H of every molecule of the first frame of an XYZ file of sites O H H X (gmin's
+    `lowest`), the M sites dropped: ASE places its own."""
+    lines = path.read_text().split('\n')
+    count = int(lines[0])
+    rows = [line.split() for line in lines[2:2 + count]]
+    return np.array([[float(v) for v in r[1:4]] for r in rows if r[0] != 'X'])
+
+
 def ase_energy(ohh, gmin_k):
     n = len(ohh) // 3
     atoms = Atoms('OH2' * n, positions=ohh)
@@ -131,6 +142,7 @@ def main(argv):
     sites = gmin_sites(coords)
     ohh = np.delete(sites, np.arange(3, len(sites), 4), axis=0)
     cases.append(('gmin_example', ohh))
+    cases.append(('gm_n21', xyz_ohh(ROOT / 'tests' / 'data' / 'water' / 'tip4p21_gm.xyz')))
     lines = [
         '# Rigid TIP4P reference energies (kJ/mol) written by '
         'tools/utilities/make_tip4p_references.py',
