@@ -13,21 +13,53 @@ namespace {
 
 constexpr int kMaxWarps = 32;  // 1024 threads
 
-// Bound for the largest team (ptxas: 57 registers, no spills on sm_90; a 256-thread bound gave
-// no more registers).
-__global__ void __launch_bounds__(32 * kMaxWarps) roundsAdvanceKernel(BatchedRoundsArgs a) {
+// The direction p of an evaluating slot: K > 0 holds it in registers (DeviceOwnedTeam: K
+// components per thread, the same components and the same sums as the rows' team), loaded from
+// its row before the round's work and stored back after, so that the history's loads of the
+// two-loop recursion do not wait behind stores to p that might alias them; K = 0 works on the row
+// in global memory (teams owning more than 8 components per thread).
+template <int K>
+struct RoundsAdvanceTeam {
+  using Team = DeviceOwnedTeam<K>;
+};
+template <>
+struct RoundsAdvanceTeam<0> {
+  using Team = RoundsRowTeam;
+};
+
+// Bounds: the largest team for p in global memory (ptxas: 64 registers, no spills on sm_90);
+// teams of at most kRegisterTeamThreads for p in registers, whose registers a 1024-thread bound
+// would spill, with room for 3 such blocks per multiprocessor (K = 4: 80 registers, 40 bytes
+// spilled; unbounded it took 108 and a TIP4P (H2O)20 walker round was 2% slower than at 80,
+// docs/benchmarks.md).
+constexpr int kRegisterTeamThreads = 256;
+
+template <int K>
+__global__ void __launch_bounds__(K == 0 ? 32 * kMaxWarps : kRegisterTeamThreads, K == 0 ? 1 : 3)
+    roundsAdvanceKernel(BatchedRoundsArgs a) {
+  using Team = typename RoundsAdvanceTeam<K>::Team;
   __shared__ double scratch[6 * kMaxWarps];
   __shared__ unsigned int taken;
   const std::size_t r = blockIdx.x;
   LbfgsRoundsState s = a.slots.state[r];  // every thread its own copy of the same bits
   if (s.phase == kRoundsIdle) return;     // uniform: the whole block leaves
   const int n = a.settings.n, m = a.settings.m;
-  RoundsRowTeam team(n, scratch);
+  Team team(n, scratch);
   const LbfgsTeamStorage st = roundsSlotStorage(a.slots, r, n, m);
-  RoundsRowTeam::Owned p{a.slots.p + r * static_cast<std::size_t>(n)};
-  if (lbfgsRoundsEvaluating(s.phase))
-    lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings, a.pending != nullptr,
-                       a.metric, a.rms ? a.rms[r] : 0.0);
+  double* row = a.slots.p + r * static_cast<std::size_t>(n);
+  if (lbfgsRoundsEvaluating(s.phase)) {
+    if constexpr (K == 0) {
+      typename Team::Owned p{row};
+      lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings, a.pending != nullptr,
+                         a.metric, a.rms ? a.rms[r] : 0.0);
+    } else {
+      typename Team::Owned p = team.owned();
+      team.forOwned([&](int c, int q) { p[q] = row[c]; });
+      lbfgsRoundsAdvance(team, st, p, s, a.slots.energy[r], a.settings, a.pending != nullptr,
+                         a.metric, a.rms ? a.rms[r] : 0.0);
+      team.forOwned([&](int c, int q) { row[c] = p[q]; });
+    }
+  }
   const BatchedRoundsJob job = *a.d_job;
   if (s.phase == kRoundsFinished) {
     if (team.isLeader()) job.outcomes[s.structure] = lbfgsStepResult(s.step);
@@ -181,7 +213,17 @@ void checkArgs(const BatchedRoundsArgs& a) {
 void launchBatchedRoundsAdvance(const BatchedRoundsArgs& args, cudaStream_t stream) {
   checkArgs(args);
   const unsigned int blocks = static_cast<unsigned int>(args.slots.slots);
-  roundsAdvanceKernel<<<blocks, args.threads, 0, stream>>>(args);
+  const int owned = (args.settings.n + args.threads - 1) / args.threads;  // per thread
+  if (args.threads > kRegisterTeamThreads || owned > 8)
+    roundsAdvanceKernel<0><<<blocks, args.threads, 0, stream>>>(args);
+  else if (owned <= 1)
+    roundsAdvanceKernel<1><<<blocks, args.threads, 0, stream>>>(args);
+  else if (owned <= 2)
+    roundsAdvanceKernel<2><<<blocks, args.threads, 0, stream>>>(args);
+  else if (owned <= 4)
+    roundsAdvanceKernel<4><<<blocks, args.threads, 0, stream>>>(args);
+  else
+    roundsAdvanceKernel<8><<<blocks, args.threads, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

@@ -13,8 +13,10 @@
 // scalar of the state is per structure and identical in all threads of a team (it comes out of
 // team reductions), so the control flow of a team is uniform.
 //
-// The Team is LbfgsTeamTerms.h's, with Owned a view of a vector in storage (q = c): the direction
-// p persists across rounds (a backtrack reuses it), so it lives in global memory, not registers.
+// The Team is LbfgsTeamTerms.h's. The direction p persists across rounds (a backtrack reuses it),
+// so it is kept in storage between them; within a round Owned is either a view of that row (q = c)
+// or registers loaded from it and stored back (the device kernel for teams owning at most 8
+// components per thread: the same components, the same sums, the same bits).
 #include "landscape/minimisation/LbfgsTeamTerms.h"
 
 namespace landscape {
