@@ -17,7 +17,7 @@ constexpr int kMaxWarps = 32;  // 1024 threads
 // components per thread, the same components and the same sums as the rows' team), loaded from
 // its row before the round's work and stored back after, so that the history's loads of the
 // two-loop recursion do not wait behind stores to p that might alias them; K = 0 works on the row
-// in global memory (teams owning more than 8 components per thread).
+// in global memory (launchBatchedRoundsAdvance chooses).
 template <int K>
 struct RoundsAdvanceTeam {
   using Team = DeviceOwnedTeam<K>;
@@ -214,16 +214,13 @@ void launchBatchedRoundsAdvance(const BatchedRoundsArgs& args, cudaStream_t stre
   checkArgs(args);
   const unsigned int blocks = static_cast<unsigned int>(args.slots.slots);
   const int owned = (args.settings.n + args.threads - 1) / args.threads;  // per thread
-  if (args.threads > kRegisterTeamThreads || owned > 8)
-    roundsAdvanceKernel<0><<<blocks, args.threads, 0, stream>>>(args);
-  else if (owned <= 1)
-    roundsAdvanceKernel<1><<<blocks, args.threads, 0, stream>>>(args);
-  else if (owned <= 2)
-    roundsAdvanceKernel<2><<<blocks, args.threads, 0, stream>>>(args);
-  else if (owned <= 4)
+  // Registers where measured: 3 or 4 components per thread (rigid water, LJ38-sized rows). With
+  // 8 the kernel spills 342 bytes under the bound; with 1 or 2 it needs 70-76 registers against
+  // the row's 64 (fewer warps per multiprocessor). Both keep the row until measured.
+  if (args.threads <= kRegisterTeamThreads && owned >= 3 && owned <= 4)
     roundsAdvanceKernel<4><<<blocks, args.threads, 0, stream>>>(args);
   else
-    roundsAdvanceKernel<8><<<blocks, args.threads, 0, stream>>>(args);
+    roundsAdvanceKernel<0><<<blocks, args.threads, 0, stream>>>(args);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

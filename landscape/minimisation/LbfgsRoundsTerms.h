@@ -15,7 +15,7 @@
 //
 // The Team is LbfgsTeamTerms.h's. The direction p persists across rounds (a backtrack reuses it),
 // so it is kept in storage between them; within a round Owned is either a view of that row (q = c)
-// or registers loaded from it and stored back (the device kernel for teams owning at most 8
+// or registers loaded from it and stored back (the device kernel for teams owning 3 or 4
 // components per thread: the same components, the same sums, the same bits).
 #include "landscape/minimisation/LbfgsTeamTerms.h"
 

@@ -203,9 +203,9 @@ def test_basin_hopping_rigid_moves_are_checked():
 
 
 def test_the_example_inputs_run_as_their_headers_say(tmp_path):
-    """inputs/tip4p8.data + tip4p8.coords reach the octamer's D2d cube; inputs/tip4p20.cfg reads
-    (its cuda backend replaced by the CPU's, a few steps); inputs/tip4p-nacl8.cfg reaches its
-    target."""
+    """inputs/tip4p8.data + tip4p8.coords reach the octamer's D2d cube; inputs/tip4p20.cfg and
+    tip4p21.cfg read (their cuda backend replaced by the CPU's, a few steps); inputs/tip4p-nacl8.cfg
+    reaches its target."""
     gmin = program("gmin")
     inputs = SOURCE_DIR / "inputs"
     run = subprocess.run([str(gmin), "--gmin-data", str(inputs / "tip4p8.data"), "--coords",
@@ -221,6 +221,14 @@ def test_the_example_inputs_run_as_their_headers_say(tmp_path):
     assert "target -872.990000 not reached" in run.stdout
     symbols = (tmp_path / "w20" / "lowest").read_text().split("\n")[2:82]
     assert [line.split()[0] for line in symbols] == ["O", "H", "H", "X"] * 20
+    # inputs/tip4p21.cfg (tempered walkers on cuda) reads: 4 CPU replicas, 2 steps.
+    run = subprocess.run([str(gmin), "--config", str(inputs / "tip4p21.cfg"), "--backend", "cpu",
+                          "--walkers", "4", "--steps", "2", "--output", str(tmp_path / "w21")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "target -916.700000 not reached" in run.stdout
+    symbols = (tmp_path / "w21" / "lowest").read_text().split("\n")[2:86]
+    assert [line.split()[0] for line in symbols] == ["O", "H", "H", "X"] * 21
     # inputs/tip4p-nacl8.cfg: Na+ Cl- (H2O)8 on the CPU, stopped at its target.
     run = subprocess.run([str(gmin), "--config", str(inputs / "tip4p-nacl8.cfg"), "--output",
                           str(tmp_path / "nacl8")], capture_output=True, text=True, timeout=120)
