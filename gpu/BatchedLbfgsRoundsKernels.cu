@@ -214,7 +214,7 @@ void launchBatchedRoundsAdvance(const BatchedRoundsArgs& args, cudaStream_t stre
   checkArgs(args);
   const unsigned int blocks = static_cast<unsigned int>(args.slots.slots);
   const int owned = (args.settings.n + args.threads - 1) / args.threads;  // per thread
-  // Registers where measured: 3 or 4 components per thread (rigid water, LJ38-sized rows). With
+  // Registers where measured: 3 or 4 components per thread (rigid water's rows). With
   // 8 the kernel spills 342 bytes under the bound; with 1 or 2 it needs 70-76 registers against
   // the row's 64 (fewer warps per multiprocessor). Both keep the row until measured.
   if (args.threads <= kRegisterTeamThreads && owned >= 3 && owned <= 4)
