@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "gpu/BatchedLbfgsRoundsKernels.cuh"
 #include "gpu/BatchedLbfgsRoundsTeam.cuh"
@@ -18,15 +19,7 @@ constexpr int kMaxWarps = 32;  // 1024 threads
 // its row before the round's work and stored back after, so that the history's loads of the
 // two-loop recursion do not wait behind stores to p that might alias them; K = 0 works on the row
 // in global memory (launchBatchedRoundsAdvance chooses).
-template <int K>
-struct RoundsAdvanceTeam {
-  using Team = DeviceOwnedTeam<K>;
-};
-template <>
-struct RoundsAdvanceTeam<0> {
-  using Team = RoundsRowTeam;
-};
-
+//
 // Bounds: the largest team for p in global memory (ptxas: 64 registers, no spills on sm_90);
 // teams of at most kRegisterTeamThreads for p in registers, whose registers a 1024-thread bound
 // would spill, with room for 3 such blocks per multiprocessor (K = 4: 80 registers, 40 bytes
@@ -37,7 +30,7 @@ constexpr int kRegisterTeamThreads = 256;
 template <int K>
 __global__ void __launch_bounds__(K == 0 ? 32 * kMaxWarps : kRegisterTeamThreads, K == 0 ? 1 : 3)
     roundsAdvanceKernel(BatchedRoundsArgs a) {
-  using Team = typename RoundsAdvanceTeam<K>::Team;
+  using Team = std::conditional_t<K == 0, RoundsRowTeam, DeviceOwnedTeam<K>>;
   __shared__ double scratch[6 * kMaxWarps];
   __shared__ unsigned int taken;
   const std::size_t r = blockIdx.x;
