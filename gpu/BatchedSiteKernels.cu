@@ -26,6 +26,45 @@ __device__ __forceinline__ SitePairTerm sitePairOnDevice(double r2, double c6, d
   return {lj12 - lj6 + coul, coul, (-12.0 * lj12 + 6.0 * lj6 - coul) * ir2};
 }
 
+// One chunk's pair sums in list order: the gradient on its site into g, the energy of the pairs
+// whose partner is the higher site added to energy (the thread's running sum, as before chunks
+// were split by kind). kLennardJones = false drops the r^-6 and r^-12 terms,
+// for chunks whose pairs all have c6 = c12 = 0: the terms it drops are exact zeros (0 x a finite
+// power of r^-1) in sitePairOnDevice, so the sums are the same bits; only for r below 1e-25
+// (r^-12 overflowing to infinity, 0 x inf = NaN) would the two differ.
+template <bool kLennardJones>
+__device__ __forceinline__ void chunkSums(const BatchedSiteArgs& a, const SiteChunk& chunk,
+                                          const double* xs, const double* cs, double& energy,
+                                          double g[3]) {
+  const int n = a.sites, i = chunk.site;
+  const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2];
+  double gx = 0.0, gy = 0.0, gz = 0.0;
+  for (int k = chunk.begin; k < chunk.end; ++k) {
+    const SitePartner p = a.d_entries[static_cast<std::size_t>(k) * n + i];
+    const int j = p.site;
+    const double dx = xi - xs[3 * j], dy = yi - xs[3 * j + 1], dz = zi - xs[3 * j + 2];
+    const double* c = cs + 3 * p.kind;
+    const double r2 = dx * dx + dy * dy + dz * dz;
+    double pairEnergy, dEdrOverR;
+    if constexpr (kLennardJones) {
+      const SitePairTerm term = sitePairOnDevice(r2, c[0], c[1], c[2]);
+      pairEnergy = term.energy;
+      dEdrOverR = term.dEdrOverR;
+    } else {
+      const double ir = rsqrt(r2);
+      pairEnergy = c[2] * ir;
+      dEdrOverR = -pairEnergy * (ir * ir);
+    }
+    if (j > i) energy += pairEnergy;
+    gx += dEdrOverR * dx;
+    gy += dEdrOverR * dy;
+    gz += dEdrOverR * dz;
+  }
+  g[0] = gx;
+  g[1] = gy;
+  g[2] = gz;
+}
+
 __global__ void batchedSiteKernel(BatchedSiteArgs a) {
   const std::size_t b = blockIdx.x;
   if (a.d_active && !a.d_active[b]) return;
@@ -46,26 +85,22 @@ __global__ void batchedSiteKernel(BatchedSiteArgs a) {
   }
   __syncthreads();
 
+  // The chunks in warp-wide steps, so that a warp whose chunks are all Coulomb-only (TIP4P: the
+  // continuation chunks of the H and M sites, 4 of (H2O)20's 7 warps) takes the short pair law.
   double energy = 0.0;
-  for (int t = threadIdx.x; t < a.chunks; t += blockDim.x) {
-    const SiteChunk chunk = a.d_chunks[t];
-    const int i = chunk.site;
-    const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2];
-    double gx = 0.0, gy = 0.0, gz = 0.0;
-    for (int k = chunk.begin; k < chunk.end; ++k) {
-      const SitePartner p = a.d_entries[static_cast<std::size_t>(k) * n + i];
-      const int j = p.site;
-      const double dx = xi - xs[3 * j], dy = yi - xs[3 * j + 1], dz = zi - xs[3 * j + 2];
-      const double* c = cs + 3 * p.kind;
-      const SitePairTerm term = sitePairOnDevice(dx * dx + dy * dy + dz * dz, c[0], c[1], c[2]);
-      if (j > i) energy += term.energy;
-      gx += term.dEdrOverR * dx;
-      gy += term.dEdrOverR * dy;
-      gz += term.dEdrOverR * dz;
-    }
-    partial[3 * t] = gx;
-    partial[3 * t + 1] = gy;
-    partial[3 * t + 2] = gz;
+  const int lane = threadIdx.x & 31;
+  for (int base = threadIdx.x - lane; base < a.chunks; base += blockDim.x) {
+    const int t = base + lane;
+    SiteChunk chunk;  // empty past the last chunk
+    chunk.coulombOnly = 1;
+    if (t < a.chunks) chunk = a.d_chunks[t];
+    double gradient[3];
+    if (__all_sync(0xffffffffu, chunk.coulombOnly != 0))
+      chunkSums<false>(a, chunk, xs, cs, energy, gradient);
+    else
+      chunkSums<true>(a, chunk, xs, cs, energy, gradient);
+    if (t < a.chunks)
+      for (int d = 0; d < 3; ++d) partial[3 * t + d] = gradient[d];
   }
   __syncthreads();
 

@@ -1,5 +1,6 @@
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gpu/BatchedHostStaging.h"
 #include "gpu/BatchedSiteKernels.cuh"
@@ -23,7 +24,7 @@ void requireArrays(const void* x, const void* g, const void* energy, const char*
 }  // namespace
 
 struct BatchedSitePotentialCuda::DeviceState {
-  DeviceState(const SiteModel& m, int requestedThreads)
+  DeviceState(const SiteModel& m, int requestedThreads, SitePairLawPath path)
       : model(m), table(buildSitePartnerTable(m)) {
     requireThreadsPerStructure("batched site potential on cuda", requestedThreads);
     if (!gpuAvailable())
@@ -35,7 +36,10 @@ struct BatchedSitePotentialCuda::DeviceState {
     prepareBatchedSiteKernel(batchedSiteSharedBytes(table.sites, kinds, chunkCount), table.sites);
     entries = DeviceBuffer<SitePartner>(table.entries);
     coefficients = DeviceBuffer<SitePairCoefficients>(table.coefficients);
-    chunks = DeviceBuffer<SiteChunk>(table.chunks);
+    std::vector<SiteChunk> uploaded = table.chunks;
+    if (path == SitePairLawPath::FullLawEverywhere)
+      for (SiteChunk& c : uploaded) c.coulombOnly = 0;
+    chunks = DeviceBuffer<SiteChunk>(uploaded);
     chunkOf = DeviceBuffer<int>(table.chunkOf);
   }
 
@@ -49,8 +53,9 @@ struct BatchedSitePotentialCuda::DeviceState {
   BatchedHostStaging staging;  // the host entry point's arrays
 };
 
-BatchedSitePotentialCuda::BatchedSitePotentialCuda(const SiteModel& model, int threadsPerStructure)
-    : m_state(std::make_unique<DeviceState>(model, threadsPerStructure)) {}
+BatchedSitePotentialCuda::BatchedSitePotentialCuda(const SiteModel& model, int threadsPerStructure,
+                                                   SitePairLawPath path)
+    : m_state(std::make_unique<DeviceState>(model, threadsPerStructure, path)) {}
 
 BatchedSitePotentialCuda::~BatchedSitePotentialCuda() = default;
 

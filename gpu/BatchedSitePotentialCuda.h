@@ -27,13 +27,19 @@
 
 namespace landscape {
 
+/// Whether a warp whose chunks have only Coulomb pairs skips the Lennard-Jones arithmetic
+/// (gpu/BatchedSiteKernels.cu). The same bits either way; the full law everywhere exists for the
+/// test that shows it and for benchmarks.
+enum class SitePairLawPath { CoulombShortcut, FullLawEverywhere };
+
 class BatchedSitePotentialCuda : public BatchedPotential {
  public:
   /// threadsPerStructure: the block size (a multiple of 32 up to 1024); 0 chooses the smallest
   /// multiple of 32 covering the partner table's chunks, at most 256. Throws std::invalid_argument
   /// for a bad model (SiteModel::check) or block size, or a model too large for one block's shared
   /// memory, std::runtime_error without a device.
-  explicit BatchedSitePotentialCuda(const SiteModel& model, int threadsPerStructure = 0);
+  explicit BatchedSitePotentialCuda(const SiteModel& model, int threadsPerStructure = 0,
+                                    SitePairLawPath path = SitePairLawPath::CoulombShortcut);
   ~BatchedSitePotentialCuda() override;
 
   std::size_t dimension() const override;

@@ -88,7 +88,13 @@ SitePartnerTable buildSitePartnerTable(const SiteModel& model) {
       const int begin = c * t.chunkLength;
       if (c > 0 && begin >= t.count[i]) continue;
       t.chunkOf[static_cast<std::size_t>(c) * n + i] = static_cast<int>(t.chunks.size());
-      t.chunks.push_back({static_cast<int>(i), begin, std::min(t.count[i], begin + t.chunkLength)});
+      SiteChunk chunk{static_cast<int>(i), begin, std::min(t.count[i], begin + t.chunkLength), 1};
+      for (int k = chunk.begin; k < chunk.end; ++k) {
+        const SitePairCoefficients& cf = t.coefficients[static_cast<std::size_t>(
+            t.entries[static_cast<std::size_t>(k) * n + i].kind)];
+        if (cf.c6 != 0.0 || cf.c12 != 0.0) chunk.coulombOnly = 0;
+      }
+      t.chunks.push_back(chunk);
     }
   return t;
 }

@@ -32,6 +32,9 @@ struct SiteChunk {
   int site = 0;
   int begin = 0;
   int end = 0;
+  /// 1 when every entry's pair has c6 = c12 = 0 (TIP4P's H and M sites): a warp whose chunks all
+  /// are skips the Lennard-Jones arithmetic, whose terms would be exact zeros.
+  int coulombOnly = 0;
 };
 
 struct SitePartnerTable {

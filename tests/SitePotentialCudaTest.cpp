@@ -262,6 +262,24 @@ TEST(SitePartnerTable, PartnerListsAreCutIntoChunksOfLikeLength) {
   }
 }
 
+// A chunk is Coulomb-only when none of its pairs has Lennard-Jones: in TIP4P the H and M sites'
+// chunks (their partners are the other molecules' H and M, charge only) and never an oxygen's
+// (O-O is Lennard-Jones only); with ions, an ion's chunks (its partners include the oxygens) are
+// not, and the H and M chunks stay Coulomb-only (H and M have no Lennard-Jones to combine).
+TEST(SitePartnerTable, ChunksWithoutLennardJonesAreMarkedCoulombOnly) {
+  const SitePartnerTable water = buildSitePartnerTable(tip4pCluster(20).model);
+  int coulombOnly = 0;
+  for (const SiteChunk& c : water.chunks) {
+    EXPECT_EQ(c.coulombOnly, c.site % 4 == 0 ? 0 : 1) << "site " << c.site;
+    coulombOnly += c.coulombOnly;
+  }
+  EXPECT_EQ(coulombOnly, 60 * 3);
+  const SitePartnerTable ions =
+      buildSitePartnerTable(tip4pCluster(8, tip4pIonsFromList("Na+,Cl-")).model);
+  for (const SiteChunk& c : ions.chunks)
+    EXPECT_EQ(c.coulombOnly, c.site >= 32 || c.site % 4 == 0 ? 0 : 1) << "site " << c.site;
+}
+
 // The kernel's loop on the CPU (siteTableEnergyGradient) against SitePotential on the structures
 // of x (site Cartesians); each CPU energy must lie below `bound`.
 void expectKernelLoopTwin(const WaterCluster& water, const std::vector<double>& x,
@@ -392,6 +410,24 @@ TEST(BatchedSitePotentialCuda, MatchesTheCpuReference) {
                         ", structure " + std::to_string(b));
       }
     }
+  }
+}
+
+// The Coulomb-only warps' short pair law drops only exact zeros: the same bits as the full law in
+// every warp, for (H2O)20 (4 of 7 warps take it) and for water with ions.
+TEST(BatchedSitePotentialCuda, CoulombShortcutGivesTheFullLawsBits) {
+  REQUIRE_GPU();
+  const WaterCluster water = tip4pCluster(20);
+  const WaterCluster ions = tip4pCluster(8, tip4pIonsFromList("Na+,Cl-"));
+  const std::vector<std::pair<const WaterCluster*, std::vector<double>>> cases = {
+      {&water, sitesOf(water.rigidSystem(), randomRigidWater(water.rigidSystem(), 20, 33, 11))},
+      {&ions, sitesOf(ions.rigidSystem(), boundWaterWithIons(ions, 33, 12))}};
+  for (const auto& [cluster, x] : cases) {
+    BatchedSitePotentialCuda shortcut(cluster->model);
+    BatchedSitePotentialCuda full(cluster->model, 0, SitePairLawPath::FullLawEverywhere);
+    const Evaluated a = evaluateHost(shortcut, x), b = evaluateHost(full, x);
+    EXPECT_TRUE(sameBits(a.e.data(), b.e.data(), a.e.size())) << cluster->model.name;
+    EXPECT_TRUE(sameBits(a.g.data(), b.g.data(), a.g.size())) << cluster->model.name;
   }
 }
 
