@@ -9,6 +9,8 @@
 // partners in list order (ascending) into shared memory, the energy of a pair from its lower site
 // only; then thread t takes sites t, t + blockDim, ..., each adding its chunks' sums in chunk
 // order. Every pair is evaluated twice (once from each site) instead of scattering with atomics.
+// A warp whose chunks all lack Lennard-Jones (SiteChunk::coulombOnly: TIP4P's H and M sites) sums
+// the Coulomb term alone, the same bits as the whole law, whose other terms are exact zeros there.
 // The sites' energies are added by a fixed butterfly in each warp and then by thread 0 over the
 // warps in order, so a structure's energy and gradient depend on its coordinates, the model and the
 // block size alone (fixed at construction): the same bits whatever the batch size, the structure's

@@ -113,6 +113,36 @@ void rotationVectorOf(const double R[9], double p[3]) {
   for (int k = 0; k < 3; ++k) p[k] = theta * n[k];
 }
 
+namespace {
+// The unit quaternion (w, v) of rotation vector p: (cos(t/2), sin(t/2) p / t), t = |p|.
+void quaternionOf(const double p[3], double& w, double v[3]) {
+  const double t = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+  const double half = 0.5 * t;
+  const double s = std::sin(half);
+  w = std::cos(half);
+  const double f = t > 0.0 ? s / t : 0.5;
+  for (int k = 0; k < 3; ++k) v[k] = f * p[k];
+}
+}  // namespace
+
+void turnRotationVector(const double turn[3], double p[3]) {
+  double wt, vt[3], wp, vp[3];
+  quaternionOf(turn, wt, vt);
+  quaternionOf(p, wp, vp);
+  // (wt, vt)(wp, vp) = (wt wp - vt.vp, wt vp + wp vt + vt x vp).
+  double w = wt * wp - (vt[0] * vp[0] + vt[1] * vp[1] + vt[2] * vp[2]);
+  double v[3] = {wt * vp[0] + wp * vt[0] + vt[1] * vp[2] - vt[2] * vp[1],
+                 wt * vp[1] + wp * vt[1] + vt[2] * vp[0] - vt[0] * vp[2],
+                 wt * vp[2] + wp * vt[2] + vt[0] * vp[1] - vt[1] * vp[0]};
+  if (w < 0.0) {  // q and -q are one rotation; w >= 0 gives the angle in [0, pi]
+    w = -w;
+    for (double& c : v) c = -c;
+  }
+  const double s = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  const double f = s > 0.0 ? 2.0 * std::atan2(s, w) / s : 2.0 / w;
+  for (int k = 0; k < 3; ++k) p[k] = f * v[k];
+}
+
 std::vector<double> RigidBodySystem::fromAtoms(const std::vector<double>& x) const {
   if (x.size() != 3 * m_atomCount)
     throw std::invalid_argument("rigid bodies: atomistic coordinates have " +

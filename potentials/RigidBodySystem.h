@@ -103,4 +103,9 @@ class RigidBodySystem {
 /// Rotation vector p (|p| <= pi) of the row-major rotation matrix R, accurate near 0 and pi.
 void rotationVectorOf(const double R[9], double p[3]);
 
+/// p becomes the rotation vector (|p| <= pi) of R(turn) R(p): the rotation p followed by the
+/// rotation turn (both rotation vectors, radians). Composed as unit quaternions, so it needs no
+/// rotation matrix and no special case near pi.
+void turnRotationVector(const double turn[3], double p[3]);
+
 }  // namespace landscape

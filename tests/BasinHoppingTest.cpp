@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "landscape/geometry/ClusterGeometry.h"
@@ -229,6 +230,20 @@ TEST(ClusterStepTaker, CartesianDisplacementsStayWithinStepAndContainer) {
   EXPECT_LE(largest, 0.3);
   EXPECT_GT(largest, 0.2);  // 60 uniform draws in [-0.3, 0.3]: one beyond 0.2 for sure
   EXPECT_LE(maxRadius(x), 5.0);
+}
+
+// A zero step (rigid water's default) moves nothing inside the container and draws nothing, so the
+// walker's stream serves only the moves that do something; an atom outside is still pulled in.
+TEST(ClusterStepTaker, ZeroStepDrawsNothingAndOnlyPullsAtomsIn) {
+  Random random(13);
+  std::vector<double> x = randomCluster(20, 3.0, 0.7, random);
+  x[0] = 9.0;  // outside the container of radius 5
+  const std::vector<double> before = x;
+  const std::uint64_t draws = random.draws();
+  ClusterStepTaker(5.0, 0.0).takeStep(x, 0.0, {}, random);
+  EXPECT_EQ(random.draws(), draws);
+  for (std::size_t i = 3; i < x.size(); ++i) EXPECT_EQ(x[i], before[i]);
+  EXPECT_NEAR(std::hypot(x[0], x[1], x[2]), std::sqrt(0.99) * 5.0, 1e-12);
 }
 
 TEST(ClusterStepTaker, AngularMoveSendsTheWeakestAtomToTheSurface) {

@@ -205,6 +205,27 @@ TEST(RigidBodyTerms, RotationVectorRoundTripsIncludingZeroAndPi) {
   }
 }
 
+// The composed rotation vector against the product of the two matrices (every pair of the test
+// vectors, which include 0, 1e-9, pi and beyond pi, and the turn that undoes p, whose product is
+// the identity), with its length at most pi.
+TEST(RigidBodyTerms, TurnedRotationVectorIsTheProductOfTheRotations) {
+  std::vector<std::vector<double>> turns = testRotationVectors();
+  turns.push_back({-0.3, 0.5, -0.9});
+  for (const auto& p : testRotationVectors())
+    for (const auto& turn : turns) {
+      double Rt[9], Rp[9], R[9], Rc[9], c[3] = {p[0], p[1], p[2]};
+      rotationMatrix(turn.data(), Rt);
+      rotationMatrix(p.data(), Rp);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          R[3 * i + j] = Rt[3 * i] * Rp[j] + Rt[3 * i + 1] * Rp[3 + j] + Rt[3 * i + 2] * Rp[6 + j];
+      turnRotationVector(turn.data(), c);
+      rotationMatrix(c, Rc);
+      for (int e = 0; e < 9; ++e) EXPECT_NEAR(Rc[e], R[e], 1e-13) << e;
+      EXPECT_LE(std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), kPi + 1e-12);
+    }
+}
+
 // --- the adapter potential ---------------------------------------------------------------------
 
 // 30 LJ atoms: bodies of 3 and 11 atoms and 16 free atoms.

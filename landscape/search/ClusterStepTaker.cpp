@@ -60,6 +60,10 @@ ClusterStepSummary ClusterStepTaker::takeStep(std::vector<double>& x, double ste
   for (std::size_t i = 0; i < n; ++i) {
     if (static_cast<int>(i) == summary.angularMovedAtom) continue;
     double* p = &x[3 * i];
+    if (stepSize == 0.0) {  // no displacement to draw (rigid water's default): only the container
+      pullInside(p, m_radius);
+      continue;
+    }
     const double old[3] = {p[0], p[1], p[2]};
     // Redraw a displacement that would leave the container; after many tries pull the atom in.
     for (int tries = 0;; ++tries) {

@@ -22,7 +22,9 @@ class ClusterStepTaker {
   ClusterStepTaker(double containerRadius, double angularThreshold);
 
   /// Perturbs x in place. atomEnergies (one per atom, GMIN's VAT) may be empty when the potential
-  /// cannot provide them; angular moves are then skipped.
+  /// cannot provide them; angular moves are then skipped. A zero stepSize draws no displacement
+  /// (only atoms outside the container are pulled in), so it takes no random numbers but the
+  /// angular move's.
   ClusterStepSummary takeStep(std::vector<double>& x, double stepSize,
                               const std::vector<double>& atomEnergies, Random& random) const;
 

@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "landscape/core/Require.h"
-#include "potentials/RigidBodyTerms.h"
 
 namespace landscape {
 
@@ -49,15 +48,9 @@ void moveRigidBodies(const RigidBodySystem& system, const RigidBodyMoveParams& p
         norm = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
       } while (norm < 1e-6);
       const double angle = params.rotation * random.uniform();
-      double move[3], Rm[9], Rb[9], R[9];
+      double move[3];
       for (int k = 0; k < 3; ++k) move[k] = angle * axis[k] / norm;
-      rotationMatrix(move, Rm);
-      double* p = &q[3 * B + 3 * b];
-      rotationMatrix(p, Rb);
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-          R[3 * i + j] = Rm[3 * i] * Rb[j] + Rm[3 * i + 1] * Rb[3 + j] + Rm[3 * i + 2] * Rb[6 + j];
-      rotationVectorOf(R, p);
+      turnRotationVector(move, &q[3 * B + 3 * b]);
     }
   }
   if (!params.freeAtoms || params.translation <= 0.0) return;

@@ -20,12 +20,20 @@ void installRigidBodyHooks(const RigidBodySystem& system, const RigidBodyMovePar
     }
     rigid->canonicalise(q);
   };
-  // CENTRE and the container act on the atoms: translate centres and free atoms together.
+  // CENTRE and the container act on the atoms: translate centres and free atoms together. The
+  // atoms' centroid needs no atoms: a body's centre is its atoms' centroid (RigidBodySystem: the
+  // reference offsets of a body sum to zero), so it is the centres weighted by body size, with the
+  // free atoms.
   hooks.centre = [rigid](std::vector<double>& q) {
-    const std::vector<double> x = rigid->toAtoms(q);
-    const double atoms = static_cast<double>(x.size() / 3);
+    const std::size_t B = rigid->bodyCount();
+    const double atoms = static_cast<double>(rigid->atomCount());
     double c[3] = {0.0, 0.0, 0.0};
-    for (std::size_t i = 0; i < x.size(); ++i) c[i % 3] += x[i] / atoms;
+    for (std::size_t b = 0; b < B; ++b) {
+      const double share = static_cast<double>(rigid->bodySize(b)) / atoms;
+      for (int k = 0; k < 3; ++k) c[k] += share * q[3 * b + k];
+    }
+    for (std::size_t f = 0; f < rigid->freeAtomCount(); ++f)
+      for (int k = 0; k < 3; ++k) c[k] += q[6 * B + 3 * f + k] / atoms;
     rigid->translate(q, -c[0], -c[1], -c[2]);
   };
   hooks.maxRadius = [rigid](const std::vector<double>& q) { return maxRadius(rigid->toAtoms(q)); };

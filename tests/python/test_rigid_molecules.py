@@ -185,7 +185,8 @@ def test_water_with_ions_matches_ase_and_finds_the_sodium_tetrahydrate():
 
     hydrate = landscape.tip4p_cluster(4, ions="Na+")
     params = landscape.BasinHoppingParams.gmin_water()
-    params.steps = 300
+    # 19 of seeds 1-20 reach it within 300 steps; seed 2 within 400.
+    params.steps = 600
     params.seed = 2
     result = landscape.basin_hopping(hydrate, params)
     assert result.lowest[0].energy == pytest.approx(-310.12006, abs=1e-4)
