@@ -428,7 +428,10 @@ void BasinHoppingRun::updateAtomEnergies() {
 
 // A quench that stopped at SLOPPYCONV lies above its minimum (by about |g|^2 / 2k: 0.04 kJ/mol
 // for TIP4P (H2O)20 at RMS 0.1), so one within 10 EDIFF of the target is re-quenched at
-// TIGHTCONV, on a copy, and tested at that energy. The chain and its counts are unchanged.
+// TIGHTCONV, on a copy, and tested at that energy. The chain and its counts are unchanged. A
+// re-quench that reaches the target is offered to the lowest minima as well: its loose quench may
+// have been refused there as the same minimum as a saved one within EDIFF (loose energies of
+// distinct minima overlap), and the run's lowest minima must hold what reached the target.
 bool BasinHoppingRun::requenchesForTarget(double energy) const {
   if (!m_params.targetEnergy) return false;
   const double reach = *m_params.targetEnergy + m_params.energyDifference;
@@ -439,12 +442,14 @@ bool BasinHoppingRun::requenchesForTarget(double energy) const {
 void BasinHoppingRun::checkTarget(long step, double energy, const std::vector<double>& x) {
   if (!m_params.targetEnergy) return;
   const double reach = *m_params.targetEnergy + m_params.energyDifference;
+  std::vector<double> tight;
   if (requenchesForTarget(energy)) {
-    std::vector<double> tight = x;
+    tight = x;
     energy = m_tight.minimize(m_potential, tight).energy;
   }
   // Written as !(e <= target) so that a NaN energy never counts as reaching it.
   if (!(energy <= reach)) return;
+  if (!tight.empty()) offerMinimum(energy, tight, step);
   m_result.targetReached = true;
   m_result.targetQuench = step;
   m_result.targetFunctionCalls = m_result.functionCalls;
