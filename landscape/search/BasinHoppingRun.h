@@ -149,7 +149,8 @@ class BasinHoppingRun {
   void moveMarkovState(std::vector<double> x, double energy);
   /// Sets the target flags when `energy` (of the quenched `x`) reaches TARGET + EDIFF.
   void checkTarget(long step, double energy, const std::vector<double>& x);
-  /// Whether checkTarget() re-quenches x tightly before it decides.
+  /// Whether checkTarget() re-quenches x tightly before it decides: a loose quench within 10
+  /// EDIFF of TARGET + EDIFF or below it, when TIGHTCONV is tighter than SLOPPYCONV.
   bool requenchesForTarget(double energy) const;
   /// Every NACCEPT ordinary steps: step size toward the target acceptance ratio.
   void adjustStepSize(long step);
