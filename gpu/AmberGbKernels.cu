@@ -653,74 +653,103 @@ __global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
 
 // ---- 3b: per-atom sums of the pair slots ---------------------------------------------------
 
-/// Slot items a warp loads before it adds them: the loads of kGbSlotLoadAhead items are in flight
-/// together (the adds still run item by item in index order, so the order is fixed).
-constexpr int kGbSlotLoadAhead = 8;
+/// The shape of a slot-sum grid whose sums are each formed by G warps (G = 1, 4 or 16): a block of
+/// kWarps warps forms kSums sums; warp g of a sum forms partials g, g + G, ... (kOwn of them),
+/// loading kRounds rounds of items (kOwn x kRounds >= 8 loads in flight) before it adds them.
+template <int G>
+struct SlotSumShape {
+  static_assert(kGbSlotPartials % G == 0, "G divides the partials");
+  static constexpr int kWarps = G > kGbSlotSumWarps ? G : kGbSlotSumWarps;
+  static constexpr int kSums = kWarps / G;
+  static constexpr int kOwn = kGbSlotPartials / G;
+  static constexpr int kRounds = kOwn >= 8 ? 1 : 8 / kOwn;
+};
 
 /// Value `value` of the slots of one atom (tile, lane) in a row-slot and a column-slot array of
-/// the pair-task layout (gbTileSlotItems: the items of existing tasks, row items first): warp w of
-/// the block adds items w, w + kGbReduceWarps, ... in that order and returns its partial.
-__device__ __forceinline__ double sumSlotsOfWarp(const GbPairLayout& layout, const double* rowSlots,
-                                                 const double* columnSlots, int tile, int lane,
-                                                 int warp, int value) {
+/// the pair-task layout (gbTileSlotItems: the items of existing tasks, row items first), added in
+/// the fixed order of the slot sums: partial w takes items w, w + kGbSlotPartials, ... in index
+/// order. Warp g of the G forming the sum adds the partials w = g + j G into own[j].
+template <int G>
+__device__ __forceinline__ void addPairSlots(const GbPairLayout& layout, const double* rowSlots,
+                                             const double* columnSlots, int tile, int lane,
+                                             int value, int g,
+                                             double (&own)[SlotSumShape<G>::kOwn]) {
+  constexpr int kOwn = SlotSumShape<G>::kOwn, kRounds = SlotSumShape<G>::kRounds;
   const GbTileSlotItems items = gbTileSlotItems(layout, tile);
   constexpr long long kItem = static_cast<long long>(kGbSlotValues) * kGbTile;
   const double* row = rowSlots + items.rowBase + value * kGbTile + lane;
   const double* column = columnSlots + items.columnBase + value * kGbTile + lane;
   const int count = items.rowCount + items.columnCount;
-  double sum = 0.0;
-  for (int first = warp; first < count; first += kGbSlotLoadAhead * kGbReduceWarps) {
-    double loaded[kGbSlotLoadAhead];
+  for (int first = g; first < count; first += kRounds * kGbSlotPartials) {
+    double loaded[kRounds][kOwn];
 #pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
-      const int k = first + u * kGbReduceWarps;
-      loaded[u] = k >= count           ? 0.0
-                  : k < items.rowCount ? row[k * kItem]
-                                       : column[(k - items.rowCount) * kItem];
-    }
+    for (int r = 0; r < kRounds; ++r)
 #pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u)
-      if (first + u * kGbReduceWarps < count) sum += loaded[u];
+      for (int j = 0; j < kOwn; ++j) {
+        const int k = first + r * kGbSlotPartials + j * G;
+        loaded[r][j] = k >= count           ? 0.0
+                       : k < items.rowCount ? row[k * kItem]
+                                            : column[(k - items.rowCount) * kItem];
+      }
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r)
+#pragma unroll
+      for (int j = 0; j < kOwn; ++j)
+        if (first + r * kGbSlotPartials + j * G < count) own[j] += loaded[r][j];
   }
-  return sum;
 }
 
 /// Component `value` (0..2) of the bonded gradient slots of `atom` (d_atomSlots[offsets[atom]
-/// ..]), warp w taking slots w, w + kGbReduceWarps, ... in that order, added into sum; the indices
-/// and values of kGbSlotLoadAhead slots are loaded before they are added.
-__device__ __forceinline__ double addBondedSlotsOfWarp(const GbEvalArgs& a, int atom, int warp,
-                                                       int value, double sum) {
+/// ..]), in the same order: partial w takes slots w, w + kGbSlotPartials, ...; the indices and
+/// values of kRounds rounds of slots are loaded before they are added.
+template <int G>
+__device__ __forceinline__ void addBondedSlots(const GbEvalArgs& a, int atom, int value, int g,
+                                               double (&own)[SlotSumShape<G>::kOwn]) {
+  constexpr int kOwn = SlotSumShape<G>::kOwn, kRounds = SlotSumShape<G>::kRounds;
   const int end = a.d_atomSlotOffsets[atom + 1];
-  for (int first = a.d_atomSlotOffsets[atom] + warp; first < end;
-       first += kGbSlotLoadAhead * kGbReduceWarps) {
-    int slot[kGbSlotLoadAhead];
+  for (int first = a.d_atomSlotOffsets[atom] + g; first < end; first += kRounds * kGbSlotPartials) {
+    int slot[kRounds][kOwn];
 #pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u) {
-      const int k = first + u * kGbReduceWarps;
-      slot[u] = k < end ? a.d_atomSlots[k] : -1;
-    }
-    double loaded[kGbSlotLoadAhead];
+    for (int r = 0; r < kRounds; ++r)
 #pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u)
-      loaded[u] = slot[u] >= 0 ? a.d_slotGradient[3LL * slot[u] + value] : 0.0;
+      for (int j = 0; j < kOwn; ++j) {
+        const int k = first + r * kGbSlotPartials + j * G;
+        slot[r][j] = k < end ? a.d_atomSlots[k] : -1;
+      }
+    double loaded[kRounds][kOwn];
 #pragma unroll
-    for (int u = 0; u < kGbSlotLoadAhead; ++u)
-      if (slot[u] >= 0) sum += loaded[u];
+    for (int r = 0; r < kRounds; ++r)
+#pragma unroll
+      for (int j = 0; j < kOwn; ++j)
+        loaded[r][j] = slot[r][j] >= 0 ? a.d_slotGradient[3LL * slot[r][j] + value] : 0.0;
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r)
+#pragma unroll
+      for (int j = 0; j < kOwn; ++j)
+        if (slot[r][j] >= 0) own[j] += loaded[r][j];
   }
-  return sum;
 }
 
-/// Adds the warp partials v of the block's kGbReduceWarps warps in warp order; the result is in
-/// lane `lane` of warp 0 (other warps get 0). Every thread of the block calls it.
-__device__ __forceinline__ double combineWarps(double v, int warp, int lane) {
-  __shared__ double partial[kGbReduceWarps][kGbTile];
-  partial[warp][lane] = v;
-  __syncthreads();
-  if (warp != 0) return 0.0;
-  double sum = 0.0;
+/// The partials of sum `sum` of the block (warps g = 0..G-1 holding own[j] = partial g + j G)
+/// added in order; the result is in warp g = 0 (the others get 0). Every thread of the block
+/// calls it.
+template <int G>
+__device__ __forceinline__ double addPartials(const double (&own)[SlotSumShape<G>::kOwn], int sum,
+                                              int g, int lane) {
+  double total = 0.0;
+  if constexpr (G == 1) {
 #pragma unroll
-  for (int w = 0; w < kGbReduceWarps; ++w) sum += partial[w][lane];
-  return sum;
+    for (int w = 0; w < kGbSlotPartials; ++w) total += own[w];
+  } else {
+    __shared__ double partial[SlotSumShape<G>::kSums][kGbSlotPartials][kGbTile];
+#pragma unroll
+    for (int j = 0; j < SlotSumShape<G>::kOwn; ++j) partial[sum][g + j * G][lane] = own[j];
+    __syncthreads();
+    if (g != 0) return 0.0;
+#pragma unroll
+    for (int w = 0; w < kGbSlotPartials; ++w) total += partial[sum][w][lane];
+  }
+  return total;
 }
 
 /// The 8 energy components (BOND, ANGLE, DIHED, VDWAALS, EELEC, 1-4_VDW, 1-4_EEL, EGB) by one
@@ -728,7 +757,7 @@ __device__ __forceinline__ double combineWarps(double v, int warp, int lane) {
 /// writes their total. Every thread of the block calls it. Every term is known once the pair grid
 /// (bonded and pair blocks) has run.
 __device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int warp, int lane) {
-  static_assert(kGbReduceWarps >= 8, "one warp per energy component");
+  static_assert(kGbSlotSumWarps >= 8, "one warp per energy component");
   __shared__ double component[8];
   if (warp < 8) {
     const GbBondedBlocks& b = a.bondedBlocks;
@@ -767,26 +796,32 @@ __device__ __forceinline__ void sumEnergyComponents(const GbEvalArgs& a, int war
                  component[5] + component[6] + component[7];
 }
 
-/// Block (tile, value) of the pair slot sums for value < kGbSlotValues: dE/dx, dE/dy, dE/dz of the
-/// pair terms, or dE/dB (then dE/dI_i = (dE/dB_i + self) dB_i/dI_i); the last block sums the
-/// energy components (they need nothing later than the pair grid).
-__global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
+/// Sum (tile, value) of the pair slot sums for value < kGbSlotValues: dE/dx, dE/dy, dE/dz of the
+/// pair terms, or dE/dB (then dE/dI_i = (dE/dB_i + self) dB_i/dI_i), by G warps; the last block
+/// sums the energy components (they need nothing later than the pair grid).
+template <int G>
+__global__ void __launch_bounds__(SlotSumShape<G>::kWarps* kGbTile)
     gbPairReduceKernel(GbEvalArgs batchArgs) {
+  using Shape = SlotSumShape<G>;
   awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
-  const int block = static_cast<int>(blockIdx.x);
-  if (block == a.layout.tiles * kGbSlotValues) {
+  const int sums = a.layout.tiles * kGbSlotValues;
+  if (static_cast<int>(blockIdx.x) * Shape::kSums >= sums) {
     sumEnergyComponents(a, warp, lane);
     return;
   }
-  const int tile = block / kGbSlotValues, value = block % kGbSlotValues;
-  const double v = combineWarps(
-      sumSlotsOfWarp(a.layout, a.d_rowSlots, a.d_columnSlots, tile, lane, warp, value), warp, lane);
+  const int inBlock = warp / G, g = warp % G;
+  const int sum = static_cast<int>(blockIdx.x) * Shape::kSums + inBlock;
+  const int tile = sum / kGbSlotValues, value = sum % kGbSlotValues;
+  double own[Shape::kOwn] = {};
+  if (sum < sums)
+    addPairSlots<G>(a.layout, a.d_rowSlots, a.d_columnSlots, tile, lane, value, g, own);
+  const double v = addPartials<G>(own, inBlock, g, lane);
   const int atom = tile * kGbTile + lane;
-  if (warp != 0 || atom >= static_cast<int>(a.atoms)) return;
+  if (g != 0 || sum >= sums || atom >= static_cast<int>(a.atoms)) return;
   if (value < 3)
     a.d_pairGradient[3 * atom + value] = v;
   else
@@ -932,24 +967,30 @@ __global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
   }
 }
 
-/// The final gradient: pair terms + chain rule (slot sums) + bonded slots, one block per tile and
-/// Cartesian component; warp w adds chain slot items w, w + kGbReduceWarps, ... and then bonded
-/// slots likewise, and the warps meet in warp order.
-__global__ void __launch_bounds__(kGbReduceWarps* kGbTile)
+/// The final gradient: pair terms + chain rule (slot sums) + bonded slots, one sum per tile and
+/// Cartesian component by G warps; each partial adds its chain slot items and then its bonded
+/// slots.
+template <int G>
+__global__ void __launch_bounds__(SlotSumShape<G>::kWarps* kGbTile)
     gbAssembleGradientKernel(GbEvalArgs batchArgs) {
+  using Shape = SlotSumShape<G>;
   awaitPreviousKernel();
   const long long structure = blockStructure(batchArgs);
   if (structureSkipped(batchArgs, structure)) return;
   const GbEvalArgs a = gbAtStructure(batchArgs, structure);
-  const int tile = static_cast<int>(blockIdx.x) / 3, value = static_cast<int>(blockIdx.x) % 3;
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
+  const int inBlock = warp / G, g = warp % G;
+  const int sum = static_cast<int>(blockIdx.x) * Shape::kSums + inBlock;
+  const bool exists = sum < a.layout.tiles * 3;
+  const int tile = sum / 3, value = sum % 3;
   const int atom = tile * kGbTile + lane;
-  const bool active = atom < static_cast<int>(a.atoms);
-  double v =
-      sumSlotsOfWarp(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, warp, value);
-  if (active) v = addBondedSlotsOfWarp(a, atom, warp, value, v);
-  v = combineWarps(v, warp, lane);
-  if (warp == 0 && active) a.d_g[3 * atom + value] = a.d_pairGradient[3 * atom + value] + v;
+  const bool active = exists && atom < static_cast<int>(a.atoms);
+  double own[Shape::kOwn] = {};
+  if (exists)
+    addPairSlots<G>(a.layout, a.d_chainRowSlots, a.d_chainColumnSlots, tile, lane, value, g, own);
+  if (active) addBondedSlots<G>(a, atom, value, g, own);
+  const double v = addPartials<G>(own, inBlock, g, lane);
+  if (g == 0 && active) a.d_g[3 * atom + value] = a.d_pairGradient[3 * atom + value] + v;
 }
 
 unsigned int blocksFor(long long items, int perBlock) {
@@ -1126,6 +1167,19 @@ void withPairRows(int r, F f) {
   }
 }
 
+/// Calls f(std::integral_constant<int, G>{}) for the warps G that form each of `sums` slot sums:
+/// as many as keep about kGbSlotSumFillWarps warps busy (small batches: 16, each warp a few
+/// loads; large batches: 1, no barrier). The bits do not depend on G.
+template <class F>
+void withSlotSumWarps(long long sums, F f) {
+  if (sums >= kGbSlotSumFillWarps)
+    f(std::integral_constant<int, 1>{});
+  else if (4 * sums >= kGbSlotSumFillWarps)
+    f(std::integral_constant<int, 4>{});
+  else
+    f(std::integral_constant<int, 16>{});
+}
+
 }  // namespace
 
 template <typename Real>
@@ -1138,8 +1192,6 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
   const unsigned pairBlocks =
       static_cast<unsigned>(args.bondedBlocks.total() + l.taskCount * l.parts);
   const unsigned chainBlocks = static_cast<unsigned>(l.taskCount * l.parts);
-  const unsigned pairSumBlocks = static_cast<unsigned>(l.tiles * kGbSlotValues + 1);
-  const unsigned assembleBlocks = static_cast<unsigned>(l.tiles * 3);
   GbEvalArgs a = args;
   a.floatModel.kappa = static_cast<float>(args.model.kappa);
   a.floatModel.interiorInverse = static_cast<float>(args.model.interiorInverse);
@@ -1156,14 +1208,22 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
       launchGbKernel(gbPairsKernel<Real, rows.value>, pairBlocks, count, rows.value * kGbTile,
                      stream, programmatic, a);
     });
-    launchGbKernel(gbPairReduceKernel, pairSumBlocks, count, kGbReduceWarps * kGbTile, stream,
-                   programmatic, a);
+    withSlotSumWarps(l.tiles * kGbSlotValues * static_cast<long long>(count), [&](auto g) {
+      using Shape = SlotSumShape<g.value>;
+      // The grid ends with the block of the energy components.
+      const unsigned blocks = blocksFor(l.tiles * kGbSlotValues, Shape::kSums) + 1;
+      launchGbKernel(gbPairReduceKernel<g.value>, blocks, count, Shape::kWarps * kGbTile, stream,
+                     programmatic, a);
+    });
     withPairRows(l.rows, [&](auto rows) {
       launchGbKernel(gbChainPairsKernel<Real, rows.value>, chainBlocks, count, rows.value * kGbTile,
                      stream, programmatic, a);
     });
-    launchGbKernel(gbAssembleGradientKernel, assembleBlocks, count, kGbReduceWarps * kGbTile,
-                   stream, programmatic, a);
+    withSlotSumWarps(l.tiles * 3LL * count, [&](auto g) {
+      using Shape = SlotSumShape<g.value>;
+      launchGbKernel(gbAssembleGradientKernel<g.value>, blocksFor(l.tiles * 3, Shape::kSums), count,
+                     Shape::kWarps * kGbTile, stream, programmatic, a);
+    });
   }
 }
 

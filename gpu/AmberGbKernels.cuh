@@ -21,9 +21,15 @@ constexpr int kGbTile = 32;  ///< atoms per tile (one warp)
 constexpr int kGbPairWarps = 8;
 /// Warps per block of the Born-radius kernel; the blocks of one row tile share its work units.
 constexpr int kGbGatherWarps = 16;
-/// Warps per block of the per-atom slot sums (one block per tile and value: lanes are the tile's
-/// atoms, warps take the slot items in turn).
-constexpr int kGbReduceWarps = 16;
+/// The order of every per-atom slot sum: kGbSlotPartials partials, partial w adding slot items
+/// w, w + kGbSlotPartials, ... in index order, then the partials in order.
+constexpr int kGbSlotPartials = 16;
+/// Warps per block of the per-atom slot sums (lanes are a tile's atoms); 1, 4 or 16 warps form
+/// each sum of one tile and value, whichever fills the device (16 warps: blocks of 16).
+constexpr int kGbSlotSumWarps = 8;
+/// The warps the slot sums of a launch aim to keep busy: about half of those an H100/H200 holds
+/// (132 multiprocessors x 64).
+constexpr long long kGbSlotSumFillWarps = 4096;
 constexpr int kGbBondedBlock = 256;  ///< threads per block of the bonded kernel
 /// Per atom and slot of the pair kernel: dE/dx, dE/dy, dE/dz, dE/dB.
 constexpr int kGbSlotValues = 4;

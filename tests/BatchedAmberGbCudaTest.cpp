@@ -367,6 +367,17 @@ TEST_P(BatchedAmberGbCudaBits, AStructureHasTheSameBitsAloneAndInAnyBatch) {
   const Evaluated all = evaluateHost(gpu, x);
   for (std::size_t b = 0; b < batch; ++b) expectAlone(all, b, b, "whole batch");
 
+  // Batches in which 4 warps, then 1, form each per-atom slot sum instead of 16
+  // (gpu/AmberGbKernels.cuh, kGbSlotSumFillWarps): the same bits.
+  for (const std::size_t rows : {std::size_t{32}, std::size_t{128}, std::size_t{256}}) {
+    std::vector<double> y = x;
+    const std::vector<double> more = perturbedBatch(sys.x, rows - batch, 0.3, 7);
+    y.insert(y.end(), more.begin(), more.end());
+    const std::string where = "batch of " + std::to_string(rows);
+    const Evaluated large = evaluateHost(gpu, y);
+    for (std::size_t b = 0; b < batch; ++b) expectAlone(large, b, b, where.c_str());
+  }
+
   std::vector<double> reversed;
   for (std::size_t b = batch; b-- > 0;)
     reversed.insert(reversed.end(), x.begin() + b * n, x.begin() + (b + 1) * n);
