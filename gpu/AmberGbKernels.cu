@@ -6,6 +6,7 @@
 
 #include "gpu/AmberGbKernels.cuh"
 #include "gpu/CudaCheck.h"
+#include "gpu/ProgrammaticLaunch.cuh"
 #include "potentials/AmberGb.h"
 
 namespace landscape {
@@ -130,18 +131,9 @@ __device__ inline double warpSum(double v) {
   return v;
 }
 
-/// Programmatic dependent launch (sm_90; docs/benchmarks.md, "Small and mid sizes, step 2"): every
-/// kernel first waits until the kernel before it in the stream has completed and its writes are
-/// visible (a no-op when it was launched without the attribute), before it touches global memory,
-/// and then lets the next kernel's blocks start, so that the next launch and its block start
-/// overlap this kernel's work instead of following it. Since each kernel waits for its predecessor
-/// before it can complete, the wait covers every earlier kernel too.
-__device__ __forceinline__ void awaitPreviousKernel() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
+// Every kernel but the first of a sequence is a programmatic dependent launch on sm_90+
+// (gpu/ProgrammaticLaunch.cuh; docs/benchmarks.md, "Small and mid sizes, step 2") and calls
+// awaitPreviousKernel before it touches global memory.
 
 // ---- 1: tile bounding boxes ----------------------------------------------------------------
 
@@ -1131,21 +1123,12 @@ void bindGbScratch(GbEvalArgs& a, const GbScratchLayout& l, double* scratch, uns
 
 namespace {
 
-/// One kernel of the sequence; `programmatic`: may start while the previous kernel in the stream
-/// runs (its blocks wait in awaitPreviousKernel).
+/// One kernel of the sequence over `structures` rows of the grid; `programmatic`: may start while
+/// the previous kernel in the stream runs (its blocks wait in awaitPreviousKernel).
 void launchGbKernel(void (*kernel)(GbEvalArgs), unsigned blocks, unsigned structures, int threads,
                     cudaStream_t stream, bool programmatic, const GbEvalArgs& a) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(blocks, structures);
-  config.blockDim = dim3(static_cast<unsigned>(threads));
-  config.dynamicSmemBytes = 0;
-  config.stream = stream;
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute[0].val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = attribute;
-  config.numAttrs = programmatic ? 1 : 0;
-  LANDSCAPE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a));
+  launchMaybeProgrammatic(kernel, dim3(blocks, structures), dim3(static_cast<unsigned>(threads)),
+                          stream, programmatic, a);
 }
 
 /// Calls f(std::integral_constant<int, R>{}) for the rows per block r (1, 2, 4 or 8).

@@ -14,6 +14,7 @@
 #include "gpu/DeviceBuffer.h"
 #include "gpu/DeviceMemoryPlan.h"
 #include "gpu/GpuDevice.h"
+#include "gpu/ProgrammaticLaunch.cuh"
 
 namespace landscape {
 
@@ -364,10 +365,7 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   a.bonded.dihedrals = static_cast<int>(t.dihedrals.size());
   a.bonded.pairs14 = static_cast<int>(t.pairs14.size());
   d.hostComponents = PinnedBuffer<double>(8);
-  int device = 0, major = 0;
-  LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
-  LANDSCAPE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  d.programmaticSupported = major >= 9;
+  d.programmaticSupported = programmaticLaunchesSupported();
   d.programmatic = d.programmaticSupported;
   reserve(reserveBatch);
 }

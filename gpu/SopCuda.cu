@@ -7,6 +7,7 @@
 #include "gpu/CudaCheck.h"
 #include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/ProgrammaticLaunch.cuh"
 #include "gpu/RandomStreamsCuda.h"
 #include "gpu/SopCuda.h"
 #include "gpu/SopDeviceTopology.cuh"
@@ -347,6 +348,8 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
       stepTemplate->mobilityStep = static_cast<R>(params.langevin.mobilityStep());
       stepTemplate->noiseAmplitude = static_cast<R>(params.langevin.noiseAmplitude());
       stepTemplate->timeStep = params.langevin.timeStep;
+      stepTemplate->programmatic =
+          params.cudaProgrammaticLaunches && programmaticLaunchesSupported();
     }
     return stepTemplate.get();
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/ProgrammaticLaunch.cuh"
 #include "gpu/SopDevice.cuh"
 #include "gpu/SopKernels.cuh"
 
@@ -541,6 +542,7 @@ __device__ __forceinline__ void sopStepTile(const SopStepArgs<R>& a, const SopPo
 /// One step (or one gradient evaluation): block (x, y) is tile x of replica y.
 template <class R, class Index, RngKind K, bool kIntegrate>
 __global__ void __launch_bounds__(kSopStepBlock) sopStepKernel(SopStepArgs<R> a) {
+  awaitPreviousKernel();  // the previous step wrote d_step and the positions
   const unsigned long long step = kIntegrate ? *a.d_step : 0ull;
   // The step counter: read from d_step by every block, written (step + 1) to the other buffer
   // d_stepNext, which the next step reads (no per-block atomics).
@@ -660,22 +662,23 @@ void launchSopStep(const SopStepArgs<R>& a, cudaStream_t stream) {
                  (a.external.d_tip && a.external.d_tipPartial && a.external.d_tipDone),
              "indentation needs d_tip, d_tipPartial and d_tipDone");
   const dim3 grid(static_cast<unsigned int>(sopStepBlocksPerReplica(n)), a.list.replicas);
+  const auto launch = [&](void (*kernel)(SopStepArgs<R>)) {
+    launchMaybeProgrammatic(kernel, grid, dim3(kSopStepBlock), stream, a.programmatic, a);
+  };
   if (!a.integrate) {
     if (a.list.shortIndices)
-      sopStepKernel<R, std::uint16_t, RngKind::Philox, false>
-          <<<grid, kSopStepBlock, 0, stream>>>(a);
+      launch(sopStepKernel<R, std::uint16_t, RngKind::Philox, false>);
     else
-      sopStepKernel<R, int, RngKind::Philox, false><<<grid, kSopStepBlock, 0, stream>>>(a);
+      launch(sopStepKernel<R, int, RngKind::Philox, false>);
   } else {
     dispatchRngKind(a.streams.kind, [&](auto kind) {
       constexpr RngKind K = decltype(kind)::value;
       if (a.list.shortIndices)
-        sopStepKernel<R, std::uint16_t, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
+        launch(sopStepKernel<R, std::uint16_t, K, true>);
       else
-        sopStepKernel<R, int, K, true><<<grid, kSopStepBlock, 0, stream>>>(a);
+        launch(sopStepKernel<R, int, K, true>);
     });
   }
-  LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
 template <class R>

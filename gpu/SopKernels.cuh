@@ -168,6 +168,9 @@ struct SopStepArgs {
   double* d_gradient = nullptr;  ///< !integrate: 3T gradient (kcal/mol/A), x1 y1 z1 ...
   /// !integrate, optional: 3 x T (FENE, native, repulsive; pair terms halved)
   double* d_beadEnergy = nullptr;
+  /// launchSopStep: a programmatic dependent launch (sm_90+, gpu/ProgrammaticLaunch.cuh): the
+  /// step's blocks start while the kernel before it ends and wait for it; the same bits.
+  bool programmatic = false;
 };
 
 template <class R>

@@ -257,6 +257,48 @@ TEST(SopDynamicsCuda, PersistentStepsEqualPlainLaunchesBitForBit) {
   }
 }
 
+// Programmatic dependent launches (sm_90+; elsewhere the option changes nothing) give the bits of
+// ordinary launches: step kernels that start early wait for the step before them, with fixed and
+// displacement-triggered rebuilds, plain launches and graphs, pulling and indentation (whose tip
+// takes a last-block sum every step).
+TEST(SopDynamicsCuda, ProgrammaticLaunchesEqualOrdinaryLaunchesBitForBit) {
+  SKIP_WITHOUT_GPU();
+  const auto path = testDataPath("sop/1TIT.pdb");
+  if (!path) GTEST_SKIP() << "test data sop/1TIT.pdb not found";
+  const SopTopology t = readSopTopology(*path);
+  for (long interval : {0L, 30L})
+    for (int graphSteps : {0, 8})
+      for (bool indent : {false, true}) {
+        SopDynamicsParams p = dynamicsParams(3);
+        p.precision = indent ? Precision::Double : Precision::Single;
+        p.rebuildInterval = interval;
+        p.skin = 1.0;
+        p.cudaGraphSteps = graphSteps;
+        p.pulling.enabled = !indent;
+        p.indentation.enabled = indent;
+        p.indentation.startGap = 0.5;
+        p.indentation.speed = 0.2;
+        p.indentation.tipFriction = 1.0;
+        p.cudaProgrammaticLaunches = false;
+        auto ordinary = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
+        p.cudaProgrammaticLaunches = true;
+        auto programmatic = makeSopDynamics(t, t.nativeCoordinates(), p, Backend::Cuda);
+        for (long chunk : {5L, 40L, 33L, 100L}) {
+          ordinary->run(chunk);
+          programmatic->run(chunk);
+        }
+        const std::string what = "interval " + std::to_string(interval) + ", graph steps " +
+                                 std::to_string(graphSteps) +
+                                 (indent ? ", indentation" : ", pulling");
+        EXPECT_EQ(programmatic->stepsDone(), ordinary->stepsDone()) << what;
+        for (int r = 0; r < p.replicas; ++r) {
+          EXPECT_EQ(programmatic->positions(r), ordinary->positions(r)) << what << " replica " << r;
+          EXPECT_EQ(programmatic->tipPosition(r), ordinary->tipPosition(r)) << what;
+        }
+        EXPECT_EQ(programmatic->rebuilds(), ordinary->rebuilds()) << what;
+      }
+}
+
 // Displacement-triggered rebuilds and Lagged Fibonacci fall back to plain launches: the option
 // changes nothing there.
 TEST(SopDynamicsCuda, PersistentStepsFallBackWhereTheyDoNotApply) {

@@ -14,11 +14,13 @@
 // graph path crashed on its first real-GPU run (H100, 2026-11-22; fixed since, see docs/sop.md);
 // it stays opt-in. With --persistent, sop-gpu+P runs the 999 steps between two forced rebuilds
 // as one persistent cooperative kernel (SopDynamicsParams::cudaPersistentSteps; fixed rebuild
-// interval only, so no default+P).
+// interval only, so no default+P). Step kernels are programmatic dependent launches on sm_90+
+// (SopDynamicsParams::cudaProgrammaticLaunches); --ordinary-launches adds sop-gpu rows without
+// (-L).
 // Two floors per row: the byte floor, the memory traffic of one step (neighbour indices of every
-// row read once, plus positions, native list and the output) over the copy bandwidth (docs/benchmarks.md,
-// "Method"), and the issue floor, the warp instructions of the pair loops (every
-// list and native pair from both beads, kIssuePerPair and kIssuePerNative instructions each,
+// row read once, plus positions, native list and the output) over the copy bandwidth
+// (docs/benchmarks.md, "Method"), and the issue floor, the warp instructions of the pair loops
+// (every list and native pair from both beads, kIssuePerPair and kIssuePerNative instructions each,
 // estimated from the float pair loop) over the device's issue rate (SMs x 4 schedulers x
 // clock). Rows of the sop-gpu setting also print SOP-GPU's time on an H200 (the anchor), the
 // speedup over it and the kernel target (1 replica <= 4 us, 16 replicas <= 20 us per step).
@@ -27,6 +29,7 @@
 //
 // Usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]
 //                  [--bandwidth BYTES_PER_S] [--sms N] [--clock-ghz F] [--graphs] [--persistent]
+//                  [--ordinary-launches]
 //   --pdb        default $LANDSCAPE_TEST_DATA/sop/PF8_protofilament_ca.pdb, else
 //                <source>/tests/data/sop/PF8_protofilament_ca.pdb
 //   --steps      timed steps per cell (default 20000, after 2000 warm-up steps)
@@ -60,6 +63,7 @@ struct Setting {
   long rebuildInterval;
   int graphSteps;           ///< 0: one host launch per kernel; n: n steps per CUDA Graph launch
   int persistentSteps = 0;  ///< n > 0: up to n steps per persistent cooperative launch
+  bool programmatic = true;  ///< SopDynamicsParams::cudaProgrammaticLaunches
 };
 
 /// Thread instructions per list pair in the float pair loop, estimated from sopStepKernel<float,
@@ -107,7 +111,7 @@ struct Options {
   double bandwidth = 3.2e12;
   int sms = 132;
   double clockGhz = 1.98;
-  bool graphs = false, persistent = false;
+  bool graphs = false, persistent = false, ordinaryLaunches = false;
 };
 
 OptionTable<Options> optionTable() {
@@ -115,7 +119,7 @@ OptionTable<Options> optionTable() {
   t.about =
       "usage: bench_sop [--pdb FILE] [--replicas 1,4,16] [--steps N] [--cpu-steps N]\n"
       "                 [--bandwidth BYTES_PER_S] [--sms N] [--clock-ghz F] [--graphs]\n"
-      "                 [--persistent]\n"
+      "                 [--persistent] [--ordinary-launches]\n"
       "Microseconds per Langevin step of the SOP model for the PF8 protofilament (6928 beads), "
       "with\n"
       "SOP-GPU's settings (FP32, repulsion cut at 20 A, list rebuilt every 1000 steps) and this\n"
@@ -148,6 +152,10 @@ OptionTable<Options> optionTable() {
   t.flag("persistent",
          "also time sop-gpu with 999 steps per persistent cooperative launch (sop-gpu+P)",
          fieldOf(&Options::persistent));
+  t.flag("ordinary-launches",
+         "also time sop-gpu (and sop-gpu+G with --graphs) with ordinary launches instead of "
+         "programmatic dependent ones (settings ending in -L)",
+         fieldOf(&Options::ordinaryLaunches));
   return t;
 }
 
@@ -169,6 +177,11 @@ int run(int argc, char** argv) {
     settings.push_back({"default+G", Precision::Single, 8.0, 3.0, 0, 100});
   }
   if (o.persistent) settings.push_back({"sop-gpu+P", Precision::Single, 20.0, 1e-3, 1000, 0, 999});
+  if (o.ordinaryLaunches) {
+    settings.push_back({"sop-gpu-L", Precision::Single, 20.0, 1e-3, 1000, 0, 0, false});
+    if (graphs)
+      settings.push_back({"sop-gpu+G-L", Precision::Single, 20.0, 1e-3, 1000, 166, 0, false});
+  }
   const double issueRate = 4.0 * o.sms * o.clockGhz * 1e9;  // warp instructions per second
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each row reaches a pipe as soon as it is measured
   std::printf("# bench_sop: %s\n# device: %s\n", pdb.c_str(), gpuDescription().c_str());
@@ -196,6 +209,7 @@ int run(int argc, char** argv) {
       dp.rebuildInterval = s.rebuildInterval;
       dp.cudaGraphSteps = s.graphSteps;
       dp.cudaPersistentSteps = s.persistentSteps;
+      dp.cudaProgrammaticLaunches = s.programmatic;
       const double floorUs = 1e6 * floorBytes(topology, pairs, replicas, s.precision) / bandwidth;
       const double issueUs =
           1e6 * replicas *

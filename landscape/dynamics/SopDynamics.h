@@ -92,6 +92,10 @@ struct SopDynamicsParams {
   /// launches, without a launch per step. Used only between the forced rebuilds of a fixed
   /// rebuildInterval, and not for Lagged Fibonacci; elsewhere plain launches (or graphs).
   int cudaPersistentSteps = 0;
+  /// CUDA, compute capability 9.0+: each step kernel is a programmatic dependent launch, which
+  /// starts while the kernel before it ends and waits for it before touching memory (the launch
+  /// gap overlaps the previous step's tail); the same bits as without. Off: ordinary launches.
+  bool cudaProgrammaticLaunches = true;
   SopPullingParams pulling;
   SopIndentationParams indentation;
 
