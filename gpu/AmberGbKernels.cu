@@ -61,6 +61,7 @@ __device__ __forceinline__ GbEvalArgs gbAtStructure(const GbEvalArgs& a, long lo
   r.d_slotGradient = a.d_slotGradient + scratch;
   r.d_bondedBlockEnergy = a.d_bondedBlockEnergy + scratch;
   r.d_energy = a.d_energy + scratch;
+  if (a.d_descreenSlopes) r.d_descreenSlopes = a.d_descreenSlopes + scratch;
   r.bonded.d_x = r.d_x;
   r.bonded.d_slotGradient = a.bonded.d_slotGradient + scratch;
   r.bonded.d_blockEnergy = a.bonded.d_blockEnergy + scratch;
@@ -170,8 +171,19 @@ __global__ void gbTileBoxesKernel(GbEvalArgs batchArgs) {
 
 // ---- 2: Born radii and self terms ----------------------------------------------------------
 
-/// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
+/// The table of kept slopes dI_ij/dr of one structure (GbEvalArgs::d_descreenSlopes) in the
+/// pass's arithmetic: tile pair (I, J) is a block of 32 x 32, row atom lane l and column atom m at
+/// [(m - l) mod 32][l], the rotation step s at which lane l meets m (m = l + s mod 32) in the
+/// Born-radius and chain-rule passes alike.
 template <typename Real>
+__device__ __forceinline__ Real* slopeBlock(const GbEvalArgs& a, int rowTile, int columnTile) {
+  return reinterpret_cast<Real*>(a.d_descreenSlopes) +
+         (static_cast<long long>(rowTile) * a.layout.tiles + columnTile) * kGbTile * kGbTile;
+}
+
+/// I_i summed over the work units (column tile, column part) of warp `worker` of row tile `tile`.
+/// SLOPES: each pair's dI_ij/dr goes to the slope table as well (0 beyond the cutoff).
+template <typename Real, bool SLOPES>
 __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTileBox& rowBox,
                                                int tile, int worker, int lane) {
   const int n = static_cast<int>(a.atoms);
@@ -212,31 +224,46 @@ __device__ __forceinline__ double bornUnitsSum(const GbEvalArgs& a, const GbTile
       sj = Real(a.params.d_screened[j]);
     }
     const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
+    // The unit's rotation steps: at step s lane l meets column atom (l + s) mod 32, as in the
+    // pair and chain-rule passes (the slopes are then stored as the chain rule reads them).
     const int first = (unit % parts) * steps;
-    const int last = minInt(first + steps, n - other * kGbTile);
+    const int width = minInt(kGbTile, n - other * kGbTile);
+    Real* slopes = SLOPES ? slopeBlock<Real>(a, tile, other) : nullptr;
     Real unitSum = Real(0);  // one unit in Real, then FP64
-    for (int m = first; m < last; ++m) {
+    for (int s = first; s < first + steps; ++s) {
+      const int m = (lane + s) & (kGbTile - 1);
       const Real xm = __shfl_sync(kFullMask, xj, m);
       const Real ym = __shfl_sync(kFullMask, yj, m);
       const Real zm = __shfl_sync(kFullMask, zj, m);
       const Real sm = __shfl_sync(kFullMask, sj, m);
-      if (active && other * kGbTile + m != i) {
+      Real slope = Real(0);
+      if (active && m < width && other * kGbTile + m != i) {
         const Real dx = xr - xm, dy = yr - ym, dz = zr - zm;
         const Real r2 = dx * dx + dy * dy + dz * dz;
         if (r2 <= cut2) {
-          // The value-only twin of amberDescreening, one reciprocal of r for every branch; 1/r
-          // by the reciprocal square root and r = r^2 / r from it (no square root, no division).
+          // The twins of amberDescreening, one reciprocal of r for every branch; 1/r by the
+          // reciprocal square root and r = r^2 / r from it (no square root, no division).
           const Real ir = amberInverseSqrt<Real>(r2);
-          unitSum += amberDescreeningValue<Real>(r2 * ir, ir, rhoI, sm, rgbmax);
+          if constexpr (SLOPES) {
+            const AmberDescreeningT<Real> d =
+                amberDescreeningValueAndDerivative<Real>(r2 * ir, ir, rhoI, sm, rgbmax);
+            unitSum += d.value;
+            slope = d.dValueDr;
+          } else {
+            unitSum += amberDescreeningValue<Real>(r2 * ir, ir, rhoI, sm, rgbmax);
+          }
         }
       }
+      // Every entry of a near tile pair is written (0 where no pair), so the chain-rule pass
+      // may load a step's slopes before it knows whether it needs them.
+      if constexpr (SLOPES) slopes[s * kGbTile + lane] = slope;  // coalesced
     }
     sum += double(unitSum);
   }
   return sum;
 }
 
-template <typename Real>
+template <typename Real, bool SLOPES>
 __global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2)
     gbBornRadiiKernel(GbEvalArgs batchArgs) {
   awaitPreviousKernel();
@@ -253,7 +280,8 @@ __global__ void __launch_bounds__(kGbGatherWarps* kGbTile, 2)
   const int warp = threadIdx.x / kGbTile, lane = threadIdx.x % kGbTile;
   if (threadIdx.x == 0) rowBox = a.d_tileBox[tile];
   __syncthreads();
-  partial[warp][lane] = bornUnitsSum<Real>(a, rowBox, tile, block * kGbGatherWarps + warp, lane);
+  partial[warp][lane] =
+      bornUnitsSum<Real, SLOPES>(a, rowBox, tile, block * kGbGatherWarps + warp, lane);
   __syncthreads();
   if (warp == 0) {
     double sum = 0.0;
@@ -824,7 +852,9 @@ __global__ void __launch_bounds__(SlotSumShape<G>::kWarps* kGbTile)
 
 // At most 85 registers per thread, as gbPairsKernel (in double 24 warps per SM with a few spills
 // outside the pair loop run faster than 16 without).
-template <typename Real, int ROWS>
+// SLOPES: the pairs' dI_ij/dr and dI_ji/dr come from the Born pass's slope table (two coalesced
+// loads per step) instead of the branches of amberDescreeningDerivative.
+template <typename Real, int ROWS, bool SLOPES>
 __global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
     gbChainPairsKernel(GbEvalArgs batchArgs) {
   awaitPreviousKernel();
@@ -892,12 +922,23 @@ __global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
       const Real xr = Real(xi - ox), yr = Real(yi - oy), zr = Real(zi - oz);
       if constexpr (kTileSums) tgx = tgy = tgz = Real(0);
       const int width = minInt(kGbTile, n - column * kGbTile);
+      // dI_ij/dr of (row atom, column atom) at [s][lane]; dI_ji/dr at [-s mod 32][column atom].
+      const Real* rowSlopes = SLOPES ? slopeBlock<Real>(a, row, column) : nullptr;
+      const Real* columnSlopes = SLOPES ? slopeBlock<Real>(a, column, row) : nullptr;
       // The rotation of gbPairsKernel, this block's part of it, the column atom's accumulators
       // travelling with it as there (the same additions in the same order as a shared-memory
       // read-modify-write per pair, without its loads and stores).
       Real cx = Real(0), cy = Real(0), cz = Real(0);
+#pragma unroll 4
       for (int s = firstStep; s < firstStep + stepCount; ++s) {
         const int m = (lane + s) & (kGbTile - 1);
+        // Loaded ahead of the test (every entry of a near tile pair is written): the unrolled
+        // steps' loads are in flight together.
+        Real keptIij = Real(0), keptIji = Real(0);
+        if constexpr (SLOPES) {
+          keptIij = rowSlopes[s * kGbTile + lane];
+          keptIji = columnSlopes[((kGbTile - s) & (kGbTile - 1)) * kGbTile + m];
+        }
         if (active && m < width && (column != row || m > lane)) {
           const Real dx = xr - sx[m], dy = yr - sy[m], dz = zr - sz[m];
           const Real r2 = dx * dx + dy * dy + dz * dz;
@@ -906,9 +947,15 @@ __global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
             // twin of amberDescreening multiplies where it divides), by the reciprocal square
             // root, and r = r^2 / r from it.
             const Real ir = amberInverseSqrt<Real>(r2);
-            const Real r = r2 * ir;
-            const Real dIij = amberDescreeningDerivative<Real>(r, ir, rhoI, sScreened[m], rgbmax);
-            const Real dIji = amberDescreeningDerivative<Real>(r, ir, sRho[m], sI, rgbmax);
+            Real dIij, dIji;
+            if constexpr (SLOPES) {
+              dIij = keptIij;
+              dIji = keptIji;
+            } else {
+              const Real r = r2 * ir;
+              dIij = amberDescreeningDerivative<Real>(r, ir, rhoI, sScreened[m], rgbmax);
+              dIji = amberDescreeningDerivative<Real>(r, ir, sRho[m], sI, rgbmax);
+            }
             const Real dEdrOverR = (dEdSumI * dIij + sdEdSum[m] * dIji) * ir;
             const Real fx = dEdrOverR * dx, fy = dEdrOverR * dy, fz = dEdrOverR * dz;
             tgx += fx;
@@ -1065,7 +1112,7 @@ long long alignedDoubles(long long count) { return (count + 31) / 32 * 32; }  //
 
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
                                 const GbGatherLayout& gather, std::size_t bondedSlots,
-                                const GbBondedBlocks& bondedBlocks) {
+                                const GbBondedBlocks& bondedBlocks, bool descreenSlopes) {
   static_assert(sizeof(GbTileBox) == 6 * sizeof(double), "tile boxes are 6 doubles");
   const long long n = static_cast<long long>(atoms), tiles = layout.tiles;
   const long long slotBlock = static_cast<long long>(kGbSlotValues) * kGbTile * layout.parts;
@@ -1092,6 +1139,7 @@ GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
   l.slotGradient = take(3 * static_cast<long long>(bondedSlots));
   l.bondedBlockEnergy = take(2LL * bondedBlocks.total());
   l.components = take(8);
+  if (descreenSlopes) l.descreenSlopes = take(tiles * tiles * kGbTile * kGbTile);
   l.stride = next;
   l.tickets = tiles;
   return l;
@@ -1116,6 +1164,7 @@ void bindGbScratch(GbEvalArgs& a, const GbScratchLayout& l, double* scratch, uns
   a.d_slotGradient = scratch + l.slotGradient;
   a.d_bondedBlockEnergy = scratch + l.bondedBlockEnergy;
   a.d_energy = scratch + l.components;
+  a.d_descreenSlopes = l.descreenSlopes > 0 ? scratch + l.descreenSlopes : nullptr;
   a.bonded.d_slotGradient = scratch + l.slotGradient;
   a.bonded.d_blockEnergy = scratch + l.bondedBlockEnergy;
   a.d_tileTickets = tickets;
@@ -1185,8 +1234,9 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
     a.batch.first = static_cast<long long>(first);
     // The first kernel follows whatever the caller enqueued before, in the ordinary way.
     launchGbKernel(gbTileBoxesKernel, boxBlocks, count, 4 * kGbTile, stream, false, a);
-    launchGbKernel(gbBornRadiiKernel<Real>, bornBlocks, count, kGbGatherWarps * kGbTile, stream,
-                   programmatic, a);
+    const bool slopes = a.d_descreenSlopes != nullptr;
+    launchGbKernel(slopes ? gbBornRadiiKernel<Real, true> : gbBornRadiiKernel<Real, false>,
+                   bornBlocks, count, kGbGatherWarps * kGbTile, stream, programmatic, a);
     withPairRows(l.rows, [&](auto rows) {
       launchGbKernel(gbPairsKernel<Real, rows.value>, pairBlocks, count, rows.value * kGbTile,
                      stream, programmatic, a);
@@ -1199,8 +1249,9 @@ void launchGbEnergyGradient(const GbEvalArgs& args, std::size_t batch, cudaStrea
                      programmatic, a);
     });
     withPairRows(l.rows, [&](auto rows) {
-      launchGbKernel(gbChainPairsKernel<Real, rows.value>, chainBlocks, count, rows.value * kGbTile,
-                     stream, programmatic, a);
+      launchGbKernel(slopes ? gbChainPairsKernel<Real, rows.value, true>
+                            : gbChainPairsKernel<Real, rows.value, false>,
+                     chainBlocks, count, rows.value * kGbTile, stream, programmatic, a);
     });
     withSlotSumWarps(l.tiles * 3LL * count, [&](auto g) {
       using Shape = SlotSumShape<g.value>;

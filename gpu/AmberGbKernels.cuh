@@ -123,8 +123,8 @@ __host__ __device__ inline GbTileSlotItems gbTileSlotItems(const GbPairLayout& l
 }
 
 /// The Born-radius gather: the work of a row tile is T x columnParts units (column tile J, part q
-/// of its 32 atoms), shared by blocksPerTile x kGbGatherWarps warps (unit u goes to warp
-/// u mod that count).
+/// of its 32 rotation steps: at step s lane l meets column atom l + s mod 32), shared by
+/// blocksPerTile x kGbGatherWarps warps (unit u goes to warp u mod that count).
 struct GbGatherLayout {
   int columnParts = 1;    ///< Q, a power of two dividing 32
   int blocksPerTile = 1;  ///< P
@@ -192,13 +192,21 @@ struct GbScratchLayout {
   long long slotGradient = 0;                                   ///< 3 x bonded slots (at least 1)
   long long bondedBlockEnergy = 0;                              ///< 2 x bonded blocks (at least 1)
   long long components = 0;                                     ///< 8
-  long long stride = 0;                                         ///< doubles per structure
+  /// T x T x 32 x 32 kept slopes dI_ij/dr (doubles; float in mixed precision), 0: none
+  long long descreenSlopes = 0;
+  long long stride = 0;   ///< doubles per structure
   long long tickets = 0;  ///< ticket counters per structure: T (Born radii)
 };
 
+/// With `descreenSlopes` the arena also holds the slope table (d_descreenSlopes).
 GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
                                 const GbGatherLayout& gather, std::size_t bondedSlots,
-                                const GbBondedBlocks& bondedBlocks);
+                                const GbBondedBlocks& bondedBlocks, bool descreenSlopes);
+
+/// Systems of at most this many tiles keep the Born pass's slopes dI_ij/dr for the chain rule
+/// (T^2 x 8 KB per structure: 0.8 MB for trp-cage's 10 tiles, 2 MB at 16 tiles); larger ones
+/// evaluate the descreening branches again in the chain-rule pass.
+constexpr int kGbSlopeTableMaxTiles = 16;
 
 /// The batch of one launch sequence.
 struct GbBatchArgs {
@@ -243,6 +251,10 @@ struct GbEvalArgs {
   double* d_dEdSum = nullptr;            ///< N: dE/dB_i dB_i/dI_i, kcal/mol A
   double* d_chainRowSlots = nullptr;     ///< as d_rowSlots, for the chain-rule pass
   double* d_chainColumnSlots = nullptr;  ///< as d_columnSlots, for the chain-rule pass
+  /// T x T x 32 x 32 slopes dI_ij/dr (Real) that the Born pass keeps for the chain-rule pass
+  /// (tile pair (I, J): row atom l and column atom m at [(m - l) mod 32][l]); nullptr: the
+  /// chain-rule pass evaluates them itself.
+  double* d_descreenSlopes = nullptr;
 
   const int* d_atomSlotOffsets = nullptr;  ///< N + 1, into d_atomSlots (shared)
   const int* d_atomSlots = nullptr;        ///< bonded gradient slots of each atom, ascending

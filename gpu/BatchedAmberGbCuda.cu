@@ -62,9 +62,9 @@ int choosePairRows(std::size_t atoms, int chunk) {
   return best;
 }
 
-/// The Born-radius gather: column parts of 4 atoms for small systems (short serial chains), whole
-/// column tiles for large ones; as many blocks per tile as fill the device without leaving warps
-/// with no unit at all.
+/// The Born-radius gather: column parts of 4 rotation steps for small systems (short serial
+/// chains), whole column tiles for large ones; as many blocks per tile as fill the device without
+/// leaving warps with no unit at all.
 GbGatherLayout chooseGatherLayout(int tiles) {
   GbGatherLayout g;
   g.columnParts = tiles < 32 ? 8 : tiles < 128 ? 4 : tiles < 512 ? 2 : 1;
@@ -333,7 +333,8 @@ BatchedAmberGbCuda::BatchedAmberGbCuda(const AmberTopology& topology, const Ambe
   if (static_cast<int>(tasks.size()) != d.layout.taskCount)
     throw std::logic_error("BatchedAmberGbCuda: pair task list disagrees with gbPairLayout");
   d.tasks = DeviceBuffer<int2>(tasks);
-  d.scratchLayout = gbScratchLayout(m_atoms, d.layout, d.gather, slots.size(), d.bondedBlocks);
+  d.scratchLayout = gbScratchLayout(m_atoms, d.layout, d.gather, slots.size(), d.bondedBlocks,
+                                    d.layout.tiles <= kGbSlopeTableMaxTiles);
 
   GbEvalArgs& a = d.args;
   a.atoms = m_atoms;

@@ -285,6 +285,23 @@ struct AmberDescreeningT {
 };
 using AmberDescreening = AmberDescreeningT<double>;
 
+/// The 5-term series of the descreening integral for r > 4 s_j (amberDescreening below):
+/// I_ij = s^3/r^4 amberDescreeningSeries(t) and dI_ij/dr = -s^3/r^5 amberDescreeningSeriesSlope(t),
+/// t = s^2/r^2; d/dr of s^(2k+3) r^-(2k+4) c_k, c_k = (k+1)/(2k+3), gives the slope's coefficients
+/// (k+1)(2k+4)/(2k+3) = 4/3, 12/5, 24/7, 40/9, 60/11 (sander's te..thh).
+template <typename Real>
+LANDSCAPE_HD Real amberDescreeningSeries(Real t) {
+  return Real(1.0 / 3.0) +
+         t * (Real(2.0 / 5.0) +
+              t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
+}
+template <typename Real>
+LANDSCAPE_HD Real amberDescreeningSeriesSlope(Real t) {
+  return Real(4.0 / 3.0) +
+         t * (Real(12.0 / 5.0) +
+              t * (Real(24.0 / 7.0) + t * (Real(40.0 / 9.0) + t * Real(60.0 / 11.0))));
+}
+
 /// The HCT pairwise descreening integral of atom i (radius rhoI = R_i - offset) by the sphere of
 /// atom j scaled to sj = S_j (R_j - offset), at distance r, with AMBER's branches in sander's
 /// order (egb_calc_radii; NAB egb):
@@ -325,15 +342,8 @@ LANDSCAPE_HD AmberDescreeningT<Real> amberDescreening(Real r, Real rhoI, Real sj
     const Real ir2 = ir * ir;
     const Real t = s2 * ir2;
     const Real s3r4 = s2 * sj * ir2 * ir2;
-    // d/dr of s^(2k+3) r^-(2k+4) c_k, c_k = (k+1)/(2k+3), gives the coefficients
-    // (k+1)(2k+4)/(2k+3) = 4/3, 12/5, 24/7, 40/9, 60/11 (sander's te..thh).
-    const Real series =
-        Real(1.0 / 3.0) +
-        t * (Real(2.0 / 5.0) + t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
-    const Real dseries =
-        Real(4.0 / 3.0) +
-        t * (Real(12.0 / 5.0) +
-             t * (Real(24.0 / 7.0) + t * (Real(40.0 / 9.0) + t * Real(60.0 / 11.0))));
+    const Real series = amberDescreeningSeries(t);
+    const Real dseries = amberDescreeningSeriesSlope(t);
     return {s3r4 * series, -s3r4 * dseries * ir};
   }
   if (r > rhoI + sj) {
@@ -385,9 +395,7 @@ LANDSCAPE_HD Real amberDescreeningValue(Real r, Real ir, Real rhoI, Real sj, Rea
     const Real ir2 = ir * ir;
     const Real t = s2 * ir2;
     const Real s3r4 = s2 * sj * ir2 * ir2;
-    const Real series = Real(1.0 / 3.0) +
-                        t * (Real(2.0 / 5.0) +
-                             t * (Real(3.0 / 7.0) + t * (Real(4.0 / 9.0) + t * Real(5.0 / 11.0))));
+    const Real series = amberDescreeningSeries(t);
     return s3r4 * series;
   }
   if (r > rhoI + sj) {
@@ -408,18 +416,19 @@ LANDSCAPE_HD Real amberDescreeningValue(Real r, Real ir, Real rhoI, Real sj, Rea
   return Real(0);
 }
 
-/// dI_ij/dr of amberDescreening alone (same branches, same expressions up to rounding), for the
-/// GPU chain-rule pass, which needs no value: the caller passes ir = 1/r (shared by the two
-/// directions of a pair) and the branches multiply by reciprocals instead of dividing (one
-/// division where amberDescreening's derivative has up to five). rgbmax is loop-invariant, so
-/// its reciprocal is hoisted by the compiler. Agrees with amberDescreening(...).dValueDr to a few
-/// ulps of the terms (tests/AmberGbTest.cpp).
+/// I_ij and dI_ij/dr of amberDescreening (same branches, same expressions up to rounding) for
+/// the GPU passes: the caller passes ir = 1/r, computed once for all branches, and the branches
+/// multiply by reciprocals where the full function divides, the value and the slope sharing the
+/// logarithm and the reciprocals. A Born-radius pass that keeps each pair's slope for the chain
+/// rule calls it; rgbmax is loop-invariant, so its reciprocal is hoisted by the compiler. Agrees
+/// with amberDescreening to a few ulps of the terms (tests/AmberGbTest.cpp).
 template <typename Real>
-LANDSCAPE_HD Real amberDescreeningDerivative(Real r, Real ir, Real rhoI, Real sj, Real rgbmax) {
+LANDSCAPE_HD AmberDescreeningT<Real> amberDescreeningValueAndDerivative(Real r, Real ir, Real rhoI,
+                                                                        Real sj, Real rgbmax) {
   const Real s2 = sj * sj;
   const Real r2 = r * r;
   const Real ir2 = ir * ir;
-  if (r > rgbmax + sj) return Real(0);
+  if (r > rgbmax + sj) return {Real(0), Real(0)};
   if (r > rgbmax - sj) {
     const Real rm = r - sj;
     const Real irm = Real(1) / rm;
@@ -429,31 +438,42 @@ LANDSCAPE_HD Real amberDescreeningDerivative(Real r, Real ir, Real rhoI, Real sj
     const Real f =
         Real(1) + Real(2) * q + (r2 - Real(4) * rgbmax * r - s2) * irgb2 + Real(2) * log(rm * irgb);
     const Real df = irm * (Real(4) - Real(2) * q) + (Real(2) * r - Real(4) * rgbmax) * irgb2;
-    return Real(0.125) * (df - f * ir) * ir;
+    return {Real(0.125) * f * ir, Real(0.125) * (df - f * ir) * ir};
   }
   if (r > Real(4) * sj) {
     const Real t = s2 * ir2;
     const Real s3r4 = s2 * sj * ir2 * ir2;
-    const Real dseries =
-        Real(4.0 / 3.0) +
-        t * (Real(12.0 / 5.0) +
-             t * (Real(24.0 / 7.0) + t * (Real(40.0 / 9.0) + t * Real(60.0 / 11.0))));
-    return -s3r4 * dseries * ir;
+    const Real series = amberDescreeningSeries(t);
+    const Real dseries = amberDescreeningSeriesSlope(t);
+    return {s3r4 * series, -s3r4 * dseries * ir};
   }
   if (r > rhoI + sj || (r <= fabs(rhoI - sj) && rhoI < sj)) {
-    // HCT apart, or i inside j's sphere: the same derivative, the log's argument mirrored.
+    // HCT apart, or i inside j's sphere (2/rho more, the log's argument mirrored).
+    const bool apart = r > rhoI + sj;
     const Real id = Real(1) / (r2 - s2);
-    const Real lg = r > rhoI + sj ? log((r - sj) / (r + sj)) : log((sj - r) / (sj + r));
-    return Real(0.5) * (Real(-2) * r * sj * id * id - Real(0.5) * lg * ir2 + sj * ir * id);
+    const Real lg = apart ? log((r - sj) / (r + sj)) : log((sj - r) / (sj + r));
+    const Real inside = apart ? Real(0) : Real(2) / rhoI;
+    return {Real(0.5) * (sj * id + inside + Real(0.5) * lg * ir),
+            Real(0.5) * (Real(-2) * r * sj * id * id - Real(0.5) * lg * ir2 + sj * ir * id)};
   }
   if (r > fabs(rhoI - sj)) {
     const Real irho = Real(1) / rhoI;
+    const Real theta = (r2 + rhoI * rhoI - s2) * Real(0.5) * irho * ir;
     const Real dtheta = Real(0.5) * irho - (rhoI * rhoI - s2) * Real(0.5) * irho * ir2;
     const Real u = Real(1) / (r + sj);
     const Real lg = log(rhoI * u);
-    return Real(0.25) * (-dtheta * irho + u * u - lg * ir2 - u * ir);
+    return {Real(0.25) * ((Real(2) - theta) * irho - u + lg * ir),
+            Real(0.25) * (-dtheta * irho + u * u - lg * ir2 - u * ir)};
   }
-  return Real(0);
+  return {Real(0), Real(0)};
+}
+
+/// dI_ij/dr of amberDescreening alone, for the GPU chain-rule pass of systems too large to keep
+/// the Born pass's slopes: amberDescreeningValueAndDerivative's slope (the value's arithmetic is
+/// dead code there). The caller passes ir = 1/r, shared by the two directions of a pair.
+template <typename Real>
+LANDSCAPE_HD Real amberDescreeningDerivative(Real r, Real ir, Real rhoI, Real sj, Real rgbmax) {
+  return amberDescreeningValueAndDerivative<Real>(r, ir, rhoI, sj, rgbmax).dValueDr;
 }
 
 /// An effective Born radius and its derivative with respect to the atom's descreening sum.

@@ -1045,8 +1045,9 @@ TEST(AmberGbTerms, DescreeningDerivativeAndContinuityAcrossBranches) {
 }
 
 // The GPU passes' twins of amberDescreening (given 1/r, reciprocals instead of divisions): the
-// Born pass's value-only amberDescreeningValue and the chain-rule pass's derivative-only
-// amberDescreeningDerivative, against the full function in every branch, r from 0.3 A to beyond
+// Born pass's value-only amberDescreeningValue, the chain-rule pass's derivative-only
+// amberDescreeningDerivative and the Born pass's amberDescreeningValueAndDerivative (kept slopes),
+// against the full function in every branch, r from 0.3 A to beyond
 // rgbmax + s for the radii of the test systems: in double to 1e-9 of max(|I or dI/dr|, 1e-6) (the
 // worst seen, 8e-11, is cancellation next to r = |rho - s|); in float to 5e-4 of
 // max(|I or dI/dr|, 1e-3) against the float evaluation of amberDescreening.
@@ -1060,6 +1061,13 @@ TEST(AmberGbTerms, DescreeningTwinsMatchTheFullFunction) {
           const AmberDescreening full = amberDescreening(r, rho, s, rgbmax);
           const double value = amberDescreeningValue<double>(r, 1.0 / r, rho, s, rgbmax);
           const double derivative = amberDescreeningDerivative<double>(r, 1.0 / r, rho, s, rgbmax);
+          const AmberDescreening both =
+              amberDescreeningValueAndDerivative<double>(r, 1.0 / r, rho, s, rgbmax);
+          ASSERT_LE(std::abs(both.value - full.value), 1e-9 * std::max(std::abs(full.value), 1e-6))
+              << "value of both: r " << r << ", rho " << rho << ", s " << s;
+          ASSERT_LE(std::abs(both.dValueDr - full.dValueDr),
+                    1e-9 * std::max(std::abs(full.dValueDr), 1e-6))
+              << "derivative of both: r " << r << ", rho " << rho << ", s " << s;
           ASSERT_LE(std::abs(value - full.value), 1e-9 * std::max(std::abs(full.value), 1e-6))
               << "value: r " << r << ", rho " << rho << ", s " << s << ", rgbmax " << rgbmax;
           ASSERT_LE(std::abs(derivative - full.dValueDr),
@@ -1071,6 +1079,14 @@ TEST(AmberGbTerms, DescreeningTwinsMatchTheFullFunction) {
           const float valueF = amberDescreeningValue<float>(rf, 1.0f / rf, rhoF, sF, rgbmaxF);
           const float derivativeF =
               amberDescreeningDerivative<float>(rf, 1.0f / rf, rhoF, sF, rgbmaxF);
+          const AmberDescreeningT<float> bothF =
+              amberDescreeningValueAndDerivative<float>(rf, 1.0f / rf, rhoF, sF, rgbmaxF);
+          ASSERT_LE(std::abs(double(bothF.value) - double(fullF.value)),
+                    5e-4 * std::max(std::abs(double(fullF.value)), 1e-3))
+              << "float value of both: r " << r << ", rho " << rho << ", s " << s;
+          ASSERT_LE(std::abs(double(bothF.dValueDr) - double(fullF.dValueDr)),
+                    5e-4 * std::max(std::abs(double(fullF.dValueDr)), 1e-3))
+              << "float derivative of both: r " << r << ", rho " << rho << ", s " << s;
           ASSERT_LE(std::abs(double(valueF) - double(fullF.value)),
                     5e-4 * std::max(std::abs(double(fullF.value)), 1e-3))
               << "float value: r " << r << ", rho " << rho << ", s " << s;
