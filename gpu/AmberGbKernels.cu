@@ -884,8 +884,10 @@ __global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
     xi = a.d_x[3 * i];
     yi = a.d_x[3 * i + 1];
     zi = a.d_x[3 * i + 2];
-    rhoI = Real(a.params.d_rho[i]);
-    sI = Real(a.params.d_screened[i]);
+    if (!SLOPES) {  // the kept slopes need no radii
+      rhoI = Real(a.params.d_rho[i]);
+      sI = Real(a.params.d_screened[i]);
+    }
     dEdSumI = Real(a.d_dEdSum[i]);
   }
   // The row boxes in shared memory, not in 12 registers per thread (occupancy); read after the
@@ -908,8 +910,10 @@ __global__ void __launch_bounds__(ROWS* kGbTile, 3 * kGbPairWarps / ROWS)
         sx[threadIdx.x] = Real(a.d_x[3 * j] - ox);
         sy[threadIdx.x] = Real(a.d_x[3 * j + 1] - oy);
         sz[threadIdx.x] = Real(a.d_x[3 * j + 2] - oz);
-        sRho[threadIdx.x] = Real(a.params.d_rho[j]);
-        sScreened[threadIdx.x] = Real(a.params.d_screened[j]);
+        if (!SLOPES) {
+          sRho[threadIdx.x] = Real(a.params.d_rho[j]);
+          sScreened[threadIdx.x] = Real(a.params.d_screened[j]);
+        }
         sdEdSum[threadIdx.x] = Real(a.d_dEdSum[j]);
       }
     }

@@ -203,10 +203,11 @@ GbScratchLayout gbScratchLayout(std::size_t atoms, const GbPairLayout& layout,
                                 const GbGatherLayout& gather, std::size_t bondedSlots,
                                 const GbBondedBlocks& bondedBlocks, bool descreenSlopes);
 
-/// Systems of at most this many tiles keep the Born pass's slopes dI_ij/dr for the chain rule
-/// (T^2 x 8 KB per structure: 0.8 MB for trp-cage's 10 tiles, 2 MB at 16 tiles); larger ones
-/// evaluate the descreening branches again in the chain-rule pass.
-constexpr int kGbSlopeTableMaxTiles = 16;
+/// Systems of at most this many tiles (3,072 atoms) keep the Born pass's slopes dI_ij/dr for the
+/// chain rule (T^2 x 8 KB per structure in double: 0.8 MB for trp-cage's 10 tiles, 50 MB for
+/// myoglobin's 78, 75 MB at 96 tiles); larger ones evaluate the descreening branches again in the
+/// chain-rule pass.
+constexpr int kGbSlopeTableMaxTiles = 96;
 
 /// The batch of one launch sequence.
 struct GbBatchArgs {
