@@ -21,6 +21,7 @@
 #include <stdexcept>
 
 #include "landscape/core/ThreadPool.h"
+#include "landscape/network/GrowthPairs.h"
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
@@ -395,26 +396,10 @@ struct Growth {
     return pairs;
   }
 
-  /// The next pairs of the candidate list, each joining the tried pairs as it is taken. A pair
-  /// tried before in either order (a list can name both orders) is skipped: no pair is connected
-  /// twice.
+  /// The cycle's pairs from the candidate list, recomputed when used up (GrowthPairs.h).
   std::vector<Pair> takePairs(const GrowthOptions& o) {
-    std::vector<Pair> pairs;
-    bool fresh = false;  // a list computed in this call: an empty one ends growth
-    while (static_cast<int>(pairs.size()) < o.pairsPerCycle) {
-      if (record.pendingPairs.empty()) {
-        if (fresh) break;
-        for (const CandidatePair& p : select(o)) record.pendingPairs.push_back({p.first, p.second});
-        fresh = true;
-        if (record.pendingPairs.empty()) break;
-      }
-      const Pair p = record.pendingPairs.front();
-      record.pendingPairs.erase(record.pendingPairs.begin());
-      if (p[0] == p[1] || wasTried(record.triedPairs, p[0], p[1], true)) continue;
-      record.triedPairs.push_back(p);
-      pairs.push_back(p);
-    }
-    return pairs;
+    return takeCyclePairs(record.pendingPairs, record.triedPairs, o.pairsPerCycle,
+                          [this, &o] { return select(o); });
   }
 };
 

@@ -4,6 +4,7 @@
 // distance between two minima they may ask for, and the pairs already tried, which they never
 // propose again.
 #include <array>
+#include <cstddef>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -32,5 +33,17 @@ using TriedPairs = std::vector<std::array<int, 2>>;
 
 /// True when (a, b) was tried; with eitherOrder also when (b, a) was.
 bool wasTried(const TriedPairs& tried, int a, int b, bool eitherOrder);
+
+/// A growth cycle's pairs as PATHSAMPLE takes them (GETUPAIR, GETRPAIR): the next `count` pairs of
+/// the candidate list `pending` (its DMIN1/DMIN2), each joining `tried` as it is taken; when the
+/// list is used up (NAVAIL = 0) `select` computes a new one from the network as it stands and
+/// `onNewList` (if set) is told its size. Fewer than `count` when a new list gives nothing. A
+/// pending pair that names one minimum twice or was tried already in the same order is dropped: a
+/// list that outlived a merge of minima (a database loaded under other tolerances, a record edited
+/// by hand) can hold them, and a selection never proposes them.
+std::vector<std::array<int, 2>> takeCyclePairs(
+    std::vector<std::array<int, 2>>& pending, TriedPairs& tried, int count,
+    const std::function<std::vector<CandidatePair>()>& select,
+    const std::function<void(std::size_t)>& onNewList = {});
 
 }  // namespace landscape

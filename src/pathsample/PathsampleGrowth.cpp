@@ -20,6 +20,7 @@
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/network/Database.h"
+#include "landscape/network/GrowthPairs.h"
 #include "landscape/network/HarmonicRates.h"
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/KineticsOnlyDatabase.h"
@@ -201,8 +202,11 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
 // the list again, oldest cycle first, so that the next cycles take them again in the same order.
 void giveBack(GrowthRecord& r, const std::vector<std::vector<Pair>>& cycles) {
   for (auto cycle = cycles.rbegin(); cycle != cycles.rend(); ++cycle) {
-    for (const Pair& p : *cycle)
-      r.triedPairs.erase(std::find(r.triedPairs.begin(), r.triedPairs.end(), p));
+    for (const Pair& p : *cycle) {
+      // The last time it was taken (takeCyclePairs records each pair it takes).
+      const auto taken = std::find(r.triedPairs.rbegin(), r.triedPairs.rend(), p);
+      if (taken != r.triedPairs.rend()) r.triedPairs.erase(std::next(taken).base());
+    }
     r.pendingPairs.insert(r.pendingPairs.begin(), cycle->begin(), cycle->end());
   }
 }
@@ -425,23 +429,15 @@ struct Growth {
     return pairs;
   }
 
-  // The next pairs of the candidate list, recomputed when used up (PATHSAMPLE's NAVAIL = 0); each
-  // joins the tried pairs as it is taken.
+  // The cycle's pairs from the candidate list, recomputed when used up (GrowthPairs.h).
   std::vector<Pair> takePairs(const ProgressPrinter& print) {
     GrowthRecord& r = known.growth;
-    std::vector<Pair> pairs;
-    while (static_cast<int>(pairs.size()) < config.pairsPerCycle) {
-      if (r.pendingPairs.empty()) {
-        for (const CandidatePair& p : select()) r.pendingPairs.push_back({p.first, p.second});
-        print("grow> " + std::to_string(r.pendingPairs.size()) + " candidate pairs (" +
-              pairSelectionName(config.pairSelection) + ")");
-        if (r.pendingPairs.empty()) break;
-      }
-      pairs.push_back(r.pendingPairs.front());
-      r.pendingPairs.erase(r.pendingPairs.begin());
-      r.triedPairs.push_back(pairs.back());
-    }
-    return pairs;
+    return takeCyclePairs(
+        r.pendingPairs, r.triedPairs, config.pairsPerCycle, [this] { return select(); },
+        [&](std::size_t size) {
+          print("grow> " + std::to_string(size) + " candidate pairs (" +
+                pairSelectionName(config.pairSelection) + ")");
+        });
   }
 
   // Saves the network and the growth record as they would stand had the cycles in flight never
