@@ -214,6 +214,31 @@ Connect untrapExampleConnect() {
   return Connect(settings.connect);
 }
 
+// The merge sorts every transition state a run found: new to the network, known before the cycle,
+// or found by an earlier run of the same cycle (a run merged twice repeats all it added).
+TEST(ConnectJobs, MergeTellsKnownStatesFromThoseRepeatedInTheCycle) {
+  const StoredTransitionNetwork stored = untrapExample();
+  const Connect connect = untrapExampleConnect();
+  const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
+  TransitionNetwork network = lj38Network(stored);
+  for (const StoredTransitionState& t : stored.transitionStates)
+    network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+  ThreadPool pool(1);
+  const std::vector<ConnectJobResult> jobs = runConnectJobs(connect, lj, network, {{9, 1}}, pool);
+  ASSERT_TRUE(jobs[0].ran);
+  const std::size_t before = network.transitionStates().size();
+  const MergeCounts first = mergeConnectJob(network, jobs[0], before);
+  const MergeCounts again = mergeConnectJob(network, jobs[0], before);
+  const int found = static_cast<int>(jobs[0].transitionStates.size());
+  EXPECT_GT(first.newTransitionStates, 0);
+  EXPECT_EQ(first.repeatedInCycle, 0);
+  EXPECT_EQ(first.newTransitionStates + first.knownTransitionStates, found);
+  EXPECT_EQ(again.newTransitionStates, 0);
+  EXPECT_EQ(again.repeatedInCycle, first.newTransitionStates);
+  EXPECT_EQ(again.knownTransitionStates, first.knownTransitionStates);
+  EXPECT_EQ(network.transitionStates().size(), before + first.newTransitionStates);
+}
+
 // Two connect runs of the UNTRAP example's first pairs, on one thread and on two: the merged
 // networks are the same, entry for entry.
 TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {

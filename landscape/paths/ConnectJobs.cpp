@@ -100,7 +100,8 @@ ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
   return e;
 }
 
-MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job) {
+MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job,
+                            std::size_t statesBeforeCycle) {
   MergeCounts counts;
   std::vector<int> index(job.minima.size(), -1);  // job minimum -> network minimum
   auto merged = [&](int m) {
@@ -115,8 +116,14 @@ MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& 
   for (const NetworkTransitionState& ts : job.transitionStates) {
     const int plus = merged(ts.plusMinimum), minus = merged(ts.minusMinimum);
     if (plus == minus) continue;  // its minima are one under the network's tolerances
-    counts.newTransitionStates +=
-        network.addTransitionState(ts.coordinates, ts.energy, ts.eigenvalue, plus, minus).isNew;
+    const TransitionNetwork::Added added =
+        network.addTransitionState(ts.coordinates, ts.energy, ts.eigenvalue, plus, minus);
+    if (added.isNew)
+      ++counts.newTransitionStates;
+    else if (static_cast<std::size_t>(added.index) < statesBeforeCycle)
+      ++counts.knownTransitionStates;
+    else
+      ++counts.repeatedInCycle;
   }
   return counts;
 }

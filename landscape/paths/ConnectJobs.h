@@ -109,11 +109,18 @@ ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
 struct MergeCounts {
   int newMinima = 0;
   int newTransitionStates = 0;
+  /// The job's transition states that were recognised: one the network held before the cycle
+  /// (index below `statesBeforeCycle`), or one an earlier job of the cycle had added.
+  int knownTransitionStates = 0;
+  int repeatedInCycle = 0;
 };
 
 /// Adds every transition state of the job, with the two minima it connects, to `network` (minima
 /// and states already known are recognised, as in a connect run). Minima that no transition state
 /// of the job reaches are not added (PATHSAMPLE reads path.info's min-sad-min triples).
-MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job);
+/// `statesBeforeCycle`: the network's transition states before the cycle's first job was merged
+/// (the default counts every recognised one as known).
+MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job,
+                            std::size_t statesBeforeCycle = static_cast<std::size_t>(-1));
 
 }  // namespace landscape

@@ -594,10 +594,13 @@ bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>&
 // Merges a finished cycle's runs into the network in pair order.
 MergeCounts mergeCycle(Growth& g, const std::vector<ConnectJobResult>& jobs) {
   MergeCounts total;
+  const std::size_t statesBefore = g.network.transitionStates().size();
   for (const ConnectJobResult& job : jobs) {
-    const MergeCounts counts = mergeConnectJob(g.network, job);
+    const MergeCounts counts = mergeConnectJob(g.network, job, statesBefore);
     total.newMinima += counts.newMinima;
     total.newTransitionStates += counts.newTransitionStates;
+    total.knownTransitionStates += counts.knownTransitionStates;
+    total.repeatedInCycle += counts.repeatedInCycle;
   }
   ++g.known.growth.cycles;
   return total;
@@ -952,6 +955,8 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       print(
           format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
                  static_cast<double>(pairs.size()), found.newMinima, found.newTransitionStates) +
+          format("known ts %.0f  repeated ts %.0f  ", found.knownTransitionStates,
+                 found.repeatedInCycle) +
           format("minima %.0f  ts %.0f  elapsed %.1f s  ts per hour %.0f",
                  static_cast<double>(g.stored.minima.size()),
                  static_cast<double>(g.stored.transitionStates.size()), elapsed,
