@@ -635,7 +635,7 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
     return interrupted;
   };
   nb::list pairsTried, connected;
-  int cyclesRun = 0, newMinima = 0, newStates = 0;
+  int cyclesRun = 0, newMinima = 0, newStates = 0, knownStates = 0, repeatedStates = 0;
   long gradientCalls = 0;
   std::string status = "cycles done";
   for (int cycle = 0; cycle < cycles; ++cycle) {
@@ -647,10 +647,13 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
     const std::vector<ConnectJobResult> jobs =
         runConnectJobs(connect, potentialOnly(borrowed), g.network, pairs, pool, 1, stop);
     if (interrupted) throw nb::python_error();  // KeyboardInterrupt, as Python raised it
+    const std::size_t statesBefore = g.network.transitionStates().size();
     for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const MergeCounts counts = mergeConnectJob(g.network, jobs[i]);
+      const MergeCounts counts = mergeConnectJob(g.network, jobs[i], statesBefore);
       newMinima += counts.newMinima;
       newStates += counts.newTransitionStates;
+      knownStates += counts.knownTransitionStates;
+      repeatedStates += counts.repeatedInCycle;
       gradientCalls += jobs[i].result.gradientCalls;
       pairsTried.append(nb::make_tuple(pairs[i][0], pairs[i][1]));
       connected.append(jobs[i].result.connected());
@@ -666,6 +669,8 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
   out["connected"] = connected;
   out["new_minima"] = newMinima;
   out["new_transition_states"] = newStates;
+  out["known_transition_states"] = knownStates;        // found, but in the network before the cycle
+  out["repeated_transition_states"] = repeatedStates;  // found by an earlier run of the cycle
   out["gradient_calls"] = gradientCalls;
   out["status"] = status;
   return out;
@@ -731,10 +736,13 @@ void bindPaths(nb::module_& m) {
         "found in pair order with connect's duplicate detection (energy_tolerance, "
         "geometry_tolerance). network is a dict as read_network and connect return it, with "
         "set_a and set_b; the result is that dict grown, with its 'growth' record (cycles, "
-        "settings, tried_pairs, pending_pairs; a pair is never connected twice, and a later call "
-        "with the same settings continues the list) plus 'cycles' (run by this call), 'pairs' "
-        "(connected by this call, 0-based, in order), 'connected' (per pair), 'new_minima', "
-        "'new_transition_states', 'gradient_calls' and 'status'. selection: 'untrap' "
+        "settings, tried_pairs, pending_pairs; pairs taken as pathsample grow takes them, none "
+        "tried twice in one order, and a later call with the same settings continues the list) "
+        "plus 'cycles' (run by this call), 'pairs' (connected by this call, 0-based, in order), "
+        "'connected' (per pair), 'new_minima', 'new_transition_states', "
+        "'known_transition_states' (found again: in the network before the cycle), "
+        "'repeated_transition_states' (found again: by an earlier run of the cycle), "
+        "'gradient_calls' and 'status'. selection: 'untrap' "
         "(PATHSAMPLE's UNTRAP towards the product set: untrap_increment einc, default that "
         "of the growth record continued, else 1/50 of the network's energy range (highest "
         "transition state minus lowest minimum); untrap_threshold ethresh; untrap_delta_min, "

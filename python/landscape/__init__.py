@@ -210,13 +210,16 @@ def grow(potential, network, cycles=1, **options):
     'dijkstra', merged into the network. `network` is a landscape.network.Network (as connect
     returns it) or its dict, with set_a and set_b; returns the grown Network, its `growth` field
     the growth record and its `run` dict what this call did (cycles, pairs, connected,
-    new_minima, new_transition_states, gradient_calls, status). See landscape._landscape.grow."""
+    new_minima, new_transition_states, known_transition_states, repeated_transition_states,
+    gradient_calls, status). See landscape._landscape.grow."""
     from .network import Network
 
     data = network._arrays() if isinstance(network, Network) else dict(network)
     grown = _landscape.grow(potential, data, cycles, **options)
     run = {key: grown.pop(key) for key in ("cycles", "pairs", "connected", "new_minima",
-                                           "new_transition_states", "gradient_calls", "status")}
+                                           "new_transition_states", "known_transition_states",
+                                           "repeated_transition_states", "gradient_calls",
+                                           "status")}
     result = Network(grown)
     result.run = run
     return result

@@ -175,6 +175,8 @@ def test_untrap_growth_of_lj8_with_a_numpy_potential_is_the_builtin_growth(lj8_n
     check_grown(ours)
     # The same growth: pairs, minima and transition states (energies to 1e-8, entry for entry).
     assert ours.run["pairs"] == theirs.run["pairs"]
+    for found_again in ("known_transition_states", "repeated_transition_states"):
+        assert ours.run[found_again] == theirs.run[found_again] >= 0
     np.testing.assert_allclose(ours.minima_energy, theirs.minima_energy, atol=1e-8)
     np.testing.assert_allclose(ours.ts_energy, theirs.ts_energy, atol=1e-8)
     np.testing.assert_array_equal(ours.ts_minima, theirs.ts_minima)
