@@ -635,7 +635,8 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
     return interrupted;
   };
   nb::list pairsTried, connected;
-  int cyclesRun = 0, newMinima = 0, newStates = 0, knownStates = 0, repeatedStates = 0;
+  int cyclesRun = 0;
+  MergeCounts merged;
   long gradientCalls = 0;
   std::string status = "cycles done";
   for (int cycle = 0; cycle < cycles; ++cycle) {
@@ -649,11 +650,7 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
     if (interrupted) throw nb::python_error();  // KeyboardInterrupt, as Python raised it
     const std::size_t statesBefore = g.network.transitionStates().size();
     for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const MergeCounts counts = mergeConnectJob(g.network, jobs[i], statesBefore);
-      newMinima += counts.newMinima;
-      newStates += counts.newTransitionStates;
-      knownStates += counts.knownTransitionStates;
-      repeatedStates += counts.repeatedInCycle;
+      merged += mergeConnectJob(g.network, jobs[i], statesBefore);
       gradientCalls += jobs[i].result.gradientCalls;
       pairsTried.append(nb::make_tuple(pairs[i][0], pairs[i][1]));
       connected.append(jobs[i].result.connected());
@@ -667,10 +664,10 @@ nb::dict grow(Potential& potential, const nb::dict& data, int cycles, int pairsP
   out["cycles"] = cyclesRun;
   out["pairs"] = pairsTried;
   out["connected"] = connected;
-  out["new_minima"] = newMinima;
-  out["new_transition_states"] = newStates;
-  out["known_transition_states"] = knownStates;        // found, but in the network before the cycle
-  out["repeated_transition_states"] = repeatedStates;  // found by an earlier run of the cycle
+  out["new_minima"] = merged.newMinima;
+  out["new_transition_states"] = merged.newTransitionStates;
+  out["known_transition_states"] = merged.knownTransitionStates;
+  out["repeated_transition_states"] = merged.repeatedInCycle;
   out["gradient_calls"] = gradientCalls;
   out["status"] = status;
   return out;

@@ -113,6 +113,14 @@ struct MergeCounts {
   /// (index below `statesBeforeCycle`), or one an earlier job of the cycle had added.
   int knownTransitionStates = 0;
   int repeatedInCycle = 0;
+
+  MergeCounts& operator+=(const MergeCounts& o) {
+    newMinima += o.newMinima;
+    newTransitionStates += o.newTransitionStates;
+    knownTransitionStates += o.knownTransitionStates;
+    repeatedInCycle += o.repeatedInCycle;
+    return *this;
+  }
 };
 
 /// Adds every transition state of the job, with the two minima it connects, to `network` (minima

@@ -595,13 +595,7 @@ bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>&
 MergeCounts mergeCycle(Growth& g, const std::vector<ConnectJobResult>& jobs) {
   MergeCounts total;
   const std::size_t statesBefore = g.network.transitionStates().size();
-  for (const ConnectJobResult& job : jobs) {
-    const MergeCounts counts = mergeConnectJob(g.network, job, statesBefore);
-    total.newMinima += counts.newMinima;
-    total.newTransitionStates += counts.newTransitionStates;
-    total.knownTransitionStates += counts.knownTransitionStates;
-    total.repeatedInCycle += counts.repeatedInCycle;
-  }
+  for (const ConnectJobResult& job : jobs) total += mergeConnectJob(g.network, job, statesBefore);
   ++g.known.growth.cycles;
   return total;
 }
