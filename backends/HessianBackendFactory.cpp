@@ -9,6 +9,7 @@
 
 #include "gpu/GpuDevice.h"
 #ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/BatchedNumericalHessianCuda.h"
 #include "gpu/HessianLogProductCuda.h"
 #endif
 
@@ -57,6 +58,10 @@ std::vector<Eigen::MatrixXd> hessiansThrough(BatchedPotential& batched,
   BatchedHessianParams params;
   params.step = step;
   params.maxBatch = hessianBatchOf(batched);
+#ifdef LANDSCAPE_HAVE_CUDA
+  // On the device, the displaced structures and differences stay there.
+  if (batched.isDeviceResident()) return batchedNumericalHessiansCuda(batched, points, params);
+#endif
   return batchedNumericalHessians(batched, points, params);
 }
 
@@ -73,7 +78,10 @@ void useBatchedGpuHessians(HessianBackend& backend, const PotentialSpec& spec) {
     throw std::runtime_error("GPU Hessian: no CUDA device found (" + gpuDescription() + ")");
   auto owned = std::make_shared<std::unique_ptr<BatchedPotential>>();
   backend.hessians = [spec, owned](const std::vector<std::vector<double>>& points, double step) {
-    if (!*owned) *owned = makeBatchedPotentialForSpec(spec, Backend::Cuda);
+    // Thousands of structures per call: the layout of many structures per launch.
+    BatchedPotentialOptions options;
+    options.gbLayout = AmberGbCudaLayout::Throughput;
+    if (!*owned) *owned = makeBatchedPotentialForSpec(spec, Backend::Cuda, options);
     return hessiansThrough(**owned, points, step);
   };
 }

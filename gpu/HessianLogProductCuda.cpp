@@ -6,6 +6,7 @@
 
 #include <cusolverDn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
@@ -114,13 +115,48 @@ struct HessianFactorisationCuda::State {
 HessianFactorisationCuda::HessianFactorisationCuda() = default;
 HessianFactorisationCuda::~HessianFactorisationCuda() = default;
 
+std::unique_ptr<HessianFactorisationCuda::State> HessianFactorisationCuda::take(
+    std::size_t matrixBytes) {
+  constexpr double kMostMatrixBytes = 2.0 * 1024 * 1024 * 1024;
+  const int most = std::max(
+      1, std::min(kMostHandles,
+                  static_cast<int>(kMostMatrixBytes /
+                                   static_cast<double>(std::max<std::size_t>(1, matrixBytes)))));
+  std::unique_lock<std::mutex> lock(m_lock);
+  m_returned.wait(lock, [&] { return !m_idle.empty() || m_made < most; });
+  if (!m_idle.empty()) {
+    std::unique_ptr<State> state = std::move(m_idle.back());
+    m_idle.pop_back();
+    return state;
+  }
+  ++m_made;
+  lock.unlock();
+  try {
+    return std::make_unique<State>();
+  } catch (...) {
+    lock.lock();
+    --m_made;
+    m_returned.notify_one();
+    throw;
+  }
+}
+
 HessianLogProduct HessianFactorisationCuda::logProduct(Eigen::MatrixXd& hessian,
                                                        const RigidBodyModes& modes) {
   const double c = shiftRigidBodyModes(hessian, modes);
   const int n = static_cast<int>(hessian.rows());
-  std::lock_guard<std::mutex> lock(m_lock);
-  if (!m_state) m_state = std::make_unique<State>();
-  State& s = *m_state;
+  std::unique_ptr<State> taken = take(sizeof(double) * static_cast<std::size_t>(hessian.size()));
+  // Back to the idle handles however this call ends.
+  struct GiveBack {
+    HessianFactorisationCuda& owner;
+    std::unique_ptr<State>& state;
+    ~GiveBack() {
+      std::lock_guard<std::mutex> lock(owner.m_lock);
+      owner.m_idle.push_back(std::move(state));
+      owner.m_returned.notify_one();
+    }
+  } giveBack{*this, taken};
+  State& s = *taken;
   reserve(s.m, static_cast<std::size_t>(hessian.size()));
   reserve(s.info, 1);
   reserve(s.sum, 1);

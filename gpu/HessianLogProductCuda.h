@@ -8,6 +8,8 @@
 // (LANDSCAPE_HAVE_CUDA): callers guard their use; the CPU twin is NumericalHessian and
 // HessianLogProduct (tests/HessianLogProductCudaTest.cpp compares the two).
 #include <Eigen/Core>
+#include <condition_variable>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -28,24 +30,31 @@ Eigen::MatrixXd numericalHessianCuda(Potential& potential, const std::vector<dou
 /// `hessian` is overwritten with H' (as hessianLogProduct).
 HessianLogProduct hessianLogProductCuda(Eigen::MatrixXd& hessian, const RigidBodyModes& modes);
 
-/// hessianLogProductCuda for many Hessians: the cuSOLVER handle, a non-blocking stream and the
-/// device buffers are made at the first call and kept. Nothing goes through the legacy default
+/// hessianLogProductCuda for many Hessians: each cuSOLVER handle, its non-blocking stream and its
+/// device buffers are made when first needed and kept. Nothing goes through the legacy default
 /// stream or frees memory per call, either of which would wait for (and hold up) other streams'
-/// work, such as the connect runs that a growth cycle characterises beside. One call at a time
-/// (concurrent callers wait for each other).
+/// work, such as the connect runs that a growth cycle characterises beside. Concurrent callers
+/// (characteriseTogether's threads) each take a handle of their own, up to kMostHandles and
+/// about 2 GiB of matrices; beyond that they wait for one. A 912 x 912 factorisation (trp-cage)
+/// is a chain of small launches and synchronisations that leaves the device mostly idle, so
+/// several side by side finish sooner than one after another.
 class HessianFactorisationCuda {
  public:
+  static constexpr int kMostHandles = 8;
   HessianFactorisationCuda();
   ~HessianFactorisationCuda();
   HessianFactorisationCuda(const HessianFactorisationCuda&) = delete;
   HessianFactorisationCuda& operator=(const HessianFactorisationCuda&) = delete;
-  /// As hessianLogProductCuda, bit for bit.
+  /// As hessianLogProductCuda, bit for bit, whichever handle computes it.
   HessianLogProduct logProduct(Eigen::MatrixXd& hessian, const RigidBodyModes& modes);
 
  private:
   struct State;
+  std::unique_ptr<State> take(std::size_t matrixBytes);
   std::mutex m_lock;
-  std::unique_ptr<State> m_state;
+  std::condition_variable m_returned;
+  std::vector<std::unique_ptr<State>> m_idle;
+  int m_made = 0;
 };
 
 }  // namespace landscape

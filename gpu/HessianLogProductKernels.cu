@@ -31,6 +31,29 @@ __global__ void symmetrise(double* m, int n) {
   }
 }
 
+__global__ void displacedStructures(const double* points, int n, long long first, int count,
+                                    double step, double* x) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int k = blockIdx.y;
+  if (j >= n || k >= count) return;
+  const long long s = first + k, p = s / (2LL * n);
+  const int i = static_cast<int>((s % (2LL * n)) / 2);
+  const double v = points[p * n + j];
+  x[static_cast<long long>(k) * n + j] = j != i ? v : s % 2 == 0 ? v + step : v - step;
+}
+
+__global__ void finiteDifferenceColumns(const double* g, int n, long long first, int count,
+                                        double step, double* hessians) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int k = 2 * blockIdx.y;  // the +h structure of the pair
+  if (j >= n || k >= count) return;
+  const long long s = first + k, p = s / (2LL * n);
+  const long long i = (s % (2LL * n)) / 2;
+  const double plus = g[static_cast<long long>(k) * n + j];
+  const double minus = g[static_cast<long long>(k + 1) * n + j];
+  hessians[(p * n + i) * n + j] = (plus - minus) / (2.0 * step);
+}
+
 __global__ void logDiagonalSum(const double* m, int n, double* sum) {
   __shared__ double partial[kThreads];
   double s = 0.0;
@@ -53,9 +76,25 @@ void launchFiniteDifferenceColumn(const double* plus, const double* minus, doubl
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 
-void launchSymmetrise(double* m, int n) {
+void launchSymmetrise(double* m, int n, cudaStream_t stream) {
   const dim3 grid(blocks(n), n < kMaxGridY ? n : kMaxGridY);
-  symmetrise<<<grid, kThreads>>>(m, n);
+  symmetrise<<<grid, kThreads, 0, stream>>>(m, n);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchDisplacedStructures(const double* points, int n, long long first, int count, double step,
+                               double* x, cudaStream_t stream) {
+  if (count == 0) return;
+  displacedStructures<<<dim3(blocks(n), count), kThreads, 0, stream>>>(points, n, first, count,
+                                                                       step, x);
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+void launchFiniteDifferenceColumns(const double* g, int n, long long first, int count, double step,
+                                   double* hessians, cudaStream_t stream) {
+  if (count == 0) return;
+  finiteDifferenceColumns<<<dim3(blocks(n), count / 2), kThreads, 0, stream>>>(g, n, first, count,
+                                                                               step, hessians);
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }
 

@@ -20,6 +20,10 @@
 #include "tests/AshMinima.h"
 #include "tests/Lj7Structures.h"
 
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/BatchedNumericalHessianCuda.h"
+#endif
+
 namespace landscape {
 namespace {
 
@@ -105,6 +109,42 @@ TEST(BatchedNumericalHessian, CharacteriseTogetherIsCharacterisePointByPoint) {
                std::invalid_argument);
 }
 
+// The group characterised on threads while the next group's Hessians are computed gives the
+// properties of one thread, bit for bit: groups of one, two and all points, on 1 to 4 threads.
+TEST(BatchedNumericalHessian, CharacteriseTogetherGivesTheSameBitsOnAnyNumberOfThreads) {
+  LennardJones single(7);
+  std::unique_ptr<BatchedPotential> batched =
+      makeBatchedPotentialForSpec(ljSpec(7), Backend::Cpu, {2});
+  CharacterisationParams params;
+  useBatchedHessians(params.backend, *batched);
+  std::vector<std::vector<double>> points = lj7Points();
+  for (std::size_t i = 0; i < 3; ++i) {  // three more, rotated copies (other moments)
+    std::vector<double> x = points[i % points.size()];
+    for (std::size_t a = 0; a < 7; ++a) std::swap(x[3 * a + i % 3], x[3 * a + (i + 1) % 3]);
+    points.push_back(x);
+  }
+  const std::vector<StationaryPointProperties> reference =
+      characteriseTogether(single, points, params);
+  const double oneHessian = 8.0 * 21 * 21;
+  for (double held : {1.0, 4.0, 100.0}) {
+    for (int threads : {1, 2, 4}) {
+      CharacterisationParams p = params;
+      p.threads = threads;
+      p.hessianMemory = held * oneHessian;
+      const std::vector<StationaryPointProperties> got = characteriseTogether(single, points, p);
+      ASSERT_EQ(got.size(), points.size());
+      for (std::size_t k = 0; k < points.size(); ++k) {
+        SCOPED_TRACE("point " + std::to_string(k) + ", " + std::to_string(threads) +
+                     " threads, Hessians held " + std::to_string(held));
+        expectSameProperties(got[k], reference[k], 0.0);
+      }
+    }
+  }
+  CharacterisationParams bad = params;
+  bad.threads = 0;
+  EXPECT_THROW(characteriseTogether(single, points, bad), std::invalid_argument);
+}
+
 TEST(BatchedNumericalHessian, BadArgumentsAreRefused) {
   std::unique_ptr<BatchedPotential> batched = makeBatchedPotentialForSpec(ljSpec(7), Backend::Cpu);
   BatchedHessianParams bad;
@@ -165,6 +205,45 @@ TEST(BatchedNumericalHessian, CudaBatchedPotentialsMatchTheCpuTwin) {
         << "Ace-Ash-Nme minimum " << index + 1;
   }
 }
+
+#ifdef LANDSCAPE_HAVE_CUDA
+// The device path (displaced structures, finite differences and symmetrisation on the device)
+// gives the host path's bits over the same CUDA batched potential: LJ7 and the Ace-Ash-Nme
+// minima in the GB throughput layout, calls of 2, 63 (rounded to 62) and all structures.
+TEST(BatchedNumericalHessian, DevicePathGivesTheHostPathsBits) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  std::vector<std::pair<std::unique_ptr<BatchedPotential>, std::vector<std::vector<double>>>> cases;
+  cases.emplace_back(makeBatchedPotentialForSpec(ljSpec(7), Backend::Cuda), lj7Points());
+  if (const std::optional<AshMinima> ash = makeAshMinima(1e-3)) {
+    BatchedPotentialOptions options;
+    options.gbLayout = AmberGbCudaLayout::Throughput;
+    cases.emplace_back(
+        makeBatchedPotentialForSpec(ash->spec(), Backend::Cuda, options),
+        std::vector<std::vector<double>>{ash->first, ash->second, perturbed(ash->first, 0.05)});
+  }
+  for (auto& [potential, points] : cases) {
+    for (std::size_t batch : {std::size_t{2}, std::size_t{63}, std::size_t{0}}) {
+      BatchedHessianParams params;
+      params.maxBatch = batch;
+      const std::vector<Eigen::MatrixXd> host =
+          batchedNumericalHessians(*potential, points, params);
+      const std::vector<Eigen::MatrixXd> device =
+          batchedNumericalHessiansCuda(*potential, points, params);
+      ASSERT_EQ(device.size(), points.size());
+      for (std::size_t p = 0; p < points.size(); ++p)
+        EXPECT_EQ((device[p] - host[p]).cwiseAbs().maxCoeff(), 0.0)
+            << potential->name() << ", point " << p + 1 << ", calls of " << batch;
+    }
+    EXPECT_TRUE(batchedNumericalHessiansCuda(*potential, {}).empty());
+  }
+  std::unique_ptr<BatchedPotential> cpu = makeBatchedPotentialForSpec(ljSpec(7), Backend::Cpu);
+  EXPECT_THROW(batchedNumericalHessiansCuda(*cpu, lj7Points()), std::invalid_argument);
+}
+#else
+TEST(BatchedNumericalHessian, DevicePathGivesTheHostPathsBits) {
+  GTEST_SKIP() << "this build has no CUDA support";
+}
+#endif
 
 }  // namespace
 }  // namespace landscape

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "gpu/GpuDevice.h"
@@ -98,6 +99,49 @@ TEST(HessianLogProductCuda, KeptFactorisationGivesTheBitsOfFreshOnes) {
   }
 }
 
+// Callers on several threads at once (characteriseTogether's) each take a handle of their own:
+// every result is the bits of the same Hessian factorised alone.
+TEST(HessianLogProductCuda, ConcurrentCallersGetTheBitsOfOneAtATime) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::optional<AshMinima> ash = makeAshMinima();
+  if (!ash) GTEST_SKIP() << "tests/data/gb/ash not found";
+  AmberGb cpu(ash->topology);
+  std::vector<Eigen::MatrixXd> hessians = {numericalHessian(cpu, ash->first),
+                                           numericalHessian(cpu, ash->second)};
+  hessians.push_back(-hessians[0]);  // indefinite: the eigenvalue path
+  std::vector<RigidBodyModes> modes;
+  for (const std::vector<double>* x : {&ash->first, &ash->second, &ash->first})
+    modes.push_back(RigidBodyModes::massWeighted(*x, ash->topology.masses));
+  for (Eigen::MatrixXd& h : hessians) massWeightHessian(h, ash->topology.masses);
+  std::vector<HessianLogProduct> alone;
+  for (std::size_t k = 0; k < hessians.size(); ++k) {
+    Eigen::MatrixXd a = hessians[k];
+    alone.push_back(hessianLogProductCuda(a, modes[k]));
+  }
+  HessianFactorisationCuda shared;
+  constexpr int kThreads = 6, kCalls = 4;
+  std::vector<std::vector<HessianLogProduct>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int c = 0; c < kCalls; ++c) {
+        const std::size_t k = static_cast<std::size_t>(t + c) % hessians.size();
+        Eigen::MatrixXd a = hessians[k];
+        got[static_cast<std::size_t>(t)].push_back(shared.logProduct(a, modes[k]));
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t)
+    for (int c = 0; c < kCalls; ++c) {
+      const std::size_t k = static_cast<std::size_t>(t + c) % hessians.size();
+      const HessianLogProduct& g = got[static_cast<std::size_t>(t)][static_cast<std::size_t>(c)];
+      EXPECT_EQ(g.method, alone[k].method) << "thread " << t << " call " << c;
+      EXPECT_EQ(g.logProduct, alone[k].logProduct) << "thread " << t << " call " << c;
+      EXPECT_EQ(g.negativeEigenvalues, alone[k].negativeEigenvalues);
+    }
+  EXPECT_EQ(alone[2].method, LogProductMethod::EigenDecomposition);
+}
+
 #else
 
 TEST(HessianLogProductCuda, AshMinimumMatchesTheCpuTwin) {
@@ -107,6 +151,9 @@ TEST(HessianLogProductCuda, TransitionStateEigenvaluesMatchTheCpuTwin) {
   GTEST_SKIP() << "this build has no CUDA support";
 }
 TEST(HessianLogProductCuda, KeptFactorisationGivesTheBitsOfFreshOnes) {
+  GTEST_SKIP() << "this build has no CUDA support";
+}
+TEST(HessianLogProductCuda, ConcurrentCallersGetTheBitsOfOneAtATime) {
   GTEST_SKIP() << "this build has no CUDA support";
 }
 

@@ -25,22 +25,25 @@
 #include <exception>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "backends/BatchedPotentialFactory.h"
+#include "backends/HessianBackendFactory.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/geometry/RigidBodyModes.h"
+#include "landscape/minimisation/BatchedNumericalHessian.h"
 #include "landscape/minimisation/HessianLogProduct.h"
+#include "landscape/paths/Characterisation.h"
 #include "potentials/AmberCoordinates.h"
 #include "potentials/AmberGb.h"
 #include "potentials/AmberTopology.h"
 #include "src/common/OptionTable.h"
 
-#include "backends/BatchedPotentialFactory.h"
-#include "landscape/minimisation/BatchedNumericalHessian.h"
-
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/AmberGbCuda.h"
+#include "gpu/BatchedNumericalHessianCuda.h"
 #include "gpu/HessianLogProductCuda.h"
 #endif
 
@@ -56,6 +59,9 @@ struct Options {
   bool gpu = false;
   int points = 4;
   int batch = 1024;
+  int characterise = 0;
+  std::string minimum;
+  std::vector<std::string> threads{"1"};
 };
 
 OptionTable<Options> optionTable() {
@@ -68,7 +74,12 @@ OptionTable<Options> optionTable() {
       "matrix of the size), and with --eigen the eigenvalues a transition state needs. Default:\n"
       "myoglobin (2492 atoms). Times: processor seconds of the one thread (wall in parentheses).\n"
       "--gpu adds the device: one structure per call, then --points Hessians batched in calls\n"
-      "of --batch structures, with the floor (the batched potential alone) and the ratio.\n";
+      "of --batch structures, with the floor (the batched potential alone) and the ratio.\n"
+      "--characterise P (with --gpu) times characteriseTogether as pathsample grow's merge runs\n"
+      "it (batched GPU Hessians, cuSOLVER factorisations) over P points on each of --threads "
+      "T,...\n"
+      "host threads: half of them the --minimum FILE's coordinates (a Cholesky each), half the\n"
+      "input's (not a stationary point: the eigenvalues, as at a transition state).\n";
   t.helpCommand();
   t.add("prmtop", "FILE", "AMBER topology", fieldOf(&Options::prmtop));
   t.add("inpcrd", "FILE", "coordinates", fieldOf(&Options::inpcrd));
@@ -82,6 +93,13 @@ OptionTable<Options> optionTable() {
   t.add("batch", "B", "--gpu: displaced structures per batched potential call",
         fieldOf(&Options::batch))
       .atLeast(2);
+  t.add("characterise", "P", "--gpu: time characteriseTogether over P points",
+        fieldOf(&Options::characterise))
+      .atLeast(0);
+  t.add("minimum", "FILE", "--characterise: a minimum's coordinates (x y z per line, # comments)",
+        fieldOf(&Options::minimum));
+  t.add("threads", "T,...", "--characterise: host thread counts to time",
+        fieldOf(&Options::threads));
   return t;
 }
 
@@ -114,16 +132,21 @@ Eigen::MatrixXd positiveDefinite(Eigen::Index n) {
 }
 
 #ifdef LANDSCAPE_HAVE_CUDA
+PotentialSpec gbSpecOf(const AmberTopology& topology) {
+  PotentialSpec spec;
+  spec.kind = PotentialSpec::Kind::AmberGb;
+  spec.atoms = static_cast<std::size_t>(topology.atomCount);
+  spec.amberTopology = std::make_shared<const AmberTopology>(topology);
+  return spec;
+}
+
 /// --points Hessians through the batched CUDA AMBER-GB potential, --batch structures per call,
 /// against the one-structure GPU Hessian (`single` s, `reference` its matrix) and the floor: the
 /// batched potential's own time for the same structures (calls of --batch copies of x).
 void runBatchedHessians(const Options& o, const AmberTopology& topology,
                         const std::vector<double>& x, const Eigen::MatrixXd& reference,
                         double single) {
-  PotentialSpec spec;
-  spec.kind = PotentialSpec::Kind::AmberGb;
-  spec.atoms = static_cast<std::size_t>(topology.atomCount);
-  spec.amberTopology = std::make_shared<const AmberTopology>(topology);
+  const PotentialSpec spec = gbSpecOf(topology);
   BatchedPotentialOptions options;
   options.reserveBatch = static_cast<std::size_t>(o.batch);
   options.gbLayout = AmberGbCudaLayout::Throughput;
@@ -154,6 +177,79 @@ void runBatchedHessians(const Options& o, const AmberTopology& topology,
       o.points, structures, calls, b, seconds, seconds / o.points,
       single / (seconds / o.points), floor, seconds / floor,
       static_cast<double>(structures) / seconds, difference);
+  batchedNumericalHessiansCuda(*batched, {x}, params);  // warm-up
+  Stopwatch deviceTimer;
+  const std::vector<Eigen::MatrixXd> d = batchedNumericalHessiansCuda(*batched, points, params);
+  const double onDevice = deviceTimer.wallSeconds();
+  std::printf(
+      "  GPU batched Hessians, structures and differences on the device: %.3f s wall, %.4f s "
+      "per Hessian, %.2fx the floor; the host path's bits: %s\n",
+      onDevice, onDevice / o.points, onDevice / floor,
+      (d.front() - h.front()).cwiseAbs().maxCoeff() == 0.0 ? "yes" : "NO");
+}
+#endif
+
+/// x y z per line ('#' starts a comment line), as tests/data/gb/trpcage/minimum_igb2.txt.
+std::vector<double> readXyzLines(const std::string& path, std::size_t atoms) {
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) throw std::runtime_error(path + ": cannot open");
+  std::vector<double> x;
+  char line[512];
+  int number = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    ++number;
+    if (line[0] == '#') continue;
+    double a = 0, b = 0, c = 0;
+    if (std::sscanf(line, "%lf %lf %lf", &a, &b, &c) != 3) {
+      std::fclose(f);
+      throw std::runtime_error(path + ":" + std::to_string(number) + ": expected x y z");
+    }
+    x.insert(x.end(), {a, b, c});
+  }
+  std::fclose(f);
+  if (x.size() != 3 * atoms)
+    throw std::runtime_error(path + ": " + std::to_string(x.size() / 3) +
+                             " atoms, the topology has " + std::to_string(atoms));
+  return x;
+}
+
+#ifdef LANDSCAPE_HAVE_CUDA
+/// characteriseTogether as pathsample grow's merge runs it on the device, over --characterise
+/// points (half a minimum's, half the input's), on each of --threads host threads.
+void runCharacterise(const Options& o, const AmberTopology& topology,
+                     const std::vector<double>& x) {
+  const std::vector<double> minimum =
+      o.minimum.empty() ? x : readXyzLines(o.minimum, static_cast<std::size_t>(topology.atomCount));
+  std::vector<std::vector<double>> points;
+  for (int p = 0; p < o.characterise; ++p) points.push_back(p % 2 == 0 ? minimum : x);
+  AmberGbCuda device(topology);
+  AmberGb cpu(topology);
+  CharacterisationParams params;
+  params.masses = topology.masses;
+  params.pointGroup.atomTypes = topology.atomicNumbers;
+  params.pointGroup.distanceTolerance = 1e-2;  // optim's molecule default (Angstrom)
+  params.backend = gpuHessianBackend(device);
+  useBatchedGpuHessians(params.backend, gbSpecOf(topology));
+  characteriseTogether(cpu, {points[0]}, params);  // the device's handles and buffers made
+  std::vector<StationaryPointProperties> first;
+  for (const std::string& text : o.threads) {
+    params.threads = std::stoi(text);
+    Stopwatch wall;
+    const std::vector<StationaryPointProperties> got = characteriseTogether(cpu, points, params);
+    const double seconds = wall.wallSeconds();
+    bool same = true;
+    if (first.empty()) first = got;
+    for (std::size_t k = 0; k < got.size(); ++k)
+      same = same &&
+             got[k].logProductOfPositiveEigenvalues == first[k].logProductOfPositiveEigenvalues &&
+             got[k].pointGroupOrder == first[k].pointGroupOrder;
+    std::printf(
+        "  characteriseTogether, %zu points (%s and the input), %d host threads: %.3f s wall, "
+        "%.2f ms per point; the bits of the first row: %s\n",
+        points.size(), o.minimum.empty() ? "the input" : o.minimum.c_str(), params.threads, seconds,
+        1e3 * seconds / static_cast<double>(points.size()), same ? "yes" : "NO");
+    std::fflush(stdout);
+  }
 }
 #endif
 
@@ -167,6 +263,10 @@ void runGpu(const Options& o, const AmberTopology& topology, const std::vector<d
     return;
   }
   std::printf("  GPU: %s\n", gpuDescription().c_str());
+  if (o.characterise > 0) {
+    runCharacterise(o, topology, x);
+    return;
+  }
   AmberGbCuda gpu(topology);
   Stopwatch fd;
   Eigen::MatrixXd h = numericalHessianCuda(gpu, x);

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "landscape/core/Require.h"
+#include "landscape/core/ThreadPool.h"
 #include "landscape/geometry/InertiaTensor.h"
 #include "landscape/minimisation/HessianLogProduct.h"
 #include "landscape/minimisation/NumericalHessian.h"
@@ -19,6 +22,9 @@ void CharacterisationParams::check() const {
   for (double m : masses) {
     require(std::isfinite(m) && m > 0.0, "characterisation masses must be > 0 (amu)");
   }
+  require(threads >= 1, "characterisation threads must be >= 1");
+  require(std::isfinite(hessianMemory) && hessianMemory > 0.0,
+          "characterisation hessianMemory must be > 0 (bytes)");
   require(!rigidBodies || masses.empty(),
           "characterisation of rigid bodies takes the masses of the bodies, not masses");
   try {
@@ -106,19 +112,43 @@ std::vector<StationaryPointProperties> characteriseTogether(
     for (const std::vector<double>& x : points) out.push_back(characterise(potential, x, params));
     return out;
   }
-  // Groups of points whose Hessians (n x n doubles each) stay within 512 MiB of host memory.
+  // Groups of points whose Hessians (n x n doubles each) stay within hessianMemory; with
+  // threads, two groups of half of it: the pool characterises one while this thread computes the
+  // Hessians of the next (the device's share and the host's overlap).
   const double bytes = 8.0 * static_cast<double>(potential.dimension()) *
                        static_cast<double>(potential.dimension());
-  const std::size_t group =
-      std::max<std::size_t>(1, static_cast<std::size_t>(512.0 * 1024 * 1024 / bytes));
+  const double budget = params.threads > 1 ? params.hessianMemory / 2 : params.hessianMemory;
+  const std::size_t group = std::max<std::size_t>(1, static_cast<std::size_t>(budget / bytes));
+  out.resize(points.size());
+  ThreadPool pool(params.threads);
+  std::future<void> characterising;  // the group before; declared last, so waited for first
   for (std::size_t first = 0; first < points.size(); first += group) {
-    const std::vector<std::vector<double>> some(
-        points.begin() + static_cast<std::ptrdiff_t>(first),
-        points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), first + group)));
-    std::vector<Eigen::MatrixXd> hessians = params.backend.hessians(some, params.hessianStep);
-    for (std::size_t k = 0; k < some.size(); ++k)
-      out.push_back(propertiesOf(potential, some[k], params, &hessians[k]));
+    const std::size_t last = std::min(points.size(), first + group);
+    auto hessians = std::make_shared<std::vector<Eigen::MatrixXd>>(params.backend.hessians(
+        std::vector<std::vector<double>>(points.begin() + static_cast<std::ptrdiff_t>(first),
+                                         points.begin() + static_cast<std::ptrdiff_t>(last)),
+        params.hessianStep));
+    if (hessians->size() != last - first)
+      throw std::logic_error("characteriseTogether: the backend returned " +
+                             std::to_string(hessians->size()) + " Hessians for " +
+                             std::to_string(last - first) + " points");
+    if (characterising.valid()) characterising.get();
+    auto characteriseGroup = [&potential, &points, &params, &out, &pool, first, hessians] {
+      pool.forEach(hessians->size(), [&](std::size_t k) {
+        // (propertiesOf moves the Hessian out: its memory is freed once it is used)
+        out[first + k] = propertiesOf(potential, points[first + k], params, &(*hessians)[k]);
+      });
+    };
+    if (params.threads == 1) {
+      characteriseGroup();
+    } else {
+      characterising = std::async(std::launch::async, [characteriseGroup] {
+        ThreadPool::startWorker();  // the device of this process (multi-GPU runs)
+        characteriseGroup();
+      });
+    }
   }
+  if (characterising.valid()) characterising.get();
   return out;
 }
 

@@ -64,6 +64,14 @@ struct CharacterisationParams {
   /// symmetry that PATHSAMPLE's degeneracy counts).
   bool translationsOnly = false;
   HessianBackend backend;       ///< empty: the CPU path
+  /// Host threads over which characteriseTogether characterises a group's points once their
+  /// batched Hessians are in (projection, factorisation, point group: each point alone, so the
+  /// properties do not depend on it), while the next group's Hessians are computed. Only with
+  /// backend.hessians; >= 1.
+  int threads = 1;
+  /// Host memory (bytes) that characteriseTogether's Hessians may hold at once (n x n doubles
+  /// each; at least one Hessian is always held).
+  double hessianMemory = 512.0 * 1024 * 1024;
   /// Rigid molecules (optim and grow with --water): the points are still given as the atoms of
   /// the potential passed to characterise (the point group is theirs), but the Hessian is that of
   /// rigidBodies->potential in rigid coordinates, weighted by the bodies' kinetic metric, so the
@@ -81,8 +89,10 @@ StationaryPointProperties characterise(Potential& potential, const std::vector<d
                                        const CharacterisationParams& params = {});
 
 /// characterise for each of `points`, with their Hessians computed together when
-/// params.backend.hessians is set (in groups of at most 512 MiB of Hessians); the same properties
-/// as characterise point by point whenever the batched Hessians are the single ones' bits.
+/// params.backend.hessians is set (in groups within params.hessianMemory, or two groups of half
+/// of it when params.threads > 1: one characterised while the next one's Hessians are computed);
+/// the same properties as characterise point by point whenever the batched Hessians are the
+/// single ones' bits, for any number of threads.
 std::vector<StationaryPointProperties> characteriseTogether(
     Potential& potential, const std::vector<std::vector<double>>& points,
     const CharacterisationParams& params = {});

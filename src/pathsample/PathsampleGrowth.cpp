@@ -279,9 +279,12 @@ struct Growth {
   void characteriseAhead(int jobsInFlight) {
     if (ranks.size() != 1 || !settings.characterisation.backend.hessians) return;
     aheadWhenRunsInFlight = std::max(1, jobsInFlight / kAheadFraction);
+    // The worker's chunk on as many threads as it has points: the runs in flight keep the rest.
+    CharacterisationParams aheadParams = settings.characterisation;
+    aheadParams.threads = std::min<int>(aheadParams.threads, static_cast<int>(kAheadChunk));
     ahead = std::make_unique<CharacterisationAhead>(
-        [this](const std::vector<std::vector<double>>& points) {
-          return characteriseTogether(system.characterisation(), points, settings.characterisation);
+        [this, aheadParams](const std::vector<std::vector<double>>& points) {
+          return characteriseTogether(system.characterisation(), points, aheadParams);
         },
         settings.network.energyTolerance, kAheadChunk, [] { ThreadPool::startWorker(); });
   }
@@ -791,6 +794,8 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
     print("grow> note: --max-ts-energy (MAXTSENERGY) applies to rates, committors and regroup; "
           "the connect runs' transition states above it are kept in the network");
   Growth g(c, connectSettings(c, odataText, print), input, ranks);
+  // A save characterises the new points while no run is in flight: on all the threads.
+  g.settings.characterisation.threads = c.threads;
   g.output = output;
   if (sharesEvaluations(c)) g.shareEvaluations(c.threads, c.callPatience);
   g.characteriseAhead(jobsInFlight(c));
