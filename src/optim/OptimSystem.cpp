@@ -1,10 +1,12 @@
 #include "src/optim/OptimSystem.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "backends/HessianBackendFactory.h"
 #include "backends/PotentialFactory.h"
@@ -120,6 +122,9 @@ OptimSystem makeOptimSystem(const OptimConfig& config, std::shared_ptr<const Amb
     settings.characterisation.backend = gpuHessianBackend(*system.atomistic);
     // Several new stationary points (a cycle's, a growth cycle's) share batched calls.
     useBatchedGpuHessians(settings.characterisation.backend, spec);
+    // Their factorisations side by side on host threads (beyond 8 the Hessians bound them).
+    settings.characterisation.threads =
+        static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   }
   return system;
 }
