@@ -52,37 +52,51 @@ std::size_t hessianBatchOf(const BatchedPotential& batched) {
       kMostStructures);
 }
 
-std::vector<Eigen::MatrixXd> hessiansThrough(BatchedPotential& batched,
-                                             const std::vector<std::vector<double>>& points,
-                                             double step) {
-  BatchedHessianParams params;
-  params.step = step;
-  params.maxBatch = hessianBatchOf(batched);
+// The batched potential a backend's Hessians go through and, on the device, the buffers its
+// calls keep (BatchedHessiansCuda).
+struct BatchedHessianCalls {
+  BatchedPotential* batched = nullptr;
+  std::unique_ptr<BatchedPotential> owned;  // useBatchedGpuHessians's own
 #ifdef LANDSCAPE_HAVE_CUDA
-  // On the device, the displaced structures and differences stay there.
-  if (batched.isDeviceResident()) return batchedNumericalHessiansCuda(batched, points, params);
+  BatchedHessiansCuda device;
 #endif
-  return batchedNumericalHessians(batched, points, params);
-}
+
+  std::vector<Eigen::MatrixXd> operator()(const std::vector<std::vector<double>>& points,
+                                          double step) {
+    BatchedHessianParams params;
+    params.step = step;
+    params.maxBatch = hessianBatchOf(*batched);
+#ifdef LANDSCAPE_HAVE_CUDA
+    // On the device, the displaced structures and differences stay there.
+    if (batched->isDeviceResident()) return device.hessians(*batched, points, params);
+#endif
+    return batchedNumericalHessians(*batched, points, params);
+  }
+};
 
 }  // namespace
 
 void useBatchedHessians(HessianBackend& backend, BatchedPotential& batched) {
-  backend.hessians = [&batched](const std::vector<std::vector<double>>& points, double step) {
-    return hessiansThrough(batched, points, step);
+  auto calls = std::make_shared<BatchedHessianCalls>();
+  calls->batched = &batched;
+  backend.hessians = [calls](const std::vector<std::vector<double>>& points, double step) {
+    return (*calls)(points, step);
   };
 }
 
 void useBatchedGpuHessians(HessianBackend& backend, const PotentialSpec& spec) {
   if (!gpuAvailable())
     throw std::runtime_error("GPU Hessian: no CUDA device found (" + gpuDescription() + ")");
-  auto owned = std::make_shared<std::unique_ptr<BatchedPotential>>();
-  backend.hessians = [spec, owned](const std::vector<std::vector<double>>& points, double step) {
-    // Thousands of structures per call: the layout of many structures per launch.
-    BatchedPotentialOptions options;
-    options.gbLayout = AmberGbCudaLayout::Throughput;
-    if (!*owned) *owned = makeBatchedPotentialForSpec(spec, Backend::Cuda, options);
-    return hessiansThrough(**owned, points, step);
+  auto calls = std::make_shared<BatchedHessianCalls>();
+  backend.hessians = [spec, calls](const std::vector<std::vector<double>>& points, double step) {
+    if (!calls->owned) {
+      // Thousands of structures per call: the layout of many structures per launch.
+      BatchedPotentialOptions options;
+      options.gbLayout = AmberGbCudaLayout::Throughput;
+      calls->owned = makeBatchedPotentialForSpec(spec, Backend::Cuda, options);
+      calls->batched = calls->owned.get();
+    }
+    return (*calls)(points, step);
   };
 }
 

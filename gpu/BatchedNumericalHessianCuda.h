@@ -11,6 +11,7 @@
 // Hessians are the host path's bits. Defined only in CUDA builds (LANDSCAPE_HAVE_CUDA); the CPU
 // twin is batchedNumericalHessians (tests/BatchedNumericalHessianTest.cpp compares the two).
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "landscape/minimisation/BatchedNumericalHessian.h"
@@ -25,5 +26,25 @@ namespace landscape {
 std::vector<Eigen::MatrixXd> batchedNumericalHessiansCuda(
     BatchedPotential& potential, const std::vector<std::vector<double>>& points,
     const BatchedHessianParams& params = {});
+
+/// batchedNumericalHessiansCuda for many calls: the stream and the device buffers are made when
+/// first needed and kept (they only grow), so that no call allocates or frees device memory
+/// (cudaFree waits for the whole device: a growth cycle's runs, whose points are characterised
+/// beside them, would wait for it). One call at a time.
+class BatchedHessiansCuda {
+ public:
+  BatchedHessiansCuda();
+  ~BatchedHessiansCuda();
+  BatchedHessiansCuda(const BatchedHessiansCuda&) = delete;
+  BatchedHessiansCuda& operator=(const BatchedHessiansCuda&) = delete;
+  /// As batchedNumericalHessiansCuda, bit for bit.
+  std::vector<Eigen::MatrixXd> hessians(BatchedPotential& potential,
+                                        const std::vector<std::vector<double>>& points,
+                                        const BatchedHessianParams& params = {});
+
+ private:
+  struct State;
+  std::unique_ptr<State> m_state;
+};
 
 }  // namespace landscape

@@ -12,21 +12,30 @@ void BatchedHessianParams::check() const {
     throw std::invalid_argument("BatchedHessianParams.step must be > 0 and finite");
 }
 
-std::vector<Eigen::MatrixXd> batchedNumericalHessians(
-    BatchedPotential& potential, const std::vector<std::vector<double>>& points,
-    const BatchedHessianParams& params) {
+std::size_t batchedHessianCallSize(const BatchedPotential& potential,
+                                   const std::vector<std::vector<double>>& points,
+                                   const BatchedHessianParams& params, const char* caller) {
   params.check();
   const std::size_t n = potential.dimension();
   for (std::size_t p = 0; p < points.size(); ++p)
     if (points[p].size() != n)
-      throw std::invalid_argument("batchedNumericalHessians: point " + std::to_string(p + 1) +
+      throw std::invalid_argument(std::string(caller) + ": point " + std::to_string(p + 1) +
                                   " has " + std::to_string(points[p].size()) +
                                   " coordinates, the potential expects " + std::to_string(n));
+  const std::size_t total = 2 * n * points.size();
+  // Calls hold whole +/- pairs: an even number of structures, at least one pair.
+  const std::size_t chunk = params.maxBatch == 0 ? total : std::min(params.maxBatch, total);
+  return std::max<std::size_t>(2, chunk - chunk % 2);
+}
+
+std::vector<Eigen::MatrixXd> batchedNumericalHessians(
+    BatchedPotential& potential, const std::vector<std::vector<double>>& points,
+    const BatchedHessianParams& params) {
+  const std::size_t chunk =
+      batchedHessianCallSize(potential, points, params, "batchedNumericalHessians");
+  const std::size_t n = potential.dimension();
   // Structure s of the whole job: point s / 2n, coordinate (s % 2n) / 2, + step when even.
   const std::size_t perPoint = 2 * n, total = perPoint * points.size();
-  // Calls hold whole +/- pairs: an even number of structures, at least one pair.
-  std::size_t chunk = params.maxBatch == 0 ? total : std::min(params.maxBatch, total);
-  chunk = std::max<std::size_t>(2, chunk - chunk % 2);
   const double h = params.step;
   std::vector<Eigen::MatrixXd> hessians(points.size(), Eigen::MatrixXd(n, n));
   std::vector<double> x(chunk * n), g(chunk * n), energy(chunk);

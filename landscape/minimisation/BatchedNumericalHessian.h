@@ -25,6 +25,13 @@ struct BatchedHessianParams {
   void check() const;
 };
 
+/// What batchedNumericalHessians and its device twin check and share: params valid and every
+/// point of potential.dimension() coordinates (std::invalid_argument naming `caller` otherwise).
+/// Returns the structures per call: params.maxBatch (0: all) made even, at least 2, at most all.
+std::size_t batchedHessianCallSize(const BatchedPotential& potential,
+                                   const std::vector<std::vector<double>>& points,
+                                   const BatchedHessianParams& params, const char* caller);
+
 /// The Hessian (n x n, energy/length^2) of each point (n = potential.dimension() coordinates
 /// each). Throws std::invalid_argument for bad params or a point of the wrong size; a non-finite
 /// gradient leaves non-finite entries, as numericalHessian does.
