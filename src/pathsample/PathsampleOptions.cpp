@@ -180,8 +180,9 @@ void addGrowth(Table& t) {
         fieldOf(&C::pairsPerCycle))
       .atLeast(1);
   t.add("threads", "N", "CPU threads running a cycle's connect runs, per MPI rank (with "
-        "--jobs-in-flight and on cuda, each runs its share of the runs in flight; give the host's "
-        "cores; results do not depend on it)", fieldOf(&C::threads))
+        "--jobs-in-flight and on cuda, each runs its share of the runs in flight; on cuda they "
+        "also factorise the new points' Hessians; give the host's cores; results do not depend "
+        "on it)", fieldOf(&C::threads))
       .atLeast(1)
       .atMost(kMaxJobsInFlight)
       .notInCheckpoint();
