@@ -30,7 +30,7 @@ struct BatchedHessiansCuda::State {
   DeviceBuffer<double> points, x, g, energy, hessians;
 };
 
-BatchedHessiansCuda::BatchedHessiansCuda() = default;
+BatchedHessiansCuda::BatchedHessiansCuda(double matrixBytes) : m_matrixBytes(matrixBytes) {}
 BatchedHessiansCuda::~BatchedHessiansCuda() = default;
 
 std::vector<Eigen::MatrixXd> BatchedHessiansCuda::hessians(
@@ -42,43 +42,59 @@ std::vector<Eigen::MatrixXd> BatchedHessiansCuda::hessians(
   const std::size_t chunk =
       batchedHessianCallSize(potential, points, params, "batchedNumericalHessiansCuda");
   const std::size_t n = potential.dimension();
-  std::vector<Eigen::MatrixXd> out(points.size(), Eigen::MatrixXd(n, n));
-  if (points.empty()) return out;
-  // Structure s: point s / 2n, coordinate (s % 2n) / 2, + step when even (as the host path).
-  const std::size_t total = 2 * n * points.size();
-  potential.reserve(chunk);
-  std::vector<double> packed(points.size() * n);
-  for (std::size_t p = 0; p < points.size(); ++p)
-    std::copy(points[p].begin(), points[p].end(),
-              packed.begin() + static_cast<std::ptrdiff_t>(p * n));
   if (!m_state) m_state = std::make_unique<State>();
   State& s = *m_state;
-  reserve(s.points, packed.size());
+  // The matrices of as many points at once as fit (by default in half the device's free memory,
+  // counting what this workspace holds already); none: the host path.
+  double room = m_matrixBytes;
+  if (room <= 0.0) {
+    std::size_t free = 0, total = 0;
+    LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    room = 0.5 * static_cast<double>(free) + static_cast<double>(s.hessians.bytes());
+  }
+  const double perMatrix = 8.0 * static_cast<double>(n) * static_cast<double>(n);
+  const std::size_t fit = static_cast<std::size_t>(room / perMatrix);
+  if (fit == 0) return batchedNumericalHessians(potential, points, params);
+  std::vector<Eigen::MatrixXd> out(points.size(), Eigen::MatrixXd(n, n));
+  if (points.empty()) return out;
+  potential.reserve(chunk);
+  const std::size_t block = std::min(fit, points.size());
+  reserve(s.points, block * n);
   reserve(s.x, chunk * n);
   reserve(s.g, chunk * n);
   reserve(s.energy, chunk);
-  reserve(s.hessians, points.size() * n * n);
+  reserve(s.hessians, block * n * n);
   cudaStream_t stream = s.stream.get();
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(s.points.data(), packed.data(),
-                                       packed.size() * sizeof(double), cudaMemcpyHostToDevice,
-                                       stream));
   const int dimension = static_cast<int>(n);
-  for (std::size_t first = 0; first < total; first += chunk) {
-    const int count = static_cast<int>(std::min(chunk, total - first));
-    launchDisplacedStructures(s.points.data(), dimension, static_cast<long long>(first), count,
-                              params.step, s.x.data(), stream);
-    potential.energyGradientDevice(static_cast<std::size_t>(count), s.x.data(), s.g.data(),
-                                   s.energy.data(), nullptr, stream);
-    launchFiniteDifferenceColumns(s.g.data(), dimension, static_cast<long long>(first), count,
-                                  params.step, s.hessians.data(), stream);
+  std::vector<double> packed(block * n);
+  for (std::size_t begin = 0; begin < points.size(); begin += block) {
+    const std::size_t count = std::min(block, points.size() - begin);
+    for (std::size_t p = 0; p < count; ++p)
+      std::copy(points[begin + p].begin(), points[begin + p].end(),
+                packed.begin() + static_cast<std::ptrdiff_t>(p * n));
+    LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(s.points.data(), packed.data(), count * n * sizeof(double),
+                                         cudaMemcpyHostToDevice, stream));
+    // Structure k of the block: point k / 2n, coordinate (k % 2n) / 2, + step when k is even
+    // (as the host path).
+    const std::size_t structures = 2 * n * count;
+    for (std::size_t first = 0; first < structures; first += chunk) {
+      const int batch = static_cast<int>(std::min(chunk, structures - first));
+      launchDisplacedStructures(s.points.data(), dimension, static_cast<long long>(first), batch,
+                                params.step, s.x.data(), stream);
+      potential.energyGradientDevice(static_cast<std::size_t>(batch), s.x.data(), s.g.data(),
+                                     s.energy.data(), nullptr, stream);
+      launchFiniteDifferenceColumns(s.g.data(), dimension, static_cast<long long>(first), batch,
+                                    params.step, s.hessians.data(), stream);
+    }
+    for (std::size_t p = 0; p < count; ++p) {
+      double* h = s.hessians.data() + p * n * n;
+      launchSymmetrise(h, dimension, stream);
+      LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(out[begin + p].data(), h, n * n * sizeof(double),
+                                           cudaMemcpyDeviceToHost, stream));
+    }
+    // packed and the device arrays are used again by the next block
+    LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  for (std::size_t p = 0; p < points.size(); ++p) {
-    double* h = s.hessians.data() + p * n * n;
-    launchSymmetrise(h, dimension, stream);
-    LANDSCAPE_CUDA_CHECK(
-        cudaMemcpyAsync(out[p].data(), h, n * n * sizeof(double), cudaMemcpyDeviceToHost, stream));
-  }
-  LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
   return out;
 }
 

@@ -30,10 +30,13 @@ std::vector<Eigen::MatrixXd> batchedNumericalHessiansCuda(
 /// batchedNumericalHessiansCuda for many calls: the stream and the device buffers are made when
 /// first needed and kept (they only grow), so that no call allocates or frees device memory
 /// (cudaFree waits for the whole device: a growth cycle's runs, whose points are characterised
-/// beside them, would wait for it). One call at a time.
+/// beside them, would wait for it). The matrices of as many points at once as fit in
+/// `matrixBytes` of device memory (0: half of what is free at each call); when not even one fits
+/// (a large protein on a small device), the host path, which holds only its calls on the device
+/// (the same bits). One call at a time.
 class BatchedHessiansCuda {
  public:
-  BatchedHessiansCuda();
+  explicit BatchedHessiansCuda(double matrixBytes = 0.0);
   ~BatchedHessiansCuda();
   BatchedHessiansCuda(const BatchedHessiansCuda&) = delete;
   BatchedHessiansCuda& operator=(const BatchedHessiansCuda&) = delete;
@@ -44,6 +47,7 @@ class BatchedHessiansCuda {
 
  private:
   struct State;
+  double m_matrixBytes;
   std::unique_ptr<State> m_state;
 };
 

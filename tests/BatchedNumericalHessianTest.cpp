@@ -233,6 +233,17 @@ TEST(BatchedNumericalHessian, DevicePathGivesTheHostPathsBits) {
       for (std::size_t p = 0; p < points.size(); ++p)
         EXPECT_EQ((device[p] - host[p]).cwiseAbs().maxCoeff(), 0.0)
             << potential->name() << ", point " << p + 1 << ", calls of " << batch;
+      // Room for one matrix (blocks of one point), for two, and for none (the host path).
+      const double matrix = 8.0 * std::pow(static_cast<double>(potential->dimension()), 2);
+      for (double room : {1.5 * matrix, 2.0 * matrix, 0.5 * matrix}) {
+        BatchedHessiansCuda blocks(room);
+        const std::vector<Eigen::MatrixXd> inBlocks = blocks.hessians(*potential, points, params);
+        ASSERT_EQ(inBlocks.size(), points.size());
+        for (std::size_t p = 0; p < points.size(); ++p)
+          EXPECT_EQ((inBlocks[p] - host[p]).cwiseAbs().maxCoeff(), 0.0)
+              << potential->name() << ", point " << p + 1 << ", calls of " << batch << ", room for "
+              << room / matrix << " matrices";
+      }
     }
     EXPECT_TRUE(batchedNumericalHessiansCuda(*potential, {}).empty());
   }
