@@ -13,8 +13,12 @@
 // their floor (the batched potential's own time for as many structures), and the cuSOLVER
 // factorisation.
 //
+// With --gpu --characterise P, characteriseTogether as pathsample grow's merge runs it (batched
+// GPU Hessians, cuSOLVER factorisations on host threads) over P points, on each of --threads.
+//
 // Usage: bench_log_product [--prmtop FILE --inpcrd FILE] [--rows K] [--eigen] [--gpu]
 //                          [--points P] [--batch B]
+//                          [--characterise P [--minimum FILE] [--threads T,...]]
 //   default: tests/data/gb/myoglobin (2492 atoms).
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
