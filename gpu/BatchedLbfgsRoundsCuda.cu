@@ -182,7 +182,7 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   // after the rounds in flight. False when none is left.
   bool pack() {
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (packMap.size() < capacity) packMap = DeviceBuffer<int>(capacity);
+    packMap.reserve(capacity);
     launchBatchedRoundsPackMap(state.data(), slots, packMap.data(), deviceCount + 2, stream);
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
     const std::size_t live =

@@ -16,15 +16,6 @@
 
 namespace landscape {
 
-namespace {
-
-template <typename T>
-void reserve(DeviceBuffer<T>& buffer, std::size_t count) {
-  if (buffer.size() < count) buffer = DeviceBuffer<T>(count);
-}
-
-}  // namespace
-
 struct BatchedHessiansCuda::State {
   CudaStream stream = CudaStream::create(cudaStreamNonBlocking);
   DeviceBuffer<double> points, x, g, energy, hessians;
@@ -59,11 +50,11 @@ std::vector<Eigen::MatrixXd> BatchedHessiansCuda::hessians(
   if (points.empty()) return out;
   potential.reserve(chunk);
   const std::size_t block = std::min(fit, points.size());
-  reserve(s.points, block * n);
-  reserve(s.x, chunk * n);
-  reserve(s.g, chunk * n);
-  reserve(s.energy, chunk);
-  reserve(s.hessians, block * n * n);
+  s.points.reserve(block * n);
+  s.x.reserve(chunk * n);
+  s.g.reserve(chunk * n);
+  s.energy.reserve(chunk);
+  s.hessians.reserve(block * n * n);
   cudaStream_t stream = s.stream.get();
   const int dimension = static_cast<int>(n);
   std::vector<double> packed(block * n);

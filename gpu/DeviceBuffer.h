@@ -59,6 +59,13 @@ class DeviceBuffer {
   std::size_t bytes() const { return m_size * sizeof(T); }
   bool empty() const { return m_size == 0; }
 
+  /// Holds at least count elements afterwards: a smaller buffer is replaced by a new one
+  /// (uninitialised, the old contents lost); a large enough one is kept as it is, so that
+  /// workspaces reused across calls allocate (and free) only when they grow.
+  void reserve(std::size_t count) {
+    if (m_size < count) *this = DeviceBuffer(count);
+  }
+
   /// Copies count elements from host memory into the start of the buffer (synchronous).
   void copyFromHost(const T* host, std::size_t count) {
     checkCount(count, "copyFromHost");

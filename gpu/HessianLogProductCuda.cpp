@@ -44,11 +44,6 @@ void setCoordinate(DeviceBuffer<double>& x, int i, double value) {
   LANDSCAPE_CUDA_CHECK(cudaMemcpy(x.data() + i, &value, sizeof value, cudaMemcpyHostToDevice));
 }
 
-template <typename T>
-void reserve(DeviceBuffer<T>& buffer, std::size_t count) {
-  if (buffer.size() < count) buffer = DeviceBuffer<T>(count);
-}
-
 }  // namespace
 
 // Everything on a non-blocking stream of its own, buffers kept between calls.
@@ -82,7 +77,7 @@ struct HessianFactorisationCuda::State {
     int lwork = 0;
     LANDSCAPE_CUSOLVER_CHECK(
         cusolverDnDpotrf_bufferSize(solver.get(), CUBLAS_FILL_MODE_LOWER, n, m.data(), n, &lwork));
-    reserve(work, static_cast<std::size_t>(lwork));
+    work.reserve(static_cast<std::size_t>(lwork));
     LANDSCAPE_CUSOLVER_CHECK(cusolverDnDpotrf(solver.get(), CUBLAS_FILL_MODE_LOWER, n, m.data(), n,
                                               work.data(), lwork, info.data()));
     if (status() != 0) return false;
@@ -94,12 +89,12 @@ struct HessianFactorisationCuda::State {
   }
 
   Eigen::VectorXd eigenvalues(int n) {
-    reserve(values, static_cast<std::size_t>(n));
+    values.reserve(static_cast<std::size_t>(n));
     int lwork = 0;
     LANDSCAPE_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(solver.get(), CUSOLVER_EIG_MODE_NOVECTOR,
                                                          CUBLAS_FILL_MODE_LOWER, n, m.data(), n,
                                                          values.data(), &lwork));
-    reserve(work, static_cast<std::size_t>(lwork));
+    work.reserve(static_cast<std::size_t>(lwork));
     LANDSCAPE_CUSOLVER_CHECK(cusolverDnDsyevd(solver.get(), CUSOLVER_EIG_MODE_NOVECTOR,
                                               CUBLAS_FILL_MODE_LOWER, n, m.data(), n, values.data(),
                                               work.data(), lwork, info.data()));
@@ -157,9 +152,9 @@ HessianLogProduct HessianFactorisationCuda::logProduct(Eigen::MatrixXd& hessian,
     }
   } giveBack{*this, taken};
   State& s = *taken;
-  reserve(s.m, static_cast<std::size_t>(hessian.size()));
-  reserve(s.info, 1);
-  reserve(s.sum, 1);
+  s.m.reserve(static_cast<std::size_t>(hessian.size()));
+  s.info.reserve(1);
+  s.sum.reserve(1);
   s.toDevice(s.m, hessian.data(), static_cast<std::size_t>(hessian.size()));
   double logDeterminant = 0.0;
   if (s.choleskyLogDeterminant(n, logDeterminant))
