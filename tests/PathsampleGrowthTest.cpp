@@ -702,7 +702,8 @@ TEST(PathsampleGrowth, ResumeAfterKillNineMatchesUninterruptedRun) {
 }
 
 // The same scheduler on the CPU: three connect runs in flight whose structures share calls of
-// two CPU potentials give the network of runs with potentials of their own, bit for bit.
+// two CPU potentials give the network of runs with potentials of their own, bit for bit, and so
+// do two lanes of shared calls (each thread's runs in calls of their own).
 TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
   const GrowthWork w("pathsample-in-flight");
   const std::string common = growArguments(w.dir, 2) + " --pairs-per-cycle 3 --output ";
@@ -715,6 +716,14 @@ TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
             std::string::npos)
       << readAll(log);
   expectSameNetworks(w.dir / "alone" / "network.h5", w.dir / "shared" / "network.h5");
+  const fs::path lanesLog = w.dir / "lanes.log";
+  ASSERT_EQ(run(common + (w.dir / "lanes").string() + " --jobs-in-flight 3 --threads 2 " +
+                    "--call-lanes 2",
+                lanesLog),
+            0)
+      << readAll(lanesLog);
+  EXPECT_NE(readAll(lanesLog).find("(2 lanes)"), std::string::npos) << readAll(lanesLog);
+  expectSameNetworks(w.dir / "alone" / "network.h5", w.dir / "lanes" / "network.h5");
 }
 
 // --backend cuda: two pairs per cycle in flight together, every structure of both runs (band
@@ -722,8 +731,8 @@ TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
 // The pairs are UNTRAP's (they do not depend on the backend), and every stationary point saved is
 // one on the CPU potential too: minima to the odata's BFGSMIN 1e-6, transition states to BFGSTS's
 // 1e-4, with one negative Hessian eigenvalue. The network is the same bit for bit with one run in
-// flight (whichever new points were characterised ahead, as runs ended). Without a device the run
-// stops with one sentence.
+// flight and one lane of calls (against two by default; whichever new points were characterised
+// ahead, as runs ended). Without a device the run stops with one sentence.
 TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
   const GrowthWork w("pathsample-grow-cuda");
   const fs::path log = w.dir / "grow.log";
@@ -743,6 +752,7 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
   EXPECT_NE(readAll(log).find("on 2 in flight on 2 threads, their structures in shared calls of"),
             std::string::npos)
       << readAll(log);
+  EXPECT_NE(readAll(log).find("(2 lanes)"), std::string::npos) << readAll(log);  // cuda's default
   EXPECT_NE(readAll(log).find("batch fill"), std::string::npos) << readAll(log);
   // The runs' points were characterised as they ended (the cycle's tail), and taken at the merge.
   EXPECT_NE(readAll(log).find(" points done ahead)"), std::string::npos) << readAll(log);

@@ -22,7 +22,8 @@ same network with the same --pairs-per-cycle P and --cycles C, so the rows of on
 D must end with the same network (column "same network": compared with the first such row through
 h5dump's text or h5py; the GPU's network differs from the CPU's by round-off, and D changes which
 pairs are taken). A suffix pU sets --call-patience U (microseconds; 0, the default, follows the
-calls), e.g. g64p2000.
+calls), e.g. g64p2000, and a suffix lL --call-lanes L (lanes of shared calls under way at
+once; by default 2 on the GPU), e.g. g256l1.
 
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures
@@ -52,7 +53,7 @@ CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed
 RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
 WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+) structures each, "
                      r"([0-9.]+) structures per second")
-ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?")
+ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures\)")
 FOUND = re.compile(r"found ([0-9]+) ts per hour \(before duplicates\)\s+elapsed ([0-9.]+) s")
 
@@ -147,6 +148,9 @@ def grow(args, row, start, scratch):
     patience = ROW.fullmatch(row).group(5)
     if patience is not None:
         command += ["--call-patience", patience]
+    lanes = ROW.fullmatch(row).group(6)
+    if lanes is not None:
+        command += ["--call-lanes", lanes]
     if row[0] == "c":
         command += ["--backend", "cpu", "--threads", str(count)]
     else:

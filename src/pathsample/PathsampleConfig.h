@@ -124,6 +124,10 @@ struct PathsampleConfig {
   /// --call-patience US: how long a shared call waits for runs busy on the host (microseconds);
   /// 0 = as long as the last call took, within [50, 2000]. Never changes the network.
   int callPatience = 0;
+  /// --call-lanes L: shared calls that may be under way at once, each lane on a batched potential
+  /// of its own with a share of the threads; 0 = automatic (cuda 2, cpu 1). Never changes the
+  /// network.
+  int callLanes = 0;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
   Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic

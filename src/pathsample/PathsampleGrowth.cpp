@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -255,10 +256,41 @@ struct Growth {
                                            : t;
   }
 
-  // With runs in flight sharing batched calls: the batched potential (cuda: the device's; cpu:
-  // over `threads` CPU potentials) and the gate every run's structures go through.
-  std::unique_ptr<BatchedPotential> batched;
-  std::unique_ptr<SharedBatchedPotential> shared;
+  // With runs in flight sharing batched calls: the lanes of shared calls, each a batched
+  // potential of its own (cuda: its own device workspace and stream; cpu: over `threads` CPU
+  // potentials) and the gate its runs' structures go through; empty without shared calls.
+  struct CallLane {
+    std::unique_ptr<BatchedPotential> batched;
+    std::unique_ptr<SharedBatchedPotential> shared;
+  };
+  std::vector<CallLane> lanes;
+  bool sharesCalls() const { return !lanes.empty(); }
+  // The lane of the calling thread's runs: a thread's runs (its fibres) all wait on one lane, so
+  // that a thread whose fibres all wait helps and makes that lane's calls. Threads are dealt out
+  // to the lanes in the order they first ask; which lane a run joins never changes its bits.
+  SharedBatchedPotential& threadLane() const {
+    static std::atomic<int> threadsSeen{0};
+    thread_local const int ordinal = threadsSeen.fetch_add(1);
+    return *lanes[static_cast<std::size_t>(ordinal) % lanes.size()].shared;
+  }
+  // The calls of all lanes together (callSeconds and copySeconds summed over the lanes).
+  SharedBatchStatistics callStatistics() const {
+    SharedBatchStatistics s;
+    for (const CallLane& lane : lanes) {
+      const SharedBatchStatistics t = lane.shared->statistics();
+      s.calls += t.calls;
+      s.structures += t.structures;
+      s.requests += t.requests;
+      s.callSeconds += t.callSeconds;
+      s.copySeconds += t.copySeconds;
+    }
+    return s;
+  }
+  int searchesInFlight() const {
+    int members = 0;
+    for (const CallLane& lane : lanes) members += lane.shared->members();
+    return members;
+  }
   // Transition states new to their run's own network, counted after each DNEB attempt of the runs
   // of this process since it started (before the merge; a molecule's run lasts minutes).
   std::atomic<long> statesFound{0};
@@ -363,27 +395,34 @@ struct Growth {
     return ended.count(pair) != 0;
   }
 
-  // Every connect run's structures through one batched potential: the band's images, each
-  // transition-state search and descent of every run in flight join the same calls
-  // (potentials/SharedBatchedPotential). A structure's bits do not depend on the batch, so neither
-  // does the network on the number of runs in flight.
-  void shareEvaluations(int threads, int patience) {
-    batched = makeSharedBatchedBase(system.spec, optim.backend, threads, system.rigid);
+  // Every connect run's structures through shared batched calls: the band's images, each
+  // transition-state search and descent of every run in flight join the calls of their thread's
+  // lane (potentials/SharedBatchedPotential). With two or more lanes one lane's call runs on the
+  // device while the other lanes' runs take their host steps and gather their next batch (on the
+  // H200 trp-cage's searches evaluated 1.24x more structures per second with 2 lanes than with
+  // one, docs/benchmarks.md). A structure's bits do not depend on the batch, so neither does the
+  // network on the number of runs in flight or of lanes.
+  void shareEvaluations(int threads, int patience, int callLanes) {
     SharedBatchedPotential::Options options;
     options.geometry = system.geometry.get();  // rigid water: angle-axis metric, overall motions
     if (patience > 0)
       options.patience = std::chrono::microseconds(patience);
     else
       options.patienceFollowsCalls = true;
-    shared = std::make_unique<SharedBatchedPotential>(*batched, options);
+    for (int k = 0; k < callLanes; ++k) {
+      CallLane lane;
+      lane.batched = makeSharedBatchedBase(system.spec, optim.backend, threads, system.rigid);
+      lane.shared = std::make_unique<SharedBatchedPotential>(*lane.batched, options);
+      lanes.push_back(std::move(lane));
+    }
   }
 
   // One connect run's engines. Shared: sharedConnectEngine, with the band's candidates searched
   // side by side (kSearchesPerRun; DNEB bands rarely have more maxima). Otherwise (the CPU
   // without --jobs-in-flight) a CPU potential of its own, one structure at a time.
   ConnectJobEngine engine() const {
-    if (shared)
-      return sharedConnectEngine(*shared, settings.connect.descent.minimiser, kSearchesPerRun);
+    if (sharesCalls())
+      return sharedConnectEngine(threadLane(), settings.connect.descent.minimiser, kSearchesPerRun);
     ConnectJobEngine e;
     if (system.rigid) {  // rigid water: its rigid bodies over a copy of the atomistic potential
       e.potential = makeOwningRigidBodyPotential(makePotential(system.spec, optim.backend),
@@ -551,7 +590,7 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
         " ended: pair " + std::to_string(pairs[i][0] + 1) + "-" + std::to_string(pairs[i][1] + 1) +
         " " + (job.result.connected() ? "connected" : "not connected") + ", " +
         std::to_string(job.transitionStates.size()) + " ts";
-    if (g.shared) line += "; searches in flight " + std::to_string(g.shared->members());
+    if (g.sharesCalls()) line += "; searches in flight " + std::to_string(g.searchesInFlight());
     line += format("; found %.0f ts per hour (before duplicates)  elapsed %.1f s",
                    elapsed > 0 ? static_cast<double>(g.statesFound.load()) * 3600.0 / elapsed : 0.0,
                    elapsed);
@@ -635,21 +674,22 @@ std::string waitingLine(const Growth& g, const std::deque<CycleInFlight>& inFlig
   std::string line = "grow> " + cycles + " under way: " + std::to_string(ended) + " of " +
                      std::to_string(runs) + " runs ended";
   if (g.ranks.size() > 1) line += " (rank 0's)";
-  if (g.shared) line += ", searches in flight " + std::to_string(g.shared->members());
+  if (g.sharesCalls()) line += ", searches in flight " + std::to_string(g.searchesInFlight());
   line += format(", found %.0f ts per hour (before duplicates)  elapsed %.1f s",
                  elapsed > 0 ? static_cast<double>(found) * 3600.0 / elapsed : 0.0, elapsed);
-  if (g.shared) {
-    const SharedBatchStatistics calls = g.shared->statistics();
+  if (g.sharesCalls()) {
+    const SharedBatchStatistics calls = g.callStatistics();
     const double window = std::chrono::duration<double>(now - last.at).count();
     const double structures = static_cast<double>(calls.structures - last.calls.structures);
     const long made = calls.calls - last.calls.calls;
     if (made > 0 && window > 0)
       line += format(
-          "  shared calls %.1f structures each, %.0f structures per second, "
-          "%.0f%% of the time in calls (%.0f%% copying)",
-          structures / static_cast<double>(made), structures / window,
-          100.0 * (calls.callSeconds - last.calls.callSeconds) / window,
-          100.0 * (calls.copySeconds - last.calls.copySeconds) / window);
+                  "  shared calls %.1f structures each, %.0f structures per second, "
+                  "%.0f%% of the time in calls (%.0f%% copying",
+                  structures / static_cast<double>(made), structures / window,
+                  100.0 * (calls.callSeconds - last.calls.callSeconds) / window,
+                  100.0 * (calls.copySeconds - last.calls.copySeconds) / window) +
+              (g.lanes.size() > 1 ? "; the lanes' times summed)" : ")");
     last = {now, calls};
   }
   return line;
@@ -712,13 +752,21 @@ bool sharesEvaluations(const PathsampleConfig& c) {
   return c.backend == Backend::Cuda || c.jobsInFlight > 0;
 }
 
+// The lanes of shared calls: --call-lanes, or 2 on cuda and 1 on cpu; at most one per thread
+// running connect runs (a lane without threads would never be called).
+int callLanes(const PathsampleConfig& c) {
+  const int lanes = c.callLanes > 0 ? c.callLanes : c.backend == Backend::Cuda ? 2 : 1;
+  return std::max(1, std::min(lanes, threadsRunningJobs(c) * c.cyclesInFlight));
+}
+
 std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ranks) {
   const int jobs = jobsInFlight(c);
   std::string text;
-  if (g.shared)
+  if (g.sharesCalls())
     text = std::to_string(jobs) + " in flight on " + std::to_string(threadsRunningJobs(c)) +
            (threadsRunningJobs(c) == 1 ? " thread" : " threads") +
-           ", their structures in shared calls of " + g.batched->name();
+           ", their structures in shared calls of " + g.lanes.front().batched->name() +
+           (g.lanes.size() > 1 ? " (" + std::to_string(g.lanes.size()) + " lanes)" : "");
   else
     text = std::to_string(c.threads) + (c.threads == 1 ? " thread" : " threads");
   text = " on " + (ranks.size() == 1 ? text : ranks.description() + ", " + text + " each");
@@ -797,7 +845,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   // A save characterises the new points while no run is in flight: on all the threads.
   g.settings.characterisation.threads = c.threads;
   g.output = output;
-  if (sharesEvaluations(c)) g.shareEvaluations(c.threads, c.callPatience);
+  if (sharesEvaluations(c)) g.shareEvaluations(c.threads, c.callPatience, callLanes(c));
   g.characteriseAhead(jobsInFlight(c));
   g.endedFile = endedConnectRunsPath(dir);
   if (resuming) {
@@ -849,7 +897,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   };
   bool stopped = false;
   int taken = g.known.growth.cycles;  // cycles whose pairs were taken
-  SharedBatchStatistics since = g.shared ? g.shared->statistics() : SharedBatchStatistics{};
+  SharedBatchStatistics since = g.sharesCalls() ? g.callStatistics() : SharedBatchStatistics{};
   std::deque<CycleInFlight> inFlight;  // oldest first
   WaitingWindow lastWait{std::chrono::steady_clock::now(), since};
   try {
@@ -936,8 +984,8 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       const std::vector<Pair> pairs = std::move(inFlight.front().pairs);
       inFlight.pop_front();
       std::string fill;
-      if (g.shared) {
-        const SharedBatchStatistics now = g.shared->statistics();
+      if (g.sharesCalls()) {
+        const SharedBatchStatistics now = g.callStatistics();
         fill = batchFill(since, now);
         since = now;
       }
