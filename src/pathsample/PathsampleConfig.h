@@ -125,7 +125,7 @@ struct PathsampleConfig {
   /// 0 = as long as the last call took, within [50, 2000]. Never changes the network.
   int callPatience = 0;
   /// --call-lanes L: shared calls that may be under way at once, each lane on a batched potential
-  /// of its own with a share of the threads; 0 = automatic (cuda 2, cpu 1). Never changes the
+  /// of its own with a share of the threads; 0 = automatic (cuda 4, cpu 1). Never changes the
   /// network.
   int callLanes = 0;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential

@@ -399,9 +399,10 @@ struct Growth {
   // transition-state search and descent of every run in flight join the calls of their thread's
   // lane (potentials/SharedBatchedPotential). With two or more lanes one lane's call runs on the
   // device while the other lanes' runs take their host steps and gather their next batch (on the
-  // H200 trp-cage's searches evaluated 1.24x more structures per second with 2 lanes than with
-  // one, docs/benchmarks.md). A structure's bits do not depend on the batch, so neither does the
-  // network on the number of runs in flight or of lanes.
+  // H200 a trp-cage cycle's runs ended 1.27x sooner with 2 lanes than with one, and its searches
+  // evaluated 1.14x more structures per second again with 4; docs/benchmarks.md). A structure's
+  // bits do not depend on the batch, so neither does the network on the number of runs in flight or
+  // of lanes.
   void shareEvaluations(int threads, int patience, int callLanes) {
     SharedBatchedPotential::Options options;
     options.geometry = system.geometry.get();  // rigid water: angle-axis metric, overall motions
@@ -752,10 +753,10 @@ bool sharesEvaluations(const PathsampleConfig& c) {
   return c.backend == Backend::Cuda || c.jobsInFlight > 0;
 }
 
-// The lanes of shared calls: --call-lanes, or 2 on cuda and 1 on cpu; at most one per thread
+// The lanes of shared calls: --call-lanes, or 4 on cuda and 1 on cpu; at most one per thread
 // running connect runs (a lane without threads would never be called).
 int callLanes(const PathsampleConfig& c) {
-  const int lanes = c.callLanes > 0 ? c.callLanes : c.backend == Backend::Cuda ? 2 : 1;
+  const int lanes = c.callLanes > 0 ? c.callLanes : c.backend == Backend::Cuda ? 4 : 1;
   return std::max(1, std::min(lanes, threadsRunningJobs(c) * c.cyclesInFlight));
 }
 
