@@ -43,6 +43,16 @@ struct SharedBatchStatistics {
   /// Of callSeconds, the time spent copying the members' structures into the batch and the
   /// answers back (the host half of a call besides the potential's own entry point).
   double copySeconds = 0.0;
+  /// Adds another potential's calls (several shared potentials' calls together: their seconds
+  /// are then summed, not wall time).
+  SharedBatchStatistics& operator+=(const SharedBatchStatistics& other) {
+    calls += other.calls;
+    structures += other.structures;
+    requests += other.requests;
+    callSeconds += other.callSeconds;
+    copySeconds += other.copySeconds;
+    return *this;
+  }
   /// Mean structures per call (0 before the first call).
   double meanBatch() const { return calls > 0 ? static_cast<double>(structures) / calls : 0.0; }
 };

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -276,14 +275,7 @@ struct Growth {
   // The calls of all lanes together (callSeconds and copySeconds summed over the lanes).
   SharedBatchStatistics callStatistics() const {
     SharedBatchStatistics s;
-    for (const CallLane& lane : lanes) {
-      const SharedBatchStatistics t = lane.shared->statistics();
-      s.calls += t.calls;
-      s.structures += t.structures;
-      s.requests += t.requests;
-      s.callSeconds += t.callSeconds;
-      s.copySeconds += t.copySeconds;
-    }
+    for (const CallLane& lane : lanes) s += lane.shared->statistics();
     return s;
   }
   int searchesInFlight() const {
