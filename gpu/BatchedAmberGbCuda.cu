@@ -13,6 +13,7 @@
 #include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/DeviceMemoryPlan.h"
+#include "gpu/DeviceWideSync.h"
 #include "gpu/GpuDevice.h"
 #include "gpu/ProgrammaticLaunch.cuh"
 
@@ -151,18 +152,21 @@ bool streamCapturing(cudaStream_t stream) {
 template <typename Real>
 cudaGraphExec_t captureLaunches(const GbEvalArgs& args, std::size_t batch, cudaStream_t capture,
                                 bool programmatic) {
-  LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal));
-  try {
-    launchGbEnergyGradient<Real>(args, batch, capture, programmatic);
-  } catch (...) {
-    cudaGraph_t partial = nullptr;
-    (void)cudaStreamEndCapture(capture, &partial);
-    if (partial) (void)cudaGraphDestroy(partial);
-    (void)cudaGetLastError();
-    throw;
-  }
   cudaGraph_t graph = nullptr;
-  LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(capture, &graph));
+  {
+    const StreamCaptureScope capturing;  // other lanes' device-wide waits wait for its end
+    LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal));
+    try {
+      launchGbEnergyGradient<Real>(args, batch, capture, programmatic);
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      (void)cudaStreamEndCapture(capture, &partial);
+      if (partial) (void)cudaGraphDestroy(partial);
+      (void)cudaGetLastError();
+      throw;
+    }
+    LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(capture, &graph));
+  }
   cudaGraphExec_t exec = nullptr;
   const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
   (void)cudaGraphDestroy(graph);
@@ -392,6 +396,7 @@ std::size_t BatchedAmberGbCuda::bytesPerStructure() const { return m_device->byt
 void BatchedAmberGbCuda::reserve(std::size_t batch) {
   DeviceState& d = *m_device;
   if (batch <= d.reservedBatch) return;
+  const DeviceWideScope growing;  // no other thread's capture while the device is waited for
   requireScratchFits("batched AMBER-GB on cuda", batch, d.bytesPerStructure(),
                      d.scratch.bytes() + d.tickets.bytes());
   d.scratch = DeviceBuffer<double>();  // free first: old and new need not fit together
@@ -400,7 +405,7 @@ void BatchedAmberGbCuda::reserve(std::size_t batch) {
   d.scratch = DeviceBuffer<double>(batch * static_cast<std::size_t>(d.scratchLayout.stride));
   d.tickets = DeviceBuffer<unsigned>(batch * static_cast<std::size_t>(d.scratchLayout.tickets));
   d.tickets.zero();
-  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's next launch
+  synchronizeDevice();  // zero before any stream's next launch
   // The graphs point at the old arenas.
   d.dropGraphs();
   bindGbScratch(d.args, d.scratchLayout, d.scratch.data(), d.tickets.data());

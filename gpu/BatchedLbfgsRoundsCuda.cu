@@ -9,6 +9,7 @@
 #include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/DeviceMemoryPlan.h"
+#include "gpu/DeviceWideSync.h"
 #include "gpu/GpuDevice.h"
 #include "landscape/core/StopRequest.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
@@ -225,15 +226,19 @@ struct BatchedLbfgsRoundsCuda::DeviceState {
   // Captures enqueueRounds() into a graph; null (and plain launches from then on) when the
   // potential cannot be captured.
   cudaGraphExec_t captureGraph() {
-    LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     bool enqueued = true;
-    try {
-      enqueueRounds();
-    } catch (const std::exception&) {
-      enqueued = false;
-    }
     cudaGraph_t graph = nullptr;
-    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+    cudaError_t ended = cudaSuccess;
+    {
+      const StreamCaptureScope capturing;  // other threads' device-wide waits wait for its end
+      LANDSCAPE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+      try {
+        enqueueRounds();
+      } catch (const std::exception&) {
+        enqueued = false;
+      }
+      ended = cudaStreamEndCapture(stream, &graph);
+    }
     cudaGraphExec_t exec = nullptr;
     bool ok = enqueued && ended == cudaSuccess && graph != nullptr;
     if (ok) ok = cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;

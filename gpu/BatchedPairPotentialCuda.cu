@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "gpu/BatchedHostStaging.h"
-#include "gpu/BlockShape.h"
 #include "gpu/BatchedPairKernels.cuh"
 #include "gpu/BatchedPairPotentialCuda.h"
+#include "gpu/BlockShape.h"
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/DeviceMemoryPlan.h"
+#include "gpu/DeviceWideSync.h"
 #include "gpu/GpuDevice.h"
 
 namespace landscape {
@@ -100,7 +101,7 @@ struct BatchedPairPotentialCuda::DeviceState {
     capacity = std::min(partners, static_cast<int>(std::ceil(1.5 * fraction * partners)) + 8);
     rebuilds = DeviceBuffer<unsigned long long>(1);
     LANDSCAPE_CUDA_CHECK(cudaMemset(rebuilds.data(), 0, sizeof(unsigned long long)));
-    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's first launch
+    synchronizeDevice();  // zero before any stream's first launch
   }
 
   std::size_t slots() const { return static_cast<std::size_t>(atoms) * lanes; }
@@ -126,7 +127,7 @@ struct BatchedPairPotentialCuda::DeviceState {
     // NaN positions (all bits set): every row builds at its first evaluation.
     LANDSCAPE_CUDA_CHECK(cudaMemset(reference.data(), 0xff, reference.size() * sizeof(double)));
     // Set before any stream's next launch (a non-blocking stream does not wait for the memset).
-    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronizeDevice();
     reservedRows = batch;
   }
 
@@ -194,7 +195,7 @@ void BatchedPairPotentialCuda::reserve(std::size_t batch) { m_state->reserve(bat
 long BatchedPairPotentialCuda::listRebuilds() const {
   if (!m_state->useList) return 0;
   // Every stream's launches counted (a non-blocking stream's too).
-  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronizeDevice();
   unsigned long long count = 0;
   LANDSCAPE_CUDA_CHECK(cudaMemcpy(&count, m_state->rebuilds.data(), sizeof count,
                                   cudaMemcpyDeviceToHost));

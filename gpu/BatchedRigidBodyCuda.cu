@@ -9,6 +9,7 @@
 #include "gpu/CudaCheck.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/DeviceMemoryPlan.h"
+#include "gpu/DeviceWideSync.h"
 #include "gpu/GpuDevice.h"
 #include "gpu/RigidBodyKernels.cuh"
 #include "potentials/RigidBodyPotential.h"
@@ -91,7 +92,7 @@ struct BatchedRigidBodyCuda::DeviceState {
     // Defined contents: rows of inactive structures are handed to the atomistic potential.
     atomX.zero();
     atomG.zero();
-    LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());  // zeroed before any stream's next launch
+    synchronizeDevice();  // zeroed before any stream's next launch
     args.d_rotation = rotation.data();
     reservedBatch = batch;
   }

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/DeviceWideSync.h"
 
 namespace landscape {
 namespace detail {
@@ -101,7 +102,7 @@ struct PinnedTraits {
           cudaHostAlloc(reinterpret_cast<void**>(&data), count * sizeof(T), flags));
     return data;
   }
-  static void release(T* data) noexcept { (void)cudaFreeHost(data); }
+  static void release(T* data) noexcept { freePageLockedMemory(data); }
 };
 
 }  // namespace detail

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/DeviceWideSync.h"
 
 namespace landscape {
 
@@ -99,8 +100,8 @@ class DeviceBuffer {
   }
 
   void release() noexcept {
-    // A destructor must not throw; a failing cudaFree here means the context is already gone.
-    if (m_data != nullptr) (void)cudaFree(m_data);
+    // Never while another thread captures a stream (gpu/DeviceWideSync.h); never throws.
+    freeDeviceMemory(m_data);
     m_data = nullptr;
     m_size = 0;
   }

@@ -5,12 +5,13 @@
 #include <stdexcept>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/DeviceWideSync.h"
 
 namespace landscape {
 
 void requireScratchFits(const std::string& what, std::size_t batch, std::size_t perStructure,
                         std::size_t heldBytes, std::size_t maxBatch) {
-  LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronizeDevice();
   std::size_t freeBytes = 0, totalBytes = 0;
   LANDSCAPE_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
   const std::size_t available = deviceBytesForBatches(freeBytes, heldBytes);

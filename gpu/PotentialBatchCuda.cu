@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "gpu/CudaCheck.h"
+#include "gpu/DeviceWideSync.h"
 #include "gpu/GpuDevice.h"
 #include "gpu/PotentialBatchCuda.h"
 
@@ -69,7 +70,7 @@ void PotentialBatchCuda::energyGradientDevice(std::size_t batch, const double* d
     }
   }
   // The gradients were written on the legacy stream; make `stream` wait for them.
-  if (s != nullptr) LANDSCAPE_CUDA_CHECK(cudaDeviceSynchronize());
+  if (s != nullptr) synchronizeDevice();
   for (std::size_t b = 0; b < batch; ++b)
     if (m_active[b]) {
       storeEnergy<<<1, 1, 0, s>>>(d_energy + b, m_energies[b]);

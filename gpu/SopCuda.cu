@@ -7,6 +7,7 @@
 #include "gpu/CudaCheck.h"
 #include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
+#include "gpu/DeviceWideSync.h"
 #include "gpu/ProgrammaticLaunch.cuh"
 #include "gpu/RandomStreamsCuda.h"
 #include "gpu/SopCuda.h"
@@ -417,18 +418,21 @@ struct SopDynamicsImpl : SopDynamicsCuda::Impl {
     // A blocking stream (it orders itself with the legacy default stream the rest of the code
     // uses); streams cannot be captured from the legacy default stream.
     if (!graphStream) graphStream = CudaStream::create(cudaStreamDefault);
-    LANDSCAPE_CUDA_CHECK(
-        cudaStreamBeginCapture(graphStream.get(), cudaStreamCaptureModeThreadLocal));
-    try {
-      for (int k = 0; k < params.cudaGraphSteps; ++k)
-        enqueueStep(graphStream.get(), false, cur, flg);
-    } catch (...) {
-      cudaGraph_t broken = nullptr;
-      (void)cudaStreamEndCapture(graphStream.get(), &broken);
-      if (broken != nullptr) (void)cudaGraphDestroy(broken);
-      throw;
+    {
+      const StreamCaptureScope capturing;  // other threads' device-wide waits wait for its end
+      LANDSCAPE_CUDA_CHECK(
+          cudaStreamBeginCapture(graphStream.get(), cudaStreamCaptureModeThreadLocal));
+      try {
+        for (int k = 0; k < params.cudaGraphSteps; ++k)
+          enqueueStep(graphStream.get(), false, cur, flg);
+      } catch (...) {
+        cudaGraph_t broken = nullptr;
+        (void)cudaStreamEndCapture(graphStream.get(), &broken);
+        if (broken != nullptr) (void)cudaGraphDestroy(broken);
+        throw;
+      }
+      LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(graphStream.get(), &slot.graph));
     }
-    LANDSCAPE_CUDA_CHECK(cudaStreamEndCapture(graphStream.get(), &slot.graph));
     LANDSCAPE_CUDA_CHECK(cudaGraphInstantiate(&slot.exec, slot.graph, 0));
     return slot.exec;
   }
