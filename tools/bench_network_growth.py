@@ -23,7 +23,7 @@ D must end with the same network (column "same network": compared with the first
 h5dump's text or h5py; the GPU's network differs from the CPU's by round-off, and D changes which
 pairs are taken). A suffix pU sets --call-patience U (microseconds; 0, the default, follows the
 calls), e.g. g64p2000, and a suffix lL --call-lanes L (lanes of shared calls under way at
-once; by default 4 on the GPU), e.g. g256l1.
+once; by default one per thread running runs), e.g. g256l1.
 
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures

@@ -42,6 +42,8 @@ std::string shortcutByName(ShortcutBy by);
 constexpr int kMaxJobsInFlight = 1024;
 /// Growth cycles under way at once at most (--cycles-in-flight).
 constexpr int kMaxCyclesInFlight = 16;
+/// Lanes of shared calls at most (--call-lanes), each a batched potential with its own workspace.
+constexpr int kMaxCallLanes = 64;
 
 struct PathsampleConfig {
   enum class Action { Run, Help, Version };
@@ -125,8 +127,8 @@ struct PathsampleConfig {
   /// 0 = as long as the last call took, within [50, 2000]. Never changes the network.
   int callPatience = 0;
   /// --call-lanes L: shared calls that may be under way at once, each lane on a batched potential
-  /// of its own with a share of the threads; 0 = automatic (cuda 4, cpu 1). Never changes the
-  /// network.
+  /// of its own with a share of the threads; 0 = automatic (one per thread running connect runs,
+  /// at most kMaxCallLanes). Never changes the network.
   int callLanes = 0;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu

@@ -391,10 +391,11 @@ struct Growth {
   // transition-state search and descent of every run in flight join the calls of their thread's
   // lane (potentials/SharedBatchedPotential). With two or more lanes one lane's call runs on the
   // device while the other lanes' runs take their host steps and gather their next batch (on the
-  // H200 a trp-cage cycle's runs ended 1.27x sooner with 2 lanes than with one, and its searches
-  // evaluated 1.14x more structures per second again with 4; docs/benchmarks.md). A structure's
-  // bits do not depend on the batch, so neither does the network on the number of runs in flight or
-  // of lanes.
+  // H200 a trp-cage cycle's runs ended 1.27x sooner with 2 lanes than with one, and sooner again
+  // with 4, 8 and 16; on the CPU a lane per thread spares each thread waiting for the others'
+  // runs; docs/benchmarks.md). A lane's batched potential takes its share of the threads (on the
+  // CPU: one thread per lane evaluates its calls itself). A structure's bits do not depend on the
+  // batch, so neither does the network on the number of runs in flight or of lanes.
   void shareEvaluations(int threads, int patience, int callLanes) {
     SharedBatchedPotential::Options options;
     options.geometry = system.geometry.get();  // rigid water: angle-axis metric, overall motions
@@ -404,7 +405,8 @@ struct Growth {
       options.patienceFollowsCalls = true;
     for (int k = 0; k < callLanes; ++k) {
       CallLane lane;
-      lane.batched = makeSharedBatchedBase(system.spec, optim.backend, threads, system.rigid);
+      lane.batched = makeSharedBatchedBase(system.spec, optim.backend,
+                                           std::max(1, threads / callLanes), system.rigid);
       lane.shared = std::make_unique<SharedBatchedPotential>(*lane.batched, options);
       lanes.push_back(std::move(lane));
     }
@@ -745,11 +747,14 @@ bool sharesEvaluations(const PathsampleConfig& c) {
   return c.backend == Backend::Cuda || c.jobsInFlight > 0;
 }
 
-// The lanes of shared calls: --call-lanes, or 4 on cuda and 1 on cpu; at most one per thread
-// running connect runs (a lane without threads would never be called).
+// The lanes of shared calls: --call-lanes, by default one per thread running connect runs (each
+// thread then makes its own runs' calls and never waits for another's: docs/benchmarks.md, "Lanes
+// of shared calls"); never more (a lane without threads would never be called), nor more than
+// kMaxCallLanes.
 int callLanes(const PathsampleConfig& c) {
-  const int lanes = c.callLanes > 0 ? c.callLanes : c.backend == Backend::Cuda ? 4 : 1;
-  return std::max(1, std::min(lanes, threadsRunningJobs(c) * c.cyclesInFlight));
+  const int threads = threadsRunningJobs(c) * c.cyclesInFlight;
+  const int lanes = c.callLanes > 0 ? c.callLanes : std::min(threads, kMaxCallLanes);
+  return std::max(1, std::min(lanes, threads));
 }
 
 std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ranks) {

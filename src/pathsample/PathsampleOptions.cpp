@@ -219,11 +219,12 @@ void addGrowth(Table& t) {
         "with shared calls: lanes of calls that may be under way at once, each on a batched "
         "potential of its own (cuda: its own device workspace and stream), the --threads dealt "
         "out to them, so that one lane's call runs on the device while the other lanes' runs take "
-        "their host steps. At most the threads running connect runs. 0: cuda 4, cpu 1 (results "
-        "do not depend on it)",
+        "their host steps. At most the threads running connect runs. 0: one per thread running "
+        "connect runs, at most 64 (each thread makes its own runs' calls; results do not depend "
+        "on it)",
         fieldOf(&C::callLanes))
       .atLeast(0)
-      .atMost(64)
+      .atMost(kMaxCallLanes)
       .notInCheckpoint();
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
