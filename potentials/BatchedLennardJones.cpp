@@ -7,7 +7,7 @@ BatchedLennardJones::BatchedLennardJones(std::size_t atoms, int threads)
 
 std::string BatchedLennardJones::name() const {
   return "batched Lennard-Jones " + std::to_string(m_single.atomCount()) + " atoms (cpu, " +
-         std::to_string(m_pool.threads()) + " threads)";
+         std::to_string(m_pool.threads()) + (m_pool.threads() == 1 ? " thread)" : " threads)");
 }
 
 void BatchedLennardJones::energyGradient(std::size_t batch, const double* x, double* g,
