@@ -10,10 +10,11 @@
 namespace landscape {
 namespace {
 
-// Shared: captures; exclusive: device-wide waits.
+// Shared: captures; exclusive: device-wide waits. Never destroyed, so that the frees of buffers
+// destroyed at exit, after this function's statics would be, still find it.
 std::shared_mutex& captureLock() {
-  static std::shared_mutex lock;
-  return lock;
+  static auto* lock = new std::shared_mutex;
+  return *lock;
 }
 thread_local int t_capturesHeld = 0;    // StreamCaptureScopes of this thread
 thread_local int t_deviceWideHeld = 0;  // DeviceWideScopes of this thread that hold the lock
