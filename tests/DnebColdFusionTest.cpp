@@ -35,7 +35,7 @@ class SinkSurface : public Potential {
   }
 
  private:
-  static constexpr double kC = 0.05;
+  static constexpr double kC = 0.1;
 };
 
 DnebParams params() {

@@ -9,7 +9,6 @@
 #include "landscape/core/Random.h"
 #include "landscape/geometry/ClusterGeometry.h"
 #include "landscape/minimisation/Lbfgs.h"
-#include "landscape/minimisation/LbfgsHostHistory.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
 #include "potentials/LennardJones.h"
 #include "tests/TestPotentials.h"
@@ -258,7 +257,29 @@ TEST(Lbfgs, BadParametersAreRejectedWithTheFieldName) {
 namespace landscape {
 namespace {
 
-// The compact representation (CPU twin of the GPU direction) equals the two-loop recursion.
+// p = -H g by the compact representation (Byrd, Nocedal and Schnabel, Math. Prog. 63, 129 (1994),
+// eq 3.1), the form the GPU directions take (gpu/LbfgsCudaWorkspace, the rounds engine's long
+// histories), written out plainly for the pairs in the columns of S and Y (oldest first):
+// H g = gamma g + S R^-T ((D + gamma Y^T Y) u - gamma b) - gamma Y u with a = S^T g, b = Y^T g,
+// u = R^-1 a, R the upper triangle of S^T Y and D its diagonal; zero curvature s.y replaced by 1
+// and gamma from the newest pair (GMIN's guards, as in the two-loop recursion).
+Eigen::VectorXd compactLbfgsDirection(const Eigen::MatrixXd& S, const Eigen::MatrixXd& Y,
+                                      const Eigen::VectorXd& g) {
+  const Eigen::Index L = S.cols();
+  Eigen::MatrixXd SY = S.transpose() * Y;
+  for (Eigen::Index i = 0; i < L; ++i)
+    if (SY(i, i) == 0.0) SY(i, i) = 1.0;
+  const Eigen::MatrixXd YY = Y.transpose() * Y;
+  const double yy = YY(L - 1, L - 1) == 0.0 ? 1.0 : YY(L - 1, L - 1);
+  const double gamma = SY(L - 1, L - 1) / yy;
+  const Eigen::VectorXd a = S.transpose() * g, b = Y.transpose() * g;
+  const Eigen::VectorXd u = SY.triangularView<Eigen::Upper>().solve(a);
+  const Eigen::VectorXd v = SY.diagonal().cwiseProduct(u) + gamma * (YY * u) - gamma * b;
+  const Eigen::VectorXd p1 = SY.transpose().triangularView<Eigen::Lower>().solve(v);
+  return -(gamma * g + S * p1 - gamma * (Y * u));
+}
+
+// The compact representation (the GPU directions' form) equals the two-loop recursion.
 TEST(LbfgsCompact, EqualsTwoLoopRecursionOnLennardJones) {
   LennardJones lj(38);
   Random random(3);

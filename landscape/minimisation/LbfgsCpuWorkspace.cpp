@@ -45,9 +45,6 @@ void LbfgsCpuWorkspace::useDiagonalMetric(bool on) {
   m_sqrtW.resize(0);
   m_invSqrtW.resize(0);
   if (!on || !m_potential.diagonalMetric(m_metricW)) return;
-  if (m_options.compactDirection)
-    throw std::invalid_argument("L-BFGS: the compact direction has no diagonal metric (" +
-                                m_potential.name() + " has one)");
   LbfgsDiagonalMetric metric =
       lbfgsDiagonalMetric(m_metricW, static_cast<std::size_t>(m_x.size()), m_potential.name());
   m_sqrtW = std::move(metric.sqrtW);
@@ -64,10 +61,6 @@ double LbfgsCpuWorkspace::stepNorm() const {
 }
 
 DirectionSummary LbfgsCpuWorkspace::computeDirection(double initialGuess) {
-  if (m_options.compactDirection) {
-    m_p = m_history.compactDirection(m_g, initialGuess);
-    return {m_p.dot(m_g), stepNorm()};
-  }
   // With a diagonal metric in the scaled coordinates u = sqrt(w) x, where the gradient is
   // g / sqrt(w).
   const bool scaled = m_sqrtW.size() > 0;

@@ -12,9 +12,6 @@ namespace landscape {
 
 /// How the workspace forms and measures its direction.
 struct LbfgsCpuWorkspaceOptions {
-  /// The compact representation instead of the two-loop recursion (the same direction up to
-  /// round-off); DNEB's band uses it.
-  bool compactDirection = false;
   /// 0: |p| is the length of the whole vector. b > 0: |p| is the largest length of the
   /// consecutive blocks of b components, so that maxStep caps each block alone (DNEB: one block
   /// per image, OPTIM's per-image step cap).

@@ -302,10 +302,10 @@ LbfgsResult relaxBand(const DnebParams& params, DnebBand& band, std::vector<doub
   lp.rmsTolerance = params.rmsTolerance;
   // The step norm is the largest per-image displacement, so that maxStep becomes OPTIM's
   // per-image cap (a band of 50 images should not be slowed 7x by a cap on the whole 50 x 3N
-  // vector, nor let one image jump by sqrt(50) x maxStep). The direction is the compact
-  // representation.
+  // vector, nor let one image jump by sqrt(50) x maxStep). The direction is the two-loop
+  // recursion, as in every host minimisation (the compact form's small matrix products and
+  // copies of S and Y cost a band of LJ38 more than its direction is worth).
   LbfgsCpuWorkspaceOptions options;
-  options.compactDirection = true;
   options.stepNormBlock = static_cast<Eigen::Index>(imageSize);
   LbfgsCpuWorkspace workspace(band, params.historySize, options);
   workspace.setCoordinates(x.data());
