@@ -28,7 +28,8 @@ once; by default one per thread running runs), e.g. g256l1.
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures
 evaluated per second in the shared calls (GPU rows: the "batch fill" lines) with the mean
-structures per call, "x 1 core" (runs/s over the first c1 row's), and "of potential": structures/s
+structures per call and a call's mean wall time ("us per call": every run waits for one call
+per step), "x 1 core" (runs/s over the first c1 row's), and "of potential": structures/s
 over --potential-rate (the batched potential's own structures per second at a full batch, from
 bench_batched_potential for trp-cage or bench_batch for LJ38: give the number you measured on the
 same device).
@@ -54,7 +55,8 @@ RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elaps
 WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+) structures each, "
                      r"([0-9.]+) structures per second")
 ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?")
-FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures\)")
+FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures; "
+                  r"(\d+) us per call")
 FOUND = re.compile(r"found ([0-9]+) ts per hour \(before duplicates\)\s+elapsed ([0-9.]+) s")
 
 
@@ -190,6 +192,7 @@ def grow(args, row, start, scratch):
         "seconds": float(cycles[-1].group(4)),
         "calls": sum(int(m.group(2)) for m in fills),
         "structures": sum(int(m.group(3)) for m in fills),
+        "call us": sum(int(m.group(2)) * int(m.group(4)) for m in fills),
         "network": network_text(os.path.join(folder, "network.h5")),
     }
     shutil.rmtree(folder)
@@ -239,8 +242,8 @@ def main():
           + (f", --connect-cycles {args.connect_cycles}" if args.connect_cycles else "")
           + (f", --ts-steps {args.ts_steps}" if args.ts_steps else "") + "\n")
     print("| row | in flight | connect runs | seconds | runs/s | TS added | TS per hour "
-          "| structures/s | per call | x 1 core | of potential | same network |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| structures/s | per call | us per call | x 1 core | of potential | same network |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         r = results[row]
         count, threads, cycles = row_counts(args, row)
@@ -260,12 +263,13 @@ def main():
                 if args.potential_rate:
                     text += f" ({per_second / args.potential_rate:.3f} of the potential's)"
             print(f"| {row} | {flight} | cycle not finished in {args.row_timeout:.0f} s: {text} "
-                  "| | | | | | | | | |")
+                  "| | | | | | | | | | |")
             continue
         rate = r["runs"] / r["seconds"] if r["seconds"] > 0 else float("nan")
         per_hour = r["ts"] * 3600.0 / r["seconds"] if r["seconds"] > 0 else float("nan")
         structures = r["structures"] / r["seconds"] if r["structures"] else 0.0
         per_call = r["structures"] / r["calls"] if r["calls"] else 0.0
+        call_us = f"{r['call us'] / r['calls']:.0f}" if r["calls"] else ""
         core = ""
         if one_core and one_core["seconds"] > 0:
             core = f"{rate / (one_core['runs'] / one_core['seconds']):.2f}"
@@ -277,7 +281,7 @@ def main():
             same = "yes" if first.setdefault((row[0], cycles), r["network"]) == r["network"] else "NO"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
-              f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {core} | {potential} | "
+              f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {call_us} | {core} | {potential} | "
               f"{same} |")
 
 

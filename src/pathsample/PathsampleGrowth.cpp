@@ -773,13 +773,20 @@ std::string workers(const PathsampleConfig& c, const Growth& g, Communicator& ra
   return text;
 }
 
-// The shared calls of a cycle: structures per call (how full the batches were).
+// The shared calls of a cycle: structures per call (how full the batches were) and how long a
+// call took on average, with the share of it spent copying (what a run waits for each step).
 std::string batchFill(const SharedBatchStatistics& before, const SharedBatchStatistics& after) {
   const long calls = after.calls - before.calls;
   if (calls == 0) return "";
   const double structures = static_cast<double>(after.structures - before.structures);
-  return format("  batch fill %.1f structures per call (%.0f calls, %.0f structures)",
-                structures / calls, static_cast<double>(calls), structures);
+  const double seconds = after.callSeconds - before.callSeconds;
+  const double copying = after.copySeconds - before.copySeconds;
+  return format(
+      "  batch fill %.1f structures per call (%.0f calls, %.0f structures; %.0f us per call, "
+      "%.0f%% "
+      "of it copying)",
+      structures / calls, static_cast<double>(calls), structures, 1e6 * seconds / calls,
+      seconds > 0 ? 100.0 * copying / seconds : 0.0);
 }
 
 }  // namespace
