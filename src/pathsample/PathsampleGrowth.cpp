@@ -781,12 +781,10 @@ std::string batchFill(const SharedBatchStatistics& before, const SharedBatchStat
   const double structures = static_cast<double>(after.structures - before.structures);
   const double seconds = after.callSeconds - before.callSeconds;
   const double copying = after.copySeconds - before.copySeconds;
-  return format(
-      "  batch fill %.1f structures per call (%.0f calls, %.0f structures; %.0f us per call, "
-      "%.0f%% "
-      "of it copying)",
-      structures / calls, static_cast<double>(calls), structures, 1e6 * seconds / calls,
-      seconds > 0 ? 100.0 * copying / seconds : 0.0);
+  return format("  batch fill %.1f structures per call (%.0f calls, %.0f structures; ",
+                structures / calls, static_cast<double>(calls), structures) +
+         format("%.0f us per call, %.0f%% of it copying)", 1e6 * seconds / calls,
+                seconds > 0 ? 100.0 * copying / seconds : 0.0);
 }
 
 }  // namespace

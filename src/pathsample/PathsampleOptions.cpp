@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 
 #include "landscape/network/HarmonicRates.h"
 #include "src/common/SharedOptions.h"
@@ -220,8 +221,9 @@ void addGrowth(Table& t) {
         "potential of its own (cuda: its own device workspace and stream), the --threads dealt "
         "out to them, so that one lane's call runs on the device while the other lanes' runs take "
         "their host steps. At most the threads running connect runs. 0: one per thread running "
-        "connect runs, at most 64 (each thread makes its own runs' calls; results do not depend "
-        "on it)",
+        "connect runs, at most " +
+            std::to_string(kMaxCallLanes) +
+            " (each thread makes its own runs' calls; results do not depend on it)",
         fieldOf(&C::callLanes))
       .atLeast(0)
       .atMost(kMaxCallLanes)
