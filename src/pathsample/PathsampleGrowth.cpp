@@ -466,14 +466,23 @@ struct Growth {
     return pairs;
   }
 
-  // The cycle's pairs from the candidate list, recomputed when used up (GrowthPairs.h).
+  // The cycle's pairs from the candidate list, recomputed when used up (GrowthPairs.h), with the
+  // selection's time: on a large network, UNTRAP's minimum distances make it the longest step.
   std::vector<Pair> takePairs(const ProgressPrinter& print) {
     GrowthRecord& r = known.growth;
+    double seconds = 0.0;
     return takeCyclePairs(
-        r.pendingPairs, r.triedPairs, config.pairsPerCycle, [this] { return select(); },
+        r.pendingPairs, r.triedPairs, config.pairsPerCycle,
+        [this, &seconds] {
+          const auto start = std::chrono::steady_clock::now();
+          std::vector<CandidatePair> pairs = select();
+          seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          return pairs;
+        },
         [&](std::size_t size) {
           print("grow> " + std::to_string(size) + " candidate pairs (" +
-                pairSelectionName(config.pairSelection) + ")");
+                pairSelectionName(config.pairSelection) + ")" +
+                format(", chosen in %.1f s", seconds));
         });
   }
 
