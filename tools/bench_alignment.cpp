@@ -8,10 +8,13 @@
 //   unrelated  two minima quenched from independent random starts.
 // Each kind is timed with the AVX2 loops (where the processor has them) and with the baseline
 // x86-64 loops (core/VectorDispatch.h), and the two must give the same distances bit for bit.
+// The last column hashes every aligned structure's bits (FNV-1a): a change meant to leave the
+// alignments as they are must leave it as it is.
 //
 // Usage: bench_alignment [--atoms LIST] [--pairs N] [--seconds S]
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -74,6 +77,20 @@ std::vector<double> movedCopy(const std::vector<double>& x, Random& random) {
   return y;
 }
 
+// FNV-1a over the bits of every pair's aligned structure (the rotation, inversion, permutation
+// and translation found, and so the distance).
+std::uint64_t alignmentHash(
+    const std::vector<std::pair<std::vector<double>, std::vector<double>>>& pairs) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const auto& [a, b] : pairs) {
+    const std::vector<double> aligned = alignStructures(a, b).alignedB;
+    const unsigned char* bytes = reinterpret_cast<const unsigned char*>(aligned.data());
+    for (std::size_t k = 0; k < aligned.size() * sizeof(double); ++k)
+      hash = (hash ^ bytes[k]) * 1099511628211ull;
+  }
+  return hash;
+}
+
 struct Timing {
   double microseconds = 0.0;
   std::vector<double> distances;
@@ -100,8 +117,9 @@ int run(const Options& o) {
   std::printf("alignStructures, us per call (one thread); AVX2 %s\n\n",
               avx2 ? "available" : "not available: both columns run the baseline loops");
   std::printf(
-      "| atoms | pairs | mean distance | AVX2 loops | baseline loops | speed-up | same bits |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+      "| atoms | pairs | mean distance | AVX2 loops | baseline loops | speed-up | same bits | "
+      "alignments' hash |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const std::size_t size : o.atoms) {
     const int atoms = static_cast<int>(size);
     LennardJones potential(static_cast<std::size_t>(atoms));
@@ -134,9 +152,10 @@ int run(const Options& o) {
       for (double d : fast.distances) mean += d / static_cast<double>(fast.distances.size());
       const bool same = std::memcmp(fast.distances.data(), baseline.distances.data(),
                                     fast.distances.size() * sizeof(double)) == 0;
-      std::printf("| %d %s | %zu | %.3f | %.1f | %.1f | %.2fx | %s |\n", atoms, names[k],
+      std::printf("| %d %s | %zu | %.3f | %.1f | %.1f | %.2fx | %s | %016llx |\n", atoms, names[k],
                   kinds[k].size(), mean, fast.microseconds, baseline.microseconds,
-                  baseline.microseconds / fast.microseconds, same ? "yes" : "NO");
+                  baseline.microseconds / fast.microseconds, same ? "yes" : "NO",
+                  static_cast<unsigned long long>(alignmentHash(kinds[k])));
       if (!same) return 1;
     }
   }

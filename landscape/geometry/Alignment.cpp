@@ -524,14 +524,12 @@ class AlignmentSearch {
 
   // Image pairs (j1, j2) in b of the reference pair (first, second), ranked by the mismatch
   // |r_j1 - r_first| + |r_j2 - r_second| + ||b_j1 - b_j2| - |a_first - a_second||: all that
-  // match to rounding (up to kMaxExactImages), else the kImagePairs best. Atoms of b are visited
-  // in order of their radius mismatch, so the search stops as soon as no closer pair can follow.
+  // match to rounding (up to kMaxExactImages), else the kImagePairs best.
   std::vector<std::pair<Eigen::Index, Eigen::Index>> imagePairs(Eigen::Index first,
                                                                 Eigen::Index second) const {
     const Eigen::Index n = m_a.cols();
     const double r1 = m_radiusA[first];
     const double r2 = m_radiusA[second];
-    const double d12 = (m_a.col(first) - m_a.col(second)).norm();
     std::vector<Eigen::Index> order1(static_cast<std::size_t>(n)), order2;
     for (Eigen::Index j = 0; j < n; ++j) order1[static_cast<std::size_t>(j)] = j;
     order2 = order1;
@@ -541,38 +539,60 @@ class AlignmentSearch {
     std::sort(order2.begin(), order2.end(), [&](Eigen::Index x, Eigen::Index y) {
       return std::abs(m_radiusB[x] - r2) < std::abs(m_radiusB[y] - r2);
     });
-    using Match = std::tuple<double, Eigen::Index, Eigen::Index>;
-    std::vector<Match> best;  // max-heap on the mismatch, at most kMaxExactImages entries
-    const auto worst = [&]() {
-      return best.size() < kMaxExactImages ? std::numeric_limits<double>::infinity()
-                                           : std::get<0>(best.front());
+    // The kImagePairs best first: unless even the last of them matches to rounding (a copy of a
+    // symmetric cluster), they are the answer, and their tighter bound ends the search early.
+    std::vector<ImageMatch> best = bestImagePairs(first, second, order1, order2, kImagePairs);
+    const double exact = kExactMatch * m_rms;
+    if (best.size() == kImagePairs && std::get<0>(best.back()) <= exact) {
+      best = bestImagePairs(first, second, order1, order2, kMaxExactImages);
+      std::size_t exactImages = 0;
+      while (exactImages < best.size() && std::get<0>(best[exactImages]) <= exact) ++exactImages;
+      best.resize(std::min(best.size(), std::max(exactImages, kImagePairs)));
+    }
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> images;
+    for (const ImageMatch& match : best)
+      images.emplace_back(std::get<1>(match), std::get<2>(match));
+    return images;
+  }
+
+  // (mismatch, j1, j2) of an image pair; the tuple's order ranks them, ties by index.
+  using ImageMatch = std::tuple<double, Eigen::Index, Eigen::Index>;
+
+  // The `count` least image pairs in the tuple order, ascending. Atoms of b are visited in order
+  // of their radius mismatch (order1 for j1, order2 for j2), so a loop stops as soon as no pair
+  // it has left can rank among those kept.
+  std::vector<ImageMatch> bestImagePairs(Eigen::Index first, Eigen::Index second,
+                                         const std::vector<Eigen::Index>& order1,
+                                         const std::vector<Eigen::Index>& order2,
+                                         std::size_t count) const {
+    const double r1 = m_radiusA[first];
+    const double r2 = m_radiusA[second];
+    const double d12 = (m_a.col(first) - m_a.col(second)).norm();
+    std::vector<ImageMatch> best;  // max-heap, at most count entries
+    // A pair whose mismatch is above the worst kept cannot enter; one equal to it may (by index).
+    const auto beyond = [&](double mismatch) {
+      return best.size() == count && mismatch > std::get<0>(best.front());
     };
     for (const Eigen::Index j1 : order1) {
       const double e1 = std::abs(m_radiusB[j1] - r1);
-      if (e1 >= worst()) break;
+      if (beyond(e1)) break;
       for (const Eigen::Index j2 : order2) {
         const double e12 = e1 + std::abs(m_radiusB[j2] - r2);
-        if (e12 >= worst()) break;
+        if (beyond(e12)) break;
         if (j2 == j1) continue;
         const double mismatch = e12 + std::abs((m_b[0].col(j1) - m_b[0].col(j2)).norm() - d12);
-        if (mismatch >= worst()) continue;
-        if (best.size() == kMaxExactImages) {
+        const ImageMatch match{mismatch, j1, j2};
+        if (best.size() == count) {
+          if (!(match < best.front())) continue;
           std::pop_heap(best.begin(), best.end());
           best.pop_back();
         }
-        best.emplace_back(mismatch, j1, j2);
+        best.push_back(match);
         std::push_heap(best.begin(), best.end());
       }
     }
     std::sort_heap(best.begin(), best.end());
-    std::size_t exactImages = 0;
-    while (exactImages < best.size() && std::get<0>(best[exactImages]) <= kExactMatch * m_rms) {
-      ++exactImages;
-    }
-    best.resize(std::min(best.size(), std::max(exactImages, kImagePairs)));
-    std::vector<std::pair<Eigen::Index, Eigen::Index>> images;
-    for (const Match& match : best) images.emplace_back(std::get<1>(match), std::get<2>(match));
-    return images;
+    return best;
   }
 
   const Points& m_a;

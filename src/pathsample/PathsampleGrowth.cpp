@@ -54,6 +54,13 @@ constexpr int kSearchesPerRun = 4;  // a band's candidates refined side by side
 constexpr int kAheadFraction = 4;
 constexpr std::size_t kAheadChunk = 4;
 
+using Clock = std::chrono::steady_clock;
+
+double secondsBetween(Clock::time_point start, Clock::time_point end) {
+  return std::chrono::duration<double>(end - start).count();
+}
+double secondsSince(Clock::time_point start) { return secondsBetween(start, Clock::now()); }
+
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0,
                    double d = 0.0, double e = 0.0) {
   char buffer[256];
@@ -474,9 +481,9 @@ struct Growth {
     return takeCyclePairs(
         r.pendingPairs, r.triedPairs, config.pairsPerCycle,
         [this, &seconds] {
-          const auto start = std::chrono::steady_clock::now();
+          const auto start = Clock::now();
           std::vector<CandidatePair> pairs = select();
-          seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          seconds = secondsSince(start);
           return pairs;
         },
         [&](std::size_t size) {
@@ -497,7 +504,7 @@ struct Growth {
     CharacterisationAhead::Use ahead;
   };
   SaveSeconds save(const std::vector<std::vector<Pair>>& inFlight = {}) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     SaveSeconds spent;
     // Each rank characterises its block of the new points
     // (src/common/DistributedCharacterisation.h), those not done ahead.
@@ -518,14 +525,13 @@ struct Growth {
       ahead->know(std::move(energies));
       ahead->allow(runsInFlight.load() <= aheadWhenRunsInFlight);
     }
-    const auto characterised = std::chrono::steady_clock::now();
+    const auto characterised = Clock::now();
     giveBack(stored.growth, inFlight);
     if (ranks.rank() == 0) TransitionNetworkDatabase::write(output, metadata, stored);
     known.minima = stored.minima;
     known.states = stored.transitionStates;
-    spent.characterisation = std::chrono::duration<double>(characterised - start).count();
-    spent.write =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - characterised).count();
+    spent.characterisation = secondsBetween(start, characterised);
+    spent.write = secondsSince(characterised);
     return spent;
   }
 };
@@ -553,7 +559,7 @@ struct CycleInFlight {
 // flight), before the merge recognises duplicates.
 void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
                 const std::function<bool()>& stop, std::mutex& printing,
-                const ProgressPrinter& print, std::chrono::steady_clock::time_point started) {
+                const ProgressPrinter& print, Clock::time_point started) {
   std::vector<Pair> running;
   std::vector<std::array<double, 2>> energies;  // of each running pair's minima, for the file
   for (std::size_t j = 0; j < cycle.pairs.size(); ++j) {
@@ -583,8 +589,7 @@ void startCycle(Growth& g, CycleInFlight& cycle, ThreadPool& pool,
     g.runEnded(job);
     std::lock_guard<std::mutex> lock(printing);
     ++cycle.ended;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double elapsed = secondsSince(started);
     const std::vector<Pair>& pairs = cycle.pairs;
     const std::size_t i = cycle.toRun[k];
     std::string line =
@@ -648,7 +653,7 @@ MergeCounts mergeCycle(Growth& g, const std::vector<ConnectJobResult>& jobs) {
 
 // The shared calls as the last waiting line saw them.
 struct WaitingWindow {
-  std::chrono::steady_clock::time_point at;
+  Clock::time_point at;
   SharedBatchStatistics calls;
 };
 
@@ -656,10 +661,9 @@ struct WaitingWindow {
 // flight, the transition states found so far per hour (before duplicates) and, with shared calls,
 // how full they were and the structures evaluated per second since the last such line.
 std::string waitingLine(const Growth& g, const std::deque<CycleInFlight>& inFlight,
-                        std::mutex& printing, WaitingWindow& last,
-                        std::chrono::steady_clock::time_point started) {
-  const auto now = std::chrono::steady_clock::now();
-  const double elapsed = std::chrono::duration<double>(now - started).count();
+                        std::mutex& printing, WaitingWindow& last, Clock::time_point started) {
+  const auto now = Clock::now();
+  const double elapsed = secondsBetween(started, now);
   std::size_t runs = 0;
   int ended = 0;
   long found = 0;
@@ -683,7 +687,7 @@ std::string waitingLine(const Growth& g, const std::deque<CycleInFlight>& inFlig
                  elapsed > 0 ? static_cast<double>(found) * 3600.0 / elapsed : 0.0, elapsed);
   if (g.sharesCalls()) {
     const SharedBatchStatistics calls = g.callStatistics();
-    const double window = std::chrono::duration<double>(now - last.at).count();
+    const double window = secondsBetween(last.at, now);
     const double structures = static_cast<double>(calls.structures - last.calls.structures);
     const long made = calls.calls - last.calls.calls;
     if (made > 0 && window > 0)
@@ -805,7 +809,7 @@ OptimConfig growthConnectSettings(const PathsampleConfig& config, const Progress
 
 bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
                  const std::function<bool()>& stopRequested, Communicator& ranks) {
-  const auto started = std::chrono::steady_clock::now();
+  const auto started = Clock::now();
   const bool resuming = !c.resumeDir.empty();
   const std::string dir = resuming ? c.resumeDir : c.outputDir;
   const std::string output = (fs::path(dir) / "network.h5").string();
@@ -911,7 +915,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   int taken = g.known.growth.cycles;  // cycles whose pairs were taken
   SharedBatchStatistics since = g.sharesCalls() ? g.callStatistics() : SharedBatchStatistics{};
   std::deque<CycleInFlight> inFlight;  // oldest first
-  WaitingWindow lastWait{std::chrono::steady_clock::now(), since};
+  WaitingWindow lastWait{Clock::now(), since};
   try {
     while (true) {
       // Agreed by all ranks (a signal may reach one only); rank 0 has saved the cycle before.
@@ -972,8 +976,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         g.saveEndedRuns();
         giveBack(g.known.growth, back);
         g.save();
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const double elapsed = secondsSince(started);
         std::size_t pairs = 0;
         for (const std::vector<Pair>& cycle : back) pairs += cycle.size();
         const std::string which =
@@ -989,10 +992,9 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         inFlight.clear();
         break;
       }
-      const auto merging = std::chrono::steady_clock::now();
+      const auto merging = Clock::now();
       const MergeCounts found = mergeCycle(g, jobs);
-      const double mergeSeconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - merging).count();
+      const double mergeSeconds = secondsSince(merging);
       const std::vector<Pair> pairs = std::move(inFlight.front().pairs);
       inFlight.pop_front();
       std::string fill;
@@ -1008,8 +1010,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         for (const Pair& pair : pairs) used += g.ended.erase(pair);
       }
       if (used > 0) g.saveEndedRuns();
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double elapsed = secondsSince(started);
       const double added = static_cast<double>(g.stored.transitionStates.size() - statesAtStart);
       print(
           format("cycle %.0f  pairs %.0f  new minima %.0f  new ts %.0f  ", g.known.growth.cycles,
