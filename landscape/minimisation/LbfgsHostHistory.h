@@ -43,11 +43,16 @@ class LbfgsHostHistory {
   }
 
  private:
+  // q_i <- (q_i + a u_i) scale over the n components (q_i scale where u is null), then returns
+  // x . q (0 where x is null), in one pass: the recursion's step (LbfgsHostHistory.cpp).
+  double updateThenDot(double* q, double a, const double* u, double scale, const double* x);
+
   Eigen::Index m_n;
   int m_m;
   LbfgsHistory m_order;
   Eigen::MatrixXd m_s, m_y;  // n x m, column = slot
   std::vector<double> m_rho, m_alpha;
+  std::vector<double> m_products;  // the baseline loop's products, summed after the pass
 };
 
 }  // namespace landscape
