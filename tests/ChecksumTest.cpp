@@ -50,5 +50,13 @@ TEST(Checksum, OneChangedDigitChangesIt) {
   EXPECT_NE(crc32(std::string("step-size 0x1.8p-1\n")), crc32(std::string("step-size 0x1.9p-1\n")));
 }
 
+// The published 64-bit FNV-1a test vectors (Noll's FNV test suite: "", "a", "foobar").
+TEST(Checksum, Fnv1aMatchesItsPublishedVectorsAndContinuesAcrossPieces) {
+  EXPECT_EQ(fnv1a("", 0), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv1a("a", 1), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(fnv1a("foobar", 6), 0x85944171f73967e8ull);
+  EXPECT_EQ(fnv1a("bar", 3, fnv1a("foo", 3)), 0x85944171f73967e8ull);
+}
+
 }  // namespace
 }  // namespace landscape

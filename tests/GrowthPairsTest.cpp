@@ -21,7 +21,7 @@ TEST(GrowthPairs, CycleTakesTheListInOrderAndRecomputesItOnlyWhenUsedUp) {
   // Each new list is computed after the pairs taken so far joined the tried pairs.
   const auto select = [&] {
     ++selections;
-    EXPECT_TRUE(wasTried(tried, 3, 4, false));
+    EXPECT_TRUE(TriedPairIndex(tried).contains(3, 4, false));
     return std::vector<CandidatePair>{{5, 6, 1.0}, {7, 8, 0.5}, {9, 10, 0.1}};
   };
   const auto noted = [&](std::size_t size) { newLists.push_back(size); };

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "landscape/core/Checksum.h"
 #include "landscape/core/Random.h"
 #include "landscape/core/VectorDispatch.h"
 #include "landscape/geometry/Alignment.h"
@@ -81,12 +82,10 @@ std::vector<double> movedCopy(const std::vector<double>& x, Random& random) {
 // and translation found, and so the distance).
 std::uint64_t alignmentHash(
     const std::vector<std::pair<std::vector<double>, std::vector<double>>>& pairs) {
-  std::uint64_t hash = 14695981039346656037ull;
+  std::uint64_t hash = kFnv1aOffsetBasis;
   for (const auto& [a, b] : pairs) {
     const std::vector<double> aligned = alignStructures(a, b).alignedB;
-    const unsigned char* bytes = reinterpret_cast<const unsigned char*>(aligned.data());
-    for (std::size_t k = 0; k < aligned.size() * sizeof(double); ++k)
-      hash = (hash ^ bytes[k]) * 1099511628211ull;
+    hash = fnv1a(aligned.data(), aligned.size() * sizeof(double), hash);
   }
   return hash;
 }

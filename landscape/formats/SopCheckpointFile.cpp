@@ -5,9 +5,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "landscape/core/Checksum.h"
+#include "landscape/core/InputChecks.h"
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/formats/CheckpointReader.h"
-#include "landscape/core/InputChecks.h"
 
 namespace landscape {
 
@@ -134,13 +135,9 @@ void readOutputs(CheckpointReader& in, SopCheckpoint& c) {
 }  // namespace
 
 std::string fnv1aDigest(const std::string& bytes) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (unsigned char b : bytes) {
-    h ^= b;
-    h *= 1099511628211ull;
-  }
   char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(text, sizeof text, "%016llx",
+                static_cast<unsigned long long>(fnv1a(bytes.data(), bytes.size())));
   return text;
 }
 

@@ -2,12 +2,9 @@
 
 namespace landscape {
 
-bool wasTried(const TriedPairs& tried, int a, int b, bool eitherOrder) {
-  for (const std::array<int, 2>& pair : tried) {
-    if (pair[0] == a && pair[1] == b) return true;
-    if (eitherOrder && pair[0] == b && pair[1] == a) return true;
-  }
-  return false;
+TriedPairIndex::TriedPairIndex(const TriedPairs& tried) {
+  m_pairs.reserve(tried.size());
+  for (const std::array<int, 2>& pair : tried) add(pair[0], pair[1]);
 }
 
 std::vector<std::array<int, 2>> takeCyclePairs(
@@ -15,6 +12,7 @@ std::vector<std::array<int, 2>> takeCyclePairs(
     const std::function<std::vector<CandidatePair>()>& select,
     const std::function<void(std::size_t)>& onNewList) {
   std::vector<std::array<int, 2>> pairs;
+  TriedPairIndex triedIndex(tried);
   // A new list that yields no pair ends the cycle (a selection that kept proposing dropped pairs
   // would otherwise be asked forever).
   bool newListGaveNothing = false;
@@ -28,8 +26,9 @@ std::vector<std::array<int, 2>> takeCyclePairs(
     }
     const std::array<int, 2> p = pending.front();
     pending.erase(pending.begin());
-    if (p[0] == p[1] || wasTried(tried, p[0], p[1], false)) continue;
+    if (p[0] == p[1] || triedIndex.contains(p[0], p[1], false)) continue;
     tried.push_back(p);
+    triedIndex.add(p[0], p[1]);
     pairs.push_back(p);
     newListGaveNothing = false;
   }

@@ -5,7 +5,9 @@
 // propose again.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -31,8 +33,26 @@ using DistancePrefetch = std::function<void(const std::vector<std::pair<int, int
 /// The pairs tried so far, in order (PATHSAMPLE's PAIR1/PAIR2).
 using TriedPairs = std::vector<std::array<int, 2>>;
 
-/// True when (a, b) was tried; with eitherOrder also when (b, a) was.
-bool wasTried(const TriedPairs& tried, int a, int b, bool eitherOrder);
+/// The tried pairs as a hash set, so that asking costs the same however many were tried: a
+/// selection asks about every partner of every candidate (UNTRAP: up to a million pairs per list),
+/// and a long growth has tried tens of thousands (a scan of the list per question made choosing a
+/// list the longest step of growth on the GPU; docs/benchmarks.md).
+class TriedPairIndex {
+ public:
+  explicit TriedPairIndex(const TriedPairs& tried);
+  /// True when (a, b) was tried; with eitherOrder also when (b, a) was.
+  bool contains(int a, int b, bool eitherOrder) const {
+    return m_pairs.count(key(a, b)) != 0 || (eitherOrder && m_pairs.count(key(b, a)) != 0);
+  }
+  void add(int a, int b) { m_pairs.insert(key(a, b)); }
+
+ private:
+  static std::uint64_t key(int a, int b) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+           static_cast<std::uint32_t>(b);
+  }
+  std::unordered_set<std::uint64_t> m_pairs;
+};
 
 /// A growth cycle's pairs as PATHSAMPLE takes them (GETUPAIR, GETRPAIR): the next `count` pairs of
 /// the candidate list `pending` (its DMIN1/DMIN2), each joining `tried` as it is taken; when the

@@ -94,14 +94,14 @@ bool listed(const std::vector<CandidatePair>& list, int a, int b) {
 }
 
 std::vector<CandidatePair> closestPairs(const KineticPath& path, int minSeparation,
-                                        std::size_t listSize, const TriedPairs& tried,
+                                        std::size_t listSize, const TriedPairIndex& tried,
                                         const MinimumDistance& distance) {
   std::vector<CandidatePair> list;
   const int count = static_cast<int>(path.minima.size());
   for (int i = 0; i < count; ++i) {
     for (int j = i + minSeparation; j < count; ++j) {
       const int a = path.minima[i], b = path.minima[j];
-      if (a == b || wasTried(tried, a, b, true) || listed(list, a, b)) continue;
+      if (a == b || tried.contains(a, b, true) || listed(list, a, b)) continue;
       const double d = distance(a, b);
       std::size_t at = 0;
       while (at < list.size() && !(d < list[at].score)) ++at;
@@ -115,7 +115,7 @@ std::vector<CandidatePair> closestPairs(const KineticPath& path, int minSeparati
 
 std::vector<CandidatePair> barrierPairs(const StoredTransitionNetwork& network,
                                         const KineticPath& path, int minSeparation,
-                                        std::size_t listSize, const TriedPairs& tried) {
+                                        std::size_t listSize, const TriedPairIndex& tried) {
   const int steps = static_cast<int>(path.transitionStates.size());
   std::vector<double> height(steps);
   for (int s = 0; s < steps; ++s)  // the A<-B path climbs from minimum s to transition state s
@@ -132,7 +132,7 @@ std::vector<CandidatePair> barrierPairs(const StoredTransitionNetwork& network,
       const int before = s - (k - 1), after = s + k;
       if (before < 0 && after > last) break;
       const int a = path.minima[std::max(before, 0)], b = path.minima[std::min(after, last)];
-      if (a == b || wasTried(tried, a, b, true) || listed(list, a, b)) continue;
+      if (a == b || tried.contains(a, b, true) || listed(list, a, b)) continue;
       list.push_back({a, b, height[s]});
     }
     if (list.size() >= listSize) break;
@@ -161,8 +161,8 @@ std::vector<CandidatePair> shortcutPairs(const StoredTransitionNetwork& network,
   require(minSeparation >= 1, "SHORTCUT needs a separation of at least 1 step");
   const KineticPath path = bestKineticPath(network, kT);
   if (path.minima.empty()) return {};
-  return barrier ? barrierPairs(network, path, minSeparation, listSize, tried)
-                 : closestPairs(path, minSeparation, listSize, tried, distance);
+  return barrier ? barrierPairs(network, path, minSeparation, listSize, TriedPairIndex(tried))
+                 : closestPairs(path, minSeparation, listSize, TriedPairIndex(tried), distance);
 }
 
 std::vector<CandidatePair> dijkstraPairs(const StoredTransitionNetwork& network, double kT,
@@ -170,10 +170,11 @@ std::vector<CandidatePair> dijkstraPairs(const StoredTransitionNetwork& network,
                                          const MinimumDistance& distance) {
   require(std::isfinite(power) && power > 0.0, "Dijkstra pairs need a distance power > 0");
   const KnownSteps steps = knownSteps(network, kT);
+  const TriedPairIndex triedIndex(tried);
   const std::vector<int> chain = shortestChain(network, [&](int u, int v) {
     const auto found = steps[u].find(v);
     if (found != steps[u].end()) return found->second.weight;
-    if (wasTried(tried, u, v, true)) return kInfinity;
+    if (triedIndex.contains(u, v, true)) return kInfinity;
     return std::pow(distance(u, v), power);
   });
   std::vector<CandidatePair> pairs;

@@ -112,12 +112,10 @@ double TransitionNetwork::distance(int a, int b) const {
   checkMinimum(a, "minimum");
   checkMinimum(b, "minimum");
   if (a == b) return 0.0;
-  const std::pair<int, int> key(std::min(a, b), std::max(a, b));
-  const auto found = m_distances.find(key);
-  if (found != m_distances.end()) return found->second;
+  if (const double* known = m_distances.find(a, b)) return *known;
   const double d =
-      structureDistance(m_minima[key.first].coordinates, m_minima[key.second].coordinates);
-  m_distances.emplace(key, d);
+      structureDistance(m_minima[std::min(a, b)].coordinates, m_minima[std::max(a, b)].coordinates);
+  m_distances.add(a, b, d);
   return d;
 }
 
@@ -129,7 +127,7 @@ bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int
     checkMinimum(a, "minimum");
     checkMinimum(b, "minimum");
     const std::pair<int, int> key(std::min(a, b), std::max(a, b));
-    if (a != b && m_distances.find(key) == m_distances.end()) missing.push_back(key);
+    if (a != b && !m_distances.find(a, b)) missing.push_back(key);
   }
   std::sort(missing.begin(), missing.end());
   missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
@@ -144,7 +142,7 @@ bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int
   bool all = true;
   for (std::size_t i = 0; i < missing.size(); ++i) {
     if (computed[i])
-      m_distances.emplace(missing[i], d[i]);
+      m_distances.add(missing[i].first, missing[i].second, d[i]);
     else
       all = false;
   }

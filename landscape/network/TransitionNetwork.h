@@ -10,12 +10,12 @@
 // This is the state the HDF5 database will persist (/minima plus /transition_states, see
 // docs/database.md); a later run loads it and extends it.
 #include <functional>
-#include <map>
 #include <utility>
 #include <vector>
 
 #include "landscape/core/ThreadPool.h"
 #include "landscape/geometry/Alignment.h"
+#include "landscape/network/MinimumDistanceCache.h"
 
 namespace landscape {
 
@@ -99,7 +99,7 @@ class TransitionNetwork {
   std::vector<NetworkMinimum> m_minima;
   std::vector<NetworkTransitionState> m_transitionStates;
   std::vector<std::vector<std::pair<int, int>>> m_edges;  // per minimum: (neighbour, TS index)
-  mutable std::map<std::pair<int, int>, double> m_distances;
+  mutable MinimumDistanceCache m_distances;
 };
 
 }  // namespace landscape

@@ -93,13 +93,13 @@ Barriers productBarriers(const StoredTransitionNetwork& network, const std::vect
 // The candidates, largest metric first (ties keep index order), at most listSize.
 std::vector<CandidatePair> candidatesByMetric(const StoredTransitionNetwork& network,
                                               const Barriers& b, const UntrapParams& p,
-                                              double lowest, const TriedPairs& tried) {
+                                              double lowest, const TriedPairIndex& tried) {
   std::vector<CandidatePair> list;
   for (int m = 0; m < static_cast<int>(network.minima.size()); ++m) {
     if (b.barrier[m] < 0.0 || b.partner[m] < 0) continue;
     const double above = std::fabs(network.minima[m].energy - lowest);
     const double metric = b.barrier[m] / (above > p.deltaMin ? above : std::fabs(p.deltaMin));
-    if (wasTried(tried, m, b.partner[m], false)) continue;
+    if (tried.contains(m, b.partner[m], false)) continue;
     std::size_t at = 0;
     while (at < list.size() && !(metric > list[at].score)) ++at;
     if (at >= p.listSize) continue;
@@ -125,17 +125,18 @@ std::vector<int> eligiblePartners(const StoredTransitionNetwork& network, int t,
                                   const std::vector<int>& oldBasin,
                                   const std::vector<char>& oldHasProduct,
                                   const std::vector<int>& neighbours, const UntrapParams& p,
-                                  bool listFull, const TriedPairs& tried) {
+                                  bool listFull, const TriedPairIndex& tried,
+                                  std::vector<char>& isNeighbour) {
+  for (int k : neighbours) isNeighbour[k] = 1;
   std::vector<int> partners;
   for (int j = 0; j < static_cast<int>(network.minima.size()); ++j) {
     if (oldBasin[j] < 0 || !oldHasProduct[oldBasin[j]]) continue;
     if (!(network.minima[j].energy - network.minima[t].energy < p.energyThreshold)) continue;
-    bool connected = false;
-    for (int k : neighbours) connected = connected || k == j;
-    if (connected || wasTried(tried, t, j, true)) continue;
+    if (isNeighbour[j] || tried.contains(t, j, true)) continue;
     partners.push_back(j);
     if (static_cast<int>(partners.size()) > kMaxDistancesPerCandidate && listFull) break;
   }
+  for (int k : neighbours) isNeighbour[k] = 0;
   return partners;
 }
 
@@ -185,7 +186,8 @@ UntrapSelection untrapPairs(const StoredTransitionNetwork& network, const std::v
 
   const double low = out.lowestProduct, high = out.highestTransitionState;
   const Barriers barriers = productBarriers(network, product, isProduct, params, low, high);
-  out.byMetric = candidatesByMetric(network, barriers, params, low, tried);
+  const TriedPairIndex triedIndex(tried);
+  out.byMetric = candidatesByMetric(network, barriers, params, low, triedIndex);
   out.pairs = out.byMetric;
   if (out.pairs.empty()) return out;
 
@@ -195,6 +197,7 @@ UntrapSelection untrapPairs(const StoredTransitionNetwork& network, const std::v
   std::size_t doneCount = 0;
   std::vector<int> oldBasin(n, -1);
   std::vector<char> oldHasProduct(n, 0);
+  std::vector<char> isNeighbour(n, 0);  // eligiblePartners' scratch: the candidate's neighbours
   sweepThresholds(low, high, params.energyIncrement, [&](double threshold) {
     const Superbasins s = superbasins(network, isProduct, threshold);
     // The candidates that reach a product at this threshold, their partners, and every distance
@@ -205,7 +208,7 @@ UntrapSelection untrapPairs(const StoredTransitionNetwork& network, const std::v
       const int t = out.pairs[k].first;
       if (done[k] || s.basin[t] < 0 || !s.hasProduct[s.basin[t]]) continue;
       reached.emplace_back(k, eligiblePartners(network, t, oldBasin, oldHasProduct, neighbours[t],
-                                               params, listFull, tried));
+                                               params, listFull, triedIndex, isNeighbour));
       for (int j : reached.back().second) needed.emplace_back(t, j);
     }
     if (prefetch && !needed.empty()) prefetch(needed);
