@@ -44,24 +44,18 @@ double TransitionNetwork::structureDistance(const std::vector<double>& a,
 }
 
 int TransitionNetwork::findMinimum(const std::vector<double>& coordinates, double energy) const {
-  for (std::size_t i = 0; i < m_minima.size(); ++i) {
-    if (std::abs(m_minima[i].energy - energy) < m_params.energyTolerance &&
-        structureDistance(m_minima[i].coordinates, coordinates) < m_params.geometryTolerance) {
-      return static_cast<int>(i);
-    }
-  }
+  for (int i : m_minimumEnergies.within(energy, m_params.energyTolerance))
+    if (structureDistance(m_minima[i].coordinates, coordinates) < m_params.geometryTolerance)
+      return i;
   return -1;
 }
 
 int TransitionNetwork::findTransitionState(const std::vector<double>& coordinates,
                                            double energy) const {
-  for (std::size_t i = 0; i < m_transitionStates.size(); ++i) {
-    const NetworkTransitionState& ts = m_transitionStates[i];
-    if (std::abs(ts.energy - energy) < m_params.energyTolerance &&
-        structureDistance(ts.coordinates, coordinates) < m_params.geometryTolerance) {
-      return static_cast<int>(i);
-    }
-  }
+  for (int i : m_transitionStateEnergies.within(energy, m_params.energyTolerance))
+    if (structureDistance(m_transitionStates[i].coordinates, coordinates) <
+        m_params.geometryTolerance)
+      return i;
   return -1;
 }
 
@@ -75,6 +69,7 @@ TransitionNetwork::Added TransitionNetwork::addMinimum(std::vector<double> coord
   if (coordinates.empty()) throw std::invalid_argument("network: a minimum needs coordinates");
   const int known = findMinimum(coordinates, energy);
   if (known >= 0) return {known, false};
+  m_minimumEnergies.add(energy, static_cast<int>(m_minima.size()));
   m_minima.push_back({energy, std::move(coordinates)});
   m_edges.emplace_back();
   return {static_cast<int>(m_minima.size()) - 1, true};
@@ -101,6 +96,7 @@ TransitionNetwork::Added TransitionNetwork::addTransitionState(std::vector<doubl
   const int known = findTransitionState(coordinates, energy);
   if (known >= 0) return {known, false};
   const int index = static_cast<int>(m_transitionStates.size());
+  m_transitionStateEnergies.add(energy, index);
   m_transitionStates.push_back(
       {energy, std::move(coordinates), eigenvalue, plusMinimum, minusMinimum});
   m_edges[plusMinimum].emplace_back(minusMinimum, index);

@@ -15,6 +15,7 @@
 
 #include "landscape/core/ThreadPool.h"
 #include "landscape/geometry/Alignment.h"
+#include "landscape/network/EnergyWindowIndex.h"
 #include "landscape/network/MinimumDistanceCache.h"
 
 namespace landscape {
@@ -99,6 +100,8 @@ class TransitionNetwork {
   std::vector<NetworkMinimum> m_minima;
   std::vector<NetworkTransitionState> m_transitionStates;
   std::vector<std::vector<std::pair<int, int>>> m_edges;  // per minimum: (neighbour, TS index)
+  EnergyWindowIndex m_minimumEnergies;                    // the candidates of findMinimum
+  EnergyWindowIndex m_transitionStateEnergies;
   mutable MinimumDistanceCache m_distances;
 };
 

@@ -1,14 +1,20 @@
-// Benchmark (not a test): the time `pathsample grow` spends choosing a list of candidate pairs
-// (PATHSAMPLE's UNTRAP, SHORTCUT and DIJPAIR; landscape/network/UntrapPairs.h, KineticPathPairs.h)
-// on networks of the size a long growth reaches, without the minimum distances themselves: those
-// are asked of a cheap stand-in (a hash of the pair), so that the table shows the selection's own
-// bookkeeping, which runs on one thread while the device waits. The networks are synthetic:
-// minima with energies spread over 8 units above the lowest, a random spanning tree of
-// transition states plus random extra ones, 1.7 tried pairs per minimum (a growth of 256 pairs per
-// cycle has tried that many by 12,000 minima). The last column hashes the chosen lists (pairs and
-// scores, FNV-1a): a change meant to leave the selections as they are must leave it as it is.
+// Benchmark (not a test): the bookkeeping of `pathsample grow` between its connect runs, on
+// networks of the size a long growth reaches. It runs on the main thread while no new cycle can
+// start, so on the GPU the device waits for it.
+// 1. Choosing a list of candidate pairs (PATHSAMPLE's UNTRAP, SHORTCUT and DIJPAIR;
+//    landscape/network/UntrapPairs.h, KineticPathPairs.h) without the minimum distances
+//    themselves: those are asked of a cheap stand-in (a hash of the pair), so that the table shows
+//    the selection's own work.
+// 2. Merging: looking up a cycle's points in the network (TransitionNetwork::findMinimum and
+//    findTransitionState, GMIN/OPTIM's energy then geometry test), points it does not hold (new)
+//    and copies of points it holds (known), without alignments (Euclidean geometry test).
+// The networks are synthetic: minima with energies spread over 8 units above the lowest, a random
+// spanning tree of transition states plus random extra ones (2.25 per minimum), 1.7 tried pairs
+// per minimum (a growth of 256 pairs per cycle has tried that many by 12,000 minima). The hash
+// columns (FNV-1a) hash the chosen lists (pairs and scores) and the points found: a change meant
+// to leave the results as they are must leave them as they are.
 //
-// Usage: bench_pair_selection [--minima LIST] [--repeats N]
+// Usage: bench_growth_bookkeeping [--minima LIST] [--repeats N]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -24,6 +30,7 @@
 #include "landscape/core/Random.h"
 #include "landscape/network/KineticPathPairs.h"
 #include "landscape/network/MinimumDistanceCache.h"
+#include "landscape/network/TransitionNetwork.h"
 #include "landscape/network/UntrapPairs.h"
 #include "src/common/OptionTable.h"
 
@@ -37,12 +44,13 @@ struct Options {
 };
 
 OptionTable<Options> optionTable() {
-  OptionTable<Options> t("bench_pair_selection");
+  OptionTable<Options> t("bench_growth_bookkeeping");
   t.about =
-      "usage: bench_pair_selection [--minima LIST] [--repeats N]\n"
-      "Seconds per candidate list of at most 1000 pairs on synthetic networks of LIST minima\n"
-      "(reduced units), one thread, the minimum distances from a stand-in: UNTRAP einc 0.035\n"
-      "ethresh 3 (as the LJ38 example), SHORTCUT 2, DIJPAIR with B not yet joined to A.\n";
+      "usage: bench_growth_bookkeeping [--minima LIST] [--repeats N]\n"
+      "On synthetic networks of LIST minima (reduced units), one thread: seconds per candidate\n"
+      "list of at most 1000 pairs, the minimum distances from a stand-in (UNTRAP einc 0.035\n"
+      "ethresh 3 as the LJ38 example, SHORTCUT 2, DIJPAIR with B not yet joined to A), and\n"
+      "microseconds per lookup of a new or known point in the network (no alignments).\n";
   t.helpCommand();
   t.add("minima", "LIST", "network sizes (minima)", fieldOf(&Options::minima));
   t.add("repeats", "N", "selections timed per cell (the fastest is shown)",
@@ -139,6 +147,70 @@ Cell timeSelection(int repeats, Select select) {
   return cell;
 }
 
+// The stored network's points with random coordinates (38 atoms), in a TransitionNetwork that
+// compares geometries without alignments.
+TransitionNetwork lookupNetwork(const StoredTransitionNetwork& stored, Random& random,
+                                std::vector<std::vector<double>>& minima,
+                                std::vector<std::vector<double>>& states) {
+  TransitionNetworkParams params;
+  params.alignStructures = false;
+  TransitionNetwork network(params);
+  const auto structure = [&random] {
+    std::vector<double> x(114);
+    for (double& v : x) v = 4.0 * random.uniform();
+    return x;
+  };
+  for (const StoredNetworkMinimum& m : stored.minima) {
+    minima.push_back(structure());
+    network.addMinimum(minima.back(), m.energy);
+  }
+  for (const StoredTransitionState& t : stored.transitionStates) {
+    states.push_back(structure());
+    network.addTransitionState(states.back(), t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+  }
+  return network;
+}
+
+struct LookupCell {
+  double microseconds = 1e300;  // per lookup
+  std::uint64_t hash = 0;
+};
+
+// 2 x `count` lookups (a minimum and a transition state each): new points (random energies in the
+// range of the network's) or copies of random points the network holds.
+LookupCell timeLookups(const TransitionNetwork& network, const StoredTransitionNetwork& stored,
+                       const std::vector<std::vector<double>>& minima,
+                       const std::vector<std::vector<double>>& states, bool known, int repeats) {
+  constexpr int count = 1000;
+  LookupCell cell;
+  for (int r = 0; r < repeats; ++r) {
+    Random random(known ? 17 : 23);
+    std::vector<std::pair<std::vector<double>, double>> asked;  // minimum, state alternately
+    for (int k = 0; k < count; ++k) {
+      if (known) {
+        const std::size_t m = static_cast<std::size_t>(random.uniform() * minima.size());
+        const std::size_t t = static_cast<std::size_t>(random.uniform() * states.size());
+        asked.emplace_back(minima[m], stored.minima[m].energy);
+        asked.emplace_back(states[t], stored.transitionStates[t].energy);
+      } else {
+        asked.emplace_back(minima[0], -173.9 + 8.0 * random.uniform());
+        asked.emplace_back(states[0], -173.0 + 8.0 * random.uniform());
+      }
+    }
+    std::vector<int> found(asked.size());
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t k = 0; k < asked.size(); k += 2) {
+      found[k] = network.findMinimum(asked[k].first, asked[k].second);
+      found[k + 1] = network.findTransitionState(asked[k + 1].first, asked[k + 1].second);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    cell.microseconds = std::min(cell.microseconds, 1e6 * seconds / (2.0 * count));
+    cell.hash = fnv1a(found.data(), found.size() * sizeof(int));
+  }
+  return cell;
+}
+
 void run(const Options& o) {
   std::printf(
       "candidate lists of at most 1000 pairs, seconds per list (one thread; distances "
@@ -179,6 +251,23 @@ void run(const Options& o) {
       std::fflush(stdout);
     }
   }
+  std::printf(
+      "\nlooking up a cycle's points, microseconds per lookup (one thread; half minima, half "
+      "transition states; no alignments)\n\n");
+  std::printf("| minima | transition states | points | us per lookup | found points' hash |\n");
+  std::printf("|---|---|---|---|---|\n");
+  for (std::size_t n : o.minima) {
+    Random random(0x5e1ec7 + n);
+    const StoredTransitionNetwork stored = syntheticNetwork(n, random);
+    std::vector<std::vector<double>> minima, states;
+    const TransitionNetwork network = lookupNetwork(stored, random, minima, states);
+    for (const bool known : {false, true}) {
+      const LookupCell c = timeLookups(network, stored, minima, states, known, o.repeats);
+      std::printf("| %zu | %zu | %s | %.3f | %016llx |\n", n, stored.transitionStates.size(),
+                  known ? "known" : "new", c.microseconds, static_cast<unsigned long long>(c.hash));
+      std::fflush(stdout);
+    }
+  }
 }
 
 }  // namespace
@@ -189,7 +278,7 @@ int main(int argc, char** argv) {
     parseToolCommandLine(optionTable(), argc, argv, o);
     run(o);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "bench_pair_selection: %s\n", error.what());
+    std::fprintf(stderr, "bench_growth_bookkeeping: %s\n", error.what());
     return 1;
   }
   return 0;
