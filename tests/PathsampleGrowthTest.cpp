@@ -239,6 +239,45 @@ TEST(ConnectJobs, MergeTellsKnownStatesFromThoseRepeatedInTheCycle) {
   EXPECT_EQ(network.transitionStates().size(), before + first.newTransitionStates);
 }
 
+// A cycle merged with its lookups made ahead on two threads gives the network of the plain merge,
+// entry for entry: the jobs appear twice, so the second copies find their points among the entries
+// the first copies added after the lookups (the endpoints are known before the cycle).
+TEST(ConnectJobs, MergeWithLookupsAheadGivesThePlainMerge) {
+  const StoredTransitionNetwork stored = untrapExample();
+  const Connect connect = untrapExampleConnect();
+  const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
+  TransitionNetwork start = lj38Network(stored);
+  for (const StoredTransitionState& t : stored.transitionStates)
+    start.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+  ThreadPool pool(2);
+  std::vector<ConnectJobResult> jobs =
+      runConnectJobs(connect, lj, start, {{7, 1}, {9, 1}, {6, 3}}, pool);
+  const std::vector<ConnectJobResult> once = jobs;
+  jobs.insert(jobs.end(), once.begin(), once.end());
+  TransitionNetwork plain = start, ahead = start;
+  const std::size_t before = start.transitionStates().size();
+  const std::vector<JobLookups> lookups = lookUpCycleAhead(ahead, jobs, pool);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const MergeCounts a = mergeConnectJob(plain, jobs[j], before);
+    const MergeCounts b = mergeConnectJob(ahead, jobs[j], before, &lookups[j]);
+    EXPECT_EQ(a.newMinima, b.newMinima) << "job " << j;
+    EXPECT_EQ(a.newTransitionStates, b.newTransitionStates) << "job " << j;
+    EXPECT_EQ(a.knownTransitionStates, b.knownTransitionStates) << "job " << j;
+    EXPECT_EQ(a.repeatedInCycle, b.repeatedInCycle) << "job " << j;
+  }
+  EXPECT_GT(plain.minima().size(), start.minima().size());
+  EXPECT_GT(plain.transitionStates().size(), start.transitionStates().size());
+  ASSERT_EQ(plain.minima().size(), ahead.minima().size());
+  ASSERT_EQ(plain.transitionStates().size(), ahead.transitionStates().size());
+  for (std::size_t m = 0; m < plain.minima().size(); ++m)
+    EXPECT_EQ(plain.minima()[m].coordinates, ahead.minima()[m].coordinates);
+  for (std::size_t t = 0; t < plain.transitionStates().size(); ++t) {
+    EXPECT_EQ(plain.transitionStates()[t].coordinates, ahead.transitionStates()[t].coordinates);
+    EXPECT_EQ(plain.transitionStates()[t].plusMinimum, ahead.transitionStates()[t].plusMinimum);
+    EXPECT_EQ(plain.transitionStates()[t].minusMinimum, ahead.transitionStates()[t].minusMinimum);
+  }
+}
+
 // Two connect runs of the UNTRAP example's first pairs, on one thread and on two: the merged
 // networks are the same, entry for entry.
 TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {

@@ -10,6 +10,20 @@
 
 namespace landscape {
 
+namespace {
+
+// The entry an add duplicates. Entries are only ever appended, so an equal one among the first
+// `held` that an earlier lookup found is the first equal one of all, and where it found none only
+// the entries added since are left to compare. `findFrom(k)`: the first equal one from index k on.
+template <class FindFrom>
+int duplicated(const TransitionNetwork::EarlierLookup* earlier, FindFrom findFrom) {
+  if (earlier == nullptr) return findFrom(0);
+  if (earlier->found >= 0) return earlier->found;
+  return findFrom(earlier->held);
+}
+
+}  // namespace
+
 void TransitionNetworkParams::check() const {
   require(std::isfinite(energyTolerance) && energyTolerance >= 0.0,
           "network energyTolerance (EDIFFTOL) must be >= 0 (energy)");
@@ -43,31 +57,55 @@ double TransitionNetwork::structureDistance(const std::vector<double>& a,
   return std::sqrt(s);
 }
 
-int TransitionNetwork::findMinimum(const std::vector<double>& coordinates, double energy) const {
+int TransitionNetwork::findMinimumFrom(const std::vector<double>& coordinates, double energy,
+                                       int from) const {
   for (int i : m_minimumEnergies.within(energy, m_params.energyTolerance))
-    if (structureDistance(m_minima[i].coordinates, coordinates) < m_params.geometryTolerance)
+    if (i >= from &&
+        structureDistance(m_minima[i].coordinates, coordinates) < m_params.geometryTolerance)
       return i;
   return -1;
+}
+
+int TransitionNetwork::findTransitionStateFrom(const std::vector<double>& coordinates,
+                                               double energy, int from) const {
+  for (int i : m_transitionStateEnergies.within(energy, m_params.energyTolerance))
+    if (i >= from && structureDistance(m_transitionStates[i].coordinates, coordinates) <
+                         m_params.geometryTolerance)
+      return i;
+  return -1;
+}
+
+int TransitionNetwork::findMinimum(const std::vector<double>& coordinates, double energy) const {
+  return findMinimumFrom(coordinates, energy, 0);
 }
 
 int TransitionNetwork::findTransitionState(const std::vector<double>& coordinates,
                                            double energy) const {
-  for (int i : m_transitionStateEnergies.within(energy, m_params.energyTolerance))
-    if (structureDistance(m_transitionStates[i].coordinates, coordinates) <
-        m_params.geometryTolerance)
-      return i;
-  return -1;
+  return findTransitionStateFrom(coordinates, energy, 0);
+}
+
+TransitionNetwork::EarlierLookup TransitionNetwork::lookUpMinimum(
+    const std::vector<double>& coordinates, double energy) const {
+  return {findMinimumFrom(coordinates, energy, 0), static_cast<int>(m_minima.size())};
+}
+
+TransitionNetwork::EarlierLookup TransitionNetwork::lookUpTransitionState(
+    const std::vector<double>& coordinates, double energy) const {
+  return {findTransitionStateFrom(coordinates, energy, 0),
+          static_cast<int>(m_transitionStates.size())};
 }
 
 TransitionNetwork::Added TransitionNetwork::addMinimum(std::vector<double> coordinates,
-                                                       double energy) {
+                                                       double energy,
+                                                       const EarlierLookup* earlier) {
   if (!m_minima.empty() && coordinates.size() != m_minima.front().coordinates.size()) {
     throw std::invalid_argument("network: minimum has " + std::to_string(coordinates.size()) +
                                 " coordinates, the network holds " +
                                 std::to_string(m_minima.front().coordinates.size()));
   }
   if (coordinates.empty()) throw std::invalid_argument("network: a minimum needs coordinates");
-  const int known = findMinimum(coordinates, energy);
+  const int known =
+      duplicated(earlier, [&](int from) { return findMinimumFrom(coordinates, energy, from); });
   if (known >= 0) return {known, false};
   m_minimumEnergies.add(energy, static_cast<int>(m_minima.size()));
   m_minima.push_back({energy, std::move(coordinates)});
@@ -85,7 +123,8 @@ void TransitionNetwork::checkMinimum(int index, const char* what) const {
 
 TransitionNetwork::Added TransitionNetwork::addTransitionState(std::vector<double> coordinates,
                                                                double energy, double eigenvalue,
-                                                               int plusMinimum, int minusMinimum) {
+                                                               int plusMinimum, int minusMinimum,
+                                                               const EarlierLookup* earlier) {
   checkMinimum(plusMinimum, "plus minimum");
   checkMinimum(minusMinimum, "minus minimum");
   if (coordinates.size() != m_minima.front().coordinates.size()) {
@@ -93,7 +132,8 @@ TransitionNetwork::Added TransitionNetwork::addTransitionState(std::vector<doubl
                                 std::to_string(coordinates.size()) + " coordinates, expected " +
                                 std::to_string(m_minima.front().coordinates.size()));
   }
-  const int known = findTransitionState(coordinates, energy);
+  const int known = duplicated(
+      earlier, [&](int from) { return findTransitionStateFrom(coordinates, energy, from); });
   if (known >= 0) return {known, false};
   const int index = static_cast<int>(m_transitionStates.size());
   m_transitionStateEnergies.add(energy, index);

@@ -65,15 +65,27 @@ class TransitionNetwork {
     int index;  ///< of the new entry, or of the existing one it duplicates
     bool isNew;
   };
+  /// What a lookup made ahead found among the network's first `held` entries of its kind (`found`:
+  /// the first equal one, or -1): with it, an add compares only the entries added since. A merge
+  /// makes its lookups ahead on many threads, then adds in order (landscape/paths/ConnectJobs.h).
+  struct EarlierLookup {
+    int found = -1;
+    int held = 0;
+  };
   /// Adds a minimum unless an equal one (energy and geometry) is known. All coordinate vectors
   /// must have the size of the first one added (throws std::invalid_argument otherwise).
-  Added addMinimum(std::vector<double> coordinates, double energy);
+  Added addMinimum(std::vector<double> coordinates, double energy,
+                   const EarlierLookup* earlier = nullptr);
   /// Adds a transition state between two known minima unless an equal one is known.
   Added addTransitionState(std::vector<double> coordinates, double energy, double eigenvalue,
-                           int plusMinimum, int minusMinimum);
-  /// Index of a known minimum / transition state equal to the given one, or -1.
+                           int plusMinimum, int minusMinimum,
+                           const EarlierLookup* earlier = nullptr);
+  /// Index of the first known minimum / transition state equal to the given one, or -1.
   int findMinimum(const std::vector<double>& coordinates, double energy) const;
   int findTransitionState(const std::vector<double>& coordinates, double energy) const;
+  /// The lookup of findMinimum / findTransitionState as an EarlierLookup of the network as it is.
+  EarlierLookup lookUpMinimum(const std::vector<double>& coordinates, double energy) const;
+  EarlierLookup lookUpTransitionState(const std::vector<double>& coordinates, double energy) const;
 
   const std::vector<NetworkMinimum>& minima() const { return m_minima; }
   const std::vector<NetworkTransitionState>& transitionStates() const { return m_transitionStates; }
@@ -95,6 +107,11 @@ class TransitionNetwork {
 
  private:
   double structureDistance(const std::vector<double>& a, const std::vector<double>& b) const;
+  // The first entry from index `from` on equal to the given one, or -1.
+  int findMinimumFrom(const std::vector<double>& coordinates, double energy, int from) const;
+  int findTransitionStateFrom(const std::vector<double>& coordinates, double energy,
+                              int from) const;
+
   void checkMinimum(int index, const char* what) const;
   TransitionNetworkParams m_params;
   std::vector<NetworkMinimum> m_minima;

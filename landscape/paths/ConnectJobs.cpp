@@ -101,23 +101,25 @@ ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
 }
 
 MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job,
-                            std::size_t statesBeforeCycle) {
+                            std::size_t statesBeforeCycle, const JobLookups* ahead) {
   MergeCounts counts;
   std::vector<int> index(job.minima.size(), -1);  // job minimum -> network minimum
   auto merged = [&](int m) {
     if (index[m] < 0) {
-      const TransitionNetwork::Added added =
-          network.addMinimum(job.minima[m].coordinates, job.minima[m].energy);
+      const TransitionNetwork::Added added = network.addMinimum(
+          job.minima[m].coordinates, job.minima[m].energy, ahead ? &ahead->minima[m] : nullptr);
       index[m] = added.index;
       counts.newMinima += added.isNew;
     }
     return index[m];
   };
-  for (const NetworkTransitionState& ts : job.transitionStates) {
+  for (std::size_t t = 0; t < job.transitionStates.size(); ++t) {
+    const NetworkTransitionState& ts = job.transitionStates[t];
     const int plus = merged(ts.plusMinimum), minus = merged(ts.minusMinimum);
     if (plus == minus) continue;  // its minima are one under the network's tolerances
     const TransitionNetwork::Added added =
-        network.addTransitionState(ts.coordinates, ts.energy, ts.eigenvalue, plus, minus);
+        network.addTransitionState(ts.coordinates, ts.energy, ts.eigenvalue, plus, minus,
+                                   ahead ? &ahead->transitionStates[t] : nullptr);
     if (added.isNew)
       ++counts.newTransitionStates;
     else if (static_cast<std::size_t>(added.index) < statesBeforeCycle)
@@ -126,6 +128,45 @@ MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& 
       ++counts.repeatedInCycle;
   }
   return counts;
+}
+
+std::vector<JobLookups> lookUpCycleAhead(const TransitionNetwork& network,
+                                         const std::vector<ConnectJobResult>& jobs,
+                                         ThreadPool& pool) {
+  std::vector<JobLookups> lookups(jobs.size());
+  struct Point {
+    std::size_t job;
+    bool minimum;
+    std::size_t index;
+  };
+  std::vector<Point> points;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const ConnectJobResult& job = jobs[j];
+    lookups[j].minima.resize(job.minima.size());  // {-1, 0}: nothing seen, the add compares all
+    lookups[j].transitionStates.resize(job.transitionStates.size());
+    std::vector<char> reached(job.minima.size(), 0);
+    for (std::size_t t = 0; t < job.transitionStates.size(); ++t) {
+      const NetworkTransitionState& ts = job.transitionStates[t];
+      reached.at(static_cast<std::size_t>(ts.plusMinimum)) = 1;
+      reached.at(static_cast<std::size_t>(ts.minusMinimum)) = 1;
+      points.push_back({j, false, t});
+    }
+    for (std::size_t m = 0; m < job.minima.size(); ++m)
+      if (reached[m]) points.push_back({j, true, m});
+  }
+  pool.forEach(points.size(), [&](std::size_t k) {
+    const Point& p = points[k];
+    const ConnectJobResult& job = jobs[p.job];
+    if (p.minimum) {
+      const NetworkMinimum& m = job.minima[p.index];
+      lookups[p.job].minima[p.index] = network.lookUpMinimum(m.coordinates, m.energy);
+    } else {
+      const NetworkTransitionState& t = job.transitionStates[p.index];
+      lookups[p.job].transitionStates[p.index] =
+          network.lookUpTransitionState(t.coordinates, t.energy);
+    }
+  });
+  return lookups;
 }
 
 }  // namespace landscape

@@ -128,7 +128,24 @@ struct MergeCounts {
 /// of the job reaches are not added (PATHSAMPLE reads path.info's min-sad-min triples).
 /// `statesBeforeCycle`: the network's transition states before the cycle's first job was merged
 /// (the default counts every recognised one as known).
+/// `ahead`: the job's lookups made ahead (lookUpCycleAhead), which the adds take instead of
+/// comparing again the entries those lookups saw; the merge is the same with or without.
+struct JobLookups;
 MergeCounts mergeConnectJob(TransitionNetwork& network, const ConnectJobResult& job,
-                            std::size_t statesBeforeCycle = static_cast<std::size_t>(-1));
+                            std::size_t statesBeforeCycle = static_cast<std::size_t>(-1),
+                            const JobLookups* ahead = nullptr);
+
+/// A job's points looked up in the network before the cycle merges: per minimum (those no
+/// transition state of the job reaches are not looked up) and per transition state.
+struct JobLookups {
+  std::vector<TransitionNetwork::EarlierLookup> minima;
+  std::vector<TransitionNetwork::EarlierLookup> transitionStates;
+};
+/// Every point of a cycle's jobs looked up in `network` as it stands, on `pool`'s threads: the
+/// alignments of a merge's duplicate checks (a cycle of 256 LJ38 runs recognises thousands of
+/// points it knows) made together, the adds then made in order on one thread.
+std::vector<JobLookups> lookUpCycleAhead(const TransitionNetwork& network,
+                                         const std::vector<ConnectJobResult>& jobs,
+                                         ThreadPool& pool);
 
 }  // namespace landscape

@@ -646,7 +646,10 @@ bool finishCycle(Growth& g, CycleInFlight& cycle, std::vector<ConnectJobResult>&
 MergeCounts mergeCycle(Growth& g, const std::vector<ConnectJobResult>& jobs) {
   MergeCounts total;
   const std::size_t statesBefore = g.network.transitionStates().size();
-  for (const ConnectJobResult& job : jobs) total += mergeConnectJob(g.network, job, statesBefore);
+  // The duplicate checks' alignments on the selection's threads, idle while a cycle merges.
+  const std::vector<JobLookups> ahead = lookUpCycleAhead(g.network, jobs, *g.pool);
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    total += mergeConnectJob(g.network, jobs[j], statesBefore, &ahead[j]);
   ++g.known.growth.cycles;
   return total;
 }
