@@ -65,6 +65,14 @@ TransitionNetwork lj38Network(const StoredTransitionNetwork& stored) {
   return network;
 }
 
+// The same with the stored network's transition states too.
+TransitionNetwork lj38NetworkWithStates(const StoredTransitionNetwork& stored) {
+  TransitionNetwork network = lj38Network(stored);
+  for (const StoredTransitionState& t : stored.transitionStates)
+    network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+  return network;
+}
+
 // PATHSAMPLE's first UNTRAP lists (expected_output/pathsample_untrap.out, 1-based): "saved minima
 // pairs and barriers" (candidate, highest product minimum, metric) and "sorted list" partners.
 TEST(UntrapPairs, MatchesPathsampleLogOfLj38Example) {
@@ -220,9 +228,7 @@ TEST(ConnectJobs, MergeTellsKnownStatesFromThoseRepeatedInTheCycle) {
   const StoredTransitionNetwork stored = untrapExample();
   const Connect connect = untrapExampleConnect();
   const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
-  TransitionNetwork network = lj38Network(stored);
-  for (const StoredTransitionState& t : stored.transitionStates)
-    network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+  TransitionNetwork network = lj38NetworkWithStates(stored);
   ThreadPool pool(1);
   const std::vector<ConnectJobResult> jobs = runConnectJobs(connect, lj, network, {{9, 1}}, pool);
   ASSERT_TRUE(jobs[0].ran);
@@ -246,9 +252,7 @@ TEST(ConnectJobs, MergeWithLookupsAheadGivesThePlainMerge) {
   const StoredTransitionNetwork stored = untrapExample();
   const Connect connect = untrapExampleConnect();
   const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
-  TransitionNetwork start = lj38Network(stored);
-  for (const StoredTransitionState& t : stored.transitionStates)
-    start.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+  TransitionNetwork start = lj38NetworkWithStates(stored);
   ThreadPool pool(2);
   std::vector<ConnectJobResult> jobs =
       runConnectJobs(connect, lj, start, {{7, 1}, {9, 1}, {6, 3}}, pool);
@@ -286,9 +290,7 @@ TEST(ConnectJobs, MergedNetworkDoesNotDependOnThreads) {
   const PotentialMaker lj = [] { return std::make_unique<LennardJones>(38); };
   std::vector<std::vector<double>> energies;
   for (int threads : {1, 2}) {
-    TransitionNetwork network = lj38Network(stored);
-    for (const StoredTransitionState& t : stored.transitionStates)
-      network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+    TransitionNetwork network = lj38NetworkWithStates(stored);
     ThreadPool pool(threads);
     const auto jobs = runConnectJobs(connect, lj, network, {{7, 1}, {9, 1}, {6, 3}}, pool);
     std::vector<double> e;
@@ -375,9 +377,7 @@ TEST(ConnectJobs, RunsSharingBatchedCallsMatchRunsAlone) {
   const Connect connect = untrapExampleConnect();
   const std::vector<std::array<int, 2>> pairs{{7, 1}, {9, 1}, {6, 3}};
   const auto grown = [&](const ConnectEngineMaker& engine, int threads, int inFlight) {
-    TransitionNetwork network = lj38Network(stored);
-    for (const StoredTransitionState& t : stored.transitionStates)
-      network.addTransitionState(t.coordinates, t.energy, -1.0, t.plusMinimum, t.minusMinimum);
+    TransitionNetwork network = lj38NetworkWithStates(stored);
     ThreadPool pool(threads);
     for (const ConnectJobResult& job :
          runConnectJobs(connect, engine, network, pairs, pool, inFlight)) {
