@@ -4,8 +4,10 @@
 // host's copy of one piece overlaps the bus's copy of the one before (a pageable cudaMemcpy
 // does the same through the driver's own buffer, with a synchronisation per copy), on a stream
 // of the staging's own; one wait per call. A caller that assembles its batch in the staging arrays
-// themselves (arrays(), as the shared calls of network growth do) saves the host's copies. Include
-// only from CUDA translation units.
+// themselves (arrays(), as the shared calls of network growth do) saves the host's copies, and a
+// call of one piece without a mask comes back in one copy (the energies follow the gradient rows):
+// four driver calls in all, where a small call's cost is its driver calls. Include only from CUDA
+// translation units.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -39,10 +41,12 @@ void forEachActiveRun(std::size_t begin, std::size_t end, const std::uint8_t* ac
 class BatchedHostStaging {
  public:
   /// The page-locked arrays of a batch of `batch` structures of n coordinates
-  /// (BatchedPotential::hostArrays): run() reads x and writes g and energy there in place.
+  /// (BatchedPotential::hostArrays): run() reads x and writes g and energy there in place. The
+  /// energies follow the batch's gradient rows in one array, so that a call of `batch` structures
+  /// on them comes back in one copy.
   BatchedPotential::HostArrays arrays(std::size_t batch, std::size_t n) {
     reserve(batch, n);
-    return {m_hostX.data(), m_hostG.data(), m_hostEnergy.data()};
+    return {m_hostX.data(), m_hostGradientEnergy.data(), m_hostGradientEnergy.data() + batch * n};
   }
 
   /// The host entry point of `potential` (a device-resident batched potential of n = its
@@ -53,13 +57,23 @@ class BatchedHostStaging {
   void run(BatchedPotential& potential, std::size_t batch, const double* x, double* g,
            double* energy, const std::uint8_t* active) {
     const std::size_t n = potential.dimension();
-    if ((x == m_hostX.data() || g == m_hostG.data() || energy == m_hostEnergy.data()) &&
-        m_energy.size() < batch)
+    double* const hostGE = m_hostGradientEnergy.data();
+    const bool onStaging =
+        x == m_hostX.data() || g == hostGE ||
+        (hostGE != nullptr && energy >= hostGE && energy < hostGE + m_capacity * (n + 1));
+    if (onStaging && m_capacity < batch)
       throw std::logic_error("batched host staging: a call of " + std::to_string(batch) +
                              " structures on the arrays of a smaller batch (" +
-                             std::to_string(m_energy.size()) + ")");
+                             std::to_string(m_capacity) + ")");
     reserve(batch, n);
     const cudaStream_t stream = m_stream.get();
+    // The gradient rows at the front of the combined array; the energies right after this
+    // batch's rows when the caller assembled them there (arrays(batch)), else after all rows.
+    double* const stagedG = m_hostGradientEnergy.data();
+    const std::size_t energyOffset = energy == stagedG + batch * n ? batch * n : m_capacity * n;
+    double* const stagedE = stagedG + energyOffset;
+    double* const deviceG = m_gradientEnergy.data();
+    double* const deviceE = deviceG + energyOffset;
     // The span [first, last) of rows that cross the bus (inactive rows inside it travel unread),
     // in pieces of `rows` rows.
     std::size_t first = 0, last = batch;
@@ -87,20 +101,30 @@ class BatchedHostStaging {
       LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_active.data(), m_hostActive.data(), batch,
                                            cudaMemcpyHostToDevice, stream));
     }
-    potential.energyGradientDevice(batch, m_x.data(), m_g.data(), m_energy.data(),
+    potential.energyGradientDevice(batch, m_x.data(), deviceG, deviceE,
                                    active ? m_active.data() : nullptr, stream);
+    const bool gInPlace = g == stagedG, energyInPlace = energy == stagedE;
+    // One piece of every row, the energies right after the rows: one copy back and one wait (a
+    // network growth's shared calls: a call's fixed cost is its driver calls).
+    if (pieces == 1 && !active && energyOffset == batch * n) {
+      LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(stagedG, deviceG, batch * (n + 1) * sizeof(double),
+                                           cudaMemcpyDeviceToHost, stream));
+      LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
+      if (!gInPlace) std::copy(stagedG, stagedG + batch * n, g);
+      if (!energyInPlace) std::copy(stagedE, stagedE + batch, energy);
+      return;
+    }
     // Results in place with holes in the mask come back run by run (inactive rows of the
     // caller's arrays are never written); otherwise the piece's span at once.
-    const bool runByRun = active && (g == m_hostG.data() || energy == m_hostEnergy.data());
+    const bool runByRun = active && (gInPlace || energyInPlace);
     for (std::size_t p = 0; p < pieces; ++p) {
       const std::size_t begin = first + p * rows, end = std::min(last, begin + rows);
       const auto copyBack = [&](std::size_t row, std::size_t count) {
-        LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_hostG.data() + row * n, m_g.data() + row * n,
+        LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(stagedG + row * n, deviceG + row * n,
                                              count * n * sizeof(double), cudaMemcpyDeviceToHost,
                                              stream));
-        LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_hostEnergy.data() + row, m_energy.data() + row,
-                                             count * sizeof(double), cudaMemcpyDeviceToHost,
-                                             stream));
+        LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(stagedE + row, deviceE + row, count * sizeof(double),
+                                             cudaMemcpyDeviceToHost, stream));
       };
       if (runByRun)
         forEachActiveRun(begin, end, active, copyBack);
@@ -112,10 +136,8 @@ class BatchedHostStaging {
       const std::size_t begin = first + p * rows, end = std::min(last, begin + rows);
       LANDSCAPE_CUDA_CHECK(cudaEventSynchronize(m_pieceDone[p].get()));
       forEachActiveRun(begin, end, active, [&](std::size_t row, std::size_t count) {
-        if (g != m_hostG.data())
-          std::copy(m_hostG.data() + row * n, m_hostG.data() + (row + count) * n, g + row * n);
-        if (energy != m_hostEnergy.data())
-          std::copy(m_hostEnergy.data() + row, m_hostEnergy.data() + row + count, energy + row);
+        if (!gInPlace) std::copy(stagedG + row * n, stagedG + (row + count) * n, g + row * n);
+        if (!energyInPlace) std::copy(stagedE + row, stagedE + row + count, energy + row);
       });
     }
     LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));  // no span: the kernels' faults
@@ -134,18 +156,18 @@ class BatchedHostStaging {
   static constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
 
   void reserve(std::size_t batch, std::size_t n) {
-    if (m_energy.size() >= batch) return;
+    if (m_capacity >= batch) return;
     m_x = DeviceBuffer<double>(batch * n);
-    m_g = DeviceBuffer<double>(batch * n);
-    m_energy = DeviceBuffer<double>(batch);
+    // Gradient rows, then room for the energies of any batch up to the capacity (after its own
+    // rows, or after all rows).
+    m_gradientEnergy = DeviceBuffer<double>(batch * (n + 1));
     m_active = DeviceBuffer<std::uint8_t>(batch);
     // Rows of inactive structures inside the span travel back unread: keep them defined.
-    m_g.zero();
-    m_energy.zero();
+    m_gradientEnergy.zero();
     m_hostX = PinnedBuffer<double>(batch * n);
-    m_hostG = PinnedBuffer<double>(batch * n);
-    m_hostEnergy = PinnedBuffer<double>(batch);
+    m_hostGradientEnergy = PinnedBuffer<double>(batch * (n + 1));
     m_hostActive = PinnedBuffer<std::uint8_t>(batch);
+    m_capacity = batch;
     if (!m_stream) m_stream = newStream();
   }
 
@@ -156,9 +178,10 @@ class BatchedHostStaging {
     return CudaStream::create(cudaStreamDefault, m_urgent ? greatestStreamPriority() : 0);
   }
 
-  DeviceBuffer<double> m_x, m_g, m_energy;
+  std::size_t m_capacity = 0;  // structures the buffers hold
+  DeviceBuffer<double> m_x, m_gradientEnergy;
   DeviceBuffer<std::uint8_t> m_active;
-  PinnedBuffer<double> m_hostX, m_hostG, m_hostEnergy;
+  PinnedBuffer<double> m_hostX, m_hostGradientEnergy;
   PinnedBuffer<std::uint8_t> m_hostActive;
   CudaStream m_stream;
   bool m_urgent = false;               // preferOnDevice()

@@ -236,6 +236,42 @@ TEST(BatchedLennardJonesCuda, HostEntryInPiecesAndInPlaceEqualsTheTwin) {
   EXPECT_THROW(small.energyGradient(20, ten.x, ten.g, ten.energy, nullptr), std::logic_error);
 }
 
+// The staging's one-copy return (gpu/BatchedHostStaging.h: the energies follow the batch's
+// gradient rows): a call of B structures on the arrays of B, of fewer structures on the same
+// arrays (their energies then not right after the rows), and on the caller's arrays of a batch
+// that fills the staging, all the team twin's bits; the rows past a smaller call untouched.
+TEST(BatchedLennardJonesCuda, HostEntryReturnsInOneCopyWithTheTwinsBits) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t atoms = 38, n = 3 * atoms, batch = 40, fewer = 17;
+  BatchedLennardJonesCuda gpu(atoms);
+  LennardJonesTeam twin(gpu.schedule(), 32 * gpu.shape().warps);
+  const std::vector<double> x = cubeBatch(atoms, static_cast<int>(batch), 23);
+  const auto wrongRows = [&](std::size_t count, const double* g, const double* e) {
+    int wrong = 0;
+    for (std::size_t b = 0; b < count; ++b) {
+      std::vector<double> gt(n);
+      const double et = twin.energyGradient(&x[b * n], gt.data());
+      wrong += !sameBits(e[b], et) || !sameBits(&g[b * n], gt.data(), n);
+    }
+    return wrong;
+  };
+  const BatchedPotential::HostArrays own = gpu.hostArrays(batch);
+  std::copy(x.begin(), x.end(), own.x);
+  gpu.energyGradient(batch, own.x, own.g, own.energy, nullptr);
+  EXPECT_EQ(wrongRows(batch, own.g, own.energy), 0);
+  std::fill(own.g, own.g + batch * n, -1.0);
+  std::fill(own.energy, own.energy + batch, -1.0);
+  gpu.energyGradient(fewer, own.x, own.g, own.energy, nullptr);
+  EXPECT_EQ(wrongRows(fewer, own.g, own.energy), 0);
+  int touched = 0;
+  for (std::size_t b = fewer; b < batch; ++b)
+    touched += own.energy[b] != -1.0 || own.g[b * n] != -1.0 || own.g[b * n + n - 1] != -1.0;
+  EXPECT_EQ(touched, 0);
+  std::vector<double> g(batch * n), e(batch);
+  gpu.energyGradient(batch, x.data(), g.data(), e.data(), nullptr);
+  EXPECT_EQ(wrongRows(batch, g.data(), e.data()), 0);
+}
+
 // preferOnDevice (the shared calls of network growth): the host entry point's stream changes
 // priority, before and after its first call; the bits stay the team twin's.
 TEST(BatchedLennardJonesCuda, PreferredOnDeviceKeepsItsBits) {
