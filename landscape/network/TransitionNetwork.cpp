@@ -57,41 +57,36 @@ double TransitionNetwork::structureDistance(const std::vector<double>& a,
   return std::sqrt(s);
 }
 
-int TransitionNetwork::findMinimumFrom(const std::vector<double>& coordinates, double energy,
-                                       int from) const {
-  for (int i : m_minimumEnergies.within(energy, m_params.energyTolerance))
+template <class Entry>
+int TransitionNetwork::findFrom(const std::vector<Entry>& entries,
+                                const EnergyWindowIndex& energies,
+                                const std::vector<double>& coordinates, double energy,
+                                int from) const {
+  for (int i : energies.within(energy, m_params.energyTolerance))
     if (i >= from &&
-        structureDistance(m_minima[i].coordinates, coordinates) < m_params.geometryTolerance)
-      return i;
-  return -1;
-}
-
-int TransitionNetwork::findTransitionStateFrom(const std::vector<double>& coordinates,
-                                               double energy, int from) const {
-  for (int i : m_transitionStateEnergies.within(energy, m_params.energyTolerance))
-    if (i >= from && structureDistance(m_transitionStates[i].coordinates, coordinates) <
-                         m_params.geometryTolerance)
+        structureDistance(entries[i].coordinates, coordinates) < m_params.geometryTolerance)
       return i;
   return -1;
 }
 
 int TransitionNetwork::findMinimum(const std::vector<double>& coordinates, double energy) const {
-  return findMinimumFrom(coordinates, energy, 0);
+  return findFrom(m_minima, m_minimumEnergies, coordinates, energy, 0);
 }
 
 int TransitionNetwork::findTransitionState(const std::vector<double>& coordinates,
                                            double energy) const {
-  return findTransitionStateFrom(coordinates, energy, 0);
+  return findFrom(m_transitionStates, m_transitionStateEnergies, coordinates, energy, 0);
 }
 
 TransitionNetwork::EarlierLookup TransitionNetwork::lookUpMinimum(
     const std::vector<double>& coordinates, double energy) const {
-  return {findMinimumFrom(coordinates, energy, 0), static_cast<int>(m_minima.size())};
+  return {findFrom(m_minima, m_minimumEnergies, coordinates, energy, 0),
+          static_cast<int>(m_minima.size())};
 }
 
 TransitionNetwork::EarlierLookup TransitionNetwork::lookUpTransitionState(
     const std::vector<double>& coordinates, double energy) const {
-  return {findTransitionStateFrom(coordinates, energy, 0),
+  return {findFrom(m_transitionStates, m_transitionStateEnergies, coordinates, energy, 0),
           static_cast<int>(m_transitionStates.size())};
 }
 
@@ -104,8 +99,9 @@ TransitionNetwork::Added TransitionNetwork::addMinimum(std::vector<double> coord
                                 std::to_string(m_minima.front().coordinates.size()));
   }
   if (coordinates.empty()) throw std::invalid_argument("network: a minimum needs coordinates");
-  const int known =
-      duplicated(earlier, [&](int from) { return findMinimumFrom(coordinates, energy, from); });
+  const int known = duplicated(earlier, [&](int from) {
+    return findFrom(m_minima, m_minimumEnergies, coordinates, energy, from);
+  });
   if (known >= 0) return {known, false};
   m_minimumEnergies.add(energy, static_cast<int>(m_minima.size()));
   m_minima.push_back({energy, std::move(coordinates)});
@@ -132,8 +128,9 @@ TransitionNetwork::Added TransitionNetwork::addTransitionState(std::vector<doubl
                                 std::to_string(coordinates.size()) + " coordinates, expected " +
                                 std::to_string(m_minima.front().coordinates.size()));
   }
-  const int known = duplicated(
-      earlier, [&](int from) { return findTransitionStateFrom(coordinates, energy, from); });
+  const int known = duplicated(earlier, [&](int from) {
+    return findFrom(m_transitionStates, m_transitionStateEnergies, coordinates, energy, from);
+  });
   if (known >= 0) return {known, false};
   const int index = static_cast<int>(m_transitionStates.size());
   m_transitionStateEnergies.add(energy, index);

@@ -107,10 +107,11 @@ class TransitionNetwork {
 
  private:
   double structureDistance(const std::vector<double>& a, const std::vector<double>& b) const;
-  // The first entry from index `from` on equal to the given one, or -1.
-  int findMinimumFrom(const std::vector<double>& coordinates, double energy, int from) const;
-  int findTransitionStateFrom(const std::vector<double>& coordinates, double energy,
-                              int from) const;
+  // The first of `entries` (minima or transition states) from index `from` on equal to the given
+  // one (energy within EDIFFTOL by `energies`, then geometry), or -1.
+  template <class Entry>
+  int findFrom(const std::vector<Entry>& entries, const EnergyWindowIndex& energies,
+               const std::vector<double>& coordinates, double energy, int from) const;
 
   void checkMinimum(int index, const char* what) const;
   TransitionNetworkParams m_params;
