@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "landscape/core/Require.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
@@ -20,41 +21,16 @@ double distanceBetween(const double* a, const double* b, std::size_t n) {
 }
 
 // Improved tangent (Henkelman and Jonsson 2000) of an image of energy e between neighbours of
-// energies ep (previous) and en (next), from the segments plus = x_{i+1} - x_i and
-// minus = x_i - x_{i-1}: the uphill neighbour's segment on a monotonic stretch, an
-// energy-weighted mixture at extrema.
-// Written normalised to tau (zero where both segments vanish).
-void improvedTangent(double ep, double e, double en, const std::vector<double>& plus,
-                     const std::vector<double>& minus, double* tau) {
-  const std::size_t n = plus.size();
-  double wPlus, wMinus;
-  if (en > e && e > ep) {
-    wPlus = 1.0, wMinus = 0.0;
-  } else if (en < e && e < ep) {
-    wPlus = 0.0, wMinus = 1.0;
-  } else {
-    const double dMax = std::max(std::abs(en - e), std::abs(ep - e));
-    const double dMin = std::min(std::abs(en - e), std::abs(ep - e));
-    if (en > ep) {
-      wPlus = dMax, wMinus = dMin;
-    } else {
-      wPlus = dMin, wMinus = dMax;
-    }
-  }
-  double norm2 = 0.0;
-  for (std::size_t j = 0; j < n; ++j) {
-    tau[j] = wPlus * plus[j] + wMinus * minus[j];
-    norm2 += tau[j] * tau[j];
-  }
-  if (!(norm2 > 0.0) || !std::isfinite(norm2)) {  // equal energies or coincident images
-    norm2 = 0.0;
-    for (std::size_t j = 0; j < n; ++j) {
-      tau[j] = plus[j] + minus[j];
-      norm2 += tau[j] * tau[j];
-    }
-  }
-  const double tauNorm = std::sqrt(norm2);
-  for (std::size_t j = 0; j < n; ++j) tau[j] = tauNorm > 0.0 ? tau[j] / tauNorm : 0.0;
+// energies ep (previous) and en (next): the weights (wPlus, wMinus) of the segments
+// plus = x_{i+1} - x_i and minus = x_i - x_{i-1}, the uphill neighbour's segment on a monotonic
+// stretch, an energy-weighted mixture at extrema. The tangent is wPlus plus + wMinus minus,
+// normalised (plus + minus where that vanishes; zero where both segments vanish).
+std::pair<double, double> tangentWeights(double ep, double e, double en) {
+  if (en > e && e > ep) return {1.0, 0.0};
+  if (en < e && e < ep) return {0.0, 1.0};
+  const double dMax = std::max(std::abs(en - e), std::abs(ep - e));
+  const double dMin = std::min(std::abs(en - e), std::abs(ep - e));
+  return en > ep ? std::pair<double, double>{dMax, dMin} : std::pair<double, double>{dMin, dMax};
 }
 
 struct SpringModel {
@@ -65,14 +41,17 @@ struct SpringModel {
 
 // The band gradient of one image: the true gradient gTrue perpendicular to the tangent tau plus
 // the spring gradient k (2 x_i - x_{i-1} - x_{i+1}) along it, and with doubly nudging the part of
-// the perpendicular spring gradient that does not oppose the true one. spring and perp are
-// scratch of the image's size.
-void nudgedGradient(const double* gTrue, const double* tau, const std::vector<double>& plus,
-                    const std::vector<double>& minus, const SpringModel& model,
-                    std::vector<double>& spring, std::vector<double>& perp, double* gBand) {
-  const std::size_t n = plus.size();
+// the perpendicular spring gradient that does not oppose the true one. On entry tau holds the
+// unnormalised tangent, of squared norm tauNorm2, and plus2, minus2 the segments' squared lengths;
+// spring and perp are scratch of the image's size. Each sum runs over the components in order, in
+// as few passes as the sums allow.
+void nudgedGradient(const double* gTrue, double* tau, double tauNorm2, const double* plus,
+                    const double* minus, double plus2, double minus2, const SpringModel& model,
+                    std::size_t n, double* spring, double* perp, double* gBand) {
+  const double tauNorm = std::sqrt(tauNorm2);
   double trueAlong = 0.0, springAlong = 0.0;
   for (std::size_t j = 0; j < n; ++j) {
+    tau[j] = tauNorm > 0.0 ? tau[j] / tauNorm : 0.0;
     spring[j] = model.k * (minus[j] - plus[j]);
     trueAlong += gTrue[j] * tau[j];
     springAlong += spring[j] * tau[j];
@@ -87,15 +66,8 @@ void nudgedGradient(const double* gTrue, const double* tau, const std::vector<do
   // Spring gradient along the tangent: the projection (g^s . tau) tau of the original NEB, or
   // -k (|x_{i+1} - x_i| - |x_i - x_{i-1}|) tau (Henkelman and Jonsson 2000, eq 12), which
   // spaces the images equally even where the band is kinked.
-  double parallelSpring = springAlong;
-  if (model.segmentSprings) {
-    double plus2 = 0.0, minus2 = 0.0;
-    for (std::size_t j = 0; j < n; ++j) {
-      plus2 += plus[j] * plus[j];
-      minus2 += minus[j] * minus[j];
-    }
-    parallelSpring = -model.k * (std::sqrt(plus2) - std::sqrt(minus2));
-  }
+  const double parallelSpring =
+      model.segmentSprings ? -model.k * (std::sqrt(plus2) - std::sqrt(minus2)) : springAlong;
   // Doubly nudged part: g^s_perp less its component along ghat_perp (Trygubenko and Wales);
   // undefined, and left out, where g_perp vanishes.
   const bool nudgeTwice = model.doublyNudged && perpNorm2 > 0.0;
@@ -236,19 +208,37 @@ double DnebBand::energyGradient(const double* band, double* g) {
     sum += m_energies[i];
   }
   const SpringModel springs = {m_k, m_segmentSprings, m_doublyNudged};
-  std::vector<double> plus(m_n), minus(m_n), spring(m_n), perp(m_n);
+  m_scratch.resize(4 * m_n);
+  double* const plus = m_scratch.data();
+  double* const minus = plus + m_n;
+  double* const spring = minus + m_n;
+  double* const perp = spring + m_n;
   for (std::size_t i = 1; i <= m_images; ++i) {
     const double* xp = imageAt(band, i - 1);
     const double* x = imageAt(band, i);
     const double* xn = imageAt(band, i + 1);
+    const auto [wPlus, wMinus] =
+        tangentWeights(m_energies[i - 1], m_energies[i], m_energies[i + 1]);
+    double* tau = &m_tangents[(i - 1) * m_n];
+    // The segments, the weighted tangent and the squared lengths in one pass.
+    double norm2 = 0.0, plus2 = 0.0, minus2 = 0.0;
     for (std::size_t j = 0; j < m_n; ++j) {
       plus[j] = xn[j] - x[j];
       minus[j] = x[j] - xp[j];
+      tau[j] = wPlus * plus[j] + wMinus * minus[j];
+      norm2 += tau[j] * tau[j];
+      plus2 += plus[j] * plus[j];
+      minus2 += minus[j] * minus[j];
     }
-    double* tau = &m_tangents[(i - 1) * m_n];
-    improvedTangent(m_energies[i - 1], m_energies[i], m_energies[i + 1], plus, minus, tau);
-    nudgedGradient(&m_gradients[(i - 1) * m_n], tau, plus, minus, springs, spring, perp,
-                   g + (i - 1) * m_n);
+    if (!(norm2 > 0.0) || !std::isfinite(norm2)) {  // equal energies or coincident images
+      norm2 = 0.0;
+      for (std::size_t j = 0; j < m_n; ++j) {
+        tau[j] = plus[j] + minus[j];
+        norm2 += tau[j] * tau[j];
+      }
+    }
+    nudgedGradient(&m_gradients[(i - 1) * m_n], tau, norm2, plus, minus, plus2, minus2, springs,
+                   m_n, spring, perp, g + (i - 1) * m_n);
   }
   return checkedSum(sum);
 }

@@ -145,6 +145,7 @@ class DnebBand : public Potential {
   double m_coldFusionEnergy = -std::numeric_limits<double>::infinity();
   int m_coldFusionEvaluations = 0;
   std::vector<double> m_energies, m_tangents, m_gradients;
+  std::vector<double> m_scratch;  // energyGradient's segments and spring terms of one image
   /// sum, or NaN (counted) when an interior image is below the cold-fusion energy.
   double checkedSum(double sum);
 };
