@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "landscape/network/PairKey.h"
+
 namespace landscape {
 
 /// Two minima (0-based indices of the network) to connect, with the number the list is sorted by
@@ -42,15 +44,12 @@ class TriedPairIndex {
   explicit TriedPairIndex(const TriedPairs& tried);
   /// True when (a, b) was tried; with eitherOrder also when (b, a) was.
   bool contains(int a, int b, bool eitherOrder) const {
-    return m_pairs.count(key(a, b)) != 0 || (eitherOrder && m_pairs.count(key(b, a)) != 0);
+    return m_pairs.count(orderedPairKey(a, b)) != 0 ||
+           (eitherOrder && m_pairs.count(orderedPairKey(b, a)) != 0);
   }
-  void add(int a, int b) { m_pairs.insert(key(a, b)); }
+  void add(int a, int b) { m_pairs.insert(orderedPairKey(a, b)); }
 
  private:
-  static std::uint64_t key(int a, int b) {
-    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
-           static_cast<std::uint32_t>(b);
-  }
   std::unordered_set<std::uint64_t> m_pairs;
 };
 
