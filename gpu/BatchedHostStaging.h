@@ -6,11 +6,15 @@
 // of the staging's own; one wait per call. A caller that assembles its batch in the staging arrays
 // themselves (arrays(), as the shared calls of network growth do) saves the host's copies, and a
 // call of one piece without a mask comes back in one copy (the energies follow the gradient rows):
-// four driver calls in all, where a small call's cost is its driver calls. Include only from CUDA
-// translation units.
+// four driver calls in all, where a small call's cost is its driver calls. A potential whose
+// kernel reads each coordinate once and writes each result once may instead read and write the
+// page-locked arrays across the bus (mapped memory, reached through Unified Virtual Addressing):
+// a small call is then a launch and a wait, two driver calls. Include only from CUDA translation
+// units.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,6 +44,11 @@ void forEachActiveRun(std::size_t begin, std::size_t end, const std::uint8_t* ac
 
 class BatchedHostStaging {
  public:
+  /// kernelReadsOnce: the potential's kernel reads each coordinate of an active row once and
+  /// writes each gradient entry and energy once, so calls of one piece may run on the page-locked
+  /// arrays in place (mapped); otherwise every call copies across the bus and back.
+  explicit BatchedHostStaging(bool kernelReadsOnce = false) : m_mapped(kernelReadsOnce) {}
+
   /// The page-locked arrays of a batch of `batch` structures of n coordinates
   /// (BatchedPotential::hostArrays): run() reads x and writes g and energy there in place. The
   /// energies follow the batch's gradient rows in one array, so that a call of `batch` structures
@@ -60,7 +69,8 @@ class BatchedHostStaging {
     double* const hostGE = m_hostGradientEnergy.data();
     const bool onStaging =
         x == m_hostX.data() || g == hostGE ||
-        (hostGE != nullptr && energy >= hostGE && energy < hostGE + m_capacity * (n + 1));
+        (hostGE != nullptr && !std::less<const double*>()(energy, hostGE) &&
+         std::less<const double*>()(energy, hostGE + m_capacity * (n + 1)));  // total order
     if (onStaging && m_capacity < batch)
       throw std::logic_error("batched host staging: a call of " + std::to_string(batch) +
                              " structures on the arrays of a smaller batch (" +
@@ -74,6 +84,24 @@ class BatchedHostStaging {
     double* const stagedE = stagedG + energyOffset;
     double* const deviceG = m_gradientEnergy.data();
     double* const deviceE = deviceG + energyOffset;
+    if (m_mapped && batch * (n + 1) * sizeof(double) <= kPieceBytes) {
+      // The kernel reads x and writes g and the energies on the host, across the bus.
+      const bool gInPlace = g == stagedG, energyInPlace = energy == stagedE;
+      if (x != m_hostX.data())
+        forEachActiveRun(0, batch, active, [&](std::size_t row, std::size_t count) {
+          std::copy(x + row * n, x + (row + count) * n, m_hostX.data() + row * n);
+        });
+      if (active) std::copy(active, active + batch, m_hostActive.data());
+      potential.energyGradientDevice(batch, m_mappedX, m_mappedGradientEnergy,
+                                     m_mappedGradientEnergy + energyOffset,
+                                     active ? m_mappedActive : nullptr, stream);
+      LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
+      forEachActiveRun(0, batch, active, [&](std::size_t row, std::size_t count) {
+        if (!gInPlace) std::copy(stagedG + row * n, stagedG + (row + count) * n, g + row * n);
+        if (!energyInPlace) std::copy(stagedE + row, stagedE + row + count, energy + row);
+      });
+      return;
+    }
     // The span [first, last) of rows that cross the bus (inactive rows inside it travel unread),
     // in pieces of `rows` rows.
     std::size_t first = 0, last = batch;
@@ -101,9 +129,9 @@ class BatchedHostStaging {
       LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(m_active.data(), m_hostActive.data(), batch,
                                            cudaMemcpyHostToDevice, stream));
     }
+    const bool gInPlace = g == stagedG, energyInPlace = energy == stagedE;
     potential.energyGradientDevice(batch, m_x.data(), deviceG, deviceE,
                                    active ? m_active.data() : nullptr, stream);
-    const bool gInPlace = g == stagedG, energyInPlace = energy == stagedE;
     // One piece of every row, the energies right after the rows: one copy back and one wait (a
     // network growth's shared calls: a call's fixed cost is its driver calls).
     if (pieces == 1 && !active && energyOffset == batch * n) {
@@ -164,9 +192,15 @@ class BatchedHostStaging {
     m_active = DeviceBuffer<std::uint8_t>(batch);
     // Rows of inactive structures inside the span travel back unread: keep them defined.
     m_gradientEnergy.zero();
-    m_hostX = PinnedBuffer<double>(batch * n);
-    m_hostGradientEnergy = PinnedBuffer<double>(batch * (n + 1));
-    m_hostActive = PinnedBuffer<std::uint8_t>(batch);
+    const unsigned int flags = m_mapped ? cudaHostAllocMapped : cudaHostAllocDefault;
+    m_hostX = PinnedBuffer<double>(batch * n, flags);
+    m_hostGradientEnergy = PinnedBuffer<double>(batch * (n + 1), flags);
+    m_hostActive = PinnedBuffer<std::uint8_t>(batch, flags);
+    if (m_mapped) {
+      m_mappedX = m_hostX.devicePointer();
+      m_mappedGradientEnergy = m_hostGradientEnergy.devicePointer();
+      m_mappedActive = m_hostActive.devicePointer();
+    }
     m_capacity = batch;
     if (!m_stream) m_stream = newStream();
   }
@@ -185,6 +219,10 @@ class BatchedHostStaging {
   PinnedBuffer<std::uint8_t> m_hostActive;
   CudaStream m_stream;
   bool m_urgent = false;               // preferOnDevice()
+  bool m_mapped = false;               // calls of one piece run on the page-locked arrays
+  // The device's addresses of the page-locked arrays (m_mapped).
+  double *m_mappedX = nullptr, *m_mappedGradientEnergy = nullptr;
+  std::uint8_t* m_mappedActive = nullptr;
   std::vector<CudaEvent> m_pieceDone;  // one per piece: its g and energies are on the host
 };
 

@@ -42,7 +42,9 @@ struct BatchedLennardJonesCuda::DeviceState {
   BatchedTeamShape shape;
   PairTileSchedule schedule;
   DeviceBuffer<PairSlot> slots;
-  BatchedHostStaging staging;  // the host entry point's arrays
+  // The host entry point's arrays: the kernel reads each coordinate once (into shared memory)
+  // and writes each result once, so small calls run on them in place.
+  BatchedHostStaging staging{/*kernelReadsOnce=*/true};
 };
 
 BatchedLennardJonesCuda::BatchedLennardJonesCuda(std::size_t atoms, BatchedTeamShape shape)

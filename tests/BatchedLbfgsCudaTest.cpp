@@ -272,6 +272,41 @@ TEST(BatchedLennardJonesCuda, HostEntryReturnsInOneCopyWithTheTwinsBits) {
   EXPECT_EQ(wrongRows(batch, g.data(), e.data()), 0);
 }
 
+// A call of one piece with a mask (the Lennard-Jones kernel then reads and writes the
+// page-locked arrays across the bus: gpu/BatchedHostStaging.h): every active structure gets the
+// team twin's bits and no inactive row is written, on the caller's arrays and on the potential's.
+TEST(BatchedLennardJonesCuda, HostEntryOfOnePieceWithAMaskWritesOnlyActiveRows) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t atoms = 38, n = 3 * atoms, batch = 40;
+  BatchedLennardJonesCuda gpu(atoms);
+  LennardJonesTeam twin(gpu.schedule(), 32 * gpu.shape().warps);
+  const std::vector<double> x = cubeBatch(atoms, static_cast<int>(batch), 57);
+  std::vector<std::uint8_t> active(batch, 1);
+  for (std::size_t b = 0; b < batch; ++b)
+    if (b == 0 || b + 1 == batch || b % 4 == 2) active[b] = 0;
+  const BatchedPotential::HostArrays own = gpu.hostArrays(batch);
+  std::copy(x.begin(), x.end(), own.x);
+  std::fill(own.g, own.g + batch * n, -1.0);
+  std::fill(own.energy, own.energy + batch, -1.0);
+  gpu.energyGradient(batch, own.x, own.g, own.energy, active.data());
+  std::vector<double> g(batch * n, -1.0), e(batch, -1.0);
+  gpu.energyGradient(batch, x.data(), g.data(), e.data(), active.data());
+  int wrong = 0, written = 0;
+  for (std::size_t b = 0; b < batch; ++b) {
+    if (!active[b]) {
+      written += e[b] != -1.0 || own.energy[b] != -1.0 || g[b * n] != -1.0 ||
+                 g[b * n + n - 1] != -1.0 || own.g[b * n] != -1.0 || own.g[b * n + n - 1] != -1.0;
+      continue;
+    }
+    std::vector<double> gt(n);
+    const double et = twin.energyGradient(&x[b * n], gt.data());
+    wrong += !sameBits(e[b], et) || !sameBits(&g[b * n], gt.data(), n) ||
+             !sameBits(own.energy[b], et) || !sameBits(&own.g[b * n], gt.data(), n);
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(written, 0);
+}
+
 // preferOnDevice (the shared calls of network growth): the host entry point's stream changes
 // priority, before and after its first call; the bits stay the team twin's.
 TEST(BatchedLennardJonesCuda, PreferredOnDeviceKeepsItsBits) {
