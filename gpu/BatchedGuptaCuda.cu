@@ -42,7 +42,9 @@ struct BatchedGuptaCuda::DeviceState {
   GuptaParams params;
   GuptaConstants constants;
   int atoms = 0, threads = 128;
-  BatchedHostStaging staging;  // the host entry point's arrays
+  // The host entry point's arrays: the kernel reads each coordinate once (into shared memory)
+  // and writes each result once, so small calls run on them in place.
+  BatchedHostStaging staging{/*kernelReadsOnce=*/true};
 };
 
 BatchedGuptaCuda::BatchedGuptaCuda(std::size_t atoms, const GuptaParams& params,

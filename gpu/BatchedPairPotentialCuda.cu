@@ -171,7 +171,9 @@ struct BatchedPairPotentialCuda::DeviceState {
   DeviceBuffer<int> counts;
   DeviceBuffer<unsigned short> list;
   DeviceBuffer<unsigned long long> rebuilds;
-  BatchedHostStaging staging;  // the host entry point's arrays
+  // The host entry point's arrays: the kernel reads each coordinate once (into shared memory)
+  // and writes each result once, so small calls run on them in place.
+  BatchedHostStaging staging{/*kernelReadsOnce=*/true};
 };
 
 BatchedPairPotentialCuda::BatchedPairPotentialCuda(PairModel model, int threadsPerStructure,
