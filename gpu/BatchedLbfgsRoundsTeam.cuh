@@ -12,30 +12,8 @@
 
 namespace landscape {
 
-// The block's threads, thread t owning components t, t + T, ... of rows in global memory (an
-// Owned vector is a view, q = c).
-class RoundsRowTeam : public DeviceTeam<0> {
- public:
-  __device__ RoundsRowTeam(int dimension, double* scratch) : DeviceTeam<0>(dimension, scratch) {}
-
-  struct Owned {
-    double* v;
-    __device__ double& operator[](int q) const { return v[q]; }
-  };
-
-  template <class F>
-  __device__ void forOwned(F f) const {
-    for (int c = threadIdx.x; c < n; c += blockDim.x) f(c, c);
-  }
-
-  template <int R, class F>
-  __device__ TeamSum<R> sumOwned(F f) {
-    TeamSum<R> s;
-    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
-    forOwned([&](int c, int q) { f(c, q, s); });
-    return this->reduce(s);
-  }
-};
+// The block's threads over the rows of a slot in global memory.
+using RoundsRowTeam = DeviceRowTeam;
 
 // The vectors and history of slot r.
 __device__ inline LbfgsTeamStorage roundsSlotStorage(const BatchedRoundsSlots& a, std::size_t r,

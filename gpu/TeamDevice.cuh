@@ -33,6 +33,8 @@ class DeviceTeam {
       __syncthreads();
   }
   __device__ bool isLeader() const { return threadIdx.x == 0; }
+  /// This thread's place in the team.
+  __device__ int rank() const { return threadIdx.x; }
 
   template <class F>
   __device__ void forEach(F f) const {
@@ -76,6 +78,66 @@ class DeviceTeam {
  private:
   double* m_scratch;
   int m_parity = 0;
+};
+
+/// One warp of a larger block as a team of its own (a DNEB band's image: its block works on
+/// several images at once, a warp each), with the interface of DeviceTeam<kTeamWarpSize>: lane l
+/// owns components l, l + 32, ...; sums by the butterfly alone; barriers are the warp's.
+class DeviceWarpTeam {
+ public:
+  __device__ explicit DeviceWarpTeam(int dimension) : n(dimension) {}
+  const int n;
+  __device__ static int threads() { return kTeamWarpSize; }
+  __device__ int rank() const { return threadIdx.x & (kTeamWarpSize - 1); }
+  __device__ bool isLeader() const { return rank() == 0; }
+  __device__ void sync() const { __syncwarp(); }
+
+  template <class F>
+  __device__ void forEach(F f) const {
+    for (int c = rank(); c < n; c += kTeamWarpSize) f(c);
+  }
+  template <int R, class F>
+  __device__ TeamSum<R> sum(F term) const {
+    TeamSum<R> s;
+    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+    for (int c = rank(); c < n; c += kTeamWarpSize) {
+      const TeamSum<R> v = term(c);
+      for (int r = 0; r < R; ++r) s.v[r] = s.v[r] + v.v[r];
+    }
+    return reduce(s);
+  }
+  template <int R>
+  __device__ TeamSum<R> reduce(TeamSum<R> s) const {
+    for (int r = 0; r < R; ++r)
+      for (int o = kTeamWarpSize / 2; o >= 1; o /= 2)
+        s.v[r] = s.v[r] + __shfl_xor_sync(0xffffffffu, s.v[r], o);
+    return s;
+  }
+};
+
+/// The block's threads over vectors in global memory: thread t owns components t, t +
+/// blockDim.x, ... (an Owned vector is a view, q = c).
+class DeviceRowTeam : public DeviceTeam<0> {
+ public:
+  __device__ DeviceRowTeam(int dimension, double* scratch) : DeviceTeam<0>(dimension, scratch) {}
+
+  struct Owned {
+    double* v;
+    __device__ double& operator[](int q) const { return v[q]; }
+  };
+
+  template <class F>
+  __device__ void forOwned(F f) const {
+    for (int c = threadIdx.x; c < n; c += blockDim.x) f(c, c);
+  }
+
+  template <int R, class F>
+  __device__ TeamSum<R> sumOwned(F f) {
+    TeamSum<R> s;
+    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+    forOwned([&](int c, int q) { f(c, q, s); });
+    return this->reduce(s);
+  }
 };
 
 /// A team of run-time size.

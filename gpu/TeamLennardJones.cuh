@@ -129,7 +129,7 @@ __device__ double teamLennardJones(Team& team, const TeamPairSchedule& schedule,
   team.forEach([&](int c) { g[c] = 0.0; });
   team.sync();
   const int atoms = schedule.atoms;
-  const int group = threadIdx.x / W, lane = threadIdx.x & (W - 1);
+  const int group = team.rank() / W, lane = team.rank() & (W - 1);
   double energy = 0.0;
   PairSlot next = teamlj::loadSlot(schedule.slots + group);
   for (int s = 0; s < schedule.steps; ++s) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -19,11 +20,15 @@
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/paths/Dneb.h"
+#include "landscape/paths/DnebBandTwin.h"
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/LennardJones.h"
 #include "potentials/PerStructureBatchedPotential.h"
 #include "src/optim/OptimOdataFile.h"
 #include "tests/TestData.h"
+#ifdef LANDSCAPE_HAVE_CUDA
+#include "gpu/BatchedDnebCuda.h"
+#endif
 
 namespace landscape {
 namespace {
@@ -143,6 +148,136 @@ TEST(DnebLj38Cuda, BatchedImagesOnTheDeviceAgreeWithTheCpuBand) {
   ASSERT_FALSE(r.candidates.empty());
   EXPECT_NEAR(r.energies[r.candidates.front()], -168.2771069, 0.05);
 }
+
+// The band relaxed whole by one team (the CPU twin of the GPU kernel): the example's first run
+// converges as OPTIM's does, and agrees with Dneb::run to round-off. The team adds its sums in
+// the GPU's order, so the two drift apart over the band's hundreds of steps; the physics (OPTIM's
+// path) is what both must reach.
+TEST(DnebLj38, WholeBandTwinConvergesAsOptimsDoes) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  LennardJones lj(38);
+  const Dneb dneb(example->params);
+  const DnebResult reference = dneb.run(lj, example->start, example->finish);
+  DnebBandTwin twin(38);
+  const DnebResult r = dneb.run(example->start, example->finish, twin);
+  std::cout << "LJ38 example first DNEB, whole band: " << r.iterations << " iterations (reference "
+            << reference.iterations << "), RMS " << r.rmsGradient << ", Dev "
+            << r.meanSpacingDeviation << "%, S " << r.pathLength << ", k " << r.springConstant
+            << ", " << r.candidates.size() << " candidates (reference "
+            << reference.candidates.size() << ")\n";
+  EXPECT_EQ(r.endpointDistance, reference.endpointDistance);  // the same alignment
+  EXPECT_EQ(r.interiorImages, 50);
+  EXPECT_TRUE(r.converged()) << "RMS " << r.rmsGradient << " after " << r.iterations;
+  EXPECT_LT(r.rmsGradient, 0.025);
+  EXPECT_LE(r.iterations, 450);
+  EXPECT_NEAR(r.pathLength, 7.68, 0.5);
+  EXPECT_LT(r.meanSpacingDeviation, 12.0);
+  EXPECT_LT(r.springConstant, 10.0);
+  EXPECT_GE(r.candidates.size(), 3u);
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_NEAR(r.energies[r.candidates.front()], -168.2771069, 0.05);
+  EXPECT_GE(r.functionCalls, (r.iterations + 1) * 50L + 2);  // each step evaluates every image
+  EXPECT_EQ(r.tangents.size(), 52u);
+  EXPECT_EQ(r.tangents.front().size(), 0u);
+  EXPECT_NEAR(std::sqrt(std::inner_product(r.tangents[1].begin(), r.tangents[1].end(),
+                                           r.tangents[1].begin(), 0.0)),
+              1.0, 1e-12);
+}
+
+// A few steps of the same band: the twin's images follow Dneb::run's to round-off (before the
+// differences can grow), with the same step decisions.
+TEST(DnebLj38, WholeBandTwinFollowsTheReferenceStepByStep) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  DnebParams params = example->params;
+  params.images = 12;
+  params.iterations = 15;
+  LennardJones lj(38);
+  const Dneb dneb(params);
+  const DnebResult reference = dneb.run(lj, example->start, example->finish);
+  DnebBandTwin twin(38, 2);
+  const DnebResult r = dneb.run(example->start, example->finish, twin);
+  EXPECT_EQ(r.iterations, reference.iterations);
+  EXPECT_EQ(r.functionCalls, reference.functionCalls);
+  EXPECT_EQ(r.status, reference.status);
+  EXPECT_NEAR(r.springConstant, reference.springConstant, 1e-12 * reference.springConstant);
+  EXPECT_NEAR(r.rmsGradient, reference.rmsGradient, 1e-9 * reference.rmsGradient);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < r.images.size(); ++i)
+    for (std::size_t j = 0; j < r.images[i].size(); ++j)
+      worst = std::max(worst, std::abs(r.images[i][j] - reference.images[i][j]));
+  EXPECT_LT(worst, 1e-10);
+  for (std::size_t i = 0; i < r.energies.size(); ++i)
+    EXPECT_NEAR(r.energies[i], reference.energies[i], 1e-10) << "image " << i;
+  EXPECT_EQ(r.candidates, reference.candidates);
+}
+
+// A band's bits do not depend on the bands beside it or on the twin's threads; bad jobs are
+// refused with a sentence.
+TEST(DnebLj38, WholeBandTwinBandsAreTheirOwn) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  DnebParams params = example->params;
+  const std::vector<double>& a = example->start;
+  const std::vector<double>& b = example->finish;
+  const std::vector<DnebBandJob> jobs = {
+      {a.data(), b.data(), 6, 40}, {b.data(), a.data(), 9, 30}, {a.data(), b.data(), 6, 40}};
+  DnebBandTwin one(38, 4, 1), two(38, 4, 2);
+  std::vector<DnebRelaxedBand> alone, together;
+  one.relax(params, {jobs[1]}, alone);
+  two.relax(params, jobs, together);
+  ASSERT_EQ(together.size(), 3u);
+  EXPECT_EQ(together[1].band, alone[0].band);
+  EXPECT_EQ(together[1].energies, alone[0].energies);
+  EXPECT_EQ(together[0].band, together[2].band);
+  EXPECT_EQ(together[0].outcome.run.iterations, 40);
+  EXPECT_THROW(one.relax(params, {{a.data(), b.data(), 0, 10}}, alone), std::invalid_argument);
+  EXPECT_THROW(one.relax(params, {{a.data(), nullptr, 3, 10}}, alone), std::invalid_argument);
+  EXPECT_THROW(DnebBandTwin(38, 9), std::invalid_argument);
+}
+
+#ifdef LANDSCAPE_HAVE_CUDA
+// The whole-band kernel against its CPU twin: bands, energies, tangents and outcomes bit for bit,
+// for bands of different sizes in one launch and for 1, 4 and 8 warps per band; the example's
+// first run converges on the device as OPTIM's does. Skips without a device.
+TEST(DnebLj38Cuda, WholeBandKernelIsItsTwinBitForBit) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  const std::vector<double>& a = example->start;
+  const std::vector<double>& b = example->finish;
+  DnebParams params = example->params;
+  const std::vector<DnebBandJob> jobs = {
+      {a.data(), b.data(), 50, 500}, {b.data(), a.data(), 9, 60}, {a.data(), b.data(), 1, 20}};
+  for (int warps : {1, 4, 8}) {
+    SCOPED_TRACE("warps " + std::to_string(warps));
+    DnebBandTwin twin(38, warps, 2);
+    DnebBandsCuda device(38, warps);
+    std::vector<DnebRelaxedBand> expected, got;
+    twin.relax(params, jobs, expected);
+    device.relax(params, jobs, got);
+    ASSERT_EQ(got.size(), jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      SCOPED_TRACE("band " + std::to_string(k));
+      EXPECT_EQ(got[k].band, expected[k].band);
+      EXPECT_EQ(got[k].energies, expected[k].energies);
+      EXPECT_EQ(got[k].tangents, expected[k].tangents);
+      EXPECT_EQ(got[k].outcome.run.iterations, expected[k].outcome.run.iterations);
+      EXPECT_EQ(got[k].outcome.run.functionCalls, expected[k].outcome.run.functionCalls);
+      EXPECT_EQ(got[k].outcome.run.status, expected[k].outcome.run.status);
+      EXPECT_EQ(got[k].outcome.run.energy, expected[k].outcome.run.energy);
+      EXPECT_EQ(got[k].outcome.rmsGradient, expected[k].outcome.rmsGradient);
+      EXPECT_EQ(got[k].outcome.springConstant, expected[k].outcome.springConstant);
+    }
+  }
+  DnebBandsCuda device(38);
+  const DnebResult r = Dneb(params).run(a, b, device);
+  EXPECT_TRUE(r.converged()) << "RMS " << r.rmsGradient << " after " << r.iterations;
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_NEAR(r.energies[r.candidates.front()], -168.2771069, 0.05);
+}
+#endif
 
 }  // namespace
 }  // namespace landscape

@@ -224,11 +224,23 @@ LANDSCAPE_HD double lbfgsTeamRms(Team& team, double gradientNormSquared) {
   return sqrt(gradientNormSquared / static_cast<double>(team.n));
 }
 
+/// What a minimisation of several structures as one vector changes in lbfgsTeamMinimise (a
+/// DNEB band: landscape/paths/DnebTeamTerms.h): stepNorm() the length that maxStep caps (here
+/// |p|), accepted() what happens at each accepted point before the RMS test (here nothing).
+struct LbfgsTeamPlainHooks {
+  template <class Team, class Owned>
+  LANDSCAPE_HD double stepNorm(Team&, const Owned&, double directionNorm) {
+    return directionNorm;
+  }
+  template <class Team>
+  LANDSCAPE_HD void accepted(Team&, const LbfgsTeamStorage&) {}
+};
+
 /// Minimises from st.x (the result is left in st.x, which may have swapped with st.xt), the
 /// potential evaluated inline by the team.
-template <class Team>
+template <class Team, class Hooks = LbfgsTeamPlainHooks>
 LANDSCAPE_HD LbfgsResult lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
-                                           const LbfgsTeamSettings& set) {
+                                           const LbfgsTeamSettings& set, Hooks hooks = Hooks{}) {
   const LbfgsStepLimits limits = set.limits();
   LbfgsStepState s = lbfgsStepFresh();
   const double energy = team.evaluate(st.x, st.g);
@@ -247,14 +259,18 @@ LANDSCAPE_HD LbfgsResult lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
   while (next != LbfgsNext::Finish) {
     if (next == LbfgsNext::ClearAndDirection) h.clear();
     const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, h, set);
-    next = lbfgsStepDirection(s, d.directionDotGradient, d.directionNorm, limits);
+    next = lbfgsStepDirection(s, d.directionDotGradient, hooks.stepNorm(team, p, d.directionNorm),
+                              limits);
     if (s.reversed) team.forOwned([&](int, int q) { p[q] = -p[q]; });
     while (next == LbfgsNext::Trial) {
       lbfgsTeamSetTrial(team, st, p, s.scale);
       next = lbfgsStepTrial(s, team.evaluate(st.xt, st.gt), limits);
     }
-    if (next == LbfgsNext::Accept)
-      next = lbfgsStepAccepted(s, lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set)), limits);
+    if (next == LbfgsNext::Accept) {
+      const double rms = lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set));
+      hooks.accepted(team, st);
+      next = lbfgsStepAccepted(s, rms, limits);
+    }
   }
   return lbfgsStepResult(s);
 }

@@ -8,7 +8,10 @@
 #include <utility>
 
 #include "landscape/core/Require.h"
+#include "landscape/minimisation/BatchedTeamPlan.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
+#include "landscape/paths/DnebBands.h"
+#include "landscape/paths/DnebTeamTerms.h"
 
 namespace landscape {
 
@@ -18,19 +21,6 @@ double distanceBetween(const double* a, const double* b, std::size_t n) {
   double s = 0.0;
   for (std::size_t i = 0; i < n; ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
   return std::sqrt(s);
-}
-
-// Improved tangent (Henkelman and Jonsson 2000) of an image of energy e between neighbours of
-// energies ep (previous) and en (next): the weights (wPlus, wMinus) of the segments
-// plus = x_{i+1} - x_i and minus = x_i - x_{i-1}, the uphill neighbour's segment on a monotonic
-// stretch, an energy-weighted mixture at extrema. The tangent is wPlus plus + wMinus minus,
-// normalised (plus + minus where that vanishes; zero where both segments vanish).
-std::pair<double, double> tangentWeights(double ep, double e, double en) {
-  if (en > e && e > ep) return {1.0, 0.0};
-  if (en < e && e < ep) return {0.0, 1.0};
-  const double dMax = std::max(std::abs(en - e), std::abs(ep - e));
-  const double dMin = std::min(std::abs(en - e), std::abs(ep - e));
-  return en > ep ? std::pair<double, double>{dMax, dMin} : std::pair<double, double>{dMin, dMax};
 }
 
 struct SpringModel {
@@ -217,15 +207,15 @@ double DnebBand::energyGradient(const double* band, double* g) {
     const double* xp = imageAt(band, i - 1);
     const double* x = imageAt(band, i);
     const double* xn = imageAt(band, i + 1);
-    const auto [wPlus, wMinus] =
-        tangentWeights(m_energies[i - 1], m_energies[i], m_energies[i + 1]);
+    const DnebTangentWeights w =
+        dnebTangentWeights(m_energies[i - 1], m_energies[i], m_energies[i + 1]);
     double* tau = &m_tangents[(i - 1) * m_n];
     // The segments, the weighted tangent and the squared lengths in one pass.
     double norm2 = 0.0, plus2 = 0.0, minus2 = 0.0;
     for (std::size_t j = 0; j < m_n; ++j) {
       plus[j] = xn[j] - x[j];
       minus[j] = x[j] - xp[j];
-      tau[j] = wPlus * plus[j] + wMinus * minus[j];
+      tau[j] = w.plus * plus[j] + w.minus * minus[j];
       norm2 += tau[j] * tau[j];
       plus2 += plus[j] * plus[j];
       minus2 += minus[j] * minus[j];
@@ -279,10 +269,8 @@ std::vector<double> alignedFinish(const DnebParams& params, const std::vector<do
   return std::move(aligned.alignedB);
 }
 
-// L-BFGS on the band x (in place), the spring constant adjusted after every iteration toward
-// equal spacing (springAdjustFactor > 1).
-LbfgsResult relaxBand(const DnebParams& params, DnebBand& band, std::vector<double>& x,
-                      int iterations, std::size_t imageSize, const Lbfgs::Observer& observer) {
+// The band's L-BFGS settings.
+LbfgsParams bandLbfgsParams(const DnebParams& params, int iterations) {
   LbfgsParams lp;
   lp.historySize = params.historySize;
   lp.initialGuess = params.initialGuess;
@@ -290,6 +278,14 @@ LbfgsResult relaxBand(const DnebParams& params, DnebBand& band, std::vector<doub
   lp.maxRise = std::numeric_limits<double>::max();  // no energy-rise test: not a true gradient
   lp.maxIterations = iterations;
   lp.rmsTolerance = params.rmsTolerance;
+  return lp;
+}
+
+// L-BFGS on the band x (in place), the spring constant adjusted after every iteration toward
+// equal spacing (springAdjustFactor > 1).
+LbfgsResult relaxBand(const DnebParams& params, DnebBand& band, std::vector<double>& x,
+                      int iterations, std::size_t imageSize, const Lbfgs::Observer& observer) {
+  const LbfgsParams lp = bandLbfgsParams(params, iterations);
   // The step norm is the largest per-image displacement, so that maxStep becomes OPTIM's
   // per-image cap (a band of 50 images should not be slowed 7x by a cap on the whole 50 x 3N
   // vector, nor let one image jump by sqrt(50) x maxStep). The direction is the two-loop
@@ -317,9 +313,10 @@ LbfgsResult relaxBand(const DnebParams& params, DnebBand& band, std::vector<doub
 
 // The endpoints and the relaxed interior images, with the band's tangents (none at the ends).
 void storeImages(const std::vector<double>& start, const std::vector<double>& x,
-                 const std::vector<double>& finish, const DnebBand& band, DnebResult& result) {
+                 const std::vector<double>& finish, const std::vector<double>& tangents,
+                 DnebResult& result) {
   const std::size_t n = start.size();
-  const int images = band.images();
+  const int images = static_cast<int>(x.size() / n);
   result.images.reserve(images + 2);
   result.images.push_back(start);
   for (int i = 0; i < images; ++i) {
@@ -328,8 +325,7 @@ void storeImages(const std::vector<double>& start, const std::vector<double>& x,
   result.images.push_back(finish);
   result.tangents.assign(images + 2, {});
   for (int i = 0; i < images; ++i) {
-    result.tangents[i + 1].assign(band.tangents().begin() + i * n,
-                                  band.tangents().begin() + (i + 1) * n);
+    result.tangents[i + 1].assign(tangents.begin() + i * n, tangents.begin() + (i + 1) * n);
   }
 }
 
@@ -363,23 +359,101 @@ void rankCandidates(DnebResult& result) {
                    [&](int a, int b) { return result.energies[a] > result.energies[b]; });
 }
 
-}  // namespace
+// The images, spacing and candidates of a relaxed band x with its final energies and tangents.
+void completeResult(const std::vector<double>& start, const std::vector<double>& x,
+                    const std::vector<double>& finish, std::vector<double> energies,
+                    const std::vector<double>& tangents, DnebResult& result) {
+  result.energies = std::move(energies);
+  storeImages(start, x, finish, tangents, result);
+  measureSpacing(result);
+  rankCandidates(result);
+}
 
-DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
-                     const std::vector<double>& finish, const Lbfgs::Observer& observer,
-                     BatchedPotential* batchedImages) const {
-  const std::size_t n = potential.dimension();
+void checkEndpoints(std::size_t n, const std::vector<double>& start,
+                    const std::vector<double>& finish) {
   if (start.size() != n || finish.size() != n) {
     throw std::invalid_argument("DNEB: start (" + std::to_string(start.size()) + ") and finish (" +
                                 std::to_string(finish.size()) + ") must have the potential's " +
                                 std::to_string(n) + " coordinates");
   }
+}
+
+}  // namespace
+
+DnebTeamSettings dnebTeamSettings(const DnebParams& params, int images, int imageSize,
+                                  int iterations) {
+  DnebTeamSettings set;
+  set.images = images;
+  set.imageSize = imageSize;
+  set.lbfgs = lbfgsTeamSettings(bandLbfgsParams(params, iterations),
+                                static_cast<std::size_t>(images) * imageSize);
+  set.springConstant = params.springConstant;
+  set.springAdjustFactor = params.springAdjustFactor;
+  set.spacingTolerance = params.spacingTolerance;
+  set.coldFusionDrop = params.coldFusionDrop;
+  set.doublyNudged = params.doublyNudged ? 1 : 0;
+  set.segmentSprings = params.segmentSprings ? 1 : 0;
+  return set;
+}
+
+void checkDnebBandJobs(const std::vector<DnebBandJob>& jobs) {
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const DnebBandJob& job = jobs[k];
+    if (!job.start || !job.finish || job.images < 1 || job.iterations < 1)
+      throw std::invalid_argument("DNEB bands: job " + std::to_string(k) +
+                                  " needs both endpoints, at least one image (has " +
+                                  std::to_string(job.images) + ") and one iteration (has " +
+                                  std::to_string(job.iterations) + ")");
+  }
+}
+
+DnebBandStart Dneb::prepare(const std::vector<double>& start, const std::vector<double>& finish,
+                            std::size_t n) const {
+  checkEndpoints(n, start, finish);
+  DnebBandStart band;
+  band.finishAligned = alignedFinish(m_params, start, finish, band.endpointDistance);
+  band.images = imageCount(band.endpointDistance);
+  band.iterations = iterationCount(band.images);
+  return band;
+}
+
+DnebResult Dneb::complete(const std::vector<double>& start, const DnebBandStart& prepared,
+                          DnebRelaxedBand relaxed) const {
   DnebResult result;
-  const std::vector<double> finishAligned =
-      alignedFinish(m_params, start, finish, result.endpointDistance);
-  const int images = imageCount(result.endpointDistance);
+  result.endpointDistance = prepared.endpointDistance;
+  result.interiorImages = prepared.images;
+  result.iterationLimit = prepared.iterations;
+  const LbfgsResult& run = relaxed.outcome.run;
+  result.rmsGradient = relaxed.outcome.rmsGradient;
+  result.springConstant = relaxed.outcome.springConstant;
+  result.iterations = run.iterations;
+  result.functionCalls = (run.functionCalls + 1) * prepared.images + 2;
+  result.coldFusionSteps = relaxed.outcome.coldFusionEvaluations;
+  result.status = run.status;
+  completeResult(start, relaxed.band, prepared.finishAligned, std::move(relaxed.energies),
+                 relaxed.tangents, result);
+  return result;
+}
+
+DnebResult Dneb::run(const std::vector<double>& start, const std::vector<double>& finish,
+                     DnebBands& bands) const {
+  const DnebBandStart prepared = prepare(start, finish, bands.imageSize());
+  std::vector<DnebRelaxedBand> relaxed;
+  bands.relax(m_params, {prepared.job(start)}, relaxed);
+  return complete(start, prepared, std::move(relaxed.front()));
+}
+
+DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
+                     const std::vector<double>& finish, const Lbfgs::Observer& observer,
+                     BatchedPotential* batchedImages) const {
+  const std::size_t n = potential.dimension();
+  const DnebBandStart prepared = prepare(start, finish, n);
+  const std::vector<double>& finishAligned = prepared.finishAligned;
+  const int images = prepared.images;
+  DnebResult result;
+  result.endpointDistance = prepared.endpointDistance;
   result.interiorImages = images;
-  result.iterationLimit = iterationCount(images);
+  result.iterationLimit = prepared.iterations;
   DnebBand band(potential, start, finishAligned, images, m_params.springConstant,
                 m_params.doublyNudged, m_params.segmentSprings);
   band.setBatchedImages(batchedImages);
@@ -401,10 +475,7 @@ DnebResult Dneb::run(Potential& potential, const std::vector<double>& start,
   result.functionCalls = (run.functionCalls + 1) * images + 2;
   result.coldFusionSteps = band.coldFusionEvaluations();
   result.status = run.status;
-  result.energies = band.energies();
-  storeImages(start, x, finishAligned, band, result);
-  measureSpacing(result);
-  rankCandidates(result);
+  completeResult(start, x, finishAligned, band.energies(), band.tangents(), result);
   return result;
 }
 

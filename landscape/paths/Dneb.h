@@ -42,6 +42,10 @@
 
 namespace landscape {
 
+class DnebBands;
+struct DnebBandStart;
+struct DnebRelaxedBand;
+
 struct DnebParams {
   int images = 0;  ///< interior images; 0 = from the endpoint distance (imageDensity)
   double imageDensity =
@@ -195,6 +199,20 @@ class Dneb {
   DnebResult run(Potential& potential, const std::vector<double>& start,
                  const std::vector<double>& finish, const Lbfgs::Observer& observer = {},
                  BatchedPotential* images = nullptr) const;
+  /// The same run with the band relaxed whole by `bands` (a team per band: on the GPU in one
+  /// launch; landscape/paths/DnebBands.h). The endpoints' energies come from `bands` too; the
+  /// result is Dneb::run's up to round-off. It is prepare(), bands.relax() on prepare's job, then
+  /// complete(): callers that relax many bands in one call take those steps themselves.
+  DnebResult run(const std::vector<double>& start, const std::vector<double>& finish,
+                 DnebBands& bands) const;
+  /// The band's start: the finish aligned onto start (alignEndpoints), the image count and the
+  /// iteration cap. n: coordinates of one image.
+  DnebBandStart prepare(const std::vector<double>& start, const std::vector<double>& finish,
+                        std::size_t n) const;
+  /// The result of a band relaxed from `prepared`: images, energies, tangents, spacing and
+  /// candidates.
+  DnebResult complete(const std::vector<double>& start, const DnebBandStart& prepared,
+                      DnebRelaxedBand relaxed) const;
 
  private:
   DnebParams m_params;

@@ -1,0 +1,81 @@
+// Compiled with -fmad=false (CMakeLists.txt): the CPU twin rounds every multiply and add alone.
+#include <stdexcept>
+#include <string>
+
+#include "gpu/BatchedDnebKernels.cuh"
+#include "gpu/CudaCheck.h"
+#include "gpu/TeamDevice.cuh"
+
+namespace landscape {
+namespace {
+
+constexpr int kMaxBandWarps = 8;
+
+// The band's team: the block's threads over the band's components in global memory (thread t
+// owns t, t + blockDim.x, ...; an Owned vector is a view of the band's direction), its warps over
+// the images.
+template <int W>
+class DnebDeviceTeam : public DeviceRowTeam {
+ public:
+  __device__ DnebDeviceTeam(DnebTeamBand& band, double* scratch, const TeamPairSchedule& schedule)
+      : DeviceRowTeam(band.set.lbfgs.n, scratch), m_band(band), m_schedule(schedule) {}
+
+  __device__ Owned owned() const { return {m_band.st.direction}; }
+
+  template <class F>
+  __device__ void forWarpItems(int count, F f) {
+    DeviceWarpTeam warp(m_band.set.imageSize);
+    const int warps = static_cast<int>(blockDim.x) / kTeamWarpSize;
+    for (int i = static_cast<int>(threadIdx.x) / kTeamWarpSize; i < count; i += warps) f(i, warp);
+  }
+  __device__ double evaluateImage(DeviceWarpTeam& warp, const double* x, double* g) {
+    return teamLennardJones<W>(warp, m_schedule, x, g);
+  }
+  __device__ double evaluate(const double* x, double* g) {
+    return dnebTeamEvaluate(*this, m_band, x, g);
+  }
+
+ private:
+  DnebTeamBand& m_band;
+  TeamPairSchedule m_schedule;
+};
+
+template <int W>
+__global__ void __launch_bounds__(kMaxBandWarps* kTeamWarpSize)
+    batchedDnebKernel(BatchedDnebArgs args) {
+  __shared__ double scratch[6 * kMaxBandWarps];
+  const DnebBandSlot slot = args.d_slots[blockIdx.x];
+  DnebTeamSettings set = args.settings;
+  set.images = slot.images;
+  set.lbfgs.n = slot.images * set.imageSize;
+  set.lbfgs.maxIterations = slot.iterations;
+  DnebTeamBand band{set,
+                    dnebTeamLayout(args.d_io + slot.io, args.d_work + slot.work, slot.images,
+                                   set.imageSize, set.lbfgs.m),
+                    0.0, 0.0, 0};
+  DnebDeviceTeam<W> team(band, scratch, args.schedule);
+  const DnebTeamOutcome out = dnebTeamRelax(team, band);
+  if (threadIdx.x == 0) args.d_outcomes[blockIdx.x] = out;
+}
+
+}  // namespace
+
+void launchBatchedDneb(const BatchedDnebArgs& args, cudaStream_t stream) {
+  if (args.warps < 1 || args.warps > kMaxBandWarps)
+    throw std::invalid_argument("launchBatchedDneb: 1 to 8 warps per band, got " +
+                                std::to_string(args.warps));
+  if (args.schedule.groups * args.schedule.tileWidth != kTeamWarpSize ||
+      args.settings.imageSize != 3 * args.schedule.atoms)
+    throw std::invalid_argument(
+        "launchBatchedDneb: the schedule must be built for one warp and the image's atoms");
+  if (args.bands == 0) return;
+  if (!args.d_slots || !args.d_io || !args.d_work || !args.d_outcomes || !args.schedule.slots)
+    throw std::invalid_argument("launchBatchedDneb: every device pointer must be set");
+  withTileWidth(args.schedule.tileWidth, [&](auto w) {
+    constexpr int W = decltype(w)::value;
+    batchedDnebKernel<W><<<args.bands, kTeamWarpSize * args.warps, 0, stream>>>(args);
+  });
+  LANDSCAPE_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace landscape
