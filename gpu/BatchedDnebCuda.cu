@@ -23,6 +23,7 @@ struct DnebBandsCuda::DeviceState {
         buildPairTileSchedule(n, choosePairTileWidth(n, kTeamWarpSize), kTeamWarpSize);
     scheduleSlots = DeviceBuffer<PairSlot>(s.slots);
     schedule = {scheduleSlots.data(), s.steps, s.groups, s.tileWidth, s.atoms};
+    LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
     stream = CudaStream::create(cudaStreamNonBlocking);
   }
 
@@ -36,6 +37,7 @@ struct DnebBandsCuda::DeviceState {
 
   std::size_t atoms;
   int warps;
+  int device = 0;  // relax() may be called from another thread than the constructor's
   DeviceBuffer<PairSlot> scheduleSlots;
   TeamPairSchedule schedule;
   CudaStream stream;
@@ -47,8 +49,8 @@ struct DnebBandsCuda::DeviceState {
 
 DnebBandsCuda::DnebBandsCuda(std::size_t atoms, int warps)
     : m_state(std::make_unique<DeviceState>(atoms, warps)) {
-  if (warps < 1 || warps > 8)
-    throw std::invalid_argument("DNEB bands on cuda: 1 to 8 warps per band, got " +
+  if (warps < 1 || warps > 32)
+    throw std::invalid_argument("DNEB bands on cuda: 1 to 32 warps per band, got " +
                                 std::to_string(warps));
 }
 
@@ -69,6 +71,7 @@ void DnebBandsCuda::relax(const DnebParams& params, const std::vector<DnebBandJo
   out.assign(jobs.size(), DnebRelaxedBand{});
   if (jobs.empty()) return;
   DeviceState& d = *m_state;
+  LANDSCAPE_CUDA_CHECK(cudaSetDevice(d.device));  // the current device is per thread
   const int size = static_cast<int>(imageSize()), m = params.historySize;
   std::vector<DnebBandSlot> slots(jobs.size());
   long long io = 0, work = 0;

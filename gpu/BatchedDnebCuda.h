@@ -15,7 +15,7 @@ namespace landscape {
 
 class DnebBandsCuda : public DnebBands {
  public:
-  /// Lennard-Jones clusters of `atoms` (>= 2) atoms; warps per band 1 to 8. Throws
+  /// Lennard-Jones clusters of `atoms` (>= 2) atoms; warps per band 1 to 32. Throws
   /// std::runtime_error without a CUDA device.
   explicit DnebBandsCuda(std::size_t atoms, int warps = kDnebBandWarps);
   ~DnebBandsCuda() override;

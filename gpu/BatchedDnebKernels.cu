@@ -9,7 +9,11 @@
 namespace landscape {
 namespace {
 
-constexpr int kMaxBandWarps = 8;
+// Up to a warp per image of a 32-image band: a band's latency is its images' evaluations one
+// after the other on each warp. Blocks of up to 8 warps keep 128 registers per thread; larger
+// ones get 64.
+constexpr int kMaxBandWarps = 32;
+constexpr int kWideBandWarps = 8;
 
 // The band's team: the block's threads over the band's components in global memory (thread t
 // owns t, t + blockDim.x, ...; an Owned vector is a view of the band's direction), its warps over
@@ -40,9 +44,8 @@ class DnebDeviceTeam : public DeviceRowTeam {
   TeamPairSchedule m_schedule;
 };
 
-template <int W>
-__global__ void __launch_bounds__(kMaxBandWarps* kTeamWarpSize)
-    batchedDnebKernel(BatchedDnebArgs args) {
+template <int W, int MaxThreads>
+__global__ void __launch_bounds__(MaxThreads) batchedDnebKernel(BatchedDnebArgs args) {
   __shared__ double scratch[6 * kMaxBandWarps];
   const DnebBandSlot slot = args.d_slots[blockIdx.x];
   DnebTeamSettings set = args.settings;
@@ -62,7 +65,7 @@ __global__ void __launch_bounds__(kMaxBandWarps* kTeamWarpSize)
 
 void launchBatchedDneb(const BatchedDnebArgs& args, cudaStream_t stream) {
   if (args.warps < 1 || args.warps > kMaxBandWarps)
-    throw std::invalid_argument("launchBatchedDneb: 1 to 8 warps per band, got " +
+    throw std::invalid_argument("launchBatchedDneb: 1 to 32 warps per band, got " +
                                 std::to_string(args.warps));
   if (args.schedule.groups * args.schedule.tileWidth != kTeamWarpSize ||
       args.settings.imageSize != 3 * args.schedule.atoms)
@@ -73,7 +76,12 @@ void launchBatchedDneb(const BatchedDnebArgs& args, cudaStream_t stream) {
     throw std::invalid_argument("launchBatchedDneb: every device pointer must be set");
   withTileWidth(args.schedule.tileWidth, [&](auto w) {
     constexpr int W = decltype(w)::value;
-    batchedDnebKernel<W><<<args.bands, kTeamWarpSize * args.warps, 0, stream>>>(args);
+    const int threads = kTeamWarpSize * args.warps;
+    if (args.warps <= kWideBandWarps)
+      batchedDnebKernel<W, kWideBandWarps * kTeamWarpSize>
+          <<<args.bands, threads, 0, stream>>>(args);
+    else
+      batchedDnebKernel<W, kMaxBandWarps * kTeamWarpSize><<<args.bands, threads, 0, stream>>>(args);
   });
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }

@@ -31,7 +31,7 @@ struct BatchedDnebArgs {
   TeamPairSchedule schedule;              ///< device slots, built for one warp
   DnebTeamSettings settings;              ///< images, n and maxIterations are each slot's
   int bands = 0;
-  int warps = 0;  ///< warps per band (block), 1 to 8
+  int warps = 0;  ///< warps per band (block), 1 to 32
 };
 
 /// Enqueues the kernel, a block per band, on `stream`; returns without synchronising. Throws

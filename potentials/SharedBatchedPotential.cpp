@@ -12,6 +12,9 @@ namespace landscape {
 
 namespace {
 
+// The longest a thread with nothing due sleeps before it looks again.
+constexpr std::chrono::milliseconds kLongestIdleWait{1};
+
 // The member's single-structure view.
 class MemberPotential : public Potential {
  public:
@@ -123,6 +126,23 @@ int SharedBatchedPotential::members() const {
   return m_members;
 }
 
+void SharedBatchedPotential::wake() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_changes.fetch_add(1, std::memory_order_release);
+  m_changed.notify_all();
+}
+
+void SharedBatchedPotential::Member::waitFor(const std::function<bool()>& ready) {
+  const Aside aside(*this);
+  if (FibreScheduler::onFibre()) {
+    FibreScheduler::waitUntil(
+        ready, [this](const std::function<bool()>& anyReady) { m_shared.awaitProgress(anyReady); });
+    return;
+  }
+  std::unique_lock<std::mutex> lock(m_shared.m_mutex);
+  while (!ready()) m_shared.m_changed.wait_for(lock, kLongestIdleWait);
+}
+
 void SharedBatchedPotential::join() {
   std::lock_guard<std::mutex> lock(m_mutex);
   ++m_members;
@@ -201,8 +221,10 @@ void SharedBatchedPotential::waitForChange(std::unique_lock<std::mutex>& lock) {
     lock.lock();
     if (m_changes.load(std::memory_order_acquire) != seen) return;
   }
+  // Bounded: work done elsewhere (Member::waitFor) may have finished while a helper copied
+  // without the lock, after its waiter last looked.
   if (m_calling || m_waiting.empty())
-    m_changed.wait(lock);
+    m_changed.wait_for(lock, kLongestIdleWait);
   else
     m_changed.wait_until(lock, m_waiting.front()->arrived + patience());
 }

@@ -100,6 +100,9 @@ class SharedBatchedPotential {
   SharedBatchStatistics statistics() const;
   /// Members now (threads or fibres whose searches are in flight).
   int members() const;
+  /// Wakes the threads waiting here, so that a Member::waitFor whose ready() has turned true
+  /// returns.
+  void wake();
 
   /// A member: the views of one thread or fibre. While it exists the shared calls wait for it
   /// (up to the patience); destroy it when its work ends. Each view is for its own thread or
@@ -119,6 +122,11 @@ class SharedBatchedPotential {
     /// A batched view (owned by the caller; refers to this member): its calls are one request.
     std::unique_ptr<BatchedPotential> batched();
     SharedBatchedPotential& shared() { return m_shared; }
+    /// Waits until ready() holds for work that is done elsewhere (a DNEB band relaxed whole:
+    /// landscape/paths/SharedDnebBands), not counted meanwhile (as with an Aside). On a fibre the
+    /// thread's other fibres go on, and when all of them wait the thread makes this potential's
+    /// calls; elsewhere the thread blocks. Whoever makes ready() true calls wake() after.
+    void waitFor(const std::function<bool()>& ready);
 
     /// While an Aside exists the member is not counted (it waits for other members, e.g. the
     /// fibres it started, and asks for nothing itself), so that no call waits for it.

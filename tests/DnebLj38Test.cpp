@@ -234,12 +234,12 @@ TEST(DnebLj38, WholeBandTwinBandsAreTheirOwn) {
   EXPECT_EQ(together[0].outcome.run.iterations, 40);
   EXPECT_THROW(one.relax(params, {{a.data(), b.data(), 0, 10}}, alone), std::invalid_argument);
   EXPECT_THROW(one.relax(params, {{a.data(), nullptr, 3, 10}}, alone), std::invalid_argument);
-  EXPECT_THROW(DnebBandTwin(38, 9), std::invalid_argument);
+  EXPECT_THROW(DnebBandTwin(38, 33), std::invalid_argument);
 }
 
 #ifdef LANDSCAPE_HAVE_CUDA
 // The whole-band kernel against its CPU twin: bands, energies, tangents and outcomes bit for bit,
-// for bands of different sizes in one launch and for 1, 4 and 8 warps per band; the example's
+// for bands of different sizes in one launch and for 1 to 32 warps per band; the example's
 // first run converges on the device as OPTIM's does. Skips without a device.
 TEST(DnebLj38Cuda, WholeBandKernelIsItsTwinBitForBit) {
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
@@ -250,7 +250,7 @@ TEST(DnebLj38Cuda, WholeBandKernelIsItsTwinBitForBit) {
   DnebParams params = example->params;
   const std::vector<DnebBandJob> jobs = {
       {a.data(), b.data(), 50, 500}, {b.data(), a.data(), 9, 60}, {a.data(), b.data(), 1, 20}};
-  for (int warps : {1, 4, 8}) {
+  for (int warps : {1, 4, 8, 16, 32}) {
     SCOPED_TRACE("warps " + std::to_string(warps));
     DnebBandTwin twin(38, warps, 2);
     DnebBandsCuda device(38, warps);

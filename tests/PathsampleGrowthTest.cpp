@@ -794,6 +794,8 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
   // cuda takes 4 lanes by default, at most one per thread running runs: 2 here.
   EXPECT_NE(readAll(log).find("(2 lanes)"), std::string::npos) << readAll(log);
   EXPECT_NE(readAll(log).find("batch fill"), std::string::npos) << readAll(log);
+  // Lennard-Jones on cuda: the DNEB bands relaxed whole on the device (--dneb-bands whole).
+  EXPECT_NE(readAll(log).find("whole bands"), std::string::npos) << readAll(log);
   // The runs' points were characterised as they ended (the cycle's tail), and taken at the merge.
   EXPECT_NE(readAll(log).find(" points done ahead)"), std::string::npos) << readAll(log);
   ASSERT_EQ(run(growArguments(w.dir, 2) + " --pairs-per-cycle 2 --jobs-in-flight 1 --backend " +

@@ -5,7 +5,8 @@
 // in both directions, alternately): with the CPU reference (Dneb::run, the band's images through
 // the Lennard-Jones potential one after the other), the CPU twin of the kernel on --threads
 // threads, and the GPU kernel (cuda builds with a device). Prints bands per second, image
-// evaluations per second and each row's ratio to one CPU core (docs/benchmarks.md).
+// evaluations per second and each row's ratio to one CPU core (docs/benchmarks.md); the GPU also
+// with 1 and 16 bands per launch, whose seconds are a band's latency.
 //
 // Usage: bench_dneb_bands --odata FILE --finish FILE [--bands B] [--images N] [--iterations N]
 //                         [--warps W] [--threads T] [--reference-bands R]
@@ -150,6 +151,13 @@ int main(int argc, char** argv) {
     if (gpuAvailable()) {
       DnebBandsCuda device(atoms, o.warps);
       relaxAll(device, p, {jobs.front()}, "warm-up");
+      // A band's latency (what a connect run waits for its band): one band alone, then 16.
+      for (int alone : {1, 16})
+        printRow(relaxAll(device, p,
+                          std::vector<DnebBandJob>(jobs.begin(),
+                                                   jobs.begin() + std::min(alone, o.bands)),
+                          "gpu, " + std::to_string(alone) + " band(s) per launch"),
+                 referencePerSecond);
       printRow(relaxAll(device, p, jobs, "gpu (" + gpuDescription() + ")"), referencePerSecond);
     } else {
       std::printf("(no CUDA device: %s)\n", gpuDescription().c_str());

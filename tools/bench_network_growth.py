@@ -22,8 +22,10 @@ same network with the same --pairs-per-cycle P and --cycles C, so the rows of on
 D must end with the same network (column "same network": compared with the first such row through
 h5dump's text or h5py; the GPU's network differs from the CPU's by round-off, and D changes which
 pairs are taken). A suffix pU sets --call-patience U (microseconds; 0, the default, follows the
-calls), e.g. g64p2000, and a suffix lL --call-lanes L (lanes of shared calls under way at
-once; by default one per thread running runs), e.g. g256l1.
+calls), e.g. g64p2000, a suffix lL --call-lanes L (lanes of shared calls under way at
+once; by default one per thread running runs), e.g. g256l1, and a suffix i --dneb-bands images
+(the bands' L-BFGS on the host through their images' shared calls instead of relaxed whole on
+the device; a network of its own by round-off, compared with the first such row), e.g. g64i.
 
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures
@@ -54,7 +56,7 @@ CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed
 RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
 WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+) structures each, "
                      r"([0-9.]+) structures per second")
-ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?")
+ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?(i)?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures; "
                   r"(\d+) us per call")
 FOUND = re.compile(r"found ([0-9]+) ts per hour \(before duplicates\)\s+elapsed ([0-9.]+) s")
@@ -153,6 +155,8 @@ def grow(args, row, start, scratch):
     lanes = ROW.fullmatch(row).group(6)
     if lanes is not None:
         command += ["--call-lanes", lanes]
+    if ROW.fullmatch(row).group(7):
+        command += ["--dneb-bands", "images"]
     if row[0] == "c":
         command += ["--backend", "cpu", "--threads", str(count)]
     else:
@@ -278,7 +282,8 @@ def main():
             if r["partial"][4]:  # the waiting lines' shared calls
                 structures, per_call = r["partial"][4], r["partial"][3]
         else:
-            same = "yes" if first.setdefault((row[0], cycles), r["network"]) == r["network"] else "NO"
+            key = (row[0], cycles, ROW.fullmatch(row).group(7))
+            same = "yes" if first.setdefault(key, r["network"]) == r["network"] else "NO"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
               f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {call_us} | {core} | {potential} | "

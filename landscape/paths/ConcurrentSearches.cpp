@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "landscape/core/Fibres.h"
+#include "landscape/paths/SharedDnebBands.h"
 
 namespace landscape {
 
 SharedConcurrentSearches::SharedConcurrentSearches(SharedBatchedPotential::Member& owner,
-                                                   int searches)
-    : m_owner(owner), m_searches(searches) {
+                                                   int searches, SharedDnebBands* bands)
+    : m_owner(owner), m_searches(searches), m_bands(bands) {
   if (searches < 1)
     throw std::invalid_argument("SharedConcurrentSearches: searches must be at least 1, not " +
                                 std::to_string(searches));
@@ -27,7 +28,8 @@ void SharedConcurrentSearches::forEach(
       SharedBatchedPotential::Member member(m_owner.shared());
       const std::unique_ptr<Potential> potential = member.potential();
       const std::unique_ptr<BatchedPotential> batched = member.batched();
-      SearchEngine engine{*potential, *batched};
+      const std::unique_ptr<DnebBands> bands = m_bands ? m_bands->view(member) : nullptr;
+      SearchEngine engine{*potential, *batched, bands.get()};
       task(i, engine);
     }
   };

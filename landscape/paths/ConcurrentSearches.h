@@ -14,11 +14,16 @@
 
 namespace landscape {
 
+class DnebBands;
+class SharedDnebBands;
+
 /// What one search of a forEach works with: a potential of its own and a batched potential of
-/// the same system (a DNEB band's images), both for its thread only.
+/// the same system (a DNEB band's images), both for its thread only, and optionally bands relaxed
+/// whole (landscape/paths/DnebBands.h; null: through the images).
 struct SearchEngine {
   Potential& potential;
   BatchedPotential& batched;
+  DnebBands* bands = nullptr;
 };
 
 class ConcurrentSearches {
@@ -34,17 +39,20 @@ class ConcurrentSearches {
 /// Searches as fibres (landscape/core/Fibres), at most `searches` at once, each a member of
 /// `owner`'s shared potential while it searches: on the owner's thread when it runs on a fibre
 /// (the fibres of a thread's other runs go on meanwhile), else on the calling thread. `owner`
-/// (the run's own membership, which only waits meanwhile) steps aside.
+/// (the run's own membership, which only waits meanwhile) steps aside. With `bands`, each search's
+/// DNEB bands are relaxed whole in its shared calls.
 class SharedConcurrentSearches : public ConcurrentSearches {
  public:
   /// searches >= 1; throws std::invalid_argument otherwise.
-  SharedConcurrentSearches(SharedBatchedPotential::Member& owner, int searches);
+  SharedConcurrentSearches(SharedBatchedPotential::Member& owner, int searches,
+                           SharedDnebBands* bands = nullptr);
   void forEach(std::size_t count,
                const std::function<void(std::size_t, SearchEngine&)>& task) override;
 
  private:
   SharedBatchedPotential::Member& m_owner;
   int m_searches;
+  SharedDnebBands* m_bands;
 };
 
 }  // namespace landscape

@@ -210,9 +210,11 @@ class ConnectRun {
     m_batching.searches->forEach(work.size(), [&](std::size_t k, SearchEngine& engine) {
       if (stopRequested()) return;
       const auto [a, b] = info.missingLinks[k];
-      work[k].band = Dneb(bandParams(firstRun && k == 0))
-                         .run(engine.potential, m_network.minima()[a].coordinates,
-                              m_network.minima()[b].coordinates, {}, &engine.batched);
+      const Dneb dneb(bandParams(firstRun && k == 0));
+      const std::vector<double>& from = m_network.minima()[a].coordinates;
+      const std::vector<double>& to = m_network.minima()[b].coordinates;
+      work[k].band = engine.bands ? dneb.run(from, to, *engine.bands)
+                                  : dneb.run(engine.potential, from, to, {}, &engine.batched);
       for (int candidate : work[k].band.candidates) {
         if (stopRequested()) return;
         work[k].found.push_back(m_search.findTransitionState(
@@ -256,8 +258,9 @@ class ConnectRun {
       // Copies: the network may grow (and reallocate) while this pair is processed.
       const std::vector<double> from = m_network.minima()[a].coordinates;
       const std::vector<double> to = m_network.minima()[b].coordinates;
-      computed = Dneb(bandParams(m_result.dnebRuns == 0))
-                     .run(m_potential, from, to, {}, m_batching.images);
+      const Dneb dneb(bandParams(m_result.dnebRuns == 0));
+      computed = m_batching.bands ? dneb.run(from, to, *m_batching.bands)
+                                  : dneb.run(m_potential, from, to, {}, m_batching.images);
     }
     const DnebResult& band = ahead ? ahead->band : computed;
     ++m_result.dnebRuns;

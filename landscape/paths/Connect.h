@@ -122,6 +122,9 @@ struct ConnectBatching {
   /// the network is the one of one search after the other; the links after the one that
   /// connects the endpoints are computed for nothing).
   ConcurrentSearches* searches = nullptr;
+  /// Relaxes every DNEB band whole (landscape/paths/DnebBands.h: on the GPU a block per band)
+  /// instead of through images; with searches, each search engine's own bands are used.
+  DnebBands* bands = nullptr;
 };
 
 struct ConnectResult {

@@ -5,6 +5,7 @@
 
 #include "landscape/core/Fibres.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
+#include "landscape/paths/SharedDnebBands.h"
 
 namespace landscape {
 
@@ -90,13 +91,15 @@ ConnectEngineMaker potentialOnly(PotentialMaker potential) {
 }
 
 ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
-                                     const LbfgsParams& descentMinimiser, int searches) {
+                                     const LbfgsParams& descentMinimiser, int searches,
+                                     SharedDnebBands* bands) {
   ConnectJobEngine e;
   e.member = std::make_unique<SharedBatchedPotential::Member>(shared);
   e.potential = e.member->potential();
   e.images = e.member->batched();
   e.descents = std::make_unique<BatchedLbfgs>(*e.images, descentMinimiser, 1);
-  e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searches);
+  e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searches, bands);
+  if (bands) e.bands = bands->view(*e.member);
   return e;
 }
 

@@ -14,15 +14,18 @@
 #include <memory>
 #include <vector>
 
+#include "landscape/core/ThreadPool.h"
 #include "landscape/minimisation/BatchedMinimiser.h"
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Connect.h"
+#include "landscape/paths/DnebBands.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 #include "potentials/SharedBatchedPotential.h"
-#include "landscape/core/ThreadPool.h"
 
 namespace landscape {
+
+class SharedDnebBands;
 
 /// What one connect run found: the job's own network (its two endpoints first).
 struct ConnectJobResult {
@@ -46,7 +49,10 @@ struct ConnectJobEngine {
   std::unique_ptr<BatchedPotential> images;     ///< DNEB images; null: one at a time
   std::unique_ptr<BatchedMinimiser> descents;   ///< null: one side at a time
   std::unique_ptr<ConcurrentSearches> searches;  ///< null: a band's candidates one at a time
-  ConnectBatching batching() const { return {images.get(), descents.get(), searches.get()}; }
+  std::unique_ptr<DnebBands> bands;  ///< DNEB bands relaxed whole; null: through the images
+  ConnectBatching batching() const {
+    return {images.get(), descents.get(), searches.get(), bands.get()};
+  }
 };
 using ConnectEngineMaker = std::function<ConnectJobEngine()>;
 
@@ -102,9 +108,11 @@ ConnectEngineMaker potentialOnly(PotentialMaker potential);
 /// A run's engine over a shared batched potential: a new membership, its single-structure and
 /// batched views as the potential and the band's images, the descents on the CPU reference
 /// L-BFGS over the batched view (`descentMinimiser`: the connect's descent.minimiser; bit for
-/// bit Lbfgs), and the band's candidates searched side by side, `searches` (>= 1) at once.
+/// bit Lbfgs), and the band's candidates searched side by side, `searches` (>= 1) at once. With
+/// `bands`, DNEB bands are relaxed whole in its shared calls instead of through the images.
 ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
-                                     const LbfgsParams& descentMinimiser, int searches);
+                                     const LbfgsParams& descentMinimiser, int searches,
+                                     SharedDnebBands* bands = nullptr);
 
 struct MergeCounts {
   int newMinima = 0;

@@ -396,6 +396,14 @@ DnebTeamSettings dnebTeamSettings(const DnebParams& params, int images, int imag
   return set;
 }
 
+bool sameDnebBandSettings(const DnebParams& a, const DnebParams& b) {
+  return a.springConstant == b.springConstant && a.springAdjustFactor == b.springAdjustFactor &&
+         a.spacingTolerance == b.spacingTolerance && a.rmsTolerance == b.rmsTolerance &&
+         a.maxStepPerImage == b.maxStepPerImage && a.initialGuess == b.initialGuess &&
+         a.historySize == b.historySize && a.doublyNudged == b.doublyNudged &&
+         a.segmentSprings == b.segmentSprings && a.coldFusionDrop == b.coldFusionDrop;
+}
+
 void checkDnebBandJobs(const std::vector<DnebBandJob>& jobs) {
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     const DnebBandJob& job = jobs[k];

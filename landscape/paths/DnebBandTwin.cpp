@@ -78,8 +78,8 @@ DnebBandTwin::DnebBandTwin(std::size_t atoms, int warps, int threads)
     : m_atoms(atoms), m_warps(warps), m_pool(threads) {
   if (atoms < 2)
     throw std::invalid_argument("DNEB band twin: at least 2 atoms, got " + std::to_string(atoms));
-  if (warps < 1 || warps > 8)
-    throw std::invalid_argument("DNEB band twin: 1 to 8 warps per band, got " +
+  if (warps < 1 || warps > 32)
+    throw std::invalid_argument("DNEB band twin: 1 to 32 warps per band, got " +
                                 std::to_string(warps));
   const int n = static_cast<int>(atoms);
   m_schedule = buildPairTileSchedule(n, choosePairTileWidth(n, kTeamWarpSize), kTeamWarpSize);

@@ -14,13 +14,15 @@
 
 namespace landscape {
 
-/// Warps per band of the whole-band kernel and its twin: a few images in flight per band, and
-/// several bands resident per multiprocessor.
-constexpr int kDnebBandWarps = 4;
+/// Warps per band of the whole-band kernel and its twin: a band's latency is its images'
+/// evaluations one after the other on each warp, so more warps end a band sooner, up to the
+/// block's reductions (H200, LJ38: 20 images 26 / 17 / 19 / 18 ms with 4 / 8 / 16 / 32 warps,
+/// 30 images 48 / 30 / 23 / 24 ms; docs/benchmarks.md).
+constexpr int kDnebBandWarps = 16;
 
 class DnebBandTwin : public DnebBands {
  public:
-  /// Lennard-Jones clusters of `atoms` (>= 2) atoms; warps per band 1 to 8; threads >= 1.
+  /// Lennard-Jones clusters of `atoms` (>= 2) atoms; warps per band 1 to 32; threads >= 1.
   DnebBandTwin(std::size_t atoms, int warps = kDnebBandWarps, int threads = 1);
 
   std::size_t imageSize() const override { return 3 * m_atoms; }

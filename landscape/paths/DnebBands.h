@@ -61,6 +61,9 @@ class DnebBands {
 DnebTeamSettings dnebTeamSettings(const DnebParams& params, int images, int imageSize,
                                   int iterations);
 
+/// Whether two settings relax a band alike (the fields DnebBands::relax reads).
+bool sameDnebBandSettings(const DnebParams& a, const DnebParams& b);
+
 /// Throws std::invalid_argument naming the first job that is not a band.
 void checkDnebBandJobs(const std::vector<DnebBandJob>& jobs);
 

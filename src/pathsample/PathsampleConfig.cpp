@@ -42,6 +42,10 @@ std::string pairSelectionName(PairSelection selection) {
   return "unknown";
 }
 
+std::string dnebBandRelaxationName(DnebBandRelaxation r) {
+  return r == DnebBandRelaxation::Images ? "images" : "whole";
+}
+
 std::string shortcutByName(ShortcutBy by) {
   return by == ShortcutBy::Barrier ? "barrier" : "distance";
 }

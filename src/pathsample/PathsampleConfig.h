@@ -30,6 +30,11 @@ enum class PairSelection { Untrap, Shortcut, Dijkstra };
 /// barriers (SHORTCUT n BARRIER).
 enum class ShortcutBy { Distance, Barrier };
 
+/// How growth's connect runs relax their DNEB bands (--dneb-bands): whole on the device where
+/// the system has a whole-band kernel (cuda, Lennard-Jones clusters), else through the images.
+enum class DnebBandRelaxation { Whole, Images };
+std::string dnebBandRelaxationName(DnebBandRelaxation r);
+
 /// The names the options and the growth record use: "import", ..., "kmc", "reduced", "molecular", "AB",
 /// "BA", "untrap", "shortcut", "dijkstra", "distance", "barrier".
 std::string pathsampleModeName(PathsampleMode mode);
@@ -130,6 +135,10 @@ struct PathsampleConfig {
   /// of its own with a share of the threads; 0 = automatic (one per thread running connect runs,
   /// at most kMaxCallLanes). Never changes the network.
   int callLanes = 0;
+  /// --dneb-bands whole|images: on cuda for Lennard-Jones clusters, each DNEB band relaxed whole
+  /// by the device (a block per band) or through its images' shared calls. Part of the growth
+  /// settings when images (the bands' round-off differs).
+  DnebBandRelaxation dnebBands = DnebBandRelaxation::Whole;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
   Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "backends/BatchedPotentialFactory.h"
+#include "backends/DnebBandsFactory.h"
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
 #include "landscape/formats/AtomicFile.h"
@@ -26,6 +27,7 @@
 #include "landscape/network/KineticsOnlyDatabase.h"
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
+#include "landscape/paths/SharedDnebBands.h"
 #include "potentials/SharedBatchedPotential.h"
 #include "src/common/DistributedCharacterisation.h"
 #include "src/common/DistributedConnectJobs.h"
@@ -200,6 +202,8 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
   if (c.backend != Backend::Cpu || c.lbfgsBackend != LbfgsBackend::Cpu)
     s << "backend=" << backendName(c.backend) << " lbfgs-backend=" << lbfgsBackendName(c.lbfgsBackend)
       << " precision=" << precisionName(c.precision) << "\n";
+  if (c.backend == Backend::Cuda && c.dnebBands != DnebBandRelaxation::Whole)
+    s << "dneb-bands=" << dnebBandRelaxationName(c.dnebBands) << "\n";
   s << "odata:\n"
     << odataText;
   return s.str();
@@ -270,6 +274,11 @@ struct Growth {
     std::unique_ptr<SharedBatchedPotential> shared;
   };
   std::vector<CallLane> lanes;
+  // With lanes on cuda for Lennard-Jones clusters (--dneb-bands whole): the runs' DNEB bands
+  // relaxed whole by the device, many per launch, on a service thread of their own (declared
+  // after the lanes, whose potentials it wakes: it stops first).
+  std::unique_ptr<DnebBands> wholeBands;
+  std::unique_ptr<SharedDnebBands> sharedBands;
   bool sharesCalls() const { return !lanes.empty(); }
   // The lane of the calling thread's runs: a thread's runs (its fibres) all wait on one lane, so
   // that a thread whose fibres all wait helps and makes that lane's calls. Threads are dealt out
@@ -417,6 +426,9 @@ struct Growth {
       lane.shared = std::make_unique<SharedBatchedPotential>(*lane.batched, options);
       lanes.push_back(std::move(lane));
     }
+    if (config.dnebBands == DnebBandRelaxation::Whole && !system.rigid)
+      wholeBands = makeDnebBands(system.spec, optim.backend);
+    if (wholeBands) sharedBands = std::make_unique<SharedDnebBands>(*wholeBands);
   }
 
   // One connect run's engines. Shared: sharedConnectEngine, with the band's candidates searched
@@ -424,7 +436,8 @@ struct Growth {
   // without --jobs-in-flight) a CPU potential of its own, one structure at a time.
   ConnectJobEngine engine() const {
     if (sharesCalls())
-      return sharedConnectEngine(threadLane(), settings.connect.descent.minimiser, kSearchesPerRun);
+      return sharedConnectEngine(threadLane(), settings.connect.descent.minimiser, kSearchesPerRun,
+                                 sharedBands.get());
     ConnectJobEngine e;
     if (system.rigid) {  // rigid water: its rigid bodies over a copy of the atomistic potential
       e.potential = makeOwningRigidBodyPotential(makePotential(system.spec, optim.backend),
@@ -803,6 +816,16 @@ std::string batchFill(const SharedBatchStatistics& before, const SharedBatchStat
                 seconds > 0 ? 100.0 * copying / seconds : 0.0);
 }
 
+// The whole-band calls of a cycle (--dneb-bands whole): bands per call and a call's length.
+std::string bandFill(const SharedBandStatistics& before, const SharedBandStatistics& after) {
+  const long calls = after.calls - before.calls;
+  if (calls == 0) return "";
+  const double bands = static_cast<double>(after.bands - before.bands);
+  return format("  whole bands %.1f per call (%.0f calls, %.0f bands; %.2f ms per call)",
+                bands / calls, static_cast<double>(calls), bands,
+                1e3 * (after.callSeconds - before.callSeconds) / calls);
+}
+
 }  // namespace
 
 OptimConfig growthConnectSettings(const PathsampleConfig& config, const ProgressPrinter& print) {
@@ -917,6 +940,8 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   bool stopped = false;
   int taken = g.known.growth.cycles;  // cycles whose pairs were taken
   SharedBatchStatistics since = g.sharesCalls() ? g.callStatistics() : SharedBatchStatistics{};
+  SharedBandStatistics bandsSince =
+      g.sharedBands ? g.sharedBands->statistics() : SharedBandStatistics{};
   std::deque<CycleInFlight> inFlight;  // oldest first
   WaitingWindow lastWait{Clock::now(), since};
   try {
@@ -1005,6 +1030,11 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         const SharedBatchStatistics now = g.callStatistics();
         fill = batchFill(since, now);
         since = now;
+      }
+      if (g.sharedBands) {
+        const SharedBandStatistics now = g.sharedBands->statistics();
+        fill += bandFill(bandsSince, now);
+        bandsSince = now;
       }
       const Growth::SaveSeconds saved = g.save(pairsOf(inFlight));
       std::size_t used = 0;

@@ -228,6 +228,13 @@ void addGrowth(Table& t) {
       .atLeast(0)
       .atMost(kMaxCallLanes)
       .notInCheckpoint();
+  t.add("dneb-bands", "",
+        "with --backend cuda and Lennard-Jones clusters: each connect run's DNEB bands relaxed "
+        "whole on the device, a block per band, many bands per launch (whole), or through "
+        "shared calls of their images with the band's L-BFGS on the host (images); the two "
+        "differ by round-off. Other systems and backends: images",
+        fieldOf(&C::dnebBands))
+      .choices({DnebBandRelaxation::Whole, DnebBandRelaxation::Images}, dnebBandRelaxationName);
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
                         "where the connect runs' L-BFGS vectors live: cpu (host) or gpu "

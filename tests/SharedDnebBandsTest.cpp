@@ -1,0 +1,120 @@
+// Whole DNEB bands relaxed in shared calls (landscape/paths/SharedDnebBands) over the kernel's CPU
+// twin: runs as fibres and as threads, each with its own membership of a shared batched
+// potential, ask for bands while others evaluate structures; every band comes back with the bits
+// the twin gives it alone (a band's arithmetic is its own), nothing waits forever, and an error
+// of the relaxer reaches every run of its call.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "landscape/core/Fibres.h"
+#include "landscape/geometry/Alignment.h"
+#include "landscape/paths/DnebBandTwin.h"
+#include "landscape/paths/SharedDnebBands.h"
+#include "potentials/BatchedLennardJones.h"
+#include "potentials/SharedBatchedPotential.h"
+#include "tests/BatchedStructures.h"
+
+namespace landscape {
+namespace {
+
+constexpr std::size_t kAtoms = 13;
+
+struct Ends {
+  std::vector<std::vector<double>> minima;
+  std::vector<DnebBandJob> jobs;  // band k: minima k -> k + 1 (aligned), 3 + k images
+};
+
+Ends endsOf(int bands) {
+  Ends e;
+  for (int k = 0; k <= bands; ++k) e.minima.push_back(batchtest::quenchedMinimum(kAtoms, 11 + k));
+  for (int k = 0; k < bands; ++k)
+    e.minima.push_back(alignStructures(e.minima[k], e.minima[k + 1], AlignmentParams{}).alignedB);
+  for (int k = 0; k < bands; ++k)
+    e.jobs.push_back({e.minima[k].data(), e.minima[bands + 1 + k].data(), 3 + k, 60});
+  return e;
+}
+
+void expectSameBand(const DnebRelaxedBand& a, const DnebRelaxedBand& b) {
+  EXPECT_EQ(a.band, b.band);
+  EXPECT_EQ(a.energies, b.energies);
+  EXPECT_EQ(a.tangents, b.tangents);
+  EXPECT_EQ(a.outcome.run.iterations, b.outcome.run.iterations);
+  EXPECT_EQ(a.outcome.run.functionCalls, b.outcome.run.functionCalls);
+  EXPECT_EQ(a.outcome.rmsGradient, b.outcome.rmsGradient);
+}
+
+TEST(SharedDnebBands, FibresAndThreadsGetTheirOwnBandsWhileOthersEvaluate) {
+  const Ends ends = endsOf(6);
+  const DnebParams params;
+  DnebBandTwin alone(kAtoms, 2);
+  std::vector<DnebRelaxedBand> expected;
+  alone.relax(params, ends.jobs, expected);
+
+  BatchedLennardJones lj(kAtoms, 1);
+  SharedBatchedPotential shared(lj);
+  DnebBandTwin twin(kAtoms, 2);
+  SharedDnebBands bands(twin);
+  std::vector<DnebRelaxedBand> got(ends.jobs.size());
+  std::vector<double> energies(ends.jobs.size());
+  // Each run: an energy through the shared potential, its band, another energy.
+  const auto run = [&](std::size_t k) {
+    SharedBatchedPotential::Member member(shared);
+    const std::unique_ptr<Potential> potential = member.potential();
+    const std::unique_ptr<DnebBands> view = bands.view(member);
+    std::vector<double> g(3 * kAtoms);
+    energies[k] = potential->energyGradient(ends.minima[k].data(), g.data());
+    std::vector<DnebRelaxedBand> out;
+    view->relax(params, {ends.jobs[k]}, out);
+    got[k] = out.front();
+    energies[k] -= potential->energyGradient(ends.minima[k].data(), g.data());
+  };
+  std::vector<FibreScheduler::Task> fibres;
+  for (std::size_t k = 0; k < 4; ++k) fibres.push_back([&, k] { run(k); });
+  std::thread fibreThread([&] { FibreScheduler::run(fibres); });
+  std::vector<std::thread> threads;
+  for (std::size_t k = 4; k < ends.jobs.size(); ++k) threads.emplace_back(run, k);
+  fibreThread.join();
+  for (std::thread& t : threads) t.join();
+  for (std::size_t k = 0; k < ends.jobs.size(); ++k) {
+    SCOPED_TRACE("band " + std::to_string(k));
+    expectSameBand(got[k], expected[k]);
+    EXPECT_EQ(energies[k], 0.0);  // the same structure, the same bits, before and after
+  }
+  const SharedBandStatistics s = bands.statistics();
+  EXPECT_EQ(s.bands, static_cast<long>(ends.jobs.size()));
+  EXPECT_GE(s.calls, 1);
+  EXPECT_LE(s.calls, s.bands);
+}
+
+// A relaxer that fails: every run of its call hears the error, and the service goes on.
+class FailingBands : public DnebBands {
+ public:
+  std::size_t imageSize() const override { return 3 * kAtoms; }
+  std::string name() const override { return "failing"; }
+  void relax(const DnebParams&, const std::vector<DnebBandJob>&,
+             std::vector<DnebRelaxedBand>&) override {
+    throw std::runtime_error("device lost");
+  }
+};
+
+TEST(SharedDnebBands, AnErrorReachesTheRunThatAsked) {
+  const Ends ends = endsOf(1);
+  BatchedLennardJones lj(kAtoms, 1);
+  SharedBatchedPotential shared(lj);
+  FailingBands failing;
+  SharedDnebBands bands(failing);
+  SharedBatchedPotential::Member member(shared);
+  const std::unique_ptr<DnebBands> view = bands.view(member);
+  std::vector<DnebRelaxedBand> out;
+  for (int attempt = 0; attempt < 2; ++attempt)
+    EXPECT_THROW(view->relax(DnebParams{}, ends.jobs, out), std::runtime_error);
+  EXPECT_THROW(view->relax(DnebParams{}, {{ends.jobs[0].start, nullptr, 3, 5}}, out),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace landscape
