@@ -8,6 +8,7 @@
 #include "landscape/geometry/RigidBodyModes.h"
 #include "landscape/minimisation/NumericalHessian.h"
 #include "potentials/LennardJones.h"
+#include "tests/BatchedStructures.h"
 #include "tests/Lj7Structures.h"
 #include "tests/ModelSurfaces.h"
 #include "tests/TestPotentials.h"
@@ -66,6 +67,26 @@ TEST(RigidBodyModes, LennardJonesGradientIsOrthogonalToTheModes) {
   std::vector<double> projected = g;
   modes.projectOut(projected.data());
   for (std::size_t i = 0; i < g.size(); ++i) EXPECT_NEAR(projected[i], g[i], 1e-12);
+}
+
+// The eigenvalues alone are the full spectrum's bits (characterisation stores them): for the
+// Hessians of an LJ38 minimum and of a displaced structure, and a random symmetric matrix.
+TEST(NumericalHessian, EigenvaluesAloneAreTheSpectrumsBits) {
+  LennardJones lj(38);
+  std::vector<double> x = batchtest::quenchedMinimum(38, 5);
+  std::vector<Eigen::MatrixXd> matrices{numericalHessian(lj, x)};
+  for (std::size_t i = 0; i < x.size(); i += 7) x[i] += 0.05;
+  matrices.push_back(numericalHessian(lj, x));
+  Eigen::MatrixXd random = Eigen::MatrixXd::Random(60, 60);
+  matrices.push_back(0.5 * (random + random.transpose()));
+  for (const Eigen::MatrixXd& h : matrices) {
+    const Eigen::VectorXd alone = hessianEigenvalues(h);
+    const Eigen::VectorXd full = hessianSpectrum(h).eigenvalues;
+    ASSERT_EQ(alone.size(), full.size());
+    for (Eigen::Index i = 0; i < alone.size(); ++i)
+      EXPECT_EQ(alone[i], full[i]) << "eigenvalue " << i;
+  }
+  EXPECT_THROW(hessianEigenvalues(Eigen::MatrixXd(2, 3)), std::invalid_argument);
 }
 
 TEST(NumericalHessian, LennardJonesMinimumHasSixZeroModesAndFifteenPositive) {

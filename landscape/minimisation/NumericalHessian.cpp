@@ -62,6 +62,18 @@ HessianSpectrum hessianSpectrum(const Eigen::MatrixXd& hessian) {
   return spectrum;
 }
 
+Eigen::VectorXd hessianEigenvalues(const Eigen::MatrixXd& hessian) {
+  if (hessian.rows() != hessian.cols() || hessian.rows() == 0) {
+    throw std::invalid_argument(
+        "hessianEigenvalues: the Hessian must be a non-empty square matrix");
+  }
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(hessian, Eigen::EigenvaluesOnly);
+  if (solver.info() != Eigen::Success) {
+    throw std::runtime_error("hessianEigenvalues: the symmetric eigensolver did not converge");
+  }
+  return solver.eigenvalues();
+}
+
 HessianSpectrum hessianSpectrumWithoutRigidBodyModes(const Eigen::MatrixXd& hessian,
                                                      const std::vector<double>& x) {
   if (hessian.rows() != hessian.cols() || hessian.rows() != static_cast<Eigen::Index>(x.size())) {

@@ -42,9 +42,8 @@ void characteriseHessian(Potential& potential, const std::vector<double>& x,
                          StationaryPointProperties& p) {
   if (!params.masses.empty()) massWeightHessian(hessian, params.masses);
   if (potential.atomCount() <= params.maxSpectrumAtoms) {
-    const HessianSpectrum full = hessianSpectrum(hessian);
-    p.hessianEigenvalues.assign(full.eigenvalues.data(),
-                                full.eigenvalues.data() + full.eigenvalues.size());
+    const Eigen::VectorXd eigenvalues = hessianEigenvalues(hessian);
+    p.hessianEigenvalues.assign(eigenvalues.data(), eigenvalues.data() + eigenvalues.size());
   }
   const RigidBodyModes modes =
       params.translationsOnly ? RigidBodyModes::translations(x.size(), params.masses)
