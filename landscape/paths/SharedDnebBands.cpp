@@ -84,6 +84,12 @@ void SharedDnebBands::serve() {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    {  // counted before any run hears its band, so that a run that returns sees its own call
+      std::lock_guard<std::mutex> counting(m_mutex);
+      ++m_statistics.calls;
+      m_statistics.bands += static_cast<long>(jobs.size());
+      m_statistics.callSeconds += seconds;
+    }
     std::size_t next = 0;
     std::set<SharedBatchedPotential*> wakers;
     for (Request* r : taken) {
@@ -99,9 +105,6 @@ void SharedDnebBands::serve() {
     }
     for (SharedBatchedPotential* waker : wakers) waker->wake();
     lock.lock();
-    ++m_statistics.calls;
-    m_statistics.bands += static_cast<long>(jobs.size());
-    m_statistics.callSeconds += seconds;
   }
 }
 
