@@ -25,6 +25,7 @@
 #include "potentials/LennardJones.h"
 #include "potentials/PerStructureBatchedPotential.h"
 #include "src/optim/OptimOdataFile.h"
+#include "tests/Lj38Example.h"
 #include "tests/TestData.h"
 #ifdef LANDSCAPE_HAVE_CUDA
 #include "gpu/BatchedDnebCuda.h"
@@ -32,28 +33,6 @@
 
 namespace landscape {
 namespace {
-
-// The example's minimised endpoints and its first DNEB run's settings (NEWNEB 50 500 0.025).
-struct Lj38Example {
-  std::vector<double> start, finish;
-  DnebParams params;
-};
-
-std::optional<Lj38Example> lj38Example() {
-  const auto odata = testDataPath("lj38/optim/odata");
-  const auto finishFile = testDataPath("lj38/optim/finish");
-  if (!odata || !finishFile) return std::nullopt;
-  const OptimConfig config = readOdataFile(*odata);
-  Lj38Example e{config.odataPoints, readCoordinates(*finishFile), config.settings.connect.dneb};
-  EXPECT_EQ(e.start.size(), 114u);
-  LennardJones lj(38);
-  const Lbfgs minimiser(config.settings.endpointMinimiser);  // REOPTIMISEENDPOINTS
-  EXPECT_TRUE(minimiser.minimize(lj, e.start).status == LbfgsStatus::Converged);
-  EXPECT_TRUE(minimiser.minimize(lj, e.finish).status == LbfgsStatus::Converged);
-  e.params.images = config.settings.connect.firstImages;
-  e.params.iterations = config.settings.connect.firstIterations;
-  return e;
-}
 
 TEST(DnebLj38, ExampleFirstRunConvergesAsOptimsDoes) {
   const std::optional<Lj38Example> example = lj38Example();

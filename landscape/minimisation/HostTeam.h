@@ -43,4 +43,35 @@ class HostTeam {
   std::vector<double> m_partials;  // [3 x threads]
 };
 
+/// One warp of a GPU block as a twin plays it (a DNEB band's image, a search's displaced
+/// structure): lane l owns components l, l + 32, ...; a sum adds each lane's terms in order, then
+/// the lanes by the butterfly (warpButterflyMirror).
+class HostWarpTeam {
+ public:
+  explicit HostWarpTeam(int dimension) : n(dimension) {}
+  const int n;
+  bool isLeader() const { return true; }
+  void sync() const {}
+  template <class F>
+  void forEach(F f) const {
+    for (int c = 0; c < n; ++c) f(c);
+  }
+  template <int R, class F>
+  TeamSum<R> sum(F term) {
+    double lanes[R][kTeamWarpSize];
+    for (int l = 0; l < kTeamWarpSize; ++l) {
+      TeamSum<R> s;
+      for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+      for (int c = l; c < n; c += kTeamWarpSize) {
+        const TeamSum<R> v = term(c);
+        for (int r = 0; r < R; ++r) s.v[r] = s.v[r] + v.v[r];
+      }
+      for (int r = 0; r < R; ++r) lanes[r][l] = s.v[r];
+    }
+    TeamSum<R> out;
+    for (int r = 0; r < R; ++r) out.v[r] = warpButterflyMirror(lanes[r]);
+    return out;
+  }
+};
+
 }  // namespace landscape

@@ -225,15 +225,17 @@ LANDSCAPE_HD double lbfgsTeamRms(Team& team, double gradientNormSquared) {
 }
 
 /// What a minimisation of several structures as one vector changes in lbfgsTeamMinimise (a
-/// DNEB band: landscape/paths/DnebTeamTerms.h): stepNorm() the length that maxStep caps (here
-/// |p|), accepted() what happens at each accepted point before the RMS test (here nothing).
+/// DNEB band: landscape/paths/DnebTeamTerms.h) or over a derived objective: stepNorm() the length
+/// that maxStep caps (here |p|), accepted() what happens at each accepted point, given its energy,
+/// before the RMS test (here nothing; a Rayleigh-Ritz search renormalises its iterate there,
+/// landscape/paths/HybridEfTeamTerms.h).
 struct LbfgsTeamPlainHooks {
   template <class Team, class Owned>
   LANDSCAPE_HD double stepNorm(Team&, const Owned&, double directionNorm) {
     return directionNorm;
   }
   template <class Team>
-  LANDSCAPE_HD void accepted(Team&, const LbfgsTeamStorage&) {}
+  LANDSCAPE_HD void accepted(Team&, const LbfgsTeamStorage&, double) {}
 };
 
 /// Minimises from st.x (the result is left in st.x, which may have swapped with st.xt), the
@@ -268,7 +270,7 @@ LANDSCAPE_HD LbfgsResult lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
     }
     if (next == LbfgsNext::Accept) {
       const double rms = lbfgsTeamRms(team, lbfgsTeamAccept(team, st, h, set));
-      hooks.accepted(team, st);
+      hooks.accepted(team, st, s.energy);
       next = lbfgsStepAccepted(s, rms, limits);
     }
   }

@@ -255,7 +255,7 @@ struct DnebTeamHooks {
   /// k times springAdjustFactor while the mean relative deviation of the segment lengths from
   /// their mean exceeds spacingTolerance, divided by it otherwise (OPTIM's NEBK factor).
   template <class Team>
-  LANDSCAPE_HD void accepted(Team& team, const LbfgsTeamStorage& st) {
+  LANDSCAPE_HD void accepted(Team& team, const LbfgsTeamStorage& st, double) {
     const DnebTeamSettings& set = band->set;
     if (!(set.springAdjustFactor > 1.0)) return;
     const int segments = set.images + 1;

@@ -24,6 +24,7 @@
 #include "landscape/minimisation/LbfgsParams.h"
 #include "landscape/minimisation/LbfgsWorkspace.h"
 #include "landscape/paths/RayleighRitz.h"
+#include "landscape/paths/TransitionStateStatus.h"
 #include "potentials/Potential.h"
 
 namespace landscape {
@@ -74,13 +75,6 @@ struct HybridEigenvectorFollowingParams {
   void check() const;
 };
 
-enum class TransitionStateStatus {
-  Converged,        ///< RMS gradient and uphill step below tolerance, lambda < 0
-  MaxIterations,    ///< iteration cap reached
-  NonFiniteEnergy,  ///< the potential returned NaN/inf
-  NotASaddle,       ///< stationary, but the final eigenvector search found lambda >= 0
-  Stopped,          ///< a stop was requested (landscape/core/StopRequest.h); not converged
-};
 std::string transitionStateStatusName(TransitionStateStatus status);
 
 /// What one iteration did (observer; verbose logs in the spirit of OPTIM's BFGSTS output).

@@ -1,0 +1,123 @@
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "gpu/BatchedHybridEfCuda.h"
+#include "gpu/BatchedHybridEfKernels.cuh"
+#include "gpu/CudaCheck.h"
+#include "gpu/CudaHandles.h"
+#include "gpu/DeviceBuffer.h"
+#include "gpu/GpuDevice.h"
+#include "landscape/core/PairTileSchedule.h"
+#include "landscape/core/StopRequest.h"
+
+namespace landscape {
+
+struct HybridEfSearchesCuda::DeviceState {
+  DeviceState(std::size_t atomCount, int warpCount) : atoms(atomCount), warps(warpCount) {
+    if (atoms < 2)
+      throw std::invalid_argument("hybrid EF searches on cuda: at least 2 atoms, got " +
+                                  std::to_string(atoms));
+    if (warps < 1 || warps > 32)
+      throw std::invalid_argument("hybrid EF searches on cuda: 1 to 32 warps per search, got " +
+                                  std::to_string(warps));
+    if (!gpuAvailable())
+      throw std::runtime_error("hybrid EF searches on cuda: no CUDA device (" + gpuDescription() +
+                               ")");
+    const int n = static_cast<int>(atoms);
+    const PairTileSchedule s =
+        buildPairTileSchedule(n, choosePairTileWidth(n, kTeamWarpSize), kTeamWarpSize);
+    scheduleSlots = DeviceBuffer<PairSlot>(s.slots);
+    schedule = {scheduleSlots.data(), s.steps, s.groups, s.tileWidth, s.atoms};
+    LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+    stream = CudaStream::create(cudaStreamNonBlocking);
+    stop = PinnedBuffer<int>(1, cudaHostAllocMapped);
+    *stop.data() = 0;
+  }
+
+  // Grows a buffer to at least `count` elements (its contents are not kept).
+  template <class T>
+  static void reserve(DeviceBuffer<T>& buffer, std::size_t count) {
+    if (buffer.size() >= count) return;
+    buffer = DeviceBuffer<T>();
+    buffer = DeviceBuffer<T>(count);
+  }
+
+  std::size_t atoms;
+  int warps;
+  int device = 0;  // search() may be called from another thread than the constructor's
+  DeviceBuffer<PairSlot> scheduleSlots;
+  TeamPairSchedule schedule;
+  CudaStream stream;
+  PinnedBuffer<int> stop;
+  DeviceBuffer<double> io, work;
+  DeviceBuffer<HybridEfTeamOutcome> outcomes;
+  std::vector<double> hostIo;
+};
+
+HybridEfSearchesCuda::HybridEfSearchesCuda(std::size_t atoms, int warps)
+    : m_state(std::make_unique<DeviceState>(atoms, warps)) {}
+
+HybridEfSearchesCuda::~HybridEfSearchesCuda() = default;
+
+std::size_t HybridEfSearchesCuda::dimension() const { return 3 * m_state->atoms; }
+
+std::string HybridEfSearchesCuda::name() const {
+  return "hybrid EF searches (cuda: " + std::to_string(m_state->warps) +
+         " warps per search, tile width " + std::to_string(m_state->schedule.tileWidth) +
+         ") on Lennard-Jones " + std::to_string(m_state->atoms) + " atoms";
+}
+
+void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params,
+                                  const std::vector<TransitionStateJob>& jobs,
+                                  std::vector<TransitionStateResult>& out) {
+  checkTransitionStateJobs(params, jobs);
+  out.assign(jobs.size(), TransitionStateResult{});
+  if (jobs.empty()) return;
+  DeviceState& d = *m_state;
+  LANDSCAPE_CUDA_CHECK(cudaSetDevice(d.device));  // the current device is per thread
+  const int n = static_cast<int>(dimension());
+  const HybridEfTeamSettings settings = hybridEfTeamSettings(params, n);
+  const std::size_t ioPer = static_cast<std::size_t>(hybridEfTeamIoDoubles(n));
+  const std::size_t workPer = static_cast<std::size_t>(hybridEfTeamWorkDoubles(n, settings.m));
+  d.hostIo.assign(ioPer * jobs.size(), 0.0);
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    fillTransitionStateIo(params, jobs[k], n, d.hostIo.data() + k * ioPer);
+  DeviceState::reserve(d.io, d.hostIo.size());
+  DeviceState::reserve(d.work, workPer * jobs.size());
+  DeviceState::reserve(d.outcomes, jobs.size());
+  cudaStream_t stream = d.stream.get();
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.io.data(), d.hostIo.data(),
+                                       d.hostIo.size() * sizeof(double), cudaMemcpyHostToDevice,
+                                       stream));
+  *d.stop.data() = stopRequested() ? 1 : 0;
+  BatchedHybridEfArgs args;
+  args.d_io = d.io.data();
+  args.d_work = d.work.data();
+  args.d_outcomes = d.outcomes.data();
+  args.d_stop = d.stop.devicePointer();
+  args.schedule = d.schedule;
+  args.settings = settings;
+  args.searches = static_cast<int>(jobs.size());
+  args.warps = d.warps;
+  launchBatchedHybridEf(args, stream);
+  std::vector<HybridEfTeamOutcome> outcomes(jobs.size());
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostIo.data(), d.io.data(),
+                                       d.hostIo.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                                       stream));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(outcomes.data(), d.outcomes.data(),
+                                       outcomes.size() * sizeof(HybridEfTeamOutcome),
+                                       cudaMemcpyDeviceToHost, stream));
+  // Wait, passing a stop request on to the searches (they poll the flag between iterations).
+  for (;;) {
+    const cudaError_t state = cudaStreamQuery(stream);
+    if (state == cudaSuccess) break;
+    if (state != cudaErrorNotReady) LANDSCAPE_CUDA_CHECK(state);
+    if (stopRequested()) *static_cast<volatile int*>(d.stop.data()) = 1;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    out[k] = transitionStateResult(d.hostIo.data() + k * ioPer, n, outcomes[k]);
+}
+
+}  // namespace landscape
