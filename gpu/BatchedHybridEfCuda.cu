@@ -14,7 +14,8 @@
 namespace landscape {
 
 struct HybridEfSearchesCuda::DeviceState {
-  DeviceState(std::size_t atomCount, int warpCount) : atoms(atomCount), warps(warpCount) {
+  DeviceState(std::size_t atomCount, int warpCount, bool inShared)
+      : atoms(atomCount), warps(warpCount) {
     if (atoms < 2)
       throw std::invalid_argument("hybrid EF searches on cuda: at least 2 atoms, got " +
                                   std::to_string(atoms));
@@ -30,6 +31,13 @@ struct HybridEfSearchesCuda::DeviceState {
     scheduleSlots = DeviceBuffer<PairSlot>(s.slots);
     schedule = {scheduleSlots.data(), s.steps, s.groups, s.tileWidth, s.atoms};
     LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
+    if (inShared) {
+      int optin = 0;
+      LANDSCAPE_CUDA_CHECK(
+          cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      // The static scratch (reductions, stop flag) takes the rest.
+      sharedBytesLimit = static_cast<std::size_t>(optin) - 2048;
+    }
     stream = CudaStream::create(cudaStreamNonBlocking);
     stop = PinnedBuffer<int>(1, cudaHostAllocMapped);
     *stop.data() = 0;
@@ -45,6 +53,7 @@ struct HybridEfSearchesCuda::DeviceState {
 
   std::size_t atoms;
   int warps;
+  std::size_t sharedBytesLimit = 0;  // 0: the arrays in global memory
   int device = 0;  // search() may be called from another thread than the constructor's
   DeviceBuffer<PairSlot> scheduleSlots;
   TeamPairSchedule schedule;
@@ -55,8 +64,8 @@ struct HybridEfSearchesCuda::DeviceState {
   std::vector<double> hostIo;
 };
 
-HybridEfSearchesCuda::HybridEfSearchesCuda(std::size_t atoms, int warps)
-    : m_state(std::make_unique<DeviceState>(atoms, warps)) {}
+HybridEfSearchesCuda::HybridEfSearchesCuda(std::size_t atoms, int warps, bool inShared)
+    : m_state(std::make_unique<DeviceState>(atoms, warps, inShared)) {}
 
 HybridEfSearchesCuda::~HybridEfSearchesCuda() = default;
 
@@ -65,6 +74,7 @@ std::size_t HybridEfSearchesCuda::dimension() const { return 3 * m_state->atoms;
 std::string HybridEfSearchesCuda::name() const {
   return "hybrid EF searches (cuda: " + std::to_string(m_state->warps) +
          " warps per search, tile width " + std::to_string(m_state->schedule.tileWidth) +
+         (m_state->sharedBytesLimit > 0 ? ", arrays in shared memory where they fit" : "") +
          ") on Lennard-Jones " + std::to_string(m_state->atoms) + " atoms";
 }
 
@@ -100,6 +110,7 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
   args.settings = settings;
   args.searches = static_cast<int>(jobs.size());
   args.warps = d.warps;
+  args.sharedBytesLimit = d.sharedBytesLimit;
   launchBatchedHybridEf(args, stream);
   std::vector<HybridEfTeamOutcome> outcomes(jobs.size());
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostIo.data(), d.io.data(),
@@ -114,7 +125,9 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
     if (state == cudaSuccess) break;
     if (state != cudaErrorNotReady) LANDSCAPE_CUDA_CHECK(state);
     if (stopRequested()) *static_cast<volatile int*>(d.stop.data()) = 1;
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    // A search lasts milliseconds: a millisecond's poll costs it little, and the driver's lock,
+    // which every lane of shared calls takes to launch, stays free.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   for (std::size_t k = 0; k < jobs.size(); ++k)
     out[k] = transitionStateResult(d.hostIo.data() + k * ioPer, n, outcomes[k]);

@@ -17,9 +17,11 @@ namespace landscape {
 
 class HybridEfSearchesCuda : public TransitionStateSearches {
  public:
-  /// Lennard-Jones clusters of `atoms` (>= 2) atoms; warps per search 1 to 32. Throws
-  /// std::runtime_error without a CUDA device.
-  explicit HybridEfSearchesCuda(std::size_t atoms, int warps = kHybridEfWarps);
+  /// Lennard-Jones clusters of `atoms` (>= 2) atoms; warps per search 1 to 32; inShared: a
+  /// search's arrays in the block's shared memory where they fit (false: global memory, for
+  /// comparison). Throws std::runtime_error without a CUDA device.
+  explicit HybridEfSearchesCuda(std::size_t atoms, int warps = kHybridEfWarps,
+                                bool inShared = true);
   ~HybridEfSearchesCuda() override;
 
   std::size_t dimension() const override;

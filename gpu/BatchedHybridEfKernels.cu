@@ -1,4 +1,5 @@
 // Compiled with -fmad=false (CMakeLists.txt): the CPU twin rounds every multiply and add alone.
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -9,7 +10,15 @@
 namespace landscape {
 namespace {
 
+// Blocks of up to 8 warps get up to 128 registers per thread (LJ38: 128, with a few hundred
+// bytes of spills); larger ones get 64 and spill kilobytes.
 constexpr int kMaxSearchWarps = 32;
+constexpr int kWideSearchWarps = 8;
+// Registers held to 128 per thread (two 8-warp blocks per multiprocessor): a search block lasts
+// milliseconds, and with 255 (no cap) the search blocks spread over every multiprocessor left no
+// room for the whole-band kernel's and the shared calls' blocks, which then waited for them
+// (LJ38 growth on an H200: shared calls 0.6 ms instead of 2.7 ms with the cap; docs/benchmarks.md).
+constexpr int kSearchBlocksPerSm = 2;
 
 // The search's team: the block's threads over the structure's components in global memory
 // (thread t owns t, t + blockDim.x, ...; an Owned vector is a view of the search's direction),
@@ -51,21 +60,75 @@ class HybridEfDeviceTeam : public DeviceRowTeam {
   TeamPairSchedule m_schedule;
 };
 
-template <int W>
-__global__ void __launch_bounds__(kMaxSearchWarps* kTeamWarpSize)
+// Where a search's arrays live: all in global memory, all in the block's shared memory (copied
+// in at the start and the io back at the end), or all but the L-BFGS history in shared memory (a
+// long history, OPTIM's UPDATES 100, would leave room for one block per multiprocessor).
+enum class Placement { Global, Shared, SharedButHistory };
+
+// A block per search. A search is a chain of short dependent passes over a few hundred doubles:
+// in shared memory each pass waits for shared memory instead of the L2 cache.
+template <int W, int MaxThreads, Placement Where>
+__global__ void __launch_bounds__(MaxThreads,
+                                  kSearchBlocksPerSm* kWideSearchWarps* kTeamWarpSize / MaxThreads)
     batchedHybridEfKernel(BatchedHybridEfArgs args) {
   __shared__ double scratch[6 * kMaxSearchWarps];
   __shared__ int stop;
-  const int n = args.settings.n;
+  extern __shared__ double arrays[];
+  const int n = args.settings.n, m = args.settings.m;
+  const long ioDoubles = hybridEfTeamIoDoubles(n);
+  double* io = args.d_io + static_cast<long>(blockIdx.x) * ioDoubles;
+  double* work = args.d_work + static_cast<long>(blockIdx.x) * hybridEfTeamWorkDoubles(n, m);
+  constexpr bool inShared = Where != Placement::Global;
+  if (inShared) {
+    for (long c = threadIdx.x; c < ioDoubles; c += blockDim.x) arrays[c] = io[c];
+    __syncthreads();
+  }
   HybridEfTeamSearch search{};
   search.set = args.settings;
-  search.st = hybridEfTeamLayout(
-      args.d_io + static_cast<long>(blockIdx.x) * 2 * n,
-      args.d_work + static_cast<long>(blockIdx.x) * hybridEfTeamWorkDoubles(n, args.settings.m), n,
-      args.settings.m);
+  search.st =
+      hybridEfTeamLayout(inShared ? arrays : io, inShared ? arrays + ioDoubles : work, n, m);
+  if (Where == Placement::SharedButHistory) {
+    // s and y in the global work block (its own layout's places); rho and alpha in shared memory
+    // where s would start, so that the block takes the shared memory of the rest alone.
+    const HybridEfTeamStorage global = hybridEfTeamLayout(io, work, n, m);
+    search.st.lbfgs.rho = search.st.lbfgs.s;
+    search.st.lbfgs.alpha = search.st.lbfgs.s + m;
+    search.st.lbfgs.s = global.lbfgs.s;
+    search.st.lbfgs.y = global.lbfgs.y;
+  }
   HybridEfDeviceTeam<W> team(search, scratch, &stop, args);
   const HybridEfTeamOutcome out = hybridEfTeamSearch(team, search);
+  if (inShared) {
+    __syncthreads();
+    for (long c = threadIdx.x; c < ioDoubles; c += blockDim.x) io[c] = arrays[c];
+  }
   if (threadIdx.x == 0) args.d_outcomes[blockIdx.x] = out;
+}
+
+template <int W, int MaxThreads, Placement Where>
+void launchPlaced(const BatchedHybridEfArgs& args, std::size_t bytes, cudaStream_t stream) {
+  const auto kernel = batchedHybridEfKernel<W, MaxThreads, Where>;
+  if (bytes > 48 * 1024)  // beyond the default limit of a block's dynamic shared memory
+    LANDSCAPE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(bytes)));
+  kernel<<<args.searches, kTeamWarpSize * args.warps, bytes, stream>>>(args);
+}
+
+// A whole search in shared memory while it takes at most this much, so that several blocks share
+// a multiprocessor; beyond it the history stays in global memory.
+constexpr std::size_t kWholeInSharedBytes = 48 * 1024;
+
+template <int W, int MaxThreads>
+void launchSearches(const BatchedHybridEfArgs& args, cudaStream_t stream) {
+  const int n = args.settings.n, m = args.settings.m;
+  const std::size_t all = hybridEfTeamSharedBytes(n, m);
+  const std::size_t history = 2 * static_cast<std::size_t>(m) * n * sizeof(double);
+  if (all <= args.sharedBytesLimit && all <= kWholeInSharedBytes)
+    launchPlaced<W, MaxThreads, Placement::Shared>(args, all, stream);
+  else if (all - history <= args.sharedBytesLimit)
+    launchPlaced<W, MaxThreads, Placement::SharedButHistory>(args, all - history, stream);
+  else
+    launchPlaced<W, MaxThreads, Placement::Global>(args, 0, stream);
 }
 
 }  // namespace
@@ -83,7 +146,10 @@ void launchBatchedHybridEf(const BatchedHybridEfArgs& args, cudaStream_t stream)
     throw std::invalid_argument("launchBatchedHybridEf: every device pointer must be set");
   withTileWidth(args.schedule.tileWidth, [&](auto w) {
     constexpr int W = decltype(w)::value;
-    batchedHybridEfKernel<W><<<args.searches, kTeamWarpSize * args.warps, 0, stream>>>(args);
+    if (args.warps <= kWideSearchWarps)
+      launchSearches<W, kWideSearchWarps * kTeamWarpSize>(args, stream);
+    else
+      launchSearches<W, kMaxSearchWarps * kTeamWarpSize>(args, stream);
   });
   LANDSCAPE_CUDA_CHECK_LAUNCH();
 }

@@ -10,6 +10,8 @@
 // with -fmad=false. Included only from .cu files.
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 #include "gpu/TeamLennardJones.cuh"
 #include "landscape/paths/HybridEfTeamTerms.h"
 
@@ -26,7 +28,16 @@ struct BatchedHybridEfArgs {
   HybridEfTeamSettings settings;
   int searches = 0;
   int warps = 0;  ///< warps per search (block), 1 to 32
+  /// Dynamic shared memory a block may take (bytes): a search whose arrays fit
+  /// (hybridEfTeamSharedBytes) keeps them there, others in d_io and d_work.
+  std::size_t sharedBytesLimit = 0;
 };
+
+/// Bytes of a search's io and work arrays in shared memory.
+inline std::size_t hybridEfTeamSharedBytes(int n, int m) {
+  return static_cast<std::size_t>(hybridEfTeamIoDoubles(n) + hybridEfTeamWorkDoubles(n, m)) *
+         sizeof(double);
+}
 
 /// Enqueues the kernel, a block per search, on `stream`; returns without synchronising. Throws
 /// std::invalid_argument for a bad argument, std::runtime_error when the launch fails.

@@ -124,19 +124,25 @@ TEST(HybridEfLj38, TwinSearchesAreTheirOwn) {
 
 #ifdef LANDSCAPE_HAVE_CUDA
 // The search kernel against its CPU twin: points, eigenvectors and scalars bit for bit for the
-// band's candidates in one launch, for 1, 2 and 4 warps per search. Skips without a device.
+// band's candidates in one launch, for 1, 2 and 4 warps per search, the arrays in shared memory,
+// in global memory, and in shared memory but for a long L-BFGS history (UPDATES 100). Skips
+// without a device.
 TEST(HybridEfLj38Cuda, SearchKernelIsItsTwinBitForBit) {
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
   const std::optional<Lj38Example> example = lj38Example();
   if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
   const Candidates c = firstBandCandidates(*example);
-  const HybridEigenvectorFollowingParams& params = example->connect.transitionStateSearch;
   std::vector<TransitionStateJob> jobs = c.jobs;
   jobs.push_back({c.jobs[0].start, nullptr});
-  for (int warps : {1, 2, 4}) {
-    SCOPED_TRACE("warps " + std::to_string(warps));
+  for (int variant = 0; variant < 5; ++variant) {
+    const int warps = variant < 3 ? 1 << variant : (variant == 3 ? 2 : 1);
+    const bool inShared = variant != 3;
+    HybridEigenvectorFollowingParams params = example->connect.transitionStateSearch;
+    if (variant == 4) params.rayleighRitz.lbfgs.historySize = params.tangentSpace.historySize = 100;
+    SCOPED_TRACE("warps " + std::to_string(warps) + (inShared ? ", shared" : ", global") +
+                 ", history " + std::to_string(params.tangentSpace.historySize));
     HybridEfTwin twin(38, warps, 2);
-    HybridEfSearchesCuda device(38, warps);
+    HybridEfSearchesCuda device(38, warps, inShared);
     std::vector<TransitionStateResult> expected, got;
     twin.search(params, jobs, expected);
     device.search(params, jobs, got);

@@ -765,8 +765,9 @@ TEST(PathsampleGrowth, RunsInFlightOnTheCpuGrowTheSameNetwork) {
   expectSameNetworks(w.dir / "alone" / "network.h5", w.dir / "lanes" / "network.h5");
 }
 
-// --backend cuda: two pairs per cycle in flight together, every structure of both runs (band
-// images, transition-state searches, descents) in shared calls of the device's batched potential.
+// --backend cuda: two pairs per cycle in flight together, the DNEB bands relaxed whole and the
+// hybrid EF searches run whole on the device (--ts-searches whole), the descents' structures in
+// shared calls of the device's batched potential.
 // The pairs are UNTRAP's (they do not depend on the backend), and every stationary point saved is
 // one on the CPU potential too: minima to the odata's BFGSMIN 1e-6, transition states to BFGSTS's
 // 1e-4, with one negative Hessian eigenvalue. The network is the same bit for bit with one run in
@@ -776,7 +777,8 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
   const GrowthWork w("pathsample-grow-cuda");
   const fs::path log = w.dir / "grow.log";
   const std::string arguments = growArguments(w.dir, 2) + " --pairs-per-cycle 2 --threads 2 " +
-                                "--backend cuda --output " + (w.dir / "run").string();
+                                "--backend cuda --ts-searches whole --output " +
+                                (w.dir / "run").string();
   if (!gpuAvailable()) {
     ASSERT_EQ(run(arguments, log), 1) << readAll(log);
     const std::string text = readAll(log);
@@ -796,10 +798,12 @@ TEST(PathsampleGrowth, CudaBackendRunsEachConnectOnTheBatchedEngines) {
   EXPECT_NE(readAll(log).find("batch fill"), std::string::npos) << readAll(log);
   // Lennard-Jones on cuda: the DNEB bands relaxed whole on the device (--dneb-bands whole).
   EXPECT_NE(readAll(log).find("whole bands"), std::string::npos) << readAll(log);
+  // ... and their hybrid EF searches run whole (--ts-searches whole).
+  EXPECT_NE(readAll(log).find("whole searches"), std::string::npos) << readAll(log);
   // The runs' points were characterised as they ended (the cycle's tail), and taken at the merge.
   EXPECT_NE(readAll(log).find(" points done ahead)"), std::string::npos) << readAll(log);
   ASSERT_EQ(run(growArguments(w.dir, 2) + " --pairs-per-cycle 2 --jobs-in-flight 1 --backend " +
-                    "cuda --output " + (w.dir / "one").string(),
+                    "cuda --ts-searches whole --output " + (w.dir / "one").string(),
                 w.dir / "one.log"),
             0)
       << readAll(w.dir / "one.log");

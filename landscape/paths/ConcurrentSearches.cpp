@@ -8,12 +8,13 @@
 
 #include "landscape/core/Fibres.h"
 #include "landscape/paths/SharedDnebBands.h"
+#include "landscape/paths/SharedTransitionStateSearches.h"
 
 namespace landscape {
 
 SharedConcurrentSearches::SharedConcurrentSearches(SharedBatchedPotential::Member& owner,
-                                                   int searches, SharedDnebBands* bands)
-    : m_owner(owner), m_searches(searches), m_bands(bands) {
+                                                   int searches, SharedWholeSearches whole)
+    : m_owner(owner), m_searches(searches), m_whole(whole) {
   if (searches < 1)
     throw std::invalid_argument("SharedConcurrentSearches: searches must be at least 1, not " +
                                 std::to_string(searches));
@@ -28,8 +29,11 @@ void SharedConcurrentSearches::forEach(
       SharedBatchedPotential::Member member(m_owner.shared());
       const std::unique_ptr<Potential> potential = member.potential();
       const std::unique_ptr<BatchedPotential> batched = member.batched();
-      const std::unique_ptr<DnebBands> bands = m_bands ? m_bands->view(member) : nullptr;
-      SearchEngine engine{*potential, *batched, bands.get()};
+      const std::unique_ptr<DnebBands> bands =
+          m_whole.bands ? m_whole.bands->view(member) : nullptr;
+      const std::unique_ptr<TransitionStateSearches> transitionStates =
+          m_whole.transitionStates ? m_whole.transitionStates->view(member) : nullptr;
+      SearchEngine engine{*potential, *batched, bands.get(), transitionStates.get()};
       task(i, engine);
     }
   };

@@ -16,14 +16,26 @@ namespace landscape {
 
 class DnebBands;
 class SharedDnebBands;
+class SharedTransitionStateSearches;
+class TransitionStateSearches;
+
+/// Team engines that run a whole DNEB band or a whole hybrid EF search in shared calls (on the
+/// GPU a block per job), each optional: null, the band goes through its images and the search
+/// evaluates through the shared batched potential one structure at a time.
+struct SharedWholeSearches {
+  SharedDnebBands* bands = nullptr;
+  SharedTransitionStateSearches* transitionStates = nullptr;
+};
 
 /// What one search of a forEach works with: a potential of its own and a batched potential of
 /// the same system (a DNEB band's images), both for its thread only, and optionally bands relaxed
-/// whole (landscape/paths/DnebBands.h; null: through the images).
+/// whole (landscape/paths/DnebBands.h; null: through the images) and hybrid EF searches run whole
+/// (landscape/paths/TransitionStateSearches.h; null: through the potential).
 struct SearchEngine {
   Potential& potential;
   BatchedPotential& batched;
   DnebBands* bands = nullptr;
+  TransitionStateSearches* transitionStates = nullptr;
 };
 
 class ConcurrentSearches {
@@ -39,20 +51,20 @@ class ConcurrentSearches {
 /// Searches as fibres (landscape/core/Fibres), at most `searches` at once, each a member of
 /// `owner`'s shared potential while it searches: on the owner's thread when it runs on a fibre
 /// (the fibres of a thread's other runs go on meanwhile), else on the calling thread. `owner`
-/// (the run's own membership, which only waits meanwhile) steps aside. With `bands`, each search's
-/// DNEB bands are relaxed whole in its shared calls.
+/// (the run's own membership, which only waits meanwhile) steps aside. With `whole`'s engines,
+/// each search's DNEB bands and hybrid EF searches run whole in their shared calls.
 class SharedConcurrentSearches : public ConcurrentSearches {
  public:
   /// searches >= 1; throws std::invalid_argument otherwise.
   SharedConcurrentSearches(SharedBatchedPotential::Member& owner, int searches,
-                           SharedDnebBands* bands = nullptr);
+                           SharedWholeSearches whole = {});
   void forEach(std::size_t count,
                const std::function<void(std::size_t, SearchEngine&)>& task) override;
 
  private:
   SharedBatchedPotential::Member& m_owner;
   int m_searches;
-  SharedDnebBands* m_bands;
+  SharedWholeSearches m_whole;
 };
 
 }  // namespace landscape

@@ -6,6 +6,7 @@
 
 #include "landscape/core/Require.h"
 #include "landscape/core/StopRequest.h"
+#include "landscape/paths/TransitionStateSearches.h"
 
 namespace landscape {
 
@@ -215,13 +216,32 @@ class ConnectRun {
       const std::vector<double>& to = m_network.minima()[b].coordinates;
       work[k].band = engine.bands ? dneb.run(from, to, *engine.bands)
                                   : dneb.run(engine.potential, from, to, {}, &engine.batched);
-      for (int candidate : work[k].band.candidates) {
-        if (stopRequested()) return;
-        work[k].found.push_back(m_search.findTransitionState(
-            engine.potential, work[k].band.images[candidate], work[k].band.tangents[candidate]));
-      }
+      if (stopRequested()) return;
+      work[k].found = searchAll(work[k].band, engine.potential, engine.transitionStates);
     });
     return work;
+  }
+
+  // Hybrid EF from every candidate of a band: in one call of `whole` when given, else one search
+  // after the other on `potential` (fewer results than candidates when a stop cut it short).
+  std::vector<TransitionStateResult> searchAll(const DnebResult& band, Potential& potential,
+                                               TransitionStateSearches* whole) const {
+    std::vector<TransitionStateResult> found;
+    if (whole) {
+      std::vector<TransitionStateJob> jobs;
+      for (int candidate : band.candidates) {
+        const std::vector<double>& tangent = band.tangents[candidate];
+        jobs.push_back({band.images[candidate].data(), tangent.empty() ? nullptr : tangent.data()});
+      }
+      whole->search(m_search.params(), jobs, found);
+      return found;
+    }
+    for (int candidate : band.candidates) {
+      if (stopRequested()) break;
+      found.push_back(m_search.findTransitionState(potential, band.images[candidate],
+                                                   band.tangents[candidate]));
+    }
+    return found;
   }
 
   // The DNEB settings of a run: the very first run of a connect with its own image and iteration
@@ -292,8 +312,18 @@ class ConnectRun {
 
   // Hybrid EF from a band maximum.
   TransitionStateResult search(const DnebResult& band, int candidate) {
-    TransitionStateResult ts = m_search.findTransitionState(m_potential, band.images[candidate],
-                                                            band.tangents[candidate]);
+    TransitionStateResult ts;
+    if (m_batching.transitionStates) {
+      const std::vector<double>& tangent = band.tangents[candidate];
+      std::vector<TransitionStateResult> found;
+      m_batching.transitionStates->search(
+          m_search.params(),
+          {{band.images[candidate].data(), tangent.empty() ? nullptr : tangent.data()}}, found);
+      ts = std::move(found.front());
+    } else {
+      ts = m_search.findTransitionState(m_potential, band.images[candidate],
+                                        band.tangents[candidate]);
+    }
     ++m_result.transitionStateSearches;
     m_result.gradientCalls += ts.gradientCalls;
     return ts;
@@ -323,6 +353,8 @@ class ConnectRun {
     if (ahead || m_batching.searches) {
       if (ahead) {
         found = *ahead;
+      } else if (m_batching.transitionStates) {
+        found = searchAll(band, m_potential, m_batching.transitionStates);
       } else {
         found.resize(band.candidates.size());
         m_batching.searches->forEach(found.size(), [&](std::size_t k, SearchEngine& engine) {

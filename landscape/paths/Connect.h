@@ -125,6 +125,11 @@ struct ConnectBatching {
   /// Relaxes every DNEB band whole (landscape/paths/DnebBands.h: on the GPU a block per band)
   /// instead of through images; with searches, each search engine's own bands are used.
   DnebBands* bands = nullptr;
+  /// Runs every hybrid EF search whole (landscape/paths/TransitionStateSearches.h: on the GPU a
+  /// block per search), a band's candidates in one call, instead of through the potential; with
+  /// searches, each search engine's own are used. The transition states agree with the host
+  /// search's to round-off.
+  TransitionStateSearches* transitionStates = nullptr;
 };
 
 struct ConnectResult {

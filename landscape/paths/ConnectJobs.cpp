@@ -6,6 +6,7 @@
 #include "landscape/core/Fibres.h"
 #include "landscape/minimisation/BatchedLbfgs.h"
 #include "landscape/paths/SharedDnebBands.h"
+#include "landscape/paths/SharedTransitionStateSearches.h"
 
 namespace landscape {
 
@@ -92,14 +93,15 @@ ConnectEngineMaker potentialOnly(PotentialMaker potential) {
 
 ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
                                      const LbfgsParams& descentMinimiser, int searches,
-                                     SharedDnebBands* bands) {
+                                     SharedWholeSearches whole) {
   ConnectJobEngine e;
   e.member = std::make_unique<SharedBatchedPotential::Member>(shared);
   e.potential = e.member->potential();
   e.images = e.member->batched();
   e.descents = std::make_unique<BatchedLbfgs>(*e.images, descentMinimiser, 1);
-  e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searches, bands);
-  if (bands) e.bands = bands->view(*e.member);
+  e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searches, whole);
+  if (whole.bands) e.bands = whole.bands->view(*e.member);
+  if (whole.transitionStates) e.transitionStates = whole.transitionStates->view(*e.member);
   return e;
 }
 

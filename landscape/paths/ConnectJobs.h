@@ -19,13 +19,12 @@
 #include "landscape/network/TransitionNetwork.h"
 #include "landscape/paths/Connect.h"
 #include "landscape/paths/DnebBands.h"
+#include "landscape/paths/TransitionStateSearches.h"
 #include "potentials/BatchedPotential.h"
 #include "potentials/Potential.h"
 #include "potentials/SharedBatchedPotential.h"
 
 namespace landscape {
-
-class SharedDnebBands;
 
 /// What one connect run found: the job's own network (its two endpoints first).
 struct ConnectJobResult {
@@ -50,8 +49,10 @@ struct ConnectJobEngine {
   std::unique_ptr<BatchedMinimiser> descents;   ///< null: one side at a time
   std::unique_ptr<ConcurrentSearches> searches;  ///< null: a band's candidates one at a time
   std::unique_ptr<DnebBands> bands;  ///< DNEB bands relaxed whole; null: through the images
+  /// Hybrid EF searches run whole; null: through the potential.
+  std::unique_ptr<TransitionStateSearches> transitionStates;
   ConnectBatching batching() const {
-    return {images.get(), descents.get(), searches.get(), bands.get()};
+    return {images.get(), descents.get(), searches.get(), bands.get(), transitionStates.get()};
   }
 };
 using ConnectEngineMaker = std::function<ConnectJobEngine()>;
@@ -109,10 +110,11 @@ ConnectEngineMaker potentialOnly(PotentialMaker potential);
 /// batched views as the potential and the band's images, the descents on the CPU reference
 /// L-BFGS over the batched view (`descentMinimiser`: the connect's descent.minimiser; bit for
 /// bit Lbfgs), and the band's candidates searched side by side, `searches` (>= 1) at once. With
-/// `bands`, DNEB bands are relaxed whole in its shared calls instead of through the images.
+/// `whole`'s engines, DNEB bands are relaxed whole in their shared calls instead of through the
+/// images, and hybrid EF searches run whole instead of one evaluation per shared call.
 ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
                                      const LbfgsParams& descentMinimiser, int searches,
-                                     SharedDnebBands* bands = nullptr);
+                                     SharedWholeSearches whole = {});
 
 struct MergeCounts {
   int newMinima = 0;

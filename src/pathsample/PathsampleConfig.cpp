@@ -46,6 +46,10 @@ std::string dnebBandRelaxationName(DnebBandRelaxation r) {
   return r == DnebBandRelaxation::Images ? "images" : "whole";
 }
 
+std::string transitionStateSearchRunsName(TransitionStateSearchRuns r) {
+  return r == TransitionStateSearchRuns::Steps ? "steps" : "whole";
+}
+
 std::string shortcutByName(ShortcutBy by) {
   return by == ShortcutBy::Barrier ? "barrier" : "distance";
 }

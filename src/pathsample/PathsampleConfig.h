@@ -34,6 +34,11 @@ enum class ShortcutBy { Distance, Barrier };
 /// the system has a whole-band kernel (cuda, Lennard-Jones clusters), else through the images.
 enum class DnebBandRelaxation { Whole, Images };
 std::string dnebBandRelaxationName(DnebBandRelaxation r);
+/// How growth's connect runs refine their candidates (--ts-searches): each hybrid EF search with
+/// its steps on the host and one shared call per evaluation (the default), or whole on the device
+/// where the system has a search kernel (cuda, Lennard-Jones clusters).
+enum class TransitionStateSearchRuns { Whole, Steps };
+std::string transitionStateSearchRunsName(TransitionStateSearchRuns r);
 
 /// The names the options and the growth record use: "import", ..., "kmc", "reduced", "molecular", "AB",
 /// "BA", "untrap", "shortcut", "dijkstra", "distance", "barrier".
@@ -139,6 +144,10 @@ struct PathsampleConfig {
   /// by the device (a block per band) or through its images' shared calls. Part of the growth
   /// settings when images (the bands' round-off differs).
   DnebBandRelaxation dnebBands = DnebBandRelaxation::Whole;
+  /// --ts-searches steps|whole: on cuda for Lennard-Jones clusters, each hybrid EF search with one
+  /// shared call per evaluation or run whole by the device (a block per search). Part of the
+  /// growth settings when whole (the searches' round-off differs).
+  TransitionStateSearchRuns transitionStateSearches = TransitionStateSearchRuns::Steps;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
   Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic

@@ -19,6 +19,7 @@
 #include "backends/DnebBandsFactory.h"
 #include "backends/PotentialFactory.h"
 #include "backends/RigidBodyFactory.h"
+#include "backends/TransitionStateSearchesFactory.h"
 #include "landscape/formats/AtomicFile.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/GrowthPairs.h"
@@ -28,6 +29,7 @@
 #include "landscape/network/UntrapPairs.h"
 #include "landscape/paths/ConnectJobs.h"
 #include "landscape/paths/SharedDnebBands.h"
+#include "landscape/paths/SharedTransitionStateSearches.h"
 #include "potentials/SharedBatchedPotential.h"
 #include "src/common/DistributedCharacterisation.h"
 #include "src/common/DistributedConnectJobs.h"
@@ -49,6 +51,9 @@ namespace fs = std::filesystem;
 using Pair = std::array<int, 2>;
 
 constexpr int kSearchesPerRun = 4;  // a band's candidates refined side by side
+// Lanes of whole hybrid EF searches (--ts-searches whole): launches that may be under way at once,
+// so that a call's longest search holds up only its own call's runs.
+constexpr int kTransitionStateSearchLanes = 4;
 // Characterisation ahead starts when at most 1/kAheadFraction of the runs in flight remain (a
 // trp-cage cycle's last quarter: fewer searches than fill the device), kAheadChunk points at a
 // time (a merge waits for at most one chunk: four trp-cage Hessians, a few tenths of a second on
@@ -204,6 +209,8 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
       << " precision=" << precisionName(c.precision) << "\n";
   if (c.backend == Backend::Cuda && c.dnebBands != DnebBandRelaxation::Whole)
     s << "dneb-bands=" << dnebBandRelaxationName(c.dnebBands) << "\n";
+  if (c.backend == Backend::Cuda && c.transitionStateSearches != TransitionStateSearchRuns::Steps)
+    s << "ts-searches=" << transitionStateSearchRunsName(c.transitionStateSearches) << "\n";
   s << "odata:\n"
     << odataText;
   return s.str();
@@ -279,6 +286,10 @@ struct Growth {
   // after the lanes, whose potentials it wakes: it stops first).
   std::unique_ptr<DnebBands> wholeBands;
   std::unique_ptr<SharedDnebBands> sharedBands;
+  // ... and (--ts-searches whole) their hybrid EF searches run whole by the device, on lanes of
+  // their own (a launch lasts as long as its longest search).
+  std::unique_ptr<SharedTransitionStateSearches> sharedSearches;
+  SharedWholeSearches whole() const { return {sharedBands.get(), sharedSearches.get()}; }
   bool sharesCalls() const { return !lanes.empty(); }
   // The lane of the calling thread's runs: a thread's runs (its fibres) all wait on one lane, so
   // that a thread whose fibres all wait helps and makes that lane's calls. Threads are dealt out
@@ -429,6 +440,17 @@ struct Growth {
     if (config.dnebBands == DnebBandRelaxation::Whole && !system.rigid)
       wholeBands = makeDnebBands(system.spec, optim.backend);
     if (wholeBands) sharedBands = std::make_unique<SharedDnebBands>(*wholeBands);
+    if (config.transitionStateSearches == TransitionStateSearchRuns::Whole && !system.rigid) {
+      std::vector<std::unique_ptr<TransitionStateSearches>> searchLanes;
+      for (int k = 0; k < kTransitionStateSearchLanes; ++k) {
+        std::unique_ptr<TransitionStateSearches> lane =
+            makeTransitionStateSearches(system.spec, optim.backend);
+        if (!lane) break;
+        searchLanes.push_back(std::move(lane));
+      }
+      if (!searchLanes.empty())
+        sharedSearches = std::make_unique<SharedTransitionStateSearches>(std::move(searchLanes));
+    }
   }
 
   // One connect run's engines. Shared: sharedConnectEngine, with the band's candidates searched
@@ -437,7 +459,7 @@ struct Growth {
   ConnectJobEngine engine() const {
     if (sharesCalls())
       return sharedConnectEngine(threadLane(), settings.connect.descent.minimiser, kSearchesPerRun,
-                                 sharedBands.get());
+                                 whole());
     ConnectJobEngine e;
     if (system.rigid) {  // rigid water: its rigid bodies over a copy of the atomistic potential
       e.potential = makeOwningRigidBodyPotential(makePotential(system.spec, optim.backend),
@@ -816,14 +838,19 @@ std::string batchFill(const SharedBatchStatistics& before, const SharedBatchStat
                 seconds > 0 ? 100.0 * copying / seconds : 0.0);
 }
 
-// The whole-band calls of a cycle (--dneb-bands whole): bands per call and a call's length.
-std::string bandFill(const SharedBandStatistics& before, const SharedBandStatistics& after) {
+// The whole-job calls of a cycle (--dneb-bands whole, --ts-searches whole): jobs per call and a
+// call's length, `what` naming the jobs ("bands", "searches").
+std::string wholeFill(const char* what, const SharedCallStatistics& before,
+                      const SharedCallStatistics& after) {
   const long calls = after.calls - before.calls;
   if (calls == 0) return "";
-  const double bands = static_cast<double>(after.bands - before.bands);
-  return format("  whole bands %.1f per call (%.0f calls, %.0f bands; %.2f ms per call)",
-                bands / calls, static_cast<double>(calls), bands,
-                1e3 * (after.callSeconds - before.callSeconds) / calls);
+  const double jobs = static_cast<double>(after.jobs - before.jobs);
+  const std::string name(what);
+  return "  whole " + name +
+         format(" %.1f per call (%.0f calls, %.0f ", jobs / calls, static_cast<double>(calls),
+                jobs) +
+         name +
+         format("; %.2f ms per call)", 1e3 * (after.callSeconds - before.callSeconds) / calls);
 }
 
 }  // namespace
@@ -940,8 +967,10 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
   bool stopped = false;
   int taken = g.known.growth.cycles;  // cycles whose pairs were taken
   SharedBatchStatistics since = g.sharesCalls() ? g.callStatistics() : SharedBatchStatistics{};
-  SharedBandStatistics bandsSince =
-      g.sharedBands ? g.sharedBands->statistics() : SharedBandStatistics{};
+  SharedCallStatistics bandsSince =
+      g.sharedBands ? g.sharedBands->statistics() : SharedCallStatistics{};
+  SharedCallStatistics searchesSince =
+      g.sharedSearches ? g.sharedSearches->statistics() : SharedCallStatistics{};
   std::deque<CycleInFlight> inFlight;  // oldest first
   WaitingWindow lastWait{Clock::now(), since};
   try {
@@ -1032,9 +1061,14 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         since = now;
       }
       if (g.sharedBands) {
-        const SharedBandStatistics now = g.sharedBands->statistics();
-        fill += bandFill(bandsSince, now);
+        const SharedCallStatistics now = g.sharedBands->statistics();
+        fill += wholeFill("bands", bandsSince, now);
         bandsSince = now;
+      }
+      if (g.sharedSearches) {
+        const SharedCallStatistics now = g.sharedSearches->statistics();
+        fill += wholeFill("searches", searchesSince, now);
+        searchesSince = now;
       }
       const Growth::SaveSeconds saved = g.save(pairsOf(inFlight));
       std::size_t used = 0;

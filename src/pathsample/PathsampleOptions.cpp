@@ -235,6 +235,15 @@ void addGrowth(Table& t) {
         "differ by round-off. Other systems and backends: images",
         fieldOf(&C::dnebBands))
       .choices({DnebBandRelaxation::Whole, DnebBandRelaxation::Images}, dnebBandRelaxationName);
+  t.add("ts-searches", "",
+        "with --backend cuda and Lennard-Jones clusters: each hybrid EF search (Rayleigh-Ritz "
+        "eigenvector, uphill step, tangent-space minimisation) with its steps on the host and "
+        "one shared call per evaluation (steps), or run whole on the device, a block per "
+        "search, a band's candidates in one call (whole; on an H200 no faster for LJ38, see "
+        "docs/benchmarks.md); the two differ by round-off. Other systems and backends: steps",
+        fieldOf(&C::transitionStateSearches))
+      .choices({TransitionStateSearchRuns::Steps, TransitionStateSearchRuns::Whole},
+               transitionStateSearchRunsName);
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
                         "where the connect runs' L-BFGS vectors live: cpu (host) or gpu "

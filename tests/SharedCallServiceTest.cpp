@@ -1,8 +1,9 @@
-// Whole DNEB bands relaxed in shared calls (landscape/paths/SharedDnebBands) over the kernel's CPU
-// twin: runs as fibres and as threads, each with its own membership of a shared batched
-// potential, ask for bands while others evaluate structures; every band comes back with the bits
-// the twin gives it alone (a band's arithmetic is its own), nothing waits forever, and an error
-// of the relaxer reaches every run of its call.
+// Whole DNEB bands and whole hybrid EF searches in shared calls (landscape/paths/SharedDnebBands,
+// landscape/paths/SharedTransitionStateSearches, both landscape/paths/SharedCallService) over the
+// kernels' CPU twins: runs as fibres and as threads, each with its own membership of a shared
+// batched potential, ask for bands or searches while others evaluate structures; every job comes
+// back with the bits the twin gives it alone (a job's arithmetic is its own), on one lane or
+// several, nothing waits forever, and an error of the engine reaches every run of its call.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -13,7 +14,9 @@
 #include "landscape/core/Fibres.h"
 #include "landscape/geometry/Alignment.h"
 #include "landscape/paths/DnebBandTwin.h"
+#include "landscape/paths/HybridEfTwin.h"
 #include "landscape/paths/SharedDnebBands.h"
+#include "landscape/paths/SharedTransitionStateSearches.h"
 #include "potentials/BatchedLennardJones.h"
 #include "potentials/SharedBatchedPotential.h"
 #include "tests/BatchedStructures.h"
@@ -84,10 +87,10 @@ TEST(SharedDnebBands, FibresAndThreadsGetTheirOwnBandsWhileOthersEvaluate) {
     expectSameBand(got[k], expected[k]);
     EXPECT_EQ(energies[k], 0.0);  // the same structure, the same bits, before and after
   }
-  const SharedBandStatistics s = bands.statistics();
-  EXPECT_EQ(s.bands, static_cast<long>(ends.jobs.size()));
+  const SharedCallStatistics s = bands.statistics();
+  EXPECT_EQ(s.jobs, static_cast<long>(ends.jobs.size()));
   EXPECT_GE(s.calls, 1);
-  EXPECT_LE(s.calls, s.bands);
+  EXPECT_LE(s.calls, s.jobs);
 }
 
 // A relaxer that fails: every run of its call hears the error, and the service goes on.
@@ -114,6 +117,69 @@ TEST(SharedDnebBands, AnErrorReachesTheRunThatAsked) {
     EXPECT_THROW(view->relax(DnebParams{}, ends.jobs, out), std::runtime_error);
   EXPECT_THROW(view->relax(DnebParams{}, {{ends.jobs[0].start, nullptr, 3, 5}}, out),
                std::invalid_argument);
+}
+
+// Runs as fibres and threads, each searching from the highest image of its band (with its
+// tangent) while the others evaluate, over two lanes of twins: the searches' bits are the twin's
+// alone.
+TEST(SharedTransitionStateSearches, RunsGetTheirOwnSearchesOverSeveralLanes) {
+  const Ends ends = endsOf(6);
+  std::vector<DnebRelaxedBand> bands;
+  DnebBandTwin(kAtoms, 2).relax(DnebParams{}, ends.jobs, bands);
+  const std::size_t n = 3 * kAtoms;
+  std::vector<TransitionStateJob> jobs;
+  for (const DnebRelaxedBand& b : bands) {
+    int top = 1;
+    for (int i = 1; i + 1 < static_cast<int>(b.energies.size()); ++i)
+      if (b.energies[i] > b.energies[top]) top = i;
+    jobs.push_back({b.band.data() + (top - 1) * n, b.tangents.data() + (top - 1) * n});
+  }
+  HybridEigenvectorFollowingParams params;
+  params.maxIterations = 30;
+  std::vector<TransitionStateResult> expected;
+  HybridEfTwin(kAtoms).search(params, jobs, expected);
+  int converged = 0;
+  for (const TransitionStateResult& r : expected) converged += r.converged() ? 1 : 0;
+  EXPECT_GE(converged, 3);
+
+  BatchedLennardJones lj(kAtoms, 1);
+  SharedBatchedPotential shared(lj);
+  std::vector<std::unique_ptr<TransitionStateSearches>> lanes;
+  lanes.push_back(std::make_unique<HybridEfTwin>(kAtoms));
+  lanes.push_back(std::make_unique<HybridEfTwin>(kAtoms));
+  SharedTransitionStateSearches searches(std::move(lanes));
+  std::vector<TransitionStateResult> got(jobs.size());
+  std::vector<double> energies(jobs.size());
+  const auto run = [&](std::size_t k) {
+    SharedBatchedPotential::Member member(shared);
+    const std::unique_ptr<Potential> potential = member.potential();
+    const std::unique_ptr<TransitionStateSearches> view = searches.view(member);
+    std::vector<double> g(n);
+    energies[k] = potential->energyGradient(jobs[k].start, g.data());
+    std::vector<TransitionStateResult> out;
+    view->search(params, {jobs[k]}, out);
+    got[k] = out.front();
+    energies[k] -= potential->energyGradient(jobs[k].start, g.data());
+  };
+  std::vector<FibreScheduler::Task> fibres;
+  for (std::size_t k = 0; k < 3; ++k) fibres.push_back([&, k] { run(k); });
+  std::thread fibreThread([&] { FibreScheduler::run(fibres); });
+  std::vector<std::thread> threads;
+  for (std::size_t k = 3; k < jobs.size(); ++k) threads.emplace_back(run, k);
+  fibreThread.join();
+  for (std::thread& t : threads) t.join();
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    SCOPED_TRACE("search " + std::to_string(k));
+    EXPECT_EQ(got[k].status, expected[k].status);
+    EXPECT_EQ(got[k].coordinates, expected[k].coordinates);
+    EXPECT_EQ(got[k].eigenvector, expected[k].eigenvector);
+    EXPECT_EQ(got[k].gradientCalls, expected[k].gradientCalls);
+    EXPECT_EQ(energies[k], 0.0);
+  }
+  const SharedCallStatistics s = searches.statistics();
+  EXPECT_EQ(s.jobs, static_cast<long>(jobs.size()));
+  EXPECT_GE(s.calls, 1);
+  EXPECT_THROW(SharedTransitionStateSearches({}), std::invalid_argument);
 }
 
 }  // namespace
