@@ -11,7 +11,8 @@
 // The last column hashes every aligned structure's bits (FNV-1a): a change meant to leave the
 // alignments as they are must leave it as it is.
 //
-// Usage: bench_alignment [--atoms LIST] [--pairs N] [--seconds S]
+// Usage: bench_alignment [--atoms LIST] [--pairs N] [--seconds S] [--trials T]
+//                        [--random-orientations R]
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +39,8 @@ struct Options {
   std::vector<std::size_t> atoms = {38, 75, 150};
   int pairs = 20;
   double seconds = 1.0;
+  int trials = AlignmentParams{}.orientationTrials;
+  int randomOrientations = AlignmentParams{}.randomOrientations;
 };
 
 OptionTable<Options> optionTable() {
@@ -52,6 +55,15 @@ OptionTable<Options> optionTable() {
   t.add("pairs", "N", "pairs of each kind per size", fieldOf(&Options::pairs)).atLeast(1);
   t.add("seconds", "S", "least time per timed cell (the pairs are repeated)",
         fieldOf(&Options::seconds));
+  t.add("trials", "T",
+        "orientations refined per alignment (AlignmentParams::orientationTrials; DNEB's endpoint "
+        "alignment takes 128)",
+        fieldOf(&Options::trials))
+      .atLeast(1);
+  t.add("random-orientations", "R",
+        "random candidate orientations per chirality (DNEB's endpoint alignment takes 256)",
+        fieldOf(&Options::randomOrientations))
+      .atLeast(0);
   return t;
 }
 
@@ -81,10 +93,11 @@ std::vector<double> movedCopy(const std::vector<double>& x, Random& random) {
 // FNV-1a over the bits of every pair's aligned structure (the rotation, inversion, permutation
 // and translation found, and so the distance).
 std::uint64_t alignmentHash(
-    const std::vector<std::pair<std::vector<double>, std::vector<double>>>& pairs) {
+    const std::vector<std::pair<std::vector<double>, std::vector<double>>>& pairs,
+    const AlignmentParams& params) {
   std::uint64_t hash = kFnv1aOffsetBasis;
   for (const auto& [a, b] : pairs) {
-    const std::vector<double> aligned = alignStructures(a, b).alignedB;
+    const std::vector<double> aligned = alignStructures(a, b, params).alignedB;
     hash = fnv1a(aligned.data(), aligned.size() * sizeof(double), hash);
   }
   return hash;
@@ -96,14 +109,14 @@ struct Timing {
 };
 
 Timing timeAlignments(const std::vector<std::pair<std::vector<double>, std::vector<double>>>& pairs,
-                      double seconds) {
+                      double seconds, const AlignmentParams& params) {
   Timing t;
-  for (const auto& [a, b] : pairs) t.distances.push_back(minimumDistance(a, b));
+  for (const auto& [a, b] : pairs) t.distances.push_back(minimumDistance(a, b, params));
   long calls = 0;
   const auto start = std::chrono::steady_clock::now();
   double elapsed = 0.0;
   while (elapsed < seconds) {
-    for (const auto& [a, b] : pairs) minimumDistance(a, b);
+    for (const auto& [a, b] : pairs) minimumDistance(a, b, params);
     calls += static_cast<long>(pairs.size());
     elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
@@ -113,8 +126,11 @@ Timing timeAlignments(const std::vector<std::pair<std::vector<double>, std::vect
 
 int run(const Options& o) {
   const bool avx2 = cpuHasAvx2();
-  std::printf("alignStructures, us per call (one thread); AVX2 %s\n\n",
-              avx2 ? "available" : "not available: both columns run the baseline loops");
+  std::printf(
+      "alignStructures, us per call (one thread), %d orientations refined of %d random; "
+      "AVX2 %s\n\n",
+      o.trials, o.randomOrientations,
+      avx2 ? "available" : "not available: both columns run the baseline loops");
   std::printf(
       "| atoms | pairs | mean distance | AVX2 loops | baseline loops | speed-up | same bits | "
       "alignments' hash |\n");
@@ -141,11 +157,14 @@ int run(const Options& o) {
       kinds[2].emplace_back(a, randomMinimum());
     }
     const char* names[3] = {"copy", "neighbour", "unrelated"};
+    AlignmentParams params;
+    params.orientationTrials = o.trials;
+    params.randomOrientations = o.randomOrientations;
     for (int k = 0; k < 3; ++k) {
       useBaselineLoops(false);
-      const Timing fast = timeAlignments(kinds[k], o.seconds);
+      const Timing fast = timeAlignments(kinds[k], o.seconds, params);
       useBaselineLoops(true);
-      const Timing baseline = timeAlignments(kinds[k], o.seconds);
+      const Timing baseline = timeAlignments(kinds[k], o.seconds, params);
       useBaselineLoops(false);
       double mean = 0.0;
       for (double d : fast.distances) mean += d / static_cast<double>(fast.distances.size());
@@ -154,7 +173,7 @@ int run(const Options& o) {
       std::printf("| %d %s | %zu | %.3f | %.1f | %.1f | %.2fx | %s | %016llx |\n", atoms, names[k],
                   kinds[k].size(), mean, fast.microseconds, baseline.microseconds,
                   baseline.microseconds / fast.microseconds, same ? "yes" : "NO",
-                  static_cast<unsigned long long>(alignmentHash(kinds[k])));
+                  static_cast<unsigned long long>(alignmentHash(kinds[k], params)));
       if (!same) return 1;
     }
   }
