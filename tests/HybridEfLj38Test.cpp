@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <vector>
 
 #include "gpu/GpuDevice.h"
+#include "landscape/minimisation/LbfgsCpuWorkspace.h"
 #include "landscape/paths/Dneb.h"
 #include "landscape/paths/HybridEfTwin.h"
 #include "landscape/paths/HybridEigenvectorFollowing.h"
@@ -113,6 +115,14 @@ TEST(HybridEfLj38, TwinSearchesAreTheirOwn) {
   EXPECT_EQ(together[1].energy, alone[0].energy);
   EXPECT_EQ(together[1].gradientCalls, alone[0].gradientCalls);
   EXPECT_EQ(together[0].coordinates, together[2].coordinates);
+  // Where the host search would keep its L-BFGS vectors (--lbfgs-backend) changes nothing here.
+  HybridEigenvectorFollowingParams elsewhere = params;
+  elsewhere.tangentWorkspace = [](Potential& p, int m) {
+    return std::make_unique<LbfgsCpuWorkspace>(p, m);
+  };
+  std::vector<TransitionStateResult> same;
+  one.search(elsewhere, {c.jobs[1]}, same);
+  EXPECT_EQ(same[0].coordinates, alone[0].coordinates);
   std::vector<TransitionStateResult> random;
   one.search(params, {{c.jobs[0].start, nullptr}}, random);
   EXPECT_TRUE(std::isfinite(random[0].energy));

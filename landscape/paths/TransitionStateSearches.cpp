@@ -60,10 +60,6 @@ bool sameHybridEfSettings(const HybridEigenvectorFollowingParams& a,
 void checkTransitionStateJobs(const HybridEigenvectorFollowingParams& params,
                               const std::vector<TransitionStateJob>& jobs) {
   params.check();
-  if (params.tangentWorkspace || params.rayleighRitz.workspace)
-    throw std::invalid_argument(
-        "transition-state searches run whole by a team keep their own L-BFGS vectors: the "
-        "settings must not name a workspace factory");
   for (std::size_t k = 0; k < jobs.size(); ++k)
     if (!jobs[k].start)
       throw std::invalid_argument("transition-state search " + std::to_string(k) + " has no start");

@@ -30,8 +30,9 @@ class TransitionStateSearches {
   virtual std::size_t dimension() const = 0;
   virtual std::string name() const = 0;
   /// Refines every job with `params`; out[k] is job k's result, with the fields
-  /// HybridEigenvectorFollowing::findTransitionState fills. Throws std::invalid_argument for a
-  /// job without a start or for settings a team search cannot follow (a workspace factory).
+  /// HybridEigenvectorFollowing::findTransitionState fills. The workspace factories of `params`
+  /// are not used (a team keeps its L-BFGS vectors itself). Throws std::invalid_argument for a
+  /// job without a start or for settings that fail check().
   virtual void search(const HybridEigenvectorFollowingParams& params,
                       const std::vector<TransitionStateJob>& jobs,
                       std::vector<TransitionStateResult>& out) = 0;
