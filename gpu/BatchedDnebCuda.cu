@@ -27,13 +27,6 @@ struct DnebBandsCuda::DeviceState {
     stream = CudaStream::create(cudaStreamNonBlocking);
   }
 
-  // Grows a buffer to at least `count` elements (its contents are not kept).
-  template <class T>
-  static void reserve(DeviceBuffer<T>& buffer, std::size_t count) {
-    if (buffer.size() >= count) return;
-    buffer = DeviceBuffer<T>();
-    buffer = DeviceBuffer<T>(count);
-  }
 
   std::size_t atoms;
   int warps;
@@ -86,10 +79,10 @@ void DnebBandsCuda::relax(const DnebParams& params, const std::vector<DnebBandJo
     std::copy(jobs[k].start, jobs[k].start + size, band);
     std::copy(jobs[k].finish, jobs[k].finish + size, band + size);
   }
-  DeviceState::reserve(d.slots, slots.size());
-  DeviceState::reserve(d.io, static_cast<std::size_t>(io));
-  DeviceState::reserve(d.work, static_cast<std::size_t>(work));
-  DeviceState::reserve(d.outcomes, jobs.size());
+  d.slots.reserve(slots.size());
+  d.io.reserve(static_cast<std::size_t>(io));
+  d.work.reserve(static_cast<std::size_t>(work));
+  d.outcomes.reserve(jobs.size());
   cudaStream_t stream = d.stream.get();
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.slots.data(), slots.data(),
                                        slots.size() * sizeof(DnebBandSlot), cudaMemcpyHostToDevice,

@@ -43,13 +43,6 @@ struct HybridEfSearchesCuda::DeviceState {
     *stop.data() = 0;
   }
 
-  // Grows a buffer to at least `count` elements (its contents are not kept).
-  template <class T>
-  static void reserve(DeviceBuffer<T>& buffer, std::size_t count) {
-    if (buffer.size() >= count) return;
-    buffer = DeviceBuffer<T>();
-    buffer = DeviceBuffer<T>(count);
-  }
 
   std::size_t atoms;
   int warps;
@@ -93,9 +86,9 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
   d.hostIo.assign(ioPer * jobs.size(), 0.0);
   for (std::size_t k = 0; k < jobs.size(); ++k)
     fillTransitionStateIo(params, jobs[k], n, d.hostIo.data() + k * ioPer);
-  DeviceState::reserve(d.io, d.hostIo.size());
-  DeviceState::reserve(d.work, workPer * jobs.size());
-  DeviceState::reserve(d.outcomes, jobs.size());
+  d.io.reserve(d.hostIo.size());
+  d.work.reserve(workPer * jobs.size());
+  d.outcomes.reserve(jobs.size());
   cudaStream_t stream = d.stream.get();
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.io.data(), d.hostIo.data(),
                                        d.hostIo.size() * sizeof(double), cudaMemcpyHostToDevice,
