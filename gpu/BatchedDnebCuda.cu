@@ -37,7 +37,13 @@ struct DnebBandsCuda::DeviceState {
   DeviceBuffer<DnebBandSlot> slots;
   DeviceBuffer<double> io, work;
   DeviceBuffer<DnebTeamOutcome> outcomes;
-  std::vector<double> hostIo;
+  // Page-locked, grown by doubling: the copies go straight to and from it (a copy from the device
+  // into pageable memory waits inside the driver for the bands), and the bands' counts vary from
+  // call to call (each replacement's cudaFreeHost, like a device buffer's cudaFree, waits for
+  // everything on the device).
+  PinnedBuffer<DnebBandSlot> hostSlots;
+  PinnedBuffer<double> hostIo;
+  PinnedBuffer<DnebTeamOutcome> hostOutcomes;
 };
 
 DnebBandsCuda::DnebBandsCuda(std::size_t atoms, int warps)
@@ -66,27 +72,29 @@ void DnebBandsCuda::relax(const DnebParams& params, const std::vector<DnebBandJo
   DeviceState& d = *m_state;
   LANDSCAPE_CUDA_CHECK(cudaSetDevice(d.device));  // the current device is per thread
   const int size = static_cast<int>(imageSize()), m = params.historySize;
-  std::vector<DnebBandSlot> slots(jobs.size());
+  d.hostSlots.reserveGrowing(jobs.size());
+  DnebBandSlot* slots = d.hostSlots.data();
   long long io = 0, work = 0;
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     slots[k] = {io, work, jobs[k].images, jobs[k].iterations};
     io += dnebTeamIoDoubles(jobs[k].images, size);
     work += dnebTeamWorkDoubles(jobs[k].images, size, m);
   }
-  d.hostIo.assign(static_cast<std::size_t>(io), 0.0);
+  d.hostIo.reserveGrowing(static_cast<std::size_t>(io));
+  std::fill(d.hostIo.data(), d.hostIo.data() + io, 0.0);
+  d.hostOutcomes.reserveGrowing(jobs.size());
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     double* band = d.hostIo.data() + slots[k].io;
     std::copy(jobs[k].start, jobs[k].start + size, band);
     std::copy(jobs[k].finish, jobs[k].finish + size, band + size);
   }
-  d.slots.reserve(slots.size());
-  d.io.reserve(static_cast<std::size_t>(io));
-  d.work.reserve(static_cast<std::size_t>(work));
-  d.outcomes.reserve(jobs.size());
+  d.slots.reserveGrowing(jobs.size());
+  d.io.reserveGrowing(static_cast<std::size_t>(io));
+  d.work.reserveGrowing(static_cast<std::size_t>(work));
+  d.outcomes.reserveGrowing(jobs.size());
   cudaStream_t stream = d.stream.get();
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.slots.data(), slots.data(),
-                                       slots.size() * sizeof(DnebBandSlot), cudaMemcpyHostToDevice,
-                                       stream));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.slots.data(), slots, jobs.size() * sizeof(DnebBandSlot),
+                                       cudaMemcpyHostToDevice, stream));
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.io.data(), d.hostIo.data(), io * sizeof(double),
                                        cudaMemcpyHostToDevice, stream));
   BatchedDnebArgs args;
@@ -100,11 +108,10 @@ void DnebBandsCuda::relax(const DnebParams& params, const std::vector<DnebBandJo
   args.bands = static_cast<int>(jobs.size());
   args.warps = d.warps;
   launchBatchedDneb(args, stream);
-  std::vector<DnebTeamOutcome> outcomes(jobs.size());
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostIo.data(), d.io.data(), io * sizeof(double),
                                        cudaMemcpyDeviceToHost, stream));
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(outcomes.data(), d.outcomes.data(),
-                                       outcomes.size() * sizeof(DnebTeamOutcome),
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostOutcomes.data(), d.outcomes.data(),
+                                       jobs.size() * sizeof(DnebTeamOutcome),
                                        cudaMemcpyDeviceToHost, stream));
   LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
   for (std::size_t k = 0; k < jobs.size(); ++k) {
@@ -114,7 +121,7 @@ void DnebBandsCuda::relax(const DnebParams& params, const std::vector<DnebBandJo
     out[k].band.assign(st.x, st.x + n);
     out[k].tangents.assign(st.tangents, st.tangents + n);
     out[k].energies.assign(st.energies, st.energies + images + 2);
-    out[k].outcome = outcomes[k];
+    out[k].outcome = d.hostOutcomes.data()[k];
   }
 }
 

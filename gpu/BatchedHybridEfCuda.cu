@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -54,7 +55,12 @@ struct HybridEfSearchesCuda::DeviceState {
   PinnedBuffer<int> stop;
   DeviceBuffer<double> io, work;
   DeviceBuffer<HybridEfTeamOutcome> outcomes;
-  std::vector<double> hostIo;
+  // Page-locked, grown by doubling: a copy from the device into pageable memory returns only once
+  // the searches have ended, so the wait below, which passes a stop request on to them, would
+  // never run while they do; and the searches' counts vary from call to call (each replacement's
+  // cudaFreeHost, like a device buffer's cudaFree, waits for everything on the device).
+  PinnedBuffer<double> hostIo;
+  PinnedBuffer<HybridEfTeamOutcome> hostOutcomes;
 };
 
 HybridEfSearchesCuda::HybridEfSearchesCuda(std::size_t atoms, int warps, bool inShared)
@@ -83,16 +89,18 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
   const HybridEfTeamSettings settings = hybridEfTeamSettings(params, n);
   const std::size_t ioPer = static_cast<std::size_t>(hybridEfTeamIoDoubles(n));
   const std::size_t workPer = static_cast<std::size_t>(hybridEfTeamWorkDoubles(n, settings.m));
-  d.hostIo.assign(ioPer * jobs.size(), 0.0);
+  const std::size_t io = ioPer * jobs.size();
+  d.hostIo.reserveGrowing(io);
+  std::fill(d.hostIo.data(), d.hostIo.data() + io, 0.0);
   for (std::size_t k = 0; k < jobs.size(); ++k)
     fillTransitionStateIo(params, jobs[k], n, d.hostIo.data() + k * ioPer);
-  d.io.reserve(d.hostIo.size());
-  d.work.reserve(workPer * jobs.size());
-  d.outcomes.reserve(jobs.size());
+  d.hostOutcomes.reserveGrowing(jobs.size());
+  d.io.reserveGrowing(io);
+  d.work.reserveGrowing(workPer * jobs.size());
+  d.outcomes.reserveGrowing(jobs.size());
   cudaStream_t stream = d.stream.get();
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.io.data(), d.hostIo.data(),
-                                       d.hostIo.size() * sizeof(double), cudaMemcpyHostToDevice,
-                                       stream));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.io.data(), d.hostIo.data(), io * sizeof(double),
+                                       cudaMemcpyHostToDevice, stream));
   *d.stop.data() = stopRequested() ? 1 : 0;
   BatchedHybridEfArgs args;
   args.d_io = d.io.data();
@@ -105,12 +113,10 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
   args.warps = d.warps;
   args.sharedBytesLimit = d.sharedBytesLimit;
   launchBatchedHybridEf(args, stream);
-  std::vector<HybridEfTeamOutcome> outcomes(jobs.size());
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostIo.data(), d.io.data(),
-                                       d.hostIo.size() * sizeof(double), cudaMemcpyDeviceToHost,
-                                       stream));
-  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(outcomes.data(), d.outcomes.data(),
-                                       outcomes.size() * sizeof(HybridEfTeamOutcome),
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostIo.data(), d.io.data(), io * sizeof(double),
+                                       cudaMemcpyDeviceToHost, stream));
+  LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostOutcomes.data(), d.outcomes.data(),
+                                       jobs.size() * sizeof(HybridEfTeamOutcome),
                                        cudaMemcpyDeviceToHost, stream));
   // Wait, passing a stop request on to the searches (they poll the flag between iterations).
   for (;;) {
@@ -123,7 +129,7 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   for (std::size_t k = 0; k < jobs.size(); ++k)
-    out[k] = transitionStateResult(d.hostIo.data() + k * ioPer, n, outcomes[k]);
+    out[k] = transitionStateResult(d.hostIo.data() + k * ioPer, n, d.hostOutcomes.data()[k]);
 }
 
 }  // namespace landscape

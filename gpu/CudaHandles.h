@@ -13,6 +13,7 @@
 // as well as nvcc.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -137,10 +138,27 @@ class PinnedBuffer : public detail::CudaHandle<detail::PinnedTraits<T>> {
   /// cudaMallocHost allocates) or cudaHostAllocMapped (the device reaches it at
   /// devicePointer()). count == 0 allocates nothing.
   explicit PinnedBuffer(std::size_t count, unsigned int flags = cudaHostAllocDefault)
-      : Base(detail::PinnedTraits<T>::create(count, flags)) {}
+      : Base(detail::PinnedTraits<T>::create(count, flags)), m_count(count) {}
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : Base(std::move(other)), m_count(std::exchange(other.m_count, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      Base::operator=(std::move(other));
+      m_count = std::exchange(other.m_count, 0);
+    }
+    return *this;
+  }
 
   /// The host address (the memory is not the object's state: const callers may fill it).
   T* data() const { return this->get(); }
+  /// Elements allocated.
+  std::size_t size() const { return m_count; }
+  /// Holds at least count elements afterwards: a smaller buffer is replaced by one of at least
+  /// twice its size (uninitialised, the old contents lost), so that staging whose size varies
+  /// from call to call is replaced a few times (each cudaFreeHost waits for the whole device).
+  void reserveGrowing(std::size_t count, unsigned int flags = cudaHostAllocDefault) {
+    if (m_count < count) *this = PinnedBuffer(std::max(count, 2 * m_count), flags);
+  }
 
   /// The device's address of memory allocated with cudaHostAllocMapped.
   T* devicePointer() const {
@@ -148,6 +166,9 @@ class PinnedBuffer : public detail::CudaHandle<detail::PinnedTraits<T>> {
     LANDSCAPE_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), data(), 0));
     return device;
   }
+
+ private:
+  std::size_t m_count = 0;
 };
 
 }  // namespace landscape

@@ -7,6 +7,7 @@
 // because contents move by byte copies (cudaMemcpy) and are never constructed or destroyed.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,12 @@ class DeviceBuffer {
   /// workspaces reused across calls allocate (and free) only when they grow.
   void reserve(std::size_t count) {
     if (m_size < count) *this = DeviceBuffer(count);
+  }
+  /// reserve() for a workspace whose size varies from call to call: a smaller buffer is replaced
+  /// by one of at least twice its size, so that it is replaced a few times, not at every new
+  /// largest size (each replacement's cudaFree waits for everything on the device).
+  void reserveGrowing(std::size_t count) {
+    if (m_size < count) *this = DeviceBuffer(std::max(count, 2 * m_size));
   }
 
   /// Copies count elements from host memory into the start of the buffer (synchronous).

@@ -236,6 +236,34 @@ TEST(BatchedLennardJonesCuda, HostEntryInPiecesAndInPlaceEqualsTheTwin) {
   EXPECT_THROW(small.energyGradient(20, ten.x, ten.g, ten.energy, nullptr), std::logic_error);
 }
 
+// The staging's arrays grow by doubling (gpu/BatchedHostStaging.h): replacing them frees device
+// and page-locked memory, which waits for everything on the device, and network growth's shared
+// calls come in every size. Batches of 1, 2, ..., 64 structures replace the arrays 7 times (at 1,
+// 2, 4, ..., 64), not 64; every call still gives the team twin's bits.
+TEST(BatchedLennardJonesCuda, HostStagingGrowsByDoubling) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t atoms = 13, n = 3 * atoms, most = 64;
+  BatchedLennardJonesCuda gpu(atoms);
+  LennardJonesTeam twin(gpu.schedule(), 32 * gpu.shape().warps);
+  const std::vector<double> x = cubeBatch(atoms, static_cast<int>(most), 5);
+  int replaced = 0, wrong = 0;
+  const double* last = nullptr;
+  for (std::size_t batch = 1; batch <= most; ++batch) {
+    const BatchedPotential::HostArrays own = gpu.hostArrays(batch);
+    replaced += own.x != last;
+    last = own.x;
+    std::copy(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(batch * n), own.x);
+    gpu.energyGradient(batch, own.x, own.g, own.energy, nullptr);
+    for (std::size_t b = 0; b < batch; ++b) {
+      std::vector<double> gt(n);
+      const double et = twin.energyGradient(&x[b * n], gt.data());
+      wrong += !sameBits(own.energy[b], et) || !sameBits(&own.g[b * n], gt.data(), n);
+    }
+  }
+  EXPECT_EQ(replaced, 7);
+  EXPECT_EQ(wrong, 0);
+}
+
 // The staging's one-copy return (gpu/BatchedHostStaging.h: the energies follow the batch's
 // gradient rows): a call of B structures on the arrays of B, of fewer structures on the same
 // arrays (their energies then not right after the rows), and on the caller's arrays of a batch

@@ -25,10 +25,10 @@ pairs are taken). A suffix pU sets --call-patience U (microseconds; 0, the defau
 calls), e.g. g64p2000, a suffix lL --call-lanes L (lanes of shared calls under way at
 once; by default one per thread running runs), e.g. g256l1, and a suffix i --dneb-bands images
 (the bands' L-BFGS on the host through their images' shared calls instead of relaxed whole on
-the device; a network of its own by round-off, compared with the first such row), e.g. g64i, and
-a suffix s --ts-searches steps (the hybrid EF searches' steps on the host, one shared call per
-evaluation, instead of each search run whole on the device; likewise a network of its own), e.g.
-g64s or g64is.
+the device; a network of its own by round-off, compared with the first such row), e.g. g64i, a
+suffix s or w --ts-searches steps or whole (the hybrid EF searches' steps on the host, one shared
+call per evaluation, pathsample's default, or each search run whole on the device; a network of
+its own by round-off), e.g. g64w or g64is.
 
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures
@@ -59,7 +59,7 @@ CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed
 RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
 WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+) structures each, "
                      r"([0-9.]+) structures per second")
-ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?(i)?(s)?")
+ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?(i)?([sw])?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures; "
                   r"(\d+) us per call")
 FOUND = re.compile(r"found ([0-9]+) ts per hour \(before duplicates\)\s+elapsed ([0-9.]+) s")
@@ -160,8 +160,9 @@ def grow(args, row, start, scratch):
         command += ["--call-lanes", lanes]
     if ROW.fullmatch(row).group(7):
         command += ["--dneb-bands", "images"]
-    if ROW.fullmatch(row).group(8):
-        command += ["--ts-searches", "steps"]
+    searches = ROW.fullmatch(row).group(8)
+    if searches:
+        command += ["--ts-searches", "steps" if searches == "s" else "whole"]
     if row[0] == "c":
         command += ["--backend", "cpu", "--threads", str(count)]
     else:
@@ -237,7 +238,9 @@ def main():
     rows = args.rows.split(",")
     for row in rows:
         if not ROW.fullmatch(row) or (row[0] == "c" and "t" in row):
-            sys.exit(f"bench_network_growth: bad row {row!r} (cT, gK or gKtT, each with dD and pU or not)")
+            sys.exit(f"bench_network_growth: bad row {row!r} (cT, gK or gKtT, each with dD, pU, lL, i and s or w or not)")
+    if len(set(rows)) != len(rows):
+        sys.exit("bench_network_growth: each row once (a row's results are kept under its name)")
     scratch = args.keep or tempfile.mkdtemp(prefix="bench-network-growth-")
     os.makedirs(scratch, exist_ok=True)
     start = prepare(args, scratch)
@@ -287,7 +290,7 @@ def main():
             if r["partial"][4]:  # the waiting lines' shared calls
                 structures, per_call = r["partial"][4], r["partial"][3]
         else:
-            key = (row[0], cycles, ROW.fullmatch(row).group(7), ROW.fullmatch(row).group(8))
+            key = (row[0], cycles, ROW.fullmatch(row).group(7), ROW.fullmatch(row).group(8) or "s")
             same = "yes" if first.setdefault(key, r["network"]) == r["network"] else "NO"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
