@@ -50,11 +50,15 @@ std::vector<Eigen::MatrixXd> BatchedHessiansCuda::hessians(
   if (points.empty()) return out;
   potential.reserve(chunk);
   const std::size_t block = std::min(fit, points.size());
-  s.points.reserve(block * n);
-  s.x.reserve(chunk * n);
-  s.g.reserve(chunk * n);
-  s.energy.reserve(chunk);
-  s.hessians.reserve(block * n * n);
+  // Grown by doubling (the matrices up to what fits): the points per call vary (network growth
+  // characterises each ended run's points), and each replacement's cudaFree waits for everything
+  // on the device, holding up other threads' launches (docs/batched.md).
+  s.points.reserveGrowing(block * n);
+  s.x.reserveGrowing(chunk * n);
+  s.g.reserveGrowing(chunk * n);
+  s.energy.reserveGrowing(chunk);
+  if (s.hessians.size() < block * n * n)
+    s.hessians.reserve(std::min(std::max(block, 2 * s.hessians.size() / (n * n)), fit) * n * n);
   cudaStream_t stream = s.stream.get();
   const int dimension = static_cast<int>(n);
   std::vector<double> packed(block * n);
