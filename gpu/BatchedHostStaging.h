@@ -189,7 +189,7 @@ class BatchedHostStaging {
     // cudaFreeHost), which waits for everything on the device and holds up every other thread's
     // launches meanwhile. Network growth's shared calls come in every size up to their largest,
     // and growing to each new largest batch had cost hundreds of such waits per run
-    // (docs/benchmarks.md, "Shared calls held up by the staging's reallocations").
+    // (docs/benchmarks.md, "Shared calls held up by reallocations").
     batch = std::max(batch, 2 * m_capacity);
     m_x = DeviceBuffer<double>(batch * n);
     // Gradient rows, then room for the energies of any batch up to the capacity (after its own
