@@ -21,7 +21,10 @@ std::vector<int> solveAssignment(const Eigen::MatrixXd& cost);
 /// As above, warm-started for a sequence of similar problems (the permutation/rotation alternation
 /// of alignStructures): columnPotentials may hold the column dual potentials of an earlier solve
 /// with the same number of columns (any other size, or non-finite values, means a cold start) and
-/// receives those of this solve. The assignment is optimal either way; only the time differs.
+/// receives those of this solve. For a square matrix any finite potentials are a valid start
+/// (each column's least cost, say); with more columns than rows only those of an earlier solve
+/// of the same shape are. The assignment is optimal either way; only the time differs (and, where
+/// several assignments tie, which of them comes back).
 std::vector<int> solveAssignment(const Eigen::MatrixXd& cost, Eigen::VectorXd& columnPotentials);
 
 /// The same for a matrix stored row by row, without a copy: the same answer, bit for bit.
