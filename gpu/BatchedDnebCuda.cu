@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "gpu/BatchedDnebCuda.h"
@@ -7,6 +8,7 @@
 #include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/GpuDevice.h"
+#include "gpu/MappedStopFlag.h"
 #include "landscape/core/PairTileSchedule.h"
 
 namespace landscape {
@@ -34,6 +36,9 @@ struct DnebBandsCuda::DeviceState {
   DeviceBuffer<PairSlot> scheduleSlots;
   TeamPairSchedule schedule;
   CudaStream stream;
+  // A call of bands lasts milliseconds; polled more often than the searches' (a band's iteration
+  // is tens of microseconds, and the connect runs wait for their bands).
+  MappedStopFlag stop{std::chrono::microseconds(200)};
   DeviceBuffer<DnebBandSlot> slots;
   DeviceBuffer<double> io, work;
   DeviceBuffer<DnebTeamOutcome> outcomes;
@@ -97,11 +102,13 @@ void DnebBandsCuda::relax(const DnebParams& params, const std::vector<DnebBandJo
                                        cudaMemcpyHostToDevice, stream));
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.io.data(), d.hostIo.data(), io * sizeof(double),
                                        cudaMemcpyHostToDevice, stream));
+  d.stop.arm();
   BatchedDnebArgs args;
   args.d_slots = d.slots.data();
   args.d_io = d.io.data();
   args.d_work = d.work.data();
   args.d_outcomes = d.outcomes.data();
+  args.d_stop = d.stop.device();
   args.schedule = d.schedule;
   // Images, n and the iteration cap are each band's own (the kernel sets them from its slot).
   args.settings = dnebTeamSettings(params, 1, size, 1);
@@ -113,7 +120,8 @@ void DnebBandsCuda::relax(const DnebParams& params, const std::vector<DnebBandJo
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.hostOutcomes.data(), d.outcomes.data(),
                                        jobs.size() * sizeof(DnebTeamOutcome),
                                        cudaMemcpyDeviceToHost, stream));
-  LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // Wait, passing a stop request on to the bands (they poll the flag between iterations).
+  d.stop.waitPassingStops(stream);
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     const int images = jobs[k].images;
     const std::size_t n = static_cast<std::size_t>(images) * size;

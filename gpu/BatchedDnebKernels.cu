@@ -21,8 +21,13 @@ constexpr int kWideBandWarps = 8;
 template <int W>
 class DnebDeviceTeam : public DeviceRowTeam {
  public:
-  __device__ DnebDeviceTeam(DnebTeamBand& band, double* scratch, const TeamPairSchedule& schedule)
-      : DeviceRowTeam(band.set.lbfgs.n, scratch), m_band(band), m_schedule(schedule) {}
+  __device__ DnebDeviceTeam(DnebTeamBand& band, double* scratch, int* stopShared,
+                            const BatchedDnebArgs& args)
+      : DeviceRowTeam(band.set.lbfgs.n, scratch),
+        m_band(band),
+        m_stopShared(stopShared),
+        m_stop(args.d_stop),
+        m_schedule(args.schedule) {}
 
   __device__ Owned owned() const { return {m_band.st.direction}; }
 
@@ -38,15 +43,19 @@ class DnebDeviceTeam : public DeviceRowTeam {
   __device__ double evaluate(const double* x, double* g) {
     return dnebTeamEvaluate(*this, m_band, x, g);
   }
+  __device__ bool stopRequested() { return readStopFlag(m_stop, m_stopShared); }
 
  private:
   DnebTeamBand& m_band;
+  int* m_stopShared;
+  const volatile int* m_stop;
   TeamPairSchedule m_schedule;
 };
 
 template <int W, int MaxThreads>
 __global__ void __launch_bounds__(MaxThreads) batchedDnebKernel(BatchedDnebArgs args) {
   __shared__ double scratch[6 * kMaxBandWarps];
+  __shared__ int stop;
   const DnebBandSlot slot = args.d_slots[blockIdx.x];
   DnebTeamSettings set = args.settings;
   set.images = slot.images;
@@ -56,7 +65,7 @@ __global__ void __launch_bounds__(MaxThreads) batchedDnebKernel(BatchedDnebArgs 
                     dnebTeamLayout(args.d_io + slot.io, args.d_work + slot.work, slot.images,
                                    set.imageSize, set.lbfgs.m),
                     0.0, 0.0, 0};
-  DnebDeviceTeam<W> team(band, scratch, args.schedule);
+  DnebDeviceTeam<W> team(band, scratch, &stop, args);
   const DnebTeamOutcome out = dnebTeamRelax(team, band);
   if (threadIdx.x == 0) args.d_outcomes[blockIdx.x] = out;
 }

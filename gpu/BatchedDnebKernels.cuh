@@ -28,6 +28,7 @@ struct BatchedDnebArgs {
   double* d_io = nullptr;                 ///< endpoints in; band, tangents, energies out
   double* d_work = nullptr;               ///< work space
   DnebTeamOutcome* d_outcomes = nullptr;  ///< [bands], overwritten
+  const volatile int* d_stop = nullptr;   ///< non-zero: end every band before its next iteration
   TeamPairSchedule schedule;              ///< device slots, built for one warp
   DnebTeamSettings settings;              ///< images, n and maxIterations are each slot's
   int bands = 0;

@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
-#include <thread>
 
 #include "gpu/BatchedHybridEfCuda.h"
 #include "gpu/BatchedHybridEfKernels.cuh"
@@ -9,8 +8,8 @@
 #include "gpu/CudaHandles.h"
 #include "gpu/DeviceBuffer.h"
 #include "gpu/GpuDevice.h"
+#include "gpu/MappedStopFlag.h"
 #include "landscape/core/PairTileSchedule.h"
-#include "landscape/core/StopRequest.h"
 
 namespace landscape {
 
@@ -40,8 +39,6 @@ struct HybridEfSearchesCuda::DeviceState {
       sharedBytesLimit = static_cast<std::size_t>(optin) - 2048;
     }
     stream = CudaStream::create(cudaStreamNonBlocking);
-    stop = PinnedBuffer<int>(1, cudaHostAllocMapped);
-    *stop.data() = 0;
   }
 
 
@@ -52,7 +49,8 @@ struct HybridEfSearchesCuda::DeviceState {
   DeviceBuffer<PairSlot> scheduleSlots;
   TeamPairSchedule schedule;
   CudaStream stream;
-  PinnedBuffer<int> stop;
+  // A search lasts milliseconds: a millisecond's poll costs it little.
+  MappedStopFlag stop{std::chrono::milliseconds(1)};
   DeviceBuffer<double> io, work;
   DeviceBuffer<HybridEfTeamOutcome> outcomes;
   // Page-locked, grown by doubling: a copy from the device into pageable memory returns only once
@@ -101,12 +99,12 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
   cudaStream_t stream = d.stream.get();
   LANDSCAPE_CUDA_CHECK(cudaMemcpyAsync(d.io.data(), d.hostIo.data(), io * sizeof(double),
                                        cudaMemcpyHostToDevice, stream));
-  *d.stop.data() = stopRequested() ? 1 : 0;
+  d.stop.arm();
   BatchedHybridEfArgs args;
   args.d_io = d.io.data();
   args.d_work = d.work.data();
   args.d_outcomes = d.outcomes.data();
-  args.d_stop = d.stop.devicePointer();
+  args.d_stop = d.stop.device();
   args.schedule = d.schedule;
   args.settings = settings;
   args.searches = static_cast<int>(jobs.size());
@@ -119,15 +117,7 @@ void HybridEfSearchesCuda::search(const HybridEigenvectorFollowingParams& params
                                        jobs.size() * sizeof(HybridEfTeamOutcome),
                                        cudaMemcpyDeviceToHost, stream));
   // Wait, passing a stop request on to the searches (they poll the flag between iterations).
-  for (;;) {
-    const cudaError_t state = cudaStreamQuery(stream);
-    if (state == cudaSuccess) break;
-    if (state != cudaErrorNotReady) LANDSCAPE_CUDA_CHECK(state);
-    if (stopRequested()) *static_cast<volatile int*>(d.stop.data()) = 1;
-    // A search lasts milliseconds: a millisecond's poll costs it little, and the driver's lock,
-    // which every lane of shared calls takes to launch, stays free.
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  d.stop.waitPassingStops(stream);
   for (std::size_t k = 0; k < jobs.size(); ++k)
     out[k] = transitionStateResult(d.hostIo.data() + k * ioPer, n, d.hostOutcomes.data()[k]);
 }

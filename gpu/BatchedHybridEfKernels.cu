@@ -45,13 +45,7 @@ class HybridEfDeviceTeam : public DeviceRowTeam {
   __device__ double evaluateImage(DeviceWarpTeam& warp, const double* x, double* g) {
     return teamLennardJones<W>(warp, m_schedule, x, g);
   }
-  // One thread reads the host's flag; the block hears its answer after a barrier.
-  __device__ bool stopRequested() {
-    sync();
-    if (threadIdx.x == 0) *m_stopShared = m_stop ? *m_stop : 0;
-    sync();
-    return *m_stopShared != 0;
-  }
+  __device__ bool stopRequested() { return readStopFlag(m_stop, m_stopShared); }
 
  private:
   HybridEfTeamSearch& m_search;

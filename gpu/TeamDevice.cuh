@@ -144,6 +144,16 @@ class DeviceRowTeam : public DeviceTeam<0> {
     forOwned([&](int c, int q) { f(c, q, s); });
     return this->reduce(s);
   }
+
+ protected:
+  /// The host's stop flag (gpu/MappedStopFlag.h; null: never) as the whole team sees it: one
+  /// thread reads it into `shared`, the others hear its answer after a barrier.
+  __device__ bool readStopFlag(const volatile int* flag, int* shared) {
+    this->sync();
+    if (threadIdx.x == 0) *shared = flag ? *flag : 0;
+    this->sync();
+    return *shared != 0;
+  }
 };
 
 /// A team of run-time size.

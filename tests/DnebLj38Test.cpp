@@ -17,6 +17,7 @@
 
 #include "backends/BatchedMinimiserFactory.h"
 #include "gpu/GpuDevice.h"
+#include "landscape/core/StopRequest.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/paths/Dneb.h"
@@ -216,7 +217,65 @@ TEST(DnebLj38, WholeBandTwinBandsAreTheirOwn) {
   EXPECT_THROW(DnebBandTwin(38, 33), std::invalid_argument);
 }
 
+// The process's stop request for the length of a test (and cleared on the way out, pass or fail).
+struct StopRequestedHere {
+  StopRequestedHere() { requestStop(); }
+  ~StopRequestedHere() { clearStopRequest(); }
+};
+
+// A stop request ends a whole band before its next iteration, as it ends Lbfgs::minimize: status
+// Stopped, not converged, at the last accepted band (here the interpolation).
+TEST(DnebLj38, WholeBandTwinEndsOnAStopRequest) {
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  const std::vector<DnebBandJob> jobs = {{example->start.data(), example->finish.data(), 6, 40}};
+  DnebBandTwin twin(38, 4, 1);
+  std::vector<DnebRelaxedBand> stopped, free;
+  {
+    StopRequestedHere stop;
+    twin.relax(example->params, jobs, stopped);
+  }
+  twin.relax(example->params, jobs, free);
+  EXPECT_EQ(stopped[0].outcome.run.status, LbfgsStatus::Stopped);
+  EXPECT_EQ(stopped[0].outcome.run.iterations, 0);
+  EXPECT_EQ(free[0].outcome.run.iterations, 40);
+  EXPECT_NE(stopped[0].band, free[0].band);
+}
+
 #ifdef LANDSCAPE_HAVE_CUDA
+// The device's bands hear a stop request through the mapped flag and end as the twin's do, bit
+// for bit (the request made before the call, so that where they stop does not depend on timing).
+TEST(DnebLj38Cuda, WholeBandsEndOnAStopRequestAsTheTwinsDo) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device: " << gpuDescription();
+  const std::optional<Lj38Example> example = lj38Example();
+  if (!example) GTEST_SKIP() << "tests/data/lj38/optim not found";
+  const std::vector<double>& a = example->start;
+  const std::vector<double>& b = example->finish;
+  const std::vector<DnebBandJob> jobs = {{a.data(), b.data(), 50, 500},
+                                         {b.data(), a.data(), 9, 60}};
+  DnebBandTwin twin(38, 4, 2);
+  DnebBandsCuda device(38, 4);
+  std::vector<DnebRelaxedBand> expected, got;
+  {
+    StopRequestedHere stop;
+    twin.relax(example->params, jobs, expected);
+    device.relax(example->params, jobs, got);
+  }
+  ASSERT_EQ(got.size(), jobs.size());
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    SCOPED_TRACE("band " + std::to_string(k));
+    EXPECT_EQ(got[k].outcome.run.status, LbfgsStatus::Stopped);
+    EXPECT_EQ(got[k].outcome.run.iterations, 0);
+    EXPECT_EQ(got[k].band, expected[k].band);
+    EXPECT_EQ(got[k].energies, expected[k].energies);
+    EXPECT_EQ(got[k].outcome.rmsGradient, expected[k].outcome.rmsGradient);
+  }
+  // The flag is cleared for the next call: the same device runs the bands to their end.
+  device.relax(example->params, jobs, got);
+  EXPECT_NE(got[1].outcome.run.status, LbfgsStatus::Stopped);
+  EXPECT_GT(got[1].outcome.run.iterations, 0);
+}
+
 // The whole-band kernel against its CPU twin: bands, energies, tangents and outcomes bit for bit,
 // for bands of different sizes in one launch and for 1 to 32 warps per band; the example's
 // first run converges on the device as OPTIM's does. Skips without a device.

@@ -228,7 +228,8 @@ LANDSCAPE_HD double lbfgsTeamRms(Team& team, double gradientNormSquared) {
 /// DNEB band: landscape/paths/DnebTeamTerms.h) or over a derived objective: stepNorm() the length
 /// that maxStep caps (here |p|), accepted() what happens at each accepted point, given its energy,
 /// before the RMS test (here nothing; a Rayleigh-Ritz search renormalises its iterate there,
-/// landscape/paths/HybridEfTeamTerms.h).
+/// landscape/paths/HybridEfTeamTerms.h), stopped() whether a stop request ends the run before its
+/// next iteration (here never; a whole DNEB band asks the team, which asks the host).
 struct LbfgsTeamPlainHooks {
   template <class Team, class Owned>
   LANDSCAPE_HD double stepNorm(Team&, const Owned&, double directionNorm) {
@@ -236,6 +237,10 @@ struct LbfgsTeamPlainHooks {
   }
   template <class Team>
   LANDSCAPE_HD void accepted(Team&, const LbfgsTeamStorage&, double) {}
+  template <class Team>
+  LANDSCAPE_HD bool stopped(Team&) {
+    return false;
+  }
 };
 
 /// Minimises from st.x (the result is left in st.x, which may have swapped with st.xt), the
@@ -259,6 +264,10 @@ LANDSCAPE_HD LbfgsResult lbfgsTeamMinimise(Team& team, LbfgsTeamStorage& st,
   // followed by trials until one is accepted or the step gives up), which keeps the kernel's
   // control flow simple.
   while (next != LbfgsNext::Finish) {
+    if (hooks.stopped(team)) {  // status Stopped at the last accepted point, as Lbfgs::minimize
+      lbfgsStepStop(s, true, 0.0);
+      break;
+    }
     if (next == LbfgsNext::ClearAndDirection) h.clear();
     const LbfgsTeamDirection d = lbfgsTeamDirection(team, st, p, h, set);
     next = lbfgsStepDirection(s, d.directionDotGradient, hooks.stepNorm(team, p, d.directionNorm),

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "landscape/core/StopRequest.h"
 #include "landscape/core/TeamTerms.h"
 #include "landscape/minimisation/HostTeam.h"
 #include "landscape/paths/DnebTeamTerms.h"
@@ -36,6 +37,7 @@ class DnebTwinTeam : public HostTeam {
     return m_image.energyGradient(x, g);
   }
   double evaluate(const double* x, double* g) { return dnebTeamEvaluate(*this, m_band, x, g); }
+  bool stopRequested() const { return landscape::stopRequested(); }
 
  private:
   DnebTeamBand& m_band;

@@ -13,7 +13,9 @@
 //                             item once over the team; on the CPU all of them, in order), warp a
 //                             team of its own of one image's n coordinates (forEach, sum<R>,
 //                             isLeader, as DeviceTeam);
-//   evaluateImage(warp, x, g) one image's energy at x, gradient into g (n each).
+//   evaluateImage(warp, x, g) one image's energy at x, gradient into g (n each);
+//   stopRequested()           the same answer on every thread (a stop ends the band with status
+//                             Stopped before its next iteration, as Lbfgs::minimize polls).
 // Every scalar of the band (spring constant, cold-fusion count) is held by all threads alike:
 // each comes from values all threads read after a barrier, combined in the same order.
 //
@@ -283,6 +285,13 @@ struct DnebTeamHooks {
     band->springConstant = deviation > set.spacingTolerance
                                ? band->springConstant * set.springAdjustFactor
                                : band->springConstant / set.springAdjustFactor;
+  }
+
+  /// A stop request ends the band before its next iteration (status Stopped): the team's
+  /// stopRequested(), the host's flag on the device.
+  template <class Team>
+  LANDSCAPE_HD bool stopped(Team& team) {
+    return team.stopRequested();
   }
 };
 

@@ -318,6 +318,11 @@ struct RitzHooks {
     ++s->lambdaCount;
     if (!normalise(team, *s, st.x)) s->unusable = true;
   }
+  // The search polls the stop request between its iterations, not inside the eigenvector search.
+  template <class Team>
+  LANDSCAPE_HD bool stopped(Team&) {
+    return false;
+  }
 };
 
 /// The relative change of lambda below the tolerance on the last two accepted steps (or the RMS
