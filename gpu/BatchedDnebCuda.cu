@@ -27,6 +27,9 @@ struct DnebBandsCuda::DeviceState {
     schedule = {scheduleSlots.data(), s.steps, s.groups, s.tileWidth, s.atoms};
     LANDSCAPE_CUDA_CHECK(cudaGetDevice(&device));
     stream = CudaStream::create(cudaStreamNonBlocking);
+    // A call of bands lasts milliseconds; polled more often than the searches' (a band's
+    // iteration is tens of microseconds, and the connect runs wait for their bands).
+    stop = MappedStopFlag(std::chrono::microseconds(200));
   }
 
 
@@ -36,9 +39,7 @@ struct DnebBandsCuda::DeviceState {
   DeviceBuffer<PairSlot> scheduleSlots;
   TeamPairSchedule schedule;
   CudaStream stream;
-  // A call of bands lasts milliseconds; polled more often than the searches' (a band's iteration
-  // is tens of microseconds, and the connect runs wait for their bands).
-  MappedStopFlag stop{std::chrono::microseconds(200)};
+  MappedStopFlag stop;
   DeviceBuffer<DnebBandSlot> slots;
   DeviceBuffer<double> io, work;
   DeviceBuffer<DnebTeamOutcome> outcomes;

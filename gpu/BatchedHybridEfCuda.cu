@@ -39,6 +39,7 @@ struct HybridEfSearchesCuda::DeviceState {
       sharedBytesLimit = static_cast<std::size_t>(optin) - 2048;
     }
     stream = CudaStream::create(cudaStreamNonBlocking);
+    stop = MappedStopFlag(std::chrono::milliseconds(1));  // a search lasts milliseconds
   }
 
 
@@ -49,8 +50,7 @@ struct HybridEfSearchesCuda::DeviceState {
   DeviceBuffer<PairSlot> scheduleSlots;
   TeamPairSchedule schedule;
   CudaStream stream;
-  // A search lasts milliseconds: a millisecond's poll costs it little.
-  MappedStopFlag stop{std::chrono::milliseconds(1)};
+  MappedStopFlag stop;
   DeviceBuffer<double> io, work;
   DeviceBuffer<HybridEfTeamOutcome> outcomes;
   // Page-locked, grown by doubling: a copy from the device into pageable memory returns only once

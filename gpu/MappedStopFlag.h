@@ -20,6 +20,9 @@ namespace landscape {
 
 class MappedStopFlag {
  public:
+  /// Holds no flag: assign a constructed one before use (a driver makes it once it has checked
+  /// that there is a device, so that a machine without one gets the driver's own message).
+  MappedStopFlag() = default;
   /// `poll`: the waiting thread's sleep between two looks at the stream.
   explicit MappedStopFlag(std::chrono::microseconds poll)
       : m_flag(1, cudaHostAllocMapped), m_poll(poll) {
@@ -48,7 +51,7 @@ class MappedStopFlag {
 
  private:
   PinnedBuffer<int> m_flag;
-  std::chrono::microseconds m_poll;
+  std::chrono::microseconds m_poll{0};
 };
 
 }  // namespace landscape
