@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "landscape/core/VectorDispatch.h"
+#include "landscape/geometry/AlignmentStarts.h"
 #include "landscape/geometry/Hungarian.h"
 #include "landscape/geometry/PeriodicAlignment.h"
 
@@ -45,9 +46,6 @@ constexpr double kShellTolerance = 1e-3;
 constexpr double kMinFirstRadius = 0.5;    // of the largest radius
 constexpr double kMinSecondRadius = 0.25;  // of the largest radius
 constexpr double kMinSine = 0.5;
-// Starts whose rotations differ by less than this (Frobenius norm, about sqrt(2) x the angle in
-// radians) lead to the same fit, so only the better ranked one is refined.
-constexpr double kDistinctRotation = 0.1;
 
 // The O(N^2) loops of the search, compiled for AVX2 and for baseline x86-64
 // (core/VectorDispatch.h): elementwise arithmetic and min only, so both give the same bits.
@@ -103,12 +101,7 @@ void squaredDistances(const double* ax, const double* ay, const double* az, cons
     squaredDistancesLoop(ax, ay, az, bx, by, bz, n, cost);
 }
 
-struct Fit {
-  double squared = std::numeric_limits<double>::infinity();  // sum of squared deviations
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
-  std::vector<int> permutation;
-  bool inverted = false;
-};
+using Fit = AlignmentFit;
 
 struct Candidate {
   double score;  // nearest-neighbour lower bound on the squared distance in this orientation
@@ -194,15 +187,226 @@ Eigen::Matrix3d principalAxes(const Points& x) {
   return axes;
 }
 
+// Frame starts put a reference pair of atoms of a onto each plausible image pair in b (same
+// distances from the centroid, same separation), in the spirit of OPTIM's MINPERMDIST orbits:
+// R = frame(a1, a2) frame(b1, b2)^T. For a moved, permuted copy one of them is exact, which
+// random or principal-axes starts cannot promise (LJ38's gyration tensor is isotropic, so its
+// principal axes are arbitrary). Several disjoint reference pairs keep this working when a few
+// atoms have moved (a rearranged minimum): a displaced reference atom spoils only its own pair.
+// The candidate starts of the search, in the order it scores them: the frame starts, then per
+// chirality the identity, the fit in the given order, the principal-axes alignments and the random
+// rotations. emit(rotation, inverted, inOrderOf) receives each (inOrderOf: the chirality whose fit
+// in the given order this start is, else -1); stop() is asked where the search may end early (a
+// copy found: its later starts are never needed).
+class StartGenerator {
+ public:
+  StartGenerator(const Points& a, const Points (&b)[2], const AlignmentParams& params)
+      : m_a(a), m_b(b), m_params(params), m_rng(params.seed) {}
+
+  template <class Emit, class Stop>
+  void frames(Emit emit, Stop stop) {
+    const Eigen::Index n = m_a.cols();
+    if (n < 3) return;
+    m_radiusA = m_a.colwise().norm().transpose();
+    m_radiusB = m_b[0].colwise().norm().transpose();
+    m_rms = std::sqrt(m_radiusA.squaredNorm() / static_cast<double>(n));
+    if (!(m_rms > 0.0)) return;
+    for (const auto& [first, second] : referencePairs()) {
+      Eigen::Matrix3d frameA;
+      if (!buildFrame(m_a.col(first), m_a.col(second), frameA)) continue;
+      for (const auto& [j1, j2] : imagePairs(first, second)) {
+        Eigen::Matrix3d frameB;
+        for (int c = 0; c < (m_params.inversion ? 2 : 1); ++c) {
+          if (buildFrame(m_b[c].col(j1), m_b[c].col(j2), frameB)) {
+            emit(frameA * frameB.transpose(), c == 1, -1);
+          }
+        }
+        if (stop()) return;
+      }
+    }
+  }
+
+  /// inOrder: the fits in the given order of each chirality, or null (the identity stands in).
+  template <class Emit, class Stop>
+  void others(const Eigen::Matrix3d* inOrder, Emit emit, Stop stop) {
+    const Eigen::Matrix3d axesA = principalAxes(m_a);
+    const Eigen::Matrix3d axesB[2] = {principalAxes(m_b[0]), principalAxes(m_b[1])};
+    const Eigen::Vector3d signs[4] = {
+        Eigen::Vector3d(1.0, 1.0, 1.0), Eigen::Vector3d(1.0, -1.0, -1.0),
+        Eigen::Vector3d(-1.0, 1.0, -1.0), Eigen::Vector3d(-1.0, -1.0, 1.0)};  // proper sign choices
+    const int chiralities = m_params.inversion ? 2 : 1;
+    for (int c = 0; c < chiralities && !stop(); ++c) {
+      const bool inverted = c == 1;
+      emit(Eigen::Matrix3d::Identity(), inverted, -1);
+      emit(inOrder ? inOrder[c] : Eigen::Matrix3d::Identity(), inverted, c);
+      for (const Eigen::Vector3d& s : signs) {
+        emit(axesA * s.asDiagonal() * axesB[c].transpose(), inverted, -1);
+      }
+      for (int k = 0; k < m_params.randomOrientations; ++k) {
+        emit(randomRotation(m_rng), inverted, -1);
+      }
+    }
+  }
+
+ private:
+  // Up to kReferencePairs disjoint pairs of atoms of a, preferring atoms in sparsely populated
+  // shells of b (few image pairs to try). The first pair takes the outermost such atom and, as
+  // its partner, the one with the longest lever arm about the axis through it: the best
+  // conditioned frame. Atoms that moved in a rearrangement tend to be exactly those (outermost,
+  // alone in their shell), so later pairs pick at random among the eligible atoms instead.
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> referencePairs() {
+    const Eigen::Index n = m_a.cols();
+    const std::size_t count = static_cast<std::size_t>(n);
+    const double largest = m_radiusA.maxCoeff();
+    std::vector<double> sortedB(m_radiusB.data(), m_radiusB.data() + n);
+    std::sort(sortedB.begin(), sortedB.end());
+    const double shell = kShellTolerance * m_rms;
+    std::vector<std::ptrdiff_t> shellCount(count);
+    std::vector<double> lottery(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const double r = m_radiusA[static_cast<Eigen::Index>(i)];
+      shellCount[i] = std::upper_bound(sortedB.begin(), sortedB.end(), r + shell) -
+                      std::lower_bound(sortedB.begin(), sortedB.end(), r - shell);
+      lottery[i] = uniform01(m_rng);
+    }
+
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
+    std::vector<char> taken(count, 0);
+    while (static_cast<int>(pairs.size()) < kReferencePairs) {
+      const bool best = pairs.empty();
+      // Smaller key wins: (shell population, -radius or lottery ticket).
+      using Key = std::tuple<std::ptrdiff_t, double>;
+      Eigen::Index first = -1;
+      Key firstKey{0, 0.0};
+      for (std::size_t i = 0; i < count; ++i) {
+        const double r = m_radiusA[static_cast<Eigen::Index>(i)];
+        if (taken[i] || r < kMinFirstRadius * largest) continue;
+        const Key key{shellCount[i], best ? -r : lottery[i]};
+        if (first < 0 || key < firstKey) {
+          first = static_cast<Eigen::Index>(i);
+          firstKey = key;
+        }
+      }
+      if (first < 0) break;
+      taken[static_cast<std::size_t>(first)] = 1;
+      // Partner off the axis through a1 (sin(angle) >= kMinSine) and not too close to the
+      // centroid; failing that, the atom with the longest lever arm about that axis.
+      const Eigen::Vector3d a1 = m_a.col(first);
+      Eigen::Index second = -1, fallback = -1;
+      Key secondKey{0, 0.0};
+      double fallbackLever = 0.0;
+      for (std::size_t k = 0; k < count; ++k) {
+        const double r = m_radiusA[static_cast<Eigen::Index>(k)];
+        if (taken[k] || !(r > 0.0)) continue;
+        const double lever = a1.cross(m_a.col(static_cast<Eigen::Index>(k))).norm() /
+                             m_radiusA[first];  // r_k sin(angle)
+        if (lever > fallbackLever) {
+          fallback = static_cast<Eigen::Index>(k);
+          fallbackLever = lever;
+        }
+        if (r < kMinSecondRadius * largest || lever < kMinSine * r) continue;
+        const Key key{shellCount[k], best ? -lever : lottery[k]};
+        if (second < 0 || key < secondKey) {
+          second = static_cast<Eigen::Index>(k);
+          secondKey = key;
+        }
+      }
+      if (second < 0) second = fallback;
+      if (second < 0) continue;  // every atom left is on the axis: try another first atom
+      taken[static_cast<std::size_t>(second)] = 1;
+      pairs.emplace_back(first, second);
+    }
+    return pairs;
+  }
+
+  // Image pairs (j1, j2) in b of the reference pair (first, second), ranked by the mismatch
+  // |r_j1 - r_first| + |r_j2 - r_second| + ||b_j1 - b_j2| - |a_first - a_second||: all that
+  // match to rounding (up to kMaxExactImages), else the kImagePairs best.
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> imagePairs(Eigen::Index first,
+                                                                Eigen::Index second) const {
+    const Eigen::Index n = m_a.cols();
+    const double r1 = m_radiusA[first];
+    const double r2 = m_radiusA[second];
+    std::vector<Eigen::Index> order1(static_cast<std::size_t>(n)), order2;
+    for (Eigen::Index j = 0; j < n; ++j) order1[static_cast<std::size_t>(j)] = j;
+    order2 = order1;
+    std::sort(order1.begin(), order1.end(), [&](Eigen::Index x, Eigen::Index y) {
+      return std::abs(m_radiusB[x] - r1) < std::abs(m_radiusB[y] - r1);
+    });
+    std::sort(order2.begin(), order2.end(), [&](Eigen::Index x, Eigen::Index y) {
+      return std::abs(m_radiusB[x] - r2) < std::abs(m_radiusB[y] - r2);
+    });
+    // The kImagePairs best first: unless even the last of them matches to rounding (a copy of a
+    // symmetric cluster), they are the answer, and their tighter bound ends the search early.
+    std::vector<ImageMatch> best = bestImagePairs(first, second, order1, order2, kImagePairs);
+    const double exact = kExactMatch * m_rms;
+    if (best.size() == kImagePairs && std::get<0>(best.back()) <= exact) {
+      best = bestImagePairs(first, second, order1, order2, kMaxExactImages);
+      std::size_t exactImages = 0;
+      while (exactImages < best.size() && std::get<0>(best[exactImages]) <= exact) ++exactImages;
+      best.resize(std::min(best.size(), std::max(exactImages, kImagePairs)));
+    }
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> images;
+    for (const ImageMatch& match : best)
+      images.emplace_back(std::get<1>(match), std::get<2>(match));
+    return images;
+  }
+
+  // (mismatch, j1, j2) of an image pair; the tuple's order ranks them, ties by index.
+  using ImageMatch = std::tuple<double, Eigen::Index, Eigen::Index>;
+
+  // The `count` least image pairs in the tuple order, ascending. Atoms of b are visited in order
+  // of their radius mismatch (order1 for j1, order2 for j2), so a loop stops as soon as no pair
+  // it has left can rank among those kept.
+  std::vector<ImageMatch> bestImagePairs(Eigen::Index first, Eigen::Index second,
+                                         const std::vector<Eigen::Index>& order1,
+                                         const std::vector<Eigen::Index>& order2,
+                                         std::size_t count) const {
+    const double r1 = m_radiusA[first];
+    const double r2 = m_radiusA[second];
+    const double d12 = (m_a.col(first) - m_a.col(second)).norm();
+    std::vector<ImageMatch> best;  // max-heap, at most count entries
+    // A pair whose mismatch is above the worst kept cannot enter; one equal to it may (by index).
+    const auto beyond = [&](double mismatch) {
+      return best.size() == count && mismatch > std::get<0>(best.front());
+    };
+    for (const Eigen::Index j1 : order1) {
+      const double e1 = std::abs(m_radiusB[j1] - r1);
+      if (beyond(e1)) break;
+      for (const Eigen::Index j2 : order2) {
+        const double e12 = e1 + std::abs(m_radiusB[j2] - r2);
+        if (beyond(e12)) break;
+        if (j2 == j1) continue;
+        const double mismatch = e12 + std::abs((m_b[0].col(j1) - m_b[0].col(j2)).norm() - d12);
+        const ImageMatch match{mismatch, j1, j2};
+        if (best.size() == count) {
+          if (!(match < best.front())) continue;
+          std::pop_heap(best.begin(), best.end());
+          best.pop_back();
+        }
+        best.push_back(match);
+        std::push_heap(best.begin(), best.end());
+      }
+    }
+    std::sort_heap(best.begin(), best.end());
+    return best;
+  }
+
+  const Points& m_a;
+  const Points (&m_b)[2];  // b and its inversion -b
+  const AlignmentParams& m_params;
+  std::mt19937_64 m_rng;                 // the reference pairs' lottery, then the random starts
+  Eigen::VectorXd m_radiusA, m_radiusB;  // distances from the centroids
+  double m_rms = 0.0;                    // RMS radius of a
+};
+
 // The permutation/rotation search for centred a and b (b is the one moved). A start is an
 // orientation of b or of -b; candidate starts are ranked by the cheap bound
 // sum_i min_j |a_i - R b_j|^2 and the best few refined by the O(N^3) alternation.
 class AlignmentSearch {
  public:
   AlignmentSearch(const Points& a, const Points& b, const AlignmentParams& params)
-      : m_a(a), m_params(params), m_rng(params.seed) {
-    m_b[0] = b;
-    m_b[1] = -b;
+      : m_a(a), m_b{b, -b}, m_params(params), m_starts(a, m_b, params) {
     const Eigen::Index n = a.cols();
     m_ax = a.row(0).transpose();
     m_ay = a.row(1).transpose();
@@ -251,23 +455,12 @@ class AlignmentSearch {
     }
 
     // Frame starts first: for a copy one of them is exact and ends the search.
-    addFrameCandidates();
-    const Eigen::Matrix3d axesA = principalAxes(m_a);
-    const Eigen::Matrix3d axesB[2] = {principalAxes(m_b[0]), principalAxes(m_b[1])};
-    const Eigen::Vector3d signs[4] = {
-        Eigen::Vector3d(1.0, 1.0, 1.0), Eigen::Vector3d(1.0, -1.0, -1.0),
-        Eigen::Vector3d(-1.0, 1.0, -1.0), Eigen::Vector3d(-1.0, -1.0, 1.0)};  // proper sign choices
-    for (int c = 0; c < chiralities && !exact(); ++c) {
-      const bool inverted = c == 1;
-      addCandidate(Eigen::Matrix3d::Identity(), inverted);
-      addCandidate(inOrder[c], inverted);
-      for (const Eigen::Vector3d& s : signs) {
-        addCandidate(axesA * s.asDiagonal() * axesB[c].transpose(), inverted);
-      }
-      for (int k = 0; k < m_params.randomOrientations; ++k) {
-        addCandidate(randomRotation(m_rng), inverted);
-      }
-    }
+    const auto add = [&](const Eigen::Matrix3d& rotation, bool inverted, int) {
+      addCandidate(rotation, inverted);
+    };
+    const auto stop = [&] { return exact(); };
+    m_starts.frames(add, stop);
+    m_starts.others(inOrder, add, stop);
     if (exact()) return m_best;
 
     std::stable_sort(m_candidates.begin(), m_candidates.end(),
@@ -429,183 +622,10 @@ class AlignmentSearch {
     });
   }
 
-  // Frame starts put a reference pair of atoms of a onto each plausible image pair in b (same
-  // distances from the centroid, same separation), in the spirit of OPTIM's MINPERMDIST orbits:
-  // R = frame(a1, a2) frame(b1, b2)^T. For a moved, permuted copy one of them is exact, which
-  // random or principal-axes starts cannot promise (LJ38's gyration tensor is isotropic, so its
-  // principal axes are arbitrary). Several disjoint reference pairs keep this working when a few
-  // atoms have moved (a rearranged minimum): a displaced reference atom spoils only its own pair.
-  void addFrameCandidates() {
-    const Eigen::Index n = m_a.cols();
-    if (n < 3) return;
-    m_radiusA = m_a.colwise().norm().transpose();
-    m_radiusB = m_b[0].colwise().norm().transpose();
-    m_rms = std::sqrt(m_radiusA.squaredNorm() / static_cast<double>(n));
-    if (!(m_rms > 0.0)) return;
-    for (const auto& [first, second] : referencePairs()) {
-      Eigen::Matrix3d frameA;
-      if (!buildFrame(m_a.col(first), m_a.col(second), frameA)) continue;
-      for (const auto& [j1, j2] : imagePairs(first, second)) {
-        Eigen::Matrix3d frameB;
-        for (int c = 0; c < (m_params.inversion ? 2 : 1); ++c) {
-          if (buildFrame(m_b[c].col(j1), m_b[c].col(j2), frameB)) {
-            addCandidate(frameA * frameB.transpose(), c == 1);
-          }
-        }
-        if (exact()) return;
-      }
-    }
-  }
-
-  // Up to kReferencePairs disjoint pairs of atoms of a, preferring atoms in sparsely populated
-  // shells of b (few image pairs to try). The first pair takes the outermost such atom and, as
-  // its partner, the one with the longest lever arm about the axis through it: the best
-  // conditioned frame. Atoms that moved in a rearrangement tend to be exactly those (outermost,
-  // alone in their shell), so later pairs pick at random among the eligible atoms instead.
-  std::vector<std::pair<Eigen::Index, Eigen::Index>> referencePairs() {
-    const Eigen::Index n = m_a.cols();
-    const std::size_t count = static_cast<std::size_t>(n);
-    const double largest = m_radiusA.maxCoeff();
-    std::vector<double> sortedB(m_radiusB.data(), m_radiusB.data() + n);
-    std::sort(sortedB.begin(), sortedB.end());
-    const double shell = kShellTolerance * m_rms;
-    std::vector<std::ptrdiff_t> shellCount(count);
-    std::vector<double> lottery(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      const double r = m_radiusA[static_cast<Eigen::Index>(i)];
-      shellCount[i] = std::upper_bound(sortedB.begin(), sortedB.end(), r + shell) -
-                      std::lower_bound(sortedB.begin(), sortedB.end(), r - shell);
-      lottery[i] = uniform01(m_rng);
-    }
-
-    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
-    std::vector<char> taken(count, 0);
-    while (static_cast<int>(pairs.size()) < kReferencePairs) {
-      const bool best = pairs.empty();
-      // Smaller key wins: (shell population, -radius or lottery ticket).
-      using Key = std::tuple<std::ptrdiff_t, double>;
-      Eigen::Index first = -1;
-      Key firstKey{0, 0.0};
-      for (std::size_t i = 0; i < count; ++i) {
-        const double r = m_radiusA[static_cast<Eigen::Index>(i)];
-        if (taken[i] || r < kMinFirstRadius * largest) continue;
-        const Key key{shellCount[i], best ? -r : lottery[i]};
-        if (first < 0 || key < firstKey) {
-          first = static_cast<Eigen::Index>(i);
-          firstKey = key;
-        }
-      }
-      if (first < 0) break;
-      taken[static_cast<std::size_t>(first)] = 1;
-      // Partner off the axis through a1 (sin(angle) >= kMinSine) and not too close to the
-      // centroid; failing that, the atom with the longest lever arm about that axis.
-      const Eigen::Vector3d a1 = m_a.col(first);
-      Eigen::Index second = -1, fallback = -1;
-      Key secondKey{0, 0.0};
-      double fallbackLever = 0.0;
-      for (std::size_t k = 0; k < count; ++k) {
-        const double r = m_radiusA[static_cast<Eigen::Index>(k)];
-        if (taken[k] || !(r > 0.0)) continue;
-        const double lever = a1.cross(m_a.col(static_cast<Eigen::Index>(k))).norm() /
-                             m_radiusA[first];  // r_k sin(angle)
-        if (lever > fallbackLever) {
-          fallback = static_cast<Eigen::Index>(k);
-          fallbackLever = lever;
-        }
-        if (r < kMinSecondRadius * largest || lever < kMinSine * r) continue;
-        const Key key{shellCount[k], best ? -lever : lottery[k]};
-        if (second < 0 || key < secondKey) {
-          second = static_cast<Eigen::Index>(k);
-          secondKey = key;
-        }
-      }
-      if (second < 0) second = fallback;
-      if (second < 0) continue;  // every atom left is on the axis: try another first atom
-      taken[static_cast<std::size_t>(second)] = 1;
-      pairs.emplace_back(first, second);
-    }
-    return pairs;
-  }
-
-  // Image pairs (j1, j2) in b of the reference pair (first, second), ranked by the mismatch
-  // |r_j1 - r_first| + |r_j2 - r_second| + ||b_j1 - b_j2| - |a_first - a_second||: all that
-  // match to rounding (up to kMaxExactImages), else the kImagePairs best.
-  std::vector<std::pair<Eigen::Index, Eigen::Index>> imagePairs(Eigen::Index first,
-                                                                Eigen::Index second) const {
-    const Eigen::Index n = m_a.cols();
-    const double r1 = m_radiusA[first];
-    const double r2 = m_radiusA[second];
-    std::vector<Eigen::Index> order1(static_cast<std::size_t>(n)), order2;
-    for (Eigen::Index j = 0; j < n; ++j) order1[static_cast<std::size_t>(j)] = j;
-    order2 = order1;
-    std::sort(order1.begin(), order1.end(), [&](Eigen::Index x, Eigen::Index y) {
-      return std::abs(m_radiusB[x] - r1) < std::abs(m_radiusB[y] - r1);
-    });
-    std::sort(order2.begin(), order2.end(), [&](Eigen::Index x, Eigen::Index y) {
-      return std::abs(m_radiusB[x] - r2) < std::abs(m_radiusB[y] - r2);
-    });
-    // The kImagePairs best first: unless even the last of them matches to rounding (a copy of a
-    // symmetric cluster), they are the answer, and their tighter bound ends the search early.
-    std::vector<ImageMatch> best = bestImagePairs(first, second, order1, order2, kImagePairs);
-    const double exact = kExactMatch * m_rms;
-    if (best.size() == kImagePairs && std::get<0>(best.back()) <= exact) {
-      best = bestImagePairs(first, second, order1, order2, kMaxExactImages);
-      std::size_t exactImages = 0;
-      while (exactImages < best.size() && std::get<0>(best[exactImages]) <= exact) ++exactImages;
-      best.resize(std::min(best.size(), std::max(exactImages, kImagePairs)));
-    }
-    std::vector<std::pair<Eigen::Index, Eigen::Index>> images;
-    for (const ImageMatch& match : best)
-      images.emplace_back(std::get<1>(match), std::get<2>(match));
-    return images;
-  }
-
-  // (mismatch, j1, j2) of an image pair; the tuple's order ranks them, ties by index.
-  using ImageMatch = std::tuple<double, Eigen::Index, Eigen::Index>;
-
-  // The `count` least image pairs in the tuple order, ascending. Atoms of b are visited in order
-  // of their radius mismatch (order1 for j1, order2 for j2), so a loop stops as soon as no pair
-  // it has left can rank among those kept.
-  std::vector<ImageMatch> bestImagePairs(Eigen::Index first, Eigen::Index second,
-                                         const std::vector<Eigen::Index>& order1,
-                                         const std::vector<Eigen::Index>& order2,
-                                         std::size_t count) const {
-    const double r1 = m_radiusA[first];
-    const double r2 = m_radiusA[second];
-    const double d12 = (m_a.col(first) - m_a.col(second)).norm();
-    std::vector<ImageMatch> best;  // max-heap, at most count entries
-    // A pair whose mismatch is above the worst kept cannot enter; one equal to it may (by index).
-    const auto beyond = [&](double mismatch) {
-      return best.size() == count && mismatch > std::get<0>(best.front());
-    };
-    for (const Eigen::Index j1 : order1) {
-      const double e1 = std::abs(m_radiusB[j1] - r1);
-      if (beyond(e1)) break;
-      for (const Eigen::Index j2 : order2) {
-        const double e12 = e1 + std::abs(m_radiusB[j2] - r2);
-        if (beyond(e12)) break;
-        if (j2 == j1) continue;
-        const double mismatch = e12 + std::abs((m_b[0].col(j1) - m_b[0].col(j2)).norm() - d12);
-        const ImageMatch match{mismatch, j1, j2};
-        if (best.size() == count) {
-          if (!(match < best.front())) continue;
-          std::pop_heap(best.begin(), best.end());
-          best.pop_back();
-        }
-        best.push_back(match);
-        std::push_heap(best.begin(), best.end());
-      }
-    }
-    std::sort_heap(best.begin(), best.end());
-    return best;
-  }
-
   const Points& m_a;
-  Points m_b[2];                         // b and its inversion -b
-  Eigen::VectorXd m_radiusA, m_radiusB;  // distances from the centroids
-  double m_rms = 0.0;                    // RMS radius of a
+  Points m_b[2];  // b and its inversion -b
   const AlignmentParams& m_params;
-  std::mt19937_64 m_rng;
+  StartGenerator m_starts;
   Eigen::VectorXd m_ax, m_ay, m_az;  // a split by component for the O(N^2) loops
   Points m_rotated;
   Eigen::VectorXd m_bx, m_by, m_bz;  // m_rotated split by component
@@ -620,7 +640,12 @@ class AlignmentSearch {
 Points centred(const std::vector<double>& x, Eigen::Vector3d& centroid) {
   const Eigen::Index n = static_cast<Eigen::Index>(x.size() / 3);
   Points p = Eigen::Map<const Points>(x.data(), 3, n);
-  centroid = p.rowwise().mean();
+  // Eigen evaluates rowwise().mean() by packets where the destination is 16-byte aligned and
+  // coefficient by coefficient elsewhere, which round differently: an aligned destination fixes
+  // the bits whatever the caller's address.
+  alignas(16) Eigen::Vector3d mean;
+  mean = p.rowwise().mean();
+  centroid = mean;
   p.colwise() -= centroid;
   return p;
 }
@@ -676,8 +701,8 @@ void AlignmentParams::check() const {
   }
 }
 
-AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<double>& b,
-                                const AlignmentParams& params) {
+void checkAlignmentPair(const std::vector<double>& a, const std::vector<double>& b,
+                        const AlignmentParams& params) {
   params.check();
   require(a.size() == b.size(),
           "alignStructures: both structures must have the same number of coordinates, got " +
@@ -701,23 +726,41 @@ AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<
                       " names an atom beyond the last of the " + std::to_string(atoms) +
                       " atoms (0-based indices)");
   }
+}
 
-  if (params.box.periodic()) return alignPeriodicStructures(a, b, params);
-
+CentredPair centredPair(const std::vector<double>& a, const std::vector<double>& b) {
   // The search is heuristic, so aligning b onto a and a onto b could end in different local
   // minima. Running it in one canonical direction and inverting the transformation when needed
   // makes the distance symmetric by construction, as AVOID lists and connection runs assume.
-  const bool swapped = std::lexicographical_compare(b.begin(), b.end(), a.begin(), a.end());
-  Eigen::Vector3d centroidA, centroidB;
-  const Points pa = centred(a, centroidA);
-  const Points pb = centred(b, centroidB);
-  const Fit fit =
-      swapped ? AlignmentSearch(pb, pa, params).run() : AlignmentSearch(pa, pb, params).run();
+  CentredPair pair;
+  pair.swapped = std::lexicographical_compare(b.begin(), b.end(), a.begin(), a.end());
+  const Points pa = centred(a, pair.centroidA);
+  const Points pb = centred(b, pair.centroidB);
+  pair.fixed = pair.swapped ? pb : pa;
+  pair.moved = pair.swapped ? pa : pb;
+  return pair;
+}
 
+std::vector<AlignmentStart> alignmentStarts(const CentredPair& pair,
+                                            const AlignmentParams& params) {
+  const Points moved[2] = {pair.moved, -pair.moved};
+  StartGenerator generator(pair.fixed, moved, params);
+  std::vector<AlignmentStart> starts;
+  const auto add = [&](const Eigen::Matrix3d& rotation, bool inverted, int inOrderOf) {
+    starts.push_back({rotation, inverted, inOrderOf});
+  };
+  const auto never = [] { return false; };
+  generator.frames(add, never);
+  generator.others(nullptr, add, never);
+  return starts;
+}
+
+AlignmentResult alignmentResult(const CentredPair& pair, const AlignmentFit& fit,
+                                const std::vector<double>& a) {
   AlignmentResult result;
   result.inverted = fit.inverted;
   const std::size_t n = a.size() / 3;
-  if (!swapped) {
+  if (!pair.swapped) {
     result.rotation = fit.rotation;
     result.permutation = fit.permutation;
   } else {
@@ -729,12 +772,13 @@ AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<
       result.permutation[static_cast<std::size_t>(fit.permutation[i])] = static_cast<int>(i);
     }
   }
+  const Points& pb = pair.swapped ? pair.fixed : pair.moved;  // b, centred
   const double sign = result.inverted ? -1.0 : 1.0;
   result.alignedB.resize(a.size());
   double squared = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const Eigen::Vector3d moved =
-        sign * (result.rotation * pb.col(result.permutation[i])) + centroidA;
+        sign * (result.rotation * pb.col(result.permutation[i])) + pair.centroidA;
     for (std::size_t k = 0; k < 3; ++k) {
       result.alignedB[3 * i + k] = moved[static_cast<Eigen::Index>(k)];
       const double d = a[3 * i + k] - moved[static_cast<Eigen::Index>(k)];
@@ -742,8 +786,16 @@ AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<
     }
   }
   result.distance = std::sqrt(squared);
-  result.translation = centroidA - sign * (result.rotation * centroidB);
+  result.translation = pair.centroidA - sign * (result.rotation * pair.centroidB);
   return result;
+}
+
+AlignmentResult alignStructures(const std::vector<double>& a, const std::vector<double>& b,
+                                const AlignmentParams& params) {
+  checkAlignmentPair(a, b, params);
+  if (params.box.periodic()) return alignPeriodicStructures(a, b, params);
+  const CentredPair pair = centredPair(a, b);
+  return alignmentResult(pair, AlignmentSearch(pair.fixed, pair.moved, params).run(), a);
 }
 
 double minimumDistance(const std::vector<double>& a, const std::vector<double>& b,
