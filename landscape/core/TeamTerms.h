@@ -32,6 +32,25 @@ inline double warpButterflyMirror(double* lanes) {
   return lanes[0];
 }
 
+/// The sum of term(c) over c in [0, count) (a TeamSum<R>) as one GPU warp forms it: lane l adds
+/// its terms c = l, l + 32, ... in order from 0.0, then the lanes combine by the butterfly.
+template <int R, class F>
+TeamSum<R> warpSumMirror(int count, F term) {
+  double lanes[R][kTeamWarpSize];
+  for (int l = 0; l < kTeamWarpSize; ++l) {
+    TeamSum<R> s;
+    for (int r = 0; r < R; ++r) s.v[r] = 0.0;
+    for (int c = l; c < count; c += kTeamWarpSize) {
+      const TeamSum<R> v = term(c);
+      for (int r = 0; r < R; ++r) s.v[r] = s.v[r] + v.v[r];
+    }
+    for (int r = 0; r < R; ++r) lanes[r][l] = s.v[r];
+  }
+  TeamSum<R> out;
+  for (int r = 0; r < R; ++r) out.v[r] = warpButterflyMirror(lanes[r]);
+  return out;
+}
+
 /// The team total of `threads` per-thread partials (threads a multiple of 32), in the order of
 /// the device reduction. Overwrites `partials`.
 inline double teamSumMirror(double* partials, int threads) {

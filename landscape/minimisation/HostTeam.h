@@ -58,19 +58,7 @@ class HostWarpTeam {
   }
   template <int R, class F>
   TeamSum<R> sum(F term) {
-    double lanes[R][kTeamWarpSize];
-    for (int l = 0; l < kTeamWarpSize; ++l) {
-      TeamSum<R> s;
-      for (int r = 0; r < R; ++r) s.v[r] = 0.0;
-      for (int c = l; c < n; c += kTeamWarpSize) {
-        const TeamSum<R> v = term(c);
-        for (int r = 0; r < R; ++r) s.v[r] = s.v[r] + v.v[r];
-      }
-      for (int r = 0; r < R; ++r) lanes[r][l] = s.v[r];
-    }
-    TeamSum<R> out;
-    for (int r = 0; r < R; ++r) out.v[r] = warpButterflyMirror(lanes[r]);
-    return out;
+    return warpSumMirror<R>(n, term);
   }
 };
 
