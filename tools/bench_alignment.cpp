@@ -11,17 +11,25 @@
 // The last column hashes every aligned structure's bits (FNV-1a): a change meant to leave the
 // alignments as they are must leave it as it is.
 //
+// With --batched cpu|cuda a second table times the same pairs through the batched alignment
+// (landscape/geometry/BatchedAlignment.h: the CPU twin or the GPU kernel, a block per pair), in
+// calls of --batch pairs (the kind's pairs repeated), against alignStructures on one core, with
+// the largest distance difference from it and how many permutations differ.
+//
 // Usage: bench_alignment [--atoms LIST] [--pairs N] [--seconds S] [--trials T]
-//                        [--random-orientations R]
+//                        [--random-orientations R] [--batched cpu|cuda] [--batch B]
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "backends/BatchedAlignmentFactory.h"
 #include "landscape/core/Checksum.h"
 #include "landscape/core/Random.h"
 #include "landscape/core/VectorDispatch.h"
@@ -41,6 +49,8 @@ struct Options {
   double seconds = 1.0;
   int trials = AlignmentParams{}.orientationTrials;
   int randomOrientations = AlignmentParams{}.randomOrientations;
+  std::string batched;  // "", cpu or cuda
+  int batch = 1024;
 };
 
 OptionTable<Options> optionTable() {
@@ -64,6 +74,11 @@ OptionTable<Options> optionTable() {
         "random candidate orientations per chirality (DNEB's endpoint alignment takes 256)",
         fieldOf(&Options::randomOrientations))
       .atLeast(0);
+  t.add("batched", "BACKEND",
+        "also time the batched alignment (cpu: the CPU twin on one thread; cuda: the GPU kernel)",
+        fieldOf(&Options::batched))
+      .choices({std::string("cpu"), std::string("cuda")});
+  t.add("batch", "B", "pairs per batched call", fieldOf(&Options::batch)).atLeast(1);
   return t;
 }
 
@@ -124,6 +139,47 @@ Timing timeAlignments(const std::vector<std::pair<std::vector<double>, std::vect
   return t;
 }
 
+using Pairs = std::vector<std::pair<std::vector<double>, std::vector<double>>>;
+
+// One row of the batched table: the kind's pairs repeated to `batch`, one call per repeat.
+void timeBatched(const Options& o, const char* kind, int atoms, const Pairs& pairs,
+                 const AlignmentParams& params, double hostMicroseconds) {
+  const Backend backend = o.batched == "cuda" ? Backend::Cuda : Backend::Cpu;
+  std::unique_ptr<BatchedAlignment> batched = makeBatchedAlignment(atoms, backend);
+  std::vector<AlignmentPair> call;
+  for (int k = 0; k < o.batch; ++k) {
+    const auto& [a, b] = pairs[static_cast<std::size_t>(k) % pairs.size()];
+    call.push_back({&a, &b});
+  }
+  std::vector<AlignmentResult> out;
+  batched->align(params, call, out);  // warm-up, and the results compared
+  double worst = 0.0;
+  int differing = 0;
+  for (std::size_t k = 0; k < pairs.size() && k < out.size(); ++k) {
+    const AlignmentResult host = alignStructures(pairs[k].first, pairs[k].second, params);
+    worst = std::max(worst, std::abs(out[k].distance - host.distance));
+    if (out[k].permutation != host.permutation) ++differing;
+  }
+  long calls = 0;
+  const auto start = std::chrono::steady_clock::now();
+  double elapsed = 0.0;
+  while (elapsed < o.seconds) {
+    batched->align(params, call, out);
+    ++calls;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  const double perPair = 1e6 * elapsed / static_cast<double>(calls * o.batch);
+  // The host's share of a call: checks, centring and the starts (AlignmentTeamBatch).
+  const auto packing = std::chrono::steady_clock::now();
+  const AlignmentTeamBatch packed(params, call, atoms);
+  const double packingPerPair =
+      1e6 * std::chrono::duration<double>(std::chrono::steady_clock::now() - packing).count() /
+      static_cast<double>(o.batch);
+  std::printf("| %d %s | %d | %.2f | %.2f | %.1f | %.2fx | %.1e | %d of %zu |\n", atoms, kind,
+              o.batch, perPair, packingPerPair, 1e-3 * 1e6 * elapsed / static_cast<double>(calls),
+              hostMicroseconds / perPair, worst, differing, std::min(pairs.size(), out.size()));
+}
+
 int run(const Options& o) {
   const bool avx2 = cpuHasAvx2();
   std::printf(
@@ -135,6 +191,8 @@ int run(const Options& o) {
       "| atoms | pairs | mean distance | AVX2 loops | baseline loops | speed-up | same bits | "
       "alignments' hash |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
+  std::vector<std::pair<int, std::vector<Pairs>>> kindsBySize;
+  std::vector<double> hostMicroseconds;  // per row, AVX2
   for (const std::size_t size : o.atoms) {
     const int atoms = static_cast<int>(size);
     LennardJones potential(static_cast<std::size_t>(atoms));
@@ -157,6 +215,7 @@ int run(const Options& o) {
       kinds[2].emplace_back(a, randomMinimum());
     }
     const char* names[3] = {"copy", "neighbour", "unrelated"};
+    kindsBySize.push_back({atoms, {kinds[0], kinds[1], kinds[2]}});
     AlignmentParams params;
     params.orientationTrials = o.trials;
     params.randomOrientations = o.randomOrientations;
@@ -170,6 +229,7 @@ int run(const Options& o) {
       for (double d : fast.distances) mean += d / static_cast<double>(fast.distances.size());
       const bool same = std::memcmp(fast.distances.data(), baseline.distances.data(),
                                     fast.distances.size() * sizeof(double)) == 0;
+      hostMicroseconds.push_back(fast.microseconds);
       std::printf("| %d %s | %zu | %.3f | %.1f | %.1f | %.2fx | %s | %016llx |\n", atoms, names[k],
                   kinds[k].size(), mean, fast.microseconds, baseline.microseconds,
                   baseline.microseconds / fast.microseconds, same ? "yes" : "NO",
@@ -177,6 +237,22 @@ int run(const Options& o) {
       if (!same) return 1;
     }
   }
+  if (o.batched.empty()) return 0;
+  std::printf("\nbatched alignment on %s (%s), calls of %d pairs\n\n", o.batched.c_str(),
+              o.batched == "cuda" ? "the GPU kernel" : "the CPU twin, one thread", o.batch);
+  std::printf(
+      "| atoms | pairs per call | us per alignment | of which the host's packing | ms per call | "
+      "x alignStructures (AVX2, one core) | largest distance difference | permutations "
+      "differing |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  AlignmentParams params;
+  params.orientationTrials = o.trials;
+  params.randomOrientations = o.randomOrientations;
+  const char* names[3] = {"copy", "neighbour", "unrelated"};
+  std::size_t row = 0;
+  for (const auto& [atoms, kinds] : kindsBySize)
+    for (int k = 0; k < 3; ++k)
+      timeBatched(o, names[k], atoms, kinds[k], params, hostMicroseconds[row++]);
   return 0;
 }
 
