@@ -1212,6 +1212,23 @@ TEST(PathsampleGrowth, CudaCyclesInFlightGrowOneNetworkForAnyRunsInFlight) {
             4);
 }
 
+// --endpoint-alignments whole on cuda: the DNEB endpoints aligned on the device in shared calls
+// (a block per pair) while the bands and descents go on; the network is the same for one run in
+// flight and for all of them, and the growth settings record the choice.
+TEST(PathsampleGrowth, CudaEndpointAlignmentsOnTheDeviceGrowOneNetworkForAnyRunsInFlight) {
+  if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
+  const GrowthWork w("pathsample-alignments-cuda");
+  const std::string common =
+      overlappingGrowth(w.dir, 2, 2) + " --backend cuda --endpoint-alignments whole --output ";
+  for (const auto& [folder, runs] :
+       {std::pair<std::string, std::string>{"one", " --jobs-in-flight 1"}, {"all", " --threads 2"}})
+    ASSERT_EQ(run(common + (w.dir / folder).string() + runs, w.dir / (folder + ".log")), 0)
+        << readAll(w.dir / (folder + ".log"));
+  EXPECT_NE(readAll(w.dir / "all.log").find("whole endpoint alignments"), std::string::npos)
+      << readAll(w.dir / "all.log");
+  expectSameNetworks(w.dir / "one" / "network.h5", w.dir / "all" / "network.h5");
+}
+
 // With cycles in flight, what is saved after each merge is the state before the cycles still in
 // flight were taken: a copy of network.h5 taken as cycle 2's line is printed (a kill -9 there)
 // resumes to the uninterrupted network, and so do runs stopped after 2, 5 and 9 stop checks

@@ -13,6 +13,7 @@
 
 #include "landscape/core/Fibres.h"
 #include "landscape/geometry/Alignment.h"
+#include "landscape/geometry/AlignmentTwin.h"
 #include "landscape/paths/DnebBandTwin.h"
 #include "landscape/paths/HybridEfTwin.h"
 #include "landscape/paths/SharedDnebBands.h"
@@ -91,6 +92,84 @@ TEST(SharedDnebBands, FibresAndThreadsGetTheirOwnBandsWhileOthersEvaluate) {
   EXPECT_EQ(s.jobs, static_cast<long>(ends.jobs.size()));
   EXPECT_GE(s.calls, 1);
   EXPECT_LE(s.calls, s.jobs);
+}
+
+// The twin of the whole-band kernel with its endpoints aligned by the alignment twin directly:
+// what a run's view of SharedDnebBands with an endpoint alignment must reproduce.
+class BandsAligningEndpoints : public DnebBands {
+ public:
+  BandsAligningEndpoints(DnebBands& bands, BatchedAlignment& alignment)
+      : m_bands(bands), m_alignment(alignment) {}
+  std::size_t imageSize() const override { return m_bands.imageSize(); }
+  std::string name() const override { return m_bands.name(); }
+  void relax(const DnebParams& params, const std::vector<DnebBandJob>& jobs,
+             std::vector<DnebRelaxedBand>& out) override {
+    m_bands.relax(params, jobs, out);
+  }
+  BatchedAlignment* endpointAlignment() override { return &m_alignment; }
+
+ private:
+  DnebBands& m_bands;
+  BatchedAlignment& m_alignment;
+};
+
+// Runs as fibres and threads, each a DNEB run between a minimum and a rotated, permuted copy of
+// the next: their endpoints are aligned in shared calls of the alignment twin, and every band is
+// the one of the twins called directly, bit for bit; against alignStructures' endpoints the
+// distance agrees to round-off.
+TEST(SharedDnebBands, EndpointsAlignedInSharedCallsGiveTheTwinsBands) {
+  const Ends ends = endsOf(6);
+  std::vector<std::vector<double>> finishes;
+  for (std::size_t k = 0; k + 1 < 7; ++k) {
+    std::vector<double> moved(3 * kAtoms);
+    for (std::size_t i = 0; i < kAtoms;
+         ++i) {  // atom i from atom (5 i + 2) mod 13, turned 90 degrees
+      const double* x = ends.minima[k + 1].data() + 3 * ((5 * i + 2) % kAtoms);
+      moved[3 * i] = -x[1] + 0.5;
+      moved[3 * i + 1] = x[0];
+      moved[3 * i + 2] = x[2] - 1.0;
+    }
+    finishes.push_back(moved);
+  }
+  DnebParams params;
+  params.images = 4;
+  params.iterations = 60;
+  DnebBandTwin bandTwin(kAtoms, 2);
+  AlignmentTwin alignmentTwin(kAtoms);
+  BandsAligningEndpoints direct(bandTwin, alignmentTwin);
+  std::vector<DnebResult> expected;
+  for (std::size_t k = 0; k < finishes.size(); ++k)
+    expected.push_back(Dneb(params).run(ends.minima[k], finishes[k], direct));
+
+  BatchedLennardJones lj(kAtoms, 1);
+  SharedBatchedPotential shared(lj);
+  DnebBandTwin twin(kAtoms, 2);
+  AlignmentTwin alignment(kAtoms);
+  SharedDnebBands bands(twin, &alignment);
+  std::vector<DnebResult> got(finishes.size());
+  const auto run = [&](std::size_t k) {
+    SharedBatchedPotential::Member member(shared);
+    const std::unique_ptr<DnebBands> view = bands.view(member);
+    got[k] = Dneb(params).run(ends.minima[k], finishes[k], *view);
+  };
+  std::vector<FibreScheduler::Task> fibres;
+  for (std::size_t k = 0; k < 3; ++k) fibres.push_back([&, k] { run(k); });
+  std::thread fibreThread([&] { FibreScheduler::run(fibres); });
+  std::vector<std::thread> threads;
+  for (std::size_t k = 3; k < finishes.size(); ++k) threads.emplace_back(run, k);
+  fibreThread.join();
+  for (std::thread& t : threads) t.join();
+  for (std::size_t k = 0; k < finishes.size(); ++k) {
+    SCOPED_TRACE("run " + std::to_string(k));
+    EXPECT_EQ(got[k].images, expected[k].images);
+    EXPECT_EQ(got[k].energies, expected[k].energies);
+    EXPECT_EQ(got[k].endpointDistance, expected[k].endpointDistance);
+    const double host = alignStructures(ends.minima[k], finishes[k], params.alignment).distance;
+    EXPECT_NEAR(got[k].endpointDistance, host, 1e-12 * host);
+  }
+  const SharedCallStatistics s = bands.alignmentStatistics();
+  EXPECT_EQ(s.jobs, static_cast<long>(finishes.size()));
+  EXPECT_GE(s.calls, 1);
 }
 
 // A relaxer that fails: every run of its call hears the error, and the service goes on.

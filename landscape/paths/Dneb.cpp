@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "landscape/core/Require.h"
+#include "landscape/geometry/BatchedAlignment.h"
 #include "landscape/minimisation/BatchedTeamPlan.h"
 #include "landscape/minimisation/LbfgsCpuWorkspace.h"
 #include "landscape/paths/DnebBands.h"
@@ -251,9 +252,11 @@ int Dneb::iterationCount(int images) const {
 
 namespace {
 
-// The finish aligned onto the start (alignEndpoints) or as given, and their distance.
+// The finish aligned onto the start (alignEndpoints) or as given, and their distance; a
+// cluster's by `alignment` when given.
 std::vector<double> alignedFinish(const DnebParams& params, const std::vector<double>& start,
-                                  const std::vector<double>& finish, double& distance) {
+                                  const std::vector<double>& finish, double& distance,
+                                  BatchedAlignment* alignment) {
   const std::size_t n = start.size();
   if (!params.alignEndpoints) {
     distance = distanceBetween(start.data(), finish.data(), n);
@@ -263,6 +266,12 @@ std::vector<double> alignedFinish(const DnebParams& params, const std::vector<do
     throw std::invalid_argument(
         "DNEB: alignEndpoints needs 3N Cartesian coordinates; switch it off for other "
         "coordinate systems");
+  }
+  if (alignment && batchedAlignmentFits(params.alignment)) {
+    std::vector<AlignmentResult> aligned;
+    alignment->align(params.alignment, {{&start, &finish}}, aligned);
+    distance = aligned.front().distance;
+    return std::move(aligned.front().alignedB);
   }
   AlignmentResult aligned = alignStructures(start, finish, params.alignment);
   distance = aligned.distance;
@@ -416,10 +425,10 @@ void checkDnebBandJobs(const std::vector<DnebBandJob>& jobs) {
 }
 
 DnebBandStart Dneb::prepare(const std::vector<double>& start, const std::vector<double>& finish,
-                            std::size_t n) const {
+                            std::size_t n, BatchedAlignment* alignment) const {
   checkEndpoints(n, start, finish);
   DnebBandStart band;
-  band.finishAligned = alignedFinish(m_params, start, finish, band.endpointDistance);
+  band.finishAligned = alignedFinish(m_params, start, finish, band.endpointDistance, alignment);
   band.images = imageCount(band.endpointDistance);
   band.iterations = iterationCount(band.images);
   return band;
@@ -445,7 +454,8 @@ DnebResult Dneb::complete(const std::vector<double>& start, const DnebBandStart&
 
 DnebResult Dneb::run(const std::vector<double>& start, const std::vector<double>& finish,
                      DnebBands& bands) const {
-  const DnebBandStart prepared = prepare(start, finish, bands.imageSize());
+  const DnebBandStart prepared =
+      prepare(start, finish, bands.imageSize(), bands.endpointAlignment());
   std::vector<DnebRelaxedBand> relaxed;
   bands.relax(m_params, {prepared.job(start)}, relaxed);
   return complete(start, prepared, std::move(relaxed.front()));

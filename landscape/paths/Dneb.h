@@ -42,6 +42,7 @@
 
 namespace landscape {
 
+class BatchedAlignment;
 class DnebBands;
 struct DnebBandStart;
 struct DnebRelaxedBand;
@@ -200,15 +201,18 @@ class Dneb {
                  const std::vector<double>& finish, const Lbfgs::Observer& observer = {},
                  BatchedPotential* images = nullptr) const;
   /// The same run with the band relaxed whole by `bands` (a team per band: on the GPU in one
-  /// launch; landscape/paths/DnebBands.h). The endpoints' energies come from `bands` too; the
+  /// launch; landscape/paths/DnebBands.h), its endpoints aligned where `bands` says
+  /// (DnebBands::endpointAlignment). The endpoints' energies come from `bands` too; the
   /// result is Dneb::run's up to round-off. It is prepare(), bands.relax() on prepare's job, then
   /// complete(): callers that relax many bands in one call take those steps themselves.
   DnebResult run(const std::vector<double>& start, const std::vector<double>& finish,
                  DnebBands& bands) const;
   /// The band's start: the finish aligned onto start (alignEndpoints), the image count and the
-  /// iteration cap. n: coordinates of one image.
+  /// iteration cap. n: coordinates of one image. With `alignment` a cluster's endpoints are
+  /// aligned by it (the same search, to round-off; landscape/geometry/BatchedAlignment.h), other
+  /// systems' by alignStructures().
   DnebBandStart prepare(const std::vector<double>& start, const std::vector<double>& finish,
-                        std::size_t n) const;
+                        std::size_t n, BatchedAlignment* alignment = nullptr) const;
   /// The result of a band relaxed from `prepared`: images, energies, tangents, spacing and
   /// candidates.
   DnebResult complete(const std::vector<double>& start, const DnebBandStart& prepared,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "landscape/geometry/BatchedAlignment.h"
 #include "landscape/paths/Dneb.h"
 #include "landscape/paths/DnebTeamTerms.h"
 
@@ -54,6 +55,9 @@ class DnebBands {
   /// fewer than one image or iteration.
   virtual void relax(const DnebParams& params, const std::vector<DnebBandJob>& jobs,
                      std::vector<DnebRelaxedBand>& out) = 0;
+  /// Where Dneb::run aligns the bands' endpoints (clusters: BatchedAlignment.h), or null:
+  /// alignStructures() on the calling thread.
+  virtual BatchedAlignment* endpointAlignment() { return nullptr; }
 };
 
 /// The team settings of a band of `images` interior images of imageSize coordinates and an

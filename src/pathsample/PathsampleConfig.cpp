@@ -46,6 +46,10 @@ std::string dnebBandRelaxationName(DnebBandRelaxation r) {
   return r == DnebBandRelaxation::Images ? "images" : "whole";
 }
 
+std::string endpointAlignmentName(EndpointAlignment a) {
+  return a == EndpointAlignment::Whole ? "whole" : "host";
+}
+
 std::string transitionStateSearchRunsName(TransitionStateSearchRuns r) {
   return r == TransitionStateSearchRuns::Steps ? "steps" : "whole";
 }

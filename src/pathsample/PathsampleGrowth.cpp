@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "backends/BatchedAlignmentFactory.h"
 #include "backends/BatchedPotentialFactory.h"
 #include "backends/DnebBandsFactory.h"
 #include "backends/PotentialFactory.h"
@@ -211,6 +212,8 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
     s << "dneb-bands=" << dnebBandRelaxationName(c.dnebBands) << "\n";
   if (c.backend == Backend::Cuda && c.transitionStateSearches != TransitionStateSearchRuns::Steps)
     s << "ts-searches=" << transitionStateSearchRunsName(c.transitionStateSearches) << "\n";
+  if (c.backend == Backend::Cuda && c.endpointAlignments != EndpointAlignment::Host)
+    s << "endpoint-alignments=" << endpointAlignmentName(c.endpointAlignments) << "\n";
   s << "odata:\n"
     << odataText;
   return s.str();
@@ -285,6 +288,7 @@ struct Growth {
   // relaxed whole by the device, many per launch, on a service thread of their own (declared
   // after the lanes, whose potentials it wakes: it stops first).
   std::unique_ptr<DnebBands> wholeBands;
+  std::unique_ptr<BatchedAlignment> endpointAlignment;  // --endpoint-alignments whole
   std::unique_ptr<SharedDnebBands> sharedBands;
   // ... and (--ts-searches whole) their hybrid EF searches run whole by the device, on lanes of
   // their own (a launch lasts as long as its longest search).
@@ -439,7 +443,10 @@ struct Growth {
     }
     if (config.dnebBands == DnebBandRelaxation::Whole && !system.rigid)
       wholeBands = makeDnebBands(system.spec, optim.backend);
-    if (wholeBands) sharedBands = std::make_unique<SharedDnebBands>(*wholeBands);
+    if (wholeBands && config.endpointAlignments == EndpointAlignment::Whole)
+      endpointAlignment = makeBatchedAlignment(static_cast<int>(system.spec.atoms), optim.backend);
+    if (wholeBands)
+      sharedBands = std::make_unique<SharedDnebBands>(*wholeBands, endpointAlignment.get());
     if (config.transitionStateSearches == TransitionStateSearchRuns::Whole && !system.rigid) {
       std::vector<std::unique_ptr<TransitionStateSearches>> searchLanes;
       for (int k = 0; k < kTransitionStateSearchLanes; ++k) {
@@ -971,6 +978,8 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       g.sharedBands ? g.sharedBands->statistics() : SharedCallStatistics{};
   SharedCallStatistics searchesSince =
       g.sharedSearches ? g.sharedSearches->statistics() : SharedCallStatistics{};
+  SharedCallStatistics alignmentsSince =
+      g.sharedBands ? g.sharedBands->alignmentStatistics() : SharedCallStatistics{};
   std::deque<CycleInFlight> inFlight;  // oldest first
   WaitingWindow lastWait{Clock::now(), since};
   try {
@@ -1064,6 +1073,11 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
         const SharedCallStatistics now = g.sharedBands->statistics();
         fill += wholeFill("bands", bandsSince, now);
         bandsSince = now;
+      }
+      if (g.endpointAlignment) {
+        const SharedCallStatistics now = g.sharedBands->alignmentStatistics();
+        fill += wholeFill("endpoint alignments", alignmentsSince, now);
+        alignmentsSince = now;
       }
       if (g.sharedSearches) {
         const SharedCallStatistics now = g.sharedSearches->statistics();

@@ -244,6 +244,14 @@ void addGrowth(Table& t) {
         fieldOf(&C::transitionStateSearches))
       .choices({TransitionStateSearchRuns::Steps, TransitionStateSearchRuns::Whole},
                transitionStateSearchRunsName);
+  t.add("endpoint-alignments", "",
+        "with whole DNEB bands (--backend cuda, Lennard-Jones clusters): each band's endpoints "
+        "aligned (MINPERMDIST, DNEB's 128 of 256 orientations) by the host search on the run's "
+        "thread (host), or searched whole on the device in shared calls, a block per pair "
+        "(whole: the same starts and refinements, rotations by Horn's quaternion; the two differ "
+        "by round-off). Other systems and backends: host",
+        fieldOf(&C::endpointAlignments))
+      .choices({EndpointAlignment::Host, EndpointAlignment::Whole}, endpointAlignmentName);
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
                         "where the connect runs' L-BFGS vectors live: cpu (host) or gpu "
