@@ -24,6 +24,7 @@
 #include "landscape/core/ThreadPool.h"
 #include "landscape/formats/CoordinatesFile.h"
 #include "landscape/formats/PathsampleExport.h"
+#include "landscape/geometry/AlignmentTwin.h"
 #include "landscape/network/Database.h"
 #include "landscape/network/GraphTransformation.h"
 #include "landscape/network/HarmonicRates.h"
@@ -146,6 +147,50 @@ TEST(UntrapPairs, DistancesComputedAheadOnThreadsChangeNothing) {
   EXPECT_FALSE(stopped.precomputeDistances(all, pool, [&] { return ++calls > 20; }));
   EXPECT_TRUE(stopped.precomputeDistances(all, pool));
   for (const auto& [a, b] : all) EXPECT_EQ(stopped.distance(a, b), alone.distance(a, b));
+}
+
+// The same distances computed ahead by a batched alignment (the CPU twin of the GPU kernel, as
+// pathsample grow --alignments whole does on the device): every distance is the twin's own, within
+// round-off of the host search's, and the UNTRAP selection's pairs are the same.
+TEST(UntrapPairs, DistancesComputedAheadByABatchedAlignmentAreTheTwins) {
+  const StoredTransitionNetwork stored = untrapExample();
+  UntrapParams p;
+  p.energyIncrement = 0.035;
+  p.energyThreshold = 3.0;
+  const TransitionNetwork alone = lj38Network(stored);
+  const UntrapSelection one =
+      untrapPairs(stored, stored.setA, p, {}, [&](int a, int b) { return alone.distance(a, b); });
+  TransitionNetwork batched = lj38Network(stored);
+  AlignmentTwin twin(38, 2);
+  batched.setBatchedAlignment(&twin);
+  ThreadPool pool(1);
+  std::vector<std::pair<int, int>> asked;
+  const UntrapSelection two = untrapPairs(
+      stored, stored.setA, p, {}, [&](int a, int b) { return batched.distance(a, b); },
+      [&](const std::vector<std::pair<int, int>>& pairs) {
+        asked.insert(asked.end(), pairs.begin(), pairs.end());
+        EXPECT_TRUE(batched.precomputeDistances(pairs, pool));
+      });
+  ASSERT_GT(asked.size(), 10u);
+  ASSERT_EQ(two.pairs.size(), one.pairs.size());
+  for (std::size_t i = 0; i < one.pairs.size(); ++i) {
+    EXPECT_EQ(two.pairs[i].first, one.pairs[i].first) << i;
+    EXPECT_EQ(two.pairs[i].second, one.pairs[i].second) << i;
+  }
+  const AlignmentParams params = lj38Network(stored).params().alignment;
+  for (std::size_t k = 0; k < asked.size(); k += 7) {
+    const auto [a, b] = asked[k];
+    const std::vector<double>& x = stored.minima[a].coordinates;
+    const std::vector<double>& y = stored.minima[b].coordinates;
+    std::vector<AlignmentResult> out;
+    twin.align(params, {{a < b ? &x : &y, a < b ? &y : &x}}, out);
+    EXPECT_EQ(batched.distance(a, b), out[0].distance) << a << " " << b;
+    EXPECT_NEAR(batched.distance(a, b), alone.distance(a, b), 1e-12 * alone.distance(a, b));
+  }
+  // A stop before the first call leaves every distance to later.
+  TransitionNetwork stopped = lj38Network(stored);
+  stopped.setBatchedAlignment(&twin);
+  EXPECT_FALSE(stopped.precomputeDistances(asked, pool, [] { return true; }));
 }
 
 // A chain 4 - 3 - 2 - 1 - 0 (B = {4}, A = {0}) with a detour 4 - 5 - 0 over high barriers.
@@ -1212,14 +1257,14 @@ TEST(PathsampleGrowth, CudaCyclesInFlightGrowOneNetworkForAnyRunsInFlight) {
             4);
 }
 
-// --endpoint-alignments whole on cuda: the DNEB endpoints aligned on the device in shared calls
-// (a block per pair) while the bands and descents go on; the network is the same for one run in
-// flight and for all of them, and the growth settings record the choice.
-TEST(PathsampleGrowth, CudaEndpointAlignmentsOnTheDeviceGrowOneNetworkForAnyRunsInFlight) {
+// --alignments whole on cuda: the DNEB endpoints aligned on the device in shared calls (a block
+// per pair) while the bands and descents go on, and the pair selection's distances in calls of
+// their own; the network is the same for one run in flight and for all of them.
+TEST(PathsampleGrowth, CudaAlignmentsOnTheDeviceGrowOneNetworkForAnyRunsInFlight) {
   if (!gpuAvailable()) GTEST_SKIP() << "no CUDA device";
   const GrowthWork w("pathsample-alignments-cuda");
   const std::string common =
-      overlappingGrowth(w.dir, 2, 2) + " --backend cuda --endpoint-alignments whole --output ";
+      overlappingGrowth(w.dir, 2, 2) + " --backend cuda --alignments whole --output ";
   for (const auto& [folder, runs] :
        {std::pair<std::string, std::string>{"one", " --jobs-in-flight 1"}, {"all", " --threads 2"}})
     ASSERT_EQ(run(common + (w.dir / folder).string() + runs, w.dir / (folder + ".log")), 0)

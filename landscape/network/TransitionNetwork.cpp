@@ -12,6 +12,10 @@ namespace landscape {
 
 namespace {
 
+// Pairs per call of a batched alignment in precomputeDistances: enough to fill a GPU (a block per
+// pair), few enough that a stop request is heard within a call of default alignments.
+constexpr std::size_t kBatchedDistances = 2048;
+
 // The entry an add duplicates. Entries are only ever appended, so an equal one among the first
 // `held` that an earlier lookup found is the first equal one of all, and where it found none only
 // the entries added since are left to compare. `findFrom(k)`: the first equal one from index k on.
@@ -166,12 +170,32 @@ bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int
   missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
   std::vector<double> d(missing.size());
   std::vector<char> computed(missing.size(), 0);
-  pool.forEach(missing.size(), [&](std::size_t i) {
-    if (stop && stop()) return;
-    d[i] = structureDistance(m_minima[missing[i].first].coordinates,
-                             m_minima[missing[i].second].coordinates);
-    computed[i] = 1;
-  });
+  if (m_batchedAlignment && m_params.alignStructures && !m_params.toCartesian &&
+      batchedAlignmentFits(m_params.alignment)) {
+    // In calls of kBatchedDistances pairs, the stop asked between them.
+    std::vector<AlignmentPair> call;
+    std::vector<AlignmentResult> aligned;
+    for (std::size_t first = 0; first < missing.size(); first += kBatchedDistances) {
+      if (stop && stop()) break;
+      const std::size_t last = std::min(missing.size(), first + kBatchedDistances);
+      call.clear();
+      for (std::size_t i = first; i < last; ++i)
+        call.push_back(
+            {&m_minima[missing[i].first].coordinates, &m_minima[missing[i].second].coordinates});
+      m_batchedAlignment->align(m_params.alignment, call, aligned);
+      for (std::size_t i = first; i < last; ++i) {
+        d[i] = aligned[i - first].distance;
+        computed[i] = 1;
+      }
+    }
+  } else {
+    pool.forEach(missing.size(), [&](std::size_t i) {
+      if (stop && stop()) return;
+      d[i] = structureDistance(m_minima[missing[i].first].coordinates,
+                               m_minima[missing[i].second].coordinates);
+      computed[i] = 1;
+    });
+  }
   bool all = true;
   for (std::size_t i = 0; i < missing.size(); ++i) {
     if (computed[i])

@@ -46,8 +46,8 @@ std::string dnebBandRelaxationName(DnebBandRelaxation r) {
   return r == DnebBandRelaxation::Images ? "images" : "whole";
 }
 
-std::string endpointAlignmentName(EndpointAlignment a) {
-  return a == EndpointAlignment::Whole ? "whole" : "host";
+std::string alignmentRunsName(AlignmentRuns a) {
+  return a == AlignmentRuns::Whole ? "whole" : "host";
 }
 
 std::string transitionStateSearchRunsName(TransitionStateSearchRuns r) {

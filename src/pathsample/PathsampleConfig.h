@@ -34,11 +34,11 @@ enum class ShortcutBy { Distance, Barrier };
 /// the system has a whole-band kernel (cuda, Lennard-Jones clusters), else through the images.
 enum class DnebBandRelaxation { Whole, Images };
 std::string dnebBandRelaxationName(DnebBandRelaxation r);
-/// Where growth's connect runs align their DNEB endpoints (--endpoint-alignments): on the host
-/// thread of the run (alignStructures), or with bands relaxed whole, searched whole by the device
-/// in shared calls, a block per pair (clusters).
-enum class EndpointAlignment { Host, Whole };
-std::string endpointAlignmentName(EndpointAlignment a);
+/// Where growth aligns clusters (--alignments): the DNEB endpoints on the host thread of the run
+/// and the pair selection's distances on its pool's threads (alignStructures), or, with bands
+/// relaxed whole, both searched whole by the device in calls of many pairs, a block per pair.
+enum class AlignmentRuns { Host, Whole };
+std::string alignmentRunsName(AlignmentRuns a);
 /// How growth's connect runs refine their candidates (--ts-searches): each hybrid EF search with
 /// its steps on the host and one shared call per evaluation (the default), or whole on the device
 /// where the system has a search kernel (cuda, Lennard-Jones clusters).
@@ -153,10 +153,10 @@ struct PathsampleConfig {
   /// shared call per evaluation or run whole by the device (a block per search). Part of the
   /// growth settings when whole (the searches' round-off differs).
   TransitionStateSearchRuns transitionStateSearches = TransitionStateSearchRuns::Steps;
-  /// --endpoint-alignments host|whole: with whole bands, the DNEB endpoints aligned by the host
-  /// search or by the device's batched search (a block per pair). Part of the growth settings
-  /// when whole (the alignments' round-off differs).
-  EndpointAlignment endpointAlignments = EndpointAlignment::Host;
+  /// --alignments host|whole: with whole bands, the DNEB endpoints and the pair selection's
+  /// distances aligned by the host search or by the device's batched search (a block per pair).
+  /// Part of the growth settings when whole (the alignments' round-off differs).
+  AlignmentRuns alignments = AlignmentRuns::Host;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential
   LbfgsBackend lbfgsBackend = LbfgsBackend::Cpu;  ///< --lbfgs-backend cpu|gpu
   Precision precision = Precision::Double;  ///< --precision: CUDA AMBER-GB arithmetic

@@ -212,8 +212,8 @@ std::string growthSettings(const PathsampleConfig& c, const std::string& odataTe
     s << "dneb-bands=" << dnebBandRelaxationName(c.dnebBands) << "\n";
   if (c.backend == Backend::Cuda && c.transitionStateSearches != TransitionStateSearchRuns::Steps)
     s << "ts-searches=" << transitionStateSearchRunsName(c.transitionStateSearches) << "\n";
-  if (c.backend == Backend::Cuda && c.endpointAlignments != EndpointAlignment::Host)
-    s << "endpoint-alignments=" << endpointAlignmentName(c.endpointAlignments) << "\n";
+  if (c.backend == Backend::Cuda && c.alignments != AlignmentRuns::Host)
+    s << "alignments=" << alignmentRunsName(c.alignments) << "\n";
   s << "odata:\n"
     << odataText;
   return s.str();
@@ -288,7 +288,9 @@ struct Growth {
   // relaxed whole by the device, many per launch, on a service thread of their own (declared
   // after the lanes, whose potentials it wakes: it stops first).
   std::unique_ptr<DnebBands> wholeBands;
-  std::unique_ptr<BatchedAlignment> endpointAlignment;  // --endpoint-alignments whole
+  // --alignments whole: the bands' endpoint alignments (on the band service's thread) and the
+  // pair selection's distances (on the selection's thread), each with a device stream of its own.
+  std::unique_ptr<BatchedAlignment> endpointAlignment, distanceAlignment;
   std::unique_ptr<SharedDnebBands> sharedBands;
   // ... and (--ts-searches whole) their hybrid EF searches run whole by the device, on lanes of
   // their own (a launch lasts as long as its longest search).
@@ -443,8 +445,12 @@ struct Growth {
     }
     if (config.dnebBands == DnebBandRelaxation::Whole && !system.rigid)
       wholeBands = makeDnebBands(system.spec, optim.backend);
-    if (wholeBands && config.endpointAlignments == EndpointAlignment::Whole)
-      endpointAlignment = makeBatchedAlignment(static_cast<int>(system.spec.atoms), optim.backend);
+    if (wholeBands && config.alignments == AlignmentRuns::Whole) {
+      const int atoms = static_cast<int>(system.spec.atoms);
+      endpointAlignment = makeBatchedAlignment(atoms, optim.backend);
+      distanceAlignment = makeBatchedAlignment(atoms, optim.backend);
+      network.setBatchedAlignment(distanceAlignment.get());
+    }
     if (wholeBands)
       sharedBands = std::make_unique<SharedDnebBands>(*wholeBands, endpointAlignment.get());
     if (config.transitionStateSearches == TransitionStateSearchRuns::Whole && !system.rigid) {

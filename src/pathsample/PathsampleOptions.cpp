@@ -244,14 +244,15 @@ void addGrowth(Table& t) {
         fieldOf(&C::transitionStateSearches))
       .choices({TransitionStateSearchRuns::Steps, TransitionStateSearchRuns::Whole},
                transitionStateSearchRunsName);
-  t.add("endpoint-alignments", "",
+  t.add("alignments", "",
         "with whole DNEB bands (--backend cuda, Lennard-Jones clusters): each band's endpoints "
-        "aligned (MINPERMDIST, DNEB's 128 of 256 orientations) by the host search on the run's "
-        "thread (host), or searched whole on the device in shared calls, a block per pair "
-        "(whole: the same starts and refinements, rotations by Horn's quaternion; the two differ "
-        "by round-off). Other systems and backends: host",
-        fieldOf(&C::endpointAlignments))
-      .choices({EndpointAlignment::Host, EndpointAlignment::Whole}, endpointAlignmentName);
+        "(MINPERMDIST, DNEB's 128 of 256 orientations) and the pair selection's distances aligned "
+        "by the host search, on the run's thread and the selection's threads (host), or "
+        "searched whole on the device in calls of many pairs, a block per pair (whole: the same "
+        "starts and refinements, rotations by Horn's quaternion; the two differ by round-off). "
+        "Other systems and backends: host",
+        fieldOf(&C::alignments))
+      .choices({AlignmentRuns::Host, AlignmentRuns::Whole}, alignmentRunsName);
   addBackendOption(t, fieldOf(&C::backend));
   addLbfgsBackendOption(t,
                         "where the connect runs' L-BFGS vectors live: cpu (host) or gpu "
