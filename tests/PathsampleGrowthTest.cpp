@@ -160,16 +160,14 @@ TEST(UntrapPairs, DistancesComputedAheadByABatchedAlignmentAreTheTwins) {
   const TransitionNetwork alone = lj38Network(stored);
   const UntrapSelection one =
       untrapPairs(stored, stored.setA, p, {}, [&](int a, int b) { return alone.distance(a, b); });
-  TransitionNetwork batched = lj38Network(stored);
+  const TransitionNetwork batched = lj38Network(stored);
   AlignmentTwin twin(38, 2);
-  batched.setBatchedAlignment(&twin);
-  ThreadPool pool(1);
   std::vector<std::pair<int, int>> asked;
   const UntrapSelection two = untrapPairs(
       stored, stored.setA, p, {}, [&](int a, int b) { return batched.distance(a, b); },
       [&](const std::vector<std::pair<int, int>>& pairs) {
         asked.insert(asked.end(), pairs.begin(), pairs.end());
-        EXPECT_TRUE(batched.precomputeDistances(pairs, pool));
+        EXPECT_TRUE(batched.precomputeDistances(pairs, twin));
       });
   ASSERT_GT(asked.size(), 10u);
   ASSERT_EQ(two.pairs.size(), one.pairs.size());
@@ -188,9 +186,12 @@ TEST(UntrapPairs, DistancesComputedAheadByABatchedAlignmentAreTheTwins) {
     EXPECT_NEAR(batched.distance(a, b), alone.distance(a, b), 1e-12 * alone.distance(a, b));
   }
   // A stop before the first call leaves every distance to later.
-  TransitionNetwork stopped = lj38Network(stored);
-  stopped.setBatchedAlignment(&twin);
-  EXPECT_FALSE(stopped.precomputeDistances(asked, pool, [] { return true; }));
+  const TransitionNetwork stopped = lj38Network(stored);
+  EXPECT_FALSE(stopped.precomputeDistances(asked, twin, [] { return true; }));
+  EXPECT_TRUE(stopped.precomputeDistances(asked, twin));
+  TransitionNetworkParams unaligned;
+  unaligned.alignStructures = false;  // plain distances: not the batched alignment's to give
+  EXPECT_THROW(TransitionNetwork(unaligned).precomputeDistances({}, twin), std::invalid_argument);
 }
 
 // A chain 4 - 3 - 2 - 1 - 0 (B = {4}, A = {0}) with a detour 4 - 5 - 0 over high barriers.

@@ -156,9 +156,8 @@ double TransitionNetwork::distance(int a, int b) const {
   return d;
 }
 
-bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int>>& pairs,
-                                            ThreadPool& pool,
-                                            const std::function<bool()>& stop) const {
+std::vector<std::pair<int, int>> TransitionNetwork::missingDistances(
+    const std::vector<std::pair<int, int>>& pairs) const {
   std::vector<std::pair<int, int>> missing;
   for (const auto& [a, b] : pairs) {
     checkMinimum(a, "minimum");
@@ -168,34 +167,21 @@ bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int
   }
   std::sort(missing.begin(), missing.end());
   missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+  return missing;
+}
+
+bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int>>& pairs,
+                                            ThreadPool& pool,
+                                            const std::function<bool()>& stop) const {
+  const std::vector<std::pair<int, int>> missing = missingDistances(pairs);
   std::vector<double> d(missing.size());
   std::vector<char> computed(missing.size(), 0);
-  if (m_batchedAlignment && m_params.alignStructures && !m_params.toCartesian &&
-      batchedAlignmentFits(m_params.alignment)) {
-    // In calls of kBatchedDistances pairs, the stop asked between them.
-    std::vector<AlignmentPair> call;
-    std::vector<AlignmentResult> aligned;
-    for (std::size_t first = 0; first < missing.size(); first += kBatchedDistances) {
-      if (stop && stop()) break;
-      const std::size_t last = std::min(missing.size(), first + kBatchedDistances);
-      call.clear();
-      for (std::size_t i = first; i < last; ++i)
-        call.push_back(
-            {&m_minima[missing[i].first].coordinates, &m_minima[missing[i].second].coordinates});
-      m_batchedAlignment->align(m_params.alignment, call, aligned);
-      for (std::size_t i = first; i < last; ++i) {
-        d[i] = aligned[i - first].distance;
-        computed[i] = 1;
-      }
-    }
-  } else {
-    pool.forEach(missing.size(), [&](std::size_t i) {
-      if (stop && stop()) return;
-      d[i] = structureDistance(m_minima[missing[i].first].coordinates,
-                               m_minima[missing[i].second].coordinates);
-      computed[i] = 1;
-    });
-  }
+  pool.forEach(missing.size(), [&](std::size_t i) {
+    if (stop && stop()) return;
+    d[i] = structureDistance(m_minima[missing[i].first].coordinates,
+                             m_minima[missing[i].second].coordinates);
+    computed[i] = 1;
+  });
   bool all = true;
   for (std::size_t i = 0; i < missing.size(); ++i) {
     if (computed[i])
@@ -204,6 +190,30 @@ bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int
       all = false;
   }
   return all;
+}
+
+bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int>>& pairs,
+                                            BatchedAlignment& alignment,
+                                            const std::function<bool()>& stop) const {
+  require(
+      m_params.alignStructures && !m_params.toCartesian && batchedAlignmentFits(m_params.alignment),
+      "precomputeDistances: a batched alignment aligns clusters only (alignStructures on, "
+      "Cartesian coordinates, no permutation groups or periodic box)");
+  const std::vector<std::pair<int, int>> missing = missingDistances(pairs);
+  std::vector<AlignmentPair> call;
+  std::vector<AlignmentResult> aligned;
+  for (std::size_t first = 0; first < missing.size(); first += kBatchedDistances) {
+    if (stop && stop()) return false;
+    const std::size_t last = std::min(missing.size(), first + kBatchedDistances);
+    call.clear();
+    for (std::size_t i = first; i < last; ++i)
+      call.push_back(
+          {&m_minima[missing[i].first].coordinates, &m_minima[missing[i].second].coordinates});
+    alignment.align(m_params.alignment, call, aligned);
+    for (std::size_t i = first; i < last; ++i)
+      m_distances.add(missing[i].first, missing[i].second, aligned[i - first].distance);
+  }
+  return true;
 }
 
 bool TransitionNetwork::directlyConnected(int a, int b) const {

@@ -94,20 +94,20 @@ class TransitionNetwork {
   /// Distance between minima a and b (cached; the alignment's when alignStructures).
   double distance(int a, int b) const;
   /// distance() of each of `pairs` not known yet, computed together on `pool`'s threads (each a
-  /// function of its two structures alone, so every later distance() is what it would have been),
-  /// or with a batched alignment (setBatchedAlignment) in its calls. `stop`, when given, is asked
-  /// before each (each call of the batched alignment); returns false when it said stop (the
-  /// distances finished by then are kept).
+  /// function of its two structures alone, so every later distance() is what it would have been).
+  /// `stop`, when given, is asked before each; returns false when it said stop (the distances
+  /// finished by then are kept).
   bool precomputeDistances(const std::vector<std::pair<int, int>>& pairs, ThreadPool& pool,
                            const std::function<bool()>& stop = {}) const;
-  /// Where precomputeDistances aligns clusters: `alignment` (not owned; on the GPU a block per
-  /// pair; the same search as alignStructures, to round-off:
-  /// landscape/geometry/BatchedAlignment.h), or null (the default): alignStructures on the pool's
-  /// threads. Used only when the network aligns its structures as a cluster's (alignStructures, no
-  /// toCartesian, no permutation groups or box) of the alignment's atoms; a distance precomputed so
-  /// may differ from the one distance() would compute by round-off, so a run must set it alike
-  /// every time.
-  void setBatchedAlignment(BatchedAlignment* alignment) { m_batchedAlignment = alignment; }
+  /// The same with `alignment` (on the GPU a block per pair; the same search as alignStructures
+  /// to round-off: landscape/geometry/BatchedAlignment.h), in calls of up to 2,048 pairs, `stop`
+  /// asked before each call. For a network that aligns its structures as a cluster's of the
+  /// alignment's atoms (alignStructures, no toCartesian, no permutation groups or box); throws
+  /// std::invalid_argument otherwise. A distance precomputed so may differ from the one
+  /// distance() would compute by round-off: a run must choose one way for good.
+  bool precomputeDistances(const std::vector<std::pair<int, int>>& pairs,
+                           BatchedAlignment& alignment,
+                           const std::function<bool()>& stop = {}) const;
   /// True when a chain of known transition states joins minima a and b.
   bool connected(int a, int b) const;
   /// A path with the fewest transition states from a to b; empty when not connected or a == b.
@@ -124,6 +124,9 @@ class TransitionNetwork {
                const std::vector<double>& coordinates, double energy, int from) const;
 
   void checkMinimum(int index, const char* what) const;
+  // The pairs of `pairs` whose distance is not known yet, as (smaller, larger), sorted, unique.
+  std::vector<std::pair<int, int>> missingDistances(
+      const std::vector<std::pair<int, int>>& pairs) const;
   TransitionNetworkParams m_params;
   std::vector<NetworkMinimum> m_minima;
   std::vector<NetworkTransitionState> m_transitionStates;
@@ -131,7 +134,6 @@ class TransitionNetwork {
   EnergyWindowIndex m_minimumEnergies;                    // the candidates of findMinimum
   EnergyWindowIndex m_transitionStateEnergies;
   mutable MinimumDistanceCache m_distances;
-  BatchedAlignment* m_batchedAlignment = nullptr;  // precomputeDistances' clusters, when set
 };
 
 }  // namespace landscape

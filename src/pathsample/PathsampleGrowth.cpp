@@ -449,7 +449,6 @@ struct Growth {
       const int atoms = static_cast<int>(system.spec.atoms);
       endpointAlignment = makeBatchedAlignment(atoms, optim.backend);
       distanceAlignment = makeBatchedAlignment(atoms, optim.backend);
-      network.setBatchedAlignment(distanceAlignment.get());
     }
     if (wholeBands)
       sharedBands = std::make_unique<SharedDnebBands>(*wholeBands, endpointAlignment.get());
@@ -495,7 +494,10 @@ struct Growth {
     DistancePrefetch prefetch;
     if (pool)
       prefetch = [this](const std::vector<std::pair<int, int>>& pairs) {
-        if (!network.precomputeDistances(pairs, *pool, stopSelection)) throw SelectionStopped{};
+        const bool all = distanceAlignment
+                             ? network.precomputeDistances(pairs, *distanceAlignment, stopSelection)
+                             : network.precomputeDistances(pairs, *pool, stopSelection);
+        if (!all) throw SelectionStopped{};
       };
     const TriedPairs& tried = known.growth.triedPairs;
     const PathsampleConfig& c = config;
