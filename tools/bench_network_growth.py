@@ -28,7 +28,9 @@ once; by default one per thread running runs), e.g. g256l1, and a suffix i --dne
 the device; a network of its own by round-off, compared with the first such row), e.g. g64i, a
 suffix s or w --ts-searches steps or whole (the hybrid EF searches' steps on the host, one shared
 call per evaluation, pathsample's default, or each search run whole on the device; a network of
-its own by round-off), e.g. g64w or g64is.
+its own by round-off), e.g. g64w or g64is, and a last suffix a --alignments whole (the DNEB
+endpoints and the pair selection's distances aligned on the device, a block per pair, instead of
+by the host search; a network of its own by round-off), e.g. g1024d2a.
 
 Columns: connect runs, seconds (pathsample's own "elapsed" on its last cycle line: start-up and
 the first characterisation not counted), runs/s, transition states added and per hour, structures
@@ -59,7 +61,7 @@ CYCLE = re.compile(r"^cycle\s+(\d+)\s+pairs\s+(\d+)\s.*new ts\s+(\d+)\s.*elapsed
 RUN = re.compile(r"^run \d+ of \d+(?: of cycle \d+)? ended: .*, (\d+) ts;.*elapsed ([0-9.]+) s")
 WAITING = re.compile(r"^grow> cycles? [0-9-]+ under way: .*shared calls ([0-9.]+) structures each, "
                      r"([0-9.]+) structures per second")
-ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?(i)?([sw])?")
+ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?:l([1-9]\d*))?(i)?([sw])?(a)?")
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures; "
                   r"(\d+) us per call")
 FOUND = re.compile(r"found ([0-9]+) ts per hour \(before duplicates\)\s+elapsed ([0-9.]+) s")
@@ -163,6 +165,8 @@ def grow(args, row, start, scratch):
     searches = ROW.fullmatch(row).group(8)
     if searches:
         command += ["--ts-searches", "steps" if searches == "s" else "whole"]
+    if ROW.fullmatch(row).group(9):
+        command += ["--alignments", "whole"]
     if row[0] == "c":
         command += ["--backend", "cpu", "--threads", str(count)]
     else:
@@ -290,7 +294,8 @@ def main():
             if r["partial"][4]:  # the waiting lines' shared calls
                 structures, per_call = r["partial"][4], r["partial"][3]
         else:
-            key = (row[0], cycles, ROW.fullmatch(row).group(7), ROW.fullmatch(row).group(8) or "s")
+            key = (row[0], cycles, ROW.fullmatch(row).group(7), ROW.fullmatch(row).group(8) or "s",
+                   ROW.fullmatch(row).group(9))
             same = "yes" if first.setdefault(key, r["network"]) == r["network"] else "NO"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
