@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "landscape/formats/CoordinatesFile.h"
+#include "landscape/geometry/AlignmentTwin.h"
 #include "landscape/minimisation/Lbfgs.h"
 #include "landscape/minimisation/NumericalHessian.h"
 #include "landscape/minimisation/ParallelLbfgs.h"
@@ -288,6 +289,56 @@ TEST(Connect, BatchedEnginesAddTheSameNetworkBitForBit) {
   };
   EXPECT_GE(expectBatchedConnectIsTheSame(surfaceConnect(), plane, f, {{&fa, &fb}}), 4u)
       << "no band had two transition states to descend together";
+}
+
+// LJ7 with each cycle's missing distances aligned in one call of the alignment twin (as growth's
+// runs do on the device with --alignments whole): every distance the Dijkstra used is the twin's,
+// within round-off of the host search's, so the run takes the same paths and adds the same
+// network bit for bit.
+TEST(Connect, DistancesAlignedInBatchesGiveTheSameNetwork) {
+  ConnectParams p;
+  p.firstImages = 0;
+  p.firstIterations = 0;
+  LennardJones lj(7);
+  const auto lj7 = [] {
+    TransitionNetwork net;
+    net.addMinimum(lj7PentagonalBipyramid(), -16.505384);
+    net.addMinimum(lj7CappedOctahedron(), -15.935043);
+    return net;
+  };
+  TransitionNetwork alone = lj7();
+  const ConnectResult reference = Connect(p).connect(lj, alone, 0, 1);
+  ASSERT_TRUE(reference.connected());
+  // The twin, counting what it is asked.
+  class Counting : public BatchedAlignment {
+   public:
+    std::string name() const override { return "counting twin"; }
+    void align(const AlignmentParams& params, const std::vector<AlignmentPair>& pairs,
+               std::vector<AlignmentResult>& out) override {
+      ++calls;
+      asked += pairs.size();
+      twin.align(params, pairs, out);
+    }
+    AlignmentTwin twin{7};
+    int calls = 0;
+    std::size_t asked = 0;
+  } counting;
+  AlignmentTwin& twin = counting.twin;
+  ConnectBatching batching;
+  batching.alignments = &counting;
+  TransitionNetwork batched = lj7();
+  const ConnectResult r = Connect(p).connect(lj, batched, 0, 1, {}, batching);
+  expectSameNetwork(batched, alone);
+  EXPECT_EQ(r.cycles, reference.cycles);
+  EXPECT_EQ(r.dnebRuns, reference.dnebRuns);
+  EXPECT_GE(counting.calls, 1);  // at most one call per cycle: the pairs the network lacked
+  EXPECT_LE(counting.calls, r.cycles);
+  EXPECT_GE(counting.asked, 1u);
+  std::vector<AlignmentResult> out;
+  twin.align(batched.params().alignment,
+             {{&batched.minima()[0].coordinates, &batched.minima()[1].coordinates}}, out);
+  EXPECT_EQ(batched.distance(0, 1), out[0].distance);
+  EXPECT_NEAR(batched.distance(0, 1), alone.distance(0, 1), 1e-12);
 }
 
 // The odata POINTS block: "label x y z" lines after the POINTS keyword.

@@ -195,10 +195,9 @@ bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int
 bool TransitionNetwork::precomputeDistances(const std::vector<std::pair<int, int>>& pairs,
                                             BatchedAlignment& alignment,
                                             const std::function<bool()>& stop) const {
-  require(
-      m_params.alignStructures && !m_params.toCartesian && batchedAlignmentFits(m_params.alignment),
-      "precomputeDistances: a batched alignment aligns clusters only (alignStructures on, "
-      "Cartesian coordinates, no permutation groups or periodic box)");
+  require(alignsClusters(),
+          "precomputeDistances: a batched alignment aligns clusters only (alignStructures on, "
+          "Cartesian coordinates, no permutation groups or periodic box)");
   const std::vector<std::pair<int, int>> missing = missingDistances(pairs);
   std::vector<AlignmentPair> call;
   std::vector<AlignmentResult> aligned;

@@ -108,6 +108,12 @@ class TransitionNetwork {
   bool precomputeDistances(const std::vector<std::pair<int, int>>& pairs,
                            BatchedAlignment& alignment,
                            const std::function<bool()>& stop = {}) const;
+  /// Whether the network aligns its structures as a cluster's (alignStructures, Cartesian
+  /// coordinates, no permutation groups or box): what a batched alignment can align.
+  bool alignsClusters() const {
+    return m_params.alignStructures && !m_params.toCartesian &&
+           batchedAlignmentFits(m_params.alignment);
+  }
   /// True when a chain of known transition states joins minima a and b.
   bool connected(int a, int b) const;
   /// A path with the fewest transition states from a to b; empty when not connected or a == b.

@@ -177,6 +177,16 @@ class ConnectRun {
   bool connectCycle(int cycle) {
     resizeTries(m_tries, m_size, m_network.minima().size());
     m_size = m_network.minima().size();
+    if (m_batching.alignments && m_network.alignsClusters()) {
+      std::vector<std::pair<int, int>> pairs;
+      for (std::size_t a = 0; a < m_size; ++a)
+        for (std::size_t b = a + 1; b < m_size; ++b)
+          if (m_tries[a * m_size + b] < m_params.maxTriesPerPair &&
+              !m_network.directlyConnected(static_cast<int>(a), static_cast<int>(b)))
+            pairs.emplace_back(static_cast<int>(a), static_cast<int>(b));
+      if (!m_network.precomputeDistances(pairs, *m_batching.alignments, stopRequested))
+        return true;  // stopped: the cycle is abandoned
+    }
     const std::vector<int> chain = m_connect.shortestPath(m_network, m_start, m_finish, m_tries);
     if (chain.empty()) return false;
     const ConnectCycle info = missingLinks(cycle, chain);

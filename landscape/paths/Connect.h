@@ -38,6 +38,8 @@
 
 namespace landscape {
 
+class BatchedAlignment;
+
 struct ConnectParams {
   int maxCycles = 100;         ///< connect cycles (OPTIM's NEWCONNECT NConMax)
   int maxTriesPerPair = 1;     ///< DNEB attempts per pair of minima (NTriesMax)
@@ -130,6 +132,11 @@ struct ConnectBatching {
   /// searches, each search engine's own are used. The transition states agree with the host
   /// search's to round-off.
   TransitionStateSearches* transitionStates = nullptr;
+  /// Before each cycle's Dijkstra, the distances the run's network lacks between its minima (the
+  /// pairs not joined and not tried enough) in one call of this batched alignment (clusters:
+  /// landscape/geometry/BatchedAlignment.h; on the GPU a block per pair) instead of one at a
+  /// time on the run's thread as the Dijkstra asks; the same distances to round-off.
+  BatchedAlignment* alignments = nullptr;
 };
 
 struct ConnectResult {

@@ -100,7 +100,10 @@ ConnectJobEngine sharedConnectEngine(SharedBatchedPotential& shared,
   e.images = e.member->batched();
   e.descents = std::make_unique<BatchedLbfgs>(*e.images, descentMinimiser, 1);
   e.searches = std::make_unique<SharedConcurrentSearches>(*e.member, searches, whole);
-  if (whole.bands) e.bands = whole.bands->view(*e.member);
+  if (whole.bands) {
+    e.bands = whole.bands->view(*e.member);
+    e.alignments = whole.bands->alignmentView(*e.member);
+  }
   if (whole.transitionStates) e.transitionStates = whole.transitionStates->view(*e.member);
   return e;
 }

@@ -51,8 +51,11 @@ struct ConnectJobEngine {
   std::unique_ptr<DnebBands> bands;  ///< DNEB bands relaxed whole; null: through the images
   /// Hybrid EF searches run whole; null: through the potential.
   std::unique_ptr<TransitionStateSearches> transitionStates;
+  /// The cycles' distances aligned in batches; null: one at a time as the Dijkstra asks.
+  std::unique_ptr<BatchedAlignment> alignments;
   ConnectBatching batching() const {
-    return {images.get(), descents.get(), searches.get(), bands.get(), transitionStates.get()};
+    return {images.get(), descents.get(),         searches.get(),
+            bands.get(),  transitionStates.get(), alignments.get()};
   }
 };
 using ConnectEngineMaker = std::function<ConnectJobEngine()>;

@@ -75,4 +75,10 @@ std::unique_ptr<DnebBands> SharedDnebBands::view(SharedBatchedPotential::Member&
   return std::make_unique<SharedBandView>(*this, member);
 }
 
+std::unique_ptr<BatchedAlignment> SharedDnebBands::alignmentView(
+    SharedBatchedPotential::Member& member) {
+  if (!m_alignment) return nullptr;
+  return std::make_unique<SharedAlignmentView>(*this, member);
+}
+
 }  // namespace landscape

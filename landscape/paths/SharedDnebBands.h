@@ -30,6 +30,10 @@ class SharedDnebBands {
   /// service and waits through `member` (SharedBatchedPotential::Member::waitFor). For the
   /// member's thread or fibre only.
   std::unique_ptr<DnebBands> view(SharedBatchedPotential::Member& member);
+  /// A view of the shared alignment alone for one run (its connect cycles' distances:
+  /// ConnectBatching::alignments), or null without an alignment. For the member's thread or
+  /// fibre only.
+  std::unique_ptr<BatchedAlignment> alignmentView(SharedBatchedPotential::Member& member);
   SharedCallStatistics statistics() const { return m_calls.statistics(); }
   /// The endpoint alignments' calls (none without an alignment).
   SharedCallStatistics alignmentStatistics() const;

@@ -34,9 +34,10 @@ enum class ShortcutBy { Distance, Barrier };
 /// the system has a whole-band kernel (cuda, Lennard-Jones clusters), else through the images.
 enum class DnebBandRelaxation { Whole, Images };
 std::string dnebBandRelaxationName(DnebBandRelaxation r);
-/// Where growth aligns clusters (--alignments): the DNEB endpoints on the host thread of the run
-/// and the pair selection's distances on its pool's threads (alignStructures), or, with bands
-/// relaxed whole, both searched whole by the device in calls of many pairs, a block per pair.
+/// Where growth aligns clusters (--alignments): the DNEB endpoints and the connect cycles'
+/// distances on the host thread of the run and the pair selection's distances on its pool's
+/// threads (alignStructures), or, with bands relaxed whole, all searched whole by the device in
+/// calls of many pairs, a block per pair.
 enum class AlignmentRuns { Host, Whole };
 std::string alignmentRunsName(AlignmentRuns a);
 /// How growth's connect runs refine their candidates (--ts-searches): each hybrid EF search with
@@ -153,8 +154,9 @@ struct PathsampleConfig {
   /// shared call per evaluation or run whole by the device (a block per search). Part of the
   /// growth settings when whole (the searches' round-off differs).
   TransitionStateSearchRuns transitionStateSearches = TransitionStateSearchRuns::Steps;
-  /// --alignments host|whole: with whole bands, the DNEB endpoints and the pair selection's
-  /// distances aligned by the host search or by the device's batched search (a block per pair).
+  /// --alignments host|whole: with whole bands, the DNEB endpoints, the connect cycles' and the
+  /// pair selection's distances aligned by the host search or by the device's batched search (a
+  /// block per pair).
   /// Part of the growth settings when whole (the alignments' round-off differs).
   AlignmentRuns alignments = AlignmentRuns::Host;
   Backend backend = Backend::Cpu;          ///< --backend cpu|cuda: the connect runs' potential

@@ -246,8 +246,9 @@ void addGrowth(Table& t) {
                transitionStateSearchRunsName);
   t.add("alignments", "",
         "with whole DNEB bands (--backend cuda, Lennard-Jones clusters): each band's endpoints "
-        "(MINPERMDIST, DNEB's 128 of 256 orientations) and the pair selection's distances aligned "
-        "by the host search, on the run's thread and the selection's threads (host), or "
+        "(MINPERMDIST, DNEB's 128 of 256 orientations), the connect cycles' Dijkstra distances "
+        "and the pair selection's distances aligned by the host search, on the runs' threads and "
+        "the selection's threads (host), or "
         "searched whole on the device in calls of many pairs, a block per pair (whole: the same "
         "starts and refinements, rotations by Horn's quaternion; the two differ by round-off). "
         "Other systems and backends: host",
