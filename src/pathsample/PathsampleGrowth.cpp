@@ -1084,7 +1084,7 @@ bool growNetwork(const PathsampleConfig& c, const ProgressPrinter& print,
       }
       if (g.endpointAlignment) {
         const SharedCallStatistics now = g.sharedBands->alignmentStatistics();
-        fill += wholeFill("endpoint alignments", alignmentsSince, now);
+        fill += wholeFill("alignments", alignmentsSince, now);  // endpoints and Dijkstra distances
         alignmentsSince = now;
       }
       if (g.sharedSearches) {
