@@ -40,7 +40,7 @@ struct BatchedAlignmentCuda::DeviceState {
   int warps;
   int device = 0;  // align() may be called from another thread than the constructor's
   CudaStream stream;
-  DeviceBuffer<double> coordinates, startRotations, scores, fits, inOrder;
+  DeviceBuffer<double> coordinates, startRotations, randomRotations, scores, fits, inOrder;
   DeviceBuffer<int> startFlags, order, started, fitPermutations, permutations;
   DeviceBuffer<long long> firstStart;
   DeviceBuffer<AlignmentTeamOutcome> outcomes;
@@ -83,6 +83,7 @@ void BatchedAlignmentCuda::align(const AlignmentParams& params,
   // staged, so the batch's vectors may go when align() returns.
   upload(d.coordinates, batch.coordinates(), stream);
   upload(d.startRotations, batch.startRotations(), stream);
+  upload(d.randomRotations, batch.randomRotations(), stream);
   upload(d.startFlags, batch.startFlags(), stream);
   upload(d.firstStart, batch.firstStart(), stream);
   const std::size_t starts = std::max<long long>(batch.starts(), 1);
@@ -97,10 +98,11 @@ void BatchedAlignmentCuda::align(const AlignmentParams& params,
   d.hostOutcomes.reserveGrowing(pairs.size());
   d.hostPermutations.reserveGrowing(static_cast<std::size_t>(batch.permutationInts()));
   BatchedAlignmentArgs args;
-  args.arrays = {d.coordinates.data(), d.startRotations.data(), d.startFlags.data(),
-                 d.firstStart.data(),  d.scores.data(),         d.order.data(),
-                 d.started.data(),     d.fits.data(),           d.fitPermutations.data(),
-                 d.inOrder.data(),     d.outcomes.data(),       d.permutations.data()};
+  args.arrays = {d.coordinates.data(),     d.startRotations.data(), d.randomRotations.data(),
+                 d.startFlags.data(),      d.firstStart.data(),     d.scores.data(),
+                 d.order.data(),           d.started.data(),        d.fits.data(),
+                 d.fitPermutations.data(), d.inOrder.data(),        d.outcomes.data(),
+                 d.permutations.data()};
   args.settings = batch.settings();
   args.distinct = kDistinctRotation;
   args.pairs = batch.pairs();

@@ -204,6 +204,53 @@ TEST(AlignmentTwin, AlignsOneTwoAndThreeAtoms) {
   }
 }
 
+// A batch keeps the random starts once for all its pairs: the numbered ones are exactly the
+// rotations the search draws for each pair, for any seed and chirality; a pair whose generator
+// drew otherwise (every atom on its centroid: no frame starts, no lottery) gets them drawn.
+TEST(AlignmentStarts, NumberedRandomStartsAreTheDrawnOnes) {
+  const PairSet set = lj38Pairs();
+  ASSERT_FALSE(set.a.empty());
+  for (const bool inversion : {true, false}) {
+    AlignmentParams params;
+    params.inversion = inversion;
+    params.randomOrientations = 17;
+    params.seed = inversion ? 5 : 1234567;
+    const int draws = usualDrawsBeforeRandomStarts(38);
+    const std::vector<Eigen::Matrix3d> table = randomAlignmentRotations(params, draws);
+    ASSERT_EQ(table.size(), static_cast<std::size_t>((inversion ? 2 : 1) * 17));
+    for (std::size_t k = 0; k < set.a.size(); ++k) {
+      const CentredPair pair = centredPair(set.a[k], set.b[k]);
+      const std::vector<AlignmentStart> drawn = alignmentStarts(pair, params);
+      const std::vector<AlignmentStart> numbered = alignmentStarts(pair, params, draws);
+      ASSERT_EQ(drawn.size(), numbered.size());
+      int randoms = 0;
+      for (std::size_t s = 0; s < drawn.size(); ++s) {
+        EXPECT_EQ(drawn[s].random, -1);
+        EXPECT_EQ(drawn[s].inverted, numbered[s].inverted);
+        EXPECT_EQ(drawn[s].inOrderOf, numbered[s].inOrderOf);
+        if (numbered[s].random < 0) {
+          EXPECT_EQ(drawn[s].rotation, numbered[s].rotation) << "start " << s;
+          continue;
+        }
+        EXPECT_EQ(numbered[s].random, randoms) << "start " << s;
+        EXPECT_EQ(drawn[s].rotation, table[static_cast<std::size_t>(randoms)]) << "start " << s;
+        ++randoms;
+      }
+      EXPECT_EQ(randoms, static_cast<int>(table.size())) << "pair " << k;
+    }
+  }
+  const std::vector<double> point(3 * 38, 0.25);
+  const CentredPair degenerate = centredPair(point, point);
+  for (const AlignmentStart& start :
+       alignmentStarts(degenerate, {}, usualDrawsBeforeRandomStarts(38)))
+    EXPECT_EQ(start.random, -1);
+  AlignmentTwin twin(38);
+  std::vector<AlignmentResult> out;
+  twin.align({}, {{&set.a[0], &set.b[0]}, {&point, &point}}, out);
+  EXPECT_NEAR(out[0].distance, alignStructures(set.a[0], set.b[0]).distance, 1e-12);
+  EXPECT_LT(out[1].distance, 1e-12);
+}
+
 TEST(AlignmentTwin, RefusesWhatItCannotAlign) {
   const std::vector<double> a = randomCluster(4, 1), b = randomCluster(4, 2),
                             c = randomCluster(5, 3);

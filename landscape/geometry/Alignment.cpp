@@ -195,13 +195,21 @@ Eigen::Matrix3d principalAxes(const Points& x) {
 // atoms have moved (a rearranged minimum): a displaced reference atom spoils only its own pair.
 // The candidate starts of the search, in the order it scores them: the frame starts, then per
 // chirality the identity, the fit in the given order, the principal-axes alignments and the random
-// rotations. emit(rotation, inverted, inOrderOf) receives each (inOrderOf: the chirality whose fit
-// in the given order this start is, else -1); stop() is asked where the search may end early (a
-// copy found: its later starts are never needed).
+// rotations. emit(rotation, inverted, inOrderOf, random) receives each (inOrderOf: the chirality
+// whose fit in the given order this start is, else -1; random: see numberRandomsAfter); stop() is
+// asked where the search may end early (a copy found: its later starts are never needed).
 class StartGenerator {
  public:
-  StartGenerator(const Points& a, const Points (&b)[2], const AlignmentParams& params)
-      : m_a(a), m_b(b), m_params(params), m_rng(params.seed) {}
+  /// numberRandomsAfter >= 0: when the random rotations start after exactly that many draws of
+  /// params.seed's generator, they are emitted by their number in randomAlignmentRotations()
+  /// (rotation left as the identity) instead of drawn; they do not depend on the pair then.
+  StartGenerator(const Points& a, const Points (&b)[2], const AlignmentParams& params,
+                 int numberRandomsAfter = -1)
+      : m_a(a),
+        m_b(b),
+        m_params(params),
+        m_rng(params.seed),
+        m_numberRandomsAfter(numberRandomsAfter) {}
 
   template <class Emit, class Stop>
   void frames(Emit emit, Stop stop) {
@@ -218,7 +226,7 @@ class StartGenerator {
         Eigen::Matrix3d frameB;
         for (int c = 0; c < (m_params.inversion ? 2 : 1); ++c) {
           if (buildFrame(m_b[c].col(j1), m_b[c].col(j2), frameB)) {
-            emit(frameA * frameB.transpose(), c == 1, -1);
+            emit(frameA * frameB.transpose(), c == 1, -1, -1);
           }
         }
         if (stop()) return;
@@ -235,15 +243,19 @@ class StartGenerator {
         Eigen::Vector3d(1.0, 1.0, 1.0), Eigen::Vector3d(1.0, -1.0, -1.0),
         Eigen::Vector3d(-1.0, 1.0, -1.0), Eigen::Vector3d(-1.0, -1.0, 1.0)};  // proper sign choices
     const int chiralities = m_params.inversion ? 2 : 1;
+    const bool numbered = m_numberRandomsAfter >= 0 && m_draws == m_numberRandomsAfter;
     for (int c = 0; c < chiralities && !stop(); ++c) {
       const bool inverted = c == 1;
-      emit(Eigen::Matrix3d::Identity(), inverted, -1);
-      emit(inOrder ? inOrder[c] : Eigen::Matrix3d::Identity(), inverted, c);
+      emit(Eigen::Matrix3d::Identity(), inverted, -1, -1);
+      emit(inOrder ? inOrder[c] : Eigen::Matrix3d::Identity(), inverted, c, -1);
       for (const Eigen::Vector3d& s : signs) {
-        emit(axesA * s.asDiagonal() * axesB[c].transpose(), inverted, -1);
+        emit(axesA * s.asDiagonal() * axesB[c].transpose(), inverted, -1, -1);
       }
       for (int k = 0; k < m_params.randomOrientations; ++k) {
-        emit(randomRotation(m_rng), inverted, -1);
+        if (numbered)
+          emit(Eigen::Matrix3d::Identity(), inverted, -1, c * m_params.randomOrientations + k);
+        else
+          emit(randomRotation(m_rng), inverted, -1, -1);
       }
     }
   }
@@ -269,6 +281,7 @@ class StartGenerator {
                       std::lower_bound(sortedB.begin(), sortedB.end(), r - shell);
       lottery[i] = uniform01(m_rng);
     }
+    m_draws += static_cast<int>(count);
 
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     std::vector<char> taken(count, 0);
@@ -396,6 +409,8 @@ class StartGenerator {
   const Points (&m_b)[2];  // b and its inversion -b
   const AlignmentParams& m_params;
   std::mt19937_64 m_rng;                 // the reference pairs' lottery, then the random starts
+  int m_draws = 0;                       // of m_rng so far
+  int m_numberRandomsAfter;
   Eigen::VectorXd m_radiusA, m_radiusB;  // distances from the centroids
   double m_rms = 0.0;                    // RMS radius of a
 };
@@ -455,7 +470,7 @@ class AlignmentSearch {
     }
 
     // Frame starts first: for a copy one of them is exact and ends the search.
-    const auto add = [&](const Eigen::Matrix3d& rotation, bool inverted, int) {
+    const auto add = [&](const Eigen::Matrix3d& rotation, bool inverted, int, int) {
       addCandidate(rotation, inverted);
     };
     const auto stop = [&] { return exact(); };
@@ -741,18 +756,34 @@ CentredPair centredPair(const std::vector<double>& a, const std::vector<double>&
   return pair;
 }
 
-std::vector<AlignmentStart> alignmentStarts(const CentredPair& pair,
-                                            const AlignmentParams& params) {
+std::vector<AlignmentStart> alignmentStarts(const CentredPair& pair, const AlignmentParams& params,
+                                            int numberRandomsAfter) {
   const Points moved[2] = {pair.moved, -pair.moved};
-  StartGenerator generator(pair.fixed, moved, params);
+  StartGenerator generator(pair.fixed, moved, params, numberRandomsAfter);
   std::vector<AlignmentStart> starts;
-  const auto add = [&](const Eigen::Matrix3d& rotation, bool inverted, int inOrderOf) {
-    starts.push_back({rotation, inverted, inOrderOf});
+  starts.reserve(static_cast<std::size_t>(
+      2 * (kReferencePairs * kImagePairs + 6 + params.randomOrientations)));
+  const auto add = [&](const Eigen::Matrix3d& rotation, bool inverted, int inOrderOf, int random) {
+    starts.push_back({rotation, inverted, inOrderOf, random});
   };
   const auto never = [] { return false; };
   generator.frames(add, never);
   generator.others(nullptr, add, never);
   return starts;
+}
+
+int usualDrawsBeforeRandomStarts(int atoms) {
+  return atoms >= 3 ? atoms : 0;  // the frame starts' lottery: a ticket per atom
+}
+
+std::vector<Eigen::Matrix3d> randomAlignmentRotations(const AlignmentParams& params, int draws) {
+  std::mt19937_64 rng(params.seed);
+  rng.discard(static_cast<unsigned long long>(draws));
+  const int count = (params.inversion ? 2 : 1) * params.randomOrientations;
+  std::vector<Eigen::Matrix3d> rotations;
+  rotations.reserve(static_cast<std::size_t>(count));
+  for (int k = 0; k < count; ++k) rotations.push_back(randomRotation(rng));
+  return rotations;
 }
 
 AlignmentResult alignmentResult(const CentredPair& pair, const AlignmentFit& fit,

@@ -44,17 +44,31 @@ struct AlignmentFit {
 /// A candidate start: a rotation of the moved structure (inverted through its centroid first
 /// when `inverted`). inOrderOf >= 0 marks the fit in the given atom order of that chirality
 /// (0 plain, 1 inverted), whose rotation the search computes itself (the identity stands in).
+/// random >= 0 marks rotation number `random` of randomAlignmentRotations() (the identity stands
+/// in): those are the same for every pair of a call, so a batch keeps them once.
 struct AlignmentStart {
   Eigen::Matrix3d rotation;
   bool inverted;
   int inOrderOf;
+  int random;
 };
 
 /// Every candidate start of the search over all permutations (no permutation groups), in the
 /// order alignStructures() scores them: the frame starts of atom pairs, then per chirality the
 /// identity, the fit in the given order, the principal-axes alignments and params'
 /// randomOrientations random rotations (drawn from params.seed as alignStructures draws them).
-std::vector<AlignmentStart> alignmentStarts(const CentredPair& pair, const AlignmentParams& params);
+/// With numberRandomsAfter >= 0, random rotations that follow exactly that many draws of the
+/// generator are given by number into randomAlignmentRotations(params, numberRandomsAfter).
+std::vector<AlignmentStart> alignmentStarts(const CentredPair& pair, const AlignmentParams& params,
+                                            int numberRandomsAfter = -1);
+
+/// The draws of params.seed's generator that precede the random starts of a pair of `atoms`-atom
+/// clusters, unless the pair is degenerate (every atom on the centroid).
+int usualDrawsBeforeRandomStarts(int atoms);
+
+/// The random starts' rotations after `draws` draws, every chirality's in turn:
+/// (params.inversion ? 2 : 1) x params.randomOrientations.
+std::vector<Eigen::Matrix3d> randomAlignmentRotations(const AlignmentParams& params, int draws);
 
 /// The AlignmentResult of a and b (as given to centredPair) from the search's best fit, the swap
 /// undone: the aligned copy of b, its distance from a, the permutation and transformation.

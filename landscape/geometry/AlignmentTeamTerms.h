@@ -63,9 +63,10 @@ struct AlignmentTeamOutcome {
 struct AlignmentTeamJob {
   const double* fixed;           ///< [3n] the structure aligned onto
   const double* moved;           ///< [3n] the structure rotated and permuted
-  const double* startRotations;  ///< [9 M] row-major
-  const int* startFlags;         ///< [M] bit 0: inverted; (flags >> 1) - 1: inOrderOf (or -1)
-  int starts;                    ///< M
+  const double* startRotations;  ///< the call's own start rotations, 9 each, row-major
+  const double* randomRotations;  ///< the call's shared random start rotations, 9 each
+  const int* startFlags;          ///< [M] alignmentStartFlags()
+  int starts;                     ///< M
   double* scores;                ///< [M] the starts' bounds
   int* order;                    ///< [M] the starts by bound
   int* started;                  ///< [M] the refined starts: step 3's, then step 4's
@@ -79,10 +80,13 @@ struct AlignmentTeamJob {
 /// A call's arrays, every pair's parts one after the other: per pair 6n coordinates (fixed x, y,
 /// z, then moved x, y, z), 10 (K + 1) fit doubles, n (K + 1) fit ints, 18 in-order doubles, an
 /// outcome and n permutation entries; per start (pair k's from firstStart[k] to
-/// firstStart[k + 1]) 9 rotation doubles, a flag, a score, an order and a started entry.
+/// firstStart[k + 1]) a flag, a score, an order and a started entry. The rotations the flags
+/// name: startRotations (every pair's own starts, 9 doubles each) and randomRotations (the random
+/// starts every pair shares).
 struct AlignmentTeamArrays {
   const double* coordinates;
   const double* startRotations;
+  const double* randomRotations;
   const int* startFlags;
   const long long* firstStart;  ///< [pairs + 1]
   double* scores;
@@ -103,7 +107,8 @@ LANDSCAPE_HD AlignmentTeamJob alignmentTeamJob(const AlignmentTeamArrays& a,
   AlignmentTeamJob job;
   job.fixed = a.coordinates + 6 * n * k;
   job.moved = job.fixed + 3 * n;
-  job.startRotations = a.startRotations + 9 * first;
+  job.startRotations = a.startRotations;
+  job.randomRotations = a.randomRotations;
   job.startFlags = a.startFlags + first;
   job.starts = static_cast<int>(a.firstStart[k + 1] - first);
   job.scores = a.scores + first;
@@ -211,10 +216,27 @@ LANDSCAPE_HD void alignmentRotationFromCorrelation(const double* s, double* r) {
   r[8] = w * w - x * x - y * y + z * z;
 }
 
-/// The rotation a start names: its own, or the fit in the given order of its chirality.
+/// Where a start's rotation lies: its own in startRotations, the fit in the given order of a
+/// chirality (computed by the program), or a shared random one.
+enum AlignmentStartSource { kOwnStart = 0, kInOrderStart = 1, kRandomStart = 2 };
+
+/// A start's flag: bit 0 inverted, bits 1-2 the source, the rest the index within the source.
+LANDSCAPE_HD int alignmentStartFlags(bool inverted, AlignmentStartSource source, int index) {
+  return (inverted ? 1 : 0) | (static_cast<int>(source) << 1) | (index << 3);
+}
+
+/// The rotation a start names.
 LANDSCAPE_HD const double* alignmentStartRotation(const AlignmentTeamJob& job, int k) {
-  const int inOrderOf = (job.startFlags[k] >> 1) - 1;
-  return inOrderOf >= 0 ? job.inOrder + 9 * inOrderOf : job.startRotations + 9 * k;
+  const int flags = job.startFlags[k];
+  const long index = flags >> 3;
+  switch ((flags >> 1) & 3) {
+    case kInOrderStart:
+      return job.inOrder + 9 * index;
+    case kRandomStart:
+      return job.randomRotations + 9 * index;
+    default:
+      return job.startRotations + 9 * index;
+  }
 }
 LANDSCAPE_HD bool alignmentStartInverted(const AlignmentTeamJob& job, int k) {
   return (job.startFlags[k] & 1) != 0;

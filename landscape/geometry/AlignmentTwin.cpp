@@ -96,6 +96,7 @@ void AlignmentTwin::align(const AlignmentParams& params, const std::vector<Align
   std::vector<AlignmentTeamOutcome> outcomes(pairs.size());
   const AlignmentTeamArrays arrays{batch.coordinates().data(),
                                    batch.startRotations().data(),
+                                   batch.randomRotations().data(),
                                    batch.startFlags().data(),
                                    batch.firstStart().data(),
                                    scores.data(),

@@ -5,6 +5,11 @@
 
 namespace landscape {
 
+namespace {
+// A start's flag keeps its index in 28 bits (alignmentStartFlags).
+constexpr int kMaxOwnStarts = (1 << 28) - 1;
+}  // namespace
+
 bool batchedAlignmentFits(const AlignmentParams& params) {
   return params.permutationGroups.empty() && !params.box.periodic();
 }
@@ -29,6 +34,13 @@ AlignmentTeamBatch::AlignmentTeamBatch(const AlignmentParams& params,
   m_pairs.reserve(pairs.size());
   m_coordinates.reserve(pairs.size() * 6 * static_cast<std::size_t>(n));
   m_firstStart.assign(1, 0);
+  // The random starts are the same for every pair (a pair whose generator drew otherwise, a
+  // degenerate one, gets its random starts as its own).
+  const int randomsAfter = usualDrawsBeforeRandomStarts(n);
+  if (params.permutations)
+    for (const Eigen::Matrix3d& r : randomAlignmentRotations(params, randomsAfter))
+      for (Eigen::Index row = 0; row < 3; ++row)
+        for (Eigen::Index col = 0; col < 3; ++col) m_randomRotations.push_back(r(row, col));
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const AlignmentPair& pair = pairs[k];
     const std::string which = "batched alignment: pair " + std::to_string(k);
@@ -48,11 +60,24 @@ AlignmentTeamBatch::AlignmentTeamBatch(const AlignmentParams& params,
       for (Eigen::Index axis = 0; axis < 3; ++axis)
         for (Eigen::Index i = 0; i < n; ++i) m_coordinates.push_back((*x)(axis, i));
     if (params.permutations) {
-      for (const AlignmentStart& start : alignmentStarts(centred, params)) {
-        for (Eigen::Index row = 0; row < 3; ++row)
-          for (Eigen::Index col = 0; col < 3; ++col)
-            m_startRotations.push_back(start.rotation(row, col));
-        m_startFlags.push_back((start.inverted ? 1 : 0) | ((start.inOrderOf + 1) << 1));
+      for (const AlignmentStart& start : alignmentStarts(centred, params, randomsAfter)) {
+        if (start.random >= 0) {
+          m_startFlags.push_back(alignmentStartFlags(start.inverted, kRandomStart, start.random));
+        } else if (start.inOrderOf >= 0) {
+          m_startFlags.push_back(
+              alignmentStartFlags(start.inverted, kInOrderStart, start.inOrderOf));
+        } else {
+          const std::size_t own = m_startRotations.size() / 9;
+          if (own > static_cast<std::size_t>(kMaxOwnStarts))
+            throw std::invalid_argument("batched alignment: more than " +
+                                        std::to_string(kMaxOwnStarts) +
+                                        " starts in one call; align fewer pairs per call");
+          for (Eigen::Index row = 0; row < 3; ++row)
+            for (Eigen::Index col = 0; col < 3; ++col)
+              m_startRotations.push_back(start.rotation(row, col));
+          m_startFlags.push_back(
+              alignmentStartFlags(start.inverted, kOwnStart, static_cast<int>(own)));
+        }
       }
     }
     m_firstStart.push_back(static_cast<long long>(m_startFlags.size()));

@@ -53,6 +53,7 @@ class AlignmentTeamBatch {
   long long starts() const { return m_firstStart.back(); }
   const std::vector<double>& coordinates() const { return m_coordinates; }
   const std::vector<double>& startRotations() const { return m_startRotations; }
+  const std::vector<double>& randomRotations() const { return m_randomRotations; }
   const std::vector<int>& startFlags() const { return m_startFlags; }
   const std::vector<long long>& firstStart() const { return m_firstStart; }
 
@@ -71,6 +72,7 @@ class AlignmentTeamBatch {
   std::vector<CentredPair> m_pairs;
   std::vector<double> m_coordinates;
   std::vector<double> m_startRotations;
+  std::vector<double> m_randomRotations;
   std::vector<int> m_startFlags;
   std::vector<long long> m_firstStart;
 };
