@@ -14,6 +14,14 @@ bool batchedAlignmentFits(const AlignmentParams& params) {
   return params.permutationGroups.empty() && !params.box.periodic();
 }
 
+bool sameAlignmentSettings(const AlignmentParams& a, const AlignmentParams& b) {
+  return a.permutations == b.permutations && a.inversion == b.inversion &&
+         a.orientationTrials == b.orientationTrials &&
+         a.randomOrientations == b.randomOrientations && a.maxIterations == b.maxIterations &&
+         a.convergence == b.convergence && a.seed == b.seed && a.permutationGroups.empty() &&
+         b.permutationGroups.empty() && !a.box.periodic() && !b.box.periodic();
+}
+
 AlignmentTeamBatch::AlignmentTeamBatch(const AlignmentParams& params,
                                        const std::vector<AlignmentPair>& pairs, int atoms) {
   params.check();

@@ -40,6 +40,10 @@ class BatchedAlignment {
 /// periodic box (permutations may be off: the fits in the given order).
 bool batchedAlignmentFits(const AlignmentParams& params);
 
+/// Whether two alignment settings search alike (every field a cluster's batched search reads):
+/// requests that may share one batched call.
+bool sameAlignmentSettings(const AlignmentParams& a, const AlignmentParams& b);
+
 /// A call's pairs as the team program reads them, in host memory (the GPU driver copies them).
 class AlignmentTeamBatch {
  public:

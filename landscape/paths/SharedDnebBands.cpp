@@ -2,14 +2,6 @@
 
 namespace landscape {
 
-bool sameAlignmentSettings(const AlignmentParams& a, const AlignmentParams& b) {
-  return a.permutations == b.permutations && a.inversion == b.inversion &&
-         a.orientationTrials == b.orientationTrials &&
-         a.randomOrientations == b.randomOrientations && a.maxIterations == b.maxIterations &&
-         a.convergence == b.convergence && a.seed == b.seed && a.permutationGroups.empty() &&
-         b.permutationGroups.empty() && !a.box.periodic() && !b.box.periodic();
-}
-
 // A run's endpoint alignments: one request per align().
 class SharedAlignmentView : public BatchedAlignment {
  public:

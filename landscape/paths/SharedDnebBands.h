@@ -50,7 +50,4 @@ class SharedDnebBands {
   std::unique_ptr<AlignmentCalls> m_alignmentCalls;  // with an alignment
 };
 
-/// Whether two alignment settings search alike (every field a cluster's batched search reads).
-bool sameAlignmentSettings(const AlignmentParams& a, const AlignmentParams& b);
-
 }  // namespace landscape
