@@ -12,7 +12,7 @@ namespace landscape {
 std::unique_ptr<BatchedAlignment> makeBatchedAlignment(int atoms, Backend backend, int threads) {
   if (backend == Backend::Cpu) return std::make_unique<AlignmentTwin>(atoms, threads);
 #ifdef LANDSCAPE_HAVE_CUDA
-  return std::make_unique<BatchedAlignmentCuda>(atoms);
+  return std::make_unique<BatchedAlignmentCuda>(atoms, kAlignmentWarps, threads);
 #else
   throw std::runtime_error("batched alignment on cuda: this build has no CUDA support");
 #endif

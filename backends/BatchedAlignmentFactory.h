@@ -8,7 +8,8 @@
 
 namespace landscape {
 
-/// Alignments of `atoms`-atom clusters on `backend` (threads: the twin's, on cpu). Throws
+/// Alignments of `atoms`-atom clusters on `backend` (threads: the twin's on cpu; on cuda the
+/// host's share of a call, the starts and results). Throws
 /// std::runtime_error when cuda is asked for and this build has no CUDA support or no device is
 /// found.
 std::unique_ptr<BatchedAlignment> makeBatchedAlignment(int atoms, Backend backend, int threads = 1);

@@ -12,7 +12,8 @@
 namespace landscape {
 
 struct BatchedAlignmentCuda::DeviceState {
-  DeviceState(int atomCount, int warpCount) : atoms(atomCount), warps(warpCount) {
+  DeviceState(int atomCount, int warpCount, int threads)
+      : atoms(atomCount), warps(warpCount), pool(threads) {
     if (atoms < 1)
       throw std::invalid_argument("batched alignment on cuda: at least one atom, got " +
                                   std::to_string(atoms));
@@ -38,6 +39,7 @@ struct BatchedAlignmentCuda::DeviceState {
 
   int atoms;
   int warps;
+  ThreadPool pool;  // the host's share: packing the starts, assembling the results
   int device = 0;  // align() may be called from another thread than the constructor's
   CudaStream stream;
   DeviceBuffer<double> coordinates, startRotations, randomRotations, scores, fits, inOrder;
@@ -48,8 +50,8 @@ struct BatchedAlignmentCuda::DeviceState {
   PinnedBuffer<int> hostPermutations;
 };
 
-BatchedAlignmentCuda::BatchedAlignmentCuda(int atoms, int warps)
-    : m_state(std::make_unique<DeviceState>(atoms, warps)) {}
+BatchedAlignmentCuda::BatchedAlignmentCuda(int atoms, int warps, int threads)
+    : m_state(std::make_unique<DeviceState>(atoms, warps, threads)) {}
 
 BatchedAlignmentCuda::~BatchedAlignmentCuda() = default;
 
@@ -74,7 +76,7 @@ void BatchedAlignmentCuda::align(const AlignmentParams& params,
                                  const std::vector<AlignmentPair>& pairs,
                                  std::vector<AlignmentResult>& out) {
   DeviceState& d = *m_state;
-  const AlignmentTeamBatch batch(params, pairs, d.atoms);
+  const AlignmentTeamBatch batch(params, pairs, d.atoms, &d.pool);
   out.clear();
   if (pairs.empty()) return;
   LANDSCAPE_CUDA_CHECK(cudaSetDevice(d.device));  // the current device is per thread
@@ -115,7 +117,7 @@ void BatchedAlignmentCuda::align(const AlignmentParams& params,
                                        batch.permutationInts() * sizeof(int),
                                        cudaMemcpyDeviceToHost, stream));
   LANDSCAPE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  batch.results(d.hostOutcomes.data(), d.hostPermutations.data(), pairs, out);
+  batch.results(d.hostOutcomes.data(), d.hostPermutations.data(), pairs, out, &d.pool);
 }
 
 }  // namespace landscape

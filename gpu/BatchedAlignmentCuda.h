@@ -18,9 +18,10 @@ constexpr int kAlignmentWarps = 8;
 class BatchedAlignmentCuda : public BatchedAlignment {
  public:
   /// Clusters of `atoms` (>= 1) atoms; warps per pair 1 to 16 (fewer where the block's shared
-  /// memory cannot hold them: 144 bytes per atom and warp). Throws std::runtime_error without a
-  /// CUDA device.
-  explicit BatchedAlignmentCuda(int atoms, int warps = kAlignmentWarps);
+  /// memory cannot hold them: 144 bytes per atom and warp); the host's share of a call (the
+  /// starts, the results) on `threads` (>= 1) threads. Throws std::runtime_error without a CUDA
+  /// device.
+  explicit BatchedAlignmentCuda(int atoms, int warps = kAlignmentWarps, int threads = 1);
   ~BatchedAlignmentCuda() override;
 
   std::string name() const override;

@@ -251,6 +251,33 @@ TEST(AlignmentStarts, NumberedRandomStartsAreTheDrawnOnes) {
   EXPECT_LT(out[1].distance, 1e-12);
 }
 
+// Packing spreads the pairs over a pool: the call's arrays are the same for any threads, and a
+// refused pair is still the first one refused.
+TEST(AlignmentTeamBatch, PacksTheSameOnAnyThreads) {
+  const PairSet set = lj38Pairs();
+  ASSERT_FALSE(set.a.empty());
+  const std::vector<AlignmentPair> pairs = set.pairs();
+  const AlignmentTeamBatch one(AlignmentParams{}, pairs, 38);
+  ThreadPool pool(3);
+  const AlignmentTeamBatch three(AlignmentParams{}, pairs, 38, &pool);
+  EXPECT_EQ(one.coordinates(), three.coordinates());
+  EXPECT_EQ(one.startRotations(), three.startRotations());
+  EXPECT_EQ(one.randomRotations(), three.randomRotations());
+  EXPECT_EQ(one.startFlags(), three.startFlags());
+  EXPECT_EQ(one.firstStart(), three.firstStart());
+  std::vector<double> bad = set.b[3], shorter(3 * 37, 0.0);
+  bad[5] = std::nan("");
+  std::vector<AlignmentPair> refused = pairs;
+  refused[3].b = &bad;
+  refused[7].b = &shorter;
+  try {
+    const AlignmentTeamBatch batch(AlignmentParams{}, refused, 38, &pool);
+    ADD_FAILURE() << "a pair with a NaN was packed";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("pair 3"), std::string::npos) << e.what();
+  }
+}
+
 TEST(AlignmentTwin, RefusesWhatItCannotAlign) {
   const std::vector<double> a = randomCluster(4, 1), b = randomCluster(4, 2),
                             c = randomCluster(5, 3);

@@ -18,6 +18,7 @@
 //
 // Usage: bench_alignment [--atoms LIST] [--pairs N] [--seconds S] [--trials T]
 //                        [--random-orientations R] [--batched cpu|cuda] [--batch B]
+//                        [--threads T]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,6 +33,7 @@
 #include "backends/BatchedAlignmentFactory.h"
 #include "landscape/core/Checksum.h"
 #include "landscape/core/Random.h"
+#include "landscape/core/ThreadPool.h"
 #include "landscape/core/VectorDispatch.h"
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/ClusterGeometry.h"
@@ -51,6 +53,7 @@ struct Options {
   int randomOrientations = AlignmentParams{}.randomOrientations;
   std::string batched;  // "", cpu or cuda
   int batch = 1024;
+  int threads = 1;
 };
 
 OptionTable<Options> optionTable() {
@@ -75,10 +78,15 @@ OptionTable<Options> optionTable() {
         fieldOf(&Options::randomOrientations))
       .atLeast(0);
   t.add("batched", "BACKEND",
-        "also time the batched alignment (cpu: the CPU twin on one thread; cuda: the GPU kernel)",
+        "also time the batched alignment (cpu: the CPU twin; cuda: the GPU kernel)",
         fieldOf(&Options::batched))
       .choices({std::string("cpu"), std::string("cuda")});
   t.add("batch", "B", "pairs per batched call", fieldOf(&Options::batch)).atLeast(1);
+  t.add("threads", "T",
+        "the batched alignment's threads (cpu: the twin's; cuda: the host's share, the starts and "
+        "results)",
+        fieldOf(&Options::threads))
+      .atLeast(1);
   return t;
 }
 
@@ -145,7 +153,7 @@ using Pairs = std::vector<std::pair<std::vector<double>, std::vector<double>>>;
 void timeBatched(const Options& o, const char* kind, int atoms, const Pairs& pairs,
                  const AlignmentParams& params, double hostMicroseconds) {
   const Backend backend = o.batched == "cuda" ? Backend::Cuda : Backend::Cpu;
-  std::unique_ptr<BatchedAlignment> batched = makeBatchedAlignment(atoms, backend);
+  std::unique_ptr<BatchedAlignment> batched = makeBatchedAlignment(atoms, backend, o.threads);
   std::vector<AlignmentPair> call;
   for (int k = 0; k < o.batch; ++k) {
     const auto& [a, b] = pairs[static_cast<std::size_t>(k) % pairs.size()];
@@ -170,8 +178,9 @@ void timeBatched(const Options& o, const char* kind, int atoms, const Pairs& pai
   }
   const double perPair = 1e6 * elapsed / static_cast<double>(calls * o.batch);
   // The host's share of a call: checks, centring and the starts (AlignmentTeamBatch).
+  ThreadPool pool(o.threads);
   const auto packing = std::chrono::steady_clock::now();
-  const AlignmentTeamBatch packed(params, call, atoms);
+  const AlignmentTeamBatch packed(params, call, atoms, &pool);
   const double packingPerPair =
       1e6 * std::chrono::duration<double>(std::chrono::steady_clock::now() - packing).count() /
       static_cast<double>(o.batch);
@@ -238,8 +247,9 @@ int run(const Options& o) {
     }
   }
   if (o.batched.empty()) return 0;
-  std::printf("\nbatched alignment on %s (%s), calls of %d pairs\n\n", o.batched.c_str(),
-              o.batched == "cuda" ? "the GPU kernel" : "the CPU twin, one thread", o.batch);
+  std::printf("\nbatched alignment on %s (%s), calls of %d pairs, %d host thread%s\n\n",
+              o.batched.c_str(), o.batched == "cuda" ? "the GPU kernel" : "the CPU twin", o.batch,
+              o.threads, o.threads == 1 ? "" : "s");
   std::printf(
       "| atoms | pairs per call | us per alignment | of which the host's packing | ms per call | "
       "x alignStructures (AVX2, one core) | largest distance difference | permutations "

@@ -86,7 +86,7 @@ std::string AlignmentTwin::name() const {
 
 void AlignmentTwin::align(const AlignmentParams& params, const std::vector<AlignmentPair>& pairs,
                           std::vector<AlignmentResult>& out) {
-  const AlignmentTeamBatch batch(params, pairs, m_atoms);
+  const AlignmentTeamBatch batch(params, pairs, m_atoms, &m_pool);
   const std::size_t starts = static_cast<std::size_t>(batch.starts());
   std::vector<double> scores(starts), fits(static_cast<std::size_t>(batch.fitDoubles())),
       inOrder(18 * pairs.size());
@@ -117,7 +117,7 @@ void AlignmentTwin::align(const AlignmentParams& params, const std::vector<Align
     alignmentTeamRun(block, settings, alignmentTeamJob(arrays, settings, static_cast<int>(k)),
                      kDistinctRotation);
   });
-  batch.results(outcomes.data(), permutations.data(), pairs, out);
+  batch.results(outcomes.data(), permutations.data(), pairs, out, &m_pool);
 }
 
 }  // namespace landscape

@@ -22,8 +22,58 @@ bool sameAlignmentSettings(const AlignmentParams& a, const AlignmentParams& b) {
          b.permutationGroups.empty() && !a.box.periodic() && !b.box.periodic();
 }
 
+namespace {
+
+// One pair's part of a batch, packed on its own (in parallel with the others): its own start
+// rotations are numbered from 0 here and moved to their place in the call's list when joined.
+struct PackedPair {
+  CentredPair centred;
+  std::vector<double> ownRotations;
+  std::vector<int> flags;
+  std::string error;  // a pair alignStructures() refuses
+};
+
+void packPair(const AlignmentParams& params, const AlignmentPair& pair, std::size_t k, int atoms,
+              int randomsAfter, PackedPair& out) {
+  const std::string which = "batched alignment: pair " + std::to_string(k);
+  if (!pair.a || !pair.b) {
+    out.error = which + " has no structure";
+    return;
+  }
+  if (pair.a->size() != 3 * static_cast<std::size_t>(atoms)) {
+    out.error = which + " holds " + std::to_string(pair.a->size()) +
+                " coordinates, this alignment takes " + std::to_string(atoms) + " atoms (" +
+                std::to_string(3 * atoms) + ")";
+    return;
+  }
+  try {
+    checkAlignmentPair(*pair.a, *pair.b, params);
+  } catch (const std::invalid_argument& e) {
+    out.error = which + ": " + e.what();
+    return;
+  }
+  out.centred = centredPair(*pair.a, *pair.b);
+  if (!params.permutations) return;
+  for (const AlignmentStart& start : alignmentStarts(out.centred, params, randomsAfter)) {
+    if (start.random >= 0) {
+      out.flags.push_back(alignmentStartFlags(start.inverted, kRandomStart, start.random));
+    } else if (start.inOrderOf >= 0) {
+      out.flags.push_back(alignmentStartFlags(start.inverted, kInOrderStart, start.inOrderOf));
+    } else {
+      const int own = static_cast<int>(out.ownRotations.size() / 9);
+      for (Eigen::Index row = 0; row < 3; ++row)
+        for (Eigen::Index col = 0; col < 3; ++col)
+          out.ownRotations.push_back(start.rotation(row, col));
+      out.flags.push_back(alignmentStartFlags(start.inverted, kOwnStart, own));
+    }
+  }
+}
+
+}  // namespace
+
 AlignmentTeamBatch::AlignmentTeamBatch(const AlignmentParams& params,
-                                       const std::vector<AlignmentPair>& pairs, int atoms) {
+                                       const std::vector<AlignmentPair>& pairs, int atoms,
+                                       ThreadPool* pool) {
   params.check();
   if (!batchedAlignmentFits(params))
     throw std::invalid_argument(
@@ -39,9 +89,6 @@ AlignmentTeamBatch::AlignmentTeamBatch(const AlignmentParams& params,
                 params.orientationTrials,
                 params.maxIterations,
                 params.convergence};
-  m_pairs.reserve(pairs.size());
-  m_coordinates.reserve(pairs.size() * 6 * static_cast<std::size_t>(n));
-  m_firstStart.assign(1, 0);
   // The random starts are the same for every pair (a pair whose generator drew otherwise, a
   // degenerate one, gets its random starts as its own).
   const int randomsAfter = usualDrawsBeforeRandomStarts(n);
@@ -49,46 +96,41 @@ AlignmentTeamBatch::AlignmentTeamBatch(const AlignmentParams& params,
     for (const Eigen::Matrix3d& r : randomAlignmentRotations(params, randomsAfter))
       for (Eigen::Index row = 0; row < 3; ++row)
         for (Eigen::Index col = 0; col < 3; ++col) m_randomRotations.push_back(r(row, col));
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const AlignmentPair& pair = pairs[k];
-    const std::string which = "batched alignment: pair " + std::to_string(k);
-    if (!pair.a || !pair.b) throw std::invalid_argument(which + " has no structure");
-    if (pair.a->size() != 3 * static_cast<std::size_t>(n))
-      throw std::invalid_argument(which + " holds " + std::to_string(pair.a->size()) +
-                                  " coordinates, this alignment takes " + std::to_string(n) +
-                                  " atoms (" + std::to_string(3 * n) + ")");
-    try {
-      checkAlignmentPair(*pair.a, *pair.b, params);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(which + ": " + e.what());
-    }
-    m_pairs.push_back(centredPair(*pair.a, *pair.b));
-    const CentredPair& centred = m_pairs.back();
-    for (const Eigen::Matrix3Xd* x : {&centred.fixed, &centred.moved})
+
+  std::vector<PackedPair> packed(pairs.size());
+  const auto pack = [&](std::size_t k) {
+    packPair(params, pairs[k], k, n, randomsAfter, packed[k]);
+  };
+  if (pool && pairs.size() > 1)
+    pool->forEach(pairs.size(), pack);
+  else
+    for (std::size_t k = 0; k < pairs.size(); ++k) pack(k);
+
+  std::size_t starts = 0, own = 0;
+  for (const PackedPair& p : packed) {
+    if (!p.error.empty()) throw std::invalid_argument(p.error);  // the first refused pair
+    starts += p.flags.size();
+    own += p.ownRotations.size() / 9;
+  }
+  if (own > static_cast<std::size_t>(kMaxOwnStarts))
+    throw std::invalid_argument("batched alignment: more than " + std::to_string(kMaxOwnStarts) +
+                                " starts in one call; align fewer pairs per call");
+  m_pairs.reserve(pairs.size());
+  m_coordinates.reserve(pairs.size() * 6 * static_cast<std::size_t>(n));
+  m_startRotations.reserve(9 * own);
+  m_startFlags.reserve(starts);
+  m_firstStart.reserve(pairs.size() + 1);
+  m_firstStart.assign(1, 0);
+  for (PackedPair& p : packed) {
+    for (const Eigen::Matrix3Xd* x : {&p.centred.fixed, &p.centred.moved})
       for (Eigen::Index axis = 0; axis < 3; ++axis)
         for (Eigen::Index i = 0; i < n; ++i) m_coordinates.push_back((*x)(axis, i));
-    if (params.permutations) {
-      for (const AlignmentStart& start : alignmentStarts(centred, params, randomsAfter)) {
-        if (start.random >= 0) {
-          m_startFlags.push_back(alignmentStartFlags(start.inverted, kRandomStart, start.random));
-        } else if (start.inOrderOf >= 0) {
-          m_startFlags.push_back(
-              alignmentStartFlags(start.inverted, kInOrderStart, start.inOrderOf));
-        } else {
-          const std::size_t own = m_startRotations.size() / 9;
-          if (own > static_cast<std::size_t>(kMaxOwnStarts))
-            throw std::invalid_argument("batched alignment: more than " +
-                                        std::to_string(kMaxOwnStarts) +
-                                        " starts in one call; align fewer pairs per call");
-          for (Eigen::Index row = 0; row < 3; ++row)
-            for (Eigen::Index col = 0; col < 3; ++col)
-              m_startRotations.push_back(start.rotation(row, col));
-          m_startFlags.push_back(
-              alignmentStartFlags(start.inverted, kOwnStart, static_cast<int>(own)));
-        }
-      }
-    }
+    const int offset = static_cast<int>(m_startRotations.size() / 9);
+    for (const int flags : p.flags)
+      m_startFlags.push_back(((flags >> 1) & 3) == kOwnStart ? flags + (offset << 3) : flags);
+    m_startRotations.insert(m_startRotations.end(), p.ownRotations.begin(), p.ownRotations.end());
     m_firstStart.push_back(static_cast<long long>(m_startFlags.size()));
+    m_pairs.push_back(std::move(p.centred));
   }
 }
 
@@ -104,10 +146,10 @@ long long AlignmentTeamBatch::permutationInts() const {
 
 void AlignmentTeamBatch::results(const AlignmentTeamOutcome* outcomes, const int* permutations,
                                  const std::vector<AlignmentPair>& pairs,
-                                 std::vector<AlignmentResult>& out) const {
+                                 std::vector<AlignmentResult>& out, ThreadPool* pool) const {
   const int n = m_settings.atoms;
   out.assign(m_pairs.size(), AlignmentResult{});
-  for (std::size_t k = 0; k < m_pairs.size(); ++k) {
+  const auto result = [&](std::size_t k) {
     const AlignmentTeamOutcome& o = outcomes[k];
     AlignmentFit fit;
     fit.squared = o.squared;
@@ -117,7 +159,11 @@ void AlignmentTeamBatch::results(const AlignmentTeamOutcome* outcomes, const int
     const int* perm = permutations + static_cast<std::size_t>(n) * k;
     fit.permutation.assign(perm, perm + n);
     out[k] = alignmentResult(m_pairs[k], fit, *pairs[k].a);
-  }
+  };
+  if (pool && m_pairs.size() > 1)
+    pool->forEach(m_pairs.size(), result);
+  else
+    for (std::size_t k = 0; k < m_pairs.size(); ++k) result(k);
 }
 
 }  // namespace landscape

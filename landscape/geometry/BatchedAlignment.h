@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "landscape/core/ThreadPool.h"
 #include "landscape/geometry/Alignment.h"
 #include "landscape/geometry/AlignmentStarts.h"
 #include "landscape/geometry/AlignmentTeamTerms.h"
@@ -48,9 +49,10 @@ bool sameAlignmentSettings(const AlignmentParams& a, const AlignmentParams& b);
 class AlignmentTeamBatch {
  public:
   /// Checks and packs the pairs (atoms each): centred, in the search's direction, with their
-  /// starts (AlignmentStarts.h).
+  /// starts (AlignmentStarts.h); the pairs spread over the pool if one is given (the same
+  /// batch for any pool). Throws std::invalid_argument naming the first pair refused.
   AlignmentTeamBatch(const AlignmentParams& params, const std::vector<AlignmentPair>& pairs,
-                     int atoms);
+                     int atoms, ThreadPool* pool = nullptr);
 
   const AlignmentTeamSettings& settings() const { return m_settings; }
   int pairs() const { return static_cast<int>(m_pairs.size()); }
@@ -69,7 +71,8 @@ class AlignmentTeamBatch {
   /// The results from the program's outcomes and permutations (pairs() of each, as the arrays
   /// hold them).
   void results(const AlignmentTeamOutcome* outcomes, const int* permutations,
-               const std::vector<AlignmentPair>& pairs, std::vector<AlignmentResult>& out) const;
+               const std::vector<AlignmentPair>& pairs, std::vector<AlignmentResult>& out,
+               ThreadPool* pool = nullptr) const;
 
  private:
   AlignmentTeamSettings m_settings{};

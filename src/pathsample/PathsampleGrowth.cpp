@@ -447,8 +447,8 @@ struct Growth {
       wholeBands = makeDnebBands(system.spec, optim.backend);
     if (wholeBands && config.alignments == AlignmentRuns::Whole) {
       const int atoms = static_cast<int>(system.spec.atoms);
-      endpointAlignment = makeBatchedAlignment(atoms, optim.backend);
-      distanceAlignment = makeBatchedAlignment(atoms, optim.backend);
+      endpointAlignment = makeBatchedAlignment(atoms, optim.backend, threads);
+      distanceAlignment = makeBatchedAlignment(atoms, optim.backend, threads);
     }
     if (wholeBands)
       sharedBands = std::make_unique<SharedDnebBands>(*wholeBands, endpointAlignment.get());
