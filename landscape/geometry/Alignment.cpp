@@ -217,6 +217,11 @@ class StartGenerator {
     if (n < 3) return;
     m_radiusA = m_a.colwise().norm().transpose();
     m_radiusB = m_b[0].colwise().norm().transpose();
+    m_byRadiusB.resize(static_cast<std::size_t>(n));
+    for (Eigen::Index j = 0; j < n; ++j) m_byRadiusB[static_cast<std::size_t>(j)] = j;
+    std::sort(m_byRadiusB.begin(), m_byRadiusB.end(), [&](Eigen::Index x, Eigen::Index y) {
+      return m_radiusB[x] < m_radiusB[y] || (m_radiusB[x] == m_radiusB[y] && x < y);
+    });
     m_rms = std::sqrt(m_radiusA.squaredNorm() / static_cast<double>(n));
     if (!(m_rms > 0.0)) return;
     for (const auto& [first, second] : referencePairs()) {
@@ -337,18 +342,9 @@ class StartGenerator {
   // match to rounding (up to kMaxExactImages), else the kImagePairs best.
   std::vector<std::pair<Eigen::Index, Eigen::Index>> imagePairs(Eigen::Index first,
                                                                 Eigen::Index second) const {
-    const Eigen::Index n = m_a.cols();
     const double r1 = m_radiusA[first];
     const double r2 = m_radiusA[second];
-    std::vector<Eigen::Index> order1(static_cast<std::size_t>(n)), order2;
-    for (Eigen::Index j = 0; j < n; ++j) order1[static_cast<std::size_t>(j)] = j;
-    order2 = order1;
-    std::sort(order1.begin(), order1.end(), [&](Eigen::Index x, Eigen::Index y) {
-      return std::abs(m_radiusB[x] - r1) < std::abs(m_radiusB[y] - r1);
-    });
-    std::sort(order2.begin(), order2.end(), [&](Eigen::Index x, Eigen::Index y) {
-      return std::abs(m_radiusB[x] - r2) < std::abs(m_radiusB[y] - r2);
-    });
+    const std::vector<Eigen::Index> order1 = byRadiusMismatch(r1), order2 = byRadiusMismatch(r2);
     // The kImagePairs best first: unless even the last of them matches to rounding (a copy of a
     // symmetric cluster), they are the answer, and their tighter bound ends the search early.
     std::vector<ImageMatch> best = bestImagePairs(first, second, order1, order2, kImagePairs);
@@ -363,6 +359,30 @@ class StartGenerator {
     for (const ImageMatch& match : best)
       images.emplace_back(std::get<1>(match), std::get<2>(match));
     return images;
+  }
+
+  // The atoms of b in ascending |r_j - r|, merged outwards from r through the atoms sorted by
+  // radius. Atoms tied in mismatch may come in any order: bestImagePairs' answer does not depend
+  // on it.
+  std::vector<Eigen::Index> byRadiusMismatch(double r) const {
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(m_byRadiusB.size());
+    std::ptrdiff_t right =
+        std::lower_bound(m_byRadiusB.begin(), m_byRadiusB.end(), r,
+                         [&](Eigen::Index j, double value) { return m_radiusB[j] < value; }) -
+        m_byRadiusB.begin();
+    std::ptrdiff_t left = right - 1;
+    std::vector<Eigen::Index> order;
+    order.reserve(m_byRadiusB.size());
+    const auto mismatch = [&](std::ptrdiff_t k) {
+      return std::abs(m_radiusB[m_byRadiusB[static_cast<std::size_t>(k)]] - r);
+    };
+    while (left >= 0 || right < n) {
+      if (right >= n || (left >= 0 && mismatch(left) <= mismatch(right)))
+        order.push_back(m_byRadiusB[static_cast<std::size_t>(left--)]);
+      else
+        order.push_back(m_byRadiusB[static_cast<std::size_t>(right++)]);
+    }
+    return order;
   }
 
   // (mismatch, j1, j2) of an image pair; the tuple's order ranks them, ties by index.
@@ -412,6 +432,7 @@ class StartGenerator {
   int m_draws = 0;                       // of m_rng so far
   int m_numberRandomsAfter;
   Eigen::VectorXd m_radiusA, m_radiusB;  // distances from the centroids
+  std::vector<Eigen::Index> m_byRadiusB;  // the atoms of b by radius
   double m_rms = 0.0;                    // RMS radius of a
 };
 
