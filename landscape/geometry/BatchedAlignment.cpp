@@ -1,14 +1,10 @@
 #include "landscape/geometry/BatchedAlignment.h"
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
 namespace landscape {
-
-namespace {
-// A start's flag keeps its index in 28 bits (alignmentStartFlags).
-constexpr int kMaxOwnStarts = (1 << 28) - 1;
-}  // namespace
 
 bool batchedAlignmentFits(const AlignmentParams& params) {
   return params.permutationGroups.empty() && !params.box.periodic();
@@ -24,6 +20,18 @@ bool sameAlignmentSettings(const AlignmentParams& a, const AlignmentParams& b) {
 
 namespace {
 
+// A start's flag keeps its index in 28 bits (alignmentStartFlags).
+constexpr int kMaxOwnStarts = (1 << 28) - 1;
+
+// task(k) for every pair k, on the pool's threads if there is one.
+void forEachPair(ThreadPool* pool, std::size_t pairs,
+                 const std::function<void(std::size_t)>& task) {
+  if (pool && pairs > 1)
+    pool->forEach(pairs, task);
+  else
+    for (std::size_t k = 0; k < pairs; ++k) task(k);
+}
+
 // One pair's part of a batch, packed on its own (in parallel with the others): its own start
 // rotations are numbered from 0 here and moved to their place in the call's list when joined.
 struct PackedPair {
@@ -35,13 +43,13 @@ struct PackedPair {
 
 void packPair(const AlignmentParams& params, const AlignmentPair& pair, std::size_t k, int atoms,
               int randomsAfter, PackedPair& out) {
-  const std::string which = "batched alignment: pair " + std::to_string(k);
+  const auto which = [k] { return "batched alignment: pair " + std::to_string(k); };
   if (!pair.a || !pair.b) {
-    out.error = which + " has no structure";
+    out.error = which() + " has no structure";
     return;
   }
   if (pair.a->size() != 3 * static_cast<std::size_t>(atoms)) {
-    out.error = which + " holds " + std::to_string(pair.a->size()) +
+    out.error = which() + " holds " + std::to_string(pair.a->size()) +
                 " coordinates, this alignment takes " + std::to_string(atoms) + " atoms (" +
                 std::to_string(3 * atoms) + ")";
     return;
@@ -49,7 +57,7 @@ void packPair(const AlignmentParams& params, const AlignmentPair& pair, std::siz
   try {
     checkAlignmentPair(*pair.a, *pair.b, params);
   } catch (const std::invalid_argument& e) {
-    out.error = which + ": " + e.what();
+    out.error = which() + ": " + e.what();
     return;
   }
   out.centred = centredPair(*pair.a, *pair.b);
@@ -98,13 +106,8 @@ AlignmentTeamBatch::AlignmentTeamBatch(const AlignmentParams& params,
         for (Eigen::Index col = 0; col < 3; ++col) m_randomRotations.push_back(r(row, col));
 
   std::vector<PackedPair> packed(pairs.size());
-  const auto pack = [&](std::size_t k) {
-    packPair(params, pairs[k], k, n, randomsAfter, packed[k]);
-  };
-  if (pool && pairs.size() > 1)
-    pool->forEach(pairs.size(), pack);
-  else
-    for (std::size_t k = 0; k < pairs.size(); ++k) pack(k);
+  forEachPair(pool, pairs.size(),
+              [&](std::size_t k) { packPair(params, pairs[k], k, n, randomsAfter, packed[k]); });
 
   std::size_t starts = 0, own = 0;
   for (const PackedPair& p : packed) {
@@ -149,7 +152,7 @@ void AlignmentTeamBatch::results(const AlignmentTeamOutcome* outcomes, const int
                                  std::vector<AlignmentResult>& out, ThreadPool* pool) const {
   const int n = m_settings.atoms;
   out.assign(m_pairs.size(), AlignmentResult{});
-  const auto result = [&](std::size_t k) {
+  forEachPair(pool, m_pairs.size(), [&](std::size_t k) {
     const AlignmentTeamOutcome& o = outcomes[k];
     AlignmentFit fit;
     fit.squared = o.squared;
@@ -159,11 +162,7 @@ void AlignmentTeamBatch::results(const AlignmentTeamOutcome* outcomes, const int
     const int* perm = permutations + static_cast<std::size_t>(n) * k;
     fit.permutation.assign(perm, perm + n);
     out[k] = alignmentResult(m_pairs[k], fit, *pairs[k].a);
-  };
-  if (pool && m_pairs.size() > 1)
-    pool->forEach(m_pairs.size(), result);
-  else
-    for (std::size_t k = 0; k < m_pairs.size(); ++k) result(k);
+  });
 }
 
 }  // namespace landscape
