@@ -93,6 +93,8 @@ class TransitionNetwork {
 
   /// Distance between minima a and b (cached; the alignment's when alignStructures).
   double distance(int a, int b) const;
+  /// How many distances are known (computed once, kept for the rest of the run).
+  std::size_t knownDistances() const { return m_distances.size(); }
   /// distance() of each of `pairs` not known yet, computed together on `pool`'s threads (each a
   /// function of its two structures alone, so every later distance() is what it would have been).
   /// `stop`, when given, is asked before each; returns false when it said stop (the distances

@@ -528,18 +528,22 @@ struct Growth {
   std::vector<Pair> takePairs(const ProgressPrinter& print) {
     GrowthRecord& r = known.growth;
     double seconds = 0.0;
+    std::size_t computed = 0;
     return takeCyclePairs(
         r.pendingPairs, r.triedPairs, config.pairsPerCycle,
-        [this, &seconds] {
+        [this, &seconds, &computed] {
           const auto start = Clock::now();
+          const std::size_t before = network.knownDistances();
           std::vector<CandidatePair> pairs = select();
           seconds = secondsSince(start);
+          computed = network.knownDistances() - before;
           return pairs;
         },
         [&](std::size_t size) {
           print("grow> " + std::to_string(size) + " candidate pairs (" +
                 pairSelectionName(config.pairSelection) + ")" +
-                format(", chosen in %.1f s", seconds));
+                format(", chosen in %.1f s, %.0f minimum distances computed", seconds,
+                       static_cast<double>(computed)));
         });
   }
 
