@@ -39,7 +39,10 @@ structures per call and a call's mean wall time ("us per call": every run waits 
 per step), "x 1 core" (runs/s over the first c1 row's), and "of potential": structures/s
 over --potential-rate (the batched potential's own structures per second at a full batch, from
 bench_batched_potential for trp-cage or bench_batch for LJ38: give the number you measured on the
-same device).
+same device), the seconds spent choosing candidate lists (the "chosen in" lines, on the main
+thread between a merge and the next cycle's start) with the minimum distances they computed, and,
+for rows of one cycle in flight (during a list no run goes on), the runs per second besides the
+lists: what the runs alone reached.
 
   tools/bench_network_growth.py --system lj38 --rows c1,c16,g1,g8,g64,g256 --pairs 256 --cycles 2
   tools/bench_network_growth.py --system trpcage --rows c16,g64,g256 --pairs 256 --cycles 2
@@ -65,6 +68,7 @@ ROW = re.compile(r"([cg])([1-9]\d*)(?:t([1-9]\d*))?(?:d([1-9]\d*))?(?:p(\d+))?(?
 FILL = re.compile(r"batch fill ([0-9.]+) structures per call \((\d+) calls, (\d+) structures; "
                   r"(\d+) us per call")
 FOUND = re.compile(r"found ([0-9]+) ts per hour \(before duplicates\)\s+elapsed ([0-9.]+) s")
+LIST = re.compile(r"^grow> \d+ candidate pairs \(\w+\), chosen in ([0-9.]+) s, (\d+) minimum distances")
 
 
 def run(command, what, timeout=None, accepted=(0,)):
@@ -199,7 +203,10 @@ def grow(args, row, start, scratch):
     if not cycles:
         sys.exit(f"bench_network_growth: no cycle line from {row}:\n{out}")
     fills = [m for m in map(FILL.search, out.splitlines()) if m]
+    lists = [m for m in map(LIST.match, out.splitlines()) if m]
     result = {
+        "list seconds": sum(float(m.group(1)) for m in lists),
+        "distances": sum(int(m.group(2)) for m in lists),
         "partial": runs_ended(out),
         "runs": sum(int(m.group(2)) for m in cycles),
         "ts": sum(int(m.group(3)) for m in cycles),
@@ -258,8 +265,9 @@ def main():
           + (f", --connect-cycles {args.connect_cycles}" if args.connect_cycles else "")
           + (f", --ts-steps {args.ts_steps}" if args.ts_steps else "") + "\n")
     print("| row | in flight | connect runs | seconds | runs/s | TS added | TS per hour "
-          "| structures/s | per call | us per call | x 1 core | of potential | same network |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| structures/s | per call | us per call | x 1 core | of potential | choosing lists "
+          "| distances | runs/s besides the lists | same network |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         r = results[row]
         count, threads, cycles = row_counts(args, row)
@@ -279,7 +287,7 @@ def main():
                 if args.potential_rate:
                     text += f" ({per_second / args.potential_rate:.3f} of the potential's)"
             print(f"| {row} | {flight} | cycle not finished in {args.row_timeout:.0f} s: {text} "
-                  "| | | | | | | | | | |")
+                  "| | | | | | | | | | | | | |")
             continue
         rate = r["runs"] / r["seconds"] if r["seconds"] > 0 else float("nan")
         per_hour = r["ts"] * 3600.0 / r["seconds"] if r["seconds"] > 0 else float("nan")
@@ -298,9 +306,14 @@ def main():
                    ROW.fullmatch(row).group(9))
             same = "yes" if first.setdefault(key, r["network"]) == r["network"] else "NO"
         potential = f"{structures / args.potential_rate:.3f}" if args.potential_rate and structures else ""
+        lists = distances = besides = ""
+        if "list seconds" in r:  # a finished row: the candidate lists' lines
+            lists, distances = f"{r['list seconds']:.1f}", f"{r['distances']}"
+            if cycles == 1 and r["seconds"] > r["list seconds"]:  # no run goes on while one is chosen
+                besides = f"{r['runs'] / (r['seconds'] - r['list seconds']):.2f}"
         print(f"| {row} | {flight} | {r['runs']} | {r['seconds']:.1f} | {rate:.2f} | {r['ts']} | "
               f"{per_hour:.0f} | {structures:.0f} | {per_call:.1f} | {call_us} | {core} | {potential} | "
-              f"{same} |")
+              f"{lists} | {distances} | {besides} | {same} |")
 
 
 if __name__ == "__main__":
