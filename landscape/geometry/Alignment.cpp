@@ -13,6 +13,7 @@
 #include <tuple>
 #include <utility>
 
+#include "landscape/core/Require.h"
 #include "landscape/core/VectorDispatch.h"
 #include "landscape/geometry/AlignmentStarts.h"
 #include "landscape/geometry/Hungarian.h"
@@ -21,10 +22,6 @@
 namespace landscape {
 
 namespace {
-
-void require(bool ok, const std::string& sentence) {
-  if (!ok) throw std::invalid_argument(sentence);
-}
 
 using Points = Eigen::Matrix3Xd;
 
@@ -689,49 +686,59 @@ Points centred(const std::vector<double>& x, Eigen::Vector3d& centroid) {
 }  // namespace
 
 void AlignmentParams::check() const {
-  require(orientationTrials >= 1,
-          "alignment orientationTrials must be >= 1, got " + std::to_string(orientationTrials));
-  require(randomOrientations >= 0,
-          "alignment randomOrientations must be >= 0, got " + std::to_string(randomOrientations));
-  require(maxIterations >= 1,
-          "alignment maxIterations must be >= 1, got " + std::to_string(maxIterations));
+  // Checked for every pair aligned: the sentences are made only when a check fails.
+  require(orientationTrials >= 1, [&] {
+    return "alignment orientationTrials must be >= 1, got " + std::to_string(orientationTrials);
+  });
+  require(randomOrientations >= 0, [&] {
+    return "alignment randomOrientations must be >= 0, got " + std::to_string(randomOrientations);
+  });
+  require(maxIterations >= 1, [&] {
+    return "alignment maxIterations must be >= 1, got " + std::to_string(maxIterations);
+  });
   require(std::isfinite(convergence) && convergence >= 0.0,
-          "alignment convergence must be finite and >= 0 (length)");
+          [] { return std::string("alignment convergence must be finite and >= 0 (length)"); });
   for (int k = 0; k < 3; ++k) {
-    std::ostringstream got;
-    got << box.length[k];
-    require(std::isfinite(box.length[k]) && box.length[k] >= 0.0,
-            "alignment box.length[" + std::to_string(k) +
-                "] must be finite and >= 0 (0 = open axis), got " + got.str());
+    require(std::isfinite(box.length[k]) && box.length[k] >= 0.0, [&] {
+      std::ostringstream got;
+      got << box.length[k];
+      return "alignment box.length[" + std::to_string(k) +
+             "] must be finite and >= 0 (0 = open axis), got " + got.str();
+    });
   }
   std::vector<int> groupOf;  // atom -> 1 + the group that permutes it, 0 for none
   for (std::size_t g = 0; g < permutationGroups.size(); ++g) {
     const PermutationGroup& group = permutationGroups[g];
-    const std::string name = "alignment permutationGroups[" + std::to_string(g) + "]";
-    require(group.atoms.size() >= 2,
-            name + " must hold at least 2 atoms, got " + std::to_string(group.atoms.size()));
+    const auto name = [g] { return "alignment permutationGroups[" + std::to_string(g) + "]"; };
+    require(group.atoms.size() >= 2, [&] {
+      return name() + " must hold at least 2 atoms, got " + std::to_string(group.atoms.size());
+    });
     std::vector<int> members = group.atoms;
     for (const std::vector<int>& set : group.swapSets) {
-      require(set.size() == group.atoms.size(),
-              name + ": every swap set must have one atom per group atom (" +
-                  std::to_string(group.atoms.size()) + "), got " + std::to_string(set.size()));
+      require(set.size() == group.atoms.size(), [&] {
+        return name() + ": every swap set must have one atom per group atom (" +
+               std::to_string(group.atoms.size()) + "), got " + std::to_string(set.size());
+      });
       members.insert(members.end(), set.begin(), set.end());
     }
     for (int atom : members) {
-      require(atom >= 0, name + ": atom indices must be >= 0, got " + std::to_string(atom));
+      require(atom >= 0,
+              [&] { return name() + ": atom indices must be >= 0, got " + std::to_string(atom); });
     }
     std::vector<int> sorted = members;
     std::sort(sorted.begin(), sorted.end());
     const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
-    require(repeated == sorted.end(), name + ": atom " +
-                                          std::to_string(repeated == sorted.end() ? 0 : *repeated) +
-                                          " appears twice (atoms and swap sets must all differ)");
+    require(repeated == sorted.end(), [&] {
+      return name() + ": atom " + std::to_string(*repeated) +
+             " appears twice (atoms and swap sets must all differ)";
+    });
     for (int atom : group.atoms) {
       const std::size_t a = static_cast<std::size_t>(atom);
       if (a >= groupOf.size()) groupOf.resize(a + 1, 0);
-      require(groupOf[a] == 0, name + ": atom " + std::to_string(atom) +
-                                   " is already permuted by group " +
-                                   std::to_string(groupOf[a] - 1) + " (groups may not overlap)");
+      require(groupOf[a] == 0, [&] {
+        return name() + ": atom " + std::to_string(atom) + " is already permuted by group " +
+               std::to_string(groupOf[a] - 1) + " (groups may not overlap)";
+      });
       groupOf[a] = static_cast<int>(g) + 1;
     }
   }
@@ -740,17 +747,21 @@ void AlignmentParams::check() const {
 void checkAlignmentPair(const std::vector<double>& a, const std::vector<double>& b,
                         const AlignmentParams& params) {
   params.check();
-  require(a.size() == b.size(),
-          "alignStructures: both structures must have the same number of coordinates, got " +
-              std::to_string(a.size()) + " and " + std::to_string(b.size()));
-  require(a.size() % 3 == 0,
-          "alignStructures: the number of coordinates must be a multiple of 3 (x y z per atom), "
-          "got " +
-              std::to_string(a.size()));
-  require(!a.empty(), "alignStructures: the structures must contain at least one atom");
+  require(a.size() == b.size(), [&] {
+    return "alignStructures: both structures must have the same number of coordinates, got " +
+           std::to_string(a.size()) + " and " + std::to_string(b.size());
+  });
+  require(a.size() % 3 == 0, [&] {
+    return "alignStructures: the number of coordinates must be a multiple of 3 (x y z per atom), "
+           "got " +
+           std::to_string(a.size());
+  });
+  require(!a.empty(), [] {
+    return std::string("alignStructures: the structures must contain at least one atom");
+  });
   const auto finite = [](double v) { return std::isfinite(v); };
   require(std::all_of(a.begin(), a.end(), finite) && std::all_of(b.begin(), b.end(), finite),
-          "alignStructures: every coordinate must be finite");
+          [] { return std::string("alignStructures: every coordinate must be finite"); });
   const int atoms = static_cast<int>(a.size() / 3);
   for (std::size_t g = 0; g < params.permutationGroups.size(); ++g) {
     const PermutationGroup& group = params.permutationGroups[g];
@@ -758,9 +769,11 @@ void checkAlignmentPair(const std::vector<double>& a, const std::vector<double>&
     bool bad = std::any_of(group.atoms.begin(), group.atoms.end(), outside);
     for (const std::vector<int>& set : group.swapSets)
       bad = bad || std::any_of(set.begin(), set.end(), outside);
-    require(!bad, "alignStructures: permutation group " + std::to_string(g) +
-                      " names an atom beyond the last of the " + std::to_string(atoms) +
-                      " atoms (0-based indices)");
+    require(!bad, [&] {
+      return "alignStructures: permutation group " + std::to_string(g) +
+             " names an atom beyond the last of the " + std::to_string(atoms) +
+             " atoms (0-based indices)";
+    });
   }
 }
 
