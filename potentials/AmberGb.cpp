@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "landscape/core/Require.h"
+
 namespace landscape {
 
 namespace {
@@ -13,10 +15,6 @@ namespace {
 constexpr double kGbOffset = 0.09;                                          // Angstrom
 constexpr double kObc1Alpha = 0.8, kObc1Beta = 0.0, kObc1Gamma = 2.909125;  // igb = 2
 constexpr double kObc2Alpha = 1.0, kObc2Beta = 0.8, kObc2Gamma = 4.85;      // igb = 5
-
-void require(bool ok, const std::string& sentence) {
-  if (!ok) throw std::invalid_argument(sentence);
-}
 
 std::string number(double value) {
   char buffer[64];

@@ -4,17 +4,10 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "landscape/core/Require.h"
 #include "landscape/geometry/CsmSymmetrisation.h"
 
 namespace landscape {
-
-namespace {
-
-void require(bool ok, const std::string& message) {
-  if (!ok) throw std::invalid_argument(message);
-}
-
-}  // namespace
 
 void SymmetrisationParams::check() const {
   if (!on()) return;
