@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <numeric>
@@ -439,6 +440,35 @@ TEST(AlignmentTest, RejectsBadSizesAndParameters) {
   params.randomOrientations = -1;
   EXPECT_THROW(params.check(), std::invalid_argument);
   EXPECT_NO_THROW(AlignmentParams{}.check());
+}
+
+// The sentences of a bad parameter or pair name the field and the value (they are made only when
+// a check fails: landscape/core/Require.h).
+TEST(AlignmentTest, RefusalsNameTheFieldAndTheValue) {
+  const auto refusal = [](const std::function<void()>& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no refusal");
+  };
+  AlignmentParams params;
+  params.orientationTrials = 0;
+  EXPECT_EQ(refusal([&] { params.check(); }), "alignment orientationTrials must be >= 1, got 0");
+  params = AlignmentParams{};
+  params.box.length[1] = -2.5;
+  EXPECT_EQ(refusal([&] { params.check(); }),
+            "alignment box.length[1] must be finite and >= 0 (0 = open axis), got -2.5");
+  params = AlignmentParams{};
+  params.permutationGroups.push_back({{0, 1, 1}, {}});
+  EXPECT_EQ(refusal([&] { params.check(); }),
+            "alignment permutationGroups[0]: atom 1 appears twice (atoms and swap sets must all "
+            "differ)");
+  const std::vector<double> six(6, 0.5);
+  EXPECT_EQ(refusal([&] { alignStructures(six, std::vector<double>(9, 0.0)); }),
+            "alignStructures: both structures must have the same number of coordinates, got 6 "
+            "and 9");
 }
 
 TEST(AlignmentTest, Lj38GlobalMinimumCopies) {
